@@ -1,0 +1,1 @@
+"""Generated meshes and URDF files (built by ``kubb3d models build``)."""
