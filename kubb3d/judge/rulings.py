@@ -1,0 +1,96 @@
+"""Rulings as data: what the judge says about each piece, with the rule it applies.
+
+A :class:`Ruling` is the contract between the judge and the match engine (the
+rules engine reads rulings, never physics). Citations use the seed short
+names of ``shared/seeds/README.md``: ``DM §5``, ``WS basic rule 13``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+
+
+class Status(str, Enum):
+    """A kubb's or the king's state at rest (DM §5, §7; WS basic rules 8–9)."""
+
+    STANDING = "standing"
+    """Upright on an end face and self-supporting."""
+    FALLEN = "fallen"
+    """Lying, or tilted past its tipping angle."""
+    LEANING = "leaning"
+    """Upright-ish but held up by another body: counts as fallen (DM §5, WS basic rule 9)."""
+    STOSSEL = "stößel"
+    """Lying on other kubbs with no ground contact (DM §7)."""
+
+
+class Consequence(str, Enum):
+    """What has to happen to a piece after a ruling."""
+
+    NONE = "none"
+    """Nothing: the piece stays as it is (e.g. a standing kubb)."""
+    COUNTS_AS_FELLED = "counts as felled"
+    """The kubb is down: it will be inkasted by its owner (DM §6, WS basic rule 10)."""
+    RAISE_AT_ORIGINAL_SPOT = "raise at original spot"
+    """Stood up again where it stood before (early baseline kubb, illegal throw, accident)."""
+    RAISE_HERE = "raise here"
+    """An inkasted kubb is raised where it lies (DM §7), see ``Ruling.raised_pose``."""
+    RETHROW = "rethrow"
+    """An invalid inkast: thrown again once (DM §6, WS basic rule 11)."""
+    PENALTY_KUBB = "penalty kubb"
+    """Invalid twice: becomes a penalty kubb (DM §6 throw, WS basic rule 11 free placement)."""
+    PLACE_FREELY = "place freely"
+    """A stößel or penalty kubb placed by hand at a valid spot (DM §7, WS basic rule 11)."""
+    GAME_LOST = "game lost"
+    """The king fell early: the thrower's side loses (DM §1, WS "End of the Game")."""
+    GAME_WON = "game won"
+    """The king fell to a legal king throw after all kubbs were down (DM §10)."""
+
+
+@dataclass(frozen=True)
+class Pose:
+    """A piece pose: bounding-box centre (m) and ``quat_xyzw``."""
+
+    position: tuple[float, float, float]
+    quat_xyzw: tuple[float, float, float, float] = (0.0, 0.0, 0.0, 1.0)
+
+
+@dataclass(frozen=True)
+class Ruling:
+    """The judge's word on one piece.
+
+    Attributes:
+        piece: piece id.
+        status: the piece's status at rest.
+        consequence: what has to happen to it.
+        rules: citations, e.g. ``("DM §5",)``.
+        reason: one sentence a referee would say.
+        hand_check: True if the counterfactual "hand check" (DM §5) decided it.
+        raised_pose: where the kubb stands after raising (``RAISE_HERE`` / ``PLACE_FREELY``).
+        valid: for inkasted kubbs, whether the inkast is valid (None otherwise).
+    """
+
+    piece: str
+    status: Status
+    consequence: Consequence
+    rules: tuple[str, ...]
+    reason: str
+    hand_check: bool = False
+    raised_pose: Pose | None = None
+    valid: bool | None = None
+
+    def to_dict(self) -> dict:
+        """JSON-friendly dict."""
+        d = {
+            "piece": self.piece,
+            "status": self.status.value,
+            "consequence": self.consequence.value,
+            "rules": list(self.rules),
+            "reason": self.reason,
+            "hand_check": self.hand_check,
+        }
+        if self.valid is not None:
+            d["valid"] = self.valid
+        if self.raised_pose is not None:
+            d["raised_pose"] = {"position_m": list(self.raised_pose.position), "quat_xyzw": list(self.raised_pose.quat_xyzw)}
+        return d

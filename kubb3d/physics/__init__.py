@@ -1,0 +1,1 @@
+"""Physics: the PyBullet world, grounds and air drag."""

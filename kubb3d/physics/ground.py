@@ -1,0 +1,118 @@
+"""Grounds: the surface the pitch is played on.
+
+PyBullet combines two bodies' coefficients per contact: sliding friction and
+restitution multiply, rolling and spinning friction combine as
+``r_a·μ_b + r_b·μ_a``. kubb3d therefore sets the wood's coefficients so that
+the *pair* values below are what a contact gets:
+
+* wood on wood: μ = 0.5 (static ≈ 0.5, kinetic ≈ 0.3; we use one value, the
+  static one, DESIGN.md "Reference numbers"), restitution 0.5 (hardwood blocks
+  dropped on hardwood rebound to ≈ 25 % of their height: e = √0.25).
+* wood on ground: ``Ground.friction``, ``Ground.restitution``.
+* rolling and spinning friction act only between batons and the ground (a
+  cylinder needs them to stop rolling, DESIGN.md); kubbs get none so that their
+  static tipping angle stays atan(w/h).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+WOOD_ON_WOOD_FRICTION = 0.5
+WOOD_ON_WOOD_RESTITUTION = 0.5
+
+
+@dataclass(frozen=True)
+class Ground:
+    """A playing surface.
+
+    Attributes:
+        name: registry name.
+        friction: sliding friction coefficient of wood on this ground, dimensionless.
+        rolling_resistance: rolling resistance coefficient c_rr of a baton
+            rolling on it (resisting torque = c_rr · r · N), dimensionless.
+        spinning_friction: torsional friction length of a baton spinning flat on
+            it, m (resisting torque = value · N).
+        restitution: coefficient of restitution of wood on this ground.
+        contact_stiffness: N/m, or None for a rigid contact (grass gives way).
+        contact_damping: N·s/m, used with ``contact_stiffness``.
+        source: where the numbers come from.
+    """
+
+    name: str
+    friction: float
+    rolling_resistance: float
+    spinning_friction: float
+    restitution: float
+    contact_stiffness: float | None = None
+    contact_damping: float | None = None
+    source: str = ""
+
+    def __post_init__(self) -> None:
+        for field_name in ("friction", "rolling_resistance", "spinning_friction", "restitution"):
+            value = getattr(self, field_name)
+            if not (math.isfinite(value) and value >= 0):
+                raise ValueError(f"ground {self.name!r}: {field_name} must be a finite number >= 0, got {value}")
+        if self.restitution > 1:
+            raise ValueError(f"ground {self.name!r}: restitution must be <= 1, got {self.restitution}")
+
+
+GRASS = Ground(
+    name="grass",
+    friction=0.45,
+    rolling_resistance=0.25,
+    spinning_friction=0.004,
+    restitution=0.15,
+    contact_stiffness=6.0e4,
+    contact_damping=4.0e2,
+    source=(
+        "dry mown lawn: wood sliding friction 0.4-0.5 and wet about 0.2 (DESIGN.md); "
+        "rolling resistance of a rod on turf grass 0.2-0.3 (lawn-bowls green speeds give "
+        "0.03 for a bowl on a fine green, a 2 cm rod sinks into long grass far more); "
+        "restitution and softness chosen so a baton dropped from 1 m rebounds about 2 cm"
+    ),
+)
+
+WET_GRASS = Ground(
+    name="wet-grass",
+    friction=0.2,
+    rolling_resistance=0.2,
+    spinning_friction=0.003,
+    restitution=0.1,
+    contact_stiffness=6.0e4,
+    contact_damping=4.0e2,
+    source="wet lawn: sliding friction about 0.2 (DESIGN.md); otherwise as grass",
+)
+
+TURF = Ground(
+    name="turf",
+    friction=0.35,
+    rolling_resistance=0.05,
+    spinning_friction=0.002,
+    restitution=0.3,
+    source="hard, short artificial turf: lower sliding and rolling friction than lawn, livelier bounce",
+)
+
+PLANE = Ground(
+    name="plane",
+    friction=0.5,
+    rolling_resistance=0.0,
+    spinning_friction=0.0,
+    restitution=0.0,
+    source="an idealised rigid plane for analytic tests: Coulomb friction only",
+)
+
+GROUNDS: dict[str, Ground] = {g.name: g for g in (GRASS, WET_GRASS, TURF, PLANE)}
+
+
+def get_ground(name: str) -> Ground:
+    """Look up a ground by name.
+
+    Raises:
+        ValueError: unknown name.
+    """
+    try:
+        return GROUNDS[name]
+    except KeyError:
+        raise ValueError(f"unknown ground {name!r}; expected one of {sorted(GROUNDS)}") from None

@@ -1,0 +1,557 @@
+"""The physical world: one PyBullet DIRECT client per :class:`World`.
+
+Engine settings (all set explicitly, DESIGN.md "PyBullet facts"):
+
+==========================  ===========  =======================================
+setting                     value        why
+==========================  ===========  =======================================
+time step                   1/240 s      PyBullet's default rate; a 20 m/s
+                                         baton tip moves 8 cm per step
+solver iterations           50           stable stacks of kubbs (block building)
+deterministic pairs         on           bit-identical runs across processes
+bodies                      maximal      continuous collision detection acts
+                            coordinates  only on those
+CCD swept sphere            0.8 × the    no tunnelling of a fast baton tip
+                            thin size
+linear / angular damping    0            air drag is modelled explicitly
+                                         (:mod:`kubb3d.physics.aero`)
+sleeping                    enabled      pieces at rest cost nothing
+==========================  ===========  =======================================
+
+Rest detection: every ``sample_every`` steps the poses of all movable pieces
+are read; the world is at rest when no piece moved faster than
+``REST_SPEED`` (m/s) or turned faster than ``REST_TURN`` (rad/s) during
+``REST_HOLD`` seconds of samples.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Callable
+
+import numpy as np
+import pybullet as pb
+
+from kubb3d.assets import king_com_height, model_path
+from kubb3d.equipment import EquipmentSet, get_set
+from kubb3d.physics.aero import RodDrag
+from kubb3d.physics.ground import WOOD_ON_WOOD_FRICTION, WOOD_ON_WOOD_RESTITUTION, Ground, get_ground
+from kubb3d.pitch import KING_ID, SIDES, Pitch, baseline_ids
+from kubb3d.snapshot import GROUND_ID, Contact, PieceState, Snapshot, tilt_from_vertical
+
+GRAVITY = 9.81
+"""m/s², standard gravity (rounded)."""
+
+REST_SPEED = 0.01
+"""m/s: a piece slower than this counts as at rest."""
+REST_TURN = 0.1
+"""rad/s: a piece turning slower than this counts as at rest."""
+REST_HOLD = 0.25
+"""s: how long every piece must stay at rest before the world is at rest."""
+
+WORLD_LIMIT = 50.0
+"""m: a piece farther than this from the pitch centre (or NaN) is a physics glitch."""
+
+
+class PhysicsGlitch(RuntimeError):
+    """The simulation produced an impossible state (NaN, a piece far outside the world)."""
+
+
+@dataclass
+class _Piece:
+    id: str
+    kind: str
+    shape: str
+    half_extents: tuple[float, float, float]
+    body: int
+    mass: float
+    com_local: tuple[float, float, float]
+    side: str | None
+    drag: RodDrag | None
+    max_tilt: float = 0.0
+
+
+@dataclass
+class Terrain:
+    """Uneven ground: a smooth random heightfield.
+
+    Attributes:
+        amplitude: standard deviation of the height, m (e.g. 0.01 for 1 cm bumps).
+        wavelength: typical distance between bumps, m.
+        seed: the heightfield's seed (it is part of the scene, not of a throw).
+    """
+
+    amplitude: float
+    wavelength: float = 1.0
+    seed: int = 0
+
+    def heights(self, xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
+        """Height z(x, y), m, for a grid (len(ys), len(xs)): a sum of 24 random plane waves."""
+        rng = np.random.default_rng(self.seed)
+        n = 24
+        k = 2 * np.pi / self.wavelength * rng.uniform(0.5, 1.5, n)
+        ang = rng.uniform(0, 2 * np.pi, n)
+        phase = rng.uniform(0, 2 * np.pi, n)
+        X, Y = np.meshgrid(xs, ys)
+        z = np.zeros_like(X)
+        for i in range(n):
+            z += np.cos(k[i] * (np.cos(ang[i]) * X + np.sin(ang[i]) * Y) + phase[i])
+        return self.amplitude * z * math.sqrt(2.0 / n)
+
+
+@dataclass
+class RunStats:
+    """What happened during :meth:`World.run_until_rest`.
+
+    Attributes:
+        steps: physics steps taken.
+        time: simulated time at the end, s.
+        at_rest: True if the world came to rest before the time limit.
+    """
+
+    steps: int
+    time: float
+    at_rest: bool
+
+
+class World:
+    """A Kubb pitch in its own PyBullet DIRECT client.
+
+    Args:
+        equipment: set name or :class:`EquipmentSet`.
+        pitch: the pitch (default 5×8 m).
+        ground: ground name or :class:`Ground`.
+        dt: fixed time step, s.
+        air_drag: apply quadratic air drag to flying pieces.
+        terrain: optional uneven ground (heightfield); None for a flat plane.
+        stakes: add the corner and centre-line stakes as fixed bodies.
+        solver_iterations: constraint solver iterations per step.
+
+    Raises:
+        ValueError: unknown equipment or ground, non-positive ``dt``.
+    """
+
+    def __init__(
+        self,
+        equipment: str | EquipmentSet = "standard",
+        pitch: Pitch | None = None,
+        ground: str | Ground = "grass",
+        *,
+        dt: float = 1.0 / 240.0,
+        air_drag: bool = True,
+        terrain: Terrain | None = None,
+        stakes: bool = True,
+        solver_iterations: int = 50,
+    ) -> None:
+        if not (dt > 0 and math.isfinite(dt)):
+            raise ValueError(f"dt must be a positive number of seconds, got {dt}")
+        self.equipment = get_set(equipment) if isinstance(equipment, str) else equipment
+        self.pitch = pitch or Pitch()
+        self.ground = get_ground(ground) if isinstance(ground, str) else ground
+        self.dt = float(dt)
+        self.air_drag = air_drag
+        self.terrain = terrain
+        self.time = 0.0
+        self.steps = 0
+        self._pieces: dict[str, _Piece] = {}
+        self._by_body: dict[int, str] = {}
+        self._cid = pb.connect(pb.DIRECT)
+        self._forces: list[Callable[[], None]] = []
+        self._configure(solver_iterations)
+        self._ground_body = self._make_ground()
+        self._by_body[self._ground_body] = GROUND_ID
+        if stakes:
+            for sid, (x, y) in self.pitch.stake_positions().items():
+                self.add_piece(sid, "stake", (x, y, self.ground_height(x, y) + self.equipment.stake.length / 2))
+
+    # ------------------------------------------------------------------ set-up
+    def _configure(self, solver_iterations: int) -> None:
+        c = self._cid
+        pb.resetSimulation(physicsClientId=c)
+        pb.setPhysicsEngineParameter(
+            fixedTimeStep=self.dt,
+            numSubSteps=0,
+            numSolverIterations=int(solver_iterations),
+            deterministicOverlappingPairs=1,
+            enableConeFriction=1,
+            restitutionVelocityThreshold=0.05,
+            contactBreakingThreshold=0.002,
+            allowedCcdPenetration=0.0,
+            enableFileCaching=1,
+            physicsClientId=c,
+        )
+        pb.setGravity(0, 0, -GRAVITY, physicsClientId=c)
+
+    def _make_ground(self) -> int:
+        c = self._cid
+        if self.terrain is None:
+            shape = pb.createCollisionShape(pb.GEOM_PLANE, physicsClientId=c)
+            body = pb.createMultiBody(0, shape, physicsClientId=c)
+        else:
+            res = 0.1
+            xs = np.arange(-self.pitch.length / 2 - 1.0, self.pitch.length / 2 + 1.0 + 1e-9, res)
+            ys = np.arange(-self.pitch.width / 2 - 1.0, self.pitch.width / 2 + 1.0 + 1e-9, res)
+            heights = self.terrain.heights(xs, ys)
+            self._height_grid = (xs, ys, heights)
+            shape = pb.createCollisionShape(
+                pb.GEOM_HEIGHTFIELD,
+                meshScale=(res, res, 1.0),
+                heightfieldData=heights.ravel().tolist(),
+                numHeightfieldRows=len(xs),
+                numHeightfieldColumns=len(ys),
+                physicsClientId=c,
+            )
+            # PyBullet centres a heightfield on the midpoint of its height range.
+            mid = (heights.max() + heights.min()) / 2
+            body = pb.createMultiBody(0, shape, basePosition=(0, 0, mid), physicsClientId=c)
+        g = self.ground
+        pb.changeDynamics(
+            body,
+            -1,
+            lateralFriction=g.friction / math.sqrt(WOOD_ON_WOOD_FRICTION),
+            restitution=g.restitution / math.sqrt(WOOD_ON_WOOD_RESTITUTION),
+            rollingFriction=0.0,
+            spinningFriction=0.0,
+            physicsClientId=c,
+        )
+        if g.contact_stiffness is not None:
+            pb.changeDynamics(body, -1, contactStiffness=g.contact_stiffness, contactDamping=g.contact_damping, physicsClientId=c)
+        return body
+
+    def ground_height(self, x: float, y: float) -> float:
+        """Ground height at (x, y), m (0 on a flat ground; bilinear on terrain)."""
+        if self.terrain is None:
+            return 0.0
+        xs, ys, h = self._height_grid
+        fx = np.interp(x, xs, np.arange(len(xs)))
+        fy = np.interp(y, ys, np.arange(len(ys)))
+        i, j = int(min(fx, len(xs) - 2)), int(min(fy, len(ys) - 2))
+        u, v = fx - i, fy - j
+        return float((1 - u) * (1 - v) * h[j, i] + u * (1 - v) * h[j, i + 1] + (1 - u) * v * h[j + 1, i] + u * v * h[j + 1, i + 1])
+
+    def add_piece(
+        self,
+        piece_id: str,
+        kind: str,
+        position,
+        quat_xyzw=(0.0, 0.0, 0.0, 1.0),
+        *,
+        side: str | None = None,
+        sleeping: bool = True,
+    ) -> int:
+        """Add a piece; ``position`` is the centre of its bounding box, m.
+
+        Args:
+            piece_id: unique id (see :mod:`kubb3d.pitch`).
+            kind: ``kubb`` | ``king`` | ``baton`` | ``stake``.
+            position: (x, y, z), m.
+            quat_xyzw: orientation.
+            side: owning side of a kubb ('A'/'B'); defaults to the half it stands in.
+            sleeping: start asleep (woken by the first contact): saves time for
+                pieces placed at rest.
+
+        Returns:
+            The PyBullet body id.
+
+        Raises:
+            ValueError: duplicate id or unknown kind.
+        """
+        if piece_id in self._pieces:
+            raise ValueError(f"a piece with id {piece_id!r} already exists")
+        eq = self.equipment
+        if kind == "kubb":
+            half, shape, drag = eq.kubb.half_extents, "box", RodDrag(eq.kubb.width, eq.kubb.height, cd_cross=1.05, cd_axial=1.05)
+            if side is None:
+                side = self.pitch.half_of(position[0])
+        elif kind == "king":
+            half, shape, drag = eq.king.half_extents, "box", None
+        elif kind == "baton":
+            r = eq.baton.radius
+            half, shape, drag = (r, r, eq.baton.length / 2), "cylinder", RodDrag(eq.baton.diameter, eq.baton.length)
+        elif kind == "stake":
+            r = eq.stake.radius
+            half, shape, drag = (r, r, eq.stake.length / 2), "cylinder", None
+        else:
+            raise ValueError(f"unknown piece kind {kind!r}; expected kubb, king, baton or stake")
+        c = self._cid
+        body = pb.loadURDF(
+            str(model_path(eq.name, kind)),
+            basePosition=position,
+            baseOrientation=quat_xyzw,
+            useMaximalCoordinates=True,
+            useFixedBase=(kind == "stake"),
+            flags=pb.URDF_USE_INERTIA_FROM_FILE,
+            physicsClientId=c,
+        )
+        mass = pb.getDynamicsInfo(body, -1, physicsClientId=c)[0]
+        # getDynamicsInfo's local inertial position is unreliable for maximal-coordinate
+        # bodies (measured: it returns unrelated numbers), so take it from the geometry.
+        com_local = (0.0, 0.0, king_com_height(eq.king)) if kind == "king" else (0.0, 0.0, 0.0)
+        g = self.ground
+        mu = math.sqrt(WOOD_ON_WOOD_FRICTION)
+        dyn = dict(
+            lateralFriction=mu,
+            restitution=math.sqrt(WOOD_ON_WOOD_RESTITUTION),
+            linearDamping=0.0,
+            angularDamping=0.0,
+            rollingFriction=0.0,
+            spinningFriction=0.0,
+        )
+        if kind == "baton":
+            ground_mu = g.friction / mu
+            dyn["rollingFriction"] = g.rolling_resistance * eq.baton.radius / ground_mu
+            dyn["spinningFriction"] = g.spinning_friction / ground_mu
+        if kind != "stake":
+            thin = min(half[0], half[1])
+            dyn["ccdSweptSphereRadius"] = 0.8 * thin
+            dyn["activationState"] = pb.ACTIVATION_STATE_ENABLE_SLEEPING
+            dyn["sleepThreshold"] = REST_SPEED**2
+        pb.changeDynamics(body, -1, physicsClientId=c, **dyn)
+        if sleeping and kind != "stake":
+            pb.changeDynamics(body, -1, activationState=pb.ACTIVATION_STATE_SLEEP, physicsClientId=c)
+        piece = _Piece(piece_id, kind, shape, half, body, mass, com_local, side, drag)
+        piece.max_tilt = tilt_from_vertical(quat_xyzw) if kind in ("kubb", "king") else 0.0
+        self._pieces[piece_id] = piece
+        self._by_body[body] = piece_id
+        return body
+
+    def setup_standard(self) -> None:
+        """Place the ten baseline kubbs upright and the king on the centre point (DM §2)."""
+        for side in SIDES:
+            for kid, (x, y) in self.pitch.baseline_kubb_positions(side).items():
+                self.add_piece(kid, "kubb", (x, y, self.ground_height(x, y) + self.equipment.kubb.height / 2), side=side)
+        x, y = self.pitch.king_position
+        self.add_piece(KING_ID, "king", (x, y, self.ground_height(x, y) + self.equipment.king.height / 2))
+
+    @classmethod
+    def standard(cls, *args, **kwargs) -> "World":
+        """A world with stakes, the ten baseline kubbs and the king (arguments as :class:`World`)."""
+        world = cls(*args, **kwargs)
+        world.setup_standard()
+        return world
+
+    def remove_piece(self, piece_id: str) -> None:
+        """Take a piece out of the world (KeyError if unknown)."""
+        piece = self._pieces.pop(piece_id)
+        del self._by_body[piece.body]
+        pb.removeBody(piece.body, physicsClientId=self._cid)
+
+    def close(self) -> None:
+        """Disconnect the PyBullet client (the world is unusable afterwards)."""
+        if self._cid is not None and pb.isConnected(self._cid):
+            pb.disconnect(self._cid)
+        self._cid = None
+
+    def __enter__(self) -> "World":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def __del__(self) -> None:
+        try:
+            self.close()
+        except Exception:
+            pass
+
+    # ------------------------------------------------------------------ access
+    @property
+    def client(self) -> int:
+        """The PyBullet client id (for renderers; the judge never uses it)."""
+        return self._cid
+
+    def piece_ids(self, *kinds: str) -> list[str]:
+        """Ids of the pieces, optionally only of the given kinds, in insertion order."""
+        return [p.id for p in self._pieces.values() if not kinds or p.kind in kinds]
+
+    def has_piece(self, piece_id: str) -> bool:
+        """True if the world holds a piece with that id."""
+        return piece_id in self._pieces
+
+    def kind(self, piece_id: str) -> str:
+        """The kind of a piece."""
+        return self._pieces[piece_id].kind
+
+    def body_id(self, piece_id: str) -> int:
+        """PyBullet body id of a piece."""
+        return self._pieces[piece_id].body
+
+    def pose(self, piece_id: str) -> tuple[np.ndarray, tuple[float, float, float, float]]:
+        """(position of the bounding-box centre m shape (3,), quat_xyzw)."""
+        p = self._pieces[piece_id]
+        com, q = pb.getBasePositionAndOrientation(p.body, physicsClientId=self._cid)
+        return self._frame_from_com(p, com, q), q
+
+    @staticmethod
+    def _frame_from_com(p: _Piece, com, q) -> np.ndarray:
+        if p.com_local == (0.0, 0.0, 0.0):
+            return np.array(com)
+        m = np.array(pb.getMatrixFromQuaternion(q)).reshape(3, 3)
+        return np.array(com) - m @ np.array(p.com_local)
+
+    def set_pose(self, piece_id: str, position, quat_xyzw=(0.0, 0.0, 0.0, 1.0), *, linear_velocity=(0, 0, 0), angular_velocity=(0, 0, 0), wake: bool = True) -> None:
+        """Move a piece (bounding-box centre ``position``, m) and set its velocities (m/s, rad/s)."""
+        p = self._pieces[piece_id]
+        m = np.array(pb.getMatrixFromQuaternion(quat_xyzw)).reshape(3, 3)
+        com = np.asarray(position, dtype=float) + m @ np.array(p.com_local)
+        c = self._cid
+        pb.resetBasePositionAndOrientation(p.body, com.tolist(), quat_xyzw, physicsClientId=c)
+        pb.resetBaseVelocity(p.body, list(linear_velocity), list(angular_velocity), physicsClientId=c)
+        if wake:
+            pb.changeDynamics(p.body, -1, activationState=pb.ACTIVATION_STATE_WAKE_UP, physicsClientId=c)
+
+    def velocity(self, piece_id: str) -> tuple[np.ndarray, np.ndarray]:
+        """(linear velocity m/s, angular velocity rad/s), world frame."""
+        v, w = pb.getBaseVelocity(self._pieces[piece_id].body, physicsClientId=self._cid)
+        return np.array(v), np.array(w)
+
+    def clear_history(self) -> None:
+        """Forget every piece's max tilt (call at the start of a throwing round, DM §5)."""
+        for p in self._pieces.values():
+            p.max_tilt = tilt_from_vertical(pb.getBasePositionAndOrientation(p.body, physicsClientId=self._cid)[1]) if p.kind in ("kubb", "king") else 0.0
+
+    # ------------------------------------------------------------------ stepping
+    def add_step_hook(self, hook: Callable[[], None]) -> None:
+        """Call ``hook()`` before every step (used to apply forces)."""
+        self._forces.append(hook)
+
+    def apply_drag(self, piece_id: str) -> None:
+        """Apply air drag to one piece for the coming step (no-op without drag)."""
+        p = self._pieces[piece_id]
+        if not self.air_drag or p.drag is None:
+            return
+        c = self._cid
+        com, q = pb.getBasePositionAndOrientation(p.body, physicsClientId=c)
+        v, _ = pb.getBaseVelocity(p.body, physicsClientId=c)
+        x, y, z, w = q
+        axis = (2 * (x * z + y * w), 2 * (y * z - x * w), 1 - 2 * (x * x + y * y))
+        f = p.drag.force(v, axis)
+        pb.applyExternalForce(p.body, -1, f.tolist(), com, pb.WORLD_FRAME, physicsClientId=c)
+
+    def step(self, n: int = 1) -> None:
+        """Advance ``n`` fixed steps."""
+        c = self._cid
+        for _ in range(n):
+            for hook in self._forces:
+                hook()
+            pb.stepSimulation(physicsClientId=c)
+        self.steps += n
+        self.time = self.steps * self.dt
+
+    def sample(self) -> dict[str, tuple[tuple, tuple]]:
+        """(com position, quat) of every movable piece; updates max tilts.
+
+        Raises:
+            PhysicsGlitch: NaN or a piece beyond :data:`WORLD_LIMIT`.
+        """
+        c = self._cid
+        out = {}
+        for p in self._pieces.values():
+            if p.kind == "stake":
+                continue
+            pos, q = pb.getBasePositionAndOrientation(p.body, physicsClientId=c)
+            if not (abs(pos[0]) < WORLD_LIMIT and abs(pos[1]) < WORLD_LIMIT and -WORLD_LIMIT < pos[2] < WORLD_LIMIT):
+                raise PhysicsGlitch(f"piece {p.id} left the world or became NaN at t={self.time:.3f} s: position {pos}")
+            if p.kind in ("kubb", "king"):
+                t = tilt_from_vertical(q)
+                if t > p.max_tilt:
+                    p.max_tilt = t
+            out[p.id] = (pos, q)
+        return out
+
+    def run_until_rest(self, max_time: float = 20.0, sample_every: int = 4, on_sample: Callable[[float, dict], None] | None = None) -> RunStats:
+        """Step until every movable piece is at rest (see module doc) or ``max_time`` s passed.
+
+        Args:
+            max_time: simulated seconds from now at most.
+            sample_every: steps between pose samples (rest check, tilt history).
+            on_sample: called with (time s, samples) at every sample (trajectories).
+
+        Raises:
+            PhysicsGlitch: see :meth:`sample`.
+        """
+        start = self.steps
+        limit = start + int(math.ceil(max_time / self.dt))
+        hold_samples = max(1, int(math.ceil(REST_HOLD / (sample_every * self.dt))))
+        prev = self.sample()
+        if on_sample:
+            on_sample(self.time, prev)
+        quiet = 0
+        interval = sample_every * self.dt
+        lin_tol = REST_SPEED * interval
+        cos_tol = math.cos(REST_TURN * interval / 2)
+        while self.steps < limit:
+            self.step(sample_every)
+            cur = self.sample()
+            if on_sample:
+                on_sample(self.time, cur)
+            moving = False
+            for pid, (pos, q) in cur.items():
+                p0, q0 = prev.get(pid, (pos, q))
+                dx, dy, dz = pos[0] - p0[0], pos[1] - p0[1], pos[2] - p0[2]
+                if dx * dx + dy * dy + dz * dz > lin_tol * lin_tol:
+                    moving = True
+                    break
+                if abs(q[0] * q0[0] + q[1] * q0[1] + q[2] * q0[2] + q[3] * q0[3]) < cos_tol:
+                    moving = True
+                    break
+            prev = cur
+            quiet = 0 if moving else quiet + 1
+            if quiet >= hold_samples:
+                return RunStats(self.steps - start, self.time, True)
+        return RunStats(self.steps - start, self.time, False)
+
+    def sleep_all(self) -> None:
+        """Put every movable piece to sleep (after the world came to rest)."""
+        c = self._cid
+        for p in self._pieces.values():
+            if p.kind != "stake":
+                pb.changeDynamics(p.body, -1, activationState=pb.ACTIVATION_STATE_SLEEP, physicsClientId=c)
+
+    # ------------------------------------------------------------------ snapshot
+    def contacts(self) -> tuple[Contact, ...]:
+        """Every contact point from the last step, as plain data (pairs in body order)."""
+        out = []
+        ids = self._by_body
+        for cp in pb.getContactPoints(physicsClientId=self._cid):
+            a, b = ids.get(cp[1]), ids.get(cp[2])
+            if a is None or b is None:
+                continue
+            if a == GROUND_ID:
+                out.append(Contact(b, a, tuple(cp[6]), tuple(cp[5]), tuple(-x for x in cp[7]), float(cp[9]), float(cp[8])))
+            else:
+                out.append(Contact(a, b, tuple(cp[5]), tuple(cp[6]), tuple(cp[7]), float(cp[9]), float(cp[8])))
+        return tuple(out)
+
+    def settle_forces(self) -> None:
+        """Wake every piece and take one step so that every contact carries a fresh normal force."""
+        c = self._cid
+        for p in self._pieces.values():
+            if p.kind != "stake":
+                pb.changeDynamics(p.body, -1, activationState=pb.ACTIVATION_STATE_WAKE_UP, physicsClientId=c)
+        self.step(1)
+
+    def snapshot(self) -> Snapshot:
+        """The world now as a :class:`Snapshot` (contacts from the last step)."""
+        c = self._cid
+        pieces = {}
+        for p in self._pieces.values():
+            com, q = pb.getBasePositionAndOrientation(p.body, physicsClientId=c)
+            v, w = pb.getBaseVelocity(p.body, physicsClientId=c)
+            pos = self._frame_from_com(p, com, q)
+            pieces[p.id] = PieceState(
+                id=p.id,
+                kind=p.kind,
+                shape=p.shape,
+                half_extents=tuple(p.half_extents),
+                position=tuple(float(x) for x in pos),
+                quat_xyzw=tuple(q),
+                mass=p.mass,
+                com_local=p.com_local,
+                linear_velocity=tuple(v),
+                angular_velocity=tuple(w),
+                max_tilt=max(p.max_tilt, tilt_from_vertical(q)) if p.kind in ("kubb", "king") else 0.0,
+                side=p.side,
+            )
+        return Snapshot(self.time, pieces, self.contacts(), self.pitch, GRAVITY)

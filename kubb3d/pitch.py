@@ -1,0 +1,122 @@
+"""Pitch geometry and the piece ids every part of kubb3d uses.
+
+Frame (DESIGN.md): origin at the pitch centre, x along the pitch from side
+A's baseline (x = −L/2) to side B's (x = +L/2), y across, z up; metres.
+Side A throws towards +x.
+
+Piece ids:
+
+========================  =====================================================
+``A1`` … ``A5``           side A's baseline kubbs at x = −L/2, numbered in +y
+``B1`` … ``B5``           side B's baseline kubbs at x = +L/2, numbered in +y
+``king``                  the king on the centre point
+``baton1`` … ``baton6``   the batons
+``stake-A-left`` …        corner stakes ``stake-{A,B}-{left,right}`` (left = −y)
+``stake-mid-left/right``  the centre-line stakes
+========================  =====================================================
+
+Sources: pitch 5×8 m (``DM §2``); 5×7.5 m (``WS`` "The Playing Field"); five
+kubbs per baseline "at equal distances … between the corner sticks" (``WS``
+"The Playing Field", ``DM §2``); the king in the middle (``DM §2``).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+SIDES = ("A", "B")
+KUBBS_PER_BASELINE = 5
+BATON_IDS = tuple(f"baton{i}" for i in range(1, 7))
+KING_ID = "king"
+
+
+def baseline_ids(side: str) -> tuple[str, ...]:
+    """Ids of a side's baseline kubbs, e.g. ``('A1', …, 'A5')``."""
+    if side not in SIDES:
+        raise ValueError(f"side must be 'A' or 'B', got {side!r}")
+    return tuple(f"{side}{i}" for i in range(1, KUBBS_PER_BASELINE + 1))
+
+
+def opponent(side: str) -> str:
+    """The other side."""
+    return {"A": "B", "B": "A"}[side]
+
+
+@dataclass(frozen=True)
+class Pitch:
+    """A rectangular Kubb pitch.
+
+    Attributes:
+        length: baseline to baseline, m (8.0 for DM §2, 7.5 for WS).
+        width: sideline to sideline, m (5.0).
+    """
+
+    length: float = 8.0
+    width: float = 5.0
+
+    def __post_init__(self) -> None:
+        if not (math.isfinite(self.length) and math.isfinite(self.width)) or self.length <= 0 or self.width <= 0:
+            raise ValueError(f"pitch length and width must be positive finite metres, got {self.length}×{self.width}")
+
+    # --- lines -----------------------------------------------------------
+    def baseline_x(self, side: str) -> float:
+        """x of a side's baseline, m: −L/2 for A, +L/2 for B."""
+        return -self.length / 2 if side == "A" else self.length / 2
+
+    def forward(self, side: str) -> float:
+        """+1 if the side throws towards +x (A), −1 otherwise (B)."""
+        return 1.0 if side == "A" else -1.0
+
+    @property
+    def half_width(self) -> float:
+        """m."""
+        return self.width / 2
+
+    def half_of(self, x: float) -> str:
+        """Which side's half a point at x lies in ('A' for x < 0, 'B' for x >= 0)."""
+        return "A" if x < 0 else "B"
+
+    def in_half(self, side: str, x: float, y: float) -> bool:
+        """True if (x, y) is inside ``side``'s field half, lines included (closed rectangle)."""
+        lo, hi = (-self.length / 2, 0.0) if side == "A" else (0.0, self.length / 2)
+        return lo <= x <= hi and -self.half_width <= y <= self.half_width
+
+    def in_pitch(self, x: float, y: float) -> bool:
+        """True if (x, y) is inside the pitch, lines included."""
+        return abs(x) <= self.length / 2 and abs(y) <= self.half_width
+
+    # --- pieces ----------------------------------------------------------
+    def baseline_kubb_positions(self, side: str) -> dict[str, tuple[float, float]]:
+        """(x, y) of the five baseline kubbs, evenly spaced between the corner stakes, m.
+
+        The stakes and kubbs divide the baseline into six equal gaps (WS "The Playing Field").
+        """
+        x = self.baseline_x(side)
+        gap = self.width / (KUBBS_PER_BASELINE + 1)
+        return {kid: (x, -self.half_width + (i + 1) * gap) for i, kid in enumerate(baseline_ids(side))}
+
+    @property
+    def king_position(self) -> tuple[float, float]:
+        """The centre point, m."""
+        return (0.0, 0.0)
+
+    def stake_positions(self) -> dict[str, tuple[float, float]]:
+        """(x, y) of the four corner stakes and two centre-line stakes, m."""
+        h = self.half_width
+        out = {}
+        for side in SIDES:
+            x = self.baseline_x(side)
+            out[f"stake-{side}-left"] = (x, -h)
+            out[f"stake-{side}-right"] = (x, h)
+        out["stake-mid-left"] = (0.0, -h)
+        out["stake-mid-right"] = (0.0, h)
+        return out
+
+    def throwing_line_ok(self, side: str, line_x: float, x: float, y: float) -> bool:
+        """True if a point (release or foot) is behind ``line_x`` (seen from ``side``) and inside
+        the extended sidelines (``DM §5``; ``WS basic rule 7``)."""
+        return self.forward(side) * (x - line_x) <= 1e-9 and abs(y) <= self.half_width + 1e-9
+
+
+PITCHES = {"dm": Pitch(8.0, 5.0), "wikinger": Pitch(7.5, 5.0)}

@@ -1,0 +1,604 @@
+"""Throws: release parameters, the underhand baton throw, the aim solver,
+inkasts and lag throws, and throw legality measured from the simulated flight.
+
+Conventions (DESIGN.md): SI units inside; degrees and revolutions per second
+only in :class:`ThrowParams` fields whose names say so. The thrower's forward
+direction is +x for side A and −x for side B; azimuth is measured from it,
+positive to the thrower's left (counter-clockwise seen from above).
+
+Flight legality (computed from the simulation, never copied from the input):
+
+* **tilt**: the largest angle between the baton's long axis and the vertical
+  plane of its flight (the plane through the release velocity), before the
+  baton's first contact. ``DM §5``: more than 30° is illegal ("eine Schieflage
+  von mehr als 30° ist dagegen verboten").
+* **helicopter**: rotation about an axis closer to vertical than to
+  horizontal. We accumulate the angle turned about the baton's spin axis
+  (the angular velocity without its component along the baton) during the
+  steps in which that axis is more than 45° from the horizontal; more than
+  90° of such rotation before the first contact is a helicopter throw
+  (``WS basic rule 5``: "no horizontal rotation"). A legal end-over-end
+  throw, even with a 30° tilt, has a spin axis at most 30° from the
+  horizontal and accumulates nothing.
+* **foot fault**: the release point must be behind the throwing line and
+  inside the extended sidelines (``DM §5``; ``WS basic rule 7``).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+import pybullet as pb
+
+from kubb3d.physics.aero import RodDrag
+from kubb3d.physics.world import GRAVITY, PhysicsGlitch, World
+from kubb3d.pitch import Pitch
+from kubb3d.snapshot import Snapshot, body_axis, tilt_from_vertical
+
+UPRIGHT_TILT = math.radians(10.0)
+"""A kubb or king within 10° of vertical (either end up) counts as upright at rest in a
+:class:`ThrowResult` (the judge makes the real ruling)."""
+
+HELICOPTER_AXIS_ELEVATION = math.radians(45.0)
+HELICOPTER_LIMIT = math.radians(90.0)
+
+
+@dataclass(frozen=True)
+class Violation:
+    """A broken throwing rule.
+
+    Attributes:
+        rule: citation, e.g. ``DM §5``.
+        reason: one sentence for the player.
+    """
+
+    rule: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class ThrowRules:
+    """Which throwing rules a ruleset enforces.
+
+    Attributes:
+        max_tilt_deg: largest allowed tilt out of the flight plane, deg (None: no limit).
+        tilt_rule: citation for the tilt limit.
+        forbid_helicopter: forbid horizontal rotation.
+        helicopter_rule: citation for it.
+        foot_rule: citation for the throwing-line and sideline checks.
+    """
+
+    max_tilt_deg: float | None = 30.0
+    tilt_rule: str = "DM §5"
+    forbid_helicopter: bool = False
+    helicopter_rule: str = "WS basic rule 5"
+    foot_rule: str = "DM §5"
+
+
+THROW_RULES = {
+    "dm": ThrowRules(max_tilt_deg=30.0, tilt_rule="DM §5", forbid_helicopter=False, foot_rule="DM §5"),
+    "wikinger": ThrowRules(max_tilt_deg=None, forbid_helicopter=True, helicopter_rule="WS basic rule 5", foot_rule="WS basic rule 7"),
+}
+
+
+@dataclass(frozen=True)
+class Release:
+    """The state of a thrown piece at the moment it leaves the hand.
+
+    Attributes:
+        position: centre of the piece, m, shape (3,).
+        velocity: m/s, shape (3,).
+        angular_velocity: rad/s, world frame, shape (3,).
+        quat_xyzw: orientation.
+    """
+
+    position: tuple[float, float, float]
+    velocity: tuple[float, float, float]
+    angular_velocity: tuple[float, float, float]
+    quat_xyzw: tuple[float, float, float, float]
+
+
+@dataclass(frozen=True)
+class ThrowParams:
+    """An underhand throw as a player describes it.
+
+    Attributes:
+        side: thrower's side, ``A`` (throws towards +x) or ``B``.
+        line_x: x of the throwing line, m (None: the side's baseline).
+        lateral: y of the release point, m (must be within the extended sidelines).
+        behind_line: how far behind the throwing line the release point is, m
+            (negative: past the line, a foot fault).
+        height: release height above the ground, m (typical underhand: 0.4–0.7).
+        speed: release speed of the centre of mass, m/s (> 0).
+        elevation_deg: angle of the release velocity above the horizontal, deg.
+        azimuth_deg: horizontal angle from the forward direction, deg, positive left.
+        spin_rps: end-over-end spin, revolutions per second; positive turns the
+            top of the baton forward ("vorwärts", DM §5), negative backward.
+        tilt_deg: roll of the baton about the flight direction, deg (DM §5 limit 30°).
+        helicopter_rps: rotation about the vertical axis, rev/s (WS basic rule 5: 0).
+        release_angle_deg: angle of the baton's long axis above the horizontal in the
+            flight plane at release, deg.
+    """
+
+    side: str = "A"
+    line_x: float | None = None
+    lateral: float = 0.0
+    behind_line: float = 0.05
+    height: float = 0.5
+    speed: float = 10.0
+    elevation_deg: float = 20.0
+    azimuth_deg: float = 0.0
+    spin_rps: float = 1.5
+    tilt_deg: float = 0.0
+    helicopter_rps: float = 0.0
+    release_angle_deg: float = 60.0
+
+    def validate(self) -> None:
+        """Raise ValueError naming the first bad field (NaN, non-positive speed, bad side …)."""
+        if self.side not in ("A", "B"):
+            raise ValueError(f"side must be 'A' or 'B', got {self.side!r}")
+        for name in ("lateral", "behind_line", "height", "speed", "elevation_deg", "azimuth_deg", "spin_rps", "tilt_deg", "helicopter_rps", "release_angle_deg"):
+            value = getattr(self, name)
+            if not isinstance(value, (int, float)) or not math.isfinite(value):
+                raise ValueError(f"{name} must be a finite number, got {value!r}")
+        if self.line_x is not None and not math.isfinite(self.line_x):
+            raise ValueError(f"line_x must be a finite number, got {self.line_x!r}")
+        if self.speed <= 0:
+            raise ValueError(f"speed must be > 0 m/s, got {self.speed}")
+        if self.height <= 0:
+            raise ValueError(f"height must be > 0 m, got {self.height}")
+        if not -90 < self.elevation_deg < 90:
+            raise ValueError(f"elevation_deg must be between -90 and 90, got {self.elevation_deg}")
+        if abs(self.spin_rps) > 20 or abs(self.helicopter_rps) > 20:
+            raise ValueError("spin_rps and helicopter_rps must be within ±20 rev/s")
+
+
+def _frame(forward: np.ndarray, tilt: float, release_angle: float) -> tuple[np.ndarray, np.ndarray]:
+    """Baton orientation matrix and spin axis for a flight direction (unit, horizontal)."""
+    z = np.array((0.0, 0.0, 1.0))
+    normal = np.cross(z, forward)  # plane normal; +spin about it turns the top forward
+    # roll the flight plane's frame about the forward direction by the tilt
+    c, s = math.cos(tilt), math.sin(tilt)
+    up_t = c * z - s * normal
+    normal_t = c * normal + s * z
+    axis = math.cos(release_angle) * forward + math.sin(release_angle) * up_t
+    e3 = axis / np.linalg.norm(axis)
+    e2 = normal_t
+    e1 = np.cross(e2, e3)
+    return np.column_stack((e1, e2, e3)), normal_t
+
+
+def _quat_from_matrix(m: np.ndarray) -> tuple[float, float, float, float]:
+    return tuple(float(v) for v in pb.getQuaternionFromEuler(_euler_from_matrix(m)))
+
+
+def _euler_from_matrix(m: np.ndarray) -> tuple[float, float, float]:
+    # PyBullet's Euler convention: R = Rz(yaw) Ry(pitch) Rx(roll)
+    pitch = math.asin(max(-1.0, min(1.0, -m[2, 0])))
+    if abs(m[2, 0]) < 1 - 1e-12:
+        roll = math.atan2(m[2, 1], m[2, 2])
+        yaw = math.atan2(m[1, 0], m[0, 0])
+    else:
+        roll = 0.0
+        yaw = math.atan2(-m[0, 1], m[1, 1])
+    return (roll, pitch, yaw)
+
+
+def release_from_params(params: ThrowParams, pitch: Pitch, ground_z: float = 0.0) -> Release:
+    """Turn a player's throw description into a :class:`Release`.
+
+    Raises:
+        ValueError: see :meth:`ThrowParams.validate`.
+    """
+    params.validate()
+    fwd_sign = pitch.forward(params.side)
+    line_x = pitch.baseline_x(params.side) if params.line_x is None else params.line_x
+    az = math.radians(params.azimuth_deg)
+    forward = np.array((fwd_sign * math.cos(az), fwd_sign * math.sin(az), 0.0))
+    el = math.radians(params.elevation_deg)
+    velocity = params.speed * (math.cos(el) * forward + np.array((0.0, 0.0, math.sin(el))))
+    matrix, spin_axis = _frame(forward, math.radians(params.tilt_deg), math.radians(params.release_angle_deg))
+    omega = 2 * math.pi * params.spin_rps * spin_axis + np.array((0.0, 0.0, 2 * math.pi * params.helicopter_rps))
+    position = (line_x - fwd_sign * params.behind_line, params.lateral, ground_z + params.height)
+    return Release(
+        position=tuple(float(v) for v in position),
+        velocity=tuple(float(v) for v in velocity),
+        angular_velocity=tuple(float(v) for v in omega),
+        quat_xyzw=_quat_from_matrix(matrix),
+    )
+
+
+# ---------------------------------------------------------------------- results
+@dataclass(frozen=True)
+class FirstContact:
+    """The thrown piece's first contact.
+
+    Attributes:
+        piece: what it touched (a piece id or ``ground``).
+        time: seconds after release.
+        position: contact point, m.
+    """
+
+    piece: str
+    time: float
+    position: tuple[float, float, float]
+
+
+@dataclass
+class Trajectory:
+    """Sampled poses of the pieces that moved.
+
+    Attributes:
+        times: s after release, shape (T,).
+        poses: piece id → array (T, 7): bounding-box centre x, y, z (m) and quat_xyzw.
+    """
+
+    times: np.ndarray
+    poses: dict[str, np.ndarray]
+
+
+@dataclass(frozen=True)
+class FlightMetrics:
+    """Measured from the simulated flight, before the first contact.
+
+    Attributes:
+        max_tilt: largest tilt out of the vertical flight plane, rad.
+        helicopter: accumulated rotation about a near-vertical axis, rad.
+        flight_time: s from release to first contact (None if nothing was touched).
+    """
+
+    max_tilt: float
+    helicopter: float
+    flight_time: float | None
+
+
+@dataclass
+class ThrowResult:
+    """Everything a throw produced.
+
+    Attributes:
+        piece: the thrown piece's id.
+        release: the release state.
+        params: the player's parameters (None for a raw release).
+        metrics: flight legality measurements.
+        violations: broken rules (empty: legal).
+        first_contact: the first contact or None.
+        touched: ids of the pieces that the thrown piece touched or that moved.
+        trajectory: sampled poses.
+        final: snapshot at rest (contacts with fresh normal forces).
+        rest_time: s from release until everything was at rest.
+        at_rest: False if the time limit ended the simulation first.
+        final_tilt: piece id → tilt from vertical at rest, rad (kubbs and king).
+    """
+
+    piece: str
+    release: Release
+    params: ThrowParams | None
+    metrics: FlightMetrics
+    violations: list[Violation]
+    first_contact: FirstContact | None
+    touched: list[str]
+    trajectory: Trajectory
+    final: Snapshot
+    rest_time: float
+    at_rest: bool
+    final_tilt: dict[str, float]
+
+    @property
+    def legal(self) -> bool:
+        """True when no rule was broken."""
+        return not self.violations
+
+    @property
+    def upright(self) -> list[str]:
+        """Kubbs and king standing on an end face at rest (within :data:`UPRIGHT_TILT`)."""
+        return sorted(pid for pid, t in self.final_tilt.items() if t < UPRIGHT_TILT or t > math.pi - UPRIGHT_TILT)
+
+    @property
+    def toppled(self) -> list[str]:
+        """Kubbs and king not upright at rest."""
+        up = set(self.upright)
+        return sorted(pid for pid in self.final_tilt if pid not in up)
+
+    def to_json(self) -> dict:
+        """The CLI's ``--json`` document (see the README)."""
+        fc = self.first_contact
+        return {
+            "piece": self.piece,
+            "legal": self.legal,
+            "violations": [{"rule": v.rule, "reason": v.reason} for v in self.violations],
+            "flight_time_s": self.metrics.flight_time,
+            "max_tilt_deg": math.degrees(self.metrics.max_tilt),
+            "helicopter_deg": math.degrees(self.metrics.helicopter),
+            "first_contact": None if fc is None else {"piece": fc.piece, "time_s": fc.time, "position_m": list(fc.position)},
+            "touched": self.touched,
+            "upright": self.upright,
+            "toppled": self.toppled,
+            "rest_time_s": self.rest_time,
+            "at_rest": self.at_rest,
+            "release": {
+                "position_m": list(self.release.position),
+                "velocity_mps": list(self.release.velocity),
+                "angular_velocity_radps": list(self.release.angular_velocity),
+                "quat_xyzw": list(self.release.quat_xyzw),
+            },
+        }
+
+
+# ---------------------------------------------------------------------- simulation
+def simulate(
+    world: World,
+    piece: str,
+    release: Release,
+    *,
+    kind: str = "baton",
+    params: ThrowParams | None = None,
+    rules: ThrowRules | None = None,
+    line_x: float | None = None,
+    side: str | None = None,
+    max_time: float = 15.0,
+    record_every: int = 4,
+) -> ThrowResult:
+    """Release ``piece`` (added to the world if missing) and simulate until everything rests.
+
+    Args:
+        world: the world (modified: the piece stays where it came to rest).
+        piece: id of the thrown piece (``baton1`` … or a kubb id for an inkast).
+        release: its release state.
+        kind: the piece's kind if it has to be added.
+        params: the player's parameters, kept in the result.
+        rules: throwing rules to check (None: only measure, no violations).
+        line_x: throwing line for the foot-fault check (default: thrower's baseline).
+        side: thrower's side for the foot-fault check (default ``params.side``).
+        max_time: simulated seconds at most.
+        record_every: steps between trajectory samples.
+
+    Raises:
+        PhysicsGlitch: the simulation blew up (NaN, piece outside the world).
+    """
+    if not world.has_piece(piece):
+        world.add_piece(piece, kind, release.position, release.quat_xyzw, sleeping=False)
+    world.set_pose(piece, release.position, release.quat_xyzw, linear_velocity=release.velocity, angular_velocity=release.angular_velocity)
+    c = world.client
+    body = world.body_id(piece)
+    t0 = world.time
+    start = {pid: world.pose(pid) for pid in world.piece_ids("kubb", "king", "baton") if pid != piece}
+
+    times: list[float] = []
+    samples: dict[str, list] = {}
+
+    def record(t: float, snap: dict) -> None:
+        times.append(t - t0)
+        for pid in world.piece_ids("kubb", "king", "baton"):
+            pos, q = world.pose(pid)
+            samples.setdefault(pid, []).append((*pos, *q))
+
+    # --- free flight, one step at a time, until the first contact
+    vel0 = np.array(release.velocity)
+    horiz = np.array((vel0[0], vel0[1], 0.0))
+    normal = np.cross((0.0, 0.0, 1.0), horiz / np.linalg.norm(horiz)) if np.linalg.norm(horiz) > 1e-9 else np.array((0.0, 1.0, 0.0))
+    max_tilt = 0.0
+    heli = 0.0
+    first: FirstContact | None = None
+    dt = world.dt
+    limit = world.steps + int(max_time / dt)
+    by_body = world._by_body
+    record(world.time, {})
+    n = 0
+    while world.steps < limit:
+        _, q = pb.getBasePositionAndOrientation(body, physicsClientId=c)
+        a = body_axis(q)
+        tilt = math.asin(min(1.0, abs(float(a @ normal))))
+        if tilt > max_tilt:
+            max_tilt = tilt
+        _, w = pb.getBaseVelocity(body, physicsClientId=c)
+        w = np.array(w)
+        w_perp = w - (w @ a) * a
+        wn = float(np.linalg.norm(w_perp))
+        if wn > 1e-9 and abs(w_perp[2]) / wn > math.sin(HELICOPTER_AXIS_ELEVATION):
+            heli += wn * dt
+        world.apply_drag(piece)
+        world.step(1)
+        n += 1
+        if n % record_every == 0:
+            record(world.time, {})
+        cps = pb.getContactPoints(bodyA=body, physicsClientId=c)
+        if cps:
+            cp = min(cps, key=lambda x: (x[8], x[2]))
+            first = FirstContact(by_body.get(cp[2], "?"), world.time - t0, tuple(float(v) for v in cp[5]))
+            break
+        pos, _ = pb.getBasePositionAndOrientation(body, physicsClientId=c)
+        if not (abs(pos[0]) < 50 and abs(pos[1]) < 50 and -50 < pos[2] < 50):
+            raise PhysicsGlitch(f"{piece} left the world in flight at {pos}")
+    metrics = FlightMetrics(max_tilt, heli, None if first is None else first.time)
+
+    # --- after the first contact: until everything rests
+    touched_direct: set[str] = set()
+
+    def hook() -> None:
+        world.apply_drag(piece)
+
+    world._forces.append(hook)
+    try:
+        remaining = max(0.0, max_time - (world.time - t0))
+
+        def on_sample(t: float, snap: dict) -> None:
+            for cp in pb.getContactPoints(bodyA=body, physicsClientId=c):
+                other = by_body.get(cp[2])
+                if other is not None:
+                    touched_direct.add(other)
+            record(t, snap)
+
+        stats = world.run_until_rest(remaining, sample_every=record_every, on_sample=on_sample) if first is not None else None
+    finally:
+        world._forces.remove(hook)
+    at_rest = bool(stats and stats.at_rest)
+    rest_time = world.time - t0
+    world.settle_forces()
+    final = world.snapshot()
+    world.sleep_all()
+
+    if first is not None:
+        touched_direct.add(first.piece)
+    moved = set()
+    for pid, (p0, q0) in start.items():
+        p1, q1 = world.pose(pid)
+        if np.linalg.norm(p1 - p0) > 0.002 or abs(sum(a * b for a, b in zip(q0, q1))) < math.cos(math.radians(1.0) / 2):
+            moved.add(pid)
+    touched = sorted((touched_direct | moved) - {"ground", piece} - {p for p in touched_direct if p.startswith("stake")} | {p for p in touched_direct if p.startswith("stake")})
+    touched = sorted(t for t in touched if t not in ("ground", piece))
+
+    final_tilt = {pid: p.tilt for pid, p in final.pieces.items() if p.kind in ("kubb", "king") and pid != piece}
+    violations = check_legality(metrics, release, rules, world.pitch, side or (params.side if params else None), line_x) if rules else []
+    traj = Trajectory(np.array(times), {pid: np.array(v) for pid, v in samples.items() if pid == piece or pid in touched})
+    return ThrowResult(piece, release, params, metrics, violations, first, touched, traj, final, rest_time, at_rest, final_tilt)
+
+
+def check_legality(metrics: FlightMetrics, release: Release, rules: ThrowRules, pitch: Pitch, side: str | None, line_x: float | None) -> list[Violation]:
+    """The broken throwing rules, from measured flight metrics and the release point."""
+    out = []
+    if rules.max_tilt_deg is not None and math.degrees(metrics.max_tilt) > rules.max_tilt_deg:
+        out.append(Violation(rules.tilt_rule, f"the baton tilted {math.degrees(metrics.max_tilt):.0f}° out of the vertical plane of its flight; more than {rules.max_tilt_deg:.0f}° is not allowed"))
+    if rules.forbid_helicopter and metrics.helicopter > HELICOPTER_LIMIT:
+        out.append(Violation(rules.helicopter_rule, f"helicopter throw: the baton turned {math.degrees(metrics.helicopter):.0f}° about a near-vertical axis before its first contact"))
+    if side is not None:
+        lx = pitch.baseline_x(side) if line_x is None else line_x
+        x, y, _ = release.position
+        if pitch.forward(side) * (x - lx) > 1e-9:
+            out.append(Violation(rules.foot_rule, f"foot fault: the release point is {abs(x - lx):.2f} m past the throwing line"))
+        if abs(y) > pitch.half_width + 1e-9:
+            out.append(Violation(rules.foot_rule, f"foot fault: the release point is outside the extended sidelines (|y| = {abs(y):.2f} m > {pitch.half_width:.2f} m)"))
+    return out
+
+
+def throw(world: World, params: ThrowParams, *, baton: str = "baton1", ruleset: str = "dm", max_time: float = 15.0) -> ThrowResult:
+    """Throw a baton as described by ``params`` and simulate until rest.
+
+    Raises:
+        ValueError: bad parameters or unknown ruleset.
+        PhysicsGlitch: the simulation blew up.
+    """
+    if ruleset not in THROW_RULES:
+        raise ValueError(f"unknown ruleset {ruleset!r}; expected one of {sorted(THROW_RULES)}")
+    release = release_from_params(params, world.pitch)
+    return simulate(world, baton, release, kind="baton", params=params, rules=THROW_RULES[ruleset], line_x=params.line_x, side=params.side, max_time=max_time)
+
+
+# ---------------------------------------------------------------------- aim solver
+def predict_flight(release: Release, drag: RodDrag | None, dt: float, until_x: float, direction: float) -> tuple[float, float] | None:
+    """Integrate the centre of mass like PyBullet does (semi-implicit Euler, drag at the CoM,
+    constant spin) until it crosses ``until_x``.
+
+    Returns:
+        (height z m, time s) at the crossing, or None if it falls below −1 m first.
+    """
+    p = np.array(release.position, dtype=float)
+    v = np.array(release.velocity, dtype=float)
+    w = np.array(release.angular_velocity, dtype=float)
+    q0 = np.array(release.quat_xyzw)
+    axis0 = body_axis(tuple(q0))
+    wn = float(np.linalg.norm(w))
+    k = w / wn if wn > 0 else np.zeros(3)
+    t = 0.0
+    g = np.array((0.0, 0.0, -GRAVITY))
+    for _ in range(100000):
+        if drag is not None:
+            ang = wn * t
+            axis = axis0 * math.cos(ang) + np.cross(k, axis0) * math.sin(ang) + k * (k @ axis0) * (1 - math.cos(ang))
+            acc = g + drag.force(v, axis) / drag_mass(drag)
+        else:
+            acc = g
+        v = v + acc * dt
+        p_new = p + v * dt
+        t += dt
+        if direction * (p_new[0] - until_x) >= 0:
+            f = (until_x - p[0]) / (p_new[0] - p[0])
+            return float(p[2] + f * (p_new[2] - p[2])), t - dt + f * dt
+        p = p_new
+        if p[2] < -1.0:
+            return None
+    return None
+
+
+_DRAG_MASS: dict[int, float] = {}
+
+
+def drag_mass(drag: RodDrag) -> float:
+    """Mass registered for a drag model (see :func:`aim`)."""
+    return _DRAG_MASS[id(drag)]
+
+
+@dataclass(frozen=True)
+class AimSolution:
+    """Result of :func:`aim`.
+
+    Attributes:
+        params: the throw with speed and azimuth filled in.
+        flight_time: predicted time to reach the target, s.
+    """
+
+    params: ThrowParams
+    flight_time: float
+
+
+def aim(world: World, target: str | tuple[float, float, float], base: ThrowParams) -> AimSolution:
+    """Find the azimuth and speed that carry the baton's centre of mass through the target
+    with no noise (elevation, spin and tilt as in ``base``).
+
+    A piece target is aimed at its centre (60 % of a kubb's height). The azimuth is exact
+    (drag acts along the velocity, so the flight stays in its vertical plane); the speed is
+    found by bisection on the drag model that the world applies.
+
+    Raises:
+        ValueError: unknown target, or the target is out of reach at this elevation.
+    """
+    if isinstance(target, str):
+        if not world.has_piece(target):
+            raise ValueError(f"unknown target {target!r}; expected a piece id such as B3 or king")
+        pos, _ = world.pose(target)
+        tx, ty = float(pos[0]), float(pos[1])
+        tz = float(pos[2]) + (0.1 * world.equipment.kubb.height if world.kind(target) == "kubb" else 0.0)
+    else:
+        tx, ty, tz = (float(v) for v in target)
+    pitch = world.pitch
+    fwd = pitch.forward(base.side)
+    line_x = pitch.baseline_x(base.side) if base.line_x is None else base.line_x
+    rx, ry = line_x - fwd * base.behind_line, base.lateral
+    dx, dy = tx - rx, ty - ry
+    if fwd * dx <= 0.1:
+        raise ValueError(f"target at x={tx:.2f} m is not in front of the throwing line of side {base.side}")
+    azimuth = math.degrees(math.atan2(fwd * dy, fwd * dx))
+    distance = math.hypot(dx, dy)
+    eq = world.equipment
+    drag = RodDrag(eq.baton.diameter, eq.baton.length) if world.air_drag else None
+    if drag is not None:
+        _DRAG_MASS[id(drag)] = eq.baton_mass
+
+    def height_at(speed: float) -> tuple[float, float] | None:
+        from dataclasses import replace
+
+        p = replace(base, speed=speed, azimuth_deg=azimuth)
+        rel = release_from_params(p, pitch)
+        # project onto the flight direction: integrate in the plane, measure by distance
+        d = np.array((rel.velocity[0], rel.velocity[1]))
+        d /= np.linalg.norm(d)
+        r2 = Release((0.0, 0.0, rel.position[2]), (float(np.hypot(*rel.velocity[:2])), 0.0, rel.velocity[2]), rel.angular_velocity, rel.quat_xyzw)
+        return predict_flight(r2, drag, world.dt, distance, 1.0)
+
+    lo, hi = 0.5, 40.0
+    h_hi = height_at(hi)
+    if h_hi is None or h_hi[0] < tz:
+        raise ValueError(f"target out of reach at elevation {base.elevation_deg}° (needs more than {hi} m/s)")
+    for _ in range(60):
+        mid = 0.5 * (lo + hi)
+        h = height_at(mid)
+        if h is None or h[0] < tz:
+            lo = mid
+        else:
+            hi = mid
+    from dataclasses import replace
+
+    sol = height_at(hi)
+    return AimSolution(replace(base, speed=hi, azimuth_deg=azimuth), sol[1] if sol else float("nan"))
