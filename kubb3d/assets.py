@@ -245,7 +245,11 @@ def check_models(where: Path | None = None) -> list[str]:
             continue
         old = path.read_text()
         if name.endswith(".obj"):
-            (v0, f0), (v1, f1) = _obj_arrays(old), _obj_arrays(text)
+            try:
+                (v0, f0), (v1, f1) = _obj_arrays(old), _obj_arrays(text)
+            except ValueError:
+                problems.append(f"{name}: not a readable OBJ file")
+                continue
             if v0.shape != v1.shape or f0.shape != f1.shape or not np.array_equal(f0, f1) or not np.allclose(v0, v1, atol=1e-9, rtol=0):
                 problems.append(f"{name}: geometry differs from a fresh build")
         elif old != text:

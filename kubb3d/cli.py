@@ -6,24 +6,181 @@ non-zero exit code (2), never a traceback: raise :class:`UserError` for that.
 
 from __future__ import annotations
 
+import json
+import sys
+from enum import Enum
+from pathlib import Path
+from typing import Optional
+
 import typer
 
 app = typer.Typer(
-    help="kubb3d: a 3D physics simulator of the outdoor game Kubb, with a referee.",
+    help="kubb3d: a 3D physics simulator of the outdoor game Kubb, with a referee that knows the rules.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
 )
+models_app = typer.Typer(help="Build or check the meshes and URDF files in models/.", no_args_is_help=True)
+app.add_typer(models_app, name="models")
 
 
 class UserError(Exception):
     """A mistake in the user's input: printed as one line, exit code 2."""
 
 
-def _register_subapps() -> None:
-    from kubb3d.dames.cli import app as dames_app
+class SetName(str, Enum):
+    standard = "standard"
+    dm_small = "dm-small"
 
-    app.add_typer(dames_app, name="dames", help="Roll Kubb Dames, the board game of rolling dice-kubbs (seed RKD).")
+
+class GroundName(str, Enum):
+    grass = "grass"
+    wet_grass = "wet-grass"
+    turf = "turf"
+    plane = "plane"
+
+
+class RulesetName(str, Enum):
+    dm = "dm"
+    wikinger = "wikinger"
+
+
+@app.command()
+def throw(
+    target: Optional[str] = typer.Option(None, help="Aim at this piece (e.g. B3, king): the aim solver picks speed and azimuth."),
+    side: str = typer.Option("A", help="Thrower's side: A throws towards +x, B towards -x."),
+    speed: float = typer.Option(10.0, help="Release speed, m/s (ignored with --target)."),
+    elevation_deg: float = typer.Option(20.0, help="Release angle above the horizontal, degrees."),
+    azimuth_deg: float = typer.Option(0.0, help="Horizontal angle from straight ahead, degrees, positive to the left (ignored with --target)."),
+    spin_rps: float = typer.Option(1.5, help="End-over-end spin, rev/s; positive turns the top forward."),
+    tilt_deg: float = typer.Option(0.0, help="Tilt of the baton out of the vertical flight plane, degrees (DM §5 allows 30)."),
+    helicopter_rps: float = typer.Option(0.0, help="Horizontal (helicopter) spin, rev/s (WS basic rule 5 forbids it)."),
+    lateral: float = typer.Option(0.0, help="Sideways position of the release point, m (must stay within the sidelines)."),
+    behind_line: float = typer.Option(0.05, help="Release point distance behind the throwing line, m (negative: foot fault)."),
+    height: float = typer.Option(0.5, help="Release height, m."),
+    release_angle_deg: float = typer.Option(60.0, help="Angle of the baton above the horizontal at release, degrees."),
+    line_x: Optional[float] = typer.Option(None, help="x of the throwing line, m (default: the thrower's baseline)."),
+    equipment: SetName = typer.Option(SetName.standard, "--set", help="Equipment set."),
+    ground: GroundName = typer.Option(GroundName.grass, help="Playing surface."),
+    ruleset: RulesetName = typer.Option(RulesetName.dm, help="Whose throwing rules to check: dm (tilt ≤ 30°) or wikinger (no helicopter)."),
+    pitch_length: float = typer.Option(8.0, help="Pitch length, m (WS: 7.5)."),
+    terrain_cm: float = typer.Option(0.0, help="Uneven ground: bump amplitude (standard deviation), cm; 0 = flat."),
+    seed: int = typer.Option(0, help="Seed of the uneven ground (and of anything else random)."),
+    as_json: bool = typer.Option(False, "--json", help="Print the result as JSON."),
+) -> None:
+    """Throw one baton underhand at the standard set-up and report what happened.
+
+    Legality (tilt, helicopter, foot fault) is measured from the simulated
+    flight, not taken from the flags.
+    """
+    import math
+
+    from kubb3d.physics.world import PhysicsGlitch, Terrain, World
+    from kubb3d.pitch import Pitch
+    from kubb3d.throw import ThrowParams, aim
+    from kubb3d.throw import throw as do_throw
+
+    if side not in ("A", "B"):
+        raise UserError(f"--side must be A or B, got {side!r}")
+    if not (math.isfinite(terrain_cm) and terrain_cm >= 0):
+        raise UserError(f"--terrain-cm must be a number >= 0, got {terrain_cm}")
+    try:
+        pitch = Pitch(pitch_length, 5.0)
+        params = ThrowParams(
+            side=side, line_x=line_x, lateral=lateral, behind_line=behind_line, height=height, speed=speed,
+            elevation_deg=elevation_deg, azimuth_deg=azimuth_deg, spin_rps=spin_rps, tilt_deg=tilt_deg,
+            helicopter_rps=helicopter_rps, release_angle_deg=release_angle_deg,
+        )
+        params.validate()
+        terrain = Terrain(terrain_cm / 100.0, seed=seed) if terrain_cm > 0 else None
+        with World.standard(equipment.value, pitch, ground.value, terrain=terrain) as world:
+            if target is not None:
+                params = aim(world, target, params).params
+            result = do_throw(world, params, ruleset=ruleset.value)
+    except ValueError as exc:
+        raise UserError(str(exc)) from None
+    except PhysicsGlitch as exc:
+        raise UserError(f"the simulation failed: {exc}") from None
+    if as_json:
+        typer.echo(json.dumps(result.to_json(), indent=2))
+        return
+    _print_throw(result, target)
+
+
+def _print_throw(result, target) -> None:
+    import math
+
+    from rich.console import Console
+
+    con = Console()
+    p = result.params
+    con.print(f"[bold]Throw[/] from side {p.side}: {p.speed:.2f} m/s at {p.elevation_deg:.1f}°, azimuth {p.azimuth_deg:+.2f}°, spin {p.spin_rps:+.2f} rev/s" + (f" (aimed at {target})" if target else ""))
+    fc = result.first_contact
+    if fc is None:
+        con.print("  no contact")
+    else:
+        con.print(f"  first contact: [bold]{fc.piece}[/] after {fc.time:.3f} s at ({fc.position[0]:.2f}, {fc.position[1]:.2f}, {fc.position[2]:.2f}) m")
+    con.print(f"  tilt out of plane {math.degrees(result.metrics.max_tilt):.1f}°, horizontal rotation {math.degrees(result.metrics.helicopter):.0f}°")
+    if result.legal:
+        con.print("  [green]legal throw[/]")
+    for v in result.violations:
+        con.print(f"  [red]illegal[/] ({v.rule}): {v.reason}")
+    con.print(f"  touched: {', '.join(result.touched) or '-'}")
+    con.print(f"  toppled: [bold]{', '.join(result.toppled) or '-'}[/]")
+    con.print(f"  at rest after {result.rest_time:.2f} s" + ("" if result.at_rest else " (time limit reached before rest)"))
+
+
+@models_app.command("build")
+def models_build(out: Optional[Path] = typer.Option(None, help="Folder to write to (default: the models/ folder kubb3d uses).")) -> None:
+    """Generate every mesh (OBJ) and URDF file from the equipment sets."""
+    from kubb3d.assets import write_models
+
+    paths = write_models(out)
+    typer.echo(f"wrote {len(paths)} files to {paths[0].parent}")
+
+
+@models_app.command("check")
+def models_check() -> None:
+    """Check that the model files equal a fresh build (exit 1 if not)."""
+    from kubb3d.assets import check_models, models_dir
+
+    problems = check_models()
+    if problems:
+        for p in problems:
+            typer.echo(p, err=True)
+        typer.echo(f"{len(problems)} model file(s) differ from a fresh build; run `kubb3d models build`", err=True)
+        raise typer.Exit(1)
+    typer.echo(f"models in {models_dir()} match a fresh build")
+
+
+@app.command()
+def bench(
+    throws: int = typer.Option(200, min=1, help="Throws to time."),
+    memory_throws: int = typer.Option(0, min=0, help="Also run this many throws in one process and report memory growth (e.g. 10000)."),
+    seed: int = typer.Option(0, help="Seed of the throw variations."),
+) -> None:
+    """Measure full throws per second (release to rest, one core) against a bare PyBullet loop."""
+    from kubb3d.bench import run_bench
+
+    run_bench(throws, memory_throws, seed)
+
+
+def _register_subapps() -> None:
+    import importlib
+
+    for module in ("kubb3d.judge.cli", "kubb3d.match_cli"):
+        try:
+            importlib.import_module(module).register(app)
+        except ModuleNotFoundError as exc:
+            if exc.name != module:
+                raise
+    try:
+        from kubb3d.dames.cli import app as dames_app
+    except ModuleNotFoundError as exc:
+        if exc.name != "kubb3d.dames.cli":
+            raise
+    else:
+        app.add_typer(dames_app, name="dames", help="Roll Kubb Dames, the board game of rolling dice-kubbs (seed RKD).")
 
 
 def main() -> None:
@@ -33,4 +190,4 @@ def main() -> None:
         app()
     except UserError as exc:
         typer.echo(f"error: {exc}", err=True)
-        raise SystemExit(2) from None
+        sys.exit(2)

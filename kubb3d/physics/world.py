@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 import numpy as np
-import pybullet as pb
+from kubb3d.physics._pybullet import pb
 
 from kubb3d.assets import king_com_height, model_path
 from kubb3d.equipment import EquipmentSet, get_set
@@ -52,6 +52,20 @@ REST_HOLD = 0.25
 
 WORLD_LIMIT = 50.0
 """m: a piece farther than this from the pitch centre (or NaN) is a physics glitch."""
+
+
+_CLIENT_POOL: list[int] = []
+"""Disconnected worlds hand their PyBullet client back here; a new World reuses one after
+``resetSimulation`` (connecting costs ~25 ms, a reset ~2 ms). Every engine parameter is set
+again on reuse, so a world's results do not depend on what the client did before."""
+
+
+def _acquire_client() -> int:
+    while _CLIENT_POOL:
+        cid = _CLIENT_POOL.pop()
+        if pb.isConnected(cid):
+            return cid
+    return pb.connect(pb.DIRECT)
 
 
 class PhysicsGlitch(RuntimeError):
@@ -156,7 +170,7 @@ class World:
         self.steps = 0
         self._pieces: dict[str, _Piece] = {}
         self._by_body: dict[int, str] = {}
-        self._cid = pb.connect(pb.DIRECT)
+        self._cid = _acquire_client()
         self._forces: list[Callable[[], None]] = []
         self._configure(solver_iterations)
         self._ground_body = self._make_ground()
@@ -316,19 +330,23 @@ class World:
         self._by_body[body] = piece_id
         return body
 
-    def setup_standard(self) -> None:
-        """Place the ten baseline kubbs upright and the king on the centre point (DM §2)."""
+    def setup_standard(self, sleeping: bool = True) -> None:
+        """Place the ten baseline kubbs upright and the king on the centre point (DM §2).
+
+        Args:
+            sleeping: start the pieces asleep (see :meth:`add_piece`).
+        """
         for side in SIDES:
             for kid, (x, y) in self.pitch.baseline_kubb_positions(side).items():
-                self.add_piece(kid, "kubb", (x, y, self.ground_height(x, y) + self.equipment.kubb.height / 2), side=side)
+                self.add_piece(kid, "kubb", (x, y, self.ground_height(x, y) + self.equipment.kubb.height / 2), side=side, sleeping=sleeping)
         x, y = self.pitch.king_position
-        self.add_piece(KING_ID, "king", (x, y, self.ground_height(x, y) + self.equipment.king.height / 2))
+        self.add_piece(KING_ID, "king", (x, y, self.ground_height(x, y) + self.equipment.king.height / 2), sleeping=sleeping)
 
     @classmethod
-    def standard(cls, *args, **kwargs) -> "World":
+    def standard(cls, *args, sleeping: bool = True, **kwargs) -> "World":
         """A world with stakes, the ten baseline kubbs and the king (arguments as :class:`World`)."""
         world = cls(*args, **kwargs)
-        world.setup_standard()
+        world.setup_standard(sleeping=sleeping)
         return world
 
     def remove_piece(self, piece_id: str) -> None:
@@ -338,9 +356,10 @@ class World:
         pb.removeBody(piece.body, physicsClientId=self._cid)
 
     def close(self) -> None:
-        """Disconnect the PyBullet client (the world is unusable afterwards)."""
+        """Release the PyBullet client (the world is unusable afterwards)."""
         if self._cid is not None and pb.isConnected(self._cid):
-            pb.disconnect(self._cid)
+            pb.resetSimulation(physicsClientId=self._cid)
+            _CLIENT_POOL.append(self._cid)
         self._cid = None
 
     def __enter__(self) -> "World":
@@ -413,8 +432,23 @@ class World:
 
     # ------------------------------------------------------------------ stepping
     def add_step_hook(self, hook: Callable[[], None]) -> None:
-        """Call ``hook()`` before every step (used to apply forces)."""
+        """Call ``hook()`` before every step (used to apply forces such as drag)."""
         self._forces.append(hook)
+
+    def clear_step_hooks(self) -> None:
+        """Remove every step hook."""
+        self._forces.clear()
+
+    def piece_of_body(self, body: int) -> str:
+        """Piece id (or ``ground``) of a PyBullet body id; ``?`` if unknown."""
+        return self._by_body.get(body, "?")
+
+    def frame_position(self, piece_id: str, com, quat_xyzw) -> tuple[float, float, float]:
+        """Bounding-box centre of a piece from its centre-of-mass position and orientation, m."""
+        p = self._pieces[piece_id]
+        if p.com_local == (0.0, 0.0, 0.0):
+            return tuple(com)
+        return tuple(float(v) for v in self._frame_from_com(p, com, quat_xyzw))
 
     def apply_drag(self, piece_id: str) -> None:
         """Apply air drag to one piece for the coming step (no-op without drag)."""

@@ -1,0 +1,40 @@
+"""Import PyBullet without its start-up banner ("pybullet build time: …").
+
+The banner is printed by the C extension straight to the process's file
+descriptors, which would spoil ``--json`` output and one-line error messages,
+so both descriptors are pointed at /dev/null while the module loads.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+
+def _quiet_import():
+    if "pybullet" in sys.modules:
+        return sys.modules["pybullet"]
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except Exception:
+            pass
+    saved = []
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        for fd in (1, 2):
+            saved.append((fd, os.dup(fd)))
+            os.dup2(devnull, fd)
+        os.close(devnull)
+    except OSError:
+        saved = []
+    try:
+        import pybullet
+    finally:
+        for fd, copy in saved:
+            os.dup2(copy, fd)
+            os.close(copy)
+    return pybullet
+
+
+pb = _quiet_import()

@@ -1,0 +1,79 @@
+"""Packaging: the models ship in a wheel, every subpackage is listed, pyglet is not imported,
+and CI runs the README's test line."""
+
+import subprocess
+import sys
+import tomllib
+import zipfile
+from pathlib import Path
+
+from kubb3d.assets import build_all, check_models
+
+
+def test_every_subpackage_is_listed_in_pyproject(root):
+    listed = set(tomllib.loads((root / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"])
+    found = {".".join(p.parent.relative_to(root).parts) for p in (root / "kubb3d").rglob("__init__.py")}
+    assert found - listed == set(), "add these to [tool.setuptools] packages in pyproject.toml"
+
+
+def test_wheel_contains_the_models_and_they_load_from_it(root, tmp_path):
+    subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(tmp_path / "dist"), str(root)],
+        check=True, capture_output=True, timeout=300,
+    )
+    wheel = next((tmp_path / "dist").glob("kubb3d-*.whl"))
+    names = set(zipfile.ZipFile(wheel).namelist())
+    for name in build_all():
+        assert f"kubb3d/models/{name}" in names
+    site = tmp_path / "site"
+    zipfile.ZipFile(wheel).extractall(site)
+    probe = f"""
+import sys
+sys.meta_path[:] = [f for f in sys.meta_path if "editable" not in repr(f).lower()]
+sys.path.insert(0, {str(site)!r})
+import kubb3d, kubb3d.assets
+assert kubb3d.__file__.startswith({str(site)!r}), kubb3d.__file__
+from kubb3d.physics.world import World
+with World.standard() as w:
+    assert len(w.piece_ids("kubb")) == 10
+print(kubb3d.assets.models_dir())
+"""
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip().startswith(str(site))
+
+
+def test_model_files_equal_a_fresh_build():
+    assert check_models() == []
+
+
+def test_model_check_notices_a_changed_file(tmp_path):
+    from kubb3d.assets import write_models
+
+    write_models(tmp_path)
+    assert check_models(tmp_path) == []
+    urdf = tmp_path / "standard-kubb.urdf"
+    urdf.write_text(urdf.read_text().replace("0.07", "0.08", 1))
+    obj = tmp_path / "dm-small-king.obj"
+    obj.write_text(obj.read_text().replace("v ", "v 1", 1))
+    crown = tmp_path / "standard-king-crown.obj"
+    crown.write_text(crown.read_text().replace("v ", "v 0.5 0.5 0.5\nv ", 1))
+    (tmp_path / "standard-baton.obj").unlink()
+    problems = "\n".join(check_models(tmp_path))
+    assert "standard-kubb.urdf: differs" in problems
+    assert "dm-small-king.obj: not a readable OBJ file" in problems
+    assert "standard-king-crown.obj: geometry differs" in problems
+    assert "standard-baton.obj: missing" in problems
+
+
+def test_import_kubb3d_does_not_import_pyglet():
+    code = "import sys, kubb3d, kubb3d.throw, kubb3d.physics.world, kubb3d.cli; sys.exit('pyglet' in sys.modules)"
+    assert subprocess.run([sys.executable, "-c", code], timeout=60).returncode == 0
+
+
+def test_ci_runs_the_readme_test_line(root):
+    readme = (root / "README.md").read_text()
+    ci_lines = [l.strip() for l in (root / ".ci" / "run").read_text().splitlines() if "pytest" in l and not l.strip().startswith("#")]
+    assert ci_lines, ".ci/run must run pytest"
+    for line in ci_lines:
+        assert line in readme, f".ci/run line not in README: {line}"

@@ -1,0 +1,143 @@
+"""The physics core against analytic results (issue: simulation core)."""
+
+import math
+
+import numpy as np
+import pytest
+
+from kubb3d.physics.world import GRAVITY, World
+from kubb3d.snapshot import quat_to_matrix
+
+
+def _fly(world, piece, pos, vel, omega=(0, 0, 0), quat=(0, 0, 0, 1)):
+    world.add_piece(piece, "baton", pos, quat, sleeping=False)
+    world.set_pose(piece, pos, quat, linear_velocity=vel, angular_velocity=omega)
+
+
+def test_drag_free_flight_range_and_time_within_1_percent():
+    v, theta, h = 10.0, math.radians(35.0), 3.0
+    with World(ground="plane", air_drag=False, stakes=False) as w:
+        _fly(w, "baton1", (0, 0, h), (v * math.cos(theta), 0, v * math.sin(theta)), omega=(0, 2 * math.pi * 1.5, 0))
+        prev = w.pose("baton1")[0]
+        while True:
+            w.step(1)
+            cur = w.pose("baton1")[0]
+            if cur[2] < h and prev[2] >= h and w.time > 0.1:
+                f = (prev[2] - h) / (prev[2] - cur[2])
+                t_cross = w.time - w.dt + f * w.dt
+                x_cross = prev[0] + f * (cur[0] - prev[0])
+                break
+            prev = cur
+    t_expected = 2 * v * math.sin(theta) / GRAVITY
+    r_expected = v * v * math.sin(2 * theta) / GRAVITY
+    assert t_cross == pytest.approx(t_expected, rel=0.01)
+    assert x_cross == pytest.approx(r_expected, rel=0.01)
+
+
+def test_air_drag_shortens_the_flight():
+    v, theta = 12.0, math.radians(20.0)
+    ranges = []
+    for drag in (False, True):
+        with World(ground="plane", air_drag=drag, stakes=False) as w:
+            _fly(w, "baton1", (0, 0, 2.0), (v * math.cos(theta), 0, v * math.sin(theta)))
+            for _ in range(240):
+                if drag:
+                    w.apply_drag("baton1")
+                w.step(1)
+            ranges.append(w.pose("baton1")[0][0])
+    # broadside-ish baton: F/m ≈ ½ρC_dA v²/m ≈ 0.5·1.204·1.1·(0.044·0.3)·144/0.283 ≈ 4.4 m/s² at launch
+    assert ranges[0] - ranges[1] > 0.5
+    assert ranges[1] < ranges[0]
+
+
+def _tilted_kubb(world, alpha):
+    """A kubb resting on one bottom edge, its axis tilted by alpha about +y."""
+    kubb = world.equipment.kubb
+    q = (0.0, math.sin(alpha / 2), 0.0, math.cos(alpha / 2))
+    # the bottom edge at x = -w/2 (body) must touch the ground: lowest corner height
+    r = quat_to_matrix(q)
+    corners = np.array([[sx * kubb.width / 2, sy * kubb.width / 2, sz * kubb.height / 2] for sx in (-1, 1) for sy in (-1, 1) for sz in (-1, 1)]) @ r.T
+    z = -corners[:, 2].min() + 1e-5
+    world.add_piece("k", "kubb", (0, 0, z), q, sleeping=False)
+
+
+@pytest.mark.parametrize("offset_deg, falls", [(-0.5, False), (0.5, True)])
+def test_static_tipping_angle_within_half_a_degree(offset_deg, falls):
+    with World(ground="plane", stakes=False) as w:
+        crit = w.equipment.kubb.tipping_angle
+        assert math.degrees(crit) == pytest.approx(25.02, abs=0.01)  # atan(7/15)
+        _tilted_kubb(w, crit + math.radians(offset_deg))
+        w.step(480)
+        tilt = w.snapshot()["k"].tilt
+    if falls:
+        assert tilt > math.radians(80)
+    else:
+        assert tilt < math.radians(1)
+
+
+def test_sliding_kubb_stops_within_5_percent_of_v2_over_2_mu_g():
+    v = 2.0
+    with World(ground="plane", stakes=False) as w:
+        mu = w.ground.friction
+        kubb = w.equipment.kubb
+        q = (0.0, math.sin(math.pi / 4), 0.0, math.cos(math.pi / 4))  # lying, long axis along x
+        w.add_piece("k", "kubb", (0, 0, kubb.width / 2), q, sleeping=False)
+        w.step(10)
+        x0 = w.pose("k")[0][0]
+        w.set_pose("k", w.pose("k")[0], w.pose("k")[1], linear_velocity=(v, 0, 0))
+        w.run_until_rest(5.0)
+        d = w.pose("k")[0][0] - x0
+    assert d == pytest.approx(v * v / (2 * mu * GRAVITY), rel=0.05)
+
+
+def test_angular_momentum_of_a_spinning_baton_is_conserved_in_drag_free_flight():
+    with World(ground="plane", air_drag=False, stakes=False) as w:
+        q0 = (0.2, 0.1, 0.05, math.sqrt(1 - 0.04 - 0.01 - 0.0025))
+        omega0 = np.array((4.0, 9.0, 2.0))  # not about a principal axis: the baton tumbles
+        _fly(w, "baton1", (0, 0, 20.0), (0, 0, 0), omega=omega0, quat=q0)
+        eq = w.equipment
+        inertia = np.diag(eq.baton.inertia_diagonal(eq.baton_mass))
+
+        def momentum():
+            _, q = w.pose("baton1")
+            _, omega = w.velocity("baton1")
+            r = quat_to_matrix(q)
+            return r @ inertia @ r.T @ omega
+
+        l0 = momentum()
+        w.step(240)
+        l1 = momentum()
+    assert np.linalg.norm(l1 - l0) < 0.01 * np.linalg.norm(l0)
+
+
+def test_standing_pieces_stay_put_for_10_seconds_on_grass():
+    with World.standard(sleeping=False) as w:
+        start = {pid: w.pose(pid)[0] for pid in w.piece_ids("kubb", "king")}
+        assert len(start) == 11
+        w.step(2400)
+        moved = {pid: float(np.linalg.norm(w.pose(pid)[0] - p0)) for pid, p0 in start.items()}
+    assert max(moved.values()) < 0.001, moved
+
+
+def test_no_tunnelling_100_broadside_throws_up_to_20_mps():
+    """A baton whose centre flies straight at the broad side of a kubb, at 12-20 m/s with 3 rev/s
+    end-over-end spin and a random orientation, always touches it."""
+    rng = np.random.default_rng(7)
+    with World("standard", ground="grass", stakes=False) as w:
+        kubb = w.equipment.kubb
+        w.add_piece("K", "kubb", (2.0, 0.0, kubb.height / 2))
+        w.add_piece("baton1", "baton", (1.5, 0, 0.5), sleeping=False)
+        hits = 0
+        for _ in range(100):
+            speed = rng.uniform(12.0, 20.0)
+            phase = rng.uniform(0, 2 * math.pi)
+            q = (0.0, math.sin(phase / 2), 0.0, math.cos(phase / 2))  # axis at a random angle in the x-z plane
+            # centre 17 cm up: the lower tip clears the ground whatever the angle
+            w.set_pose("baton1", (1.5, rng.uniform(-0.02, 0.02), 0.17), q, linear_velocity=(speed, 0, 0), angular_velocity=(0, 2 * math.pi * 3.0, 0))
+            w.set_pose("K", (2.0, 0.0, kubb.height / 2), (0, 0, 0, 1))
+            for _ in range(30):
+                w.step(1)
+                if any({c.a, c.b} == {"baton1", "K"} for c in w.contacts()):
+                    hits += 1
+                    break
+    assert hits == 100

@@ -1,0 +1,99 @@
+"""Single throws: aim solver, felling, legality from the simulated flight."""
+
+import math
+from dataclasses import replace
+
+import pytest
+
+from kubb3d.physics.world import World
+from kubb3d.pitch import Pitch
+from kubb3d.throw import ThrowParams, aim, release_from_params, throw
+
+
+@pytest.mark.parametrize("target", ["B1", "B2", "B3", "B4", "B5"])
+def test_aimed_8m_throw_fells_the_target(target):
+    with World.standard() as w:
+        sol = aim(w, target, ThrowParams())
+        r = throw(w, sol.params)
+    assert r.first_contact is not None and r.first_contact.piece == target
+    assert target in r.toppled
+    assert r.legal
+    assert r.at_rest
+
+
+def test_release_puts_the_baton_in_the_flight_plane_with_the_asked_spin():
+    p = ThrowParams(side="B", speed=9.0, elevation_deg=30.0, azimuth_deg=10.0, spin_rps=2.0)
+    rel = release_from_params(p, Pitch())
+    assert rel.position == pytest.approx((4.0 + 0.05, 0.0, 0.5))
+    vx, vy, vz = rel.velocity
+    assert math.hypot(vx, vy, vz) == pytest.approx(9.0)
+    assert math.degrees(math.atan2(vz, math.hypot(vx, vy))) == pytest.approx(30.0)
+    assert vx < 0  # side B throws towards -x
+    assert math.hypot(*rel.angular_velocity) == pytest.approx(2 * math.pi * 2.0)
+    # spin axis horizontal and perpendicular to the flight
+    assert rel.angular_velocity[2] == pytest.approx(0.0, abs=1e-12)
+    assert rel.angular_velocity[0] * vx + rel.angular_velocity[1] * vy == pytest.approx(0.0, abs=1e-9)
+
+
+def test_40_degree_tilt_is_illegal_under_dm_with_citation():
+    with World.standard() as w:
+        sol = aim(w, "B3", ThrowParams(tilt_deg=40.0))
+        r = throw(w, sol.params, ruleset="dm")
+    assert not r.legal
+    assert [v.rule for v in r.violations] == ["DM §5"]
+    assert math.degrees(r.metrics.max_tilt) == pytest.approx(40.0, abs=1.0)
+
+
+def test_25_degree_tilt_is_legal_under_dm():
+    with World.standard() as w:
+        r = throw(w, aim(w, "B3", ThrowParams(tilt_deg=25.0)).params, ruleset="dm")
+    assert r.legal
+    assert math.degrees(r.metrics.max_tilt) == pytest.approx(25.0, abs=1.0)
+
+
+def test_helicopter_throw_is_illegal_under_ws():
+    with World.standard("standard", Pitch(7.5, 5.0)) as w:
+        p = aim(w, "B3", ThrowParams(spin_rps=0.0, helicopter_rps=2.0, release_angle_deg=0.0)).params
+        r = throw(w, p, ruleset="wikinger")
+    assert "WS basic rule 5" in [v.rule for v in r.violations]
+    assert math.degrees(r.metrics.helicopter) > 90
+
+
+def test_end_over_end_throw_is_not_a_helicopter_even_tilted():
+    with World.standard("standard", Pitch(7.5, 5.0)) as w:
+        r = throw(w, aim(w, "B2", ThrowParams(tilt_deg=30.0, spin_rps=2.5)).params, ruleset="wikinger")
+    assert r.metrics.helicopter == 0.0
+    assert r.legal
+
+
+def test_foot_faults_past_the_line_and_outside_the_sidelines():
+    with World.standard() as w:
+        r = throw(w, ThrowParams(behind_line=-0.2, speed=6.0), ruleset="dm")
+        assert [v.rule for v in r.violations] == ["DM §5"]
+        assert "past the throwing line" in r.violations[0].reason
+    with World.standard() as w:
+        r = throw(w, ThrowParams(lateral=2.7, speed=6.0), ruleset="wikinger")
+        assert [v.rule for v in r.violations] == ["WS basic rule 7"]
+        assert "sidelines" in r.violations[0].reason
+
+
+@pytest.mark.parametrize("field, value", [("speed", -1.0), ("speed", float("nan")), ("height", 0.0), ("side", "C"), ("elevation_deg", 95.0)])
+def test_bad_params_raise_value_error_naming_the_field(field, value):
+    with pytest.raises(ValueError, match=field if field != "side" else "side"):
+        release_from_params(replace(ThrowParams(), **{field: value}), Pitch())
+
+
+def test_aim_rejects_unknown_target():
+    with World.standard() as w, pytest.raises(ValueError, match="unknown target"):
+        aim(w, "Z9", ThrowParams())
+
+
+def test_json_has_the_documented_fields():
+    with World.standard() as w:
+        doc = throw(w, aim(w, "B3", ThrowParams()).params).to_json()
+    for key in ("legal", "violations", "flight_time_s", "first_contact", "touched", "upright", "toppled", "rest_time_s"):
+        assert key in doc
+    assert doc["first_contact"]["piece"] == "B3"
+    assert set(doc["first_contact"]) == {"piece", "time_s", "position_m"}
+    assert "B3" in doc["toppled"] and "B3" not in doc["upright"]
+    assert "king" in doc["upright"]
