@@ -27,14 +27,14 @@ Flight legality (computed from the simulation, never copied from the input):
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, replace
 
 import numpy as np
 from kubb3d.physics._pybullet import pb
 
 from kubb3d.physics.aero import RodDrag
 from kubb3d.physics.world import GRAVITY, PhysicsGlitch, World
-from kubb3d.pitch import Pitch
+from kubb3d.pitch import Pitch, opponent
 from kubb3d.snapshot import GROUND_ID, Snapshot, body_axis
 
 UPRIGHT_TILT = math.radians(10.0)
@@ -489,9 +489,9 @@ def throw(world: World, params: ThrowParams, *, baton: str = "baton1", ruleset: 
 
 
 # ---------------------------------------------------------------------- aim solver
-def predict_flight(release: Release, drag: RodDrag | None, dt: float, until_x: float, direction: float) -> tuple[float, float] | None:
+def predict_flight(release: Release, drag: RodDrag | None, mass: float, dt: float, until_x: float, direction: float = 1.0) -> tuple[float, float] | None:
     """Integrate the centre of mass like PyBullet does (semi-implicit Euler, drag at the CoM,
-    constant spin) until it crosses ``until_x``.
+    constant spin) until it crosses ``until_x`` (m, moving in ``direction`` ±1 along x).
 
     Returns:
         (height z m, time s) at the crossing, or None if it falls below −1 m first.
@@ -509,7 +509,7 @@ def predict_flight(release: Release, drag: RodDrag | None, dt: float, until_x: f
         if drag is not None:
             ang = wn * t
             axis = axis0 * math.cos(ang) + np.cross(k, axis0) * math.sin(ang) + k * (k @ axis0) * (1 - math.cos(ang))
-            acc = g + drag.force(v, axis) / drag_mass(drag)
+            acc = g + drag.force(v, axis) / mass
         else:
             acc = g
         v = v + acc * dt
@@ -522,14 +522,6 @@ def predict_flight(release: Release, drag: RodDrag | None, dt: float, until_x: f
         if p[2] < -1.0:
             return None
     return None
-
-
-_DRAG_MASS: dict[int, float] = {}
-
-
-def drag_mass(drag: RodDrag) -> float:
-    """Mass registered for a drag model (see :func:`aim`)."""
-    return _DRAG_MASS[id(drag)]
 
 
 @dataclass(frozen=True)
@@ -545,16 +537,23 @@ class AimSolution:
     flight_time: float
 
 
-def aim(world: World, target: str | tuple[float, float, float], base: ThrowParams) -> AimSolution:
-    """Find the azimuth and speed that carry the baton's centre of mass through the target
-    with no noise (elevation, spin and tilt as in ``base``).
+def aim(world: World, target: str | tuple[float, float, float], base: ThrowParams, *, piece_kind: str = "baton") -> AimSolution:
+    """Find the azimuth and speed that carry the thrown piece's centre of mass through the
+    target with no noise (elevation, spin and tilt as in ``base``).
 
-    A piece target is aimed at its centre (60 % of a kubb's height). The azimuth is exact
-    (drag acts along the velocity, so the flight stays in its vertical plane); the speed is
-    found by bisection on the drag model that the world applies.
+    A kubb target is aimed at 60 % of its height, the king at its centre; a point target
+    (x, y, z in m) as given. The azimuth is exact (drag acts along the velocity, so the
+    flight stays in its vertical plane); the speed is found by bisection on the same
+    drag model and time step that the world applies.
+
+    Args:
+        world: the world (read only).
+        target: piece id or point.
+        base: the throw; its speed and azimuth are replaced.
+        piece_kind: ``baton`` or ``kubb`` (an inkast).
 
     Raises:
-        ValueError: unknown target, or the target is out of reach at this elevation.
+        ValueError: unknown target, target behind the line, or out of reach at this elevation.
     """
     if isinstance(target, str):
         if not world.has_piece(target):
@@ -574,24 +573,24 @@ def aim(world: World, target: str | tuple[float, float, float], base: ThrowParam
     azimuth = math.degrees(math.atan2(fwd * dy, fwd * dx))
     distance = math.hypot(dx, dy)
     eq = world.equipment
-    drag = RodDrag(eq.baton.diameter, eq.baton.length) if world.air_drag else None
-    if drag is not None:
-        _DRAG_MASS[id(drag)] = eq.baton_mass
+    if piece_kind == "baton":
+        drag, mass = RodDrag(eq.baton.diameter, eq.baton.length), eq.baton_mass
+    elif piece_kind == "kubb":
+        drag, mass = RodDrag(eq.kubb.width, eq.kubb.height, cd_cross=1.05, cd_axial=1.05), eq.kubb_mass
+    else:
+        raise ValueError(f"piece_kind must be 'baton' or 'kubb', got {piece_kind!r}")
+    if not world.air_drag:
+        drag = None
 
     def height_at(speed: float) -> tuple[float, float] | None:
-        from dataclasses import replace
-
-        p = replace(base, speed=speed, azimuth_deg=azimuth)
-        rel = release_from_params(p, pitch)
-        # project onto the flight direction: integrate in the plane, measure by distance
-        d = np.array((rel.velocity[0], rel.velocity[1]))
-        d /= np.linalg.norm(d)
-        r2 = Release((0.0, 0.0, rel.position[2]), (float(np.hypot(*rel.velocity[:2])), 0.0, rel.velocity[2]), rel.angular_velocity, rel.quat_xyzw)
-        return predict_flight(r2, drag, world.dt, distance, 1.0)
+        rel = release_from_params(replace(base, speed=speed, azimuth_deg=azimuth), pitch)
+        # the flight stays in its vertical plane: integrate it in 2D (distance, height)
+        planar = Release((0.0, 0.0, rel.position[2]), (math.hypot(rel.velocity[0], rel.velocity[1]), 0.0, rel.velocity[2]), rel.angular_velocity, rel.quat_xyzw)
+        return predict_flight(planar, drag, mass, world.dt, distance)
 
     lo, hi = 0.5, 40.0
-    h_hi = height_at(hi)
-    if h_hi is None or h_hi[0] < tz:
+    top = height_at(hi)
+    if top is None or top[0] < tz:
         raise ValueError(f"target out of reach at elevation {base.elevation_deg}° (needs more than {hi} m/s)")
     for _ in range(60):
         mid = 0.5 * (lo + hi)
@@ -600,7 +599,66 @@ def aim(world: World, target: str | tuple[float, float, float], base: ThrowParam
             lo = mid
         else:
             hi = mid
-    from dataclasses import replace
+    return AimSolution(replace(base, speed=hi, azimuth_deg=azimuth), height_at(hi)[1])
 
-    sol = height_at(hi)
-    return AimSolution(replace(base, speed=hi, azimuth_deg=azimuth), sol[1] if sol else float("nan"))
+
+def inkast(world: World, kubb: str, target_xy: tuple[float, float], base: ThrowParams, *, max_time: float = 15.0) -> ThrowResult:
+    """Throw a kubb (``DM §6`` "Einwerfen", ``WS basic rule 10``) so that its centre of mass would
+    land at ``target_xy`` (m) with no noise, and simulate until rest.
+
+    The kubb is released like a baton (``base``: side, line, height, elevation, spin…), its
+    long axis in the flight plane. No throwing-technique rule applies to inkasts. On grass a
+    flat inkast (35°) slides and tumbles metres past its landing point; lobbed at about 60°
+    with little spin it stays within ~10 cm of it (measured on ``grass``).
+    The kubb is added to the world if missing; either way it now belongs to the half it is
+    thrown into (``PieceState.side``).
+
+    Raises:
+        ValueError: bad parameters or unreachable target.
+    """
+    target_side = opponent(base.side)
+    if world.has_piece(kubb):
+        world.set_side(kubb, target_side)
+    else:
+        world.add_piece(kubb, "kubb", (0.0, 0.0, -10.0), side=target_side, sleeping=False)
+    half = world.equipment.kubb.width / 2
+    sol = aim(world, (target_xy[0], target_xy[1], world.ground_height(*target_xy) + half), base, piece_kind="kubb")
+    release = release_from_params(sol.params, world.pitch)
+    return simulate(world, kubb, release, kind="kubb", params=sol.params, max_time=max_time)
+
+
+def distance_to_king(snapshot: Snapshot, baton: str, samples: int = 41) -> float:
+    """Shortest distance between a baton and the king, m (``DM §3``: the whole baton counts,
+    "sowohl Mantel- als auch Deckelfläche").
+
+    The baton is treated as a capsule (its axis segment widened by its radius), which differs
+    from the flat-ended cylinder by at most a few millimetres at its ends; the king as its
+    bounding box. 0 when they touch.
+    """
+    b = snapshot[baton]
+    k = snapshot["king"]
+    axis = body_axis(b.quat_xyzw)
+    half_len = b.half_extents[2]
+    radius = b.half_extents[0]
+    r_king = k.rotation
+    centre = np.asarray(k.position)
+    he = np.asarray(k.half_extents)
+    best = math.inf
+    for s in np.linspace(-half_len, half_len, samples):
+        p = np.asarray(b.position) + s * axis
+        local = r_king.T @ (p - centre)
+        d = float(np.linalg.norm(np.maximum(np.abs(local) - he, 0.0)))
+        best = min(best, d)
+    return max(0.0, best - radius)
+
+
+def lag_throw(world: World, params: ThrowParams, *, baton: str = "baton1", ruleset: str = "dm") -> tuple[ThrowResult, float]:
+    """The lag throw (``DM §3`` "Anwurf"): a baton thrown from the baseline to land as close to
+    the king as possible without felling it.
+
+    Returns:
+        (the throw's result, the baton's distance to the king at rest in m; see
+        :func:`distance_to_king`).
+    """
+    result = throw(world, params, baton=baton, ruleset=ruleset)
+    return result, distance_to_king(result.final, baton)

@@ -97,3 +97,32 @@ def test_json_has_the_documented_fields():
     assert set(doc["first_contact"]) == {"piece", "time_s", "position_m"}
     assert "B3" in doc["toppled"] and "B3" not in doc["upright"]
     assert "king" in doc["upright"]
+
+
+def test_lobbed_inkast_lands_near_its_target():
+    from kubb3d.throw import inkast
+
+    with World.standard() as w:
+        r = inkast(w, "N1", (2.0, 0.5), ThrowParams(elevation_deg=60.0, spin_rps=0.0, release_angle_deg=0.0))
+    assert r.first_contact.piece == "ground"
+    assert r.first_contact.position[0] == pytest.approx(2.0, abs=0.1)
+    x, y, _ = r.final["N1"].position
+    assert math.hypot(x - 2.0, y - 0.5) < 0.3
+    assert r.final["N1"].side == "B"
+
+
+def test_distance_to_king_counts_the_whole_baton():
+    from kubb3d.snapshot import PieceState, Snapshot
+    from kubb3d.throw import distance_to_king
+
+    king = PieceState("king", "king", "box", (0.045, 0.045, 0.15), (0.0, 0.0, 0.15))
+    # a baton lying along y, its axis 0.30 m from the king's centre in x: surface gap 0.30-0.045-0.022
+    lying = (math.sin(math.pi / 4), 0.0, 0.0, math.cos(math.pi / 4))  # body z -> world -y
+    baton = PieceState("baton1", "baton", "cylinder", (0.022, 0.022, 0.15), (0.30, 0.0, 0.022), lying)
+    snap = Snapshot(0.0, {"king": king, "baton1": baton})
+    assert distance_to_king(snap, "baton1") == pytest.approx(0.30 - 0.045 - 0.022, abs=1e-9)
+    # end-on towards the king: the end face counts (DM §3 "Deckelfläche")
+    end_on = (0.0, math.sin(math.pi / 4), 0.0, math.cos(math.pi / 4))  # body z -> world x
+    baton = PieceState("baton1", "baton", "cylinder", (0.022, 0.022, 0.15), (0.40, 0.0, 0.022), end_on)
+    snap = Snapshot(0.0, {"king": king, "baton1": baton})
+    assert distance_to_king(snap, "baton1") == pytest.approx(0.40 - 0.15 - 0.045, abs=0.023)

@@ -388,6 +388,10 @@ class World:
         """True if the world holds a piece with that id."""
         return piece_id in self._pieces
 
+    def set_side(self, piece_id: str, side: str | None) -> None:
+        """Record which half a kubb belongs to ('A'/'B'), e.g. after it was inkasted."""
+        self._pieces[piece_id].side = side
+
     def kind(self, piece_id: str) -> str:
         """The kind of a piece."""
         return self._pieces[piece_id].kind
