@@ -1,0 +1,1237 @@
+"""The rules engine: match state, actions, outcomes (python-chess style, no physics).
+
+A :class:`MatchState` is driven like a chess board: ask :meth:`MatchState.legal_actions`,
+pick one, then :meth:`MatchState.push` it together with what physics and the judge made
+of it (an *outcome*: :class:`LagResult`, :class:`ThrowOutcome`, :class:`InkastOutcome`, or
+None for actions with no physical result). :meth:`MatchState.outcome` is None until the
+match is over, then an :class:`Outcome`. The engine reads rulings, never PyBullet, so it is
+tested with scripted outcomes.
+
+Vocabulary. A *side* is a pitch end (``A`` at x = −L/2 throwing towards +x, ``B``); a
+*player* is a name (a DM duellist or a WS team). Players change ends between sets
+(``DM §3``), so actions of the game proper name the side, lag throws name the side the
+player stands at, and choices name the player. A *turn* (DM "Wurfrunde", ``DM §9`` step 1)
+runs from the first inkasted kubb to the last baton.
+
+Phases of one turn of side S against side O = opponent(S):
+
+======== ======================================================= ==========================
+phase    actions                                                 rules
+======== ======================================================= ==========================
+inkast   ``Inkast(S, kubbs, attempt)``; invalid kubbs once more  DM §6, WS basic rules 10-11
+penalty  DM: ``PenaltyThrow`` alternating O, S, O …             DM §6
+         WS: ``PlaceKubb(O, kubb, pos, 'penalty')``              WS basic rule 11
+raise    ``Raise(O, kubbs)`` (the judge's raised poses)          DM §7, WS basic rules 10, 12
+place    ``PlaceKubb(S, kubb, pos, 'stößel')``                   DM §7
+tiebreak ``RemoveTieBreakKubb`` (DM time limit only)             DM §9
+throw    ``BatonThrow`` from the (advance) line, then            DM §4, §8, §10; WS basic
+         ``KingThrow`` from the baseline once all is down        rules 2, 6, 8
+======== ======================================================= ==========================
+
+Decisions where the rules are silent (kubb3d's choices):
+
+* A felled kubb belongs to the half it stood in before the throw, wherever it rolled.
+* Kubbs the judge rules "raise again" (early baseline kubbs, illegal throws) count as
+  standing for the engine all turn and are stood up at the end of the turn (``DM §5``).
+  A side has "cleared" the opponent's half only when no kubb there counts as standing.
+* The king falling to an inkasted kubb loses the match for the inkaster like any early
+  king (``DM §1`` "mit Kubb oder Wurfholz"; WS "End of the Game").
+* A penalty kubb that fails :data:`PENALTY_ALTERNATION_CAP` throws in a row is placed by
+  the receiving side as under WS basic rule 11 (no endless alternation).
+* Time: the clock (:class:`TimeModel`) starts with the first throwing turn of the match
+  ("Start of Play", WS); a time limit is checked at the end of every turn, so the turn in
+  progress is always finished (``DM §9`` step 1, WS "End of the Game").
+* Turn cap: after ``round_cap`` turns in one set (default :data:`DEFAULT_ROUND_CAP`) the
+  match ends with termination ``ROUND_CAP``: the player with more sets wins, then the one
+  with more of its own baseline kubbs standing, else a draw. A king that can never be hit
+  therefore still ends in an outcome.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import asdict, dataclass, field, fields, replace
+from enum import Enum
+from typing import Any, Iterable, Mapping, Sequence
+
+from kubb3d.equipment import get_set
+from kubb3d.judge.rulings import Pose
+from kubb3d.pitch import BATON_IDS, KING_ID, SIDES, Pitch, baseline_ids, opponent
+
+PENALTY_ALTERNATION_CAP = 10
+"""Penalty throws of one kubb before it is placed by hand instead (kubb3d's choice)."""
+
+DEFAULT_ROUND_CAP = 60
+"""Turns per set before the match is ended by the cap (kubb3d's choice, see module doc)."""
+
+
+class IllegalAction(ValueError):
+    """The action is not among :meth:`MatchState.legal_actions` (or the match is over)."""
+
+
+class Phase(str, Enum):
+    """Where the match stands (see the module table)."""
+
+    LAG = "lag throw"
+    CHOOSE = "choose"
+    INKAST = "inkast"
+    PENALTY = "penalty kubb"
+    RAISE = "raise"
+    PLACE = "place stößel"
+    TIEBREAK = "tie-break kubb"
+    THROW = "throw"
+    OVER = "over"
+
+
+class Termination(str, Enum):
+    """How a match ended."""
+
+    KING = "king felled by a legal king throw"
+    EARLY_KING = "king felled early"
+    SETS = "sets won"
+    TIME = "time limit"
+    ROUND_CAP = "round cap"
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The end of a match.
+
+    Attributes:
+        termination: how it ended (of the deciding set or the match).
+        winner: player name, or None for a draw.
+        points: player → points (DM: sets won; WS: 2/1/0, ``WS`` "End of the Game").
+        sets: player → sets won.
+        reason: one sentence with the rule citation.
+    """
+
+    termination: Termination
+    winner: str | None
+    points: Mapping[str, int]
+    sets: Mapping[str, int]
+    reason: str
+
+    def to_dict(self) -> dict:
+        """JSON-friendly dict."""
+        return {"termination": self.termination.name, "winner": self.winner, "points": dict(self.points), "sets": dict(self.sets), "reason": self.reason}
+
+
+# ---------------------------------------------------------------------- time
+@dataclass(frozen=True)
+class TimeModel:
+    """Simulated seconds each action takes, so that clocks run headless and deterministically.
+
+    kubb3d's estimates from ordinary tournament play (a DM turn of six batons with a few
+    inkasts takes about a minute; a DM set 15–25 minutes); override for experiments.
+
+    Attributes:
+        lag_throw_s: one lag throw including measuring (``DM §3``).
+        choose_s: one choice of end or opener.
+        baton_throw_s: one baton throw, from picking it up to the next throw.
+        change_ends_s: between two turns: batons and kubbs collected, thrower ready.
+        inkast_per_kubb_s: throwing one kubb into the opponent's half (``DM §6``).
+        penalty_throw_s: one penalty throw.
+        raise_per_kubb_s: raising one inkasted kubb (``DM §7``).
+        place_s: placing one penalty kubb or stößel by hand.
+        tiebreak_removal_s: taking out a tie-break kubb (``DM §9``).
+        set_break_s: between two sets.
+    """
+
+    lag_throw_s: float = 15.0
+    choose_s: float = 10.0
+    baton_throw_s: float = 6.0
+    change_ends_s: float = 15.0
+    inkast_per_kubb_s: float = 4.0
+    penalty_throw_s: float = 6.0
+    raise_per_kubb_s: float = 4.0
+    place_s: float = 6.0
+    tiebreak_removal_s: float = 5.0
+    set_break_s: float = 60.0
+
+
+# ---------------------------------------------------------------------- actions
+@dataclass(frozen=True)
+class LagThrow:
+    """A lag throw at the king from the baseline of ``side`` (``DM §3``, WS "Sequence of Play")."""
+
+    side: str
+    thrower: int = 0
+
+
+@dataclass(frozen=True)
+class Choose:
+    """A decision after a lag throw (``DM §3``, ``DM §9``).
+
+    Attributes:
+        player: who decides.
+        what: ``end`` (value: the side ``A``/``B`` the player takes), ``start`` (value: the
+            player who opens the set), ``advantage`` (value: ``tiebreak`` to take the
+            tie-break advantage, ``choices`` to take end and opener choices, ``DM §9``).
+        value: see ``what``.
+    """
+
+    player: str
+    what: str
+    value: str
+
+
+@dataclass(frozen=True)
+class Inkast:
+    """Side throws the kubbs felled in its half into the opponent's half (``DM §6``).
+
+    Attributes:
+        side: the inkasting side.
+        kubbs: kubb ids, in throwing order.
+        attempt: 1, or 2 for the rethrow of the invalid ones.
+    """
+
+    side: str
+    kubbs: tuple[str, ...]
+    attempt: int = 1
+
+
+@dataclass(frozen=True)
+class PenaltyThrow:
+    """``DM §6``: a penalty kubb thrown from the inkaster's baseline into the opponent's half,
+    first by the opponent, then alternating until it lands valid.
+
+    Attributes:
+        side: who throws it now.
+        kubb: kubb id.
+        number: 1-based count of throws of this penalty kubb.
+        from_side: the baseline it is thrown from (the original inkaster's).
+    """
+
+    side: str
+    kubb: str
+    number: int
+    from_side: str
+
+
+@dataclass(frozen=True)
+class PlaceKubb:
+    """A kubb placed upright by hand: a WS penalty kubb (``WS basic rule 11``), a stößel
+    (``DM §7``), or a penalty kubb after :data:`PENALTY_ALTERNATION_CAP` failures.
+
+    Attributes:
+        side: who places it.
+        kubb: kubb id.
+        position: (x, y) of the kubb's centre, m; None in :meth:`MatchState.legal_actions`
+            (any position allowed by :meth:`MatchState.placement_error`).
+        reason: ``penalty`` or ``stößel``.
+        half: the half it goes into.
+    """
+
+    side: str
+    kubb: str
+    position: tuple[float, float] | None
+    reason: str
+    half: str
+
+
+@dataclass(frozen=True)
+class Raise:
+    """The receiving side raises the inkasted kubbs (``DM §7``; in kubb3d the judge decides the poses)."""
+
+    side: str
+    kubbs: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class RemoveTieBreakKubb:
+    """``DM §9``: a tie-break kubb taken out of the game (actor: see :meth:`MatchState.legal_actions`)."""
+
+    side: str
+    kubb: str
+    half: str
+
+
+@dataclass(frozen=True)
+class BatonThrow:
+    """A baton thrown at the opponent's kubbs from the line ``line_x`` (``DM §8``, WS basic rule 6).
+
+    Attributes:
+        side: thrower's side.
+        baton: ``baton1`` … ``baton6``.
+        line_x: x of the throwing line, m.
+        thrower: team member index (WS basic rule 4: one baton per player); 0 for a duel.
+    """
+
+    side: str
+    baton: str
+    line_x: float
+    thrower: int = 0
+
+
+@dataclass(frozen=True)
+class KingThrow:
+    """A throw at the king from the own baseline after all opponent kubbs are down (``DM §10``)."""
+
+    side: str
+    baton: str
+    line_x: float
+    thrower: int = 0
+
+
+Action = LagThrow | Choose | Inkast | PenaltyThrow | PlaceKubb | Raise | RemoveTieBreakKubb | BatonThrow | KingThrow
+ACTION_TYPES = {c.__name__: c for c in (LagThrow, Choose, Inkast, PenaltyThrow, PlaceKubb, Raise, RemoveTieBreakKubb, BatonThrow, KingThrow)}
+
+
+def action_to_dict(action: Action) -> dict:
+    """JSON-friendly dict with a ``type`` key."""
+    d = {"type": type(action).__name__}
+    for f in fields(action):
+        v = getattr(action, f.name)
+        d[f.name] = list(v) if isinstance(v, tuple) else v
+    return d
+
+
+def action_from_dict(d: Mapping) -> Action:
+    """Inverse of :func:`action_to_dict`. Raises ValueError for an unknown type."""
+    cls = ACTION_TYPES.get(d.get("type"))
+    if cls is None:
+        raise ValueError(f"unknown action type {d.get('type')!r}; expected one of {sorted(ACTION_TYPES)}")
+    kw = {f.name: (tuple(d[f.name]) if isinstance(d.get(f.name), list) else d.get(f.name)) for f in fields(cls) if f.name in d}
+    return cls(**kw)
+
+
+# ---------------------------------------------------------------------- outcomes
+def _pose_dict(p: Pose) -> dict:
+    return {"position_m": list(p.position), "quat_xyzw": list(p.quat_xyzw)}
+
+
+def _pose_from(d: Mapping) -> Pose:
+    return Pose(tuple(d["position_m"]), tuple(d.get("quat_xyzw", (0, 0, 0, 1))))
+
+
+@dataclass(frozen=True)
+class LagResult:
+    """What a lag throw achieved (``DM §3``).
+
+    Attributes:
+        distance: shortest distance baton–king at rest, m (None: the baton left the pitch,
+            counted as infinitely far).
+        king_felled: this throw felled the king (the thrower loses the lag).
+    """
+
+    distance: float | None
+    king_felled: bool = False
+
+    def to_dict(self) -> dict:
+        return {"kind": "lag", "distance_m": self.distance, "king_felled": self.king_felled}
+
+
+@dataclass(frozen=True)
+class ThrowOutcome:
+    """The judge's verdict on one baton or king throw.
+
+    Attributes:
+        felled: kubbs that count as felled (``DM §5``, WS basic rule 9).
+        raise_again: kubbs stood up at their original spot at the end of the turn.
+        winner, loser: sides, when the king fell (``DM §1``, ``§10``).
+        legal: the throw kept the throwing rules (``DM §5``, WS basic rules 5, 7).
+        poses: optional new poses of kubbs that still stand (moved by the throw).
+        rulings: the judge's rulings, kept for the record (``Ruling.to_dict`` dicts).
+    """
+
+    felled: frozenset[str] = frozenset()
+    raise_again: frozenset[str] = frozenset()
+    winner: str | None = None
+    loser: str | None = None
+    legal: bool = True
+    poses: Mapping[str, Pose] = field(default_factory=dict)
+    rulings: tuple = ()
+
+    @classmethod
+    def from_judgement(cls, j: Any, legal: bool = True, poses: Mapping[str, Pose] | None = None) -> "ThrowOutcome":
+        """From a judge's ``ThrowJudgement`` (``felled``, ``raise_again``, ``winner``, ``loser``, ``rulings``)."""
+        rulings = tuple(r.to_dict() if hasattr(r, "to_dict") else r for r in getattr(j, "rulings", ()))
+        return cls(frozenset(j.felled), frozenset(j.raise_again), j.winner, j.loser, legal, dict(poses or {}), rulings)
+
+    def to_dict(self) -> dict:
+        return {
+            "kind": "throw",
+            "felled": sorted(self.felled),
+            "raise_again": sorted(self.raise_again),
+            "winner": self.winner,
+            "loser": self.loser,
+            "legal": self.legal,
+            "poses": {k: _pose_dict(p) for k, p in sorted(self.poses.items())},
+            "rulings": list(self.rulings),
+        }
+
+
+@dataclass(frozen=True)
+class InkastOutcome:
+    """The judge's verdict on inkasted (or penalty) kubbs (``DM §6``, ``§7``; WS basic rules 10–13).
+
+    Attributes:
+        valid: kubb → pose it will stand in after raising (``RAISE_HERE``).
+        invalid: kubbs that landed invalid (``RETHROW`` / ``PENALTY_KUBB``).
+        stossel: valid stößel, placed freely by the inkaster (``DM §7``).
+        king_felled: the king fell during the inkast.
+        rulings: the judge's rulings, for the record.
+    """
+
+    valid: Mapping[str, Pose] = field(default_factory=dict)
+    invalid: frozenset[str] = frozenset()
+    stossel: frozenset[str] = frozenset()
+    king_felled: bool = False
+    rulings: tuple = ()
+
+    def to_dict(self) -> dict:
+        return {
+            "kind": "inkast",
+            "valid": {k: _pose_dict(p) for k, p in sorted(self.valid.items())},
+            "invalid": sorted(self.invalid),
+            "stossel": sorted(self.stossel),
+            "king_felled": self.king_felled,
+            "rulings": list(self.rulings),
+        }
+
+
+def outcome_from_dict(d: Mapping | None):
+    """Inverse of the ``to_dict`` methods of the outcome classes (None passes through)."""
+    if d is None:
+        return None
+    kind = d.get("kind")
+    if kind == "lag":
+        return LagResult(d["distance_m"], bool(d["king_felled"]))
+    if kind == "throw":
+        return ThrowOutcome(frozenset(d["felled"]), frozenset(d["raise_again"]), d["winner"], d["loser"], bool(d["legal"]), {k: _pose_from(p) for k, p in d.get("poses", {}).items()}, tuple(d.get("rulings", ())))
+    if kind == "inkast":
+        return InkastOutcome({k: _pose_from(p) for k, p in d["valid"].items()}, frozenset(d["invalid"]), frozenset(d["stossel"]), bool(d["king_felled"]), tuple(d.get("rulings", ())))
+    raise ValueError(f"unknown outcome kind {kind!r}")
+
+
+# ---------------------------------------------------------------------- ruleset
+@dataclass(frozen=True)
+class Ruleset:
+    """What differs between rulesets; subclasses are found by name with :func:`get_ruleset`.
+
+    Attributes:
+        name: registry name (``dm``, ``wikinger``).
+        equipment: equipment set name (:mod:`kubb3d.equipment`).
+        pitch: the pitch.
+        ground: ground name (:mod:`kubb3d.physics.ground`).
+        team_size: players per side (1 for a duel).
+        sets: default number of sets (best of ``sets``).
+        time_limit_s: default time limit, s (None: none).
+        lag_choice: True: the lag winner chooses end or opener (``DM §3``); False: the lag
+            winner opens (WS "Sequence of Play").
+        king_throws_per_turn: None for no limit.
+        penalty: ``throw`` (``DM §6``) or ``place`` (``WS basic rule 11``).
+        min_king_distance_m: a placed penalty kubb's centre at least this far from the king.
+        time: the time model.
+        citations: rule name → citation used in events.
+    """
+
+    name: str = "base"
+    equipment: str = "standard"
+    pitch: Pitch = field(default_factory=Pitch)
+    ground: str = "grass"
+    team_size: int = 1
+    sets: int = 1
+    time_limit_s: float | None = None
+    lag_choice: bool = True
+    king_throws_per_turn: int | None = 1
+    penalty: str = "throw"
+    min_king_distance_m: float = 0.0
+    time: TimeModel = field(default_factory=TimeModel)
+    citations: Mapping[str, str] = field(default_factory=dict)
+
+    def cite(self, key: str) -> str:
+        """Citation for a rule key (``lag``, ``schedule``, ``advance`` …)."""
+        return self.citations.get(key, self.name)
+
+    def batons_for_turn(self, turn_no: int) -> int:
+        """Batons in the ``turn_no``-th turn of a set (1-based)."""
+        return 6
+
+    def time_up_result(self, state: "MatchState") -> Outcome | None:
+        """Called at the end of a turn once the clock passed the time limit: an Outcome to end
+        the match, or None (then :meth:`MatchState._start_tiebreak` runs)."""
+        return None
+
+    def match_points(self, state: "MatchState", winner: str | None, termination: "Termination") -> dict[str, int] | None:
+        """Points of the finished match (None: the sets won)."""
+        return None
+
+    def lag_tie_winner(self, state: "MatchState") -> str | None:
+        """Player who wins a tied lag (both felled the king, or equal distances); None: the
+        lag is repeated (``DM §3``)."""
+        return None
+
+    def placement_error(self, state: "MatchState", kubb: str, half: str, position: tuple[float, float]) -> str | None:
+        """Why a hand-placed kubb at ``position`` (m) is not allowed, or None.
+
+        Default: the kubb's footprint must lie inside ``half`` (``DM §7`` "gesamte Grundfläche
+        im Feld") and its centre at least ``min_king_distance_m`` + half a kubb from the king.
+        """
+        x, y = position
+        hw = get_set(self.equipment).kubb.width / 2
+        p = self.pitch
+        lo, hi = (-p.length / 2, 0.0) if half == "A" else (0.0, p.length / 2)
+        if not (lo + hw <= x <= hi - hw and abs(y) <= p.half_width - hw):
+            return f"the kubb's footprint must lie inside half {half} ({self.cite('place')})"
+        king = get_set(self.equipment).king.width / 2
+        need = max(self.min_king_distance_m, king + hw)
+        if math.hypot(x, y) < need:
+            return f"the kubb must stand at least {need:.2f} m from the king ({self.cite('place')})"
+        return None
+
+
+_RULESETS: dict[str, type] = {}
+
+
+def register_ruleset(cls: type) -> type:
+    """Class decorator: register a :class:`Ruleset` subclass under its default ``name``."""
+    _RULESETS[cls().name] = cls
+    return cls
+
+
+def get_ruleset(name: str, **overrides) -> Ruleset:
+    """A ruleset by name (``dm``, ``wikinger``), with field overrides.
+
+    Raises:
+        ValueError: unknown name (the message lists the known ones).
+    """
+    import kubb3d.rules  # noqa: F401  (registers the built-in rulesets)
+
+    cls = _RULESETS.get(name)
+    if cls is None:
+        raise ValueError(f"unknown ruleset {name!r}; expected one of {sorted(_RULESETS)}")
+    return cls(**overrides)
+
+
+def ruleset_names() -> list[str]:
+    """Registered ruleset names."""
+    import kubb3d.rules  # noqa: F401
+
+    return sorted(_RULESETS)
+
+
+# ---------------------------------------------------------------------- state
+@dataclass
+class KubbInfo:
+    """The engine's view of one kubb.
+
+    Attributes:
+        id: kubb id (``A1`` …).
+        half: the half it stands (or lies) in.
+        baseline: still a baseline kubb of ``half`` (never felled).
+        standing: counts as standing (False: felled, waiting to be inkasted).
+        pose: last known pose (baseline spot at the start; raised pose after an inkast).
+        removed: taken out of the game as a tie-break kubb (``DM §9``).
+    """
+
+    id: str
+    half: str
+    baseline: bool
+    standing: bool
+    pose: Pose
+    removed: bool = False
+
+
+@dataclass
+class Event:
+    """One line of the play-by-play.
+
+    Attributes:
+        clock_s: match clock when it happened, s.
+        set_no, turn_no: 1-based; 0 before the first set / turn.
+        kind: short tag (``lag``, ``throw``, ``inkast`` …).
+        text: one readable sentence.
+        rules: citations.
+        side, player: who acted (None if nobody in particular).
+    """
+
+    clock_s: float
+    set_no: int
+    turn_no: int
+    kind: str
+    text: str
+    rules: tuple[str, ...] = ()
+    side: str | None = None
+    player: str | None = None
+
+    def to_dict(self) -> dict:
+        d = asdict(self)
+        d["rules"] = list(self.rules)
+        return d
+
+
+class MatchState:
+    """A match under a ruleset, driven by actions and the outcomes physics and judge give them.
+
+    Args:
+        ruleset: a :class:`Ruleset` (see :func:`get_ruleset`).
+        players: the two player (or team) names; the first starts at end A and is "listed
+            on the left" (WS "Sequence of Play").
+        sets: best of ``sets`` (default ``ruleset.sets``); the first to win more than half wins.
+        time_limit_s: organiser's time limit, s (default ``ruleset.time_limit_s``; None: none).
+        round_cap: turns per set before the match is cut off (module doc).
+
+    Raises:
+        ValueError: bad arguments.
+    """
+
+    def __init__(self, ruleset: Ruleset, players: Sequence[str] = ("P1", "P2"), *, sets: int | None = None, time_limit_s: float | None = ..., round_cap: int = DEFAULT_ROUND_CAP) -> None:
+        if len(players) != 2 or players[0] == players[1]:
+            raise ValueError(f"need two different player names, got {players!r}")
+        self.ruleset = ruleset
+        self.players = tuple(players)
+        self.sets = ruleset.sets if sets is None else int(sets)
+        if self.sets < 1:
+            raise ValueError(f"sets must be >= 1, got {self.sets}")
+        self.time_limit_s = ruleset.time_limit_s if time_limit_s is ... else time_limit_s
+        if self.time_limit_s is not None and not self.time_limit_s > 0:
+            raise ValueError(f"time limit must be > 0 s, got {self.time_limit_s}")
+        if round_cap < 3:
+            raise ValueError(f"round_cap must be >= 3, got {round_cap}")
+        self.round_cap = int(round_cap)
+        self.pitch = ruleset.pitch
+        eq = get_set(ruleset.equipment)
+        self._kubb_z = eq.kubb.height / 2
+        self.end_of: dict[str, str] = {players[0]: "A", players[1]: "B"}
+        self.set_wins = {p: 0 for p in players}
+        self.set_no = 0
+        self.clock = 0.0
+        self.play_started = False
+        self.phase = Phase.LAG
+        self.lag_purpose = "start"
+        self.lag_results: dict[str, LagResult] = {}
+        self.choice_queue: list[tuple[str, tuple[str, ...]]] = []
+        self.opener: str | None = None
+        self.kubbs: dict[str, KubbInfo] = {}
+        self.king_standing = True
+        self.turn_side: str | None = None
+        self.turn_no = 0
+        self.total_turns = 0
+        self.batons_left = 0
+        self.batons_thrown = 0
+        self.king_throws = 0
+        self.line_x: float | None = None
+        self.raise_at_end: set[str] = set()
+        self.inkast_pending: tuple[str, ...] = ()
+        self.inkast_attempt = 1
+        self.inkasted_this_turn: list[str] = []
+        self.penalty_queue: list[str] = []
+        self.penalty_number = 0
+        self.to_raise: dict[str, Pose] = {}
+        self.place_queue: list[tuple[str, str, str, str]] = []  # (kubb, reason, actor side, half)
+        self.tb_stage: str | None = None
+        self.tb_advantage: str | None = None
+        self.tb_decider = False
+        self.tb_pending_removals: list[tuple[str, str]] = []  # (remover side, half)
+        self.time_expired = False
+        self._chosen: set[str] = set()
+        self._removal_then = "throw"
+        self.set_winners: list[str] = []
+        self._outcome: Outcome | None = None
+        self.history: list[tuple[Action, Any]] = []
+        self.events: list[Event] = []
+
+    # ------------------------------------------------------------------ queries
+    def player_at(self, side: str) -> str:
+        """The player at pitch end ``side`` in the current set."""
+        return next(p for p, s in self.end_of.items() if s == side)
+
+    def outcome(self) -> Outcome | None:
+        """None while the match runs, else the :class:`Outcome`."""
+        return self._outcome
+
+    def is_over(self) -> bool:
+        return self._outcome is not None
+
+    def standing_in(self, half: str) -> list[KubbInfo]:
+        """Kubbs that count as standing in ``half`` (raise-again kubbs included), by id."""
+        return [k for _, k in sorted(self.kubbs.items()) if k.half == half and k.standing and not k.removed]
+
+    def field_kubbs(self, half: str) -> frozenset[str]:
+        """Standing field kubbs in ``half``."""
+        return frozenset(k.id for k in self.standing_in(half) if not k.baseline)
+
+    def felled_in(self, half: str) -> list[str]:
+        """Felled kubbs waiting to be inkasted from ``half``."""
+        return [k.id for _, k in sorted(self.kubbs.items()) if k.half == half and not k.standing and not k.removed]
+
+    def baseline_standing(self, side: str) -> int:
+        """Baseline kubbs still standing on ``side``'s baseline (WS "End of the Game")."""
+        return sum(1 for k in self.standing_in(side) if k.baseline)
+
+    def throwing_line(self, side: str) -> float:
+        """x of ``side``'s throwing line, m: its baseline, or the line through its standing
+        field kubb nearest the centre line (``DM §8``, WS basic rule 6)."""
+        f = self.pitch.forward(side)
+        line = self.pitch.baseline_x(side)
+        for k in self.standing_in(side):
+            if not k.baseline and f * (k.pose.position[0] - line) > 0:
+                line = k.pose.position[0]
+        return line
+
+    def opponent_cleared(self, side: str) -> bool:
+        """No kubb counts as standing in the opponent's half (``DM §10``)."""
+        return not self.standing_in(opponent(side))
+
+    def round_start_poses(self) -> dict[str, Pose]:
+        """Poses of the standing kubbs and king (for the judge's ``round_start``)."""
+        out = {k.id: k.pose for k in self.kubbs.values() if k.standing and not k.removed}
+        return out
+
+    # ------------------------------------------------------------------ legal actions
+    def legal_actions(self) -> list[Action]:
+        """Everything the side (or player) to act may do now; empty when the match is over.
+
+        A :class:`PlaceKubb` is listed with ``position=None``: any position for which
+        :meth:`placement_error` returns None is legal.
+        """
+        ph = self.phase
+        if ph == Phase.OVER:
+            return []
+        if ph == Phase.LAG:
+            side = "A" if "A" not in self.lag_results else "B"
+            return [LagThrow(side)]
+        if ph == Phase.CHOOSE:
+            player, whats = self.choice_queue[0]
+            out: list[Action] = []
+            for what in whats:
+                if what == "end":
+                    out += [Choose(player, "end", s) for s in SIDES]
+                elif what == "start":
+                    out += [Choose(player, "start", p) for p in self.players]
+                elif what == "advantage":
+                    out += [Choose(player, "advantage", v) for v in ("tiebreak", "choices")]
+            return out
+        s = self.turn_side
+        o = opponent(s)
+        if ph == Phase.INKAST:
+            return [Inkast(s, self.inkast_pending, self.inkast_attempt)]
+        if ph == Phase.PENALTY:
+            k = self.penalty_queue[0]
+            if self.ruleset.penalty == "place" or self.penalty_number >= PENALTY_ALTERNATION_CAP:
+                return [PlaceKubb(o, k, None, "penalty", o)]
+            thrower = o if self.penalty_number % 2 == 0 else s
+            return [PenaltyThrow(thrower, k, self.penalty_number + 1, s)]
+        if ph == Phase.RAISE:
+            return [Raise(o, tuple(sorted(self.to_raise)))]
+        if ph == Phase.PLACE:
+            k, reason, actor, half = self.place_queue[0]
+            return [PlaceKubb(actor, k, None, reason, half)]
+        if ph == Phase.TIEBREAK:
+            remover, half = self.tb_pending_removals[0]
+            cands, chooser = self.tiebreak_candidates(remover, half)
+            return [RemoveTieBreakKubb(chooser, k, half) for k in cands]
+        if ph == Phase.THROW:
+            baton = BATON_IDS[self.batons_thrown % len(BATON_IDS)]
+            member = self.batons_thrown % self.ruleset.team_size
+            if self.opponent_cleared(s):
+                return [KingThrow(s, baton, self.pitch.baseline_x(s), member)]
+            return [BatonThrow(s, baton, self.line_x, member)]
+        raise AssertionError(ph)
+
+    def tiebreak_candidates(self, remover: str, half: str) -> tuple[list[str], str]:
+        """``DM §9`` step 3: the standing kubb nearest the baseline of ``half``; when several
+        stand on that baseline (or tie), the owner of the half picks among them.
+
+        Returns:
+            (candidate kubb ids, side that chooses).
+        """
+        standing = self.standing_in(half)
+        bx = self.pitch.baseline_x(half)
+        dist = {k.id: abs(k.pose.position[0] - bx) for k in standing}
+        best = min(dist.values())
+        cands = [k for k, d in dist.items() if d <= best + 1e-6]
+        return (cands, half) if len(cands) > 1 else (cands, remover)
+
+    def is_legal(self, action: Action) -> bool:
+        """True if ``action`` may be pushed now."""
+        return self._legal_error(action) is None
+
+    def placement_error(self, action: PlaceKubb) -> str | None:
+        """Why the position of a :class:`PlaceKubb` is not allowed (ruleset rules), or None."""
+        if action.position is None:
+            return "a placed kubb needs a position"
+        return self.ruleset.placement_error(self, action.kubb, action.half, action.position)
+
+    def _legal_error(self, action: Action) -> str | None:
+        if self._outcome is not None:
+            return "the match is over"
+        legal = self.legal_actions()
+        if isinstance(action, PlaceKubb):
+            if not any(replace(action, position=None) == a for a in legal):
+                return f"{action} is not legal now; legal: {legal}"
+            return self.placement_error(action)
+        if action not in legal:
+            return f"{action} is not legal now (phase {self.phase.value}); legal: {legal}"
+        return None
+
+    # ------------------------------------------------------------------ push
+    def push(self, action: Action, outcome: Any = None) -> list[Event]:
+        """Apply an action and what physics and the judge made of it.
+
+        Args:
+            action: one of :meth:`legal_actions` (a :class:`PlaceKubb` with a position).
+            outcome: :class:`LagResult` for a lag throw, :class:`ThrowOutcome` for baton and
+                king throws, :class:`InkastOutcome` for inkasts and penalty throws, None else.
+
+        Returns:
+            The events this push produced.
+
+        Raises:
+            IllegalAction: the action is not legal now.
+            TypeError: wrong outcome type for the action.
+        """
+        err = self._legal_error(action)
+        if err is not None:
+            raise IllegalAction(err)
+        expected = {LagThrow: LagResult, BatonThrow: ThrowOutcome, KingThrow: ThrowOutcome, Inkast: InkastOutcome, PenaltyThrow: InkastOutcome}.get(type(action))
+        if expected is not None and not isinstance(outcome, expected):
+            raise TypeError(f"{type(action).__name__} needs a {expected.__name__} outcome, got {type(outcome).__name__}")
+        n0 = len(self.events)
+        self.history.append((action, outcome))
+        handler = getattr(self, f"_push_{type(action).__name__}")
+        handler(action, outcome)
+        return self.events[n0:]
+
+    # ------------------------------------------------------------------ helpers
+    def _emit(self, kind: str, text: str, rules: Iterable[str] = (), side: str | None = None, player: str | None = None) -> None:
+        if player is None and side is not None and self.set_no > 0:
+            player = self.player_at(side)
+        self.events.append(Event(round(self.clock, 3), self.set_no, self.turn_no, kind, text, tuple(rules), side, player))
+
+    def _tick(self, seconds: float) -> None:
+        if self.play_started:
+            self.clock += seconds
+
+    def _finish(self, termination: Termination, winner: str | None, reason: str, points: Mapping[str, int] | None = None) -> None:
+        pts = dict(points) if points is not None else dict(self.set_wins)
+        self._outcome = Outcome(termination, winner, pts, dict(self.set_wins), reason)
+        self.phase = Phase.OVER
+        self._emit("result", f"match over: {'draw' if winner is None else winner + ' wins'} — {reason}")
+
+    # ------------------------------------------------------------------ lag and choices
+    def _push_LagThrow(self, a: LagThrow, r: LagResult) -> None:
+        rs = self.ruleset
+        self._tick(rs.time.lag_throw_s)
+        self.lag_results[a.side] = r
+        d = "off the pitch" if r.distance is None else f"{r.distance:.3f} m from the king"
+        who = self.player_at(a.side)
+        self._emit("lag", f"{who} lag throw from end {a.side}: {d}" + (", king felled" if r.king_felled else ""), (rs.cite("lag"),), a.side, who)
+        if len(self.lag_results) < 2:
+            return
+        ra, rb = self.lag_results["A"], self.lag_results["B"]
+        self.lag_results = {}
+        winner_side: str | None
+        if ra.king_felled != rb.king_felled:
+            winner_side = "B" if ra.king_felled else "A"
+        elif ra.king_felled and rb.king_felled:
+            winner_side = None
+        else:
+            da = math.inf if ra.distance is None else ra.distance
+            db = math.inf if rb.distance is None else rb.distance
+            winner_side = None if da == db else ("A" if da < db else "B")
+        if winner_side is None:
+            tie = rs.lag_tie_winner(self)
+            winner_side = None if tie is None else self.end_of[tie]
+            if winner_side is None:
+                self._emit("lag", "lag throw tied: repeated", (rs.cite("lag"),))
+                return
+        winner = self.player_at(winner_side)
+        self._emit("lag", f"{winner} wins the lag throw", (rs.cite("lag"),), winner_side, winner)
+        self._after_lag(winner)
+
+    def _after_lag(self, winner: str) -> None:
+        loser = self.players[1] if winner == self.players[0] else self.players[0]
+        if self.lag_purpose == "start":
+            if self.ruleset.lag_choice:
+                self.phase = Phase.CHOOSE
+                self.choice_queue = [(winner, ("end", "start"))]
+            else:
+                self.opener = winner
+                self._start_set()
+        elif self.lag_purpose == "tiebreak":
+            self.tb_advantage = winner
+            self.tb_stage = "advantage_pending"
+            self._emit("tiebreak", f"{winner} has the tie-break advantage", (self.ruleset.cite("tiebreak"),), player=winner)
+            self._next_turn()
+        elif self.lag_purpose == "decider":
+            self.phase = Phase.CHOOSE
+            self.choice_queue = [(winner, ("advantage",))]
+
+    def _push_Choose(self, a: Choose, _: None) -> None:
+        rs = self.ruleset
+        self._tick(rs.time.choose_s)
+        self.choice_queue.pop(0)
+        other = self.players[1] if a.player == self.players[0] else self.players[0]
+        if a.what == "advantage":
+            adv, chooser = (a.player, other) if a.value == "tiebreak" else (other, a.player)
+            self.tb_advantage = adv
+            self._emit("choice", f"{a.player} takes the {'tie-break advantage' if a.value == 'tiebreak' else 'choice of end and opener'}; {adv} has the tie-break advantage", (rs.cite("tiebreak_decider"),), player=a.player)
+            self.choice_queue = [(chooser, ("end",)), (chooser, ("start",))]
+            self._chosen = set()
+            return
+        if a.what == "end":
+            self.end_of[a.player] = a.value
+            self.end_of[other] = opponent(a.value)
+            self._emit("choice", f"{a.player} takes end {a.value}", (rs.cite("lag"),), player=a.player)
+        else:
+            self.opener = a.value
+            self._emit("choice", f"{a.player} decides that {a.value} opens", (rs.cite("lag"),), player=a.player)
+        self._chosen.add(a.what)
+        if not self.choice_queue:
+            remaining = tuple(w for w in ("end", "start") if w not in self._chosen)
+            if remaining:
+                self.choice_queue = [(other, remaining)]
+        if not self.choice_queue:
+            self._chosen = set()
+            self._start_set()
+
+    # ------------------------------------------------------------------ sets and turns
+    def _start_set(self) -> None:
+        rs = self.ruleset
+        self.set_no += 1
+        self.play_started = True
+        self.kubbs = {}
+        for side in SIDES:
+            for kid, (x, y) in self.pitch.baseline_kubb_positions(side).items():
+                self.kubbs[kid] = KubbInfo(kid, side, True, True, Pose((x, y, self._kubb_z)))
+        self.king_standing = True
+        self.turn_no = 0
+        self.raise_at_end = set()
+        opener_side = self.end_of[self.opener]
+        ends = ", ".join(f"{p} at end {self.end_of[p]}" for p in self.players)
+        self._emit("set", f"set {self.set_no}: {ends}; {self.opener} opens", (rs.cite("sets"),), opener_side, self.opener)
+        if self.tb_decider:
+            self.tb_stage = "decider_pending"
+        self.turn_side = opponent(opener_side)
+        self._next_turn()
+
+    def _next_turn(self) -> None:
+        rs = self.ruleset
+        self.turn_side = opponent(self.turn_side)
+        self.turn_no += 1
+        self.total_turns += 1
+        self.batons_left = rs.batons_for_turn(self.turn_no)
+        self.batons_thrown = 0
+        self.king_throws = 0
+        self.inkasted_this_turn = []
+        self.to_raise = {}
+        self.place_queue = []
+        self.penalty_queue = []
+        self.tb_pending_removals = []
+        s = self.turn_side
+        self._emit("turn", f"turn {self.turn_no}: {self.player_at(s)} (end {s}) with {self.batons_left} batons", (rs.cite("schedule"),), s)
+        felled = self.felled_in(s)
+        if felled:
+            self.inkast_pending = tuple(felled)
+            self.inkast_attempt = 1
+            self.phase = Phase.INKAST
+        else:
+            self._after_raise()
+
+    def _push_Inkast(self, a: Inkast, r: InkastOutcome) -> None:
+        rs = self.ruleset
+        s, o = a.side, opponent(a.side)
+        self._tick(rs.time.inkast_per_kubb_s * len(a.kubbs))
+        self._apply_inkast(a.kubbs, r, s, o)
+        if self.phase == Phase.OVER:
+            return
+        bad = sorted(set(a.kubbs) & set(r.invalid))
+        if bad and a.attempt == 1:
+            self.inkast_pending = tuple(bad)
+            self.inkast_attempt = 2
+            self._emit("inkast", f"invalid inkast of {', '.join(bad)}: thrown again", (rs.cite("inkast"),), s)
+            return
+        if bad:
+            self.penalty_queue = list(bad)
+            self.penalty_number = 0
+            self._emit("penalty", f"{', '.join(bad)} invalid twice: penalty kubb{'s' if len(bad) > 1 else ''}", (rs.cite("penalty"),), s)
+            self.phase = Phase.PENALTY
+            return
+        self._after_inkast()
+
+    def _apply_inkast(self, kubbs: Sequence[str], r: InkastOutcome, s: str, o: str) -> None:
+        rs = self.ruleset
+        unknown = (set(r.valid) | set(r.invalid) | set(r.stossel)) - set(kubbs)
+        if unknown:
+            raise ValueError(f"inkast outcome names kubbs that were not inkasted: {sorted(unknown)}")
+        missing = set(kubbs) - set(r.valid) - set(r.invalid) - set(r.stossel)
+        if missing:
+            raise ValueError(f"inkast outcome says nothing about {sorted(missing)}")
+        for k in kubbs:
+            if k not in self.inkasted_this_turn:
+                self.inkasted_this_turn.append(k)
+        for k, pose in r.valid.items():
+            self.to_raise[k] = pose
+        for k in sorted(r.stossel):
+            self.place_queue.append((k, "stößel", s, o))
+        valid_txt = ", ".join(sorted(set(r.valid) | set(r.stossel)))
+        if valid_txt:
+            self._emit("inkast", f"{self.player_at(s)} inkasts {valid_txt} validly into half {o}", (rs.cite("inkast"),), s)
+        if r.stossel:
+            self._emit("inkast", f"stößel: {', '.join(sorted(r.stossel))} (placed freely after raising)", (rs.cite("stossel"),), s)
+        if r.king_felled:
+            self.king_standing = False
+            winner = self.player_at(o)
+            self._end_set(winner, Termination.EARLY_KING, f"{self.player_at(s)} felled the king early with an inkasted kubb ({rs.cite('early_king')})")
+
+    def _push_PenaltyThrow(self, a: PenaltyThrow, r: InkastOutcome) -> None:
+        rs = self.ruleset
+        self._tick(rs.time.penalty_throw_s)
+        s = self.turn_side
+        o = opponent(s)
+        self._apply_inkast((a.kubb,), r, a.from_side, o)
+        if self.phase == Phase.OVER:
+            return
+        if a.kubb in r.invalid:
+            self.penalty_number += 1
+            self._emit("penalty", f"penalty throw {a.number} of {a.kubb} by {self.player_at(a.side)} invalid", (rs.cite("penalty"),), a.side)
+            return
+        self._emit("penalty", f"penalty throw {a.number} of {a.kubb} by {self.player_at(a.side)} valid", (rs.cite("penalty"),), a.side)
+        self.penalty_queue.pop(0)
+        self.penalty_number = 0
+        if not self.penalty_queue:
+            self._after_inkast()
+
+    def _push_PlaceKubb(self, a: PlaceKubb, _: None) -> None:
+        rs = self.ruleset
+        self._tick(rs.time.place_s)
+        x, y = a.position
+        k = self.kubbs[a.kubb]
+        k.half, k.baseline, k.standing, k.pose = a.half, False, True, Pose((float(x), float(y), self._kubb_z))
+        cite = rs.cite("stossel") if a.reason == "stößel" else rs.cite("penalty_place")
+        self._emit("place", f"{self.player_at(a.side)} places {a.reason} {a.kubb} at ({x:.2f}, {y:.2f}) m", (cite,), a.side)
+        if a.reason == "penalty":
+            self.penalty_queue.pop(0)
+            self.penalty_number = 0
+            if not self.penalty_queue:
+                self._after_inkast()
+        else:
+            self.place_queue.pop(0)
+            if not self.place_queue:
+                self._after_place()
+
+    def _after_inkast(self) -> None:
+        if self.to_raise:
+            self.phase = Phase.RAISE
+        else:
+            self._after_raise()
+
+    def _push_Raise(self, a: Raise, poses: Mapping[str, Pose] | None) -> None:
+        rs = self.ruleset
+        self._tick(rs.time.raise_per_kubb_s * len(a.kubbs))
+        for kid in a.kubbs:
+            k = self.kubbs[kid]
+            pose = (poses or {}).get(kid, self.to_raise[kid])
+            k.half, k.baseline, k.standing, k.pose = a.side, False, True, pose
+        self._emit("raise", f"{self.player_at(a.side)} raises {', '.join(a.kubbs)}", (rs.cite("raise"),), a.side)
+        self.to_raise = {}
+        self._after_raise()
+
+    def _after_raise(self) -> None:
+        if self.place_queue:
+            self.phase = Phase.PLACE
+            return
+        self._after_place()
+
+    def _after_place(self) -> None:
+        s = self.turn_side
+        if self.tb_stage == "every" or (self.tb_stage == "advantage_pending" and self.player_at(s) == self.tb_advantage):
+            if self.tb_stage == "advantage_pending":
+                self.tb_stage = "advantage_turn"
+            if self.standing_in(opponent(s)):
+                self.tb_pending_removals.append((s, opponent(s)))
+        if self.tb_pending_removals:
+            self._removal_then = "throw"
+            self.phase = Phase.TIEBREAK
+        else:
+            self._begin_throwing()
+
+    def _push_RemoveTieBreakKubb(self, a: RemoveTieBreakKubb, _: None) -> None:
+        rs = self.ruleset
+        self._tick(rs.time.tiebreak_removal_s)
+        k = self.kubbs[a.kubb]
+        k.removed = True
+        k.standing = False
+        self.raise_at_end.discard(a.kubb)
+        self._emit("tiebreak", f"tie-break kubb {a.kubb} removed from half {a.half}", (rs.cite("tiebreak"),), a.side)
+        self.tb_pending_removals.pop(0)
+        if self.tb_pending_removals:
+            return
+        if self._removal_then == "throw":
+            self._begin_throwing()
+        else:
+            self._next_turn()
+
+    def _begin_throwing(self) -> None:
+        s = self.turn_side
+        self.line_x = self.throwing_line(s)
+        self.phase = Phase.THROW
+        if self.line_x != self.pitch.baseline_x(s):
+            self._emit("line", f"{self.player_at(s)} advances to the line x = {self.line_x:.2f} m", (self.ruleset.cite("advance"),), s)
+
+    def _push_BatonThrow(self, a: BatonThrow, r: ThrowOutcome) -> None:
+        self._throw(a, r, king=False)
+
+    def _push_KingThrow(self, a: KingThrow, r: ThrowOutcome) -> None:
+        self._throw(a, r, king=True)
+
+    def _throw(self, a: BatonThrow | KingThrow, r: ThrowOutcome, king: bool) -> None:
+        rs = self.ruleset
+        s, o = a.side, opponent(a.side)
+        self._tick(rs.time.baton_throw_s)
+        self.batons_left -= 1
+        self.batons_thrown += 1
+        if king:
+            self.king_throws += 1
+        counted = []
+        for kid in sorted(r.felled):
+            k = self.kubbs.get(kid)
+            if k is None or k.removed or not k.standing or k.half != o:
+                self._emit("note", f"{kid} cannot be felled by this throw (not standing in half {o}); ignored", (), s)
+                continue
+            k.standing = False
+            self.raise_at_end.discard(kid)
+            counted.append(kid)
+        for kid in sorted(r.raise_again):
+            if kid in self.kubbs and self.kubbs[kid].standing:
+                self.raise_at_end.add(kid)
+        for kid, pose in r.poses.items():
+            k = self.kubbs.get(kid)
+            if k is not None and k.standing and kid not in self.raise_at_end:
+                k.pose = pose
+        what = ("king throw" if king else "throw") + f" {self.batons_thrown} ({a.baton}, line x = {a.line_x:.2f} m)"
+        res = "felled " + ", ".join(counted) if counted else "nothing felled"
+        if r.raise_again:
+            res += "; to be raised again: " + ", ".join(sorted(r.raise_again))
+        if not r.legal:
+            res += "; illegal throw"
+        self._emit("throw", f"{self.player_at(s)} {what}: {res}", (rs.cite("king") if king else rs.cite("throw"),), s)
+        if r.winner is not None or r.loser is not None:
+            if r.winner is not None and r.loser is not None and r.winner == r.loser:
+                raise ValueError("throw outcome names the same side as winner and loser")
+            win_side = r.winner if r.winner is not None else opponent(r.loser)
+            if win_side == s and not (king and r.legal):
+                raise ValueError(f"the judge gave the win to the thrower {s} for a throw that was not a legal king throw")
+            self.king_standing = False
+            if win_side == s:
+                self._end_set(self.player_at(s), Termination.KING, f"{self.player_at(s)} felled the king with a king throw ({rs.cite('king')})")
+            else:
+                self._end_set(self.player_at(o), Termination.EARLY_KING, f"{self.player_at(s)} felled the king early ({rs.cite('early_king')})")
+            return
+        limit = rs.king_throws_per_turn
+        if self.batons_left <= 0 or (king and limit is not None and self.king_throws >= limit):
+            self._end_turn()
+
+    def _end_turn(self) -> None:
+        rs = self.ruleset
+        s = self.turn_side
+        if self.raise_at_end:
+            self._emit("raise", f"raised again at their original spots: {', '.join(sorted(self.raise_at_end))}", (rs.cite("early_baseline"),), s)
+        self.raise_at_end = set()
+        self._tick(rs.time.change_ends_s)
+        if self._time_check():
+            self._emit("clock", f"time limit of {self.time_limit_s / 60:.0f} min reached; the turn in progress was finished", (rs.cite("time"),))
+            res = rs.time_up_result(self)
+            if res is not None:
+                self._outcome = res
+                self.phase = Phase.OVER
+                self._emit("result", f"match over: {'draw' if res.winner is None else res.winner + ' wins'} — {res.reason}")
+                return
+            self._start_tiebreak()
+            return
+        if self.turn_no >= self.round_cap:
+            self._cap()
+            return
+        if self.tb_stage == "advantage_turn":
+            self.tb_stage = "every"
+        if self.tb_stage == "decider_pending" and self.turn_no == 3:
+            adv_side = self.end_of[self.tb_advantage]
+            self.tb_stage = "every"
+            if self.standing_in(opponent(adv_side)):
+                self.tb_pending_removals = [(adv_side, opponent(adv_side))]
+                self._removal_then = "next_turn"
+                self.phase = Phase.TIEBREAK
+                return
+        self._next_turn()
+
+    def _time_check(self) -> bool:
+        """True once, when the clock first passes the time limit (checked at turn and set ends)."""
+        if self.time_limit_s is not None and self.clock >= self.time_limit_s and not self.time_expired:
+            self.time_expired = True
+            return True
+        return False
+
+    def _start_tiebreak(self) -> None:
+        """``DM §9`` step 2: a second lag throw decides the tie-break advantage."""
+        self.lag_purpose = "tiebreak"
+        self.phase = Phase.LAG
+        self.lag_results = {}
+
+    def _cap(self) -> None:
+        ws = self.set_wins
+        p0, p1 = self.players
+        if ws[p0] != ws[p1]:
+            w = p0 if ws[p0] > ws[p1] else p1
+        else:
+            b0, b1 = self.baseline_standing(self.end_of[p0]), self.baseline_standing(self.end_of[p1])
+            w = None if b0 == b1 else (p0 if b0 > b1 else p1)
+        pts = self.ruleset.match_points(self, w, Termination.ROUND_CAP)
+        self._finish(Termination.ROUND_CAP, w, f"the round cap of {self.round_cap} turns per set was reached (kubb3d rule, see kubb3d.rules.core)", pts)
+
+    def _end_set(self, winner: str, termination: Termination, reason: str) -> None:
+        rs = self.ruleset
+        self.set_wins[winner] += 1
+        self.set_winners.append(winner)
+        self._emit("set", f"set {self.set_no} to {winner}: {reason}", (), player=winner)
+        need = self.sets // 2 + 1
+        p0, p1 = self.players
+        if self.set_wins[winner] >= need:
+            pts = rs.match_points(self, winner, termination)
+            self._finish(termination if self.sets == 1 else Termination.SETS, winner, reason if self.sets == 1 else f"{winner} won {self.set_wins[winner]} of best-of-{self.sets} sets ({rs.cite('sets')})", pts)
+            return
+        if self._time_check():
+            self._emit("clock", f"time limit of {self.time_limit_s / 60:.0f} min reached at the end of set {self.set_no}", (rs.cite("time"),))
+        if self.time_expired:
+            if self.set_wins[p0] != self.set_wins[p1]:
+                w = p0 if self.set_wins[p0] > self.set_wins[p1] else p1
+                self._finish(Termination.TIME, w, f"time is up and {w} leads in sets ({rs.cite('tiebreak_decider')})")
+                return
+            self.tb_decider = True
+            self.tb_stage = None
+            self.tb_advantage = None
+            self.lag_purpose = "decider"
+            self.phase = Phase.LAG
+            self._tick(rs.time.set_break_s)
+            self._emit("tiebreak", "sets level after the time limit: a deciding set in tie-break, third lag throw", (rs.cite("tiebreak_decider"),))
+            self._swap_for_next_set()
+            self.opener = None
+            return
+        self._tick(rs.time.set_break_s)
+        self._swap_for_next_set()
+        self._start_set()
+
+    def _swap_for_next_set(self) -> None:
+        """``DM §3``: after each set the players change ends and the right to open."""
+        p0, p1 = self.players
+        self.end_of = {p0: self.end_of[p1], p1: self.end_of[p0]}
+        if self.opener is not None:
+            self.opener = p1 if self.opener == p0 else p0
+
+    # ------------------------------------------------------------------ replay helpers
+    def to_dict(self) -> dict:
+        """A summary of the state (phase, clock, kubbs) for logs and tests."""
+        return {
+            "phase": self.phase.value,
+            "set": self.set_no,
+            "turn": self.turn_no,
+            "turn_side": self.turn_side,
+            "clock_s": self.clock,
+            "set_wins": dict(self.set_wins),
+            "ends": dict(self.end_of),
+            "batons_left": self.batons_left,
+            "line_x": self.line_x,
+            "kubbs": {k: {"half": i.half, "baseline": i.baseline, "standing": i.standing, "removed": i.removed, "position_m": list(i.pose.position)} for k, i in sorted(self.kubbs.items())},
+            "outcome": None if self._outcome is None else self._outcome.to_dict(),
+        }
