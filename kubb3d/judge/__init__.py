@@ -1,5 +1,40 @@
-"""The judge: rulings on kubbs and king from a :class:`~kubb3d.snapshot.Snapshot` (no PyBullet)."""
+"""The judge: rulings on kubbs and king from a :class:`~kubb3d.snapshot.Snapshot`.
 
-from kubb3d.judge.rulings import Consequence, Ruling, Status
+Pure: this package never imports PyBullet, except :mod:`kubb3d.judge.handcheck`
+(the physics hand check, imported only when used) and :mod:`kubb3d.judge.cli`.
 
-__all__ = ["Consequence", "Ruling", "Status"]
+Entry points:
+
+* :func:`piece_status` — standing / fallen / leaning / stößel of one piece (DM §5, §7).
+* :func:`judge_throw` — rulings after a baton throw (DM §1, §5, §10; WS basic rules 7–9).
+* :func:`judge_inkast` — validity and raised poses after an inkast (DM §6, §7; WS basic rules 10–14).
+* :func:`judge_accident` — pieces moved by wind, ground or accident (DM §5).
+"""
+
+from kubb3d.judge.params import DEFAULT_PARAMS, JudgeParams
+from kubb3d.judge.raising import InkastContext, InkastJudgement, judge_inkast, tip_options
+from kubb3d.judge.rulings import Consequence, Pose, Ruling, Status
+from kubb3d.judge.status import Analysis, HandCheck, analyse, knocked_past_tipping, piece_status
+from kubb3d.judge.throws import ThrowContext, ThrowJudgement, judge_accident, judge_throw
+
+__all__ = [
+    "Analysis",
+    "Consequence",
+    "DEFAULT_PARAMS",
+    "HandCheck",
+    "InkastContext",
+    "InkastJudgement",
+    "JudgeParams",
+    "Pose",
+    "Ruling",
+    "Status",
+    "ThrowContext",
+    "ThrowJudgement",
+    "analyse",
+    "judge_accident",
+    "judge_inkast",
+    "judge_throw",
+    "knocked_past_tipping",
+    "piece_status",
+    "tip_options",
+]

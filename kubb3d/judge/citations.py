@@ -1,0 +1,35 @@
+"""Rule citations, one place for every string the judge cites (seed short names of
+``shared/seeds/README.md``)."""
+
+DM_AIM = "DM §1"
+"""Aim of the game; the king felled early loses the game."""
+DM_THROWING = "DM §5"
+"""Throwing at kubbs: leaning kubbs, the hand check, standing again, early baseline kubbs,
+fouls, accidents."""
+DM_INKAST = "DM §6"
+"""Inkasting: one rethrow, then penalty kubbs thrown by the opponent."""
+DM_RAISING = "DM §7"
+"""Raising: tipping over a short edge, validity, block building, leaning kubbs, stößel, the king."""
+DM_KING_THROW = "DM §10"
+"""The king throw from the baseline."""
+WS_FOOT = "WS basic rule 7"
+WS_ORDER = "WS basic rule 8"
+WS_LEANING = "WS basic rule 9"
+WS_INKAST = "WS basic rule 10"
+WS_REPEAT = "WS basic rule 11"
+WS_RAISE_AFTER = "WS basic rule 12"
+WS_LINE = "WS basic rule 13"
+WS_DISTURBED = "WS basic rule 14"
+WS_END = "WS End of the Game"
+WS_NOTES = "WS Tie-Break After the Group Stage"
+"""The notes under that heading: a kubb knocked over with the foot is set up again; the king
+not thrown at from the baseline is set up again."""
+
+RULESETS = ("dm", "wikinger")
+
+
+def check_ruleset(ruleset: str) -> str:
+    """Return ``ruleset`` if known, else raise ValueError naming the known ones."""
+    if ruleset not in RULESETS:
+        raise ValueError(f"unknown ruleset {ruleset!r}; expected one of {list(RULESETS)}")
+    return ruleset

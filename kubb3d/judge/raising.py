@@ -1,0 +1,582 @@
+"""Rulings after an inkast: validity and the raised pose of every inkasted kubb
+(DM §6, §7; WS basic rules 10–14).
+
+Raising (DM §7 "ohne Drehen oder Verschieben über eine der kurzen Kanten auf ihre
+Grundfläche gekippt"): a kubb is turned about the bottom edge of one of its end
+faces until it stands on that end face. Its new base is a w×w square that
+starts at that edge and extends outwards, away from the rest of the kubb; the
+rotation is the smallest one that brings that end face down, so the kubb is
+neither turned about the vertical nor shifted.
+
+* **Validity**: the whole base inside the field half (DM §7; WS basic rule 13:
+  a kubb on the line is tipped into the field), lines included.
+* **Direction**: if only one direction is valid, that one (DM §7). If both are
+  valid, the raising side chooses; the judge picks an unblocked direction over
+  a blocked one and then ``InkastContext.prefer``: ``back`` (default, towards
+  the raising side's own baseline, away from the opponent) or ``front``.
+* **Block building** (DM §7): other kubbs, lying or standing, and the king
+  block the tipping square; the kubb is then tipped up against the nearest
+  blocker and may stand partly out (DM: still valid if the unblocked square
+  would have been inside; WS is silent, so there the blocked pose itself must
+  be inside). The king is never touched: a kubb tipped towards it stops
+  ``king_clearance`` short (DM §7).
+* **Leaning kubbs** (one end edge on the ground, resting on another kubb): tipped
+  over that edge; if that lands out, the supporting kubb is raised first and the
+  leaning kubb, now lying flat where it fell, is tipped over its other edge (DM §7).
+* **Stößel** (on other kubbs, no ground contact): valid if tipped from its
+  theoretical position (dropped flat straight down) it would stand fully
+  inside; the inkasting side then places it freely at a valid spot (DM §7).
+  The judge proposes a free spot (``raised_pose``). WS is silent; DM §7 applies
+  by analogy.
+* **Invalid kubbs**: thrown again once (DM §6, WS basic rule 11); after the
+  second attempt they become penalty kubbs: under DM the opponent throws them
+  into his own half from the same baseline, alternating until valid (DM §6);
+  under WS the opponents place them freely in their own field at least one
+  baton length from the king (WS basic rule 11).
+* **Side effects**: other pieces moved or felled by the inkast are set up again
+  where they stood (WS basic rule 14; DM §5 accident rule by analogy); a king
+  felled by an inkasted kubb loses the game for the inkasting side (DM §1;
+  WS "End of the Game").
+
+Stakes are obstacles; batons are not (they are picked up before inkasting).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field, replace
+from typing import Mapping
+
+from kubb3d.judge import citations as C
+from kubb3d.judge.geometry import (
+    UP,
+    apply,
+    columns,
+    cross,
+    dot,
+    footprint,
+    overlap_depth,
+    quat_from_rows,
+    rot,
+    square,
+    unit,
+    clip_halfplane,
+)
+from kubb3d.judge.params import DEFAULT_PARAMS, JudgeParams
+from kubb3d.judge.rulings import Consequence, Pose, Ruling, Status
+from kubb3d.judge.status import ContactIndex, analyse
+from kubb3d.pitch import KING_ID, Pitch, opponent
+from kubb3d.snapshot import GROUND_ID, PieceState, Snapshot
+
+Poly = list[tuple[float, float]]
+
+
+@dataclass(frozen=True)
+class InkastContext:
+    """What the judge must know about an inkast besides the snapshot after it.
+
+    Attributes:
+        ruleset: ``dm`` or ``wikinger``.
+        inkasting_side: the side that threw the kubbs into the opponent's half.
+        inkasted: ids of the kubbs thrown (in throwing order).
+        attempt: 1 (first throw) or 2 (the one rethrow).
+        before: pose of other pieces before the inkast (to detect and undo moved
+            pieces, WS basic rule 14); empty: not checked.
+        prefer: ``back`` or ``front``: the raising side's choice when both
+            directions are valid (towards its own baseline, or towards the centre line).
+    """
+
+    ruleset: str = "dm"
+    inkasting_side: str = "B"
+    inkasted: tuple[str, ...] = ()
+    attempt: int = 1
+    before: Mapping[str, Pose] = field(default_factory=dict)
+    prefer: str = "back"
+
+    def __post_init__(self) -> None:
+        C.check_ruleset(self.ruleset)
+        if self.inkasting_side not in ("A", "B"):
+            raise ValueError(f"inkasting_side must be 'A' or 'B', got {self.inkasting_side!r}")
+        if self.attempt not in (1, 2):
+            raise ValueError(f"attempt must be 1 or 2, got {self.attempt!r}")
+        if self.prefer not in ("back", "front"):
+            raise ValueError(f"prefer must be 'back' or 'front', got {self.prefer!r}")
+
+
+@dataclass(frozen=True)
+class InkastJudgement:
+    """The judge's word on an inkast.
+
+    Attributes:
+        rulings: one per inkasted kubb (RAISE_HERE / PLACE_FREELY if valid, RETHROW or
+            PENALTY_KUBB if not), plus pieces the inkast disturbed and the king if it fell.
+        raised: kubb id → raised pose of every valid inkasted kubb (for a stößel: the
+            judge's proposal of a free valid spot).
+        penalty: None, or how penalty kubbs are brought in: ``throw`` (DM §6) or
+            ``place`` (WS basic rule 11).
+        raise_now: disturbed pieces to set up again at their spot before raising.
+        winner, loser: set if an inkasted kubb felled the king.
+    """
+
+    rulings: tuple[Ruling, ...]
+    raised: Mapping[str, Pose]
+    penalty: str | None = None
+    raise_now: frozenset[str] = frozenset()
+    winner: str | None = None
+    loser: str | None = None
+
+    def ruling(self, piece: str) -> Ruling:
+        """The ruling on one piece (KeyError if none)."""
+        for r in self.rulings:
+            if r.piece == piece:
+                return r
+        raise KeyError(piece)
+
+    def to_dict(self) -> dict:
+        """JSON-friendly dict."""
+        return {
+            "event": "inkast",
+            "rulings": [r.to_dict() for r in self.rulings],
+            "raised": {k: {"position_m": list(p.position), "quat_xyzw": list(p.quat_xyzw)} for k, p in sorted(self.raised.items())},
+            "penalty": self.penalty,
+            "raise_now": sorted(self.raise_now),
+            "winner": self.winner,
+            "loser": self.loser,
+        }
+
+
+# ---------------------------------------------------------------- geometry of a tip
+@dataclass(frozen=True)
+class TipOption:
+    """One way to raise a kubb: over the bottom edge of end ``end``.
+
+    Attributes:
+        end: ±1, the end face it will stand on.
+        pose: the raised pose.
+        base: the raised base square (CCW, m).
+        ideal: the base square had nothing blocked it.
+        blocked_by: ids of the pieces it was tipped against ('' if none).
+        inside: the raised base is fully inside the field half.
+        ideal_inside: the unblocked square is fully inside.
+    """
+
+    end: int
+    pose: Pose
+    base: Poly
+    ideal: Poly
+    blocked_by: str
+    inside: bool
+    ideal_inside: bool
+
+
+def _inside(poly: Poly, pitch: Pitch, side: str, tol: float) -> bool:
+    lo, hi = (-pitch.length / 2, 0.0) if side == "A" else (0.0, pitch.length / 2)
+    hw = pitch.half_width
+    return all(lo - tol <= x <= hi + tol and -hw - tol <= y <= hw + tol for x, y in poly)
+
+
+def _inflate(poly: Poly, by: float) -> Poly:
+    cx = sum(x for x, _ in poly) / len(poly)
+    cy = sum(y for _, y in poly) / len(poly)
+    out = []
+    for x, y in poly:
+        dx, dy = x - cx, y - cy
+        r = math.hypot(dx, dy) or 1.0
+        out.append((x + dx / r * by * math.sqrt(2), y + dy / r * by * math.sqrt(2)))
+    return out
+
+
+def _standing_rotation(p: PieceState, end: int) -> tuple:
+    """Rows of the rotation that stands ``p`` on end face ``end`` by the smallest turn
+    (about a horizontal axis: no turning about the vertical, DM §7)."""
+    r = rot(p.quat_xyzw)
+    zb = columns(r)[2]
+    v = (end * zb[0], end * zb[1], end * zb[2])  # direction of the end face
+    down = (0.0, 0.0, -1.0)
+    c = max(-1.0, min(1.0, dot(v, down)))
+    k = cross(v, down)
+    s = math.sqrt(k[0] ** 2 + k[1] ** 2 + k[2] ** 2)
+    if s < 1e-12:
+        return r
+    k = (k[0] / s, k[1] / s, k[2] / s)
+    ang = math.atan2(s, c)
+    ca, sa = math.cos(ang), math.sin(ang)
+    kx, ky, kz = k
+    t = 1 - ca
+    rk = (
+        (ca + kx * kx * t, kx * ky * t - kz * sa, kx * kz * t + ky * sa),
+        (ky * kx * t + kz * sa, ca + ky * ky * t, ky * kz * t - kx * sa),
+        (kz * kx * t - ky * sa, kz * ky * t + kx * sa, ca + kz * kz * t),
+    )
+    return tuple(tuple(sum(rk[i][m] * r[m][j] for m in range(3)) for j in range(3)) for i in range(3))
+
+
+def _snap_upright(rows) -> tuple:
+    """Make the body z axis exactly vertical (±), keeping the yaw."""
+    xb, _, zb = columns(rows)
+    sign = 1.0 if zb[2] >= 0 else -1.0
+    z = (0.0, 0.0, sign)
+    xh = unit((xb[0], xb[1], 0.0)) if math.hypot(xb[0], xb[1]) > 1e-9 else (1.0, 0.0, 0.0)
+    y = cross(z, xh)
+    return ((xh[0], y[0], z[0]), (xh[1], y[1], z[1]), (xh[2], y[2], z[2]))
+
+
+def _pivot(p: PieceState, end: int) -> tuple[tuple[float, float], tuple[float, float]]:
+    """(pivot point, outward direction) on the ground for tipping over end ``end``: the xy
+    of the lowest edge of that end face and the horizontal direction from the body to
+    that end (unit)."""
+    r = rot(p.quat_xyzw)
+    xb, yb, zb = columns(r)
+    hx, hy, hz = p.half_extents
+    centre = (p.position[0] + end * hz * zb[0], p.position[1] + end * hz * zb[1], p.position[2] + end * hz * zb[2])
+    # lowest edge of the end face: move along the lateral axes towards the ground
+    sx = -1.0 if xb[2] > 0 else 1.0
+    sy = -1.0 if yb[2] > 0 else 1.0
+    if abs(xb[2]) >= abs(yb[2]):
+        edge = (centre[0] + sx * hx * xb[0], centre[1] + sx * hx * xb[1])
+    else:
+        edge = (centre[0] + sy * hy * yb[0], centre[1] + sy * hy * yb[1])
+    dx, dy = end * zb[0], end * zb[1]
+    n = math.hypot(dx, dy)
+    if n < 1e-9:  # standing on that end already
+        return (centre[0], centre[1]), (1.0, 0.0)
+    return edge, (dx / n, dy / n)
+
+
+def _block(pivot, d, half: float, width: float, obstacles: Mapping[str, Poly], tol: float) -> tuple[float, str]:
+    """How far (m, from the pivot along d) the square can reach before it hits an obstacle,
+    and the obstacle's id (width if nothing blocks, '')."""
+    e = (-d[1], d[0])
+    px, py = pivot
+    best, who = width, ""
+    c_e = e[0] * px + e[1] * py
+    c_d = d[0] * px + d[1] * py
+    for oid, poly in obstacles.items():
+        clipped = clip_halfplane(poly, e, c_e + half - tol)
+        if not clipped:
+            continue
+        clipped = clip_halfplane(clipped, (-e[0], -e[1]), -(c_e - half + tol))
+        if not clipped:
+            continue
+        ts = [d[0] * x + d[1] * y - c_d for x, y in clipped]
+        lo, hi = min(ts), max(ts)
+        if hi <= tol or lo >= width - tol:
+            continue
+        if lo < best:
+            best, who = lo, oid
+    return best, who
+
+
+def tip_options(p: PieceState, pitch: Pitch, side: str, obstacles: Mapping[str, Poly], params: JudgeParams, ends=(1, -1), pivots=None) -> list[TipOption]:
+    """The ways to raise kubb ``p`` into half ``side``, one per end in ``ends``.
+
+    Args:
+        p: the kubb as it lies.
+        pitch, side: the field half that must contain the base.
+        obstacles: id → ground footprint of every other piece in the way.
+        params: tolerances.
+        ends: which end faces to try.
+        pivots: optional end → (pivot xy, outward unit direction) overriding the
+            geometry (a leaning kubb's theoretical fallen position).
+    """
+    half = p.half_extents[0]
+    width = 2 * half
+    out = []
+    for end in ends:
+        pivot, d = pivots[end] if pivots and end in pivots else _pivot(p, end)
+        reach, who = _block(pivot, d, half, width, obstacles, params.block_tol)
+        rows = _snap_upright(_standing_rotation(p, end))
+        xb = columns(rows)[0]
+        xd = unit((xb[0], xb[1], 0.0))
+        ideal_c = (pivot[0] + d[0] * half, pivot[1] + d[1] * half)
+        shift = min(0.0, reach - width)
+        c = (ideal_c[0] + d[0] * shift, ideal_c[1] + d[1] * shift)
+        base = square(c, (xd[0], xd[1]), half)
+        ideal = square(ideal_c, (xd[0], xd[1]), half)
+        pose = Pose((c[0], c[1], p.half_extents[2]), quat_from_rows(rows))
+        out.append(TipOption(end, pose, base, ideal, who if shift < 0 else "", _inside(base, pitch, side, params.line_tol), _inside(ideal, pitch, side, params.line_tol)))
+    return out
+
+
+def _state_at(p: PieceState, pose: Pose) -> PieceState:
+    return replace(p, position=tuple(pose.position), quat_xyzw=tuple(pose.quat_xyzw))
+
+
+def _ground_ends(snapshot: Snapshot, index: ContactIndex, p: PieceState, params: JudgeParams) -> set[int]:
+    """Which end(s) of a kubb touch the ground (±1); both for a kubb lying flat."""
+    zb = columns(rot(p.quat_xyzw))[2]
+    hz = p.half_extents[2]
+    recs = index.by_piece.get(p.id)
+    if recs is None:
+        from kubb3d.judge.geometry import corners
+
+        pts = [c for c in corners(p) if c[2] <= params.ground_tol]
+    else:
+        pts = [pos for other, pos, _n, _f in recs if other == GROUND_ID]
+    ends = set()
+    for pt in pts:
+        zeta = (pt[0] - p.position[0]) * zb[0] + (pt[1] - p.position[1]) * zb[1] + (pt[2] - p.position[2]) * zb[2]
+        if zeta >= hz - 2 * params.base_tol:
+            ends.add(1)
+        elif zeta <= -hz + 2 * params.base_tol:
+            ends.add(-1)
+        else:
+            ends.update((1, -1))
+    return ends
+
+
+def judge_inkast(after: Snapshot, ctx: InkastContext, params: JudgeParams | None = None) -> InkastJudgement:
+    """Rule on every inkasted kubb: valid or not, and where it stands after raising.
+
+    Args:
+        after: the snapshot at rest after all kubbs of this attempt were thrown.
+        ctx: the inkast's context.
+        params: tolerances (``baton_length`` for WS penalty kubbs).
+
+    Returns:
+        An :class:`InkastJudgement` (see the module doc for the rules applied).
+
+    Raises:
+        ValueError: an inkasted id that is not a kubb of the snapshot.
+    """
+    params = params or DEFAULT_PARAMS
+    dm = ctx.ruleset == "dm"
+    pieces = after.pieces
+    pitch = after.pitch
+    half_side = opponent(ctx.inkasting_side)
+    for kid in ctx.inkasted:
+        if kid not in pieces or pieces[kid].kind != "kubb":
+            raise ValueError(f"inkasted piece {kid!r} is not a kubb of the snapshot")
+    index = ContactIndex(after)
+    inkasted = list(dict.fromkeys(ctx.inkasted))
+    rulings: list[Ruling] = []
+    raised: dict[str, Pose] = {}
+    raise_now: set[str] = set()
+    winner = loser = None
+
+    # --- the king and pieces the inkast disturbed
+    king_down = False
+    if KING_ID in pieces:
+        ka = analyse(after, KING_ID, params, index=index)
+        if ka.status is not Status.STANDING:
+            king_down = True
+            winner, loser = half_side, ctx.inkasting_side
+            rulings.append(Ruling(KING_ID, ka.status, Consequence.GAME_LOST, (C.DM_AIM,) if dm else (C.WS_END,), f"An inkasted kubb of side {ctx.inkasting_side} felled the king before all kubbs were down, so side {ctx.inkasting_side} loses.", False))
+    moved_pose: dict[str, Pose] = {}
+    for pid, pose in sorted(ctx.before.items()):
+        if pid in inkasted or pid not in pieces or pieces[pid].kind not in ("kubb", "king"):
+            continue
+        if pid == KING_ID and king_down:
+            continue
+        p = pieces[pid]
+        dist = math.dist(p.position, pose.position)
+        a = analyse(after, pid, params, index=index)
+        if dist > params.moved_tol or a.status is not Status.STANDING:
+            moved_pose[pid] = pose
+            raise_now.add(pid)
+            rulings.append(Ruling(pid, a.status, Consequence.RAISE_AT_ORIGINAL_SPOT, (C.DM_THROWING,) if dm else (C.WS_DISTURBED,), f"{pid} was {'knocked over' if a.status is not Status.STANDING else 'moved'} by an inkasted kubb, so it is set up again where it stood.", False, pose))
+
+    # --- classify the inkasted kubbs
+    analyses = {kid: analyse(after, kid, params, index=index) for kid in inkasted}
+    stossel = [k for k in inkasted if analyses[k].status is Status.STOSSEL]
+    upright = [k for k in inkasted if analyses[k].status is Status.STANDING]
+    leaning: dict[str, tuple[int, str]] = {}
+    for k in inkasted:
+        a = analyses[k]
+        if a.status in (Status.STOSSEL, Status.STANDING) or not a.grounded:
+            continue
+        kubb_support = [o for o in a.touching if o in pieces and pieces[o].kind == "kubb"]
+        ends = _ground_ends(after, index, pieces[k], params)
+        if kubb_support and len(ends) == 1:
+            leaning[k] = (next(iter(ends)), kubb_support[0])
+    lying = [k for k in inkasted if k not in stossel and k not in upright and k not in leaning]
+
+    # --- obstacles: every piece on the ground except batons and stößel
+    obstacles: dict[str, Poly] = {}
+    for pid, p in pieces.items():
+        if p.kind == "baton" or pid in stossel:
+            continue
+        if pid == KING_ID and king_down and pid in ctx.before:
+            p = _state_at(p, ctx.before[pid])
+        elif pid in moved_pose:
+            p = _state_at(p, moved_pose[pid])
+        poly = footprint(p)
+        if p.kind == "king":
+            poly = _inflate(poly, params.king_clearance)
+        obstacles[pid] = poly
+
+    baseline_x = pitch.baseline_x(half_side)
+    options: dict[str, list[TipOption]] = {}
+    chosen: dict[str, TipOption | None] = {}
+    notes: dict[str, str] = {}
+
+    def others(kid: str) -> dict[str, Poly]:
+        return {o: poly for o, poly in obstacles.items() if o != kid}
+
+    def valid(o: TipOption) -> bool:
+        if o.inside:
+            return True
+        return dm and bool(o.blocked_by) and o.ideal_inside
+
+    def pick(opts: list[TipOption]) -> TipOption | None:
+        good = [o for o in opts if valid(o)]
+        if not good:
+            return None
+        sign = 1.0 if ctx.prefer == "back" else -1.0
+        good.sort(key=lambda o: (bool(o.blocked_by), sign * abs(o.pose.position[0] - baseline_x), -o.end))
+        return good[0]
+
+    def commit(kid: str, opt: TipOption | None) -> None:
+        chosen[kid] = opt
+        if opt is not None:
+            obstacles[kid] = opt.base
+
+    def raise_lying(kid: str) -> None:
+        if kid in chosen:
+            return
+        opts = tip_options(pieces[kid], pitch, half_side, others(kid), params)
+        options[kid] = opts
+        commit(kid, pick(opts))
+
+    for kid in inkasted:
+        if kid not in leaning:
+            continue
+        end, supporter = leaning[kid]
+        p = pieces[kid]
+        first = tip_options(p, pitch, half_side, others(kid), params, ends=(end,))
+        options[kid] = list(first)
+        if valid(first[0]):
+            commit(kid, first[0])
+            notes[kid] = f"it leaned on {supporter} with one edge on the ground, so it is tipped over that edge"
+            continue
+        if supporter in lying or supporter in leaning:
+            if supporter in leaning:
+                leaning.pop(supporter)
+                lying.append(supporter)
+            raise_lying(supporter)
+        pivot, d = _pivot(p, end)
+        length = 2 * p.half_extents[2]
+        far = (pivot[0] - d[0] * length, pivot[1] - d[1] * length)
+        second = tip_options(p, pitch, half_side, others(kid), params, ends=(-end,), pivots={-end: (far, (-d[0], -d[1]))})
+        options[kid] = list(first) + list(second)
+        ok = second[0] if valid(second[0]) else None
+        commit(kid, ok)
+        notes[kid] = (f"tipped over its ground edge it would stand out, so {supporter} is raised first and {kid} is tipped over its other edge")
+
+    for kid in inkasted:
+        if kid in lying:
+            raise_lying(kid)
+
+    for kid in upright:
+        p = pieces[kid]
+        rows = _snap_upright(rot(p.quat_xyzw))
+        base_c = (p.position[0], p.position[1])
+        xb = columns(rows)[0]
+        base = square(base_c, unit((xb[0], xb[1], 0.0))[:2], p.half_extents[0])
+        inside = _inside(base, pitch, half_side, params.line_tol)
+        opt = TipOption(-1, Pose((base_c[0], base_c[1], p.half_extents[2]), quat_from_rows(rows)), base, base, "", inside, inside)
+        options[kid] = [opt]
+        commit(kid, opt if inside else None)
+        notes[kid] = "it landed upright on its base"
+
+    # --- stößel: validity from the theoretical position, then a proposed free spot
+    for kid in stossel:
+        p = pieces[kid]
+        flat = _flat_on_ground(p)
+        opts = tip_options(flat, pitch, half_side, {}, params)
+        options[kid] = opts
+        good = [o for o in opts if o.inside]
+        if not good:
+            chosen[kid] = None
+            continue
+        spot = _free_spot(good, others(kid), pitch, half_side, params, p.half_extents)
+        chosen[kid] = spot
+        if spot is not None:
+            obstacles[kid] = spot.base
+
+    # --- rulings for the inkasted kubbs
+    penalty = None
+    for kid in inkasted:
+        a = analyses[kid]
+        opt = chosen.get(kid)
+        if opt is not None:
+            raised[kid] = opt.pose
+            if kid in stossel:
+                rules = (C.DM_RAISING,) if dm else (C.WS_INKAST, C.DM_RAISING)
+                reason = f"{kid} lies on {', '.join(a.supporters)} without touching the ground and would stand fully inside from where it lies, so side {ctx.inkasting_side} places it anywhere valid in the field."
+                rulings.append(Ruling(kid, a.status, Consequence.PLACE_FREELY, rules, reason, False, opt.pose, True))
+                continue
+            rules = (C.DM_RAISING,) if dm else (C.WS_INKAST, C.WS_LINE)
+            single = sum(1 for o in options[kid] if valid(o)) == 1 and len(options[kid]) > 1 and kid not in leaning and kid not in upright
+            parts = [notes[kid]] if kid in notes else []
+            if opt.blocked_by:
+                parts.append(f"it is tipped up against {opt.blocked_by}" + (" and may stand partly out" if not opt.inside else ""))
+            if single:
+                parts.append("only one direction keeps its whole base inside the field, so that one is used")
+            if any(o.blocked_by == KING_ID for o in options[kid]):
+                parts.append("it must not touch the king")
+            detail = "; ".join(parts)
+            reason = f"{kid} is valid and is raised over its short edge at ({opt.pose.position[0]:.2f}, {opt.pose.position[1]:.2f}) m" + (f": {detail}." if detail else ".")
+            rulings.append(Ruling(kid, a.status, Consequence.RAISE_HERE, rules, reason, False, opt.pose, True))
+            continue
+        if kid in stossel:
+            why = f"{kid} lies on {', '.join(a.supporters)} and from its theoretical position it would not stand fully inside the field"
+        elif kid in upright:
+            why = f"{kid} stands with part of its base outside the field"
+        else:
+            why = f"{kid} cannot be raised with its whole base inside the field in either direction"
+        if ctx.attempt == 1:
+            rules = (C.DM_INKAST, C.DM_RAISING) if dm else (C.WS_REPEAT, C.WS_LINE)
+            rulings.append(Ruling(kid, a.status, Consequence.RETHROW, rules, f"{why}, so the inkast is invalid and it is thrown again once.", False, None, False))
+        else:
+            if dm:
+                penalty = "throw"
+                rules = (C.DM_INKAST,)
+                reason = f"{why} after the rethrow, so it becomes a penalty kubb: side {half_side} throws it into its own half from the same baseline, alternating with side {ctx.inkasting_side} until it lands valid."
+            else:
+                penalty = "place"
+                rules = (C.WS_REPEAT,)
+                reason = f"{why} after the rethrow, so side {half_side} places it freely in its own field, at least one baton length ({params.baton_length:.2f} m) from the king."
+            rulings.append(Ruling(kid, a.status, Consequence.PENALTY_KUBB, rules, reason, False, None, False))
+    order = {k: i for i, k in enumerate(inkasted)}
+    rulings.sort(key=lambda r: (0 if r.piece == KING_ID else 1 if r.piece in order else 2, order.get(r.piece, 0), r.piece))
+    return InkastJudgement(tuple(rulings), raised, penalty, frozenset(raise_now), winner, loser)
+
+
+def _flat_on_ground(p: PieceState) -> PieceState:
+    """The theoretical position of a stößel: dropped straight down to lie flat on the ground,
+    same xy and heading (DM §7 "theoretische Position")."""
+    r = rot(p.quat_xyzw)
+    xb, yb, zb = columns(r)
+    a = (zb[0], zb[1], 0.0)
+    if math.hypot(a[0], a[1]) < 1e-9:
+        a = (1.0, 0.0, 0.0)
+    a = unit(a)
+    lat = unit(cross(UP, a))
+    down_face = cross(a, lat)  # vertical
+    rows = ((down_face[0], lat[0], a[0]), (down_face[1], lat[1], a[1]), (down_face[2], lat[2], a[2]))
+    return replace(p, position=(p.position[0], p.position[1], p.half_extents[0]), quat_xyzw=quat_from_rows(rows))
+
+
+def _free_spot(good: list[TipOption], obstacles: Mapping[str, Poly], pitch: Pitch, side: str, params: JudgeParams, half_extents) -> TipOption | None:
+    """A valid spot for a stößel: its theoretical raised square if free, else the nearest
+    free square on rings around it (step one kubb width)."""
+    half = half_extents[0]
+    for o in good:
+        if all(overlap_depth(o.base, poly) <= params.block_tol for poly in obstacles.values()):
+            return o
+    o = good[0]
+    cx, cy = o.pose.position[0], o.pose.position[1]
+    step = 2 * half + 2 * params.block_tol
+    for ring in range(1, 40):
+        for i in range(8 * ring):
+            ang = 2 * math.pi * i / (8 * ring)
+            c = (cx + ring * step * math.cos(ang), cy + ring * step * math.sin(ang))
+            base = square(c, (1.0, 0.0), half)
+            xd = columns(rot(o.pose.quat_xyzw))[0]
+            base = square(c, unit((xd[0], xd[1], 0.0))[:2], half)
+            if not _inside(base, pitch, side, params.line_tol):
+                continue
+            if all(overlap_depth(base, poly) <= params.block_tol for poly in obstacles.values()):
+                return TipOption(o.end, Pose((c[0], c[1], o.pose.position[2]), o.pose.quat_xyzw), base, base, "", True, True)
+    return None

@@ -1,0 +1,245 @@
+"""Piece status from contact geometry: ``standing``, ``fallen``, ``leaning``, ``stößel``.
+
+Pure functions over a :class:`~kubb3d.snapshot.Snapshot` (no PyBullet).
+
+How a kubb or the king is classified (thresholds in :class:`JudgeParams`):
+
+1. **No ground contact**: lying on kubbs → ``stößel`` (DM §7); resting on
+   something else only (a baton, the king) → ``fallen``.
+2. **Lying**: the long axis at least ``lying_tilt`` (70°) from vertical → ``fallen``.
+3. **Self-supporting**: the centre of mass projects inside the footprint of the
+   base end face (the end face nearest the ground; for the king always its base)
+   by at least ``tip_margin``. Then gravity alone turns it back onto its base
+   if nothing else held it: ``standing`` (DM §5 "allein stehfähig"). This is
+   the force/torque balance about the ground contact: the weight's moment about
+   every base edge keeps the piece on its base, so no other body is needed.
+4. Otherwise the weight's moment about the ground contact tips the piece over,
+   so it needs a support: held by another body whose contact carries at least
+   ``support_force_fraction`` of its weight → ``leaning`` (counts as fallen,
+   DM §5, WS basic rule 9); held by nothing → ``fallen`` (past its tipping angle).
+
+**Doubtful cases** (DM §5 "im Zweifelsfall … per Hand überprüft"): a piece that
+touches a supporting body and whose centre of mass lies within ``doubt_margin``
+of its footprint edge, or that stands tilted more than ``flat_tilt`` with a
+support. If a hand-check callable is given (see :mod:`kubb3d.judge.handcheck`),
+it decides those cases and the ruling says so.
+
+Pieces without any contact record (hand-built snapshots) get their ground
+contacts from geometry: corners at most ``ground_tol`` above the ground (z = 0).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Callable
+
+from kubb3d.judge import citations as C
+from kubb3d.judge.geometry import ccw, columns, com, end_face, inside_margin, rot, tipping_angle
+from kubb3d.judge.params import DEFAULT_PARAMS, JudgeParams
+from kubb3d.judge.rulings import Status
+from kubb3d.snapshot import GROUND_ID, PieceState, Snapshot
+
+HandCheck = Callable[[Snapshot, str], bool]
+"""``hand_check(snapshot, piece_id) -> True`` if the piece stands on its own once every
+other body touching it is taken away (DM §5). See :class:`kubb3d.judge.handcheck.PhysicsHandCheck`."""
+
+JUDGED_KINDS = ("kubb", "king")
+
+
+class ContactIndex:
+    """Contacts of a snapshot grouped by piece (built once per judgement).
+
+    ``by_piece[id]`` is a list of ``(other_id, point_on_piece, normal_towards_piece,
+    normal_force_N)``; a piece without any contact record is absent.
+    """
+
+    __slots__ = ("by_piece", "has_forces")
+
+    def __init__(self, snapshot: Snapshot) -> None:
+        by: dict[str, list] = {}
+        has_forces = False
+        for c in snapshot.contacts:
+            n = c.normal_on_b
+            f = c.normal_force
+            if f > 0:
+                has_forces = True
+            by.setdefault(c.a, []).append((c.b, c.position_on_a, n, f))
+            by.setdefault(c.b, []).append((c.a, c.position_on_b, (-n[0], -n[1], -n[2]), f))
+        self.by_piece = by
+        self.has_forces = has_forces
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """Everything the judge measured about one piece.
+
+    Attributes:
+        piece: piece id.
+        status: the status.
+        reason: one sentence a referee would say.
+        tilt: angle of the long axis from the vertical, rad (kubbs: from either end,
+            in [0, π/2]; the king: from its base, in [0, π]).
+        margin: how far the centre of mass projects inside the base footprint, m
+            (negative: outside, the piece tips over without support).
+        grounded: the piece touches the ground.
+        touching: ids of the bodies (not the ground) it touches, strongest contact first.
+        supporters: ids of the bodies that hold it up (``leaning``) or carry it
+            (``stößel``), strongest first; empty otherwise.
+        doubt: a doubtful case for the DM §5 hand check.
+        hand_check: the hand check decided the status.
+    """
+
+    piece: str
+    status: Status
+    reason: str
+    tilt: float
+    margin: float
+    grounded: bool
+    touching: tuple[str, ...]
+    supporters: tuple[str, ...]
+    doubt: bool
+    hand_check: bool = False
+
+
+def _names(ids) -> str:
+    ids = list(ids)
+    if len(ids) <= 1:
+        return "".join(ids)
+    return ", ".join(ids[:-1]) + " and " + ids[-1]
+
+
+def knocked_past_tipping(p: PieceState, params: JudgeParams = DEFAULT_PARAMS) -> bool:
+    """True if the piece's recorded history (``max_tilt``) went past its static tipping
+    angle this round: it counts as fallen even if it stands again (DM §5)."""
+    return p.max_tilt > tipping_angle(p) + params.history_margin
+
+
+def analyse(
+    snapshot: Snapshot,
+    piece_id: str,
+    params: JudgeParams | None = None,
+    hand_check: HandCheck | None = None,
+    *,
+    index: ContactIndex | None = None,
+) -> Analysis:
+    """Classify one kubb or the king (see the module doc for the decision).
+
+    Args:
+        snapshot: the world at rest.
+        piece_id: a kubb or the king.
+        params: thresholds (default :class:`JudgeParams`).
+        hand_check: optional counterfactual test for doubtful cases (DM §5).
+        index: a prebuilt :class:`ContactIndex` (speed; built if None).
+
+    Raises:
+        ValueError: unknown piece id, or a piece that is not a kubb or the king.
+    """
+    params = params or DEFAULT_PARAMS
+    p = snapshot.pieces.get(piece_id)
+    if p is None:
+        raise ValueError(f"no piece {piece_id!r} in the snapshot")
+    if p.kind not in JUDGED_KINDS:
+        raise ValueError(f"piece {piece_id!r} is a {p.kind}; only kubbs and the king have a status")
+    if index is None:
+        index = ContactIndex(snapshot)
+    r = rot(p.quat_xyzw)
+    axis = columns(r)[2]
+    uz = max(-1.0, min(1.0, axis[2]))
+    if p.kind == "kubb":
+        end = -1 if uz >= 0 else 1
+        tilt = math.acos(abs(uz))
+    else:
+        end = -1
+        tilt = math.acos(uz)
+
+    records = index.by_piece.get(piece_id)
+    forces: dict[str, float] = {}
+    if records is None:
+        grounded = any(c[2] <= params.ground_tol for c in _corners(p, r))
+    else:
+        grounded = False
+        for other, _pos, _n, f in records:
+            if other == GROUND_ID:
+                grounded = True
+            else:
+                forces[other] = forces.get(other, 0.0) + f
+    touching = tuple(sorted(forces, key=lambda o: (-forces[o], o)))
+    weight = p.mass * snapshot.gravity
+    if index.has_forces:
+        f_min = max(params.support_force_fraction * weight, 1e-9)
+        strong = tuple(o for o in touching if forces[o] >= f_min)
+    else:
+        strong = touching
+
+    face = end_face(p, end)
+    cm = com(p)
+    margin = inside_margin((cm[0], cm[1]), ccw([(c[0], c[1]) for c in face])) if tilt < math.pi / 2 - 1e-6 else -math.inf
+    name = piece_id
+    deg = math.degrees(tilt)
+
+    if not grounded:
+        kubbs = tuple(o for o in touching if o in snapshot.pieces and snapshot.pieces[o].kind == "kubb")
+        if p.kind == "kubb" and kubbs:
+            return Analysis(piece_id, Status.STOSSEL, f"{name} lies on {_names(kubbs)} without touching the ground.", tilt, margin, False, touching, kubbs, False)
+        if touching:
+            return Analysis(piece_id, Status.FALLEN, f"{name} rests on {_names(touching)} and does not touch the ground.", tilt, margin, False, touching, touching, False)
+        return Analysis(piece_id, Status.FALLEN, f"{name} does not rest on the ground.", tilt, margin, False, touching, (), False)
+    if tilt >= params.lying_tilt:
+        extra = f", propped on {_names(strong)}" if strong else ""
+        return Analysis(piece_id, Status.FALLEN, f"{name} lies on the ground{extra}.", tilt, margin, True, touching, (), False)
+    if margin >= params.tip_margin:
+        doubt = bool(strong) and (margin < params.doubt_margin or tilt > params.flat_tilt)
+        status, reason, supporters = Status.STANDING, f"{name} stands on its base and carries its own weight without help from any other piece.", ()
+        if strong:
+            reason = f"{name} stands on its own: it touches {_names(strong)} but its centre of mass is over its base, so it does not need them."
+    elif strong:
+        doubt = margin > -params.doubt_margin
+        status, reason, supporters = Status.LEANING, f"{name} is tilted {deg:.0f}° and only stays up because it leans on {_names(strong)}.", strong
+    else:
+        doubt = False
+        status, reason, supporters = Status.FALLEN, f"{name} is tilted {deg:.0f}°, past its tipping angle of {math.degrees(tipping_angle(p)):.0f}°.", ()
+    if doubt and hand_check is not None:
+        helpers = strong
+        if hand_check(snapshot, piece_id):
+            return Analysis(piece_id, Status.STANDING, f"In the hand check {name} stood on its own once {_names(helpers)} was taken away, so it is standing.", tilt, margin, True, touching, (), True, True)
+        return Analysis(piece_id, Status.LEANING, f"In the hand check {name} fell once {_names(helpers)} was taken away, so it only stood with their help.", tilt, margin, True, touching, helpers, True, True)
+    return Analysis(piece_id, status, reason, tilt, margin, True, touching, supporters, doubt)
+
+
+def _corners(p: PieceState, r) -> list:
+    from kubb3d.judge.geometry import add, apply
+
+    hx, hy, hz = p.half_extents
+    return [add(p.position, apply(r, (sx * hx, sy * hy, sz * hz))) for sx in (-1, 1) for sy in (-1, 1) for sz in (-1, 1)]
+
+
+def piece_status(
+    snapshot: Snapshot,
+    piece_id: str,
+    params: JudgeParams | None = None,
+    *,
+    hand_check: HandCheck | None = None,
+) -> tuple[Status, str]:
+    """The status of one kubb or the king at rest, with a one-sentence reason.
+
+    ``leaning`` counts as fallen (DM §5; WS basic rule 9); ``stößel`` is a kubb lying
+    on other kubbs without ground contact (DM §7). This is the *current* status;
+    the round history (a kubb knocked past its tipping angle that stands again,
+    DM §5) is applied by :func:`kubb3d.judge.judge_throw`.
+
+    Raises:
+        ValueError: unknown id or not a kubb/king.
+    """
+    a = analyse(snapshot, piece_id, params, hand_check)
+    return a.status, a.reason
+
+
+def status_rules(status: Status, ruleset: str) -> tuple[str, ...]:
+    """The citations for a status under a ruleset (``dm`` or ``wikinger``)."""
+    dm = ruleset == "dm"
+    if status is Status.LEANING:
+        return (C.DM_THROWING,) if dm else (C.WS_LEANING,)
+    if status is Status.STOSSEL:
+        return (C.DM_RAISING,) if dm else (C.WS_INKAST, C.DM_RAISING)
+    return (C.DM_THROWING,) if dm else (C.WS_ORDER,)

@@ -1,0 +1,272 @@
+"""Rulings after a baton throw: which kubbs count as felled, which are raised again,
+and whether the king decided the game (DM §1, §5, §10; WS basic rules 7–9,
+"End of the Game").
+
+Decisions where the rules are silent (documented in the rulings' reasons):
+
+* **Order of falls within one throw.** A snapshot shows only the end of a
+  throw, not the order in which pieces fell. A baseline kubb felled by a throw
+  that started while field kubbs of its half were standing does not count
+  (DM §5: "während in der dazugehörigen Feldhälfte noch Kubbs stehen";
+  WS basic rule 8: field kubbs "must be knocked over first").
+* **The king felled by an illegal throw** still loses the game (DM §1 makes
+  no exception for fouls); a foul only raises *kubbs* again (DM §5).
+* **The king felled after all kubbs were down, but not by a king throw from
+  the baseline**: the throw is invalid and the king is set up again (WS notes
+  under "Tie-Break After the Group Stage"; DM §10 by analogy).
+* **Standing again** after being knocked past the tipping angle counts as
+  fallen under DM §5; WS is silent and DM §5 is applied by analogy.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+from kubb3d.judge import citations as C
+from kubb3d.judge.params import DEFAULT_PARAMS, JudgeParams
+from kubb3d.judge.rulings import Consequence, Pose, Ruling, Status
+from kubb3d.judge.status import ContactIndex, HandCheck, analyse, knocked_past_tipping, status_rules
+from kubb3d.pitch import KING_ID, opponent
+from kubb3d.snapshot import Snapshot
+
+
+def _violation_rule(v: Any) -> tuple[str, str]:
+    if isinstance(v, (tuple, list)) and len(v) == 2:
+        return str(v[0]), str(v[1])
+    rule, reason = getattr(v, "rule", None), getattr(v, "reason", None)
+    if rule is None:
+        raise ValueError(f"a violation must be a kubb3d.throw.Violation or a (rule, reason) pair, got {v!r}")
+    return str(rule), str(reason)
+
+
+@dataclass(frozen=True)
+class ThrowContext:
+    """What the judge must know about a baton throw besides the snapshot after it.
+
+    Attributes:
+        ruleset: ``dm`` or ``wikinger``.
+        thrower: ``A`` or ``B``; the target half is the opponent's.
+        legal: False if the throw broke a throwing rule (DM §5; WS basic rules 5, 7).
+        violations: the broken rules, :class:`kubb3d.throw.Violation` or (rule, reason) pairs.
+        king_throw: the throw was a king throw from the baseline after every kubb of
+            the target half was down (DM §10, WS "End of the Game").
+        round_start: piece id → pose at the start of the round (where a kubb or the
+            king is raised again).
+        field_kubbs: ids of the field kubbs standing in the target half when the throw began.
+        already_felled: kubbs ruled felled earlier this round.
+        pending_raise: kubbs already ruled to be raised at the end of this round
+            (early baseline kubbs of earlier throws).
+        accidents: pieces moved or felled by wind, ground or accident: stood up again
+            at once at their round-start spot (DM §5; WS notes).
+    """
+
+    ruleset: str = "dm"
+    thrower: str = "A"
+    legal: bool = True
+    violations: tuple = ()
+    king_throw: bool = False
+    round_start: Mapping[str, Pose] = field(default_factory=dict)
+    field_kubbs: frozenset[str] = frozenset()
+    already_felled: frozenset[str] = frozenset()
+    pending_raise: frozenset[str] = frozenset()
+    accidents: frozenset[str] = frozenset()
+
+    def __post_init__(self) -> None:
+        C.check_ruleset(self.ruleset)
+        if self.thrower not in ("A", "B"):
+            raise ValueError(f"thrower must be 'A' or 'B', got {self.thrower!r}")
+        for v in self.violations:
+            _violation_rule(v)
+
+
+@dataclass(frozen=True)
+class ThrowJudgement:
+    """The judge's word on one throw.
+
+    Attributes:
+        rulings: one per kubb of the target half, the king, and any accident piece.
+        felled: target-half kubbs that count as felled now (including ``already_felled``).
+        newly_felled: those felled by this throw.
+        raise_again: pieces to stand up at their round-start spot; ``raise_now`` of
+            them at once (fouls, accidents), the rest at the end of the round
+            (early baseline kubbs, DM §5).
+        raise_now: subset of ``raise_again`` to raise immediately.
+        winner, loser: ``A``/``B`` if the king decided the game, else None.
+    """
+
+    rulings: tuple[Ruling, ...]
+    felled: frozenset[str]
+    newly_felled: frozenset[str]
+    raise_again: frozenset[str]
+    raise_now: frozenset[str]
+    winner: str | None = None
+    loser: str | None = None
+
+    def ruling(self, piece: str) -> Ruling:
+        """The ruling on one piece (KeyError if none)."""
+        for r in self.rulings:
+            if r.piece == piece:
+                return r
+        raise KeyError(piece)
+
+    def to_dict(self) -> dict:
+        """JSON-friendly dict."""
+        return {
+            "event": "throw",
+            "rulings": [r.to_dict() for r in self.rulings],
+            "felled": sorted(self.felled),
+            "newly_felled": sorted(self.newly_felled),
+            "raise_again": sorted(self.raise_again),
+            "raise_now": sorted(self.raise_now),
+            "winner": self.winner,
+            "loser": self.loser,
+        }
+
+
+def _raise_pose(ctx: ThrowContext, pid: str) -> Pose | None:
+    return ctx.round_start.get(pid)
+
+
+def judge_throw(after: Snapshot, ctx: ThrowContext, params: JudgeParams | None = None, hand_check: HandCheck | None = None) -> ThrowJudgement:
+    """Rule on every kubb of the target half and the king after a baton throw.
+
+    Args:
+        after: the snapshot at rest after the throw (contacts with fresh forces).
+        ctx: the throw's context.
+        params: thresholds.
+        hand_check: optional DM §5 hand check for doubtful cases.
+
+    Returns:
+        A :class:`ThrowJudgement`.
+
+    Raises:
+        ValueError: a context id that is not a piece of the snapshot.
+    """
+    params = params or DEFAULT_PARAMS
+    dm = ctx.ruleset == "dm"
+    target = opponent(ctx.thrower)
+    index = ContactIndex(after)
+    pieces = after.pieces
+    for name in ("field_kubbs", "already_felled", "pending_raise", "accidents"):
+        unknown = sorted(set(getattr(ctx, name)) - set(pieces))
+        if unknown:
+            raise ValueError(f"ThrowContext.{name} names pieces not in the snapshot: {unknown}")
+    target_kubbs = sorted(pid for pid, p in pieces.items() if p.kind == "kubb" and p.side == target)
+    standing_field = set(ctx.field_kubbs) - set(ctx.already_felled)
+    foul_rules = tuple(dict.fromkeys(_violation_rule(v)[0] for v in ctx.violations)) or ((C.DM_THROWING,) if dm else (C.WS_FOOT,))
+    foul_text = "; ".join(_violation_rule(v)[1].rstrip(".") for v in ctx.violations) or "the throw broke a throwing rule"
+    accident_rules = (C.DM_THROWING,) if dm else (C.WS_NOTES,)
+
+    rulings: list[Ruling] = []
+    felled: set[str] = set()
+    newly: set[str] = set()
+    raise_again: set[str] = set()
+    raise_now: set[str] = set()
+    winner = loser = None
+
+    judged = list(target_kubbs) + ([KING_ID] if KING_ID in pieces else [])
+    judged += sorted(set(ctx.accidents) - set(judged))
+    for pid in judged:
+        p = pieces[pid]
+        if p.kind not in ("kubb", "king"):
+            continue
+        a = analyse(after, pid, params, hand_check, index=index)
+        history = knocked_past_tipping(p, params)
+        down = a.status is not Status.STANDING or history
+        base_rules = status_rules(a.status, ctx.ruleset)
+        hc = a.hand_check
+        if pid in ctx.accidents:
+            rulings.append(Ruling(pid, a.status, Consequence.RAISE_AT_ORIGINAL_SPOT, accident_rules, f"{pid} was moved by accident, not by a throw, so it is stood up again where it stood.", hc, _raise_pose(ctx, pid)))
+            raise_again.add(pid)
+            raise_now.add(pid)
+            continue
+        if pid == KING_ID:
+            king_rules_end = (C.DM_AIM,) if dm else (C.WS_END,)
+            if not down:
+                touched = f" although {a.touching[0] if len(a.touching) == 1 else 'other pieces'} touch{'es' if len(a.touching) == 1 else ''} it" if a.touching else ""
+                rulings.append(Ruling(pid, a.status, Consequence.NONE, king_rules_end, f"The king still stands on its own{touched}; only a felled king ends the game.", hc))
+                continue
+            why = a.reason if a.status is not Status.STANDING else f"The king stands again but was knocked past its tipping angle during the throw."
+            if ctx.king_throw:
+                if ctx.legal:
+                    winner, loser = ctx.thrower, target
+                    rules = (C.DM_KING_THROW, C.DM_AIM) if dm else (C.WS_END,)
+                    rulings.append(Ruling(pid, a.status, Consequence.GAME_WON, rules, f"Side {ctx.thrower} felled the king with a legal king throw after all kubbs were down, so side {ctx.thrower} wins.", hc))
+                else:
+                    rules = foul_rules + ((C.DM_KING_THROW,) if dm else (C.WS_NOTES,))
+                    rulings.append(Ruling(pid, a.status, Consequence.RAISE_AT_ORIGINAL_SPOT, tuple(dict.fromkeys(rules)), f"The king throw was not legal ({foul_text}), so it does not count and the king is set up again.", hc, _raise_pose(ctx, pid)))
+                    raise_again.add(pid)
+                    raise_now.add(pid)
+                continue
+            all_down_before = bool(target_kubbs) and set(target_kubbs) <= set(ctx.already_felled)
+            if all_down_before:
+                rules = (C.DM_KING_THROW,) if dm else (C.WS_NOTES,)
+                rulings.append(Ruling(pid, a.status, Consequence.RAISE_AT_ORIGINAL_SPOT, rules, "All kubbs were down but this was not a king throw from the baseline, so the throw is invalid and the king is set up again.", hc, _raise_pose(ctx, pid)))
+                raise_again.add(pid)
+                raise_now.add(pid)
+                continue
+            winner, loser = target, ctx.thrower
+            rules = (C.DM_AIM,) if dm else (C.WS_END,)
+            rulings.append(Ruling(pid, a.status, Consequence.GAME_LOST, rules, f"Side {ctx.thrower} felled the king before all kubbs of side {target}'s half were down, so side {ctx.thrower} loses. ({why})", hc))
+            continue
+
+        # a kubb of the target half
+        if pid in ctx.pending_raise:
+            rules = (C.DM_THROWING,) if dm else (C.WS_ORDER,)
+            rulings.append(Ruling(pid, a.status, Consequence.RAISE_AT_ORIGINAL_SPOT, rules, f"{pid} was felled earlier while field kubbs stood, so it is raised at its spot at the end of the round.", hc, _raise_pose(ctx, pid)))
+            raise_again.add(pid)
+            continue
+        if pid in ctx.already_felled:
+            felled.add(pid)
+            if a.status is Status.STANDING:
+                rules = (C.DM_THROWING,) if dm else (C.WS_ORDER, C.DM_THROWING)
+                reason = f"{pid} stands again, but it was already felled earlier this round, so it still counts as felled."
+            else:
+                rules = base_rules
+                reason = f"{pid} was already felled earlier this round. {a.reason}"
+            rulings.append(Ruling(pid, a.status, Consequence.COUNTS_AS_FELLED, rules, reason, hc))
+            continue
+        if not down:
+            rulings.append(Ruling(pid, a.status, Consequence.NONE, (C.DM_THROWING,) if dm else (C.WS_ORDER,), a.reason, hc))
+            continue
+        if a.status is Status.STANDING:
+            rules = (C.DM_THROWING,) if dm else (C.WS_ORDER, C.DM_THROWING)
+            why = f"{pid} stands again, but it was knocked past its tipping angle during this round, so it counts as fallen."
+        else:
+            rules, why = base_rules, a.reason
+        if not ctx.legal:
+            rules = tuple(dict.fromkeys(foul_rules + ((C.DM_THROWING,) if dm else (C.WS_FOOT,))))
+            rulings.append(Ruling(pid, a.status, Consequence.RAISE_AT_ORIGINAL_SPOT, rules, f"{pid} fell to an illegal throw ({foul_text}), so it does not count and is set up again.", hc, _raise_pose(ctx, pid)))
+            raise_again.add(pid)
+            raise_now.add(pid)
+            continue
+        if pid not in ctx.field_kubbs and standing_field:
+            rules = (C.DM_THROWING,) if dm else (C.WS_ORDER,)
+            rulings.append(Ruling(pid, a.status, Consequence.RAISE_AT_ORIGINAL_SPOT, rules, f"Baseline kubb {pid} fell while field kubbs ({', '.join(sorted(standing_field))}) still stood in its half, so it does not count and is raised at its spot at the end of the round.", hc, _raise_pose(ctx, pid)))
+            raise_again.add(pid)
+            continue
+        felled.add(pid)
+        newly.add(pid)
+        rulings.append(Ruling(pid, a.status, Consequence.COUNTS_AS_FELLED, rules, why, hc))
+
+    return ThrowJudgement(tuple(rulings), frozenset(felled), frozenset(newly), frozenset(raise_again), frozenset(raise_now), winner, loser)
+
+
+def judge_accident(after: Snapshot, pieces: frozenset[str] | set[str], round_start: Mapping[str, Pose], ruleset: str = "dm", params: JudgeParams | None = None) -> tuple[Ruling, ...]:
+    """Mark pieces moved by "wind, ground or accident": each is stood up again at once at its
+    round-start spot (DM §5 "umgehend wieder aufgestellt"; WS notes: a kubb knocked over
+    with the foot is set up again and does not count).
+
+    Raises:
+        ValueError: unknown ruleset or piece.
+    """
+    C.check_ruleset(ruleset)
+    params = params or DEFAULT_PARAMS
+    rules = (C.DM_THROWING,) if ruleset == "dm" else (C.WS_NOTES,)
+    index = ContactIndex(after)
+    out = []
+    for pid in sorted(pieces):
+        a = analyse(after, pid, params, index=index)
+        out.append(Ruling(pid, a.status, Consequence.RAISE_AT_ORIGINAL_SPOT, rules, f"{pid} was moved by accident, not by a throw, so it is stood up again where it stood.", False, round_start.get(pid)))
+    return tuple(out)
