@@ -365,7 +365,9 @@ def simulate(
     body = world.body_id(piece)
     t0 = world.time
     recorder = _Recorder(world, t0)
-    start = recorder.record(world.time, world.sample())
+    first_sample = world.sample()
+    recorder.record(world.time, first_sample)
+    start = {pid: (world.frame_position(pid, com, q), q) for pid, (com, q) in first_sample.items()}
 
     # --- free flight, one step at a time, until the first contact
     vx, vy, _ = release.velocity
@@ -395,7 +397,7 @@ def simulate(
         world.step(1)
         n += 1
         if n % record_every == 0:
-            recorder.record(world.time, world.sample())
+            recorder.record(world.time, {piece: pb.getBasePositionAndOrientation(body, physicsClientId=c)})
         cps = pb.getContactPoints(bodyA=body, physicsClientId=c)
         if cps:
             cp = min(cps, key=lambda x: (x[8], x[2]))
@@ -414,7 +416,7 @@ def simulate(
                 touched.add(by_body(cp[2]))
             recorder.record(t, sample)
 
-        world.add_step_hook(lambda: world.apply_drag(piece))
+        world.add_step_hook(_DragUntilSlow(world, piece))
         try:
             stats = world.run_until_rest(max(0.0, max_time - (world.time - t0)), sample_every=record_every, on_sample=on_sample)
         finally:
@@ -436,26 +438,61 @@ def simulate(
     return ThrowResult(piece, release, params, metrics, violations, first, touched, traj, final, rest_time, bool(stats and stats.at_rest), final_tilt)
 
 
+DRAG_MIN_SPEED = 3.0
+"""m/s: after its first contact a thrown piece gets air drag until it is slower than this
+(a baton at 3 m/s feels ≈ 0.08 N of drag against 2.8 N of weight)."""
+
+
+class _DragUntilSlow:
+    """Step hook: air drag on the thrown piece until it first drops below :data:`DRAG_MIN_SPEED`."""
+
+    def __init__(self, world: World, piece: str) -> None:
+        self.world, self.piece, self.active = world, piece, True
+        self.body, self.client = world.body_id(piece), world.client
+
+    def __call__(self) -> None:
+        if self.active:
+            (vx, vy, vz), _ = pb.getBaseVelocity(self.body, physicsClientId=self.client)
+            if vx * vx + vy * vy + vz * vz < DRAG_MIN_SPEED**2:
+                self.active = False
+            else:
+                self.world.apply_drag(self.piece)
+
+
 class _Recorder:
-    """Collects :meth:`World.sample` results as a :class:`Trajectory` (bounding-box centres)."""
+    """Collects raw (centre of mass, quat) samples and turns them into a :class:`Trajectory`.
+
+    A piece missing from a sample (pieces other than the thrown one are not read during the
+    free flight: they cannot move before the first contact) repeats its first later pose,
+    or its start pose.
+    """
 
     def __init__(self, world: World, t0: float) -> None:
         self.world = world
         self.t0 = t0
         self.times: list[float] = []
-        self.rows: dict[str, list] = {}
+        self.samples: list[dict] = []
 
-    def record(self, t: float, sample: dict) -> dict[str, tuple]:
+    def record(self, t: float, sample: dict) -> None:
+        """Keep one sample {id: (centre of mass, quat)} taken at world time ``t``."""
         self.times.append(t - self.t0)
-        out = {}
-        for pid, (com, q) in sample.items():
-            pos = self.world.frame_position(pid, com, q)
-            self.rows.setdefault(pid, []).append((*pos, *q))
-            out[pid] = (tuple(pos), q)
-        return out
+        self.samples.append(sample)
 
     def trajectory(self, keep: set[str]) -> Trajectory:
-        return Trajectory(np.array(self.times), {pid: np.array(rows) for pid, rows in self.rows.items() if pid in keep})
+        poses = {}
+        for pid in keep:
+            if not self.world.has_piece(pid):
+                continue
+            rows = [s.get(pid) for s in self.samples]
+            fill = next((r for r in rows if r is not None), None)
+            if fill is None:
+                continue
+            out = []
+            for r in rows:
+                com, q = r if r is not None else fill
+                out.append((*self.world.frame_position(pid, com, q), *q))
+            poses[pid] = np.array(out)
+        return Trajectory(np.array(self.times), poses)
 
 
 def check_legality(metrics: FlightMetrics, release: Release, rules: ThrowRules, pitch: Pitch, side: str | None, line_x: float | None) -> list[Violation]:

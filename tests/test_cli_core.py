@@ -45,3 +45,9 @@ def test_models_check_passes_on_the_committed_files():
     r = run_cli("models", "check")
     assert r.returncode == 0, r.stdout + r.stderr
     assert "match a fresh build" in r.stdout
+
+
+def test_bench_runs_and_reports_the_ratio():
+    r = run_cli("bench", "--throws", "3")
+    assert r.returncode == 0, r.stderr
+    assert "kubb3d / bare" in r.stdout and "memory of one World" in r.stdout

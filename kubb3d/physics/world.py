@@ -84,6 +84,11 @@ class _Piece:
     side: str | None
     drag: RodDrag | None
     max_tilt: float = 0.0
+    cos_max_tilt: float = 1.0
+
+    def reset_tilt(self, q) -> None:
+        self.max_tilt = tilt_from_vertical(q) if self.kind in ("kubb", "king") else 0.0
+        self.cos_max_tilt = math.cos(self.max_tilt)
 
 
 @dataclass
@@ -325,7 +330,7 @@ class World:
         if sleeping and kind != "stake":
             pb.changeDynamics(body, -1, activationState=pb.ACTIVATION_STATE_SLEEP, physicsClientId=c)
         piece = _Piece(piece_id, kind, shape, half, body, mass, com_local, side, drag)
-        piece.max_tilt = tilt_from_vertical(quat_xyzw) if kind in ("kubb", "king") else 0.0
+        piece.reset_tilt(quat_xyzw)
         self._pieces[piece_id] = piece
         self._by_body[body] = piece_id
         return body
@@ -358,8 +363,7 @@ class World:
     def close(self) -> None:
         """Release the PyBullet client (the world is unusable afterwards)."""
         if self._cid is not None and pb.isConnected(self._cid):
-            pb.resetSimulation(physicsClientId=self._cid)
-            _CLIENT_POOL.append(self._cid)
+            _CLIENT_POOL.append(self._cid)  # reset by the next World that takes it
         self._cid = None
 
     def __enter__(self) -> "World":
@@ -432,7 +436,7 @@ class World:
     def clear_history(self) -> None:
         """Forget every piece's max tilt (call at the start of a throwing round, DM §5)."""
         for p in self._pieces.values():
-            p.max_tilt = tilt_from_vertical(pb.getBasePositionAndOrientation(p.body, physicsClientId=self._cid)[1]) if p.kind in ("kubb", "king") else 0.0
+            p.reset_tilt(pb.getBasePositionAndOrientation(p.body, physicsClientId=self._cid)[1])
 
     # ------------------------------------------------------------------ stepping
     def add_step_hook(self, hook: Callable[[], None]) -> None:
@@ -491,10 +495,12 @@ class World:
             pos, q = pb.getBasePositionAndOrientation(p.body, physicsClientId=c)
             if not (abs(pos[0]) < WORLD_LIMIT and abs(pos[1]) < WORLD_LIMIT and -WORLD_LIMIT < pos[2] < WORLD_LIMIT):
                 raise PhysicsGlitch(f"piece {p.id} left the world or became NaN at t={self.time:.3f} s: position {pos}")
-            if p.kind in ("kubb", "king"):
-                t = tilt_from_vertical(q)
-                if t > p.max_tilt:
-                    p.max_tilt = t
+            if p.kind != "baton":
+                # cos(tilt) = 1 - 2(x² + y²): compare cosines, take the arccos only when it grew
+                cos_tilt = 1 - 2 * (q[0] * q[0] + q[1] * q[1])
+                if cos_tilt < p.cos_max_tilt:
+                    p.cos_max_tilt = cos_tilt
+                    p.max_tilt = tilt_from_vertical(q)
             out[p.id] = (pos, q)
         return out
 

@@ -1,0 +1,190 @@
+"""``kubb3d bench``: throughput of full throws against a bare PyBullet loop, and memory.
+
+A *full throw* is: build the standard scene in a fresh world (stakes, ten
+baseline kubbs, king), release a baton aimed at a random baseline kubb of
+side B with a little noise, simulate until everything rests (drag, flight
+legality, trajectory recording, contacts), and take the final snapshot. The
+aim solutions are computed before the clock starts.
+
+The *bare loop* does the same physics with PyBullet alone: the same URDF
+files, engine settings and dynamics, the same release, stepping until the
+same rest test holds, but without drag, legality tracking, recording or
+snapshots. The ratio tells what kubb3d's own bookkeeping costs.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import time
+from dataclasses import replace
+
+import numpy as np
+
+from kubb3d.physics._pybullet import pb
+
+
+def rss_mb() -> float:
+    """Resident set size of this process, MB (Linux /proc; 0 where unavailable)."""
+    try:
+        with open(f"/proc/{os.getpid()}/status") as fh:
+            for line in fh:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return 0.0
+
+
+def _throws(n: int, seed: int):
+    from kubb3d.physics.world import World
+    from kubb3d.throw import ThrowParams, aim, release_from_params
+
+    rng = np.random.default_rng(seed)
+    with World.standard() as w:
+        sols = {f"B{i}": aim(w, f"B{i}", ThrowParams()).params for i in range(1, 6)}
+        pitch = w.pitch
+    out = []
+    for _ in range(n):
+        p = sols[f"B{rng.integers(1, 6)}"]
+        p = replace(p, speed=p.speed * (1 + 0.02 * rng.standard_normal()), azimuth_deg=p.azimuth_deg + 0.8 * rng.standard_normal())
+        out.append((p, release_from_params(p, pitch)))
+    return out
+
+
+def full_throws(throws) -> tuple[float, int]:
+    """Run kubb3d throws; returns (seconds, total steps)."""
+    from kubb3d.physics.world import World
+    from kubb3d.throw import throw
+
+    steps = 0
+    t0 = time.perf_counter()
+    for params, _ in throws:
+        with World.standard() as w:
+            throw(w, params)
+            steps += w.steps
+    return time.perf_counter() - t0, steps
+
+
+def bare_loop(throws) -> tuple[float, int]:
+    """The same scene and throws in plain PyBullet; returns (seconds, total steps)."""
+    from kubb3d.assets import model_path
+    from kubb3d.equipment import STANDARD
+    from kubb3d.physics.ground import GRASS, WOOD_ON_WOOD_FRICTION, WOOD_ON_WOOD_RESTITUTION
+    from kubb3d.pitch import Pitch
+
+    pitch = Pitch()
+    dt = 1 / 240
+    c = pb.connect(pb.DIRECT)
+    mu = math.sqrt(WOOD_ON_WOOD_FRICTION)
+    steps = 0
+    t0 = time.perf_counter()
+    for _, rel in throws:
+        pb.resetSimulation(physicsClientId=c)
+        pb.setPhysicsEngineParameter(fixedTimeStep=dt, numSubSteps=0, numSolverIterations=50, deterministicOverlappingPairs=1,
+                                     enableConeFriction=1, restitutionVelocityThreshold=0.05, contactBreakingThreshold=0.002,
+                                     allowedCcdPenetration=0.0, enableFileCaching=1, physicsClientId=c)
+        pb.setGravity(0, 0, -9.81, physicsClientId=c)
+        ground = pb.createMultiBody(0, pb.createCollisionShape(pb.GEOM_PLANE, physicsClientId=c), physicsClientId=c)
+        pb.changeDynamics(ground, -1, lateralFriction=GRASS.friction / mu, restitution=GRASS.restitution / math.sqrt(WOOD_ON_WOOD_RESTITUTION),
+                          contactStiffness=GRASS.contact_stiffness, contactDamping=GRASS.contact_damping, physicsClientId=c)
+
+        def load(kind, pos, quat=(0, 0, 0, 1), fixed=False, sleep=True):
+            b = pb.loadURDF(str(model_path("standard", kind)), pos, quat, useMaximalCoordinates=True, useFixedBase=fixed,
+                            flags=pb.URDF_USE_INERTIA_FROM_FILE, physicsClientId=c)
+            pb.changeDynamics(b, -1, lateralFriction=mu, restitution=math.sqrt(WOOD_ON_WOOD_RESTITUTION), linearDamping=0, angularDamping=0, physicsClientId=c)
+            if not fixed:
+                pb.changeDynamics(b, -1, ccdSweptSphereRadius=0.8 * 0.022 if kind == "baton" else 0.8 * 0.035,
+                                  activationState=pb.ACTIVATION_STATE_ENABLE_SLEEPING, physicsClientId=c)
+                if sleep:
+                    pb.changeDynamics(b, -1, activationState=pb.ACTIVATION_STATE_SLEEP, physicsClientId=c)
+            return b
+
+        for x, y in pitch.stake_positions().values():
+            load("stake", (x, y, 0.125), fixed=True)
+        bodies = [load("kubb", (x, y, 0.075)) for side in "AB" for x, y in pitch.baseline_kubb_positions(side).values()]
+        bodies.append(load("king", (0, 0, 0.15 - 0.0148)))
+        baton = load("baton", rel.position, rel.quat_xyzw, sleep=False)
+        pb.changeDynamics(baton, -1, rollingFriction=GRASS.rolling_resistance * 0.022 / (GRASS.friction / mu),
+                          spinningFriction=GRASS.spinning_friction / (GRASS.friction / mu), physicsClientId=c)
+        pb.resetBaseVelocity(baton, rel.velocity, rel.angular_velocity, physicsClientId=c)
+        bodies.append(baton)
+        prev = [pb.getBasePositionAndOrientation(b, physicsClientId=c) for b in bodies]
+        quiet, n = 0, 0
+        tol = 0.01 * 4 * dt
+        cos_tol = math.cos(0.1 * 4 * dt / 2)
+        while n < 15 * 240 and quiet < 15:
+            for _ in range(4):
+                pb.stepSimulation(physicsClientId=c)
+            n += 4
+            cur = [pb.getBasePositionAndOrientation(b, physicsClientId=c) for b in bodies]
+            moving = any(math.dist(p0, p1) > tol or abs(sum(a * b for a, b in zip(q0, q1))) < cos_tol for (p0, q0), (p1, q1) in zip(prev, cur))
+            quiet = 0 if moving else quiet + 1
+            prev = cur
+        steps += n
+    elapsed = time.perf_counter() - t0
+    pb.disconnect(c)
+    return elapsed, steps
+
+
+def world_memory_mb() -> float:
+    """Resident memory of one standard World (with its PyBullet client), MB, measured in a fresh
+    process as the RSS growth from creating it."""
+    import subprocess
+    import sys
+
+    code = (
+        "from kubb3d.bench import rss_mb\n"
+        "from kubb3d.physics.world import World\n"
+        "base = rss_mb()\n"
+        "w = World.standard()\n"
+        "w.step(240)\n"
+        "print(rss_mb() - base)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    return float(out.stdout.strip() or "nan")
+
+
+def memory_growth_mb(n: int, seed: int) -> tuple[float, float]:
+    """(RSS after a 200-throw warm-up, growth over the next ``n`` throws), MB."""
+    throws = _throws(200 + n, seed)
+    full_throws(throws[:200])
+    start = rss_mb()
+    full_throws(throws[200:])
+    return start, rss_mb() - start
+
+
+def run_bench(n: int, memory_throws: int, seed: int) -> dict:
+    """Run the benchmark and print a table; returns the figures."""
+    from rich.console import Console
+    from rich.table import Table
+
+    con = Console()
+    throws = _throws(n, seed)
+    full_throws(throws[: min(5, n)])  # warm caches (file caching, pooled client)
+    t_full, s_full = full_throws(throws)
+    t_bare, s_bare = bare_loop(throws)
+    figures = {
+        "throws": n,
+        "full_throws_per_s": n / t_full,
+        "bare_throws_per_s": n / t_bare,
+        "ratio_full_to_bare": (n / t_full) / (n / t_bare),
+        "steps_per_throw": s_full / n,
+        "bare_steps_per_throw": s_bare / n,
+        "world_mb": world_memory_mb(),
+    }
+    if memory_throws:
+        base, growth = memory_growth_mb(memory_throws, seed + 1)
+        figures.update(rss_after_warmup_mb=base, growth_mb=growth, memory_throws=memory_throws)
+    table = Table(title=f"kubb3d bench: {n} full throws at the standard set-up, one core")
+    table.add_column("measure")
+    table.add_column("value", justify="right")
+    table.add_row("kubb3d full throws / s", f"{figures['full_throws_per_s']:.1f}")
+    table.add_row("bare PyBullet loop throws / s", f"{figures['bare_throws_per_s']:.1f}")
+    table.add_row("kubb3d / bare", f"{figures['ratio_full_to_bare']:.2f}")
+    table.add_row("steps per throw (kubb3d / bare)", f"{figures['steps_per_throw']:.0f} / {figures['bare_steps_per_throw']:.0f}")
+    table.add_row("memory of one World", f"{figures['world_mb']:.1f} MB")
+    if memory_throws:
+        table.add_row(f"memory growth over {memory_throws} throws", f"{figures['growth_mb']:.1f} MB (from {figures['rss_after_warmup_mb']:.0f} MB)")
+    con.print(table)
+    return figures
