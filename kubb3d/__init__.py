@@ -1,1 +1,61 @@
-"""kubb3d."""
+"""kubb3d: a 3D physics simulator of the outdoor game Kubb, with a referee.
+
+The common entry points are importable from the package itself (loaded on
+first use, so ``import kubb3d`` stays light and never imports pyglet)::
+
+    import kubb3d
+    with kubb3d.World.standard() as world:
+        params = kubb3d.aim(world, "B3", kubb3d.ThrowParams()).params
+        result = kubb3d.throw(world, params)
+
+=================  =====================================================
+name               where it lives
+=================  =====================================================
+World, Terrain     :mod:`kubb3d.physics.world`
+ThrowParams, aim,  :mod:`kubb3d.throw`
+throw, inkast,
+lag_throw
+Snapshot           :mod:`kubb3d.snapshot`
+Pitch              :mod:`kubb3d.pitch`
+get_set            :mod:`kubb3d.equipment`
+get_ground         :mod:`kubb3d.physics.ground`
+=================  =====================================================
+"""
+
+from __future__ import annotations
+
+import importlib
+
+__version__ = "0.1.0"
+
+_LAZY = {
+    "World": "kubb3d.physics.world",
+    "Terrain": "kubb3d.physics.world",
+    "PhysicsGlitch": "kubb3d.physics.world",
+    "ThrowParams": "kubb3d.throw",
+    "ThrowResult": "kubb3d.throw",
+    "Release": "kubb3d.throw",
+    "aim": "kubb3d.throw",
+    "throw": "kubb3d.throw",
+    "inkast": "kubb3d.throw",
+    "lag_throw": "kubb3d.throw",
+    "simulate": "kubb3d.throw",
+    "Snapshot": "kubb3d.snapshot",
+    "Pitch": "kubb3d.pitch",
+    "get_set": "kubb3d.equipment",
+    "get_ground": "kubb3d.physics.ground",
+}
+
+__all__ = sorted(_LAZY)
+
+
+def __getattr__(name: str):
+    if name in _LAZY:
+        value = getattr(importlib.import_module(_LAZY[name]), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module 'kubb3d' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY))

@@ -141,3 +141,30 @@ def test_no_tunnelling_100_broadside_throws_up_to_20_mps():
                     hits += 1
                     break
     assert hits == 100
+
+
+def test_uneven_terrain_is_seeded_and_pieces_stand_on_it():
+    from kubb3d.physics.world import Terrain
+
+    xs, ys = np.linspace(-4, 4, 50), np.linspace(-2.5, 2.5, 30)
+    a = Terrain(0.01, seed=3).heights(xs, ys)
+    assert np.array_equal(a, Terrain(0.01, seed=3).heights(xs, ys))
+    assert not np.array_equal(a, Terrain(0.01, seed=4).heights(xs, ys))
+    assert 0.005 < a.std() < 0.02  # amplitude 1 cm is the standard deviation
+    with World.standard(terrain=Terrain(0.01, seed=3), sleeping=False) as w:
+        heights = {pid: w.ground_height(*w.pose(pid)[0][:2]) for pid in w.piece_ids("kubb")}
+        assert max(abs(h) for h in heights.values()) > 0.002  # the ground really is uneven
+        w.run_until_rest(3.0)
+        snap = w.snapshot()
+    for pid, h in heights.items():
+        # each kubb rests on the terrain: its centre about half a height above the local ground
+        assert snap[pid].position[2] - h == pytest.approx(w.equipment.kubb.height / 2, abs=0.012)
+
+
+def test_public_api_is_importable_from_the_package():
+    import kubb3d
+
+    assert kubb3d.World is World
+    assert callable(kubb3d.throw) and callable(kubb3d.aim)
+    with pytest.raises(AttributeError):
+        kubb3d.no_such_thing
