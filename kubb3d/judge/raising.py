@@ -132,6 +132,26 @@ class InkastJudgement:
                 return r
         raise KeyError(piece)
 
+    @property
+    def valid(self) -> dict[str, Pose]:
+        """Kubb → raised pose of the valid kubbs raised where they lie (``RAISE_HERE``)."""
+        return {r.piece: r.raised_pose for r in self.rulings if r.consequence is Consequence.RAISE_HERE and r.raised_pose is not None}
+
+    @property
+    def invalid(self) -> frozenset[str]:
+        """Inkasted kubbs that landed invalid (``RETHROW`` or ``PENALTY_KUBB``)."""
+        return frozenset(r.piece for r in self.rulings if r.consequence in (Consequence.RETHROW, Consequence.PENALTY_KUBB))
+
+    @property
+    def stossel(self) -> frozenset[str]:
+        """Valid stößel, placed freely by the inkasting side (``PLACE_FREELY``, DM §7)."""
+        return frozenset(r.piece for r in self.rulings if r.consequence is Consequence.PLACE_FREELY)
+
+    @property
+    def king_felled(self) -> bool:
+        """An inkasted kubb felled the king (the inkasting side loses, DM §1)."""
+        return self.loser is not None
+
     def to_dict(self) -> dict:
         """JSON-friendly dict."""
         return {

@@ -86,8 +86,9 @@ class ThrowJudgement:
 
     Attributes:
         rulings: one per kubb of the target half, the king, and any accident piece.
-        felled: target-half kubbs that count as felled now (including ``already_felled``).
-        newly_felled: those felled by this throw.
+        felled: target-half kubbs felled by this throw (they count as felled).
+        felled_total: every target-half kubb that counts as felled now (``felled`` plus
+            ``already_felled``).
         raise_again: pieces to stand up at their round-start spot; ``raise_now`` of
             them at once (fouls, accidents), the rest at the end of the round
             (early baseline kubbs, DM §5).
@@ -97,7 +98,7 @@ class ThrowJudgement:
 
     rulings: tuple[Ruling, ...]
     felled: frozenset[str]
-    newly_felled: frozenset[str]
+    felled_total: frozenset[str]
     raise_again: frozenset[str]
     raise_now: frozenset[str]
     winner: str | None = None
@@ -116,7 +117,7 @@ class ThrowJudgement:
             "event": "throw",
             "rulings": [r.to_dict() for r in self.rulings],
             "felled": sorted(self.felled),
-            "newly_felled": sorted(self.newly_felled),
+            "felled_total": sorted(self.felled_total),
             "raise_again": sorted(self.raise_again),
             "raise_now": sorted(self.raise_now),
             "winner": self.winner,
@@ -250,7 +251,7 @@ def judge_throw(after: Snapshot, ctx: ThrowContext, params: JudgeParams | None =
         newly.add(pid)
         rulings.append(Ruling(pid, a.status, Consequence.COUNTS_AS_FELLED, rules, why, hc))
 
-    return ThrowJudgement(tuple(rulings), frozenset(felled), frozenset(newly), frozenset(raise_again), frozenset(raise_now), winner, loser)
+    return ThrowJudgement(tuple(rulings), frozenset(newly), frozenset(felled), frozenset(raise_again), frozenset(raise_now), winner, loser)
 
 
 def judge_accident(after: Snapshot, pieces: frozenset[str] | set[str], round_start: Mapping[str, Pose], ruleset: str = "dm", params: JudgeParams | None = None) -> tuple[Ruling, ...]:

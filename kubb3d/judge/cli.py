@@ -1,0 +1,108 @@
+"""``kubb3d judge`` and ``kubb3d quiz``: register them on the main Typer app with
+:func:`register`.
+
+``kubb3d judge FILE…`` builds each scenario, lets it settle in physics and prints
+the rulings (``--json`` for data); ``--check`` compares them with the expected
+rulings and exits 1 on any difference. A bad file is reported in one line
+naming the file and field (exit 2); nothing prints a traceback.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import List, Optional
+
+import typer
+
+
+def _fail(msg: str) -> None:
+    typer.echo(f"error: {msg}", err=True)
+    raise typer.Exit(2)
+
+
+def _format(res) -> str:
+    lines = [f"{res.path}: {res.spec.title} [{res.spec.ruleset}]"]
+    for r in res.judgement.rulings:
+        extra = []
+        if r.hand_check:
+            extra.append("hand check")
+        if r.raised_pose is not None:
+            x, y, _ = r.raised_pose.position
+            extra.append(f"at ({x:.3f}, {y:.3f}) m")
+        tail = f" ({'; '.join(extra)})" if extra else ""
+        lines.append(f"  {r.piece:<8} {r.status.value:<9} → {r.consequence.value}{tail}  [{', '.join(r.rules)}]")
+        lines.append(f"           {r.reason}")
+    j = res.judgement
+    if getattr(j, "winner", None):
+        lines.append(f"  game: side {j.winner} wins, side {j.loser} loses")
+    if getattr(j, "penalty", None):
+        lines.append(f"  penalty kubbs: {j.penalty}")
+    return "\n".join(lines)
+
+
+def judge_command(
+    files: List[Path] = typer.Argument(..., help="Scenario files (.toml) or directories holding them."),
+    as_json: bool = typer.Option(False, "--json", help="Print the rulings as JSON."),
+    check: bool = typer.Option(False, "--check", help="Compare with the expected rulings; exit 1 on any difference."),
+) -> None:
+    """Build judge scenarios in physics, let them settle and print the referee's rulings."""
+    from kubb3d.scenario import ScenarioError, collect, run
+
+    try:
+        paths = collect(files)
+    except ScenarioError as exc:
+        _fail(str(exc))
+    results, errors = [], []
+    for p in paths:
+        try:
+            res, _ = run(p)
+        except ScenarioError as exc:
+            errors.append(str(exc))
+            typer.echo(f"error: {exc}", err=True)
+            continue
+        results.append(res)
+        if check and not as_json:
+            if res.mismatches:
+                typer.echo(f"FAIL {p}: {res.spec.title}")
+                for m in res.mismatches:
+                    typer.echo(f"     {m}")
+            else:
+                typer.echo(f"ok   {p}")
+        elif not as_json:
+            typer.echo(_format(res))
+            for m in res.mismatches:
+                typer.echo(f"  differs from expected: {m}")
+    if as_json:
+        docs = [r.to_dict() for r in results]
+        typer.echo(json.dumps(docs[0] if len(docs) == 1 and len(paths) == 1 else docs, indent=2, ensure_ascii=False))
+    failed = [r for r in results if r.mismatches]
+    if check and not as_json:
+        typer.echo(f"{len(results) - len(failed)} of {len(paths)} scenarios as expected" + (f", {len(errors)} bad files" if errors else ""))
+    if errors:
+        raise typer.Exit(2)
+    if check and failed:
+        raise typer.Exit(1)
+
+
+def quiz_command(
+    files: List[Path] = typer.Argument(None, help="Scenario files or directories (default: scenarios/)."),
+    seed: int = typer.Option(0, help="Seed of the question order (numpy Generator)."),
+    count: Optional[int] = typer.Option(None, min=1, help="Ask at most this many scenarios."),
+    out: Path = typer.Option(Path("quiz-images"), help="Folder for the rendered top and side views (PNG)."),
+    images: bool = typer.Option(True, help="Render the views (off: text only)."),
+) -> None:
+    """Referee training: rule on scenarios one at a time, then see the right ruling and its rule."""
+    from kubb3d.quiz import run_quiz
+    from kubb3d.scenario import ScenarioError
+
+    try:
+        run_quiz(files or [Path("scenarios")], seed=seed, count=count, out_dir=out, images=images)
+    except ScenarioError as exc:
+        _fail(str(exc))
+
+
+def register(app: typer.Typer) -> None:
+    """Add the ``judge`` and ``quiz`` commands to the main ``kubb3d`` app."""
+    app.command("judge")(judge_command)
+    app.command("quiz")(quiz_command)

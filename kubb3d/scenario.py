@@ -1,0 +1,833 @@
+"""Judge scenarios: TOML files holding one rule situation and the rulings a referee
+should give (``scenarios/*.toml``).
+
+A scenario is built in physics (:class:`~kubb3d.physics.world.World`), left to
+settle (≤ 2 s simulated), judged by :func:`kubb3d.judge.judge_throw` or
+:func:`kubb3d.judge.judge_inkast` (with the DM §5 physics hand check), and the
+rulings are compared with the expected ones.
+
+Schema version 1 (every length in m, every angle in degrees, names end in ``_deg``)::
+
+    schema = 1
+    title = "Kubb leaning on a field kubb"
+    ruleset = "dm"                 # dm | wikinger
+    equipment = "standard"         # default: dm-small for dm, standard for wikinger
+    pitch = "dm"                   # dm | wikinger | {length = 8.0, width = 5.0}; default: ruleset's
+    setup = "standard"             # standard: ten baseline kubbs and the king; empty: nothing
+    event = "throw"                # throw | inkast
+    quiz = ["B1"]                  # pieces the quiz asks about (default: the first expected one)
+
+    [throw]                        # event = "throw"
+    thrower = "A"
+    legal = true
+    violations = [{rule = "DM §5", reason = "foot over the baseline"}]
+    king_throw = false
+    field_kubbs = ["B1"]           # default: kubbs of the target half that are not its baseline kubbs
+    hand_check = true
+
+    [inkast]                       # event = "inkast"
+    inkasting_side = "B"
+    inkasted = ["B1", "B2"]
+    attempt = 1
+    prefer = "back"
+
+    [[pieces]]                     # added to / replacing the setup's pieces
+    id = "B1"
+    kind = "kubb"                  # kubb | king | baton (default from the id)
+    place = "leaning"              # see below
+    on = "A3"
+    tilt_deg = 30
+    from_deg = 180
+
+    [[expect]]
+    piece = "B1"
+    status = "leaning"
+    consequence = "counts as felled"
+    rules = ["DM §5"]              # each must be cited
+
+    [outcome]                      # optional
+    winner = "A"
+
+Placements (``place``):
+
+========================  ==========================================================
+``standing``              upright at ``at`` = [x, y], ``yaw_deg``; ``upside_down``
+``baseline``              upright at its baseline spot (ids A1…B5) or the king's spot
+``lying``                 flat at ``at``, long axis along ``yaw_deg``
+``tilted``                pivoting on a base edge: base centre ``at``, ``tilt_deg``
+                          towards ``toward_deg``
+``leaning``               leaning at ``tilt_deg`` on piece ``on`` (kubb, king, stake,
+                          baton), its foot on the side ``from_deg`` of it
+``stacked``               lying on the pieces ``on`` (a list), above their centre or
+                          ``at``, axis along ``yaw_deg`` (a stößel)
+``across_line``           lying across ``line`` (``sideline-left``, ``sideline-right``,
+                          ``centre``, ``baseline-A``, ``baseline-B``) at ``along``, with
+                          the fraction ``inside`` of its length in half ``half``
+``pose``                  explicit ``position`` (bounding-box centre) and ``quat_xyzw``
+========================  ==========================================================
+
+Piece history: ``max_tilt_deg`` (largest tilt this round, DM §5), ``felled_earlier``
+(already ruled felled this round), ``accident`` (moved by wind/ground/accident),
+``origin`` = [x, y] (spot at the start of the round, for raising again).
+
+Errors: :class:`ScenarioError` names the file, the field and what was expected;
+overlapping pieces are named as a pair. Only this module and
+:mod:`kubb3d.judge.handcheck` of the judge's modules import physics.
+"""
+
+from __future__ import annotations
+
+import math
+import struct
+import tomllib
+import zlib
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any, Literal, Union
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+from kubb3d.equipment import EQUIPMENT_SETS, EquipmentSet, get_set
+from kubb3d.judge import (
+    Consequence,
+    InkastContext,
+    JudgeParams,
+    Pose,
+    Ruling,
+    Status,
+    ThrowContext,
+    judge_inkast,
+    judge_throw,
+)
+from kubb3d.judge.geometry import quat_from_rows, rot
+from kubb3d.pitch import KING_ID, PITCHES, SIDES, Pitch, baseline_ids, opponent
+from kubb3d.snapshot import Snapshot
+
+SCHEMA_VERSION = 1
+OVERLAP_TOL = 0.002
+"""m: pieces interpenetrating by more than this in a scenario file are an error."""
+SETTLE_TIME = 2.0
+"""s: the longest a scenario is simulated to settle."""
+RAISED_TOL = 0.02
+"""m: default tolerance of an expected raised position."""
+
+
+class ScenarioError(ValueError):
+    """A scenario file that cannot be read, validated or built (one-line message)."""
+
+
+# ---------------------------------------------------------------- schema
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class PieceSpec(_Model):
+    id: str = Field(min_length=1)
+    kind: Literal["kubb", "king", "baton"] | None = None
+    side: Literal["A", "B"] | None = None
+    place: Literal["standing", "baseline", "lying", "tilted", "leaning", "stacked", "across_line", "pose"] = "standing"
+    at: tuple[float, float] | None = None
+    yaw_deg: float = 0.0
+    upside_down: bool = False
+    tilt_deg: float | None = Field(default=None, ge=0.0, le=90.0)
+    toward_deg: float = 0.0
+    on: Union[str, list[str], None] = None
+    from_deg: float = 0.0
+    line: Literal["sideline-left", "sideline-right", "centre", "baseline-A", "baseline-B"] | None = None
+    along: float = 0.0
+    inside: float = Field(default=0.5, ge=0.0, le=1.0)
+    half: Literal["A", "B"] | None = None
+    position: tuple[float, float, float] | None = None
+    quat_xyzw: tuple[float, float, float, float] | None = None
+    max_tilt_deg: float | None = Field(default=None, ge=0.0, le=180.0)
+    felled_earlier: bool = False
+    accident: bool = False
+    origin: tuple[float, float] | None = None
+
+    @model_validator(mode="after")
+    def _needs(self) -> "PieceSpec":
+        need = {
+            "standing": ("at",),
+            "lying": ("at",),
+            "tilted": ("at", "tilt_deg"),
+            "leaning": ("on", "tilt_deg"),
+            "stacked": ("on",),
+            "across_line": ("line",),
+            "pose": ("position", "quat_xyzw"),
+        }.get(self.place, ())
+        for name in need:
+            if getattr(self, name) is None:
+                raise ValueError(f"place = {self.place!r} needs the field {name!r}")
+        if self.place == "leaning" and not isinstance(self.on, str):
+            raise ValueError("place = 'leaning' needs 'on' to be one piece id")
+        if self.place == "stacked" and isinstance(self.on, str):
+            object.__setattr__(self, "on", [self.on])
+        for name in ("at", "position", "quat_xyzw", "origin"):
+            v = getattr(self, name)
+            if v is not None and not all(math.isfinite(c) for c in v):
+                raise ValueError(f"{name} must hold finite numbers, got {v}")
+        return self
+
+
+class ThrowSpec(_Model):
+    thrower: Literal["A", "B"] = "A"
+    legal: bool = True
+    violations: list[dict[str, str]] = []
+    king_throw: bool = False
+    field_kubbs: list[str] | None = None
+    hand_check: bool = True
+
+    @field_validator("violations")
+    @classmethod
+    def _violations(cls, v: list[dict[str, str]]) -> list[dict[str, str]]:
+        for item in v:
+            if set(item) != {"rule", "reason"}:
+                raise ValueError("each violation needs exactly the keys 'rule' and 'reason'")
+        return v
+
+
+class InkastSpec(_Model):
+    inkasting_side: Literal["A", "B"]
+    inkasted: list[str] = Field(min_length=1)
+    attempt: Literal[1, 2] = 1
+    prefer: Literal["back", "front"] = "back"
+
+
+class ExpectSpec(_Model):
+    piece: str
+    status: Status | None = None
+    consequence: Consequence | None = None
+    rules: list[str] = []
+    hand_check: bool | None = None
+    valid: bool | None = None
+    raised_at: tuple[float, float] | None = None
+    tol_m: float = Field(default=RAISED_TOL, gt=0.0)
+
+
+class OutcomeSpec(_Model):
+    winner: Literal["A", "B"] | None = None
+    loser: Literal["A", "B"] | None = None
+    penalty: Literal["throw", "place"] | None = None
+
+
+class PitchSpec(_Model):
+    length: float = Field(gt=0.0)
+    width: float = Field(gt=0.0)
+
+
+class ScenarioSpec(_Model):
+    schema_: Literal[1] = Field(alias="schema")
+    title: str = Field(min_length=1)
+    description: str = ""
+    ruleset: Literal["dm", "wikinger"]
+    equipment: str | None = None
+    pitch: Union[Literal["dm", "wikinger"], PitchSpec, None] = None
+    ground: str = "grass"
+    stakes: bool = True
+    setup: Literal["standard", "empty"] = "standard"
+    event: Literal["throw", "inkast"]
+    quiz: list[str] = []
+    throw: ThrowSpec | None = None
+    inkast: InkastSpec | None = None
+    pieces: list[PieceSpec] = []
+    expect: list[ExpectSpec] = Field(min_length=1)
+    outcome: OutcomeSpec | None = None
+
+    @field_validator("equipment")
+    @classmethod
+    def _equipment(cls, v: str | None) -> str | None:
+        if v is not None and v not in EQUIPMENT_SETS:
+            raise ValueError(f"unknown equipment set {v!r}; expected one of {sorted(EQUIPMENT_SETS)}")
+        return v
+
+    @model_validator(mode="after")
+    def _event(self) -> "ScenarioSpec":
+        if self.event == "throw" and self.inkast is not None:
+            raise ValueError("event = 'throw' takes a [throw] table, not [inkast]")
+        if self.event == "inkast" and self.inkast is None:
+            raise ValueError("event = 'inkast' needs an [inkast] table")
+        if self.event == "inkast" and self.throw is not None:
+            raise ValueError("event = 'inkast' takes an [inkast] table, not [throw]")
+        ids = [p.id for p in self.pieces]
+        dup = sorted({i for i in ids if ids.count(i) > 1})
+        if dup:
+            raise ValueError(f"piece ids must be unique, repeated: {dup}")
+        return self
+
+    @property
+    def pitch_obj(self) -> Pitch:
+        if isinstance(self.pitch, PitchSpec):
+            return Pitch(self.pitch.length, self.pitch.width)
+        return PITCHES[self.pitch or self.ruleset]
+
+    @property
+    def equipment_set(self) -> EquipmentSet:
+        return get_set(self.equipment or ("dm-small" if self.ruleset == "dm" else "standard"))
+
+
+def _fmt_loc(loc: tuple) -> str:
+    out = ""
+    for part in loc:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        else:
+            out += ("." if out else "") + str(part)
+    return out or "(top level)"
+
+
+def load(path: str | Path) -> ScenarioSpec:
+    """Read and validate a scenario file.
+
+    Raises:
+        ScenarioError: unreadable file, bad TOML, or a field that fails the schema
+            (the message names the file, the field and what was expected).
+    """
+    path = Path(path)
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ScenarioError(f"{path}: no such file") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ScenarioError(f"{path}: cannot read: {exc}") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ScenarioError(f"{path}: not valid TOML: {exc}") from None
+    if "schema" not in data:
+        raise ScenarioError(f"{path}: schema: missing; expected schema = {SCHEMA_VERSION}")
+    if data.get("schema") != SCHEMA_VERSION:
+        raise ScenarioError(f"{path}: schema: expected {SCHEMA_VERSION}, got {data.get('schema')!r}")
+    try:
+        return ScenarioSpec.model_validate(data)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        loc = _fmt_loc(tuple(err["loc"]))
+        loc = _piece_loc(loc, data)
+        got = f" (got {err['input']!r})" if "input" in err and not isinstance(err["input"], dict) else ""
+        more = f" (+{len(exc.errors()) - 1} more)" if len(exc.errors()) > 1 else ""
+        msg = err["msg"].removeprefix("Value error, ")
+        raise ScenarioError(f"{path}: {loc}: {msg}{got}{more}") from None
+
+
+def _piece_loc(loc: str, data: dict) -> str:
+    """'pieces[2].tilt_deg' → 'pieces[2] (id B1).tilt_deg' for readability."""
+    if loc.startswith("pieces["):
+        try:
+            i = int(loc[7 : loc.index("]")])
+            pid = data["pieces"][i].get("id")
+            if pid:
+                return f"pieces[{i}] (id {pid})" + loc[loc.index("]") + 1 :]
+        except (ValueError, IndexError, KeyError, AttributeError):
+            pass
+    return loc
+
+
+# ---------------------------------------------------------------- building
+def _kind(spec: PieceSpec) -> str:
+    if spec.kind:
+        return spec.kind
+    if spec.id == KING_ID:
+        return "king"
+    if spec.id.startswith("baton"):
+        return "baton"
+    return "kubb"
+
+
+def _yaw_rows(yaw: float):
+    c, s = math.cos(yaw), math.sin(yaw)
+    return ((c, -s, 0.0), (s, c, 0.0), (0.0, 0.0, 1.0))
+
+
+def _mul(a, b):
+    return tuple(tuple(sum(a[i][k] * b[k][j] for k in range(3)) for j in range(3)) for i in range(3))
+
+
+def _tilt_rows(direction: float, tilt: float):
+    """Yaw the piece to face ``direction`` then tilt its long axis by ``tilt`` towards it."""
+    ry = ((math.cos(tilt), 0.0, math.sin(tilt)), (0.0, 1.0, 0.0), (-math.sin(tilt), 0.0, math.cos(tilt)))
+    return _mul(_yaw_rows(direction), ry)
+
+
+def _lying_rows(yaw: float):
+    return _tilt_rows(yaw, math.pi / 2)
+
+
+def _apply(r, v):
+    return tuple(r[i][0] * v[0] + r[i][1] * v[1] + r[i][2] * v[2] for i in range(3))
+
+
+@dataclass
+class Built:
+    """A scenario built in physics and settled.
+
+    Attributes:
+        spec: the validated file.
+        path: where it came from.
+        world: the physics world (still open: close it, or use it to render).
+        snapshot: the world at rest, with the file's history applied.
+        round_start: poses at the start of the round (where pieces are raised again).
+        initial: poses as built, before settling.
+    """
+
+    spec: ScenarioSpec
+    path: Path
+    world: Any
+    snapshot: Snapshot
+    round_start: dict[str, Pose]
+    initial: dict[str, Pose]
+
+    def close(self) -> None:
+        self.world.close()
+
+
+def _half_extents(eq: EquipmentSet, kind: str) -> tuple[float, float, float]:
+    if kind == "kubb":
+        return eq.kubb.half_extents
+    if kind == "king":
+        return eq.king.half_extents
+    return (eq.baton.radius, eq.baton.radius, eq.baton.length / 2)
+
+
+def build(path: str | Path, spec: ScenarioSpec | None = None) -> Built:
+    """Build a scenario in physics and let it settle.
+
+    Raises:
+        ScenarioError: bad file, a placement that names an unknown piece, overlapping
+            pieces (named as a pair), a piece below the ground.
+    """
+    import pybullet as pb
+
+    from kubb3d.physics.world import World
+
+    path = Path(path)
+    spec = spec or load(path)
+    pitch = spec.pitch_obj
+    eq = spec.equipment_set
+    try:
+        world = World(eq, pitch, spec.ground, stakes=spec.stakes, air_drag=False)
+    except ValueError as exc:
+        raise ScenarioError(f"{path}: ground: {exc}") from None
+    try:
+        initial, round_start, sides = _place_all(path, spec, world, pitch, eq, pb)
+        _check_overlaps(path, world, pb)
+        world.clear_history()
+        world.run_until_rest(max_time=SETTLE_TIME)
+        world.settle_forces()
+        snap = world.snapshot()
+    except Exception:
+        world.close()
+        raise
+    pieces = dict(snap.pieces)
+    for p in spec.pieces:
+        if p.max_tilt_deg is not None and p.id in pieces:
+            pieces[p.id] = replace(pieces[p.id], max_tilt=math.radians(p.max_tilt_deg))
+    snap = replace(snap, pieces=pieces)
+    return Built(spec, path, world, snap, round_start, initial)
+
+
+def _place_all(path: Path, spec: ScenarioSpec, world, pitch: Pitch, eq: EquipmentSet, pb):
+    specs: dict[str, PieceSpec] = {}
+    if spec.setup == "standard":
+        for side in SIDES:
+            for kid in baseline_ids(side):
+                specs[kid] = PieceSpec(id=kid, place="baseline")
+        specs[KING_ID] = PieceSpec(id=KING_ID, place="baseline")
+    for p in spec.pieces:
+        specs[p.id] = p
+    # pieces that others lean or lie on are placed first
+    order = [k for k, s in specs.items() if s.place not in ("leaning", "stacked")]
+    order += [k for k, s in specs.items() if s.place in ("leaning", "stacked")]
+    initial: dict[str, Pose] = {}
+    round_start: dict[str, Pose] = {}
+    sides: dict[str, str | None] = {}
+    baseline_spots = {**pitch.baseline_kubb_positions("A"), **pitch.baseline_kubb_positions("B")}
+    for pid in order:
+        s = specs[pid]
+        kind = _kind(s)
+        he = _half_extents(eq, kind)
+        where = f"{path}: pieces (id {pid})"
+        if s.place == "baseline":
+            if pid in baseline_spots:
+                x, y = baseline_spots[pid]
+            elif pid == KING_ID:
+                x, y = pitch.king_position
+            else:
+                raise ScenarioError(f"{where}.place: 'baseline' needs a baseline kubb id (A1…B5) or 'king', got {pid!r}")
+            pos, rows = (x, y, he[2]), _yaw_rows(0.0)
+        elif s.place == "standing":
+            rows = _yaw_rows(math.radians(s.yaw_deg))
+            if s.upside_down:
+                rows = _mul(rows, ((1.0, 0.0, 0.0), (0.0, -1.0, 0.0), (0.0, 0.0, -1.0)))
+            pos = (s.at[0], s.at[1], he[2])
+        elif s.place == "lying":
+            rows = _lying_rows(math.radians(s.yaw_deg))
+            pos = (s.at[0], s.at[1], he[0])
+        elif s.place == "tilted":
+            d = math.radians(s.toward_deg)
+            rows = _tilt_rows(d, math.radians(s.tilt_deg))
+            edge = (s.at[0] + he[0] * math.cos(d), s.at[1] + he[0] * math.sin(d), 0.0)
+            off = _apply(rows, (he[0], 0.0, -he[2]))
+            pos = (edge[0] - off[0], edge[1] - off[1], edge[2] - off[2])
+        elif s.place == "across_line":
+            pos, rows = _across(where, s, pitch, he)
+        elif s.place == "pose":
+            q = s.quat_xyzw
+            n = math.sqrt(sum(c * c for c in q))
+            if n < 1e-9:
+                raise ScenarioError(f"{where}.quat_xyzw: expected a non-zero quaternion, got {list(q)}")
+            rows = rot(tuple(c / n for c in q))
+            pos = s.position
+        elif s.place == "leaning":
+            pos, rows = _lean(where, s, world, he, kind, pb)
+        else:  # stacked
+            pos, rows = _stack(where, s, world, he, kind, pb)
+        q = quat_from_rows(rows)
+        side = s.side
+        if kind == "kubb" and side is None:
+            side = pid[0] if (s.place == "baseline" and pid[0] in SIDES) else pitch.half_of(pos[0])
+        sides[pid] = side
+        try:
+            world.add_piece(pid, kind, pos, q, side=side if kind == "kubb" else None, sleeping=False)
+        except ValueError as exc:
+            raise ScenarioError(f"{where}: {exc}") from None
+        initial[pid] = Pose(tuple(float(c) for c in pos), q)
+        if s.origin is not None:
+            round_start[pid] = Pose((s.origin[0], s.origin[1], he[2]))
+        elif pid in baseline_spots and side == pid[0]:
+            bx, by = baseline_spots[pid]
+            round_start[pid] = Pose((bx, by, he[2]))
+        elif pid == KING_ID:
+            round_start[pid] = Pose((pitch.king_position[0], pitch.king_position[1], he[2]))
+        elif kind == "kubb":
+            round_start[pid] = Pose((pos[0], pos[1], he[2]))
+    return initial, round_start, sides
+
+
+def _across(where: str, s: PieceSpec, pitch: Pitch, he) -> tuple:
+    length = 2 * he[2]
+    f = s.inside
+    hw, hl = pitch.half_width, pitch.length / 2
+    if s.line in ("sideline-left", "sideline-right"):
+        sign = -1.0 if s.line == "sideline-left" else 1.0
+        inward = -sign
+        y = sign * hw + inward * (f - 0.5) * length
+        return (s.along, y, he[0]), _lying_rows(math.pi / 2)
+    if s.line == "centre":
+        half = s.half or "A"
+        inward = -1.0 if half == "A" else 1.0
+        return (inward * (f - 0.5) * length, s.along, he[0]), _lying_rows(0.0)
+    side = s.line[-1]
+    inward = 1.0 if side == "A" else -1.0
+    x = pitch.baseline_x(side) + inward * (f - 0.5) * length
+    return (x, s.along, he[0]), _lying_rows(0.0)
+
+
+def _closest(world, a: str, bodies, pb, within: float = 0.05) -> float:
+    best = within
+    ba = world.body_id(a)
+    for b in bodies:
+        for cp in pb.getClosestPoints(ba, b, within, physicsClientId=world.client):
+            best = min(best, cp[8])
+    return best
+
+
+def _lean(where: str, s: PieceSpec, world, he, kind: str, pb) -> tuple:
+    on = s.on
+    if not world.has_piece(on):
+        raise ScenarioError(f"{where}.on: no piece {on!r} placed before it (it must not itself be leaning or stacked)")
+    sp, _ = world.pose(on)
+    frm = math.radians(s.from_deg)
+    toward = frm + math.pi  # the kubb leans towards the supporter
+    rows = _tilt_rows(toward, math.radians(s.tilt_deg))
+    d = (math.cos(toward), math.sin(toward))
+    off = _apply(rows, (he[0], 0.0, -he[2]))
+    tmp = "__lean_probe__"
+    world.add_piece(tmp, kind, (50.0, 0.0, 5.0), quat_from_rows(rows), sleeping=True)
+    probe = world.body_id(tmp)
+    target = [world.body_id(on)]
+
+    def place(rho: float):
+        edge = (sp[0] - d[0] * rho, sp[1] - d[1] * rho, 0.0005)
+        pos = (edge[0] - off[0], edge[1] - off[1], edge[2] - off[2])
+        world.set_pose(tmp, pos, quat_from_rows(rows), wake=False)
+        return pos
+
+    try:
+        lo, hi = 0.0, 0.6
+        place(hi)
+        if _closest(world, tmp, target, pb) < 0.0005:
+            raise ScenarioError(f"{where}: cannot lean on {on!r} from {s.from_deg}°: it is in the way even 0.6 m away")
+        for _ in range(32):
+            mid = (lo + hi) / 2
+            place(mid)
+            if _closest(world, tmp, target, pb) < 0.0005:
+                lo = mid
+            else:
+                hi = mid
+        pos = place(hi)
+    finally:
+        world.remove_piece(tmp)
+    del probe
+    return pos, rows
+
+
+def _stack(where: str, s: PieceSpec, world, he, kind: str, pb) -> tuple:
+    ons = list(s.on)
+    for o in ons:
+        if not world.has_piece(o):
+            raise ScenarioError(f"{where}.on: no piece {o!r} placed before it")
+    if s.at is not None:
+        x, y = s.at
+    else:
+        pts = [world.pose(o)[0] for o in ons]
+        x, y = sum(p[0] for p in pts) / len(pts), sum(p[1] for p in pts) / len(pts)
+    rows = _lying_rows(math.radians(s.yaw_deg))
+    tmp = "__stack_probe__"
+    world.add_piece(tmp, kind, (50.0, 0.0, 5.0), quat_from_rows(rows), sleeping=True)
+    bodies = [world.body_id(o) for o in world.piece_ids() if o != tmp]
+    try:
+        lo, hi = he[0], 1.0
+        for _ in range(32):
+            mid = (lo + hi) / 2
+            world.set_pose(tmp, (x, y, mid), quat_from_rows(rows), wake=False)
+            if _closest(world, tmp, bodies, pb) < 0.0005:
+                lo = mid
+            else:
+                hi = mid
+    finally:
+        world.remove_piece(tmp)
+    return (x, y, hi), rows
+
+
+def _check_overlaps(path: Path, world, pb) -> None:
+    from kubb3d.judge.geometry import corners
+
+    ids = world.piece_ids()
+    snap = world.snapshot()
+    for i, a in enumerate(ids):
+        ba = world.body_id(a)
+        if world.kind(a) != "stake":
+            low = min(c[2] for c in corners(snap.pieces[a]))
+            if low < -OVERLAP_TOL:
+                raise ScenarioError(f"{path}: pieces: {a} is {-low * 1000:.0f} mm below the ground")
+        for b in ids[i + 1 :]:
+            if world.kind(a) == "stake" and world.kind(b) == "stake":
+                continue
+            for cp in pb.getClosestPoints(ba, world.body_id(b), 0.0, physicsClientId=world.client):
+                if cp[8] < -OVERLAP_TOL:
+                    raise ScenarioError(f"{path}: pieces: {a} and {b} overlap by {-cp[8] * 1000:.0f} mm")
+
+
+# ---------------------------------------------------------------- judging
+@dataclass
+class Result:
+    """A judged scenario.
+
+    Attributes:
+        path: the file.
+        spec: the validated file.
+        judgement: a ThrowJudgement or InkastJudgement.
+        mismatches: differences from the expected rulings (empty: as expected).
+        hand_checks: physics hand checks run.
+    """
+
+    path: Path
+    spec: ScenarioSpec
+    judgement: Any
+    mismatches: list[str] = field(default_factory=list)
+    hand_checks: int = 0
+
+    def to_dict(self) -> dict:
+        return {
+            "file": str(self.path),
+            "title": self.spec.title,
+            "ruleset": self.spec.ruleset,
+            **self.judgement.to_dict(),
+            "ok": not self.mismatches,
+            "mismatches": self.mismatches,
+        }
+
+
+def judge_built(b: Built) -> tuple[Any, int]:
+    """Judge a built scenario; returns (judgement, number of hand checks run).
+
+    Raises:
+        ScenarioError: a context field names a piece that does not exist.
+    """
+    from kubb3d.judge.handcheck import PhysicsHandCheck
+
+    spec, snap = b.spec, b.snapshot
+    params = JudgeParams(baton_length=spec.equipment_set.baton.length)
+    specs = {p.id: p for p in spec.pieces}
+    if spec.event == "throw":
+        t = spec.throw or ThrowSpec()
+        target = opponent(t.thrower)
+        felled_earlier = frozenset(p.id for p in spec.pieces if p.felled_earlier)
+        if t.field_kubbs is None:
+            fk = frozenset(pid for pid, p in snap.pieces.items() if p.kind == "kubb" and p.side == target and pid not in baseline_ids(target) and pid not in felled_earlier)
+        else:
+            fk = frozenset(t.field_kubbs)
+        ctx_args = dict(
+            ruleset=spec.ruleset,
+            thrower=t.thrower,
+            legal=t.legal,
+            violations=tuple((v["rule"], v["reason"]) for v in t.violations),
+            king_throw=t.king_throw,
+            round_start=b.round_start,
+            field_kubbs=fk,
+            already_felled=felled_earlier,
+            accidents=frozenset(p.id for p in spec.pieces if p.accident),
+        )
+        for name in ("field_kubbs", "already_felled", "accidents"):
+            bad = sorted(set(ctx_args[name]) - set(snap.pieces))
+            if bad:
+                raise ScenarioError(f"{b.path}: throw.{name}: unknown pieces {bad}")
+        hc = PhysicsHandCheck(spec.equipment_set, spec.ground) if t.hand_check else None
+        j = judge_throw(snap, ThrowContext(**ctx_args), params, hc)
+        return j, (hc.calls if hc else 0)
+    k = spec.inkast
+    bad = sorted(set(k.inkasted) - set(snap.pieces))
+    if bad:
+        raise ScenarioError(f"{b.path}: inkast.inkasted: unknown pieces {bad}")
+    notkubb = [i for i in k.inkasted if snap.pieces[i].kind != "kubb"]
+    if notkubb:
+        raise ScenarioError(f"{b.path}: inkast.inkasted: expected kubbs, got {notkubb}")
+    before = {}
+    for pid, p in snap.pieces.items():
+        if p.kind not in ("kubb", "king") or pid in k.inkasted:
+            continue
+        ps = specs.get(pid)
+        if ps is not None and ps.origin is not None:
+            before[pid] = b.round_start[pid]
+        elif ps is None or ps.place in ("standing", "baseline"):
+            before[pid] = b.initial[pid]
+    ctx = InkastContext(spec.ruleset, k.inkasting_side, tuple(k.inkasted), k.attempt, before, k.prefer)
+    return judge_inkast(snap, ctx, params), 0
+
+
+def compare(spec: ScenarioSpec, judgement: Any) -> list[str]:
+    """Differences between a judgement and the file's expectations (empty: as expected)."""
+    out = []
+    by = {r.piece: r for r in judgement.rulings}
+    for e in spec.expect:
+        r: Ruling | None = by.get(e.piece)
+        if r is None:
+            out.append(f"{e.piece}: expected a ruling, got none")
+            continue
+        if e.status is not None and r.status != e.status:
+            out.append(f"{e.piece}: status expected {e.status.value!r}, got {r.status.value!r} ({r.reason})")
+        if e.consequence is not None and r.consequence != e.consequence:
+            out.append(f"{e.piece}: consequence expected {e.consequence.value!r}, got {r.consequence.value!r} ({r.reason})")
+        missing = [c for c in e.rules if c not in r.rules]
+        if missing:
+            out.append(f"{e.piece}: expected citations {missing}, got {list(r.rules)}")
+        if e.hand_check is not None and r.hand_check != e.hand_check:
+            out.append(f"{e.piece}: hand_check expected {e.hand_check}, got {r.hand_check}")
+        if e.valid is not None and r.valid != e.valid:
+            out.append(f"{e.piece}: valid expected {e.valid}, got {r.valid}")
+        if e.raised_at is not None:
+            if r.raised_pose is None:
+                out.append(f"{e.piece}: expected a raised pose at {list(e.raised_at)}, got none")
+            else:
+                dx = math.dist(e.raised_at, r.raised_pose.position[:2])
+                if dx > e.tol_m:
+                    got = [round(c, 3) for c in r.raised_pose.position[:2]]
+                    out.append(f"{e.piece}: raised at expected {list(e.raised_at)} ± {e.tol_m} m, got {got}")
+    if spec.outcome is not None:
+        for name in ("winner", "loser", "penalty"):
+            want = getattr(spec.outcome, name)
+            got = getattr(judgement, name, None)
+            if want is not None and want != got:
+                out.append(f"outcome.{name}: expected {want!r}, got {got!r}")
+        if spec.outcome.winner is None and spec.outcome.loser is None:
+            pass
+    return out
+
+
+def run(path: str | Path, *, keep_world: bool = False) -> tuple[Result, Built | None]:
+    """Load, build, settle, judge and compare one scenario.
+
+    Returns:
+        (result, built) — ``built`` only if ``keep_world`` (the caller closes it).
+
+    Raises:
+        ScenarioError: see :func:`load` and :func:`build`.
+    """
+    built = build(path)
+    try:
+        judgement, calls = judge_built(built)
+        res = Result(Path(path), built.spec, judgement, compare(built.spec, judgement), calls)
+    except Exception:
+        built.close()
+        raise
+    if keep_world:
+        return res, built
+    built.close()
+    return res, None
+
+
+def collect(paths: list[str | Path]) -> list[Path]:
+    """Scenario files from files and directories (``*.toml`` directly inside a directory,
+    sorted; sub-directories such as ``scenarios/experiments/`` are not searched).
+
+    Raises:
+        ScenarioError: a path that does not exist, or a directory without scenarios.
+    """
+    out: list[Path] = []
+    for p in map(Path, paths):
+        if p.is_dir():
+            found = sorted(p.glob("*.toml"))
+            if not found:
+                raise ScenarioError(f"{p}: no *.toml scenario files in this directory")
+            out += found
+        elif p.exists():
+            out.append(p)
+        else:
+            raise ScenarioError(f"{p}: no such file or directory")
+    return out
+
+
+# ---------------------------------------------------------------- rendering (quiz)
+def _png(path: Path, rgb: list[bytes], width: int, height: int) -> None:
+    raw = b"".join(b"\x00" + row for row in rgb)
+
+    def chunk(tag: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + tag + data + struct.pack(">I", zlib.crc32(tag + data) & 0xFFFFFFFF)
+
+    png = b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)) + chunk(b"IDAT", zlib.compress(raw, 6)) + chunk(b"IEND", b"")
+    path.write_bytes(png)
+
+
+def render_views(built: Built, out_dir: str | Path, stem: str, size: tuple[int, int] = (480, 360)) -> tuple[Path, Path]:
+    """Save a top view and a side view of a built scenario as PNG (PyBullet's headless
+    ``ER_TINY_RENDERER``), centred on the pieces the scenario is about.
+
+    Returns:
+        (top view path, side view path).
+    """
+    import numpy as np
+    import pybullet as pb
+
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    w, h = size
+    snap = built.snapshot
+    focus = [e.piece for e in built.spec.expect if e.piece in snap.pieces] or list(snap.pieces)
+    pts = np.array([snap.pieces[f].position for f in focus])
+    centre = pts.mean(axis=0)
+    spread = float(max(0.35, np.ptp(pts[:, :2], axis=0).max() * 1.3 + 0.3)) if len(pts) > 1 else 0.35
+    paths = []
+    for view in ("top", "side"):
+        if view == "top":
+            eye = [centre[0], centre[1] - 1e-3, spread * 2.2]
+            target, up = [centre[0], centre[1], 0.0], [0, 1, 0]
+        else:
+            eye = [centre[0], centre[1] - spread * 2.2, 0.25 + spread * 0.3]
+            target, up = [centre[0], centre[1], 0.08], [0, 0, 1]
+        vm = pb.computeViewMatrix(eye, target, up)
+        pm = pb.computeProjectionMatrixFOV(35, w / h, 0.02, 50)
+        img = pb.getCameraImage(w, h, vm, pm, renderer=pb.ER_TINY_RENDERER, physicsClientId=built.world.client)
+        rgba = np.reshape(np.asarray(img[2], dtype=np.uint8), (h, w, 4))
+        rows = [rgba[i, :, :3].tobytes() for i in range(h)]
+        p = out_dir / f"{stem}-{view}.png"
+        _png(p, rows, w, h)
+        paths.append(p)
+    return paths[0], paths[1]
