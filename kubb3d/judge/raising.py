@@ -573,7 +573,7 @@ def _flat_on_ground(p: PieceState) -> PieceState:
         a = (1.0, 0.0, 0.0)
     a = unit(a)
     lat = unit(cross(UP, a))
-    down_face = cross(a, lat)  # vertical
+    down_face = cross(lat, a)  # vertical (right-handed: x̂ = ŷ × ẑ)
     rows = ((down_face[0], lat[0], a[0]), (down_face[1], lat[1], a[1]), (down_face[2], lat[2], a[2]))
     return replace(p, position=(p.position[0], p.position[1], p.half_extents[0]), quat_xyzw=quat_from_rows(rows))
 

@@ -155,6 +155,7 @@ def analyse(
 
     records = index.by_piece.get(piece_id)
     forces: dict[str, float] = {}
+    up_push: dict[str, float] = {}
     if records is None:
         grounded = any(c[2] <= params.ground_tol for c in _corners(p, r))
     else:
@@ -164,6 +165,7 @@ def analyse(
                 grounded = True
             else:
                 forces[other] = forces.get(other, 0.0) + f
+                up_push[other] = max(up_push.get(other, -1.0), _n[2])
     touching = tuple(sorted(forces, key=lambda o: (-forces[o], o)))
     weight = p.mass * snapshot.gravity
     if index.has_forces:
@@ -171,6 +173,8 @@ def analyse(
         strong = tuple(o for o in touching if forces[o] >= f_min)
     else:
         strong = touching
+    # a body that only presses down on the piece (lies on top of it) does not hold it up
+    strong = tuple(o for o in strong if up_push.get(o, 0.0) > -0.5)
 
     face = end_face(p, end)
     cm = com(p)
@@ -203,7 +207,7 @@ def analyse(
         helpers = strong
         if hand_check(snapshot, piece_id):
             return Analysis(piece_id, Status.STANDING, f"In the hand check {name} stood on its own once {_names(helpers)} was taken away, so it is standing.", tilt, margin, True, touching, (), True, True)
-        return Analysis(piece_id, Status.LEANING, f"In the hand check {name} fell once {_names(helpers)} was taken away, so it only stood with their help.", tilt, margin, True, touching, helpers, True, True)
+        return Analysis(piece_id, Status.LEANING, f"In the hand check {name} fell once {_names(helpers)} was taken away, so it only stood with that help.", tilt, margin, True, touching, helpers, True, True)
     return Analysis(piece_id, status, reason, tilt, margin, True, touching, supporters, doubt)
 
 

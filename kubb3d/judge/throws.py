@@ -176,6 +176,8 @@ def judge_throw(after: Snapshot, ctx: ThrowContext, params: JudgeParams | None =
         history = knocked_past_tipping(p, params)
         down = a.status is not Status.STANDING or history
         base_rules = status_rules(a.status, ctx.ruleset)
+        if a.status is Status.STOSSEL:
+            base_rules = ((C.DM_THROWING,) if dm else (C.WS_ORDER,)) + base_rules
         hc = a.hand_check
         if pid in ctx.accidents:
             rulings.append(Ruling(pid, a.status, Consequence.RAISE_AT_ORIGINAL_SPOT, accident_rules, f"{pid} was moved by accident, not by a throw, so it is stood up again where it stood.", hc, _raise_pose(ctx, pid)))
