@@ -32,6 +32,7 @@ SEAT_ORDER = "SENW"
 MULTI_COMBAT = ("simultaneous", "weakest_first", "strongest_first")
 ADVANCE = ("net", "no_backward_step")
 OPENING = ("none", "last_player")
+ELIMINATED = ("ends_game", "drops_out")
 
 
 def cell_name(cell: int) -> str:
@@ -134,6 +135,11 @@ class DamesRules:
             board and blocks nothing on the first move) or ``"last_player"``
             (the player who moves last in the round places it, as if he had
             just played).
+        eliminated: what happens when a player has no kubb left at all:
+            ``"ends_game"`` (default; read literally, he then has all of his
+            kubbs still in play, none, on his last line, and he cannot play
+            either: both end conditions of « But du jeu » hold) or
+            ``"drops_out"`` (his turns are skipped and the others play on).
     """
 
     players: Literal[2, 4] = 2
@@ -145,6 +151,7 @@ class DamesRules:
     roll_through_kubbs: bool = False
     advance: Literal["net", "no_backward_step"] = "net"
     opening_placement: Literal["none", "last_player"] = "none"
+    eliminated: Literal["ends_game", "drops_out"] = "ends_game"
 
     def __post_init__(self) -> None:
         if self.players not in (2, 4):
@@ -157,6 +164,8 @@ class DamesRules:
             raise ValueError(
                 f"opening_placement must be one of {', '.join(OPENING)}; got {self.opening_placement!r}"
             )
+        if self.eliminated not in ELIMINATED:
+            raise ValueError(f"eliminated must be one of {', '.join(ELIMINATED)}; got {self.eliminated!r}")
         try:
             frame_to_board("S", 1, self.start_front, self.start_right)
         except ValueError:

@@ -1,0 +1,424 @@
+"""``kubb3d dames``: play Roll Kubb Dames in the terminal, or let computers play.
+
+Commands:
+
+* ``play``: one game; each seat is ``human`` or a computer player
+  (``--players human,search``, the first entry is the first player).  A person
+  types moves like ``b1NE@d5`` (see ``help`` in the game).  Reads plain lines
+  from stdin, so moves can be piped in.
+* ``selfplay``: many computer games, then win rates and average length.
+
+A bad flag value prints one ``error: ...`` line on stderr and exits with code
+2; a bad move or position typed during a game prints one line and the game
+goes on.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+from typing import Any, NoReturn
+
+import numpy as np
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+from typer.core import TyperCommand
+
+from kubb3d.dames.board import DamesBoard, IllegalMoveError, Move, Termination
+from kubb3d.dames.players import PLAYER_KINDS, Player, make_player
+from kubb3d.dames.render import SEAT_NAME, describe_roll, render
+from kubb3d.dames.rules import DamesRules, cell_name
+
+
+class _OneLineErrors(TyperCommand):
+    """A command whose bad options give one ``error:`` line and exit code 2 (no usage box)."""
+
+    def make_context(self, info_name: str | None, args: list[str], parent: Any = None, **extra: Any) -> Any:
+        from typer._click.exceptions import NoArgsIsHelpError, UsageError
+
+        try:
+            return super().make_context(info_name, args, parent=parent, **extra)
+        except NoArgsIsHelpError:
+            raise
+        except UsageError as exc:
+            _fail(" ".join(exc.format_message().split()))
+
+
+app = typer.Typer(
+    help="Roll Kubb Dames: dice-kubbs rolling on an 8x8 board (seed RKD).",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+
+def _fail(message: str) -> NoReturn:
+    typer.echo(f"error: {message}", err=True)
+    raise typer.Exit(2)
+
+
+def _console() -> Console:
+    return Console(file=sys.stdout, highlight=False, soft_wrap=True)
+
+
+# ----- shared options ------------------------------------------------------
+
+_RULE_HELP = "Rules panel"
+
+
+def _rules(
+    nplayers: int,
+    straight_only: bool,
+    diagonal_combat: bool,
+    multi_combat: str,
+    roll_through: bool,
+    advance: str,
+    opening: str,
+    eliminated: str,
+    start_front: int,
+    start_right: int,
+) -> DamesRules:
+    try:
+        return DamesRules(
+            players=nplayers,  # type: ignore[arg-type]
+            start_front=start_front,
+            start_right=start_right,
+            straight_only=straight_only,
+            diagonal_combat=diagonal_combat,
+            multi_combat=multi_combat,  # type: ignore[arg-type]
+            roll_through_kubbs=roll_through,
+            advance=advance,  # type: ignore[arg-type]
+            opening_placement=opening,  # type: ignore[arg-type]
+            eliminated=eliminated,  # type: ignore[arg-type]
+        )
+    except ValueError as exc:
+        _fail(str(exc))
+
+
+def _parse_players(text: str, allow_human: bool) -> list[str]:
+    kinds = [k.strip().lower() for k in text.split(",")]
+    allowed = (("human",) if allow_human else ()) + PLAYER_KINDS
+    for k in kinds:
+        if k not in allowed:
+            _fail(f"--players: unknown player {k!r}; use a comma-separated list of {', '.join(allowed)}")
+    if len(kinds) not in (2, 4):
+        _fail(f"--players: Roll Kubb Dames needs 2 or 4 players, got {len(kinds)} ({text})")
+    return kinds
+
+
+def _check_search(depth: int, time_limit: float | None) -> None:
+    if depth < 1:
+        _fail(f"--depth must be at least 1, got {depth}")
+    if time_limit is not None and time_limit <= 0:
+        _fail(f"--time-limit must be positive, got {time_limit}")
+
+
+StraightOpt = typer.Option(False, "--straight-only", help="Moves are straight runs (no turning).", rich_help_panel=_RULE_HELP)
+DiagOpt = typer.Option(False, "--diagonal-combat", help="Diagonal neighbours fight too.", rich_help_panel=_RULE_HELP)
+MultiOpt = typer.Option(
+    "simultaneous", "--multi-combat", help="simultaneous | weakest_first | strongest_first.", rich_help_panel=_RULE_HELP
+)
+ThroughOpt = typer.Option(False, "--roll-through", help="Paths may cross other kubbs.", rich_help_panel=_RULE_HELP)
+AdvanceOpt = typer.Option("net", "--advance", help="net | no_backward_step.", rich_help_panel=_RULE_HELP)
+OpeningOpt = typer.Option(
+    "none", "--opening", help="Who places the ti-kubb before move 1: none | last_player.", rich_help_panel=_RULE_HELP
+)
+ElimOpt = typer.Option(
+    "ends_game", "--eliminated", help="A player with no kubbs left: ends_game | drops_out.", rich_help_panel=_RULE_HELP
+)
+FrontOpt = typer.Option(2, "--start-front", help="Face towards the goal at the start.", rich_help_panel=_RULE_HELP)
+RightOpt = typer.Option(4, "--start-right", help="Face on the owner's right at the start.", rich_help_panel=_RULE_HELP)
+
+
+# ----- play ----------------------------------------------------------------------
+
+_HELP_TEXT = """\
+Type a move as <kubb cell><roll directions>@<ti-kubb cell>, e.g. b1NE@d5:
+the kubb on b1 rolls north then east (one letter N/E/S/W per cell, as many as
+the ti-kubb shows), then the ti-kubb goes on d5 for the next player.
+<from>-<to>@<cell> works when only one path leads there (b1-c2@d5).
+Commands: moves (list legal rolls), position (print the position string),
+load <position> (set a position), undo, help, quit."""
+
+
+def _describe_move(board_before: DamesBoard, board: DamesBoard, move: Move) -> str:
+    seat = board_before.turn
+    if move.start is None:
+        return f"{seat} places the ti-kubb on {cell_name(move.place)}"  # type: ignore[arg-type]
+    text = f"{seat} {move}"
+    kubb = board.kubb_at(_end_cell(move))
+    if kubb is not None:
+        text += f" (top {kubb.top}{', frozen on its last line' if board.is_frozen(_end_cell(move)) else ''})"
+    for cell, k in board.last_removed:
+        text += f"; {k.seat}{k.top} on {cell_name(cell)} is out"
+    return text
+
+
+def _end_cell(move: Move) -> int:
+    from kubb3d.dames.die import STEP
+
+    c = move.start
+    assert c is not None
+    for d in move.path:
+        dx, dy = STEP[d]
+        c += dx + 8 * dy
+    return c
+
+
+@app.command(cls=_OneLineErrors)
+def play(
+    players: str = typer.Option(
+        "human,search",
+        "--players",
+        help="Comma-separated, one per seat in turn order (2 or 4): human, random, greedy, search.",
+    ),
+    seed: int | None = typer.Option(None, "--seed", help="Seed of the computer players (printed if not given)."),
+    depth: int = typer.Option(2, "--depth", help="Look-ahead of the search player, in turns."),
+    time_limit: float | None = typer.Option(None, "--time-limit", help="Seconds per search move (not reproducible)."),
+    position: str | None = typer.Option(None, "--position", help="Start from this position string."),
+    show_board: bool = typer.Option(False, "--show-board", help="Show the board after every move."),
+    view: bool = typer.Option(False, "--view", help="Show the game in a 3D window (not available yet)."),
+    screenshot: Path | None = typer.Option(None, "--screenshot", help="Save a 3D picture (not available yet)."),
+    straight_only: bool = StraightOpt,
+    diagonal_combat: bool = DiagOpt,
+    multi_combat: str = MultiOpt,
+    roll_through: bool = ThroughOpt,
+    advance: str = AdvanceOpt,
+    opening: str = OpeningOpt,
+    eliminated: str = ElimOpt,
+    start_front: int = FrontOpt,
+    start_right: int = RightOpt,
+) -> None:
+    """Play one game: a person against the computer, or computers against each other."""
+    if view or screenshot is not None:
+        _fail("3D view not available yet (--view and --screenshot come with the pyglet view)")
+    kinds = _parse_players(players, allow_human=True)
+    _check_search(depth, time_limit)
+    if seed is not None and seed < 0:
+        _fail(f"--seed must be 0 or more, got {seed}")
+    rules = _rules(
+        len(kinds), straight_only, diagonal_combat, multi_combat, roll_through, advance, opening, eliminated,
+        start_front, start_right,
+    )
+    try:
+        board = DamesBoard(position, rules)
+    except ValueError as exc:
+        _fail(f"--position: {exc}")
+    console = _console()
+    if seed is None:
+        seed = int(np.random.SeedSequence().entropy % 2**32)  # type: ignore[operator]
+    streams = np.random.SeedSequence(seed).spawn(len(kinds))
+    seats = rules.seats
+    agents: dict[str, Player | None] = {}
+    for seat, kind, ss in zip(seats, kinds, streams):
+        agents[seat] = None if kind == "human" else make_player(kind, np.random.default_rng(ss), depth, time_limit)
+    console.print(
+        "Roll Kubb Dames: "
+        + ", ".join(f"{seat} ({SEAT_NAME[seat]}) = {kind}" for seat, kind in zip(seats, kinds))
+        + f"; seed {seed}"
+    )
+    humans = any(a is None for a in agents.values())
+    if humans:
+        console.print("Type 'help' for how to write a move.")
+    shown = False
+    if not humans:
+        console.print(render(board))
+        shown = True
+    while board.outcome() is None:
+        agent = agents[board.turn]
+        if agent is None:
+            if not shown:
+                console.print(render(board))
+            if not _human_turn(console, board):
+                console.print("game stopped")
+                return
+            shown = False
+            continue
+        before = board.copy()
+        move = agent.choose(board)
+        board.push(move)
+        console.print(f"{board.ply:3d}. {_describe_move(before, board, move)}")
+        shown = False
+        if show_board:
+            console.print(render(board))
+            shown = True
+    outcome = board.outcome()
+    assert outcome is not None
+    if not shown:
+        console.print(render(board))
+    console.print(f"game over after {board.ply} turns: {outcome.result()}")
+
+
+def _human_turn(console: Console, board: DamesBoard) -> bool:
+    """Read lines until one move is pushed; False on end of input or quit."""
+    seat = board.turn
+    while True:
+        if board.state.pending:
+            prompt = f"{seat}, place the ti-kubb (value {board.ti_value}) for {board.roller}: @"
+        else:
+            prompt = f"{seat} to move, roll {board.ti_value}> "
+        console.print(prompt, end="")
+        sys.stdout.flush()
+        line = sys.stdin.readline()
+        if not line:
+            console.print("\nend of input")
+            return False
+        text = line.strip()
+        if not sys.stdin.isatty():
+            console.print(text)
+        if not text:
+            continue
+        word, _, rest = text.partition(" ")
+        word = word.lower()
+        if word in ("quit", "exit"):
+            return False
+        if word in ("help", "?"):
+            console.print(_HELP_TEXT)
+            continue
+        if word == "moves":
+            rolls = board.legal_rolls()
+            if board.state.pending:
+                console.print("place the ti-kubb on any free cell: @cell")
+            for roll in rolls:
+                console.print("  " + describe_roll(board, roll))
+            continue
+        if word == "position":
+            console.print(board.position())
+            continue
+        if word == "load":
+            try:
+                board.set_position(rest.strip())
+            except ValueError as exc:
+                console.print(f"bad position: {exc}")
+                continue
+            return True
+        if word == "undo":
+            if not board.move_stack:
+                console.print("nothing to undo")
+                continue
+            board.pop()
+            while board.move_stack and board.turn != seat:
+                board.pop()
+            return True
+        if board.state.pending and not text.startswith("@"):
+            text = "@" + text
+        before = board.copy()
+        try:
+            move = board.parse_move(text)
+            board.push(move)
+        except IllegalMoveError as exc:
+            console.print(f"illegal move: {exc}")
+            continue
+        console.print(f"{board.ply:3d}. {_describe_move(before, board, move)}")
+        return True
+
+
+# ----- selfplay ------------------------------------------------------------------
+
+
+@app.command(cls=_OneLineErrors)
+def selfplay(
+    games: int = typer.Option(100, "--games", help="Number of games."),
+    seed: int = typer.Option(0, "--seed", help="Seed; game i uses the seed sequence (seed, i)."),
+    players: str = typer.Option(
+        "random,random", "--players", help="Comma-separated computer players (2 or 4): random, greedy, search."
+    ),
+    depth: int = typer.Option(2, "--depth", help="Look-ahead of the search player, in turns."),
+    time_limit: float | None = typer.Option(None, "--time-limit", help="Seconds per search move (not reproducible)."),
+    rotate: bool = typer.Option(
+        True, "--rotate/--fixed-seats", help="Rotate the players round the seats from game to game."
+    ),
+    straight_only: bool = StraightOpt,
+    diagonal_combat: bool = DiagOpt,
+    multi_combat: str = MultiOpt,
+    roll_through: bool = ThroughOpt,
+    advance: str = AdvanceOpt,
+    opening: str = OpeningOpt,
+    eliminated: str = ElimOpt,
+    start_front: int = FrontOpt,
+    start_right: int = RightOpt,
+) -> None:
+    """Play many computer games and print each player's win rate and the average game length."""
+    if games < 1:
+        _fail(f"--games must be at least 1, got {games}")
+    if seed < 0:
+        _fail(f"--seed must be 0 or more, got {seed}")
+    kinds = _parse_players(players, allow_human=False)
+    _check_search(depth, time_limit)
+    rules = _rules(
+        len(kinds), straight_only, diagonal_combat, multi_combat, roll_through, advance, opening, eliminated,
+        start_front, start_right,
+    )
+    result = run_selfplay(kinds, games, seed, rules, depth=depth, time_limit=time_limit, rotate=rotate, progress=True)
+    console = _console()
+    table = Table(title=f"{games} games, seed {seed}, seats {rules.seats}{' rotated' if rotate else ''}")
+    table.add_column("player")
+    table.add_column("wins", justify="right")
+    table.add_column("win rate", justify="right")
+    for label, wins in result["wins"].items():
+        table.add_row(label, str(wins), f"{100 * wins / games:.1f} %")
+    table.add_row("ties", str(result["ties"]), f"{100 * result['ties'] / games:.1f} %")
+    console.print(table)
+    console.print(f"average game length: {result['mean_turns']:.1f} turns (min {result['min_turns']}, max {result['max_turns']})")
+    ends = ", ".join(f"{k}: {v}" for k, v in result["terminations"].items())
+    console.print(f"endings: {ends}; {result['seconds']:.1f} s")
+
+
+def run_selfplay(
+    kinds: list[str],
+    games: int,
+    seed: int,
+    rules: DamesRules,
+    depth: int = 2,
+    time_limit: float | None = None,
+    rotate: bool = True,
+    progress: bool = False,
+) -> dict[str, Any]:
+    """Play ``games`` seeded games; return wins per player label, ties, lengths, endings.
+
+    Game ``i`` seeds its players from ``SeedSequence([seed, i])``; with
+    ``rotate`` the list of players is rotated by ``i`` places before seating,
+    so every player starts from every seat equally often.
+    """
+    from kubb3d.dames.players import play_game
+
+    labels = [k if kinds.count(k) == 1 else f"{k}#{i + 1}" for i, k in enumerate(kinds)]
+    wins = {label: 0 for label in labels}
+    ties = 0
+    turns: list[int] = []
+    terminations = {t.value: 0 for t in Termination}
+    n = len(kinds)
+    t0 = time.perf_counter()
+    bar = Progress(
+        TextColumn("self-play"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+        console=Console(file=sys.stderr), disable=not progress,
+    )
+    with bar:
+        task = bar.add_task("games", total=games)
+        for i in range(games):
+            shift = i % n if rotate else 0
+            order = list(range(shift, n)) + list(range(shift))
+            streams = np.random.SeedSequence([seed, i]).spawn(n)
+            agents = [make_player(kinds[j], np.random.default_rng(streams[j]), depth, time_limit) for j in order]
+            record = play_game(agents, rules)
+            outcome = record.outcome
+            assert outcome is not None
+            turns.append(record.turns)
+            terminations[outcome.termination.value] += 1
+            if outcome.winner is None:
+                ties += 1
+            else:
+                wins[labels[order[rules.seats.index(outcome.winner)]]] += 1
+            bar.advance(task)
+    return {
+        "wins": wins,
+        "ties": ties,
+        "mean_turns": float(np.mean(turns)),
+        "min_turns": int(min(turns)),
+        "max_turns": int(max(turns)),
+        "terminations": terminations,
+        "seconds": time.perf_counter() - t0,
+    }
