@@ -1,0 +1,117 @@
+"""Inkast rulings and raising geometry from hand-built snapshots (DM §6, §7; WS basic rules 10–14)."""
+
+import math
+
+import pytest
+from helpers import HX, HZ, MASS, G, ground_contacts, king, kubb, snap, touch
+
+from kubb3d.judge import Consequence, InkastContext, JudgeParams, Pose, Status, judge_inkast
+from kubb3d.judge.geometry import columns, rot
+
+
+def _det(q):
+    r = rot(q)
+    return (r[0][0] * (r[1][1] * r[2][2] - r[1][2] * r[2][1]) - r[0][1] * (r[1][0] * r[2][2] - r[1][2] * r[2][0]) + r[0][2] * (r[1][0] * r[2][1] - r[1][1] * r[2][0]))
+
+
+def test_lying_kubb_raised_towards_own_baseline():
+    k = kubb("B1", -2.0, 0.5, lying_yaw_deg=0, side="A")
+    j = judge_inkast(snap(k), InkastContext(inkasting_side="B", inkasted=("B1",)))
+    r = j.ruling("B1")
+    assert r.consequence is Consequence.RAISE_HERE and r.valid is True and r.rules == ("DM §7",)
+    x, y, z = r.raised_pose.position
+    # tipped over the −x end: base from x = −2 − HZ to −2 − HZ − 2·HX
+    assert (x, y, z) == pytest.approx((-2.0 - HZ - HX, 0.5, HZ), abs=1e-9)
+    assert columns(rot(r.raised_pose.quat_xyzw))[2][2] == pytest.approx(1.0, abs=1e-9) or columns(rot(r.raised_pose.quat_xyzw))[2][2] == pytest.approx(-1.0, abs=1e-9)
+    assert _det(r.raised_pose.quat_xyzw) == pytest.approx(1.0)
+    front = judge_inkast(snap(k), InkastContext(inkasting_side="B", inkasted=("B1",), prefer="front"))
+    assert front.raised["B1"].position[0] == pytest.approx(-2.0 + HZ + HX)
+
+
+def test_only_valid_direction_is_used():
+    k = kubb("B1", -2.0, -2.5, lying_yaw_deg=90, side="A")  # across the left sideline, half out
+    r = judge_inkast(snap(k), InkastContext(inkasting_side="B", inkasted=("B1",))).ruling("B1")
+    assert r.raised_pose.position[1] == pytest.approx(-2.5 + HZ + HX)
+    assert "only one direction" in r.reason
+
+
+def test_invalid_rethrow_then_penalty():
+    k = kubb("B1", -2.0, -2.5 - HZ - 0.02, lying_yaw_deg=90, side="A")
+    r1 = judge_inkast(snap(k), InkastContext(inkasting_side="B", inkasted=("B1",), attempt=1))
+    assert r1.ruling("B1").consequence is Consequence.RETHROW and r1.ruling("B1").valid is False
+    assert r1.invalid == {"B1"} and r1.raised == {}
+    r2 = judge_inkast(snap(k), InkastContext(inkasting_side="B", inkasted=("B1",), attempt=2))
+    assert r2.ruling("B1").consequence is Consequence.PENALTY_KUBB and r2.penalty == "throw"
+    w2 = judge_inkast(snap(k), InkastContext(ruleset="wikinger", inkasting_side="B", inkasted=("B1",), attempt=2), JudgeParams(baton_length=0.3))
+    assert w2.penalty == "place" and "0.30 m" in w2.ruling("B1").reason and w2.ruling("B1").rules == ("WS basic rule 11",)
+
+
+def test_block_building_may_stand_out_under_dm_not_ws():
+    lying = kubb("B1", -2.0, -2.5 + 0.3 * 2 * HZ - HZ, lying_yaw_deg=90, side="A")  # 30 % inside
+    inner_end = -2.5 + 0.3 * 2 * HZ
+    blocker = kubb("A1", -2.0, inner_end + 0.01 + HX, side="A")
+    sn = snap(lying, blocker)
+    dm = judge_inkast(sn, InkastContext(inkasting_side="B", inkasted=("B1",)))
+    r = dm.ruling("B1")
+    assert r.consequence is Consequence.RAISE_HERE and "tipped up against A1" in r.reason
+    assert r.raised_pose.position[1] == pytest.approx(inner_end + 0.01 - HX, abs=1e-6)
+    ws = judge_inkast(sn, InkastContext(ruleset="wikinger", inkasting_side="B", inkasted=("B1",)))
+    assert ws.ruling("B1").consequence is Consequence.RETHROW
+
+
+def test_raising_never_touches_the_king():
+    # lying along y, its +y end 7.5 mm from the king; the other direction is free
+    k = kubb("B1", -0.05, -0.045 - 0.0075 - HZ, lying_yaw_deg=90, side="A")
+    r = judge_inkast(snap(k, king()), InkastContext(inkasting_side="B", inkasted=("B1",))).ruling("B1")
+    assert r.raised_pose.position[1] < -0.1
+    assert "must not touch the king" in r.reason
+
+
+def test_stossel_place_freely_and_invalid():
+    a = kubb("B1", -2.0, -0.04, lying_yaw_deg=0, side="A")
+    b = kubb("B2", -2.0, 0.04, lying_yaw_deg=0, side="A")
+    top = kubb("B3", -2.0, 0.0, lying_yaw_deg=90, side="A", z=3 * HX)
+    cs = [touch("B3", "B1", (-2.0, -0.04, 2 * HX), (0, 0, 1), 2.2), touch("B3", "B2", (-2.0, 0.04, 2 * HX), (0, 0, 1), 2.2)]
+    sn = snap(a, b, top, contacts=cs + ground_contacts(a) + ground_contacts(b), auto_ground=False)
+    j = judge_inkast(sn, InkastContext(inkasting_side="B", inkasted=("B1", "B2", "B3")))
+    r = j.ruling("B3")
+    assert (r.status, r.consequence, r.valid) == (Status.STOSSEL, Consequence.PLACE_FREELY, True)
+    assert j.stossel == {"B3"}
+    assert set(j.raised) == {"B1", "B2", "B3"}
+
+
+def test_leaning_kubb_tipped_over_ground_edge():
+    base = kubb("B1", -2.0, 0.0, lying_yaw_deg=0, side="A")
+    # B2: foot on the ground at y = 0.12, body resting on B1 (60° from vertical, towards −y)
+    lean = kubb("B2", -2.0, 0.12 + HX, tilt_deg=60, toward_deg=-90, side="A")
+    foot = [c for c in ground_contacts(lean)]
+    c = touch("B2", "B1", (-2.0, 0.03, 2 * HX), (0.0, 0.6, 0.8), 2.0)
+    sn = snap(base, lean, contacts=[c, *foot, *ground_contacts(base)], auto_ground=False)
+    j = judge_inkast(sn, InkastContext(inkasting_side="B", inkasted=("B1", "B2")))
+    r = j.ruling("B2")
+    assert r.consequence is Consequence.RAISE_HERE and "tipped over that edge" in r.reason
+    # stands on its foot end, base from the ground edge outward (+y)
+    assert r.raised_pose.position[1] == pytest.approx(0.12 + HX, abs=1e-6)
+
+
+def test_king_felled_and_disturbed_pieces():
+    k = kubb("B1", -0.3, 0.3, lying_yaw_deg=60, side="A")
+    moved = kubb("B5", -1.5, 1.1, lying_yaw_deg=30, side="A")
+    before = {"B5": Pose((-1.5, 1.0, HZ)), "king": Pose((0.0, 0.0, 0.15))}
+    j = judge_inkast(snap(k, moved, king(lying=True)), InkastContext(inkasting_side="B", inkasted=("B1",), before=before))
+    assert j.ruling("king").consequence is Consequence.GAME_LOST and (j.winner, j.loser) == ("A", "B") and j.king_felled
+    r = j.ruling("B5")
+    assert r.consequence is Consequence.RAISE_AT_ORIGINAL_SPOT and r.raised_pose == before["B5"] and j.raise_now == {"B5"}
+    ws = judge_inkast(snap(k, moved), InkastContext(ruleset="wikinger", inkasting_side="B", inkasted=("B1",), before=before))
+    assert ws.ruling("B5").rules == ("WS basic rule 14",)
+
+
+def test_upright_landing_and_errors():
+    up = kubb("B1", -1.2, 0.7, side="A")
+    j = judge_inkast(snap(up), InkastContext(inkasting_side="B", inkasted=("B1",)))
+    assert j.raised["B1"].position == pytest.approx((-1.2, 0.7, HZ))
+    with pytest.raises(ValueError, match="not a kubb"):
+        judge_inkast(snap(up), InkastContext(inkasting_side="B", inkasted=("X",)))
+    with pytest.raises(ValueError, match="attempt"):
+        InkastContext(attempt=3)
+    assert "raised" in j.to_dict()

@@ -1,0 +1,132 @@
+"""Piece status from hand-built snapshots (no physics)."""
+
+import math
+
+import pytest
+from helpers import HX, HZ, MASS, G, ground_contacts, king, kubb, leaning_pair, snap, touch
+
+from kubb3d.judge import JudgeParams, Status, analyse, piece_status
+from kubb3d.snapshot import PieceState, Snapshot
+
+
+def test_upright_kubb_is_standing():
+    status, reason = piece_status(snap(kubb("K", 1.0, 0.5)), "K")
+    assert status is Status.STANDING
+    assert "stands" in reason
+
+
+def test_upside_down_kubb_is_standing():
+    k = kubb("K", 1.0, 0.5, tilt_deg=180)
+    assert piece_status(snap(k), "K")[0] is Status.STANDING
+
+
+def test_lying_kubb_is_fallen():
+    status, reason = piece_status(snap(kubb("K", 1.0, 0.5, lying_yaw_deg=30)), "K")
+    assert status is Status.FALLEN
+    assert "lies on the ground" in reason
+
+
+def test_tilted_past_tipping_without_support_is_fallen():
+    a = analyse(snap(kubb("K", 1.0, 0.0, tilt_deg=30)), "K")
+    assert a.status is Status.FALLEN
+    assert "past its tipping angle of 25°" in a.reason
+    assert a.margin < 0
+
+
+def test_leaning_on_kubb_needs_the_support():
+    s, l, c = leaning_pair(30)
+    sn = snap(s, l, contacts=[c])
+    a = analyse(sn, "L")
+    assert a.status is Status.LEANING
+    assert a.supporters == ("S",)
+    # the measured margin: COM 7.2 mm beyond the pivot edge
+    assert a.margin == pytest.approx(-(HZ * math.sin(math.radians(30)) - HX * math.cos(math.radians(30))), abs=1e-6)
+    assert analyse(sn, "S").status is Status.STANDING
+
+
+def test_weak_touch_is_not_support():
+    # 0.5 % of the weight is a touch, not a support: the kubb is past tipping and held by nothing
+    s, l, c = leaning_pair(30, support_force=0.005 * MASS * G)
+    sn = snap(s, l, contacts=[c])
+    assert analyse(sn, "L").status is Status.FALLEN
+
+
+def test_body_on_top_does_not_hold_up():
+    low = kubb("A", 1.0, 0.0, lying_yaw_deg=0)
+    top = kubb("B", 1.0, 0.0, lying_yaw_deg=90, z=3 * HX)
+    c = touch("A", "B", (1.0, 0.0, 2 * HX), (0.0, 0.0, -1.0), MASS * G)  # B pushes A down
+    sn = snap(low, top, contacts=[c, *ground_contacts(low)], auto_ground=False)
+    a = analyse(sn, "A")
+    assert a.status is Status.FALLEN and a.reason == "A lies on the ground."
+    b = analyse(sn, "B")
+    assert b.status is Status.STOSSEL and b.supporters == ("A",)
+
+
+def test_stossel_needs_kubbs_under_it():
+    top = kubb("B", 1.0, 0.0, lying_yaw_deg=90, z=3 * HX)
+    baton = PieceState("baton1", "baton", "cylinder", (0.022, 0.022, 0.15), (1.0, 0.0, 0.022), mass=0.28)
+    c = touch("B", "baton1", (1.0, 0.0, 0.044), (0.0, 0.0, 1.0), MASS * G)
+    sn = snap(top, baton, contacts=[c], auto_ground=False)
+    assert piece_status(sn, "B")[0] is Status.FALLEN
+
+
+def test_no_contact_data_uses_geometry():
+    sn = Snapshot(0.0, {"K": kubb("K", 0.0, 1.0)})
+    assert piece_status(sn, "K")[0] is Status.STANDING
+    floating = kubb("F", 0.0, 1.0, z=0.5)
+    assert piece_status(Snapshot(0.0, {"F": floating}), "F")[0] is Status.FALLEN
+
+
+def test_king_statuses():
+    assert piece_status(snap(king()), "king")[0] is Status.STANDING
+    assert piece_status(snap(king(lying=True)), "king")[0] is Status.FALLEN
+
+
+def test_hand_check_decides_doubtful_case():
+    s, l, c = leaning_pair(26.0)  # margin ≈ −1.3 mm, inside the 4 mm doubt band
+    sn = snap(s, l, contacts=[c])
+    calls = []
+
+    def stands(snapshot, pid):
+        calls.append(pid)
+        return True
+
+    a = analyse(sn, "L", hand_check=stands)
+    assert calls == ["L"]
+    assert a.status is Status.STANDING and a.hand_check
+    b = analyse(sn, "L", hand_check=lambda s_, p: False)
+    assert b.status is Status.LEANING and b.hand_check
+    assert "hand check" in b.reason
+
+
+def test_clear_case_skips_hand_check():
+    s, l, c = leaning_pair(35.0)
+    sn = snap(s, l, contacts=[c])
+
+    def boom(snapshot, pid):
+        raise AssertionError("the hand check is only for doubtful cases")
+
+    a = analyse(sn, "L", hand_check=boom)
+    assert a.status is Status.LEANING and not a.hand_check
+
+
+def test_tilted_standing_kubb_with_support_is_doubtful():
+    k = kubb("K", 1.0, 0.0, tilt_deg=10, toward_deg=0)
+    other = kubb("O", 1.2, 0.0)
+    c = touch("K", "O", (1.1, 0.0, 0.14), (-1.0, 0.0, 0.0), 1.0)
+    sn = snap(k, other, contacts=[c])
+    a = analyse(sn, "K")
+    assert a.status is Status.STANDING and a.doubt
+
+
+def test_errors():
+    sn = snap(kubb("K", 0.0, 1.0))
+    with pytest.raises(ValueError, match="no piece 'X'"):
+        piece_status(sn, "X")
+    baton = PieceState("baton1", "baton", "cylinder", (0.022, 0.022, 0.15), (1.0, 0.0, 0.022))
+    with pytest.raises(ValueError, match="only kubbs and the king"):
+        piece_status(Snapshot(0.0, {"baton1": baton}), "baton1")
+    with pytest.raises(ValueError, match="lying_tilt"):
+        JudgeParams(lying_tilt=2.0)
+    with pytest.raises(ValueError, match="tip_margin"):
+        JudgeParams(tip_margin=float("nan"))

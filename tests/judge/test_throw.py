@@ -1,0 +1,125 @@
+"""Throw rulings from hand-built snapshots: every consequence (DM §1, §5, §10; WS basic rules 7–9)."""
+
+import pytest
+from helpers import king, kubb, leaning_pair, snap
+
+from kubb3d.judge import Consequence, Pose, Status, ThrowContext, judge_accident, judge_throw
+from kubb3d.throw import Violation
+
+START = {"B3": Pose((4.0, 0.0, 0.075)), "king": Pose((0.0, 0.0, 0.15)), "F": Pose((1.5, 0.2, 0.075))}
+
+
+def test_standing_and_leaning_field_kubbs():
+    s, l, c = leaning_pair(30)
+    j = judge_throw(snap(s, l, king(), contacts=[c]), ThrowContext(field_kubbs=frozenset({"S", "L"})))
+    assert j.ruling("L").consequence is Consequence.COUNTS_AS_FELLED
+    assert j.ruling("L").rules == ("DM §5",)
+    assert j.ruling("S").consequence is Consequence.NONE
+    assert j.ruling("king").consequence is Consequence.NONE
+    assert j.felled == {"L"} and j.felled_total == {"L"}
+    assert j.winner is None and j.loser is None
+
+
+def test_wikinger_leaning_cites_basic_rule_9():
+    s, l, c = leaning_pair(30)
+    j = judge_throw(snap(s, l, contacts=[c]), ThrowContext(ruleset="wikinger", field_kubbs=frozenset({"S", "L"})))
+    assert j.ruling("L").rules == ("WS basic rule 9",)
+
+
+def test_baseline_kubb_felled_early_is_raised_at_end_of_round():
+    field = kubb("F", 1.5, 0.2)
+    b3 = kubb("B3", 3.9, 0.0, lying_yaw_deg=180)
+    j = judge_throw(snap(field, b3), ThrowContext(field_kubbs=frozenset({"F"}), round_start=START))
+    r = j.ruling("B3")
+    assert r.consequence is Consequence.RAISE_AT_ORIGINAL_SPOT
+    assert r.raised_pose == START["B3"]
+    assert j.raise_again == {"B3"} and j.raise_now == frozenset() and j.felled == frozenset()
+
+
+def test_baseline_kubb_counts_once_field_is_cleared():
+    field = kubb("F", 1.5, 0.2, lying_yaw_deg=0)
+    b3 = kubb("B3", 3.9, 0.0, lying_yaw_deg=180)
+    ctx = ThrowContext(field_kubbs=frozenset({"F"}), already_felled=frozenset({"F"}))
+    j = judge_throw(snap(field, b3), ctx)
+    assert j.ruling("B3").consequence is Consequence.COUNTS_AS_FELLED
+    assert j.felled == {"B3"} and j.felled_total == {"B3", "F"}
+
+
+def test_standing_again_after_tipping_counts_as_felled():
+    k = kubb("F", 1.5, 0.2, max_tilt_deg=180)
+    j = judge_throw(snap(k), ThrowContext(field_kubbs=frozenset({"F"})))
+    r = j.ruling("F")
+    assert (r.status, r.consequence) == (Status.STANDING, Consequence.COUNTS_AS_FELLED)
+    assert "knocked past its tipping angle" in r.reason
+    ok = judge_throw(snap(kubb("F", 1.5, 0.2, max_tilt_deg=20)), ThrowContext(field_kubbs=frozenset({"F"})))
+    assert ok.ruling("F").consequence is Consequence.NONE
+
+
+def test_already_felled_and_standing_again():
+    j = judge_throw(snap(kubb("F", 1.5, 0.2)), ThrowContext(already_felled=frozenset({"F"}), field_kubbs=frozenset({"F"})))
+    assert j.ruling("F").consequence is Consequence.COUNTS_AS_FELLED
+    assert j.felled == frozenset() and j.felled_total == {"F"}
+
+
+def test_illegal_throw_raises_felled_kubbs_now():
+    ctx = ThrowContext(legal=False, violations=(Violation("DM §5", "tilted 41°"),), field_kubbs=frozenset({"F"}), round_start=START)
+    j = judge_throw(snap(kubb("F", 1.5, 0.3, lying_yaw_deg=90)), ctx)
+    r = j.ruling("F")
+    assert r.consequence is Consequence.RAISE_AT_ORIGINAL_SPOT and r.raised_pose == START["F"]
+    assert "tilted 41°" in r.reason
+    assert j.raise_now == {"F"} and j.felled == frozenset()
+
+
+def test_king_felled_early_loses():
+    j = judge_throw(snap(king(lying=True), kubb("B3", 4.0, 0.0)), ThrowContext(thrower="A"))
+    r = j.ruling("king")
+    assert r.consequence is Consequence.GAME_LOST and r.rules == ("DM §1",)
+    assert (j.winner, j.loser) == ("B", "A")
+
+
+def test_king_throw_wins_and_illegal_king_throw_raises():
+    b3 = kubb("B3", 3.9, 0.0, lying_yaw_deg=0)
+    ctx = ThrowContext(thrower="A", king_throw=True, already_felled=frozenset({"B3"}), round_start=START)
+    j = judge_throw(snap(king(lying=True), b3), ctx)
+    assert j.ruling("king").consequence is Consequence.GAME_WON
+    assert (j.winner, j.loser) == ("A", "B")
+    assert "DM §10" in j.ruling("king").rules
+    bad = judge_throw(snap(king(lying=True), b3), ThrowContext(thrower="A", king_throw=True, legal=False, violations=(("DM §5", "foot fault"),), already_felled=frozenset({"B3"}), round_start=START))
+    assert bad.ruling("king").consequence is Consequence.RAISE_AT_ORIGINAL_SPOT and bad.winner is None
+    assert bad.ruling("king").raised_pose == START["king"]
+
+
+def test_king_after_all_down_but_no_king_throw_is_set_up_again():
+    b3 = kubb("B3", 3.9, 0.0, lying_yaw_deg=0)
+    j = judge_throw(snap(king(lying=True), b3), ThrowContext(ruleset="wikinger", thrower="A", already_felled=frozenset({"B3"})))
+    r = j.ruling("king")
+    assert r.consequence is Consequence.RAISE_AT_ORIGINAL_SPOT and r.rules == ("WS Tie-Break After the Group Stage",)
+    assert j.winner is None
+
+
+def test_accidents_and_pending_raise():
+    b3 = kubb("B3", 3.9, 0.0, lying_yaw_deg=0)
+    j = judge_throw(snap(b3), ThrowContext(accidents=frozenset({"B3"}), round_start=START))
+    assert j.ruling("B3").consequence is Consequence.RAISE_AT_ORIGINAL_SPOT and j.raise_now == {"B3"}
+    p = judge_throw(snap(b3), ThrowContext(pending_raise=frozenset({"B3"})))
+    assert p.ruling("B3").consequence is Consequence.RAISE_AT_ORIGINAL_SPOT and p.raise_now == frozenset()
+    rulings = judge_accident(snap(b3), {"B3"}, START, "wikinger")
+    assert rulings[0].raised_pose == START["B3"] and rulings[0].rules == ("WS Tie-Break After the Group Stage",)
+
+
+def test_context_errors():
+    with pytest.raises(ValueError, match="unknown ruleset"):
+        ThrowContext(ruleset="kubbuteo-x")
+    with pytest.raises(ValueError, match="thrower"):
+        ThrowContext(thrower="C")
+    with pytest.raises(ValueError, match="not in the snapshot"):
+        judge_throw(snap(kubb("F", 1.0, 0.0)), ThrowContext(field_kubbs=frozenset({"nope"})))
+
+
+def test_to_dict_is_json_friendly():
+    import json
+
+    s, l, c = leaning_pair(30)
+    d = judge_throw(snap(s, l, contacts=[c]), ThrowContext(field_kubbs=frozenset({"S", "L"}))).to_dict()
+    text = json.dumps(d, ensure_ascii=False)
+    assert '"leaning"' in text and d["felled"] == ["L"]
