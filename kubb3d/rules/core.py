@@ -571,12 +571,13 @@ class MatchState:
         sets: best of ``sets`` (default ``ruleset.sets``); the first to win more than half wins.
         time_limit_s: organiser's time limit, s (default ``ruleset.time_limit_s``; None: none).
         round_cap: turns per set before the match is cut off (module doc).
+        team_sizes: player → team size (default ``ruleset.team_size`` for both).
 
     Raises:
         ValueError: bad arguments.
     """
 
-    def __init__(self, ruleset: Ruleset, players: Sequence[str] = ("P1", "P2"), *, sets: int | None = None, time_limit_s: float | None = ..., round_cap: int = DEFAULT_ROUND_CAP) -> None:
+    def __init__(self, ruleset: Ruleset, players: Sequence[str] = ("P1", "P2"), *, sets: int | None = None, time_limit_s: float | None = ..., round_cap: int = DEFAULT_ROUND_CAP, team_sizes: Mapping[str, int] | None = None) -> None:
         if len(players) != 2 or players[0] == players[1]:
             raise ValueError(f"need two different player names, got {players!r}")
         self.ruleset = ruleset
@@ -590,6 +591,9 @@ class MatchState:
         if round_cap < 3:
             raise ValueError(f"round_cap must be >= 3, got {round_cap}")
         self.round_cap = int(round_cap)
+        self.team_sizes = {p: int((team_sizes or {}).get(p, ruleset.team_size)) for p in players}
+        if min(self.team_sizes.values()) < 1:
+            raise ValueError(f"team sizes must be >= 1, got {self.team_sizes}")
         self.pitch = ruleset.pitch
         eq = get_set(ruleset.equipment)
         self._kubb_z = eq.kubb.height / 2
@@ -724,7 +728,7 @@ class MatchState:
             return [RemoveTieBreakKubb(chooser, k, half) for k in cands]
         if ph == Phase.THROW:
             baton = BATON_IDS[self.batons_thrown % len(BATON_IDS)]
-            member = self.batons_thrown % self.ruleset.team_size
+            member = self.batons_thrown % self.team_sizes[self.player_at(s)]
             if self.opponent_cleared(s):
                 return [KingThrow(s, baton, self.pitch.baseline_x(s), member)]
             return [BatonThrow(s, baton, self.line_x, member)]

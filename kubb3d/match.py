@@ -1,0 +1,691 @@
+"""A whole match in the physics world: rules engine + players + physics + judge, with replays.
+
+:class:`Match` asks the :class:`~kubb3d.rules.MatchState` for the legal actions, lets the
+acting :class:`~kubb3d.players.Player` decide, simulates the action in a
+:class:`~kubb3d.physics.world.World`, has the judge rule on the result and pushes action and
+outcome into the state, until :meth:`MatchState.outcome` is set.
+
+Physical bookkeeping (kubb3d's choices):
+
+* The world is rebuilt at every turn boundary from the poses of the pieces ("world"
+  records of the replay): standing kubbs at the engine's poses (so kubbs ruled "raise
+  again" stand at their original spot, ``DM §5``), felled kubbs where they lie, batons
+  collected. Set starts use the standard set-up. Rebuilding from recorded poses makes a
+  resumed match continue exactly like an uninterrupted one.
+* Lag throws (``DM §3``, ``§9``; WS "Sequence of Play") are simulated one by one in a fresh
+  standard world each (the two simultaneous throws do not interact); a king more than 30°
+  from vertical at rest counts as felled by that throw.
+* Inkasts (``DM §6``): the kubbs to inkast are picked up (parked behind the baseline) and
+  lobbed one by one from the baseline; after each attempt the judge rules and the valid
+  kubbs are raised at once at the judge's poses (the later kubbs of a rethrow then meet
+  standing kubbs; anything they knock over is set up again, ``WS basic rule 14``,
+  ``DM §5`` accidents). Invalid kubbs and stößel are picked up until thrown or placed.
+* Physics glitches (``PhysicsGlitch``: NaN, a piece beyond the world; or at rest: a piece
+  outside the pitch by more than :data:`GLITCH_MARGIN_M`, below the ground, or not at rest
+  after the time limit and still faster than :data:`GLITCH_REST_SPEED`, or a sampled speed above
+  :data:`GLITCH_MAX_SPEED`) are logged; the world is rebuilt as it was and the action is
+  repeated with a fresh draw of the release noise (the accident rule, ``DM §5``), at most
+  :data:`GLITCH_RETRIES` times; after that the throw counts as a throw without effect.
+* Randomness: the generator of action number *i* (attempt *a*) is
+  ``default_rng(SeedSequence(seed, spawn_key=(i, a)))``: no draw depends on earlier ones.
+
+Replay file (JSON lines, ``schema`` 1): a ``header`` line (configuration), ``world`` lines
+(poses at each turn boundary, with the index of the next action), one ``action`` line per
+action (the action, its outcome, the events, the judge's rulings, and for every simulated
+throw its parameters, :class:`~kubb3d.throw.Release` and the trajectories decimated to
+:attr:`MatchConfig.trajectory_hz` and rounded to 0.1 mm / 1e-4), and an ``outcome`` line.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+from dataclasses import asdict, dataclass, field, fields, replace
+from pathlib import Path
+from typing import Any, Callable, Mapping
+
+import numpy as np
+
+from kubb3d.judge.rulings import Pose
+from kubb3d.physics.world import PhysicsGlitch, World
+from kubb3d.pitch import KING_ID, Pitch, opponent
+from kubb3d.players import Player, get_skill
+from kubb3d.rules import (
+    BatonThrow,
+    Choose,
+    Event,
+    Inkast,
+    InkastOutcome,
+    KingThrow,
+    LagResult,
+    LagThrow,
+    MatchState,
+    Outcome,
+    PenaltyThrow,
+    Phase,
+    PlaceKubb,
+    Raise,
+    RemoveTieBreakKubb,
+    ThrowOutcome,
+    action_from_dict,
+    action_to_dict,
+    get_ruleset,
+    outcome_from_dict,
+)
+from kubb3d.rules.core import DEFAULT_ROUND_CAP
+from kubb3d.snapshot import tilt_from_vertical
+from kubb3d.throw import ThrowResult, distance_to_king, release_from_params, simulate, throw
+
+SCHEMA = 1
+GLITCH_RETRIES = 3
+GLITCH_MARGIN_M = 20.0
+GLITCH_REST_SPEED = 1.0
+GLITCH_MAX_SPEED = 60.0
+KING_FELLED_TILT = math.radians(30.0)
+_LYING = (0.0, math.sin(math.pi / 4), 0.0, math.cos(math.pi / 4))
+
+
+class ReplayError(ValueError):
+    """A replay file cannot be read or does not fit (message names the file and line)."""
+
+
+@dataclass(frozen=True)
+class MatchConfig:
+    """Everything that determines a match (with the seed, the whole match).
+
+    Attributes:
+        ruleset: ``dm`` or ``wikinger``.
+        skills: skill preset of each side's player (team), e.g. ``("club", "club")``.
+        names: player (team) names; default ``P1``/``P2`` (DM) or ``T1``/``T2`` (WS).
+        seed: root seed.
+        sets: best of ``sets`` (None: ruleset default).
+        time_limit_s: time limit, s; None: none; -1: ruleset default (WS 20 min).
+        round_cap: turns per set before the match is cut off (:mod:`kubb3d.rules.core`).
+        team_size: WS players per team (None: ruleset default 6); a pair gives each team's size.
+        ground: ground name.
+        trajectory_hz: sampling rate of trajectories in the replay, Hz.
+    """
+
+    ruleset: str = "dm"
+    skills: tuple[str, str] = ("club", "club")
+    names: tuple[str, str] | None = None
+    seed: int = 0
+    sets: int | None = None
+    time_limit_s: float | None = -1.0
+    round_cap: int = DEFAULT_ROUND_CAP
+    team_size: int | tuple[int, int] | None = None
+    ground: str = "grass"
+    trajectory_hz: float = 15.0
+
+    def player_names(self) -> tuple[str, str]:
+        if self.names is not None:
+            return tuple(self.names)  # type: ignore[return-value]
+        return ("T1", "T2") if self.ruleset == "wikinger" else ("P1", "P2")
+
+    def to_dict(self) -> dict:
+        d = asdict(self)
+        d["skills"] = list(self.skills)
+        if isinstance(self.team_size, tuple):
+            d["team_size"] = list(self.team_size)
+        d["names"] = list(self.player_names())
+        return d
+
+    @classmethod
+    def from_dict(cls, d: Mapping) -> "MatchConfig":
+        kw = {f.name: d[f.name] for f in fields(cls) if f.name in d}
+        kw["skills"] = tuple(kw.get("skills", ("club", "club")))
+        if isinstance(kw.get("team_size"), list):
+            kw["team_size"] = tuple(kw["team_size"])
+        if kw.get("names") is not None:
+            kw["names"] = tuple(kw["names"])
+        return cls(**kw)
+
+
+def _r(v: float, nd: int) -> float:
+    return float(round(float(v), nd))
+
+
+def _pose_list(pos, q) -> list[float]:
+    return [float(x) for x in pos] + [float(x) for x in q]
+
+
+def glitch_reason(result: ThrowResult, pitch: Pitch) -> str | None:
+    """Why a finished throw looks like a physics glitch (module doc), or None."""
+    for pid, p in result.final.pieces.items():
+        if p.kind == "stake":
+            continue
+        x, y, z = p.position
+        if not all(math.isfinite(v) for v in (*p.position, *p.quat_xyzw)):
+            return f"{pid} has a NaN pose"
+        if abs(x) > pitch.length / 2 + GLITCH_MARGIN_M or abs(y) > pitch.half_width + GLITCH_MARGIN_M:
+            return f"{pid} ended {max(abs(x) - pitch.length / 2, abs(y) - pitch.half_width):.1f} m outside the pitch"
+        if z < -0.05:
+            return f"{pid} sank below the ground (z = {z:.3f} m)"
+        if not result.at_rest and math.hypot(*p.linear_velocity) > GLITCH_REST_SPEED:
+            return f"{pid} still moves at {math.hypot(*p.linear_velocity):.1f} m/s at rest"
+    t = result.trajectory.times
+    if len(t) > 1:
+        dt = np.diff(t)
+        dt[dt <= 0] = np.inf
+        for pid, arr in result.trajectory.poses.items():
+            if len(arr) > 1:
+                v = np.linalg.norm(np.diff(arr[:, :3], axis=0), axis=1) / dt[: len(arr) - 1]
+                if np.nanmax(v) > GLITCH_MAX_SPEED:
+                    return f"{pid} reached {np.nanmax(v):.0f} m/s (energy blew up)"
+    return None
+
+
+def _default_judge():
+    import kubb3d.judge as judge
+
+    missing = [n for n in ("judge_throw", "judge_inkast", "ThrowContext", "InkastContext") if not hasattr(judge, n)]
+    if missing:
+        raise RuntimeError(f"the judge (kubb3d.judge) lacks {', '.join(missing)}; a match cannot be refereed yet")
+    return judge
+
+
+def _ctx(cls, **kw):
+    names = {f.name for f in fields(cls)}
+    return cls(**{k: v for k, v in kw.items() if k in names})
+
+
+class Match:
+    """Plays one match; see the module doc.
+
+    Args:
+        config: the match configuration.
+        judge: a namespace with ``judge_throw``, ``judge_inkast``, ``ThrowContext``,
+            ``InkastContext`` (default: :mod:`kubb3d.judge`).
+        replay: path of the replay file to write (None: no file).
+        on_event: called with every :class:`~kubb3d.rules.Event` as it happens.
+
+    Raises:
+        ValueError: bad configuration (unknown ruleset or skill …).
+    """
+
+    def __init__(self, config: MatchConfig, *, judge: Any = None, replay: str | os.PathLike | None = None, on_event: Callable[[Event], None] | None = None, _resume: bool = False) -> None:
+        self.config = config
+        self.ruleset = get_ruleset(config.ruleset)
+        names = config.player_names()
+        ts = config.team_size
+        sizes = None
+        if ts is not None:
+            if config.ruleset != "wikinger":
+                raise ValueError("team sizes apply to the wikinger ruleset only (DM is a duel)")
+            pair = (ts, ts) if isinstance(ts, int) else tuple(ts)
+            sizes = dict(zip(names, (int(x) for x in pair)))
+        tl = config.time_limit_s
+        self.state = MatchState(self.ruleset, names, sets=config.sets, time_limit_s=(... if tl is not None and tl < 0 else tl), round_cap=config.round_cap, team_sizes=sizes)
+        self.players = {n: Player(n, get_skill(s), team_size=self.state.team_sizes[n]) for n, s in zip(names, config.skills)}
+        self.judge = judge if judge is not None else _default_judge()
+        self.on_event = on_event
+        self.pitch = self.ruleset.pitch
+        self.world: World | None = None
+        self.world_key: tuple[int, int] | None = None
+        self.round_key: tuple[int, int] | None = None
+        self.round_start: dict[str, Pose] = {}
+        self.action_index = 0
+        self.glitches: list[dict] = []
+        self.events: list[Event] = []
+        self.replay_path = Path(replay) if replay is not None else None
+        self._fh = None
+        if self.replay_path is not None and not _resume:
+            self._fh = open(self.replay_path, "w", encoding="utf-8")
+            self._write({"type": "header", "schema": SCHEMA, "config": config.to_dict(), "ruleset": self.ruleset.name, "equipment": self.ruleset.equipment, "pitch": {"length": self.pitch.length, "width": self.pitch.width}})
+
+    # ------------------------------------------------------------------ replay io
+    def _write(self, rec: dict) -> None:
+        if self._fh is not None:
+            self._fh.write(json.dumps(rec, separators=(",", ":"), ensure_ascii=False) + "\n")
+            self._fh.flush()
+
+    def close(self) -> None:
+        if self._fh is not None:
+            self._fh.close()
+            self._fh = None
+        if self.world is not None:
+            self.world.close()
+            self.world = None
+
+    def _emit(self, events) -> None:
+        for e in events:
+            self.events.append(e)
+            if self.on_event is not None:
+                self.on_event(e)
+
+    def _note(self, kind: str, text: str, rules=(), side=None) -> Event:
+        s = self.state
+        e = Event(round(s.clock, 3), s.set_no, s.turn_no, kind, text, tuple(rules), side, s.player_at(side) if side else None)
+        return e
+
+    def _rng(self, attempt: int = 0) -> np.random.Generator:
+        return np.random.default_rng(np.random.SeedSequence(self.config.seed, spawn_key=(self.action_index, attempt)))
+
+    # ------------------------------------------------------------------ world
+    def _new_world(self) -> World:
+        return World(self.ruleset.equipment, self.pitch, self.config.ground)
+
+    def _standard_poses(self) -> dict[str, list[float]]:
+        eq = self._eq()
+        out = {}
+        for side in ("A", "B"):
+            for kid, (x, y) in self.pitch.baseline_kubb_positions(side).items():
+                out[kid] = [x, y, eq.kubb.height / 2, 0.0, 0.0, 0.0, 1.0]
+        out[KING_ID] = [0.0, 0.0, eq.king.height / 2, 0.0, 0.0, 0.0, 1.0]
+        return out
+
+    def _eq(self):
+        from kubb3d.equipment import get_set
+
+        return get_set(self.ruleset.equipment)
+
+    def _build(self, poses: Mapping[str, list[float]], sides: Mapping[str, str]) -> None:
+        if self.world is not None:
+            self.world.close()
+        w = self._new_world()
+        for pid in sorted(poses):
+            p = poses[pid]
+            kind = "king" if pid == KING_ID else "kubb"
+            w.add_piece(pid, kind, tuple(p[:3]), tuple(p[3:]), side=sides.get(pid))
+            w.set_pose(pid, tuple(p[:3]), tuple(p[3:]), wake=False)
+        w.sleep_all()
+        self.world = w
+
+    def _boundary_poses(self) -> tuple[dict[str, list[float]], dict[str, str]]:
+        s = self.state
+        w = self.world
+        poses: dict[str, list[float]] = {}
+        sides: dict[str, str] = {}
+        for kid, k in sorted(s.kubbs.items()):
+            if k.removed:
+                continue
+            sides[kid] = k.half
+            if k.standing:
+                poses[kid] = list(k.pose.position) + list(k.pose.quat_xyzw)
+            else:
+                pos, q = w.pose(kid)
+                poses[kid] = _pose_list(pos, q)
+        pos, q = w.pose(KING_ID)
+        poses[KING_ID] = _pose_list(pos, q)
+        return poses, sides
+
+    def _ensure_world(self) -> None:
+        s = self.state
+        if s.set_no == 0:
+            return
+        key = (s.set_no, s.turn_no)
+        if key == self.world_key:
+            return
+        if self.world_key is None or key[0] != self.world_key[0]:
+            poses = self._standard_poses()
+            sides = {k: k[0] for k in poses if k != KING_ID}
+        else:
+            poses, sides = self._boundary_poses()
+        self._write({"type": "world", "i": self.action_index, "set": key[0], "turn": key[1], "poses": poses, "sides": sides})
+        self._build(poses, sides)
+        self.world_key = key
+
+    def _save(self) -> tuple[dict, dict]:
+        snap = self.world.snapshot()
+        poses = {pid: list(p.position) + list(p.quat_xyzw) for pid, p in snap.pieces.items() if p.kind in ("kubb", "king")}
+        sides = {pid: p.side for pid, p in snap.pieces.items() if p.kind == "kubb"}
+        return poses, sides
+
+    def _park(self, kid: str) -> None:
+        """Pick a kubb up: lay it behind the baseline of the half it belongs to now."""
+        s = self.state
+        half = s.kubbs[kid].half
+        slot = sorted(s.kubbs).index(kid)
+        x = self.pitch.baseline_x(half) - self.pitch.forward(half) * 1.5
+        eq = self._eq()
+        self.world.set_pose(kid, (x, -2.25 + 0.5 * slot, eq.kubb.width / 2), _LYING, wake=False)
+
+    # ------------------------------------------------------------------ run
+    def run(self, max_actions: int | None = None) -> Outcome | None:
+        """Play until the match has an outcome (or ``max_actions`` more actions, for tests of
+        resuming). Returns the outcome (None if stopped early)."""
+        n = 0
+        try:
+            while self.state.outcome() is None:
+                if max_actions is not None and n >= max_actions:
+                    return None
+                self._ensure_world()
+                action = self._decide()
+                outcome, extra, notes = self._perform(action)
+                events = self.state.push(action, outcome)
+                self._emit(notes)
+                self._emit(events)
+                self._write({"type": "action", "i": self.action_index, "action": action_to_dict(action), "outcome": None if outcome is None else outcome.to_dict(), "events": [e.to_dict() for e in (*notes, *events)], **extra})
+                self.action_index += 1
+                n += 1
+            out = self.state.outcome()
+            self._write({"type": "outcome", "i": self.action_index, "clock_s": self.state.clock, "glitches": len(self.glitches), **out.to_dict()})
+            return out
+        finally:
+            if self.state.outcome() is not None or max_actions is not None:
+                self.close()
+
+    # ------------------------------------------------------------------ decisions
+    def _decide(self):
+        s = self.state
+        legal = s.legal_actions()
+        a = legal[0]
+        if isinstance(a, Choose):
+            return self.players[a.player].choose(legal)
+        if isinstance(a, RemoveTieBreakKubb):
+            return legal[0]
+        if isinstance(a, PlaceKubb):
+            return self._placement(a)
+        return a
+
+    def _placement(self, a: PlaceKubb) -> PlaceKubb:
+        s = self.state
+        player = self.players[s.player_at(a.side)]
+        others = [np.asarray(self.world.pose(pid)[0][:2]) for pid in self.world.piece_ids("kubb", "king") if pid != a.kubb]
+        spots = player.place_spots(self.pitch, a.half, a.reason, placer_owns_half=(a.side == a.half))
+        for xy in spots:
+            cand = replace(a, position=(float(xy[0]), float(xy[1])))
+            if s.placement_error(cand) is None and all(np.hypot(*(np.asarray(xy) - o)) > 0.15 for o in others):
+                return cand
+        for xy in spots:  # crowded: accept overlap with lying pieces rather than fail
+            cand = replace(a, position=(float(xy[0]), float(xy[1])))
+            if s.placement_error(cand) is None:
+                return cand
+        raise RuntimeError(f"no valid spot to place {a.kubb} in half {a.half}")
+
+    # ------------------------------------------------------------------ actions
+    def _perform(self, a) -> tuple[Any, dict, list[Event]]:
+        if isinstance(a, LagThrow):
+            return self._lag(a)
+        if isinstance(a, (BatonThrow, KingThrow)):
+            return self._baton(a)
+        if isinstance(a, Inkast):
+            return self._inkast(a.side, a.kubbs, a.attempt, a.side, opponent(a.side), False)
+        if isinstance(a, PenaltyThrow):
+            receiving = a.side == opponent(a.from_side)
+            return self._inkast(a.side, (a.kubb,), 1, a.from_side, opponent(a.from_side), receiving)
+        if isinstance(a, PlaceKubb):
+            eq = self._eq()
+            self.world.set_side(a.kubb, a.half)
+            self.world.set_pose(a.kubb, (a.position[0], a.position[1], eq.kubb.height / 2), (0.0, 0.0, 0.0, 1.0), wake=False)
+            return None, {}, []
+        if isinstance(a, RemoveTieBreakKubb):
+            self.world.remove_piece(a.kubb)
+            return None, {}, []
+        return None, {}, []
+
+    def _throw_record(self, res: ThrowResult, intended=None) -> dict:
+        hz = self.config.trajectory_hz
+        t = res.trajectory.times
+        step = 1
+        if len(t) > 1:
+            step = max(1, int(round((1.0 / hz) / max(1e-9, float(np.median(np.diff(t)))))))
+        idx = list(range(0, len(t), step))
+        if len(t) and idx[-1] != len(t) - 1:
+            idx.append(len(t) - 1)
+        traj = {pid: [[_r(v, 4) for v in arr[i]] for i in idx] for pid, arr in sorted(res.trajectory.poses.items())}
+        rel = res.release
+        d = {
+            "piece": res.piece,
+            "legal": res.legal,
+            "violations": [{"rule": v.rule, "reason": v.reason} for v in res.violations],
+            "release": {"position_m": list(rel.position), "velocity_mps": list(rel.velocity), "angular_velocity_radps": list(rel.angular_velocity), "quat_xyzw": list(rel.quat_xyzw)},
+            "trajectory": {"times_s": [_r(t[i], 4) for i in idx], "poses": traj},
+            "rest_time_s": res.rest_time,
+        }
+        if res.params is not None:
+            d["params"] = asdict(res.params)
+        if intended is not None:
+            d["intended"] = asdict(intended)
+        return d
+
+    def _simulate_with_retries(self, make: Callable[[np.random.Generator], tuple[Any, Any]], run: Callable[[Any], ThrowResult], restore: Callable[[], None], notes: list[Event], side: str | None) -> tuple[ThrowResult | None, Any]:
+        """Run a throw; on a physics glitch restore the world and repeat with new noise."""
+        for attempt in range(GLITCH_RETRIES + 1):
+            intended, params = make(self._rng(attempt))
+            try:
+                res = run(params)
+                reason = glitch_reason(res, self.pitch)
+            except PhysicsGlitch as exc:
+                res, reason = None, str(exc)
+            if reason is None:
+                return res, intended
+            self.glitches.append({"i": self.action_index, "attempt": attempt, "reason": reason})
+            notes.append(self._note("glitch", f"physics glitch ({reason}): world restored, throw repeated", ("DM §5" if self.ruleset.name == "dm" else "WS basic rule 14",), side))
+            restore()
+        notes.append(self._note("glitch", f"{GLITCH_RETRIES + 1} glitches in a row: the throw counts as a throw without effect", (), side))
+        return None, None
+
+    def _restorer(self) -> Callable[[], None]:
+        poses, sides = self._save()
+        batons = [(pid, _pose_list(*self.world.pose(pid))) for pid in self.world.piece_ids("baton")]
+
+        def restore() -> None:
+            self._build(poses, sides)
+            for pid, p in batons:
+                self.world.add_piece(pid, "baton", tuple(p[:3]), tuple(p[3:]))
+                self.world.set_pose(pid, tuple(p[:3]), tuple(p[3:]), wake=False)
+            self.world.sleep_all()
+
+        return restore
+
+    def _lag(self, a: LagThrow):
+        player = self.players[self.state.player_at(a.side)]
+        notes: list[Event] = []
+        holder: dict[str, World] = {}
+
+        def fresh() -> None:
+            if "w" in holder:
+                holder["w"].close()
+            w = self._new_world()
+            w.setup_standard()
+            holder["w"] = w
+
+        fresh()
+        w0 = holder["w"]
+        res, intended = self._simulate_with_retries(
+            lambda rng: player.lag_throw(w0.equipment, self.pitch, a.side, rng, dt=w0.dt),
+            lambda p: throw(holder["w"], p, baton="baton1", ruleset=self.ruleset.name),
+            fresh, notes, a.side)
+        if res is None:
+            holder["w"].close()
+            return LagResult(None, False), {}, notes
+        dist = distance_to_king(res.final, "baton1")
+        king = res.final[KING_ID]
+        felled = king.tilt > KING_FELLED_TILT
+        holder["w"].close()
+        inside = self.pitch.in_pitch(*res.final["baton1"].position[:2])
+        return LagResult(dist if inside else None, felled), {"throws": [self._throw_record(res, intended)]}, notes
+
+    def _start_round_if_needed(self) -> None:
+        s = self.state
+        key = (s.set_no, s.turn_no)
+        if key != self.round_key:
+            self.round_key = key
+            self.world.clear_history()
+            self.round_start = {pid: Pose(tuple(float(v) for v in self.world.pose(pid)[0]), tuple(self.world.pose(pid)[1])) for pid in self.world.piece_ids("kubb", "king")}
+
+    def _baton(self, a):
+        s = self.state
+        self._start_round_if_needed()
+        S, O = a.side, opponent(a.side)
+        player = self.players[s.player_at(S)]
+        w = self.world
+        eq = w.equipment
+        king = isinstance(a, KingThrow)
+        if king:
+            kp, _ = w.pose(KING_ID)
+            target = (float(kp[0]), float(kp[1]), float(kp[2]))
+        else:
+            cands = []
+            for k in s.standing_in(O):
+                pos, q = w.pose(k.id)
+                t = tilt_from_vertical(q)
+                cands.append((k.id, k.baseline, tuple(float(v) for v in pos), t < math.radians(10) or t > math.radians(170)))
+            tid = player.choose_target(S, cands, a.line_x)
+            pos, _ = w.pose(tid)
+            target = (float(pos[0]), float(pos[1]), float(pos[2]) + 0.1 * eq.kubb.height)
+        notes: list[Event] = []
+        res, intended = self._simulate_with_retries(
+            lambda rng: player.baton_throw(eq, self.pitch, S, a.line_x, target, rng, dt=w.dt),
+            lambda p: throw(self.world, p, baton=a.baton, ruleset=self.ruleset.name),
+            self._restorer(), notes, S)
+        if res is None:
+            return ThrowOutcome(), {}, notes
+        ctx = _ctx(
+            self.judge.ThrowContext,
+            ruleset=self.ruleset.name, thrower=S, legal=res.legal, violations=tuple(res.violations), king_throw=king,
+            round_start=dict(self.round_start), field_kubbs=s.field_kubbs(O), already_felled=frozenset(s.felled_in(O)),
+            pending_raise=frozenset(s.raise_at_end),
+        )
+        j = self.judge.judge_throw(res.final, ctx)
+        for pid in sorted(getattr(j, "raise_now", ())):
+            if pid in self.round_start and self.world.has_piece(pid):
+                p = self.round_start[pid]
+                self.world.set_pose(pid, p.position, p.quat_xyzw, wake=False)
+        poses = {}
+        for k in s.standing_in(O):
+            if k.id not in j.felled and k.id not in j.raise_again and self.world.has_piece(k.id):
+                pos, q = self.world.pose(k.id)
+                poses[k.id] = Pose(tuple(float(v) for v in pos), tuple(float(v) for v in q))
+        out = ThrowOutcome.from_judgement(j, legal=res.legal, poses=poses)
+        notes += self._ruling_notes([r for r in out.rulings if (r if isinstance(r, dict) else r.to_dict())["piece"] not in s.felled_in(O)], S)
+        if res.violations:
+            for v in res.violations:
+                notes.append(self._note("foul", v.reason, (v.rule,), S))
+        return out, {"throws": [self._throw_record(res, intended)], "judgement": j.to_dict() if hasattr(j, "to_dict") else None}, notes
+
+    def _ruling_notes(self, rulings, side) -> list[Event]:
+        out = []
+        for r in rulings:
+            d = r if isinstance(r, dict) else r.to_dict()
+            if d.get("consequence") in (None, "none"):
+                continue
+            out.append(self._note("ruling", f"{d['piece']}: {d['status']} → {d['consequence']} ({d.get('reason', '')})", tuple(d.get("rules", ())), side))
+        return out
+
+    def _inkast(self, thrower_side: str, kubbs, attempt: int, from_side: str, into: str, receiving: bool):
+        s = self.state
+        w = self.world
+        eq = w.equipment
+        player = self.players[s.player_at(thrower_side)]
+        before = {pid: Pose(tuple(float(v) for v in w.pose(pid)[0]), tuple(w.pose(pid)[1])) for pid in w.piece_ids("kubb", "king") if pid not in kubbs and (pid == KING_ID or (s.kubbs[pid].standing and not s.kubbs[pid].removed))}
+        for k in kubbs:
+            self._park(k)
+        notes: list[Event] = []
+        records = []
+        offset = len(s.inkasted_this_turn)
+        for n, kid in enumerate(kubbs):
+            if receiving:
+                target = player.penalty_target(self.pitch, from_side, True, offset + n)
+            else:
+                target = player.inkast_target(self.pitch, from_side, offset + n)
+            self.world.set_side(kid, into)
+
+            def run(p, kid=kid):
+                return simulate(self.world, kid, release_from_params(p, self.pitch), kind="kubb", params=p)
+
+            res, intended = self._simulate_with_retries(
+                lambda rng, target=target: player.kubb_throw(eq, self.pitch, from_side, target, rng, dt=w.dt),
+                run, self._restorer(), notes, thrower_side)
+            if res is None:
+                self._park(kid)
+                continue
+            records.append(self._throw_record(res, intended))
+        self.world.settle_forces()
+        snap = self.world.snapshot()
+        ctx = _ctx(self.judge.InkastContext, ruleset=self.ruleset.name, inkasting_side=from_side, inkasted=tuple(kubbs), attempt=attempt, before=before)
+        j = self.judge.judge_inkast(snap, ctx)
+        valid = dict(getattr(j, "valid", None) or {r.piece: r.raised_pose for r in j.rulings if getattr(r.consequence, "value", r.consequence) == "raise here"})
+        invalid = frozenset(getattr(j, "invalid", frozenset()))
+        stossel = frozenset(getattr(j, "stossel", frozenset()))
+        king_felled = bool(getattr(j, "king_felled", False))
+        if not king_felled:
+            king_felled = snap[KING_ID].tilt > KING_FELLED_TILT
+        # undo disturbances (WS basic rule 14, DM §5), then raise the valid kubbs (DM §7)
+        for pid, p in before.items():
+            if pid == KING_ID and king_felled:
+                continue
+            cur = snap[pid]
+            if math.dist(cur.position, p.position) > 0.005 or abs(cur.tilt - tilt_from_vertical(p.quat_xyzw)) > math.radians(3.0):
+                self.world.set_pose(pid, p.position, p.quat_xyzw, wake=False)
+        for kid, pose in valid.items():
+            self.world.set_pose(kid, pose.position, pose.quat_xyzw, wake=False)
+        for kid in set(invalid) | set(stossel) | (set(kubbs) - set(valid) - set(invalid) - set(stossel)):
+            self._park(kid)
+        # a kubb the judge said nothing about (thrown without effect after glitches) is invalid
+        invalid = invalid | frozenset(set(kubbs) - set(valid) - set(invalid) - set(stossel))
+        self.world.sleep_all()
+        rulings = tuple(r.to_dict() if hasattr(r, "to_dict") else r for r in getattr(j, "rulings", ()))
+        out = InkastOutcome(valid=valid, invalid=invalid, stossel=stossel, king_felled=king_felled, rulings=rulings)
+        notes += self._ruling_notes(rulings, thrower_side)
+        return out, {"throws": records, "judgement": j.to_dict() if hasattr(j, "to_dict") else None}, notes
+
+    # ------------------------------------------------------------------ resume
+    @classmethod
+    def resume(cls, path: str | os.PathLike, *, judge: Any = None, on_event: Callable[[Event], None] | None = None) -> "Match":
+        """Continue an interrupted match from its replay file (rewritten in place).
+
+        The match state is rebuilt by pushing the recorded actions and outcomes up to the
+        last turn boundary; the world is rebuilt from that boundary's poses; later records
+        are dropped and played again (with the same per-action seeds).
+
+        Raises:
+            ReplayError: unreadable file, wrong schema, or records that do not fit.
+        """
+        path = Path(path)
+        try:
+            lines = path.read_text(encoding="utf-8").splitlines()
+        except (OSError, UnicodeDecodeError) as exc:
+            raise ReplayError(f"cannot read replay file {path}: {exc}") from None
+        recs = []
+        for n, line in enumerate(lines, 1):
+            try:
+                recs.append(json.loads(line))
+            except json.JSONDecodeError:
+                if n == len(lines):
+                    break  # a line cut off by the interruption
+                raise ReplayError(f"{path}:{n}: not a JSON line") from None
+        if not recs or recs[0].get("type") != "header":
+            raise ReplayError(f"{path}:1: not a kubb3d match replay (no header line)")
+        if recs[0].get("schema") != SCHEMA:
+            raise ReplayError(f"{path}:1: replay schema {recs[0].get('schema')!r}, expected {SCHEMA}")
+        try:
+            config = MatchConfig.from_dict(recs[0]["config"])
+        except (KeyError, TypeError, ValueError) as exc:
+            raise ReplayError(f"{path}:1: bad configuration: {exc}") from None
+        m = cls(config, judge=judge, replay=None, on_event=on_event, _resume=True)
+        worlds = [(n, r) for n, r in enumerate(recs) if r.get("type") == "world"]
+        cut_line = 1
+        boundary = None
+        if worlds:
+            cut_line, boundary = worlds[-1][0] + 1, worlds[-1][1]
+        upto = boundary["i"] if boundary else 0
+        # lag actions before the first set have no world record: keep them only if complete
+        for n, r in enumerate(recs):
+            if r.get("type") != "action" or r["i"] >= upto:
+                continue
+            try:
+                m.state.push(action_from_dict(r["action"]), outcome_from_dict(r.get("outcome")))
+            except (ValueError, TypeError, KeyError) as exc:
+                raise ReplayError(f"{path}:{n + 1}: recorded action does not fit the match: {exc}") from None
+            m.action_index = r["i"] + 1
+        if boundary is not None:
+            if m.action_index != upto:
+                raise ReplayError(f"{path}: actions before the last turn boundary are missing")
+            m._build(boundary["poses"], boundary.get("sides", {}))
+            m.world_key = (boundary["set"], boundary["turn"])
+        m.events = list(m.state.events)
+        keep = lines[:cut_line]
+        path.write_text("\n".join(keep) + "\n", encoding="utf-8")
+        m.replay_path = path
+        m._fh = open(path, "a", encoding="utf-8")
+        return m
+
+
+def play(config: MatchConfig, *, judge: Any = None, replay: str | os.PathLike | None = None, on_event: Callable[[Event], None] | None = None) -> tuple[Outcome, Match]:
+    """Play a whole match; returns (outcome, the finished match)."""
+    m = Match(config, judge=judge, replay=replay, on_event=on_event)
+    out = m.run()
+    return out, m

@@ -1,0 +1,130 @@
+"""``kubb3d match``: a whole simulated match with a play-by-play (rich) or JSON.
+
+Call :func:`register` with the main Typer app. User mistakes (bad flag values, an unreadable
+replay file) print one line ``error: …`` on stderr and exit with code 2, no traceback.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from kubb3d.rules.core import DEFAULT_ROUND_CAP
+
+DEFAULT_SEED = 1
+
+
+def _fail(msg: str) -> None:
+    typer.echo(f"error: {msg}", err=True)
+    raise typer.Exit(2)
+
+
+def parse_players(spec: str | None, ruleset: str) -> tuple[tuple[str, str], object]:
+    """``elite,club`` → skills; for wikinger also ``club:6,elite:4`` or ``6,4`` (team sizes,
+    skill ``club``). Returns (skills, team size or pair or None). Raises ValueError."""
+    from kubb3d.players import SKILLS
+
+    if spec is None:
+        return ("club", "club"), None
+    parts = [p.strip() for p in spec.split(",")]
+    if len(parts) != 2 or not all(parts):
+        raise ValueError(f"--players needs two comma-separated entries, got {spec!r}")
+    skills, sizes = [], []
+    for p in parts:
+        skill, _, size = p.partition(":")
+        if skill.isdigit() and not size:
+            skill, size = "club", skill
+        if skill not in SKILLS:
+            raise ValueError(f"unknown skill {skill!r} in --players; expected one of {sorted(SKILLS)}")
+        if size:
+            if ruleset != "wikinger":
+                raise ValueError("team sizes in --players apply to --ruleset wikinger only")
+            if not size.isdigit() or not 1 <= int(size) <= 12:
+                raise ValueError(f"team size must be a whole number from 1 to 12, got {size!r}")
+            sizes.append(int(size))
+        else:
+            sizes.append(None)
+    team = None
+    if any(s is not None for s in sizes):
+        team = tuple(s if s is not None else 6 for s in sizes)
+    return (skills[0], skills[1]), team
+
+
+def register(app: typer.Typer) -> None:
+    """Add the ``match`` command to ``app``."""
+
+    @app.command("match")
+    def match(
+        ruleset: str = typer.Option("dm", help="Ruleset: dm (German championship duel) or wikinger (Wikinger-Schach teams)."),
+        players: Optional[str] = typer.Option(None, help="Skill of each side: 'elite,club' (novice, club, elite); wikinger also 'club:6,elite:4' or team sizes '6,4'."),
+        seed: int = typer.Option(DEFAULT_SEED, help="Root seed: the same seed plays the same match."),
+        sets: Optional[int] = typer.Option(None, help="Best of this many sets (DM; default 1)."),
+        time_limit: Optional[float] = typer.Option(None, "--time-limit", help="Time limit in minutes of simulated time (DM: then the §9 tie-break; wikinger default 20)."),
+        round_cap: int = typer.Option(DEFAULT_ROUND_CAP, help="Turns per set before the match is cut off (no endless matches)."),
+        replay: Optional[Path] = typer.Option(None, help="Write the replay (JSON lines) to this file."),
+        resume: Optional[Path] = typer.Option(None, help="Continue the interrupted match in this replay file (other options are taken from it)."),
+        as_json: bool = typer.Option(False, "--json", help="Print the match as one JSON document ending in the outcome."),
+        quiet: bool = typer.Option(False, "--quiet", help="Print only the result."),
+    ) -> None:
+        """Play a whole match of Kubb in the physics world, refereed by the judge."""
+        from kubb3d.match import Match, MatchConfig, ReplayError
+        from kubb3d.rules import ruleset_names
+
+        if ruleset not in ruleset_names():
+            _fail(f"unknown ruleset {ruleset!r}; expected one of {ruleset_names()}")
+        try:
+            skills, team = parse_players(players, ruleset)
+        except ValueError as exc:
+            _fail(str(exc))
+        if sets is not None and not 1 <= sets <= 9:
+            _fail(f"--sets must be from 1 to 9, got {sets}")
+        if time_limit is not None and not (time_limit > 0 and time_limit < 1e6):
+            _fail(f"--time-limit must be a positive number of minutes, got {time_limit}")
+        if round_cap < 3:
+            _fail(f"--round-cap must be at least 3, got {round_cap}")
+        if replay is not None and resume is not None:
+            _fail("use either --replay (a new match) or --resume (an interrupted one)")
+        console = None
+        if not as_json and not quiet:
+            from rich.console import Console
+
+            console = Console(highlight=False)
+
+        def show(e) -> None:
+            if console is None:
+                return
+            mins = f"{int(e.clock_s // 60):3d}:{int(e.clock_s % 60):02d}"
+            where = f"S{e.set_no} R{e.turn_no:<2d}" if e.set_no else "      "
+            cite = f" [dim]({', '.join(e.rules)})[/dim]" if e.rules else ""
+            style = {"result": "bold green", "set": "bold", "turn": "bold cyan", "glitch": "red", "foul": "red", "ruling": "dim"}.get(e.kind, "")
+            text = e.text.replace("[", "\\[")
+            console.print(f"[dim]{mins} {where}[/dim] [{style or 'default'}]{e.kind:8s} {text}[/{style or 'default'}]{cite}")
+
+        try:
+            if resume is not None:
+                m = Match.resume(resume, on_event=show)
+            else:
+                tl = -1.0 if time_limit is None else time_limit * 60.0
+                cfg = MatchConfig(ruleset=ruleset, skills=skills, seed=seed, sets=sets, time_limit_s=tl, round_cap=round_cap, team_size=team)
+                m = Match(cfg, replay=replay, on_event=show)
+        except ReplayError as exc:
+            _fail(str(exc))
+        except (ValueError, OSError) as exc:
+            _fail(str(exc))
+        except RuntimeError as exc:
+            _fail(str(exc))
+        out = m.run()
+        if as_json:
+            doc = {"config": m.config.to_dict(), "events": [e.to_dict() for e in m.events], "clock_s": m.state.clock, "glitches": m.glitches, "outcome": out.to_dict()}
+            sys.stdout.write(json.dumps(doc, ensure_ascii=False) + "\n")
+            return
+        pts = ", ".join(f"{p} {v}" for p, v in out.points.items())
+        line = f"result: {'draw' if out.winner is None else out.winner + ' wins'} ({out.termination.name.lower()}; points {pts}; {m.state.clock / 60:.1f} min simulated) — {out.reason}"
+        if console is not None:
+            console.print(f"[bold]{line}[/bold]")
+        else:
+            typer.echo(line)

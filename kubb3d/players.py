@@ -1,0 +1,306 @@
+"""Simulated players: a skill model (release noise) and a strategy.
+
+Skill model. A player intends a noise-free throw (found by :func:`fast_aim`) and releases
+it with Gaussian errors, one standard deviation per release parameter:
+
+================  =======================  ===========================================
+parameter         unit                     effect
+================  =======================  ===========================================
+``speed_rel_sd``  fraction of the speed    long / short
+``elevation_sd``  deg                      long / short, high / low
+``azimuth_sd``    deg                      left / right (8 m × 1° ≈ 14 cm)
+``spin_sd``       rev/s                    how the baton arrives (flat or upright)
+``tilt_sd``       deg                      the baton's lean out of its flight plane
+================  =======================  ===========================================
+
+Presets (:data:`SKILLS`) are calibrated with ``benchmarks/calibrate_players.py`` against
+the fraction of 8 m baseline kubbs felled per baton: competitive players knock down about
+42 % (DESIGN.md "Reference numbers"); ``elite`` aims at 40–45 %, ``club`` at 20–30 %,
+``novice`` below that. The measured figures are in the preset docstrings.
+
+Strategy (:class:`Player`), kubb3d's choices where the rules leave the player free:
+
+* Baton targets: a standing field kubb first (``DM §5``, WS basic rule 8), the one nearest
+  the throwing line; then the baseline kubbs; the thrower stands behind the line in line
+  with the target (``lateral``) so that every throw is straight.
+* Inkast (``DM §6``): lobbed kubbs aimed at a tight group 1.3–1.6 m beyond the centre line,
+  1 m to the side of the king (close to the thrower's own line next turn, away from the
+  king so as not to fell it early).
+* Penalty kubbs: thrown (DM) or placed (WS) by the receiving side deep in its own half near
+  a sideline; the inkaster's alternating throws aim like an inkast.
+* Stößel (``DM §7``): placed by the inkaster next to the group, near the centre line.
+* Lag throw: aimed to land 0.25 m short of the king. Lag winner opens; tie-break decider
+  winner takes the tie-break advantage; a tie-break baseline kubb is picked in id order.
+* The king: thrown at as soon as the rules allow (they force it, ``DM §10``).
+
+All randomness comes from a passed :class:`numpy.random.Generator`.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field, replace
+from functools import lru_cache
+from typing import Sequence
+
+import numpy as np
+
+from kubb3d.equipment import EquipmentSet
+from kubb3d.physics.aero import RodDrag
+from kubb3d.pitch import Pitch, opponent
+from kubb3d.throw import GRAVITY, Release, ThrowParams, predict_flight, release_from_params
+
+
+@dataclass(frozen=True)
+class Skill:
+    """Release noise of a player (standard deviations; see the module table).
+
+    Attributes:
+        name: preset name.
+        speed_rel_sd: relative speed error (0.03 = 3 %).
+        elevation_sd_deg: deg.
+        azimuth_sd_deg: deg.
+        spin_sd_rps: rev/s.
+        tilt_sd_deg: deg.
+    """
+
+    name: str
+    speed_rel_sd: float
+    elevation_sd_deg: float
+    azimuth_sd_deg: float
+    spin_sd_rps: float
+    tilt_sd_deg: float
+
+    def __post_init__(self) -> None:
+        for f in ("speed_rel_sd", "elevation_sd_deg", "azimuth_sd_deg", "spin_sd_rps", "tilt_sd_deg"):
+            v = getattr(self, f)
+            if not (math.isfinite(v) and v >= 0):
+                raise ValueError(f"{f} must be a finite number >= 0, got {v!r}")
+
+    def perturb(self, params: ThrowParams, rng: np.random.Generator) -> ThrowParams:
+        """The intended throw with release noise (draws 5 normals from ``rng``)."""
+        z = rng.standard_normal(5)
+        speed = max(0.5, params.speed * (1.0 + self.speed_rel_sd * z[0]))
+        elev = float(np.clip(params.elevation_deg + self.elevation_sd_deg * z[1], -80.0, 80.0))
+        return replace(
+            params,
+            speed=float(speed),
+            elevation_deg=elev,
+            azimuth_deg=float(params.azimuth_deg + self.azimuth_sd_deg * z[2]),
+            spin_rps=float(np.clip(params.spin_rps + self.spin_sd_rps * z[3], -19.0, 19.0)),
+            tilt_deg=float(params.tilt_deg + self.tilt_sd_deg * z[4]),
+        )
+
+
+SKILLS: dict[str, Skill] = {
+    "novice": Skill("novice", 0.050, 2.5, 1.6, 0.40, 9.0),
+    "club": Skill("club", 0.030, 1.5, 0.80, 0.25, 6.0),
+    "elite": Skill("elite", 0.018, 0.9, 0.43, 0.15, 4.0),
+}
+"""Named presets; figures measured by ``benchmarks/calibrate_players.py`` are in the report
+and the benchmark's docstring."""
+
+
+def get_skill(name: str) -> Skill:
+    """A preset by name. Raises ValueError listing the known ones."""
+    try:
+        return SKILLS[name]
+    except KeyError:
+        raise ValueError(f"unknown skill {name!r}; expected one of {sorted(SKILLS)}") from None
+
+
+# ---------------------------------------------------------------------- aiming
+@lru_cache(maxsize=4096)
+def _speed_for(distance: float, dz0: float, height: float, elevation_deg: float, spin_rps: float, release_angle_deg: float, tilt_deg: float, kind: str, eq_key: tuple, dt: float, drag_on: bool) -> float:
+    diameter, length, mass = eq_key
+    drag = RodDrag(diameter, length, cd_cross=1.05, cd_axial=1.05) if kind == "kubb" else RodDrag(diameter, length)
+    if not drag_on:
+        drag = None
+    base = ThrowParams(side="A", line_x=0.0, behind_line=0.0, lateral=0.0, height=height, elevation_deg=elevation_deg, spin_rps=spin_rps, release_angle_deg=release_angle_deg, tilt_deg=tilt_deg)
+    pitch = Pitch(100.0, 10.0)
+    tz = height + dz0
+
+    def err(v: float) -> float:
+        rel = release_from_params(replace(base, speed=v), pitch)
+        planar = Release((0.0, 0.0, rel.position[2]), (math.hypot(rel.velocity[0], rel.velocity[1]), 0.0, rel.velocity[2]), rel.angular_velocity, rel.quat_xyzw)
+        h = predict_flight(planar, drag, mass, dt, distance)
+        return -5.0 if h is None else h[0] - tz
+
+    th = math.radians(elevation_deg)
+    denom = 2 * math.cos(th) ** 2 * (distance * math.tan(th) - dz0)
+    v0 = math.sqrt(GRAVITY * distance**2 / denom) if denom > 0 else 10.0
+    v1 = v0 * 1.03
+    e0, e1 = err(v0), err(v1)
+    for _ in range(8):
+        if abs(e1) < 5e-4 or e1 == e0:
+            break
+        v0, v1, e0 = v1, max(0.5, v1 - e1 * (v1 - v0) / (e1 - e0)), e1
+        e1 = err(v1)
+    return v1
+
+
+def fast_aim(equipment: EquipmentSet, pitch: Pitch, target: tuple[float, float, float], base: ThrowParams, *, kind: str = "baton", dt: float = 1.0 / 240.0, air_drag: bool = True) -> ThrowParams:
+    """The noise-free throw whose centre of mass passes through ``target`` (x, y, z, m).
+
+    Same flight model as :func:`kubb3d.throw.aim` (:func:`~kubb3d.throw.predict_flight`,
+    the world's drag and time step) but solved by a secant iteration from the drag-free
+    ballistic speed and cached, ~100× faster than the bisection.
+
+    Raises:
+        ValueError: the target is not in front of the throwing line.
+    """
+    fwd = pitch.forward(base.side)
+    line_x = pitch.baseline_x(base.side) if base.line_x is None else base.line_x
+    rx, ry = line_x - fwd * base.behind_line, base.lateral
+    dx, dy = target[0] - rx, target[1] - ry
+    if fwd * dx <= 0.1:
+        raise ValueError(f"target at x={target[0]:.2f} m is not in front of the throwing line of side {base.side}")
+    azimuth = math.degrees(math.atan2(fwd * dy, fwd * dx))
+    distance = math.hypot(dx, dy)
+    if kind == "kubb":
+        key = (equipment.kubb.width, equipment.kubb.height, equipment.kubb_mass)
+    else:
+        key = (equipment.baton.diameter, equipment.baton.length, equipment.baton_mass)
+    speed = _speed_for(round(distance, 4), round(target[2] - base.height, 4), base.height, base.elevation_deg, base.spin_rps, base.release_angle_deg, base.tilt_deg, kind, key, dt, air_drag)
+    return replace(base, speed=float(speed), azimuth_deg=azimuth)
+
+
+# ---------------------------------------------------------------------- strategy
+@dataclass(frozen=True)
+class Style:
+    """A player's intended release (before noise).
+
+    Attributes:
+        height: release height, m.
+        elevation_deg: baton throws, deg.
+        spin_rps: end-over-end spin of a baton, rev/s (forward).
+        behind_line: release distance behind the line, m.
+        inkast_elevation_deg: lobbed inkasts, deg.
+        inkast_spin_rps: rev/s.
+    """
+
+    height: float = 0.5
+    elevation_deg: float = 22.0
+    spin_rps: float = 1.5
+    behind_line: float = 0.1
+    inkast_elevation_deg: float = 55.0
+    inkast_spin_rps: float = 0.3
+
+
+@dataclass(frozen=True)
+class Player:
+    """A simulated player (or WS team): skill and strategy.
+
+    Attributes:
+        name: player or team name.
+        skill: release noise.
+        style: intended release.
+        team_size: players in a WS team (for reporting only; the skill is the team's).
+    """
+
+    name: str
+    skill: Skill
+    style: Style = field(default_factory=Style)
+    team_size: int = 1
+
+    # -------------------------------------------------------------- batons
+    def choose_target(self, side: str, kubbs: Sequence[tuple[str, bool, tuple[float, float, float], bool]], line_x: float) -> str:
+        """Pick the kubb to throw at.
+
+        Args:
+            side: thrower's side.
+            kubbs: (id, is_baseline, position m, physically upright) for every kubb that counts
+                as standing in the opponent's half.
+            line_x: throwing line, m.
+
+        Returns:
+            A kubb id: field kubbs first (``DM §5``), nearest the line; upright ones preferred.
+
+        Raises:
+            ValueError: no kubbs.
+        """
+        if not kubbs:
+            raise ValueError("no kubbs to throw at")
+
+        def key(k):
+            kid, base, pos, upright = k
+            return (base, not upright, abs(pos[0] - line_x), abs(pos[1]), kid)
+
+        return min(kubbs, key=key)[0]
+
+    def baton_throw(self, equipment: EquipmentSet, pitch: Pitch, side: str, line_x: float, target: tuple[float, float, float], rng: np.random.Generator, *, dt: float = 1.0 / 240.0) -> tuple[ThrowParams, ThrowParams]:
+        """(intended, released) parameters for a baton thrown at ``target`` (x, y, z m) from
+        the line ``line_x`` (``DM §8``); the thrower stands in line with the target."""
+        st = self.style
+        lateral = float(np.clip(target[1], -pitch.half_width + 0.05, pitch.half_width - 0.05))
+        base = ThrowParams(side=side, line_x=line_x, lateral=lateral, behind_line=st.behind_line, height=st.height, elevation_deg=st.elevation_deg, spin_rps=st.spin_rps)
+        intended = fast_aim(equipment, pitch, target, base, dt=dt)
+        return intended, self.skill.perturb(intended, rng)
+
+    def lag_throw(self, equipment: EquipmentSet, pitch: Pitch, side: str, rng: np.random.Generator, *, dt: float = 1.0 / 240.0) -> tuple[ThrowParams, ThrowParams]:
+        """A lag throw (``DM §3``) aimed to land 0.25 m short of the king."""
+        f = pitch.forward(side)
+        target = (-f * 0.25, 0.0, equipment.baton.radius)
+        return self.baton_throw(equipment, pitch, side, pitch.baseline_x(side), target, rng, dt=dt)
+
+    # -------------------------------------------------------------- kubbs
+    def inkast_target(self, pitch: Pitch, side: str, index: int) -> tuple[float, float]:
+        """Where the ``index``-th kubb of an inkast should land (x, y m), in the opponent's
+        half: a group beyond the centre line, beside the king (module doc)."""
+        f = pitch.forward(side)
+        row, col = divmod(index, 3)
+        x = f * (1.3 + 0.3 * row)
+        y = 0.9 + 0.3 * col
+        return (x, y if index % 2 == 0 else y)
+
+    def penalty_target(self, pitch: Pitch, from_side: str, receiving: bool, index: int) -> tuple[float, float]:
+        """Aim point of a DM penalty throw from ``from_side``'s baseline (``DM §6``): the
+        receiving side throws it deep into its own half; the inkaster like an inkast."""
+        if not receiving:
+            return self.inkast_target(pitch, from_side, index)
+        f = pitch.forward(from_side)
+        return (f * (pitch.length / 2 - 0.9), -(pitch.half_width - 0.8))
+
+    def kubb_throw(self, equipment: EquipmentSet, pitch: Pitch, from_side: str, target_xy: tuple[float, float], rng: np.random.Generator, *, dt: float = 1.0 / 240.0) -> tuple[ThrowParams, ThrowParams]:
+        """(intended, released) parameters of a kubb lobbed from ``from_side``'s baseline."""
+        st = self.style
+        lateral = float(np.clip(target_xy[1], -pitch.half_width + 0.05, pitch.half_width - 0.05))
+        base = ThrowParams(side=from_side, line_x=None, lateral=lateral, behind_line=st.behind_line, height=st.height, elevation_deg=st.inkast_elevation_deg, spin_rps=st.inkast_spin_rps, release_angle_deg=0.0)
+        target = (target_xy[0], target_xy[1], equipment.kubb.width / 2)
+        intended = fast_aim(equipment, pitch, target, base, kind="kubb", dt=dt)
+        return intended, self.skill.perturb(intended, rng)
+
+    def place_spots(self, pitch: Pitch, half: str, reason: str, placer_owns_half: bool) -> list[tuple[float, float]]:
+        """Candidate spots (x, y m) for a hand-placed kubb, best first.
+
+        The receiving side puts a penalty kubb deep in its half near a sideline (WS basic rule
+        11); the inkaster puts a stößel near the centre line beside the group (``DM §7``).
+        """
+        s = 1.0 if half == "B" else -1.0  # B's half is x > 0
+        out = []
+        if placer_owns_half:
+            for dx in (0.35, 0.6, 0.85, 1.1):
+                for y in (2.3, -2.3, 2.0, -2.0, 1.25, -1.25):
+                    out.append((s * (pitch.length / 2 - dx), y))
+        else:
+            for dx in (0.6, 0.9, 1.2, 1.5):
+                for y in (0.6, 0.9, 1.2, 1.5, -0.6, -0.9):
+                    out.append((s * dx, y))
+        return out
+
+    def choose(self, options: Sequence) -> object:
+        """Pick among :class:`~kubb3d.rules.Choose` options: open the set oneself, keep the
+        current end, take the tie-break advantage (module doc)."""
+        for o in options:
+            if o.what == "start" and o.value == self.name:
+                return o
+            if o.what == "advantage" and o.value == "tiebreak":
+                return o
+        return options[0]
+
+
+def make_players(names: Sequence[str], skills: Sequence[str], team_size: int = 1) -> tuple[Player, Player]:
+    """Two players from names and skill preset names. Raises ValueError for unknown skills."""
+    if len(skills) != 2 or len(names) != 2:
+        raise ValueError("need exactly two players")
+    return tuple(Player(n, get_skill(s), team_size=team_size) for n, s in zip(names, skills))  # type: ignore[return-value]
