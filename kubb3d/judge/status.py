@@ -176,10 +176,17 @@ def analyse(
     # a body that only presses down on the piece (lies on top of it) does not hold it up
     strong = tuple(o for o in strong if up_push.get(o, 0.0) > -0.5)
 
+    name = piece_id
+    if grounded and tilt <= params.flat_tilt and not strong:
+        # fast path (most pieces): flat on its base, nothing leaning on it; the centre of
+        # mass is then at least hx·cos(t) − hc·sin(t) inside the base (≥ 3 cm for a kubb)
+        hx, _, hz = p.half_extents
+        margin = hx * math.cos(tilt) - (hz + p.com_local[2]) * math.sin(tilt)
+        if margin >= params.doubt_margin:
+            return Analysis(piece_id, Status.STANDING, f"{name} stands on its base and carries its own weight without help from any other piece.", tilt, margin, True, touching, (), False)
     face = end_face(p, end)
     cm = com(p)
     margin = inside_margin((cm[0], cm[1]), ccw([(c[0], c[1]) for c in face])) if tilt < math.pi / 2 - 1e-6 else -math.inf
-    name = piece_id
     deg = math.degrees(tilt)
 
     if not grounded:
