@@ -796,6 +796,21 @@ def _png(path: Path, rgb: list[bytes], width: int, height: int) -> None:
     path.write_bytes(png)
 
 
+def _draw_lines(built: Built, pb) -> None:
+    """Add the pitch lines as thin visual-only strips (1 cm wide), once per world."""
+    if getattr(built, "_lines", False):
+        return
+    pitch = built.spec.pitch_obj
+    c = built.world.client
+    hl, hw, t = pitch.length / 2, pitch.half_width, 0.005
+    strips = [((0.0, -hw, 0.0), (hl, t)), ((0.0, hw, 0.0), (hl, t)), ((0.0, 0.0, 0.0), (t, hw))]
+    strips += [((-hl, 0.0, 0.0), (t, hw)), ((hl, 0.0, 0.0), (t, hw))]
+    for (x, y, _), (ex, ey) in strips:
+        vis = pb.createVisualShape(pb.GEOM_BOX, halfExtents=[ex, ey, 0.0005], rgbaColor=[0.15, 0.15, 0.15, 1], physicsClientId=c)
+        pb.createMultiBody(0, -1, vis, [x, y, 0.0006], physicsClientId=c)
+    built._lines = True
+
+
 def render_views(built: Built, out_dir: str | Path, stem: str, size: tuple[int, int] = (480, 360)) -> tuple[Path, Path]:
     """Save a top view and a side view of a built scenario as PNG (PyBullet's headless
     ``ER_TINY_RENDERER``), centred on the pieces the scenario is about.
@@ -809,6 +824,7 @@ def render_views(built: Built, out_dir: str | Path, stem: str, size: tuple[int, 
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     w, h = size
+    _draw_lines(built, pb)
     snap = built.snapshot
     focus = [e.piece for e in built.spec.expect if e.piece in snap.pieces] or list(snap.pieces)
     pts = np.array([snap.pieces[f].position for f in focus])
