@@ -40,6 +40,7 @@ def parse_players(spec: str | None, ruleset: str) -> tuple[tuple[str, str], obje
             skill, size = "club", skill
         if skill not in SKILLS:
             raise ValueError(f"unknown skill {skill!r} in --players; expected one of {sorted(SKILLS)}")
+        skills.append(skill)
         if size:
             if ruleset != "wikinger":
                 raise ValueError("team sizes in --players apply to --ruleset wikinger only")
