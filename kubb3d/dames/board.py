@@ -301,7 +301,6 @@ def gen_rolls(geo: Geometry, st: State) -> list[Roll]:
     cells = st.cells
     ti = st.ti_cell
     through = geo.rules.roll_through_kubbs
-    monotone = geo.rules.advance == "no_backward_step"
     paths = geo.paths[st.ti_value]
     out: list[Roll] = []
     for start in range(64):
@@ -320,18 +319,26 @@ def gen_rolls(geo: Geometry, st: State) -> list[Roll]:
                     break
             if blocked:
                 continue
-            advance = line[end] > l0
-            if advance and monotone:
-                prev = l0
-                for c in pcells:
-                    if line[c] < prev:
-                        advance = False
-                        break
-                    prev = line[c]
-            if not advance and not is_attack(geo, cells, seat, end):
+            if line[end] <= l0 and not is_attack(geo, cells, seat, end):
                 continue
             out.append(Roll(start, path, end, k.die.roll_path(path)))
+    if geo.rules.forced_capture:
+        taking = [r for r in out if takes(geo, cells, r)]
+        if taking:
+            return taking
     return out
+
+
+def takes(geo: Geometry, cells: tuple[Kubb | None, ...], roll: Roll) -> bool:
+    """Would ``roll`` take at least one opposing kubb out of play in its combat?"""
+    k = cells[roll.start]
+    assert k is not None
+    if not is_attack(geo, cells, k.seat, roll.end):
+        return False
+    trial = list(cells)
+    trial[roll.start] = None
+    trial[roll.end] = Kubb(k.seat, roll.die)
+    return any(c != roll.end for c in fight(geo, trial, roll.end))
 
 
 def fight(geo: Geometry, cells: list[Kubb | None], end: int) -> list[int]:
@@ -600,6 +607,44 @@ class DamesBoard:
         self._st = st
         self._stack: list[tuple[Move, State, tuple[tuple[int, Kubb], ...]]] = []
         self._rolls_cache: tuple[State, list[Roll]] | None = None
+
+    @classmethod
+    def from_kubbs(
+        cls,
+        kubbs: dict[str, str],
+        rules: DamesRules | None = None,
+        to_roll: str = "S",
+        ti_value: int = FIRST_TI_VALUE,
+        ti_cell: str | None = None,
+        ply: int = 0,
+    ) -> DamesBoard:
+        """Build a position from ``{"d4": "S124", ...}`` (cell name -> seat and die top-north-east).
+
+        ``ti_cell`` is a cell name, None for off the board, or ``"?"`` for a
+        pending placement by the player before ``to_roll``.
+
+        Raises:
+            ValueError: bad cell, kubb or field (as for a position string).
+        """
+        rules = rules or DamesRules()
+        grid: list[str | None] = [None] * 64
+        for name, token in kubbs.items():
+            grid[parse_cell(name)] = token
+        ranks = []
+        for y in range(7, -1, -1):
+            text, run = "", 0
+            for x in range(8):
+                token = grid[y * 8 + x]
+                if token is None:
+                    run += 1
+                    continue
+                if run:
+                    text += str(run)
+                    run = 0
+                text += token
+            ranks.append(text + (str(run) if run else ""))
+        ti = "-" if ti_cell is None else ti_cell
+        return cls(f"{'/'.join(ranks)} {rules.seats} {to_roll} {ti_value} {ti} {ply}", rules)
 
     # ----- state access ------------------------------------------------
 
@@ -889,7 +934,6 @@ class DamesBoard:
             return "these rules allow straight rolls only"
         cell, seen = start, {start}
         line = geo.line[seat]
-        backward = False
         for i, d in enumerate(move.path):
             if i and d == OPPOSITE[move.path[i - 1]]:
                 return "a kubb may not go back over its own path during a move"
@@ -904,13 +948,10 @@ class DamesBoard:
                 return f"the ti-kubb on {cell_name(nxt)} blocks the way"
             if st.cells[nxt] is not None and (i == len(move.path) - 1 or not geo.rules.roll_through_kubbs):
                 return f"{cell_name(nxt)} is occupied by a kubb"
-            if line[nxt] < line[cell]:
-                backward = True
             seen.add(nxt)
             cell = nxt
-        if not is_attack(geo, st.cells, seat, cell):
-            if line[cell] <= line[start]:
-                return "the kubb must advance at least one line unless it attacks an opposing kubb"
-            if backward and geo.rules.advance == "no_backward_step":
-                return "these rules forbid stepping back a line during a move unless attacking"
+        if line[cell] <= line[start] and not is_attack(geo, st.cells, seat, cell):
+            return "the kubb must advance at least one line unless it attacks an opposing kubb"
+        if geo.rules.forced_capture:
+            return "a roll that takes an opposing kubb is possible, and taking is compulsory"
         return f"{move} is not legal here"  # pragma: no cover - every rule is covered above

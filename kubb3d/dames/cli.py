@@ -75,8 +75,8 @@ def _rules(
     diagonal_combat: bool,
     multi_combat: str,
     roll_through: bool,
-    advance: str,
     opening: str,
+    forced_capture: bool,
     eliminated: str,
     start_front: int,
     start_right: int,
@@ -90,8 +90,8 @@ def _rules(
             diagonal_combat=diagonal_combat,
             multi_combat=multi_combat,  # type: ignore[arg-type]
             roll_through_kubbs=roll_through,
-            advance=advance,  # type: ignore[arg-type]
             opening_placement=opening,  # type: ignore[arg-type]
+            forced_capture=forced_capture,
             eliminated=eliminated,  # type: ignore[arg-type]
         )
     except ValueError as exc:
@@ -122,9 +122,11 @@ MultiOpt = typer.Option(
     "simultaneous", "--multi-combat", help="simultaneous | weakest_first | strongest_first.", rich_help_panel=_RULE_HELP
 )
 ThroughOpt = typer.Option(False, "--roll-through", help="Paths may cross other kubbs.", rich_help_panel=_RULE_HELP)
-AdvanceOpt = typer.Option("net", "--advance", help="net | no_backward_step.", rich_help_panel=_RULE_HELP)
 OpeningOpt = typer.Option(
     "none", "--opening", help="Who places the ti-kubb before move 1: none | last_player.", rich_help_panel=_RULE_HELP
+)
+ForcedOpt = typer.Option(
+    False, "--forced-capture", help="A roll that takes a kubb must be played if there is one.", rich_help_panel=_RULE_HELP
 )
 ElimOpt = typer.Option(
     "ends_game", "--eliminated", help="A player with no kubbs left: ends_game | drops_out.", rich_help_panel=_RULE_HELP
@@ -186,8 +188,8 @@ def play(
     diagonal_combat: bool = DiagOpt,
     multi_combat: str = MultiOpt,
     roll_through: bool = ThroughOpt,
-    advance: str = AdvanceOpt,
     opening: str = OpeningOpt,
+    forced_capture: bool = ForcedOpt,
     eliminated: str = ElimOpt,
     start_front: int = FrontOpt,
     start_right: int = RightOpt,
@@ -200,8 +202,8 @@ def play(
     if seed is not None and seed < 0:
         _fail(f"--seed must be 0 or more, got {seed}")
     rules = _rules(
-        len(kinds), straight_only, diagonal_combat, multi_combat, roll_through, advance, opening, eliminated,
-        start_front, start_right,
+        len(kinds), straight_only, diagonal_combat, multi_combat, roll_through, opening, forced_capture,
+        eliminated, start_front, start_right,
     )
     try:
         board = DamesBoard(position, rules)
@@ -335,8 +337,8 @@ def selfplay(
     diagonal_combat: bool = DiagOpt,
     multi_combat: str = MultiOpt,
     roll_through: bool = ThroughOpt,
-    advance: str = AdvanceOpt,
     opening: str = OpeningOpt,
+    forced_capture: bool = ForcedOpt,
     eliminated: str = ElimOpt,
     start_front: int = FrontOpt,
     start_right: int = RightOpt,
@@ -349,8 +351,8 @@ def selfplay(
     kinds = _parse_players(players, allow_human=False)
     _check_search(depth, time_limit)
     rules = _rules(
-        len(kinds), straight_only, diagonal_combat, multi_combat, roll_through, advance, opening, eliminated,
-        start_front, start_right,
+        len(kinds), straight_only, diagonal_combat, multi_combat, roll_through, opening, forced_capture,
+        eliminated, start_front, start_right,
     )
     result = run_selfplay(kinds, games, seed, rules, depth=depth, time_limit=time_limit, rotate=rotate, progress=True)
     console = _console()

@@ -30,7 +30,6 @@ SEAT_ORDER = "SENW"
 """All seats in counter-clockwise turn order, starting with the first player."""
 
 MULTI_COMBAT = ("simultaneous", "weakest_first", "strongest_first")
-ADVANCE = ("net", "no_backward_step")
 OPENING = ("none", "last_player")
 ELIMINATED = ("ends_game", "drops_out")
 
@@ -125,16 +124,16 @@ class DamesRules:
             that order of top value, stopping when the mover is out).
         roll_through_kubbs: the path may cross cells holding kubbs (never the
             ti-kubb, never ending on an occupied cell).  Default False.
-        advance: ``"net"`` (default): the move ends at least one line further
-            from the owner's first line than it started; ``"no_backward_step"``:
-            in addition no single roll may step back a line.  Either way the
-            requirement is waived when the move is an attack (it ends next to
-            an opposing kubb that can fight, « sauf quand il attaque »).
         opening_placement: who puts the ti-kubb down before the first move:
             ``"none"`` (default; nobody has « just played », so it waits off the
             board and blocks nothing on the first move) or ``"last_player"``
             (the player who moves last in the round places it, as if he had
             just played).
+        forced_capture: the draughts reading of « prise obligatoire »: when some
+            legal roll would take an opposing kubb, the player must play one of
+            those.  Default False: the words are read as part of the combat
+            rule (a kubb that ends next to an opponent must fight, neither
+            side can decline), not as a constraint on the choice of move.
         eliminated: what happens when a player has no kubb left at all:
             ``"ends_game"`` (default; read literally, he then has all of his
             kubbs still in play, none, on his last line, and he cannot play
@@ -149,8 +148,8 @@ class DamesRules:
     diagonal_combat: bool = False
     multi_combat: Literal["simultaneous", "weakest_first", "strongest_first"] = "simultaneous"
     roll_through_kubbs: bool = False
-    advance: Literal["net", "no_backward_step"] = "net"
     opening_placement: Literal["none", "last_player"] = "none"
+    forced_capture: bool = False
     eliminated: Literal["ends_game", "drops_out"] = "ends_game"
 
     def __post_init__(self) -> None:
@@ -158,8 +157,6 @@ class DamesRules:
             raise ValueError(f"Roll Kubb Dames is played by 2 or 4 players, got {self.players!r}")
         if self.multi_combat not in MULTI_COMBAT:
             raise ValueError(f"multi_combat must be one of {', '.join(MULTI_COMBAT)}; got {self.multi_combat!r}")
-        if self.advance not in ADVANCE:
-            raise ValueError(f"advance must be one of {', '.join(ADVANCE)}; got {self.advance!r}")
         if self.opening_placement not in OPENING:
             raise ValueError(
                 f"opening_placement must be one of {', '.join(OPENING)}; got {self.opening_placement!r}"
