@@ -6,15 +6,15 @@ first use, so ``import kubb3d`` stays light and never imports pyglet)::
     import kubb3d
     with kubb3d.World.standard() as world:
         params = kubb3d.aim(world, "B3", kubb3d.ThrowParams()).params
-        result = kubb3d.throw(world, params)
+        result = kubb3d.throw_baton(world, params)
 
 =================  =====================================================
 name               where it lives
 =================  =====================================================
 World, Terrain     :mod:`kubb3d.physics.world`
-ThrowParams, aim,  :mod:`kubb3d.throw`
-throw, inkast,
-lag_throw
+ThrowParams, aim,  :mod:`kubb3d.throw` (``throw_baton`` is
+throw_baton,       ``kubb3d.throw.throw``: the name ``kubb3d.throw``
+inkast, lag_throw  is the module)
 Snapshot           :mod:`kubb3d.snapshot`
 Pitch              :mod:`kubb3d.pitch`
 get_set            :mod:`kubb3d.equipment`
@@ -36,7 +36,7 @@ _LAZY = {
     "ThrowResult": "kubb3d.throw",
     "Release": "kubb3d.throw",
     "aim": "kubb3d.throw",
-    "throw": "kubb3d.throw",
+    "throw_baton": ("kubb3d.throw", "throw"),
     "inkast": "kubb3d.throw",
     "lag_throw": "kubb3d.throw",
     "simulate": "kubb3d.throw",
@@ -51,7 +51,8 @@ __all__ = sorted(_LAZY)
 
 def __getattr__(name: str):
     if name in _LAZY:
-        value = getattr(importlib.import_module(_LAZY[name]), name)
+        module, attr = _LAZY[name] if isinstance(_LAZY[name], tuple) else (_LAZY[name], name)
+        value = getattr(importlib.import_module(module), attr)
         globals()[name] = value
         return value
     raise AttributeError(f"module 'kubb3d' has no attribute {name!r}")

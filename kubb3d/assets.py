@@ -14,6 +14,7 @@ the crown; the URDF's ``<inertial>`` origin says where.
 from __future__ import annotations
 
 import functools
+import math
 import json
 from dataclasses import asdict
 from importlib import resources
@@ -22,7 +23,13 @@ from pathlib import Path
 import numpy as np
 import trimesh
 
-from kubb3d.equipment import EQUIPMENT_SETS, BoxPiece, CylinderPiece, EquipmentSet, KingPiece
+from kubb3d.equipment import EQUIPMENT_SETS, Board, BoxPiece, CylinderPiece, DiskPiece, EquipmentSet, KingPiece, MushroomPiece
+
+CONVEX_MARGIN = 0.001
+"""m: PyBullet pads a convex-mesh collision shape by this margin (measured: a disk kubb with a
+convex-mesh collision shape rests 0.99 mm higher than its mesh says). Collision meshes are
+therefore built this much inside the true surface, so that with the margin they match it (and
+their edges come out rounded by 1 mm, like sanded wood)."""
 
 CYLINDER_SECTIONS = 32
 """Facets around a round piece's visual mesh (collision uses an exact cylinder)."""
@@ -84,9 +91,110 @@ def king_com_height(king: KingPiece) -> float:
     return float(king_mesh(king).center_mass[2])
 
 
-def king_crown(king: KingPiece) -> trimesh.Trimesh:
-    """The crown alone; as a collision mesh PyBullet uses the convex hull of its vertices."""
-    return trimesh.util.concatenate(_crown_parts(king))
+def convex_prism(points_yz: np.ndarray, thickness: float) -> trimesh.Trimesh:
+    """Extrude a convex polygon given in the y-z plane (counter-clockwise, shape (N, 2)) along x,
+    centred on x = 0."""
+    n = len(points_yz)
+    h = thickness / 2
+    left = np.column_stack((np.full(n, -h), points_yz))
+    right = np.column_stack((np.full(n, h), points_yz))
+    centre = points_yz.mean(axis=0)
+    vertices = np.vstack((left, right, [[-h, *centre], [h, *centre]]))
+    cl, cr = 2 * n, 2 * n + 1
+    faces = []
+    for i in range(n):
+        j = (i + 1) % n
+        faces += [[i, n + j, n + i], [i, j, n + j]]  # side, outward
+        faces += [[cl, j, i], [cr, n + i, n + j]]  # caps
+    mesh = trimesh.Trimesh(vertices, np.array(faces), process=False)
+    return mesh
+
+
+def disk_kubb_mesh(disk: DiskPiece, sections: int = CYLINDER_SECTIONS * 2 + 1, inset: float = 0.0) -> trimesh.Trimesh:
+    """A Kubbuteo kubb: a disk (axis +x) with a flat on its rim at −z, origin at the bounding-box
+    centre (seed KT: "sanded on the edge to provide a flat surface").
+
+    ``inset`` (m) shrinks every face inwards (collision meshes, see :data:`CONVEX_MARGIN`)."""
+    r_true = disk.radius
+    below_true = -(r_true - disk.flat_depth)
+    r = r_true - inset
+    below = below_true + inset  # z of the flat, disk centre at 0
+    half_chord = math.sqrt(max(r * r - below * below, 0.0))
+    a0 = math.atan2(below, half_chord)  # the flat's +y end
+    a1 = math.atan2(below, -half_chord) + 2 * math.pi  # its −y end, going round over the top
+    arc = np.linspace(a0, a1, sections)
+    pts = np.column_stack((r * np.cos(arc), r * np.sin(arc)))
+    mesh = convex_prism(pts, disk.thickness - 2 * inset)
+    # the true bounding box spans z = below … r: move its centre to the origin
+    mesh.apply_translation((0.0, 0.0, -(r_true + below_true) / 2))
+    return mesh
+
+
+def _mushroom_profile(king: MushroomPiece, inset: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
+    """(stem, cap) profiles (r, z) from the base at z = 0, m; the cap shrunk by ``inset``."""
+    rs, rc, hs, h = king.stem_diameter / 2, king.diameter / 2 - inset, king.stem_height + inset, king.height - inset
+    stem = np.array([[0.0, 0.0], [rs, 0.0], [rs, hs], [0.0, hs]])
+    rim = hs + 0.15 * (h - hs)
+    dome = [(rc * math.cos(t), rim + (h - rim) * math.sin(t)) for t in np.linspace(0.0, math.pi / 2, 9)]
+    cap = np.array([[0.0, hs], [rs, hs], *dome])
+    return stem, cap
+
+
+def mushroom_parts(king: MushroomPiece, inset: float = 0.0) -> tuple[trimesh.Trimesh, trimesh.Trimesh]:
+    """(stem, cap) meshes of the Kubbuteo king, origin at the bounding-box centre, axis +z
+    (the cap shrunk by ``inset``, m, for collision)."""
+    stem_p, cap_p = _mushroom_profile(king, inset)
+    parts = []
+    for prof in (stem_p, cap_p):
+        m = trimesh.creation.revolve(prof, sections=CYLINDER_SECTIONS)
+        m.apply_translation((0.0, 0.0, -king.height / 2))
+        parts.append(m)
+    return parts[0], parts[1]
+
+
+def mushroom_mesh(king: MushroomPiece) -> trimesh.Trimesh:
+    """The whole mushroom king."""
+    return trimesh.util.concatenate(list(mushroom_parts(king)))
+
+
+def piece_mesh(piece) -> trimesh.Trimesh:
+    """The visual (and mass) mesh of any piece description, in its body frame."""
+    if isinstance(piece, KingPiece):
+        return king_mesh(piece)
+    if isinstance(piece, MushroomPiece):
+        return mushroom_mesh(piece)
+    if isinstance(piece, DiskPiece):
+        return disk_kubb_mesh(piece)
+    if isinstance(piece, BoxPiece):
+        return kubb_mesh(piece)
+    if isinstance(piece, CylinderPiece):
+        return cylinder_mesh(piece)
+    raise TypeError(f"no mesh for {type(piece).__name__}")
+
+
+@functools.lru_cache(maxsize=None)
+def com_local(eq: EquipmentSet, kind: str) -> tuple[float, float, float]:
+    """Centre of mass of a piece in its body frame (origin at the bounding-box centre), m."""
+    piece = eq.piece(kind)
+    if isinstance(piece, KingPiece):
+        return (0.0, 0.0, king_com_height(piece))
+    if isinstance(piece, DiskPiece):
+        return tuple(float(v) for v in disk_kubb_mesh(piece).center_mass)
+    if isinstance(piece, MushroomPiece):
+        return tuple(float(v) for v in mushroom_mesh(piece).center_mass)
+    return (0.0, 0.0, 0.0)
+
+
+def king_crown(king: KingPiece, inset: float = 0.0) -> trimesh.Trimesh:
+    """The crown alone; as a collision mesh PyBullet uses the convex hull of its vertices.
+    ``inset`` (m) pulls the sides and top in (collision meshes, see :data:`CONVEX_MARGIN`)."""
+    crown = trimesh.util.concatenate(_crown_parts(king))
+    v = crown.vertices.copy()
+    half = king.width / 2
+    v[:, :2] *= (half - inset) / half
+    top = king.height / 2
+    v[:, 2] = np.minimum(v[:, 2], top - inset)
+    return trimesh.Trimesh(v, crown.faces, process=False)
 
 
 def cylinder_mesh(piece: CylinderPiece) -> trimesh.Trimesh:
@@ -96,6 +204,7 @@ def cylinder_mesh(piece: CylinderPiece) -> trimesh.Trimesh:
 
 def _inertial(mass: float, diag, com=(0.0, 0.0, 0.0)) -> str:
     ixx, iyy, izz = diag
+    com = tuple(0.0 if abs(v) < 1e-12 else float(v) for v in com)  # drop round-off from symmetric meshes
     return (
         "  <inertial>\n"
         f'    <origin xyz="{com[0]:.9g} {com[1]:.9g} {com[2]:.9g}"/>\n'
@@ -119,56 +228,83 @@ def _urdf(name: str, inertial: str, visual_obj: str, collisions: list[str], colo
     )
 
 
+WOOD_RGBA = {"kubb": "0.80 0.66 0.45 1", "king": "0.85 0.72 0.50 1", "baton": "0.62 0.45 0.28 1", "stake": "0.55 0.40 0.25 1", "board": "0.76 0.60 0.40 1"}
+
+
+def _mesh_inertial(mesh: trimesh.Trimesh, rho: float) -> str:
+    """Inertial block from a closed mesh and a density (inertia about the centre of mass)."""
+    mesh.density = rho
+    inertia = mesh.moment_inertia
+    return _inertial(mesh.mass, (inertia[0, 0], inertia[1, 1], inertia[2, 2]), tuple(float(v) for v in mesh.center_mass))
+
+
+def _box_geometry(sx: float, sy: float, sz: float, z: float = 0.0) -> str:
+    origin = f'<origin xyz="0 0 {z:.9g}"/>\n    ' if z else ""
+    return f'{origin}<geometry><box size="{sx:.9g} {sy:.9g} {sz:.9g}"/></geometry>'
+
+
+def _cylinder_geometry(radius: float, length: float, z: float = 0.0) -> str:
+    origin = f'<origin xyz="0 0 {z:.9g}"/>\n    ' if z else ""
+    return f'{origin}<geometry><cylinder radius="{radius:.9g}" length="{length:.9g}"/></geometry>'
+
+
 def build_set(eq: EquipmentSet) -> dict[str, str]:
-    """All files of one equipment set: file name → text (OBJ or URDF)."""
+    """All files of one equipment set: file name → text (OBJ or URDF).
+
+    Collision shapes: boxes and cylinders as exact primitives; the king's crown, a disk
+    kubb and a mushroom cap as convex meshes (PyBullet takes their convex hull).
+    """
     rho = eq.wood_density
     n = eq.name
     files: dict[str, str] = {}
-    wood = "0.80 0.66 0.45 1"
 
-    km = kubb_mesh(eq.kubb)
-    files[f"{n}-kubb.obj"] = km.export(file_type="obj")
-    m = eq.kubb.volume * rho
-    files[f"{n}-kubb.urdf"] = _urdf(
-        f"{n}-kubb",
-        _inertial(m, eq.kubb.inertia_diagonal(m)),
-        f"{n}-kubb.obj",
-        ['<geometry><box size="{0:.9g} {0:.9g} {1:.9g}"/></geometry>'.format(eq.kubb.width, eq.kubb.height)],
-        wood,
-    )
+    def add(kind: str, visual: trimesh.Trimesh, inertial: str, collisions: list[str], extra: dict[str, trimesh.Trimesh] | None = None) -> None:
+        files[f"{n}-{kind}.obj"] = visual.export(file_type="obj")
+        for name, mesh in (extra or {}).items():
+            files[name] = mesh.export(file_type="obj")
+        files[f"{n}-{kind}.urdf"] = _urdf(f"{n}-{kind}", inertial, f"{n}-{kind}.obj", collisions, WOOD_RGBA[kind])
 
-    king = king_mesh(eq.king)
-    king.density = rho
-    files[f"{n}-king.obj"] = king.export(file_type="obj")
-    files[f"{n}-king-crown.obj"] = king_crown(eq.king).export(file_type="obj")
-    body = eq.king.body
-    body_z = -eq.king.height / 2 + body.height / 2
-    com = king.center_mass
-    inertia = king.moment_inertia  # about the centre of mass, body axes
-    files[f"{n}-king.urdf"] = _urdf(
-        f"{n}-king",
-        _inertial(king.mass, (inertia[0, 0], inertia[1, 1], inertia[2, 2]), (0.0, 0.0, float(com[2]))),
-        f"{n}-king.obj",
-        [
-            f'<origin xyz="0 0 {body_z:.9g}"/>\n    <geometry><box size="{body.width:.9g} {body.width:.9g} {body.height:.9g}"/></geometry>',
-            f'<geometry><mesh filename="{n}-king-crown.obj"/></geometry>',
-        ],
-        "0.85 0.72 0.50 1",
-    )
-
-    for kind, piece, mass, color in (
-        ("baton", eq.baton, eq.baton.volume * rho, "0.62 0.45 0.28 1"),
-        ("stake", eq.stake, 0.0, "0.55 0.40 0.25 1"),
-    ):
-        files[f"{n}-{kind}.obj"] = cylinder_mesh(piece).export(file_type="obj")
-        diag = piece.inertia_diagonal(mass) if mass > 0 else (0.0, 0.0, 0.0)
-        files[f"{n}-{kind}.urdf"] = _urdf(
-            f"{n}-{kind}",
-            _inertial(mass, diag),
-            f"{n}-{kind}.obj",
-            [f'<geometry><cylinder radius="{piece.radius:.9g}" length="{piece.length:.9g}"/></geometry>'],
-            color,
+    kubb = eq.kubb
+    if isinstance(kubb, BoxPiece):
+        m = kubb.volume * rho
+        add("kubb", kubb_mesh(kubb), _inertial(m, kubb.inertia_diagonal(m)), [_box_geometry(kubb.width, kubb.width, kubb.height)])
+    else:
+        mesh = disk_kubb_mesh(kubb)
+        add(
+            "kubb",
+            mesh,
+            _mesh_inertial(mesh.copy(), rho),
+            [f'<geometry><mesh filename="{n}-kubb-collision.obj"/></geometry>'],
+            {f"{n}-kubb-collision.obj": disk_kubb_mesh(kubb, inset=CONVEX_MARGIN)},
         )
+
+    king = eq.king
+    if isinstance(king, KingPiece):
+        body = king.body
+        add(
+            "king",
+            king_mesh(king),
+            _mesh_inertial(king_mesh(king), rho),
+            [_box_geometry(body.width, body.width, body.height, -king.height / 2 + body.height / 2), f'<geometry><mesh filename="{n}-king-crown.obj"/></geometry>'],
+            {f"{n}-king-crown.obj": king_crown(king, CONVEX_MARGIN)},
+        )
+    else:
+        _, cap = mushroom_parts(king, CONVEX_MARGIN)
+        add(
+            "king",
+            mushroom_mesh(king),
+            _mesh_inertial(mushroom_mesh(king), rho),
+            [_cylinder_geometry(king.stem_diameter / 2, king.stem_height, -king.height / 2 + king.stem_height / 2), f'<geometry><mesh filename="{n}-king-cap.obj"/></geometry>'],
+            {f"{n}-king-cap.obj": cap},
+        )
+
+    m = eq.baton.volume * rho
+    add("baton", cylinder_mesh(eq.baton), _inertial(m, eq.baton.inertia_diagonal(m)), [_cylinder_geometry(eq.baton.radius, eq.baton.length)])
+    if eq.stake is not None:
+        add("stake", cylinder_mesh(eq.stake), _inertial(0.0, (0.0, 0.0, 0.0)), [_cylinder_geometry(eq.stake.radius, eq.stake.length)])
+    if eq.board is not None:
+        b = eq.board
+        add("board", trimesh.creation.box(extents=(b.length, b.width, b.thickness)), _inertial(0.0, (0.0, 0.0, 0.0)), [_box_geometry(b.length, b.width, b.thickness)])
     return files
 
 

@@ -91,7 +91,7 @@ def bare_loop(throws) -> tuple[float, int]:
 
         def load(kind, pos, quat=(0, 0, 0, 1), fixed=False, sleep=True):
             b = pb.loadURDF(str(model_path("standard", kind)), pos, quat, useMaximalCoordinates=True, useFixedBase=fixed,
-                            flags=pb.URDF_USE_INERTIA_FROM_FILE, physicsClientId=c)
+                            flags=pb.URDF_USE_INERTIA_FROM_FILE | pb.URDF_USE_IMPLICIT_CYLINDER, physicsClientId=c)
             pb.changeDynamics(b, -1, lateralFriction=mu, restitution=math.sqrt(WOOD_ON_WOOD_RESTITUTION), linearDamping=0, angularDamping=0, physicsClientId=c)
             if not fixed:
                 pb.changeDynamics(b, -1, ccdSweptSphereRadius=0.8 * 0.022 if kind == "baton" else 0.8 * 0.035,

@@ -18,6 +18,11 @@ Sources of the numbers
   With rubberwood a standard kubb weighs ≈ 0.46 kg, a baton ≈ 0.28 kg.
 * Stakes: not specified by any seed; we use round wooden pegs Ø3 cm standing
   25 cm out of the ground (common in retail sets).
+* ``kubbuteo`` (seed ``KT`` "Equipment"): "smooth wooden disks 1.25 inches in
+  diameter, 0.3 inches in height" for batons and kubbs, the kubbs "sanded on
+  the edge to provide a flat surface" (we assume a flat 0.4 in = 1.0 cm wide),
+  and a "wooden mushroom shaped" king "1.25 inches in diameter and 2 inches in
+  height" (we assume a stem Ø0.6 in rising 1.2 in, then a domed cap). Beech.
 """
 
 from __future__ import annotations
@@ -34,6 +39,10 @@ BEECH_DENSITY = 720.0
 WOODS = {"rubberwood": RUBBERWOOD_DENSITY, "beech": BEECH_DENSITY}
 
 
+INCH = 0.0254
+"""m per inch (exact)."""
+
+
 @dataclass(frozen=True)
 class BoxPiece:
     """A square-section wooden block standing on an end face (kubb, king body).
@@ -46,6 +55,8 @@ class BoxPiece:
     width: float
     height: float
 
+    shape = "box"
+
     @property
     def half_extents(self) -> tuple[float, float, float]:
         """(hx, hy, hz) in m."""
@@ -55,6 +66,11 @@ class BoxPiece:
     def volume(self) -> float:
         """m³."""
         return self.width * self.width * self.height
+
+    @property
+    def lying_height(self) -> float:
+        """Height of the centre above the ground when lying on a side, m."""
+        return self.width / 2
 
     @property
     def tipping_angle(self) -> float:
@@ -85,6 +101,8 @@ class KingPiece:
     height: float
     crown_height: float
 
+    shape = "box"
+
     @property
     def body(self) -> BoxPiece:
         """The body box below the crown."""
@@ -114,6 +132,18 @@ class CylinderPiece:
     diameter: float
     length: float
 
+    shape = "cylinder"
+
+    @property
+    def half_extents(self) -> tuple[float, float, float]:
+        """(r, r, L/2) in m."""
+        return (self.radius, self.radius, self.length / 2)
+
+    @property
+    def height(self) -> float:
+        """Extent along the axis, m (= length)."""
+        return self.length
+
     @property
     def radius(self) -> float:
         """m."""
@@ -132,6 +162,115 @@ class CylinderPiece:
 
 
 @dataclass(frozen=True)
+class DiskPiece:
+    """A wooden disk with a flat sanded on its rim so that it stands on edge (Kubbuteo kubb, KT).
+
+    Body frame: the disk's axis is +x; +z points from the flat through the centre, so the
+    disk stands upright on its flat with identity orientation. The origin is the centre of
+    the bounding box, which lies ``flat_depth / 2`` above the disk's centre.
+
+    Attributes:
+        diameter: m.
+        thickness: m.
+        flat_width: width of the sanded flat (a chord), m.
+    """
+
+    diameter: float
+    thickness: float
+    flat_width: float
+
+    shape = "disk"
+
+    @property
+    def radius(self) -> float:
+        """m."""
+        return self.diameter / 2
+
+    @property
+    def flat_depth(self) -> float:
+        """How deep the flat cuts into the disk (sagitta of the chord), m."""
+        r, c = self.radius, self.flat_width / 2
+        return r - math.sqrt(r * r - c * c)
+
+    @property
+    def height(self) -> float:
+        """Standing height on the flat, m."""
+        return self.diameter - self.flat_depth
+
+    @property
+    def width(self) -> float:
+        """Thickness, m (the disk's narrow dimension, as ``BoxPiece.width`` is a kubb's)."""
+        return self.thickness
+
+    @property
+    def half_extents(self) -> tuple[float, float, float]:
+        """Bounding box half sizes (thickness/2, r, height/2), m."""
+        return (self.thickness / 2, self.radius, self.height / 2)
+
+    @property
+    def lying_height(self) -> float:
+        """Height of the centre above the board when lying flat, m."""
+        return self.thickness / 2
+
+    @property
+    def tipping_angle(self) -> float:
+        """Static tipping angle sideways (over the flat's long edge across the thickness), rad."""
+        return math.atan2(self.thickness / 2, self.height / 2)
+
+
+@dataclass(frozen=True)
+class MushroomPiece:
+    """The Kubbuteo king: a wooden mushroom (seed KT "Equipment"), a stem with a domed cap.
+
+    Body frame: +z up the stem, origin at the centre of the bounding box.
+
+    Attributes:
+        diameter: cap diameter, m.
+        height: total height, m.
+        stem_diameter: m.
+        stem_height: height of the cylindrical stem below the cap, m.
+    """
+
+    diameter: float
+    height: float
+    stem_diameter: float
+    stem_height: float
+
+    shape = "mushroom"
+
+    @property
+    def width(self) -> float:
+        """Cap diameter, m."""
+        return self.diameter
+
+    @property
+    def half_extents(self) -> tuple[float, float, float]:
+        """(r_cap, r_cap, height/2), m."""
+        return (self.diameter / 2, self.diameter / 2, self.height / 2)
+
+    @property
+    def tipping_angle(self) -> float:
+        """Static tipping angle on its stem (centre of mass taken at mid height), rad."""
+        return math.atan2(self.stem_diameter / 2, self.height / 2)
+
+
+@dataclass(frozen=True)
+class Board:
+    """A table-top playing surface (Kubbuteo): pieces can fall off its edges.
+
+    Attributes:
+        length, width: m.
+        thickness: m.
+        table_height: height of the board top above the floor, m.
+    """
+
+    length: float
+    width: float
+    thickness: float = 0.018
+    table_height: float = 0.75
+
+
+@dataclass(frozen=True)
 class EquipmentSet:
     """One regulation set of pieces.
 
@@ -146,29 +285,48 @@ class EquipmentSet:
     """
 
     name: str
-    kubb: BoxPiece
-    king: KingPiece
+    kubb: BoxPiece | DiskPiece
+    king: KingPiece | MushroomPiece
     baton: CylinderPiece
-    stake: CylinderPiece = field(default_factory=lambda: CylinderPiece(0.03, 0.25))
+    stake: CylinderPiece | None = field(default_factory=lambda: CylinderPiece(0.03, 0.25))
     wood_density: float = RUBBERWOOD_DENSITY
+    board: Board | None = None
+    baseline_inset: float = 0.0
     source: str = ""
+
+    def piece(self, kind: str):
+        """The piece description of a kind (``kubb``, ``king``, ``baton``, ``stake``).
+
+        Raises:
+            ValueError: unknown kind, or a kind this set does not have (no stakes on a board).
+        """
+        piece = {"kubb": self.kubb, "king": self.king, "baton": self.baton, "stake": self.stake}.get(kind)
+        if piece is None:
+            raise ValueError(f"equipment set {self.name!r} has no piece of kind {kind!r}")
+        return piece
 
     @property
     def kubb_mass(self) -> float:
         """kg."""
-        return self.kubb.volume * self.wood_density
+        return self.mass("kubb")
+
+    def mass(self, kind: str) -> float:
+        """Mass of a piece from its mesh volume and the wood density, kg (stakes are fixed: 0)."""
+        if kind == "stake":
+            return 0.0
+        from kubb3d.assets import piece_mesh
+
+        return float(piece_mesh(self.piece(kind)).volume) * self.wood_density
 
     @property
     def baton_mass(self) -> float:
-        """kg."""
+        """kg (exact cylinder volume: the 32-facet mesh would be 0.6 % light)."""
         return self.baton.volume * self.wood_density
 
     @property
     def king_mass(self) -> float:
-        """kg, body and crown (from the king mesh volume)."""
-        from kubb3d.assets import king_mesh
-
-        return king_mesh(self.king).volume * self.wood_density
+        """kg, with the crown or mushroom cap (from the king mesh volume)."""
+        return self.mass("king")
 
     def with_wood(self, wood: str | float) -> "EquipmentSet":
         """The same set made of another wood (name in :data:`WOODS` or density kg/m³).
@@ -200,8 +358,20 @@ DM_SMALL = EquipmentSet(
     source="DM §2 (king 7.5 cm, kubbs 6.0 cm, batons 4.0 cm); heights and lengths assumed from retail small sets",
 )
 
-EQUIPMENT_SETS: dict[str, EquipmentSet] = {s.name: s for s in (STANDARD, DM_SMALL)}
-"""Registry of equipment sets by name. ``kubbuteo`` joins later (seed KT)."""
+KUBBUTEO = EquipmentSet(
+    name="kubbuteo",
+    kubb=DiskPiece(1.25 * INCH, 0.3 * INCH, 0.4 * INCH),
+    king=MushroomPiece(1.25 * INCH, 2.0 * INCH, 0.6 * INCH, 1.2 * INCH),
+    baton=CylinderPiece(1.25 * INCH, 0.3 * INCH),
+    stake=None,
+    wood_density=BEECH_DENSITY,
+    board=Board(48 * INCH, 24 * INCH),
+    baseline_inset=3.5 * INCH,
+    source="KT 'Equipment': board 4 ft x 2 ft, baselines 3.5 in from the ends, disks 1.25 in x 0.3 in, king 1.25 in x 2 in",
+)
+
+EQUIPMENT_SETS: dict[str, EquipmentSet] = {s.name: s for s in (STANDARD, DM_SMALL, KUBBUTEO)}
+"""Registry of equipment sets by name."""
 
 
 def get_set(name: str) -> EquipmentSet:

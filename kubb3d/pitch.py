@@ -48,21 +48,27 @@ class Pitch:
     """A rectangular Kubb pitch.
 
     Attributes:
-        length: baseline to baseline, m (8.0 for DM §2, 7.5 for WS).
+        length: end to end, m (8.0 for DM §2, 7.5 for WS, 4 ft for KT).
         width: sideline to sideline, m (5.0).
+        baseline_inset: how far the baselines lie inside the ends, m (0 for Kubb, where the
+            baselines are the ends; 3.5 in for Kubbuteo, seed KT "Equipment").
     """
 
     length: float = 8.0
     width: float = 5.0
+    baseline_inset: float = 0.0
 
     def __post_init__(self) -> None:
         if not (math.isfinite(self.length) and math.isfinite(self.width)) or self.length <= 0 or self.width <= 0:
             raise ValueError(f"pitch length and width must be positive finite metres, got {self.length}×{self.width}")
+        if not (math.isfinite(self.baseline_inset) and 0 <= self.baseline_inset < self.length / 2):
+            raise ValueError(f"baseline_inset must be between 0 and half the length, got {self.baseline_inset}")
 
     # --- lines -----------------------------------------------------------
     def baseline_x(self, side: str) -> float:
-        """x of a side's baseline, m: −L/2 for A, +L/2 for B."""
-        return -self.length / 2 if side == "A" else self.length / 2
+        """x of a side's baseline, m: −L/2 for A, +L/2 for B (minus the inset)."""
+        x = self.length / 2 - self.baseline_inset
+        return -x if side == "A" else x
 
     def forward(self, side: str) -> float:
         """+1 if the side throws towards +x (A), −1 otherwise (B)."""

@@ -340,6 +340,7 @@ def simulate(
     side: str | None = None,
     max_time: float = 15.0,
     record_every: int = 4,
+    sliding: bool = False,
 ) -> ThrowResult:
     """Release ``piece`` (added to the world if missing) and simulate until everything rests.
 
@@ -354,6 +355,8 @@ def simulate(
         side: thrower's side for the foot-fault check (default ``params.side``).
         max_time: simulated seconds at most.
         record_every: steps between trajectory samples (4 → 60 Hz at the default step).
+        sliding: the piece starts on the ground (a flick): its first contact is the first
+            one with anything but the ground, and the free phase ends there.
 
     Raises:
         PhysicsGlitch: the simulation blew up (NaN, piece outside the world).
@@ -381,7 +384,7 @@ def simulate(
     limit = world.steps + int(max_time / dt)
     by_body = world.piece_of_body
     n = 0
-    while world.steps < limit:
+    while not sliding and world.steps < limit:
         _, (qx, qy, qz, qw) = pb.getBasePositionAndOrientation(body, physicsClientId=c)
         ax, ay, az = 2 * (qx * qz + qy * qw), 2 * (qy * qz - qx * qw), 1 - 2 * (qx * qx + qy * qy)
         tilt = math.asin(min(1.0, abs(ax * nx + ay * ny)))
@@ -403,17 +406,21 @@ def simulate(
             cp = min(cps, key=lambda x: (x[8], x[2]))
             first = FirstContact(by_body(cp[2]), world.time - t0, tuple(float(v) for v in cp[5]))
             break
-    metrics = FlightMetrics(max_tilt, heli, None if first is None else first.time)
 
-    # --- after the first contact: until everything rests
+    # --- after the first contact (a sliding piece: from the start) until everything rests
     touched: set[str] = set()
     stats = None
-    if first is not None:
-        touched.add(first.piece)
+    if first is not None or sliding:
+        if first is not None:
+            touched.add(first.piece)
 
         def on_sample(t: float, sample: dict) -> None:
+            nonlocal first
             for cp in pb.getContactPoints(bodyA=body, physicsClientId=c):
-                touched.add(by_body(cp[2]))
+                other = by_body(cp[2])
+                if first is None and other != GROUND_ID:
+                    first = FirstContact(other, t - t0, tuple(float(v) for v in cp[5]))
+                touched.add(other)
             recorder.record(t, sample)
 
         world.add_step_hook(_DragUntilSlow(world, piece))
@@ -421,6 +428,7 @@ def simulate(
             stats = world.run_until_rest(max(0.0, max_time - (world.time - t0)), sample_every=record_every, on_sample=on_sample)
         finally:
             world.clear_step_hooks()
+    metrics = FlightMetrics(max_tilt, heli, None if first is None else first.time)
     rest_time = world.time - t0
     world.settle_forces()
     final = world.snapshot()
@@ -699,3 +707,116 @@ def lag_throw(world: World, params: ThrowParams, *, baton: str = "baton1", rules
     """
     result = throw(world, params, baton=baton, ruleset=ruleset)
     return result, distance_to_king(result.final, baton)
+
+
+# ---------------------------------------------------------------------- Kubbuteo flicks
+@dataclass(frozen=True)
+class FlickParams:
+    """A Kubbuteo flick (seed ``KT`` "Rules": batons and kubbs are flicked by finger): a disk
+    lying flat on the board at the flicking line is struck horizontally.
+
+    Attributes:
+        side: flicker's side, ``A`` (towards +x) or ``B``.
+        line_x: x of the flicking line, m (None: the side's baseline).
+        lateral: y of the disk's centre, m (flick through a gap between your own baseline kubbs).
+        behind_line: how far behind the flicking line the disk's centre starts, m.
+        speed: speed given to the disk, m/s (> 0).
+        azimuth_deg: direction from straight ahead, deg, positive left.
+        spin_rps: spin about the vertical, rev/s (positive counter-clockwise seen from above).
+        offset: sideways distance of the finger's contact point from the disk's centre, m
+            (positive left); an off-centre strike adds spin −m·v·offset/I_z.
+    """
+
+    side: str = "A"
+    line_x: float | None = None
+    lateral: float = 0.0
+    behind_line: float = 0.025
+    speed: float = 1.5
+    azimuth_deg: float = 0.0
+    spin_rps: float = 0.0
+    offset: float = 0.0
+
+    def validate(self) -> None:
+        """Raise ValueError naming the first bad field."""
+        if self.side not in ("A", "B"):
+            raise ValueError(f"side must be 'A' or 'B', got {self.side!r}")
+        for name in ("lateral", "behind_line", "speed", "azimuth_deg", "spin_rps", "offset"):
+            value = getattr(self, name)
+            if not isinstance(value, (int, float)) or not math.isfinite(value):
+                raise ValueError(f"{name} must be a finite number, got {value!r}")
+        if self.speed <= 0:
+            raise ValueError(f"speed must be > 0 m/s, got {self.speed}")
+
+
+LYING_DISK_KUBB = (0.0, math.sin(math.pi / 4), 0.0, math.cos(math.pi / 4))
+"""quat_xyzw of a Kubbuteo kubb lying flat (its disk axis, body x, turned to vertical)."""
+
+
+def release_from_flick(world: World, params: FlickParams, kind: str = "baton") -> Release:
+    """The release state of a flicked disk (``kind`` ``baton`` or ``kubb``) lying flat on the board.
+
+    Raises:
+        ValueError: bad parameters, or an equipment set without disks.
+    """
+    params.validate()
+    eq = world.equipment
+    if eq.board is None:
+        raise ValueError(f"flicks need a table-top set such as 'kubbuteo', not {eq.name!r}")
+    pitch = world.pitch
+    fwd_sign = pitch.forward(params.side)
+    line_x = pitch.baseline_x(params.side) if params.line_x is None else params.line_x
+    az = math.radians(params.azimuth_deg)
+    fwd = (fwd_sign * math.cos(az), fwd_sign * math.sin(az))
+    if kind == "baton":
+        quat, half_thickness = (0.0, 0.0, 0.0, 1.0), eq.baton.length / 2
+        radius = eq.baton.radius
+    elif kind == "kubb":
+        quat, half_thickness = LYING_DISK_KUBB, eq.kubb.thickness / 2
+        radius = eq.kubb.radius
+    else:
+        raise ValueError(f"only batons and kubbs are flicked, not {kind!r}")
+    mass = eq.mass(kind)
+    i_z = 0.5 * mass * radius * radius  # solid disk about its axis
+    spin = 2 * math.pi * params.spin_rps - mass * params.speed * params.offset / i_z
+    return Release(
+        position=(line_x - fwd_sign * params.behind_line, params.lateral, half_thickness + 1e-4),
+        velocity=(params.speed * fwd[0], params.speed * fwd[1], 0.0),
+        angular_velocity=(0.0, 0.0, spin),
+        quat_xyzw=quat,
+    )
+
+
+def flick(world: World, piece: str, params: FlickParams, *, kind: str = "baton", max_time: float = 15.0) -> ThrowResult:
+    """Flick a disk (added to the world if missing) and simulate until everything rests.
+
+    Raises:
+        ValueError: bad parameters.
+        PhysicsGlitch: the simulation blew up.
+    """
+    release = release_from_flick(world, params, kind)
+    return simulate(world, piece, release, kind=kind, max_time=max_time, sliding=True)
+
+
+def aim_flick(world: World, target: str | tuple[float, float], base: FlickParams, arrive_speed: float = 0.6) -> FlickParams:
+    """Direction and speed for a flick that reaches ``target`` (a piece id or (x, y) in m) still
+    moving at ``arrive_speed`` m/s, by v₀² = v² + 2 μ g d for a disk sliding on the board
+    (``μ`` the ground's friction).
+
+    Raises:
+        ValueError: unknown target or target behind the line.
+    """
+    if isinstance(target, str):
+        if not world.has_piece(target):
+            raise ValueError(f"unknown target {target!r}; expected a piece id such as B3 or king")
+        tx, ty = (float(v) for v in world.pose(target)[0][:2])
+    else:
+        tx, ty = (float(v) for v in target)
+    pitch = world.pitch
+    fwd = pitch.forward(base.side)
+    line_x = pitch.baseline_x(base.side) if base.line_x is None else base.line_x
+    dx, dy = tx - (line_x - fwd * base.behind_line), ty - base.lateral
+    if fwd * dx <= 0:
+        raise ValueError(f"target at x={tx:.3f} m is not in front of the flicking line of side {base.side}")
+    distance = math.hypot(dx, dy)
+    speed = math.sqrt(arrive_speed**2 + 2 * world.ground.friction * GRAVITY * distance)
+    return replace(base, speed=speed, azimuth_deg=math.degrees(math.atan2(fwd * dy, fwd * dx)))

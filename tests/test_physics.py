@@ -165,6 +165,8 @@ def test_public_api_is_importable_from_the_package():
     import kubb3d
 
     assert kubb3d.World is World
-    assert callable(kubb3d.throw) and callable(kubb3d.aim)
+    import kubb3d.throw
+
+    assert kubb3d.throw_baton is kubb3d.throw.throw and callable(kubb3d.aim)
     with pytest.raises(AttributeError):
         kubb3d.no_such_thing

@@ -103,7 +103,19 @@ PLANE = Ground(
     source="an idealised rigid plane for analytic tests: Coulomb friction only",
 )
 
-GROUNDS: dict[str, Ground] = {g.name: g for g in (GRASS, WET_GRASS, TURF, PLANE)}
+BOARD = Ground(
+    name="board",
+    friction=0.3,
+    rolling_resistance=0.01,
+    spinning_friction=0.0005,
+    restitution=0.5,
+    source=(
+        "smooth (planed, varnished) wood under a wooden disk, seed KT 'Equipment': kinetic friction "
+        "of wood on smooth wood 0.2-0.4 (DESIGN.md gives 0.3 for wood on wood); hard, lively contact"
+    ),
+)
+
+GROUNDS: dict[str, Ground] = {g.name: g for g in (GRASS, WET_GRASS, TURF, PLANE, BOARD)}
 
 
 def get_ground(name: str) -> Ground:

@@ -7,6 +7,8 @@ setting                     value        why
 ==========================  ===========  =======================================
 time step                   1/240 s      PyBullet's default rate; a 20 m/s
                                          baton tip moves 8 cm per step
+                            (1/960 s on  disks 7.6 mm thick, no CCD
+                            a board)
 solver iterations           50           stable stacks of kubbs (block building)
 deterministic pairs         on           bit-identical runs across processes
 bodies                      maximal      continuous collision detection acts
@@ -33,12 +35,21 @@ from typing import Callable
 import numpy as np
 from kubb3d.physics._pybullet import pb
 
-from kubb3d.assets import king_com_height, model_path
+from kubb3d.assets import com_local as piece_com_local
+from kubb3d.assets import model_path
 from kubb3d.equipment import EquipmentSet, get_set
 from kubb3d.physics.aero import RodDrag
 from kubb3d.physics.ground import WOOD_ON_WOOD_FRICTION, WOOD_ON_WOOD_RESTITUTION, Ground, get_ground
 from kubb3d.pitch import KING_ID, SIDES, Pitch, baseline_ids
 from kubb3d.snapshot import GROUND_ID, Contact, PieceState, Snapshot, tilt_from_vertical
+
+DT = 1.0 / 240.0
+"""s: the default time step (a 20 m/s baton tip moves 8 cm per step; CCD catches the rest)."""
+TABLE_DT = 1.0 / 960.0
+"""s: time step for table-top sets (a 2 m/s disk moves 2 mm per step, a quarter of its thickness)."""
+
+FLOOR_ID = "floor"
+"""Contacts with the floor below a table-top board (a piece there is off the board)."""
 
 GRAVITY = 9.81
 """m/s², standard gravity (rounded)."""
@@ -141,7 +152,7 @@ class World:
         equipment: set name or :class:`EquipmentSet`.
         pitch: the pitch (default 5×8 m).
         ground: ground name or :class:`Ground`.
-        dt: fixed time step, s.
+        dt: fixed time step, s (default :data:`DT`, or :data:`TABLE_DT` on a table-top board).
         air_drag: apply quadratic air drag to flying pieces.
         terrain: optional uneven ground (heightfield); None for a flat plane.
         stakes: add the corner and centre-line stakes as fixed bodies.
@@ -155,18 +166,25 @@ class World:
         self,
         equipment: str | EquipmentSet = "standard",
         pitch: Pitch | None = None,
-        ground: str | Ground = "grass",
+        ground: str | Ground | None = None,
         *,
-        dt: float = 1.0 / 240.0,
+        dt: float | None = None,
         air_drag: bool = True,
         terrain: Terrain | None = None,
         stakes: bool = True,
         solver_iterations: int = 50,
     ) -> None:
+        self.equipment = get_set(equipment) if isinstance(equipment, str) else equipment
+        board = self.equipment.board
+        if dt is None:
+            dt = TABLE_DT if board is not None else DT
         if not (dt > 0 and math.isfinite(dt)):
             raise ValueError(f"dt must be a positive number of seconds, got {dt}")
-        self.equipment = get_set(equipment) if isinstance(equipment, str) else equipment
-        self.pitch = pitch or Pitch()
+        if pitch is None:
+            pitch = Pitch(board.length, board.width, self.equipment.baseline_inset) if board else Pitch()
+        self.pitch = pitch
+        if ground is None:
+            ground = "board" if board else "grass"
         self.ground = get_ground(ground) if isinstance(ground, str) else ground
         self.dt = float(dt)
         self.air_drag = air_drag
@@ -180,7 +198,18 @@ class World:
         self._configure(solver_iterations)
         self._ground_body = self._make_ground()
         self._by_body[self._ground_body] = GROUND_ID
-        if stakes:
+        if board is not None:
+            # a table top: the board is the playing ground, the plane below it is the floor
+            self._by_body[self._ground_body] = FLOOR_ID
+            top = pb.loadURDF(
+                str(model_path(self.equipment.name, "board")),
+                basePosition=(0.0, 0.0, -board.thickness / 2),
+                useFixedBase=True,
+                physicsClientId=self._cid,
+            )
+            self._set_surface(top)
+            self._by_body[top] = GROUND_ID
+        if stakes and self.equipment.stake is not None:
             for sid, (x, y) in self.pitch.stake_positions().items():
                 self.add_piece(sid, "stake", (x, y, self.ground_height(x, y) + self.equipment.stake.length / 2))
 
@@ -224,6 +253,14 @@ class World:
             # PyBullet centres a heightfield on the midpoint of its height range.
             mid = (heights.max() + heights.min()) / 2
             body = pb.createMultiBody(0, shape, basePosition=(0, 0, mid), physicsClientId=c)
+        if self.equipment.board is not None:
+            pb.resetBasePositionAndOrientation(body, (0, 0, -self.equipment.board.table_height), (0, 0, 0, 1), physicsClientId=c)
+        self._set_surface(body)
+        return body
+
+    def _set_surface(self, body: int) -> None:
+        """Give a static body the ground's friction, restitution and softness."""
+        c = self._cid
         g = self.ground
         pb.changeDynamics(
             body,
@@ -236,7 +273,6 @@ class World:
         )
         if g.contact_stiffness is not None:
             pb.changeDynamics(body, -1, contactStiffness=g.contact_stiffness, contactDamping=g.contact_damping, physicsClientId=c)
-        return body
 
     def ground_height(self, x: float, y: float) -> float:
         """Ground height at (x, y), m (0 on a flat ground; bilinear on terrain)."""
@@ -279,20 +315,17 @@ class World:
         if piece_id in self._pieces:
             raise ValueError(f"a piece with id {piece_id!r} already exists")
         eq = self.equipment
-        if kind == "kubb":
-            half, shape, drag = eq.kubb.half_extents, "box", RodDrag(eq.kubb.width, eq.kubb.height, cd_cross=1.05, cd_axial=1.05)
-            if side is None:
-                side = self.pitch.half_of(position[0])
-        elif kind == "king":
-            half, shape, drag = eq.king.half_extents, "box", None
-        elif kind == "baton":
-            r = eq.baton.radius
-            half, shape, drag = (r, r, eq.baton.length / 2), "cylinder", RodDrag(eq.baton.diameter, eq.baton.length)
-        elif kind == "stake":
-            r = eq.stake.radius
-            half, shape, drag = (r, r, eq.stake.length / 2), "cylinder", None
-        else:
+        if kind not in ("kubb", "king", "baton", "stake"):
             raise ValueError(f"unknown piece kind {kind!r}; expected kubb, king, baton or stake")
+        spec = eq.piece(kind)
+        half, shape = tuple(spec.half_extents), spec.shape
+        drag = None
+        if eq.board is None and kind == "kubb":
+            drag = RodDrag(spec.width, spec.height, cd_cross=1.05, cd_axial=1.05)
+        elif eq.board is None and kind == "baton":
+            drag = RodDrag(spec.diameter, spec.length)
+        if kind == "kubb" and side is None:
+            side = self.pitch.half_of(position[0])
         c = self._cid
         body = pb.loadURDF(
             str(model_path(eq.name, kind)),
@@ -300,13 +333,13 @@ class World:
             baseOrientation=quat_xyzw,
             useMaximalCoordinates=True,
             useFixedBase=(kind == "stake"),
-            flags=pb.URDF_USE_INERTIA_FROM_FILE,
+            flags=pb.URDF_USE_INERTIA_FROM_FILE | pb.URDF_USE_IMPLICIT_CYLINDER,
             physicsClientId=c,
         )
         mass = pb.getDynamicsInfo(body, -1, physicsClientId=c)[0]
         # getDynamicsInfo's local inertial position is unreliable for maximal-coordinate
         # bodies (measured: it returns unrelated numbers), so take it from the geometry.
-        com_local = (0.0, 0.0, king_com_height(eq.king)) if kind == "king" else (0.0, 0.0, 0.0)
+        com_local = piece_com_local(eq, kind)
         g = self.ground
         mu = math.sqrt(WOOD_ON_WOOD_FRICTION)
         dyn = dict(
@@ -319,11 +352,14 @@ class World:
         )
         if kind == "baton":
             ground_mu = g.friction / mu
+            # rolling resistance acts at the baton's rolling radius (for a disk baton lying flat it
+            # only matters if it rolls on its rim)
             dyn["rollingFriction"] = g.rolling_resistance * eq.baton.radius / ground_mu
             dyn["spinningFriction"] = g.spinning_friction / ground_mu
         if kind != "stake":
-            thin = min(half[0], half[1])
-            dyn["ccdSweptSphereRadius"] = 0.8 * thin
+            # Swept-sphere CCD stops a disk sliding flat on a board box (measured: it does not
+            # move at all), so table-top sets go without it and use a 4x finer time step instead.
+            dyn["ccdSweptSphereRadius"] = 0.0 if eq.board is not None else 0.8 * min(half[0], half[1])
             dyn["activationState"] = pb.ACTIVATION_STATE_ENABLE_SLEEPING
             dyn["sleepThreshold"] = REST_SPEED**2
         pb.changeDynamics(body, -1, physicsClientId=c, **dyn)
@@ -343,6 +379,7 @@ class World:
         """
         for side in SIDES:
             for kid, (x, y) in self.pitch.baseline_kubb_positions(side).items():
+                # Kubbuteo disks stand with their faces towards the thrower (axis along x)
                 self.add_piece(kid, "kubb", (x, y, self.ground_height(x, y) + self.equipment.kubb.height / 2), side=side, sleeping=sleeping)
         x, y = self.pitch.king_position
         self.add_piece(KING_ID, "king", (x, y, self.ground_height(x, y) + self.equipment.king.height / 2), sleeping=sleeping)
