@@ -1,0 +1,94 @@
+"""Export a results file to CSV or Parquet: one row per trial, one column per field.
+
+Cell values: numbers and strings as they are; booleans ``true``/``false`` in CSV (a Parquet
+bool column); lists and tables (``felled``, ``rest_positions`` …) as JSON text; missing
+values (a failed trial has no measures) empty in CSV, null in Parquet. Floats are written
+with ``repr`` so that ``float(cell)`` gives back the stored number exactly. ``wall_s`` (the
+seconds the trial took on its worker) is the last column.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+from pathlib import Path
+
+from kubb3d.experiment.store import read_rows
+
+FORMATS = ("csv", "parquet")
+LEADING = ("trial", "point", "rep", "seed_entropy", "spawn_key", "ok", "error")
+
+
+def columns(rows: list[dict]) -> list[str]:
+    """Column names: the bookkeeping columns, then every other field in first-seen order, ``wall_s`` last."""
+    seen: dict[str, None] = {c: None for c in LEADING}
+    for r in rows:
+        for k in r:
+            seen.setdefault(k, None)
+    seen.pop("wall_s", None)
+    return list(seen) + ["wall_s"]
+
+
+def _cell(v) -> str:
+    if v is None:
+        return ""
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, float):
+        return repr(v)
+    if isinstance(v, (list, dict)):
+        return json.dumps(v, separators=(",", ":"), sort_keys=True)
+    return str(v)
+
+
+def _plain(v):
+    return json.dumps(v, separators=(",", ":"), sort_keys=True) if isinstance(v, (list, dict)) else v
+
+
+def export(results: str | Path, fmt: str, out: str | Path | None = None) -> Path:
+    """Write every row of ``results`` as ``fmt`` (``csv`` or ``parquet``).
+
+    Args:
+        results: the SQLite results file.
+        fmt: output format.
+        out: output path (default: ``results`` with the suffix ``.csv`` / ``.parquet``).
+
+    Returns:
+        The written path.
+
+    Raises:
+        ValueError: unknown format.
+        StoreError: not a results file.
+        RuntimeError: Parquet without pyarrow installed.
+    """
+    if fmt not in FORMATS:
+        raise ValueError(f"unknown format {fmt!r}; expected one of {list(FORMATS)}")
+    results = Path(results)
+    out = Path(out) if out is not None else results.with_suffix("." + fmt)
+    rows = read_rows(results)
+    cols = columns(rows)
+    tmp = out.with_name(out.name + ".part")
+    if fmt == "csv":
+        with open(tmp, "w", newline="", encoding="utf-8") as fh:
+            w = csv.writer(fh)
+            w.writerow(cols)
+            for r in rows:
+                w.writerow([_cell(r.get(c)) for c in cols])
+    else:
+        try:
+            import pyarrow as pa
+            import pyarrow.parquet as pq
+        except ImportError:
+            raise RuntimeError("Parquet export needs pyarrow: pip install pyarrow") from None
+        data = {}
+        for c in cols:
+            vals = [_plain(r.get(c)) for r in rows]
+            kinds = {type(v) for v in vals if v is not None}
+            if kinds == {int, float}:
+                vals = [None if v is None else float(v) for v in vals]
+            elif len(kinds) > 1:
+                vals = [None if v is None else _cell(v) for v in vals]
+            data[c] = vals
+        pq.write_table(pa.table(data), tmp)
+    tmp.replace(out)
+    return out

@@ -1,0 +1,151 @@
+"""Plots of experiment results (matplotlib, Agg backend, PNG).
+
+* ``x`` and ``y`` given: a heatmap of the measure over the two columns, each cell labelled
+  with its rate (or mean) and its number of trials.
+* only ``x``: curves of the measure against ``x`` (one per value of ``group``) with 95 %
+  intervals: Wilson for rates, mean ± 1.96 standard errors for numbers.
+
+Continuous columns (drawn values) are binned into ``bins`` equal bins.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Sequence
+
+from kubb3d.experiment.export import columns
+from kubb3d.experiment.stats import bin_column, group, match_column, measure_fn
+
+UNITS = {"speed": "m/s", "_deg": "°", "_rps": "rev/s", "_mps": "m/s", "_s": "s", "height": "m", "lateral": "m", "behind_line": "m", "terrain_cm": "cm"}
+
+
+def axis_label(col: str) -> str:
+    """``elevation_deg`` → ``elevation (°)``; ``speed`` → ``speed (m/s)``."""
+    for key, unit in UNITS.items():
+        if key.startswith("_") and col.endswith(key):
+            return f"{col[: -len(key)].replace('_', ' ')} ({unit})"
+        if col == key:
+            return f"{col.replace('_', ' ')} ({unit})"
+    return col.replace("_", " ")
+
+
+def _fmt(v) -> str:
+    if isinstance(v, float):
+        return f"{v:g}"
+    return str(v)
+
+
+def plot(
+    rows: Sequence[dict],
+    out: str | Path,
+    *,
+    x: str,
+    measure: str,
+    y: str | None = None,
+    group_by: str | None = None,
+    bins: int = 12,
+    title: str | None = None,
+) -> Path:
+    """Draw the results and save a PNG.
+
+    Args:
+        rows: result rows (:func:`kubb3d.experiment.read_rows`).
+        out: PNG path.
+        x: column on the horizontal axis (``speed``; ``elevation`` finds ``elevation_deg``).
+        measure: a column (``hit``, ``n_felled``) or ``column=value`` (``status_L=leaning``).
+        y: second column for a heatmap.
+        group_by: one curve per value of this column (curves only).
+        bins: continuous columns with more distinct values are binned.
+        title: figure title (default: the measure).
+
+    Returns:
+        The PNG path.
+
+    Raises:
+        ValueError: unknown column, no ok trials, ``group_by`` with a heatmap.
+    """
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import numpy as np
+
+    cols = columns(list(rows))
+    label, fn, binary = measure_fn(measure, cols)
+    xc = match_column(x, cols)
+    rows, xc = bin_column(rows, xc, bins)
+    n_ok = sum(1 for r in rows if r.get("ok"))
+    n_failed = len(rows) - n_ok
+    if n_ok == 0:
+        raise ValueError("no successful trials to plot")
+    if y is not None and group_by is not None:
+        raise ValueError("--group works with curves (no --y)")
+    fig, ax = plt.subplots(figsize=(7.5, 5.5), dpi=120)
+    binary_values = None if not binary else True
+    note = f"{n_ok} trials" + (f", {n_failed} failed (left out)" if n_failed else "")
+    if y is not None:
+        yc = match_column(y, cols)
+        rows, yc = bin_column(rows, yc, bins)
+        cells = group(rows, [xc, yc], fn, binary_values)
+        if not cells:
+            raise ValueError(f"no values of {label!r} in the results")
+        xs = sorted({c.key[0] for c in cells}, key=_order)
+        ys = sorted({c.key[1] for c in cells}, key=_order)
+        grid = np.full((len(ys), len(xs)), np.nan)
+        counts = np.zeros((len(ys), len(xs)), dtype=int)
+        for c in cells:
+            i, j = ys.index(c.key[1]), xs.index(c.key[0])
+            grid[i, j], counts[i, j] = c.value, c.n
+        is_rate = all(c.k is not None for c in cells)
+        im = ax.imshow(grid, origin="lower", aspect="auto", cmap="viridis", vmin=0.0 if is_rate else None, vmax=1.0 if is_rate else None)
+        ax.set_xticks(range(len(xs)), [_fmt(v) for v in xs])
+        ax.set_yticks(range(len(ys)), [_fmt(v) for v in ys])
+        ax.set_xlabel(axis_label(xc))
+        ax.set_ylabel(axis_label(yc))
+        bar = fig.colorbar(im, ax=ax)
+        bar.set_label(f"{label} rate" if is_rate else f"mean {label}")
+        for i in range(len(ys)):
+            for j in range(len(xs)):
+                if counts[i, j]:
+                    v = grid[i, j]
+                    text = f"{100 * v:.0f}%" if is_rate else f"{v:.3g}"
+                    ax.text(j, i, f"{text}\nn={counts[i, j]}", ha="center", va="center", fontsize=7, color="white" if (is_rate and v < 0.6) else "black")
+    else:
+        gc = match_column(group_by, cols) if group_by else None
+        groups = sorted({r.get(gc) for r in rows if r.get("ok")}, key=_order) if gc else [None]
+        any_line = False
+        for g in groups:
+            sub = [r for r in rows if gc is None or r.get(gc) == g]
+            cells = group(sub, [xc], fn, binary_values)
+            if not cells:
+                continue
+            any_line = True
+            xv = [c.key[0] for c in cells]
+            numeric = all(isinstance(v, (int, float)) for v in xv)
+            pos = xv if numeric else list(range(len(xv)))
+            val = [c.value for c in cells]
+            err = [[max(0.0, c.value - c.lo) for c in cells], [max(0.0, c.hi - c.value) for c in cells]]
+            ax.errorbar(pos, val, yerr=err, marker="o", capsize=3, label=None if gc is None else f"{gc} = {_fmt(g)}")
+            if not numeric:
+                ax.set_xticks(pos, [_fmt(v) for v in xv])
+        if not any_line:
+            raise ValueError(f"no values of {label!r} in the results")
+        is_rate = binary or all(isinstance(fn(r), bool) for r in rows if r.get("ok") and fn(r) is not None)
+        ax.set_xlabel(axis_label(xc))
+        ax.set_ylabel(f"{label} rate (95 % Wilson interval)" if is_rate else f"mean {label} (95 % interval)")
+        if is_rate:
+            ax.set_ylim(-0.02, 1.02)
+        ax.grid(alpha=0.3)
+        if gc is not None:
+            ax.legend(fontsize=8)
+    ax.set_title(f"{title or label}\n{note}", fontsize=10)
+    fig.tight_layout()
+    out = Path(out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(out)
+    plt.close(fig)
+    return out
+
+
+def _order(v):
+    return (0, v, "") if isinstance(v, (int, float)) and not isinstance(v, bool) else (1, 0, str(v))

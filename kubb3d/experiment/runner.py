@@ -1,0 +1,322 @@
+"""Running an experiment: backends, progress, resume.
+
+Backends (each runs :func:`kubb3d.experiment.trial.run_trial`; rows are the same whichever
+runs them, since a trial depends only on the spec and its index):
+
+==========  ======================================================================
+``local``   a pool of worker processes on this machine (``spawn`` start method: a
+            PyBullet client is never inherited across ``fork``); default all cores
+``serial``  this process, one trial after another (debugging, notebooks)
+``dask``    a Dask distributed cluster: ``scheduler`` address, or a LocalCluster of
+            ``workers`` single-threaded worker processes when no address is given.
+            Remote workers need kubb3d installed (and a ``layout = "scenario"`` spec's
+            scenario file at the same absolute path).
+==========  ======================================================================
+
+The parent process alone writes the results file (:class:`~kubb3d.experiment.store.ResultStore`),
+committing rows as they arrive. Trials already in the file are skipped, so running the same
+spec into the same file again resumes a stopped run. At most ``2 × workers`` trials are in
+flight at any time: that is all a killed run can lose.
+
+A trial that raises is stored as failed by the trial itself. A worker process that dies
+(segfault, out of memory) breaks the local pool: the trials that were in flight are then run
+again one at a time in a fresh pool, and the one that kills its worker again is stored as
+failed with the reason ``worker process died``.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
+from multiprocessing import get_context
+from pathlib import Path
+from typing import Callable, Iterable
+
+from kubb3d.experiment.spec import LoadedSpec, from_json
+from kubb3d.experiment.store import ResultStore
+
+BACKENDS = ("local", "serial", "dask")
+
+
+@dataclass(frozen=True)
+class RunReport:
+    """What a call to :func:`run` did.
+
+    Attributes:
+        path: the results file.
+        total: trials in the spec.
+        skipped: trials already in the file before this call.
+        ran: trials finished and stored by this call.
+        failed: of those, how many failed.
+        seconds: wall time of this call, s.
+        workers: worker processes used.
+        backend: ``local``, ``serial`` or ``dask``.
+    """
+
+    path: Path
+    total: int
+    skipped: int
+    ran: int
+    failed: int
+    seconds: float
+    workers: int
+    backend: str
+
+    @property
+    def rate(self) -> float:
+        """Trials per second of this call (0 if none ran)."""
+        return self.ran / self.seconds if self.ran and self.seconds > 0 else 0.0
+
+
+# ------------------------------------------------------------------ worker side
+_WORKER_SPECS: dict[str, LoadedSpec] = {}
+
+
+def _spec_for(spec_json: str) -> LoadedSpec:
+    loaded = _WORKER_SPECS.get(spec_json)
+    if loaded is None:
+        _WORKER_SPECS.clear()
+        loaded = _WORKER_SPECS[spec_json] = from_json(spec_json)
+    return loaded
+
+
+def _init_worker(spec_json: str) -> None:
+    _spec_for(spec_json)
+
+
+def _work(spec_json: str, index: int) -> tuple[dict, float]:
+    """Run one trial in a worker; returns (row, wall seconds)."""
+    from kubb3d.experiment.trial import run_trial
+
+    t0 = time.perf_counter()
+    row = run_trial(_spec_for(spec_json), index)
+    return row, time.perf_counter() - t0
+
+
+def _died_row(loaded: LoadedSpec, index: int, why: str) -> dict:
+    from kubb3d.experiment.trial import child_seed
+
+    seq = child_seed(loaded, index)
+    n = loaded.n_points
+    row = {"trial": index, "point": index % n, "rep": index // n, "seed_entropy": str(seq.entropy), "spawn_key": list(seq.spawn_key)}
+    row.update(loaded.point(index % n))
+    row.update(ok=False, error=why)
+    return row
+
+
+# ------------------------------------------------------------------ backends
+def _serial(loaded: LoadedSpec, todo: list[int], workers: int, scheduler, emit) -> None:
+    spec_json = loaded.to_json()
+    for i in todo:
+        emit([_work(spec_json, i)])
+
+
+def _local(loaded: LoadedSpec, todo: list[int], workers: int, scheduler, emit) -> None:
+    spec_json = loaded.to_json()
+    ctx = get_context("spawn")
+
+    def new_pool(n: int) -> ProcessPoolExecutor:
+        return ProcessPoolExecutor(max_workers=n, mp_context=ctx, initializer=_init_worker, initargs=(spec_json,))
+
+    queue = list(reversed(todo))  # pop() from the end gives trial order
+    retry: list[int] = []
+    pool = new_pool(workers)
+    inflight: dict = {}
+    try:
+        while queue or inflight or retry:
+            if retry and not inflight:
+                # a worker died: rerun the suspects one at a time to find the culprit
+                pool.shutdown(wait=True, cancel_futures=True)
+                for i in sorted(retry):
+                    single = new_pool(1)
+                    try:
+                        emit([single.submit(_work, spec_json, i).result()])
+                    except BrokenProcessPool:
+                        emit([(_died_row(loaded, i, "worker process died (crashed or killed) while running this trial"), 0.0)])
+                    finally:
+                        single.shutdown(wait=True, cancel_futures=True)
+                retry = []
+                pool = new_pool(workers)
+                continue
+            while queue and len(inflight) < 2 * workers and not retry:
+                i = queue.pop()
+                inflight[pool.submit(_work, spec_json, i)] = i
+            done, _ = wait(list(inflight), return_when=FIRST_COMPLETED)
+            got = []
+            for fut in done:
+                i = inflight.pop(fut)
+                try:
+                    got.append(fut.result())
+                except BrokenProcessPool:
+                    retry.append(i)
+            if got:
+                emit(got)
+            if retry:
+                retry += list(inflight.values())
+                inflight.clear()
+    finally:
+        pool.shutdown(wait=False, cancel_futures=True)
+
+
+def _dask(loaded: LoadedSpec, todo: list[int], workers: int, scheduler, emit) -> None:
+    try:
+        from dask.distributed import Client, LocalCluster, as_completed
+    except ImportError:
+        raise RuntimeError("the dask backend needs dask[distributed]: pip install 'dask[distributed]'") from None
+    import logging
+
+    spec_json = loaded.to_json()
+    cluster = None
+    if scheduler:
+        client = Client(scheduler, timeout="30s")
+        n_slots = max(1, sum(client.nthreads().values()))
+    else:
+        cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None, silence_logs=logging.ERROR)
+        client = Client(cluster)
+        n_slots = workers
+    try:
+        queue = list(reversed(todo))
+        pending = as_completed()
+        index_of = {}
+
+        def submit() -> None:
+            i = queue.pop()
+            fut = client.submit(_work, spec_json, i, pure=False, key=f"kubb3d-trial-{i}-{loaded.sha256[:12]}")
+            index_of[fut.key] = i
+            pending.add(fut)
+
+        for _ in range(min(len(queue), 2 * n_slots)):
+            submit()
+        for fut in pending:
+            i = index_of.pop(fut.key)
+            try:
+                emit([fut.result()])
+            except Exception as exc:  # KilledWorker and the like: the trial never produced a row
+                emit([(_died_row(loaded, i, f"worker failed: {type(exc).__name__}: {exc}"), 0.0)])
+            fut.release()
+            if queue:
+                submit()
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()
+
+
+_BACKENDS: dict[str, Callable] = {"local": _local, "serial": _serial, "dask": _dask}
+
+
+# ------------------------------------------------------------------ public
+def run(
+    loaded: LoadedSpec,
+    out: str | Path,
+    *,
+    workers: int | None = None,
+    backend: str = "local",
+    scheduler: str | None = None,
+    progress: bool = True,
+    max_trials: int | None = None,
+    on_rows: Callable[[list[dict]], None] | None = None,
+) -> RunReport:
+    """Run every trial of ``loaded`` not yet stored in ``out``.
+
+    Args:
+        loaded: a validated spec (:func:`kubb3d.experiment.load_spec`).
+        out: results file (SQLite); created, or resumed if it holds this spec's results.
+        workers: worker processes (default: all cores); the Dask LocalCluster size.
+        backend: ``local``, ``serial`` or ``dask`` (module doc).
+        scheduler: Dask scheduler address (``tcp://host:8786``); None: a LocalCluster.
+        progress: show a rich progress bar (rate, time left) on the terminal.
+        max_trials: stop after this many new trials (None: all).
+        on_rows: called with each batch of stored rows.
+
+    Returns:
+        A :class:`RunReport`.
+
+    Raises:
+        ValueError: unknown backend or workers < 1.
+        StoreError: ``out`` holds another spec's results, or another run is writing it.
+    """
+    if backend not in _BACKENDS:
+        raise ValueError(f"unknown backend {backend!r}; expected one of {list(BACKENDS)}")
+    if backend == "serial":
+        workers = 1
+    workers = workers or os.cpu_count() or 1
+    if workers < 1:
+        raise ValueError(f"workers must be >= 1, got {workers}")
+    out = Path(out)
+    t0 = time.perf_counter()
+    with ResultStore(out, loaded.sha256, loaded.to_json()) as store:
+        done = store.finished()
+        total = loaded.n_trials
+        todo = [i for i in range(total) if i not in done]
+        if max_trials is not None:
+            todo = todo[: max(0, max_trials)]
+        skipped = len(done & set(range(total)))
+        counts = {"ran": 0, "failed": 0}
+        bar = _Bar(loaded.spec.title, total, skipped, enabled=progress and bool(todo))
+
+        def emit(batch: Iterable[tuple[dict, float]]) -> None:
+            batch = list(batch)
+            store.add(batch)
+            failed = sum(1 for r, _ in batch if not r.get("ok"))
+            counts["ran"] += len(batch)
+            counts["failed"] += failed
+            bar.advance(len(batch), counts["failed"])
+            if on_rows is not None:
+                on_rows([r for r, _ in batch])
+
+        with bar:
+            if todo:
+                _BACKENDS[backend](loaded, todo, min(workers, len(todo)) if backend == "local" else workers, scheduler, emit)
+    return RunReport(out, total, skipped, counts["ran"], counts["failed"], time.perf_counter() - t0, workers, backend)
+
+
+class _Bar:
+    """A rich progress bar with trials/s and time left; silent when disabled."""
+
+    def __init__(self, title: str, total: int, done: int, *, enabled: bool) -> None:
+        self.progress = None
+        if not enabled:
+            return
+        from rich.console import Console
+
+        console = Console(stderr=True)
+        if not console.is_terminal:
+            return
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, ProgressColumn, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+        from rich.text import Text
+
+        class Rate(ProgressColumn):
+            def render(self, task) -> Text:
+                speed = task.finished_speed or task.speed
+                return Text("… trials/s" if speed is None else f"{speed:.1f} trials/s")
+
+        self.progress = Progress(
+            TextColumn("[bold]{task.description}"),
+            BarColumn(bar_width=24),
+            MofNCompleteColumn(),
+            Rate(),
+            TextColumn("{task.fields[failed]} failed"),
+            TimeElapsedColumn(),
+            TextColumn("left"),
+            TimeRemainingColumn(),
+            console=console,
+            transient=False,
+        )
+        self.task = self.progress.add_task(title[:28], total=total, completed=done, failed=0)
+
+    def __enter__(self) -> "_Bar":
+        if self.progress is not None:
+            self.progress.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if self.progress is not None:
+            self.progress.stop()
+
+    def advance(self, n: int, failed: int) -> None:
+        if self.progress is not None:
+            self.progress.update(self.task, advance=n, failed=failed)

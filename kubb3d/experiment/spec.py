@@ -1,0 +1,610 @@
+"""Experiment specs: the TOML files in ``scenarios/experiments/``, validated with pydantic.
+
+A spec says what to set up, what to throw, how often, from which seed, and what to record.
+Every numeric release or set-up parameter may be
+
+==============================  ==========================================================
+form                            meaning
+==============================  ==========================================================
+``10.0``                        fixed value
+``{grid = [8, 9, 10]}``         a factor: every value is a grid point (also strings, for
+                                ``target``, ``skill`` and ``ground``)
+``{linspace = [8, 12, 5]}``     a factor: ``n`` evenly spaced values from start to stop
+``{uniform = [0, 30]}``         drawn per trial, uniform in [lo, hi)
+``{normal = [0, 5]}``           drawn per trial, mean and standard deviation
+``{choice = ["B1", "B2"]}``     drawn per trial, one of the values with equal chance
+==============================  ==========================================================
+
+The grid points are the Cartesian product of all factors, in the order the factors appear in
+the file. Trial ``i`` runs grid point ``i mod P`` (P points) for the ``i div P``-th time, so
+a run stopped early covers every point about equally, and raising ``trials_per_point``
+extends a finished run without changing its rows. Trial ``i`` draws everything random from
+``numpy.random.default_rng(SeedSequence(seed).spawn(N)[i])``: first the ``uniform`` /
+``normal`` / ``choice`` values in file order, then the skill preset's release noise.
+
+Units: SI, with degrees and revolutions per second only in fields named ``*_deg`` / ``*_rps``.
+Positions are in the pitch frame of DESIGN.md (x from side A to side B, m).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import json
+import math
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal, Union
+
+import numpy as np
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+SCHEMA_VERSION = 1
+
+MEASURES = ("hit", "felled", "first_contact", "tilt", "flight_time", "rest", "rulings", "status", "match")
+"""What a trial can record (columns in :mod:`kubb3d.experiment.trial`):
+
+* ``hit`` — ``hit``: the throw's ``target`` (or, without one, any kubb of the target half)
+  is not upright at rest.
+* ``felled`` — ``felled`` (ids not upright at rest, kubbs and king) and ``n_felled``.
+* ``first_contact`` — ``first_contact`` (piece id or ``ground``) and ``first_contact_time_s``.
+* ``tilt`` — ``max_tilt_deg`` (flight, out of plane), ``legal``, ``violations`` (citations).
+* ``flight_time`` — ``flight_time_s``.
+* ``rest`` — ``rest_time_s``, ``at_rest``, ``rest_positions`` (id → [x, y, z] m).
+* ``rulings`` — the judge's word after a throw: ``judge_felled``, ``judge_raise``,
+  ``judge_winner``, ``judge_status`` (id → status).
+* ``status`` — ``status_<id>`` for every id in ``watch``: the judge's piece status
+  (standing / fallen / leaning / stößel).
+* ``match`` — match outcomes: not available yet (needs ``kubb3d.match``); refused.
+"""
+
+THROW_FIELDS = ("speed", "elevation_deg", "azimuth_deg", "spin_rps", "tilt_deg", "helicopter_rps", "release_angle_deg", "height", "lateral", "behind_line")
+"""Numeric :class:`kubb3d.throw.ThrowParams` fields a spec may set."""
+
+
+class SpecError(ValueError):
+    """A spec that cannot be read or fails validation: ``file: field: reason`` on one line."""
+
+
+# ------------------------------------------------------------------ value forms
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Grid(_Model):
+    grid: list[Union[float, str]] = Field(min_length=1)
+
+    @field_validator("grid")
+    @classmethod
+    def _finite(cls, v):
+        for x in v:
+            if isinstance(x, float) and not math.isfinite(x):
+                raise ValueError("grid values must be finite")
+        if len(set(map(repr, v))) != len(v):
+            raise ValueError("grid values must be unique")
+        return v
+
+    def values(self) -> list:
+        return list(self.grid)
+
+
+class Linspace(_Model):
+    linspace: tuple[float, float, int]
+
+    @field_validator("linspace")
+    @classmethod
+    def _check(cls, v):
+        if not (math.isfinite(v[0]) and math.isfinite(v[1])):
+            raise ValueError("start and stop must be finite")
+        if not 1 <= v[2] <= 10_000:
+            raise ValueError(f"the number of values must be between 1 and 10000, got {v[2]}")
+        return v
+
+    def values(self) -> list:
+        a, b, n = self.linspace
+        return [float(x) for x in np.linspace(a, b, n)]
+
+
+class Uniform(_Model):
+    uniform: tuple[float, float]
+
+    @field_validator("uniform")
+    @classmethod
+    def _check(cls, v):
+        if not (math.isfinite(v[0]) and math.isfinite(v[1])) or v[0] > v[1]:
+            raise ValueError(f"expected [lo, hi] with finite lo <= hi, got {list(v)}")
+        return v
+
+    def draw(self, rng: np.random.Generator) -> float:
+        return float(rng.uniform(*self.uniform))
+
+
+class Normal(_Model):
+    normal: tuple[float, float]
+
+    @field_validator("normal")
+    @classmethod
+    def _check(cls, v):
+        if not (math.isfinite(v[0]) and math.isfinite(v[1])) or v[1] < 0:
+            raise ValueError(f"expected [mean, sd] with finite mean and sd >= 0, got {list(v)}")
+        return v
+
+    def draw(self, rng: np.random.Generator) -> float:
+        return float(rng.normal(*self.normal))
+
+
+class Choice(_Model):
+    choice: list[Union[float, str]] = Field(min_length=1)
+
+    def draw(self, rng: np.random.Generator):
+        return self.choice[int(rng.integers(len(self.choice)))]
+
+
+Num = Union[float, Grid, Linspace, Uniform, Normal, Choice]
+Name = Union[str, Grid, Choice]
+FACTOR_FORMS = (Grid, Linspace)
+RANDOM_FORMS = (Uniform, Normal, Choice)
+
+
+def _finite_number(v):
+    if isinstance(v, float) and not math.isfinite(v):
+        raise ValueError("expected a finite number")
+    return v
+
+
+# ------------------------------------------------------------------ sections
+class GroundSpec(_Model):
+    """A named ground with some coefficients replaced (see :class:`kubb3d.physics.ground.Ground`)."""
+
+    base: str = "grass"
+    friction: Num | None = None
+    restitution: Num | None = None
+    rolling_resistance: Num | None = None
+
+
+class PitchSpec(_Model):
+    length: float = Field(gt=0.0, le=50.0)
+    width: float = Field(gt=0.0, le=50.0)
+
+
+class PieceSpec(_Model):
+    """An extra piece for ``layout = "standard"`` or ``"empty"``.
+
+    ``place = "standing"``: upright at ``at`` (x, y m), turned by ``yaw_deg``.
+    ``place = "leaning"``: a kubb tilted by ``tilt_deg`` whose top edge rests against the
+    face of the standing piece ``on``; ``from_deg`` (0, 90, 180, 270) picks the face, measured
+    in the supporter's frame counter-clockwise from its +x face.
+    """
+
+    id: str = Field(min_length=1)
+    kind: Literal["kubb", "king"] = "kubb"
+    place: Literal["standing", "leaning"] = "standing"
+    at: tuple[float, float] | None = None
+    yaw_deg: float = 0.0
+    on: str | None = None
+    tilt_deg: Num | None = None
+    from_deg: Literal[0, 90, 180, 270] = 0
+    side: Literal["A", "B"] | None = None
+
+    @model_validator(mode="after")
+    def _needs(self):
+        if self.place == "standing" and self.at is None:
+            raise ValueError("place = 'standing' needs 'at' = [x, y] in m")
+        if self.place == "leaning":
+            if self.on is None or self.tilt_deg is None:
+                raise ValueError("place = 'leaning' needs 'on' (a piece id) and 'tilt_deg'")
+            if self.kind != "kubb":
+                raise ValueError("only a kubb can be placed leaning")
+        if self.at is not None and not all(math.isfinite(c) for c in self.at):
+            raise ValueError("at must hold finite numbers")
+        return self
+
+
+class SetupSpec(_Model):
+    ruleset: Literal["dm", "wikinger"] = "dm"
+    equipment: str = "standard"
+    pitch: Union[Literal["dm", "wikinger"], PitchSpec] = "dm"
+    ground: Union[GroundSpec, Name] = "grass"
+    layout: Literal["standard", "empty", "scenario"] = "standard"
+    scenario: str | None = None
+    stakes: bool = True
+    terrain_cm: Num = 0.0
+    terrain_seed: int = Field(default=0, ge=0)
+    pieces: list[PieceSpec] = []
+
+    @field_validator("equipment")
+    @classmethod
+    def _equipment(cls, v: str) -> str:
+        from kubb3d.equipment import EQUIPMENT_SETS
+
+        if v not in EQUIPMENT_SETS:
+            raise ValueError(f"unknown equipment set {v!r}; expected one of {sorted(EQUIPMENT_SETS)}")
+        return v
+
+    @model_validator(mode="after")
+    def _layout(self):
+        if self.layout == "scenario" and not self.scenario:
+            raise ValueError("layout = 'scenario' needs 'scenario' = path of a scenario file")
+        if self.layout != "scenario" and self.scenario:
+            raise ValueError("'scenario' is only used with layout = 'scenario'")
+        if self.layout == "scenario" and self.pieces:
+            raise ValueError("layout = 'scenario' takes its pieces from the scenario file, not from 'pieces'")
+        ids = [p.id for p in self.pieces]
+        dup = sorted({i for i in ids if ids.count(i) > 1})
+        if dup:
+            raise ValueError(f"piece ids must be unique, repeated: {dup}")
+        placed: set[str] = set()
+        for p in self.pieces:
+            if p.place == "leaning" and p.on not in placed and not (self.layout == "standard" and _is_standard_id(p.on)):
+                raise ValueError(f"piece {p.id!r} leans on {p.on!r}, which is not placed before it")
+            placed.add(p.id)
+        return self
+
+
+def _is_standard_id(pid: str | None) -> bool:
+    return pid == "king" or (pid is not None and len(pid) == 2 and pid[0] in "AB" and pid[1] in "12345")
+
+
+class ThrowSpec(_Model):
+    """The baton throw of every trial (fields as :class:`kubb3d.throw.ThrowParams`).
+
+    ``target``: the piece thrown at (the ``hit`` measure asks whether it fell); unless
+    ``lateral`` is given the thrower stands in line with it. ``aim = true``: the aim solver
+    picks speed and azimuth through the target (then ``speed`` and ``azimuth_deg`` must not
+    be given). ``skill``: a player preset of :mod:`kubb3d.players` whose release noise is
+    added to the intended throw.
+    """
+
+    side: Literal["A", "B"] = "A"
+    baton: str = "baton1"
+    line_x: float | None = None
+    target: Name | None = None
+    aim: bool = False
+    skill: Name | None = None
+    speed: Num | None = None
+    elevation_deg: Num | None = None
+    azimuth_deg: Num | None = None
+    spin_rps: Num | None = None
+    tilt_deg: Num | None = None
+    helicopter_rps: Num | None = None
+    release_angle_deg: Num | None = None
+    height: Num | None = None
+    lateral: Num | None = None
+    behind_line: Num | None = None
+    max_time_s: float = Field(default=15.0, gt=0.0, le=120.0)
+
+    @model_validator(mode="after")
+    def _aim(self):
+        if self.aim and self.target is None:
+            raise ValueError("aim = true needs a 'target' (a piece id)")
+        if self.aim and (self.speed is not None or self.azimuth_deg is not None):
+            raise ValueError("with aim = true the aim solver sets speed and azimuth: remove 'speed' and 'azimuth_deg'")
+        return self
+
+    @field_validator("skill")
+    @classmethod
+    def _skill(cls, v):
+        if v is None:
+            return v
+        names = [v] if isinstance(v, str) else (v.grid if isinstance(v, Grid) else v.choice)
+        try:
+            from kubb3d.players import SKILLS
+        except ImportError:  # the seam: presets come from kubb3d.players
+            raise ValueError("skill presets need kubb3d.players, which is not available") from None
+        bad = [n for n in names if n not in SKILLS]
+        if bad:
+            raise ValueError(f"unknown skill preset {bad[0]!r}; expected one of {sorted(SKILLS)}")
+        return v
+
+
+class DisturbSpec(_Model):
+    """A kick given to one piece after the scene has settled (before any throw):
+    horizontal velocity ``speed_mps`` (m/s) towards ``direction_deg`` (deg, from +x,
+    counter-clockwise), e.g. a nudge from a neighbouring impact."""
+
+    piece: str
+    speed_mps: Num = 0.0
+    direction_deg: Num = 0.0
+
+
+class ExperimentSpec(_Model):
+    schema_: Literal[1] = Field(alias="schema")
+    title: str = Field(min_length=1)
+    description: str = ""
+    seed: int = Field(ge=0, lt=2**63)
+    trials_per_point: int = Field(ge=1, le=1_000_000)
+    measures: list[Literal[MEASURES]] = Field(min_length=1)  # type: ignore[valid-type]
+    watch: list[str] = []
+    setup: SetupSpec = SetupSpec()
+    throw: ThrowSpec | None = None
+    disturb: DisturbSpec | None = None
+
+    @model_validator(mode="after")
+    def _measures(self):
+        if len(set(self.measures)) != len(self.measures):
+            raise ValueError("measures must not repeat")
+        if "match" in self.measures:
+            raise ValueError("the 'match' measure needs kubb3d.match, which is not available yet")
+        throw_only = {"hit", "first_contact", "tilt", "flight_time", "rulings"} & set(self.measures)
+        if self.throw is None and throw_only:
+            raise ValueError(f"measures {sorted(throw_only)} need a [throw] table")
+        if "status" in self.measures and not self.watch:
+            raise ValueError("the 'status' measure needs 'watch' = [piece ids]")
+        if self.throw is None and self.disturb is None:
+            raise ValueError("nothing happens in a trial: give a [throw] or a [disturb] table")
+        return self
+
+    @property
+    def pitch_obj(self):
+        """The :class:`kubb3d.pitch.Pitch`."""
+        from kubb3d.pitch import PITCHES, Pitch
+
+        p = self.setup.pitch
+        return Pitch(p.length, p.width) if isinstance(p, PitchSpec) else PITCHES[p]
+
+
+# ------------------------------------------------------------------ loading
+@dataclass(frozen=True)
+class Factor:
+    """One grid factor.
+
+    Attributes:
+        name: column name in the results (``speed``, ``ground_friction``, ``L_tilt_deg`` …).
+        path: where it sits in the spec (tuple of keys / list indices).
+        values: the grid values.
+    """
+
+    name: str
+    path: tuple
+    values: tuple
+
+
+@dataclass(frozen=True)
+class Draw:
+    """One value drawn per trial: column ``name``, spec location ``path``, distribution ``dist``."""
+
+    name: str
+    path: tuple
+    dist: Any
+
+
+@dataclass(frozen=True)
+class LoadedSpec:
+    """A validated spec with its grid expanded.
+
+    Attributes:
+        spec: the validated model.
+        path: the file (None for a spec given as a dict).
+        factors: grid factors in file order.
+        draws: per-trial random values in file order.
+        scenario_sha256: content hash of the scenario file (layout ``scenario``) or None.
+        scenario_path: absolute path of that file, or None.
+    """
+
+    spec: ExperimentSpec
+    path: Path | None
+    factors: tuple[Factor, ...]
+    draws: tuple[Draw, ...]
+    scenario_sha256: str | None = None
+    scenario_path: str | None = None
+
+    @property
+    def n_points(self) -> int:
+        """Number of grid points (1 without factors)."""
+        return math.prod(len(f.values) for f in self.factors)
+
+    @property
+    def n_trials(self) -> int:
+        """Total trials: points × ``trials_per_point``."""
+        return self.n_points * self.spec.trials_per_point
+
+    def point(self, index: int) -> dict[str, Any]:
+        """Factor values of grid point ``index`` (0 ≤ index < n_points), by column name."""
+        out = {}
+        for f in reversed(self.factors):
+            index, k = divmod(index, len(f.values))
+            out[f.name] = f.values[k]
+        return {f.name: out[f.name] for f in self.factors}
+
+    def points(self) -> list[dict[str, Any]]:
+        """All grid points in order."""
+        return [dict(zip([f.name for f in self.factors], combo)) for combo in itertools.product(*[f.values for f in self.factors])]
+
+    def normalised(self) -> dict:
+        """The spec as plain data for hashing: defaults filled in, without ``title``,
+        ``description`` and ``trials_per_point`` (which do not change any trial's row),
+        plus the scenario file's hash."""
+        d = self.spec.model_dump(mode="json", by_alias=True)
+        for k in ("title", "description", "trials_per_point"):
+            d.pop(k, None)
+        d["scenario_sha256"] = self.scenario_sha256
+        return d
+
+    @property
+    def sha256(self) -> str:
+        """Hash of :meth:`normalised` (sorted-key JSON)."""
+        return hashlib.sha256(json.dumps(self.normalised(), sort_keys=True).encode()).hexdigest()
+
+    def to_json(self) -> str:
+        """The validated spec (with ``trials_per_point``), JSON; :func:`from_json` reads it back."""
+        return json.dumps(
+            {
+                "spec": self.spec.model_dump(mode="json", by_alias=True),
+                "path": None if self.path is None else str(self.path),
+                "scenario_sha256": self.scenario_sha256,
+                "scenario_path": self.scenario_path,
+            },
+            sort_keys=True,
+        )
+
+
+def _walk(model: BaseModel, path: tuple, out_f: list, out_d: list, names: dict) -> None:
+    for fname in model.__class__.model_fields:
+        value = getattr(model, fname)
+        here = path + (fname,)
+        if isinstance(value, BaseModel) and not isinstance(value, (Grid, Linspace, Uniform, Normal, Choice)):
+            _walk(value, here, out_f, out_d, names)
+        elif isinstance(value, list) and value and isinstance(value[0], BaseModel):
+            for i, item in enumerate(value):
+                _walk(item, here + (i,), out_f, out_d, names)
+        elif isinstance(value, FACTOR_FORMS + RANDOM_FORMS):
+            name = _column_name(here, model)
+            if name in names:
+                raise SpecError(f"two factors would both be called {name!r} ({_fmt(names[name])} and {_fmt(here)})")
+            names[name] = here
+            if isinstance(value, FACTOR_FORMS):
+                out_f.append(Factor(name, here, tuple(value.values())))
+            else:
+                out_d.append(Draw(name, here, value))
+
+
+def _column_name(path: tuple, model: BaseModel) -> str:
+    if path[0] == "throw":
+        return path[-1]
+    if path[:2] == ("setup", "ground"):
+        return "ground" if len(path) == 2 else f"ground_{path[-1]}"
+    if path[:2] == ("setup", "pieces"):
+        return f"{model.id}_{path[-1]}"
+    if path[0] == "disturb":
+        return f"disturb_{path[-1]}"
+    return path[-1]
+
+
+def _fmt(loc: tuple) -> str:
+    out = ""
+    for part in loc:
+        out += f"[{part}]" if isinstance(part, int) else ("." if out else "") + str(part)
+    return out or "(top level)"
+
+
+def validate(data: dict, path: Path | None = None) -> LoadedSpec:
+    """Validate a spec given as a dict (as read from TOML).
+
+    Raises:
+        SpecError: ``file: field: reason``, naming the first failing field.
+    """
+    where = str(path) if path is not None else "<spec>"
+    if not isinstance(data, dict):
+        raise SpecError(f"{where}: expected a table")
+    if "schema" not in data:
+        raise SpecError(f"{where}: schema: missing; expected schema = {SCHEMA_VERSION}")
+    if data["schema"] != SCHEMA_VERSION:
+        raise SpecError(f"{where}: schema: expected {SCHEMA_VERSION}, got {data['schema']!r}")
+    try:
+        spec = ExperimentSpec.model_validate(data)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        loc = _fmt(_short_loc(tuple(err["loc"])))
+        got = f" (got {err['input']!r})" if "input" in err and not isinstance(err["input"], dict) else ""
+        msg = err["msg"].removeprefix("Value error, ")
+        more = f" (+{len(exc.errors()) - 1} more)" if len(exc.errors()) > 1 else ""
+        raise SpecError(f"{where}: {loc}: {msg}{got}{more}") from None
+    try:
+        factors: list[Factor] = []
+        draws: list[Draw] = []
+        _walk(spec, (), factors, draws, {})
+    except SpecError as exc:
+        raise SpecError(f"{where}: {exc}") from None
+    _check_kinds(spec, factors, draws, where)
+    sha = None
+    if spec.setup.layout == "scenario":
+        sc = Path(spec.setup.scenario)
+        if not sc.is_absolute() and path is not None:
+            sc = path.parent / sc
+        if not sc.is_file():
+            raise SpecError(f"{where}: setup.scenario: no such file {str(sc)!r}")
+        from kubb3d.scenario import ScenarioError, load
+
+        try:
+            load(sc)
+        except ScenarioError as exc:
+            raise SpecError(f"{where}: setup.scenario: {exc}") from None
+        sha = hashlib.sha256(sc.read_bytes()).hexdigest()
+    loaded = LoadedSpec(spec, path, tuple(factors), tuple(draws), sha, None if sha is None else str(sc.resolve()))
+    if loaded.n_points > 1_000_000:
+        raise SpecError(f"{where}: the grid has {loaded.n_points} points; at most 1000000")
+    return loaded
+
+
+def _short_loc(loc: tuple) -> tuple:
+    # pydantic adds the union branch names (float, Grid …) to the location: drop them
+    keep = []
+    for part in loc:
+        if isinstance(part, str) and (part[:1].isupper() or part in ("float", "str", "int", "literal['dm','wikinger']") or part.startswith(("literal[", "function-"))):
+            continue
+        keep.append(part)
+    return tuple(keep)
+
+
+def _check_kinds(spec: ExperimentSpec, factors, draws, where: str) -> None:
+    """String values only where names are expected; names that exist."""
+    from kubb3d.physics.ground import GROUNDS
+
+    name_fields = {("throw", "target"), ("throw", "skill"), ("setup", "ground")}
+    for item in list(factors) + list(draws):
+        values = item.values if isinstance(item, Factor) else getattr(item.dist, "choice", [])
+        is_name = item.path in name_fields
+        for v in values:
+            if is_name and not isinstance(v, str):
+                raise SpecError(f"{where}: {_fmt(item.path)}: expected names (strings), got {v!r}")
+            if not is_name and isinstance(v, str):
+                raise SpecError(f"{where}: {_fmt(item.path)}: expected numbers, got {v!r}")
+        if item.path == ("setup", "ground"):
+            for v in values:
+                if v not in GROUNDS:
+                    raise SpecError(f"{where}: setup.ground: unknown ground {v!r}; expected one of {sorted(GROUNDS)}")
+        if item.path in (("throw", "target"), ("throw", "skill")) and isinstance(item, Draw) and not isinstance(item.dist, Choice):
+            raise SpecError(f"{where}: {_fmt(item.path)}: expected a name, a grid or a choice")
+    g = spec.setup.ground
+    base = g if isinstance(g, str) else (g.base if isinstance(g, GroundSpec) else None)
+    if base is not None and base not in GROUNDS:
+        raise SpecError(f"{where}: setup.ground: unknown ground {base!r}; expected one of {sorted(GROUNDS)}")
+    ids = {p.id for p in spec.setup.pieces}
+    if spec.setup.layout == "standard":
+        ids |= {f"{s}{i}" for s in "AB" for i in range(1, 6)} | {"king"}
+    if spec.setup.layout != "scenario":
+        for name, pid in [("watch", w) for w in spec.watch] + ([("disturb.piece", spec.disturb.piece)] if spec.disturb else []):
+            if pid not in ids:
+                raise SpecError(f"{where}: {name}: no piece {pid!r} in the set-up; expected one of {sorted(ids)}")
+        tg = spec.throw.target if spec.throw else None
+        targets = [] if tg is None else [tg] if isinstance(tg, str) else list(tg.grid if isinstance(tg, Grid) else tg.choice)
+        for a in targets:
+            if a not in ids:
+                raise SpecError(f"{where}: throw.target: no piece {a!r} in the set-up; expected one of {sorted(ids)}")
+
+
+def load_spec(path: str | Path) -> LoadedSpec:
+    """Read and validate an experiment spec file.
+
+    Raises:
+        SpecError: unreadable file, bad TOML, or a field that fails validation; the message
+            names the file, the field and the reason.
+    """
+    path = Path(path)
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise SpecError(f"{path}: no such file") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise SpecError(f"{path}: cannot read: {exc}") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise SpecError(f"{path}: not valid TOML: {exc}") from None
+    return validate(data, path)
+
+
+def from_json(text: str) -> LoadedSpec:
+    """Inverse of :meth:`LoadedSpec.to_json` (used to ship a spec to worker processes)."""
+    d = json.loads(text)
+    spec = ExperimentSpec.model_validate(d["spec"])
+    factors: list[Factor] = []
+    draws: list[Draw] = []
+    _walk(spec, (), factors, draws, {})
+    return LoadedSpec(spec, None if d["path"] is None else Path(d["path"]), tuple(factors), tuple(draws), d["scenario_sha256"], d["scenario_path"])
+
+
+def get_at(model: Any, path: tuple) -> Any:
+    """The value at a spec location (see :attr:`Factor.path`)."""
+    for part in path:
+        model = model[part] if isinstance(part, int) else getattr(model, part)
+    return model

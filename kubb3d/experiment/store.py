@@ -1,0 +1,172 @@
+"""Durable results: one SQLite file per run, written only by the parent process.
+
+Tables::
+
+    meta(key TEXT PRIMARY KEY, value TEXT)
+        schema        store layout version ("1")
+        spec_sha256   hash of the normalised spec (LoadedSpec.sha256)
+        spec_json     the validated spec (LoadedSpec.to_json)
+        created_at    Unix time, s
+    trials(trial INTEGER PRIMARY KEY, ok INTEGER, error TEXT, row TEXT, wall_s REAL, finished_at REAL)
+        one row per finished trial: ``row`` is the trial's JSON row (see
+        :mod:`kubb3d.experiment.trial`), ``wall_s`` the seconds it took on its worker.
+
+The database runs in WAL mode with ``synchronous = FULL``: a committed trial survives the
+writing process being killed (even ``kill -9``) and power loss. Rows are committed as they
+arrive, so a killed run loses only the trials in flight. The primary key makes a duplicate
+trial impossible. A run holds an exclusive ``flock`` on ``RESULTS.lock`` so that two runs
+never write one file.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import sqlite3
+import time
+from pathlib import Path
+from typing import Iterable, Iterator
+
+STORE_SCHEMA = "1"
+
+
+class StoreError(ValueError):
+    """A results file that cannot be used: another spec, another program's file, locked."""
+
+
+class ResultStore:
+    """A results file opened for a run.
+
+    Args:
+        path: the SQLite file (created if missing).
+        spec_sha256, spec_json: the run's spec; an existing file must carry the same hash.
+        lock: take the exclusive run lock (False for read-only use).
+
+    Raises:
+        StoreError: the file holds results of a different spec, is not a kubb3d results
+            file, or another run holds its lock.
+    """
+
+    def __init__(self, path: str | Path, spec_sha256: str | None = None, spec_json: str | None = None, *, lock: bool = True) -> None:
+        self.path = Path(path)
+        self._lock_fh = None
+        if lock:
+            self._lock_fh = open(str(self.path) + ".lock", "a")
+            try:
+                fcntl.flock(self._lock_fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                self._lock_fh.close()
+                raise StoreError(f"{self.path}: another run is writing this results file") from None
+        try:
+            self.db = sqlite3.connect(str(self.path), timeout=30.0)
+        except sqlite3.Error as exc:
+            self._unlock()
+            raise StoreError(f"{self.path}: cannot open: {exc}") from None
+        try:
+            self._init(spec_sha256, spec_json)
+        except (sqlite3.DatabaseError, StoreError) as exc:
+            self.close()
+            if isinstance(exc, StoreError):
+                raise
+            raise StoreError(f"{self.path}: not a kubb3d results file ({exc})") from None
+
+    def _init(self, spec_sha256: str | None, spec_json: str | None) -> None:
+        db = self.db
+        db.execute("PRAGMA journal_mode=WAL")
+        db.execute("PRAGMA synchronous=FULL")
+        tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+        if tables and not {"meta", "trials"} <= tables:
+            raise StoreError(f"{self.path}: not a kubb3d results file (tables {sorted(tables)})")
+        if not tables:
+            if spec_sha256 is None:
+                raise StoreError(f"{self.path}: no results in this file")
+            with db:
+                db.execute("CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL)")
+                db.execute("CREATE TABLE trials(trial INTEGER PRIMARY KEY, ok INTEGER NOT NULL, error TEXT, row TEXT NOT NULL, wall_s REAL, finished_at REAL)")
+                db.executemany("INSERT INTO meta VALUES (?, ?)", [("schema", STORE_SCHEMA), ("spec_sha256", spec_sha256), ("spec_json", spec_json or ""), ("created_at", repr(time.time()))])
+            return
+        meta = dict(db.execute("SELECT key, value FROM meta"))
+        if meta.get("schema") != STORE_SCHEMA:
+            raise StoreError(f"{self.path}: results layout {meta.get('schema')!r}, this kubb3d reads {STORE_SCHEMA!r}")
+        if spec_sha256 is not None and meta.get("spec_sha256") != spec_sha256:
+            raise StoreError(
+                f"{self.path}: holds results of a different spec (hash {meta.get('spec_sha256', '?')[:12]}…, this spec {spec_sha256[:12]}…); "
+                "use another --out file or the spec that made it"
+            )
+
+    # ------------------------------------------------------------------ access
+    def meta(self) -> dict[str, str]:
+        """The meta table."""
+        return dict(self.db.execute("SELECT key, value FROM meta"))
+
+    def finished(self) -> set[int]:
+        """Indices of the trials already stored."""
+        return {r[0] for r in self.db.execute("SELECT trial FROM trials")}
+
+    def count(self) -> tuple[int, int]:
+        """(trials stored, of which failed)."""
+        n, bad = self.db.execute("SELECT COUNT(*), COALESCE(SUM(ok = 0), 0) FROM trials").fetchone()
+        return int(n), int(bad)
+
+    def add(self, rows: Iterable[tuple[dict, float]]) -> int:
+        """Store finished trials (row, wall seconds) in one transaction; returns how many.
+
+        Raises:
+            sqlite3.IntegrityError: a trial index already stored (never happens in a run,
+                which skips finished trials).
+        """
+        now = time.time()
+        data = [(int(r["trial"]), 1 if r.get("ok") else 0, r.get("error"), json.dumps(r, separators=(",", ":")), float(w), now) for r, w in rows]
+        with self.db:
+            self.db.executemany("INSERT INTO trials VALUES (?, ?, ?, ?, ?, ?)", data)
+        return len(data)
+
+    def rows(self) -> Iterator[dict]:
+        """Every stored row in trial order, with ``wall_s`` added."""
+        for row, wall in self.db.execute("SELECT row, wall_s FROM trials ORDER BY trial"):
+            d = json.loads(row)
+            d["wall_s"] = wall
+            yield d
+
+    def _unlock(self) -> None:
+        if self._lock_fh is not None:
+            try:
+                fcntl.flock(self._lock_fh, fcntl.LOCK_UN)
+            finally:
+                self._lock_fh.close()
+                self._lock_fh = None
+
+    def close(self) -> None:
+        """Close the database and release the lock."""
+        try:
+            self.db.close()
+        finally:
+            self._unlock()
+
+    def __enter__(self) -> "ResultStore":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+def open_results(path: str | Path) -> ResultStore:
+    """Open an existing results file for reading (no lock; a run may be writing it).
+
+    Raises:
+        StoreError: missing file or not a results file.
+    """
+    path = Path(path)
+    if not path.is_file():
+        raise StoreError(f"{path}: no such results file")
+    return ResultStore(path, lock=False)
+
+
+def read_rows(path: str | Path) -> list[dict]:
+    """Every row of a results file in trial order (see :meth:`ResultStore.rows`).
+
+    Raises:
+        StoreError: see :func:`open_results`.
+    """
+    with open_results(path) as store:
+        return list(store.rows())

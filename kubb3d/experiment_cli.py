@@ -1,0 +1,179 @@
+"""``kubb3d experiment …``: run, export, plot and summarise experiments.
+
+Wired into the main app by :func:`register`. User mistakes (bad spec, another spec's results
+file, unknown column) become :class:`kubb3d.cli.UserError`: one line, exit code 2.
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+from pathlib import Path
+from typing import List, Optional
+
+import typer
+
+
+class Backend(str, Enum):
+    local = "local"
+    serial = "serial"
+    dask = "dask"
+
+
+class Format(str, Enum):
+    csv = "csv"
+    parquet = "parquet"
+
+
+def _user_error(msg: str) -> Exception:
+    from kubb3d.cli import UserError
+
+    return UserError(msg)
+
+
+def make_app() -> typer.Typer:
+    """The ``experiment`` sub-app."""
+    app = typer.Typer(help="Batch experiments: thousands of simulated throws over parameters and seeds.", no_args_is_help=True)
+
+    @app.command("run")
+    def run_cmd(
+        spec: Path = typer.Argument(..., help="Experiment spec (TOML), e.g. scenarios/experiments/hit-8m.toml."),
+        out: Path = typer.Option(..., "--out", "-o", help="Results file (SQLite). Running again with the same spec resumes it."),
+        workers: Optional[int] = typer.Option(None, min=1, help="Worker processes (default: all cores); the size of a Dask LocalCluster."),
+        backend: Backend = typer.Option(Backend.local, help="local processes, serial (this process) or a dask cluster."),
+        scheduler: Optional[str] = typer.Option(None, help="Dask scheduler address, e.g. tcp://10.0.0.5:8786 (default: a LocalCluster)."),
+        max_trials: Optional[int] = typer.Option(None, min=0, help="Stop after this many new trials."),
+        quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
+    ) -> None:
+        """Run every trial of SPEC not yet in RESULTS, in parallel, storing rows as they finish."""
+        from kubb3d.experiment import SpecError, StoreError, load_spec, run
+
+        if scheduler and backend is not Backend.dask:
+            raise _user_error("--scheduler needs --backend dask")
+        try:
+            loaded = load_spec(spec)
+        except SpecError as exc:
+            raise _user_error(str(exc)) from None
+        typer.echo(f"{loaded.spec.title}: {loaded.n_points} grid points × {loaded.spec.trials_per_point} = {loaded.n_trials} trials → {out}", err=True)
+        try:
+            report = run(loaded, out, workers=workers, backend=backend.value, scheduler=scheduler, progress=not quiet, max_trials=max_trials)
+        except StoreError as exc:
+            raise _user_error(str(exc)) from None
+        except KeyboardInterrupt:
+            from kubb3d.experiment import open_results
+
+            with open_results(out) as store:
+                n, _ = store.count()
+            typer.echo(f"interrupted: {n} of {loaded.n_trials} trials stored in {out}; run the same command to resume", err=True)
+            raise typer.Exit(130)
+        done = report.skipped + report.ran
+        per_worker = report.rate / max(1, min(report.workers, max(report.ran, 1)))
+        typer.echo(
+            f"{report.ran} trials run ({report.failed} failed) in {report.seconds:.1f} s: {report.rate:.2f} trials/s, "
+            f"{per_worker:.2f} per worker; {done}/{report.total} stored in {out}"
+            + (f" ({report.skipped} were already there)" if report.skipped else "")
+        )
+
+    @app.command("export")
+    def export_cmd(
+        results: Path = typer.Argument(..., help="Results file (SQLite)."),
+        fmt: Format = typer.Option(Format.csv, "--format", help="csv or parquet."),
+        out: Optional[Path] = typer.Option(None, "--out", "-o", help="Output file (default: RESULTS with the format's suffix)."),
+    ) -> None:
+        """Write the results as one row per trial (CSV or Parquet)."""
+        from kubb3d.experiment import StoreError
+        from kubb3d.experiment.export import export
+
+        try:
+            path = export(results, fmt.value, out)
+        except (StoreError, RuntimeError) as exc:
+            raise _user_error(str(exc)) from None
+        typer.echo(f"wrote {path}")
+
+    @app.command("plot")
+    def plot_cmd(
+        results: Path = typer.Argument(..., help="Results file (SQLite)."),
+        x: str = typer.Option(..., help="Column on the horizontal axis, e.g. speed."),
+        measure: str = typer.Option("hit", help="Column (hit, n_felled …) or column=value (status_L=leaning)."),
+        y: Optional[str] = typer.Option(None, help="Second column: draw a heatmap, e.g. elevation."),
+        group: Optional[str] = typer.Option(None, help="One curve per value of this column (curves only)."),
+        bins: int = typer.Option(12, min=2, help="Bins for continuous columns."),
+        out: Optional[Path] = typer.Option(None, "--out", "-o", help="PNG file (default: RESULTS-<measure>-<x>[-<y>].png)."),
+    ) -> None:
+        """Plot a measure: a heatmap over --x and --y, or curves with 95 % Wilson intervals."""
+        from kubb3d.experiment import StoreError, open_results
+        from kubb3d.experiment.plot import plot
+
+        try:
+            with open_results(results) as store:
+                rows = list(store.rows())
+                title = _title(store)
+        except StoreError as exc:
+            raise _user_error(str(exc)) from None
+        if out is None:
+            safe = "".join(ch if ch.isalnum() else "-" for ch in measure)
+            out = results.with_name(f"{results.stem}-{safe}-{x}" + (f"-{y}" if y else "") + ".png")
+        try:
+            path = plot(rows, out, x=x, y=y, measure=measure, group_by=group, bins=bins, title=title)
+        except ValueError as exc:
+            raise _user_error(str(exc)) from None
+        typer.echo(f"wrote {path}")
+
+    @app.command("summary")
+    def summary_cmd(
+        results: Path = typer.Argument(..., help="Results file (SQLite)."),
+        by: List[str] = typer.Option([], "--by", help="Group by this column (repeatable), e.g. --by skill."),
+        measure: str = typer.Option("hit", help="Column or column=value, as for plot."),
+    ) -> None:
+        """Print the measure per group with 95 % intervals (Wilson for rates)."""
+        from rich.console import Console
+        from rich.table import Table
+
+        from kubb3d.experiment import StoreError, open_results
+        from kubb3d.experiment.export import columns
+        from kubb3d.experiment.stats import group as group_rows
+        from kubb3d.experiment.stats import match_column, measure_fn
+
+        try:
+            with open_results(results) as store:
+                rows = list(store.rows())
+                title = _title(store)
+        except StoreError as exc:
+            raise _user_error(str(exc)) from None
+        cols = columns(rows)
+        try:
+            keys = [match_column(b, cols) for b in by]
+            label, fn, binary = measure_fn(measure, cols)
+        except ValueError as exc:
+            raise _user_error(str(exc)) from None
+        cells = group_rows(rows, keys, fn, True if binary else None)
+        failed = sum(1 for r in rows if not r.get("ok"))
+        table = Table(title=f"{title}: {label} ({len(rows)} trials, {failed} failed)")
+        for k in keys:
+            table.add_column(k)
+        rate = bool(cells) and all(c.k is not None for c in cells)
+        table.add_column("n", justify="right")
+        if rate:
+            table.add_column("k", justify="right")
+        table.add_column("rate" if rate else "mean", justify="right")
+        table.add_column("95 % interval", justify="right")
+        for c in cells:
+            vals = [str(v) if not isinstance(v, float) else f"{v:g}" for v in c.key]
+            extra = [str(c.k)] if rate else []
+            table.add_row(*vals, str(c.n), *extra, f"{c.value:.3f}", f"{c.lo:.3f} – {c.hi:.3f}")
+        Console(width=160).print(table)
+
+    return app
+
+
+def _title(store) -> str:
+    import json
+
+    try:
+        return json.loads(store.meta().get("spec_json") or "{}")["spec"]["title"]
+    except (KeyError, ValueError, TypeError):
+        return "experiment"
+
+
+def register(app: typer.Typer) -> None:
+    """Add the ``experiment`` sub-app (run, export, plot, summary) to the main ``kubb3d`` app."""
+    app.add_typer(make_app(), name="experiment", help="Batch experiments: run specs in parallel, resume, export, plot.")
