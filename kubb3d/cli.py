@@ -158,8 +158,19 @@ def bench(
     throws: int = typer.Option(200, min=1, help="Throws to time."),
     memory_throws: int = typer.Option(0, min=0, help="Also run this many throws in one process and report memory growth (e.g. 10000)."),
     seed: int = typer.Option(0, help="Seed of the throw variations."),
+    viewer: bool = typer.Option(False, "--viewer", help="Instead: frames per second of the headless 3D renderer at 1280x720."),
+    frames: int = typer.Option(200, min=1, help="Frames to render with --viewer."),
 ) -> None:
-    """Measure full throws per second (release to rest, one core) against a bare PyBullet loop."""
+    """Measure full throws per second (release to rest, one core) against a bare PyBullet loop,
+    or with --viewer the frame rate of the headless renderer."""
+    if viewer:
+        try:
+            from kubb3d.viewer.bench import viewer_fps
+        except ModuleNotFoundError as exc:
+            raise UserError(f"the 3D viewer is not available: {exc}") from None
+        fps = viewer_fps(1280, 720, frames)
+        typer.echo(f"headless renderer: {fps:.1f} frames/s at 1280x720 over {frames} frames")
+        return
     from kubb3d.bench import run_bench
 
     run_bench(throws, memory_throws, seed)
@@ -168,7 +179,7 @@ def bench(
 def _register_subapps() -> None:
     import importlib
 
-    for module in ("kubb3d.judge.cli", "kubb3d.match_cli"):
+    for module in ("kubb3d.judge.cli", "kubb3d.match_cli", "kubb3d.viewer_cli", "kubb3d.experiment_cli"):
         try:
             importlib.import_module(module).register(app)
         except ModuleNotFoundError as exc:
