@@ -177,3 +177,21 @@ def _title(store) -> str:
 def register(app: typer.Typer) -> None:
     """Add the ``experiment`` sub-app (run, export, plot, summary) to the main ``kubb3d`` app."""
     app.add_typer(make_app(), name="experiment", help="Batch experiments: run specs in parallel, resume, export, plot.")
+
+
+def main() -> None:
+    """Run the ``experiment`` sub-app on its own (``python -m kubb3d.experiment_cli run …``),
+    with the main app's error handling: a :class:`kubb3d.cli.UserError` is one line, exit 2."""
+    import sys
+
+    from kubb3d.cli import UserError
+
+    try:
+        make_app()(prog_name="kubb3d experiment")
+    except UserError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        sys.exit(2)
+
+
+if __name__ == "__main__":
+    main()

@@ -46,7 +46,7 @@ MEASURES = ("hit", "felled", "first_contact", "tilt", "flight_time", "rest", "ru
 """What a trial can record (columns in :mod:`kubb3d.experiment.trial`):
 
 * ``hit`` — ``hit``: the throw's ``target`` (or, without one, any kubb of the target half)
-  is not upright at rest.
+  is not upright at rest; ``kubbs_felled``: how many kubbs of the target half are not.
 * ``felled`` — ``felled`` (ids not upright at rest, kubbs and king) and ``n_felled``.
 * ``first_contact`` — ``first_contact`` (piece id or ``ground``) and ``first_contact_time_s``.
 * ``tilt`` — ``max_tilt_deg`` (flight, out of plane), ``legal``, ``violations`` (citations).

@@ -213,7 +213,7 @@ def _act_and_measure(loaded: LoadedSpec, values: _Values, world, rng: np.random.
         if "felled" in measures:
             row.update(_felled(snap))
         if "rest" in measures:
-            row.update(rest_time_s=stats.time, at_rest=stats.at_rest, rest_positions=_positions(snap, None))
+            row.update(rest_time_s=stats.steps * world.dt, at_rest=stats.at_rest, rest_positions=_positions(snap, None))
         if "status" in measures:
             row.update(_status(snap, spec.watch))
         return row
@@ -261,11 +261,10 @@ def _throw(loaded: LoadedSpec, values: _Values, world, rng, measures: set) -> di
     snap = result.final
     toppled = result.toppled
     if "hit" in measures:
-        if target is not None:
-            row["hit"] = target in toppled
-        else:
-            enemy = "B" if t.side == "A" else "A"
-            row["hit"] = any(snap[k].kind == "kubb" and snap[k].side == enemy for k in toppled)
+        enemy = "B" if t.side == "A" else "A"
+        down = [k for k in toppled if snap[k].kind == "kubb" and snap[k].side == enemy]
+        row["hit"] = (target in toppled) if target is not None else bool(down)
+        row["kubbs_felled"] = len(down)
     if "felled" in measures:
         row["felled"] = toppled
         row["n_felled"] = len(toppled)

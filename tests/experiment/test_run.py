@@ -1,0 +1,162 @@
+"""Running experiments: rows do not depend on the number of workers or the backend, a run
+resumes (also after kill -9 of its process group) without lost or duplicated rows, failing
+trials are stored with their reason, another spec's results file is refused."""
+
+from __future__ import annotations
+
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from experiment_helpers import strip_wall, write_tiny
+
+from kubb3d.experiment import StoreError, load_spec, read_rows, run
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_reference_rows_are_complete(tiny_reference):
+    _, rows = tiny_reference
+    assert [r["trial"] for r in rows] == list(range(16))
+    assert all(r["ok"] for r in rows), [r["error"] for r in rows if not r["ok"]]
+    assert [(r["point"], r["rep"]) for r in rows[:5]] == [(0, 0), (1, 0), (2, 0), (3, 0), (0, 1)]
+    assert all(r["spawn_key"] == [r["trial"]] and r["seed_entropy"] == "7" for r in rows)
+    # every requested measure produced its columns
+    for col in ("hit", "kubbs_felled", "felled", "first_contact", "max_tilt_deg", "legal", "flight_time_s", "rest_positions", "judge_felled", "status_B2", "status_king"):
+        assert col in rows[0], col
+    # the drawn values differ between trials of one grid point
+    assert len({r["azimuth_deg"] for r in rows if r["point"] == 0}) == 4
+
+
+def test_two_workers_equal_one_worker_row_for_row(tiny_reference, tmp_path):
+    spec, reference = tiny_reference
+    loaded = load_spec(spec)
+    one, two = tmp_path / "one.sqlite", tmp_path / "two.sqlite"
+    r1 = run(loaded, one, workers=1, progress=False)
+    r2 = run(loaded, two, workers=2, progress=False)
+    assert (r1.ran, r2.ran, r1.failed, r2.failed) == (16, 16, 0, 0)
+    assert strip_wall(read_rows(one)) == reference
+    assert strip_wall(read_rows(two)) == reference
+
+
+def test_resume_skips_finished_trials(tiny_reference, tmp_path):
+    spec, reference = tiny_reference
+    loaded = load_spec(spec)
+    out = tmp_path / "r.sqlite"
+    first = run(loaded, out, backend="serial", max_trials=5, progress=False)
+    second = run(loaded, out, backend="serial", progress=False)
+    third = run(loaded, out, backend="serial", progress=False)
+    assert (first.ran, second.skipped, second.ran, third.ran) == (5, 5, 11, 0)
+    assert strip_wall(read_rows(out)) == reference
+
+
+def test_results_of_another_spec_are_refused(tiny_reference, tmp_path):
+    spec, _ = tiny_reference
+    out = tmp_path / "r.sqlite"
+    run(load_spec(spec), out, backend="serial", max_trials=1, progress=False)
+    other = tmp_path / "other.toml"
+    other.write_text(spec.read_text().replace("seed = 7", "seed = 99"))
+    with pytest.raises(StoreError, match="holds results of a different spec"):
+        run(load_spec(other), out, backend="serial", progress=False)
+    assert len(read_rows(out)) == 1
+
+
+def test_failing_trials_are_stored_with_their_reason(tmp_path, monkeypatch):
+    from kubb3d.physics import world as world_mod
+
+    spec = tmp_path / "lean.toml"
+    spec.write_text(
+        """
+schema = 1
+title = "lean"
+seed = 3
+trials_per_point = 2
+measures = ["status", "felled"]
+watch = ["L", "S"]
+[setup]
+layout = "empty"
+ground = { base = "grass", friction = { grid = [0.1, 0.5] } }
+[[setup.pieces]]
+id = "S"
+at = [2.0, 0.0]
+[[setup.pieces]]
+id = "L"
+place = "leaning"
+on = "S"
+from_deg = 180
+tilt_deg = { grid = [32.0, 85.0] }
+[disturb]
+piece = "L"
+speed_mps = 0.05
+"""
+    )
+    out = tmp_path / "lean.sqlite"
+    rep = run(load_spec(spec), out, backend="serial", progress=False)
+    rows = read_rows(out)
+    assert (rep.ran, rep.failed, len(rows)) == (8, 4, 8)
+    bad = [r for r in rows if not r["ok"]]
+    assert {r["L_tilt_deg"] for r in bad} == {85.0}
+    assert all(r["error"] == "ValueError: L: tilt_deg must be in (0, 80], got 85.0" for r in bad)
+    good = {r["ground_friction"]: r["status_L"] for r in rows if r["ok"]}
+    assert good == {0.1: "fallen", 0.5: "leaning"}
+
+    # a physics glitch in every trial: all stored as failed, none dropped
+    def glitch(self, *a, **k):
+        raise world_mod.PhysicsGlitch("piece L left the world")
+
+    monkeypatch.setattr(world_mod.World, "run_until_rest", glitch)
+    out2 = tmp_path / "glitch.sqlite"
+    rep2 = run(load_spec(spec), out2, backend="serial", progress=False)
+    rows2 = read_rows(out2)
+    assert (rep2.ran, rep2.failed) == (8, 8)
+    assert {r["error"] for r in rows2} == {"PhysicsGlitch: piece L left the world", "ValueError: L: tilt_deg must be in (0, 80], got 85.0"}
+
+
+def _count(db: Path) -> int:
+    try:
+        con = sqlite3.connect(str(db), timeout=5)
+        try:
+            return con.execute("SELECT COUNT(*) FROM trials").fetchone()[0]
+        finally:
+            con.close()
+    except sqlite3.OperationalError:
+        return 0
+
+
+def test_kill_9_and_resume(tiny_reference, tmp_path):
+    _, reference = tiny_reference
+    spec = write_tiny(tmp_path, trials_per_point=12, name="long.toml")  # 48 trials, same hash as tiny
+    out = tmp_path / "killed.sqlite"
+    cmd = [sys.executable, "-m", "kubb3d.experiment_cli", "run", str(spec), "--out", str(out), "--workers", "2", "-q"]
+    proc = subprocess.Popen(cmd, cwd=ROOT, start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 120
+    try:
+        while _count(out) < 4:
+            assert proc.poll() is None, proc.stderr.read().decode()
+            assert time.monotonic() < deadline, "no rows after 120 s"
+            time.sleep(0.05)
+    finally:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+    stored = _count(out)
+    assert 4 <= stored < 48
+    rep = run(load_spec(spec), out, workers=2, progress=False)
+    rows = read_rows(out)
+    assert rep.skipped == stored and rep.ran == 48 - stored
+    assert [r["trial"] for r in rows] == list(range(48))
+    # the first 16 trials equal the 4-per-point reference: trial i does not depend on N
+    assert strip_wall(rows[:16]) == reference
+
+
+def test_dask_local_cluster_gives_the_same_rows(tiny_reference, tmp_path):
+    pytest.importorskip("dask.distributed")
+    spec, reference = tiny_reference
+    out = tmp_path / "dask.sqlite"
+    rep = run(load_spec(spec), out, backend="dask", workers=2, progress=False)
+    assert (rep.ran, rep.failed) == (16, 0)
+    assert strip_wall(read_rows(out)) == reference
