@@ -16,7 +16,6 @@ goes on.
 from __future__ import annotations
 
 import sys
-import time
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -27,8 +26,8 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 from typer.core import TyperCommand
 
-from kubb3d.dames.board import DamesBoard, IllegalMoveError, Move, Termination
-from kubb3d.dames.players import PLAYER_KINDS, Player, make_player
+from kubb3d.dames.board import DamesBoard, IllegalMoveError, Move
+from kubb3d.dames.players import PLAYER_KINDS, Player, make_player, run_selfplay
 from kubb3d.dames.render import SEAT_NAME, describe_roll, render
 from kubb3d.dames.rules import DamesRules, cell_name
 
@@ -354,73 +353,30 @@ def selfplay(
         len(kinds), straight_only, diagonal_combat, multi_combat, roll_through, opening, forced_capture,
         eliminated, start_front, start_right,
     )
-    result = run_selfplay(kinds, games, seed, rules, depth=depth, time_limit=time_limit, rotate=rotate, progress=True)
+    bar = Progress(
+        TextColumn("self-play"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=Console(file=sys.stderr),
+    )
+    with bar:
+        task = bar.add_task("games", total=games)
+        result = run_selfplay(
+            kinds, games, seed, rules, depth=depth, time_limit=time_limit, rotate=rotate,
+            on_game=lambda i, record: bar.advance(task),
+        )
     console = _console()
     table = Table(title=f"{games} games, seed {seed}, seats {rules.seats}{' rotated' if rotate else ''}")
     table.add_column("player")
     table.add_column("wins", justify="right")
     table.add_column("win rate", justify="right")
-    for label, wins in result["wins"].items():
-        table.add_row(label, str(wins), f"{100 * wins / games:.1f} %")
-    table.add_row("ties", str(result["ties"]), f"{100 * result['ties'] / games:.1f} %")
+    for label, wins in result.wins.items():
+        table.add_row(label, str(wins), f"{100 * result.win_rate(label):.1f} %")
+    table.add_row("ties", str(result.ties), f"{100 * result.ties / games:.1f} %")
     console.print(table)
-    console.print(f"average game length: {result['mean_turns']:.1f} turns (min {result['min_turns']}, max {result['max_turns']})")
-    ends = ", ".join(f"{k}: {v}" for k, v in result["terminations"].items())
-    console.print(f"endings: {ends}; {result['seconds']:.1f} s")
-
-
-def run_selfplay(
-    kinds: list[str],
-    games: int,
-    seed: int,
-    rules: DamesRules,
-    depth: int = 2,
-    time_limit: float | None = None,
-    rotate: bool = True,
-    progress: bool = False,
-) -> dict[str, Any]:
-    """Play ``games`` seeded games; return wins per player label, ties, lengths, endings.
-
-    Game ``i`` seeds its players from ``SeedSequence([seed, i])``; with
-    ``rotate`` the list of players is rotated by ``i`` places before seating,
-    so every player starts from every seat equally often.
-    """
-    from kubb3d.dames.players import play_game
-
-    labels = [k if kinds.count(k) == 1 else f"{k}#{i + 1}" for i, k in enumerate(kinds)]
-    wins = {label: 0 for label in labels}
-    ties = 0
-    turns: list[int] = []
-    terminations = {t.value: 0 for t in Termination}
-    n = len(kinds)
-    t0 = time.perf_counter()
-    bar = Progress(
-        TextColumn("self-play"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-        console=Console(file=sys.stderr), disable=not progress,
+    console.print(
+        f"average game length: {result.mean_turns:.1f} turns (min {min(result.turns)}, max {max(result.turns)})"
     )
-    with bar:
-        task = bar.add_task("games", total=games)
-        for i in range(games):
-            shift = i % n if rotate else 0
-            order = list(range(shift, n)) + list(range(shift))
-            streams = np.random.SeedSequence([seed, i]).spawn(n)
-            agents = [make_player(kinds[j], np.random.default_rng(streams[j]), depth, time_limit) for j in order]
-            record = play_game(agents, rules)
-            outcome = record.outcome
-            assert outcome is not None
-            turns.append(record.turns)
-            terminations[outcome.termination.value] += 1
-            if outcome.winner is None:
-                ties += 1
-            else:
-                wins[labels[order[rules.seats.index(outcome.winner)]]] += 1
-            bar.advance(task)
-    return {
-        "wins": wins,
-        "ties": ties,
-        "mean_turns": float(np.mean(turns)),
-        "min_turns": int(min(turns)),
-        "max_turns": int(max(turns)),
-        "terminations": terminations,
-        "seconds": time.perf_counter() - t0,
-    }
+    ends = ", ".join(f"{k}: {v}" for k, v in result.terminations.items())
+    console.print(f"endings: {ends}; {result.seconds:.1f} s")

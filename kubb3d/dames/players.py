@@ -44,6 +44,7 @@ from kubb3d.dames.board import (
     Outcome,
     Roll,
     State,
+    Termination,
     apply_place,
     apply_roll,
     finished_seat,
@@ -475,3 +476,84 @@ def play_game(
         if on_move is not None:
             on_move(board, move)
     return GameRecord(moves, outcome, board.ply, start)
+
+
+@dataclass
+class SelfPlaySummary:
+    """Results of :func:`run_selfplay`.
+
+    Attributes:
+        labels: one per entry of the player list (``search``, or ``random#1``
+            and ``random#2`` when a kind appears twice).
+        wins: games won per label.
+        ties: games without a single winner.
+        turns: length of each game in turns (rolls).
+        terminations: number of games per :class:`Termination` value.
+        seconds: wall-clock time of the whole run.
+    """
+
+    labels: list[str]
+    wins: dict[str, int]
+    ties: int
+    turns: list[int]
+    terminations: dict[str, int]
+    seconds: float
+
+    @property
+    def games(self) -> int:
+        """Number of games played."""
+        return len(self.turns)
+
+    @property
+    def mean_turns(self) -> float:
+        """Average game length in turns."""
+        return float(np.mean(self.turns))
+
+    def win_rate(self, label: str) -> float:
+        """Fraction of the games won by ``label`` (0..1)."""
+        return self.wins[label] / self.games
+
+
+def run_selfplay(
+    kinds: Sequence[str],
+    games: int,
+    seed: int,
+    rules: DamesRules | None = None,
+    depth: int = 2,
+    time_limit: float | None = None,
+    rotate: bool = True,
+    on_game: Callable[[int, GameRecord], None] | None = None,
+) -> SelfPlaySummary:
+    """Play ``games`` seeded games between computer players of the given kinds.
+
+    Game ``i`` seeds its players from ``SeedSequence([seed, i])`` (one child
+    stream per player), so a run is reproducible and any single game can be
+    replayed.  With ``rotate`` the list of players is rotated by ``i`` places
+    before seating, so every player starts from every seat equally often.
+
+    Raises:
+        ValueError: unknown kind, or not one player per seat of ``rules``.
+    """
+    rules = rules or DamesRules(players=len(kinds))  # type: ignore[arg-type]
+    n = len(kinds)
+    labels = [k if list(kinds).count(k) == 1 else f"{k}#{i + 1}" for i, k in enumerate(kinds)]
+    summary = SelfPlaySummary(labels, {label: 0 for label in labels}, 0, [], {t.value: 0 for t in Termination}, 0.0)
+    t0 = time.perf_counter()
+    for i in range(games):
+        shift = i % n if rotate else 0
+        order = list(range(shift, n)) + list(range(shift))
+        streams = np.random.SeedSequence([seed, i]).spawn(n)
+        agents = [make_player(kinds[j], np.random.default_rng(streams[j]), depth, time_limit) for j in order]
+        record = play_game(agents, rules)
+        outcome = record.outcome
+        assert outcome is not None
+        summary.turns.append(record.turns)
+        summary.terminations[outcome.termination.value] += 1
+        if outcome.winner is None:
+            summary.ties += 1
+        else:
+            summary.wins[labels[order[rules.seats.index(outcome.winner)]]] += 1
+        if on_game is not None:
+            on_game(i, record)
+    summary.seconds = time.perf_counter() - t0
+    return summary

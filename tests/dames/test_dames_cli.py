@@ -1,0 +1,126 @@
+"""``kubb3d dames play`` and ``selfplay`` through Typer's CliRunner (and once through the real entry point)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from kubb3d.dames.cli import app
+
+ROOT = Path(__file__).resolve().parents[2]
+runner = CliRunner()
+
+
+def test_play_with_piped_moves() -> None:
+    # S (a person) plays two moves; the second line is illegal and reported,
+    # the game goes on; the random N answers each move.  Then input ends.
+    moves = "b1NN@h4\nb3NNN@h5\nhelp\nmoves\nposition\nc1NN@h5\n"
+    result = runner.invoke(app, ["play", "--players", "human,random", "--seed", "4"], input=moves)
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert "  1. S b1NN@h4 (top 6)" in out
+    assert "  2. N " in out
+    assert "illegal move: the ti-kubb shows 1: roll exactly 1 cell(s), not 3" in out
+    assert "Type a move as" in out  # 'help'
+    assert "  c1N -> c2, top 5" in out  # 'moves' lists the rolls of 1 now possible
+    assert "illegal move: the ti-kubb shows 1: roll exactly 1 cell(s), not 2" in out  # c1NN
+    assert " SN S 1 " in out  # the 'position' command
+    assert "end of input" in out and "game stopped" in out
+    assert "Traceback" not in out
+
+
+def test_play_bad_position_typed_keeps_the_game() -> None:
+    result = runner.invoke(
+        app, ["play", "--players", "human,greedy", "--seed", "1"], input="load 8/8/8 SN S 2 - 0\nb1NN@h4\nquit\n"
+    )
+    assert result.exit_code == 0
+    assert "bad position: the board needs 8 ranks separated by '/', got 3" in result.output
+    assert "  1. S b1NN@h4" in result.output
+
+
+def test_play_load_position_and_undo() -> None:
+    pos = "7N153/8/8/8/8/8/S1247/8 SN S 1 - 0"
+    result = runner.invoke(app, ["play", "--players", "human,human"], input=f"load {pos}\na2N@e5\nundo\na2N@e4\nquit\n")
+    assert result.exit_code == 0, result.output
+    assert "  1. S a2N@e5" in result.output and "  1. S a2N@e4" in result.output
+
+
+def test_play_to_the_end_computers_only() -> None:
+    result = runner.invoke(app, ["play", "--players", "search,greedy", "--seed", "5"])
+    assert result.exit_code == 0, result.output
+    assert "game over after" in result.output
+    again = runner.invoke(app, ["play", "--players", "search,greedy", "--seed", "5"])
+    assert again.output == result.output
+
+
+def test_play_four_players_with_a_person_finishing_by_piped_moves() -> None:
+    result = runner.invoke(app, ["play", "--players", "random,random,random,human", "--seed", "2"], input="quit\n")
+    assert result.exit_code == 0
+    assert "W (West) = human" in result.output and "W to move" in result.output
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["play", "--players", "human,wizard"], "unknown player 'wizard'"),
+        (["play", "--players", "human,random,random"], "needs 2 or 4 players"),
+        (["play", "--depth", "0"], "--depth must be at least 1"),
+        (["play", "--position", "nonsense"], "--position: a position has 6 fields"),
+        (["play", "--multi-combat", "loudest"], "multi_combat must be one of"),
+        (["play", "--start-front", "5", "--start-right", "2"], "impossible"),
+        (["play", "--view"], "3D view not available yet"),
+        (["play", "--screenshot", "shot.png"], "3D view not available yet"),
+        (["selfplay", "--games", "0"], "--games must be at least 1"),
+        (["selfplay", "--games", "many"], "Invalid value for '--games'"),
+        (["selfplay", "--players", "human,random"], "unknown player 'human'"),
+        (["selfplay", "--no-such-flag"], "No such option"),
+        (["play", "--seed", "-3"], "--seed must be 0 or more"),
+    ],
+)
+def test_bad_flags_exit_2_with_one_line(args: list[str], message: str) -> None:
+    result = runner.invoke(app, args)
+    assert result.exit_code == 2
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: ") and message in lines[0]
+    assert result.stdout == ""
+
+
+def test_selfplay_prints_win_rates_and_length() -> None:
+    result = runner.invoke(app, ["selfplay", "--games", "6", "--seed", "3", "--players", "greedy,random"])
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    assert "greedy" in out and "random" in out and "win rate" in out and "ties" in out
+    assert "average game length:" in out and "turns" in out
+
+
+def test_selfplay_is_reproducible() -> None:
+    def table(seed: int) -> str:
+        out = runner.invoke(app, ["selfplay", "--games", "8", "--seed", str(seed)]).stdout
+        return out.rsplit(";", 1)[0]  # drop the elapsed time
+
+    assert table(1) == table(1)
+
+
+def test_through_the_main_entry_point() -> None:
+    code = "from kubb3d.cli import main; main()"
+    bad = subprocess.run(
+        [sys.executable, "-c", code, "dames", "selfplay", "--games", "x"], capture_output=True, text=True, cwd=ROOT
+    )
+    assert bad.returncode == 2
+    assert bad.stderr.strip().count("\n") == 0 and bad.stderr.startswith("error: ")
+    assert "Traceback" not in bad.stderr
+    ok = subprocess.run(
+        [sys.executable, "-c", code, "dames", "play", "--players", "human,random", "--seed", "1"],
+        input="b1NN@h4\n", capture_output=True, text=True, cwd=ROOT,
+    )
+    assert ok.returncode == 0 and "  1. S b1NN@h4" in ok.stdout
+    # no 3D libraries are loaded by the board game
+    probe = subprocess.run(
+        [sys.executable, "-c", "import sys, kubb3d.dames.cli; print('pyglet' in sys.modules, 'pybullet' in sys.modules)"],
+        capture_output=True, text=True, cwd=ROOT,
+    )
+    assert probe.stdout.strip() == "False False"
