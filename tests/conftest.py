@@ -12,6 +12,12 @@ def root() -> Path:
     return ROOT
 
 
+@pytest.fixture
+def cli():
+    """Run ``kubb3d ARGS…`` in a subprocess: ``cli("throw", "--json")`` → CompletedProcess."""
+    return run_cli
+
+
 def run_cli(*args: str, timeout: float = 300):
     """Run the installed ``kubb3d`` entry point in a subprocess; returns CompletedProcess."""
     import subprocess

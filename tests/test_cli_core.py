@@ -4,11 +4,10 @@ import json
 
 import pytest
 
-from conftest import run_cli
 
 
-def test_throw_target_b3_json_reports_b3_toppled_and_legal():
-    r = run_cli("throw", "--target", "B3", "--json")
+def test_throw_target_b3_json_reports_b3_toppled_and_legal(cli):
+    r = cli("throw", "--target", "B3", "--json")
     assert r.returncode == 0, r.stderr
     doc = json.loads(r.stdout)
     assert doc["legal"] is True
@@ -27,27 +26,27 @@ def test_throw_target_b3_json_reports_b3_toppled_and_legal():
         (["--terrain-cm", "-1"], "terrain"),
     ],
 )
-def test_throw_bad_input_is_one_line_exit_2(args, words):
-    r = run_cli("throw", *args)
+def test_throw_bad_input_is_one_line_exit_2(args, words, cli):
+    r = cli("throw", *args)
     assert r.returncode == 2
     assert "Traceback" not in r.stderr
     lines = [x for x in r.stderr.splitlines() if x.strip()]
     assert len(lines) == 1 and words in lines[0], r.stderr
 
 
-def test_throw_human_readable_output_mentions_the_ruling():
-    r = run_cli("throw", "--target", "B1", "--tilt-deg", "40")
+def test_throw_human_readable_output_mentions_the_ruling(cli):
+    r = cli("throw", "--target", "B1", "--tilt-deg", "40")
     assert r.returncode == 0, r.stderr
     assert "DM §5" in r.stdout and "illegal" in r.stdout
 
 
-def test_models_check_passes_on_the_committed_files():
-    r = run_cli("models", "check")
+def test_models_check_passes_on_the_committed_files(cli):
+    r = cli("models", "check")
     assert r.returncode == 0, r.stdout + r.stderr
     assert "match a fresh build" in r.stdout
 
 
-def test_bench_runs_and_reports_the_ratio():
-    r = run_cli("bench", "--throws", "3")
+def test_bench_runs_and_reports_the_ratio(cli):
+    r = cli("bench", "--throws", "3")
     assert r.returncode == 0, r.stderr
     assert "kubb3d / bare" in r.stdout and "memory of one World" in r.stdout

@@ -77,3 +77,10 @@ def test_ci_runs_the_readme_test_line(root):
     assert ci_lines, ".ci/run must run pytest"
     for line in ci_lines:
         assert line in readme, f".ci/run line not in README: {line}"
+
+
+def test_test_module_names_are_unique(root):
+    """pytest imports test files by basename (rootdir-relative, no packages): two files with the
+    same name in different folders would stop the whole run at collection."""
+    names = [p.name for p in (root / "tests").rglob("*.py") if p.name != "conftest.py"]
+    assert sorted(set(n for n in names if names.count(n) > 1)) == []
