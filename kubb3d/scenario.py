@@ -393,7 +393,7 @@ def build(path: str | Path, spec: ScenarioSpec | None = None) -> Built:
         ScenarioError: bad file, a placement that names an unknown piece, overlapping
             pieces (named as a pair), a piece below the ground.
     """
-    import pybullet as pb
+    from kubb3d.physics._pybullet import pb
 
     from kubb3d.physics.world import World
 
@@ -819,7 +819,7 @@ def render_views(built: Built, out_dir: str | Path, stem: str, size: tuple[int, 
         (top view path, side view path).
     """
     import numpy as np
-    import pybullet as pb
+    from kubb3d.physics._pybullet import pb
 
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)

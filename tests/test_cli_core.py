@@ -50,3 +50,10 @@ def test_bench_runs_and_reports_the_ratio(cli):
     r = cli("bench", "--throws", "3")
     assert r.returncode == 0, r.stderr
     assert "kubb3d / bare" in r.stdout and "memory of one World" in r.stdout
+
+
+def test_json_output_is_pure_json_without_the_pybullet_banner(cli):
+    r = cli("throw", "--target", "B2", "--json")
+    assert r.returncode == 0, r.stderr
+    json.loads(r.stdout)
+    assert "pybullet build time" not in r.stdout + r.stderr
