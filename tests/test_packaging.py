@@ -84,3 +84,13 @@ def test_test_module_names_are_unique(root):
     same name in different folders would stop the whole run at collection."""
     names = [p.name for p in (root / "tests").rglob("*.py") if p.name != "conftest.py"]
     assert sorted(set(n for n in names if names.count(n) > 1)) == []
+
+
+def test_pybullet_is_imported_only_through_the_quiet_import(root):
+    """Importing pybullet directly prints its build banner into --json output."""
+    offenders = [
+        str(p.relative_to(root))
+        for p in (root / "kubb3d").rglob("*.py")
+        if p.name != "_pybullet.py" and any(line.strip().startswith(("import pybullet", "from pybullet")) for line in p.read_text().splitlines())
+    ]
+    assert offenders == [], "use `from kubb3d.physics._pybullet import pb`"
