@@ -1,0 +1,683 @@
+"""The viewer application: a pyglet window (or a hidden headless one), the play and view
+sessions, event handlers, and headless screenshots.
+
+Sessions hold what changes over time and hand the renderer a :class:`Scene` and the overlay
+a :class:`Hud`:
+
+* :class:`PlaySession` — free throws from one side at the standard set-up: each release is
+  simulated at once by :func:`kubb3d.throw.throw`, judged by :func:`kubb3d.judge.judge_throw`,
+  and played back in real time (or slow motion) from the result's trajectory;
+* :class:`ReplaySession` — a :class:`Timeline` of segments (a scenario file, a match replay).
+
+Call :func:`load_pyglet` before anything else of this module touches pyglet: with
+``headless=True`` it selects pyglet's EGL headless mode, which must happen before
+``pyglet.window`` or ``pyglet.gl`` is imported.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from kubb3d.pitch import KING_ID, Pitch, opponent
+from kubb3d.viewer.controls import Controller, ThrowControls, TIMELINE_HEIGHT
+from kubb3d.viewer.hud import HELP_PLAY, HELP_VIEW, Hud, legend_items, power_label, ruling_lines, throw_lines, violation_lines
+from kubb3d.viewer.scene import STATUS_COLORS, PieceView, Scene, Segment, Timeline, segment_from_throw
+
+
+class NoDisplay(RuntimeError):
+    """No display to open a window on (use ``--screenshot`` for headless rendering)."""
+
+
+def load_pyglet(headless: bool):
+    """Import pyglet in the right mode and return the module.
+
+    Raises:
+        NoDisplay: a window was asked for but there is no display.
+    """
+    import pyglet
+
+    if headless:
+        pyglet.options["headless"] = True
+    elif not pyglet.options.get("headless") and not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
+        raise NoDisplay("no display to open a window on (DISPLAY is not set); use --screenshot OUT.png to render headless")
+    pyglet.options["shadow_window"] = False
+    import pyglet.window  # noqa: F401  (selects the platform now)
+
+    return pyglet
+
+
+# ================================================================== sessions
+def _pose7(pos, q) -> np.ndarray:
+    return np.array((*pos, *q), dtype=float)
+
+
+class PlaySession:
+    """Free throws at the standard set-up (issue 5, part 2).
+
+    Args:
+        equipment: equipment set name.
+        ruleset: ``dm`` or ``wikinger`` (throwing rules and the judge's rules).
+        side: the thrower's side.
+        pitch: the pitch (default: the ruleset's).
+        ground: ground name.
+        batons: batons per round.
+    """
+
+    def __init__(self, equipment: str = "standard", ruleset: str = "dm", side: str = "A", pitch: Pitch | None = None, ground: str = "grass", batons: int = 6) -> None:
+        from kubb3d.pitch import PITCHES
+
+        self.equipment, self.ruleset, self.side, self.ground = equipment, ruleset, side, ground
+        self.pitch = pitch or PITCHES.get(ruleset, Pitch())
+        self.batons = batons
+        self.controls = ThrowControls(self.pitch, side)
+        self.world = None
+        self.new_round()
+
+    # ---------------------------------------------------------------- state
+    def new_round(self) -> None:
+        """All pieces back at the start, every baton in hand."""
+        from kubb3d.judge import Pose
+        from kubb3d.physics.world import World
+
+        if self.world is not None:
+            self.world.close()
+        self.world = World.standard(self.equipment, self.pitch, self.ground)
+        self.scene = Scene.from_world(self.world)
+        self.scene.throwing_line = self.controls.line
+        self.round_start = {pid: Pose(tuple(float(v) for v in p.pose[:3]), tuple(float(v) for v in p.pose[3:])) for pid, p in self.scene.pieces.items() if p.kind in ("kubb", "king")}
+        self.thrown = 0
+        self.felled: frozenset[str] = frozenset()
+        self.pending: frozenset[str] = frozenset()
+        self.segment: Segment | None = None
+        self.t = 0.0
+        self.result = None
+        self.judgement = None
+        self.message = ""
+        self.game_over = False
+
+    @property
+    def busy(self) -> bool:
+        """A throw is being played back (before rest)."""
+        return self.segment is not None and self.t < self.segment.flight
+
+    @property
+    def can_throw(self) -> bool:
+        return self.thrown < self.batons and not self.game_over
+
+    def throw(self, params) -> Any:
+        """Simulate and judge one throw; its playback starts at once.
+
+        Returns:
+            The :class:`kubb3d.throw.ThrowResult`.
+
+        Raises:
+            ValueError: invalid parameters; RuntimeError: no baton left.
+        """
+        from kubb3d.throw import throw as do_throw
+
+        if not self.can_throw:
+            raise RuntimeError("no baton left in this round: start a new round (R)")
+        baton = f"baton{self.thrown + 1}"
+        start = self.scene.poses()
+        result = do_throw(self.world, params, baton=baton, ruleset=self.ruleset)
+        self.thrown += 1
+        judgement, raised = self._judge(result)
+        self.result, self.judgement = result, judgement
+        label = f"side {self.side}: {baton} ({self.thrown}/{self.batons})"
+        self.segment = segment_from_throw(result, start, label, judgement.rulings if judgement else (), raised)
+        if baton not in self.scene.pieces:
+            self.scene.pieces[baton] = PieceView("baton", self.segment.start[baton].copy())
+        self.scene.clear_status()
+        self.t = 0.0
+        if judgement is not None and (judgement.winner or judgement.loser):
+            self.game_over = True
+            self.message = f"the king fell: side {judgement.winner} wins (R: new round)"
+        elif not self.can_throw:
+            self.message = "no baton left: R for a new round"
+        else:
+            self.message = ""
+        return result
+
+    def _judge(self, result):
+        """Rulings after a throw and the poses of the pieces raised at once."""
+        from kubb3d.judge import ThrowContext, judge_throw
+
+        ctx = ThrowContext(
+            ruleset=self.ruleset,
+            thrower=self.side,
+            legal=result.legal,
+            violations=tuple(result.violations),
+            round_start=self.round_start,
+            already_felled=self.felled & frozenset(result.final.pieces),
+            pending_raise=self.pending,
+        )
+        try:
+            j = judge_throw(result.final, ctx)
+        except ValueError as exc:  # the judge refused the context: show the throw anyway
+            self.message = f"no rulings: {exc}"
+            return None, {}
+        self.felled = frozenset(j.felled_total)
+        self.pending = frozenset((set(self.pending) | set(j.raise_again)) - set(j.raise_now))
+        raised = {}
+        for pid in j.raise_now:
+            pose = self.round_start.get(pid)
+            if pose is not None and self.world.has_piece(pid):
+                self.world.set_pose(pid, pose.position, pose.quat_xyzw, wake=False)
+                raised[pid] = _pose7(pose.position, pose.quat_xyzw)
+        return j, raised
+
+    def skip(self) -> None:
+        """Jump to the end of the current playback."""
+        if self.segment is not None:
+            self.t = self.segment.duration
+
+    def update(self, dt: float) -> None:
+        """Advance the playback by ``dt`` s (already scaled for slow motion / pause)."""
+        seg = self.segment
+        if seg is None:
+            self.scene.trace = None
+            return
+        self.t = min(self.t + dt, seg.duration)
+        self.scene.set_poses(seg.poses_at(self.t))
+        self.scene.trace = seg.trace(self.t)
+        if seg.at_rest(self.t):
+            self.scene.set_status(seg.rulings)
+        else:
+            self.scene.clear_status()
+
+    def follow(self) -> tuple[np.ndarray, np.ndarray] | None:
+        """(pose, velocity) of the baton in flight for the follow camera, or None."""
+        seg = self.segment
+        if seg is None or seg.thrown is None:
+            return None
+        return seg.poses_at(self.t)[seg.thrown], seg.velocity(self.t)
+
+    def hud(self, ctl: Controller) -> Hud:
+        c = self.controls
+        rules = {"dm": "DM rules", "wikinger": "Wikinger-Schach rules"}.get(self.ruleset, self.ruleset)
+        h = Hud(title=f"kubb3d: free throws ({rules}), side {self.side}, baton {min(self.thrown + 1, self.batons)}/{self.batons}, camera {ctl.camera_mode}" + ("   SLOW MOTION" if ctl.slow_motion else "") + ("   PAUSED" if ctl.paused else ""))
+        h.lines = throw_lines(c)
+        if self.result is not None:
+            felled = sorted(self.felled)
+            h.lines.append(f"felled this round: {', '.join(felled) if felled else '-'}")
+        h.power = c.power if (c.charging or not self.busy) else None
+        h.power_label = power_label(c)
+        seg = self.segment
+        if self.result is not None:
+            h.flags = violation_lines(self.result.violations)
+        if seg is not None and seg.at_rest(self.t):
+            h.rulings = ruling_lines(seg.rulings)
+            h.legend = True
+        h.help = HELP_PLAY if ctl.show_help else []
+        h.message = self.message or ("" if self.result else "aim with the mouse, hold the left button or SPACE for power, release to throw (F1: help)")
+        return h
+
+    def close(self) -> None:
+        if self.world is not None:
+            self.world.close()
+            self.world = None
+
+
+def scripted_throws(session: PlaySession, n: int, rng: np.random.Generator) -> list:
+    """Throw ``n`` batons at the target half's kubbs in id order (B1, B2 …, then the king),
+    aimed by :func:`kubb3d.throw.aim` with small release errors drawn from ``rng``
+    (azimuth ±0.8° and speed ±3 % standard deviation). Used by ``--after N``."""
+    from dataclasses import replace
+
+    from kubb3d.pitch import baseline_ids
+    from kubb3d.throw import aim
+
+    results = []
+    targets = [*baseline_ids(opponent(session.side)), KING_ID]
+    for i in range(n):
+        if not session.can_throw:
+            session.new_round()
+        standing = [t for t in targets if t not in session.felled and t != KING_ID]
+        target = standing[0] if standing else targets[i % len(targets)]
+        base = session.controls.params(speed=10.0)
+        params = aim(session.world, target, replace(base, azimuth_deg=0.0)).params
+        params = replace(params, azimuth_deg=params.azimuth_deg + float(rng.normal(0, 0.8)), speed=params.speed * float(1 + rng.normal(0, 0.03)))
+        results.append(session.throw(params))
+        session.skip()
+        session.update(0.0)
+    return results
+
+
+class ReplaySession:
+    """Plays a :class:`Timeline` (scenario file or match replay).
+
+    Args:
+        timeline: the segments.
+        scene: the scene (pieces of every segment must exist in it).
+        title: HUD title.
+        info: extra HUD lines.
+    """
+
+    def __init__(self, timeline: Timeline, scene: Scene, title: str, info: list[str] | None = None) -> None:
+        self.timeline = timeline
+        self.scene = scene
+        self.title = title
+        self.info = info or []
+        self.update(0.0)
+
+    busy = False
+    can_throw = False
+
+    def update(self, dt: float) -> None:
+        tl = self.timeline
+        tl.advance(dt)
+        i, local = tl.locate()
+        seg = tl.segments[i]
+        self.scene.set_poses(seg.poses_at(local))
+        self.scene.trace = seg.trace(local)
+        self.scene.hidden = set(seg.info.get("hidden", ()))
+        line = seg.info.get("throwing_line")
+        self.scene.throwing_line = line
+        if seg.at_rest(local):
+            self.scene.clear_status()
+            self.scene.set_status(seg.rulings)
+        else:
+            self.scene.clear_status()
+
+    def follow(self):
+        i, local = self.timeline.locate()
+        seg = self.timeline.segments[i]
+        if seg.thrown is None:
+            return None
+        return seg.poses_at(local)[seg.thrown], seg.velocity(local)
+
+    def command(self, cmd: str) -> None:
+        tl = self.timeline
+        if cmd == "playpause":
+            if not tl.playing and tl.t >= tl.duration:
+                tl.seek(0.0)
+            tl.playing = not tl.playing
+        elif cmd == "next":
+            tl.next_throw()
+        elif cmd == "prev":
+            tl.previous_throw()
+        elif cmd == "faster":
+            tl.faster(True)
+        elif cmd == "slower":
+            tl.faster(False)
+        elif cmd == "home":
+            tl.seek(0.0)
+        elif cmd == "end" or cmd == "skip":
+            tl.seek(tl.duration)
+        elif cmd.startswith("seek:"):
+            tl.seek(float(cmd[5:]) * tl.duration)
+        self.update(0.0)
+
+    def hud(self, ctl: Controller) -> Hud:
+        tl = self.timeline
+        i, local = tl.locate()
+        seg = tl.segments[i]
+        state = "playing" if tl.playing else "paused"
+        h = Hud(title=f"{self.title}   [{state}, ×{tl.speed:g}{', slow motion' if ctl.slow_motion else ''}]")
+        h.lines = [f"{seg.label}   ({i + 1}/{len(tl.segments)})", f"t = {tl.t:.2f} s of {tl.duration:.2f} s", *self.info, *seg.info.get("lines", [])]
+        h.flags = list(seg.info.get("flags", []))
+        if seg.at_rest(local) and seg.rulings:
+            h.rulings = ruling_lines(seg.rulings)
+            h.legend = True
+        d = tl.duration or 1.0
+        h.timeline = tl.t / d
+        h.marks = [float(s) / d for s in tl.starts]
+        h.help = HELP_VIEW if ctl.show_help else []
+        return h
+
+    def close(self) -> None:
+        pass
+
+
+def scenario_session(path: str | Path) -> ReplaySession:
+    """A session showing a scenario file at rest with its rulings (and the judge's raised
+    poses animated, if any).
+
+    Raises:
+        kubb3d.scenario.ScenarioError: bad file.
+    """
+    from kubb3d import scenario as sc
+
+    built = sc.build(path)
+    try:
+        judgement, _ = sc.judge_built(built)
+        snap = built.snapshot
+        scene = Scene.from_snapshot(snap, built.spec.equipment_set.name)
+        start = scene.poses()
+        initial = {pid: _pose7(p.position, p.quat_xyzw) for pid, p in built.initial.items()}
+        raised = {r.piece: _pose7(r.raised_pose.position, r.raised_pose.quat_xyzw) for r in judgement.rulings if r.raised_pose is not None and r.piece in start}
+        # settling from the file's poses to rest, as a short linear blend (the scenario
+        # builder keeps no trajectory)
+        moved = {pid: np.stack((initial[pid], start[pid])) for pid in initial if pid in start and not np.allclose(initial[pid], start[pid], atol=1e-4)}
+        times = np.array((0.0, 0.4)) if moved else np.zeros(0)
+        seg = Segment(built.spec.title, {**start, **{k: v[0] for k, v in moved.items()}}, times, moved, start, raised, tuple(judgement.rulings), None)
+        mism = sc.compare(built.spec, judgement)
+        info = [f"scenario {Path(path).name}: {built.spec.ruleset} rules, event {built.spec.event}", "matches the expected rulings" if not mism else f"differs from the file: {mism[0]}"]
+        tl = Timeline([seg], playing=True)
+        return ReplaySession(tl, scene, f"kubb3d view: {built.spec.title}", info)
+    finally:
+        built.close()
+
+
+# ================================================================== overlay
+class Overlay:
+    """Draws a :class:`Hud` with pyglet text and shapes over the current framebuffer."""
+
+    FONT = 12
+
+    def __init__(self, pyglet, window) -> None:
+        self.pyglet = pyglet
+        self.window = window
+        self._key = None
+        self._batch = None
+        self._items: list = []
+
+    def draw(self, hud: Hud, width: int, height: int) -> None:
+        from pyglet.math import Mat4
+
+        key = (repr(hud), width, height)
+        if key != self._key:
+            self._build(hud, width, height)
+            self._key = key
+        self.window.projection = Mat4.orthogonal_projection(0, width, 0, height, -255, 255)
+        self._batch.draw()
+
+    def _build(self, hud: Hud, width: int, height: int) -> None:
+        pg = self.pyglet
+        batch = pg.graphics.Batch()
+        back, front = pg.graphics.Group(order=0), pg.graphics.Group(order=1)
+        items = []
+        fs = self.FONT
+        line_h = int(fs * 1.55)
+        pad = 8
+
+        def panel(x, y, w, h, color=(10, 15, 20, 150)):
+            items.append(pg.shapes.Rectangle(x, y, w, h, color=color, batch=batch, group=back))
+
+        def label(text, x, y, size=fs, color=(255, 255, 255, 255), bold=False, anchor_x="left"):
+            lab = pg.text.Label(text, x=x, y=y, font_size=size, color=color, weight="bold" if bold else "normal", anchor_x=anchor_x, anchor_y="baseline", batch=batch, group=front, font_name="DejaVu Sans")
+            items.append(lab)
+            return lab
+
+        def block(lines, x, top, size=fs, first_bold=True, align="left", color=(10, 15, 20, 150), dim_indented=False):
+            """Lines of text in a panel whose top-left (align left) or top-right corner is at (x, top)."""
+            labs = []
+            for i, s in enumerate(lines):
+                col = (200, 210, 220, 255) if dim_indented and s.startswith("   ") else (255, 255, 255, 255)
+                labs.append(label(s, 0, top - (i + 1) * line_h + 4, size=size, bold=(first_bold and i == 0), color=col))
+            w = max((lab.content_width for lab in labs), default=0) + 2 * pad
+            x0 = x if align == "left" else x - w
+            for lab in labs:
+                lab.x = x0 + pad
+            h = line_h * len(lines) + pad
+            panel(x0, top - h, w, h, color)
+            return w, h
+
+        # top-left panel
+        _, h = block([hud.title, *hud.lines], pad, height - pad)
+
+        # violations: red banners at the top centre, under the panel
+        y = height - 2 * pad - h
+        for s in hud.flags:
+            lab = label(s, width // 2, y - line_h + 4, bold=True, anchor_x="center")
+            bw = lab.content_width + 2 * pad
+            panel(width // 2 - bw // 2, y - line_h - 2, bw, line_h + 4, color=(180, 20, 20, 225))
+            y -= line_h + 8
+
+        # rulings: right panel
+        if hud.rulings:
+            rl = hud.rulings[: max(1, (height - 220) // line_h)]
+            block(["rulings", *rl], width - pad, height - pad, size=fs - 1, align="right", dim_indented=True)
+
+        # legend: bottom left
+        bottom = TIMELINE_HEIGHT + pad if hud.timeline is not None else pad
+        if hud.legend:
+            items_ = legend_items()
+            lw = 150
+            lh = line_h * len(items_) + pad
+            panel(pad, bottom, lw, lh)
+            for i, (name, rgb) in enumerate(items_):
+                yy = bottom + lh - (i + 1) * line_h
+                items.append(pg.shapes.Rectangle(2 * pad, yy + 1, fs, fs, color=tuple(int(255 * math.sqrt(c)) for c in rgb) + (255,), batch=batch, group=front))
+                label(name, 2 * pad + fs + 8, yy + 3)
+
+        # power bar: bottom centre
+        if hud.power is not None:
+            bw, bh = 360, 18
+            x0, y0 = width // 2 - bw // 2, bottom + line_h + 6
+            panel(x0 - 4, y0 - 4, bw + 8, bh + 8)
+            fill = max(0.0, min(1.0, hud.power))
+            r = int(255 * min(1.0, 2 * fill))
+            g = int(255 * min(1.0, 2 * (1 - fill)))
+            items.append(pg.shapes.Rectangle(x0, y0, int(bw * fill), bh, color=(r, g, 40, 255), batch=batch, group=front))
+            label(hud.power_label, width // 2, bottom + 4, anchor_x="center")
+        if hud.message:
+            yy = bottom + (2 * line_h + 20 if hud.power is not None else 0)
+            lab = label(hud.message, width // 2, yy + 7, anchor_x="center", color=(255, 235, 120, 255))
+            mw = lab.content_width + 2 * pad
+            panel(width // 2 - mw // 2, yy, mw, line_h + 4)
+
+        # timeline: bottom strip
+        if hud.timeline is not None:
+            panel(0, 0, width, TIMELINE_HEIGHT, color=(10, 15, 20, 190))
+            for m in hud.marks:
+                items.append(pg.shapes.Rectangle(int(m * width), 4, 2, TIMELINE_HEIGHT - 8, color=(150, 160, 170, 255), batch=batch, group=front))
+            items.append(pg.shapes.Rectangle(0, TIMELINE_HEIGHT // 2 - 3, int(hud.timeline * width), 6, color=(255, 200, 40, 255), batch=batch, group=front))
+            items.append(pg.shapes.Rectangle(int(hud.timeline * width) - 3, 3, 6, TIMELINE_HEIGHT - 6, color=(255, 255, 255, 255), batch=batch, group=front))
+
+        # help: centred
+        if hud.help:
+            labs_w = [label(s, 0, 0) for s in hud.help]
+            hw = max(lab.content_width for lab in labs_w) + 2 * pad
+            hh = line_h * len(hud.help) + pad
+            x0, top = width // 2 - hw // 2, height // 2 + hh // 2
+            for i, lab in enumerate(labs_w):
+                lab.x, lab.y = x0 + pad, top - (i + 1) * line_h + 4
+            panel(x0, top - hh, hw, hh, color=(10, 15, 20, 220))
+
+        self._batch, self._items = batch, items
+
+
+# ================================================================== the app
+PYGLET_BUTTONS = {1: "left", 2: "middle", 4: "right"}
+
+
+class App:
+    """A viewer window with a session.
+
+    Args:
+        session: :class:`PlaySession` or :class:`ReplaySession` (or a match session).
+        width, height: window / framebuffer size, px.
+        headless: render off-screen only (no display needed).
+        mode: ``play`` or ``view``.
+        camera: initial camera mode.
+    """
+
+    def __init__(self, session, width: int = 1280, height: int = 720, *, headless: bool = False, mode: str = "play", camera: str = "thrower") -> None:
+        pyglet = load_pyglet(headless)
+        from kubb3d.viewer.render import Renderer
+
+        self.pyglet = pyglet
+        self.headless = headless
+        self.session = session
+        self.window = pyglet.window.Window(width, height, caption="kubb3d", visible=not headless, resizable=not headless)
+        self.window.switch_to()
+        self.renderer = Renderer(width, height, session.scene.equipment)
+        self.overlay = Overlay(pyglet, self.window)
+        throw = getattr(session, "controls", None)
+        self.controller = Controller(session.scene.pitch, mode=mode, width=width, height=height, camera_mode="thrower", throw=throw)
+        self.controller.set_camera(camera)
+        self.pending_params = None
+        self.error = ""
+        self._last = None
+        if not headless:
+            self.window.push_handlers(self)
+
+    # ---------------------------------------------------------------- frame
+    def frame(self, dt: float = 0.0) -> None:
+        """Advance by ``dt`` s of wall time and draw one frame into the off-screen buffer."""
+        ctl, s = self.controller, self.session
+        ctl.throw.update(dt)
+        s.update(dt * ctl.time_scale)
+        ctl.busy = s.busy
+        ctl.can_throw = s.can_throw
+        if self.pending_params is not None:
+            params, self.pending_params = self.pending_params, None
+            self._throw(params)
+        scene = s.scene
+        if ctl.mode == "play" and not s.busy:
+            scene.aim = ctl.throw.aim_line()
+            scene.release_point = ctl.throw.release_point()
+        else:
+            scene.aim = None
+            scene.release_point = None
+        f = s.follow() if ctl.camera_mode == "follow" else None
+        cam = ctl.camera(*(f if f is not None else (None, None)), dt=dt)
+        self.camera = cam
+        self.renderer.render(scene, cam)
+        hud = s.hud(ctl)
+        if self.error:
+            hud.flags = [*hud.flags, self.error]
+        self.renderer.bind()
+        self.overlay.draw(hud, self.renderer.width, self.renderer.height)
+
+    def _throw(self, params) -> None:
+        try:
+            self.session.throw(params)
+            self.error = ""
+        except (ValueError, RuntimeError) as exc:
+            self.error = str(exc)
+
+    def pixels(self) -> np.ndarray:
+        """The last frame, (height, width, 3) uint8, top row first."""
+        return self.renderer.read_pixels()
+
+    def screenshot(self, path: str | Path) -> Path:
+        """Save the last frame as PNG."""
+        from PIL import Image
+
+        path = Path(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        Image.fromarray(self.pixels()).save(path, optimize=True)
+        return path
+
+    # ---------------------------------------------------------------- pyglet events
+    def _name(self, symbol: int) -> str:
+        from pyglet.window import key
+
+        name = key.symbol_string(symbol)
+        return name[1:] if name.startswith("_") and len(name) > 1 else name
+
+    def on_key_press(self, symbol: int, modifiers: int):
+        from pyglet.window import key
+
+        cmd = self.controller.key_press(self._name(symbol), shift=bool(modifiers & key.MOD_SHIFT))
+        self._command(cmd)
+        return True  # keep pyglet's default ESC handler out: "quit" does it
+
+    def on_key_release(self, symbol: int, modifiers: int):
+        self._command(self.controller.key_release(self._name(symbol)))
+
+    def _y(self, y: float) -> float:
+        return self.controller.height - y
+
+    def on_mouse_motion(self, x, y, dx, dy):
+        self.controller.mouse_motion(x, self._y(y))
+
+    def on_mouse_press(self, x, y, button, modifiers):
+        from pyglet.window import key
+
+        self._command(self.controller.mouse_press(x, self._y(y), PYGLET_BUTTONS.get(button, "left"), shift=bool(modifiers & key.MOD_SHIFT)))
+
+    def on_mouse_release(self, x, y, button, modifiers):
+        self._command(self.controller.mouse_release(x, self._y(y), PYGLET_BUTTONS.get(button, "left")))
+
+    def on_mouse_drag(self, x, y, dx, dy, buttons, modifiers):
+        from pyglet.window import key
+
+        names = {n for b, n in PYGLET_BUTTONS.items() if buttons & b}
+        self.controller.mouse_drag(x, self._y(y), dx, -dy, names, shift=bool(modifiers & key.MOD_SHIFT))
+
+    def on_mouse_scroll(self, x, y, scroll_x, scroll_y):
+        self.controller.mouse_scroll(x, self._y(y), scroll_y)
+
+    def on_resize(self, width, height):
+        self.controller.resize(width, height)
+        self.renderer.resize(width, height)
+
+    def on_draw(self):
+        self.window.clear()
+        self.renderer.blit(*self.window.get_framebuffer_size())
+
+    def _command(self, cmd: str | None) -> None:
+        if cmd is None:
+            return
+        s = self.session
+        if cmd == "throw":
+            params = self.controller.throw.release()
+            if params is not None:
+                self.pending_params = params
+        elif cmd == "quit":
+            self.window.close()
+            if not self.headless:
+                self.pyglet.app.exit()
+        elif cmd == "reset" and hasattr(s, "new_round"):
+            s.new_round()
+            self.error = ""
+        elif cmd == "skip" and hasattr(s, "skip"):
+            s.skip()
+        elif hasattr(s, "command"):
+            s.command(cmd)
+
+    # ---------------------------------------------------------------- main loop
+    def run(self) -> None:
+        """Open the window and run until it is closed."""
+        pyglet = self.pyglet
+
+        def tick(dt):
+            self.frame(min(dt, 0.1))
+
+        pyglet.clock.schedule_interval(tick, 1 / 60)
+        pyglet.app.run()
+
+    def close(self) -> None:
+        self.session.close()
+        try:
+            self.window.close()
+        except Exception:
+            pass
+
+
+# ================================================================== entry points
+def screenshot_play(out: str | Path, *, after: int = 0, seed: int = 0, width: int = 1280, height: int = 720, camera: str = "thrower", equipment: str = "standard", ruleset: str = "dm") -> Path:
+    """Render the start position (or the state after ``after`` scripted throws, see
+    :func:`scripted_throws`) headless and save it as PNG."""
+    session = PlaySession(equipment, ruleset)
+    app = App(session, width, height, headless=True, mode="play", camera=camera)
+    try:
+        if after:
+            scripted_throws(session, after, np.random.default_rng(seed))
+        app.frame(0.0)
+        return app.screenshot(out)
+    finally:
+        app.close()
+
+
+def screenshot_session(session, out: str | Path, *, at: float | None = None, width: int = 1280, height: int = 720, camera: str = "orbit") -> Path:
+    """Render a replay/scenario session headless at time ``at`` s (None: the end) and save it."""
+    tl = session.timeline
+    tl.playing = False
+    tl.seek(tl.duration if at is None else at)
+    session.update(0.0)
+    app = App(session, width, height, headless=True, mode="view", camera=camera)
+    try:
+        app.frame(0.0)
+        return app.screenshot(out)
+    finally:
+        app.close()

@@ -1,0 +1,44 @@
+"""Frame rate of the headless renderer (``kubb3d bench --viewer``)."""
+
+from __future__ import annotations
+
+import math
+import time
+
+
+def viewer_fps(width: int = 1280, height: int = 720, frames: int = 200) -> float:
+    """Frames per second of the headless renderer drawing the standard set-up with every
+    piece (ten kubbs, the king, six stakes and six batons lying on the pitch), HUD included,
+    while the orbit camera turns and one baton flies (so that the shadow map is redrawn
+    every frame). The first frame (shader compilation) is not counted; the clock stops
+    after ``glFinish`` of the last frame.
+
+    Args:
+        width, height: framebuffer size, px.
+        frames: frames to time (≥ 1).
+    """
+    import numpy as np
+
+    from kubb3d.viewer.app import App, PlaySession
+    from kubb3d.viewer.scene import PieceView
+
+    session = PlaySession()
+    scene = session.scene
+    for i in range(1, 7):
+        x, y = 1.5 + 0.3 * i, -2.0 + 0.7 * i
+        scene.pieces[f"baton{i}"] = PieceView("baton", np.array((x, y, 0.022, 0.0, math.sin(math.pi / 4), 0.0, math.cos(math.pi / 4))))
+    app = App(session, width, height, headless=True, mode="play", camera="orbit")
+    try:
+        ctl = app.controller
+        app.frame(0.0)
+        app.renderer.finish()
+        t0 = time.perf_counter()
+        for k in range(frames):
+            ctl.orbit.orbit(0.01, 0.0)
+            a = 0.05 * k
+            scene.pieces["baton1"].pose[:3] = (-2.0 + 0.02 * k % 6.0, 0.0, 0.6 + 0.3 * math.sin(a))
+            app.frame(1 / 60)
+        app.renderer.finish()
+        return frames / (time.perf_counter() - t0)
+    finally:
+        app.close()

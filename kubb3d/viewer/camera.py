@@ -1,0 +1,258 @@
+"""Camera math in pure numpy: view/projection matrices, world → pixel projection,
+and the viewer's cameras (thrower, orbit, top, follow).
+
+Conventions: the pitch frame of DESIGN.md (metres, z up). Matrices are (4, 4) float64
+arrays acting on column vectors (``clip = P @ V @ [x, y, z, 1]``), OpenGL clip-space
+conventions (right-handed eye space looking down −z, depth in [−1, 1]). Pixels are
+counted from the top-left corner of the image, x to the right, y down.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from kubb3d.pitch import Pitch
+
+
+def look_at(eye, target, up=(0.0, 0.0, 1.0)) -> np.ndarray:
+    """View matrix (4, 4) of a camera at ``eye`` looking at ``target`` (m).
+
+    Raises:
+        ValueError: eye == target, or ``up`` parallel to the viewing direction.
+    """
+    eye = np.asarray(eye, dtype=float)
+    f = np.asarray(target, dtype=float) - eye
+    n = np.linalg.norm(f)
+    if n < 1e-12:
+        raise ValueError("camera eye and target coincide")
+    f /= n
+    s = np.cross(f, np.asarray(up, dtype=float))
+    ns = np.linalg.norm(s)
+    if ns < 1e-9:
+        raise ValueError("camera up vector is parallel to the viewing direction")
+    s /= ns
+    u = np.cross(s, f)
+    m = np.eye(4)
+    m[0, :3], m[1, :3], m[2, :3] = s, u, -f
+    m[:3, 3] = -m[:3, :3] @ eye
+    return m
+
+
+def perspective(fov_y: float, aspect: float, near: float, far: float) -> np.ndarray:
+    """Perspective projection (4, 4): vertical field of view ``fov_y`` (rad), ``aspect`` =
+    width / height, clipping distances ``near`` < ``far`` (m)."""
+    f = 1.0 / math.tan(fov_y / 2)
+    m = np.zeros((4, 4))
+    m[0, 0] = f / aspect
+    m[1, 1] = f
+    m[2, 2] = (far + near) / (near - far)
+    m[2, 3] = 2 * far * near / (near - far)
+    m[3, 2] = -1.0
+    return m
+
+
+def orthographic(left: float, right: float, bottom: float, top: float, near: float, far: float) -> np.ndarray:
+    """Orthographic projection (4, 4) of the eye-space box given in metres."""
+    m = np.eye(4)
+    m[0, 0] = 2 / (right - left)
+    m[1, 1] = 2 / (top - bottom)
+    m[2, 2] = -2 / (far - near)
+    m[0, 3] = -(right + left) / (right - left)
+    m[1, 3] = -(top + bottom) / (top - bottom)
+    m[2, 3] = -(far + near) / (far - near)
+    return m
+
+
+def project(points, view_proj: np.ndarray, width: int, height: int) -> tuple[np.ndarray, np.ndarray]:
+    """World points → pixel coordinates.
+
+    Args:
+        points: (N, 3) or (3,) world points, m.
+        view_proj: ``P @ V`` (4, 4).
+        width, height: image size, px.
+
+    Returns:
+        (pixels (N, 2) as float (x right, y down from the top-left corner),
+        visible (N,) bool: in front of the camera and inside the image).
+    """
+    p = np.atleast_2d(np.asarray(points, dtype=float))
+    h = np.c_[p, np.ones(len(p))] @ view_proj.T
+    w = h[:, 3]
+    front = w > 1e-9
+    ndc = h[:, :3] / np.where(front, w, 1.0)[:, None]
+    px = np.c_[(ndc[:, 0] + 1) / 2 * width, (1 - ndc[:, 1]) / 2 * height]
+    visible = front & (np.abs(ndc[:, 0]) <= 1) & (np.abs(ndc[:, 1]) <= 1) & (np.abs(ndc[:, 2]) <= 1)
+    return px, visible
+
+
+def ground_point(px: float, py: float, view_proj: np.ndarray, width: int, height: int, z: float = 0.0) -> np.ndarray | None:
+    """The point on the plane z = ``z`` (m) seen at pixel (px, py) (top-left origin), shape (3,),
+    or None if that ray does not hit the plane in front of the camera."""
+    inv = np.linalg.inv(view_proj)
+    nx, ny = 2 * px / width - 1, 1 - 2 * py / height
+    a = inv @ np.array((nx, ny, -1.0, 1.0))
+    b = inv @ np.array((nx, ny, 1.0, 1.0))
+    a, b = a[:3] / a[3], b[:3] / b[3]
+    d = b - a
+    if abs(d[2]) < 1e-12:
+        return None
+    t = (z - a[2]) / d[2]
+    if t <= 0:
+        return None
+    return a + t * d
+
+
+@dataclass
+class Camera:
+    """A perspective camera.
+
+    Attributes:
+        eye: position, m, shape (3,).
+        target: the point looked at, m, shape (3,).
+        up: approximate up direction (unit not required).
+        fov_y: vertical field of view, rad.
+        near, far: clipping distances, m.
+    """
+
+    eye: np.ndarray
+    target: np.ndarray
+    up: np.ndarray = field(default_factory=lambda: np.array((0.0, 0.0, 1.0)))
+    fov_y: float = math.radians(45.0)
+    near: float = 0.1
+    far: float = 120.0
+
+    def view(self) -> np.ndarray:
+        """View matrix (4, 4)."""
+        return look_at(self.eye, self.target, self.up)
+
+    def projection(self, aspect: float) -> np.ndarray:
+        """Projection matrix (4, 4) for ``aspect`` = width / height."""
+        return perspective(self.fov_y, aspect, self.near, self.far)
+
+    def view_proj(self, width: int, height: int) -> np.ndarray:
+        """``P @ V`` (4, 4) for an image of width × height px."""
+        return self.projection(width / height) @ self.view()
+
+
+# ------------------------------------------------------------------ camera modes
+CAMERA_MODES = ("thrower", "orbit", "top", "follow")
+"""The viewer's cameras, in the order of the keys 1–4."""
+
+THROWER_EYE_HEIGHT = 1.9
+"""m: height of the thrower's-view camera (a little above a standing adult's eyes, 1.5–1.7 m,
+like a camera over the thrower's shoulder)."""
+THROWER_EYE_BACK = 2.4
+"""m: the camera is this far behind the release point, so that the throwing line, the aim
+line's start and the far baseline are all in the picture."""
+THROWER_FOV = math.radians(44.0)
+
+
+def thrower_camera(pitch: Pitch, side: str = "A", line_x: float | None = None, lateral: float = 0.0, azimuth: float = 0.0) -> Camera:
+    """The thrower's view: over the shoulder of a thrower standing behind the throwing line of
+    ``side`` at ``lateral`` (m), looking along ``azimuth`` (rad, positive to the thrower's
+    left); pitched so that the release point and the far baseline are both in view."""
+    fwd = pitch.forward(side)
+    lx = pitch.baseline_x(side) if line_x is None else line_x
+    d = np.array((fwd * math.cos(azimuth), fwd * math.sin(azimuth), 0.0))
+    base = np.array((lx, lateral, 0.0))
+    eye = base - THROWER_EYE_BACK * d + np.array((0.0, 0.0, THROWER_EYE_HEIGHT))
+    far_x = pitch.baseline_x("B" if side == "A" else "A")
+    far = abs(far_x - lx) + THROWER_EYE_BACK + 0.3
+    near_angle = math.atan2(THROWER_EYE_HEIGHT, THROWER_EYE_BACK - 0.4)
+    far_angle = math.atan2(THROWER_EYE_HEIGHT - 0.1, far)
+    down = 0.5 * (near_angle + far_angle)
+    target = eye + np.array((d[0] * math.cos(down), d[1] * math.cos(down), -math.sin(down)))
+    return Camera(eye, target, fov_y=THROWER_FOV)
+
+
+def top_camera(pitch: Pitch, aspect: float = 16 / 9) -> Camera:
+    """Straight down on the whole pitch, x (A → B) to the right, +y up in the image."""
+    fov = math.radians(40.0)
+    half_x = pitch.length / 2 + 1.0
+    half_y = pitch.width / 2 + 0.8
+    h = max(half_y, half_x / aspect) / math.tan(fov / 2)
+    return Camera(np.array((0.0, 0.0, h)), np.zeros(3), up=np.array((0.0, 1.0, 0.0)), fov_y=fov)
+
+
+@dataclass
+class OrbitCamera:
+    """A free camera circling a target point.
+
+    Attributes:
+        target: the point orbited, m, shape (3,).
+        azimuth: horizontal angle of the eye around the target, rad, from +x towards +y.
+        elevation: angle of the eye above the horizontal, rad, in
+            [:data:`MIN_ELEVATION`, :data:`MAX_ELEVATION`].
+        distance: eye–target distance, m, in [:data:`MIN_DISTANCE`, :data:`MAX_DISTANCE`].
+    """
+
+    target: np.ndarray = field(default_factory=lambda: np.zeros(3))
+    azimuth: float = math.radians(-120.0)
+    elevation: float = math.radians(30.0)
+    distance: float = 10.0
+
+    MIN_ELEVATION = math.radians(2.0)
+    MAX_ELEVATION = math.radians(89.0)
+    MIN_DISTANCE = 0.3
+    MAX_DISTANCE = 60.0
+
+    def camera(self) -> Camera:
+        ce = math.cos(self.elevation)
+        off = self.distance * np.array((ce * math.cos(self.azimuth), ce * math.sin(self.azimuth), math.sin(self.elevation)))
+        return Camera(self.target + off, self.target.copy(), fov_y=math.radians(45.0), near=min(0.1, self.distance / 20))
+
+    def orbit(self, d_azimuth: float, d_elevation: float) -> None:
+        """Turn around the target by the given angles, rad (elevation clamped)."""
+        self.azimuth = (self.azimuth + d_azimuth) % (2 * math.pi)
+        self.elevation = min(self.MAX_ELEVATION, max(self.MIN_ELEVATION, self.elevation + d_elevation))
+
+    def zoom(self, factor: float) -> None:
+        """Multiply the distance by ``factor`` (> 1 moves away), clamped."""
+        self.distance = min(self.MAX_DISTANCE, max(self.MIN_DISTANCE, self.distance * factor))
+
+    def pan(self, right: float, forward: float) -> None:
+        """Move the target (and the eye with it) horizontally, m: ``right`` along the image's
+        right direction, ``forward`` along the horizontal viewing direction."""
+        fwd = -np.array((math.cos(self.azimuth), math.sin(self.azimuth), 0.0))
+        rgt = np.array((fwd[1], -fwd[0], 0.0))
+        self.target = self.target + right * rgt + forward * fwd
+        lim = 30.0
+        self.target[:2] = np.clip(self.target[:2], -lim, lim)
+
+
+@dataclass
+class FollowCamera:
+    """Follows a moving piece from behind and above, with exponential smoothing.
+
+    Attributes:
+        back: distance behind the piece along its horizontal direction of motion, m.
+        height: height of the eye above the piece, m.
+        smoothing: time constant of the eye's lag, s (0: none).
+    """
+
+    back: float = 1.8
+    height: float = 0.7
+    smoothing: float = 0.12
+    eye: np.ndarray | None = None
+    heading: np.ndarray = field(default_factory=lambda: np.array((1.0, 0.0, 0.0)))
+
+    def update(self, position, velocity, dt: float) -> Camera:
+        """Camera for the piece at ``position`` (m) moving with ``velocity`` (m/s), after
+        ``dt`` s since the last update."""
+        position = np.asarray(position, dtype=float)
+        v = np.asarray(velocity, dtype=float)
+        vh = np.array((v[0], v[1], 0.0))
+        if np.linalg.norm(vh) > 0.3:
+            self.heading = vh / np.linalg.norm(vh)
+        want = position - self.back * self.heading + np.array((0.0, 0.0, self.height))
+        want[2] = max(want[2], 0.25)
+        if self.eye is None or self.smoothing <= 0:
+            self.eye = want
+        else:
+            a = 1.0 - math.exp(-max(dt, 0.0) / self.smoothing)
+            self.eye = self.eye + a * (want - self.eye)
+        target = position + 0.6 * self.heading
+        return Camera(self.eye.copy(), target, fov_y=math.radians(55.0), near=0.05)

@@ -1,0 +1,394 @@
+"""Input state machines in pure Python: the throwing controls and the camera controller.
+
+Events come in as plain values so that tests can synthesise them: keys by name (pyglet's
+``key.symbol_string`` without a leading underscore: ``"A"``, ``"1"``, ``"SPACE"``,
+``"LEFT"``), mouse buttons as ``"left"``/``"middle"``/``"right"``, mouse positions in
+pixels from the top-left corner of the window. The pyglet app (:mod:`kubb3d.viewer.app`)
+only translates its events into these calls and acts on the returned commands.
+
+Throwing controls (play mode):
+
+==========================  ==============================================================
+mouse move                  aim: the azimuth points at the grass under the pointer
+hold left button / SPACE    charge the power bar; release to throw
+wheel, UP / DOWN            elevation ±1° (SHIFT: ±5°; the wheel zooms in the orbit view)
+Q / E                       end-over-end spin −/+ 0.25 rev/s
+Z / X                       tilt −/+ 5°
+H                           helicopter spin on/off (WS basic rule 5 forbids it)
+LEFT / RIGHT                release point along the throwing line (to the thrower's
+                            left / right), kept inside the extended sidelines
+W / S                       release point 5 cm forward / back (past the line: foot fault)
+1 2 3 4, C                  thrower / orbit / top / follow camera; C cycles
+right drag, SHIFT+drag      orbit / pan (switches to the orbit camera); +/- zoom
+M                           slow motion (¼ speed) on/off
+P                           pause the animation
+N                           skip the animation to rest
+R                           new round (all pieces back)
+F1                          help on/off
+ESCAPE                      quit
+==========================  ==============================================================
+
+Replay controls (view mode): SPACE play/pause, RIGHT / LEFT next / previous throw,
+UP / DOWN faster / slower, HOME / END start / end, click on the timeline to seek; cameras
+and mouse as above.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field, replace
+
+import numpy as np
+
+from kubb3d.pitch import Pitch
+from kubb3d.throw import ThrowParams
+from kubb3d.viewer.camera import CAMERA_MODES, Camera, FollowCamera, OrbitCamera, ground_point, thrower_camera, top_camera
+
+SPEED_MIN = 3.0
+"""m/s: release speed at an empty power bar."""
+SPEED_MAX = 15.0
+"""m/s: release speed at a full power bar (a hard underhand throw; 8 m needs ≈ 9–10 m/s)."""
+CHARGE_TIME = 1.6
+"""s: holding this long fills the power bar."""
+MAX_AZIMUTH_DEG = 75.0
+ELEVATION_RANGE_DEG = (-10.0, 70.0)
+SPIN_RANGE_RPS = (-5.0, 5.0)
+TILT_RANGE_DEG = (-80.0, 80.0)
+BEHIND_RANGE = (-0.5, 1.5)
+HELICOPTER_RPS = 1.5
+"""rev/s of horizontal rotation when the helicopter switch is on."""
+
+
+def _clamp(v: float, lo_hi: tuple[float, float]) -> float:
+    return min(lo_hi[1], max(lo_hi[0], v))
+
+
+@dataclass
+class ThrowControls:
+    """The throw being prepared.
+
+    Attributes:
+        pitch: the pitch.
+        side: the thrower's side (A throws towards +x).
+        line_x: x of the throwing line, m (None: the side's baseline).
+        lateral: y of the release point, m, within ± half the pitch width.
+        behind_line: distance of the release point behind the line, m (negative: past it).
+        height: release height, m.
+        azimuth_deg, elevation_deg, spin_rps, tilt_deg: as in :class:`~kubb3d.throw.ThrowParams`.
+        helicopter: horizontal rotation switched on (:data:`HELICOPTER_RPS`).
+        power: the power bar, 0–1.
+        charging: the button is held.
+    """
+
+    pitch: Pitch
+    side: str = "A"
+    line_x: float | None = None
+    lateral: float = 0.0
+    behind_line: float = 0.05
+    height: float = 0.5
+    azimuth_deg: float = 0.0
+    elevation_deg: float = 20.0
+    spin_rps: float = 1.5
+    tilt_deg: float = 0.0
+    helicopter: bool = False
+    power: float = 0.0
+    charging: bool = False
+
+    @property
+    def line(self) -> float:
+        """x of the throwing line, m."""
+        return self.pitch.baseline_x(self.side) if self.line_x is None else self.line_x
+
+    @property
+    def forward(self) -> float:
+        return self.pitch.forward(self.side)
+
+    @property
+    def speed(self) -> float:
+        """Release speed for the current power, m/s."""
+        return SPEED_MIN + self.power * (SPEED_MAX - SPEED_MIN)
+
+    def release_point(self) -> np.ndarray:
+        """Release point on the ground (3,), m."""
+        return np.array((self.line - self.forward * self.behind_line, self.lateral, 0.0))
+
+    def direction(self) -> np.ndarray:
+        """Unit horizontal aim direction (3,)."""
+        a = math.radians(self.azimuth_deg)
+        f = self.forward
+        return np.array((f * math.cos(a), f * math.sin(a), 0.0))
+
+    def aim_at(self, point) -> None:
+        """Point the azimuth at a ground point (x, y, …) m; ignored if it is behind the thrower."""
+        r = self.release_point()
+        dx, dy = float(point[0]) - r[0], float(point[1]) - r[1]
+        f = self.forward
+        if f * dx < 0.05:
+            return
+        self.azimuth_deg = _clamp(math.degrees(math.atan2(f * dy, f * dx)), (-MAX_AZIMUTH_DEG, MAX_AZIMUTH_DEG))
+
+    def aim_line(self, length: float | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """(start, end) of the aim line on the grass, m; default length: to the far baseline."""
+        r = self.release_point()
+        if length is None:
+            far = self.pitch.baseline_x("B" if self.side == "A" else "A")
+            length = abs(far - r[0]) / max(0.2, math.cos(math.radians(self.azimuth_deg)))
+        return r, r + length * self.direction()
+
+    def move_lateral(self, dy_left: float) -> None:
+        """Move the release point by ``dy_left`` m to the thrower's left (clamped to the
+        extended sidelines)."""
+        h = self.pitch.half_width
+        self.lateral = _clamp(self.lateral + self.forward * dy_left, (-h, h))
+
+    def start_charge(self) -> None:
+        self.charging = True
+        self.power = 0.0
+
+    def update(self, dt: float) -> None:
+        """Advance the power bar by ``dt`` s of holding."""
+        if self.charging:
+            self.power = min(1.0, self.power + dt / CHARGE_TIME)
+
+    def params(self, speed: float | None = None) -> ThrowParams:
+        """The throw as :class:`~kubb3d.throw.ThrowParams` (speed from the power bar by default)."""
+        return ThrowParams(
+            side=self.side,
+            line_x=self.line_x,
+            lateral=self.lateral,
+            behind_line=self.behind_line,
+            height=self.height,
+            speed=self.speed if speed is None else speed,
+            elevation_deg=self.elevation_deg,
+            azimuth_deg=self.azimuth_deg,
+            spin_rps=self.spin_rps,
+            tilt_deg=self.tilt_deg,
+            helicopter_rps=HELICOPTER_RPS if self.helicopter else 0.0,
+        )
+
+    def release(self) -> ThrowParams | None:
+        """Let go: the throw's parameters, or None if nothing was charged."""
+        if not self.charging:
+            return None
+        self.charging = False
+        p = self.params()
+        self.power = 0.0
+        return p
+
+    def adjust(self, action: str, big: bool = False) -> bool:
+        """Apply a key action (``elev+``, ``spin-``, ``tilt+``, ``left``, ``fwd`` …); True if known."""
+        if action in ("elev+", "elev-"):
+            self.elevation_deg = _clamp(self.elevation_deg + (5 if big else 1) * (1 if action == "elev+" else -1), ELEVATION_RANGE_DEG)
+        elif action in ("spin+", "spin-"):
+            self.spin_rps = _clamp(round(self.spin_rps + 0.25 * (1 if action == "spin+" else -1), 2), SPIN_RANGE_RPS)
+        elif action in ("tilt+", "tilt-"):
+            self.tilt_deg = _clamp(self.tilt_deg + 5 * (1 if action == "tilt+" else -1), TILT_RANGE_DEG)
+        elif action == "heli":
+            self.helicopter = not self.helicopter
+        elif action in ("left", "right"):
+            self.move_lateral((0.5 if big else 0.1) * (1 if action == "left" else -1))
+        elif action in ("fwd", "back"):
+            self.behind_line = _clamp(round(self.behind_line + 0.05 * (-1 if action == "fwd" else 1), 3), BEHIND_RANGE)
+        else:
+            return False
+        return True
+
+
+PLAY_KEYS = {
+    "UP": "elev+", "DOWN": "elev-", "E": "spin+", "Q": "spin-", "X": "tilt+", "Z": "tilt-", "H": "heli",
+    "LEFT": "left", "RIGHT": "right", "W": "fwd", "S": "back",
+}
+VIEW_KEYS = {"SPACE": "playpause", "RIGHT": "next", "LEFT": "prev", "UP": "faster", "DOWN": "slower", "HOME": "home", "END": "end"}
+COMMON_KEYS = {
+    "1": "cam:thrower", "2": "cam:orbit", "3": "cam:top", "4": "cam:follow", "C": "cam:cycle",
+    "M": "slowmo", "P": "pause", "N": "skip", "R": "reset", "F1": "help", "ESCAPE": "quit",
+    "PLUS": "zoom+", "EQUAL": "zoom+", "NUM_ADD": "zoom+", "MINUS": "zoom-", "NUM_SUBTRACT": "zoom-",
+}
+
+SLOW_MOTION = 0.25
+"""Playback rate in slow motion."""
+TIMELINE_HEIGHT = 36
+"""px: height of the timeline strip at the bottom of the window in view mode."""
+
+
+@dataclass
+class Controller:
+    """Cameras and input of one viewer window.
+
+    Attributes:
+        pitch: the pitch.
+        mode: ``play`` (throwing) or ``view`` (replay).
+        width, height: window size, px.
+        camera_mode: one of :data:`~kubb3d.viewer.camera.CAMERA_MODES`.
+        throw: the throwing controls (play mode).
+        busy: a throw is being animated (no new throw can be charged).
+        slow_motion, paused, show_help: toggles.
+    """
+
+    pitch: Pitch
+    mode: str = "play"
+    width: int = 1280
+    height: int = 720
+    camera_mode: str = "thrower"
+    throw: ThrowControls | None = None
+    orbit: OrbitCamera = field(default_factory=OrbitCamera)
+    follow: FollowCamera = field(default_factory=FollowCamera)
+    busy: bool = False
+    can_throw: bool = True
+    slow_motion: bool = False
+    paused: bool = False
+    show_help: bool = False
+    mouse: tuple[float, float] | None = None
+    _drag_button: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.throw is None:
+            self.throw = ThrowControls(self.pitch)
+        if self.camera_mode not in CAMERA_MODES:
+            raise ValueError(f"camera mode must be one of {CAMERA_MODES}, got {self.camera_mode!r}")
+
+    # ------------------------------------------------------------ cameras
+    @property
+    def time_scale(self) -> float:
+        """Animation rate: 0 paused, :data:`SLOW_MOTION` in slow motion, else 1."""
+        return 0.0 if self.paused else (SLOW_MOTION if self.slow_motion else 1.0)
+
+    def camera(self, follow_pose=None, follow_velocity=None, dt: float = 0.0) -> Camera:
+        """The current camera; the follow camera needs the followed piece's pose (7,) and
+        velocity (3,) (without them it shows the thrower's view)."""
+        t = self.throw
+        if self.camera_mode == "orbit":
+            return self.orbit.camera()
+        if self.camera_mode == "top":
+            return top_camera(self.pitch, self.width / self.height)
+        if self.camera_mode == "follow" and follow_pose is not None:
+            v = follow_velocity if follow_velocity is not None else t.direction()
+            return self.follow.update(np.asarray(follow_pose)[:3], v, dt)
+        return thrower_camera(self.pitch, t.side, t.line, t.lateral)
+
+    def set_camera(self, mode: str) -> None:
+        """Switch camera; the orbit camera starts from the current view."""
+        if mode == "cycle":
+            mode = CAMERA_MODES[(CAMERA_MODES.index(self.camera_mode) + 1) % len(CAMERA_MODES)]
+        if mode == "orbit" and self.camera_mode != "orbit":
+            self._orbit_from(self.camera())
+        if mode == "follow":
+            self.follow.eye = None
+        self.camera_mode = mode
+
+    def _orbit_from(self, cam: Camera) -> None:
+        d = cam.eye - cam.target
+        dist = float(np.linalg.norm(d))
+        self.orbit.target = cam.target.copy()
+        self.orbit.distance = min(OrbitCamera.MAX_DISTANCE, max(OrbitCamera.MIN_DISTANCE, dist))
+        self.orbit.azimuth = math.atan2(d[1], d[0])
+        self.orbit.elevation = min(OrbitCamera.MAX_ELEVATION, max(OrbitCamera.MIN_ELEVATION, math.asin(d[2] / max(dist, 1e-9))))
+
+    def resize(self, width: int, height: int) -> None:
+        self.width, self.height = max(1, int(width)), max(1, int(height))
+
+    # ------------------------------------------------------------ keys
+    def key_press(self, name: str, shift: bool = False) -> str | None:
+        """Handle a key press. Returns a command for the app or None:
+        ``charge`` (power bar started), ``quit``, ``reset``, ``skip``, ``playpause``, ``next``,
+        ``prev``, ``faster``, ``slower``, ``home``, ``end``."""
+        name = name.lstrip("_") if name not in ("_",) else name
+        if self.mode == "play" and name == "SPACE":
+            return self._start_charge()
+        if self.mode == "play" and name in PLAY_KEYS:
+            self.throw.adjust(PLAY_KEYS[name], big=shift)
+            return None
+        if self.mode == "view" and name in VIEW_KEYS:
+            return VIEW_KEYS[name]
+        action = COMMON_KEYS.get(name)
+        if action is None:
+            return None
+        if action.startswith("cam:"):
+            self.set_camera(action[4:])
+        elif action == "slowmo":
+            self.slow_motion = not self.slow_motion
+        elif action == "pause":
+            self.paused = not self.paused
+        elif action == "help":
+            self.show_help = not self.show_help
+        elif action in ("zoom+", "zoom-"):
+            if self.camera_mode != "orbit":
+                self.set_camera("orbit")
+            self.orbit.zoom(0.85 if action == "zoom+" else 1 / 0.85)
+        else:
+            return action
+        return None
+
+    def key_release(self, name: str) -> str | None:
+        """Handle a key release; returns ``throw`` when SPACE ends a charge."""
+        if self.mode == "play" and name == "SPACE" and self.throw.charging:
+            return "throw"
+        return None
+
+    def _start_charge(self) -> str | None:
+        if self.busy or not self.can_throw or self.throw.charging:
+            return None
+        self.throw.start_charge()
+        return "charge"
+
+    # ------------------------------------------------------------ mouse
+    def _aim_from_mouse(self, x: float, y: float) -> None:
+        if self.mode != "play" or self.busy:
+            return
+        if self.camera_mode not in ("thrower", "top", "orbit"):
+            return
+        p = ground_point(x, y, self.camera().view_proj(self.width, self.height), self.width, self.height)
+        if p is not None:
+            self.throw.aim_at(p)
+
+    def mouse_motion(self, x: float, y: float) -> None:
+        """Pointer moved to (x, y) px from the top-left: aims in play mode."""
+        self.mouse = (x, y)
+        self._aim_from_mouse(x, y)
+
+    def mouse_press(self, x: float, y: float, button: str, shift: bool = False) -> str | None:
+        """Returns ``charge`` (left button in play mode) or ``seek:<t fraction>`` (click on the
+        timeline in view mode) or None."""
+        self.mouse = (x, y)
+        if self.mode == "view" and button == "left" and y >= self.height - TIMELINE_HEIGHT:
+            return f"seek:{min(1.0, max(0.0, x / self.width))}"
+        if button == "left" and not shift and self.mode == "play":
+            self._aim_from_mouse(x, y)
+            return self._start_charge()
+        self._drag_button = "pan" if (button == "middle" or shift) else ("orbit" if button in ("right", "left") else None)
+        return None
+
+    def mouse_release(self, x: float, y: float, button: str) -> str | None:
+        """Returns ``throw`` when the left button ends a charge."""
+        self._drag_button = None
+        if button == "left" and self.mode == "play" and self.throw.charging:
+            return "throw"
+        return None
+
+    def mouse_drag(self, x: float, y: float, dx: float, dy: float, buttons: set[str], shift: bool = False) -> None:
+        """Pointer moved by (dx, dy) px (y down) with buttons held: orbit (right) or pan
+        (middle, SHIFT+any); with the left button in play mode it keeps aiming."""
+        self.mouse = (x, y)
+        if "left" in buttons and self.mode == "play" and not shift:
+            self._aim_from_mouse(x, y)
+            return
+        if not buttons:
+            return
+        if self.camera_mode != "orbit":
+            self.set_camera("orbit")
+        if "middle" in buttons or shift:
+            s = self.orbit.distance / self.height * 1.2
+            self.orbit.pan(-dx * s, dy * s)
+        else:
+            self.orbit.orbit(-dx * 0.006, dy * 0.006)
+
+    def mouse_scroll(self, x: float, y: float, scroll_y: float, shift: bool = False) -> None:
+        """Wheel: zoom in the orbit view, elevation otherwise (play mode)."""
+        if self.camera_mode == "orbit" or self.mode != "play":
+            if self.camera_mode != "orbit":
+                self.set_camera("orbit")
+            self.orbit.zoom(0.9 ** scroll_y)
+            return
+        steps = int(round(scroll_y))
+        for _ in range(abs(steps)):
+            self.throw.adjust("elev+" if steps > 0 else "elev-", big=shift)

@@ -1,0 +1,825 @@
+"""The OpenGL renderer (pyglet 2, OpenGL 3.3 core, shaders).
+
+Draws a :class:`~kubb3d.viewer.scene.Scene` seen by a :class:`~kubb3d.viewer.camera.Camera`
+into an off-screen framebuffer (RGBA8 + 24-bit depth) that can be read back (headless
+screenshots) or copied to a window.
+
+Passes per frame:
+
+1. shadow map: the pieces' depth seen from the sun (orthographic, :data:`SHADOW_SIZE` px
+   square over the pitch), redrawn only when a pose changed;
+2. sky: a gradient from the horizon to the zenith;
+3. grass: one large quad, procedural colour noise and mowing stripes, the sun's shadow
+   (3×3 filtered taps) and a soft contact shadow under every piece (ambient occlusion
+   from the piece's footprint and height, so that lifted and lying pieces read apart);
+4. painted lines, throwing line, aim line, release marker (flat quads just above the grass);
+5. pieces: the meshes of ``models/`` with a procedural wood grain, lit by the sun (with
+   shadows) and a sky/ground hemisphere, tinted by their judge status;
+6. the thrown piece's trace: a camera-facing ribbon.
+
+Requires a current OpenGL ≥ 3.3 context (a pyglet window, possibly hidden/headless).
+Only :mod:`kubb3d.viewer` imports this module.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import math
+from dataclasses import dataclass
+
+import numpy as np
+import trimesh
+from pyglet import gl
+
+from kubb3d.assets import models_dir
+from kubb3d.viewer.camera import Camera, look_at, orthographic
+from kubb3d.viewer.scene import STATUS_COLORS, Scene, model_matrix
+
+SHADOW_SIZE = 2048
+"""px: side of the square shadow map (≈ 7 mm per texel over the pitch)."""
+SUN_DIRECTION = np.array((-0.35, 0.80, 0.62)) / np.linalg.norm((-0.35, 0.80, 0.62))
+"""Unit vector towards the sun: from the +y side, a little behind side A, about 36° high, so that
+shadows fall sideways in the throwers' views."""
+MAX_BLOBS = 40
+"""Pieces that cast a contact shadow on the grass (the rest still cast sun shadows)."""
+
+WOOD = {
+    "kubb": (0.60, 0.40, 0.19),
+    "king": (0.66, 0.47, 0.24),
+    "baton": (0.36, 0.20, 0.08),
+    "stake": (0.28, 0.16, 0.07),
+}
+"""Linear RGB albedo of each kind of piece (light rubberwood kubbs, darker batons)."""
+
+_COMMON = """
+uniform vec3 u_sun_dir;
+uniform vec3 u_sun_color;
+uniform vec3 u_sky_color;
+uniform vec3 u_ground_color;
+uniform vec3 u_eye;
+uniform vec3 u_fog_color;
+uniform sampler2DShadow u_shadow;
+uniform float u_shadow_texel;
+
+float shadow_at(vec4 lp, float bias) {
+    vec3 p = lp.xyz / lp.w * 0.5 + 0.5;
+    if (p.x <= 0.0 || p.x >= 1.0 || p.y <= 0.0 || p.y >= 1.0 || p.z >= 1.0) return 1.0;
+#ifdef SOFT_SHADOWS
+    float s = 0.0;
+    for (int i = 0; i < 4; i++) {
+        vec2 o = vec2((i & 1) == 0 ? -0.75 : 0.75, (i & 2) == 0 ? -0.75 : 0.75);
+        s += texture(u_shadow, vec3(p.xy + o * u_shadow_texel, p.z - bias));
+    }
+    return s * 0.25;
+#else
+    return texture(u_shadow, vec3(p.xy, p.z - bias));   // one bilinear 2x2 comparison
+#endif
+}
+
+vec3 fog(vec3 c, vec3 world) {
+    float d = length(world - u_eye);
+    float f = clamp((d - 12.0) * 0.02, 0.0, 0.85);
+    return mix(c, u_fog_color, f * (2.0 - f));
+}
+
+vec4 finish(vec3 c) {
+    c = c / (1.0 + 0.15 * c);               // gentle highlight roll-off
+    return vec4(sqrt(max(c, 0.0)), 1.0);    // display gamma 2 (cheap on CPU renderers)
+}
+"""
+
+_PIECE_VS = """
+#version 330 core
+layout(location = 0) in vec3 position;
+layout(location = 1) in vec3 normal;
+uniform mat4 u_model;
+uniform mat4 u_view_proj;
+uniform mat4 u_light_vp;
+out vec3 v_world;
+out vec3 v_normal;
+out vec3 v_local;
+out vec4 v_light;
+void main() {
+    vec4 w = u_model * vec4(position, 1.0);
+    v_world = w.xyz;
+    v_normal = mat3(u_model) * normal;
+    v_local = position;
+    v_light = u_light_vp * w;
+    gl_Position = u_view_proj * w;
+}
+"""
+
+_PIECE_FS = """
+#version 330 core
+in vec3 v_world;
+in vec3 v_normal;
+in vec3 v_local;
+in vec4 v_light;
+uniform vec3 u_albedo;
+uniform vec4 u_tint;        // rgb, amount
+uniform float u_grain;      // ring spacing scale, 1/m
+uniform float u_seed;
+out vec4 frag;
+""" + _COMMON + """
+void main() {
+    vec3 n = normalize(v_normal);
+    // wood: growth rings around an axis parallel to the long axis, slightly wavy
+    vec2 c = v_local.xy + vec2(0.031 + 0.01 * sin(u_seed), -0.027 + 0.01 * cos(u_seed * 1.7));
+    float r = length(c) + 0.0025 * sin(v_local.z * 37.0 + u_seed) + 0.001 * sin(v_local.z * 151.0);
+    float ring = 0.5 + 0.5 * sin(r * u_grain);
+    vec3 albedo = u_albedo * (0.80 + 0.20 * smoothstep(0.15, 0.85, ring));
+    albedo = mix(albedo, u_tint.rgb, u_tint.a);
+    float ndl = dot(n, u_sun_dir);
+    float sh = ndl > 0.0 ? shadow_at(v_light, 0.0015) : 0.0;
+    float hemi = 0.5 + 0.5 * n.z;
+    vec3 ambient = mix(u_ground_color, u_sky_color, hemi);
+    // darken near the ground (contact occlusion)
+    float ao = mix(0.55, 1.0, smoothstep(0.0, 0.06, v_world.z));
+    vec3 v = normalize(u_eye - v_world);
+    vec3 h = normalize(v + u_sun_dir);
+    float spec = pow(max(dot(n, h), 0.0), 24.0) * 0.12 * sh;
+    vec3 col = albedo * (ambient * ao + u_sun_color * max(ndl, 0.0) * sh) + spec * u_sun_color;
+    col += u_tint.rgb * u_tint.a * 0.25;    // statuses stay readable in shadow
+    frag = finish(fog(col, v_world));
+}
+"""
+
+_GROUND_FS = """
+#version 330 core
+in vec3 v_world;
+in vec3 v_normal;
+in vec3 v_local;
+in vec4 v_light;
+uniform sampler2D u_noise;              // tileable noise, three octaves in r, g, b
+uniform vec2 u_pitch_half;              // half length, half width, m
+out vec4 frag;
+""" + _COMMON + """
+void main() {
+    vec2 p = v_world.xy;
+    vec3 a = texture(u_noise, p * 0.11).rgb;
+    vec3 g = vec3(0.085, 0.215, 0.045) * (0.68 + 0.30 * a.r + 0.18 * a.g + 0.20 * a.b);
+    // mowing stripes, 1 m wide across the pitch, only on the mown area
+    float inside = step(abs(p.x), u_pitch_half.x + 1.5) * step(abs(p.y), u_pitch_half.y + 1.5);
+    float stripe = step(0.5, fract(p.x * 0.5));
+    g *= mix(1.0, mix(0.92, 1.06, stripe), inside);
+    g = mix(g * vec3(1.15, 1.05, 0.75), g, inside);   // rougher, yellower grass off the pitch
+    float sh = shadow_at(v_light, 0.0008);
+    vec3 col = g * (mix(u_ground_color, u_sky_color, 0.85) + u_sun_color * u_sun_dir.z * sh);
+    frag = finish(fog(col, v_world));
+}
+"""
+
+_BLOB_VS = """
+#version 330 core
+layout(location = 0) in vec3 position;
+layout(location = 1) in vec2 local;     // along / across the footprint from its centre, m
+layout(location = 2) in vec4 shape;     // core half length, core half width, fade width (m), strength
+uniform mat4 u_view_proj;
+out vec2 v_local;
+flat out vec4 v_shape;
+void main() { v_local = local; v_shape = shape; gl_Position = u_view_proj * vec4(position, 1.0); }
+"""
+
+_BLOB_FS = """
+#version 330 core
+in vec2 v_local;
+flat in vec4 v_shape;
+out vec4 frag;
+void main() {
+    float d = length(max(abs(v_local) - v_shape.xy, 0.0)) / v_shape.z;
+    float occ = v_shape.w * (1.0 - smoothstep(0.0, 1.0, d));
+    frag = vec4(vec3(1.0 - occ), 1.0);
+}
+"""
+
+_FLAT_VS = """
+#version 330 core
+layout(location = 0) in vec3 position;
+layout(location = 1) in vec3 normal;
+uniform mat4 u_view_proj;
+uniform mat4 u_light_vp;
+out vec3 v_world;
+out vec4 v_light;
+out float v_along;
+void main() {
+    v_world = position;
+    v_light = u_light_vp * vec4(position, 1.0);
+    v_along = normal.x;
+    gl_Position = u_view_proj * vec4(position, 1.0);
+}
+"""
+
+_FLAT_FS = """
+#version 330 core
+in vec3 v_world;
+in vec4 v_light;
+in float v_along;
+uniform vec4 u_color;
+uniform float u_lit;      // 1: painted on the grass (shadowed), 0: unlit overlay
+uniform float u_dash;     // dash period along the line, m (0: solid)
+out vec4 frag;
+""" + _COMMON + """
+void main() {
+    if (u_dash > 0.0 && fract(v_along / u_dash) > 0.6) discard;
+    vec3 c = u_color.rgb;
+    if (u_lit > 0.5) {
+        float sh = shadow_at(v_light, 0.0008);
+        c = c * (mix(u_ground_color, u_sky_color, 0.85) + u_sun_color * u_sun_dir.z * sh) * 0.75;
+        frag = vec4(finish(fog(c, v_world)).rgb, u_color.a);
+    } else {
+        frag = vec4(sqrt(c), u_color.a);
+    }
+}
+"""
+
+_DEPTH_VS = """
+#version 330 core
+layout(location = 0) in vec3 position;
+uniform mat4 u_model;
+uniform mat4 u_light_vp;
+void main() { gl_Position = u_light_vp * u_model * vec4(position, 1.0); }
+"""
+
+_DEPTH_FS = """
+#version 330 core
+void main() { }
+"""
+
+_SKY_VS = """
+#version 330 core
+layout(location = 0) in vec3 position;
+uniform mat4 u_inv_view_proj;
+out vec3 v_dir;
+void main() {
+    vec4 a = u_inv_view_proj * vec4(position.xy, -1.0, 1.0);
+    vec4 b = u_inv_view_proj * vec4(position.xy, 1.0, 1.0);
+    v_dir = b.xyz / b.w - a.xyz / a.w;      // linear across the screen: interpolates exactly
+    gl_Position = vec4(position.xy, 1.0, 1.0);
+}
+"""
+
+_SKY_FS = """
+#version 330 core
+in vec3 v_dir;
+uniform vec3 u_fog_color;
+uniform vec3 u_zenith;
+out vec4 frag;
+void main() {
+    vec3 d = normalize(v_dir);
+    vec3 c = mix(u_fog_color, u_zenith, sqrt(clamp(d.z, 0.0, 1.0)));
+    frag = vec4(sqrt(c), 1.0);
+}
+"""
+
+
+def _f32(m: np.ndarray) -> tuple:
+    """A (4, 4) matrix as 16 floats in OpenGL's column-major order."""
+    return tuple(float(v) for v in np.asarray(m, dtype=np.float64).T.ravel())
+
+
+class Program:
+    """A linked GLSL program with cached uniform locations (raw OpenGL: pyglet 2.1's
+    introspection does not know ``sampler2DShadow``)."""
+
+    def __init__(self, vertex: str, fragment: str) -> None:
+        self.id = gl.glCreateProgram()
+        shaders = []
+        for src, kind in ((vertex, gl.GL_VERTEX_SHADER), (fragment, gl.GL_FRAGMENT_SHADER)):
+            sh = gl.glCreateShader(kind)
+            buf = ctypes.create_string_buffer(src.encode())
+            ptr = ctypes.cast(ctypes.pointer(ctypes.pointer(buf)), ctypes.POINTER(ctypes.POINTER(gl.GLchar)))
+            gl.glShaderSource(sh, 1, ptr, None)
+            gl.glCompileShader(sh)
+            ok = gl.GLint()
+            gl.glGetShaderiv(sh, gl.GL_COMPILE_STATUS, ctypes.byref(ok))
+            if not ok.value:
+                raise RuntimeError(f"shader does not compile: {self._log(sh, gl.glGetShaderInfoLog)}")
+            gl.glAttachShader(self.id, sh)
+            shaders.append(sh)
+        gl.glLinkProgram(self.id)
+        ok = gl.GLint()
+        gl.glGetProgramiv(self.id, gl.GL_LINK_STATUS, ctypes.byref(ok))
+        if not ok.value:
+            raise RuntimeError(f"shader program does not link: {self._log(self.id, gl.glGetProgramInfoLog)}")
+        for sh in shaders:
+            gl.glDetachShader(self.id, sh)
+            gl.glDeleteShader(sh)
+        self._loc: dict[str, int] = {}
+
+    @staticmethod
+    def _log(obj, getter) -> str:
+        buf = ctypes.create_string_buffer(4096)
+        getter(obj, 4096, None, buf)
+        return buf.value.decode(errors="replace")
+
+    def use(self) -> None:
+        gl.glUseProgram(self.id)
+
+    def loc(self, name: str) -> int:
+        if name not in self._loc:
+            self._loc[name] = gl.glGetUniformLocation(self.id, name.encode())
+        return self._loc[name]
+
+    def __setitem__(self, name: str, value) -> None:
+        """Set a uniform of the program in use: int → int/sampler, float, a 2/3/4-tuple → vec,
+        16 floats → mat4 (column-major); a longer sequence → vec4 array. Unknown names
+        (optimised out) are ignored."""
+        loc = self.loc(name)
+        if loc < 0:
+            return
+        if isinstance(value, (bool, int, np.integer)):
+            gl.glUniform1i(loc, int(value))
+        elif isinstance(value, (float, np.floating)):
+            gl.glUniform1f(loc, float(value))
+        else:
+            v = [float(x) for x in value]
+            n = len(v)
+            if n == 2:
+                gl.glUniform2f(loc, *v)
+            elif n == 3:
+                gl.glUniform3f(loc, *v)
+            elif n == 4:
+                gl.glUniform4f(loc, *v)
+            elif n == 16:
+                gl.glUniformMatrix4fv(loc, 1, gl.GL_FALSE, (gl.GLfloat * 16)(*v))
+            elif n % 4 == 0:
+                gl.glUniform4fv(loc, n // 4, (gl.GLfloat * n)(*v))
+            else:
+                raise ValueError(f"cannot set uniform {name} from {n} numbers")
+
+
+class GLMesh:
+    """Triangles in a vertex array of interleaved float attributes, by default position (m)
+    and normal, 6 floats per vertex (attribute locations 0, 1 …). The buffer can be
+    replaced (dynamic geometry)."""
+
+    def __init__(self, data: np.ndarray | None = None, mode: int = gl.GL_TRIANGLES, layout: tuple[int, ...] = (3, 3)) -> None:
+        self.mode = mode
+        self.count = 0
+        self.layout = layout
+        self.vao = gl.GLuint()
+        self.vbo = gl.GLuint()
+        gl.glGenVertexArrays(1, ctypes.byref(self.vao))
+        gl.glGenBuffers(1, ctypes.byref(self.vbo))
+        gl.glBindVertexArray(self.vao)
+        gl.glBindBuffer(gl.GL_ARRAY_BUFFER, self.vbo)
+        stride = 4 * sum(layout)
+        offset = 0
+        for loc, n in enumerate(layout):
+            gl.glEnableVertexAttribArray(loc)
+            gl.glVertexAttribPointer(loc, n, gl.GL_FLOAT, gl.GL_FALSE, stride, ctypes.c_void_p(offset))
+            offset += 4 * n
+        gl.glBindVertexArray(0)
+        if data is not None:
+            self.upload(data)
+
+    def upload(self, data: np.ndarray) -> None:
+        """Replace the vertices: array (N, sum(layout)) float32."""
+        data = np.ascontiguousarray(data, dtype=np.float32)
+        self.count = int(data.shape[0]) if data.size else 0
+        gl.glBindBuffer(gl.GL_ARRAY_BUFFER, self.vbo)
+        gl.glBufferData(gl.GL_ARRAY_BUFFER, data.nbytes, data.ctypes.data if data.size else None, gl.GL_DYNAMIC_DRAW)
+
+    def draw(self) -> None:
+        if self.count:
+            gl.glBindVertexArray(self.vao)
+            gl.glDrawArrays(self.mode, 0, self.count)
+
+    def delete(self) -> None:
+        gl.glDeleteBuffers(1, ctypes.byref(self.vbo))
+        gl.glDeleteVertexArrays(1, ctypes.byref(self.vao))
+
+
+def mesh_vertices(mesh: trimesh.Trimesh, round_piece: bool) -> np.ndarray:
+    """Unindexed vertices (3F, 6) of a mesh: flat normals for boxes; for round pieces the
+    side gets smooth radial normals and the caps flat ones."""
+    tri = mesh.vertices[mesh.faces]  # (F, 3, 3)
+    fn = np.repeat(mesh.face_normals[:, None, :], 3, axis=1)
+    if round_piece:
+        side = np.abs(mesh.face_normals[:, 2]) < 0.5
+        radial = tri.copy()
+        radial[..., 2] = 0.0
+        radial /= np.maximum(np.linalg.norm(radial, axis=-1, keepdims=True), 1e-12)
+        fn = np.where(side[:, None, None], radial, fn)
+    return np.concatenate((tri.reshape(-1, 3), fn.reshape(-1, 3)), axis=1).astype(np.float32)
+
+
+def load_piece_meshes(equipment: str) -> dict[str, np.ndarray]:
+    """Kind → unindexed vertices (N, 6) of ``models/<equipment>-<kind>.obj``.
+
+    Raises:
+        FileNotFoundError: a model file is missing (run ``kubb3d models build``).
+    """
+    out = {}
+    for kind in ("kubb", "king", "baton", "stake"):
+        path = models_dir() / f"{equipment}-{kind}.obj"
+        if not path.is_file():
+            raise FileNotFoundError(f"model file {path.name} is missing; run `kubb3d models build`")
+        mesh = trimesh.load(path, file_type="obj", process=False, force="mesh")
+        out[kind] = mesh_vertices(mesh, kind in ("baton", "stake"))
+    return out
+
+
+def quads_along(segments, z: float) -> np.ndarray:
+    """Flat quads on the plane z (m) for segments ((x0, y0), (x1, y1), width m); vertices
+    (6 per segment, 6 floats: position, then the distance along the segment in the first
+    'normal' slot for dashing)."""
+    out = []
+    for (x0, y0), (x1, y1), w in segments:
+        d = np.array((x1 - x0, y1 - y0), dtype=float)
+        n = float(np.linalg.norm(d))
+        if n < 1e-9:
+            continue
+        d /= n
+        e = np.array((-d[1], d[0])) * w / 2
+        a0, a1 = np.array((x0, y0)) - d * w / 2, np.array((x1, y1)) + d * w / 2
+        c = [(a0 - e, 0.0), (a1 - e, n), (a1 + e, n), (a0 - e, 0.0), (a1 + e, n), (a0 + e, 0.0)]
+        for p, s in c:
+            out.append((p[0], p[1], z, s, 0.0, 0.0))
+    return np.array(out, dtype=np.float32).reshape(-1, 6)
+
+
+def ribbon(points: np.ndarray, eye: np.ndarray, width: float) -> np.ndarray:
+    """A camera-facing strip (vertices (6(N−1), 6)) of ``width`` m along a polyline (N, 3)."""
+    p = np.asarray(points, dtype=float)
+    if len(p) < 2:
+        return np.zeros((0, 6), np.float32)
+    t = np.gradient(p, axis=0)
+    t /= np.maximum(np.linalg.norm(t, axis=1, keepdims=True), 1e-9)
+    v = eye[None, :] - p
+    side = np.cross(t, v)
+    side /= np.maximum(np.linalg.norm(side, axis=1, keepdims=True), 1e-9)
+    left, right = p + side * width / 2, p - side * width / 2
+    along = np.concatenate(([0.0], np.cumsum(np.linalg.norm(np.diff(p, axis=0), axis=1))))
+    quads = np.stack((left[:-1], right[:-1], right[1:], left[:-1], right[1:], left[1:]), axis=1).reshape(-1, 3)
+    s = np.stack((along[:-1], along[:-1], along[1:], along[:-1], along[1:], along[1:]), axis=1).reshape(-1, 1)
+    return np.concatenate((quads, s, np.zeros((len(s), 2))), axis=1).astype(np.float32)
+
+
+NOISE_SEED = 20240605
+"""Seed of the grass noise texture (part of the look, not of any simulation)."""
+
+
+def grass_noise(rng: np.random.Generator, size: int = 256) -> np.ndarray:
+    """Tileable noise (size, size, 3) uint8: white noise low-passed in the Fourier domain,
+    three bands (coarse in r, medium in g, fine in b), each stretched to 0–255."""
+    out = np.empty((size, size, 3), np.uint8)
+    f = np.fft.fftfreq(size)
+    k = np.hypot(*np.meshgrid(f, f))
+    for ch, (lo, hi) in enumerate(((0.0, 0.02), (0.02, 0.08), (0.08, 0.5))):
+        spec = np.fft.fft2(rng.standard_normal((size, size)))
+        band = np.real(np.fft.ifft2(spec * ((k >= lo) & (k <= hi))))
+        band = (band - band.min()) / max(np.ptp(band), 1e-12)
+        out[..., ch] = np.round(band * 255).astype(np.uint8)
+    return out
+
+
+def blob_vertices(pieces, half_sizes: dict[str, tuple[float, float]]) -> np.ndarray:
+    """Contact-shadow quads on the grass under pieces near the ground.
+
+    Args:
+        pieces: (kind, pose (7,)) pairs; stakes are skipped.
+        half_sizes: kind → (half width, half length) of its mesh, m.
+
+    Returns:
+        Vertices (6 per shadowed piece, 9 floats: position (m), position in the footprint's
+        frame (m), core half length, core half width, fade width (m), strength in [0, 1]).
+        A piece whose lowest point is 0.25 m or more above the ground casts none.
+    """
+    out = []
+    from kubb3d.viewer.scene import quat_matrix
+
+    for kind, pose in pieces:
+        if kind == "stake" or kind not in half_sizes:
+            continue
+        r, hl = half_sizes[kind]
+        c = np.asarray(pose[:3], dtype=float)
+        axis = quat_matrix(pose[3:])[:, 2]
+        e0, e1 = c - axis * hl, c + axis * hl
+        low = max(0.0, min(e0[2], e1[2]) - r)
+        lift = 1.0 - low / 0.25
+        if lift <= 0:
+            continue
+        d = (e1 - e0)[:2]
+        n = float(np.linalg.norm(d))
+        u = d / n if n > 1e-6 else np.array((1.0, 0.0))
+        v = np.array((-u[1], u[0]))
+        core_a, core_c = max(n / 2, r), r
+        fade = 1.8 * r + 0.8 * low
+        strength = 0.6 * lift
+        ea, ec = core_a + fade, core_c + fade
+        mid = (e0[:2] + e1[:2]) / 2
+        corners = [(-ea, -ec), (ea, -ec), (ea, ec), (-ea, -ec), (ea, ec), (-ea, ec)]
+        for s, t in corners:
+            p = mid + s * u + t * v
+            out.append((p[0], p[1], 0.0, s, t, core_a, core_c, fade, strength))
+    return np.array(out, dtype=np.float32).reshape(-1, 9)
+
+
+@dataclass
+class FrameStats:
+    """Counters of the last frame (for tests and the benchmark)."""
+
+    pieces: int = 0
+    shadow_redrawn: bool = False
+
+
+class Renderer:
+    """Draws scenes into an off-screen framebuffer of ``width`` × ``height`` px.
+
+    Args:
+        width, height: framebuffer size, px.
+        equipment: equipment set name whose meshes are loaded.
+
+    Raises:
+        RuntimeError: no current OpenGL context, or shaders that do not compile.
+    """
+
+    SKY_ZENITH = (0.22, 0.42, 0.80)
+    FOG = (0.66, 0.76, 0.88)
+
+    def __init__(self, width: int, height: int, equipment: str = "standard") -> None:
+        self.width, self.height = int(width), int(height)
+        self.equipment = equipment
+        self.stats = FrameStats()
+        self._piece_prog = Program(_PIECE_VS, _PIECE_FS)
+        self._ground_prog = Program(_PIECE_VS, _GROUND_FS)
+        self._flat_prog = Program(_FLAT_VS, _FLAT_FS)
+        self._depth_prog = Program(_DEPTH_VS, _DEPTH_FS)
+        self._sky_prog = Program(_SKY_VS, _SKY_FS)
+        self._blob_prog = Program(_BLOB_VS, _BLOB_FS)
+        verts = load_piece_meshes(equipment)
+        self._meshes = {k: GLMesh(v) for k, v in verts.items()}
+        self._half_sizes = {k: (float(np.abs(v[:, :2]).max()), float(np.abs(v[:, 2]).max())) for k, v in verts.items()}
+        self._blob_mesh = GLMesh(layout=(3, 2, 4))
+        self._make_noise_texture(grass_noise(np.random.default_rng(NOISE_SEED)))
+        g = 40.0
+        quad = np.array([(-g, -g, 0, 0, 0, 1), (g, -g, 0, 0, 0, 1), (g, g, 0, 0, 0, 1), (-g, -g, 0, 0, 0, 1), (g, g, 0, 0, 0, 1), (-g, g, 0, 0, 0, 1)], np.float32)
+        self._ground = GLMesh(quad)
+        self._sky = GLMesh(np.array([(-1, -1, 0, 0, 0, 0), (3, -1, 0, 0, 0, 0), (-1, 3, 0, 0, 0, 0)], np.float32))
+        self._lines = GLMesh()
+        self._lines_key = None
+        self._dyn = GLMesh()
+        self._shadow_key = None
+        self._make_shadow_map()
+        self._fbo = None
+        self._make_framebuffer(self.width, self.height)
+        self.light_vp = self._light_matrix()
+
+    # ------------------------------------------------------------ GL objects
+    def _make_noise_texture(self, noise: np.ndarray) -> None:
+        self._noise_tex = gl.GLuint()
+        gl.glGenTextures(1, ctypes.byref(self._noise_tex))
+        gl.glBindTexture(gl.GL_TEXTURE_2D, self._noise_tex)
+        data = np.ascontiguousarray(noise)
+        gl.glPixelStorei(gl.GL_UNPACK_ALIGNMENT, 1)
+        gl.glTexImage2D(gl.GL_TEXTURE_2D, 0, gl.GL_RGB8, data.shape[1], data.shape[0], 0, gl.GL_RGB, gl.GL_UNSIGNED_BYTE, data.ctypes.data)
+        gl.glGenerateMipmap(gl.GL_TEXTURE_2D)
+        for pname, val in ((gl.GL_TEXTURE_MIN_FILTER, gl.GL_LINEAR_MIPMAP_LINEAR), (gl.GL_TEXTURE_MAG_FILTER, gl.GL_LINEAR),
+                           (gl.GL_TEXTURE_WRAP_S, gl.GL_REPEAT), (gl.GL_TEXTURE_WRAP_T, gl.GL_REPEAT)):
+            gl.glTexParameteri(gl.GL_TEXTURE_2D, pname, val)
+
+    def _make_shadow_map(self) -> None:
+        self._shadow_tex = gl.GLuint()
+        gl.glGenTextures(1, ctypes.byref(self._shadow_tex))
+        gl.glBindTexture(gl.GL_TEXTURE_2D, self._shadow_tex)
+        gl.glTexImage2D(gl.GL_TEXTURE_2D, 0, gl.GL_DEPTH_COMPONENT24, SHADOW_SIZE, SHADOW_SIZE, 0, gl.GL_DEPTH_COMPONENT, gl.GL_FLOAT, None)
+        for pname, val in ((gl.GL_TEXTURE_MIN_FILTER, gl.GL_LINEAR), (gl.GL_TEXTURE_MAG_FILTER, gl.GL_LINEAR),
+                           (gl.GL_TEXTURE_WRAP_S, gl.GL_CLAMP_TO_EDGE), (gl.GL_TEXTURE_WRAP_T, gl.GL_CLAMP_TO_EDGE),
+                           (gl.GL_TEXTURE_COMPARE_MODE, gl.GL_COMPARE_REF_TO_TEXTURE), (gl.GL_TEXTURE_COMPARE_FUNC, gl.GL_LEQUAL)):
+            gl.glTexParameteri(gl.GL_TEXTURE_2D, pname, val)
+        self._shadow_fbo = gl.GLuint()
+        gl.glGenFramebuffers(1, ctypes.byref(self._shadow_fbo))
+        gl.glBindFramebuffer(gl.GL_FRAMEBUFFER, self._shadow_fbo)
+        gl.glFramebufferTexture2D(gl.GL_FRAMEBUFFER, gl.GL_DEPTH_ATTACHMENT, gl.GL_TEXTURE_2D, self._shadow_tex, 0)
+        gl.glDrawBuffer(gl.GL_NONE)
+        gl.glReadBuffer(gl.GL_NONE)
+        self._check_fbo("shadow map")
+        gl.glBindFramebuffer(gl.GL_FRAMEBUFFER, 0)
+
+    def _make_framebuffer(self, width: int, height: int) -> None:
+        if self._fbo is not None:
+            gl.glDeleteFramebuffers(1, ctypes.byref(self._fbo))
+            gl.glDeleteRenderbuffers(2, (gl.GLuint * 2)(self._color_rb.value, self._depth_rb.value))
+        self.width, self.height = int(width), int(height)
+        self._fbo, self._color_rb, self._depth_rb = gl.GLuint(), gl.GLuint(), gl.GLuint()
+        gl.glGenFramebuffers(1, ctypes.byref(self._fbo))
+        gl.glGenRenderbuffers(1, ctypes.byref(self._color_rb))
+        gl.glGenRenderbuffers(1, ctypes.byref(self._depth_rb))
+        gl.glBindRenderbuffer(gl.GL_RENDERBUFFER, self._color_rb)
+        gl.glRenderbufferStorage(gl.GL_RENDERBUFFER, gl.GL_RGBA8, self.width, self.height)
+        gl.glBindRenderbuffer(gl.GL_RENDERBUFFER, self._depth_rb)
+        gl.glRenderbufferStorage(gl.GL_RENDERBUFFER, gl.GL_DEPTH24_STENCIL8, self.width, self.height)
+        gl.glBindFramebuffer(gl.GL_FRAMEBUFFER, self._fbo)
+        gl.glFramebufferRenderbuffer(gl.GL_FRAMEBUFFER, gl.GL_COLOR_ATTACHMENT0, gl.GL_RENDERBUFFER, self._color_rb)
+        gl.glFramebufferRenderbuffer(gl.GL_FRAMEBUFFER, gl.GL_DEPTH_STENCIL_ATTACHMENT, gl.GL_RENDERBUFFER, self._depth_rb)
+        self._check_fbo("colour framebuffer")
+        gl.glBindFramebuffer(gl.GL_FRAMEBUFFER, 0)
+
+    @staticmethod
+    def _check_fbo(what: str) -> None:
+        status = gl.glCheckFramebufferStatus(gl.GL_FRAMEBUFFER)
+        if status != gl.GL_FRAMEBUFFER_COMPLETE:
+            raise RuntimeError(f"OpenGL {what} is incomplete (status 0x{status:x})")
+
+    def resize(self, width: int, height: int) -> None:
+        """Change the framebuffer size, px."""
+        if (int(width), int(height)) != (self.width, self.height) and width > 0 and height > 0:
+            self._make_framebuffer(width, height)
+
+    def bind(self) -> None:
+        """Make the off-screen framebuffer the drawing target (e.g. for the HUD)."""
+        gl.glBindFramebuffer(gl.GL_FRAMEBUFFER, self._fbo)
+        gl.glViewport(0, 0, self.width, self.height)
+
+    @staticmethod
+    def _light_matrix() -> np.ndarray:
+        c = np.zeros(3)
+        eye = c + SUN_DIRECTION * 20.0
+        view = look_at(eye, c, up=(1.0, 0.0, 0.0))
+        r = 7.5
+        return orthographic(-r, r, -r, r, 1.0, 40.0) @ view
+
+    # ------------------------------------------------------------ uniforms
+    @staticmethod
+    def _set(prog: Program, name: str, value) -> None:
+        prog[name] = value
+
+    def _common(self, prog: Program, camera: Camera) -> None:
+        s = self._set
+        s(prog, "u_sun_dir", tuple(SUN_DIRECTION))
+        s(prog, "u_sun_color", (2.1, 1.95, 1.75))
+        s(prog, "u_sky_color", (0.50, 0.62, 0.85))
+        s(prog, "u_ground_color", (0.20, 0.24, 0.12))
+        s(prog, "u_fog_color", self.FOG)
+        s(prog, "u_eye", tuple(float(v) for v in camera.eye))
+        s(prog, "u_shadow", 0)
+        s(prog, "u_shadow_texel", 1.0 / SHADOW_SIZE)
+        s(prog, "u_light_vp", _f32(self.light_vp))
+
+    # ------------------------------------------------------------ frame
+    def render(self, scene: Scene, camera: Camera) -> None:
+        """Draw one frame of ``scene`` seen by ``camera`` into the off-screen framebuffer."""
+        pieces = scene.visible()
+        self.stats = FrameStats(pieces=len(pieces))
+        models = {pid: model_matrix(p.pose) for pid, p in pieces}
+        self._shadow_pass(pieces, models)
+
+        self.bind()
+        gl.glEnable(gl.GL_DEPTH_TEST)
+        gl.glDepthFunc(gl.GL_LEQUAL)
+        gl.glDepthMask(gl.GL_TRUE)
+        gl.glDisable(gl.GL_BLEND)
+        gl.glEnable(gl.GL_CULL_FACE)
+        gl.glCullFace(gl.GL_BACK)
+        gl.glClearColor(*self.FOG, 1.0)
+        gl.glClear(gl.GL_COLOR_BUFFER_BIT | gl.GL_DEPTH_BUFFER_BIT)
+        vp = camera.view_proj(self.width, self.height)
+        gl.glActiveTexture(gl.GL_TEXTURE1)
+        gl.glBindTexture(gl.GL_TEXTURE_2D, self._noise_tex)
+        gl.glActiveTexture(gl.GL_TEXTURE0)
+        gl.glBindTexture(gl.GL_TEXTURE_2D, self._shadow_tex)
+
+        # pieces first (front to back does not matter much: they are small)
+        prog = self._piece_prog
+        prog.use()
+        self._common(prog, camera)
+        prog["u_view_proj"] = _f32(vp)
+        for pid, p in pieces:
+            prog["u_model"] = _f32(models[pid])
+            prog["u_albedo"] = WOOD.get(p.kind, WOOD["kubb"])
+            tint = STATUS_COLORS.get(p.status) if p.status else None
+            prog["u_tint"] = (*tint, 0.62) if tint else (0.0, 0.0, 0.0, 0.0)
+            prog["u_grain"] = 700.0 if p.kind != "baton" else 900.0
+            prog["u_seed"] = float(sum(map(ord, pid)) % 97)
+            self._meshes[p.kind].draw()
+
+        # grass (hidden parts are skipped by the depth test)
+        prog = self._ground_prog
+        prog.use()
+        self._common(prog, camera)
+        prog["u_view_proj"] = _f32(vp)
+        prog["u_model"] = _f32(np.eye(4))
+        prog["u_noise"] = 1
+        prog["u_pitch_half"] = (scene.pitch.length / 2, scene.pitch.half_width)
+        gl.glDisable(gl.GL_CULL_FACE)
+        self._ground.draw()
+
+        # contact shadows (multiplied onto the grass), painted lines and overlays
+        gl.glDepthMask(gl.GL_FALSE)
+        gl.glEnable(gl.GL_POLYGON_OFFSET_FILL)
+        gl.glPolygonOffset(-1.0, -4.0)
+        gl.glEnable(gl.GL_BLEND)
+        blobs = blob_vertices([(p.kind, p.pose) for _, p in pieces], self._half_sizes)
+        if len(blobs):
+            self._blob_mesh.upload(blobs)
+            prog = self._blob_prog
+            prog.use()
+            prog["u_view_proj"] = _f32(vp)
+            gl.glBlendFunc(gl.GL_ZERO, gl.GL_SRC_COLOR)
+            self._blob_mesh.draw()
+        gl.glBlendFunc(gl.GL_SRC_ALPHA, gl.GL_ONE_MINUS_SRC_ALPHA)
+        self._draw_flat_overlays(scene, camera, vp)
+        gl.glDisable(gl.GL_POLYGON_OFFSET_FILL)
+
+        # trace
+        if scene.trace is not None and len(scene.trace) >= 2:
+            self._dyn.upload(ribbon(scene.trace, camera.eye, 0.012))
+            prog = self._flat_prog
+            prog.use()
+            prog["u_color"] = (1.0, 0.85, 0.1, 0.9)
+            prog["u_lit"] = 0.0
+            prog["u_dash"] = 0.0
+            self._dyn.draw()
+        gl.glDisable(gl.GL_BLEND)
+        gl.glDepthMask(gl.GL_TRUE)
+
+        # sky last: only where nothing was drawn
+        prog = self._sky_prog
+        prog.use()
+        prog["u_inv_view_proj"] = _f32(np.linalg.inv(vp))
+        prog["u_fog_color"] = self.FOG
+        prog["u_zenith"] = self.SKY_ZENITH
+        self._sky.draw()
+
+        gl.glBindVertexArray(0)
+        gl.glUseProgram(0)
+        gl.glDisable(gl.GL_DEPTH_TEST)
+        gl.glDepthFunc(gl.GL_LESS)
+
+    def _shadow_pass(self, pieces, models) -> None:
+        key = tuple((pid, tuple(np.round(models[pid][:3, :].ravel(), 5))) for pid, _ in pieces)
+        if key == self._shadow_key:
+            return
+        self._shadow_key = key
+        self.stats.shadow_redrawn = True
+        gl.glBindFramebuffer(gl.GL_FRAMEBUFFER, self._shadow_fbo)
+        gl.glViewport(0, 0, SHADOW_SIZE, SHADOW_SIZE)
+        gl.glEnable(gl.GL_DEPTH_TEST)
+        gl.glDepthMask(gl.GL_TRUE)
+        gl.glClear(gl.GL_DEPTH_BUFFER_BIT)
+        gl.glDisable(gl.GL_CULL_FACE)
+        prog = self._depth_prog
+        prog.use()
+        self._set(prog, "u_light_vp", _f32(self.light_vp))
+        for pid, p in pieces:
+            self._set(prog, "u_model", _f32(models[pid]))
+            self._meshes[p.kind].draw()
+        gl.glBindFramebuffer(gl.GL_FRAMEBUFFER, 0)
+
+    def _draw_flat_overlays(self, scene: Scene, camera: Camera, vp: np.ndarray) -> None:
+        prog = self._flat_prog
+        prog.use()
+        self._common(prog, camera)
+        self._set(prog, "u_view_proj", _f32(vp))
+        key = (scene.pitch,)
+        if key != self._lines_key:
+            self._lines.upload(quads_along(scene.line_segments(), 0.002))
+            self._lines_key = key
+        self._set(prog, "u_color", (0.95, 0.95, 0.92, 1.0))
+        self._set(prog, "u_lit", 1.0)
+        self._set(prog, "u_dash", 0.0)
+        self._lines.draw()
+        h = scene.pitch.half_width
+        if scene.throwing_line is not None:
+            x = scene.throwing_line
+            self._dyn.upload(quads_along([((x, -h - 0.6), (x, h + 0.6), 0.05)], 0.003))
+            self._set(prog, "u_color", (1.0, 0.75, 0.05, 0.85))
+            self._set(prog, "u_dash", 0.25)
+            self._dyn.draw()
+        if scene.aim is not None:
+            s, e = scene.aim
+            self._dyn.upload(quads_along([((s[0], s[1]), (e[0], e[1]), 0.025)], 0.004))
+            self._set(prog, "u_color", (1.0, 0.95, 0.25, 0.9))
+            self._set(prog, "u_lit", 0.0)
+            self._set(prog, "u_dash", 0.3)
+            self._dyn.draw()
+        if scene.release_point is not None:
+            x, y = scene.release_point[:2]
+            r = 0.09
+            self._dyn.upload(quads_along([((x - r, y), (x + r, y), 0.03), ((x, y - r), (x, y + r), 0.03)], 0.005))
+            self._set(prog, "u_color", (1.0, 0.3, 0.1, 0.95))
+            self._set(prog, "u_lit", 0.0)
+            self._set(prog, "u_dash", 0.0)
+            self._dyn.draw()
+
+    # ------------------------------------------------------------ output
+    def read_pixels(self) -> np.ndarray:
+        """The framebuffer as an array (height, width, 3) uint8, first row at the top."""
+        gl.glBindFramebuffer(gl.GL_FRAMEBUFFER, self._fbo)
+        gl.glPixelStorei(gl.GL_PACK_ALIGNMENT, 1)
+        buf = np.empty((self.height, self.width, 4), dtype=np.uint8)
+        gl.glReadPixels(0, 0, self.width, self.height, gl.GL_RGBA, gl.GL_UNSIGNED_BYTE, buf.ctypes.data)
+        gl.glBindFramebuffer(gl.GL_FRAMEBUFFER, 0)
+        return buf[::-1, :, :3].copy()
+
+    def blit(self, width: int, height: int) -> None:
+        """Copy the framebuffer to the window's default framebuffer of width × height px."""
+        gl.glBindFramebuffer(gl.GL_READ_FRAMEBUFFER, self._fbo)
+        gl.glBindFramebuffer(gl.GL_DRAW_FRAMEBUFFER, 0)
+        gl.glBlitFramebuffer(0, 0, self.width, self.height, 0, 0, width, height, gl.GL_COLOR_BUFFER_BIT, gl.GL_LINEAR)
+        gl.glBindFramebuffer(gl.GL_FRAMEBUFFER, 0)
+
+    def finish(self) -> None:
+        """Wait until the GPU (or llvmpipe) has finished the frame."""
+        gl.glFinish()

@@ -1,0 +1,162 @@
+"""``kubb3d play`` and ``kubb3d view``: the 3D viewer's commands.
+
+:func:`register` adds them to the main Typer app. pyglet is imported only inside the
+command bodies, so ``import kubb3d`` and ``kubb3d --help`` never load it.
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+
+class Camera(str, Enum):
+    thrower = "thrower"
+    orbit = "orbit"
+    top = "top"
+    follow = "follow"
+
+
+class Ruleset(str, Enum):
+    dm = "dm"
+    wikinger = "wikinger"
+
+
+def _user_error(message: str) -> Exception:
+    from kubb3d.cli import UserError
+
+    return UserError(message)
+
+
+def _check_size(width: int, height: int) -> None:
+    if not (16 <= width <= 8192 and 16 <= height <= 8192):
+        raise _user_error(f"--width and --height must be between 16 and 8192 px, got {width}×{height}")
+
+
+def _check_out(path: Path) -> None:
+    if path.suffix.lower() != ".png":
+        raise _user_error(f"--screenshot must name a .png file, got {path}")
+    if path.parent and not path.parent.exists():
+        raise _user_error(f"--screenshot: folder {path.parent} does not exist")
+
+
+def play(
+    ruleset: Ruleset = typer.Option(Ruleset.dm, help="Rules for throws and rulings (and the match with --opponent)."),
+    opponent: Optional[str] = typer.Option(None, help="Play a whole match against a simulated player of this skill (novice, club, elite)."),
+    equipment: str = typer.Option("standard", "--set", help="Equipment set (standard, dm-small)."),
+    screenshot: Optional[Path] = typer.Option(None, help="Render one frame headless to this PNG and exit (no display needed)."),
+    after: int = typer.Option(0, min=0, max=60, help="With --screenshot: the frame after this many scripted throws (aimed at B1, B2 …)."),
+    seed: int = typer.Option(0, help="Seed of the scripted throws' release errors (and of the opponent)."),
+    camera: Camera = typer.Option(Camera.thrower, help="Initial camera."),
+    width: int = typer.Option(1280, help="Window / image width, px."),
+    height: int = typer.Option(720, help="Window / image height, px."),
+) -> None:
+    """Throw batons in a 3D view of a regulation pitch (free throws, or a match with --opponent).
+
+    Keys: F1 shows them all. Mouse aims, holding the left button (or SPACE) charges the
+    power bar, releasing throws; wheel/UP/DOWN elevation, Q/E spin, Z/X tilt, LEFT/RIGHT
+    release point, 1-4 cameras, M slow motion, R new round, ESC quits.
+    """
+    _check_size(width, height)
+    if screenshot is not None:
+        _check_out(screenshot)
+    elif after:
+        raise _user_error("--after only makes sense with --screenshot")
+    from kubb3d.equipment import EQUIPMENT_SETS
+
+    if equipment not in EQUIPMENT_SETS:
+        raise _user_error(f"unknown equipment set {equipment!r}; expected one of {sorted(EQUIPMENT_SETS)}")
+    if opponent is not None:
+        from kubb3d.viewer.match_mode import MatchUnavailable, match_session
+
+        try:
+            session = match_session(ruleset.value, opponent, equipment, seed)
+        except MatchUnavailable as exc:
+            raise _user_error(str(exc)) from None
+        except ValueError as exc:
+            raise _user_error(f"--opponent: {exc}") from None
+        _run(session, screenshot, width, height, camera.value, "play", after=after)
+        return
+    from kubb3d.viewer import app as A
+
+    try:
+        if screenshot is not None:
+            out = A.screenshot_play(screenshot, after=after, seed=seed, width=width, height=height, camera=camera.value, equipment=equipment, ruleset=ruleset.value)
+            typer.echo(f"wrote {out}")
+            return
+        session = A.PlaySession(equipment, ruleset.value)
+        _run(session, None, width, height, camera.value, "play")
+    except A.NoDisplay as exc:
+        raise _user_error(str(exc)) from None
+
+
+def _run(session, screenshot: Optional[Path], width: int, height: int, camera: str, mode: str, after: int = 0) -> None:
+    from kubb3d.viewer import app as A
+
+    if screenshot is not None:
+        if hasattr(session, "timeline"):
+            out = A.screenshot_session(session, screenshot, width=width, height=height, camera=camera)
+        else:
+            app = A.App(session, width, height, headless=True, mode=mode, camera=camera)
+            try:
+                if after and hasattr(session, "advance_throws"):
+                    session.advance_throws(after)
+                app.frame(0.0)
+                out = app.screenshot(screenshot)
+            finally:
+                app.close()
+        typer.echo(f"wrote {out}")
+        return
+    try:
+        app = A.App(session, width, height, headless=False, mode=mode, camera=camera)
+    except A.NoDisplay as exc:
+        session.close()
+        raise _user_error(str(exc)) from None
+    try:
+        app.run()
+    finally:
+        app.close()
+
+
+def view(
+    path: Path = typer.Argument(..., help="A replay written by `kubb3d match --replay`, or a scenario file (scenarios/*.toml)."),
+    screenshot: Optional[Path] = typer.Option(None, help="Render one frame headless to this PNG and exit (no display needed)."),
+    at: Optional[float] = typer.Option(None, help="With --screenshot: the replay time, s (default: the end)."),
+    camera: Camera = typer.Option(Camera.orbit, help="Initial camera."),
+    width: int = typer.Option(1280, help="Window / image width, px."),
+    height: int = typer.Option(720, help="Window / image height, px."),
+) -> None:
+    """Replay a match (play/pause, next throw, speed, timeline) or look at a scenario with its rulings.
+
+    Keys: SPACE play/pause, RIGHT/LEFT next/previous throw, UP/DOWN speed, HOME/END,
+    click on the timeline to seek; 1-4 cameras, right drag orbits, F1 help, ESC quits.
+    """
+    _check_size(width, height)
+    if screenshot is not None:
+        _check_out(screenshot)
+    if at is not None and (at != at or at < 0):
+        raise _user_error(f"--at must be a time >= 0 s, got {at}")
+    if not path.is_file():
+        raise _user_error(f"{path}: no such file")
+    from kubb3d.viewer.replay import ReplayError, load_session
+
+    try:
+        session = load_session(path)
+    except ReplayError as exc:
+        raise _user_error(str(exc)) from None
+    if screenshot is not None:
+        from kubb3d.viewer import app as A
+
+        out = A.screenshot_session(session, screenshot, at=at, width=width, height=height, camera=camera.value)
+        typer.echo(f"wrote {out}")
+        return
+    _run(session, None, width, height, camera.value, "view")
+
+
+def register(app: typer.Typer) -> None:
+    """Add the ``play`` and ``view`` commands to the main ``kubb3d`` app."""
+    app.command("play")(play)
+    app.command("view")(view)
