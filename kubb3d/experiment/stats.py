@@ -32,7 +32,9 @@ def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float]:
     den = 1 + z2 / n
     centre = (p + z2 / (2 * n)) / den
     half = z * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / den
-    return max(0.0, centre - half), min(1.0, centre + half)
+    lo = 0.0 if k == 0 else min(p, max(0.0, centre - half))
+    hi = 1.0 if k == n else max(p, min(1.0, centre + half))
+    return lo, hi
 
 
 def match_column(name: str, available: Sequence[str]) -> str:

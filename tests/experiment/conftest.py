@@ -9,8 +9,8 @@ from experiment_helpers import strip_wall, write_tiny
 
 
 @pytest.fixture(scope="session")
-def tiny_reference(tmp_path_factory) -> tuple[Path, list[dict]]:
-    """(spec path, rows) of the tiny spec run serially in this process."""
+def tiny_reference(tmp_path_factory) -> tuple[Path, list[dict], Path]:
+    """(spec path, rows without wall_s, results file) of the tiny spec run serially in this process."""
     from kubb3d.experiment import load_spec, read_rows, run
 
     folder = tmp_path_factory.mktemp("tiny")
@@ -18,4 +18,4 @@ def tiny_reference(tmp_path_factory) -> tuple[Path, list[dict]]:
     out = folder / "serial.sqlite"
     report = run(load_spec(spec), out, backend="serial", progress=False)
     assert report.ran == 16
-    return spec, strip_wall(read_rows(out))
+    return spec, strip_wall(read_rows(out)), out

@@ -21,7 +21,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_reference_rows_are_complete(tiny_reference):
-    _, rows = tiny_reference
+    _, rows, _ = tiny_reference
     assert [r["trial"] for r in rows] == list(range(16))
     assert all(r["ok"] for r in rows), [r["error"] for r in rows if not r["ok"]]
     assert [(r["point"], r["rep"]) for r in rows[:5]] == [(0, 0), (1, 0), (2, 0), (3, 0), (0, 1)]
@@ -34,7 +34,7 @@ def test_reference_rows_are_complete(tiny_reference):
 
 
 def test_two_workers_equal_one_worker_row_for_row(tiny_reference, tmp_path):
-    spec, reference = tiny_reference
+    spec, reference, _ = tiny_reference
     loaded = load_spec(spec)
     one, two = tmp_path / "one.sqlite", tmp_path / "two.sqlite"
     r1 = run(loaded, one, workers=1, progress=False)
@@ -45,7 +45,7 @@ def test_two_workers_equal_one_worker_row_for_row(tiny_reference, tmp_path):
 
 
 def test_resume_skips_finished_trials(tiny_reference, tmp_path):
-    spec, reference = tiny_reference
+    spec, reference, _ = tiny_reference
     loaded = load_spec(spec)
     out = tmp_path / "r.sqlite"
     first = run(loaded, out, backend="serial", max_trials=5, progress=False)
@@ -56,7 +56,7 @@ def test_resume_skips_finished_trials(tiny_reference, tmp_path):
 
 
 def test_results_of_another_spec_are_refused(tiny_reference, tmp_path):
-    spec, _ = tiny_reference
+    spec, _, _ = tiny_reference
     out = tmp_path / "r.sqlite"
     run(load_spec(spec), out, backend="serial", max_trials=1, progress=False)
     other = tmp_path / "other.toml"
@@ -129,7 +129,7 @@ def _count(db: Path) -> int:
 
 
 def test_kill_9_and_resume(tiny_reference, tmp_path):
-    _, reference = tiny_reference
+    _, reference, _ = tiny_reference
     spec = write_tiny(tmp_path, trials_per_point=12, name="long.toml")  # 48 trials, same hash as tiny
     out = tmp_path / "killed.sqlite"
     cmd = [sys.executable, "-m", "kubb3d.experiment_cli", "run", str(spec), "--out", str(out), "--workers", "2", "-q"]
@@ -155,7 +155,7 @@ def test_kill_9_and_resume(tiny_reference, tmp_path):
 
 def test_dask_local_cluster_gives_the_same_rows(tiny_reference, tmp_path):
     pytest.importorskip("dask.distributed")
-    spec, reference = tiny_reference
+    spec, reference, _ = tiny_reference
     out = tmp_path / "dask.sqlite"
     rep = run(load_spec(spec), out, backend="dask", workers=2, progress=False)
     assert (rep.ran, rep.failed) == (16, 0)

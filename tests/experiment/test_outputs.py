@@ -1,0 +1,139 @@
+"""Export round trips, statistics, plots, the CLI's error handling and the README example."""
+
+from __future__ import annotations
+
+import csv
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import typer
+
+from typer.testing import CliRunner
+
+from kubb3d.experiment import read_rows
+from kubb3d.experiment.export import columns, export
+from kubb3d.experiment.stats import group, match_column, wilson
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def results(tiny_reference) -> Path:
+    """The tiny spec's serial results file (read only)."""
+    return tiny_reference[2]
+
+
+def test_parquet_round_trip(results, tmp_path):
+    pq = pytest.importorskip("pyarrow.parquet")
+    rows = read_rows(results)
+    path = export(results, "parquet", tmp_path / "t.parquet")
+    back = pq.read_table(path).to_pylist()
+    assert len(back) == 16
+    nested = {c for c in columns(rows) if any(isinstance(r.get(c), (list, dict)) for r in rows)}
+    assert {"felled", "rest_positions", "judge_status", "spawn_key"} <= nested
+    for r, b in zip(rows, back):
+        assert list(b) == columns(rows)
+        decoded = {k: (json.loads(v) if k in nested and v is not None else v) for k, v in b.items()}
+        assert decoded == {c: r.get(c) for c in columns(rows)}
+
+
+def test_csv_round_trip(results, tmp_path):
+    rows = read_rows(results)
+    path = export(results, "csv", tmp_path / "t.csv")
+    with open(path, newline="") as fh:
+        back = list(csv.DictReader(fh))
+    assert len(back) == 16 and list(back[0]) == columns(rows)
+    for r, b in zip(rows, back):
+        for c in columns(rows):
+            v, cell = r.get(c), b[c]
+            if v is None:
+                assert cell == ""
+            elif isinstance(v, bool):
+                assert cell == ("true" if v else "false")
+            elif isinstance(v, (int, float)):
+                assert float(cell) == v  # floats are written exactly
+            elif isinstance(v, (list, dict)):
+                assert json.loads(cell) == v
+            else:
+                assert cell == v
+
+
+def test_wilson_interval_values():
+    lo, hi = wilson(0, 10)
+    assert lo == 0.0 and hi == pytest.approx(0.27753, abs=1e-5)
+    lo, hi = wilson(5, 10)
+    assert (lo, hi) == (pytest.approx(0.23659, abs=1e-5), pytest.approx(0.76341, abs=1e-5))
+    assert wilson(10, 10)[1] == 1.0
+    with pytest.raises(ValueError):
+        wilson(3, 2)
+
+
+def test_group_rates_and_column_matching(results):
+    rows = read_rows(results)
+    assert match_column("elevation", columns(rows)) == "elevation_deg"
+    cells = group(rows, ["speed"], lambda r: r["hit"])
+    assert [c.key for c in cells] == [(9.6,), (10.4,)]
+    assert [c.n for c in cells] == [8, 8]
+    assert [c.k for c in cells] == [sum(r["hit"] for r in rows if r["speed"] == s) for s in (9.6, 10.4)]
+    assert all(c.lo <= c.value <= c.hi for c in cells)
+
+
+def _app() -> typer.Typer:
+    from kubb3d.experiment_cli import register
+
+    app = typer.Typer()
+
+    @app.callback()
+    def _main() -> None:
+        pass
+
+    register(app)
+    return app
+
+
+def test_plot_writes_heatmap_and_curve_pngs(results, tmp_path):
+    runner = CliRunner()
+    heat, curve = tmp_path / "heat.png", tmp_path / "curve.png"
+    r1 = runner.invoke(_app(), ["experiment", "plot", str(results), "--x", "speed", "--y", "elevation", "--measure", "hit", "--out", str(heat)])
+    r2 = runner.invoke(_app(), ["experiment", "plot", str(results), "--x", "tilt", "--measure", "first_contact=B2", "--bins", "3", "--out", str(curve)])
+    assert r1.exit_code == 0, r1.output
+    assert r2.exit_code == 0, r2.output
+    for p in (heat, curve):
+        data = p.read_bytes()
+        assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 10_000
+
+
+def test_summary_prints_rates(results):
+    r = CliRunner().invoke(_app(), ["experiment", "summary", str(results), "--by", "speed", "--measure", "hit"])
+    assert r.exit_code == 0, r.output
+    rows = read_rows(results)
+    k = sum(r_["hit"] for r_ in rows if r_["speed"] == 9.6)
+    assert f"{k / 8:.3f}" in r.output and "9.6" in r.output
+
+
+def test_cli_user_errors_are_one_line_exit_2(tiny_reference, tmp_path):
+    spec, _, _ = tiny_reference
+    bad = tmp_path / "bad.toml"
+    bad.write_text(spec.read_text().replace("trials_per_point = 4", "trials_per_point = -3"))
+    code = "from kubb3d.experiment_cli import main; main()"
+    out = tmp_path / "r.sqlite"
+    p = subprocess.run([sys.executable, "-c", code, "run", str(bad), "--out", str(out)], capture_output=True, text=True, timeout=60, cwd=ROOT)
+    assert p.returncode == 2
+    assert p.stderr.strip().splitlines() == [f"error: {bad}: trials_per_point: Input should be greater than or equal to 1 (got -3)"]
+    assert not out.exists()  # refused before any trial ran
+    p = subprocess.run([sys.executable, "-c", code, "plot", str(tmp_path / "none.sqlite"), "--x", "speed"], capture_output=True, text=True, timeout=60, cwd=ROOT)
+    assert p.returncode == 2 and p.stderr.strip() == f"error: {tmp_path / 'none.sqlite'}: no such results file"
+
+
+def test_readme_example_runs(tmp_path):
+    p = subprocess.run([sys.executable, str(ROOT / "docs" / "example_experiment.py"), str(tmp_path)], capture_output=True, text=True, timeout=180, cwd=ROOT)
+    assert p.returncode == 0, p.stderr
+    assert "experiment: 12 trials" in p.stdout
+    rows = read_rows(tmp_path / "example.sqlite")
+    assert [r["trial"] for r in rows] == list(range(12)) and all(r["ok"] for r in rows)
+    assert (tmp_path / "example-hit.png").stat().st_size > 10_000
+    with open(tmp_path / "example.csv") as fh:
+        assert sum(1 for _ in fh) == 13
