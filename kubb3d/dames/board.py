@@ -142,8 +142,9 @@ class Move:
         t = "".join(text.split())
         head, at, tail = t.partition("@")
         m = _ROLL_RE.fullmatch(head) if head else None
-        bad = (not t) or (head and m is None) or (at and not _CELL_RE.fullmatch(tail)) or (not head and not at)
-        if bad or m is None and not at:
+        roll_ok = m is not None if head else bool(at)  # a roll, or nothing before '@'
+        place_ok = _CELL_RE.fullmatch(tail) is not None if at else True
+        if not (roll_ok and place_ok):
             raise ValueError(
                 f"cannot read move {text!r}: write the kubb's cell, the roll directions and "
                 "the ti-kubb's cell, like b1NE@d5"

@@ -26,7 +26,13 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 from typer.core import TyperCommand
 
+try:  # recent Typer ships its own copy of Click
+    from typer._click.exceptions import NoArgsIsHelpError, UsageError
+except ImportError:  # pragma: no cover - older Typer on top of Click
+    from click.exceptions import NoArgsIsHelpError, UsageError  # type: ignore[no-redef]
+
 from kubb3d.dames.board import DamesBoard, IllegalMoveError, Move
+from kubb3d.dames.die import STEP
 from kubb3d.dames.players import PLAYER_KINDS, Player, make_player, run_selfplay
 from kubb3d.dames.render import SEAT_NAME, describe_roll, render
 from kubb3d.dames.rules import DamesRules, cell_name
@@ -36,8 +42,6 @@ class _OneLineErrors(TyperCommand):
     """A command whose bad options give one ``error:`` line and exit code 2 (no usage box)."""
 
     def make_context(self, info_name: str | None, args: list[str], parent: Any = None, **extra: Any) -> Any:
-        from typer._click.exceptions import NoArgsIsHelpError, UsageError
-
         try:
             return super().make_context(info_name, args, parent=parent, **extra)
         except NoArgsIsHelpError:
@@ -159,8 +163,6 @@ def _describe_move(board_before: DamesBoard, board: DamesBoard, move: Move) -> s
 
 
 def _end_cell(move: Move) -> int:
-    from kubb3d.dames.die import STEP
-
     c = move.start
     assert c is not None
     for d in move.path:
