@@ -802,11 +802,13 @@ def _draw_lines(built: Built, pb) -> None:
         return
     pitch = built.spec.pitch_obj
     c = built.world.client
+    # grass green instead of the renderer's default checkerboard
+    pb.changeVisualShape(built.world.ground_body, -1, rgbaColor=[0.36, 0.58, 0.27, 1], textureUniqueId=-1, physicsClientId=c)
     hl, hw, t = pitch.length / 2, pitch.half_width, 0.005
     strips = [((0.0, -hw, 0.0), (hl, t)), ((0.0, hw, 0.0), (hl, t)), ((0.0, 0.0, 0.0), (t, hw))]
     strips += [((-hl, 0.0, 0.0), (t, hw)), ((hl, 0.0, 0.0), (t, hw))]
     for (x, y, _), (ex, ey) in strips:
-        vis = pb.createVisualShape(pb.GEOM_BOX, halfExtents=[ex, ey, 0.0005], rgbaColor=[0.15, 0.15, 0.15, 1], physicsClientId=c)
+        vis = pb.createVisualShape(pb.GEOM_BOX, halfExtents=[ex, ey, 0.0005], rgbaColor=[0.95, 0.95, 0.92, 1], physicsClientId=c)
         pb.createMultiBody(0, -1, vis, [x, y, 0.0006], physicsClientId=c)
     built._lines = True
 

@@ -417,6 +417,11 @@ class World:
 
     # ------------------------------------------------------------------ access
     @property
+    def ground_body(self) -> int:
+        """PyBullet body id of the ground (for renderers)."""
+        return self._ground_body
+
+    @property
     def client(self) -> int:
         """The PyBullet client id (for renderers; the judge never uses it)."""
         return self._cid
