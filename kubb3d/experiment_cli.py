@@ -147,7 +147,7 @@ def make_app() -> typer.Typer:
             raise _user_error(str(exc)) from None
         cells = group_rows(rows, keys, fn, True if binary else None)
         failed = sum(1 for r in rows if not r.get("ok"))
-        table = Table(title=f"{title}: {label} ({len(rows)} trials, {failed} failed)")
+        table = Table(title=f"{label} ({len(rows)} trials, {failed} failed)")
         for k in keys:
             table.add_column(k)
         rate = bool(cells) and all(c.k is not None for c in cells)
@@ -160,7 +160,9 @@ def make_app() -> typer.Typer:
             vals = [str(v) if not isinstance(v, float) else f"{v:g}" for v in c.key]
             extra = [str(c.k)] if rate else []
             table.add_row(*vals, str(c.n), *extra, f"{c.value:.3f}", f"{c.lo:.3f} – {c.hi:.3f}")
-        Console(width=160).print(table)
+        con = Console(width=160)
+        con.print(f"[bold]{title}[/]")
+        con.print(table)
 
     return app
 

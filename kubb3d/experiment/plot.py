@@ -5,7 +5,8 @@
 * only ``x``: curves of the measure against ``x`` (one per value of ``group``) with 95 %
   intervals: Wilson for rates, mean ± 1.96 standard errors for numbers.
 
-Continuous columns (drawn values) are binned into ``bins`` equal bins.
+Continuous columns (drawn values: more than 3 × ``bins`` distinct values) are binned into
+``bins`` equal bins.
 """
 
 from __future__ import annotations
@@ -55,7 +56,7 @@ def plot(
         measure: a column (``hit``, ``n_felled``) or ``column=value`` (``status_L=leaning``).
         y: second column for a heatmap.
         group_by: one curve per value of this column (curves only).
-        bins: continuous columns with more distinct values are binned.
+        bins: bins for continuous columns (see the module doc).
         title: figure title (default: the measure).
 
     Returns:
@@ -84,6 +85,14 @@ def plot(
     binary_values = None if not binary else True
     note = f"{n_ok} trials" + (f", {n_failed} failed (left out)" if n_failed else "")
     if y is not None:
+        per_cell = {}
+        for r in rows:
+            if r.get("ok"):
+                key = (r.get(match_column(x, cols)), r.get(match_column(y, cols)))
+                per_cell[key] = per_cell.get(key, 0) + 1
+        if per_cell and len(set(per_cell.values())) == 1:
+            note += f", {next(iter(per_cell.values()))} per cell"
+    if y is not None:
         yc = match_column(y, cols)
         rows, yc = bin_column(rows, yc, bins)
         cells = group(rows, [xc, yc], fn, binary_values)
@@ -98,13 +107,16 @@ def plot(
             grid[i, j], counts[i, j] = c.value, c.n
         is_rate = all(c.k is not None for c in cells)
         im = ax.imshow(grid, origin="lower", aspect="auto", cmap="viridis", vmin=0.0 if is_rate else None, vmax=1.0 if is_rate else None)
-        ax.set_xticks(range(len(xs)), [_fmt(v) for v in xs])
-        ax.set_yticks(range(len(ys)), [_fmt(v) for v in ys])
+        step_x = max(1, len(xs) // 12)
+        ax.set_xticks(range(0, len(xs), step_x), [_fmt(v) for v in xs[::step_x]])
+        step_y = max(1, len(ys) // 16)
+        ax.set_yticks(range(0, len(ys), step_y), [_fmt(v) for v in ys[::step_y]])
         ax.set_xlabel(axis_label(xc))
         ax.set_ylabel(axis_label(yc))
         bar = fig.colorbar(im, ax=ax)
         bar.set_label(f"{label} rate" if is_rate else f"mean {label}")
-        for i in range(len(ys)):
+        label_cells = len(xs) <= 12 and len(ys) <= 16  # room for "rate / n" in each cell
+        for i in range(len(ys) if label_cells else 0):
             for j in range(len(xs)):
                 if counts[i, j]:
                     v = grid[i, j]

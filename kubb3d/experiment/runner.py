@@ -295,18 +295,17 @@ class _Bar:
                 return Text("… trials/s" if speed is None else f"{speed:.1f} trials/s")
 
         self.progress = Progress(
-            TextColumn("[bold]{task.description}"),
-            BarColumn(bar_width=24),
+            BarColumn(bar_width=20),
             MofNCompleteColumn(),
             Rate(),
             TextColumn("{task.fields[failed]} failed"),
             TimeElapsedColumn(),
-            TextColumn("left"),
             TimeRemainingColumn(),
+            TextColumn("left"),
             console=console,
             transient=False,
         )
-        self.task = self.progress.add_task(title[:28], total=total, completed=done, failed=0)
+        self.task = self.progress.add_task(title, total=total, completed=done, failed=0)
 
     def __enter__(self) -> "_Bar":
         if self.progress is not None:

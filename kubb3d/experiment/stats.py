@@ -147,9 +147,10 @@ def group(rows: Sequence[dict], by: Sequence[str], fn: Callable[[dict], Any], bi
 
 def bin_column(rows: Sequence[dict], col: str, bins: int) -> tuple[list[dict], str]:
     """Replace a continuous column by bin centres (``bins`` equal bins over its range) when it
-    has more distinct values than ``bins``; returns (rows, column name used)."""
+    has more than 3 × ``bins`` distinct values (drawn values; a grid factor keeps its values);
+    returns (rows, column name used)."""
     vals = [r[col] for r in rows if isinstance(r.get(col), (int, float)) and not isinstance(r.get(col), bool)]
-    if len(set(vals)) <= bins or not vals:
+    if len(set(vals)) <= 3 * bins or not vals:
         return list(rows), col
     lo, hi = min(vals), max(vals)
     width = (hi - lo) / bins or 1.0

@@ -98,7 +98,7 @@ def test_plot_writes_heatmap_and_curve_pngs(results, tmp_path):
     runner = CliRunner()
     heat, curve = tmp_path / "heat.png", tmp_path / "curve.png"
     r1 = runner.invoke(_app(), ["experiment", "plot", str(results), "--x", "speed", "--y", "elevation", "--measure", "hit", "--out", str(heat)])
-    r2 = runner.invoke(_app(), ["experiment", "plot", str(results), "--x", "tilt", "--measure", "first_contact=B2", "--bins", "3", "--out", str(curve)])
+    r2 = runner.invoke(_app(), ["experiment", "plot", str(results), "--x", "tilt", "--measure", "first_contact=B2", "--bins", "2", "--out", str(curve)])
     assert r1.exit_code == 0, r1.output
     assert r2.exit_code == 0, r2.output
     for p in (heat, curve):
