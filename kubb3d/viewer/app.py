@@ -513,6 +513,14 @@ class App:
         throw = getattr(session, "controls", None)
         self.controller = Controller(session.scene.pitch, mode=mode, width=width, height=height, camera_mode="thrower", throw=throw)
         self.controller.set_camera(camera)
+        if camera == "orbit" and mode == "play":
+            # start the orbit camera on the target half, seen from the thrower's side
+            side = self.controller.throw.side
+            f = session.scene.pitch.forward(side)
+            o = self.controller.orbit
+            o.target = np.array((f * session.scene.pitch.length * 0.3, 0.0, 0.0))
+            o.distance, o.elevation = 5.2, math.radians(30.0)
+            o.azimuth = math.atan2(-0.45, -f)
         self.pending_params = None
         self.error = ""
         self._last = None
@@ -520,8 +528,9 @@ class App:
             self.window.push_handlers(self)
 
     # ---------------------------------------------------------------- frame
-    def frame(self, dt: float = 0.0) -> None:
-        """Advance by ``dt`` s of wall time and draw one frame into the off-screen buffer."""
+    def frame(self, dt: float = 0.0, hud: bool = True) -> None:
+        """Advance by ``dt`` s of wall time and draw one frame into the off-screen buffer
+        (``hud=False``: the 3D view alone)."""
         ctl, s = self.controller, self.session
         ctl.throw.update(dt)
         s.update(dt * ctl.time_scale)
@@ -541,11 +550,13 @@ class App:
         cam = ctl.camera(*(f if f is not None else (None, None)), dt=dt)
         self.camera = cam
         self.renderer.render(scene, cam)
-        hud = s.hud(ctl)
+        if not hud:
+            return
+        h = s.hud(ctl)
         if self.error:
-            hud.flags = [*hud.flags, self.error]
+            h.flags = [*h.flags, self.error]
         self.renderer.bind()
-        self.overlay.draw(hud, self.renderer.width, self.renderer.height)
+        self.overlay.draw(h, self.renderer.width, self.renderer.height)
 
     def _throw(self, params) -> None:
         try:

@@ -20,6 +20,7 @@ Pure Python + numpy: no OpenGL here.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -52,8 +53,13 @@ def _rulings(judgement: dict | None, outcome: dict | None) -> tuple:
     return tuple(out)
 
 
+def _snake(name: str) -> str:
+    """``KingThrow`` → ``king_throw`` (action types are class names in the file)."""
+    return re.sub(r"(?<!^)(?=[A-Z])", "_", str(name)).lower()
+
+
 def _describe(action: dict) -> str:
-    t = action.get("type", "action")
+    t = _snake(action.get("type", "action"))
     side = action.get("side") or action.get("player") or ""
     what = {"baton_throw": "baton throw", "king_throw": "KING THROW", "lag_throw": "lag throw", "inkast": "inkast", "penalty_throw": "penalty kubb", "place_kubb": "places a kubb", "raise": "raising", "choose": "chooses"}.get(t, t.replace("_", " "))
     extra = ""
@@ -116,6 +122,15 @@ def load_replay(path: str | Path) -> tuple[Timeline, Scene, dict]:
     round_key = None
     set_no = turn_no = 0
     all_kubbs: list[str] = []
+    # the standard set-up (before the first turn record: lag throws use it)
+    standard = {kid: np.array((x, y, eq.kubb.height / 2, 0.0, 0.0, 0.0, 1.0)) for side in ("A", "B") for kid, (x, y) in pitch.baseline_kubb_positions(side).items()}
+    standard[KING_ID] = np.array((0.0, 0.0, eq.king.height / 2, 0.0, 0.0, 0.0, 1.0))
+    for pid, p in standard.items():
+        poses[pid] = p.copy()
+        kinds[pid] = "king" if pid == KING_ID else "kubb"
+        if pid != KING_ID:
+            all_kubbs.append(pid)
+            sides[pid] = pid[0]
 
     def kind_of(pid: str) -> str:
         return "king" if pid == KING_ID else ("baton" if pid.startswith("baton") else "kubb")
@@ -150,7 +165,7 @@ def load_replay(path: str | Path) -> tuple[Timeline, Scene, dict]:
                 segments.append(Segment(f"set {set_no}, turn {turn_no}: pieces set up", {**start, **{k: v.copy() for k, v in poses.items()}}, info=info()))
             elif typ == "action":
                 action = rec.get("action") or {}
-                atype = action.get("type", "")
+                atype = _snake(action.get("type", ""))
                 throws = rec.get("throws") or []
                 rulings = _rulings(rec.get("judgement"), rec.get("outcome"))
                 label = _describe(action)
@@ -158,9 +173,11 @@ def load_replay(path: str | Path) -> tuple[Timeline, Scene, dict]:
                 if atype in ("baton_throw", "king_throw") and (set_no, turn_no) != round_key:
                     round_key = (set_no, turn_no)
                     round_start = {k: v.copy() for k, v in poses.items() if kinds.get(k) in ("kubb", "king")}
-                if atype == "lag_throw":
-                    # each lag throw is simulated in a fresh standard world
-                    pass
+                lag = atype == "lag_throw"
+                if lag:
+                    # each lag throw is simulated in a fresh standard world (DM §3)
+                    for pid, p in standard.items():
+                        poses[pid] = p.copy()
                 for j, th in enumerate(throws):
                     piece = th["piece"]
                     kinds.setdefault(piece, kind_of(piece))
@@ -194,6 +211,9 @@ def load_replay(path: str | Path) -> tuple[Timeline, Scene, dict]:
                     segments.append(Segment(label + tag, start, times, tposes, end, raised, seg_rulings, piece, info(flags=flags, line_x=line_x)))
                     poses.update(end)
                     poses.update(raised)
+                    if lag:
+                        for pid, p in standard.items():
+                            poses[pid] = p.copy()
                 if atype in ("inkast", "penalty_throw"):
                     out = rec.get("outcome") or {}
                     valid = set((out.get("valid") or {}).keys()) if isinstance(out.get("valid"), dict) else set(out.get("valid") or [])
@@ -212,7 +232,8 @@ def load_replay(path: str | Path) -> tuple[Timeline, Scene, dict]:
                     hidden.add(action["kubb"])
             elif typ == "outcome":
                 text = f"outcome: {rec.get('termination', '')}, winner {rec.get('winner')}"
-                segments.append(Segment(text, {k: v.copy() for k, v in poses.items()}, info=info([text])))
+                last_rulings = next((sg.rulings for sg in reversed(segments) if sg.rulings), ())
+                segments.append(Segment(text, {k: v.copy() for k, v in poses.items()}, rulings=last_rulings, info=info([text])))
         except (KeyError, TypeError, ValueError) as exc:
             raise ReplayError(f"{path}:{n}: malformed {typ or 'record'} record: {exc}") from None
     if not segments:

@@ -1,0 +1,37 @@
+"""`kubb3d play` / `kubb3d view`: user mistakes give one line and exit code 2; no pyglet on import."""
+
+import subprocess
+import sys
+
+
+
+def test_import_and_help_do_not_load_pyglet():
+    code = "import sys, kubb3d, kubb3d.viewer, kubb3d.viewer.scene, kubb3d.viewer.controls, kubb3d.viewer_cli; print('pyglet' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
+
+
+def test_view_missing_file_and_bad_flags(tmp_path, cli):
+    run_cli = cli
+    r = run_cli("view", str(tmp_path / "nope.jsonl"), "--screenshot", str(tmp_path / "x.png"))
+    assert r.returncode == 2 and "no such file" in r.stderr and "Traceback" not in r.stderr
+    assert len(r.stderr.strip().splitlines()) == 1
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("hello\n{}\n")
+    r = run_cli("view", str(bad), "--screenshot", str(tmp_path / "x.png"))
+    assert r.returncode == 2 and "bad.jsonl:1" in r.stderr and "Traceback" not in r.stderr
+    r = run_cli("play", "--after", "2")
+    assert r.returncode == 2 and "--screenshot" in r.stderr
+    r = run_cli("play", "--screenshot", str(tmp_path / "x.jpg"))
+    assert r.returncode == 2 and ".png" in r.stderr
+
+
+def test_play_screenshot_headless(tmp_path, cli):
+    run_cli = cli
+    out = tmp_path / "start.png"
+    r = run_cli("play", "--screenshot", str(out), "--width", "320", "--height", "180")
+    assert r.returncode == 0, r.stderr
+    from PIL import Image
+
+    img = Image.open(out)
+    assert img.size == (320, 180)

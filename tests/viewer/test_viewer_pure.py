@@ -1,0 +1,141 @@
+"""Viewer logic without OpenGL: cameras, throwing controls, playback, replay files."""
+
+import json
+import math
+
+import numpy as np
+import pytest
+
+from kubb3d.pitch import Pitch
+from kubb3d.viewer.camera import OrbitCamera, ground_point, project, thrower_camera, top_camera
+from kubb3d.viewer.controls import CHARGE_TIME, SPEED_MAX, SPEED_MIN, Controller
+from kubb3d.viewer.replay import ReplayError, load_replay
+from kubb3d.viewer.scene import Segment, Timeline, sample_trajectory
+
+PITCH = Pitch()
+W, H = 1280, 720
+
+
+def test_projection_round_trip_and_top_view_sees_the_corners():
+    cam = thrower_camera(PITCH)
+    vp = cam.view_proj(W, H)
+    px, vis = project(cam.target, vp, W, H)
+    assert vis[0] and np.allclose(px[0], (W / 2, H / 2), atol=1e-6)
+    p = ground_point(300.0, 500.0, vp, W, H)
+    back, _ = project(p, vp, W, H)
+    assert np.allclose(back[0], (300.0, 500.0), atol=1e-6)
+    corners = [(sx * PITCH.length / 2, sy * PITCH.half_width, 0.0) for sx in (-1, 1) for sy in (-1, 1)]
+    px, vis = project(corners, top_camera(PITCH, W / H).view_proj(W, H), W, H)
+    assert vis.all()
+    # x (A → B) runs to the right, +y up in the image
+    assert px[2, 0] > px[0, 0] and px[1, 1] < px[0, 1]
+
+
+def test_thrower_view_sees_release_point_and_far_baseline():
+    cam = thrower_camera(PITCH, "A")
+    vp = cam.view_proj(W, H)
+    pts = [(-4.0, 0.0, 0.0), *[(4.0, y, 0.075) for _, y in PITCH.baseline_kubb_positions("B").values()]]
+    px, vis = project(pts, vp, W, H)
+    assert vis.all()
+    assert px[0, 1] > px[1, 1]  # the near line is lower in the picture
+
+
+def test_orbit_clamps():
+    o = OrbitCamera()
+    o.orbit(0.0, 10.0)
+    assert o.elevation == OrbitCamera.MAX_ELEVATION
+    o.zoom(1e6)
+    assert o.distance == OrbitCamera.MAX_DISTANCE
+    t0 = o.target.copy()
+    o.pan(1.0, 0.0)
+    assert math.isclose(np.linalg.norm(o.target - t0), 1.0)
+
+
+def test_keys_change_the_throw():
+    c = Controller(PITCH)
+    t = c.throw
+    c.key_press("UP")
+    c.key_press("UP", shift=True)
+    assert t.elevation_deg == 26.0
+    c.key_press("E")
+    c.key_press("Z")
+    assert t.spin_rps == 1.75 and t.tilt_deg == -5.0
+    c.key_press("H")
+    assert t.params(speed=9.0).helicopter_rps > 0
+    for _ in range(40):
+        c.key_press("LEFT")  # to side A's left: +y, stops at the sideline
+    assert t.lateral == PITCH.half_width
+    c.key_press("W"), c.key_press("W")
+    assert t.behind_line == pytest.approx(-0.05)  # past the line: a foot fault
+    c.key_press("3")
+    assert c.camera_mode == "top"
+    c.key_press("M")
+    assert c.time_scale == 0.25
+    assert c.key_press("ESCAPE") == "quit"
+
+
+def test_power_bar_hold_and_release():
+    c = Controller(PITCH)
+    assert c.key_press("SPACE") == "charge"
+    c.throw.update(CHARGE_TIME / 2)
+    assert c.key_release("SPACE") == "throw"
+    p = c.throw.release()
+    assert p.speed == pytest.approx((SPEED_MIN + SPEED_MAX) / 2)
+    assert c.throw.power == 0 and not c.throw.charging
+    c.busy = True
+    assert c.key_press("SPACE") is None  # no new throw during playback
+
+
+def test_mouse_aims_at_the_pointed_kubb():
+    c = Controller(PITCH)
+    cam = c.camera()
+    target = (4.0, PITCH.baseline_kubb_positions("B")["B2"][1], 0.0)
+    px, _ = project(target, cam.view_proj(W, H), W, H)
+    c.mouse_motion(*px[0])
+    r = c.throw.release_point()
+    assert c.throw.azimuth_deg == pytest.approx(math.degrees(math.atan2(target[1] - r[1], target[0] - r[0])), abs=1e-6)
+    assert c.mouse_press(*px[0], "left") == "charge"
+    assert c.mouse_release(*px[0], "left") == "throw"
+    c.mouse_drag(10, 10, 30, 0, {"right"})
+    assert c.camera_mode == "orbit"
+    d0 = c.orbit.distance
+    c.mouse_scroll(0, 0, 1)
+    assert c.orbit.distance < d0
+
+
+def test_view_mode_commands_and_timeline_click():
+    c = Controller(PITCH, mode="view")
+    assert c.key_press("SPACE") == "playpause"
+    assert c.key_press("RIGHT") == "next"
+    assert c.mouse_press(W / 4, H - 5, "left") == "seek:0.25"
+
+
+def _segment(label, x0, x1):
+    times = np.array((0.0, 0.5, 1.0))
+    traj = np.array([(x, 0.0, 0.5, 0, 0, 0, 1.0) for x in np.linspace(x0, x1, 3)])
+    return Segment(label, {"baton1": traj[0]}, times, {"baton1": traj}, thrown="baton1")
+
+
+def test_playback_interpolates_and_steps():
+    seg = _segment("one", 0.0, 2.0)
+    assert sample_trajectory(seg.times, seg.poses["baton1"], 0.25)[0] == pytest.approx(0.5)
+    tl = Timeline([seg, _segment("two", 2.0, 4.0)])
+    tl.advance(0.75)
+    assert tl.poses_at()["baton1"][0] == pytest.approx(1.5)
+    tl.next_throw()
+    assert tl.locate()[0] == 1
+    tl.advance(100.0)
+    assert not tl.playing and tl.final_poses()["baton1"][0] == pytest.approx(4.0)
+    assert seg.trace(0.75).shape[1] == 3
+
+
+def test_replay_file_errors(tmp_path):
+    with pytest.raises(ReplayError, match="cannot read"):
+        load_replay(tmp_path / "missing.jsonl")
+    bad = tmp_path / "x.jsonl"
+    bad.write_text('{"type": "action"}\n')
+    with pytest.raises(ReplayError, match="no header"):
+        load_replay(bad)
+    bad.write_text(json.dumps({"type": "header", "schema": 1, "equipment": "standard", "pitch": {"length": 8, "width": 5}}) + "\n" + json.dumps({"type": "world", "poses": {"A1": [1, 2]}}) + "\n")
+    with pytest.raises(ReplayError, match=":2: malformed world"):
+        load_replay(bad)
