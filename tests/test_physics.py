@@ -170,3 +170,16 @@ def test_public_api_is_importable_from_the_package():
     assert kubb3d.throw_baton is kubb3d.throw.throw and callable(kubb3d.aim)
     with pytest.raises(AttributeError):
         kubb3d.no_such_thing
+
+
+def test_settle_forces_lets_pieces_pressed_into_each_other_come_to_rest_first():
+    """A scene rebuilt with a baton put to sleep 2.5 cm deep inside a kubb: waking it up pushes
+    them apart; the snapshot must only be taken once that motion has died down."""
+    with World.standard() as w:
+        x, y = w.pitch.baseline_kubb_positions("B")["B1"]
+        q = (math.sin(math.pi / 4), 0.0, 0.0, math.cos(math.pi / 4))  # lying along y
+        w.add_piece("baton6", "baton", (x - 0.035 - 0.022 + 0.025, y, 0.022), q, sleeping=True)
+        assert w.settle_forces() is False
+        snap = w.snapshot()
+    speeds = [float(np.linalg.norm(p.linear_velocity)) for p in snap.pieces.values()]
+    assert max(speeds) < 5 * 0.01

@@ -610,13 +610,30 @@ class World:
                 out.append(Contact(a, b, tuple(cp[5]), tuple(cp[6]), tuple(cp[7]), float(cp[9]), float(cp[8])))
         return tuple(out)
 
-    def settle_forces(self) -> None:
-        """Wake every piece and take one step so that every contact carries a fresh normal force."""
+    def settle_forces(self, max_time: float = 3.0) -> bool:
+        """Wake every piece and take one step so that every contact carries a fresh normal force.
+
+        Pieces that were put to sleep while pressed into each other (e.g. a scene rebuilt from
+        rounded poses) start moving when woken; if any piece is then faster than 5 ×
+        :data:`REST_SPEED`, the world runs until rest again (at most ``max_time`` s) and takes
+        one more step.
+
+        Returns:
+            True if the world was still at rest after waking up.
+        """
         c = self._cid
-        for p in self._pieces.values():
-            if p.kind != "stake":
-                pb.changeDynamics(p.body, -1, activationState=pb.ACTIVATION_STATE_WAKE_UP, physicsClientId=c)
+        movable = [p for p in self._pieces.values() if p.kind != "stake"]
+        for p in movable:
+            pb.changeDynamics(p.body, -1, activationState=pb.ACTIVATION_STATE_WAKE_UP, physicsClientId=c)
         self.step(1)
+        limit = (5 * REST_SPEED) ** 2
+        for p in movable:
+            v = pb.getBaseVelocity(p.body, physicsClientId=c)[0]
+            if v[0] * v[0] + v[1] * v[1] + v[2] * v[2] > limit:
+                self.run_until_rest(max_time)
+                self.step(1)
+                return False
+        return True
 
     def snapshot(self) -> Snapshot:
         """The world now as a :class:`Snapshot` (contacts from the last step)."""
