@@ -137,14 +137,7 @@ class ThrowParams:
 
     def validate(self) -> None:
         """Raise ValueError naming the first bad field (NaN, non-positive speed, bad side …)."""
-        if self.side not in ("A", "B"):
-            raise ValueError(f"side must be 'A' or 'B', got {self.side!r}")
-        for name in ("lateral", "behind_line", "height", "speed", "elevation_deg", "azimuth_deg", "spin_rps", "tilt_deg", "helicopter_rps", "release_angle_deg"):
-            value = getattr(self, name)
-            if not isinstance(value, (int, float)) or not math.isfinite(value):
-                raise ValueError(f"{name} must be a finite number, got {value!r}")
-        if self.line_x is not None and not math.isfinite(self.line_x):
-            raise ValueError(f"line_x must be a finite number, got {self.line_x!r}")
+        _check_side_and_numbers(self, ("lateral", "behind_line", "height", "speed", "elevation_deg", "azimuth_deg", "spin_rps", "tilt_deg", "helicopter_rps", "release_angle_deg"))
         if self.speed <= 0:
             raise ValueError(f"speed must be > 0 m/s, got {self.speed}")
         if self.height <= 0:
@@ -153,6 +146,19 @@ class ThrowParams:
             raise ValueError(f"elevation_deg must be between -90 and 90, got {self.elevation_deg}")
         if abs(self.spin_rps) > 20 or abs(self.helicopter_rps) > 20:
             raise ValueError("spin_rps and helicopter_rps must be within ±20 rev/s")
+
+
+def _check_side_and_numbers(params, names: tuple[str, ...]) -> None:
+    """ValueError unless ``params.side`` is A or B and every named field is a finite number
+    (``line_x`` too, when set)."""
+    if params.side not in ("A", "B"):
+        raise ValueError(f"side must be 'A' or 'B', got {params.side!r}")
+    for name in names:
+        value = getattr(params, name)
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+            raise ValueError(f"{name} must be a finite number, got {value!r}")
+    if params.line_x is not None and not math.isfinite(params.line_x):
+        raise ValueError(f"line_x must be a finite number, got {params.line_x!r}")
 
 
 def _frame(forward: np.ndarray, tilt: float, release_angle: float) -> tuple[np.ndarray, np.ndarray]:
@@ -738,12 +744,7 @@ class FlickParams:
 
     def validate(self) -> None:
         """Raise ValueError naming the first bad field."""
-        if self.side not in ("A", "B"):
-            raise ValueError(f"side must be 'A' or 'B', got {self.side!r}")
-        for name in ("lateral", "behind_line", "speed", "azimuth_deg", "spin_rps", "offset"):
-            value = getattr(self, name)
-            if not isinstance(value, (int, float)) or not math.isfinite(value):
-                raise ValueError(f"{name} must be a finite number, got {value!r}")
+        _check_side_and_numbers(self, ("lateral", "behind_line", "speed", "azimuth_deg", "spin_rps", "offset"))
         if self.speed <= 0:
             raise ValueError(f"speed must be > 0 m/s, got {self.speed}")
 
