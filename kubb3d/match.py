@@ -150,6 +150,44 @@ def _pose_list(pos, q) -> list[float]:
     return [float(x) for x in pos] + [float(x) for x in q]
 
 
+@dataclass(frozen=True)
+class HumanRequest:
+    """What a human player is told when it is his turn to throw (argument of a ``human`` callable).
+
+    Attributes:
+        kind: ``lag`` (lag throw, ``DM §3``), ``baton`` (at the opponent's kubbs), ``king``
+            (king throw from the baseline), ``inkast`` (a felled kubb into the opponent's
+            half) or ``penalty`` (a DM penalty kubb).
+        player: the player's name (the key of the ``human`` mapping).
+        side: the pitch end the player throws from (``A`` throws towards +x).
+        piece: id of the piece thrown (``baton3``, ``B2`` …).
+        line_x: x of the line to throw from, m (the advance line or the baseline).
+        into: the half the kubb must land in (inkasts, penalty kubbs), else None.
+        target: where the simulated strategy would aim, (x, y, z) m (batons: a kubb or the
+            king; kubbs: the landing spot), a hint that may be ignored.
+        attempt: 0; 1, 2 … when the throw is repeated after a physics glitch.
+        state: the current :class:`~kubb3d.rules.MatchState` (read it, do not push).
+        world: the current :class:`~kubb3d.physics.world.World` (read poses, do not step).
+        flick: True on a table-top set (Kubbuteo): return a :class:`~kubb3d.throw.FlickParams`.
+    """
+
+    kind: str
+    player: str
+    side: str
+    piece: str
+    line_x: float
+    into: str | None
+    target: tuple[float, float, float] | None
+    attempt: int
+    state: Any
+    world: Any
+    flick: bool = False
+
+
+HumanThrow = Callable[[HumanRequest], Any]
+"""``human(request) -> ThrowParams`` (or ``FlickParams`` on a board): a person's throw."""
+
+
 def glitch_reason(result: ThrowResult, pitch: Pitch) -> str | None:
     """Why a finished throw looks like a physics glitch (module doc), or None."""
     for pid, p in result.final.pieces.items():
@@ -199,12 +237,23 @@ class Match:
             ``InkastContext`` (default: :mod:`kubb3d.judge`).
         replay: path of the replay file to write (None: no file).
         on_event: called with every :class:`~kubb3d.rules.Event` as it happens.
+        human: player name → callable (:data:`HumanThrow`) for players whose throws a person
+            makes (e.g. the viewer's match mode). Keyed by player *name*, not by side,
+            because players change ends between sets (``DM §3``). Whenever such a player
+            throws a baton (or the king, or the lag) or inkasts a kubb, the driver calls
+            the callable with a :class:`HumanRequest` and simulates the returned parameters
+            verbatim (no release noise, no strategy); they are written to the replay as the
+            throw's ``params`` and ``intended``. Choices, placements and raising stay with
+            the simulated player's strategy.
 
     Raises:
-        ValueError: bad configuration (unknown ruleset or skill …).
+        ValueError: bad configuration (unknown ruleset or skill, a ``human`` key that is not
+            a player name …).
+        TypeError: a human callable returned something other than ``ThrowParams`` (on a
+            board: ``FlickParams``).
     """
 
-    def __init__(self, config: MatchConfig, *, judge: Any = None, replay: str | os.PathLike | None = None, on_event: Callable[[Event], None] | None = None, _resume: bool = False) -> None:
+    def __init__(self, config: MatchConfig, *, judge: Any = None, replay: str | os.PathLike | None = None, on_event: Callable[[Event], None] | None = None, human: Mapping[str, HumanThrow] | None = None, _resume: bool = False) -> None:
         self.config = config
         self.ruleset = get_ruleset(config.ruleset)
         names = config.player_names()
@@ -227,6 +276,11 @@ class Match:
         self.round_start: dict[str, Pose] = {}
         self.action_index = 0
         self.glitches: list[dict] = []
+        self.last_records: list[dict] = []
+        self.human: dict[str, HumanThrow] = dict(human or {})
+        unknown = sorted(set(self.human) - set(names))
+        if unknown:
+            raise ValueError(f"human players {unknown} are not players of this match; expected names among {list(names)}")
         self.events: list[Event] = []
         self.replay_path = Path(replay) if replay is not None else None
         self._fh = None
@@ -236,6 +290,7 @@ class Match:
 
     # ------------------------------------------------------------------ replay io
     def _write(self, rec: dict) -> None:
+        self.last_records.append(rec)
         if self._fh is not None:
             self._fh.write(json.dumps(rec, separators=(",", ":"), ensure_ascii=False) + "\n")
             self._fh.flush()
@@ -342,26 +397,47 @@ class Match:
         self.world.set_pose(kid, (x, -2.25 + 0.5 * slot, eq.kubb.width / 2), _LYING, wake=False)
 
     # ------------------------------------------------------------------ run
+    def step(self) -> dict:
+        """Perform exactly one action (a lag throw, a choice, one baton or king throw, one
+        inkast attempt, one penalty throw, a raising, a placement …) and return the
+        ``action`` record it wrote to the replay (also when no replay file is written).
+
+        The records written during the step (a ``world`` record at a turn boundary, the
+        ``action`` record, and the ``outcome`` record after the last action) are kept in
+        :attr:`last_records`, in order. The world stays open after the last action (for a
+        viewer); call :meth:`close` when done.
+
+        Raises:
+            RuntimeError: the match is already over.
+        """
+        if self.state.outcome() is not None:
+            raise RuntimeError("the match is over; no action is left to perform")
+        self.last_records = []
+        self._ensure_world()
+        action = self._decide()
+        outcome, extra, notes = self._perform(action)
+        events = self.state.push(action, outcome)
+        self._emit(notes)
+        self._emit(events)
+        rec = {"type": "action", "i": self.action_index, "action": action_to_dict(action), "outcome": None if outcome is None else outcome.to_dict(), "events": [e.to_dict() for e in (*notes, *events)], **extra}
+        self._write(rec)
+        self.action_index += 1
+        out = self.state.outcome()
+        if out is not None:
+            self._write({"type": "outcome", "i": self.action_index, "clock_s": self.state.clock, "glitches": len(self.glitches), **out.to_dict()})
+        return rec
+
     def run(self, max_actions: int | None = None) -> Outcome | None:
         """Play until the match has an outcome (or ``max_actions`` more actions, for tests of
-        resuming). Returns the outcome (None if stopped early)."""
+        resuming): a loop over :meth:`step`. Returns the outcome (None if stopped early)."""
         n = 0
         try:
             while self.state.outcome() is None:
                 if max_actions is not None and n >= max_actions:
                     return None
-                self._ensure_world()
-                action = self._decide()
-                outcome, extra, notes = self._perform(action)
-                events = self.state.push(action, outcome)
-                self._emit(notes)
-                self._emit(events)
-                self._write({"type": "action", "i": self.action_index, "action": action_to_dict(action), "outcome": None if outcome is None else outcome.to_dict(), "events": [e.to_dict() for e in (*notes, *events)], **extra})
-                self.action_index += 1
+                self.step()
                 n += 1
-            out = self.state.outcome()
-            self._write({"type": "outcome", "i": self.action_index, "clock_s": self.state.clock, "glitches": len(self.glitches), **out.to_dict()})
-            return out
+            return self.state.outcome()
         finally:
             if self.state.outcome() is not None or max_actions is not None:
                 self.close()
@@ -404,7 +480,7 @@ class Match:
             return self._inkast(a.side, a.kubbs, a.attempt, a.side, opponent(a.side), False)
         if isinstance(a, PenaltyThrow):
             receiving = a.side == opponent(a.from_side)
-            return self._inkast(a.side, (a.kubb,), 1, a.from_side, opponent(a.from_side), receiving)
+            return self._inkast(a.side, (a.kubb,), 1, a.from_side, opponent(a.from_side), receiving, "penalty")
         if isinstance(a, PlaceKubb):
             eq = self._eq()
             self.world.set_side(a.kubb, a.half)
@@ -457,6 +533,29 @@ class Match:
         notes.append(self._note("glitch", f"{GLITCH_RETRIES + 1} glitches in a row: the throw counts as a throw without effect", (), side))
         return None, None
 
+    def _maker(self, side: str, make: Callable[[np.random.Generator], tuple[Any, Any]], kind: str, piece: str, line_x: float, into: str | None, target, world: Callable[[], World] | None = None) -> Callable[[np.random.Generator], tuple[Any, Any]]:
+        """The release maker for ``side``'s player: ``make`` for a simulated player, else one that
+        asks the human callable (see :class:`HumanRequest`)."""
+        name = self.state.player_at(side)
+        fn = self.human.get(name)
+        if fn is None:
+            return make
+        calls = [0]
+        flick = self._eq().board is not None
+
+        def ask(_rng: np.random.Generator) -> tuple[Any, Any]:
+            from kubb3d.throw import FlickParams, ThrowParams
+
+            req = HumanRequest(kind, name, side, piece, float(line_x), into, None if target is None else tuple(float(v) for v in target), calls[0], self.state, world() if world is not None else self.world, flick)
+            calls[0] += 1
+            p = fn(req)
+            want = FlickParams if flick else ThrowParams
+            if not isinstance(p, want):
+                raise TypeError(f"the human callable of {name} must return a {want.__name__}, got {type(p).__name__}")
+            return p, p
+
+        return ask
+
     def _restorer(self) -> Callable[[], None]:
         poses, sides = self._save()
         batons = [(pid, _pose_list(*self.world.pose(pid))) for pid in self.world.piece_ids("baton")]
@@ -485,7 +584,7 @@ class Match:
         fresh()
         w0 = holder["w"]
         res, intended = self._simulate_with_retries(
-            lambda rng: player.lag_throw(w0.equipment, self.pitch, a.side, rng, dt=w0.dt),
+            self._maker(a.side, lambda rng: player.lag_throw(w0.equipment, self.pitch, a.side, rng, dt=w0.dt), "lag", "baton1", self.pitch.baseline_x(a.side), None, (0.0, 0.0, 0.0), lambda: holder["w"]),
             lambda p: throw(holder["w"], p, baton="baton1", ruleset=self.ruleset.name),
             fresh, notes, a.side)
         if res is None:
@@ -528,7 +627,7 @@ class Match:
             target = (float(pos[0]), float(pos[1]), float(pos[2]) + 0.1 * eq.kubb.height)
         notes: list[Event] = []
         res, intended = self._simulate_with_retries(
-            lambda rng: player.baton_throw(eq, self.pitch, S, a.line_x, target, rng, dt=w.dt),
+            self._maker(S, lambda rng: player.baton_throw(eq, self.pitch, S, a.line_x, target, rng, dt=w.dt), "king" if king else "baton", a.baton, a.line_x, None, target),
             lambda p: throw(self.world, p, baton=a.baton, ruleset=self.ruleset.name),
             self._restorer(), notes, S)
         if res is None:
@@ -565,7 +664,7 @@ class Match:
             out.append(self._note("ruling", f"{d['piece']}: {d['status']} → {d['consequence']} ({d.get('reason', '')})", tuple(d.get("rules", ())), side))
         return out
 
-    def _inkast(self, thrower_side: str, kubbs, attempt: int, from_side: str, into: str, receiving: bool):
+    def _inkast(self, thrower_side: str, kubbs, attempt: int, from_side: str, into: str, receiving: bool, attempt_kind: str = "inkast"):
         s = self.state
         w = self.world
         eq = w.equipment
@@ -587,7 +686,7 @@ class Match:
                 return simulate(self.world, kid, release_from_params(p, self.pitch), kind="kubb", params=p)
 
             res, intended = self._simulate_with_retries(
-                lambda rng, target=target: player.kubb_throw(eq, self.pitch, from_side, target, rng, dt=w.dt),
+                self._maker(thrower_side, lambda rng, target=target: player.kubb_throw(eq, self.pitch, from_side, target, rng, dt=w.dt), "inkast" if attempt_kind == "inkast" else "penalty", kid, self.pitch.baseline_x(from_side), into, (target[0], target[1], 0.0)),
                 run, self._restorer(), notes, thrower_side)
             if res is None:
                 self._park(kid)
@@ -684,8 +783,8 @@ class Match:
         return m
 
 
-def play(config: MatchConfig, *, judge: Any = None, replay: str | os.PathLike | None = None, on_event: Callable[[Event], None] | None = None) -> tuple[Outcome, Match]:
-    """Play a whole match; returns (outcome, the finished match)."""
-    m = Match(config, judge=judge, replay=replay, on_event=on_event)
+def play(config: MatchConfig, *, judge: Any = None, replay: str | os.PathLike | None = None, on_event: Callable[[Event], None] | None = None, human: Mapping[str, HumanThrow] | None = None) -> tuple[Outcome, Match]:
+    """Play a whole match (a loop over :meth:`Match.step`); returns (outcome, the finished match)."""
+    m = Match(config, judge=judge, replay=replay, on_event=on_event, human=human)
     out = m.run()
     return out, m
