@@ -308,6 +308,27 @@ class DisturbSpec(_Model):
     direction_deg: Num = 0.0
 
 
+class MatchSpec(_Model):
+    """A whole simulated match per trial (:mod:`kubb3d.match`), for the ``match`` measure.
+
+    ``skill_a``/``skill_b``: the players' presets (fixed, ``grid`` or ``choice``);
+    ``round_cap``: turns per set before the match is cut off; ``time_limit_min``: the
+    organiser's time limit in minutes (none by default; WS games use 20). The match's seed is
+    drawn from the trial's own seed, so matches are as reproducible as throws.
+    """
+
+    ruleset: Literal["dm", "wikinger"] = "dm"
+    skill_a: Name = "club"
+    skill_b: Name = "club"
+    round_cap: int = Field(default=40, ge=1, le=200)
+    time_limit_min: float | None = Field(default=None, gt=0)
+
+    @field_validator("skill_a", "skill_b")
+    @classmethod
+    def _skills(cls, v):
+        return ThrowSpec._skill(v)
+
+
 class ExperimentSpec(_Model):
     schema_: Literal[1] = Field(alias="schema")
     title: str = Field(min_length=1)
@@ -319,13 +340,18 @@ class ExperimentSpec(_Model):
     setup: SetupSpec = SetupSpec()
     throw: ThrowSpec | None = None
     disturb: DisturbSpec | None = None
+    match: MatchSpec | None = None
 
     @model_validator(mode="after")
     def _measures(self):
         if len(set(self.measures)) != len(self.measures):
             raise ValueError("measures must not repeat")
-        if "match" in self.measures:
-            raise ValueError("the 'match' measure needs kubb3d.match, which is not available yet")
+        if (self.match is not None) != ("match" in self.measures):
+            raise ValueError("the 'match' measure and a [match] table go together")
+        if self.match is not None:
+            if self.measures != ["match"] or self.throw is not None or self.disturb is not None:
+                raise ValueError("a [match] trial plays a whole match: no [throw] or [disturb] table, and 'match' as the only measure")
+            return self
         throw_only = {"hit", "first_contact", "tilt", "flight_time", "rulings"} & set(self.measures)
         if self.throw is None and throw_only:
             raise ValueError(f"measures {sorted(throw_only)} need a [throw] table")
@@ -468,6 +494,8 @@ def _column_name(path: tuple, model: BaseModel) -> str:
         return f"{model.id}_{path[-1]}"
     if path[0] == "disturb":
         return f"disturb_{path[-1]}"
+    if path[0] == "match":
+        return f"match_{path[-1]}"
     return path[-1]
 
 
@@ -541,7 +569,7 @@ def _check_kinds(spec: ExperimentSpec, factors, draws, where: str) -> None:
     """String values only where names are expected; names that exist."""
     from kubb3d.physics.ground import GROUNDS
 
-    name_fields = {("throw", "target"), ("throw", "skill"), ("setup", "ground")}
+    name_fields = {("throw", "target"), ("throw", "skill"), ("setup", "ground"), ("match", "skill_a"), ("match", "skill_b")}
     for item in list(factors) + list(draws):
         values = item.values if isinstance(item, Factor) else getattr(item.dist, "choice", [])
         is_name = item.path in name_fields

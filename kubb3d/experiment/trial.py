@@ -93,6 +93,13 @@ def run_trial(loaded: LoadedSpec, index: int) -> dict:
     row.update(point=values.point, rep=values.rep, seed_entropy=str(seq.entropy), spawn_key=list(seq.spawn_key))
     row.update(values.columns)
     row["ok"], row["error"] = True, None
+    if loaded.spec.match is not None:
+        try:
+            row.update(_match(values, seq))
+        except Exception as exc:
+            row["ok"] = False
+            row["error"] = f"{type(exc).__name__}: {exc}"
+        return row
     world = None
     try:
         world = _build(loaded, values)
@@ -104,6 +111,41 @@ def run_trial(loaded: LoadedSpec, index: int) -> dict:
         if world is not None:
             world.close()
     return row
+
+
+# ------------------------------------------------------------------ whole matches
+def _match(values: _Values, seq: np.random.SeedSequence) -> dict:
+    """Play one match (the ``match`` measure): its seed is the first 63 bits of the trial's seed
+    state. Columns: ``match_termination``, ``match_winner`` (``A`` = first player, ``B``, or
+    null for a draw), ``match_points_a``/``_b``, ``match_turns``, ``match_minutes`` (simulated)."""
+    from kubb3d.match import Match, MatchConfig
+
+    m = values.loaded.spec.match
+    seed = int(seq.generate_state(2, dtype=np.uint32).astype(np.uint64) @ np.array([1, 2**32], dtype=np.uint64)) >> 1
+    config = MatchConfig(
+        ruleset=m.ruleset,
+        skills=(str(values.get(("match", "skill_a"))), str(values.get(("match", "skill_b")))),
+        seed=seed,
+        round_cap=m.round_cap,
+        time_limit_s=None if m.time_limit_min is None else 60.0 * m.time_limit_min,
+    )
+    match = Match(config)
+    try:
+        outcome = match.run()
+    finally:
+        close = getattr(match, "close", None)
+        if close is not None:
+            close()
+    a, b = config.player_names()
+    return {
+        "match_seed": str(seed),
+        "match_termination": outcome.termination.name.lower(),
+        "match_winner": {a: "A", b: "B"}.get(outcome.winner),
+        "match_points_a": int(outcome.points.get(a, 0)),
+        "match_points_b": int(outcome.points.get(b, 0)),
+        "match_turns": int(match.state.total_turns),
+        "match_minutes": round(float(match.state.clock) / 60.0, 3),
+    }
 
 
 # ------------------------------------------------------------------ set-up
