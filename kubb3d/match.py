@@ -50,7 +50,8 @@ import numpy as np
 from kubb3d.judge.rulings import Pose
 from kubb3d.physics.world import PhysicsGlitch, World
 from kubb3d.pitch import KING_ID, Pitch, opponent
-from kubb3d.players import Player, get_skill
+from kubb3d.equipment import get_set
+from kubb3d.players import Player, get_flick_skill, get_skill
 from kubb3d.rules import (
     BatonThrow,
     Choose,
@@ -75,13 +76,16 @@ from kubb3d.rules import (
 )
 from kubb3d.rules.core import DEFAULT_ROUND_CAP
 from kubb3d.snapshot import tilt_from_vertical
-from kubb3d.throw import ThrowResult, distance_to_king, release_from_params, simulate, throw
+from kubb3d.throw import LYING_DISK_KUBB, ThrowResult, distance_to_king, release_from_flick, release_from_params, simulate, throw
 
 SCHEMA = 1
 GLITCH_RETRIES = 3
 GLITCH_MARGIN_M = 20.0
 GLITCH_REST_SPEED = 1.0
 GLITCH_MAX_SPEED = 60.0
+FLICK_MAX_TIME = 6.0
+"""s: the longest a Kubbuteo flick is simulated (a disk at 2 m/s stops within 0.7 s; the rest
+is for wobbling disks to settle)."""
 KING_FELLED_TILT = math.radians(30.0)
 _LYING = (0.0, math.sin(math.pi / 4), 0.0, math.cos(math.pi / 4))
 
@@ -188,8 +192,9 @@ HumanThrow = Callable[[HumanRequest], Any]
 """``human(request) -> ThrowParams`` (or ``FlickParams`` on a board): a person's throw."""
 
 
-def glitch_reason(result: ThrowResult, pitch: Pitch) -> str | None:
-    """Why a finished throw looks like a physics glitch (module doc), or None."""
+def glitch_reason(result: ThrowResult, pitch: Pitch, floor_z: float = 0.0) -> str | None:
+    """Why a finished throw looks like a physics glitch (module doc), or None; ``floor_z`` is
+    the height of the lowest surface, m (below a Kubbuteo board: minus the table height)."""
     for pid, p in result.final.pieces.items():
         if p.kind == "stake":
             continue
@@ -198,7 +203,7 @@ def glitch_reason(result: ThrowResult, pitch: Pitch) -> str | None:
             return f"{pid} has a NaN pose"
         if abs(x) > pitch.length / 2 + GLITCH_MARGIN_M or abs(y) > pitch.half_width + GLITCH_MARGIN_M:
             return f"{pid} ended {max(abs(x) - pitch.length / 2, abs(y) - pitch.half_width):.1f} m outside the pitch"
-        if z < -0.05:
+        if z < floor_z - 0.05:
             return f"{pid} sank below the ground (z = {z:.3f} m)"
         if not result.at_rest and math.hypot(*p.linear_velocity) > GLITCH_REST_SPEED:
             return f"{pid} still moves at {math.hypot(*p.linear_velocity):.1f} m/s at rest"
@@ -254,8 +259,10 @@ class Match:
     """
 
     def __init__(self, config: MatchConfig, *, judge: Any = None, replay: str | os.PathLike | None = None, on_event: Callable[[Event], None] | None = None, human: Mapping[str, HumanThrow] | None = None, _resume: bool = False) -> None:
-        self.config = config
         self.ruleset = get_ruleset(config.ruleset)
+        if self.ruleset.ground != "grass" and config.ground == "grass":
+            config = replace(config, ground=self.ruleset.ground)  # Kubbuteo: the board
+        self.config = config
         names = config.player_names()
         ts = config.team_size
         sizes = None
@@ -266,7 +273,8 @@ class Match:
             sizes = dict(zip(names, (int(x) for x in pair)))
         tl = config.time_limit_s
         self.state = MatchState(self.ruleset, names, sets=config.sets, time_limit_s=(... if tl is not None and tl < 0 else tl), round_cap=config.round_cap, team_sizes=sizes)
-        self.players = {n: Player(n, get_skill(s), team_size=self.state.team_sizes[n]) for n, s in zip(names, config.skills)}
+        self.table = get_set(self.ruleset.equipment).board is not None
+        self.players = {n: Player(n, get_skill(s), team_size=self.state.team_sizes[n], flick=get_flick_skill(s) if self.table else None) for n, s in zip(names, config.skills)}
         self.judge = judge if judge is not None else _default_judge()
         self.on_event = on_event
         self.pitch = self.ruleset.pitch
@@ -387,9 +395,21 @@ class Match:
         sides = {pid: p.side for pid, p in snap.pieces.items() if p.kind == "kubb"}
         return poses, sides
 
+    def _floor_z(self) -> float:
+        board = self._eq().board
+        return -board.table_height if board is not None else 0.0
+
     def _park(self, kid: str) -> None:
-        """Pick a kubb up: lay it behind the baseline of the half it belongs to now."""
+        """Pick a kubb up: lay it behind the baseline of the half it belongs to now (Kubbuteo:
+        on the floor beyond the board's end, out of play, ``KT rules``)."""
         s = self.state
+        if self.table:
+            eq = self._eq()
+            half = s.kubbs[kid].half
+            slot = sorted(s.kubbs).index(kid)
+            x = self.pitch.forward(half) * -(self.pitch.length / 2 + 0.08 + 0.04 * (slot // 5))
+            self.world.set_pose(kid, (x, -0.1 + 0.05 * (slot % 5), self._floor_z() + eq.kubb.thickness / 2), LYING_DISK_KUBB, wake=False)
+            return
         half = s.kubbs[kid].half
         slot = sorted(s.kubbs).index(kid)
         x = self.pitch.baseline_x(half) - self.pitch.forward(half) * 1.5
@@ -458,11 +478,12 @@ class Match:
     def _placement(self, a: PlaceKubb) -> PlaceKubb:
         s = self.state
         player = self.players[s.player_at(a.side)]
-        others = [np.asarray(self.world.pose(pid)[0][:2]) for pid in self.world.piece_ids("kubb", "king") if pid != a.kubb]
+        others = [np.asarray(self.world.pose(pid)[0][:2]) for pid in self.world.piece_ids("kubb", "king") if pid != a.kubb and self.world.pose(pid)[0][2] > self._floor_z() + 0.05]
+        clearance = 0.035 if self.table else 0.15
         spots = player.place_spots(self.pitch, a.half, a.reason, placer_owns_half=(a.side == a.half))
         for xy in spots:
             cand = replace(a, position=(float(xy[0]), float(xy[1])))
-            if s.placement_error(cand) is None and all(np.hypot(*(np.asarray(xy) - o)) > 0.15 for o in others):
+            if s.placement_error(cand) is None and all(np.hypot(*(np.asarray(xy) - o)) > clearance for o in others):
                 return cand
         for xy in spots:  # crowded: accept overlap with lying pieces rather than fail
             cand = replace(a, position=(float(xy[0]), float(xy[1])))
@@ -522,7 +543,7 @@ class Match:
             intended, params = make(self._rng(attempt))
             try:
                 res = run(params)
-                reason = glitch_reason(res, self.pitch)
+                reason = glitch_reason(res, self.pitch, self._floor_z())
             except PhysicsGlitch as exc:
                 res, reason = None, str(exc)
             if reason is None:
@@ -569,7 +590,13 @@ class Match:
 
         return restore
 
+    def _flick(self, world: World, piece: str, p, kind: str) -> ThrowResult:
+        """Simulate a Kubbuteo flick (``KT rules``) with its parameters kept in the result."""
+        return simulate(world, piece, release_from_flick(world, p, kind), kind=kind, params=p, max_time=FLICK_MAX_TIME, record_every=8, sliding=True)
+
     def _lag(self, a: LagThrow):
+        if self.table:
+            return self._lag_flick(a)
         player = self.players[self.state.player_at(a.side)]
         notes: list[Event] = []
         holder: dict[str, World] = {}
@@ -597,6 +624,34 @@ class Match:
         inside = self.pitch.in_pitch(*res.final["baton1"].position[:2])
         return LagResult(dist if inside else None, felled), {"throws": [self._throw_record(res, intended)]}, notes
 
+    def _lag_flick(self, a: LagThrow):
+        """Kubbuteo's start (kubb3d's choice, :mod:`kubb3d.rules.kubbuteo`): a baton flicked from
+        the baseline to stop near the king, in a fresh standard board world."""
+        player = self.players[self.state.player_at(a.side)]
+        notes: list[Event] = []
+        holder: dict[str, World] = {}
+
+        def fresh() -> None:
+            if "w" in holder:
+                holder["w"].close()
+            w = self._new_world()
+            w.setup_standard()
+            holder["w"] = w
+
+        fresh()
+        res, intended = self._simulate_with_retries(
+            self._maker(a.side, lambda rng: player.lag_flick(holder["w"], a.side, rng), "lag", "baton1", self.pitch.baseline_x(a.side), None, (0.0, 0.0, 0.0), lambda: holder["w"]),
+            lambda p: self._flick(holder["w"], "baton1", p, "baton"),
+            fresh, notes, a.side)
+        holder["w"].close()
+        if res is None:
+            return LagResult(None, False), {}, notes
+        b, king = res.final["baton1"], res.final[KING_ID]
+        felled = king.tilt > KING_FELLED_TILT
+        on_board = b.position[2] > 0 and self.pitch.in_pitch(*b.position[:2])
+        dist = max(0.0, math.hypot(b.position[0] - king.position[0], b.position[1] - king.position[1]) - b.half_extents[0] - king.half_extents[0])
+        return LagResult(dist if on_board else None, felled), {"throws": [self._throw_record(res, intended)]}, notes
+
     def _start_round_if_needed(self) -> None:
         s = self.state
         key = (s.set_no, s.turn_no)
@@ -622,16 +677,27 @@ class Match:
                 pos, q = w.pose(k.id)
                 t = tilt_from_vertical(q)
                 cands.append((k.id, k.baseline, tuple(float(v) for v in pos), t < math.radians(10) or t > math.radians(170)))
-            tid = player.choose_target(S, cands, a.line_x)
+            tid = player.choose_flick_target(w, S, cands, a.line_x) if self.table else player.choose_target(S, cands, a.line_x)
             pos, _ = w.pose(tid)
             target = (float(pos[0]), float(pos[1]), float(pos[2]) + 0.1 * eq.kubb.height)
         notes: list[Event] = []
+        if self.table:
+            before_own = {k.id: k.pose for k in s.standing_in(S)}
+            make = lambda rng: player.baton_flick(self.world, S, a.line_x, target[:2], rng)  # noqa: E731
+            run = lambda p: self._flick(self.world, a.baton, p, "baton")  # noqa: E731
+        else:
+            make = lambda rng: player.baton_throw(eq, self.pitch, S, a.line_x, target, rng, dt=w.dt)  # noqa: E731
+            run = lambda p: throw(self.world, p, baton=a.baton, ruleset=self.ruleset.name)  # noqa: E731
         res, intended = self._simulate_with_retries(
-            self._maker(S, lambda rng: player.baton_throw(eq, self.pitch, S, a.line_x, target, rng, dt=w.dt), "king" if king else "baton", a.baton, a.line_x, None, target),
-            lambda p: throw(self.world, p, baton=a.baton, ruleset=self.ruleset.name),
-            self._restorer(), notes, S)
+            self._maker(S, make, "king" if king else "baton", a.baton, a.line_x, None, target),
+            run, self._restorer(), notes, S)
         if res is None:
+            if self.table and self.world.has_piece(a.baton):
+                self.world.remove_piece(a.baton)
             return ThrowOutcome(), {}, notes
+        if self.table:
+            self.world.settle_forces()
+            res = replace(res, final=self.world.snapshot())
         ctx = _ctx(
             self.judge.ThrowContext,
             ruleset=self.ruleset.name, thrower=S, legal=res.legal, violations=tuple(res.violations), king_throw=king,
@@ -648,12 +714,35 @@ class Match:
             if k.id not in j.felled and k.id not in j.raise_again and self.world.has_piece(k.id):
                 pos, q = self.world.pose(k.id)
                 poses[k.id] = Pose(tuple(float(v) for v in pos), tuple(float(v) for v in q))
+        if self.table:
+            self._clear_after_flick(a.baton, j, before_own)
         out = ThrowOutcome.from_judgement(j, legal=res.legal, poses=poses)
         notes += self._ruling_notes([r for r in out.rulings if (r if isinstance(r, dict) else r.to_dict())["piece"] not in s.felled_in(O)], S)
         if res.violations:
             for v in res.violations:
                 notes.append(self._note("foul", v.reason, (v.rule,), S))
         return out, {"throws": [self._throw_record(res, intended)], "judgement": j.to_dict() if hasattr(j, "to_dict") else None}, notes
+
+    def _clear_after_flick(self, baton: str, j, before_own: Mapping[str, Pose]) -> None:
+        """``KT rules``: "after each flick, keep the playing area clear by removing the baton and
+        any knocked over kubbs"; baseline kubbs knocked early are "simply stood up again" (at
+        once, at their spot); the flicker's own kubbs knocked by his flick are stood up again
+        where they stood (kubb3d's choice)."""
+        w = self.world
+        if w.has_piece(baton):
+            w.remove_piece(baton)
+        for kid in sorted(j.felled):
+            if w.has_piece(kid):
+                self._park(kid)
+        for kid in sorted(j.raise_again):
+            if kid in self.round_start and w.has_piece(kid):
+                p = self.round_start[kid]
+                w.set_pose(kid, p.position, p.quat_xyzw, wake=False)
+        for kid, p in before_own.items():
+            pos, q = w.pose(kid)
+            if math.dist(pos, p.position) > 0.002 or tilt_from_vertical(q) > math.radians(3.0):
+                w.set_pose(kid, p.position, p.quat_xyzw, wake=False)
+        w.sleep_all()
 
     def _ruling_notes(self, rulings, side) -> list[Event]:
         out = []
@@ -676,17 +765,29 @@ class Match:
         records = []
         offset = len(s.inkasted_this_turn)
         for n, kid in enumerate(kubbs):
-            if receiving:
+            if self.table:
+                target = player.return_target(self.pitch, from_side, offset + n)
+            elif receiving:
                 target = player.penalty_target(self.pitch, from_side, True, offset + n)
             else:
                 target = player.inkast_target(self.pitch, from_side, offset + n)
             self.world.set_side(kid, into)
 
-            def run(p, kid=kid):
-                return simulate(self.world, kid, release_from_params(p, self.pitch), kind="kubb", params=p)
+            if self.table:
+                def run(p, kid=kid):
+                    return self._flick(self.world, kid, p, "kubb")
+
+                def make(rng, target=target):
+                    return player.baton_flick(self.world, from_side, self.pitch.baseline_x(from_side), target, rng, arrive_speed=0.0, kind="kubb")
+            else:
+                def run(p, kid=kid):
+                    return simulate(self.world, kid, release_from_params(p, self.pitch), kind="kubb", params=p)
+
+                def make(rng, target=target):
+                    return player.kubb_throw(eq, self.pitch, from_side, target, rng, dt=w.dt)
 
             res, intended = self._simulate_with_retries(
-                self._maker(thrower_side, lambda rng, target=target: player.kubb_throw(eq, self.pitch, from_side, target, rng, dt=w.dt), "inkast" if attempt_kind == "inkast" else "penalty", kid, self.pitch.baseline_x(from_side), into, (target[0], target[1], 0.0)),
+                self._maker(thrower_side, make, "inkast" if attempt_kind == "inkast" else "penalty", kid, self.pitch.baseline_x(from_side), into, (target[0], target[1], 0.0)),
                 run, self._restorer(), notes, thrower_side)
             if res is None:
                 self._park(kid)
@@ -703,11 +804,12 @@ class Match:
         if not king_felled:
             king_felled = snap[KING_ID].tilt > KING_FELLED_TILT
         # undo disturbances (WS basic rule 14, DM §5), then raise the valid kubbs (DM §7)
+        moved_tol = 0.002 if self.table else 0.005
         for pid, p in before.items():
             if pid == KING_ID and king_felled:
                 continue
             cur = snap[pid]
-            if math.dist(cur.position, p.position) > 0.005 or abs(cur.tilt - tilt_from_vertical(p.quat_xyzw)) > math.radians(3.0):
+            if math.dist(cur.position, p.position) > moved_tol or abs(cur.tilt - tilt_from_vertical(p.quat_xyzw)) > math.radians(3.0):
                 self.world.set_pose(pid, p.position, p.quat_xyzw, wake=False)
         for kid, pose in valid.items():
             self.world.set_pose(kid, pose.position, pose.quat_xyzw, wake=False)

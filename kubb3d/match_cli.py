@@ -60,7 +60,7 @@ def register(app: typer.Typer) -> None:
 
     @app.command("match")
     def match(
-        ruleset: str = typer.Option("dm", help="Ruleset: dm (German championship duel) or wikinger (Wikinger-Schach teams)."),
+        ruleset: str = typer.Option("dm", help="Ruleset: dm (German championship duel), wikinger (Wikinger-Schach teams) or kubbuteo (tabletop flicking, seed KT)."),
         players: Optional[str] = typer.Option(None, help="Skill of each side: 'elite,club' (novice, club, elite); wikinger also 'club:6,elite:4' or team sizes '6,4'."),
         seed: int = typer.Option(DEFAULT_SEED, help="Root seed: the same seed plays the same match."),
         sets: Optional[int] = typer.Option(None, help="Best of this many sets (DM; default 1)."),

@@ -102,6 +102,63 @@ SKILLS: dict[str, Skill] = {
 95 % CI 0.36–0.46), club 0.223 (89 of 400, 0.18–0.26), novice 0.102 (41 of 400, 0.07–0.13)."""
 
 
+@dataclass(frozen=True)
+class FlickSkill:
+    """Release noise of a Kubbuteo flicker (seed ``KT``: disks flicked by finger), standard
+    deviations of the flick's parameters (:class:`~kubb3d.throw.FlickParams`).
+
+    Attributes:
+        name: preset name.
+        speed_rel_sd: relative speed error (a disk slides v²/(2μg): 5 % in speed is 10 % in
+            distance).
+        azimuth_sd_deg: direction error, deg (over the 0.9 m from baseline to baseline, 1° ≈ 16 mm,
+            half a disk's width).
+        spin_sd_rps: spin about the vertical from an off-centre strike, rev/s.
+    """
+
+    name: str
+    speed_rel_sd: float
+    azimuth_sd_deg: float
+    spin_sd_rps: float
+
+    def __post_init__(self) -> None:
+        for f in ("speed_rel_sd", "azimuth_sd_deg", "spin_sd_rps"):
+            v = getattr(self, f)
+            if not (math.isfinite(v) and v >= 0):
+                raise ValueError(f"{f} must be a finite number >= 0, got {v!r}")
+
+    def perturb(self, params, rng: np.random.Generator):
+        """The intended flick with noise (draws 3 normals from ``rng``)."""
+        z = rng.standard_normal(3)
+        return replace(
+            params,
+            speed=float(max(0.05, params.speed * (1.0 + self.speed_rel_sd * z[0]))),
+            azimuth_deg=float(params.azimuth_deg + self.azimuth_sd_deg * z[1]),
+            spin_rps=float(params.spin_rps + self.spin_sd_rps * z[2]),
+        )
+
+
+FLICK_SKILLS: dict[str, FlickSkill] = {
+    "novice": FlickSkill("novice", 0.10, 2.5, 1.0),
+    "club": FlickSkill("club", 0.06, 1.4, 0.6),
+    "elite": FlickSkill("elite", 0.035, 0.8, 0.3),
+}
+"""Flick presets under the same names as :data:`SKILLS`. Calibration (``benchmarks/run_matches.py
+--calibrate-flicks``, baseline kubbs knocked per flick from the baseline, see the figures in
+:data:`FLICK_CALIBRATION`)."""
+
+FLICK_CALIBRATION: dict[str, float] = {}
+"""Measured fraction of baseline kubbs knocked per flick (filled in from the calibration run)."""
+
+
+def get_flick_skill(name: str) -> FlickSkill:
+    """A flick preset by name. Raises ValueError listing the known ones."""
+    try:
+        return FLICK_SKILLS[name]
+    except KeyError:
+        raise ValueError(f"unknown skill {name!r}; expected one of {sorted(FLICK_SKILLS)}") from None
+
+
 def get_skill(name: str) -> Skill:
     """A preset by name. Raises ValueError listing the known ones."""
     try:
@@ -203,6 +260,7 @@ class Player:
     skill: Skill
     style: Style = field(default_factory=Style)
     team_size: int = 1
+    flick: FlickSkill | None = None
 
     # -------------------------------------------------------------- batons
     def choose_target(self, side: str, kubbs: Sequence[tuple[str, bool, tuple[float, float, float], bool]], line_x: float) -> str:
@@ -279,6 +337,17 @@ class Player:
         """
         s = 1.0 if half == "B" else -1.0  # B's half is x > 0
         out = []
+        if pitch.length < 2.0:  # a Kubbuteo board (KT rules): the same choices at table scale
+            hw = pitch.half_width
+            if placer_owns_half:
+                for dx in (0.12, 0.16, 0.20, 0.24):
+                    for y in (hw - 0.03, -(hw - 0.03), hw - 0.07, -(hw - 0.07), 0.15, -0.15):
+                        out.append((s * (pitch.length / 2 - dx), y))
+            else:
+                for dx in (0.12, 0.16, 0.2):
+                    for y in (0.09, 0.13, -0.09, -0.13):
+                        out.append((s * dx, y))
+            return out
         if placer_owns_half:
             for dx in (0.35, 0.6, 0.85, 1.1):
                 for y in (2.3, -2.3, 2.0, -2.0, 1.25, -1.25):
@@ -288,6 +357,87 @@ class Player:
                 for y in (0.6, 0.9, 1.2, 1.5, -0.6, -0.9):
                     out.append((s * dx, y))
         return out
+
+    # -------------------------------------------------------------- Kubbuteo flicks
+    def flick_start(self, world, side: str, line_x: float, target_y: float) -> float:
+        """Lateral start (y, m) of a flick from ``line_x``: from the baseline the gap between
+        two own baseline kubbs (or a kubb and the board edge) nearest ``target_y``; from an
+        advance line ``target_y`` itself or the nearest spot 1 cm apart that keeps the disk
+        2 mm clear of every own standing piece near the line."""
+        eq = world.equipment
+        pitch = world.pitch
+        r = eq.baton.radius
+        hw = pitch.half_width - r - 0.002
+        own = []
+        for pid in world.piece_ids("kubb", "king"):
+            pos, _ = world.pose(pid)
+            if pos[2] > 0 and abs(pos[0] - line_x) < 0.06:
+                own.append((float(pos[0]), float(pos[1])))
+        if abs(line_x - pitch.baseline_x(side)) < 1e-9:
+            gap = pitch.width / 6
+            cands = sorted((-pitch.half_width + (i + 0.5) * gap for i in range(6)), key=lambda y: abs(y - target_y))
+        else:
+            cands = sorted((target_y + 0.01 * k for k in range(-30, 31)), key=lambda y: abs(y - target_y))
+        start_x = line_x - pitch.forward(side) * 0.025
+        for y in cands:
+            if abs(y) <= hw and all(math.hypot(start_x - ox, y - oy) > r + eq.kubb.radius + 0.002 for ox, oy in own):
+                return float(y)
+        return float(np.clip(target_y, -hw, hw))
+
+    def choose_flick_target(self, world, side: str, kubbs: Sequence[tuple[str, bool, tuple[float, float, float], bool]], line_x: float) -> str:
+        """Pick the kubb to flick at (arguments as :meth:`choose_target`): as there, field kubbs
+        first (``KT rules``), but never one whose straight path from the start passes within a
+        disk's width (plus 1 cm) of the king, unless every path does."""
+        from kubb3d.pitch import KING_ID
+
+        if not kubbs:
+            raise ValueError("no kubbs to flick at")
+        eq = world.equipment
+        kp = world.pose(KING_ID)[0] if world.has_piece(KING_ID) else None
+        f = world.pitch.forward(side)
+
+        def blocked(pos) -> bool:
+            if kp is None:
+                return False
+            y0 = self.flick_start(world, side, line_x, pos[1])
+            a = np.array((line_x - f * 0.025, y0))
+            b = np.array(pos[:2])
+            c = np.array(kp[:2], dtype=float)
+            d = b - a
+            u = float(np.clip(np.dot(c - a, d) / max(np.dot(d, d), 1e-12), 0.0, 1.0))
+            return float(np.linalg.norm(a + u * d - c)) < eq.king.diameter / 2 + eq.baton.radius + 0.01
+
+        def key(k):
+            kid, base, pos, upright = k
+            return (base, blocked(pos), not upright, abs(pos[0] - line_x), abs(pos[1]), kid)
+
+        return min(kubbs, key=key)[0]
+
+    def baton_flick(self, world, side: str, line_x: float, target: tuple[float, float], rng: np.random.Generator, *, arrive_speed: float = 0.7, kind: str = "baton"):
+        """(intended, released) :class:`~kubb3d.throw.FlickParams` of a disk flicked from the line
+        at ``target`` (x, y m), arriving there at ``arrive_speed`` m/s (0: to stop there)."""
+        from kubb3d.throw import FlickParams, aim_flick
+
+        lateral = self.flick_start(world, side, line_x, target[1])
+        base = FlickParams(side=side, line_x=line_x, lateral=lateral)
+        intended = aim_flick(world, tuple(target), base, arrive_speed=arrive_speed)
+        skill = self.flick or FLICK_SKILLS["club"]
+        return intended, skill.perturb(intended, rng)
+
+    def lag_flick(self, world, side: str, rng: np.random.Generator):
+        """A lag flick (kubb3d's start rule for ``KT``): a baton to stop 2 in short of the king."""
+        f = world.pitch.forward(side)
+        return self.baton_flick(world, side, world.pitch.baseline_x(side), (-f * 0.05, 0.0), rng, arrive_speed=0.0)
+
+    def return_target(self, pitch: Pitch, from_side: str, index: int) -> tuple[float, float]:
+        """Where the ``index``-th returned kubb should stop (x, y m) in the opponent's half: a
+        tight group just past the centre line beside the king ("good strategy to group them
+        close to each other", ``KT rules``), reachable for the returner's own next flicks."""
+        f = pitch.forward(from_side)
+        row, col = divmod(index, 3)
+        x = f * (0.12 + 0.035 * row)
+        y = 0.09 + 0.035 * col
+        return (x, y if (index // 6) % 2 == 0 else -y)
 
     def choose(self, options: Sequence) -> object:
         """Pick among :class:`~kubb3d.rules.Choose` options: open the set oneself, keep the

@@ -25,7 +25,10 @@ WS_NOTES = "WS Tie-Break After the Group Stage"
 """The notes under that heading: a kubb knocked over with the foot is set up again; the king
 not thrown at from the baseline is set up again."""
 
-RULESETS = ("dm", "wikinger")
+KT_RULES = "KT rules"
+"""Kubbuteo (seed KT, section "Rules"): every ruling at table scale cites it."""
+
+RULESETS = ("dm", "wikinger", "kubbuteo")
 
 
 def check_ruleset(ruleset: str) -> str:

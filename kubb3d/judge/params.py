@@ -8,7 +8,7 @@ Every tolerance here is a decision of this project and says why.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 
 @dataclass(frozen=True)
@@ -77,4 +77,39 @@ class JudgeParams:
             raise ValueError(f"JudgeParams.lying_tilt must be in (0, π/2] rad, got {self.lying_tilt}")
 
 
+    def scaled(self, factor: float) -> "JudgeParams":
+        """The same tolerances for pieces ``factor`` times the size (every length × factor,
+        angles and force fractions unchanged).
+
+        Raises:
+            ValueError: factor not a positive finite number.
+        """
+        if not (math.isfinite(factor) and factor > 0):
+            raise ValueError(f"scale factor must be a positive number, got {factor!r}")
+        lengths = ("tip_margin", "doubt_margin", "base_tol", "ground_tol", "moved_tol", "king_clearance", "block_tol")
+        return replace(self, **{n: getattr(self, n) * factor for n in lengths})
+
+
 DEFAULT_PARAMS = JudgeParams()
+
+REFERENCE_KUBB_HEIGHT = 0.15
+"""m: the kubb height the default tolerances were chosen for (7×15 cm standard kubb, DESIGN.md)."""
+
+
+def params_for(ruleset: str) -> JudgeParams:
+    """Default tolerances for a ruleset: the defaults for ``dm`` and ``wikinger``; for
+    ``kubbuteo`` every length scaled by kubb height / 15 cm (a 1.25 in disk: × 0.21, so a
+    tip margin of 0.2 mm and a doubt margin of 0.8 mm on a disk 7.6 mm thick), and the
+    least distance of a placed kubb from the king 2 in (seed ``KT rules``).
+
+    Raises:
+        ValueError: unknown ruleset.
+    """
+    if ruleset in ("dm", "wikinger"):
+        return DEFAULT_PARAMS
+    if ruleset == "kubbuteo":
+        from kubb3d.equipment import INCH, get_set
+
+        eq = get_set("kubbuteo")
+        return replace(DEFAULT_PARAMS.scaled(eq.kubb.height / REFERENCE_KUBB_HEIGHT), baton_length=2.0 * INCH)
+    raise ValueError(f"unknown ruleset {ruleset!r}; expected one of ['dm', 'wikinger', 'kubbuteo']")

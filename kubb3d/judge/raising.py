@@ -359,6 +359,11 @@ def judge_inkast(after: Snapshot, ctx: InkastContext, params: JudgeParams | None
     Raises:
         ValueError: an inkasted id that is not a kubb of the snapshot.
     """
+    if ctx.ruleset == "kubbuteo":
+        from kubb3d.judge.kubbuteo import judge_return
+        from kubb3d.judge.params import params_for
+
+        return judge_return(after, ctx, params or params_for("kubbuteo"))
     params = params or DEFAULT_PARAMS
     dm = ctx.ruleset == "dm"
     pieces = after.pieces

@@ -21,6 +21,8 @@ class Status(str, Enum):
     LEANING = "leaning"
     """Upright-ish but held up by another body: counts as fallen (DM §5, WS basic rule 9)."""
     STOSSEL = "stößel"
+    OFF_BOARD = "off the board"
+    """Kubbuteo: the piece touches the floor or rests below the board top (KT rules); counts as knocked."""
     """Lying on other kubbs with no ground contact (DM §7)."""
 
 

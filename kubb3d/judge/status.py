@@ -143,6 +143,10 @@ def analyse(
         raise ValueError(f"piece {piece_id!r} is a {p.kind}; only kubbs and the king have a status")
     if index is None:
         index = ContactIndex(snapshot)
+    if p.shape in ("disk", "mushroom"):
+        from kubb3d.judge.kubbuteo import analyse_table_piece
+
+        return analyse_table_piece(snapshot, p, params, index)
     r = rot(p.quat_xyzw)
     axis = columns(r)[2]
     uz = max(-1.0, min(1.0, axis[2]))
@@ -248,6 +252,8 @@ def piece_status(
 
 def status_rules(status: Status, ruleset: str) -> tuple[str, ...]:
     """The citations for a status under a ruleset (``dm`` or ``wikinger``)."""
+    if ruleset == "kubbuteo":
+        return (C.KT_RULES,)
     dm = ruleset == "dm"
     if status is Status.LEANING:
         return (C.DM_THROWING,) if dm else (C.WS_LEANING,)

@@ -144,7 +144,10 @@ def judge_throw(after: Snapshot, ctx: ThrowContext, params: JudgeParams | None =
     Raises:
         ValueError: a context id that is not a piece of the snapshot.
     """
-    params = params or DEFAULT_PARAMS
+    if params is None:
+        from kubb3d.judge.params import params_for
+
+        params = params_for(ctx.ruleset)
     dm = ctx.ruleset == "dm"
     target = opponent(ctx.thrower)
     index = ContactIndex(after)
@@ -253,6 +256,9 @@ def judge_throw(after: Snapshot, ctx: ThrowContext, params: JudgeParams | None =
         newly.add(pid)
         rulings.append(Ruling(pid, a.status, Consequence.COUNTS_AS_FELLED, rules, why, hc))
 
+    if ctx.ruleset == "kubbuteo":
+        # Kubbuteo shares Kubb's rules (seed KT): the same rulings, cited from KT "Rules"
+        rulings = [Ruling(r.piece, r.status, r.consequence, (C.KT_RULES,), r.reason, r.hand_check, r.raised_pose, r.valid) for r in rulings]
     return ThrowJudgement(tuple(rulings), frozenset(newly), frozenset(felled), frozenset(raise_again), frozenset(raise_now), winner, loser)
 
 

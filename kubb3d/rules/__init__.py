@@ -34,4 +34,4 @@ from kubb3d.rules.core import (  # noqa: F401
     outcome_from_dict,
     ruleset_names,
 )
-from kubb3d.rules import dm, wikinger  # noqa: F401,E402  (register the rulesets)
+from kubb3d.rules import dm, kubbuteo, wikinger  # noqa: F401,E402  (register the rulesets)

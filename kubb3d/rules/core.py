@@ -424,6 +424,8 @@ class Ruleset:
         min_king_distance_m: a placed penalty kubb's centre at least this far from the king.
         time: the time model.
         citations: rule name → citation used in events.
+        penalty_words: play-by-play line for kubbs that become penalty kubbs (``{kubbs}``: their
+            ids, ``{s}``: a plural s).
     """
 
     name: str = "base"
@@ -439,6 +441,7 @@ class Ruleset:
     min_king_distance_m: float = 0.0
     time: TimeModel = field(default_factory=TimeModel)
     citations: Mapping[str, str] = field(default_factory=dict)
+    penalty_words: str = "{kubbs} invalid twice: penalty kubb{s}"
 
     def cite(self, key: str) -> str:
         """Citation for a rule key (``lag``, ``schedule``, ``advance`` …)."""
@@ -461,6 +464,25 @@ class Ruleset:
         """Player who wins a tied lag (both felled the king, or equal distances); None: the
         lag is repeated (``DM §3``)."""
         return None
+
+    def throwing_line(self, state: "MatchState", side: str) -> float:
+        """x of ``side``'s throwing line, m: its baseline, or the line through its standing
+        field kubb nearest the centre line (``DM §8``, WS basic rule 6)."""
+        f = state.pitch.forward(side)
+        line = state.pitch.baseline_x(side)
+        for k in state.standing_in(side):
+            if not k.baseline and f * (k.pose.position[0] - line) > 0:
+                line = k.pose.position[0]
+        return line
+
+    def split_misses(self, missed: Sequence[str], attempt: int) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        """Which of the kubbs that landed invalid in inkast attempt ``attempt`` (in throwing
+        order) are thrown again and which become penalty kubbs: (rethrow, penalty).
+
+        Default (``DM §6``, WS basic rule 11): after the first attempt all are thrown again
+        (in id order); after the second all are penalty kubbs."""
+        missed = tuple(sorted(missed))
+        return (missed, ()) if attempt == 1 else ((), missed)
 
     def placement_error(self, state: "MatchState", kubb: str, half: str, position: tuple[float, float]) -> str | None:
         """Why a hand-placed kubb at ``position`` (m) is not allowed, or None.
@@ -621,6 +643,7 @@ class MatchState:
         self.inkast_attempt = 1
         self.inkasted_this_turn: list[str] = []
         self.penalty_queue: list[str] = []
+        self.penalty_carry: list[str] = []
         self.penalty_number = 0
         self.to_raise: dict[str, Pose] = {}
         self.place_queue: list[tuple[str, str, str, str]] = []  # (kubb, reason, actor side, half)
@@ -665,14 +688,9 @@ class MatchState:
         return sum(1 for k in self.standing_in(side) if k.baseline)
 
     def throwing_line(self, side: str) -> float:
-        """x of ``side``'s throwing line, m: its baseline, or the line through its standing
-        field kubb nearest the centre line (``DM §8``, WS basic rule 6)."""
-        f = self.pitch.forward(side)
-        line = self.pitch.baseline_x(side)
-        for k in self.standing_in(side):
-            if not k.baseline and f * (k.pose.position[0] - line) > 0:
-                line = k.pose.position[0]
-        return line
+        """x of ``side``'s throwing line, m (:meth:`Ruleset.throwing_line`: the baseline, or the
+        advance line of ``DM §8``, WS basic rule 6, ``KT rules``)."""
+        return self.ruleset.throwing_line(self, side)
 
     def opponent_cleared(self, side: str) -> bool:
         """No kubb counts as standing in the opponent's half (``DM §10``)."""
@@ -923,6 +941,7 @@ class MatchState:
         self.to_raise = {}
         self.place_queue = []
         self.penalty_queue = []
+        self.penalty_carry = []
         self.tb_pending_removals = []
         s = self.turn_side
         self._emit("turn", f"turn {self.turn_no}: {self.player_at(s)} (end {s}) with {self.batons_left} batons", (rs.cite("schedule"),), s)
@@ -941,16 +960,20 @@ class MatchState:
         self._apply_inkast(a.kubbs, r, s, o)
         if self.phase == Phase.OVER:
             return
-        bad = sorted(set(a.kubbs) & set(r.invalid))
-        if bad and a.attempt == 1:
-            self.inkast_pending = tuple(bad)
-            self.inkast_attempt = 2
-            self._emit("inkast", f"invalid inkast of {', '.join(bad)}: thrown again", (rs.cite("inkast"),), s)
+        bad = [k for k in a.kubbs if k in r.invalid]
+        again, penalty = rs.split_misses(bad, a.attempt)
+        self.penalty_carry += [k for k in penalty if k not in self.penalty_carry]
+        if again:
+            self.inkast_pending = tuple(again)
+            self.inkast_attempt = a.attempt + 1
+            self._emit("inkast", f"invalid inkast of {', '.join(again)}: thrown again", (rs.cite("inkast"),), s)
             return
-        if bad:
-            self.penalty_queue = list(bad)
+        if self.penalty_carry:
+            bad = list(self.penalty_carry)
+            self.penalty_carry = []
+            self.penalty_queue = bad
             self.penalty_number = 0
-            self._emit("penalty", f"{', '.join(bad)} invalid twice: penalty kubb{'s' if len(bad) > 1 else ''}", (rs.cite("penalty"),), s)
+            self._emit("penalty", rs.penalty_words.format(kubbs=", ".join(bad), s="s" if len(bad) > 1 else ""), (rs.cite("penalty"),), s)
             self.phase = Phase.PENALTY
             return
         self._after_inkast()

@@ -1,0 +1,140 @@
+"""Kubbuteo, the tabletop Kubb played by flicking wooden disks on a board (seed ``KT``,
+section "Rules"; equipment ``KT`` "Equipment" and "Setup").
+
+========================  ====================================================  =========
+rule                      kubb3d                                                source
+========================  ====================================================  =========
+equipment, board          ``kubbuteo`` set: 4 × 2 ft board, baselines 3.5 in    KT Equipment
+                          from the ends, five kubbs per baseline, king centre   KT Setup
+turns                     six batons every turn, flicked from the baseline      KT rules
+after each flick          the baton and the knocked kubbs leave the board       KT rules
+returning kubbs           the other player flicks them from his original        KT rules
+                          baseline into the thrower's half; stood up where
+                          they come to rest
+misflicks                 the first misflick of a return is flicked again;      KT rules
+                          every later one is placed by the receiving player
+                          anywhere in his half, at least 2 in from the king
+field before baseline     baseline kubbs knocked while field kubbs stand are    KT rules
+                          stood up again (they count as standing)
+advance line              the own standing field kubb closest to the king       KT rules
+                          (returns and king attempts stay at the baseline)
+king                      from the baseline once the opponent's half is clear,  KT rules
+                          with every remaining baton; a king knocked at any
+                          other time loses the game for the flicker
+========================  ====================================================  =========
+
+Decisions where ``KT`` is silent (kubb3d's choices):
+
+* **Who starts**: ``KT`` says nothing; as in the parent game (``DM §3``) each player
+  flicks one baton at the king from his baseline (a lag flick); the disk resting nearer
+  the king wins and opens; a player who knocks the king loses the lag; ties are repeated.
+* **A misflick** is a returned kubb that rests with its centre short of the centre line
+  (not in the receiving half), that touches the floor or rests below the board top (off
+  the board), or that rests on another piece without touching the board. "1 misflick is
+  allowed" is counted per return phase: only the first misflicked kubb (in flicking order)
+  is flicked again; every later misflick, the reflick included, is placed by hand.
+* **The receiving half** reaches from the centre line to the end of the board, so a kubb
+  that slides behind the receiver's baseline but stays on the board is valid.
+* **Standing a returned kubb up**: the judge stands it on its flat at the spot where the
+  centre of the lying disk rests, its faces towards the ends of the board, moved sideways
+  just enough not to overlap another standing piece (:mod:`kubb3d.judge.kubbuteo`).
+* **Pieces disturbed by a return** (a standing kubb knocked by a returned kubb) are stood
+  up again where they stood; the king knocked by a returned kubb loses the game for the
+  returning player (``KT rules``: "if at any time during the game the King is knocked down").
+* **Own kubbs knocked by one's own flick** are stood up again at the end of the turn
+  (they were never the target).
+* **The advance line** is the line across the board through the chosen field kubb (the
+  flicker may move along it); a field kubb behind the baseline never moves the line back.
+* **A baton that stops on the board** is removed after the flick like every baton.
+* Points are the sets won; one set by default; no clock.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Mapping, Sequence
+
+from kubb3d.equipment import INCH, get_set
+from kubb3d.pitch import Pitch
+from kubb3d.rules.core import MatchState, Ruleset, TimeModel, register_ruleset
+
+KT_RULES = "KT rules"
+"""Citation of the seed's "Rules" section (seed ``KT``, ``shared/seeds/README.md``)."""
+
+KT_CITATIONS = {key: KT_RULES for key in (
+    "lag", "sets", "schedule", "throw", "early_baseline", "inkast", "penalty", "penalty_place",
+    "raise", "stossel", "place", "advance", "tiebreak", "tiebreak_decider", "time", "king", "early_king",
+)}
+
+KING_CLEARANCE_M = 2.0 * INCH
+"""A placed misflicked kubb stands at least 2 in from the king (``KT rules``), m."""
+
+
+def kubbuteo_pitch() -> Pitch:
+    """The board as a pitch: 4 × 2 ft, baselines 3.5 in from the ends (``KT`` "Equipment")."""
+    eq = get_set("kubbuteo")
+    return Pitch(eq.board.length, eq.board.width, eq.baseline_inset)
+
+
+@register_ruleset
+@dataclass(frozen=True)
+class Kubbuteo(Ruleset):
+    """``KT``: one-on-one on a board, six flicks a turn, one reflick of a misflicked return."""
+
+    name: str = "kubbuteo"
+    equipment: str = "kubbuteo"
+    pitch: Pitch = field(default_factory=kubbuteo_pitch)
+    ground: str = "board"
+    team_size: int = 1
+    sets: int = 1
+    time_limit_s: float | None = None
+    lag_choice: bool = False
+    king_throws_per_turn: int | None = None
+    penalty: str = "place"
+    min_king_distance_m: float = KING_CLEARANCE_M
+    time: TimeModel = field(default_factory=lambda: TimeModel(lag_throw_s=8.0, choose_s=5.0, baton_throw_s=4.0, change_ends_s=10.0, inkast_per_kubb_s=4.0, penalty_throw_s=4.0, raise_per_kubb_s=2.0, place_s=4.0, tiebreak_removal_s=3.0, set_break_s=30.0))
+    citations: Mapping[str, str] = field(default_factory=lambda: dict(KT_CITATIONS))
+    penalty_words: str = "{kubbs} misflicked after the one allowed misflick: placed by the receiving player"
+
+    def batons_for_turn(self, turn_no: int) -> int:
+        """``KT rules``: "the six batons" every turn (no 2-4-6 opening)."""
+        if turn_no < 1:
+            raise ValueError(f"turn numbers start at 1, got {turn_no}")
+        return 6
+
+    def split_misses(self, missed: Sequence[str], attempt: int) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        """``KT rules``: "1 misflick is allowed … Subsequent misflicked kubbs will be placed":
+        the first misflicked kubb (flicking order) of the first attempt is flicked again, every
+        other one is placed by the receiving player."""
+        missed = tuple(missed)
+        if attempt == 1:
+            return missed[:1], missed[1:]
+        return (), missed
+
+    def throwing_line(self, state: MatchState, side: str) -> float:
+        """``KT rules``: with own field kubbs standing, "the kubb closest to the King now
+        represents that player's baseline"; never behind the baseline (module doc), m."""
+        base = state.pitch.baseline_x(side)
+        f = state.pitch.forward(side)
+        field_kubbs = [k for k in state.standing_in(side) if not k.baseline]
+        if not field_kubbs:
+            return base
+        k = min(field_kubbs, key=lambda k: (math.hypot(k.pose.position[0], k.pose.position[1]), k.id))
+        x = k.pose.position[0]
+        return x if f * (x - base) > 0 else base
+
+    def placement_error(self, state: MatchState, kubb: str, half: str, position: tuple[float, float]) -> str | None:
+        """``KT rules``: a misflicked kubb is placed "anywhere in their own half, but at least 2
+        inches from the King": the standing disk (thickness along x, its diameter across)
+        on the board inside ``half``, its centre at least 2 in from the king's centre."""
+        x, y = position
+        eq = get_set(self.equipment)
+        hx, hy = eq.kubb.thickness / 2, eq.kubb.radius
+        p = self.pitch
+        lo, hi = (-p.length / 2, 0.0) if half == "A" else (0.0, p.length / 2)
+        if not (lo + hx <= x <= hi - hx and abs(y) <= p.half_width - hy):
+            return f"the kubb must stand on the board inside half {half} ({KT_RULES})"
+        if math.hypot(x, y) < self.min_king_distance_m:
+            return f"the kubb must stand at least 2 in ({self.min_king_distance_m:.4f} m) from the king ({KT_RULES})"
+        return None
