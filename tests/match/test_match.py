@@ -129,7 +129,7 @@ def cli():
 
 
 @pytest.mark.parametrize("args,msg", [
-    (["--ruleset", "kubbuteo"], "unknown ruleset"),
+    (["--ruleset", "crokinole"], "unknown ruleset"),
     (["--players", "elite,god"], "unknown skill"),
     (["--sets", "0"], "--sets"),
     (["--time-limit", "-3"], "--time-limit"),
