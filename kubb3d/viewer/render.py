@@ -4,18 +4,23 @@ Draws a :class:`~kubb3d.viewer.scene.Scene` seen by a :class:`~kubb3d.viewer.cam
 into an off-screen framebuffer (RGBA8 + 24-bit depth) that can be read back (headless
 screenshots) or copied to a window.
 
-Passes per frame:
+Passes per frame (tuned for CPU renderers such as Mesa llvmpipe, where every full-screen
+pixel costs: the grass and the sky are cheap per pixel, the shadow map is rarely redrawn):
 
-1. shadow map: the pieces' depth seen from the sun (orthographic, :data:`SHADOW_SIZE` px
-   square over the pitch), redrawn only when a pose changed;
-2. sky: a gradient from the horizon to the zenith;
-3. grass: one large quad, procedural colour noise and mowing stripes, the sun's shadow
-   (3×3 filtered taps) and a soft contact shadow under every piece (ambient occlusion
-   from the piece's footprint and height, so that lifted and lying pieces read apart);
-4. painted lines, throwing line, aim line, release marker (flat quads just above the grass);
-5. pieces: the meshes of ``models/`` with a procedural wood grain, lit by the sun (with
+1. shadow map: the depth, seen from the sun (orthographic, :data:`SHADOW_SIZE` px square
+   over the pitch), of the pieces at rest; redrawn only when that set or a pose in it
+   changes (a baton in flight or a tumbling kubb is left out while it moves, so that a
+   throw does not redraw it every frame). Only pieces sample it;
+2. pieces: the meshes of ``models/`` with a procedural wood grain, lit by the sun (with
    shadows) and a sky/ground hemisphere, tinted by their judge status;
-6. the thrown piece's trace: a camera-facing ribbon.
+3. grass: one texture fetch per pixel (noise colour with the sunlight baked in, mowing
+   stripes in alpha), the rough off-pitch grass as per-vertex tints, fog from the view depth;
+4. painted lines and the throwing line, a soft contact shadow under every piece (ambient
+   occlusion from the piece's footprint and height) and the sun's shadow on the flat ground
+   as the pieces projected along the sun (stencilled so that overlaps darken once), all
+   multiplied onto the grass; then the aim line and the release marker;
+5. the thrown piece's trace: a camera-facing ribbon;
+6. sky: a gradient from the horizon to the zenith, drawn only over the rows above the horizon.
 
 Requires a current OpenGL ≥ 3.3 context (a pyglet window, possibly hidden/headless).
 Only :mod:`kubb3d.viewer` imports this module.
@@ -40,6 +45,15 @@ SHADOW_SIZE = 2048
 SUN_DIRECTION = np.array((-0.35, 0.80, 0.62)) / np.linalg.norm((-0.35, 0.80, 0.62))
 """Unit vector towards the sun: from the +y side, a little behind side A, about 36° high, so that
 shadows fall sideways in the throwers' views."""
+SUN_COLOR = (2.1, 1.95, 1.75)
+"""Linear RGB irradiance of the sun on a surface facing it."""
+SKY_LIGHT = (0.50, 0.62, 0.85)
+GROUND_LIGHT = (0.20, 0.24, 0.12)
+"""Linear RGB ambient light from the sky (upward normals) and bounced from the grass (downward)."""
+GRASS_AMBIENT = tuple(0.15 * g + 0.85 * k for g, k in zip(GROUND_LIGHT, SKY_LIGHT))
+"""Ambient light on the grass (mostly sky)."""
+GRASS_TILE = 10.0
+"""m: period of the grass texture (five 2 m pairs of mowing stripes)."""
 MAX_BLOBS = 40
 """Pieces that cast a contact shadow on the grass (the rest still cast sun shadows)."""
 
@@ -144,28 +158,68 @@ void main() {
 }
 """
 
+_GROUND_VS = """
+#version 330 core
+layout(location = 0) in vec3 position;
+layout(location = 1) in vec3 tint;      // display-space colour factor of the region
+layout(location = 2) in float mown;     // 1 on the mown area around the pitch (stripes), else 0
+uniform mat4 u_view_proj;
+uniform float u_tile;                   // grass texture period, m
+uniform vec3 u_eye;
+out vec2 v_uv;
+out vec3 v_rel;
+flat out vec3 v_tint;
+flat out float v_mown;
+void main() {
+    gl_Position = u_view_proj * vec4(position, 1.0);
+    v_rel = position - u_eye;
+    v_uv = position.xy / u_tile;
+    v_tint = tint;
+    v_mown = mown;
+}
+"""
+
 _GROUND_FS = """
 #version 330 core
-in vec3 v_world;
-in vec3 v_normal;
-in vec3 v_local;
-in vec4 v_light;
-uniform sampler2D u_noise;              // tileable noise, three octaves in r, g, b
-uniform vec2 u_pitch_half;              // half length, half width, m
+in vec2 v_uv;
+in vec3 v_rel;
+flat in vec3 v_tint;
+flat in float v_mown;
+uniform sampler2D u_grass;              // sunlit grass in display space; alpha: mowing stripe
+uniform vec3 u_fog_toned;               // fog colour after the highlight roll-off (before gamma)
+uniform vec2 u_stripe;                  // display-space factors of the two stripe directions
 out vec4 frag;
-""" + _COMMON + """
 void main() {
-    vec2 p = v_world.xy;
-    vec3 a = texture(u_noise, p * 0.11).rgb;
-    vec3 g = vec3(0.085, 0.215, 0.045) * (0.68 + 0.30 * a.r + 0.18 * a.g + 0.20 * a.b);
-    // mowing stripes, 1 m wide across the pitch, only on the mown area
-    float inside = step(abs(p.x), u_pitch_half.x + 1.5) * step(abs(p.y), u_pitch_half.y + 1.5);
-    float stripe = step(0.5, fract(p.x * 0.5));
-    g *= mix(1.0, mix(0.92, 1.06, stripe), inside);
-    g = mix(g * vec3(1.15, 1.05, 0.75), g, inside);   // rougher, yellower grass off the pitch
-    float sh = shadow_at(v_light, 0.0008);
-    vec3 col = g * (mix(u_ground_color, u_sky_color, 0.85) + u_sun_color * u_sun_dir.z * sh);
-    frag = finish(fog(col, v_world));
+    vec4 t = texture(u_grass, v_uv);
+    vec3 c = t.rgb * v_tint * mix(1.0, mix(u_stripe.x, u_stripe.y, t.a), v_mown);
+    float f = clamp((length(v_rel) - 12.0) * 0.02, 0.0, 0.85);
+    frag = vec4(sqrt(mix(c * c, u_fog_toned, f * (2.0 - f))), 1.0);   // fog mixed before gamma
+}
+"""
+
+_PLANAR_VS = """
+#version 330 core
+layout(location = 0) in vec3 position;
+uniform mat4 u_model;
+uniform mat4 u_view_proj;
+uniform vec3 u_sun_dir;
+out float v_depth;
+void main() {
+    vec3 w = (u_model * vec4(position, 1.0)).xyz;
+    w -= u_sun_dir * (w.z / u_sun_dir.z);   // along the sun's rays onto z = 0
+    gl_Position = u_view_proj * vec4(w, 1.0);
+    v_depth = gl_Position.w;
+}
+"""
+
+_PLANAR_FS = """
+#version 330 core
+in float v_depth;
+uniform vec3 u_shade;                   // display-space factor: shadowed / sunlit grass
+out vec4 frag;
+void main() {
+    float f = clamp(v_depth * 0.02 - 0.24, 0.0, 0.85);
+    frag = vec4(mix(u_shade, vec3(1.0), f * (2.0 - f)), 1.0);
 }
 """
 
@@ -197,13 +251,10 @@ _FLAT_VS = """
 layout(location = 0) in vec3 position;
 layout(location = 1) in vec3 normal;
 uniform mat4 u_view_proj;
-uniform mat4 u_light_vp;
 out vec3 v_world;
-out vec4 v_light;
 out float v_along;
 void main() {
     v_world = position;
-    v_light = u_light_vp * vec4(position, 1.0);
     v_along = normal.x;
     gl_Position = u_view_proj * vec4(position, 1.0);
 }
@@ -212,7 +263,6 @@ void main() {
 _FLAT_FS = """
 #version 330 core
 in vec3 v_world;
-in vec4 v_light;
 in float v_along;
 uniform vec4 u_color;
 uniform float u_lit;      // 1: painted on the grass (shadowed), 0: unlit overlay
@@ -222,9 +272,8 @@ out vec4 frag;
 void main() {
     if (u_dash > 0.0 && fract(v_along / u_dash) > 0.6) discard;
     vec3 c = u_color.rgb;
-    if (u_lit > 0.5) {
-        float sh = shadow_at(v_light, 0.0008);
-        c = c * (mix(u_ground_color, u_sky_color, 0.85) + u_sun_color * u_sun_dir.z * sh) * 0.75;
+    if (u_lit > 0.5) {   // sunlit paint; the sun's shadow is multiplied on afterwards
+        c = c * (mix(u_ground_color, u_sky_color, 0.85) + u_sun_color * u_sun_dir.z) * 0.75;
         frag = vec4(finish(fog(c, v_world)).rgb, u_color.a);
     } else {
         frag = vec4(sqrt(c), u_color.a);
@@ -319,6 +368,13 @@ class Program:
         if name not in self._loc:
             self._loc[name] = gl.glGetUniformLocation(self.id, name.encode())
         return self._loc[name]
+
+    def mat4(self, name: str, m: np.ndarray) -> None:
+        """Set a mat4 uniform of the program in use from a (4, 4) row-major array."""
+        loc = self.loc(name)
+        if loc >= 0:
+            a = np.ascontiguousarray(m, dtype=np.float32)
+            gl.glUniformMatrix4fv(loc, 1, gl.GL_TRUE, a.ctypes.data_as(ctypes.POINTER(gl.GLfloat)))
 
     def __setitem__(self, name: str, value) -> None:
         """Set a uniform of the program in use: int → int/sampler, float, a 2/3/4-tuple → vec,
@@ -474,6 +530,89 @@ def grass_noise(rng: np.random.Generator, size: int = 256) -> np.ndarray:
     return out
 
 
+def display(linear) -> np.ndarray:
+    """Display value of linear RGB (any shape): the same gentle highlight roll-off and gamma 2
+    as the shaders' ``finish``."""
+    c = np.maximum(np.asarray(linear, dtype=float), 0.0)
+    return np.sqrt(c / (1.0 + 0.15 * c))
+
+
+STRIPE_FACTORS = (0.92, 1.06)
+"""Linear brightness factors of the two mowing directions."""
+ROUGH_TINT = (1.15, 1.05, 0.75)
+"""Linear colour factor of the unmown (yellower) grass off the pitch."""
+
+
+def grass_texture(noise: np.ndarray, tile: float = GRASS_TILE) -> np.ndarray:
+    """Sunlit grass colour (size, size, 4) uint8 for one texture period of ``tile`` m.
+
+    RGB: the display value of the grass albedo (dark green modulated by the three noise
+    bands of ``noise`` (size, size, 3) uint8) lit by :data:`GRASS_AMBIENT` and the full sun.
+    Alpha: 255 on the texels whose world x falls in the brighter mowing stripe (1 m wide,
+    x mod 2 m in [1, 2)), 0 on the others; ``tile`` must be a multiple of 2 m.
+    """
+    n = noise.astype(float) / 255.0
+    albedo = np.array((0.085, 0.215, 0.045)) * (0.68 + 0.30 * n[..., :1] + 0.18 * n[..., 1:2] + 0.20 * n[..., 2:3])
+    light = np.array(GRASS_AMBIENT) + np.array(SUN_COLOR) * SUN_DIRECTION[2]
+    rgb = display(albedo * light)
+    size = noise.shape[1]
+    x = (np.arange(size) + 0.5) / size * tile
+    stripe = (np.mod(x, 2.0) >= 1.0).astype(float)
+    out = np.empty((*noise.shape[:2], 4), np.uint8)
+    out[..., :3] = np.round(np.clip(rgb, 0.0, 1.0) * 255).astype(np.uint8)
+    out[..., 3] = np.round(stripe * 255).astype(np.uint8)[None, :]
+    return out
+
+
+def ground_vertices(pitch_half: tuple[float, float], margin: float = 1.5, extent: float = 40.0) -> np.ndarray:
+    """The ground as 3 × 3 rectangles on z = 0: the mown area (the pitch plus ``margin`` m
+    on every side, striped) in the middle, rough grass out to ±``extent`` m around it.
+
+    Args:
+        pitch_half: half length (x) and half width (y) of the pitch, m.
+
+    Returns:
+        Vertices (54, 7) float32: position (m), display-space tint (3), mown flag.
+    """
+    hx, hy = pitch_half[0] + margin, pitch_half[1] + margin
+    xs, ys = (-extent, -hx, hx, extent), (-extent, -hy, hy, extent)
+    rough = tuple(float(v) for v in np.sqrt(ROUGH_TINT))
+    out = []
+    for i in range(3):
+        for j in range(3):
+            mown = i == 1 and j == 1
+            tint, flag = ((1.0, 1.0, 1.0), 1.0) if mown else (rough, 0.0)
+            x0, x1, y0, y1 = xs[i], xs[i + 1], ys[j], ys[j + 1]
+            for x, y in ((x0, y0), (x1, y0), (x1, y1), (x0, y0), (x1, y1), (x0, y1)):
+                out.append((x, y, 0.0, *tint, flag))
+    return np.array(out, dtype=np.float32)
+
+
+def ground_shade() -> tuple[float, float, float]:
+    """Display-space factor that turns sunlit grass into grass in the sun's shadow."""
+    a = np.array(GRASS_AMBIENT)
+    lit = a + np.array(SUN_COLOR) * SUN_DIRECTION[2]
+    return tuple(float(v) for v in np.sqrt(a / lit))
+
+
+def sky_rows(view_proj: np.ndarray, steps: int = 48) -> float | None:
+    """Lowest normalised-device y (in [−1, 1]) from which a view ray can point above the
+    horizon, one step of ``steps`` lower for safety; None when the whole view looks down.
+    Samples the left edge, the centre and the right edge of the screen."""
+    inv = np.linalg.inv(view_proj)
+    ys = np.linspace(-1.0, 1.0, steps + 1)
+    lowest = None
+    for x in (-1.0, 0.0, 1.0):
+        near = np.stack((np.full_like(ys, x), ys, -np.ones_like(ys), np.ones_like(ys)), axis=1) @ inv.T
+        far = np.stack((np.full_like(ys, x), ys, np.ones_like(ys), np.ones_like(ys)), axis=1) @ inv.T
+        dz = far[:, 2] / far[:, 3] - near[:, 2] / near[:, 3]
+        up = np.nonzero(dz >= 0.0)[0]
+        if len(up):
+            k = max(int(up[0]) - 1, 0)
+            lowest = ys[k] if lowest is None else min(lowest, ys[k])
+    return None if lowest is None else float(lowest)
+
+
 def blob_vertices(pieces, half_sizes: dict[str, tuple[float, float]]) -> np.ndarray:
     """Contact-shadow quads on the grass under pieces near the ground.
 
@@ -543,7 +682,8 @@ class Renderer:
         self.equipment = equipment
         self.stats = FrameStats()
         self._piece_prog = Program(_PIECE_VS, _PIECE_FS)
-        self._ground_prog = Program(_PIECE_VS, _GROUND_FS)
+        self._ground_prog = Program(_GROUND_VS, _GROUND_FS)
+        self._planar_prog = Program(_PLANAR_VS, _PLANAR_FS)
         self._flat_prog = Program(_FLAT_VS, _FLAT_FS)
         self._depth_prog = Program(_DEPTH_VS, _DEPTH_FS)
         self._sky_prog = Program(_SKY_VS, _SKY_FS)
@@ -552,11 +692,14 @@ class Renderer:
         self._meshes = {k: GLMesh(v) for k, v in verts.items()}
         self._half_sizes = {k: (float(np.abs(v[:, :2]).max()), float(np.abs(v[:, 2]).max())) for k, v in verts.items()}
         self._blob_mesh = GLMesh(layout=(3, 2, 4))
-        self._make_noise_texture(grass_noise(np.random.default_rng(NOISE_SEED)))
-        g = 40.0
-        quad = np.array([(-g, -g, 0, 0, 0, 1), (g, -g, 0, 0, 0, 1), (g, g, 0, 0, 0, 1), (-g, -g, 0, 0, 0, 1), (g, g, 0, 0, 0, 1), (-g, g, 0, 0, 0, 1)], np.float32)
-        self._ground = GLMesh(quad)
-        self._sky = GLMesh(np.array([(-1, -1, 0, 0, 0, 0), (3, -1, 0, 0, 0, 0), (-1, 3, 0, 0, 0, 0)], np.float32))
+        self._make_grass_texture(grass_texture(grass_noise(np.random.default_rng(NOISE_SEED))))
+        self._ground = GLMesh(layout=(3, 3, 1))
+        self._ground_key = None
+        self._sky = GLMesh()
+        self._sky_key = None
+        self._blob_cache: dict[str, tuple[bytes, np.ndarray]] = {}
+        self._blob_key = None
+        self._prev_pose_keys: dict[str, bytes] = {}
         self._lines = GLMesh()
         self._lines_key = None
         self._dyn = GLMesh()
@@ -565,17 +708,18 @@ class Renderer:
         self._fbo = None
         self._make_framebuffer(self.width, self.height)
         self.light_vp = self._light_matrix()
+        self._set_constants()
 
     # ------------------------------------------------------------ GL objects
-    def _make_noise_texture(self, noise: np.ndarray) -> None:
+    def _make_grass_texture(self, rgba: np.ndarray) -> None:
         self._noise_tex = gl.GLuint()
         gl.glGenTextures(1, ctypes.byref(self._noise_tex))
         gl.glBindTexture(gl.GL_TEXTURE_2D, self._noise_tex)
-        data = np.ascontiguousarray(noise)
+        data = np.ascontiguousarray(rgba)
         gl.glPixelStorei(gl.GL_UNPACK_ALIGNMENT, 1)
-        gl.glTexImage2D(gl.GL_TEXTURE_2D, 0, gl.GL_RGB8, data.shape[1], data.shape[0], 0, gl.GL_RGB, gl.GL_UNSIGNED_BYTE, data.ctypes.data)
+        gl.glTexImage2D(gl.GL_TEXTURE_2D, 0, gl.GL_RGBA8, data.shape[1], data.shape[0], 0, gl.GL_RGBA, gl.GL_UNSIGNED_BYTE, data.ctypes.data)
         gl.glGenerateMipmap(gl.GL_TEXTURE_2D)
-        for pname, val in ((gl.GL_TEXTURE_MIN_FILTER, gl.GL_LINEAR_MIPMAP_LINEAR), (gl.GL_TEXTURE_MAG_FILTER, gl.GL_LINEAR),
+        for pname, val in ((gl.GL_TEXTURE_MIN_FILTER, gl.GL_LINEAR_MIPMAP_NEAREST), (gl.GL_TEXTURE_MAG_FILTER, gl.GL_LINEAR),
                            (gl.GL_TEXTURE_WRAP_S, gl.GL_REPEAT), (gl.GL_TEXTURE_WRAP_T, gl.GL_REPEAT)):
             gl.glTexParameteri(gl.GL_TEXTURE_2D, pname, val)
 
@@ -641,21 +785,33 @@ class Renderer:
         return orthographic(-r, r, -r, r, 1.0, 40.0) @ view
 
     # ------------------------------------------------------------ uniforms
-    @staticmethod
-    def _set(prog: Program, name: str, value) -> None:
-        prog[name] = value
-
-    def _common(self, prog: Program, camera: Camera) -> None:
-        s = self._set
-        s(prog, "u_sun_dir", tuple(SUN_DIRECTION))
-        s(prog, "u_sun_color", (2.1, 1.95, 1.75))
-        s(prog, "u_sky_color", (0.50, 0.62, 0.85))
-        s(prog, "u_ground_color", (0.20, 0.24, 0.12))
-        s(prog, "u_fog_color", self.FOG)
-        s(prog, "u_eye", tuple(float(v) for v in camera.eye))
-        s(prog, "u_shadow", 0)
-        s(prog, "u_shadow_texel", 1.0 / SHADOW_SIZE)
-        s(prog, "u_light_vp", _f32(self.light_vp))
+    def _set_constants(self) -> None:
+        """Uniforms that never change (uniform values stay with their program)."""
+        for prog in (self._piece_prog, self._flat_prog):
+            prog.use()
+            prog["u_sun_dir"] = tuple(SUN_DIRECTION)
+            prog["u_sun_color"] = SUN_COLOR
+            prog["u_sky_color"] = SKY_LIGHT
+            prog["u_ground_color"] = GROUND_LIGHT
+            prog["u_fog_color"] = self.FOG
+            prog["u_shadow"] = 0
+            prog["u_shadow_texel"] = 1.0 / SHADOW_SIZE
+            prog["u_light_vp"] = _f32(self.light_vp)
+        prog = self._ground_prog
+        prog.use()
+        prog["u_grass"] = 1
+        prog["u_tile"] = GRASS_TILE
+        prog["u_fog_toned"] = tuple(float(v) ** 2 for v in display(self.FOG))
+        prog["u_stripe"] = tuple(float(v) for v in np.sqrt(STRIPE_FACTORS))
+        prog = self._planar_prog
+        prog.use()
+        prog["u_sun_dir"] = tuple(SUN_DIRECTION)
+        prog["u_shade"] = ground_shade()
+        prog = self._sky_prog
+        prog.use()
+        prog["u_fog_color"] = self.FOG
+        prog["u_zenith"] = self.SKY_ZENITH
+        gl.glUseProgram(0)
 
     # ------------------------------------------------------------ frame
     def render(self, scene: Scene, camera: Camera) -> None:
@@ -663,7 +819,10 @@ class Renderer:
         pieces = scene.visible()
         self.stats = FrameStats(pieces=len(pieces))
         models = {pid: model_matrix(p.pose) for pid, p in pieces}
-        self._shadow_pass(pieces, models)
+        keys = {pid: np.asarray(p.pose, dtype=np.float32).tobytes() for pid, p in pieces}
+        moving = {pid for pid in keys if self._prev_pose_keys.get(pid, keys[pid]) != keys[pid]}
+        self._prev_pose_keys = keys
+        self._shadow_pass([(pid, p) for pid, p in pieces if pid not in moving], models, keys)
 
         self.bind()
         gl.glEnable(gl.GL_DEPTH_TEST)
@@ -673,8 +832,12 @@ class Renderer:
         gl.glEnable(gl.GL_CULL_FACE)
         gl.glCullFace(gl.GL_BACK)
         gl.glClearColor(*self.FOG, 1.0)
-        gl.glClear(gl.GL_COLOR_BUFFER_BIT | gl.GL_DEPTH_BUFFER_BIT)
+        gl.glClearStencil(0)
+        gl.glStencilMask(0xFF)
+        gl.glClear(gl.GL_COLOR_BUFFER_BIT | gl.GL_DEPTH_BUFFER_BIT | gl.GL_STENCIL_BUFFER_BIT)
         vp = camera.view_proj(self.width, self.height)
+        vp32 = _f32(vp)
+        eye = tuple(float(v) for v in camera.eye)
         gl.glActiveTexture(gl.GL_TEXTURE1)
         gl.glBindTexture(gl.GL_TEXTURE_2D, self._noise_tex)
         gl.glActiveTexture(gl.GL_TEXTURE0)
@@ -683,10 +846,10 @@ class Renderer:
         # pieces first (front to back does not matter much: they are small)
         prog = self._piece_prog
         prog.use()
-        self._common(prog, camera)
-        prog["u_view_proj"] = _f32(vp)
+        prog["u_eye"] = eye
+        prog["u_view_proj"] = vp32
         for pid, p in pieces:
-            prog["u_model"] = _f32(models[pid])
+            prog.mat4("u_model", models[pid])
             prog["u_albedo"] = WOOD.get(p.kind, WOOD["kubb"])
             tint = STATUS_COLORS.get(p.status) if p.status else None
             prog["u_tint"] = (*tint, 0.62) if tint else (0.0, 0.0, 0.0, 0.0)
@@ -695,31 +858,38 @@ class Renderer:
             self._meshes[p.kind].draw()
 
         # grass (hidden parts are skipped by the depth test)
+        half = (scene.pitch.length / 2, scene.pitch.half_width)
+        if half != self._ground_key:
+            self._ground.upload(ground_vertices(half))
+            self._ground_key = half
         prog = self._ground_prog
         prog.use()
-        self._common(prog, camera)
-        prog["u_view_proj"] = _f32(vp)
-        prog["u_model"] = _f32(np.eye(4))
-        prog["u_noise"] = 1
-        prog["u_pitch_half"] = (scene.pitch.length / 2, scene.pitch.half_width)
+        prog["u_view_proj"] = vp32
+        prog["u_eye"] = eye
         gl.glDisable(gl.GL_CULL_FACE)
         self._ground.draw()
 
-        # contact shadows (multiplied onto the grass), painted lines and overlays
+        # on the grass: paint, contact shadows, the sun's shadow, then overlays
         gl.glDepthMask(gl.GL_FALSE)
         gl.glEnable(gl.GL_POLYGON_OFFSET_FILL)
         gl.glPolygonOffset(-1.0, -4.0)
         gl.glEnable(gl.GL_BLEND)
-        blobs = blob_vertices([(p.kind, p.pose) for _, p in pieces], self._half_sizes)
+        gl.glBlendFunc(gl.GL_SRC_ALPHA, gl.GL_ONE_MINUS_SRC_ALPHA)
+        prog = self._flat_prog
+        prog.use()
+        prog["u_eye"] = eye
+        prog["u_view_proj"] = vp32
+        self._draw_paint(scene)
+        blobs = self._blobs(pieces)
+        gl.glBlendFunc(gl.GL_ZERO, gl.GL_SRC_COLOR)
         if len(blobs):
-            self._blob_mesh.upload(blobs)
             prog = self._blob_prog
             prog.use()
-            prog["u_view_proj"] = _f32(vp)
-            gl.glBlendFunc(gl.GL_ZERO, gl.GL_SRC_COLOR)
+            prog["u_view_proj"] = vp32
             self._blob_mesh.draw()
+        self._sun_shadows(pieces, models, vp32)
         gl.glBlendFunc(gl.GL_SRC_ALPHA, gl.GL_ONE_MINUS_SRC_ALPHA)
-        self._draw_flat_overlays(scene, camera, vp)
+        self._draw_overlays(scene)
         gl.glDisable(gl.GL_POLYGON_OFFSET_FILL)
 
         # trace
@@ -734,21 +904,57 @@ class Renderer:
         gl.glDisable(gl.GL_BLEND)
         gl.glDepthMask(gl.GL_TRUE)
 
-        # sky last: only where nothing was drawn
-        prog = self._sky_prog
-        prog.use()
-        prog["u_inv_view_proj"] = _f32(np.linalg.inv(vp))
-        prog["u_fog_color"] = self.FOG
-        prog["u_zenith"] = self.SKY_ZENITH
-        self._sky.draw()
+        # sky last: only where nothing was drawn, only in the rows that can see it
+        low = sky_rows(vp)
+        if low is not None:
+            if low != self._sky_key:
+                self._sky.upload(np.array([(-1, low, 0, 0, 0, 0), (1, low, 0, 0, 0, 0), (1, 1, 0, 0, 0, 0), (-1, low, 0, 0, 0, 0), (1, 1, 0, 0, 0, 0), (-1, 1, 0, 0, 0, 0)], np.float32))
+                self._sky_key = low
+            prog = self._sky_prog
+            prog.use()
+            prog.mat4("u_inv_view_proj", np.linalg.inv(vp))
+            self._sky.draw()
 
         gl.glBindVertexArray(0)
         gl.glUseProgram(0)
         gl.glDisable(gl.GL_DEPTH_TEST)
         gl.glDepthFunc(gl.GL_LESS)
 
-    def _shadow_pass(self, pieces, models) -> None:
-        key = tuple((pid, tuple(np.round(models[pid][:3, :].ravel(), 5))) for pid, _ in pieces)
+    def _blobs(self, pieces) -> np.ndarray:
+        """Contact-shadow vertices of the pieces (cached per piece pose), uploaded if changed."""
+        parts = []
+        for pid, p in pieces:
+            key = (p.kind, np.asarray(p.pose, dtype=np.float64).tobytes())
+            hit = self._blob_cache.get(pid)
+            if hit is None or hit[0] != key:
+                hit = (key, blob_vertices([(p.kind, p.pose)], self._half_sizes))
+                self._blob_cache[pid] = hit
+            if len(hit[1]):
+                parts.append((pid, hit))
+        key = tuple((pid, h[0]) for pid, h in parts)
+        blobs = np.concatenate([h[1] for _, h in parts]) if parts else np.zeros((0, 9), np.float32)
+        if key != self._blob_key:
+            self._blob_mesh.upload(blobs)
+            self._blob_key = key
+        return blobs
+
+    def _sun_shadows(self, pieces, models, vp32) -> None:
+        """The sun's shadow of every piece on the flat ground: each mesh projected along the
+        sun onto z = 0 and multiplied onto the grass once per pixel (stencil)."""
+        prog = self._planar_prog
+        prog.use()
+        prog["u_view_proj"] = vp32
+        gl.glEnable(gl.GL_STENCIL_TEST)
+        gl.glStencilFunc(gl.GL_EQUAL, 0, 0xFF)
+        gl.glStencilOp(gl.GL_KEEP, gl.GL_KEEP, gl.GL_INCR)
+        for pid, p in pieces:
+            prog.mat4("u_model", models[pid])
+            self._meshes[p.kind].draw()
+        gl.glDisable(gl.GL_STENCIL_TEST)
+
+    def _shadow_pass(self, pieces, models, keys) -> None:
+        """Redraw the shadow map with ``pieces`` (the ones at rest) if they changed."""
+        key = tuple((pid, keys[pid]) for pid, _ in pieces)
         if key == self._shadow_key:
             return
         self._shadow_key = key
@@ -761,46 +967,48 @@ class Renderer:
         gl.glDisable(gl.GL_CULL_FACE)
         prog = self._depth_prog
         prog.use()
-        self._set(prog, "u_light_vp", _f32(self.light_vp))
+        prog.mat4("u_light_vp", self.light_vp)
         for pid, p in pieces:
-            self._set(prog, "u_model", _f32(models[pid]))
+            prog.mat4("u_model", models[pid])
             self._meshes[p.kind].draw()
         gl.glBindFramebuffer(gl.GL_FRAMEBUFFER, 0)
 
-    def _draw_flat_overlays(self, scene: Scene, camera: Camera, vp: np.ndarray) -> None:
+    def _draw_paint(self, scene: Scene) -> None:
+        """Painted pitch lines and the dashed throwing line (flat programme in use)."""
         prog = self._flat_prog
-        prog.use()
-        self._common(prog, camera)
-        self._set(prog, "u_view_proj", _f32(vp))
         key = (scene.pitch,)
         if key != self._lines_key:
             self._lines.upload(quads_along(scene.line_segments(), 0.002))
             self._lines_key = key
-        self._set(prog, "u_color", (0.95, 0.95, 0.92, 1.0))
-        self._set(prog, "u_lit", 1.0)
-        self._set(prog, "u_dash", 0.0)
+        prog["u_color"] = (0.95, 0.95, 0.92, 1.0)
+        prog["u_lit"] = 1.0
+        prog["u_dash"] = 0.0
         self._lines.draw()
         h = scene.pitch.half_width
         if scene.throwing_line is not None:
             x = scene.throwing_line
             self._dyn.upload(quads_along([((x, -h - 0.6), (x, h + 0.6), 0.05)], 0.003))
-            self._set(prog, "u_color", (1.0, 0.75, 0.05, 0.85))
-            self._set(prog, "u_dash", 0.25)
+            prog["u_color"] = (1.0, 0.75, 0.05, 0.85)
+            prog["u_dash"] = 0.25
             self._dyn.draw()
+
+    def _draw_overlays(self, scene: Scene) -> None:
+        """The aim line and the release marker, unlit."""
+        prog = self._flat_prog
+        prog.use()
+        prog["u_lit"] = 0.0
         if scene.aim is not None:
             s, e = scene.aim
             self._dyn.upload(quads_along([((s[0], s[1]), (e[0], e[1]), 0.025)], 0.004))
-            self._set(prog, "u_color", (1.0, 0.95, 0.25, 0.9))
-            self._set(prog, "u_lit", 0.0)
-            self._set(prog, "u_dash", 0.3)
+            prog["u_color"] = (1.0, 0.95, 0.25, 0.9)
+            prog["u_dash"] = 0.3
             self._dyn.draw()
         if scene.release_point is not None:
             x, y = scene.release_point[:2]
             r = 0.09
             self._dyn.upload(quads_along([((x - r, y), (x + r, y), 0.03), ((x, y - r), (x, y + r), 0.03)], 0.005))
-            self._set(prog, "u_color", (1.0, 0.3, 0.1, 0.95))
-            self._set(prog, "u_lit", 0.0)
-            self._set(prog, "u_dash", 0.0)
+            prog["u_color"] = (1.0, 0.3, 0.1, 0.95)
+            prog["u_dash"] = 0.0
             self._dyn.draw()
 
     # ------------------------------------------------------------ output
