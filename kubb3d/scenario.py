@@ -10,7 +10,7 @@ Schema version 1 (every length in m, every angle in degrees, names end in ``_deg
 
     schema = 1
     title = "Kubb leaning on a field kubb"
-    ruleset = "dm"                 # dm | wikinger
+    ruleset = "dm"                 # dm | wikinger | kubbuteo (table scale, seed KT)
     equipment = "standard"         # default: dm-small for dm, standard for wikinger
     pitch = "dm"                   # dm | wikinger | {length = 8.0, width = 5.0}; default: ruleset's
     setup = "standard"             # standard: ten baseline kubbs and the king; empty: nothing
@@ -66,6 +66,11 @@ Placements (``place``):
 ``pose``                  explicit ``position`` (bounding-box centre) and ``quat_xyzw``
 ========================  ==========================================================
 
+Kubbuteo (``ruleset = "kubbuteo"``): equipment ``kubbuteo``, the board as pitch and ground
+(the floor 0.75 m below; a piece placed there by ``pose`` is off the board); ``lying`` lays a
+disk kubb on a face; the judge's tolerances are scaled to the disks
+(:func:`kubb3d.judge.params.params_for`).
+
 Piece history: ``max_tilt_deg`` (largest tilt this round, DM §5), ``felled_earlier``
 (already ruled felled this round), ``accident`` (moved by wind/ground/accident),
 ``origin`` = [x, y] (spot at the start of the round, for raising again).
@@ -102,6 +107,9 @@ from kubb3d.judge import (
 from kubb3d.judge.geometry import quat_from_rows, rot
 from kubb3d.pitch import KING_ID, PITCHES, SIDES, Pitch, baseline_ids, opponent
 from kubb3d.snapshot import Snapshot
+
+LYING_DISK_KUBB = (0.0, math.sin(math.pi / 4), 0.0, math.cos(math.pi / 4))
+"""quat_xyzw of a Kubbuteo disk kubb lying on a face (as :data:`kubb3d.throw.LYING_DISK_KUBB`)."""
 
 SCHEMA_VERSION = 1
 OVERLAP_TOL = 0.002
@@ -219,9 +227,9 @@ class ScenarioSpec(_Model):
     schema_: Literal[1] = Field(alias="schema")
     title: str = Field(min_length=1)
     description: str = ""
-    ruleset: Literal["dm", "wikinger"]
+    ruleset: Literal["dm", "wikinger", "kubbuteo"]
     equipment: str | None = None
-    pitch: Union[Literal["dm", "wikinger"], PitchSpec, None] = None
+    pitch: Union[Literal["dm", "wikinger", "kubbuteo"], PitchSpec, None] = None
     ground: str = "grass"
     stakes: bool = True
     setup: Literal["standard", "empty"] = "standard"
@@ -258,11 +266,20 @@ class ScenarioSpec(_Model):
     def pitch_obj(self) -> Pitch:
         if isinstance(self.pitch, PitchSpec):
             return Pitch(self.pitch.length, self.pitch.width)
+        if (self.pitch or self.ruleset) == "kubbuteo":
+            from kubb3d.rules.kubbuteo import kubbuteo_pitch
+
+            return kubbuteo_pitch()
         return PITCHES[self.pitch or self.ruleset]
 
     @property
     def equipment_set(self) -> EquipmentSet:
-        return get_set(self.equipment or ("dm-small" if self.ruleset == "dm" else "standard"))
+        return get_set(self.equipment or {"dm": "dm-small", "kubbuteo": "kubbuteo"}.get(self.ruleset, "standard"))
+
+    @property
+    def ground_name(self) -> str:
+        """The ground; a Kubbuteo scenario that leaves the default ``grass`` plays on the board."""
+        return "board" if self.ruleset == "kubbuteo" and self.ground == "grass" else self.ground
 
 
 def _fmt_loc(loc: tuple) -> str:
@@ -402,7 +419,7 @@ def build(path: str | Path, spec: ScenarioSpec | None = None) -> Built:
     pitch = spec.pitch_obj
     eq = spec.equipment_set
     try:
-        world = World(eq, pitch, spec.ground, stakes=spec.stakes, air_drag=False)
+        world = World(eq, pitch, spec.ground_name, stakes=spec.stakes, air_drag=False)
     except ValueError as exc:
         raise ScenarioError(f"{path}: ground: {exc}") from None
     try:
@@ -457,6 +474,10 @@ def _place_all(path: Path, spec: ScenarioSpec, world, pitch: Pitch, eq: Equipmen
             if s.upside_down:
                 rows = _mul(rows, ((1.0, 0.0, 0.0), (0.0, -1.0, 0.0), (0.0, 0.0, -1.0)))
             pos = (s.at[0], s.at[1], he[2])
+        elif s.place == "lying" and kind == "kubb" and eq.kubb.shape == "disk":
+            # a Kubbuteo disk lies on a face (KT): its axis vertical, turned by yaw_deg
+            rows = _mul(_yaw_rows(math.radians(s.yaw_deg)), rot(LYING_DISK_KUBB))
+            pos = (s.at[0], s.at[1], he[0])
         elif s.place == "lying":
             rows = _lying_rows(math.radians(s.yaw_deg))
             pos = (s.at[0], s.at[1], he[0])
@@ -606,6 +627,10 @@ def _check_overlaps(path: Path, world, pb) -> None:
         ba = world.body_id(a)
         if world.kind(a) != "stake":
             low = min(c[2] for c in corners(snap.pieces[a]))
+            board = world.equipment.board
+            px, py, _ = snap.pieces[a].position
+            if board is not None and (abs(px) > board.length / 2 or abs(py) > board.width / 2):
+                low += board.table_height  # beside a table-top board: the floor is the ground
             if low < -OVERLAP_TOL:
                 raise ScenarioError(f"{path}: pieces: {a} is {-low * 1000:.0f} mm below the ground")
         for b in ids[i + 1 :]:
@@ -655,7 +680,12 @@ def judge_built(b: Built) -> tuple[Any, int]:
     from kubb3d.judge.handcheck import PhysicsHandCheck
 
     spec, snap = b.spec, b.snapshot
-    params = JudgeParams(baton_length=spec.equipment_set.baton.length)
+    if spec.ruleset == "kubbuteo":
+        from kubb3d.judge.params import params_for
+
+        params = params_for("kubbuteo")  # lengths scaled to the disks (KT)
+    else:
+        params = JudgeParams(baton_length=spec.equipment_set.baton.length)
     specs = {p.id: p for p in spec.pieces}
     if spec.event == "throw":
         t = spec.throw or ThrowSpec()
@@ -680,7 +710,7 @@ def judge_built(b: Built) -> tuple[Any, int]:
             bad = sorted(set(ctx_args[name]) - set(snap.pieces))
             if bad:
                 raise ScenarioError(f"{b.path}: throw.{name}: unknown pieces {bad}")
-        hc = PhysicsHandCheck(spec.equipment_set, spec.ground) if t.hand_check else None
+        hc = PhysicsHandCheck(spec.equipment_set, spec.ground_name) if t.hand_check else None
         j = judge_throw(snap, ThrowContext(**ctx_args), params, hc)
         return j, (hc.calls if hc else 0)
     k = spec.inkast
