@@ -1,0 +1,80 @@
+"""The judge at table scale on simulated flicks, and whole seeded Kubbuteo matches (seed ``KT``)."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from kubb3d.equipment import KUBBUTEO
+from kubb3d.judge import Status, ThrowContext, analyse, judge_throw
+from kubb3d.judge.params import params_for
+from kubb3d.match import Match, MatchConfig
+from kubb3d.physics.world import FLOOR_ID, World
+from kubb3d.throw import FlickParams, aim_flick, flick
+
+
+def test_scaled_tolerances_fit_the_disk():
+    p = params_for("kubbuteo")
+    # the doubt margin must stay well inside half the disk's thickness (3.8 mm)
+    assert p.doubt_margin == pytest.approx(0.004 * KUBBUTEO.kubb.height / 0.15)
+    assert p.doubt_margin < KUBBUTEO.kubb.thickness / 4
+
+
+def test_kubb_knocked_off_the_edge_falls_to_the_floor_and_is_ruled_off_the_board():
+    with World.standard("kubbuteo") as w:
+        bx, by = w.pitch.baseline_kubb_positions("B")["B5"]
+        # a hard flick from 0.3 m in front of the centre straight at B5 (9 cm from the board's end)
+        r = flick(w, "baton1", FlickParams(side="A", line_x=0.3, lateral=by, speed=2.4))
+        w.settle_forces()
+        snap = w.snapshot()
+    assert "B5" in r.toppled
+    assert FLOOR_ID in snap.touching("B5") and snap["B5"].position[2] < -KUBBUTEO.board.table_height + 0.02
+    j = judge_throw(snap, ThrowContext("kubbuteo", "A"))
+    ruling = j.ruling("B5")
+    assert ruling.status is Status.OFF_BOARD and ruling.rules == ("KT rules",)
+    assert "B5" in j.felled
+
+
+@pytest.mark.parametrize("target", ["B2", "B4"])
+def test_aimed_flick_fells_the_target_and_the_judge_counts_it(target):
+    with World.standard("kubbuteo") as w:
+        a = w.pitch.baseline_kubb_positions("A")
+        gap = (a["A2"][1] + a["A3"][1]) / 2
+        flick(w, "baton1", aim_flick(w, target, FlickParams(side="A", lateral=gap)))
+        w.settle_forces()
+        snap = w.snapshot()
+    j = judge_throw(snap, ThrowContext("kubbuteo", "A"))
+    assert j.felled == frozenset({target})
+    r = j.ruling(target)
+    assert r.status is Status.FALLEN and r.consequence.value == "counts as felled"
+    # the untouched neighbours stand on their flats
+    others = [k for k in ("B1", "B3", "B5") if k != target]
+    assert all(analyse(snap, k, params_for("kubbuteo")).status is Status.STANDING for k in others)
+    assert analyse(snap, "king", params_for("kubbuteo")).status is Status.STANDING
+
+
+def test_disk_tilted_on_the_edge_of_its_flat_without_support_is_fallen():
+    from kubb3d.snapshot import PieceState, Snapshot
+    from kubb3d.rules.kubbuteo import kubbuteo_pitch
+
+    he = KUBBUTEO.kubb.half_extents
+    tilt = math.radians(20)  # past the 14° tipping angle across the thickness
+    q = (0.0, math.sin(tilt / 2), 0.0, math.cos(tilt / 2))
+    x = he[0] * math.cos(tilt) - he[0] + he[2] * math.sin(tilt)
+    p = PieceState("B1", "kubb", "disk", he, (0.3 + x, 0.0, he[2] * math.cos(tilt) + he[0] * math.sin(tilt)), q, mass=0.005, side="B")
+    snap = Snapshot(0.0, {"B1": p}, (), kubbuteo_pitch(), 9.81)
+    a = analyse(snap, "B1", params_for("kubbuteo"))
+    assert a.status is Status.FALLEN and a.margin < 0
+    upright = Snapshot(0.0, {"B1": PieceState("B1", "kubb", "disk", he, (0.3, 0.0, he[2]), mass=0.005, side="B")}, (), kubbuteo_pitch(), 9.81)
+    assert analyse(upright, "B1", params_for("kubbuteo")).status is Status.STANDING
+
+
+@pytest.mark.parametrize("seed", [2, 7])
+def test_seeded_matches_finish_with_an_outcome(seed):
+    m = Match(MatchConfig(ruleset="kubbuteo", skills=("elite", "club"), seed=seed, round_cap=6))
+    out = m.run()
+    assert out is not None and out.winner in (None, "P1", "P2")
+    flicks = [e for e in m.events if e.kind == "throw"]
+    assert flicks and all("KT rules" in e.rules for e in flicks)
+    assert not m.glitches
