@@ -47,6 +47,8 @@ def load_pyglet(headless: bool):
     elif not pyglet.options.get("headless") and not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
         raise NoDisplay("no display to open a window on (DISPLAY is not set); use --screenshot OUT.png to render headless")
     pyglet.options["shadow_window"] = False
+    # pyglet checks glGetError after every call by default: a tenth of a frame's Python time
+    pyglet.options["debug_gl"] = bool(os.environ.get("KUBB3D_GL_DEBUG"))
     import pyglet.window  # noqa: F401  (selects the platform now)
 
     return pyglet

@@ -9,8 +9,9 @@ import time
 def viewer_fps(width: int = 1280, height: int = 720, frames: int = 200) -> float:
     """Frames per second of the headless renderer drawing the standard set-up with every
     piece (ten kubbs, the king, six stakes and six batons lying on the pitch), HUD included,
-    while the orbit camera turns and one baton flies (so that the shadow map is redrawn
-    every frame). The first frame (shader compilation) is not counted; the clock stops
+    while the orbit camera turns and one baton flies (its sun shadow on the grass moves every
+    frame; a piece in motion is left out of the shadow map, so the map is not redrawn). The
+    first frame (shader compilation) is not counted; the clock stops
     after ``glFinish`` of the last frame.
 
     Args:
