@@ -19,7 +19,6 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-import numpy as np
 
 AIR_DENSITY = 1.204
 
@@ -42,8 +41,8 @@ class RodDrag:
     cd_axial: float = 0.85
     air_density: float = AIR_DENSITY
 
-    def force(self, velocity: np.ndarray, axis: np.ndarray) -> np.ndarray:
-        """Drag force, N, shape (3,).
+    def force(self, velocity, axis) -> tuple[float, float, float]:
+        """Drag force, N, as a tuple (fx, fy, fz).
 
         Args:
             velocity: centre-of-mass velocity relative to the air, m/s, shape (3,).
@@ -52,10 +51,24 @@ class RodDrag:
         vx, vy, vz = velocity
         speed = math.sqrt(vx * vx + vy * vy + vz * vz)
         if speed == 0.0:
-            return np.zeros(3)
+            return (0.0, 0.0, 0.0)
         ax, ay, az = axis
         cos_a = abs(vx * ax + vy * ay + vz * az) / speed
         sin_a = math.sqrt(max(0.0, 1.0 - cos_a * cos_a))
         cda = self.cd_cross * self.diameter * self.length * sin_a + self.cd_axial * math.pi * self.diameter**2 / 4 * cos_a
         k = -0.5 * self.air_density * cda * speed
-        return np.array((k * vx, k * vy, k * vz))
+        return (k * vx, k * vy, k * vz)
+
+
+def piece_drag(equipment, kind: str) -> RodDrag | None:
+    """The drag model of a thrown piece of an equipment set: a baton is a rod; a kubb is treated
+    as a rod of equal side area with C_d 1.05 for a square section (flat plates and square
+    prisms across the flow: ≈ 1.0–1.2). None for table-top sets (disks slide, air drag is
+    negligible) and for the king and stakes (never thrown)."""
+    if equipment.board is not None:
+        return None
+    if kind == "baton":
+        return RodDrag(equipment.baton.diameter, equipment.baton.length)
+    if kind == "kubb":
+        return RodDrag(equipment.kubb.width, equipment.kubb.height, cd_cross=1.05, cd_axial=1.05)
+    return None

@@ -38,7 +38,7 @@ from kubb3d.physics._pybullet import pb
 from kubb3d.assets import com_local as piece_com_local
 from kubb3d.assets import model_path
 from kubb3d.equipment import EquipmentSet, get_set
-from kubb3d.physics.aero import RodDrag
+from kubb3d.physics.aero import RodDrag, piece_drag
 from kubb3d.physics.ground import WOOD_ON_WOOD_FRICTION, WOOD_ON_WOOD_RESTITUTION, Ground, get_ground
 from kubb3d.pitch import KING_ID, SIDES, Pitch, baseline_ids
 from kubb3d.snapshot import GROUND_ID, Contact, PieceState, Snapshot, tilt_from_vertical
@@ -319,11 +319,7 @@ class World:
             raise ValueError(f"unknown piece kind {kind!r}; expected kubb, king, baton or stake")
         spec = eq.piece(kind)
         half, shape = tuple(spec.half_extents), spec.shape
-        drag = None
-        if eq.board is None and kind == "kubb":
-            drag = RodDrag(spec.width, spec.height, cd_cross=1.05, cd_axial=1.05)
-        elif eq.board is None and kind == "baton":
-            drag = RodDrag(spec.diameter, spec.length)
+        drag = piece_drag(eq, kind)
         if kind == "kubb" and side is None:
             side = self.pitch.half_of(position[0])
         c = self._cid
@@ -511,7 +507,7 @@ class World:
         x, y, z, w = q
         axis = (2 * (x * z + y * w), 2 * (y * z - x * w), 1 - 2 * (x * x + y * y))
         f = p.drag.force(v, axis)
-        pb.applyExternalForce(p.body, -1, f.tolist(), com, pb.WORLD_FRAME, physicsClientId=c)
+        pb.applyExternalForce(p.body, -1, f, com, pb.WORLD_FRAME, physicsClientId=c)
 
     def step(self, n: int = 1) -> None:
         """Advance ``n`` fixed steps."""
