@@ -26,11 +26,12 @@ def app():
     return a
 
 
-def test_library_has_at_least_40_scenarios_for_both_rulesets():
+def test_library_has_at_least_40_scenarios_for_every_ruleset():
     files = collect([SCENARIOS])
     assert len(files) >= 40
-    rulesets = {load(f).ruleset for f in files}
-    assert rulesets == {"dm", "wikinger"}
+    rulesets = [load(f).ruleset for f in files]
+    assert set(rulesets) == {"dm", "wikinger", "kubbuteo"}
+    assert rulesets.count("kubbuteo") >= 8  # issue 8: table-scale scenarios
 
 
 def test_check_passes_on_the_library(app):
@@ -76,7 +77,7 @@ def test_check_fails_on_a_wrong_expectation(app, tmp_path):
 @pytest.mark.parametrize(
     "text, message",
     [
-        (BASE.replace('ruleset = "dm"', 'ruleset = "chess"'), "ruleset: Input should be 'dm' or 'wikinger' (got 'chess')"),
+        (BASE.replace('ruleset = "dm"', 'ruleset = "chess"'), "ruleset: Input should be 'dm', 'wikinger' or 'kubbuteo' (got 'chess')"),
         (BASE + '[[pieces]]\nid = "B1"\nplace = "tilted"\nat = [1, 0]\n', "pieces[0] (id B1): place = 'tilted' needs the field 'tilt_deg'"),
         (BASE + '[[pieces]]\nid = "B1"\nplace = "lying"\nat = [1, "x"]\n', "pieces[0] (id B1).at[1]: Input should be a valid number"),
         (BASE.replace("schema = 1", "schema = 7"), "schema: expected 1, got 7"),
