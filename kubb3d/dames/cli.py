@@ -15,6 +15,7 @@ goes on.
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 from typing import Any, NoReturn
@@ -183,8 +184,9 @@ def play(
     time_limit: float | None = typer.Option(None, "--time-limit", help="Seconds per search move (not reproducible)."),
     position: str | None = typer.Option(None, "--position", help="Start from this position string."),
     show_board: bool = typer.Option(False, "--show-board", help="Show the board after every move."),
-    view: bool = typer.Option(False, "--view", help="Show the game in a 3D window (not available yet)."),
-    screenshot: Path | None = typer.Option(None, "--screenshot", help="Save a 3D picture (not available yet)."),
+    view: bool = typer.Option(False, "--view", help="Show the game in a 3D window, each move animated (people type moves in the terminal)."),
+    screenshot: Path | None = typer.Option(None, "--screenshot", help="Render the board in 3D headless to this PNG and exit (computer players only)."),
+    after: int = typer.Option(0, "--after", help="With --screenshot: the position after this many moves."),
     straight_only: bool = StraightOpt,
     diagonal_combat: bool = DiagOpt,
     multi_combat: str = MultiOpt,
@@ -196,9 +198,8 @@ def play(
     start_right: int = RightOpt,
 ) -> None:
     """Play one game: a person against the computer, or computers against each other."""
-    if view or screenshot is not None:
-        _fail("3D view not available yet (--view and --screenshot come with the pyglet view)")
     kinds = _parse_players(players, allow_human=True)
+    _check_view(view, screenshot, after, kinds)
     _check_search(depth, time_limit)
     if seed is not None and seed < 0:
         _fail(f"--seed must be 0 or more, got {seed}")
@@ -224,8 +225,14 @@ def play(
         + f"; seed {seed}"
     )
     humans = any(a is None for a in agents.values())
+    if screenshot is not None:
+        _screenshot(board, agents, after, screenshot)
+        return
     if humans:
         console.print("Type 'help' for how to write a move.")
+    if view:
+        _play_in_window(console, board, agents)
+        return
     shown = False
     if not humans:
         console.print(render(board))
@@ -253,6 +260,67 @@ def play(
     if not shown:
         console.print(render(board))
     console.print(f"game over after {board.ply} turns: {outcome.result()}")
+
+
+def _check_view(view: bool, screenshot: Path | None, after: int, kinds: list[str]) -> None:
+    """Flag errors of --view, --screenshot and --after."""
+    if after < 0:
+        _fail(f"--after must be 0 or more, got {after}")
+    if after and screenshot is None:
+        _fail("--after only makes sense with --screenshot")
+    if view and screenshot is None and not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
+        _fail("no display to open a window on (DISPLAY is not set); use --screenshot OUT.png to render headless")
+    if screenshot is None:
+        return
+    if view:
+        _fail("--view and --screenshot exclude each other")
+    if screenshot.suffix.lower() != ".png":
+        _fail(f"--screenshot must name a .png file, got {screenshot}")
+    if not screenshot.parent.is_dir():
+        _fail(f"--screenshot: folder {screenshot.parent} does not exist")
+    if after and "human" in kinds:
+        _fail("--screenshot --after needs computer players only (no human seat)")
+
+
+def _screenshot(board: DamesBoard, agents: dict[str, Player | None], after: int, out: Path) -> None:
+    """Play ``after`` moves with the computer players, then render the board headless."""
+    for _ in range(after):
+        if board.outcome() is not None:
+            break
+        agent = agents[board.turn]
+        assert agent is not None
+        board.push(agent.choose(board))
+    try:
+        from kubb3d.dames.view import screenshot as render_png
+    except ImportError as exc:  # pragma: no cover - pyglet missing
+        _fail(f"the 3D view is not available: {exc}")
+    try:
+        path = render_png(board, out)
+    except Exception as exc:  # no OpenGL (EGL) on this machine
+        _fail(f"could not render the 3D view: {exc}")
+    typer.echo(f"wrote {path} (after {board.ply} turns)")
+
+
+def _play_in_window(console: Console, board: DamesBoard, agents: dict[str, Player | None]) -> None:
+    """The game in a 3D window; the terminal still shows the moves and takes a person's moves."""
+    from kubb3d.dames.view import play_in_window
+    from kubb3d.viewer.app import NoDisplay
+
+    def on_move(before: DamesBoard, after: DamesBoard, move: Move) -> None:
+        console.print(f"{after.ply:3d}. {_describe_move(before, after, move)}")
+
+    def human(b: DamesBoard) -> bool:
+        console.print(render(b))
+        return _human_turn(console, b)
+
+    try:
+        result = play_in_window(board, agents, on_move, human)
+    except NoDisplay as exc:
+        _fail(str(exc))
+    if result is not None:
+        console.print(f"game over after {board.ply} turns: {result}")
+    else:
+        console.print("game stopped")
 
 
 def _human_turn(console: Console, board: DamesBoard) -> bool:

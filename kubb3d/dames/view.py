@@ -563,6 +563,11 @@ class DamesApp:
         self.idle.clear()
         self.moves.put(MoveAnimation(before.copy(), after.copy(), move, tuple(removed)))
 
+    def reset(self, board: DamesBoard) -> None:
+        """Show ``board`` at once, after the animations already queued (thread-safe)."""
+        self.idle.clear()
+        self.moves.put(board.copy())
+
     def scene(self) -> DamesScene:
         return self.anim.scene_at(self.t) if self.anim is not None else scene_of(self.board)
 
@@ -573,13 +578,16 @@ class DamesApp:
             if self.t >= self.anim.duration:
                 self.board = self.anim.after
                 self.anim = None
-        if self.anim is None:
+        while self.anim is None:
             try:
-                self.anim = self.moves.get_nowait()
-                self.t = 0.0
-                self.last = str(self.anim.move)
+                item = self.moves.get_nowait()
             except queue.Empty:
                 self.idle.set()
+                return
+            if isinstance(item, DamesBoard):
+                self.board = item
+                continue
+            self.anim, self.t, self.last = item, 0.0, str(item.move)
 
     def frame(self, dt: float = 0.0, hud: bool = True) -> None:
         """Advance and draw one frame into the off-screen buffer."""
@@ -643,3 +651,57 @@ def screenshot(board: DamesBoard, out: str | Path, width: int = 1024, height: in
         return app.screenshot(out)
     finally:
         app.close()
+
+
+def play_in_window(board: DamesBoard, agents: dict, on_move, human_turn, width: int = 1024, height: int = 768) -> str | None:
+    """Play a game in a window: the moves are chosen on a worker thread (computer players,
+    or a person typing in the terminal through ``human_turn(board) -> bool``) and each is
+    animated before the next is chosen. The window stays open after the end until closed.
+
+    Args:
+        board: the position to start from (pushed to by the worker thread).
+        agents: seat → player with ``choose(board)``, or None for a person.
+        on_move: ``on_move(before, board, move)`` after each computer move (e.g. print it).
+        human_turn: reads and pushes one move of a person; False to stop the game.
+
+    Returns:
+        The outcome text, or None when the game was stopped or the window closed first.
+
+    Raises:
+        kubb3d.viewer.app.NoDisplay: no display to open the window on.
+    """
+    app = DamesApp(board, width, height, headless=False, seat=next((s for s, a in agents.items() if a is None), "S"))
+    result: list[str | None] = [None]
+
+    def worker() -> None:
+        while board.outcome() is None and not app.closed:
+            agent = agents[board.turn]
+            before = board.copy()
+            if agent is None:
+                app.message = f"{board.turn} to move: type it in the terminal"
+                if not human_turn(board):
+                    app.message = "game stopped"
+                    return
+                app.message = ""
+            else:
+                move = agent.choose(board)
+                board.push(move)
+                on_move(before, board, move)
+            stack = board.move_stack
+            if len(stack) == len(before.move_stack) + 1:
+                app.show(before, stack[-1], board, board.last_removed)
+            else:  # undo or a loaded position: shown at once
+                app.reset(board)
+            app.idle.wait()
+        outcome = board.outcome()
+        if outcome is not None:
+            result[0] = outcome.result()
+            app.message = f"game over after {board.ply} turns: {result[0]} (ESC closes)"
+
+    thread = threading.Thread(target=worker, daemon=True)
+    thread.start()
+    try:
+        app.run()
+    finally:
+        app.close()
+    return result[0]
