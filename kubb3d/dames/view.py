@@ -219,10 +219,11 @@ def board_vertices() -> np.ndarray:
     return np.array(out, dtype=np.float32)
 
 
-def frame_vertices(cell: int, width: float = 0.007) -> np.ndarray:
-    """An ice-blue square frame on ``cell`` just above the board (frozen kubb marker)."""
+def frame_vertices(cell: int) -> np.ndarray:
+    """An ice-blue square frame on ``cell`` just above the board, in the margin that a die
+    standing on the cell leaves free (frozen kubb marker)."""
     c = cell_center(cell) + (0.0, 0.0, 0.0008)
-    h, w, up = CELL / 2 - 0.002, width, (0.0, 0.0, 1.0)
+    h, w, up = CELL / 2 - 0.001, (CELL - DIE_EDGE) / 2 - 0.0005, (0.0, 0.0, 1.0)
     out = []
     for x0, y0, x1, y1 in ((-h, -h, h, -h + w), (-h, h - w, h, h), (-h, -h + w, -h + w, h - w), (h - w, -h + w, h, h - w)):
         out += _quad(c + (x0, y0, 0), c + (x1, y0, 0), c + (x1, y1, 0), c + (x0, y1, 0), up, FROZEN_COLOR, 0.0)
@@ -428,7 +429,10 @@ class DamesRenderer:
         """(mesh, model (4, 4), colour, fade) of every die and the ti-kubb."""
         out = []
         for d in scene.dice:
-            out.append((self._dice[d.handedness], pose_matrix(d.centre, d.rotation), SEAT_COLORS[d.seat], 1.0 - 0.6 * d.sink))
+            color = SEAT_COLORS[d.seat]
+            if d.frozen:  # frosted
+                color = tuple(0.6 * a + 0.4 * b for a, b in zip(color, FROZEN_COLOR))
+            out.append((self._dice[d.handedness], pose_matrix(d.centre, d.rotation), color, 1.0 - 0.6 * d.sink))
         if scene.ti_at is not None:
             out.append((self._ti[scene.ti_value], pose_matrix(scene.ti_at, np.eye(3)), (0.0, 0.0, 0.0), 1.0))
         return out
