@@ -613,6 +613,8 @@ class DamesApp:
         return path
 
     def on_draw(self):
+        gl = self.renderer.gl
+        gl.glBindFramebuffer(gl.GL_FRAMEBUFFER, 0)  # not the off-screen frame: clear the window
         self.window.clear()
         self.renderer.blit(*self.window.get_framebuffer_size())
 

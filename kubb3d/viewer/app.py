@@ -625,6 +625,11 @@ class App:
         self.renderer.resize(width, height)
 
     def on_draw(self):
+        # the frame left the off-screen buffer bound (HUD): clearing it now would wipe the
+        # frame before the copy
+        from pyglet import gl
+
+        gl.glBindFramebuffer(gl.GL_FRAMEBUFFER, 0)
         self.window.clear()
         self.renderer.blit(*self.window.get_framebuffer_size())
 

@@ -831,7 +831,7 @@ class Renderer:
         gl.glDisable(gl.GL_BLEND)
         gl.glEnable(gl.GL_CULL_FACE)
         gl.glCullFace(gl.GL_BACK)
-        gl.glClearColor(*self.FOG, 1.0)
+        gl.glClearColor(*np.sqrt(self.FOG), 1.0)  # the sky shader's colour at and below the horizon
         gl.glClearStencil(0)
         gl.glStencilMask(0xFF)
         gl.glClear(gl.GL_COLOR_BUFFER_BIT | gl.GL_DEPTH_BUFFER_BIT | gl.GL_STENCIL_BUFFER_BIT)
