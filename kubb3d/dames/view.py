@@ -671,7 +671,8 @@ def play_in_window(board: DamesBoard, agents: dict, on_move, human_turn, width: 
         human_turn: reads and pushes one move of a person; False to stop the game.
 
     Returns:
-        The outcome text, or None when the game was stopped or the window closed first.
+        The outcome text, or None when the game was stopped (the person quit, their input
+        ended, or the window was closed first).
 
     Raises:
         kubb3d.viewer.app.NoDisplay: no display to open the window on.
@@ -685,8 +686,8 @@ def play_in_window(board: DamesBoard, agents: dict, on_move, human_turn, width: 
             before = board.copy()
             if agent is None:
                 app.message = f"{board.turn} to move: type it in the terminal"
-                if not human_turn(board):
-                    app.message = "game stopped"
+                if not human_turn(board):  # quit or end of input: close the window too
+                    app.pyglet.app.exit()  # safe from another thread
                     return
                 app.message = ""
             else:
