@@ -26,7 +26,7 @@ import numpy as np
 
 from kubb3d.pitch import KING_ID, Pitch, opponent
 from kubb3d.viewer.controls import Controller, ThrowControls, TIMELINE_HEIGHT
-from kubb3d.viewer.hud import HELP_PLAY, HELP_VIEW, Hud, legend_items, power_label, ruling_lines, throw_lines, violation_lines
+from kubb3d.viewer.hud import HELP_PLAY, HELP_VIEW, Hud, font_size, legend_items, power_label, ruling_lines, throw_lines, violation_lines
 from kubb3d.viewer.scene import STATUS_COLORS, PieceView, Scene, Segment, Timeline, segment_from_throw
 
 
@@ -270,6 +270,7 @@ class ReplaySession:
 
     busy = False
     can_throw = False
+    focus: list[str] = []  # pieces the orbit camera frames at the start (view mode)
 
     def update(self, dt: float) -> None:
         tl = self.timeline
@@ -362,16 +363,25 @@ def scenario_session(path: str | Path) -> ReplaySession:
         mism = sc.compare(built.spec, judgement)
         info = [f"scenario {Path(path).name}: {built.spec.ruleset} rules, event {built.spec.event}", "matches the expected rulings" if not mism else f"differs from the file: {mism[0]}"]
         tl = Timeline([seg], playing=True)
-        return ReplaySession(tl, scene, f"kubb3d view: {built.spec.title}", info)
+        session = ReplaySession(tl, scene, f"kubb3d view: {built.spec.title}", info)
+        # what the scenario is about: the pieces it places or moves, and the ones not ruled standing
+        ruled = {r.piece for r in judgement.rulings if getattr(getattr(r, "status", None), "value", getattr(r, "status", None)) != "standing"}
+        session.focus = [pid for pid in start if pid in {p.id for p in built.spec.pieces} | set(moved) | set(raised) | ruled]
+        return session
     finally:
         built.close()
 
 
 # ================================================================== overlay
 class Overlay:
-    """Draws a :class:`Hud` with pyglet text and shapes over the current framebuffer."""
+    """Draws a :class:`Hud` with pyglet text and shapes over the current framebuffer.
 
-    FONT = 12
+    The text size follows the width (:func:`~kubb3d.viewer.hud.font_size`); when the status
+    panel (top left) and the rulings (top right) do not fit side by side, the rulings go
+    under the status panel, and the power bar shrinks to stay clear of the legend.
+    :attr:`panels` keeps the rectangles of the last layout, name → (x, y, w, h) px from the
+    bottom left.
+    """
 
     def __init__(self, pyglet, window) -> None:
         self.pyglet = pyglet
@@ -379,6 +389,7 @@ class Overlay:
         self._key = None
         self._batch = None
         self._items: list = []
+        self.panels: dict[str, tuple[int, int, int, int]] = {}
 
     def draw(self, hud: Hud, width: int, height: int) -> None:
         from pyglet.math import Mat4
@@ -395,19 +406,22 @@ class Overlay:
         batch = pg.graphics.Batch()
         back, front = pg.graphics.Group(order=0), pg.graphics.Group(order=1)
         items = []
-        fs = self.FONT
+        panels: dict[str, tuple[int, int, int, int]] = {}
+        fs = font_size(width)
         line_h = int(fs * 1.55)
-        pad = 8
+        pad = max(4, fs * 2 // 3)
 
-        def panel(x, y, w, h, color=(10, 15, 20, 150)):
+        def panel(x, y, w, h, color=(10, 15, 20, 150), name=None):
             items.append(pg.shapes.Rectangle(x, y, w, h, color=color, batch=batch, group=back))
+            if name:
+                panels[name] = (int(x), int(y), int(w), int(h))
 
         def label(text, x, y, size=fs, color=(255, 255, 255, 255), bold=False, anchor_x="left"):
             lab = pg.text.Label(text, x=x, y=y, font_size=size, color=color, weight="bold" if bold else "normal", anchor_x=anchor_x, anchor_y="baseline", batch=batch, group=front, font_name="DejaVu Sans")
             items.append(lab)
             return lab
 
-        def block(lines, x, top, size=fs, first_bold=True, align="left", color=(10, 15, 20, 150), dim_indented=False):
+        def block(lines, x, top, size=fs, first_bold=True, align="left", color=(10, 15, 20, 150), dim_indented=False, name=None):
             """Lines of text in a panel whose top-left (align left) or top-right corner is at (x, top)."""
             labs = []
             for i, s in enumerate(lines):
@@ -418,42 +432,56 @@ class Overlay:
             for lab in labs:
                 lab.x = x0 + pad
             h = line_h * len(lines) + pad
-            panel(x0, top - h, w, h, color)
+            panel(x0, top - h, w, h, color, name=name)
             return w, h
 
         # top-left panel
-        _, h = block([hud.title, *hud.lines], pad, height - pad)
+        w_left, h = block([hud.title, *hud.lines], pad, height - pad, name="status")
+        below = height - 2 * pad - h  # first free row under the status panel
 
-        # violations: red banners at the top centre, under the panel
-        y = height - 2 * pad - h
+        # rulings: right panel, or under the status panel when both do not fit side by side
+        if hud.rulings:
+            small = max(fs - 1, 7)
+            rl = hud.rulings[: max(1, (height - 220) // line_h)]
+            probe = [label(s, 0, -100, size=small) for s in rl]
+            w_r = max(lab.content_width for lab in probe) + 2 * pad
+            for lab in probe:
+                lab.delete()
+                items.remove(lab)
+            if w_left + w_r + 3 * pad <= width:
+                block(["rulings", *rl], width - pad, height - pad, size=small, align="right", dim_indented=True, name="rulings")
+            else:
+                room = max(1, (below - 4 * line_h) // line_h - 1)
+                _, hr = block(["rulings", *rl[:room]], pad, below, size=small, dim_indented=True, name="rulings")
+                below -= hr + pad
+
+        # violations: red banners at the top centre, under the panels on the left
+        y = below
         for s in hud.flags:
             lab = label(s, width // 2, y - line_h + 4, bold=True, anchor_x="center")
             bw = lab.content_width + 2 * pad
-            panel(width // 2 - bw // 2, y - line_h - 2, bw, line_h + 4, color=(180, 20, 20, 225))
+            panel(width // 2 - bw // 2, y - line_h - 2, bw, line_h + 4, color=(180, 20, 20, 225), name="flags")
             y -= line_h + 8
-
-        # rulings: right panel
-        if hud.rulings:
-            rl = hud.rulings[: max(1, (height - 220) // line_h)]
-            block(["rulings", *rl], width - pad, height - pad, size=fs - 1, align="right", dim_indented=True)
 
         # legend: bottom left
         bottom = TIMELINE_HEIGHT + pad if hud.timeline is not None else pad
+        legend_w = 0
         if hud.legend:
             items_ = legend_items()
-            lw = 150
+            lw = int(fs * 12.5)
             lh = line_h * len(items_) + pad
-            panel(pad, bottom, lw, lh)
+            panel(pad, bottom, lw, lh, name="legend")
+            legend_w = lw + pad
             for i, (name, rgb) in enumerate(items_):
                 yy = bottom + lh - (i + 1) * line_h
                 items.append(pg.shapes.Rectangle(2 * pad, yy + 1, fs, fs, color=tuple(int(255 * math.sqrt(c)) for c in rgb) + (255,), batch=batch, group=front))
                 label(name, 2 * pad + fs + 8, yy + 3)
 
-        # power bar: bottom centre
+        # power bar: bottom centre, narrower when the legend is beside it
         if hud.power is not None:
-            bw, bh = 360, 18
+            bw, bh = min(360, width - 2 * (legend_w + 2 * pad)), max(10, int(fs * 1.5))
             x0, y0 = width // 2 - bw // 2, bottom + line_h + 6
-            panel(x0 - 4, y0 - 4, bw + 8, bh + 8)
+            panel(x0 - 4, y0 - 4, bw + 8, bh + 8, name="power")
             fill = max(0.0, min(1.0, hud.power))
             r = int(255 * min(1.0, 2 * fill))
             g = int(255 * min(1.0, 2 * (1 - fill)))
@@ -463,7 +491,7 @@ class Overlay:
             yy = bottom + (2 * line_h + 20 if hud.power is not None else 0)
             lab = label(hud.message, width // 2, yy + 7, anchor_x="center", color=(255, 235, 120, 255))
             mw = lab.content_width + 2 * pad
-            panel(width // 2 - mw // 2, yy, mw, line_h + 4)
+            panel(width // 2 - mw // 2, yy, mw, line_h + 4, name="message")
 
         # timeline: bottom strip
         if hud.timeline is not None:
@@ -481,9 +509,9 @@ class Overlay:
             x0, top = width // 2 - hw // 2, height // 2 + hh // 2
             for i, lab in enumerate(labs_w):
                 lab.x, lab.y = x0 + pad, top - (i + 1) * line_h + 4
-            panel(x0, top - hh, hw, hh, color=(10, 15, 20, 220))
+            panel(x0, top - hh, hw, hh, color=(10, 15, 20, 220), name="help")
 
-        self._batch, self._items = batch, items
+        self._batch, self._items, self.panels = batch, items, panels
 
 
 # ================================================================== the app
@@ -523,6 +551,12 @@ class App:
             o.target = np.array((f * session.scene.pitch.length * 0.3, 0.0, 0.0))
             o.distance, o.elevation = 5.2, math.radians(30.0)
             o.azimuth = math.atan2(-0.45, -f)
+        focus = [session.scene.pieces[p].pose[:3] for p in getattr(session, "focus", ()) if p in session.scene.pieces]
+        if camera == "orbit" and mode == "view" and focus:
+            # start on the pieces the scenario is about
+            from kubb3d.viewer.camera import frame_points
+
+            self.controller.orbit = frame_points(focus, width / height)
         self.pending_params = None
         self.error = ""
         self._last = None

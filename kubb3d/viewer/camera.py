@@ -256,3 +256,28 @@ class FollowCamera:
             self.eye = self.eye + a * (want - self.eye)
         target = position + 0.6 * self.heading
         return Camera(self.eye.copy(), target, fov_y=math.radians(55.0), near=0.05)
+
+
+def frame_points(points, aspect: float, elevation: float = math.radians(35.0), azimuth: float = math.atan2(-0.45, -1.0), margin: float = 1.25, min_distance: float = 2.5) -> OrbitCamera:
+    """An orbit camera seeing every point (N, 3) (m), looking at their bounding box's centre
+    from ``elevation`` and ``azimuth`` (rad; the default: from behind side A, a little to the
+    right), as close as a field of view of 45° allows (times ``margin``, at least
+    ``min_distance`` m).
+
+    Args:
+        aspect: image width / height.
+    """
+    pts = np.asarray(points, dtype=float).reshape(-1, 3)
+    lo, hi = pts.min(axis=0), pts.max(axis=0)
+    cam = OrbitCamera(target=(lo + hi) / 2, azimuth=azimuth, elevation=elevation, distance=min_distance)
+    half_v = math.radians(45.0) / 2
+    half_h = math.atan(math.tan(half_v) * aspect)
+    # the distance at which each point just fits, from its offsets in the camera's frame
+    view = cam.camera().view()[:3, :3]  # rows: right, up, back
+    rel = (pts - cam.target) @ view.T
+    need = max(
+        np.max(np.abs(rel[:, 0]) / math.tan(half_h) + rel[:, 2]),
+        np.max(np.abs(rel[:, 1]) / math.tan(half_v) + rel[:, 2]),
+    )
+    cam.distance = float(min(OrbitCamera.MAX_DISTANCE, max(min_distance, margin * need)))
+    return cam

@@ -57,6 +57,12 @@ HELP_VIEW = [
 ]
 
 
+def font_size(width: int) -> int:
+    """HUD text size, pt, for a window ``width`` px wide: 12 from 1100 px up, smaller in
+    proportion below, never under 7."""
+    return int(max(7, min(12, round(12 * width / 1100))))
+
+
 def throw_lines(c: ThrowControls) -> list[str]:
     """The current throw settings, one item per line."""
     where = "behind" if c.behind_line >= 0 else "PAST"
