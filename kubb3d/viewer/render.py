@@ -38,7 +38,7 @@ from pyglet import gl
 
 from kubb3d.assets import models_dir
 from kubb3d.viewer.camera import Camera, look_at, orthographic
-from kubb3d.viewer.scene import STATUS_COLORS, Scene, model_matrix
+from kubb3d.viewer.scene import STATUS_COLORS, Scene
 
 SHADOW_SIZE = 2048
 """px: side of the square shadow map (≈ 7 mm per texel over the pitch)."""
@@ -326,6 +326,24 @@ def _f32(m: np.ndarray) -> tuple:
     return tuple(float(v) for v in np.asarray(m, dtype=np.float64).T.ravel())
 
 
+_FLOAT_P = ctypes.POINTER(gl.GLfloat)
+
+
+def model_matrices(poses: np.ndarray) -> np.ndarray:
+    """Model matrices (N, 4, 4) float32 of poses (N, 7) (centre m, ``quat_xyzw``), as
+    :func:`~kubb3d.viewer.scene.model_matrix` for many at once."""
+    p = np.asarray(poses, dtype=float).reshape(-1, 7)
+    q = p[:, 3:] / np.linalg.norm(p[:, 3:], axis=1, keepdims=True)
+    x, y, z, w = q.T
+    m = np.zeros((len(p), 4, 4))
+    m[:, 0, 0], m[:, 0, 1], m[:, 0, 2] = 1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)
+    m[:, 1, 0], m[:, 1, 1], m[:, 1, 2] = 2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w)
+    m[:, 2, 0], m[:, 2, 1], m[:, 2, 2] = 2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)
+    m[:, :3, 3] = p[:, :3]
+    m[:, 3, 3] = 1.0
+    return m.astype(np.float32)
+
+
 class Program:
     """A linked GLSL program with cached uniform locations (raw OpenGL: pyglet 2.1's
     introspection does not know ``sampler2DShadow``)."""
@@ -354,6 +372,7 @@ class Program:
             gl.glDetachShader(self.id, sh)
             gl.glDeleteShader(sh)
         self._loc: dict[str, int] = {}
+        self._last: dict[int, object] = {}  # location → last value set (skips repeats)
 
     @staticmethod
     def _log(obj, getter) -> str:
@@ -370,11 +389,12 @@ class Program:
         return self._loc[name]
 
     def mat4(self, name: str, m: np.ndarray) -> None:
-        """Set a mat4 uniform of the program in use from a (4, 4) row-major array."""
+        """Set a mat4 uniform of the program in use from a (4, 4) row-major array (float32
+        C-contiguous arrays are passed without a copy)."""
         loc = self.loc(name)
         if loc >= 0:
-            a = np.ascontiguousarray(m, dtype=np.float32)
-            gl.glUniformMatrix4fv(loc, 1, gl.GL_TRUE, a.ctypes.data_as(ctypes.POINTER(gl.GLfloat)))
+            a = m if m.dtype == np.float32 and m.flags.c_contiguous else np.ascontiguousarray(m, dtype=np.float32)
+            gl.glUniformMatrix4fv(loc, 1, gl.GL_TRUE, a.ctypes.data_as(_FLOAT_P))
 
     def __setitem__(self, name: str, value) -> None:
         """Set a uniform of the program in use: int → int/sampler, float, a 2/3/4-tuple → vec,
@@ -383,6 +403,10 @@ class Program:
         loc = self.loc(name)
         if loc < 0:
             return
+        if isinstance(value, (tuple, float, int)):
+            if self._last.get(loc) == (type(value), value):
+                return  # uniform values stay with the program
+            self._last[loc] = (type(value), value)
         if isinstance(value, (bool, int, np.integer)):
             gl.glUniform1i(loc, int(value))
         elif isinstance(value, (float, np.floating)):
@@ -818,7 +842,8 @@ class Renderer:
         """Draw one frame of ``scene`` seen by ``camera`` into the off-screen framebuffer."""
         pieces = scene.visible()
         self.stats = FrameStats(pieces=len(pieces))
-        models = {pid: model_matrix(p.pose) for pid, p in pieces}
+        mats = model_matrices(np.array([p.pose for _, p in pieces])) if pieces else np.zeros((0, 4, 4), np.float32)
+        models = {pid: mats[i] for i, (pid, _) in enumerate(pieces)}
         keys = {pid: np.asarray(p.pose, dtype=np.float32).tobytes() for pid, p in pieces}
         moving = {pid for pid in keys if self._prev_pose_keys.get(pid, keys[pid]) != keys[pid]}
         self._prev_pose_keys = keys
