@@ -526,7 +526,7 @@ def hud_of(board: DamesBoard, last: str = "", message: str = ""):
     lines = [f"turn {board.ply + 1}: {act}", f"points: {pts}"]
     if last:
         lines.append(f"last move: {last}")
-    return Hud(title="Roll Kubb Dames", lines=lines, message=message)
+    return Hud(title="Roll Kubb Dames   (drag: turn, wheel: zoom, R: reset view, ESC: quit)", lines=lines, message=message)
 
 
 class DamesApp:
@@ -549,7 +549,9 @@ class DamesApp:
         self.window.switch_to()
         self.renderer = DamesRenderer(width, height)
         self.overlay = Overlay(pyglet, self.window)
+        self.seat = seat
         self.camera = default_camera(seat)
+        self._orbit = None
         self.board = board.copy()
         self.anim: MoveAnimation | None = None
         self.t = 0.0
@@ -624,7 +626,31 @@ class DamesApp:
         if symbol in (key.ESCAPE, key.Q):
             self.close()
             return True
+        if symbol == key.R:  # back to the start view
+            self.camera, self._orbit = default_camera(self.seat), None
         return None
+
+    def _orbit_camera(self):
+        """The orbit camera, started from the current view."""
+        from kubb3d.viewer.camera import OrbitCamera
+
+        if self._orbit is None:
+            d = self.camera.eye - self.camera.target
+            dist = float(np.linalg.norm(d))
+            self._orbit = OrbitCamera(target=self.camera.target.copy(), azimuth=math.atan2(d[1], d[0]), elevation=math.asin(d[2] / dist), distance=dist)
+        return self._orbit
+
+    def on_mouse_drag(self, x, y, dx, dy, buttons, modifiers):
+        """Any button: turn around the board (rad per px: 0.01)."""
+        o = self._orbit_camera()
+        o.orbit(-0.01 * dx, -0.01 * dy)
+        self.camera = o.camera()
+
+    def on_mouse_scroll(self, x, y, scroll_x, scroll_y):
+        """Wheel: closer / farther (10 % a notch)."""
+        o = self._orbit_camera()
+        o.zoom(0.9 ** scroll_y)
+        self.camera = o.camera()
 
     def on_close(self):
         self.close()
