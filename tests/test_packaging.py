@@ -94,3 +94,13 @@ def test_pybullet_is_imported_only_through_the_quiet_import(root):
         if p.name != "_pybullet.py" and any(line.strip().startswith(("import pybullet", "from pybullet")) for line in p.read_text().splitlines())
     ]
     assert offenders == [], "use `from kubb3d.physics._pybullet import pb`"
+
+
+def test_readme_python_example_runs(root):
+    """The README's "A throw from Python" block, run as written."""
+    readme = (root / "README.md").read_text()
+    block = readme.split("```python\n", 1)[1].split("```", 1)[0]
+    out = subprocess.run([sys.executable, "-c", block], capture_output=True, text=True, timeout=120, cwd=root)
+    assert out.returncode == 0, out.stderr
+    legal, piece, toppled = out.stdout.split(" ", 2)
+    assert legal == "True" and piece == "B3" and "B3" in toppled
