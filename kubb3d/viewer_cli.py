@@ -48,7 +48,7 @@ def play(
     opponent: Optional[str] = typer.Option(None, help="Play a whole match against a simulated player of this skill (novice, club, elite)."),
     equipment: str = typer.Option("standard", "--set", help="Equipment set (standard, dm-small)."),
     screenshot: Optional[Path] = typer.Option(None, help="Render one frame headless to this PNG and exit (no display needed)."),
-    after: int = typer.Option(0, min=0, max=60, help="With --screenshot: the frame after this many scripted throws (aimed at B1, B2 …)."),
+    after: int = typer.Option(0, min=0, max=60, help="With --screenshot: the frame after this many scripted throws (aimed at B1, B2 …); with --opponent, match actions (your throws scripted)."),
     seed: int = typer.Option(0, help="Seed of the scripted throws' release errors (and of the opponent)."),
     camera: Camera = typer.Option(Camera.thrower, help="Initial camera."),
     width: int = typer.Option(1280, help="Window / image width, px."),
@@ -73,7 +73,7 @@ def play(
         from kubb3d.viewer.match_mode import MatchUnavailable, match_session
 
         try:
-            session = match_session(ruleset.value, opponent, equipment, seed)
+            session = match_session(ruleset.value, opponent, equipment, seed, hold=screenshot is not None)
         except MatchUnavailable as exc:
             raise _user_error(str(exc)) from None
         except ValueError as exc:

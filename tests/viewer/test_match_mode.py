@@ -1,0 +1,137 @@
+"""Match mode (``kubb3d play --opponent``): the session drives :class:`kubb3d.match.Match` with the
+person's throws from the controls, shows the match's facts and renders headless."""
+
+import re
+
+import numpy as np
+import pytest
+
+from kubb3d.match import Match, MatchConfig
+from kubb3d.viewer.controls import Controller
+from kubb3d.viewer.match_mode import INKAST_SPEED, BATON_SPEED, MatchSession, scripted_person, state_lines
+
+SEED = 3
+
+
+def _facts(lines):
+    """(phase, batons left, clock s, standing A, standing B) read back from the HUD lines."""
+    text = "\n".join(lines)
+    phase = re.search(r"phase (.+?)   turn", text).group(1)
+    batons = int(re.search(r"batons left (\d+)", text).group(1))
+    m, s = re.search(r"clock (\d+):(\d\d)", text).groups()
+    return phase, batons, int(m) * 60 + int(s)
+
+
+def test_session_plays_the_same_match_as_the_driver_and_shows_its_state():
+    s = MatchSession("dm", "club", seed=SEED)
+    person = scripted_person(s.match)
+    asked = []
+    try:
+        for _ in range(400):
+            if s.request is None and "inkast" in asked and sum(r["type"] == "action" for r in s.records) >= 12:
+                break
+            if s.request is not None:
+                req = s.request
+                c = s.controls
+                # controls set up from the request: side, line, speed range
+                assert c.line_x == req.line_x and c.line == req.line_x
+                if req.kind in ("inkast", "penalty"):
+                    assert c.side != req.into and c.speed_range == INKAST_SPEED and c.elevation_deg == 50.0 and c.release_angle_deg == 0.0
+                else:
+                    assert c.side == req.side and c.speed_range == BATON_SPEED and c.release_angle_deg == 60.0
+                # the HUD shows the match state while the worker waits for the person
+                st = s.match.state
+                phase, batons, clock = _facts(s.hud(Controller(s.pitch, throw=c)).lines)
+                assert (phase, batons, clock) == (st.phase.value, st.batons_left, int(st.clock))
+                assert s.can_throw and not s.busy
+                asked.append(req.kind)
+                with pytest.raises(ValueError):
+                    s.throw(person(req).__class__(speed=-1.0))
+                s.throw(person(req))
+                assert s.request is None and s.busy
+            s.update(0.0)
+            s.skip()
+            s.update(0.0)
+            s.wait_step()
+            assert not s.error, s.error
+        else:
+            raise AssertionError("the session did not advance")
+        records = list(s.records)
+        # at rest between actions the HUD facts equal the state
+        st = s.match.state
+        assert _facts(s.facts) == (st.phase.value, st.batons_left, int(st.clock))
+    finally:
+        s.close()
+    assert asked[:2] == ["lag", "baton"] and "inkast" in asked
+    with pytest.raises(RuntimeError, match="not your throw"):
+        s.throw(None)
+
+    n_actions = sum(r["type"] == "action" for r in records)
+    holder = {}
+    m = Match(MatchConfig(ruleset="dm", skills=("club", "club"), seed=SEED), human={"P1": lambda req: holder["f"](req)})
+    holder["f"] = scripted_person(m)
+    direct = []
+    try:
+        for _ in range(n_actions):
+            m.step()
+            direct.extend(m.last_records)
+    finally:
+        m.close()
+    assert records == direct
+    assert sum(1 for r in records if r["type"] == "world") >= 2
+
+
+def test_state_lines_count_kubbs_per_half():
+    m = Match(MatchConfig(ruleset="dm", seed=1))
+    try:
+        st = m.state
+        while not any(st.felled_in(h) for h in "AB"):  # until a baton felled a kubb
+            m.step()
+        lines = state_lines(st, "P1")
+        for h in "AB":
+            n, felled = len(st.standing_in(h)), len(st.felled_in(h))
+            assert re.search(rf"{h} \({st.player_at(h)}\) {n}\b" + (f"[^,]*, {felled} felled" if felled else ""), lines[3]), (lines[3], h, n, felled)
+        assert f"turn {st.turn_no}:" in lines[1] and lines[0].startswith(f"set {st.set_no} ")
+    finally:
+        m.close()
+
+
+def test_headless_screenshot_after_match_actions(tmp_path):
+    from kubb3d.viewer.app import App, load_pyglet
+    from kubb3d.viewer.camera import project
+
+    load_pyglet(headless=True)
+    W, H = 640, 360
+    s = MatchSession("dm", "club", seed=SEED, hold=True)
+    app = App(s, W, H, headless=True, mode="play", camera="thrower")
+    try:
+        recs = s.advance_throws(9)
+        assert len(recs) == 9 and s.records[-1]["type"] == "action"
+        app.frame(0.0, hud=False)
+        img = app.pixels().astype(int)
+        vp = app.camera.view_proj(W, H)
+        w = s.match.world
+        own = s.match.state.end_of["P1"]
+        checked = 0
+        for k in s.match.state.standing_in(own):
+            pos, _ = w.pose(k.id)
+            assert np.allclose(s.scene.pieces[k.id].pose[:3], pos, atol=0.01)
+            (px,), (vis,) = project(np.array(pos) + (0, 0, 0.2 * w.equipment.kubb.height), vp, W, H)
+            r, g, b = img[int(round(px[1])), int(round(px[0]))]
+            assert vis and r > g > b and r - b > 20, (k.id, (r, g, b))  # wood, not grass
+            checked += 1
+        assert checked >= 4
+        app.frame(0.0)
+        out = app.screenshot(tmp_path / "match.png")
+        assert out.stat().st_size > 10_000
+    finally:
+        app.close()
+
+
+def test_cli_opponent(tmp_path, cli):
+    out = tmp_path / "m.png"
+    r = cli("play", "--opponent", "club", "--screenshot", str(out), "--after", "3", "--width", "320", "--height", "180")
+    assert r.returncode == 0, r.stderr
+    assert out.exists()
+    r = cli("play", "--opponent", "wizard", "--screenshot", str(out))
+    assert r.returncode == 2 and "wizard" in r.stderr and "Traceback" not in r.stderr
