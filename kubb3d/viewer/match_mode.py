@@ -191,6 +191,7 @@ class MatchSession:
         self._kind_mode = "baton"
         self._saved = {"baton": dict(BATON_DEFAULTS), "kubb": dict(KUBB_DEFAULTS)}
         self.records: list[dict] = []
+        self.news: list[str] = []  # texts of the last action's events (not rulings), at most 3
         self.hold = hold
         self.request = None  # the HumanRequest waiting for the person's throw
         self.queue: list[Segment] = []
@@ -317,6 +318,9 @@ class MatchSession:
         self._chunk_taken = len(tl.segments)
         self.queue.extend(new)
         self.facts = state_lines(self.match.state, self.person)
+        texts = [e["text"] for r in recs if r.get("type") == "action" for e in r.get("events", ()) if e.get("kind") not in ("ruling",)]
+        if texts:
+            self.news = texts[-3:]
         if any(r.get("type") == "world" for r in recs):
             s = self.match.state
             side = s.end_of[self.person]
@@ -355,8 +359,7 @@ class MatchSession:
         c.line_x = req.line_x
         c.charging, c.power = False, 0.0
         sc.throwing_line = req.line_x
-        if req.target is not None:
-            c.lateral = float(np.clip(req.target[1], -self.pitch.half_width + 0.05, self.pitch.half_width - 0.05)) if mode == "baton" and req.kind != "lag" else c.lateral
+        if req.target is not None:  # the release point stays where the person put it
             c.aim_at(req.target)
         self.request = req
         half = opponent(req.side)
@@ -449,7 +452,7 @@ class MatchSession:
         rules = {"dm": "DM", "wikinger": "Wikinger-Schach"}.get(self.match.ruleset.name, self.match.ruleset.name)
         side = self.match.state.end_of[self.person] if self.request is None else self.controls.side
         h = Hud(title=f"kubb3d: {rules} match, you ({self.person}, end {side}) vs {self.other} ({self.opponent_skill}), camera {ctl.camera_mode}" + ("   SLOW MOTION" if ctl.slow_motion else "") + ("   PAUSED" if ctl.paused else ""))
-        h.lines = list(self.facts)
+        h.lines = list(self.facts) + [f"» {t}" for t in self.news]
         seg = self.segment
         if self.request is not None:
             h.lines += throw_lines(self.controls)
