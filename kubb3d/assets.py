@@ -319,11 +319,13 @@ def build_all() -> dict[str, str]:
     return files
 
 
+@functools.lru_cache(maxsize=None)
 def models_dir() -> Path:
     """Where the model files are at run time (repo ``models/`` or the installed package data)."""
     return Path(str(resources.files("kubb3d.models")))
 
 
+@functools.lru_cache(maxsize=None)
 def model_path(set_name: str, kind: str) -> Path:
     """Path of the URDF of one piece, e.g. ``model_path('standard', 'kubb')``.
 

@@ -356,11 +356,10 @@ class World:
             # Swept-sphere CCD stops a disk sliding flat on a board box (measured: it does not
             # move at all), so table-top sets go without it and use a 4x finer time step instead.
             dyn["ccdSweptSphereRadius"] = 0.0 if eq.board is not None else 0.8 * min(half[0], half[1])
-            dyn["activationState"] = pb.ACTIVATION_STATE_ENABLE_SLEEPING
+            # the activation states are bit flags: enable sleeping and (maybe) sleep now, in one call
+            dyn["activationState"] = pb.ACTIVATION_STATE_ENABLE_SLEEPING | (pb.ACTIVATION_STATE_SLEEP if sleeping else 0)
             dyn["sleepThreshold"] = REST_SPEED**2
         pb.changeDynamics(body, -1, physicsClientId=c, **dyn)
-        if sleeping and kind != "stake":
-            pb.changeDynamics(body, -1, activationState=pb.ACTIVATION_STATE_SLEEP, physicsClientId=c)
         piece = _Piece(piece_id, kind, shape, half, body, mass, com_local, side, drag)
         piece.reset_tilt(quat_xyzw)
         self._pieces[piece_id] = piece
@@ -496,18 +495,26 @@ class World:
             return tuple(com)
         return tuple(float(v) for v in self._frame_from_com(p, com, quat_xyzw))
 
-    def apply_drag(self, piece_id: str) -> None:
-        """Apply air drag to one piece for the coming step (no-op without drag)."""
+    def apply_drag(self, piece_id: str, state=None) -> None:
+        """Apply air drag to one piece for the coming step (no-op without drag).
+
+        Args:
+            piece_id: the piece.
+            state: its (centre of mass, quat_xyzw, linear velocity) if the caller has just
+                read them (saves two PyBullet calls per step in a flight loop).
+        """
         p = self._pieces[piece_id]
         if not self.air_drag or p.drag is None:
             return
         c = self._cid
-        com, q = pb.getBasePositionAndOrientation(p.body, physicsClientId=c)
-        v, _ = pb.getBaseVelocity(p.body, physicsClientId=c)
+        if state is None:
+            com, q = pb.getBasePositionAndOrientation(p.body, physicsClientId=c)
+            v = pb.getBaseVelocity(p.body, physicsClientId=c)[0]
+        else:
+            com, q, v = state
         x, y, z, w = q
         axis = (2 * (x * z + y * w), 2 * (y * z - x * w), 1 - 2 * (x * x + y * y))
-        f = p.drag.force(v, axis)
-        pb.applyExternalForce(p.body, -1, f, com, pb.WORLD_FRAME, physicsClientId=c)
+        pb.applyExternalForce(p.body, -1, p.drag.force(v, axis), com, pb.WORLD_FRAME, physicsClientId=c)
 
     def step(self, n: int = 1) -> None:
         """Advance ``n`` fixed steps."""
