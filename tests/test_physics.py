@@ -183,3 +183,14 @@ def test_settle_forces_lets_pieces_pressed_into_each_other_come_to_rest_first():
         snap = w.snapshot()
     speeds = [float(np.linalg.norm(p.linear_velocity)) for p in snap.pieces.values()]
     assert max(speeds) < 5 * 0.01
+
+
+def test_lying_baton_rests_on_its_true_radius():
+    """URDF cylinders become convex hulls with a ~1 mm margin unless loaded as implicit
+    cylinders: the baton would float 1 mm above the grass (found while building Kubbuteo)."""
+    with World(ground="plane", stakes=False) as w:
+        r = w.equipment.baton.radius
+        q = (math.sin(math.pi / 4), 0.0, 0.0, math.cos(math.pi / 4))
+        w.add_piece("baton1", "baton", (0.0, 0.0, r + 0.002), q, sleeping=False)
+        w.run_until_rest(2.0)
+        assert w.pose("baton1")[0][2] == pytest.approx(r, abs=2e-4)
