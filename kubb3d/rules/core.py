@@ -1129,6 +1129,8 @@ class MatchState:
             if k is not None and k.standing and kid not in self.raise_at_end:
                 k.pose = pose
         what = ("king throw" if king else "throw") + f" {self.batons_thrown} ({a.baton}, line x = {a.line_x:.2f} m)"
+        if r.winner is not None or r.loser is not None:
+            counted.append("the king")  # the king fell (DM §1, §10)
         res = "felled " + ", ".join(counted) if counted else "nothing felled"
         if r.raise_again:
             res += "; to be raised again: " + ", ".join(sorted(r.raise_again))

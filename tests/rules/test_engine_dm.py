@@ -173,9 +173,11 @@ def test_king_throw_only_after_all_kubbs_and_wins():
     _to_king(s)
     acts = s.legal_actions()
     assert len(acts) == 1 and isinstance(acts[0], KingThrow) and acts[0].line_x == pytest.approx(-4.0)
-    s.push(acts[0], ThrowOutcome(winner="A", loser="B"))
+    events = s.push(acts[0], ThrowOutcome(winner="A", loser="B"))
     out = s.outcome()
     assert out.termination == Termination.KING and out.winner == "Ann" and "DM §10" in out.reason
+    throw_text = next(e.text for e in events if e.kind == "throw")
+    assert "felled the king" in throw_text and "nothing felled" not in throw_text
 
 
 def test_one_king_throw_per_turn():
