@@ -594,11 +594,9 @@ class Match:
         """Simulate a Kubbuteo flick (``KT rules``) with its parameters kept in the result."""
         return simulate(world, piece, release_from_flick(world, p, kind), kind=kind, params=p, max_time=FLICK_MAX_TIME, record_every=8, sliding=True)
 
-    def _lag(self, a: LagThrow):
-        if self.table:
-            return self._lag_flick(a)
-        player = self.players[self.state.player_at(a.side)]
-        notes: list[Event] = []
+    def _lag_world(self) -> tuple[dict[str, World], Callable[[], None]]:
+        """A holder {"w": world} with a fresh standard world for a lag throw, and the function
+        that replaces it by another fresh one (each attempt starts from the untouched set-up)."""
         holder: dict[str, World] = {}
 
         def fresh() -> None:
@@ -609,6 +607,14 @@ class Match:
             holder["w"] = w
 
         fresh()
+        return holder, fresh
+
+    def _lag(self, a: LagThrow):
+        if self.table:
+            return self._lag_flick(a)
+        player = self.players[self.state.player_at(a.side)]
+        notes: list[Event] = []
+        holder, fresh = self._lag_world()
         w0 = holder["w"]
         res, intended = self._simulate_with_retries(
             self._maker(a.side, lambda rng: player.lag_throw(w0.equipment, self.pitch, a.side, rng, dt=w0.dt), "lag", "baton1", self.pitch.baseline_x(a.side), None, (0.0, 0.0, 0.0), lambda: holder["w"]),
@@ -629,16 +635,7 @@ class Match:
         the baseline to stop near the king, in a fresh standard board world."""
         player = self.players[self.state.player_at(a.side)]
         notes: list[Event] = []
-        holder: dict[str, World] = {}
-
-        def fresh() -> None:
-            if "w" in holder:
-                holder["w"].close()
-            w = self._new_world()
-            w.setup_standard()
-            holder["w"] = w
-
-        fresh()
+        holder, fresh = self._lag_world()
         res, intended = self._simulate_with_retries(
             self._maker(a.side, lambda rng: player.lag_flick(holder["w"], a.side, rng), "lag", "baton1", self.pitch.baseline_x(a.side), None, (0.0, 0.0, 0.0), lambda: holder["w"]),
             lambda p: self._flick(holder["w"], "baton1", p, "baton"),
