@@ -5,8 +5,8 @@ area. A rod of diameter d and length L seen at angle α between its axis and
 the flow has cross-flow area d·L·sin α and end area π d²/4 · |cos α|; we blend
 the two drag coefficients the same way (independence principle for inclined
 cylinders). Drag acts at the centre of mass, so it exerts no torque: the spin
-of a baton is constant in flight (its decay over one second of flight is a
-few percent and is ignored).
+of a baton is constant in flight (air resistance to the spin itself is not
+modelled).
 
 Sources: air density 1.204 kg/m³ at 20 °C, sea level; drag coefficient of a
 circular cylinder in cross-flow ≈ 1.0–1.2 for 10⁴ < Re < 2·10⁵ (a 4.4 cm
