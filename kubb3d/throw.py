@@ -672,7 +672,7 @@ def solve_aim(
         return AimSolution(replace(base, speed=speed, azimuth_deg=azimuth), error(speed)[1])
 
     th = math.radians(base.elevation_deg)
-    rise = tz - (base.height + _ground_z(pitch))
+    rise = tz - base.height  # release heights are above a flat ground at z = 0
     denom = 2 * math.cos(th) ** 2 * (distance * math.tan(th) - rise)
     v0 = math.sqrt(GRAVITY * distance**2 / denom) if denom > 0 else 10.0
     v1 = v0 * 1.03
@@ -696,11 +696,6 @@ def solve_aim(
         else:
             hi = mid
     return done(hi)
-
-
-def _ground_z(pitch: Pitch) -> float:
-    """Release heights are above a flat ground at z = 0."""
-    return 0.0
 
 
 def inkast(world: World, kubb: str, target_xy: tuple[float, float], base: ThrowParams, *, max_time: float = 15.0) -> ThrowResult:
