@@ -65,7 +65,7 @@ def throw(
     ruleset: RulesetName = typer.Option(RulesetName.dm, help="Whose throwing rules to check: dm (tilt ≤ 30°) or wikinger (no helicopter)."),
     pitch_length: float = typer.Option(8.0, help="Pitch length, m (WS: 7.5)."),
     terrain_cm: float = typer.Option(0.0, help="Uneven ground: bump amplitude (standard deviation), cm; 0 = flat."),
-    seed: int = typer.Option(0, help="Seed of the uneven ground (and of anything else random)."),
+    seed: int = typer.Option(0, min=0, help="Seed of the uneven ground (and of anything else random)."),
     as_json: bool = typer.Option(False, "--json", help="Print the result as JSON."),
 ) -> None:
     """Throw one baton underhand at the standard set-up and report what happened.
@@ -157,7 +157,7 @@ def models_check() -> None:
 def bench(
     throws: int = typer.Option(200, min=1, help="Throws to time."),
     memory_throws: int = typer.Option(0, min=0, help="Also run this many throws in one process and report memory growth (e.g. 10000)."),
-    seed: int = typer.Option(0, help="Seed of the throw variations."),
+    seed: int = typer.Option(0, min=0, help="Seed of the throw variations."),
     viewer: bool = typer.Option(False, "--viewer", help="Instead: frames per second of the headless 3D renderer at 1280x720."),
     frames: int = typer.Option(200, min=1, help="Frames to render with --viewer."),
 ) -> None:
@@ -202,3 +202,19 @@ def main() -> None:
     except UserError as exc:
         typer.echo(f"error: {exc}", err=True)
         sys.exit(2)
+    except NotImplementedError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        sys.exit(2)
+    except OSError as exc:
+        # a path the user gave that cannot be read or written (missing folder, a file where a
+        # folder is expected, no permission…): one line naming the file, not a traceback
+        where = f": {exc.filename}" if getattr(exc, "filename", None) else ""
+        typer.echo(f"error: {exc.strerror or exc}{where}", err=True)
+        sys.exit(2)
+    except Exception as exc:
+        from kubb3d.physics.world import PhysicsGlitch
+
+        if isinstance(exc, PhysicsGlitch):
+            typer.echo(f"error: the simulation failed (check positions and sizes in the input): {exc}", err=True)
+            sys.exit(2)
+        raise

@@ -85,7 +85,7 @@ def make_app() -> typer.Typer:
 
         try:
             path = export(results, fmt.value, out)
-        except (StoreError, RuntimeError) as exc:
+        except (StoreError, RuntimeError, ValueError) as exc:
             raise _user_error(str(exc)) from None
         typer.echo(f"wrote {path}")
 

@@ -62,7 +62,7 @@ def register(app: typer.Typer) -> None:
     def match(
         ruleset: str = typer.Option("dm", help="Ruleset: dm (German championship duel), wikinger (Wikinger-Schach teams) or kubbuteo (tabletop flicking, seed KT)."),
         players: Optional[str] = typer.Option(None, help="Skill of each side: 'elite,club' (novice, club, elite); wikinger also 'club:6,elite:4' or team sizes '6,4'."),
-        seed: int = typer.Option(DEFAULT_SEED, help="Root seed: the same seed plays the same match."),
+        seed: int = typer.Option(DEFAULT_SEED, min=0, help="Root seed: the same seed plays the same match."),
         sets: Optional[int] = typer.Option(None, help="Best of this many sets (DM; default 1)."),
         time_limit: Optional[float] = typer.Option(None, "--time-limit", help="Time limit in minutes of simulated time (DM: then the §9 tie-break; wikinger default 20)."),
         round_cap: int = typer.Option(DEFAULT_ROUND_CAP, help="Turns per set before the match is cut off (no endless matches)."),

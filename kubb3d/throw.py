@@ -42,6 +42,9 @@ UPRIGHT_TILT = math.radians(10.0)
 """A kubb or king within 10° of vertical (either end up) counts as upright at rest in a
 :class:`ThrowResult` (the judge makes the real ruling)."""
 
+MAX_RELEASE_SPEED = 40.0
+"""m/s: no underhand throw is faster (a baton at 8 m needs about 11 m/s); the aim solver's range."""
+
 HELICOPTER_AXIS_ELEVATION = math.radians(45.0)
 HELICOPTER_LIMIT = math.radians(90.0)
 
@@ -139,8 +142,8 @@ class ThrowParams:
     def validate(self) -> None:
         """Raise ValueError naming the first bad field (NaN, non-positive speed, bad side …)."""
         _check_side_and_numbers(self, ("lateral", "behind_line", "height", "speed", "elevation_deg", "azimuth_deg", "spin_rps", "tilt_deg", "helicopter_rps", "release_angle_deg"))
-        if self.speed <= 0:
-            raise ValueError(f"speed must be > 0 m/s, got {self.speed}")
+        if not 0 < self.speed <= MAX_RELEASE_SPEED:
+            raise ValueError(f"speed must be > 0 and at most {MAX_RELEASE_SPEED:.0f} m/s, got {self.speed}")
         if self.height <= 0:
             raise ValueError(f"height must be > 0 m, got {self.height}")
         if not -90 < self.elevation_deg < 90:
@@ -678,15 +681,15 @@ def solve_aim(
     v1 = v0 * 1.03
     e0, e1 = error(v0)[0], error(v1)[0]
     for _ in range(12):
-        if abs(e1) < 1e-5 and 0.5 <= v1 <= 40.0:
+        if abs(e1) < 1e-5 and 0.5 <= v1 <= MAX_RELEASE_SPEED:
             return done(v1)
         if e1 == e0 or e1 <= -100.0 or e0 <= -100.0:
             break
         v0, v1, e0 = v1, v1 - e1 * (v1 - v0) / (e1 - e0), e1
-        if not 0.5 <= v1 <= 40.0:
+        if not 0.5 <= v1 <= MAX_RELEASE_SPEED:
             break
         e1 = error(v1)[0]
-    lo, hi = 0.5, 40.0
+    lo, hi = 0.5, MAX_RELEASE_SPEED
     if error(hi)[0] < 0:
         raise ValueError(f"target out of reach at elevation {base.elevation_deg}° (needs more than {hi} m/s)")
     for _ in range(50):

@@ -49,7 +49,7 @@ def play(
     equipment: str = typer.Option("standard", "--set", help="Equipment set (standard, dm-small)."),
     screenshot: Optional[Path] = typer.Option(None, help="Render one frame headless to this PNG and exit (no display needed)."),
     after: int = typer.Option(0, min=0, max=60, help="With --screenshot: the frame after this many scripted throws (aimed at B1, B2 …); with --opponent, match actions (your throws scripted)."),
-    seed: int = typer.Option(0, help="Seed of the scripted throws' release errors (and of the opponent)."),
+    seed: int = typer.Option(0, min=0, help="Seed of the scripted throws' release errors (and of the opponent)."),
     camera: Camera = typer.Option(Camera.thrower, help="Initial camera."),
     width: int = typer.Option(1280, help="Window / image width, px."),
     height: int = typer.Option(720, help="Window / image height, px."),

@@ -57,3 +57,25 @@ def test_json_output_is_pure_json_without_the_pybullet_banner(cli):
     assert r.returncode == 0, r.stderr
     json.loads(r.stdout)
     assert "pybullet build time" not in r.stdout + r.stderr
+
+
+@pytest.mark.parametrize(
+    "args, words",
+    [
+        (["throw", "--speed", "1e7"], "at most 40 m/s"),
+        (["throw", "--seed", "-1"], "--seed"),
+        (["match", "--seed", "-1", "--quiet"], "--seed"),
+        (["models", "build", "--out", "/proc/no-such-folder/x"], "No such file or directory"),
+    ],
+)
+def test_user_mistakes_found_by_a_break_it_session_exit_2_without_traceback(cli, args, words):
+    r = cli(*args)
+    assert r.returncode == 2
+    assert "Traceback" not in r.stderr
+    assert words in r.stderr
+
+
+def test_view_of_a_kubbuteo_scenario_says_the_board_is_not_drawn_yet(cli, tmp_path, root):
+    r = cli("view", str(root / "scenarios" / "kt_king_flick_wins.toml"), "--screenshot", str(tmp_path / "kt.png"))
+    assert r.returncode == 2 and "Traceback" not in r.stderr
+    assert "does not draw the kubbuteo" in r.stderr

@@ -65,6 +65,8 @@ def export(results: str | Path, fmt: str, out: str | Path | None = None) -> Path
         raise ValueError(f"unknown format {fmt!r}; expected one of {list(FORMATS)}")
     results = Path(results)
     out = Path(out) if out is not None else results.with_suffix("." + fmt)
+    if out.resolve() == results.resolve():
+        raise ValueError(f"{out}: the export would overwrite the results file itself; choose another --out")
     rows = read_rows(results)
     cols = columns(rows)
     tmp = out.with_name(out.name + ".part")

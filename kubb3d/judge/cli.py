@@ -87,7 +87,7 @@ def judge_command(
 
 def quiz_command(
     files: List[Path] = typer.Argument(None, help="Scenario files or directories (default: scenarios/)."),
-    seed: int = typer.Option(0, help="Seed of the question order (numpy Generator)."),
+    seed: int = typer.Option(0, min=0, help="Seed of the question order (numpy Generator)."),
     count: Optional[int] = typer.Option(None, min=1, help="Ask at most this many scenarios."),
     out: Path = typer.Option(Path("quiz-images"), help="Folder for the rendered top and side views (PNG)."),
     images: bool = typer.Option(True, help="Render the views (off: text only)."),

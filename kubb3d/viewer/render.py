@@ -490,6 +490,10 @@ def load_piece_meshes(equipment: str) -> dict[str, np.ndarray]:
     Raises:
         FileNotFoundError: a model file is missing (run ``kubb3d models build``).
     """
+    from kubb3d.equipment import get_set
+
+    if get_set(equipment).board is not None:
+        raise NotImplementedError(f"the 3D view does not draw the {equipment} table-top board yet; use `kubb3d match --ruleset kubbuteo` for the play-by-play")
     out = {}
     for kind in ("kubb", "king", "baton", "stake"):
         path = models_dir() / f"{equipment}-{kind}.obj"

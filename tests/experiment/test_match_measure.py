@@ -63,3 +63,12 @@ def test_match_measure_needs_the_match_table(tmp_path):
     spec.write_text(SPEC.split("[match]")[0])
     with pytest.raises(SpecError, match=r"\[match\] table"):
         load_spec(spec)
+
+
+def test_export_refuses_to_overwrite_the_results_file(tmp_path):
+    from kubb3d.experiment.export import export
+
+    results = tmp_path / "r.sqlite"
+    results.write_bytes(b"")
+    with pytest.raises(ValueError, match="overwrite the results file"):
+        export(results, "csv", results)
