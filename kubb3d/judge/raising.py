@@ -63,7 +63,7 @@ from kubb3d.judge.geometry import (
     clip_halfplane,
 )
 from kubb3d.judge.params import DEFAULT_PARAMS, JudgeParams
-from kubb3d.judge.rulings import Consequence, Pose, Ruling, Status
+from kubb3d.judge.rulings import Consequence, Pose, Ruling, RulingsLookup, Status
 from kubb3d.judge.status import ContactIndex, analyse
 from kubb3d.pitch import KING_ID, Pitch, opponent
 from kubb3d.snapshot import GROUND_ID, PieceState, Snapshot
@@ -104,7 +104,7 @@ class InkastContext:
 
 
 @dataclass(frozen=True)
-class InkastJudgement:
+class InkastJudgement(RulingsLookup):
     """The judge's word on an inkast.
 
     Attributes:
@@ -124,13 +124,6 @@ class InkastJudgement:
     raise_now: frozenset[str] = frozenset()
     winner: str | None = None
     loser: str | None = None
-
-    def ruling(self, piece: str) -> Ruling:
-        """The ruling on one piece (KeyError if none)."""
-        for r in self.rulings:
-            if r.piece == piece:
-                return r
-        raise KeyError(piece)
 
     @property
     def valid(self) -> dict[str, Pose]:

@@ -96,3 +96,16 @@ class Ruling:
         if self.raised_pose is not None:
             d["raised_pose"] = {"position_m": list(self.raised_pose.position), "quat_xyzw": list(self.raised_pose.quat_xyzw)}
         return d
+
+
+class RulingsLookup:
+    """Mixin for judgements holding ``rulings: tuple[Ruling, ...]``: find one piece's ruling."""
+
+    rulings: tuple[Ruling, ...]
+
+    def ruling(self, piece: str) -> Ruling:
+        """The ruling on one piece (KeyError if none)."""
+        for r in self.rulings:
+            if r.piece == piece:
+                return r
+        raise KeyError(piece)

@@ -25,7 +25,7 @@ from typing import Any, Mapping
 
 from kubb3d.judge import citations as C
 from kubb3d.judge.params import DEFAULT_PARAMS, JudgeParams
-from kubb3d.judge.rulings import Consequence, Pose, Ruling, Status
+from kubb3d.judge.rulings import Consequence, Pose, Ruling, RulingsLookup, Status
 from kubb3d.judge.status import ContactIndex, HandCheck, analyse, knocked_past_tipping, status_rules
 from kubb3d.pitch import KING_ID, opponent
 from kubb3d.snapshot import Snapshot
@@ -81,7 +81,7 @@ class ThrowContext:
 
 
 @dataclass(frozen=True)
-class ThrowJudgement:
+class ThrowJudgement(RulingsLookup):
     """The judge's word on one throw.
 
     Attributes:
@@ -103,13 +103,6 @@ class ThrowJudgement:
     raise_now: frozenset[str]
     winner: str | None = None
     loser: str | None = None
-
-    def ruling(self, piece: str) -> Ruling:
-        """The ruling on one piece (KeyError if none)."""
-        for r in self.rulings:
-            if r.piece == piece:
-                return r
-        raise KeyError(piece)
 
     def to_dict(self) -> dict:
         """JSON-friendly dict."""
