@@ -494,21 +494,15 @@ class DamesRenderer:
 
     def read_pixels(self) -> np.ndarray:
         """The framebuffer (height, width, 3) uint8, top row first."""
-        gl = self.gl
-        gl.glBindFramebuffer(gl.GL_FRAMEBUFFER, self._fbo)
-        gl.glPixelStorei(gl.GL_PACK_ALIGNMENT, 1)
-        buf = np.empty((self.height, self.width, 4), dtype=np.uint8)
-        gl.glReadPixels(0, 0, self.width, self.height, gl.GL_RGBA, gl.GL_UNSIGNED_BYTE, buf.ctypes.data)
-        gl.glBindFramebuffer(gl.GL_FRAMEBUFFER, 0)
-        return buf[::-1, :, :3].copy()
+        from kubb3d.viewer.render import read_framebuffer
+
+        return read_framebuffer(self._fbo, self.width, self.height)
 
     def blit(self, width: int, height: int) -> None:
         """Copy the frame to the window (default framebuffer) of width × height px."""
-        gl = self.gl
-        gl.glBindFramebuffer(gl.GL_READ_FRAMEBUFFER, self._fbo)
-        gl.glBindFramebuffer(gl.GL_DRAW_FRAMEBUFFER, 0)
-        gl.glBlitFramebuffer(0, 0, self.width, self.height, 0, 0, width, height, gl.GL_COLOR_BUFFER_BIT, gl.GL_LINEAR)
-        gl.glBindFramebuffer(gl.GL_FRAMEBUFFER, 0)
+        from kubb3d.viewer.render import blit_framebuffer
+
+        blit_framebuffer(self._fbo, self.width, self.height, width, height)
 
 
 def hud_of(board: DamesBoard, last: str = "", message: str = ""):

@@ -1043,20 +1043,31 @@ class Renderer:
     # ------------------------------------------------------------ output
     def read_pixels(self) -> np.ndarray:
         """The framebuffer as an array (height, width, 3) uint8, first row at the top."""
-        gl.glBindFramebuffer(gl.GL_FRAMEBUFFER, self._fbo)
-        gl.glPixelStorei(gl.GL_PACK_ALIGNMENT, 1)
-        buf = np.empty((self.height, self.width, 4), dtype=np.uint8)
-        gl.glReadPixels(0, 0, self.width, self.height, gl.GL_RGBA, gl.GL_UNSIGNED_BYTE, buf.ctypes.data)
-        gl.glBindFramebuffer(gl.GL_FRAMEBUFFER, 0)
-        return buf[::-1, :, :3].copy()
+        return read_framebuffer(self._fbo, self.width, self.height)
 
     def blit(self, width: int, height: int) -> None:
         """Copy the framebuffer to the window's default framebuffer of width × height px."""
-        gl.glBindFramebuffer(gl.GL_READ_FRAMEBUFFER, self._fbo)
-        gl.glBindFramebuffer(gl.GL_DRAW_FRAMEBUFFER, 0)
-        gl.glBlitFramebuffer(0, 0, self.width, self.height, 0, 0, width, height, gl.GL_COLOR_BUFFER_BIT, gl.GL_LINEAR)
-        gl.glBindFramebuffer(gl.GL_FRAMEBUFFER, 0)
+        blit_framebuffer(self._fbo, self.width, self.height, width, height)
 
     def finish(self) -> None:
         """Wait until the GPU (or llvmpipe) has finished the frame."""
         gl.glFinish()
+
+
+def read_framebuffer(fbo: int, width: int, height: int) -> np.ndarray:
+    """Pixels of an off-screen framebuffer as an array (height, width, 3) uint8, top row first."""
+    gl.glBindFramebuffer(gl.GL_FRAMEBUFFER, fbo)
+    gl.glPixelStorei(gl.GL_PACK_ALIGNMENT, 1)
+    buf = np.empty((height, width, 4), dtype=np.uint8)
+    gl.glReadPixels(0, 0, width, height, gl.GL_RGBA, gl.GL_UNSIGNED_BYTE, buf.ctypes.data)
+    gl.glBindFramebuffer(gl.GL_FRAMEBUFFER, 0)
+    return buf[::-1, :, :3].copy()
+
+
+def blit_framebuffer(fbo: int, width: int, height: int, to_width: int, to_height: int) -> None:
+    """Copy an off-screen framebuffer (width × height px) to the window's default framebuffer
+    (to_width × to_height px)."""
+    gl.glBindFramebuffer(gl.GL_READ_FRAMEBUFFER, fbo)
+    gl.glBindFramebuffer(gl.GL_DRAW_FRAMEBUFFER, 0)
+    gl.glBlitFramebuffer(0, 0, width, height, 0, 0, to_width, to_height, gl.GL_COLOR_BUFFER_BIT, gl.GL_LINEAR)
+    gl.glBindFramebuffer(gl.GL_FRAMEBUFFER, 0)
