@@ -17,11 +17,28 @@ import typer
 app = typer.Typer(
     help="kubb3d: a 3D physics simulator of the outdoor game Kubb, with a referee that knows the rules.",
     no_args_is_help=True,
-    add_completion=False,
     pretty_exceptions_enable=False,
 )
 models_app = typer.Typer(help="Build or check the meshes and URDF files in models/.", no_args_is_help=True)
 app.add_typer(models_app, name="models")
+
+
+def _print_version(value: bool) -> None:
+    if value:
+        from kubb3d import __version__
+
+        typer.echo(f"kubb3d {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: bool = typer.Option(False, "--version", callback=_print_version, is_eager=True, help="Print the version and exit."),
+) -> None:
+    """kubb3d: a 3D physics simulator of the outdoor game Kubb, with a referee that knows the rules.
+
+    Shell completion: `kubb3d --install-completion` (bash, zsh, fish, PowerShell).
+    """
 
 
 class UserError(Exception):
@@ -179,7 +196,7 @@ def bench(
 def _register_subapps() -> None:
     import importlib
 
-    for module in ("kubb3d.judge.cli", "kubb3d.match_cli", "kubb3d.viewer_cli", "kubb3d.experiment_cli"):
+    for module in ("kubb3d.judge.cli", "kubb3d.match_cli", "kubb3d.viewer_cli", "kubb3d.experiment_cli", "kubb3d.scenario_cli"):
         try:
             importlib.import_module(module).register(app)
         except ModuleNotFoundError as exc:
@@ -194,11 +211,11 @@ def _register_subapps() -> None:
         app.add_typer(dames_app, name="dames", help="Roll Kubb Dames, the board game of rolling dice-kubbs (seed RKD).")
 
 
-def main() -> None:
-    """Console-script entry point."""
+def main(prog_name: str | None = None) -> None:
+    """Console-script entry point (also ``python -m kubb3d``)."""
     _register_subapps()
     try:
-        app()
+        app(prog_name=prog_name)
     except UserError as exc:
         typer.echo(f"error: {exc}", err=True)
         sys.exit(2)

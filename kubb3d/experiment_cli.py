@@ -36,8 +36,8 @@ def make_app() -> typer.Typer:
 
     @app.command("run")
     def run_cmd(
-        spec: Path = typer.Argument(..., help="Experiment spec (TOML), e.g. scenarios/experiments/hit-8m.toml."),
-        out: Path = typer.Option(..., "--out", "-o", help="Results file (SQLite). Running again with the same spec resumes it."),
+        spec: Path = typer.Argument(..., help="Experiment spec (TOML file), or the short name of a shipped spec such as hit-8m (see `kubb3d experiment list`)."),
+        out: Optional[Path] = typer.Option(None, "--out", "-o", help="Results file (SQLite; default: SPEC-NAME.sqlite in the current folder). Running again with the same spec resumes it."),
         workers: Optional[int] = typer.Option(None, min=1, help="Worker processes (default: all cores); the size of a Dask LocalCluster."),
         backend: Backend = typer.Option(Backend.local, help="local processes, serial (this process) or a dask cluster."),
         scheduler: Optional[str] = typer.Option(None, help="Dask scheduler address, e.g. tcp://10.0.0.5:8786 (default: a LocalCluster)."),
@@ -46,7 +46,11 @@ def make_app() -> typer.Typer:
     ) -> None:
         """Run every trial of SPEC not yet in RESULTS, in parallel, storing rows as they finish."""
         from kubb3d.experiment import SpecError, StoreError, load_spec, run
+        from kubb3d.library import resolve_experiment
 
+        spec = resolve_experiment(spec)
+        if out is None:
+            out = Path(f"{spec.stem}.sqlite")
         if scheduler and backend is not Backend.dask:
             raise _user_error("--scheduler needs --backend dask")
         try:
@@ -72,6 +76,25 @@ def make_app() -> typer.Typer:
             f"{per_worker:.2f} per worker; {done}/{report.total} stored in {out}"
             + (f" ({report.skipped} were already there)" if report.skipped else "")
         )
+
+    @app.command("list")
+    def list_cmd(as_json: bool = typer.Option(False, "--json", help="Print a JSON list of {name, title, measures, trials, path}.")) -> None:
+        """List the shipped experiment specs: short name (usable as `kubb3d experiment run NAME`), trials and title."""
+        import json
+
+        from kubb3d.experiment import load_spec
+        from kubb3d.library import experiment_files
+
+        rows = []
+        for path in experiment_files():
+            loaded = load_spec(path)
+            rows.append({"name": path.stem, "title": loaded.spec.title, "measures": list(loaded.spec.measures), "trials": loaded.n_trials, "path": str(path)})
+        if as_json:
+            typer.echo(json.dumps(rows, indent=2, ensure_ascii=False))
+            return
+        width = max(len(r["name"]) for r in rows)
+        for r in rows:
+            typer.echo(f"{r['name']:<{width}}  {r['trials']:>6} trials  {r['title']}")
 
     @app.command("export")
     def export_cmd(

@@ -83,9 +83,7 @@ overlapping pieces are named as a pair. Only this module and
 from __future__ import annotations
 
 import math
-import struct
 import tomllib
-import zlib
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal, Union
@@ -796,13 +794,17 @@ def run(path: str | Path, *, keep_world: bool = False) -> tuple[Result, Built | 
 
 def collect(paths: list[str | Path]) -> list[Path]:
     """Scenario files from files and directories (``*.toml`` directly inside a directory,
-    sorted; sub-directories such as ``scenarios/experiments/`` are not searched).
+    sorted; sub-directories such as ``scenarios/experiments/`` are not searched). A name that
+    is no file, such as ``dm_king_felled_early``, is looked up in the shipped library
+    (:func:`kubb3d.library.resolve_scenario`).
 
     Raises:
         ScenarioError: a path that does not exist, or a directory without scenarios.
     """
+    from kubb3d.library import resolve_scenario
+
     out: list[Path] = []
-    for p in map(Path, paths):
+    for p in map(resolve_scenario, paths):
         if p.is_dir():
             found = sorted(p.glob("*.toml"))
             if not found:
@@ -816,14 +818,11 @@ def collect(paths: list[str | Path]) -> list[Path]:
 
 
 # ---------------------------------------------------------------- rendering (quiz)
-def _png(path: Path, rgb: list[bytes], width: int, height: int) -> None:
-    raw = b"".join(b"\x00" + row for row in rgb)
+def _png(path: Path, rgb) -> None:
+    """Save an RGB image, uint8 array of shape (height, width, 3), as PNG (Pillow)."""
+    from PIL import Image
 
-    def chunk(tag: bytes, data: bytes) -> bytes:
-        return struct.pack(">I", len(data)) + tag + data + struct.pack(">I", zlib.crc32(tag + data) & 0xFFFFFFFF)
-
-    png = b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)) + chunk(b"IDAT", zlib.compress(raw, 6)) + chunk(b"IEND", b"")
-    path.write_bytes(png)
+    Image.fromarray(rgb, "RGB").save(path, format="PNG")
 
 
 def _draw_lines(built: Built, pb) -> None:
@@ -874,8 +873,7 @@ def render_views(built: Built, out_dir: str | Path, stem: str, size: tuple[int, 
         pm = pb.computeProjectionMatrixFOV(35, w / h, 0.02, 50)
         img = pb.getCameraImage(w, h, vm, pm, renderer=pb.ER_TINY_RENDERER, physicsClientId=built.world.client)
         rgba = np.reshape(np.asarray(img[2], dtype=np.uint8), (h, w, 4))
-        rows = [rgba[i, :, :3].tobytes() for i in range(h)]
         p = out_dir / f"{stem}-{view}.png"
-        _png(p, rows, w, h)
+        _png(p, np.ascontiguousarray(rgba[:, :, :3]))
         paths.append(p)
     return paths[0], paths[1]

@@ -26,3 +26,38 @@ def run_cli(*args: str, timeout: float = 300):
         [sys.executable, "-c", "from kubb3d.cli import main; main()", *args],
         capture_output=True, text=True, timeout=timeout, cwd=ROOT,
     )
+
+
+@pytest.fixture(scope="session")
+def built_wheel(tmp_path_factory) -> Path:
+    """The project's wheel, built once per test session (``pip wheel --no-deps``)."""
+    import subprocess
+
+    dist = tmp_path_factory.mktemp("dist")
+    subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(dist), str(ROOT)],
+        check=True, capture_output=True, timeout=300,
+    )
+    return next(dist.glob("kubb3d-*.whl"))
+
+
+@pytest.fixture(scope="session")
+def wheel_venv(built_wheel, tmp_path_factory) -> Path:
+    """A fresh venv (no pip of its own) with the built wheel installed by pip; the other
+    dependencies come from the test interpreter's site-packages through a ``.pth`` file
+    written after the install, so nothing is downloaded. Returns the venv's folder."""
+    import subprocess
+    import sysconfig
+
+    venv = tmp_path_factory.mktemp("wheel-venv")
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True, timeout=120)
+    py = venv / "bin" / "python"
+    subprocess.run(
+        [sys.executable, "-m", "pip", "--python", str(py), "install", "-q", "--no-deps", "--no-index", str(built_wheel)],
+        check=True, capture_output=True, timeout=300,
+    )
+    site = Path(subprocess.run([str(py), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+                               check=True, capture_output=True, text=True).stdout.strip())
+    deps = {sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]}
+    (site / "zz_test_dependencies.pth").write_text("\n".join(sorted(deps)) + "\n")
+    return venv

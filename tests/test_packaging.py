@@ -16,12 +16,8 @@ def test_every_subpackage_is_listed_in_pyproject(root):
     assert found - listed == set(), "add these to [tool.setuptools] packages in pyproject.toml"
 
 
-def test_wheel_contains_the_models_and_they_load_from_it(root, tmp_path):
-    subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(tmp_path / "dist"), str(root)],
-        check=True, capture_output=True, timeout=300,
-    )
-    wheel = next((tmp_path / "dist").glob("kubb3d-*.whl"))
+def test_wheel_contains_the_models_and_they_load_from_it(built_wheel, tmp_path):
+    wheel = built_wheel
     names = set(zipfile.ZipFile(wheel).namelist())
     for name in build_all():
         assert f"kubb3d/models/{name}" in names

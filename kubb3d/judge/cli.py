@@ -42,15 +42,16 @@ def _format(res) -> str:
 
 
 def judge_command(
-    files: List[Path] = typer.Argument(..., help="Scenario files (.toml) or directories holding them."),
+    files: List[Path] = typer.Argument(None, help="Scenario files (.toml), directories holding them, or short names of shipped scenarios (default: the whole shipped library; see `kubb3d scenario list`)."),
     as_json: bool = typer.Option(False, "--json", help="Print the rulings as JSON."),
     check: bool = typer.Option(False, "--check", help="Compare with the expected rulings; exit 1 on any difference."),
 ) -> None:
     """Build judge scenarios in physics, let them settle and print the referee's rulings."""
+    from kubb3d.library import scenarios_dir
     from kubb3d.scenario import ScenarioError, collect, run
 
     try:
-        paths = collect(files)
+        paths = collect(files or [scenarios_dir()])
     except ScenarioError as exc:
         _fail(str(exc))
     results, errors = [], []
@@ -86,18 +87,19 @@ def judge_command(
 
 
 def quiz_command(
-    files: List[Path] = typer.Argument(None, help="Scenario files or directories (default: scenarios/)."),
+    files: List[Path] = typer.Argument(None, help="Scenario files, directories or short names (default: the shipped library; see `kubb3d scenario list`)."),
     seed: int = typer.Option(0, min=0, help="Seed of the question order (numpy Generator)."),
     count: Optional[int] = typer.Option(None, min=1, help="Ask at most this many scenarios."),
     out: Path = typer.Option(Path("quiz-images"), help="Folder for the rendered top and side views (PNG)."),
     images: bool = typer.Option(True, help="Render the views (off: text only)."),
 ) -> None:
     """Referee training: rule on scenarios one at a time, then see the right ruling and its rule."""
+    from kubb3d.library import scenarios_dir
     from kubb3d.quiz import run_quiz
     from kubb3d.scenario import ScenarioError
 
     try:
-        run_quiz(files or [Path("scenarios")], seed=seed, count=count, out_dir=out, images=images)
+        run_quiz(files or [scenarios_dir()], seed=seed, count=count, out_dir=out, images=images)
     except ScenarioError as exc:
         _fail(str(exc))
 

@@ -1,0 +1,53 @@
+"""The files shipped with kubb3d: the judge scenario library and the experiment specs.
+
+In a checkout they are the top-level ``scenarios/`` and ``scenarios/experiments/`` folders;
+in an installed wheel the same files are the package data of ``kubb3d.scenarios`` and
+``kubb3d.scenarios.experiments``. Commands that take a scenario or a spec accept a short
+name (``hit-8m``, ``dm_king_felled_early``) and look it up here when no such file exists.
+"""
+
+from __future__ import annotations
+
+from importlib import resources
+from pathlib import Path
+
+
+def scenarios_dir() -> Path:
+    """The folder of the shipped judge scenarios (``*.toml``)."""
+    return Path(str(resources.files("kubb3d.scenarios")))
+
+
+def experiments_dir() -> Path:
+    """The folder of the shipped experiment specs (``*.toml``)."""
+    return Path(str(resources.files("kubb3d.scenarios.experiments")))
+
+
+def scenario_files() -> list[Path]:
+    """The shipped scenario files, sorted by name."""
+    return sorted(scenarios_dir().glob("*.toml"))
+
+
+def experiment_files() -> list[Path]:
+    """The shipped experiment specs, sorted by name."""
+    return sorted(experiments_dir().glob("*.toml"))
+
+
+def _lookup(name: str | Path, folder: Path) -> Path | None:
+    text = str(name)
+    if Path(text).exists() or "/" in text or "\\" in text:
+        return None
+    stem = text[:-5] if text.endswith(".toml") else text
+    candidate = folder / f"{stem}.toml"
+    return candidate if candidate.is_file() else None
+
+
+def resolve_scenario(name: str | Path) -> Path:
+    """``name`` as given if that file or folder exists, else the shipped scenario of that
+    short name (with or without ``.toml``), else ``name`` unchanged (the caller reports it)."""
+    return _lookup(name, scenarios_dir()) or Path(name)
+
+
+def resolve_experiment(name: str | Path) -> Path:
+    """``name`` as given if that file exists, else the shipped spec of that short name
+    (``hit-8m`` → ``…/experiments/hit-8m.toml``), else ``name`` unchanged."""
+    return _lookup(name, experiments_dir()) or Path(name)
