@@ -810,7 +810,9 @@ class Match:
                 self.world.set_pose(pid, p.position, p.quat_xyzw, wake=False)
         for kid, pose in valid.items():
             self.world.set_pose(kid, pose.position, pose.quat_xyzw, wake=False)
-        for kid in set(invalid) | set(stossel) | (set(kubbs) - set(valid) - set(invalid) - set(stossel)):
+        # sorted: the order of the pose resets reaches the physics engine (its contact pairs),
+        # and a set of strings iterates in a per-process order (PYTHONHASHSEED)
+        for kid in sorted(set(invalid) | set(stossel) | (set(kubbs) - set(valid) - set(invalid) - set(stossel))):
             self._park(kid)
         # a kubb the judge said nothing about (thrown without effect after glitches) is invalid
         invalid = invalid | frozenset(set(kubbs) - set(valid) - set(invalid) - set(stossel))

@@ -500,7 +500,7 @@ class _Recorder:
 
     def trajectory(self, keep: set[str]) -> Trajectory:
         poses = {}
-        for pid in keep:
+        for pid in sorted(keep):
             if not self.world.has_piece(pid):
                 continue
             rows = [s.get(pid) for s in self.samples]
