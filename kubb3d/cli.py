@@ -10,11 +10,69 @@ import json
 import sys
 from enum import Enum
 from pathlib import Path
-from typing import Optional
+from typing import NoReturn, Optional
 
 import typer
+from typer.core import TyperGroup
+
+try:  # recent Typer ships its own copy of Click
+    from typer._click import exceptions as _click_exc
+except ImportError:  # pragma: no cover - older Typer on top of Click
+    from click import exceptions as _click_exc  # type: ignore[no-redef]
+
+
+class UserError(Exception):
+    """A mistake in the user's input: printed as one line, exit code 2."""
+
+
+def _one_line(text: object) -> str:
+    return " ".join(str(text).split())
+
+
+def _error(msg: str, code: int = 2) -> NoReturn:
+    typer.echo(f"error: {_one_line(msg)}", err=True)
+    sys.exit(code)
+
+
+class OneLineErrors(TyperGroup):
+    """The ``kubb3d`` group: every user mistake, Typer's own checks of options included, ends
+    as one line ``error: …`` on stderr and exit code 2 (no boxed panel, no traceback)."""
+
+    def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):  # type: ignore[override]
+        from kubb3d.files import FileSafetyError
+
+        try:
+            code = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        except _click_exc.NoArgsIsHelpError as exc:
+            typer.echo(exc.format_message(), err=True)
+            sys.exit(2)
+        except _click_exc.UsageError as exc:
+            name = exc.ctx.command_path if exc.ctx is not None else "kubb3d"
+            _error(f"{name}: {exc.format_message()}")
+        except _click_exc.ClickException as exc:
+            _error(exc.format_message())
+        except typer.Abort:
+            _error("interrupted", 130)
+        except (UserError, NotImplementedError, FileSafetyError) as exc:
+            _error(str(exc))
+        except OSError as exc:
+            # a path the user gave that cannot be read or written (missing folder, a file where
+            # a folder is expected, no permission, a full disk…): one line naming the file
+            where = f": {exc.filename}" if getattr(exc, "filename", None) else ""
+            _error(f"{exc.strerror or exc}{where}")
+        except Exception as exc:
+            from kubb3d.physics.world import PhysicsGlitch
+
+            if isinstance(exc, PhysicsGlitch):
+                _error(f"the simulation failed (check positions and sizes in the input): {exc}")
+            raise
+        if not standalone_mode:
+            return code
+        sys.exit(code if isinstance(code, int) else 0)
+
 
 app = typer.Typer(
+    cls=OneLineErrors,
     help="kubb3d: a 3D physics simulator of the outdoor game Kubb, with a referee that knows the rules.",
     no_args_is_help=True,
     pretty_exceptions_enable=False,
@@ -39,10 +97,6 @@ def _root(
 
     Shell completion: `kubb3d --install-completion` (bash, zsh, fish, PowerShell).
     """
-
-
-class UserError(Exception):
-    """A mistake in the user's input: printed as one line, exit code 2."""
 
 
 class SetName(str, Enum):
@@ -212,26 +266,6 @@ def _register_subapps() -> None:
 
 
 def main(prog_name: str | None = None) -> None:
-    """Console-script entry point (also ``python -m kubb3d``)."""
+    """Console-script entry point (also ``python -m kubb3d``); errors: :class:`OneLineErrors`."""
     _register_subapps()
-    try:
-        app(prog_name=prog_name)
-    except UserError as exc:
-        typer.echo(f"error: {exc}", err=True)
-        sys.exit(2)
-    except NotImplementedError as exc:
-        typer.echo(f"error: {exc}", err=True)
-        sys.exit(2)
-    except OSError as exc:
-        # a path the user gave that cannot be read or written (missing folder, a file where a
-        # folder is expected, no permission…): one line naming the file, not a traceback
-        where = f": {exc.filename}" if getattr(exc, "filename", None) else ""
-        typer.echo(f"error: {exc.strerror or exc}{where}", err=True)
-        sys.exit(2)
-    except Exception as exc:
-        from kubb3d.physics.world import PhysicsGlitch
-
-        if isinstance(exc, PhysicsGlitch):
-            typer.echo(f"error: the simulation failed (check positions and sizes in the input): {exc}", err=True)
-            sys.exit(2)
-        raise
+    app(prog_name=prog_name)

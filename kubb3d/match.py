@@ -47,6 +47,7 @@ from typing import Any, Callable, Mapping
 
 import numpy as np
 
+from kubb3d.files import ExclusiveFile, rewrite_locked
 from kubb3d.judge.rulings import Pose
 from kubb3d.physics.world import PhysicsGlitch, World
 from kubb3d.pitch import KING_ID, Pitch, opponent
@@ -293,7 +294,8 @@ class Match:
         self.replay_path = Path(replay) if replay is not None else None
         self._fh = None
         if self.replay_path is not None and not _resume:
-            self._fh = open(self.replay_path, "w", encoding="utf-8")
+            # the replay is written under an exclusive lock (two matches never interleave lines)
+            self._fh = ExclusiveFile(self.replay_path, replace=True)
             self._write({"type": "header", "schema": SCHEMA, "config": config.to_dict(), "ruleset": self.ruleset.name, "equipment": self.ruleset.equipment, "pitch": {"length": self.pitch.length, "width": self.pitch.width}})
 
     # ------------------------------------------------------------------ replay io
@@ -301,7 +303,6 @@ class Match:
         self.last_records.append(rec)
         if self._fh is not None:
             self._fh.write(json.dumps(rec, separators=(",", ":"), ensure_ascii=False) + "\n")
-            self._fh.flush()
 
     def close(self) -> None:
         if self._fh is not None:
@@ -878,9 +879,9 @@ class Match:
             m.world_key = (boundary["set"], boundary["turn"])
         m.events = list(m.state.events)
         keep = lines[:cut_line]
-        path.write_text("\n".join(keep) + "\n", encoding="utf-8")
+        # atomic: a kill at any moment leaves the old replay or the cut one, never a torn file
         m.replay_path = path
-        m._fh = open(path, "a", encoding="utf-8")
+        m._fh = rewrite_locked(path, ("\n".join(keep) + "\n").encode("utf-8"))
         return m
 
 

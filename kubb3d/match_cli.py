@@ -60,13 +60,14 @@ def register(app: typer.Typer) -> None:
 
     @app.command("match")
     def match(
-        ruleset: str = typer.Option("dm", help="Ruleset: dm (German championship duel), wikinger (Wikinger-Schach teams) or kubbuteo (tabletop flicking, seed KT)."),
+        ruleset: Optional[str] = typer.Option(None, help="Ruleset: dm (German championship duel), wikinger (Wikinger-Schach teams) or kubbuteo (tabletop flicking, seed KT)."),
         players: Optional[str] = typer.Option(None, help="Skill of each side: 'elite,club' (novice, club, elite); wikinger also 'club:6,elite:4' or team sizes '6,4'."),
-        seed: int = typer.Option(DEFAULT_SEED, min=0, help="Root seed: the same seed plays the same match."),
+        seed: Optional[int] = typer.Option(None, min=0, help=f"Root seed: the same seed plays the same match (default {DEFAULT_SEED})."),
         sets: Optional[int] = typer.Option(None, help="Best of this many sets (DM; default 1)."),
         time_limit: Optional[float] = typer.Option(None, "--time-limit", help="Time limit in minutes of simulated time (DM: then the §9 tie-break; wikinger default 20)."),
-        round_cap: int = typer.Option(DEFAULT_ROUND_CAP, help="Turns per set before the match is cut off (no endless matches)."),
-        replay: Optional[Path] = typer.Option(None, help="Write the replay (JSON lines) to this file."),
+        round_cap: Optional[int] = typer.Option(None, help=f"Turns per set before the match is cut off (no endless matches; default {DEFAULT_ROUND_CAP})."),
+        replay: Optional[Path] = typer.Option(None, help="Write the replay (JSON lines) to this new file."),
+        force: bool = typer.Option(False, "--force", help="Let --replay replace an existing file."),
         resume: Optional[Path] = typer.Option(None, help="Continue the interrupted match in this replay file (other options are taken from it)."),
         as_json: bool = typer.Option(False, "--json", help="Print the match as one JSON document ending in the outcome."),
         quiet: bool = typer.Option(False, "--quiet", help="Print only the result."),
@@ -75,20 +76,40 @@ def register(app: typer.Typer) -> None:
         from kubb3d.match import Match, MatchConfig, ReplayError
         from kubb3d.rules import ruleset_names
 
+        if resume is not None:
+            given = [flag for flag, v in (("--ruleset", ruleset), ("--players", players), ("--seed", seed), ("--sets", sets), ("--time-limit", time_limit), ("--round-cap", round_cap), ("--replay", replay)) if v is not None]
+            if force:
+                given.append("--force")
+            if given:
+                _fail(f"--resume continues the match recorded in the file; {', '.join(given)} cannot change it (drop {'it' if len(given) == 1 else 'them'})")
+        elif force and replay is None:
+            _fail("--force applies to --replay only")
+        ruleset = "dm" if ruleset is None else ruleset
+        seed = DEFAULT_SEED if seed is None else seed
+        round_cap = DEFAULT_ROUND_CAP if round_cap is None else round_cap
         if ruleset not in ruleset_names():
             _fail(f"unknown ruleset {ruleset!r}; expected one of {ruleset_names()}")
         try:
             skills, team = parse_players(players, ruleset)
         except ValueError as exc:
             _fail(str(exc))
+        if sets is not None and ruleset == "wikinger":
+            _fail(f"--sets does not apply to --ruleset wikinger (a Wikinger-Schach match is one game against the clock)")
         if sets is not None and not 1 <= sets <= 9:
             _fail(f"--sets must be from 1 to 9, got {sets}")
         if time_limit is not None and not (time_limit > 0 and time_limit < 1e6):
             _fail(f"--time-limit must be a positive number of minutes, got {time_limit}")
         if round_cap < 3:
             _fail(f"--round-cap must be at least 3, got {round_cap}")
-        if replay is not None and resume is not None:
-            _fail("use either --replay (a new match) or --resume (an interrupted one)")
+        from kubb3d.files import FileSafetyError, check_output
+
+        try:
+            if replay is not None:
+                check_output(replay, "--replay", overwrite=force)
+            if resume is not None and resume.is_symlink():
+                _fail(f"--resume: {resume} is a symbolic link; give the path of the replay file itself")
+        except FileSafetyError as exc:
+            _fail(str(exc))
         console = None
         if not as_json and not quiet:
             from rich.console import Console
@@ -118,7 +139,10 @@ def register(app: typer.Typer) -> None:
             _fail(str(exc))
         except RuntimeError as exc:
             _fail(str(exc))
-        out = m.run()
+        try:
+            out = m.run()
+        except FileSafetyError as exc:
+            _fail(str(exc))
         if as_json:
             doc = {"config": m.config.to_dict(), "events": [e.to_dict() for e in m.events], "clock_s": m.state.clock, "glitches": m.glitches, "outcome": out.to_dict()}
             sys.stdout.write(json.dumps(doc, ensure_ascii=False) + "\n")

@@ -1,0 +1,237 @@
+"""Safe handling of the files kubb3d writes: one rule for output paths, atomic rewrites and
+exclusive locks.
+
+One rule for every output path (:func:`check_output`): the parent folder must exist (it is
+never created), the path must not be a symbolic link or a special file (device, FIFO,
+socket, folder), and an existing file is replaced only when the caller allows it.
+
+Locks (:class:`ExclusiveFile`) are taken on the data file itself (``flock`` on POSIX), never
+on a side file: nothing is left beside the data, and a lock cannot be bypassed by deleting a
+``.lock`` file. A lock is checked to still belong to the file at the path (a rename may have
+replaced it).
+"""
+
+from __future__ import annotations
+
+import errno
+import glob
+import os
+import stat
+import tempfile
+from pathlib import Path
+
+try:  # POSIX
+    import fcntl
+except ImportError:  # pragma: no cover - Windows: no advisory locks, writes stay unlocked
+    fcntl = None  # type: ignore[assignment]
+
+
+class FileSafetyError(ValueError):
+    """An output path that breaks the rule, a file another process holds, a full disk."""
+
+
+def check_output(path: str | os.PathLike, what: str, *, overwrite: bool = False) -> Path:
+    """Check ``path`` against the output rule (module doc); returns it as a Path.
+
+    Args:
+        what: what the file is, for the message (``--replay``, ``--out`` …).
+        overwrite: an existing regular file may be replaced.
+
+    Raises:
+        FileSafetyError: the rule is broken; the message names the path and the flag.
+    """
+    p = Path(path)
+    if str(path) == "" or p.name in ("", ".", ".."):
+        raise FileSafetyError(f"{what}: {str(path)!r} is not a file name")
+    try:
+        st = os.lstat(p)
+    except FileNotFoundError:
+        st = None
+    except OSError as exc:
+        raise FileSafetyError(f"{what}: cannot use {p}: {exc.strerror}") from None
+    if st is not None:
+        if stat.S_ISLNK(st.st_mode):
+            raise FileSafetyError(f"{what}: {p} is a symbolic link; give the path of a regular file")
+        if stat.S_ISDIR(st.st_mode):
+            raise FileSafetyError(f"{what}: {p} is a folder; give a file name")
+        if not stat.S_ISREG(st.st_mode):
+            raise FileSafetyError(f"{what}: {p} is not a regular file (a device, FIFO or socket)")
+        if not overwrite:
+            raise FileSafetyError(f"{what}: {p} already exists; choose another file (or --force to replace it)")
+    parent = p.parent
+    if not parent.is_dir():
+        raise FileSafetyError(f"{what}: the folder {parent} does not exist (it is not created)")
+    return p
+
+
+def _disk_error(exc: OSError, p: Path) -> FileSafetyError:
+    if exc.errno in (errno.ENOSPC, errno.EDQUOT):
+        return FileSafetyError(f"no space left on the device to write {p}")
+    return FileSafetyError(f"cannot write {p}: {exc.strerror or exc}")
+
+
+def atomic_write(path: str | os.PathLike, data: bytes) -> None:
+    """Replace ``path`` by ``data`` atomically: a temporary file in the same folder, fsync,
+    rename, fsync of the folder. A crash at any moment leaves the old or the new file.
+
+    Raises:
+        FileSafetyError: the disk is full or the folder cannot be written (the old file is
+            kept, the temporary file removed).
+    """
+    p = Path(path)
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=p.parent)
+    except OSError as exc:
+        raise _disk_error(exc, p) from None
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, p)
+    except OSError as exc:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise _disk_error(exc, p) from None
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+    _fsync_dir(p.parent)
+
+
+def _fsync_dir(folder: Path) -> None:
+    try:
+        dfd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(dfd)
+    except OSError:
+        pass
+    finally:
+        os.close(dfd)
+
+
+def lock_fd(fd: int, p: Path) -> None:
+    """Take the exclusive lock on the open file ``fd`` (the file at ``p``) without waiting.
+
+    Raises:
+        FileSafetyError: another process holds it, or the path now names another file.
+    """
+    if fcntl is None:  # pragma: no cover
+        return
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        raise FileSafetyError(f"{p}: another kubb3d process is writing this file") from None
+    try:
+        same = os.path.samestat(os.fstat(fd), os.stat(p))
+    except OSError:
+        same = False
+    if not same:
+        raise FileSafetyError(f"{p}: the file was replaced while it was being opened; try again")
+
+
+class ExclusiveFile:
+    """An append handle on a file, holding the exclusive lock on it while open.
+
+    Args:
+        path: the file.
+        create: create it (refused if it exists and ``replace`` is False).
+        replace: truncate an existing file (after taking its lock).
+
+    Raises:
+        FileSafetyError: another process holds the lock.
+    """
+
+    def __init__(self, path: str | os.PathLike, *, create: bool = True, replace: bool = False) -> None:
+        self.path = Path(path)
+        flags = os.O_WRONLY | os.O_APPEND | getattr(os, "O_NOFOLLOW", 0)
+        if create:
+            flags |= os.O_CREAT
+        try:
+            fd = os.open(self.path, flags, 0o644)
+        except OSError as exc:
+            raise _disk_error(exc, self.path) from None
+        try:
+            lock_fd(fd, self.path)
+            if replace:
+                os.ftruncate(fd, 0)
+        except BaseException:
+            os.close(fd)
+            raise
+        self.fh = os.fdopen(fd, "a", encoding="utf-8")
+
+    def write(self, text: str) -> None:
+        """Append ``text`` and flush it to the operating system.
+
+        Raises:
+            FileSafetyError: the disk is full.
+        """
+        try:
+            self.fh.write(text)
+            self.fh.flush()
+        except OSError as exc:
+            raise _disk_error(exc, self.path) from None
+
+    def close(self) -> None:
+        if not self.fh.closed:
+            try:
+                self.fh.close()  # closing the descriptor releases the lock
+            except OSError:
+                pass
+
+
+def rewrite_locked(path: str | os.PathLike, data: bytes) -> ExclusiveFile:
+    """Atomically replace ``path`` by ``data`` and return an append handle holding the lock
+    on the new file. The old file's lock is taken first, so two processes never rewrite one
+    file; the new file is locked before it is renamed into place.
+
+    Raises:
+        FileSafetyError: another process holds the file, the disk is full.
+    """
+    p = Path(path)
+    try:
+        old = os.open(p, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+    except OSError as exc:
+        raise FileSafetyError(f"cannot open {p}: {exc.strerror or exc}") from None
+    try:
+        lock_fd(old, p)
+        # temporaries of earlier rewrites killed before their rename (we hold the lock now)
+        for stale in p.parent.glob(f".{glob.escape(p.name)}.*.tmp"):
+            try:
+                stale.unlink()
+            except OSError:
+                pass
+        fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=p.parent)
+        try:
+            if fcntl is not None:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view):]
+            os.fsync(fd)
+            os.chmod(tmp, stat.S_IMODE(os.fstat(old).st_mode))
+            os.replace(tmp, p)
+        except BaseException as exc:
+            os.close(fd)
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
+            if isinstance(exc, OSError):
+                raise _disk_error(exc, p) from None
+            raise
+        _fsync_dir(p.parent)
+    finally:
+        os.close(old)
+    os.lseek(fd, 0, os.SEEK_END)
+    handle = ExclusiveFile.__new__(ExclusiveFile)
+    handle.path = p
+    handle.fh = os.fdopen(fd, "a", encoding="utf-8")
+    return handle

@@ -1,0 +1,92 @@
+"""Files kubb3d writes: the output-path rule, exclusive locks, atomic rewrites, full disks."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from kubb3d import files
+from kubb3d.files import ExclusiveFile, FileSafetyError, atomic_write, check_output, rewrite_locked
+from kubb3d.match import Match, MatchConfig
+
+
+def test_output_rule(tmp_path):
+    new = tmp_path / "new.txt"
+    assert check_output(new, "--out") == new
+    old = tmp_path / "old.txt"
+    old.write_text("notes")
+    with pytest.raises(FileSafetyError, match="already exists"):
+        check_output(old, "--replay")
+    assert check_output(old, "--replay", overwrite=True) == old
+    link = tmp_path / "link.txt"
+    link.symlink_to(old)
+    with pytest.raises(FileSafetyError, match="symbolic link"):
+        check_output(link, "--out", overwrite=True)
+    with pytest.raises(FileSafetyError, match="does not exist"):
+        check_output(tmp_path / "missing" / "x.txt", "--out")
+    with pytest.raises(FileSafetyError, match="folder"):
+        check_output(tmp_path, "--out", overwrite=True)
+    with pytest.raises(FileSafetyError, match="not a regular file"):
+        check_output("/dev/null", "--out", overwrite=True)
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    with pytest.raises(FileSafetyError, match="not a regular file"):
+        check_output(fifo, "--out", overwrite=True)
+    assert old.read_text() == "notes"
+
+
+def test_exclusive_lock_refuses_a_second_writer(tmp_path):
+    p = tmp_path / "r.jsonl"
+    first = ExclusiveFile(p)
+    first.write("a\n")
+    with pytest.raises(FileSafetyError, match="another kubb3d process"):
+        ExclusiveFile(p)
+    with pytest.raises(FileSafetyError, match="another kubb3d process"):
+        rewrite_locked(p, b"x\n")
+    first.close()
+    second = ExclusiveFile(p)
+    second.write("b\n")
+    second.close()
+    assert p.read_text() == "a\nb\n"
+    assert sorted(x.name for x in tmp_path.iterdir()) == ["r.jsonl"]  # no lock file left beside it
+
+
+def test_match_replay_is_locked_while_written(tmp_path):
+    p = tmp_path / "m.jsonl"
+    m = Match(MatchConfig(seed=1, round_cap=3), replay=p)
+    m.step()
+    with pytest.raises(FileSafetyError, match="another kubb3d process"):
+        Match(MatchConfig(seed=2, round_cap=3), replay=p)
+    m.close()
+    assert p.read_text().startswith('{"type":"header"')
+
+
+def test_interrupted_resume_rewrite_keeps_the_old_replay(tmp_path, monkeypatch):
+    p = tmp_path / "part.jsonl"
+    assert Match(MatchConfig(seed=4, round_cap=4), replay=p).run(max_actions=10) is None
+    before = p.read_bytes()
+
+    def crash(src, dst):
+        raise KeyboardInterrupt  # the process is interrupted between write and rename
+
+    monkeypatch.setattr(files.os, "replace", crash)
+    with pytest.raises(KeyboardInterrupt):
+        Match.resume(p)
+    assert p.read_bytes() == before
+    monkeypatch.undo()
+    Match.resume(p).close()
+    assert sorted(x.name for x in tmp_path.iterdir()) == ["part.jsonl"]
+
+
+def test_full_disk_is_a_clear_error(tmp_path):
+    if not os.path.exists("/dev/full"):
+        pytest.skip("no /dev/full")
+    f = ExclusiveFile.__new__(ExclusiveFile)
+    f.path = tmp_path / "x"
+    f.fh = open("/dev/full", "a", encoding="utf-8")
+    with pytest.raises(FileSafetyError, match="no space left"):
+        f.write("x" * 100)
+    f.fh = open(os.devnull, "a")  # the handle to /dev/full cannot be flushed on close
+    with pytest.raises(FileSafetyError, match="cannot write|no space"):
+        atomic_write(tmp_path / "no-such-folder" / "y", b"data")
