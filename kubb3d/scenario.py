@@ -71,7 +71,9 @@ Kubbuteo (``ruleset = "kubbuteo"``): equipment ``kubbuteo``, the board as pitch 
 disk kubb on a face; the judge's tolerances are scaled to the disks
 (:func:`kubb3d.judge.params.params_for`).
 
-Piece history: ``max_tilt_deg`` (largest tilt this round, DM §5), ``felled_earlier``
+Piece history: ``max_tilt_deg`` (largest turn of the long axis away from its direction at
+the start of the round or its last set-up, DM §5; an upright or upside-down kubb starts at
+0), ``felled_earlier``
 (already ruled felled this round), ``accident`` (moved by wind/ground/accident),
 ``origin`` = [x, y] (spot at the start of the round, for raising again).
 

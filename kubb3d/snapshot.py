@@ -67,8 +67,12 @@ class PieceState:
         com_local: centre of mass in the piece frame, m (king: below the box centre).
         linear_velocity: m/s.
         angular_velocity: rad/s, world frame.
-        max_tilt: largest tilt from vertical reached since the history was last
-            cleared (normally the start of the throwing round), rad.
+        max_tilt: the piece's history this round (DM §5 "knocked past its tipping
+            angle"): the largest angle, rad in [0, π], by which its long axis turned away
+            from its direction when the piece was last set up (the start of the throwing
+            round, or later: raised, placed, stood up again). A kubb set up on either end
+            starts at 0; a somersault reaches π. For a piece set up upright it equals its
+            largest tilt from vertical.
         side: the side whose half the piece belongs to for kubbs (``A``/``B``), else None.
     """
 

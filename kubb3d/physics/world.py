@@ -41,7 +41,7 @@ from kubb3d.equipment import EquipmentSet, get_set
 from kubb3d.physics.aero import RodDrag, piece_drag
 from kubb3d.physics.ground import WOOD_ON_WOOD_FRICTION, WOOD_ON_WOOD_RESTITUTION, Ground, get_ground
 from kubb3d.pitch import KING_ID, SIDES, Pitch, baseline_ids
-from kubb3d.snapshot import GROUND_ID, Contact, PieceState, Snapshot, tilt_from_vertical
+from kubb3d.snapshot import GROUND_ID, Contact, PieceState, Snapshot
 
 DT = 1.0 / 240.0
 """s: the default time step (a 20 m/s baton tip moves 8 cm per step; CCD catches the rest)."""
@@ -96,10 +96,24 @@ class _Piece:
     drag: RodDrag | None
     max_tilt: float = 0.0
     cos_max_tilt: float = 1.0
+    ref_axis: tuple[float, float, float] = (0.0, 0.0, 1.0)
 
     def reset_tilt(self, q) -> None:
-        self.max_tilt = tilt_from_vertical(q) if self.kind in ("kubb", "king") else 0.0
-        self.cos_max_tilt = math.cos(self.max_tilt)
+        """Start the history afresh (the piece was set up): the reference is the long axis now."""
+        self.ref_axis = _axis(q)
+        self.max_tilt = 0.0
+        self.cos_max_tilt = 1.0
+
+    def turn_cos(self, q) -> float:
+        """cos of the angle between the long axis now and at the last set-up."""
+        a, r = _axis(q), self.ref_axis
+        return a[0] * r[0] + a[1] * r[1] + a[2] * r[2]
+
+
+def _axis(q) -> tuple[float, float, float]:
+    """The body +z axis (a kubb's or the king's long axis) in the world for ``quat_xyzw``."""
+    x, y, z, w = q
+    return (2 * (x * z + y * w), 2 * (y * z - x * w), 1 - 2 * (x * x + y * y))
 
 
 @dataclass
@@ -464,6 +478,7 @@ class World:
         pb.resetBaseVelocity(p.body, list(linear_velocity), list(angular_velocity), physicsClientId=c)
         if wake:
             pb.changeDynamics(p.body, -1, activationState=pb.ACTIVATION_STATE_WAKE_UP, physicsClientId=c)
+        p.reset_tilt(quat_xyzw)  # placing a piece sets it up: its history starts here (DM §5)
 
     def velocity(self, piece_id: str) -> tuple[np.ndarray, np.ndarray]:
         """(linear velocity m/s, angular velocity rad/s), world frame."""
@@ -471,7 +486,12 @@ class World:
         return np.array(v), np.array(w)
 
     def clear_history(self) -> None:
-        """Forget every piece's max tilt (call at the start of a throwing round, DM §5)."""
+        """Start every piece's history afresh (call at the start of a throwing round, DM §5).
+
+        A piece's history is the largest angle by which its long axis turned away from its
+        direction at the last set-up (this call, :meth:`add_piece` or :meth:`set_pose`), so a
+        kubb standing on either end starts at 0 and a somersault reaches 180°.
+        """
         for p in self._pieces.values():
             p.reset_tilt(pb.getBasePositionAndOrientation(p.body, physicsClientId=self._cid)[1])
 
@@ -541,11 +561,12 @@ class World:
             if not (abs(pos[0]) < WORLD_LIMIT and abs(pos[1]) < WORLD_LIMIT and -WORLD_LIMIT < pos[2] < WORLD_LIMIT):
                 raise PhysicsGlitch(f"piece {p.id} left the world or became NaN at t={self.time:.3f} s: position {pos}")
             if p.kind != "baton":
-                # cos(tilt) = 1 - 2(x² + y²): compare cosines, take the arccos only when it grew
-                cos_tilt = 1 - 2 * (q[0] * q[0] + q[1] * q[1])
-                if cos_tilt < p.cos_max_tilt:
-                    p.cos_max_tilt = cos_tilt
-                    p.max_tilt = tilt_from_vertical(q)
+                # turn of the long axis from its set-up direction: compare cosines, take the
+                # arccos only when it grew
+                cos_turn = p.turn_cos(q)
+                if cos_turn < p.cos_max_tilt:
+                    p.cos_max_tilt = cos_turn
+                    p.max_tilt = math.acos(max(-1.0, min(1.0, cos_turn)))
             out[p.id] = (pos, q)
         return out
 
@@ -657,7 +678,7 @@ class World:
                 com_local=p.com_local,
                 linear_velocity=tuple(v),
                 angular_velocity=tuple(w),
-                max_tilt=max(p.max_tilt, tilt_from_vertical(q)) if p.kind in ("kubb", "king") else 0.0,
+                max_tilt=max(p.max_tilt, math.acos(max(-1.0, min(1.0, p.turn_cos(q))))) if p.kind in ("kubb", "king") else 0.0,
                 side=p.side,
             )
         return Snapshot(self.time, pieces, self.contacts(), self.pitch, GRAVITY)

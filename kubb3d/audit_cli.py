@@ -1,0 +1,89 @@
+"""``kubb3d audit``: play seeded matches and check the referee's invariants after every action
+(:mod:`kubb3d.audit`). Call :func:`register` with the main Typer app.
+
+User mistakes print one line ``error: …`` on stderr and exit with code 2; a finished audit
+exits 0 without violations and 1 with some.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+
+def _fail(msg: str) -> None:
+    typer.echo(f"error: {msg}", err=True)
+    raise typer.Exit(2)
+
+
+def register(app: typer.Typer) -> None:
+    """Add the ``audit`` command to ``app``."""
+
+    @app.command("audit")
+    def audit(
+        ruleset: str = typer.Option("dm", help="Ruleset: dm, wikinger or kubbuteo."),
+        matches: int = typer.Option(20, help="Number of seeded matches (seeds FIRST_SEED, FIRST_SEED+1, …)."),
+        players: Optional[str] = typer.Option(None, help="Skill of each side, e.g. 'elite,club' (novice, club, elite)."),
+        workers: int = typer.Option(1, help="Processes to play matches on (the report does not depend on it)."),
+        first_seed: int = typer.Option(0, min=0, help="Seed of the first match."),
+        replay_dir: Path = typer.Option(Path("kubb3d-audit"), help="Folder for the replay files of matches with a violation (for `kubb3d view`)."),
+        as_json: bool = typer.Option(False, "--json", help="Print the report as one JSON document."),
+    ) -> None:
+        """Play seeded matches and check after every action that the referee ruled right."""
+        from kubb3d.audit import CHECKS, run_audit
+        from kubb3d.match_cli import parse_players
+        from kubb3d.rules import ruleset_names
+
+        if ruleset not in ruleset_names():
+            _fail(f"unknown ruleset {ruleset!r}; expected one of {ruleset_names()}")
+        if not 1 <= matches <= 100_000:
+            _fail(f"--matches must be from 1 to 100000, got {matches}")
+        if not 1 <= workers <= 256:
+            _fail(f"--workers must be from 1 to 256, got {workers}")
+        try:
+            skills, team = parse_players(players, ruleset)
+        except ValueError as exc:
+            _fail(str(exc))
+        if team is not None:
+            _fail("--players takes skills only here (no team sizes)")
+        if replay_dir.exists() and not replay_dir.is_dir():
+            _fail(f"--replay-dir {replay_dir} exists and is not a folder")
+
+        if as_json:
+            rep = run_audit(ruleset, matches, players=skills, workers=workers, first_seed=first_seed, replay_dir=replay_dir)
+            sys.stdout.write(json.dumps(rep.to_dict(), ensure_ascii=False) + "\n")
+            raise typer.Exit(1 if rep.violations else 0)
+
+        from rich.console import Console
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+        from rich.table import Table
+
+        console = Console(highlight=False)
+        found = [0]
+        with Progress(TextColumn("[bold]audit {task.fields[ruleset]}"), BarColumn(), MofNCompleteColumn(), TextColumn("violations {task.fields[bad]}"), TimeElapsedColumn(), TimeRemainingColumn(), console=console, transient=True) as prog:
+            task = prog.add_task("audit", total=matches, ruleset=ruleset, bad=0)
+
+            def on_match(r) -> None:
+                found[0] += len(r.violations)
+                prog.update(task, advance=1, bad=found[0])
+
+            rep = run_audit(ruleset, matches, players=skills, workers=workers, first_seed=first_seed, replay_dir=replay_dir, on_match=on_match)
+        t = Table(title=f"audit of {rep.matches} {ruleset} matches (seeds {first_seed}–{first_seed + matches - 1})")
+        t.add_column("check")
+        t.add_column("what must hold")
+        t.add_column("checked", justify="right")
+        t.add_column("violations", justify="right")
+        for k, desc in CHECKS.items():
+            n = rep.count(k)
+            t.add_row(k, desc, str(rep.checked.get(k, 0)), f"[red]{n}[/red]" if n else "0")
+        console.print(t)
+        pct = 100.0 * rep.felled_standing / rep.felled if rep.felled else 0.0
+        console.print(f"kubbs counted felled by a throw: {rep.felled}; of them ruled standing at rest (knocked past tipping and back up, DM §5): {rep.felled_standing} ({pct:.1f} %)")
+        for v in sorted(rep.violations, key=lambda v: (v.seed, v.action, v.check)):
+            console.print(f"[red]{v.check}[/red] seed {v.seed} action {v.action}: {v.detail.replace('[', chr(92) + '[')}  [dim]{v.replay}[/dim]")
+        console.print(f"[bold]{len(rep.violations)} violation(s)[/bold]")
+        raise typer.Exit(1 if rep.violations else 0)
