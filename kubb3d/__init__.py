@@ -60,3 +60,16 @@ def __getattr__(name: str):
 
 def __dir__() -> list[str]:
     return sorted(set(globals()) | set(_LAZY))
+
+
+def _register_gymnasium_envs() -> None:
+    """Register ``kubb3d/Throw-v0`` and ``kubb3d/Turn-v0`` if Gymnasium is already imported
+    (``import gymnasium, kubb3d``); never imports Gymnasium itself, to keep ``import kubb3d``
+    light. ``import kubb3d.envs`` registers them in any order."""
+    import sys
+
+    if "gymnasium" in sys.modules:
+        importlib.import_module("kubb3d.envs")
+
+
+_register_gymnasium_envs()

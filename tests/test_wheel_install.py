@@ -66,3 +66,12 @@ def test_shipped_experiment_runs_by_short_name(wheel_venv, outside):
     assert "3 trials run (0 failed)" in r.stdout
     assert (outside / "leaning-survival.sqlite").is_file()
 
+
+
+def test_gymnasium_env_from_the_wheel(wheel_venv, outside):
+    code = ("import gymnasium, kubb3d; env = gymnasium.make('kubb3d/Throw-v0'); "
+            "from gymnasium.utils.env_checker import check_env; check_env(env.unwrapped); "
+            "print(type(env.unwrapped).__module__)")
+    r = _run(wheel_venv, "python", "-c", code, cwd=outside)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip().splitlines()[-1] == "kubb3d.envs"
