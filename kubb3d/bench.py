@@ -154,8 +154,11 @@ def memory_growth_mb(n: int, seed: int) -> tuple[float, float]:
     return start, rss_mb() - start
 
 
-def run_bench(n: int, memory_throws: int, seed: int) -> dict:
-    """Run the benchmark and print a table; returns the figures."""
+def run_bench(n: int, memory_throws: int, seed: int, *, show: bool = True) -> dict:
+    """Run the benchmark and print a table (``show=False``: print nothing); returns the figures:
+    ``throws``, ``full_throws_per_s``, ``bare_throws_per_s``, ``ratio_full_to_bare``,
+    ``steps_per_throw``, ``bare_steps_per_throw``, ``world_mb`` and, with ``memory_throws``,
+    ``rss_after_warmup_mb``, ``growth_mb``, ``memory_throws`` (MB, throws/s)."""
     from rich.console import Console
     from rich.table import Table
 
@@ -186,5 +189,6 @@ def run_bench(n: int, memory_throws: int, seed: int) -> dict:
     table.add_row("memory of one World", f"{figures['world_mb']:.1f} MB")
     if memory_throws:
         table.add_row(f"memory growth over {memory_throws} throws", f"{figures['growth_mb']:.1f} MB (from {figures['rss_after_warmup_mb']:.0f} MB)")
-    con.print(table)
+    if show:
+        con.print(table)
     return figures

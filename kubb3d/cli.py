@@ -231,6 +231,7 @@ def bench(
     seed: int = typer.Option(0, min=0, help="Seed of the throw variations."),
     viewer: bool = typer.Option(False, "--viewer", help="Instead: frames per second of the headless 3D renderer at 1280x720."),
     frames: int = typer.Option(200, min=1, help="Frames to render with --viewer."),
+    as_json: bool = typer.Option(False, "--json", help="Print the figures as one JSON document."),
 ) -> None:
     """Measure full throws per second (release to rest, one core) against a bare PyBullet loop,
     or with --viewer the frame rate of the headless renderer."""
@@ -240,11 +241,16 @@ def bench(
         except ModuleNotFoundError as exc:
             raise UserError(f"the 3D viewer is not available: {exc}") from None
         fps = viewer_fps(1280, 720, frames)
-        typer.echo(f"headless renderer: {fps:.1f} frames/s at 1280x720 over {frames} frames")
+        if as_json:
+            typer.echo(json.dumps({"frames_per_s": fps, "width": 1280, "height": 720, "frames": frames}))
+        else:
+            typer.echo(f"headless renderer: {fps:.1f} frames/s at 1280x720 over {frames} frames")
         return
     from kubb3d.bench import run_bench
 
-    run_bench(throws, memory_throws, seed)
+    figures = run_bench(throws, memory_throws, seed, show=not as_json)
+    if as_json:
+        typer.echo(json.dumps(figures))
 
 
 def _register_subapps() -> None:

@@ -146,6 +146,7 @@ def make_app() -> typer.Typer:
         results: Path = typer.Argument(..., help="Results file (SQLite)."),
         by: List[str] = typer.Option([], "--by", help="Group by this column (repeatable), e.g. --by skill."),
         measure: str = typer.Option("hit", help="Column or column=value, as for plot."),
+        as_json: bool = typer.Option(False, "--json", help="Print the groups as one JSON document."),
     ) -> None:
         """Print the measure per group with 95 % intervals (Wilson for rates)."""
         from rich.console import Console
@@ -170,10 +171,24 @@ def make_app() -> typer.Typer:
             raise _user_error(str(exc)) from None
         cells = group_rows(rows, keys, fn, True if binary else None)
         failed = sum(1 for r in rows if not r.get("ok"))
+        rate = bool(cells) and all(c.k is not None for c in cells)
+        if as_json:
+            import json
+            import math
+
+            def num(x):
+                return None if isinstance(x, float) and not math.isfinite(x) else x
+
+            doc = {
+                "title": title, "measure": label, "trials": len(rows), "failed": failed, "by": keys,
+                "statistic": "rate" if rate else "mean", "interval": "wilson 95 %" if rate else "95 %",
+                "groups": [{"key": dict(zip(keys, c.key)), "n": c.n, "k": c.k, "value": num(c.value), "lo": num(c.lo), "hi": num(c.hi)} for c in cells],
+            }
+            typer.echo(json.dumps(doc))
+            return
         table = Table(title=f"{label} ({len(rows)} trials, {failed} failed)")
         for k in keys:
             table.add_column(k)
-        rate = bool(cells) and all(c.k is not None for c in cells)
         table.add_column("n", justify="right")
         if rate:
             table.add_column("k", justify="right")

@@ -95,6 +95,23 @@ class ReplayError(ValueError):
     """A replay file cannot be read or does not fit (message names the file and line)."""
 
 
+ACTION_EVENT_KINDS = ("lag", "throw", "inkast", "penalty")
+"""Event kinds that report the action itself (the throw, inkast … the notes are about)."""
+
+
+def causal_order(notes: list[Event], events: list[Event]) -> list[Event]:
+    """One action's events in the order they happened: physics glitches (while simulating),
+    the action's own event (the throw, inkast …), the judge's rulings and fouls on it, then
+    what the rules made of it (raising, turn, set, result)."""
+    before = [n for n in notes if n.kind == "glitch"]
+    after = [n for n in notes if n.kind != "glitch"]
+    k = next((i + 1 for i, e in enumerate(events) if e.kind in ACTION_EVENT_KINDS), 0)
+    if k:
+        # a ruling is given when the action is done: on the clock of the action's event
+        after = [replace(n, clock_s=events[k - 1].clock_s) for n in after]
+    return [*before, *events[:k], *after, *events[k:]]
+
+
 @dataclass(frozen=True)
 class MatchConfig:
     """Everything that determines a match (with the seed, the whole match).
@@ -438,9 +455,9 @@ class Match:
         action = self._decide()
         outcome, extra, notes = self._perform(action)
         events = self.state.push(action, outcome)
-        self._emit(notes)
-        self._emit(events)
-        rec = {"type": "action", "i": self.action_index, "action": action_to_dict(action), "outcome": None if outcome is None else outcome.to_dict(), "events": [e.to_dict() for e in (*notes, *events)], **extra}
+        ordered = causal_order(notes, events)
+        self._emit(ordered)
+        rec = {"type": "action", "i": self.action_index, "action": action_to_dict(action), "outcome": None if outcome is None else outcome.to_dict(), "events": [e.to_dict() for e in ordered], **extra}
         self._write(rec)
         self.action_index += 1
         out = self.state.outcome()

@@ -55,6 +55,19 @@ def parse_players(spec: str | None, ruleset: str) -> tuple[tuple[str, str], obje
     return (skills[0], skills[1]), team
 
 
+def match_document(m, out) -> dict:
+    """The ``match --json`` document: ``config`` (``time_limit_s`` the limit in force, s, or
+    null for none), ``events`` (the play-by-play in causal order), ``actions`` (every action
+    with its structured outcome: felled pieces, rulings, legality), ``clock_s``, ``glitches``
+    and ``outcome``."""
+    from kubb3d.rules.core import action_to_dict
+
+    config = m.config.to_dict()
+    config["time_limit_s"] = m.state.time_limit_s
+    actions = [{"action": action_to_dict(a), "outcome": None if o is None else o.to_dict()} for a, o in m.state.history]
+    return {"config": config, "events": [e.to_dict() for e in m.events], "actions": actions, "clock_s": m.state.clock, "glitches": m.glitches, "outcome": out.to_dict()}
+
+
 def register(app: typer.Typer) -> None:
     """Add the ``match`` command to ``app``."""
 
@@ -70,7 +83,7 @@ def register(app: typer.Typer) -> None:
         force: bool = typer.Option(False, "--force", help="Let --replay replace an existing file."),
         resume: Optional[Path] = typer.Option(None, help="Continue the interrupted match in this replay file (other options are taken from it)."),
         as_json: bool = typer.Option(False, "--json", help="Print the match as one JSON document ending in the outcome."),
-        quiet: bool = typer.Option(False, "--quiet", help="Print only the result."),
+        quiet: bool = typer.Option(False, "--quiet", "-q", help="Print only the result."),
     ) -> None:
         """Play a whole match of Kubb in the physics world, refereed by the judge."""
         from kubb3d.match import Match, MatchConfig, ReplayError
@@ -111,16 +124,21 @@ def register(app: typer.Typer) -> None:
         except FileSafetyError as exc:
             _fail(str(exc))
         console = None
-        if not as_json and not quiet:
+        # on a terminal: rich colours; into a pipe or file: plain lines, never wrapped
+        plain = not as_json and not quiet and not sys.stdout.isatty()
+        if not as_json and not quiet and not plain:
             from rich.console import Console
 
             console = Console(highlight=False)
 
         def show(e) -> None:
-            if console is None:
-                return
             mins = f"{int(e.clock_s // 60):3d}:{int(e.clock_s % 60):02d}"
             where = f"S{e.set_no} R{e.turn_no:<2d}" if e.set_no else "      "
+            if plain:
+                sys.stdout.write(f"{mins} {where} {e.kind:8s} {e.text}" + (f" ({', '.join(e.rules)})" if e.rules else "") + "\n")
+                return
+            if console is None:
+                return
             cite = f" [dim]({', '.join(e.rules)})[/dim]" if e.rules else ""
             style = {"result": "bold green", "set": "bold", "turn": "bold cyan", "glitch": "red", "foul": "red", "ruling": "dim"}.get(e.kind, "")
             text = e.text.replace("[", "\\[")
@@ -144,7 +162,7 @@ def register(app: typer.Typer) -> None:
         except FileSafetyError as exc:
             _fail(str(exc))
         if as_json:
-            doc = {"config": m.config.to_dict(), "events": [e.to_dict() for e in m.events], "clock_s": m.state.clock, "glitches": m.glitches, "outcome": out.to_dict()}
+            doc = match_document(m, out)
             sys.stdout.write(json.dumps(doc, ensure_ascii=False) + "\n")
             return
         pts = ", ".join(f"{p} {v}" for p, v in out.points.items())

@@ -411,6 +411,7 @@ def selfplay(
     eliminated: str = ElimOpt,
     start_front: int = FrontOpt,
     start_right: int = RightOpt,
+    as_json: bool = typer.Option(False, "--json", help="Print the results as one JSON document."),
 ) -> None:
     """Play many computer games and print each player's win rate and the average game length."""
     if games < 1:
@@ -423,19 +424,33 @@ def selfplay(
         len(kinds), straight_only, diagonal_combat, multi_combat, roll_through, opening, forced_capture,
         eliminated, start_front, start_right,
     )
-    bar = Progress(
-        TextColumn("self-play"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        console=Console(file=sys.stderr),
-    )
-    with bar:
-        task = bar.add_task("games", total=games)
-        result = run_selfplay(
-            kinds, games, seed, rules, depth=depth, time_limit=time_limit, rotate=rotate,
-            on_game=lambda i, record: bar.advance(task),
+    if sys.stderr.isatty():
+        bar = Progress(
+            TextColumn("self-play"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeElapsedColumn(),
+            console=Console(file=sys.stderr),
         )
+        with bar:
+            task = bar.add_task("games", total=games)
+            result = run_selfplay(
+                kinds, games, seed, rules, depth=depth, time_limit=time_limit, rotate=rotate,
+                on_game=lambda i, record: bar.advance(task),
+            )
+    else:  # no progress bar drawn into a pipe or a log file
+        result = run_selfplay(kinds, games, seed, rules, depth=depth, time_limit=time_limit, rotate=rotate)
+    if as_json:
+        import json
+
+        doc = {
+            "games": games, "seed": seed, "seats": rules.seats, "rotate": rotate, "players": list(result.labels),
+            "wins": dict(result.wins), "win_rates": {label: result.win_rate(label) for label in result.wins},
+            "ties": result.ties, "turns": list(result.turns), "mean_turns": result.mean_turns,
+            "terminations": dict(result.terminations), "seconds": result.seconds,
+        }
+        sys.stdout.write(json.dumps(doc) + "\n")
+        return
     console = _console()
     table = Table(title=f"{games} games, seed {seed}, seats {rules.seats}{' rotated' if rotate else ''}")
     table.add_column("player")

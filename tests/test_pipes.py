@@ -1,0 +1,88 @@
+"""Output for pipes and programs: plain unwrapped lines when stdout is not a terminal,
+events in causal order, and --json with structured fields and null instead of sentinels."""
+
+import json
+import re
+
+LINE = re.compile(r"^ *\d+:\d\d (S\d+ R[\d ]{2}|      ) (\S+) +(.*)$")
+
+
+def _events(stdout):
+    lines = stdout.splitlines()
+    assert lines[-1].startswith("result: ")
+    return [LINE.match(line) for line in lines[:-1]]
+
+
+def test_match_into_a_pipe_is_plain_unwrapped_and_causal(cli):
+    r = cli("match")
+    assert r.returncode == 0, r.stderr
+    assert "\x1b[" not in r.stdout
+    events = _events(r.stdout)
+    assert all(events), [l for l, m in zip(r.stdout.splitlines(), events) if not m][:3]
+    kinds = [m.group(2) for m in events]
+    assert kinds.count("ruling") >= 3 and kinds.count("throw") >= 10
+    # every citation is closed on its own line, never broken across lines
+    assert all(m.group(3).count("(") == m.group(3).count(")") for m in events)
+    clock = [int(l.split(":")[0]) * 60 + int(l.split(":")[1][:2]) for l in r.stdout.splitlines()[:-1]]
+    assert clock == sorted(clock)
+    # a ruling follows the throw or inkast it is about (possibly after other rulings)
+    for i, kind in enumerate(kinds):
+        if kind == "ruling":
+            j = i
+            while kinds[j] in ("ruling", "foul"):
+                j -= 1
+            assert kinds[j] in ("throw", "inkast", "penalty", "lag"), (kinds[j], events[i].group(3))
+
+
+def test_match_json_has_structured_actions_and_no_sentinels(cli):
+    r = cli("match", "--json")
+    doc = json.loads(r.stdout)
+    assert doc["config"]["time_limit_s"] is None  # DM: no clock, not -1
+    throws = [a for a in doc["actions"] if a["action"]["type"] in ("BatonThrow", "KingThrow")]
+    assert throws and all(isinstance(a["outcome"]["felled"], list) and isinstance(a["outcome"]["legal"], bool) for a in throws)
+    # the structured outcomes say what the play-by-play says
+    texts = [e["text"] for e in doc["events"] if e["kind"] == "throw"]
+    felled = [a["outcome"]["felled"] for a in throws]
+    assert len(texts) == len(felled)
+    for text, f in zip(texts, felled):
+        if f:
+            assert all(pid in text.split("felled", 1)[1] for pid in f), (text, f)
+        else:
+            assert "nothing felled" in text or "felled the king" in text  # the king is no kubb
+    assert doc["outcome"]["winner"] in ("P1", "P2", None)
+    ws = json.loads(cli("match", "--json", "--ruleset", "wikinger", "--round-cap", "3").stdout)
+    assert ws["config"]["time_limit_s"] == 1200.0  # the ruleset's 20 minutes, resolved
+
+
+def test_match_quiet_short_flag(cli):
+    r = cli("match", "-q")
+    assert r.returncode == 0, r.stderr
+    assert len(r.stdout.splitlines()) == 1 and r.stdout.startswith("result: ")
+
+
+def test_dames_selfplay_json_and_no_progress_bar_in_a_pipe(cli):
+    r = cli("dames", "selfplay", "--games", "4", "--seed", "2", "--json")
+    assert r.returncode == 0 and r.stderr == ""
+    doc = json.loads(r.stdout)
+    assert doc["games"] == 4 and len(doc["turns"]) == 4
+    assert sum(doc["wins"].values()) + doc["ties"] == 4
+    assert doc["mean_turns"] == sum(doc["turns"]) / 4
+    r = cli("dames", "selfplay", "--games", "2")
+    assert r.returncode == 0 and r.stderr == "" and "win rate" in r.stdout
+
+
+def test_bench_json(cli):
+    r = cli("bench", "--throws", "2", "--json")
+    doc = json.loads(r.stdout)
+    assert doc["throws"] == 2 and doc["full_throws_per_s"] > 0 and doc["steps_per_throw"] > 0
+
+
+def test_experiment_summary_json(cli, tmp_path):
+    out = tmp_path / "s.sqlite"
+    r = cli("experiment", "run", "skill-calibration", "-o", str(out), "--max-trials", "6", "--backend", "serial", "-q")
+    assert r.returncode == 0, r.stderr
+    r = cli("experiment", "summary", str(out), "--by", "skill", "--measure", "kubbs_felled", "--json")
+    doc = json.loads(r.stdout)
+    assert doc["trials"] == 6 and doc["by"] == ["skill"] and doc["statistic"] == "mean"
+    assert sum(g["n"] for g in doc["groups"]) == 6
+    assert {tuple(g["key"]) for g in doc["groups"]} == {("skill",)}
