@@ -100,3 +100,19 @@ def test_readme_python_example_runs(root):
     assert out.returncode == 0, out.stderr
     legal, piece, toppled = out.stdout.split(" ", 2)
     assert legal == "True" and piece == "B3" and "B3" in toppled
+
+
+def test_files_written_by_readme_commands_are_ignored_and_untracked(root):
+    """README commands write into the current folder, never over tracked files, and git
+    ignores what they write."""
+    import re
+    import shutil
+
+    readme = (root / "README.md").read_text()
+    outs = re.findall(r"kubb3d [^\n`|]*?(?:--out|--screenshot|--replay|-o) ([\w.-]+\.\w+)(?:\s|$)", readme)
+    outs += [f"{m}.parquet" for m in re.findall(r"export (\S+)\.sqlite --format parquet", readme)]
+    assert len(outs) >= 6 and all("/" not in o for o in outs), outs
+    if shutil.which("git") is None or not (root / ".git").exists():
+        return
+    r = subprocess.run(["git", "check-ignore", "--no-index", *outs], cwd=root, capture_output=True, text=True)
+    assert sorted(r.stdout.split()) == sorted(set(outs))

@@ -10,6 +10,11 @@ Tables::
     trials(trial INTEGER PRIMARY KEY, ok INTEGER, error TEXT, row TEXT, wall_s REAL, finished_at REAL)
         one row per finished trial: ``row`` is the trial's JSON row (see
         :mod:`kubb3d.experiment.trial`), ``wall_s`` the seconds it took on its worker.
+    results (a view): one column per field of the rows, by its plain name, for SQL:
+        ``trial``, ``ok``, ``error``, then every factor, draw and measure of the rows
+        (``SELECT speed, AVG(hit) FROM results GROUP BY speed``), ``wall_s`` last. Numbers
+        and strings are typed SQL values (booleans 0/1); lists and tables (``felled`` …) are
+        JSON text. Kept up to date as rows with new fields arrive.
 
 The database runs in WAL mode with ``synchronous = FULL``: a committed trial survives the
 writing process being killed (even ``kill -9``) and power loss. Rows are committed as they
@@ -117,9 +122,30 @@ class ResultStore:
         """
         now = time.time()
         data = [(int(r["trial"]), 1 if r.get("ok") else 0, r.get("error"), json.dumps(r, separators=(",", ":")), float(w), now) for r, w in rows]
+        new_fields = {k for r, _ in rows for k in r} - self._view_fields if data else set()
         with self.db:
             self.db.executemany("INSERT INTO trials VALUES (?, ?, ?, ?, ?, ?)", data)
+            if new_fields:
+                self._update_view()
         return len(data)
+
+    _view_fields: set[str] = set()
+
+    def _update_view(self) -> None:
+        """(Re)create the ``results`` view over every field of the stored rows, in the order
+        fields first appear (trial order)."""
+        names = [k for (k,) in self.db.execute(
+            "SELECT j.key FROM trials, json_each(trials.row) AS j GROUP BY j.key ORDER BY MIN(trials.trial * 100000 + j.id)")]
+        own = ("trial", "ok", "error", "wall_s")
+        cols = ["trial", "ok", "error"]
+        for k in names:
+            if k not in own:
+                path = '$."' + k.replace('"', '""') + '"'
+                cols.append(f"json_extract(row, '{path.replace(chr(39), chr(39) * 2)}') AS \"{k.replace(chr(34), chr(34) * 2)}\"")
+        cols.append("wall_s")
+        self.db.execute("DROP VIEW IF EXISTS results")
+        self.db.execute(f"CREATE VIEW results AS SELECT {', '.join(cols)} FROM trials")
+        self._view_fields = set(names)
 
     def rows(self) -> Iterator[dict]:
         """Every stored row in trial order, with ``wall_s`` added."""
