@@ -2,7 +2,8 @@
 
 ``list`` names the shipped scenarios (``--json`` for data); ``schema`` prints the JSON
 Schema of a scenario file, generated from the pydantic models in :mod:`kubb3d.scenario`,
-for editors that validate TOML against a schema. Registered by :func:`register`.
+for editors that validate TOML against a schema; ``reference`` prints ``docs/scenarios.md``
+(:mod:`kubb3d.scenario_doc`). Registered by :func:`register`.
 """
 
 from __future__ import annotations
@@ -15,8 +16,9 @@ import typer
 def scenario_schema() -> dict:
     """The JSON Schema (draft 2020-12) of a scenario file, from :class:`kubb3d.scenario.ScenarioSpec`."""
     from kubb3d.scenario import ScenarioSpec
+    from kubb3d.scenario_doc import described_schema
 
-    schema = ScenarioSpec.model_json_schema(by_alias=True)
+    schema = described_schema(ScenarioSpec.model_json_schema(by_alias=True))
     schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
     schema["title"] = "kubb3d judge scenario"
     return schema
@@ -48,9 +50,17 @@ def make_app() -> typer.Typer:
         """Print the JSON Schema of a scenario file (the pydantic models behind `kubb3d judge`)."""
         typer.echo(json.dumps(scenario_schema(), indent=2, ensure_ascii=False))
 
+    @app.command("reference")
+    def reference_cmd() -> None:
+        """Print the scenario file reference (Markdown: every field with type, default, unit and
+        meaning, every placement with an example); docs/scenarios.md is this text."""
+        from kubb3d.scenario_doc import reference_markdown
+
+        typer.echo(reference_markdown())
+
     return app
 
 
 def register(app: typer.Typer) -> None:
     """Add the ``scenario`` sub-app to the main ``kubb3d`` app."""
-    app.add_typer(make_app(), name="scenario", help="The shipped judge scenarios (list) and their file format (schema).")
+    app.add_typer(make_app(), name="scenario", help="The shipped judge scenarios (list) and their file format (schema, reference).")
