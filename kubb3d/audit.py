@@ -508,6 +508,9 @@ def audit_match(ruleset: str, seed: int, players: tuple[str, str] = ("club", "cl
                     why = cites_ruleset(e["rules"], ruleset) if e.get("kind") != "glitch" else None
                     if why and e.get("kind") not in ("lag", "choose", "set", "turn", "result"):
                         aud.bad("cites_ruleset", i, f"event {e.get('kind')} ({e.get('text', '')[:60]}): {why}")
+            for kind, _snap, _ctx, j in calls:
+                if kind == "throw":
+                    pending = pending | frozenset(j.raise_again)  # stood up when the next turn's world is built
             if m.world is not None and m.state.outcome() is None:
                 aud.conserved(i, m.state, m.world, pending)
         final = m.state

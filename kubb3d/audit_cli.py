@@ -21,7 +21,39 @@ def _fail(msg: str) -> None:
 
 
 def register(app: typer.Typer) -> None:
-    """Add the ``audit`` command to ``app``."""
+    """Add the ``audit`` command and the ``rules`` group (``rules show``) to ``app``."""
+    rules_app = typer.Typer(help="The rulesets and the referee's options for what the seeds leave open.", no_args_is_help=True)
+    app.add_typer(rules_app, name="rules")
+
+    @rules_app.command("show")
+    def rules_show(
+        ruleset: str = typer.Argument(..., help="dm, wikinger or kubbuteo."),
+        as_json: bool = typer.Option(False, "--json", help="Print the options as JSON."),
+    ) -> None:
+        """List a ruleset's referee options (decisions the seeds leave open) with their defaults."""
+        from kubb3d.judge.options import OPTIONS
+        from kubb3d.rules import get_ruleset, ruleset_names
+
+        if ruleset not in ruleset_names():
+            _fail(f"unknown ruleset {ruleset!r}; expected one of {ruleset_names()}")
+        rs = get_ruleset(ruleset)
+        rows = [{"option": o.name, "default": o.defaults[ruleset], "choices": None if o.choices is None else list(o.choices), "question": o.question, "concerns": o.concerns, "where": o.where} for o in OPTIONS]
+        if as_json:
+            sys.stdout.write(json.dumps({"ruleset": ruleset, "pitch_m": [rs.pitch.length, rs.pitch.width], "options": rows}, ensure_ascii=False) + "\n")
+            return
+        from rich.console import Console
+        from rich.table import Table
+
+        console = Console(highlight=False)
+        t = Table(title=f"referee options of ruleset {ruleset} (decisions the seeds leave open; docs/rules.md)")
+        t.add_column("option", no_wrap=True)
+        t.add_column("default", no_wrap=True)
+        for col in ("choices", "what is open", "concerns", "applied in"):
+            t.add_column(col)
+        for r in rows:
+            choices = "a number" if r["choices"] is None else " | ".join(str(c) for c in r["choices"])
+            t.add_row(r["option"], str(r["default"]), choices, r["question"], r["concerns"], r["where"])
+        console.print(t)
 
     @app.command("audit")
     def audit(

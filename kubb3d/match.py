@@ -717,13 +717,17 @@ class Match:
             self.judge.ThrowContext,
             ruleset=self.ruleset.name, thrower=S, legal=res.legal, violations=tuple(res.violations), king_throw=king,
             round_start=dict(self.round_start), field_kubbs=s.field_kubbs(O), already_felled=frozenset(s.felled_in(O)),
-            pending_raise=frozenset(s.raise_at_end),
+            pending_raise=frozenset(s.raise_at_end), own_standing={k.id: k.pose for k in s.standing_in(S)},
         )
         j = self.judge.judge_throw(res.final, ctx)
         for pid in sorted(getattr(j, "raise_now", ())):
             if pid in self.round_start and self.world.has_piece(pid):
                 p = self.round_start[pid]
                 self.world.set_pose(pid, p.position, p.quat_xyzw, wake=False)
+        for r in getattr(j, "rulings", ()):
+            # a standing kubb pushed across a sideline is set back inside (kubb3d's decision)
+            if getattr(r.consequence, "value", r.consequence) == "set inside" and r.raised_pose is not None and self.world.has_piece(r.piece):
+                self.world.set_pose(r.piece, r.raised_pose.position, r.raised_pose.quat_xyzw, wake=False)
         poses = {}
         for k in s.standing_in(O):
             if k.id not in j.felled and k.id not in j.raise_again and self.world.has_piece(k.id):
@@ -773,7 +777,10 @@ class Match:
         w = self.world
         eq = w.equipment
         player = self.players[s.player_at(thrower_side)]
-        before = {pid: Pose(tuple(float(v) for v in w.pose(pid)[0]), tuple(w.pose(pid)[1])) for pid in w.piece_ids("kubb", "king") if pid not in kubbs and (pid == KING_ID or (s.kubbs[pid].standing and not s.kubbs[pid].removed))}
+        # every piece standing now, including kubbs raised after an earlier attempt of this turn
+        # (not yet standing for the engine until the Raise action): one this inkast disturbs is
+        # set up again where it stood (WS basic rule 14, DM §5)
+        before = {pid: Pose(tuple(float(v) for v in w.pose(pid)[0]), tuple(w.pose(pid)[1])) for pid in w.piece_ids("kubb", "king") if pid not in kubbs and (pid == KING_ID or (s.kubbs[pid].standing and not s.kubbs[pid].removed) or pid in s.to_raise)}
         for k in kubbs:
             self._park(k)
         notes: list[Event] = []

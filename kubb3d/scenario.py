@@ -705,6 +705,9 @@ def judge_built(b: Built) -> tuple[Any, int]:
             field_kubbs=fk,
             already_felled=felled_earlier,
             accidents=frozenset(p.id for p in spec.pieces if p.accident),
+            # kubbs of the thrower's own half with an ``origin``: where they stood when the
+            # throw began (one the throw moved is stood up again there)
+            own_standing={p.id: b.round_start[p.id] for p in spec.pieces if p.origin is not None and p.id in b.round_start and snap.pieces.get(p.id) is not None and snap.pieces[p.id].side == t.thrower and not p.felled_earlier},
         )
         for name in ("field_kubbs", "already_felled", "accidents"):
             bad = sorted(set(ctx_args[name]) - set(snap.pieces))

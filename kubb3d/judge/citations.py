@@ -33,6 +33,8 @@ KUBB3D = "kubb3d decision"
 ``kubb3d decision: <name>``."""
 KUBB3D_OUTSIDE = "kubb3d decision: standing outside"
 """A kubb pushed across a sideline by a throw that still stands is set back just inside."""
+KUBB3D_OWN_HALF = "kubb3d decision: own half"
+"""A kubb of the thrower's own half moved by his throw is stood up again where it stood."""
 
 RULESETS = ("dm", "wikinger", "kubbuteo")
 

@@ -30,8 +30,8 @@ Returned kubbs (:func:`judge_return`, ``KT rules``; decisions in
 :mod:`kubb3d.rules.kubbuteo`): valid when on the board with the centre in the receiving
 half; stood up on their flat at the resting spot of the disk's centre, faces towards the
 board ends, shifted sideways by the least amount (steps of 1 mm) that keeps them clear of
-standing pieces and on the board. Invalid ("misflick"): short of the centre line or off the
-board; the first misflick of attempt 1 is flicked again (``RETHROW``), every other one is
+standing pieces and on the board (a kubb resting on another piece is on the board: valid).
+Invalid ("misflick"): short of the centre line or off the board, nothing else; the first misflick of attempt 1 is flicked again (``RETHROW``), every other one is
 placed by the receiving player (``PENALTY_KUBB``).
 """
 

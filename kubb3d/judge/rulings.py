@@ -21,9 +21,9 @@ class Status(str, Enum):
     LEANING = "leaning"
     """Upright-ish but held up by another body: counts as fallen (DM §5, WS basic rule 9)."""
     STOSSEL = "stößel"
+    """Lying on other kubbs with no ground contact (DM §7)."""
     OFF_BOARD = "off the board"
     """Kubbuteo: the piece touches the floor or rests below the board top (KT rules); counts as knocked."""
-    """Lying on other kubbs with no ground contact (DM §7)."""
 
 
 class Consequence(str, Enum):
@@ -35,6 +35,9 @@ class Consequence(str, Enum):
     """The kubb is down: it will be inkasted by its owner (DM §6, WS basic rule 10)."""
     RAISE_AT_ORIGINAL_SPOT = "raise at original spot"
     """Stood up again where it stood before (early baseline kubb, illegal throw, accident)."""
+    SET_INSIDE = "set inside"
+    """A standing kubb pushed across a sideline is set back just inside (kubb3d's decision),
+    see ``Ruling.raised_pose``."""
     RAISE_HERE = "raise here"
     """An inkasted kubb is raised where it lies (DM §7), see ``Ruling.raised_pose``."""
     RETHROW = "rethrow"

@@ -16,6 +16,14 @@ Decisions where the rules are silent (documented in the rulings' reasons):
   under "Tie-Break After the Group Stage"; DM §10 by analogy).
 * **Standing again** after being knocked past the tipping angle counts as
   fallen under DM §5; WS is silent and DM §5 is applied by analogy.
+* **A kubb lying on other kubbs after a throw** is down (DM §5; WS basic rule 9); DM §7's
+  stößel clause is about inkasted kubbs.
+* **A standing kubb pushed across a sideline** (option ``standing_outside``): it was not
+  felled; it is set back across the line just far enough for its whole base to be inside
+  (``Consequence.SET_INSIDE``, cited as ``kubb3d decision: standing outside``).
+* **A kubb of the thrower's own half moved by his throw** (option ``own_half_knock``, e.g.
+  a king throw that clips an own field kubb): stood up again where it stood, at once by
+  default (DM §5's accident clause; WS basic rule 14 by analogy).
 """
 
 from __future__ import annotations
@@ -24,6 +32,7 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 from kubb3d.judge import citations as C
+from kubb3d.judge.options import option
 from kubb3d.judge.params import DEFAULT_PARAMS, JudgeParams
 from kubb3d.judge.rulings import Consequence, Pose, Ruling, RulingsLookup, Status
 from kubb3d.judge.status import ContactIndex, HandCheck, analyse, knocked_past_tipping, status_rules
@@ -59,6 +68,11 @@ class ThrowContext:
             (early baseline kubbs of earlier throws).
         accidents: pieces moved or felled by wind, ground or accident: stood up again
             at once at their round-start spot (DM §5; WS notes).
+        own_standing: kubbs standing in the thrower's own half when the throw began, with
+            their poses: one the throw moved is stood up again there (option
+            ``own_half_knock``, :mod:`kubb3d.judge.options`).
+        options: referee options (:mod:`kubb3d.judge.options`); missing keys take the
+            ruleset's defaults.
     """
 
     ruleset: str = "dm"
@@ -71,6 +85,8 @@ class ThrowContext:
     already_felled: frozenset[str] = frozenset()
     pending_raise: frozenset[str] = frozenset()
     accidents: frozenset[str] = frozenset()
+    own_standing: Mapping[str, Pose] = field(default_factory=dict)
+    options: Mapping[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         C.check_ruleset(self.ruleset)
@@ -173,7 +189,9 @@ def judge_throw(after: Snapshot, ctx: ThrowContext, params: JudgeParams | None =
         down = a.status is not Status.STANDING or history
         base_rules = status_rules(a.status, ctx.ruleset)
         if a.status is Status.STOSSEL:
-            base_rules = ((C.DM_THROWING,) if dm else (C.WS_ORDER,)) + base_rules
+            # lying on other kubbs after a throw: simply down (DM §5; WS basic rule 9: lies
+            # against another hit kubb). DM §7's stößel clause is about inkasted kubbs.
+            base_rules = (C.DM_THROWING,) if dm else (C.WS_LEANING,)
         hc = a.hand_check
         if pid in ctx.accidents:
             rulings.append(Ruling(pid, a.status, Consequence.RAISE_AT_ORIGINAL_SPOT, accident_rules, f"{pid} was moved by accident, not by a throw, so it is stood up again where it stood.", hc, _raise_pose(ctx, pid)))
@@ -227,6 +245,12 @@ def judge_throw(after: Snapshot, ctx: ThrowContext, params: JudgeParams | None =
             rulings.append(Ruling(pid, a.status, Consequence.COUNTS_AS_FELLED, rules, reason, hc))
             continue
         if not down:
+            inside = _set_inside(p, after.pitch) if option(ctx.options, "standing_outside", ctx.ruleset) == "set inside" else None
+            if inside is not None:
+                pose, out = inside
+                rules = ((C.DM_THROWING,) if dm else (C.WS_LINE,)) + (C.KUBB3D_OUTSIDE,)
+                rulings.append(Ruling(pid, a.status, Consequence.SET_INSIDE, rules, f"{pid} still stands but was pushed {out * 100:.1f} cm across the sideline, so it is set back just inside the field (kubb3d's decision).", hc, pose))
+                continue
             rulings.append(Ruling(pid, a.status, Consequence.NONE, (C.DM_THROWING,) if dm else (C.WS_ORDER,), a.reason, hc))
             continue
         if a.status is Status.STANDING:
@@ -249,10 +273,57 @@ def judge_throw(after: Snapshot, ctx: ThrowContext, params: JudgeParams | None =
         newly.add(pid)
         rulings.append(Ruling(pid, a.status, Consequence.COUNTS_AS_FELLED, rules, why, hc))
 
+    ruled = {r.piece for r in rulings}
+    now = option(ctx.options, "own_half_knock", ctx.ruleset) == "raise now"
+    for pid, pose in sorted(ctx.own_standing.items()):
+        p = pieces.get(pid)
+        if p is None or pid in ruled or p.kind != "kubb":
+            continue
+        if not _moved(p, pose, params):
+            continue
+        a = analyse(after, pid, params, hand_check, index=index)
+        rules = (C.DM_THROWING, C.KUBB3D_OWN_HALF) if dm else (C.WS_DISTURBED, C.KUBB3D_OWN_HALF)
+        when = "at once" if now else "at the end of the round"
+        rulings.append(Ruling(pid, a.status, Consequence.RAISE_AT_ORIGINAL_SPOT, rules, f"{pid} stands in the thrower's own half and was moved by the throw, not aimed at; it is stood up again where it stood, {when}.", a.hand_check, pose))
+        raise_again.add(pid)
+        if now:
+            raise_now.add(pid)
+
     if ctx.ruleset == "kubbuteo":
         # Kubbuteo shares Kubb's rules (seed KT): the same rulings, cited from KT "Rules"
         rulings = [Ruling(r.piece, r.status, r.consequence, (C.KT_RULES,), r.reason, r.hand_check, r.raised_pose, r.valid) for r in rulings]
     return ThrowJudgement(tuple(rulings), frozenset(newly), frozenset(felled), frozenset(raise_again), frozenset(raise_now), winner, loser)
+
+
+def _moved(p, pose: Pose, params: JudgeParams) -> bool:
+    """The piece is more than ``moved_tol`` from ``pose`` or its long axis turned more than
+    ``flat_tilt`` from it."""
+    import math
+
+    from kubb3d.snapshot import body_axis
+
+    if math.dist(p.position, pose.position) > params.moved_tol:
+        return True
+    a, b = body_axis(p.quat_xyzw), body_axis(pose.quat_xyzw)
+    return float(a @ b) < math.cos(params.flat_tilt)
+
+
+def _set_inside(p, pitch) -> tuple[Pose, float] | None:
+    """For a standing kubb whose base crosses a sideline: (the pose moved across that line, along
+    y, just far enough for the whole base to be inside, how far it was out, m), else None."""
+    from kubb3d.judge.geometry import end_face
+
+    if p.shape != "box":
+        return None
+    end = -1 if p.quat_xyzw and (1 - 2 * (p.quat_xyzw[0] ** 2 + p.quat_xyzw[1] ** 2)) >= 0 else 1
+    ys = [c[1] for c in end_face(p, end)]
+    hw = pitch.half_width
+    out = max(max(ys) - hw, -hw - min(ys))
+    if out <= 1e-4:
+        return None
+    dy = -out if max(ys) - hw >= -hw - min(ys) else out
+    x, y, z = p.position
+    return Pose((x, y + dy, z), tuple(p.quat_xyzw)), out
 
 
 def judge_accident(after: Snapshot, pieces: frozenset[str] | set[str], round_start: Mapping[str, Pose], ruleset: str = "dm", params: JudgeParams | None = None) -> tuple[Ruling, ...]:

@@ -426,6 +426,10 @@ class Ruleset:
         citations: rule name → citation used in events.
         penalty_words: play-by-play line for kubbs that become penalty kubbs (``{kubbs}``: their
             ids, ``{s}``: a plural s).
+        advance_line: referee option (:mod:`kubb3d.judge.options`): the advance line passes
+            through the field kubb's ``centre`` or its ``front edge`` (towards the centre line).
+        penalty_distance: referee option: ``min_king_distance_m`` is measured ``centre`` to
+            centre or as the ``gap`` between the placed kubb and the king.
     """
 
     name: str = "base"
@@ -442,6 +446,8 @@ class Ruleset:
     time: TimeModel = field(default_factory=TimeModel)
     citations: Mapping[str, str] = field(default_factory=dict)
     penalty_words: str = "{kubbs} invalid twice: penalty kubb{s}"
+    advance_line: str = "centre"
+    penalty_distance: str = "centre"
 
     def cite(self, key: str) -> str:
         """Citation for a rule key (``lag``, ``schedule``, ``advance`` …)."""
@@ -470,9 +476,11 @@ class Ruleset:
         field kubb nearest the centre line (``DM §8``, WS basic rule 6)."""
         f = state.pitch.forward(side)
         line = state.pitch.baseline_x(side)
+        front = get_set(self.equipment).kubb.width / 2 if self.advance_line == "front edge" else 0.0
         for k in state.standing_in(side):
-            if not k.baseline and f * (k.pose.position[0] - line) > 0:
-                line = k.pose.position[0]
+            x = k.pose.position[0] + f * front
+            if not k.baseline and f * (x - line) > 0:
+                line = x
         return line
 
     def split_misses(self, missed: Sequence[str], attempt: int) -> tuple[tuple[str, ...], tuple[str, ...]]:
@@ -496,11 +504,35 @@ class Ruleset:
         lo, hi = (-p.length / 2, 0.0) if half == "A" else (0.0, p.length / 2)
         if not (lo + hw <= x <= hi - hw and abs(y) <= p.half_width - hw):
             return f"the kubb's footprint must lie inside half {half} ({self.cite('place')})"
-        king = get_set(self.equipment).king.width / 2
-        need = max(self.min_king_distance_m, king + hw)
+        eq = get_set(self.equipment)
+        king = eq.king.width / 2
+        need = self.min_king_distance_m + (hw + king if self.penalty_distance == "gap" else 0.0)
+        need = max(need, king + hw)
         if math.hypot(x, y) < need:
             return f"the kubb must stand at least {need:.2f} m from the king ({self.cite('place')})"
+        # no overlap with a standing kubb, the king or a stake (its footprint is a free spot)
+        mine = _square((x, y), 0.0, hw)
+        others: list[tuple[str, list]] = [("the king", _square(self.pitch.king_position, 0.0, king))]
+        for oid, k in sorted(state.kubbs.items()):
+            if oid != kubb and k.standing and not k.removed:
+                qx, qy, qz, qw = k.pose.quat_xyzw
+                others.append((oid, _square(k.pose.position[:2], math.atan2(2 * (qw * qz + qx * qy), 1 - 2 * (qy * qy + qz * qz)), hw)))
+        if eq.stake is not None:
+            for sid, xy in sorted(self.pitch.stake_positions().items()):
+                others.append((sid, _square(xy, 0.0, eq.stake.radius)))
+        from kubb3d.judge.geometry import overlap_depth
+
+        for oid, poly in others:
+            if overlap_depth(mine, poly) > 1e-4:
+                return f"the kubb would overlap {oid} ({self.cite('place')})"
         return None
+
+
+def _square(centre, yaw: float, half: float) -> list[tuple[float, float]]:
+    """CCW square of half side ``half`` (m) centred on ``centre`` and turned by ``yaw`` (rad)."""
+    c, s = math.cos(yaw), math.sin(yaw)
+    cx, cy = float(centre[0]), float(centre[1])
+    return [(cx + half * (sx * c - sy * s), cy + half * (sx * s + sy * c)) for sx, sy in ((1, 1), (-1, 1), (-1, -1), (1, -1))]
 
 
 _RULESETS: dict[str, type] = {}

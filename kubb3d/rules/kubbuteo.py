@@ -29,10 +29,13 @@ Decisions where ``KT`` is silent (kubb3d's choices):
   flicks one baton at the king from his baseline (a lag flick); the disk resting nearer
   the king wins and opens; a player who knocks the king loses the lag; ties are repeated.
 * **A misflick** is a returned kubb that rests with its centre short of the centre line
-  (not in the receiving half), that touches the floor or rests below the board top (off
-  the board), or that rests on another piece without touching the board. "1 misflick is
-  allowed" is counted per return phase: only the first misflicked kubb (in flicking order)
-  is flicked again; every later misflick, the reflick included, is placed by hand.
+  (not in the receiving half) or that touches the floor or rests below the board top (off
+  the board): the two misflicks ``KT`` names. A kubb resting on another piece without
+  touching the board is neither, so it is valid and stood up where it rests
+  (:func:`kubb3d.judge.kubbuteo.judge_return`; scenario ``kt_return_resting_on_a_kubb``).
+  "1 misflick is allowed" is counted per return phase: only the first misflicked kubb (in
+  flicking order) is flicked again; every later misflick, the reflick included, is placed
+  by hand.
 * **The receiving half** reaches from the centre line to the end of the board, so a kubb
   that slides behind the receiver's baseline but stays on the board is valid.
 * **Standing a returned kubb up**: the judge stands it on its flat at the spot where the
@@ -137,4 +140,10 @@ class Kubbuteo(Ruleset):
             return f"the kubb must stand on the board inside half {half} ({KT_RULES})"
         if math.hypot(x, y) < self.min_king_distance_m:
             return f"the kubb must stand at least 2 in ({self.min_king_distance_m:.4f} m) from the king ({KT_RULES})"
+        for oid, k in sorted(state.kubbs.items()):
+            # a free spot: the standing disk overlaps no other standing disk
+            if oid != kubb and k.standing and not k.removed:
+                ox, oy = k.pose.position[0], k.pose.position[1]
+                if abs(x - ox) < 2 * hx and abs(y - oy) < 2 * hy:
+                    return f"the kubb would overlap {oid} ({KT_RULES})"
         return None

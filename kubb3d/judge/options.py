@@ -1,0 +1,145 @@
+"""Referee options: the decisions the seeds leave open, each with a named default per ruleset.
+
+The seeds (DM, WS, KT) do not say everything a referee must decide. Every such decision of
+kubb3d is an option here, with its default, the alternatives, the clause it concerns and where
+the code applies it. ``kubb3d rules show RULESET`` prints the table; ``docs/rules.md`` gives the
+reasons. The judge reads an option with :func:`option` from the ``options`` mapping of its
+context (a missing key means the default of the ruleset in force).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Mapping
+
+
+@dataclass(frozen=True)
+class Option:
+    """One open decision.
+
+    Attributes:
+        name: the option's key (``own_half_knock`` …).
+        defaults: ruleset → default value (``dm``, ``wikinger``, ``kubbuteo``).
+        choices: the allowed values (None: any number in the unit of the name).
+        question: what the seeds leave open, in one sentence.
+        concerns: the clauses it concerns (``DM §5`` …).
+        where: ``module:function`` that applies it.
+    """
+
+    name: str
+    defaults: Mapping[str, Any]
+    choices: tuple | None
+    question: str
+    concerns: str
+    where: str
+
+
+OPTIONS: tuple[Option, ...] = (
+    Option(
+        "own_half_knock",
+        {"dm": "raise now", "wikinger": "raise now", "kubbuteo": "raise now"},
+        ("raise now", "raise at end of round"),
+        "A baton (also a king throw) that moves or fells a kubb standing in the thrower's own half: "
+        "the kubb was never a target; it is stood up again where it stood, at once or at the end of the round.",
+        "DM §5 (accident clause), §10; WS basic rule 14 by analogy; KT rules",
+        "kubb3d.judge.throws:judge_throw",
+    ),
+    Option(
+        "standing_outside",
+        {"dm": "set inside", "wikinger": "set inside", "kubbuteo": "set inside"},
+        ("set inside", "stays"),
+        "A kubb that a throw pushes across a sideline but that still stands: it was not felled; "
+        "it is set back across the line just far enough for its whole base to be inside.",
+        "DM §1, §5, §7 (whole base in the field); WS basic rule 13 by analogy",
+        "kubb3d.judge.throws:judge_throw",
+    ),
+    Option(
+        "raise_order",
+        {"dm": "throwing order", "wikinger": "throwing order", "kubbuteo": "throwing order"},
+        ("throwing order", "nearest baseline first"),
+        "The order in which the raising side raises inkasted kubbs whose tipping squares overlap "
+        "(DM §7 makes raising the opponent's job but names no order).",
+        "DM §7; WS basic rules 10, 12",
+        "kubb3d.judge.raising:judge_inkast",
+    ),
+    Option(
+        "advance_line",
+        {"dm": "centre", "wikinger": "centre", "kubbuteo": "centre"},
+        ("centre", "front edge"),
+        "Where the advance line lies on the field kubb it passes through (DM §8: 'durch den … Kubb'; "
+        "WS basic rule 6: 'to the height of that kubb').",
+        "DM §8; WS basic rule 6; KT rules",
+        "kubb3d.rules.core:Ruleset.throwing_line",
+    ),
+    Option(
+        "penalty_distance",
+        {"dm": "centre", "wikinger": "centre", "kubbuteo": "centre"},
+        ("centre", "gap"),
+        "How 'one throwing-stick length from the king' is measured for a placed penalty kubb: "
+        "centre to centre, or the gap between the two pieces.",
+        "WS basic rule 11; KT rules (2 in)",
+        "kubb3d.rules.core:Ruleset.placement_error",
+    ),
+    Option(
+        "first_foul_warning",
+        {"dm": False, "wikinger": False, "kubbuteo": False},
+        (False, True),
+        "Whether a player's first foul is only warned (DM §5: 'zunächst eine Verwarnung'; single slips "
+        "tolerated). Simulated players do not argue, so by default every foul is penalised.",
+        "DM §5; WS basic rule 7",
+        "kubb3d.judge.throws:judge_throw",
+    ),
+    Option(
+        "max_tilt_deg",
+        {"dm": 30.0, "wikinger": None, "kubbuteo": None},
+        None,
+        "The largest tilt of the baton out of its flight plane, degrees: DM §5 gives 30°; WS basic "
+        "rule 5 asks for a straight throw without a number, so WS has no limit (only the helicopter ban).",
+        "DM §5; WS basic rule 5",
+        "kubb3d.throw:check_legality",
+    ),
+    Option(
+        "settle_s",
+        {"dm": 0.25, "wikinger": 0.25, "kubbuteo": 0.25},
+        None,
+        "How long every piece must stay still before the referee rules, s (a kubb that falls later "
+        "than that falls in the next throw's time); at most 15 s after the release.",
+        "DM §5 (no time given)",
+        "kubb3d.physics.world:World.run_until_rest",
+    ),
+    Option(
+        "baseline_after_field",
+        {"dm": "throw start", "wikinger": "throw start", "kubbuteo": "throw start"},
+        ("throw start", "contact order"),
+        "One baton fells the last standing field kubb and then a baseline kubb of the same half: "
+        "DM §5 judges the baseline kubb by whether field kubbs 'still stand'; kubb3d looks at the "
+        "field kubbs standing when the throw began (a snapshot at rest has no order of falls).",
+        "DM §5; WS basic rule 8; KT rules",
+        "kubb3d.judge.throws:judge_throw",
+    ),
+)
+"""Every option, in the order of ``kubb3d rules show``."""
+
+BY_NAME = {o.name: o for o in OPTIONS}
+
+
+def default(name: str, ruleset: str) -> Any:
+    """The default of an option under a ruleset (KeyError: unknown option)."""
+    return BY_NAME[name].defaults[ruleset]
+
+
+def option(options: Mapping[str, Any] | None, name: str, ruleset: str) -> Any:
+    """The value in force: ``options[name]`` if given, else the ruleset's default.
+
+    Raises:
+        ValueError: unknown option name or a value not among its choices.
+    """
+    if name not in BY_NAME:
+        raise ValueError(f"unknown referee option {name!r}; expected one of {sorted(BY_NAME)}")
+    if options and name in options:
+        v = options[name]
+        ch = BY_NAME[name].choices
+        if ch is not None and v not in ch:
+            raise ValueError(f"referee option {name} must be one of {list(ch)}, got {v!r}")
+        return v
+    return default(name, ruleset)

@@ -1,0 +1,106 @@
+"""Decisions the seeds leave open, as named referee options with defaults (issue #12)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from helpers import kubb, snap
+from kubb3d.judge import Consequence, Pose, ThrowContext, judge_throw
+from kubb3d.judge.options import BY_NAME, OPTIONS, option
+from kubb3d.judge.rulings import Status
+from kubb3d.rules import MatchState, get_ruleset
+from kubb3d.rules.core import KubbInfo
+
+
+def test_every_option_has_a_default_for_every_ruleset():
+    assert {o.name for o in OPTIONS} >= {"own_half_knock", "raise_order", "advance_line", "penalty_distance", "first_foul_warning", "max_tilt_deg", "settle_s", "baseline_after_field", "standing_outside"}
+    for o in OPTIONS:
+        assert set(o.defaults) == {"dm", "wikinger", "kubbuteo"}, o.name
+        assert ":" in o.where, o.name
+    assert option(None, "max_tilt_deg", "dm") == 30.0
+    assert option(None, "max_tilt_deg", "wikinger") is None
+    assert option({"own_half_knock": "raise at end of round"}, "own_half_knock", "dm") == "raise at end of round"
+    with pytest.raises(ValueError, match="must be one of"):
+        option({"own_half_knock": "ignore"}, "own_half_knock", "dm")
+    with pytest.raises(ValueError, match="unknown referee option"):
+        option({}, "nope", "dm")
+
+
+def test_own_half_kubb_moved_by_a_throw_is_stood_up_again():
+    # A's throw knocked A's own field kubb F1 from (-1.5, 0.0) to lying at (-1.5, 0.2)
+    f1 = kubb("F1", -1.5, 0.2, lying_yaw_deg=90, side="A")
+    spot = Pose((-1.5, 0.0, 0.075))
+    ctx = ThrowContext(thrower="A", own_standing={"F1": spot})
+    j = judge_throw(snap(f1, kubb("B1", 4.0, 0.0)), ctx)
+    r = j.ruling("F1")
+    assert r.consequence is Consequence.RAISE_AT_ORIGINAL_SPOT and r.raised_pose == spot
+    assert r.rules == ("DM §5", "kubb3d decision: own half")
+    assert "F1" in j.raise_now and "F1" not in j.felled
+    later = judge_throw(snap(f1, kubb("B1", 4.0, 0.0)), ThrowContext(thrower="A", own_standing={"F1": spot}, options={"own_half_knock": "raise at end of round"}))
+    assert "F1" in later.raise_again and "F1" not in later.raise_now
+    # an own kubb the throw did not move gets no ruling
+    still = judge_throw(snap(kubb("F1", -1.5, 0.0, side="A"), kubb("B1", 4.0, 0.0)), ctx)
+    with pytest.raises(KeyError):
+        still.ruling("F1")
+
+
+def test_standing_kubb_across_the_sideline_option():
+    s = snap(kubb("B1", 2.0, -2.56))
+    r = judge_throw(s, ThrowContext(thrower="A")).ruling("B1")
+    assert r.status is Status.STANDING and r.consequence is Consequence.SET_INSIDE
+    assert r.raised_pose.position[1] == pytest.approx(-2.5 + 0.035, abs=1e-6)
+    stays = judge_throw(s, ThrowContext(thrower="A", options={"standing_outside": "stays"})).ruling("B1")
+    assert stays.consequence is Consequence.NONE
+    inside = judge_throw(snap(kubb("B1", 2.0, -2.40)), ThrowContext(thrower="A")).ruling("B1")
+    assert inside.consequence is Consequence.NONE
+
+
+def _ws_state(ruleset):
+    st = MatchState(ruleset, ("T1", "T2"))
+    from kubb3d.judge.rulings import Pose as P
+
+    for side in "AB":
+        for kid, (x, y) in ruleset.pitch.baseline_kubb_positions(side).items():
+            st.kubbs[kid] = KubbInfo(kid, side, True, True, P((x, y, 0.075)))
+    return st
+
+
+def test_ws_penalty_kubb_may_not_overlap_a_baseline_kubb():
+    rs = get_ruleset("wikinger")
+    st = _ws_state(rs)
+    assert "overlap B3" in rs.placement_error(st, "A1", "B", (3.70, 0.0))
+    assert rs.placement_error(st, "A1", "B", (3.60, 0.0)) is None
+    st.kubbs["A2"] = KubbInfo("A2", "B", False, True, Pose((2.0, 0.5, 0.075), (0.0, 0.0, 0.3826834, 0.9238795)))  # turned 45°
+    assert "overlap A2" in rs.placement_error(st, "A1", "B", (2.0, 0.57))  # clear of its sides, not of its corner
+    assert rs.placement_error(st, "A1", "B", (2.0, 0.59)) is None
+
+
+def test_penalty_distance_centre_or_gap():
+    st = _ws_state(get_ruleset("wikinger"))
+    assert get_ruleset("wikinger").placement_error(st, "A1", "B", (0.31, 0.0)) is None
+    err = get_ruleset("wikinger", penalty_distance="gap").placement_error(st, "A1", "B", (0.31, 0.0))
+    assert err is not None and "0.38 m" in err
+
+
+def test_advance_line_through_centre_or_front_edge():
+    for name, want in (("centre", -1.0), ("front edge", -1.0 + 0.03)):
+        rs = get_ruleset("dm", advance_line=name)
+        st = _ws_state(rs)
+        st.kubbs["B1"] = KubbInfo("B1", "A", False, True, Pose((-1.0, 0.5, 0.075)))
+        assert rs.throwing_line(st, "A") == pytest.approx(want)
+
+
+def test_rules_show_lists_the_options(cli):
+    r = cli("rules", "show", "dm", "--json")
+    assert r.returncode == 0, r.stderr
+    doc = json.loads(r.stdout)
+    got = {o["option"]: o["default"] for o in doc["options"]}
+    assert got["own_half_knock"] == "raise now" and got["max_tilt_deg"] == 30.0
+    assert list(got) == [o.name for o in OPTIONS]
+    r = cli("rules", "show", "dm")
+    assert r.returncode == 0 and "own_half_knock" in r.stdout
+    bad = cli("rules", "show", "chess")
+    assert bad.returncode == 2 and bad.stderr.startswith("error: unknown ruleset")
+    assert BY_NAME["penalty_distance"].defaults["wikinger"] == "centre"
