@@ -65,7 +65,7 @@ FIELDS: dict[tuple[str, str], tuple[str, str]] = {
     ("PieceSpec", "half"): ("", "half (A or B) that inside counts for, across the centre line (default A)"),
     ("PieceSpec", "position"): ("m", "[x, y, z] of the bounding-box centre (place = pose)"),
     ("PieceSpec", "quat_xyzw"): ("", "orientation quaternion [x, y, z, w] (place = pose)"),
-    ("PieceSpec", "max_tilt_deg"): ("deg", "largest tilt this round before the situation (DM §5 history), 0 to 180"),
+    ("PieceSpec", "max_tilt_deg"): ("deg", "largest turn of the long axis away from its direction at its last set-up, this round (DM §5 history; a kubb set up on either end starts at 0), 0 to 180"),
     ("PieceSpec", "felled_earlier"): ("", "already ruled felled earlier this round"),
     ("PieceSpec", "accident"): ("", "moved by wind, ground or accident (DM §5): stood up again"),
     ("PieceSpec", "origin"): ("m", "[x, y] of the piece at the start of the round (where it is raised again)"),
