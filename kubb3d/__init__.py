@@ -19,6 +19,7 @@ Snapshot           :mod:`kubb3d.snapshot`
 Pitch              :mod:`kubb3d.pitch`
 get_set            :mod:`kubb3d.equipment`
 get_ground         :mod:`kubb3d.physics.ground`
+show               :mod:`kubb3d.display` (3D view, or a PNG headless)
 =================  =====================================================
 """
 
@@ -44,6 +45,7 @@ _LAZY = {
     "Pitch": "kubb3d.pitch",
     "get_set": "kubb3d.equipment",
     "get_ground": "kubb3d.physics.ground",
+    "show": ("kubb3d.display", "show"),
 }
 
 __all__ = sorted(_LAZY)

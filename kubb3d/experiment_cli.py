@@ -96,6 +96,15 @@ def make_app() -> typer.Typer:
         for r in rows:
             typer.echo(f"{r['name']:<{width}}  {r['trials']:>6} trials  {r['title']}")
 
+    @app.command("fields")
+    def fields_cmd() -> None:
+        """Print the spec reference: every field of every table with type, default, unit and
+        meaning, the factor and draw forms, and the results columns of each measure
+        (docs/experiments.md is this text)."""
+        from kubb3d.experiment.fields import reference_markdown
+
+        typer.echo(reference_markdown())
+
     @app.command("export")
     def export_cmd(
         results: Path = typer.Argument(..., help="Results file (SQLite)."),
@@ -215,7 +224,7 @@ def _title(store) -> str:
 
 
 def register(app: typer.Typer) -> None:
-    """Add the ``experiment`` sub-app (run, export, plot, summary) to the main ``kubb3d`` app."""
+    """Add the ``experiment`` sub-app (run, list, fields, export, plot, summary) to the main ``kubb3d`` app."""
     app.add_typer(make_app(), name="experiment", help="Batch experiments: run specs in parallel, resume, export, plot.")
 
 

@@ -150,6 +150,8 @@ def _default(info) -> str:
     value = info.default_factory() if info.default_factory is not None else info.default
     if value is None:
         return "—"
+    if isinstance(value, BaseModel):
+        return "its defaults"
     if hasattr(value, "value"):
         value = value.value
     return f"`{json.dumps(value, ensure_ascii=False)}`"

@@ -526,6 +526,11 @@ def validate(data: dict, path: Path | None = None) -> LoadedSpec:
         loc = _fmt(_short_loc(tuple(err["loc"])))
         got = f" (got {err['input']!r})" if "input" in err and not isinstance(err["input"], dict) else ""
         msg = err["msg"].removeprefix("Value error, ")
+        if err.get("type") == "extra_forbidden" and err["loc"]:
+            from kubb3d.experiment.fields import suggest
+
+            near = suggest(str(err["loc"][-1]))
+            msg = "unknown field" + (f"; did you mean {near!r}?" if near else "") + " (`kubb3d experiment fields` lists them)"
         more = f" (+{len(exc.errors()) - 1} more)" if len(exc.errors()) > 1 else ""
         raise SpecError(f"{where}: {loc}: {msg}{got}{more}") from None
     try:

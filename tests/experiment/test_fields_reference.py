@@ -1,0 +1,35 @@
+"""The experiment spec reference cannot drift from the models: docs/experiments.md is the
+generated text, every field and measure is described, and a misspelt field gets a suggestion."""
+
+import pytest
+
+from kubb3d.experiment import SpecError
+from kubb3d.experiment import fields as F
+from kubb3d.experiment.spec import MEASURES, validate
+
+
+def test_docs_experiments_md_is_the_generated_reference(root):
+    text = (root / "docs" / "experiments.md").read_text(encoding="utf-8")
+    assert text == F.reference_markdown() + "\n", "run `kubb3d experiment fields > docs/experiments.md`"
+
+
+def test_every_field_and_measure_is_described():
+    assert F.missing_descriptions() == [], "describe the field in FIELDS of kubb3d/experiment/fields.py"
+    assert set(F.MEASURE_COLUMNS) == set(MEASURES)
+
+
+@pytest.mark.parametrize("table, bad, near", [("throw", "sped", "speed"), ("setup", "layuot", "layout"), ("throw", "zzz", None)])
+def test_unknown_field_suggests_the_closest(table, bad, near):
+    data = {"schema": 1, "title": "t", "seed": 1, "trials_per_point": 1, "measures": ["hit"],
+            "throw": {"target": "B3", "speed": 10.0}, "setup": {}}
+    data[table] = {**data[table], bad: 1}
+    with pytest.raises(SpecError) as exc:
+        validate(data)
+    msg = str(exc.value)
+    assert f"{table}.{bad}: unknown field" in msg
+    assert (f"did you mean {near!r}?" in msg) if near else ("did you mean" not in msg)
+
+
+def test_fields_command(cli):
+    r = cli("experiment", "fields")
+    assert r.returncode == 0 and r.stdout.startswith("# Experiment specs") and "| `speed` |" in r.stdout
