@@ -330,6 +330,7 @@ class _Auditor:
         stossel = {r.piece for r in j.rulings if r.status.value == "stößel"}
         king = snap.pieces.get(KING_ID)
         king_fp = footprint(_state_at(king, _pose_of(ctx.before.get(KING_ID), king))) if king is not None else None
+        king_centre = tuple(_pose_of(ctx.before.get(KING_ID), king).position[:2]) if king is not None else None
         for pid, p in raised.items():
             if pid in stossel:
                 continue  # placed later by hand: checked as a placement
@@ -342,7 +343,11 @@ class _Auditor:
             if not self.pitch.in_half(half, cx, cy):
                 self.bad("raised_ok", i, f"{pid} raised with its base centre ({cx:.2f}, {cy:.2f}) outside half {half}")
             fp = footprint(p)
-            if king_fp is not None and overlap_depth(fp, king_fp) > -1e-4:
+            if king is not None and king.shape == "mushroom":
+                gap = _point_polygon_distance(king_centre, fp) - king.half_extents[0]
+                if gap < 1e-5:
+                    self.bad("raised_ok", i, f"{pid} raised touching the king (gap {gap * 1000:.2f} mm)")
+            elif king_fp is not None and overlap_depth(fp, king_fp) > -1e-4:
                 self.bad("raised_ok", i, f"{pid} raised touching the king")
             for oid, o in list(raised.items()) + sorted(standing.items()):
                 if oid == pid or oid in stossel:
@@ -407,6 +412,23 @@ class _Auditor:
             if k.standing and kid not in state.raise_at_end and kid not in pending and kid not in getattr(state, "to_raise", {}) and state.phase.name in ("THROW",):
                 if tilt_either_end(q) > math.radians(30.0) and not board:
                     self.bad("conserved", i, f"{kid} counts as standing but lies in the world (tilt {math.degrees(tilt_either_end(q)):.0f}°)")
+
+
+def _point_polygon_distance(pt, poly) -> float:
+    """Distance from a point to a convex polygon (0 inside), m."""
+    from kubb3d.judge.geometry import inside_margin
+
+    if inside_margin(pt, poly) >= 0:
+        return 0.0
+    best = math.inf
+    n = len(poly)
+    for k in range(n):
+        (ax, ay), (bx, by) = poly[k], poly[(k + 1) % n]
+        ex, ey = bx - ax, by - ay
+        L2 = ex * ex + ey * ey
+        t = 0.0 if L2 == 0 else max(0.0, min(1.0, ((pt[0] - ax) * ex + (pt[1] - ay) * ey) / L2))
+        best = min(best, math.hypot(pt[0] - ax - t * ex, pt[1] - ay - t * ey))
+    return best
 
 
 def _pose_of(pose, p):

@@ -30,8 +30,9 @@ Readings of the seed (``RKD``) chosen here; the starred ones are options of
   that a taking roll must be played).
 * kubbs on their last line are frozen (« ni être déplacés, ni combattre, ni
   être combattus »).
-* end: a player with all his kubbs in play on his last line, including a
-  player with none left (*``eliminated="drops_out"``), or the player to move
+* end: a player still in play with all his kubbs on his last line (a player
+  whose kubbs were all taken drops out and the others play on;
+  *``eliminated="ends_game"`` for the literal reading), or the player to move
   blocked (« ne peut pas jouer (blocage) »); most last-line points wins, a
   shared best score is a tie.
 * order: S, E, N, W, counter-clockwise (« dans le sens contraire des

@@ -174,18 +174,22 @@ class Outcome:
         points: per seat, the sum of the top values of his kubbs on his last
             line (« le plus de points avec les Kubbs de la dernière ligne »).
         winner: the seat with the most points, or None when the best score is shared.
+        kubbs_left: kubbs ``player`` still has in play (0: none left, all taken).
     """
 
     termination: Termination
     player: str
     points: dict[str, int]
     winner: str | None
+    kubbs_left: int = -1
 
     def result(self) -> str:
         """Short text like ``"S wins 9-4 (blockade of N)"`` or ``"tie 5-5 (...)"``."""
         score = "-".join(str(self.points[s]) for s in self.points)
         if self.termination is Termination.BLOCKADE:
             why = f"{self.player} is blocked"
+        elif self.kubbs_left == 0:
+            why = f"{self.player} has no kubb left in play"
         else:
             why = f"{self.player} has all his kubbs on his last line"
         head = f"{self.winner} wins" if self.winner else "tie"
@@ -418,9 +422,14 @@ def apply_roll(geo: Geometry, st: State, roll: Roll) -> tuple[State, list[tuple[
     )
 
 
-def apply_place(st: State, cell: int) -> State:
-    """The state after the pending ti-kubb is placed on ``cell`` (must be free)."""
-    return st._replace(ti_cell=cell, pending=False)
+def apply_place(st: State, cell: int, nseats: int | None = None) -> State:
+    """The state after the pending ti-kubb is placed on ``cell`` (must be free).
+
+    Once the ti-kubb is down the placer no longer matters; with ``nseats`` it is set to the
+    seat before ``turn``, the one a position string implies, so that a position read back is
+    the same state even when a seat that dropped out lies in between."""
+    placer = st.placer if nseats is None else (st.turn - 1) % nseats
+    return st._replace(ti_cell=cell, pending=False, placer=placer)
 
 
 def finished_seat(geo: Geometry, st: State) -> str | None:
@@ -475,7 +484,8 @@ def state_outcome(geo: Geometry, st: State, rolls: list[Roll] | None = None) -> 
     pts = points_of(geo, st)
     best = max(pts.values())
     leaders = [s for s, p in pts.items() if p == best]
-    return Outcome(termination, seat, pts, leaders[0] if len(leaders) == 1 else None)
+    left = sum(1 for k in st.cells if k is not None and k.seat == seat)
+    return Outcome(termination, seat, pts, leaders[0] if len(leaders) == 1 else None, left)
 
 
 # --------------------------------------------------------------------------
@@ -901,7 +911,7 @@ class DamesBoard:
             assert move.place is not None
             if st.cells[move.place] is not None:
                 raise IllegalMoveError(f"the ti-kubb must go on a free cell; {cell_name(move.place)} is taken")
-            return apply_place(st, move.place), []
+            return apply_place(st, move.place, self._geo.nseats), []
         if move.start is None:
             raise IllegalMoveError(f"{self.turn} must roll a kubb before placing the ti-kubb")
         roll = self._find_roll(move)
@@ -914,7 +924,7 @@ class DamesBoard:
             raise IllegalMoveError("say where the ti-kubb goes next, e.g. " + str(roll) + "@d5")
         if after.cells[move.place] is not None:
             raise IllegalMoveError(f"the ti-kubb must go on a free cell; {cell_name(move.place)} is taken")
-        return apply_place(after, move.place), removed
+        return apply_place(after, move.place, self._geo.nseats), removed
 
     def _why_roll_illegal(self, move: Move) -> str:
         geo, st = self._geo, self._st

@@ -133,7 +133,7 @@ ForcedOpt = typer.Option(
     False, "--forced-capture", help="A roll that takes a kubb must be played if there is one.", rich_help_panel=_RULE_HELP
 )
 ElimOpt = typer.Option(
-    "ends_game", "--eliminated", help="A player with no kubbs left: ends_game | drops_out.", rich_help_panel=_RULE_HELP
+    "drops_out", "--eliminated", help="A player with no kubbs left: drops_out (default: the others play on) | ends_game.", rich_help_panel=_RULE_HELP
 )
 FrontOpt = typer.Option(2, "--start-front", help="Face towards the goal at the start.", rich_help_panel=_RULE_HELP)
 RightOpt = typer.Option(4, "--start-right", help="Face on the owner's right at the start.", rich_help_panel=_RULE_HELP)

@@ -397,7 +397,7 @@ class SearchPlayer:
                 v = pick(rest)
             else:
                 if blockade is None:
-                    blockade = terminal_score(geo, apply_place(x, c), root)
+                    blockade = terminal_score(geo, apply_place(x, c, geo.nseats), root)
                 v = blockade
             if (placer_max and v > result + 1e-9) or (not placer_max and v < result - 1e-9):
                 result, place = v, c

@@ -135,10 +135,14 @@ class DamesRules:
             rule (a kubb that ends next to an opponent must fight, neither
             side can decline), not as a constraint on the choice of move.
         eliminated: what happens when a player has no kubb left at all:
-            ``"ends_game"`` (default; read literally, he then has all of his
-            kubbs still in play, none, on his last line, and he cannot play
-            either: both end conditions of « But du jeu » hold) or
-            ``"drops_out"`` (his turns are skipped and the others play on).
+            ``"drops_out"`` (default: he is out of the game, his turns are
+            skipped and the others play on; « ceux qui sont encore en jeu »
+            speaks of the kubbs still in play, and a player without any is no
+            longer in play, so his empty last line ends nothing) or
+            ``"ends_game"`` (the literal reading: all of his kubbs still in
+            play, none, are on his last line, so the game ends at once; with
+            four players that ends almost every game in a 0-0 tie and takes
+            the move from the seats in between).
     """
 
     players: Literal[2, 4] = 2
@@ -150,7 +154,7 @@ class DamesRules:
     roll_through_kubbs: bool = False
     opening_placement: Literal["none", "last_player"] = "none"
     forced_capture: bool = False
-    eliminated: Literal["ends_game", "drops_out"] = "ends_game"
+    eliminated: Literal["ends_game", "drops_out"] = "drops_out"
 
     def __post_init__(self) -> None:
         if self.players not in (2, 4):

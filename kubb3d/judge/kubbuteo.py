@@ -179,7 +179,7 @@ def stand_up_spot(snapshot: Snapshot, kid: str, half: str, blockers: dict[str, t
     inside the half and the board, then sideways in 1 mm steps until its footprint (thickness
     along x, diameter across) clears every blocker footprint (``blockers``: id → (x, y) of
     standing disks or the king, all taken as the disk's footprint; the king as a circle of its
-    cap radius)."""
+    cap radius, kept clear of the disk's rectangular footprint)."""
     from kubb3d.equipment import get_set
 
     eq = get_set("kubbuteo")
@@ -197,7 +197,10 @@ def stand_up_spot(snapshot: Snapshot, kid: str, half: str, blockers: dict[str, t
             if bid == kid:
                 continue
             if bid == KING_ID:
-                if math.hypot(x - bx, y - by) < king_r + r + 1e-4:
+                # the round cap against the disk's rectangular footprint (not its circle: the
+                # corners of the footprint reach further than the disk's radius)
+                dx, dy = max(abs(x - bx) - t2, 0.0), max(abs(y - by) - r, 0.0)
+                if math.hypot(dx, dy) < king_r + 1e-4:
                     return False
             elif abs(x - bx) < 2 * t2 + 1e-4 and abs(y - by) < 2 * r + 1e-4:
                 return False

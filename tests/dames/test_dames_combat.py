@@ -154,27 +154,28 @@ def test_equal_points_is_a_tie() -> None:
     assert out is not None and out.points == {"S": 5, "N": 5} and out.winner is None
 
 
-def test_losing_every_kubb_ends_the_game_by_default() -> None:
+def test_losing_every_kubb_drops_the_player_out_by_default() -> None:
     # S's only kubb d4 rolls E to e4 showing 3 next to N's f4 kubb of top 3:
-    # both leave.  S has no kubb left, so all of his (zero) kubbs in play are
-    # on his last line: the game ends, no placement.  0-0: a tie.
+    # both leave.  S has no kubb left in play (« ceux qui sont encore en jeu »):
+    # by default he drops out, d4E needs a placement among 63 free cells
+    # (61 + 63 moves), and N plays on alone.
     kubbs = {"d4": "S124", "f4": "N312", "a8": "N153"}
     board = DamesBoard.from_kubbs(kubbs, ti_value=1)
-    # rolls: d4N (no fight; 3 kubbs stay: 61 cells) and d4E (ends the game: 1)
-    assert board.count_legal_moves() == 61 + 1
-    board.push(Move.parse("d4E"))
-    out = board.outcome()
-    assert out is not None and out.termination is Termination.ALL_ON_LAST_LINE
-    assert out.player == "S" and out.winner is None
-    # With eliminated="drops_out" S just drops out: d4E then needs a placement
-    # among 63 free cells (61 + 63 moves), and N plays on alone.
-    rules = DamesRules(eliminated="drops_out")
-    board = DamesBoard.from_kubbs(kubbs, rules=rules, ti_value=1)
     assert board.count_legal_moves() == 61 + 63
     board.push(Move.parse("d4E@h1"))
     assert board.outcome() is None and board.turn == "N"
     board.push(board.parse_move("a8SS@h5"))
     assert board.turn == "N"  # S is skipped; N places the ti-kubb for himself
+    # The literal reading ends the game at once: all of S's (zero) kubbs are on
+    # his last line.  The end message says so instead of "all his kubbs".
+    rules = DamesRules(eliminated="ends_game")
+    board = DamesBoard.from_kubbs(kubbs, rules=rules, ti_value=1)
+    assert board.count_legal_moves() == 61 + 1
+    board.push(Move.parse("d4E"))
+    out = board.outcome()
+    assert out is not None and out.termination is Termination.ALL_ON_LAST_LINE
+    assert out.player == "S" and out.winner is None and out.kubbs_left == 0
+    assert out.result() == "tie 0-0 (S has no kubb left in play)"
 
 
 def test_four_players_turn_order_and_directions() -> None:
