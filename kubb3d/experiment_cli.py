@@ -53,6 +53,11 @@ def make_app() -> typer.Typer:
             out = Path(f"{spec.stem}.sqlite")
         if scheduler and backend is not Backend.dask:
             raise _user_error("--scheduler needs --backend dask")
+        if backend is Backend.dask:
+            import importlib.util
+
+            if importlib.util.find_spec("dask") is None or importlib.util.find_spec("distributed") is None:
+                raise _user_error("--backend dask needs Dask: pip install 'kubb3d[dask]'")
         try:
             loaded = load_spec(spec)
         except SpecError as exc:

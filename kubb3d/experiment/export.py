@@ -81,7 +81,7 @@ def export(results: str | Path, fmt: str, out: str | Path | None = None) -> Path
             import pyarrow as pa
             import pyarrow.parquet as pq
         except ImportError:
-            raise RuntimeError("Parquet export needs pyarrow: pip install pyarrow") from None
+            raise RuntimeError("Parquet export needs pyarrow: pip install 'kubb3d[parquet]'") from None
         data = {}
         for c in cols:
             vals = [_plain(r.get(c)) for r in rows]

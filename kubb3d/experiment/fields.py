@@ -25,8 +25,8 @@ FIELDS: dict[tuple[str, str], tuple[str, str]] = {
     ("top level", "seed"): ("", "root seed: trial i draws from child i of SeedSequence(seed)"),
     ("top level", "trials_per_point"): ("", "trials at every grid point (raising it extends a finished run)"),
     ("top level", "measures"): ("", "what each trial records: see Measures"),
-    ("top level", "watch"): ("", "piece ids whose judge status the status measure records"),
-    ("top level", "setup"): ("", "the [setup] table"),
+    ("top level", "watch"): ("", "piece ids whose judge status the status measure records (not with [match])"),
+    ("top level", "setup"): ("", "the [setup] table (not with [match], which sets up its own pitch)"),
     ("top level", "throw"): ("", "the [throw] table: one baton per trial"),
     ("top level", "disturb"): ("", "the [disturb] table: a kick to one piece after settling"),
     ("top level", "match"): ("", "the [match] table: a whole match per trial (the match measure)"),
@@ -102,7 +102,7 @@ MEASURE_COLUMNS: dict[str, str] = {
     "rest": "`rest_time_s` (s), `at_rest` (0/1), `rest_positions` (id → [x, y, z] m, JSON)",
     "rulings": "`judge_felled`, `judge_raise` (JSON lists), `judge_winner`, `judge_status` (id → status, JSON)",
     "status": "`status_<id>` for every id in `watch`: standing, fallen, leaning or stößel",
-    "match": "`match_winner` (A, B or null for a draw), `match_termination`, `match_points_a`, `match_points_b`, `match_turns`, `match_minutes`, `match_seed`",
+    "match": "`match_winner` (A, B or null), `match_draw` (0/1), `match_skill_a`, `match_skill_b`, `match_opener` (A or B: who threw first), `match_felled_a`, `match_felled_b` (kubbs felled by each side's throws), `match_termination`, `match_points_a`, `match_points_b`, `match_turns`, `match_minutes` (simulated), `match_seed`",
 }
 
 FORMS = (

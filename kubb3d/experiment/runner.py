@@ -165,7 +165,7 @@ def _dask(loaded: LoadedSpec, todo: list[int], workers: int, scheduler, emit) ->
     try:
         from dask.distributed import Client, LocalCluster, as_completed
     except ImportError:
-        raise RuntimeError("the dask backend needs dask[distributed]: pip install 'dask[distributed]'") from None
+        raise RuntimeError("the dask backend needs Dask: pip install 'kubb3d[dask]'") from None
     import logging
 
     spec_json = loaded.to_json()

@@ -56,7 +56,9 @@ MEASURES = ("hit", "felled", "first_contact", "tilt", "flight_time", "rest", "ru
   ``judge_winner``, ``judge_status`` (id → status).
 * ``status`` — ``status_<id>`` for every id in ``watch``: the judge's piece status
   (standing / fallen / leaning / stößel).
-* ``match`` — match outcomes: not available yet (needs ``kubb3d.match``); refused.
+* ``match`` — a whole match per trial: ``match_winner``, ``match_draw``, ``match_skill_a``/``_b``,
+  ``match_opener``, ``match_felled_a``/``_b``, ``match_termination``, ``match_points_a``/``_b``,
+  ``match_turns``, ``match_minutes`` (see :mod:`kubb3d.experiment.trial`).
 """
 
 THROW_FIELDS = ("speed", "elevation_deg", "azimuth_deg", "spin_rps", "tilt_deg", "helicopter_rps", "release_angle_deg", "height", "lateral", "behind_line")
@@ -351,6 +353,9 @@ class ExperimentSpec(_Model):
         if self.match is not None:
             if self.measures != ["match"] or self.throw is not None or self.disturb is not None:
                 raise ValueError("a [match] trial plays a whole match: no [throw] or [disturb] table, and 'match' as the only measure")
+            # a match sets up its own pitch: a [setup] table or 'watch' would be silently ignored
+            if self.setup != SetupSpec() or self.watch:
+                raise ValueError("a [match] trial sets up its own pitch: remove the [setup] table and 'watch' (they would be ignored)")
             return self
         throw_only = {"hit", "first_contact", "tilt", "flight_time", "rulings"} & set(self.measures)
         if self.throw is None and throw_only:

@@ -117,7 +117,10 @@ def run_trial(loaded: LoadedSpec, index: int) -> dict:
 def _match(values: _Values, seq: np.random.SeedSequence) -> dict:
     """Play one match (the ``match`` measure): its seed is the first 63 bits of the trial's seed
     state. Columns: ``match_termination``, ``match_winner`` (``A`` = first player, ``B``, or
-    null for a draw), ``match_points_a``/``_b``, ``match_turns``, ``match_minutes`` (simulated)."""
+    null for a draw), ``match_draw`` (true for a draw), ``match_skill_a``/``_b`` (the presets),
+    ``match_opener`` (``A``/``B``: who threw first in the first set), ``match_felled_a``/``_b``
+    (kubbs each player's throws felled, as the judge counted them), ``match_points_a``/``_b``,
+    ``match_turns``, ``match_minutes`` (simulated)."""
     from kubb3d.match import Match, MatchConfig
 
     m = values.loaded.spec.match
@@ -130,17 +133,35 @@ def _match(values: _Values, seq: np.random.SeedSequence) -> dict:
         time_limit_s=None if m.time_limit_min is None else 60.0 * m.time_limit_min,
     )
     match = Match(config)
+    opener = None
     try:
-        outcome = match.run()
+        while match.state.outcome() is None:
+            match.step()
+            if opener is None and match.state.set_no >= 1:
+                opener = match.state.opener
+        outcome = match.state.outcome()
     finally:
         close = getattr(match, "close", None)
         if close is not None:
             close()
     a, b = config.player_names()
+    side_of = {a: "A", b: "B"}
+    felled = {"A": 0, "B": 0}
+    throws = [o for act, o in match.state.history if type(act).__name__ in ("BatonThrow", "KingThrow")]
+    throw_events = [e for e in match.events if e.kind == "throw"]
+    for o, e in zip(throws, throw_events):
+        if e.player in side_of and o is not None:
+            felled[side_of[e.player]] += len(o.felled)
     return {
         "match_seed": str(seed),
+        "match_skill_a": config.skills[0],
+        "match_skill_b": config.skills[1],
+        "match_opener": side_of.get(opener),
         "match_termination": outcome.termination.name.lower(),
-        "match_winner": {a: "A", b: "B"}.get(outcome.winner),
+        "match_winner": side_of.get(outcome.winner),
+        "match_draw": outcome.winner is None,
+        "match_felled_a": felled["A"],
+        "match_felled_b": felled["B"],
         "match_points_a": int(outcome.points.get(a, 0)),
         "match_points_b": int(outcome.points.get(b, 0)),
         "match_turns": int(match.state.total_turns),

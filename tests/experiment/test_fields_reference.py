@@ -33,3 +33,26 @@ def test_unknown_field_suggests_the_closest(table, bad, near):
 def test_fields_command(cli):
     r = cli("experiment", "fields")
     assert r.returncode == 0 and r.stdout.startswith("# Experiment specs") and "| `speed` |" in r.stdout
+
+
+def test_match_spec_refuses_tables_it_would_ignore():
+    base = {"schema": 1, "title": "t", "seed": 1, "trials_per_point": 1, "measures": ["match"], "match": {"skill_a": "club"}}
+    validate(base)  # fine alone
+    for extra in ({"setup": {"ground": "wet-grass"}}, {"watch": ["B1"]}):
+        with pytest.raises(SpecError, match=r"\[match\] trial sets up its own pitch"):
+            validate({**base, **extra})
+
+
+def test_dask_backend_without_dask_is_a_one_line_error(monkeypatch, tmp_path):
+    import importlib.util
+
+    from typer.testing import CliRunner
+
+    from kubb3d.cli import UserError
+    from kubb3d.experiment_cli import make_app
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name in ("dask", "distributed") else real(name, *a))
+    r = CliRunner().invoke(make_app(), ["run", "hit-8m", "-o", str(tmp_path / "x.sqlite"), "--backend", "dask"])
+    assert isinstance(r.exception, UserError) and "pip install 'kubb3d[dask]'" in str(r.exception)
+    assert not (tmp_path / "x.sqlite").exists()

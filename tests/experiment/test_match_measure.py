@@ -29,12 +29,22 @@ def test_match_trials_give_an_outcome_per_row_and_repeat_exactly(tmp_path):
     run(loaded, tmp_path / "b.sqlite", workers=1, backend="serial", progress=False)
     rows = read_rows(tmp_path / "a.sqlite")
     assert [r["match_skill_b"] for r in rows] == ["novice", "elite"]
+    # the first player's kubbs felled agree with a replay of the same match
+    from kubb3d.match import Match, MatchConfig
+
+    m = Match(MatchConfig(skills=("elite", "novice"), seed=int(rows[0]["match_seed"]), round_cap=3, time_limit_s=None))
+    m.run()
+    felled_a = sum(len(o.felled) for (act, o), e in zip([h for h in m.state.history if type(h[0]).__name__ in ("BatonThrow", "KingThrow")], [e for e in m.events if e.kind == "throw"]) if e.player == "P1")
+    assert rows[0]["match_felled_a"] == felled_a
     for r in rows:
         assert r["ok"], r["error"]
         assert r["match_termination"] in ("king", "early_king", "round_cap")
         assert r["match_winner"] in ("A", "B", None)
         assert 1 <= r["match_turns"] <= 3
         assert r["match_minutes"] > 0
+        assert r["match_draw"] == (r["match_winner"] is None)
+        assert r["match_skill_a"] == "elite" and r["match_opener"] in ("A", "B")
+        assert r["match_felled_a"] >= 0 and r["match_felled_b"] >= 0
     strip = lambda rs: [{k: v for k, v in r.items() if k != "wall_s"} for r in rs]  # noqa: E731
     assert strip(rows) == strip(read_rows(tmp_path / "b.sqlite"))
 
