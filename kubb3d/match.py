@@ -610,7 +610,7 @@ class Match:
 
     def _flick(self, world: World, piece: str, p, kind: str) -> ThrowResult:
         """Simulate a Kubbuteo flick (``KT rules``) with its parameters kept in the result."""
-        return simulate(world, piece, release_from_flick(world, p, kind), kind=kind, params=p, max_time=FLICK_MAX_TIME, record_every=8, sliding=True)
+        return simulate(world, piece, release_from_flick(world, p, kind), kind=kind, params=p, max_time=FLICK_MAX_TIME, sliding=True)
 
     def _lag_world(self) -> tuple[dict[str, World], Callable[[], None]]:
         """A holder {"w": world} with a fresh standard world for a lag throw, and the function
@@ -635,7 +635,7 @@ class Match:
         holder, fresh = self._lag_world()
         w0 = holder["w"]
         res, intended = self._simulate_with_retries(
-            self._maker(a.side, lambda rng: player.lag_throw(w0.equipment, self.pitch, a.side, rng, dt=w0.dt), "lag", "baton1", self.pitch.baseline_x(a.side), None, (0.0, 0.0, 0.0), lambda: holder["w"]),
+            self._maker(a.side, lambda rng: player.lag_throw(w0.equipment, self.pitch, a.side, rng, dt=w0.quiet_dt), "lag", "baton1", self.pitch.baseline_x(a.side), None, (0.0, 0.0, 0.0), lambda: holder["w"]),
             lambda p: throw(holder["w"], p, baton="baton1", ruleset=self.ruleset.name),
             fresh, notes, a.side)
         if res is None:
@@ -701,7 +701,7 @@ class Match:
             make = lambda rng: player.baton_flick(self.world, S, a.line_x, target[:2], rng)  # noqa: E731
             run = lambda p: self._flick(self.world, a.baton, p, "baton")  # noqa: E731
         else:
-            make = lambda rng: player.baton_throw(eq, self.pitch, S, a.line_x, target, rng, dt=w.dt)  # noqa: E731
+            make = lambda rng: player.baton_throw(eq, self.pitch, S, a.line_x, target, rng, dt=w.quiet_dt)  # noqa: E731
             run = lambda p: throw(self.world, p, baton=a.baton, ruleset=self.ruleset.name)  # noqa: E731
         res, intended = self._simulate_with_retries(
             self._maker(S, make, "king" if king else "baton", a.baton, a.line_x, None, target),
@@ -806,7 +806,7 @@ class Match:
                     return simulate(self.world, kid, release_from_params(p, self.pitch), kind="kubb", params=p)
 
                 def make(rng, target=target):
-                    return player.kubb_throw(eq, self.pitch, from_side, target, rng, dt=w.dt)
+                    return player.kubb_throw(eq, self.pitch, from_side, target, rng, dt=w.quiet_dt)
 
             res, intended = self._simulate_with_retries(
                 self._maker(thrower_side, make, "inkast" if attempt_kind == "inkast" else "penalty", kid, self.pitch.baseline_x(from_side), into, (target[0], target[1], 0.0)),

@@ -34,7 +34,7 @@ from kubb3d.physics._pybullet import pb
 
 from kubb3d.equipment import EquipmentSet
 from kubb3d.physics.aero import RodDrag, piece_drag
-from kubb3d.physics.world import DT, GRAVITY, PhysicsGlitch, World
+from kubb3d.physics.world import DT, GRAVITY, SAMPLE_INTERVAL, PhysicsGlitch, World
 from kubb3d.pitch import Pitch, opponent
 from kubb3d.snapshot import GROUND_ID, Snapshot, body_axis
 
@@ -349,7 +349,7 @@ def simulate(
     line_x: float | None = None,
     side: str | None = None,
     max_time: float = 15.0,
-    record_every: int = 8,
+    record_every: float | None = None,
     sliding: bool = False,
 ) -> ThrowResult:
     """Release ``piece`` (added to the world if missing) and simulate until everything rests.
@@ -364,8 +364,9 @@ def simulate(
         line_x: throwing line for the foot-fault check (default: thrower's baseline).
         side: thrower's side for the foot-fault check (default ``params.side``).
         max_time: simulated seconds at most.
-        record_every: steps between trajectory samples and rest checks (8 → 30 Hz at the
-            default step).
+        record_every: seconds between trajectory samples and rest checks after the first
+            contact (default :data:`~kubb3d.physics.world.SAMPLE_INTERVAL`, 30 Hz); the free
+            flight is recorded at 30 Hz.
         sliding: the piece starts on the ground (a flick): its first contact is the first
             one with anything but the ground, and the free phase ends there.
 
@@ -383,7 +384,9 @@ def simulate(
     recorder.record(world.time, first_sample)
     start = {pid: (world.frame_position(pid, com, q), q) for pid, (com, q) in first_sample.items()}
 
-    # --- free flight, one step at a time, until the first contact
+    # --- free flight until the first contact: steps of world.quiet_dt while the piece is far
+    # from everything, of world.dt near the ground or a piece. Velocities are kept half a step
+    # ahead against gravity (see World.set_flight_step), so the flight does not depend on the steps.
     vx, vy, _ = release.velocity
     hn = math.hypot(vx, vy)
     nx, ny = (-vy / hn, vx / hn) if hn > 1e-9 else (0.0, 1.0)  # horizontal normal of the flight plane
@@ -391,33 +394,41 @@ def simulate(
     heli = 0.0
     sin_heli = math.sin(HELICOPTER_AXIS_ELEVATION)
     first: FirstContact | None = None
-    dt = world.dt
-    limit = world.steps + int(max_time / dt)
+    end = t0 + max_time - 1e-9
     by_body = world.piece_of_body
-    n = 0
-    while not sliding and world.steps < limit:
+    gap_of = world.flight_clearance(piece) if not sliding else None
+    h = 0.0
+    next_record = t0 + SAMPLE_INTERVAL - 1e-9
+    while not sliding and world.time < end:
         com, q = pb.getBasePositionAndOrientation(body, physicsClientId=c)
+        v, (wx, wy, wz) = pb.getBaseVelocity(body, physicsClientId=c)
+        speed = math.sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2])
+        want = world.quiet_dt if gap_of(com) > 2.0 * speed * world.quiet_dt + FLIGHT_MARGIN else world.dt
+        if want != h:
+            world.set_flight_step(piece, h, want)
+            h = want
+            v = pb.getBaseVelocity(body, physicsClientId=c)[0]
         qx, qy, qz, qw = q
         ax, ay, az = 2 * (qx * qz + qy * qw), 2 * (qy * qz - qx * qw), 1 - 2 * (qx * qx + qy * qy)
         tilt = math.asin(min(1.0, abs(ax * nx + ay * ny)))
         if tilt > max_tilt:
             max_tilt = tilt
-        v, (wx, wy, wz) = pb.getBaseVelocity(body, physicsClientId=c)
         along = wx * ax + wy * ay + wz * az
         px, py, pz = wx - along * ax, wy - along * ay, wz - along * az
         wn = math.sqrt(px * px + py * py + pz * pz)
         if wn > 1e-9 and abs(pz) > sin_heli * wn:
-            heli += wn * dt
+            heli += wn * h
         world.apply_drag(piece, (com, q, v))
         world.step(1)
-        n += 1
-        if n % record_every == 0:
+        if world.time >= next_record:
             recorder.record(world.time, {piece: pb.getBasePositionAndOrientation(body, physicsClientId=c)})
+            next_record += SAMPLE_INTERVAL
         cps = pb.getContactPoints(bodyA=body, physicsClientId=c)
         if cps:
             cp = min(cps, key=lambda x: (x[8], x[2]))
             first = FirstContact(by_body(cp[2]), world.time - t0, tuple(float(v) for v in cp[5]))
             break
+    world.use_step(world.dt)
 
     # --- after the first contact (a sliding piece: from the start) until everything rests
     touched: set[str] = set()
@@ -426,16 +437,20 @@ def simulate(
         if first is not None:
             touched.add(first.piece)
 
-        def on_sample(t: float, sample: dict) -> None:
+        def watch_contacts() -> None:
+            # every step (before it: the contacts of the step just taken), so no short touch is missed
             nonlocal first
             for cp in pb.getContactPoints(bodyA=body, physicsClientId=c):
                 other = by_body(cp[2])
                 if first is None and other != GROUND_ID:
-                    first = FirstContact(other, t - t0, tuple(float(v) for v in cp[5]))
+                    first = FirstContact(other, world.time - t0, tuple(float(v) for v in cp[5]))
                 touched.add(other)
+
+        def on_sample(t: float, sample: dict) -> None:
             recorder.record(t, sample)
 
-        world.add_step_hook(_DragUntilSlow(world, piece))
+        world.add_step_hook(watch_contacts)
+        world.add_step_hook(_AfterContact(world, piece))
         try:
             stats = world.run_until_rest(max(0.0, max_time - (world.time - t0)), sample_every=record_every, on_sample=on_sample)
         finally:
@@ -458,25 +473,34 @@ def simulate(
     return ThrowResult(piece, release, params, metrics, violations, first, touched, traj, final, rest_time, bool(stats and stats.at_rest), final_tilt)
 
 
+FLIGHT_MARGIN = 0.02
+"""m: free flight takes long steps only while the piece's bounding sphere stays this far (plus two
+long steps' travel) from the ground and from every other piece's bounding sphere."""
+
 DRAG_MIN_SPEED = 3.0
 """m/s: after its first contact a thrown piece gets air drag until it is slower than this
 (a baton at 3 m/s feels ≈ 0.08 N of drag against 2.8 N of weight)."""
 
 
-class _DragUntilSlow:
-    """Step hook: air drag on the thrown piece until it first drops below :data:`DRAG_MIN_SPEED`."""
+class _AfterContact:
+    """Step hook for the thrown piece after its first contact: air drag until it first drops below
+    :data:`DRAG_MIN_SPEED`, and the ground's plowing resistance whenever it touches soft ground
+    (:meth:`kubb3d.physics.world.World.apply_plowing`)."""
 
     def __init__(self, world: World, piece: str) -> None:
-        self.world, self.piece, self.active = world, piece, True
+        self.world, self.piece, self.drag = world, piece, True
         self.body, self.client = world.body_id(piece), world.client
+        self.plow = world.ground.plowing > 0
 
     def __call__(self) -> None:
-        if self.active:
+        if self.drag:
             (vx, vy, vz), _ = pb.getBaseVelocity(self.body, physicsClientId=self.client)
             if vx * vx + vy * vy + vz * vz < DRAG_MIN_SPEED**2:
-                self.active = False
+                self.drag = False
             else:
                 self.world.apply_drag(self.piece)
+        if self.plow:
+            self.world.apply_plowing(self.piece)
 
 
 class _Recorder:
@@ -547,8 +571,9 @@ def throw(world: World, params: ThrowParams, *, baton: str = "baton1", ruleset: 
 
 # ---------------------------------------------------------------------- aim solver
 def predict_flight(release: Release, drag: RodDrag | None, mass: float, dt: float, until_x: float, direction: float = 1.0) -> tuple[float, float] | None:
-    """Integrate the centre of mass like PyBullet does (semi-implicit Euler, drag at the CoM,
-    constant spin) until it crosses ``until_x`` (m, moving in ``direction`` ±1 along x).
+    """Integrate the centre of mass like the world's free flight (semi-implicit Euler with the
+    velocity half a step ahead against gravity, so the parabola is exact whatever ``dt``; drag at
+    the CoM, constant spin) until it crosses ``until_x`` (m, moving in ``direction`` ±1 along x).
 
     Plain floats, no numpy: one call integrates ~200 steps in about a millisecond.
 
@@ -557,6 +582,7 @@ def predict_flight(release: Release, drag: RodDrag | None, mass: float, dt: floa
     """
     px, py, pz = release.position
     vx, vy, vz = release.velocity
+    vz += GRAVITY * dt / 2  # half a step ahead against gravity: exact for gravity alone
     wx, wy, wz = release.angular_velocity
     ax0, ay0, az0 = (float(c) for c in body_axis(release.quat_xyzw))
     wn = math.sqrt(wx * wx + wy * wy + wz * wz)
@@ -625,7 +651,7 @@ def aim(world: World, target: str | tuple[float, float, float], base: ThrowParam
         tz = float(pos[2]) + (0.1 * world.equipment.kubb.height if world.kind(target) == "kubb" else 0.0)
     else:
         tx, ty, tz = (float(v) for v in target)
-    return solve_aim(world.equipment, world.pitch, (tx, ty, tz), base, piece_kind=piece_kind, dt=world.dt, air_drag=world.air_drag)
+    return solve_aim(world.equipment, world.pitch, (tx, ty, tz), base, piece_kind=piece_kind, dt=world.quiet_dt, air_drag=world.air_drag)
 
 
 def solve_aim(

@@ -40,7 +40,7 @@ def test_air_drag_shortens_the_flight():
     for drag in (False, True):
         with World(ground="plane", air_drag=drag, stakes=False) as w:
             _fly(w, "baton1", (0, 0, 2.0), (v * math.cos(theta), 0, v * math.sin(theta)))
-            for _ in range(240):
+            for _ in range(w.steps_for(1.0)):
                 if drag:
                     w.apply_drag("baton1")
                 w.step(1)
@@ -67,7 +67,7 @@ def test_static_tipping_angle_within_half_a_degree(offset_deg, falls):
         crit = w.equipment.kubb.tipping_angle
         assert math.degrees(crit) == pytest.approx(25.02, abs=0.01)  # atan(7/15)
         _tilted_kubb(w, crit + math.radians(offset_deg))
-        w.step(480)
+        w.step(w.steps_for(2.0))
         tilt = w.snapshot()["k"].tilt
     if falls:
         assert tilt > math.radians(80)
@@ -105,7 +105,7 @@ def test_angular_momentum_of_a_spinning_baton_is_conserved_in_drag_free_flight()
             return r @ inertia @ r.T @ omega
 
         l0 = momentum()
-        w.step(240)
+        w.step(w.steps_for(1.0))
         l1 = momentum()
     assert np.linalg.norm(l1 - l0) < 0.01 * np.linalg.norm(l0)
 
@@ -114,7 +114,7 @@ def test_standing_pieces_stay_put_for_10_seconds_on_grass():
     with World.standard(sleeping=False) as w:
         start = {pid: w.pose(pid)[0] for pid in w.piece_ids("kubb", "king")}
         assert len(start) == 11
-        w.step(2400)
+        w.step(w.steps_for(10.0))
         moved = {pid: float(np.linalg.norm(w.pose(pid)[0] - p0)) for pid, p0 in start.items()}
     assert max(moved.values()) < 0.001, moved
 
@@ -135,7 +135,7 @@ def test_no_tunnelling_100_broadside_throws_up_to_20_mps():
             # centre 17 cm up: the lower tip clears the ground whatever the angle
             w.set_pose("baton1", (1.5, rng.uniform(-0.02, 0.02), 0.17), q, linear_velocity=(speed, 0, 0), angular_velocity=(0, 2 * math.pi * 3.0, 0))
             w.set_pose("K", (2.0, 0.0, kubb.height / 2), (0, 0, 0, 1))
-            for _ in range(30):
+            for _ in range(w.steps_for(0.125)):
                 w.step(1)
                 if any({c.a, c.b} == {"baton1", "K"} for c in w.contacts()):
                     hits += 1

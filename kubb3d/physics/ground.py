@@ -37,6 +37,9 @@ class Ground:
         restitution: coefficient of restitution of wood on this ground.
         contact_stiffness: N/m, or None for a rigid contact (grass gives way).
         contact_damping: N·s/m, used with ``contact_stiffness``.
+        plowing: s/m, the plowing resistance of soft ground acting on a thrown piece that
+            slides on it: an extra horizontal force k · N · v_h (see
+            :meth:`kubb3d.physics.world.World.apply_plowing`); 0 on hard ground.
         source: where the numbers come from.
     """
 
@@ -47,10 +50,11 @@ class Ground:
     restitution: float
     contact_stiffness: float | None = None
     contact_damping: float | None = None
+    plowing: float = 0.0
     source: str = ""
 
     def __post_init__(self) -> None:
-        for field_name in ("friction", "rolling_resistance", "spinning_friction", "restitution"):
+        for field_name in ("friction", "rolling_resistance", "spinning_friction", "restitution", "plowing"):
             value = getattr(self, field_name)
             if not (math.isfinite(value) and value >= 0):
                 raise ValueError(f"ground {self.name!r}: {field_name} must be a finite number >= 0, got {value}")
@@ -64,8 +68,9 @@ GRASS = Ground(
     rolling_resistance=0.25,
     spinning_friction=0.004,
     restitution=0.15,
-    contact_stiffness=6.0e4,
+    contact_stiffness=None if __import__("os").environ.get("K_RIGID") else 6.0e4,
     contact_damping=4.0e2,
+    plowing=float(__import__("os").environ.get("K_PLOW", "0.2")),
     source=(
         "dry mown lawn: wood sliding friction 0.4-0.5 and wet about 0.2 (DESIGN.md); "
         "rolling resistance of a rod on turf grass 0.2-0.3 (lawn-bowls green speeds give "

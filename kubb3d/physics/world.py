@@ -20,10 +20,12 @@ linear / angular damping    0            air drag is modelled explicitly
 sleeping                    enabled      pieces at rest cost nothing
 ==========================  ===========  =======================================
 
-Rest detection: every ``sample_every`` steps the poses of all movable pieces
-are read; the world is at rest when no piece moved faster than
-``REST_SPEED`` (m/s) or turned faster than ``REST_TURN`` (rad/s) during
-``REST_HOLD`` seconds of samples.
+Rest detection (:meth:`World.run_until_rest`): every :data:`SAMPLE_INTERVAL`
+seconds the velocities of all movable pieces are read; the world is at rest
+when for :data:`SETTLE_S` seconds no piece is faster than :data:`REST_SPEED`
+(m/s) or turns faster than :data:`REST_TURN` (rad/s) and no kubb or king is
+balanced on an edge or corner (centre of mass not above the support polygon of
+its contacts): a balance that will tip is not rest.
 """
 
 from __future__ import annotations
@@ -43,8 +45,19 @@ from kubb3d.physics.ground import WOOD_ON_WOOD_FRICTION, WOOD_ON_WOOD_RESTITUTIO
 from kubb3d.pitch import KING_ID, SIDES, Pitch, baseline_ids
 from kubb3d.snapshot import GROUND_ID, Contact, PieceState, Snapshot
 
-DT = 1.0 / 240.0
-"""s: the default time step (a 20 m/s baton tip moves 8 cm per step; CCD catches the rest)."""
+DT = 1.0 / 960.0
+"""s: the default time step while pieces can collide fast. Chosen by convergence (docs/physics.md
+"Time step"): 150 elite throws fell 0.473 kubbs per baton at 1/960 s and 0.473 at 1/1920 s, but
+0.40 at 1/240 s (a 10 m/s baton end moves 4 cm per step there, most of a kubb's width)."""
+QUIET_STEPS = 4
+"""The quiet step is this many fine steps long (at most :data:`QUIET_DT`): halving ``dt`` halves
+both, so a convergence check moves every step."""
+QUIET_DT = 1.0 / 240.0
+"""s: the longest step, taken while nothing moves faster than :data:`QUIET_SPEED` (settling, the rest hold) and
+during free flight far from anything (see :meth:`World.flight_clearance`)."""
+QUIET_SPEED = 0.3
+"""m/s: the fastest point of every piece below this: steps of :data:`QUIET_DT` (a point moves
+1.25 mm per step)."""
 TABLE_DT = 1.0 / 960.0
 """s: time step for table-top sets (a 2 m/s disk moves 2 mm per step, a quarter of its thickness)."""
 
@@ -58,12 +71,31 @@ REST_SPEED = 0.01
 """m/s: a piece slower than this counts as at rest."""
 REST_TURN = 0.1
 """rad/s: a piece turning slower than this counts as at rest."""
-REST_HOLD = 0.25
-"""s: how long every piece must stay at rest before the world is at rest."""
+SETTLE_S = 0.5
+"""s: how long the world must stay at rest (every piece slow and statically stable) before it
+counts as at rest. kubb3d's decision (the rule documents are silent on how long to wait for a kubb
+that falls late): half a second, long enough for a block rocking on its end to settle and a
+block starting to tip from near its balance to be seen moving."""
+SAMPLE_INTERVAL = 1.0 / 30.0
+"""s: time between rest checks and tilt-history samples."""
+STABLE_MARGIN = 0.001
+"""m: a block's centre of mass must lie this far inside the support polygon of its contacts to
+count as statically stable."""
+GROUND_TOUCH = 0.004
+"""m: a block's corner this close to the ground surface supports it (collision meshes are 1 mm
+inside the visual block, and grass gives a fraction of a millimetre)."""
+CONTACT_GAP = 0.002
+"""m: contact points farther apart than this (the contact breaking threshold) do not support."""
+CCD_ALLOWED_PENETRATION = 0.005
+"""m: penetration a swept-sphere CCD contact may leave. With 0 a body resting at the swept
+sphere's depth is stopped at the start of every step while its velocity is kept (a baton lying
+on grass and given 6 m/s did not move at all): docs/physics.md "Frozen bodies"."""
 
 WORLD_LIMIT = 50.0
 """m: a piece farther than this from the pitch centre (or NaN) is a physics glitch."""
 
+
+_BOX_CORNERS = np.array([(sx, sy, sz) for sx in (-1, 1) for sy in (-1, 1) for sz in (-1, 1)], dtype=float)
 
 _CLIENT_POOL: list[int] = []
 """Disconnected worlds hand their PyBullet client back here; a new World reuses one after
@@ -97,6 +129,11 @@ class _Piece:
     max_tilt: float = 0.0
     cos_max_tilt: float = 1.0
     ref_axis: tuple[float, float, float] = (0.0, 0.0, 1.0)
+
+    @property
+    def radius(self) -> float:
+        """m: the bounding sphere's radius about the bounding-box centre."""
+        return math.sqrt(sum(h * h for h in self.half_extents))
 
     def reset_tilt(self, q) -> None:
         """Start the history afresh (the piece was set up): the reference is the long axis now."""
@@ -201,6 +238,9 @@ class World:
             ground = "board" if board else "grass"
         self.ground = get_ground(ground) if isinstance(ground, str) else ground
         self.dt = float(dt)
+        self.quiet_dt = self.dt if board is not None else max(self.dt, min(QUIET_STEPS * self.dt, QUIET_DT))
+        self._step_dt = self.dt
+        self._elapsed = 0.0
         self.air_drag = air_drag
         self.terrain = terrain
         self.time = 0.0
@@ -239,7 +279,7 @@ class World:
             enableConeFriction=1,
             restitutionVelocityThreshold=0.05,
             contactBreakingThreshold=0.002,
-            allowedCcdPenetration=0.0,
+            allowedCcdPenetration=CCD_ALLOWED_PENETRATION,
             enableFileCaching=1,
             physicsClientId=c,
         )
@@ -249,7 +289,7 @@ class World:
         c = self._cid
         if self.terrain is None:
             shape = pb.createCollisionShape(pb.GEOM_PLANE, physicsClientId=c)
-            body = pb.createMultiBody(0, shape, physicsClientId=c)
+            body = pb.createMultiBody(0, shape, useMaximalCoordinates=bool(__import__("os").environ.get("K_MAXG")), physicsClientId=c)
         else:
             res = 0.1
             xs = np.arange(-self.pitch.length / 2 - 1.0, self.pitch.length / 2 + 1.0 + 1e-9, res)
@@ -266,7 +306,7 @@ class World:
             )
             # PyBullet centres a heightfield on the midpoint of its height range.
             mid = (heights.max() + heights.min()) / 2
-            body = pb.createMultiBody(0, shape, basePosition=(0, 0, mid), physicsClientId=c)
+            body = pb.createMultiBody(0, shape, basePosition=(0, 0, mid), useMaximalCoordinates=bool(__import__("os").environ.get("K_MAXG")), physicsClientId=c)
         if self.equipment.board is not None:
             pb.resetBasePositionAndOrientation(body, (0, 0, -self.equipment.board.table_height), (0, 0, 0, 1), physicsClientId=c)
         self._set_surface(body)
@@ -536,15 +576,98 @@ class World:
         axis = (2 * (x * z + y * w), 2 * (y * z - x * w), 1 - 2 * (x * x + y * y))
         pb.applyExternalForce(p.body, -1, p.drag.force(v, axis), com, pb.WORLD_FRAME, physicsClientId=c)
 
+    def flight_clearance(self, piece_id: str) -> Callable[[tuple], float]:
+        """A function of the flying piece's centre of mass (x, y, z) giving the gap, m, between its
+        bounding sphere and the ground (its highest point) or any other piece's bounding sphere,
+        whichever is nearer. The other pieces are taken where they are now: nothing moves them
+        before the flying piece's first contact."""
+        me = self._pieces[piece_id]
+        r = me.radius
+        top = 0.0
+        if self.terrain is not None:
+            top = float(self._height_grid[2].max())
+        others = []
+        for p in self._pieces.values():
+            if p is me:
+                continue
+            pos, _ = self.pose(p.id)
+            others.append((float(pos[0]), float(pos[1]), float(pos[2]), p.radius + r))
+        ground_clear = top + r
+
+        def gap(com) -> float:
+            x, y, z = com
+            g = z - ground_clear
+            for ox, oy, oz, rr in others:
+                d = math.sqrt((x - ox) ** 2 + (y - oy) ** 2 + (z - oz) ** 2) - rr
+                if d < g:
+                    g = d
+            return g
+
+        return gap
+
+    def set_flight_step(self, piece_id: str, old_dt: float, new_dt: float) -> None:
+        """Switch the step of a piece in free flight from ``old_dt`` to ``new_dt`` s (0: just
+        released). Its vertical velocity is kept half a step ahead against gravity, v_z + g·h/2,
+        so that semi-implicit Euler steps trace the exact parabola whatever their length h."""
+        p = self._pieces[piece_id]
+        c = self._cid
+        v, w = pb.getBaseVelocity(p.body, physicsClientId=c)
+        pb.resetBaseVelocity(p.body, (v[0], v[1], v[2] + GRAVITY * (new_dt - old_dt) / 2), w, physicsClientId=c)
+        self.use_step(new_dt)
+
+    def apply_plowing(self, piece_id: str) -> None:
+        """Apply the ground's plowing resistance to one piece for the coming step.
+
+        A piece pressed into soft ground while it slides ploughs through grass and turf: a
+        horizontal force F = −k · N · v_h on its centre of mass, with k the ground's
+        :attr:`~kubb3d.physics.ground.Ground.plowing` (s/m), N the normal force of its ground
+        contacts in the last step (N) and v_h its horizontal velocity (m/s). At a landing N is
+        the impact's (large, over a few steps), so most of the horizontal speed goes there,
+        as when a baton digs into a lawn: a landing with normal impulse J keeps exp(−k·J/m) of
+        its horizontal speed. Lying and sliding, it adds k · g · v_h to the deceleration. The
+        force is the exact solution over one step, so it never reverses the motion and does
+        not depend on how the steps divide an impact. No-op on a ground without plowing.
+        """
+        k = self.ground.plowing
+        if k <= 0:
+            return
+        p = self._pieces[piece_id]
+        c = self._cid
+        normal = 0.0
+        for cp in pb.getContactPoints(bodyA=p.body, bodyB=self._ground_body, physicsClientId=c):
+            normal += cp[9]
+        if normal <= 0.0:
+            return
+        (vx, vy, _), _ = pb.getBaseVelocity(p.body, physicsClientId=c)
+        # the exact solution of m dv/dt = -k N v over one step, as a force: the speed lost over a
+        # landing is exp(-k J / m) of its impulse J however the steps divide it
+        h = self.step_dt
+        scale = p.mass * -math.expm1(-k * normal * h / p.mass) / h
+        com, _ = pb.getBasePositionAndOrientation(p.body, physicsClientId=c)
+        pb.applyExternalForce(p.body, -1, (-scale * vx, -scale * vy, 0.0), com, pb.WORLD_FRAME, physicsClientId=c)
+
+    @property
+    def step_dt(self) -> float:
+        """s: the length of the next step (:attr:`dt`, or :attr:`quiet_dt` while nothing can
+        collide fast; see :meth:`use_step`)."""
+        return self._step_dt
+
+    def use_step(self, dt: float) -> None:
+        """Take steps of ``dt`` seconds from now on (:attr:`dt` or :attr:`quiet_dt`)."""
+        if dt != self._step_dt:
+            self._step_dt = dt
+            pb.setPhysicsEngineParameter(fixedTimeStep=dt, physicsClientId=self._cid)
+
     def step(self, n: int = 1) -> None:
-        """Advance ``n`` fixed steps."""
+        """Advance ``n`` steps of :attr:`step_dt`."""
         c = self._cid
         for _ in range(n):
             for hook in self._forces:
                 hook()
             pb.stepSimulation(physicsClientId=c)
         self.steps += n
-        self.time = self.steps * self.dt
+        self._elapsed += n * self._step_dt
+        self.time = self._elapsed
 
     def sample(self) -> dict[str, tuple[tuple, tuple]]:
         """(com position, quat) of every movable piece; updates max tilts.
@@ -570,47 +693,126 @@ class World:
             out[p.id] = (pos, q)
         return out
 
-    def run_until_rest(self, max_time: float = 20.0, sample_every: int = 4, on_sample: Callable[[float, dict], None] | None = None) -> RunStats:
-        """Step until every movable piece is at rest (see module doc) or ``max_time`` s passed.
+    def steps_for(self, seconds: float) -> int:
+        """Whole steps of the current :attr:`step_dt` covering ``seconds`` (at least 1)."""
+        return max(1, int(round(seconds / self._step_dt)))
+
+    def run_until_rest(
+        self,
+        max_time: float = 20.0,
+        sample_every: float | None = None,
+        on_sample: Callable[[float, dict], None] | None = None,
+        *,
+        settle_s: float = SETTLE_S,
+    ) -> RunStats:
+        """Step until the world is at rest (see :meth:`at_rest_now`) for ``settle_s`` seconds, or
+        until ``max_time`` s passed.
+
+        Steps are :attr:`dt` long while any piece moves faster than :data:`QUIET_SPEED` at any of
+        its points, and :attr:`quiet_dt` long otherwise (slow pieces cannot collide hard: the
+        settling and the rest hold cost a quarter of the steps).
 
         Args:
             max_time: simulated seconds from now at most.
-            sample_every: steps between pose samples (rest check, tilt history).
+            sample_every: seconds between samples (rest check, tilt history, ``on_sample``);
+                default :data:`SAMPLE_INTERVAL`.
             on_sample: called with (time s, samples) at every sample (trajectories).
+            settle_s: how long, s, the world must stay at rest before it counts as at rest (a
+                kubb that starts to fall within this window is waited for).
 
         Raises:
             PhysicsGlitch: see :meth:`sample`.
         """
-        start = self.steps
-        limit = start + int(math.ceil(max_time / self.dt))
-        hold_samples = max(1, int(math.ceil(REST_HOLD / (sample_every * self.dt))))
-        prev = self.sample()
+        interval = SAMPLE_INTERVAL if sample_every is None else float(sample_every)
+        start_steps, t0 = self.steps, self.time
+        end = t0 + max_time - 1e-9
+        cur = self.sample()
         if on_sample:
-            on_sample(self.time, prev)
-        quiet = 0
-        interval = sample_every * self.dt
-        lin_tol = REST_SPEED * interval
-        cos_tol = math.cos(REST_TURN * interval / 2)
-        while self.steps < limit:
-            self.step(sample_every)
+            on_sample(self.time, cur)
+        quiet_since = None
+        while self.time < end:
+            moving, fastest = self._motion()
+            self.use_step(self.dt if fastest > QUIET_SPEED else self.quiet_dt)
+            if not moving and not self.unstable_pieces():
+                if quiet_since is None:
+                    quiet_since = self.time
+                if self.time - quiet_since >= settle_s - 1e-9:
+                    self.use_step(self.dt)
+                    return RunStats(self.steps - start_steps, self.time, True)
+            else:
+                quiet_since = None
+            self.step(self.steps_for(min(interval, max(end - self.time, 0.0))))
             cur = self.sample()
             if on_sample:
                 on_sample(self.time, cur)
-            moving = False
-            for pid, (pos, q) in cur.items():
-                p0, q0 = prev.get(pid, (pos, q))
-                dx, dy, dz = pos[0] - p0[0], pos[1] - p0[1], pos[2] - p0[2]
-                if dx * dx + dy * dy + dz * dz > lin_tol * lin_tol:
-                    moving = True
-                    break
-                if abs(q[0] * q0[0] + q[1] * q0[1] + q[2] * q0[2] + q[3] * q0[3]) < cos_tol:
-                    moving = True
-                    break
-            prev = cur
-            quiet = 0 if moving else quiet + 1
-            if quiet >= hold_samples:
-                return RunStats(self.steps - start, self.time, True)
-        return RunStats(self.steps - start, self.time, False)
+        self.use_step(self.dt)
+        moving, _ = self._motion()
+        at_rest = not moving and not self.unstable_pieces() and quiet_since is not None and self.time - quiet_since >= settle_s - 1e-9
+        return RunStats(self.steps - start_steps, self.time, at_rest)
+
+    def _motion(self) -> tuple[bool, float]:
+        """(any movable piece faster than :data:`REST_SPEED` or turning faster than
+        :data:`REST_TURN`; the fastest speed of any point of any movable piece, m/s)."""
+        c = self._cid
+        lin2, ang2 = REST_SPEED * REST_SPEED, REST_TURN * REST_TURN
+        moving, fastest = False, 0.0
+        for p in self._pieces.values():
+            if p.kind == "stake":
+                continue
+            (vx, vy, vz), (wx, wy, wz) = pb.getBaseVelocity(p.body, physicsClientId=c)
+            v2, w2 = vx * vx + vy * vy + vz * vz, wx * wx + wy * wy + wz * wz
+            if v2 > lin2 or w2 > ang2:
+                moving = True
+            fastest = max(fastest, math.sqrt(v2) + math.sqrt(w2) * p.radius)
+        return moving, fastest
+
+    def moving_pieces(self) -> list[str]:
+        """Movable pieces now faster than :data:`REST_SPEED` (m/s) or turning faster than
+        :data:`REST_TURN` (rad/s), in insertion order."""
+        c = self._cid
+        lin2, ang2 = REST_SPEED * REST_SPEED, REST_TURN * REST_TURN
+        out = []
+        for p in self._pieces.values():
+            if p.kind == "stake":
+                continue
+            (vx, vy, vz), (wx, wy, wz) = pb.getBaseVelocity(p.body, physicsClientId=c)
+            if vx * vx + vy * vy + vz * vz > lin2 or wx * wx + wy * wy + wz * wz > ang2:
+                out.append(p.id)
+        return out
+
+    def unstable_pieces(self) -> list[str]:
+        """Kubbs and kings (square blocks on a pitch) balanced on an edge or a corner: the corners
+        of the block within :data:`GROUND_TOUCH` of the ground span no polygon with the centre of
+        mass :data:`STABLE_MARGIN` inside it, and no other piece touches the block to hold it up.
+        Such a block will tip one way or the other, however slowly it moves now. (Contact
+        manifolds are not used for the polygon: PyBullet keeps as few as two points for a block
+        standing flat.) Table-top pieces (disks on a narrow rim) are not checked. An unstable
+        piece is woken so that gravity acts on it even if the engine had put it to sleep."""
+        if self.equipment.board is not None:
+            return []
+        c = self._cid
+        out = []
+        for p in self._pieces.values():
+            if p.kind not in ("kubb", "king") or p.shape != "box":
+                continue
+            com, q = pb.getBasePositionAndOrientation(p.body, physicsClientId=c)
+            m = np.array(pb.getMatrixFromQuaternion(q)).reshape(3, 3)
+            corners = self._frame_from_com(p, com, q) + _BOX_CORNERS * np.array(p.half_extents) @ m.T
+            ground = np.array([self.ground_height(x, y) for x, y in corners[:, :2]]) if self.terrain else 0.0
+            low = corners[corners[:, 2] - ground < GROUND_TOUCH]
+            if support_margin(low[:, :2].tolist(), (com[0], com[1])) >= STABLE_MARGIN:
+                continue
+            held = any(cp[2] != self._ground_body for cp in pb.getContactPoints(bodyA=p.body, physicsClientId=c) if cp[8] < CONTACT_GAP)
+            if held:
+                continue
+            out.append(p.id)
+            pb.changeDynamics(p.body, -1, activationState=pb.ACTIVATION_STATE_WAKE_UP, physicsClientId=c)
+        return out
+
+    def at_rest_now(self) -> bool:
+        """True when every movable piece is slow (:meth:`moving_pieces`) and no block is in a
+        balance that will tip (:meth:`unstable_pieces`)."""
+        return not self.moving_pieces() and not self.unstable_pieces()
 
     def sleep_all(self) -> None:
         """Put every movable piece to sleep (after the world came to rest)."""
@@ -682,3 +884,38 @@ class World:
                 side=p.side,
             )
         return Snapshot(self.time, pieces, self.contacts(), self.pitch, GRAVITY)
+
+
+def support_margin(points, com_xy) -> float:
+    """Signed distance, m, of ``com_xy`` inside the convex hull of the horizontal contact points
+    ``points`` (sequence of (x, y)); negative outside, ``-inf`` when the points span no area
+    (fewer than three, or all on one line: a block on an edge or a corner)."""
+    pts = sorted(set((round(x, 6), round(y, 6)) for x, y in points))
+    if len(pts) < 3:
+        return -math.inf
+
+    def cross(o, a, b):
+        return (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0])
+
+    lower: list = []
+    for q in pts:
+        while len(lower) >= 2 and cross(lower[-2], lower[-1], q) <= 1e-12:
+            lower.pop()
+        lower.append(q)
+    upper: list = []
+    for q in reversed(pts):
+        while len(upper) >= 2 and cross(upper[-2], upper[-1], q) <= 1e-12:
+            upper.pop()
+        upper.append(q)
+    hull = lower[:-1] + upper[:-1]
+    if len(hull) < 3:
+        return -math.inf
+    margin = math.inf
+    for i, a in enumerate(hull):
+        b = hull[(i + 1) % len(hull)]
+        ex, ey = b[0] - a[0], b[1] - a[1]
+        length = math.hypot(ex, ey)
+        if length < 1e-9:
+            continue
+        margin = min(margin, (ex * (com_xy[1] - a[1]) - ey * (com_xy[0] - a[0])) / length)
+    return margin
