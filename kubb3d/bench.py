@@ -7,9 +7,12 @@ legality, trajectory recording, contacts), and take the final snapshot. The
 aim solutions are computed before the clock starts.
 
 The *bare loop* does the same physics with PyBullet alone: the same URDF
-files, engine settings and dynamics, the same release, stepping until the
-same rest test holds, but without drag, legality tracking, recording or
-snapshots. The ratio tells what kubb3d's own bookkeeping costs.
+files, engine settings and dynamics, the same release, stepping at the fixed
+time step :data:`~kubb3d.physics.world.DT` until every body is slow for the
+same settle window, but without drag, plowing, legality tracking, the
+stability check, recording or snapshots, and without kubb3d's long steps in
+free flight and while everything is slow. The ratio tells what kubb3d's own
+work costs against what its step schedule saves.
 """
 
 from __future__ import annotations
@@ -67,27 +70,34 @@ def full_throws(throws) -> tuple[float, int]:
 
 
 def bare_loop(throws) -> tuple[float, int]:
-    """The same scene and throws in plain PyBullet; returns (seconds, total steps)."""
+    """The same scene and throws in plain PyBullet, stepped at the world's fixed time step
+    :data:`~kubb3d.physics.world.DT` throughout; returns (seconds, total steps)."""
     from kubb3d.assets import model_path
     from kubb3d.equipment import STANDARD
+    from kubb3d.physics import world as W
     from kubb3d.physics.ground import GRASS, WOOD_ON_WOOD_FRICTION, WOOD_ON_WOOD_RESTITUTION
     from kubb3d.pitch import Pitch
 
     pitch = Pitch()
-    dt = 1 / 240
+    dt = W.DT
     c = pb.connect(pb.DIRECT)
     mu = math.sqrt(WOOD_ON_WOOD_FRICTION)
     steps = 0
+    per_sample = max(1, round(W.SAMPLE_INTERVAL / dt))
+    hold = math.ceil(W.SETTLE_S / (per_sample * dt) - 1e-9)
+    lin2, ang2 = W.REST_SPEED**2, W.REST_TURN**2
     t0 = time.perf_counter()
     for _, rel in throws:
         pb.resetSimulation(physicsClientId=c)
         pb.setPhysicsEngineParameter(fixedTimeStep=dt, numSubSteps=0, numSolverIterations=50, deterministicOverlappingPairs=1,
                                      enableConeFriction=1, restitutionVelocityThreshold=0.05, contactBreakingThreshold=0.002,
-                                     allowedCcdPenetration=0.0, enableFileCaching=1, physicsClientId=c)
-        pb.setGravity(0, 0, -9.81, physicsClientId=c)
-        ground = pb.createMultiBody(0, pb.createCollisionShape(pb.GEOM_PLANE, physicsClientId=c), physicsClientId=c)
-        pb.changeDynamics(ground, -1, lateralFriction=GRASS.friction / mu, restitution=GRASS.restitution / math.sqrt(WOOD_ON_WOOD_RESTITUTION),
-                          contactStiffness=GRASS.contact_stiffness, contactDamping=GRASS.contact_damping, physicsClientId=c)
+                                     allowedCcdPenetration=W.CCD_ALLOWED_PENETRATION, useSplitImpulse=1,
+                                     splitImpulsePenetrationThreshold=W.SPLIT_IMPULSE_THRESHOLD, enableFileCaching=1, physicsClientId=c)
+        pb.setGravity(0, 0, -W.GRAVITY, physicsClientId=c)
+        hz = W.FLAT_GROUND_HALF_EXTENTS[2]
+        ground = pb.createMultiBody(0, pb.createCollisionShape(pb.GEOM_BOX, halfExtents=W.FLAT_GROUND_HALF_EXTENTS, physicsClientId=c),
+                                    basePosition=(0, 0, -hz), useMaximalCoordinates=True, physicsClientId=c)
+        pb.changeDynamics(ground, -1, lateralFriction=GRASS.friction / mu, restitution=GRASS.restitution / math.sqrt(WOOD_ON_WOOD_RESTITUTION), physicsClientId=c)
 
         def load(kind, pos, quat=(0, 0, 0, 1), fixed=False, sleep=True):
             b = pb.loadURDF(str(model_path("standard", kind)), pos, quat, useMaximalCoordinates=True, useFixedBase=fixed,
@@ -101,26 +111,26 @@ def bare_loop(throws) -> tuple[float, int]:
             return b
 
         for x, y in pitch.stake_positions().values():
-            load("stake", (x, y, 0.125), fixed=True)
-        bodies = [load("kubb", (x, y, 0.075)) for side in "AB" for x, y in pitch.baseline_kubb_positions(side).values()]
-        bodies.append(load("king", (0, 0, 0.15 - 0.0148)))
+            load("stake", (x, y, STANDARD.stake.length / 2), fixed=True)
+        bodies = [load("kubb", (x, y, STANDARD.kubb.height / 2)) for side in "AB" for x, y in pitch.baseline_kubb_positions(side).values()]
+        bodies.append(load("king", (0, 0, STANDARD.king.height / 2)))
         baton = load("baton", rel.position, rel.quat_xyzw, sleep=False)
         pb.changeDynamics(baton, -1, rollingFriction=GRASS.rolling_resistance * 0.022 / (GRASS.friction / mu),
                           spinningFriction=GRASS.spinning_friction / (GRASS.friction / mu), physicsClientId=c)
         pb.resetBaseVelocity(baton, rel.velocity, rel.angular_velocity, physicsClientId=c)
         bodies.append(baton)
-        prev = [pb.getBasePositionAndOrientation(b, physicsClientId=c) for b in bodies]
         quiet, n = 0, 0
-        tol = 0.01 * 4 * dt
-        cos_tol = math.cos(0.1 * 4 * dt / 2)
-        while n < 15 * 240 and quiet < 15:
-            for _ in range(4):
+        while n * dt < 15.0 and quiet < hold:
+            for _ in range(per_sample):
                 pb.stepSimulation(physicsClientId=c)
-            n += 4
-            cur = [pb.getBasePositionAndOrientation(b, physicsClientId=c) for b in bodies]
-            moving = any(math.dist(p0, p1) > tol or abs(sum(a * b for a, b in zip(q0, q1))) < cos_tol for (p0, q0), (p1, q1) in zip(prev, cur))
+            n += per_sample
+            moving = False
+            for b in bodies:
+                v, w = pb.getBaseVelocity(b, physicsClientId=c)
+                if v[0] * v[0] + v[1] * v[1] + v[2] * v[2] > lin2 or w[0] * w[0] + w[1] * w[1] + w[2] * w[2] > ang2:
+                    moving = True
+                    break
             quiet = 0 if moving else quiet + 1
-            prev = cur
         steps += n
     elapsed = time.perf_counter() - t0
     pb.disconnect(c)
@@ -138,7 +148,7 @@ def world_memory_mb() -> float:
         "from kubb3d.physics.world import World\n"
         "base = rss_mb()\n"
         "w = World.standard()\n"
-        "w.step(240)\n"
+        "w.step(w.steps_for(1.0))\n"
         "print(rss_mb() - base)\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)

@@ -68,8 +68,6 @@ GRASS = Ground(
     rolling_resistance=0.25,
     spinning_friction=0.004,
     restitution=0.15,
-    contact_stiffness=None if __import__("os").environ.get("K_RIGID") else 6.0e4,
-    contact_damping=4.0e2,
     plowing=float(__import__("os").environ.get("K_PLOW", "0.2")),
     source=(
         "dry mown lawn: wood sliding friction 0.4-0.5 and wet about 0.2 (DESIGN.md); "
@@ -87,8 +85,6 @@ WET_GRASS = Ground(
     rolling_resistance=0.2,
     spinning_friction=0.003,
     restitution=0.1,
-    contact_stiffness=6.0e4,
-    contact_damping=4.0e2,
     source="wet lawn: sliding friction about 0.2 (DESIGN.md); otherwise as grass",
 )
 

@@ -86,6 +86,16 @@ GROUND_TOUCH = 0.004
 inside the visual block, and grass gives a fraction of a millimetre)."""
 CONTACT_GAP = 0.002
 """m: contact points farther apart than this (the contact breaking threshold) do not support."""
+SPLIT_IMPULSE_THRESHOLD = 1.0
+"""m: contacts shallower than this (all of them) resolve penetration by split impulse, so pushing
+a piece out of the ground adds no speed to it. Bullet's default (−0.04 m) feeds shallow
+penetrations back as velocity: a kubb dropped on its end from 1 m onto grass rebounded 4–5 cm
+instead of e²·h = 2.25 cm (docs/physics.md "Ground contact")."""
+FLAT_GROUND_HALF_EXTENTS = (60.0, 60.0, 1.0)
+"""m: the flat ground is a static box 120 × 120 × 2 m with its top face at z = 0, created with
+maximal coordinates (a rigid-body contact, with split impulse) rather than PyBullet's plane: on
+the plane a block landing flat or a baton landing lying down bounced 0–2.5× its nominal height
+depending on the step, on the box it rebounds e²·h (docs/physics.md "Ground contact")."""
 CCD_ALLOWED_PENETRATION = 0.005
 """m: penetration a swept-sphere CCD contact may leave. With 0 a body resting at the swept
 sphere's depth is stopped at the start of every step while its velocity is kept (a baton lying
@@ -281,6 +291,8 @@ class World:
             contactBreakingThreshold=0.002,
             allowedCcdPenetration=CCD_ALLOWED_PENETRATION,
             enableFileCaching=1,
+            useSplitImpulse=1,
+            splitImpulsePenetrationThreshold=SPLIT_IMPULSE_THRESHOLD,
             physicsClientId=c,
         )
         pb.setGravity(0, 0, -GRAVITY, physicsClientId=c)
@@ -288,8 +300,12 @@ class World:
     def _make_ground(self) -> int:
         c = self._cid
         if self.terrain is None:
-            shape = pb.createCollisionShape(pb.GEOM_PLANE, physicsClientId=c)
-            body = pb.createMultiBody(0, shape, useMaximalCoordinates=bool(__import__("os").environ.get("K_MAXG")), physicsClientId=c)
+            # a thick static box, not PyBullet's plane: see FLAT_GROUND_HALF_EXTENTS
+            top = -self.equipment.board.table_height if self.equipment.board is not None else 0.0
+            hx, hy, hz = FLAT_GROUND_HALF_EXTENTS
+            shape = pb.createCollisionShape(pb.GEOM_BOX, halfExtents=FLAT_GROUND_HALF_EXTENTS, physicsClientId=c)
+            visual = pb.createVisualShape(pb.GEOM_BOX, halfExtents=FLAT_GROUND_HALF_EXTENTS, physicsClientId=c)
+            body = pb.createMultiBody(0, shape, visual, basePosition=(0, 0, top - hz), useMaximalCoordinates=True, physicsClientId=c)
         else:
             res = 0.1
             xs = np.arange(-self.pitch.length / 2 - 1.0, self.pitch.length / 2 + 1.0 + 1e-9, res)
@@ -306,9 +322,9 @@ class World:
             )
             # PyBullet centres a heightfield on the midpoint of its height range.
             mid = (heights.max() + heights.min()) / 2
-            body = pb.createMultiBody(0, shape, basePosition=(0, 0, mid), useMaximalCoordinates=bool(__import__("os").environ.get("K_MAXG")), physicsClientId=c)
-        if self.equipment.board is not None:
-            pb.resetBasePositionAndOrientation(body, (0, 0, -self.equipment.board.table_height), (0, 0, 0, 1), physicsClientId=c)
+            if self.equipment.board is not None:
+                mid -= self.equipment.board.table_height
+            body = pb.createMultiBody(0, shape, basePosition=(0, 0, mid), useMaximalCoordinates=True, physicsClientId=c)
         self._set_surface(body)
         return body
 
@@ -409,7 +425,7 @@ class World:
         if kind != "stake":
             # Swept-sphere CCD stops a disk sliding flat on a board box (measured: it does not
             # move at all), so table-top sets go without it and use a 4x finer time step instead.
-            dyn["ccdSweptSphereRadius"] = 0.0 if eq.board is not None else 0.8 * min(half[0], half[1])
+            dyn["ccdSweptSphereRadius"] = 0.0 if (eq.board is not None or __import__("os").environ.get("K_NOCCD")) else 0.8 * min(half[0], half[1])
             # the activation states are bit flags: enable sleeping and (maybe) sleep now, in one call
             dyn["activationState"] = pb.ACTIVATION_STATE_ENABLE_SLEEPING | (pb.ACTIVATION_STATE_SLEEP if sleeping else 0)
             dyn["sleepThreshold"] = REST_SPEED**2
@@ -840,22 +856,32 @@ class World:
         """Wake every piece and take one step so that every contact carries a fresh normal force.
 
         Pieces that were put to sleep while pressed into each other (e.g. a scene rebuilt from
-        rounded poses) start moving when woken; if any piece is then faster than 5 ×
-        :data:`REST_SPEED`, the world runs until rest again (at most ``max_time`` s) and takes
-        one more step.
+        rounded poses) are pushed apart when woken (by split impulse: they move without gaining
+        speed); if any piece moved more than 0.5 mm or turned more than 0.5° in that step, or is
+        faster than 5 × :data:`REST_SPEED`, the world runs until rest again (at most ``max_time``
+        s) and takes one more step.
 
         Returns:
             True if the world was still at rest after waking up.
         """
         c = self._cid
         movable = [p for p in self._pieces.values() if p.kind != "stake"]
+        before = []
         for p in movable:
             pb.changeDynamics(p.body, -1, activationState=pb.ACTIVATION_STATE_WAKE_UP, physicsClientId=c)
+            before.append(pb.getBasePositionAndOrientation(p.body, physicsClientId=c))
+        self.use_step(self.dt)
         self.step(1)
         limit = (5 * REST_SPEED) ** 2
-        for p in movable:
+        cos_turn = math.cos(math.radians(0.5) / 2)
+        for p, (pos0, q0) in zip(movable, before):
+            pos, q = pb.getBasePositionAndOrientation(p.body, physicsClientId=c)
             v = pb.getBaseVelocity(p.body, physicsClientId=c)[0]
-            if v[0] * v[0] + v[1] * v[1] + v[2] * v[2] > limit:
+            if (
+                v[0] * v[0] + v[1] * v[1] + v[2] * v[2] > limit
+                or math.dist(pos, pos0) > 0.0005
+                or abs(sum(a * b for a, b in zip(q, q0))) < cos_turn
+            ):
                 self.run_until_rest(max_time)
                 self.step(1)
                 return False

@@ -80,7 +80,7 @@ measures = ["status", "felled"]
 watch = ["L", "S"]
 [setup]
 layout = "empty"
-ground = { base = "grass", friction = { grid = [0.1, 0.5] } }
+ground = { base = "grass", friction = { grid = [0.03, 0.5] } }
 [[setup.pieces]]
 id = "S"
 at = [2.0, 0.0]
@@ -103,7 +103,10 @@ speed_mps = 0.05
     assert {r["L_tilt_deg"] for r in bad} == {85.0}
     assert all(r["error"] == "ValueError: L: tilt_deg must be in (0, 80], got 85.0" for r in bad)
     good = {r["ground_friction"]: r["status_L"] for r in rows if r["ok"]}
-    assert good == {0.1: "fallen", 0.5: "leaning"}
+    # A block leaning 32° on a block: its centre of mass is only 1.1 cm beyond its ground edge, so
+    # the push on its supporter is about 0.07-0.09 of its weight (torque balance about the ground
+    # edge, wall friction 0.5 to 0): ground friction 0.1 would hold it, 0.03 cannot.
+    assert good == {0.03: "fallen", 0.5: "leaning"}
 
     # a physics glitch in every trial: all stored as failed, none dropped
     def glitch(self, *a, **k):
