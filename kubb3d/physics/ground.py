@@ -6,12 +6,17 @@ restitution multiply, rolling and spinning friction combine as
 the *pair* values below are what a contact gets:
 
 * wood on wood: μ = 0.5 (static ≈ 0.5, kinetic ≈ 0.3; we use one value, the
-  static one, DESIGN.md "Reference numbers"), restitution 0.5 (hardwood blocks
+  static one, docs/physics.md "Reference numbers"), restitution 0.5 (hardwood blocks
   dropped on hardwood rebound to ≈ 25 % of their height: e = √0.25).
 * wood on ground: ``Ground.friction``, ``Ground.restitution``.
 * rolling and spinning friction act only between batons and the ground (a
-  cylinder needs them to stop rolling, DESIGN.md); kubbs get none so that their
-  static tipping angle stays atan(w/h).
+  cylinder needs them to stop rolling, docs/physics.md); kubbs get none so that
+  their static tipping angle stays atan(w/h).
+* plowing: a thrown piece that slides on soft ground ploughs through it (see
+  :meth:`kubb3d.physics.world.World.apply_plowing`); 0 on hard ground.
+* every ground is a rigid contact (a static box or heightfield with split
+  impulse): the grounds differ by their coefficients only, and a flat ground
+  and a flat heightfield give the same rebounds (docs/validation.md).
 """
 
 from __future__ import annotations
@@ -35,7 +40,9 @@ class Ground:
         spinning_friction: torsional friction length of a baton spinning flat on
             it, m (resisting torque = value · N).
         restitution: coefficient of restitution of wood on this ground.
-        contact_stiffness: N/m, or None for a rigid contact (grass gives way).
+        contact_stiffness: N/m, or None for a rigid contact (every shipped ground is
+            rigid: a soft contact made rebounds and hit rates depend on the time step,
+            docs/physics.md "Ground contact").
         contact_damping: N·s/m, used with ``contact_stiffness``.
         plowing: s/m, the plowing resistance of soft ground acting on a thrown piece that
             slides on it: an extra horizontal force k · N · v_h (see
@@ -68,14 +75,15 @@ GRASS = Ground(
     rolling_resistance=0.25,
     spinning_friction=0.004,
     restitution=0.15,
-    plowing=float(__import__("os").environ.get("K_PLOW", "0.2")),
+    plowing=0.2,
     source=(
-        "dry mown lawn: wood sliding friction 0.4-0.5 and wet about 0.2 (DESIGN.md); "
-        "rolling resistance of a rod on turf grass 0.2-0.3 (lawn-bowls green speeds give "
-        "0.03 for a bowl on a fine green, a 2 cm rod sinks into long grass far more); "
-        "restitution 0.15 and a soft contact (grass gives way); measured: a baton dropped flat "
-        "from 1 m rebounds 1.0 cm (the nominal e = 0.15 would give 2.3 cm: the contact "
-        "damping absorbs part of it)"
+        "dry mown lawn: wood sliding friction 0.4-0.5, wet about 0.2 (docs/physics.md 'Reference "
+        "numbers'); rolling resistance of a 2 cm rod in lawn grass 0.25 (a football on artificial "
+        "turf rolls with 0.13-0.25, derived from the FIFA ball-roll range; a thin rod sinks "
+        "deeper into longer grass); restitution 0.15 (a dropped kubb barely bounces on a lawn; "
+        "measured: rebound e²·h within 5 %); plowing 0.2 s/m, calibrated so that a baton landing "
+        "from an 8 m throw stops 0.3-1.5 m further on (an estimate from play, no measured figure "
+        "found; simulated median 0.5 m, docs/validation.md)"
     ),
 )
 
@@ -85,19 +93,26 @@ WET_GRASS = Ground(
     rolling_resistance=0.2,
     spinning_friction=0.003,
     restitution=0.1,
-    source="wet lawn: sliding friction about 0.2 (DESIGN.md); otherwise as grass",
+    plowing=0.2,
+    source=(
+        "wet lawn: sliding friction about 0.2 (docs/physics.md 'Reference numbers'); rolling "
+        "resistance a little lower and restitution lower than dry grass (water film, soft soil); "
+        "plowing as dry grass (estimate: softer soil, more slip)"
+    ),
 )
 
 TURF = Ground(
     name="turf",
     friction=0.35,
-    rolling_resistance=0.05,
+    rolling_resistance=0.15,
     spinning_friction=0.002,
     restitution=0.3,
+    plowing=0.1,
     source=(
-        "hard, short artificial turf: lower sliding and rolling friction than lawn, rigid contact; "
-        "nominal restitution 0.3, but measured: a baton dropped flat from 1 m rebounds only 0.8 cm "
-        "(PyBullet's two-point line contact of a lying cylinder loses most of the rebound)"
+        "short artificial turf with sand and rubber infill: lower sliding friction than lawn; "
+        "rolling resistance 0.15, the middle of the 0.13-0.25 that the FIFA ball-roll range (4-8 m "
+        "from a 1 m ramp) gives for a football (docs/physics.md 'Ground'); livelier rebound "
+        "(restitution 0.3); plowing half of a lawn's (estimate: the infill gives way less)"
     ),
 )
 

@@ -40,6 +40,7 @@ from kubb3d.physics._pybullet import pb
 from kubb3d.assets import com_local as piece_com_local
 from kubb3d.assets import model_path
 from kubb3d.equipment import EquipmentSet, get_set
+from kubb3d.judge.geometry import convex_hull
 from kubb3d.physics.aero import RodDrag, piece_drag
 from kubb3d.physics.ground import WOOD_ON_WOOD_FRICTION, WOOD_ON_WOOD_RESTITUTION, Ground, get_ground
 from kubb3d.pitch import KING_ID, SIDES, Pitch, baseline_ids
@@ -345,15 +346,19 @@ class World:
             pb.changeDynamics(body, -1, contactStiffness=g.contact_stiffness, contactDamping=g.contact_damping, physicsClientId=c)
 
     def ground_height(self, x: float, y: float) -> float:
-        """Ground height at (x, y), m (0 on a flat ground; bilinear on terrain)."""
+        """Ground height at (x, y), m: 0 on a flat ground; on terrain the surface PyBullet
+        collides with, i.e. each grid cell split into two planar triangles along the diagonal
+        from (i+1, j) to (i, j+1) (Bullet's heightfield default; checked against ray tests)."""
         if self.terrain is None:
             return 0.0
         xs, ys, h = self._height_grid
-        fx = np.interp(x, xs, np.arange(len(xs)))
-        fy = np.interp(y, ys, np.arange(len(ys)))
-        i, j = int(min(fx, len(xs) - 2)), int(min(fy, len(ys) - 2))
+        fx = float(np.interp(x, xs, np.arange(len(xs))))
+        fy = float(np.interp(y, ys, np.arange(len(ys))))
+        i, j = min(int(fx), len(xs) - 2), min(int(fy), len(ys) - 2)
         u, v = fx - i, fy - j
-        return float((1 - u) * (1 - v) * h[j, i] + u * (1 - v) * h[j, i + 1] + (1 - u) * v * h[j + 1, i] + u * v * h[j + 1, i + 1])
+        if u + v <= 1.0:
+            return float(h[j, i] + u * (h[j, i + 1] - h[j, i]) + v * (h[j + 1, i] - h[j, i]))
+        return float(h[j + 1, i + 1] + (1 - u) * (h[j + 1, i] - h[j + 1, i + 1]) + (1 - v) * (h[j, i + 1] - h[j + 1, i + 1]))
 
     def add_piece(
         self,
@@ -425,7 +430,7 @@ class World:
         if kind != "stake":
             # Swept-sphere CCD stops a disk sliding flat on a board box (measured: it does not
             # move at all), so table-top sets go without it and use a 4x finer time step instead.
-            dyn["ccdSweptSphereRadius"] = 0.0 if (eq.board is not None or __import__("os").environ.get("K_NOCCD")) else 0.8 * min(half[0], half[1])
+            dyn["ccdSweptSphereRadius"] = 0.0 if eq.board is not None else 0.8 * min(half[0], half[1])
             # the activation states are bit flags: enable sleeping and (maybe) sleep now, in one call
             dyn["activationState"] = pb.ACTIVATION_STATE_ENABLE_SLEEPING | (pb.ACTIVATION_STATE_SLEEP if sleeping else 0)
             dyn["sleepThreshold"] = REST_SPEED**2
@@ -502,6 +507,12 @@ class World:
     def set_side(self, piece_id: str, side: str | None) -> None:
         """Record which half a kubb belongs to ('A'/'B'), e.g. after it was inkasted."""
         self._pieces[piece_id].side = side
+
+    def mass_properties(self, piece_id: str) -> tuple[float, tuple[float, float, float]]:
+        """(mass kg, principal moments of inertia about the centre of mass kg·m²) as the engine
+        holds them."""
+        info = pb.getDynamicsInfo(self._pieces[piece_id].body, -1, physicsClientId=self._cid)
+        return float(info[0]), tuple(float(v) for v in info[2])
 
     def kind(self, piece_id: str) -> str:
         """The kind of a piece."""
@@ -916,32 +927,12 @@ def support_margin(points, com_xy) -> float:
     """Signed distance, m, of ``com_xy`` inside the convex hull of the horizontal contact points
     ``points`` (sequence of (x, y)); negative outside, ``-inf`` when the points span no area
     (fewer than three, or all on one line: a block on an edge or a corner)."""
-    pts = sorted(set((round(x, 6), round(y, 6)) for x, y in points))
-    if len(pts) < 3:
-        return -math.inf
-
-    def cross(o, a, b):
-        return (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0])
-
-    lower: list = []
-    for q in pts:
-        while len(lower) >= 2 and cross(lower[-2], lower[-1], q) <= 1e-12:
-            lower.pop()
-        lower.append(q)
-    upper: list = []
-    for q in reversed(pts):
-        while len(upper) >= 2 and cross(upper[-2], upper[-1], q) <= 1e-12:
-            upper.pop()
-        upper.append(q)
-    hull = lower[:-1] + upper[:-1]
-    if len(hull) < 3:
-        return -math.inf
-    margin = math.inf
-    for i, a in enumerate(hull):
+    hull = convex_hull([(round(x, 6), round(y, 6)) for x, y in points])
+    margin = -math.inf if len(hull) < 3 else math.inf
+    for i, a in enumerate(hull if len(hull) >= 3 else ()):
         b = hull[(i + 1) % len(hull)]
         ex, ey = b[0] - a[0], b[1] - a[1]
         length = math.hypot(ex, ey)
-        if length < 1e-9:
-            continue
-        margin = min(margin, (ex * (com_xy[1] - a[1]) - ey * (com_xy[0] - a[0])) / length)
+        if length > 1e-9:
+            margin = min(margin, (ex * (com_xy[1] - a[1]) - ey * (com_xy[0] - a[0])) / length)
     return margin

@@ -49,7 +49,7 @@ def test_a_somersault_is_caught(world):
     world.add_piece("B1", "kubb", (2.0, 0.0, 0.4), side="B", sleeping=False)
     world.clear_history()
     world.set_pose("B1", (2.0, 0.0, 0.4), angular_velocity=(4 * math.pi, 0.0, 0.0), linear_velocity=(0.0, 0.0, 3.0))
-    world.run_until_rest(max_time=5.0, sample_every=1)
+    world.run_until_rest(max_time=5.0, sample_every=world.dt)  # seconds: every step
     p = world.snapshot()["B1"]
     assert p.max_tilt > math.radians(170.0)
     assert knocked_past_tipping(p)

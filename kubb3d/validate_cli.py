@@ -1,0 +1,77 @@
+"""``kubb3d validate``: the physics validation suite (:mod:`kubb3d.validate`). Call
+:func:`register` with the main Typer app.
+
+Exit code 0 when every row passes, 1 when some fail; user mistakes print one line ``error: …``
+and exit 2.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+
+def register(app: typer.Typer) -> None:
+    """Add the ``validate`` command to ``app``."""
+
+    @app.command("validate")
+    def validate(
+        throws: int = typer.Option(300, min=10, max=100_000, help="Seeded elite player throws per time step for the hit-rate and rest rows."),
+        quick: bool = typer.Option(False, "--quick", help="Only the fast rows (no player throws): a few seconds."),
+        seed: int = typer.Option(7, min=0, help="Seed of the player throws."),
+        workers: int = typer.Option(0, min=0, max=256, help="Processes for the player throws (0: all cores); the rows do not depend on it."),
+        png: Optional[Path] = typer.Option(None, "--png", help="Also write a figure: rebounds and slides per ground, hit rate against the time step."),
+        markdown: Optional[Path] = typer.Option(None, "--markdown", help="Also write the table as Markdown (docs/validation.md is made this way)."),
+        as_json: bool = typer.Option(False, "--json", help="Print the report as one JSON document instead of the table."),
+    ) -> None:
+        """Check the physics against formulas and measured references: masses and inertia, tipping
+        angles, rebounds, slide and roll distances, time to rest, flight range with and without
+        drag, tunnelling up to 40 m/s, terrain contact, the hit rate's convergence when the time
+        step is halved, and bit-identical repeats. One row per quantity with its reference's source."""
+        from kubb3d.files import atomic_write, check_output
+        from kubb3d.validate import markdown as to_markdown
+        from kubb3d.validate import run_validation, write_figure
+
+        for out, what in ((png, "--png"), (markdown, "--markdown")):
+            if out is not None:
+                check_output(out, what, overwrite=True)
+        if quick:
+            report = run_validation(quick=True)
+        else:
+            from rich.progress import Progress
+
+            total = throws * 4
+            with Progress(transient=True, disable=as_json or not sys.stderr.isatty()) as bar:
+                task = bar.add_task("player throws", total=total)
+                report = run_validation(throws=throws, seed=seed, workers=workers or None, progress=lambda k: bar.advance(task, k))
+        if png is not None:
+            write_figure(report, png)
+        if markdown is not None:
+            image = None
+            if png is not None:
+                try:
+                    image = str(png.resolve().relative_to(markdown.resolve().parent))
+                except ValueError:
+                    image = str(png)
+            command = "kubb3d validate" + (" --quick" if quick else f" --throws {throws} --seed {seed}")
+            atomic_write(markdown, to_markdown(report, command, image).encode("utf-8"))
+        if as_json:
+            sys.stdout.write(json.dumps(report.to_json(), ensure_ascii=False) + "\n")
+        else:
+            from rich.console import Console
+            from rich.table import Table
+
+            table = Table(title="kubb3d physics validation")
+            for col in ("group", "quantity", "reference", "source", "expected", "simulated", "tolerance", "pass"):
+                table.add_column(col, overflow="fold")
+            for r in report.rows:
+                table.add_row(r.group, r.quantity, r.reference, r.source, f"{r.expected:.4g} {r.unit}", f"{r.simulated:.4g} {r.unit}", r.tolerance,
+                              "yes" if r.passed else "[red]NO[/red]")
+            Console().print(table)
+            failed = sum(not r.passed for r in report.rows)
+            typer.echo(f"{len(report.rows) - failed} of {len(report.rows)} rows pass")
+        raise typer.Exit(0 if report.passed else 1)
