@@ -9,7 +9,7 @@ Sources of the numbers
 ----------------------
 * ``standard``: the set of the World Championship and US rules: kubb
   7×7×15 cm, king 9×9×30 cm with a crown, baton Ø4.4 cm × 30 cm, pitch
-  5×8 m (project reference numbers, ``DESIGN.md`` "Reference numbers").
+  5×8 m (project reference numbers, docs/physics.md "Reference numbers").
 * ``dm-small``: seed ``DM §2`` ("König 7,5 cm; Kubbs 6,0 cm; Wurfhölzer
   4,0 cm"). The seed gives only the square size of king and kubbs and the
   diameter of the batons. **Assumption** (retail "small" sets): kubbs
@@ -31,10 +31,10 @@ import math
 from dataclasses import dataclass, field, replace
 
 RUBBERWOOD_DENSITY = 620.0
-"""kg/m³, middle of the 595–640 kg/m³ range for rubberwood (DESIGN.md)."""
+"""kg/m³, middle of the 595–640 kg/m³ range for rubberwood (docs/physics.md)."""
 
 BEECH_DENSITY = 720.0
-"""kg/m³, European beech (DESIGN.md)."""
+"""kg/m³, European beech (docs/physics.md)."""
 
 WOODS = {"rubberwood": RUBBERWOOD_DENSITY, "beech": BEECH_DENSITY}
 

@@ -1,6 +1,6 @@
 """Pitch geometry and the piece ids every part of kubb3d uses.
 
-Frame (DESIGN.md): origin at the pitch centre, x along the pitch from side
+Frame (README "The model"): origin at the pitch centre, x along the pitch from side
 A's baseline (x = −L/2) to side B's (x = +L/2), y across, z up; metres.
 Side A throws towards +x.
 

@@ -15,7 +15,7 @@ parameter         unit                     effect
 
 Presets (:data:`SKILLS`) are calibrated with ``benchmarks/calibrate_players.py`` against
 the fraction of 8 m baseline kubbs felled per baton: competitive players knock down about
-42 % (DESIGN.md "Reference numbers"); ``elite`` aims at 40–45 %, ``club`` at 20–30 %,
+42 % (docs/physics.md "Reference numbers"); ``elite`` aims at 40–45 %, ``club`` at 20–30 %,
 ``novice`` below that. The measured figures are in the preset docstrings.
 
 Kubbuteo (seed ``KT``) flickers use :class:`FlickSkill` noise (speed, azimuth, spin) under the
@@ -97,13 +97,17 @@ class Skill:
 
 
 SKILLS: dict[str, Skill] = {
-    "novice": Skill("novice", 0.050, 2.5, 1.6, 0.40, 9.0),
-    "club": Skill("club", 0.030, 1.5, 0.80, 0.25, 6.0),
+    "novice": Skill("novice", 0.0375, 1.875, 1.2, 0.30, 6.75),
+    "club": Skill("club", 0.0255, 1.275, 0.68, 0.2125, 5.1),
     "elite": Skill("elite", 0.018, 0.9, 0.43, 0.15, 4.0),
 }
-"""Named presets. Measured with ``benchmarks/calibrate_players.py --throws 400 --seed 7``
-(DM pitch, ``dm-small``, grass; kubbs felled per baton at 8 m): elite 0.410 (164 of 400,
-95 % CI 0.36–0.46), club 0.223 (89 of 400, 0.18–0.26), novice 0.102 (41 of 400, 0.07–0.13)."""
+"""Named presets. Measured with ``benchmarks/calibrate_players.py --throws 400 --seed 7`` at the
+physics default (DM pitch, ``dm-small``, grass; kubbs felled per baton at 8 m, 95 % interval):
+elite 0.410 (164 of 400, 0.36–0.46), club 0.225 (0.18–0.27), novice 0.102 (0.07–0.13).
+Re-tuned for the converged physics (1/960 s contacts, plowing): the presets of the first
+version (tuned at 1/240 s) gave elite 0.410, club 0.177, novice 0.058 there; elite kept its
+noise, club's and novice's standard deviations were all scaled by 0.85 and 0.75 (scales
+tried: club 0.8 → 0.237, 0.7 → 0.300; novice 0.6 → 0.160)."""
 
 
 @dataclass(frozen=True)
@@ -148,7 +152,7 @@ FLICK_SKILLS: dict[str, FlickSkill] = {
     "elite": FlickSkill("elite", 0.05, 1.8, 0.3),
 }
 """Flick presets under the same names as :data:`SKILLS`, set by hand so that the fraction of
-baseline kubbs knocked per flick resembles Kubb's (elite ≈ 42 %, DESIGN.md "Reference
+baseline kubbs knocked per flick resembles Kubb's (elite ≈ 42 %, docs/physics.md "Reference
 numbers"; ``KT`` gives no figures). Measured (:data:`FLICK_CALIBRATION`): 60 flicks per preset
 from A's baseline at B1…B5 in turn, each on a fresh standard board, aimed by
 :meth:`Player.baton_flick` (seeds ``SeedSequence(7, spawn_key=(i,))``); a flick counts every B

@@ -1,6 +1,6 @@
 """The judge's input: a frozen, PyBullet-free picture of the world at one instant.
 
-Everything is plain data in SI units and the pitch frame of DESIGN.md (x along
+Everything is plain data in SI units and the pitch frame of the README's "The model" (x along
 the pitch from side A to side B, z up). Quaternions are ``quat_xyzw``
 (PyBullet's order). A snapshot can be made by :meth:`kubb3d.physics.world.World.snapshot`
 or built by hand (tests, scenario files), and round-trips through

@@ -1,7 +1,7 @@
 """Throws: release parameters, the underhand baton throw, the aim solver,
 inkasts and lag throws, and throw legality measured from the simulated flight.
 
-Conventions (DESIGN.md): SI units inside; degrees and revolutions per second
+Conventions (README "The model"): SI units inside; degrees and revolutions per second
 only in :class:`ThrowParams` fields whose names say so. The thrower's forward
 direction is +x for side A and −x for side B; azimuth is measured from it,
 positive to the thrower's left (counter-clockwise seen from above).

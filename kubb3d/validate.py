@@ -619,8 +619,12 @@ def markdown(report: Report, command: str, image: str | None = None) -> str:
         "| group | quantity | reference | source | expected | simulated | tolerance | pass |",
         "| --- | --- | --- | --- | --- | --- | --- | --- |",
     ]
+    def cell(text: str) -> str:
+        return text.replace("|", "\\|")
+
     for r in report.rows:
-        lines.append(f"| {r.group} | {r.quantity} | {r.reference} | {r.source} | {r.expected:.4g} {r.unit} | {r.simulated:.4g} {r.unit} | {r.tolerance} | {'yes' if r.passed else '**no**'} |")
+        cells = (r.group, r.quantity, r.reference, r.source, f"{r.expected:.4g} {r.unit}", f"{r.simulated:.4g} {r.unit}", r.tolerance, "yes" if r.passed else "**no**")
+        lines.append("| " + " | ".join(cell(c) for c in cells) + " |")
     if report.felled_vs_dt:
         lines += ["", "Kubbs felled per baton against the time step (same seeded throws):", "", "| dt | felled per baton | 95 % | throws |", "| --- | --- | --- | --- |"]
         for dt, p, c, n in report.felled_vs_dt:

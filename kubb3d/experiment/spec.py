@@ -23,7 +23,7 @@ extends a finished run without changing its rows. Trial ``i`` draws everything r
 ``normal`` / ``choice`` values in file order, then the skill preset's release noise.
 
 Units: SI, with degrees and revolutions per second only in fields named ``*_deg`` / ``*_rps``.
-Positions are in the pitch frame of DESIGN.md (x from side A to side B, m).
+Positions are in the pitch frame of the README's "The model" (x from side A to side B, m).
 """
 
 from __future__ import annotations

@@ -133,7 +133,7 @@ def end_face(p: PieceState, end: int) -> list[Vec]:
 def tipping_angle(p: PieceState) -> float:
     """Static tipping angle of an upright box piece over a face edge, rad: atan(half
     width / height of the centre of mass above the base). 25.0° for a 7×15 cm kubb
-    (DESIGN.md); the king's lower centre of mass gives it a larger angle."""
+    (docs/physics.md); the king's lower centre of mass gives it a larger angle."""
     hx, _, hz = p.half_extents
     return math.atan2(hx, hz + p.com_local[2])
 

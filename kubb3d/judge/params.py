@@ -93,7 +93,7 @@ class JudgeParams:
 DEFAULT_PARAMS = JudgeParams()
 
 REFERENCE_KUBB_HEIGHT = 0.15
-"""m: the kubb height the default tolerances were chosen for (7×15 cm standard kubb, DESIGN.md)."""
+"""m: the kubb height the default tolerances were chosen for (7×15 cm standard kubb, docs/physics.md)."""
 
 
 def params_for(ruleset: str) -> JudgeParams:

@@ -133,7 +133,7 @@ BOARD = Ground(
     restitution=0.5,
     source=(
         "smooth (planed, varnished) wood under a wooden disk, seed KT 'Equipment': kinetic friction "
-        "of wood on smooth wood 0.2-0.4 (DESIGN.md gives 0.3 for wood on wood); hard, lively contact"
+        "of wood on smooth wood 0.2-0.4 (docs/physics.md gives 0.3 for wood on wood); hard, lively contact"
     ),
 )
 

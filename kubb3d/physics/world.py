@@ -1,24 +1,30 @@
 """The physical world: one PyBullet DIRECT client per :class:`World`.
 
-Engine settings (all set explicitly, DESIGN.md "PyBullet facts"):
+Engine settings (all set explicitly; facts and measurements in docs/physics.md):
 
 ==========================  ===========  =======================================
 setting                     value        why
 ==========================  ===========  =======================================
-time step                   1/240 s      PyBullet's default rate; a 20 m/s
-                                         baton tip moves 8 cm per step
-                            (1/960 s on  disks 7.6 mm thick, no CCD
-                            a board)
+time step                   1/960 s      converged: halving it moves the hit rate
+                            (:data:`DT`)  by 0.7 ± 1.3 points (docs/physics.md)
+quiet step                  1/240 s      free flight far from everything and
+                            (:data:`QUIET_DT`)  settling once all is slow
 solver iterations           50           stable stacks of kubbs (block building)
 deterministic pairs         on           bit-identical runs across processes
+split impulse               every        pushing a piece out of the ground adds
+                            contact      no speed (nominal rebounds)
+ground                      static box   the plane's contacts made rebounds
+                            (maximal)    depend on the step
 bodies                      maximal      continuous collision detection acts
                             coordinates  only on those
-CCD swept sphere            0.8 × the    no tunnelling of a fast baton tip
-                            thin size
+CCD swept sphere            0.8 × the    no tunnelling up to 40 m/s; allowed
+                            thin size    penetration 5 mm (no frozen bodies)
 linear / angular damping    0            air drag is modelled explicitly
                                          (:mod:`kubb3d.physics.aero`)
 sleeping                    enabled      pieces at rest cost nothing
 ==========================  ===========  =======================================
+
+Table-top sets (Kubbuteo) step at :data:`TABLE_DT` throughout, without CCD.
 
 Rest detection (:meth:`World.run_until_rest`): every :data:`SAMPLE_INTERVAL`
 seconds the velocities of all movable pieces are read; the world is at rest

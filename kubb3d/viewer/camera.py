@@ -1,7 +1,7 @@
 """Camera math in pure numpy: view/projection matrices, world → pixel projection,
 and the viewer's cameras (thrower, orbit, top, follow).
 
-Conventions: the pitch frame of DESIGN.md (metres, z up). Matrices are (4, 4) float64
+Conventions: the pitch frame of the README's "The model" (metres, z up). Matrices are (4, 4) float64
 arrays acting on column vectors (``clip = P @ V @ [x, y, z, 1]``), OpenGL clip-space
 conventions (right-handed eye space looking down −z, depth in [−1, 1]). Pixels are
 counted from the top-left corner of the image, x to the right, y down.

@@ -1,6 +1,6 @@
 """HUD contents as plain data (no OpenGL): the text and bars the app draws over the 3D view.
 
-Angles are shown in degrees and spins in rev/s (the edge of the program, DESIGN.md).
+Angles are shown in degrees and spins in rev/s (the edge of the program, README "The model").
 """
 
 from __future__ import annotations
