@@ -59,10 +59,10 @@ def test_rewards_follow_the_judge():
     env.reset(seed=0)
     _, r, _, _, info = env.step(np.array([11, 20, 0, 5, 30], dtype=np.float32))
     assert r == E.ILLEGAL_PENALTY and not info["legal"] and info["violations"][0]["rule"] == "DM §5" and info["felled"] == []
-    # too short: the baton knocks the king over on the centre point before any kubb is down
+    # too short: the baton flies into the king on the centre point before any kubb is down
     env.reset(seed=0)
-    _, r, _, _, info = env.step(np.array([6, 20, 0, 1.5, 0], dtype=np.float32))
-    assert r == E.KING_PENALTY and info["game_lost"]
+    _, r, _, _, info = env.step(np.array([7.5, 20, 0, 1.5, 0], dtype=np.float32))
+    assert r == E.KING_PENALTY and info["game_lost"] and info["first_contact"] == "king"
     env.close()
 
 
