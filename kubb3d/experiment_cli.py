@@ -159,17 +159,18 @@ def make_app() -> typer.Typer:
     def summary_cmd(
         results: Path = typer.Argument(..., help="Results file (SQLite)."),
         by: List[str] = typer.Option([], "--by", help="Group by this column (repeatable), e.g. --by skill."),
-        measure: str = typer.Option("hit", help="Column or column=value, as for plot."),
+        measure: str = typer.Option("hit", help="Column or column=value, as for plot; a text column gives the rate of each of its values."),
         as_json: bool = typer.Option(False, "--json", help="Print the groups as one JSON document."),
     ) -> None:
-        """Print the measure per group with 95 % intervals (Wilson for rates)."""
+        """Print the measure per group with 95 % intervals (Wilson for rates). Trials that
+        finished without a value (a draw has no winner) count in every rate's denominator."""
         from rich.console import Console
         from rich.table import Table
 
         from kubb3d.experiment import StoreError, open_results
         from kubb3d.experiment.export import columns
         from kubb3d.experiment.stats import group as group_rows
-        from kubb3d.experiment.stats import match_column, measure_fn
+        from kubb3d.experiment.stats import match_column, measure_fn, text_values
 
         try:
             with open_results(results) as store:
@@ -183,7 +184,19 @@ def make_app() -> typer.Typer:
             label, fn, binary = measure_fn(measure, cols)
         except ValueError as exc:
             raise _user_error(str(exc)) from None
-        cells = group_rows(rows, keys, fn, True if binary else None)
+        texts = None if binary else text_values(rows, fn)
+        if texts is not None:
+            # a text column (a winner, a first contact …): the rate of each of its values
+            from dataclasses import replace as _replace
+
+            cells = []
+            for value in texts:
+                _, fv, _ = measure_fn(f"{label}={value}", cols)
+                cells += [_replace(c, key=(*c.key, value)) for c in group_rows(rows, keys, fv, True)]
+            keys = [*keys, label]
+            label = f"{label}: rate of each value"
+        else:
+            cells = group_rows(rows, keys, fn, True if binary else None)
         failed = sum(1 for r in rows if not r.get("ok"))
         rate = bool(cells) and all(c.k is not None for c in cells)
         if as_json:

@@ -86,3 +86,19 @@ def test_experiment_summary_json(cli, tmp_path):
     assert doc["trials"] == 6 and doc["by"] == ["skill"] and doc["statistic"] == "mean"
     assert sum(g["n"] for g in doc["groups"]) == 6
     assert {tuple(g["key"]) for g in doc["groups"]} == {("skill",)}
+
+
+def test_summary_of_a_text_column_counts_each_value_and_keeps_draws(cli, tmp_path):
+    from kubb3d.experiment.store import ResultStore
+
+    path = tmp_path / "r.sqlite"
+    rows = [{"trial": 0, "ok": True, "match_winner": "A"}, {"trial": 1, "ok": True, "match_winner": None},
+            {"trial": 2, "ok": False, "error": "RuntimeError: boom"}, {"trial": 3, "ok": True, "match_winner": "A"}]
+    with ResultStore(path, "0" * 64, "{}") as store:
+        store.add([(r, 0.1) for r in rows])
+    doc = json.loads(cli("experiment", "summary", str(path), "--measure", "match_winner", "--json").stdout)
+    got = {g["key"]["match_winner"]: (g["k"], g["n"]) for g in doc["groups"]}
+    assert got == {"A": (2, 3), "null": (1, 3)}  # the draw is in every denominator, the failure in none
+    assert doc["failed"] == 1
+    doc = json.loads(cli("experiment", "summary", str(path), "--measure", "match_winner=A", "--json").stdout)
+    assert [(g["k"], g["n"]) for g in doc["groups"]] == [(2, 3)]

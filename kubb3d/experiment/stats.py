@@ -58,7 +58,8 @@ def match_column(name: str, available: Sequence[str]) -> str:
 
 
 def measure_fn(expr: str, available: Sequence[str]) -> tuple[str, Callable[[dict], Any], bool]:
-    """Parse a measure: a column (``hit``, ``n_felled``) or ``column=value`` (``status_L=leaning``).
+    """Parse a measure: a column (``hit``, ``n_felled``) or ``column=value`` (``status_L=leaning``;
+    ``column=null`` for trials that finished without a value, such as a draw's winner).
 
     Returns:
         (label, function row → value or None, True if the values are 0/1 outcomes).
@@ -74,7 +75,11 @@ def measure_fn(expr: str, available: Sequence[str]) -> tuple[str, Callable[[dict
         def eq(r: dict):
             v = r.get(col)
             if v is None:
-                return None
+                # a failed trial has no value: left out; a finished one with null (a draw's
+                # winner, no first contact) is a plain "no" (or a "yes" for ``column=null``)
+                if not r.get("ok") or col not in r:
+                    return None
+                return want == "null"
             if isinstance(v, bool):
                 return v == (want.lower() in ("true", "1", "yes"))
             if isinstance(v, list):
@@ -84,6 +89,15 @@ def measure_fn(expr: str, available: Sequence[str]) -> tuple[str, Callable[[dict
         return f"{col} = {want}", eq, True
     col = match_column(expr.strip(), available)
     return col, (lambda r: r.get(col)), False
+
+
+def text_values(rows: Sequence[dict], fn: Callable[[dict], Any]) -> list[str] | None:
+    """The distinct values (``null`` for none) of a measure that holds text in finished trials,
+    sorted; None for a numeric or boolean measure."""
+    vals = [fn(r) for r in rows if r.get("ok")]
+    if not any(isinstance(v, str) for v in vals):
+        return None
+    return sorted({"null" if v is None else str(v) for v in vals})
 
 
 @dataclass(frozen=True)
