@@ -115,13 +115,14 @@ def make_app() -> typer.Typer:
         results: Path = typer.Argument(..., help="Results file (SQLite)."),
         fmt: Format = typer.Option(Format.csv, "--format", help="csv or parquet."),
         out: Optional[Path] = typer.Option(None, "--out", "-o", help="Output file (default: RESULTS with the format's suffix)."),
+        timing: bool = typer.Option(True, "--timing/--no-timing", help="Keep the wall_s column (--no-timing: exports of identical runs are identical)."),
     ) -> None:
         """Write the results as one row per trial (CSV or Parquet)."""
         from kubb3d.experiment import StoreError
         from kubb3d.experiment.export import export
 
         try:
-            path = export(results, fmt.value, out)
+            path = export(results, fmt.value, out, timing=timing)
         except (StoreError, RuntimeError, ValueError) as exc:
             raise _user_error(str(exc)) from None
         typer.echo(f"wrote {path}")

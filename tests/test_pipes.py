@@ -102,3 +102,13 @@ def test_summary_of_a_text_column_counts_each_value_and_keeps_draws(cli, tmp_pat
     assert doc["failed"] == 1
     doc = json.loads(cli("experiment", "summary", str(path), "--measure", "match_winner=A", "--json").stdout)
     assert [(g["k"], g["n"]) for g in doc["groups"]] == [(2, 3)]
+
+
+def test_exports_of_identical_runs_are_identical_without_timing(cli, tmp_path):
+    for name in ("a", "b"):
+        r = cli("experiment", "run", "hit-8m", "-o", str(tmp_path / f"{name}.sqlite"), "--max-trials", "3", "--backend", "serial", "-q")
+        assert r.returncode == 0, r.stderr
+        r = cli("experiment", "export", str(tmp_path / f"{name}.sqlite"), "--no-timing")
+        assert r.returncode == 0, r.stderr
+    a, b = (tmp_path / "a.csv").read_text(), (tmp_path / "b.csv").read_text()
+    assert a == b and "wall_s" not in a.splitlines()[0] and len(a.splitlines()) == 4

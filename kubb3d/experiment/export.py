@@ -45,13 +45,15 @@ def _plain(v):
     return json.dumps(v, separators=(",", ":"), sort_keys=True) if isinstance(v, (list, dict)) else v
 
 
-def export(results: str | Path, fmt: str, out: str | Path | None = None) -> Path:
+def export(results: str | Path, fmt: str, out: str | Path | None = None, *, timing: bool = True) -> Path:
     """Write every row of ``results`` as ``fmt`` (``csv`` or ``parquet``).
 
     Args:
         results: the SQLite results file.
         fmt: output format.
         out: output path (default: ``results`` with the suffix ``.csv`` / ``.parquet``).
+        timing: keep the ``wall_s`` column; without it the exports of two runs of one spec
+            are byte-identical (the wall time is the only thing that differs).
 
     Returns:
         The written path.
@@ -69,6 +71,8 @@ def export(results: str | Path, fmt: str, out: str | Path | None = None) -> Path
         raise ValueError(f"{out}: the export would overwrite the results file itself; choose another --out")
     rows = read_rows(results)
     cols = columns(rows)
+    if not timing:
+        cols = [c for c in cols if c != "wall_s"]
     tmp = out.with_name(out.name + ".part")
     if fmt == "csv":
         with open(tmp, "w", newline="", encoding="utf-8") as fh:
