@@ -96,7 +96,8 @@ TABLES: tuple[tuple[str, type[BaseModel]], ...] = (
 MEASURE_COLUMNS: dict[str, str] = {
     "hit": "`hit` (the target, or any kubb of the target half, not upright at rest; 0/1), `kubbs_felled` (kubbs of the target half not upright)",
     "felled": "`felled` (ids not upright at rest, JSON list), `n_felled`",
-    "first_contact": "`first_contact` (piece id or ground), `first_contact_time_s` (s)",
+    "first_contact": "`first_contact` (piece id or ground), `first_contact_time_s` (s), `first_contact_x_m`, `first_contact_y_m` (where, m)",
+    "landing": "`baton_rest_x_m`, `baton_rest_y_m` (where the baton came to rest, m), `slide_m` (horizontal distance from its first contact to its rest, m)",
     "tilt": "`max_tilt_deg` (largest tilt out of the flight plane, deg), `legal` (0/1), `violations` (citations, JSON list)",
     "flight_time": "`flight_time_s` (s, release to first contact)",
     "rest": "`rest_time_s` (s), `at_rest` (0/1), `rest_positions` (id → [x, y, z] m, JSON)",

@@ -42,13 +42,16 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 SCHEMA_VERSION = 1
 
-MEASURES = ("hit", "felled", "first_contact", "tilt", "flight_time", "rest", "rulings", "status", "match")
+MEASURES = ("hit", "felled", "first_contact", "landing", "tilt", "flight_time", "rest", "rulings", "status", "match")
 """What a trial can record (columns in :mod:`kubb3d.experiment.trial`):
 
 * ``hit`` — ``hit``: the throw's ``target`` (or, without one, any kubb of the target half)
   is not upright at rest; ``kubbs_felled``: how many kubbs of the target half are not.
 * ``felled`` — ``felled`` (ids not upright at rest, kubbs and king) and ``n_felled``.
-* ``first_contact`` — ``first_contact`` (piece id or ``ground``) and ``first_contact_time_s``.
+* ``first_contact`` — ``first_contact`` (piece id or ``ground``), ``first_contact_time_s`` and
+  where it was, ``first_contact_x_m``, ``first_contact_y_m``.
+* ``landing`` — where the baton came to rest, ``baton_rest_x_m``, ``baton_rest_y_m``, and
+  ``slide_m``: the horizontal distance from its first contact to its rest position.
 * ``tilt`` — ``max_tilt_deg`` (flight, out of plane), ``legal``, ``violations`` (citations).
 * ``flight_time`` — ``flight_time_s``.
 * ``rest`` — ``rest_time_s``, ``at_rest``, ``rest_positions`` (id → [x, y, z] m).
@@ -357,7 +360,7 @@ class ExperimentSpec(_Model):
             if self.setup != SetupSpec() or self.watch:
                 raise ValueError("a [match] trial sets up its own pitch: remove the [setup] table and 'watch' (they would be ignored)")
             return self
-        throw_only = {"hit", "first_contact", "tilt", "flight_time", "rulings"} & set(self.measures)
+        throw_only = {"hit", "first_contact", "landing", "tilt", "flight_time", "rulings"} & set(self.measures)
         if self.throw is None and throw_only:
             raise ValueError(f"measures {sorted(throw_only)} need a [throw] table")
         if "status" in self.measures and not self.watch:

@@ -335,12 +335,20 @@ def _throw(loaded: LoadedSpec, values: _Values, world, rng, measures: set) -> di
         fc = result.first_contact
         row["first_contact"] = None if fc is None else fc.piece
         row["first_contact_time_s"] = None if fc is None else fc.time
+        row["first_contact_x_m"] = None if fc is None else fc.position[0]
+        row["first_contact_y_m"] = None if fc is None else fc.position[1]
     if "tilt" in measures:
         row["max_tilt_deg"] = math.degrees(result.metrics.max_tilt)
         row["legal"] = result.legal
         row["violations"] = [v.rule for v in result.violations]
     if "flight_time" in measures:
         row["flight_time_s"] = result.metrics.flight_time
+    if "landing" in measures:
+        fc, rest = result.first_contact, snap[t.baton].position if t.baton in snap.pieces else None
+        row["baton_rest_x_m"] = None if rest is None else rest[0]
+        row["baton_rest_y_m"] = None if rest is None else rest[1]
+        # how far the baton went on after it first touched something, horizontally
+        row["slide_m"] = None if fc is None or rest is None else math.hypot(rest[0] - fc.position[0], rest[1] - fc.position[1])
     if "rest" in measures:
         row.update(rest_time_s=result.rest_time, at_rest=result.at_rest, rest_positions=_positions(snap, t.baton))
     if "rulings" in measures:
