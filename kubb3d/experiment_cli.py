@@ -136,17 +136,31 @@ def make_app() -> typer.Typer:
         group: Optional[str] = typer.Option(None, help="One curve per value of this column (curves only)."),
         bins: int = typer.Option(12, min=2, help="Bins for continuous columns."),
         out: Optional[Path] = typer.Option(None, "--out", "-o", help="PNG file (default: RESULTS-<measure>-<x>[-<y>].png)."),
+        where: List[str] = typer.Option([], "--where", help="Keep only trials with column=value (repeatable), e.g. --where spin=1.5."),
     ) -> None:
-        """Plot a measure: a heatmap over --x and --y, or curves with 95 % Wilson intervals."""
+        """Plot a measure: a heatmap over --x and --y, or curves with 95 % Wilson intervals.
+        Grid factors on no axis and in no --where are pooled over (a note says which)."""
         from kubb3d.experiment import StoreError, open_results
         from kubb3d.experiment.plot import plot
+        from kubb3d.experiment.export import columns
+        from kubb3d.experiment.stats import match_column
 
         try:
             with open_results(results) as store:
                 rows = list(store.rows())
                 title = _title(store)
+                cols = columns(rows)
+                used = {match_column(c, cols) for c in (x, y, group) if c} | {match_column(w.split("=", 1)[0].strip(), cols) for w in where if "=" in w}
+                pooled = _pooled(store, used)
+            rows = _where(rows, where)
         except StoreError as exc:
             raise _user_error(str(exc)) from None
+        except ValueError as exc:
+            raise _user_error(str(exc)) from None
+        if not rows:
+            raise _user_error("no trial matches --where")
+        if pooled:
+            typer.echo(f"note: pooled over the factors {', '.join(pooled)} (use --group or --where to separate them)", err=True)
         if out is None:
             safe = "".join(ch if ch.isalnum() else "-" for ch in measure)
             out = results.with_name(f"{results.stem}-{safe}-{x}" + (f"-{y}" if y else "") + ".png")
@@ -161,10 +175,12 @@ def make_app() -> typer.Typer:
         results: Path = typer.Argument(..., help="Results file (SQLite)."),
         by: List[str] = typer.Option([], "--by", help="Group by this column (repeatable), e.g. --by skill."),
         measure: str = typer.Option("hit", help="Column or column=value, as for plot; a text column gives the rate of each of its values."),
+        where: List[str] = typer.Option([], "--where", help="Keep only trials with column=value (repeatable), e.g. --where skill=club."),
         as_json: bool = typer.Option(False, "--json", help="Print the groups as one JSON document."),
     ) -> None:
         """Print the measure per group with 95 % intervals (Wilson for rates). Trials that
-        finished without a value (a draw has no winner) count in every rate's denominator."""
+        finished without a value (a draw has no winner) count in every rate's denominator;
+        grid factors in no --by and no --where are pooled over (a note says which)."""
         from rich.console import Console
         from rich.table import Table
 
@@ -183,8 +199,19 @@ def make_app() -> typer.Typer:
         try:
             keys = [match_column(b, cols) for b in by]
             label, fn, binary = measure_fn(measure, cols)
+            used = set(keys) | {match_column(w.split("=", 1)[0].strip(), cols) for w in where if "=" in w}
+            rows = _where(rows, where)
         except ValueError as exc:
             raise _user_error(str(exc)) from None
+        if not rows:
+            raise _user_error("no trial matches --where")
+        try:
+            with open_results(results) as store:
+                pooled = _pooled(store, used)
+        except StoreError:
+            pooled = []
+        if pooled and not as_json:
+            typer.echo(f"note: pooled over the factors {', '.join(pooled)} (use --by or --where to separate them)", err=True)
         texts = None if binary else text_values(rows, fn)
         if texts is not None:
             # a text column (a winner, a first contact …): the rate of each of its values
@@ -208,7 +235,7 @@ def make_app() -> typer.Typer:
                 return None if isinstance(x, float) and not math.isfinite(x) else x
 
             doc = {
-                "title": title, "measure": label, "trials": len(rows), "failed": failed, "by": keys,
+                "title": title, "measure": label, "trials": len(rows), "failed": failed, "by": keys, "where": list(where), "pooled_over": pooled,
                 "statistic": "rate" if rate else "mean", "interval": "wilson 95 %" if rate else "95 %",
                 "groups": [{"key": dict(zip(keys, c.key)), "n": c.n, "k": c.k, "value": num(c.value), "lo": num(c.lo), "hi": num(c.hi)} for c in cells],
             }
@@ -231,6 +258,48 @@ def make_app() -> typer.Typer:
         con.print(table)
 
     return app
+
+
+def _where(rows: list[dict], conditions: list[str]) -> list[dict]:
+    """The rows matching every ``column=value`` (numbers compared as numbers).
+
+    Raises:
+        ValueError: a condition without ``=`` or naming no column.
+    """
+    from kubb3d.experiment.export import columns
+    from kubb3d.experiment.stats import match_column
+
+    cols = columns(rows)
+    for cond in conditions:
+        if "=" not in cond:
+            raise ValueError(f"--where needs column=value, got {cond!r}")
+        name, want = (part.strip() for part in cond.split("=", 1))
+        col = match_column(name, cols)
+
+        def same(v, want=want) -> bool:
+            if isinstance(v, bool):
+                return v == (want.lower() in ("true", "1", "yes"))
+            if isinstance(v, (int, float)):
+                try:
+                    return float(v) == float(want)
+                except ValueError:
+                    return False
+            return ("null" if v is None else str(v)) == want
+
+        rows = [r for r in rows if same(r.get(col))]
+    return rows
+
+
+def _pooled(store, used: set[str]) -> list[str]:
+    """The spec's grid factors that are neither grouped, on an axis nor filtered: the rates
+    shown pool over them."""
+    from kubb3d.experiment.spec import from_json
+
+    try:
+        loaded = from_json(store.meta().get("spec_json") or "")
+    except (ValueError, KeyError, TypeError):
+        return []
+    return [f.name for f in loaded.factors if f.name not in used and len(f.values) > 1]
 
 
 def _title(store) -> str:

@@ -112,3 +112,21 @@ def test_exports_of_identical_runs_are_identical_without_timing(cli, tmp_path):
         assert r.returncode == 0, r.stderr
     a, b = (tmp_path / "a.csv").read_text(), (tmp_path / "b.csv").read_text()
     assert a == b and "wall_s" not in a.splitlines()[0] and len(a.splitlines()) == 4
+
+
+def test_summary_and_plot_where_and_the_pooled_note(cli, tmp_path):
+    out = tmp_path / "h.sqlite"
+    r = cli("experiment", "run", "hit-8m", "-o", str(out), "--max-trials", "30", "--backend", "serial", "-q")
+    assert r.returncode == 0, r.stderr
+    r = cli("experiment", "summary", str(out), "--by", "speed")
+    assert "pooled over the factors elevation_deg" in r.stderr
+    doc = json.loads(cli("experiment", "summary", str(out), "--by", "speed", "--where", "elevation=10", "--json").stdout)
+    assert doc["pooled_over"] == [] and doc["where"] == ["elevation=10"]
+    # hit-8m's grid: 25 speeds x 7 elevations, the elevation varying fastest: the first 30
+    # trials are 4 speeds x 7 elevations and 2 more; elevation 10 for 5 speeds
+    assert doc["trials"] == 5 and [g["key"]["speed"] for g in doc["groups"]] == [8.5, 8.75, 9.0, 9.25, 9.5]
+    r = cli("experiment", "plot", str(out), "--x", "speed", "--where", "elevation=15", "-o", str(tmp_path / "p.png"))
+    assert r.returncode == 0, r.stderr
+    assert "pooled" not in r.stderr and (tmp_path / "p.png").read_bytes()[:4] == b"\x89PNG"
+    r = cli("experiment", "summary", str(out), "--where", "elevation=99")
+    assert r.returncode == 2 and r.stderr == "error: no trial matches --where\n"
