@@ -34,7 +34,7 @@ from kubb3d.physics._pybullet import pb
 
 from kubb3d.equipment import EquipmentSet
 from kubb3d.physics.aero import RodDrag, piece_drag
-from kubb3d.physics.world import DT, GRAVITY, SAMPLE_INTERVAL, PhysicsGlitch, World
+from kubb3d.physics.world import DT, GRAVITY, SAMPLE_INTERVAL, SETTLE_S, PhysicsGlitch, World
 from kubb3d.pitch import Pitch, opponent
 from kubb3d.snapshot import GROUND_ID, Snapshot, body_axis
 
@@ -351,6 +351,7 @@ def simulate(
     max_time: float = 15.0,
     record_every: float | None = None,
     sliding: bool = False,
+    settle_s: float = SETTLE_S,
 ) -> ThrowResult:
     """Release ``piece`` (added to the world if missing) and simulate until everything rests.
 
@@ -369,6 +370,8 @@ def simulate(
             flight is recorded at 30 Hz.
         sliding: the piece starts on the ground (a flick): its first contact is the first
             one with anything but the ground, and the free phase ends there.
+        settle_s: how long, s, everything must stay at rest before the result is taken (the
+            referee option ``settle_s``, :mod:`kubb3d.judge.options`).
 
     Raises:
         PhysicsGlitch: the simulation blew up (NaN, piece outside the world).
@@ -452,7 +455,7 @@ def simulate(
         world.add_step_hook(watch_contacts)
         world.add_step_hook(_AfterContact(world, piece))
         try:
-            stats = world.run_until_rest(max(0.0, max_time - (world.time - t0)), sample_every=record_every, on_sample=on_sample)
+            stats = world.run_until_rest(max(0.0, max_time - (world.time - t0)), sample_every=record_every, on_sample=on_sample, settle_s=settle_s)
         finally:
             world.clear_step_hooks()
     metrics = FlightMetrics(max_tilt, heli, None if first is None else first.time)

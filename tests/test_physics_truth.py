@@ -135,3 +135,22 @@ def test_validate_command_json(tmp_path):
     data = json.loads(r.stdout)
     assert data["passed"] and len(data["rows"]) >= 25
     assert "| rebound |" in md.read_text()
+
+
+def test_the_settle_option_defaults_to_the_physics_settle_window():
+    from kubb3d.judge.options import option
+
+    for ruleset in ("dm", "wikinger", "kubbuteo"):
+        assert option(None, "settle_s", ruleset) == SETTLE_S
+
+
+def test_a_longer_settle_window_waits_longer_for_the_same_rest():
+    from kubb3d.throw import ThrowParams, aim, simulate, release_from_params
+
+    out = []
+    for settle in (0.5, 2.0):
+        with World.standard() as w:
+            p = aim(w, "B3", ThrowParams(side="A", spin_rps=1.5)).params
+            r = simulate(w, "baton1", release_from_params(p, w.pitch), params=p, settle_s=settle)
+            out.append((r.rest_time, r.toppled))
+    assert out[1][0] == pytest.approx(out[0][0] + 1.5, abs=1 / 30) and out[0][1] == out[1][1]

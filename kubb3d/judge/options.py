@@ -100,12 +100,13 @@ OPTIONS: tuple[Option, ...] = (
     ),
     Option(
         "settle_s",
-        {"dm": 0.25, "wikinger": 0.25, "kubbuteo": 0.25},
+        {"dm": 0.5, "wikinger": 0.5, "kubbuteo": 0.5},
         None,
-        "How long every piece must stay still before the referee rules, s (a kubb that falls later "
-        "than that falls in the next throw's time); at most 15 s after the release.",
+        "How long every piece must stay still (and no kubb balance on an edge) before the referee "
+        "rules, s (a kubb that falls later than that falls in the next throw's time); at most 15 s "
+        "after the release. Default: kubb3d.physics.world.SETTLE_S (docs/physics.md 'Rest').",
         "DM §5 (no time given)",
-        "kubb3d.physics.world:World.run_until_rest",
+        "kubb3d.throw:simulate (World.run_until_rest)",
     ),
     Option(
         "baseline_after_field",
