@@ -440,20 +440,27 @@ def simulate(
         if first is not None:
             touched.add(first.piece)
 
+        after = _AfterContact(world, piece)
+        ground_body = world.ground_body
+
         def watch_contacts() -> None:
-            # every step (before it: the contacts of the step just taken), so no short touch is missed
+            # every step (before it: the contacts of the step just taken), so no short touch is
+            # missed; the same read gives the ground's normal force for the plowing
             nonlocal first
+            normal = 0.0
             for cp in pb.getContactPoints(bodyA=body, physicsClientId=c):
+                if cp[2] == ground_body:
+                    normal += cp[9]
                 other = by_body(cp[2])
                 if first is None and other != GROUND_ID:
                     first = FirstContact(other, world.time - t0, tuple(float(v) for v in cp[5]))
                 touched.add(other)
+            after(normal)
 
         def on_sample(t: float, sample: dict) -> None:
             recorder.record(t, sample)
 
         world.add_step_hook(watch_contacts)
-        world.add_step_hook(_AfterContact(world, piece))
         try:
             stats = world.run_until_rest(max(0.0, max_time - (world.time - t0)), sample_every=record_every, on_sample=on_sample, settle_s=settle_s)
         finally:
@@ -495,15 +502,17 @@ class _AfterContact:
         self.body, self.client = world.body_id(piece), world.client
         self.plow = world.ground.plowing > 0
 
-    def __call__(self) -> None:
+    def __call__(self, ground_normal: float) -> None:
+        """Apply the forces for the coming step; ``ground_normal``: the summed normal force of
+        the piece's ground contacts in the last step, N."""
         if self.drag:
             (vx, vy, vz), _ = pb.getBaseVelocity(self.body, physicsClientId=self.client)
             if vx * vx + vy * vy + vz * vz < DRAG_MIN_SPEED**2:
                 self.drag = False
             else:
                 self.world.apply_drag(self.piece)
-        if self.plow:
-            self.world.apply_plowing(self.piece)
+        if self.plow and ground_normal > 0.0:
+            self.world.apply_plowing(self.piece, ground_normal)
 
 
 class _Recorder:

@@ -145,6 +145,8 @@ class _Piece:
     drag: RodDrag | None
     max_tilt: float = 0.0
     cos_max_tilt: float = 1.0
+    stable_pose: tuple | None = None
+    """(centre of mass, quat) at which the piece was last found statically stable."""
     ref_axis: tuple[float, float, float] = (0.0, 0.0, 1.0)
 
     @property
@@ -648,7 +650,7 @@ class World:
         pb.resetBaseVelocity(p.body, (v[0], v[1], v[2] + GRAVITY * (new_dt - old_dt) / 2), w, physicsClientId=c)
         self.use_step(new_dt)
 
-    def apply_plowing(self, piece_id: str) -> None:
+    def apply_plowing(self, piece_id: str, normal: float | None = None) -> None:
         """Apply the ground's plowing resistance to one piece for the coming step.
 
         A piece pressed into soft ground while it slides ploughs through grass and turf: a
@@ -660,15 +662,21 @@ class World:
         its horizontal speed. Lying and sliding, it adds k · g · v_h to the deceleration. The
         force is the exact solution over one step, so it never reverses the motion and does
         not depend on how the steps divide an impact. No-op on a ground without plowing.
+
+        Args:
+            piece_id: the piece.
+            normal: the summed normal force of its ground contacts in the last step, N, if the
+                caller has just read its contacts (saves one PyBullet call per step).
         """
         k = self.ground.plowing
         if k <= 0:
             return
         p = self._pieces[piece_id]
         c = self._cid
-        normal = 0.0
-        for cp in pb.getContactPoints(bodyA=p.body, bodyB=self._ground_body, physicsClientId=c):
-            normal += cp[9]
+        if normal is None:
+            normal = 0.0
+            for cp in pb.getContactPoints(bodyA=p.body, bodyB=self._ground_body, physicsClientId=c):
+                normal += cp[9]
         if normal <= 0.0:
             return
         (vx, vy, _), _ = pb.getBaseVelocity(p.body, physicsClientId=c)
@@ -829,11 +837,14 @@ class World:
             if p.kind not in ("kubb", "king") or p.shape != "box":
                 continue
             com, q = pb.getBasePositionAndOrientation(p.body, physicsClientId=c)
+            if p.stable_pose == (com, q):  # unmoved since it was found stable (asleep, say)
+                continue
             m = np.array(pb.getMatrixFromQuaternion(q)).reshape(3, 3)
             corners = self._frame_from_com(p, com, q) + _BOX_CORNERS * np.array(p.half_extents) @ m.T
             ground = np.array([self.ground_height(x, y) for x, y in corners[:, :2]]) if self.terrain else 0.0
             low = corners[corners[:, 2] - ground < GROUND_TOUCH]
             if support_margin(low[:, :2].tolist(), (com[0], com[1])) >= STABLE_MARGIN:
+                p.stable_pose = (com, q)
                 continue
             held = any(cp[2] != self._ground_body for cp in pb.getContactPoints(bodyA=p.body, physicsClientId=c) if cp[8] < CONTACT_GAP)
             if held:
