@@ -62,10 +62,24 @@ def make_app() -> typer.Typer:
             loaded = load_spec(spec)
         except SpecError as exc:
             raise _user_error(str(exc)) from None
+        import signal
+
+        def on_term(signum, frame):  # SIGTERM: stop like Ctrl-C (workers stopped, message, resumable)
+            raise KeyboardInterrupt
+
+        signal.signal(signal.SIGTERM, on_term)
         typer.echo(f"{loaded.spec.title}: {loaded.n_points} grid points × {loaded.spec.trials_per_point} = {loaded.n_trials} trials → {out}", err=True)
         try:
-            report = run(loaded, out, workers=workers, backend=backend.value, scheduler=scheduler, progress=not quiet, max_trials=max_trials)
+            first_error: list[str] = []
+
+            def note(rows: list[dict]) -> None:
+                if not first_error:
+                    first_error.extend(str(r.get("error")) for r in rows[:1] if not r.get("ok"))
+
+            report = run(loaded, out, workers=workers, backend=backend.value, scheduler=scheduler, progress=not quiet, max_trials=max_trials, on_rows=note)
         except StoreError as exc:
+            raise _user_error(str(exc)) from None
+        except RuntimeError as exc:  # e.g. an unreachable Dask scheduler
             raise _user_error(str(exc)) from None
         except KeyboardInterrupt:
             from kubb3d.experiment import open_results
@@ -81,6 +95,10 @@ def make_app() -> typer.Typer:
             f"{per_worker:.2f} per worker; {done}/{report.total} stored in {out}"
             + (f" ({report.skipped} were already there)" if report.skipped else "")
         )
+        if report.ran and report.failed == report.ran:
+            # not a silent success: every trial of this call failed (exit 1, the rows are kept)
+            typer.echo(f"error: all {report.ran} trials failed; the first: {' '.join((first_error or ['?'])[0].split())[:300]}", err=True)
+            raise typer.Exit(1)
 
     @app.command("list")
     def list_cmd(as_json: bool = typer.Option(False, "--json", help="Print a JSON list of {name, title, measures, trials, path}.")) -> None:
@@ -162,8 +180,10 @@ def make_app() -> typer.Typer:
         if pooled:
             typer.echo(f"note: pooled over the factors {', '.join(pooled)} (use --group or --where to separate them)", err=True)
         if out is None:
-            safe = "".join(ch if ch.isalnum() else "-" for ch in measure)
-            out = results.with_name(f"{results.stem}-{safe}-{x}" + (f"-{y}" if y else "") + ".png")
+            def safe(text: str) -> str:  # a column name never makes a path (no / or ..)
+                return "".join(ch if ch.isalnum() or ch == "_" else "-" for ch in text)
+
+            out = results.with_name(f"{results.stem}-{safe(measure)}-{safe(x)}" + (f"-{safe(y)}" if y else "") + ".png")
         try:
             path = plot(rows, out, x=x, y=y, measure=measure, group_by=group, bins=bins, title=title)
         except ValueError as exc:

@@ -19,6 +19,7 @@ import os
 import stat
 import tempfile
 from pathlib import Path
+from typing import Callable
 
 try:  # POSIX
     import fcntl
@@ -235,3 +236,37 @@ def rewrite_locked(path: str | os.PathLike, data: bytes) -> ExclusiveFile:
     handle.path = p
     handle.fh = os.fdopen(fd, "a", encoding="utf-8")
     return handle
+
+
+def write_output(path: str | os.PathLike, write: Callable[[Path], object], what: str = "--out") -> Path:
+    """Write an output file safely: check ``path`` against the output rule (an existing regular
+    file may be replaced), let ``write(tmp)`` fill a fresh temporary file in the same folder,
+    fsync it and rename it over ``path``. A planted symlink or device is never followed and a
+    failed write (a full disk) leaves no partial file.
+
+    Raises:
+        FileSafetyError: the rule is broken, or the write failed (e.g. no space left).
+    """
+    p = check_output(path, what, overwrite=True)
+    try:
+        fd, name = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=p.parent)
+    except OSError as exc:
+        raise _disk_error(exc, p) from None
+    os.close(fd)
+    tmp = Path(name)
+    try:
+        write(tmp)
+        with open(tmp, "rb") as fh:
+            os.fsync(fh.fileno())
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, p)
+    except BaseException as exc:
+        try:
+            tmp.unlink()
+        except OSError:
+            pass
+        if isinstance(exc, OSError):
+            raise _disk_error(exc, p) from None
+        raise
+    _fsync_dir(p.parent)
+    return p

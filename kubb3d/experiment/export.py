@@ -14,6 +14,7 @@ import json
 from pathlib import Path
 
 from kubb3d.experiment.store import read_rows
+from kubb3d.files import write_output
 
 FORMATS = ("csv", "parquet")
 LEADING = ("trial", "point", "rep", "seed_entropy", "spawn_key", "ok", "error")
@@ -67,25 +68,27 @@ def export(results: str | Path, fmt: str, out: str | Path | None = None, *, timi
         raise ValueError(f"unknown format {fmt!r}; expected one of {list(FORMATS)}")
     results = Path(results)
     out = Path(out) if out is not None else results.with_suffix("." + fmt)
-    if out.resolve() == results.resolve():
+    if out.resolve() == results.resolve() or (out.exists() and results.exists() and out.samefile(results)):
         raise ValueError(f"{out}: the export would overwrite the results file itself; choose another --out")
     rows = read_rows(results)
     cols = columns(rows)
     if not timing:
         cols = [c for c in cols if c != "wall_s"]
-    tmp = out.with_name(out.name + ".part")
-    if fmt == "csv":
-        with open(tmp, "w", newline="", encoding="utf-8") as fh:
-            w = csv.writer(fh)
-            w.writerow(cols)
-            for r in rows:
-                w.writerow([_cell(r.get(c)) for c in cols])
-    else:
+    if fmt == "parquet":
         try:
             import pyarrow as pa
             import pyarrow.parquet as pq
         except ImportError:
             raise RuntimeError("Parquet export needs pyarrow: pip install 'kubb3d[parquet]'") from None
+
+    def write(tmp: Path) -> None:
+        if fmt == "csv":
+            with open(tmp, "w", newline="", encoding="utf-8") as fh:
+                w = csv.writer(fh)
+                w.writerow(cols)
+                for r in rows:
+                    w.writerow([_cell(r.get(c)) for c in cols])
+            return
         data = {}
         for c in cols:
             vals = [_plain(r.get(c)) for r in rows]
@@ -95,6 +98,7 @@ def export(results: str | Path, fmt: str, out: str | Path | None = None, *, timi
             elif len(kinds) > 1:
                 vals = [None if v is None else _cell(v) for v in vals]
             data[c] = vals
-        pq.write_table(pa.table(data), tmp)
-    tmp.replace(out)
-    return out
+        pq.write_table(pa.table(data), str(tmp))
+
+    # the output rule (kubb3d.files): no symlink or device followed, parent folder must exist
+    return write_output(out, write, "--out")

@@ -152,10 +152,14 @@ def plot(
             ax.legend(fontsize=8)
     ax.set_title(f"{title or label}\n{note}", fontsize=10)
     fig.tight_layout()
-    out = Path(out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(out)
-    plt.close(fig)
+    from kubb3d.files import write_output
+
+    # the output rule (kubb3d.files): the folder must exist, no symlink or device followed,
+    # a full disk is an error (not "wrote")
+    try:
+        out = write_output(out, lambda tmp: fig.savefig(tmp, format="png"), "--out")
+    finally:
+        plt.close(fig)
     return out
 
 

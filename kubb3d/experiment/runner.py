@@ -83,7 +83,23 @@ def _spec_for(spec_json: str) -> LoadedSpec:
     return loaded
 
 
-def _init_worker(spec_json: str) -> None:
+def _watch_parent(parent_pid: int, every_s: float = 0.25) -> None:
+    """End this worker as soon as its parent is gone (killed with SIGKILL or SIGTERM): the
+    worker is re-parented, so ``os.getppid()`` changes. Portable (no ``prctl``)."""
+    import threading
+
+    def watch() -> None:
+        while True:
+            if os.getppid() != parent_pid:
+                os._exit(1)
+            time.sleep(every_s)
+
+    threading.Thread(target=watch, name="kubb3d-parent-watch", daemon=True).start()
+
+
+def _init_worker(spec_json: str, parent_pid: int | None = None) -> None:
+    if parent_pid is not None:
+        _watch_parent(parent_pid)
     _spec_for(spec_json)
 
 
@@ -119,7 +135,7 @@ def _local(loaded: LoadedSpec, todo: list[int], workers: int, scheduler, emit) -
     ctx = get_context("spawn")
 
     def new_pool(n: int) -> ProcessPoolExecutor:
-        return ProcessPoolExecutor(max_workers=n, mp_context=ctx, initializer=_init_worker, initargs=(spec_json,))
+        return ProcessPoolExecutor(max_workers=n, mp_context=ctx, initializer=_init_worker, initargs=(spec_json, os.getpid()))
 
     queue = list(reversed(todo))  # pop() from the end gives trial order
     retry: list[int] = []
@@ -157,6 +173,11 @@ def _local(loaded: LoadedSpec, todo: list[int], workers: int, scheduler, emit) -
             if retry:
                 retry += list(inflight.values())
                 inflight.clear()
+    except BaseException:
+        # interrupted (Ctrl-C, SIGTERM) or failed: stop the workers now, not after their trial
+        for proc in list((getattr(pool, "_processes", None) or {}).values()):
+            proc.terminate()
+        raise
     finally:
         pool.shutdown(wait=False, cancel_futures=True)
 
@@ -168,13 +189,26 @@ def _dask(loaded: LoadedSpec, todo: list[int], workers: int, scheduler, emit) ->
         raise RuntimeError("the dask backend needs Dask: pip install 'kubb3d[dask]'") from None
     import logging
 
+    import tempfile
+
+    import dask
+
     spec_json = loaded.to_json()
     cluster = None
+    scratch = None
     if scheduler:
-        client = Client(scheduler, timeout="30s")
+        try:
+            client = Client(scheduler, timeout="30s")
+        except (OSError, ValueError, TypeError) as exc:
+            raise RuntimeError(f"cannot reach the Dask scheduler {scheduler!r}: {exc}") from None
         n_slots = max(1, sum(client.nthreads().values()))
     else:
-        cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None, silence_logs=logging.ERROR)
+        # Dask always starts an HTTP server: bind it to a free port on the loopback interface
+        # only (never the fixed, shared 8787); workers' scratch space goes into a temporary
+        # folder of ours that is removed afterwards (not the system's shared one)
+        scratch = tempfile.TemporaryDirectory(prefix="kubb3d-dask-")
+        with dask.config.set({"temporary-directory": scratch.name}):
+            cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address="127.0.0.1:0", worker_dashboard_address="127.0.0.1:0", silence_logs=logging.ERROR)
         client = Client(cluster)
         n_slots = workers
     try:
@@ -203,6 +237,8 @@ def _dask(loaded: LoadedSpec, todo: list[int], workers: int, scheduler, emit) ->
         client.close()
         if cluster is not None:
             cluster.close()
+        if scratch is not None:
+            scratch.cleanup()
 
 
 _BACKENDS: dict[str, Callable] = {"local": _local, "serial": _serial, "dask": _dask}

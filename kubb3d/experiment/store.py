@@ -19,18 +19,21 @@ Tables::
 The database runs in WAL mode with ``synchronous = FULL``: a committed trial survives the
 writing process being killed (even ``kill -9``) and power loss. Rows are committed as they
 arrive, so a killed run loses only the trials in flight. The primary key makes a duplicate
-trial impossible. A run holds an exclusive ``flock`` on ``RESULTS.lock`` so that two runs
-never write one file.
+trial impossible. A run holds an exclusive lock on the results file itself
+(:func:`kubb3d.files.lock_fd`) so that two runs never write one file; readers open it
+read-only.
 """
 
 from __future__ import annotations
 
-import fcntl
 import json
+import os
 import sqlite3
 import time
 from pathlib import Path
 from typing import Iterable, Iterator
+
+from kubb3d.files import FileSafetyError, check_output, lock_fd
 
 STORE_SCHEMA = "1"
 
@@ -54,16 +57,31 @@ class ResultStore:
 
     def __init__(self, path: str | Path, spec_sha256: str | None = None, spec_json: str | None = None, *, lock: bool = True) -> None:
         self.path = Path(path)
-        self._lock_fh = None
+        self.readonly = not lock
+        self._lock_fd: int | None = None
         if lock:
-            self._lock_fh = open(str(self.path) + ".lock", "a")
+            # the output rule (kubb3d.files): no symlink or device, the folder must exist; the
+            # lock is taken on the database file itself (nothing left beside it, nothing to
+            # delete to bypass it)
             try:
-                fcntl.flock(self._lock_fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except BlockingIOError:
-                self._lock_fh.close()
+                check_output(self.path, "--out", overwrite=True)
+                fd = os.open(self.path, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o644)
+            except FileSafetyError as exc:
+                raise StoreError(str(exc)) from None
+            except OSError as exc:
+                raise StoreError(f"{self.path}: cannot open: {exc.strerror or exc}") from None
+            try:
+                lock_fd(fd, self.path)
+            except FileSafetyError:
+                os.close(fd)
                 raise StoreError(f"{self.path}: another run is writing this results file") from None
+            self._lock_fd = fd
         try:
-            self.db = sqlite3.connect(str(self.path), timeout=30.0)
+            if lock:
+                self.db = sqlite3.connect(str(self.path), timeout=30.0)
+            else:
+                # readers never change the file (no WAL switch, no journal created by them)
+                self.db = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro", uri=True, timeout=30.0)
         except sqlite3.Error as exc:
             self._unlock()
             raise StoreError(f"{self.path}: cannot open: {exc}") from None
@@ -77,8 +95,9 @@ class ResultStore:
 
     def _init(self, spec_sha256: str | None, spec_json: str | None) -> None:
         db = self.db
-        db.execute("PRAGMA journal_mode=WAL")
-        db.execute("PRAGMA synchronous=FULL")
+        if not self.readonly:
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=FULL")
         tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
         if tables and not {"meta", "trials"} <= tables:
             raise StoreError(f"{self.path}: not a kubb3d results file (tables {sorted(tables)})")
@@ -123,10 +142,15 @@ class ResultStore:
         now = time.time()
         data = [(int(r["trial"]), 1 if r.get("ok") else 0, r.get("error"), json.dumps(r, separators=(",", ":")), float(w), now) for r, w in rows]
         new_fields = {k for r, _ in rows for k in r} - self._view_fields if data else set()
-        with self.db:
-            self.db.executemany("INSERT INTO trials VALUES (?, ?, ?, ?, ?, ?)", data)
-            if new_fields:
-                self._update_view()
+        try:
+            with self.db:
+                self.db.executemany("INSERT INTO trials VALUES (?, ?, ?, ?, ?, ?)", data)
+                if new_fields:
+                    self._update_view()
+        except sqlite3.OperationalError as exc:
+            if "full" in str(exc):
+                raise StoreError(f"{self.path}: the disk is full; the trials stored so far are kept, free space and run the same command to resume") from None
+            raise StoreError(f"{self.path}: cannot store results: {exc}") from None
         return len(data)
 
     _view_fields: set[str] = set()
@@ -155,12 +179,11 @@ class ResultStore:
             yield d
 
     def _unlock(self) -> None:
-        if self._lock_fh is not None:
+        if self._lock_fd is not None:
             try:
-                fcntl.flock(self._lock_fh, fcntl.LOCK_UN)
+                os.close(self._lock_fd)  # closing the descriptor releases the lock
             finally:
-                self._lock_fh.close()
-                self._lock_fh = None
+                self._lock_fd = None
 
     def close(self) -> None:
         """Close the database and release the lock."""
@@ -185,6 +208,8 @@ def open_results(path: str | Path) -> ResultStore:
     path = Path(path)
     if not path.is_file():
         raise StoreError(f"{path}: no such results file")
+    if path.stat().st_size == 0:
+        raise StoreError(f"{path}: not a kubb3d results file (it is empty)")
     return ResultStore(path, lock=False)
 
 

@@ -163,3 +163,50 @@ def test_dask_local_cluster_gives_the_same_rows(tiny_reference, tmp_path):
     rep = run(load_spec(spec), out, backend="dask", workers=2, progress=False)
     assert (rep.ran, rep.failed) == (16, 0)
     assert strip_wall(read_rows(out)) == reference
+
+
+def _session_members(sid: int) -> list[int]:
+    """Pids of the live (not zombie) processes in session ``sid`` (Linux /proc)."""
+    out = []
+    for d in Path("/proc").iterdir():
+        if not d.name.isdigit():
+            continue
+        try:
+            stat = (d / "stat").read_text()
+        except OSError:
+            continue
+        fields = stat[stat.rfind(")") + 2:].split()
+        if fields[0] != "Z" and int(fields[3]) == sid:
+            out.append(int(d.name))
+    return out
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs Linux /proc")
+@pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGTERM])
+def test_no_orphan_workers_after_the_run_is_killed(tmp_path, sig):
+    spec = write_tiny(tmp_path, trials_per_point=12, name="long.toml")
+    out = tmp_path / "killed.sqlite"
+    cmd = [sys.executable, "-c", "from kubb3d.cli import main; main()", "experiment", "run", str(spec), "--out", str(out), "--workers", "2", "-q"]
+    log = tmp_path / "stderr.txt"  # a file, not a pipe: an orphan would hold a pipe open
+    with open(log, "wb") as fh:
+        proc = subprocess.Popen(cmd, cwd=ROOT, start_new_session=True, stdout=subprocess.DEVNULL, stderr=fh)
+    deadline = time.monotonic() + 120
+    try:
+        while _count(out) < 2:
+            assert proc.poll() is None, log.read_text()
+            assert time.monotonic() < deadline, "no rows after 120 s"
+            time.sleep(0.05)
+        assert len(_session_members(proc.pid)) >= 3  # the run, its 2 workers (and the resource tracker)
+        proc.send_signal(sig)  # the parent only, not its process group
+        proc.wait(timeout=30)
+        err = log.read_text()
+        if sig == signal.SIGTERM:
+            assert "interrupted" in err and "Traceback" not in err
+        time.sleep(5)
+        left = _session_members(proc.pid)
+        assert left == [], f"processes left 5 s after the run was killed: {left}"
+    finally:
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
