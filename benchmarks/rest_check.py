@@ -2,7 +2,7 @@
 0.05 m/s, and none may reach the 15 s time limit (physics issue, "Done means").
 
 Throws: club and elite presets, ``standard`` and ``dm-small`` sets, grass, turf and wet grass,
-8 m baseline throws at B1…B5 in turn (:func:`kubb3d.validate.run_throws`), ``--per-case``
+8 m baseline throws at B1…B5 in turn (:func:`kubb3d.calibrate.run_throws`), ``--per-case``
 throws per combination (default 84: 1,008 in all). Prints one line per combination (felled per
 baton, median slide after landing, fastest piece at rest, time-limit hits, steps per throw) and
 the totals.
@@ -22,7 +22,8 @@ import time
 import numpy as np
 
 from kubb3d.physics.world import DT
-from kubb3d.validate import FAST_AT_REST, run_throws
+from kubb3d.calibrate import run_throws
+from kubb3d.validate import FAST_AT_REST
 
 
 def main() -> None:

@@ -13,7 +13,7 @@ parameter         unit                     effect
 ``tilt_sd``       deg                      the baton's lean out of its flight plane
 ================  =======================  ===========================================
 
-Presets (:data:`SKILLS`) are calibrated with ``benchmarks/calibrate_players.py`` against
+Presets (:data:`SKILLS`) are calibrated with ``kubb3d calibrate`` (docs/calibration.md) against
 the fraction of 8 m baseline kubbs felled per baton: competitive players knock down about
 42 % (docs/physics.md "Reference numbers"); ``elite`` aims at 40–45 %, ``club`` at 20–30 %,
 ``novice`` below that. The measured figures are in the preset docstrings.
@@ -101,7 +101,7 @@ SKILLS: dict[str, Skill] = {
     "club": Skill("club", 0.0255, 1.275, 0.68, 0.2125, 5.1),
     "elite": Skill("elite", 0.018, 0.9, 0.43, 0.15, 4.0),
 }
-"""Named presets. Measured with ``benchmarks/calibrate_players.py --throws 400 --seed 7`` at the
+"""Named presets. Measured with ``kubb3d calibrate --throws 400 --seed 7`` at the
 physics default (DM pitch, ``dm-small``, grass; kubbs felled per baton at 8 m, 95 % interval):
 elite 0.410 (164 of 400, 0.36–0.46), club 0.225 (0.18–0.27), novice 0.102 (0.07–0.13).
 Re-tuned for the converged physics (1/960 s contacts, plowing): the presets of the first

@@ -37,13 +37,13 @@ from __future__ import annotations
 
 import math
 import os
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
 from typing import Callable, Iterable
 
 import numpy as np
 
-from kubb3d.physics.ground import GROUNDS, WOOD_ON_WOOD_RESTITUTION
+from kubb3d.calibrate import baton_trial, run_throws
+from kubb3d.physics.ground import GROUNDS
 from kubb3d.physics.world import DT, GRAVITY, SETTLE_S, Terrain, World
 
 DROP_HEIGHT = 1.0
@@ -431,59 +431,6 @@ def check_terrain() -> list[Row]:
 
 
 # ---------------------------------------------------------------------- throws
-def _one_throw(args) -> dict:
-    """One player throw at 8 m (child seed ``i`` of ``seed``); picklable for worker processes."""
-    from kubb3d.pitch import PITCHES, baseline_ids
-    from kubb3d.players import Player, get_skill
-    from kubb3d.throw import throw
-
-    i, n, seed, dt, skill, set_name, ground = args
-    pitch = PITCHES["dm"]
-    player = Player(skill, get_skill(skill))
-    rng = np.random.default_rng(np.random.SeedSequence(seed).spawn(n)[i])
-    with World.standard(set_name, pitch, ground, dt=dt) as w:
-        target = baseline_ids("B")[i % 5]
-        pos, _ = w.pose(target)
-        aim_pt = (float(pos[0]), float(pos[1]), float(pos[2]) + 0.1 * w.equipment.kubb.height)
-        _, params = player.baton_throw(w.equipment, pitch, "A", pitch.baseline_x("A"), aim_pt, rng, dt=w.quiet_dt)
-        r = throw(w, params, baton="baton1", ruleset="dm")
-        slide = None
-        if r.first_contact is not None and r.first_contact.piece == "ground":
-            tr = r.trajectory
-            poses = tr.poses["baton1"]
-            k = min(int(np.searchsorted(tr.times, r.first_contact.time)), len(poses) - 1)
-            slide = float(math.dist(poses[k][:2], poses[-1][:2]))
-        fastest = max(math.hypot(*p.linear_velocity) for p in r.final.pieces.values())
-        return {
-            "felled": sum(1 for k in r.toppled if k.startswith("B")),
-            "slide": slide,
-            "fastest": fastest,
-            "at_rest": r.at_rest,
-            "steps": w.steps,
-            "final": [(p.position, p.quat_xyzw) for _, p in sorted(r.final.pieces.items())],
-        }
-
-
-def run_throws(n: int, seed: int, dt: float, *, skill: str = "elite", set_name: str = "dm-small", ground: str = "grass", workers: int = 1,
-               progress: Callable[[int], None] | None = None) -> list[dict]:
-    """``n`` seeded player throws (see :func:`_one_throw`), in order, on ``workers`` processes."""
-    jobs = [(i, n, seed, dt, skill, set_name, ground) for i in range(n)]
-    if workers <= 1:
-        out = []
-        for j in jobs:
-            out.append(_one_throw(j))
-            if progress:
-                progress(1)
-        return out
-    with ProcessPoolExecutor(workers) as pool:
-        out = []
-        for r in pool.map(_one_throw, jobs, chunksize=4):
-            out.append(r)
-            if progress:
-                progress(1)
-        return out
-
-
 def _rate(rows: list[dict]) -> tuple[float, float]:
     x = np.array([r["felled"] for r in rows], dtype=float)
     return float(x.mean()), float(1.96 * x.std(ddof=1) / math.sqrt(len(x))) if len(x) > 1 else 0.0
@@ -513,7 +460,7 @@ def check_throws(n: int, seed: int = 7, workers: int = 1, series: list | None = 
                     0.0, float(fast), "throws", "0", fast == 0))
     limit = sum(1 for r in base + half if not r["at_rest"])
     rows.append(Row("throws", f"throws that reached the 15 s time limit (of {2 * n})", "0", "every throw comes to rest", 0.0, float(limit), "throws", "0", limit == 0))
-    again = _one_throw((0, n, seed, DT, "elite", "dm-small", "grass"))
+    again = baton_trial((0, n, seed, DT, "elite", "dm-small", "grass", 8.0))
     same = again["final"] == base[0]["final"]
     rows.append(Row("throws", "the same throw simulated twice in fresh worlds: final poses bit-identical", "identical", "determinism", 1.0,
                     1.0 if same else 0.0, "", "exact", same))

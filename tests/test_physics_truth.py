@@ -154,3 +154,31 @@ def test_a_longer_settle_window_waits_longer_for_the_same_rest():
             r = simulate(w, "baton1", release_from_params(p, w.pitch), params=p, settle_s=settle)
             out.append((r.rest_time, r.toppled))
     assert out[1][0] == pytest.approx(out[0][0] + 1.5, abs=1 / 30) and out[0][1] == out[1][1]
+
+
+def test_calibration_statistics():
+    from kubb3d.calibrate import binomial_capped, wilson
+
+    ref = binomial_capped()
+    # the figures for six batons at 42 %: P(0) = 3.8 %, P(>= 3) = 49.7 %, P(5) = 5.1 %
+    assert (round(ref[0], 3), round(sum(ref[3:]), 3), round(ref[5], 3)) == (0.038, 0.497, 0.051)
+    assert sum(ref) == pytest.approx(1.0)
+    p, lo, hi = wilson(20, 100)
+    assert p == 0.2 and lo == pytest.approx(0.133, abs=1e-3) and hi == pytest.approx(0.289, abs=1e-3)
+
+
+def test_calibrate_command_small_run(tmp_path):
+    import json
+    import subprocess
+    import sys
+
+    md = tmp_path / "c.md"
+    r = subprocess.run([sys.executable, "-m", "kubb3d", "calibrate", "--throws", "10", "--turns", "10", "--distance-throws", "10", "--inkasts", "10",
+                        "--flicks", "10", "--workers", "1", "--json", "--markdown", str(md)], capture_output=True, text=True, timeout=600)
+    assert r.returncode in (0, 1), r.stderr
+    data = json.loads(r.stdout)
+    names = {f["name"] for f in data["figures"]}
+    assert names == {"felled_8m", "turn_6", "inkast", "flicks"}
+    assert set(data["distance_curves"]) == {"novice", "club", "elite"} and len(data["turn_counts"]) == 10
+    assert all(0 <= c <= 5 for c in data["turn_counts"])
+    assert "| elite: kubbs felled per baton at 8 m |" in md.read_text()
