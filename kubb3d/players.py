@@ -153,18 +153,21 @@ FLICK_SKILLS: dict[str, FlickSkill] = {
 }
 """Flick presets under the same names as :data:`SKILLS`, set by hand so that the fraction of
 baseline kubbs knocked per flick resembles Kubb's (elite ≈ 42 %, docs/physics.md "Reference
-numbers"; ``KT`` gives no figures). Measured (:data:`FLICK_CALIBRATION`): 60 flicks per preset
-from A's baseline at B1…B5 in turn, each on a fresh standard board, aimed by
-:meth:`Player.baton_flick` (seeds ``SeedSequence(7, spawn_key=(i,))``); a flick counts every B
-kubb it topples. The azimuth noise dominates: elite with 0.8° knocked 0.82 per flick."""
+numbers"; ``KT`` gives no figures). Measured (:data:`FLICK_CALIBRATION`) with ``kubb3d
+calibrate`` (:func:`kubb3d.calibrate.flick_trial`): 60 flicks per preset from A's baseline at
+B1…B5 in turn, each on a fresh standard board, aimed by :meth:`Player.baton_flick`; a flick
+counts every B kubb it topples. The azimuth noise dominates: elite with 0.8° knocked 0.82 per
+flick (first version)."""
 
 FLICK_CALIBRATION: dict[str, tuple[float, float]] = {
-    "elite": (0.467, 0.05),
-    "club": (0.300, 0.067),
-    "novice": (0.233, 0.10),
+    "elite": (0.467, 0.117),
+    "club": (0.283, 0.133),
+    "novice": (0.317, 0.083),
 }
 """Preset → (baseline kubbs knocked per flick, fraction of flicks that knocked the king), from
-60 flicks each (95 % interval about ±0.12); see :data:`FLICK_SKILLS`."""
+60 flicks each (docs/calibration.md: the knocked rate ±0.12, the king share about 0.04–0.24 at
+95 %); see :data:`FLICK_SKILLS`. The king share per flick is why simulated Kubbuteo matches
+often end by an early king."""
 
 
 def get_flick_skill(name: str) -> FlickSkill:
