@@ -69,6 +69,34 @@ def full_throws(throws) -> tuple[float, int]:
     return time.perf_counter() - t0, steps
 
 
+def snapshot_digest(snapshot) -> str:
+    """SHA-256 of a snapshot's piece poses (ids in order, positions m and quaternions as exact
+    hexadecimal floats): equal digests mean bit-identical poses."""
+    import hashlib
+
+    h = hashlib.sha256()
+    for pid, p in snapshot.pieces.items():
+        h.update(pid.encode())
+        for x in (*p.position, *p.quat_xyzw):
+            h.update(float(x).hex().encode())
+    return h.hexdigest()
+
+
+def reference_results(n: int, seed: int = 0) -> list[dict]:
+    """The first ``n`` bench throws of ``seed``, each in a fresh standard world: per throw the
+    felled kubbs (not upright at rest), the touched pieces, the physics steps taken and the
+    :func:`snapshot_digest` of the final snapshot (``benchmarks/reference_throws.py``)."""
+    from kubb3d.physics.world import World
+    from kubb3d.throw import throw
+
+    rows = []
+    for params, _ in _throws(n, seed):
+        with World.standard() as w:
+            r = throw(w, params)
+            rows.append({"felled": r.toppled, "touched": r.touched, "steps": w.steps, "digest": snapshot_digest(r.final)})
+    return rows
+
+
 def bare_loop(throws) -> tuple[float, int]:
     """The same scene and throws in plain PyBullet, stepped at the world's fixed time step
     :data:`~kubb3d.physics.world.DT` throughout; returns (seconds, total steps)."""

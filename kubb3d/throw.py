@@ -406,7 +406,7 @@ def simulate(
         com, q = pb.getBasePositionAndOrientation(body, physicsClientId=c)
         v, (wx, wy, wz) = pb.getBaseVelocity(body, physicsClientId=c)
         speed = math.sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2])
-        want = world.quiet_dt if gap_of(com) > 2.0 * speed * world.quiet_dt + FLIGHT_MARGIN else world.dt
+        want = world.quiet_dt if gap_of.exceeds(com, 2.0 * speed * world.quiet_dt + FLIGHT_MARGIN) else world.dt
         if want != h:
             world.set_flight_step(piece, h, want)
             h = want
@@ -442,20 +442,26 @@ def simulate(
 
         after = _AfterContact(world, piece)
         ground_body = world.ground_body
+        ground_name = by_body(ground_body)
+        get_contacts = pb.getContactPoints
 
         def watch_contacts() -> None:
             # every step (before it: the contacts of the step just taken), so no short touch is
             # missed; the same read gives the ground's normal force for the plowing
             nonlocal first
             normal = 0.0
-            for cp in pb.getContactPoints(bodyA=body, physicsClientId=c):
-                if cp[2] == ground_body:
+            for cp in get_contacts(bodyA=body, physicsClientId=c):
+                other_body = cp[2]
+                if other_body == ground_body:
                     normal += cp[9]
-                other = by_body(cp[2])
+                    other = ground_name
+                else:
+                    other = by_body(other_body)
                 if first is None and other != GROUND_ID:
                     first = FirstContact(other, world.time - t0, tuple(float(v) for v in cp[5]))
                 touched.add(other)
-            after(normal)
+            if after.active:
+                after(normal)
 
         def on_sample(t: float, sample: dict) -> None:
             recorder.record(t, sample)
@@ -495,24 +501,34 @@ DRAG_MIN_SPEED = 3.0
 class _AfterContact:
     """Step hook for the thrown piece after its first contact: air drag until it first drops below
     :data:`DRAG_MIN_SPEED`, and the ground's plowing resistance whenever it touches soft ground
-    (:meth:`kubb3d.physics.world.World.apply_plowing`)."""
+    (:meth:`kubb3d.physics.world.World.apply_plowing`). One read of the piece's state serves
+    both forces (they act on the state before the step); :attr:`active` is False once neither
+    can act any more (no drag and no plowing ground), so the caller can skip the call."""
 
     def __init__(self, world: World, piece: str) -> None:
-        self.world, self.piece, self.drag = world, piece, True
+        self.world, self.piece, self.drag = world, piece, world.air_drag and world.has_drag(piece)
         self.body, self.client = world.body_id(piece), world.client
         self.plow = world.ground.plowing > 0
+        self.active = self.drag or self.plow
 
     def __call__(self, ground_normal: float) -> None:
         """Apply the forces for the coming step; ``ground_normal``: the summed normal force of
         the piece's ground contacts in the last step, N."""
+        plow = self.plow and ground_normal > 0.0
+        if not (self.drag or plow):
+            return
+        body, c = self.body, self.client
+        v = pb.getBaseVelocity(body, physicsClientId=c)[0]
+        com, q = pb.getBasePositionAndOrientation(body, physicsClientId=c)
         if self.drag:
-            (vx, vy, vz), _ = pb.getBaseVelocity(self.body, physicsClientId=self.client)
+            vx, vy, vz = v
             if vx * vx + vy * vy + vz * vz < DRAG_MIN_SPEED**2:
                 self.drag = False
+                self.active = self.plow
             else:
-                self.world.apply_drag(self.piece)
-        if self.plow and ground_normal > 0.0:
-            self.world.apply_plowing(self.piece, ground_normal)
+                self.world.apply_drag(self.piece, (com, q, v))
+        if plow:
+            self.world.apply_plowing(self.piece, ground_normal, (com, v))
 
 
 class _Recorder:

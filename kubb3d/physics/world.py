@@ -149,10 +149,11 @@ class _Piece:
     """(centre of mass, quat) at which the piece was last found statically stable."""
     ref_axis: tuple[float, float, float] = (0.0, 0.0, 1.0)
 
-    @property
-    def radius(self) -> float:
-        """m: the bounding sphere's radius about the bounding-box centre."""
-        return math.sqrt(sum(h * h for h in self.half_extents))
+    radius: float = 0.0
+    """m: the bounding sphere's radius about the bounding-box centre (set from the half extents)."""
+
+    def __post_init__(self) -> None:
+        self.radius = math.sqrt(sum(h * h for h in self.half_extents))
 
     def reset_tilt(self, q) -> None:
         """Start the history afresh (the piece was set up): the reference is the long axis now."""
@@ -611,11 +612,17 @@ class World:
         axis = (2 * (x * z + y * w), 2 * (y * z - x * w), 1 - 2 * (x * x + y * y))
         pb.applyExternalForce(p.body, -1, p.drag.force(v, axis), com, pb.WORLD_FRAME, physicsClientId=c)
 
-    def flight_clearance(self, piece_id: str) -> Callable[[tuple], float]:
+    def has_drag(self, piece_id: str) -> bool:
+        """True if the piece has an air-drag model (a baton or kubb of a lawn set; see
+        :func:`kubb3d.physics.aero.piece_drag`)."""
+        return self._pieces[piece_id].drag is not None
+
+    def flight_clearance(self, piece_id: str) -> "FlightClearance":
         """A function of the flying piece's centre of mass (x, y, z) giving the gap, m, between its
         bounding sphere and the ground (its highest point) or any other piece's bounding sphere,
         whichever is nearer. The other pieces are taken where they are now: nothing moves them
-        before the flying piece's first contact."""
+        before the flying piece's first contact. Its :meth:`FlightClearance.exceeds` answers
+        "is the gap larger than this?" exactly, usually without computing the gap."""
         me = self._pieces[piece_id]
         r = me.radius
         top = 0.0
@@ -627,18 +634,7 @@ class World:
                 continue
             pos, _ = self.pose(p.id)
             others.append((float(pos[0]), float(pos[1]), float(pos[2]), p.radius + r))
-        ground_clear = top + r
-
-        def gap(com) -> float:
-            x, y, z = com
-            g = z - ground_clear
-            for ox, oy, oz, rr in others:
-                d = math.sqrt((x - ox) ** 2 + (y - oy) ** 2 + (z - oz) ** 2) - rr
-                if d < g:
-                    g = d
-            return g
-
-        return gap
+        return FlightClearance(top + r, others)
 
     def set_flight_step(self, piece_id: str, old_dt: float, new_dt: float) -> None:
         """Switch the step of a piece in free flight from ``old_dt`` to ``new_dt`` s (0: just
@@ -650,7 +646,7 @@ class World:
         pb.resetBaseVelocity(p.body, (v[0], v[1], v[2] + GRAVITY * (new_dt - old_dt) / 2), w, physicsClientId=c)
         self.use_step(new_dt)
 
-    def apply_plowing(self, piece_id: str, normal: float | None = None) -> None:
+    def apply_plowing(self, piece_id: str, normal: float | None = None, state=None) -> None:
         """Apply the ground's plowing resistance to one piece for the coming step.
 
         A piece pressed into soft ground while it slides ploughs through grass and turf: a
@@ -667,6 +663,8 @@ class World:
             piece_id: the piece.
             normal: the summed normal force of its ground contacts in the last step, N, if the
                 caller has just read its contacts (saves one PyBullet call per step).
+            state: its (centre of mass, linear velocity) if the caller has just read them
+                (saves two PyBullet calls per step).
         """
         k = self.ground.plowing
         if k <= 0:
@@ -679,12 +677,15 @@ class World:
                 normal += cp[9]
         if normal <= 0.0:
             return
-        (vx, vy, _), _ = pb.getBaseVelocity(p.body, physicsClientId=c)
+        if state is None:
+            com = pb.getBasePositionAndOrientation(p.body, physicsClientId=c)[0]
+            vx, vy, _ = pb.getBaseVelocity(p.body, physicsClientId=c)[0]
+        else:
+            com, (vx, vy, _) = state
         # the exact solution of m dv/dt = -k N v over one step, as a force: the speed lost over a
         # landing is exp(-k J / m) of its impulse J however the steps divide it
         h = self.step_dt
         scale = p.mass * -math.expm1(-k * normal * h / p.mass) / h
-        com, _ = pb.getBasePositionAndOrientation(p.body, physicsClientId=c)
         pb.applyExternalForce(p.body, -1, (-scale * vx, -scale * vy, 0.0), com, pb.WORLD_FRAME, physicsClientId=c)
 
     @property
@@ -938,6 +939,49 @@ class World:
                 side=p.side,
             )
         return Snapshot(self.time, pieces, self.contacts(), self.pitch, GRAVITY)
+
+
+class FlightClearance:
+    """The clearance of a flying piece (see :meth:`World.flight_clearance`): called with its centre
+    of mass (x, y, z), m, it gives the gap, m, between its bounding sphere and the ground's highest
+    point or the nearest other bounding sphere.
+
+    Args:
+        ground_clear: m, the height of the centre above which the sphere clears the ground.
+        others: (x, y, z, r) per other piece: its bounding-box centre, m, and the sum of both
+            bounding radii, m.
+    """
+
+    TOLERANCE = 1e-9
+    """m: slack on the bound of :meth:`exceeds` (rounding of a gap is ~1e-15 m)."""
+
+    def __init__(self, ground_clear: float, others: list[tuple[float, float, float, float]]) -> None:
+        self.ground_clear = ground_clear
+        self.others = others
+        self._at: tuple | None = None
+        self._gap = -math.inf
+        self.evaluations = 0
+
+    def __call__(self, com) -> float:
+        x, y, z = com
+        g = z - self.ground_clear
+        for ox, oy, oz, rr in self.others:
+            d = math.sqrt((x - ox) ** 2 + (y - oy) ** 2 + (z - oz) ** 2) - rr
+            if d < g:
+                g = d
+        self.evaluations += 1
+        self._at, self._gap = tuple(com), g
+        return g
+
+    def exceeds(self, com, need: float) -> bool:
+        """Exactly ``self(com) > need``. The gap is a 1-Lipschitz function of the position (every
+        term is a distance or a height), so after an exact evaluation g₀ at p₀ the gap at ``com``
+        is at least g₀ − |com − p₀|: while that bound clears ``need`` by :attr:`TOLERANCE` the
+        answer is True without a new evaluation (in a flight far from everything, one evaluation
+        serves many steps)."""
+        if self._at is not None and self._gap - math.dist(com, self._at) > need + self.TOLERANCE:
+            return True
+        return self(com) > need
 
 
 def support_margin(points, com_xy) -> float:

@@ -1,0 +1,52 @@
+"""The speed work leaves seeded outcomes unchanged (issue #16)."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import numpy as np
+
+from kubb3d.bench import reference_results
+from kubb3d.physics.world import FlightClearance
+
+REFERENCE = Path(__file__).parent / "data" / "reference_throws.json"
+
+
+def test_seeded_throws_are_bit_identical_to_the_reference_from_before_the_speed_work():
+    # generated from main before the speed work (benchmarks/reference_throws.py): felled kubbs,
+    # touched pieces, step counts and a digest of every final pose must all be equal
+    stored = json.loads(REFERENCE.read_text())
+    assert stored["seed"] == 0 and len(stored["throws"]) == 40
+    rows = reference_results(40, seed=0)
+    assert [r["felled"] for r in rows] == [r["felled"] for r in stored["throws"]]
+    assert rows == stored["throws"]
+    # the sample is not trivial: some throws fell kubbs, some touch nothing
+    assert sum(len(r["felled"]) for r in rows) >= 5
+    assert any(not r["touched"] for r in rows)
+
+
+def test_flight_clearance_bound_answers_exactly_like_the_full_evaluation():
+    rng = np.random.default_rng(3)
+    others = [(float(x), float(y), 0.075, 0.25) for x, y in rng.uniform(-4, 4, (12, 2))]
+    fast = FlightClearance(0.15, others)
+    full = FlightClearance(0.15, others)
+    answers = []
+    # a flight from one baseline to the other (4 cm per step, a parabola up to 1.5 m) and a
+    # random walk near the pieces
+    path = [(x, 0.3 * x / 8, 0.5 + 1.0 * (1 - (x / 4) ** 2)) for x in np.arange(-4.0, 4.0, 0.04)]
+    pos = np.array([0.0, 0.0, 0.3])
+    for _ in range(1000):
+        pos = pos + rng.normal(0, 0.02, 3)
+        path.append(tuple(pos))
+    for p in path:
+        need = float(rng.uniform(0.05, 0.15))
+        answers.append(fast.exceeds(tuple(float(v) for v in p), need))
+        assert answers[-1] == (full(tuple(float(v) for v in p)) > need)
+    # both answers occur, and the bound saved evaluations
+    assert 0 < sum(answers) < len(answers)
+    assert fast.evaluations < full.evaluations * 0.8
+    # the gap is the nearer of the ground (height above ground_clear) and the other spheres
+    assert math.isclose(FlightClearance(-10.0, [(0.0, 0.0, 0.0, 1.0)])((3.0, 4.0, 0.0)), 4.0)
+    assert math.isclose(FlightClearance(-2.0, [(0.0, 0.0, 0.0, 1.0)])((3.0, 4.0, 0.0)), 2.0)
