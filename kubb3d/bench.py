@@ -13,6 +13,12 @@ same settle window, but without drag, plowing, legality tracking, the
 stability check, recording or snapshots, and without kubb3d's long steps in
 free flight and while everything is slow. The ratio tells what kubb3d's own
 work costs against what its step schedule saves.
+
+The *equivalence check* (:func:`equivalence`) runs the first throws again (the
+final snapshots must be bit-identical) and all of them with plain stepping at
+``DT`` throughout, and compares the kubbs felled per baton with a 95 % interval
+of the paired difference. ``tests/test_speed.py`` also holds the results of
+seeded throws to those of the code before the speed work, bit for bit.
 """
 
 from __future__ import annotations
@@ -55,18 +61,76 @@ def _throws(n: int, seed: int):
     return out
 
 
-def full_throws(throws) -> tuple[float, int]:
-    """Run kubb3d throws; returns (seconds, total steps)."""
+def full_throws(throws, *, felled: list | None = None, digests: list | None = None, quiet_dt: float | None = None) -> tuple[float, int]:
+    """Run kubb3d throws, each in a fresh standard world; returns (seconds, total steps).
+
+    Args:
+        throws: from :func:`_throws`.
+        felled: if given, the number of kubbs and kings not upright at rest is appended per throw.
+        digests: if given, the :func:`snapshot_digest` of the final snapshot is appended per throw.
+        quiet_dt: the worlds' long step, s (None: the default; ``DT``: the plain stepping).
+    """
     from kubb3d.physics.world import World
     from kubb3d.throw import throw
 
     steps = 0
     t0 = time.perf_counter()
     for params, _ in throws:
-        with World.standard() as w:
-            throw(w, params)
+        with World.standard(quiet_dt=quiet_dt) as w:
+            r = throw(w, params)
             steps += w.steps
+        if felled is not None:
+            felled.append(len(r.toppled))
+        if digests is not None:
+            digests.append(snapshot_digest(r.final))
     return time.perf_counter() - t0, steps
+
+
+def mean_ci95(values) -> tuple[float, float]:
+    """(mean, half width of its 95 % interval: 1.96 standard errors) of a sample."""
+    x = np.asarray(values, dtype=float)
+    if len(x) < 2:
+        return float(x.mean()) if len(x) else math.nan, math.nan
+    return float(x.mean()), float(1.96 * x.std(ddof=1) / math.sqrt(len(x)))
+
+
+def equivalence(throws, felled: list[int], digests: list[str], rerun: int = 10) -> dict:
+    """Does the speed-work path give the plain path's results?
+
+    * **identical**: the first ``rerun`` throws run again give bit-identical final snapshots
+      (digests equal to ``digests``, the timed run's).
+    * **felled per baton**: the same throws stepped plainly, at :data:`~kubb3d.physics.world.DT`
+      throughout (no long steps in free flight or while everything is slow), against the timed
+      run's ``felled``: both rates with their 95 % intervals and the paired difference with its
+      95 % interval; ``equivalent`` when that interval contains 0.
+
+    Returns:
+        ``identical_rerun`` (bool), ``rerun_throws``, ``felled_per_baton``,
+        ``felled_per_baton_ci95``, ``plain_felled_per_baton``, ``plain_felled_per_baton_ci95``,
+        ``felled_difference``, ``felled_difference_ci95``, ``felled_equivalent`` (bool),
+        ``plain_steps_per_throw``.
+    """
+    from kubb3d.physics.world import DT
+
+    again: list[str] = []
+    full_throws(throws[:rerun], digests=again)
+    plain: list[int] = []
+    _, plain_steps = full_throws(throws, felled=plain, quiet_dt=DT)
+    m, h = mean_ci95(felled)
+    pm, ph = mean_ci95(plain)
+    d, dh = mean_ci95(np.subtract(felled, plain))
+    return {
+        "identical_rerun": again == digests[: len(again)],
+        "rerun_throws": len(again),
+        "felled_per_baton": m,
+        "felled_per_baton_ci95": h,
+        "plain_felled_per_baton": pm,
+        "plain_felled_per_baton_ci95": ph,
+        "felled_difference": d,
+        "felled_difference_ci95": dh,
+        "felled_equivalent": bool(d == 0.0 or abs(d) <= dh),
+        "plain_steps_per_throw": plain_steps / len(throws),
+    }
 
 
 def snapshot_digest(snapshot) -> str:
@@ -192,19 +256,34 @@ def memory_growth_mb(n: int, seed: int) -> tuple[float, float]:
     return start, rss_mb() - start
 
 
-def run_bench(n: int, memory_throws: int, seed: int, *, show: bool = True) -> dict:
+def _load() -> float:
+    """The 1-minute load average (0 where unavailable): other processes share the cores."""
+    try:
+        return os.getloadavg()[0]
+    except OSError:
+        return 0.0
+
+
+def run_bench(n: int, memory_throws: int, seed: int, *, show: bool = True, check: bool = True) -> dict:
     """Run the benchmark and print a table (``show=False``: print nothing); returns the figures:
     ``throws``, ``full_throws_per_s``, ``bare_throws_per_s``, ``ratio_full_to_bare``,
-    ``steps_per_throw``, ``bare_steps_per_throw``, ``world_mb`` and, with ``memory_throws``,
-    ``rss_after_warmup_mb``, ``growth_mb``, ``memory_throws`` (MB, throws/s)."""
+    ``steps_per_throw``, ``bare_steps_per_throw``, ``load_average`` (before and after the
+    timing), ``world_mb``; with ``check`` the :func:`equivalence` figures; with
+    ``memory_throws``, ``rss_after_warmup_mb``, ``growth_mb``, ``memory_throws`` (MB, throws/s)."""
     from rich.console import Console
     from rich.table import Table
+
+    from kubb3d.physics.world import DT
 
     con = Console()
     throws = _throws(n, seed)
     full_throws(throws[: min(5, n)])  # warm caches (file caching, pooled client)
-    t_full, s_full = full_throws(throws)
+    felled: list[int] = []
+    digests: list[str] = []
+    load_before = _load()
+    t_full, s_full = full_throws(throws, felled=felled, digests=digests)
     t_bare, s_bare = bare_loop(throws)
+    load_after = _load()
     figures = {
         "throws": n,
         "full_throws_per_s": n / t_full,
@@ -212,8 +291,11 @@ def run_bench(n: int, memory_throws: int, seed: int, *, show: bool = True) -> di
         "ratio_full_to_bare": (n / t_full) / (n / t_bare),
         "steps_per_throw": s_full / n,
         "bare_steps_per_throw": s_bare / n,
+        "load_average": [load_before, load_after],
         "world_mb": world_memory_mb(),
     }
+    if check:
+        figures.update(equivalence(throws, felled, digests))
     if memory_throws:
         base, growth = memory_growth_mb(memory_throws, seed + 1)
         figures.update(rss_after_warmup_mb=base, growth_mb=growth, memory_throws=memory_throws)
@@ -224,6 +306,14 @@ def run_bench(n: int, memory_throws: int, seed: int, *, show: bool = True) -> di
     table.add_row("bare PyBullet loop throws / s", f"{figures['bare_throws_per_s']:.1f}")
     table.add_row("kubb3d / bare", f"{figures['ratio_full_to_bare']:.2f}")
     table.add_row("steps per throw (kubb3d / bare)", f"{figures['steps_per_throw']:.0f} / {figures['bare_steps_per_throw']:.0f}")
+    table.add_row("load average (before / after timing)", f"{load_before:.1f} / {load_after:.1f}")
+    if check:
+        f = figures
+        table.add_row(f"re-run of {f['rerun_throws']} throws bit-identical", "yes" if f["identical_rerun"] else "NO")
+        table.add_row("felled per baton (kubb3d, 95 %)", f"{f['felled_per_baton']:.3f} ± {f['felled_per_baton_ci95']:.3f}")
+        table.add_row(f"felled per baton (plain steps of {1 / DT:.0f} Hz, 95 %)", f"{f['plain_felled_per_baton']:.3f} ± {f['plain_felled_per_baton_ci95']:.3f}")
+        table.add_row("steps per throw (plain)", f"{f['plain_steps_per_throw']:.0f}")
+        table.add_row("paired difference (95 %)", f"{f['felled_difference']:+.3f} ± {f['felled_difference_ci95']:.3f} ({'equivalent' if f['felled_equivalent'] else 'DIFFERENT'})")
     table.add_row("memory of one World", f"{figures['world_mb']:.1f} MB")
     if memory_throws:
         table.add_row(f"memory growth over {memory_throws} throws", f"{figures['growth_mb']:.1f} MB (from {figures['rss_after_warmup_mb']:.0f} MB)")

@@ -232,9 +232,11 @@ def bench(
     viewer: bool = typer.Option(False, "--viewer", help="Instead: frames per second of the headless 3D renderer at 1280x720."),
     frames: int = typer.Option(200, min=1, help="Frames to render with --viewer."),
     as_json: bool = typer.Option(False, "--json", help="Print the figures as one JSON document."),
+    check: bool = typer.Option(True, "--check/--no-check", help="Also check the results: a bit-identical re-run, and the felled-per-baton rate against plain stepping at the fine step throughout."),
 ) -> None:
     """Measure full throws per second (release to rest, one core) against a bare PyBullet loop,
-    or with --viewer the frame rate of the headless renderer."""
+    check that the speed work leaves results unchanged, or with --viewer the frame rate of the
+    headless renderer."""
     if viewer:
         try:
             from kubb3d.viewer.bench import viewer_fps
@@ -248,7 +250,7 @@ def bench(
         return
     from kubb3d.bench import run_bench
 
-    figures = run_bench(throws, memory_throws, seed, show=not as_json)
+    figures = run_bench(throws, memory_throws, seed, show=not as_json, check=check)
     if as_json:
         typer.echo(json.dumps(figures))
 

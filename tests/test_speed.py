@@ -50,3 +50,27 @@ def test_flight_clearance_bound_answers_exactly_like_the_full_evaluation():
     # the gap is the nearer of the ground (height above ground_clear) and the other spheres
     assert math.isclose(FlightClearance(-10.0, [(0.0, 0.0, 0.0, 1.0)])((3.0, 4.0, 0.0)), 4.0)
     assert math.isclose(FlightClearance(-2.0, [(0.0, 0.0, 0.0, 1.0)])((3.0, 4.0, 0.0)), 2.0)
+
+
+def test_dask_batches_trials_but_keeps_tasks_per_worker():
+    from kubb3d.experiment.runner import DASK_MAX_BATCH, dask_batch_size
+
+    assert dask_batch_size(16, 2) == 2  # 8 tasks for 2 slots
+    assert dask_batch_size(300, 2) == 16 == DASK_MAX_BATCH  # 19 tasks of up to 16 trials
+    assert dask_batch_size(5, 4) == 1  # never 0
+    assert dask_batch_size(10_000, 64) == 16
+
+
+def test_bench_reports_ratio_steps_and_the_equivalence_check():
+    from kubb3d.bench import run_bench
+
+    f = run_bench(4, 0, 0, show=False)
+    assert f["throws"] == 4 and f["full_throws_per_s"] > 0 and f["bare_throws_per_s"] > 0
+    assert math.isclose(f["ratio_full_to_bare"], f["full_throws_per_s"] / f["bare_throws_per_s"])
+    # kubb3d takes long steps in free flight and while everything is slow; the bare loop and
+    # the plain stepping do not
+    assert f["steps_per_throw"] < f["bare_steps_per_throw"] / 2
+    assert f["steps_per_throw"] < f["plain_steps_per_throw"] / 2
+    assert f["identical_rerun"] is True and f["rerun_throws"] == 4
+    assert f["felled_equivalent"] in (True, False)
+    assert f["felled_difference_ci95"] >= 0 and len(f["load_average"]) == 2

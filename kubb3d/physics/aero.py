@@ -41,6 +41,13 @@ class RodDrag:
     cd_axial: float = 0.85
     air_density: float = AIR_DENSITY
 
+    def __post_init__(self) -> None:
+        # the constant factors of force(), grouped exactly as force() evaluates them left to
+        # right, so the result is bit-identical to the written-out formula
+        object.__setattr__(self, "_side", self.cd_cross * self.diameter * self.length)
+        object.__setattr__(self, "_end", self.cd_axial * math.pi * self.diameter**2 / 4)
+        object.__setattr__(self, "_half_rho", -0.5 * self.air_density)
+
     def force(self, velocity, axis) -> tuple[float, float, float]:
         """Drag force, N, as a tuple (fx, fy, fz).
 
@@ -55,8 +62,9 @@ class RodDrag:
         ax, ay, az = axis
         cos_a = abs(vx * ax + vy * ay + vz * az) / speed
         sin_a = math.sqrt(max(0.0, 1.0 - cos_a * cos_a))
-        cda = self.cd_cross * self.diameter * self.length * sin_a + self.cd_axial * math.pi * self.diameter**2 / 4 * cos_a
-        k = -0.5 * self.air_density * cda * speed
+        # = cd_cross·d·L·sin α + cd_axial·π·d²/4·cos α, then −½·ρ·cda·|v|
+        cda = self._side * sin_a + self._end * cos_a
+        k = self._half_rho * cda * speed
         return (k * vx, k * vy, k * vz)
 
 

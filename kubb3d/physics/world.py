@@ -228,9 +228,13 @@ class World:
         terrain: optional uneven ground (heightfield); None for a flat plane.
         stakes: add the corner and centre-line stakes as fixed bodies.
         solver_iterations: constraint solver iterations per step.
+        quiet_dt: the long step, s (default: :data:`QUIET_STEPS` × ``dt``, at most
+            :data:`QUIET_DT`; ``dt`` itself on a table-top board). Pass ``dt`` to step at ``dt``
+            throughout (the plain stepping ``kubb3d bench`` compares against).
 
     Raises:
-        ValueError: unknown equipment or ground, non-positive ``dt``.
+        ValueError: unknown equipment or ground, non-positive ``dt``, ``quiet_dt`` shorter
+            than ``dt``.
     """
 
     def __init__(
@@ -244,6 +248,7 @@ class World:
         terrain: Terrain | None = None,
         stakes: bool = True,
         solver_iterations: int = 50,
+        quiet_dt: float | None = None,
     ) -> None:
         self.equipment = get_set(equipment) if isinstance(equipment, str) else equipment
         board = self.equipment.board
@@ -258,7 +263,12 @@ class World:
             ground = "board" if board else "grass"
         self.ground = get_ground(ground) if isinstance(ground, str) else ground
         self.dt = float(dt)
-        self.quiet_dt = self.dt if board is not None else max(self.dt, min(QUIET_STEPS * self.dt, QUIET_DT))
+        if quiet_dt is None:
+            self.quiet_dt = self.dt if board is not None else max(self.dt, min(QUIET_STEPS * self.dt, QUIET_DT))
+        elif not (quiet_dt >= self.dt and math.isfinite(quiet_dt)):
+            raise ValueError(f"quiet_dt must be at least dt = {self.dt} s, got {quiet_dt}")
+        else:
+            self.quiet_dt = float(quiet_dt)
         self._step_dt = self.dt
         self._elapsed = 0.0
         self.air_drag = air_drag
