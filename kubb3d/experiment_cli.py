@@ -43,6 +43,7 @@ def make_app() -> typer.Typer:
         scheduler: Optional[str] = typer.Option(None, help="Dask scheduler address, e.g. tcp://10.0.0.5:8786 (default: a LocalCluster)."),
         max_trials: Optional[int] = typer.Option(None, min=0, help="Stop after this many new trials."),
         quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
+        as_json: bool = typer.Option(False, "--json", help="Print what the run did as one JSON document (no progress bar)."),
     ) -> None:
         """Run every trial of SPEC not yet in RESULTS, in parallel, storing rows as they finish."""
         from kubb3d.experiment import SpecError, StoreError, load_spec, run
@@ -76,7 +77,7 @@ def make_app() -> typer.Typer:
                 if not first_error:
                     first_error.extend(str(r.get("error")) for r in rows[:1] if not r.get("ok"))
 
-            report = run(loaded, out, workers=workers, backend=backend.value, scheduler=scheduler, progress=not quiet, max_trials=max_trials, on_rows=note)
+            report = run(loaded, out, workers=workers, backend=backend.value, scheduler=scheduler, progress=not (quiet or as_json), max_trials=max_trials, on_rows=note)
         except StoreError as exc:
             raise _user_error(str(exc)) from None
         except RuntimeError as exc:  # e.g. an unreachable Dask scheduler
@@ -90,11 +91,20 @@ def make_app() -> typer.Typer:
             raise typer.Exit(130)
         done = report.skipped + report.ran
         per_worker = report.rate / max(1, min(report.workers, max(report.ran, 1)))
-        typer.echo(
-            f"{report.ran} trials run ({report.failed} failed) in {report.seconds:.1f} s: {report.rate:.2f} trials/s, "
-            f"{per_worker:.2f} per worker; {done}/{report.total} stored in {out}"
-            + (f" ({report.skipped} were already there)" if report.skipped else "")
-        )
+        if as_json:
+            import json
+
+            typer.echo(json.dumps({
+                "spec": str(spec), "title": loaded.spec.title, "results": str(out), "total": report.total,
+                "stored": done, "skipped": report.skipped, "ran": report.ran, "failed": report.failed,
+                "seconds": report.seconds, "trials_per_s": report.rate, "workers": report.workers, "backend": report.backend,
+            }))
+        else:
+            typer.echo(
+                f"{report.ran} trials run ({report.failed} failed) in {report.seconds:.1f} s: {report.rate:.2f} trials/s, "
+                f"{per_worker:.2f} per worker; {done}/{report.total} stored in {out}"
+                + (f" ({report.skipped} were already there)" if report.skipped else "")
+            )
         if report.ran and report.failed == report.ran:
             # not a silent success: every trial of this call failed (exit 1, the rows are kept)
             typer.echo(f"error: all {report.ran} trials failed; the first: {' '.join((first_error or ['?'])[0].split())[:300]}", err=True)

@@ -130,3 +130,13 @@ def test_summary_and_plot_where_and_the_pooled_note(cli, tmp_path):
     assert "pooled" not in r.stderr and (tmp_path / "p.png").read_bytes()[:4] == b"\x89PNG"
     r = cli("experiment", "summary", str(out), "--where", "elevation=99")
     assert r.returncode == 2 and r.stderr == "error: no trial matches --where\n"
+
+
+def test_experiment_run_json(cli, tmp_path):
+    out = tmp_path / "r.sqlite"
+    r = cli("experiment", "run", "tilt-limit", "-o", str(out), "--max-trials", "2", "--backend", "serial", "--json")
+    doc = json.loads(r.stdout)
+    assert (doc["ran"], doc["skipped"], doc["stored"], doc["failed"], doc["backend"]) == (2, 0, 2, 0, "serial")
+    assert doc["total"] == 210 and doc["results"] == str(out)
+    doc = json.loads(cli("experiment", "run", "tilt-limit", "-o", str(out), "--max-trials", "1", "--backend", "serial", "--json").stdout)
+    assert (doc["ran"], doc["skipped"], doc["stored"]) == (1, 2, 3)
