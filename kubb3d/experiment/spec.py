@@ -64,6 +64,9 @@ MEASURES = ("hit", "felled", "first_contact", "landing", "tilt", "flight_time", 
   ``match_turns``, ``match_minutes`` (see :mod:`kubb3d.experiment.trial`).
 """
 
+AIM_OFFSETS = ("speed_offset", "elevation_offset_deg", "azimuth_offset_deg")
+"""[throw] fields added to the aim solution (``aim = true``): m/s, deg, deg."""
+
 THROW_FIELDS = ("speed", "elevation_deg", "azimuth_deg", "spin_rps", "tilt_deg", "helicopter_rps", "release_angle_deg", "height", "lateral", "behind_line")
 """Numeric :class:`kubb3d.throw.ThrowParams` fields a spec may set."""
 
@@ -278,11 +281,17 @@ class ThrowSpec(_Model):
     lateral: Num | None = None
     behind_line: Num | None = None
     max_time_s: float = Field(default=15.0, gt=0.0, le=120.0)
+    speed_offset: Num | None = None
+    elevation_offset_deg: Num | None = None
+    azimuth_offset_deg: Num | None = None
 
     @model_validator(mode="after")
     def _aim(self):
         if self.aim and self.target is None:
             raise ValueError("aim = true needs a 'target' (a piece id)")
+        offsets = [n for n in AIM_OFFSETS if getattr(self, n) is not None]
+        if offsets and not self.aim:
+            raise ValueError(f"{', '.join(offsets)} shift the aim solution: they need aim = true")
         if self.aim and (self.speed is not None or self.azimuth_deg is not None):
             raise ValueError("with aim = true the aim solver sets speed and azimuth: remove 'speed' and 'azimuth_deg'")
         return self
@@ -452,6 +461,11 @@ class LoadedSpec:
         d = self.spec.model_dump(mode="json", by_alias=True)
         for k in ("title", "description", "trials_per_point"):
             d.pop(k, None)
+        if d.get("throw"):
+            # fields added later are left out while unset, so older results files keep their hash
+            for k in AIM_OFFSETS:
+                if d["throw"].get(k) is None:
+                    d["throw"].pop(k, None)
         d["scenario_sha256"] = self.scenario_sha256
         return d
 

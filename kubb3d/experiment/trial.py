@@ -306,6 +306,9 @@ def _throw(loaded: LoadedSpec, values: _Values, world, rng, measures: set) -> di
         kind = world.kind(target)
         z = float(pos[2]) + (0.1 * world.equipment.kubb.height if kind == "kubb" else 0.0)
         params = _aim(world.equipment, world.pitch, world.dt, world.air_drag, (float(pos[0]), float(pos[1]), z), params)
+        # factors relative to the aimed throw: offsets added to the aim solution
+        shift = {name: values.get(("throw", off)) for off, name in (("speed_offset", "speed"), ("elevation_offset_deg", "elevation_deg"), ("azimuth_offset_deg", "azimuth_deg"))}
+        params = replace(params, **{name: getattr(params, name) + float(v) for name, v in shift.items() if v is not None})
     skill = values.get(("throw", "skill"))
     if skill is not None:
         from kubb3d.players import get_skill
