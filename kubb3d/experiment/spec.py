@@ -327,7 +327,9 @@ class MatchSpec(_Model):
 
     ``skill_a``/``skill_b``: the players' presets (fixed, ``grid`` or ``choice``);
     ``round_cap``: turns per set before the match is cut off; ``time_limit_min``: the
-    organiser's time limit in minutes (none by default; WS games use 20). The match's seed is
+    organiser's time limit in minutes (none by default; WS games use 20); ``ground``: the
+    playing surface (default grass; a factor or draw allowed). Matches play the standard
+    equipment on flat ground. The match's seed is
     drawn from the trial's own seed, so matches are as reproducible as throws.
     """
 
@@ -336,11 +338,25 @@ class MatchSpec(_Model):
     skill_b: Name = "club"
     round_cap: int = Field(default=40, ge=1, le=200)
     time_limit_min: float | None = Field(default=None, gt=0)
+    ground: Name | None = None
 
     @field_validator("skill_a", "skill_b")
     @classmethod
     def _skills(cls, v):
         return ThrowSpec._skill(v)
+
+    @field_validator("ground")
+    @classmethod
+    def _ground(cls, v):
+        if v is None:
+            return v
+        from kubb3d.physics.ground import GROUNDS
+
+        names = [v] if isinstance(v, str) else (v.grid if isinstance(v, Grid) else v.choice)
+        bad = [n for n in names if n not in GROUNDS or n == "board"]
+        if bad:
+            raise ValueError(f"unknown ground {bad[0]!r}; expected one of {sorted(g for g in GROUNDS if g != 'board')}")
+        return v
 
 
 class ExperimentSpec(_Model):
@@ -367,7 +383,7 @@ class ExperimentSpec(_Model):
                 raise ValueError("a [match] trial plays a whole match: no [throw] or [disturb] table, and 'match' as the only measure")
             # a match sets up its own pitch: a [setup] table or 'watch' would be silently ignored
             if self.setup != SetupSpec() or self.watch:
-                raise ValueError("a [match] trial sets up its own pitch: remove the [setup] table and 'watch' (they would be ignored)")
+                raise ValueError("a [match] trial sets up its own pitch: remove the [setup] table and 'watch' (they would be ignored; [match] takes ground)")
             return self
         throw_only = {"hit", "first_contact", "landing", "tilt", "flight_time", "rulings"} & set(self.measures)
         if self.throw is None and throw_only:
@@ -466,6 +482,8 @@ class LoadedSpec:
             for k in AIM_OFFSETS:
                 if d["throw"].get(k) is None:
                     d["throw"].pop(k, None)
+        if d.get("match") and d["match"].get("ground") is None:
+            d["match"].pop("ground", None)
         d["scenario_sha256"] = self.scenario_sha256
         return d
 
@@ -596,7 +614,7 @@ def _check_kinds(spec: ExperimentSpec, factors, draws, where: str) -> None:
     """String values only where names are expected; names that exist."""
     from kubb3d.physics.ground import GROUNDS
 
-    name_fields = {("throw", "target"), ("throw", "skill"), ("setup", "ground"), ("match", "skill_a"), ("match", "skill_b")}
+    name_fields = {("throw", "target"), ("throw", "skill"), ("setup", "ground"), ("match", "skill_a"), ("match", "skill_b"), ("match", "ground")}
     for item in list(factors) + list(draws):
         values = item.values if isinstance(item, Factor) else getattr(item.dist, "choice", [])
         is_name = item.path in name_fields

@@ -118,7 +118,7 @@ def _match(values: _Values, seq: np.random.SeedSequence) -> dict:
     """Play one match (the ``match`` measure): its seed is the first 63 bits of the trial's seed
     state. Columns: ``match_termination``, ``match_winner`` (``A`` = first player, ``B``, or
     null for a draw), ``match_draw`` (true for a draw), ``match_skill_a``/``_b`` (the presets),
-    ``match_opener`` (``A``/``B``: who threw first in the first set), ``match_felled_a``/``_b``
+    ``match_ground``, ``match_opener`` (``A``/``B``: who threw first in the first set), ``match_felled_a``/``_b``
     (kubbs each player's throws felled, as the judge counted them), ``match_points_a``/``_b``,
     ``match_turns``, ``match_minutes`` (simulated)."""
     from kubb3d.match import Match, MatchConfig
@@ -131,6 +131,7 @@ def _match(values: _Values, seq: np.random.SeedSequence) -> dict:
         seed=seed,
         round_cap=m.round_cap,
         time_limit_s=None if m.time_limit_min is None else 60.0 * m.time_limit_min,
+        ground=str(values.get(("match", "ground")) or "grass"),
     )
     match = Match(config)
     opener = None
@@ -156,6 +157,7 @@ def _match(values: _Values, seq: np.random.SeedSequence) -> dict:
         "match_seed": str(seed),
         "match_skill_a": config.skills[0],
         "match_skill_b": config.skills[1],
+        "match_ground": config.ground,
         "match_opener": side_of.get(opener),
         "match_termination": outcome.termination.name.lower(),
         "match_winner": side_of.get(outcome.winner),

@@ -56,3 +56,18 @@ def test_dask_backend_without_dask_is_a_one_line_error(monkeypatch, tmp_path):
     r = CliRunner().invoke(make_app(), ["run", "hit-8m", "-o", str(tmp_path / "x.sqlite"), "--backend", "dask"])
     assert isinstance(r.exception, UserError) and "pip install 'kubb3d[dask]'" in str(r.exception)
     assert not (tmp_path / "x.sqlite").exists()
+
+
+def test_match_spec_takes_a_ground(tmp_path):
+    from kubb3d.experiment import read_rows, run
+
+    base = {"schema": 1, "title": "t", "seed": 2, "trials_per_point": 1, "measures": ["match"],
+            "match": {"round_cap": 3, "ground": {"grid": ["grass", "wet-grass"]}}}
+    loaded = validate(base)
+    assert [f.name for f in loaded.factors] == ["match_ground"]
+    run(loaded, tmp_path / "r.sqlite", workers=1, backend="serial", progress=False)
+    assert [r["match_ground"] for r in read_rows(tmp_path / "r.sqlite")] == ["grass", "wet-grass"]
+    with pytest.raises(SpecError, match="unknown ground 'mud'"):
+        validate({**base, "match": {"ground": "mud"}})
+    # unset, it leaves the hash of older match specs alone
+    assert "ground" not in validate({**base, "match": {"round_cap": 3}}).normalised()["match"]
