@@ -52,7 +52,7 @@ from kubb3d.judge.rulings import Pose
 from kubb3d.physics.world import PhysicsGlitch, World
 from kubb3d.pitch import KING_ID, Pitch, opponent
 from kubb3d.equipment import get_set
-from kubb3d.players import Player, get_flick_skill, get_skill
+from kubb3d.players import Player, get_flick_skill, get_skill, get_strategy
 from kubb3d.rules import (
     BatonThrow,
     Choose,
@@ -127,6 +127,7 @@ class MatchConfig:
         team_size: WS players per team (None: ruleset default 6); a pair gives each team's size.
         ground: ground name.
         trajectory_hz: sampling rate of trajectories in the replay, Hz.
+        strategies: each side's strategy name (:data:`kubb3d.players.STRATEGIES`).
     """
 
     ruleset: str = "dm"
@@ -139,6 +140,7 @@ class MatchConfig:
     team_size: int | tuple[int, int] | None = None
     ground: str = "grass"
     trajectory_hz: float = 15.0
+    strategies: tuple[str, str] = ("default", "default")
 
     def player_names(self) -> tuple[str, str]:
         if self.names is not None:
@@ -148,6 +150,7 @@ class MatchConfig:
     def to_dict(self) -> dict:
         d = asdict(self)
         d["skills"] = list(self.skills)
+        d["strategies"] = list(self.strategies)
         if isinstance(self.team_size, tuple):
             d["team_size"] = list(self.team_size)
         d["names"] = list(self.player_names())
@@ -157,6 +160,7 @@ class MatchConfig:
     def from_dict(cls, d: Mapping) -> "MatchConfig":
         kw = {f.name: d[f.name] for f in fields(cls) if f.name in d}
         kw["skills"] = tuple(kw.get("skills", ("club", "club")))
+        kw["strategies"] = tuple(kw.get("strategies", ("default", "default")))
         if isinstance(kw.get("team_size"), list):
             kw["team_size"] = tuple(kw["team_size"])
         if kw.get("names") is not None:
@@ -292,7 +296,10 @@ class Match:
         tl = config.time_limit_s
         self.state = MatchState(self.ruleset, names, sets=config.sets, time_limit_s=(... if tl is not None and tl < 0 else tl), round_cap=config.round_cap, team_sizes=sizes)
         self.table = get_set(self.ruleset.equipment).board is not None
-        self.players = {n: Player(n, get_skill(s), team_size=self.state.team_sizes[n], flick=get_flick_skill(s) if self.table else None) for n, s in zip(names, config.skills)}
+        self.players = {
+            n: Player(n, get_skill(s), team_size=self.state.team_sizes[n], flick=get_flick_skill(s) if self.table else None, strategy=get_strategy(st))
+            for n, s, st in zip(names, config.skills, config.strategies)
+        }
         self.judge = judge if judge is not None else _default_judge()
         self.on_event = on_event
         self.pitch = self.ruleset.pitch

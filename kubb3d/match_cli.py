@@ -79,6 +79,7 @@ def register(app: typer.Typer) -> None:
         sets: Optional[int] = typer.Option(None, help="Best of this many sets (DM; default 1)."),
         time_limit: Optional[float] = typer.Option(None, "--time-limit", help="Time limit in minutes of simulated time (DM: then the §9 tie-break; wikinger default 20)."),
         round_cap: Optional[int] = typer.Option(None, help=f"Turns per set before the match is cut off (no endless matches; default {DEFAULT_ROUND_CAP})."),
+        strategy: Optional[str] = typer.Option(None, help="Strategy of each side, 'default,deep-inkast' (default, deep-inkast, cluster-first; see kubb3d/players.py STRATEGIES)."),
         replay: Optional[Path] = typer.Option(None, help="Write the replay (JSON lines) to this new file."),
         force: bool = typer.Option(False, "--force", help="Let --replay replace an existing file."),
         resume: Optional[Path] = typer.Option(None, help="Continue the interrupted match in this replay file (other options are taken from it)."),
@@ -90,7 +91,7 @@ def register(app: typer.Typer) -> None:
         from kubb3d.rules import ruleset_names
 
         if resume is not None:
-            given = [flag for flag, v in (("--ruleset", ruleset), ("--players", players), ("--seed", seed), ("--sets", sets), ("--time-limit", time_limit), ("--round-cap", round_cap), ("--replay", replay)) if v is not None]
+            given = [flag for flag, v in (("--ruleset", ruleset), ("--players", players), ("--seed", seed), ("--sets", sets), ("--time-limit", time_limit), ("--round-cap", round_cap), ("--strategy", strategy), ("--replay", replay)) if v is not None]
             if force:
                 given.append("--force")
             if given:
@@ -106,6 +107,17 @@ def register(app: typer.Typer) -> None:
             skills, team = parse_players(players, ruleset)
         except ValueError as exc:
             _fail(str(exc))
+        strategies = ("default", "default")
+        if strategy is not None:
+            from kubb3d.players import STRATEGIES
+
+            parts = tuple(p.strip() for p in strategy.split(","))
+            if len(parts) != 2:
+                _fail(f"--strategy needs two comma-separated names, got {strategy!r}")
+            for p in parts:
+                if p not in STRATEGIES:
+                    _fail(f"unknown strategy {p!r} in --strategy; expected one of {sorted(STRATEGIES)}")
+            strategies = parts
         if sets is not None and ruleset == "wikinger":
             _fail(f"--sets does not apply to --ruleset wikinger (a Wikinger-Schach match is one game against the clock)")
         if sets is not None and not 1 <= sets <= 9:
@@ -149,7 +161,7 @@ def register(app: typer.Typer) -> None:
                 m = Match.resume(resume, on_event=show)
             else:
                 tl = -1.0 if time_limit is None else time_limit * 60.0
-                cfg = MatchConfig(ruleset=ruleset, skills=skills, seed=seed, sets=sets, time_limit_s=tl, round_cap=round_cap, team_size=team)
+                cfg = MatchConfig(ruleset=ruleset, skills=skills, seed=seed, sets=sets, time_limit_s=tl, round_cap=round_cap, team_size=team, strategies=strategies)
                 m = Match(cfg, replay=replay, on_event=show)
         except ReplayError as exc:
             _fail(str(exc))

@@ -225,6 +225,63 @@ class Style:
 
 
 @dataclass(frozen=True)
+class Strategy:
+    """How a simulated player chooses where the rules leave him free: a named, swappable part of
+    a :class:`Player` (:data:`STRATEGIES`).
+
+    Attributes:
+        name: registry name.
+        field_order: which standing field kubb to throw at first: ``nearest`` (nearest the
+            throwing line) or ``cluster`` (the one with most standing field kubbs within
+            :data:`CLUSTER_RADIUS` of it, a baton may take several; then nearest).
+        inkast_depth_m: distance of the inkast group's first row beyond the centre line, m
+            (kept 0.5 m inside the opponent's baseline).
+        inkast_side_m: lateral offset of the group from the pitch's long axis, m (away from the
+            king so as not to fell it).
+        lag_short_m: the lag throw aims this far short of the king, m.
+        description: one line for ``--help`` and reports.
+    """
+
+    name: str
+    field_order: str = "nearest"
+    inkast_depth_m: float = 1.3
+    inkast_side_m: float = 0.9
+    lag_short_m: float = 0.25
+    description: str = ""
+
+    def __post_init__(self) -> None:
+        if self.field_order not in ("nearest", "cluster"):
+            raise ValueError(f"strategy {self.name!r}: field_order must be 'nearest' or 'cluster', got {self.field_order!r}")
+        for f in ("inkast_depth_m", "inkast_side_m", "lag_short_m"):
+            v = getattr(self, f)
+            if not (math.isfinite(v) and v >= 0):
+                raise ValueError(f"strategy {self.name!r}: {f} must be a finite number >= 0, got {v!r}")
+
+
+CLUSTER_RADIUS = 0.35
+"""m: field kubbs this close to each other (centre to centre) count as one cluster."""
+
+STRATEGIES: dict[str, Strategy] = {
+    s.name: s
+    for s in (
+        Strategy("default", description="field kubbs nearest the line first; inkast a tight group 1.3 m past the centre line, "
+                                        "0.9 m beside the king; lag 0.25 m short of the king"),
+        Strategy("deep-inkast", inkast_depth_m=2.6, description="as default, but the inkast group lands deep, 2.6 m past the centre line"),
+        Strategy("cluster-first", field_order="cluster", description="as default, but the field kubb with most neighbours is thrown at first"),
+    )
+}
+"""Named strategies; ``default`` is what every simulated player did before strategies had names."""
+
+
+def get_strategy(name: str) -> Strategy:
+    """A strategy by name. Raises ValueError listing the known ones."""
+    try:
+        return STRATEGIES[name]
+    except KeyError:
+        raise ValueError(f"unknown strategy {name!r}; expected one of {sorted(STRATEGIES)}") from None
+
+
+@dataclass(frozen=True)
 class Player:
     """A simulated player (or WS team): skill and strategy.
 
@@ -233,6 +290,8 @@ class Player:
         skill: release noise.
         style: intended release.
         team_size: players in a WS team (for reporting only; the skill is the team's).
+        flick: Kubbuteo flick noise (None: not a table-top player).
+        strategy: the choices the rules leave free (:data:`STRATEGIES`).
     """
 
     name: str
@@ -240,6 +299,7 @@ class Player:
     style: Style = field(default_factory=Style)
     team_size: int = 1
     flick: FlickSkill | None = None
+    strategy: Strategy = STRATEGIES["default"]
 
     # -------------------------------------------------------------- batons
     def choose_target(self, side: str, kubbs: Sequence[tuple[str, bool, tuple[float, float, float], bool]], line_x: float) -> str:
@@ -252,17 +312,21 @@ class Player:
             line_x: throwing line, m.
 
         Returns:
-            A kubb id: field kubbs first (``DM §5``), nearest the line; upright ones preferred.
+            A kubb id: field kubbs first (``DM §5``); among them the strategy's order
+            (:attr:`Strategy.field_order`), then nearest the line; upright ones preferred.
 
         Raises:
             ValueError: no kubbs.
         """
         if not kubbs:
             raise ValueError("no kubbs to throw at")
+        field_xy = [(pos[0], pos[1]) for _, base, pos, _ in kubbs if not base]
+        cluster = self.strategy.field_order == "cluster"
 
         def key(k):
             kid, base, pos, upright = k
-            return (base, not upright, abs(pos[0] - line_x), abs(pos[1]), kid)
+            near = sum(1 for x, y in field_xy if math.hypot(x - pos[0], y - pos[1]) < CLUSTER_RADIUS) if cluster and not base else 0
+            return (base, not upright, -near, abs(pos[0] - line_x), abs(pos[1]), kid)
 
         return min(kubbs, key=key)[0]
 
@@ -276,9 +340,9 @@ class Player:
         return intended, self.skill.perturb(intended, rng)
 
     def lag_throw(self, equipment: EquipmentSet, pitch: Pitch, side: str, rng: np.random.Generator, *, dt: float = 1.0 / 240.0) -> tuple[ThrowParams, ThrowParams]:
-        """A lag throw (``DM §3``) aimed to land 0.25 m short of the king."""
+        """A lag throw (``DM §3``) aimed to land :attr:`Strategy.lag_short_m` (0.25 m) short of the king."""
         f = pitch.forward(side)
-        target = (-f * 0.25, 0.0, equipment.baton.radius)
+        target = (-f * self.strategy.lag_short_m, 0.0, equipment.baton.radius)
         return self.baton_throw(equipment, pitch, side, pitch.baseline_x(side), target, rng, dt=dt)
 
     # -------------------------------------------------------------- kubbs
@@ -287,9 +351,10 @@ class Player:
         half: a group beyond the centre line, beside the king (module doc)."""
         f = pitch.forward(side)
         row, col = divmod(index, 3)
-        x = f * (1.3 + 0.3 * row)
-        y = 0.9 + 0.3 * col
-        return (x, y if index % 2 == 0 else y)
+        st = self.strategy
+        x = f * min(st.inkast_depth_m + 0.3 * row, pitch.length / 2 - 0.5)
+        y = min(st.inkast_side_m + 0.3 * col, pitch.half_width - 0.3)
+        return (x, y)
 
     def penalty_target(self, pitch: Pitch, from_side: str, receiving: bool, index: int) -> tuple[float, float]:
         """Aim point of a DM penalty throw from ``from_side``'s baseline (``DM §6``): the
@@ -429,8 +494,9 @@ class Player:
         return options[0]
 
 
-def make_players(names: Sequence[str], skills: Sequence[str], team_size: int = 1) -> tuple[Player, Player]:
-    """Two players from names and skill preset names. Raises ValueError for unknown skills."""
-    if len(skills) != 2 or len(names) != 2:
+def make_players(names: Sequence[str], skills: Sequence[str], team_size: int = 1, strategies: Sequence[str] = ("default", "default")) -> tuple[Player, Player]:
+    """Two players from names, skill preset names and strategy names. Raises ValueError for
+    unknown skills or strategies."""
+    if len(skills) != 2 or len(names) != 2 or len(strategies) != 2:
         raise ValueError("need exactly two players")
-    return tuple(Player(n, get_skill(s), team_size=team_size) for n, s in zip(names, skills))  # type: ignore[return-value]
+    return tuple(Player(n, get_skill(s), team_size=team_size, strategy=get_strategy(st)) for n, s, st in zip(names, skills, strategies))  # type: ignore[return-value]

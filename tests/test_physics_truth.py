@@ -182,3 +182,36 @@ def test_calibrate_command_small_run(tmp_path):
     assert set(data["distance_curves"]) == {"novice", "club", "elite"} and len(data["turn_counts"]) == 10
     assert all(0 <= c <= 5 for c in data["turn_counts"])
     assert "| elite: kubbs felled per baton at 8 m |" in md.read_text()
+
+
+def test_strategies_are_named_and_change_the_choices():
+    from kubb3d.pitch import PITCHES
+    from kubb3d.players import STRATEGIES, Player, Strategy, get_skill, get_strategy, make_players
+
+    assert set(STRATEGIES) >= {"default", "deep-inkast", "cluster-first"}
+    with pytest.raises(ValueError, match="unknown strategy 'nope'"):
+        get_strategy("nope")
+    with pytest.raises(ValueError, match="field_order"):
+        Strategy("bad", field_order="random")
+    pitch = PITCHES["dm"]
+    plain = Player("P", get_skill("club"))
+    deep = Player("P", get_skill("club"), strategy=get_strategy("deep-inkast"))
+    assert plain.inkast_target(pitch, "A", 0) == (1.3, 0.9)
+    assert deep.inkast_target(pitch, "A", 0) == (2.6, 0.9)
+    assert deep.inkast_target(pitch, "A", 9)[0] == pytest.approx(min(2.6 + 0.9, pitch.length / 2 - 0.5))
+    # a lone field kubb nearest the line against a pair 20 cm apart a little further on
+    kubbs = [("F1", False, (1.0, 0.0, 0.075), True), ("F2", False, (1.5, 1.0, 0.075), True), ("F3", False, (1.5, 1.2, 0.075), True),
+             ("B1", True, (4.0, 0.0, 0.075), True)]
+    assert plain.choose_target("A", kubbs, -4.0) == "F1"
+    cluster = Player("P", get_skill("club"), strategy=get_strategy("cluster-first"))
+    assert cluster.choose_target("A", kubbs, -4.0) == "F2"
+    a, b = make_players(("P1", "P2"), ("club", "elite"), strategies=("default", "cluster-first"))
+    assert (a.strategy.name, b.strategy.name) == ("default", "cluster-first")
+
+
+def test_match_config_carries_the_strategies():
+    from kubb3d.match import MatchConfig
+
+    cfg = MatchConfig(strategies=("default", "deep-inkast"))
+    assert MatchConfig.from_dict(cfg.to_dict()).strategies == ("default", "deep-inkast")
+    assert MatchConfig.from_dict({"ruleset": "dm"}).strategies == ("default", "default")  # replays written before strategies

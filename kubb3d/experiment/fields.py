@@ -81,6 +81,8 @@ FIELDS: dict[tuple[str, str], tuple[str, str]] = {
     ("[match]", "ruleset"): ("", "dm or wikinger"),
     ("[match]", "skill_a"): ("", "side A's player preset (column match_skill_a when a factor)"),
     ("[match]", "skill_b"): ("", "side B's player preset (column match_skill_b when a factor)"),
+    ("[match]", "strategy_a"): ("", "side A's strategy, kubb3d.players.STRATEGIES; unset: default (column match_strategy_a)"),
+    ("[match]", "strategy_b"): ("", "side B's strategy (column match_strategy_b)"),
     ("[match]", "round_cap"): ("", "turns per set before the match is cut off"),
     ("[match]", "time_limit_min"): ("min", "organiser's time limit of simulated time (none by default)"),
     ("[match]", "ground"): ("", "playing surface: grass (default), wet-grass, turf or plane; a factor or draw allowed (column match_ground)"),
@@ -107,7 +109,7 @@ MEASURE_COLUMNS: dict[str, str] = {
     "rest": "`rest_time_s` (s), `at_rest` (0/1), `rest_positions` (id → [x, y, z] m, JSON)",
     "rulings": "`judge_felled`, `judge_raise` (JSON lists), `judge_winner`, `judge_status` (id → status, JSON)",
     "status": "`status_<id>` for every id in `watch`: standing, fallen, leaning or stößel",
-    "match": "`match_winner` (A, B or null), `match_draw` (0/1), `match_skill_a`, `match_skill_b`, `match_ground`, `match_opener` (A or B: who threw first), `match_felled_a`, `match_felled_b` (kubbs felled by each side's throws), `match_termination`, `match_points_a`, `match_points_b`, `match_turns`, `match_minutes` (simulated), `match_seed`",
+    "match": "`match_winner` (A, B or null), `match_draw` (0/1), `match_skill_a`, `match_skill_b`, `match_ground`, `match_strategy_a`, `match_strategy_b`, `match_opener` (A or B: who threw first), `match_felled_a`, `match_felled_b` (kubbs felled by each side's throws), `match_termination`, `match_points_a`, `match_points_b`, `match_turns`, `match_minutes` (simulated), `match_seed`",
 }
 
 FORMS = (

@@ -59,7 +59,7 @@ MEASURES = ("hit", "felled", "first_contact", "landing", "tilt", "flight_time", 
   ``judge_winner``, ``judge_status`` (id → status).
 * ``status`` — ``status_<id>`` for every id in ``watch``: the judge's piece status
   (standing / fallen / leaning / stößel).
-* ``match`` — a whole match per trial: ``match_winner``, ``match_draw``, ``match_skill_a``/``_b``,
+* ``match`` — a whole match per trial: ``match_winner``, ``match_draw``, ``match_skill_a``/``_b``, ``match_strategy_a``/``_b``,
   ``match_opener``, ``match_felled_a``/``_b``, ``match_termination``, ``match_points_a``/``_b``,
   ``match_turns``, ``match_minutes`` (see :mod:`kubb3d.experiment.trial`).
 """
@@ -326,6 +326,8 @@ class MatchSpec(_Model):
     """A whole simulated match per trial (:mod:`kubb3d.match`), for the ``match`` measure.
 
     ``skill_a``/``skill_b``: the players' presets (fixed, ``grid`` or ``choice``);
+    ``strategy_a``/``strategy_b``: their strategies (:data:`kubb3d.players.STRATEGIES`; fixed,
+    ``grid`` or ``choice``; unset: ``default``);
     ``round_cap``: turns per set before the match is cut off; ``time_limit_min``: the
     organiser's time limit in minutes (none by default; WS games use 20); ``ground``: the
     playing surface (default grass; a factor or draw allowed). Matches play the standard
@@ -336,6 +338,8 @@ class MatchSpec(_Model):
     ruleset: Literal["dm", "wikinger"] = "dm"
     skill_a: Name = "club"
     skill_b: Name = "club"
+    strategy_a: Name | None = None
+    strategy_b: Name | None = None
     round_cap: int = Field(default=40, ge=1, le=200)
     time_limit_min: float | None = Field(default=None, gt=0)
     ground: Name | None = None
@@ -356,6 +360,19 @@ class MatchSpec(_Model):
         bad = [n for n in names if n not in GROUNDS or n == "board"]
         if bad:
             raise ValueError(f"unknown ground {bad[0]!r}; expected one of {sorted(g for g in GROUNDS if g != 'board')}")
+        return v
+
+    @field_validator("strategy_a", "strategy_b")
+    @classmethod
+    def _strategies(cls, v):
+        from kubb3d.players import STRATEGIES
+
+        if v is None:
+            return v
+        names = [v] if isinstance(v, str) else (v.grid if isinstance(v, Grid) else v.choice)
+        bad = [n for n in names if n not in STRATEGIES]
+        if bad:
+            raise ValueError(f"unknown strategy {bad[0]!r}; expected one of {sorted(STRATEGIES)}")
         return v
 
 
@@ -482,8 +499,10 @@ class LoadedSpec:
             for k in AIM_OFFSETS:
                 if d["throw"].get(k) is None:
                     d["throw"].pop(k, None)
-        if d.get("match") and d["match"].get("ground") is None:
-            d["match"].pop("ground", None)
+        if d.get("match"):
+            for k in ("ground", "strategy_a", "strategy_b"):
+                if d["match"].get(k) is None:
+                    d["match"].pop(k, None)
         d["scenario_sha256"] = self.scenario_sha256
         return d
 
@@ -614,7 +633,8 @@ def _check_kinds(spec: ExperimentSpec, factors, draws, where: str) -> None:
     """String values only where names are expected; names that exist."""
     from kubb3d.physics.ground import GROUNDS
 
-    name_fields = {("throw", "target"), ("throw", "skill"), ("setup", "ground"), ("match", "skill_a"), ("match", "skill_b"), ("match", "ground")}
+    name_fields = {("throw", "target"), ("throw", "skill"), ("setup", "ground"), ("match", "skill_a"), ("match", "skill_b"), ("match", "ground"),
+                   ("match", "strategy_a"), ("match", "strategy_b")}
     for item in list(factors) + list(draws):
         values = item.values if isinstance(item, Factor) else getattr(item.dist, "choice", [])
         is_name = item.path in name_fields

@@ -118,7 +118,8 @@ def _match(values: _Values, seq: np.random.SeedSequence) -> dict:
     """Play one match (the ``match`` measure): its seed is the first 63 bits of the trial's seed
     state. Columns: ``match_termination``, ``match_winner`` (``A`` = first player, ``B``, or
     null for a draw), ``match_draw`` (true for a draw), ``match_skill_a``/``_b`` (the presets),
-    ``match_ground``, ``match_opener`` (``A``/``B``: who threw first in the first set), ``match_felled_a``/``_b``
+    ``match_ground``, ``match_strategy_a``/``_b`` (the strategies),
+    ``match_opener`` (``A``/``B``: who threw first in the first set), ``match_felled_a``/``_b``
     (kubbs each player's throws felled, as the judge counted them), ``match_points_a``/``_b``,
     ``match_turns``, ``match_minutes`` (simulated)."""
     from kubb3d.match import Match, MatchConfig
@@ -128,6 +129,7 @@ def _match(values: _Values, seq: np.random.SeedSequence) -> dict:
     config = MatchConfig(
         ruleset=m.ruleset,
         skills=(str(values.get(("match", "skill_a"))), str(values.get(("match", "skill_b")))),
+        strategies=tuple(str(values.get(("match", k)) or "default") for k in ("strategy_a", "strategy_b")),
         seed=seed,
         round_cap=m.round_cap,
         time_limit_s=None if m.time_limit_min is None else 60.0 * m.time_limit_min,
@@ -158,6 +160,8 @@ def _match(values: _Values, seq: np.random.SeedSequence) -> dict:
         "match_skill_a": config.skills[0],
         "match_skill_b": config.skills[1],
         "match_ground": config.ground,
+        "match_strategy_a": config.strategies[0],
+        "match_strategy_b": config.strategies[1],
         "match_opener": side_of.get(opener),
         "match_termination": outcome.termination.name.lower(),
         "match_winner": side_of.get(outcome.winner),
