@@ -258,7 +258,7 @@ def bench(
 def _register_subapps() -> None:
     import importlib
 
-    for module in ("kubb3d.judge.cli", "kubb3d.match_cli", "kubb3d.audit_cli", "kubb3d.validate_cli", "kubb3d.calibrate_cli", "kubb3d.viewer_cli", "kubb3d.experiment_cli", "kubb3d.scenario_cli"):
+    for module in ("kubb3d.judge.cli", "kubb3d.match_cli", "kubb3d.audit_cli", "kubb3d.validate_cli", "kubb3d.calibrate_cli", "kubb3d.tournament_cli", "kubb3d.viewer_cli", "kubb3d.experiment_cli", "kubb3d.scenario_cli"):
         try:
             importlib.import_module(module).register(app)
         except ModuleNotFoundError as exc:
