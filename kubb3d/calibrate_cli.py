@@ -36,7 +36,7 @@ def register(app: typer.Typer) -> None:
         against distance, inkast spread and Kubbuteo flicks, each with its 95 % interval."""
         from kubb3d.calibrate import markdown as to_markdown
         from kubb3d.calibrate import run_calibration, write_figure
-        from kubb3d.files import atomic_write, check_output
+        from kubb3d.files import check_output
 
         for out, what in ((png, "--png"), (markdown, "--markdown")):
             if out is not None:
@@ -48,18 +48,11 @@ def register(app: typer.Typer) -> None:
             task = bar.add_task("calibration trials", total=total)
             cal = run_calibration(throws=throws, turns=turns, distance_throws=distance_throws, inkasts=inkasts, flicks=flicks, seed=seed,
                                   workers=workers or None, progress=lambda k: bar.advance(task, k))
-        if png is not None:
-            write_figure(cal, png)
-        if markdown is not None:
-            image = None
-            if png is not None:
-                try:
-                    image = str(png.resolve().relative_to(markdown.resolve().parent))
-                except ValueError:
-                    image = str(png)
-            command = (f"kubb3d calibrate --throws {throws} --turns {turns} --distance-throws {distance_throws} "
-                       f"--inkasts {inkasts} --flicks {flicks} --seed {seed}")
-            atomic_write(markdown, to_markdown(cal, command, image).encode("utf-8"))
+        from kubb3d.validate_cli import write_outputs
+
+        command = (f"kubb3d calibrate --throws {throws} --turns {turns} --distance-throws {distance_throws} "
+                   f"--inkasts {inkasts} --flicks {flicks} --seed {seed}")
+        write_outputs(cal, png, markdown, command, write_figure, to_markdown)
         if as_json:
             sys.stdout.write(json.dumps(cal.to_json(), ensure_ascii=False) + "\n")
         else:

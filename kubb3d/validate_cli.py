@@ -15,6 +15,23 @@ from typing import Optional
 import typer
 
 
+def write_outputs(report, png: Optional[Path], markdown: Optional[Path], command: str, figure, to_markdown) -> None:
+    """Write a report's PNG (``figure(report, path)``) and Markdown (``to_markdown(report,
+    command, image)``, the image linked relative to the Markdown file) where asked."""
+    from kubb3d.files import atomic_write
+
+    if png is not None:
+        figure(report, png)
+    if markdown is not None:
+        image = None
+        if png is not None:
+            try:
+                image = str(png.resolve().relative_to(markdown.resolve().parent))
+            except ValueError:
+                image = str(png)
+        atomic_write(markdown, to_markdown(report, command, image).encode("utf-8"))
+
+
 def register(app: typer.Typer) -> None:
     """Add the ``validate`` command to ``app``."""
 
@@ -32,7 +49,7 @@ def register(app: typer.Typer) -> None:
         angles, rebounds, slide and roll distances, time to rest, flight range with and without
         drag, tunnelling up to 40 m/s, terrain contact, the hit rate's convergence when the time
         step is halved, and bit-identical repeats. One row per quantity with its reference's source."""
-        from kubb3d.files import atomic_write, check_output
+        from kubb3d.files import check_output
         from kubb3d.validate import markdown as to_markdown
         from kubb3d.validate import run_validation, write_figure
 
@@ -48,17 +65,8 @@ def register(app: typer.Typer) -> None:
             with Progress(transient=True, disable=as_json or not sys.stderr.isatty()) as bar:
                 task = bar.add_task("player throws", total=total)
                 report = run_validation(throws=throws, seed=seed, workers=workers or None, progress=lambda k: bar.advance(task, k))
-        if png is not None:
-            write_figure(report, png)
-        if markdown is not None:
-            image = None
-            if png is not None:
-                try:
-                    image = str(png.resolve().relative_to(markdown.resolve().parent))
-                except ValueError:
-                    image = str(png)
-            command = "kubb3d validate" + (" --quick" if quick else f" --throws {throws} --seed {seed}")
-            atomic_write(markdown, to_markdown(report, command, image).encode("utf-8"))
+        command = "kubb3d validate" + (" --quick" if quick else f" --throws {throws} --seed {seed}")
+        write_outputs(report, png, markdown, command, write_figure, to_markdown)
         if as_json:
             sys.stdout.write(json.dumps(report.to_json(), ensure_ascii=False) + "\n")
         else:

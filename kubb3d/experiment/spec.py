@@ -367,10 +367,7 @@ class MatchSpec(_Model):
     def _strategies(cls, v):
         from kubb3d.players import STRATEGIES
 
-        if v is None:
-            return v
-        names = [v] if isinstance(v, str) else (v.grid if isinstance(v, Grid) else v.choice)
-        bad = [n for n in names if n not in STRATEGIES]
+        bad = [n for n in ([] if v is None else [v] if isinstance(v, str) else v.grid if isinstance(v, Grid) else v.choice) if n not in STRATEGIES]
         if bad:
             raise ValueError(f"unknown strategy {bad[0]!r}; expected one of {sorted(STRATEGIES)}")
         return v
