@@ -127,7 +127,9 @@ def throw(
     tilt_deg: float = typer.Option(0.0, help="Tilt of the baton out of the vertical flight plane, degrees (DM §5 allows 30)."),
     helicopter_rps: float = typer.Option(0.0, help="Horizontal (helicopter) spin, rev/s (WS basic rule 5 forbids it)."),
     lateral: float = typer.Option(0.0, help="Sideways position of the release point, m (must stay within the sidelines)."),
-    behind_line: float = typer.Option(0.05, help="Release point distance behind the throwing line, m (negative: foot fault)."),
+    behind_line: float = typer.Option(0.05, help="Release point (hand) distance behind the throwing line, m (negative: the hand is past the line, allowed)."),
+    foot_behind_line: Optional[float] = typer.Option(None, help="Toe of the front foot behind the throwing line at the release, m (negative: foot fault, DM §5, WS basic rule 7); default 0.40 m behind the release point."),
+    step_after: float = typer.Option(0.0, help="How far the front foot steps forward after the release, m (past the line: foot fault, DM §5)."),
     height: float = typer.Option(0.5, help="Release height, m."),
     release_angle_deg: float = typer.Option(60.0, help="Angle of the baton above the horizontal at release, degrees."),
     line_x: Optional[float] = typer.Option(None, help="x of the throwing line, m (default: the thrower's baseline)."),
@@ -161,6 +163,7 @@ def throw(
             side=side, line_x=line_x, lateral=lateral, behind_line=behind_line, height=height, speed=speed,
             elevation_deg=elevation_deg, azimuth_deg=azimuth_deg, spin_rps=spin_rps, tilt_deg=tilt_deg,
             helicopter_rps=helicopter_rps, release_angle_deg=release_angle_deg,
+            foot_behind_line=foot_behind_line, step_after=step_after,
         )
         params.validate()
         terrain = Terrain(terrain_cm / 100.0, seed=seed) if terrain_cm > 0 else None

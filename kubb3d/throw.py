@@ -45,6 +45,12 @@ UPRIGHT_TILT = math.radians(10.0)
 MAX_RELEASE_SPEED = 40.0
 """m/s: no underhand throw is faster (a baton at 8 m needs about 11 m/s); the aim solver's range."""
 
+HAND_AHEAD_OF_FOOT = 0.40
+"""m: how far in front of the toe of the front foot the hand releases an underhand throw by
+default (a stance of one step with the arm swinging through; kubb3d's assumption)."""
+ARM_REACH = 1.0
+"""m: the farthest a release point may be from the front foot, horizontally."""
+
 HELICOPTER_AXIS_ELEVATION = math.radians(45.0)
 HELICOPTER_LIMIT = math.radians(90.0)
 
@@ -112,8 +118,8 @@ class ThrowParams:
         side: thrower's side, ``A`` (throws towards +x) or ``B``.
         line_x: x of the throwing line, m (None: the side's baseline).
         lateral: y of the release point, m (must be within the extended sidelines).
-        behind_line: how far behind the throwing line the release point is, m
-            (negative: past the line, a foot fault).
+        behind_line: how far behind the throwing line the release point (the hand) is, m
+            (negative: the hand is past the line, which is allowed: the foot is judged).
         height: release height above the ground, m (typical underhand: 0.4–0.7).
         speed: release speed of the centre of mass, m/s (> 0).
         elevation_deg: angle of the release velocity above the horizontal, deg.
@@ -124,6 +130,13 @@ class ThrowParams:
         helicopter_rps: rotation about the vertical axis, rev/s (WS basic rule 5: 0).
         release_angle_deg: angle of the baton's long axis above the horizontal in the
             flight plane at release, deg.
+        foot_behind_line: the stance: how far the toe of the front foot is behind the
+            throwing line at the release, m (negative: over the line, a foot fault, DM §5,
+            WS basic rule 7). None: :data:`HAND_AHEAD_OF_FOOT` behind the release point.
+        foot_lateral: y of the front foot, m (DM §5: inside the extended sidelines). None:
+            ``lateral``.
+        step_after: how far the front foot moves forward after the release, m (DM §5: the
+            line may not be crossed "infolge der Wurfbewegung" either).
     """
 
     side: str = "A"
@@ -138,10 +151,29 @@ class ThrowParams:
     tilt_deg: float = 0.0
     helicopter_rps: float = 0.0
     release_angle_deg: float = 60.0
+    foot_behind_line: float | None = None
+    foot_lateral: float | None = None
+    step_after: float = 0.0
+
+    def stance(self) -> tuple[float, float]:
+        """(toe of the front foot behind the line m, its y m) at the release."""
+        foot = self.behind_line + HAND_AHEAD_OF_FOOT if self.foot_behind_line is None else self.foot_behind_line
+        return float(foot), float(self.lateral if self.foot_lateral is None else self.foot_lateral)
 
     def validate(self) -> None:
-        """Raise ValueError naming the first bad field (NaN, non-positive speed, bad side …)."""
-        _check_side_and_numbers(self, ("lateral", "behind_line", "height", "speed", "elevation_deg", "azimuth_deg", "spin_rps", "tilt_deg", "helicopter_rps", "release_angle_deg"))
+        """Raise ValueError naming the first bad field (NaN, non-positive speed, bad side, a release
+        point out of arm's reach of the stance …)."""
+        _check_side_and_numbers(self, ("lateral", "behind_line", "height", "speed", "elevation_deg", "azimuth_deg", "spin_rps", "tilt_deg", "helicopter_rps", "release_angle_deg", "step_after"))
+        for name in ("foot_behind_line", "foot_lateral"):
+            v = getattr(self, name)
+            if v is not None and (isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v)):
+                raise ValueError(f"{name} must be a finite number or None, got {v!r}")
+        if self.step_after < 0:
+            raise ValueError(f"step_after must be >= 0 m, got {self.step_after}")
+        foot, foot_y = self.stance()
+        reach = math.hypot(foot - self.behind_line, foot_y - self.lateral)
+        if reach > ARM_REACH:
+            raise ValueError(f"the release point must be within arm's reach ({ARM_REACH:.1f} m) of the front foot, got {reach:.2f} m (behind_line, lateral, foot_behind_line, foot_lateral)")
         if not 0 < self.speed <= MAX_RELEASE_SPEED:
             raise ValueError(f"speed must be > 0 and at most {MAX_RELEASE_SPEED:.0f} m/s, got {self.speed}")
         if self.height <= 0:
@@ -484,7 +516,7 @@ def simulate(
     touched = sorted(touched - {GROUND_ID, piece})
 
     final_tilt = {pid: p.tilt for pid, p in final.pieces.items() if p.kind in ("kubb", "king") and pid != piece}
-    violations = check_legality(metrics, release, rules, world.pitch, side or (params.side if params else None), line_x) if rules else []
+    violations = check_legality(metrics, release, rules, world.pitch, side or (params.side if params else None), line_x, params) if rules else []
     traj = recorder.trajectory(keep={piece, *touched})
     return ThrowResult(piece, release, params, metrics, violations, first, touched, traj, final, rest_time, bool(stats and stats.at_rest), final_tilt)
 
@@ -567,14 +599,27 @@ class _Recorder:
         return Trajectory(np.array(self.times), poses)
 
 
-def check_legality(metrics: FlightMetrics, release: Release, rules: ThrowRules, pitch: Pitch, side: str | None, line_x: float | None) -> list[Violation]:
-    """The broken throwing rules, from measured flight metrics and the release point."""
+def check_legality(metrics: FlightMetrics, release: Release, rules: ThrowRules, pitch: Pitch, side: str | None, line_x: float | None, params: "ThrowParams | None" = None) -> list[Violation]:
+    """The broken throwing rules, from measured flight metrics and the stance.
+
+    The foot is judged, not the hand (DM §5, WS basic rule 7): with ``params`` the front foot
+    of :meth:`ThrowParams.stance`, also after its ``step_after``; for a raw release without
+    parameters the release point stands in for the foot."""
     out = []
     if rules.max_tilt_deg is not None and math.degrees(metrics.max_tilt) > rules.max_tilt_deg:
         out.append(Violation(rules.tilt_rule, f"the baton tilted {math.degrees(metrics.max_tilt):.0f}° out of the vertical plane of its flight; more than {rules.max_tilt_deg:.0f}° is not allowed"))
     if rules.forbid_helicopter and metrics.helicopter > HELICOPTER_LIMIT:
         out.append(Violation(rules.helicopter_rule, f"helicopter throw: the baton turned {math.degrees(metrics.helicopter):.0f}° about a near-vertical axis before its first contact"))
-    if side is not None:
+    if side is not None and isinstance(params, ThrowParams):
+        lx = pitch.baseline_x(side) if line_x is None else line_x
+        foot, foot_y = params.stance()
+        if foot < -1e-9:
+            out.append(Violation(rules.foot_rule, f"foot fault: the front foot is {-foot:.2f} m past the throwing line at the release"))
+        elif foot - params.step_after < -1e-9:
+            out.append(Violation(rules.foot_rule, f"foot fault: the front foot steps {params.step_after - foot:.2f} m past the throwing line after the release"))
+        if abs(foot_y) > pitch.half_width + 1e-9:
+            out.append(Violation(rules.foot_rule, f"foot fault: the front foot is outside the extended sidelines (|y| = {abs(foot_y):.2f} m > {pitch.half_width:.2f} m)"))
+    elif side is not None:
         lx = pitch.baseline_x(side) if line_x is None else line_x
         x, y, _ = release.position
         if pitch.forward(side) * (x - lx) > 1e-9:

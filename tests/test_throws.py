@@ -68,9 +68,9 @@ def test_end_over_end_throw_is_not_a_helicopter_even_tilted():
 
 def test_foot_faults_past_the_line_and_outside_the_sidelines():
     with World.standard() as w:
-        r = throw(w, ThrowParams(behind_line=-0.2, speed=6.0), ruleset="dm")
+        r = throw(w, ThrowParams(behind_line=-0.2, foot_behind_line=-0.05, speed=6.0), ruleset="dm")
         assert [v.rule for v in r.violations] == ["DM §5"]
-        assert "past the throwing line" in r.violations[0].reason
+        assert "front foot is 0.05 m past the throwing line" in r.violations[0].reason
     with World.standard() as w:
         r = throw(w, ThrowParams(lateral=2.7, speed=6.0), ruleset="wikinger")
         assert [v.rule for v in r.violations] == ["WS basic rule 7"]
@@ -126,3 +126,21 @@ def test_distance_to_king_counts_the_whole_baton():
     baton = PieceState("baton1", "baton", "cylinder", (0.022, 0.022, 0.15), (0.40, 0.0, 0.022), end_on)
     snap = Snapshot(0.0, {"king": king, "baton1": baton})
     assert distance_to_king(snap, "baton1") == pytest.approx(0.40 - 0.15 - 0.045, abs=0.023)
+
+
+def test_the_foot_is_judged_not_the_hand():
+    # issue #12: a hand in front of the feet is normal; the stance decides (DM §5, WS basic rule 7)
+    with World.standard() as w:
+        r = throw(w, ThrowParams(behind_line=-0.10, speed=6.0), ruleset="dm")  # foot 0.30 m behind
+        assert r.violations == [] and r.legal
+    with World.standard() as w:
+        # the foot crosses the line after the release, as a consequence of the throw (DM §5)
+        r = throw(w, ThrowParams(behind_line=-0.10, foot_behind_line=0.10, step_after=0.25, speed=6.0), ruleset="dm")
+        assert [v.rule for v in r.violations] == ["DM §5"]
+        assert "steps 0.15 m past the throwing line after the release" in r.violations[0].reason
+    with World.standard() as w:
+        # WS basic rule 7 measures the foot against the frontmost own kubb: the advance line
+        r = throw(w, ThrowParams(line_x=-2.0, behind_line=0.0, foot_behind_line=-0.03, speed=6.0), ruleset="wikinger")
+        assert [v.rule for v in r.violations] == ["WS basic rule 7"]
+    with pytest.raises(ValueError, match="arm's reach"):
+        ThrowParams(behind_line=-0.5, foot_behind_line=0.8).validate()
