@@ -12,16 +12,22 @@ Flight legality (computed from the simulation, never copied from the input):
   plane of its flight (the plane through the release velocity), before the
   baton's first contact. ``DM §5``: more than 30° is illegal ("eine Schieflage
   von mehr als 30° ist dagegen verboten").
-* **helicopter**: rotation about an axis closer to vertical than to
-  horizontal. We accumulate the angle turned about the baton's spin axis
-  (the angular velocity without its component along the baton) during the
-  steps in which that axis is more than 45° from the horizontal; more than
-  90° of such rotation before the first contact is a helicopter throw
-  (``WS basic rule 5``: "no horizontal rotation"). A legal end-over-end
-  throw, even with a 30° tilt, has a spin axis at most 30° from the
-  horizontal and accumulates nothing.
-* **foot fault**: the release point must be behind the throwing line and
-  inside the extended sidelines (``DM §5``; ``WS basic rule 7``).
+* **helicopter**: rotation about the vertical that is not the baton's end-over-end
+  spin. The spin axis is the one the baton was released with (body y: the flight
+  plane's normal, rolled by the tilt); at every step of the free flight the angular
+  velocity is split along that axis, the vertical and the direction normal to both,
+  and the vertical part is accumulated. A legal end-over-end throw, tilted or not,
+  turns about its spin axis only and accumulates nothing, whatever its release angle;
+  a baton turning about the vertical accumulates that turn whether its long axis is
+  horizontal, raised or vertical (a baton spinning about its own vertical axis turns
+  horizontally too). More than 90° before the first contact is a helicopter throw
+  (``WS basic rule 5``: "no horizontal rotation"). If the release spin axis is within
+  13° of the vertical, the spin itself is horizontal rotation and all vertical rotation
+  counts.
+* **foot fault**: the front foot of the stance (:meth:`ThrowParams.stance`) must be
+  behind the throwing line at the release and after the follow-through step, and
+  inside the extended sidelines (``DM §5``; ``WS basic rule 7``); the hand may be
+  in front of it, within :data:`ARM_REACH`.
 """
 
 from __future__ import annotations
@@ -51,8 +57,11 @@ default (a stance of one step with the arm swinging through; kubb3d's assumption
 ARM_REACH = 1.0
 """m: the farthest a release point may be from the front foot, horizontally."""
 
-HELICOPTER_AXIS_ELEVATION = math.radians(45.0)
+HELICOPTER_SPIN_AXIS_HORIZONTAL_MIN = 0.05
+"""Squared horizontal length of the release spin axis below which (within 13° of the
+vertical) all vertical rotation counts as helicopter rotation."""
 HELICOPTER_LIMIT = math.radians(90.0)
+"""rad: more rotation about the vertical than this before the first contact is a helicopter throw."""
 
 
 @dataclass(frozen=True)
@@ -287,7 +296,7 @@ class FlightMetrics:
 
     Attributes:
         max_tilt: largest tilt out of the vertical flight plane, rad.
-        helicopter: accumulated rotation about a near-vertical axis, rad.
+        helicopter: accumulated rotation about the vertical besides the end-over-end spin, rad.
         flight_time: s from release to first contact (None if nothing was touched).
     """
 
@@ -427,7 +436,12 @@ def simulate(
     nx, ny = (-vy / hn, vx / hn) if hn > 1e-9 else (0.0, 1.0)  # horizontal normal of the flight plane
     max_tilt = 0.0
     heli = 0.0
-    sin_heli = math.sin(HELICOPTER_AXIS_ELEVATION)
+    # the release spin axis (body y at release) and the horizontal normal to it and the vertical
+    rx, ry, rz, rw = release.quat_xyzw
+    sx, sy, sz = 2 * (rx * ry - rz * rw), 1 - 2 * (rx * rx + rz * rz), 2 * (ry * rz + rx * rw)
+    sh2 = sx * sx + sy * sy
+    upright_spin = sh2 < HELICOPTER_SPIN_AXIS_HORIZONTAL_MIN
+    hx_n, hy_n = (sy / math.sqrt(sh2), -sx / math.sqrt(sh2)) if not upright_spin else (0.0, 0.0)
     first: FirstContact | None = None
     end = t0 + max_time - 1e-9
     by_body = world.piece_of_body
@@ -448,11 +462,14 @@ def simulate(
         tilt = math.asin(min(1.0, abs(ax * nx + ay * ny)))
         if tilt > max_tilt:
             max_tilt = tilt
-        along = wx * ax + wy * ay + wz * az
-        px, py, pz = wx - along * ax, wy - along * ay, wz - along * az
-        wn = math.sqrt(px * px + py * py + pz * pz)
-        if wn > 1e-9 and abs(pz) > sin_heli * wn:
-            heli += wn * h
+        if upright_spin:
+            heli += abs(wz) * h
+        else:
+            # ω = α·spin axis + β·vertical + γ·(horizontal normal): drop γ, then α from the
+            # horizontal part, β what is left of the vertical part
+            g = wx * hx_n + wy * hy_n
+            alpha = ((wx - g * hx_n) * sx + (wy - g * hy_n) * sy) / sh2
+            heli += abs(wz - alpha * sz) * h
         world.apply_drag(piece, (com, q, v))
         world.step(1)
         if world.time >= next_record:
@@ -609,7 +626,7 @@ def check_legality(metrics: FlightMetrics, release: Release, rules: ThrowRules, 
     if rules.max_tilt_deg is not None and math.degrees(metrics.max_tilt) > rules.max_tilt_deg:
         out.append(Violation(rules.tilt_rule, f"the baton tilted {math.degrees(metrics.max_tilt):.0f}° out of the vertical plane of its flight; more than {rules.max_tilt_deg:.0f}° is not allowed"))
     if rules.forbid_helicopter and metrics.helicopter > HELICOPTER_LIMIT:
-        out.append(Violation(rules.helicopter_rule, f"helicopter throw: the baton turned {math.degrees(metrics.helicopter):.0f}° about a near-vertical axis before its first contact"))
+        out.append(Violation(rules.helicopter_rule, f"helicopter throw: the baton turned {math.degrees(metrics.helicopter):.0f}° about the vertical (besides its end-over-end spin) before its first contact"))
     if side is not None and isinstance(params, ThrowParams):
         lx = pitch.baseline_x(side) if line_x is None else line_x
         foot, foot_y = params.stance()

@@ -4,6 +4,8 @@ import math
 from dataclasses import replace
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from kubb3d.physics.world import World
 from kubb3d.pitch import Pitch
@@ -62,7 +64,7 @@ def test_helicopter_throw_is_illegal_under_ws():
 def test_end_over_end_throw_is_not_a_helicopter_even_tilted():
     with World.standard("standard", Pitch(7.5, 5.0)) as w:
         r = throw(w, aim(w, "B2", ThrowParams(tilt_deg=30.0, spin_rps=2.5)).params, ruleset="wikinger")
-    assert r.metrics.helicopter == 0.0
+    assert r.metrics.helicopter == pytest.approx(0.0, abs=1e-9)
     assert r.legal
 
 
@@ -144,3 +146,29 @@ def test_the_foot_is_judged_not_the_hand():
         assert [v.rule for v in r.violations] == ["WS basic rule 7"]
     with pytest.raises(ValueError, match="arm's reach"):
         ThrowParams(behind_line=-0.5, foot_behind_line=0.8).validate()
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    release_angle=st.floats(0.0, 90.0),
+    spin=st.floats(-3.0, 3.0),
+    tilt=st.floats(0.0, 40.0),
+)
+def test_helicopter_measure_does_not_depend_on_the_release_angle(release_angle, spin, tilt):
+    # issue #12: the same throw with or without 2 rev/s about the vertical, at any release
+    # angle, spin and tilt: without it nothing accumulates, with it the throw is a helicopter
+    from kubb3d.pitch import Pitch
+    from kubb3d.throw import THROW_RULES, simulate
+
+    base = ThrowParams(speed=6.0, elevation_deg=45.0, height=0.6, release_angle_deg=release_angle, spin_rps=spin, tilt_deg=tilt)
+    for heli, illegal in ((0.0, False), (2.0, True)):
+        p = replace(base, helicopter_rps=heli)
+        with World("standard", stakes=False) as w:
+            r = simulate(w, "baton1", release_from_params(p, Pitch()), params=p, rules=THROW_RULES["wikinger"], max_time=1.5)
+        assert r.metrics.flight_time is not None and r.metrics.flight_time > 0.5
+        if illegal:
+            assert math.degrees(r.metrics.helicopter) > 150.0
+            assert "WS basic rule 5" in [v.rule for v in r.violations]
+        else:
+            assert math.degrees(r.metrics.helicopter) < 2.0
+            assert r.violations == []
