@@ -336,7 +336,7 @@ def judge_accident(after: Snapshot, pieces: frozenset[str] | set[str], round_sta
     """
     C.check_ruleset(ruleset)
     params = params or DEFAULT_PARAMS
-    rules = (C.DM_THROWING,) if ruleset == "dm" else (C.WS_NOTES,)
+    rules = {"dm": (C.DM_THROWING,), "wikinger": (C.WS_NOTES,)}.get(ruleset, (C.KT_RULES,))
     index = ContactIndex(after)
     out = []
     for pid in sorted(pieces):

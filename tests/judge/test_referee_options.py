@@ -104,3 +104,12 @@ def test_rules_show_lists_the_options(cli):
     bad = cli("rules", "show", "chess")
     assert bad.returncode == 2 and bad.stderr.startswith("error: unknown ruleset")
     assert BY_NAME["penalty_distance"].defaults["wikinger"] == "centre"
+
+
+def test_each_ruleset_cites_its_own_seed_for_accidents():
+    # a clause handled by the branch written for another ruleset is a bug (issue #12)
+    from kubb3d.judge import judge_accident
+
+    s = snap(kubb("B1", 2.0, 0.0))
+    got = {rs: judge_accident(s, {"B1"}, {}, rs)[0].rules for rs in ("dm", "wikinger", "kubbuteo")}
+    assert got == {"dm": ("DM §5",), "wikinger": ("WS Tie-Break After the Group Stage",), "kubbuteo": ("KT rules",)}
