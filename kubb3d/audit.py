@@ -114,6 +114,7 @@ class AuditReport:
         felled: kubbs counted felled by a throw.
         felled_standing: of those, ruled ``standing`` at rest (felled by history, DM §5).
         seeds: the seeds audited.
+        per_seed: seed → (kubbs felled by a throw, of them ruled standing).
     """
 
     ruleset: str
@@ -123,6 +124,7 @@ class AuditReport:
     felled: int = 0
     felled_standing: int = 0
     seeds: list[int] = field(default_factory=list)
+    per_seed: dict[int, tuple[int, int]] = field(default_factory=dict)
 
     def count(self, check: str) -> int:
         """Violations of one check."""
@@ -137,6 +139,7 @@ class AuditReport:
         self.felled += other.felled
         self.felled_standing += other.felled_standing
         self.seeds.extend(other.seeds)
+        self.per_seed.update(other.per_seed)
 
     def to_dict(self) -> dict:
         """JSON-friendly dict (violations sorted by seed and action)."""
@@ -148,6 +151,7 @@ class AuditReport:
             "violations": [v.to_dict() for v in vs],
             "felled_by_throw": self.felled,
             "felled_by_throw_ruled_standing": self.felled_standing,
+            "per_seed": {str(k): {"felled_by_throw": v[0], "ruled_standing": v[1]} for k, v in sorted(self.per_seed.items())},
         }
 
 
@@ -547,6 +551,7 @@ def audit_match(ruleset: str, seed: int, players: tuple[str, str] = ("club", "cl
             aud.bad("replay_reproduces", m.action_index, "the replayed kubbs differ from the match's")
     finally:
         m.close()
+    report.per_seed[seed] = (report.felled, report.felled_standing)
     if report.violations or keep_clean:
         for v in report.violations:
             v.replay = str(path)

@@ -490,12 +490,21 @@ def judge_inkast(after: Snapshot, ctx: InkastContext, params: JudgeParams | None
         rows = _snap_upright(rot(p.quat_xyzw))
         base_c = (p.position[0], p.position[1])
         xb = columns(rows)[0]
-        base = square(base_c, unit((xb[0], xb[1], 0.0))[:2], p.half_extents[0])
+        d2 = unit((xb[0], xb[1], 0.0))[:2]
+        base = square(base_c, d2, p.half_extents[0])
+        note = "it landed upright on its base"
+        pushed = _push_clear(base_c, d2, p.half_extents[0], others(kid), params)
+        if pushed is not None:
+            # it stands on the spot of a kubb set up again there (WS basic rule 14, DM §5), or
+            # overlaps another: moved straight off it until they touch (kubb3d's decision)
+            base_c, who = pushed
+            base = square(base_c, d2, p.half_extents[0])
+            note += f" where {who} stands, so it is moved off {who} until they touch"
         inside = _inside(base, pitch, half_side, params.line_tol)
         opt = TipOption(-1, Pose((base_c[0], base_c[1], p.half_extents[2]), quat_from_rows(rows)), base, base, "", inside, inside)
         options[kid] = [opt]
         commit(kid, opt if inside else None)
-        notes[kid] = "it landed upright on its base"
+        notes[kid] = note
 
     # --- stößel: validity from the theoretical position, then a proposed free spot
     for kid in stossel:
@@ -559,6 +568,34 @@ def judge_inkast(after: Snapshot, ctx: InkastContext, params: JudgeParams | None
     order = {k: i for i, k in enumerate(inkasted)}
     rulings.sort(key=lambda r: (0 if r.piece == KING_ID else 1 if r.piece in order else 2, order.get(r.piece, 0), r.piece))
     return InkastJudgement(tuple(rulings), raised, penalty, frozenset(raise_now), winner, loser)
+
+
+def _push_clear(centre, d2, half: float, obstacles: Mapping[str, Poly], params: JudgeParams) -> tuple[tuple[float, float], str] | None:
+    """Move a square base (centre, side direction ``d2``, half side ``half``, m) straight away
+    from the obstacles it overlaps until it only touches them: (new centre, the first obstacle
+    it overlapped), or None if it overlaps nothing. At most 50 steps."""
+    cx, cy = centre
+    first = None
+    for _ in range(50):
+        moved = False
+        base = square((cx, cy), d2, half)
+        for oid, poly in sorted(obstacles.items()):
+            depth = overlap_depth(base, poly)
+            if depth <= params.block_tol:
+                continue
+            ox = sum(x for x, _ in poly) / len(poly)
+            oy = sum(y for _, y in poly) / len(poly)
+            vx, vy = cx - ox, cy - oy
+            n = math.hypot(vx, vy)
+            vx, vy = (vx / n, vy / n) if n > 1e-9 else (1.0, 0.0)
+            step = depth + params.block_tol
+            cx, cy = cx + vx * step, cy + vy * step
+            first = first or oid
+            moved = True
+            break
+        if not moved:
+            break
+    return None if first is None else ((cx, cy), first)
 
 
 def _flat_on_ground(p: PieceState) -> PieceState:
