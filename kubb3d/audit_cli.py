@@ -37,7 +37,7 @@ def register(app: typer.Typer) -> None:
         if ruleset not in ruleset_names():
             _fail(f"unknown ruleset {ruleset!r}; expected one of {ruleset_names()}")
         rs = get_ruleset(ruleset)
-        rows = [{"option": o.name, "default": o.defaults[ruleset], "choices": None if o.choices is None else list(o.choices), "question": o.question, "concerns": o.concerns, "where": o.where} for o in OPTIONS]
+        rows = [{"option": o.name, "default": o.defaults[ruleset], "choices": None if o.choices is None else list(o.choices), "question": o.question, "concerns": o.concerns, "where": o.where, "set_by": o.set_by} for o in OPTIONS]
         if as_json:
             sys.stdout.write(json.dumps({"ruleset": ruleset, "pitch_m": [rs.pitch.length, rs.pitch.width], "options": rows}, ensure_ascii=False) + "\n")
             return
@@ -48,11 +48,11 @@ def register(app: typer.Typer) -> None:
         t = Table(title=f"referee options of ruleset {ruleset} (decisions the seeds leave open; docs/rules.md)")
         t.add_column("option", no_wrap=True)
         t.add_column("default", no_wrap=True)
-        for col in ("choices", "what is open", "concerns", "applied in"):
+        for col in ("choices", "what is open", "concerns", "applied in", "set by"):
             t.add_column(col)
         for r in rows:
             choices = "a number" if r["choices"] is None else " | ".join(str(c) for c in r["choices"])
-            t.add_row(r["option"], str(r["default"]), choices, r["question"], r["concerns"], r["where"])
+            t.add_row(r["option"], str(r["default"]), choices, r["question"], r["concerns"], r["where"], r["set_by"])
         console.print(t)
 
     @app.command("audit")
@@ -64,6 +64,7 @@ def register(app: typer.Typer) -> None:
         first_seed: int = typer.Option(0, min=0, help="Seed of the first match."),
         replay_dir: Path = typer.Option(Path("kubb3d-audit"), help="Folder for the replay files of matches with a violation (for `kubb3d view`)."),
         as_json: bool = typer.Option(False, "--json", help="Print the report as one JSON document."),
+        log: Optional[Path] = typer.Option(None, help="Append each finished match's report to this file as one JSON line (a long run can be read while it goes on)."),
     ) -> None:
         """Play seeded matches and check after every action that the referee ruled right."""
         from kubb3d.audit import CHECKS, run_audit
@@ -85,8 +86,20 @@ def register(app: typer.Typer) -> None:
         if replay_dir.exists() and not replay_dir.is_dir():
             _fail(f"--replay-dir {replay_dir} exists and is not a folder")
 
+        log_fh = None
+        if log is not None:
+            try:
+                log_fh = open(log, "a", encoding="utf-8")
+            except OSError as exc:
+                _fail(f"cannot write --log {log}: {exc.strerror or exc}")
+
+        def write_log(r) -> None:
+            if log_fh is not None:
+                log_fh.write(json.dumps(r.to_dict(), ensure_ascii=False) + "\n")
+                log_fh.flush()
+
         if as_json:
-            rep = run_audit(ruleset, matches, players=skills, workers=workers, first_seed=first_seed, replay_dir=replay_dir)
+            rep = run_audit(ruleset, matches, players=skills, workers=workers, first_seed=first_seed, replay_dir=replay_dir, on_match=write_log)
             sys.stdout.write(json.dumps(rep.to_dict(), ensure_ascii=False) + "\n")
             raise typer.Exit(1 if rep.violations else 0)
 
@@ -100,6 +113,7 @@ def register(app: typer.Typer) -> None:
             task = prog.add_task("audit", total=matches, ruleset=ruleset, bad=0)
 
             def on_match(r) -> None:
+                write_log(r)
                 found[0] += len(r.violations)
                 prog.update(task, advance=1, bad=found[0])
 

@@ -24,6 +24,9 @@ class Option:
         question: what the seeds leave open, in one sentence.
         concerns: the clauses it concerns (``DM §5`` …).
         where: ``module:function`` that applies it.
+        set_by: how another value is chosen (``ThrowContext.options``, a ruleset field via
+            ``get_ruleset(name, field=value)``), or ``default only`` where only the default
+            is implemented so far.
     """
 
     name: str
@@ -32,6 +35,7 @@ class Option:
     question: str
     concerns: str
     where: str
+    set_by: str = "default only"
 
 
 OPTIONS: tuple[Option, ...] = (
@@ -43,6 +47,7 @@ OPTIONS: tuple[Option, ...] = (
         "the kubb was never a target; it is stood up again where it stood, at once or at the end of the round.",
         "DM §5 (accident clause), §10; WS basic rule 14 by analogy; KT rules",
         "kubb3d.judge.throws:judge_throw",
+        "ThrowContext.options",
     ),
     Option(
         "standing_outside",
@@ -52,6 +57,7 @@ OPTIONS: tuple[Option, ...] = (
         "it is set back across the line just far enough for its whole base to be inside.",
         "DM §1, §5, §7 (whole base in the field); WS basic rule 13 by analogy",
         "kubb3d.judge.throws:judge_throw",
+        "ThrowContext.options",
     ),
     Option(
         "raise_order",
@@ -70,6 +76,7 @@ OPTIONS: tuple[Option, ...] = (
         "WS basic rule 6: 'to the height of that kubb').",
         "DM §8; WS basic rule 6; KT rules",
         "kubb3d.rules.core:Ruleset.throwing_line",
+        "get_ruleset(name, advance_line=…)",
     ),
     Option(
         "penalty_distance",
@@ -79,6 +86,7 @@ OPTIONS: tuple[Option, ...] = (
         "centre to centre, or the gap between the two pieces.",
         "WS basic rule 11; KT rules (2 in)",
         "kubb3d.rules.core:Ruleset.placement_error",
+        "get_ruleset(name, penalty_distance=…)",
     ),
     Option(
         "first_foul_warning",
@@ -107,6 +115,7 @@ OPTIONS: tuple[Option, ...] = (
         "after the release. Default: kubb3d.physics.world.SETTLE_S (docs/physics.md 'Rest').",
         "DM §5 (no time given)",
         "kubb3d.throw:simulate (World.run_until_rest)",
+        "simulate(…, settle_s=…)",
     ),
     Option(
         "baseline_after_field",

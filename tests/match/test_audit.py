@@ -56,9 +56,12 @@ def test_dm_seed_1_no_kubb_is_felled_without_being_touched(dm1):
 
 
 def test_cli_json_report(cli, tmp_path):
-    r = cli("audit", "--ruleset", "dm", "--matches", "1", "--first-seed", "1", "--json", "--replay-dir", str(tmp_path))
+    log = tmp_path / "audit.jsonl"
+    r = cli("audit", "--ruleset", "dm", "--matches", "1", "--first-seed", "1", "--json", "--replay-dir", str(tmp_path), "--log", str(log))
     assert r.returncode == 0, r.stderr
     doc = json.loads(r.stdout)
+    (line,) = log.read_text().splitlines()
+    assert json.loads(line)["per_seed"] == doc["per_seed"]
     assert list(doc["checks"]) == list(CHECKS)
     assert doc["matches"] == 1 and doc["violations"] == []
     assert doc["checks"]["felled_moved"]["checked"] == doc["felled_by_throw"] > 0
