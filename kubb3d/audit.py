@@ -10,8 +10,9 @@ replay file (kept only for matches with a violation), so ``kubb3d view REPLAY`` 
 check                   what must hold
 ======================  ======================================================================
 ``felled_moved``        a kubb counted felled by a throw was moved by that throw: its base
-                        centre moved more than :data:`MOVED_M` or its long axis turned more
-                        than its tipping angle (DM §5 "umwerfen")
+                        centre moved more than :data:`MOVED_M`, or its long axis turned more
+                        than its tipping angle between before and after, or during the throw
+                        as recorded in the throw's trajectory (DM §5 "umwerfen")
 ``moved_ruled``         every kubb and the king that a throw moved (same tolerance) has a
                         ruling of the judge, in whichever half it stands
 ``standing_ok``         a kubb ruled standing after a throw is upright (long axis within its
@@ -256,8 +257,11 @@ class _Auditor:
         self.r.checked[check] += n
 
     # -- throws
-    def throw(self, i: int, before: Mapping[str, Any], snap, ctx, j) -> None:
-        """``before``: kubb/king id → PieceState-like with position and quat at rest before."""
+    def throw(self, i: int, before: Mapping[str, Any], snap, ctx, j, turned: Mapping[str, float] | None = None) -> None:
+        """``before``: kubb/king id → PieceState-like with position and quat at rest before;
+        ``turned``: piece id → largest turn of its long axis during the throw, rad (from the
+        throw's recorded trajectory; pieces the throw did not touch are absent)."""
+        turned = turned or {}
         by = {r.piece: r for r in j.rulings}
         target = opponent(ctx.thrower)
         for pid in sorted(j.felled):
@@ -269,7 +273,7 @@ class _Auditor:
                 self.r.felled_standing += 1
             if p0 is None or p1 is None:
                 continue
-            if not _moved(p0, p1, _tipping(p1)):
+            if not _moved(p0, p1, _tipping(p1)) and turned.get(pid, 0.0) <= _tipping(p1):
                 self.bad("felled_moved", i, f"{pid} counted felled but moved {math.dist(p0.position[:2], p1.position[:2]) * 100:.1f} cm and turned {math.degrees(axis_turn(p0.quat_xyzw, p1.quat_xyzw)):.0f}° ({by[pid].reason if pid in by else 'no ruling'})")
         for pid in sorted(before):
             p0, p1 = before[pid], snap.pieces.get(pid)
@@ -520,7 +524,7 @@ def audit_match(ruleset: str, seed: int, players: tuple[str, str] = ("club", "cl
                         before_world = {pid: _piece_at(snap.pieces[pid], standing_before[pid].pose) for pid in standing_before if pid in snap.pieces}
                         if KING_ID in snap.pieces and KING_ID in ctx.round_start:
                             before_world[KING_ID] = _piece_at(snap.pieces[KING_ID], ctx.round_start[KING_ID])
-                    aud.throw(i, before_world, snap, ctx, j)
+                    aud.throw(i, before_world, snap, ctx, j, _turns(rec))
                 else:
                     standing = {pid: snap.pieces[pid] for pid in sorted(ctx.before) if pid != KING_ID and pid in snap.pieces}
                     standing = {pid: _piece_at(p, ctx.before[pid]) for pid, p in standing.items()}
@@ -560,6 +564,20 @@ def audit_match(ruleset: str, seed: int, players: tuple[str, str] = ("club", "cl
     if tmp is not None and not report.violations and not keep_clean:
         shutil.rmtree(tmp, ignore_errors=True)
     return report
+
+
+def _turns(rec: Mapping) -> dict[str, float]:
+    """Piece id → largest turn of its long axis from its first recorded pose, rad, over the
+    trajectory of the action's last simulated throw (the one that counted)."""
+    throws = rec.get("throws") or []
+    if not throws:
+        return {}
+    out = {}
+    for pid, rows in throws[-1].get("trajectory", {}).get("poses", {}).items():
+        if rows:
+            q0 = rows[0][3:7]
+            out[pid] = max(axis_turn(q0, r[3:7]) for r in rows)
+    return out
 
 
 def _piece_at(p, pose):

@@ -81,6 +81,9 @@ def test_a_kubb_counted_felled_without_being_touched_is_a_violation():
     aud.throw(12, before, after, ThrowContext(thrower="A"), j)
     assert [(v.check, v.seed, v.action) for v in rep.violations] == [("felled_moved", 7, 12)]
     assert rep.felled == 1 and rep.felled_standing == 1
+    # knocked 34° during the throw (its recorded trajectory) and back onto its spot: felled
+    aud.throw(13, before, after, ThrowContext(thrower="A"), j, {"B1": math.radians(34.0)})
+    assert len(rep.violations) == 1
 
 
 def test_a_standing_ruling_outside_the_sideline_is_a_violation():
