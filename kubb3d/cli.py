@@ -157,6 +157,15 @@ def throw(
         raise UserError(f"--side must be A or B, got {side!r}")
     if not (math.isfinite(terrain_cm) and terrain_cm >= 0):
         raise UserError(f"--terrain-cm must be a number >= 0, got {terrain_cm}")
+    # ranges a real throw can have (else a "legal throw" would be reported for nonsense)
+    if not (math.isfinite(pitch_length) and 2.0 <= pitch_length <= 30.0):
+        raise UserError(f"--pitch-length must be from 2 to 30 m, got {pitch_length}")
+    if target is None and not -90.0 < azimuth_deg < 90.0:
+        raise UserError(f"--azimuth-deg must be between -90 and 90 degrees (forward), got {azimuth_deg}")
+    if not -90.0 <= tilt_deg <= 90.0:
+        raise UserError(f"--tilt-deg must be from -90 to 90 degrees, got {tilt_deg}")
+    if line_x is not None and not (math.isfinite(line_x) and abs(line_x) <= pitch_length / 2):
+        raise UserError(f"--line-x must lie on the pitch, from {-pitch_length / 2:g} to {pitch_length / 2:g} m, got {line_x}")
     try:
         pitch = Pitch(pitch_length, 5.0)
         params = ThrowParams(

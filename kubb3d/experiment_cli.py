@@ -54,6 +54,10 @@ def make_app() -> typer.Typer:
             out = Path(f"{spec.stem}.sqlite")
         if scheduler and backend is not Backend.dask:
             raise _user_error("--scheduler needs --backend dask")
+        if workers is not None and backend is Backend.serial:
+            raise _user_error("--workers does not apply to --backend serial (one trial after another in this process)")
+        if workers is not None and scheduler:
+            raise _user_error("--workers does not apply with --scheduler (the cluster has its own workers)")
         if backend is Backend.dask:
             import importlib.util
 

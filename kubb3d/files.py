@@ -270,3 +270,58 @@ def write_output(path: str | os.PathLike, write: Callable[[Path], object], what:
         raise
     _fsync_dir(p.parent)
     return p
+
+
+MAX_INPUT_BYTES = 256 * 1024 * 1024
+"""The largest input file kubb3d reads (spec, scenario, replay): 256 MB."""
+
+
+def read_input(path: str | os.PathLike, what: str, *, max_bytes: int = MAX_INPUT_BYTES) -> str:
+    """The text of an input file, refusing what could hang or exhaust memory: special files
+    (a FIFO blocks forever, ``/dev/zero`` never ends), folders, files above ``max_bytes``,
+    text that is not UTF-8. Messages name the file, never its content.
+
+    Raises:
+        FileSafetyError: the file cannot be used as ``what``.
+    """
+    p = Path(path)
+    try:
+        st = os.stat(p)
+    except OSError as exc:
+        raise FileSafetyError(f"cannot read {what} {p}: {exc.strerror or exc}") from None
+    if stat.S_ISDIR(st.st_mode):
+        raise FileSafetyError(f"{what} {p} is a folder, not a file")
+    if not stat.S_ISREG(st.st_mode):
+        raise FileSafetyError(f"{what} {p} is not a regular file (a device, FIFO or socket)")
+    if st.st_size > max_bytes:
+        raise FileSafetyError(f"{what} {p} is too large ({st.st_size / 1e6:.0f} MB; at most {max_bytes / 1e6:.0f} MB)")
+    try:
+        with open(p, "rb") as fh:
+            data = fh.read(max_bytes + 1)
+    except OSError as exc:
+        raise FileSafetyError(f"cannot read {what} {p}: {exc.strerror or exc}") from None
+    if len(data) > max_bytes:
+        raise FileSafetyError(f"{what} {p} is too large (more than {max_bytes / 1e6:.0f} MB)")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise FileSafetyError(f"{what} {p} is not UTF-8 text (byte {exc.start})") from None
+
+
+def load_toml(path: str | os.PathLike, what: str) -> dict:
+    """Parse a TOML input file (see :func:`read_input`); syntax errors and absurd nesting give
+    one line naming the file and the position, never its content.
+
+    Raises:
+        FileSafetyError: unreadable file or not valid TOML.
+    """
+    import tomllib
+
+    text = read_input(path, what)
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        where = f" (line {exc.lineno}, column {exc.colno})" if getattr(exc, "lineno", None) else ""
+        raise FileSafetyError(f"{what} {path}: not valid TOML{where}") from None
+    except RecursionError:
+        raise FileSafetyError(f"{what} {path}: nested too deeply to be a kubb3d file") from None

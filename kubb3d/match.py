@@ -91,8 +91,7 @@ KING_FELLED_TILT = math.radians(30.0)
 _LYING = (0.0, math.sin(math.pi / 4), 0.0, math.cos(math.pi / 4))
 
 
-class ReplayError(ValueError):
-    """A replay file cannot be read or does not fit (message names the file and line)."""
+from kubb3d.replay import ReplayError  # noqa: E402  (one error type for every replay reader)
 
 
 ACTION_EVENT_KINDS = ("lag", "throw", "inkast", "penalty")
@@ -866,48 +865,50 @@ class Match:
         Raises:
             ReplayError: unreadable file, wrong schema, or records that do not fit.
         """
+        from kubb3d.replay import read_replay
+
         path = Path(path)
+        rp = read_replay(path)  # every record validated (kubb3d.replay): file, line, field
+        lines = rp.lines
+        if rp.header.config is None:
+            raise ReplayError(f"{path}:1: config: missing (the match configuration is needed to resume)")
         try:
-            lines = path.read_text(encoding="utf-8").splitlines()
-        except (OSError, UnicodeDecodeError) as exc:
-            raise ReplayError(f"cannot read replay file {path}: {exc}") from None
-        recs = []
-        for n, line in enumerate(lines, 1):
-            try:
-                recs.append(json.loads(line))
-            except json.JSONDecodeError:
-                if n == len(lines):
-                    break  # a line cut off by the interruption
-                raise ReplayError(f"{path}:{n}: not a JSON line") from None
-        if not recs or recs[0].get("type") != "header":
-            raise ReplayError(f"{path}:1: not a kubb3d match replay (no header line)")
-        if recs[0].get("schema") != SCHEMA:
-            raise ReplayError(f"{path}:1: replay schema {recs[0].get('schema')!r}, expected {SCHEMA}")
-        try:
-            config = MatchConfig.from_dict(recs[0]["config"])
+            config = MatchConfig.from_dict(rp.header.config.model_dump())
+            m = cls(config, judge=judge, replay=None, on_event=on_event, _resume=True)
         except (KeyError, TypeError, ValueError) as exc:
             raise ReplayError(f"{path}:1: bad configuration: {exc}") from None
-        m = cls(config, judge=judge, replay=None, on_event=on_event, _resume=True)
-        worlds = [(n, r) for n, r in enumerate(recs) if r.get("type") == "world"]
+        known = set(m._standard_poses()) | set(m.state.kubbs) | {KING_ID}
+        for n, r, _ in rp.records:
+            if r.type == "world":
+                unknown = sorted(set(r.poses) - known)
+                if unknown:
+                    raise ReplayError(f"{path}:{n}: poses: unknown pieces {unknown[:5]}; expected among {sorted(known)}")
+        worlds = [(n, r) for n, r, _ in rp.records if r.type == "world"]
         cut_line = 1
         boundary = None
         if worlds:
-            cut_line, boundary = worlds[-1][0] + 1, worlds[-1][1]
-        upto = boundary["i"] if boundary else 0
+            cut_line, boundary = worlds[-1]
+        upto = boundary.i if boundary else 0
         # lag actions before the first set have no world record: keep them only if complete
-        for n, r in enumerate(recs):
-            if r.get("type") != "action" or r["i"] >= upto:
+        expect = 0
+        for n, r, raw in rp.records:
+            if r.type != "action" or r.i >= upto:
                 continue
+            if r.i != expect:
+                raise ReplayError(f"{path}:{n}: i: action {r.i} where action {expect} was expected")
             try:
-                m.state.push(action_from_dict(r["action"]), outcome_from_dict(r.get("outcome")))
-            except (ValueError, TypeError, KeyError) as exc:
-                raise ReplayError(f"{path}:{n + 1}: recorded action does not fit the match: {exc}") from None
-            m.action_index = r["i"] + 1
+                m.state.push(action_from_dict(r.action), outcome_from_dict(r.outcome))
+            except (ValueError, TypeError, KeyError, AttributeError) as exc:
+                raise ReplayError(f"{path}:{n}: recorded action does not fit the match: {' '.join(str(exc).split())[:200]}") from None
+            m.action_index = expect = r.i + 1
         if boundary is not None:
             if m.action_index != upto:
                 raise ReplayError(f"{path}: actions before the last turn boundary are missing")
-            m._build(boundary["poses"], boundary.get("sides", {}))
-            m.world_key = (boundary["set"], boundary["turn"])
+            try:
+                m._build(boundary.poses, boundary.sides)
+            except (ValueError, PhysicsGlitch) as exc:
+                raise ReplayError(f"{path}:{cut_line}: poses: cannot build the world: {exc}") from None
+            m.world_key = (boundary.set, boundary.turn)
         m.events = list(m.state.events)
         keep = lines[:cut_line]
         # atomic: a kill at any moment leaves the old replay or the cut one, never a torn file

@@ -85,7 +85,6 @@ overlapping pieces are named as a pair. Only this module and
 from __future__ import annotations
 
 import math
-import tomllib
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal, Union
@@ -126,7 +125,8 @@ class ScenarioError(ValueError):
 
 # ---------------------------------------------------------------- schema
 class _Model(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    # allow_inf_nan=False: no inf or nan anywhere in a scenario file (they end in math errors)
+    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
 
 
 class PieceSpec(_Model):
@@ -170,6 +170,8 @@ class PieceSpec(_Model):
             raise ValueError("place = 'leaning' needs 'on' to be one piece id")
         if self.place == "stacked" and isinstance(self.on, str):
             object.__setattr__(self, "on", [self.on])
+        if self.place == "stacked" and not self.on:
+            raise ValueError("place = 'stacked' needs 'on' to name at least one piece")
         for name in ("at", "position", "quat_xyzw", "origin"):
             v = getattr(self, name)
             if v is not None and not all(math.isfinite(c) for c in v):
@@ -300,14 +302,15 @@ def load(path: str | Path) -> ScenarioSpec:
             (the message names the file, the field and what was expected).
     """
     path = Path(path)
+    from kubb3d.files import FileSafetyError, load_toml
+
+    if not path.exists():
+        raise ScenarioError(f"{path}: no such file")
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise ScenarioError(f"{path}: no such file") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ScenarioError(f"{path}: cannot read: {exc}") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise ScenarioError(f"{path}: not valid TOML: {exc}") from None
+        # special files, huge files and deep nesting refused; no line of the file is echoed
+        data = load_toml(path, "scenario")
+    except FileSafetyError as exc:
+        raise ScenarioError(str(exc)) from None
     if "schema" not in data:
         raise ScenarioError(f"{path}: schema: missing; expected schema = {SCHEMA_VERSION}")
     if data.get("schema") != SCHEMA_VERSION:
@@ -315,8 +318,9 @@ def load(path: str | Path) -> ScenarioSpec:
     try:
         return ScenarioSpec.model_validate(data)
     except ValidationError as exc:
-        err = exc.errors()[0]
-        loc = _fmt_loc(tuple(err["loc"]))
+        # the deepest error is the most specific one (a union's other branches are noise)
+        err = max(exc.errors(), key=lambda e: len(e["loc"]))
+        loc = _fmt_loc(tuple(x for x in err["loc"] if not (isinstance(x, str) and (x.startswith("literal[") or x[:1].isupper()))))
         loc = _piece_loc(loc, data)
         got = f" (got {err['input']!r})" if "input" in err and not isinstance(err["input"], dict) else ""
         more = f" (+{len(exc.errors()) - 1} more)" if len(exc.errors()) > 1 else ""

@@ -15,6 +15,7 @@ goes on.
 
 from __future__ import annotations
 
+import math
 import os
 import sys
 from pathlib import Path
@@ -113,11 +114,23 @@ def _parse_players(text: str, allow_human: bool) -> list[str]:
     return kinds
 
 
-def _check_search(depth: int, time_limit: float | None) -> None:
-    if depth < 1:
-        _fail(f"--depth must be at least 1, got {depth}")
-    if time_limit is not None and time_limit <= 0:
-        _fail(f"--time-limit must be positive, got {time_limit}")
+MAX_DEPTH = 6
+"""Deepest search look-ahead accepted (turns); the work grows exponentially with it."""
+MAX_GAMES = 100_000
+MAX_TIME_LIMIT_S = 600.0
+
+
+def _check_search(kinds: list[str], depth: int | None, time_limit: float | None) -> int:
+    """Check the search options against the players; returns the depth to use."""
+    if "search" not in kinds:
+        given = [flag for flag, v in (("--depth", depth), ("--time-limit", time_limit)) if v is not None]
+        if given:
+            _fail(f"{' and '.join(given)} apply to the search player only; --players has none")
+    if depth is not None and not 1 <= depth <= MAX_DEPTH:
+        _fail(f"--depth must be from 1 to {MAX_DEPTH}, got {depth}")
+    if time_limit is not None and not (math.isfinite(time_limit) and 0 < time_limit <= MAX_TIME_LIMIT_S):
+        _fail(f"--time-limit must be more than 0 and at most {MAX_TIME_LIMIT_S:g} seconds, got {time_limit}")
+    return 2 if depth is None else depth
 
 
 StraightOpt = typer.Option(False, "--straight-only", help="Moves are straight runs (no turning).", rich_help_panel=_RULE_HELP)
@@ -180,7 +193,7 @@ def play(
         help="Comma-separated, one per seat in turn order (2 or 4): human, random, greedy, search.",
     ),
     seed: int | None = typer.Option(None, "--seed", help="Seed of the computer players (printed if not given)."),
-    depth: int = typer.Option(2, "--depth", help="Look-ahead of the search player, in turns."),
+    depth: int | None = typer.Option(None, "--depth", help="Look-ahead of the search player, in turns (default 2, at most 6)."),
     time_limit: float | None = typer.Option(None, "--time-limit", help="Seconds per search move (not reproducible)."),
     position: str | None = typer.Option(None, "--position", help="Start from this position string."),
     show_board: bool = typer.Option(False, "--show-board", help="Show the board after every move."),
@@ -200,7 +213,7 @@ def play(
     """Play one game: a person against the computer, or computers against each other."""
     kinds = _parse_players(players, allow_human=True)
     _check_view(view, screenshot, after, kinds)
-    _check_search(depth, time_limit)
+    depth = _check_search(kinds, depth, time_limit)
     if seed is not None and seed < 0:
         _fail(f"--seed must be 0 or more, got {seed}")
     rules = _rules(
@@ -397,7 +410,7 @@ def selfplay(
     players: str = typer.Option(
         "random,random", "--players", help="Comma-separated computer players (2 or 4): random, greedy, search."
     ),
-    depth: int = typer.Option(2, "--depth", help="Look-ahead of the search player, in turns."),
+    depth: int | None = typer.Option(None, "--depth", help="Look-ahead of the search player, in turns (default 2, at most 6)."),
     time_limit: float | None = typer.Option(None, "--time-limit", help="Seconds per search move (not reproducible)."),
     rotate: bool = typer.Option(
         True, "--rotate/--fixed-seats", help="Rotate the players round the seats from game to game."
@@ -414,12 +427,12 @@ def selfplay(
     as_json: bool = typer.Option(False, "--json", help="Print the results as one JSON document."),
 ) -> None:
     """Play many computer games and print each player's win rate and the average game length."""
-    if games < 1:
-        _fail(f"--games must be at least 1, got {games}")
+    if not 1 <= games <= MAX_GAMES:
+        _fail(f"--games must be from 1 to {MAX_GAMES}, got {games}")
     if seed < 0:
         _fail(f"--seed must be 0 or more, got {seed}")
     kinds = _parse_players(players, allow_human=False)
-    _check_search(depth, time_limit)
+    depth = _check_search(kinds, depth, time_limit)
     rules = _rules(
         len(kinds), straight_only, diagonal_combat, multi_combat, roll_through, opening, forced_capture,
         eliminated, start_front, start_right,

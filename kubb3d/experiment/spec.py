@@ -32,7 +32,6 @@ import hashlib
 import itertools
 import json
 import math
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, Union
@@ -662,6 +661,49 @@ def _check_kinds(spec: ExperimentSpec, factors, draws, where: str) -> None:
         for a in targets:
             if a not in ids:
                 raise SpecError(f"{where}: throw.target: no piece {a!r} in the set-up; expected one of {sorted(ids)}")
+    if spec.throw is not None:
+        _check_throw_ranges(spec.throw, where)
+
+
+THROW_RANGES: dict[str, tuple[float, float, str]] = {
+    "speed": (1e-9, 40.0, "more than 0 and at most 40 m/s"),
+    "elevation_deg": (-89.999, 89.999, "between -90 and 90 degrees"),
+    "azimuth_deg": (-89.999, 89.999, "between -90 and 90 degrees (forward)"),
+    "tilt_deg": (-90.0, 90.0, "from -90 to 90 degrees"),
+    "spin_rps": (-20.0, 20.0, "from -20 to 20 rev/s"),
+    "helicopter_rps": (-20.0, 20.0, "from -20 to 20 rev/s"),
+    "release_angle_deg": (-180.0, 180.0, "from -180 to 180 degrees"),
+    "height": (1e-9, 3.0, "more than 0 and at most 3 m"),
+    "lateral": (-10.0, 10.0, "from -10 to 10 m"),
+    "behind_line": (-5.0, 5.0, "from -5 to 5 m"),
+}
+"""Allowed values of the [throw] numbers, checked at load time (a trial would fail anyway)."""
+
+
+def _check_throw_ranges(throw: "ThrowSpec", where: str) -> None:
+    """SpecError naming the file, the field and the allowed range for a [throw] number (fixed,
+    grid, choice, uniform bounds, linspace ends, normal mean) that no trial could use."""
+    for name, (lo, hi, text) in THROW_RANGES.items():
+        v = getattr(throw, name, None)
+        if v is None:
+            continue
+        if isinstance(v, Grid):
+            values = list(v.grid)
+        elif isinstance(v, Choice):
+            values = list(v.choice)
+        elif isinstance(v, Uniform):
+            values = list(v.uniform)
+        elif isinstance(v, Linspace):
+            values = list(v.linspace[:2])
+        elif isinstance(v, Normal):
+            values = [v.normal[0]]
+        else:
+            values = [v]
+        for x in values:
+            if isinstance(x, str):
+                continue
+            if not (isinstance(x, (int, float)) and math.isfinite(x) and lo <= x <= hi):
+                raise SpecError(f"{where}: throw.{name}: {x!r} is outside the allowed range ({text})")
 
 
 def load_spec(path: str | Path) -> LoadedSpec:
@@ -672,14 +714,15 @@ def load_spec(path: str | Path) -> LoadedSpec:
             names the file, the field and the reason.
     """
     path = Path(path)
+    from kubb3d.files import FileSafetyError, load_toml
+
+    if not path.exists():
+        raise SpecError(f"{path}: no such file")
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise SpecError(f"{path}: no such file") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise SpecError(f"{path}: cannot read: {exc}") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise SpecError(f"{path}: not valid TOML: {exc}") from None
+        # special files, huge files and deep nesting refused; no line of the file is echoed
+        data = load_toml(path, "experiment spec")
+    except FileSafetyError as exc:
+        raise SpecError(str(exc)) from None
     return validate(data, path)
 
 

@@ -19,7 +19,6 @@ Pure Python + numpy: no OpenGL here.
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 from types import SimpleNamespace
@@ -33,8 +32,7 @@ LYING = (0.0, float(np.sin(np.pi / 4)), 0.0, float(np.cos(np.pi / 4)))
 """quat_xyzw of a kubb lying on its side, long axis along x."""
 
 
-class ReplayError(ValueError):
-    """A file the viewer cannot show (message names the file and, if known, the line)."""
+from kubb3d.replay import ReplayError  # noqa: E402  (one error type for every replay reader)
 
 
 def _rulings(judgement: dict | None, outcome: dict | None) -> tuple:
@@ -81,26 +79,12 @@ def load_replay(path: str | Path) -> tuple[Timeline, Scene, dict]:
     Raises:
         ReplayError: unreadable file, not a replay, wrong schema, malformed records.
     """
+    from kubb3d.replay import read_replay
+
     path = Path(path)
-    try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ReplayError(f"cannot read replay file {path}: {exc}") from None
-    recs = []
-    for n, line in enumerate(lines, 1):
-        if not line.strip():
-            continue
-        try:
-            recs.append((n, json.loads(line)))
-        except json.JSONDecodeError:
-            if n == len(lines):
-                break  # cut off by an interruption
-            raise ReplayError(f"{path}:{n}: not a JSON line") from None
-    if not recs or not isinstance(recs[0][1], dict) or recs[0][1].get("type") != "header":
-        raise ReplayError(f"{path}:1: not a kubb3d match replay (no header line)")
-    header = recs[0][1]
-    if header.get("schema") != 1:
-        raise ReplayError(f"{path}:1: replay schema {header.get('schema')!r}, expected 1")
+    rp = read_replay(path)  # the one typed reader (kubb3d.replay): every field validated
+    header = rp.header_dict
+    recs = [(1, header)] + [(n, raw) for n, _, raw in rp.records]
     try:
         pitch = Pitch(**header.get("pitch", {}))
     except (TypeError, ValueError) as exc:

@@ -1,0 +1,209 @@
+"""The one reader of match replay files (JSON lines, schema 1; see :mod:`kubb3d.match`).
+
+A replay is input like any other file: every record is validated with pydantic before a
+match is resumed (:meth:`kubb3d.match.Match.resume`) or shown (:mod:`kubb3d.viewer.replay`).
+Errors name the file, the line and the field, and give the allowed range; they never quote
+the file's content. A last line cut off by an interruption is dropped.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Annotated, Any, Literal, Union
+
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationError, field_validator, model_validator
+
+from kubb3d.rules.core import DEFAULT_ROUND_CAP
+
+SCHEMA = 1
+MAX_POSITION_M = 100.0
+"""Largest |coordinate| of a recorded pose, m (pitches are at most a few tens of metres)."""
+
+
+class ReplayError(ValueError):
+    """A replay file that cannot be used (message names the file, the line and the field)."""
+
+
+Finite = Annotated[float, Field(allow_inf_nan=False)]
+
+
+class ConfigRecord(BaseModel):
+    """The ``config`` of a header: the fields of :class:`kubb3d.match.MatchConfig`."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    ruleset: str = "dm"
+    skills: tuple[str, str] = ("club", "club")
+    names: tuple[str, str] | None = None
+    seed: StrictInt = Field(0, ge=0)
+    sets: StrictInt | None = Field(None, ge=1, le=9)
+    time_limit_s: Finite | None = -1.0
+    round_cap: StrictInt = Field(DEFAULT_ROUND_CAP, ge=3, le=10_000)
+    team_size: Union[Annotated[StrictInt, Field(ge=1, le=12)], tuple[Annotated[StrictInt, Field(ge=1, le=12)], Annotated[StrictInt, Field(ge=1, le=12)]], None] = None
+    ground: str = "grass"
+    trajectory_hz: Finite = Field(15.0, gt=0, le=1000)
+
+    @field_validator("ruleset")
+    @classmethod
+    def _ruleset(cls, v: str) -> str:
+        from kubb3d.rules import ruleset_names
+
+        if v not in ruleset_names():
+            raise ValueError(f"unknown ruleset; expected one of {ruleset_names()}")
+        return v
+
+    @field_validator("skills")
+    @classmethod
+    def _skills(cls, v: tuple[str, str]) -> tuple[str, str]:
+        from kubb3d.players import SKILLS
+
+        bad = [s for s in v if s not in SKILLS]
+        if bad:
+            raise ValueError(f"unknown skill; expected one of {sorted(SKILLS)}")
+        return v
+
+    @field_validator("ground")
+    @classmethod
+    def _ground(cls, v: str) -> str:
+        from kubb3d.physics.ground import GROUNDS
+
+        if v not in GROUNDS:
+            raise ValueError(f"unknown ground; expected one of {sorted(GROUNDS)}")
+        return v
+
+    @field_validator("time_limit_s")
+    @classmethod
+    def _time_limit(cls, v: float | None) -> float | None:
+        if v is not None and v != -1.0 and not 0 < v <= 1e6:
+            raise ValueError("must be -1 (ruleset default), null (none) or from 0 to 1e6 s")
+        return v
+
+
+class HeaderRecord(BaseModel):
+    model_config = ConfigDict(extra="allow")
+
+    type: Literal["header"]
+    schema_: Literal[1] = Field(alias="schema")
+    config: ConfigRecord | None = None
+    """None only in files for viewing (a match cannot be resumed without it)."""
+
+
+def _pose_ok(p: list[float]) -> list[float]:
+    if any(abs(c) > MAX_POSITION_M for c in p[:3]):
+        raise ValueError(f"position beyond {MAX_POSITION_M:g} m of the pitch centre")
+    n = math.sqrt(sum(q * q for q in p[3:]))
+    if abs(n - 1.0) > 1e-3:
+        raise ValueError(f"quaternion of length {n:.3g}, expected a unit quaternion")
+    return p
+
+
+Pose7 = Annotated[list[Finite], Field(min_length=7, max_length=7)]
+
+
+class WorldRecord(BaseModel):
+    model_config = ConfigDict(extra="allow")
+
+    type: Literal["world"]
+    i: StrictInt = Field(ge=0)
+    set: StrictInt = Field(ge=1)
+    turn: StrictInt = Field(ge=0)
+    poses: dict[str, Pose7]
+    sides: dict[str, Literal["A", "B"]] = {}
+
+    @field_validator("poses")
+    @classmethod
+    def _poses(cls, v: dict[str, list[float]]) -> dict[str, list[float]]:
+        for pose in v.values():
+            _pose_ok(pose)
+        return v
+
+
+class ActionRecord(BaseModel):
+    model_config = ConfigDict(extra="allow")
+
+    type: Literal["action"]
+    i: StrictInt = Field(ge=0)
+    action: dict[str, Any]
+    outcome: dict[str, Any] | None = None
+
+
+class OutcomeRecord(BaseModel):
+    model_config = ConfigDict(extra="allow")
+
+    type: Literal["outcome"]
+
+
+Record = Union[WorldRecord, ActionRecord, OutcomeRecord]
+_BY_TYPE = {"world": WorldRecord, "action": ActionRecord, "outcome": OutcomeRecord}
+
+
+@dataclass
+class Replay:
+    """A validated replay: header, the later records with their line numbers, and the raw
+    lines (for a resume that keeps a prefix of the file byte for byte)."""
+
+    path: Path
+    header: HeaderRecord
+    header_dict: dict
+    records: list[tuple[int, Record, dict]]
+    lines: list[str]
+
+
+def _field_error(path: Path, n: int, exc: ValidationError) -> ReplayError:
+    err = exc.errors()[0]
+    loc = ".".join(str(x) for x in err["loc"] if x not in ("function-after[_pose_ok(), list[float]]",)) or "record"
+    loc = loc.replace("schema_", "schema")
+    msg = err["msg"]
+    return ReplayError(f"{path}:{n}: {loc}: {msg}")
+
+
+def read_replay(path: str | Path) -> Replay:
+    """Read and validate a replay file.
+
+    Raises:
+        ReplayError: unreadable or special file, not JSON lines, a record that fails the
+            schema (file, line, field and allowed range named).
+    """
+    from kubb3d.files import FileSafetyError, read_input
+
+    path = Path(path)
+    try:
+        text = read_input(path, "replay file")
+    except FileSafetyError as exc:
+        raise ReplayError(str(exc)) from None
+    lines = text.splitlines()
+    docs: list[tuple[int, Any]] = []
+    for n, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            docs.append((n, json.loads(line)))
+        except (json.JSONDecodeError, RecursionError):
+            if n == len(lines):
+                break  # a line cut off by the interruption
+            raise ReplayError(f"{path}:{n}: not a JSON line") from None
+    if not docs or not isinstance(docs[0][1], dict) or docs[0][1].get("type") != "header":
+        raise ReplayError(f"{path}:1: not a kubb3d match replay (no header line)")
+    n0, head = docs[0]
+    if head.get("schema") != SCHEMA:
+        s = head.get("schema")
+        raise ReplayError(f"{path}:{n0}: replay schema {s if isinstance(s, (int, float)) else type(s).__name__}, expected {SCHEMA}")
+    try:
+        header = HeaderRecord.model_validate(head)
+    except ValidationError as exc:
+        raise _field_error(path, n0, exc) from None
+    records = []
+    for n, d in docs[1:]:
+        if not isinstance(d, dict):
+            raise ReplayError(f"{path}:{n}: a replay record must be a JSON object, got {type(d).__name__}")
+        model = _BY_TYPE.get(d.get("type"))  # type: ignore[arg-type]
+        if model is None:
+            raise ReplayError(f"{path}:{n}: type: expected one of {sorted(_BY_TYPE)}")
+        try:
+            records.append((n, model.model_validate(d), d))
+        except ValidationError as exc:
+            raise _field_error(path, n, exc) from None
+    return Replay(path, header, head, records, lines)

@@ -1,0 +1,211 @@
+"""The bad-input corpus: every case is a command line (with files from ``tests/bad_inputs/``)
+that a user could type by mistake. Each must end, under a timeout, with exit code 2 and one
+line ``error: …`` on stderr, no traceback, and no file changed that it was not asked to write.
+
+Cases run in this process through Typer's test runner (fast); cases that read special files
+(FIFOs, devices) run in a subprocess with a timeout. ``{d}`` in a command line is a scratch
+copy of ``tests/bad_inputs/`` (the only folder a case may touch), ``{x}`` a scratch file that
+exists (notes the user cares about). Add a case for every fault found later.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shlex
+import shutil
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from kubb3d.cli import _register_subapps, app
+
+HERE = Path(__file__).resolve().parent / "bad_inputs"
+TIMEOUT_S = 60
+
+# (command line, words the error must contain)
+CASES: list[tuple[str, str]] = [
+    # --- Typer's own checks: one line, not a boxed panel
+    ("throw --speed abc", "--speed"),
+    ("throw --seed -1", "--seed"),
+    ("match --bogus", "no such option"),
+    ("nosuch", "no such command"),
+    ("experiment run {d}/spec_speed_nan.toml --backend nosuch", "--backend"),
+    # --- throw: values that would report a legal throw
+    ("throw --azimuth-deg 180", "--azimuth-deg"),
+    ("throw --azimuth-deg 1e6", "--azimuth-deg"),
+    ("throw --line-x 10", "--line-x"),
+    ("throw --pitch-length 0.01", "--pitch-length"),
+    ("throw --pitch-length inf", "--pitch-length"),
+    ("throw --speed nan", "speed"),
+    ("throw --speed -2", "speed"),
+    ("throw --elevation-deg 95", "elevation"),
+    ("throw --height -1", "height"),
+    ("throw --tilt-deg 200", "tilt"),
+    ("throw --terrain-cm nan", "terrain"),
+    ("throw --side C", "side"),
+    # --- match flags
+    ("match --sets 100", "--sets"),
+    ("match --time-limit nan", "--time-limit"),
+    ("match --round-cap 1", "--round-cap"),
+    ("match --ruleset wikinger --sets 3", "--sets"),
+    ("match --players elite", "--players"),
+    ("match --resume {d}/replay_sets_100.jsonl --seed 99", "--seed"),
+    ("match --resume {d}/replay_sets_100.jsonl --players elite,club --ruleset wikinger", "--resume"),
+    ("match --force", "--force"),
+    ("match --replay {x}", "already exists"),
+    ("match --replay {d}/no-such-folder/r.jsonl", "does not exist"),
+    ("match --replay {d}", "folder"),
+    ("match --replay /dev/null --force", "regular file"),
+    # --- replay files are input
+    ("match --resume {d}/replay_seed_string.jsonl", "seed"),
+    ("match --resume {d}/replay_seed_float.jsonl", "seed"),
+    ("match --resume {d}/replay_seed_negative.jsonl", "seed"),
+    ("match --resume {d}/replay_hz_zero.jsonl", "trajectory_hz"),
+    ("match --resume {d}/replay_hz_nan.jsonl", "trajectory_hz"),
+    ("match --resume {d}/replay_round_cap_string.jsonl", "round_cap"),
+    ("match --resume {d}/replay_array_line.jsonl", "replay"),
+    ("match --resume {d}/replay_null_line.jsonl", "replay"),
+    ("match --resume {d}/replay_config_list.jsonl", "config"),
+    ("match --resume {d}/replay_three_skills.jsonl", "skills"),
+    ("match --resume {d}/replay_sets_100.jsonl", "sets"),
+    ("match --resume {d}/replay_action_without_i.jsonl", ":2"),
+    ("match --resume {d}/replay_action_i_string.jsonl", ":2"),
+    ("match --resume {d}/replay_world_short_pose.jsonl", ":2"),
+    ("match --resume {d}/replay_world_unknown_piece.jsonl", "Z9"),
+    ("match --resume {d}/replay_world_zero_quat.jsonl", ":2"),
+    ("match --resume {d}/replay_world_far_pose.jsonl", ":2"),
+    ("match --resume {d}/replay_no_config.jsonl", "config"),
+    ("match --resume {d}/empty.toml", "replay"),
+    ("match --resume {d}/not_a_spec.txt", "not a JSON line"),
+    ("match --resume {d}/no-such.jsonl", "no-such.jsonl"),
+    # --- experiment specs: bad values named with file, field and range at load time
+    ("experiment run {d}/spec_speed_negative.toml --out {d}/o.sqlite", "speed"),
+    ("experiment run {d}/spec_speed_nan.toml --out {d}/o.sqlite", "speed"),
+    ("experiment run {d}/spec_speed_inf.toml --out {d}/o.sqlite", "speed"),
+    ("experiment run {d}/spec_elevation_95.toml --out {d}/o.sqlite", "elevation"),
+    ("experiment run {d}/spec_height_negative.toml --out {d}/o.sqlite", "height"),
+    ("experiment run {d}/spec_tilt_200.toml --out {d}/o.sqlite", "tilt"),
+    ("experiment run {d}/spec_empty_grid.toml --out {d}/o.sqlite", "speed"),
+    ("experiment run {d}/spec_speed_huge.toml --out {d}/o.sqlite", "speed"),
+    ("experiment run {d}/deep_nesting.toml --out {d}/o.sqlite", "deep_nesting.toml"),
+    ("experiment run {d}/spec_broken_toml.toml --out {d}/o.sqlite", "spec_broken_toml.toml"),
+    ("experiment run {d}/empty.toml --out {d}/o.sqlite", "empty.toml"),
+    ("experiment run {d}/spec_speed_nan.toml --backend serial --workers 8 --out {d}/o.sqlite", "--workers"),
+    ("experiment run {d}/spec_speed_nan.toml --scheduler tcp://127.0.0.1:1 --out {d}/o.sqlite", "--scheduler"),
+    ("experiment run {d}/no-such.toml", "no-such.toml"),
+    # --- results readers and their outputs
+    ("experiment summary {d}/empty.toml", "empty.toml"),
+    ("experiment summary {d}/not_a_spec.txt", "not_a_spec.txt"),
+    ("experiment export {d}/not_a_spec.txt --out {d}/o.csv", "not_a_spec.txt"),
+    ("experiment plot {d}/not_a_spec.txt --x speed", "not_a_spec.txt"),
+    # --- scenarios: non-finite numbers and empty lists
+    ("judge {d}/scenario_yaw_inf.toml", "yaw_deg"),
+    ("judge {d}/scenario_at_nan.toml", "at"),
+    ("judge {d}/scenario_stacked_on_nothing.toml", "on"),
+    ("judge {d}/scenario_pitch_inf.toml", "length"),
+    ("judge {d}/scenario_from_deg_inf.toml", "from_deg"),
+    ("judge {d}/deep_nesting.toml", "deep_nesting.toml"),
+    ("judge {d}/not_a_spec.txt", "not_a_spec.txt"),
+    # --- dames: bounded work
+    ("dames play --players search,search --depth 100", "--depth"),
+    ("dames play --players random,random --depth 7", "--depth"),
+    ("dames selfplay --games 1000000000", "--games"),
+    ("dames play --players search,search --time-limit nan", "--time-limit"),
+]
+
+# read special files: in a subprocess, under a timeout
+SUBPROCESS_CASES: list[tuple[str, str]] = [
+    ("judge /dev/zero", "/dev/zero"),
+    ("experiment run /dev/zero --out {d}/o.sqlite", "/dev/zero"),
+    ("match --resume /dev/zero", "/dev/zero"),
+    ("judge {d}/fifo.toml", "fifo.toml"),
+    ("experiment run {d}/fifo.toml --out {d}/o.sqlite", "fifo.toml"),
+    ("match --resume {d}/fifo.toml", "fifo.toml"),
+]
+
+
+def _snapshot(folder: Path) -> dict[str, str]:
+    out = {}
+    for p in sorted(folder.rglob("*")):
+        if p.is_symlink() or not p.exists():
+            out[str(p)] = "link"
+        elif p.is_file():
+            out[str(p)] = hashlib.sha256(p.read_bytes()).hexdigest()
+        else:
+            out[str(p)] = "dir" if p.is_dir() else "special"
+    return out
+
+
+@pytest.fixture
+def scratch(tmp_path, monkeypatch):
+    d = tmp_path / "bad_inputs"
+    shutil.copytree(HERE, d)
+    os.mkfifo(d / "fifo.toml")
+    notes = tmp_path / "notes.txt"
+    notes.write_text("my notes\n")
+    monkeypatch.chdir(tmp_path)
+    return d, notes
+
+
+def _argv(line: str, d: Path, x: Path) -> list[str]:
+    return [a.replace("{d}", str(d)).replace("{x}", str(x)) for a in shlex.split(line)]
+
+
+def _check(code: int, stdout: str, stderr: str, words: str) -> None:
+    text = stdout + stderr
+    assert "Traceback" not in text, text
+    assert code == 2, f"exit {code}: {text}"
+    lines = [ln for ln in stderr.splitlines() if ln.strip()]
+    assert len(lines) == 1 and lines[0].startswith("error: "), stderr
+    assert words.lower() in lines[0].lower(), lines[0]
+    assert "secret-line" not in text  # never echo a file the user did not ask to read
+
+
+class _Timeout(Exception):
+    pass
+
+
+@pytest.mark.parametrize("line,words", CASES, ids=[c[0] for c in CASES])
+def test_bad_input_in_process(line, words, scratch):
+    d, notes = scratch
+    _register_subapps()
+    before = _snapshot(d.parent)
+
+    def alarm(signum, frame):
+        raise _Timeout(f"no answer within {TIMEOUT_S} s")
+
+    old = signal.signal(signal.SIGALRM, alarm)
+    signal.alarm(TIMEOUT_S)
+    try:
+        res = CliRunner().invoke(app, _argv(line, d, notes), catch_exceptions=True)
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, old)
+    if res.exception is not None and not isinstance(res.exception, SystemExit):
+        import traceback
+
+        pytest.fail("".join(traceback.format_exception(res.exception)))
+    _check(res.exit_code, res.stdout, res.stderr, words)
+    assert _snapshot(d.parent) == before
+
+
+@pytest.mark.parametrize("line,words", SUBPROCESS_CASES, ids=[c[0] for c in SUBPROCESS_CASES])
+def test_bad_input_in_subprocess(line, words, scratch):
+    d, notes = scratch
+    before = _snapshot(d.parent)
+    cmd = [sys.executable, "-c", "from kubb3d.cli import main; main()", *_argv(line, d, notes)]
+    res = subprocess.run(cmd, capture_output=True, text=True, timeout=TIMEOUT_S, cwd=d.parent)
+    _check(res.returncode, res.stdout, res.stderr, words)
+    assert _snapshot(d.parent) == before
+
+
+def test_corpus_files_are_all_used():
+    used = " ".join(line for line, _ in CASES + SUBPROCESS_CASES)
+    unused = [p.name for p in HERE.iterdir() if p.name not in used]
+    assert unused == []
+    assert len(CASES) + len(SUBPROCESS_CASES) >= 80
