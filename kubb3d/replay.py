@@ -44,6 +44,7 @@ class ConfigRecord(BaseModel):
     round_cap: StrictInt = Field(DEFAULT_ROUND_CAP, ge=3, le=10_000)
     team_size: Union[Annotated[StrictInt, Field(ge=1, le=12)], tuple[Annotated[StrictInt, Field(ge=1, le=12)], Annotated[StrictInt, Field(ge=1, le=12)]], None] = None
     ground: str = "grass"
+    strategies: tuple[str, str] = ("default", "default")
     trajectory_hz: Finite = Field(15.0, gt=0, le=1000)
 
     @field_validator("ruleset")
@@ -63,6 +64,15 @@ class ConfigRecord(BaseModel):
         bad = [s for s in v if s not in SKILLS]
         if bad:
             raise ValueError(f"unknown skill; expected one of {sorted(SKILLS)}")
+        return v
+
+    @field_validator("strategies")
+    @classmethod
+    def _strategies(cls, v: tuple[str, str]) -> tuple[str, str]:
+        from kubb3d.players import STRATEGIES
+
+        if any(x not in STRATEGIES for x in v):
+            raise ValueError(f"unknown strategy; expected one of {sorted(STRATEGIES)}")
         return v
 
     @field_validator("ground")

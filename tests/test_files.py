@@ -90,3 +90,14 @@ def test_full_disk_is_a_clear_error(tmp_path):
     f.fh = open(os.devnull, "a")  # the handle to /dev/full cannot be flushed on close
     with pytest.raises(FileSafetyError, match="cannot write|no space"):
         atomic_write(tmp_path / "no-such-folder" / "y", b"data")
+
+
+def test_replay_reader_knows_every_match_config_field():
+    from dataclasses import fields
+
+    from kubb3d.replay import ConfigRecord
+
+    # a field added to MatchConfig must be added to the replay reader too (else resume refuses it)
+    assert set(ConfigRecord.model_fields) == {f.name for f in fields(MatchConfig)}
+    cfg = MatchConfig(seed=3, skills=("elite", "novice"), round_cap=5)
+    assert MatchConfig.from_dict(ConfigRecord.model_validate(cfg.to_dict()).model_dump()).to_dict() == cfg.to_dict()
