@@ -215,3 +215,18 @@ def test_match_config_carries_the_strategies():
     cfg = MatchConfig(strategies=("default", "deep-inkast"))
     assert MatchConfig.from_dict(cfg.to_dict()).strategies == ("default", "deep-inkast")
     assert MatchConfig.from_dict({"ruleset": "dm"}).strategies == ("default", "default")  # replays written before strategies
+
+
+def test_readme_skill_figures_are_the_calibration_report_s():
+    """README quotes docs/calibration.md (made by `kubb3d calibrate --markdown`): no typed figure
+    may drift from it."""
+    import re
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    cal = (root / "docs" / "calibration.md").read_text(encoding="utf-8")
+    rates = {m.group(1): float(m.group(2)) for m in re.finditer(r"\| (novice|club|elite): kubbs felled per baton at 8 m \| ([0-9.]+) \|", cal)}
+    assert set(rates) == {"novice", "club", "elite"}
+    readme = " ".join((root / "README.md").read_text(encoding="utf-8").split())
+    quoted = f"fell {rates['novice'] * 100:.0f} %, {rates['club'] * 100:.0f} % and {rates['elite'] * 100:.0f} % of 8 m baseline kubbs per baton"
+    assert quoted in readme
