@@ -9,7 +9,7 @@ time (``wall_s``) gives the figure without it.
 
 Usage::
 
-    .venv/bin/python benchmarks/experiment_scaling.py [--trials 300] [--spec PATH]
+    .venv/bin/python benchmarks/experiment_scaling.py [--trials 300] [--spec PATH] [--dask]
 
 Other processes on the machine share its cores: run it on an idle machine for clean figures.
 """
@@ -27,16 +27,17 @@ from kubb3d.experiment import load_spec, read_rows, run
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def measure(spec_path: Path, trials: int, workers: int, folder: Path) -> dict:
-    """Run ``trials`` trials with ``workers`` processes; returns figures and rows."""
+def measure(spec_path: Path, trials: int, workers: int, folder: Path, backend: str = "local") -> dict:
+    """Run ``trials`` trials with ``workers`` processes on ``backend``; returns figures and rows."""
     loaded = load_spec(spec_path)
-    out = folder / f"w{workers}.sqlite"
+    out = folder / f"{backend}-w{workers}.sqlite"
     t0 = time.perf_counter()
-    report = run(loaded, out, workers=workers, max_trials=trials, progress=False)
+    report = run(loaded, out, workers=workers, max_trials=trials, progress=False, backend=backend)
     seconds = time.perf_counter() - t0
     rows = read_rows(out)
     busy = sum(r["wall_s"] for r in rows)
     return {
+        "backend": backend,
         "workers": workers,
         "trials": report.ran,
         "failed": report.failed,
@@ -52,17 +53,22 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--trials", type=int, default=300)
     ap.add_argument("--spec", type=Path, default=ROOT / "scenarios" / "experiments" / "hit-8m.toml")
+    ap.add_argument("--dask", action="store_true", help="also run 2 workers on a Dask LocalCluster (separate scheduler and worker processes)")
     a = ap.parse_args()
     print(f"{os.cpu_count()} cores; load average {os.getloadavg()[0]:.1f}; spec {a.spec.name}, {a.trials} trials per run")
+    runs = [("local", 1), ("local", 2)] + ([("dask", 2)] if a.dask else [])
     with tempfile.TemporaryDirectory() as tmp:
-        res = [measure(a.spec, a.trials, w, Path(tmp)) for w in (1, 2)]
+        res = [measure(a.spec, a.trials, w, Path(tmp), backend) for backend, w in runs]
     for m in res:
         print(
-            f"workers={m['workers']}: {m['trials']} trials ({m['failed']} failed) in {m['seconds']:.1f} s = "
+            f"{m['backend']} workers={m['workers']}: {m['trials']} trials ({m['failed']} failed) in {m['seconds']:.1f} s = "
             f"{m['rate']:.2f} trials/s, {m['rate_per_worker']:.2f} trials/s per worker "
             f"(inside a worker: {m['worker_rate']:.2f} trials/s)"
         )
-    print(f"speed-up 1 -> 2 workers: {res[1]['rate'] / res[0]['rate']:.2f}x; rows equal: {res[0]['rows'] == res[1]['rows']}")
+    print(f"speed-up 1 -> 2 workers: {res[1]['rate'] / res[0]['rate']:.2f}x; rows equal: {all(m['rows'] == res[0]['rows'] for m in res)}")
+    if a.dask:
+        print(f"dask / local at 2 workers: {res[2]['rate'] / res[1]['rate']:.2f}x")
+    print(f"load average now {os.getloadavg()[0]:.1f}")
 
 
 if __name__ == "__main__":
