@@ -414,8 +414,6 @@ def build(path: str | Path, spec: ScenarioSpec | None = None) -> Built:
         ScenarioError: bad file, a placement that names an unknown piece, overlapping
             pieces (named as a pair), a piece below the ground.
     """
-    from kubb3d.physics._pybullet import pb
-
     from kubb3d.physics.world import World
 
     path = Path(path)
@@ -427,8 +425,8 @@ def build(path: str | Path, spec: ScenarioSpec | None = None) -> Built:
     except ValueError as exc:
         raise ScenarioError(f"{path}: ground: {exc}") from None
     try:
-        initial, round_start, sides = _place_all(path, spec, world, pitch, eq, pb)
-        _check_overlaps(path, world, pb)
+        initial, round_start, sides = _place_all(path, spec, world, pitch, eq)
+        _check_overlaps(path, world)
         world.clear_history()
         world.run_until_rest(max_time=SETTLE_TIME)
         world.settle_forces()
@@ -444,7 +442,7 @@ def build(path: str | Path, spec: ScenarioSpec | None = None) -> Built:
     return Built(spec, path, world, snap, round_start, initial)
 
 
-def _place_all(path: Path, spec: ScenarioSpec, world, pitch: Pitch, eq: EquipmentSet, pb):
+def _place_all(path: Path, spec: ScenarioSpec, world, pitch: Pitch, eq: EquipmentSet):
     specs: dict[str, PieceSpec] = {}
     if spec.setup == "standard":
         for side in SIDES:
@@ -501,9 +499,9 @@ def _place_all(path: Path, spec: ScenarioSpec, world, pitch: Pitch, eq: Equipmen
             rows = rot(tuple(c / n for c in q))
             pos = s.position
         elif s.place == "leaning":
-            pos, rows = _lean(where, s, world, he, kind, pb)
+            pos, rows = _lean(where, s, world, he, kind)
         else:  # stacked
-            pos, rows = _stack(where, s, world, he, kind, pb)
+            pos, rows = _stack(where, s, world, he, kind)
         q = quat_from_rows(rows)
         side = s.side
         if kind == "kubb" and side is None:
@@ -545,16 +543,7 @@ def _across(where: str, s: PieceSpec, pitch: Pitch, he) -> tuple:
     return (x, s.along, he[0]), _lying_rows(0.0)
 
 
-def _closest(world, a: str, bodies, pb, within: float = 0.05) -> float:
-    best = within
-    ba = world.body_id(a)
-    for b in bodies:
-        for cp in pb.getClosestPoints(ba, b, within, physicsClientId=world.client):
-            best = min(best, cp[8])
-    return best
-
-
-def _lean(where: str, s: PieceSpec, world, he, kind: str, pb) -> tuple:
+def _lean(where: str, s: PieceSpec, world, he, kind: str) -> tuple:
     on = s.on
     if not world.has_piece(on):
         raise ScenarioError(f"{where}.on: no piece {on!r} placed before it (it must not itself be leaning or stacked)")
@@ -567,7 +556,7 @@ def _lean(where: str, s: PieceSpec, world, he, kind: str, pb) -> tuple:
     tmp = "__lean_probe__"
     world.add_piece(tmp, kind, (50.0, 0.0, 5.0), quat_from_rows(rows), sleeping=True)
     probe = world.body_id(tmp)
-    target = [world.body_id(on)]
+    target = [on]
 
     def place(rho: float):
         edge = (sp[0] - d[0] * rho, sp[1] - d[1] * rho, 0.0005)
@@ -578,12 +567,12 @@ def _lean(where: str, s: PieceSpec, world, he, kind: str, pb) -> tuple:
     try:
         lo, hi = 0.0, 0.6
         place(hi)
-        if _closest(world, tmp, target, pb) < 0.0005:
+        if world.closest_distance(tmp, target, 0.05) < 0.0005:
             raise ScenarioError(f"{where}: cannot lean on {on!r} from {s.from_deg}°: it is in the way even 0.6 m away")
         for _ in range(32):
             mid = (lo + hi) / 2
             place(mid)
-            if _closest(world, tmp, target, pb) < 0.0005:
+            if world.closest_distance(tmp, target, 0.05) < 0.0005:
                 lo = mid
             else:
                 hi = mid
@@ -594,7 +583,7 @@ def _lean(where: str, s: PieceSpec, world, he, kind: str, pb) -> tuple:
     return pos, rows
 
 
-def _stack(where: str, s: PieceSpec, world, he, kind: str, pb) -> tuple:
+def _stack(where: str, s: PieceSpec, world, he, kind: str) -> tuple:
     ons = list(s.on)
     for o in ons:
         if not world.has_piece(o):
@@ -607,13 +596,13 @@ def _stack(where: str, s: PieceSpec, world, he, kind: str, pb) -> tuple:
     rows = _lying_rows(math.radians(s.yaw_deg))
     tmp = "__stack_probe__"
     world.add_piece(tmp, kind, (50.0, 0.0, 5.0), quat_from_rows(rows), sleeping=True)
-    bodies = [world.body_id(o) for o in world.piece_ids() if o != tmp]
+    others = [o for o in world.piece_ids() if o != tmp]
     try:
         lo, hi = he[0], 1.0
         for _ in range(32):
             mid = (lo + hi) / 2
             world.set_pose(tmp, (x, y, mid), quat_from_rows(rows), wake=False)
-            if _closest(world, tmp, bodies, pb) < 0.0005:
+            if world.closest_distance(tmp, others, 0.05) < 0.0005:
                 lo = mid
             else:
                 hi = mid
@@ -622,13 +611,12 @@ def _stack(where: str, s: PieceSpec, world, he, kind: str, pb) -> tuple:
     return (x, y, hi), rows
 
 
-def _check_overlaps(path: Path, world, pb) -> None:
+def _check_overlaps(path: Path, world) -> None:
     from kubb3d.judge.geometry import corners
 
     ids = world.piece_ids()
     snap = world.snapshot()
     for i, a in enumerate(ids):
-        ba = world.body_id(a)
         if world.kind(a) != "stake":
             low = min(c[2] for c in corners(snap.pieces[a]))
             board = world.equipment.board
@@ -640,9 +628,9 @@ def _check_overlaps(path: Path, world, pb) -> None:
         for b in ids[i + 1 :]:
             if world.kind(a) == "stake" and world.kind(b) == "stake":
                 continue
-            for cp in pb.getClosestPoints(ba, world.body_id(b), 0.0, physicsClientId=world.client):
-                if cp[8] < -OVERLAP_TOL:
-                    raise ScenarioError(f"{path}: pieces: {a} and {b} overlap by {-cp[8] * 1000:.0f} mm")
+            d = world.closest_distance(a, [b], 0.0)
+            if d < -OVERLAP_TOL:
+                raise ScenarioError(f"{path}: pieces: {a} and {b} overlap by {-d * 1000:.0f} mm")
 
 
 # ---------------------------------------------------------------- judging
@@ -834,23 +822,6 @@ def _png(path: Path, rgb) -> None:
     Image.fromarray(rgb, "RGB").save(path, format="PNG")
 
 
-def _draw_lines(built: Built, pb) -> None:
-    """Add the pitch lines as thin visual-only strips (1 cm wide), once per world."""
-    if getattr(built, "_lines", False):
-        return
-    pitch = built.spec.pitch_obj
-    c = built.world.client
-    # grass green instead of the renderer's default checkerboard
-    pb.changeVisualShape(built.world.ground_body, -1, rgbaColor=[0.36, 0.58, 0.27, 1], textureUniqueId=-1, physicsClientId=c)
-    hl, hw, t = pitch.length / 2, pitch.half_width, 0.005
-    strips = [((0.0, -hw, 0.0), (hl, t)), ((0.0, hw, 0.0), (hl, t)), ((0.0, 0.0, 0.0), (t, hw))]
-    strips += [((-hl, 0.0, 0.0), (t, hw)), ((hl, 0.0, 0.0), (t, hw))]
-    for (x, y, _), (ex, ey) in strips:
-        vis = pb.createVisualShape(pb.GEOM_BOX, halfExtents=[ex, ey, 0.0005], rgbaColor=[0.95, 0.95, 0.92, 1], physicsClientId=c)
-        pb.createMultiBody(0, -1, vis, [x, y, 0.0006], physicsClientId=c)
-    built._lines = True
-
-
 def render_views(built: Built, out_dir: str | Path, stem: str, size: tuple[int, int] = (480, 360)) -> tuple[Path, Path]:
     """Save a top view and a side view of a built scenario as PNG (PyBullet's headless
     ``ER_TINY_RENDERER``), centred on the pieces the scenario is about.
@@ -859,12 +830,11 @@ def render_views(built: Built, out_dir: str | Path, stem: str, size: tuple[int, 
         (top view path, side view path).
     """
     import numpy as np
-    from kubb3d.physics._pybullet import pb
 
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     w, h = size
-    _draw_lines(built, pb)
+    built.world.draw_pitch_lines()
     snap = built.snapshot
     focus = [e.piece for e in built.spec.expect if e.piece in snap.pieces] or list(snap.pieces)
     pts = np.array([snap.pieces[f].position for f in focus])
@@ -878,11 +848,7 @@ def render_views(built: Built, out_dir: str | Path, stem: str, size: tuple[int, 
         else:
             eye = [centre[0], centre[1] - spread * 2.2, 0.25 + spread * 0.3]
             target, up = [centre[0], centre[1], 0.08], [0, 0, 1]
-        vm = pb.computeViewMatrix(eye, target, up)
-        pm = pb.computeProjectionMatrixFOV(35, w / h, 0.02, 50)
-        img = pb.getCameraImage(w, h, vm, pm, renderer=pb.ER_TINY_RENDERER, physicsClientId=built.world.client)
-        rgba = np.reshape(np.asarray(img[2], dtype=np.uint8), (h, w, 4))
         p = out_dir / f"{stem}-{view}.png"
-        _png(p, np.ascontiguousarray(rgba[:, :, :3]))
+        _png(p, built.world.camera_image(w, h, eye, target, up, 35.0))
         paths.append(p)
     return paths[0], paths[1]

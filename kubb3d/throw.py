@@ -36,11 +36,10 @@ import math
 from dataclasses import dataclass, replace
 
 import numpy as np
-from kubb3d.physics._pybullet import pb
 
 from kubb3d.equipment import EquipmentSet
 from kubb3d.physics.aero import RodDrag, piece_drag
-from kubb3d.physics.world import DT, GRAVITY, SAMPLE_INTERVAL, SETTLE_S, PhysicsGlitch, World
+from kubb3d.physics.world import DT, GRAVITY, SAMPLE_INTERVAL, SETTLE_S, PhysicsGlitch, World, quaternion_from_euler
 from kubb3d.pitch import Pitch, opponent
 from kubb3d.snapshot import GROUND_ID, Snapshot, body_axis
 
@@ -222,7 +221,7 @@ def _frame(forward: np.ndarray, tilt: float, release_angle: float) -> tuple[np.n
 
 
 def _quat_from_matrix(m: np.ndarray) -> tuple[float, float, float, float]:
-    return tuple(float(v) for v in pb.getQuaternionFromEuler(_euler_from_matrix(m)))
+    return quaternion_from_euler(_euler_from_matrix(m))
 
 
 def _euler_from_matrix(m: np.ndarray) -> tuple[float, float, float]:
@@ -420,8 +419,7 @@ def simulate(
     if not world.has_piece(piece):
         world.add_piece(piece, kind, release.position, release.quat_xyzw, sleeping=False)
     world.set_pose(piece, release.position, release.quat_xyzw, linear_velocity=release.velocity, angular_velocity=release.angular_velocity)
-    c = world.client
-    body = world.body_id(piece)
+    com_pose, com_velocity, contacts_of = world.com_pose, world.com_velocity, world.contacts_of
     t0 = world.time
     recorder = _Recorder(world, t0)
     first_sample = world.sample()
@@ -444,19 +442,18 @@ def simulate(
     hx_n, hy_n = (sy / math.sqrt(sh2), -sx / math.sqrt(sh2)) if not upright_spin else (0.0, 0.0)
     first: FirstContact | None = None
     end = t0 + max_time - 1e-9
-    by_body = world.piece_of_body
     gap_of = world.flight_clearance(piece) if not sliding else None
     h = 0.0
     next_record = t0 + SAMPLE_INTERVAL - 1e-9
     while not sliding and world.time < end:
-        com, q = pb.getBasePositionAndOrientation(body, physicsClientId=c)
-        v, (wx, wy, wz) = pb.getBaseVelocity(body, physicsClientId=c)
+        com, q = com_pose(piece)
+        v, (wx, wy, wz) = com_velocity(piece)
         speed = math.sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2])
         want = world.quiet_dt if gap_of.exceeds(com, 2.0 * speed * world.quiet_dt + FLIGHT_MARGIN) else world.dt
         if want != h:
             world.set_flight_step(piece, h, want)
             h = want
-            v = pb.getBaseVelocity(body, physicsClientId=c)[0]
+            v = com_velocity(piece)[0]
         qx, qy, qz, qw = q
         ax, ay, az = 2 * (qx * qz + qy * qw), 2 * (qy * qz - qx * qw), 1 - 2 * (qx * qx + qy * qy)
         tilt = math.asin(min(1.0, abs(ax * nx + ay * ny)))
@@ -473,12 +470,12 @@ def simulate(
         world.apply_drag(piece, (com, q, v))
         world.step(1)
         if world.time >= next_record:
-            recorder.record(world.time, {piece: pb.getBasePositionAndOrientation(body, physicsClientId=c)})
+            recorder.record(world.time, {piece: com_pose(piece)})
             next_record += SAMPLE_INTERVAL
-        cps = pb.getContactPoints(bodyA=body, physicsClientId=c)
+        cps = contacts_of(piece)
         if cps:
-            cp = min(cps, key=lambda x: (x[8], x[2]))
-            first = FirstContact(by_body(cp[2]), world.time - t0, tuple(float(v) for v in cp[5]))
+            _, _, other, pos, _ = min(cps, key=lambda x: (x[0], x[1]))
+            first = FirstContact(other, world.time - t0, tuple(float(v) for v in pos))
             break
     world.use_step(world.dt)
 
@@ -491,23 +488,17 @@ def simulate(
 
         after = _AfterContact(world, piece)
         ground_body = world.ground_body
-        ground_name = by_body(ground_body)
-        get_contacts = pb.getContactPoints
 
         def watch_contacts() -> None:
             # every step (before it: the contacts of the step just taken), so no short touch is
             # missed; the same read gives the ground's normal force for the plowing
             nonlocal first
             normal = 0.0
-            for cp in get_contacts(bodyA=body, physicsClientId=c):
-                other_body = cp[2]
+            for _, other_body, other, pos, force in contacts_of(piece):
                 if other_body == ground_body:
-                    normal += cp[9]
-                    other = ground_name
-                else:
-                    other = by_body(other_body)
+                    normal += force
                 if first is None and other != GROUND_ID:
-                    first = FirstContact(other, world.time - t0, tuple(float(v) for v in cp[5]))
+                    first = FirstContact(other, world.time - t0, tuple(float(v) for v in pos))
                 touched.add(other)
             if after.active:
                 after(normal)
@@ -556,7 +547,6 @@ class _AfterContact:
 
     def __init__(self, world: World, piece: str) -> None:
         self.world, self.piece, self.drag = world, piece, world.air_drag and world.has_drag(piece)
-        self.body, self.client = world.body_id(piece), world.client
         self.plow = world.ground.plowing > 0
         self.active = self.drag or self.plow
 
@@ -566,9 +556,8 @@ class _AfterContact:
         plow = self.plow and ground_normal > 0.0
         if not (self.drag or plow):
             return
-        body, c = self.body, self.client
-        v = pb.getBaseVelocity(body, physicsClientId=c)[0]
-        com, q = pb.getBasePositionAndOrientation(body, physicsClientId=c)
+        v = self.world.com_velocity(self.piece)[0]
+        com, q = self.world.com_pose(self.piece)
         if self.drag:
             vx, vy, vz = v
             if vx * vx + vy * vy + vz * vz < DRAG_MIN_SPEED**2:

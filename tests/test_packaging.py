@@ -116,3 +116,19 @@ def test_files_written_by_readme_commands_are_ignored_and_untracked(root):
         return
     r = subprocess.run(["git", "check-ignore", "--no-index", *outs], cwd=root, capture_output=True, text=True)
     assert sorted(r.stdout.split()) == sorted(set(outs))
+
+
+def test_pybullet_is_used_only_inside_physics():
+    """PyBullet stays inside kubb3d/physics/ (the bench's bare comparison loop excepted): the
+    judge, rules, throws and scenarios reach the engine through World's queries."""
+    import re
+    from pathlib import Path
+
+    pkg = Path(__file__).resolve().parents[1] / "kubb3d"
+    pattern = re.compile(r"^\s*(import pybullet|from pybullet|from kubb3d\.physics\._pybullet import|from kubb3d\.physics import _pybullet)", re.M)
+    offenders = sorted(
+        str(p.relative_to(pkg.parent))
+        for p in pkg.rglob("*.py")
+        if "physics" not in p.relative_to(pkg).parts[:1] and p.name != "bench.py" and pattern.search(p.read_text(encoding="utf-8"))
+    )
+    assert offenders == []

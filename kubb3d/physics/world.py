@@ -527,6 +527,55 @@ class World:
         """Record which half a kubb belongs to ('A'/'B'), e.g. after it was inkasted."""
         self._pieces[piece_id].side = side
 
+    def com_pose(self, piece_id: str) -> tuple[tuple, tuple]:
+        """(centre of mass position m, quat_xyzw) as plain tuples, straight from the engine (the
+        cheap read for per-step loops; :meth:`pose` gives the bounding-box centre)."""
+        return pb.getBasePositionAndOrientation(self._pieces[piece_id].body, physicsClientId=self._cid)
+
+    def com_velocity(self, piece_id: str) -> tuple[tuple, tuple]:
+        """(linear velocity m/s, angular velocity rad/s) as plain tuples (see :meth:`velocity`)."""
+        return pb.getBaseVelocity(self._pieces[piece_id].body, physicsClientId=self._cid)
+
+    def contacts_of(self, piece_id: str) -> list[tuple[float, int, str, tuple, float]]:
+        """Contact points of one piece from the last step, as (distance m, other body id, other
+        piece id or ``ground``/``floor``, position on this piece m, normal force N); compare
+        the body id with :attr:`ground_body` for the ground."""
+        by = self._by_body
+        return [(cp[8], cp[2], by.get(cp[2], "?"), cp[5], cp[9]) for cp in pb.getContactPoints(bodyA=self._pieces[piece_id].body, physicsClientId=self._cid)]
+
+    def closest_distance(self, a: str, others, within: float) -> float:
+        """Smallest signed distance, m, between piece ``a`` and any of the pieces ``others``
+        (negative: overlap), or ``within`` if none is closer than that."""
+        best = within
+        ba = self._pieces[a].body
+        for b in others:
+            for cp in pb.getClosestPoints(ba, self._pieces[b].body, within, physicsClientId=self._cid):
+                best = min(best, cp[8])
+        return best
+
+    def draw_pitch_lines(self) -> None:
+        """Give the ground a grass colour and add the pitch lines as thin visual-only strips
+        (1 cm wide), for :meth:`camera_image`; once per world."""
+        if getattr(self, "_lines_drawn", False):
+            return
+        c = self._cid
+        pb.changeVisualShape(self._ground_body, -1, rgbaColor=[0.36, 0.58, 0.27, 1], textureUniqueId=-1, physicsClientId=c)
+        hl, hw, t = self.pitch.length / 2, self.pitch.half_width, 0.005
+        strips = [((0.0, -hw), (hl, t)), ((0.0, hw), (hl, t)), ((0.0, 0.0), (t, hw)), ((-hl, 0.0), (t, hw)), ((hl, 0.0), (t, hw))]
+        for (x, y), (ex, ey) in strips:
+            vis = pb.createVisualShape(pb.GEOM_BOX, halfExtents=[ex, ey, 0.0005], rgbaColor=[0.95, 0.95, 0.92, 1], physicsClientId=c)
+            pb.createMultiBody(0, -1, vis, [x, y, 0.0006], physicsClientId=c)
+        self._lines_drawn = True
+
+    def camera_image(self, width: int, height: int, eye, target, up, fov_deg: float = 35.0) -> np.ndarray:
+        """The world seen from ``eye`` towards ``target`` by PyBullet's headless software
+        renderer: RGB array (height, width, 3) uint8."""
+        vm = pb.computeViewMatrix(eye, target, up)
+        pm = pb.computeProjectionMatrixFOV(fov_deg, width / height, 0.02, 50)
+        img = pb.getCameraImage(width, height, vm, pm, renderer=pb.ER_TINY_RENDERER, physicsClientId=self._cid)
+        rgba = np.reshape(np.asarray(img[2], dtype=np.uint8), (height, width, 4))
+        return np.ascontiguousarray(rgba[:, :, :3])
+
     def mass_properties(self, piece_id: str) -> tuple[float, tuple[float, float, float]]:
         """(mass kg, principal moments of inertia about the centre of mass kg·m²) as the engine
         holds them."""
@@ -1007,3 +1056,8 @@ def support_margin(points, com_xy) -> float:
         if length > 1e-9:
             margin = min(margin, (ex * (com_xy[1] - a[1]) - ey * (com_xy[0] - a[0])) / length)
     return margin
+
+
+def quaternion_from_euler(roll_pitch_yaw) -> tuple[float, float, float, float]:
+    """quat_xyzw of extrinsic x-y-z Euler angles (rad), as PyBullet computes it."""
+    return tuple(float(v) for v in pb.getQuaternionFromEuler(tuple(roll_pitch_yaw)))
