@@ -867,20 +867,6 @@ class World:
             fastest = max(fastest, math.sqrt(v2) + math.sqrt(w2) * p.radius)
         return moving, fastest
 
-    def moving_pieces(self) -> list[str]:
-        """Movable pieces now faster than :data:`REST_SPEED` (m/s) or turning faster than
-        :data:`REST_TURN` (rad/s), in insertion order."""
-        c = self._cid
-        lin2, ang2 = REST_SPEED * REST_SPEED, REST_TURN * REST_TURN
-        out = []
-        for p in self._pieces.values():
-            if p.kind == "stake":
-                continue
-            (vx, vy, vz), (wx, wy, wz) = pb.getBaseVelocity(p.body, physicsClientId=c)
-            if vx * vx + vy * vy + vz * vz > lin2 or wx * wx + wy * wy + wz * wz > ang2:
-                out.append(p.id)
-        return out
-
     def unstable_pieces(self) -> list[str]:
         """Kubbs and kings (square blocks on a pitch) balanced on an edge or a corner: the corners
         of the block within :data:`GROUND_TOUCH` of the ground span no polygon with the centre of
@@ -899,8 +885,7 @@ class World:
             com, q = pb.getBasePositionAndOrientation(p.body, physicsClientId=c)
             if p.stable_pose == (com, q):  # unmoved since it was found stable (asleep, say)
                 continue
-            m = np.array(pb.getMatrixFromQuaternion(q)).reshape(3, 3)
-            corners = self._frame_from_com(p, com, q) + _BOX_CORNERS * np.array(p.half_extents) @ m.T
+            corners = self._box_corners(p, com, q)
             ground = np.array([self.ground_height(x, y) for x, y in corners[:, :2]]) if self.terrain else 0.0
             low = corners[corners[:, 2] - ground < GROUND_TOUCH]
             if support_margin(low[:, :2].tolist(), (com[0], com[1])) >= STABLE_MARGIN:
@@ -913,10 +898,21 @@ class World:
             pb.changeDynamics(p.body, -1, activationState=pb.ACTIVATION_STATE_WAKE_UP, physicsClientId=c)
         return out
 
+    def _box_corners(self, p: _Piece, com, q) -> np.ndarray:
+        m = np.array(pb.getMatrixFromQuaternion(q)).reshape(3, 3)
+        return self._frame_from_com(p, com, q) + _BOX_CORNERS * np.array(p.half_extents) @ m.T
+
+    def box_corners(self, piece_id: str) -> np.ndarray:
+        """The eight corners of a piece's bounding box in the world, m, shape (8, 3)."""
+        p = self._pieces[piece_id]
+        com, q = pb.getBasePositionAndOrientation(p.body, physicsClientId=self._cid)
+        return self._box_corners(p, com, q)
+
     def at_rest_now(self) -> bool:
-        """True when every movable piece is slow (:meth:`moving_pieces`) and no block is in a
+        """True when every movable piece is slower than :data:`REST_SPEED` and turns slower than
+        :data:`REST_TURN`, and no block is in a
         balance that will tip (:meth:`unstable_pieces`)."""
-        return not self.moving_pieces() and not self.unstable_pieces()
+        return not self._motion()[0] and not self.unstable_pieces()
 
     def sleep_all(self) -> None:
         """Put every movable piece to sleep (after the world came to rest)."""
