@@ -514,7 +514,7 @@ def audit_match(ruleset: str, seed: int, players: tuple[str, str] = ("club", "cl
             pending = frozenset(st.raise_at_end)
             standing_before = {k.id: k for k in list(st.standing_in("A")) + list(st.standing_in("B"))}
             n_calls = len(judge.calls)
-            rec = m.step()
+            rec = m.step().record
             calls = judge.calls[n_calls:]
             action = rec["action"]
             for kind, snap, ctx, j in calls:

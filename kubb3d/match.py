@@ -38,12 +38,13 @@ throw its parameters, :class:`~kubb3d.throw.Release` and the trajectories decima
 
 from __future__ import annotations
 
+import inspect
 import json
 import math
 import os
 from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Collection, Generator, Mapping
 
 import numpy as np
 
@@ -213,6 +214,72 @@ HumanThrow = Callable[[HumanRequest], Any]
 """``human(request) -> ThrowParams`` (or ``FlickParams`` on a board): a person's throw."""
 
 
+@dataclass(frozen=True)
+class Pending:
+    """What the match waits for (:meth:`Match.pending`).
+
+    Attributes:
+        action: the rules action due (a :class:`~kubb3d.rules.LagThrow`,
+            :class:`~kubb3d.rules.BatonThrow`, :class:`~kubb3d.rules.Inkast`,
+            :class:`~kubb3d.rules.Choose` …), as the match would perform it: a simulated
+            player's choice or placement is already made (pass another legal action to
+            :meth:`Match.step` to override it, unless a person's throw is under way).
+        player: name of the player who acts.
+        request: the person's throw asked for (answer it with ``step(params)``), or None:
+            ``step()`` performs the action as the simulated player.
+    """
+
+    action: Any
+    player: str
+    request: HumanRequest | None = None
+
+
+@dataclass(frozen=True)
+class StepResult:
+    """What one :meth:`Match.step` did.
+
+    Attributes:
+        action: the rules action performed (or under way).
+        done: False when only part of the action was performed: a person threw one kubb of a
+            multi-kubb inkast and the next one is asked for (:meth:`Match.pending`).
+        outcome: the action's outcome (:class:`~kubb3d.rules.ThrowOutcome`,
+            :class:`~kubb3d.rules.InkastOutcome`, :class:`~kubb3d.rules.LagResult`) or None
+            (choices, placements, raising; and while not ``done``).
+        events: the action's events in causal order (empty while not ``done``).
+        throws: the throw records (replay format: piece, legality, release, trajectory,
+            params …) simulated during this step, in order.
+        records: the replay records written during this step (a ``world`` record at a turn
+            boundary, the ``action`` record, the ``outcome`` record after the last action).
+    """
+
+    action: Any
+    done: bool
+    outcome: Any = None
+    events: tuple[Event, ...] = ()
+    throws: tuple[dict, ...] = ()
+    records: tuple[dict, ...] = ()
+
+    @property
+    def record(self) -> dict | None:
+        """The ``action`` record written by this step (None while not ``done``)."""
+        return next((r for r in self.records if r.get("type") == "action"), None)
+
+
+_THROW_ACTIONS = (LagThrow, BatonThrow, KingThrow, Inkast, PenaltyThrow)
+"""Actions in which a person throws (the others stay with the simulated player's strategy)."""
+
+
+@dataclass
+class _Current:
+    """The action under way: the generator performing it and the request it waits on."""
+
+    action: Any
+    player: str
+    run: Generator | None = None
+    request: HumanRequest | None = None
+    result: tuple | None = None
+
+
 def glitch_reason(result: ThrowResult, pitch: Pitch, floor_z: float = 0.0) -> str | None:
     """Why a finished throw looks like a physics glitch (module doc), or None; ``floor_z`` is
     the height of the lowest surface, m (below a Kubbuteo board: minus the table height)."""
@@ -254,6 +321,12 @@ def _ctx(cls, **kw):
     return cls(**{k: v for k, v in kw.items() if k in names})
 
 
+def _is_params(x: Any) -> bool:
+    from kubb3d.throw import FlickParams, ThrowParams
+
+    return isinstance(x, (ThrowParams, FlickParams))
+
+
 class Match:
     """Plays one match; see the module doc.
 
@@ -263,23 +336,25 @@ class Match:
             ``InkastContext`` (default: :mod:`kubb3d.judge`).
         replay: path of the replay file to write (None: no file).
         on_event: called with every :class:`~kubb3d.rules.Event` as it happens.
-        human: player name → callable (:data:`HumanThrow`) for players whose throws a person
-            makes (e.g. the viewer's match mode). Keyed by player *name*, not by side,
-            because players change ends between sets (``DM §3``). Whenever such a player
-            throws a baton (or the king, or the lag) or inkasts a kubb, the driver calls
-            the callable with a :class:`HumanRequest` and simulates the returned parameters
-            verbatim (no release noise, no strategy); they are written to the replay as the
-            throw's ``params`` and ``intended``. Choices, placements and raising stay with
-            the simulated player's strategy.
+        human: the players whose throws a person makes: a collection of player names (the
+            caller answers each throw: :meth:`pending` gives the :class:`HumanRequest`,
+            ``step(params)`` performs it; the viewer's match mode) or a mapping name →
+            callable (:data:`HumanThrow`) that :meth:`step` asks itself. Keyed by player
+            *name*, not by side, because players change ends between sets (``DM §3``).
+            Whenever such a player throws a baton (or the king, or the lag) or inkasts a
+            kubb, the parameters are simulated verbatim (no release noise, no strategy) and
+            written to the replay as the throw's ``params`` and ``intended``. Choices,
+            placements and raising stay with the simulated player's strategy unless the
+            caller passes its own action to :meth:`step`.
 
     Raises:
         ValueError: bad configuration (unknown ruleset or skill, a ``human`` key that is not
             a player name …).
-        TypeError: a human callable returned something other than ``ThrowParams`` (on a
-            board: ``FlickParams``).
+        TypeError: a person's throw that is not a ``ThrowParams`` (on a board:
+            ``FlickParams``).
     """
 
-    def __init__(self, config: MatchConfig, *, judge: Any = None, replay: str | os.PathLike | None = None, on_event: Callable[[Event], None] | None = None, human: Mapping[str, HumanThrow] | None = None, _resume: bool = False) -> None:
+    def __init__(self, config: MatchConfig, *, judge: Any = None, replay: str | os.PathLike | None = None, on_event: Callable[[Event], None] | None = None, human: Mapping[str, HumanThrow] | Collection[str] | None = None, _resume: bool = False) -> None:
         self.ruleset = get_ruleset(config.ruleset)
         if self.ruleset.ground != "grass" and config.ground == "grass":
             config = replace(config, ground=self.ruleset.ground)  # Kubbuteo: the board
@@ -309,21 +384,30 @@ class Match:
         self.action_index = 0
         self.glitches: list[dict] = []
         self.last_records: list[dict] = []
-        self.human: dict[str, HumanThrow] = dict(human or {})
+        """The replay records of the last :meth:`step` (its :attr:`StepResult.records`)."""
+        self._unreturned: list[dict] = []
+        if isinstance(human, str):
+            human = (human,)
+        self.human: dict[str, HumanThrow | None] = dict(human) if isinstance(human, Mapping) else dict.fromkeys(human or ())
+        self._current: _Current | None = None
+        self._step_throws: list[dict] = []
         unknown = sorted(set(self.human) - set(names))
         if unknown:
             raise ValueError(f"human players {unknown} are not players of this match; expected names among {list(names)}")
         self.events: list[Event] = []
         self.replay_path = Path(replay) if replay is not None else None
         self._fh = None
+        self.header = {"type": "header", "schema": SCHEMA, "config": config.to_dict(), "ruleset": self.ruleset.name, "equipment": self.ruleset.equipment, "pitch": {"length": self.pitch.length, "width": self.pitch.width}}
+        """The replay's ``header`` record (configuration, ruleset, equipment, pitch)."""
         if self.replay_path is not None and not _resume:
             # the replay is written under an exclusive lock (two matches never interleave lines)
             self._fh = ExclusiveFile(self.replay_path, replace=True)
-            self._write({"type": "header", "schema": SCHEMA, "config": config.to_dict(), "ruleset": self.ruleset.name, "equipment": self.ruleset.equipment, "pitch": {"length": self.pitch.length, "width": self.pitch.width}})
+            self._write(self.header)
+            self._unreturned.clear()  # the header belongs to no step
 
     # ------------------------------------------------------------------ replay io
     def _write(self, rec: dict) -> None:
-        self.last_records.append(rec)
+        self._unreturned.append(rec)
         if self._fh is not None:
             self._fh.write(json.dumps(rec, separators=(",", ":"), ensure_ascii=False) + "\n")
 
@@ -441,35 +525,131 @@ class Match:
         self.world.set_pose(kid, (x, -2.25 + 0.5 * slot, eq.kubb.width / 2), _LYING, wake=False)
 
     # ------------------------------------------------------------------ run
-    def step(self) -> dict:
-        """Perform exactly one action (a lag throw, a choice, one baton or king throw, one
-        inkast attempt, one penalty throw, a raising, a placement …) and return the
-        ``action`` record it wrote to the replay (also when no replay file is written).
+    def pending(self) -> Pending | None:
+        """What is due next: the action, who acts and, for a person's throw, the
+        :class:`HumanRequest`; None once the match is over.
 
-        The records written during the step (a ``world`` record at a turn boundary, the
-        ``action`` record, and the ``outcome`` record after the last action) are kept in
-        :attr:`last_records`, in order. The world stays open after the last action (for a
+        At a turn boundary this rebuilds the world (and writes its ``world`` record, returned
+        by the next :meth:`step`); for a person's throw it starts the action up to the
+        request (an inkast picks its kubbs up). Calling it again returns the same answer."""
+        if self.state.outcome() is not None:
+            return None
+        if self._current is None:
+            self._ensure_world()
+            self._start(self._decide())
+        c = self._current
+        return Pending(c.action, c.player, c.request)
+
+    def _start(self, action) -> None:
+        s = self.state
+        side = getattr(action, "side", None)
+        player = getattr(action, "player", None) or (s.player_at(side) if side else s.players[0])
+        self._current = c = _Current(action, player)
+        if isinstance(action, _THROW_ACTIONS) and player in self.human:
+            c.run = self._perform(action)
+            try:
+                c.request = next(c.run)
+            except StopIteration as stop:  # performing it asked nothing after all
+                c.result = stop.value
+
+    def step(self, answer: Any = None) -> StepResult:
+        """Perform the pending action (see :meth:`pending`) and return what it did.
+
+        ``answer`` is None (a simulated player's action; a person's throw whose ``human``
+        callable is given), the person's ``ThrowParams`` (``FlickParams`` on a board) when a
+        throw is asked for, or a legal rules action replacing the one the simulated player
+        chose (a choice, a placement …). One step is one whole action (a lag throw, a choice,
+        a baton throw, an inkast attempt, a penalty throw, a raising, a placement …) except
+        when a person inkasts several kubbs: each kubb thrown is then a step of its own
+        (``done`` False until the last). The world stays open after the last action (for a
         viewer); call :meth:`close` when done.
 
         Raises:
-            RuntimeError: the match is already over.
+            RuntimeError: the match is already over; a person's throw is due and no
+                parameters were given.
+            TypeError: parameters of the wrong type for the person's throw.
+            ValueError: an action that is not legal now, or parameters where none are asked.
         """
         if self.state.outcome() is not None:
             raise RuntimeError("the match is over; no action is left to perform")
-        self.last_records = []
-        self._ensure_world()
-        action = self._decide()
-        outcome, extra, notes = self._perform(action)
+        self.pending()
+        c = self._current
+        assert c is not None
+        if answer is not None and c.run is None and not _is_params(answer):
+            self._override(answer)
+            c, answer = self._current, None
+        if c.result is not None:
+            return self._finish(c, c.result)
+        if c.run is None:
+            if answer is not None:
+                raise ValueError(f"no throw is asked for now ({c.player} plays {type(c.action).__name__} as a simulated player): call step() without parameters")
+            c.run = self._perform(c.action)
+            send = None
+        else:
+            send = self._answer(c, answer)
+        while True:
+            try:
+                req = c.run.send(send)
+            except StopIteration as stop:
+                return self._finish(c, stop.value)
+            c.request = req
+            fn = self.human.get(c.player)
+            if fn is None:
+                return StepResult(c.action, False, throws=self._take_throws(), records=self._take_records())
+            send = self._answer(c, None)
+
+    def _answer(self, c: _Current, answer: Any) -> Any:
+        """The person's parameters for the request ``c`` waits on, checked."""
+        from kubb3d.throw import FlickParams, ThrowParams
+
+        req = c.request
+        assert req is not None
+        if answer is None:
+            fn = self.human.get(c.player)
+            if fn is None:
+                raise RuntimeError(f"{c.player}'s {req.kind} throw of {req.piece} is due: pass its parameters to step()")
+            answer = fn(req)
+        want = FlickParams if req.flick else ThrowParams
+        if not isinstance(answer, want):
+            raise TypeError(f"the throw of {c.player} must be a {want.__name__}, got {type(answer).__name__}")
+        c.request = None
+        return answer
+
+    def _override(self, action) -> None:
+        """Replace the pending action (not a person's throw under way) by the caller's legal one."""
+        from kubb3d.rules import IllegalAction
+
+        s = self.state
+        if not s.is_legal(action):
+            why = s.placement_error(action) if isinstance(action, PlaceKubb) else None
+            raise IllegalAction(f"{action} is not legal now: {why or f'legal are {s.legal_actions()}'}")
+        self._start(action)
+
+    def _finish(self, c: _Current, result) -> StepResult:
+        outcome, extra, notes = result
+        self._current = None
+        action = c.action
         events = self.state.push(action, outcome)
         ordered = causal_order(notes, events)
         self._emit(ordered)
+        throws = self._take_throws()
         rec = {"type": "action", "i": self.action_index, "action": action_to_dict(action), "outcome": None if outcome is None else outcome.to_dict(), "events": [e.to_dict() for e in ordered], **extra}
         self._write(rec)
         self.action_index += 1
         out = self.state.outcome()
         if out is not None:
             self._write({"type": "outcome", "i": self.action_index, "clock_s": self.state.clock, "glitches": len(self.glitches), **out.to_dict()})
-        return rec
+        return StepResult(action, True, outcome, tuple(ordered), throws, self._take_records())
+
+    def _take_throws(self) -> tuple[dict, ...]:
+        out, self._step_throws = tuple(self._step_throws), []
+        return out
+
+    def _take_records(self) -> tuple[dict, ...]:
+        out = tuple(self._unreturned)
+        self._unreturned = []
+        self.last_records = list(out)
+        return out
 
     def run(self, max_actions: int | None = None) -> Outcome | None:
         """Play until the match has an outcome (or ``max_actions`` more actions, for tests of
@@ -518,14 +698,14 @@ class Match:
     # ------------------------------------------------------------------ actions
     def _perform(self, a) -> tuple[Any, dict, list[Event]]:
         if isinstance(a, LagThrow):
-            return self._lag(a)
+            return (yield from self._lag(a))
         if isinstance(a, (BatonThrow, KingThrow)):
-            return self._baton(a)
+            return (yield from self._baton(a))
         if isinstance(a, Inkast):
-            return self._inkast(a.side, a.kubbs, a.attempt, a.side, opponent(a.side), False)
+            return (yield from self._inkast(a.side, a.kubbs, a.attempt, a.side, opponent(a.side), False))
         if isinstance(a, PenaltyThrow):
             receiving = a.side == opponent(a.from_side)
-            return self._inkast(a.side, (a.kubb,), 1, a.from_side, opponent(a.from_side), receiving, "penalty")
+            return (yield from self._inkast(a.side, (a.kubb,), 1, a.from_side, opponent(a.from_side), receiving, "penalty"))
         if isinstance(a, PlaceKubb):
             eq = self._eq()
             self.world.set_side(a.kubb, a.half)
@@ -559,12 +739,17 @@ class Match:
             d["params"] = asdict(res.params)
         if intended is not None:
             d["intended"] = asdict(intended)
+        self._step_throws.append(d)
         return d
 
-    def _simulate_with_retries(self, make: Callable[[np.random.Generator], tuple[Any, Any]], run: Callable[[Any], ThrowResult], restore: Callable[[], None], notes: list[Event], side: str | None) -> tuple[ThrowResult | None, Any]:
-        """Run a throw; on a physics glitch restore the world and repeat with new noise."""
+    def _simulate_with_retries(self, make: Callable[[np.random.Generator], Any], run: Callable[[Any], ThrowResult], restore: Callable[[], None], notes: list[Event], side: str | None) -> Generator[HumanRequest, Any, tuple[ThrowResult | None, Any]]:
+        """Run a throw; on a physics glitch restore the world and repeat with new noise (a
+        generator: it yields the :class:`HumanRequest` of a person's throw and is sent the
+        answer)."""
         for attempt in range(GLITCH_RETRIES + 1):
-            intended, params = make(self._rng(attempt))
+            made = make(self._rng(attempt))
+            # a person's throw: the maker is a generator that yields a HumanRequest (Match.step)
+            intended, params = (yield from made) if inspect.isgenerator(made) else made
             try:
                 res = run(params)
                 reason = glitch_reason(res, self.pitch, self._floor_z())
@@ -578,25 +763,20 @@ class Match:
         notes.append(self._note("glitch", f"{GLITCH_RETRIES + 1} glitches in a row: the throw counts as a throw without effect", (), side))
         return None, None
 
-    def _maker(self, side: str, make: Callable[[np.random.Generator], tuple[Any, Any]], kind: str, piece: str, line_x: float, into: str | None, target, world: Callable[[], World] | None = None) -> Callable[[np.random.Generator], tuple[Any, Any]]:
-        """The release maker for ``side``'s player: ``make`` for a simulated player, else one that
-        asks the human callable (see :class:`HumanRequest`)."""
+    def _maker(self, side: str, make: Callable[[np.random.Generator], tuple[Any, Any]], kind: str, piece: str, line_x: float, into: str | None, target, world: Callable[[], World] | None = None) -> Callable[[np.random.Generator], Any]:
+        """The release maker for ``side``'s player: ``make`` for a simulated player, else a
+        generator function that yields the :class:`HumanRequest` and receives the person's
+        parameters (sent by :meth:`step`, already type-checked)."""
         name = self.state.player_at(side)
-        fn = self.human.get(name)
-        if fn is None:
+        if name not in self.human:
             return make
         calls = [0]
         flick = self._eq().board is not None
 
-        def ask(_rng: np.random.Generator) -> tuple[Any, Any]:
-            from kubb3d.throw import FlickParams, ThrowParams
-
+        def ask(_rng: np.random.Generator) -> Generator[HumanRequest, Any, tuple[Any, Any]]:
             req = HumanRequest(kind, name, side, piece, float(line_x), into, None if target is None else tuple(float(v) for v in target), calls[0], self.state, world() if world is not None else self.world, flick)
             calls[0] += 1
-            p = fn(req)
-            want = FlickParams if flick else ThrowParams
-            if not isinstance(p, want):
-                raise TypeError(f"the human callable of {name} must return a {want.__name__}, got {type(p).__name__}")
+            p = yield req
             return p, p
 
         return ask
@@ -635,12 +815,12 @@ class Match:
 
     def _lag(self, a: LagThrow):
         if self.table:
-            return self._lag_flick(a)
+            return (yield from self._lag_flick(a))
         player = self.players[self.state.player_at(a.side)]
         notes: list[Event] = []
         holder, fresh = self._lag_world()
         w0 = holder["w"]
-        res, intended = self._simulate_with_retries(
+        res, intended = yield from self._simulate_with_retries(
             self._maker(a.side, lambda rng: player.lag_throw(w0.equipment, self.pitch, a.side, rng, dt=w0.quiet_dt), "lag", "baton1", self.pitch.baseline_x(a.side), None, (0.0, 0.0, 0.0), lambda: holder["w"]),
             lambda p: throw(holder["w"], p, baton="baton1", ruleset=self.ruleset.name),
             fresh, notes, a.side)
@@ -660,7 +840,7 @@ class Match:
         player = self.players[self.state.player_at(a.side)]
         notes: list[Event] = []
         holder, fresh = self._lag_world()
-        res, intended = self._simulate_with_retries(
+        res, intended = yield from self._simulate_with_retries(
             self._maker(a.side, lambda rng: player.lag_flick(holder["w"], a.side, rng), "lag", "baton1", self.pitch.baseline_x(a.side), None, (0.0, 0.0, 0.0), lambda: holder["w"]),
             lambda p: self._flick(holder["w"], "baton1", p, "baton"),
             fresh, notes, a.side)
@@ -709,7 +889,7 @@ class Match:
         else:
             make = lambda rng: player.baton_throw(eq, self.pitch, S, a.line_x, target, rng, dt=w.quiet_dt)  # noqa: E731
             run = lambda p: throw(self.world, p, baton=a.baton, ruleset=self.ruleset.name)  # noqa: E731
-        res, intended = self._simulate_with_retries(
+        res, intended = yield from self._simulate_with_retries(
             self._maker(S, make, "king" if king else "baton", a.baton, a.line_x, None, target),
             run, self._restorer(), notes, S)
         if res is None:
@@ -814,7 +994,7 @@ class Match:
                 def make(rng, target=target):
                     return player.kubb_throw(eq, self.pitch, from_side, target, rng, dt=w.quiet_dt)
 
-            res, intended = self._simulate_with_retries(
+            res, intended = yield from self._simulate_with_retries(
                 self._maker(thrower_side, make, "inkast" if attempt_kind == "inkast" else "penalty", kid, self.pitch.baseline_x(from_side), into, (target[0], target[1], 0.0)),
                 run, self._restorer(), notes, thrower_side)
             if res is None:

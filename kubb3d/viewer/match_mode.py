@@ -4,25 +4,20 @@
 player of the match (``P1`` by default; he starts at end A and changes ends between sets like
 the match says); the other player is simulated.
 
-How the session advances (pure Python, no OpenGL; the app calls :meth:`MatchSession.update`
-every frame):
+How the session advances (pure Python, no OpenGL, no threads; the app calls
+:meth:`MatchSession.update` every frame): the session drives the match itself.
 
-* When nothing is being played back, one :meth:`Match.step` runs in a worker thread (one
-  action: a lag throw, a choice, a baton throw, one inkast attempt …).
-* When the step needs a throw of the person, the match calls the session's ``human`` callable
-  (in the worker thread) with a :class:`~kubb3d.match.HumanRequest`; the callable copies the
-  poses of the request's world, hands the request to the app's thread and blocks until
-  :meth:`MatchSession.throw` delivers the :class:`~kubb3d.throw.ThrowParams` of the person's
-  release (the play controls, set up for the request: its side and line; inkasts and penalty
-  kubbs with a lower speed range, a steeper default elevation and little spin).
-* When the step is over, its replay records are turned into playback segments by
-  :func:`kubb3d.viewer.replay.load_replay` (the records since the last turn boundary are read
-  as a small replay), so thrown pieces fly on screen and the judge's raised poses are
-  animated; then the next step starts.
-
-The person's own throws are shown once the step ends: a throw is simulated in full before
-it can be played back (in a multi-kubb inkast, the kubbs already thrown lie where they came to
-rest when the next one is asked for, and the whole attempt is played back at the end).
+* When nothing is being played back it asks :meth:`Match.pending` what is due. A simulated
+  player's action (a lag throw, a choice, a baton throw, one inkast attempt …) is performed at
+  once by :meth:`Match.step`; a throw of the person sets the play controls up for the
+  :class:`~kubb3d.match.HumanRequest` (its side and line; inkasts and penalty kubbs with a
+  lower speed range, a steeper default elevation and little spin) and waits for the release.
+* On release, :meth:`MatchSession.throw` hands the :class:`~kubb3d.throw.ThrowParams` to
+  :meth:`Match.step`, which simulates that one throw (each kubb of a multi-kubb inkast is a
+  step of its own) and returns its :class:`~kubb3d.match.StepResult`.
+* Every step's records and throws become playback segments through a
+  :class:`~kubb3d.viewer.replay.TimelineBuilder` (the same code that reads replay files), so
+  thrown pieces fly on screen at real speed and the judge's raised poses are animated.
 
 Headless (``--screenshot``): :meth:`MatchSession.advance_throws` performs match actions in the
 calling thread with the person's throws scripted by :func:`scripted_person` (the simulated
@@ -31,11 +26,7 @@ strategy's noise-free throws).
 
 from __future__ import annotations
 
-import json
 import math
-import queue
-import tempfile
-import threading
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Callable
@@ -62,13 +53,6 @@ BATON_DEFAULTS = {"elevation_deg": 20.0, "spin_rps": 1.5, "tilt_deg": 0.0, "rele
 
 class MatchUnavailable(RuntimeError):
     """Match mode cannot run with these options (the message says why)."""
-
-
-class _Aborted(Exception):
-    """Raised inside the worker's ``human`` callable when the session closes."""
-
-
-_ABORT = object()
 
 
 @dataclass
@@ -167,8 +151,8 @@ class MatchSession:
     """
 
     def __init__(self, ruleset: str = "dm", opponent: str = "club", seed: int = 0, person: str = PERSON, replay: str | Path | None = None, hold: bool = False) -> None:
-        from kubb3d.equipment import get_set
-        from kubb3d.match import SCHEMA, Match, MatchConfig
+        from kubb3d.match import Match, MatchConfig
+        from kubb3d.viewer.replay import TimelineBuilder
 
         cfg = MatchConfig(ruleset=ruleset, skills=(opponent, opponent), seed=seed)
         names = cfg.player_names()
@@ -176,17 +160,11 @@ class MatchSession:
             raise ValueError(f"the person must be one of the players {list(names)}, got {person!r}")
         self.person, self.opponent_skill = person, opponent
         self.other = names[1] if names[0] == person else names[0]
-        self.script: Callable | None = None
-        self.match = Match(cfg, replay=replay, human={person: self._ask})
+        self.match = Match(cfg, replay=replay, human=[person])
         m = self.match
         self.pitch = m.pitch
-        self.header = {"type": "header", "schema": SCHEMA, "config": cfg.to_dict(), "ruleset": m.ruleset.name, "equipment": m.ruleset.equipment, "pitch": {"length": self.pitch.length, "width": self.pitch.width}}
-        eq = get_set(m.ruleset.equipment)
-        self.scene = Scene(self.pitch, m.ruleset.equipment)
-        for side in ("A", "B"):
-            for kid, (x, y) in self.pitch.baseline_kubb_positions(side).items():
-                self.scene.pieces[kid] = PieceView("kubb", np.array((x, y, eq.kubb.height / 2, 0, 0, 0, 1.0)), side=side)
-        self.scene.pieces[KING_ID] = PieceView("king", np.array((0, 0, eq.king.height / 2, 0, 0, 0, 1.0)))
+        self.builder = TimelineBuilder(m.header)
+        self.scene = self.builder.scene()
         self.controls = MatchControls(self.pitch, m.state.end_of[person])
         self._kind_mode = "baton"
         self._saved = {"baton": dict(BATON_DEFAULTS), "kubb": dict(KUBB_DEFAULTS)}
@@ -199,39 +177,8 @@ class MatchSession:
         self.t = 0.0
         self.error = ""
         self.message = ""
-        self._chunk_start = 0
-        self._chunk_taken = 0
-        self._tmp = tempfile.TemporaryDirectory(prefix="kubb3d-match-")
-        self._thread: threading.Thread | None = None
-        self._requests: queue.Queue = queue.Queue()
-        self._answers: queue.Queue = queue.Queue()
-        self._done: queue.Queue = queue.Queue()
+        self._live = 0  # throws of the action under way already played (a person's inkast)
         self.facts: list[str] = state_lines(m.state, person)
-
-    # ---------------------------------------------------------------- the human hook
-    def _ask(self, req):
-        """The match's ``human`` callable (runs in the thread that called :meth:`Match.step`)."""
-        if self.script is not None:
-            return self.script(req)
-        w = req.world
-        poses = {}
-        for pid in w.piece_ids():
-            pos, q = w.pose(pid)
-            poses[pid] = np.array((*pos, *q), dtype=float)
-        self._requests.put((req, poses))
-        answer = self._answers.get()
-        if answer is _ABORT:
-            raise _Aborted()
-        return answer
-
-    def _worker(self) -> None:
-        try:
-            self.match.step()
-            self._done.put(("ok", list(self.match.last_records)))
-        except _Aborted:
-            self._done.put(("aborted", None))
-        except Exception as exc:  # shown on the HUD; the match cannot go on
-            self._done.put(("error", exc))
 
     # ---------------------------------------------------------------- state
     @property
@@ -252,79 +199,87 @@ class MatchSession:
     def can_throw(self) -> bool:
         return self.request is not None
 
-    @property
-    def stepping(self) -> bool:
-        """A match action is being performed in the worker thread."""
-        return self._thread is not None
-
     def throw(self, params) -> None:
-        """The person released: hand ``params`` (:class:`~kubb3d.throw.ThrowParams`) to the
-        waiting match step.
+        """The person released: perform the asked-for throw with ``params``
+        (:class:`~kubb3d.throw.ThrowParams`); its playback starts at once.
 
         Raises:
             RuntimeError: the person is not asked for a throw now.
+            ValueError: parameters out of range.
         """
         if self.request is None:
             raise RuntimeError("not your throw: wait for your turn")
         params.validate()
         self.request = None
-        self.message = "simulating your throw …"
-        self._answers.put(params)
+        self.message = ""
+        self._step(params)
+
+    def _step(self, answer=None) -> None:
+        try:
+            r = self.match.step(answer)
+        except Exception as exc:  # shown on the HUD; the match cannot go on
+            self.error = f"match engine error: {exc}"
+            return
+        self._take(r)
 
     def advance_throws(self, n: int) -> list[dict]:
-        """Perform ``n`` match actions at once in this thread (fewer if the match ends), the
-        person's throws made by :func:`scripted_person`; the view jumps to rest after the last.
-        Returns the action records."""
-        if self._thread is not None:
-            raise RuntimeError("a match action is running in the background")
-        self.script = scripted_person(self.match, self.person)
-        out = []
-        try:
-            for _ in range(n):
-                if self.over:
-                    break
-                out.append(self.match.step())
-                self._take(list(self.match.last_records))
-        finally:
-            self.script = None
+        """Perform ``n`` match actions at once (fewer if the match ends), the person's throws
+        made by :func:`scripted_person`; the view jumps to rest after the last. Returns the
+        action records."""
+        script = scripted_person(self.match, self.person)
+        out: list[dict] = []
+        while len(out) < n and not self.over:
+            p = self.match.pending()
+            r = self.match.step(None if p.request is None else script(p.request))
+            self._take(r)
+            if r.done:
+                out.append(r.record)
+        self.request = None
         self.skip()
         self.update(0.0)
         return out
 
-    # ---------------------------------------------------------------- records → segments
-    def _take(self, recs: list[dict]) -> None:
-        """Append a step's records and queue the playback segments they add."""
-        from kubb3d.viewer.replay import load_replay
+    # ---------------------------------------------------------------- step results → segments
+    def _take(self, r) -> None:
+        """Queue the playback segments of a :class:`~kubb3d.match.StepResult`."""
+        from kubb3d.match import action_to_dict
+        from kubb3d.viewer.replay import _describe
 
-        for r in recs:
-            if r.get("type") == "world":
-                self._chunk_start, self._chunk_taken = len(self.records), 0
-            self.records.append(r)
-        path = Path(self._tmp.name) / "chunk.jsonl"
-        with open(path, "w", encoding="utf-8") as fh:
-            for r in (self.header, *self.records[self._chunk_start:]):
-                fh.write(json.dumps(r, separators=(",", ":")) + "\n")
+        b = self.builder
+        new: list[Segment] = []
         try:
-            tl, scene, _ = load_replay(path)
-        except Exception as exc:  # a record the viewer cannot show: keep the match going
+            for rec in r.records:
+                self.records.append(rec)
+                new += b.feed(rec, shown=self._live if rec.get("type") == "action" else 0)
+            if r.done:
+                self._live = 0
+            else:
+                n = len(getattr(r.action, "kubbs", ())) or 1
+                for th in r.throws:
+                    self._live += 1
+                    new.append(b.live_throw(th, f"{_describe(action_to_dict(r.action))} ({self._live}/{n})"))
+        except (KeyError, TypeError, ValueError) as exc:  # a record the viewer cannot show
             self.error = f"cannot show the last action: {exc}"
             return
-        for pid, p in scene.pieces.items():
-            if pid not in self.scene.pieces:
-                self.scene.pieces[pid] = PieceView(p.kind, p.pose.copy(), side=p.side)
-            elif p.side is not None:
-                self.scene.pieces[pid].side = p.side
-        new = tl.segments[self._chunk_taken:]
-        self._chunk_taken = len(tl.segments)
+        sc = self.scene
+        for pid, kind in b.kinds.items():
+            if pid not in sc.pieces:
+                sc.pieces[pid] = PieceView(kind, b.poses.get(pid, np.array((0, 0, -5, 0, 0, 0, 1.0))).copy(), side=b.sides.get(pid))
+            elif b.sides.get(pid) is not None:
+                sc.pieces[pid].side = b.sides[pid]
+        for seg in new:  # pieces a segment does not know are hidden (batons not yet thrown)
+            for pid, pv in sc.pieces.items():
+                if pid not in seg.start:
+                    seg.start[pid] = pv.pose.copy()
+                    seg.end.setdefault(pid, pv.pose.copy())
+                    seg.info.setdefault("hidden", set()).add(pid)
         self.queue.extend(new)
         self.facts = state_lines(self.match.state, self.person)
-        texts = [e["text"] for r in recs if r.get("type") == "action" for e in r.get("events", ()) if e.get("kind") not in ("ruling",)]
+        texts = [e.text for e in r.events if e.kind != "ruling"]
         if texts:
             self.news = texts[-3:]
-        if any(r.get("type") == "world" for r in recs):
-            s = self.match.state
-            side = s.end_of[self.person]
-            self.controls.side = side
+        if any(rec.get("type") == "world" for rec in r.records):
+            self.controls.side = self.match.state.end_of[self.person]
             self.controls.line_x = None
 
     def _show(self, seg: Segment, t: float) -> None:
@@ -367,9 +322,8 @@ class MatchSession:
 
     # ---------------------------------------------------------------- per frame
     def update(self, dt: float) -> None:
-        """Advance playback by ``dt`` s; collect the worker's request or finished step; start
-        the next match action when nothing is left to play back."""
-        self._poll()
+        """Advance playback by ``dt`` s; when nothing is left to play back, perform the next
+        simulated action or set the controls up for the person's throw."""
         if self.segment is None and self.queue:
             self.segment, self.t = self.queue.pop(0), 0.0
             dt = 0.0
@@ -382,57 +336,29 @@ class MatchSession:
             break
         if self.segment is not None and self.request is None:
             self._show(self.segment, self.t)
-        if not self.playing and self._thread is None and not self.over and not self.hold and not self.error:
-            self.message = f"{self._actor()} …"
-            self._thread = threading.Thread(target=self._worker, name="kubb3d-match-step", daemon=True)
-            self._thread.start()
+        if not self.playing and self.request is None and not self.over and not self.hold and not self.error:
+            p = self.match.pending()
+            if p.request is not None:
+                self.facts = state_lines(self.match.state, self.person)
+                self._prepare(p.request, self._world_poses(p.request.world))
+            else:
+                self.message = self._actor(p)
+                self._step()
         if self.over and not self.playing:
             out = self.match.state.outcome()
             self.message = f"match over: {'you win' if out.winner == self.person else ('draw' if out.winner is None else out.winner + ' wins')} ({out.reason})"
 
-    def _actor(self) -> str:
-        s = self.match.state
-        side = s.turn_side
-        try:
-            a = s.legal_actions()[0]
-            side = getattr(a, "side", None) or side
-        except IndexError:
-            pass
-        who = s.player_at(side) if side else self.other
-        return "your move" if who == self.person else f"{who} ({self.opponent_skill}) plays"
+    @staticmethod
+    def _world_poses(w) -> dict[str, np.ndarray]:
+        """id → pose (7,) of every piece of the world a throw is asked in."""
+        out = {}
+        for pid in w.piece_ids():
+            pos, q = w.pose(pid)
+            out[pid] = np.array((*pos, *q), dtype=float)
+        return out
 
-    def _poll(self) -> None:
-        if self._thread is None:
-            return
-        try:
-            req, poses = self._requests.get_nowait()
-        except queue.Empty:
-            pass
-        else:
-            self.facts = state_lines(self.match.state, self.person)  # the worker waits: safe
-            self.segment, self.queue = None, []
-            self._prepare(req, poses)
-        try:
-            status, value = self._done.get_nowait()
-        except queue.Empty:
-            return
-        self._thread.join()
-        self._thread = None
-        if status == "ok":
-            self.message = ""
-            self._take(value)
-        elif status == "error":
-            self.error = f"match engine error: {value}"
-
-    def wait_step(self, timeout: float = 60.0) -> None:
-        """Block until the running match action needs the person or is over (for scripts and
-        tests), then :meth:`update` by 0 s."""
-        import time
-
-        end = time.monotonic() + timeout
-        while self._thread is not None and self._requests.empty() and self._done.empty() and time.monotonic() < end:
-            time.sleep(0.005)
-        self.update(0.0)
+    def _actor(self, p) -> str:
+        return f"{p.player} ({self.opponent_skill}) plays"
 
     def skip(self) -> None:
         """Jump to the end of everything queued for playback."""
@@ -471,13 +397,8 @@ class MatchSession:
         return h
 
     def close(self) -> None:
-        """Stop the worker (a waiting throw request is aborted) and close the match."""
-        if self._thread is not None:
-            self._answers.put(_ABORT)
-            self._thread.join(timeout=120)
-            self._thread = None
+        """Close the match (its world and replay file)."""
         self.match.close()
-        self._tmp.cleanup()
 
 
 def match_session(ruleset: str, opponent: str, equipment: str, seed: int, hold: bool = False) -> MatchSession:

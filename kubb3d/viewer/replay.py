@@ -70,6 +70,198 @@ def _describe(action: dict) -> str:
     return f"{side}: {what}{extra}".strip()
 
 
+class TimelineBuilder:
+    """Turns replay records into playback segments, one record at a time (the match mode feeds
+    it each :class:`~kubb3d.match.StepResult` as the match goes on; :func:`load_replay` a whole
+    file).
+
+    Args:
+        header: the replay's ``header`` record (pitch, equipment).
+
+    Raises:
+        ValueError: a bad pitch or an unknown equipment set in the header.
+    """
+
+    def __init__(self, header: dict) -> None:
+        from kubb3d.equipment import get_set
+
+        self.pitch = Pitch(**header.get("pitch", {}))
+        self.equipment = header.get("equipment", "standard")
+        try:
+            self.eq = get_set(self.equipment)
+        except KeyError:
+            raise ValueError(f"unknown equipment {self.equipment!r}") from None
+        eq, pitch = self.eq, self.pitch
+        self.poses: dict[str, np.ndarray] = {}
+        self.kinds: dict[str, str] = {}
+        self.sides: dict[str, str] = {}
+        self.hidden: set[str] = set()
+        self.round_start: dict[str, np.ndarray] = {}
+        self.round_key: tuple | None = None
+        self.set_no = self.turn_no = 0
+        self.all_kubbs: list[str] = []
+        self.segments: list[Segment] = []
+        # the standard set-up (before the first turn record: lag throws use it)
+        self.standard = {kid: np.array((x, y, eq.kubb.height / 2, 0.0, 0.0, 0.0, 1.0)) for side in ("A", "B") for kid, (x, y) in pitch.baseline_kubb_positions(side).items()}
+        self.standard[KING_ID] = np.array((0.0, 0.0, eq.king.height / 2, 0.0, 0.0, 0.0, 1.0))
+        for pid, p in self.standard.items():
+            self.poses[pid] = p.copy()
+            self.kinds[pid] = "king" if pid == KING_ID else "kubb"
+            if pid != KING_ID:
+                self.all_kubbs.append(pid)
+                self.sides[pid] = pid[0]
+
+    @staticmethod
+    def kind_of(pid: str) -> str:
+        return "king" if pid == KING_ID else ("baton" if pid.startswith("baton") else "kubb")
+
+    def _park(self, kid: str, half: str) -> None:
+        slot = sorted(self.all_kubbs).index(kid) if kid in self.all_kubbs else 0
+        x = self.pitch.baseline_x(half) - self.pitch.forward(half) * 1.5
+        self.poses[kid] = np.array((x, -2.25 + 0.5 * slot, self.eq.kubb.width / 2, *LYING))
+
+    def _info(self, lines_=(), flags=(), line_x=None) -> dict:
+        return {"hidden": set(self.hidden), "lines": [f"set {self.set_no}, turn {self.turn_no}", *lines_], "flags": list(flags), "throwing_line": line_x}
+
+    def _add(self, seg: Segment) -> Segment:
+        self.segments.append(seg)
+        return seg
+
+    def feed(self, rec: dict, shown: int = 0) -> list[Segment]:
+        """The segments one record adds (``shown``: of an action record, how many of its
+        throws were already played live with :meth:`live_throw`).
+
+        Raises:
+            KeyError, TypeError, ValueError: a malformed record.
+        """
+        n0 = len(self.segments)
+        typ = rec.get("type")
+        if typ == "world":
+            self._world(rec)
+        elif typ == "action":
+            self._action(rec, shown)
+        elif typ == "outcome":
+            text = f"outcome: {rec.get('termination', '')}, winner {rec.get('winner')}"
+            last_rulings = next((sg.rulings for sg in reversed(self.segments) if sg.rulings), ())
+            self._add(Segment(text, {k: v.copy() for k, v in self.poses.items()}, rulings=last_rulings, info=self._info([text])))
+        return self.segments[n0:]
+
+    def live_throw(self, th: dict, label: str, line_x: float | None = None) -> Segment:
+        """The segment of one throw of an action still under way (a kubb of a person's
+        inkast), played from the current poses without rulings."""
+        return self._throw(th, label, line_x, (), False, "", {})
+
+    def _world(self, rec: dict) -> None:
+        self.set_no, self.turn_no = rec.get("set", self.set_no), rec.get("turn", self.turn_no)
+        new = {pid: np.asarray(p, dtype=float) for pid, p in rec["poses"].items()}
+        for pid, p in new.items():
+            if p.shape != (7,):
+                raise ValueError(f"pose of {pid} must have 7 numbers")
+            self.kinds.setdefault(pid, self.kind_of(pid))
+            if self.kinds[pid] == "kubb" and pid not in self.all_kubbs:
+                self.all_kubbs.append(pid)
+        gone = {pid for pid in self.poses if self.kinds.get(pid) in ("kubb", "king") and pid not in new}
+        start = {k: v.copy() for k, v in self.poses.items()}
+        self.poses.update(new)
+        self.sides.update(rec.get("sides", {}))
+        self.hidden = {pid for pid, k in self.kinds.items() if k == "baton"} | gone
+        self._add(Segment(f"set {self.set_no}, turn {self.turn_no}: pieces set up", {**start, **{k: v.copy() for k, v in self.poses.items()}}, info=self._info()))
+
+    def _throw(self, th: dict, label: str, line_x, rulings: tuple, last: bool, atype: str, round_start: dict) -> Segment:
+        poses, kinds = self.poses, self.kinds
+        piece = th["piece"]
+        kinds.setdefault(piece, self.kind_of(piece))
+        self.hidden.discard(piece)
+        traj = th.get("trajectory") or {}
+        times = np.asarray(traj.get("times_s", []), dtype=float)
+        tposes = {pid: np.asarray(arr, dtype=float).reshape(-1, 7) for pid, arr in (traj.get("poses") or {}).items()}
+        for pid, arr in tposes.items():
+            kinds.setdefault(pid, self.kind_of(pid))
+            if len(arr) != len(times):
+                raise ValueError(f"trajectory of {pid} has {len(arr)} poses for {len(times)} times")
+        start = {k: v.copy() for k, v in poses.items()}
+        if piece in tposes and len(tposes[piece]):
+            start[piece] = tposes[piece][0].copy()
+        flags = [f"ILLEGAL ({v.get('rule', '?')}): {v.get('reason', '')}" for v in th.get("violations", [])]
+        raised = {}
+        end = {k: v.copy() for k, v in start.items()}
+        for pid, arr in tposes.items():
+            if len(arr):
+                end[pid] = arr[-1].copy()
+        if last:
+            for r in rulings:
+                if r.raised_pose and r.consequence in ("raise here", "place freely") and r.piece in end:
+                    rp = r.raised_pose
+                    raised[r.piece] = np.array((*rp["position_m"], *rp["quat_xyzw"]), dtype=float)
+                elif r.consequence == "raise at original spot" and r.piece in round_start and atype in ("baton_throw", "king_throw") and not th.get("legal", True):
+                    raised[r.piece] = round_start[r.piece].copy()
+        seg = self._add(Segment(label, start, times, tposes, end, raised, rulings if last else (), piece, self._info(flags=flags, line_x=line_x)))
+        poses.update(end)
+        poses.update(raised)
+        return seg
+
+    def _action(self, rec: dict, shown: int) -> None:
+        poses = self.poses
+        action = rec.get("action") or {}
+        atype = _snake(action.get("type", ""))
+        throws = rec.get("throws") or []
+        rulings = _rulings(rec.get("judgement"), rec.get("outcome"))
+        label = _describe(action)
+        line_x = action.get("line_x")
+        if atype in ("baton_throw", "king_throw") and (self.set_no, self.turn_no) != self.round_key:
+            self.round_key = (self.set_no, self.turn_no)
+            self.round_start = {k: v.copy() for k, v in poses.items() if self.kinds.get(k) in ("kubb", "king")}
+        lag = atype == "lag_throw"
+        if lag:
+            # each lag throw is simulated in a fresh standard world (DM §3)
+            for pid, p in self.standard.items():
+                poses[pid] = p.copy()
+        for j, th in enumerate(throws):
+            if j < shown:
+                continue  # played live while the action was under way; the poses followed
+            tag = f" ({j + 1}/{len(throws)})" if len(throws) > 1 else ""
+            self._throw(th, label + tag, line_x, rulings, j == len(throws) - 1, atype, self.round_start)
+            if lag:
+                for pid, p in self.standard.items():
+                    poses[pid] = p.copy()
+        if atype in ("inkast", "penalty_throw"):
+            out = rec.get("outcome") or {}
+            valid = set((out.get("valid") or {}).keys()) if isinstance(out.get("valid"), dict) else set(out.get("valid") or [])
+            into = "B" if action.get("side", action.get("from_side", "A")) == "A" else "A"
+            if atype == "penalty_throw":
+                into = "B" if action.get("from_side", "A") == "A" else "A"
+            for kid in action.get("kubbs", [action.get("kubb")] if action.get("kubb") else []):
+                if kid and kid not in valid and kid in poses:
+                    self._park(kid, into)
+        if atype == "place_kubb" and action.get("kubb") and action.get("position"):
+            x, y = action["position"]
+            poses[action["kubb"]] = np.array((x, y, self.eq.kubb.height / 2, 0.0, 0.0, 0.0, 1.0))
+            self.hidden.discard(action["kubb"])
+            self._add(Segment(label, {k: v.copy() for k, v in poses.items()}, info=self._info()))
+        if atype == "remove_tie_break_kubb" and action.get("kubb"):
+            self.hidden.add(action["kubb"])
+
+    def scene(self) -> Scene:
+        """A scene with every piece seen so far, at its latest pose; every segment learns the
+        pieces it did not know (hidden, at their first known pose)."""
+        segments = self.segments
+        scene = Scene(self.pitch, self.equipment)
+        for pid, k in self.kinds.items():
+            pose = self.poses.get(pid)
+            if pose is None:
+                pose = next((s.start[pid] for s in segments if pid in s.start), np.array((0, 0, -5, 0, 0, 0, 1.0)))
+            scene.pieces[pid] = PieceView(k, np.asarray(pose, dtype=float), side=self.sides.get(pid))
+        for seg in segments:
+            for pid in scene.pieces:
+                if pid not in seg.start:
+                    first = next((s.start[pid] for s in segments if pid in s.start), scene.pieces[pid].pose)
+                    seg.start[pid] = np.asarray(first, dtype=float).copy()
+                    if pid not in seg.end:
+                        seg.end[pid] = seg.start[pid].copy()
+                    seg.info.setdefault("hidden", set()).add(pid)
+        return scene
+
+
 def load_replay(path: str | Path) -> tuple[Timeline, Scene, dict]:
     """Read a match replay.
 
@@ -84,160 +276,21 @@ def load_replay(path: str | Path) -> tuple[Timeline, Scene, dict]:
     path = Path(path)
     rp = read_replay(path)  # the one typed reader (kubb3d.replay): every field validated
     header = rp.header_dict
-    recs = [(1, header)] + [(n, raw) for n, _, raw in rp.records]
     try:
-        pitch = Pitch(**header.get("pitch", {}))
+        b = TimelineBuilder(header)
     except (TypeError, ValueError) as exc:
-        raise ReplayError(f"{path}:1: bad pitch: {exc}") from None
-    equipment = header.get("equipment", "standard")
-    from kubb3d.equipment import get_set
-
-    try:
-        eq = get_set(equipment)
-    except (KeyError, ValueError) as exc:
-        raise ReplayError(f"{path}:1: unknown equipment {equipment!r}") from None
-
-    poses: dict[str, np.ndarray] = {}
-    kinds: dict[str, str] = {}
-    sides: dict[str, str] = {}
-    hidden: set[str] = set()
-    segments: list[Segment] = []
-    round_start: dict[str, np.ndarray] = {}
-    round_key = None
-    set_no = turn_no = 0
-    all_kubbs: list[str] = []
-    # the standard set-up (before the first turn record: lag throws use it)
-    standard = {kid: np.array((x, y, eq.kubb.height / 2, 0.0, 0.0, 0.0, 1.0)) for side in ("A", "B") for kid, (x, y) in pitch.baseline_kubb_positions(side).items()}
-    standard[KING_ID] = np.array((0.0, 0.0, eq.king.height / 2, 0.0, 0.0, 0.0, 1.0))
-    for pid, p in standard.items():
-        poses[pid] = p.copy()
-        kinds[pid] = "king" if pid == KING_ID else "kubb"
-        if pid != KING_ID:
-            all_kubbs.append(pid)
-            sides[pid] = pid[0]
-
-    def kind_of(pid: str) -> str:
-        return "king" if pid == KING_ID else ("baton" if pid.startswith("baton") else "kubb")
-
-    def park(kid: str, half: str) -> None:
-        slot = sorted(all_kubbs).index(kid) if kid in all_kubbs else 0
-        x = pitch.baseline_x(half) - pitch.forward(half) * 1.5
-        poses[kid] = np.array((x, -2.25 + 0.5 * slot, eq.kubb.width / 2, *LYING))
-
-    def info(lines_=(), flags=(), line_x=None) -> dict:
-        return {"hidden": set(hidden), "lines": [f"set {set_no}, turn {turn_no}", *lines_], "flags": list(flags), "throwing_line": line_x}
-
-    for n, rec in recs[1:]:
+        raise ReplayError(f"{path}:1: bad header: {exc}") from None
+    for n, _, rec in rp.records:
         if not isinstance(rec, dict):
             raise ReplayError(f"{path}:{n}: expected a JSON object")
-        typ = rec.get("type")
         try:
-            if typ == "world":
-                set_no, turn_no = rec.get("set", set_no), rec.get("turn", turn_no)
-                new = {pid: np.asarray(p, dtype=float) for pid, p in rec["poses"].items()}
-                for pid, p in new.items():
-                    if p.shape != (7,):
-                        raise ValueError(f"pose of {pid} must have 7 numbers")
-                    kinds.setdefault(pid, kind_of(pid))
-                    if kinds[pid] == "kubb" and pid not in all_kubbs:
-                        all_kubbs.append(pid)
-                gone = {pid for pid in poses if kinds.get(pid) in ("kubb", "king") and pid not in new}
-                start = {k: v.copy() for k, v in poses.items()}
-                poses.update(new)
-                sides.update(rec.get("sides", {}))
-                hidden = {pid for pid, k in kinds.items() if k == "baton"} | gone
-                segments.append(Segment(f"set {set_no}, turn {turn_no}: pieces set up", {**start, **{k: v.copy() for k, v in poses.items()}}, info=info()))
-            elif typ == "action":
-                action = rec.get("action") or {}
-                atype = _snake(action.get("type", ""))
-                throws = rec.get("throws") or []
-                rulings = _rulings(rec.get("judgement"), rec.get("outcome"))
-                label = _describe(action)
-                line_x = action.get("line_x")
-                if atype in ("baton_throw", "king_throw") and (set_no, turn_no) != round_key:
-                    round_key = (set_no, turn_no)
-                    round_start = {k: v.copy() for k, v in poses.items() if kinds.get(k) in ("kubb", "king")}
-                lag = atype == "lag_throw"
-                if lag:
-                    # each lag throw is simulated in a fresh standard world (DM §3)
-                    for pid, p in standard.items():
-                        poses[pid] = p.copy()
-                for j, th in enumerate(throws):
-                    piece = th["piece"]
-                    kinds.setdefault(piece, kind_of(piece))
-                    hidden.discard(piece)
-                    traj = th.get("trajectory") or {}
-                    times = np.asarray(traj.get("times_s", []), dtype=float)
-                    tposes = {pid: np.asarray(arr, dtype=float).reshape(-1, 7) for pid, arr in (traj.get("poses") or {}).items()}
-                    for pid, arr in tposes.items():
-                        kinds.setdefault(pid, kind_of(pid))
-                        if len(arr) != len(times):
-                            raise ValueError(f"trajectory of {pid} has {len(arr)} poses for {len(times)} times")
-                    start = {k: v.copy() for k, v in poses.items()}
-                    if piece in tposes and len(tposes[piece]):
-                        start[piece] = tposes[piece][0].copy()
-                    last = j == len(throws) - 1
-                    flags = [f"ILLEGAL ({v.get('rule', '?')}): {v.get('reason', '')}" for v in th.get("violations", [])]
-                    raised = {}
-                    seg_rulings = rulings if last else ()
-                    end = {k: v.copy() for k, v in start.items()}
-                    for pid, arr in tposes.items():
-                        if len(arr):
-                            end[pid] = arr[-1].copy()
-                    if last:
-                        for r in rulings:
-                            if r.raised_pose and r.consequence in ("raise here", "place freely") and r.piece in end:
-                                rp = r.raised_pose
-                                raised[r.piece] = np.array((*rp["position_m"], *rp["quat_xyzw"]), dtype=float)
-                            elif r.consequence == "raise at original spot" and r.piece in round_start and atype in ("baton_throw", "king_throw") and not th.get("legal", True):
-                                raised[r.piece] = round_start[r.piece].copy()
-                    tag = f" ({j + 1}/{len(throws)})" if len(throws) > 1 else ""
-                    segments.append(Segment(label + tag, start, times, tposes, end, raised, seg_rulings, piece, info(flags=flags, line_x=line_x)))
-                    poses.update(end)
-                    poses.update(raised)
-                    if lag:
-                        for pid, p in standard.items():
-                            poses[pid] = p.copy()
-                if atype in ("inkast", "penalty_throw"):
-                    out = rec.get("outcome") or {}
-                    valid = set((out.get("valid") or {}).keys()) if isinstance(out.get("valid"), dict) else set(out.get("valid") or [])
-                    into = "B" if action.get("side", action.get("from_side", "A")) == "A" else "A"
-                    if atype == "penalty_throw":
-                        into = "B" if action.get("from_side", "A") == "A" else "A"
-                    for kid in action.get("kubbs", [action.get("kubb")] if action.get("kubb") else []):
-                        if kid and kid not in valid and kid in poses:
-                            park(kid, into)
-                if atype == "place_kubb" and action.get("kubb") and action.get("position"):
-                    x, y = action["position"]
-                    poses[action["kubb"]] = np.array((x, y, eq.kubb.height / 2, 0.0, 0.0, 0.0, 1.0))
-                    hidden.discard(action["kubb"])
-                    segments.append(Segment(label, {k: v.copy() for k, v in poses.items()}, info=info()))
-                if atype == "remove_tie_break_kubb" and action.get("kubb"):
-                    hidden.add(action["kubb"])
-            elif typ == "outcome":
-                text = f"outcome: {rec.get('termination', '')}, winner {rec.get('winner')}"
-                last_rulings = next((sg.rulings for sg in reversed(segments) if sg.rulings), ())
-                segments.append(Segment(text, {k: v.copy() for k, v in poses.items()}, rulings=last_rulings, info=info([text])))
+            b.feed(rec)
         except (KeyError, TypeError, ValueError) as exc:
-            raise ReplayError(f"{path}:{n}: malformed {typ or 'record'} record: {exc}") from None
-    if not segments:
+            raise ReplayError(f"{path}:{n}: malformed {rec.get('type') or 'record'} record: {exc}") from None
+    if not b.segments:
         raise ReplayError(f"{path}: the replay holds no turns or throws")
-    scene = Scene(pitch, equipment)
-    for pid, k in kinds.items():
-        pose = poses.get(pid)
-        if pose is None:
-            pose = next((s.start[pid] for s in segments if pid in s.start), np.array((0, 0, -5, 0, 0, 0, 1.0)))
-        scene.pieces[pid] = PieceView(k, np.asarray(pose, dtype=float), side=sides.get(pid))
-    # segments must know every piece: fill missing start poses from the first known pose
-    for seg in segments:
-        for pid in scene.pieces:
-            if pid not in seg.start:
-                first = next((s.start[pid] for s in segments if pid in s.start), scene.pieces[pid].pose)
-                seg.start[pid] = np.asarray(first, dtype=float).copy()
-                if pid not in seg.end:
-                    seg.end[pid] = seg.start[pid].copy()
-                seg.info.setdefault("hidden", set()).add(pid)
-    return Timeline(segments), scene, header
+    scene = b.scene()
+    return Timeline(b.segments), scene, header
 
 
 def load_session(path: str | Path):

@@ -1,4 +1,6 @@
-"""The human-player hook and single-step driving of :class:`kubb3d.match.Match` (task for the viewer's match mode)."""
+"""The human-player hook and single-step driving of :class:`kubb3d.match.Match`: the caller drives
+(issue 14, item 1): :meth:`Match.pending` says what is due, :meth:`Match.step` performs it and
+returns a typed :class:`StepResult`."""
 
 from __future__ import annotations
 
@@ -7,8 +9,9 @@ from dataclasses import asdict, replace
 
 import pytest
 
-from kubb3d.match import HumanRequest, Match, MatchConfig
+from kubb3d.match import HumanRequest, Match, MatchConfig, Pending, StepResult
 from kubb3d.players import SKILLS, Player
+from kubb3d.rules import Choose, IllegalAction, Inkast, PlaceKubb
 from kubb3d.throw import ThrowParams
 
 
@@ -55,7 +58,7 @@ def test_human_throws_are_simulated_verbatim_and_step_equals_run(tmp_path):
     assert (tmp_path / "run.jsonl").read_bytes() == (tmp_path / "step.jsonl").read_bytes()
     recs = _records(tmp_path / "step.jsonl")
     actions = [r for r in recs if r["type"] == "action"]
-    assert returned == actions  # step() returns exactly the record it wrote
+    assert [r.record for r in returned] == actions  # step() returns exactly the record it wrote
     assert recs[-1]["type"] == "outcome" and recs[-1]["winner"] == out_run.winner
     # every human throw appears verbatim, in order, as a thrown piece's params (no noise added)
     human_params = [asdict(p) for _, _, _, p in log_step]
@@ -75,3 +78,76 @@ def test_step_after_the_end_and_unknown_human_are_errors():
     m.state._outcome = object()  # pretend the match is over
     with pytest.raises(RuntimeError, match="over"):
         m.step()
+
+
+def test_caller_answers_every_request_and_the_replay_equals_the_callback_one(tmp_path):
+    """A person answered through pending()/step(params) gives the same replay, byte for byte,
+    as the same person given as a callable; a multi-kubb inkast is one step per kubb."""
+    cfg = MatchConfig(ruleset="dm", skills=("club", "elite"), seed=2, round_cap=4)  # P2 fells kubbs P1 inkasts
+    m = Match(cfg, replay=tmp_path / "callback.jsonl", human={"P1": _scripted([])})
+    m.run()
+    person = _scripted([])
+    d = Match(cfg, replay=tmp_path / "caller.jsonl", human=["P1"])
+    partial_inkasts = 0
+    results: list[StepResult] = []
+    try:
+        while (p := d.pending()) is not None:
+            assert isinstance(p, Pending) and p == d.pending()  # asking twice changes nothing
+            if p.request is None:
+                assert p.player != "P1" or not isinstance(p.action, Inkast)
+                r = d.step()
+            else:
+                req = p.request
+                assert isinstance(req, HumanRequest) and req.player == p.player == "P1"
+                with pytest.raises(TypeError, match="must be a ThrowParams"):
+                    d.step("B3")
+                with pytest.raises(RuntimeError, match="is due: pass its parameters"):
+                    d.step()
+                r = d.step(person(req))
+                assert r.throws and r.throws[-1]["piece"] == req.piece
+                if not r.done:
+                    partial_inkasts += 1
+                    assert isinstance(r.action, Inkast) and r.outcome is None and r.events == () and r.record is None
+                    assert d.pending().request.piece != req.piece  # the next kubb is asked for
+            results.append(r)
+    finally:
+        d.close()
+    assert d.state.outcome() == m.state.outcome() is not None
+    assert (tmp_path / "caller.jsonl").read_bytes() == (tmp_path / "callback.jsonl").read_bytes()
+    assert partial_inkasts >= 1
+    done = [r for r in results if r.done]
+    assert all(r.record["action"]["type"] == type(r.action).__name__ for r in done)
+    # every throw record reaches the caller exactly once, in the order of the replay
+    in_file = [t for r in done for t in r.record.get("throws", [])]
+    assert [t for r in results for t in r.throws] == in_file
+
+
+def test_step_refuses_what_does_not_fit():
+    m = Match(MatchConfig(ruleset="dm", seed=2))
+    try:
+        p = m.pending()
+        assert p.request is None and type(p.action).__name__ == "LagThrow"
+        with pytest.raises(ValueError, match="no throw is asked for now"):
+            m.step(ThrowParams(side="A"))
+        with pytest.raises(IllegalAction):
+            m.step(Choose("P1", "start", "P2"))  # no choice is due before the lag throws
+        with pytest.raises(IllegalAction):
+            m.step(PlaceKubb(side="A", kubb="A1", position=(0.0, 0.0), reason="penalty", half="B"))
+        assert m.pending() == p  # nothing was performed
+    finally:
+        m.close()
+
+
+def test_a_callers_choice_replaces_the_strategys():
+    """After the lag throws the winner chooses; the caller can choose for him."""
+    m = Match(MatchConfig(ruleset="dm", seed=2))
+    try:
+        while not isinstance(m.pending().action, Choose):
+            m.step()
+        p = m.pending()
+        legal = m.state.legal_actions()
+        other = next(a for a in legal if a != p.action)
+        r = m.step(other)
+        assert r.done and r.action == other and r.record["action"]["value"] == other.value
+    finally:
+        m.close()
