@@ -149,17 +149,19 @@ def throw(
     import math
 
     from kubb3d.physics.world import PhysicsGlitch, Terrain, World
-    from kubb3d.pitch import Pitch
+    from kubb3d.experiment.spec import TERRAIN_CM_MAX
+    from kubb3d.pitch import PITCH_LENGTH_M, Pitch
     from kubb3d.throw import ThrowParams, aim
     from kubb3d.throw import throw as do_throw
 
     if side not in ("A", "B"):
         raise UserError(f"--side must be A or B, got {side!r}")
-    if not (math.isfinite(terrain_cm) and terrain_cm >= 0):
-        raise UserError(f"--terrain-cm must be a number >= 0, got {terrain_cm}")
+    if not (math.isfinite(terrain_cm) and 0 <= terrain_cm <= TERRAIN_CM_MAX):
+        raise UserError(f"--terrain-cm must be from 0 to {TERRAIN_CM_MAX:g} cm, got {terrain_cm}")
     # ranges a real throw can have (else a "legal throw" would be reported for nonsense)
-    if not (math.isfinite(pitch_length) and 2.0 <= pitch_length <= 30.0):
-        raise UserError(f"--pitch-length must be from 2 to 30 m, got {pitch_length}")
+    lo, hi = PITCH_LENGTH_M
+    if not (math.isfinite(pitch_length) and lo <= pitch_length <= hi):
+        raise UserError(f"--pitch-length must be from {lo:g} to {hi:g} m, got {pitch_length}")
     if target is None and not -90.0 < azimuth_deg < 90.0:
         raise UserError(f"--azimuth-deg must be between -90 and 90 degrees (forward), got {azimuth_deg}")
     if not -90.0 <= tilt_deg <= 90.0:

@@ -47,6 +47,7 @@ def make_app() -> typer.Typer:
     ) -> None:
         """Run every trial of SPEC not yet in RESULTS, in parallel, storing rows as they finish."""
         from kubb3d.experiment import SpecError, StoreError, load_spec, run
+        from kubb3d.experiment.runner import check_size
         from kubb3d.library import resolve_experiment
 
         spec = resolve_experiment(spec)
@@ -65,7 +66,8 @@ def make_app() -> typer.Typer:
                 raise _user_error("--backend dask needs Dask: pip install 'kubb3d[dask]'")
         try:
             loaded = load_spec(spec)
-        except SpecError as exc:
+            check_size(loaded, max_trials)
+        except (SpecError, ValueError) as exc:
             raise _user_error(str(exc)) from None
         import signal
 
@@ -84,7 +86,7 @@ def make_app() -> typer.Typer:
             report = run(loaded, out, workers=workers, backend=backend.value, scheduler=scheduler, progress=not (quiet or as_json), max_trials=max_trials, on_rows=note)
         except StoreError as exc:
             raise _user_error(str(exc)) from None
-        except RuntimeError as exc:  # e.g. an unreachable Dask scheduler
+        except (RuntimeError, ValueError) as exc:  # an unreachable Dask scheduler, too many trials
             raise _user_error(str(exc)) from None
         except KeyboardInterrupt:
             from kubb3d.experiment import open_results

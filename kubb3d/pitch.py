@@ -43,6 +43,15 @@ def opponent(side: str) -> str:
     return {"A": "B", "B": "A"}[side]
 
 
+PITCH_LENGTH_M = (2.0, 30.0)
+"""m: the shortest and longest pitch a user may ask for (DM §2 and WS play 8 and 7.5 m;
+shorter than 2 m the baselines and the king crowd together, docs/experiments.md)."""
+
+PITCH_WIDTH_M = (1.0, 30.0)
+"""m: the narrowest and widest pitch a user may ask for (DM §2 and WS play 5 m; five
+baseline kubbs and two stakes need about a metre)."""
+
+
 @dataclass(frozen=True)
 class Pitch:
     """A rectangular Kubb pitch.

@@ -13,7 +13,7 @@ import enum
 import json
 import tomllib
 import types
-from typing import Any, Literal, Union, get_args, get_origin
+from typing import Annotated, Any, Literal, Union, get_args, get_origin
 
 from pydantic import BaseModel
 from pydantic_core import PydanticUndefined
@@ -127,6 +127,8 @@ def missing_descriptions() -> list[str]:
 def _type(annotation: Any) -> str:
     """A type as the file writes it: ``string``, ``"A" / "B"``, ``[number, number]`` …"""
     origin, args = get_origin(annotation), get_args(annotation)
+    if origin is Annotated:  # StrictFloat and constrained types: the type underneath
+        return _type(args[0])
     if origin in (Union, types.UnionType):
         return " or ".join(_type(a) for a in args if a is not type(None))
     if origin is Literal:

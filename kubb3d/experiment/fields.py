@@ -44,8 +44,8 @@ FIELDS: dict[tuple[str, str], tuple[str, str]] = {
     ("[setup.ground]", "friction"): ("", "sliding friction coefficient (results column ground_friction)"),
     ("[setup.ground]", "restitution"): ("", "bounciness, 0 to 1 (column ground_restitution)"),
     ("[setup.ground]", "rolling_resistance"): ("", "rolling friction coefficient (column ground_rolling_resistance)"),
-    ("[setup.pitch]", "length"): ("m", "baseline to baseline, up to 50"),
-    ("[setup.pitch]", "width"): ("m", "sideline to sideline, up to 50"),
+    ("[setup.pitch]", "length"): ("m", "baseline to baseline"),
+    ("[setup.pitch]", "width"): ("m", "sideline to sideline"),
     ("[[setup.pieces]]", "id"): ("", "piece id (a factor on it is column <id>_<field>, e.g. L_tilt_deg)"),
     ("[[setup.pieces]]", "kind"): ("", "kubb or king"),
     ("[[setup.pieces]]", "place"): ("", "standing at `at`, or leaning on the piece `on`"),
@@ -57,7 +57,7 @@ FIELDS: dict[tuple[str, str], tuple[str, str]] = {
     ("[[setup.pieces]]", "side"): ("", "owner side A or B (default: the half it stands in)"),
     ("[throw]", "side"): ("", "thrower's side: A throws towards +x, B towards −x"),
     ("[throw]", "baton"): ("", "id of the thrown baton"),
-    ("[throw]", "line_x"): ("m", "x of the throwing line (default the side's baseline)"),
+    ("[throw]", "line_x"): ("m", "x of the throwing line, on the pitch (default the side's baseline)"),
     ("[throw]", "target"): ("", "piece thrown at (the hit measure asks whether it fell); a factor or draw allowed"),
     ("[throw]", "aim"): ("", "let the aim solver pick speed and azimuth through the target"),
     ("[throw]", "skill"): ("", "player preset (novice, club, elite) whose release noise is added"),
@@ -193,6 +193,7 @@ def reference_markdown() -> str:
             key = _key(cls, fname)
             unit, meaning = FIELDS.get((title, key), ("", "(undocumented)"))
             typ = _spec_type(info.annotation)
+            meaning += "".join(f"; allowed: {m.text}" for m in info.metadata if isinstance(m, S.Range))
             lines.append(f"| `{key}` | {typ} | {_default(info)} | {unit or '—'} | {meaning} |")
         lines.append("")
     lines += ["## Measures", "", "`measures = [...]`; each adds these results columns:", "", "| measure | columns |", "| --- | --- |"]

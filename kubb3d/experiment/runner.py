@@ -27,6 +27,7 @@ failed with the reason ``worker process died``.
 
 from __future__ import annotations
 
+import itertools
 import os
 import time
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
@@ -122,6 +123,26 @@ DASK_MAX_BATCH = 16
 """Most trials in one Dask task. A Dask task costs the scheduler a few milliseconds (a round trip
 and bookkeeping), as much as a tenth of a ~30 ms trial; batching trials amortises that. Rows do
 not depend on the batching (a trial depends only on the spec and its index)."""
+
+
+MAX_TRIALS_PER_RUN = 10_000_000
+"""The most trials one call of :func:`run` takes (about five days at the 24 trials/s of the local
+backend in docs/speed.md); a larger spec runs in parts with ``max_trials``. It also bounds the
+memory of the list of pending trials (80 MB)."""
+
+
+def check_size(loaded: LoadedSpec, max_trials: int | None) -> None:
+    """Refuse, at once, a run of more than :data:`MAX_TRIALS_PER_RUN` trials.
+
+    Raises:
+        ValueError: the message says how to run the spec in parts.
+    """
+    total = loaded.n_trials
+    if min(total, total if max_trials is None else max(0, max_trials)) > MAX_TRIALS_PER_RUN:
+        raise ValueError(
+            f"{total} trials are more than one run takes ({MAX_TRIALS_PER_RUN}); run them in parts with "
+            f"--max-trials N (repeat the command to go on) or make the grid smaller"
+        )
 
 
 def dask_batch_size(n_trials: int, slots: int) -> int:
@@ -300,7 +321,8 @@ def run(
         A :class:`RunReport`.
 
     Raises:
-        ValueError: unknown backend or workers < 1.
+        ValueError: unknown backend, workers < 1, or more than :data:`MAX_TRIALS_PER_RUN`
+            trials asked for (raised before ``out`` is touched).
         StoreError: ``out`` holds another spec's results, or another run is writing it.
     """
     if backend not in _BACKENDS:
@@ -311,14 +333,15 @@ def run(
     if workers < 1:
         raise ValueError(f"workers must be >= 1, got {workers}")
     out = Path(out)
+    total = loaded.n_trials
+    check_size(loaded, max_trials)
     t0 = time.perf_counter()
     with ResultStore(out, loaded.sha256, loaded.to_json()) as store:
         done = store.finished()
-        total = loaded.n_trials
-        todo = [i for i in range(total) if i not in done]
-        if max_trials is not None:
-            todo = todo[: max(0, max_trials)]
-        skipped = len(done & set(range(total)))
+        # the trials still to run, enumerated lazily: a huge grid with --max-trials lists only those
+        pending = (i for i in range(total) if i not in done)
+        todo = list(itertools.islice(pending, None if max_trials is None else max(0, max_trials)))
+        skipped = sum(1 for i in done if i < total)
         counts = {"ran": 0, "failed": 0}
         bar = _Bar(loaded.spec.title, total, skipped, enabled=progress and bool(todo))
 

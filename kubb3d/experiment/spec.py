@@ -34,10 +34,12 @@ import json
 import math
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal, Union
+from typing import Annotated, Any, Literal, Union
 
 import numpy as np
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, StrictFloat, StrictInt, ValidationError, ValidationInfo, field_validator, model_validator
+
+from kubb3d.pitch import PITCH_LENGTH_M, PITCH_WIDTH_M
 
 SCHEMA_VERSION = 1
 
@@ -70,17 +72,75 @@ THROW_FIELDS = ("speed", "elevation_deg", "azimuth_deg", "spin_rps", "tilt_deg",
 """Numeric :class:`kubb3d.throw.ThrowParams` fields a spec may set."""
 
 
+TERRAIN_CM_MAX = 10.0
+"""cm: the largest bump amplitude of uneven ground (a kubb is 15 cm tall; docs/experiments.md)."""
+
+DISTURB_SPEED_MAX = 20.0
+"""m/s: the fastest kick of [disturb] (a baton arrives at about 10 m/s, docs/physics.md)."""
+
+LEAN_TILT_MAX_DEG = 80.0
+"""deg: the steepest tilt of a leaning kubb from the vertical (beyond it the kubb lies)."""
+
+
 class SpecError(ValueError):
     """A spec that cannot be read or fails validation: ``file: field: reason`` on one line."""
 
 
 # ------------------------------------------------------------------ value forms
+@dataclass(frozen=True)
+class Range:
+    """The allowed values of a number field, checked at load time for every value a trial
+    could use: the fixed value, every grid and choice value, the ends of a linspace and of a
+    uniform draw, the mean of a normal draw. Attached to a field as ``Annotated`` metadata.
+
+    Attributes:
+        lo, hi: bounds in the field's unit; ``lo`` is excluded when ``open_lo``.
+        text: the range in words, for the error message and docs/experiments.md.
+    """
+
+    lo: float
+    hi: float
+    text: str
+    open_lo: bool = False
+
+    def ok(self, x: float) -> bool:
+        return (self.lo < x if self.open_lo else self.lo <= x) and x <= self.hi
+
+
+def _form_values(v: Any) -> list:
+    """The values of a fixed value or form that :class:`Range` checks (module doc)."""
+    if isinstance(v, Grid):
+        return list(v.grid)
+    if isinstance(v, Choice):
+        return list(v.choice)
+    if isinstance(v, Uniform):
+        return list(v.uniform)
+    if isinstance(v, Linspace):
+        return list(v.linspace[:2])
+    if isinstance(v, Normal):
+        return [v.normal[0]]
+    return [v]
+
+
 class _Model(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    # no inf or nan anywhere (they end in math errors or silent nonsense); numbers are
+    # strict: ``true`` or ``"10"`` where a number is expected is refused, not converted
+    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
+
+    @field_validator("*")
+    @classmethod
+    def _in_range(cls, v: Any, info: ValidationInfo) -> Any:
+        rng = next((m for m in cls.model_fields[info.field_name].metadata if isinstance(m, Range)), None)
+        if rng is None or v is None:
+            return v
+        for x in _form_values(v):
+            if isinstance(x, (int, float)) and not isinstance(x, bool) and not rng.ok(x):
+                raise ValueError(f"{x!r} is outside the allowed range ({rng.text})")
+        return v
 
 
 class Grid(_Model):
-    grid: list[Union[float, str]] = Field(min_length=1)
+    grid: list[Union[StrictFloat, str]] = Field(min_length=1)
 
     @field_validator("grid")
     @classmethod
@@ -97,7 +157,7 @@ class Grid(_Model):
 
 
 class Linspace(_Model):
-    linspace: tuple[float, float, int]
+    linspace: tuple[StrictFloat, StrictFloat, StrictInt]
 
     @field_validator("linspace")
     @classmethod
@@ -114,7 +174,7 @@ class Linspace(_Model):
 
 
 class Uniform(_Model):
-    uniform: tuple[float, float]
+    uniform: tuple[StrictFloat, StrictFloat]
 
     @field_validator("uniform")
     @classmethod
@@ -128,7 +188,7 @@ class Uniform(_Model):
 
 
 class Normal(_Model):
-    normal: tuple[float, float]
+    normal: tuple[StrictFloat, StrictFloat]
 
     @field_validator("normal")
     @classmethod
@@ -142,22 +202,16 @@ class Normal(_Model):
 
 
 class Choice(_Model):
-    choice: list[Union[float, str]] = Field(min_length=1)
+    choice: list[Union[StrictFloat, str]] = Field(min_length=1)
 
     def draw(self, rng: np.random.Generator):
         return self.choice[int(rng.integers(len(self.choice)))]
 
 
-Num = Union[float, Grid, Linspace, Uniform, Normal, Choice]
+Num = Union[StrictFloat, Grid, Linspace, Uniform, Normal, Choice]
 Name = Union[str, Grid, Choice]
 FACTOR_FORMS = (Grid, Linspace)
 RANDOM_FORMS = (Uniform, Normal, Choice)
-
-
-def _finite_number(v):
-    if isinstance(v, float) and not math.isfinite(v):
-        raise ValueError("expected a finite number")
-    return v
 
 
 # ------------------------------------------------------------------ sections
@@ -165,14 +219,16 @@ class GroundSpec(_Model):
     """A named ground with some coefficients replaced (see :class:`kubb3d.physics.ground.Ground`)."""
 
     base: str = "grass"
-    friction: Num | None = None
-    restitution: Num | None = None
-    rolling_resistance: Num | None = None
+    friction: Annotated[Num | None, Range(0.0, 2.0, "from 0 to 2")] = None
+    restitution: Annotated[Num | None, Range(0.0, 1.0, "from 0 to 1")] = None
+    rolling_resistance: Annotated[Num | None, Range(0.0, 1.0, "from 0 to 1")] = None
 
 
 class PitchSpec(_Model):
-    length: float = Field(gt=0.0, le=50.0)
-    width: float = Field(gt=0.0, le=50.0)
+    """A pitch of its own size (:data:`kubb3d.pitch.PITCH_LENGTH_M`, :data:`kubb3d.pitch.PITCH_WIDTH_M`)."""
+
+    length: Annotated[StrictFloat, Range(*PITCH_LENGTH_M, f"from {PITCH_LENGTH_M[0]:g} to {PITCH_LENGTH_M[1]:g} m")]
+    width: Annotated[StrictFloat, Range(*PITCH_WIDTH_M, f"from {PITCH_WIDTH_M[0]:g} to {PITCH_WIDTH_M[1]:g} m")]
 
 
 class PieceSpec(_Model):
@@ -187,10 +243,10 @@ class PieceSpec(_Model):
     id: str = Field(min_length=1)
     kind: Literal["kubb", "king"] = "kubb"
     place: Literal["standing", "leaning"] = "standing"
-    at: tuple[float, float] | None = None
-    yaw_deg: float = 0.0
+    at: tuple[StrictFloat, StrictFloat] | None = None
+    yaw_deg: Annotated[StrictFloat, Range(-360.0, 360.0, "from -360 to 360 degrees")] = 0.0
     on: str | None = None
-    tilt_deg: Num | None = None
+    tilt_deg: Annotated[Num | None, Range(0.0, LEAN_TILT_MAX_DEG, f"more than 0 and at most {LEAN_TILT_MAX_DEG:g} degrees", open_lo=True)] = None
     from_deg: Literal[0, 90, 180, 270] = 0
     side: Literal["A", "B"] | None = None
 
@@ -203,8 +259,6 @@ class PieceSpec(_Model):
                 raise ValueError("place = 'leaning' needs 'on' (a piece id) and 'tilt_deg'")
             if self.kind != "kubb":
                 raise ValueError("only a kubb can be placed leaning")
-        if self.at is not None and not all(math.isfinite(c) for c in self.at):
-            raise ValueError("at must hold finite numbers")
         return self
 
 
@@ -216,8 +270,8 @@ class SetupSpec(_Model):
     layout: Literal["standard", "empty", "scenario"] = "standard"
     scenario: str | None = None
     stakes: bool = True
-    terrain_cm: Num = 0.0
-    terrain_seed: int = Field(default=0, ge=0)
+    terrain_cm: Annotated[Num, Range(0.0, TERRAIN_CM_MAX, f"from 0 to {TERRAIN_CM_MAX:g} cm")] = 0.0
+    terrain_seed: StrictInt = Field(default=0, ge=0, lt=2**63)
     pieces: list[PieceSpec] = []
 
     @field_validator("equipment")
@@ -248,6 +302,38 @@ class SetupSpec(_Model):
             placed.add(p.id)
         return self
 
+    @model_validator(mode="after")
+    def _no_overlap(self):
+        """Standing pieces (and the standard layout's kubbs and king) must not overlap: their
+        square footprints may touch but not cut into each other by more than the scenario
+        loader's tolerance (:data:`kubb3d.scenario.OVERLAP_TOL`, 2 mm)."""
+        from kubb3d.equipment import EQUIPMENT_SETS
+        from kubb3d.judge.geometry import overlap_depth, square
+        from kubb3d.pitch import PITCHES, Pitch
+        from kubb3d.scenario import OVERLAP_TOL
+
+        if self.layout == "scenario":
+            return self
+        eq = EQUIPMENT_SETS[self.equipment]
+        pitch = Pitch(self.pitch.length, self.pitch.width) if isinstance(self.pitch, PitchSpec) else PITCHES[self.pitch]
+        feet: list[tuple[str, list]] = []
+        if self.layout == "standard":
+            for side in "AB":
+                for pid, xy in pitch.baseline_kubb_positions(side).items():
+                    feet.append((pid, square(xy, (1.0, 0.0), eq.kubb.half_extents[0])))
+            feet.append(("king", square(pitch.king_position, (1.0, 0.0), eq.king.half_extents[0])))
+        for p in self.pieces:
+            if p.place == "standing":
+                yaw = math.radians(p.yaw_deg)
+                half = (eq.king if p.kind == "king" else eq.kubb).half_extents[0]
+                feet.append((p.id, square(p.at, (math.cos(yaw), math.sin(yaw)), half)))
+        for i, (a, fa) in enumerate(feet):
+            for b, fb in feet[:i]:
+                d = overlap_depth(fa, fb)
+                if d > OVERLAP_TOL:
+                    raise ValueError(f"pieces {b!r} and {a!r} overlap by {d * 1000:.0f} mm; move one of them")
+        return self
+
 
 def _is_standard_id(pid: str | None) -> bool:
     return pid == "king" or (pid is not None and len(pid) == 2 and pid[0] in "AB" and pid[1] in "12345")
@@ -265,24 +351,24 @@ class ThrowSpec(_Model):
 
     side: Literal["A", "B"] = "A"
     baton: str = "baton1"
-    line_x: float | None = None
+    line_x: StrictFloat | None = None
     target: Name | None = None
     aim: bool = False
     skill: Name | None = None
-    speed: Num | None = None
-    elevation_deg: Num | None = None
-    azimuth_deg: Num | None = None
-    spin_rps: Num | None = None
-    tilt_deg: Num | None = None
-    helicopter_rps: Num | None = None
-    release_angle_deg: Num | None = None
-    height: Num | None = None
-    lateral: Num | None = None
-    behind_line: Num | None = None
-    max_time_s: float = Field(default=15.0, gt=0.0, le=120.0)
-    speed_offset: Num | None = None
-    elevation_offset_deg: Num | None = None
-    azimuth_offset_deg: Num | None = None
+    speed: Annotated[Num | None, Range(0.0, 40.0, "more than 0 and at most 40 m/s", open_lo=True)] = None
+    elevation_deg: Annotated[Num | None, Range(-89.999, 89.999, "between -90 and 90 degrees")] = None
+    azimuth_deg: Annotated[Num | None, Range(-89.999, 89.999, "between -90 and 90 degrees (forward)")] = None
+    spin_rps: Annotated[Num | None, Range(-20.0, 20.0, "from -20 to 20 rev/s")] = None
+    tilt_deg: Annotated[Num | None, Range(-90.0, 90.0, "from -90 to 90 degrees")] = None
+    helicopter_rps: Annotated[Num | None, Range(-20.0, 20.0, "from -20 to 20 rev/s")] = None
+    release_angle_deg: Annotated[Num | None, Range(-180.0, 180.0, "from -180 to 180 degrees")] = None
+    height: Annotated[Num | None, Range(0.0, 3.0, "more than 0 and at most 3 m", open_lo=True)] = None
+    lateral: Annotated[Num | None, Range(-10.0, 10.0, "from -10 to 10 m")] = None
+    behind_line: Annotated[Num | None, Range(-5.0, 5.0, "from -5 to 5 m")] = None
+    max_time_s: StrictFloat = Field(default=15.0, gt=0.0, le=120.0)
+    speed_offset: Annotated[Num | None, Range(-40.0, 40.0, "from -40 to 40 m/s")] = None
+    elevation_offset_deg: Annotated[Num | None, Range(-90.0, 90.0, "from -90 to 90 degrees")] = None
+    azimuth_offset_deg: Annotated[Num | None, Range(-90.0, 90.0, "from -90 to 90 degrees")] = None
 
     @model_validator(mode="after")
     def _aim(self):
@@ -317,8 +403,8 @@ class DisturbSpec(_Model):
     counter-clockwise), e.g. a nudge from a neighbouring impact."""
 
     piece: str
-    speed_mps: Num = 0.0
-    direction_deg: Num = 0.0
+    speed_mps: Annotated[Num, Range(0.0, DISTURB_SPEED_MAX, f"from 0 to {DISTURB_SPEED_MAX:g} m/s")] = 0.0
+    direction_deg: Annotated[Num, Range(-360.0, 360.0, "from -360 to 360 degrees")] = 0.0
 
 
 class MatchSpec(_Model):
@@ -339,8 +425,8 @@ class MatchSpec(_Model):
     skill_b: Name = "club"
     strategy_a: Name | None = None
     strategy_b: Name | None = None
-    round_cap: int = Field(default=40, ge=1, le=200)
-    time_limit_min: float | None = Field(default=None, gt=0)
+    round_cap: StrictInt = Field(default=40, ge=1, le=200)
+    time_limit_min: StrictFloat | None = Field(default=None, gt=0, le=1440)
     ground: Name | None = None
 
     @field_validator("skill_a", "skill_b")
@@ -376,14 +462,22 @@ class ExperimentSpec(_Model):
     schema_: Literal[1] = Field(alias="schema")
     title: str = Field(min_length=1)
     description: str = ""
-    seed: int = Field(ge=0, lt=2**63)
-    trials_per_point: int = Field(ge=1, le=1_000_000)
+    seed: StrictInt = Field(ge=0, lt=2**63)
+    trials_per_point: StrictInt = Field(ge=1, le=1_000_000)
     measures: list[Literal[MEASURES]] = Field(min_length=1)  # type: ignore[valid-type]
     watch: list[str] = []
     setup: SetupSpec = SetupSpec()
     throw: ThrowSpec | None = None
     disturb: DisturbSpec | None = None
     match: MatchSpec | None = None
+
+    @model_validator(mode="after")
+    def _line_on_pitch(self):
+        if self.throw is not None and self.throw.line_x is not None:
+            half = self.pitch_obj.length / 2
+            if abs(self.throw.line_x) > half:
+                raise ValueError(f"throw.line_x: {self.throw.line_x!r} is off the pitch; expected from {-half:g} to {half:g} m")
+        return self
 
     @model_validator(mode="after")
     def _measures(self):
@@ -577,17 +671,19 @@ def validate(data: dict, path: Path | None = None) -> LoadedSpec:
     try:
         spec = ExperimentSpec.model_validate(data)
     except ValidationError as exc:
-        err = exc.errors()[0]
+        err = _most_telling(exc.errors())
         loc = _fmt(_short_loc(tuple(err["loc"])))
-        got = f" (got {err['input']!r})" if "input" in err and not isinstance(err["input"], dict) else ""
         msg = err["msg"].removeprefix("Value error, ")
+        got = f" (got {err['input']!r})" if "input" in err and not isinstance(err["input"], dict) and repr(err["input"]) not in msg else ""
         if err.get("type") == "extra_forbidden" and err["loc"]:
             from kubb3d.experiment.fields import suggest
 
             near = suggest(str(err["loc"][-1]))
             msg = "unknown field" + (f"; did you mean {near!r}?" if near else "") + " (`kubb3d experiment fields` lists them)"
-        more = f" (+{len(exc.errors()) - 1} more)" if len(exc.errors()) > 1 else ""
-        raise SpecError(f"{where}: {loc}: {msg}{got}{more}") from None
+        # other fields that fail (a value failing every branch of a union is one field)
+        fields = {_union_field(tuple(e["loc"])) for e in exc.errors()} - {_union_field(tuple(err["loc"]))}
+        more = f" (+{len(fields)} more)" if fields else ""
+        raise SpecError(f"{where}: {'' if loc == _fmt(()) else loc + ': '}{msg}{got}{more}") from None
     try:
         factors: list[Factor] = []
         draws: list[Draw] = []
@@ -615,14 +711,28 @@ def validate(data: dict, path: Path | None = None) -> LoadedSpec:
     return loaded
 
 
+def _most_telling(errors: list[dict]) -> dict:
+    """The error to show of a failed validation: a check of ours (a range, a rule) before
+    pydantic's type errors, then the deepest location (for a value that fits no branch of a
+    union, the branch it came closest to), then the first."""
+    return min(enumerate(errors), key=lambda ie: (ie[1].get("type") != "value_error", -len(ie[1]["loc"]), ie[0]))[1]
+
+
+def _is_branch(part) -> bool:
+    return isinstance(part, str) and (part[:1].isupper() or part in ("float", "str", "int") or part.startswith(("literal[", "function-")))
+
+
 def _short_loc(loc: tuple) -> tuple:
     # pydantic adds the union branch names (float, Grid …) to the location: drop them
-    keep = []
-    for part in loc:
-        if isinstance(part, str) and (part[:1].isupper() or part in ("float", "str", "int", "literal['dm','wikinger']") or part.startswith(("literal[", "function-"))):
-            continue
-        keep.append(part)
-    return tuple(keep)
+    return tuple(part for part in loc if not _is_branch(part))
+
+
+def _union_field(loc: tuple) -> tuple:
+    """The location up to the first union branch name: the field a value was given for."""
+    for k, part in enumerate(loc):
+        if _is_branch(part):
+            return loc[:k]
+    return loc
 
 
 def _check_kinds(spec: ExperimentSpec, factors, draws, where: str) -> None:
@@ -661,49 +771,6 @@ def _check_kinds(spec: ExperimentSpec, factors, draws, where: str) -> None:
         for a in targets:
             if a not in ids:
                 raise SpecError(f"{where}: throw.target: no piece {a!r} in the set-up; expected one of {sorted(ids)}")
-    if spec.throw is not None:
-        _check_throw_ranges(spec.throw, where)
-
-
-THROW_RANGES: dict[str, tuple[float, float, str]] = {
-    "speed": (1e-9, 40.0, "more than 0 and at most 40 m/s"),
-    "elevation_deg": (-89.999, 89.999, "between -90 and 90 degrees"),
-    "azimuth_deg": (-89.999, 89.999, "between -90 and 90 degrees (forward)"),
-    "tilt_deg": (-90.0, 90.0, "from -90 to 90 degrees"),
-    "spin_rps": (-20.0, 20.0, "from -20 to 20 rev/s"),
-    "helicopter_rps": (-20.0, 20.0, "from -20 to 20 rev/s"),
-    "release_angle_deg": (-180.0, 180.0, "from -180 to 180 degrees"),
-    "height": (1e-9, 3.0, "more than 0 and at most 3 m"),
-    "lateral": (-10.0, 10.0, "from -10 to 10 m"),
-    "behind_line": (-5.0, 5.0, "from -5 to 5 m"),
-}
-"""Allowed values of the [throw] numbers, checked at load time (a trial would fail anyway)."""
-
-
-def _check_throw_ranges(throw: "ThrowSpec", where: str) -> None:
-    """SpecError naming the file, the field and the allowed range for a [throw] number (fixed,
-    grid, choice, uniform bounds, linspace ends, normal mean) that no trial could use."""
-    for name, (lo, hi, text) in THROW_RANGES.items():
-        v = getattr(throw, name, None)
-        if v is None:
-            continue
-        if isinstance(v, Grid):
-            values = list(v.grid)
-        elif isinstance(v, Choice):
-            values = list(v.choice)
-        elif isinstance(v, Uniform):
-            values = list(v.uniform)
-        elif isinstance(v, Linspace):
-            values = list(v.linspace[:2])
-        elif isinstance(v, Normal):
-            values = [v.normal[0]]
-        else:
-            values = [v]
-        for x in values:
-            if isinstance(x, str):
-                continue
-            if not (isinstance(x, (int, float)) and math.isfinite(x) and lo <= x <= hi):
-                raise SpecError(f"{where}: throw.{name}: {x!r} is outside the allowed range ({text})")
 
 
 def load_spec(path: str | Path) -> LoadedSpec:

@@ -30,7 +30,7 @@ from typing import Any
 
 import numpy as np
 
-from kubb3d.experiment.spec import THROW_FIELDS, GroundSpec, LoadedSpec, get_at
+from kubb3d.experiment.spec import LEAN_TILT_MAX_DEG, THROW_FIELDS, GroundSpec, LoadedSpec, get_at
 
 LEAN_GAP = 0.001
 """m: gap left between a leaning kubb's top edge and its supporter when placed (it settles)."""
@@ -246,8 +246,8 @@ def _place_leaning(world, p, tilt_deg: float) -> None:
     Raises:
         ValueError: tilt outside (0°, 80°].
     """
-    if not 0.0 < tilt_deg <= 80.0:
-        raise ValueError(f"{p.id}: tilt_deg must be in (0, 80], got {tilt_deg}")
+    if not 0.0 < tilt_deg <= LEAN_TILT_MAX_DEG:
+        raise ValueError(f"{p.id}: tilt_deg must be in (0, {LEAN_TILT_MAX_DEG:g}], got {tilt_deg}")
     pos, q = world.pose(p.on)
     yaw_s = 2 * math.atan2(q[2], q[3])  # the supporter stands upright: its yaw
     sup = world.equipment.king if world.kind(p.on) == "king" else world.equipment.kubb

@@ -12,6 +12,7 @@ import sys
 import time
 from pathlib import Path
 
+import numpy as np
 import pytest
 from experiment_helpers import strip_wall, write_tiny
 
@@ -70,12 +71,11 @@ def test_failing_trials_are_stored_with_their_reason(tmp_path, monkeypatch):
     from kubb3d.physics import world as world_mod
 
     spec = tmp_path / "lean.toml"
-    spec.write_text(
-        """
+    text = """
 schema = 1
 title = "lean"
 seed = 3
-trials_per_point = 2
+trials_per_point = TRIALS
 measures = ["status", "felled"]
 watch = ["L", "S"]
 [setup]
@@ -89,24 +89,36 @@ id = "L"
 place = "leaning"
 on = "S"
 from_deg = 180
-tilt_deg = { grid = [32.0, 85.0] }
+tilt_deg = TILT
 [disturb]
 piece = "L"
 speed_mps = 0.05
 """
-    )
+    spec.write_text(text.replace("TRIALS", "2").replace("TILT", "32.0"))
     out = tmp_path / "lean.sqlite"
     rep = run(load_spec(spec), out, backend="serial", progress=False)
     rows = read_rows(out)
-    assert (rep.ran, rep.failed, len(rows)) == (8, 4, 8)
-    bad = [r for r in rows if not r["ok"]]
-    assert {r["L_tilt_deg"] for r in bad} == {85.0}
-    assert all(r["error"] == "ValueError: L: tilt_deg must be in (0, 80], got 85.0" for r in bad)
+    assert (rep.ran, rep.failed, len(rows)) == (4, 0, 4)
     good = {r["ground_friction"]: r["status_L"] for r in rows if r["ok"]}
     # A block leaning 32° on a block: its centre of mass is only 1.1 cm beyond its ground edge, so
     # the push on its supporter is about 0.07-0.09 of its weight (torque balance about the ground
     # edge, wall friction 0.5 to 0): ground friction 0.1 would hold it, 0.03 cannot.
     assert good == {0.03: "fallen", 0.5: "leaning"}
+
+    # a tilt drawn per trial may leave (0, 80] (only the mean is checked at load): those trials
+    # fail and are stored with their reason; which ones follows from each trial's own seed
+    bad_spec = tmp_path / "lean_drawn.toml"
+    bad_spec.write_text(text.replace("TRIALS", "3").replace("TILT", "{ normal = [60.0, 40.0] }"))
+    loaded = load_spec(bad_spec)
+    draws = [float(np.random.default_rng(np.random.SeedSequence(3, spawn_key=(i,))).normal(60.0, 40.0)) for i in range(6)]
+    expect_bad = {i for i, t in enumerate(draws) if not 0 < t <= 80}
+    assert 0 < len(expect_bad) < 6  # the seed gives both kinds
+    out3 = tmp_path / "drawn.sqlite"
+    rep3 = run(loaded, out3, backend="serial", progress=False)
+    rows3 = read_rows(out3)
+    assert (rep3.ran, rep3.failed) == (6, len(expect_bad))
+    assert {r["trial"] for r in rows3 if not r["ok"]} == expect_bad
+    assert all(r["error"] == f"ValueError: L: tilt_deg must be in (0, 80], got {r['L_tilt_deg']}" for r in rows3 if not r["ok"])
 
     # a physics glitch in every trial: all stored as failed, none dropped
     def glitch(self, *a, **k):
@@ -116,8 +128,8 @@ speed_mps = 0.05
     out2 = tmp_path / "glitch.sqlite"
     rep2 = run(load_spec(spec), out2, backend="serial", progress=False)
     rows2 = read_rows(out2)
-    assert (rep2.ran, rep2.failed) == (8, 8)
-    assert {r["error"] for r in rows2} == {"PhysicsGlitch: piece L left the world", "ValueError: L: tilt_deg must be in (0, 80], got 85.0"}
+    assert (rep2.ran, rep2.failed) == (4, 4)
+    assert {r["error"] for r in rows2} == {"PhysicsGlitch: piece L left the world"}
 
 
 def _count(db: Path) -> int:
@@ -210,3 +222,46 @@ def test_no_orphan_workers_after_the_run_is_killed(tmp_path, sig):
             os.killpg(proc.pid, signal.SIGKILL)
         except ProcessLookupError:
             pass
+
+
+def test_a_huge_grid_runs_lazily_with_max_trials(tmp_path):
+    """10^12 trials: --max-trials 1 runs one trial at once (nothing is enumerated eagerly)."""
+    from kubb3d.experiment.runner import MAX_TRIALS_PER_RUN
+
+    spec = Path(__file__).resolve().parents[1] / "bad_inputs" / "spec_huge_grid.toml"
+    loaded = load_spec(spec)
+    assert loaded.n_trials == 10**12 > MAX_TRIALS_PER_RUN
+    out = tmp_path / "huge.sqlite"
+    with pytest.raises(ValueError, match="--max-trials"):
+        run(loaded, out, backend="serial", progress=False)
+    assert not out.exists()
+    t0 = time.perf_counter()
+    rep = run(loaded, out, backend="serial", progress=False, max_trials=1)
+    assert (rep.ran, rep.skipped, rep.total) == (1, 0, 10**12)
+    rep2 = run(loaded, out, backend="serial", progress=False, max_trials=2)
+    assert (rep2.ran, rep2.skipped) == (2, 1)
+    assert [r["trial"] for r in read_rows(out)] == [0, 1, 2]
+    assert time.perf_counter() - t0 < 60
+
+
+def test_a_run_whose_trials_all_fail_exits_1_with_one_line(tmp_path, monkeypatch):
+    """Exit codes: 2 = the input was refused before any work (nothing written); 1 = the work
+    ran and failed (here every trial: the rows are stored, as audit/validate exit 1)."""
+    from typer.testing import CliRunner
+
+    from kubb3d.cli import _register_subapps, app
+    from kubb3d.physics import world as world_mod
+
+    def glitch(self, *a, **k):
+        raise world_mod.PhysicsGlitch("piece B2 left the world")
+
+    monkeypatch.setattr(world_mod.World, "run_until_rest", glitch)
+    spec = write_tiny(tmp_path)
+    out = tmp_path / "r.sqlite"
+    _register_subapps()
+    res = CliRunner().invoke(app, ["experiment", "run", str(spec), "--out", str(out), "--backend", "serial", "--quiet"])
+    assert res.exit_code == 1, res.output
+    errors = [ln for ln in res.stderr.splitlines() if ln.startswith("error:")]
+    assert len(errors) == 1 and "trials failed" in errors[0] and "PhysicsGlitch: piece B2 left the world" in errors[0]
+    rows = read_rows(out)
+    assert rows and not any(r["ok"] for r in rows)
