@@ -96,7 +96,8 @@ def test_bad_spec_names_file_field_and_reason(tmp_path, old, new, field):
     with pytest.raises(SpecError) as info:
         load_spec(path)
     msg = str(info.value)
-    assert msg.startswith(f"{path}: {field}:"), msg
+    # the field, or a part of it (throw.elevation_deg.uniform: …)
+    assert msg.startswith((f"{path}: {field}:", f"{path}: {field}.", f"{path}: {field}[")), msg
     assert "\n" not in msg
     assert len(msg.split(": ", 2)[2]) > 5  # a reason follows
 
