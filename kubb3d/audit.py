@@ -22,12 +22,14 @@ check                   what must hold
 ``raised_ok``           an inkasted kubb raised by the judge stands upright with its whole base
                         inside its half (DM §7 allows a blocked kubb partly out: there the
                         unblocked base must be inside, so only the base centre is checked),
-                        does not touch the king and overlaps no other kubb (DM §7, WS 10, 13)
+                        does not touch the king and overlaps no other kubb, all where the match
+                        leaves them after the inkast (DM §7, WS 10, 13, 14)
 ``placed_ok``           a placed kubb (penalty kubb WS 11, stößel DM §7, KT misflick) overlaps
                         no kubb, the king or a stake and lies inside its half
 ``conserved``           the world holds exactly the kubbs of the engine (a tie-break kubb, DM
                         §9, is out of both), one king and at most the ruleset's batons; every
-                        kubb is in one known place (standing, lying in the pitch, or picked up)
+                        kubb is in one known place (standing, lying in the pitch, or picked up);
+                        a piece that stood before an inkast stands on that spot after it
 ``king_by_rules``       a king down at rest after a throw or inkast has a ruling that decides
                         the game or sets it up again; the game ends by the king only through
                         such a ruling
@@ -328,21 +330,27 @@ class _Auditor:
                 self.bad("cites_ruleset", i, f"ruling on {r.piece} ({r.consequence.value}): {why}")
 
     # -- inkasts and placements
-    def inkast(self, i: int, snap, ctx, j, standing: Mapping[str, Any]) -> None:
-        """``standing``: id → PieceState of the kubbs standing before the inkast (not inkasted)."""
+    def inkast(self, i: int, snap, ctx, j, standing: Mapping[str, Any], now: Mapping[str, Any] | None = None) -> None:
+        """``standing``: id → PieceState of the pieces that stood before the inkast (not
+        inkasted; the king included), where they stand after the action; ``now``: every piece of
+        the world after the action (empty if the match ended with the inkast)."""
         from kubb3d.judge.geometry import footprint, overlap_depth
         from kubb3d.judge.raising import _state_at
 
+        now = now or {}
         half = opponent(ctx.inkasting_side)
         raised = {pid: _state_at(snap.pieces[pid], pose) for pid, pose in sorted(getattr(j, "raised", {}).items()) if pid in snap.pieces}
         stossel = {r.piece for r in j.rulings if r.status.value == "stößel"}
-        king = snap.pieces.get(KING_ID)
-        king_fp = footprint(_state_at(king, _pose_of(ctx.before.get(KING_ID), king))) if king is not None else None
-        king_centre = tuple(_pose_of(ctx.before.get(KING_ID), king).position[:2]) if king is not None else None
+        king = standing.get(KING_ID) or snap.pieces.get(KING_ID)
+        standing = {pid: p for pid, p in standing.items() if pid != KING_ID}
+        king_fp = footprint(king) if king is not None else None
+        king_centre = tuple(king.position[:2]) if king is not None else None
         for pid, p in raised.items():
             if pid in stossel:
                 continue  # placed later by hand: checked as a placement
             self.tick("raised_ok")
+            if pid in now and math.dist(now[pid].position[:2], p.position[:2]) > MOVED_M / 10:
+                self.bad("raised_ok", i, f"{pid} stands {math.dist(now[pid].position[:2], p.position[:2]) * 1000:.1f} mm from where the judge raised it")
             tilt = tilt_either_end(p.quat_xyzw)
             if tilt > math.radians(1.0):
                 self.bad("raised_ok", i, f"{pid} raised tilted {math.degrees(tilt):.1f}°")
@@ -363,6 +371,16 @@ class _Auditor:
                 d = overlap_depth(fp, footprint(o))
                 if d > 0.002:
                     self.bad("raised_ok", i, f"{pid} raised overlapping {oid} by {d * 100:.1f} cm")
+        # every piece that stood before the inkast stands on its spot again (WS basic rule 14,
+        # DM §5): the engine keeps that spot, so the world must too
+        king_out = bool(getattr(j, "king_felled", False))
+        for pid, pose in sorted(ctx.before.items()):
+            if pid not in now or (pid == KING_ID and king_out):
+                continue
+            self.tick("conserved")
+            off = math.dist(now[pid].position[:2], pose.position[:2])
+            if off > MOVED_M / 10:
+                self.bad("conserved", i, f"{pid} stood at ({pose.position[0]:.3f}, {pose.position[1]:.3f}) before the inkast and {off * 1000:.1f} mm away after it")
         self._king_inkast(i, snap, ctx, j)
         self._cites(i, j.rulings)
 
@@ -437,14 +455,6 @@ def _point_polygon_distance(pt, poly) -> float:
         t = 0.0 if L2 == 0 else max(0.0, min(1.0, ((pt[0] - ax) * ex + (pt[1] - ay) * ey) / L2))
         best = min(best, math.hypot(pt[0] - ax - t * ex, pt[1] - ay - t * ey))
     return best
-
-
-def _pose_of(pose, p):
-    from kubb3d.judge.rulings import Pose
-
-    if pose is None:
-        return Pose(tuple(p.position), tuple(p.quat_xyzw))
-    return pose
 
 
 # ---------------------------------------------------------------------- one match
@@ -526,9 +536,12 @@ def audit_match(ruleset: str, seed: int, players: tuple[str, str] = ("club", "cl
                             before_world[KING_ID] = _piece_at(snap.pieces[KING_ID], ctx.round_start[KING_ID])
                     aud.throw(i, before_world, snap, ctx, j, _turns(rec))
                 else:
-                    standing = {pid: snap.pieces[pid] for pid in sorted(ctx.before) if pid != KING_ID and pid in snap.pieces}
-                    standing = {pid: _piece_at(p, ctx.before[pid]) for pid, p in standing.items()}
-                    aud.inkast(i, snap, ctx, j, standing)
+                    # the pieces where the match left them (the world after the action), so a
+                    # piece the judge raised against but the driver moved is caught; the
+                    # spots before the inkast if the match ended with it
+                    now = m.world.snapshot().pieces if m.world is not None else {}
+                    standing = {pid: now[pid] if pid in now else _piece_at(snap.pieces[pid], ctx.before[pid]) for pid in sorted(ctx.before) if pid in snap.pieces}
+                    aud.inkast(i, snap, ctx, j, standing, now)
             if action.get("type") == "PlaceKubb" and m.world is not None and m.world.has_piece(action["kubb"]):
                 snap1 = m.world.snapshot()
                 aud.placement(i, action["kubb"], action["half"], snap1.pieces)

@@ -1011,13 +1011,15 @@ class Match:
         king_felled = bool(getattr(j, "king_felled", False))
         if not king_felled:
             king_felled = snap[KING_ID].tilt > KING_FELLED_TILT
-        # undo disturbances (WS basic rule 14, DM §5), then raise the valid kubbs (DM §7)
-        moved_tol = 0.002 if self.table else 0.005
-        for pid, p in before.items():
+        # undo disturbances (WS basic rule 14, DM §5): every piece that stood before is put back
+        # on its spot, the ones the judge ruled moved and the ones shifted too little for a
+        # ruling, as the judge raised against the spots (kubb3d.judge.raising); then raise the
+        # valid kubbs (DM §7)
+        for pid, p in sorted(before.items()):
             if pid == KING_ID and king_felled:
                 continue
             cur = snap[pid]
-            if math.dist(cur.position, p.position) > moved_tol or abs(cur.tilt - tilt_from_vertical(p.quat_xyzw)) > math.radians(3.0):
+            if tuple(cur.position) != tuple(p.position) or tuple(cur.quat_xyzw) != tuple(p.quat_xyzw):
                 self.world.set_pose(pid, p.position, p.quat_xyzw, wake=False)
         for kid, pose in valid.items():
             self.world.set_pose(kid, pose.position, pose.quat_xyzw, wake=False)

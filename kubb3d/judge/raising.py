@@ -34,7 +34,9 @@ neither turned about the vertical nor shifted.
   under WS the opponents place them freely in their own field at least one
   baton length from the king (WS basic rule 11).
 * **Side effects**: other pieces moved or felled by the inkast are set up again
-  where they stood (WS basic rule 14; DM §5 accident rule by analogy); a king
+  where they stood (WS basic rule 14; DM §5 accident rule by analogy); a piece
+  shifted by less than ``moved_tol`` gets no ruling but is put back on its spot
+  too, and raising tips against the spots (kubb3d's decision); a king
   felled by an inkasted kubb loses the game for the inkasting side (DM §1;
   WS "End of the Game").
 
@@ -380,7 +382,6 @@ def judge_inkast(after: Snapshot, ctx: InkastContext, params: JudgeParams | None
             king_down = True
             winner, loser = half_side, ctx.inkasting_side
             rulings.append(Ruling(KING_ID, ka.status, Consequence.GAME_LOST, (C.DM_AIM,) if dm else (C.WS_END,), f"An inkasted kubb of side {ctx.inkasting_side} felled the king before all kubbs were down, so side {ctx.inkasting_side} loses.", False))
-    moved_pose: dict[str, Pose] = {}
     for pid, pose in sorted(ctx.before.items()):
         if pid in inkasted or pid not in pieces or pieces[pid].kind not in ("kubb", "king"):
             continue
@@ -390,7 +391,6 @@ def judge_inkast(after: Snapshot, ctx: InkastContext, params: JudgeParams | None
         dist = math.dist(p.position, pose.position)
         a = analyse(after, pid, params, index=index)
         if dist > params.moved_tol or a.status is not Status.STANDING:
-            moved_pose[pid] = pose
             raise_now.add(pid)
             rulings.append(Ruling(pid, a.status, Consequence.RAISE_AT_ORIGINAL_SPOT, (C.DM_THROWING,) if dm else (C.WS_DISTURBED,), f"{pid} was {'knocked over' if a.status is not Status.STANDING else 'moved'} by an inkasted kubb, so it is set up again where it stood.", False, pose))
 
@@ -409,15 +409,17 @@ def judge_inkast(after: Snapshot, ctx: InkastContext, params: JudgeParams | None
             leaning[k] = (next(iter(ends)), kubb_support[0])
     lying = [k for k in inkasted if k not in stossel and k not in upright and k not in leaning]
 
-    # --- obstacles: every piece on the ground except batons and stößel
+    # --- obstacles: every piece on the ground except batons and stößel; a piece that stood
+    # before the inkast is where it stood: one moved more than ``moved_tol`` is set up again
+    # there (ruled above), one shifted less is put back too without a ruling (the match keeps
+    # one spot per standing kubb), so raised kubbs are tipped against the spots, not the
+    # shifted pieces (kubb3d decision, docs/rules.md "Raising next to a disturbed kubb")
     obstacles: dict[str, Poly] = {}
     for pid, p in pieces.items():
         if p.kind == "baton" or pid in stossel:
             continue
-        if pid == KING_ID and king_down and pid in ctx.before:
+        if pid in ctx.before and pid not in inkasted:
             p = _state_at(p, ctx.before[pid])
-        elif pid in moved_pose:
-            p = _state_at(p, moved_pose[pid])
         poly = footprint(p)
         if p.kind == "king":
             poly = _inflate(poly, params.king_clearance)

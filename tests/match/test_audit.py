@@ -110,3 +110,25 @@ def test_cli_rejects_bad_input_in_one_line(cli):
     assert r.stderr.strip().splitlines() == ["error: --matches must be from 1 to 100000, got 0"]
     r = cli("audit", "--ruleset", "chess")
     assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1
+
+
+def test_a_raised_kubb_is_checked_where_the_match_leaves_the_pieces():
+    # WS seed 79, action 96: the judge raised A4 against B4 where an inkast had nudged it 8 mm,
+    # then the match put B4 back on its spot, 5 mm into A4
+    from kubb3d.judge import InkastContext
+    from kubb3d.judge.raising import InkastJudgement
+    from kubb3d.judge.rulings import Pose
+
+    rep = AuditReport("wikinger")
+    aud = _Auditor(rep, 79, get_ruleset("wikinger"))
+    spot, nudged = Pose((0.27, 1.5, 0.075)), _kubb("B4", 0.278, 1.5)
+    a4 = _kubb("A4", 0.208, 1.5)
+    snap = Snapshot(1.0, {"B4": nudged, "A4": a4})
+    ctx = InkastContext(ruleset="wikinger", inkasting_side="A", inkasted=("A4",), before={"B4": spot})
+    j = InkastJudgement((Ruling("A4", Status.FALLEN, Consequence.RAISE_HERE, ("WS basic rule 10",), "raised", False, Pose(a4.position)),), {"A4": Pose(a4.position)})
+    aud.inkast(96, snap, ctx, j, {"B4": _kubb("B4", 0.27, 1.5)}, {"B4": _kubb("B4", 0.27, 1.5), "A4": a4})
+    assert [(v.check, v.detail) for v in rep.violations] == [("raised_ok", "A4 raised overlapping B4 by 0.8 cm")]
+    # the match left B4 nudged: A4 clears it, but B4 is off the spot the engine keeps
+    rep.violations.clear()
+    aud.inkast(96, snap, ctx, j, {"B4": nudged}, {"B4": nudged, "A4": a4})
+    assert [(v.check, v.detail) for v in rep.violations] == [("conserved", "B4 stood at (0.270, 1.500) before the inkast and 8.0 mm away after it")]
