@@ -34,6 +34,8 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, replace
+from types import EllipsisType
+from typing import Mapping
 
 import numpy as np
 
@@ -97,7 +99,7 @@ class ThrowRules:
 
 THROW_RULES = {
     "dm": ThrowRules(max_tilt_deg=30.0, tilt_rule="DM §5", forbid_helicopter=False, foot_rule="DM §5"),
-    "wikinger": ThrowRules(max_tilt_deg=None, forbid_helicopter=True, helicopter_rule="WS basic rule 5", foot_rule="WS basic rule 7"),
+    "wikinger": ThrowRules(max_tilt_deg=None, tilt_rule="WS basic rule 5", forbid_helicopter=True, helicopter_rule="WS basic rule 5", foot_rule="WS basic rule 7"),
 }
 
 
@@ -287,6 +289,21 @@ class Trajectory:
 
     times: np.ndarray
     poses: dict[str, np.ndarray]
+
+    def fall_order(self, tipping: Mapping[str, float]) -> tuple[str, ...]:
+        """The pieces whose long axis turned more than their tipping angle (``tipping``: piece
+        id → rad; pieces not named are left out) away from their first sampled direction, in
+        the order of the first sample at which they did (ties by id). For the referee option
+        ``baseline_after_field`` = ``contact order`` (``ThrowContext.fall_order``, DM §5)."""
+        when = []
+        for pid in sorted(self.poses):
+            if pid not in tipping or len(self.poses[pid]) == 0:
+                continue
+            axes = np.array([body_axis(q) for q in self.poses[pid][:, 3:7]])
+            turned = np.flatnonzero(axes @ axes[0] < math.cos(tipping[pid]))
+            if turned.size:
+                when.append((int(turned[0]), pid))
+        return tuple(pid for _, pid in sorted(when))
 
 
 @dataclass(frozen=True)
@@ -635,8 +652,14 @@ def check_legality(metrics: FlightMetrics, release: Release, rules: ThrowRules, 
     return out
 
 
-def throw(world: World, params: ThrowParams, *, baton: str = "baton1", ruleset: str = "dm", max_time: float = 15.0) -> ThrowResult:
+def throw(world: World, params: ThrowParams, *, baton: str = "baton1", ruleset: str = "dm", max_time: float = 15.0, max_tilt_deg: float | None | EllipsisType = ...) -> ThrowResult:
     """Throw a baton as described by ``params`` and simulate until rest.
+
+    Args:
+        max_tilt_deg: the referee option ``max_tilt_deg`` (:mod:`kubb3d.judge.options`): the
+            largest tilt out of the flight plane, deg, None for no limit; ``...`` takes the
+            ruleset's (DM §5: 30°; WS basic rule 5 gives no number: none). A throw tilted more
+            breaks the ruleset's tilt rule (``DM §5``, ``WS basic rule 5``).
 
     Raises:
         ValueError: bad parameters or unknown ruleset.
@@ -644,8 +667,13 @@ def throw(world: World, params: ThrowParams, *, baton: str = "baton1", ruleset: 
     """
     if ruleset not in THROW_RULES:
         raise ValueError(f"unknown ruleset {ruleset!r}; expected one of {sorted(THROW_RULES)}")
+    rules = THROW_RULES[ruleset]
+    if max_tilt_deg is not ...:
+        if max_tilt_deg is not None and not 0.0 <= max_tilt_deg <= 90.0:
+            raise ValueError(f"max_tilt_deg must be from 0 to 90 or None, got {max_tilt_deg!r}")
+        rules = replace(rules, max_tilt_deg=max_tilt_deg)
     release = release_from_params(params, world.pitch)
-    return simulate(world, baton, release, kind="baton", params=params, rules=THROW_RULES[ruleset], line_x=params.line_x, side=params.side, max_time=max_time)
+    return simulate(world, baton, release, kind="baton", params=params, rules=rules, line_x=params.line_x, side=params.side, max_time=max_time)
 
 
 # ---------------------------------------------------------------------- aim solver

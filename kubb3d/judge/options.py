@@ -25,8 +25,7 @@ class Option:
         concerns: the clauses it concerns (``DM §5`` …).
         where: ``module:function`` that applies it.
         set_by: how another value is chosen (``ThrowContext.options``, a ruleset field via
-            ``get_ruleset(name, field=value)``), or ``default only`` where only the default
-            is implemented so far.
+            ``get_ruleset(name, field=value)``, an argument of ``throw``/``simulate``).
     """
 
     name: str
@@ -35,7 +34,7 @@ class Option:
     question: str
     concerns: str
     where: str
-    set_by: str = "default only"
+    set_by: str
 
 
 OPTIONS: tuple[Option, ...] = (
@@ -67,6 +66,7 @@ OPTIONS: tuple[Option, ...] = (
         "(DM §7 makes raising the opponent's job but names no order).",
         "DM §7; WS basic rules 10, 12",
         "kubb3d.judge.raising:judge_inkast",
+        "InkastContext.options",
     ),
     Option(
         "advance_line",
@@ -96,6 +96,7 @@ OPTIONS: tuple[Option, ...] = (
         "tolerated). Simulated players do not argue, so by default every foul is penalised.",
         "DM §5; WS basic rule 7",
         "kubb3d.judge.throws:judge_throw",
+        "ThrowContext.options with ThrowContext.earlier_fouls",
     ),
     Option(
         "max_tilt_deg",
@@ -105,6 +106,7 @@ OPTIONS: tuple[Option, ...] = (
         "rule 5 asks for a straight throw without a number, so WS has no limit (only the helicopter ban).",
         "DM §5; WS basic rule 5",
         "kubb3d.throw:check_legality",
+        "throw(…, max_tilt_deg=…)",
     ),
     Option(
         "settle_s",
@@ -123,9 +125,11 @@ OPTIONS: tuple[Option, ...] = (
         ("throw start", "contact order"),
         "One baton fells the last standing field kubb and then a baseline kubb of the same half: "
         "DM §5 judges the baseline kubb by whether field kubbs 'still stand'; kubb3d looks at the "
-        "field kubbs standing when the throw began (a snapshot at rest has no order of falls).",
+        "field kubbs standing when the throw began (a snapshot at rest has no order of falls); "
+        "'contact order' counts it if those field kubbs went past tipping before it did.",
         "DM §5; WS basic rule 8; KT rules",
         "kubb3d.judge.throws:judge_throw",
+        "ThrowContext.options with ThrowContext.fall_order (Trajectory.fall_order)",
     ),
 )
 """Every option, in the order of ``kubb3d rules show``."""

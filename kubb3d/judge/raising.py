@@ -47,7 +47,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field, replace
-from typing import Mapping
+from typing import Any, Mapping
 
 from kubb3d.judge import citations as C
 from kubb3d.judge.geometry import (
@@ -64,6 +64,7 @@ from kubb3d.judge.geometry import (
     unit,
     clip_halfplane,
 )
+from kubb3d.judge.options import option
 from kubb3d.judge.params import DEFAULT_PARAMS, JudgeParams
 from kubb3d.judge.rulings import Consequence, Pose, Ruling, RulingsLookup, Status
 from kubb3d.judge.status import ContactIndex, analyse
@@ -86,6 +87,8 @@ class InkastContext:
             pieces, WS basic rule 14); empty: not checked.
         prefer: ``back`` or ``front``: the raising side's choice when both
             directions are valid (towards its own baseline, or towards the centre line).
+        options: referee options (:mod:`kubb3d.judge.options`: ``raise_order``); missing
+            keys take the ruleset's defaults.
     """
 
     ruleset: str = "dm"
@@ -94,9 +97,11 @@ class InkastContext:
     attempt: int = 1
     before: Mapping[str, Pose] = field(default_factory=dict)
     prefer: str = "back"
+    options: Mapping[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         C.check_ruleset(self.ruleset)
+        option(self.options, "raise_order", self.ruleset)  # a bad value fails here
         if self.inkasting_side not in ("A", "B"):
             raise ValueError(f"inkasting_side must be 'A' or 'B', got {self.inkasting_side!r}")
         if self.attempt not in (1, 2):
@@ -483,7 +488,12 @@ def judge_inkast(after: Snapshot, ctx: InkastContext, params: JudgeParams | None
         commit(kid, ok)
         notes[kid] = (f"tipped over its ground edge it would stand out, so {supporter} is raised first and {kid} is tipped over its other edge")
 
-    for kid in inkasted:
+    # the order of raising decides which of two kubbs with overlapping tipping squares gets
+    # its square and which is tipped up against it (option raise_order, DM §7 names none)
+    order = list(inkasted)
+    if option(ctx.options, "raise_order", ctx.ruleset) == "nearest baseline first":
+        order.sort(key=lambda k: abs(pieces[k].position[0] - baseline_x))  # stable: ties in throwing order
+    for kid in order:
         if kid in lying:
             raise_lying(kid)
 

@@ -4,11 +4,18 @@ and whether the king decided the game (DM §1, §5, §10; WS basic rules 7–9,
 
 Decisions where the rules are silent (documented in the rulings' reasons):
 
-* **Order of falls within one throw.** A snapshot shows only the end of a
-  throw, not the order in which pieces fell. A baseline kubb felled by a throw
-  that started while field kubbs of its half were standing does not count
-  (DM §5: "während in der dazugehörigen Feldhälfte noch Kubbs stehen";
-  WS basic rule 8: field kubbs "must be knocked over first").
+* **Order of falls within one throw** (option ``baseline_after_field``). A snapshot
+  shows only the end of a throw, not the order in which pieces fell. By default a
+  baseline kubb felled by a throw that started while field kubbs of its half were
+  standing does not count (DM §5: "während in der dazugehörigen Feldhälfte noch
+  Kubbs stehen"; WS basic rule 8: field kubbs "must be knocked over first"). With
+  ``contact order`` it counts if every one of those field kubbs went past its tipping
+  angle before it did (``ThrowContext.fall_order``, from the throw's trajectory:
+  :meth:`kubb3d.throw.Trajectory.fall_order`).
+* **A first foul** (option ``first_foul_warning``, off by default): when on, a player's
+  first foul of the match (``ThrowContext.earlier_fouls`` = 0) is only warned (DM §5
+  "zunächst eine Verwarnung"): the throw counts as legal and the judgement says
+  ``warned``.
 * **The king felled by an illegal throw** still loses the game (DM §1 makes
   no exception for fouls); a foul only raises *kubbs* again (DM §5).
 * **The king felled after all kubbs were down, but not by a king throw from
@@ -73,6 +80,10 @@ class ThrowContext:
             ``own_half_knock``, :mod:`kubb3d.judge.options`).
         options: referee options (:mod:`kubb3d.judge.options`); missing keys take the
             ruleset's defaults.
+        earlier_fouls: fouls of this thrower already called this match (warned or
+            penalised; option ``first_foul_warning``).
+        fall_order: pieces this throw turned past their tipping angle, in the order they
+            did (option ``baseline_after_field`` = ``contact order``).
     """
 
     ruleset: str = "dm"
@@ -87,9 +98,15 @@ class ThrowContext:
     accidents: frozenset[str] = frozenset()
     own_standing: Mapping[str, Pose] = field(default_factory=dict)
     options: Mapping[str, Any] = field(default_factory=dict)
+    earlier_fouls: int = 0
+    fall_order: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         C.check_ruleset(self.ruleset)
+        for name in ("first_foul_warning", "baseline_after_field"):
+            option(self.options, name, self.ruleset)  # a bad value fails here
+        if self.earlier_fouls < 0:
+            raise ValueError(f"earlier_fouls must be 0 or more, got {self.earlier_fouls!r}")
         if self.thrower not in ("A", "B"):
             raise ValueError(f"thrower must be 'A' or 'B', got {self.thrower!r}")
         for v in self.violations:
@@ -110,6 +127,8 @@ class ThrowJudgement(RulingsLookup):
             (early baseline kubbs, DM §5).
         raise_now: subset of ``raise_again`` to raise immediately.
         winner, loser: ``A``/``B`` if the king decided the game, else None.
+        warned: the throw broke a throwing rule but, as the thrower's first foul, was only
+            warned (option ``first_foul_warning``) and counts as legal.
     """
 
     rulings: tuple[Ruling, ...]
@@ -119,6 +138,7 @@ class ThrowJudgement(RulingsLookup):
     raise_now: frozenset[str]
     winner: str | None = None
     loser: str | None = None
+    warned: bool = False
 
     def to_dict(self) -> dict:
         """JSON-friendly dict."""
@@ -131,6 +151,7 @@ class ThrowJudgement(RulingsLookup):
             "raise_now": sorted(self.raise_now),
             "winner": self.winner,
             "loser": self.loser,
+            "warned": self.warned,
         }
 
 
@@ -170,6 +191,11 @@ def judge_throw(after: Snapshot, ctx: ThrowContext, params: JudgeParams | None =
     foul_rules = tuple(dict.fromkeys(_violation_rule(v)[0] for v in ctx.violations)) or ((C.DM_THROWING,) if dm else (C.WS_FOOT,))
     foul_text = "; ".join(_violation_rule(v)[1].rstrip(".") for v in ctx.violations) or "the throw broke a throwing rule"
     accident_rules = (C.DM_THROWING,) if dm else (C.WS_NOTES,)
+    warned = not ctx.legal and ctx.earlier_fouls == 0 and bool(option(ctx.options, "first_foul_warning", ctx.ruleset))
+    legal = ctx.legal or warned
+    warn_text = f" The throw broke a throwing rule ({foul_text}), but a first foul is only warned (DM §5), so it counts." if warned else ""
+    warn_rules = tuple(dict.fromkeys(foul_rules + (C.DM_THROWING,))) if warned else ()
+    by_order = option(ctx.options, "baseline_after_field", ctx.ruleset) == "contact order"
 
     rulings: list[Ruling] = []
     felled: set[str] = set()
@@ -206,10 +232,10 @@ def judge_throw(after: Snapshot, ctx: ThrowContext, params: JudgeParams | None =
                 continue
             why = a.reason if a.status is not Status.STANDING else f"The king stands again but was knocked past its tipping angle during the throw."
             if ctx.king_throw:
-                if ctx.legal:
+                if legal:
                     winner, loser = ctx.thrower, target
-                    rules = (C.DM_KING_THROW, C.DM_AIM) if dm else (C.WS_END,)
-                    rulings.append(Ruling(pid, a.status, Consequence.GAME_WON, rules, f"Side {ctx.thrower} felled the king with a legal king throw after all kubbs were down, so side {ctx.thrower} wins.", hc))
+                    rules = ((C.DM_KING_THROW, C.DM_AIM) if dm else (C.WS_END,)) + warn_rules
+                    rulings.append(Ruling(pid, a.status, Consequence.GAME_WON, rules, f"Side {ctx.thrower} felled the king with a legal king throw after all kubbs were down, so side {ctx.thrower} wins.{warn_text}", hc))
                 else:
                     rules = foul_rules + ((C.DM_KING_THROW,) if dm else (C.WS_NOTES,))
                     rulings.append(Ruling(pid, a.status, Consequence.RAISE_AT_ORIGINAL_SPOT, tuple(dict.fromkeys(rules)), f"The king throw was not legal ({foul_text}), so it does not count and the king is set up again.", hc, _raise_pose(ctx, pid)))
@@ -258,20 +284,22 @@ def judge_throw(after: Snapshot, ctx: ThrowContext, params: JudgeParams | None =
             why = f"{pid} stands again, but it was knocked past its tipping angle during this round, so it counts as fallen."
         else:
             rules, why = base_rules, a.reason
-        if not ctx.legal:
+        if not legal:
             rules = tuple(dict.fromkeys(foul_rules + ((C.DM_THROWING,) if dm else (C.WS_FOOT,))))
             rulings.append(Ruling(pid, a.status, Consequence.RAISE_AT_ORIGINAL_SPOT, rules, f"{pid} fell to an illegal throw ({foul_text}), so it does not count and is set up again.", hc, _raise_pose(ctx, pid)))
             raise_again.add(pid)
             raise_now.add(pid)
             continue
-        if pid not in ctx.field_kubbs and standing_field:
+        if pid not in ctx.field_kubbs and standing_field and not (by_order and _fell_after(pid, standing_field, ctx.fall_order)):
             rules = (C.DM_THROWING,) if dm else (C.WS_ORDER,)
             rulings.append(Ruling(pid, a.status, Consequence.RAISE_AT_ORIGINAL_SPOT, rules, f"Baseline kubb {pid} fell while field kubbs ({', '.join(sorted(standing_field))}) still stood in its half, so it does not count and is raised at its spot at the end of the round.", hc, _raise_pose(ctx, pid)))
             raise_again.add(pid)
             continue
         felled.add(pid)
         newly.add(pid)
-        rulings.append(Ruling(pid, a.status, Consequence.COUNTS_AS_FELLED, rules, why, hc))
+        if pid not in ctx.field_kubbs and standing_field:
+            why += f" Field kubbs {', '.join(sorted(standing_field))} stood when the throw began, but all of them fell before it did, so it counts."
+        rulings.append(Ruling(pid, a.status, Consequence.COUNTS_AS_FELLED, tuple(dict.fromkeys(rules + warn_rules)), why + warn_text, hc))
 
     ruled = {r.piece for r in rulings}
     now = option(ctx.options, "own_half_knock", ctx.ruleset) == "raise now"
@@ -292,7 +320,15 @@ def judge_throw(after: Snapshot, ctx: ThrowContext, params: JudgeParams | None =
     if ctx.ruleset == "kubbuteo":
         # Kubbuteo shares Kubb's rules (seed KT): the same rulings, cited from KT "Rules"
         rulings = [Ruling(r.piece, r.status, r.consequence, (C.KT_RULES,), r.reason, r.hand_check, r.raised_pose, r.valid) for r in rulings]
-    return ThrowJudgement(tuple(rulings), frozenset(newly), frozenset(felled), frozenset(raise_again), frozenset(raise_now), winner, loser)
+    return ThrowJudgement(tuple(rulings), frozenset(newly), frozenset(felled), frozenset(raise_again), frozenset(raise_now), winner, loser, warned)
+
+
+def _fell_after(pid: str, field_kubbs, fall_order) -> bool:
+    """Every one of ``field_kubbs`` went past its tipping angle before ``pid`` did."""
+    if pid not in fall_order:
+        return False
+    first = fall_order[: fall_order.index(pid)]
+    return all(f in first for f in field_kubbs)
 
 
 def _moved(p, pose: Pose, params: JudgeParams) -> bool:

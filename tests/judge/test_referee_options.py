@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 
 import pytest
 
@@ -113,3 +114,61 @@ def test_each_ruleset_cites_its_own_seed_for_accidents():
     s = snap(kubb("B1", 2.0, 0.0))
     got = {rs: judge_accident(s, {"B1"}, {}, rs)[0].rules for rs in ("dm", "wikinger", "kubbuteo")}
     assert got == {"dm": ("DM §5",), "wikinger": ("WS Tie-Break After the Group Stage",), "kubbuteo": ("KT rules",)}
+
+
+def test_raise_order_decides_which_kubb_gets_a_contested_square():
+    # A inkasted K1 then K2 into half B; both lie along x with a 7 cm gap between them, and
+    # standing S blocks K2's square towards B's baseline, so K1 and K2 both want the gap
+    from kubb3d.judge import InkastContext, judge_inkast
+
+    s = snap(kubb("K1", 2.0, 1.0, lying_yaw_deg=0), kubb("K2", 2.221, 1.0, lying_yaw_deg=0), kubb("S", 2.332, 1.0))
+    ctx = dict(ruleset="dm", inkasting_side="A", inkasted=("K1", "K2"), before={"S": Pose((2.332, 1.0, 0.075))})
+    thrown = judge_inkast(s, InkastContext(**ctx)).raised
+    nearest = judge_inkast(s, InkastContext(**ctx, options={"raise_order": "nearest baseline first"})).raised
+    # in throwing order K1 takes the gap; nearest to B's baseline (x = 4) first, K2 does and
+    # K1 is tipped the other way
+    assert thrown["K1"].position[0] == pytest.approx(2.110, abs=2e-3)
+    assert nearest["K2"].position[0] == pytest.approx(2.110, abs=2e-3)
+    assert nearest["K1"].position[0] == pytest.approx(1.890, abs=2e-3)
+    with pytest.raises(ValueError, match="raise_order"):
+        InkastContext(**ctx, options={"raise_order": "random"})
+
+
+def test_first_foul_is_only_warned_when_the_option_is_on():
+    # B3 fell to a throw with a foot fault: penalised by default (raised again), warned as the
+    # thrower's first foul with first_foul_warning (counts), penalised again at the second foul
+    s = snap(kubb("B3", 4.0, 0.3, lying_yaw_deg=0))
+    foul = dict(thrower="A", legal=False, violations=(("DM §5", "foot fault"),))
+    r = judge_throw(s, ThrowContext(**foul)).ruling("B3")
+    assert r.consequence is Consequence.RAISE_AT_ORIGINAL_SPOT
+    j = judge_throw(s, ThrowContext(**foul, options={"first_foul_warning": True}))
+    assert j.warned and j.felled == {"B3"}
+    assert j.ruling("B3").consequence is Consequence.COUNTS_AS_FELLED and "only warned" in j.ruling("B3").reason
+    second = judge_throw(s, ThrowContext(**foul, options={"first_foul_warning": True}, earlier_fouls=1))
+    assert not second.warned and second.ruling("B3").consequence is Consequence.RAISE_AT_ORIGINAL_SPOT
+    assert not judge_throw(s, ThrowContext(thrower="A", options={"first_foul_warning": True})).warned  # no foul, no warning
+
+
+def test_baseline_kubb_after_the_last_field_kubb_in_contact_order():
+    # one baton felled field kubb F (standing when the throw began) and then baseline kubb B3
+    s = snap(kubb("F", 2.0, 0.0, lying_yaw_deg=0), kubb("B3", 4.0, 0.0, lying_yaw_deg=0))
+    ctx = dict(thrower="A", field_kubbs=frozenset({"F"}), fall_order=("F", "B3"))
+    assert judge_throw(s, ThrowContext(**ctx)).ruling("B3").consequence is Consequence.RAISE_AT_ORIGINAL_SPOT
+    by_order = judge_throw(s, ThrowContext(**ctx, options={"baseline_after_field": "contact order"}))
+    assert by_order.felled == {"F", "B3"} and "fell before it did" in by_order.ruling("B3").reason
+    # B3 went first: it fell while F still stood, so it does not count in either reading
+    first = judge_throw(s, ThrowContext(**{**ctx, "fall_order": ("B3", "F")}, options={"baseline_after_field": "contact order"}))
+    assert first.ruling("B3").consequence is Consequence.RAISE_AT_ORIGINAL_SPOT and first.felled == {"F"}
+
+
+def test_fall_order_from_a_trajectory():
+    import numpy as np
+
+    from kubb3d.throw import Trajectory
+
+    up, c, s = (0.0, 0.0, 0.0, 1.0), math.cos(math.radians(20)), math.sin(math.radians(20))
+    tipped = (0.0, s, 0.0, c)  # long axis turned 40° about y
+    rows = lambda *qs: np.array([(0.0, 0.0, 0.075, *q) for q in qs])
+    t = Trajectory(np.arange(3.0), {"B3": rows(up, up, tipped), "F": rows(up, tipped, tipped), "baton1": rows(up, tipped, up), "B1": rows(up, up, up)})
+    tip = math.radians(25.0)
+    assert t.fall_order({"B3": tip, "F": tip, "B1": tip}) == ("F", "B3")
