@@ -9,6 +9,9 @@ replay file (kept only for matches with a violation), so ``kubb3d view REPLAY`` 
 ======================  ======================================================================
 check                   what must hold
 ======================  ======================================================================
+``completes``           the match plays to its end without an error (a match that stops with
+                        an exception is a violation at the action it reached, its replay kept;
+                        the audit goes on with the next match)
 ``felled_moved``        a kubb counted felled by a throw was moved by that throw: its base
                         centre moved more than :data:`MOVED_M`, or its long axis turned more
                         than its tipping angle between before and after, or during the throw
@@ -67,6 +70,7 @@ SIDELINE_TOL_M = 0.001
 """m: a standing kubb's base may cross a sideline by this much (contact-point noise at rest)."""
 
 CHECKS: dict[str, str] = {
+    "completes": "the match plays to its end without an error",
     "felled_moved": "a kubb counted felled by a throw was moved by it (DM §5)",
     "moved_ruled": "every piece a throw moved has a ruling",
     "standing_ok": "a kubb ruled standing is upright, self-supported and inside the sidelines",
@@ -118,6 +122,8 @@ class AuditReport:
         felled_standing: of those, ruled ``standing`` at rest (felled by history, DM §5).
         seeds: the seeds audited.
         per_seed: seed → (kubbs felled by a throw, of them ruled standing).
+        wall_s: seed → wall-clock seconds the match took to play and audit (a measurement
+            of the machine, not part of the verdict).
     """
 
     ruleset: str
@@ -128,6 +134,7 @@ class AuditReport:
     felled_standing: int = 0
     seeds: list[int] = field(default_factory=list)
     per_seed: dict[int, tuple[int, int]] = field(default_factory=dict)
+    wall_s: dict[int, float] = field(default_factory=dict)
 
     def count(self, check: str) -> int:
         """Violations of one check."""
@@ -143,6 +150,7 @@ class AuditReport:
         self.felled_standing += other.felled_standing
         self.seeds.extend(other.seeds)
         self.per_seed.update(other.per_seed)
+        self.wall_s.update(other.wall_s)
 
     def to_dict(self) -> dict:
         """JSON-friendly dict (violations sorted by seed and action)."""
@@ -155,6 +163,7 @@ class AuditReport:
             "felled_by_throw": self.felled,
             "felled_by_throw_ruled_standing": self.felled_standing,
             "per_seed": {str(k): {"felled_by_throw": v[0], "ruled_standing": v[1]} for k, v in sorted(self.per_seed.items())},
+            "wall_s": {str(k): round(v, 2) for k, v in sorted(self.wall_s.items())},
         }
 
 
@@ -497,11 +506,13 @@ def audit_match(ruleset: str, seed: int, players: tuple[str, str] = ("club", "cl
         The report of this match; violations carry the replay file's path when it is kept.
     """
     import tempfile
+    import time
 
     from kubb3d.match import Match, MatchConfig
     from kubb3d.rules import Inkast, PenaltyThrow, PlaceKubb
     from kubb3d.snapshot import PieceState
 
+    t0 = time.perf_counter()
     report = AuditReport(ruleset, matches=1, seeds=[seed])
     tmp = None
     if replay_dir is None:
@@ -513,6 +524,7 @@ def audit_match(ruleset: str, seed: int, players: tuple[str, str] = ("club", "cl
     judge = RecordingJudge()
     m = Match(MatchConfig(ruleset=ruleset, skills=tuple(players), seed=seed), judge=judge, replay=path)
     aud = _Auditor(report, seed, m.ruleset)
+    aud.tick("completes")
     try:
         while m.state.outcome() is None:
             i = m.action_index
@@ -566,9 +578,12 @@ def audit_match(ruleset: str, seed: int, players: tuple[str, str] = ("club", "cl
             aud.bad("replay_reproduces", m.action_index, f"outcome {o1} but the replay gives {o2}")
         elif _kubb_digest(final) != _kubb_digest(st2):
             aud.bad("replay_reproduces", m.action_index, "the replayed kubbs differ from the match's")
+    except Exception as exc:  # a match that cannot be audited is a finding, not a gap in the run
+        aud.bad("completes", m.action_index, f"the match stopped with {type(exc).__name__}: {exc}")
     finally:
         m.close()
     report.per_seed[seed] = (report.felled, report.felled_standing)
+    report.wall_s[seed] = time.perf_counter() - t0
     if report.violations or keep_clean:
         for v in report.violations:
             v.replay = str(path)

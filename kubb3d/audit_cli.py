@@ -8,6 +8,7 @@ exits 0 without violations and 1 with some.
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Optional
@@ -129,6 +130,9 @@ def register(app: typer.Typer) -> None:
         console.print(t)
         pct = 100.0 * rep.felled_standing / rep.felled if rep.felled else 0.0
         console.print(f"kubbs counted felled by a throw: {rep.felled}; of them ruled standing at rest (knocked past tipping and back up, DM §5): {rep.felled_standing} ({pct:.1f} %)")
+        if rep.wall_s:
+            slow = max(sorted(rep.wall_s), key=rep.wall_s.__getitem__)
+            console.print(f"wall time per match (on {workers} worker(s), load average {os.getloadavg()[0]:.1f} at the end): mean {sum(rep.wall_s.values()) / len(rep.wall_s):.1f} s, slowest seed {slow} ({rep.wall_s[slow]:.1f} s)")
         for v in sorted(rep.violations, key=lambda v: (v.seed, v.action, v.check)):
             console.print(f"[red]{v.check}[/red] seed {v.seed} action {v.action}: {v.detail.replace('[', chr(92) + '[')}  [dim]{v.replay}[/dim]")
         console.print(f"[bold]{len(rep.violations)} violation(s)[/bold]")

@@ -26,7 +26,7 @@ def test_seeded_match_has_no_violation(ruleset, seed, tmp_path, dm1):
     rep = dm1[0] if ruleset == "dm" else audit_match(ruleset, seed, replay_dir=tmp_path)
     assert [v.to_dict() for v in rep.violations] == []
     # every check that applies to every match looked at something
-    for check in ("felled_moved", "moved_ruled", "standing_ok", "raised_ok", "conserved", "king_by_rules", "cites_ruleset", "replay_reproduces"):
+    for check in ("completes", "felled_moved", "moved_ruled", "standing_ok", "raised_ok", "conserved", "king_by_rules", "cites_ruleset", "replay_reproduces"):
         assert rep.checked[check] > 0, check
     assert rep.felled > 0
     # before issue #12 about 40 % of the felled kubbs stood upright at rest; now only the rare
@@ -132,3 +132,21 @@ def test_a_raised_kubb_is_checked_where_the_match_leaves_the_pieces():
     rep.violations.clear()
     aud.inkast(96, snap, ctx, j, {"B4": nudged}, {"B4": nudged, "A4": a4})
     assert [(v.check, v.detail) for v in rep.violations] == [("conserved", "B4 stood at (0.270, 1.500) before the inkast and 8.0 mm away after it")]
+
+
+def test_a_match_that_stops_with_an_error_is_a_violation_not_a_gap(monkeypatch, tmp_path):
+    # the DM audit once stopped at 171 of 200 matches; a match that raises must be counted and
+    # reported with its replay, and the run must go on
+    import kubb3d.judge
+    from kubb3d.audit import run_audit
+
+    def broken(*_a, **_k):
+        raise RuntimeError("judge failed")
+
+    monkeypatch.setattr(kubb3d.judge, "judge_inkast", broken)
+    rep = run_audit("dm", 1, first_seed=1, replay_dir=tmp_path)
+    assert rep.matches == 1 and rep.checked["completes"] == 1
+    (v,) = [v for v in rep.violations if v.check == "completes"]
+    assert v.seed == 1 and v.action > 0 and "RuntimeError: judge failed" in v.detail
+    assert v.replay and (tmp_path / "dm-seed1.jsonl").exists()
+    assert set(rep.wall_s) == {1} and rep.wall_s[1] > 0
