@@ -70,6 +70,10 @@ TABLE_DT = 1.0 / 960.0
 
 FLOOR_ID = "floor"
 """Contacts with the floor below a table-top board (a piece there is off the board)."""
+FLOOR_MARGIN = 0.001
+"""m: a table-top piece that touches the floor (its bounding sphere this close to it, and a
+contact) has fallen off the board for good (a piece cannot climb the 0.75 m back): it is stopped
+where it is and no longer holds up the rest test (docs/physics.md "Table-top sets")."""
 
 GRAVITY = 9.81
 """m/s², standard gravity (rounded)."""
@@ -276,6 +280,7 @@ class World:
         self.time = 0.0
         self.steps = 0
         self._pieces: dict[str, _Piece] = {}
+        self._off_board: set[str] = set()
         self._by_body: dict[int, str] = {}
         self._cid = _acquire_client()
         self._forces: list[Callable[[], None]] = []
@@ -483,6 +488,7 @@ class World:
     def remove_piece(self, piece_id: str) -> None:
         """Take a piece out of the world (KeyError if unknown)."""
         piece = self._pieces.pop(piece_id)
+        self._off_board.discard(piece_id)
         del self._by_body[piece.body]
         pb.removeBody(piece.body, physicsClientId=self._cid)
 
@@ -614,6 +620,7 @@ class World:
         if wake:
             pb.changeDynamics(p.body, -1, activationState=pb.ACTIVATION_STATE_WAKE_UP, physicsClientId=c)
         p.reset_tilt(quat_xyzw)  # placing a piece sets it up: its history starts here (DM §5)
+        self._off_board.discard(piece_id)
 
     def velocity(self, piece_id: str) -> tuple[np.ndarray, np.ndarray]:
         """(linear velocity m/s, angular velocity rad/s), world frame."""
@@ -778,12 +785,17 @@ class World:
         """
         c = self._cid
         out = {}
+        board = self.equipment.board
+        floor = -board.table_height + FLOOR_MARGIN if board is not None else -math.inf
+        off: set[str] = set()
         for p in self._pieces.values():
             if p.kind == "stake":
                 continue
             pos, q = pb.getBasePositionAndOrientation(p.body, physicsClientId=c)
             if not (abs(pos[0]) < WORLD_LIMIT and abs(pos[1]) < WORLD_LIMIT and -WORLD_LIMIT < pos[2] < WORLD_LIMIT):
                 raise PhysicsGlitch(f"piece {p.id} left the world or became NaN at t={self.time:.3f} s: position {pos}")
+            if pos[2] - p.radius < floor and pb.getContactPoints(bodyA=p.body, bodyB=self._ground_body, physicsClientId=c):
+                off.add(p.id)
             if p.kind != "baton":
                 # turn of the long axis from its set-up direction: compare cosines, take the
                 # arccos only when it grew
@@ -792,6 +804,7 @@ class World:
                     p.cos_max_tilt = cos_turn
                     p.max_tilt = math.acos(max(-1.0, min(1.0, cos_turn)))
             out[p.id] = (pos, q)
+        self._off_board = off
         return out
 
     def steps_for(self, seconds: float) -> int:
@@ -853,15 +866,24 @@ class World:
 
     def _motion(self) -> tuple[bool, float]:
         """(any movable piece faster than :data:`REST_SPEED` or turning faster than
-        :data:`REST_TURN`; the fastest speed of any point of any movable piece, m/s)."""
+        :data:`REST_TURN`; the fastest speed of any point of any movable piece, m/s).
+
+        A table-top piece touching the floor at the last :meth:`sample` (:data:`FLOOR_MARGIN`)
+        does not count, and is stopped and put to sleep if it moves."""
         c = self._cid
         lin2, ang2 = REST_SPEED * REST_SPEED, REST_TURN * REST_TURN
         moving, fastest = False, 0.0
+        off = self._off_board
         for p in self._pieces.values():
             if p.kind == "stake":
                 continue
             (vx, vy, vz), (wx, wy, wz) = pb.getBaseVelocity(p.body, physicsClientId=c)
             v2, w2 = vx * vx + vy * vy + vz * vz, wx * wx + wy * wy + wz * wz
+            if p.id in off:
+                if v2 > 0.0 or w2 > 0.0:
+                    pb.resetBaseVelocity(p.body, (0.0, 0.0, 0.0), (0.0, 0.0, 0.0), physicsClientId=c)
+                    pb.changeDynamics(p.body, -1, activationState=pb.ACTIVATION_STATE_SLEEP, physicsClientId=c)
+                continue
             if v2 > lin2 or w2 > ang2:
                 moving = True
             fastest = max(fastest, math.sqrt(v2) + math.sqrt(w2) * p.radius)
@@ -937,7 +959,8 @@ class World:
         return tuple(out)
 
     def settle_forces(self, max_time: float = 3.0) -> bool:
-        """Wake every piece and take one step so that every contact carries a fresh normal force.
+        """Wake every piece (but those stopped on the floor below a table top) and take one step so
+        that every contact carries a fresh normal force.
 
         Pieces that were put to sleep while pressed into each other (e.g. a scene rebuilt from
         rounded poses) are pushed apart when woken (by split impulse: they move without gaining
@@ -949,7 +972,7 @@ class World:
             True if the world was still at rest after waking up.
         """
         c = self._cid
-        movable = [p for p in self._pieces.values() if p.kind != "stake"]
+        movable = [p for p in self._pieces.values() if p.kind != "stake" and p.id not in self._off_board]
         before = []
         for p in movable:
             pb.changeDynamics(p.body, -1, activationState=pb.ACTIVATION_STATE_WAKE_UP, physicsClientId=c)

@@ -36,6 +36,20 @@ def test_kubb_knocked_off_the_edge_falls_to_the_floor_and_is_ruled_off_the_board
     assert "B5" in j.felled
 
 
+def test_a_disk_that_falls_to_the_floor_is_stopped_there_and_does_not_hold_up_the_rest():
+    # a hard flick through A's gap runs off B's end; on the floor a disk used to roll on its rim for
+    # seconds (the whole flick waited for it, up to the 6 s limit); now it is stopped on landing
+    with World.standard("kubbuteo") as w:
+        a = w.pitch.baseline_kubb_positions("A")
+        r = flick(w, "baton1", FlickParams(side="A", lateral=(a["A1"][1] + a["A2"][1]) / 2, speed=3.0))
+        snap = w.snapshot()
+        v, omega = w.velocity("baton1")
+        # slide 1.1 m at 0.3 g (0.9 s), fall 0.75 m (0.4 s), settle window 0.5 s
+        assert r.at_rest and w.time < 2.2
+        assert FLOOR_ID in snap.touching("baton1") and snap["baton1"].position[2] < -KUBBUTEO.board.table_height + 0.02
+        assert not v.any() and not omega.any()
+
+
 @pytest.mark.parametrize("target", ["B2", "B4"])
 def test_aimed_flick_fells_the_target_and_the_judge_counts_it(target):
     with World.standard("kubbuteo") as w:
