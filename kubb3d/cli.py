@@ -39,8 +39,15 @@ class OneLineErrors(TyperGroup):
     as one line ``error: …`` on stderr and exit code 2 (no boxed panel, no traceback)."""
 
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):  # type: ignore[override]
-        from kubb3d.files import FileSafetyError
+        import warnings
 
+        from kubb3d.files import FileSafetyError, InputWarning
+
+        def one_line_warning(message, category, filename, lineno, file=None, line=None):
+            typer.echo(f"warning: {_one_line(message)}", err=True)
+
+        warnings.showwarning = one_line_warning
+        warnings.simplefilter("always", InputWarning)
         try:
             code = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
         except _click_exc.NoArgsIsHelpError as exc:

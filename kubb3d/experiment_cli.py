@@ -193,8 +193,6 @@ def make_app() -> typer.Typer:
             raise _user_error(str(exc)) from None
         if not rows:
             raise _user_error("no trial matches --where")
-        if pooled:
-            typer.echo(f"note: pooled over the factors {', '.join(pooled)} (use --group or --where to separate them)", err=True)
         if out is None:
             def safe(text: str) -> str:  # a column name never makes a path (no / or ..)
                 return "".join(ch if ch.isalnum() or ch == "_" else "-" for ch in text)
@@ -204,6 +202,8 @@ def make_app() -> typer.Typer:
             path = plot(rows, out, x=x, y=y, measure=measure, group_by=group, bins=bins, title=title)
         except ValueError as exc:
             raise _user_error(str(exc)) from None
+        if pooled:  # after the plot: an error stays the only line
+            typer.echo(f"note: pooled over the factors {', '.join(pooled)} (use --group or --where to separate them)", err=True)
         typer.echo(f"wrote {path}")
 
     @app.command("summary")
@@ -246,21 +246,24 @@ def make_app() -> typer.Typer:
                 pooled = _pooled(store, used)
         except StoreError:
             pooled = []
+        texts = None if binary else text_values(rows, fn)
+        try:
+            if texts is not None:
+                # a text column (a winner, a first contact …): the rate of each of its values
+                from dataclasses import replace as _replace
+
+                cells = []
+                for value in texts:
+                    _, fv, _ = measure_fn(f"{label}={value}", cols)
+                    cells += [_replace(c, key=(*c.key, value)) for c in group_rows(rows, keys, fv, True)]
+                keys = [*keys, label]
+                label = f"{label}: rate of each value"
+            else:
+                cells = group_rows(rows, keys, fn, True if binary else None)
+        except ValueError as exc:  # a value of the wrong kind in a hand-edited file
+            raise _user_error(str(exc)) from None
         if pooled and not as_json:
             typer.echo(f"note: pooled over the factors {', '.join(pooled)} (use --by or --where to separate them)", err=True)
-        texts = None if binary else text_values(rows, fn)
-        if texts is not None:
-            # a text column (a winner, a first contact …): the rate of each of its values
-            from dataclasses import replace as _replace
-
-            cells = []
-            for value in texts:
-                _, fv, _ = measure_fn(f"{label}={value}", cols)
-                cells += [_replace(c, key=(*c.key, value)) for c in group_rows(rows, keys, fv, True)]
-            keys = [*keys, label]
-            label = f"{label}: rate of each value"
-        else:
-            cells = group_rows(rows, keys, fn, True if binary else None)
         failed = sum(1 for r in rows if not r.get("ok"))
         rate = bool(cells) and all(c.k is not None for c in cells)
         if as_json:

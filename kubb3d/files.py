@@ -27,6 +27,11 @@ except ImportError:  # pragma: no cover - Windows: no advisory locks, writes sta
     fcntl = None  # type: ignore[assignment]
 
 
+class InputWarning(UserWarning):
+    """Something in an input file that a reader skipped; the CLI prints it as one line
+    ``warning: …``, every time."""
+
+
 class FileSafetyError(ValueError):
     """An output path that breaks the rule, a file another process holds, a full disk."""
 

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Sequence
 
 from kubb3d.experiment.export import columns
-from kubb3d.experiment.stats import bin_column, group, match_column, measure_fn
+from kubb3d.experiment.stats import bin_column, group, key_value, match_column, measure_fn
 
 UNITS = {"speed": "m/s", "_deg": "°", "_rps": "rev/s", "_mps": "m/s", "_s": "s", "height": "m", "lateral": "m", "behind_line": "m", "terrain_cm": "cm"}
 
@@ -88,7 +88,7 @@ def plot(
         per_cell = {}
         for r in rows:
             if r.get("ok"):
-                key = (r.get(match_column(x, cols)), r.get(match_column(y, cols)))
+                key = (key_value(r.get(match_column(x, cols))), key_value(r.get(match_column(y, cols))))
                 per_cell[key] = per_cell.get(key, 0) + 1
         if per_cell and len(set(per_cell.values())) == 1:
             note += f", {next(iter(per_cell.values()))} per cell"
@@ -124,10 +124,10 @@ def plot(
                     ax.text(j, i, f"{text}\nn={counts[i, j]}", ha="center", va="center", fontsize=7, color="white" if (is_rate and v < 0.6) else "black")
     else:
         gc = match_column(group_by, cols) if group_by else None
-        groups = sorted({r.get(gc) for r in rows if r.get("ok")}, key=_order) if gc else [None]
+        groups = sorted({key_value(r.get(gc)) for r in rows if r.get("ok")}, key=_order) if gc else [None]
         any_line = False
         for g in groups:
-            sub = [r for r in rows if gc is None or r.get(gc) == g]
+            sub = [r for r in rows if gc is None or key_value(r.get(gc)) == g]
             cells = group(sub, [xc], fn, binary_values)
             if not cells:
                 continue

@@ -93,11 +93,34 @@ def measure_fn(expr: str, available: Sequence[str]) -> tuple[str, Callable[[dict
 
 def text_values(rows: Sequence[dict], fn: Callable[[dict], Any]) -> list[str] | None:
     """The distinct values (``null`` for none) of a measure that holds text in finished trials,
-    sorted; None for a numeric or boolean measure."""
+    or whose every value is a list (``felled``: each id in them), sorted; None for a numeric or
+    boolean measure."""
     vals = [fn(r) for r in rows if r.get("ok")]
-    if not any(isinstance(v, str) for v in vals):
+    lists = bool(vals) and all(isinstance(v, list) or v is None for v in vals)
+    if not (lists or any(isinstance(v, str) for v in vals)):
         return None
-    return sorted({"null" if v is None else str(v) for v in vals})
+    out: set[str] = set()
+    for v in vals:
+        if isinstance(v, list):
+            out.update(str(key_value(x)) for x in v)
+        else:
+            out.add("null" if v is None else str(key_value(v)))
+    return sorted(out)
+
+
+def key_value(v: Any) -> Any:
+    """A value usable as a group key: lists and tables (a hand-edited results row) become
+    their compact JSON text, other values stay."""
+    if isinstance(v, (list, dict)):
+        import json
+
+        return json.dumps(v, sort_keys=True, separators=(",", ":"))
+    return v
+
+
+def is_number(v: Any) -> bool:
+    """A real number (bools count as 0/1)."""
+    return isinstance(v, (int, float))
 
 
 @dataclass(frozen=True)
@@ -139,7 +162,9 @@ def group(rows: Sequence[dict], by: Sequence[str], fn: Callable[[dict], Any], bi
         v = fn(r)
         if v is None:
             continue
-        buckets.setdefault(tuple(r.get(c) for c in by), []).append(v)
+        if not binary and not is_number(v):
+            raise ValueError(f"trial {r.get('trial')}: the measure holds {type(v).__name__} {key_value(v)!r}, not a number (column=value gives the rate of a value)")
+        buckets.setdefault(tuple(key_value(r.get(c)) for c in by), []).append(v)
     if binary is None:
         binary = all(isinstance(v, bool) for vs in buckets.values() for v in vs)
     out = []
@@ -153,7 +178,7 @@ def group(rows: Sequence[dict], by: Sequence[str], fn: Callable[[dict], Any], bi
         else:
             xs = [float(v) for v in vs]
             mean = sum(xs) / n
-            sd = math.sqrt(sum((x - mean) ** 2 for x in xs) / (n - 1)) if n > 1 else 0.0
+            sd = math.sqrt(sum((x - mean) * (x - mean) for x in xs) / (n - 1)) if n > 1 else 0.0  # no OverflowError
             half = Z95 * sd / math.sqrt(n)
             out.append(Cell(key, n, mean, mean - half, mean + half, None))
     return out

@@ -30,12 +30,17 @@ import json
 import os
 import sqlite3
 import time
+import warnings
 from pathlib import Path
 from typing import Iterable, Iterator
 
-from kubb3d.files import FileSafetyError, check_output, lock_fd
+from kubb3d.files import FileSafetyError, InputWarning, check_output, lock_fd
 
 STORE_SCHEMA = "1"
+
+
+class BadRowsWarning(InputWarning):
+    """Rows of a results file that readers skip (see :meth:`ResultStore.rows`)."""
 
 
 class StoreError(ValueError):
@@ -172,11 +177,30 @@ class ResultStore:
         self._view_fields = set(names)
 
     def rows(self) -> Iterator[dict]:
-        """Every stored row in trial order, with ``wall_s`` added."""
-        for row, wall in self.db.execute("SELECT row, wall_s FROM trials ORDER BY trial"):
-            d = json.loads(row)
-            d["wall_s"] = wall
+        """Every stored row in trial order, with ``wall_s`` added (None unless a number).
+
+        A row that is not a trial row (a hand-edited or foreign file: not JSON, not a JSON
+        object, ``trial`` missing or not its own index) is skipped; when the rows have been
+        read, one :class:`BadRowsWarning` says how many and why the first was.
+        """
+        bad: list[str] = []
+        for trial, row, wall in self.db.execute("SELECT trial, row, wall_s FROM trials ORDER BY trial"):
+            why = None
+            try:
+                d = json.loads(row) if isinstance(row, (str, bytes)) else None
+            except (ValueError, RecursionError):
+                d, why = None, "not valid JSON"
+            if why is None and not isinstance(d, dict):
+                why = "not a JSON object"
+            elif why is None and (type(d.get("trial")) is not int or d["trial"] != trial):
+                why = "its 'trial' field is not the trial's index"
+            if why is not None:
+                bad.append(f"trial {trial}: {why}")
+                continue
+            d["wall_s"] = wall if isinstance(wall, (int, float)) else None
             yield d
+        if bad:
+            warnings.warn(BadRowsWarning(f"{self.path}: skipped {len(bad)} row(s) that are not kubb3d trial rows (first: {bad[0]})"), stacklevel=2)
 
     def _unlock(self) -> None:
         if self._lock_fd is not None:
