@@ -7,7 +7,8 @@ pair differs (the differing seeds are listed).
 
 Usage::
 
-    .venv/bin/python benchmarks/determinism.py [--seeds 1,2,3,4,5] [--hash-seeds 0,1,2,3] [--rulesets dm,wikinger] [--jobs 2]
+    .venv/bin/python benchmarks/determinism.py [--seeds 1,2,3,4,5] \
+        [--hash-seeds 0,1,2,3] [--rulesets dm,wikinger] [--jobs 2]
 """
 
 from __future__ import annotations
@@ -26,7 +27,19 @@ from pathlib import Path
 def play(ruleset: str, seed: int, hash_seed: int, folder: Path) -> str:
     out = folder / f"{ruleset}-{seed}-{hash_seed}.jsonl"
     env = dict(os.environ, PYTHONHASHSEED=str(hash_seed))
-    cmd = [sys.executable, "-c", "from kubb3d.cli import main; main()", "match", "--ruleset", ruleset, "--seed", str(seed), "--quiet", "--replay", str(out)]
+    cmd = [
+        sys.executable,
+        "-c",
+        "from kubb3d.cli import main; main()",
+        "match",
+        "--ruleset",
+        ruleset,
+        "--seed",
+        str(seed),
+        "--quiet",
+        "--replay",
+        str(out),
+    ]
     subprocess.run(cmd, env=env, check=True, capture_output=True, timeout=1800)
     return hashlib.sha256(out.read_bytes()).hexdigest()
 
@@ -51,7 +64,10 @@ def main(argv: list[str] | None = None) -> int:
                 same = len(set(digests.values())) == 1
                 bad += not same
                 detail = "" if same else "  " + ", ".join(f"hash seed {h}: {d[:12]}" for h, d in digests.items())
-                print(f"{r:9s} seed {s}: {'identical' if same else 'DIFFERENT'} over {len(hashes)} hash seeds{detail}", flush=True)
+                print(
+                    f"{r:9s} seed {s}: {'identical' if same else 'DIFFERENT'} over {len(hashes)} hash seeds{detail}",
+                    flush=True,
+                )
     n = len(rulesets) * len(seeds)
     print(f"{n - bad} of {n} matches identical across hash seeds {hashes} ({time.perf_counter() - t0:.0f} s)")
     return 1 if bad else 0

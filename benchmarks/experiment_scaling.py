@@ -53,19 +53,29 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--trials", type=int, default=300)
     ap.add_argument("--spec", type=Path, default=ROOT / "scenarios" / "experiments" / "hit-8m.toml")
-    ap.add_argument("--dask", action="store_true", help="also run 2 workers on a Dask LocalCluster (separate scheduler and worker processes)")
+    ap.add_argument(
+        "--dask",
+        action="store_true",
+        help="also run 2 workers on a Dask LocalCluster (separate scheduler and worker processes)",
+    )
     a = ap.parse_args()
-    print(f"{os.cpu_count()} cores; load average {os.getloadavg()[0]:.1f}; spec {a.spec.name}, {a.trials} trials per run")
+    print(
+        f"{os.cpu_count()} cores; load average {os.getloadavg()[0]:.1f}; spec {a.spec.name}, {a.trials} trials per run"
+    )
     runs = [("local", 1), ("local", 2)] + ([("dask", 2)] if a.dask else [])
     with tempfile.TemporaryDirectory() as tmp:
         res = [measure(a.spec, a.trials, w, Path(tmp), backend) for backend, w in runs]
     for m in res:
         print(
-            f"{m['backend']} workers={m['workers']}: {m['trials']} trials ({m['failed']} failed) in {m['seconds']:.1f} s = "
+            f"{m['backend']} workers={m['workers']}: {m['trials']} trials ({m['failed']} failed) in {m['seconds']:.1f} "
+            "s = "
             f"{m['rate']:.2f} trials/s, {m['rate_per_worker']:.2f} trials/s per worker "
             f"(inside a worker: {m['worker_rate']:.2f} trials/s)"
         )
-    print(f"speed-up 1 -> 2 workers: {res[1]['rate'] / res[0]['rate']:.2f}x; rows equal: {all(m['rows'] == res[0]['rows'] for m in res)}")
+    print(
+        f"speed-up 1 -> 2 workers: {res[1]['rate'] / res[0]['rate']:.2f}x; rows equal: "
+        f"{all(m['rows'] == res[0]['rows'] for m in res)}"
+    )
     if a.dask:
         print(f"dask / local at 2 workers: {res[2]['rate'] / res[1]['rate']:.2f}x")
     print(f"load average now {os.getloadavg()[0]:.1f}")

@@ -24,11 +24,35 @@ def build_snapshot():
     h = w.equipment.kubb.height
     for i, (x, y) in enumerate([(1.0, -1.0), (1.4, 0.6), (2.0, 1.2), (0.8, 1.6), (2.6, -0.8)]):
         w.add_piece(f"F{i if i < 3 else i + 2}", "kubb", (x, y, h / 2), quat_yaw(0.3 * i), side="B", sleeping=False)
-    w.add_piece("F3", "kubb", (1.7, -0.3, 0.035), (0.0, math.sin(math.pi / 4), 0.0, math.cos(math.pi / 4)), side="B", sleeping=False)
+    w.add_piece(
+        "F3",
+        "kubb",
+        (1.7, -0.3, 0.035),
+        (0.0, math.sin(math.pi / 4), 0.0, math.cos(math.pi / 4)),
+        side="B",
+        sleeping=False,
+    )
     a = math.radians(30)
-    w.add_piece("F4", "kubb", (0.965 - 0.035 * math.cos(a) - 0.075 * math.sin(a) - 0.001, -1.0, 0.035 * math.sin(a) + 0.075 * math.cos(a) + 0.001), (0.0, math.sin(a / 2), 0.0, math.cos(a / 2)), side="B", sleeping=False)
+    w.add_piece(
+        "F4",
+        "kubb",
+        (
+            0.965 - 0.035 * math.cos(a) - 0.075 * math.sin(a) - 0.001,
+            -1.0,
+            0.035 * math.sin(a) + 0.075 * math.cos(a) + 0.001,
+        ),
+        (0.0, math.sin(a / 2), 0.0, math.cos(a / 2)),
+        side="B",
+        sleeping=False,
+    )
     for i, (x, y) in enumerate([(2.5, 0.0), (3.0, -1.5)]):
-        w.add_piece(f"baton{i + 1}", "baton", (x, y, 0.022), (math.sin(math.pi / 4), 0.0, 0.0, math.cos(math.pi / 4)), sleeping=False)
+        w.add_piece(
+            f"baton{i + 1}",
+            "baton",
+            (x, y, 0.022),
+            (math.sin(math.pi / 4), 0.0, 0.0, math.cos(math.pi / 4)),
+            sleeping=False,
+        )
     w.run_until_rest(max_time=3.0)
     w.settle_forces()
     snap = w.snapshot()
@@ -58,10 +82,15 @@ def main() -> None:
     print(f"snapshot: {len(movable)} movable pieces ({len(snap.pieces)} with stakes), {len(snap.contacts)} contacts")
     print("rulings: " + ", ".join(f"{r.piece}={r.status.value}" for r in j.rulings if r.status.value != "standing"))
     t = time_it(lambda: judge_throw(snap, ctx))
-    print(f"judge_throw:  median {statistics.median(t) * 1e6:.0f} µs CPU per call (fastest batch {min(t) * 1e6:.0f} µs)")
+    print(
+        f"judge_throw:  median {statistics.median(t) * 1e6:.0f} µs CPU per call (fastest batch {min(t) * 1e6:.0f} µs)"
+    )
     ictx = InkastContext(inkasting_side="A", inkasted=("F3",))
     t = time_it(lambda: judge_inkast(snap, ictx), 10)
-    print(f"judge_inkast: median {statistics.median(t) * 1e6:.0f} µs CPU per call (one inkasted kubb, fastest batch {min(t) * 1e6:.0f} µs)")
+    print(
+        f"judge_inkast: median {statistics.median(t) * 1e6:.0f} µs CPU per call (one inkasted kubb, fastest batch "
+        f"{min(t) * 1e6:.0f} µs)"
+    )
 
 
 if __name__ == "__main__":

@@ -34,20 +34,29 @@ def main() -> None:
     a = ap.parse_args()
     total = fast = limit = 0
     t0 = time.perf_counter()
-    for skill, set_name, ground in itertools.product(("club", "elite"), ("standard", "dm-small"), ("grass", "turf", "wet-grass")):
+    for skill, set_name, ground in itertools.product(
+        ("club", "elite"), ("standard", "dm-small"), ("grass", "turf", "wet-grass")
+    ):
         rows = run_throws(a.per_case, a.seed, DT, skill=skill, set_name=set_name, ground=ground, workers=a.workers)
         f = sum(1 for r in rows if r["at_rest"] and r["fastest"] > FAST_AT_REST)
         lim = sum(1 for r in rows if not r["at_rest"])
         slides = [r["slide"] for r in rows if r["slide"] is not None]
         rest_speed = max((r["fastest"] for r in rows if r["at_rest"]), default=float("nan"))
         felled = np.mean([r["felled"] for r in rows])
-        print(f"{skill:5s} {set_name:8s} {ground:9s}: felled/baton {felled:.3f}, slide after landing median {np.median(slides):.2f} m "
-              f"(n={len(slides)}), fastest piece at rest {rest_speed:.4f} m/s, fast-at-rest {f}, time limit {lim}, "
-              f"steps/throw {np.mean([r['steps'] for r in rows]):.0f}", flush=True)
+        print(
+            f"{skill:5s} {set_name:8s} {ground:9s}: felled/baton {felled:.3f}, slide after landing median "
+            f"{np.median(slides):.2f} m "
+            f"(n={len(slides)}), fastest piece at rest {rest_speed:.4f} m/s, fast-at-rest {f}, time limit {lim}, "
+            f"steps/throw {np.mean([r['steps'] for r in rows]):.0f}",
+            flush=True,
+        )
         total += len(rows)
         fast += f
         limit += lim
-    print(f"total {total} throws: {fast} at rest with a piece faster than {FAST_AT_REST} m/s, {limit} at the time limit; {time.perf_counter() - t0:.0f} s")
+    print(
+        f"total {total} throws: {fast} at rest with a piece faster than {FAST_AT_REST} m/s, {limit} at the time limit; "
+        f"{time.perf_counter() - t0:.0f} s"
+    )
 
 
 if __name__ == "__main__":

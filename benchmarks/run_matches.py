@@ -45,8 +45,16 @@ def main() -> int:
             print(f"seed {seed}: FAILED after {wall:.1f} s", flush=True)
             continue
         terms[out.termination.name] = terms.get(out.termination.name, 0) + 1
-        print(f"seed {seed}: {out.termination.name} winner={out.winner} points={dict(out.points)} turns={m.state.total_turns} sim={m.state.clock / 60:.1f} min glitches={len(m.glitches)} wall={wall:.1f} s", flush=True)
-    print(f"{a.ruleset}: {a.matches - bad}/{a.matches} matches ended in an outcome; terminations {terms}; wall mean {sum(walls) / len(walls):.1f} s, max {max(walls):.1f} s")
+        print(
+            f"seed {seed}: {out.termination.name} winner={out.winner} points={dict(out.points)} "
+            f"turns={m.state.total_turns} sim={m.state.clock / 60:.1f} min glitches={len(m.glitches)} wall={wall:.1f} "
+            "s",
+            flush=True,
+        )
+    print(
+        f"{a.ruleset}: {a.matches - bad}/{a.matches} matches ended in an outcome; terminations {terms}; wall mean "
+        f"{sum(walls) / len(walls):.1f} s, max {max(walls):.1f} s"
+    )
     return 1 if bad else 0
 
 

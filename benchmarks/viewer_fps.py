@@ -36,7 +36,9 @@ def run(width: int, height: int, frames: int, tumbling: bool) -> tuple[float, fl
     scene = session.scene
     for i in range(1, 7):
         x, y = 1.5 + 0.3 * i, -2.0 + 0.7 * i
-        scene.pieces[f"baton{i}"] = PieceView("baton", np.array((x, y, 0.022, 0.0, math.sin(math.pi / 4), 0.0, math.cos(math.pi / 4))))
+        scene.pieces[f"baton{i}"] = PieceView(
+            "baton", np.array((x, y, 0.022, 0.0, math.sin(math.pi / 4), 0.0, math.cos(math.pi / 4)))
+        )
     app = App(session, width, height, headless=True, mode="play", camera="orbit")
     ids = sorted(p for p in scene.pieces if p != "baton1")
     try:
@@ -72,8 +74,11 @@ def main() -> None:
         load0 = os.getloadavg()[0]
         fps, cpu_ms, redraws = run(args.width, args.height, args.frames, tumbling)
         load1 = os.getloadavg()[0]
-        print(f"{name:9s} {args.width}x{args.height}: {fps:5.1f} frames/s, {cpu_ms:5.1f} ms CPU per frame, "
-              f"shadow map redrawn {redraws}/{args.frames} frames, load {load0:.2f} → {load1:.2f} on {os.cpu_count()} CPUs")
+        print(
+            f"{name:9s} {args.width}x{args.height}: {fps:5.1f} frames/s, {cpu_ms:5.1f} ms CPU per frame, "
+            f"shadow map redrawn {redraws}/{args.frames} frames, load {load0:.2f} → {load1:.2f} on {os.cpu_count()} "
+            "CPUs"
+        )
 
 
 if __name__ == "__main__":

@@ -27,7 +27,10 @@ def one_throw() -> None:
     with kubb3d.World.standard("standard", kubb3d.Pitch(8.0, 5.0), "grass") as world:
         params = kubb3d.aim(world, "B3", kubb3d.ThrowParams(elevation_deg=25.0, spin_rps=1.5)).params
         result = throw(world, params)
-        print(f"aimed throw at B3: {params.speed:.2f} m/s, first contact {result.first_contact.piece}, toppled {result.toppled}")
+        print(
+            f"aimed throw at B3: {params.speed:.2f} m/s, first contact {result.first_contact.piece}, toppled "
+            f"{result.toppled}"
+        )
 
 
 def hand_made_batch(n: int = 20) -> None:
@@ -36,7 +39,13 @@ def hand_made_batch(n: int = 20) -> None:
     for seq in np.random.SeedSequence(2024).spawn(n):
         rng = np.random.default_rng(seq)
         with kubb3d.World.standard() as world:
-            params = kubb3d.ThrowParams(lateral=-0.8333, speed=10.6, elevation_deg=22.0, azimuth_deg=rng.normal(0.0, 1.0), tilt_deg=rng.normal(0.0, 5.0))
+            params = kubb3d.ThrowParams(
+                lateral=-0.8333,
+                speed=10.6,
+                elevation_deg=22.0,
+                azimuth_deg=rng.normal(0.0, 1.0),
+                tilt_deg=rng.normal(0.0, 5.0),
+            )
             hits += "B2" in throw(world, params).toppled
     lo, hi = wilson(hits, n)
     print(f"by hand: B2 felled {hits}/{n} times (95 % interval {lo:.2f}-{hi:.2f})")

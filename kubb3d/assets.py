@@ -23,7 +23,15 @@ from pathlib import Path
 import numpy as np
 import trimesh
 
-from kubb3d.equipment import EQUIPMENT_SETS, Board, BoxPiece, CylinderPiece, DiskPiece, EquipmentSet, KingPiece, MushroomPiece
+from kubb3d.equipment import (
+    EQUIPMENT_SETS,
+    BoxPiece,
+    CylinderPiece,
+    DiskPiece,
+    EquipmentSet,
+    KingPiece,
+    MushroomPiece,
+)
 
 CONVEX_MARGIN = 0.001
 """m: PyBullet pads a convex-mesh collision shape by this margin (measured: a disk kubb with a
@@ -228,14 +236,22 @@ def _urdf(name: str, inertial: str, visual_obj: str, collisions: list[str], colo
     )
 
 
-WOOD_RGBA = {"kubb": "0.80 0.66 0.45 1", "king": "0.85 0.72 0.50 1", "baton": "0.62 0.45 0.28 1", "stake": "0.55 0.40 0.25 1", "board": "0.76 0.60 0.40 1"}
+WOOD_RGBA = {
+    "kubb": "0.80 0.66 0.45 1",
+    "king": "0.85 0.72 0.50 1",
+    "baton": "0.62 0.45 0.28 1",
+    "stake": "0.55 0.40 0.25 1",
+    "board": "0.76 0.60 0.40 1",
+}
 
 
 def _mesh_inertial(mesh: trimesh.Trimesh, rho: float) -> str:
     """Inertial block from a closed mesh and a density (inertia about the centre of mass)."""
     mesh.density = rho
     inertia = mesh.moment_inertia
-    return _inertial(mesh.mass, (inertia[0, 0], inertia[1, 1], inertia[2, 2]), tuple(float(v) for v in mesh.center_mass))
+    return _inertial(
+        mesh.mass, (inertia[0, 0], inertia[1, 1], inertia[2, 2]), tuple(float(v) for v in mesh.center_mass)
+    )
 
 
 def _box_geometry(sx: float, sy: float, sz: float, z: float = 0.0) -> str:
@@ -258,7 +274,13 @@ def build_set(eq: EquipmentSet) -> dict[str, str]:
     n = eq.name
     files: dict[str, str] = {}
 
-    def add(kind: str, visual: trimesh.Trimesh, inertial: str, collisions: list[str], extra: dict[str, trimesh.Trimesh] | None = None) -> None:
+    def add(
+        kind: str,
+        visual: trimesh.Trimesh,
+        inertial: str,
+        collisions: list[str],
+        extra: dict[str, trimesh.Trimesh] | None = None,
+    ) -> None:
         files[f"{n}-{kind}.obj"] = visual.export(file_type="obj")
         for name, mesh in (extra or {}).items():
             files[name] = mesh.export(file_type="obj")
@@ -267,7 +289,12 @@ def build_set(eq: EquipmentSet) -> dict[str, str]:
     kubb = eq.kubb
     if isinstance(kubb, BoxPiece):
         m = kubb.volume * rho
-        add("kubb", kubb_mesh(kubb), _inertial(m, kubb.inertia_diagonal(m)), [_box_geometry(kubb.width, kubb.width, kubb.height)])
+        add(
+            "kubb",
+            kubb_mesh(kubb),
+            _inertial(m, kubb.inertia_diagonal(m)),
+            [_box_geometry(kubb.width, kubb.width, kubb.height)],
+        )
     else:
         mesh = disk_kubb_mesh(kubb)
         add(
@@ -285,7 +312,10 @@ def build_set(eq: EquipmentSet) -> dict[str, str]:
             "king",
             king_mesh(king),
             _mesh_inertial(king_mesh(king), rho),
-            [_box_geometry(body.width, body.width, body.height, -king.height / 2 + body.height / 2), f'<geometry><mesh filename="{n}-king-crown.obj"/></geometry>'],
+            [
+                _box_geometry(body.width, body.width, body.height, -king.height / 2 + body.height / 2),
+                f'<geometry><mesh filename="{n}-king-crown.obj"/></geometry>',
+            ],
             {f"{n}-king-crown.obj": king_crown(king, CONVEX_MARGIN)},
         )
     else:
@@ -294,17 +324,35 @@ def build_set(eq: EquipmentSet) -> dict[str, str]:
             "king",
             mushroom_mesh(king),
             _mesh_inertial(mushroom_mesh(king), rho),
-            [_cylinder_geometry(king.stem_diameter / 2, king.stem_height, -king.height / 2 + king.stem_height / 2), f'<geometry><mesh filename="{n}-king-cap.obj"/></geometry>'],
+            [
+                _cylinder_geometry(king.stem_diameter / 2, king.stem_height, -king.height / 2 + king.stem_height / 2),
+                f'<geometry><mesh filename="{n}-king-cap.obj"/></geometry>',
+            ],
             {f"{n}-king-cap.obj": cap},
         )
 
     m = eq.baton.volume * rho
-    add("baton", cylinder_mesh(eq.baton), _inertial(m, eq.baton.inertia_diagonal(m)), [_cylinder_geometry(eq.baton.radius, eq.baton.length)])
+    add(
+        "baton",
+        cylinder_mesh(eq.baton),
+        _inertial(m, eq.baton.inertia_diagonal(m)),
+        [_cylinder_geometry(eq.baton.radius, eq.baton.length)],
+    )
     if eq.stake is not None:
-        add("stake", cylinder_mesh(eq.stake), _inertial(0.0, (0.0, 0.0, 0.0)), [_cylinder_geometry(eq.stake.radius, eq.stake.length)])
+        add(
+            "stake",
+            cylinder_mesh(eq.stake),
+            _inertial(0.0, (0.0, 0.0, 0.0)),
+            [_cylinder_geometry(eq.stake.radius, eq.stake.length)],
+        )
     if eq.board is not None:
         b = eq.board
-        add("board", trimesh.creation.box(extents=(b.length, b.width, b.thickness)), _inertial(0.0, (0.0, 0.0, 0.0)), [_box_geometry(b.length, b.width, b.thickness)])
+        add(
+            "board",
+            trimesh.creation.box(extents=(b.length, b.width, b.thickness)),
+            _inertial(0.0, (0.0, 0.0, 0.0)),
+            [_box_geometry(b.length, b.width, b.thickness)],
+        )
     return files
 
 
@@ -388,7 +436,12 @@ def check_models(where: Path | None = None) -> list[str]:
             except ValueError:
                 problems.append(f"{name}: not a readable OBJ file")
                 continue
-            if v0.shape != v1.shape or f0.shape != f1.shape or not np.array_equal(f0, f1) or not np.allclose(v0, v1, atol=1e-9, rtol=0):
+            if (
+                v0.shape != v1.shape
+                or f0.shape != f1.shape
+                or not np.array_equal(f0, f1)
+                or not np.allclose(v0, v1, atol=1e-9, rtol=0)
+            ):
                 problems.append(f"{name}: geometry differs from a fresh build")
         elif old != text:
             problems.append(f"{name}: differs from a fresh build")

@@ -106,7 +106,13 @@ class Violation:
     replay: str | None = None
 
     def to_dict(self) -> dict:
-        return {"check": self.check, "seed": self.seed, "action": self.action, "detail": self.detail, "replay": self.replay}
+        return {
+            "check": self.check,
+            "seed": self.seed,
+            "action": self.action,
+            "detail": self.detail,
+            "replay": self.replay,
+        }
 
 
 @dataclass
@@ -158,11 +164,16 @@ class AuditReport:
         return {
             "ruleset": self.ruleset,
             "matches": self.matches,
-            "checks": {k: {"description": CHECKS[k], "checked": self.checked.get(k, 0), "violations": self.count(k)} for k in CHECKS},
+            "checks": {
+                k: {"description": CHECKS[k], "checked": self.checked.get(k, 0), "violations": self.count(k)}
+                for k in CHECKS
+            },
             "violations": [v.to_dict() for v in vs],
             "felled_by_throw": self.felled,
             "felled_by_throw_ruled_standing": self.felled_standing,
-            "per_seed": {str(k): {"felled_by_throw": v[0], "ruled_standing": v[1]} for k, v in sorted(self.per_seed.items())},
+            "per_seed": {
+                str(k): {"felled_by_throw": v[0], "ruled_standing": v[1]} for k, v in sorted(self.per_seed.items())
+            },
             "wall_s": {str(k): round(v, 2) for k, v in sorted(self.wall_s.items())},
         }
 
@@ -249,7 +260,13 @@ class RecordingJudge(SimpleNamespace):
             calls.append(("inkast", after, ctx, j))
             return j
 
-        super().__init__(judge_throw=judge_throw, judge_inkast=judge_inkast, ThrowContext=judge.ThrowContext, InkastContext=judge.InkastContext, calls=calls)
+        super().__init__(
+            judge_throw=judge_throw,
+            judge_inkast=judge_inkast,
+            ThrowContext=judge.ThrowContext,
+            InkastContext=judge.InkastContext,
+            calls=calls,
+        )
 
 
 # ---------------------------------------------------------------------- checks on one action
@@ -274,7 +291,6 @@ class _Auditor:
         throw's recorded trajectory; pieces the throw did not touch are absent)."""
         turned = turned or {}
         by = {r.piece: r for r in j.rulings}
-        target = opponent(ctx.thrower)
         for pid in sorted(j.felled):
             self.tick("felled_moved")
             self.r.felled += 1
@@ -285,14 +301,25 @@ class _Auditor:
             if p0 is None or p1 is None:
                 continue
             if not _moved(p0, p1, _tipping(p1)) and turned.get(pid, 0.0) <= _tipping(p1):
-                self.bad("felled_moved", i, f"{pid} counted felled but moved {math.dist(p0.position[:2], p1.position[:2]) * 100:.1f} cm and turned {math.degrees(axis_turn(p0.quat_xyzw, p1.quat_xyzw)):.0f}° ({by[pid].reason if pid in by else 'no ruling'})")
+                self.bad(
+                    "felled_moved",
+                    i,
+                    f"{pid} counted felled but moved {math.dist(p0.position[:2], p1.position[:2]) * 100:.1f} cm and "
+                    f"turned {math.degrees(axis_turn(p0.quat_xyzw, p1.quat_xyzw)):.0f}° "
+                    f"({by[pid].reason if pid in by else 'no ruling'})",
+                )
         for pid in sorted(before):
             p0, p1 = before[pid], snap.pieces.get(pid)
             if p1 is None:
                 continue
             self.tick("moved_ruled")
             if _moved(p0, p1, math.radians(3.0)) and pid not in by:
-                self.bad("moved_ruled", i, f"{pid} (half {p1.side or '-'}) was moved {math.dist(p0.position[:2], p1.position[:2]) * 100:.1f} cm by the throw but got no ruling")
+                self.bad(
+                    "moved_ruled",
+                    i,
+                    f"{pid} (half {p1.side or '-'}) was moved {math.dist(p0.position[:2], p1.position[:2]) * 100:.1f} "
+                    "cm by the throw but got no ruling",
+                )
         for pid, r in sorted(by.items()):
             p = snap.pieces.get(pid)
             if p is None or p.kind != "kubb" or r.status.value != "standing" or r.consequence.value != "none":
@@ -323,13 +350,24 @@ class _Auditor:
             return
         self.tick("king_by_rules")
         down = king.tilt > KING_DOWN_TILT
-        decided = getattr(j, "winner", None) is not None or KING_ID in getattr(j, "raise_now", ()) or bool(getattr(j, "king_felled", False))
+        decided = (
+            getattr(j, "winner", None) is not None
+            or KING_ID in getattr(j, "raise_now", ())
+            or bool(getattr(j, "king_felled", False))
+        )
         if down and not decided:
-            self.bad("king_by_rules", i, f"the king is tilted {math.degrees(king.tilt):.0f}° after the {kind} but no ruling decides the game or sets it up again")
+            self.bad(
+                "king_by_rules",
+                i,
+                f"the king is tilted {math.degrees(king.tilt):.0f}° after the {kind} but no ruling decides the game or "
+                "sets it up again",
+            )
         if getattr(j, "winner", None) is not None:
             kr = [r for r in j.rulings if r.piece == KING_ID]
             if not kr or not any(c.startswith(RULESET_PREFIX[self.name]) for c in kr[0].rules):
-                self.bad("king_by_rules", i, f"the game was decided by the king without a ruling of ruleset {self.name}")
+                self.bad(
+                    "king_by_rules", i, f"the game was decided by the king without a ruling of ruleset {self.name}"
+                )
 
     def _cites(self, i: int, rulings) -> None:
         for r in rulings:
@@ -348,7 +386,11 @@ class _Auditor:
 
         now = now or {}
         half = opponent(ctx.inkasting_side)
-        raised = {pid: _state_at(snap.pieces[pid], pose) for pid, pose in sorted(getattr(j, "raised", {}).items()) if pid in snap.pieces}
+        raised = {
+            pid: _state_at(snap.pieces[pid], pose)
+            for pid, pose in sorted(getattr(j, "raised", {}).items())
+            if pid in snap.pieces
+        }
         stossel = {r.piece for r in j.rulings if r.status.value == "stößel"}
         king = standing.get(KING_ID) or snap.pieces.get(KING_ID)
         standing = {pid: p for pid, p in standing.items() if pid != KING_ID}
@@ -359,7 +401,12 @@ class _Auditor:
                 continue  # placed later by hand: checked as a placement
             self.tick("raised_ok")
             if pid in now and math.dist(now[pid].position[:2], p.position[:2]) > MOVED_M / 10:
-                self.bad("raised_ok", i, f"{pid} stands {math.dist(now[pid].position[:2], p.position[:2]) * 1000:.1f} mm from where the judge raised it")
+                self.bad(
+                    "raised_ok",
+                    i,
+                    f"{pid} stands {math.dist(now[pid].position[:2], p.position[:2]) * 1000:.1f} mm from where the "
+                    "judge raised it",
+                )
             tilt = tilt_either_end(p.quat_xyzw)
             if tilt > math.radians(1.0):
                 self.bad("raised_ok", i, f"{pid} raised tilted {math.degrees(tilt):.1f}°")
@@ -389,7 +436,12 @@ class _Auditor:
             self.tick("conserved")
             off = math.dist(now[pid].position[:2], pose.position[:2])
             if off > MOVED_M / 10:
-                self.bad("conserved", i, f"{pid} stood at ({pose.position[0]:.3f}, {pose.position[1]:.3f}) before the inkast and {off * 1000:.1f} mm away after it")
+                self.bad(
+                    "conserved",
+                    i,
+                    f"{pid} stood at ({pose.position[0]:.3f}, {pose.position[1]:.3f}) before the inkast and "
+                    f"{off * 1000:.1f} mm away after it",
+                )
         self._king_inkast(i, snap, ctx, j)
         self._cites(i, j.rulings)
 
@@ -398,8 +450,14 @@ class _Auditor:
         if king is None:
             return
         self.tick("king_by_rules")
-        if king.tilt > KING_DOWN_TILT and not (getattr(j, "winner", None) or getattr(j, "king_felled", False) or any(r.piece == KING_ID for r in j.rulings)):
-            self.bad("king_by_rules", i, f"the king is down ({math.degrees(king.tilt):.0f}°) after an inkast without a ruling")
+        if king.tilt > KING_DOWN_TILT and not (
+            getattr(j, "winner", None) or getattr(j, "king_felled", False) or any(r.piece == KING_ID for r in j.rulings)
+        ):
+            self.bad(
+                "king_by_rules",
+                i,
+                f"the king is down ({math.degrees(king.tilt):.0f}°) after an inkast without a ruling",
+            )
 
     def placement(self, i: int, kubb: str, half: str, world_pieces: Mapping[str, Any]) -> None:
         from kubb3d.judge.geometry import footprint, overlap_depth
@@ -414,7 +472,12 @@ class _Auditor:
                 continue  # a lying kubb waiting to be inkasted is picked up before raising
             d = overlap_depth(fp, footprint(o))
             if d > 0.001:
-                self.bad("placed_ok", i, f"{kubb} placed at ({p.position[0]:.2f}, {p.position[1]:.2f}) overlapping {oid} by {d * 100:.1f} cm")
+                self.bad(
+                    "placed_ok",
+                    i,
+                    f"{kubb} placed at ({p.position[0]:.2f}, {p.position[1]:.2f}) overlapping {oid} by {d * 100:.1f} "
+                    "cm",
+                )
         if not self.pitch.in_half(half, p.position[0], p.position[1]):
             self.bad("placed_ok", i, f"{kubb} placed at ({p.position[0]:.2f}, {p.position[1]:.2f}) outside half {half}")
 
@@ -430,7 +493,12 @@ class _Auditor:
         if len(state.kubbs) and len(state.kubbs) != expected:
             self.bad("conserved", i, f"the engine has {len(state.kubbs)} kubbs, the ruleset {expected}")
         if state.kubbs and in_world != live:
-            self.bad("conserved", i, f"world and engine disagree: only in world {sorted(in_world - live)}, only in engine {sorted(live - in_world)}")
+            self.bad(
+                "conserved",
+                i,
+                f"world and engine disagree: only in world {sorted(in_world - live)}, only in engine "
+                f"{sorted(live - in_world)}",
+            )
         if removed & in_world:
             self.bad("conserved", i, f"tie-break kubbs {sorted(removed & in_world)} are still in the world")
         if world.piece_ids("king") != [KING_ID]:
@@ -444,9 +512,20 @@ class _Auditor:
                 self.bad("conserved", i, f"{kid} has no finite pose")
                 continue
             k = state.kubbs[kid]
-            if k.standing and kid not in state.raise_at_end and kid not in pending and kid not in getattr(state, "to_raise", {}) and state.phase.name in ("THROW",):
+            if (
+                k.standing
+                and kid not in state.raise_at_end
+                and kid not in pending
+                and kid not in getattr(state, "to_raise", {})
+                and state.phase.name in ("THROW",)
+            ):
                 if tilt_either_end(q) > math.radians(30.0) and not board:
-                    self.bad("conserved", i, f"{kid} counts as standing but lies in the world (tilt {math.degrees(tilt_either_end(q)):.0f}°)")
+                    self.bad(
+                        "conserved",
+                        i,
+                        f"{kid} counts as standing but lies in the world (tilt "
+                        f"{math.degrees(tilt_either_end(q)):.0f}°)",
+                    )
 
 
 def _point_polygon_distance(pt, poly) -> float:
@@ -480,7 +559,14 @@ def replay_state(path: str | os.PathLike, ruleset_name: str):
     ts = cfg.team_size
     sizes = None if ts is None else dict(zip(names, (ts, ts) if isinstance(ts, int) else tuple(ts)))
     tl = cfg.time_limit_s
-    st = MatchState(rs, names, sets=cfg.sets, time_limit_s=(... if tl is not None and tl < 0 else tl), round_cap=cfg.round_cap, team_sizes=sizes)
+    st = MatchState(
+        rs,
+        names,
+        sets=cfg.sets,
+        time_limit_s=(... if tl is not None and tl < 0 else tl),
+        round_cap=cfg.round_cap,
+        team_sizes=sizes,
+    )
     for r in recs:
         if r.get("type") == "action":
             st.push(action_from_dict(r["action"]), outcome_from_dict(r.get("outcome")))
@@ -489,10 +575,19 @@ def replay_state(path: str | os.PathLike, ruleset_name: str):
 
 
 def _kubb_digest(state) -> dict:
-    return {k: (v.half, v.baseline, v.standing, v.removed, tuple(round(x, 6) for x in v.pose.position)) for k, v in sorted(state.kubbs.items())}
+    return {
+        k: (v.half, v.baseline, v.standing, v.removed, tuple(round(x, 6) for x in v.pose.position))
+        for k, v in sorted(state.kubbs.items())
+    }
 
 
-def audit_match(ruleset: str, seed: int, players: tuple[str, str] = ("club", "club"), replay_dir: str | os.PathLike | None = None, keep_clean: bool = False) -> AuditReport:
+def audit_match(
+    ruleset: str,
+    seed: int,
+    players: tuple[str, str] = ("club", "club"),
+    replay_dir: str | os.PathLike | None = None,
+    keep_clean: bool = False,
+) -> AuditReport:
     """Play one seeded match and audit it (see the module doc).
 
     Args:
@@ -509,7 +604,6 @@ def audit_match(ruleset: str, seed: int, players: tuple[str, str] = ("club", "cl
     import time
 
     from kubb3d.match import Match, MatchConfig
-    from kubb3d.rules import Inkast, PenaltyThrow, PlaceKubb
     from kubb3d.snapshot import PieceState
 
     t0 = time.perf_counter()
@@ -532,7 +626,11 @@ def audit_match(ruleset: str, seed: int, players: tuple[str, str] = ("club", "cl
             before_world: dict[str, PieceState] = {}
             if m.world is not None and (m.world_key == (st.set_no, st.turn_no)):
                 snap0 = m.world.snapshot()
-                before_world = {pid: p for pid, p in snap0.pieces.items() if p.kind in ("kubb", "king") and _upright_in_play(p, st, pid)}
+                before_world = {
+                    pid: p
+                    for pid, p in snap0.pieces.items()
+                    if p.kind in ("kubb", "king") and _upright_in_play(p, st, pid)
+                }
             pending = frozenset(st.raise_at_end)
             standing_before = {k.id: k for k in list(st.standing_in("A")) + list(st.standing_in("B"))}
             n_calls = len(judge.calls)
@@ -543,7 +641,11 @@ def audit_match(ruleset: str, seed: int, players: tuple[str, str] = ("club", "cl
                 if kind == "throw":
                     if not before_world:
                         # first action of a turn: the world was built from the engine's poses
-                        before_world = {pid: _piece_at(snap.pieces[pid], standing_before[pid].pose) for pid in standing_before if pid in snap.pieces}
+                        before_world = {
+                            pid: _piece_at(snap.pieces[pid], standing_before[pid].pose)
+                            for pid in standing_before
+                            if pid in snap.pieces
+                        }
                         if KING_ID in snap.pieces and KING_ID in ctx.round_start:
                             before_world[KING_ID] = _piece_at(snap.pieces[KING_ID], ctx.round_start[KING_ID])
                     aud.throw(i, before_world, snap, ctx, j, _turns(rec))
@@ -552,7 +654,11 @@ def audit_match(ruleset: str, seed: int, players: tuple[str, str] = ("club", "cl
                     # piece the judge raised against but the driver moved is caught; the
                     # spots before the inkast if the match ended with it
                     now = m.world.snapshot().pieces if m.world is not None else {}
-                    standing = {pid: now[pid] if pid in now else _piece_at(snap.pieces[pid], ctx.before[pid]) for pid in sorted(ctx.before) if pid in snap.pieces}
+                    standing = {
+                        pid: now[pid] if pid in now else _piece_at(snap.pieces[pid], ctx.before[pid])
+                        for pid in sorted(ctx.before)
+                        if pid in snap.pieces
+                    }
                     aud.inkast(i, snap, ctx, j, standing, now)
             if action.get("type") == "PlaceKubb" and m.world is not None and m.world.has_piece(action["kubb"]):
                 snap1 = m.world.snapshot()
@@ -626,7 +732,16 @@ def _one(args) -> AuditReport:
     return audit_match(ruleset, seed, players, replay_dir)
 
 
-def run_audit(ruleset: str, matches: int, *, players: tuple[str, str] = ("club", "club"), workers: int = 1, first_seed: int = 0, replay_dir: str | os.PathLike | None = None, on_match: Callable[[AuditReport], None] | None = None) -> AuditReport:
+def run_audit(
+    ruleset: str,
+    matches: int,
+    *,
+    players: tuple[str, str] = ("club", "club"),
+    workers: int = 1,
+    first_seed: int = 0,
+    replay_dir: str | os.PathLike | None = None,
+    on_match: Callable[[AuditReport], None] | None = None,
+) -> AuditReport:
     """Audit ``matches`` seeded matches (seeds ``first_seed`` …), on ``workers`` processes.
 
     Each match is independent and seeded, so the merged report does not depend on the number of

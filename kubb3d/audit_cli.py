@@ -23,7 +23,9 @@ def _fail(msg: str) -> None:
 
 def register(app: typer.Typer) -> None:
     """Add the ``audit`` command and the ``rules`` group (``rules show``) to ``app``."""
-    rules_app = typer.Typer(help="The rulesets and the referee's options for what the seeds leave open.", no_args_is_help=True)
+    rules_app = typer.Typer(
+        help="The rulesets and the referee's options for what the seeds leave open.", no_args_is_help=True
+    )
     app.add_typer(rules_app, name="rules")
 
     @rules_app.command("show")
@@ -38,9 +40,26 @@ def register(app: typer.Typer) -> None:
         if ruleset not in ruleset_names():
             _fail(f"unknown ruleset {ruleset!r}; expected one of {ruleset_names()}")
         rs = get_ruleset(ruleset)
-        rows = [{"option": o.name, "default": o.defaults[ruleset], "choices": None if o.choices is None else list(o.choices), "question": o.question, "concerns": o.concerns, "where": o.where, "set_by": o.set_by} for o in OPTIONS]
+        rows = [
+            {
+                "option": o.name,
+                "default": o.defaults[ruleset],
+                "choices": None if o.choices is None else list(o.choices),
+                "question": o.question,
+                "concerns": o.concerns,
+                "where": o.where,
+                "set_by": o.set_by,
+            }
+            for o in OPTIONS
+        ]
         if as_json:
-            sys.stdout.write(json.dumps({"ruleset": ruleset, "pitch_m": [rs.pitch.length, rs.pitch.width], "options": rows}, ensure_ascii=False) + "\n")
+            sys.stdout.write(
+                json.dumps(
+                    {"ruleset": ruleset, "pitch_m": [rs.pitch.length, rs.pitch.width], "options": rows},
+                    ensure_ascii=False,
+                )
+                + "\n"
+            )
             return
         from rich.console import Console
         from rich.table import Table
@@ -60,12 +79,20 @@ def register(app: typer.Typer) -> None:
     def audit(
         ruleset: str = typer.Option("dm", help="Ruleset: dm, wikinger or kubbuteo."),
         matches: int = typer.Option(20, help="Number of seeded matches (seeds FIRST_SEED, FIRST_SEED+1, …)."),
-        players: Optional[str] = typer.Option(None, help="Skill of each side, e.g. 'elite,club' (novice, club, elite)."),
+        players: Optional[str] = typer.Option(
+            None, help="Skill of each side, e.g. 'elite,club' (novice, club, elite)."
+        ),
         workers: int = typer.Option(1, help="Processes to play matches on (the report does not depend on it)."),
         first_seed: int = typer.Option(0, min=0, help="Seed of the first match."),
-        replay_dir: Path = typer.Option(Path("kubb3d-audit"), help="Folder for the replay files of matches with a violation (for `kubb3d view`)."),
+        replay_dir: Path = typer.Option(
+            Path("kubb3d-audit"), help="Folder for the replay files of matches with a violation (for `kubb3d view`)."
+        ),
         as_json: bool = typer.Option(False, "--json", help="Print the report as one JSON document."),
-        log: Optional[Path] = typer.Option(None, help="Append each finished match's report to this file as one JSON line (a long run can be read while it goes on)."),
+        log: Optional[Path] = typer.Option(
+            None,
+            help="Append each finished match's report to this file as one JSON line (a long run can be read while it "
+                 "goes on).",
+        ),
     ) -> None:
         """Play seeded matches and check after every action that the referee ruled right."""
         from kubb3d.audit import CHECKS, run_audit
@@ -100,17 +127,41 @@ def register(app: typer.Typer) -> None:
                 log_fh.flush()
 
         if as_json:
-            rep = run_audit(ruleset, matches, players=skills, workers=workers, first_seed=first_seed, replay_dir=replay_dir, on_match=write_log)
+            rep = run_audit(
+                ruleset,
+                matches,
+                players=skills,
+                workers=workers,
+                first_seed=first_seed,
+                replay_dir=replay_dir,
+                on_match=write_log,
+            )
             sys.stdout.write(json.dumps(rep.to_dict(), ensure_ascii=False) + "\n")
             raise typer.Exit(1 if rep.violations else 0)
 
         from rich.console import Console
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+        from rich.progress import (
+            BarColumn,
+            MofNCompleteColumn,
+            Progress,
+            TextColumn,
+            TimeElapsedColumn,
+            TimeRemainingColumn,
+        )
         from rich.table import Table
 
         console = Console(highlight=False)
         found = [0]
-        with Progress(TextColumn("[bold]audit {task.fields[ruleset]}"), BarColumn(), MofNCompleteColumn(), TextColumn("violations {task.fields[bad]}"), TimeElapsedColumn(), TimeRemainingColumn(), console=console, transient=True) as prog:
+        with Progress(
+            TextColumn("[bold]audit {task.fields[ruleset]}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TextColumn("violations {task.fields[bad]}"),
+            TimeElapsedColumn(),
+            TimeRemainingColumn(),
+            console=console,
+            transient=True,
+        ) as prog:
             task = prog.add_task("audit", total=matches, ruleset=ruleset, bad=0)
 
             def on_match(r) -> None:
@@ -118,7 +169,15 @@ def register(app: typer.Typer) -> None:
                 found[0] += len(r.violations)
                 prog.update(task, advance=1, bad=found[0])
 
-            rep = run_audit(ruleset, matches, players=skills, workers=workers, first_seed=first_seed, replay_dir=replay_dir, on_match=on_match)
+            rep = run_audit(
+                ruleset,
+                matches,
+                players=skills,
+                workers=workers,
+                first_seed=first_seed,
+                replay_dir=replay_dir,
+                on_match=on_match,
+            )
         t = Table(title=f"audit of {rep.matches} {ruleset} matches (seeds {first_seed}–{first_seed + matches - 1})")
         t.add_column("check")
         t.add_column("what must hold")
@@ -129,11 +188,20 @@ def register(app: typer.Typer) -> None:
             t.add_row(k, desc, str(rep.checked.get(k, 0)), f"[red]{n}[/red]" if n else "0")
         console.print(t)
         pct = 100.0 * rep.felled_standing / rep.felled if rep.felled else 0.0
-        console.print(f"kubbs counted felled by a throw: {rep.felled}; of them ruled standing at rest (knocked past tipping and back up, DM §5): {rep.felled_standing} ({pct:.1f} %)")
+        console.print(
+            f"kubbs counted felled by a throw: {rep.felled}; of them ruled standing at rest (knocked past tipping and "
+            f"back up, DM §5): {rep.felled_standing} ({pct:.1f} %)"
+        )
         if rep.wall_s:
             slow = max(sorted(rep.wall_s), key=rep.wall_s.__getitem__)
-            console.print(f"wall time per match (on {workers} worker(s), load average {os.getloadavg()[0]:.1f} at the end): mean {sum(rep.wall_s.values()) / len(rep.wall_s):.1f} s, slowest seed {slow} ({rep.wall_s[slow]:.1f} s)")
+            console.print(
+                f"wall time per match (on {workers} worker(s), load average {os.getloadavg()[0]:.1f} at the end): mean "
+                f"{sum(rep.wall_s.values()) / len(rep.wall_s):.1f} s, slowest seed {slow} ({rep.wall_s[slow]:.1f} s)"
+            )
         for v in sorted(rep.violations, key=lambda v: (v.seed, v.action, v.check)):
-            console.print(f"[red]{v.check}[/red] seed {v.seed} action {v.action}: {v.detail.replace('[', chr(92) + '[')}  [dim]{v.replay}[/dim]")
+            console.print(
+                f"[red]{v.check}[/red] seed {v.seed} action {v.action}: {v.detail.replace('[', chr(92) + '[')}  "
+                f"[dim]{v.replay}[/dim]"
+            )
         console.print(f"[bold]{len(rep.violations)} violation(s)[/bold]")
         raise typer.Exit(1 if rep.violations else 0)

@@ -56,12 +56,18 @@ def _throws(n: int, seed: int):
     out = []
     for _ in range(n):
         p = sols[f"B{rng.integers(1, 6)}"]
-        p = replace(p, speed=p.speed * (1 + 0.02 * rng.standard_normal()), azimuth_deg=p.azimuth_deg + 0.8 * rng.standard_normal())
+        p = replace(
+            p,
+            speed=p.speed * (1 + 0.02 * rng.standard_normal()),
+            azimuth_deg=p.azimuth_deg + 0.8 * rng.standard_normal(),
+        )
         out.append((p, release_from_params(p, pitch)))
     return out
 
 
-def full_throws(throws, *, felled: list | None = None, digests: list | None = None, quiet_dt: float | None = None) -> tuple[float, int]:
+def full_throws(
+    throws, *, felled: list | None = None, digests: list | None = None, quiet_dt: float | None = None
+) -> tuple[float, int]:
     """Run kubb3d throws, each in a fresh standard world; returns (seconds, total steps).
 
     Args:
@@ -157,7 +163,9 @@ def reference_results(n: int, seed: int = 0) -> list[dict]:
     for params, _ in _throws(n, seed):
         with World.standard() as w:
             r = throw(w, params)
-            rows.append({"felled": r.toppled, "touched": r.touched, "steps": w.steps, "digest": snapshot_digest(r.final)})
+            rows.append(
+                {"felled": r.toppled, "touched": r.touched, "steps": w.steps, "digest": snapshot_digest(r.final)}
+            )
     return rows
 
 
@@ -181,34 +189,84 @@ def bare_loop(throws) -> tuple[float, int]:
     t0 = time.perf_counter()
     for _, rel in throws:
         pb.resetSimulation(physicsClientId=c)
-        pb.setPhysicsEngineParameter(fixedTimeStep=dt, numSubSteps=0, numSolverIterations=50, deterministicOverlappingPairs=1,
-                                     enableConeFriction=1, restitutionVelocityThreshold=0.05, contactBreakingThreshold=0.002,
-                                     allowedCcdPenetration=W.CCD_ALLOWED_PENETRATION, useSplitImpulse=1,
-                                     splitImpulsePenetrationThreshold=W.SPLIT_IMPULSE_THRESHOLD, enableFileCaching=1, physicsClientId=c)
+        pb.setPhysicsEngineParameter(
+            fixedTimeStep=dt,
+            numSubSteps=0,
+            numSolverIterations=50,
+            deterministicOverlappingPairs=1,
+            enableConeFriction=1,
+            restitutionVelocityThreshold=0.05,
+            contactBreakingThreshold=0.002,
+            allowedCcdPenetration=W.CCD_ALLOWED_PENETRATION,
+            useSplitImpulse=1,
+            splitImpulsePenetrationThreshold=W.SPLIT_IMPULSE_THRESHOLD,
+            enableFileCaching=1,
+            physicsClientId=c,
+        )
         pb.setGravity(0, 0, -W.GRAVITY, physicsClientId=c)
         hz = W.FLAT_GROUND_HALF_EXTENTS[2]
-        ground = pb.createMultiBody(0, pb.createCollisionShape(pb.GEOM_BOX, halfExtents=W.FLAT_GROUND_HALF_EXTENTS, physicsClientId=c),
-                                    basePosition=(0, 0, -hz), useMaximalCoordinates=True, physicsClientId=c)
-        pb.changeDynamics(ground, -1, lateralFriction=GRASS.friction / mu, restitution=GRASS.restitution / math.sqrt(WOOD_ON_WOOD_RESTITUTION), physicsClientId=c)
+        ground = pb.createMultiBody(
+            0,
+            pb.createCollisionShape(pb.GEOM_BOX, halfExtents=W.FLAT_GROUND_HALF_EXTENTS, physicsClientId=c),
+            basePosition=(0, 0, -hz),
+            useMaximalCoordinates=True,
+            physicsClientId=c,
+        )
+        pb.changeDynamics(
+            ground,
+            -1,
+            lateralFriction=GRASS.friction / mu,
+            restitution=GRASS.restitution / math.sqrt(WOOD_ON_WOOD_RESTITUTION),
+            physicsClientId=c,
+        )
 
         def load(kind, pos, quat=(0, 0, 0, 1), fixed=False, sleep=True):
-            b = pb.loadURDF(str(model_path("standard", kind)), pos, quat, useMaximalCoordinates=True, useFixedBase=fixed,
-                            flags=pb.URDF_USE_INERTIA_FROM_FILE | pb.URDF_USE_IMPLICIT_CYLINDER, physicsClientId=c)
-            pb.changeDynamics(b, -1, lateralFriction=mu, restitution=math.sqrt(WOOD_ON_WOOD_RESTITUTION), linearDamping=0, angularDamping=0, physicsClientId=c)
+            b = pb.loadURDF(
+                str(model_path("standard", kind)),
+                pos,
+                quat,
+                useMaximalCoordinates=True,
+                useFixedBase=fixed,
+                flags=pb.URDF_USE_INERTIA_FROM_FILE | pb.URDF_USE_IMPLICIT_CYLINDER,
+                physicsClientId=c,
+            )
+            pb.changeDynamics(
+                b,
+                -1,
+                lateralFriction=mu,
+                restitution=math.sqrt(WOOD_ON_WOOD_RESTITUTION),
+                linearDamping=0,
+                angularDamping=0,
+                physicsClientId=c,
+            )
             if not fixed:
-                pb.changeDynamics(b, -1, ccdSweptSphereRadius=0.8 * 0.022 if kind == "baton" else 0.8 * 0.035,
-                                  activationState=pb.ACTIVATION_STATE_ENABLE_SLEEPING, physicsClientId=c)
+                pb.changeDynamics(
+                    b,
+                    -1,
+                    ccdSweptSphereRadius=0.8 * 0.022 if kind == "baton" else 0.8 * 0.035,
+                    activationState=pb.ACTIVATION_STATE_ENABLE_SLEEPING,
+                    physicsClientId=c,
+                )
                 if sleep:
                     pb.changeDynamics(b, -1, activationState=pb.ACTIVATION_STATE_SLEEP, physicsClientId=c)
             return b
 
         for x, y in pitch.stake_positions().values():
             load("stake", (x, y, STANDARD.stake.length / 2), fixed=True)
-        bodies = [load("kubb", (x, y, STANDARD.kubb.height / 2)) for side in "AB" for x, y in pitch.baseline_kubb_positions(side).values()]
+        bodies = [
+            load("kubb", (x, y, STANDARD.kubb.height / 2))
+            for side in "AB"
+            for x, y in pitch.baseline_kubb_positions(side).values()
+        ]
         bodies.append(load("king", (0, 0, STANDARD.king.height / 2)))
         baton = load("baton", rel.position, rel.quat_xyzw, sleep=False)
-        pb.changeDynamics(baton, -1, rollingFriction=GRASS.rolling_resistance * 0.022 / (GRASS.friction / mu),
-                          spinningFriction=GRASS.spinning_friction / (GRASS.friction / mu), physicsClientId=c)
+        pb.changeDynamics(
+            baton,
+            -1,
+            rollingFriction=GRASS.rolling_resistance * 0.022 / (GRASS.friction / mu),
+            spinningFriction=GRASS.spinning_friction / (GRASS.friction / mu),
+            physicsClientId=c,
+        )
         pb.resetBaseVelocity(baton, rel.velocity, rel.angular_velocity, physicsClientId=c)
         bodies.append(baton)
         quiet, n = 0, 0
@@ -305,18 +363,32 @@ def run_bench(n: int, memory_throws: int, seed: int, *, show: bool = True, check
     table.add_row("kubb3d full throws / s", f"{figures['full_throws_per_s']:.1f}")
     table.add_row("bare PyBullet loop throws / s", f"{figures['bare_throws_per_s']:.1f}")
     table.add_row("kubb3d / bare", f"{figures['ratio_full_to_bare']:.2f}")
-    table.add_row("steps per throw (kubb3d / bare)", f"{figures['steps_per_throw']:.0f} / {figures['bare_steps_per_throw']:.0f}")
+    table.add_row(
+        "steps per throw (kubb3d / bare)", f"{figures['steps_per_throw']:.0f} / {figures['bare_steps_per_throw']:.0f}"
+    )
     table.add_row("load average (before / after timing)", f"{load_before:.1f} / {load_after:.1f}")
     if check:
         f = figures
         table.add_row(f"re-run of {f['rerun_throws']} throws bit-identical", "yes" if f["identical_rerun"] else "NO")
-        table.add_row("felled per baton (kubb3d, 95 %)", f"{f['felled_per_baton']:.3f} ± {f['felled_per_baton_ci95']:.3f}")
-        table.add_row(f"felled per baton (plain steps of {1 / DT:.0f} Hz, 95 %)", f"{f['plain_felled_per_baton']:.3f} ± {f['plain_felled_per_baton_ci95']:.3f}")
+        table.add_row(
+            "felled per baton (kubb3d, 95 %)", f"{f['felled_per_baton']:.3f} ± {f['felled_per_baton_ci95']:.3f}"
+        )
+        table.add_row(
+            f"felled per baton (plain steps of {1 / DT:.0f} Hz, 95 %)",
+            f"{f['plain_felled_per_baton']:.3f} ± {f['plain_felled_per_baton_ci95']:.3f}",
+        )
         table.add_row("steps per throw (plain)", f"{f['plain_steps_per_throw']:.0f}")
-        table.add_row("paired difference (95 %)", f"{f['felled_difference']:+.3f} ± {f['felled_difference_ci95']:.3f} ({'equivalent' if f['felled_equivalent'] else 'DIFFERENT'})")
+        table.add_row(
+            "paired difference (95 %)",
+            f"{f['felled_difference']:+.3f} ± {f['felled_difference_ci95']:.3f} "
+            f"({'equivalent' if f['felled_equivalent'] else 'DIFFERENT'})",
+        )
     table.add_row("memory of one World", f"{figures['world_mb']:.1f} MB")
     if memory_throws:
-        table.add_row(f"memory growth over {memory_throws} throws", f"{figures['growth_mb']:.1f} MB (from {figures['rss_after_warmup_mb']:.0f} MB)")
+        table.add_row(
+            f"memory growth over {memory_throws} throws",
+            f"{figures['growth_mb']:.1f} MB (from {figures['rss_after_warmup_mb']:.0f} MB)",
+        )
     if show:
         con.print(table)
     return figures

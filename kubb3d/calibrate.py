@@ -98,7 +98,11 @@ def turn_trial(args) -> int:
     line_x = pitch.baseline_x("A")
     with World.standard("dm-small", pitch, "grass") as w:
         for b in range(6):
-            standing = [(kid, True, tuple(float(v) for v in w.pose(kid)[0]), True) for kid in baseline_ids("B") if kid not in down]
+            standing = [
+                (kid, True, tuple(float(v) for v in w.pose(kid)[0]), True)
+                for kid in baseline_ids("B")
+                if kid not in down
+            ]
             if not standing:
                 break
             target = player.choose_target("A", standing, line_x)
@@ -164,8 +168,18 @@ def _run(fn: Callable, jobs: list, workers: int, progress: Callable[[int], None]
     return out
 
 
-def run_throws(n: int, seed: int, dt: float = DT, *, skill: str = "elite", set_name: str = "dm-small", ground: str = "grass", distance: float = 8.0,
-               workers: int = 1, progress: Callable[[int], None] | None = None) -> list[dict]:
+def run_throws(
+    n: int,
+    seed: int,
+    dt: float = DT,
+    *,
+    skill: str = "elite",
+    set_name: str = "dm-small",
+    ground: str = "grass",
+    distance: float = 8.0,
+    workers: int = 1,
+    progress: Callable[[int], None] | None = None,
+) -> list[dict]:
     """``n`` seeded player throws (:func:`baton_trial`), in order, on ``workers`` processes."""
     return _run(baton_trial, [(i, n, seed, dt, skill, set_name, ground, distance) for i in range(n)], workers, progress)
 
@@ -233,12 +247,27 @@ class Calibration:
         return all(f.passed is not False for f in self.figures)
 
     def to_json(self) -> dict:
-        return {"passed": self.passed, "figures": [asdict(f) for f in self.figures], "distance_curves": self.curves,
-                "turn_counts": self.turn_counts, "binomial_capped": binomial_capped()}
+        return {
+            "passed": self.passed,
+            "figures": [asdict(f) for f in self.figures],
+            "distance_curves": self.curves,
+            "turn_counts": self.turn_counts,
+            "binomial_capped": binomial_capped(),
+        }
 
 
-def run_calibration(*, throws: int = 400, turns: int = 200, distance_throws: int = 150, inkasts: int = 100, flicks: int = 60, seed: int = 7,
-                    workers: int | None = None, progress: Callable[[int], None] | None = None, skills=SKILL_NAMES) -> Calibration:
+def run_calibration(
+    *,
+    throws: int = 400,
+    turns: int = 200,
+    distance_throws: int = 150,
+    inkasts: int = 100,
+    flicks: int = 60,
+    seed: int = 7,
+    workers: int | None = None,
+    progress: Callable[[int], None] | None = None,
+    skills=SKILL_NAMES,
+) -> Calibration:
     """Measure every figure (module doc); counts are per preset."""
     w = workers or os.cpu_count() or 1
     cal = Calibration()
@@ -246,11 +275,25 @@ def run_calibration(*, throws: int = 400, turns: int = 200, distance_throws: int
         rows = run_throws(throws, seed, skill=skill, workers=w, progress=progress)
         m, lo, hi = mean_ci([r["felled"] for r in rows])
         band = BANDS[skill]
-        cal.figures.append(Figure("felled_8m", f"{skill}: kubbs felled per baton at 8 m", m, lo, hi, throws,
-                                  f"≈ {TARGETS[skill]:.0%} (band {band[0]:.2f}–{band[1]:.2f})", band[0] <= m <= band[1]))
+        cal.figures.append(
+            Figure(
+                "felled_8m",
+                f"{skill}: kubbs felled per baton at 8 m",
+                m,
+                lo,
+                hi,
+                throws,
+                f"≈ {TARGETS[skill]:.0%} (band {band[0]:.2f}–{band[1]:.2f})",
+                band[0] <= m <= band[1],
+            )
+        )
         curve = []
         for d in DISTANCES:
-            res = rows if d == 8.0 else run_throws(distance_throws, seed + 1, skill=skill, distance=d, workers=w, progress=progress)
+            res = (
+                rows
+                if d == 8.0
+                else run_throws(distance_throws, seed + 1, skill=skill, distance=d, workers=w, progress=progress)
+            )
             m, lo, hi = mean_ci([r["felled"] for r in res])
             curve.append((d, m, lo, hi))
         cal.curves[skill] = curve
@@ -261,16 +304,44 @@ def run_calibration(*, throws: int = 400, turns: int = 200, distance_throws: int
         for label, k_set, p_ref in (("P(0)", {0}, ref[0]), ("P(≥ 3)", {3, 4, 5}, sum(ref[3:])), ("P(5)", {5}, ref[5])):
             k = sum(1 for c in counts if c in k_set)
             p, lo, hi = wilson(k, turns)
-            cal.figures.append(Figure("turn_6", f"elite, six batons at five baseline kubbs (8 m): {label}", p, lo, hi, turns,
-                                      f"{p_ref:.1%} (binomial, p = {HIT_P})", lo <= p_ref <= hi))
+            cal.figures.append(
+                Figure(
+                    "turn_6",
+                    f"elite, six batons at five baseline kubbs (8 m): {label}",
+                    p,
+                    lo,
+                    hi,
+                    turns,
+                    f"{p_ref:.1%} (binomial, p = {HIT_P})",
+                    lo <= p_ref <= hi,
+                )
+            )
     for skill in skills:
         res = _run(inkast_trial, [(i, inkasts, seed + 3, skill) for i in range(inkasts)], w, progress)
         offs = np.array([r["offset"] for r in res])
         med = float(np.median(offs))
         q = np.quantile(offs, [0.25, 0.75])
-        cal.figures.append(Figure("inkast", f"{skill}: inkast rest offset from the aimed spot, median (quartiles)", med, float(q[0]), float(q[1]), inkasts))
+        cal.figures.append(
+            Figure(
+                "inkast",
+                f"{skill}: inkast rest offset from the aimed spot, median (quartiles)",
+                med,
+                float(q[0]),
+                float(q[1]),
+                inkasts,
+            )
+        )
         p, lo, hi = wilson(sum(r["inside"] for r in res), inkasts)
-        cal.figures.append(Figure("inkast", f"{skill}: inkasts resting inside the opponent's half at the first attempt", p, lo, hi, inkasts))
+        cal.figures.append(
+            Figure(
+                "inkast",
+                f"{skill}: inkasts resting inside the opponent's half at the first attempt",
+                p,
+                lo,
+                hi,
+                inkasts,
+            )
+        )
     for skill in skills:
         res = _run(flick_trial, [(i, flicks, seed + 4, skill) for i in range(flicks)], w, progress)
         m, lo, hi = mean_ci([r["knocked"] for r in res])
@@ -292,7 +363,14 @@ def write_figure(cal: Calibration, path) -> None:
     ax = axes[0]
     for skill, curve in cal.curves.items():
         d = [c[0] for c in curve]
-        ax.errorbar(d, [c[1] for c in curve], yerr=[[c[1] - c[2] for c in curve], [c[3] - c[1] for c in curve]], fmt="o-", capsize=3, label=skill)
+        ax.errorbar(
+            d,
+            [c[1] for c in curve],
+            yerr=[[c[1] - c[2] for c in curve], [c[3] - c[1] for c in curve]],
+            fmt="o-",
+            capsize=3,
+            label=skill,
+        )
         ax.axhline(TARGETS[skill], color="grey", lw=0.6, ls=":")
     ax.set_xlabel("distance from the throwing line, m")
     ax.set_ylabel("kubbs felled per baton")
@@ -329,15 +407,25 @@ def markdown(cal: Calibration, command: str, image: str | None = None) -> str:
         band = "" if f.passed is None else ("yes" if f.passed else "**no**")
         lines.append(f"| {f.label} | {f.value:.3f} | {f.low:.3f}–{f.high:.3f} | {f.trials} | {f.reference} | {band} |")
     if cal.curves:
-        lines += ["", "Kubbs felled per baton against the distance from the throwing line:", "",
-                  "| preset | " + " | ".join(f"{d:g} m" for d in DISTANCES) + " |", "| --- |" + " --- |" * len(DISTANCES)]
+        lines += [
+            "",
+            "Kubbs felled per baton against the distance from the throwing line:",
+            "",
+            "| preset | " + " | ".join(f"{d:g} m" for d in DISTANCES) + " |",
+            "| --- |" + " --- |" * len(DISTANCES),
+        ]
         for skill, curve in cal.curves.items():
             lines.append(f"| {skill} | " + " | ".join(f"{m:.2f} ({lo:.2f}–{hi:.2f})" for _, m, lo, hi in curve) + " |")
     if cal.turn_counts:
         n = len(cal.turn_counts)
         ref = binomial_capped()
-        lines += ["", f"Six batons at five baseline kubbs (elite, {n} turns) against min(Binomial(6, {HIT_P}), 5):", "",
-                  "| kubbs felled | simulated | binomial |", "| --- | --- | --- |"]
+        lines += [
+            "",
+            f"Six batons at five baseline kubbs (elite, {n} turns) against min(Binomial(6, {HIT_P}), 5):",
+            "",
+            "| kubbs felled | simulated | binomial |",
+            "| --- | --- | --- |",
+        ]
         for k in range(6):
             lines.append(f"| {k} | {sum(1 for c in cal.turn_counts if c == k) / n:.3f} | {ref[k]:.3f} |")
     if image:

@@ -22,14 +22,24 @@ def register(app: typer.Typer) -> None:
     def calibrate(
         throws: int = typer.Option(400, min=10, max=100_000, help="Throws per preset at 8 m."),
         turns: int = typer.Option(200, min=10, max=100_000, help="Six-baton turns for the elite distribution."),
-        distance_throws: int = typer.Option(150, min=10, max=100_000, help="Throws per preset at each of 4, 5, 6 and 7 m."),
+        distance_throws: int = typer.Option(
+            150, min=10, max=100_000, help="Throws per preset at each of 4, 5, 6 and 7 m."
+        ),
         inkasts: int = typer.Option(100, min=10, max=100_000, help="Inkasts per preset."),
         flicks: int = typer.Option(60, min=10, max=100_000, help="Kubbuteo flicks per preset."),
         seed: int = typer.Option(7, min=0, help="Seed of every trial (child seeds per trial)."),
-        workers: int = typer.Option(0, min=0, max=256, help="Processes (0: all cores); the figures do not depend on it."),
-        png: Optional[Path] = typer.Option(None, "--png", help="Also write a figure: hit rate against distance, six-baton distribution."),
-        markdown: Optional[Path] = typer.Option(None, "--markdown", help="Also write the figures as Markdown (docs/calibration.md is made this way)."),
-        as_json: bool = typer.Option(False, "--json", help="Print the report as one JSON document instead of the table."),
+        workers: int = typer.Option(
+            0, min=0, max=256, help="Processes (0: all cores); the figures do not depend on it."
+        ),
+        png: Optional[Path] = typer.Option(
+            None, "--png", help="Also write a figure: hit rate against distance, six-baton distribution."
+        ),
+        markdown: Optional[Path] = typer.Option(
+            None, "--markdown", help="Also write the figures as Markdown (docs/calibration.md is made this way)."
+        ),
+        as_json: bool = typer.Option(
+            False, "--json", help="Print the report as one JSON document instead of the table."
+        ),
     ) -> None:
         """Measure the skill presets against real play: kubbs felled per baton at 8 m (novice ≈ 10 %,
         club ≈ 22 %, elite ≈ 42 %), the elite six-baton distribution against the binomial, hit rate
@@ -46,12 +56,22 @@ def register(app: typer.Typer) -> None:
         total = 3 * (throws + 4 * distance_throws + inkasts + flicks) + turns
         with Progress(transient=True, disable=as_json or not sys.stderr.isatty()) as bar:
             task = bar.add_task("calibration trials", total=total)
-            cal = run_calibration(throws=throws, turns=turns, distance_throws=distance_throws, inkasts=inkasts, flicks=flicks, seed=seed,
-                                  workers=workers or None, progress=lambda k: bar.advance(task, k))
+            cal = run_calibration(
+                throws=throws,
+                turns=turns,
+                distance_throws=distance_throws,
+                inkasts=inkasts,
+                flicks=flicks,
+                seed=seed,
+                workers=workers or None,
+                progress=lambda k: bar.advance(task, k),
+            )
         from kubb3d.validate_cli import write_outputs
 
-        command = (f"kubb3d calibrate --throws {throws} --turns {turns} --distance-throws {distance_throws} "
-                   f"--inkasts {inkasts} --flicks {flicks} --seed {seed}")
+        command = (
+            f"kubb3d calibrate --throws {throws} --turns {turns} --distance-throws {distance_throws} "
+            f"--inkasts {inkasts} --flicks {flicks} --seed {seed}"
+        )
         write_outputs(cal, png, markdown, command, write_figure, to_markdown)
         if as_json:
             sys.stdout.write(json.dumps(cal.to_json(), ensure_ascii=False) + "\n")
@@ -63,7 +83,13 @@ def register(app: typer.Typer) -> None:
             for col in ("figure", "value", "95 % interval", "trials", "reference", "in band"):
                 table.add_column(col, overflow="fold")
             for f in cal.figures:
-                table.add_row(f.label, f"{f.value:.3f}", f"{f.low:.3f}–{f.high:.3f}", str(f.trials), f.reference,
-                              "" if f.passed is None else ("yes" if f.passed else "[red]NO[/red]"))
+                table.add_row(
+                    f.label,
+                    f"{f.value:.3f}",
+                    f"{f.low:.3f}–{f.high:.3f}",
+                    str(f.trials),
+                    f.reference,
+                    "" if f.passed is None else ("yes" if f.passed else "[red]NO[/red]"),
+                )
             Console().print(table)
         raise typer.Exit(0 if cal.passed else 1)

@@ -98,7 +98,9 @@ def _print_version(value: bool) -> None:
 
 @app.callback()
 def _root(
-    version: bool = typer.Option(False, "--version", callback=_print_version, is_eager=True, help="Print the version and exit."),
+    version: bool = typer.Option(
+        False, "--version", callback=_print_version, is_eager=True, help="Print the version and exit."
+    ),
 ) -> None:
     """kubb3d: a 3D physics simulator of the outdoor game Kubb, with a referee that knows the rules.
 
@@ -125,24 +127,44 @@ class RulesetName(str, Enum):
 
 @app.command()
 def throw(
-    target: Optional[str] = typer.Option(None, help="Aim at this piece (e.g. B3, king): the aim solver picks speed and azimuth."),
+    target: Optional[str] = typer.Option(
+        None, help="Aim at this piece (e.g. B3, king): the aim solver picks speed and azimuth."
+    ),
     side: str = typer.Option("A", help="Thrower's side: A throws towards +x, B towards -x."),
     speed: float = typer.Option(10.0, help="Release speed, m/s (ignored with --target)."),
     elevation_deg: float = typer.Option(20.0, help="Release angle above the horizontal, degrees."),
-    azimuth_deg: float = typer.Option(0.0, help="Horizontal angle from straight ahead, degrees, positive to the left (ignored with --target)."),
+    azimuth_deg: float = typer.Option(
+        0.0, help="Horizontal angle from straight ahead, degrees, positive to the left (ignored with --target)."
+    ),
     spin_rps: float = typer.Option(1.5, help="End-over-end spin, rev/s; positive turns the top forward."),
-    tilt_deg: float = typer.Option(0.0, help="Tilt of the baton out of the vertical flight plane, degrees (DM §5 allows 30)."),
+    tilt_deg: float = typer.Option(
+        0.0, help="Tilt of the baton out of the vertical flight plane, degrees (DM §5 allows 30)."
+    ),
     helicopter_rps: float = typer.Option(0.0, help="Horizontal (helicopter) spin, rev/s (WS basic rule 5 forbids it)."),
-    lateral: float = typer.Option(0.0, help="Sideways position of the release point, m (must stay within the sidelines)."),
-    behind_line: float = typer.Option(0.05, help="Release point (hand) distance behind the throwing line, m (negative: the hand is past the line, allowed)."),
-    foot_behind_line: Optional[float] = typer.Option(None, help="Toe of the front foot behind the throwing line at the release, m (negative: foot fault, DM §5, WS basic rule 7); default 0.40 m behind the release point."),
-    step_after: float = typer.Option(0.0, help="How far the front foot steps forward after the release, m (past the line: foot fault, DM §5)."),
+    lateral: float = typer.Option(
+        0.0, help="Sideways position of the release point, m (must stay within the sidelines)."
+    ),
+    behind_line: float = typer.Option(
+        0.05,
+        help="Release point (hand) distance behind the throwing line, m (negative: the hand is past the line, "
+             "allowed).",
+    ),
+    foot_behind_line: Optional[float] = typer.Option(
+        None,
+        help="Toe of the front foot behind the throwing line at the release, m (negative: foot fault, DM §5, WS basic "
+             "rule 7); default 0.40 m behind the release point.",
+    ),
+    step_after: float = typer.Option(
+        0.0, help="How far the front foot steps forward after the release, m (past the line: foot fault, DM §5)."
+    ),
     height: float = typer.Option(0.5, help="Release height, m."),
     release_angle_deg: float = typer.Option(60.0, help="Angle of the baton above the horizontal at release, degrees."),
     line_x: Optional[float] = typer.Option(None, help="x of the throwing line, m (default: the thrower's baseline)."),
     equipment: SetName = typer.Option(SetName.standard, "--set", help="Equipment set."),
     ground: GroundName = typer.Option(GroundName.grass, help="Playing surface."),
-    ruleset: RulesetName = typer.Option(RulesetName.dm, help="Whose throwing rules to check: dm (tilt ≤ 30°) or wikinger (no helicopter)."),
+    ruleset: RulesetName = typer.Option(
+        RulesetName.dm, help="Whose throwing rules to check: dm (tilt ≤ 30°) or wikinger (no helicopter)."
+    ),
     pitch_length: float = typer.Option(8.0, help="Pitch length, m (WS: 7.5)."),
     terrain_cm: float = typer.Option(0.0, help="Uneven ground: bump amplitude (standard deviation), cm; 0 = flat."),
     seed: int = typer.Option(0, min=0, help="Seed of the uneven ground (and of anything else random)."),
@@ -174,14 +196,26 @@ def throw(
     if not -90.0 <= tilt_deg <= 90.0:
         raise UserError(f"--tilt-deg must be from -90 to 90 degrees, got {tilt_deg}")
     if line_x is not None and not (math.isfinite(line_x) and abs(line_x) <= pitch_length / 2):
-        raise UserError(f"--line-x must lie on the pitch, from {-pitch_length / 2:g} to {pitch_length / 2:g} m, got {line_x}")
+        raise UserError(
+            f"--line-x must lie on the pitch, from {-pitch_length / 2:g} to {pitch_length / 2:g} m, got {line_x}"
+        )
     try:
         pitch = Pitch(pitch_length, 5.0)
         params = ThrowParams(
-            side=side, line_x=line_x, lateral=lateral, behind_line=behind_line, height=height, speed=speed,
-            elevation_deg=elevation_deg, azimuth_deg=azimuth_deg, spin_rps=spin_rps, tilt_deg=tilt_deg,
-            helicopter_rps=helicopter_rps, release_angle_deg=release_angle_deg,
-            foot_behind_line=foot_behind_line, step_after=step_after,
+            side=side,
+            line_x=line_x,
+            lateral=lateral,
+            behind_line=behind_line,
+            height=height,
+            speed=speed,
+            elevation_deg=elevation_deg,
+            azimuth_deg=azimuth_deg,
+            spin_rps=spin_rps,
+            tilt_deg=tilt_deg,
+            helicopter_rps=helicopter_rps,
+            release_angle_deg=release_angle_deg,
+            foot_behind_line=foot_behind_line,
+            step_after=step_after,
         )
         params.validate()
         terrain = Terrain(terrain_cm / 100.0, seed=seed) if terrain_cm > 0 else None
@@ -206,24 +240,38 @@ def _print_throw(result, target) -> None:
 
     con = Console()
     p = result.params
-    con.print(f"[bold]Throw[/] from side {p.side}: {p.speed:.2f} m/s at {p.elevation_deg:.1f}°, azimuth {p.azimuth_deg:+.2f}°, spin {p.spin_rps:+.2f} rev/s" + (f" (aimed at {target})" if target else ""))
+    con.print(
+        f"[bold]Throw[/] from side {p.side}: {p.speed:.2f} m/s at {p.elevation_deg:.1f}°, azimuth "
+        f"{p.azimuth_deg:+.2f}°, spin {p.spin_rps:+.2f} rev/s"
+        + (f" (aimed at {target})" if target else "")
+    )
     fc = result.first_contact
     if fc is None:
         con.print("  no contact")
     else:
-        con.print(f"  first contact: [bold]{fc.piece}[/] after {fc.time:.3f} s at ({fc.position[0]:.2f}, {fc.position[1]:.2f}, {fc.position[2]:.2f}) m")
-    con.print(f"  tilt out of plane {math.degrees(result.metrics.max_tilt):.1f}°, horizontal rotation {math.degrees(result.metrics.helicopter):.0f}°")
+        con.print(
+            f"  first contact: [bold]{fc.piece}[/] after {fc.time:.3f} s at ({fc.position[0]:.2f}, "
+            f"{fc.position[1]:.2f}, {fc.position[2]:.2f}) m"
+        )
+    con.print(
+        f"  tilt out of plane {math.degrees(result.metrics.max_tilt):.1f}°, horizontal rotation "
+        f"{math.degrees(result.metrics.helicopter):.0f}°"
+    )
     if result.legal:
         con.print("  [green]legal throw[/]")
     for v in result.violations:
         con.print(f"  [red]illegal[/] ({v.rule}): {v.reason}")
     con.print(f"  touched: {', '.join(result.touched) or '-'}")
     con.print(f"  toppled: [bold]{', '.join(result.toppled) or '-'}[/]")
-    con.print(f"  at rest after {result.rest_time:.2f} s" + ("" if result.at_rest else " (time limit reached before rest)"))
+    con.print(
+        f"  at rest after {result.rest_time:.2f} s" + ("" if result.at_rest else " (time limit reached before rest)")
+    )
 
 
 @models_app.command("build")
-def models_build(out: Optional[Path] = typer.Option(None, help="Folder to write to (default: the models/ folder kubb3d uses).")) -> None:
+def models_build(
+    out: Optional[Path] = typer.Option(None, help="Folder to write to (default: the models/ folder kubb3d uses)."),
+) -> None:
     """Generate every mesh (OBJ) and URDF file from the equipment sets."""
     from kubb3d.assets import write_models
 
@@ -248,12 +296,21 @@ def models_check() -> None:
 @app.command()
 def bench(
     throws: int = typer.Option(200, min=1, help="Throws to time."),
-    memory_throws: int = typer.Option(0, min=0, help="Also run this many throws in one process and report memory growth (e.g. 10000)."),
+    memory_throws: int = typer.Option(
+        0, min=0, help="Also run this many throws in one process and report memory growth (e.g. 10000)."
+    ),
     seed: int = typer.Option(0, min=0, help="Seed of the throw variations."),
-    viewer: bool = typer.Option(False, "--viewer", help="Instead: frames per second of the headless 3D renderer at 1280x720."),
+    viewer: bool = typer.Option(
+        False, "--viewer", help="Instead: frames per second of the headless 3D renderer at 1280x720."
+    ),
     frames: int = typer.Option(200, min=1, help="Frames to render with --viewer."),
     as_json: bool = typer.Option(False, "--json", help="Print the figures as one JSON document."),
-    check: bool = typer.Option(True, "--check/--no-check", help="Also check the results: a bit-identical re-run, and the felled-per-baton rate against plain stepping at the fine step throughout."),
+    check: bool = typer.Option(
+        True,
+        "--check/--no-check",
+        help="Also check the results: a bit-identical re-run, and the felled-per-baton rate against plain stepping at "
+             "the fine step throughout.",
+    ),
 ) -> None:
     """Measure full throws per second (release to rest, one core) against a bare PyBullet loop,
     check that the speed work leaves results unchanged, or with --viewer the frame rate of the
@@ -279,7 +336,17 @@ def bench(
 def _register_subapps() -> None:
     import importlib
 
-    for module in ("kubb3d.judge.cli", "kubb3d.match_cli", "kubb3d.audit_cli", "kubb3d.validate_cli", "kubb3d.calibrate_cli", "kubb3d.tournament_cli", "kubb3d.viewer_cli", "kubb3d.experiment_cli", "kubb3d.scenario_cli"):
+    for module in (
+        "kubb3d.judge.cli",
+        "kubb3d.match_cli",
+        "kubb3d.audit_cli",
+        "kubb3d.validate_cli",
+        "kubb3d.calibrate_cli",
+        "kubb3d.tournament_cli",
+        "kubb3d.viewer_cli",
+        "kubb3d.experiment_cli",
+        "kubb3d.scenario_cli",
+    ):
         try:
             importlib.import_module(module).register(app)
         except ModuleNotFoundError as exc:

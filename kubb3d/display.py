@@ -48,13 +48,20 @@ def _session(obj: Any, equipment: str | None):
         session = ReplaySession(Timeline([segment], playing=True), scene, "kubb3d.show: a throw")
         # frame the half the baton went to: its kubbs, the king and where the baton lies
         bx = snap.pieces[obj.piece].position[0] if obj.piece in snap.pieces else 1.0
-        session.focus = [obj.piece] + [p for p, s in snap.pieces.items() if s.kind in ("kubb", "king") and (s.position[0] * bx > 0 or s.kind == "king")]
+        session.focus = [obj.piece] + [
+            p
+            for p, s in snap.pieces.items()
+            if s.kind in ("kubb", "king") and (s.position[0] * bx > 0 or s.kind == "king")
+        ]
         return session, "orbit"
     snap = obj if isinstance(obj, Snapshot) else getattr(obj, "snapshot", None)
     if callable(snap):  # a World
         snap = snap()
     if not isinstance(snap, Snapshot):
-        raise TypeError(f"kubb3d.show takes a World, a Snapshot, a ThrowResult or the path of a replay or scenario file, got {type(obj).__name__}")
+        raise TypeError(
+            "kubb3d.show takes a World, a Snapshot, a ThrowResult or the path of a replay or scenario file, got "
+            f"{type(obj).__name__}"
+        )
     from kubb3d.viewer.still import _StillSession
     from kubb3d.viewer.scene import Scene
 
@@ -62,7 +69,15 @@ def _session(obj: Any, equipment: str | None):
     return _StillSession(scene, [p for p, s in snap.pieces.items() if s.kind in ("kubb", "king")]), "orbit"
 
 
-def show(obj: Any, path: str | Path | None = None, *, width: int = 960, height: int = 540, equipment: str | None = None, at: float | None = None) -> Path | None:
+def show(
+    obj: Any,
+    path: str | Path | None = None,
+    *,
+    width: int = 960,
+    height: int = 540,
+    equipment: str | None = None,
+    at: float | None = None,
+) -> Path | None:
     """Show ``obj`` in the 3D viewer, or save a PNG of it.
 
     Args:

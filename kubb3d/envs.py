@@ -90,7 +90,17 @@ class _KubbEnv(gym.Env):
 
     metadata = {"render_modes": ["rgb_array"], "render_fps": 4}
 
-    def __init__(self, render_mode: str | None = None, *, ruleset: str = "dm", equipment: str = "standard", ground: str = "grass", terrain_cm: float = 0.0, width: int = 480, height: int = 360) -> None:
+    def __init__(
+        self,
+        render_mode: str | None = None,
+        *,
+        ruleset: str = "dm",
+        equipment: str = "standard",
+        ground: str = "grass",
+        terrain_cm: float = 0.0,
+        width: int = 480,
+        height: int = 360,
+    ) -> None:
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be None or 'rgb_array', got {render_mode!r}")
         if ruleset != "dm":
@@ -148,7 +158,14 @@ class _KubbEnv(gym.Env):
         a = np.clip(np.asarray(action, dtype=np.float64).reshape(-1), ACTION_LOW, ACTION_HIGH)
         if a.shape != (5,) or not np.all(np.isfinite(a)):
             raise ValueError(f"action must be 5 finite numbers {ACTION_NAMES}, got {action!r}")
-        params = ThrowParams(side="A", speed=float(a[0]), elevation_deg=float(a[1]), azimuth_deg=float(a[2]), spin_rps=float(a[3]), tilt_deg=float(a[4]))
+        params = ThrowParams(
+            side="A",
+            speed=float(a[0]),
+            elevation_deg=float(a[1]),
+            azimuth_deg=float(a[2]),
+            spin_rps=float(a[3]),
+            tilt_deg=float(a[4]),
+        )
         self.thrown += 1
         baton = f"baton{self.thrown}"
         self.last_result = None  # the ThrowResult of the last step (kubb3d.throw.ThrowResult)
@@ -159,8 +176,14 @@ class _KubbEnv(gym.Env):
             # a physics failure is nobody's throw: no reward, the episode stops
             self._over = True
             return 0.0, True, {"glitch": str(exc), "legal": True, "felled": [], "violations": [], "rulings": []}
-        ctx = ThrowContext(ruleset=self.ruleset, thrower="A", legal=res.legal, violations=tuple(res.violations),
-                           round_start=dict(self.round_start), already_felled=frozenset(self.felled))
+        ctx = ThrowContext(
+            ruleset=self.ruleset,
+            thrower="A",
+            legal=res.legal,
+            violations=tuple(res.violations),
+            round_start=dict(self.round_start),
+            already_felled=frozenset(self.felled),
+        )
         j = judge_throw(res.final, ctx)
         for pid in sorted(j.raise_now):
             if pid in self.round_start and self.world.has_piece(pid):
@@ -220,7 +243,9 @@ class ThrowEnv(_KubbEnv):
             raise ValueError(f"target must be one of {TARGETS} or None, got {target!r}")
         self.fixed_target = target
         lo, hi = _pose_bounds(len(PIECES))
-        self.observation_space = spaces.Box(np.concatenate((lo, lo[:3])), np.concatenate((hi, hi[:3])), dtype=np.float32)
+        self.observation_space = spaces.Box(
+            np.concatenate((lo, lo[:3])), np.concatenate((hi, hi[:3])), dtype=np.float32
+        )
         self.target = target or TARGETS[2]
         self._target_xyz = np.zeros(3, dtype=np.float32)
 
@@ -267,7 +292,9 @@ class TurnEnv(_KubbEnv):
     def __init__(self, render_mode: str | None = None, **kwargs: Any) -> None:
         super().__init__(render_mode, **kwargs)
         lo, hi = _pose_bounds(len(PIECES))
-        self.observation_space = spaces.Box(np.append(lo, 0.0).astype(np.float32), np.append(hi, 1.0).astype(np.float32), dtype=np.float32)
+        self.observation_space = spaces.Box(
+            np.append(lo, 0.0).astype(np.float32), np.append(hi, 1.0).astype(np.float32), dtype=np.float32
+        )
 
     def _obs(self) -> np.ndarray:
         return np.append(self._poses(), np.float32((BATONS - self.thrown) / BATONS)).astype(np.float32)

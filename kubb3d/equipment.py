@@ -371,7 +371,8 @@ KUBBUTEO = EquipmentSet(
     wood_density=BEECH_DENSITY,
     board=Board(48 * INCH, 24 * INCH),
     baseline_inset=3.5 * INCH,
-    source="KT 'Equipment': board 4 ft x 2 ft, baselines 3.5 in from the ends, disks 1.25 in x 0.3 in, king 1.25 in x 2 in",
+    source="KT 'Equipment': board 4 ft x 2 ft, baselines 3.5 in from the ends, disks 1.25 in x 0.3 in, king 1.25 in x "
+           "2 in",
 )
 
 EQUIPMENT_SETS: dict[str, EquipmentSet] = {s.name: s for s in (STANDARD, DM_SMALL, KUBBUTEO)}

@@ -32,18 +32,38 @@ def _user_error(msg: str) -> Exception:
 
 def make_app() -> typer.Typer:
     """The ``experiment`` sub-app."""
-    app = typer.Typer(help="Batch experiments: thousands of simulated throws over parameters and seeds.", no_args_is_help=True)
+    app = typer.Typer(
+        help="Batch experiments: thousands of simulated throws over parameters and seeds.", no_args_is_help=True
+    )
 
     @app.command("run")
     def run_cmd(
-        spec: Path = typer.Argument(..., help="Experiment spec (TOML file), or the short name of a shipped spec such as hit-8m (see `kubb3d experiment list`)."),
-        out: Optional[Path] = typer.Option(None, "--out", "-o", help="Results file (SQLite; default: SPEC-NAME.sqlite in the current folder). Running again with the same spec resumes it."),
-        workers: Optional[int] = typer.Option(None, min=1, help="Worker processes (default: all cores); the size of a Dask LocalCluster."),
-        backend: Backend = typer.Option(Backend.local, help="local processes, serial (this process) or a dask cluster."),
-        scheduler: Optional[str] = typer.Option(None, help="Dask scheduler address, e.g. tcp://10.0.0.5:8786 (default: a LocalCluster)."),
+        spec: Path = typer.Argument(
+            ...,
+            help="Experiment spec (TOML file), or the short name of a shipped spec such as hit-8m (see `kubb3d "
+                 "experiment list`).",
+        ),
+        out: Optional[Path] = typer.Option(
+            None,
+            "--out",
+            "-o",
+            help="Results file (SQLite; default: SPEC-NAME.sqlite in the current folder). Running again with the same "
+                 "spec resumes it.",
+        ),
+        workers: Optional[int] = typer.Option(
+            None, min=1, help="Worker processes (default: all cores); the size of a Dask LocalCluster."
+        ),
+        backend: Backend = typer.Option(
+            Backend.local, help="local processes, serial (this process) or a dask cluster."
+        ),
+        scheduler: Optional[str] = typer.Option(
+            None, help="Dask scheduler address, e.g. tcp://10.0.0.5:8786 (default: a LocalCluster)."
+        ),
         max_trials: Optional[int] = typer.Option(None, min=0, help="Stop after this many new trials."),
         quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
-        as_json: bool = typer.Option(False, "--json", help="Print what the run did as one JSON document (no progress bar)."),
+        as_json: bool = typer.Option(
+            False, "--json", help="Print what the run did as one JSON document (no progress bar)."
+        ),
     ) -> None:
         """Run every trial of SPEC not yet in RESULTS, in parallel, storing rows as they finish."""
         from kubb3d.experiment import SpecError, StoreError, load_spec, run
@@ -75,7 +95,11 @@ def make_app() -> typer.Typer:
             raise KeyboardInterrupt
 
         signal.signal(signal.SIGTERM, on_term)
-        typer.echo(f"{loaded.spec.title}: {loaded.n_points} grid points × {loaded.spec.trials_per_point} = {loaded.n_trials} trials → {out}", err=True)
+        typer.echo(
+            f"{loaded.spec.title}: {loaded.n_points} grid points × {loaded.spec.trials_per_point} = {loaded.n_trials} "
+            f"trials → {out}",
+            err=True,
+        )
         try:
             first_error: list[str] = []
 
@@ -83,7 +107,16 @@ def make_app() -> typer.Typer:
                 if not first_error:
                     first_error.extend(str(r.get("error")) for r in rows[:1] if not r.get("ok"))
 
-            report = run(loaded, out, workers=workers, backend=backend.value, scheduler=scheduler, progress=not (quiet or as_json), max_trials=max_trials, on_rows=note)
+            report = run(
+                loaded,
+                out,
+                workers=workers,
+                backend=backend.value,
+                scheduler=scheduler,
+                progress=not (quiet or as_json),
+                max_trials=max_trials,
+                on_rows=note,
+            )
         except StoreError as exc:
             raise _user_error(str(exc)) from None
         except (RuntimeError, ValueError) as exc:  # an unreachable Dask scheduler, too many trials
@@ -93,31 +126,56 @@ def make_app() -> typer.Typer:
 
             with open_results(out) as store:
                 n, _ = store.count()
-            typer.echo(f"interrupted: {n} of {loaded.n_trials} trials stored in {out}; run the same command to resume", err=True)
-            raise typer.Exit(130)
+            typer.echo(
+                f"interrupted: {n} of {loaded.n_trials} trials stored in {out}; run the same command to resume",
+                err=True,
+            )
+            raise typer.Exit(130) from None
         done = report.skipped + report.ran
         per_worker = report.rate / max(1, min(report.workers, max(report.ran, 1)))
         if as_json:
             import json
 
-            typer.echo(json.dumps({
-                "spec": str(spec), "title": loaded.spec.title, "results": str(out), "total": report.total,
-                "stored": done, "skipped": report.skipped, "ran": report.ran, "failed": report.failed,
-                "seconds": report.seconds, "trials_per_s": report.rate, "workers": report.workers, "backend": report.backend,
-            }))
+            typer.echo(
+                json.dumps(
+                    {
+                        "spec": str(spec),
+                        "title": loaded.spec.title,
+                        "results": str(out),
+                        "total": report.total,
+                        "stored": done,
+                        "skipped": report.skipped,
+                        "ran": report.ran,
+                        "failed": report.failed,
+                        "seconds": report.seconds,
+                        "trials_per_s": report.rate,
+                        "workers": report.workers,
+                        "backend": report.backend,
+                    }
+                )
+            )
         else:
             typer.echo(
-                f"{report.ran} trials run ({report.failed} failed) in {report.seconds:.1f} s: {report.rate:.2f} trials/s, "
+                f"{report.ran} trials run ({report.failed} failed) in {report.seconds:.1f} s: {report.rate:.2f} "
+                "trials/s, "
                 f"{per_worker:.2f} per worker; {done}/{report.total} stored in {out}"
                 + (f" ({report.skipped} were already there)" if report.skipped else "")
             )
         if report.ran and report.failed == report.ran:
             # not a silent success: every trial of this call failed (exit 1, the rows are kept)
-            typer.echo(f"error: all {report.ran} trials failed; the first: {' '.join((first_error or ['?'])[0].split())[:300]}", err=True)
+            typer.echo(
+                f"error: all {report.ran} trials failed; the first: "
+                f"{' '.join((first_error or ['?'])[0].split())[:300]}",
+                err=True,
+            )
             raise typer.Exit(1)
 
     @app.command("list")
-    def list_cmd(as_json: bool = typer.Option(False, "--json", help="Print a JSON list of {name, title, measures, trials, path}.")) -> None:
+    def list_cmd(
+        as_json: bool = typer.Option(
+            False, "--json", help="Print a JSON list of {name, title, measures, trials, path}."
+        ),
+    ) -> None:
         """List the shipped experiment specs: short name (usable as `kubb3d experiment run NAME`), trials and title."""
         import json
 
@@ -127,7 +185,15 @@ def make_app() -> typer.Typer:
         rows = []
         for path in experiment_files():
             loaded = load_spec(path)
-            rows.append({"name": path.stem, "title": loaded.spec.title, "measures": list(loaded.spec.measures), "trials": loaded.n_trials, "path": str(path)})
+            rows.append(
+                {
+                    "name": path.stem,
+                    "title": loaded.spec.title,
+                    "measures": list(loaded.spec.measures),
+                    "trials": loaded.n_trials,
+                    "path": str(path),
+                }
+            )
         if as_json:
             typer.echo(json.dumps(rows, indent=2, ensure_ascii=False))
             return
@@ -148,8 +214,14 @@ def make_app() -> typer.Typer:
     def export_cmd(
         results: Path = typer.Argument(..., help="Results file (SQLite)."),
         fmt: Format = typer.Option(Format.csv, "--format", help="csv or parquet."),
-        out: Optional[Path] = typer.Option(None, "--out", "-o", help="Output file (default: RESULTS with the format's suffix)."),
-        timing: bool = typer.Option(True, "--timing/--no-timing", help="Keep the wall_s column (--no-timing: exports of identical runs are identical)."),
+        out: Optional[Path] = typer.Option(
+            None, "--out", "-o", help="Output file (default: RESULTS with the format's suffix)."
+        ),
+        timing: bool = typer.Option(
+            True,
+            "--timing/--no-timing",
+            help="Keep the wall_s column (--no-timing: exports of identical runs are identical).",
+        ),
     ) -> None:
         """Write the results as one row per trial (CSV or Parquet)."""
         from kubb3d.experiment import StoreError
@@ -169,8 +241,12 @@ def make_app() -> typer.Typer:
         y: Optional[str] = typer.Option(None, help="Second column: draw a heatmap, e.g. elevation."),
         group: Optional[str] = typer.Option(None, help="One curve per value of this column (curves only)."),
         bins: int = typer.Option(12, min=2, help="Bins for continuous columns."),
-        out: Optional[Path] = typer.Option(None, "--out", "-o", help="PNG file (default: RESULTS-<measure>-<x>[-<y>].png)."),
-        where: List[str] = typer.Option([], "--where", help="Keep only trials with column=value (repeatable), e.g. --where spin=1.5."),
+        out: Optional[Path] = typer.Option(
+            None, "--out", "-o", help="PNG file (default: RESULTS-<measure>-<x>[-<y>].png)."
+        ),
+        where: List[str] = typer.Option(
+            [], "--where", help="Keep only trials with column=value (repeatable), e.g. --where spin=1.5."
+        ),
     ) -> None:
         """Plot a measure: a heatmap over --x and --y, or curves with 95 % Wilson intervals.
         Grid factors on no axis and in no --where are pooled over (a note says which)."""
@@ -184,7 +260,9 @@ def make_app() -> typer.Typer:
                 rows = list(store.rows())
                 title = _title(store)
                 cols = columns(rows)
-                used = {match_column(c, cols) for c in (x, y, group) if c} | {match_column(w.split("=", 1)[0].strip(), cols) for w in where if "=" in w}
+                used = {match_column(c, cols) for c in (x, y, group) if c} | {
+                    match_column(w.split("=", 1)[0].strip(), cols) for w in where if "=" in w
+                }
                 pooled = _pooled(store, used)
             rows = _where(rows, where)
         except StoreError as exc:
@@ -194,6 +272,7 @@ def make_app() -> typer.Typer:
         if not rows:
             raise _user_error("no trial matches --where")
         if out is None:
+
             def safe(text: str) -> str:  # a column name never makes a path (no / or ..)
                 return "".join(ch if ch.isalnum() or ch == "_" else "-" for ch in text)
 
@@ -203,15 +282,21 @@ def make_app() -> typer.Typer:
         except ValueError as exc:
             raise _user_error(str(exc)) from None
         if pooled:  # after the plot: an error stays the only line
-            typer.echo(f"note: pooled over the factors {', '.join(pooled)} (use --group or --where to separate them)", err=True)
+            typer.echo(
+                f"note: pooled over the factors {', '.join(pooled)} (use --group or --where to separate them)", err=True
+            )
         typer.echo(f"wrote {path}")
 
     @app.command("summary")
     def summary_cmd(
         results: Path = typer.Argument(..., help="Results file (SQLite)."),
         by: List[str] = typer.Option([], "--by", help="Group by this column (repeatable), e.g. --by skill."),
-        measure: str = typer.Option("hit", help="Column or column=value, as for plot; a text column gives the rate of each of its values."),
-        where: List[str] = typer.Option([], "--where", help="Keep only trials with column=value (repeatable), e.g. --where skill=club."),
+        measure: str = typer.Option(
+            "hit", help="Column or column=value, as for plot; a text column gives the rate of each of its values."
+        ),
+        where: List[str] = typer.Option(
+            [], "--where", help="Keep only trials with column=value (repeatable), e.g. --where skill=club."
+        ),
         as_json: bool = typer.Option(False, "--json", help="Print the groups as one JSON document."),
     ) -> None:
         """Print the measure per group with 95 % intervals (Wilson for rates). Trials that
@@ -263,7 +348,9 @@ def make_app() -> typer.Typer:
         except ValueError as exc:  # a value of the wrong kind in a hand-edited file
             raise _user_error(str(exc)) from None
         if pooled and not as_json:
-            typer.echo(f"note: pooled over the factors {', '.join(pooled)} (use --by or --where to separate them)", err=True)
+            typer.echo(
+                f"note: pooled over the factors {', '.join(pooled)} (use --by or --where to separate them)", err=True
+            )
         failed = sum(1 for r in rows if not r.get("ok"))
         rate = bool(cells) and all(c.k is not None for c in cells)
         if as_json:
@@ -274,9 +361,26 @@ def make_app() -> typer.Typer:
                 return None if isinstance(x, float) and not math.isfinite(x) else x
 
             doc = {
-                "title": title, "measure": label, "trials": len(rows), "failed": failed, "by": keys, "where": list(where), "pooled_over": pooled,
-                "statistic": "rate" if rate else "mean", "interval": "wilson 95 %" if rate else "95 %",
-                "groups": [{"key": dict(zip(keys, c.key)), "n": c.n, "k": c.k, "value": num(c.value), "lo": num(c.lo), "hi": num(c.hi)} for c in cells],
+                "title": title,
+                "measure": label,
+                "trials": len(rows),
+                "failed": failed,
+                "by": keys,
+                "where": list(where),
+                "pooled_over": pooled,
+                "statistic": "rate" if rate else "mean",
+                "interval": "wilson 95 %" if rate else "95 %",
+                "groups": [
+                    {
+                        "key": dict(zip(keys, c.key)),
+                        "n": c.n,
+                        "k": c.k,
+                        "value": num(c.value),
+                        "lo": num(c.lo),
+                        "hi": num(c.hi),
+                    }
+                    for c in cells
+                ],
             }
             typer.echo(json.dumps(doc))
             return

@@ -42,7 +42,7 @@ import inspect
 import json
 import math
 import os
-from dataclasses import asdict, dataclass, field, fields, replace
+from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
 from typing import Any, Callable, Collection, Generator, Mapping
 
@@ -66,9 +66,7 @@ from kubb3d.rules import (
     MatchState,
     Outcome,
     PenaltyThrow,
-    Phase,
     PlaceKubb,
-    Raise,
     RemoveTieBreakKubb,
     ThrowOutcome,
     action_from_dict,
@@ -1073,7 +1071,7 @@ class Match:
         upto = boundary.i if boundary else 0
         # lag actions before the first set have no world record: keep them only if complete
         expect = 0
-        for n, r, raw in rp.records:
+        for n, r, _raw in rp.records:
             if r.type != "action" or r.i >= upto:
                 continue
             if r.i != expect:

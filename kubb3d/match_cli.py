@@ -65,7 +65,14 @@ def match_document(m, out) -> dict:
     config = m.config.to_dict()
     config["time_limit_s"] = m.state.time_limit_s
     actions = [{"action": action_to_dict(a), "outcome": None if o is None else o.to_dict()} for a, o in m.state.history]
-    return {"config": config, "events": [e.to_dict() for e in m.events], "actions": actions, "clock_s": m.state.clock, "glitches": m.glitches, "outcome": out.to_dict()}
+    return {
+        "config": config,
+        "events": [e.to_dict() for e in m.events],
+        "actions": actions,
+        "clock_s": m.state.clock,
+        "glitches": m.glitches,
+        "outcome": out.to_dict(),
+    }
 
 
 def register(app: typer.Typer) -> None:
@@ -73,17 +80,41 @@ def register(app: typer.Typer) -> None:
 
     @app.command("match")
     def match(
-        ruleset: Optional[str] = typer.Option(None, help="Ruleset: dm (German championship duel), wikinger (Wikinger-Schach teams) or kubbuteo (tabletop flicking, seed KT)."),
-        players: Optional[str] = typer.Option(None, help="Skill of each side: 'elite,club' (novice, club, elite); wikinger also 'club:6,elite:4' or team sizes '6,4'."),
-        seed: Optional[int] = typer.Option(None, min=0, help=f"Root seed: the same seed plays the same match (default {DEFAULT_SEED})."),
+        ruleset: Optional[str] = typer.Option(
+            None,
+            help="Ruleset: dm (German championship duel), wikinger (Wikinger-Schach teams) or kubbuteo (tabletop "
+                 "flicking, seed KT).",
+        ),
+        players: Optional[str] = typer.Option(
+            None,
+            help="Skill of each side: 'elite,club' (novice, club, elite); wikinger also 'club:6,elite:4' or team sizes "
+                 "'6,4'.",
+        ),
+        seed: Optional[int] = typer.Option(
+            None, min=0, help=f"Root seed: the same seed plays the same match (default {DEFAULT_SEED})."
+        ),
         sets: Optional[int] = typer.Option(None, help="Best of this many sets (DM; default 1)."),
-        time_limit: Optional[float] = typer.Option(None, "--time-limit", help="Time limit in minutes of simulated time (DM: then the §9 tie-break; wikinger default 20)."),
-        round_cap: Optional[int] = typer.Option(None, help=f"Turns per set before the match is cut off (no endless matches; default {DEFAULT_ROUND_CAP})."),
-        strategy: Optional[str] = typer.Option(None, help="Strategy of each side, 'default,deep-inkast' (default, deep-inkast, cluster-first; see kubb3d/players.py STRATEGIES)."),
+        time_limit: Optional[float] = typer.Option(
+            None,
+            "--time-limit",
+            help="Time limit in minutes of simulated time (DM: then the §9 tie-break; wikinger default 20).",
+        ),
+        round_cap: Optional[int] = typer.Option(
+            None, help=f"Turns per set before the match is cut off (no endless matches; default {DEFAULT_ROUND_CAP})."
+        ),
+        strategy: Optional[str] = typer.Option(
+            None,
+            help="Strategy of each side, 'default,deep-inkast' (default, deep-inkast, cluster-first; see "
+                 "kubb3d/players.py STRATEGIES).",
+        ),
         replay: Optional[Path] = typer.Option(None, help="Write the replay (JSON lines) to this new file."),
         force: bool = typer.Option(False, "--force", help="Let --replay replace an existing file."),
-        resume: Optional[Path] = typer.Option(None, help="Continue the interrupted match in this replay file (other options are taken from it)."),
-        as_json: bool = typer.Option(False, "--json", help="Print the match as one JSON document ending in the outcome."),
+        resume: Optional[Path] = typer.Option(
+            None, help="Continue the interrupted match in this replay file (other options are taken from it)."
+        ),
+        as_json: bool = typer.Option(
+            False, "--json", help="Print the match as one JSON document ending in the outcome."
+        ),
         quiet: bool = typer.Option(False, "--quiet", "-q", help="Print only the result."),
     ) -> None:
         """Play a whole match of Kubb in the physics world, refereed by the judge."""
@@ -91,11 +122,27 @@ def register(app: typer.Typer) -> None:
         from kubb3d.rules import ruleset_names
 
         if resume is not None:
-            given = [flag for flag, v in (("--ruleset", ruleset), ("--players", players), ("--seed", seed), ("--sets", sets), ("--time-limit", time_limit), ("--round-cap", round_cap), ("--strategy", strategy), ("--replay", replay)) if v is not None]
+            given = [
+                flag
+                for flag, v in (
+                    ("--ruleset", ruleset),
+                    ("--players", players),
+                    ("--seed", seed),
+                    ("--sets", sets),
+                    ("--time-limit", time_limit),
+                    ("--round-cap", round_cap),
+                    ("--strategy", strategy),
+                    ("--replay", replay),
+                )
+                if v is not None
+            ]
             if force:
                 given.append("--force")
             if given:
-                _fail(f"--resume continues the match recorded in the file; {', '.join(given)} cannot change it (drop {'it' if len(given) == 1 else 'them'})")
+                _fail(
+                    f"--resume continues the match recorded in the file; {', '.join(given)} cannot change it (drop "
+                    f"{'it' if len(given) == 1 else 'them'})"
+                )
         elif force and replay is None:
             _fail("--force applies to --replay only")
         ruleset = "dm" if ruleset is None else ruleset
@@ -119,7 +166,9 @@ def register(app: typer.Typer) -> None:
                     _fail(f"unknown strategy {p!r} in --strategy; expected one of {sorted(STRATEGIES)}")
             strategies = parts
         if sets is not None and ruleset == "wikinger":
-            _fail(f"--sets does not apply to --ruleset wikinger (a Wikinger-Schach match is one game against the clock)")
+            _fail(
+                "--sets does not apply to --ruleset wikinger (a Wikinger-Schach match is one game against the clock)"
+            )
         if sets is not None and not 1 <= sets <= 9:
             _fail(f"--sets must be from 1 to 9, got {sets}")
         if time_limit is not None and not (time_limit > 0 and time_limit < 1e6):
@@ -147,21 +196,41 @@ def register(app: typer.Typer) -> None:
             mins = f"{int(e.clock_s // 60):3d}:{int(e.clock_s % 60):02d}"
             where = f"S{e.set_no} R{e.turn_no:<2d}" if e.set_no else "      "
             if plain:
-                sys.stdout.write(f"{mins} {where} {e.kind:8s} {e.text}" + (f" ({', '.join(e.rules)})" if e.rules else "") + "\n")
+                sys.stdout.write(
+                    f"{mins} {where} {e.kind:8s} {e.text}" + (f" ({', '.join(e.rules)})" if e.rules else "") + "\n"
+                )
                 return
             if console is None:
                 return
             cite = f" [dim]({', '.join(e.rules)})[/dim]" if e.rules else ""
-            style = {"result": "bold green", "set": "bold", "turn": "bold cyan", "glitch": "red", "foul": "red", "ruling": "dim"}.get(e.kind, "")
+            style = {
+                "result": "bold green",
+                "set": "bold",
+                "turn": "bold cyan",
+                "glitch": "red",
+                "foul": "red",
+                "ruling": "dim",
+            }.get(e.kind, "")
             text = e.text.replace("[", "\\[")
-            console.print(f"[dim]{mins} {where}[/dim] [{style or 'default'}]{e.kind:8s} {text}[/{style or 'default'}]{cite}")
+            console.print(
+                f"[dim]{mins} {where}[/dim] [{style or 'default'}]{e.kind:8s} {text}[/{style or 'default'}]{cite}"
+            )
 
         try:
             if resume is not None:
                 m = Match.resume(resume, on_event=show)
             else:
                 tl = -1.0 if time_limit is None else time_limit * 60.0
-                cfg = MatchConfig(ruleset=ruleset, skills=skills, seed=seed, sets=sets, time_limit_s=tl, round_cap=round_cap, team_size=team, strategies=strategies)
+                cfg = MatchConfig(
+                    ruleset=ruleset,
+                    skills=skills,
+                    seed=seed,
+                    sets=sets,
+                    time_limit_s=tl,
+                    round_cap=round_cap,
+                    team_size=team,
+                    strategies=strategies,
+                )
                 m = Match(cfg, replay=replay, on_event=show)
         except ReplayError as exc:
             _fail(str(exc))
@@ -178,7 +247,10 @@ def register(app: typer.Typer) -> None:
             sys.stdout.write(json.dumps(doc, ensure_ascii=False) + "\n")
             return
         pts = ", ".join(f"{p} {v}" for p, v in out.points.items())
-        line = f"result: {'draw' if out.winner is None else out.winner + ' wins'} ({out.termination.name.lower()}; points {pts}; {m.state.clock / 60:.1f} min simulated) — {out.reason}"
+        line = (
+            f"result: {'draw' if out.winner is None else out.winner + ' wins'} ({out.termination.name.lower()}; points "
+            f"{pts}; {m.state.clock / 60:.1f} min simulated) — {out.reason}"
+        )
         if console is not None:
             console.print(f"[bold]{line}[/bold]")
         else:

@@ -51,7 +51,7 @@ from typing import Sequence
 import numpy as np
 
 from kubb3d.equipment import EquipmentSet
-from kubb3d.pitch import Pitch, opponent
+from kubb3d.pitch import Pitch
 from kubb3d.throw import ThrowParams, solve_aim
 
 
@@ -187,7 +187,16 @@ def get_skill(name: str) -> Skill:
 
 
 # ---------------------------------------------------------------------- aiming
-def fast_aim(equipment: EquipmentSet, pitch: Pitch, target: tuple[float, float, float], base: ThrowParams, *, kind: str = "baton", dt: float = 1.0 / 240.0, air_drag: bool = True) -> ThrowParams:
+def fast_aim(
+    equipment: EquipmentSet,
+    pitch: Pitch,
+    target: tuple[float, float, float],
+    base: ThrowParams,
+    *,
+    kind: str = "baton",
+    dt: float = 1.0 / 240.0,
+    air_drag: bool = True,
+) -> ThrowParams:
     """The noise-free throw whose centre of mass passes through ``target`` (x, y, z, m):
     :func:`kubb3d.throw.solve_aim` (the world's flight model, drag and time step), cached.
 
@@ -251,7 +260,9 @@ class Strategy:
 
     def __post_init__(self) -> None:
         if self.field_order not in ("nearest", "cluster"):
-            raise ValueError(f"strategy {self.name!r}: field_order must be 'nearest' or 'cluster', got {self.field_order!r}")
+            raise ValueError(
+                f"strategy {self.name!r}: field_order must be 'nearest' or 'cluster', got {self.field_order!r}"
+            )
         for f in ("inkast_depth_m", "inkast_side_m", "lag_short_m"):
             v = getattr(self, f)
             if not (math.isfinite(v) and v >= 0):
@@ -264,10 +275,21 @@ CLUSTER_RADIUS = 0.35
 STRATEGIES: dict[str, Strategy] = {
     s.name: s
     for s in (
-        Strategy("default", description="field kubbs nearest the line first; inkast a tight group 1.3 m past the centre line, "
-                                        "0.9 m beside the king; lag 0.25 m short of the king"),
-        Strategy("deep-inkast", inkast_depth_m=2.6, description="as default, but the inkast group lands deep, 2.6 m past the centre line"),
-        Strategy("cluster-first", field_order="cluster", description="as default, but the field kubb with most neighbours is thrown at first"),
+        Strategy(
+            "default",
+            description="field kubbs nearest the line first; inkast a tight group 1.3 m past the centre line, "
+            "0.9 m beside the king; lag 0.25 m short of the king",
+        ),
+        Strategy(
+            "deep-inkast",
+            inkast_depth_m=2.6,
+            description="as default, but the inkast group lands deep, 2.6 m past the centre line",
+        ),
+        Strategy(
+            "cluster-first",
+            field_order="cluster",
+            description="as default, but the field kubb with most neighbours is thrown at first",
+        ),
     )
 }
 """Named strategies; ``default`` is what every simulated player did before strategies had names."""
@@ -302,7 +324,9 @@ class Player:
     strategy: Strategy = STRATEGIES["default"]
 
     # -------------------------------------------------------------- batons
-    def choose_target(self, side: str, kubbs: Sequence[tuple[str, bool, tuple[float, float, float], bool]], line_x: float) -> str:
+    def choose_target(
+        self, side: str, kubbs: Sequence[tuple[str, bool, tuple[float, float, float], bool]], line_x: float
+    ) -> str:
         """Pick the kubb to throw at.
 
         Args:
@@ -325,21 +349,45 @@ class Player:
 
         def key(k):
             kid, base, pos, upright = k
-            near = sum(1 for x, y in field_xy if math.hypot(x - pos[0], y - pos[1]) < CLUSTER_RADIUS) if cluster and not base else 0
+            near = (
+                sum(1 for x, y in field_xy if math.hypot(x - pos[0], y - pos[1]) < CLUSTER_RADIUS)
+                if cluster and not base
+                else 0
+            )
             return (base, not upright, -near, abs(pos[0] - line_x), abs(pos[1]), kid)
 
         return min(kubbs, key=key)[0]
 
-    def baton_throw(self, equipment: EquipmentSet, pitch: Pitch, side: str, line_x: float, target: tuple[float, float, float], rng: np.random.Generator, *, dt: float = 1.0 / 240.0) -> tuple[ThrowParams, ThrowParams]:
+    def baton_throw(
+        self,
+        equipment: EquipmentSet,
+        pitch: Pitch,
+        side: str,
+        line_x: float,
+        target: tuple[float, float, float],
+        rng: np.random.Generator,
+        *,
+        dt: float = 1.0 / 240.0,
+    ) -> tuple[ThrowParams, ThrowParams]:
         """(intended, released) parameters for a baton thrown at ``target`` (x, y, z m) from
         the line ``line_x`` (``DM §8``); the thrower stands in line with the target."""
         st = self.style
         lateral = float(np.clip(target[1], -pitch.half_width + 0.05, pitch.half_width - 0.05))
-        base = ThrowParams(side=side, line_x=line_x, lateral=lateral, behind_line=st.behind_line, height=st.height, elevation_deg=st.elevation_deg, spin_rps=st.spin_rps)
+        base = ThrowParams(
+            side=side,
+            line_x=line_x,
+            lateral=lateral,
+            behind_line=st.behind_line,
+            height=st.height,
+            elevation_deg=st.elevation_deg,
+            spin_rps=st.spin_rps,
+        )
         intended = fast_aim(equipment, pitch, target, base, dt=dt)
         return intended, self.skill.perturb(intended, rng)
 
-    def lag_throw(self, equipment: EquipmentSet, pitch: Pitch, side: str, rng: np.random.Generator, *, dt: float = 1.0 / 240.0) -> tuple[ThrowParams, ThrowParams]:
+    def lag_throw(
+        self, equipment: EquipmentSet, pitch: Pitch, side: str, rng: np.random.Generator, *, dt: float = 1.0 / 240.0
+    ) -> tuple[ThrowParams, ThrowParams]:
         """A lag throw (``DM §3``) aimed to land :attr:`Strategy.lag_short_m` (0.25 m) short of the king."""
         f = pitch.forward(side)
         target = (-f * self.strategy.lag_short_m, 0.0, equipment.baton.radius)
@@ -364,11 +412,29 @@ class Player:
         f = pitch.forward(from_side)
         return (f * (pitch.length / 2 - 0.9), -(pitch.half_width - 0.8))
 
-    def kubb_throw(self, equipment: EquipmentSet, pitch: Pitch, from_side: str, target_xy: tuple[float, float], rng: np.random.Generator, *, dt: float = 1.0 / 240.0) -> tuple[ThrowParams, ThrowParams]:
+    def kubb_throw(
+        self,
+        equipment: EquipmentSet,
+        pitch: Pitch,
+        from_side: str,
+        target_xy: tuple[float, float],
+        rng: np.random.Generator,
+        *,
+        dt: float = 1.0 / 240.0,
+    ) -> tuple[ThrowParams, ThrowParams]:
         """(intended, released) parameters of a kubb lobbed from ``from_side``'s baseline."""
         st = self.style
         lateral = float(np.clip(target_xy[1], -pitch.half_width + 0.05, pitch.half_width - 0.05))
-        base = ThrowParams(side=from_side, line_x=None, lateral=lateral, behind_line=st.behind_line, height=st.height, elevation_deg=st.inkast_elevation_deg, spin_rps=st.inkast_spin_rps, release_angle_deg=0.0)
+        base = ThrowParams(
+            side=from_side,
+            line_x=None,
+            lateral=lateral,
+            behind_line=st.behind_line,
+            height=st.height,
+            elevation_deg=st.inkast_elevation_deg,
+            spin_rps=st.inkast_spin_rps,
+            release_angle_deg=0.0,
+        )
         target = (target_xy[0], target_xy[1], equipment.kubb.width / 2)
         intended = fast_aim(equipment, pitch, target, base, kind="kubb", dt=dt)
         return intended, self.skill.perturb(intended, rng)
@@ -428,7 +494,9 @@ class Player:
                 return float(y)
         return float(np.clip(target_y, -hw, hw))
 
-    def choose_flick_target(self, world, side: str, kubbs: Sequence[tuple[str, bool, tuple[float, float, float], bool]], line_x: float) -> str:
+    def choose_flick_target(
+        self, world, side: str, kubbs: Sequence[tuple[str, bool, tuple[float, float, float], bool]], line_x: float
+    ) -> str:
         """Pick the kubb to flick at (arguments as :meth:`choose_target`): as there, field kubbs
         first (``KT rules``), but never one whose straight path from the start passes within a
         disk's width (plus 1 cm) of the king, unless every path does."""
@@ -457,7 +525,17 @@ class Player:
 
         return min(kubbs, key=key)[0]
 
-    def baton_flick(self, world, side: str, line_x: float, target: tuple[float, float], rng: np.random.Generator, *, arrive_speed: float = 0.7, kind: str = "baton"):
+    def baton_flick(
+        self,
+        world,
+        side: str,
+        line_x: float,
+        target: tuple[float, float],
+        rng: np.random.Generator,
+        *,
+        arrive_speed: float = 0.7,
+        kind: str = "baton",
+    ):
         """(intended, released) :class:`~kubb3d.throw.FlickParams` of a disk flicked from the line
         at ``target`` (x, y m), arriving there at ``arrive_speed`` m/s (0: to stop there)."""
         from kubb3d.throw import FlickParams, aim_flick
@@ -494,9 +572,14 @@ class Player:
         return options[0]
 
 
-def make_players(names: Sequence[str], skills: Sequence[str], team_size: int = 1, strategies: Sequence[str] = ("default", "default")) -> tuple[Player, Player]:
+def make_players(
+    names: Sequence[str], skills: Sequence[str], team_size: int = 1, strategies: Sequence[str] = ("default", "default")
+) -> tuple[Player, Player]:
     """Two players from names, skill preset names and strategy names. Raises ValueError for
     unknown skills or strategies."""
     if len(skills) != 2 or len(names) != 2 or len(strategies) != 2:
         raise ValueError("need exactly two players")
-    return tuple(Player(n, get_skill(s), team_size=team_size, strategy=get_strategy(st)) for n, s, st in zip(names, skills, strategies))  # type: ignore[return-value]
+    return tuple(
+        Player(n, get_skill(s), team_size=team_size, strategy=get_strategy(st))
+        for n, s, st in zip(names, skills, strategies)
+    )  # type: ignore[return-value]

@@ -74,7 +74,10 @@ def run_quiz(
             res, built = run(path, keep_world=images)
             try:
                 say("")
-                say(f"[{n}/{len(order)}] {res.spec.title}  ({'DM rules' if res.spec.ruleset == 'dm' else 'Wikinger-Schach rules'}, {res.spec.event})")
+                say(
+                    f"[{n}/{len(order)}] {res.spec.title}  "
+                    f"({'DM rules' if res.spec.ruleset == 'dm' else 'Wikinger-Schach rules'}, {res.spec.event})"
+                )
                 if res.spec.description:
                     say(f"  {res.spec.description}")
                 if built is not None:
@@ -102,7 +105,10 @@ def run_quiz(
                 asked += 1
                 ok = answer == ruling.consequence
                 right += ok
-                say(f"  {'Right' if ok else 'Not quite'}: {pid} is {ruling.status.value} → {ruling.consequence.value} ({', '.join(ruling.rules)}).")
+                say(
+                    f"  {'Right' if ok else 'Not quite'}: {pid} is {ruling.status.value} → {ruling.consequence.value} "
+                    f"({', '.join(ruling.rules)})."
+                )
                 say(f"  {ruling.reason}")
     except EOFError:
         say("")

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any, Literal, Union
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationError, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationError, field_validator
 
 from kubb3d.rules.core import DEFAULT_ROUND_CAP
 
@@ -42,7 +42,11 @@ class ConfigRecord(BaseModel):
     sets: StrictInt | None = Field(None, ge=1, le=9)
     time_limit_s: Finite | None = -1.0
     round_cap: StrictInt = Field(DEFAULT_ROUND_CAP, ge=3, le=10_000)
-    team_size: Union[Annotated[StrictInt, Field(ge=1, le=12)], tuple[Annotated[StrictInt, Field(ge=1, le=12)], Annotated[StrictInt, Field(ge=1, le=12)]], None] = None
+    team_size: Union[
+        Annotated[StrictInt, Field(ge=1, le=12)],
+        tuple[Annotated[StrictInt, Field(ge=1, le=12)], Annotated[StrictInt, Field(ge=1, le=12)]],
+        None,
+    ] = None
     ground: str = "grass"
     strategies: tuple[str, str] = ("default", "default")
     trajectory_hz: Finite = Field(15.0, gt=0, le=1000)
@@ -200,7 +204,9 @@ def read_replay(path: str | Path) -> Replay:
     n0, head = docs[0]
     if head.get("schema") != SCHEMA:
         s = head.get("schema")
-        raise ReplayError(f"{path}:{n0}: replay schema {s if isinstance(s, (int, float)) else type(s).__name__}, expected {SCHEMA}")
+        raise ReplayError(
+            f"{path}:{n0}: replay schema {s if isinstance(s, (int, float)) else type(s).__name__}, expected {SCHEMA}"
+        )
     try:
         header = HeaderRecord.model_validate(head)
     except ValidationError as exc:

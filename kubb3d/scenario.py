@@ -320,7 +320,9 @@ def load(path: str | Path) -> ScenarioSpec:
     except ValidationError as exc:
         # the deepest error is the most specific one (a union's other branches are noise)
         err = max(exc.errors(), key=lambda e: len(e["loc"]))
-        loc = _fmt_loc(tuple(x for x in err["loc"] if not (isinstance(x, str) and (x.startswith("literal[") or x[:1].isupper()))))
+        loc = _fmt_loc(
+            tuple(x for x in err["loc"] if not (isinstance(x, str) and (x.startswith("literal[") or x[:1].isupper())))
+        )
         loc = _piece_loc(loc, data)
         got = f" (got {err['input']!r})" if "input" in err and not isinstance(err["input"], dict) else ""
         more = f" (+{len(exc.errors()) - 1} more)" if len(exc.errors()) > 1 else ""
@@ -469,7 +471,9 @@ def _place_all(path: Path, spec: ScenarioSpec, world, pitch: Pitch, eq: Equipmen
             elif pid == KING_ID:
                 x, y = pitch.king_position
             else:
-                raise ScenarioError(f"{where}.place: 'baseline' needs a baseline kubb id (A1…B5) or 'king', got {pid!r}")
+                raise ScenarioError(
+                    f"{where}.place: 'baseline' needs a baseline kubb id (A1…B5) or 'king', got {pid!r}"
+                )
             pos, rows = (x, y, he[2]), _yaw_rows(0.0)
         elif s.place == "standing":
             rows = _yaw_rows(math.radians(s.yaw_deg))
@@ -527,7 +531,7 @@ def _place_all(path: Path, spec: ScenarioSpec, world, pitch: Pitch, eq: Equipmen
 def _across(where: str, s: PieceSpec, pitch: Pitch, he) -> tuple:
     length = 2 * he[2]
     f = s.inside
-    hw, hl = pitch.half_width, pitch.length / 2
+    hw = pitch.half_width
     if s.line in ("sideline-left", "sideline-right"):
         sign = -1.0 if s.line == "sideline-left" else 1.0
         inward = -sign
@@ -684,7 +688,14 @@ def judge_built(b: Built) -> tuple[Any, int]:
         target = opponent(t.thrower)
         felled_earlier = frozenset(p.id for p in spec.pieces if p.felled_earlier)
         if t.field_kubbs is None:
-            fk = frozenset(pid for pid, p in snap.pieces.items() if p.kind == "kubb" and p.side == target and pid not in baseline_ids(target) and pid not in felled_earlier)
+            fk = frozenset(
+                pid
+                for pid, p in snap.pieces.items()
+                if p.kind == "kubb"
+                and p.side == target
+                and pid not in baseline_ids(target)
+                and pid not in felled_earlier
+            )
         else:
             fk = frozenset(t.field_kubbs)
         ctx_args = dict(
@@ -699,7 +710,15 @@ def judge_built(b: Built) -> tuple[Any, int]:
             accidents=frozenset(p.id for p in spec.pieces if p.accident),
             # kubbs of the thrower's own half with an ``origin``: where they stood when the
             # throw began (one the throw moved is stood up again there)
-            own_standing={p.id: b.round_start[p.id] for p in spec.pieces if p.origin is not None and p.id in b.round_start and snap.pieces.get(p.id) is not None and snap.pieces[p.id].side == t.thrower and not p.felled_earlier},
+            own_standing={
+                p.id: b.round_start[p.id]
+                for p in spec.pieces
+                if p.origin is not None
+                and p.id in b.round_start
+                and snap.pieces.get(p.id) is not None
+                and snap.pieces[p.id].side == t.thrower
+                and not p.felled_earlier
+            },
         )
         for name in ("field_kubbs", "already_felled", "accidents"):
             bad = sorted(set(ctx_args[name]) - set(snap.pieces))
@@ -740,7 +759,9 @@ def compare(spec: ScenarioSpec, judgement: Any) -> list[str]:
         if e.status is not None and r.status != e.status:
             out.append(f"{e.piece}: status expected {e.status.value!r}, got {r.status.value!r} ({r.reason})")
         if e.consequence is not None and r.consequence != e.consequence:
-            out.append(f"{e.piece}: consequence expected {e.consequence.value!r}, got {r.consequence.value!r} ({r.reason})")
+            out.append(
+                f"{e.piece}: consequence expected {e.consequence.value!r}, got {r.consequence.value!r} ({r.reason})"
+            )
         missing = [c for c in e.rules if c not in r.rules]
         if missing:
             out.append(f"{e.piece}: expected citations {missing}, got {list(r.rules)}")

@@ -29,7 +29,9 @@ def make_app() -> typer.Typer:
     app = typer.Typer(help="The shipped judge scenarios and the scenario file format.", no_args_is_help=True)
 
     @app.command("list")
-    def list_cmd(as_json: bool = typer.Option(False, "--json", help="Print a JSON list of {name, ruleset, event, title, path}.")) -> None:
+    def list_cmd(
+        as_json: bool = typer.Option(False, "--json", help="Print a JSON list of {name, ruleset, event, title, path}."),
+    ) -> None:
         """List the shipped scenarios: short name (usable as `kubb3d judge NAME`), ruleset, event and title."""
         from kubb3d.library import scenario_files
         from kubb3d.scenario import load
@@ -37,7 +39,15 @@ def make_app() -> typer.Typer:
         rows = []
         for path in scenario_files():
             spec = load(path)
-            rows.append({"name": path.stem, "ruleset": spec.ruleset, "event": spec.event, "title": spec.title, "path": str(path)})
+            rows.append(
+                {
+                    "name": path.stem,
+                    "ruleset": spec.ruleset,
+                    "event": spec.event,
+                    "title": spec.title,
+                    "path": str(path),
+                }
+            )
         if as_json:
             typer.echo(json.dumps(rows, indent=2, ensure_ascii=False))
             return
@@ -63,4 +73,8 @@ def make_app() -> typer.Typer:
 
 def register(app: typer.Typer) -> None:
     """Add the ``scenario`` sub-app to the main ``kubb3d`` app."""
-    app.add_typer(make_app(), name="scenario", help="The shipped judge scenarios (list) and their file format (schema, reference).")
+    app.add_typer(
+        make_app(),
+        name="scenario",
+        help="The shipped judge scenarios (list) and their file format (schema, reference).",
+    )

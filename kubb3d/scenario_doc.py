@@ -26,8 +26,15 @@ FIELDS: dict[tuple[str, str], tuple[str, str]] = {
     ("ScenarioSpec", "title"): ("", "one line naming the situation (shown by judge, quiz and view)"),
     ("ScenarioSpec", "description"): ("", "what happened, in a sentence or two (shown by the quiz)"),
     ("ScenarioSpec", "ruleset"): ("", "whose rules the judge applies: dm, wikinger or kubbuteo (table scale)"),
-    ("ScenarioSpec", "equipment"): ("", "equipment set (standard, dm-small, kubbuteo); default dm-small for dm, kubbuteo for kubbuteo, standard otherwise"),
-    ("ScenarioSpec", "pitch"): ("m", "dm, wikinger or kubbuteo for that ruleset's pitch, or a table {length, width}; default the ruleset's"),
+    ("ScenarioSpec", "equipment"): (
+        "",
+        "equipment set (standard, dm-small, kubbuteo); default dm-small for dm, kubbuteo for kubbuteo, standard "
+        "otherwise",
+    ),
+    ("ScenarioSpec", "pitch"): (
+        "m",
+        "dm, wikinger or kubbuteo for that ruleset's pitch, or a table {length, width}; default the ruleset's",
+    ),
     ("ScenarioSpec", "ground"): ("", "playing surface (grass, wet-grass, turf, plane); kubbuteo plays on its board"),
     ("ScenarioSpec", "stakes"): ("", "place the corner and centre-line stakes"),
     ("ScenarioSpec", "setup"): ("", "standard: the ten baseline kubbs and the king first; empty: only the [[pieces]]"),
@@ -41,8 +48,15 @@ FIELDS: dict[tuple[str, str], tuple[str, str]] = {
     ("ThrowSpec", "thrower"): ("", "side that threw: A or B (the target half is the other side's)"),
     ("ThrowSpec", "legal"): ("", "false if the throw broke a throwing rule"),
     ("ThrowSpec", "violations"): ("", "the broken rules, each {rule, reason}"),
-    ("ThrowSpec", "king_throw"): ("", "the throw was a king throw from the baseline after every kubb of the target half fell"),
-    ("ThrowSpec", "field_kubbs"): ("", "field kubbs standing in the target half when the throw began (default: its kubbs that are not baseline kubbs and not felled earlier)"),
+    ("ThrowSpec", "king_throw"): (
+        "",
+        "the throw was a king throw from the baseline after every kubb of the target half fell",
+    ),
+    ("ThrowSpec", "field_kubbs"): (
+        "",
+        "field kubbs standing in the target half when the throw began (default: its kubbs that are not baseline kubbs "
+        "and not felled earlier)",
+    ),
     ("ThrowSpec", "hand_check"): ("", "let the judge use the DM §5 physics hand check on doubtful pieces"),
     ("InkastSpec", "inkasting_side"): ("", "side that throws the kubbs in: A or B"),
     ("InkastSpec", "inkasted"): ("", "ids of the kubbs thrown in, at least one"),
@@ -50,7 +64,10 @@ FIELDS: dict[tuple[str, str], tuple[str, str]] = {
     ("InkastSpec", "prefer"): ("", "which way a kubb is raised when the rules leave the choice: back or front"),
     ("PieceSpec", "id"): ("", "piece id: A1…B5 for baseline kubbs, king, baton1…, or any name for a field kubb"),
     ("PieceSpec", "kind"): ("", "kubb, king or baton (default from the id: king, baton…, else kubb)"),
-    ("PieceSpec", "side"): ("", "owner side of a kubb (default: its baseline side for place = baseline, else the half it lies in)"),
+    ("PieceSpec", "side"): (
+        "",
+        "owner side of a kubb (default: its baseline side for place = baseline, else the half it lies in)",
+    ),
     ("PieceSpec", "place"): ("", "how the piece is placed: see Placements"),
     ("PieceSpec", "at"): ("m", "[x, y] on the pitch (origin at its centre, x from side A to side B)"),
     ("PieceSpec", "yaw_deg"): ("deg", "turn about the vertical axis (the long axis of a lying piece)"),
@@ -58,14 +75,24 @@ FIELDS: dict[tuple[str, str], tuple[str, str]] = {
     ("PieceSpec", "tilt_deg"): ("deg", "tilt from the vertical, 0 to 90 (tilted and leaning pieces)"),
     ("PieceSpec", "toward_deg"): ("deg", "direction a tilted piece leans towards, counter-clockwise from +x"),
     ("PieceSpec", "on"): ("", "the supporting piece id (leaning), or the ids it lies on (stacked)"),
-    ("PieceSpec", "from_deg"): ("deg", "side of the supporter the leaning piece's foot is on, counter-clockwise from +x"),
-    ("PieceSpec", "line"): ("", "line a piece lies across: sideline-left, sideline-right, centre, baseline-A, baseline-B"),
+    ("PieceSpec", "from_deg"): (
+        "deg",
+        "side of the supporter the leaning piece's foot is on, counter-clockwise from +x",
+    ),
+    ("PieceSpec", "line"): (
+        "",
+        "line a piece lies across: sideline-left, sideline-right, centre, baseline-A, baseline-B",
+    ),
     ("PieceSpec", "along"): ("m", "position along that line (y for centre and baselines, x for sidelines)"),
     ("PieceSpec", "inside"): ("", "fraction of the piece's length inside the pitch or in the given half, 0 to 1"),
     ("PieceSpec", "half"): ("", "half (A or B) that inside counts for, across the centre line (default A)"),
     ("PieceSpec", "position"): ("m", "[x, y, z] of the bounding-box centre (place = pose)"),
     ("PieceSpec", "quat_xyzw"): ("", "orientation quaternion [x, y, z, w] (place = pose)"),
-    ("PieceSpec", "max_tilt_deg"): ("deg", "largest turn of the long axis away from its direction at its last set-up, this round (DM §5 history; a kubb set up on either end starts at 0), 0 to 180"),
+    ("PieceSpec", "max_tilt_deg"): (
+        "deg",
+        "largest turn of the long axis away from its direction at its last set-up, this round (DM §5 history; a kubb "
+        "set up on either end starts at 0), 0 to 180",
+    ),
     ("PieceSpec", "felled_earlier"): ("", "already ruled felled earlier this round"),
     ("PieceSpec", "accident"): ("", "moved by wind, ground or accident (DM §5): stood up again"),
     ("PieceSpec", "origin"): ("m", "[x, y] of the piece at the start of the round (where it is raised again)"),
@@ -97,8 +124,8 @@ PLACEMENTS: dict[str, str] = {
 
 TABLES = (
     ("Top level", "ScenarioSpec", ""),
-    ("[throw]", "ThrowSpec", "event = \"throw\""),
-    ("[inkast]", "InkastSpec", "event = \"inkast\""),
+    ("[throw]", "ThrowSpec", 'event = "throw"'),
+    ("[inkast]", "InkastSpec", 'event = "inkast"'),
     ("[[pieces]]", "PieceSpec", "one table per piece"),
     ("[[expect]]", "ExpectSpec", "one table per expected ruling"),
     ("[outcome]", "OutcomeSpec", "optional"),
@@ -121,7 +148,9 @@ def missing_descriptions() -> list[str]:
     """``Model.field`` of every model field without an entry in :data:`FIELDS`, and entries
     of :data:`FIELDS` that name no field (empty: the reference is complete)."""
     have = {(m, field_name(cls, f)) for m, cls in models().items() for f in cls.model_fields}
-    return sorted(f"{m}.{f} (undocumented)" for m, f in have - set(FIELDS)) + sorted(f"{m}.{f} (no such field)" for m, f in set(FIELDS) - have)
+    return sorted(f"{m}.{f} (undocumented)" for m, f in have - set(FIELDS)) + sorted(
+        f"{m}.{f} (no such field)" for m, f in set(FIELDS) - have
+    )
 
 
 def _type(annotation: Any) -> str:
@@ -237,7 +266,12 @@ def reference_markdown() -> str:
             unit, meaning = FIELDS.get((name, key), ("", "(undocumented)"))
             lines.append(f"| `{key}` | {_type(info.annotation)} | {_default(info)} | {unit or '—'} | {meaning} |")
         lines.append("")
-    lines += ["## Placements", "", "`place` in a `[[pieces]]` table, each with an example (most from a shipped scenario).", ""]
+    lines += [
+        "## Placements",
+        "",
+        "`place` in a `[[pieces]]` table, each with an example (most from a shipped scenario).",
+        "",
+    ]
     examples = placement_examples()
     for place, text in PLACEMENTS.items():
         lines += [f"### `{place}`", "", text + ".", ""]

@@ -134,7 +134,9 @@ class Contact:
     def flipped(self) -> "Contact":
         """The same contact seen from ``b``."""
         n = self.normal_on_b
-        return Contact(self.b, self.a, self.position_on_b, self.position_on_a, (-n[0], -n[1], -n[2]), self.normal_force, self.distance)
+        flipped = (-n[0], -n[1], -n[2])
+        a, b = self.a, self.b
+        return Contact(b, a, self.position_on_b, self.position_on_a, flipped, self.normal_force, self.distance)
 
 
 @dataclass(frozen=True)
@@ -187,6 +189,7 @@ class Snapshot:
     @classmethod
     def from_dict(cls, data: dict) -> "Snapshot":
         """Inverse of :meth:`to_dict`."""
+
         def tup(d: dict) -> dict:
             return {k: tuple(v) if isinstance(v, list) else v for k, v in d.items()}
 

@@ -41,7 +41,7 @@ import numpy as np
 
 from kubb3d.equipment import EquipmentSet
 from kubb3d.physics.aero import RodDrag, piece_drag
-from kubb3d.physics.world import DT, GRAVITY, SAMPLE_INTERVAL, SETTLE_S, PhysicsGlitch, World, quaternion_from_euler
+from kubb3d.physics.world import DT, GRAVITY, SAMPLE_INTERVAL, SETTLE_S, World, quaternion_from_euler
 from kubb3d.pitch import Pitch, opponent
 from kubb3d.snapshot import GROUND_ID, Snapshot, body_axis
 
@@ -99,7 +99,13 @@ class ThrowRules:
 
 THROW_RULES = {
     "dm": ThrowRules(max_tilt_deg=30.0, tilt_rule="DM §5", forbid_helicopter=False, foot_rule="DM §5"),
-    "wikinger": ThrowRules(max_tilt_deg=None, tilt_rule="WS basic rule 5", forbid_helicopter=True, helicopter_rule="WS basic rule 5", foot_rule="WS basic rule 7"),
+    "wikinger": ThrowRules(
+        max_tilt_deg=None,
+        tilt_rule="WS basic rule 5",
+        forbid_helicopter=True,
+        helicopter_rule="WS basic rule 5",
+        foot_rule="WS basic rule 7",
+    ),
 }
 
 
@@ -173,7 +179,22 @@ class ThrowParams:
     def validate(self) -> None:
         """Raise ValueError naming the first bad field (NaN, non-positive speed, bad side, a release
         point out of arm's reach of the stance …)."""
-        _check_side_and_numbers(self, ("lateral", "behind_line", "height", "speed", "elevation_deg", "azimuth_deg", "spin_rps", "tilt_deg", "helicopter_rps", "release_angle_deg", "step_after"))
+        _check_side_and_numbers(
+            self,
+            (
+                "lateral",
+                "behind_line",
+                "height",
+                "speed",
+                "elevation_deg",
+                "azimuth_deg",
+                "spin_rps",
+                "tilt_deg",
+                "helicopter_rps",
+                "release_angle_deg",
+                "step_after",
+            ),
+        )
         for name in ("foot_behind_line", "foot_lateral"):
             v = getattr(self, name)
             if v is not None and (isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v)):
@@ -183,7 +204,10 @@ class ThrowParams:
         foot, foot_y = self.stance()
         reach = math.hypot(foot - self.behind_line, foot_y - self.lateral)
         if reach > ARM_REACH:
-            raise ValueError(f"the release point must be within arm's reach ({ARM_REACH:.1f} m) of the front foot, got {reach:.2f} m (behind_line, lateral, foot_behind_line, foot_lateral)")
+            raise ValueError(
+                f"the release point must be within arm's reach ({ARM_REACH:.1f} m) of the front foot, got {reach:.2f} "
+                "m (behind_line, lateral, foot_behind_line, foot_lateral)"
+            )
         if not 0 < self.speed <= MAX_RELEASE_SPEED:
             raise ValueError(f"speed must be > 0 and at most {MAX_RELEASE_SPEED:.0f} m/s, got {self.speed}")
         if self.height <= 0:
@@ -379,7 +403,9 @@ class ThrowResult:
             "flight_time_s": self.metrics.flight_time,
             "max_tilt_deg": math.degrees(self.metrics.max_tilt),
             "helicopter_deg": math.degrees(self.metrics.helicopter),
-            "first_contact": None if fc is None else {"piece": fc.piece, "time_s": fc.time, "position_m": list(fc.position)},
+            "first_contact": None
+            if fc is None
+            else {"piece": fc.piece, "time_s": fc.time, "position_m": list(fc.position)},
             "touched": self.touched,
             "upright": self.upright,
             "toppled": self.toppled,
@@ -435,7 +461,13 @@ def simulate(
     """
     if not world.has_piece(piece):
         world.add_piece(piece, kind, release.position, release.quat_xyzw, sleeping=False)
-    world.set_pose(piece, release.position, release.quat_xyzw, linear_velocity=release.velocity, angular_velocity=release.angular_velocity)
+    world.set_pose(
+        piece,
+        release.position,
+        release.quat_xyzw,
+        linear_velocity=release.velocity,
+        angular_velocity=release.angular_velocity,
+    )
     com_pose, com_velocity, contacts_of = world.com_pose, world.com_velocity, world.contacts_of
     t0 = world.time
     recorder = _Recorder(world, t0)
@@ -472,7 +504,7 @@ def simulate(
             h = want
             v = com_velocity(piece)[0]
         qx, qy, qz, qw = q
-        ax, ay, az = 2 * (qx * qz + qy * qw), 2 * (qy * qz - qx * qw), 1 - 2 * (qx * qx + qy * qy)
+        ax, ay = 2 * (qx * qz + qy * qw), 2 * (qy * qz - qx * qw)
         tilt = math.asin(min(1.0, abs(ax * nx + ay * ny)))
         if tilt > max_tilt:
             max_tilt = tilt
@@ -525,7 +557,12 @@ def simulate(
 
         world.add_step_hook(watch_contacts)
         try:
-            stats = world.run_until_rest(max(0.0, max_time - (world.time - t0)), sample_every=record_every, on_sample=on_sample, settle_s=settle_s)
+            stats = world.run_until_rest(
+                max(0.0, max_time - (world.time - t0)),
+                sample_every=record_every,
+                on_sample=on_sample,
+                settle_s=settle_s,
+            )
         finally:
             world.clear_step_hooks()
     metrics = FlightMetrics(max_tilt, heli, None if first is None else first.time)
@@ -541,9 +578,26 @@ def simulate(
     touched = sorted(touched - {GROUND_ID, piece})
 
     final_tilt = {pid: p.tilt for pid, p in final.pieces.items() if p.kind in ("kubb", "king") and pid != piece}
-    violations = check_legality(metrics, release, rules, world.pitch, side or (params.side if params else None), line_x, params) if rules else []
+    violations = (
+        check_legality(metrics, release, rules, world.pitch, side or (params.side if params else None), line_x, params)
+        if rules
+        else []
+    )
     traj = recorder.trajectory(keep={piece, *touched})
-    return ThrowResult(piece, release, params, metrics, violations, first, touched, traj, final, rest_time, bool(stats and stats.at_rest), final_tilt)
+    return ThrowResult(
+        piece,
+        release,
+        params,
+        metrics,
+        violations,
+        first,
+        touched,
+        traj,
+        final,
+        rest_time,
+        bool(stats and stats.at_rest),
+        final_tilt,
+    )
 
 
 FLIGHT_MARGIN = 0.02
@@ -622,7 +676,15 @@ class _Recorder:
         return Trajectory(np.array(self.times), poses)
 
 
-def check_legality(metrics: FlightMetrics, release: Release, rules: ThrowRules, pitch: Pitch, side: str | None, line_x: float | None, params: "ThrowParams | None" = None) -> list[Violation]:
+def check_legality(
+    metrics: FlightMetrics,
+    release: Release,
+    rules: ThrowRules,
+    pitch: Pitch,
+    side: str | None,
+    line_x: float | None,
+    params: "ThrowParams | None" = None,
+) -> list[Violation]:
     """The broken throwing rules, from measured flight metrics and the stance.
 
     The foot is judged, not the hand (DM §5, WS basic rule 7): with ``params`` the front foot
@@ -630,29 +692,76 @@ def check_legality(metrics: FlightMetrics, release: Release, rules: ThrowRules, 
     parameters the release point stands in for the foot."""
     out = []
     if rules.max_tilt_deg is not None and math.degrees(metrics.max_tilt) > rules.max_tilt_deg:
-        out.append(Violation(rules.tilt_rule, f"the baton tilted {math.degrees(metrics.max_tilt):.0f}° out of the vertical plane of its flight; more than {rules.max_tilt_deg:.0f}° is not allowed"))
+        out.append(
+            Violation(
+                rules.tilt_rule,
+                f"the baton tilted {math.degrees(metrics.max_tilt):.0f}° out of the vertical plane of its flight; more "
+                f"than {rules.max_tilt_deg:.0f}° is not allowed",
+            )
+        )
     if rules.forbid_helicopter and metrics.helicopter > HELICOPTER_LIMIT:
-        out.append(Violation(rules.helicopter_rule, f"helicopter throw: the baton turned {math.degrees(metrics.helicopter):.0f}° about the vertical (besides its end-over-end spin) before its first contact"))
+        out.append(
+            Violation(
+                rules.helicopter_rule,
+                f"helicopter throw: the baton turned {math.degrees(metrics.helicopter):.0f}° about the vertical "
+                "(besides its end-over-end spin) before its first contact",
+            )
+        )
     if side is not None and isinstance(params, ThrowParams):
         lx = pitch.baseline_x(side) if line_x is None else line_x
         foot, foot_y = params.stance()
         if foot < -1e-9:
-            out.append(Violation(rules.foot_rule, f"foot fault: the front foot is {-foot:.2f} m past the throwing line at the release"))
+            out.append(
+                Violation(
+                    rules.foot_rule,
+                    f"foot fault: the front foot is {-foot:.2f} m past the throwing line at the release",
+                )
+            )
         elif foot - params.step_after < -1e-9:
-            out.append(Violation(rules.foot_rule, f"foot fault: the front foot steps {params.step_after - foot:.2f} m past the throwing line after the release"))
+            out.append(
+                Violation(
+                    rules.foot_rule,
+                    f"foot fault: the front foot steps {params.step_after - foot:.2f} m past the throwing line after "
+                    "the release",
+                )
+            )
         if abs(foot_y) > pitch.half_width + 1e-9:
-            out.append(Violation(rules.foot_rule, f"foot fault: the front foot is outside the extended sidelines (|y| = {abs(foot_y):.2f} m > {pitch.half_width:.2f} m)"))
+            out.append(
+                Violation(
+                    rules.foot_rule,
+                    f"foot fault: the front foot is outside the extended sidelines (|y| = {abs(foot_y):.2f} m > "
+                    f"{pitch.half_width:.2f} m)",
+                )
+            )
     elif side is not None:
         lx = pitch.baseline_x(side) if line_x is None else line_x
         x, y, _ = release.position
         if pitch.forward(side) * (x - lx) > 1e-9:
-            out.append(Violation(rules.foot_rule, f"foot fault: the release point is {abs(x - lx):.2f} m past the throwing line"))
+            out.append(
+                Violation(
+                    rules.foot_rule, f"foot fault: the release point is {abs(x - lx):.2f} m past the throwing line"
+                )
+            )
         if abs(y) > pitch.half_width + 1e-9:
-            out.append(Violation(rules.foot_rule, f"foot fault: the release point is outside the extended sidelines (|y| = {abs(y):.2f} m > {pitch.half_width:.2f} m)"))
+            out.append(
+                Violation(
+                    rules.foot_rule,
+                    f"foot fault: the release point is outside the extended sidelines (|y| = {abs(y):.2f} m > "
+                    f"{pitch.half_width:.2f} m)",
+                )
+            )
     return out
 
 
-def throw(world: World, params: ThrowParams, *, baton: str = "baton1", ruleset: str = "dm", max_time: float = 15.0, max_tilt_deg: float | None | EllipsisType = ...) -> ThrowResult:
+def throw(
+    world: World,
+    params: ThrowParams,
+    *,
+    baton: str = "baton1",
+    ruleset: str = "dm",
+    max_time: float = 15.0,
+    max_tilt_deg: float | None | EllipsisType = ...,
+) -> ThrowResult:
     """Throw a baton as described by ``params`` and simulate until rest.
 
     Args:
@@ -673,11 +782,23 @@ def throw(world: World, params: ThrowParams, *, baton: str = "baton1", ruleset: 
             raise ValueError(f"max_tilt_deg must be from 0 to 90 or None, got {max_tilt_deg!r}")
         rules = replace(rules, max_tilt_deg=max_tilt_deg)
     release = release_from_params(params, world.pitch)
-    return simulate(world, baton, release, kind="baton", params=params, rules=rules, line_x=params.line_x, side=params.side, max_time=max_time)
+    return simulate(
+        world,
+        baton,
+        release,
+        kind="baton",
+        params=params,
+        rules=rules,
+        line_x=params.line_x,
+        side=params.side,
+        max_time=max_time,
+    )
 
 
 # ---------------------------------------------------------------------- aim solver
-def predict_flight(release: Release, drag: RodDrag | None, mass: float, dt: float, until_x: float, direction: float = 1.0) -> tuple[float, float] | None:
+def predict_flight(
+    release: Release, drag: RodDrag | None, mass: float, dt: float, until_x: float, direction: float = 1.0
+) -> tuple[float, float] | None:
     """Integrate the centre of mass like the world's free flight (semi-implicit Euler with the
     velocity half a step ahead against gravity, so the parabola is exact whatever ``dt``; drag at
     the CoM, constant spin) until it crosses ``until_x`` (m, moving in ``direction`` ±1 along x).
@@ -703,7 +824,11 @@ def predict_flight(release: Release, drag: RodDrag | None, mass: float, dt: floa
         if drag is not None:
             ang = wn * t
             co, si = math.cos(ang), math.sin(ang)
-            axis = (ax0 * co + cx * si + kx * kd * (1 - co), ay0 * co + cy * si + ky * kd * (1 - co), az0 * co + cz * si + kz * kd * (1 - co))
+            axis = (
+                ax0 * co + cx * si + kx * kd * (1 - co),
+                ay0 * co + cy * si + ky * kd * (1 - co),
+                az0 * co + cz * si + kz * kd * (1 - co),
+            )
             fx, fy, fz = drag.force((vx, vy, vz), axis)
         vx += fx / mass * dt
         vy += fy / mass * dt
@@ -733,7 +858,9 @@ class AimSolution:
     flight_time: float
 
 
-def aim(world: World, target: str | tuple[float, float, float], base: ThrowParams, *, piece_kind: str = "baton") -> AimSolution:
+def aim(
+    world: World, target: str | tuple[float, float, float], base: ThrowParams, *, piece_kind: str = "baton"
+) -> AimSolution:
     """Find the azimuth and speed that carry the thrown piece's centre of mass through the
     target with no noise (elevation, spin and tilt as in ``base``), with the world's drag and
     time step (see :func:`solve_aim`).
@@ -758,7 +885,15 @@ def aim(world: World, target: str | tuple[float, float, float], base: ThrowParam
         tz = float(pos[2]) + (0.1 * world.equipment.kubb.height if world.kind(target) == "kubb" else 0.0)
     else:
         tx, ty, tz = (float(v) for v in target)
-    return solve_aim(world.equipment, world.pitch, (tx, ty, tz), base, piece_kind=piece_kind, dt=world.quiet_dt, air_drag=world.air_drag)
+    return solve_aim(
+        world.equipment,
+        world.pitch,
+        (tx, ty, tz),
+        base,
+        piece_kind=piece_kind,
+        dt=world.quiet_dt,
+        air_drag=world.air_drag,
+    )
 
 
 def solve_aim(
@@ -800,7 +935,12 @@ def solve_aim(
         falls short; time, s)."""
         rel = release_from_params(replace(base, speed=speed, azimuth_deg=azimuth), pitch)
         # the flight stays in its vertical plane: integrate it in 2D (distance, height)
-        planar = Release((0.0, 0.0, rel.position[2]), (math.hypot(rel.velocity[0], rel.velocity[1]), 0.0, rel.velocity[2]), rel.angular_velocity, rel.quat_xyzw)
+        planar = Release(
+            (0.0, 0.0, rel.position[2]),
+            (math.hypot(rel.velocity[0], rel.velocity[1]), 0.0, rel.velocity[2]),
+            rel.angular_velocity,
+            rel.quat_xyzw,
+        )
         h = predict_flight(planar, drag, mass, dt, distance)
         return (-100.0, math.nan) if h is None else (h[0] - tz, h[1])
 
@@ -834,7 +974,9 @@ def solve_aim(
     return done(hi)
 
 
-def inkast(world: World, kubb: str, target_xy: tuple[float, float], base: ThrowParams, *, max_time: float = 15.0) -> ThrowResult:
+def inkast(
+    world: World, kubb: str, target_xy: tuple[float, float], base: ThrowParams, *, max_time: float = 15.0
+) -> ThrowResult:
     """Throw a kubb (``DM §6`` "Einwerfen", ``WS basic rule 10``) so that its centre of mass would
     land at ``target_xy`` (m) with no noise, and simulate until rest.
 
@@ -884,7 +1026,9 @@ def distance_to_king(snapshot: Snapshot, baton: str, samples: int = 41) -> float
     return max(0.0, best - radius)
 
 
-def lag_throw(world: World, params: ThrowParams, *, baton: str = "baton1", ruleset: str = "dm") -> tuple[ThrowResult, float]:
+def lag_throw(
+    world: World, params: ThrowParams, *, baton: str = "baton1", ruleset: str = "dm"
+) -> tuple[ThrowResult, float]:
     """The lag throw (``DM §3`` "Anwurf"): a baton thrown from the baseline to land as close to
     the king as possible without felling it.
 
@@ -979,7 +1123,9 @@ def flick(world: World, piece: str, params: FlickParams, *, kind: str = "baton",
     return simulate(world, piece, release, kind=kind, max_time=max_time, sliding=True)
 
 
-def aim_flick(world: World, target: str | tuple[float, float], base: FlickParams, arrive_speed: float = 0.6) -> FlickParams:
+def aim_flick(
+    world: World, target: str | tuple[float, float], base: FlickParams, arrive_speed: float = 0.6
+) -> FlickParams:
     """Direction and speed for a flick that reaches ``target`` (a piece id or (x, y) in m) still
     moving at ``arrive_speed`` m/s, by v₀² = v² + 2 μ g d for a disk sliding on the board
     (``μ`` the ground's friction).

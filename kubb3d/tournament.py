@@ -43,7 +43,13 @@ def pairings(teams: Sequence[str]) -> list[tuple[str, str]]:
 
 
 def _seed(*key: int, root: int) -> int:
-    return int(np.random.SeedSequence(root, spawn_key=key).generate_state(2, dtype=np.uint32).astype(np.uint64) @ np.array([1, 2**32], dtype=np.uint64)) >> 1
+    return (
+        int(
+            np.random.SeedSequence(root, spawn_key=key).generate_state(2, dtype=np.uint32).astype(np.uint64)
+            @ np.array([1, 2**32], dtype=np.uint64)
+        )
+        >> 1
+    )
 
 
 def play_game(args) -> GameResult:
@@ -95,13 +101,19 @@ def throw_stechen(teams: Sequence[str], skills: dict[str, str], seed: int, groun
                     world.add_piece(f"S{i + 1}", "kubb", (x, y, world.equipment.kubb.height / 2), side="B")
                 down, current = set(), action.team
             player = Player(action.team, get_skill(skills[action.team]))
-            standing = [(k, True, tuple(float(v) for v in world.pose(k)[0]), True) for k in world.piece_ids("kubb") if k not in down]
+            standing = [
+                (k, True, tuple(float(v) for v in world.pose(k)[0]), True)
+                for k in world.piece_ids("kubb")
+                if k not in down
+            ]
             felled = 0
             if standing:
                 target = player.choose_target("A", standing, pitch.baseline_x("A"))
                 pos, _ = world.pose(target)
                 aim_pt = (float(pos[0]), float(pos[1]), float(pos[2]) + 0.1 * world.equipment.kubb.height)
-                _, params = player.baton_throw(world.equipment, pitch, "A", pitch.baseline_x("A"), aim_pt, rng, dt=world.quiet_dt)
+                _, params = player.baton_throw(
+                    world.equipment, pitch, "A", pitch.baseline_x("A"), aim_pt, rng, dt=world.quiet_dt
+                )
                 r = throw(world, params, baton=action.baton, ruleset="wikinger")
                 new = {k for k in r.toppled if k.startswith("S")} - down
                 if r.legal:
@@ -146,12 +158,17 @@ class TournamentResult:
             "teams": self.teams,
             "skills": self.skills,
             "games": [asdict(g) for g in self.games],
-            "ranking": [{"rank": i + 1, "team": t, "points": self.points[t], "skill": self.skills[t]} for i, t in enumerate(self.ranking)],
+            "ranking": [
+                {"rank": i + 1, "team": t, "points": self.points[t], "skill": self.skills[t]}
+                for i, t in enumerate(self.ranking)
+            ],
             "stechen": [{"teams": list(ts), "felled": f} for ts, f in self.stechen],
         }
 
 
-def rank_group(games: Sequence[GameResult], skills: dict[str, str], seed: int, ground: str = "grass") -> tuple[list[str], list]:
+def rank_group(
+    games: Sequence[GameResult], skills: dict[str, str], seed: int, ground: str = "grass"
+) -> tuple[list[str], list]:
     """Rank by points and head to head (:func:`group_ranking`), teams still level by Stechen in
     physics (module doc). Returns (ranking, Stechen rounds)."""
     ranking: list[str] = []
@@ -181,8 +198,17 @@ def rank_group(games: Sequence[GameResult], skills: dict[str, str], seed: int, g
     return ranking, rounds
 
 
-def run_tournament(n_teams: int, seed: int, *, skills: Sequence[str] | None = None, ground: str = "grass", workers: int = 1,
-                   replay_dir: Path | None = None, play: Callable = play_game, progress: Callable[[int], None] | None = None) -> TournamentResult:
+def run_tournament(
+    n_teams: int,
+    seed: int,
+    *,
+    skills: Sequence[str] | None = None,
+    ground: str = "grass",
+    workers: int = 1,
+    replay_dir: Path | None = None,
+    play: Callable = play_game,
+    progress: Callable[[int], None] | None = None,
+) -> TournamentResult:
     """Play a WS group of ``n_teams`` teams (``T1`` … ``Tn``) in physics and rank it.
 
     Args:

@@ -17,14 +17,24 @@ def register(app: typer.Typer) -> None:
 
     @app.command("tournament")
     def tournament(
-        ruleset: str = typer.Option("wikinger", help="Ruleset of the tournament: wikinger (the WS group stage with its Stechen)."),
+        ruleset: str = typer.Option(
+            "wikinger", help="Ruleset of the tournament: wikinger (the WS group stage with its Stechen)."
+        ),
         teams: int = typer.Option(4, help="Teams in the group (2 to 16), named T1, T2 …"),
         seed: int = typer.Option(1, min=0, help="Root seed: the same seed plays the same tournament."),
-        players: Optional[str] = typer.Option(None, help="Skill of each team, comma-separated (novice, club, elite); default club for all."),
+        players: Optional[str] = typer.Option(
+            None, help="Skill of each team, comma-separated (novice, club, elite); default club for all."
+        ),
         ground: str = typer.Option("grass", help="Ground of every game: grass, wet-grass, turf or plane."),
-        workers: int = typer.Option(1, min=1, max=256, help="Processes for the group games (the result does not depend on it)."),
-        replay_dir: Optional[Path] = typer.Option(None, help="Write each game's replay into this existing folder (T1-T2.jsonl …, for kubb3d view)."),
-        as_json: bool = typer.Option(False, "--json", help="Print the games, the ranking and the Stechen rounds as one JSON document."),
+        workers: int = typer.Option(
+            1, min=1, max=256, help="Processes for the group games (the result does not depend on it)."
+        ),
+        replay_dir: Optional[Path] = typer.Option(
+            None, help="Write each game's replay into this existing folder (T1-T2.jsonl …, for kubb3d view)."
+        ),
+        as_json: bool = typer.Option(
+            False, "--json", help="Print the games, the ranking and the Stechen rounds as one JSON document."
+        ),
     ) -> None:
         """Play a Wikinger-Schach group in physics: every team against every other (20-minute
         games, points 2/1/0), ranked by points and head to head, teams still level by a Stechen
@@ -53,8 +63,15 @@ def register(app: typer.Typer) -> None:
         try:
             with Progress(transient=True, disable=as_json or not sys.stderr.isatty()) as bar:
                 task = bar.add_task("group games", total=n_games)
-                res = run_tournament(teams, seed, skills=skills, ground=ground, workers=workers, replay_dir=replay_dir,
-                                     progress=lambda k: bar.advance(task, k))
+                res = run_tournament(
+                    teams,
+                    seed,
+                    skills=skills,
+                    ground=ground,
+                    workers=workers,
+                    replay_dir=replay_dir,
+                    progress=lambda k: bar.advance(task, k),
+                )
         except ValueError as exc:
             fail(str(exc))
         if as_json:
@@ -63,7 +80,9 @@ def register(app: typer.Typer) -> None:
         for g in res.games:
             typer.echo(f"{g.team1} – {g.team2}: points {g.points1}:{g.points2}")
         for ts, felled in res.stechen:
-            typer.echo("Stechen " + ", ".join(f"{t} {felled[t]}" for t in ts) + " pawns (WS Tie-Break After the Group Stage)")
+            typer.echo(
+                "Stechen " + ", ".join(f"{t} {felled[t]}" for t in ts) + " pawns (WS Tie-Break After the Group Stage)"
+            )
         typer.echo("rank  team  skill   points")
         for i, t in enumerate(res.ranking):
             typer.echo(f"{i + 1:4d}  {t:4s}  {res.skills[t]:6s}  {res.points[t]:6d}")

@@ -102,7 +102,11 @@ class Report:
         return all(r.passed for r in self.rows)
 
     def to_json(self) -> dict:
-        return {"passed": self.passed, "rows": [asdict(r) for r in self.rows], "felled_vs_dt": [list(x) for x in self.felled_vs_dt]}
+        return {
+            "passed": self.passed,
+            "rows": [asdict(r) for r in self.rows],
+            "felled_vs_dt": [list(x) for x in self.felled_vs_dt],
+        }
 
 
 def _rel_row(group, quantity, reference, source, expected, simulated, unit, rel, abs_tol=0.0) -> Row:
@@ -125,15 +129,70 @@ def check_pieces() -> list[Row]:
             m, inertia = w.mass_properties("k")
             mk = eq.wood_density * k.width**2 * k.height
             rows.append(_rel_row("pieces", f"{set_name} kubb mass", "ρ w² h", src, mk, m, "kg", 0.01))
-            rows.append(_rel_row("pieces", f"{set_name} kubb I across", "m (w² + h²) / 12", src, mk * (k.width**2 + k.height**2) / 12, inertia[0], "kg·m²", 0.01))
-            rows.append(_rel_row("pieces", f"{set_name} kubb I along", "m w² / 6", src, mk * k.width**2 / 6, inertia[2], "kg·m²", 0.01))
+            rows.append(
+                _rel_row(
+                    "pieces",
+                    f"{set_name} kubb I across",
+                    "m (w² + h²) / 12",
+                    src,
+                    mk * (k.width**2 + k.height**2) / 12,
+                    inertia[0],
+                    "kg·m²",
+                    0.01,
+                )
+            )
+            rows.append(
+                _rel_row(
+                    "pieces",
+                    f"{set_name} kubb I along",
+                    "m w² / 6",
+                    src,
+                    mk * k.width**2 / 6,
+                    inertia[2],
+                    "kg·m²",
+                    0.01,
+                )
+            )
             m, inertia = w.mass_properties("b")
             mb = eq.wood_density * math.pi * b.radius**2 * b.length
             rows.append(_rel_row("pieces", f"{set_name} baton mass", "ρ π r² L", src, mb, m, "kg", 0.01))
-            rows.append(_rel_row("pieces", f"{set_name} baton I across", "m (3 r² + L²) / 12", src, mb * (3 * b.radius**2 + b.length**2) / 12, inertia[0], "kg·m²", 0.01))
-            rows.append(_rel_row("pieces", f"{set_name} baton I along", "m r² / 2", src, mb * b.radius**2 / 2, inertia[2], "kg·m²", 0.01))
+            rows.append(
+                _rel_row(
+                    "pieces",
+                    f"{set_name} baton I across",
+                    "m (3 r² + L²) / 12",
+                    src,
+                    mb * (3 * b.radius**2 + b.length**2) / 12,
+                    inertia[0],
+                    "kg·m²",
+                    0.01,
+                )
+            )
+            rows.append(
+                _rel_row(
+                    "pieces",
+                    f"{set_name} baton I along",
+                    "m r² / 2",
+                    src,
+                    mb * b.radius**2 / 2,
+                    inertia[2],
+                    "kg·m²",
+                    0.01,
+                )
+            )
             m, _ = w.mass_properties("K")
-            rows.append(_rel_row("pieces", f"{set_name} king mass (with crown)", "ρ × volume of the king mesh", src, eq.mass("king"), m, "kg", 0.01))
+            rows.append(
+                _rel_row(
+                    "pieces",
+                    f"{set_name} king mass (with crown)",
+                    "ρ × volume of the king mesh",
+                    src,
+                    eq.mass("king"),
+                    m,
+                    "kg",
+                    0.01,
+                )
+            )
     return rows
 
 
@@ -172,13 +231,28 @@ def _reference_tipping(set_name: str, kind: str) -> float:
 
 def check_tipping(quick: bool = False) -> list[Row]:
     rows = []
-    cases = [("standard", "kubb")] if quick else [("standard", "kubb"), ("dm-small", "kubb"), ("standard", "king"), ("dm-small", "king")]
+    cases = (
+        [("standard", "kubb")]
+        if quick
+        else [("standard", "kubb"), ("dm-small", "kubb"), ("standard", "king"), ("dm-small", "king")]
+    )
     for set_name, kind in cases:
         ref = _reference_tipping(set_name, kind)
         sim = measured_tipping_angle(set_name, kind, iterations=5 if quick else 7)
         formula = "atan(w/2 ÷ centre-of-mass height)" + (" (crown included)" if kind == "king" else " = atan(w/h)")
-        rows.append(Row("tipping", f"{set_name} {kind} tipping angle", formula, f"{set_name} set geometry", math.degrees(ref), math.degrees(sim), "°",
-                        "±0.3°", abs(math.degrees(sim - ref)) <= 0.3))
+        rows.append(
+            Row(
+                "tipping",
+                f"{set_name} {kind} tipping angle",
+                formula,
+                f"{set_name} set geometry",
+                math.degrees(ref),
+                math.degrees(sim),
+                "°",
+                "±0.3°",
+                abs(math.degrees(sim - ref)) <= 0.3,
+            )
+        )
     return rows
 
 
@@ -187,8 +261,19 @@ def check_balance() -> list[Row]:
     ref = _reference_tipping("standard", "kubb")
     for off, expect in ((-0.1, 0.0), (0.1, 90.0)):
         tilt = math.degrees(_on_edge("standard", "kubb", ref + math.radians(off)))
-        rows.append(Row("balance", f"kubb released {off:+.1f}° from its tipping angle: final tilt", "upright" if expect == 0 else "lying",
-                        "statics: the centre of mass is inside / outside the supporting edge", expect, tilt, "°", "±2°", abs(tilt - expect) <= 2.0))
+        rows.append(
+            Row(
+                "balance",
+                f"kubb released {off:+.1f}° from its tipping angle: final tilt",
+                "upright" if expect == 0 else "lying",
+                "statics: the centre of mass is inside / outside the supporting edge",
+                expect,
+                tilt,
+                "°",
+                "±2°",
+                abs(tilt - expect) <= 2.0,
+            )
+        )
     return rows
 
 
@@ -231,8 +316,19 @@ def check_rebound(quick: bool = False) -> list[Row]:
             for terrain in (False, True):
                 sim = drop_rebound(g, kind, terrain)
                 what = "baton dropped lying flat" if kind == "baton" else "kubb dropped on its end"
-                rows.append(_rel_row("rebound", f"{what} from 1 m on {g} ({'flat heightfield' if terrain else 'flat ground'})", f"e² h, e = {e:g}",
-                                     f"ground {g!r} restitution (kubb3d/physics/ground.py)", ref * 100, sim * 100, "cm", 0.15, 0.3))
+                rows.append(
+                    _rel_row(
+                        "rebound",
+                        f"{what} from 1 m on {g} ({'flat heightfield' if terrain else 'flat ground'})",
+                        f"e² h, e = {e:g}",
+                        f"ground {g!r} restitution (kubb3d/physics/ground.py)",
+                        ref * 100,
+                        sim * 100,
+                        "cm",
+                        0.15,
+                        0.3,
+                    )
+                )
     return rows
 
 
@@ -277,9 +373,21 @@ def check_slide(quick: bool = False) -> list[Row]:
         mu = GROUNDS[g].friction
         for kind, v in (("kubb", 2.0), ("baton", 6.0)):
             d, _ = slide_distance(g, kind, v)
-            what = "lying kubb sliding from 2 m/s" if kind == "kubb" else "lying baton sliding along its axis from 6 m/s"
-            rows.append(_rel_row("slide", f"{what} on {g}", f"v² / (2 μ g), μ = {mu:g}", f"ground {g!r} friction (kubb3d/physics/ground.py)",
-                                 v * v / (2 * mu * GRAVITY), d, "m", 0.05))
+            what = (
+                "lying kubb sliding from 2 m/s" if kind == "kubb" else "lying baton sliding along its axis from 6 m/s"
+            )
+            rows.append(
+                _rel_row(
+                    "slide",
+                    f"{what} on {g}",
+                    f"v² / (2 μ g), μ = {mu:g}",
+                    f"ground {g!r} friction (kubb3d/physics/ground.py)",
+                    v * v / (2 * mu * GRAVITY),
+                    d,
+                    "m",
+                    0.05,
+                )
+            )
     return rows
 
 
@@ -290,8 +398,18 @@ def check_roll(quick: bool = False) -> list[Row]:
         crr = GROUNDS[g].rolling_resistance
         v = 3.0
         ref = 1.5 * v * v / (2 * crr * GRAVITY)
-        rows.append(_rel_row("roll", f"baton rolling from 3 m/s on {g}", f"(1 + ½) v² / (2 c_rr g), c_rr = {crr:g}",
-                             f"ground {g!r} rolling resistance (kubb3d/physics/ground.py)", ref, roll_distance(g, v), "m", 0.05))
+        rows.append(
+            _rel_row(
+                "roll",
+                f"baton rolling from 3 m/s on {g}",
+                f"(1 + ½) v² / (2 c_rr g), c_rr = {crr:g}",
+                f"ground {g!r} rolling resistance (kubb3d/physics/ground.py)",
+                ref,
+                roll_distance(g, v),
+                "m",
+                0.05,
+            )
+        )
     return rows
 
 
@@ -299,8 +417,19 @@ def check_rest() -> list[Row]:
     mu = GROUNDS["grass"].friction
     _, t = slide_distance("grass", "kubb", 2.0)
     ref = 2.0 / (mu * GRAVITY) + SETTLE_S
-    return [_rel_row("rest", "time until a kubb sliding from 2 m/s on grass is at rest", "v / (μ g) + settle window",
-                     "Coulomb friction; the settle window is kubb3d's (kubb3d/physics/world.py SETTLE_S)", ref, t, "s", 0.0, 2 / 30)]
+    return [
+        _rel_row(
+            "rest",
+            "time until a kubb sliding from 2 m/s on grass is at rest",
+            "v / (μ g) + settle window",
+            "Coulomb friction; the settle window is kubb3d's (kubb3d/physics/world.py SETTLE_S)",
+            ref,
+            t,
+            "s",
+            0.0,
+            2 / 30,
+        )
+    ]
 
 
 # ---------------------------------------------------------------------- flight
@@ -345,6 +474,7 @@ def rk4_range(speed: float, elevation: float, spin: float = 1.5 * 2 * math.pi, h
     v = (speed * math.cos(elevation), 0.0, speed * math.sin(elevation))
     t = 0.0
     while True:
+
         def add(a, b, s):
             return tuple(ai + s * bi for ai, bi in zip(a, b))
 
@@ -369,11 +499,30 @@ def check_flight(quick: bool = False) -> list[Row]:
     cases = [(10.0, 30.0)] if quick else [(8.0, 20.0), (10.0, 30.0), (12.0, 40.0)]
     for speed, elev_deg in cases:
         th = math.radians(elev_deg)
-        rows.append(_rel_row("flight", f"range back to release height, {speed:g} m/s at {elev_deg:g}°, no drag", "v² sin 2θ / g", "projectile motion",
-                             speed * speed * math.sin(2 * th) / GRAVITY, world_range(speed, th, False), "m", 0.002))
-        rows.append(_rel_row("flight", f"range back to release height, {speed:g} m/s at {elev_deg:g}°, with drag, 1.5 rev/s",
-                             "Runge–Kutta 4 at 0.1 ms, same drag law", "kubb3d/physics/aero.py (C_d 1.1 across, 0.85 along)",
-                             rk4_range(speed, th), world_range(speed, th, True), "m", 0.005))
+        rows.append(
+            _rel_row(
+                "flight",
+                f"range back to release height, {speed:g} m/s at {elev_deg:g}°, no drag",
+                "v² sin 2θ / g",
+                "projectile motion",
+                speed * speed * math.sin(2 * th) / GRAVITY,
+                world_range(speed, th, False),
+                "m",
+                0.002,
+            )
+        )
+        rows.append(
+            _rel_row(
+                "flight",
+                f"range back to release height, {speed:g} m/s at {elev_deg:g}°, with drag, 1.5 rev/s",
+                "Runge–Kutta 4 at 0.1 ms, same drag law",
+                "kubb3d/physics/aero.py (C_d 1.1 across, 0.85 along)",
+                rk4_range(speed, th),
+                world_range(speed, th, True),
+                "m",
+                0.005,
+            )
+        )
     return rows
 
 
@@ -392,7 +541,13 @@ def tunnelling_hits(speeds: Iterable[float], per_speed: int, seed: int = 7) -> t
                 phase = rng.uniform(0, 2 * math.pi)
                 q = (0.0, math.sin(phase / 2), 0.0, math.cos(phase / 2))
                 start = 2.0 - 0.2 - speed * 0.02  # reaches the kubb after about 20 ms
-                w.set_pose("b", (start, rng.uniform(-0.02, 0.02), 0.17), q, linear_velocity=(speed, 0, 0), angular_velocity=(0, 2 * math.pi * 3.0, 0))
+                w.set_pose(
+                    "b",
+                    (start, rng.uniform(-0.02, 0.02), 0.17),
+                    q,
+                    linear_velocity=(speed, 0, 0),
+                    angular_velocity=(0, 2 * math.pi * 3.0, 0),
+                )
                 w.set_pose("K", (2.0, 0.0, kubb.height / 2), (0, 0, 0, 1))
                 w.use_step(w.dt)
                 n += 1
@@ -407,8 +562,19 @@ def tunnelling_hits(speeds: Iterable[float], per_speed: int, seed: int = 7) -> t
 def check_tunnelling(quick: bool = False) -> list[Row]:
     speeds = [10.0, 20.0, 30.0, MAX_RELEASE_SPEED]
     hits, n = tunnelling_hits(speeds, 5 if quick else 25)
-    return [Row("tunnelling", f"batons fired broadside at a kubb at {', '.join(f'{s:g}' for s in speeds)} m/s that touch it", "all of them",
-                "a rigid kubb cannot be passed through", float(n), float(hits), "throws", "0 missed", hits == n)]
+    return [
+        Row(
+            "tunnelling",
+            f"batons fired broadside at a kubb at {', '.join(f'{s:g}' for s in speeds)} m/s that touch it",
+            "all of them",
+            "a rigid kubb cannot be passed through",
+            float(n),
+            float(hits),
+            "throws",
+            "0 missed",
+            hits == n,
+        )
+    ]
 
 
 # ---------------------------------------------------------------------- terrain
@@ -419,8 +585,19 @@ def check_terrain() -> list[Row]:
         for pid in w.piece_ids("kubb"):
             gaps.append(min(c[2] - w.ground_height(c[0], c[1]) for c in w.box_corners(pid)))
     worst = max(abs(g) for g in gaps) * 1000
-    return [Row("terrain", "lowest corner of 10 kubbs resting on 1 cm terrain, above World.ground_height", "0 (on the surface)",
-                "the heightfield's triangles (kubb3d/physics/world.py ground_height)", 0.0, worst, "mm", "±1 mm", worst <= 1.0)]
+    return [
+        Row(
+            "terrain",
+            "lowest corner of 10 kubbs resting on 1 cm terrain, above World.ground_height",
+            "0 (on the surface)",
+            "the heightfield's triangles (kubb3d/physics/world.py ground_height)",
+            0.0,
+            worst,
+            "mm",
+            "±1 mm",
+            worst <= 1.0,
+        )
+    ]
 
 
 # ---------------------------------------------------------------------- throws
@@ -429,7 +606,9 @@ def _rate(rows: list[dict]) -> tuple[float, float]:
     return float(x.mean()), float(1.96 * x.std(ddof=1) / math.sqrt(len(x))) if len(x) > 1 else 0.0
 
 
-def check_throws(n: int, seed: int = 7, workers: int = 1, series: list | None = None, progress=None, dts: Iterable[float] = ()) -> list[Row]:
+def check_throws(
+    n: int, seed: int = 7, workers: int = 1, series: list | None = None, progress=None, dts: Iterable[float] = ()
+) -> list[Row]:
     rows = []
     base = run_throws(n, seed, DT, workers=workers, progress=progress)
     half = run_throws(n, seed, DT / 2, workers=workers, progress=progress)
@@ -437,26 +616,91 @@ def check_throws(n: int, seed: int = 7, workers: int = 1, series: list | None = 
     p1, c1 = _rate(half)
     d = np.array([a["felled"] - b["felled"] for a, b in zip(base, half)], dtype=float)
     diff, ci = float(d.mean()), float(1.96 * d.std(ddof=1) / math.sqrt(len(d)))
-    rows.append(Row("throws", f"kubbs felled per baton, {n} elite throws at 8 m (dm-small, grass), dt = 1/{round(1 / DT)} s", "calibration target ≈ 0.42",
-                    "competitive players fell about 42 % at 8 m (docs/physics.md 'Reference numbers'); informative, the players issue tunes it",
-                    0.42, p0, "kubbs/baton", f"reported (95 % ±{c0:.3f})", True))
-    rows.append(Row("throws", f"change of that rate when dt is halved (1/{round(2 / DT)} s: {p1:.3f}); paired 95 % ±{ci:.3f}", "0",
-                    "convergence: halving the step must not move a result", 0.0, diff, "kubbs/baton", f"|Δ| < {FELLED_RATE_TOLERANCE}",
-                    abs(diff) < FELLED_RATE_TOLERANCE))
+    rows.append(
+        Row(
+            "throws",
+            f"kubbs felled per baton, {n} elite throws at 8 m (dm-small, grass), dt = 1/{round(1 / DT)} s",
+            "calibration target ≈ 0.42",
+            "competitive players fell about 42 % at 8 m (docs/physics.md 'Reference numbers'); informative, the "
+            "players issue tunes it",
+            0.42,
+            p0,
+            "kubbs/baton",
+            f"reported (95 % ±{c0:.3f})",
+            True,
+        )
+    )
+    rows.append(
+        Row(
+            "throws",
+            f"change of that rate when dt is halved (1/{round(2 / DT)} s: {p1:.3f}); paired 95 % ±{ci:.3f}",
+            "0",
+            "convergence: halving the step must not move a result",
+            0.0,
+            diff,
+            "kubbs/baton",
+            f"|Δ| < {FELLED_RATE_TOLERANCE}",
+            abs(diff) < FELLED_RATE_TOLERANCE,
+        )
+    )
     slides = [r["slide"] for r in base if r["slide"] is not None]
     med = float(np.median(slides)) if slides else float("nan")
-    rows.append(Row("throws", f"median slide of a baton after it lands first on grass ({len(slides)} throws)", "0.3–1.5 m",
-                    "estimate from play (no measured figure found): a baton stops within about a metre of where it lands", 0.9, med, "m",
-                    "in 0.3–1.5 m", 0.3 <= med <= 1.5))
+    rows.append(
+        Row(
+            "throws",
+            f"median slide of a baton after it lands first on grass ({len(slides)} throws)",
+            "0.3–1.5 m",
+            "estimate from play (no measured figure found): a baton stops within about a metre of where it lands",
+            0.9,
+            med,
+            "m",
+            "in 0.3–1.5 m",
+            0.3 <= med <= 1.5,
+        )
+    )
     fast = sum(1 for r in base + half if r["at_rest"] and r["fastest"] > FAST_AT_REST)
-    rows.append(Row("throws", f"throws declared at rest with a piece faster than {FAST_AT_REST} m/s (of {2 * n})", "0", "definition of rest",
-                    0.0, float(fast), "throws", "0", fast == 0))
+    rows.append(
+        Row(
+            "throws",
+            f"throws declared at rest with a piece faster than {FAST_AT_REST} m/s (of {2 * n})",
+            "0",
+            "definition of rest",
+            0.0,
+            float(fast),
+            "throws",
+            "0",
+            fast == 0,
+        )
+    )
     limit = sum(1 for r in base + half if not r["at_rest"])
-    rows.append(Row("throws", f"throws that reached the 15 s time limit (of {2 * n})", "0", "every throw comes to rest", 0.0, float(limit), "throws", "0", limit == 0))
+    rows.append(
+        Row(
+            "throws",
+            f"throws that reached the 15 s time limit (of {2 * n})",
+            "0",
+            "every throw comes to rest",
+            0.0,
+            float(limit),
+            "throws",
+            "0",
+            limit == 0,
+        )
+    )
     again = baton_trial((0, n, seed, DT, "elite", "dm-small", "grass", 8.0))
     same = again["final"] == base[0]["final"]
-    rows.append(Row("throws", "the same throw simulated twice in fresh worlds: final poses bit-identical", "identical", "determinism", 1.0,
-                    1.0 if same else 0.0, "", "exact", same))
+    rows.append(
+        Row(
+            "throws",
+            "the same throw simulated twice in fresh worlds: final poses bit-identical",
+            "identical",
+            "determinism",
+            1.0,
+            1.0 if same else 0.0,
+            "",
+            "exact",
+            same,
+        )
+    )
     if series is not None:
         series.append((DT, p0, c0, n))
         series.append((DT / 2, p1, c1, n))
@@ -469,8 +713,15 @@ def check_throws(n: int, seed: int = 7, workers: int = 1, series: list | None = 
 
 
 # ---------------------------------------------------------------------- the whole suite
-def run_validation(*, quick: bool = False, throws: int = 300, seed: int = 7, workers: int | None = None, progress=None,
-                   extra_dts: Iterable[float] = (1 / 240, 1 / 480)) -> Report:
+def run_validation(
+    *,
+    quick: bool = False,
+    throws: int = 300,
+    seed: int = 7,
+    workers: int | None = None,
+    progress=None,
+    extra_dts: Iterable[float] = (1 / 240, 1 / 480),
+) -> Report:
     """Run the validation; ``quick`` runs a fast subset (no player throws).
 
     Args:
@@ -516,8 +767,18 @@ def write_figure(report: Report, path) -> None:
     xs = np.arange(len(reb))
     ax.bar(xs - 0.2, [r.expected for r in reb], 0.4, label="e²·h", color="#9bb")
     ax.bar(xs + 0.2, [r.simulated for r in reb], 0.4, label="simulated", color="#386")
-    ax.set_xticks(xs, [r.quantity.replace(" dropped lying flat from 1 m on ", "\n").replace(" dropped on its end from 1 m on ", "\n")
-                       .replace("(flat heightfield)", "hf").replace("(flat ground)", "flat") for r in reb], fontsize=7, rotation=60)
+    ax.set_xticks(
+        xs,
+        [
+            r.quantity.replace(" dropped lying flat from 1 m on ", "\n")
+            .replace(" dropped on its end from 1 m on ", "\n")
+            .replace("(flat heightfield)", "hf")
+            .replace("(flat ground)", "flat")
+            for r in reb
+        ],
+        fontsize=7,
+        rotation=60,
+    )
     ax.set_ylabel("rebound, cm")
     ax.set_title("Rebound after a 1 m drop")
     ax.legend()
@@ -526,14 +787,25 @@ def write_figure(report: Report, path) -> None:
     xs = np.arange(len(sl))
     ax.bar(xs - 0.2, [r.expected for r in sl], 0.4, label="formula", color="#bb9")
     ax.bar(xs + 0.2, [r.simulated for r in sl], 0.4, label="simulated", color="#a63")
-    ax.set_xticks(xs, [r.quantity.replace("lying ", "").replace(" along its axis", "").replace(" from ", "\n") for r in sl], fontsize=7, rotation=60)
+    ax.set_xticks(
+        xs,
+        [r.quantity.replace("lying ", "").replace(" along its axis", "").replace(" from ", "\n") for r in sl],
+        fontsize=7,
+        rotation=60,
+    )
     ax.set_ylabel("distance, m")
     ax.set_title("Slide and roll distances")
     ax.legend()
     ax = axes[2]
     if report.felled_vs_dt:
         dts = [1 / d for d, *_ in report.felled_vs_dt]
-        ax.errorbar(dts, [p for _, p, _, _ in report.felled_vs_dt], yerr=[c for _, _, c, _ in report.felled_vs_dt], fmt="o-", capsize=4)
+        ax.errorbar(
+            dts,
+            [p for _, p, _, _ in report.felled_vs_dt],
+            yerr=[c for _, _, c, _ in report.felled_vs_dt],
+            fmt="o-",
+            capsize=4,
+        )
         ax.set_xscale("log", base=2)
         ax.set_xticks(dts, [f"1/{round(d)}" for d in dts])
         ax.axvline(1 / DT, color="grey", ls=":", label="default step")
@@ -559,14 +831,30 @@ def markdown(report: Report, command: str, image: str | None = None) -> str:
         "| group | quantity | reference | source | expected | simulated | tolerance | pass |",
         "| --- | --- | --- | --- | --- | --- | --- | --- |",
     ]
+
     def cell(text: str) -> str:
         return text.replace("|", "\\|")
 
     for r in report.rows:
-        cells = (r.group, r.quantity, r.reference, r.source, f"{r.expected:.4g} {r.unit}", f"{r.simulated:.4g} {r.unit}", r.tolerance, "yes" if r.passed else "**no**")
+        cells = (
+            r.group,
+            r.quantity,
+            r.reference,
+            r.source,
+            f"{r.expected:.4g} {r.unit}",
+            f"{r.simulated:.4g} {r.unit}",
+            r.tolerance,
+            "yes" if r.passed else "**no**",
+        )
         lines.append("| " + " | ".join(cell(c) for c in cells) + " |")
     if report.felled_vs_dt:
-        lines += ["", "Kubbs felled per baton against the time step (same seeded throws):", "", "| dt | felled per baton | 95 % | throws |", "| --- | --- | --- | --- |"]
+        lines += [
+            "",
+            "Kubbs felled per baton against the time step (same seeded throws):",
+            "",
+            "| dt | felled per baton | 95 % | throws |",
+            "| --- | --- | --- | --- |",
+        ]
         for dt, p, c, n in report.felled_vs_dt:
             lines.append(f"| 1/{round(1 / dt)} s | {p:.3f} | ±{c:.3f} | {n} |")
     if image:

@@ -37,13 +37,23 @@ def register(app: typer.Typer) -> None:
 
     @app.command("validate")
     def validate(
-        throws: int = typer.Option(300, min=10, max=100_000, help="Seeded elite player throws per time step for the hit-rate and rest rows."),
+        throws: int = typer.Option(
+            300, min=10, max=100_000, help="Seeded elite player throws per time step for the hit-rate and rest rows."
+        ),
         quick: bool = typer.Option(False, "--quick", help="Only the fast rows (no player throws): a few seconds."),
         seed: int = typer.Option(7, min=0, help="Seed of the player throws."),
-        workers: int = typer.Option(0, min=0, max=256, help="Processes for the player throws (0: all cores); the rows do not depend on it."),
-        png: Optional[Path] = typer.Option(None, "--png", help="Also write a figure: rebounds and slides per ground, hit rate against the time step."),
-        markdown: Optional[Path] = typer.Option(None, "--markdown", help="Also write the table as Markdown (docs/validation.md is made this way)."),
-        as_json: bool = typer.Option(False, "--json", help="Print the report as one JSON document instead of the table."),
+        workers: int = typer.Option(
+            0, min=0, max=256, help="Processes for the player throws (0: all cores); the rows do not depend on it."
+        ),
+        png: Optional[Path] = typer.Option(
+            None, "--png", help="Also write a figure: rebounds and slides per ground, hit rate against the time step."
+        ),
+        markdown: Optional[Path] = typer.Option(
+            None, "--markdown", help="Also write the table as Markdown (docs/validation.md is made this way)."
+        ),
+        as_json: bool = typer.Option(
+            False, "--json", help="Print the report as one JSON document instead of the table."
+        ),
     ) -> None:
         """Check the physics against formulas and measured references: masses and inertia, tipping
         angles, rebounds, slide and roll distances, time to rest, flight range with and without
@@ -64,7 +74,9 @@ def register(app: typer.Typer) -> None:
             total = throws * 4
             with Progress(transient=True, disable=as_json or not sys.stderr.isatty()) as bar:
                 task = bar.add_task("player throws", total=total)
-                report = run_validation(throws=throws, seed=seed, workers=workers or None, progress=lambda k: bar.advance(task, k))
+                report = run_validation(
+                    throws=throws, seed=seed, workers=workers or None, progress=lambda k: bar.advance(task, k)
+                )
         command = "kubb3d validate" + (" --quick" if quick else f" --throws {throws} --seed {seed}")
         write_outputs(report, png, markdown, command, write_figure, to_markdown)
         if as_json:
@@ -77,8 +89,16 @@ def register(app: typer.Typer) -> None:
             for col in ("group", "quantity", "reference", "source", "expected", "simulated", "tolerance", "pass"):
                 table.add_column(col, overflow="fold")
             for r in report.rows:
-                table.add_row(r.group, r.quantity, r.reference, r.source, f"{r.expected:.4g} {r.unit}", f"{r.simulated:.4g} {r.unit}", r.tolerance,
-                              "yes" if r.passed else "[red]NO[/red]")
+                table.add_row(
+                    r.group,
+                    r.quantity,
+                    r.reference,
+                    r.source,
+                    f"{r.expected:.4g} {r.unit}",
+                    f"{r.simulated:.4g} {r.unit}",
+                    r.tolerance,
+                    "yes" if r.passed else "[red]NO[/red]",
+                )
             Console().print(table)
             failed = sum(not r.passed for r in report.rows)
             typer.echo(f"{len(report.rows) - failed} of {len(report.rows)} rows pass")

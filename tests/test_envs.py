@@ -58,7 +58,12 @@ def test_rewards_follow_the_judge():
     # spin 5 rev/s at the 30° tilt limit wobbles past it in flight: DM §5, penalty, nothing counts
     env.reset(seed=0)
     _, r, _, _, info = env.step(np.array([11, 20, 0, 5, 30], dtype=np.float32))
-    assert r == E.ILLEGAL_PENALTY and not info["legal"] and info["violations"][0]["rule"] == "DM §5" and info["felled"] == []
+    assert (
+        r == E.ILLEGAL_PENALTY
+        and not info["legal"]
+        and info["violations"][0]["rule"] == "DM §5"
+        and info["felled"] == []
+    )
     # too short: the baton flies into the king on the centre point before any kubb is down
     env.reset(seed=0)
     _, r, _, _, info = env.step(np.array([7.5, 20, 0, 1.5, 0], dtype=np.float32))

@@ -9,7 +9,9 @@ import kubb3d
 
 
 def test_version_and_module_entry(root):
-    r = subprocess.run([sys.executable, "-m", "kubb3d", "--version"], capture_output=True, text=True, timeout=60, cwd=root)
+    r = subprocess.run(
+        [sys.executable, "-m", "kubb3d", "--version"], capture_output=True, text=True, timeout=60, cwd=root
+    )
     assert (r.returncode, r.stdout) == (0, f"kubb3d {kubb3d.__version__}\n")
     r = subprocess.run([sys.executable, "-m", "kubb3d", "--help"], capture_output=True, text=True, timeout=60, cwd=root)
     assert r.returncode == 0 and "Usage: kubb3d" in r.stdout and "--install-completion" in r.stdout
@@ -17,7 +19,13 @@ def test_version_and_module_entry(root):
 
 def test_shell_completion_knows_the_subcommands(root):
     env = {**os.environ, "_KUBB3D_COMPLETE": "complete_bash", "COMP_WORDS": "kubb3d exp", "COMP_CWORD": "1"}
-    r = subprocess.run([sys.executable, "-c", "from kubb3d.cli import main; main(prog_name='kubb3d')"], capture_output=True, text=True, timeout=60, env=env)
+    r = subprocess.run(
+        [sys.executable, "-c", "from kubb3d.cli import main; main(prog_name='kubb3d')"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=env,
+    )
     assert r.stdout.split() == ["experiment"]
 
 

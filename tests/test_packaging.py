@@ -69,7 +69,11 @@ def test_import_kubb3d_does_not_import_pyglet():
 
 def test_ci_runs_the_readme_test_line(root):
     readme = (root / "README.md").read_text()
-    ci_lines = [l.strip() for l in (root / ".ci" / "run").read_text().splitlines() if "pytest" in l and not l.strip().startswith("#")]
+    ci_lines = [
+        l.strip()
+        for l in (root / ".ci" / "run").read_text().splitlines()
+        if "pytest" in l and not l.strip().startswith("#")
+    ]
     assert ci_lines, ".ci/run must run pytest"
     for line in ci_lines:
         assert line in readme, f".ci/run line not in README: {line}"
@@ -87,7 +91,8 @@ def test_pybullet_is_imported_only_through_the_quiet_import(root):
     offenders = [
         str(p.relative_to(root))
         for p in (root / "kubb3d").rglob("*.py")
-        if p.name != "_pybullet.py" and any(line.strip().startswith(("import pybullet", "from pybullet")) for line in p.read_text().splitlines())
+        if p.name != "_pybullet.py"
+        and any(line.strip().startswith(("import pybullet", "from pybullet")) for line in p.read_text().splitlines())
     ]
     assert offenders == [], "use `from kubb3d.physics._pybullet import pb`"
 
@@ -122,13 +127,18 @@ def test_pybullet_is_used_only_inside_physics():
     """PyBullet stays inside kubb3d/physics/ (the bench's bare comparison loop excepted): the
     judge, rules, throws and scenarios reach the engine through World's queries."""
     import re
-    from pathlib import Path
 
     pkg = Path(__file__).resolve().parents[1] / "kubb3d"
-    pattern = re.compile(r"^\s*(import pybullet|from pybullet|from kubb3d\.physics\._pybullet import|from kubb3d\.physics import _pybullet)", re.M)
+    pattern = re.compile(
+        r"^\s*(import pybullet|from pybullet|from kubb3d\.physics\._pybullet import|from kubb3d\.physics import "
+        r"_pybullet)",
+        re.M,
+    )
     offenders = sorted(
         str(p.relative_to(pkg.parent))
         for p in pkg.rglob("*.py")
-        if "physics" not in p.relative_to(pkg).parts[:1] and p.name != "bench.py" and pattern.search(p.read_text(encoding="utf-8"))
+        if "physics" not in p.relative_to(pkg).parts[:1]
+        and p.name != "bench.py"
+        and pattern.search(p.read_text(encoding="utf-8"))
     )
     assert offenders == []

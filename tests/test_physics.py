@@ -56,7 +56,17 @@ def _tilted_kubb(world, alpha):
     q = (0.0, math.sin(alpha / 2), 0.0, math.cos(alpha / 2))
     # the bottom edge at x = -w/2 (body) must touch the ground: lowest corner height
     r = quat_to_matrix(q)
-    corners = np.array([[sx * kubb.width / 2, sy * kubb.width / 2, sz * kubb.height / 2] for sx in (-1, 1) for sy in (-1, 1) for sz in (-1, 1)]) @ r.T
+    corners = (
+        np.array(
+            [
+                [sx * kubb.width / 2, sy * kubb.width / 2, sz * kubb.height / 2]
+                for sx in (-1, 1)
+                for sy in (-1, 1)
+                for sz in (-1, 1)
+            ]
+        )
+        @ r.T
+    )
     z = -corners[:, 2].min() + 1e-5
     world.add_piece("k", "kubb", (0, 0, z), q, sleeping=False)
 
@@ -133,7 +143,13 @@ def test_no_tunnelling_100_broadside_throws_up_to_20_mps():
             phase = rng.uniform(0, 2 * math.pi)
             q = (0.0, math.sin(phase / 2), 0.0, math.cos(phase / 2))  # axis at a random angle in the x-z plane
             # centre 17 cm up: the lower tip clears the ground whatever the angle
-            w.set_pose("baton1", (1.5, rng.uniform(-0.02, 0.02), 0.17), q, linear_velocity=(speed, 0, 0), angular_velocity=(0, 2 * math.pi * 3.0, 0))
+            w.set_pose(
+                "baton1",
+                (1.5, rng.uniform(-0.02, 0.02), 0.17),
+                q,
+                linear_velocity=(speed, 0, 0),
+                angular_velocity=(0, 2 * math.pi * 3.0, 0),
+            )
             w.set_pose("K", (2.0, 0.0, kubb.height / 2), (0, 0, 0, 1))
             for _ in range(w.steps_for(0.125)):
                 w.step(1)
@@ -169,7 +185,7 @@ def test_public_api_is_importable_from_the_package():
 
     assert kubb3d.throw_baton is kubb3d.throw.throw and callable(kubb3d.aim)
     with pytest.raises(AttributeError):
-        kubb3d.no_such_thing
+        _ = kubb3d.no_such_thing
 
 
 def test_settle_forces_lets_pieces_pressed_into_each_other_come_to_rest_first():

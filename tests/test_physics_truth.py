@@ -121,7 +121,18 @@ def test_validation_fast_rows_all_pass():
     report = run_validation(quick=True)
     failed = [(r.quantity, r.expected, r.simulated) for r in report.rows if not r.passed]
     assert not failed
-    assert {r.group for r in report.rows} >= {"pieces", "tipping", "balance", "rebound", "slide", "roll", "rest", "flight", "tunnelling", "terrain"}
+    assert {r.group for r in report.rows} >= {
+        "pieces",
+        "tipping",
+        "balance",
+        "rebound",
+        "slide",
+        "roll",
+        "rest",
+        "flight",
+        "tunnelling",
+        "terrain",
+    }
 
 
 def test_validate_command_json(tmp_path):
@@ -130,7 +141,12 @@ def test_validate_command_json(tmp_path):
     import sys
 
     md = tmp_path / "v.md"
-    r = subprocess.run([sys.executable, "-m", "kubb3d", "validate", "--quick", "--json", "--markdown", str(md)], capture_output=True, text=True, timeout=300)
+    r = subprocess.run(
+        [sys.executable, "-m", "kubb3d", "validate", "--quick", "--json", "--markdown", str(md)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert r.returncode == 0, r.stderr
     data = json.loads(r.stdout)
     assert data["passed"] and len(data["rows"]) >= 25
@@ -173,8 +189,32 @@ def test_calibrate_command_small_run(tmp_path):
     import sys
 
     md = tmp_path / "c.md"
-    r = subprocess.run([sys.executable, "-m", "kubb3d", "calibrate", "--throws", "10", "--turns", "10", "--distance-throws", "10", "--inkasts", "10",
-                        "--flicks", "10", "--workers", "1", "--json", "--markdown", str(md)], capture_output=True, text=True, timeout=600)
+    r = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "kubb3d",
+            "calibrate",
+            "--throws",
+            "10",
+            "--turns",
+            "10",
+            "--distance-throws",
+            "10",
+            "--inkasts",
+            "10",
+            "--flicks",
+            "10",
+            "--workers",
+            "1",
+            "--json",
+            "--markdown",
+            str(md),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert r.returncode in (0, 1), r.stderr
     data = json.loads(r.stdout)
     names = {f["name"] for f in data["figures"]}
@@ -200,8 +240,12 @@ def test_strategies_are_named_and_change_the_choices():
     assert deep.inkast_target(pitch, "A", 0) == (2.6, 0.9)
     assert deep.inkast_target(pitch, "A", 9)[0] == pytest.approx(min(2.6 + 0.9, pitch.length / 2 - 0.5))
     # a lone field kubb nearest the line against a pair 20 cm apart a little further on
-    kubbs = [("F1", False, (1.0, 0.0, 0.075), True), ("F2", False, (1.5, 1.0, 0.075), True), ("F3", False, (1.5, 1.2, 0.075), True),
-             ("B1", True, (4.0, 0.0, 0.075), True)]
+    kubbs = [
+        ("F1", False, (1.0, 0.0, 0.075), True),
+        ("F2", False, (1.5, 1.0, 0.075), True),
+        ("F3", False, (1.5, 1.2, 0.075), True),
+        ("B1", True, (4.0, 0.0, 0.075), True),
+    ]
     assert plain.choose_target("A", kubbs, -4.0) == "F1"
     cluster = Player("P", get_skill("club"), strategy=get_strategy("cluster-first"))
     assert cluster.choose_target("A", kubbs, -4.0) == "F2"
@@ -214,7 +258,10 @@ def test_match_config_carries_the_strategies():
 
     cfg = MatchConfig(strategies=("default", "deep-inkast"))
     assert MatchConfig.from_dict(cfg.to_dict()).strategies == ("default", "deep-inkast")
-    assert MatchConfig.from_dict({"ruleset": "dm"}).strategies == ("default", "default")  # replays written before strategies
+    assert MatchConfig.from_dict({"ruleset": "dm"}).strategies == (
+        "default",
+        "default",
+    )  # replays written before strategies
 
 
 def test_readme_skill_figures_are_the_calibration_report_s():
@@ -225,8 +272,14 @@ def test_readme_skill_figures_are_the_calibration_report_s():
 
     root = Path(__file__).resolve().parents[1]
     cal = (root / "docs" / "calibration.md").read_text(encoding="utf-8")
-    rates = {m.group(1): float(m.group(2)) for m in re.finditer(r"\| (novice|club|elite): kubbs felled per baton at 8 m \| ([0-9.]+) \|", cal)}
+    rates = {
+        m.group(1): float(m.group(2))
+        for m in re.finditer(r"\| (novice|club|elite): kubbs felled per baton at 8 m \| ([0-9.]+) \|", cal)
+    }
     assert set(rates) == {"novice", "club", "elite"}
     readme = " ".join((root / "README.md").read_text(encoding="utf-8").split())
-    quoted = f"fell {rates['novice'] * 100:.0f} %, {rates['club'] * 100:.0f} % and {rates['elite'] * 100:.0f} % of 8 m baseline kubbs per baton"
+    quoted = (
+        f"fell {rates['novice'] * 100:.0f} %, {rates['club'] * 100:.0f} % and {rates['elite'] * 100:.0f} % of 8 m "
+        "baseline kubbs per baton"
+    )
     assert quoted in readme

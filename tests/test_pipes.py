@@ -39,7 +39,9 @@ def test_match_json_has_structured_actions_and_no_sentinels(cli):
     doc = json.loads(r.stdout)
     assert doc["config"]["time_limit_s"] is None  # DM: no clock, not -1
     throws = [a for a in doc["actions"] if a["action"]["type"] in ("BatonThrow", "KingThrow")]
-    assert throws and all(isinstance(a["outcome"]["felled"], list) and isinstance(a["outcome"]["legal"], bool) for a in throws)
+    assert throws and all(
+        isinstance(a["outcome"]["felled"], list) and isinstance(a["outcome"]["legal"], bool) for a in throws
+    )
     # the structured outcomes say what the play-by-play says
     texts = [e["text"] for e in doc["events"] if e["kind"] == "throw"]
     felled = [a["outcome"]["felled"] for a in throws]
@@ -92,8 +94,12 @@ def test_summary_of_a_text_column_counts_each_value_and_keeps_draws(cli, tmp_pat
     from kubb3d.experiment.store import ResultStore
 
     path = tmp_path / "r.sqlite"
-    rows = [{"trial": 0, "ok": True, "match_winner": "A"}, {"trial": 1, "ok": True, "match_winner": None},
-            {"trial": 2, "ok": False, "error": "RuntimeError: boom"}, {"trial": 3, "ok": True, "match_winner": "A"}]
+    rows = [
+        {"trial": 0, "ok": True, "match_winner": "A"},
+        {"trial": 1, "ok": True, "match_winner": None},
+        {"trial": 2, "ok": False, "error": "RuntimeError: boom"},
+        {"trial": 3, "ok": True, "match_winner": "A"},
+    ]
     with ResultStore(path, "0" * 64, "{}") as store:
         store.add([(r, 0.1) for r in rows])
     doc = json.loads(cli("experiment", "summary", str(path), "--measure", "match_winner", "--json").stdout)
@@ -106,7 +112,18 @@ def test_summary_of_a_text_column_counts_each_value_and_keeps_draws(cli, tmp_pat
 
 def test_exports_of_identical_runs_are_identical_without_timing(cli, tmp_path):
     for name in ("a", "b"):
-        r = cli("experiment", "run", "hit-8m", "-o", str(tmp_path / f"{name}.sqlite"), "--max-trials", "3", "--backend", "serial", "-q")
+        r = cli(
+            "experiment",
+            "run",
+            "hit-8m",
+            "-o",
+            str(tmp_path / f"{name}.sqlite"),
+            "--max-trials",
+            "3",
+            "--backend",
+            "serial",
+            "-q",
+        )
         assert r.returncode == 0, r.stderr
         r = cli("experiment", "export", str(tmp_path / f"{name}.sqlite"), "--no-timing")
         assert r.returncode == 0, r.stderr
@@ -120,7 +137,9 @@ def test_summary_and_plot_where_and_the_pooled_note(cli, tmp_path):
     assert r.returncode == 0, r.stderr
     r = cli("experiment", "summary", str(out), "--by", "speed")
     assert "pooled over the factors elevation_deg" in r.stderr
-    doc = json.loads(cli("experiment", "summary", str(out), "--by", "speed", "--where", "elevation=10", "--json").stdout)
+    doc = json.loads(
+        cli("experiment", "summary", str(out), "--by", "speed", "--where", "elevation=10", "--json").stdout
+    )
     assert doc["pooled_over"] == [] and doc["where"] == ["elevation=10"]
     # hit-8m's grid: 25 speeds x 7 elevations, the elevation varying fastest: the first 30
     # trials are 4 speeds x 7 elevations and 2 more; elevation 10 for 5 speeds
@@ -138,5 +157,9 @@ def test_experiment_run_json(cli, tmp_path):
     doc = json.loads(r.stdout)
     assert (doc["ran"], doc["skipped"], doc["stored"], doc["failed"], doc["backend"]) == (2, 0, 2, 0, "serial")
     assert doc["total"] == 210 and doc["results"] == str(out)
-    doc = json.loads(cli("experiment", "run", "tilt-limit", "-o", str(out), "--max-trials", "1", "--backend", "serial", "--json").stdout)
+    doc = json.loads(
+        cli(
+            "experiment", "run", "tilt-limit", "-o", str(out), "--max-trials", "1", "--backend", "serial", "--json"
+        ).stdout
+    )
     assert (doc["ran"], doc["skipped"], doc["stored"]) == (1, 2, 3)

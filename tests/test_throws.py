@@ -79,7 +79,9 @@ def test_foot_faults_past_the_line_and_outside_the_sidelines():
         assert "sidelines" in r.violations[0].reason
 
 
-@pytest.mark.parametrize("field, value", [("speed", -1.0), ("speed", float("nan")), ("height", 0.0), ("side", "C"), ("elevation_deg", 95.0)])
+@pytest.mark.parametrize(
+    "field, value", [("speed", -1.0), ("speed", float("nan")), ("height", 0.0), ("side", "C"), ("elevation_deg", 95.0)]
+)
 def test_bad_params_raise_value_error_naming_the_field(field, value):
     with pytest.raises(ValueError, match=field if field != "side" else "side"):
         release_from_params(replace(ThrowParams(), **{field: value}), Pitch())
@@ -93,7 +95,16 @@ def test_aim_rejects_unknown_target():
 def test_json_has_the_documented_fields():
     with World.standard() as w:
         doc = throw(w, aim(w, "B3", ThrowParams()).params).to_json()
-    for key in ("legal", "violations", "flight_time_s", "first_contact", "touched", "upright", "toppled", "rest_time_s"):
+    for key in (
+        "legal",
+        "violations",
+        "flight_time_s",
+        "first_contact",
+        "touched",
+        "upright",
+        "toppled",
+        "rest_time_s",
+    ):
         assert key in doc
     assert doc["first_contact"]["piece"] == "B3"
     assert set(doc["first_contact"]) == {"piece", "time_s", "position_m"}
@@ -160,11 +171,15 @@ def test_helicopter_measure_does_not_depend_on_the_release_angle(release_angle, 
     from kubb3d.pitch import Pitch
     from kubb3d.throw import THROW_RULES, simulate
 
-    base = ThrowParams(speed=6.0, elevation_deg=45.0, height=0.6, release_angle_deg=release_angle, spin_rps=spin, tilt_deg=tilt)
+    base = ThrowParams(
+        speed=6.0, elevation_deg=45.0, height=0.6, release_angle_deg=release_angle, spin_rps=spin, tilt_deg=tilt
+    )
     for heli, illegal in ((0.0, False), (2.0, True)):
         p = replace(base, helicopter_rps=heli)
         with World("standard", stakes=False) as w:
-            r = simulate(w, "baton1", release_from_params(p, Pitch()), params=p, rules=THROW_RULES["wikinger"], max_time=1.5)
+            r = simulate(
+                w, "baton1", release_from_params(p, Pitch()), params=p, rules=THROW_RULES["wikinger"], max_time=1.5
+            )
         assert r.metrics.flight_time is not None and r.metrics.flight_time > 0.5
         if illegal:
             assert math.degrees(r.metrics.helicopter) > 150.0

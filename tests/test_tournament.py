@@ -7,7 +7,14 @@ from kubb3d.rules.wikinger import GameResult
 from kubb3d.tournament import pairings, run_tournament, stechen_positions, throw_stechen
 
 # a three-way tie on points: T1 beats T2, T2 beats T3, T3 beats T1; T4 loses every game
-WINS = {("T1", "T2"): (2, 0), ("T2", "T3"): (2, 0), ("T1", "T3"): (0, 2), ("T1", "T4"): (2, 0), ("T2", "T4"): (2, 0), ("T3", "T4"): (2, 0)}
+WINS = {
+    ("T1", "T2"): (2, 0),
+    ("T2", "T3"): (2, 0),
+    ("T1", "T3"): (0, 2),
+    ("T1", "T4"): (2, 0),
+    ("T2", "T4"): (2, 0),
+    ("T3", "T4"): (2, 0),
+}
 
 
 def _fake_game(args):
@@ -29,7 +36,7 @@ def test_three_teams_level_on_points_throw_a_stechen_in_physics():
     # the Stechen winner ranks first; each later round is among teams the earlier one left level
     best = max(first[1].values())
     assert first[1][r.ranking[0]] == best and list(first[1].values()).count(best) == 1
-    for teams, felled in r.stechen[1:]:
+    for teams, _felled in r.stechen[1:]:
         assert set(teams) < {"T1", "T2", "T3"}
     again = run_tournament(4, 5, play=_fake_game)
     assert (again.ranking, again.stechen) == (r.ranking, r.stechen)  # same seed, same tournament
@@ -55,7 +62,11 @@ def test_tournament_command_refuses_bad_input(tmp_path):
 
     _register_subapps()
     runner = CliRunner()
-    for args, msg in ((["--teams", "1"], "--teams must be from 2 to 16"), (["--ruleset", "dm"], "only --ruleset wikinger"),
-                      (["--players", "club,nope", "--teams", "2"], "unknown skill 'nope'"), (["--ground", "lava"], "unknown ground 'lava'")):
+    for args, msg in (
+        (["--teams", "1"], "--teams must be from 2 to 16"),
+        (["--ruleset", "dm"], "only --ruleset wikinger"),
+        (["--players", "club,nope", "--teams", "2"], "unknown skill 'nope'"),
+        (["--ground", "lava"], "unknown ground 'lava'"),
+    ):
         res = runner.invoke(app, ["tournament", *args])
         assert res.exit_code == 2 and msg in res.output, (args, res.output)

@@ -25,7 +25,9 @@ def test_wheel_ships_data_license_and_type_marker(built_wheel):
     assert "kubb3d/__main__.py" in names
     assert "kubb3d/scenarios/dm_king_felled_early.toml" in names
     assert "kubb3d/scenarios/experiments/hit-8m.toml" in names
-    assert sum(1 for n in names if n.startswith("kubb3d/scenarios/") and n.count("/") == 2 and n.endswith(".toml")) >= 60
+    assert (
+        sum(1 for n in names if n.startswith("kubb3d/scenarios/") and n.count("/") == 2 and n.endswith(".toml")) >= 60
+    )
     assert any(n.endswith(".dist-info/licenses/LICENSE") or n.endswith(".dist-info/LICENSE") for n in names)
     meta = next(zipfile.ZipFile(built_wheel).read(n).decode() for n in names if n.endswith(".dist-info/METADATA"))
     assert any(line.lower().startswith("requires-dist: pillow") for line in meta.splitlines())
@@ -61,17 +63,30 @@ def test_shipped_experiment_runs_by_short_name(wheel_venv, outside):
     assert r.returncode == 0, r.stderr
     names = [row["name"] for row in json.loads(r.stdout)]
     assert "hit-8m" in names and "leaning-survival" in names
-    r = _run(wheel_venv, "kubb3d", "experiment", "run", "leaning-survival", "--max-trials", "3", "--backend", "serial", "-q", cwd=outside)
+    r = _run(
+        wheel_venv,
+        "kubb3d",
+        "experiment",
+        "run",
+        "leaning-survival",
+        "--max-trials",
+        "3",
+        "--backend",
+        "serial",
+        "-q",
+        cwd=outside,
+    )
     assert r.returncode == 0, r.stderr
     assert "3 trials run (0 failed)" in r.stdout
     assert (outside / "leaning-survival.sqlite").is_file()
 
 
-
 def test_gymnasium_env_from_the_wheel(wheel_venv, outside):
-    code = ("import gymnasium, kubb3d; env = gymnasium.make('kubb3d/Throw-v0'); "
-            "from gymnasium.utils.env_checker import check_env; check_env(env.unwrapped); "
-            "print(type(env.unwrapped).__module__)")
+    code = (
+        "import gymnasium, kubb3d; env = gymnasium.make('kubb3d/Throw-v0'); "
+        "from gymnasium.utils.env_checker import check_env; check_env(env.unwrapped); "
+        "print(type(env.unwrapped).__module__)"
+    )
     r = _run(wheel_venv, "python", "-c", code, cwd=outside)
     assert r.returncode == 0, r.stderr
     assert r.stdout.strip().splitlines()[-1] == "kubb3d.envs"

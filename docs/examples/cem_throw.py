@@ -5,8 +5,8 @@ linear in the direction of the target, θ2 + θ3 · a / 10° for a target kubb s
 a (deg, positive left) from side A's baseline centre (x = −4 m); spin 1.5 rev/s, no tilt
 (the action of :mod:`kubb3d.envs`: speed, elevation, azimuth, spin, tilt).
 Each iteration draws ``population`` weight vectors from a normal distribution (the current
-mean among them), scores each on the same ``episodes`` training seeds (hit rate minus the mean miss distance in m, from the
-environment's ``info``: hits alone are too rare to guide the search), and refits the
+mean among them), scores each on the same ``episodes`` training seeds (hit rate minus the mean miss distance in
+m, from the environment's ``info``: hits alone are too rare to guide the search), and refits the
 distribution to the best quarter. The best policy so far (by training score) competes in every
 population; its hit rate (target felled) is measured on held-out seeds before and after
 every iteration.
@@ -53,7 +53,9 @@ def evaluate(env: gym.Env, theta: np.ndarray, seeds) -> tuple[float, float]:
     return float(np.mean(hits) - np.mean(misses)), float(np.mean(hits))
 
 
-def train(iterations: int = 10, population: int = 24, episodes: int = 15, eval_episodes: int = 40, seed: int = 0, say=print) -> list[float]:
+def train(
+    iterations: int = 10, population: int = 24, episodes: int = 15, eval_episodes: int = 40, seed: int = 0, say=print
+) -> list[float]:
     """Run the cross-entropy method; returns the held-out hit rate of the best policy found so
     far (by training score) before the first iteration and after each one (``iterations + 1``
     numbers in [0, 1])."""
@@ -82,7 +84,12 @@ def train(iterations: int = 10, population: int = 24, episodes: int = 15, eval_e
             say(f"iteration {it + 1}: best score {best_score:.2f}, its held-out hit rate {history[-1]:.2f}")
     finally:
         env.close()
-    say("learnt policy: speed {:.2f} m/s, elevation {:.1f} deg, azimuth {:.2f} deg + {:.2f} deg per 10 deg of target angle".format(*best))
+    say(
+        "learnt policy: speed {:.2f} m/s, elevation {:.1f} deg, azimuth {:.2f} deg + {:.2f} deg per 10 deg of target "
+        "angle".format(
+            *best
+        )
+    )
     return history
 
 

@@ -133,7 +133,8 @@ def _check_search(kinds: list[str], depth: int | None, time_limit: float | None)
     return 2 if depth is None else depth
 
 
-StraightOpt = typer.Option(False, "--straight-only", help="Moves are straight runs (no turning).", rich_help_panel=_RULE_HELP)
+StraightOpt = typer.Option(False, "--straight-only", help="Moves are straight runs (no "
+                                                          "turning).", rich_help_panel=_RULE_HELP)
 DiagOpt = typer.Option(False, "--diagonal-combat", help="Diagonal neighbours fight too.", rich_help_panel=_RULE_HELP)
 MultiOpt = typer.Option(
     "simultaneous", "--multi-combat", help="simultaneous | weakest_first | strongest_first.", rich_help_panel=_RULE_HELP
@@ -143,10 +144,16 @@ OpeningOpt = typer.Option(
     "none", "--opening", help="Who places the ti-kubb before move 1: none | last_player.", rich_help_panel=_RULE_HELP
 )
 ForcedOpt = typer.Option(
-    False, "--forced-capture", help="A roll that takes a kubb must be played if there is one.", rich_help_panel=_RULE_HELP
+    False,
+    "--forced-capture",
+    help="A roll that takes a kubb must be played if there is one.",
+    rich_help_panel=_RULE_HELP,
 )
 ElimOpt = typer.Option(
-    "drops_out", "--eliminated", help="A player with no kubbs left: drops_out (default: the others play on) | ends_game.", rich_help_panel=_RULE_HELP
+    "drops_out",
+    "--eliminated",
+    help="A player with no kubbs left: drops_out (default: the others play on) | ends_game.",
+    rich_help_panel=_RULE_HELP,
 )
 FrontOpt = typer.Option(2, "--start-front", help="Face towards the goal at the start.", rich_help_panel=_RULE_HELP)
 RightOpt = typer.Option(4, "--start-right", help="Face on the owner's right at the start.", rich_help_panel=_RULE_HELP)
@@ -193,12 +200,18 @@ def play(
         help="Comma-separated, one per seat in turn order (2 or 4): human, random, greedy, search.",
     ),
     seed: int | None = typer.Option(None, "--seed", help="Seed of the computer players (printed if not given)."),
-    depth: int | None = typer.Option(None, "--depth", help="Look-ahead of the search player, in turns (default 2, at most 6)."),
+    depth: int | None = typer.Option(
+        None, "--depth", help="Look-ahead of the search player, in turns (default 2, at most 6)."
+    ),
     time_limit: float | None = typer.Option(None, "--time-limit", help="Seconds per search move (not reproducible)."),
     position: str | None = typer.Option(None, "--position", help="Start from this position string."),
     show_board: bool = typer.Option(False, "--show-board", help="Show the board after every move."),
-    view: bool = typer.Option(False, "--view", help="Show the game in a 3D window, each move animated (people type moves in the terminal)."),
-    screenshot: Path | None = typer.Option(None, "--screenshot", help="Render the board in 3D headless to this PNG and exit (computer players only)."),
+    view: bool = typer.Option(
+        False, "--view", help="Show the game in a 3D window, each move animated (people type moves in the terminal)."
+    ),
+    screenshot: Path | None = typer.Option(
+        None, "--screenshot", help="Render the board in 3D headless to this PNG and exit (computer players only)."
+    ),
     after: int = typer.Option(0, "--after", help="With --screenshot: the position after this many moves."),
     straight_only: bool = StraightOpt,
     diagonal_combat: bool = DiagOpt,
@@ -217,8 +230,16 @@ def play(
     if seed is not None and seed < 0:
         _fail(f"--seed must be 0 or more, got {seed}")
     rules = _rules(
-        len(kinds), straight_only, diagonal_combat, multi_combat, roll_through, opening, forced_capture,
-        eliminated, start_front, start_right,
+        len(kinds),
+        straight_only,
+        diagonal_combat,
+        multi_combat,
+        roll_through,
+        opening,
+        forced_capture,
+        eliminated,
+        start_front,
+        start_right,
     )
     try:
         board = DamesBoard(position, rules)
@@ -410,7 +431,9 @@ def selfplay(
     players: str = typer.Option(
         "random,random", "--players", help="Comma-separated computer players (2 or 4): random, greedy, search."
     ),
-    depth: int | None = typer.Option(None, "--depth", help="Look-ahead of the search player, in turns (default 2, at most 6)."),
+    depth: int | None = typer.Option(
+        None, "--depth", help="Look-ahead of the search player, in turns (default 2, at most 6)."
+    ),
     time_limit: float | None = typer.Option(None, "--time-limit", help="Seconds per search move (not reproducible)."),
     rotate: bool = typer.Option(
         True, "--rotate/--fixed-seats", help="Rotate the players round the seats from game to game."
@@ -434,8 +457,16 @@ def selfplay(
     kinds = _parse_players(players, allow_human=False)
     depth = _check_search(kinds, depth, time_limit)
     rules = _rules(
-        len(kinds), straight_only, diagonal_combat, multi_combat, roll_through, opening, forced_capture,
-        eliminated, start_front, start_right,
+        len(kinds),
+        straight_only,
+        diagonal_combat,
+        multi_combat,
+        roll_through,
+        opening,
+        forced_capture,
+        eliminated,
+        start_front,
+        start_right,
     )
     if sys.stderr.isatty():
         bar = Progress(
@@ -448,7 +479,13 @@ def selfplay(
         with bar:
             task = bar.add_task("games", total=games)
             result = run_selfplay(
-                kinds, games, seed, rules, depth=depth, time_limit=time_limit, rotate=rotate,
+                kinds,
+                games,
+                seed,
+                rules,
+                depth=depth,
+                time_limit=time_limit,
+                rotate=rotate,
                 on_game=lambda i, record: bar.advance(task),
             )
     else:  # no progress bar drawn into a pipe or a log file
@@ -457,10 +494,18 @@ def selfplay(
         import json
 
         doc = {
-            "games": games, "seed": seed, "seats": rules.seats, "rotate": rotate, "players": list(result.labels),
-            "wins": dict(result.wins), "win_rates": {label: result.win_rate(label) for label in result.wins},
-            "ties": result.ties, "turns": list(result.turns), "mean_turns": result.mean_turns,
-            "terminations": dict(result.terminations), "seconds": result.seconds,
+            "games": games,
+            "seed": seed,
+            "seats": rules.seats,
+            "rotate": rotate,
+            "players": list(result.labels),
+            "wins": dict(result.wins),
+            "win_rates": {label: result.win_rate(label) for label in result.wins},
+            "ties": result.ties,
+            "turns": list(result.turns),
+            "mean_turns": result.mean_turns,
+            "terminations": dict(result.terminations),
+            "seconds": result.seconds,
         }
         sys.stdout.write(json.dumps(doc) + "\n")
         return

@@ -318,7 +318,7 @@ class SearchPlayer:
         alpha = -np.inf
         best_value = -np.inf
         best: list[tuple[Roll, int | None, State]] = []
-        for static, roll, after in children:
+        for _static, roll, after in children:
             # search with a window just below alpha so that equal moves stay exact
             value, place = self._after_roll(ctx, after, depth - 1, alpha - 1e-6, np.inf)
             if value > best_value + 1e-9:

@@ -23,7 +23,9 @@ def cell_text(board: DamesBoard, cell: int) -> Text:
     k = board.kubb_at(cell)
     if k is not None:
         frozen = board.is_frozen(cell)
-        return Text(f"{k.seat}{k.top}{'*' if frozen else ' '}", style=SEAT_STYLE[k.seat] + (" underline" if frozen else ""))
+        return Text(
+            f"{k.seat}{k.top}{'*' if frozen else ' '}", style=SEAT_STYLE[k.seat] + (" underline" if frozen else "")
+        )
     if board.ti_cell == cell:
         return Text(f"({board.ti_value})", style="bold white on black")
     return Text(" · ", style="dim")

@@ -196,7 +196,16 @@ def ti_vertices(value: int) -> np.ndarray:
     vertices (N, 10) as in :func:`die_vertices`."""
     w, d, hgt = TI_SIZE
     out = _box((-w / 2, -d / 2, 0.0), (w / 2, d / 2, hgt), (0.02, 0.02, 0.025), 0.0)
-    out += _pips(value, np.array((0.0, 0.0, hgt)), np.array((0.0, 0.0, 1.0)), np.array((1.0, 0.0, 0.0)), np.array((0.0, 1.0, 0.0)), 0.24 * w, 0.0045, PIP_COLOR)
+    out += _pips(
+        value,
+        np.array((0.0, 0.0, hgt)),
+        np.array((0.0, 0.0, 1.0)),
+        np.array((1.0, 0.0, 0.0)),
+        np.array((0.0, 1.0, 0.0)),
+        0.24 * w,
+        0.0045,
+        PIP_COLOR,
+    )
     return np.array(out, dtype=np.float32)
 
 
@@ -212,8 +221,12 @@ def board_vertices() -> np.ndarray:
         col = dark if (cell % 8 + cell // 8) % 2 == 0 else light  # a1 dark, like a chessboard
         out += _quad(c + (-h, -h, 0), c + (h, -h, 0), c + (h, h, 0), c + (-h, h, 0), up, col, 0.0)
     half, rim, hgt = 4 * CELL, 0.035, 0.012
-    for lo, hi in (((-half - rim, -half - rim, -0.03), (half + rim, -half, hgt)), ((-half - rim, half, -0.03), (half + rim, half + rim, hgt)),
-                   ((-half - rim, -half, -0.03), (-half, half, hgt)), ((half, -half, -0.03), (half + rim, half, hgt))):
+    for lo, hi in (
+        ((-half - rim, -half - rim, -0.03), (half + rim, -half, hgt)),
+        ((-half - rim, half, -0.03), (half + rim, half + rim, hgt)),
+        ((-half - rim, -half, -0.03), (-half, half, hgt)),
+        ((half, -half, -0.03), (half + rim, half, hgt)),
+    ):
         out += _box(lo, hi, frame, 0.0)
     out += _box((-half, -half, -0.03), (half, half, -0.0005), frame, 0.0)
     return np.array(out, dtype=np.float32)
@@ -225,7 +238,12 @@ def frame_vertices(cell: int) -> np.ndarray:
     c = cell_center(cell) + (0.0, 0.0, 0.0008)
     h, w, up = CELL / 2 - 0.001, (CELL - DIE_EDGE) / 2 - 0.0005, (0.0, 0.0, 1.0)
     out = []
-    for x0, y0, x1, y1 in ((-h, -h, h, -h + w), (-h, h - w, h, h), (-h, -h + w, -h + w, h - w), (h - w, -h + w, h, h - w)):
+    for x0, y0, x1, y1 in (
+        (-h, -h, h, -h + w),
+        (-h, h - w, h, h),
+        (-h, -h + w, -h + w, h - w),
+        (h - w, -h + w, h, h - w),
+    ):
         out += _quad(c + (x0, y0, 0), c + (x1, y0, 0), c + (x1, y1, 0), c + (x0, y1, 0), up, FROZEN_COLOR, 0.0)
     return np.array(out, dtype=np.float32)
 
@@ -264,7 +282,11 @@ def scene_of(board: DamesBoard) -> DamesScene:
     s = DamesScene(ti_value=board.ti_value)
     for cell, k in board.kubbs().items():
         frozen = board.is_frozen(cell)
-        s.dice.append(DieView(k.seat, k.die.handedness(), cell_center(cell) + (0.0, 0.0, DIE_EDGE / 2), die_rotation(k.die), frozen))
+        s.dice.append(
+            DieView(
+                k.seat, k.die.handedness(), cell_center(cell) + (0.0, 0.0, DIE_EDGE / 2), die_rotation(k.die), frozen
+            )
+        )
         if frozen:
             s.frozen_cells.append(cell)
     s.ti_at = cell_center(board.ti_cell) if board.ti_cell is not None else off_board_ti()
@@ -313,7 +335,15 @@ class MoveAnimation:
         f = (t - roll_t) / sink_t if sink_t else 1.0
         if f < 1.0:
             for cell, k in self.removed:
-                s.dice.append(DieView(k.seat, k.die.handedness(), cell_center(cell) + (0.0, 0.0, DIE_EDGE / 2 - f * DIE_EDGE), die_rotation(k.die), sink=f))
+                s.dice.append(
+                    DieView(
+                        k.seat,
+                        k.die.handedness(),
+                        cell_center(cell) + (0.0, 0.0, DIE_EDGE / 2 - f * DIE_EDGE),
+                        die_rotation(k.die),
+                        sink=f,
+                    )
+                )
         # the ti-kubb: still where it was until the hop, then along an arc
         a = self.before.ti_cell
         start = cell_center(a) if a is not None else off_board_ti()
@@ -459,7 +489,9 @@ class DamesRenderer:
         self._board.draw()
         key = tuple(scene.frozen_cells)
         if key != self._frames_key:
-            self._frames.upload(np.concatenate([frame_vertices(c) for c in key]) if key else np.zeros((0, 10), np.float32))
+            self._frames.upload(
+                np.concatenate([frame_vertices(c) for c in key]) if key else np.zeros((0, 10), np.float32)
+            )
             self._frames_key = key
         self._frames.draw()
         pieces = self._pieces(scene)
@@ -520,7 +552,9 @@ def hud_of(board: DamesBoard, last: str = "", message: str = ""):
     lines = [f"turn {board.ply + 1}: {act}", f"points: {pts}"]
     if last:
         lines.append(f"last move: {last}")
-    return Hud(title="Roll Kubb Dames   (drag: turn, wheel: zoom, R: reset view, ESC: quit)", lines=lines, message=message)
+    return Hud(
+        title="Roll Kubb Dames   (drag: turn, wheel: zoom, R: reset view, ESC: quit)", lines=lines, message=message
+    )
 
 
 class DamesApp:
@@ -533,13 +567,17 @@ class DamesApp:
         seat: the camera sits behind this seat's first line.
     """
 
-    def __init__(self, board: DamesBoard, width: int = 1024, height: int = 768, *, headless: bool = False, seat: str = "S") -> None:
+    def __init__(
+        self, board: DamesBoard, width: int = 1024, height: int = 768, *, headless: bool = False, seat: str = "S"
+    ) -> None:
         from kubb3d.viewer.app import Overlay, load_pyglet
 
         pyglet = load_pyglet(headless)
         self.pyglet = pyglet
         self.headless = headless
-        self.window = pyglet.window.Window(width, height, caption="kubb3d: Roll Kubb Dames", visible=not headless, resizable=False)
+        self.window = pyglet.window.Window(
+            width, height, caption="kubb3d: Roll Kubb Dames", visible=not headless, resizable=False
+        )
         self.window.switch_to()
         self.renderer = DamesRenderer(width, height)
         self.overlay = Overlay(pyglet, self.window)
@@ -631,7 +669,12 @@ class DamesApp:
         if self._orbit is None:
             d = self.camera.eye - self.camera.target
             dist = float(np.linalg.norm(d))
-            self._orbit = OrbitCamera(target=self.camera.target.copy(), azimuth=math.atan2(d[1], d[0]), elevation=math.asin(d[2] / dist), distance=dist)
+            self._orbit = OrbitCamera(
+                target=self.camera.target.copy(),
+                azimuth=math.atan2(d[1], d[0]),
+                elevation=math.asin(d[2] / dist),
+                distance=dist,
+            )
         return self._orbit
 
     def on_mouse_drag(self, x, y, dx, dy, buttons, modifiers):
@@ -643,7 +686,7 @@ class DamesApp:
     def on_mouse_scroll(self, x, y, scroll_x, scroll_y):
         """Wheel: closer / farther (10 % a notch)."""
         o = self._orbit_camera()
-        o.zoom(0.9 ** scroll_y)
+        o.zoom(0.9**scroll_y)
         self.camera = o.camera()
 
     def on_close(self):
@@ -679,7 +722,9 @@ def screenshot(board: DamesBoard, out: str | Path, width: int = 1024, height: in
         app.close()
 
 
-def play_in_window(board: DamesBoard, agents: dict, on_move, human_turn, width: int = 1024, height: int = 768) -> str | None:
+def play_in_window(
+    board: DamesBoard, agents: dict, on_move, human_turn, width: int = 1024, height: int = 768
+) -> str | None:
     """Play a game in a window: the moves are chosen on a worker thread (computer players,
     or a person typing in the terminal through ``human_turn(board) -> bool``) and each is
     animated before the next is chosen. The window stays open after the end until closed.

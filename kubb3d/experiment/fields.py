@@ -33,8 +33,15 @@ FIELDS: dict[tuple[str, str], tuple[str, str]] = {
     ("[setup]", "ruleset"): ("", "whose rules judge the throw: dm or wikinger"),
     ("[setup]", "equipment"): ("", "equipment set: standard, dm-small or kubbuteo"),
     ("[setup]", "pitch"): ("m", "dm or wikinger pitch, or a table {length, width}"),
-    ("[setup]", "ground"): ("", "ground name (grass, wet-grass, turf, plane; a factor or draw allowed), or a [setup.ground] table"),
-    ("[setup]", "layout"): ("", "standard: ten baseline kubbs and the king; empty: only [[setup.pieces]]; scenario: the pieces of a scenario file"),
+    ("[setup]", "ground"): (
+        "",
+        "ground name (grass, wet-grass, turf, plane; a factor or draw allowed), or a [setup.ground] table",
+    ),
+    ("[setup]", "layout"): (
+        "",
+        "standard: ten baseline kubbs and the king; empty: only [[setup.pieces]]; scenario: the pieces of a scenario "
+        "file",
+    ),
     ("[setup]", "scenario"): ("", "scenario file for layout = scenario, relative to the spec's folder"),
     ("[setup]", "stakes"): ("", "place the corner and centre-line stakes"),
     ("[setup]", "terrain_cm"): ("cm", "bump amplitude (standard deviation) of uneven ground; 0 = flat"),
@@ -53,7 +60,10 @@ FIELDS: dict[tuple[str, str], tuple[str, str]] = {
     ("[[setup.pieces]]", "yaw_deg"): ("deg", "turn about the vertical axis"),
     ("[[setup.pieces]]", "on"): ("", "the standing piece a leaning kubb rests against (placed before it)"),
     ("[[setup.pieces]]", "tilt_deg"): ("deg", "tilt of a leaning kubb from the vertical"),
-    ("[[setup.pieces]]", "from_deg"): ("deg", "face of the supporter it leans on: 0, 90, 180 or 270 from the supporter's +x face"),
+    ("[[setup.pieces]]", "from_deg"): (
+        "deg",
+        "face of the supporter it leans on: 0, 90, 180 or 270 from the supporter's +x face",
+    ),
     ("[[setup.pieces]]", "side"): ("", "owner side A or B (default: the half it stands in)"),
     ("[throw]", "side"): ("", "thrower's side: A throws towards +x, B towards −x"),
     ("[throw]", "baton"): ("", "id of the thrown baton"),
@@ -72,20 +82,32 @@ FIELDS: dict[tuple[str, str], tuple[str, str]] = {
     ("[throw]", "lateral"): ("m", "sideways release position (default: in line with the target)"),
     ("[throw]", "behind_line"): ("m", "release distance behind the throwing line (negative: foot fault)"),
     ("[throw]", "max_time_s"): ("s", "longest simulated time until rest"),
-    ("[throw]", "speed_offset"): ("m/s", "added to the aim solution's speed (aim = true): a factor around the aimed throw"),
+    ("[throw]", "speed_offset"): (
+        "m/s",
+        "added to the aim solution's speed (aim = true): a factor around the aimed throw",
+    ),
     ("[throw]", "elevation_offset_deg"): ("deg", "added to the elevation after aiming (aim = true)"),
     ("[throw]", "azimuth_offset_deg"): ("deg", "added to the aim solution's azimuth (aim = true)"),
     ("[disturb]", "piece"): ("", "the piece kicked"),
     ("[disturb]", "speed_mps"): ("m/s", "horizontal speed given to it (column disturb_speed_mps)"),
-    ("[disturb]", "direction_deg"): ("deg", "direction of the kick, counter-clockwise from +x (column disturb_direction_deg)"),
+    ("[disturb]", "direction_deg"): (
+        "deg",
+        "direction of the kick, counter-clockwise from +x (column disturb_direction_deg)",
+    ),
     ("[match]", "ruleset"): ("", "dm or wikinger"),
     ("[match]", "skill_a"): ("", "side A's player preset (column match_skill_a when a factor)"),
     ("[match]", "skill_b"): ("", "side B's player preset (column match_skill_b when a factor)"),
-    ("[match]", "strategy_a"): ("", "side A's strategy, kubb3d.players.STRATEGIES; unset: default (column match_strategy_a)"),
+    ("[match]", "strategy_a"): (
+        "",
+        "side A's strategy, kubb3d.players.STRATEGIES; unset: default (column match_strategy_a)",
+    ),
     ("[match]", "strategy_b"): ("", "side B's strategy (column match_strategy_b)"),
     ("[match]", "round_cap"): ("", "turns per set before the match is cut off"),
     ("[match]", "time_limit_min"): ("min", "organiser's time limit of simulated time (none by default)"),
-    ("[match]", "ground"): ("", "playing surface: grass (default), wet-grass, turf or plane; a factor or draw allowed (column match_ground)"),
+    ("[match]", "ground"): (
+        "",
+        "playing surface: grass (default), wet-grass, turf or plane; a factor or draw allowed (column match_ground)",
+    ),
 }
 
 TABLES: tuple[tuple[str, type[BaseModel]], ...] = (
@@ -100,16 +122,23 @@ TABLES: tuple[tuple[str, type[BaseModel]], ...] = (
 )
 
 MEASURE_COLUMNS: dict[str, str] = {
-    "hit": "`hit` (the target, or any kubb of the target half, not upright at rest; 0/1), `kubbs_felled` (kubbs of the target half not upright)",
+    "hit": "`hit` (the target, or any kubb of the target half, not upright at rest; 0/1), `kubbs_felled` (kubbs of the "
+           "target half not upright)",
     "felled": "`felled` (ids not upright at rest, JSON list), `n_felled`",
-    "first_contact": "`first_contact` (piece id or ground), `first_contact_time_s` (s), `first_contact_x_m`, `first_contact_y_m` (where, m)",
-    "landing": "`baton_rest_x_m`, `baton_rest_y_m` (where the baton came to rest, m), `slide_m` (horizontal distance from its first contact to its rest, m)",
-    "tilt": "`max_tilt_deg` (largest tilt out of the flight plane, deg), `legal` (0/1), `violations` (citations, JSON list)",
+    "first_contact": "`first_contact` (piece id or ground), `first_contact_time_s` (s), `first_contact_x_m`, "
+                     "`first_contact_y_m` (where, m)",
+    "landing": "`baton_rest_x_m`, `baton_rest_y_m` (where the baton came to rest, m), `slide_m` (horizontal distance "
+               "from its first contact to its rest, m)",
+    "tilt": "`max_tilt_deg` (largest tilt out of the flight plane, deg), `legal` (0/1), `violations` (citations, JSON "
+            "list)",
     "flight_time": "`flight_time_s` (s, release to first contact)",
     "rest": "`rest_time_s` (s), `at_rest` (0/1), `rest_positions` (id → [x, y, z] m, JSON)",
     "rulings": "`judge_felled`, `judge_raise` (JSON lists), `judge_winner`, `judge_status` (id → status, JSON)",
     "status": "`status_<id>` for every id in `watch`: standing, fallen, leaning or stößel",
-    "match": "`match_winner` (A, B or null), `match_draw` (0/1), `match_skill_a`, `match_skill_b`, `match_ground`, `match_strategy_a`, `match_strategy_b`, `match_opener` (A or B: who threw first), `match_felled_a`, `match_felled_b` (kubbs felled by each side's throws), `match_termination`, `match_points_a`, `match_points_b`, `match_turns`, `match_minutes` (simulated), `match_seed`",
+    "match": "`match_winner` (A, B or null), `match_draw` (0/1), `match_skill_a`, `match_skill_b`, `match_ground`, "
+             "`match_strategy_a`, `match_strategy_b`, `match_opener` (A or B: who threw first), `match_felled_a`, "
+             "`match_felled_b` (kubbs felled by each side's throws), `match_termination`, `match_points_a`, "
+             "`match_points_b`, `match_turns`, `match_minutes` (simulated), `match_seed`",
 }
 
 FORMS = (
@@ -118,7 +147,7 @@ FORMS = (
     ("`{linspace = [8, 12, 5]}`", "a factor: n evenly spaced values from start to stop"),
     ("`{uniform = [0, 30]}`", "drawn per trial, uniform in [lo, hi)"),
     ("`{normal = [0, 5]}`", "drawn per trial: mean and standard deviation"),
-    ("`{choice = [\"B1\", \"B2\"]}`", "drawn per trial, each value equally likely"),
+    ('`{choice = ["B1", "B2"]}`', "drawn per trial, each value equally likely"),
 )
 
 
@@ -141,7 +170,9 @@ def _key(cls: type[BaseModel], name: str) -> str:
 def missing_descriptions() -> list[str]:
     """Model fields without a description, and descriptions of no field (empty: complete)."""
     have = {(t, _key(cls, f)) for t, cls in TABLES for f in cls.model_fields}
-    return sorted(f"{t} {f} (undocumented)" for t, f in have - set(FIELDS)) + sorted(f"{t} {f} (no such field)" for t, f in set(FIELDS) - have)
+    return sorted(f"{t} {f} (undocumented)" for t, f in have - set(FIELDS)) + sorted(
+        f"{t} {f} (no such field)" for t, f in set(FIELDS) - have
+    )
 
 
 def all_field_names() -> set[str]:
@@ -196,7 +227,14 @@ def reference_markdown() -> str:
             meaning += "".join(f"; allowed: {m.text}" for m in info.metadata if isinstance(m, S.Range))
             lines.append(f"| `{key}` | {typ} | {_default(info)} | {unit or '—'} | {meaning} |")
         lines.append("")
-    lines += ["## Measures", "", "`measures = [...]`; each adds these results columns:", "", "| measure | columns |", "| --- | --- |"]
+    lines += [
+        "## Measures",
+        "",
+        "`measures = [...]`; each adds these results columns:",
+        "",
+        "| measure | columns |",
+        "| --- | --- |",
+    ]
     lines += [f"| `{m}` | {MEASURE_COLUMNS[m]} |" for m in S.MEASURES]
     lines += [
         "",

@@ -17,7 +17,17 @@ from typing import Sequence
 from kubb3d.experiment.export import columns
 from kubb3d.experiment.stats import bin_column, group, key_value, match_column, measure_fn
 
-UNITS = {"speed": "m/s", "_deg": "°", "_rps": "rev/s", "_mps": "m/s", "_s": "s", "height": "m", "lateral": "m", "behind_line": "m", "terrain_cm": "cm"}
+UNITS = {
+    "speed": "m/s",
+    "_deg": "°",
+    "_rps": "rev/s",
+    "_mps": "m/s",
+    "_s": "s",
+    "height": "m",
+    "lateral": "m",
+    "behind_line": "m",
+    "terrain_cm": "cm",
+}
 
 
 def axis_label(col: str) -> str:
@@ -106,7 +116,14 @@ def plot(
             i, j = ys.index(c.key[1]), xs.index(c.key[0])
             grid[i, j], counts[i, j] = c.value, c.n
         is_rate = all(c.k is not None for c in cells)
-        im = ax.imshow(grid, origin="lower", aspect="auto", cmap="viridis", vmin=0.0 if is_rate else None, vmax=1.0 if is_rate else None)
+        im = ax.imshow(
+            grid,
+            origin="lower",
+            aspect="auto",
+            cmap="viridis",
+            vmin=0.0 if is_rate else None,
+            vmax=1.0 if is_rate else None,
+        )
         step_x = max(1, len(xs) // 12)
         ax.set_xticks(range(0, len(xs), step_x), [_fmt(v) for v in xs[::step_x]])
         step_y = max(1, len(ys) // 16)
@@ -121,7 +138,15 @@ def plot(
                 if counts[i, j]:
                     v = grid[i, j]
                     text = f"{100 * v:.0f}%" if is_rate else f"{v:.3g}"
-                    ax.text(j, i, f"{text}\nn={counts[i, j]}", ha="center", va="center", fontsize=7, color="white" if (is_rate and v < 0.6) else "black")
+                    ax.text(
+                        j,
+                        i,
+                        f"{text}\nn={counts[i, j]}",
+                        ha="center",
+                        va="center",
+                        fontsize=7,
+                        color="white" if (is_rate and v < 0.6) else "black",
+                    )
     else:
         gc = match_column(group_by, cols) if group_by else None
         groups = sorted({key_value(r.get(gc)) for r in rows if r.get("ok")}, key=_order) if gc else [None]

@@ -156,7 +156,13 @@ def _died_row(loaded: LoadedSpec, index: int, why: str) -> dict:
 
     seq = child_seed(loaded, index)
     n = loaded.n_points
-    row = {"trial": index, "point": index % n, "rep": index // n, "seed_entropy": str(seq.entropy), "spawn_key": list(seq.spawn_key)}
+    row = {
+        "trial": index,
+        "point": index % n,
+        "rep": index // n,
+        "seed_entropy": str(seq.entropy),
+        "spawn_key": list(seq.spawn_key),
+    }
     row.update(loaded.point(index % n))
     row.update(ok=False, error=why)
     return row
@@ -174,7 +180,9 @@ def _local(loaded: LoadedSpec, todo: list[int], workers: int, scheduler, emit) -
     ctx = get_context("spawn")
 
     def new_pool(n: int) -> ProcessPoolExecutor:
-        return ProcessPoolExecutor(max_workers=n, mp_context=ctx, initializer=_init_worker, initargs=(spec_json, os.getpid()))
+        return ProcessPoolExecutor(
+            max_workers=n, mp_context=ctx, initializer=_init_worker, initargs=(spec_json, os.getpid())
+        )
 
     queue = list(reversed(todo))  # pop() from the end gives trial order
     retry: list[int] = []
@@ -190,7 +198,16 @@ def _local(loaded: LoadedSpec, todo: list[int], workers: int, scheduler, emit) -
                     try:
                         emit([single.submit(_work, spec_json, i).result()])
                     except BrokenProcessPool:
-                        emit([(_died_row(loaded, i, "worker process died (crashed or killed) while running this trial"), 0.0)])
+                        emit(
+                            [
+                                (
+                                    _died_row(
+                                        loaded, i, "worker process died (crashed or killed) while running this trial"
+                                    ),
+                                    0.0,
+                                )
+                            ]
+                        )
                     finally:
                         single.shutdown(wait=True, cancel_futures=True)
                 retry = []
@@ -247,7 +264,15 @@ def _dask(loaded: LoadedSpec, todo: list[int], workers: int, scheduler, emit) ->
         # folder of ours that is removed afterwards (not the system's shared one)
         scratch = tempfile.TemporaryDirectory(prefix="kubb3d-dask-")
         with dask.config.set({"temporary-directory": scratch.name}):
-            cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address="127.0.0.1:0", worker_dashboard_address="127.0.0.1:0", silence_logs=logging.ERROR)
+            cluster = LocalCluster(
+                n_workers=workers,
+                threads_per_worker=1,
+                processes=True,
+                host="127.0.0.1",
+                dashboard_address="127.0.0.1:0",
+                worker_dashboard_address="127.0.0.1:0",
+                silence_logs=logging.ERROR,
+            )
         client = Client(cluster)
         n_slots = workers
     try:
@@ -357,7 +382,9 @@ def run(
 
         with bar:
             if todo:
-                _BACKENDS[backend](loaded, todo, min(workers, len(todo)) if backend == "local" else workers, scheduler, emit)
+                _BACKENDS[backend](
+                    loaded, todo, min(workers, len(todo)) if backend == "local" else workers, scheduler, emit
+                )
     return RunReport(out, total, skipped, counts["ran"], counts["failed"], time.perf_counter() - t0, workers, backend)
 
 
@@ -373,7 +400,15 @@ class _Bar:
         console = Console(stderr=True)
         if not console.is_terminal:
             return
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, ProgressColumn, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+        from rich.progress import (
+            BarColumn,
+            MofNCompleteColumn,
+            Progress,
+            ProgressColumn,
+            TextColumn,
+            TimeElapsedColumn,
+            TimeRemainingColumn,
+        )
         from rich.text import Text
 
         class Rate(ProgressColumn):

@@ -37,7 +37,17 @@ from pathlib import Path
 from typing import Annotated, Any, Literal, Union
 
 import numpy as np
-from pydantic import BaseModel, ConfigDict, Field, StrictFloat, StrictInt, ValidationError, ValidationInfo, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictFloat,
+    StrictInt,
+    ValidationError,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
 
 from kubb3d.pitch import PITCH_LENGTH_M, PITCH_WIDTH_M
 
@@ -60,15 +70,27 @@ MEASURES = ("hit", "felled", "first_contact", "landing", "tilt", "flight_time", 
   ``judge_winner``, ``judge_status`` (id → status).
 * ``status`` — ``status_<id>`` for every id in ``watch``: the judge's piece status
   (standing / fallen / leaning / stößel).
-* ``match`` — a whole match per trial: ``match_winner``, ``match_draw``, ``match_skill_a``/``_b``, ``match_strategy_a``/``_b``,
-  ``match_opener``, ``match_felled_a``/``_b``, ``match_termination``, ``match_points_a``/``_b``,
-  ``match_turns``, ``match_minutes`` (see :mod:`kubb3d.experiment.trial`).
+* ``match`` — a whole match per trial: ``match_winner``, ``match_draw``, ``match_skill_a``/``_b``,
+  ``match_strategy_a``/``_b``, ``match_opener``, ``match_felled_a``/``_b``,
+  ``match_termination``, ``match_points_a``/``_b``, ``match_turns``, ``match_minutes``
+  (see :mod:`kubb3d.experiment.trial`).
 """
 
 AIM_OFFSETS = ("speed_offset", "elevation_offset_deg", "azimuth_offset_deg")
 """[throw] fields added to the aim solution (``aim = true``): m/s, deg, deg."""
 
-THROW_FIELDS = ("speed", "elevation_deg", "azimuth_deg", "spin_rps", "tilt_deg", "helicopter_rps", "release_angle_deg", "height", "lateral", "behind_line")
+THROW_FIELDS = (
+    "speed",
+    "elevation_deg",
+    "azimuth_deg",
+    "spin_rps",
+    "tilt_deg",
+    "helicopter_rps",
+    "release_angle_deg",
+    "height",
+    "lateral",
+    "behind_line",
+)
 """Numeric :class:`kubb3d.throw.ThrowParams` fields a spec may set."""
 
 
@@ -246,7 +268,10 @@ class PieceSpec(_Model):
     at: tuple[StrictFloat, StrictFloat] | None = None
     yaw_deg: Annotated[StrictFloat, Range(-360.0, 360.0, "from -360 to 360 degrees")] = 0.0
     on: str | None = None
-    tilt_deg: Annotated[Num | None, Range(0.0, LEAN_TILT_MAX_DEG, f"more than 0 and at most {LEAN_TILT_MAX_DEG:g} degrees", open_lo=True)] = None
+    tilt_deg: Annotated[
+        Num | None,
+        Range(0.0, LEAN_TILT_MAX_DEG, f"more than 0 and at most {LEAN_TILT_MAX_DEG:g} degrees", open_lo=True),
+    ] = None
     from_deg: Literal[0, 90, 180, 270] = 0
     side: Literal["A", "B"] | None = None
 
@@ -297,7 +322,11 @@ class SetupSpec(_Model):
             raise ValueError(f"piece ids must be unique, repeated: {dup}")
         placed: set[str] = set()
         for p in self.pieces:
-            if p.place == "leaning" and p.on not in placed and not (self.layout == "standard" and _is_standard_id(p.on)):
+            if (
+                p.place == "leaning"
+                and p.on not in placed
+                and not (self.layout == "standard" and _is_standard_id(p.on))
+            ):
                 raise ValueError(f"piece {p.id!r} leans on {p.on!r}, which is not placed before it")
             placed.add(p.id)
         return self
@@ -452,7 +481,11 @@ class MatchSpec(_Model):
     def _strategies(cls, v):
         from kubb3d.players import STRATEGIES
 
-        bad = [n for n in ([] if v is None else [v] if isinstance(v, str) else v.grid if isinstance(v, Grid) else v.choice) if n not in STRATEGIES]
+        bad = [
+            n
+            for n in ([] if v is None else [v] if isinstance(v, str) else v.grid if isinstance(v, Grid) else v.choice)
+            if n not in STRATEGIES
+        ]
         if bad:
             raise ValueError(f"unknown strategy {bad[0]!r}; expected one of {sorted(STRATEGIES)}")
         return v
@@ -476,7 +509,9 @@ class ExperimentSpec(_Model):
         if self.throw is not None and self.throw.line_x is not None:
             half = self.pitch_obj.length / 2
             if abs(self.throw.line_x) > half:
-                raise ValueError(f"throw.line_x: {self.throw.line_x!r} is off the pitch; expected from {-half:g} to {half:g} m")
+                raise ValueError(
+                    f"throw.line_x: {self.throw.line_x!r} is off the pitch; expected from {-half:g} to {half:g} m"
+                )
         return self
 
     @model_validator(mode="after")
@@ -487,10 +522,16 @@ class ExperimentSpec(_Model):
             raise ValueError("the 'match' measure and a [match] table go together")
         if self.match is not None:
             if self.measures != ["match"] or self.throw is not None or self.disturb is not None:
-                raise ValueError("a [match] trial plays a whole match: no [throw] or [disturb] table, and 'match' as the only measure")
+                raise ValueError(
+                    "a [match] trial plays a whole match: no [throw] or [disturb] table, and 'match' as the only "
+                    "measure"
+                )
             # a match sets up its own pitch: a [setup] table or 'watch' would be silently ignored
             if self.setup != SetupSpec() or self.watch:
-                raise ValueError("a [match] trial sets up its own pitch: remove the [setup] table and 'watch' (they would be ignored; [match] takes ground)")
+                raise ValueError(
+                    "a [match] trial sets up its own pitch: remove the [setup] table and 'watch' (they would be "
+                    "ignored; [match] takes ground)"
+                )
             return self
         throw_only = {"hit", "first_contact", "landing", "tilt", "flight_time", "rulings"} & set(self.measures)
         if self.throw is None and throw_only:
@@ -575,7 +616,10 @@ class LoadedSpec:
 
     def points(self) -> list[dict[str, Any]]:
         """All grid points in order."""
-        return [dict(zip([f.name for f in self.factors], combo)) for combo in itertools.product(*[f.values for f in self.factors])]
+        return [
+            dict(zip([f.name for f in self.factors], combo))
+            for combo in itertools.product(*[f.values for f in self.factors])
+        ]
 
     def normalised(self) -> dict:
         """The spec as plain data for hashing: defaults filled in, without ``title``,
@@ -674,12 +718,20 @@ def validate(data: dict, path: Path | None = None) -> LoadedSpec:
         err = _most_telling(exc.errors())
         loc = _fmt(_short_loc(tuple(err["loc"])))
         msg = err["msg"].removeprefix("Value error, ")
-        got = f" (got {err['input']!r})" if "input" in err and not isinstance(err["input"], dict) and repr(err["input"]) not in msg else ""
+        got = (
+            f" (got {err['input']!r})"
+            if "input" in err and not isinstance(err["input"], dict) and repr(err["input"]) not in msg
+            else ""
+        )
         if err.get("type") == "extra_forbidden" and err["loc"]:
             from kubb3d.experiment.fields import suggest
 
             near = suggest(str(err["loc"][-1]))
-            msg = "unknown field" + (f"; did you mean {near!r}?" if near else "") + " (`kubb3d experiment fields` lists them)"
+            msg = (
+                "unknown field"
+                + (f"; did you mean {near!r}?" if near else "")
+                + " (`kubb3d experiment fields` lists them)"
+            )
         # other fields that fail (a value failing every branch of a union is one field)
         fields = {_union_field(tuple(e["loc"])) for e in exc.errors()} - {_union_field(tuple(err["loc"]))}
         more = f" (+{len(fields)} more)" if fields else ""
@@ -719,7 +771,9 @@ def _most_telling(errors: list[dict]) -> dict:
 
 
 def _is_branch(part) -> bool:
-    return isinstance(part, str) and (part[:1].isupper() or part in ("float", "str", "int") or part.startswith(("literal[", "function-")))
+    return isinstance(part, str) and (
+        part[:1].isupper() or part in ("float", "str", "int") or part.startswith(("literal[", "function-"))
+    )
 
 
 def _short_loc(loc: tuple) -> tuple:
@@ -739,8 +793,16 @@ def _check_kinds(spec: ExperimentSpec, factors, draws, where: str) -> None:
     """String values only where names are expected; names that exist."""
     from kubb3d.physics.ground import GROUNDS
 
-    name_fields = {("throw", "target"), ("throw", "skill"), ("setup", "ground"), ("match", "skill_a"), ("match", "skill_b"), ("match", "ground"),
-                   ("match", "strategy_a"), ("match", "strategy_b")}
+    name_fields = {
+        ("throw", "target"),
+        ("throw", "skill"),
+        ("setup", "ground"),
+        ("match", "skill_a"),
+        ("match", "skill_b"),
+        ("match", "ground"),
+        ("match", "strategy_a"),
+        ("match", "strategy_b"),
+    }
     for item in list(factors) + list(draws):
         values = item.values if isinstance(item, Factor) else getattr(item.dist, "choice", [])
         is_name = item.path in name_fields
@@ -753,7 +815,11 @@ def _check_kinds(spec: ExperimentSpec, factors, draws, where: str) -> None:
             for v in values:
                 if v not in GROUNDS:
                     raise SpecError(f"{where}: setup.ground: unknown ground {v!r}; expected one of {sorted(GROUNDS)}")
-        if item.path in (("throw", "target"), ("throw", "skill")) and isinstance(item, Draw) and not isinstance(item.dist, Choice):
+        if (
+            item.path in (("throw", "target"), ("throw", "skill"))
+            and isinstance(item, Draw)
+            and not isinstance(item.dist, Choice)
+        ):
             raise SpecError(f"{where}: {_fmt(item.path)}: expected a name, a grid or a choice")
     g = spec.setup.ground
     base = g if isinstance(g, str) else (g.base if isinstance(g, GroundSpec) else None)
@@ -763,11 +829,15 @@ def _check_kinds(spec: ExperimentSpec, factors, draws, where: str) -> None:
     if spec.setup.layout == "standard":
         ids |= {f"{s}{i}" for s in "AB" for i in range(1, 6)} | {"king"}
     if spec.setup.layout != "scenario":
-        for name, pid in [("watch", w) for w in spec.watch] + ([("disturb.piece", spec.disturb.piece)] if spec.disturb else []):
+        for name, pid in [("watch", w) for w in spec.watch] + (
+            [("disturb.piece", spec.disturb.piece)] if spec.disturb else []
+        ):
             if pid not in ids:
                 raise SpecError(f"{where}: {name}: no piece {pid!r} in the set-up; expected one of {sorted(ids)}")
         tg = spec.throw.target if spec.throw else None
-        targets = [] if tg is None else [tg] if isinstance(tg, str) else list(tg.grid if isinstance(tg, Grid) else tg.choice)
+        targets = (
+            [] if tg is None else [tg] if isinstance(tg, str) else list(tg.grid if isinstance(tg, Grid) else tg.choice)
+        )
         for a in targets:
             if a not in ids:
                 raise SpecError(f"{where}: throw.target: no piece {a!r} in the set-up; expected one of {sorted(ids)}")
@@ -800,7 +870,14 @@ def from_json(text: str) -> LoadedSpec:
     factors: list[Factor] = []
     draws: list[Draw] = []
     _walk(spec, (), factors, draws, {})
-    return LoadedSpec(spec, None if d["path"] is None else Path(d["path"]), tuple(factors), tuple(draws), d["scenario_sha256"], d["scenario_path"])
+    return LoadedSpec(
+        spec,
+        None if d["path"] is None else Path(d["path"]),
+        tuple(factors),
+        tuple(draws),
+        d["scenario_sha256"],
+        d["scenario_path"],
+    )
 
 
 def get_at(model: Any, path: tuple) -> Any:

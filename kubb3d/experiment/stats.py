@@ -163,7 +163,8 @@ def group(rows: Sequence[dict], by: Sequence[str], fn: Callable[[dict], Any], bi
         if v is None:
             continue
         if not binary and not is_number(v):
-            raise ValueError(f"trial {r.get('trial')}: the measure holds {type(v).__name__} {key_value(v)!r}, not a number (column=value gives the rate of a value)")
+            raise ValueError(f"trial {r.get('trial')}: the measure holds {type(v).__name__} {key_value(v)!r}, not a "
+                             "number (column=value gives the rate of a value)")
         buckets.setdefault(tuple(key_value(r.get(c)) for c in by), []).append(v)
     if binary is None:
         binary = all(isinstance(v, bool) for vs in buckets.values() for v in vs)

@@ -60,7 +60,9 @@ class ResultStore:
             file, or another run holds its lock.
     """
 
-    def __init__(self, path: str | Path, spec_sha256: str | None = None, spec_json: str | None = None, *, lock: bool = True) -> None:
+    def __init__(
+        self, path: str | Path, spec_sha256: str | None = None, spec_json: str | None = None, *, lock: bool = True
+    ) -> None:
         self.path = Path(path)
         self.readonly = not lock
         self._lock_fd: int | None = None
@@ -111,15 +113,27 @@ class ResultStore:
                 raise StoreError(f"{self.path}: no results in this file")
             with db:
                 db.execute("CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL)")
-                db.execute("CREATE TABLE trials(trial INTEGER PRIMARY KEY, ok INTEGER NOT NULL, error TEXT, row TEXT NOT NULL, wall_s REAL, finished_at REAL)")
-                db.executemany("INSERT INTO meta VALUES (?, ?)", [("schema", STORE_SCHEMA), ("spec_sha256", spec_sha256), ("spec_json", spec_json or ""), ("created_at", repr(time.time()))])
+                db.execute(
+                    "CREATE TABLE trials(trial INTEGER PRIMARY KEY, ok INTEGER NOT NULL, error TEXT, row TEXT NOT "
+                    "NULL, wall_s REAL, finished_at REAL)"
+                )
+                db.executemany(
+                    "INSERT INTO meta VALUES (?, ?)",
+                    [
+                        ("schema", STORE_SCHEMA),
+                        ("spec_sha256", spec_sha256),
+                        ("spec_json", spec_json or ""),
+                        ("created_at", repr(time.time())),
+                    ],
+                )
             return
         meta = dict(db.execute("SELECT key, value FROM meta"))
         if meta.get("schema") != STORE_SCHEMA:
             raise StoreError(f"{self.path}: results layout {meta.get('schema')!r}, this kubb3d reads {STORE_SCHEMA!r}")
         if spec_sha256 is not None and meta.get("spec_sha256") != spec_sha256:
             raise StoreError(
-                f"{self.path}: holds results of a different spec (hash {meta.get('spec_sha256', '?')[:12]}…, this spec {spec_sha256[:12]}…); "
+                f"{self.path}: holds results of a different spec (hash {meta.get('spec_sha256', '?')[:12]}…, this spec "
+                f"{spec_sha256[:12]}…); "
                 "use another --out file or the spec that made it"
             )
 
@@ -145,7 +159,17 @@ class ResultStore:
                 which skips finished trials).
         """
         now = time.time()
-        data = [(int(r["trial"]), 1 if r.get("ok") else 0, r.get("error"), json.dumps(r, separators=(",", ":")), float(w), now) for r, w in rows]
+        data = [
+            (
+                int(r["trial"]),
+                1 if r.get("ok") else 0,
+                r.get("error"),
+                json.dumps(r, separators=(",", ":")),
+                float(w),
+                now,
+            )
+            for r, w in rows
+        ]
         new_fields = {k for r, _ in rows for k in r} - self._view_fields if data else set()
         try:
             with self.db:
@@ -154,7 +178,10 @@ class ResultStore:
                     self._update_view()
         except sqlite3.OperationalError as exc:
             if "full" in str(exc):
-                raise StoreError(f"{self.path}: the disk is full; the trials stored so far are kept, free space and run the same command to resume") from None
+                raise StoreError(
+                    f"{self.path}: the disk is full; the trials stored so far are kept, free space and run the same "
+                    "command to resume"
+                ) from None
             raise StoreError(f"{self.path}: cannot store results: {exc}") from None
         return len(data)
 
@@ -163,14 +190,22 @@ class ResultStore:
     def _update_view(self) -> None:
         """(Re)create the ``results`` view over every field of the stored rows, in the order
         fields first appear (trial order)."""
-        names = [k for (k,) in self.db.execute(
-            "SELECT j.key FROM trials, json_each(trials.row) AS j GROUP BY j.key ORDER BY MIN(trials.trial * 100000 + j.id)")]
+        names = [
+            k
+            for (k,) in self.db.execute(
+                "SELECT j.key FROM trials, json_each(trials.row) AS j GROUP BY j.key ORDER BY MIN(trials.trial * "
+                "100000 + j.id)"
+            )
+        ]
         own = ("trial", "ok", "error", "wall_s")
         cols = ["trial", "ok", "error"]
         for k in names:
             if k not in own:
                 path = '$."' + k.replace('"', '""') + '"'
-                cols.append(f"json_extract(row, '{path.replace(chr(39), chr(39) * 2)}') AS \"{k.replace(chr(34), chr(34) * 2)}\"")
+                cols.append(
+                    f"json_extract(row, '{path.replace(chr(39), chr(39) * 2)}') AS "
+                    f"\"{k.replace(chr(34), chr(34) * 2)}\""
+                )
         cols.append("wall_s")
         self.db.execute("DROP VIEW IF EXISTS results")
         self.db.execute(f"CREATE VIEW results AS SELECT {', '.join(cols)} FROM trials")
@@ -200,7 +235,8 @@ class ResultStore:
             d["wall_s"] = wall if isinstance(wall, (int, float)) else None
             yield d
         if bad:
-            warnings.warn(BadRowsWarning(f"{self.path}: skipped {len(bad)} row(s) that are not kubb3d trial rows (first: {bad[0]})"), stacklevel=2)
+            warnings.warn(BadRowsWarning(f"{self.path}: skipped {len(bad)} row(s) that are not kubb3d trial rows "
+                                         f"(first: {bad[0]})"), stacklevel=2)
 
     def _unlock(self) -> None:
         if self._lock_fd is not None:

@@ -232,7 +232,8 @@ def _quat(yaw: float, pitch: float = 0.0) -> tuple[float, float, float, float]:
 def _place_standing(world, p) -> None:
     he = world.equipment.kubb.half_extents if p.kind == "kubb" else world.equipment.king.half_extents
     x, y = p.at
-    world.add_piece(p.id, p.kind, (x, y, world.ground_height(x, y) + he[2]), _quat(math.radians(p.yaw_deg)), side=p.side)
+    z = world.ground_height(x, y) + he[2]
+    world.add_piece(p.id, p.kind, (x, y, z), _quat(math.radians(p.yaw_deg)), side=p.side)
 
 
 def _place_leaning(world, p, tilt_deg: float) -> None:
@@ -260,7 +261,12 @@ def _place_leaning(world, p, tilt_deg: float) -> None:
     r_pivot = b + h * math.sin(t) + LEAN_GAP
     r_centre = r_pivot + a * math.cos(t) - hz * math.sin(t)
     x, y = pos[0] + n[0] * r_centre, pos[1] + n[1] * r_centre
-    z = world.ground_height(pos[0] + n[0] * r_pivot, pos[1] + n[1] * r_pivot) + a * math.sin(t) + hz * math.cos(t) + 1e-4
+    z = (
+        world.ground_height(pos[0] + n[0] * r_pivot, pos[1] + n[1] * r_pivot)
+        + a * math.sin(t)
+        + hz * math.cos(t)
+        + 1e-4
+    )
     world.add_piece(p.id, "kubb", (x, y, z), _quat(out + math.pi, t), side=p.side, sleeping=False)
 
 
@@ -313,8 +319,17 @@ def _throw(loaded: LoadedSpec, values: _Values, world, rng, measures: set) -> di
         z = float(pos[2]) + (0.1 * world.equipment.kubb.height if kind == "kubb" else 0.0)
         params = _aim(world.equipment, world.pitch, world.dt, world.air_drag, (float(pos[0]), float(pos[1]), z), params)
         # factors relative to the aimed throw: offsets added to the aim solution
-        shift = {name: values.get(("throw", off)) for off, name in (("speed_offset", "speed"), ("elevation_offset_deg", "elevation_deg"), ("azimuth_offset_deg", "azimuth_deg"))}
-        params = replace(params, **{name: getattr(params, name) + float(v) for name, v in shift.items() if v is not None})
+        shift = {
+            name: values.get(("throw", off))
+            for off, name in (
+                ("speed_offset", "speed"),
+                ("elevation_offset_deg", "elevation_deg"),
+                ("azimuth_offset_deg", "azimuth_deg"),
+            )
+        }
+        params = replace(
+            params, **{name: getattr(params, name) + float(v) for name, v in shift.items() if v is not None}
+        )
     skill = values.get(("throw", "skill"))
     if skill is not None:
         from kubb3d.players import get_skill
@@ -357,7 +372,9 @@ def _throw(loaded: LoadedSpec, values: _Values, world, rng, measures: set) -> di
         row["baton_rest_x_m"] = None if rest is None else rest[0]
         row["baton_rest_y_m"] = None if rest is None else rest[1]
         # how far the baton went on after it first touched something, horizontally
-        row["slide_m"] = None if fc is None or rest is None else math.hypot(rest[0] - fc.position[0], rest[1] - fc.position[1])
+        row["slide_m"] = (
+            None if fc is None or rest is None else math.hypot(rest[0] - fc.position[0], rest[1] - fc.position[1])
+        )
     if "rest" in measures:
         row.update(rest_time_s=result.rest_time, at_rest=result.at_rest, rest_positions=_positions(snap, t.baton))
     if "rulings" in measures:
@@ -391,7 +408,11 @@ def _aim(equipment, pitch, dt, air_drag, target, params):
 def _felled(snap) -> dict:
     from kubb3d.throw import UPRIGHT_TILT
 
-    down = sorted(p.id for p in snap.pieces.values() if p.kind in ("kubb", "king") and UPRIGHT_TILT <= p.tilt <= math.pi - UPRIGHT_TILT)
+    down = sorted(
+        p.id
+        for p in snap.pieces.values()
+        if p.kind in ("kubb", "king") and UPRIGHT_TILT <= p.tilt <= math.pi - UPRIGHT_TILT
+    )
     return {"felled": down, "n_felled": len(down)}
 
 
@@ -414,8 +435,14 @@ def _rulings(snap, result, side: str, ruleset: str) -> dict:
     from kubb3d.pitch import baseline_ids, opponent
 
     target = opponent(side)
-    field = frozenset(pid for pid, p in snap.pieces.items() if p.kind == "kubb" and p.side == target and pid not in baseline_ids(target))
-    ctx = ThrowContext(ruleset=ruleset, thrower=side, legal=result.legal, violations=tuple(result.violations), field_kubbs=field)
+    field = frozenset(
+        pid
+        for pid, p in snap.pieces.items()
+        if p.kind == "kubb" and p.side == target and pid not in baseline_ids(target)
+    )
+    ctx = ThrowContext(
+        ruleset=ruleset, thrower=side, legal=result.legal, violations=tuple(result.violations), field_kubbs=field
+    )
     j = judge_throw(snap, ctx)
     return {
         "judge_felled": sorted(j.felled),
@@ -423,5 +450,3 @@ def _rulings(snap, result, side: str, ruleset: str) -> dict:
         "judge_winner": j.winner,
         "judge_status": {r.piece: r.status.value for r in j.rulings},
     }
-
-

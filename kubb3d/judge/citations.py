@@ -46,7 +46,16 @@ def known_citations() -> frozenset[str]:
     out = {v for k, v in globals().items() if k.isupper() and isinstance(v, str) and k != "KUBB3D"}
     out |= {f"DM §{n}" for n in range(1, 12)}
     out |= {f"WS basic rule {n}" for n in range(1, 15)}
-    out |= {"WS The Playing Field", "WS Sequence of Play", "WS Start of Play", "WS End of the Game", "WS Tie-Break After the Group Stage", "KT rules", "KT Setup", "KT Equipment"}
+    out |= {
+        "WS The Playing Field",
+        "WS Sequence of Play",
+        "WS Start of Play",
+        "WS End of the Game",
+        "WS Tie-Break After the Group Stage",
+        "KT rules",
+        "KT Setup",
+        "KT Equipment",
+    }
     return frozenset(out)
 
 

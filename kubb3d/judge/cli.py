@@ -42,7 +42,11 @@ def _format(res) -> str:
 
 
 def judge_command(
-    files: List[Path] = typer.Argument(None, help="Scenario files (.toml), directories holding them, or short names of shipped scenarios (default: the whole shipped library; see `kubb3d scenario list`)."),
+    files: List[Path] = typer.Argument(
+        None,
+        help="Scenario files (.toml), directories holding them, or short names of shipped scenarios (default: the "
+             "whole shipped library; see `kubb3d scenario list`).",
+    ),
     as_json: bool = typer.Option(False, "--json", help="Print the rulings as JSON."),
     check: bool = typer.Option(False, "--check", help="Compare with the expected rulings; exit 1 on any difference."),
 ) -> None:
@@ -79,7 +83,10 @@ def judge_command(
         typer.echo(json.dumps(docs[0] if len(docs) == 1 and len(paths) == 1 else docs, indent=2, ensure_ascii=False))
     failed = [r for r in results if r.mismatches]
     if check and not as_json:
-        typer.echo(f"{len(results) - len(failed)} of {len(paths)} scenarios as expected" + (f", {len(errors)} bad files" if errors else ""))
+        typer.echo(
+            f"{len(results) - len(failed)} of {len(paths)} scenarios as expected"
+            + (f", {len(errors)} bad files" if errors else "")
+        )
     if errors:
         raise typer.Exit(2)
     if check and failed:
@@ -87,7 +94,10 @@ def judge_command(
 
 
 def quiz_command(
-    files: List[Path] = typer.Argument(None, help="Scenario files, directories or short names (default: the shipped library; see `kubb3d scenario list`)."),
+    files: List[Path] = typer.Argument(
+        None,
+        help="Scenario files, directories or short names (default: the shipped library; see `kubb3d scenario list`).",
+    ),
     seed: int = typer.Option(0, min=0, help="Seed of the question order (numpy Generator)."),
     count: Optional[int] = typer.Option(None, min=1, help="Ask at most this many scenarios."),
     out: Path = typer.Option(Path("quiz-images"), help="Folder for the rendered top and side views (PNG)."),

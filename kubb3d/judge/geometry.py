@@ -112,7 +112,9 @@ def corners(p: PieceState) -> list[Vec]:
     """The 8 corners of a piece's bounding box in the world, m."""
     r = rot(p.quat_xyzw)
     hx, hy, hz = p.half_extents
-    return [add(p.position, apply(r, (sx * hx, sy * hy, sz * hz))) for sx in (-1, 1) for sy in (-1, 1) for sz in (-1, 1)]
+    return [
+        add(p.position, apply(r, (sx * hx, sy * hy, sz * hz))) for sx in (-1, 1) for sy in (-1, 1) for sz in (-1, 1)
+    ]
 
 
 def com(p: PieceState) -> Vec:

@@ -36,7 +36,10 @@ def equipment_for(snapshot: Snapshot) -> EquipmentSet:
                 ref = eq.kubb.half_extents if p.kind == "kubb" else eq.king.half_extents
                 if all(abs(a - b) < 1e-6 for a, b in zip(ref, p.half_extents)):
                     return eq
-            raise ValueError(f"no equipment set has a {p.kind} of half extents {p.half_extents} m; known sets: {sorted(EQUIPMENT_SETS)}")
+            raise ValueError(
+                f"no equipment set has a {p.kind} of half extents {p.half_extents} m; known sets: "
+                f"{sorted(EQUIPMENT_SETS)}"
+            )
     raise ValueError("the snapshot holds no kubb or king to infer the equipment set from")
 
 

@@ -31,8 +31,8 @@ Returned kubbs (:func:`judge_return`, ``KT rules``; decisions in
 half; stood up on their flat at the resting spot of the disk's centre, faces towards the
 board ends, shifted sideways by the least amount (steps of 1 mm) that keeps them clear of
 standing pieces and on the board (a kubb resting on another piece is on the board: valid).
-Invalid ("misflick"): short of the centre line or off the board, nothing else; the first misflick of attempt 1 is flicked again (``RETHROW``), every other one is
-placed by the receiving player (``PENALTY_KUBB``).
+Invalid ("misflick"): short of the centre line or off the board, nothing else; the first misflick of
+attempt 1 is flicked again (``RETHROW``), every other one is placed by the receiving player (``PENALTY_KUBB``).
 """
 
 from __future__ import annotations
@@ -78,7 +78,9 @@ def _disk_outline(p: PieceState) -> list[tuple[tuple[float, float, float], bool]
     return out
 
 
-def _support(points: list[tuple[tuple[float, float, float], bool]], tol: float) -> tuple[list[tuple[float, float]], bool, float]:
+def _support(
+    points: list[tuple[tuple[float, float, float], bool]], tol: float
+) -> tuple[list[tuple[float, float]], bool, float]:
     zmin = min(q[0][2] for q in points)
     low = [q for q in points if q[0][2] <= zmin + tol]
     return [(q[0][0], q[0][1]) for q in low], any(q[1] for q in low), zmin
@@ -128,7 +130,11 @@ def analyse_table_piece(snapshot: Snapshot, p: PieceState, params: JudgeParams, 
             up[other] = max(up.get(other, -1.0), n[2])
     touching = tuple(sorted(forces, key=lambda o: (-forces[o], o)))
     weight = p.mass * snapshot.gravity
-    strong = tuple(o for o in touching if (not index.has_forces or forces[o] >= params.support_force_fraction * weight) and up.get(o, 0.0) > -0.5)
+    strong = tuple(
+        o
+        for o in touching
+        if (not index.has_forces or forces[o] >= params.support_force_fraction * weight) and up.get(o, 0.0) > -0.5
+    )
     rm = rot(p.quat_xyzw)
     if p.shape == "disk":
         ax = (rm[0][0], rm[1][0], rm[2][0])
@@ -136,18 +142,34 @@ def analyse_table_piece(snapshot: Snapshot, p: PieceState, params: JudgeParams, 
     else:
         tilt = math.acos(max(-1.0, min(1.0, rm[2][2])))
     if off_board(snapshot, p.id, index):
-        return Analysis(p.id, Status.OFF_BOARD, f"{name} went off the board.", tilt, -math.inf, False, touching, (), False)
+        return Analysis(
+            p.id, Status.OFF_BOARD, f"{name} went off the board.", tilt, -math.inf, False, touching, (), False
+        )
     pts = _disk_outline(p) if p.shape == "disk" else None
     if recs is None:
         zlow = min(q[0][2] for q in pts) if pts else p.position[2] - p.half_extents[2] * math.cos(tilt)
         grounded = zlow <= params.ground_tol
     if not grounded:
         if touching:
-            return Analysis(p.id, Status.FALLEN, f"{name} rests on {', '.join(touching)} and does not touch the board.", tilt, -math.inf, False, touching, touching, False)
-        return Analysis(p.id, Status.FALLEN, f"{name} does not rest on the board.", tilt, -math.inf, False, touching, (), False)
+            return Analysis(
+                p.id,
+                Status.FALLEN,
+                f"{name} rests on {', '.join(touching)} and does not touch the board.",
+                tilt,
+                -math.inf,
+                False,
+                touching,
+                touching,
+                False,
+            )
+        return Analysis(
+            p.id, Status.FALLEN, f"{name} does not rest on the board.", tilt, -math.inf, False, touching, (), False
+        )
     if tilt >= params.lying_tilt:
         what = "on a face" if p.shape == "disk" else "on its side"
-        return Analysis(p.id, Status.FALLEN, f"{name} lies {what} on the board.", tilt, -math.inf, True, touching, (), False)
+        return Analysis(
+            p.id, Status.FALLEN, f"{name} lies {what} on the board.", tilt, -math.inf, True, touching, (), False
+        )
     cm = com(p)
     if p.shape == "disk":
         sup, on_flat, _ = _support(pts, params.base_tol)
@@ -165,13 +187,55 @@ def analyse_table_piece(snapshot: Snapshot, p: PieceState, params: JudgeParams, 
     if margin >= params.tip_margin:
         reason = f"{name} stands on its {'flat' if p.shape == 'disk' else 'stem'} and carries its own weight."
         if strong:
-            reason = f"{name} stands on its own: it touches {', '.join(strong)} but its centre of mass is over its base."
-        return Analysis(p.id, Status.STANDING, reason, tilt, margin, True, touching, (), bool(strong) and margin < params.doubt_margin)
+            reason = (
+                f"{name} stands on its own: it touches {', '.join(strong)} but its centre of mass is over its base."
+            )
+        return Analysis(
+            p.id,
+            Status.STANDING,
+            reason,
+            tilt,
+            margin,
+            True,
+            touching,
+            (),
+            bool(strong) and margin < params.doubt_margin,
+        )
     if strong:
-        return Analysis(p.id, Status.LEANING, f"{name} is tilted {deg:.0f}° and only stays up because it leans on {', '.join(strong)}.", tilt, margin, True, touching, strong, margin > -params.doubt_margin)
+        return Analysis(
+            p.id,
+            Status.LEANING,
+            f"{name} is tilted {deg:.0f}° and only stays up because it leans on {', '.join(strong)}.",
+            tilt,
+            margin,
+            True,
+            touching,
+            strong,
+            margin > -params.doubt_margin,
+        )
     if p.shape == "disk" and margin > -math.inf and tilt < math.radians(5):
-        return Analysis(p.id, Status.FALLEN, f"{name} rests on its round rim, not on its flat.", tilt, margin, True, touching, (), False)
-    return Analysis(p.id, Status.FALLEN, f"{name} is tilted {deg:.0f}°, past its tipping angle.", tilt, margin, True, touching, (), False)
+        return Analysis(
+            p.id,
+            Status.FALLEN,
+            f"{name} rests on its round rim, not on its flat.",
+            tilt,
+            margin,
+            True,
+            touching,
+            (),
+            False,
+        )
+    return Analysis(
+        p.id,
+        Status.FALLEN,
+        f"{name} is tilted {deg:.0f}°, past its tipping angle.",
+        tilt,
+        margin,
+        True,
+        touching,
+        (),
+        False,
+    )
 
 
 def stand_up_spot(snapshot: Snapshot, kid: str, half: str, blockers: dict[str, tuple[float, float]]) -> Pose:
@@ -207,7 +271,7 @@ def stand_up_spot(snapshot: Snapshot, kid: str, half: str, blockers: dict[str, t
         return True
 
     for k in range(0, 700):
-        for y in ((y0,) if k == 0 else (y0 + 0.001 * k, y0 - 0.001 * k)):
+        for y in (y0,) if k == 0 else (y0 + 0.001 * k, y0 - 0.001 * k):
             if abs(y) <= ymax and clear(x, y):
                 return Pose((float(x), float(y), float(h2)), (0.0, 0.0, 0.0, 1.0))
     return Pose((float(x), float(y0), float(h2)), (0.0, 0.0, 0.0, 1.0))
@@ -243,14 +307,31 @@ def judge_return(after: Snapshot, ctx: "InkastContext", params: JudgeParams) -> 
         a = analyse(after, KING_ID, params, index=index)
         if a.status is not Status.STANDING:
             winner, loser = half, ctx.inkasting_side
-            rulings.append(Ruling(KING_ID, a.status, Consequence.GAME_LOST, rules, f"A returned kubb knocked the king down, so side {ctx.inkasting_side} loses. ({a.reason})"))
+            rulings.append(
+                Ruling(
+                    KING_ID,
+                    a.status,
+                    Consequence.GAME_LOST,
+                    rules,
+                    f"A returned kubb knocked the king down, so side {ctx.inkasting_side} loses. ({a.reason})",
+                )
+            )
     for pid, pose in sorted(ctx.before.items()):
         if pid == KING_ID or pid in ctx.inkasted or pid not in pieces:
             continue
         now = pieces[pid]
         if math.dist(now.position, pose.position) > params.moved_tol:
             raise_now.add(pid)
-            rulings.append(Ruling(pid, analyse(after, pid, params, index=index).status, Consequence.RAISE_AT_ORIGINAL_SPOT, rules, f"{pid} was moved by a returned kubb, so it is stood up again where it stood.", raised_pose=pose))
+            rulings.append(
+                Ruling(
+                    pid,
+                    analyse(after, pid, params, index=index).status,
+                    Consequence.RAISE_AT_ORIGINAL_SPOT,
+                    rules,
+                    f"{pid} was moved by a returned kubb, so it is stood up again where it stood.",
+                    raised_pose=pose,
+                )
+            )
     blockers = {pid: (p.position[0], p.position[1]) for pid, p in ctx.before.items() if pid not in ctx.inkasted}
     first_miss = True
     for kid in dict.fromkeys(ctx.inkasted):
@@ -260,14 +341,43 @@ def judge_return(after: Snapshot, ctx: "InkastContext", params: JudgeParams) -> 
         if a.status is Status.OFF_BOARD or short:
             why = "went off the board" if a.status is Status.OFF_BOARD else "did not reach the receiving half"
             if ctx.attempt == 1 and first_miss:
-                rulings.append(Ruling(kid, a.status, Consequence.RETHROW, rules, f"{kid} {why}: a misflick; the first misflick is flicked again.", valid=False))
+                rulings.append(
+                    Ruling(
+                        kid,
+                        a.status,
+                        Consequence.RETHROW,
+                        rules,
+                        f"{kid} {why}: a misflick; the first misflick is flicked again.",
+                        valid=False,
+                    )
+                )
             else:
-                rulings.append(Ruling(kid, a.status, Consequence.PENALTY_KUBB, rules, f"{kid} {why}: a further misflick, placed by the receiving player anywhere in his half at least 2 in from the king.", valid=False))
+                rulings.append(
+                    Ruling(
+                        kid,
+                        a.status,
+                        Consequence.PENALTY_KUBB,
+                        rules,
+                        f"{kid} {why}: a further misflick, placed by the receiving player anywhere in his half at "
+                        "least 2 in from the king.",
+                        valid=False,
+                    )
+                )
             first_miss = False
             continue
         pose = stand_up_spot(after, kid, half, blockers)
         blockers[kid] = (pose.position[0], pose.position[1])
         raised[kid] = pose
-        rulings.append(Ruling(kid, a.status, Consequence.RAISE_HERE, rules, f"{kid} came to rest in half {half}, so it is stood up where it rests.", raised_pose=pose, valid=True))
+        rulings.append(
+            Ruling(
+                kid,
+                a.status,
+                Consequence.RAISE_HERE,
+                rules,
+                f"{kid} came to rest in half {half}, so it is stood up where it rests.",
+                raised_pose=pose,
+                valid=True,
+            )
+        )
     penalty = "place" if any(r.consequence is Consequence.PENALTY_KUBB for r in rulings) else None
     return InkastJudgement(tuple(rulings), raised, penalty, frozenset(raise_now), winner, loser)

@@ -52,7 +52,6 @@ from typing import Any, Mapping
 from kubb3d.judge import citations as C
 from kubb3d.judge.geometry import (
     UP,
-    apply,
     columns,
     cross,
     dot,
@@ -135,12 +134,18 @@ class InkastJudgement(RulingsLookup):
     @property
     def valid(self) -> dict[str, Pose]:
         """Kubb → raised pose of the valid kubbs raised where they lie (``RAISE_HERE``)."""
-        return {r.piece: r.raised_pose for r in self.rulings if r.consequence is Consequence.RAISE_HERE and r.raised_pose is not None}
+        return {
+            r.piece: r.raised_pose
+            for r in self.rulings
+            if r.consequence is Consequence.RAISE_HERE and r.raised_pose is not None
+        }
 
     @property
     def invalid(self) -> frozenset[str]:
         """Inkasted kubbs that landed invalid (``RETHROW`` or ``PENALTY_KUBB``)."""
-        return frozenset(r.piece for r in self.rulings if r.consequence in (Consequence.RETHROW, Consequence.PENALTY_KUBB))
+        return frozenset(
+            r.piece for r in self.rulings if r.consequence in (Consequence.RETHROW, Consequence.PENALTY_KUBB)
+        )
 
     @property
     def stossel(self) -> frozenset[str]:
@@ -157,7 +162,10 @@ class InkastJudgement(RulingsLookup):
         return {
             "event": "inkast",
             "rulings": [r.to_dict() for r in self.rulings],
-            "raised": {k: {"position_m": list(p.position), "quat_xyzw": list(p.quat_xyzw)} for k, p in sorted(self.raised.items())},
+            "raised": {
+                k: {"position_m": list(p.position), "quat_xyzw": list(p.quat_xyzw)}
+                for k, p in sorted(self.raised.items())
+            },
             "penalty": self.penalty,
             "raise_now": sorted(self.raise_now),
             "winner": self.winner,
@@ -287,7 +295,15 @@ def _block(pivot, d, half: float, width: float, obstacles: Mapping[str, Poly], t
     return best, who
 
 
-def tip_options(p: PieceState, pitch: Pitch, side: str, obstacles: Mapping[str, Poly], params: JudgeParams, ends=(1, -1), pivots=None) -> list[TipOption]:
+def tip_options(
+    p: PieceState,
+    pitch: Pitch,
+    side: str,
+    obstacles: Mapping[str, Poly],
+    params: JudgeParams,
+    ends=(1, -1),
+    pivots=None,
+) -> list[TipOption]:
     """The ways to raise kubb ``p`` into half ``side``, one per end in ``ends``.
 
     Args:
@@ -314,7 +330,17 @@ def tip_options(p: PieceState, pitch: Pitch, side: str, obstacles: Mapping[str, 
         base = square(c, (xd[0], xd[1]), half)
         ideal = square(ideal_c, (xd[0], xd[1]), half)
         pose = Pose((c[0], c[1], p.half_extents[2]), quat_from_rows(rows))
-        out.append(TipOption(end, pose, base, ideal, who if shift < 0 else "", _inside(base, pitch, side, params.line_tol), _inside(ideal, pitch, side, params.line_tol)))
+        out.append(
+            TipOption(
+                end,
+                pose,
+                base,
+                ideal,
+                who if shift < 0 else "",
+                _inside(base, pitch, side, params.line_tol),
+                _inside(ideal, pitch, side, params.line_tol),
+            )
+        )
     return out
 
 
@@ -386,7 +412,17 @@ def judge_inkast(after: Snapshot, ctx: InkastContext, params: JudgeParams | None
         if ka.status is not Status.STANDING:
             king_down = True
             winner, loser = half_side, ctx.inkasting_side
-            rulings.append(Ruling(KING_ID, ka.status, Consequence.GAME_LOST, (C.DM_AIM,) if dm else (C.WS_END,), f"An inkasted kubb of side {ctx.inkasting_side} felled the king before all kubbs were down, so side {ctx.inkasting_side} loses.", False))
+            rulings.append(
+                Ruling(
+                    KING_ID,
+                    ka.status,
+                    Consequence.GAME_LOST,
+                    (C.DM_AIM,) if dm else (C.WS_END,),
+                    f"An inkasted kubb of side {ctx.inkasting_side} felled the king before all kubbs were down, so "
+                    f"side {ctx.inkasting_side} loses.",
+                    False,
+                )
+            )
     for pid, pose in sorted(ctx.before.items()):
         if pid in inkasted or pid not in pieces or pieces[pid].kind not in ("kubb", "king"):
             continue
@@ -397,7 +433,18 @@ def judge_inkast(after: Snapshot, ctx: InkastContext, params: JudgeParams | None
         a = analyse(after, pid, params, index=index)
         if dist > params.moved_tol or a.status is not Status.STANDING:
             raise_now.add(pid)
-            rulings.append(Ruling(pid, a.status, Consequence.RAISE_AT_ORIGINAL_SPOT, (C.DM_THROWING,) if dm else (C.WS_DISTURBED,), f"{pid} was {'knocked over' if a.status is not Status.STANDING else 'moved'} by an inkasted kubb, so it is set up again where it stood.", False, pose))
+            rulings.append(
+                Ruling(
+                    pid,
+                    a.status,
+                    Consequence.RAISE_AT_ORIGINAL_SPOT,
+                    (C.DM_THROWING,) if dm else (C.WS_DISTURBED,),
+                    f"{pid} was {'knocked over' if a.status is not Status.STANDING else 'moved'} by an inkasted kubb, "
+                    "so it is set up again where it stood.",
+                    False,
+                    pose,
+                )
+            )
 
     # --- classify the inkasted kubbs
     analyses = {kid: analyse(after, kid, params, index=index) for kid in inkasted}
@@ -482,11 +529,16 @@ def judge_inkast(after: Snapshot, ctx: InkastContext, params: JudgeParams | None
         pivot, d = _pivot(p, end)
         length = 2 * p.half_extents[2]
         far = (pivot[0] - d[0] * length, pivot[1] - d[1] * length)
-        second = tip_options(p, pitch, half_side, others(kid), params, ends=(-end,), pivots={-end: (far, (-d[0], -d[1]))})
+        second = tip_options(
+            p, pitch, half_side, others(kid), params, ends=(-end,), pivots={-end: (far, (-d[0], -d[1]))}
+        )
         options[kid] = list(first) + list(second)
         ok = second[0] if valid(second[0]) else None
         commit(kid, ok)
-        notes[kid] = (f"tipped over its ground edge it would stand out, so {supporter} is raised first and {kid} is tipped over its other edge")
+        notes[kid] = (
+            f"tipped over its ground edge it would stand out, so {supporter} is raised first and {kid} is tipped over "
+            "its other edge"
+        )
 
     # the order of raising decides which of two kubbs with overlapping tipping squares gets
     # its square and which is tipped up against it (option raise_order, DM §7 names none)
@@ -513,7 +565,9 @@ def judge_inkast(after: Snapshot, ctx: InkastContext, params: JudgeParams | None
             base = square(base_c, d2, p.half_extents[0])
             note += f" where {who} stands, so it is moved off {who} until they touch"
         inside = _inside(base, pitch, half_side, params.line_tol)
-        opt = TipOption(-1, Pose((base_c[0], base_c[1], p.half_extents[2]), quat_from_rows(rows)), base, base, "", inside, inside)
+        opt = TipOption(
+            -1, Pose((base_c[0], base_c[1], p.half_extents[2]), quat_from_rows(rows)), base, base, "", inside, inside
+        )
         options[kid] = [opt]
         commit(kid, opt if inside else None)
         notes[kid] = note
@@ -542,47 +596,85 @@ def judge_inkast(after: Snapshot, ctx: InkastContext, params: JudgeParams | None
             raised[kid] = opt.pose
             if kid in stossel:
                 rules = (C.DM_RAISING,) if dm else (C.WS_INKAST, C.DM_RAISING)
-                reason = f"{kid} lies on {', '.join(a.supporters)} without touching the ground and would stand fully inside from where it lies, so side {ctx.inkasting_side} places it anywhere valid in the field."
+                reason = (
+                    f"{kid} lies on {', '.join(a.supporters)} without touching the ground and would stand fully inside "
+                    f"from where it lies, so side {ctx.inkasting_side} places it anywhere valid in the field."
+                )
                 rulings.append(Ruling(kid, a.status, Consequence.PLACE_FREELY, rules, reason, False, opt.pose, True))
                 continue
             rules = (C.DM_RAISING,) if dm else (C.WS_INKAST, C.WS_LINE)
-            single = sum(1 for o in options[kid] if valid(o)) == 1 and len(options[kid]) > 1 and kid not in leaning and kid not in upright
+            single = (
+                sum(1 for o in options[kid] if valid(o)) == 1
+                and len(options[kid]) > 1
+                and kid not in leaning
+                and kid not in upright
+            )
             parts = [notes[kid]] if kid in notes else []
             if opt.blocked_by:
-                parts.append(f"it is tipped up against {opt.blocked_by}" + (" and may stand partly out" if not opt.inside else ""))
+                parts.append(
+                    f"it is tipped up against {opt.blocked_by}"
+                    + (" and may stand partly out" if not opt.inside else "")
+                )
             if single:
                 parts.append("only one direction keeps its whole base inside the field, so that one is used")
             if any(o.blocked_by == KING_ID for o in options[kid]):
                 parts.append("it must not touch the king")
             detail = "; ".join(parts)
-            reason = f"{kid} is valid and is raised over its short edge at ({opt.pose.position[0]:.2f}, {opt.pose.position[1]:.2f}) m" + (f": {detail}." if detail else ".")
+            reason = (
+                f"{kid} is valid and is raised over its short edge at ({opt.pose.position[0]:.2f}, "
+                f"{opt.pose.position[1]:.2f}) m" + (f": {detail}." if detail else ".")
+            )
             rulings.append(Ruling(kid, a.status, Consequence.RAISE_HERE, rules, reason, False, opt.pose, True))
             continue
         if kid in stossel:
-            why = f"{kid} lies on {', '.join(a.supporters)} and from its theoretical position it would not stand fully inside the field"
+            why = (
+                f"{kid} lies on {', '.join(a.supporters)} and from its theoretical position it would not stand fully "
+                "inside the field"
+            )
         elif kid in upright:
             why = f"{kid} stands with part of its base outside the field"
         else:
             why = f"{kid} cannot be raised with its whole base inside the field in either direction"
         if ctx.attempt == 1:
             rules = (C.DM_INKAST, C.DM_RAISING) if dm else (C.WS_REPEAT, C.WS_LINE)
-            rulings.append(Ruling(kid, a.status, Consequence.RETHROW, rules, f"{why}, so the inkast is invalid and it is thrown again once.", False, None, False))
+            rulings.append(
+                Ruling(
+                    kid,
+                    a.status,
+                    Consequence.RETHROW,
+                    rules,
+                    f"{why}, so the inkast is invalid and it is thrown again once.",
+                    False,
+                    None,
+                    False,
+                )
+            )
         else:
             if dm:
                 penalty = "throw"
                 rules = (C.DM_INKAST,)
-                reason = f"{why} after the rethrow, so it becomes a penalty kubb: side {half_side} throws it into its own half from the same baseline, alternating with side {ctx.inkasting_side} until it lands valid."
+                reason = (
+                    f"{why} after the rethrow, so it becomes a penalty kubb: side {half_side} throws it into its own "
+                    f"half from the same baseline, alternating with side {ctx.inkasting_side} until it lands valid."
+                )
             else:
                 penalty = "place"
                 rules = (C.WS_REPEAT,)
-                reason = f"{why} after the rethrow, so side {half_side} places it freely in its own field, at least one baton length ({params.baton_length:.2f} m) from the king."
+                reason = (
+                    f"{why} after the rethrow, so side {half_side} places it freely in its own field, at least one "
+                    f"baton length ({params.baton_length:.2f} m) from the king."
+                )
             rulings.append(Ruling(kid, a.status, Consequence.PENALTY_KUBB, rules, reason, False, None, False))
     order = {k: i for i, k in enumerate(inkasted)}
-    rulings.sort(key=lambda r: (0 if r.piece == KING_ID else 1 if r.piece in order else 2, order.get(r.piece, 0), r.piece))
+    rulings.sort(
+        key=lambda r: (0 if r.piece == KING_ID else 1 if r.piece in order else 2, order.get(r.piece, 0), r.piece)
+    )
     return InkastJudgement(tuple(rulings), raised, penalty, frozenset(raise_now), winner, loser)
 
 
-def _push_clear(centre, d2, half: float, obstacles: Mapping[str, Poly], params: JudgeParams) -> tuple[tuple[float, float], str] | None:
+def _push_clear(
+    centre, d2, half: float, obstacles: Mapping[str, Poly], params: JudgeParams
+) -> tuple[tuple[float, float], str] | None:
     """Move a square base (centre, side direction ``d2``, half side ``half``, m) straight away
     from the obstacles it overlaps until it only touches them: (new centre, the first obstacle
     it overlapped), or None if it overlaps nothing. At most 50 steps."""
@@ -625,7 +717,9 @@ def _flat_on_ground(p: PieceState) -> PieceState:
     return replace(p, position=(p.position[0], p.position[1], p.half_extents[0]), quat_xyzw=quat_from_rows(rows))
 
 
-def _free_spot(good: list[TipOption], obstacles: Mapping[str, Poly], pitch: Pitch, side: str, params: JudgeParams, half_extents) -> TipOption | None:
+def _free_spot(
+    good: list[TipOption], obstacles: Mapping[str, Poly], pitch: Pitch, side: str, params: JudgeParams, half_extents
+) -> TipOption | None:
     """A valid spot for a stößel: its theoretical raised square if free, else the nearest
     free square on rings around it (step one kubb width)."""
     half = half_extents[0]
@@ -645,5 +739,7 @@ def _free_spot(good: list[TipOption], obstacles: Mapping[str, Poly], pitch: Pitc
             if not _inside(base, pitch, side, params.line_tol):
                 continue
             if all(overlap_depth(base, poly) <= params.block_tol for poly in obstacles.values()):
-                return TipOption(o.end, Pose((c[0], c[1], o.pose.position[2]), o.pose.quat_xyzw), base, base, "", True, True)
+                return TipOption(
+                    o.end, Pose((c[0], c[1], o.pose.position[2]), o.pose.quat_xyzw), base, base, "", True, True
+                )
     return None

@@ -7,7 +7,7 @@ names of ``shared/seeds/README.md``: ``DM §5``, ``WS basic rule 13``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import Enum
 
 
@@ -97,7 +97,10 @@ class Ruling:
         if self.valid is not None:
             d["valid"] = self.valid
         if self.raised_pose is not None:
-            d["raised_pose"] = {"position_m": list(self.raised_pose.position), "quat_xyzw": list(self.raised_pose.quat_xyzw)}
+            d["raised_pose"] = {
+                "position_m": list(self.raised_pose.position),
+                "quat_xyzw": list(self.raised_pose.quat_xyzw),
+            }
         return d
 
 

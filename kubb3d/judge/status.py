@@ -187,38 +187,103 @@ def analyse(
         hx, _, hz = p.half_extents
         margin = hx * math.cos(tilt) - (hz + p.com_local[2]) * math.sin(tilt)
         if margin >= params.doubt_margin:
-            return Analysis(piece_id, Status.STANDING, f"{name} stands on its base and carries its own weight without help from any other piece.", tilt, margin, True, touching, (), False)
+            return Analysis(piece_id, Status.STANDING, f"{name} stands on its base and carries its own weight without "
+                                                       "help from any other "
+                                                       "piece.", tilt, margin, True, touching, (), False)
     face = end_face(p, end)
     cm = com(p)
-    margin = inside_margin((cm[0], cm[1]), ccw([(c[0], c[1]) for c in face])) if tilt < math.pi / 2 - 1e-6 else -math.inf
+    margin = (
+        inside_margin((cm[0], cm[1]), ccw([(c[0], c[1]) for c in face])) if tilt < math.pi / 2 - 1e-6 else -math.inf
+    )
     deg = math.degrees(tilt)
 
     if not grounded:
         kubbs = tuple(o for o in touching if o in snapshot.pieces and snapshot.pieces[o].kind == "kubb")
         if p.kind == "kubb" and kubbs:
-            return Analysis(piece_id, Status.STOSSEL, f"{name} lies on {_names(kubbs)} without touching the ground.", tilt, margin, False, touching, kubbs, False)
+            return Analysis(
+                piece_id,
+                Status.STOSSEL,
+                f"{name} lies on {_names(kubbs)} without touching the ground.",
+                tilt,
+                margin,
+                False,
+                touching,
+                kubbs,
+                False,
+            )
         if touching:
-            return Analysis(piece_id, Status.FALLEN, f"{name} rests on {_names(touching)} and does not touch the ground.", tilt, margin, False, touching, touching, False)
-        return Analysis(piece_id, Status.FALLEN, f"{name} does not rest on the ground.", tilt, margin, False, touching, (), False)
+            return Analysis(
+                piece_id,
+                Status.FALLEN,
+                f"{name} rests on {_names(touching)} and does not touch the ground.",
+                tilt,
+                margin,
+                False,
+                touching,
+                touching,
+                False,
+            )
+        return Analysis(
+            piece_id, Status.FALLEN, f"{name} does not rest on the ground.", tilt, margin, False, touching, (), False
+        )
     if tilt >= params.lying_tilt:
         extra = f", propped on {_names(strong)}" if strong else ""
-        return Analysis(piece_id, Status.FALLEN, f"{name} lies on the ground{extra}.", tilt, margin, True, touching, (), False)
+        return Analysis(
+            piece_id, Status.FALLEN, f"{name} lies on the ground{extra}.", tilt, margin, True, touching, (), False
+        )
     if margin >= params.tip_margin:
         doubt = bool(strong) and (margin < params.doubt_margin or tilt > params.flat_tilt)
-        status, reason, supporters = Status.STANDING, f"{name} stands on its base and carries its own weight without help from any other piece.", ()
+        status, reason, supporters = (
+            Status.STANDING,
+            f"{name} stands on its base and carries its own weight without help from any other piece.",
+            (),
+        )
         if strong:
-            reason = f"{name} stands on its own: it touches {_names(strong)} but its centre of mass is over its base, so it does not need them."
+            reason = (
+                f"{name} stands on its own: it touches {_names(strong)} but its centre of mass is over its base, so it "
+                "does not need them."
+            )
     elif strong:
         doubt = margin > -params.doubt_margin
-        status, reason, supporters = Status.LEANING, f"{name} is tilted {deg:.0f}° and only stays up because it leans on {_names(strong)}.", strong
+        status, reason, supporters = (
+            Status.LEANING,
+            f"{name} is tilted {deg:.0f}° and only stays up because it leans on {_names(strong)}.",
+            strong,
+        )
     else:
         doubt = False
-        status, reason, supporters = Status.FALLEN, f"{name} is tilted {deg:.0f}°, past its tipping angle of {math.degrees(tipping_angle(p)):.0f}°.", ()
+        status, reason, supporters = (
+            Status.FALLEN,
+            f"{name} is tilted {deg:.0f}°, past its tipping angle of {math.degrees(tipping_angle(p)):.0f}°.",
+            (),
+        )
     if doubt and hand_check is not None:
         helpers = strong
         if hand_check(snapshot, piece_id):
-            return Analysis(piece_id, Status.STANDING, f"In the hand check {name} stood on its own once {_names(helpers)} was taken away, so it is standing.", tilt, margin, True, touching, (), True, True)
-        return Analysis(piece_id, Status.LEANING, f"In the hand check {name} fell once {_names(helpers)} was taken away, so it only stood with that help.", tilt, margin, True, touching, helpers, True, True)
+            return Analysis(
+                piece_id,
+                Status.STANDING,
+                f"In the hand check {name} stood on its own once {_names(helpers)} was taken away, so it is standing.",
+                tilt,
+                margin,
+                True,
+                touching,
+                (),
+                True,
+                True,
+            )
+        return Analysis(
+            piece_id,
+            Status.LEANING,
+            f"In the hand check {name} fell once {_names(helpers)} was taken away, so it only stood with that help.",
+            tilt,
+            margin,
+            True,
+            touching,
+            helpers,
+            True,
+            True,
+        )
     return Analysis(piece_id, status, reason, tilt, margin, True, touching, supporters, doubt)
 
 
@@ -226,7 +291,9 @@ def _corners(p: PieceState, r) -> list:
     from kubb3d.judge.geometry import add, apply
 
     hx, hy, hz = p.half_extents
-    return [add(p.position, apply(r, (sx * hx, sy * hy, sz * hz))) for sx in (-1, 1) for sy in (-1, 1) for sz in (-1, 1)]
+    return [
+        add(p.position, apply(r, (sx * hx, sy * hy, sz * hz))) for sx in (-1, 1) for sy in (-1, 1) for sz in (-1, 1)
+    ]
 
 
 def piece_status(

@@ -159,7 +159,9 @@ def _raise_pose(ctx: ThrowContext, pid: str) -> Pose | None:
     return ctx.round_start.get(pid)
 
 
-def judge_throw(after: Snapshot, ctx: ThrowContext, params: JudgeParams | None = None, hand_check: HandCheck | None = None) -> ThrowJudgement:
+def judge_throw(
+    after: Snapshot, ctx: ThrowContext, params: JudgeParams | None = None, hand_check: HandCheck | None = None
+) -> ThrowJudgement:
     """Rule on every kubb of the target half and the king after a baton throw.
 
     Args:
@@ -188,12 +190,20 @@ def judge_throw(after: Snapshot, ctx: ThrowContext, params: JudgeParams | None =
             raise ValueError(f"ThrowContext.{name} names pieces not in the snapshot: {unknown}")
     target_kubbs = sorted(pid for pid, p in pieces.items() if p.kind == "kubb" and p.side == target)
     standing_field = set(ctx.field_kubbs) - set(ctx.already_felled)
-    foul_rules = tuple(dict.fromkeys(_violation_rule(v)[0] for v in ctx.violations)) or ((C.DM_THROWING,) if dm else (C.WS_FOOT,))
-    foul_text = "; ".join(_violation_rule(v)[1].rstrip(".") for v in ctx.violations) or "the throw broke a throwing rule"
+    foul_rules = tuple(dict.fromkeys(_violation_rule(v)[0] for v in ctx.violations)) or (
+        (C.DM_THROWING,) if dm else (C.WS_FOOT,)
+    )
+    foul_text = (
+        "; ".join(_violation_rule(v)[1].rstrip(".") for v in ctx.violations) or "the throw broke a throwing rule"
+    )
     accident_rules = (C.DM_THROWING,) if dm else (C.WS_NOTES,)
     warned = not ctx.legal and ctx.earlier_fouls == 0 and bool(option(ctx.options, "first_foul_warning", ctx.ruleset))
     legal = ctx.legal or warned
-    warn_text = f" The throw broke a throwing rule ({foul_text}), but a first foul is only warned (DM §5), so it counts." if warned else ""
+    warn_text = (
+        f" The throw broke a throwing rule ({foul_text}), but a first foul is only warned (DM §5), so it counts."
+        if warned
+        else ""
+    )
     warn_rules = tuple(dict.fromkeys(foul_rules + (C.DM_THROWING,))) if warned else ()
     by_order = option(ctx.options, "baseline_after_field", ctx.ruleset) == "contact order"
 
@@ -220,86 +230,226 @@ def judge_throw(after: Snapshot, ctx: ThrowContext, params: JudgeParams | None =
             base_rules = (C.DM_THROWING,) if dm else (C.WS_LEANING,)
         hc = a.hand_check
         if pid in ctx.accidents:
-            rulings.append(Ruling(pid, a.status, Consequence.RAISE_AT_ORIGINAL_SPOT, accident_rules, f"{pid} was moved by accident, not by a throw, so it is stood up again where it stood.", hc, _raise_pose(ctx, pid)))
+            rulings.append(
+                Ruling(
+                    pid,
+                    a.status,
+                    Consequence.RAISE_AT_ORIGINAL_SPOT,
+                    accident_rules,
+                    f"{pid} was moved by accident, not by a throw, so it is stood up again where it stood.",
+                    hc,
+                    _raise_pose(ctx, pid),
+                )
+            )
             raise_again.add(pid)
             raise_now.add(pid)
             continue
         if pid == KING_ID:
             king_rules_end = (C.DM_AIM,) if dm else (C.WS_END,)
             if not down:
-                touched = f" although {a.touching[0] if len(a.touching) == 1 else 'other pieces'} touch{'es' if len(a.touching) == 1 else ''} it" if a.touching else ""
-                rulings.append(Ruling(pid, a.status, Consequence.NONE, king_rules_end, f"The king still stands on its own{touched}; only a felled king ends the game.", hc))
+                touched = (
+                    f" although {a.touching[0] if len(a.touching) == 1 else 'other pieces'} "
+                    f"touch{'es' if len(a.touching) == 1 else ''} it"
+                    if a.touching
+                    else ""
+                )
+                rulings.append(
+                    Ruling(
+                        pid,
+                        a.status,
+                        Consequence.NONE,
+                        king_rules_end,
+                        f"The king still stands on its own{touched}; only a felled king ends the game.",
+                        hc,
+                    )
+                )
                 continue
-            why = a.reason if a.status is not Status.STANDING else f"The king stands again but was knocked past its tipping angle during the throw."
+            why = (
+                a.reason
+                if a.status is not Status.STANDING
+                else "The king stands again but was knocked past its tipping angle during the throw."
+            )
             if ctx.king_throw:
                 if legal:
                     winner, loser = ctx.thrower, target
                     rules = ((C.DM_KING_THROW, C.DM_AIM) if dm else (C.WS_END,)) + warn_rules
-                    rulings.append(Ruling(pid, a.status, Consequence.GAME_WON, rules, f"Side {ctx.thrower} felled the king with a legal king throw after all kubbs were down, so side {ctx.thrower} wins.{warn_text}", hc))
+                    rulings.append(
+                        Ruling(
+                            pid,
+                            a.status,
+                            Consequence.GAME_WON,
+                            rules,
+                            f"Side {ctx.thrower} felled the king with a legal king throw after all kubbs were down, so "
+                            f"side {ctx.thrower} wins.{warn_text}",
+                            hc,
+                        )
+                    )
                 else:
                     rules = foul_rules + ((C.DM_KING_THROW,) if dm else (C.WS_NOTES,))
-                    rulings.append(Ruling(pid, a.status, Consequence.RAISE_AT_ORIGINAL_SPOT, tuple(dict.fromkeys(rules)), f"The king throw was not legal ({foul_text}), so it does not count and the king is set up again.", hc, _raise_pose(ctx, pid)))
+                    rulings.append(
+                        Ruling(
+                            pid,
+                            a.status,
+                            Consequence.RAISE_AT_ORIGINAL_SPOT,
+                            tuple(dict.fromkeys(rules)),
+                            f"The king throw was not legal ({foul_text}), so it does not count and the king is set up "
+                            "again.",
+                            hc,
+                            _raise_pose(ctx, pid),
+                        )
+                    )
                     raise_again.add(pid)
                     raise_now.add(pid)
                 continue
             all_down_before = bool(target_kubbs) and set(target_kubbs) <= set(ctx.already_felled)
             if all_down_before:
                 rules = (C.DM_KING_THROW,) if dm else (C.WS_NOTES,)
-                rulings.append(Ruling(pid, a.status, Consequence.RAISE_AT_ORIGINAL_SPOT, rules, "All kubbs were down but this was not a king throw from the baseline, so the throw is invalid and the king is set up again.", hc, _raise_pose(ctx, pid)))
+                rulings.append(
+                    Ruling(
+                        pid,
+                        a.status,
+                        Consequence.RAISE_AT_ORIGINAL_SPOT,
+                        rules,
+                        "All kubbs were down but this was not a king throw from the baseline, so the throw is invalid "
+                        "and the king is set up again.",
+                        hc,
+                        _raise_pose(ctx, pid),
+                    )
+                )
                 raise_again.add(pid)
                 raise_now.add(pid)
                 continue
             winner, loser = target, ctx.thrower
             rules = (C.DM_AIM,) if dm else (C.WS_END,)
-            rulings.append(Ruling(pid, a.status, Consequence.GAME_LOST, rules, f"Side {ctx.thrower} felled the king before all kubbs of side {target}'s half were down, so side {ctx.thrower} loses. ({why})", hc))
+            rulings.append(
+                Ruling(
+                    pid,
+                    a.status,
+                    Consequence.GAME_LOST,
+                    rules,
+                    f"Side {ctx.thrower} felled the king before all kubbs of side {target}'s half were down, so side "
+                    f"{ctx.thrower} loses. ({why})",
+                    hc,
+                )
+            )
             continue
 
         # a kubb of the target half
         if pid in ctx.pending_raise:
             rules = (C.DM_THROWING,) if dm else (C.WS_ORDER,)
-            rulings.append(Ruling(pid, a.status, Consequence.RAISE_AT_ORIGINAL_SPOT, rules, f"{pid} was felled earlier while field kubbs stood, so it is raised at its spot at the end of the round.", hc, _raise_pose(ctx, pid)))
+            rulings.append(
+                Ruling(
+                    pid,
+                    a.status,
+                    Consequence.RAISE_AT_ORIGINAL_SPOT,
+                    rules,
+                    f"{pid} was felled earlier while field kubbs stood, so it is raised at its spot at the end of the "
+                    "round.",
+                    hc,
+                    _raise_pose(ctx, pid),
+                )
+            )
             raise_again.add(pid)
             continue
         if pid in ctx.already_felled:
             felled.add(pid)
             if a.status is Status.STANDING:
                 rules = (C.DM_THROWING,) if dm else (C.WS_ORDER, C.DM_THROWING)
-                reason = f"{pid} stands again, but it was already felled earlier this round, so it still counts as felled."
+                reason = (
+                    f"{pid} stands again, but it was already felled earlier this round, so it still counts as felled."
+                )
             else:
                 rules = base_rules
                 reason = f"{pid} was already felled earlier this round. {a.reason}"
             rulings.append(Ruling(pid, a.status, Consequence.COUNTS_AS_FELLED, rules, reason, hc))
             continue
         if not down:
-            inside = _set_inside(p, after.pitch) if option(ctx.options, "standing_outside", ctx.ruleset) == "set inside" else None
+            inside = (
+                _set_inside(p, after.pitch)
+                if option(ctx.options, "standing_outside", ctx.ruleset) == "set inside"
+                else None
+            )
             if inside is not None:
                 pose, out = inside
                 rules = ((C.DM_THROWING,) if dm else (C.WS_LINE,)) + (C.KUBB3D_OUTSIDE,)
-                rulings.append(Ruling(pid, a.status, Consequence.SET_INSIDE, rules, f"{pid} still stands but was pushed {out * 100:.1f} cm across the sideline, so it is set back just inside the field (kubb3d's decision).", hc, pose))
+                rulings.append(
+                    Ruling(
+                        pid,
+                        a.status,
+                        Consequence.SET_INSIDE,
+                        rules,
+                        f"{pid} still stands but was pushed {out * 100:.1f} cm across the sideline, so it is set back "
+                        "just inside the field (kubb3d's decision).",
+                        hc,
+                        pose,
+                    )
+                )
                 continue
-            rulings.append(Ruling(pid, a.status, Consequence.NONE, (C.DM_THROWING,) if dm else (C.WS_ORDER,), a.reason, hc))
+            rulings.append(
+                Ruling(pid, a.status, Consequence.NONE, (C.DM_THROWING,) if dm else (C.WS_ORDER,), a.reason, hc)
+            )
             continue
         if a.status is Status.STANDING:
             rules = (C.DM_THROWING,) if dm else (C.WS_ORDER, C.DM_THROWING)
-            why = f"{pid} stands again, but it was knocked past its tipping angle during this round, so it counts as fallen."
+            why = (
+                f"{pid} stands again, but it was knocked past its tipping angle during this round, so it counts as "
+                "fallen."
+            )
         else:
             rules, why = base_rules, a.reason
         if not legal:
             rules = tuple(dict.fromkeys(foul_rules + ((C.DM_THROWING,) if dm else (C.WS_FOOT,))))
-            rulings.append(Ruling(pid, a.status, Consequence.RAISE_AT_ORIGINAL_SPOT, rules, f"{pid} fell to an illegal throw ({foul_text}), so it does not count and is set up again.", hc, _raise_pose(ctx, pid)))
+            rulings.append(
+                Ruling(
+                    pid,
+                    a.status,
+                    Consequence.RAISE_AT_ORIGINAL_SPOT,
+                    rules,
+                    f"{pid} fell to an illegal throw ({foul_text}), so it does not count and is set up again.",
+                    hc,
+                    _raise_pose(ctx, pid),
+                )
+            )
             raise_again.add(pid)
             raise_now.add(pid)
             continue
-        if pid not in ctx.field_kubbs and standing_field and not (by_order and _fell_after(pid, standing_field, ctx.fall_order)):
+        if (
+            pid not in ctx.field_kubbs
+            and standing_field
+            and not (by_order and _fell_after(pid, standing_field, ctx.fall_order))
+        ):
             rules = (C.DM_THROWING,) if dm else (C.WS_ORDER,)
-            rulings.append(Ruling(pid, a.status, Consequence.RAISE_AT_ORIGINAL_SPOT, rules, f"Baseline kubb {pid} fell while field kubbs ({', '.join(sorted(standing_field))}) still stood in its half, so it does not count and is raised at its spot at the end of the round.", hc, _raise_pose(ctx, pid)))
+            rulings.append(
+                Ruling(
+                    pid,
+                    a.status,
+                    Consequence.RAISE_AT_ORIGINAL_SPOT,
+                    rules,
+                    f"Baseline kubb {pid} fell while field kubbs ({', '.join(sorted(standing_field))}) still stood in "
+                    "its half, so it does not count and is raised at its spot at the end of the round.",
+                    hc,
+                    _raise_pose(ctx, pid),
+                )
+            )
             raise_again.add(pid)
             continue
         felled.add(pid)
         newly.add(pid)
         if pid not in ctx.field_kubbs and standing_field:
-            why += f" Field kubbs {', '.join(sorted(standing_field))} stood when the throw began, but all of them fell before it did, so it counts."
-        rulings.append(Ruling(pid, a.status, Consequence.COUNTS_AS_FELLED, tuple(dict.fromkeys(rules + warn_rules)), why + warn_text, hc))
+            why += (
+                f" Field kubbs {', '.join(sorted(standing_field))} stood when the throw began, but all of them fell "
+                "before it did, so it counts."
+            )
+        rulings.append(
+            Ruling(
+                pid,
+                a.status,
+                Consequence.COUNTS_AS_FELLED,
+                tuple(dict.fromkeys(rules + warn_rules)),
+                why + warn_text,
+                hc,
+            )
+        )
 
     ruled = {r.piece for r in rulings}
     now = option(ctx.options, "own_half_knock", ctx.ruleset) == "raise now"
@@ -312,15 +462,38 @@ def judge_throw(after: Snapshot, ctx: ThrowContext, params: JudgeParams | None =
         a = analyse(after, pid, params, hand_check, index=index)
         rules = (C.DM_THROWING, C.KUBB3D_OWN_HALF) if dm else (C.WS_DISTURBED, C.KUBB3D_OWN_HALF)
         when = "at once" if now else "at the end of the round"
-        rulings.append(Ruling(pid, a.status, Consequence.RAISE_AT_ORIGINAL_SPOT, rules, f"{pid} stands in the thrower's own half and was moved by the throw, not aimed at; it is stood up again where it stood, {when}.", a.hand_check, pose))
+        rulings.append(
+            Ruling(
+                pid,
+                a.status,
+                Consequence.RAISE_AT_ORIGINAL_SPOT,
+                rules,
+                f"{pid} stands in the thrower's own half and was moved by the throw, not aimed at; it is stood up "
+                f"again where it stood, {when}.",
+                a.hand_check,
+                pose,
+            )
+        )
         raise_again.add(pid)
         if now:
             raise_now.add(pid)
 
     if ctx.ruleset == "kubbuteo":
         # Kubbuteo shares Kubb's rules (seed KT): the same rulings, cited from KT "Rules"
-        rulings = [Ruling(r.piece, r.status, r.consequence, (C.KT_RULES,), r.reason, r.hand_check, r.raised_pose, r.valid) for r in rulings]
-    return ThrowJudgement(tuple(rulings), frozenset(newly), frozenset(felled), frozenset(raise_again), frozenset(raise_now), winner, loser, warned)
+        rulings = [
+            Ruling(r.piece, r.status, r.consequence, (C.KT_RULES,), r.reason, r.hand_check, r.raised_pose, r.valid)
+            for r in rulings
+        ]
+    return ThrowJudgement(
+        tuple(rulings),
+        frozenset(newly),
+        frozenset(felled),
+        frozenset(raise_again),
+        frozenset(raise_now),
+        winner,
+        loser,
+        warned,
+    )
 
 
 def _fell_after(pid: str, field_kubbs, fall_order) -> bool:
@@ -362,7 +535,13 @@ def _set_inside(p, pitch) -> tuple[Pose, float] | None:
     return Pose((x, y + dy, z), tuple(p.quat_xyzw)), out
 
 
-def judge_accident(after: Snapshot, pieces: frozenset[str] | set[str], round_start: Mapping[str, Pose], ruleset: str = "dm", params: JudgeParams | None = None) -> tuple[Ruling, ...]:
+def judge_accident(
+    after: Snapshot,
+    pieces: frozenset[str] | set[str],
+    round_start: Mapping[str, Pose],
+    ruleset: str = "dm",
+    params: JudgeParams | None = None,
+) -> tuple[Ruling, ...]:
     """Mark pieces moved by "wind, ground or accident": each is stood up again at once at its
     round-start spot (DM §5 "umgehend wieder aufgestellt"; WS notes: a kubb knocked over
     with the foot is set up again and does not count).
@@ -377,5 +556,15 @@ def judge_accident(after: Snapshot, pieces: frozenset[str] | set[str], round_sta
     out = []
     for pid in sorted(pieces):
         a = analyse(after, pid, params, index=index)
-        out.append(Ruling(pid, a.status, Consequence.RAISE_AT_ORIGINAL_SPOT, rules, f"{pid} was moved by accident, not by a throw, so it is stood up again where it stood.", False, round_start.get(pid)))
+        out.append(
+            Ruling(
+                pid,
+                a.status,
+                Consequence.RAISE_AT_ORIGINAL_SPOT,
+                rules,
+                f"{pid} was moved by accident, not by a throw, so it is stood up again where it stood.",
+                False,
+                round_start.get(pid),
+            )
+        )
     return tuple(out)

@@ -37,7 +37,7 @@ its contacts): a balance that will tip is not rest.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Callable
 
 import numpy as np
@@ -49,7 +49,7 @@ from kubb3d.equipment import EquipmentSet, get_set
 from kubb3d.judge.geometry import convex_hull
 from kubb3d.physics.aero import RodDrag, piece_drag
 from kubb3d.physics.ground import WOOD_ON_WOOD_FRICTION, WOOD_ON_WOOD_RESTITUTION, Ground, get_ground
-from kubb3d.pitch import KING_ID, SIDES, Pitch, baseline_ids
+from kubb3d.pitch import KING_ID, SIDES, Pitch
 from kubb3d.snapshot import GROUND_ID, Contact, PieceState, Snapshot
 
 DT = 1.0 / 960.0
@@ -330,7 +330,9 @@ class World:
             hx, hy, hz = FLAT_GROUND_HALF_EXTENTS
             shape = pb.createCollisionShape(pb.GEOM_BOX, halfExtents=FLAT_GROUND_HALF_EXTENTS, physicsClientId=c)
             visual = pb.createVisualShape(pb.GEOM_BOX, halfExtents=FLAT_GROUND_HALF_EXTENTS, physicsClientId=c)
-            body = pb.createMultiBody(0, shape, visual, basePosition=(0, 0, top - hz), useMaximalCoordinates=True, physicsClientId=c)
+            body = pb.createMultiBody(
+                0, shape, visual, basePosition=(0, 0, top - hz), useMaximalCoordinates=True, physicsClientId=c
+            )
         else:
             res = 0.1
             xs = np.arange(-self.pitch.length / 2 - 1.0, self.pitch.length / 2 + 1.0 + 1e-9, res)
@@ -367,7 +369,9 @@ class World:
             physicsClientId=c,
         )
         if g.contact_stiffness is not None:
-            pb.changeDynamics(body, -1, contactStiffness=g.contact_stiffness, contactDamping=g.contact_damping, physicsClientId=c)
+            pb.changeDynamics(
+                body, -1, contactStiffness=g.contact_stiffness, contactDamping=g.contact_damping, physicsClientId=c
+            )
 
     def ground_height(self, x: float, y: float) -> float:
         """Ground height at (x, y), m: 0 on a flat ground; on terrain the surface PyBullet
@@ -382,7 +386,9 @@ class World:
         u, v = fx - i, fy - j
         if u + v <= 1.0:
             return float(h[j, i] + u * (h[j, i + 1] - h[j, i]) + v * (h[j + 1, i] - h[j, i]))
-        return float(h[j + 1, i + 1] + (1 - u) * (h[j + 1, i] - h[j + 1, i + 1]) + (1 - v) * (h[j, i + 1] - h[j + 1, i + 1]))
+        return float(
+            h[j + 1, i + 1] + (1 - u) * (h[j + 1, i] - h[j + 1, i + 1]) + (1 - v) * (h[j, i + 1] - h[j + 1, i + 1])
+        )
 
     def add_piece(
         self,
@@ -456,7 +462,9 @@ class World:
             # move at all), so table-top sets go without it and use a 4x finer time step instead.
             dyn["ccdSweptSphereRadius"] = 0.0 if eq.board is not None else 0.8 * min(half[0], half[1])
             # the activation states are bit flags: enable sleeping and (maybe) sleep now, in one call
-            dyn["activationState"] = pb.ACTIVATION_STATE_ENABLE_SLEEPING | (pb.ACTIVATION_STATE_SLEEP if sleeping else 0)
+            dyn["activationState"] = pb.ACTIVATION_STATE_ENABLE_SLEEPING | (
+                pb.ACTIVATION_STATE_SLEEP if sleeping else 0
+            )
             dyn["sleepThreshold"] = REST_SPEED**2
         pb.changeDynamics(body, -1, physicsClientId=c, **dyn)
         piece = _Piece(piece_id, kind, shape, half, body, mass, com_local, side, drag)
@@ -474,9 +482,17 @@ class World:
         for side in SIDES:
             for kid, (x, y) in self.pitch.baseline_kubb_positions(side).items():
                 # Kubbuteo disks stand with their faces towards the thrower (axis along x)
-                self.add_piece(kid, "kubb", (x, y, self.ground_height(x, y) + self.equipment.kubb.height / 2), side=side, sleeping=sleeping)
+                self.add_piece(
+                    kid,
+                    "kubb",
+                    (x, y, self.ground_height(x, y) + self.equipment.kubb.height / 2),
+                    side=side,
+                    sleeping=sleeping,
+                )
         x, y = self.pitch.king_position
-        self.add_piece(KING_ID, "king", (x, y, self.ground_height(x, y) + self.equipment.king.height / 2), sleeping=sleeping)
+        self.add_piece(
+            KING_ID, "king", (x, y, self.ground_height(x, y) + self.equipment.king.height / 2), sleeping=sleeping
+        )
 
     @classmethod
     def standard(cls, *args, sleeping: bool = True, **kwargs) -> "World":
@@ -547,7 +563,10 @@ class World:
         piece id or ``ground``/``floor``, position on this piece m, normal force N); compare
         the body id with :attr:`ground_body` for the ground."""
         by = self._by_body
-        return [(cp[8], cp[2], by.get(cp[2], "?"), cp[5], cp[9]) for cp in pb.getContactPoints(bodyA=self._pieces[piece_id].body, physicsClientId=self._cid)]
+        return [
+            (cp[8], cp[2], by.get(cp[2], "?"), cp[5], cp[9])
+            for cp in pb.getContactPoints(bodyA=self._pieces[piece_id].body, physicsClientId=self._cid)
+        ]
 
     def closest_distance(self, a: str, others, within: float) -> float:
         """Smallest signed distance, m, between piece ``a`` and any of the pieces ``others``
@@ -565,11 +584,21 @@ class World:
         if getattr(self, "_lines_drawn", False):
             return
         c = self._cid
-        pb.changeVisualShape(self._ground_body, -1, rgbaColor=[0.36, 0.58, 0.27, 1], textureUniqueId=-1, physicsClientId=c)
+        pb.changeVisualShape(
+            self._ground_body, -1, rgbaColor=[0.36, 0.58, 0.27, 1], textureUniqueId=-1, physicsClientId=c
+        )
         hl, hw, t = self.pitch.length / 2, self.pitch.half_width, 0.005
-        strips = [((0.0, -hw), (hl, t)), ((0.0, hw), (hl, t)), ((0.0, 0.0), (t, hw)), ((-hl, 0.0), (t, hw)), ((hl, 0.0), (t, hw))]
+        strips = [
+            ((0.0, -hw), (hl, t)),
+            ((0.0, hw), (hl, t)),
+            ((0.0, 0.0), (t, hw)),
+            ((-hl, 0.0), (t, hw)),
+            ((hl, 0.0), (t, hw)),
+        ]
         for (x, y), (ex, ey) in strips:
-            vis = pb.createVisualShape(pb.GEOM_BOX, halfExtents=[ex, ey, 0.0005], rgbaColor=[0.95, 0.95, 0.92, 1], physicsClientId=c)
+            vis = pb.createVisualShape(
+                pb.GEOM_BOX, halfExtents=[ex, ey, 0.0005], rgbaColor=[0.95, 0.95, 0.92, 1], physicsClientId=c
+            )
             pb.createMultiBody(0, -1, vis, [x, y, 0.0006], physicsClientId=c)
         self._lines_drawn = True
 
@@ -609,7 +638,16 @@ class World:
         m = np.array(pb.getMatrixFromQuaternion(q)).reshape(3, 3)
         return np.array(com) - m @ np.array(p.com_local)
 
-    def set_pose(self, piece_id: str, position, quat_xyzw=(0.0, 0.0, 0.0, 1.0), *, linear_velocity=(0, 0, 0), angular_velocity=(0, 0, 0), wake: bool = True) -> None:
+    def set_pose(
+        self,
+        piece_id: str,
+        position,
+        quat_xyzw=(0.0, 0.0, 0.0, 1.0),
+        *,
+        linear_velocity=(0, 0, 0),
+        angular_velocity=(0, 0, 0),
+        wake: bool = True,
+    ) -> None:
         """Move a piece (bounding-box centre ``position``, m) and set its velocities (m/s, rad/s)."""
         p = self._pieces[piece_id]
         m = np.array(pb.getMatrixFromQuaternion(quat_xyzw)).reshape(3, 3)
@@ -861,7 +899,12 @@ class World:
                 on_sample(self.time, cur)
         self.use_step(self.dt)
         moving, _ = self._motion()
-        at_rest = not moving and not self.unstable_pieces() and quiet_since is not None and self.time - quiet_since >= settle_s - 1e-9
+        at_rest = (
+            not moving
+            and not self.unstable_pieces()
+            and quiet_since is not None
+            and self.time - quiet_since >= settle_s - 1e-9
+        )
         return RunStats(self.steps - start_steps, self.time, at_rest)
 
     def _motion(self) -> tuple[bool, float]:
@@ -913,7 +956,11 @@ class World:
             if support_margin(low[:, :2].tolist(), (com[0], com[1])) >= STABLE_MARGIN:
                 p.stable_pose = (com, q)
                 continue
-            held = any(cp[2] != self._ground_body for cp in pb.getContactPoints(bodyA=p.body, physicsClientId=c) if cp[8] < CONTACT_GAP)
+            held = any(
+                cp[2] != self._ground_body
+                for cp in pb.getContactPoints(bodyA=p.body, physicsClientId=c)
+                if cp[8] < CONTACT_GAP
+            )
             if held:
                 continue
             out.append(p.id)
@@ -953,7 +1000,9 @@ class World:
             if a is None or b is None:
                 continue
             if a == GROUND_ID:
-                out.append(Contact(b, a, tuple(cp[6]), tuple(cp[5]), tuple(-x for x in cp[7]), float(cp[9]), float(cp[8])))
+                out.append(
+                    Contact(b, a, tuple(cp[6]), tuple(cp[5]), tuple(-x for x in cp[7]), float(cp[9]), float(cp[8]))
+                )
             else:
                 out.append(Contact(a, b, tuple(cp[5]), tuple(cp[6]), tuple(cp[7]), float(cp[9]), float(cp[8])))
         return tuple(out)
@@ -1013,7 +1062,9 @@ class World:
                 com_local=p.com_local,
                 linear_velocity=tuple(v),
                 angular_velocity=tuple(w),
-                max_tilt=max(p.max_tilt, math.acos(max(-1.0, min(1.0, p.turn_cos(q))))) if p.kind in ("kubb", "king") else 0.0,
+                max_tilt=max(p.max_tilt, math.acos(max(-1.0, min(1.0, p.turn_cos(q)))))
+                if p.kind in ("kubb", "king")
+                else 0.0,
                 side=p.side,
             )
         return Snapshot(self.time, pieces, self.contacts(), self.pitch, GRAVITY)

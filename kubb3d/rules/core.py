@@ -56,7 +56,7 @@ from typing import Any, Iterable, Mapping, Sequence
 
 from kubb3d.equipment import get_set
 from kubb3d.judge.rulings import Pose
-from kubb3d.pitch import BATON_IDS, KING_ID, SIDES, Pitch, baseline_ids, opponent
+from kubb3d.pitch import BATON_IDS, SIDES, Pitch, opponent
 
 PENALTY_ALTERNATION_CAP = 10
 """Penalty throws of one kubb before it is placed by hand instead (kubb3d's choice)."""
@@ -113,7 +113,13 @@ class Outcome:
 
     def to_dict(self) -> dict:
         """JSON-friendly dict."""
-        return {"termination": self.termination.name, "winner": self.winner, "points": dict(self.points), "sets": dict(self.sets), "reason": self.reason}
+        return {
+            "termination": self.termination.name,
+            "winner": self.winner,
+            "points": dict(self.points),
+            "sets": dict(self.sets),
+            "reason": self.reason,
+        }
 
 
 # ---------------------------------------------------------------------- time
@@ -274,7 +280,10 @@ class KingThrow:
 
 
 Action = LagThrow | Choose | Inkast | PenaltyThrow | PlaceKubb | Raise | RemoveTieBreakKubb | BatonThrow | KingThrow
-ACTION_TYPES = {c.__name__: c for c in (LagThrow, Choose, Inkast, PenaltyThrow, PlaceKubb, Raise, RemoveTieBreakKubb, BatonThrow, KingThrow)}
+ACTION_TYPES = {
+    c.__name__: c
+    for c in (LagThrow, Choose, Inkast, PenaltyThrow, PlaceKubb, Raise, RemoveTieBreakKubb, BatonThrow, KingThrow)
+}
 
 
 def action_to_dict(action: Action) -> dict:
@@ -291,7 +300,11 @@ def action_from_dict(d: Mapping) -> Action:
     cls = ACTION_TYPES.get(d.get("type"))
     if cls is None:
         raise ValueError(f"unknown action type {d.get('type')!r}; expected one of {sorted(ACTION_TYPES)}")
-    kw = {f.name: (tuple(d[f.name]) if isinstance(d.get(f.name), list) else d.get(f.name)) for f in fields(cls) if f.name in d}
+    kw = {
+        f.name: (tuple(d[f.name]) if isinstance(d.get(f.name), list) else d.get(f.name))
+        for f in fields(cls)
+        if f.name in d
+    }
     return cls(**kw)
 
 
@@ -398,9 +411,23 @@ def outcome_from_dict(d: Mapping | None):
     if kind == "lag":
         return LagResult(d["distance_m"], bool(d["king_felled"]))
     if kind == "throw":
-        return ThrowOutcome(frozenset(d["felled"]), frozenset(d["raise_again"]), d["winner"], d["loser"], bool(d["legal"]), {k: _pose_from(p) for k, p in d.get("poses", {}).items()}, tuple(d.get("rulings", ())))
+        return ThrowOutcome(
+            frozenset(d["felled"]),
+            frozenset(d["raise_again"]),
+            d["winner"],
+            d["loser"],
+            bool(d["legal"]),
+            {k: _pose_from(p) for k, p in d.get("poses", {}).items()},
+            tuple(d.get("rulings", ())),
+        )
     if kind == "inkast":
-        return InkastOutcome({k: _pose_from(p) for k, p in d["valid"].items()}, frozenset(d["invalid"]), frozenset(d["stossel"]), bool(d["king_felled"]), tuple(d.get("rulings", ())))
+        return InkastOutcome(
+            {k: _pose_from(p) for k, p in d["valid"].items()},
+            frozenset(d["invalid"]),
+            frozenset(d["stossel"]),
+            bool(d["king_felled"]),
+            tuple(d.get("rulings", ())),
+        )
     raise ValueError(f"unknown outcome kind {kind!r}")
 
 
@@ -462,7 +489,9 @@ class Ruleset:
         the match, or None (then :meth:`MatchState._start_tiebreak` runs)."""
         return None
 
-    def match_points(self, state: "MatchState", winner: str | None, termination: "Termination") -> dict[str, int] | None:
+    def match_points(
+        self, state: "MatchState", winner: str | None, termination: "Termination"
+    ) -> dict[str, int] | None:
         """Points of the finished match (None: the sets won)."""
         return None
 
@@ -516,7 +545,14 @@ class Ruleset:
         for oid, k in sorted(state.kubbs.items()):
             if oid != kubb and k.standing and not k.removed:
                 qx, qy, qz, qw = k.pose.quat_xyzw
-                others.append((oid, _square(k.pose.position[:2], math.atan2(2 * (qw * qz + qx * qy), 1 - 2 * (qy * qy + qz * qz)), hw)))
+                others.append(
+                    (
+                        oid,
+                        _square(
+                            k.pose.position[:2], math.atan2(2 * (qw * qz + qx * qy), 1 - 2 * (qy * qy + qz * qz)), hw
+                        ),
+                    )
+                )
         if eq.stake is not None:
             for sid, xy in sorted(self.pitch.stake_positions().items()):
                 others.append((sid, _square(xy, 0.0, eq.stake.radius)))
@@ -532,7 +568,10 @@ def _square(centre, yaw: float, half: float) -> list[tuple[float, float]]:
     """CCW square of half side ``half`` (m) centred on ``centre`` and turned by ``yaw`` (rad)."""
     c, s = math.cos(yaw), math.sin(yaw)
     cx, cy = float(centre[0]), float(centre[1])
-    return [(cx + half * (sx * c - sy * s), cy + half * (sx * s + sy * c)) for sx, sy in ((1, 1), (-1, 1), (-1, -1), (1, -1))]
+    return [
+        (cx + half * (sx * c - sy * s), cy + half * (sx * s + sy * c))
+        for sx, sy in ((1, 1), (-1, 1), (-1, -1), (1, -1))
+    ]
 
 
 _RULESETS: dict[str, type] = {}
@@ -631,7 +670,16 @@ class MatchState:
         ValueError: bad arguments.
     """
 
-    def __init__(self, ruleset: Ruleset, players: Sequence[str] = ("P1", "P2"), *, sets: int | None = None, time_limit_s: float | None = ..., round_cap: int = DEFAULT_ROUND_CAP, team_sizes: Mapping[str, int] | None = None) -> None:
+    def __init__(
+        self,
+        ruleset: Ruleset,
+        players: Sequence[str] = ("P1", "P2"),
+        *,
+        sets: int | None = None,
+        time_limit_s: float | None = ...,
+        round_cap: int = DEFAULT_ROUND_CAP,
+        team_sizes: Mapping[str, int] | None = None,
+    ) -> None:
         if len(players) != 2 or players[0] == players[1]:
             raise ValueError(f"need two different player names, got {players!r}")
         self.ruleset = ruleset
@@ -839,9 +887,17 @@ class MatchState:
         err = self._legal_error(action)
         if err is not None:
             raise IllegalAction(err)
-        expected = {LagThrow: LagResult, BatonThrow: ThrowOutcome, KingThrow: ThrowOutcome, Inkast: InkastOutcome, PenaltyThrow: InkastOutcome}.get(type(action))
+        expected = {
+            LagThrow: LagResult,
+            BatonThrow: ThrowOutcome,
+            KingThrow: ThrowOutcome,
+            Inkast: InkastOutcome,
+            PenaltyThrow: InkastOutcome,
+        }.get(type(action))
         if expected is not None and not isinstance(outcome, expected):
-            raise TypeError(f"{type(action).__name__} needs a {expected.__name__} outcome, got {type(outcome).__name__}")
+            raise TypeError(
+                f"{type(action).__name__} needs a {expected.__name__} outcome, got {type(outcome).__name__}"
+            )
         n0 = len(self.events)
         self.history.append((action, outcome))
         handler = getattr(self, f"_push_{type(action).__name__}")
@@ -849,16 +905,22 @@ class MatchState:
         return self.events[n0:]
 
     # ------------------------------------------------------------------ helpers
-    def _emit(self, kind: str, text: str, rules: Iterable[str] = (), side: str | None = None, player: str | None = None) -> None:
+    def _emit(
+        self, kind: str, text: str, rules: Iterable[str] = (), side: str | None = None, player: str | None = None
+    ) -> None:
         if player is None and side is not None and self.set_no > 0:
             player = self.player_at(side)
-        self.events.append(Event(round(self.clock, 3), self.set_no, self.turn_no, kind, text, tuple(rules), side, player))
+        self.events.append(
+            Event(round(self.clock, 3), self.set_no, self.turn_no, kind, text, tuple(rules), side, player)
+        )
 
     def _tick(self, seconds: float) -> None:
         if self.play_started:
             self.clock += seconds
 
-    def _finish(self, termination: Termination, winner: str | None, reason: str, points: Mapping[str, int] | None = None) -> None:
+    def _finish(
+        self, termination: Termination, winner: str | None, reason: str, points: Mapping[str, int] | None = None
+    ) -> None:
         pts = dict(points) if points is not None else dict(self.set_wins)
         self._outcome = Outcome(termination, winner, pts, dict(self.set_wins), reason)
         self.phase = Phase.OVER
@@ -871,7 +933,13 @@ class MatchState:
         self.lag_results[a.side] = r
         d = "off the pitch" if r.distance is None else f"{r.distance:.3f} m from the king"
         who = self.player_at(a.side)
-        self._emit("lag", f"{who} lag throw from end {a.side}: {d}" + (", king felled" if r.king_felled else ""), (rs.cite("lag"),), a.side, who)
+        self._emit(
+            "lag",
+            f"{who} lag throw from end {a.side}: {d}" + (", king felled" if r.king_felled else ""),
+            (rs.cite("lag"),),
+            a.side,
+            who,
+        )
         if len(self.lag_results) < 2:
             return
         ra, rb = self.lag_results["A"], self.lag_results["B"]
@@ -896,7 +964,6 @@ class MatchState:
         self._after_lag(winner)
 
     def _after_lag(self, winner: str) -> None:
-        loser = self.players[1] if winner == self.players[0] else self.players[0]
         if self.lag_purpose == "start":
             if self.ruleset.lag_choice:
                 self.phase = Phase.CHOOSE
@@ -907,7 +974,9 @@ class MatchState:
         elif self.lag_purpose == "tiebreak":
             self.tb_advantage = winner
             self.tb_stage = "advantage_pending"
-            self._emit("tiebreak", f"{winner} has the tie-break advantage", (self.ruleset.cite("tiebreak"),), player=winner)
+            self._emit(
+                "tiebreak", f"{winner} has the tie-break advantage", (self.ruleset.cite("tiebreak"),), player=winner
+            )
             self._next_turn()
         elif self.lag_purpose == "decider":
             self.phase = Phase.CHOOSE
@@ -921,7 +990,14 @@ class MatchState:
         if a.what == "advantage":
             adv, chooser = (a.player, other) if a.value == "tiebreak" else (other, a.player)
             self.tb_advantage = adv
-            self._emit("choice", f"{a.player} takes the {'tie-break advantage' if a.value == 'tiebreak' else 'choice of end and opener'}; {adv} has the tie-break advantage", (rs.cite("tiebreak_decider"),), player=a.player)
+            self._emit(
+                "choice",
+                f"{a.player} takes the "
+                f"{'tie-break advantage' if a.value == 'tiebreak' else 'choice of end and opener'}; {adv} has the "
+                "tie-break advantage",
+                (rs.cite("tiebreak_decider"),),
+                player=a.player,
+            )
             self.choice_queue = [(chooser, ("end",)), (chooser, ("start",))]
             self._chosen = set()
             return
@@ -955,7 +1031,9 @@ class MatchState:
         self.raise_at_end = set()
         opener_side = self.end_of[self.opener]
         ends = ", ".join(f"{p} at end {self.end_of[p]}" for p in self.players)
-        self._emit("set", f"set {self.set_no}: {ends}; {self.opener} opens", (rs.cite("sets"),), opener_side, self.opener)
+        self._emit(
+            "set", f"set {self.set_no}: {ends}; {self.opener} opens", (rs.cite("sets"),), opener_side, self.opener
+        )
         if self.tb_decider:
             self.tb_stage = "decider_pending"
         self.turn_side = opponent(opener_side)
@@ -976,7 +1054,12 @@ class MatchState:
         self.penalty_carry = []
         self.tb_pending_removals = []
         s = self.turn_side
-        self._emit("turn", f"turn {self.turn_no}: {self.player_at(s)} (end {s}) with {self.batons_left} batons", (rs.cite("schedule"),), s)
+        self._emit(
+            "turn",
+            f"turn {self.turn_no}: {self.player_at(s)} (end {s}) with {self.batons_left} batons",
+            (rs.cite("schedule"),),
+            s,
+        )
         felled = self.felled_in(s)
         if felled:
             self.inkast_pending = tuple(felled)
@@ -1005,7 +1088,12 @@ class MatchState:
             self.penalty_carry = []
             self.penalty_queue = bad
             self.penalty_number = 0
-            self._emit("penalty", rs.penalty_words.format(kubbs=", ".join(bad), s="s" if len(bad) > 1 else ""), (rs.cite("penalty"),), s)
+            self._emit(
+                "penalty",
+                rs.penalty_words.format(kubbs=", ".join(bad), s="s" if len(bad) > 1 else ""),
+                (rs.cite("penalty"),),
+                s,
+            )
             self.phase = Phase.PENALTY
             return
         self._after_inkast()
@@ -1027,13 +1115,24 @@ class MatchState:
             self.place_queue.append((k, "stößel", s, o))
         valid_txt = ", ".join(sorted(set(r.valid) | set(r.stossel)))
         if valid_txt:
-            self._emit("inkast", f"{self.player_at(s)} inkasts {valid_txt} validly into half {o}", (rs.cite("inkast"),), s)
+            self._emit(
+                "inkast", f"{self.player_at(s)} inkasts {valid_txt} validly into half {o}", (rs.cite("inkast"),), s
+            )
         if r.stossel:
-            self._emit("inkast", f"stößel: {', '.join(sorted(r.stossel))} (placed freely after raising)", (rs.cite("stossel"),), s)
+            self._emit(
+                "inkast",
+                f"stößel: {', '.join(sorted(r.stossel))} (placed freely after raising)",
+                (rs.cite("stossel"),),
+                s,
+            )
         if r.king_felled:
             self.king_standing = False
             winner = self.player_at(o)
-            self._end_set(winner, Termination.EARLY_KING, f"{self.player_at(s)} felled the king early with an inkasted kubb ({rs.cite('early_king')})")
+            self._end_set(
+                winner,
+                Termination.EARLY_KING,
+                f"{self.player_at(s)} felled the king early with an inkasted kubb ({rs.cite('early_king')})",
+            )
 
     def _push_PenaltyThrow(self, a: PenaltyThrow, r: InkastOutcome) -> None:
         rs = self.ruleset
@@ -1045,9 +1144,19 @@ class MatchState:
             return
         if a.kubb in r.invalid:
             self.penalty_number += 1
-            self._emit("penalty", f"penalty throw {a.number} of {a.kubb} by {self.player_at(a.side)} invalid", (rs.cite("penalty"),), a.side)
+            self._emit(
+                "penalty",
+                f"penalty throw {a.number} of {a.kubb} by {self.player_at(a.side)} invalid",
+                (rs.cite("penalty"),),
+                a.side,
+            )
             return
-        self._emit("penalty", f"penalty throw {a.number} of {a.kubb} by {self.player_at(a.side)} valid", (rs.cite("penalty"),), a.side)
+        self._emit(
+            "penalty",
+            f"penalty throw {a.number} of {a.kubb} by {self.player_at(a.side)} valid",
+            (rs.cite("penalty"),),
+            a.side,
+        )
         self.penalty_queue.pop(0)
         self.penalty_number = 0
         if not self.penalty_queue:
@@ -1060,7 +1169,9 @@ class MatchState:
         k = self.kubbs[a.kubb]
         k.half, k.baseline, k.standing, k.pose = a.half, False, True, Pose((float(x), float(y), self._kubb_z))
         cite = rs.cite("stossel") if a.reason == "stößel" else rs.cite("penalty_place")
-        self._emit("place", f"{self.player_at(a.side)} places {a.reason} {a.kubb} at ({x:.2f}, {y:.2f}) m", (cite,), a.side)
+        self._emit(
+            "place", f"{self.player_at(a.side)} places {a.reason} {a.kubb} at ({x:.2f}, {y:.2f}) m", (cite,), a.side
+        )
         if a.reason == "penalty":
             self.penalty_queue.pop(0)
             self.penalty_number = 0
@@ -1096,7 +1207,9 @@ class MatchState:
 
     def _after_place(self) -> None:
         s = self.turn_side
-        if self.tb_stage == "every" or (self.tb_stage == "advantage_pending" and self.player_at(s) == self.tb_advantage):
+        if self.tb_stage == "every" or (
+            self.tb_stage == "advantage_pending" and self.player_at(s) == self.tb_advantage
+        ):
             if self.tb_stage == "advantage_pending":
                 self.tb_stage = "advantage_turn"
             if self.standing_in(opponent(s)):
@@ -1128,7 +1241,12 @@ class MatchState:
         self.line_x = self.throwing_line(s)
         self.phase = Phase.THROW
         if self.line_x != self.pitch.baseline_x(s):
-            self._emit("line", f"{self.player_at(s)} advances to the line x = {self.line_x:.2f} m", (self.ruleset.cite("advance"),), s)
+            self._emit(
+                "line",
+                f"{self.player_at(s)} advances to the line x = {self.line_x:.2f} m",
+                (self.ruleset.cite("advance"),),
+                s,
+            )
 
     def _push_BatonThrow(self, a: BatonThrow, r: ThrowOutcome) -> None:
         self._throw(a, r, king=False)
@@ -1174,12 +1292,22 @@ class MatchState:
                 raise ValueError("throw outcome names the same side as winner and loser")
             win_side = r.winner if r.winner is not None else opponent(r.loser)
             if win_side == s and not (king and r.legal):
-                raise ValueError(f"the judge gave the win to the thrower {s} for a throw that was not a legal king throw")
+                raise ValueError(
+                    f"the judge gave the win to the thrower {s} for a throw that was not a legal king throw"
+                )
             self.king_standing = False
             if win_side == s:
-                self._end_set(self.player_at(s), Termination.KING, f"{self.player_at(s)} felled the king with a king throw ({rs.cite('king')})")
+                self._end_set(
+                    self.player_at(s),
+                    Termination.KING,
+                    f"{self.player_at(s)} felled the king with a king throw ({rs.cite('king')})",
+                )
             else:
-                self._end_set(self.player_at(o), Termination.EARLY_KING, f"{self.player_at(s)} felled the king early ({rs.cite('early_king')})")
+                self._end_set(
+                    self.player_at(o),
+                    Termination.EARLY_KING,
+                    f"{self.player_at(s)} felled the king early ({rs.cite('early_king')})",
+                )
             return
         limit = rs.king_throws_per_turn
         if self.batons_left <= 0 or (king and limit is not None and self.king_throws >= limit):
@@ -1189,16 +1317,27 @@ class MatchState:
         rs = self.ruleset
         s = self.turn_side
         if self.raise_at_end:
-            self._emit("raise", f"raised again at their original spots: {', '.join(sorted(self.raise_at_end))}", (rs.cite("early_baseline"),), s)
+            self._emit(
+                "raise",
+                f"raised again at their original spots: {', '.join(sorted(self.raise_at_end))}",
+                (rs.cite("early_baseline"),),
+                s,
+            )
         self.raise_at_end = set()
         self._tick(rs.time.change_ends_s)
         if self._time_check():
-            self._emit("clock", f"time limit of {self.time_limit_s / 60:.0f} min reached; the turn in progress was finished", (rs.cite("time"),))
+            self._emit(
+                "clock",
+                f"time limit of {self.time_limit_s / 60:.0f} min reached; the turn in progress was finished",
+                (rs.cite("time"),),
+            )
             res = rs.time_up_result(self)
             if res is not None:
                 self._outcome = res
                 self.phase = Phase.OVER
-                self._emit("result", f"match over: {'draw' if res.winner is None else res.winner + ' wins'} — {res.reason}")
+                self._emit(
+                    "result", f"match over: {'draw' if res.winner is None else res.winner + ' wins'} — {res.reason}"
+                )
                 return
             self._start_tiebreak()
             return
@@ -1239,7 +1378,12 @@ class MatchState:
             b0, b1 = self.baseline_standing(self.end_of[p0]), self.baseline_standing(self.end_of[p1])
             w = None if b0 == b1 else (p0 if b0 > b1 else p1)
         pts = self.ruleset.match_points(self, w, Termination.ROUND_CAP)
-        self._finish(Termination.ROUND_CAP, w, f"the round cap of {self.round_cap} turns per set was reached (kubb3d rule, see kubb3d.rules.core)", pts)
+        self._finish(
+            Termination.ROUND_CAP,
+            w,
+            f"the round cap of {self.round_cap} turns per set was reached (kubb3d rule, see kubb3d.rules.core)",
+            pts,
+        )
 
     def _end_set(self, winner: str, termination: Termination, reason: str) -> None:
         rs = self.ruleset
@@ -1250,10 +1394,21 @@ class MatchState:
         p0, p1 = self.players
         if self.set_wins[winner] >= need:
             pts = rs.match_points(self, winner, termination)
-            self._finish(termination if self.sets == 1 else Termination.SETS, winner, reason if self.sets == 1 else f"{winner} won {self.set_wins[winner]} of best-of-{self.sets} sets ({rs.cite('sets')})", pts)
+            self._finish(
+                termination if self.sets == 1 else Termination.SETS,
+                winner,
+                reason
+                if self.sets == 1
+                else f"{winner} won {self.set_wins[winner]} of best-of-{self.sets} sets ({rs.cite('sets')})",
+                pts,
+            )
             return
         if self._time_check():
-            self._emit("clock", f"time limit of {self.time_limit_s / 60:.0f} min reached at the end of set {self.set_no}", (rs.cite("time"),))
+            self._emit(
+                "clock",
+                f"time limit of {self.time_limit_s / 60:.0f} min reached at the end of set {self.set_no}",
+                (rs.cite("time"),),
+            )
         if self.time_expired:
             if self.set_wins[p0] != self.set_wins[p1]:
                 w = p0 if self.set_wins[p0] > self.set_wins[p1] else p1
@@ -1265,7 +1420,11 @@ class MatchState:
             self.lag_purpose = "decider"
             self.phase = Phase.LAG
             self._tick(rs.time.set_break_s)
-            self._emit("tiebreak", "sets level after the time limit: a deciding set in tie-break, third lag throw", (rs.cite("tiebreak_decider"),))
+            self._emit(
+                "tiebreak",
+                "sets level after the time limit: a deciding set in tie-break, third lag throw",
+                (rs.cite("tiebreak_decider"),),
+            )
             self._swap_for_next_set()
             self.opener = None
             return
@@ -1293,6 +1452,15 @@ class MatchState:
             "ends": dict(self.end_of),
             "batons_left": self.batons_left,
             "line_x": self.line_x,
-            "kubbs": {k: {"half": i.half, "baseline": i.baseline, "standing": i.standing, "removed": i.removed, "position_m": list(i.pose.position)} for k, i in sorted(self.kubbs.items())},
+            "kubbs": {
+                k: {
+                    "half": i.half,
+                    "baseline": i.baseline,
+                    "standing": i.standing,
+                    "removed": i.removed,
+                    "position_m": list(i.pose.position),
+                }
+                for k, i in sorted(self.kubbs.items())
+            },
             "outcome": None if self._outcome is None else self._outcome.to_dict(),
         }

@@ -96,7 +96,20 @@ class Kubbuteo(Ruleset):
     king_throws_per_turn: int | None = None
     penalty: str = "place"
     min_king_distance_m: float = KING_CLEARANCE_M
-    time: TimeModel = field(default_factory=lambda: TimeModel(lag_throw_s=8.0, choose_s=5.0, baton_throw_s=4.0, change_ends_s=10.0, inkast_per_kubb_s=4.0, penalty_throw_s=4.0, raise_per_kubb_s=2.0, place_s=4.0, tiebreak_removal_s=3.0, set_break_s=30.0))
+    time: TimeModel = field(
+        default_factory=lambda: TimeModel(
+            lag_throw_s=8.0,
+            choose_s=5.0,
+            baton_throw_s=4.0,
+            change_ends_s=10.0,
+            inkast_per_kubb_s=4.0,
+            penalty_throw_s=4.0,
+            raise_per_kubb_s=2.0,
+            place_s=4.0,
+            tiebreak_removal_s=3.0,
+            set_break_s=30.0,
+        )
+    )
     citations: Mapping[str, str] = field(default_factory=lambda: dict(KT_CITATIONS))
     penalty_words: str = "{kubbs} misflicked after the one allowed misflick: placed by the receiving player"
 

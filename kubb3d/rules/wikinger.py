@@ -118,7 +118,9 @@ class Wikinger(Ruleset):
         b0, b1 = state.baseline_standing(state.end_of[p0]), state.baseline_standing(state.end_of[p1])
         winner = None if b0 == b1 else (p0 if b0 > b1 else p1)
         reason = f"time is up with {b0}:{b1} baseline kubbs standing ({self.cite('time')})"
-        return Outcome(Termination.TIME, winner, self.match_points(state, winner, Termination.TIME), dict(state.set_wins), reason)
+        return Outcome(
+            Termination.TIME, winner, self.match_points(state, winner, Termination.TIME), dict(state.set_wins), reason
+        )
 
 
 # ---------------------------------------------------------------------- group stage
@@ -210,7 +212,11 @@ class Stechen:
 
     def _team_done(self) -> bool:
         t = self.teams[self._team_index]
-        return self._thrown >= self.batons or self.felled[t] >= self.kubbs or self._elapsed + self.time.baton_throw_s > self.time_s
+        return (
+            self._thrown >= self.batons
+            or self.felled[t] >= self.kubbs
+            or self._elapsed + self.time.baton_throw_s > self.time_s
+        )
 
     def legal_actions(self) -> list[StechenThrow]:
         """The next throw, or [] when every team has thrown."""

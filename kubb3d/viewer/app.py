@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import math
 import os
-import time
 from pathlib import Path
 from typing import Any
 
@@ -27,7 +26,7 @@ import numpy as np
 from kubb3d.pitch import KING_ID, Pitch, opponent
 from kubb3d.viewer.controls import Controller, ThrowControls, TIMELINE_HEIGHT
 from kubb3d.viewer.hud import HELP_PLAY, HELP_VIEW, Hud, font_size, legend_items, power_label, ruling_lines, throw_lines, violation_lines
-from kubb3d.viewer.scene import STATUS_COLORS, PieceView, Scene, Segment, Timeline, segment_from_throw
+from kubb3d.viewer.scene import PieceView, Scene, Segment, Timeline, segment_from_throw
 
 
 class NoDisplay(RuntimeError):

@@ -26,7 +26,6 @@ strategy's noise-free throws).
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Callable
@@ -36,7 +35,7 @@ import numpy as np
 from kubb3d.pitch import KING_ID, opponent
 from kubb3d.viewer.controls import SPEED_MAX, SPEED_MIN, Controller, ThrowControls
 from kubb3d.viewer.hud import Hud, power_label, ruling_lines, throw_lines
-from kubb3d.viewer.scene import PieceView, Scene, Segment
+from kubb3d.viewer.scene import PieceView, Segment
 
 PERSON = "P1"
 """Default name of the person's player (DM duels name the players P1 and P2)."""

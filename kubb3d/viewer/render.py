@@ -29,7 +29,6 @@ Only :mod:`kubb3d.viewer` imports this module.
 from __future__ import annotations
 
 import ctypes
-import math
 from dataclasses import dataclass
 
 import numpy as np

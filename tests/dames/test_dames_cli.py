@@ -120,7 +120,13 @@ def test_through_the_main_entry_point() -> None:
     assert ok.returncode == 0 and "  1. S b1NN@h4" in ok.stdout
     # no 3D libraries are loaded by the board game
     probe = subprocess.run(
-        [sys.executable, "-c", "import sys, kubb3d.dames.cli; print('pyglet' in sys.modules, 'pybullet' in sys.modules)"],
-        capture_output=True, text=True, cwd=ROOT,
+        [
+            sys.executable,
+            "-c",
+            "import sys, kubb3d.dames.cli; print('pyglet' in sys.modules, 'pybullet' in sys.modules)",
+        ],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
     )
     assert probe.stdout.strip() == "False False"

@@ -199,7 +199,8 @@ def test_four_players_turn_order_and_directions() -> None:
         turns.append(board.turn)
         values.append(board.ti_value)
         roll = board.legal_rolls()[0]
-        board.push(Move(roll.start, roll.path, next(c for c in range(64) if board.kubb_at(c) is None and c != roll.end)))
+        free = next(c for c in range(64) if board.kubb_at(c) is None and c != roll.end)
+        board.push(Move(roll.start, roll.path, free))
     assert turns == ["E", "N", "W", "S", "E", "N"]
     assert values == [3, 1, 2, 3, 1, 2]
 

@@ -82,7 +82,9 @@ def test_random_games_under_other_rules(rules: DamesRules) -> None:
         check_outcome(board, record.outcome)
 
 
-@pytest.mark.parametrize("kinds", [("random", "greedy"), ("search", "random"), ("greedy", "search", "random", "search")])
+@pytest.mark.parametrize(
+    "kinds", [("random", "greedy"), ("search", "random"), ("greedy", "search", "random", "search")]
+)
 def test_same_seed_same_game(kinds: tuple[str, ...]) -> None:
     rules = DamesRules(players=len(kinds))  # type: ignore[arg-type]
 
@@ -100,10 +102,17 @@ def test_players_use_no_global_random_state() -> None:
     py_state = random.getstate()
     kinds = ("random", "greedy", "search")
     for kind in kinds:
-        params = inspect.signature({"random": RandomPlayer, "greedy": GreedyPlayer, "search": SearchPlayer}[kind]).parameters
+        params = inspect.signature(
+            {"random": RandomPlayer, "greedy": GreedyPlayer, "search": SearchPlayer}[kind]
+        ).parameters
         assert params["rng"].default is inspect.Parameter.empty
     streams = np.random.SeedSequence(3).spawn(2)
-    play_game([make_player("search", np.random.default_rng(streams[0])), make_player("greedy", np.random.default_rng(streams[1]))])
+    play_game(
+        [
+            make_player("search", np.random.default_rng(streams[0])),
+            make_player("greedy", np.random.default_rng(streams[1])),
+        ]
+    )
     assert np.array_equal(np.random.get_state()[1], np_state)
     assert random.getstate() == py_state
 
@@ -169,7 +178,9 @@ def test_search_value_equals_brute_force(case) -> None:
     assert player.stats.value == pytest.approx(brute_force(board, board.turn, 2))
     # the move it picked is worth that value
     board.push(move)
-    child = brute_force(board, to_roll, 1) if board.outcome() is None else terminal_score(board._geo, board.state, to_roll)
+    child = (
+        brute_force(board, to_roll, 1) if board.outcome() is None else terminal_score(board._geo, board.state, to_roll)
+    )
     assert child == pytest.approx(player.stats.value)
 
 

@@ -100,7 +100,9 @@ def test_top_faces_show_as_many_pips_as_the_engine_says(app):
     tops = set()
     for cell, k in board.kubbs().items():
         c = V.cell_center(cell)
-        cam = Camera(c + (0.0, 0.0, 0.5), c.copy(), up=np.array((0.0, 1.0, 0.0)), fov_y=math.radians(20), near=0.05, far=5.0)
+        cam = Camera(
+            c + (0.0, 0.0, 0.5), c.copy(), up=np.array((0.0, 1.0, 0.0)), fov_y=math.radians(20), near=0.05, far=5.0
+        )
         app.camera = cam
         app.frame(0.0, hud=False)
         img = app.pixels().astype(int)
@@ -133,7 +135,10 @@ def test_move_animation_ends_in_the_position_after(app):
 
 def test_cli_screenshot_after_moves(tmp_path):
     out = tmp_path / "d.png"
-    res = CliRunner().invoke(dames_app, ["play", "--players", "search,random", "--seed", "1", "--depth", "1", "--screenshot", str(out), "--after", "3"])
+    res = CliRunner().invoke(
+        dames_app,
+        ["play", "--players", "search,random", "--seed", "1", "--depth", "1", "--screenshot", str(out), "--after", "3"],
+    )
     assert res.exit_code == 0, res.output
     assert "after 3 turns" in res.stdout and out.stat().st_size > 20_000
     from PIL import Image

@@ -18,10 +18,19 @@ def test_every_field_and_measure_is_described():
     assert set(F.MEASURE_COLUMNS) == set(MEASURES)
 
 
-@pytest.mark.parametrize("table, bad, near", [("throw", "sped", "speed"), ("setup", "layuot", "layout"), ("throw", "zzz", None)])
+@pytest.mark.parametrize(
+    "table, bad, near", [("throw", "sped", "speed"), ("setup", "layuot", "layout"), ("throw", "zzz", None)]
+)
 def test_unknown_field_suggests_the_closest(table, bad, near):
-    data = {"schema": 1, "title": "t", "seed": 1, "trials_per_point": 1, "measures": ["hit"],
-            "throw": {"target": "B3", "speed": 10.0}, "setup": {}}
+    data = {
+        "schema": 1,
+        "title": "t",
+        "seed": 1,
+        "trials_per_point": 1,
+        "measures": ["hit"],
+        "throw": {"target": "B3", "speed": 10.0},
+        "setup": {},
+    }
     data[table] = {**data[table], bad: 1}
     with pytest.raises(SpecError) as exc:
         validate(data)
@@ -36,7 +45,14 @@ def test_fields_command(cli):
 
 
 def test_match_spec_refuses_tables_it_would_ignore():
-    base = {"schema": 1, "title": "t", "seed": 1, "trials_per_point": 1, "measures": ["match"], "match": {"skill_a": "club"}}
+    base = {
+        "schema": 1,
+        "title": "t",
+        "seed": 1,
+        "trials_per_point": 1,
+        "measures": ["match"],
+        "match": {"skill_a": "club"},
+    }
     validate(base)  # fine alone
     for extra in ({"setup": {"ground": "wet-grass"}}, {"watch": ["B1"]}):
         with pytest.raises(SpecError, match=r"\[match\] trial sets up its own pitch"):
@@ -52,7 +68,9 @@ def test_dask_backend_without_dask_is_a_one_line_error(monkeypatch, tmp_path):
     from kubb3d.experiment_cli import make_app
 
     real = importlib.util.find_spec
-    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name in ("dask", "distributed") else real(name, *a))
+    monkeypatch.setattr(
+        importlib.util, "find_spec", lambda name, *a: None if name in ("dask", "distributed") else real(name, *a)
+    )
     r = CliRunner().invoke(make_app(), ["run", "hit-8m", "-o", str(tmp_path / "x.sqlite"), "--backend", "dask"])
     assert isinstance(r.exception, UserError) and "pip install 'kubb3d[dask]'" in str(r.exception)
     assert not (tmp_path / "x.sqlite").exists()
@@ -61,8 +79,14 @@ def test_dask_backend_without_dask_is_a_one_line_error(monkeypatch, tmp_path):
 def test_match_spec_takes_a_ground(tmp_path):
     from kubb3d.experiment import read_rows, run
 
-    base = {"schema": 1, "title": "t", "seed": 2, "trials_per_point": 1, "measures": ["match"],
-            "match": {"round_cap": 3, "ground": {"grid": ["grass", "wet-grass"]}}}
+    base = {
+        "schema": 1,
+        "title": "t",
+        "seed": 2,
+        "trials_per_point": 1,
+        "measures": ["match"],
+        "match": {"round_cap": 3, "ground": {"grid": ["grass", "wet-grass"]}},
+    }
     loaded = validate(base)
     assert [f.name for f in loaded.factors] == ["match_ground"]
     run(loaded, tmp_path / "r.sqlite", workers=1, backend="serial", progress=False)

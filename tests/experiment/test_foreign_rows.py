@@ -41,15 +41,26 @@ def _cli(*args):
     return res
 
 
-@pytest.mark.parametrize("row,why", [("{broken", "not valid JSON"), ("[1,2,3]", "not a JSON object"), ("null", "not a JSON object"),
-                                     ('{"trial": 5, "ok": true}', "'trial' field")])
+@pytest.mark.parametrize(
+    "row,why",
+    [
+        ("{broken", "not valid JSON"),
+        ("[1,2,3]", "not a JSON object"),
+        ("null", "not a JSON object"),
+        ('{"trial": 5, "ok": true}', "'trial' field"),
+    ],
+)
 def test_rows_that_are_not_trial_rows_are_skipped_with_one_warning(results, tmp_path, row, why):
     f = _edit(results, tmp_path / "bad.sqlite", [f"UPDATE trials SET row = '{row}' WHERE trial = 3"])
     n = len(read_rows(results))
     with pytest.warns(UserWarning, match=why):
         assert [r["trial"] for r in read_rows(f)] == [i for i in range(n) if i != 3]
-    for args in (["summary", f, "--json"], ["summary", f, "--measure", "felled"], ["plot", f, "--x", "speed", "--out", tmp_path / "p.png"],
-                 ["export", f, "--out", tmp_path / "e.csv"]):
+    for args in (
+        ["summary", f, "--json"],
+        ["summary", f, "--measure", "felled"],
+        ["plot", f, "--x", "speed", "--out", tmp_path / "p.png"],
+        ["export", f, "--out", tmp_path / "e.csv"],
+    ):
         res = _cli(*args)
         assert res.exit_code == 0, res.output
         warns = [ln for ln in res.stderr.splitlines() if ln.startswith("warning:")]
@@ -60,20 +71,39 @@ def test_rows_that_are_not_trial_rows_are_skipped_with_one_warning(results, tmp_
 
 
 def test_a_value_of_the_wrong_kind_is_one_error_line(results, tmp_path):
-    f = _edit(results, tmp_path / "bad.sqlite", ["UPDATE trials SET row = json_set(row, '$.n_felled', json('[1]')) WHERE trial = 2"])
-    for args in (["summary", f, "--measure", "n_felled", "--by", "speed"], ["plot", f, "--x", "speed", "--measure", "n_felled", "--out", tmp_path / "p.png"]):
+    f = _edit(
+        results,
+        tmp_path / "bad.sqlite",
+        ["UPDATE trials SET row = json_set(row, '$.n_felled', json('[1]')) WHERE trial = 2"],
+    )
+    for args in (
+        ["summary", f, "--measure", "n_felled", "--by", "speed"],
+        ["plot", f, "--x", "speed", "--measure", "n_felled", "--out", tmp_path / "p.png"],
+    ):
         res = _cli(*args)
         assert res.exit_code == 2, res.output
-        assert res.stderr.strip().splitlines() == [res.stderr.strip()] and "trial 2" in res.stderr and "not a number" in res.stderr
+        assert (
+            res.stderr.strip().splitlines() == [res.stderr.strip()]
+            and "trial 2" in res.stderr
+            and "not a number" in res.stderr
+        )
     assert not (tmp_path / "p.png").exists()
     # a text value among numbers makes a summary of each value's rate (the text-column rule)
-    g = _edit(results, tmp_path / "text.sqlite", ["UPDATE trials SET row = json_set(row, '$.n_felled', 'many') WHERE trial = 2"])
+    g = _edit(
+        results,
+        tmp_path / "text.sqlite",
+        ["UPDATE trials SET row = json_set(row, '$.n_felled', 'many') WHERE trial = 2"],
+    )
     doc = json.loads(_cli("summary", g, "--measure", "n_felled", "--json").stdout)
     assert [x["k"] for x in doc["groups"] if x["key"]["n_felled"] == "many"] == [1]
 
 
 def test_tables_and_lists_in_group_columns_are_keys_not_crashes(results, tmp_path):
-    f = _edit(results, tmp_path / "bad.sqlite", ["""UPDATE trials SET row = json_set(row, '$.speed', json('{"a": 1}')) WHERE trial = 1"""])
+    f = _edit(
+        results,
+        tmp_path / "bad.sqlite",
+        ["""UPDATE trials SET row = json_set(row, '$.speed', json('{"a": 1}')) WHERE trial = 1"""],
+    )
     doc = json.loads(_cli("summary", f, "--by", "speed", "--json").stdout)
     keys = [g["key"]["speed"] for g in doc["groups"]]
     assert '{"a":1}' in keys and len(keys) == 3

@@ -34,7 +34,14 @@ def test_match_trials_give_an_outcome_per_row_and_repeat_exactly(tmp_path):
 
     m = Match(MatchConfig(skills=("elite", "novice"), seed=int(rows[0]["match_seed"]), round_cap=3, time_limit_s=None))
     m.run()
-    felled_a = sum(len(o.felled) for (act, o), e in zip([h for h in m.state.history if type(h[0]).__name__ in ("BatonThrow", "KingThrow")], [e for e in m.events if e.kind == "throw"]) if e.player == "P1")
+    felled_a = sum(
+        len(o.felled)
+        for (act, o), e in zip(
+            [h for h in m.state.history if type(h[0]).__name__ in ("BatonThrow", "KingThrow")],
+            [e for e in m.events if e.kind == "throw"],
+        )
+        if e.player == "P1"
+    )
     assert rows[0]["match_felled_a"] == felled_a
     for r in rows:
         assert r["ok"], r["error"]

@@ -97,8 +97,38 @@ def _app() -> typer.Typer:
 def test_plot_writes_heatmap_and_curve_pngs(results, tmp_path):
     runner = CliRunner()
     heat, curve = tmp_path / "heat.png", tmp_path / "curve.png"
-    r1 = runner.invoke(_app(), ["experiment", "plot", str(results), "--x", "speed", "--y", "elevation", "--measure", "hit", "--out", str(heat)])
-    r2 = runner.invoke(_app(), ["experiment", "plot", str(results), "--x", "tilt", "--measure", "first_contact=B2", "--bins", "2", "--out", str(curve)])
+    r1 = runner.invoke(
+        _app(),
+        [
+            "experiment",
+            "plot",
+            str(results),
+            "--x",
+            "speed",
+            "--y",
+            "elevation",
+            "--measure",
+            "hit",
+            "--out",
+            str(heat),
+        ],
+    )
+    r2 = runner.invoke(
+        _app(),
+        [
+            "experiment",
+            "plot",
+            str(results),
+            "--x",
+            "tilt",
+            "--measure",
+            "first_contact=B2",
+            "--bins",
+            "2",
+            "--out",
+            str(curve),
+        ],
+    )
     assert r1.exit_code == 0, r1.output
     assert r2.exit_code == 0, r2.output
     for p in (heat, curve):
@@ -120,16 +150,36 @@ def test_cli_user_errors_are_one_line_exit_2(tiny_reference, tmp_path):
     bad.write_text(spec.read_text().replace("trials_per_point = 4", "trials_per_point = -3"))
     code = "from kubb3d.experiment_cli import main; main()"
     out = tmp_path / "r.sqlite"
-    p = subprocess.run([sys.executable, "-c", code, "run", str(bad), "--out", str(out)], capture_output=True, text=True, timeout=60, cwd=ROOT)
+    p = subprocess.run(
+        [sys.executable, "-c", code, "run", str(bad), "--out", str(out)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=ROOT,
+    )
     assert p.returncode == 2
-    assert p.stderr.strip().splitlines() == [f"error: {bad}: trials_per_point: Input should be greater than or equal to 1 (got -3)"]
+    assert p.stderr.strip().splitlines() == [
+        f"error: {bad}: trials_per_point: Input should be greater than or equal to 1 (got -3)"
+    ]
     assert not out.exists()  # refused before any trial ran
-    p = subprocess.run([sys.executable, "-c", code, "plot", str(tmp_path / "none.sqlite"), "--x", "speed"], capture_output=True, text=True, timeout=60, cwd=ROOT)
+    p = subprocess.run(
+        [sys.executable, "-c", code, "plot", str(tmp_path / "none.sqlite"), "--x", "speed"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=ROOT,
+    )
     assert p.returncode == 2 and p.stderr.strip() == f"error: {tmp_path / 'none.sqlite'}: no such results file"
 
 
 def test_readme_example_runs(tmp_path):
-    p = subprocess.run([sys.executable, str(ROOT / "docs" / "example_experiment.py"), str(tmp_path)], capture_output=True, text=True, timeout=180, cwd=ROOT)
+    p = subprocess.run(
+        [sys.executable, str(ROOT / "docs" / "example_experiment.py"), str(tmp_path)],
+        capture_output=True,
+        text=True,
+        timeout=180,
+        cwd=ROOT,
+    )
     assert p.returncode == 0, p.stderr
     assert "experiment: 12 trials" in p.stdout
     rows = read_rows(tmp_path / "example.sqlite")

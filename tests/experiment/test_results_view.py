@@ -15,7 +15,9 @@ def test_results_can_be_queried_with_plain_column_names(cli, tmp_path):
     assert cols[:3] == ["trial", "ok", "error"] and cols[-1] == "wall_s"
     assert {"speed", "elevation_deg", "hit", "n_felled", "felled", "first_contact"} <= set(cols)
     rows = read_rows(out)
-    got = db.execute("SELECT trial, speed, hit, n_felled, felled, typeof(speed), typeof(hit) FROM results ORDER BY trial").fetchall()
+    got = db.execute(
+        "SELECT trial, speed, hit, n_felled, felled, typeof(speed), typeof(hit) FROM results ORDER BY trial"
+    ).fetchall()
     assert [g[0] for g in got] == [r["trial"] for r in rows]
     for g, row in zip(got, rows):
         assert g[1] == row["speed"] and g[2] == int(row["hit"]) and g[3] == row["n_felled"]

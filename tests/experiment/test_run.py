@@ -28,7 +28,19 @@ def test_reference_rows_are_complete(tiny_reference):
     assert [(r["point"], r["rep"]) for r in rows[:5]] == [(0, 0), (1, 0), (2, 0), (3, 0), (0, 1)]
     assert all(r["spawn_key"] == [r["trial"]] and r["seed_entropy"] == "7" for r in rows)
     # every requested measure produced its columns
-    for col in ("hit", "kubbs_felled", "felled", "first_contact", "max_tilt_deg", "legal", "flight_time_s", "rest_positions", "judge_felled", "status_B2", "status_king"):
+    for col in (
+        "hit",
+        "kubbs_felled",
+        "felled",
+        "first_contact",
+        "max_tilt_deg",
+        "legal",
+        "flight_time_s",
+        "rest_positions",
+        "judge_felled",
+        "status_B2",
+        "status_king",
+    ):
         assert col in rows[0], col
     # the drawn values differ between trials of one grid point
     assert len({r["azimuth_deg"] for r in rows if r["point"] == 0}) == 4
@@ -110,7 +122,9 @@ speed_mps = 0.05
     bad_spec = tmp_path / "lean_drawn.toml"
     bad_spec.write_text(text.replace("TRIALS", "3").replace("TILT", "{ normal = [60.0, 40.0] }"))
     loaded = load_spec(bad_spec)
-    draws = [float(np.random.default_rng(np.random.SeedSequence(3, spawn_key=(i,))).normal(60.0, 40.0)) for i in range(6)]
+    draws = [
+        float(np.random.default_rng(np.random.SeedSequence(3, spawn_key=(i,))).normal(60.0, 40.0)) for i in range(6)
+    ]
     expect_bad = {i for i, t in enumerate(draws) if not 0 < t <= 80}
     assert 0 < len(expect_bad) < 6  # the seed gives both kinds
     out3 = tmp_path / "drawn.sqlite"
@@ -118,7 +132,9 @@ speed_mps = 0.05
     rows3 = read_rows(out3)
     assert (rep3.ran, rep3.failed) == (6, len(expect_bad))
     assert {r["trial"] for r in rows3 if not r["ok"]} == expect_bad
-    assert all(r["error"] == f"ValueError: L: tilt_deg must be in (0, 80], got {r['L_tilt_deg']}" for r in rows3 if not r["ok"])
+    assert all(
+        r["error"] == f"ValueError: L: tilt_deg must be in (0, 80], got {r['L_tilt_deg']}" for r in rows3 if not r["ok"]
+    )
 
     # a physics glitch in every trial: all stored as failed, none dropped
     def glitch(self, *a, **k):
@@ -187,7 +203,7 @@ def _session_members(sid: int) -> list[int]:
             stat = (d / "stat").read_text()
         except OSError:
             continue
-        fields = stat[stat.rfind(")") + 2:].split()
+        fields = stat[stat.rfind(")") + 2 :].split()
         if fields[0] != "Z" and int(fields[3]) == sid:
             out.append(int(d.name))
     return out
@@ -198,7 +214,19 @@ def _session_members(sid: int) -> list[int]:
 def test_no_orphan_workers_after_the_run_is_killed(tmp_path, sig):
     spec = write_tiny(tmp_path, trials_per_point=12, name="long.toml")
     out = tmp_path / "killed.sqlite"
-    cmd = [sys.executable, "-c", "from kubb3d.cli import main; main()", "experiment", "run", str(spec), "--out", str(out), "--workers", "2", "-q"]
+    cmd = [
+        sys.executable,
+        "-c",
+        "from kubb3d.cli import main; main()",
+        "experiment",
+        "run",
+        str(spec),
+        "--out",
+        str(out),
+        "--workers",
+        "2",
+        "-q",
+    ]
     log = tmp_path / "stderr.txt"  # a file, not a pipe: an orphan would hold a pipe open
     with open(log, "wb") as fh:
         proc = subprocess.Popen(cmd, cwd=ROOT, start_new_session=True, stdout=subprocess.DEVNULL, stderr=fh)

@@ -20,8 +20,18 @@ def rows_tilt(direction: float, tilt: float):
     return tuple(tuple(sum(yaw[i][k] * ry[k][j] for k in range(3)) for j in range(3)) for i in range(3))
 
 
-def kubb(pid: str, x: float, y: float, *, tilt_deg: float = 0.0, toward_deg: float = 0.0, lying_yaw_deg: float | None = None,
-         side: str = "B", max_tilt_deg: float | None = None, z: float | None = None) -> PieceState:
+def kubb(
+    pid: str,
+    x: float,
+    y: float,
+    *,
+    tilt_deg: float = 0.0,
+    toward_deg: float = 0.0,
+    lying_yaw_deg: float | None = None,
+    side: str = "B",
+    max_tilt_deg: float | None = None,
+    z: float | None = None,
+) -> PieceState:
     """A standard kubb. Upright (optionally tilted on the base edge towards ``toward_deg``)
     or lying flat with its axis along ``lying_yaw_deg``."""
     if lying_yaw_deg is not None:
@@ -43,7 +53,9 @@ def king(x: float = 0.0, y: float = 0.0, *, lying: bool = False) -> PieceState:
     he = (0.045, 0.045, 0.15)
     if lying:
         rows = rows_tilt(0.0, math.pi / 2)
-        return PieceState("king", "king", "box", he, (x, y, 0.045), quat_from_rows(rows), 1.5, (0.0, 0.0, -0.01), max_tilt=math.pi / 2)
+        return PieceState(
+            "king", "king", "box", he, (x, y, 0.045), quat_from_rows(rows), 1.5, (0.0, 0.0, -0.01), max_tilt=math.pi / 2
+        )
     return PieceState("king", "king", "box", he, (x, y, 0.15), (0.0, 0.0, 0.0, 1.0), 1.5, (0.0, 0.0, -0.01))
 
 

@@ -1,6 +1,5 @@
 """Property tests: random upright kubbs away from other bodies stand; random lying kubbs are fallen."""
 
-import math
 
 from helpers import kubb, snap
 from hypothesis import given, settings

@@ -27,18 +27,31 @@ def _app():
 
 
 def test_quiz_with_piped_answers(tmp_path):
-    files = [str(ROOT / "scenarios" / "dm_leaning_on_field_kubb.toml"), str(ROOT / "scenarios" / "dm_king_felled_early.toml")]
-    r = CliRunner().invoke(_app(), ["quiz", *files, "--seed", "3", "--out", str(tmp_path)], input="4\ncounts as felled\n")
+    files = [
+        str(ROOT / "scenarios" / "dm_leaning_on_field_kubb.toml"),
+        str(ROOT / "scenarios" / "dm_king_felled_early.toml"),
+    ]
+    r = CliRunner().invoke(
+        _app(), ["quiz", *files, "--seed", "3", "--out", str(tmp_path)], input="4\ncounts as felled\n"
+    )
     assert r.exit_code == 0, r.output
     assert "Score: 2 of 2" in r.output
     assert "DM §5" in r.output and "DM §1" in r.output
     pngs = sorted(p.name for p in tmp_path.glob("*.png"))
-    assert pngs == ["dm_king_felled_early-side.png", "dm_king_felled_early-top.png", "dm_leaning_on_field_kubb-side.png", "dm_leaning_on_field_kubb-top.png"]
+    assert pngs == [
+        "dm_king_felled_early-side.png",
+        "dm_king_felled_early-top.png",
+        "dm_leaning_on_field_kubb-side.png",
+        "dm_leaning_on_field_kubb-top.png",
+    ]
     assert (tmp_path / pngs[0]).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
 def test_quiz_order_follows_seed_and_ends_on_eof(tmp_path):
-    files = [str(ROOT / "scenarios" / n) for n in ("dm_leaning_on_field_kubb.toml", "dm_king_felled_early.toml", "dm_accident_wind.toml")]
+    files = [
+        str(ROOT / "scenarios" / n)
+        for n in ("dm_leaning_on_field_kubb.toml", "dm_king_felled_early.toml", "dm_accident_wind.toml")
+    ]
     runs = [CliRunner().invoke(_app(), ["quiz", *files, "--seed", str(s), "--no-images"], input="") for s in (1, 1)]
     assert runs[0].output == runs[1].output
     assert "(end of input)" in runs[0].output and "Score: 0 of 0" in runs[0].output
@@ -53,7 +66,15 @@ def test_parse_answer():
 def _tilted(tilt_deg):
     a = math.radians(tilt_deg)
     hx, hz = 0.035, 0.075
-    p = PieceState("K", "kubb", "box", (hx, hx, hz), (0.0, 0.0, hx * math.sin(a) + hz * math.cos(a)), (0.0, math.sin(a / 2), 0.0, math.cos(a / 2)), 0.4557)
+    p = PieceState(
+        "K",
+        "kubb",
+        "box",
+        (hx, hx, hz),
+        (0.0, 0.0, hx * math.sin(a) + hz * math.cos(a)),
+        (0.0, math.sin(a / 2), 0.0, math.cos(a / 2)),
+        0.4557,
+    )
     return Snapshot(0.0, {"K": p})
 
 

@@ -1,9 +1,8 @@
 """Inkast rulings and raising geometry from hand-built snapshots (DM §6, §7; WS basic rules 10–14)."""
 
-import math
 
 import pytest
-from helpers import HX, HZ, MASS, G, ground_contacts, king, kubb, snap, touch
+from helpers import HX, HZ, ground_contacts, king, kubb, snap, touch
 
 from kubb3d.judge import Consequence, InkastContext, JudgeParams, Pose, Status, judge_inkast
 from kubb3d.judge.geometry import columns, rot
@@ -11,7 +10,11 @@ from kubb3d.judge.geometry import columns, rot
 
 def _det(q):
     r = rot(q)
-    return (r[0][0] * (r[1][1] * r[2][2] - r[1][2] * r[2][1]) - r[0][1] * (r[1][0] * r[2][2] - r[1][2] * r[2][0]) + r[0][2] * (r[1][0] * r[2][1] - r[1][1] * r[2][0]))
+    return (
+        r[0][0] * (r[1][1] * r[2][2] - r[1][2] * r[2][1])
+        - r[0][1] * (r[1][0] * r[2][2] - r[1][2] * r[2][0])
+        + r[0][2] * (r[1][0] * r[2][1] - r[1][1] * r[2][0])
+    )
 
 
 def test_lying_kubb_raised_towards_own_baseline():
@@ -22,7 +25,9 @@ def test_lying_kubb_raised_towards_own_baseline():
     x, y, z = r.raised_pose.position
     # tipped over the −x end: base from x = −2 − HZ to −2 − HZ − 2·HX
     assert (x, y, z) == pytest.approx((-2.0 - HZ - HX, 0.5, HZ), abs=1e-9)
-    assert columns(rot(r.raised_pose.quat_xyzw))[2][2] == pytest.approx(1.0, abs=1e-9) or columns(rot(r.raised_pose.quat_xyzw))[2][2] == pytest.approx(-1.0, abs=1e-9)
+    assert columns(rot(r.raised_pose.quat_xyzw))[2][2] == pytest.approx(1.0, abs=1e-9) or columns(
+        rot(r.raised_pose.quat_xyzw)
+    )[2][2] == pytest.approx(-1.0, abs=1e-9)
     assert _det(r.raised_pose.quat_xyzw) == pytest.approx(1.0)
     front = judge_inkast(snap(k), InkastContext(inkasting_side="B", inkasted=("B1",), prefer="front"))
     assert front.raised["B1"].position[0] == pytest.approx(-2.0 + HZ + HX)
@@ -42,8 +47,14 @@ def test_invalid_rethrow_then_penalty():
     assert r1.invalid == {"B1"} and r1.raised == {}
     r2 = judge_inkast(snap(k), InkastContext(inkasting_side="B", inkasted=("B1",), attempt=2))
     assert r2.ruling("B1").consequence is Consequence.PENALTY_KUBB and r2.penalty == "throw"
-    w2 = judge_inkast(snap(k), InkastContext(ruleset="wikinger", inkasting_side="B", inkasted=("B1",), attempt=2), JudgeParams(baton_length=0.3))
-    assert w2.penalty == "place" and "0.30 m" in w2.ruling("B1").reason and w2.ruling("B1").rules == ("WS basic rule 11",)
+    w2 = judge_inkast(
+        snap(k),
+        InkastContext(ruleset="wikinger", inkasting_side="B", inkasted=("B1",), attempt=2),
+        JudgeParams(baton_length=0.3),
+    )
+    assert (
+        w2.penalty == "place" and "0.30 m" in w2.ruling("B1").reason and w2.ruling("B1").rules == ("WS basic rule 11",)
+    )
 
 
 def test_block_building_may_stand_out_under_dm_not_ws():
@@ -71,7 +82,10 @@ def test_stossel_place_freely_and_invalid():
     a = kubb("B1", -2.0, -0.04, lying_yaw_deg=0, side="A")
     b = kubb("B2", -2.0, 0.04, lying_yaw_deg=0, side="A")
     top = kubb("B3", -2.0, 0.0, lying_yaw_deg=90, side="A", z=3 * HX)
-    cs = [touch("B3", "B1", (-2.0, -0.04, 2 * HX), (0, 0, 1), 2.2), touch("B3", "B2", (-2.0, 0.04, 2 * HX), (0, 0, 1), 2.2)]
+    cs = [
+        touch("B3", "B1", (-2.0, -0.04, 2 * HX), (0, 0, 1), 2.2),
+        touch("B3", "B2", (-2.0, 0.04, 2 * HX), (0, 0, 1), 2.2),
+    ]
     sn = snap(a, b, top, contacts=cs + ground_contacts(a) + ground_contacts(b), auto_ground=False)
     j = judge_inkast(sn, InkastContext(inkasting_side="B", inkasted=("B1", "B2", "B3")))
     r = j.ruling("B3")
@@ -98,11 +112,17 @@ def test_king_felled_and_disturbed_pieces():
     k = kubb("B1", -0.3, 0.3, lying_yaw_deg=60, side="A")
     moved = kubb("B5", -1.5, 1.1, lying_yaw_deg=30, side="A")
     before = {"B5": Pose((-1.5, 1.0, HZ)), "king": Pose((0.0, 0.0, 0.15))}
-    j = judge_inkast(snap(k, moved, king(lying=True)), InkastContext(inkasting_side="B", inkasted=("B1",), before=before))
+    j = judge_inkast(
+        snap(k, moved, king(lying=True)), InkastContext(inkasting_side="B", inkasted=("B1",), before=before)
+    )
     assert j.ruling("king").consequence is Consequence.GAME_LOST and (j.winner, j.loser) == ("A", "B") and j.king_felled
     r = j.ruling("B5")
-    assert r.consequence is Consequence.RAISE_AT_ORIGINAL_SPOT and r.raised_pose == before["B5"] and j.raise_now == {"B5"}
-    ws = judge_inkast(snap(k, moved), InkastContext(ruleset="wikinger", inkasting_side="B", inkasted=("B1",), before=before))
+    assert (
+        r.consequence is Consequence.RAISE_AT_ORIGINAL_SPOT and r.raised_pose == before["B5"] and j.raise_now == {"B5"}
+    )
+    ws = judge_inkast(
+        snap(k, moved), InkastContext(ruleset="wikinger", inkasting_side="B", inkasted=("B1",), before=before)
+    )
     assert ws.ruling("B5").rules == ("WS basic rule 14",)
 
 

@@ -16,7 +16,17 @@ from kubb3d.rules.core import KubbInfo
 
 
 def test_every_option_has_a_default_for_every_ruleset():
-    assert {o.name for o in OPTIONS} >= {"own_half_knock", "raise_order", "advance_line", "penalty_distance", "first_foul_warning", "max_tilt_deg", "settle_s", "baseline_after_field", "standing_outside"}
+    assert {o.name for o in OPTIONS} >= {
+        "own_half_knock",
+        "raise_order",
+        "advance_line",
+        "penalty_distance",
+        "first_foul_warning",
+        "max_tilt_deg",
+        "settle_s",
+        "baseline_after_field",
+        "standing_outside",
+    }
     for o in OPTIONS:
         assert set(o.defaults) == {"dm", "wikinger", "kubbuteo"}, o.name
         assert ":" in o.where, o.name
@@ -39,7 +49,10 @@ def test_own_half_kubb_moved_by_a_throw_is_stood_up_again():
     assert r.consequence is Consequence.RAISE_AT_ORIGINAL_SPOT and r.raised_pose == spot
     assert r.rules == ("DM §5", "kubb3d decision: own half")
     assert "F1" in j.raise_now and "F1" not in j.felled
-    later = judge_throw(snap(f1, kubb("B1", 4.0, 0.0)), ThrowContext(thrower="A", own_standing={"F1": spot}, options={"own_half_knock": "raise at end of round"}))
+    later = judge_throw(
+        snap(f1, kubb("B1", 4.0, 0.0)),
+        ThrowContext(thrower="A", own_standing={"F1": spot}, options={"own_half_knock": "raise at end of round"}),
+    )
     assert "F1" in later.raise_again and "F1" not in later.raise_now
     # an own kubb the throw did not move gets no ruling
     still = judge_throw(snap(kubb("F1", -1.5, 0.0, side="A"), kubb("B1", 4.0, 0.0)), ctx)
@@ -73,7 +86,9 @@ def test_ws_penalty_kubb_may_not_overlap_a_baseline_kubb():
     st = _ws_state(rs)
     assert "overlap B3" in rs.placement_error(st, "A1", "B", (3.70, 0.0))
     assert rs.placement_error(st, "A1", "B", (3.60, 0.0)) is None
-    st.kubbs["A2"] = KubbInfo("A2", "B", False, True, Pose((2.0, 0.5, 0.075), (0.0, 0.0, 0.3826834, 0.9238795)))  # turned 45°
+    st.kubbs["A2"] = KubbInfo(
+        "A2", "B", False, True, Pose((2.0, 0.5, 0.075), (0.0, 0.0, 0.3826834, 0.9238795))
+    )  # turned 45°
     assert "overlap A2" in rs.placement_error(st, "A1", "B", (2.0, 0.57))  # clear of its sides, not of its corner
     assert rs.placement_error(st, "A1", "B", (2.0, 0.59)) is None
 
@@ -146,7 +161,8 @@ def test_first_foul_is_only_warned_when_the_option_is_on():
     assert j.ruling("B3").consequence is Consequence.COUNTS_AS_FELLED and "only warned" in j.ruling("B3").reason
     second = judge_throw(s, ThrowContext(**foul, options={"first_foul_warning": True}, earlier_fouls=1))
     assert not second.warned and second.ruling("B3").consequence is Consequence.RAISE_AT_ORIGINAL_SPOT
-    assert not judge_throw(s, ThrowContext(thrower="A", options={"first_foul_warning": True})).warned  # no foul, no warning
+    # no foul, no warning
+    assert not judge_throw(s, ThrowContext(thrower="A", options={"first_foul_warning": True})).warned
 
 
 def test_baseline_kubb_after_the_last_field_kubb_in_contact_order():
@@ -157,7 +173,8 @@ def test_baseline_kubb_after_the_last_field_kubb_in_contact_order():
     by_order = judge_throw(s, ThrowContext(**ctx, options={"baseline_after_field": "contact order"}))
     assert by_order.felled == {"F", "B3"} and "fell before it did" in by_order.ruling("B3").reason
     # B3 went first: it fell while F still stood, so it does not count in either reading
-    first = judge_throw(s, ThrowContext(**{**ctx, "fall_order": ("B3", "F")}, options={"baseline_after_field": "contact order"}))
+    reversed_ctx = ThrowContext(**{**ctx, "fall_order": ("B3", "F")}, options={"baseline_after_field": "contact order"})
+    first = judge_throw(s, reversed_ctx)
     assert first.ruling("B3").consequence is Consequence.RAISE_AT_ORIGINAL_SPOT and first.felled == {"F"}
 
 
@@ -168,7 +185,15 @@ def test_fall_order_from_a_trajectory():
 
     up, c, s = (0.0, 0.0, 0.0, 1.0), math.cos(math.radians(20)), math.sin(math.radians(20))
     tipped = (0.0, s, 0.0, c)  # long axis turned 40° about y
-    rows = lambda *qs: np.array([(0.0, 0.0, 0.075, *q) for q in qs])
-    t = Trajectory(np.arange(3.0), {"B3": rows(up, up, tipped), "F": rows(up, tipped, tipped), "baton1": rows(up, tipped, up), "B1": rows(up, up, up)})
+    def rows(*qs):
+        return np.array([(0.0, 0.0, 0.075, *q) for q in qs])
+
+    poses = {
+        "B3": rows(up, up, tipped),
+        "F": rows(up, tipped, tipped),
+        "baton1": rows(up, tipped, up),
+        "B1": rows(up, up, up),
+    }
+    t = Trajectory(np.arange(3.0), poses)
     tip = math.radians(25.0)
     assert t.fall_order({"B3": tip, "F": tip, "B1": tip}) == ("F", "B3")

@@ -77,9 +77,18 @@ def test_check_fails_on_a_wrong_expectation(app, tmp_path):
 @pytest.mark.parametrize(
     "text, message",
     [
-        (BASE.replace('ruleset = "dm"', 'ruleset = "chess"'), "ruleset: Input should be 'dm', 'wikinger' or 'kubbuteo' (got 'chess')"),
-        (BASE + '[[pieces]]\nid = "B1"\nplace = "tilted"\nat = [1, 0]\n', "pieces[0] (id B1): place = 'tilted' needs the field 'tilt_deg'"),
-        (BASE + '[[pieces]]\nid = "B1"\nplace = "lying"\nat = [1, "x"]\n', "pieces[0] (id B1).at[1]: Input should be a valid number"),
+        (
+            BASE.replace('ruleset = "dm"', 'ruleset = "chess"'),
+            "ruleset: Input should be 'dm', 'wikinger' or 'kubbuteo' (got 'chess')",
+        ),
+        (
+            BASE + '[[pieces]]\nid = "B1"\nplace = "tilted"\nat = [1, 0]\n',
+            "pieces[0] (id B1): place = 'tilted' needs the field 'tilt_deg'",
+        ),
+        (
+            BASE + '[[pieces]]\nid = "B1"\nplace = "lying"\nat = [1, "x"]\n',
+            "pieces[0] (id B1).at[1]: Input should be a valid number",
+        ),
         (BASE.replace("schema = 1", "schema = 7"), "schema: expected 1, got 7"),
         (BASE + "oops = 3\n", "oops: Extra inputs are not permitted"),
         ("schema = 1\ntitle = [", "not valid TOML"),
@@ -96,7 +105,11 @@ def test_bad_file_names_file_and_field(app, tmp_path, text, message):
 
 
 def test_overlapping_pieces_are_named(app, tmp_path):
-    text = BASE + '[[pieces]]\nid = "A1"\nplace = "standing"\nat = [1.0, 0.0]\n[[pieces]]\nid = "A2"\nplace = "standing"\nat = [1.03, 0.0]\n'
+    text = (
+        BASE
+        + '[[pieces]]\nid = "A1"\nplace = "standing"\nat = [1.0, 0.0]\n[[pieces]]\nid = "A2"\nplace = "standing"\nat = '
+          '[1.03, 0.0]\n'
+    )
     p = _write(tmp_path, "overlap.toml", text)
     r = CliRunner().invoke(app, ["judge", str(p)])
     assert r.exit_code == 2

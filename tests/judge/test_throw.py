@@ -56,13 +56,17 @@ def test_standing_again_after_tipping_counts_as_felled():
 
 
 def test_already_felled_and_standing_again():
-    j = judge_throw(snap(kubb("F", 1.5, 0.2)), ThrowContext(already_felled=frozenset({"F"}), field_kubbs=frozenset({"F"})))
+    j = judge_throw(
+        snap(kubb("F", 1.5, 0.2)), ThrowContext(already_felled=frozenset({"F"}), field_kubbs=frozenset({"F"}))
+    )
     assert j.ruling("F").consequence is Consequence.COUNTS_AS_FELLED
     assert j.felled == frozenset() and j.felled_total == {"F"}
 
 
 def test_illegal_throw_raises_felled_kubbs_now():
-    ctx = ThrowContext(legal=False, violations=(Violation("DM §5", "tilted 41°"),), field_kubbs=frozenset({"F"}), round_start=START)
+    ctx = ThrowContext(
+        legal=False, violations=(Violation("DM §5", "tilted 41°"),), field_kubbs=frozenset({"F"}), round_start=START
+    )
     j = judge_throw(snap(kubb("F", 1.5, 0.3, lying_yaw_deg=90)), ctx)
     r = j.ruling("F")
     assert r.consequence is Consequence.RAISE_AT_ORIGINAL_SPOT and r.raised_pose == START["F"]
@@ -84,14 +88,26 @@ def test_king_throw_wins_and_illegal_king_throw_raises():
     assert j.ruling("king").consequence is Consequence.GAME_WON
     assert (j.winner, j.loser) == ("A", "B")
     assert "DM §10" in j.ruling("king").rules
-    bad = judge_throw(snap(king(lying=True), b3), ThrowContext(thrower="A", king_throw=True, legal=False, violations=(("DM §5", "foot fault"),), already_felled=frozenset({"B3"}), round_start=START))
+    bad = judge_throw(
+        snap(king(lying=True), b3),
+        ThrowContext(
+            thrower="A",
+            king_throw=True,
+            legal=False,
+            violations=(("DM §5", "foot fault"),),
+            already_felled=frozenset({"B3"}),
+            round_start=START,
+        ),
+    )
     assert bad.ruling("king").consequence is Consequence.RAISE_AT_ORIGINAL_SPOT and bad.winner is None
     assert bad.ruling("king").raised_pose == START["king"]
 
 
 def test_king_after_all_down_but_no_king_throw_is_set_up_again():
     b3 = kubb("B3", 3.9, 0.0, lying_yaw_deg=0)
-    j = judge_throw(snap(king(lying=True), b3), ThrowContext(ruleset="wikinger", thrower="A", already_felled=frozenset({"B3"})))
+    j = judge_throw(
+        snap(king(lying=True), b3), ThrowContext(ruleset="wikinger", thrower="A", already_felled=frozenset({"B3"}))
+    )
     r = j.ruling("king")
     assert r.consequence is Consequence.RAISE_AT_ORIGINAL_SPOT and r.rules == ("WS Tie-Break After the Group Stage",)
     assert j.winner is None

@@ -76,11 +76,26 @@ def test_disk_tilted_on_the_edge_of_its_flat_without_support_is_fallen():
     tilt = math.radians(20)  # past the 14° tipping angle across the thickness
     q = (0.0, math.sin(tilt / 2), 0.0, math.cos(tilt / 2))
     x = he[0] * math.cos(tilt) - he[0] + he[2] * math.sin(tilt)
-    p = PieceState("B1", "kubb", "disk", he, (0.3 + x, 0.0, he[2] * math.cos(tilt) + he[0] * math.sin(tilt)), q, mass=0.005, side="B")
+    p = PieceState(
+        "B1",
+        "kubb",
+        "disk",
+        he,
+        (0.3 + x, 0.0, he[2] * math.cos(tilt) + he[0] * math.sin(tilt)),
+        q,
+        mass=0.005,
+        side="B",
+    )
     snap = Snapshot(0.0, {"B1": p}, (), kubbuteo_pitch(), 9.81)
     a = analyse(snap, "B1", params_for("kubbuteo"))
     assert a.status is Status.FALLEN and a.margin < 0
-    upright = Snapshot(0.0, {"B1": PieceState("B1", "kubb", "disk", he, (0.3, 0.0, he[2]), mass=0.005, side="B")}, (), kubbuteo_pitch(), 9.81)
+    upright = Snapshot(
+        0.0,
+        {"B1": PieceState("B1", "kubb", "disk", he, (0.3, 0.0, he[2]), mass=0.005, side="B")},
+        (),
+        kubbuteo_pitch(),
+        9.81,
+    )
     assert analyse(upright, "B1", params_for("kubbuteo")).status is Status.STANDING
 
 

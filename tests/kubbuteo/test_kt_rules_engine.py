@@ -7,7 +7,20 @@ import pytest
 
 from kubb3d.equipment import INCH
 from kubb3d.judge.rulings import Pose
-from kubb3d.rules import BatonThrow, Inkast, InkastOutcome, KingThrow, LagResult, LagThrow, MatchState, PlaceKubb, Raise, Termination, ThrowOutcome, get_ruleset
+from kubb3d.rules import (
+    BatonThrow,
+    Inkast,
+    InkastOutcome,
+    KingThrow,
+    LagResult,
+    LagThrow,
+    MatchState,
+    PlaceKubb,
+    Raise,
+    Termination,
+    ThrowOutcome,
+    get_ruleset,
+)
 
 
 def _started() -> MatchState:
@@ -56,7 +69,10 @@ def test_flicking_line_is_the_own_field_kubb_closest_to_the_king():
     for _ in range(5):
         _throw(s)
     # B returns both; A leaves them standing after his turn → A advances
-    s.push(s.legal_actions()[0], InkastOutcome(valid={"B1": Pose((-0.10, 0.25, 0.0156)), "B2": Pose((-0.14, 0.02, 0.0156))}))
+    s.push(
+        s.legal_actions()[0],
+        InkastOutcome(valid={"B1": Pose((-0.10, 0.25, 0.0156)), "B2": Pose((-0.14, 0.02, 0.0156))}),
+    )
     s.push(s.legal_actions()[0])  # raise
     for _ in range(6):
         _throw(s)  # B misses everything

@@ -26,7 +26,17 @@ def test_seeded_match_has_no_violation(ruleset, seed, tmp_path, dm1):
     rep = dm1[0] if ruleset == "dm" else audit_match(ruleset, seed, replay_dir=tmp_path)
     assert [v.to_dict() for v in rep.violations] == []
     # every check that applies to every match looked at something
-    for check in ("completes", "felled_moved", "moved_ruled", "standing_ok", "raised_ok", "conserved", "king_by_rules", "cites_ruleset", "replay_reproduces"):
+    for check in (
+        "completes",
+        "felled_moved",
+        "moved_ruled",
+        "standing_ok",
+        "raised_ok",
+        "conserved",
+        "king_by_rules",
+        "cites_ruleset",
+        "replay_reproduces",
+    ):
         assert rep.checked[check] > 0, check
     assert rep.felled > 0
     # before issue #12 about 40 % of the felled kubbs stood upright at rest; now only the rare
@@ -51,13 +61,28 @@ def test_dm_seed_1_no_kubb_is_felled_without_being_touched(dm1):
                 raised_upside_down.add(kid)
         if out.get("kind") == "throw":
             for kid in out["felled"]:
-                assert kid in r["throws"][0]["trajectory"]["poses"], f"{kid} felled at action {r['i']} without being touched"
+                assert kid in r["throws"][0]["trajectory"]["poses"], (
+                    f"{kid} felled at action {r['i']} without being touched"
+                )
     assert raised_upside_down  # the case of the issue happens in this match
 
 
 def test_cli_json_report(cli, tmp_path):
     log = tmp_path / "audit.jsonl"
-    r = cli("audit", "--ruleset", "dm", "--matches", "1", "--first-seed", "1", "--json", "--replay-dir", str(tmp_path), "--log", str(log))
+    r = cli(
+        "audit",
+        "--ruleset",
+        "dm",
+        "--matches",
+        "1",
+        "--first-seed",
+        "1",
+        "--json",
+        "--replay-dir",
+        str(tmp_path),
+        "--log",
+        str(log),
+    )
     assert r.returncode == 0, r.stderr
     doc = json.loads(r.stdout)
     (line,) = log.read_text().splitlines()
@@ -77,7 +102,13 @@ def test_a_kubb_counted_felled_without_being_touched_is_a_violation():
     aud = _Auditor(rep, 7, get_ruleset("dm"))
     before = {"B1": _kubb("B1", 4.0, 0.0)}
     after = Snapshot(1.0, {"B1": _kubb("B1", 4.0, 0.0)})
-    j = ThrowJudgement((Ruling("B1", Status.STANDING, Consequence.COUNTS_AS_FELLED, ("DM §5",), "history"),), frozenset({"B1"}), frozenset({"B1"}), frozenset(), frozenset())
+    j = ThrowJudgement(
+        (Ruling("B1", Status.STANDING, Consequence.COUNTS_AS_FELLED, ("DM §5",), "history"),),
+        frozenset({"B1"}),
+        frozenset({"B1"}),
+        frozenset(),
+        frozenset(),
+    )
     aud.throw(12, before, after, ThrowContext(thrower="A"), j)
     assert [(v.check, v.seed, v.action) for v in rep.violations] == [("felled_moved", 7, 12)]
     assert rep.felled == 1 and rep.felled_standing == 1
@@ -90,7 +121,13 @@ def test_a_standing_ruling_outside_the_sideline_is_a_violation():
     rep = AuditReport("wikinger")
     aud = _Auditor(rep, 0, get_ruleset("wikinger"))
     k = _kubb("B1", 2.0, -2.56)  # base 9.5 cm across the sideline y = -2.5
-    j = ThrowJudgement((Ruling("B1", Status.STANDING, Consequence.NONE, ("WS basic rule 8",), "stands"),), frozenset(), frozenset(), frozenset(), frozenset())
+    j = ThrowJudgement(
+        (Ruling("B1", Status.STANDING, Consequence.NONE, ("WS basic rule 8",), "stands"),),
+        frozenset(),
+        frozenset(),
+        frozenset(),
+        frozenset(),
+    )
     aud.throw(3, {"B1": k}, Snapshot(1.0, {"B1": k}), ThrowContext(ruleset="wikinger", thrower="A"), j)
     assert [v.check for v in rep.violations] == ["standing_ok"]
     assert "outside the sideline" in rep.violations[0].detail
@@ -125,13 +162,22 @@ def test_a_raised_kubb_is_checked_where_the_match_leaves_the_pieces():
     a4 = _kubb("A4", 0.208, 1.5)
     snap = Snapshot(1.0, {"B4": nudged, "A4": a4})
     ctx = InkastContext(ruleset="wikinger", inkasting_side="A", inkasted=("A4",), before={"B4": spot})
-    j = InkastJudgement((Ruling("A4", Status.FALLEN, Consequence.RAISE_HERE, ("WS basic rule 10",), "raised", False, Pose(a4.position)),), {"A4": Pose(a4.position)})
+    j = InkastJudgement(
+        (
+            Ruling(
+                "A4", Status.FALLEN, Consequence.RAISE_HERE, ("WS basic rule 10",), "raised", False, Pose(a4.position)
+            ),
+        ),
+        {"A4": Pose(a4.position)},
+    )
     aud.inkast(96, snap, ctx, j, {"B4": _kubb("B4", 0.27, 1.5)}, {"B4": _kubb("B4", 0.27, 1.5), "A4": a4})
     assert [(v.check, v.detail) for v in rep.violations] == [("raised_ok", "A4 raised overlapping B4 by 0.8 cm")]
     # the match left B4 nudged: A4 clears it, but B4 is off the spot the engine keeps
     rep.violations.clear()
     aud.inkast(96, snap, ctx, j, {"B4": nudged}, {"B4": nudged, "A4": a4})
-    assert [(v.check, v.detail) for v in rep.violations] == [("conserved", "B4 stood at (0.270, 1.500) before the inkast and 8.0 mm away after it")]
+    assert [(v.check, v.detail) for v in rep.violations] == [
+        ("conserved", "B4 stood at (0.270, 1.500) before the inkast and 8.0 mm away after it")
+    ]
 
 
 def test_a_match_that_stops_with_an_error_is_a_violation_not_a_gap(monkeypatch, tmp_path):

@@ -22,7 +22,14 @@ def _scripted(log: list):
     def human(req: HumanRequest) -> ThrowParams:
         eq, pitch = req.world.equipment, req.world.pitch
         if req.kind in ("inkast", "penalty"):
-            p, _ = me.kubb_throw(eq, pitch, req.side if req.kind == "inkast" else req.state.turn_side, req.target[:2], _NoNoise(), dt=req.world.dt)
+            p, _ = me.kubb_throw(
+                eq,
+                pitch,
+                req.side if req.kind == "inkast" else req.state.turn_side,
+                req.target[:2],
+                _NoNoise(),
+                dt=req.world.dt,
+            )
         else:
             p, _ = me.baton_throw(eq, pitch, req.side, req.line_x, req.target, _NoNoise(), dt=req.world.dt)
         p = replace(p, speed=round(p.speed * 0.98, 6))

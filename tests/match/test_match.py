@@ -100,7 +100,11 @@ def test_physics_glitch_is_logged_and_the_throw_rerun(tmp_path, monkeypatch):
     assert out is not None
     assert len(m.glitches) == 1 and "injected" in m.glitches[0]["reason"]
     assert any(e.kind == "glitch" and "repeated" in e.text for e in events)
-    rec = next(r for r in _records(tmp_path / "g.jsonl") if r["type"] == "action" and any(e["kind"] == "glitch" for e in r["events"]))
+    rec = next(
+        r
+        for r in _records(tmp_path / "g.jsonl")
+        if r["type"] == "action" and any(e["kind"] == "glitch" for e in r["events"])
+    )
     assert len(rec["throws"]) == 1  # the rerun throw is the one that counts
 
 
@@ -128,13 +132,16 @@ def cli():
     return app
 
 
-@pytest.mark.parametrize("args,msg", [
-    (["--ruleset", "crokinole"], "unknown ruleset"),
-    (["--players", "elite,god"], "unknown skill"),
-    (["--sets", "0"], "--sets"),
-    (["--time-limit", "-3"], "--time-limit"),
-    (["--resume", "/nonexistent/x.jsonl"], "cannot read replay"),
-])
+@pytest.mark.parametrize(
+    "args,msg",
+    [
+        (["--ruleset", "crokinole"], "unknown ruleset"),
+        (["--players", "elite,god"], "unknown skill"),
+        (["--sets", "0"], "--sets"),
+        (["--time-limit", "-3"], "--time-limit"),
+        (["--resume", "/nonexistent/x.jsonl"], "cannot read replay"),
+    ],
+)
 def test_cli_user_mistakes_exit_2_with_one_line(cli, args, msg):
     r = CliRunner().invoke(cli, ["match", *args])
     assert r.exit_code == 2, r.output
@@ -144,7 +151,9 @@ def test_cli_user_mistakes_exit_2_with_one_line(cli, args, msg):
 
 
 def test_cli_json_ends_with_outcome(cli, tmp_path):
-    r = CliRunner().invoke(cli, ["match", "--seed", "5", "--round-cap", "3", "--json", "--replay", str(tmp_path / "r.jsonl")])
+    r = CliRunner().invoke(
+        cli, ["match", "--seed", "5", "--round-cap", "3", "--json", "--replay", str(tmp_path / "r.jsonl")]
+    )
     assert r.exit_code == 0, r.output
     doc = json.loads(r.stdout)
     assert list(doc)[-1] == "outcome" and doc["outcome"]["termination"] in {t.name for t in Termination}

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from rules_helpers import MISS, clear_half, field_pose, finish_turn, inkast_all_valid, start, step_default, throw
+from rules_helpers import MISS, clear_half, finish_turn, inkast_all_valid, start, step_default, throw
 
 from kubb3d.judge.rulings import Pose
 from kubb3d.rules import (
@@ -77,7 +77,14 @@ def test_opening_schedule_2_4_6_then_6():
         while s.turn_no == turn:
             step_default(s)
     assert counts == [2, 4, 6, 6, 6]
-    assert [a.baton for a, _ in s.history if isinstance(a, BatonThrow)][:6] == ["baton1", "baton2", "baton1", "baton2", "baton3", "baton4"]
+    assert [a.baton for a, _ in s.history if isinstance(a, BatonThrow)][:6] == [
+        "baton1",
+        "baton2",
+        "baton1",
+        "baton2",
+        "baton3",
+        "baton4",
+    ]
 
 
 def test_inkast_then_raise_then_advance_line_through_nearest_field_kubb():
@@ -87,7 +94,10 @@ def test_inkast_then_raise_then_advance_line_through_nearest_field_kubb():
     throw(s)
     assert s.turn_side == "B" and s.phase == Phase.INKAST
     assert s.legal_actions() == [Inkast("B", ("B1", "B2"), 1)]
-    s.push(Inkast("B", ("B1", "B2"), 1), InkastOutcome(valid={"B1": Pose((-1.2, 0.4, 0.075)), "B2": Pose((-0.6, -0.8, 0.075))}))
+    s.push(
+        Inkast("B", ("B1", "B2"), 1),
+        InkastOutcome(valid={"B1": Pose((-1.2, 0.4, 0.075)), "B2": Pose((-0.6, -0.8, 0.075))}),
+    )
     assert s.legal_actions() == [Raise("A", ("B1", "B2"))]
     s.push(Raise("A", ("B1", "B2")))
     assert s.field_kubbs("A") == {"B1", "B2"}
@@ -363,7 +373,6 @@ def test_time_up_then_sets_level_gives_deciding_set_with_third_lag():
     s.push(Choose(other, "start", other))
     assert s.set_no == 3 and s.opener == other and s.tb_stage == "decider_pending"
     # turns 1-3 without removal; at the end of turn 3 the advantage holder removes one
-    removals = []
     while s.turn_no <= 3 and s.phase != Phase.TIEBREAK:
         step_default(s)
     assert s.turn_no == 3 and s.phase == Phase.TIEBREAK
@@ -405,9 +414,25 @@ def test_round_cap_ends_match():
 
 
 def test_action_and_outcome_roundtrip():
-    acts = [LagThrow("A"), Choose("Ann", "end", "B"), Inkast("A", ("B1", "B2"), 2), PenaltyThrow("B", "A1", 3, "A"), PlaceKubb("A", "A1", (1.0, 2.0), "penalty", "A"), Raise("B", ("A1",)), RemoveTieBreakKubb("B", "B1", "B"), BatonThrow("A", "baton3", -1.25, 2), KingThrow("B", "baton6", 4.0)]
+    acts = [
+        LagThrow("A"),
+        Choose("Ann", "end", "B"),
+        Inkast("A", ("B1", "B2"), 2),
+        PenaltyThrow("B", "A1", 3, "A"),
+        PlaceKubb("A", "A1", (1.0, 2.0), "penalty", "A"),
+        Raise("B", ("A1",)),
+        RemoveTieBreakKubb("B", "B1", "B"),
+        BatonThrow("A", "baton3", -1.25, 2),
+        KingThrow("B", "baton6", 4.0),
+    ]
     for a in acts:
         assert action_from_dict(action_to_dict(a)) == a
-    outs = [LagResult(0.25, True), ThrowOutcome(frozenset({"B1"}), frozenset({"B2"}), None, None, False, {"B3": Pose((1.0, 2.0, 0.075), (0, 0, 0.1, 0.99))}), InkastOutcome({"A1": Pose((1.0, 0.5, 0.075))}, frozenset({"A2"}), frozenset({"A3"}), True)]
+    outs = [
+        LagResult(0.25, True),
+        ThrowOutcome(
+            frozenset({"B1"}), frozenset({"B2"}), None, None, False, {"B3": Pose((1.0, 2.0, 0.075), (0, 0, 0.1, 0.99))}
+        ),
+        InkastOutcome({"A1": Pose((1.0, 0.5, 0.075))}, frozenset({"A2"}), frozenset({"A3"}), True),
+    ]
     for o in outs:
         assert outcome_from_dict(o.to_dict()) == o

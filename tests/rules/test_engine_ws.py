@@ -3,11 +3,9 @@
 from __future__ import annotations
 
 import pytest
-from rules_helpers import MISS, clear_half, finish_turn, inkast_all_valid, step_default, throw
+from rules_helpers import finish_turn, inkast_all_valid, step_default, throw
 
-from kubb3d.judge.rulings import Pose
 from kubb3d.rules import (
-    BatonThrow,
     IllegalAction,
     Inkast,
     InkastOutcome,
@@ -17,16 +15,19 @@ from kubb3d.rules import (
     MatchState,
     Phase,
     PlaceKubb,
-    Raise,
     Termination,
     ThrowOutcome,
     get_ruleset,
 )
-from kubb3d.rules.wikinger import GameResult, Stechen, StechenThrow, group_ranking
+from kubb3d.rules.wikinger import GameResult, Stechen, group_ranking
 
 
 def ws(**kw) -> MatchState:
-    return MatchState(get_ruleset("wikinger", **{k: v for k, v in kw.items() if k == "team_size"}), ("Left", "Right"), **{k: v for k, v in kw.items() if k != "team_size"})
+    return MatchState(
+        get_ruleset("wikinger", **{k: v for k, v in kw.items() if k == "team_size"}),
+        ("Left", "Right"),
+        **{k: v for k, v in kw.items() if k != "team_size"},
+    )
 
 
 def lag(s: MatchState, da: float, db: float, ka: bool = False, kb: bool = False) -> None:
@@ -144,7 +145,12 @@ def test_ws_turn_in_progress_is_finished_after_the_clock():
 
 
 def test_group_ranking_points_head_to_head_and_stechen_tiers():
-    res = [GameResult("X", "Y", 2, 0), GameResult("Y", "Z", 1, 0), GameResult("X", "Z", 0, 2), GameResult("W", "X", 0, 0)]
+    res = [
+        GameResult("X", "Y", 2, 0),
+        GameResult("Y", "Z", 1, 0),
+        GameResult("X", "Z", 0, 2),
+        GameResult("W", "X", 0, 0),
+    ]
     # points: X 2, Y 1, Z 2, W 0 -> X and Z level; Z beat X head-to-head
     assert group_ranking(res) == [("Z",), ("X",), ("Y",), ("W",)]
     res2 = [GameResult("X", "Y", 2, 0), GameResult("Y", "Z", 2, 0), GameResult("Z", "X", 2, 0)]

@@ -36,7 +36,12 @@ def test_session_plays_the_same_match_as_the_driver_and_shows_its_state():
                 # controls set up from the request: side, line, speed range
                 assert c.line_x == req.line_x and c.line == req.line_x
                 if req.kind in ("inkast", "penalty"):
-                    assert c.side != req.into and c.speed_range == INKAST_SPEED and c.elevation_deg == 50.0 and c.release_angle_deg == 0.0
+                    assert (
+                        c.side != req.into
+                        and c.speed_range == INKAST_SPEED
+                        and c.elevation_deg == 50.0
+                        and c.release_angle_deg == 0.0
+                    )
                 else:
                     assert c.side == req.side and c.speed_range == BATON_SPEED and c.release_angle_deg == 60.0
                 # the HUD shows the match state while the worker waits for the person
@@ -88,7 +93,9 @@ def test_state_lines_count_kubbs_per_half():
         lines = state_lines(st, "P1")
         for h in "AB":
             n, felled = len(st.standing_in(h)), len(st.felled_in(h))
-            assert re.search(rf"{h} \({st.player_at(h)}\) {n}\b" + (f"[^,]*, {felled} felled" if felled else ""), lines[3]), (lines[3], h, n, felled)
+            assert re.search(
+                rf"{h} \({st.player_at(h)}\) {n}\b" + (f"[^,]*, {felled} felled" if felled else ""), lines[3]
+            ), (lines[3], h, n, felled)
         assert f"turn {st.turn_no}:" in lines[1] and lines[0].startswith(f"set {st.set_no} ")
     finally:
         m.close()

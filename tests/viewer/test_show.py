@@ -23,7 +23,9 @@ def test_show_world_throw_scenario_and_replay(tmp_path, root, cli):
         result = kubb3d.throw_baton(world, params)
     out = kubb3d.show(result, tmp_path / "throw.png", width=320, height=180)
     assert _grass_share(out, (320, 180)) > 0.3
-    out = kubb3d.show(root / "scenarios" / "dm_leaning_on_field_kubb.toml", tmp_path / "scenario.png", width=320, height=180)
+    out = kubb3d.show(
+        root / "scenarios" / "dm_leaning_on_field_kubb.toml", tmp_path / "scenario.png", width=320, height=180
+    )
     assert _grass_share(out, (320, 180)) > 0.2
     replay = tmp_path / "m.jsonl"
     assert cli("match", "-q", "--round-cap", "3", "--replay", str(replay)).returncode == 0

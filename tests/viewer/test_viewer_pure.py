@@ -136,6 +136,11 @@ def test_replay_file_errors(tmp_path):
     bad.write_text('{"type": "action"}\n')
     with pytest.raises(ReplayError, match="no header"):
         load_replay(bad)
-    bad.write_text(json.dumps({"type": "header", "schema": 1, "equipment": "standard", "pitch": {"length": 8, "width": 5}}) + "\n" + json.dumps({"type": "world", "poses": {"A1": [1, 2]}}) + "\n")
+    bad.write_text(
+        json.dumps({"type": "header", "schema": 1, "equipment": "standard", "pitch": {"length": 8, "width": 5}})
+        + "\n"
+        + json.dumps({"type": "world", "poses": {"A1": [1, 2]}})
+        + "\n"
+    )
     with pytest.raises(ReplayError, match=r":2: (i|poses\.A1): "):
         load_replay(bad)

@@ -77,7 +77,7 @@ def test_a_moving_piece_does_not_redraw_the_shadow_map(app):
     pid = "baton1" if baton is not None else "B1"
     piece = s.scene.pieces[pid]
     redrawn = []
-    for k in range(4):
+    for _ in range(4):
         piece.pose[2] += 0.05
         app.frame(0.0, hud=False)
         redrawn.append(app.renderer.stats.shadow_redrawn)
