@@ -26,10 +26,11 @@ show               :mod:`kubb3d.display` (3D view, or a PNG headless)
 from __future__ import annotations
 
 import importlib
+from typing import Any
 
 __version__ = "0.1.0"
 
-_LAZY = {
+_LAZY: dict[str, str | tuple[str, str]] = {
     "World": "kubb3d.physics.world",
     "Terrain": "kubb3d.physics.world",
     "PhysicsGlitch": "kubb3d.physics.world",
@@ -51,9 +52,10 @@ _LAZY = {
 __all__ = sorted(_LAZY)
 
 
-def __getattr__(name: str):
+def __getattr__(name: str) -> Any:
     if name in _LAZY:
-        module, attr = _LAZY[name] if isinstance(_LAZY[name], tuple) else (_LAZY[name], name)
+        entry = _LAZY[name]
+        module, attr = entry if isinstance(entry, tuple) else (entry, name)
         value = getattr(importlib.import_module(module), attr)
         globals()[name] = value
         return value

@@ -87,7 +87,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Literal, Union
+from typing import Any, Literal, Sequence, Union
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
@@ -810,7 +810,7 @@ def run(path: str | Path, *, keep_world: bool = False) -> tuple[Result, Built | 
     return res, None
 
 
-def collect(paths: list[str | Path]) -> list[Path]:
+def collect(paths: Sequence[str | Path]) -> list[Path]:
     """Scenario files from files and directories (``*.toml`` directly inside a directory,
     sorted; sub-directories such as ``scenarios/experiments/`` are not searched). A name that
     is no file, such as ``dm_king_felled_early``, is looked up in the shipped library

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import asdict, dataclass, field
-from typing import Iterator, Literal, Mapping
+from typing import Any, Iterator, Literal, Mapping
 
 import numpy as np
 
@@ -21,7 +21,7 @@ GROUND_ID = "ground"
 """The id used for the ground in contacts."""
 
 PieceKind = Literal["kubb", "king", "baton", "stake"]
-Shape = Literal["box", "cylinder"]
+Shape = Literal["box", "cylinder", "disk"]
 
 Vec3 = tuple[float, float, float]
 Quat = tuple[float, float, float, float]
@@ -59,7 +59,7 @@ class PieceState:
     Attributes:
         id: piece id (``A1``, ``king``, ``baton3``, ``stake-A-left`` …).
         kind: ``kubb`` | ``king`` | ``baton`` | ``stake``.
-        shape: ``box`` (kubb, king) or ``cylinder`` (baton, stake).
+        shape: ``box`` (kubb, king), ``cylinder`` (baton, stake) or ``disk`` (Kubbuteo kubb).
         half_extents: box half sizes (hx, hy, hz), m; for a cylinder (r, r, L/2).
         position: centre of the piece's bounding box, m, shape (3,).
         quat_xyzw: orientation.
@@ -102,13 +102,15 @@ class PieceState:
     @property
     def com(self) -> np.ndarray:
         """Centre of mass in the world, m, shape (3,)."""
-        return np.asarray(self.position) + self.rotation @ np.asarray(self.com_local)
+        com: np.ndarray = np.asarray(self.position) + self.rotation @ np.asarray(self.com_local)
+        return com
 
     def corners(self) -> np.ndarray:
         """The 8 corners of the bounding box in the world, m, shape (8, 3)."""
         hx, hy, hz = self.half_extents
         signs = np.array([[sx, sy, sz] for sx in (-1, 1) for sy in (-1, 1) for sz in (-1, 1)], dtype=float)
-        return np.asarray(self.position) + (signs * (hx, hy, hz)) @ self.rotation.T
+        out: np.ndarray = np.asarray(self.position) + (signs * (hx, hy, hz)) @ self.rotation.T
+        return out
 
 
 @dataclass(frozen=True)
@@ -176,7 +178,7 @@ class Snapshot:
         """Pieces of the given kinds, in id order."""
         return [p for _, p in sorted(self.pieces.items()) if p.kind in kinds]
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """JSON-friendly dict."""
         return {
             "time": self.time,
@@ -187,10 +189,10 @@ class Snapshot:
         }
 
     @classmethod
-    def from_dict(cls, data: dict) -> "Snapshot":
+    def from_dict(cls, data: dict[str, Any]) -> "Snapshot":
         """Inverse of :meth:`to_dict`."""
 
-        def tup(d: dict) -> dict:
+        def tup(d: dict[str, Any]) -> dict[str, Any]:
             return {k: tuple(v) if isinstance(v, list) else v for k, v in d.items()}
 
         pieces = {p["id"]: PieceState(**tup(p)) for p in data["pieces"]}

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import List, Optional
+from typing import TYPE_CHECKING, List, Optional
 
 import typer
 
@@ -21,7 +21,11 @@ def _fail(msg: str) -> None:
     raise typer.Exit(2)
 
 
-def _format(res) -> str:
+if TYPE_CHECKING:
+    from kubb3d.scenario import Result
+
+
+def _format(res: Result) -> str:
     lines = [f"{res.path}: {res.spec.title} [{res.spec.ruleset}]"]
     for r in res.judgement.rulings:
         extra = []

@@ -171,15 +171,17 @@ def analyse_table_piece(snapshot: Snapshot, p: PieceState, params: JudgeParams, 
             p.id, Status.FALLEN, f"{name} lies {what} on the board.", tilt, -math.inf, True, touching, (), False
         )
     cm = com(p)
-    if p.shape == "disk":
+    if pts is not None:
         sup, on_flat, _ = _support(pts, params.base_tol)
         margin = _margin((cm[0], cm[1]), sup)
         if not on_flat:
             margin = min(margin, -params.tip_margin)
     else:
-        from kubb3d.equipment import get_set
+        from kubb3d.equipment import MushroomPiece, get_set
 
-        stem_r = get_set("kubbuteo").king.stem_diameter / 2
+        king = get_set("kubbuteo").king
+        assert isinstance(king, MushroomPiece)
+        stem_r = king.stem_diameter / 2
         foot = apply(rm, (0.0, 0.0, -p.half_extents[2]))
         fx, fy = p.position[0] + foot[0], p.position[1] + foot[1]
         margin = stem_r * math.cos(tilt) - math.hypot(cm[0] - fx, cm[1] - fy)
@@ -244,17 +246,19 @@ def stand_up_spot(snapshot: Snapshot, kid: str, half: str, blockers: dict[str, t
     along x, diameter across) clears every blocker footprint (``blockers``: id → (x, y) of
     standing disks or the king, all taken as the disk's footprint; the king as a circle of its
     cap radius, kept clear of the disk's rectangular footprint)."""
-    from kubb3d.equipment import get_set
+    from kubb3d.equipment import DiskPiece, MushroomPiece, get_set
 
     eq = get_set("kubbuteo")
-    t2, r, h2 = eq.kubb.thickness / 2, eq.kubb.radius, eq.kubb.height / 2
+    disk, mushroom = eq.kubb, eq.king
+    assert isinstance(disk, DiskPiece) and isinstance(mushroom, MushroomPiece)
+    t2, r, h2 = disk.thickness / 2, disk.radius, disk.height / 2
     pitch = snapshot.pitch
     p = snapshot.pieces[kid]
     lo, hi = (-pitch.length / 2 + t2, -t2) if half == "A" else (t2, pitch.length / 2 - t2)
     x = min(max(p.position[0], lo), hi)
     ymax = pitch.half_width - r
     y0 = min(max(p.position[1], -ymax), ymax)
-    king_r = eq.king.diameter / 2
+    king_r = mushroom.diameter / 2
 
     def clear(x: float, y: float) -> bool:
         for bid, (bx, by) in blockers.items():

@@ -30,7 +30,7 @@ class Option:
 
     name: str
     defaults: Mapping[str, Any]
-    choices: tuple | None
+    choices: tuple[Any, ...] | None
     question: str
     concerns: str
     where: str

@@ -47,11 +47,13 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field, replace
-from typing import Any, Mapping
+from typing import Any, Mapping, cast
 
 from kubb3d.judge import citations as C
 from kubb3d.judge.geometry import (
     UP,
+    Pt,
+    Vec,
     columns,
     cross,
     dot,
@@ -157,7 +159,7 @@ class InkastJudgement(RulingsLookup):
         """An inkasted kubb felled the king (the inkasting side loses, DM §1)."""
         return self.loser is not None
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """JSON-friendly dict."""
         return {
             "event": "inkast",
@@ -214,7 +216,7 @@ def _inflate(poly: Poly, by: float) -> Poly:
     return out
 
 
-def _standing_rotation(p: PieceState, end: int) -> tuple:
+def _standing_rotation(p: PieceState, end: int) -> tuple[Vec, Vec, Vec]:
     """Rows of the rotation that stands ``p`` on end face ``end`` by the smallest turn
     (about a horizontal axis: no turning about the vertical, DM §7)."""
     r = rot(p.quat_xyzw)
@@ -236,10 +238,11 @@ def _standing_rotation(p: PieceState, end: int) -> tuple:
         (ky * kx * t + kz * sa, ca + ky * ky * t, ky * kz * t - kx * sa),
         (kz * kx * t - ky * sa, kz * ky * t + kx * sa, ca + kz * kz * t),
     )
-    return tuple(tuple(sum(rk[i][m] * r[m][j] for m in range(3)) for j in range(3)) for i in range(3))
+    rows = tuple(tuple(sum(rk[i][m] * r[m][j] for m in range(3)) for j in range(3)) for i in range(3))
+    return cast("tuple[Vec, Vec, Vec]", rows)
 
 
-def _snap_upright(rows) -> tuple:
+def _snap_upright(rows: tuple[Vec, Vec, Vec]) -> tuple[Vec, Vec, Vec]:
     """Make the body z axis exactly vertical (±), keeping the yaw."""
     xb, _, zb = columns(rows)
     sign = 1.0 if zb[2] >= 0 else -1.0
@@ -271,7 +274,7 @@ def _pivot(p: PieceState, end: int) -> tuple[tuple[float, float], tuple[float, f
     return edge, (dx / n, dy / n)
 
 
-def _block(pivot, d, half: float, width: float, obstacles: Mapping[str, Poly], tol: float) -> tuple[float, str]:
+def _block(pivot: Pt, d: Pt, half: float, width: float, obstacles: Mapping[str, Poly], tol: float) -> tuple[float, str]:
     """How far (m, from the pivot along d) the square can reach before it hits an obstacle,
     and the obstacle's id (width if nothing blocks, '')."""
     e = (-d[1], d[0])
@@ -301,8 +304,8 @@ def tip_options(
     side: str,
     obstacles: Mapping[str, Poly],
     params: JudgeParams,
-    ends=(1, -1),
-    pivots=None,
+    ends: tuple[int, ...] = (1, -1),
+    pivots: Mapping[int, tuple[Pt, Pt]] | None = None,
 ) -> list[TipOption]:
     """The ways to raise kubb ``p`` into half ``side``, one per end in ``ends``.
 
@@ -345,7 +348,8 @@ def tip_options(
 
 
 def _state_at(p: PieceState, pose: Pose) -> PieceState:
-    return replace(p, position=tuple(pose.position), quat_xyzw=tuple(pose.quat_xyzw))
+    position, quat = cast(Vec, tuple(pose.position)), cast("tuple[float, float, float, float]", tuple(pose.quat_xyzw))
+    return replace(p, position=position, quat_xyzw=quat)
 
 
 def _ground_ends(snapshot: Snapshot, index: ContactIndex, p: PieceState, params: JudgeParams) -> set[int]:
@@ -542,10 +546,10 @@ def judge_inkast(after: Snapshot, ctx: InkastContext, params: JudgeParams | None
 
     # the order of raising decides which of two kubbs with overlapping tipping squares gets
     # its square and which is tipped up against it (option raise_order, DM §7 names none)
-    order = list(inkasted)
+    raise_order = list(inkasted)
     if option(ctx.options, "raise_order", ctx.ruleset) == "nearest baseline first":
-        order.sort(key=lambda k: abs(pieces[k].position[0] - baseline_x))  # stable: ties in throwing order
-    for kid in order:
+        raise_order.sort(key=lambda k: abs(pieces[k].position[0] - baseline_x))  # stable: ties in throwing order
+    for kid in raise_order:
         if kid in lying:
             raise_lying(kid)
 
@@ -565,11 +569,11 @@ def judge_inkast(after: Snapshot, ctx: InkastContext, params: JudgeParams | None
             base = square(base_c, d2, p.half_extents[0])
             note += f" where {who} stands, so it is moved off {who} until they touch"
         inside = _inside(base, pitch, half_side, params.line_tol)
-        opt = TipOption(
+        stood = TipOption(
             -1, Pose((base_c[0], base_c[1], p.half_extents[2]), quat_from_rows(rows)), base, base, "", inside, inside
         )
-        options[kid] = [opt]
-        commit(kid, opt if inside else None)
+        options[kid] = [stood]
+        commit(kid, stood if inside else None)
         notes[kid] = note
 
     # --- stößel: validity from the theoretical position, then a proposed free spot
@@ -673,7 +677,7 @@ def judge_inkast(after: Snapshot, ctx: InkastContext, params: JudgeParams | None
 
 
 def _push_clear(
-    centre, d2, half: float, obstacles: Mapping[str, Poly], params: JudgeParams
+    centre: Pt, d2: Pt, half: float, obstacles: Mapping[str, Poly], params: JudgeParams
 ) -> tuple[tuple[float, float], str] | None:
     """Move a square base (centre, side direction ``d2``, half side ``half``, m) straight away
     from the obstacles it overlaps until it only touches them: (new centre, the first obstacle
@@ -718,7 +722,12 @@ def _flat_on_ground(p: PieceState) -> PieceState:
 
 
 def _free_spot(
-    good: list[TipOption], obstacles: Mapping[str, Poly], pitch: Pitch, side: str, params: JudgeParams, half_extents
+    good: list[TipOption],
+    obstacles: Mapping[str, Poly],
+    pitch: Pitch,
+    side: str,
+    params: JudgeParams,
+    half_extents: tuple[float, float, float],
 ) -> TipOption | None:
     """A valid spot for a stößel: its theoretical raised square if free, else the nearest
     free square on rings around it (step one kubb width)."""

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
+from typing import Any
 
 
 class Status(str, Enum):
@@ -84,9 +85,9 @@ class Ruling:
     raised_pose: Pose | None = None
     valid: bool | None = None
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """JSON-friendly dict."""
-        d = {
+        d: dict[str, Any] = {
             "piece": self.piece,
             "status": self.status.value,
             "consequence": self.consequence.value,

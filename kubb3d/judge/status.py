@@ -32,10 +32,10 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, Iterable
 
 from kubb3d.judge import citations as C
-from kubb3d.judge.geometry import ccw, columns, com, end_face, inside_margin, rot, tipping_angle
+from kubb3d.judge.geometry import Vec, ccw, columns, com, end_face, inside_margin, rot, tipping_angle
 from kubb3d.judge.params import DEFAULT_PARAMS, JudgeParams
 from kubb3d.judge.rulings import Status
 from kubb3d.snapshot import GROUND_ID, PieceState, Snapshot
@@ -57,7 +57,7 @@ class ContactIndex:
     __slots__ = ("by_piece", "has_forces")
 
     def __init__(self, snapshot: Snapshot) -> None:
-        by: dict[str, list] = {}
+        by: dict[str, list[tuple[str, Vec, Vec, float]]] = {}
         has_forces = False
         for c in snapshot.contacts:
             n = c.normal_on_b
@@ -102,11 +102,11 @@ class Analysis:
     hand_check: bool = False
 
 
-def _names(ids) -> str:
-    ids = list(ids)
-    if len(ids) <= 1:
-        return "".join(ids)
-    return ", ".join(ids[:-1]) + " and " + ids[-1]
+def _names(ids: Iterable[str]) -> str:
+    names = list(ids)
+    if len(names) <= 1:
+        return "".join(names)
+    return ", ".join(names[:-1]) + " and " + names[-1]
 
 
 def knocked_past_tipping(p: PieceState, params: JudgeParams = DEFAULT_PARAMS) -> bool:
@@ -231,6 +231,7 @@ def analyse(
         return Analysis(
             piece_id, Status.FALLEN, f"{name} lies on the ground{extra}.", tilt, margin, True, touching, (), False
         )
+    supporters: tuple[str, ...]
     if margin >= params.tip_margin:
         doubt = bool(strong) and (margin < params.doubt_margin or tilt > params.flat_tilt)
         status, reason, supporters = (
@@ -287,7 +288,7 @@ def analyse(
     return Analysis(piece_id, status, reason, tilt, margin, True, touching, supporters, doubt)
 
 
-def _corners(p: PieceState, r) -> list:
+def _corners(p: PieceState, r: tuple[Vec, Vec, Vec]) -> list[Vec]:
     from kubb3d.judge.geometry import add, apply
 
     hx, hy, hz = p.half_extents

@@ -36,15 +36,15 @@ Decisions where the rules are silent (documented in the rulings' reasons):
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any, Iterable, Mapping
 
 from kubb3d.judge import citations as C
 from kubb3d.judge.options import option
 from kubb3d.judge.params import DEFAULT_PARAMS, JudgeParams
 from kubb3d.judge.rulings import Consequence, Pose, Ruling, RulingsLookup, Status
 from kubb3d.judge.status import ContactIndex, HandCheck, analyse, knocked_past_tipping, status_rules
-from kubb3d.pitch import KING_ID, opponent
-from kubb3d.snapshot import Snapshot
+from kubb3d.pitch import KING_ID, Pitch, opponent
+from kubb3d.snapshot import PieceState, Snapshot
 
 
 def _violation_rule(v: Any) -> tuple[str, str]:
@@ -89,7 +89,7 @@ class ThrowContext:
     ruleset: str = "dm"
     thrower: str = "A"
     legal: bool = True
-    violations: tuple = ()
+    violations: tuple[Any, ...] = ()
     king_throw: bool = False
     round_start: Mapping[str, Pose] = field(default_factory=dict)
     field_kubbs: frozenset[str] = frozenset()
@@ -140,7 +140,7 @@ class ThrowJudgement(RulingsLookup):
     loser: str | None = None
     warned: bool = False
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """JSON-friendly dict."""
         return {
             "event": "throw",
@@ -208,6 +208,7 @@ def judge_throw(
     by_order = option(ctx.options, "baseline_after_field", ctx.ruleset) == "contact order"
 
     rulings: list[Ruling] = []
+    rules: tuple[str, ...]
     felled: set[str] = set()
     newly: set[str] = set()
     raise_again: set[str] = set()
@@ -454,10 +455,10 @@ def judge_throw(
     ruled = {r.piece for r in rulings}
     now = option(ctx.options, "own_half_knock", ctx.ruleset) == "raise now"
     for pid, pose in sorted(ctx.own_standing.items()):
-        p = pieces.get(pid)
-        if p is None or pid in ruled or p.kind != "kubb":
+        own = pieces.get(pid)
+        if own is None or pid in ruled or own.kind != "kubb":
             continue
-        if not _moved(p, pose, params):
+        if not _moved(own, pose, params):
             continue
         a = analyse(after, pid, params, hand_check, index=index)
         rules = (C.DM_THROWING, C.KUBB3D_OWN_HALF) if dm else (C.WS_DISTURBED, C.KUBB3D_OWN_HALF)
@@ -496,7 +497,7 @@ def judge_throw(
     )
 
 
-def _fell_after(pid: str, field_kubbs, fall_order) -> bool:
+def _fell_after(pid: str, field_kubbs: Iterable[str], fall_order: tuple[str, ...]) -> bool:
     """Every one of ``field_kubbs`` went past its tipping angle before ``pid`` did."""
     if pid not in fall_order:
         return False
@@ -504,7 +505,7 @@ def _fell_after(pid: str, field_kubbs, fall_order) -> bool:
     return all(f in first for f in field_kubbs)
 
 
-def _moved(p, pose: Pose, params: JudgeParams) -> bool:
+def _moved(p: PieceState, pose: Pose, params: JudgeParams) -> bool:
     """The piece is more than ``moved_tol`` from ``pose`` or its long axis turned more than
     ``flat_tilt`` from it."""
     import math
@@ -517,7 +518,7 @@ def _moved(p, pose: Pose, params: JudgeParams) -> bool:
     return float(a @ b) < math.cos(params.flat_tilt)
 
 
-def _set_inside(p, pitch) -> tuple[Pose, float] | None:
+def _set_inside(p: PieceState, pitch: Pitch) -> tuple[Pose, float] | None:
     """For a standing kubb whose base crosses a sideline: (the pose moved across that line, along
     y, just far enough for the whole base to be inside, how far it was out, m), else None."""
     from kubb3d.judge.geometry import end_face
@@ -532,7 +533,7 @@ def _set_inside(p, pitch) -> tuple[Pose, float] | None:
         return None
     dy = -out if max(ys) - hw >= -hw - min(ys) else out
     x, y, z = p.position
-    return Pose((x, y + dy, z), tuple(p.quat_xyzw)), out
+    return Pose((x, y + dy, z), p.quat_xyzw), out
 
 
 def judge_accident(

@@ -52,7 +52,8 @@ from __future__ import annotations
 import math
 from dataclasses import asdict, dataclass, field, fields, replace
 from enum import Enum
-from typing import Any, Iterable, Mapping, Sequence
+from types import EllipsisType
+from typing import Any, Iterable, Mapping, Sequence, cast
 
 from kubb3d.equipment import get_set
 from kubb3d.judge.rulings import Pose
@@ -111,7 +112,7 @@ class Outcome:
     sets: Mapping[str, int]
     reason: str
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """JSON-friendly dict."""
         return {
             "termination": self.termination.name,
@@ -280,27 +281,27 @@ class KingThrow:
 
 
 Action = LagThrow | Choose | Inkast | PenaltyThrow | PlaceKubb | Raise | RemoveTieBreakKubb | BatonThrow | KingThrow
-ACTION_TYPES = {
+ACTION_TYPES: dict[str, type[Action]] = {
     c.__name__: c
     for c in (LagThrow, Choose, Inkast, PenaltyThrow, PlaceKubb, Raise, RemoveTieBreakKubb, BatonThrow, KingThrow)
 }
 
 
-def action_to_dict(action: Action) -> dict:
+def action_to_dict(action: Action) -> dict[str, Any]:
     """JSON-friendly dict with a ``type`` key."""
-    d = {"type": type(action).__name__}
+    d: dict[str, Any] = {"type": type(action).__name__}
     for f in fields(action):
         v = getattr(action, f.name)
         d[f.name] = list(v) if isinstance(v, tuple) else v
     return d
 
 
-def action_from_dict(d: Mapping) -> Action:
+def action_from_dict(d: Mapping[str, Any]) -> Action:
     """Inverse of :func:`action_to_dict`. Raises ValueError for an unknown type."""
-    cls = ACTION_TYPES.get(d.get("type"))
+    cls = ACTION_TYPES.get(str(d.get("type")))
     if cls is None:
         raise ValueError(f"unknown action type {d.get('type')!r}; expected one of {sorted(ACTION_TYPES)}")
-    kw = {
+    kw: dict[str, Any] = {
         f.name: (tuple(d[f.name]) if isinstance(d.get(f.name), list) else d.get(f.name))
         for f in fields(cls)
         if f.name in d
@@ -309,11 +310,11 @@ def action_from_dict(d: Mapping) -> Action:
 
 
 # ---------------------------------------------------------------------- outcomes
-def _pose_dict(p: Pose) -> dict:
+def _pose_dict(p: Pose) -> dict[str, Any]:
     return {"position_m": list(p.position), "quat_xyzw": list(p.quat_xyzw)}
 
 
-def _pose_from(d: Mapping) -> Pose:
+def _pose_from(d: Mapping[str, Any]) -> Pose:
     return Pose(tuple(d["position_m"]), tuple(d.get("quat_xyzw", (0, 0, 0, 1))))
 
 
@@ -330,7 +331,7 @@ class LagResult:
     distance: float | None
     king_felled: bool = False
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"kind": "lag", "distance_m": self.distance, "king_felled": self.king_felled}
 
 
@@ -353,7 +354,7 @@ class ThrowOutcome:
     loser: str | None = None
     legal: bool = True
     poses: Mapping[str, Pose] = field(default_factory=dict)
-    rulings: tuple = ()
+    rulings: tuple[Any, ...] = ()
 
     @classmethod
     def from_judgement(cls, j: Any, legal: bool = True, poses: Mapping[str, Pose] | None = None) -> "ThrowOutcome":
@@ -361,7 +362,7 @@ class ThrowOutcome:
         rulings = tuple(r.to_dict() if hasattr(r, "to_dict") else r for r in getattr(j, "rulings", ()))
         return cls(frozenset(j.felled), frozenset(j.raise_again), j.winner, j.loser, legal, dict(poses or {}), rulings)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "kind": "throw",
             "felled": sorted(self.felled),
@@ -390,9 +391,9 @@ class InkastOutcome:
     invalid: frozenset[str] = frozenset()
     stossel: frozenset[str] = frozenset()
     king_felled: bool = False
-    rulings: tuple = ()
+    rulings: tuple[Any, ...] = ()
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "kind": "inkast",
             "valid": {k: _pose_dict(p) for k, p in sorted(self.valid.items())},
@@ -403,7 +404,7 @@ class InkastOutcome:
         }
 
 
-def outcome_from_dict(d: Mapping | None):
+def outcome_from_dict(d: Mapping[str, Any] | None) -> LagResult | ThrowOutcome | InkastOutcome | None:
     """Inverse of the ``to_dict`` methods of the outcome classes (None passes through)."""
     if d is None:
         return None
@@ -541,7 +542,8 @@ class Ruleset:
             return f"the kubb must stand at least {need:.2f} m from the king ({self.cite('place')})"
         # no overlap with a standing kubb, the king or a stake (its footprint is a free spot)
         mine = _square((x, y), 0.0, hw)
-        others: list[tuple[str, list]] = [("the king", _square(self.pitch.king_position, 0.0, king))]
+        Square = list[tuple[float, float]]
+        others: list[tuple[str, Square]] = [("the king", _square(self.pitch.king_position, 0.0, king))]
         for oid, k in sorted(state.kubbs.items()):
             if oid != kubb and k.standing and not k.removed:
                 qx, qy, qz, qw = k.pose.quat_xyzw
@@ -564,7 +566,7 @@ class Ruleset:
         return None
 
 
-def _square(centre, yaw: float, half: float) -> list[tuple[float, float]]:
+def _square(centre: tuple[float, float], yaw: float, half: float) -> list[tuple[float, float]]:
     """CCW square of half side ``half`` (m) centred on ``centre`` and turned by ``yaw`` (rad)."""
     c, s = math.cos(yaw), math.sin(yaw)
     cx, cy = float(centre[0]), float(centre[1])
@@ -574,16 +576,16 @@ def _square(centre, yaw: float, half: float) -> list[tuple[float, float]]:
     ]
 
 
-_RULESETS: dict[str, type] = {}
+_RULESETS: dict[str, type[Ruleset]] = {}
 
 
-def register_ruleset(cls: type) -> type:
+def register_ruleset(cls: type[Ruleset]) -> type[Ruleset]:
     """Class decorator: register a :class:`Ruleset` subclass under its default ``name``."""
     _RULESETS[cls().name] = cls
     return cls
 
 
-def get_ruleset(name: str, **overrides) -> Ruleset:
+def get_ruleset(name: str, **overrides: Any) -> Ruleset:
     """A ruleset by name (``dm``, ``wikinger``), with field overrides.
 
     Raises:
@@ -648,7 +650,7 @@ class Event:
     side: str | None = None
     player: str | None = None
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         d = asdict(self)
         d["rules"] = list(self.rules)
         return d
@@ -676,7 +678,7 @@ class MatchState:
         players: Sequence[str] = ("P1", "P2"),
         *,
         sets: int | None = None,
-        time_limit_s: float | None = ...,
+        time_limit_s: float | None | EllipsisType = ...,
         round_cap: int = DEFAULT_ROUND_CAP,
         team_sizes: Mapping[str, int] | None = None,
     ) -> None:
@@ -805,7 +807,7 @@ class MatchState:
                 elif what == "advantage":
                     out += [Choose(player, "advantage", v) for v in ("tiebreak", "choices")]
             return out
-        s = self.turn_side
+        s = self._side()
         o = opponent(s)
         if ph == Phase.INKAST:
             return [Inkast(s, self.inkast_pending, self.inkast_attempt)]
@@ -829,7 +831,7 @@ class MatchState:
             member = self.batons_thrown % self.team_sizes[self.player_at(s)]
             if self.opponent_cleared(s):
                 return [KingThrow(s, baton, self.pitch.baseline_x(s), member)]
-            return [BatonThrow(s, baton, self.line_x, member)]
+            return [BatonThrow(s, baton, cast(float, self.line_x), member)]
         raise AssertionError(ph)
 
     def tiebreak_candidates(self, remover: str, half: str) -> tuple[list[str], str]:
@@ -1029,7 +1031,7 @@ class MatchState:
         self.king_standing = True
         self.turn_no = 0
         self.raise_at_end = set()
-        opener_side = self.end_of[self.opener]
+        opener_side = self.end_of[cast(str, self.opener)]
         ends = ", ".join(f"{p} at end {self.end_of[p]}" for p in self.players)
         self._emit(
             "set", f"set {self.set_no}: {ends}; {self.opener} opens", (rs.cite("sets"),), opener_side, self.opener
@@ -1039,9 +1041,15 @@ class MatchState:
         self.turn_side = opponent(opener_side)
         self._next_turn()
 
+    def _side(self) -> str:
+        """The side whose turn it is (there is one from the first turn on)."""
+        if self.turn_side is None:
+            raise RuntimeError("no turn has begun yet")
+        return self.turn_side
+
     def _next_turn(self) -> None:
         rs = self.ruleset
-        self.turn_side = opponent(self.turn_side)
+        self.turn_side = opponent(self._side())
         self.turn_no += 1
         self.total_turns += 1
         self.batons_left = rs.batons_for_turn(self.turn_no)
@@ -1053,7 +1061,7 @@ class MatchState:
         self.penalty_queue = []
         self.penalty_carry = []
         self.tb_pending_removals = []
-        s = self.turn_side
+        s = self._side()
         self._emit(
             "turn",
             f"turn {self.turn_no}: {self.player_at(s)} (end {s}) with {self.batons_left} batons",
@@ -1137,7 +1145,7 @@ class MatchState:
     def _push_PenaltyThrow(self, a: PenaltyThrow, r: InkastOutcome) -> None:
         rs = self.ruleset
         self._tick(rs.time.penalty_throw_s)
-        s = self.turn_side
+        s = self._side()
         o = opponent(s)
         self._apply_inkast((a.kubb,), r, a.from_side, o)
         if self.phase == Phase.OVER:
@@ -1165,6 +1173,8 @@ class MatchState:
     def _push_PlaceKubb(self, a: PlaceKubb, _: None) -> None:
         rs = self.ruleset
         self._tick(rs.time.place_s)
+        if a.position is None:
+            raise ValueError(f"PlaceKubb of {a.kubb} needs a position")
         x, y = a.position
         k = self.kubbs[a.kubb]
         k.half, k.baseline, k.standing, k.pose = a.half, False, True, Pose((float(x), float(y), self._kubb_z))
@@ -1206,7 +1216,7 @@ class MatchState:
         self._after_place()
 
     def _after_place(self) -> None:
-        s = self.turn_side
+        s = self._side()
         if self.tb_stage == "every" or (
             self.tb_stage == "advantage_pending" and self.player_at(s) == self.tb_advantage
         ):
@@ -1237,7 +1247,7 @@ class MatchState:
             self._next_turn()
 
     def _begin_throwing(self) -> None:
-        s = self.turn_side
+        s = self._side()
         self.line_x = self.throwing_line(s)
         self.phase = Phase.THROW
         if self.line_x != self.pitch.baseline_x(s):
@@ -1290,7 +1300,7 @@ class MatchState:
         if r.winner is not None or r.loser is not None:
             if r.winner is not None and r.loser is not None and r.winner == r.loser:
                 raise ValueError("throw outcome names the same side as winner and loser")
-            win_side = r.winner if r.winner is not None else opponent(r.loser)
+            win_side = r.winner if r.winner is not None else opponent(cast(str, r.loser))
             if win_side == s and not (king and r.legal):
                 raise ValueError(
                     f"the judge gave the win to the thrower {s} for a throw that was not a legal king throw"
@@ -1315,7 +1325,7 @@ class MatchState:
 
     def _end_turn(self) -> None:
         rs = self.ruleset
-        s = self.turn_side
+        s = self._side()
         if self.raise_at_end:
             self._emit(
                 "raise",
@@ -1328,7 +1338,7 @@ class MatchState:
         if self._time_check():
             self._emit(
                 "clock",
-                f"time limit of {self.time_limit_s / 60:.0f} min reached; the turn in progress was finished",
+                f"time limit of {(self.time_limit_s or 0.0) / 60:.0f} min reached; the turn in progress was finished",
                 (rs.cite("time"),),
             )
             res = rs.time_up_result(self)
@@ -1347,7 +1357,7 @@ class MatchState:
         if self.tb_stage == "advantage_turn":
             self.tb_stage = "every"
         if self.tb_stage == "decider_pending" and self.turn_no == 3:
-            adv_side = self.end_of[self.tb_advantage]
+            adv_side = self.end_of[cast(str, self.tb_advantage)]
             self.tb_stage = "every"
             if self.standing_in(opponent(adv_side)):
                 self.tb_pending_removals = [(adv_side, opponent(adv_side))]
@@ -1372,6 +1382,7 @@ class MatchState:
     def _cap(self) -> None:
         ws = self.set_wins
         p0, p1 = self.players
+        w: str | None
         if ws[p0] != ws[p1]:
             w = p0 if ws[p0] > ws[p1] else p1
         else:
@@ -1406,7 +1417,7 @@ class MatchState:
         if self._time_check():
             self._emit(
                 "clock",
-                f"time limit of {self.time_limit_s / 60:.0f} min reached at the end of set {self.set_no}",
+                f"time limit of {(self.time_limit_s or 0.0) / 60:.0f} min reached at the end of set {self.set_no}",
                 (rs.cite("time"),),
             )
         if self.time_expired:
@@ -1440,7 +1451,7 @@ class MatchState:
             self.opener = p1 if self.opener == p0 else p0
 
     # ------------------------------------------------------------------ replay helpers
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """A summary of the state (phase, clock, kubbs) for logs and tests."""
         return {
             "phase": self.phase.value,

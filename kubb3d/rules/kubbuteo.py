@@ -58,7 +58,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Mapping, Sequence
 
-from kubb3d.equipment import INCH, get_set
+from kubb3d.equipment import INCH, DiskPiece, get_set
 from kubb3d.pitch import Pitch
 from kubb3d.rules.core import MatchState, Ruleset, TimeModel, register_ruleset
 
@@ -77,6 +77,7 @@ KING_CLEARANCE_M = 2.0 * INCH
 def kubbuteo_pitch() -> Pitch:
     """The board as a pitch: 4 × 2 ft, baselines 3.5 in from the ends (``KT`` "Equipment")."""
     eq = get_set("kubbuteo")
+    assert eq.board is not None
     return Pitch(eq.board.length, eq.board.width, eq.baseline_inset)
 
 
@@ -145,8 +146,9 @@ class Kubbuteo(Ruleset):
         inches from the King": the standing disk (thickness along x, its diameter across)
         on the board inside ``half``, its centre at least 2 in from the king's centre."""
         x, y = position
-        eq = get_set(self.equipment)
-        hx, hy = eq.kubb.thickness / 2, eq.kubb.radius
+        disk = get_set(self.equipment).kubb
+        assert isinstance(disk, DiskPiece)
+        hx, hy = disk.thickness / 2, disk.radius
         p = self.pitch
         lo, hi = (-p.length / 2, 0.0) if half == "A" else (0.0, p.length / 2)
         if not (lo + hx <= x <= hi - hx and abs(y) <= p.half_width - hy):
