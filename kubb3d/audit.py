@@ -60,6 +60,7 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import Any, Callable, Mapping
 
+from kubb3d.judge.rulebook import get_rulebook
 from kubb3d.pitch import KING_ID, opponent
 
 MOVED_M = 0.01
@@ -83,8 +84,10 @@ CHECKS: dict[str, str] = {
 }
 """Check name → one line for the table, in the order of the table."""
 
-RULESET_PREFIX = {"dm": ("DM ",), "wikinger": ("WS ",), "kubbuteo": ("KT ",)}
-"""Citations that belong to each ruleset (``kubb3d`` decisions count for every ruleset)."""
+def ruleset_prefix(ruleset: str) -> str:
+    """How the citations of a ruleset begin: its rule book's seed and a space (``DM ``);
+    ``kubb3d`` decisions count for every ruleset."""
+    return get_rulebook(ruleset).seed + " "
 
 
 @dataclass
@@ -235,7 +238,7 @@ def cites_ruleset(rules, ruleset: str) -> str | None:
     unknown = [r for r in rules if not C.is_known(r)]
     if unknown:
         return f"unknown citation {unknown[0]!r}"
-    own = RULESET_PREFIX[ruleset]
+    own = ruleset_prefix(ruleset)
     if not any(r.startswith(own) or r.startswith(C.KUBB3D) for r in rules):
         return f"cites only {', '.join(rules)} under ruleset {ruleset}"
     return None
@@ -364,7 +367,7 @@ class _Auditor:
             )
         if getattr(j, "winner", None) is not None:
             kr = [r for r in j.rulings if r.piece == KING_ID]
-            if not kr or not any(c.startswith(RULESET_PREFIX[self.name]) for c in kr[0].rules):
+            if not kr or not any(c.startswith(ruleset_prefix(self.name)) for c in kr[0].rules):
                 self.bad(
                     "king_by_rules", i, f"the game was decided by the king without a ruling of ruleset {self.name}"
                 )

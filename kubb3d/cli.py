@@ -15,6 +15,8 @@ from typing import NoReturn, Optional
 import typer
 from typer.core import TyperGroup
 
+from kubb3d.judge.rulebook import ruleset_enum, ruleset_help
+
 try:  # recent Typer ships its own copy of Click
     from typer._click import exceptions as _click_exc
 except ImportError:  # pragma: no cover - older Typer on top of Click
@@ -120,9 +122,7 @@ class GroundName(str, Enum):
     plane = "plane"
 
 
-class RulesetName(str, Enum):
-    dm = "dm"
-    wikinger = "wikinger"
+RulesetName = ruleset_enum(baton_throws=True)
 
 
 @app.command()
@@ -162,8 +162,8 @@ def throw(
     line_x: Optional[float] = typer.Option(None, help="x of the throwing line, m (default: the thrower's baseline)."),
     equipment: SetName = typer.Option(SetName.standard, "--set", help="Equipment set."),
     ground: GroundName = typer.Option(GroundName.grass, help="Playing surface."),
-    ruleset: RulesetName = typer.Option(
-        RulesetName.dm, help="Whose throwing rules to check: dm (tilt ≤ 30°) or wikinger (no helicopter)."
+    ruleset: RulesetName = typer.Option(  # type: ignore[valid-type]
+        "dm", help=f"Whose throwing rules to check: {ruleset_help(baton_throws=True)}."
     ),
     pitch_length: float = typer.Option(8.0, help="Pitch length, m (WS: 7.5)."),
     terrain_cm: float = typer.Option(0.0, help="Uneven ground: bump amplitude (standard deviation), cm; 0 = flat."),
@@ -222,7 +222,7 @@ def throw(
         with World.standard(equipment.value, pitch, ground.value, terrain=terrain) as world:
             if target is not None:
                 params = aim(world, target, params).params
-            result = do_throw(world, params, ruleset=ruleset.value)
+            result = do_throw(world, params, ruleset=ruleset.value)  # type: ignore[attr-defined]
     except ValueError as exc:
         raise UserError(str(exc)) from None
     except PhysicsGlitch as exc:

@@ -756,7 +756,7 @@ class Match:
             if reason is None:
                 return res, intended
             self.glitches.append({"i": self.action_index, "attempt": attempt, "reason": reason})
-            notes.append(self._note("glitch", f"physics glitch ({reason}): world restored, throw repeated", ({"dm": "DM §5", "wikinger": "WS basic rule 14"}.get(self.ruleset.name, self.ruleset.cite("throw")),), side))
+            notes.append(self._note("glitch", f"physics glitch ({reason}): world restored, throw repeated", (self.ruleset.book.glitch,), side))
             restore()
         notes.append(self._note("glitch", f"{GLITCH_RETRIES + 1} glitches in a row: the throw counts as a throw without effect", (), side))
         return None, None

@@ -13,6 +13,7 @@ from typing import Optional
 
 import typer
 
+from kubb3d.judge.rulebook import ruleset_help
 from kubb3d.rules.core import DEFAULT_ROUND_CAP
 
 DEFAULT_SEED = 1
@@ -82,8 +83,7 @@ def register(app: typer.Typer) -> None:
     def match(
         ruleset: Optional[str] = typer.Option(
             None,
-            help="Ruleset: dm (German championship duel), wikinger (Wikinger-Schach teams) or kubbuteo (tabletop "
-                 "flicking, seed KT).",
+            help=f"Ruleset: {ruleset_help()}.",
         ),
         players: Optional[str] = typer.Option(
             None,

@@ -15,6 +15,7 @@ from typing import Callable, Sequence
 
 import numpy as np
 
+from kubb3d.judge.rulebook import get_rulebook
 from kubb3d.judge.rulings import Consequence
 
 THROW_CHOICES = (
@@ -76,7 +77,7 @@ def run_quiz(
                 say("")
                 say(
                     f"[{n}/{len(order)}] {res.spec.title}  "
-                    f"({'DM rules' if res.spec.ruleset == 'dm' else 'Wikinger-Schach rules'}, {res.spec.event})"
+                    f"({get_rulebook(res.spec.ruleset).title} rules, {res.spec.event})"
                 )
                 if res.spec.description:
                     say(f"  {res.spec.description}")

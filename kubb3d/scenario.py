@@ -104,8 +104,13 @@ from kubb3d.judge import (
     judge_throw,
 )
 from kubb3d.judge.geometry import quat_from_rows, rot
-from kubb3d.pitch import KING_ID, PITCHES, SIDES, Pitch, baseline_ids, opponent
+from kubb3d.judge.rulebook import rulebook_names
+from kubb3d.pitch import KING_ID, SIDES, Pitch, baseline_ids, opponent
+from kubb3d.rules import get_ruleset
 from kubb3d.snapshot import Snapshot
+
+RulesetName = Literal[tuple(rulebook_names())]  # type: ignore[valid-type]
+"""The registered ruleset names (:func:`kubb3d.judge.rulebook.rulebook_names`), as a type for the schema."""
 
 LYING_DISK_KUBB = (0.0, math.sin(math.pi / 4), 0.0, math.cos(math.pi / 4))
 """quat_xyzw of a Kubbuteo disk kubb lying on a face (as :data:`kubb3d.throw.LYING_DISK_KUBB`)."""
@@ -229,9 +234,9 @@ class ScenarioSpec(_Model):
     schema_: Literal[1] = Field(alias="schema")
     title: str = Field(min_length=1)
     description: str = ""
-    ruleset: Literal["dm", "wikinger", "kubbuteo"]
+    ruleset: RulesetName
     equipment: str | None = None
-    pitch: Union[Literal["dm", "wikinger", "kubbuteo"], PitchSpec, None] = None
+    pitch: Union[RulesetName, PitchSpec, None] = None
     ground: str = "grass"
     stakes: bool = True
     setup: Literal["standard", "empty"] = "standard"
@@ -268,20 +273,17 @@ class ScenarioSpec(_Model):
     def pitch_obj(self) -> Pitch:
         if isinstance(self.pitch, PitchSpec):
             return Pitch(self.pitch.length, self.pitch.width)
-        if (self.pitch or self.ruleset) == "kubbuteo":
-            from kubb3d.rules.kubbuteo import kubbuteo_pitch
-
-            return kubbuteo_pitch()
-        return PITCHES[self.pitch or self.ruleset]
+        return get_ruleset(self.pitch or self.ruleset).pitch
 
     @property
     def equipment_set(self) -> EquipmentSet:
-        return get_set(self.equipment or {"dm": "dm-small", "kubbuteo": "kubbuteo"}.get(self.ruleset, "standard"))
+        return get_set(self.equipment or get_ruleset(self.ruleset).equipment)
 
     @property
     def ground_name(self) -> str:
-        """The ground; a Kubbuteo scenario that leaves the default ``grass`` plays on the board."""
-        return "board" if self.ruleset == "kubbuteo" and self.ground == "grass" else self.ground
+        """The ground; a scenario that leaves the default ``grass`` plays on its ruleset's ground
+        (a Kubbuteo scenario on the board)."""
+        return get_ruleset(self.ruleset).ground if self.ground == "grass" else self.ground
 
 
 def _fmt_loc(loc: tuple) -> str:

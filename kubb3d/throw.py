@@ -42,6 +42,7 @@ import numpy as np
 from kubb3d.equipment import EquipmentSet
 from kubb3d.physics.aero import RodDrag, piece_drag
 from kubb3d.physics.world import DT, GRAVITY, SAMPLE_INTERVAL, SETTLE_S, World, quaternion_from_euler
+from kubb3d.judge.rulebook import ThrowRules, get_rulebook, rulebook_names
 from kubb3d.pitch import Pitch, opponent
 from kubb3d.snapshot import GROUND_ID, Snapshot, body_axis
 
@@ -76,37 +77,6 @@ class Violation:
 
     rule: str
     reason: str
-
-
-@dataclass(frozen=True)
-class ThrowRules:
-    """Which throwing rules a ruleset enforces.
-
-    Attributes:
-        max_tilt_deg: largest allowed tilt out of the flight plane, deg (None: no limit).
-        tilt_rule: citation for the tilt limit.
-        forbid_helicopter: forbid horizontal rotation.
-        helicopter_rule: citation for it.
-        foot_rule: citation for the throwing-line and sideline checks.
-    """
-
-    max_tilt_deg: float | None = 30.0
-    tilt_rule: str = "DM §5"
-    forbid_helicopter: bool = False
-    helicopter_rule: str = "WS basic rule 5"
-    foot_rule: str = "DM §5"
-
-
-THROW_RULES = {
-    "dm": ThrowRules(max_tilt_deg=30.0, tilt_rule="DM §5", forbid_helicopter=False, foot_rule="DM §5"),
-    "wikinger": ThrowRules(
-        max_tilt_deg=None,
-        tilt_rule="WS basic rule 5",
-        forbid_helicopter=True,
-        helicopter_rule="WS basic rule 5",
-        foot_rule="WS basic rule 7",
-    ),
-}
 
 
 @dataclass(frozen=True)
@@ -774,9 +744,11 @@ def throw(
         ValueError: bad parameters or unknown ruleset.
         PhysicsGlitch: the simulation blew up.
     """
-    if ruleset not in THROW_RULES:
-        raise ValueError(f"unknown ruleset {ruleset!r}; expected one of {sorted(THROW_RULES)}")
-    rules = THROW_RULES[ruleset]
+    rules = get_rulebook(ruleset).throw_rules
+    if rules is None:
+        raise ValueError(
+            f"the {ruleset} ruleset has no baton throws; expected one of {rulebook_names(baton_throws=True)}"
+        )
     if max_tilt_deg is not ...:
         if max_tilt_deg is not None and not 0.0 <= max_tilt_deg <= 90.0:
             raise ValueError(f"max_tilt_deg must be from 0 to 90 or None, got {max_tilt_deg!r}")

@@ -12,6 +12,8 @@ from typing import Optional
 
 import typer
 
+from kubb3d.judge.rulebook import ruleset_enum
+
 
 class Camera(str, Enum):
     thrower = "thrower"
@@ -20,9 +22,7 @@ class Camera(str, Enum):
     follow = "follow"
 
 
-class Ruleset(str, Enum):
-    dm = "dm"
-    wikinger = "wikinger"
+Ruleset = ruleset_enum(baton_throws=True)
 
 
 def _user_error(message: str) -> Exception:
@@ -44,7 +44,7 @@ def _check_out(path: Path) -> None:
 
 
 def play(
-    ruleset: Ruleset = typer.Option(Ruleset.dm, help="Rules for throws and rulings (and the match with --opponent)."),
+    ruleset: Ruleset = typer.Option("dm", help="Rules for throws and rulings (and the match with --opponent)."),
     opponent: Optional[str] = typer.Option(None, help="Play a whole match against a simulated player of this skill (novice, club, elite)."),
     equipment: str = typer.Option("standard", "--set", help="Equipment set (standard, dm-small)."),
     screenshot: Optional[Path] = typer.Option(None, help="Render one frame headless to this PNG and exit (no display needed)."),

@@ -169,7 +169,8 @@ def test_helicopter_measure_does_not_depend_on_the_release_angle(release_angle, 
     # issue #12: the same throw with or without 2 rev/s about the vertical, at any release
     # angle, spin and tilt: without it nothing accumulates, with it the throw is a helicopter
     from kubb3d.pitch import Pitch
-    from kubb3d.throw import THROW_RULES, simulate
+    from kubb3d.judge.rulebook import get_rulebook
+    from kubb3d.throw import simulate
 
     base = ThrowParams(
         speed=6.0, elevation_deg=45.0, height=0.6, release_angle_deg=release_angle, spin_rps=spin, tilt_deg=tilt
@@ -178,7 +179,12 @@ def test_helicopter_measure_does_not_depend_on_the_release_angle(release_angle, 
         p = replace(base, helicopter_rps=heli)
         with World("standard", stakes=False) as w:
             r = simulate(
-                w, "baton1", release_from_params(p, Pitch()), params=p, rules=THROW_RULES["wikinger"], max_time=1.5
+                w,
+                "baton1",
+                release_from_params(p, Pitch()),
+                params=p,
+                rules=get_rulebook("wikinger").throw_rules,
+                max_time=1.5,
             )
         assert r.metrics.flight_time is not None and r.metrics.flight_time > 0.5
         if illegal:

@@ -49,6 +49,7 @@ from pydantic import (
     model_validator,
 )
 
+from kubb3d.judge.rulebook import rulebook_names
 from kubb3d.pitch import PITCH_LENGTH_M, PITCH_WIDTH_M
 
 SCHEMA_VERSION = 1
@@ -287,8 +288,12 @@ class PieceSpec(_Model):
         return self
 
 
+BatonRuleset = Literal[tuple(rulebook_names(baton_throws=True))]  # type: ignore[valid-type]
+"""The registered rulesets with baton throws (:func:`kubb3d.judge.rulebook.rulebook_names`)."""
+
+
 class SetupSpec(_Model):
-    ruleset: Literal["dm", "wikinger"] = "dm"
+    ruleset: BatonRuleset = "dm"
     equipment: str = "standard"
     pitch: Union[Literal["dm", "wikinger"], PitchSpec] = "dm"
     ground: Union[GroundSpec, Name] = "grass"
@@ -449,7 +454,7 @@ class MatchSpec(_Model):
     drawn from the trial's own seed, so matches are as reproducible as throws.
     """
 
-    ruleset: Literal["dm", "wikinger"] = "dm"
+    ruleset: BatonRuleset = "dm"
     skill_a: Name = "club"
     skill_b: Name = "club"
     strategy_a: Name | None = None

@@ -36,9 +36,6 @@ KUBB3D_OUTSIDE = "kubb3d decision: standing outside"
 KUBB3D_OWN_HALF = "kubb3d decision: own half"
 """A kubb of the thrower's own half moved by his throw is stood up again where it stood."""
 
-RULESETS = ("dm", "wikinger", "kubbuteo")
-
-
 def known_citations() -> frozenset[str]:
     """Every citation string the judge and the rules engine may give: the constants of this
     module, the other section and rule names of the seeds (DM §1–§11, WS basic rules 1–14 and
@@ -62,10 +59,3 @@ def known_citations() -> frozenset[str]:
 def is_known(citation: str) -> bool:
     """True for a citation of :func:`known_citations` or a ``kubb3d decision: …``."""
     return citation in known_citations() or citation.startswith(KUBB3D + ":")
-
-
-def check_ruleset(ruleset: str) -> str:
-    """Return ``ruleset`` if known, else raise ValueError naming the known ones."""
-    if ruleset not in RULESETS:
-        raise ValueError(f"unknown ruleset {ruleset!r}; expected one of {list(RULESETS)}")
-    return ruleset

@@ -138,8 +138,22 @@ BY_NAME = {o.name: o for o in OPTIONS}
 
 
 def default(name: str, ruleset: str) -> Any:
-    """The default of an option under a ruleset (KeyError: unknown option)."""
-    return BY_NAME[name].defaults[ruleset]
+    """The default of an option under a ruleset: the rule book's own
+    (:attr:`kubb3d.judge.rulebook.Rulebook.options`), else this module's table.
+
+    Raises:
+        KeyError: unknown option.
+        ValueError: unknown ruleset, or a rule book that gives no default for the option.
+    """
+    from kubb3d.judge.rulebook import get_rulebook
+
+    book = get_rulebook(ruleset)
+    if name in book.options:
+        return book.options[name]
+    defaults = BY_NAME[name].defaults
+    if ruleset not in defaults:
+        raise ValueError(f"the {ruleset} rule book gives no default for the referee option {name!r}")
+    return defaults[ruleset]
 
 
 def option(options: Mapping[str, Any] | None, name: str, ruleset: str) -> Any:

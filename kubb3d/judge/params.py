@@ -97,19 +97,12 @@ REFERENCE_KUBB_HEIGHT = 0.15
 
 
 def params_for(ruleset: str) -> JudgeParams:
-    """Default tolerances for a ruleset: the defaults for ``dm`` and ``wikinger``; for
-    ``kubbuteo`` every length scaled by kubb height / 15 cm (a 1.25 in disk: × 0.21, so a
-    tip margin of 0.2 mm and a doubt margin of 0.8 mm on a disk 7.6 mm thick), and the
-    least distance of a placed kubb from the king 2 in (seed ``KT rules``).
+    """The judge's tolerances for a ruleset: :attr:`kubb3d.judge.rulebook.Rulebook.params` (the
+    defaults for ``dm`` and ``wikinger``; for ``kubbuteo`` every length scaled to the disks).
 
     Raises:
         ValueError: unknown ruleset.
     """
-    if ruleset in ("dm", "wikinger"):
-        return DEFAULT_PARAMS
-    if ruleset == "kubbuteo":
-        from kubb3d.equipment import INCH, get_set
+    from kubb3d.judge.rulebook import get_rulebook
 
-        eq = get_set("kubbuteo")
-        return replace(DEFAULT_PARAMS.scaled(eq.kubb.height / REFERENCE_KUBB_HEIGHT), baton_length=2.0 * INCH)
-    raise ValueError(f"unknown ruleset {ruleset!r}; expected one of ['dm', 'wikinger', 'kubbuteo']")
+    return get_rulebook(ruleset).params

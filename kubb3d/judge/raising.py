@@ -49,7 +49,6 @@ import math
 from dataclasses import dataclass, field, replace
 from typing import Any, Mapping, cast
 
-from kubb3d.judge import citations as C
 from kubb3d.judge.geometry import (
     UP,
     Pt,
@@ -66,7 +65,8 @@ from kubb3d.judge.geometry import (
     clip_halfplane,
 )
 from kubb3d.judge.options import option
-from kubb3d.judge.params import DEFAULT_PARAMS, JudgeParams
+from kubb3d.judge.params import JudgeParams
+from kubb3d.judge.rulebook import get_rulebook
 from kubb3d.judge.rulings import Consequence, Pose, Ruling, RulingsLookup, Status
 from kubb3d.judge.status import ContactIndex, analyse
 from kubb3d.pitch import KING_ID, Pitch, opponent
@@ -80,7 +80,7 @@ class InkastContext:
     """What the judge must know about an inkast besides the snapshot after it.
 
     Attributes:
-        ruleset: ``dm`` or ``wikinger``.
+        ruleset: a rule book name (:func:`kubb3d.judge.rulebook.rulebook_names`).
         inkasting_side: the side that threw the kubbs into the opponent's half.
         inkasted: ids of the kubbs thrown (in throwing order).
         attempt: 1 (first throw) or 2 (the one rethrow).
@@ -101,7 +101,7 @@ class InkastContext:
     options: Mapping[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        C.check_ruleset(self.ruleset)
+        get_rulebook(self.ruleset)
         option(self.options, "raise_order", self.ruleset)  # a bad value fails here
         if self.inkasting_side not in ("A", "B"):
             raise ValueError(f"inkasting_side must be 'A' or 'B', got {self.inkasting_side!r}")
@@ -389,13 +389,13 @@ def judge_inkast(after: Snapshot, ctx: InkastContext, params: JudgeParams | None
     Raises:
         ValueError: an inkasted id that is not a kubb of the snapshot.
     """
-    if ctx.ruleset == "kubbuteo":
+    book = get_rulebook(ctx.ruleset)
+    if book.returns_by_flick:
         from kubb3d.judge.kubbuteo import judge_return
-        from kubb3d.judge.params import params_for
 
-        return judge_return(after, ctx, params or params_for("kubbuteo"))
-    params = params or DEFAULT_PARAMS
-    dm = ctx.ruleset == "dm"
+        return judge_return(after, ctx, params or book.params)
+    params = params or book.params
+    cites = book.cites
     pieces = after.pieces
     pitch = after.pitch
     half_side = opponent(ctx.inkasting_side)
@@ -421,7 +421,7 @@ def judge_inkast(after: Snapshot, ctx: InkastContext, params: JudgeParams | None
                     KING_ID,
                     ka.status,
                     Consequence.GAME_LOST,
-                    (C.DM_AIM,) if dm else (C.WS_END,),
+                    cites.game_end,
                     f"An inkasted kubb of side {ctx.inkasting_side} felled the king before all kubbs were down, so "
                     f"side {ctx.inkasting_side} loses.",
                     False,
@@ -442,7 +442,7 @@ def judge_inkast(after: Snapshot, ctx: InkastContext, params: JudgeParams | None
                     pid,
                     a.status,
                     Consequence.RAISE_AT_ORIGINAL_SPOT,
-                    (C.DM_THROWING,) if dm else (C.WS_DISTURBED,),
+                    cites.inkast_disturbed,
                     f"{pid} was {'knocked over' if a.status is not Status.STANDING else 'moved'} by an inkasted kubb, "
                     "so it is set up again where it stood.",
                     False,
@@ -492,7 +492,7 @@ def judge_inkast(after: Snapshot, ctx: InkastContext, params: JudgeParams | None
     def valid(o: TipOption) -> bool:
         if o.inside:
             return True
-        return dm and bool(o.blocked_by) and o.ideal_inside
+        return book.block_building and bool(o.blocked_by) and o.ideal_inside
 
     def pick(opts: list[TipOption]) -> TipOption | None:
         good = [o for o in opts if valid(o)]
@@ -599,14 +599,14 @@ def judge_inkast(after: Snapshot, ctx: InkastContext, params: JudgeParams | None
         if opt is not None:
             raised[kid] = opt.pose
             if kid in stossel:
-                rules = (C.DM_RAISING,) if dm else (C.WS_INKAST, C.DM_RAISING)
+                rules = cites.stossel
                 reason = (
                     f"{kid} lies on {', '.join(a.supporters)} without touching the ground and would stand fully inside "
                     f"from where it lies, so side {ctx.inkasting_side} places it anywhere valid in the field."
                 )
                 rulings.append(Ruling(kid, a.status, Consequence.PLACE_FREELY, rules, reason, False, opt.pose, True))
                 continue
-            rules = (C.DM_RAISING,) if dm else (C.WS_INKAST, C.WS_LINE)
+            rules = cites.raising
             single = (
                 sum(1 for o in options[kid] if valid(o)) == 1
                 and len(options[kid]) > 1
@@ -640,7 +640,7 @@ def judge_inkast(after: Snapshot, ctx: InkastContext, params: JudgeParams | None
         else:
             why = f"{kid} cannot be raised with its whole base inside the field in either direction"
         if ctx.attempt == 1:
-            rules = (C.DM_INKAST, C.DM_RAISING) if dm else (C.WS_REPEAT, C.WS_LINE)
+            rules = cites.inkast_invalid
             rulings.append(
                 Ruling(
                     kid,
@@ -654,16 +654,15 @@ def judge_inkast(after: Snapshot, ctx: InkastContext, params: JudgeParams | None
                 )
             )
         else:
-            if dm:
+            rules = cites.penalty_kubb
+            if book.penalty == "throw":
                 penalty = "throw"
-                rules = (C.DM_INKAST,)
                 reason = (
                     f"{why} after the rethrow, so it becomes a penalty kubb: side {half_side} throws it into its own "
                     f"half from the same baseline, alternating with side {ctx.inkasting_side} until it lands valid."
                 )
             else:
                 penalty = "place"
-                rules = (C.WS_REPEAT,)
                 reason = (
                     f"{why} after the rethrow, so side {half_side} places it freely in its own field, at least one "
                     f"baton length ({params.baton_length:.2f} m) from the king."

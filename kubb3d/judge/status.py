@@ -34,7 +34,6 @@ import math
 from dataclasses import dataclass
 from typing import Callable, Iterable
 
-from kubb3d.judge import citations as C
 from kubb3d.judge.geometry import Vec, ccw, columns, com, end_face, inside_margin, rot, tipping_angle
 from kubb3d.judge.params import DEFAULT_PARAMS, JudgeParams
 from kubb3d.judge.rulings import Status
@@ -317,14 +316,3 @@ def piece_status(
     a = analyse(snapshot, piece_id, params, hand_check)
     return a.status, a.reason
 
-
-def status_rules(status: Status, ruleset: str) -> tuple[str, ...]:
-    """The citations for a status under a ruleset (``dm`` or ``wikinger``)."""
-    if ruleset == "kubbuteo":
-        return (C.KT_RULES,)
-    dm = ruleset == "dm"
-    if status is Status.LEANING:
-        return (C.DM_THROWING,) if dm else (C.WS_LEANING,)
-    if status is Status.STOSSEL:
-        return (C.DM_RAISING,) if dm else (C.WS_INKAST, C.DM_RAISING)
-    return (C.DM_THROWING,) if dm else (C.WS_ORDER,)

@@ -38,11 +38,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping
 
-from kubb3d.judge import citations as C
 from kubb3d.judge.options import option
 from kubb3d.judge.params import DEFAULT_PARAMS, JudgeParams
+from kubb3d.judge.rulebook import get_rulebook
 from kubb3d.judge.rulings import Consequence, Pose, Ruling, RulingsLookup, Status
-from kubb3d.judge.status import ContactIndex, HandCheck, analyse, knocked_past_tipping, status_rules
+from kubb3d.judge.status import ContactIndex, HandCheck, analyse, knocked_past_tipping
 from kubb3d.pitch import KING_ID, Pitch, opponent
 from kubb3d.snapshot import PieceState, Snapshot
 
@@ -61,7 +61,7 @@ class ThrowContext:
     """What the judge must know about a baton throw besides the snapshot after it.
 
     Attributes:
-        ruleset: ``dm`` or ``wikinger``.
+        ruleset: a rule book name (:func:`kubb3d.judge.rulebook.rulebook_names`).
         thrower: ``A`` or ``B``; the target half is the opponent's.
         legal: False if the throw broke a throwing rule (DM §5; WS basic rules 5, 7).
         violations: the broken rules, :class:`kubb3d.throw.Violation` or (rule, reason) pairs.
@@ -102,7 +102,7 @@ class ThrowContext:
     fall_order: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
-        C.check_ruleset(self.ruleset)
+        get_rulebook(self.ruleset)
         for name in ("first_foul_warning", "baseline_after_field"):
             option(self.options, name, self.ruleset)  # a bad value fails here
         if self.earlier_fouls < 0:
@@ -176,11 +176,9 @@ def judge_throw(
     Raises:
         ValueError: a context id that is not a piece of the snapshot.
     """
-    if params is None:
-        from kubb3d.judge.params import params_for
-
-        params = params_for(ctx.ruleset)
-    dm = ctx.ruleset == "dm"
+    book = get_rulebook(ctx.ruleset)
+    cites = book.cites
+    params = params or book.params
     target = opponent(ctx.thrower)
     index = ContactIndex(after)
     pieces = after.pieces
@@ -190,13 +188,10 @@ def judge_throw(
             raise ValueError(f"ThrowContext.{name} names pieces not in the snapshot: {unknown}")
     target_kubbs = sorted(pid for pid, p in pieces.items() if p.kind == "kubb" and p.side == target)
     standing_field = set(ctx.field_kubbs) - set(ctx.already_felled)
-    foul_rules = tuple(dict.fromkeys(_violation_rule(v)[0] for v in ctx.violations)) or (
-        (C.DM_THROWING,) if dm else (C.WS_FOOT,)
-    )
+    foul_rules = book.foul_cites(tuple(dict.fromkeys(_violation_rule(v)[0] for v in ctx.violations)))
     foul_text = (
         "; ".join(_violation_rule(v)[1].rstrip(".") for v in ctx.violations) or "the throw broke a throwing rule"
     )
-    accident_rules = (C.DM_THROWING,) if dm else (C.WS_NOTES,)
     warned = not ctx.legal and ctx.earlier_fouls == 0 and bool(option(ctx.options, "first_foul_warning", ctx.ruleset))
     legal = ctx.legal or warned
     warn_text = (
@@ -204,7 +199,7 @@ def judge_throw(
         if warned
         else ""
     )
-    warn_rules = tuple(dict.fromkeys(foul_rules + (C.DM_THROWING,))) if warned else ()
+    warn_rules = tuple(dict.fromkeys(foul_rules + cites.warning)) if warned else ()
     by_order = option(ctx.options, "baseline_after_field", ctx.ruleset) == "contact order"
 
     rulings: list[Ruling] = []
@@ -224,11 +219,11 @@ def judge_throw(
         a = analyse(after, pid, params, hand_check, index=index)
         history = knocked_past_tipping(p, params)
         down = a.status is not Status.STANDING or history
-        base_rules = status_rules(a.status, ctx.ruleset)
+        base_rules = cites.for_status(a.status)
         if a.status is Status.STOSSEL:
             # lying on other kubbs after a throw: simply down (DM §5; WS basic rule 9: lies
             # against another hit kubb). DM §7's stößel clause is about inkasted kubbs.
-            base_rules = (C.DM_THROWING,) if dm else (C.WS_LEANING,)
+            base_rules = cites.leaning
         hc = a.hand_check
         if pid in ctx.accidents:
             rulings.append(
@@ -236,7 +231,7 @@ def judge_throw(
                     pid,
                     a.status,
                     Consequence.RAISE_AT_ORIGINAL_SPOT,
-                    accident_rules,
+                    cites.accident,
                     f"{pid} was moved by accident, not by a throw, so it is stood up again where it stood.",
                     hc,
                     _raise_pose(ctx, pid),
@@ -246,7 +241,6 @@ def judge_throw(
             raise_now.add(pid)
             continue
         if pid == KING_ID:
-            king_rules_end = (C.DM_AIM,) if dm else (C.WS_END,)
             if not down:
                 touched = (
                     f" although {a.touching[0] if len(a.touching) == 1 else 'other pieces'} "
@@ -259,7 +253,7 @@ def judge_throw(
                         pid,
                         a.status,
                         Consequence.NONE,
-                        king_rules_end,
+                        cites.game_end,
                         f"The king still stands on its own{touched}; only a felled king ends the game.",
                         hc,
                     )
@@ -273,7 +267,7 @@ def judge_throw(
             if ctx.king_throw:
                 if legal:
                     winner, loser = ctx.thrower, target
-                    rules = ((C.DM_KING_THROW, C.DM_AIM) if dm else (C.WS_END,)) + warn_rules
+                    rules = tuple(dict.fromkeys(cites.king_throw_won + warn_rules))
                     rulings.append(
                         Ruling(
                             pid,
@@ -286,7 +280,7 @@ def judge_throw(
                         )
                     )
                 else:
-                    rules = foul_rules + ((C.DM_KING_THROW,) if dm else (C.WS_NOTES,))
+                    rules = foul_rules + cites.king_throw_invalid
                     rulings.append(
                         Ruling(
                             pid,
@@ -304,7 +298,7 @@ def judge_throw(
                 continue
             all_down_before = bool(target_kubbs) and set(target_kubbs) <= set(ctx.already_felled)
             if all_down_before:
-                rules = (C.DM_KING_THROW,) if dm else (C.WS_NOTES,)
+                rules = cites.king_throw_invalid
                 rulings.append(
                     Ruling(
                         pid,
@@ -321,7 +315,7 @@ def judge_throw(
                 raise_now.add(pid)
                 continue
             winner, loser = target, ctx.thrower
-            rules = (C.DM_AIM,) if dm else (C.WS_END,)
+            rules = cites.game_end
             rulings.append(
                 Ruling(
                     pid,
@@ -337,7 +331,7 @@ def judge_throw(
 
         # a kubb of the target half
         if pid in ctx.pending_raise:
-            rules = (C.DM_THROWING,) if dm else (C.WS_ORDER,)
+            rules = cites.felled
             rulings.append(
                 Ruling(
                     pid,
@@ -355,7 +349,7 @@ def judge_throw(
         if pid in ctx.already_felled:
             felled.add(pid)
             if a.status is Status.STANDING:
-                rules = (C.DM_THROWING,) if dm else (C.WS_ORDER, C.DM_THROWING)
+                rules = cites.knocked_past_tipping
                 reason = (
                     f"{pid} stands again, but it was already felled earlier this round, so it still counts as felled."
                 )
@@ -372,7 +366,7 @@ def judge_throw(
             )
             if inside is not None:
                 pose, out = inside
-                rules = ((C.DM_THROWING,) if dm else (C.WS_LINE,)) + (C.KUBB3D_OUTSIDE,)
+                rules = cites.standing_outside
                 rulings.append(
                     Ruling(
                         pid,
@@ -387,11 +381,11 @@ def judge_throw(
                 )
                 continue
             rulings.append(
-                Ruling(pid, a.status, Consequence.NONE, (C.DM_THROWING,) if dm else (C.WS_ORDER,), a.reason, hc)
+                Ruling(pid, a.status, Consequence.NONE, cites.felled, a.reason, hc)
             )
             continue
         if a.status is Status.STANDING:
-            rules = (C.DM_THROWING,) if dm else (C.WS_ORDER, C.DM_THROWING)
+            rules = cites.knocked_past_tipping
             why = (
                 f"{pid} stands again, but it was knocked past its tipping angle during this round, so it counts as "
                 "fallen."
@@ -399,7 +393,7 @@ def judge_throw(
         else:
             rules, why = base_rules, a.reason
         if not legal:
-            rules = tuple(dict.fromkeys(foul_rules + ((C.DM_THROWING,) if dm else (C.WS_FOOT,))))
+            rules = tuple(dict.fromkeys(foul_rules + cites.foul))
             rulings.append(
                 Ruling(
                     pid,
@@ -419,7 +413,7 @@ def judge_throw(
             and standing_field
             and not (by_order and _fell_after(pid, standing_field, ctx.fall_order))
         ):
-            rules = (C.DM_THROWING,) if dm else (C.WS_ORDER,)
+            rules = cites.felled
             rulings.append(
                 Ruling(
                     pid,
@@ -461,7 +455,7 @@ def judge_throw(
         if not _moved(own, pose, params):
             continue
         a = analyse(after, pid, params, hand_check, index=index)
-        rules = (C.DM_THROWING, C.KUBB3D_OWN_HALF) if dm else (C.WS_DISTURBED, C.KUBB3D_OWN_HALF)
+        rules = cites.own_half
         when = "at once" if now else "at the end of the round"
         rulings.append(
             Ruling(
@@ -479,12 +473,6 @@ def judge_throw(
         if now:
             raise_now.add(pid)
 
-    if ctx.ruleset == "kubbuteo":
-        # Kubbuteo shares Kubb's rules (seed KT): the same rulings, cited from KT "Rules"
-        rulings = [
-            Ruling(r.piece, r.status, r.consequence, (C.KT_RULES,), r.reason, r.hand_check, r.raised_pose, r.valid)
-            for r in rulings
-        ]
     return ThrowJudgement(
         tuple(rulings),
         frozenset(newly),
@@ -550,9 +538,8 @@ def judge_accident(
     Raises:
         ValueError: unknown ruleset or piece.
     """
-    C.check_ruleset(ruleset)
+    rules = get_rulebook(ruleset).cites.accident
     params = params or DEFAULT_PARAMS
-    rules = {"dm": (C.DM_THROWING,), "wikinger": (C.WS_NOTES,)}.get(ruleset, (C.KT_RULES,))
     index = ContactIndex(after)
     out = []
     for pid in sorted(pieces):

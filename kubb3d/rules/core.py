@@ -56,6 +56,7 @@ from types import EllipsisType
 from typing import Any, Iterable, Mapping, Sequence, cast
 
 from kubb3d.equipment import get_set
+from kubb3d.judge.rulebook import Rulebook, get_rulebook, rulebook_names
 from kubb3d.judge.rulings import Pose
 from kubb3d.pitch import BATON_IDS, SIDES, Pitch, opponent
 
@@ -451,7 +452,6 @@ class Ruleset:
         penalty: ``throw`` (``DM §6``) or ``place`` (``WS basic rule 11``).
         min_king_distance_m: a placed penalty kubb's centre at least this far from the king.
         time: the time model.
-        citations: rule name → citation used in events.
         penalty_words: play-by-play line for kubbs that become penalty kubbs (``{kubbs}``: their
             ids, ``{s}``: a plural s).
         advance_line: referee option (:mod:`kubb3d.judge.options`): the advance line passes
@@ -472,14 +472,24 @@ class Ruleset:
     penalty: str = "throw"
     min_king_distance_m: float = 0.0
     time: TimeModel = field(default_factory=TimeModel)
-    citations: Mapping[str, str] = field(default_factory=dict)
     penalty_words: str = "{kubbs} invalid twice: penalty kubb{s}"
     advance_line: str = "centre"
     penalty_distance: str = "centre"
 
+    @property
+    def book(self) -> Rulebook:
+        """This ruleset's rule book: citations, judge tolerances, throwing limits, options
+        (:mod:`kubb3d.judge.rulebook`).
+
+        Raises:
+            ValueError: no rule book is registered under :attr:`name`.
+        """
+        return get_rulebook(self.name)
+
     def cite(self, key: str) -> str:
-        """Citation for a rule key (``lag``, ``schedule``, ``advance`` …)."""
-        return self.citations.get(key, self.name)
+        """Citation for a rule key (``lag``, ``schedule``, ``advance`` …; the rule book's
+        :attr:`~kubb3d.judge.rulebook.Rulebook.events`), or the ruleset's name."""
+        return self.book.events.get(key, self.name)
 
     def batons_for_turn(self, turn_no: int) -> int:
         """Batons in the ``turn_no``-th turn of a set (1-based)."""
@@ -600,10 +610,11 @@ def get_ruleset(name: str, **overrides: Any) -> Ruleset:
 
 
 def ruleset_names() -> list[str]:
-    """Registered ruleset names."""
+    """The rulesets a match can be played under, sorted: the registered rule books
+    (:func:`kubb3d.judge.rulebook.rulebook_names`) that have a rules-engine class."""
     import kubb3d.rules  # noqa: F401
 
-    return sorted(_RULESETS)
+    return sorted(n for n in rulebook_names() if n in _RULESETS)
 
 
 # ---------------------------------------------------------------------- state

@@ -38,30 +38,10 @@ Decisions where DM is silent (see also :mod:`kubb3d.rules.core`):
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Mapping
 
 from kubb3d.pitch import PITCHES, Pitch
 from kubb3d.rules.core import Ruleset, register_ruleset
 
-DM_CITATIONS = {
-    "lag": "DM §3",
-    "sets": "DM §3",
-    "schedule": "DM §4",
-    "throw": "DM §5",
-    "early_baseline": "DM §5",
-    "inkast": "DM §6",
-    "penalty": "DM §6",
-    "penalty_place": "DM §6",
-    "raise": "DM §7",
-    "stossel": "DM §7",
-    "place": "DM §7",
-    "advance": "DM §8",
-    "tiebreak": "DM §9",
-    "tiebreak_decider": "DM §9",
-    "time": "DM §9",
-    "king": "DM §10",
-    "early_king": "DM §1",
-}
 
 
 @register_ruleset
@@ -78,7 +58,6 @@ class DM(Ruleset):
     lag_choice: bool = True
     king_throws_per_turn: int | None = 1
     penalty: str = "throw"
-    citations: Mapping[str, str] = field(default_factory=lambda: dict(DM_CITATIONS))
 
     def batons_for_turn(self, turn_no: int) -> int:
         """``DM §4``: the opener throws 2, the other 4, then 6 each."""

@@ -56,19 +56,13 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Mapping, Sequence
+from typing import Sequence
 
 from kubb3d.equipment import INCH, DiskPiece, get_set
+from kubb3d.judge.citations import KT_RULES
 from kubb3d.pitch import Pitch
 from kubb3d.rules.core import MatchState, Ruleset, TimeModel, register_ruleset
 
-KT_RULES = "KT rules"
-"""Citation of the seed's "Rules" section (seed ``KT``, ``shared/seeds/README.md``)."""
-
-KT_CITATIONS = {key: KT_RULES for key in (
-    "lag", "sets", "schedule", "throw", "early_baseline", "inkast", "penalty", "penalty_place",
-    "raise", "stossel", "place", "advance", "tiebreak", "tiebreak_decider", "time", "king", "early_king",
-)}
 
 KING_CLEARANCE_M = 2.0 * INCH
 """A placed misflicked kubb stands at least 2 in from the king (``KT rules``), m."""
@@ -111,7 +105,6 @@ class Kubbuteo(Ruleset):
             set_break_s=30.0,
         )
     )
-    citations: Mapping[str, str] = field(default_factory=lambda: dict(KT_CITATIONS))
     penalty_words: str = "{kubbs} misflicked after the one allowed misflick: placed by the receiving player"
 
     def batons_for_turn(self, turn_no: int) -> int:

@@ -42,31 +42,12 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass, field
-from typing import Mapping, Sequence
+from typing import Sequence
 
 from kubb3d.equipment import get_set
 from kubb3d.pitch import PITCHES, Pitch
 from kubb3d.rules.core import MatchState, Outcome, Ruleset, Termination, TimeModel, register_ruleset
 
-WS_CITATIONS = {
-    "lag": "WS Sequence of Play",
-    "sets": "WS Sequence of Play",
-    "schedule": "WS basic rule 2",
-    "throw": "WS basic rule 8",
-    "early_baseline": "WS basic rule 8",
-    "inkast": "WS basic rule 11",
-    "penalty": "WS basic rule 11",
-    "penalty_place": "WS basic rule 11",
-    "place": "WS basic rule 11",
-    "raise": "WS basic rule 12",
-    "stossel": "WS basic rule 13",
-    "advance": "WS basic rule 6",
-    "time": "WS End of the Game",
-    "king": "WS End of the Game",
-    "early_king": "WS End of the Game",
-    "tiebreak": "WS End of the Game",
-    "tiebreak_decider": "WS End of the Game",
-}
 
 WIN_POINTS = 2
 """Points for a win by the king or the opponent's early king (WS "End of the Game")."""
@@ -89,7 +70,6 @@ class Wikinger(Ruleset):
     king_throws_per_turn: int | None = None
     penalty: str = "place"
     min_king_distance_m: float = field(default_factory=lambda: get_set("standard").baton.length)
-    citations: Mapping[str, str] = field(default_factory=lambda: dict(WS_CITATIONS))
 
     def __post_init__(self) -> None:
         if self.team_size < 1:

@@ -1,0 +1,57 @@
+"""``KT``: Kubbuteo, the tabletop version (seed KT): Kubb's rules at table scale, every ruling
+cited from KT "Rules"; disks are flicked, not thrown as batons."""
+
+from dataclasses import replace
+
+from kubb3d.equipment import INCH, get_set
+from kubb3d.judge import citations as C
+from kubb3d.judge.params import DEFAULT_PARAMS, REFERENCE_KUBB_HEIGHT
+from kubb3d.judge.rulebook import JudgeCitations, Rulebook, register_rulebook
+
+_KT = (C.KT_RULES,)
+
+KUBBUTEO = register_rulebook(
+    Rulebook(
+        name="kubbuteo",
+        title="Kubbuteo",
+        summary="tabletop flicking, seed KT",
+        seed="KT",
+        cites=JudgeCitations(
+            felled=_KT,
+            leaning=_KT,
+            stossel=_KT,
+            knocked_past_tipping=_KT,
+            foul=_KT,
+            accident=_KT,
+            standing_outside=_KT,
+            own_half=_KT,
+            game_end=_KT,
+            king_throw_won=_KT,
+            king_throw_invalid=_KT,
+            inkast_disturbed=_KT,
+            raising=_KT,
+            inkast_invalid=_KT,
+            penalty_kubb=_KT,
+            warning=_KT,
+        ),
+        events={
+            key: C.KT_RULES
+            for key in (
+                "lag", "sets", "schedule", "throw", "early_baseline", "inkast", "penalty", "penalty_place",
+                "raise", "stossel", "place", "advance", "tiebreak", "tiebreak_decider", "time", "king",
+                "early_king",
+            )
+        },
+        cite_violations=False,
+        glitch=C.KT_RULES,
+        throw_rules=None,
+        # every length scaled by kubb height / 15 cm (a 1.25 in disk: × 0.21, so a tip margin of
+        # 0.2 mm and a doubt margin of 0.8 mm on a disk 7.6 mm thick); a placed kubb at least 2 in
+        # from the king (KT rules)
+        params=replace(
+            DEFAULT_PARAMS.scaled(get_set("kubbuteo").kubb.height / REFERENCE_KUBB_HEIGHT), baton_length=2.0 * INCH
+        ),
+        penalty="place",
+        returns_by_flick=True,
+    )
+)
