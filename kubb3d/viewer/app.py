@@ -23,6 +23,7 @@ from typing import Any
 
 import numpy as np
 
+from kubb3d.judge.rulebook import get_rulebook
 from kubb3d.pitch import KING_ID, Pitch, opponent
 from kubb3d.viewer.controls import Controller, ThrowControls, TIMELINE_HEIGHT
 from kubb3d.viewer.hud import HELP_PLAY, HELP_VIEW, Hud, font_size, legend_items, power_label, ruling_lines, throw_lines, violation_lines
@@ -201,7 +202,7 @@ class PlaySession:
 
     def hud(self, ctl: Controller) -> Hud:
         c = self.controls
-        rules = {"dm": "DM rules", "wikinger": "Wikinger-Schach rules"}.get(self.ruleset, self.ruleset)
+        rules = f"{get_rulebook(self.ruleset).title} rules"
         h = Hud(title=f"kubb3d: free throws ({rules}), side {self.side}, baton {min(self.thrown + 1, self.batons)}/{self.batons}, camera {ctl.camera_mode}" + ("   SLOW MOTION" if ctl.slow_motion else "") + ("   PAUSED" if ctl.paused else ""))
         h.lines = throw_lines(c)
         if self.result is not None:

@@ -374,7 +374,7 @@ class MatchSession:
         return seg.poses_at(self.t)[seg.thrown], seg.velocity(self.t)
 
     def hud(self, ctl: Controller) -> Hud:
-        rules = {"dm": "DM", "wikinger": "Wikinger-Schach"}.get(self.match.ruleset.name, self.match.ruleset.name)
+        rules = self.match.ruleset.book.title
         side = self.match.state.end_of[self.person] if self.request is None else self.controls.side
         h = Hud(title=f"kubb3d: {rules} match, you ({self.person}, end {side}) vs {self.other} ({self.opponent_skill}), camera {ctl.camera_mode}" + ("   SLOW MOTION" if ctl.slow_motion else "") + ("   PAUSED" if ctl.paused else ""))
         h.lines = list(self.facts) + [f"» {t}" for t in self.news]
