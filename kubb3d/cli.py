@@ -337,7 +337,7 @@ def _register_subapps() -> None:
     import importlib
 
     for module in (
-        "kubb3d.judge.cli",
+        "kubb3d.judge_cli",
         "kubb3d.match_cli",
         "kubb3d.audit_cli",
         "kubb3d.validate_cli",

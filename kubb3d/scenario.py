@@ -78,8 +78,7 @@ the start of the round or its last set-up, DM §5; an upright or upside-down kub
 ``origin`` = [x, y] (spot at the start of the round, for raising again).
 
 Errors: :class:`ScenarioError` names the file, the field and what was expected;
-overlapping pieces are named as a pair. Only this module and
-:mod:`kubb3d.judge.handcheck` of the judge's modules import physics.
+overlapping pieces are named as a pair.
 """
 
 from __future__ import annotations
@@ -675,7 +674,7 @@ def judge_built(b: Built) -> tuple[Any, int]:
     Raises:
         ScenarioError: a context field names a piece that does not exist.
     """
-    from kubb3d.judge.handcheck import PhysicsHandCheck
+    from kubb3d.handcheck import PhysicsHandCheck
 
     spec, snap = b.spec, b.snapshot
     if spec.ruleset == "kubbuteo":

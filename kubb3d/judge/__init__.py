@@ -1,7 +1,8 @@
 """The judge: rulings on kubbs and king from a :class:`~kubb3d.snapshot.Snapshot`.
 
-Pure: this package never imports PyBullet, except :mod:`kubb3d.judge.handcheck`
-(the physics hand check, imported only when used) and :mod:`kubb3d.judge.cli`.
+Pure: this package imports neither the physics nor the rules engine (docs/architecture.md,
+enforced by tests/test_architecture.py); the physics hand check it may be given is
+:class:`kubb3d.handcheck.PhysicsHandCheck`, its command line :mod:`kubb3d.judge_cli`.
 
 Entry points:
 

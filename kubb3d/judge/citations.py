@@ -1,5 +1,5 @@
-"""Rule citations, one place for every string the judge cites (seed short names of
-``shared/seeds/README.md``)."""
+"""Rule citations, one place for every string the judge cites (the short names and sections
+of the rule documents, docs/sources.md)."""
 
 DM_AIM = "DM §1"
 """Aim of the game; the king felled early loses the game."""

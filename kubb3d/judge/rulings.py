@@ -2,7 +2,7 @@
 
 A :class:`Ruling` is the contract between the judge and the match engine (the
 rules engine reads rulings, never physics). Citations use the seed short
-names of ``shared/seeds/README.md``: ``DM §5``, ``WS basic rule 13``.
+names and sections of the rule documents (docs/sources.md): ``DM §5``, ``WS basic rule 13``.
 """
 
 from __future__ import annotations

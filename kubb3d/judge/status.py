@@ -21,7 +21,7 @@ How a kubb or the king is classified (thresholds in :class:`JudgeParams`):
 **Doubtful cases** (DM §5 "im Zweifelsfall … per Hand überprüft"): a piece that
 touches a supporting body and whose centre of mass lies within ``doubt_margin``
 of its footprint edge, or that stands tilted more than ``flat_tilt`` with a
-support. If a hand-check callable is given (see :mod:`kubb3d.judge.handcheck`),
+support. If a hand-check callable is given (see :mod:`kubb3d.handcheck`),
 it decides those cases and the ruling says so.
 
 Pieces without any contact record (hand-built snapshots) get their ground
@@ -41,7 +41,7 @@ from kubb3d.snapshot import GROUND_ID, PieceState, Snapshot
 
 HandCheck = Callable[[Snapshot, str], bool]
 """``hand_check(snapshot, piece_id) -> True`` if the piece stands on its own once every
-other body touching it is taken away (DM §5). See :class:`kubb3d.judge.handcheck.PhysicsHandCheck`."""
+other body touching it is taken away (DM §5). See :class:`kubb3d.handcheck.PhysicsHandCheck`."""
 
 JUDGED_KINDS = ("kubb", "king")
 

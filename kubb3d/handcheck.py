@@ -5,9 +5,8 @@ A counterfactual: a fresh :class:`~kubb3d.physics.world.World` holds only the
 piece in question, at its snapshot pose and at rest; every body that touched it
 (kubbs, batons, the king, stakes) is taken away. The world runs for
 ``duration`` seconds; the piece stands on its own if it ends within
-``upright_tilt`` of upright, on its base. This is the only judge module that
-imports physics; the pure judge receives it as a callable
-(:data:`kubb3d.judge.status.HandCheck`).
+``upright_tilt`` of upright, on its base. It lives outside :mod:`kubb3d.judge` because it
+runs physics; the pure judge receives it as a callable (:data:`kubb3d.judge.status.HandCheck`).
 
 Settings (decisions, the rule gives none): 1.0 s of simulated time (a kubb
 tipping from 26° reaches the ground in ≈ 0.4 s), upright within 10° (the

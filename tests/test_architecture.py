@@ -1,0 +1,130 @@
+"""The import layering of docs/architecture.md: physics → snapshot → judge → rules → outcome.
+
+Every import is counted, also those inside functions: a lazy import is still a dependency."""
+
+import ast
+from pathlib import Path
+
+import pytest
+
+PKG = Path(__file__).resolve().parents[1] / "kubb3d"
+
+# what each pure layer may import from kubb3d (prefixes of module names); third-party code
+# other than numpy is not allowed in them at all. kubb3d.equipment is the table of piece sizes
+# the judge reads (it reaches kubb3d.assets for masses from the meshes: issue #14 item 6).
+LAYERS = {
+    "kubb3d.pitch": ("kubb3d.pitch",),
+    "kubb3d.snapshot": ("kubb3d.snapshot", "kubb3d.pitch"),
+    "kubb3d.judge": ("kubb3d.judge", "kubb3d.snapshot", "kubb3d.pitch", "kubb3d.equipment"),
+    "kubb3d.rules": ("kubb3d.rules", "kubb3d.judge", "kubb3d.snapshot", "kubb3d.pitch", "kubb3d.equipment"),
+}
+PURE_THIRD_PARTY = ("numpy",)
+
+# the physics sits below the judge and the rules: it may use the pure vector geometry of
+# kubb3d.judge.geometry (convex hulls), nothing else of them
+PHYSICS_MAY_NOT = ("kubb3d.rules", "kubb3d.throw", "kubb3d.match", "kubb3d.scenario", "kubb3d.viewer")
+PHYSICS_JUDGE_ALLOWED = ("kubb3d.judge.geometry",)
+
+# the 3D views: the only modules that import the windowing library
+PYGLET_ALLOWED = ("kubb3d.viewer", "kubb3d.dames.view")
+
+
+def _module_name(path: Path) -> str:
+    parts = path.relative_to(PKG.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _imports(path: Path) -> list[tuple[int, str]]:
+    """(line, module) for every import in the file, absolute names."""
+    out = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            out += [(node.lineno, a.name) for a in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            out.append((node.lineno, node.module))
+            # "from kubb3d import physics" imports the module kubb3d.physics
+            out += [(node.lineno, f"{node.module}.{a.name}") for a in node.names if node.module == "kubb3d"]
+    return out
+
+
+def _under(name: str, prefixes) -> bool:
+    return any(name == p or name.startswith(p + ".") for p in prefixes)
+
+
+MODULES = sorted((_module_name(p), p) for p in PKG.rglob("*.py"))
+
+
+def test_modules_found():
+    names = {m for m, _ in MODULES}
+    assert {"kubb3d.judge.throws", "kubb3d.rules.core", "kubb3d.physics.world", "kubb3d.snapshot"} <= names
+
+
+@pytest.mark.parametrize("layer", sorted(LAYERS))
+def test_pure_layers_import_only_what_is_below_them(layer):
+    allowed = LAYERS[layer]
+    bad = []
+    for name, path in MODULES:
+        if not _under(name, (layer,)):
+            continue
+        for line, mod in _imports(path):
+            if mod.split(".")[0] == "kubb3d":
+                if not _under(mod, allowed) and mod != "kubb3d":
+                    bad.append(f"{name}:{line} imports {mod}")
+            elif mod.split(".")[0] in PURE_THIRD_PARTY:
+                continue
+            elif _is_third_party(mod):
+                bad.append(f"{name}:{line} imports {mod}")
+    assert not bad, bad
+
+
+def _is_third_party(mod: str) -> bool:
+    import sys
+
+    top = mod.split(".")[0]
+    return top not in sys.stdlib_module_names and top != "__future__"
+
+
+def test_physics_does_not_know_the_judge_rules_or_game():
+    bad = []
+    for name, path in MODULES:
+        if not _under(name, ("kubb3d.physics",)):
+            continue
+        for line, mod in _imports(path):
+            judge = _under(mod, ("kubb3d.judge",)) and not _under(mod, PHYSICS_JUDGE_ALLOWED)
+            if _under(mod, PHYSICS_MAY_NOT) or judge:
+                bad.append(f"{name}:{line} imports {mod}")
+    assert not bad, bad
+
+
+def test_only_the_views_import_pyglet():
+    bad = [
+        f"{name}:{line}"
+        for name, path in MODULES
+        if not _under(name, PYGLET_ALLOWED)
+        for line, mod in _imports(path)
+        if _under(mod, ("pyglet",))
+    ]
+    assert not bad, bad
+
+
+def test_the_layering_test_sees_lazy_imports(tmp_path):
+    src = tmp_path / "m.py"
+    src.write_text("def f():\n    from kubb3d.physics.world import World\n    import pybullet\n")
+    assert _imports(src) == [(2, "kubb3d.physics.world"), (3, "pybullet")]
+
+
+def test_nothing_cites_a_file_outside_the_repository():
+    """Facts and sources are in docs/ (docs/sources.md, docs/physics.md …): no file of the
+    repository points at a design note or a machine path outside it."""
+    root = PKG.parent
+    outside = ("DESIGN" + ".md", "/" + "work/", "shared" + "/seeds")
+    folders = ("kubb3d", "docs", "tests", "benchmarks", "scenarios")
+    files = [root / "README.md", *(p for d in folders for p in (root / d).rglob("*"))]
+    bad = [
+        f"{p.relative_to(root)}: {word}"
+        for p in files
+        if p.is_file() and p.suffix in (".py", ".md", ".toml", ".txt", ".json", ".glsl")
+        for word in outside
+        if word in p.read_text(encoding="utf-8", errors="replace")
+    ]
+    assert not bad, bad
