@@ -2,7 +2,7 @@
 with its unit and meaning, every placement with an example from the shipped library.
 
 :func:`reference_markdown` writes ``docs/scenarios.md`` (``kubb3d scenario reference``);
-:func:`kubb3d.scenario_cli.scenario_schema` puts the same descriptions into the JSON Schema.
+:func:`kubb3d.cli.scenario.scenario_schema` puts the same descriptions into the JSON Schema.
 The tests check that every model field is described here and that ``docs/scenarios.md`` is
 the generated text, so neither can drift from the models.
 """

@@ -41,7 +41,7 @@ Readings of the seed (``RKD``) chosen here; the starred ones are options of
 Modules: :mod:`~kubb3d.dames.die` (die orientation), :mod:`~kubb3d.dames.rules`
 (:class:`DamesRules` and board geometry), :mod:`~kubb3d.dames.board` (the
 rules engine), :mod:`~kubb3d.dames.players` (computer players and self-play),
-:mod:`~kubb3d.dames.render` (terminal board), :mod:`~kubb3d.dames.cli` (the
+:mod:`~kubb3d.dames.render` (terminal board), :mod:`~kubb3d.cli.dames` (the
 ``kubb3d dames`` commands).
 """
 

@@ -2,7 +2,7 @@
 
 Pure: this package imports neither the physics nor the rules engine (docs/architecture.md,
 enforced by tests/test_architecture.py); the physics hand check it may be given is
-:class:`kubb3d.handcheck.PhysicsHandCheck`, its command line :mod:`kubb3d.judge_cli`.
+:class:`kubb3d.handcheck.PhysicsHandCheck`, its command line :mod:`kubb3d.cli.judge`.
 
 Entry points:
 

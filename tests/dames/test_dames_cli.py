@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from kubb3d.dames.cli import app
+from kubb3d.cli.dames import app
 
 ROOT = Path(__file__).resolve().parents[2]
 runner = CliRunner()
@@ -123,7 +123,7 @@ def test_through_the_main_entry_point() -> None:
         [
             sys.executable,
             "-c",
-            "import sys, kubb3d.dames.cli; print('pyglet' in sys.modules, 'pybullet' in sys.modules)",
+            "import sys, kubb3d.cli.dames; print('pyglet' in sys.modules, 'pybullet' in sys.modules)",
         ],
         capture_output=True,
         text=True,

@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 
 from kubb3d.dames import view as V
 from kubb3d.dames.board import DamesBoard
-from kubb3d.dames.cli import app as dames_app
+from kubb3d.cli.dames import app as dames_app
 from kubb3d.dames.die import ORIENTATIONS, STEP, Die
 
 MID_GAME = "1N153N153N153N153N1532/8/8/6N2641/1S2646/3S6544/6S5141/2S1241S124S1242 SN N 1 b2 5"

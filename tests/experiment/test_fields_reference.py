@@ -65,7 +65,7 @@ def test_dask_backend_without_dask_is_a_one_line_error(monkeypatch, tmp_path):
     from typer.testing import CliRunner
 
     from kubb3d.cli import UserError
-    from kubb3d.experiment_cli import make_app
+    from kubb3d.cli.experiment import make_app
 
     real = importlib.util.find_spec
     monkeypatch.setattr(

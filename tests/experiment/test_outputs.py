@@ -82,7 +82,7 @@ def test_group_rates_and_column_matching(results):
 
 
 def _app() -> typer.Typer:
-    from kubb3d.experiment_cli import register
+    from kubb3d.cli.experiment import register
 
     app = typer.Typer()
 
@@ -148,7 +148,7 @@ def test_cli_user_errors_are_one_line_exit_2(tiny_reference, tmp_path):
     spec, _, _ = tiny_reference
     bad = tmp_path / "bad.toml"
     bad.write_text(spec.read_text().replace("trials_per_point = 4", "trials_per_point = -3"))
-    code = "from kubb3d.experiment_cli import main; main()"
+    code = "from kubb3d.cli.experiment import main; main()"
     out = tmp_path / "r.sqlite"
     p = subprocess.run(
         [sys.executable, "-c", code, "run", str(bad), "--out", str(out)],

@@ -163,7 +163,7 @@ def test_kill_9_and_resume(tiny_reference, tmp_path):
     _, reference, _ = tiny_reference
     spec = write_tiny(tmp_path, trials_per_point=12, name="long.toml")  # 48 trials, same hash as tiny
     out = tmp_path / "killed.sqlite"
-    cmd = [sys.executable, "-m", "kubb3d.experiment_cli", "run", str(spec), "--out", str(out), "--workers", "2", "-q"]
+    cmd = [sys.executable, "-m", "kubb3d.cli.experiment", "run", str(spec), "--out", str(out), "--workers", "2", "-q"]
     proc = subprocess.Popen(cmd, cwd=ROOT, start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     deadline = time.monotonic() + 120
     try:

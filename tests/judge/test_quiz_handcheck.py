@@ -6,7 +6,7 @@ from pathlib import Path
 import typer
 from typer.testing import CliRunner
 
-from kubb3d.judge_cli import register
+from kubb3d.cli.judge import register
 from kubb3d.handcheck import PhysicsHandCheck, equipment_for
 from kubb3d.quiz import INKAST_CHOICES, THROW_CHOICES, parse_answer
 from kubb3d.judge.rulings import Consequence

@@ -11,7 +11,7 @@ import pytest
 from kubb3d import scenario as sc
 from kubb3d import scenario_doc as doc
 from kubb3d.library import scenario_files
-from kubb3d.scenario_cli import scenario_schema
+from kubb3d.cli.scenario import scenario_schema
 
 
 def test_docs_scenarios_md_is_the_generated_reference(root):

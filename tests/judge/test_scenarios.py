@@ -7,7 +7,7 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
-from kubb3d.judge_cli import register
+from kubb3d.cli.judge import register
 from kubb3d.scenario import ScenarioError, collect, load
 
 ROOT = Path(__file__).resolve().parents[2]

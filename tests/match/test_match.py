@@ -10,7 +10,7 @@ from typer.testing import CliRunner
 
 import kubb3d.match as match_mod
 from kubb3d.match import Match, MatchConfig, ReplayError
-from kubb3d.match_cli import parse_players, register
+from kubb3d.cli.match import parse_players, register
 from kubb3d.physics.world import PhysicsGlitch
 from kubb3d.rules import Termination
 

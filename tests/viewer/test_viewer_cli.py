@@ -7,7 +7,7 @@ import sys
 
 def test_import_and_help_do_not_load_pyglet():
     code = (
-        "import sys, kubb3d, kubb3d.viewer, kubb3d.viewer.scene, kubb3d.viewer.controls, kubb3d.viewer_cli; "
+        "import sys, kubb3d, kubb3d.viewer, kubb3d.viewer.scene, kubb3d.viewer.controls, kubb3d.cli.viewer; "
         "print('pyglet' in sys.modules)"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

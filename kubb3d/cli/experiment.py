@@ -460,7 +460,7 @@ def register(app: typer.Typer) -> None:
 
 
 def main() -> None:
-    """Run the ``experiment`` sub-app on its own (``python -m kubb3d.experiment_cli run …``),
+    """Run the ``experiment`` sub-app on its own (``python -m kubb3d.cli.experiment run …``),
     with the main app's error handling: a :class:`kubb3d.cli.UserError` is one line, exit 2."""
     import sys
 

@@ -66,7 +66,7 @@ def register(app: typer.Typer) -> None:
                 workers=workers or None,
                 progress=lambda k: bar.advance(task, k),
             )
-        from kubb3d.validate_cli import write_outputs
+        from kubb3d.cli.validate import write_outputs
 
         command = (
             f"kubb3d calibrate --throws {throws} --turns {turns} --distance-throws {distance_throws} "

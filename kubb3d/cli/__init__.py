@@ -1,4 +1,8 @@
-"""The ``kubb3d`` command line (Typer).
+"""The ``kubb3d`` command line (Typer): this module holds the main app and the ``throw``,
+``bench`` and ``models`` commands; each other command group is one module of this package
+(``match``, ``judge`` and ``quiz``, ``scenario``, ``experiment``, ``audit`` and ``rules``,
+``validate``, ``calibrate``, ``tournament``, ``play`` and ``view``, ``dames``), registered by
+:func:`main`.
 
 Every subcommand turns a user mistake into a one-line error on stderr and a
 non-zero exit code (2), never a traceback: raise :class:`UserError` for that.
@@ -337,28 +341,20 @@ def _register_subapps() -> None:
     import importlib
 
     for module in (
-        "kubb3d.judge_cli",
-        "kubb3d.match_cli",
-        "kubb3d.audit_cli",
-        "kubb3d.validate_cli",
-        "kubb3d.calibrate_cli",
-        "kubb3d.tournament_cli",
-        "kubb3d.viewer_cli",
-        "kubb3d.experiment_cli",
-        "kubb3d.scenario_cli",
+        "kubb3d.cli.judge",
+        "kubb3d.cli.match",
+        "kubb3d.cli.audit",
+        "kubb3d.cli.validate",
+        "kubb3d.cli.calibrate",
+        "kubb3d.cli.tournament",
+        "kubb3d.cli.viewer",
+        "kubb3d.cli.experiment",
+        "kubb3d.cli.scenario",
     ):
-        try:
-            importlib.import_module(module).register(app)
-        except ModuleNotFoundError as exc:
-            if exc.name != module:
-                raise
-    try:
-        from kubb3d.dames.cli import app as dames_app
-    except ModuleNotFoundError as exc:
-        if exc.name != "kubb3d.dames.cli":
-            raise
-    else:
-        app.add_typer(dames_app, name="dames", help="Roll Kubb Dames, the board game of rolling dice-kubbs (seed RKD).")
+        importlib.import_module(module).register(app)
+    from kubb3d.cli.dames import app as dames_app
+
+    app.add_typer(dames_app, name="dames", help="Roll Kubb Dames, the board game of rolling dice-kubbs (seed RKD).")
 
 
 def main(prog_name: str | None = None) -> None:

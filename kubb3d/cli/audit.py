@@ -96,7 +96,7 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Play seeded matches and check after every action that the referee ruled right."""
         from kubb3d.audit import CHECKS, run_audit
-        from kubb3d.match_cli import parse_players
+        from kubb3d.cli.match import parse_players
         from kubb3d.rules import ruleset_names
 
         if ruleset not in ruleset_names():
