@@ -19,6 +19,7 @@ import json
 from dataclasses import asdict
 from importlib import resources
 from pathlib import Path
+from typing import Any, cast
 
 import numpy as np
 import trimesh
@@ -90,7 +91,7 @@ def king_body_mesh(king: KingPiece) -> trimesh.Trimesh:
 
 def king_mesh(king: KingPiece) -> trimesh.Trimesh:
     """The whole king (body + crown band + four points), origin at the bounding-box centre."""
-    return trimesh.util.concatenate([king_body_mesh(king), *_crown_parts(king)])
+    return cast(trimesh.Trimesh, trimesh.util.concatenate([king_body_mesh(king), *_crown_parts(king)]))
 
 
 @functools.lru_cache(maxsize=None)
@@ -162,7 +163,7 @@ def mushroom_parts(king: MushroomPiece, inset: float = 0.0) -> tuple[trimesh.Tri
 
 def mushroom_mesh(king: MushroomPiece) -> trimesh.Trimesh:
     """The whole mushroom king."""
-    return trimesh.util.concatenate(list(mushroom_parts(king)))
+    return cast(trimesh.Trimesh, trimesh.util.concatenate(list(mushroom_parts(king))))
 
 
 def piece_mesh(piece) -> trimesh.Trimesh:
@@ -186,17 +187,17 @@ def com_local(eq: EquipmentSet, kind: str) -> tuple[float, float, float]:
     piece = eq.piece(kind)
     if isinstance(piece, KingPiece):
         return (0.0, 0.0, king_com_height(piece))
-    if isinstance(piece, DiskPiece):
-        return tuple(float(v) for v in disk_kubb_mesh(piece).center_mass)
-    if isinstance(piece, MushroomPiece):
-        return tuple(float(v) for v in mushroom_mesh(piece).center_mass)
+    if isinstance(piece, (DiskPiece, MushroomPiece)):
+        mesh = disk_kubb_mesh(piece) if isinstance(piece, DiskPiece) else mushroom_mesh(piece)
+        x, y, z = (float(v) for v in mesh.center_mass)
+        return (x, y, z)
     return (0.0, 0.0, 0.0)
 
 
 def king_crown(king: KingPiece, inset: float = 0.0) -> trimesh.Trimesh:
     """The crown alone; as a collision mesh PyBullet uses the convex hull of its vertices.
     ``inset`` (m) pulls the sides and top in (collision meshes, see :data:`CONVEX_MARGIN`)."""
-    crown = trimesh.util.concatenate(_crown_parts(king))
+    crown = cast(trimesh.Trimesh, trimesh.util.concatenate(_crown_parts(king)))
     v = crown.vertices.copy()
     half = king.width / 2
     v[:, :2] *= (half - inset) / half
@@ -281,9 +282,9 @@ def build_set(eq: EquipmentSet) -> dict[str, str]:
         collisions: list[str],
         extra: dict[str, trimesh.Trimesh] | None = None,
     ) -> None:
-        files[f"{n}-{kind}.obj"] = visual.export(file_type="obj")
+        files[f"{n}-{kind}.obj"] = cast(str, visual.export(file_type="obj"))
         for name, mesh in (extra or {}).items():
-            files[name] = mesh.export(file_type="obj")
+            files[name] = cast(str, mesh.export(file_type="obj"))
         files[f"{n}-{kind}.urdf"] = _urdf(f"{n}-{kind}", inertial, f"{n}-{kind}.obj", collisions, WOOD_RGBA[kind])
 
     kubb = eq.kubb
@@ -359,7 +360,7 @@ def build_set(eq: EquipmentSet) -> dict[str, str]:
 def build_all() -> dict[str, str]:
     """Files for every registered equipment set plus ``manifest.json`` (the parameters used)."""
     files: dict[str, str] = {}
-    manifest = {"generator": "kubb3d.assets", "sets": {}}
+    manifest: dict[str, Any] = {"generator": "kubb3d.assets", "sets": {}}
     for name, eq in sorted(EQUIPMENT_SETS.items()):
         files.update(build_set(eq))
         manifest["sets"][name] = asdict(eq)

@@ -251,6 +251,7 @@ def bare_loop(throws) -> tuple[float, int]:
                     pb.changeDynamics(b, -1, activationState=pb.ACTIVATION_STATE_SLEEP, physicsClientId=c)
             return b
 
+        assert STANDARD.stake is not None
         for x, y in pitch.stake_positions().values():
             load("stake", (x, y, STANDARD.stake.length / 2), fixed=True)
         bodies = [

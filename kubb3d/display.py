@@ -39,7 +39,7 @@ def _session(obj: Any, equipment: str | None):
         from kubb3d.viewer.app import ReplaySession
         from kubb3d.viewer.scene import Scene, Timeline, segment_from_throw
 
-        snap = obj.final
+        snap: Any = obj.final
         scene = Scene.from_snapshot(snap, equipment or _equipment_of(snap))
         start = scene.poses()
         for pid, poses in obj.trajectory.poses.items():

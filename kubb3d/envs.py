@@ -50,13 +50,18 @@ then), an array of shape (height, width, 3), uint8.
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
 from kubb3d.pitch import KING_ID
+
+if TYPE_CHECKING:
+    from kubb3d.judge import Pose
+    from kubb3d.physics.world import World
+    from kubb3d.throw import ThrowResult
 
 TARGETS = ("B1", "B2", "B3", "B4", "B5")
 """The kubbs thrown at: side B's baseline kubbs."""
@@ -114,12 +119,19 @@ class _KubbEnv(gym.Env):
         self.terrain_cm = float(terrain_cm)
         self.size = (int(width), int(height))
         self.action_space = spaces.Box(ACTION_LOW, ACTION_HIGH, dtype=np.float32)
-        self.world = None
-        self.last_result = None
+        self.world: World | None = None
+        self.last_result: ThrowResult | None = None
         self._renderer = None
         self._over = True
 
     # ------------------------------------------------------------------ helpers
+    @property
+    def _w(self) -> World:
+        """The episode's world (RuntimeError before the first ``reset``)."""
+        if self.world is None:
+            raise RuntimeError("call reset() before step()")
+        return self.world
+
     def _new_world(self) -> None:
         from kubb3d.physics.world import Terrain, World
 
@@ -131,19 +143,19 @@ class _KubbEnv(gym.Env):
         self.world = World.standard(self.equipment, ground=self.ground, terrain=terrain)
         self.thrown = 0
         self.felled: set[str] = set()
-        self.round_start = {pid: self._pose(pid) for pid in self.world.piece_ids("kubb", "king")}
+        self.round_start = {pid: self._pose(pid) for pid in self._w.piece_ids("kubb", "king")}
         self._over = False
 
-    def _pose(self, pid: str):
+    def _pose(self, pid: str) -> Pose:
         from kubb3d.judge import Pose
 
-        pos, q = self.world.pose(pid)
-        return Pose(tuple(float(v) for v in pos), tuple(float(v) for v in q))
+        pos, q = self._w.pose(pid)
+        return Pose((float(pos[0]), float(pos[1]), float(pos[2])), q)
 
     def _poses(self) -> np.ndarray:
         out = []
         for pid in PIECES:
-            pos, q = self.world.pose(pid)
+            pos, q = self._w.pose(pid)
             out += [*pos, *q]
         return np.clip(np.asarray(out, dtype=np.float32), *_pose_bounds(len(PIECES)))
 
@@ -170,7 +182,7 @@ class _KubbEnv(gym.Env):
         baton = f"baton{self.thrown}"
         self.last_result = None  # the ThrowResult of the last step (kubb3d.throw.ThrowResult)
         try:
-            res = throw(self.world, params, baton=baton, ruleset=self.ruleset)
+            res = throw(self._w, params, baton=baton, ruleset=self.ruleset)
             self.last_result = res
         except PhysicsGlitch as exc:
             # a physics failure is nobody's throw: no reward, the episode stops
@@ -186,9 +198,9 @@ class _KubbEnv(gym.Env):
         )
         j = judge_throw(res.final, ctx)
         for pid in sorted(j.raise_now):
-            if pid in self.round_start and self.world.has_piece(pid):
+            if pid in self.round_start and self._w.has_piece(pid):
                 p = self.round_start[pid]
-                self.world.set_pose(pid, p.position, p.quat_xyzw, wake=False)
+                self._w.set_pose(pid, p.position, p.quat_xyzw, wake=False)
         new = set(j.felled) - self.felled
         self.felled |= new
         lost = j.loser == "A"
@@ -265,7 +277,7 @@ class ThrowEnv(_KubbEnv):
         super().reset(seed=seed)
         self.target = self.fixed_target or TARGETS[int(self.np_random.integers(len(TARGETS)))]
         self._new_world()
-        self._target_xyz = np.asarray(self.world.pose(self.target)[0], dtype=np.float32)
+        self._target_xyz = np.asarray(self._w.pose(self.target)[0], dtype=np.float32)
         return self._obs(), {"target": self.target}
 
     def step(self, action):

@@ -325,7 +325,7 @@ class Player:
 
     # -------------------------------------------------------------- batons
     def choose_target(
-        self, side: str, kubbs: Sequence[tuple[str, bool, tuple[float, float, float], bool]], line_x: float
+        self, side: str, kubbs: Sequence[tuple[str, bool, Sequence[float], bool]], line_x: float
     ) -> str:
         """Pick the kubb to throw at.
 
@@ -542,7 +542,7 @@ class Player:
 
         lateral = self.flick_start(world, side, line_x, target[1])
         base = FlickParams(side=side, line_x=line_x, lateral=lateral)
-        intended = aim_flick(world, tuple(target), base, arrive_speed=arrive_speed)
+        intended = aim_flick(world, (target[0], target[1]), base, arrive_speed=arrive_speed)
         skill = self.flick or FLICK_SKILLS["club"]
         return intended, skill.perturb(intended, rng)
 

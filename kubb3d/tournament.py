@@ -100,6 +100,7 @@ def throw_stechen(teams: Sequence[str], skills: dict[str, str], seed: int, groun
                 for i, (x, y) in enumerate(stechen_positions(pitch)):
                     world.add_piece(f"S{i + 1}", "kubb", (x, y, world.equipment.kubb.height / 2), side="B")
                 down, current = set(), action.team
+            assert world is not None
             player = Player(action.team, get_skill(skills[action.team]))
             standing = [
                 (k, True, tuple(float(v) for v in world.pose(k)[0]), True)

@@ -31,7 +31,7 @@ from typer.core import TyperCommand
 try:  # recent Typer ships its own copy of Click
     from typer._click.exceptions import NoArgsIsHelpError, UsageError
 except ImportError:  # pragma: no cover - older Typer on top of Click
-    from click.exceptions import NoArgsIsHelpError, UsageError  # type: ignore[no-redef]
+    from click.exceptions import NoArgsIsHelpError, UsageError  # type: ignore[no-redef,assignment]
 
 from kubb3d.dames.board import DamesBoard, IllegalMoveError, Move
 from kubb3d.dames.die import STEP

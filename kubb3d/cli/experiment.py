@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from enum import Enum
 from pathlib import Path
-from typing import List, Optional
+from typing import Any, List, Optional
 
 import typer
 
@@ -182,7 +182,7 @@ def make_app() -> typer.Typer:
         from kubb3d.experiment import load_spec
         from kubb3d.library import experiment_files
 
-        rows = []
+        rows: list[dict[str, Any]] = []
         for path in experiment_files():
             loaded = load_spec(path)
             rows.append(

@@ -9,22 +9,22 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Optional
+from typing import NoReturn, Optional
 
 import typer
 
 from kubb3d.judge.rulebook import ruleset_help
-from kubb3d.rules.core import DEFAULT_ROUND_CAP
+from kubb3d.rules.core import DEFAULT_ROUND_CAP, get_ruleset, ruleset_names
 
 DEFAULT_SEED = 1
 
 
-def _fail(msg: str) -> None:
+def _fail(msg: str) -> NoReturn:
     typer.echo(f"error: {msg}", err=True)
     raise typer.Exit(2)
 
 
-def parse_players(spec: str | None, ruleset: str) -> tuple[tuple[str, str], object]:
+def parse_players(spec: str | None, ruleset: str) -> tuple[tuple[str, str], tuple[int, int] | None]:
     """``elite,club`` → skills; for wikinger also ``club:6,elite:4`` or ``6,4`` (team sizes,
     skill ``club``). Returns (skills, team size or pair or None). Raises ValueError."""
     from kubb3d.players import SKILLS
@@ -34,7 +34,8 @@ def parse_players(spec: str | None, ruleset: str) -> tuple[tuple[str, str], obje
     parts = [p.strip() for p in spec.split(",")]
     if len(parts) != 2 or not all(parts):
         raise ValueError(f"--players needs two comma-separated entries, got {spec!r}")
-    skills, sizes = [], []
+    skills: list[str] = []
+    sizes: list[int | None] = []
     for p in parts:
         skill, _, size = p.partition(":")
         if skill.isdigit() and not size:
@@ -43,17 +44,19 @@ def parse_players(spec: str | None, ruleset: str) -> tuple[tuple[str, str], obje
             raise ValueError(f"unknown skill {skill!r} in --players; expected one of {sorted(SKILLS)}")
         skills.append(skill)
         if size:
-            if ruleset != "wikinger":
-                raise ValueError("team sizes in --players apply to --ruleset wikinger only")
+            if get_ruleset(ruleset).team_size == 1:
+                teams = " or ".join(n for n in ruleset_names() if get_ruleset(n).team_size > 1)
+                raise ValueError(f"team sizes in --players apply to --ruleset {teams} only")
             if not size.isdigit() or not 1 <= int(size) <= 12:
                 raise ValueError(f"team size must be a whole number from 1 to 12, got {size!r}")
             sizes.append(int(size))
         else:
             sizes.append(None)
-    team = None
-    if any(s is not None for s in sizes):
-        team = tuple(s if s is not None else 6 for s in sizes)
-    return (skills[0], skills[1]), team
+    if all(s is None for s in sizes):
+        return (skills[0], skills[1]), None
+    default = get_ruleset(ruleset).team_size
+    a, b = (default if s is None else s for s in sizes)
+    return (skills[0], skills[1]), (a, b)
 
 
 def match_document(m, out) -> dict:
@@ -154,7 +157,7 @@ def register(app: typer.Typer) -> None:
             skills, team = parse_players(players, ruleset)
         except ValueError as exc:
             _fail(str(exc))
-        strategies = ("default", "default")
+        strategies: tuple[str, str] = ("default", "default")
         if strategy is not None:
             from kubb3d.players import STRATEGIES
 
@@ -164,7 +167,7 @@ def register(app: typer.Typer) -> None:
             for p in parts:
                 if p not in STRATEGIES:
                     _fail(f"unknown strategy {p!r} in --strategy; expected one of {sorted(STRATEGIES)}")
-            strategies = parts
+            strategies = (parts[0], parts[1])
         if sets is not None and ruleset == "wikinger":
             _fail(
                 "--sets does not apply to --ruleset wikinger (a Wikinger-Schach match is one game against the clock)"
@@ -240,6 +243,7 @@ def register(app: typer.Typer) -> None:
             _fail(str(exc))
         try:
             out = m.run()
+            assert out is not None  # run() without max_actions plays to the end
         except FileSafetyError as exc:
             _fail(str(exc))
         if as_json:

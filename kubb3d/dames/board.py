@@ -639,8 +639,8 @@ class DamesBoard:
         """
         rules = rules or DamesRules()
         grid: list[str | None] = [None] * 64
-        for name, token in kubbs.items():
-            grid[parse_cell(name)] = token
+        for name, piece in kubbs.items():
+            grid[parse_cell(name)] = piece
         ranks = []
         for y in range(7, -1, -1):
             text, run = "", 0

@@ -151,7 +151,7 @@ def _box(lo, hi, color, alpha) -> list:
             c = np.where(n > 0, hi, np.where(n < 0, lo, (lo + hi) / 2))
             hu, hv = np.abs(u) @ (hi - lo) / 2, np.abs(v) @ (hi - lo) / 2
             p = [c - u * hu - v * hv, c + u * hu - v * hv, c + u * hu + v * hv, c - u * hu + v * hv]
-            out += _quad(*p, n, color, alpha)
+            out += _quad(p[0], p[1], p[2], p[3], n, color, alpha)
     return out
 
 
@@ -326,6 +326,7 @@ class MoveAnimation:
         if t < roll_t:
             s = scene_of(self.before)
             k = self.before.kubb_at(m.start)
+            assert k is not None  # the rolled kubb stands on the move's start
             s.dice = [d for d in s.dice if not np.allclose(d.centre[:2], cell_center(m.start)[:2])]
             c, r = tip_pose(k.die, m.start, m.path, t / ROLL_TIME)
             s.dice.append(DieView(k.seat, k.die.handedness(), c, r))
@@ -421,7 +422,7 @@ class DamesRenderer:
         self._dice = {h: GLMesh(die_vertices(h), layout=layout) for h in (1, -1)}
         self._ti = {v: GLMesh(ti_vertices(v), layout=layout) for v in (1, 2, 3)}
         self._frames = GLMesh(layout=layout)
-        self._frames_key = None
+        self._frames_key: tuple[int, ...] | None = None
         self._fbo = self._make_fbo()
         self._prog.use()
         self._prog["u_sun_dir"] = tuple(SUN)
@@ -459,7 +460,7 @@ class DamesRenderer:
         """(mesh, model (4, 4), colour, fade) of every die and the ti-kubb."""
         out = []
         for d in scene.dice:
-            color = SEAT_COLORS[d.seat]
+            color: tuple[float, ...] = SEAT_COLORS[d.seat]
             if d.frozen:  # frosted
                 color = tuple(0.6 * a + 0.4 * b for a, b in zip(color, FROZEN_COLOR))
             out.append((self._dice[d.handedness], pose_matrix(d.centre, d.rotation), color, 1.0 - 0.6 * d.sink))

@@ -12,7 +12,7 @@ Continuous columns (drawn values: more than 3 × ``bins`` distinct values) are b
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Sequence
+from typing import Any, Sequence
 
 from kubb3d.experiment.export import columns
 from kubb3d.experiment.stats import bin_column, group, key_value, match_column, measure_fn
@@ -95,7 +95,7 @@ def plot(
     binary_values = None if not binary else True
     note = f"{n_ok} trials" + (f", {n_failed} failed (left out)" if n_failed else "")
     if y is not None:
-        per_cell = {}
+        per_cell: dict[tuple[Any, Any], int] = {}
         for r in rows:
             if r.get("ok"):
                 key = (key_value(r.get(match_column(x, cols))), key_value(r.get(match_column(y, cols))))

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import ClassVar
 
 
 AIR_DENSITY = 1.204
@@ -40,6 +41,10 @@ class RodDrag:
     cd_cross: float = 1.1
     cd_axial: float = 0.85
     air_density: float = AIR_DENSITY
+    # set once per instance by __post_init__ (not fields: no init, repr or comparison)
+    _side: ClassVar[float]
+    _end: ClassVar[float]
+    _half_rho: ClassVar[float]
 
     def __post_init__(self) -> None:
         # the constant factors of force(), grouped exactly as force() evaluates them left to
