@@ -20,13 +20,35 @@ Pitch              :mod:`kubb3d.pitch`
 get_set            :mod:`kubb3d.equipment`
 get_ground         :mod:`kubb3d.physics.ground`
 show               :mod:`kubb3d.display` (3D view, or a PNG headless)
+Match,             :mod:`kubb3d.match` (a whole match in physics)
+MatchConfig
+MatchState,        :mod:`kubb3d.rules` (the rules engine)
+get_ruleset
+judge_throw,       :mod:`kubb3d.judge` (the referee)
+judge_inkast
 =================  =====================================================
+
+Type checkers see these names through the ``TYPE_CHECKING`` imports below, which name the
+same objects as the lazy table (``tests/test_packaging.py`` keeps the two in step).
 """
 
 from __future__ import annotations
 
 import importlib
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from kubb3d.display import show
+    from kubb3d.equipment import get_set
+    from kubb3d.judge import judge_inkast, judge_throw
+    from kubb3d.match import Match, MatchConfig
+    from kubb3d.physics.ground import get_ground
+    from kubb3d.physics.world import PhysicsGlitch, Terrain, World
+    from kubb3d.pitch import Pitch
+    from kubb3d.rules import MatchState, get_ruleset
+    from kubb3d.snapshot import Snapshot
+    from kubb3d.throw import Release, ThrowParams, ThrowResult, aim, inkast, lag_throw, simulate
+    from kubb3d.throw import throw as throw_baton
 
 __version__ = "0.1.0"
 
@@ -47,9 +69,38 @@ _LAZY: dict[str, str | tuple[str, str]] = {
     "get_set": "kubb3d.equipment",
     "get_ground": "kubb3d.physics.ground",
     "show": ("kubb3d.display", "show"),
+    "Match": "kubb3d.match",
+    "MatchConfig": "kubb3d.match",
+    "MatchState": "kubb3d.rules",
+    "get_ruleset": "kubb3d.rules",
+    "judge_throw": "kubb3d.judge",
+    "judge_inkast": "kubb3d.judge",
 }
 
-__all__ = sorted(_LAZY)
+__all__ = [
+    "Match",
+    "MatchConfig",
+    "MatchState",
+    "PhysicsGlitch",
+    "Pitch",
+    "Release",
+    "Snapshot",
+    "Terrain",
+    "ThrowParams",
+    "ThrowResult",
+    "World",
+    "aim",
+    "get_ground",
+    "get_ruleset",
+    "get_set",
+    "inkast",
+    "judge_inkast",
+    "judge_throw",
+    "lag_throw",
+    "show",
+    "simulate",
+    "throw_baton",
+]
 
 
 def __getattr__(name: str) -> Any:

@@ -1,6 +1,7 @@
 """Packaging: the models ship in a wheel, every subpackage is listed, pyglet is not imported,
 and CI runs the README's test line."""
 
+import importlib
 import subprocess
 import sys
 import tomllib
@@ -142,3 +143,23 @@ def test_pybullet_is_used_only_inside_physics():
         and pattern.search(p.read_text(encoding="utf-8"))
     )
     assert offenders == []
+
+
+def test_top_level_names_are_the_same_for_people_and_type_checkers():
+    """kubb3d's lazy names, its ``__all__`` and the imports type checkers read (under
+    TYPE_CHECKING) name the same objects."""
+    import ast
+
+    import kubb3d
+
+    tree = ast.parse(Path(kubb3d.__file__).read_text(encoding="utf-8"))
+    typed = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and getattr(node.test, "id", None) == "TYPE_CHECKING":
+            for imp in node.body:
+                typed |= {a.asname or a.name: (imp.module, a.name) for a in imp.names}
+    lazy = {n: (e if isinstance(e, tuple) else (e, n)) for n, e in kubb3d._LAZY.items()}
+    assert typed == lazy
+    assert kubb3d.__all__ == sorted(lazy)
+    for name, (module, attr) in lazy.items():
+        assert getattr(kubb3d, name) is getattr(importlib.import_module(module), attr), name
