@@ -24,8 +24,12 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Literal
 
-SIDES = ("A", "B")
+Side = Literal["A", "B"]
+"""A side of the pitch: ``A`` throws towards +x, ``B`` towards −x."""
+
+SIDES: tuple[Side, Side] = ("A", "B")
 KUBBS_PER_BASELINE = 5
 BATON_IDS = tuple(f"baton{i}" for i in range(1, 7))
 KING_ID = "king"
@@ -38,9 +42,23 @@ def baseline_ids(side: str) -> tuple[str, ...]:
     return tuple(f"{side}{i}" for i in range(1, KUBBS_PER_BASELINE + 1))
 
 
-def opponent(side: str) -> str:
+def opponent(side: Side) -> Side:
     """The other side."""
-    return {"A": "B", "B": "A"}[side]
+    return _OTHER[side]
+
+
+_OTHER: dict[Side, Side] = {"A": "B", "B": "A"}
+
+
+def as_side(value: object) -> Side:
+    """``value`` as a :data:`Side`.
+
+    Raises:
+        ValueError: ``value`` is not ``A`` or ``B``.
+    """
+    if value == "A" or value == "B":
+        return "A" if value == "A" else "B"
+    raise ValueError(f"side must be 'A' or 'B', got {value!r}")
 
 
 PITCH_LENGTH_M = (2.0, 30.0)

@@ -15,7 +15,7 @@ from typing import Any, Iterator, Literal, Mapping
 
 import numpy as np
 
-from kubb3d.pitch import Pitch
+from kubb3d.pitch import Pitch, Side
 
 GROUND_ID = "ground"
 """The id used for the ground in contacts."""
@@ -87,7 +87,7 @@ class PieceState:
     linear_velocity: Vec3 = (0.0, 0.0, 0.0)
     angular_velocity: Vec3 = (0.0, 0.0, 0.0)
     max_tilt: float = 0.0
-    side: str | None = None
+    side: Side | None = None
 
     @property
     def tilt(self) -> float:

@@ -44,7 +44,7 @@ from kubb3d.judge import citations as C
 from kubb3d.judge.geometry import apply, ccw, com, convex_hull, inside_margin, rot
 from kubb3d.judge.params import JudgeParams
 from kubb3d.judge.rulings import Consequence, Pose, Ruling, Status
-from kubb3d.pitch import KING_ID, opponent
+from kubb3d.pitch import KING_ID, Side, opponent
 from kubb3d.snapshot import GROUND_ID, PieceState, Snapshot
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -240,7 +240,7 @@ def analyse_table_piece(snapshot: Snapshot, p: PieceState, params: JudgeParams, 
     )
 
 
-def stand_up_spot(snapshot: Snapshot, kid: str, half: str, blockers: dict[str, tuple[float, float]]) -> Pose:
+def stand_up_spot(snapshot: Snapshot, kid: str, half: Side, blockers: dict[str, tuple[float, float]]) -> Pose:
     """Where a returned disk kubb is stood up (module doc): its centre's resting (x, y), moved
     inside the half and the board, then sideways in 1 mm steps until its footprint (thickness
     along x, diameter across) clears every blocker footprint (``blockers``: id → (x, y) of

@@ -69,7 +69,7 @@ from kubb3d.judge.params import JudgeParams
 from kubb3d.judge.rulebook import get_rulebook
 from kubb3d.judge.rulings import Consequence, Pose, Ruling, RulingsLookup, Status
 from kubb3d.judge.status import ContactIndex, analyse
-from kubb3d.pitch import KING_ID, Pitch, opponent
+from kubb3d.pitch import KING_ID, Pitch, Side, opponent
 from kubb3d.snapshot import GROUND_ID, PieceState, Snapshot
 
 Poly = list[tuple[float, float]]
@@ -93,7 +93,7 @@ class InkastContext:
     """
 
     ruleset: str = "dm"
-    inkasting_side: str = "B"
+    inkasting_side: Side = "B"
     inkasted: tuple[str, ...] = ()
     attempt: int = 1
     before: Mapping[str, Pose] = field(default_factory=dict)
@@ -130,8 +130,8 @@ class InkastJudgement(RulingsLookup):
     raised: Mapping[str, Pose]
     penalty: str | None = None
     raise_now: frozenset[str] = frozenset()
-    winner: str | None = None
-    loser: str | None = None
+    winner: Side | None = None
+    loser: Side | None = None
 
     @property
     def valid(self) -> dict[str, Pose]:
@@ -199,7 +199,7 @@ class TipOption:
     ideal_inside: bool
 
 
-def _inside(poly: Poly, pitch: Pitch, side: str, tol: float) -> bool:
+def _inside(poly: Poly, pitch: Pitch, side: Side, tol: float) -> bool:
     lo, hi = (-pitch.length / 2, 0.0) if side == "A" else (0.0, pitch.length / 2)
     hw = pitch.half_width
     return all(lo - tol <= x <= hi + tol and -hw - tol <= y <= hw + tol for x, y in poly)
@@ -301,7 +301,7 @@ def _block(pivot: Pt, d: Pt, half: float, width: float, obstacles: Mapping[str, 
 def tip_options(
     p: PieceState,
     pitch: Pitch,
-    side: str,
+    side: Side,
     obstacles: Mapping[str, Poly],
     params: JudgeParams,
     ends: tuple[int, ...] = (1, -1),
@@ -724,7 +724,7 @@ def _free_spot(
     good: list[TipOption],
     obstacles: Mapping[str, Poly],
     pitch: Pitch,
-    side: str,
+    side: Side,
     params: JudgeParams,
     half_extents: tuple[float, float, float],
 ) -> TipOption | None:

@@ -43,7 +43,7 @@ from kubb3d.judge.params import DEFAULT_PARAMS, JudgeParams
 from kubb3d.judge.rulebook import get_rulebook
 from kubb3d.judge.rulings import Consequence, Pose, Ruling, RulingsLookup, Status
 from kubb3d.judge.status import ContactIndex, HandCheck, analyse, knocked_past_tipping
-from kubb3d.pitch import KING_ID, Pitch, opponent
+from kubb3d.pitch import KING_ID, Pitch, Side, opponent
 from kubb3d.snapshot import PieceState, Snapshot
 
 
@@ -87,7 +87,7 @@ class ThrowContext:
     """
 
     ruleset: str = "dm"
-    thrower: str = "A"
+    thrower: Side = "A"
     legal: bool = True
     violations: tuple[Any, ...] = ()
     king_throw: bool = False
@@ -136,8 +136,8 @@ class ThrowJudgement(RulingsLookup):
     felled_total: frozenset[str]
     raise_again: frozenset[str]
     raise_now: frozenset[str]
-    winner: str | None = None
-    loser: str | None = None
+    winner: Side | None = None
+    loser: Side | None = None
     warned: bool = False
 
     def to_dict(self) -> dict[str, Any]:

@@ -58,7 +58,7 @@ from typing import Any, Iterable, Mapping, Sequence, cast
 from kubb3d.equipment import get_set
 from kubb3d.judge.rulebook import Rulebook, get_rulebook, rulebook_names
 from kubb3d.judge.rulings import Pose
-from kubb3d.pitch import BATON_IDS, SIDES, Pitch, opponent
+from kubb3d.pitch import BATON_IDS, SIDES, Pitch, Side, as_side, opponent
 
 PENALTY_ALTERNATION_CAP = 10
 """Penalty throws of one kubb before it is placed by hand instead (kubb3d's choice)."""
@@ -162,7 +162,7 @@ class TimeModel:
 class LagThrow:
     """A lag throw at the king from the baseline of ``side`` (``DM §3``, WS "Sequence of Play")."""
 
-    side: str
+    side: Side
     thrower: int = 0
 
 
@@ -193,7 +193,7 @@ class Inkast:
         attempt: 1, or 2 for the rethrow of the invalid ones.
     """
 
-    side: str
+    side: Side
     kubbs: tuple[str, ...]
     attempt: int = 1
 
@@ -210,10 +210,10 @@ class PenaltyThrow:
         from_side: the baseline it is thrown from (the original inkaster's).
     """
 
-    side: str
+    side: Side
     kubb: str
     number: int
-    from_side: str
+    from_side: Side
 
 
 @dataclass(frozen=True)
@@ -230,18 +230,18 @@ class PlaceKubb:
         half: the half it goes into.
     """
 
-    side: str
+    side: Side
     kubb: str
     position: tuple[float, float] | None
     reason: str
-    half: str
+    half: Side
 
 
 @dataclass(frozen=True)
 class Raise:
     """The receiving side raises the inkasted kubbs (``DM §7``; in kubb3d the judge decides the poses)."""
 
-    side: str
+    side: Side
     kubbs: tuple[str, ...]
 
 
@@ -249,9 +249,9 @@ class Raise:
 class RemoveTieBreakKubb:
     """``DM §9``: a tie-break kubb taken out of the game (actor: see :meth:`MatchState.legal_actions`)."""
 
-    side: str
+    side: Side
     kubb: str
-    half: str
+    half: Side
 
 
 @dataclass(frozen=True)
@@ -265,7 +265,7 @@ class BatonThrow:
         thrower: team member index (WS basic rule 4: one baton per player); 0 for a duel.
     """
 
-    side: str
+    side: Side
     baton: str
     line_x: float
     thrower: int = 0
@@ -275,7 +275,7 @@ class BatonThrow:
 class KingThrow:
     """A throw at the king from the own baseline after all opponent kubbs are down (``DM §10``)."""
 
-    side: str
+    side: Side
     baton: str
     line_x: float
     thrower: int = 0
@@ -351,8 +351,8 @@ class ThrowOutcome:
 
     felled: frozenset[str] = frozenset()
     raise_again: frozenset[str] = frozenset()
-    winner: str | None = None
-    loser: str | None = None
+    winner: Side | None = None
+    loser: Side | None = None
     legal: bool = True
     poses: Mapping[str, Pose] = field(default_factory=dict)
     rulings: tuple[Any, ...] = ()
@@ -511,7 +511,7 @@ class Ruleset:
         lag is repeated (``DM §3``)."""
         return None
 
-    def throwing_line(self, state: "MatchState", side: str) -> float:
+    def throwing_line(self, state: "MatchState", side: Side) -> float:
         """x of ``side``'s throwing line, m: its baseline, or the line through its standing
         field kubb nearest the centre line (``DM §8``, WS basic rule 6)."""
         f = state.pitch.forward(side)
@@ -532,7 +532,7 @@ class Ruleset:
         missed = tuple(sorted(missed))
         return (missed, ()) if attempt == 1 else ((), missed)
 
-    def placement_error(self, state: "MatchState", kubb: str, half: str, position: tuple[float, float]) -> str | None:
+    def placement_error(self, state: "MatchState", kubb: str, half: Side, position: tuple[float, float]) -> str | None:
         """Why a hand-placed kubb at ``position`` (m) is not allowed, or None.
 
         Default: the kubb's footprint must lie inside ``half`` (``DM §7`` "gesamte Grundfläche
@@ -632,7 +632,7 @@ class KubbInfo:
     """
 
     id: str
-    half: str
+    half: Side
     baseline: bool
     standing: bool
     pose: Pose
@@ -658,7 +658,7 @@ class Event:
     kind: str
     text: str
     rules: tuple[str, ...] = ()
-    side: str | None = None
+    side: Side | None = None
     player: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
@@ -712,19 +712,19 @@ class MatchState:
         self.pitch = ruleset.pitch
         eq = get_set(ruleset.equipment)
         self._kubb_z = eq.kubb.height / 2
-        self.end_of: dict[str, str] = {players[0]: "A", players[1]: "B"}
+        self.end_of: dict[str, Side] = {players[0]: "A", players[1]: "B"}
         self.set_wins = {p: 0 for p in players}
         self.set_no = 0
         self.clock = 0.0
         self.play_started = False
         self.phase = Phase.LAG
         self.lag_purpose = "start"
-        self.lag_results: dict[str, LagResult] = {}
+        self.lag_results: dict[Side, LagResult] = {}
         self.choice_queue: list[tuple[str, tuple[str, ...]]] = []
         self.opener: str | None = None
         self.kubbs: dict[str, KubbInfo] = {}
         self.king_standing = True
-        self.turn_side: str | None = None
+        self.turn_side: Side | None = None
         self.turn_no = 0
         self.total_turns = 0
         self.batons_left = 0
@@ -739,11 +739,11 @@ class MatchState:
         self.penalty_carry: list[str] = []
         self.penalty_number = 0
         self.to_raise: dict[str, Pose] = {}
-        self.place_queue: list[tuple[str, str, str, str]] = []  # (kubb, reason, actor side, half)
+        self.place_queue: list[tuple[str, str, Side, Side]] = []  # (kubb, reason, actor side, half)
         self.tb_stage: str | None = None
         self.tb_advantage: str | None = None
         self.tb_decider = False
-        self.tb_pending_removals: list[tuple[str, str]] = []  # (remover side, half)
+        self.tb_pending_removals: list[tuple[Side, Side]] = []  # (remover side, half)
         self.time_expired = False
         self._chosen: set[str] = set()
         self._removal_then = "throw"
@@ -753,7 +753,7 @@ class MatchState:
         self.events: list[Event] = []
 
     # ------------------------------------------------------------------ queries
-    def player_at(self, side: str) -> str:
+    def player_at(self, side: Side) -> str:
         """The player at pitch end ``side`` in the current set."""
         return next(p for p, s in self.end_of.items() if s == side)
 
@@ -764,28 +764,28 @@ class MatchState:
     def is_over(self) -> bool:
         return self._outcome is not None
 
-    def standing_in(self, half: str) -> list[KubbInfo]:
+    def standing_in(self, half: Side) -> list[KubbInfo]:
         """Kubbs that count as standing in ``half`` (raise-again kubbs included), by id."""
         return [k for _, k in sorted(self.kubbs.items()) if k.half == half and k.standing and not k.removed]
 
-    def field_kubbs(self, half: str) -> frozenset[str]:
+    def field_kubbs(self, half: Side) -> frozenset[str]:
         """Standing field kubbs in ``half``."""
         return frozenset(k.id for k in self.standing_in(half) if not k.baseline)
 
-    def felled_in(self, half: str) -> list[str]:
+    def felled_in(self, half: Side) -> list[str]:
         """Felled kubbs waiting to be inkasted from ``half``."""
         return [k.id for _, k in sorted(self.kubbs.items()) if k.half == half and not k.standing and not k.removed]
 
-    def baseline_standing(self, side: str) -> int:
+    def baseline_standing(self, side: Side) -> int:
         """Baseline kubbs still standing on ``side``'s baseline (WS "End of the Game")."""
         return sum(1 for k in self.standing_in(side) if k.baseline)
 
-    def throwing_line(self, side: str) -> float:
+    def throwing_line(self, side: Side) -> float:
         """x of ``side``'s throwing line, m (:meth:`Ruleset.throwing_line`: the baseline, or the
         advance line of ``DM §8``, WS basic rule 6, ``KT rules``)."""
         return self.ruleset.throwing_line(self, side)
 
-    def opponent_cleared(self, side: str) -> bool:
+    def opponent_cleared(self, side: Side) -> bool:
         """No kubb counts as standing in the opponent's half (``DM §10``)."""
         return not self.standing_in(opponent(side))
 
@@ -805,7 +805,7 @@ class MatchState:
         if ph == Phase.OVER:
             return []
         if ph == Phase.LAG:
-            side = "A" if "A" not in self.lag_results else "B"
+            side: Side = "A" if "A" not in self.lag_results else "B"
             return [LagThrow(side)]
         if ph == Phase.CHOOSE:
             player, whats = self.choice_queue[0]
@@ -845,7 +845,7 @@ class MatchState:
             return [BatonThrow(s, baton, cast(float, self.line_x), member)]
         raise AssertionError(ph)
 
-    def tiebreak_candidates(self, remover: str, half: str) -> tuple[list[str], str]:
+    def tiebreak_candidates(self, remover: Side, half: Side) -> tuple[list[str], Side]:
         """``DM §9`` step 3: the standing kubb nearest the baseline of ``half``; when several
         stand on that baseline (or tie), the owner of the half picks among them.
 
@@ -919,7 +919,7 @@ class MatchState:
 
     # ------------------------------------------------------------------ helpers
     def _emit(
-        self, kind: str, text: str, rules: Iterable[str] = (), side: str | None = None, player: str | None = None
+        self, kind: str, text: str, rules: Iterable[str] = (), side: Side | None = None, player: str | None = None
     ) -> None:
         if player is None and side is not None and self.set_no > 0:
             player = self.player_at(side)
@@ -957,7 +957,7 @@ class MatchState:
             return
         ra, rb = self.lag_results["A"], self.lag_results["B"]
         self.lag_results = {}
-        winner_side: str | None
+        winner_side: Side | None
         if ra.king_felled != rb.king_felled:
             winner_side = "B" if ra.king_felled else "A"
         elif ra.king_felled and rb.king_felled:
@@ -1015,8 +1015,9 @@ class MatchState:
             self._chosen = set()
             return
         if a.what == "end":
-            self.end_of[a.player] = a.value
-            self.end_of[other] = opponent(a.value)
+            end = as_side(a.value)
+            self.end_of[a.player] = end
+            self.end_of[other] = opponent(end)
             self._emit("choice", f"{a.player} takes end {a.value}", (rs.cite("lag"),), player=a.player)
         else:
             self.opener = a.value
@@ -1052,7 +1053,7 @@ class MatchState:
         self.turn_side = opponent(opener_side)
         self._next_turn()
 
-    def _side(self) -> str:
+    def _side(self) -> Side:
         """The side whose turn it is (there is one from the first turn on)."""
         if self.turn_side is None:
             raise RuntimeError("no turn has begun yet")
@@ -1117,7 +1118,7 @@ class MatchState:
             return
         self._after_inkast()
 
-    def _apply_inkast(self, kubbs: Sequence[str], r: InkastOutcome, s: str, o: str) -> None:
+    def _apply_inkast(self, kubbs: Sequence[str], r: InkastOutcome, s: Side, o: Side) -> None:
         rs = self.ruleset
         unknown = (set(r.valid) | set(r.invalid) | set(r.stossel)) - set(kubbs)
         if unknown:
@@ -1311,7 +1312,7 @@ class MatchState:
         if r.winner is not None or r.loser is not None:
             if r.winner is not None and r.loser is not None and r.winner == r.loser:
                 raise ValueError("throw outcome names the same side as winner and loser")
-            win_side = r.winner if r.winner is not None else opponent(cast(str, r.loser))
+            win_side = r.winner if r.winner is not None else opponent(cast(Side, r.loser))
             if win_side == s and not (king and r.legal):
                 raise ValueError(
                     f"the judge gave the win to the thrower {s} for a throw that was not a legal king throw"

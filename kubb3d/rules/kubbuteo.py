@@ -60,7 +60,7 @@ from typing import Sequence
 
 from kubb3d.equipment import INCH, DiskPiece, get_set
 from kubb3d.judge.citations import KT_RULES
-from kubb3d.pitch import Pitch
+from kubb3d.pitch import Pitch, Side
 from kubb3d.rules.core import MatchState, Ruleset, TimeModel, register_ruleset
 
 
@@ -122,7 +122,7 @@ class Kubbuteo(Ruleset):
             return missed[:1], missed[1:]
         return (), missed
 
-    def throwing_line(self, state: MatchState, side: str) -> float:
+    def throwing_line(self, state: MatchState, side: Side) -> float:
         """``KT rules``: with own field kubbs standing, "the kubb closest to the King now
         represents that player's baseline"; never behind the baseline (module doc), m."""
         base = state.pitch.baseline_x(side)
@@ -134,7 +134,7 @@ class Kubbuteo(Ruleset):
         x = k.pose.position[0]
         return x if f * (x - base) > 0 else base
 
-    def placement_error(self, state: MatchState, kubb: str, half: str, position: tuple[float, float]) -> str | None:
+    def placement_error(self, state: MatchState, kubb: str, half: Side, position: tuple[float, float]) -> str | None:
         """``KT rules``: a misflicked kubb is placed "anywhere in their own half, but at least 2
         inches from the King": the standing disk (thickness along x, its diameter across)
         on the board inside ``half``, its centre at least 2 in from the king's centre."""
