@@ -54,7 +54,7 @@ def baton_trial(args) -> dict:
     rest flag, steps and the final poses."""
     from kubb3d.pitch import PITCHES, baseline_ids
     from kubb3d.players import Player, get_skill
-    from kubb3d.throw import throw
+    from kubb3d.throw import aim_point, throw
 
     i, n, seed, dt, skill, set_name, ground, distance = args
     pitch = PITCHES["dm"]
@@ -62,8 +62,7 @@ def baton_trial(args) -> dict:
     rng = np.random.default_rng(np.random.SeedSequence(seed).spawn(n)[i])
     with World.standard(set_name, pitch, ground, dt=dt) as w:
         target = baseline_ids("B")[i % 5]
-        pos, _ = w.pose(target)
-        aim_pt = (float(pos[0]), float(pos[1]), float(pos[2]) + 0.1 * w.equipment.kubb.height)
+        aim_pt = aim_point(w, target)
         line_x = pitch.baseline_x("B") - distance
         _, params = player.baton_throw(w.equipment, pitch, "A", line_x, aim_pt, rng, dt=w.quiet_dt)
         r = throw(w, params, baton="baton1", ruleset="dm")
@@ -88,7 +87,7 @@ def turn_trial(args) -> int:
     """Six batons at B's five standing baseline kubbs from 8 m; kubbs felled (0–5)."""
     from kubb3d.pitch import PITCHES, baseline_ids
     from kubb3d.players import Player, get_skill
-    from kubb3d.throw import throw
+    from kubb3d.throw import aim_point, throw
 
     i, n, seed, skill = args
     pitch = PITCHES["dm"]
@@ -106,8 +105,7 @@ def turn_trial(args) -> int:
             if not standing:
                 break
             target = player.choose_target("A", standing, line_x)
-            pos, _ = w.pose(target)
-            aim_pt = (float(pos[0]), float(pos[1]), float(pos[2]) + 0.1 * w.equipment.kubb.height)
+            aim_pt = aim_point(w, target)
             _, params = player.baton_throw(w.equipment, pitch, "A", line_x, aim_pt, rng, dt=w.quiet_dt)
             r = throw(w, params, baton=f"baton{b + 1}", ruleset="dm")
             down |= {k for k in r.toppled if k.startswith("B")}

@@ -165,6 +165,10 @@ class CylinderPiece:
         return (transverse, transverse, mass * r * r / 2)
 
 
+LYING_DISK_KUBB = (0.0, math.sin(math.pi / 4), 0.0, math.cos(math.pi / 4))
+"""quat_xyzw of a Kubbuteo disk kubb lying flat on a face (its disk axis, body x, turned to vertical)."""
+
+
 @dataclass(frozen=True)
 class DiskPiece:
     """A wooden disk with a flat sanded on its rim so that it stands on edge (Kubbuteo kubb, KT).

@@ -90,7 +90,7 @@ from typing import Any, Literal, Sequence, Union
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from kubb3d.equipment import EQUIPMENT_SETS, EquipmentSet, get_set
+from kubb3d.equipment import EQUIPMENT_SETS, LYING_DISK_KUBB, EquipmentSet, get_set
 from kubb3d.judge import (
     Consequence,
     InkastContext,
@@ -110,9 +110,6 @@ from kubb3d.snapshot import Snapshot
 
 RulesetName = Literal[tuple(rulebook_names())]  # type: ignore[valid-type]
 """The registered ruleset names (:func:`kubb3d.judge.rulebook.rulebook_names`), as a type for the schema."""
-
-LYING_DISK_KUBB = (0.0, math.sin(math.pi / 4), 0.0, math.cos(math.pi / 4))
-"""quat_xyzw of a Kubbuteo disk kubb lying on a face (as :data:`kubb3d.throw.LYING_DISK_KUBB`)."""
 
 SCHEMA_VERSION = 1
 OVERLAP_TOL = 0.002

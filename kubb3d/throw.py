@@ -39,7 +39,7 @@ from typing import Mapping
 
 import numpy as np
 
-from kubb3d.equipment import EquipmentSet
+from kubb3d.equipment import LYING_DISK_KUBB, EquipmentSet
 from kubb3d.physics.aero import RodDrag, piece_drag
 from kubb3d.physics.world import DT, GRAVITY, SAMPLE_INTERVAL, SETTLE_S, World, quaternion_from_euler
 from kubb3d.judge.rulebook import ThrowRules, get_rulebook, rulebook_names
@@ -830,6 +830,20 @@ class AimSolution:
     flight_time: float
 
 
+def aim_point(world: World, target: str) -> tuple[float, float, float]:
+    """Where a thrower aims at a piece, m: a kubb's centre raised by a tenth of its height (60 %
+    of the way up; kubb3d's choice, the rules say nothing), the centre of anything else.
+
+    Raises:
+        ValueError: no piece ``target`` in the world.
+    """
+    if not world.has_piece(target):
+        raise ValueError(f"unknown target {target!r}; expected a piece id such as B3 or king")
+    pos, _ = world.pose(target)
+    lift = 0.1 * world.equipment.kubb.height if world.kind(target) == "kubb" else 0.0
+    return (float(pos[0]), float(pos[1]), float(pos[2]) + lift)
+
+
 def aim(
     world: World, target: str | tuple[float, float, float], base: ThrowParams, *, piece_kind: str = "baton"
 ) -> AimSolution:
@@ -850,11 +864,7 @@ def aim(
         ValueError: unknown target, target behind the line, or out of reach at this elevation.
     """
     if isinstance(target, str):
-        if not world.has_piece(target):
-            raise ValueError(f"unknown target {target!r}; expected a piece id such as B3 or king")
-        pos, _ = world.pose(target)
-        tx, ty = float(pos[0]), float(pos[1])
-        tz = float(pos[2]) + (0.1 * world.equipment.kubb.height if world.kind(target) == "kubb" else 0.0)
+        tx, ty, tz = aim_point(world, target)
     else:
         tx, ty, tz = (float(v) for v in target)
     return solve_aim(
@@ -1045,9 +1055,6 @@ class FlickParams:
         if self.speed <= 0:
             raise ValueError(f"speed must be > 0 m/s, got {self.speed}")
 
-
-LYING_DISK_KUBB = (0.0, math.sin(math.pi / 4), 0.0, math.cos(math.pi / 4))
-"""quat_xyzw of a Kubbuteo kubb lying flat (its disk axis, body x, turned to vertical)."""
 
 
 def release_from_flick(world: World, params: FlickParams, kind: str = "baton") -> Release:

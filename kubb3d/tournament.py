@@ -79,7 +79,7 @@ def throw_stechen(teams: Sequence[str], skills: dict[str, str], seed: int, groun
     from kubb3d.physics.world import World
     from kubb3d.pitch import PITCHES
     from kubb3d.players import Player, get_skill
-    from kubb3d.throw import throw
+    from kubb3d.throw import aim_point, throw
 
     pitch = PITCHES["wikinger"]
     rng = np.random.default_rng(np.random.SeedSequence(seed))
@@ -110,8 +110,7 @@ def throw_stechen(teams: Sequence[str], skills: dict[str, str], seed: int, groun
             felled = 0
             if standing:
                 target = player.choose_target("A", standing, pitch.baseline_x("A"))
-                pos, _ = world.pose(target)
-                aim_pt = (float(pos[0]), float(pos[1]), float(pos[2]) + 0.1 * world.equipment.kubb.height)
+                aim_pt = aim_point(world, target)
                 _, params = player.baton_throw(
                     world.equipment, pitch, "A", pitch.baseline_x("A"), aim_pt, rng, dt=world.quiet_dt
                 )

@@ -299,7 +299,7 @@ def _act_and_measure(loaded: LoadedSpec, values: _Values, world, rng: np.random.
 
 
 def _throw(loaded: LoadedSpec, values: _Values, world, rng, measures: set) -> dict:
-    from kubb3d.throw import ThrowParams, throw
+    from kubb3d.throw import ThrowParams, aim_point, throw
 
     t = loaded.spec.throw
     kw = {}
@@ -315,9 +315,7 @@ def _throw(loaded: LoadedSpec, values: _Values, world, rng, measures: set) -> di
             hw = world.pitch.half_width
             params = replace(params, lateral=float(min(max(pos[1], -hw + 0.05), hw - 0.05)))
     if t.aim:
-        kind = world.kind(target)
-        z = float(pos[2]) + (0.1 * world.equipment.kubb.height if kind == "kubb" else 0.0)
-        params = _aim(world.equipment, world.pitch, world.dt, world.air_drag, (float(pos[0]), float(pos[1]), z), params)
+        params = _aim(world.equipment, world.pitch, world.dt, world.air_drag, aim_point(world, target), params)
         # factors relative to the aimed throw: offsets added to the aim solution
         shift = {
             name: values.get(("throw", off))
