@@ -832,7 +832,8 @@ class World:
             pos, q = pb.getBasePositionAndOrientation(p.body, physicsClientId=c)
             if not (abs(pos[0]) < WORLD_LIMIT and abs(pos[1]) < WORLD_LIMIT and -WORLD_LIMIT < pos[2] < WORLD_LIMIT):
                 raise PhysicsGlitch(f"piece {p.id} left the world or became NaN at t={self.time:.3f} s: position {pos}")
-            if pos[2] - p.radius < floor and pb.getContactPoints(bodyA=p.body, bodyB=self._ground_body, physicsClientId=c):
+            on_floor = pos[2] - p.radius < floor
+            if on_floor and pb.getContactPoints(bodyA=p.body, bodyB=self._ground_body, physicsClientId=c):
                 off.add(p.id)
             if p.kind != "baton":
                 # turn of the long axis from its set-up direction: compare cosines, take the
