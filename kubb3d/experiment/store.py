@@ -227,9 +227,9 @@ class ResultStore:
                 d, why = None, "not valid JSON"
             if why is None and not isinstance(d, dict):
                 why = "not a JSON object"
-            elif why is None and (type(d.get("trial")) is not int or d["trial"] != trial):
+            elif why is None and isinstance(d, dict) and (type(d.get("trial")) is not int or d["trial"] != trial):
                 why = "its 'trial' field is not the trial's index"
-            if why is not None:
+            if why is not None or not isinstance(d, dict):
                 bad.append(f"trial {trial}: {why}")
                 continue
             d["wall_s"] = wall if isinstance(wall, (int, float)) else None
