@@ -22,6 +22,11 @@ SCHEMA = 1
 MAX_POSITION_M = 100.0
 """Largest |coordinate| of a recorded pose, m (pitches are at most a few tens of metres)."""
 
+OVERLAP_TOL_M = 0.01
+"""m: how far two recorded pieces may cut into each other before a replay is refused. Pieces
+at rest press a few millimetres into each other in the engine (and a raised kubb may stand
+that close to a neighbour); interpenetration beyond 1 cm is not a pose the match writes."""
+
 
 class ReplayError(ValueError):
     """A replay file that cannot be used (message names the file, the line and the field)."""
@@ -222,4 +227,31 @@ def read_replay(path: str | Path) -> Replay:
             records.append((n, model.model_validate(d), d))
         except ValidationError as exc:
             raise _field_error(path, n, exc) from None
+    _check_overlaps(path, header, records)
     return Replay(path, header, head, records, lines)
+
+
+def _check_overlaps(path: Path, header: HeaderRecord, records: list) -> None:
+    """ReplayError for a world record with two pieces (kubbs, king; boxes of the match's
+    equipment) cutting into each other by more than :data:`OVERLAP_TOL_M`."""
+    from kubb3d.equipment import EQUIPMENT_SETS
+    from kubb3d.judge.geometry import box_overlap_depth
+    from kubb3d.rules import get_ruleset
+
+    if header.config is not None:
+        name = get_ruleset(header.config.ruleset).equipment
+    else:  # a file for viewing only: its header's equipment, if it names one
+        name = getattr(header, "equipment", None)
+        name = name if isinstance(name, str) and name in EQUIPMENT_SETS else "standard"
+    eq = EQUIPMENT_SETS[name]
+    for n, r, _ in records:
+        if r.type != "world":
+            continue
+        items = sorted(r.poses.items())
+        for i, (a, pa) in enumerate(items):
+            ha = (eq.king if a == "king" else eq.kubb).half_extents
+            for b, pb in items[i + 1 :]:
+                hb = (eq.king if b == "king" else eq.kubb).half_extents
+                depth = box_overlap_depth(pa[:3], pa[3:], ha, pb[:3], pb[3:], hb)
+                if depth > OVERLAP_TOL_M:
+                    raise ReplayError(f"{path}:{n}: poses: {a} and {b} overlap by {depth * 1000:.0f} mm (pieces cannot pass through each other)")
