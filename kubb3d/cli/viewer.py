@@ -53,6 +53,9 @@ def play(
     camera: Camera = typer.Option(Camera.thrower, help="Initial camera."),
     width: int = typer.Option(1280, help="Window / image width, px."),
     height: int = typer.Option(720, help="Window / image height, px."),
+    replay: Optional[Path] = typer.Option(None, help="With --opponent: save the match as a replay (JSON lines) to this new file (`kubb3d view FILE`)."),
+    force: bool = typer.Option(False, help="Let --replay replace an existing file."),
+    round_cap: Optional[int] = typer.Option(None, min=1, max=1000, help="With --opponent: turns per set before the match is cut off (default 60)."),
 ) -> None:
     """Throw batons in a 3D view of a regulation pitch (free throws, or a match with --opponent).
 
@@ -69,11 +72,18 @@ def play(
 
     if equipment not in EQUIPMENT_SETS:
         raise _user_error(f"unknown equipment set {equipment!r}; expected one of {sorted(EQUIPMENT_SETS)}")
+    if opponent is None and (replay is not None or round_cap is not None):
+        raise _user_error("--replay and --round-cap need --opponent (a match)")
+    if replay is not None:
+        if replay.exists() and not force:
+            raise _user_error(f"--replay: {replay} exists; pass --force to replace it")
+        if not replay.parent.exists():
+            raise _user_error(f"--replay: folder {replay.parent} does not exist")
     if opponent is not None:
         from kubb3d.viewer.match_mode import MatchUnavailable, match_session
 
         try:
-            session = match_session(ruleset.value, opponent, equipment, seed, hold=screenshot is not None)
+            session = match_session(ruleset.value, opponent, equipment, seed, hold=screenshot is not None, replay=replay, round_cap=round_cap)
         except MatchUnavailable as exc:
             raise _user_error(str(exc)) from None
         except ValueError as exc:

@@ -26,7 +26,7 @@ import numpy as np
 from kubb3d.judge.rulebook import get_rulebook
 from kubb3d.pitch import KING_ID, Pitch, opponent
 from kubb3d.viewer.controls import Controller, ThrowControls, TIMELINE_HEIGHT
-from kubb3d.viewer.hud import HELP_PLAY, HELP_VIEW, Hud, font_size, legend_items, power_label, ruling_lines, throw_lines, violation_lines
+from kubb3d.viewer.hud import HELP_PLAY, HELP_VIEW, Hud, font_size, last_throw_lines, legend_items, power_label, ruling_lines, throw_lines, violation_lines
 from kubb3d.viewer.scene import PieceView, Scene, Segment, Timeline, segment_from_throw
 
 
@@ -196,7 +196,7 @@ class PlaySession:
     def follow(self) -> tuple[np.ndarray, np.ndarray] | None:
         """(pose, velocity) of the baton in flight for the follow camera, or None."""
         seg = self.segment
-        if seg is None or seg.thrown is None:
+        if seg is None or seg.thrown is None or seg.at_rest(self.t):
             return None
         return seg.poses_at(self.t)[seg.thrown], seg.velocity(self.t)
 
@@ -291,7 +291,7 @@ class ReplaySession:
     def follow(self):
         i, local = self.timeline.locate()
         seg = self.timeline.segments[i]
-        if seg.thrown is None:
+        if seg.thrown is None or seg.at_rest(local):
             return None
         return seg.poses_at(local)[seg.thrown], seg.velocity(local)
 
@@ -325,9 +325,11 @@ class ReplaySession:
         h = Hud(title=f"{self.title}   [{state}, ×{tl.speed:g}{', slow motion' if ctl.slow_motion else ''}]")
         h.lines = [f"{seg.label}   ({i + 1}/{len(tl.segments)})", f"t = {tl.t:.2f} s of {tl.duration:.2f} s", *self.info, *seg.info.get("lines", [])]
         h.flags = list(seg.info.get("flags", []))
-        if seg.at_rest(local) and seg.rulings:
-            h.rulings = ruling_lines(seg.rulings)
-            h.legend = True
+        if seg.at_rest(local):
+            h.last_throw = last_throw_lines(seg)
+            if seg.rulings:
+                h.rulings = ruling_lines(seg.rulings)
+                h.legend = True
         d = tl.duration or 1.0
         h.timeline = tl.t / d
         h.marks = [float(s) / d for s in tl.starts]
@@ -373,6 +375,38 @@ def scenario_session(path: str | Path) -> ReplaySession:
 
 
 # ================================================================== overlay
+LABEL_LIFT_M = 0.06
+"""m: a piece's label is drawn this far above its top."""
+
+
+def piece_marks(scene: Scene, view_proj: np.ndarray, width: int, height: int) -> tuple[list[tuple[float, float, float, float]], list[tuple[str, float, float]]]:
+    """The screen rectangles (x0, y0, x1, y1) px, top-left origin, of the kubbs and the king in
+    view (their bounding boxes' corners projected, with the label above) and their labels
+    (id, x, y) px: what the HUD must not cover, and what it writes."""
+    from kubb3d.equipment import get_set
+    from kubb3d.viewer.camera import project
+    from kubb3d.viewer.scene import quat_matrix
+
+    eq = get_set(scene.equipment)
+    rects, labels = [], []
+    for pid, pv in sorted(scene.pieces.items()):
+        if pv.kind not in ("kubb", "king") or pid in scene.hidden:
+            continue
+        dims = eq.king if pv.kind == "king" else eq.kubb
+        half = np.array((dims.width, dims.width, dims.height)) / 2
+        corners = np.array([(sx, sy, sz) for sx in (-1, 1) for sy in (-1, 1) for sz in (-1, 1)]) * half
+        pts = corners @ quat_matrix(pv.pose[3:]).T + pv.pose[:3]
+        top = np.array((pv.pose[0], pv.pose[1], pts[:, 2].max() + LABEL_LIFT_M))
+        px, vis = project(np.vstack([pts, top]), view_proj, width, height)
+        if not vis.any():
+            continue
+        x0, y0 = px.min(axis=0)
+        x1, y1 = px.max(axis=0)
+        rects.append((float(x0), float(y0), float(x1), float(y1)))
+        labels.append((pid, float(px[-1, 0]), float(px[-1, 1])))
+    return rects, labels
+
+
 class Overlay:
     """Draws a :class:`Hud` with pyglet text and shapes over the current framebuffer.
 
@@ -410,9 +444,36 @@ class Overlay:
         fs = font_size(width)
         line_h = int(fs * 1.55)
         pad = max(4, fs * 2 // 3)
+        # what panels must not cover: the pieces in view (bottom-left origin, a margin around)
+        taken = [(x0 - 3, height - y1 - 3, x1 + 3, height - y0 + 3) for x0, y0, x1, y1 in hud.avoid]
+
+        def free(x, y, w, h) -> float:
+            """Area of (x, y, w, h) covered by pieces and panels already placed, px²."""
+            area = 0.0
+            for a0, b0, a1, b1 in taken:
+                dx, dy = min(x + w, a1) - max(x, a0), min(y + h, b1) - max(y, b0)
+                if dx > 0 and dy > 0:
+                    area += dx * dy
+            return area
+
+        def spot(w, h, prefer) -> tuple[int, int]:
+            """Bottom-left corner for a w×h panel: the first place along the window's edges
+            (in the order of ``prefer``) that covers nothing, else the one that covers least."""
+            bottom = TIMELINE_HEIGHT + pad if hud.timeline is not None else pad
+            xs = {"left": pad, "right": width - pad - w}
+            cands = []
+            for where in prefer:
+                v, hside = where.split("-")
+                x = xs[hside]
+                ys = range(height - pad - h, bottom - 1, -max(8, line_h)) if v == "top" else range(bottom, height - pad - h + 1, max(8, line_h))
+                cands += [(x, y) for y in ys]
+            cands = [c for c in cands if c[0] >= 0] or [(pad, height - pad - h)]
+            best = min(cands, key=lambda c: (free(c[0], c[1], w, h) > 0, free(c[0], c[1], w, h), cands.index(c)))
+            return best
 
         def panel(x, y, w, h, color=(10, 15, 20, 150), name=None):
             items.append(pg.shapes.Rectangle(x, y, w, h, color=color, batch=batch, group=back))
+            taken.append((x, y, x + w, y + h))
             if name:
                 panels[name] = (int(x), int(y), int(w), int(h))
 
@@ -421,65 +482,24 @@ class Overlay:
             items.append(lab)
             return lab
 
-        def block(lines, x, top, size=fs, first_bold=True, align="left", color=(10, 15, 20, 150), dim_indented=False, name=None):
-            """Lines of text in a panel whose top-left (align left) or top-right corner is at (x, top)."""
+        def block(lines, prefer, size=fs, first_bold=True, color=(10, 15, 20, 150), dim_indented=False, name=None):
+            """Lines of text in a panel put where it covers no piece (see ``spot``)."""
             labs = []
             for i, s in enumerate(lines):
                 col = (200, 210, 220, 255) if dim_indented and s.startswith("   ") else (255, 255, 255, 255)
-                labs.append(label(s, 0, top - (i + 1) * line_h + 4, size=size, bold=(first_bold and i == 0), color=col))
+                labs.append(label(s, 0, 0, size=size, bold=(first_bold and i == 0), color=col))
             w = max((lab.content_width for lab in labs), default=0) + 2 * pad
-            x0 = x if align == "left" else x - w
-            for lab in labs:
-                lab.x = x0 + pad
             h = line_h * len(lines) + pad
-            panel(x0, top - h, w, h, color, name=name)
+            x0, y0 = spot(w, h, prefer)
+            for i, lab in enumerate(labs):
+                lab.x, lab.y = x0 + pad, y0 + h - (i + 1) * line_h + 4
+            panel(x0, y0, w, h, color, name=name)
             return w, h
 
-        # top-left panel
-        w_left, h = block([hud.title, *hud.lines], pad, height - pad, name="status")
-        below = height - 2 * pad - h  # first free row under the status panel
-
-        # rulings: right panel, or under the status panel when both do not fit side by side
-        if hud.rulings:
-            small = max(fs - 1, 7)
-            rl = hud.rulings[: max(1, (height - 220) // line_h)]
-            probe = [label(s, 0, -100, size=small) for s in rl]
-            w_r = max(lab.content_width for lab in probe) + 2 * pad
-            for lab in probe:
-                lab.delete()
-                items.remove(lab)
-            if w_left + w_r + 3 * pad <= width:
-                block(["rulings", *rl], width - pad, height - pad, size=small, align="right", dim_indented=True, name="rulings")
-            else:
-                room = max(1, (below - 4 * line_h) // line_h - 1)
-                _, hr = block(["rulings", *rl[:room]], pad, below, size=small, dim_indented=True, name="rulings")
-                below -= hr + pad
-
-        # violations: red banners at the top centre, under the panels on the left
-        y = below
-        for s in hud.flags:
-            lab = label(s, width // 2, y - line_h + 4, bold=True, anchor_x="center")
-            bw = lab.content_width + 2 * pad
-            panel(width // 2 - bw // 2, y - line_h - 2, bw, line_h + 4, color=(180, 20, 20, 225), name="flags")
-            y -= line_h + 8
-
-        # legend: bottom left
         bottom = TIMELINE_HEIGHT + pad if hud.timeline is not None else pad
-        legend_w = 0
-        if hud.legend:
-            items_ = legend_items()
-            lw = int(fs * 12.5)
-            lh = line_h * len(items_) + pad
-            panel(pad, bottom, lw, lh, name="legend")
-            legend_w = lw + pad
-            for i, (name, rgb) in enumerate(items_):
-                yy = bottom + lh - (i + 1) * line_h
-                items.append(pg.shapes.Rectangle(2 * pad, yy + 1, fs, fs, color=tuple(int(255 * math.sqrt(c)) for c in rgb) + (255,), batch=batch, group=front))
-                label(name, 2 * pad + fs + 8, yy + 3)
-
-        # power bar: bottom centre, narrower when the legend is beside it
+        # fixed at the bottom centre: the power bar and the message
         if hud.power is not None:
-            bw, bh = min(360, width - 2 * (legend_w + 2 * pad)), max(10, int(fs * 1.5))
+            bw, bh = min(360, width - 4 * pad), max(10, int(fs * 1.5))
             x0, y0 = width // 2 - bw // 2, bottom + line_h + 6
             panel(x0 - 4, y0 - 4, bw + 8, bh + 8, name="power")
             fill = max(0.0, min(1.0, hud.power))
@@ -493,6 +513,37 @@ class Overlay:
             mw = lab.content_width + 2 * pad
             panel(width // 2 - mw // 2, yy, mw, line_h + 4, name="message")
 
+        # panels along the edges, each where it covers no piece
+        block([hud.title, *hud.lines], ("top-left", "bottom-left", "top-right", "bottom-right"), name="status")
+        if hud.rulings:
+            small = max(fs - 1, 7)
+            rl = hud.rulings[: max(1, (height - 220) // line_h)]
+            block(["rulings", *rl], ("top-right", "bottom-right", "top-left", "bottom-left"), size=small, dim_indented=True, name="rulings")
+        if hud.last_throw:
+            block(hud.last_throw, ("bottom-right", "top-right", "bottom-left", "top-left"), first_bold=True, name="last_throw")
+        if hud.legend:
+            items_ = legend_items()
+            lw = int(fs * 12.5)
+            lh = line_h * len(items_) + pad
+            x0, y0 = spot(lw, lh, ("bottom-left", "bottom-right", "top-left", "top-right"))
+            panel(x0, y0, lw, lh, name="legend")
+            for i, (name, rgb) in enumerate(items_):
+                yy = y0 + lh - (i + 1) * line_h
+                items.append(pg.shapes.Rectangle(x0 + pad, yy + 1, fs, fs, color=tuple(int(255 * math.sqrt(c)) for c in rgb) + (255,), batch=batch, group=front))
+                label(name, x0 + pad + fs + 8, yy + 3)
+        for s in hud.flags:  # violations: red banners
+            lab = label(s, 0, 0, bold=True)
+            bw = lab.content_width + 2 * pad
+            x0, y0 = spot(bw, line_h + 4, ("top-left", "top-right", "bottom-left", "bottom-right"))
+            lab.x, lab.y = x0 + pad, y0 + 7
+            panel(x0, y0, bw, line_h + 4, color=(180, 20, 20, 225), name="flags")
+
+        # piece labels: the id above each piece, dark shadow under light text
+        small = max(7, fs - 2)
+        for text, x, y in hud.labels:
+            label(text, x + 1, height - y - 1, size=small, color=(0, 0, 0, 220), bold=True, anchor_x="center")
+            label(text, x, height - y, size=small, color=(255, 255, 230, 255), bold=True, anchor_x="center")
+
         # timeline: bottom strip
         if hud.timeline is not None:
             panel(0, 0, width, TIMELINE_HEIGHT, color=(10, 15, 20, 190))
@@ -501,15 +552,17 @@ class Overlay:
             items.append(pg.shapes.Rectangle(0, TIMELINE_HEIGHT // 2 - 3, int(hud.timeline * width), 6, color=(255, 200, 40, 255), batch=batch, group=front))
             items.append(pg.shapes.Rectangle(int(hud.timeline * width) - 3, 3, 6, TIMELINE_HEIGHT - 6, color=(255, 255, 255, 255), batch=batch, group=front))
 
-        # help: centred
-        if hud.help:
-            labs_w = [label(s, 0, 0) for s in hud.help]
+        # modal panels, centred: the end-of-match summary and the help
+        for lines_, name in ((hud.summary, "summary"), (hud.help, "help")):
+            if not lines_:
+                continue
+            labs_w = [label(s, 0, 0, bold=(i == 0)) for i, s in enumerate(lines_)]
             hw = max(lab.content_width for lab in labs_w) + 2 * pad
-            hh = line_h * len(hud.help) + pad
+            hh = line_h * len(lines_) + pad
             x0, top = width // 2 - hw // 2, height // 2 + hh // 2
             for i, lab in enumerate(labs_w):
                 lab.x, lab.y = x0 + pad, top - (i + 1) * line_h + 4
-            panel(x0, top - hh, hw, hh, color=(10, 15, 20, 220), name="help")
+            panel(x0, top - hh, hw, hh, color=(10, 15, 20, 225), name=name)
 
         self._batch, self._items, self.panels = batch, items, panels
 
@@ -544,13 +597,7 @@ class App:
         self.controller = Controller(session.scene.pitch, mode=mode, width=width, height=height, camera_mode="thrower", throw=throw)
         self.controller.set_camera(camera)
         if camera == "orbit" and mode == "play":
-            # start the orbit camera on the target half, seen from the thrower's side
-            side = self.controller.throw.side
-            f = session.scene.pitch.forward(side)
-            o = self.controller.orbit
-            o.target = np.array((f * session.scene.pitch.length * 0.3, 0.0, 0.0))
-            o.distance, o.elevation = 5.2, math.radians(30.0)
-            o.azimuth = math.atan2(-0.45, -f)
+            self.controller.orbit = self.controller.start_orbit()
         focus = [session.scene.pieces[p].pose[:3] for p in getattr(session, "focus", ()) if p in session.scene.pieces]
         if camera == "orbit" and mode == "view" and focus:
             # start on the pieces the scenario is about
@@ -559,6 +606,9 @@ class App:
             self.controller.orbit = frame_points(focus, width / height)
         self.pending_params = None
         self.error = ""
+        self.note = ""  # a passing note (a screenshot saved)
+        self.shots = 0
+        self._marks: tuple[list, list] = ([], [])  # the last frame's piece rectangles and labels
         self._last = None
         if not headless:
             self.window.push_handlers(self)
@@ -591,6 +641,12 @@ class App:
         h = s.hud(ctl)
         if self.error:
             h.flags = [*h.flags, self.error]
+        self._marks = piece_marks(scene, cam.view_proj(self.renderer.width, self.renderer.height), self.renderer.width, self.renderer.height)
+        h.avoid, labels = self._marks
+        if ctl.show_labels:
+            h.labels = labels
+        if self.note:
+            h.message = self.note
         self.renderer.bind()
         self.overlay.draw(h, self.renderer.width, self.renderer.height)
 
@@ -684,6 +740,10 @@ class App:
             self.error = ""
         elif cmd == "skip" and hasattr(s, "skip"):
             s.skip()
+        elif cmd == "screenshot":
+            self.shots += 1
+            out = self.screenshot(Path.cwd() / f"kubb3d-{os.getpid()}-{self.shots:03d}.png")
+            self.note = f"saved {out.name}"
         elif hasattr(s, "command"):
             s.command(cmd)
 

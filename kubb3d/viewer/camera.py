@@ -168,13 +168,21 @@ def thrower_camera(pitch: Pitch, side: str = "A", line_x: float | None = None, l
     return Camera(eye, target, fov_y=THROWER_FOV)
 
 
+TOP_PITCH_SHARE = 0.68
+"""Share of the image width the top camera gives the pitch (and 2 m behind each baseline, where
+kubbs are parked); the rest, on the right, is left for the HUD's panels."""
+
+
 def top_camera(pitch: Pitch, aspect: float = 16 / 9) -> Camera:
-    """Straight down on the whole pitch, x (A → B) to the right, +y up in the image."""
+    """Straight down on the whole pitch, x (A → B) to the right, +y up in the image; the pitch
+    fills the left :data:`TOP_PITCH_SHARE` of the image."""
     fov = math.radians(40.0)
-    half_x = pitch.length / 2 + 1.0
+    half_x = pitch.length / 2 + 2.0
     half_y = pitch.width / 2 + 0.8
-    h = max(half_y, half_x / aspect) / math.tan(fov / 2)
-    return Camera(np.array((0.0, 0.0, h)), np.zeros(3), up=np.array((0.0, 1.0, 0.0)), fov_y=fov)
+    view_half_x = half_x / TOP_PITCH_SHARE
+    h = max(half_y, view_half_x / aspect) / math.tan(fov / 2)
+    cx = h * math.tan(fov / 2) * aspect - half_x  # the pitch's left end at the image's left edge
+    return Camera(np.array((cx, 0.0, h)), np.array((cx, 0.0, 0.0)), up=np.array((0.0, 1.0, 0.0)), fov_y=fov)
 
 
 @dataclass

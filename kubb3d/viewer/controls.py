@@ -202,6 +202,7 @@ VIEW_KEYS = {"SPACE": "playpause", "RIGHT": "next", "LEFT": "prev", "UP": "faste
 COMMON_KEYS = {
     "1": "cam:thrower", "2": "cam:orbit", "3": "cam:top", "4": "cam:follow", "C": "cam:cycle",
     "M": "slowmo", "P": "pause", "N": "skip", "R": "reset", "F1": "help", "ESCAPE": "quit",
+    "0": "cam:reset", "NUM_0": "cam:reset", "L": "labels", "F12": "screenshot",
     "PLUS": "zoom+", "EQUAL": "zoom+", "NUM_ADD": "zoom+", "MINUS": "zoom-", "NUM_SUBTRACT": "zoom-",
 }
 
@@ -222,7 +223,7 @@ class Controller:
         camera_mode: one of :data:`~kubb3d.viewer.camera.CAMERA_MODES`.
         throw: the throwing controls (play mode).
         busy: a throw is being animated (no new throw can be charged).
-        slow_motion, paused, show_help: toggles.
+        slow_motion, paused, show_help, show_labels: toggles.
     """
 
     pitch: Pitch
@@ -238,6 +239,7 @@ class Controller:
     slow_motion: bool = False
     paused: bool = False
     show_help: bool = False
+    show_labels: bool = True
     mouse: tuple[float, float] | None = None
     _drag_button: str | None = None
 
@@ -267,14 +269,30 @@ class Controller:
         return thrower_camera(self.pitch, t.side, t.line, t.lateral)
 
     def set_camera(self, mode: str) -> None:
-        """Switch camera; the orbit camera starts from the current view."""
+        """Switch camera (``cycle``: the next one; ``reset``: the current one back to its start
+        view). The orbit camera starts from the current view, or from its start view when that
+        looks down steeper than 60° (the top camera)."""
+        if mode == "reset":
+            self.orbit = self.start_orbit()
+            self.follow.eye = None
+            return
         if mode == "cycle":
             mode = CAMERA_MODES[(CAMERA_MODES.index(self.camera_mode) + 1) % len(CAMERA_MODES)]
         if mode == "orbit" and self.camera_mode != "orbit":
             self._orbit_from(self.camera())
+            if self.orbit.elevation > math.radians(60.0):
+                self.orbit = self.start_orbit()
         if mode == "follow":
             self.follow.eye = None
         self.camera_mode = mode
+
+    def start_orbit(self) -> OrbitCamera:
+        """The orbit camera's start view: in play mode the target half seen from behind the
+        thrower's left shoulder, 30° down; in view mode the whole pitch from its side."""
+        f = self.pitch.forward(self.throw.side)
+        if self.mode == "play":
+            return OrbitCamera(target=np.array((f * self.pitch.length * 0.3, 0.0, 0.0)), azimuth=math.atan2(-0.45, -f), elevation=math.radians(30.0), distance=5.2)
+        return OrbitCamera(target=np.zeros(3), azimuth=math.atan2(-1.0, -0.35), elevation=math.radians(35.0), distance=1.15 * self.pitch.length)
 
     def _orbit_from(self, cam: Camera) -> None:
         d = cam.eye - cam.target
@@ -311,6 +329,8 @@ class Controller:
             self.paused = not self.paused
         elif action == "help":
             self.show_help = not self.show_help
+        elif action == "labels":
+            self.show_labels = not self.show_labels
         elif action in ("zoom+", "zoom-"):
             if self.camera_mode != "orbit":
                 self.set_camera("orbit")

@@ -27,6 +27,11 @@ class Hud:
         timeline: playback position in [0, 1] or None; ``marks``: segment starts in [0, 1].
         help: help lines (shown centred when not empty).
         message: a one-line message (bottom centre).
+        last_throw: the last-throw panel (what the throw did), shown once it is at rest.
+        summary: the end-of-match panel (shown centred when not empty).
+        labels: piece labels, (text, x px, y px from the top-left) where each is drawn.
+        avoid: screen rectangles (x0, y0, x1, y1) px from the top-left that panels must not
+            cover (the pieces in view).
     """
 
     title: str = ""
@@ -40,20 +45,25 @@ class Hud:
     marks: list[float] = field(default_factory=list)
     help: list[str] = field(default_factory=list)
     message: str = ""
+    last_throw: list[str] = field(default_factory=list)
+    summary: list[str] = field(default_factory=list)
+    labels: list[tuple[str, float, float]] = field(default_factory=list)
+    avoid: list[tuple[float, float, float, float]] = field(default_factory=list)
 
 
 HELP_PLAY = [
     "mouse: aim    hold left button or SPACE: power, release to throw",
     "wheel / UP DOWN: elevation    Q E: spin    Z X: tilt    H: helicopter",
     "LEFT RIGHT: release point along the line    W S: step forward / back",
-    "1 thrower  2 orbit  3 top  4 follow  C cycle    right drag: orbit   SHIFT drag: pan   +/-: zoom",
-    "M: slow motion    P: pause    N: skip to rest    R: new round    F1: help    ESC: quit",
+    "1 thrower  2 orbit  3 top  4 follow  C cycle  0 reset camera    right drag: orbit   SHIFT drag: pan   +/-: zoom",
+    "M: slow motion    P: pause    N: skip to rest    R: new round (after a match: rematch)",
+    "L: piece labels    F12: save a screenshot    F1: help    ESC: quit",
 ]
 HELP_VIEW = [
     "SPACE: play / pause    RIGHT LEFT: next / previous throw    UP DOWN: speed",
     "HOME END: start / end    click the timeline: seek",
-    "1 thrower  2 orbit  3 top  4 follow  C cycle    right drag: orbit   SHIFT drag: pan   +/-: zoom",
-    "M: slow motion    F1: help    ESC: quit",
+    "1 thrower  2 orbit  3 top  4 follow  C cycle  0 reset camera    right drag: orbit   SHIFT drag: pan   +/-: zoom",
+    "M: slow motion    L: piece labels    F12: save a screenshot    F1: help    ESC: quit",
 ]
 
 
@@ -74,7 +84,16 @@ def throw_lines(c: ThrowControls) -> list[str]:
 
 
 def power_label(c: ThrowControls) -> str:
-    return f"power {c.power * 100:3.0f} %  →  {c.speed:.1f} m/s  ({SPEED_MIN:.0f}–{SPEED_MAX:.0f})"
+    """Power, the release speed it gives and the speed range of the piece in hand, m/s."""
+    lo, hi = getattr(c, "speed_range", (SPEED_MIN, SPEED_MAX))
+    return f"power {c.power * 100:3.0f} %  →  {c.speed:.1f} m/s  ({lo:.0f}–{hi:.0f} m/s)"
+
+
+def outcome_line(winner: str | None, reason: str, person: str | None = None) -> str:
+    """The one human-worded line for the end of a match: who won and why (the rules engine's
+    reason, which cites its rule)."""
+    who = "draw" if winner is None else ("you win" if winner == person else f"{winner} wins")
+    return f"match over: {who}: {reason}" if reason else f"match over: {who}"
 
 
 def violation_lines(violations) -> list[str]:
@@ -82,22 +101,43 @@ def violation_lines(violations) -> list[str]:
     return [f"ILLEGAL ({v.rule}): {v.reason}" for v in violations]
 
 
-def ruling_lines(rulings, width: int = 64) -> list[str]:
-    """The side panel: one header line per ruling (piece, status, consequence, citations);
-    the reason, wrapped to ``width`` characters and indented, follows for every ruling with
-    a consequence (a kubb that simply still stands needs no explanation)."""
+def ruling_lines(rulings, width: int = 48) -> list[str]:
+    """The side panel: one header line per ruling with a consequence (piece, status,
+    consequence, citations) followed by its reason wrapped to ``width`` characters and
+    indented; the pieces that simply still stand share one line per citation."""
     out = []
+    standing: dict[str, list[str]] = {}
     for r in rulings:
         status = getattr(r.status, "value", r.status)
-        consequence = getattr(r.consequence, "value", r.consequence)
+        consequence = str(getattr(r.consequence, "value", r.consequence))
         cites = ", ".join(r.rules)
+        if consequence == "none" and status == "standing":
+            standing.setdefault(cites, []).append(r.piece)
+            continue
         out.append(f"{r.piece}: {status}" + (f", {consequence}" if consequence != "none" else "") + f"  [{cites}]")
-        if consequence != "none" or r.piece == "king" and status != "standing":
-            for part in textwrap.wrap(r.reason, width):
-                out.append("   " + part)
+        for part in textwrap.wrap(r.reason, width):
+            out.append("   " + part)
+    for cites, pieces in standing.items():
+        out.append(f"still standing: {', '.join(pieces)}  [{cites}]")
     return out
 
 
 def legend_items() -> list[tuple[str, tuple[float, float, float]]]:
     """(label, colour) of each status overlay."""
     return list(STATUS_COLORS.items())
+
+
+def last_throw_lines(seg) -> list[str]:
+    """The last-throw panel of a played-back :class:`~kubb3d.viewer.scene.Segment` at rest:
+    the piece and its release speed (m/s), where it came down (m), the first piece it hit,
+    legal or not (with the rules broken) and what the judge counts as felled."""
+    f = seg.info.get("throw") if seg is not None else None
+    if not f:
+        return []
+    land = f["landing"]
+    felled = [r.piece for r in seg.rulings if str(getattr(r.consequence, "value", r.consequence)) == "counts as felled"]
+    return [
+        f"last throw: {f['piece']} at {f['speed_mps']:.1f} m/s",
+        "came down at " + (f"x {land[0]:+.2f} m, y {land[1]:+.2f} m" if land else "-") + f"   first hit: {f['first_hit'] or 'nothing'}",
+        ("legal" if f["legal"] else "ILLEGAL (" + ", ".join(f["violations"]) + ")") + f"   felled: {', '.join(felled) if felled else 'nothing'}",
+    ]

@@ -34,7 +34,7 @@ import numpy as np
 
 from kubb3d.pitch import KING_ID, opponent
 from kubb3d.viewer.controls import SPEED_MAX, SPEED_MIN, Controller, ThrowControls
-from kubb3d.viewer.hud import Hud, power_label, ruling_lines, throw_lines
+from kubb3d.viewer.hud import HELP_PLAY, Hud, last_throw_lines, outcome_line, power_label, ruling_lines, throw_lines
 from kubb3d.viewer.scene import PieceView, Segment
 
 PERSON = "P1"
@@ -107,6 +107,8 @@ def state_lines(state, person: str) -> list[str]:
     (and felled ones waiting), the match clock (m:ss)."""
     s = state
     p1, p2 = s.players
+    if s.set_no == 0:  # before the first set: the lag throws (DM §3)
+        return [f"lag throws (best of {s.sets} sets): land your baton closest to the king", f"clock {_clock(s.clock)}"]
     lines = [f"set {s.set_no} (best of {s.sets}): sets won {p1} {s.set_wins[p1]} – {s.set_wins[p2]} {p2}"]
     turn = "-"
     if s.turn_side is not None:
@@ -144,16 +146,19 @@ class MatchSession:
         person: name of the person's player (``P1`` or ``P2`` in DM).
         replay: also write the match replay to this path (None: no file).
         hold: do not start match actions on :meth:`update` (headless screenshots).
+        round_cap: turns per set before the match is cut off (None: the match's default).
 
     Raises:
         ValueError: unknown ruleset or skill, a person who is not a player.
     """
 
-    def __init__(self, ruleset: str = "dm", opponent: str = "club", seed: int = 0, person: str = PERSON, replay: str | Path | None = None, hold: bool = False) -> None:
+    def __init__(self, ruleset: str = "dm", opponent: str = "club", seed: int = 0, person: str = PERSON, replay: str | Path | None = None, hold: bool = False, round_cap: int | None = None) -> None:
         from kubb3d.match import Match, MatchConfig
         from kubb3d.viewer.replay import TimelineBuilder
 
         cfg = MatchConfig(ruleset=ruleset, skills=(opponent, opponent), seed=seed)
+        if round_cap is not None:
+            cfg = replace(cfg, round_cap=round_cap)
         names = cfg.player_names()
         if person not in names:
             raise ValueError(f"the person must be one of the players {list(names)}, got {person!r}")
@@ -177,6 +182,8 @@ class MatchSession:
         self.error = ""
         self.message = ""
         self._live = 0  # throws of the action under way already played (a person's inkast)
+        self._pending = None  # the match's last Pending (who acts)
+        self.config = (ruleset, opponent, seed, person, replay, round_cap)
         self.facts: list[str] = state_lines(m.state, person)
 
     # ---------------------------------------------------------------- state
@@ -272,16 +279,29 @@ class MatchSession:
                     seg.start[pid] = pv.pose.copy()
                     seg.end.setdefault(pid, pv.pose.copy())
                     seg.info.setdefault("hidden", set()).add(pid)
-        self.queue.extend(new)
-        self.facts = state_lines(self.match.state, self.person)
+        actor = self._pending.player if self._pending is not None else self.other
+        for seg in new:
+            seg.info["actor"] = actor
+        # the step's facts are shown once its last segment is at rest (nothing before it happened)
         texts = [e.text for e in r.events if e.kind != "ruling"]
-        if texts:
-            self.news = texts[-3:]
+        after = {"facts": state_lines(self.match.state, self.person), "news": texts[-3:] if texts else None}
+        if new:
+            new[-1].info["after"] = after
+            self.queue.extend(new)
+        else:
+            self._apply(after)
         if any(rec.get("type") == "world" for rec in r.records):
             self.controls.side = self.match.state.end_of[self.person]
             self.controls.line_x = None
 
+    def _apply(self, after: dict) -> None:
+        self.facts = after["facts"]
+        if after["news"]:
+            self.news = after["news"]
+
     def _show(self, seg: Segment, t: float) -> None:
+        if seg.at_rest(t) and "after" in seg.info:
+            self._apply(seg.info["after"])
         sc = self.scene
         sc.set_poses(seg.poses_at(t))
         sc.trace = seg.trace(t)
@@ -313,8 +333,8 @@ class MatchSession:
         c.line_x = req.line_x
         c.charging, c.power = False, 0.0
         sc.throwing_line = req.line_x
-        if req.target is not None:  # the release point stays where the person put it
-            c.aim_at(req.target)
+        # the aim stays where the pointer is (the request's target is only the simulated
+        # strategy's hint)
         self.request = req
         half = opponent(req.side)
         self.message = "YOUR TURN: " + _KIND_TEXT[req.kind].format(piece=req.piece, half=half, into=req.into) + " (hold the left button or SPACE, release to throw)"
@@ -336,7 +356,7 @@ class MatchSession:
         if self.segment is not None and self.request is None:
             self._show(self.segment, self.t)
         if not self.playing and self.request is None and not self.over and not self.hold and not self.error:
-            p = self.match.pending()
+            p = self._pending = self.match.pending()
             if p.request is not None:
                 self.facts = state_lines(self.match.state, self.person)
                 self._prepare(p.request, self._world_poses(p.request.world))
@@ -345,7 +365,9 @@ class MatchSession:
                 self._step()
         if self.over and not self.playing:
             out = self.match.state.outcome()
-            self.message = f"match over: {'you win' if out.winner == self.person else ('draw' if out.winner is None else out.winner + ' wins')} ({out.reason})"
+            self.message = outcome_line(out.winner, out.reason, self.person) + "   (R: rematch, ESC: quit)"
+        elif self.segment is not None and self.playing and self.segment.info.get("actor") not in (None, self.person):
+            self.message = f"computer ({self.other}, {self.opponent_skill}) is playing: {self.segment.label}"
 
     @staticmethod
     def _world_poses(w) -> dict[str, np.ndarray]:
@@ -361,6 +383,9 @@ class MatchSession:
 
     def skip(self) -> None:
         """Jump to the end of everything queued for playback."""
+        for seg in self.queue:
+            if "after" in seg.info:
+                self._apply(seg.info["after"])
         if self.queue:
             self.segment, self.queue = self.queue[-1], []
         if self.segment is not None:
@@ -369,8 +394,8 @@ class MatchSession:
     def follow(self):
         """(pose (7,), velocity (3,) m/s) of the piece in flight, or None."""
         seg = self.segment
-        if seg is None or seg.thrown is None or self.request is not None:
-            return None
+        if seg is None or seg.thrown is None or self.request is not None or seg.at_rest(self.t):
+            return None  # at rest the follow camera goes back to the thrower's view
         return seg.poses_at(self.t)[seg.thrown], seg.velocity(self.t)
 
     def hud(self, ctl: Controller) -> Hud:
@@ -381,27 +406,68 @@ class MatchSession:
         seg = self.segment
         if self.request is not None:
             h.lines += throw_lines(self.controls)
-            h.power = self.controls.power
-            h.power_label = power_label(self.controls)
+            if ctl.camera_mode in ("thrower", "top"):  # the power bar only where one aims
+                h.power = self.controls.power
+                h.power_label = power_label(self.controls)
         elif seg is not None:
             h.lines.append(seg.label)
             h.flags = list(seg.info.get("flags", []))
-            if seg.at_rest(self.t) and seg.rulings:
-                h.rulings = ruling_lines(seg.rulings)
-                h.legend = True
-        from kubb3d.viewer.hud import HELP_PLAY
-
+            if seg.at_rest(self.t):
+                h.last_throw = last_throw_lines(seg)
+                if seg.rulings:
+                    h.rulings = ruling_lines(seg.rulings)
+                    h.legend = True
+        if self.over and not self.playing:
+            h.summary = self.summary()
         h.help = HELP_PLAY if ctl.show_help else []
         h.message = self.error or self.message
         return h
+
+    def summary(self) -> list[str]:
+        """The end-of-match panel: result, sets, turns and clock, the person's throws."""
+        st = self.match.state
+        out = st.outcome()
+        if out is None:
+            return []
+        p1, p2 = st.players
+        batons = felled = inkasts = 0
+        for rec in self.records:
+            if rec.get("type") != "action":
+                continue
+            ev = next((e for e in rec.get("events", ()) if e.get("kind") in ("throw", "inkast")), None)
+            if ev is None or ev.get("player") != self.person:
+                continue
+            if ev["kind"] == "throw":
+                batons += 1
+                felled += len((rec.get("outcome") or {}).get("felled", ()))
+            else:
+                inkasts += len(rec.get("throws", ()))
+        rate = f" ({felled / batons:.0%} per baton)" if batons else ""
+        return [
+            outcome_line(out.winner, out.reason, self.person),
+            f"sets won: {p1} {st.set_wins[p1]} – {st.set_wins[p2]} {p2}    turns {st.turn_no}    clock {_clock(st.clock)}",
+            f"you threw {batons} batons and felled {felled} kubbs{rate}; you inkasted {inkasts} kubbs",
+            "R: rematch (a new seed)    ESC: quit",
+        ]
+
+    def new_round(self) -> None:
+        """Rematch once the match is over (the next seed; the same opponent and replay path);
+        ignored while the match goes on."""
+        if not self.over:
+            self.message = "the match is still on (R starts a rematch once it is over)"
+            return
+        ruleset, opponent, seed, person, replay, round_cap = self.config
+        self.match.close()
+        self.__init__(ruleset, opponent, seed + 1, person, replay, self.hold, round_cap)
 
     def close(self) -> None:
         """Close the match (its world and replay file)."""
         self.match.close()
 
 
-def match_session(ruleset: str, opponent: str, equipment: str, seed: int, hold: bool = False) -> MatchSession:
-    """The session for ``kubb3d play --opponent`` (``hold``: headless screenshot).
+def match_session(ruleset: str, opponent: str, equipment: str, seed: int, hold: bool = False, replay: str | Path | None = None, round_cap: int | None = None) -> MatchSession:
+    """The session for ``kubb3d play --opponent`` (``hold``: headless screenshot; ``replay``:
+    the replay file to write; ``round_cap``: turns per set, None: the match's default).
 
     Raises:
         MatchUnavailable: an equipment set the ruleset does not play with (``standard``, the
@@ -415,4 +481,4 @@ def match_session(ruleset: str, opponent: str, equipment: str, seed: int, hold: 
     want = get_ruleset(ruleset).equipment
     if equipment not in (want, "standard"):  # "standard" is the option's default: the ruleset's set
         raise MatchUnavailable(f"a {ruleset} match is played with the {want!r} set; --set {equipment} only works without --opponent")
-    return MatchSession(ruleset, opponent, seed, hold=hold)
+    return MatchSession(ruleset, opponent, seed, replay=replay, hold=hold, round_cap=round_cap)

@@ -26,6 +26,7 @@ from types import SimpleNamespace
 import numpy as np
 
 from kubb3d.pitch import KING_ID, Pitch
+from kubb3d.viewer.hud import outcome_line
 from kubb3d.viewer.scene import PieceView, Scene, Segment, Timeline
 
 LYING = (0.0, float(np.sin(np.pi / 4)), 0.0, float(np.cos(np.pi / 4)))
@@ -68,6 +69,34 @@ def _describe(action: dict) -> str:
     if "kubb" in action:
         extra = f" {action['kubb']}"
     return f"{side}: {what}{extra}".strip()
+
+
+MOVED_M = 0.005
+"""m: a piece that moved this far during a throw was touched (the first such is the first hit)."""
+
+
+def throw_facts(th: dict, times: np.ndarray, tposes: dict[str, np.ndarray], start: dict[str, np.ndarray]) -> dict:
+    """What a throw record says about the throw, for the last-throw panel: ``piece``,
+    ``speed_mps`` (release speed), ``landing`` ((x, y) m where the piece first came down to
+    within 3 cm of its resting height, or None), ``first_hit`` (the first other piece that
+    moved more than :data:`MOVED_M`, or None), ``legal`` and ``violations`` (rules)."""
+    piece = th["piece"]
+    rel = th.get("release") or {}
+    speed = float(np.linalg.norm(rel.get("velocity_mps", (0.0, 0.0, 0.0))))
+    landing = None
+    arr = tposes.get(piece)
+    if arr is not None and len(arr) > 1:
+        low = np.nonzero(arr[1:, 2] <= arr[-1, 2] + 0.03)[0]
+        if len(low):
+            landing = (float(arr[low[0] + 1, 0]), float(arr[low[0] + 1, 1]))
+    first, first_i = None, len(times)
+    for pid in sorted(tposes):
+        if pid == piece or pid not in start or not len(tposes[pid]):
+            continue
+        moved = np.nonzero(np.linalg.norm(tposes[pid][:, :3] - start[pid][:3], axis=1) > MOVED_M)[0]
+        if len(moved) and moved[0] < first_i:
+            first, first_i = pid, int(moved[0])
+    return {"piece": piece, "speed_mps": speed, "landing": landing, "first_hit": first, "legal": bool(th.get("legal", True)), "violations": [v.get("rule", "?") for v in th.get("violations", [])]}
 
 
 class TimelineBuilder:
@@ -141,7 +170,7 @@ class TimelineBuilder:
         elif typ == "action":
             self._action(rec, shown)
         elif typ == "outcome":
-            text = f"outcome: {rec.get('termination', '')}, winner {rec.get('winner')}"
+            text = outcome_line(rec.get("winner"), str(rec.get("reason", "")))
             last_rulings = next((sg.rulings for sg in reversed(self.segments) if sg.rulings), ())
             self._add(Segment(text, {k: v.copy() for k, v in self.poses.items()}, rulings=last_rulings, info=self._info([text])))
         return self.segments[n0:]
@@ -195,7 +224,9 @@ class TimelineBuilder:
                     raised[r.piece] = np.array((*rp["position_m"], *rp["quat_xyzw"]), dtype=float)
                 elif r.consequence == "raise at original spot" and r.piece in round_start and atype in ("baton_throw", "king_throw") and not th.get("legal", True):
                     raised[r.piece] = round_start[r.piece].copy()
-        seg = self._add(Segment(label, start, times, tposes, end, raised, rulings if last else (), piece, self._info(flags=flags, line_x=line_x)))
+        info = self._info(flags=flags, line_x=line_x)
+        info["throw"] = throw_facts(th, times, tposes, start)
+        seg = self._add(Segment(label, start, times, tposes, end, raised, rulings if last else (), piece, info))
         poses.update(end)
         poses.update(raised)
         return seg

@@ -17,7 +17,7 @@ from kubb3d.pitch import Pitch
 
 # ------------------------------------------------------------------ statuses
 STATUS_COLORS: dict[str, tuple[float, float, float]] = {
-    "standing": (0.15, 0.80, 0.20),
+    "standing": (0.92, 0.92, 0.95),  # white: reads on grass (a green tint did not)
     "fallen": (0.92, 0.12, 0.10),
     "leaning": (1.00, 0.60, 0.00),
     "stößel": (0.72, 0.25, 0.95),

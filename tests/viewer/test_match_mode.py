@@ -46,8 +46,12 @@ def test_session_plays_the_same_match_as_the_driver_and_shows_its_state():
                     assert c.side == req.side and c.speed_range == BATON_SPEED and c.release_angle_deg == 60.0
                 # the HUD shows the match state while the worker waits for the person
                 st = s.match.state
-                phase, batons, clock = _facts(s.hud(Controller(s.pitch, throw=c)).lines)
-                assert (phase, batons, clock) == (st.phase.value, st.batons_left, int(st.clock))
+                lines = s.hud(Controller(s.pitch, throw=c)).lines
+                if st.set_no == 0:  # the lag: no set, turn or batons yet (no stale zeros)
+                    assert lines[0].startswith("lag throws") and "batons left" not in "\n".join(lines)
+                else:
+                    phase, batons, clock = _facts(lines)
+                    assert (phase, batons, clock) == (st.phase.value, st.batons_left, int(st.clock))
                 assert s.can_throw and not s.busy
                 asked.append(req.kind)
                 with pytest.raises(ValueError):
@@ -140,3 +144,33 @@ def test_cli_opponent(tmp_path, cli):
     assert out.exists()
     r = cli("play", "--opponent", "wizard", "--screenshot", str(out))
     assert r.returncode == 2 and "wizard" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_facts_wait_until_the_throw_is_played():
+    """Issue 18: the HUD does not show what a throw did (kubbs standing, felled, the news)
+    before the throw has been played back to rest."""
+    s = MatchSession("dm", "club", seed=SEED)
+    person = scripted_person(s.match)
+    seen = 0
+    try:
+        for _ in range(300):
+            if s.request is not None:
+                s.throw(person(s.request))
+            else:
+                s.update(0.0)
+            if s.queue and s.queue[-1].info.get("after", {}).get("facts") not in (None, s.facts):
+                before, after = list(s.facts), s.queue[-1].info["after"]["facts"]
+                s.update(0.0)  # the first segment starts
+                assert s.playing and s.facts == before
+                s.update(s.segment.flight * 0.5)
+                assert s.facts == before
+                s.skip()
+                s.update(0.0)
+                assert s.facts == after
+                seen += 1
+                if seen >= 5:
+                    break
+            s.skip()
+        assert seen >= 5
+    finally:
+        s.close()

@@ -66,3 +66,75 @@ def test_view_mode_orbit_starts_on_the_scenarios_pieces():
         assert np.linalg.norm(app.camera.eye - session.scene.pieces["A1"].pose[:3]) < 4.0
     finally:
         app.close()
+
+
+@pytest.fixture(scope="module")
+def short_replay(tmp_path_factory):
+    """A short seeded DM match (4 turns) as a replay file."""
+    from kubb3d.match import Match, MatchConfig
+
+    path = tmp_path_factory.mktemp("replay") / "m.jsonl"
+    Match(MatchConfig(ruleset="dm", seed=1, round_cap=4), replay=path).run()
+    return path
+
+
+def _covers(panel, rect, height) -> bool:
+    """A HUD panel (x, y, w, h, bottom-left origin) over a piece's screen rectangle
+    (x0, y0, x1, y1, top-left origin)."""
+    x, y, w, h = panel
+    x0, y0, x1, y1 = rect
+    return x < x1 and x0 < x + w and (height - y - h) < y1 and y0 < (height - y)
+
+
+@pytest.mark.parametrize("size", [(1280, 720), (960, 720)])
+@pytest.mark.parametrize("camera", ["thrower", "orbit", "top"])
+def test_replay_hud_covers_no_piece(short_replay, size, camera, tmp_path):
+    """Issue 18: with labels on, no HUD panel lies over a kubb or the king, at 16:9 and 4:3, at
+    every throw of a replay that has rulings and a last-throw panel to show."""
+    from kubb3d.viewer.replay import load_session
+
+    w, h = size
+    session = load_session(short_replay)
+    app = App(session, w, h, headless=True, mode="view", camera=camera)
+    try:
+        tl = session.timeline
+        tl.playing = False
+        checked = 0
+        for i, seg in enumerate(tl.segments):
+            if not seg.rulings or "throw" not in seg.info:
+                continue
+            session.command(f"seek:{(float(tl.starts[i]) + seg.duration - 1e-3) / tl.duration}")
+            app.frame(0.0)
+            hud = session.hud(app.controller)
+            assert hud.rulings and hud.last_throw
+            rects, labels = app._marks
+            assert labels and len(rects) >= 5
+            for name, panel in app.overlay.panels.items():
+                for rect in rects:
+                    assert not _covers(panel, rect, h), (i, name, panel, rect)
+            checked += 1
+        assert checked >= 5
+        assert {"status", "rulings", "last_throw", "legend"} <= set(app.overlay.panels)
+        app.screenshot(tmp_path / f"replay-{camera}-{w}x{h}.png")
+    finally:
+        app.close()
+
+
+def test_labels_toggle_and_camera_reset():
+    app = App(PlaySession(), 640, 360, headless=True, mode="play", camera="top")
+    try:
+        ctl = app.controller
+        app.frame(0.0)
+        assert ctl.show_labels and len(app._marks[1]) == 11  # ten kubbs and the king
+        ctl.key_press("L")
+        assert not ctl.show_labels
+        ctl.key_press("2")  # from the top camera the orbit camera must not look straight down
+        assert ctl.camera_mode == "orbit" and ctl.orbit.elevation < np.radians(60)
+        start = (ctl.orbit.azimuth, ctl.orbit.elevation, ctl.orbit.distance)
+        ctl.mouse_press(100, 100, "right")
+        ctl.mouse_drag(300, 10, 200, -90, {"right"})
+        assert (ctl.orbit.azimuth, ctl.orbit.elevation) != start[:2]
+        ctl.key_press("0")
+        assert (ctl.orbit.azimuth, ctl.orbit.elevation, ctl.orbit.distance) == start
+    finally:
+        app.close()
