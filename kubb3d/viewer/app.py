@@ -208,8 +208,9 @@ class PlaySession:
         if self.result is not None:
             felled = sorted(self.felled)
             h.lines.append(f"felled this round: {', '.join(felled) if felled else '-'}")
-        h.power = c.power if (c.charging or not self.busy) else None
-        h.power_label = power_label(c)
+        if ctl.camera_mode == "thrower":  # the power bar only in the thrower's own view
+            h.power = c.power if (c.charging or not self.busy) else None
+            h.power_label = power_label(c)
         seg = self.segment
         if self.result is not None:
             h.flags = violation_lines(self.result.violations)
@@ -375,6 +376,9 @@ def scenario_session(path: str | Path) -> ReplaySession:
 
 
 # ================================================================== overlay
+AVOID_MARGIN_PX = 16
+"""px: the panels are placed this far clear of the pieces, so that a layout lasts while the
+pieces or the camera move a little (it is redone when a panel would cover a piece)."""
 LABEL_LIFT_M = 0.06
 """m: a piece's label is drawn this far above its top."""
 
@@ -422,18 +426,61 @@ class Overlay:
         self.window = window
         self._key = None
         self._batch = None
+        self._label_batch = None
+        self._label_pool: dict[str, tuple] = {}  # piece id → (shadow, text) labels
         self._items: list = []
         self.panels: dict[str, tuple[int, int, int, int]] = {}
 
     def draw(self, hud: Hud, width: int, height: int) -> None:
+        from dataclasses import replace
+
         from pyglet.math import Mat4
 
-        key = (repr(hud), width, height)
-        if key != self._key:
-            self._build(hud, width, height)
+        # rebuilt when the text changes or a panel would now cover a piece (the panels stay put
+        # while they can); the labels are moved every frame without a rebuild
+        key = (repr(replace(hud, labels=[], avoid=[])), width, height)
+        if key != self._key or self._covering(hud.avoid, height):
+            m = AVOID_MARGIN_PX
+            self._build(replace(hud, avoid=[(x0 - m, y0 - m, x1 + m, y1 + m) for x0, y0, x1, y1 in hud.avoid]), width, height)
             self._key = key
+        self._place_labels(hud.labels, width, height)
         self.window.projection = Mat4.orthogonal_projection(0, width, 0, height, -255, 255)
         self._batch.draw()
+        self._label_batch.draw()
+
+    def _covering(self, avoid, height: int) -> bool:
+        """True if a panel of the current layout (the modal ones aside) covers a piece's screen
+        rectangle (x0, y0, x1, y1, top-left origin)."""
+        for name, (x, y, w, h) in self.panels.items():
+            if name in ("help", "summary"):
+                continue
+            top = height - y - h
+            for x0, y0, x1, y1 in avoid:
+                if x < x1 and x0 < x + w and top < y1 and y0 < top + h:
+                    return True
+        return False
+
+    def _place_labels(self, labels, width: int, height: int) -> None:
+        """Piece labels: the id above each piece, light text on a dark shadow (a pool of
+        pyglet labels, moved rather than rebuilt)."""
+        pg = self.pyglet
+        if self._label_batch is None:
+            self._label_batch = pg.graphics.Batch()
+        size = max(7, font_size(width) - 2)
+        where = {text: (x, y) for text, x, y in labels}
+        for text in where:
+            if text not in self._label_pool:
+                self._label_pool[text] = tuple(pg.text.Label(text, font_size=size, color=c, weight="bold", anchor_x="center", anchor_y="baseline", batch=self._label_batch, font_name="DejaVu Sans") for c in ((0, 0, 0, 220), (255, 255, 230, 255)))
+        for text, pair in self._label_pool.items():
+            xy = where.get(text)
+            for lab, dx, dy in zip(pair, (1, 0), (-1, 0)):
+                if xy is None:
+                    lab.visible = False
+                    continue
+                if lab.font_size != size:
+                    lab.font_size = size
+                lab.position = (xy[0] + dx, height - xy[1] + dy, 0)
+                lab.visible = True
 
     def _build(self, hud: Hud, width: int, height: int) -> None:
         pg = self.pyglet
@@ -537,12 +584,6 @@ class Overlay:
             x0, y0 = spot(bw, line_h + 4, ("top-left", "top-right", "bottom-left", "bottom-right"))
             lab.x, lab.y = x0 + pad, y0 + 7
             panel(x0, y0, bw, line_h + 4, color=(180, 20, 20, 225), name="flags")
-
-        # piece labels: the id above each piece, dark shadow under light text
-        small = max(7, fs - 2)
-        for text, x, y in hud.labels:
-            label(text, x + 1, height - y - 1, size=small, color=(0, 0, 0, 220), bold=True, anchor_x="center")
-            label(text, x, height - y, size=small, color=(255, 255, 230, 255), bold=True, anchor_x="center")
 
         # timeline: bottom strip
         if hud.timeline is not None:

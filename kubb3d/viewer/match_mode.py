@@ -371,9 +371,10 @@ class MatchSession:
 
     @staticmethod
     def _world_poses(w) -> dict[str, np.ndarray]:
-        """id → pose (7,) of every piece of the world a throw is asked in."""
+        """id → pose (7,) of the kubbs, the king and the batons of the world a throw is asked in
+        (the stakes are part of the drawn pitch)."""
         out = {}
-        for pid in w.piece_ids():
+        for pid in w.piece_ids("kubb", "king", "baton"):
             pos, q = w.pose(pid)
             out[pid] = np.array((*pos, *q), dtype=float)
         return out
@@ -402,25 +403,27 @@ class MatchSession:
         rules = self.match.ruleset.book.title
         side = self.match.state.end_of[self.person] if self.request is None else self.controls.side
         h = Hud(title=f"kubb3d: {rules} match, you ({self.person}, end {side}) vs {self.other} ({self.opponent_skill}), camera {ctl.camera_mode}" + ("   SLOW MOTION" if ctl.slow_motion else "") + ("   PAUSED" if ctl.paused else ""))
-        h.lines = list(self.facts) + [f"» {t}" for t in self.news]
+        over = self.over and not self.playing
+        h.lines = list(self.facts) + ([] if over else [f"» {t}" for t in self.news])
         seg = self.segment
+        if over:  # the result is said once, in the summary
+            h.summary = self.summary()
         if self.request is not None:
             h.lines += throw_lines(self.controls)
-            if ctl.camera_mode in ("thrower", "top"):  # the power bar only where one aims
+            if ctl.camera_mode == "thrower":  # the power bar only in the thrower's own view
                 h.power = self.controls.power
                 h.power_label = power_label(self.controls)
         elif seg is not None:
-            h.lines.append(seg.label)
+            if not over:
+                h.lines.append(seg.label)
             h.flags = list(seg.info.get("flags", []))
             if seg.at_rest(self.t):
                 h.last_throw = last_throw_lines(seg)
                 if seg.rulings:
                     h.rulings = ruling_lines(seg.rulings)
                     h.legend = True
-        if self.over and not self.playing:
-            h.summary = self.summary()
         h.help = HELP_PLAY if ctl.show_help else []
-        h.message = self.error or self.message
+        h.message = self.error or ("" if over else self.message)
         return h
 
     def summary(self) -> list[str]:
