@@ -55,7 +55,7 @@ def play(
     height: int = typer.Option(720, help="Window / image height, px."),
     replay: Optional[Path] = typer.Option(None, help="With --opponent: save the match as a replay (JSON lines) to this new file (`kubb3d view FILE`)."),
     force: bool = typer.Option(False, help="Let --replay replace an existing file."),
-    round_cap: Optional[int] = typer.Option(None, min=1, max=1000, help="With --opponent: turns per set before the match is cut off (default 60)."),
+    round_cap: Optional[int] = typer.Option(None, min=3, max=1000, help="With --opponent: turns per set before the match is cut off (3 or more; default 60)."),
 ) -> None:
     """Throw batons in a 3D view of a regulation pitch (free throws, or a match with --opponent).
 

@@ -558,6 +558,23 @@ def hud_of(board: DamesBoard, last: str = "", message: str = ""):
     )
 
 
+def board_labels(view_proj: np.ndarray, width: int, height: int) -> list[tuple[str, float, float]]:
+    """The board's coordinates as the terminal notation writes them (``RKD``): files a–h along
+    rank 1's outer edge and ranks 1–8 beside file a, as (text, x px, y px from the top-left)
+    for the HUD."""
+    from kubb3d.viewer.camera import project
+
+    out = []
+    for i in range(8):
+        file_pt = cell_center(i) + (0.0, -0.85 * CELL, 0.0)
+        rank_pt = cell_center(8 * i) + (-0.85 * CELL, 0.0, 0.0)
+        for text, pt in ((chr(ord("a") + i), file_pt), (str(i + 1), rank_pt)):
+            (px,), (vis,) = project(pt, view_proj, width, height)
+            if vis:
+                out.append((text, float(px[0]), float(px[1])))
+    return out
+
+
 class DamesApp:
     """A window (or a hidden headless one) showing a game; moves are animated in turn.
 
@@ -635,7 +652,10 @@ class DamesApp:
         if hud:
             self.renderer.bind()
             shown = self.anim.before if self.anim is not None else self.board
-            self.overlay.draw(hud_of(shown, self.last, self.message), self.renderer.width, self.renderer.height)
+            h = hud_of(shown, self.last, self.message)
+            w, ht = self.renderer.width, self.renderer.height
+            h.labels = board_labels(self.camera.view_proj(w, ht), w, ht)
+            self.overlay.draw(h, w, ht)
 
     def pixels(self) -> np.ndarray:
         return self.renderer.read_pixels()

@@ -151,3 +151,20 @@ def test_cli_screenshot_after_moves(tmp_path):
     ):
         res = CliRunner().invoke(dames_app, args)
         assert res.exit_code == 2 and msg in res.stderr, (args, res.output)
+
+
+def test_board_labels_follow_the_notation():
+    """a–h and 1–8 (``RKD`` notation) beside the board: seen from South, files run left to
+    right and ranks bottom to top; the ti-kubb's cell lies where its file and rank cross."""
+    from kubb3d.dames.view import board_labels, cell_center, default_camera
+    from kubb3d.viewer.camera import project
+
+    w, h = 1024, 768
+    vp = default_camera("S").view_proj(w, h)
+    labels = {t: (x, y) for t, x, y in board_labels(vp, w, h)}
+    assert sorted(labels) == sorted("abcdefgh12345678")
+    files = [labels[c][0] for c in "abcdefgh"]
+    ranks = [labels[str(i)][1] for i in range(1, 9)]
+    assert files == sorted(files) and ranks == sorted(ranks, reverse=True)
+    (g5,), _ = project(cell_center(4 * 8 + 6), vp, w, h)  # g5: file g (6), rank 5 (4)
+    assert abs(g5[1] - labels["5"][1]) < 25 and files[5] < g5[0] < files[7]

@@ -144,6 +144,32 @@ def test_cli_opponent(tmp_path, cli):
     assert out.exists()
     r = cli("play", "--opponent", "wizard", "--screenshot", str(out))
     assert r.returncode == 2 and "wizard" in r.stderr and "Traceback" not in r.stderr
+    # --replay saves the match (a valid replay the viewer reads); refused without --opponent
+    rp = tmp_path / "m.jsonl"
+    r = cli("play", "--opponent", "club", "--screenshot", str(out), "--after", "4", "--replay", str(rp), "--round-cap", "3", "--width", "320", "--height", "180")
+    assert r.returncode == 0, r.stderr
+    from kubb3d.viewer.replay import load_replay
+
+    tl, _, header = load_replay(rp)
+    assert header["config"]["round_cap"] == 3 and len(tl.segments) >= 4
+    for args, msg in ((("--replay", str(rp)), "exists"), (("--replay", str(tmp_path / "x.jsonl"), "--opponent", "club", "--screenshot", str(out), "--round-cap", "2"), "round-cap"), (("--replay", str(tmp_path / "y.jsonl")), "need --opponent")):
+        r = cli("play", *(("--opponent", "club", "--screenshot", str(out)) if msg == "exists" else ()), *args)
+        assert r.returncode == 2 and msg in r.stderr and "Traceback" not in r.stderr, (args, r.stderr)
+
+
+def test_rematch_after_the_match_is_over():
+    s = MatchSession("dm", "club", seed=SEED, round_cap=3)
+    try:
+        s.new_round()
+        assert "still on" in s.message and s.match.config.seed == SEED
+        s.advance_throws(200)
+        assert s.over and s.summary()[0].startswith("match over: ")
+        hud = s.hud(Controller(s.pitch, throw=s.controls))
+        assert hud.summary and not hud.message and not any(line.startswith("» ") for line in hud.lines)
+        s.new_round()
+        assert not s.over and s.match.config.seed == SEED + 1 and s.records == []
+    finally:
+        s.close()
 
 
 def test_facts_wait_until_the_throw_is_played():
