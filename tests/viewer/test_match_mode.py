@@ -146,13 +146,20 @@ def test_cli_opponent(tmp_path, cli):
     assert r.returncode == 2 and "wizard" in r.stderr and "Traceback" not in r.stderr
     # --replay saves the match (a valid replay the viewer reads); refused without --opponent
     rp = tmp_path / "m.jsonl"
-    r = cli("play", "--opponent", "club", "--screenshot", str(out), "--after", "4", "--replay", str(rp), "--round-cap", "3", "--width", "320", "--height", "180")
+    r = cli("play", "--opponent", "club", "--screenshot", str(out), "--after", "4", "--replay", str(rp),
+            "--round-cap", "3", "--width", "320", "--height", "180")
     assert r.returncode == 0, r.stderr
     from kubb3d.viewer.replay import load_replay
 
     tl, _, header = load_replay(rp)
     assert header["config"]["round_cap"] == 3 and len(tl.segments) >= 4
-    for args, msg in ((("--replay", str(rp)), "exists"), (("--replay", str(tmp_path / "x.jsonl"), "--opponent", "club", "--screenshot", str(out), "--round-cap", "2"), "round-cap"), (("--replay", str(tmp_path / "y.jsonl")), "need --opponent")):
+    bad = (
+        (("--replay", str(rp)), "exists"),
+        (("--replay", str(tmp_path / "x.jsonl"), "--opponent", "club", "--screenshot", str(out), "--round-cap", "2"),
+         "round-cap"),
+        (("--replay", str(tmp_path / "y.jsonl")), "need --opponent"),
+    )
+    for args, msg in bad:
         r = cli("play", *(("--opponent", "club", "--screenshot", str(out)) if msg == "exists" else ()), *args)
         assert r.returncode == 2 and msg in r.stderr and "Traceback" not in r.stderr, (args, r.stderr)
 

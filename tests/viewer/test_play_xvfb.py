@@ -36,7 +36,8 @@ TIME_LIMIT_S = 420.0
 def _need(*programs: str) -> None:
     missing = [p for p in programs if shutil.which(p) is None]
     if missing:
-        pytest.skip(f"{' and '.join(missing)} not installed: no virtual display to play on (.ci/run installs xvfb and xdotool)")
+        pytest.skip(f"{' and '.join(missing)} not installed: no virtual display to play on "
+                    "(.ci/run installs xvfb and xdotool)")
 
 
 @pytest.fixture()
@@ -44,7 +45,8 @@ def display():
     """A fresh Xvfb display, e.g. ``:3``; stopped afterwards."""
     _need("Xvfb", "xdotool")
     r, w = os.pipe()
-    proc = subprocess.Popen(["Xvfb", "-displayfd", str(w), "-screen", "0", f"{W}x{H}x24", "-nolisten", "tcp"], pass_fds=(w,), stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(["Xvfb", "-displayfd", str(w), "-screen", "0", f"{W}x{H}x24", "-nolisten", "tcp"],
+                            pass_fds=(w,), stderr=subprocess.DEVNULL)
     os.close(w)
     with os.fdopen(r) as fh:
         number = fh.readline().strip()
@@ -75,7 +77,8 @@ def test_a_whole_dm_match_through_input_events(display, tmp_path):
 
     env = {**os.environ, "DISPLAY": display}
     replay = tmp_path / "match.jsonl"
-    cmd = [sys.executable, "-c", "from kubb3d.cli import main; main()", "play", "--opponent", "club", "--seed", "1", "--round-cap", "4", "--replay", str(replay), "--width", str(W), "--height", str(H)]
+    cmd = [sys.executable, "-c", "from kubb3d.cli import main; main()", "play", "--opponent", "club", "--seed", "1",
+           "--round-cap", "4", "--replay", str(replay), "--width", str(W), "--height", str(H)]
     app = subprocess.Popen(cmd, env=env, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
     def xdo(*args: str) -> str:
@@ -126,7 +129,9 @@ def test_a_whole_dm_match_through_input_events(display, tmp_path):
         out = recs[-1]
         assert out["type"] == "outcome" and out["termination"] in ("KING", "EARLY_KING", "ROUND_CAP", "SETS")
         # the person threw: every P1 throw in the replay is a person's (no release noise added)
-        person = [t for r in recs if r.get("type") == "action" for t in r.get("throws", ()) for e in r["events"][:1] if e.get("player") == "P1"]
+        actions = [r for r in recs if r.get("type") == "action"]
+        by_p1 = [r for r in actions if r["events"][:1] and r["events"][0].get("player") == "P1"]
+        person = [t for r in by_p1 for t in r.get("throws", ())]
         assert len(person) >= 5 and all(t["params"] == t["intended"] for t in person)
         # the screenshots show the pitch (grass) and, at the end, the summary panel (dark)
         img = np.asarray(Image.open(final).convert("RGB")).astype(int)

@@ -159,16 +159,20 @@ def test_last_throw_facts_from_a_record():
     from kubb3d.viewer.scene import Segment
 
     times = np.array([0.0, 0.1, 0.2, 0.3])
-    baton = np.array([[-4, 0, 1.0, 0, 0, 0, 1], [-2, 0, 1.2, 0, 0, 0, 1], [0, 0.5, 0.04, 0, 0, 0, 1], [0.3, 0.5, 0.022, 0, 0, 0, 1]], dtype=float)
+    q = [0, 0, 0, 1]
+    baton = np.array([[-4, 0, 1.0, *q], [-2, 0, 1.2, *q], [0, 0.5, 0.04, *q], [0.3, 0.5, 0.022, *q]], dtype=float)
     b3 = np.array([[4, 0, 0.075, 0, 0, 0, 1]] * 3 + [[4.01, 0, 0.075, 0, 0, 0, 1]], dtype=float)
     b2 = np.array([[4, 1, 0.075, 0, 0, 0, 1]] * 2 + [[4.002, 1, 0.075, 0, 0, 0, 1]] * 2, dtype=float)
-    th = {"piece": "baton1", "legal": False, "violations": [{"rule": "DM §5", "reason": "tilt"}], "release": {"velocity_mps": [6.0, 0.0, 8.0]}}
+    th = {"piece": "baton1", "legal": False, "violations": [{"rule": "DM §5", "reason": "tilt"}],
+          "release": {"velocity_mps": [6.0, 0.0, 8.0]}}
     start = {"baton1": baton[0], "B3": b3[0], "B2": b2[0]}
     f = throw_facts(th, times, {"baton1": baton, "B3": b3, "B2": b2}, start)
     assert f["speed_mps"] == 10.0 and f["landing"] == (0.0, 0.5) and f["first_hit"] == "B3"
-    seg = Segment("x", start, info={"throw": f}, rulings=(SimpleNamespace(piece="B3", status="fallen", consequence="counts as felled", rules=("DM §5",), reason=""),))
+    felled = SimpleNamespace(piece="B3", status="fallen", consequence="counts as felled", rules=("DM §5",), reason="")
+    seg = Segment("x", start, info={"throw": f}, rulings=(felled,))
     lines = last_throw_lines(seg)
-    assert lines[0] == "last throw: baton1 at 10.0 m/s" and "first hit: B3" in lines[1] and lines[2] == "ILLEGAL (DM §5)   felled: B3"
+    assert lines[0] == "last throw: baton1 at 10.0 m/s" and "first hit: B3" in lines[1]
+    assert lines[2] == "ILLEGAL (DM §5)   felled: B3"
     assert outcome_line("P1", "P1 felled the king (DM §10)", "P1") == "match over: you win: P1 felled the king (DM §10)"
     assert outcome_line(None, "") == "match over: draw"
     c = MatchControls(Pitch(), "A", speed_range=INKAST_SPEED)
