@@ -254,4 +254,7 @@ def _check_overlaps(path: Path, header: HeaderRecord, records: list) -> None:
                 hb = (eq.king if b == "king" else eq.kubb).half_extents
                 depth = box_overlap_depth(pa[:3], pa[3:], ha, pb[:3], pb[3:], hb)
                 if depth > OVERLAP_TOL_M:
-                    raise ReplayError(f"{path}:{n}: poses: {a} and {b} overlap by {depth * 1000:.0f} mm (pieces cannot pass through each other)")
+                    raise ReplayError(
+                        f"{path}:{n}: poses: {a} and {b} overlap by {depth * 1000:.0f} mm"
+                        " (pieces cannot pass through each other)"
+                    )

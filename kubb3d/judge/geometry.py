@@ -221,7 +221,10 @@ def overlap_depth(a: Sequence[Pt], b: Sequence[Pt]) -> float:
     return best
 
 
-def box_overlap_depth(pa: Sequence[float], qa: Sequence[float], ha: Sequence[float], pb: Sequence[float], qb: Sequence[float], hb: Sequence[float]) -> float:
+def box_overlap_depth(
+    pa: Sequence[float], qa: Sequence[float], ha: Sequence[float],
+    pb: Sequence[float], qb: Sequence[float], hb: Sequence[float],
+) -> float:
     """Separating-axis overlap of two boxes (centres ``p`` m, ``quat_xyzw`` ``q``, half sizes
     ``h`` m), m: > 0 is how far they cut into each other along the best separating axis
     (15 candidates: 3 + 3 face normals and 9 edge cross products), ≤ 0 means separated.
