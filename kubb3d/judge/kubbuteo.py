@@ -313,11 +313,11 @@ def judge_return(after: Snapshot, ctx: "InkastContext", params: JudgeParams) -> 
             winner, loser = half, ctx.inkasting_side
             rulings.append(
                 Ruling(
-                    KING_ID,
-                    a.status,
-                    Consequence.GAME_LOST,
-                    rules,
-                    f"A returned kubb knocked the king down, so side {ctx.inkasting_side} loses. ({a.reason})",
+                    piece=KING_ID,
+                    status=a.status,
+                    consequence=Consequence.GAME_LOST,
+                    rules=rules,
+                    reason=f"A returned kubb knocked the king down, so side {ctx.inkasting_side} loses. ({a.reason})",
                 )
             )
     for pid, pose in sorted(ctx.before.items()):
@@ -328,11 +328,11 @@ def judge_return(after: Snapshot, ctx: "InkastContext", params: JudgeParams) -> 
             raise_now.add(pid)
             rulings.append(
                 Ruling(
-                    pid,
-                    analyse(after, pid, params, index=index).status,
-                    Consequence.RAISE_AT_ORIGINAL_SPOT,
-                    rules,
-                    f"{pid} was moved by a returned kubb, so it is stood up again where it stood.",
+                    piece=pid,
+                    status=analyse(after, pid, params, index=index).status,
+                    consequence=Consequence.RAISE_AT_ORIGINAL_SPOT,
+                    rules=rules,
+                    reason=f"{pid} was moved by a returned kubb, so it is stood up again where it stood.",
                     raised_pose=pose,
                 )
             )
@@ -347,23 +347,25 @@ def judge_return(after: Snapshot, ctx: "InkastContext", params: JudgeParams) -> 
             if ctx.attempt == 1 and first_miss:
                 rulings.append(
                     Ruling(
-                        kid,
-                        a.status,
-                        Consequence.RETHROW,
-                        rules,
-                        f"{kid} {why}: a misflick; the first misflick is flicked again.",
+                        piece=kid,
+                        status=a.status,
+                        consequence=Consequence.RETHROW,
+                        rules=rules,
+                        reason=f"{kid} {why}: a misflick; the first misflick is flicked again.",
                         valid=False,
                     )
                 )
             else:
                 rulings.append(
                     Ruling(
-                        kid,
-                        a.status,
-                        Consequence.PENALTY_KUBB,
-                        rules,
-                        f"{kid} {why}: a further misflick, placed by the receiving player anywhere in his half at "
-                        "least 2 in from the king.",
+                        piece=kid,
+                        status=a.status,
+                        consequence=Consequence.PENALTY_KUBB,
+                        rules=rules,
+                        reason=(
+                            f"{kid} {why}: a further misflick, placed by the receiving player anywhere in his half at "
+                            "least 2 in from the king."
+                        ),
                         valid=False,
                     )
                 )
@@ -374,11 +376,11 @@ def judge_return(after: Snapshot, ctx: "InkastContext", params: JudgeParams) -> 
         raised[kid] = pose
         rulings.append(
             Ruling(
-                kid,
-                a.status,
-                Consequence.RAISE_HERE,
-                rules,
-                f"{kid} came to rest in half {half}, so it is stood up where it rests.",
+                piece=kid,
+                status=a.status,
+                consequence=Consequence.RAISE_HERE,
+                rules=rules,
+                reason=f"{kid} came to rest in half {half}, so it is stood up where it rests.",
                 raised_pose=pose,
                 valid=True,
             )

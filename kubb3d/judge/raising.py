@@ -418,13 +418,15 @@ def judge_inkast(after: Snapshot, ctx: InkastContext, params: JudgeParams | None
             winner, loser = half_side, ctx.inkasting_side
             rulings.append(
                 Ruling(
-                    KING_ID,
-                    ka.status,
-                    Consequence.GAME_LOST,
-                    cites.game_end,
-                    f"An inkasted kubb of side {ctx.inkasting_side} felled the king before all kubbs were down, so "
-                    f"side {ctx.inkasting_side} loses.",
-                    False,
+                    piece=KING_ID,
+                    status=ka.status,
+                    consequence=Consequence.GAME_LOST,
+                    rules=cites.game_end,
+                    reason=(
+                        f"An inkasted kubb of side {ctx.inkasting_side} felled the king before all kubbs were down, so "
+                        f"side {ctx.inkasting_side} loses."
+                    ),
+                    hand_check=False,
                 )
             )
     for pid, pose in sorted(ctx.before.items()):
@@ -439,14 +441,17 @@ def judge_inkast(after: Snapshot, ctx: InkastContext, params: JudgeParams | None
             raise_now.add(pid)
             rulings.append(
                 Ruling(
-                    pid,
-                    a.status,
-                    Consequence.RAISE_AT_ORIGINAL_SPOT,
-                    cites.inkast_disturbed,
-                    f"{pid} was {'knocked over' if a.status is not Status.STANDING else 'moved'} by an inkasted kubb, "
-                    "so it is set up again where it stood.",
-                    False,
-                    pose,
+                    piece=pid,
+                    status=a.status,
+                    consequence=Consequence.RAISE_AT_ORIGINAL_SPOT,
+                    rules=cites.inkast_disturbed,
+                    reason=(
+                        f"{pid} was {'knocked over' if a.status is not Status.STANDING else 'moved'} by an inkasted "
+                        "kubb, "
+                        "so it is set up again where it stood."
+                    ),
+                    hand_check=False,
+                    raised_pose=pose,
                 )
             )
 
@@ -604,7 +609,18 @@ def judge_inkast(after: Snapshot, ctx: InkastContext, params: JudgeParams | None
                     f"{kid} lies on {', '.join(a.supporters)} without touching the ground and would stand fully inside "
                     f"from where it lies, so side {ctx.inkasting_side} places it anywhere valid in the field."
                 )
-                rulings.append(Ruling(kid, a.status, Consequence.PLACE_FREELY, rules, reason, False, opt.pose, True))
+                rulings.append(
+                    Ruling(
+                        piece=kid,
+                        status=a.status,
+                        consequence=Consequence.PLACE_FREELY,
+                        rules=rules,
+                        reason=reason,
+                        hand_check=False,
+                        raised_pose=opt.pose,
+                        valid=True,
+                    )
+                )
                 continue
             rules = cites.raising
             single = (
@@ -628,7 +644,18 @@ def judge_inkast(after: Snapshot, ctx: InkastContext, params: JudgeParams | None
                 f"{kid} is valid and is raised over its short edge at ({opt.pose.position[0]:.2f}, "
                 f"{opt.pose.position[1]:.2f}) m" + (f": {detail}." if detail else ".")
             )
-            rulings.append(Ruling(kid, a.status, Consequence.RAISE_HERE, rules, reason, False, opt.pose, True))
+            rulings.append(
+                Ruling(
+                    piece=kid,
+                    status=a.status,
+                    consequence=Consequence.RAISE_HERE,
+                    rules=rules,
+                    reason=reason,
+                    hand_check=False,
+                    raised_pose=opt.pose,
+                    valid=True,
+                )
+            )
             continue
         if kid in stossel:
             why = (
@@ -643,14 +670,14 @@ def judge_inkast(after: Snapshot, ctx: InkastContext, params: JudgeParams | None
             rules = cites.inkast_invalid
             rulings.append(
                 Ruling(
-                    kid,
-                    a.status,
-                    Consequence.RETHROW,
-                    rules,
-                    f"{why}, so the inkast is invalid and it is thrown again once.",
-                    False,
-                    None,
-                    False,
+                    piece=kid,
+                    status=a.status,
+                    consequence=Consequence.RETHROW,
+                    rules=rules,
+                    reason=f"{why}, so the inkast is invalid and it is thrown again once.",
+                    hand_check=False,
+                    raised_pose=None,
+                    valid=False,
                 )
             )
         else:
@@ -667,7 +694,18 @@ def judge_inkast(after: Snapshot, ctx: InkastContext, params: JudgeParams | None
                     f"{why} after the rethrow, so side {half_side} places it freely in its own field, at least one "
                     f"baton length ({params.baton_length:.2f} m) from the king."
                 )
-            rulings.append(Ruling(kid, a.status, Consequence.PENALTY_KUBB, rules, reason, False, None, False))
+            rulings.append(
+                Ruling(
+                    piece=kid,
+                    status=a.status,
+                    consequence=Consequence.PENALTY_KUBB,
+                    rules=rules,
+                    reason=reason,
+                    hand_check=False,
+                    raised_pose=None,
+                    valid=False,
+                )
+            )
     order = {k: i for i, k in enumerate(inkasted)}
     rulings.sort(
         key=lambda r: (0 if r.piece == KING_ID else 1 if r.piece in order else 2, order.get(r.piece, 0), r.piece)

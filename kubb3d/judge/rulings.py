@@ -61,9 +61,9 @@ class Pose:
     quat_xyzw: tuple[float, float, float, float] = (0.0, 0.0, 0.0, 1.0)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Ruling:
-    """The judge's word on one piece.
+    """The judge's word on one piece (built with keywords only: ``Ruling(piece=…, status=…)``).
 
     Attributes:
         piece: piece id.

@@ -228,13 +228,13 @@ def judge_throw(
         if pid in ctx.accidents:
             rulings.append(
                 Ruling(
-                    pid,
-                    a.status,
-                    Consequence.RAISE_AT_ORIGINAL_SPOT,
-                    cites.accident,
-                    f"{pid} was moved by accident, not by a throw, so it is stood up again where it stood.",
-                    hc,
-                    _raise_pose(ctx, pid),
+                    piece=pid,
+                    status=a.status,
+                    consequence=Consequence.RAISE_AT_ORIGINAL_SPOT,
+                    rules=cites.accident,
+                    reason=f"{pid} was moved by accident, not by a throw, so it is stood up again where it stood.",
+                    hand_check=hc,
+                    raised_pose=_raise_pose(ctx, pid),
                 )
             )
             raise_again.add(pid)
@@ -250,12 +250,12 @@ def judge_throw(
                 )
                 rulings.append(
                     Ruling(
-                        pid,
-                        a.status,
-                        Consequence.NONE,
-                        cites.game_end,
-                        f"The king still stands on its own{touched}; only a felled king ends the game.",
-                        hc,
+                        piece=pid,
+                        status=a.status,
+                        consequence=Consequence.NONE,
+                        rules=cites.game_end,
+                        reason=f"The king still stands on its own{touched}; only a felled king ends the game.",
+                        hand_check=hc,
                     )
                 )
                 continue
@@ -270,27 +270,33 @@ def judge_throw(
                     rules = tuple(dict.fromkeys(cites.king_throw_won + warn_rules))
                     rulings.append(
                         Ruling(
-                            pid,
-                            a.status,
-                            Consequence.GAME_WON,
-                            rules,
-                            f"Side {ctx.thrower} felled the king with a legal king throw after all kubbs were down, so "
-                            f"side {ctx.thrower} wins.{warn_text}",
-                            hc,
+                            piece=pid,
+                            status=a.status,
+                            consequence=Consequence.GAME_WON,
+                            rules=rules,
+                            reason=(
+                                f"Side {ctx.thrower} felled the king with a legal king throw after all kubbs were "
+                                "down, so "
+                                f"side {ctx.thrower} wins.{warn_text}"
+                            ),
+                            hand_check=hc,
                         )
                     )
                 else:
                     rules = foul_rules + cites.king_throw_invalid
                     rulings.append(
                         Ruling(
-                            pid,
-                            a.status,
-                            Consequence.RAISE_AT_ORIGINAL_SPOT,
-                            tuple(dict.fromkeys(rules)),
-                            f"The king throw was not legal ({foul_text}), so it does not count and the king is set up "
-                            "again.",
-                            hc,
-                            _raise_pose(ctx, pid),
+                            piece=pid,
+                            status=a.status,
+                            consequence=Consequence.RAISE_AT_ORIGINAL_SPOT,
+                            rules=tuple(dict.fromkeys(rules)),
+                            reason=(
+                                f"The king throw was not legal ({foul_text}), so it does not count and the king is set "
+                                "up "
+                                "again."
+                            ),
+                            hand_check=hc,
+                            raised_pose=_raise_pose(ctx, pid),
                         )
                     )
                     raise_again.add(pid)
@@ -301,14 +307,17 @@ def judge_throw(
                 rules = cites.king_throw_invalid
                 rulings.append(
                     Ruling(
-                        pid,
-                        a.status,
-                        Consequence.RAISE_AT_ORIGINAL_SPOT,
-                        rules,
-                        "All kubbs were down but this was not a king throw from the baseline, so the throw is invalid "
-                        "and the king is set up again.",
-                        hc,
-                        _raise_pose(ctx, pid),
+                        piece=pid,
+                        status=a.status,
+                        consequence=Consequence.RAISE_AT_ORIGINAL_SPOT,
+                        rules=rules,
+                        reason=(
+                            "All kubbs were down but this was not a king throw from the baseline, so the throw is "
+                            "invalid "
+                            "and the king is set up again."
+                        ),
+                        hand_check=hc,
+                        raised_pose=_raise_pose(ctx, pid),
                     )
                 )
                 raise_again.add(pid)
@@ -318,13 +327,16 @@ def judge_throw(
             rules = cites.game_end
             rulings.append(
                 Ruling(
-                    pid,
-                    a.status,
-                    Consequence.GAME_LOST,
-                    rules,
-                    f"Side {ctx.thrower} felled the king before all kubbs of side {target}'s half were down, so side "
-                    f"{ctx.thrower} loses. ({why})",
-                    hc,
+                    piece=pid,
+                    status=a.status,
+                    consequence=Consequence.GAME_LOST,
+                    rules=rules,
+                    reason=(
+                        f"Side {ctx.thrower} felled the king before all kubbs of side {target}'s half were down, so "
+                        "side "
+                        f"{ctx.thrower} loses. ({why})"
+                    ),
+                    hand_check=hc,
                 )
             )
             continue
@@ -334,14 +346,17 @@ def judge_throw(
             rules = cites.felled
             rulings.append(
                 Ruling(
-                    pid,
-                    a.status,
-                    Consequence.RAISE_AT_ORIGINAL_SPOT,
-                    rules,
-                    f"{pid} was felled earlier while field kubbs stood, so it is raised at its spot at the end of the "
-                    "round.",
-                    hc,
-                    _raise_pose(ctx, pid),
+                    piece=pid,
+                    status=a.status,
+                    consequence=Consequence.RAISE_AT_ORIGINAL_SPOT,
+                    rules=rules,
+                    reason=(
+                        f"{pid} was felled earlier while field kubbs stood, so it is raised at its spot at the end of "
+                        "the "
+                        "round."
+                    ),
+                    hand_check=hc,
+                    raised_pose=_raise_pose(ctx, pid),
                 )
             )
             raise_again.add(pid)
@@ -356,7 +371,16 @@ def judge_throw(
             else:
                 rules = base_rules
                 reason = f"{pid} was already felled earlier this round. {a.reason}"
-            rulings.append(Ruling(pid, a.status, Consequence.COUNTS_AS_FELLED, rules, reason, hc))
+            rulings.append(
+                Ruling(
+                    piece=pid,
+                    status=a.status,
+                    consequence=Consequence.COUNTS_AS_FELLED,
+                    rules=rules,
+                    reason=reason,
+                    hand_check=hc,
+                )
+            )
             continue
         if not down:
             inside = (
@@ -369,19 +393,29 @@ def judge_throw(
                 rules = cites.standing_outside
                 rulings.append(
                     Ruling(
-                        pid,
-                        a.status,
-                        Consequence.SET_INSIDE,
-                        rules,
-                        f"{pid} still stands but was pushed {out * 100:.1f} cm across the sideline, so it is set back "
-                        "just inside the field (kubb3d's decision).",
-                        hc,
-                        pose,
+                        piece=pid,
+                        status=a.status,
+                        consequence=Consequence.SET_INSIDE,
+                        rules=rules,
+                        reason=(
+                            f"{pid} still stands but was pushed {out * 100:.1f} cm across the sideline, so it is set "
+                            "back "
+                            "just inside the field (kubb3d's decision)."
+                        ),
+                        hand_check=hc,
+                        raised_pose=pose,
                     )
                 )
                 continue
             rulings.append(
-                Ruling(pid, a.status, Consequence.NONE, cites.felled, a.reason, hc)
+                Ruling(
+                    piece=pid,
+                    status=a.status,
+                    consequence=Consequence.NONE,
+                    rules=cites.felled,
+                    reason=a.reason,
+                    hand_check=hc,
+                )
             )
             continue
         if a.status is Status.STANDING:
@@ -396,13 +430,13 @@ def judge_throw(
             rules = tuple(dict.fromkeys(foul_rules + cites.foul))
             rulings.append(
                 Ruling(
-                    pid,
-                    a.status,
-                    Consequence.RAISE_AT_ORIGINAL_SPOT,
-                    rules,
-                    f"{pid} fell to an illegal throw ({foul_text}), so it does not count and is set up again.",
-                    hc,
-                    _raise_pose(ctx, pid),
+                    piece=pid,
+                    status=a.status,
+                    consequence=Consequence.RAISE_AT_ORIGINAL_SPOT,
+                    rules=rules,
+                    reason=f"{pid} fell to an illegal throw ({foul_text}), so it does not count and is set up again.",
+                    hand_check=hc,
+                    raised_pose=_raise_pose(ctx, pid),
                 )
             )
             raise_again.add(pid)
@@ -416,14 +450,17 @@ def judge_throw(
             rules = cites.felled
             rulings.append(
                 Ruling(
-                    pid,
-                    a.status,
-                    Consequence.RAISE_AT_ORIGINAL_SPOT,
-                    rules,
-                    f"Baseline kubb {pid} fell while field kubbs ({', '.join(sorted(standing_field))}) still stood in "
-                    "its half, so it does not count and is raised at its spot at the end of the round.",
-                    hc,
-                    _raise_pose(ctx, pid),
+                    piece=pid,
+                    status=a.status,
+                    consequence=Consequence.RAISE_AT_ORIGINAL_SPOT,
+                    rules=rules,
+                    reason=(
+                        f"Baseline kubb {pid} fell while field kubbs ({', '.join(sorted(standing_field))}) still stood "
+                        "in "
+                        "its half, so it does not count and is raised at its spot at the end of the round."
+                    ),
+                    hand_check=hc,
+                    raised_pose=_raise_pose(ctx, pid),
                 )
             )
             raise_again.add(pid)
@@ -437,12 +474,12 @@ def judge_throw(
             )
         rulings.append(
             Ruling(
-                pid,
-                a.status,
-                Consequence.COUNTS_AS_FELLED,
-                tuple(dict.fromkeys(rules + warn_rules)),
-                why + warn_text,
-                hc,
+                piece=pid,
+                status=a.status,
+                consequence=Consequence.COUNTS_AS_FELLED,
+                rules=tuple(dict.fromkeys(rules + warn_rules)),
+                reason=why + warn_text,
+                hand_check=hc,
             )
         )
 
@@ -459,14 +496,16 @@ def judge_throw(
         when = "at once" if now else "at the end of the round"
         rulings.append(
             Ruling(
-                pid,
-                a.status,
-                Consequence.RAISE_AT_ORIGINAL_SPOT,
-                rules,
-                f"{pid} stands in the thrower's own half and was moved by the throw, not aimed at; it is stood up "
-                f"again where it stood, {when}.",
-                a.hand_check,
-                pose,
+                piece=pid,
+                status=a.status,
+                consequence=Consequence.RAISE_AT_ORIGINAL_SPOT,
+                rules=rules,
+                reason=(
+                    f"{pid} stands in the thrower's own half and was moved by the throw, not aimed at; it is stood up "
+                    f"again where it stood, {when}."
+                ),
+                hand_check=a.hand_check,
+                raised_pose=pose,
             )
         )
         raise_again.add(pid)
@@ -546,13 +585,13 @@ def judge_accident(
         a = analyse(after, pid, params, index=index)
         out.append(
             Ruling(
-                pid,
-                a.status,
-                Consequence.RAISE_AT_ORIGINAL_SPOT,
-                rules,
-                f"{pid} was moved by accident, not by a throw, so it is stood up again where it stood.",
-                False,
-                round_start.get(pid),
+                piece=pid,
+                status=a.status,
+                consequence=Consequence.RAISE_AT_ORIGINAL_SPOT,
+                rules=rules,
+                reason=f"{pid} was moved by accident, not by a throw, so it is stood up again where it stood.",
+                hand_check=False,
+                raised_pose=round_start.get(pid),
             )
         )
     return tuple(out)

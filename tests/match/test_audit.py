@@ -103,7 +103,15 @@ def test_a_kubb_counted_felled_without_being_touched_is_a_violation():
     before = {"B1": _kubb("B1", 4.0, 0.0)}
     after = Snapshot(1.0, {"B1": _kubb("B1", 4.0, 0.0)})
     j = ThrowJudgement(
-        (Ruling("B1", Status.STANDING, Consequence.COUNTS_AS_FELLED, ("DM §5",), "history"),),
+        (
+            Ruling(
+                piece="B1",
+                status=Status.STANDING,
+                consequence=Consequence.COUNTS_AS_FELLED,
+                rules=("DM §5",),
+                reason="history",
+            ),
+        ),
         frozenset({"B1"}),
         frozenset({"B1"}),
         frozenset(),
@@ -122,7 +130,15 @@ def test_a_standing_ruling_outside_the_sideline_is_a_violation():
     aud = _Auditor(rep, 0, get_ruleset("wikinger"))
     k = _kubb("B1", 2.0, -2.56)  # base 9.5 cm across the sideline y = -2.5
     j = ThrowJudgement(
-        (Ruling("B1", Status.STANDING, Consequence.NONE, ("WS basic rule 8",), "stands"),),
+        (
+            Ruling(
+                piece="B1",
+                status=Status.STANDING,
+                consequence=Consequence.NONE,
+                rules=("WS basic rule 8",),
+                reason="stands",
+            ),
+        ),
         frozenset(),
         frozenset(),
         frozenset(),
@@ -165,7 +181,13 @@ def test_a_raised_kubb_is_checked_where_the_match_leaves_the_pieces():
     j = InkastJudgement(
         (
             Ruling(
-                "A4", Status.FALLEN, Consequence.RAISE_HERE, ("WS basic rule 10",), "raised", False, Pose(a4.position)
+                piece="A4",
+                status=Status.FALLEN,
+                consequence=Consequence.RAISE_HERE,
+                rules=("WS basic rule 10",),
+                reason="raised",
+                hand_check=False,
+                raised_pose=Pose(a4.position),
             ),
         ),
         {"A4": Pose(a4.position)},
