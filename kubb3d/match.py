@@ -49,7 +49,8 @@ from typing import Any, Callable, Collection, Generator, Mapping
 import numpy as np
 
 from kubb3d.files import ExclusiveFile, rewrite_locked
-from kubb3d.judge.rulings import Pose
+import kubb3d.judge
+from kubb3d.judge.rulings import Consequence, Pose
 from kubb3d.physics.world import PhysicsGlitch, World
 from kubb3d.pitch import KING_ID, Pitch, opponent
 from kubb3d.equipment import get_set
@@ -76,7 +77,15 @@ from kubb3d.rules import (
 )
 from kubb3d.rules.core import DEFAULT_ROUND_CAP
 from kubb3d.snapshot import tilt_from_vertical
-from kubb3d.throw import LYING_DISK_KUBB, ThrowResult, distance_to_king, release_from_flick, release_from_params, simulate, throw
+from kubb3d.throw import (
+    LYING_DISK_KUBB,
+    ThrowResult,
+    distance_to_king,
+    release_from_flick,
+    release_from_params,
+    simulate,
+    throw,
+)
 
 SCHEMA = 1
 GLITCH_RETRIES = 3
@@ -305,20 +314,6 @@ def glitch_reason(result: ThrowResult, pitch: Pitch, floor_z: float = 0.0) -> st
     return None
 
 
-def _default_judge():
-    import kubb3d.judge as judge
-
-    missing = [n for n in ("judge_throw", "judge_inkast", "ThrowContext", "InkastContext") if not hasattr(judge, n)]
-    if missing:
-        raise RuntimeError(f"the judge (kubb3d.judge) lacks {', '.join(missing)}; a match cannot be refereed yet")
-    return judge
-
-
-def _ctx(cls, **kw):
-    names = {f.name for f in fields(cls)}
-    return cls(**{k: v for k, v in kw.items() if k in names})
-
-
 def _is_params(x: Any) -> bool:
     from kubb3d.throw import FlickParams, ThrowParams
 
@@ -330,8 +325,9 @@ class Match:
 
     Args:
         config: the match configuration.
-        judge: a namespace with ``judge_throw``, ``judge_inkast``, ``ThrowContext``,
-            ``InkastContext`` (default: :mod:`kubb3d.judge`).
+        judge: the referee: :mod:`kubb3d.judge` (the default) or an object with the same
+            ``judge_throw``, ``judge_inkast``, ``ThrowContext`` and ``InkastContext`` (the audit
+            passes one that records every call, :class:`kubb3d.audit.RecordingJudge`).
         replay: path of the replay file to write (None: no file).
         on_event: called with every :class:`~kubb3d.rules.Event` as it happens.
         human: the players whose throws a person makes: a collection of player names (the
@@ -352,7 +348,16 @@ class Match:
             ``FlickParams``).
     """
 
-    def __init__(self, config: MatchConfig, *, judge: Any = None, replay: str | os.PathLike | None = None, on_event: Callable[[Event], None] | None = None, human: Mapping[str, HumanThrow] | Collection[str] | None = None, _resume: bool = False) -> None:
+    def __init__(
+        self,
+        config: MatchConfig,
+        *,
+        judge: Any = None,
+        replay: str | os.PathLike | None = None,
+        on_event: Callable[[Event], None] | None = None,
+        human: Mapping[str, HumanThrow] | Collection[str] | None = None,
+        _resume: bool = False,
+    ) -> None:
         self.ruleset = get_ruleset(config.ruleset)
         if self.ruleset.ground != "grass" and config.ground == "grass":
             config = replace(config, ground=self.ruleset.ground)  # Kubbuteo: the board
@@ -366,13 +371,26 @@ class Match:
             pair = (ts, ts) if isinstance(ts, int) else tuple(ts)
             sizes = dict(zip(names, (int(x) for x in pair)))
         tl = config.time_limit_s
-        self.state = MatchState(self.ruleset, names, sets=config.sets, time_limit_s=(... if tl is not None and tl < 0 else tl), round_cap=config.round_cap, team_sizes=sizes)
+        self.state = MatchState(
+            self.ruleset,
+            names,
+            sets=config.sets,
+            time_limit_s=(... if tl is not None and tl < 0 else tl),
+            round_cap=config.round_cap,
+            team_sizes=sizes,
+        )
         self.table = get_set(self.ruleset.equipment).board is not None
         self.players = {
-            n: Player(n, get_skill(s), team_size=self.state.team_sizes[n], flick=get_flick_skill(s) if self.table else None, strategy=get_strategy(st))
+            n: Player(
+                n,
+                get_skill(s),
+                team_size=self.state.team_sizes[n],
+                flick=get_flick_skill(s) if self.table else None,
+                strategy=get_strategy(st),
+            )
             for n, s, st in zip(names, config.skills, config.strategies)
         }
-        self.judge = judge if judge is not None else _default_judge()
+        self.judge = judge if judge is not None else kubb3d.judge
         self.on_event = on_event
         self.pitch = self.ruleset.pitch
         self.world: World | None = None
@@ -386,16 +404,27 @@ class Match:
         self._unreturned: list[dict] = []
         if isinstance(human, str):
             human = (human,)
-        self.human: dict[str, HumanThrow | None] = dict(human) if isinstance(human, Mapping) else dict.fromkeys(human or ())
+        self.human: dict[str, HumanThrow | None] = (
+            dict(human) if isinstance(human, Mapping) else dict.fromkeys(human or ())
+        )
         self._current: _Current | None = None
         self._step_throws: list[dict] = []
         unknown = sorted(set(self.human) - set(names))
         if unknown:
-            raise ValueError(f"human players {unknown} are not players of this match; expected names among {list(names)}")
+            raise ValueError(
+                f"human players {unknown} are not players of this match; expected names among {list(names)}"
+            )
         self.events: list[Event] = []
         self.replay_path = Path(replay) if replay is not None else None
         self._fh = None
-        self.header = {"type": "header", "schema": SCHEMA, "config": config.to_dict(), "ruleset": self.ruleset.name, "equipment": self.ruleset.equipment, "pitch": {"length": self.pitch.length, "width": self.pitch.width}}
+        self.header = {
+            "type": "header",
+            "schema": SCHEMA,
+            "config": config.to_dict(),
+            "ruleset": self.ruleset.name,
+            "equipment": self.ruleset.equipment,
+            "pitch": {"length": self.pitch.length, "width": self.pitch.width},
+        }
         """The replay's ``header`` record (configuration, ruleset, equipment, pitch)."""
         if self.replay_path is not None and not _resume:
             # the replay is written under an exclusive lock (two matches never interleave lines)
@@ -425,7 +454,9 @@ class Match:
 
     def _note(self, kind: str, text: str, rules=(), side=None) -> Event:
         s = self.state
-        e = Event(round(s.clock, 3), s.set_no, s.turn_no, kind, text, tuple(rules), side, s.player_at(side) if side else None)
+        e = Event(
+            round(s.clock, 3), s.set_no, s.turn_no, kind, text, tuple(rules), side, s.player_at(side) if side else None
+        )
         return e
 
     def _rng(self, attempt: int = 0) -> np.random.Generator:
@@ -491,13 +522,17 @@ class Match:
             sides = {k: k[0] for k in poses if k != KING_ID}
         else:
             poses, sides = self._boundary_poses()
-        self._write({"type": "world", "i": self.action_index, "set": key[0], "turn": key[1], "poses": poses, "sides": sides})
+        self._write(
+            {"type": "world", "i": self.action_index, "set": key[0], "turn": key[1], "poses": poses, "sides": sides}
+        )
         self._build(poses, sides)
         self.world_key = key
 
     def _save(self) -> tuple[dict, dict]:
         snap = self.world.snapshot()
-        poses = {pid: list(p.position) + list(p.quat_xyzw) for pid, p in snap.pieces.items() if p.kind in ("kubb", "king")}
+        poses = {
+            pid: list(p.position) + list(p.quat_xyzw) for pid, p in snap.pieces.items() if p.kind in ("kubb", "king")
+        }
         sides = {pid: p.side for pid, p in snap.pieces.items() if p.kind == "kubb"}
         return poses, sides
 
@@ -514,7 +549,9 @@ class Match:
             half = s.kubbs[kid].half
             slot = sorted(s.kubbs).index(kid)
             x = self.pitch.forward(half) * -(self.pitch.length / 2 + 0.08 + 0.04 * (slot // 5))
-            self.world.set_pose(kid, (x, -0.1 + 0.05 * (slot % 5), self._floor_z() + eq.kubb.thickness / 2), LYING_DISK_KUBB, wake=False)
+            self.world.set_pose(
+                kid, (x, -0.1 + 0.05 * (slot % 5), self._floor_z() + eq.kubb.thickness / 2), LYING_DISK_KUBB, wake=False
+            )
             return
         half = s.kubbs[kid].half
         slot = sorted(s.kubbs).index(kid)
@@ -580,7 +617,10 @@ class Match:
             return self._finish(c, c.result)
         if c.run is None:
             if answer is not None:
-                raise ValueError(f"no throw is asked for now ({c.player} plays {type(c.action).__name__} as a simulated player): call step() without parameters")
+                raise ValueError(
+                    f"no throw is asked for now ({c.player} plays {type(c.action).__name__} as a "
+                    "simulated player): call step() without parameters"
+                )
             c.run = self._perform(c.action)
             send = None
         else:
@@ -605,7 +645,9 @@ class Match:
         if answer is None:
             fn = self.human.get(c.player)
             if fn is None:
-                raise RuntimeError(f"{c.player}'s {req.kind} throw of {req.piece} is due: pass its parameters to step()")
+                raise RuntimeError(
+                    f"{c.player}'s {req.kind} throw of {req.piece} is due: pass its parameters to step()"
+                )
             answer = fn(req)
         want = FlickParams if req.flick else ThrowParams
         if not isinstance(answer, want):
@@ -631,12 +673,27 @@ class Match:
         ordered = causal_order(notes, events)
         self._emit(ordered)
         throws = self._take_throws()
-        rec = {"type": "action", "i": self.action_index, "action": action_to_dict(action), "outcome": None if outcome is None else outcome.to_dict(), "events": [e.to_dict() for e in ordered], **extra}
+        rec = {
+            "type": "action",
+            "i": self.action_index,
+            "action": action_to_dict(action),
+            "outcome": None if outcome is None else outcome.to_dict(),
+            "events": [e.to_dict() for e in ordered],
+            **extra,
+        }
         self._write(rec)
         self.action_index += 1
         out = self.state.outcome()
         if out is not None:
-            self._write({"type": "outcome", "i": self.action_index, "clock_s": self.state.clock, "glitches": len(self.glitches), **out.to_dict()})
+            self._write(
+                {
+                    "type": "outcome",
+                    "i": self.action_index,
+                    "clock_s": self.state.clock,
+                    "glitches": len(self.glitches),
+                    **out.to_dict(),
+                }
+            )
         return StepResult(action, True, outcome, tuple(ordered), throws, self._take_records())
 
     def _take_throws(self) -> tuple[dict, ...]:
@@ -680,7 +737,11 @@ class Match:
     def _placement(self, a: PlaceKubb) -> PlaceKubb:
         s = self.state
         player = self.players[s.player_at(a.side)]
-        others = [np.asarray(self.world.pose(pid)[0][:2]) for pid in self.world.piece_ids("kubb", "king") if pid != a.kubb and self.world.pose(pid)[0][2] > self._floor_z() + 0.05]
+        others = [
+            np.asarray(self.world.pose(pid)[0][:2])
+            for pid in self.world.piece_ids("kubb", "king")
+            if pid != a.kubb and self.world.pose(pid)[0][2] > self._floor_z() + 0.05
+        ]
         clearance = 0.035 if self.table else 0.15
         spots = player.place_spots(self.pitch, a.half, a.reason, placer_owns_half=(a.side == a.half))
         for xy in spots:
@@ -703,11 +764,15 @@ class Match:
             return (yield from self._inkast(a.side, a.kubbs, a.attempt, a.side, opponent(a.side), False))
         if isinstance(a, PenaltyThrow):
             receiving = a.side == opponent(a.from_side)
-            return (yield from self._inkast(a.side, (a.kubb,), 1, a.from_side, opponent(a.from_side), receiving, "penalty"))
+            return (
+                yield from self._inkast(a.side, (a.kubb,), 1, a.from_side, opponent(a.from_side), receiving, "penalty")
+            )
         if isinstance(a, PlaceKubb):
             eq = self._eq()
             self.world.set_side(a.kubb, a.half)
-            self.world.set_pose(a.kubb, (a.position[0], a.position[1], eq.kubb.height / 2), (0.0, 0.0, 0.0, 1.0), wake=False)
+            self.world.set_pose(
+                a.kubb, (a.position[0], a.position[1], eq.kubb.height / 2), (0.0, 0.0, 0.0, 1.0), wake=False
+            )
             return None, {}, []
         if isinstance(a, RemoveTieBreakKubb):
             self.world.remove_piece(a.kubb)
@@ -729,7 +794,12 @@ class Match:
             "piece": res.piece,
             "legal": res.legal,
             "violations": [{"rule": v.rule, "reason": v.reason} for v in res.violations],
-            "release": {"position_m": list(rel.position), "velocity_mps": list(rel.velocity), "angular_velocity_radps": list(rel.angular_velocity), "quat_xyzw": list(rel.quat_xyzw)},
+            "release": {
+                "position_m": list(rel.position),
+                "velocity_mps": list(rel.velocity),
+                "angular_velocity_radps": list(rel.angular_velocity),
+                "quat_xyzw": list(rel.quat_xyzw),
+            },
             "trajectory": {"times_s": [_r(t[i], 4) for i in idx], "poses": traj},
             "rest_time_s": res.rest_time,
         }
@@ -740,7 +810,14 @@ class Match:
         self._step_throws.append(d)
         return d
 
-    def _simulate_with_retries(self, make: Callable[[np.random.Generator], Any], run: Callable[[Any], ThrowResult], restore: Callable[[], None], notes: list[Event], side: str | None) -> Generator[HumanRequest, Any, tuple[ThrowResult | None, Any]]:
+    def _simulate_with_retries(
+        self,
+        make: Callable[[np.random.Generator], Any],
+        run: Callable[[Any], ThrowResult],
+        restore: Callable[[], None],
+        notes: list[Event],
+        side: str | None,
+    ) -> Generator[HumanRequest, Any, tuple[ThrowResult | None, Any]]:
         """Run a throw; on a physics glitch restore the world and repeat with new noise (a
         generator: it yields the :class:`HumanRequest` of a person's throw and is sent the
         answer)."""
@@ -756,12 +833,24 @@ class Match:
             if reason is None:
                 return res, intended
             self.glitches.append({"i": self.action_index, "attempt": attempt, "reason": reason})
-            notes.append(self._note("glitch", f"physics glitch ({reason}): world restored, throw repeated", (self.ruleset.book.glitch,), side))
+            text = f"physics glitch ({reason}): world restored, throw repeated"
+            notes.append(self._note("glitch", text, (self.ruleset.book.glitch,), side))
             restore()
-        notes.append(self._note("glitch", f"{GLITCH_RETRIES + 1} glitches in a row: the throw counts as a throw without effect", (), side))
+        text = f"{GLITCH_RETRIES + 1} glitches in a row: the throw counts as a throw without effect"
+        notes.append(self._note("glitch", text, (), side))
         return None, None
 
-    def _maker(self, side: str, make: Callable[[np.random.Generator], tuple[Any, Any]], kind: str, piece: str, line_x: float, into: str | None, target, world: Callable[[], World] | None = None) -> Callable[[np.random.Generator], Any]:
+    def _maker(
+        self,
+        side: str,
+        make: Callable[[np.random.Generator], tuple[Any, Any]],
+        kind: str,
+        piece: str,
+        line_x: float,
+        into: str | None,
+        target,
+        world: Callable[[], World] | None = None,
+    ) -> Callable[[np.random.Generator], Any]:
         """The release maker for ``side``'s player: ``make`` for a simulated player, else a
         generator function that yields the :class:`HumanRequest` and receives the person's
         parameters (sent by :meth:`step`, already type-checked)."""
@@ -772,7 +861,19 @@ class Match:
         flick = self._eq().board is not None
 
         def ask(_rng: np.random.Generator) -> Generator[HumanRequest, Any, tuple[Any, Any]]:
-            req = HumanRequest(kind, name, side, piece, float(line_x), into, None if target is None else tuple(float(v) for v in target), calls[0], self.state, world() if world is not None else self.world, flick)
+            req = HumanRequest(
+                kind,
+                name,
+                side,
+                piece,
+                float(line_x),
+                into,
+                None if target is None else tuple(float(v) for v in target),
+                calls[0],
+                self.state,
+                world() if world is not None else self.world,
+                flick,
+            )
             calls[0] += 1
             p = yield req
             return p, p
@@ -794,7 +895,9 @@ class Match:
 
     def _flick(self, world: World, piece: str, p, kind: str) -> ThrowResult:
         """Simulate a Kubbuteo flick (``KT rules``) with its parameters kept in the result."""
-        return simulate(world, piece, release_from_flick(world, p, kind), kind=kind, params=p, max_time=FLICK_MAX_TIME, sliding=True)
+        return simulate(
+            world, piece, release_from_flick(world, p, kind), kind=kind, params=p, max_time=FLICK_MAX_TIME, sliding=True
+        )
 
     def _lag_world(self) -> tuple[dict[str, World], Callable[[], None]]:
         """A holder {"w": world} with a fresh standard world for a lag throw, and the function
@@ -819,9 +922,21 @@ class Match:
         holder, fresh = self._lag_world()
         w0 = holder["w"]
         res, intended = yield from self._simulate_with_retries(
-            self._maker(a.side, lambda rng: player.lag_throw(w0.equipment, self.pitch, a.side, rng, dt=w0.quiet_dt), "lag", "baton1", self.pitch.baseline_x(a.side), None, (0.0, 0.0, 0.0), lambda: holder["w"]),
+            self._maker(
+                a.side,
+                lambda rng: player.lag_throw(w0.equipment, self.pitch, a.side, rng, dt=w0.quiet_dt),
+                "lag",
+                "baton1",
+                self.pitch.baseline_x(a.side),
+                None,
+                (0.0, 0.0, 0.0),
+                lambda: holder["w"],
+            ),
             lambda p: throw(holder["w"], p, baton="baton1", ruleset=self.ruleset.name),
-            fresh, notes, a.side)
+            fresh,
+            notes,
+            a.side,
+        )
         if res is None:
             holder["w"].close()
             return LagResult(None, False), {}, notes
@@ -839,16 +954,33 @@ class Match:
         notes: list[Event] = []
         holder, fresh = self._lag_world()
         res, intended = yield from self._simulate_with_retries(
-            self._maker(a.side, lambda rng: player.lag_flick(holder["w"], a.side, rng), "lag", "baton1", self.pitch.baseline_x(a.side), None, (0.0, 0.0, 0.0), lambda: holder["w"]),
+            self._maker(
+                a.side,
+                lambda rng: player.lag_flick(holder["w"], a.side, rng),
+                "lag",
+                "baton1",
+                self.pitch.baseline_x(a.side),
+                None,
+                (0.0, 0.0, 0.0),
+                lambda: holder["w"],
+            ),
             lambda p: self._flick(holder["w"], "baton1", p, "baton"),
-            fresh, notes, a.side)
+            fresh,
+            notes,
+            a.side,
+        )
         holder["w"].close()
         if res is None:
             return LagResult(None, False), {}, notes
         b, king = res.final["baton1"], res.final[KING_ID]
         felled = king.tilt > KING_FELLED_TILT
         on_board = b.position[2] > 0 and self.pitch.in_pitch(*b.position[:2])
-        dist = max(0.0, math.hypot(b.position[0] - king.position[0], b.position[1] - king.position[1]) - b.half_extents[0] - king.half_extents[0])
+        dist = max(
+            0.0,
+            math.hypot(b.position[0] - king.position[0], b.position[1] - king.position[1])
+            - b.half_extents[0]
+            - king.half_extents[0],
+        )
         return LagResult(dist if on_board else None, felled), {"throws": [self._throw_record(res, intended)]}, notes
 
     def _start_round_if_needed(self) -> None:
@@ -857,7 +989,10 @@ class Match:
         if key != self.round_key:
             self.round_key = key
             self.world.clear_history()
-            self.round_start = {pid: Pose(tuple(float(v) for v in self.world.pose(pid)[0]), tuple(self.world.pose(pid)[1])) for pid in self.world.piece_ids("kubb", "king")}
+            self.round_start = {
+                pid: Pose(tuple(float(v) for v in self.world.pose(pid)[0]), tuple(self.world.pose(pid)[1]))
+                for pid in self.world.piece_ids("kubb", "king")
+            }
 
     def _baton(self, a):
         s = self.state
@@ -875,8 +1010,14 @@ class Match:
             for k in s.standing_in(O):
                 pos, q = w.pose(k.id)
                 t = tilt_from_vertical(q)
-                cands.append((k.id, k.baseline, tuple(float(v) for v in pos), t < math.radians(10) or t > math.radians(170)))
-            tid = player.choose_flick_target(w, S, cands, a.line_x) if self.table else player.choose_target(S, cands, a.line_x)
+                cands.append(
+                    (k.id, k.baseline, tuple(float(v) for v in pos), t < math.radians(10) or t > math.radians(170))
+                )
+            tid = (
+                player.choose_flick_target(w, S, cands, a.line_x)
+                if self.table
+                else player.choose_target(S, cands, a.line_x)
+            )
             pos, _ = w.pose(tid)
             target = (float(pos[0]), float(pos[1]), float(pos[2]) + 0.1 * eq.kubb.height)
         notes: list[Event] = []
@@ -889,7 +1030,11 @@ class Match:
             run = lambda p: throw(self.world, p, baton=a.baton, ruleset=self.ruleset.name)  # noqa: E731
         res, intended = yield from self._simulate_with_retries(
             self._maker(S, make, "king" if king else "baton", a.baton, a.line_x, None, target),
-            run, self._restorer(), notes, S)
+            run,
+            self._restorer(),
+            notes,
+            S,
+        )
         if res is None:
             if self.table and self.world.has_piece(a.baton):
                 self.world.remove_piece(a.baton)
@@ -897,21 +1042,28 @@ class Match:
         if self.table:
             self.world.settle_forces()
             res = replace(res, final=self.world.snapshot())
-        ctx = _ctx(
-            self.judge.ThrowContext,
-            ruleset=self.ruleset.name, thrower=S, legal=res.legal, violations=tuple(res.violations), king_throw=king,
-            round_start=dict(self.round_start), field_kubbs=s.field_kubbs(O), already_felled=frozenset(s.felled_in(O)),
-            pending_raise=frozenset(s.raise_at_end), own_standing={k.id: k.pose for k in s.standing_in(S)},
+        ctx = self.judge.ThrowContext(
+            ruleset=self.ruleset.name,
+            thrower=S,
+            legal=res.legal,
+            violations=tuple(res.violations),
+            king_throw=king,
+            round_start=dict(self.round_start),
+            field_kubbs=s.field_kubbs(O),
+            already_felled=frozenset(s.felled_in(O)),
+            pending_raise=frozenset(s.raise_at_end),
+            own_standing={k.id: k.pose for k in s.standing_in(S)},
         )
         j = self.judge.judge_throw(res.final, ctx)
-        for pid in sorted(getattr(j, "raise_now", ())):
+        for pid in sorted(j.raise_now):
             if pid in self.round_start and self.world.has_piece(pid):
                 p = self.round_start[pid]
                 self.world.set_pose(pid, p.position, p.quat_xyzw, wake=False)
-        for r in getattr(j, "rulings", ()):
+        for r in j.rulings:
             # a standing kubb pushed across a sideline is set back inside (kubb3d's decision)
-            if getattr(r.consequence, "value", r.consequence) == "set inside" and r.raised_pose is not None and self.world.has_piece(r.piece):
-                self.world.set_pose(r.piece, r.raised_pose.position, r.raised_pose.quat_xyzw, wake=False)
+            pose = r.raised_pose
+            if r.consequence is Consequence.SET_INSIDE and pose is not None and self.world.has_piece(r.piece):
+                self.world.set_pose(r.piece, pose.position, pose.quat_xyzw, wake=False)
         poses = {}
         for k in s.standing_in(O):
             if k.id not in j.felled and k.id not in j.raise_again and self.world.has_piece(k.id):
@@ -920,11 +1072,13 @@ class Match:
         if self.table:
             self._clear_after_flick(a.baton, j, before_own)
         out = ThrowOutcome.from_judgement(j, legal=res.legal, poses=poses)
-        notes += self._ruling_notes([r for r in out.rulings if (r if isinstance(r, dict) else r.to_dict())["piece"] not in s.felled_in(O)], S)
+        notes += self._ruling_notes(
+            [r for r in out.rulings if (r if isinstance(r, dict) else r.to_dict())["piece"] not in s.felled_in(O)], S
+        )
         if res.violations:
             for v in res.violations:
                 notes.append(self._note("foul", v.reason, (v.rule,), S))
-        return out, {"throws": [self._throw_record(res, intended)], "judgement": j.to_dict() if hasattr(j, "to_dict") else None}, notes
+        return out, {"throws": [self._throw_record(res, intended)], "judgement": j.to_dict()}, notes
 
     def _clear_after_flick(self, baton: str, j, before_own: Mapping[str, Pose]) -> None:
         """``KT rules``: "after each flick, keep the playing area clear by removing the baton and
@@ -953,10 +1107,20 @@ class Match:
             d = r if isinstance(r, dict) else r.to_dict()
             if d.get("consequence") in (None, "none"):
                 continue
-            out.append(self._note("ruling", f"{d['piece']}: {d['status']} → {d['consequence']} ({d.get('reason', '')})", tuple(d.get("rules", ())), side))
+            text = f"{d['piece']}: {d['status']} → {d['consequence']} ({d.get('reason', '')})"
+            out.append(self._note("ruling", text, tuple(d.get("rules", ())), side))
         return out
 
-    def _inkast(self, thrower_side: str, kubbs, attempt: int, from_side: str, into: str, receiving: bool, attempt_kind: str = "inkast"):
+    def _inkast(
+        self,
+        thrower_side: str,
+        kubbs,
+        attempt: int,
+        from_side: str,
+        into: str,
+        receiving: bool,
+        attempt_kind: str = "inkast",
+    ):
         s = self.state
         w = self.world
         eq = w.equipment
@@ -964,7 +1128,12 @@ class Match:
         # every piece standing now, including kubbs raised after an earlier attempt of this turn
         # (not yet standing for the engine until the Raise action): one this inkast disturbs is
         # set up again where it stood (WS basic rule 14, DM §5)
-        before = {pid: Pose(tuple(float(v) for v in w.pose(pid)[0]), tuple(w.pose(pid)[1])) for pid in w.piece_ids("kubb", "king") if pid not in kubbs and (pid == KING_ID or (s.kubbs[pid].standing and not s.kubbs[pid].removed) or pid in s.to_raise)}
+        before = {
+            pid: Pose(tuple(float(v) for v in w.pose(pid)[0]), tuple(w.pose(pid)[1]))
+            for pid in w.piece_ids("kubb", "king")
+            if pid not in kubbs
+            and (pid == KING_ID or (s.kubbs[pid].standing and not s.kubbs[pid].removed) or pid in s.to_raise)
+        }
         for k in kubbs:
             self._park(k)
         notes: list[Event] = []
@@ -980,12 +1149,22 @@ class Match:
             self.world.set_side(kid, into)
 
             if self.table:
+
                 def run(p, kid=kid):
                     return self._flick(self.world, kid, p, "kubb")
 
                 def make(rng, target=target):
-                    return player.baton_flick(self.world, from_side, self.pitch.baseline_x(from_side), target, rng, arrive_speed=0.0, kind="kubb")
+                    return player.baton_flick(
+                        self.world,
+                        from_side,
+                        self.pitch.baseline_x(from_side),
+                        target,
+                        rng,
+                        arrive_speed=0.0,
+                        kind="kubb",
+                    )
             else:
+
                 def run(p, kid=kid):
                     return simulate(self.world, kid, release_from_params(p, self.pitch), kind="kubb", params=p)
 
@@ -993,20 +1172,35 @@ class Match:
                     return player.kubb_throw(eq, self.pitch, from_side, target, rng, dt=w.quiet_dt)
 
             res, intended = yield from self._simulate_with_retries(
-                self._maker(thrower_side, make, "inkast" if attempt_kind == "inkast" else "penalty", kid, self.pitch.baseline_x(from_side), into, (target[0], target[1], 0.0)),
-                run, self._restorer(), notes, thrower_side)
+                self._maker(
+                    thrower_side,
+                    make,
+                    "inkast" if attempt_kind == "inkast" else "penalty",
+                    kid,
+                    self.pitch.baseline_x(from_side),
+                    into,
+                    (target[0], target[1], 0.0),
+                ),
+                run,
+                self._restorer(),
+                notes,
+                thrower_side,
+            )
             if res is None:
                 self._park(kid)
                 continue
             records.append(self._throw_record(res, intended))
         self.world.settle_forces()
         snap = self.world.snapshot()
-        ctx = _ctx(self.judge.InkastContext, ruleset=self.ruleset.name, inkasting_side=from_side, inkasted=tuple(kubbs), attempt=attempt, before=before)
+        ctx = self.judge.InkastContext(
+            ruleset=self.ruleset.name,
+            inkasting_side=from_side,
+            inkasted=tuple(kubbs),
+            attempt=attempt,
+            before=before,
+        )
         j = self.judge.judge_inkast(snap, ctx)
-        valid = dict(getattr(j, "valid", None) or {r.piece: r.raised_pose for r in j.rulings if getattr(r.consequence, "value", r.consequence) == "raise here"})
-        invalid = frozenset(getattr(j, "invalid", frozenset()))
-        stossel = frozenset(getattr(j, "stossel", frozenset()))
-        king_felled = bool(getattr(j, "king_felled", False))
+        valid, invalid, stossel, king_felled = dict(j.valid), j.invalid, j.stossel, j.king_felled
         if not king_felled:
             king_felled = snap[KING_ID].tilt > KING_FELLED_TILT
         # undo disturbances (WS basic rule 14, DM §5): every piece that stood before is put back
@@ -1028,14 +1222,16 @@ class Match:
         # a kubb the judge said nothing about (thrown without effect after glitches) is invalid
         invalid = invalid | frozenset(set(kubbs) - set(valid) - set(invalid) - set(stossel))
         self.world.sleep_all()
-        rulings = tuple(r.to_dict() if hasattr(r, "to_dict") else r for r in getattr(j, "rulings", ()))
+        rulings = tuple(r.to_dict() for r in j.rulings)
         out = InkastOutcome(valid=valid, invalid=invalid, stossel=stossel, king_felled=king_felled, rulings=rulings)
         notes += self._ruling_notes(rulings, thrower_side)
-        return out, {"throws": records, "judgement": j.to_dict() if hasattr(j, "to_dict") else None}, notes
+        return out, {"throws": records, "judgement": j.to_dict()}, notes
 
     # ------------------------------------------------------------------ resume
     @classmethod
-    def resume(cls, path: str | os.PathLike, *, judge: Any = None, on_event: Callable[[Event], None] | None = None) -> "Match":
+    def resume(
+        cls, path: str | os.PathLike, *, judge: Any = None, on_event: Callable[[Event], None] | None = None
+    ) -> "Match":
         """Continue an interrupted match from its replay file (rewritten in place).
 
         The match state is rebuilt by pushing the recorded actions and outcomes up to the
@@ -1062,7 +1258,9 @@ class Match:
             if r.type == "world":
                 unknown = sorted(set(r.poses) - known)
                 if unknown:
-                    raise ReplayError(f"{path}:{n}: poses: unknown pieces {unknown[:5]}; expected among {sorted(known)}")
+                    raise ReplayError(
+                        f"{path}:{n}: poses: unknown pieces {unknown[:5]}; expected among {sorted(known)}"
+                    )
         worlds = [(n, r) for n, r, _ in rp.records if r.type == "world"]
         cut_line = 1
         boundary = None
@@ -1079,7 +1277,9 @@ class Match:
             try:
                 m.state.push(action_from_dict(r.action), outcome_from_dict(r.outcome))
             except (ValueError, TypeError, KeyError, AttributeError) as exc:
-                raise ReplayError(f"{path}:{n}: recorded action does not fit the match: {' '.join(str(exc).split())[:200]}") from None
+                raise ReplayError(
+                    f"{path}:{n}: recorded action does not fit the match: {' '.join(str(exc).split())[:200]}"
+                ) from None
             m.action_index = expect = r.i + 1
         if boundary is not None:
             if m.action_index != upto:
@@ -1097,7 +1297,14 @@ class Match:
         return m
 
 
-def play(config: MatchConfig, *, judge: Any = None, replay: str | os.PathLike | None = None, on_event: Callable[[Event], None] | None = None, human: Mapping[str, HumanThrow] | None = None) -> tuple[Outcome, Match]:
+def play(
+    config: MatchConfig,
+    *,
+    judge: Any = None,
+    replay: str | os.PathLike | None = None,
+    on_event: Callable[[Event], None] | None = None,
+    human: Mapping[str, HumanThrow] | None = None,
+) -> tuple[Outcome, Match]:
     """Play a whole match (a loop over :meth:`Match.step`); returns (outcome, the finished match)."""
     m = Match(config, judge=judge, replay=replay, on_event=on_event, human=human)
     out = m.run()
