@@ -69,7 +69,7 @@ Placements (``place``):
 Kubbuteo (``ruleset = "kubbuteo"``): equipment ``kubbuteo``, the board as pitch and ground
 (the floor 0.75 m below; a piece placed there by ``pose`` is off the board); ``lying`` lays a
 disk kubb on a face; the judge's tolerances are scaled to the disks
-(:func:`kubb3d.judge.params.params_for`).
+(the ``kubbuteo`` rule book's :attr:`~kubb3d.judge.rulebook.Rulebook.params`).
 
 Piece history: ``max_tilt_deg`` (largest turn of the long axis away from its direction at
 the start of the round or its last set-up, DM §5; an upright or upside-down kubb starts at
@@ -103,7 +103,7 @@ from kubb3d.judge import (
     judge_throw,
 )
 from kubb3d.judge.geometry import quat_from_rows, rot
-from kubb3d.judge.rulebook import rulebook_names
+from kubb3d.judge.rulebook import get_rulebook, rulebook_names
 from kubb3d.pitch import KING_ID, SIDES, Pitch, baseline_ids, opponent
 from kubb3d.rules import get_ruleset
 from kubb3d.snapshot import Snapshot
@@ -675,9 +675,7 @@ def judge_built(b: Built) -> tuple[Any, int]:
 
     spec, snap = b.spec, b.snapshot
     if spec.ruleset == "kubbuteo":
-        from kubb3d.judge.params import params_for
-
-        params = params_for("kubbuteo")  # lengths scaled to the disks (KT)
+        params = get_rulebook("kubbuteo").params  # lengths scaled to the disks (KT)
     else:
         params = JudgeParams(baton_length=spec.equipment_set.baton.length)
     specs = {p.id: p for p in spec.pieces}

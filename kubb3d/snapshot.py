@@ -21,7 +21,7 @@ GROUND_ID = "ground"
 """The id used for the ground in contacts."""
 
 PieceKind = Literal["kubb", "king", "baton", "stake"]
-Shape = Literal["box", "cylinder", "disk"]
+Shape = Literal["box", "cylinder", "disk", "mushroom"]
 
 Vec3 = tuple[float, float, float]
 Quat = tuple[float, float, float, float]
@@ -59,7 +59,8 @@ class PieceState:
     Attributes:
         id: piece id (``A1``, ``king``, ``baton3``, ``stake-A-left`` …).
         kind: ``kubb`` | ``king`` | ``baton`` | ``stake``.
-        shape: ``box`` (kubb, king), ``cylinder`` (baton, stake) or ``disk`` (Kubbuteo kubb).
+        shape: ``box`` (kubb, king), ``cylinder`` (baton, stake), ``disk`` (Kubbuteo kubb) or
+            ``mushroom`` (Kubbuteo king).
         half_extents: box half sizes (hx, hy, hz), m; for a cylinder (r, r, L/2).
         position: centre of the piece's bounding box, m, shape (3,).
         quat_xyzw: orientation.

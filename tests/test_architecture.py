@@ -128,3 +128,60 @@ def test_nothing_cites_a_file_outside_the_repository():
         if word in p.read_text(encoding="utf-8", errors="replace")
     ]
     assert not bad, bad
+
+
+def _module_edges(prefixes: tuple[str, ...]) -> dict[str, set[str]]:
+    """module → the modules it imports, among the modules under ``prefixes`` (package
+    ``__init__`` files left out: importing a submodule runs them anyway)."""
+    names = {m for m, _ in MODULES}
+    edges: dict[str, set[str]] = {}
+    for name, path in MODULES:
+        if not _under(name, prefixes) or path.name == "__init__.py":
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        out = set()
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                targets = [f"{node.module}.{a.name}" for a in node.names] + [node.module]
+            elif isinstance(node, ast.Import):
+                targets = [a.name for a in node.names]
+            else:
+                continue
+            hit = next((t for t in targets if t in names and _under(t, prefixes) and t != name), None)
+            if hit and not (PKG / Path(*hit.split(".")[1:]) / "__init__.py").exists():
+                out.add(hit)
+        edges[name] = out
+    return edges
+
+
+def _cycle(edges: dict[str, set[str]]) -> list[str] | None:
+    state: dict[str, int] = {}
+
+    def visit(m: str, path: list[str]) -> list[str] | None:
+        state[m] = 1
+        for n in sorted(edges.get(m, ())):
+            if state.get(n) == 1:
+                return path + [m, n]
+            if n not in state and (found := visit(n, path + [m])):
+                return found
+        state[m] = 2
+        return None
+
+    for m in sorted(edges):
+        if m not in state and (found := visit(m, [])):
+            return found
+    return None
+
+
+def test_no_import_cycles_in_the_pure_layers():
+    """The judge, the rules engine and the snapshot import each other in one direction only
+    (shared judge types in kubb3d.judge.analysis and kubb3d.judge.inkast; the table-top
+    statics in kubb3d.judge.table), lazy imports included."""
+    edges = _module_edges(("kubb3d.judge", "kubb3d.rules", "kubb3d.snapshot", "kubb3d.pitch"))
+    assert "kubb3d.judge.table" in edges["kubb3d.judge.status"]
+    assert _cycle(edges) is None, _cycle(edges)
+
+
+def test_the_cycle_check_finds_a_cycle():
+    assert _cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
+    assert _cycle({"a": {"b"}, "b": set()}) is None

@@ -94,15 +94,3 @@ DEFAULT_PARAMS = JudgeParams()
 
 REFERENCE_KUBB_HEIGHT = 0.15
 """m: the kubb height the default tolerances were chosen for (7×15 cm standard kubb, docs/physics.md)."""
-
-
-def params_for(ruleset: str) -> JudgeParams:
-    """The judge's tolerances for a ruleset: :attr:`kubb3d.judge.rulebook.Rulebook.params` (the
-    defaults for ``dm`` and ``wikinger``; for ``kubbuteo`` every length scaled to the disks).
-
-    Raises:
-        ValueError: unknown ruleset.
-    """
-    from kubb3d.judge.rulebook import get_rulebook
-
-    return get_rulebook(ruleset).params

@@ -46,8 +46,8 @@ Stakes are obstacles; batons are not (they are picked up before inkasting).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field, replace
-from typing import Any, Mapping, cast
+from dataclasses import dataclass, replace
+from typing import Mapping, cast
 
 from kubb3d.judge.geometry import (
     UP,
@@ -67,112 +67,14 @@ from kubb3d.judge.geometry import (
 from kubb3d.judge.options import option
 from kubb3d.judge.params import JudgeParams
 from kubb3d.judge.rulebook import get_rulebook
-from kubb3d.judge.rulings import Consequence, Pose, Ruling, RulingsLookup, Status
+from kubb3d.judge.rulings import Consequence, Pose, Ruling, Status
+from kubb3d.judge.inkast import InkastContext, InkastJudgement
+from kubb3d.judge.kubbuteo import judge_return
 from kubb3d.judge.status import ContactIndex, analyse
 from kubb3d.pitch import KING_ID, Pitch, Side, opponent
 from kubb3d.snapshot import GROUND_ID, PieceState, Snapshot
 
 Poly = list[tuple[float, float]]
-
-
-@dataclass(frozen=True)
-class InkastContext:
-    """What the judge must know about an inkast besides the snapshot after it.
-
-    Attributes:
-        ruleset: a rule book name (:func:`kubb3d.judge.rulebook.rulebook_names`).
-        inkasting_side: the side that threw the kubbs into the opponent's half.
-        inkasted: ids of the kubbs thrown (in throwing order).
-        attempt: 1 (first throw) or 2 (the one rethrow).
-        before: pose of other pieces before the inkast (to detect and undo moved
-            pieces, WS basic rule 14); empty: not checked.
-        prefer: ``back`` or ``front``: the raising side's choice when both
-            directions are valid (towards its own baseline, or towards the centre line).
-        options: referee options (:mod:`kubb3d.judge.options`: ``raise_order``); missing
-            keys take the ruleset's defaults.
-    """
-
-    ruleset: str = "dm"
-    inkasting_side: Side = "B"
-    inkasted: tuple[str, ...] = ()
-    attempt: int = 1
-    before: Mapping[str, Pose] = field(default_factory=dict)
-    prefer: str = "back"
-    options: Mapping[str, Any] = field(default_factory=dict)
-
-    def __post_init__(self) -> None:
-        get_rulebook(self.ruleset)
-        option(self.options, "raise_order", self.ruleset)  # a bad value fails here
-        if self.inkasting_side not in ("A", "B"):
-            raise ValueError(f"inkasting_side must be 'A' or 'B', got {self.inkasting_side!r}")
-        if self.attempt not in (1, 2):
-            raise ValueError(f"attempt must be 1 or 2, got {self.attempt!r}")
-        if self.prefer not in ("back", "front"):
-            raise ValueError(f"prefer must be 'back' or 'front', got {self.prefer!r}")
-
-
-@dataclass(frozen=True)
-class InkastJudgement(RulingsLookup):
-    """The judge's word on an inkast.
-
-    Attributes:
-        rulings: one per inkasted kubb (RAISE_HERE / PLACE_FREELY if valid, RETHROW or
-            PENALTY_KUBB if not), plus pieces the inkast disturbed and the king if it fell.
-        raised: kubb id → raised pose of every valid inkasted kubb (for a stößel: the
-            judge's proposal of a free valid spot).
-        penalty: None, or how penalty kubbs are brought in: ``throw`` (DM §6) or
-            ``place`` (WS basic rule 11).
-        raise_now: disturbed pieces to set up again at their spot before raising.
-        winner, loser: set if an inkasted kubb felled the king.
-    """
-
-    rulings: tuple[Ruling, ...]
-    raised: Mapping[str, Pose]
-    penalty: str | None = None
-    raise_now: frozenset[str] = frozenset()
-    winner: Side | None = None
-    loser: Side | None = None
-
-    @property
-    def valid(self) -> dict[str, Pose]:
-        """Kubb → raised pose of the valid kubbs raised where they lie (``RAISE_HERE``)."""
-        return {
-            r.piece: r.raised_pose
-            for r in self.rulings
-            if r.consequence is Consequence.RAISE_HERE and r.raised_pose is not None
-        }
-
-    @property
-    def invalid(self) -> frozenset[str]:
-        """Inkasted kubbs that landed invalid (``RETHROW`` or ``PENALTY_KUBB``)."""
-        return frozenset(
-            r.piece for r in self.rulings if r.consequence in (Consequence.RETHROW, Consequence.PENALTY_KUBB)
-        )
-
-    @property
-    def stossel(self) -> frozenset[str]:
-        """Valid stößel, placed freely by the inkasting side (``PLACE_FREELY``, DM §7)."""
-        return frozenset(r.piece for r in self.rulings if r.consequence is Consequence.PLACE_FREELY)
-
-    @property
-    def king_felled(self) -> bool:
-        """An inkasted kubb felled the king (the inkasting side loses, DM §1)."""
-        return self.loser is not None
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-friendly dict."""
-        return {
-            "event": "inkast",
-            "rulings": [r.to_dict() for r in self.rulings],
-            "raised": {
-                k: {"position_m": list(p.position), "quat_xyzw": list(p.quat_xyzw)}
-                for k, p in sorted(self.raised.items())
-            },
-            "penalty": self.penalty,
-            "raise_now": sorted(self.raise_now),
-            "winner": self.winner,
-            "loser": self.loser,
-        }
 
 
 # ---------------------------------------------------------------- geometry of a tip
@@ -391,8 +293,6 @@ def judge_inkast(after: Snapshot, ctx: InkastContext, params: JudgeParams | None
     """
     book = get_rulebook(ctx.ruleset)
     if book.returns_by_flick:
-        from kubb3d.judge.kubbuteo import judge_return
-
         return judge_return(after, ctx, params or book.params)
     params = params or book.params
     cites = book.cites

@@ -8,14 +8,14 @@ import pytest
 
 from kubb3d.equipment import KUBBUTEO
 from kubb3d.judge import Status, ThrowContext, analyse, judge_throw
-from kubb3d.judge.params import params_for
+from kubb3d.judge.rulebook import get_rulebook
 from kubb3d.match import Match, MatchConfig
 from kubb3d.physics.world import FLOOR_ID, World
 from kubb3d.throw import FlickParams, aim_flick, flick
 
 
 def test_scaled_tolerances_fit_the_disk():
-    p = params_for("kubbuteo")
+    p = get_rulebook("kubbuteo").params
     # the doubt margin must stay well inside half the disk's thickness (3.8 mm)
     assert p.doubt_margin == pytest.approx(0.004 * KUBBUTEO.kubb.height / 0.15)
     assert p.doubt_margin < KUBBUTEO.kubb.thickness / 4
@@ -64,8 +64,8 @@ def test_aimed_flick_fells_the_target_and_the_judge_counts_it(target):
     assert r.status is Status.FALLEN and r.consequence.value == "counts as felled"
     # the untouched neighbours stand on their flats
     others = [k for k in ("B1", "B3", "B5") if k != target]
-    assert all(analyse(snap, k, params_for("kubbuteo")).status is Status.STANDING for k in others)
-    assert analyse(snap, "king", params_for("kubbuteo")).status is Status.STANDING
+    assert all(analyse(snap, k, get_rulebook("kubbuteo").params).status is Status.STANDING for k in others)
+    assert analyse(snap, "king", get_rulebook("kubbuteo").params).status is Status.STANDING
 
 
 def test_disk_tilted_on_the_edge_of_its_flat_without_support_is_fallen():
@@ -87,7 +87,7 @@ def test_disk_tilted_on_the_edge_of_its_flat_without_support_is_fallen():
         side="B",
     )
     snap = Snapshot(0.0, {"B1": p}, (), kubbuteo_pitch(), 9.81)
-    a = analyse(snap, "B1", params_for("kubbuteo"))
+    a = analyse(snap, "B1", get_rulebook("kubbuteo").params)
     assert a.status is Status.FALLEN and a.margin < 0
     upright = Snapshot(
         0.0,
@@ -96,7 +96,7 @@ def test_disk_tilted_on_the_edge_of_its_flat_without_support_is_fallen():
         kubbuteo_pitch(),
         9.81,
     )
-    assert analyse(upright, "B1", params_for("kubbuteo")).status is Status.STANDING
+    assert analyse(upright, "B1", get_rulebook("kubbuteo").params).status is Status.STANDING
 
 
 @pytest.mark.parametrize("seed", [2, 7])

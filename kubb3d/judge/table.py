@@ -1,0 +1,222 @@
+"""Status of the tabletop pieces (Kubbuteo, seed ``KT``): disk kubbs on a board and the
+mushroom king. Pure functions over a :class:`~kubb3d.snapshot.Snapshot` (no PyBullet);
+:func:`kubb3d.judge.status.analyse` hands pieces of shape ``disk`` and ``mushroom`` to
+:func:`analyse_table_piece`. Tolerances: :attr:`kubb3d.judge.rulebook.Rulebook.params` of the
+``kubbuteo`` book (lengths scaled to the disk).
+
+Status of a disk kubb (body +x its axis, +z from its sanded flat through its centre;
+``half_extents`` = (thickness/2, r, height/2)):
+
+1. **Off the board**: it touches the floor (contact id ``floor``) or its centre rests below
+   the board top (z < 0) → ``off the board``; it counts as knocked (``KT rules``).
+2. **No contact with the board**: resting on other pieces only → ``fallen``.
+3. **Lying on a face**: the disk's plane at least ``lying_tilt`` (70°) from vertical →
+   ``fallen``.
+4. **On its flat**: the lowest points of its outline (within ``base_tol`` of the lowest)
+   include the flat, and the centre of mass projects at least ``tip_margin`` inside their
+   convex hull → ``standing``. A disk balanced on its round rim does not stand on its flat,
+   so it is not standing (kubb3d's reading of ``KT`` "Equipment": kubbs are "sanded on the
+   edge to provide a flat surface" to be stood up on).
+5. Otherwise held by another body carrying at least ``support_force_fraction`` of its
+   weight → ``leaning`` (counts as knocked, as in Kubb); else ``fallen``.
+
+The king (shape ``mushroom``): off the board as above; else ``fallen`` when its axis is at
+least ``lying_tilt`` from vertical or its centre of mass lies outside its stem's foot
+(past tipping) without support, ``leaning`` with support, else ``standing``.
+"""
+
+from __future__ import annotations
+
+import math
+
+from kubb3d.judge.analysis import Analysis, ContactIndex
+from kubb3d.judge.geometry import apply, ccw, com, convex_hull, inside_margin, rot
+from kubb3d.judge.params import JudgeParams
+from kubb3d.judge.rulings import Status
+from kubb3d.snapshot import GROUND_ID, PieceState, Snapshot
+
+FLOOR_ID = "floor"
+"""Contact id of the floor under the board (same value as :data:`kubb3d.physics.world.FLOOR_ID`)."""
+
+RIM_SAMPLES = 72
+"""Points per face on a disk's outline (5° apart) when finding its lowest points."""
+
+
+def _disk_outline(p: PieceState) -> list[tuple[tuple[float, float, float], bool]]:
+    """Points of a disk kubb's outline in the world, each with "on the flat": the rim circle
+    of both faces, clipped by the flat chord at body z = −height/2."""
+    t2, r, h2 = p.half_extents
+    zc = h2 - r  # the disk's centre in the body frame (the flat cuts the circle below)
+    rm = rot(p.quat_xyzw)
+    out = []
+    for i in range(RIM_SAMPLES):
+        th = 2 * math.pi * i / RIM_SAMPLES
+        y, z = r * math.sin(th), zc - r * math.cos(th)
+        flat = z <= -h2 + 1e-9
+        if flat:
+            z = -h2
+            y = max(-math.sqrt(max(r * r - (h2 + zc) ** 2, 0.0)), min(y, math.sqrt(max(r * r - (h2 + zc) ** 2, 0.0))))
+        for x in (-t2, t2):
+            v = apply(rm, (x, y, z))
+            out.append(((p.position[0] + v[0], p.position[1] + v[1], p.position[2] + v[2]), flat))
+    return out
+
+
+def _support(
+    points: list[tuple[tuple[float, float, float], bool]], tol: float
+) -> tuple[list[tuple[float, float]], bool, float]:
+    zmin = min(q[0][2] for q in points)
+    low = [q for q in points if q[0][2] <= zmin + tol]
+    return [(q[0][0], q[0][1]) for q in low], any(q[1] for q in low), zmin
+
+
+def _margin(pt: tuple[float, float], pts: list[tuple[float, float]]) -> float:
+    """How far ``pt`` lies inside the convex hull of ``pts`` (negative: outside; for a hull
+    of fewer than three corners, minus the distance to it), m."""
+    hull = convex_hull(pts)
+    area = 0.0
+    for i in range(len(hull)):
+        x1, y1 = hull[i]
+        x2, y2 = hull[(i + 1) % len(hull)]
+        area += x1 * y2 - x2 * y1
+    if len(hull) >= 3 and abs(area) > 1e-12:
+        return inside_margin(pt, ccw(hull))
+    best = math.inf
+    for i in range(len(hull)):
+        a, b = hull[i], hull[(i + 1) % len(hull)]
+        dx, dy = b[0] - a[0], b[1] - a[1]
+        L2 = dx * dx + dy * dy
+        u = 0.0 if L2 == 0 else max(0.0, min(1.0, ((pt[0] - a[0]) * dx + (pt[1] - a[1]) * dy) / L2))
+        best = min(best, math.hypot(pt[0] - a[0] - u * dx, pt[1] - a[1] - u * dy))
+    return -best
+
+
+def off_board(snapshot: Snapshot, piece_id: str, index: ContactIndex) -> bool:
+    """True if the piece touches the floor or its bounding-box centre is below the board top."""
+    recs = index.by_piece.get(piece_id) or ()
+    return any(o == FLOOR_ID for o, *_ in recs) or snapshot.pieces[piece_id].position[2] < 0.0
+
+
+def analyse_table_piece(snapshot: Snapshot, p: PieceState, params: JudgeParams, index: ContactIndex) -> Analysis:
+    """Status of a disk kubb or the mushroom king (module doc)."""
+    name = p.id
+    recs = index.by_piece.get(p.id)
+    forces: dict[str, float] = {}
+    up: dict[str, float] = {}
+    grounded = False
+    for other, _pos, n, f in recs or ():
+        if other == GROUND_ID:
+            grounded = True
+        elif other != FLOOR_ID:
+            forces[other] = forces.get(other, 0.0) + f
+            up[other] = max(up.get(other, -1.0), n[2])
+    touching = tuple(sorted(forces, key=lambda o: (-forces[o], o)))
+    weight = p.mass * snapshot.gravity
+    strong = tuple(
+        o
+        for o in touching
+        if (not index.has_forces or forces[o] >= params.support_force_fraction * weight) and up.get(o, 0.0) > -0.5
+    )
+    rm = rot(p.quat_xyzw)
+    if p.shape == "disk":
+        ax = (rm[0][0], rm[1][0], rm[2][0])
+        tilt = math.asin(min(1.0, abs(ax[2])))  # the disk's plane from vertical
+    else:
+        tilt = math.acos(max(-1.0, min(1.0, rm[2][2])))
+    if off_board(snapshot, p.id, index):
+        return Analysis(
+            p.id, Status.OFF_BOARD, f"{name} went off the board.", tilt, -math.inf, False, touching, (), False
+        )
+    pts = _disk_outline(p) if p.shape == "disk" else None
+    if recs is None:
+        zlow = min(q[0][2] for q in pts) if pts else p.position[2] - p.half_extents[2] * math.cos(tilt)
+        grounded = zlow <= params.ground_tol
+    if not grounded:
+        if touching:
+            return Analysis(
+                p.id,
+                Status.FALLEN,
+                f"{name} rests on {', '.join(touching)} and does not touch the board.",
+                tilt,
+                -math.inf,
+                False,
+                touching,
+                touching,
+                False,
+            )
+        return Analysis(
+            p.id, Status.FALLEN, f"{name} does not rest on the board.", tilt, -math.inf, False, touching, (), False
+        )
+    if tilt >= params.lying_tilt:
+        what = "on a face" if p.shape == "disk" else "on its side"
+        return Analysis(
+            p.id, Status.FALLEN, f"{name} lies {what} on the board.", tilt, -math.inf, True, touching, (), False
+        )
+    cm = com(p)
+    if pts is not None:
+        sup, on_flat, _ = _support(pts, params.base_tol)
+        margin = _margin((cm[0], cm[1]), sup)
+        if not on_flat:
+            margin = min(margin, -params.tip_margin)
+    else:
+        from kubb3d.equipment import MushroomPiece, get_set
+
+        king = get_set("kubbuteo").king
+        assert isinstance(king, MushroomPiece)
+        stem_r = king.stem_diameter / 2
+        foot = apply(rm, (0.0, 0.0, -p.half_extents[2]))
+        fx, fy = p.position[0] + foot[0], p.position[1] + foot[1]
+        margin = stem_r * math.cos(tilt) - math.hypot(cm[0] - fx, cm[1] - fy)
+    deg = math.degrees(tilt)
+    if margin >= params.tip_margin:
+        reason = f"{name} stands on its {'flat' if p.shape == 'disk' else 'stem'} and carries its own weight."
+        if strong:
+            reason = (
+                f"{name} stands on its own: it touches {', '.join(strong)} but its centre of mass is over its base."
+            )
+        return Analysis(
+            p.id,
+            Status.STANDING,
+            reason,
+            tilt,
+            margin,
+            True,
+            touching,
+            (),
+            bool(strong) and margin < params.doubt_margin,
+        )
+    if strong:
+        return Analysis(
+            p.id,
+            Status.LEANING,
+            f"{name} is tilted {deg:.0f}° and only stays up because it leans on {', '.join(strong)}.",
+            tilt,
+            margin,
+            True,
+            touching,
+            strong,
+            margin > -params.doubt_margin,
+        )
+    if p.shape == "disk" and margin > -math.inf and tilt < math.radians(5):
+        return Analysis(
+            p.id,
+            Status.FALLEN,
+            f"{name} rests on its round rim, not on its flat.",
+            tilt,
+            margin,
+            True,
+            touching,
+            (),
+            False,
+        )
+    return Analysis(
+        p.id,
+        Status.FALLEN,
+        f"{name} is tilted {deg:.0f}°, past its tipping angle.",
+        tilt,
+        margin,
+        True,
+        touching,
+        (),
+        False,
+    )
