@@ -832,40 +832,19 @@ def collect(paths: Sequence[str | Path]) -> list[Path]:
 
 
 # ---------------------------------------------------------------- rendering (quiz)
-def _png(path: Path, rgb) -> None:
-    """Save an RGB image, uint8 array of shape (height, width, 3), as PNG (Pillow)."""
-    from PIL import Image
-
-    Image.fromarray(rgb, "RGB").save(path, format="PNG")
-
-
-def render_views(built: Built, out_dir: str | Path, stem: str, size: tuple[int, int] = (480, 360)) -> tuple[Path, Path]:
-    """Save a top view and a side view of a built scenario as PNG (PyBullet's headless
-    ``ER_TINY_RENDERER``), centred on the pieces the scenario is about.
+def render_views(built: Built, out_dir: str | Path, stem: str, size: tuple[int, int] = (640, 480)) -> tuple[Path, Path]:
+    """Save a top view and a side view of a built scenario as PNG, drawn by the 3D view's
+    renderer with the pieces labelled (:func:`kubb3d.viewer.still.situation_views`), centred on
+    the pieces the scenario is about. Imports pyglet (headless EGL) when called.
 
     Returns:
         (top view path, side view path).
     """
-    import numpy as np
+    from kubb3d.viewer.app import load_pyglet
 
-    out_dir = Path(out_dir)
-    out_dir.mkdir(parents=True, exist_ok=True)
-    w, h = size
-    built.world.draw_pitch_lines()
+    load_pyglet(headless=True)
+    from kubb3d.viewer.still import situation_views
+
     snap = built.snapshot
-    focus = [e.piece for e in built.spec.expect if e.piece in snap.pieces] or list(snap.pieces)
-    pts = np.array([snap.pieces[f].position for f in focus])
-    centre = pts.mean(axis=0)
-    spread = float(max(0.35, np.ptp(pts[:, :2], axis=0).max() * 1.3 + 0.3)) if len(pts) > 1 else 0.35
-    paths = []
-    for view in ("top", "side"):
-        if view == "top":
-            eye = [centre[0], centre[1] - 1e-3, spread * 2.2]
-            target, up = [centre[0], centre[1], 0.0], [0, 1, 0]
-        else:
-            eye = [centre[0], centre[1] - spread * 2.2, 0.25 + spread * 0.3]
-            target, up = [centre[0], centre[1], 0.08], [0, 0, 1]
-        p = out_dir / f"{stem}-{view}.png"
-        _png(p, built.world.camera_image(w, h, eye, target, up, 35.0))
-        paths.append(p)
-    return paths[0], paths[1]
+    focus = [e.piece for e in built.spec.expect if e.piece in snap.pieces]
+    return situation_views(snap, built.world.equipment.name, focus, out_dir, stem, size)

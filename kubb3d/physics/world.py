@@ -578,39 +578,6 @@ class World:
                 best = min(best, cp[8])
         return best
 
-    def draw_pitch_lines(self) -> None:
-        """Give the ground a grass colour and add the pitch lines as thin visual-only strips
-        (1 cm wide), for :meth:`camera_image`; once per world."""
-        if getattr(self, "_lines_drawn", False):
-            return
-        c = self._cid
-        pb.changeVisualShape(
-            self._ground_body, -1, rgbaColor=[0.36, 0.58, 0.27, 1], textureUniqueId=-1, physicsClientId=c
-        )
-        hl, hw, t = self.pitch.length / 2, self.pitch.half_width, 0.005
-        strips = [
-            ((0.0, -hw), (hl, t)),
-            ((0.0, hw), (hl, t)),
-            ((0.0, 0.0), (t, hw)),
-            ((-hl, 0.0), (t, hw)),
-            ((hl, 0.0), (t, hw)),
-        ]
-        for (x, y), (ex, ey) in strips:
-            vis = pb.createVisualShape(
-                pb.GEOM_BOX, halfExtents=[ex, ey, 0.0005], rgbaColor=[0.95, 0.95, 0.92, 1], physicsClientId=c
-            )
-            pb.createMultiBody(0, -1, vis, [x, y, 0.0006], physicsClientId=c)
-        self._lines_drawn = True
-
-    def camera_image(self, width: int, height: int, eye, target, up, fov_deg: float = 35.0) -> np.ndarray:
-        """The world seen from ``eye`` towards ``target`` by PyBullet's headless software
-        renderer: RGB array (height, width, 3) uint8."""
-        vm = pb.computeViewMatrix(eye, target, up)
-        pm = pb.computeProjectionMatrixFOV(fov_deg, width / height, 0.02, 50)
-        img = pb.getCameraImage(width, height, vm, pm, renderer=pb.ER_TINY_RENDERER, physicsClientId=self._cid)
-        rgba = np.reshape(np.asarray(img[2], dtype=np.uint8), (height, width, 4))
-        return np.ascontiguousarray(rgba[:, :, :3])
-
     def mass_properties(self, piece_id: str) -> tuple[float, tuple[float, float, float]]:
         """(mass kg, principal moments of inertia about the centre of mass kg·m²) as the engine
         holds them."""

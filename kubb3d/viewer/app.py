@@ -561,7 +561,8 @@ class Overlay:
             panel(width // 2 - mw // 2, yy, mw, line_h + 4, name="message")
 
         # panels along the edges, each where it covers no piece
-        block([hud.title, *hud.lines], ("top-left", "bottom-left", "top-right", "bottom-right"), name="status")
+        if hud.title or hud.lines:
+            block([hud.title, *hud.lines], ("top-left", "bottom-left", "top-right", "bottom-right"), name="status")
         if hud.rulings:
             small = max(fs - 1, 7)
             rl = hud.rulings[: max(1, (height - 220) // line_h)]

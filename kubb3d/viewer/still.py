@@ -1,17 +1,21 @@
 """Headless pictures of a still position: the viewer's renderer (OpenGL off-screen, pyglet's
 EGL headless mode) drawing the pieces of a :class:`~kubb3d.snapshot.Snapshot` without the HUD.
 
-Used by the Gymnasium environments' ``render_mode="rgb_array"`` and by :func:`kubb3d.show`.
+Used by the Gymnasium environments' ``render_mode="rgb_array"``, by :func:`kubb3d.show` and by
+the referee quiz (:func:`situation_views`: a top and a side view with the pieces labelled).
 Importing this module imports pyglet: import it only when a picture is wanted.
 """
 
 from __future__ import annotations
 
+import math
+from pathlib import Path
 from typing import Sequence
 
 import numpy as np
 
 from kubb3d.viewer.app import App
+from kubb3d.viewer.camera import OrbitCamera
 from kubb3d.viewer.hud import Hud
 from kubb3d.viewer.scene import PieceView, Scene
 
@@ -69,3 +73,48 @@ class StillRenderer:
     def close(self) -> None:
         """Free the OpenGL context."""
         self.app.close()
+
+
+VIEW_DISTANCE = 2.0
+"""The quiz's cameras stand this many times the focus pieces' spread (m) from their centre."""
+
+
+def situation_views(snapshot, equipment: str, focus: Sequence[str], out_dir: str | Path, stem: str, size: tuple[int, int] = (640, 480)) -> tuple[Path, Path]:
+    """Save a top and a side view of a rule situation as PNG (``<stem>-top.png``,
+    ``<stem>-side.png`` in ``out_dir``), drawn by the 3D view's renderer: grass, pitch lines,
+    shadows, the sky on the horizon of the side view and every kubb and the king labelled
+    with its id; both centred on the ``focus`` pieces (all pieces if none).
+
+    Args:
+        snapshot: the position (:class:`~kubb3d.snapshot.Snapshot`).
+        equipment: equipment set name.
+        focus: ids of the pieces the situation is about.
+        out_dir: folder (created if missing).
+        stem: file name stem.
+        size: (width, height) px.
+
+    Returns:
+        (top view path, side view path).
+    """
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    ids = [f for f in focus if f in snapshot.pieces] or list(snapshot.pieces)
+    pts = np.array([snapshot.pieces[f].position for f in ids], dtype=float)
+    centre = pts.mean(axis=0)
+    spread = float(max(0.35, np.ptp(pts[:, :2], axis=0).max() * 1.3 + 0.3)) if len(pts) > 1 else 0.35
+    w, h = size
+    r = StillRenderer(snapshot, equipment, w, h, camera="orbit", focus=ids)
+    try:
+        ctl = r.app.controller
+        r.session.scene.pieces = {pid: PieceView(p.kind, np.array((*p.position, *p.quat_xyzw), dtype=float), side=p.side) for pid, p in snapshot.pieces.items()}
+        paths = []
+        side_eye_height = 0.25 + 0.3 * spread
+        views = {"top": (math.radians(89.0), 0.0), "side": (math.atan2(side_eye_height - 0.08, VIEW_DISTANCE * spread), 0.08)}
+        for view, (elevation, target_z) in views.items():
+            ctl.orbit = OrbitCamera(target=np.array((centre[0], centre[1], target_z)), azimuth=-math.pi / 2, elevation=elevation, distance=VIEW_DISTANCE * spread / math.cos(elevation) if view == "side" else VIEW_DISTANCE * spread)
+            r.app.frame(0.0)
+            r.app.frame(0.0)  # every shadow (see StillRenderer.render)
+            paths.append(r.app.screenshot(out_dir / f"{stem}-{view}.png"))
+        return paths[0], paths[1]
+    finally:
+        r.close()

@@ -175,3 +175,26 @@ def test_replay_played_to_its_end_shows_the_files_final_poses(tmp_path):
             assert _wood(rgb), rgb
     finally:
         a.close()
+
+
+def test_quiz_views_come_from_the_3d_renderer(tmp_path):
+    """Issue 18, item 5: the quiz's top and side views are drawn by the 3D view's renderer
+    (sky on the side view's horizon, grass, the pieces labelled), not PyBullet's TinyRenderer."""
+    from PIL import Image
+
+    from kubb3d.library import resolve_scenario
+    from kubb3d.scenario import render_views, run
+
+    res, built = run(resolve_scenario("dm_baseline_kubb_felled_early"), keep_world=True)
+    try:
+        top, side = render_views(built, tmp_path, "s", size=(320, 240))
+    finally:
+        built.close()
+    side_img = np.asarray(Image.open(side).convert("RGB")).astype(int)
+    top_img = np.asarray(Image.open(top).convert("RGB")).astype(int)
+    assert side_img.shape == top_img.shape == (240, 320, 3)
+    sky, ground = side_img[:20].reshape(-1, 3).mean(axis=0), side_img[-20:].reshape(-1, 3).mean(axis=0)
+    assert sky[2] > sky[1] > sky[0] and ground[1] > ground[0] + 20 and ground[1] > ground[2] + 20
+    assert (top_img[:, :, 1] > top_img[:, :, 0] + 20).mean() > 0.8  # grass seen from above
+    # the labels: light text (as drawn over pieces) that plain grass and wood never have
+    assert ((top_img > 235).all(axis=2)).sum() > 30
