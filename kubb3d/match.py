@@ -997,8 +997,8 @@ class Match:
     def _baton(self, a):
         s = self.state
         self._start_round_if_needed()
-        S, O = a.side, opponent(a.side)
-        player = self.players[s.player_at(S)]
+        thrower, half = a.side, opponent(a.side)
+        player = self.players[s.player_at(thrower)]
         w = self.world
         eq = w.equipment
         king = isinstance(a, KingThrow)
@@ -1007,33 +1007,33 @@ class Match:
             target = (float(kp[0]), float(kp[1]), float(kp[2]))
         else:
             cands = []
-            for k in s.standing_in(O):
+            for k in s.standing_in(half):
                 pos, q = w.pose(k.id)
                 t = tilt_from_vertical(q)
                 cands.append(
                     (k.id, k.baseline, tuple(float(v) for v in pos), t < math.radians(10) or t > math.radians(170))
                 )
             tid = (
-                player.choose_flick_target(w, S, cands, a.line_x)
+                player.choose_flick_target(w, thrower, cands, a.line_x)
                 if self.table
-                else player.choose_target(S, cands, a.line_x)
+                else player.choose_target(thrower, cands, a.line_x)
             )
             pos, _ = w.pose(tid)
             target = (float(pos[0]), float(pos[1]), float(pos[2]) + 0.1 * eq.kubb.height)
         notes: list[Event] = []
         if self.table:
-            before_own = {k.id: k.pose for k in s.standing_in(S)}
-            make = lambda rng: player.baton_flick(self.world, S, a.line_x, target[:2], rng)  # noqa: E731
+            before_own = {k.id: k.pose for k in s.standing_in(thrower)}
+            make = lambda rng: player.baton_flick(self.world, thrower, a.line_x, target[:2], rng)  # noqa: E731
             run = lambda p: self._flick(self.world, a.baton, p, "baton")  # noqa: E731
         else:
-            make = lambda rng: player.baton_throw(eq, self.pitch, S, a.line_x, target, rng, dt=w.quiet_dt)  # noqa: E731
+            make = lambda rng: player.baton_throw(eq, self.pitch, thrower, a.line_x, target, rng, dt=w.quiet_dt)  # noqa: E731
             run = lambda p: throw(self.world, p, baton=a.baton, ruleset=self.ruleset.name)  # noqa: E731
         res, intended = yield from self._simulate_with_retries(
-            self._maker(S, make, "king" if king else "baton", a.baton, a.line_x, None, target),
+            self._maker(thrower, make, "king" if king else "baton", a.baton, a.line_x, None, target),
             run,
             self._restorer(),
             notes,
-            S,
+            thrower,
         )
         if res is None:
             if self.table and self.world.has_piece(a.baton):
@@ -1044,15 +1044,15 @@ class Match:
             res = replace(res, final=self.world.snapshot())
         ctx = self.judge.ThrowContext(
             ruleset=self.ruleset.name,
-            thrower=S,
+            thrower=thrower,
             legal=res.legal,
             violations=tuple(res.violations),
             king_throw=king,
             round_start=dict(self.round_start),
-            field_kubbs=s.field_kubbs(O),
-            already_felled=frozenset(s.felled_in(O)),
+            field_kubbs=s.field_kubbs(half),
+            already_felled=frozenset(s.felled_in(half)),
             pending_raise=frozenset(s.raise_at_end),
-            own_standing={k.id: k.pose for k in s.standing_in(S)},
+            own_standing={k.id: k.pose for k in s.standing_in(thrower)},
         )
         j = self.judge.judge_throw(res.final, ctx)
         for pid in sorted(j.raise_now):
@@ -1065,19 +1065,19 @@ class Match:
             if r.consequence is Consequence.SET_INSIDE and pose is not None and self.world.has_piece(r.piece):
                 self.world.set_pose(r.piece, pose.position, pose.quat_xyzw, wake=False)
         poses = {}
-        for k in s.standing_in(O):
+        for k in s.standing_in(half):
             if k.id not in j.felled and k.id not in j.raise_again and self.world.has_piece(k.id):
                 pos, q = self.world.pose(k.id)
                 poses[k.id] = Pose(tuple(float(v) for v in pos), tuple(float(v) for v in q))
         if self.table:
             self._clear_after_flick(a.baton, j, before_own)
         out = ThrowOutcome.from_judgement(j, legal=res.legal, poses=poses)
-        notes += self._ruling_notes(
-            [r for r in out.rulings if (r if isinstance(r, dict) else r.to_dict())["piece"] not in s.felled_in(O)], S
-        )
+        felled_before = s.felled_in(half)
+        fresh = [r for r in out.rulings if (r if isinstance(r, dict) else r.to_dict())["piece"] not in felled_before]
+        notes += self._ruling_notes(fresh, thrower)
         if res.violations:
             for v in res.violations:
-                notes.append(self._note("foul", v.reason, (v.rule,), S))
+                notes.append(self._note("foul", v.reason, (v.rule,), thrower))
         return out, {"throws": [self._throw_record(res, intended)], "judgement": j.to_dict()}, notes
 
     def _clear_after_flick(self, baton: str, j, before_own: Mapping[str, Pose]) -> None:
