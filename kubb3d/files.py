@@ -5,10 +5,17 @@ One rule for every output path (:func:`check_output`): the parent folder must ex
 never created), the path must not be a symbolic link or a special file (device, FIFO,
 socket, folder), and an existing file is replaced only when the caller allows it.
 
-Locks (:class:`ExclusiveFile`) are taken on the data file itself (``flock`` on POSIX), never
-on a side file: nothing is left beside the data, and a lock cannot be bypassed by deleting a
-``.lock`` file. A lock is checked to still belong to the file at the path (a rename may have
-replaced it).
+Locks (:class:`ExclusiveFile`) are taken on the data file itself, never on a side file:
+nothing is left beside the data, and a lock cannot be bypassed by deleting a ``.lock`` file.
+On POSIX it is ``flock``; on Windows ``msvcrt.locking`` of one byte at :data:`WINDOWS_LOCK_OFFSET`,
+far past any data (Windows locks are mandatory: a lock on real bytes would block their readers).
+The operating system releases both when the process ends, also after ``kill -9`` / a killed
+task, so a crash never leaves a stale lock. A lock is checked to still belong to the file at the
+path (a rename may have replaced it).
+
+The ``filelock`` package was considered and not used: it locks a separate lock file, which it
+opens with truncation (so it cannot lock the data file itself) and leaves beside the data on
+POSIX, the two faults this module exists to avoid.
 """
 
 from __future__ import annotations
@@ -23,8 +30,15 @@ from typing import Callable
 
 try:  # POSIX
     import fcntl
-except ImportError:  # pragma: no cover - Windows: no advisory locks, writes stay unlocked
+except ImportError:  # pragma: no cover - Windows
     fcntl = None  # type: ignore[assignment]
+try:  # Windows
+    import msvcrt
+except ImportError:  # POSIX
+    msvcrt = None  # type: ignore[assignment]
+
+WINDOWS_LOCK_OFFSET = 2**40
+"""The byte locked on Windows (1 TiB: past any file kubb3d writes; SQLite's own lock bytes sit at 1 GiB)."""
 
 
 class InputWarning(UserWarning):
@@ -123,18 +137,38 @@ def _fsync_dir(folder: Path) -> None:
         os.close(dfd)
 
 
+def _try_lock(fd: int) -> bool:
+    """Take the exclusive lock on ``fd`` without waiting (module doc); False if another holds it.
+    The file position is left where it was."""
+    if fcntl is not None:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return False
+        return True
+    if msvcrt is not None:  # Windows (tested on POSIX through a stand-in, tests/test_files.py)
+        pos = os.lseek(fd, 0, os.SEEK_CUR)
+        os.lseek(fd, WINDOWS_LOCK_OFFSET, os.SEEK_SET)
+        try:
+            msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)
+        except OSError as exc:
+            if exc.errno not in (errno.EACCES, errno.EDEADLK):
+                raise
+            return False
+        finally:
+            os.lseek(fd, pos, os.SEEK_SET)
+        return True
+    return True  # pragma: no cover - a platform with neither: unlocked
+
+
 def lock_fd(fd: int, p: Path) -> None:
     """Take the exclusive lock on the open file ``fd`` (the file at ``p``) without waiting.
 
     Raises:
         FileSafetyError: another process holds it, or the path now names another file.
     """
-    if fcntl is None:  # pragma: no cover
-        return
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except BlockingIOError:
-        raise FileSafetyError(f"{p}: another kubb3d process is writing this file") from None
+    if not _try_lock(fd):
+        raise FileSafetyError(f"{p}: another kubb3d process is writing this file")
     try:
         same = os.path.samestat(os.fstat(fd), os.stat(p))
     except OSError:
@@ -216,8 +250,7 @@ def rewrite_locked(path: str | os.PathLike, data: bytes) -> ExclusiveFile:
                 pass
         fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=p.parent)
         try:
-            if fcntl is not None:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            _try_lock(fd)  # a fresh temporary name: nobody else can hold it
             view = memoryview(data)
             while view:
                 view = view[os.write(fd, view):]

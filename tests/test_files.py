@@ -101,3 +101,58 @@ def test_replay_reader_knows_every_match_config_field():
     assert set(ConfigRecord.model_fields) == {f.name for f in fields(MatchConfig)}
     cfg = MatchConfig(seed=3, skills=("elite", "novice"), round_cap=5)
     assert MatchConfig.from_dict(ConfigRecord.model_validate(cfg.to_dict()).model_dump()).to_dict() == cfg.to_dict()
+
+
+class _FakeMsvcrt:
+    """A stand-in for Windows' ``msvcrt.locking`` (mandatory byte-range locks, released when the
+    descriptor closes): one holder per file and byte, ``EACCES`` for anyone else."""
+
+    LK_NBLCK = 2
+
+    def __init__(self) -> None:
+        self.holders: dict[tuple, int] = {}
+        self.calls: list[int] = []
+
+    def locking(self, fd: int, mode: int, nbytes: int) -> None:
+        import errno
+
+        st = os.fstat(fd)
+        where = os.lseek(fd, 0, os.SEEK_CUR)
+        self.calls.append(where)
+        assert (mode, nbytes) == (self.LK_NBLCK, 1)
+        key = (st.st_dev, st.st_ino, where)
+        holder = self.holders.get(key)
+        if holder is not None and holder != fd:
+            try:
+                alive = os.path.samestat(os.fstat(holder), st)
+            except OSError:
+                alive = False
+            if alive:
+                raise OSError(errno.EACCES, "Permission denied")
+        self.holders[key] = fd
+
+
+def test_the_lock_works_without_flock_through_windows_locking(tmp_path, monkeypatch):
+    """Without fcntl (Windows), the lock is one byte far past the data of the file itself: a second
+    writer is refused, the data and the write position are untouched, closing releases it."""
+    fake = _FakeMsvcrt()
+    monkeypatch.setattr(files, "fcntl", None)
+    monkeypatch.setattr(files, "msvcrt", fake)
+    p = tmp_path / "r.jsonl"
+    p.write_text("line 1\n")
+    a = ExclusiveFile(p, create=False)
+    with pytest.raises(FileSafetyError, match="another kubb3d process"):
+        ExclusiveFile(p, create=False)
+    a.write("line 2\n")
+    assert p.read_text() == "line 1\nline 2\n"
+    assert fake.calls and set(fake.calls) == {files.WINDOWS_LOCK_OFFSET}
+    assert not any(f.name.endswith(".lock") for f in tmp_path.iterdir())  # nothing beside the data
+    a.close()
+    b = rewrite_locked(p, b"new\n")  # takes the old file's lock, then the new one's
+    with pytest.raises(FileSafetyError, match="another kubb3d process"):
+        ExclusiveFile(p, create=False)
+    b.write("more\n")
+    b.close()
+    assert p.read_text() == "new\nmore\n"
+    c = ExclusiveFile(p, create=False)
+    c.close()
