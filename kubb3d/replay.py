@@ -28,6 +28,12 @@ at rest press a few millimetres into each other in the engine (and a raised kubb
 that close to a neighbour); interpenetration beyond 1 cm is not a pose the match writes."""
 
 
+MAX_ROUND_CAP = 10_000
+"""The largest ``round_cap`` a replay may hold; ``kubb3d match --round-cap`` has the same bound."""
+MAX_TIME_LIMIT_S = 1e6
+"""s: the longest time limit a replay may hold (``kubb3d match --time-limit`` is bounded to match)."""
+
+
 class ReplayError(ValueError):
     """A replay file that cannot be used (message names the file, the line and the field)."""
 
@@ -46,7 +52,7 @@ class ConfigRecord(BaseModel):
     seed: StrictInt = Field(0, ge=0)
     sets: StrictInt | None = Field(None, ge=1, le=9)
     time_limit_s: Finite | None = -1.0
-    round_cap: StrictInt = Field(DEFAULT_ROUND_CAP, ge=3, le=10_000)
+    round_cap: StrictInt = Field(DEFAULT_ROUND_CAP, ge=3, le=MAX_ROUND_CAP)
     team_size: Union[
         Annotated[StrictInt, Field(ge=1, le=12)],
         tuple[Annotated[StrictInt, Field(ge=1, le=12)], Annotated[StrictInt, Field(ge=1, le=12)]],
@@ -96,8 +102,8 @@ class ConfigRecord(BaseModel):
     @field_validator("time_limit_s")
     @classmethod
     def _time_limit(cls, v: float | None) -> float | None:
-        if v is not None and v != -1.0 and not 0 < v <= 1e6:
-            raise ValueError("must be -1 (ruleset default), null (none) or from 0 to 1e6 s")
+        if v is not None and v != -1.0 and not 0 < v <= MAX_TIME_LIMIT_S:
+            raise ValueError(f"must be -1 (ruleset default), null (none) or from 0 to {MAX_TIME_LIMIT_S:g} s")
         return v
 
 

@@ -86,9 +86,9 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Literal, Sequence, Union
+from typing import Annotated, Any, Literal, Sequence, Union
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, StrictFloat, ValidationError, field_validator, model_validator
 
 from kubb3d.equipment import EQUIPMENT_SETS, LYING_DISK_KUBB, EquipmentSet, get_set
 from kubb3d.judge import (
@@ -104,7 +104,7 @@ from kubb3d.judge import (
 )
 from kubb3d.judge.geometry import quat_from_rows, rot
 from kubb3d.judge.rulebook import get_rulebook, rulebook_names
-from kubb3d.pitch import KING_ID, SIDES, Pitch, baseline_ids, opponent
+from kubb3d.pitch import KING_ID, PITCH_LENGTH_M, PITCH_WIDTH_M, SIDES, Pitch, baseline_ids, opponent
 from kubb3d.rules import get_ruleset
 from kubb3d.snapshot import Snapshot
 
@@ -118,6 +118,13 @@ SETTLE_TIME = 2.0
 """s: the longest a scenario is simulated to settle."""
 RAISED_TOL = 0.02
 """m: default tolerance of an expected raised position."""
+MAX_COORD_M = 100.0
+"""m: the largest |coordinate| in a scenario file (pitches are at most 30 m, :data:`kubb3d.pitch.PITCH_LENGTH_M`)."""
+
+# numbers in a scenario file: strict (``true`` or ``"30"`` is refused, not converted), finite,
+# and within a range that means something (angles one turn either way, places near the pitch)
+Deg = Annotated[StrictFloat, Field(ge=-360.0, le=360.0)]
+Coord = Annotated[StrictFloat, Field(ge=-MAX_COORD_M, le=MAX_COORD_M)]
 
 
 class ScenarioError(ValueError):
@@ -135,23 +142,23 @@ class PieceSpec(_Model):
     kind: Literal["kubb", "king", "baton"] | None = None
     side: Literal["A", "B"] | None = None
     place: Literal["standing", "baseline", "lying", "tilted", "leaning", "stacked", "across_line", "pose"] = "standing"
-    at: tuple[float, float] | None = None
-    yaw_deg: float = 0.0
+    at: tuple[Coord, Coord] | None = None
+    yaw_deg: Deg = 0.0
     upside_down: bool = False
-    tilt_deg: float | None = Field(default=None, ge=0.0, le=90.0)
-    toward_deg: float = 0.0
+    tilt_deg: StrictFloat | None = Field(default=None, ge=0.0, le=90.0)
+    toward_deg: Deg = 0.0
     on: Union[str, list[str], None] = None
-    from_deg: float = 0.0
+    from_deg: Deg = 0.0
     line: Literal["sideline-left", "sideline-right", "centre", "baseline-A", "baseline-B"] | None = None
-    along: float = 0.0
-    inside: float = Field(default=0.5, ge=0.0, le=1.0)
+    along: Coord = 0.0
+    inside: StrictFloat = Field(default=0.5, ge=0.0, le=1.0)
     half: Literal["A", "B"] | None = None
-    position: tuple[float, float, float] | None = None
-    quat_xyzw: tuple[float, float, float, float] | None = None
-    max_tilt_deg: float | None = Field(default=None, ge=0.0, le=180.0)
+    position: tuple[Coord, Coord, Coord] | None = None
+    quat_xyzw: tuple[StrictFloat, StrictFloat, StrictFloat, StrictFloat] | None = None
+    max_tilt_deg: StrictFloat | None = Field(default=None, ge=0.0, le=180.0)
     felled_earlier: bool = False
     accident: bool = False
-    origin: tuple[float, float] | None = None
+    origin: tuple[Coord, Coord] | None = None
 
     @model_validator(mode="after")
     def _needs(self) -> "PieceSpec":
@@ -211,8 +218,8 @@ class ExpectSpec(_Model):
     rules: list[str] = []
     hand_check: bool | None = None
     valid: bool | None = None
-    raised_at: tuple[float, float] | None = None
-    tol_m: float = Field(default=RAISED_TOL, gt=0.0)
+    raised_at: tuple[Coord, Coord] | None = None
+    tol_m: StrictFloat = Field(default=RAISED_TOL, gt=0.0, le=1.0)
 
 
 class OutcomeSpec(_Model):
@@ -222,8 +229,8 @@ class OutcomeSpec(_Model):
 
 
 class PitchSpec(_Model):
-    length: float = Field(gt=0.0)
-    width: float = Field(gt=0.0)
+    length: StrictFloat = Field(gt=0.0, le=PITCH_LENGTH_M[1])
+    width: StrictFloat = Field(gt=0.0, le=PITCH_WIDTH_M[1])
 
 
 class ScenarioSpec(_Model):

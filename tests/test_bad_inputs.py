@@ -48,6 +48,22 @@ CASES: list[tuple[str, str]] = [
     ("throw --tilt-deg 200", "tilt"),
     ("throw --terrain-cm nan", "terrain"),
     ("throw --side C", "side"),
+    # --- every throw number has the range of a spec's [throw]
+    ("throw --release-angle-deg 1e9", "--release-angle-deg"),
+    ("throw --spin-rps nan", "--spin-rps"),
+    ("throw --helicopter-rps inf", "--helicopter-rps"),
+    ("throw --lateral 1e9", "--lateral"),
+    ("throw --behind-line -1e9", "--behind-line"),
+    ("throw --height 1e9", "--height"),
+    ("throw --speed 1e9", "--speed"),
+    ("throw --terrain-cm 1e9", "--terrain-cm"),
+    # --- unbounded work
+    ("bench --throws 1000000000", "--throws"),
+    ("bench --memory-throws 1000000000", "--memory-throws"),
+    ("experiment plot {d}/not_a_spec.txt --x speed --bins 1000000000", "--bins"),
+    # --- a match the replay reader could not resume is refused when it is asked for
+    ("match --round-cap 1000000", "--round-cap"),
+    ("match --time-limit 100000", "--time-limit"),
     # --- match flags
     ("match --sets 100", "--sets"),
     ("match --time-limit nan", "--time-limit"),
@@ -102,6 +118,7 @@ CASES: list[tuple[str, str]] = [
     ("experiment run {d}/spec_speed_nan.toml --backend serial --workers 8 --out {d}/o.sqlite", "--workers"),
     ("experiment run {d}/spec_speed_nan.toml --scheduler tcp://127.0.0.1:1 --out {d}/o.sqlite", "--scheduler"),
     ("experiment run {d}/no-such.toml", "no-such.toml"),
+    ("experiment run {d}/spec_speed_huge.toml --out /dev/null", "regular file"),
     # --- every numeric field of a spec: range, finiteness, type, geometry, size
     ("experiment run {d}/spec_disturb_speed_huge.toml --out {d}/o.sqlite", "disturb.speed_mps"),
     ("experiment run {d}/spec_friction_negative.toml --out {d}/o.sqlite", "friction"),
@@ -133,6 +150,16 @@ CASES: list[tuple[str, str]] = [
     ("judge {d}/scenario_pitch_inf.toml", "length"),
     ("judge {d}/scenario_from_deg_inf.toml", "from_deg"),
     ("judge {d}/deep_nesting.toml", "deep_nesting.toml"),
+    # --- scenarios: numbers are strict (no true / "30") and within a meaningful range
+    ("judge {d}/scenario_at_bool.toml", "at[0]"),
+    ("judge {d}/scenario_tilt_str.toml", "tilt_deg"),
+    ("judge {d}/scenario_tilt_bool.toml", "tilt_deg"),
+    ("quiz {d}/scenario_tilt_bool.toml", "tilt_deg"),
+    ("judge {d}/scenario_at_huge.toml", "at[0]"),
+    ("judge {d}/scenario_pose_high.toml", "position[2]"),
+    ("judge {d}/scenario_yaw_huge.toml", "yaw_deg"),
+    ("judge {d}/scenario_pitch_huge.toml", "pitch.length"),
+    ("judge {d}/scenario_along_huge.toml", "along"),
     ("judge {d}/not_a_spec.txt", "not_a_spec.txt"),
     # --- dames: bounded work
     ("dames play --players search,search --depth 100", "--depth"),

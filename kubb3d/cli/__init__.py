@@ -182,7 +182,7 @@ def throw(
     import math
 
     from kubb3d.physics.world import PhysicsGlitch, Terrain, World
-    from kubb3d.experiment.spec import TERRAIN_CM_MAX
+    from kubb3d.experiment.spec import TERRAIN_CM_MAX, throw_range
     from kubb3d.pitch import PITCH_LENGTH_M, Pitch
     from kubb3d.throw import ThrowParams, aim
     from kubb3d.throw import throw as do_throw
@@ -195,10 +195,16 @@ def throw(
     lo, hi = PITCH_LENGTH_M
     if not (math.isfinite(pitch_length) and lo <= pitch_length <= hi):
         raise UserError(f"--pitch-length must be from {lo:g} to {hi:g} m, got {pitch_length}")
-    if target is None and not -90.0 < azimuth_deg < 90.0:
-        raise UserError(f"--azimuth-deg must be between -90 and 90 degrees (forward), got {azimuth_deg}")
-    if not -90.0 <= tilt_deg <= 90.0:
-        raise UserError(f"--tilt-deg must be from -90 to 90 degrees, got {tilt_deg}")
+    # the ranges of an experiment spec's [throw] (kubb3d.experiment.spec.ThrowSpec), one rule for both
+    values = {"speed": speed, "elevation_deg": elevation_deg, "spin_rps": spin_rps, "tilt_deg": tilt_deg,
+              "helicopter_rps": helicopter_rps, "release_angle_deg": release_angle_deg, "height": height,
+              "lateral": lateral, "behind_line": behind_line}
+    if target is None:
+        values["azimuth_deg"] = azimuth_deg
+    for name, value in values.items():
+        rng = throw_range(name)
+        if not (math.isfinite(value) and rng.ok(value)):
+            raise UserError(f"--{name.replace('_', '-')} must be {rng.text}, got {value}")
     if line_x is not None and not (math.isfinite(line_x) and abs(line_x) <= pitch_length / 2):
         raise UserError(
             f"--line-x must lie on the pitch, from {-pitch_length / 2:g} to {pitch_length / 2:g} m, got {line_x}"
@@ -299,15 +305,15 @@ def models_check() -> None:
 
 @app.command()
 def bench(
-    throws: int = typer.Option(200, min=1, help="Throws to time."),
+    throws: int = typer.Option(200, min=1, max=100_000, help="Throws to time."),
     memory_throws: int = typer.Option(
-        0, min=0, help="Also run this many throws in one process and report memory growth (e.g. 10000)."
+        0, min=0, max=1_000_000, help="Also run this many throws in one process and report memory growth (e.g. 10000)."
     ),
     seed: int = typer.Option(0, min=0, help="Seed of the throw variations."),
     viewer: bool = typer.Option(
         False, "--viewer", help="Instead: frames per second of the headless 3D renderer at 1280x720."
     ),
-    frames: int = typer.Option(200, min=1, help="Frames to render with --viewer."),
+    frames: int = typer.Option(200, min=1, max=100_000, help="Frames to render with --viewer."),
     as_json: bool = typer.Option(False, "--json", help="Print the figures as one JSON document."),
     check: bool = typer.Option(
         True,

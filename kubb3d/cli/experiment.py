@@ -95,6 +95,12 @@ def make_app() -> typer.Typer:
             raise KeyboardInterrupt
 
         signal.signal(signal.SIGTERM, on_term)
+        from kubb3d.files import FileSafetyError, check_output
+
+        try:  # before the banner: a refused --out is the only line
+            check_output(out, "--out", overwrite=True)
+        except FileSafetyError as exc:
+            raise _user_error(str(exc)) from None
         typer.echo(
             f"{loaded.spec.title}: {loaded.n_points} grid points × {loaded.spec.trials_per_point} = {loaded.n_trials} "
             f"trials → {out}",
@@ -240,7 +246,7 @@ def make_app() -> typer.Typer:
         measure: str = typer.Option("hit", help="Column (hit, n_felled …) or column=value (status_L=leaning)."),
         y: Optional[str] = typer.Option(None, help="Second column: draw a heatmap, e.g. elevation."),
         group: Optional[str] = typer.Option(None, help="One curve per value of this column (curves only)."),
-        bins: int = typer.Option(12, min=2, help="Bins for continuous columns."),
+        bins: int = typer.Option(12, min=2, max=1000, help="Bins for continuous columns."),
         out: Optional[Path] = typer.Option(
             None, "--out", "-o", help="PNG file (default: RESULTS-<measure>-<x>[-<y>].png)."
         ),

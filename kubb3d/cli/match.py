@@ -174,10 +174,13 @@ def register(app: typer.Typer) -> None:
             )
         if sets is not None and not 1 <= sets <= 9:
             _fail(f"--sets must be from 1 to 9, got {sets}")
-        if time_limit is not None and not (time_limit > 0 and time_limit < 1e6):
-            _fail(f"--time-limit must be a positive number of minutes, got {time_limit}")
-        if round_cap < 3:
-            _fail(f"--round-cap must be at least 3, got {round_cap}")
+        from kubb3d.replay import MAX_ROUND_CAP, MAX_TIME_LIMIT_S
+
+        # the bounds of the replay reader: a match written must be one that can be resumed
+        if time_limit is not None and not (time_limit > 0 and time_limit * 60 <= MAX_TIME_LIMIT_S):
+            _fail(f"--time-limit must be a positive number of minutes up to {MAX_TIME_LIMIT_S / 60:g}, got {time_limit}")
+        if not 3 <= round_cap <= MAX_ROUND_CAP:
+            _fail(f"--round-cap must be from 3 to {MAX_ROUND_CAP}, got {round_cap}")
         from kubb3d.files import FileSafetyError, check_output
 
         try:

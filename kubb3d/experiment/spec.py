@@ -848,6 +848,11 @@ def _check_kinds(spec: ExperimentSpec, factors, draws, where: str) -> None:
                 raise SpecError(f"{where}: throw.target: no piece {a!r} in the set-up; expected one of {sorted(ids)}")
 
 
+def throw_range(name: str) -> Range:
+    """The allowed values of the [throw] number ``name`` (also used by ``kubb3d throw``)."""
+    return next(m for m in ThrowSpec.model_fields[name].metadata if isinstance(m, Range))
+
+
 def load_spec(path: str | Path) -> LoadedSpec:
     """Read and validate an experiment spec file.
 
