@@ -178,7 +178,9 @@ def register(app: typer.Typer) -> None:
 
         # the bounds of the replay reader: a match written must be one that can be resumed
         if time_limit is not None and not (time_limit > 0 and time_limit * 60 <= MAX_TIME_LIMIT_S):
-            _fail(f"--time-limit must be a positive number of minutes up to {MAX_TIME_LIMIT_S / 60:g}, got {time_limit}")
+            _fail(
+                f"--time-limit must be a positive number of minutes up to {MAX_TIME_LIMIT_S / 60:g}, got {time_limit}"
+            )
         if not 3 <= round_cap <= MAX_ROUND_CAP:
             _fail(f"--round-cap must be from 3 to {MAX_ROUND_CAP}, got {round_cap}")
         from kubb3d.files import FileSafetyError, check_output
