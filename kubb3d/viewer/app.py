@@ -122,6 +122,7 @@ class PlaySession:
             ValueError: invalid parameters; RuntimeError: no baton left.
         """
         from kubb3d.throw import throw as do_throw
+        from kubb3d.viewer.replay import throw_facts
 
         if not self.can_throw:
             raise RuntimeError("no baton left in this round: start a new round (R)")
@@ -133,6 +134,8 @@ class PlaySession:
         self.result, self.judgement = result, judgement
         label = f"side {self.side}: {baton} ({self.thrown}/{self.batons})"
         self.segment = segment_from_throw(result, start, label, judgement.rulings if judgement else (), raised)
+        record = {"piece": baton, "legal": result.legal, "violations": [{"rule": v.rule} for v in result.violations], "release": {"velocity_mps": list(result.release.velocity)}}
+        self.segment.info["throw"] = throw_facts(record, self.segment.times, self.segment.poses, self.segment.start)
         if baton not in self.scene.pieces:
             self.scene.pieces[baton] = PieceView("baton", self.segment.start[baton].copy())
         self.scene.clear_status()
@@ -217,6 +220,7 @@ class PlaySession:
         if seg is not None and seg.at_rest(self.t):
             h.rulings = ruling_lines(seg.rulings)
             h.legend = True
+            h.last_throw = last_throw_lines(seg)
         h.help = HELP_PLAY if ctl.show_help else []
         h.message = self.message or ("" if self.result else "aim with the mouse, hold the left button or SPACE for power, release to throw (F1: help)")
         return h

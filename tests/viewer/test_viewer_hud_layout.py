@@ -34,7 +34,10 @@ def test_hud_panels_do_not_overlap(size):
         scripted_throws(app.session, 2, np.random.default_rng(1))
         app.frame(0.0)
         panels = app.overlay.panels
-        assert {"status", "rulings", "legend", "power"} <= set(panels)
+        assert {"status", "rulings", "legend", "power", "last_throw"} <= set(panels)
+        facts = app.session.segment.info["throw"]  # the free throw's last-throw panel
+        assert facts["piece"] == "baton2" and facts["speed_mps"] == pytest.approx(
+            float(np.linalg.norm(app.session.result.release.velocity)))
         for (na, a), (nb, b) in combinations(panels.items(), 2):
             assert not _overlap(a, b), (na, a, nb, b)
         for name, (x, y, pw, ph) in panels.items():
