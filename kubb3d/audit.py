@@ -395,7 +395,10 @@ class _Auditor:
             if pid in snap.pieces
         }
         stossel = {r.piece for r in j.rulings if r.status.value == "stößel"}
+        king_out = bool(getattr(j, "king_felled", False))
         king = standing.get(KING_ID) or snap.pieces.get(KING_ID)
+        if king_out and KING_ID in ctx.before and king is not None:
+            king = _piece_at(king, ctx.before[KING_ID])  # the set is over; raising keeps clear of its spot
         standing = {pid: p for pid, p in standing.items() if pid != KING_ID}
         king_fp = footprint(king) if king is not None else None
         king_centre = tuple(king.position[:2]) if king is not None else None
@@ -432,7 +435,6 @@ class _Auditor:
                     self.bad("raised_ok", i, f"{pid} raised overlapping {oid} by {d * 100:.1f} cm")
         # every piece that stood before the inkast stands on its spot again (WS basic rule 14,
         # DM §5): the engine keeps that spot, so the world must too
-        king_out = bool(getattr(j, "king_felled", False))
         for pid, pose in sorted(ctx.before.items()):
             if pid not in now or (pid == KING_ID and king_out):
                 continue

@@ -17,9 +17,11 @@ attempt 1 is flicked again (``RETHROW``), every other one is placed by the recei
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
 from kubb3d.judge import citations as C
 from kubb3d.judge.analysis import ContactIndex
+from kubb3d.judge.geometry import overlap_depth
 from kubb3d.judge.inkast import InkastContext, InkastJudgement
 from kubb3d.judge.params import JudgeParams
 from kubb3d.judge.status import analyse
@@ -27,12 +29,14 @@ from kubb3d.judge.rulings import Consequence, Pose, Ruling, Status
 from kubb3d.pitch import KING_ID, Side, opponent
 from kubb3d.snapshot import Snapshot
 
-def stand_up_spot(snapshot: Snapshot, kid: str, half: Side, blockers: dict[str, tuple[float, float]]) -> Pose:
+def stand_up_spot(snapshot: Snapshot, kid: str, half: Side, blockers: dict[str, tuple[float, float, float]]) -> Pose:
     """Where a returned disk kubb is stood up (module doc): its centre's resting (x, y), moved
     inside the half and the board, then sideways in 1 mm steps until its footprint (thickness
-    along x, diameter across) clears every blocker footprint (``blockers``: id → (x, y) of
-    standing disks or the king, all taken as the disk's footprint; the king as a circle of its
-    cap radius, kept clear of the disk's rectangular footprint)."""
+    along x, diameter across) clears every blocker footprint (``blockers``: id → (x, y, yaw rad)
+    of standing disks or the king; a disk as its rectangular footprint turned by its yaw (a disk
+    that stands turned reaches further along x than its thickness: Kubbuteo seed 33, where B2
+    was stood up 3 mm into A5 standing at -36°); the king as a circle of its cap radius, kept
+    clear of the disk's rectangular footprint)."""
     from kubb3d.equipment import DiskPiece, MushroomPiece, get_set
 
     eq = get_set("kubbuteo")
@@ -47,25 +51,34 @@ def stand_up_spot(snapshot: Snapshot, kid: str, half: Side, blockers: dict[str, 
     y0 = min(max(p.position[1], -ymax), ymax)
     king_r = mushroom.diameter / 2
 
+    def rect(cx: float, cy: float, yaw: float) -> list[tuple[float, float]]:
+        c, s = math.cos(yaw), math.sin(yaw)
+        return [(cx + c * u - s * v, cy + s * u + c * v) for u, v in ((-t2, -r), (t2, -r), (t2, r), (-t2, r))]
+
+    others = {bid: rect(bx, by, yaw) for bid, (bx, by, yaw) in blockers.items() if bid not in (kid, KING_ID)}
+
     def clear(x: float, y: float) -> bool:
-        for bid, (bx, by) in blockers.items():
-            if bid == kid:
-                continue
-            if bid == KING_ID:
-                # the round cap against the disk's rectangular footprint (not its circle: the
-                # corners of the footprint reach further than the disk's radius)
-                dx, dy = max(abs(x - bx) - t2, 0.0), max(abs(y - by) - r, 0.0)
-                if math.hypot(dx, dy) < king_r + 1e-4:
-                    return False
-            elif abs(x - bx) < 2 * t2 + 1e-4 and abs(y - by) < 2 * r + 1e-4:
+        if KING_ID in blockers:
+            bx, by, _ = blockers[KING_ID]
+            # the round cap against the disk's rectangular footprint (not its circle: the
+            # corners of the footprint reach further than the disk's radius)
+            dx, dy = max(abs(x - bx) - t2, 0.0), max(abs(y - by) - r, 0.0)
+            if math.hypot(dx, dy) < king_r + 1e-4:
                 return False
-        return True
+        here = rect(x, y, 0.0)
+        return all(overlap_depth(here, poly) <= -1e-4 for poly in others.values())
 
     for k in range(0, 700):
         for y in (y0,) if k == 0 else (y0 + 0.001 * k, y0 - 0.001 * k):
             if abs(y) <= ymax and clear(x, y):
                 return Pose((float(x), float(y), float(h2)), (0.0, 0.0, 0.0, 1.0))
     return Pose((float(x), float(y0), float(h2)), (0.0, 0.0, 0.0, 1.0))
+
+
+def _yaw(q: Sequence[float]) -> float:
+    """Heading of a standing piece about the vertical, rad."""
+    x, y, z, w = q
+    return math.atan2(2 * (w * z + x * y), 1 - 2 * (y * y + z * z))
 
 
 def judge_return(after: Snapshot, ctx: InkastContext, params: JudgeParams) -> InkastJudgement:
@@ -120,7 +133,11 @@ def judge_return(after: Snapshot, ctx: InkastContext, params: JudgeParams) -> In
                     raised_pose=pose,
                 )
             )
-    blockers = {pid: (p.position[0], p.position[1]) for pid, p in ctx.before.items() if pid not in ctx.inkasted}
+    blockers = {
+        pid: (p.position[0], p.position[1], _yaw(p.quat_xyzw))
+        for pid, p in ctx.before.items()
+        if pid not in ctx.inkasted
+    }
     first_miss = True
     for kid in dict.fromkeys(ctx.inkasted):
         p = pieces[kid]
@@ -156,7 +173,7 @@ def judge_return(after: Snapshot, ctx: InkastContext, params: JudgeParams) -> In
             first_miss = False
             continue
         pose = stand_up_spot(after, kid, half, blockers)
-        blockers[kid] = (pose.position[0], pose.position[1])
+        blockers[kid] = (pose.position[0], pose.position[1], 0.0)
         raised[kid] = pose
         rulings.append(
             Ruling(

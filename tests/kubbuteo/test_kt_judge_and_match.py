@@ -107,3 +107,25 @@ def test_seeded_matches_finish_with_an_outcome(seed):
     flicks = [e for e in m.events if e.kind == "throw"]
     assert flicks and all("KT rules" in e.rules for e in flicks)
     assert not m.glitches
+
+
+def test_a_returned_disk_is_stood_up_clear_of_a_disk_standing_turned():
+    # Kubbuteo seed 33 (found by the audit): A5 stood turned by -36°, B2 came to rest beside it
+    # and was stood up 3 mm into A5, because standing disks were taken as unturned
+    from kubb3d.judge.geometry import footprint, overlap_depth
+    from kubb3d.judge.kubbuteo import stand_up_spot
+    from kubb3d.rules.kubbuteo import kubbuteo_pitch
+    from kubb3d.snapshot import PieceState, Snapshot
+
+    he = KUBBUTEO.kubb.half_extents
+    yaw = math.radians(-36.2)
+    turned = (0.0, 0.0, math.sin(yaw / 2), math.cos(yaw / 2))
+    flat = (0.0, math.sin(math.pi / 4), 0.0, math.cos(math.pi / 4))
+    a5 = PieceState("A5", "kubb", "disk", he, (0.0793, 0.1746, he[2]), turned, mass=0.005, side="A")
+    b2 = PieceState("B2", "kubb", "disk", he, (0.0921, 0.1958, he[0]), flat, mass=0.005, side="A")
+    snap = Snapshot(0.0, {"A5": a5, "B2": b2}, (), kubbuteo_pitch(), 9.81)
+    pose = stand_up_spot(snap, "B2", "B", {"A5": (0.0793, 0.1746, yaw)})
+    stood = PieceState("B2", "kubb", "disk", he, pose.position, pose.quat_xyzw, mass=0.005, side="B")
+    assert overlap_depth(footprint(stood), footprint(a5)) < 0
+    # unturned, the same neighbour leaves it where it rests (its thickness along x clears it)
+    assert stand_up_spot(snap, "B2", "B", {"A5": (0.0793, 0.1746, 0.0)}).position[:2] == pytest.approx((0.0921, 0.1958))

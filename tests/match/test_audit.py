@@ -218,3 +218,36 @@ def test_a_match_that_stops_with_an_error_is_a_violation_not_a_gap(monkeypatch, 
     assert v.seed == 1 and v.action > 0 and "RuntimeError: judge failed" in v.detail
     assert v.replay and (tmp_path / "dm-seed1.jsonl").exists()
     assert set(rep.wall_s) == {1} and rep.wall_s[1] > 0
+
+
+def test_a_felled_king_is_checked_at_its_spot():
+    # Kubbuteo seed 20: a returned kubb felled the king (the set is over); the kubbs raised beside
+    # its spot were compared with the king lying where it fell
+    from kubb3d.judge import InkastContext
+    from kubb3d.judge.inkast import InkastJudgement
+    from kubb3d.judge.rulings import Pose
+
+    rep = AuditReport("dm")
+    aud = _Auditor(rep, 20, get_ruleset("dm"))
+    on_side = (0.0, 0.7071068, 0.0, 0.7071068)
+    lying = PieceState("king", "king", "box", (0.045, 0.045, 0.15), (0.25, 0.0, 0.045), on_side, 1.5, side=None)
+    a2 = _kubb("A2", 0.2, 0.0, side="A")
+    ctx = InkastContext(ruleset="dm", inkasting_side="A", inkasted=("A2",), before={"king": Pose((0.0, 0.0, 0.15))})
+    raised = (
+        Ruling(
+            piece="A2",
+            status=Status.FALLEN,
+            consequence=Consequence.RAISE_HERE,
+            rules=("DM §7",),
+            reason="raised",
+            hand_check=False,
+            raised_pose=Pose(a2.position),
+        ),
+    )
+    j = InkastJudgement(raised, {"A2": Pose(a2.position)}, winner="B", loser="A")
+    after = Snapshot(1.0, {"A2": a2, "king": lying})
+    aud.inkast(50, after, ctx, j, {"king": lying}, {"king": lying, "A2": a2})
+    assert [v.check for v in rep.violations] == []
+    # the same with the king standing where it lies now: a raised kubb touching it is caught
+    aud.inkast(51, after, ctx, InkastJudgement(j.rulings, j.raised), {"king": lying}, {"king": lying, "A2": a2})
+    assert "raised_ok" in {v.check for v in rep.violations}
