@@ -18,6 +18,8 @@ the simulator gives, the tolerance and whether it passes. The groups:
 ``roll``        distance a baton rolls from 3 m/s on each ground, against
                 (1 + I/(m r²)) v²/(2 c_rr g)
 ``rest``        time until a sliding kubb is at rest: v/(μ g) plus the settle window
+``table``       Kubbuteo disks sliding on the board (against v²/(2 μ g), and their time to rest)
+                and a disk dropped flat onto it (against e²·h)
 ``flight``      range of a baton back to its release height, without drag against v² sin 2θ / g
                 and with drag against a fine Runge–Kutta integration of the same drag law
 ``tunnelling``  batons fired broadside at a kubb at 10–40 m/s (the largest accepted release
@@ -287,23 +289,28 @@ def drop_rebound(ground: str, kind: str, terrain: bool, height: float = DROP_HEI
             q, half = (math.sqrt(0.5), 0.0, 0.0, math.sqrt(0.5)), eq.baton.radius
         else:
             q, half = (0.0, 0.0, 0.0, 1.0), eq.kubb.height / 2
-        g0 = w.ground_height(0.0, 0.0)
-        w.add_piece("p", kind, (0.0, 0.0, g0 + half + height), q, sleeping=False)
-        w.use_step(w.dt)
-        prev_vz, bounced, rising, top = 0.0, False, False, 0.0
-        while w.time < 3.0:
-            w.step(1)
-            vz = w.velocity("p")[0][2]
-            z = w.pose("p")[0][2] - g0 - half
-            if not bounced and prev_vz < -1.0 and vz > prev_vz + 1.0:
-                bounced = True
-            if bounced:
-                rising = rising or vz > 0.05
-                top = max(top, z)
-                if rising and vz < -0.05:
-                    break
-            prev_vz = vz
-        return top
+        return _rebound(w, kind, q, w.ground_height(0.0, 0.0) + half, height)
+
+
+def _rebound(w: World, kind: str, q, rest_z: float, height: float) -> float:
+    """Drop a piece ``height`` m above the centre height ``rest_z`` at which it rests on the
+    ground; the highest rise, m, after its first bounce."""
+    w.add_piece("p", kind, (0.0, 0.0, rest_z + height), q, sleeping=False)
+    w.use_step(w.dt)
+    prev_vz, bounced, rising, top = 0.0, False, False, 0.0
+    while w.time < 3.0:
+        w.step(1)
+        vz = w.velocity("p")[0][2]
+        z = w.pose("p")[0][2] - rest_z
+        if not bounced and prev_vz < -1.0 and vz > prev_vz + 1.0:
+            bounced = True
+        if bounced:
+            rising = rising or vz > 0.05
+            top = max(top, z)
+            if rising and vz < -0.05:
+                break
+        prev_vz = vz
+    return top
 
 
 def check_rebound(quick: bool = False) -> list[Row]:
@@ -430,6 +437,81 @@ def check_rest() -> list[Row]:
             2 / 30,
         )
     ]
+
+
+# ---------------------------------------------------------------------- table top
+def table_slide(kind: str, v: float) -> tuple[float, float]:
+    """(distance m, time to rest s) of a Kubbuteo disk (``baton`` or ``kubb``) lying flat on the
+    board and given ``v`` m/s."""
+    from kubb3d.equipment import LYING_DISK_KUBB
+
+    with World("kubbuteo") as w:
+        eq = w.equipment
+        q, z = (
+            ((0.0, 0.0, 0.0, 1.0), eq.baton.length / 2) if kind == "baton" else (LYING_DISK_KUBB, eq.kubb.thickness / 2)
+        )
+        w.add_piece("p", kind, (-0.3, 0.0, z), q, sleeping=False)
+        w.step(w.steps_for(0.1))
+        p0, q0 = w.pose("p")
+        t0 = w.time
+        w.set_pose("p", p0, q0, linear_velocity=(v, 0.0, 0.0))
+        stats = w.run_until_rest(5.0)
+        return float(w.pose("p")[0][0] - p0[0]), stats.time - t0
+
+
+def table_drop_rebound(height: float = DROP_HEIGHT) -> float:
+    """Highest rise, m, after the first bounce of a Kubbuteo baton disk dropped lying flat from
+    ``height`` m onto the board."""
+    with World("kubbuteo") as w:
+        return _rebound(w, "baton", (0.0, 0.0, 0.0, 1.0), w.equipment.baton.length / 2, height)
+
+
+def check_table() -> list[Row]:
+    """Kubbuteo (seed ``KT``): disks sliding on the board and a disk dropped onto it."""
+    board = GROUNDS["board"]
+    mu, e = board.friction, board.restitution
+    rows = []
+    for kind, v in (("baton", 1.5), ("kubb", 1.0)):
+        d, t = table_slide(kind, v)
+        what = f"Kubbuteo {'baton' if kind == 'baton' else 'kubb'} disk lying flat, sliding from {v:g} m/s on the board"
+        rows.append(
+            _rel_row(
+                "table",
+                what,
+                f"v² / (2 μ g), μ = {mu:g}",
+                "ground 'board' friction (kubb3d/physics/ground.py)",
+                v * v / (2 * mu * GRAVITY),
+                d,
+                "m",
+                0.05,
+            )
+        )
+        rows.append(
+            _rel_row(
+                "table",
+                "time until that disk is at rest",
+                "v / (μ g) + settle window",
+                "Coulomb friction; kubb3d/physics/world.py SETTLE_S",
+                v / (mu * GRAVITY) + SETTLE_S,
+                t,
+                "s",
+                0.0,
+                2 / 30,
+            )
+        )
+    rows.append(
+        _rel_row(
+            "table",
+            "Kubbuteo baton disk dropped lying flat from 1 m onto the board",
+            f"e² h, e = {e:g}",
+            "ground 'board' restitution (kubb3d/physics/ground.py)",
+            e * e * DROP_HEIGHT * 100,
+            table_drop_rebound() * 100,
+            "cm",
+            0.1,
+        )
+    )
+    return rows
 
 
 # ---------------------------------------------------------------------- flight
@@ -741,6 +823,7 @@ def run_validation(
         lambda: check_slide(quick),
         lambda: check_roll(quick),
         check_rest,
+        check_table,
         lambda: check_flight(quick),
         lambda: check_tunnelling(quick),
         check_terrain,

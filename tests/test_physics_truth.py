@@ -129,6 +129,7 @@ def test_validation_fast_rows_all_pass():
         "slide",
         "roll",
         "rest",
+        "table",
         "flight",
         "tunnelling",
         "terrain",

@@ -21,10 +21,14 @@ CCD swept sphere            0.8 × the    no tunnelling up to 40 m/s; allowed
                             thin size    penetration 5 mm (no frozen bodies)
 linear / angular damping    0            air drag is modelled explicitly
                                          (:mod:`kubb3d.physics.aero`)
-sleeping                    enabled      pieces at rest cost nothing
+sleeping                    enabled;     pieces at rest cost nothing (a pair
+                            static       of two bodies asleep is skipped)
+                            bodies
+                            asleep
 ==========================  ===========  =======================================
 
-Table-top sets (Kubbuteo) step at :data:`TABLE_DT` throughout, without CCD.
+Table-top sets (Kubbuteo) step at :data:`TABLE_DT` throughout, without CCD; the board is a
+static maximal-coordinate box like the field's ground (docs/physics.md "Table-top sets").
 
 Rest detection (:meth:`World.run_until_rest`): every :data:`SAMPLE_INTERVAL`
 seconds the velocities of all movable pieces are read; the world is at rest
@@ -294,6 +298,7 @@ class World:
                 str(model_path(self.equipment.name, "board")),
                 basePosition=(0.0, 0.0, -board.thickness / 2),
                 useFixedBase=True,
+                useMaximalCoordinates=True,
                 physicsClientId=self._cid,
             )
             self._set_surface(top)
@@ -356,7 +361,7 @@ class World:
         return body
 
     def _set_surface(self, body: int) -> None:
-        """Give a static body the ground's friction, restitution and softness."""
+        """Give a static body the ground's friction, restitution and softness, and put it to sleep."""
         c = self._cid
         g = self.ground
         pb.changeDynamics(
@@ -366,6 +371,9 @@ class World:
             restitution=g.restitution / math.sqrt(WOOD_ON_WOOD_RESTITUTION),
             rollingFriction=0.0,
             spinningFriction=0.0,
+            # asleep: Bullet skips a pair of which neither body is awake, so a piece asleep on
+            # the ground costs nothing per step (docs/physics.md "Sleeping static bodies")
+            activationState=pb.ACTIVATION_STATE_SLEEP,
             physicsClientId=c,
         )
         if g.contact_stiffness is not None:

@@ -45,7 +45,7 @@ def test_a_disk_that_falls_to_the_floor_is_stopped_there_and_does_not_hold_up_th
         snap = w.snapshot()
         v, omega = w.velocity("baton1")
         # slide 1.1 m at 0.3 g (0.9 s), fall 0.75 m (0.4 s), settle window 0.5 s
-        assert r.at_rest and w.time < 2.2
+        assert r.at_rest and w.time < 2.4
         assert FLOOR_ID in snap.touching("baton1") and snap["baton1"].position[2] < -KUBBUTEO.board.table_height + 0.02
         assert not v.any() and not omega.any()
 
