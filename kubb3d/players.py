@@ -20,8 +20,11 @@ the fraction of 8 m baseline kubbs felled per baton: competitive players knock d
 
 Kubbuteo (seed ``KT``) flickers use :class:`FlickSkill` noise (speed, azimuth, spin) under the
 same preset names (:data:`FLICK_SKILLS`); they aim with :func:`kubb3d.throw.aim_flick`, flick
-from the baseline through the gap between their own kubbs nearest the target, avoid targets
-whose path passes the king, and return kubbs to a group just past the centre line.
+from the baseline through a gap between their own kubbs (the nearest one whose straight path
+gives the king a berth of three standard deviations of their direction error), prefer targets
+such a path reaches, and return kubbs to a group just past the centre line in a lane 0.2 m
+beside the king (:class:`Strategy`). Measured over 50 club-vs-club matches: docs/speed.md "Kubbuteo
+matches".
 
 Strategy (:class:`Player`), kubb3d's choices where the rules leave the player free:
 
@@ -248,6 +251,14 @@ class Strategy:
         inkast_side_m: lateral offset of the group from the pitch's long axis, m (away from the
             king so as not to fell it).
         lag_short_m: the lag throw aims this far short of the king, m.
+        return_depth_m: Kubbuteo (``KT rules``): distance of the returned kubbs' first row past the
+            centre line, m.
+        return_side_m: Kubbuteo: lateral offset of the returned kubbs' innermost column from the
+            board's long axis (and the king on it), m; the group grows outwards from there.
+        king_clearance_sd: Kubbuteo: a flick from the baseline starts from the gap between own
+            kubbs whose straight path passes the king with at least this many standard
+            deviations of the flicker's direction error to spare (beyond the two radii); the
+            nearest such gap, else the gap with the widest berth.
         description: one line for ``--help`` and reports.
     """
 
@@ -256,6 +267,9 @@ class Strategy:
     inkast_depth_m: float = 1.3
     inkast_side_m: float = 0.9
     lag_short_m: float = 0.25
+    return_depth_m: float = 0.12
+    return_side_m: float = 0.2
+    king_clearance_sd: float = 3.0
     description: str = ""
 
     def __post_init__(self) -> None:
@@ -263,7 +277,14 @@ class Strategy:
             raise ValueError(
                 f"strategy {self.name!r}: field_order must be 'nearest' or 'cluster', got {self.field_order!r}"
             )
-        for f in ("inkast_depth_m", "inkast_side_m", "lag_short_m"):
+        for f in (
+            "inkast_depth_m",
+            "inkast_side_m",
+            "lag_short_m",
+            "return_depth_m",
+            "return_side_m",
+            "king_clearance_sd",
+        ):
             v = getattr(self, f)
             if not (math.isfinite(v) and v >= 0):
                 raise ValueError(f"strategy {self.name!r}: {f} must be a finite number >= 0, got {v!r}")
@@ -324,9 +345,7 @@ class Player:
     strategy: Strategy = STRATEGIES["default"]
 
     # -------------------------------------------------------------- batons
-    def choose_target(
-        self, side: str, kubbs: Sequence[tuple[str, bool, Sequence[float], bool]], line_x: float
-    ) -> str:
+    def choose_target(self, side: str, kubbs: Sequence[tuple[str, bool, Sequence[float], bool]], line_x: float) -> str:
         """Pick the kubb to throw at.
 
         Args:
@@ -469,55 +488,87 @@ class Player:
         return out
 
     # -------------------------------------------------------------- Kubbuteo flicks
-    def flick_start(self, world, side: str, line_x: float, target_y: float) -> float:
-        """Lateral start (y, m) of a flick from ``line_x``: from the baseline the gap between
-        two own baseline kubbs (or a kubb and the board edge) nearest ``target_y``; from an
-        advance line ``target_y`` itself or the nearest spot 1 cm apart that keeps the disk
-        2 mm clear of every own standing piece near the line."""
+    def flick_start(self, world, side: str, line_x: float, target: tuple[float, float]) -> float:
+        """Lateral start (y, m) of a flick from ``line_x`` at ``target`` (x, y m): from the
+        baseline a gap between two own baseline kubbs (or a kubb and the board edge), the one
+        nearest the target whose straight path clears the king by the strategy's
+        ``king_clearance_sd`` (else the one with the widest berth); from an advance line the
+        spot nearest the target's y, in steps of 1 cm, whose straight path keeps the disk 2 mm
+        clear of every standing piece near the line and clears the king in the same way. The king counts
+        only when it stands between the line and the target (not for a throw at the king or a
+        lag flick that stops short of it)."""
+        from kubb3d.pitch import KING_ID
+
         eq = world.equipment
         pitch = world.pitch
         r = eq.baton.radius
         hw = pitch.half_width - r - 0.002
+        target_y = target[1]
         own = []
         for pid in world.piece_ids("kubb", "king"):
             pos, _ = world.pose(pid)
-            if pos[2] > 0 and abs(pos[0] - line_x) < 0.06:
+            if pos[2] > 0 and abs(pos[0] - line_x) < 0.06 and math.hypot(pos[0] - target[0], pos[1] - target[1]) > 0.01:
                 own.append((float(pos[0]), float(pos[1])))
-        if abs(line_x - pitch.baseline_x(side)) < 1e-9:
+        start_x = line_x - pitch.forward(side) * 0.025
+        from_baseline = abs(line_x - pitch.baseline_x(side)) < 1e-9
+        if from_baseline:
             gap = pitch.width / 6
             cands = sorted((-pitch.half_width + (i + 0.5) * gap for i in range(6)), key=lambda y: abs(y - target_y))
         else:
             cands = sorted((target_y + 0.01 * k for k in range(-30, 31)), key=lambda y: abs(y - target_y))
-        start_x = line_x - pitch.forward(side) * 0.025
-        for y in cands:
-            if abs(y) <= hw and all(math.hypot(start_x - ox, y - oy) > r + eq.kubb.radius + 0.002 for ox, oy in own):
-                return float(y)
-        return float(np.clip(target_y, -hw, hw))
+        # the disk's whole path, not only its start, must pass own pieces at the line
+        tx = float(target[0])
+        free = [
+            y
+            for y in cands
+            if abs(y) <= hw
+            and all(_path_clearance((start_x, y), (tx, target_y), o) > r + eq.kubb.radius + 0.002 for o in own)
+        ]
+        if not free:
+            return float(np.clip(target_y, -hw, hw))
+        f = pitch.forward(side)
+        king = world.pose(KING_ID)[0] if world.has_piece(KING_ID) else None
+        if king is not None and (float(king[0]) - start_x) * f > 0 and (target[0] - float(king[0])) * f > 0:
+            # the king stands between the line and the target: give it a berth
+            need = self._king_berth(world, start_x)
+            berth = [_path_clearance((start_x, y), target, (float(king[0]), float(king[1]))) for y in free]
+            safe = [y for y, b in zip(free, berth) if b >= need]
+            return float(safe[0] if safe else free[max(range(len(free)), key=lambda i: (berth[i], -i))])
+        return float(free[0])
+
+    def _king_berth(self, world, start_x: float) -> float:
+        """How far, m, a flick's straight path from ``start_x`` should pass the king's centre:
+        the two radii plus ``king_clearance_sd`` standard deviations of the flicker's direction
+        error over the distance to the king."""
+        from kubb3d.pitch import KING_ID
+
+        eq = world.equipment
+        skill = self.flick or FLICK_SKILLS["club"]
+        spread = math.radians(skill.azimuth_sd_deg) * abs(float(world.pose(KING_ID)[0][0]) - start_x)
+        return eq.king.diameter / 2 + eq.baton.radius + self.strategy.king_clearance_sd * spread
 
     def choose_flick_target(
         self, world, side: str, kubbs: Sequence[tuple[str, bool, tuple[float, float, float], bool]], line_x: float
     ) -> str:
         """Pick the kubb to flick at (arguments as :meth:`choose_target`): as there, field kubbs
-        first (``KT rules``), but never one whose straight path from the start passes within a
-        disk's width (plus 1 cm) of the king, unless every path does."""
+        first (``KT rules``), but among them (and among baseline kubbs) one whose straight path
+        from its start (:meth:`flick_start`) gives the king the berth of :meth:`_king_berth`
+        before one that does not."""
         from kubb3d.pitch import KING_ID
 
         if not kubbs:
             raise ValueError("no kubbs to flick at")
-        eq = world.equipment
         kp = world.pose(KING_ID)[0] if world.has_piece(KING_ID) else None
         f = world.pitch.forward(side)
 
         def blocked(pos) -> bool:
             if kp is None:
                 return False
-            y0 = self.flick_start(world, side, line_x, pos[1])
-            a = np.array((line_x - f * 0.025, y0))
-            b = np.array(pos[:2])
-            c = np.array(kp[:2], dtype=float)
-            d = b - a
-            u = float(np.clip(np.dot(c - a, d) / max(np.dot(d, d), 1e-12), 0.0, 1.0))
-            return float(np.linalg.norm(a + u * d - c)) < eq.king.diameter / 2 + eq.baton.radius + 0.01
+            start_x = line_x - f * 0.025
+            if not ((float(kp[0]) - start_x) * f > 0 and (pos[0] - float(kp[0])) * f > 0):
+                return False
+            y0 = self.flick_start(world, side, line_x, pos[:2])
+            return _path_clearance((start_x, y0), pos[:2], kp[:2]) < self._king_berth(world, start_x)
 
         def key(k):
             kid, base, pos, upright = k
@@ -540,7 +591,7 @@ class Player:
         at ``target`` (x, y m), arriving there at ``arrive_speed`` m/s (0: to stop there)."""
         from kubb3d.throw import FlickParams, aim_flick
 
-        lateral = self.flick_start(world, side, line_x, target[1])
+        lateral = self.flick_start(world, side, line_x, target)
         base = FlickParams(side=side, line_x=line_x, lateral=lateral)
         intended = aim_flick(world, (target[0], target[1]), base, arrive_speed=arrive_speed)
         skill = self.flick or FLICK_SKILLS["club"]
@@ -556,9 +607,10 @@ class Player:
         tight group just past the centre line beside the king ("good strategy to group them
         close to each other", ``KT rules``), reachable for the returner's own next flicks."""
         f = pitch.forward(from_side)
+        st = self.strategy
         row, col = divmod(index, 3)
-        x = f * (0.12 + 0.035 * row)
-        y = 0.09 + 0.035 * col
+        x = f * (st.return_depth_m + 0.035 * row)
+        y = min(st.return_side_m + 0.035 * col, pitch.half_width - 0.03)
         return (x, y if (index // 6) % 2 == 0 else -y)
 
     def choose(self, options: Sequence) -> object:
@@ -570,6 +622,14 @@ class Player:
             if o.what == "advantage" and o.value == "tiebreak":
                 return o
         return options[0]
+
+
+def _path_clearance(a, b, c) -> float:
+    """Distance, m, from point ``c`` to the segment from ``a`` to ``b`` (x, y)."""
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    d2 = dx * dx + dy * dy
+    u = 0.0 if d2 <= 1e-24 else min(1.0, max(0.0, ((c[0] - a[0]) * dx + (c[1] - a[1]) * dy) / d2))
+    return math.hypot(a[0] + u * dx - c[0], a[1] + u * dy - c[1])
 
 
 def make_players(

@@ -27,8 +27,9 @@ sleeping                    enabled;     pieces at rest cost nothing (a pair
                             asleep
 ==========================  ===========  =======================================
 
-Table-top sets (Kubbuteo) step at :data:`TABLE_DT` throughout, without CCD; the board is a
-static maximal-coordinate box like the field's ground (docs/physics.md "Table-top sets").
+Table-top sets (Kubbuteo) step at :data:`TABLE_DT` (and the quiet step while everything is
+slow), without CCD; the board is a static maximal-coordinate box like the field's ground
+(docs/physics.md "Table-top sets").
 
 Rest detection (:meth:`World.run_until_rest`): every :data:`SAMPLE_INTERVAL`
 seconds the velocities of all movable pieces are read; the world is at rest
@@ -237,7 +238,7 @@ class World:
         stakes: add the corner and centre-line stakes as fixed bodies.
         solver_iterations: constraint solver iterations per step.
         quiet_dt: the long step, s (default: :data:`QUIET_STEPS` × ``dt``, at most
-            :data:`QUIET_DT`; ``dt`` itself on a table-top board). Pass ``dt`` to step at ``dt``
+            :data:`QUIET_DT`, on a table-top board too). Pass ``dt`` to step at ``dt``
             throughout (the plain stepping ``kubb3d bench`` compares against).
 
     Raises:
@@ -272,7 +273,7 @@ class World:
         self.ground = get_ground(ground) if isinstance(ground, str) else ground
         self.dt = float(dt)
         if quiet_dt is None:
-            self.quiet_dt = self.dt if board is not None else max(self.dt, min(QUIET_STEPS * self.dt, QUIET_DT))
+            self.quiet_dt = max(self.dt, min(QUIET_STEPS * self.dt, QUIET_DT))
         elif not (quiet_dt >= self.dt and math.isfinite(quiet_dt)):
             raise ValueError(f"quiet_dt must be at least dt = {self.dt} s, got {quiet_dt}")
         else:
