@@ -5,17 +5,24 @@ Usage::
     .venv/bin/python benchmarks/run_matches.py --ruleset dm --matches 50 [--first-seed 0]
 
 Prints one line per match (seed, termination, winner, points, turns, simulated minutes,
-glitches, wall seconds) and a summary; exits 1 if any match raised or ended without an
-outcome.
+glitches, wall seconds, 1-minute load average) and a summary: terminations, the share of
+matches lost by an early king with its 95 % (Wilson) interval, wall time mean, median and
+maximum; exits 1 if any match raised or ended without an outcome. Kubbuteo (issue #15):
+club-vs-club matches should end by an early king in at most 10 % (docs/speed.md)::
+
+    .venv/bin/python benchmarks/run_matches.py --ruleset kubbuteo --matches 50 --first-seed 1
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import statistics
 import sys
 import time
 import traceback
 
+from kubb3d.calibrate import wilson
 from kubb3d.match import Match, MatchConfig
 
 
@@ -48,13 +55,17 @@ def main() -> int:
         print(
             f"seed {seed}: {out.termination.name} winner={out.winner} points={dict(out.points)} "
             f"turns={m.state.total_turns} sim={m.state.clock / 60:.1f} min glitches={len(m.glitches)} wall={wall:.1f} "
-            "s",
+            f"s load={os.getloadavg()[0]:.1f}",
             flush=True,
         )
     print(
         f"{a.ruleset}: {a.matches - bad}/{a.matches} matches ended in an outcome; terminations {terms}; wall mean "
-        f"{sum(walls) / len(walls):.1f} s, max {max(walls):.1f} s"
+        f"{sum(walls) / len(walls):.1f} s, median {statistics.median(walls):.1f} s, max {max(walls):.1f} s"
     )
+    done = a.matches - bad
+    if done:
+        p, lo, hi = wilson(terms.get("EARLY_KING", 0), done)
+        print(f"early king: {terms.get('EARLY_KING', 0)} of {done} = {p:.3f} (95 %: {lo:.3f}–{hi:.3f})")
     return 1 if bad else 0
 
 

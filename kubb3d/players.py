@@ -255,10 +255,10 @@ class Strategy:
             centre line, m.
         return_side_m: Kubbuteo: lateral offset of the returned kubbs' innermost column from the
             board's long axis (and the king on it), m; the group grows outwards from there.
-        king_clearance_sd: Kubbuteo: a flick from the baseline starts from the gap between own
-            kubbs whose straight path passes the king with at least this many standard
-            deviations of the flicker's direction error to spare (beyond the two radii); the
-            nearest such gap, else the gap with the widest berth.
+        king_clearance_sd: Kubbuteo: a flick past the king starts where its straight path
+            passes the king with at least this many standard deviations of the flicker's
+            direction error to spare (beyond the two radii): from the baseline the nearest such
+            gap between own kubbs, else the one with the widest berth (:meth:`Player.flick_start`).
         description: one line for ``--help`` and reports.
     """
 
