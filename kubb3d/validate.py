@@ -447,9 +447,8 @@ def table_slide(kind: str, v: float) -> tuple[float, float]:
 
     with World("kubbuteo") as w:
         eq = w.equipment
-        q, z = (
-            ((0.0, 0.0, 0.0, 1.0), eq.baton.length / 2) if kind == "baton" else (LYING_DISK_KUBB, eq.kubb.thickness / 2)
-        )
+        # a disk lies on a face: its centre half its thickness (``width``) above the board
+        q, z = ((0.0, 0.0, 0.0, 1.0), eq.baton.length / 2) if kind == "baton" else (LYING_DISK_KUBB, eq.kubb.width / 2)
         w.add_piece("p", kind, (-0.3, 0.0, z), q, sleeping=False)
         w.step(w.steps_for(0.1))
         p0, q0 = w.pose("p")
