@@ -35,6 +35,7 @@ from typing import Callable
 
 import numpy as np
 
+from kubb3d.experiment import stats
 from kubb3d.physics.world import DT, World
 
 SKILL_NAMES = ("novice", "club", "elite")
@@ -192,15 +193,12 @@ def mean_ci(x) -> tuple[float, float, float]:
 
 
 def wilson(k: int, n: int) -> tuple[float, float, float]:
-    """(proportion, low, high): Wilson's 95 % interval."""
+    """(proportion, low, high): Wilson's 95 % interval (:func:`kubb3d.experiment.stats.wilson`,
+    which keeps it inside [0, 1]); all NaN for n = 0."""
     if n == 0:
         return float("nan"), float("nan"), float("nan")
-    z = 1.96
-    p = k / n
-    d = 1 + z * z / n
-    c = (p + z * z / (2 * n)) / d
-    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return p, c - h, c + h
+    lo, hi = stats.wilson(k, n)
+    return k / n, lo, hi
 
 
 def binomial_capped(n: int = 6, p: float = HIT_P, cap: int = 5) -> list[float]:

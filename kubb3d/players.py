@@ -163,14 +163,15 @@ counts every B kubb it topples. The azimuth noise dominates: elite with 0.8° kn
 flick (first version)."""
 
 FLICK_CALIBRATION: dict[str, tuple[float, float]] = {
-    "elite": (0.467, 0.117),
-    "club": (0.283, 0.133),
-    "novice": (0.317, 0.083),
+    "elite": (0.433, 0.000),
+    "club": (0.350, 0.000),
+    "novice": (0.300, 0.033),
 }
 """Preset → (baseline kubbs knocked per flick, fraction of flicks that knocked the king), from
-60 flicks each (docs/calibration.md: the knocked rate ±0.12, the king share about 0.04–0.24 at
-95 %); see :data:`FLICK_SKILLS`. The king share per flick is why simulated Kubbuteo matches
-often end by an early king."""
+60 flicks each (docs/calibration.md: the knocked rate ±0.13, the king share 0.00–0.06 for club
+and elite, 0.01–0.11 for novice at 95 %); see :data:`FLICK_SKILLS`. Before the players gave their
+own king a berth (:class:`Strategy` ``king_clearance_sd``) the king share was 0.08–0.13 per flick,
+which is why simulated Kubbuteo matches often ended by an early king."""
 
 
 def get_flick_skill(name: str) -> FlickSkill:

@@ -284,3 +284,19 @@ def test_readme_skill_figures_are_the_calibration_report_s():
         "baseline kubbs per baton"
     )
     assert quoted in readme
+
+
+def test_flick_calibration_is_the_calibration_report_s():
+    """players.FLICK_CALIBRATION quotes docs/calibration.md's Kubbuteo rows (knocked per flick,
+    share of flicks that knock the king): a re-run report must be copied, not left stale."""
+    import re
+    from pathlib import Path
+
+    from kubb3d.players import FLICK_CALIBRATION
+
+    cal = (Path(__file__).resolve().parents[1] / "docs" / "calibration.md").read_text(encoding="utf-8")
+    knocked = dict(re.findall(r"\| (\w+): Kubbuteo kubbs knocked per baseline flick \| ([0-9.]+) \|", cal))
+    king = dict(re.findall(r"\| (\w+): Kubbuteo flicks that knock the king \| ([0-9.]+) \|", cal))
+    assert set(knocked) == set(king) == set(FLICK_CALIBRATION)
+    for skill, (k, q) in FLICK_CALIBRATION.items():
+        assert (k, q) == (float(knocked[skill]), float(king[skill])), skill
