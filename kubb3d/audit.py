@@ -291,7 +291,8 @@ class _Auditor:
     def throw(self, i: int, before: Mapping[str, Any], snap, ctx, j, turned: Mapping[str, float] | None = None) -> None:
         """``before``: kubb/king id → PieceState-like with position and quat at rest before;
         ``turned``: piece id → largest turn of its long axis during the throw, rad (from the
-        throw's recorded trajectory; pieces the throw did not touch are absent)."""
+        throw's recorded trajectory; pieces the throw did not touch are absent); the
+        snapshot's ``max_tilt`` (the world's record at every sampled frame) counts too."""
         turned = turned or {}
         by = {r.piece: r for r in j.rulings}
         for pid in sorted(j.felled):
@@ -303,7 +304,12 @@ class _Auditor:
                 self.r.felled_standing += 1
             if p0 is None or p1 is None:
                 continue
-            if not _moved(p0, p1, _tipping(p1)) and turned.get(pid, 0.0) <= _tipping(p1):
+            # the world's own record of the turn (sampled at every 30 Hz frame since the piece
+            # was set up; the replay's trajectory keeps fewer frames and can miss the peak of a
+            # rock). A piece in ``before`` stood upright in play, so a turn past its tipping
+            # angle in that record happened during this throw.
+            tilt = max(turned.get(pid, 0.0), p1.max_tilt)
+            if not _moved(p0, p1, _tipping(p1)) and tilt <= _tipping(p1):
                 self.bad(
                     "felled_moved",
                     i,

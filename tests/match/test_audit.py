@@ -93,8 +93,10 @@ def test_cli_json_report(cli, tmp_path):
     assert doc["per_seed"]["1"]["felled_by_throw"] == doc["felled_by_throw"]
 
 
-def _kubb(pid, x, y, q=(0.0, 0.0, 0.0, 1.0), side="B"):
-    return PieceState(pid, "kubb", "box", (0.035, 0.035, 0.075), (x, y, 0.075), q, 0.4557, side=side)
+def _kubb(pid, x, y, q=(0.0, 0.0, 0.0, 1.0), side="B", max_tilt=0.0):
+    return PieceState(
+        pid, "kubb", "box", (0.035, 0.035, 0.075), (x, y, 0.075), q, 0.4557, side=side, max_tilt=max_tilt
+    )
 
 
 def test_a_kubb_counted_felled_without_being_touched_is_a_violation():
@@ -122,6 +124,11 @@ def test_a_kubb_counted_felled_without_being_touched_is_a_violation():
     assert rep.felled == 1 and rep.felled_standing == 1
     # knocked 34° during the throw (its recorded trajectory) and back onto its spot: felled
     aud.throw(13, before, after, ThrowContext(thrower="A"), j, {"B1": math.radians(34.0)})
+    assert len(rep.violations) == 1
+    # Kubbuteo seed 30, action 247: the world recorded 16.9° at a frame the replay's trajectory
+    # skipped (it kept 9.6° and 13.3°); the world's record counts
+    rocked = Snapshot(1.0, {"B1": _kubb("B1", 4.0, 0.0, max_tilt=math.radians(34.0))})
+    aud.throw(14, before, rocked, ThrowContext(thrower="A"), j, {"B1": math.radians(10.0)})
     assert len(rep.violations) == 1
 
 
