@@ -163,3 +163,15 @@ def test_top_level_names_are_the_same_for_people_and_type_checkers():
     assert kubb3d.__all__ == sorted(lazy)
     for name, (module, attr) in lazy.items():
         assert getattr(kubb3d, name) is getattr(importlib.import_module(module), attr), name
+
+
+def test_the_repository_tracks_no_virtual_environment_or_outward_symlink(root):
+    """A committed `.venv` symlink once made `.ci/run` fail on a fresh clone ("File exists"):
+    nothing under `.venv` is tracked, and no tracked symlink points outside the repository."""
+    if not (root / ".git").exists():
+        return  # an unpacked sdist or wheel: nothing is tracked
+    tracked = subprocess.run(["git", "ls-files", "-z"], cwd=root, capture_output=True, check=True).stdout
+    paths = [p for p in tracked.decode().split("\0") if p]
+    assert not [p for p in paths if p == ".venv" or p.startswith(".venv/")]
+    outward = [p for p in paths if (root / p).is_symlink() and not (root / p).resolve().is_relative_to(root.resolve())]
+    assert outward == []
