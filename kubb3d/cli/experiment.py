@@ -163,8 +163,7 @@ def make_app() -> typer.Typer:
         else:
             typer.echo(
                 f"{report.ran} trials run ({report.failed} failed) in {report.seconds:.1f} s: {report.rate:.2f} "
-                "trials/s, "
-                f"{per_worker:.2f} per worker; {done}/{report.total} stored in {out}"
+                f"trials/s, {per_worker:.2f} per worker; {done}/{report.total} stored in {out}"
                 + (f" ({report.skipped} were already there)" if report.skipped else "")
             )
         if report.ran and report.failed == report.ran:

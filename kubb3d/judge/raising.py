@@ -347,8 +347,7 @@ def judge_inkast(after: Snapshot, ctx: InkastContext, params: JudgeParams | None
                     rules=cites.inkast_disturbed,
                     reason=(
                         f"{pid} was {'knocked over' if a.status is not Status.STANDING else 'moved'} by an inkasted "
-                        "kubb, "
-                        "so it is set up again where it stood."
+                        "kubb, so it is set up again where it stood."
                     ),
                     hand_check=False,
                     raised_pose=pose,

@@ -276,8 +276,7 @@ def judge_throw(
                             rules=rules,
                             reason=(
                                 f"Side {ctx.thrower} felled the king with a legal king throw after all kubbs were "
-                                "down, so "
-                                f"side {ctx.thrower} wins.{warn_text}"
+                                f"down, so side {ctx.thrower} wins.{warn_text}"
                             ),
                             hand_check=hc,
                         )
@@ -292,8 +291,7 @@ def judge_throw(
                             rules=tuple(dict.fromkeys(rules)),
                             reason=(
                                 f"The king throw was not legal ({foul_text}), so it does not count and the king is set "
-                                "up "
-                                "again."
+                                "up again."
                             ),
                             hand_check=hc,
                             raised_pose=_raise_pose(ctx, pid),
@@ -313,8 +311,7 @@ def judge_throw(
                         rules=rules,
                         reason=(
                             "All kubbs were down but this was not a king throw from the baseline, so the throw is "
-                            "invalid "
-                            "and the king is set up again."
+                            "invalid and the king is set up again."
                         ),
                         hand_check=hc,
                         raised_pose=_raise_pose(ctx, pid),
@@ -333,8 +330,7 @@ def judge_throw(
                     rules=rules,
                     reason=(
                         f"Side {ctx.thrower} felled the king before all kubbs of side {target}'s half were down, so "
-                        "side "
-                        f"{ctx.thrower} loses. ({why})"
+                        f"side {ctx.thrower} loses. ({why})"
                     ),
                     hand_check=hc,
                 )
@@ -352,8 +348,7 @@ def judge_throw(
                     rules=rules,
                     reason=(
                         f"{pid} was felled earlier while field kubbs stood, so it is raised at its spot at the end of "
-                        "the "
-                        "round."
+                        "the round."
                     ),
                     hand_check=hc,
                     raised_pose=_raise_pose(ctx, pid),
@@ -399,8 +394,7 @@ def judge_throw(
                         rules=rules,
                         reason=(
                             f"{pid} still stands but was pushed {out * 100:.1f} cm across the sideline, so it is set "
-                            "back "
-                            "just inside the field (kubb3d's decision)."
+                            "back just inside the field (kubb3d's decision)."
                         ),
                         hand_check=hc,
                         raised_pose=pose,
@@ -456,8 +450,7 @@ def judge_throw(
                     rules=rules,
                     reason=(
                         f"Baseline kubb {pid} fell while field kubbs ({', '.join(sorted(standing_field))}) still stood "
-                        "in "
-                        "its half, so it does not count and is raised at its spot at the end of the round."
+                        "in its half, so it does not count and is raised at its spot at the end of the round."
                     ),
                     hand_check=hc,
                     raised_pose=_raise_pose(ctx, pid),
