@@ -6,6 +6,10 @@ piece, and the quiz explains the right ruling with its rule citation. The order
 comes from a seeded :class:`numpy.random.Generator`. Reads answers with
 ``input`` so it works with piped stdin; end of input ends the quiz early and
 still prints the score.
+
+The quiz speaks the language of the :class:`kubb3d.i18n.Translator` it is given (questions,
+choices, verdicts and the judge's reasons; English by default; German terms: docs/german.md).
+Answers are accepted as a number or as a consequence's name in English or in that language.
 """
 
 from __future__ import annotations
@@ -15,8 +19,13 @@ from typing import Callable, Sequence
 
 import numpy as np
 
+from kubb3d.i18n import ENGLISH, Translator
+from kubb3d.judge.messages import N_, msg, piece_name
 from kubb3d.judge.rulebook import get_rulebook
 from kubb3d.judge.rulings import Consequence
+
+EVENTS = {"throw": N_("throw"), "inkast": N_("inkast")}
+"""The scenario events as the quiz names them (translatable)."""
 
 THROW_CHOICES = (
     Consequence.NONE,
@@ -35,13 +44,14 @@ INKAST_CHOICES = (
 )
 
 
-def parse_answer(text: str, choices: Sequence[Consequence]) -> Consequence | None:
-    """A choice from its number (1-based) or its name (case-insensitive); None if neither."""
+def parse_answer(text: str, choices: Sequence[Consequence], tr: Translator = ENGLISH) -> Consequence | None:
+    """A choice from its number (1-based) or its name (case-insensitive, English or in ``tr``'s
+    language); None if neither."""
     t = text.strip().lower()
     if t.isdigit() and 1 <= int(t) <= len(choices):
         return choices[int(t) - 1]
     for c in choices:
-        if t == c.value or t == c.name.lower():
+        if t in (c.value, c.name.lower(), tr(c.value).lower()):
             return c
     return None
 
@@ -55,8 +65,9 @@ def run_quiz(
     images: bool = True,
     ask: Callable[[str], str] = input,
     say: Callable[[str], None] = print,
+    tr: Translator = ENGLISH,
 ) -> tuple[int, int]:
-    """Run the quiz; returns (correct answers, questions asked).
+    """Run the quiz in ``tr``'s language; returns (correct answers, questions asked).
 
     Raises:
         kubb3d.scenario.ScenarioError: a bad scenario file or path.
@@ -69,24 +80,40 @@ def run_quiz(
     if count is not None:
         order = order[:count]
     right = asked = 0
-    say(f"Referee quiz: {len(order)} scenarios (seed {seed}). Answer with a number or the consequence's name.")
+    say(
+        tr(
+            msg(
+                "Referee quiz: {count} scenarios (seed {seed}). Answer with a number or the consequence's name.",
+                count=len(order),
+                seed=seed,
+            )
+        )
+    )
     try:
         for n, path in enumerate(order, 1):
             res, built = run(path, keep_world=images)
             try:
                 say("")
                 say(
-                    f"[{n}/{len(order)}] {res.spec.title}  "
-                    f"({get_rulebook(res.spec.ruleset).title} rules, {res.spec.event})"
+                    tr(
+                        msg(
+                            "[{n}/{total}] {title}  ({book} rules, {event})",
+                            n=n,
+                            total=len(order),
+                            title=res.spec.title,
+                            book=get_rulebook(res.spec.ruleset).title,
+                            event=tr(EVENTS.get(res.spec.event, res.spec.event)),
+                        )
+                    )
                 )
                 if res.spec.description:
                     say(f"  {res.spec.description}")
                 if built is not None:
                     try:
                         top, side = render_views(built, out_dir, path.stem)
-                        say(f"  views: {top}  {side}")
+                        say("  " + tr(msg("views: {top}  {side}", top=str(top), side=str(side))))
                     except NotImplementedError as exc:  # the table-top board is not drawn yet
-                        say(f"  (no picture: {exc})")
+                        say("  " + tr(msg("(no picture: {why})", why=str(exc))))
             finally:
                 if built is not None:
                     built.close()
@@ -97,26 +124,36 @@ def run_quiz(
                 ruling = rulings.get(pid)
                 if ruling is None:
                     continue
-                say(f"  What happens to {pid}?")
+                say("  " + tr(msg("What happens to {piece}?", piece=piece_name(pid))))
                 for i, c in enumerate(choices, 1):
-                    say(f"    {i}. {c.value}")
+                    say(f"    {i}. {tr(c.value)}")
                 answer = None
                 for _ in range(3):
-                    answer = parse_answer(ask("  your ruling> "), choices)
+                    answer = parse_answer(ask("  " + tr(msg("your ruling")) + "> "), choices, tr)
                     if answer is not None:
                         break
-                    say(f"  please answer 1–{len(choices)} or a consequence's name")
+                    say("  " + tr(msg("please answer 1–{count} or a consequence's name", count=len(choices))))
                 asked += 1
                 ok = answer == ruling.consequence
                 right += ok
+                verdict = msg("Right") if ok else msg("Not quite")
                 say(
-                    f"  {'Right' if ok else 'Not quite'}: {pid} is {ruling.status.value} → {ruling.consequence.value} "
-                    f"({', '.join(ruling.rules)})."
+                    "  "
+                    + tr(
+                        msg(
+                            "{verdict}: {piece} is {status} → {consequence} ({rules}).",
+                            verdict=verdict,
+                            piece=piece_name(pid),
+                            status=tr(ruling.status.value),
+                            consequence=tr(ruling.consequence.value),
+                            rules=", ".join(ruling.rules),
+                        )
+                    )
                 )
-                say(f"  {ruling.reason}")
+                say(f"  {tr(ruling.reason)}")
     except EOFError:
         say("")
-        say("(end of input)")
+        say(tr(msg("(end of input)")))
     say("")
-    say(f"Score: {right} of {asked}")
+    say(tr(msg("Score: {right} of {asked}", right=right, asked=asked)))
     return right, asked

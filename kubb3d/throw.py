@@ -39,6 +39,7 @@ from typing import Mapping
 
 import numpy as np
 
+from kubb3d.judge.messages import msg
 from kubb3d.equipment import LYING_DISK_KUBB, EquipmentSet
 from kubb3d.physics.aero import RodDrag, piece_drag
 from kubb3d.physics.world import DT, GRAVITY, SAMPLE_INTERVAL, SETTLE_S, World, quaternion_from_euler
@@ -665,16 +666,23 @@ def check_legality(
         out.append(
             Violation(
                 rules.tilt_rule,
-                f"the baton tilted {math.degrees(metrics.max_tilt):.0f}° out of the vertical plane of its flight; more "
-                f"than {rules.max_tilt_deg:.0f}° is not allowed",
+                msg(
+                    "the baton tilted {tilt_deg:.0f}° out of the vertical plane of its flight; more "
+                    "than {max_deg:.0f}° is not allowed",
+                    tilt_deg=math.degrees(metrics.max_tilt),
+                    max_deg=rules.max_tilt_deg,
+                ),
             )
         )
     if rules.forbid_helicopter and metrics.helicopter > HELICOPTER_LIMIT:
         out.append(
             Violation(
                 rules.helicopter_rule,
-                f"helicopter throw: the baton turned {math.degrees(metrics.helicopter):.0f}° about the vertical "
-                "(besides its end-over-end spin) before its first contact",
+                msg(
+                    "helicopter throw: the baton turned {turn_deg:.0f}° about the vertical "
+                    "(besides its end-over-end spin) before its first contact",
+                    turn_deg=math.degrees(metrics.helicopter),
+                ),
             )
         )
     if side is not None and isinstance(params, ThrowParams):
@@ -684,23 +692,32 @@ def check_legality(
             out.append(
                 Violation(
                     rules.foot_rule,
-                    f"foot fault: the front foot is {-foot:.2f} m past the throwing line at the release",
+                    msg(
+                        "foot fault: the front foot is {past_m:.2f} m past the throwing line at the release",
+                        past_m=-foot,
+                    ),
                 )
             )
         elif foot - params.step_after < -1e-9:
             out.append(
                 Violation(
                     rules.foot_rule,
-                    f"foot fault: the front foot steps {params.step_after - foot:.2f} m past the throwing line after "
-                    "the release",
+                    msg(
+                        "foot fault: the front foot steps {past_m:.2f} m past the throwing line after the release",
+                        past_m=params.step_after - foot,
+                    ),
                 )
             )
         if abs(foot_y) > pitch.half_width + 1e-9:
             out.append(
                 Violation(
                     rules.foot_rule,
-                    f"foot fault: the front foot is outside the extended sidelines (|y| = {abs(foot_y):.2f} m > "
-                    f"{pitch.half_width:.2f} m)",
+                    msg(
+                        "foot fault: the front foot is outside the extended sidelines (|y| = {y_m:.2f} m > "
+                        "{half_width_m:.2f} m)",
+                        y_m=abs(foot_y),
+                        half_width_m=pitch.half_width,
+                    ),
                 )
             )
     elif side is not None:
@@ -709,15 +726,20 @@ def check_legality(
         if pitch.forward(side) * (x - lx) > 1e-9:
             out.append(
                 Violation(
-                    rules.foot_rule, f"foot fault: the release point is {abs(x - lx):.2f} m past the throwing line"
+                    rules.foot_rule,
+                    msg("foot fault: the release point is {past_m:.2f} m past the throwing line", past_m=abs(x - lx)),
                 )
             )
         if abs(y) > pitch.half_width + 1e-9:
             out.append(
                 Violation(
                     rules.foot_rule,
-                    f"foot fault: the release point is outside the extended sidelines (|y| = {abs(y):.2f} m > "
-                    f"{pitch.half_width:.2f} m)",
+                    msg(
+                        "foot fault: the release point is outside the extended sidelines (|y| = {y_m:.2f} m > "
+                        "{half_width_m:.2f} m)",
+                        y_m=abs(y),
+                        half_width_m=pitch.half_width,
+                    ),
                 )
             )
     return out

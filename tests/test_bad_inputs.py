@@ -155,6 +155,7 @@ CASES: list[tuple[str, str]] = [
     ("judge {d}/scenario_tilt_str.toml", "tilt_deg"),
     ("judge {d}/scenario_tilt_bool.toml", "tilt_deg"),
     ("quiz {d}/scenario_tilt_bool.toml", "tilt_deg"),
+    ("quiz --lang xx --no-images", "available: de, en"),
     ("judge {d}/scenario_at_huge.toml", "at[0]"),
     ("judge {d}/scenario_pose_high.toml", "position[2]"),
     ("judge {d}/scenario_yaw_huge.toml", "yaw_deg"),

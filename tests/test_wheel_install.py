@@ -22,6 +22,7 @@ def outside(tmp_path):
 def test_wheel_ships_data_license_and_type_marker(built_wheel):
     names = set(zipfile.ZipFile(built_wheel).namelist())
     assert "kubb3d/py.typed" in names
+    assert {"kubb3d/locale/de/LC_MESSAGES/kubb3d.mo", "kubb3d/locale/de/LC_MESSAGES/kubb3d.po"} <= names
     assert "kubb3d/__main__.py" in names
     assert "kubb3d/scenarios/dm_king_felled_early.toml" in names
     assert "kubb3d/scenarios/experiments/hit-8m.toml" in names
@@ -48,6 +49,8 @@ def test_quiz_and_judge_check_find_the_shipped_scenarios(wheel_venv, outside):
     assert "Referee quiz: 2 scenarios" in r.stdout
     asked = r.stdout.count("your ruling>")
     assert asked >= 2 and f"of {asked}" in r.stdout.splitlines()[-1]
+    de = _run(wheel_venv, "kubb3d", "quiz", "--count", "1", "--no-images", "--lang", "de", cwd=outside, stdin="2\n")
+    assert de.returncode == 0 and "Was geschieht mit" in de.stdout, de.stdout + de.stderr  # the shipped .mo
     pngs = sorted((outside / "quiz-images").glob("*.png"))
     assert len(pngs) == 4 and all(p.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" for p in pngs)
     r = _run(wheel_venv, "kubb3d", "judge", "--check", cwd=outside)

@@ -15,6 +15,10 @@ from typing import TYPE_CHECKING, List, Optional
 
 import typer
 
+from kubb3d.cli.lang import lang_option, translator_for
+from kubb3d.i18n import ENGLISH, Translator
+from kubb3d.judge.messages import N_, msg
+
 
 def _fail(msg: str) -> None:
     typer.echo(f"error: {msg}", err=True)
@@ -25,23 +29,30 @@ if TYPE_CHECKING:
     from kubb3d.scenario import Result
 
 
-def _format(res: Result) -> str:
+PENALTY_MODES = {"throw": N_("throw"), "place": N_("place")}
+"""How penalty kubbs are brought in (thrown by the opponent, DM §6; placed, WS basic rule 11)."""
+
+
+def _format(res: Result, tr: Translator = ENGLISH) -> str:
     lines = [f"{res.path}: {res.spec.title} [{res.spec.ruleset}]"]
     for r in res.judgement.rulings:
         extra = []
         if r.hand_check:
-            extra.append("hand check")
+            extra.append(tr(msg("hand check")))
         if r.raised_pose is not None:
             x, y, _ = r.raised_pose.position
-            extra.append(f"at ({x:.3f}, {y:.3f}) m")
+            extra.append(tr(msg("at ({x:.3f}, {y:.3f}) m", x=x, y=y)))
         tail = f" ({'; '.join(extra)})" if extra else ""
-        lines.append(f"  {r.piece:<8} {r.status.value:<9} → {r.consequence.value}{tail}  [{', '.join(r.rules)}]")
-        lines.append(f"           {r.reason}")
+        lines.append(
+            f"  {r.piece:<8} {tr(r.status.value):<9} → {tr(r.consequence.value)}{tail}  [{', '.join(r.rules)}]"
+        )
+        lines.append(f"           {tr(r.reason)}")
     j = res.judgement
     if getattr(j, "winner", None):
-        lines.append(f"  game: side {j.winner} wins, side {j.loser} loses")
+        lines.append("  " + tr(msg("game: side {winner} wins, side {loser} loses", winner=j.winner, loser=j.loser)))
     if getattr(j, "penalty", None):
-        lines.append(f"  penalty kubbs: {j.penalty}")
+        mode = tr(PENALTY_MODES.get(j.penalty, j.penalty))
+        lines.append("  " + tr(msg("penalty kubbs: {mode}", mode=mode)))
     return "\n".join(lines)
 
 
@@ -53,10 +64,13 @@ def judge_command(
     ),
     as_json: bool = typer.Option(False, "--json", help="Print the rulings as JSON."),
     check: bool = typer.Option(False, "--check", help="Compare with the expected rulings; exit 1 on any difference."),
+    lang: Optional[str] = lang_option(),
 ) -> None:
     """Build judge scenarios in physics, let them settle and print the referee's rulings."""
     from kubb3d.library import scenarios_dir
     from kubb3d.scenario import ScenarioError, collect, run
+
+    tr = translator_for(lang)
 
     try:
         paths = collect(files or [scenarios_dir()])
@@ -79,7 +93,7 @@ def judge_command(
             else:
                 typer.echo(f"ok   {p}")
         elif not as_json:
-            typer.echo(_format(res))
+            typer.echo(_format(res, tr))
             for m in res.mismatches:
                 typer.echo(f"  differs from expected: {m}")
     if as_json:
@@ -106,14 +120,16 @@ def quiz_command(
     count: Optional[int] = typer.Option(None, min=1, help="Ask at most this many scenarios."),
     out: Path = typer.Option(Path("quiz-images"), help="Folder for the rendered top and side views (PNG)."),
     images: bool = typer.Option(True, help="Render the views (off: text only)."),
+    lang: Optional[str] = lang_option(),
 ) -> None:
     """Referee training: rule on scenarios one at a time, then see the right ruling and its rule."""
     from kubb3d.library import scenarios_dir
     from kubb3d.quiz import run_quiz
     from kubb3d.scenario import ScenarioError
 
+    tr = translator_for(lang)
     try:
-        run_quiz(files or [scenarios_dir()], seed=seed, count=count, out_dir=out, images=images)
+        run_quiz(files or [scenarios_dir()], seed=seed, count=count, out_dir=out, images=images, tr=tr)
     except ScenarioError as exc:
         _fail(str(exc))
 

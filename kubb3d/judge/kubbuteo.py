@@ -20,6 +20,7 @@ import math
 from collections.abc import Sequence
 
 from kubb3d.judge import citations as C
+from kubb3d.judge.messages import msg
 from kubb3d.judge.analysis import ContactIndex
 from kubb3d.judge.geometry import overlap_depth
 from kubb3d.judge.inkast import InkastContext, InkastJudgement
@@ -114,7 +115,11 @@ def judge_return(after: Snapshot, ctx: InkastContext, params: JudgeParams) -> In
                     status=a.status,
                     consequence=Consequence.GAME_LOST,
                     rules=rules,
-                    reason=f"A returned kubb knocked the king down, so side {ctx.inkasting_side} loses. ({a.reason})",
+                    reason=msg(
+                        "A returned kubb knocked the king down, so side {side} loses. ({why})",
+                        side=ctx.inkasting_side,
+                        why=a.reason,
+                    ),
                 )
             )
     for pid, pose in sorted(ctx.before.items()):
@@ -129,7 +134,9 @@ def judge_return(after: Snapshot, ctx: InkastContext, params: JudgeParams) -> In
                     status=analyse(after, pid, params, index=index).status,
                     consequence=Consequence.RAISE_AT_ORIGINAL_SPOT,
                     rules=rules,
-                    reason=f"{pid} was moved by a returned kubb, so it is stood up again where it stood.",
+                    reason=msg(
+                        "{piece} was moved by a returned kubb, so it is stood up again where it stood.", piece=pid
+                    ),
                     raised_pose=pose,
                 )
             )
@@ -144,7 +151,11 @@ def judge_return(after: Snapshot, ctx: InkastContext, params: JudgeParams) -> In
         a = analyse(after, kid, params, index=index)
         short = p.position[0] < 0 if half == "B" else p.position[0] > 0
         if a.status is Status.OFF_BOARD or short:
-            why = "went off the board" if a.status is Status.OFF_BOARD else "did not reach the receiving half"
+            why = (
+                msg("{piece} went off the board", piece=kid)
+                if a.status is Status.OFF_BOARD
+                else msg("{piece} did not reach the receiving half", piece=kid)
+            )
             if ctx.attempt == 1 and first_miss:
                 rulings.append(
                     Ruling(
@@ -152,7 +163,7 @@ def judge_return(after: Snapshot, ctx: InkastContext, params: JudgeParams) -> In
                         status=a.status,
                         consequence=Consequence.RETHROW,
                         rules=rules,
-                        reason=f"{kid} {why}: a misflick; the first misflick is flicked again.",
+                        reason=msg("{why}: a misflick; the first misflick is flicked again.", why=why),
                         valid=False,
                     )
                 )
@@ -163,9 +174,10 @@ def judge_return(after: Snapshot, ctx: InkastContext, params: JudgeParams) -> In
                         status=a.status,
                         consequence=Consequence.PENALTY_KUBB,
                         rules=rules,
-                        reason=(
-                            f"{kid} {why}: a further misflick, placed by the receiving player anywhere in his half at "
-                            "least 2 in from the king."
+                        reason=msg(
+                            "{why}: a further misflick, placed by the receiving player anywhere in his half at "
+                            "least 2 in from the king.",
+                            why=why,
                         ),
                         valid=False,
                     )
@@ -181,7 +193,9 @@ def judge_return(after: Snapshot, ctx: InkastContext, params: JudgeParams) -> In
                 status=a.status,
                 consequence=Consequence.RAISE_HERE,
                 rules=rules,
-                reason=f"{kid} came to rest in half {half}, so it is stood up where it rests.",
+                reason=msg(
+                    "{piece} came to rest in half {half}, so it is stood up where it rests.", piece=kid, half=half
+                ),
                 raised_pose=pose,
                 valid=True,
             )

@@ -49,6 +49,7 @@ import math
 from dataclasses import dataclass, replace
 from typing import Mapping, cast
 
+from kubb3d.judge.messages import join, msg, piece_name
 from kubb3d.judge.geometry import (
     UP,
     Pt,
@@ -322,9 +323,10 @@ def judge_inkast(after: Snapshot, ctx: InkastContext, params: JudgeParams | None
                     status=ka.status,
                     consequence=Consequence.GAME_LOST,
                     rules=cites.game_end,
-                    reason=(
-                        f"An inkasted kubb of side {ctx.inkasting_side} felled the king before all kubbs were down, so "
-                        f"side {ctx.inkasting_side} loses."
+                    reason=msg(
+                        "An inkasted kubb of side {side} felled the king before all kubbs were down, so "
+                        "side {side} loses.",
+                        side=ctx.inkasting_side,
                     ),
                     hand_check=False,
                 )
@@ -346,8 +348,15 @@ def judge_inkast(after: Snapshot, ctx: InkastContext, params: JudgeParams | None
                     consequence=Consequence.RAISE_AT_ORIGINAL_SPOT,
                     rules=cites.inkast_disturbed,
                     reason=(
-                        f"{pid} was {'knocked over' if a.status is not Status.STANDING else 'moved'} by an inkasted "
-                        "kubb, so it is set up again where it stood."
+                        msg(
+                            "{piece} was knocked over by an inkasted kubb, so it is set up again where it stood.",
+                            piece=piece_name(pid),
+                        )
+                        if a.status is not Status.STANDING
+                        else msg(
+                            "{piece} was moved by an inkasted kubb, so it is set up again where it stood.",
+                            piece=piece_name(pid),
+                        )
                     ),
                     hand_check=False,
                     raised_pose=pose,
@@ -427,7 +436,9 @@ def judge_inkast(after: Snapshot, ctx: InkastContext, params: JudgeParams | None
         options[kid] = list(first)
         if valid(first[0]):
             commit(kid, first[0])
-            notes[kid] = f"it leaned on {supporter} with one edge on the ground, so it is tipped over that edge"
+            notes[kid] = msg(
+                "it leaned on {other} with one edge on the ground, so it is tipped over that edge", other=supporter
+            )
             continue
         if supporter in lying or supporter in leaning:
             if supporter in leaning:
@@ -443,9 +454,11 @@ def judge_inkast(after: Snapshot, ctx: InkastContext, params: JudgeParams | None
         options[kid] = list(first) + list(second)
         ok = second[0] if valid(second[0]) else None
         commit(kid, ok)
-        notes[kid] = (
-            f"tipped over its ground edge it would stand out, so {supporter} is raised first and {kid} is tipped over "
-            "its other edge"
+        notes[kid] = msg(
+            "tipped over its ground edge it would stand out, so {other} is raised first and {piece} is tipped over "
+            "its other edge",
+            other=supporter,
+            piece=kid,
         )
 
     # the order of raising decides which of two kubbs with overlapping tipping squares gets
@@ -464,14 +477,17 @@ def judge_inkast(after: Snapshot, ctx: InkastContext, params: JudgeParams | None
         xb = columns(rows)[0]
         d2 = unit((xb[0], xb[1], 0.0))[:2]
         base = square(base_c, d2, p.half_extents[0])
-        note = "it landed upright on its base"
+        note: str = msg("it landed upright on its base")
         pushed = _push_clear(base_c, d2, p.half_extents[0], others(kid), params)
         if pushed is not None:
             # it stands on the spot of a kubb set up again there (WS basic rule 14, DM §5), or
             # overlaps another: moved straight off it until they touch (kubb3d's decision)
             base_c, who = pushed
             base = square(base_c, d2, p.half_extents[0])
-            note += f" where {who} stands, so it is moved off {who} until they touch"
+            note = msg(
+                "it landed upright on its base where {other} stands, so it is moved off {other} until they touch",
+                other=piece_name(who),
+            )
         inside = _inside(base, pitch, half_side, params.line_tol)
         stood = TipOption(
             -1, Pose((base_c[0], base_c[1], p.half_extents[2]), quat_from_rows(rows)), base, base, "", inside, inside
@@ -504,9 +520,12 @@ def judge_inkast(after: Snapshot, ctx: InkastContext, params: JudgeParams | None
             raised[kid] = opt.pose
             if kid in stossel:
                 rules = cites.stossel
-                reason = (
-                    f"{kid} lies on {', '.join(a.supporters)} without touching the ground and would stand fully inside "
-                    f"from where it lies, so side {ctx.inkasting_side} places it anywhere valid in the field."
+                reason = msg(
+                    "{piece} lies on {others} without touching the ground and would stand fully inside "
+                    "from where it lies, so side {side} places it anywhere valid in the field.",
+                    piece=kid,
+                    others=", ".join(a.supporters),
+                    side=ctx.inkasting_side,
                 )
                 rulings.append(
                     Ruling(
@@ -530,18 +549,26 @@ def judge_inkast(after: Snapshot, ctx: InkastContext, params: JudgeParams | None
             )
             parts = [notes[kid]] if kid in notes else []
             if opt.blocked_by:
+                other = piece_name(opt.blocked_by)
                 parts.append(
-                    f"it is tipped up against {opt.blocked_by}"
-                    + (" and may stand partly out" if not opt.inside else "")
+                    msg("it is tipped up against {other}", other=other)
+                    if opt.inside
+                    else msg("it is tipped up against {other} and may stand partly out", other=other)
                 )
             if single:
-                parts.append("only one direction keeps its whole base inside the field, so that one is used")
+                parts.append(msg("only one direction keeps its whole base inside the field, so that one is used"))
             if any(o.blocked_by == KING_ID for o in options[kid]):
-                parts.append("it must not touch the king")
-            detail = "; ".join(parts)
+                parts.append(msg("it must not touch the king"))
+            detail = join(parts, "; ")
+            where = {"piece": kid, "x": opt.pose.position[0], "y": opt.pose.position[1]}
             reason = (
-                f"{kid} is valid and is raised over its short edge at ({opt.pose.position[0]:.2f}, "
-                f"{opt.pose.position[1]:.2f}) m" + (f": {detail}." if detail else ".")
+                msg(
+                    "{piece} is valid and is raised over its short edge at ({x:.2f}, {y:.2f}) m: {detail}.",
+                    **where,
+                    detail=detail,
+                )
+                if detail
+                else msg("{piece} is valid and is raised over its short edge at ({x:.2f}, {y:.2f}) m.", **where)
             )
             rulings.append(
                 Ruling(
@@ -557,14 +584,16 @@ def judge_inkast(after: Snapshot, ctx: InkastContext, params: JudgeParams | None
             )
             continue
         if kid in stossel:
-            why = (
-                f"{kid} lies on {', '.join(a.supporters)} and from its theoretical position it would not stand fully "
-                "inside the field"
+            why = msg(
+                "{piece} lies on {others} and from its theoretical position it would not stand fully "
+                "inside the field",
+                piece=kid,
+                others=", ".join(a.supporters),
             )
         elif kid in upright:
-            why = f"{kid} stands with part of its base outside the field"
+            why = msg("{piece} stands with part of its base outside the field", piece=kid)
         else:
-            why = f"{kid} cannot be raised with its whole base inside the field in either direction"
+            why = msg("{piece} cannot be raised with its whole base inside the field in either direction", piece=kid)
         if ctx.attempt == 1:
             rules = cites.inkast_invalid
             rulings.append(
@@ -573,7 +602,7 @@ def judge_inkast(after: Snapshot, ctx: InkastContext, params: JudgeParams | None
                     status=a.status,
                     consequence=Consequence.RETHROW,
                     rules=rules,
-                    reason=f"{why}, so the inkast is invalid and it is thrown again once.",
+                    reason=msg("{why}, so the inkast is invalid and it is thrown again once.", why=why),
                     hand_check=False,
                     raised_pose=None,
                     valid=False,
@@ -583,15 +612,21 @@ def judge_inkast(after: Snapshot, ctx: InkastContext, params: JudgeParams | None
             rules = cites.penalty_kubb
             if book.penalty == "throw":
                 penalty = "throw"
-                reason = (
-                    f"{why} after the rethrow, so it becomes a penalty kubb: side {half_side} throws it into its own "
-                    f"half from the same baseline, alternating with side {ctx.inkasting_side} until it lands valid."
+                reason = msg(
+                    "{why} after the rethrow, so it becomes a penalty kubb: side {half} throws it into its own "
+                    "half from the same baseline, alternating with side {side} until it lands valid.",
+                    why=why,
+                    half=half_side,
+                    side=ctx.inkasting_side,
                 )
             else:
                 penalty = "place"
-                reason = (
-                    f"{why} after the rethrow, so side {half_side} places it freely in its own field, at least one "
-                    f"baton length ({params.baton_length:.2f} m) from the king."
+                reason = msg(
+                    "{why} after the rethrow, so side {half} places it freely in its own field, at least one "
+                    "baton length ({baton_m:.2f} m) from the king.",
+                    why=why,
+                    half=half_side,
+                    baton_m=params.baton_length,
                 )
             rulings.append(
                 Ruling(

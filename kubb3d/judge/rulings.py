@@ -3,6 +3,9 @@
 A :class:`Ruling` is the contract between the judge and the match engine (the
 rules engine reads rulings, never physics). Citations use the seed short
 names and sections of the rule documents (docs/sources.md): ``DM §5``, ``WS basic rule 13``.
+The values of :class:`Status` and :class:`Consequence` are English and marked for translation
+(``N_``); a reason is a :class:`kubb3d.judge.messages.Msg` where the judge builds it from a
+template (docs/german.md).
 """
 
 from __future__ import annotations
@@ -11,45 +14,47 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
+from kubb3d.judge.messages import N_
+
 
 class Status(str, Enum):
     """A kubb's or the king's state at rest (DM §5, §7; WS basic rules 8–9)."""
 
-    STANDING = "standing"
+    STANDING = N_("standing")
     """Upright on an end face and self-supporting."""
-    FALLEN = "fallen"
+    FALLEN = N_("fallen")
     """Lying, or tilted past its tipping angle."""
-    LEANING = "leaning"
+    LEANING = N_("leaning")
     """Upright-ish but held up by another body: counts as fallen (DM §5, WS basic rule 9)."""
-    STOSSEL = "stößel"
+    STOSSEL = N_("stößel")
     """Lying on other kubbs with no ground contact (DM §7)."""
-    OFF_BOARD = "off the board"
+    OFF_BOARD = N_("off the board")
     """Kubbuteo: the piece touches the floor or rests below the board top (KT rules); counts as knocked."""
 
 
 class Consequence(str, Enum):
     """What has to happen to a piece after a ruling."""
 
-    NONE = "none"
+    NONE = N_("none")
     """Nothing: the piece stays as it is (e.g. a standing kubb)."""
-    COUNTS_AS_FELLED = "counts as felled"
+    COUNTS_AS_FELLED = N_("counts as felled")
     """The kubb is down: it will be inkasted by its owner (DM §6, WS basic rule 10)."""
-    RAISE_AT_ORIGINAL_SPOT = "raise at original spot"
+    RAISE_AT_ORIGINAL_SPOT = N_("raise at original spot")
     """Stood up again where it stood before (early baseline kubb, illegal throw, accident)."""
-    SET_INSIDE = "set inside"
+    SET_INSIDE = N_("set inside")
     """A standing kubb pushed across a sideline is set back just inside (kubb3d's decision),
     see ``Ruling.raised_pose``."""
-    RAISE_HERE = "raise here"
+    RAISE_HERE = N_("raise here")
     """An inkasted kubb is raised where it lies (DM §7), see ``Ruling.raised_pose``."""
-    RETHROW = "rethrow"
+    RETHROW = N_("rethrow")
     """An invalid inkast: thrown again once (DM §6, WS basic rule 11)."""
-    PENALTY_KUBB = "penalty kubb"
+    PENALTY_KUBB = N_("penalty kubb")
     """Invalid twice: becomes a penalty kubb (DM §6 throw, WS basic rule 11 free placement)."""
-    PLACE_FREELY = "place freely"
+    PLACE_FREELY = N_("place freely")
     """A stößel or penalty kubb placed by hand at a valid spot (DM §7, WS basic rule 11)."""
-    GAME_LOST = "game lost"
+    GAME_LOST = N_("game lost")
     """The king fell early: the thrower's side loses (DM §1, WS "End of the Game")."""
-    GAME_WON = "game won"
+    GAME_WON = N_("game won")
     """The king fell to a legal king throw after all kubbs were down (DM §10)."""
 
 

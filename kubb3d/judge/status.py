@@ -31,9 +31,10 @@ contacts from geometry: corners at most ``ground_tol`` above the ground (z = 0).
 from __future__ import annotations
 
 import math
-from typing import Callable, Iterable
+from typing import Callable
 
 from kubb3d.judge.analysis import Analysis, ContactIndex
+from kubb3d.judge.messages import msg, names, piece_name
 from kubb3d.judge.geometry import Vec, ccw, columns, com, end_face, inside_margin, rot, tipping_angle
 from kubb3d.judge.params import DEFAULT_PARAMS, JudgeParams
 from kubb3d.judge.rulings import Status
@@ -47,11 +48,8 @@ other body touching it is taken away (DM §5). See :class:`kubb3d.handcheck.Phys
 JUDGED_KINDS = ("kubb", "king")
 
 
-def _names(ids: Iterable[str]) -> str:
-    names = list(ids)
-    if len(names) <= 1:
-        return "".join(names)
-    return ", ".join(names[:-1]) + " and " + names[-1]
+def _stands(name: str) -> str:
+    return msg("{name} stands on its base and carries its own weight without help from any other piece.", name=name)
 
 
 def knocked_past_tipping(p: PieceState, params: JudgeParams = DEFAULT_PARAMS) -> bool:
@@ -123,16 +121,14 @@ def analyse(
     # a body that only presses down on the piece (lies on top of it) does not hold it up
     strong = tuple(o for o in strong if up_push.get(o, 0.0) > -0.5)
 
-    name = piece_id
+    name = piece_name(piece_id)
     if grounded and tilt <= params.flat_tilt and not strong:
         # fast path (most pieces): flat on its base, nothing leaning on it; the centre of
         # mass is then at least hx·cos(t) − hc·sin(t) inside the base (≥ 3 cm for a kubb)
         hx, _, hz = p.half_extents
         margin = hx * math.cos(tilt) - (hz + p.com_local[2]) * math.sin(tilt)
         if margin >= params.doubt_margin:
-            return Analysis(piece_id, Status.STANDING, f"{name} stands on its base and carries its own weight without "
-                                                       "help from any other "
-                                                       "piece.", tilt, margin, True, touching, (), False)
+            return Analysis(piece_id, Status.STANDING, _stands(name), tilt, margin, True, touching, (), False)
     face = end_face(p, end)
     cm = com(p)
     margin = (
@@ -146,7 +142,7 @@ def analyse(
             return Analysis(
                 piece_id,
                 Status.STOSSEL,
-                f"{name} lies on {_names(kubbs)} without touching the ground.",
+                msg("{name} lies on {others} without touching the ground.", name=name, others=names(kubbs)),
                 tilt,
                 margin,
                 False,
@@ -158,7 +154,7 @@ def analyse(
             return Analysis(
                 piece_id,
                 Status.FALLEN,
-                f"{name} rests on {_names(touching)} and does not touch the ground.",
+                msg("{name} rests on {others} and does not touch the ground.", name=name, others=names(touching)),
                 tilt,
                 margin,
                 False,
@@ -167,38 +163,66 @@ def analyse(
                 False,
             )
         return Analysis(
-            piece_id, Status.FALLEN, f"{name} does not rest on the ground.", tilt, margin, False, touching, (), False
+            piece_id,
+            Status.FALLEN,
+            msg("{name} does not rest on the ground.", name=name),
+            tilt,
+            margin,
+            False,
+            touching,
+            (),
+            False,
         )
     if tilt >= params.lying_tilt:
-        extra = f", propped on {_names(strong)}" if strong else ""
+        extra = msg(", propped on {others}", others=names(strong)) if strong else ""
         return Analysis(
-            piece_id, Status.FALLEN, f"{name} lies on the ground{extra}.", tilt, margin, True, touching, (), False
+            piece_id,
+            Status.FALLEN,
+            msg("{name} lies on the ground{extra}.", name=name, extra=extra),
+            tilt,
+            margin,
+            True,
+            touching,
+            (),
+            False,
         )
     supporters: tuple[str, ...]
     if margin >= params.tip_margin:
         doubt = bool(strong) and (margin < params.doubt_margin or tilt > params.flat_tilt)
         status, reason, supporters = (
             Status.STANDING,
-            f"{name} stands on its base and carries its own weight without help from any other piece.",
+            _stands(name),
             (),
         )
         if strong:
-            reason = (
-                f"{name} stands on its own: it touches {_names(strong)} but its centre of mass is over its base, so it "
-                "does not need them."
+            reason = msg(
+                "{name} stands on its own: it touches {others} but its centre of mass is over its base, so it "
+                "does not need them.",
+                name=name,
+                others=names(strong),
             )
     elif strong:
         doubt = margin > -params.doubt_margin
         status, reason, supporters = (
             Status.LEANING,
-            f"{name} is tilted {deg:.0f}° and only stays up because it leans on {_names(strong)}.",
+            msg(
+                "{name} is tilted {deg:.0f}° and only stays up because it leans on {others}.",
+                name=name,
+                deg=deg,
+                others=names(strong),
+            ),
             strong,
         )
     else:
         doubt = False
         status, reason, supporters = (
             Status.FALLEN,
-            f"{name} is tilted {deg:.0f}°, past its tipping angle of {math.degrees(tipping_angle(p)):.0f}°.",
+            msg(
+                "{name} is tilted {deg:.0f}°, past its tipping angle of {tipping:.0f}°.",
+                name=name,
+                deg=deg,
+                tipping=math.degrees(tipping_angle(p)),
+            ),
             (),
         )
     if doubt and hand_check is not None:
@@ -207,7 +231,11 @@ def analyse(
             return Analysis(
                 piece_id,
                 Status.STANDING,
-                f"In the hand check {name} stood on its own once {_names(helpers)} was taken away, so it is standing.",
+                msg(
+                    "In the hand check {name} stood on its own once {others} was taken away, so it is standing.",
+                    name=name,
+                    others=names(helpers),
+                ),
                 tilt,
                 margin,
                 True,
@@ -219,7 +247,11 @@ def analyse(
         return Analysis(
             piece_id,
             Status.LEANING,
-            f"In the hand check {name} fell once {_names(helpers)} was taken away, so it only stood with that help.",
+            msg(
+                "In the hand check {name} fell once {others} was taken away, so it only stood with that help.",
+                name=name,
+                others=names(helpers),
+            ),
             tilt,
             margin,
             True,

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import math
 
+from kubb3d.judge.messages import msg, piece_name
 from kubb3d.judge.analysis import Analysis, ContactIndex
 from kubb3d.judge.geometry import apply, ccw, com, convex_hull, inside_margin, rot
 from kubb3d.judge.params import JudgeParams
@@ -99,7 +100,7 @@ def off_board(snapshot: Snapshot, piece_id: str, index: ContactIndex) -> bool:
 
 def analyse_table_piece(snapshot: Snapshot, p: PieceState, params: JudgeParams, index: ContactIndex) -> Analysis:
     """Status of a disk kubb or the mushroom king (module doc)."""
-    name = p.id
+    name = piece_name(p.id)
     recs = index.by_piece.get(p.id)
     forces: dict[str, float] = {}
     up: dict[str, float] = {}
@@ -125,7 +126,15 @@ def analyse_table_piece(snapshot: Snapshot, p: PieceState, params: JudgeParams, 
         tilt = math.acos(max(-1.0, min(1.0, rm[2][2])))
     if off_board(snapshot, p.id, index):
         return Analysis(
-            p.id, Status.OFF_BOARD, f"{name} went off the board.", tilt, -math.inf, False, touching, (), False
+            p.id,
+            Status.OFF_BOARD,
+            msg("{name} went off the board.", name=name),
+            tilt,
+            -math.inf,
+            False,
+            touching,
+            (),
+            False,
         )
     pts = _disk_outline(p) if p.shape == "disk" else None
     if recs is None:
@@ -136,7 +145,7 @@ def analyse_table_piece(snapshot: Snapshot, p: PieceState, params: JudgeParams, 
             return Analysis(
                 p.id,
                 Status.FALLEN,
-                f"{name} rests on {', '.join(touching)} and does not touch the board.",
+                msg("{name} rests on {others} and does not touch the board.", name=name, others=", ".join(touching)),
                 tilt,
                 -math.inf,
                 False,
@@ -145,13 +154,23 @@ def analyse_table_piece(snapshot: Snapshot, p: PieceState, params: JudgeParams, 
                 False,
             )
         return Analysis(
-            p.id, Status.FALLEN, f"{name} does not rest on the board.", tilt, -math.inf, False, touching, (), False
+            p.id,
+            Status.FALLEN,
+            msg("{name} does not rest on the board.", name=name),
+            tilt,
+            -math.inf,
+            False,
+            touching,
+            (),
+            False,
         )
     if tilt >= params.lying_tilt:
-        what = "on a face" if p.shape == "disk" else "on its side"
-        return Analysis(
-            p.id, Status.FALLEN, f"{name} lies {what} on the board.", tilt, -math.inf, True, touching, (), False
+        lies = (
+            msg("{name} lies on a face on the board.", name=name)
+            if p.shape == "disk"
+            else msg("{name} lies on its side on the board.", name=name)
         )
+        return Analysis(p.id, Status.FALLEN, lies, tilt, -math.inf, True, touching, (), False)
     cm = com(p)
     if pts is not None:
         sup, on_flat, _ = _support(pts, params.base_tol)
@@ -169,10 +188,16 @@ def analyse_table_piece(snapshot: Snapshot, p: PieceState, params: JudgeParams, 
         margin = stem_r * math.cos(tilt) - math.hypot(cm[0] - fx, cm[1] - fy)
     deg = math.degrees(tilt)
     if margin >= params.tip_margin:
-        reason = f"{name} stands on its {'flat' if p.shape == 'disk' else 'stem'} and carries its own weight."
+        reason = (
+            msg("{name} stands on its flat and carries its own weight.", name=name)
+            if p.shape == "disk"
+            else msg("{name} stands on its stem and carries its own weight.", name=name)
+        )
         if strong:
-            reason = (
-                f"{name} stands on its own: it touches {', '.join(strong)} but its centre of mass is over its base."
+            reason = msg(
+                "{name} stands on its own: it touches {others} but its centre of mass is over its base.",
+                name=name,
+                others=", ".join(strong),
             )
         return Analysis(
             p.id,
@@ -189,7 +214,12 @@ def analyse_table_piece(snapshot: Snapshot, p: PieceState, params: JudgeParams, 
         return Analysis(
             p.id,
             Status.LEANING,
-            f"{name} is tilted {deg:.0f}° and only stays up because it leans on {', '.join(strong)}.",
+            msg(
+                "{name} is tilted {deg:.0f}° and only stays up because it leans on {others}.",
+                name=name,
+                deg=deg,
+                others=", ".join(strong),
+            ),
             tilt,
             margin,
             True,
@@ -201,7 +231,7 @@ def analyse_table_piece(snapshot: Snapshot, p: PieceState, params: JudgeParams, 
         return Analysis(
             p.id,
             Status.FALLEN,
-            f"{name} rests on its round rim, not on its flat.",
+            msg("{name} rests on its round rim, not on its flat.", name=name),
             tilt,
             margin,
             True,
@@ -212,7 +242,7 @@ def analyse_table_piece(snapshot: Snapshot, p: PieceState, params: JudgeParams, 
     return Analysis(
         p.id,
         Status.FALLEN,
-        f"{name} is tilted {deg:.0f}°, past its tipping angle.",
+        msg("{name} is tilted {deg:.0f}°, past its tipping angle.", name=name, deg=deg),
         tilt,
         margin,
         True,

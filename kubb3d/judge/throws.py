@@ -38,6 +38,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping
 
+from kubb3d.judge.messages import concat, join, msg, piece_name
 from kubb3d.judge.options import option
 from kubb3d.judge.params import DEFAULT_PARAMS, JudgeParams
 from kubb3d.judge.rulebook import get_rulebook
@@ -49,11 +50,11 @@ from kubb3d.snapshot import PieceState, Snapshot
 
 def _violation_rule(v: Any) -> tuple[str, str]:
     if isinstance(v, (tuple, list)) and len(v) == 2:
-        return str(v[0]), str(v[1])
+        return str(v[0]), v[1] if isinstance(v[1], str) else str(v[1])
     rule, reason = getattr(v, "rule", None), getattr(v, "reason", None)
     if rule is None:
         raise ValueError(f"a violation must be a kubb3d.throw.Violation or a (rule, reason) pair, got {v!r}")
-    return str(rule), str(reason)
+    return str(rule), reason if isinstance(reason, str) else str(reason)
 
 
 @dataclass(frozen=True)
@@ -189,13 +190,16 @@ def judge_throw(
     target_kubbs = sorted(pid for pid, p in pieces.items() if p.kind == "kubb" and p.side == target)
     standing_field = set(ctx.field_kubbs) - set(ctx.already_felled)
     foul_rules = book.foul_cites(tuple(dict.fromkeys(_violation_rule(v)[0] for v in ctx.violations)))
-    foul_text = (
-        "; ".join(_violation_rule(v)[1].rstrip(".") for v in ctx.violations) or "the throw broke a throwing rule"
+    foul_text = join([_no_period(_violation_rule(v)[1]) for v in ctx.violations], "; ") or msg(
+        "the throw broke a throwing rule"
     )
     warned = not ctx.legal and ctx.earlier_fouls == 0 and bool(option(ctx.options, "first_foul_warning", ctx.ruleset))
     legal = ctx.legal or warned
     warn_text = (
-        f" The throw broke a throwing rule ({foul_text}), but a first foul is only warned (DM §5), so it counts."
+        msg(
+            " The throw broke a throwing rule ({fouls}), but a first foul is only warned (DM §5), so it counts.",
+            fouls=foul_text,
+        )
         if warned
         else ""
     )
@@ -232,7 +236,7 @@ def judge_throw(
                     status=a.status,
                     consequence=Consequence.RAISE_AT_ORIGINAL_SPOT,
                     rules=cites.accident,
-                    reason=f"{pid} was moved by accident, not by a throw, so it is stood up again where it stood.",
+                    reason=_accident(pid),
                     hand_check=hc,
                     raised_pose=_raise_pose(ctx, pid),
                 )
@@ -243,8 +247,11 @@ def judge_throw(
         if pid == KING_ID:
             if not down:
                 touched = (
-                    f" although {a.touching[0] if len(a.touching) == 1 else 'other pieces'} "
-                    f"touch{'es' if len(a.touching) == 1 else ''} it"
+                    (
+                        msg(" although {other} touches it", other=piece_name(a.touching[0]))
+                        if len(a.touching) == 1
+                        else msg(" although other pieces touch it")
+                    )
                     if a.touching
                     else ""
                 )
@@ -254,7 +261,10 @@ def judge_throw(
                         status=a.status,
                         consequence=Consequence.NONE,
                         rules=cites.game_end,
-                        reason=f"The king still stands on its own{touched}; only a felled king ends the game.",
+                        reason=msg(
+                            "The king still stands on its own{touched}; only a felled king ends the game.",
+                            touched=touched,
+                        ),
                         hand_check=hc,
                     )
                 )
@@ -262,7 +272,7 @@ def judge_throw(
             why = (
                 a.reason
                 if a.status is not Status.STANDING
-                else "The king stands again but was knocked past its tipping angle during the throw."
+                else msg("The king stands again but was knocked past its tipping angle during the throw.")
             )
             if ctx.king_throw:
                 if legal:
@@ -274,9 +284,11 @@ def judge_throw(
                             status=a.status,
                             consequence=Consequence.GAME_WON,
                             rules=rules,
-                            reason=(
-                                f"Side {ctx.thrower} felled the king with a legal king throw after all kubbs were "
-                                f"down, so side {ctx.thrower} wins.{warn_text}"
+                            reason=msg(
+                                "Side {side} felled the king with a legal king throw after all kubbs were "
+                                "down, so side {side} wins.{warning}",
+                                side=ctx.thrower,
+                                warning=warn_text,
                             ),
                             hand_check=hc,
                         )
@@ -289,9 +301,10 @@ def judge_throw(
                             status=a.status,
                             consequence=Consequence.RAISE_AT_ORIGINAL_SPOT,
                             rules=tuple(dict.fromkeys(rules)),
-                            reason=(
-                                f"The king throw was not legal ({foul_text}), so it does not count and the king is set "
-                                "up again."
+                            reason=msg(
+                                "The king throw was not legal ({fouls}), so it does not count and the king is set "
+                                "up again.",
+                                fouls=foul_text,
                             ),
                             hand_check=hc,
                             raised_pose=_raise_pose(ctx, pid),
@@ -309,7 +322,7 @@ def judge_throw(
                         status=a.status,
                         consequence=Consequence.RAISE_AT_ORIGINAL_SPOT,
                         rules=rules,
-                        reason=(
+                        reason=msg(
                             "All kubbs were down but this was not a king throw from the baseline, so the throw is "
                             "invalid and the king is set up again."
                         ),
@@ -328,9 +341,12 @@ def judge_throw(
                     status=a.status,
                     consequence=Consequence.GAME_LOST,
                     rules=rules,
-                    reason=(
-                        f"Side {ctx.thrower} felled the king before all kubbs of side {target}'s half were down, so "
-                        f"side {ctx.thrower} loses. ({why})"
+                    reason=msg(
+                        "Side {side} felled the king before all kubbs of side {target}'s half were down, so "
+                        "side {side} loses. ({why})",
+                        side=ctx.thrower,
+                        target=target,
+                        why=why,
                     ),
                     hand_check=hc,
                 )
@@ -346,9 +362,10 @@ def judge_throw(
                     status=a.status,
                     consequence=Consequence.RAISE_AT_ORIGINAL_SPOT,
                     rules=rules,
-                    reason=(
-                        f"{pid} was felled earlier while field kubbs stood, so it is raised at its spot at the end of "
-                        "the round."
+                    reason=msg(
+                        "{piece} was felled earlier while field kubbs stood, so it is raised at its spot at the end of "
+                        "the round.",
+                        piece=pid,
                     ),
                     hand_check=hc,
                     raised_pose=_raise_pose(ctx, pid),
@@ -360,12 +377,13 @@ def judge_throw(
             felled.add(pid)
             if a.status is Status.STANDING:
                 rules = cites.knocked_past_tipping
-                reason = (
-                    f"{pid} stands again, but it was already felled earlier this round, so it still counts as felled."
+                reason = msg(
+                    "{piece} stands again, but it was already felled earlier this round, so it still counts as felled.",
+                    piece=pid,
                 )
             else:
                 rules = base_rules
-                reason = f"{pid} was already felled earlier this round. {a.reason}"
+                reason = msg("{piece} was already felled earlier this round. {why}", piece=pid, why=a.reason)
             rulings.append(
                 Ruling(
                     piece=pid,
@@ -392,9 +410,11 @@ def judge_throw(
                         status=a.status,
                         consequence=Consequence.SET_INSIDE,
                         rules=rules,
-                        reason=(
-                            f"{pid} still stands but was pushed {out * 100:.1f} cm across the sideline, so it is set "
-                            "back just inside the field (kubb3d's decision)."
+                        reason=msg(
+                            "{piece} still stands but was pushed {out_cm:.1f} cm across the sideline, so it is set "
+                            "back just inside the field (kubb3d's decision).",
+                            piece=pid,
+                            out_cm=out * 100,
                         ),
                         hand_check=hc,
                         raised_pose=pose,
@@ -414,9 +434,10 @@ def judge_throw(
             continue
         if a.status is Status.STANDING:
             rules = cites.knocked_past_tipping
-            why = (
-                f"{pid} stands again, but it was knocked past its tipping angle during this round, so it counts as "
-                "fallen."
+            why = msg(
+                "{piece} stands again, but it was knocked past its tipping angle during this round, so it counts as "
+                "fallen.",
+                piece=pid,
             )
         else:
             rules, why = base_rules, a.reason
@@ -428,7 +449,11 @@ def judge_throw(
                     status=a.status,
                     consequence=Consequence.RAISE_AT_ORIGINAL_SPOT,
                     rules=rules,
-                    reason=f"{pid} fell to an illegal throw ({foul_text}), so it does not count and is set up again.",
+                    reason=msg(
+                        "{piece} fell to an illegal throw ({fouls}), so it does not count and is set up again.",
+                        piece=pid,
+                        fouls=foul_text,
+                    ),
                     hand_check=hc,
                     raised_pose=_raise_pose(ctx, pid),
                 )
@@ -448,9 +473,11 @@ def judge_throw(
                     status=a.status,
                     consequence=Consequence.RAISE_AT_ORIGINAL_SPOT,
                     rules=rules,
-                    reason=(
-                        f"Baseline kubb {pid} fell while field kubbs ({', '.join(sorted(standing_field))}) still stood "
-                        "in its half, so it does not count and is raised at its spot at the end of the round."
+                    reason=msg(
+                        "Baseline kubb {piece} fell while field kubbs ({field}) still stood "
+                        "in its half, so it does not count and is raised at its spot at the end of the round.",
+                        piece=pid,
+                        field=", ".join(sorted(standing_field)),
                     ),
                     hand_check=hc,
                     raised_pose=_raise_pose(ctx, pid),
@@ -461,9 +488,13 @@ def judge_throw(
         felled.add(pid)
         newly.add(pid)
         if pid not in ctx.field_kubbs and standing_field:
-            why += (
-                f" Field kubbs {', '.join(sorted(standing_field))} stood when the throw began, but all of them fell "
-                "before it did, so it counts."
+            why = concat(
+                why,
+                msg(
+                    " Field kubbs {field} stood when the throw began, but all of them fell before it did, so it "
+                    "counts.",
+                    field=", ".join(sorted(standing_field)),
+                ),
             )
         rulings.append(
             Ruling(
@@ -471,7 +502,7 @@ def judge_throw(
                 status=a.status,
                 consequence=Consequence.COUNTS_AS_FELLED,
                 rules=tuple(dict.fromkeys(rules + warn_rules)),
-                reason=why + warn_text,
+                reason=concat(why, warn_text),
                 hand_check=hc,
             )
         )
@@ -486,16 +517,18 @@ def judge_throw(
             continue
         a = analyse(after, pid, params, hand_check, index=index)
         rules = cites.own_half
-        when = "at once" if now else "at the end of the round"
+        when = msg("at once") if now else msg("at the end of the round")
         rulings.append(
             Ruling(
                 piece=pid,
                 status=a.status,
                 consequence=Consequence.RAISE_AT_ORIGINAL_SPOT,
                 rules=rules,
-                reason=(
-                    f"{pid} stands in the thrower's own half and was moved by the throw, not aimed at; it is stood up "
-                    f"again where it stood, {when}."
+                reason=msg(
+                    "{piece} stands in the thrower's own half and was moved by the throw, not aimed at; it is stood up "
+                    "again where it stood, {when}.",
+                    piece=pid,
+                    when=when,
                 ),
                 hand_check=a.hand_check,
                 raised_pose=pose,
@@ -515,6 +548,15 @@ def judge_throw(
         loser,
         warned,
     )
+
+
+def _accident(pid: str) -> str:
+    return msg("{piece} was moved by accident, not by a throw, so it is stood up again where it stood.", piece=pid)
+
+
+def _no_period(text: str) -> str:
+    """``text`` without a final full stop (a message that has none is kept as it is)."""
+    return text.rstrip(".") if text.endswith(".") else text
 
 
 def _fell_after(pid: str, field_kubbs: Iterable[str], fall_order: tuple[str, ...]) -> bool:
@@ -582,7 +624,7 @@ def judge_accident(
                 status=a.status,
                 consequence=Consequence.RAISE_AT_ORIGINAL_SPOT,
                 rules=rules,
-                reason=f"{pid} was moved by accident, not by a throw, so it is stood up again where it stood.",
+                reason=_accident(pid),
                 hand_check=False,
                 raised_pose=round_start.get(pid),
             )

@@ -1,0 +1,84 @@
+"""Translatable messages as data: the English text plus its template and parameters.
+
+The judge, the rules engine and the match speak in :class:`Msg` values. A ``Msg`` *is* the
+English sentence (a ``str``: printing, JSON and comparisons see the English text, byte for
+byte as before), and it also keeps the message template (the gettext ``msgid``) and its named
+parameters, so a program at the edge (the command line, the 3D view, the quiz) can produce the
+same sentence in another language (:func:`kubb3d.i18n.render`, docs/german.md). Nothing here
+knows about languages: there is no language state in the judge.
+
+``N_`` only marks a literal for the catalog extractor and returns it unchanged.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable, Mapping
+
+
+def N_(text: str) -> str:
+    """Mark ``text`` as translatable (returned as it is; the extractor collects it)."""
+    return text
+
+
+class Msg(str):
+    """A sentence in English that remembers how it was made.
+
+    ``Msg("{piece} fell.", piece="B3")`` equals the ``str`` ``"B3 fell."``; ``.template`` is
+    ``"{piece} fell."`` and ``.params`` ``{"piece": "B3"}``. Parameters are named (never
+    positional) and may be numbers, plain strings (piece ids, sides: not translated) or other
+    ``Msg`` values (translated in turn). Format specs in the template (``{tilt:.0f}``) apply in
+    every language.
+
+    Raises:
+        KeyError: a placeholder of the template has no parameter.
+    """
+
+    template: str
+    params: Mapping[str, Any]
+
+    def __new__(cls, template: str, /, **params: Any) -> Msg:
+        self = super().__new__(cls, template.format(**params) if params else template.format())
+        self.template = template
+        self.params = params
+        return self
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_rebuild, (self.template, dict(self.params)))
+
+
+def _rebuild(template: str, params: dict[str, Any]) -> Msg:
+    return Msg(template, **params)
+
+
+def msg(template: str, /, **params: Any) -> Msg:
+    """A :class:`Msg` (the name the catalog extractor looks for)."""
+    return Msg(template, **params)
+
+
+
+def piece_name(piece_id: str) -> str:
+    """A piece id as a message parameter: the king as a translatable word, other ids as they are."""
+    return msg("king") if piece_id == "king" else piece_id
+
+
+def names(ids: Iterable[str]) -> str:
+    """Piece ids for a message: ``B1``, ``B1 and B2``, ``B1, B2 and B3`` (the ``and`` translatable)."""
+    items = [piece_name(i) for i in ids]
+    if len(items) <= 1:
+        return "".join(items) if not items or not isinstance(items[0], Msg) else items[0]
+    return msg("{first} and {last}", first=", ".join(items[:-1]), last=items[-1])
+
+
+def join(parts: Iterable[str], sep: str = ", ") -> str:
+    """``parts`` joined by ``sep`` (a separator with no words), keeping each part a message of its
+    own: the result renders each part in the target language."""
+    items = list(parts)
+    if not any(isinstance(p, Msg) for p in items):
+        return sep.join(items)
+    braced = sep.replace("{", "{{").replace("}", "}}")
+    return Msg(braced.join(f"{{p{i}}}" for i in range(len(items))), **{f"p{i}": p for i, p in enumerate(items)})
+
+
+def concat(*parts: str) -> str:
+    """``parts`` one after the other (see :func:`join`)."""
+    return join(parts, "")
