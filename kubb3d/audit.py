@@ -60,6 +60,7 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import Any, Callable, Mapping
 
+from kubb3d.judge.geometry import tipping_angle as _tipping
 from kubb3d.judge.rulebook import get_rulebook
 from kubb3d.pitch import KING_ID, opponent
 
@@ -196,11 +197,6 @@ def axis_turn(q0, q1) -> float:
 def tilt_either_end(q) -> float:
     """Angle of the long axis from the vertical, either end up, rad in [0, π/2]."""
     return math.acos(min(1.0, abs(_axis(q)[2])))
-
-
-def _tipping(p) -> float:
-    hx, _, hz = p.half_extents
-    return math.atan2(hx, hz + abs(p.com_local[2]))
 
 
 def base_polygon(p) -> list[tuple[float, float]]:

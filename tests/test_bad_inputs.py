@@ -48,6 +48,8 @@ CASES: list[tuple[str, str]] = [
     ("throw --tilt-deg 200", "tilt"),
     ("throw --terrain-cm nan", "terrain"),
     ("throw --side C", "side"),
+    ("throw --target B3 --azimuth-deg 500", "--azimuth-deg cannot be given with --target"),
+    ("throw --target B3 --speed 8", "--speed cannot be given with --target"),
     # --- every throw number has the range of a spec's [throw]
     ("throw --release-angle-deg 1e9", "--release-angle-deg"),
     ("throw --spin-rps nan", "--spin-rps"),
@@ -162,6 +164,7 @@ CASES: list[tuple[str, str]] = [
     ("judge {d}/scenario_pitch_huge.toml", "pitch.length"),
     ("judge {d}/scenario_along_huge.toml", "along"),
     ("judge {d}/not_a_spec.txt", "not_a_spec.txt"),
+    ("judge {d}/scenario_at_nan.toml --json", "at"),
     # --- dames: bounded work
     ("dames play --players search,search --depth 100", "--depth"),
     ("dames play --players random,random --depth 7", "--depth"),
@@ -207,8 +210,10 @@ def _argv(line: str, d: Path, x: Path) -> list[str]:
     return [a.replace("{d}", str(d)).replace("{x}", str(x)) for a in shlex.split(line)]
 
 
-def _check(code: int, stdout: str, stderr: str, words: str) -> None:
+def _check(code: int, stdout: str, stderr: str, words: str, line: str) -> None:
     text = stdout + stderr
+    if "--json" in line.split():
+        assert stdout.strip() == "", stdout  # a program reading stdout gets no document at all
     assert "Traceback" not in text, text
     assert code == 2, f"exit {code}: {text}"
     lines = [ln for ln in stderr.splitlines() if ln.strip()]
@@ -241,7 +246,7 @@ def test_bad_input_in_process(line, words, scratch):
         import traceback
 
         pytest.fail("".join(traceback.format_exception(res.exception)))
-    _check(res.exit_code, res.stdout, res.stderr, words)
+    _check(res.exit_code, res.stdout, res.stderr, words, line)
     assert _snapshot(d.parent) == before
 
 
@@ -251,7 +256,7 @@ def test_bad_input_in_subprocess(line, words, scratch):
     before = _snapshot(d.parent)
     cmd = [sys.executable, "-c", "from kubb3d.cli import main; main()", *_argv(line, d, notes)]
     res = subprocess.run(cmd, capture_output=True, text=True, timeout=TIMEOUT_S, cwd=d.parent)
-    _check(res.returncode, res.stdout, res.stderr, words)
+    _check(res.returncode, res.stdout, res.stderr, words, line)
     assert _snapshot(d.parent) == before
 
 

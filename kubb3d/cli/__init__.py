@@ -135,10 +135,14 @@ def throw(
         None, help="Aim at this piece (e.g. B3, king): the aim solver picks speed and azimuth."
     ),
     side: str = typer.Option("A", help="Thrower's side: A throws towards +x, B towards -x."),
-    speed: float = typer.Option(10.0, help="Release speed, m/s (ignored with --target)."),
+    speed: Optional[float] = typer.Option(
+        None, help="Release speed, m/s [default: 10.0] (not with --target, which picks it)."
+    ),
     elevation_deg: float = typer.Option(20.0, help="Release angle above the horizontal, degrees."),
-    azimuth_deg: float = typer.Option(
-        0.0, help="Horizontal angle from straight ahead, degrees, positive to the left (ignored with --target)."
+    azimuth_deg: Optional[float] = typer.Option(
+        None,
+        help="Horizontal angle from straight ahead, degrees, positive to the left [default: 0.0] (not with "
+             "--target, which picks it).",
     ),
     spin_rps: float = typer.Option(1.5, help="End-over-end spin, rev/s; positive turns the top forward."),
     tilt_deg: float = typer.Option(
@@ -189,6 +193,11 @@ def throw(
 
     if side not in ("A", "B"):
         raise UserError(f"--side must be A or B, got {side!r}")
+    if target is not None and (speed is not None or azimuth_deg is not None):
+        given = " and ".join(o for o, v in (("--speed", speed), ("--azimuth-deg", azimuth_deg)) if v is not None)
+        raise UserError(f"{given} cannot be given with --target, whose aim solver picks speed and azimuth")
+    speed = 10.0 if speed is None else speed
+    azimuth_deg = 0.0 if azimuth_deg is None else azimuth_deg
     if not (math.isfinite(terrain_cm) and 0 <= terrain_cm <= TERRAIN_CM_MAX):
         raise UserError(f"--terrain-cm must be from 0 to {TERRAIN_CM_MAX:g} cm, got {terrain_cm}")
     # ranges a real throw can have (else a "legal throw" would be reported for nonsense)
@@ -198,9 +207,7 @@ def throw(
     # the ranges of an experiment spec's [throw] (kubb3d.experiment.spec.ThrowSpec), one rule for both
     values = {"speed": speed, "elevation_deg": elevation_deg, "spin_rps": spin_rps, "tilt_deg": tilt_deg,
               "helicopter_rps": helicopter_rps, "release_angle_deg": release_angle_deg, "height": height,
-              "lateral": lateral, "behind_line": behind_line}
-    if target is None:
-        values["azimuth_deg"] = azimuth_deg
+              "lateral": lateral, "behind_line": behind_line, "azimuth_deg": azimuth_deg}
     for name, value in values.items():
         rng = throw_range(name)
         if not (math.isfinite(value) and rng.ok(value)):

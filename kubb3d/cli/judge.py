@@ -96,7 +96,7 @@ def judge_command(
             typer.echo(_format(res, tr))
             for m in res.mismatches:
                 typer.echo(f"  differs from expected: {m}")
-    if as_json:
+    if as_json and (results or not errors):  # no document when every file was refused
         docs = [r.to_dict() for r in results]
         typer.echo(json.dumps(docs[0] if len(docs) == 1 and len(paths) == 1 else docs, indent=2, ensure_ascii=False))
     failed = [r for r in results if r.mismatches]

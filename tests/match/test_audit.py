@@ -258,3 +258,18 @@ def test_a_felled_king_is_checked_at_its_spot():
     # the same with the king standing where it lies now: a raised kubb touching it is caught
     aud.inkast(51, after, ctx, InkastJudgement(j.rulings, j.raised), {"king": lying}, {"king": lying, "A2": a2})
     assert "raised_ok" in {v.check for v in rep.violations}
+
+
+def test_the_audit_uses_the_judges_tipping_angle_for_a_low_centre_of_mass():
+    # A piece whose centre of mass sits 2 cm below its box centre tips at
+    # atan(3.5 / 5.5) = 32.5°; the audit had used |com z| (atan(3.5 / 9.5) = 20.2°), so an
+    # upright piece standing at 25° — inside its base — was a "standing_ok" violation.
+    from dataclasses import replace
+
+    tilt = math.radians(25.0)
+    q = (math.sin(tilt / 2), 0.0, 0.0, math.cos(tilt / 2))
+    low = replace(_kubb("B1", 4.0, 0.0, q=q), com_local=(0.0, 0.0, -0.02))
+    aud = _Auditor(AuditReport("dm"), 0, get_ruleset("dm"))
+    assert aud._standing_problem(low) is None
+    high = replace(low, com_local=(0.0, 0.0, 0.02))  # centre of mass above: tips at 20.2°
+    assert "tipping angle 20°" in (aud._standing_problem(high) or "")
