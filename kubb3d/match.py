@@ -48,6 +48,7 @@ from typing import Any, Callable, Collection, Generator, Mapping
 
 import numpy as np
 
+from kubb3d.judge.messages import known, msg, piece_name
 from kubb3d.files import ExclusiveFile, rewrite_locked
 import kubb3d.judge
 from kubb3d.judge.rulings import Consequence, Pose
@@ -833,10 +834,10 @@ class Match:
             if reason is None:
                 return res, intended
             self.glitches.append({"i": self.action_index, "attempt": attempt, "reason": reason})
-            text = f"physics glitch ({reason}): world restored, throw repeated"
+            text = msg("physics glitch ({reason}): world restored, throw repeated", reason=reason)
             notes.append(self._note("glitch", text, (self.ruleset.book.glitch,), side))
             restore()
-        text = f"{GLITCH_RETRIES + 1} glitches in a row: the throw counts as a throw without effect"
+        text = msg("{n} glitches in a row: the throw counts as a throw without effect", n=GLITCH_RETRIES + 1)
         notes.append(self._note("glitch", text, (), side))
         return None, None
 
@@ -1107,7 +1108,13 @@ class Match:
             d = r if isinstance(r, dict) else r.to_dict()
             if d.get("consequence") in (None, "none"):
                 continue
-            text = f"{d['piece']}: {d['status']} → {d['consequence']} ({d.get('reason', '')})"
+            text = msg(
+                "{piece}: {status} → {consequence} ({reason})",
+                piece=piece_name(d["piece"]),
+                status=known(d["status"]),
+                consequence=known(d["consequence"]),
+                reason=d.get("reason", ""),
+            )
             out.append(self._note("ruling", text, tuple(d.get("rules", ())), side))
         return out
 

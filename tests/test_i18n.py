@@ -68,20 +68,34 @@ def test_compiled_catalog_is_up_to_date_with_the_po():
     assert len(compiled._catalog) - 1 == len(po)  # type: ignore[attr-defined]  # plus the header
 
 
-def test_judge_speaks_in_templates_only():
-    """Every sentence the judge builds is a msg() template: no f-string outside an error
-    (raise) in kubb3d/judge/, so no reason can reach the referee untranslated."""
+# f-strings that are not sentences for people: action reprs in the engine's legality message
+# (a programming error of a caller), a handler name, baton ids
+NOT_SENTENCES = {
+    "f'{action} is not legal now (phase {self.phase.value}); legal: {legal}'",
+    "f'{action} is not legal now; legal: {legal}'",
+    "f'_push_{type(action).__name__}'",
+    "f'baton{self._thrown + 1}'",
+}
+
+
+@pytest.mark.parametrize("package", ["judge", "rules"])
+def test_judge_and_rules_speak_in_templates_only(package):
+    """Every sentence the judge and the rules engine build is a msg() template: no f-string
+    outside an error (raise), so no reason or play-by-play line can reach a person untranslated."""
     import ast
 
     skip = {"citations.py", "rulebook.py", "messages.py"}  # citation names, help text, the joiner
     found = []
-    for path in sorted((PKG / "judge").rglob("*.py")):
+    for path in sorted((PKG / package).rglob("*.py")):
         if path.name in skip:
             continue
         tree = ast.parse(path.read_text(encoding="utf-8"))
         raised = {id(n) for r in ast.walk(tree) if isinstance(r, ast.Raise) for n in ast.walk(r)}
+        nested = {id(v) for n in ast.walk(tree) if isinstance(n, ast.JoinedStr) for v in ast.walk(n) if v is not n}
         found += [
-            f"{path.name}:{n.lineno}" for n in ast.walk(tree) if isinstance(n, ast.JoinedStr) and id(n) not in raised
+            f"{path.name}:{n.lineno} {ast.unparse(n)}"
+            for n in ast.walk(tree)
+            if isinstance(n, ast.JoinedStr) and id(n) not in raised | nested and ast.unparse(n) not in NOT_SENTENCES
         ]
     assert found == []
 
@@ -175,3 +189,35 @@ def test_bad_lang_is_one_line_with_the_languages():
     r = CliRunner().invoke(_app(), ["quiz", QUIZ[1], "--no-images", "--lang", "xx"])
     assert r.exit_code == 2
     assert r.stderr.strip() == "error: --lang: unknown language 'xx'; available: de, en"
+
+
+def _match_app():
+    from kubb3d.cli.match import register as register_match
+
+    a = typer.Typer()
+
+    @a.callback()
+    def _main() -> None:
+        pass
+
+    register_match(a)
+    return a
+
+
+def test_match_play_by_play_in_german():
+    args = ["match", "--seed", "1", "--round-cap", "3"]
+    de = CliRunner().invoke(_match_app(), [*args, "--lang", "de"])
+    en = CliRunner().invoke(_match_app(), args)
+    assert de.exit_code == 0 and en.exit_code == 0, de.output + en.output
+    de_lines, en_lines = de.stdout.splitlines(), en.stdout.splitlines()
+    assert len(de_lines) == len(en_lines) > 10  # the same match, line for line
+    assert "Wurfrunde    Wurfrunde 1: P1 (Seite B) mit 2 Wurfhölzern (DM §4)" in de.stdout
+    assert "turn     turn 1: P1 (end B) with 2 batons (DM §4)" in en.stdout
+    assert "Anwurf       P1 Anwurf von Seite A: 0,067 m vom König (DM §3)" in de.stdout
+    assert "P1 lag throw from end A: 0.067 m from the king (DM §3)" in en.stdout
+    assert de_lines[-1].startswith("Ergebnis: P1 gewinnt (Rundenlimit; Punkte P1 0, P2 0; ")
+    assert de_lines[-1].endswith(
+        "das Limit von 3 Wurfrunden pro Satz wurde erreicht (Regel von kubb3d, siehe kubb3d.rules.core)"
+    )
+    for english in (" turn ", " throw ", "nothing felled", " wins ", " from the king"):
+        assert english not in de.stdout, english

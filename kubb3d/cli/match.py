@@ -13,10 +13,53 @@ from typing import NoReturn, Optional
 
 import typer
 
+from kubb3d.cli.lang import lang_option, translator_for
+from kubb3d.judge.messages import N_, Msg, msg
 from kubb3d.judge.rulebook import ruleset_help
 from kubb3d.rules.core import DEFAULT_ROUND_CAP, get_ruleset, ruleset_names
 
 DEFAULT_SEED = 1
+
+EVENT_KINDS = (
+    N_("lag"),
+    N_("choice"),
+    N_("set"),
+    N_("turn"),
+    N_("inkast"),
+    N_("penalty"),
+    N_("place"),
+    N_("raise"),
+    N_("line"),
+    N_("throw"),
+    N_("ruling"),
+    N_("foul"),
+    N_("glitch"),
+    N_("note"),
+    N_("clock"),
+    N_("tiebreak"),
+    N_("result"),
+)
+"""The play-by-play's event kinds (``Event.kind``), each a translatable word."""
+TERMINATIONS = (N_("king"), N_("early_king"), N_("sets"), N_("time"), N_("round_cap"))
+"""How a match ended (``Termination`` names in lower case, as the result line gives them)."""
+
+
+def result_line(out, clock_s: float) -> str:
+    """The last line of ``kubb3d match``: winner, how it ended, points, simulated minutes, reason."""
+    how = out.termination.name.lower()
+    params = {
+        "how": Msg(how) if how in TERMINATIONS else how,
+        "points": ", ".join(f"{p} {v}" for p, v in out.points.items()),
+        "minutes": clock_s / 60,
+        "reason": out.reason,
+    }
+    if out.winner is None:
+        return msg("result: draw ({how}; points {points}; {minutes:.1f} min simulated) — {reason}", **params)
+    return msg(
+        "result: {player} wins ({how}; points {points}; {minutes:.1f} min simulated) — {reason}",
+        player=out.winner,
+        **params,
+    )
 
 
 def _fail(msg: str) -> NoReturn:
@@ -119,10 +162,14 @@ def register(app: typer.Typer) -> None:
             False, "--json", help="Print the match as one JSON document ending in the outcome."
         ),
         quiet: bool = typer.Option(False, "--quiet", "-q", help="Print only the result."),
+        lang: Optional[str] = lang_option(),
     ) -> None:
         """Play a whole match of Kubb in the physics world, refereed by the judge."""
         from kubb3d.match import Match, MatchConfig, ReplayError
         from kubb3d.rules import ruleset_names
+
+        tr = translator_for(lang)
+        kind_width = max(8, *(len(tr(k)) for k in EVENT_KINDS))
 
         if resume is not None:
             given = [
@@ -203,9 +250,10 @@ def register(app: typer.Typer) -> None:
         def show(e) -> None:
             mins = f"{int(e.clock_s // 60):3d}:{int(e.clock_s % 60):02d}"
             where = f"S{e.set_no} R{e.turn_no:<2d}" if e.set_no else "      "
+            kind = f"{tr(e.kind):{kind_width}s}"
             if plain:
                 sys.stdout.write(
-                    f"{mins} {where} {e.kind:8s} {e.text}" + (f" ({', '.join(e.rules)})" if e.rules else "") + "\n"
+                    f"{mins} {where} {kind} {tr(e.text)}" + (f" ({', '.join(e.rules)})" if e.rules else "") + "\n"
                 )
                 return
             if console is None:
@@ -219,9 +267,9 @@ def register(app: typer.Typer) -> None:
                 "foul": "red",
                 "ruling": "dim",
             }.get(e.kind, "")
-            text = e.text.replace("[", "\\[")
+            text = tr(e.text).replace("[", "\\[")
             console.print(
-                f"[dim]{mins} {where}[/dim] [{style or 'default'}]{e.kind:8s} {text}[/{style or 'default'}]{cite}"
+                f"[dim]{mins} {where}[/dim] [{style or 'default'}]{kind} {text}[/{style or 'default'}]{cite}"
             )
 
         try:
@@ -255,11 +303,7 @@ def register(app: typer.Typer) -> None:
             doc = match_document(m, out)
             sys.stdout.write(json.dumps(doc, ensure_ascii=False) + "\n")
             return
-        pts = ", ".join(f"{p} {v}" for p, v in out.points.items())
-        line = (
-            f"result: {'draw' if out.winner is None else out.winner + ' wins'} ({out.termination.name.lower()}; points "
-            f"{pts}; {m.state.clock / 60:.1f} min simulated) — {out.reason}"
-        )
+        line = tr(result_line(out, m.state.clock))
         if console is not None:
             console.print(f"[bold]{line}[/bold]")
         else:

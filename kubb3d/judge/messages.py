@@ -82,3 +82,9 @@ def join(parts: Iterable[str], sep: str = ", ") -> str:
 def concat(*parts: str) -> str:
     """``parts`` one after the other (see :func:`join`)."""
     return join(parts, "")
+
+
+def known(text: str) -> str:
+    """A string computed at run time that is itself a catalog message (an enum value marked with
+    ``N_`` where it is defined, e.g. a ruling's status): as a :class:`Msg`, so it is translated."""
+    return text if isinstance(text, Msg) or "{" in text or "}" in text else Msg(text)

@@ -56,6 +56,7 @@ from types import EllipsisType
 from typing import Any, Iterable, Mapping, Sequence, cast
 
 from kubb3d.equipment import get_set
+from kubb3d.judge.messages import N_, Msg, concat, join, msg
 from kubb3d.judge.rulebook import Rulebook, get_rulebook, rulebook_names
 from kubb3d.judge.rulings import Pose
 from kubb3d.pitch import BATON_IDS, SIDES, Pitch, Side, as_side, opponent
@@ -472,7 +473,7 @@ class Ruleset:
     penalty: str = "throw"
     min_king_distance_m: float = 0.0
     time: TimeModel = field(default_factory=TimeModel)
-    penalty_words: str = "{kubbs} invalid twice: penalty kubb{s}"
+    penalty_words: str = N_("{kubbs} invalid twice: penalty kubb{s}")
     advance_line: str = "centre"
     penalty_distance: str = "centre"
 
@@ -543,17 +544,21 @@ class Ruleset:
         p = self.pitch
         lo, hi = (-p.length / 2, 0.0) if half == "A" else (0.0, p.length / 2)
         if not (lo + hw <= x <= hi - hw and abs(y) <= p.half_width - hw):
-            return f"the kubb's footprint must lie inside half {half} ({self.cite('place')})"
+            return msg("the kubb's footprint must lie inside half {half} ({rule})", half=half, rule=self.cite("place"))
         eq = get_set(self.equipment)
         king = eq.king.width / 2
         need = self.min_king_distance_m + (hw + king if self.penalty_distance == "gap" else 0.0)
         need = max(need, king + hw)
         if math.hypot(x, y) < need:
-            return f"the kubb must stand at least {need:.2f} m from the king ({self.cite('place')})"
+            return msg(
+                "the kubb must stand at least {need_m:.2f} m from the king ({rule})",
+                need_m=need,
+                rule=self.cite("place"),
+            )
         # no overlap with a standing kubb, the king or a stake (its footprint is a free spot)
         mine = _square((x, y), 0.0, hw)
         Square = list[tuple[float, float]]
-        others: list[tuple[str, Square]] = [("the king", _square(self.pitch.king_position, 0.0, king))]
+        others: list[tuple[str, Square]] = [(msg("the king"), _square(self.pitch.king_position, 0.0, king))]
         for oid, k in sorted(state.kubbs.items()):
             if oid != kubb and k.standing and not k.removed:
                 qx, qy, qz, qw = k.pose.quat_xyzw
@@ -572,8 +577,20 @@ class Ruleset:
 
         for oid, poly in others:
             if overlap_depth(mine, poly) > 1e-4:
-                return f"the kubb would overlap {oid} ({self.cite('place')})"
+                return msg("the kubb would overlap {other} ({rule})", other=oid, rule=self.cite("place"))
         return None
+
+
+PLACE_REASONS = (N_("penalty"), N_("stößel"))
+"""Why a kubb is placed by hand (``PlaceKubb.reason``): a penalty kubb (WS basic rule 11) or a
+stößel (DM §7)."""
+
+
+def _over(winner: str | None, reason: str) -> str:
+    """The play-by-play's last line."""
+    if winner is None:
+        return msg("match over: draw — {reason}", reason=reason)
+    return msg("match over: {player} wins — {reason}", player=winner, reason=reason)
 
 
 def _square(centre: tuple[float, float], yaw: float, half: float) -> list[tuple[float, float]]:
@@ -937,18 +954,24 @@ class MatchState:
         pts = dict(points) if points is not None else dict(self.set_wins)
         self._outcome = Outcome(termination, winner, pts, dict(self.set_wins), reason)
         self.phase = Phase.OVER
-        self._emit("result", f"match over: {'draw' if winner is None else winner + ' wins'} — {reason}")
+        self._emit("result", _over(winner, reason))
 
     # ------------------------------------------------------------------ lag and choices
     def _push_LagThrow(self, a: LagThrow, r: LagResult) -> None:
         rs = self.ruleset
         self._tick(rs.time.lag_throw_s)
         self.lag_results[a.side] = r
-        d = "off the pitch" if r.distance is None else f"{r.distance:.3f} m from the king"
+        d = msg("off the pitch") if r.distance is None else msg("{d_m:.3f} m from the king", d_m=r.distance)
         who = self.player_at(a.side)
         self._emit(
             "lag",
-            f"{who} lag throw from end {a.side}: {d}" + (", king felled" if r.king_felled else ""),
+            msg(
+                "{player} lag throw from end {end}: {where}{felled}",
+                player=who,
+                end=a.side,
+                where=d,
+                felled=msg(", king felled") if r.king_felled else "",
+            ),
             (rs.cite("lag"),),
             a.side,
             who,
@@ -970,10 +993,10 @@ class MatchState:
             tie = rs.lag_tie_winner(self)
             winner_side = None if tie is None else self.end_of[tie]
             if winner_side is None:
-                self._emit("lag", "lag throw tied: repeated", (rs.cite("lag"),))
+                self._emit("lag", msg("lag throw tied: repeated"), (rs.cite("lag"),))
                 return
         winner = self.player_at(winner_side)
-        self._emit("lag", f"{winner} wins the lag throw", (rs.cite("lag"),), winner_side, winner)
+        self._emit("lag", msg("{player} wins the lag throw", player=winner), (rs.cite("lag"),), winner_side, winner)
         self._after_lag(winner)
 
     def _after_lag(self, winner: str) -> None:
@@ -988,7 +1011,10 @@ class MatchState:
             self.tb_advantage = winner
             self.tb_stage = "advantage_pending"
             self._emit(
-                "tiebreak", f"{winner} has the tie-break advantage", (self.ruleset.cite("tiebreak"),), player=winner
+                "tiebreak",
+                msg("{player} has the tie-break advantage", player=winner),
+                (self.ruleset.cite("tiebreak"),),
+                player=winner,
             )
             self._next_turn()
         elif self.lag_purpose == "decider":
@@ -1005,9 +1031,19 @@ class MatchState:
             self.tb_advantage = adv
             self._emit(
                 "choice",
-                f"{a.player} takes the "
-                f"{'tie-break advantage' if a.value == 'tiebreak' else 'choice of end and opener'}; {adv} has the "
-                "tie-break advantage",
+                (
+                    msg(
+                        "{player} takes the tie-break advantage; {adv} has the tie-break advantage",
+                        player=a.player,
+                        adv=adv,
+                    )
+                    if a.value == "tiebreak"
+                    else msg(
+                        "{player} takes the choice of end and opener; {adv} has the tie-break advantage",
+                        player=a.player,
+                        adv=adv,
+                    )
+                ),
                 (rs.cite("tiebreak_decider"),),
                 player=a.player,
             )
@@ -1018,10 +1054,20 @@ class MatchState:
             end = as_side(a.value)
             self.end_of[a.player] = end
             self.end_of[other] = opponent(end)
-            self._emit("choice", f"{a.player} takes end {a.value}", (rs.cite("lag"),), player=a.player)
+            self._emit(
+                "choice",
+                msg("{player} takes end {end}", player=a.player, end=a.value),
+                (rs.cite("lag"),),
+                player=a.player,
+            )
         else:
             self.opener = a.value
-            self._emit("choice", f"{a.player} decides that {a.value} opens", (rs.cite("lag"),), player=a.player)
+            self._emit(
+                "choice",
+                msg("{player} decides that {opener} opens", player=a.player, opener=a.value),
+                (rs.cite("lag"),),
+                player=a.player,
+            )
         self._chosen.add(a.what)
         if not self.choice_queue:
             remaining = tuple(w for w in ("end", "start") if w not in self._chosen)
@@ -1044,9 +1090,13 @@ class MatchState:
         self.turn_no = 0
         self.raise_at_end = set()
         opener_side = self.end_of[cast(str, self.opener)]
-        ends = ", ".join(f"{p} at end {self.end_of[p]}" for p in self.players)
+        ends = join([msg("{player} at end {end}", player=p, end=self.end_of[p]) for p in self.players])
         self._emit(
-            "set", f"set {self.set_no}: {ends}; {self.opener} opens", (rs.cite("sets"),), opener_side, self.opener
+            "set",
+            msg("set {n}: {ends}; {opener} opens", n=self.set_no, ends=ends, opener=self.opener),
+            (rs.cite("sets"),),
+            opener_side,
+            self.opener,
         )
         if self.tb_decider:
             self.tb_stage = "decider_pending"
@@ -1076,7 +1126,13 @@ class MatchState:
         s = self._side()
         self._emit(
             "turn",
-            f"turn {self.turn_no}: {self.player_at(s)} (end {s}) with {self.batons_left} batons",
+            msg(
+                "turn {n}: {player} (end {end}) with {batons} batons",
+                n=self.turn_no,
+                player=self.player_at(s),
+                end=s,
+                batons=self.batons_left,
+            ),
             (rs.cite("schedule"),),
             s,
         )
@@ -1101,7 +1157,12 @@ class MatchState:
         if again:
             self.inkast_pending = tuple(again)
             self.inkast_attempt = a.attempt + 1
-            self._emit("inkast", f"invalid inkast of {', '.join(again)}: thrown again", (rs.cite("inkast"),), s)
+            self._emit(
+                "inkast",
+                msg("invalid inkast of {kubbs}: thrown again", kubbs=", ".join(again)),
+                (rs.cite("inkast"),),
+                s,
+            )
             return
         if self.penalty_carry:
             bad = list(self.penalty_carry)
@@ -1110,7 +1171,7 @@ class MatchState:
             self.penalty_number = 0
             self._emit(
                 "penalty",
-                rs.penalty_words.format(kubbs=", ".join(bad), s="s" if len(bad) > 1 else ""),
+                Msg(rs.penalty_words, kubbs=", ".join(bad), s="s" if len(bad) > 1 else ""),
                 (rs.cite("penalty"),),
                 s,
             )
@@ -1136,12 +1197,20 @@ class MatchState:
         valid_txt = ", ".join(sorted(set(r.valid) | set(r.stossel)))
         if valid_txt:
             self._emit(
-                "inkast", f"{self.player_at(s)} inkasts {valid_txt} validly into half {o}", (rs.cite("inkast"),), s
+                "inkast",
+                msg(
+                    "{player} inkasts {kubbs} validly into half {half}",
+                    player=self.player_at(s),
+                    kubbs=valid_txt,
+                    half=o,
+                ),
+                (rs.cite("inkast"),),
+                s,
             )
         if r.stossel:
             self._emit(
                 "inkast",
-                f"stößel: {', '.join(sorted(r.stossel))} (placed freely after raising)",
+                msg("stößel: {kubbs} (placed freely after raising)", kubbs=", ".join(sorted(r.stossel))),
                 (rs.cite("stossel"),),
                 s,
             )
@@ -1151,7 +1220,11 @@ class MatchState:
             self._end_set(
                 winner,
                 Termination.EARLY_KING,
-                f"{self.player_at(s)} felled the king early with an inkasted kubb ({rs.cite('early_king')})",
+                msg(
+                    "{player} felled the king early with an inkasted kubb ({rule})",
+                    player=self.player_at(s),
+                    rule=rs.cite("early_king"),
+                ),
             )
 
     def _push_PenaltyThrow(self, a: PenaltyThrow, r: InkastOutcome) -> None:
@@ -1166,14 +1239,21 @@ class MatchState:
             self.penalty_number += 1
             self._emit(
                 "penalty",
-                f"penalty throw {a.number} of {a.kubb} by {self.player_at(a.side)} invalid",
+                msg(
+                    "penalty throw {n} of {kubb} by {player} invalid",
+                    n=a.number,
+                    kubb=a.kubb,
+                    player=self.player_at(a.side),
+                ),
                 (rs.cite("penalty"),),
                 a.side,
             )
             return
         self._emit(
             "penalty",
-            f"penalty throw {a.number} of {a.kubb} by {self.player_at(a.side)} valid",
+            msg(
+                "penalty throw {n} of {kubb} by {player} valid", n=a.number, kubb=a.kubb, player=self.player_at(a.side)
+            ),
             (rs.cite("penalty"),),
             a.side,
         )
@@ -1191,9 +1271,15 @@ class MatchState:
         k = self.kubbs[a.kubb]
         k.half, k.baseline, k.standing, k.pose = a.half, False, True, Pose((float(x), float(y), self._kubb_z))
         cite = rs.cite("stossel") if a.reason == "stößel" else rs.cite("penalty_place")
-        self._emit(
-            "place", f"{self.player_at(a.side)} places {a.reason} {a.kubb} at ({x:.2f}, {y:.2f}) m", (cite,), a.side
+        text = msg(
+            "{player} places {what} {kubb} at ({x:.2f}, {y:.2f}) m",
+            player=self.player_at(a.side),
+            what=Msg(a.reason) if a.reason in PLACE_REASONS else a.reason,
+            kubb=a.kubb,
+            x=x,
+            y=y,
         )
+        self._emit("place", text, (cite,), a.side)
         if a.reason == "penalty":
             self.penalty_queue.pop(0)
             self.penalty_number = 0
@@ -1217,7 +1303,12 @@ class MatchState:
             k = self.kubbs[kid]
             pose = (poses or {}).get(kid, self.to_raise[kid])
             k.half, k.baseline, k.standing, k.pose = a.side, False, True, pose
-        self._emit("raise", f"{self.player_at(a.side)} raises {', '.join(a.kubbs)}", (rs.cite("raise"),), a.side)
+        self._emit(
+            "raise",
+            msg("{player} raises {kubbs}", player=self.player_at(a.side), kubbs=", ".join(a.kubbs)),
+            (rs.cite("raise"),),
+            a.side,
+        )
         self.to_raise = {}
         self._after_raise()
 
@@ -1249,7 +1340,12 @@ class MatchState:
         k.removed = True
         k.standing = False
         self.raise_at_end.discard(a.kubb)
-        self._emit("tiebreak", f"tie-break kubb {a.kubb} removed from half {a.half}", (rs.cite("tiebreak"),), a.side)
+        self._emit(
+            "tiebreak",
+            msg("tie-break kubb {kubb} removed from half {half}", kubb=a.kubb, half=a.half),
+            (rs.cite("tiebreak"),),
+            a.side,
+        )
         self.tb_pending_removals.pop(0)
         if self.tb_pending_removals:
             return
@@ -1265,7 +1361,7 @@ class MatchState:
         if self.line_x != self.pitch.baseline_x(s):
             self._emit(
                 "line",
-                f"{self.player_at(s)} advances to the line x = {self.line_x:.2f} m",
+                msg("{player} advances to the line x = {x:.2f} m", player=self.player_at(s), x=self.line_x),
                 (self.ruleset.cite("advance"),),
                 s,
             )
@@ -1288,7 +1384,14 @@ class MatchState:
         for kid in sorted(r.felled):
             k = self.kubbs.get(kid)
             if k is None or k.removed or not k.standing or k.half != o:
-                self._emit("note", f"{kid} cannot be felled by this throw (not standing in half {o}); ignored", (), s)
+                self._emit(
+                    "note",
+                    msg(
+                        "{kubb} cannot be felled by this throw (not standing in half {half}); ignored", kubb=kid, half=o
+                    ),
+                    (),
+                    s,
+                )
                 continue
             k.standing = False
             self.raise_at_end.discard(kid)
@@ -1300,15 +1403,26 @@ class MatchState:
             k = self.kubbs.get(kid)
             if k is not None and k.standing and kid not in self.raise_at_end:
                 k.pose = pose
-        what = ("king throw" if king else "throw") + f" {self.batons_thrown} ({a.baton}, line x = {a.line_x:.2f} m)"
+        where = {"n": self.batons_thrown, "baton": a.baton, "x": a.line_x}
+        what = (
+            msg("king throw {n} ({baton}, line x = {x:.2f} m)", **where)
+            if king
+            else msg("throw {n} ({baton}, line x = {x:.2f} m)", **where)
+        )
+        pieces: list[str] = list(counted)
         if r.winner is not None or r.loser is not None:
-            counted.append("the king")  # the king fell (DM §1, §10)
-        res = "felled " + ", ".join(counted) if counted else "nothing felled"
-        if r.raise_again:
-            res += "; to be raised again: " + ", ".join(sorted(r.raise_again))
-        if not r.legal:
-            res += "; illegal throw"
-        self._emit("throw", f"{self.player_at(s)} {what}: {res}", (rs.cite("king") if king else rs.cite("throw"),), s)
+            pieces.append(msg("the king"))  # the king fell (DM §1, §10)
+        res = concat(
+            msg("felled {pieces}", pieces=join(pieces)) if pieces else msg("nothing felled"),
+            msg("; to be raised again: {kubbs}", kubbs=", ".join(sorted(r.raise_again))) if r.raise_again else "",
+            msg("; illegal throw") if not r.legal else "",
+        )
+        self._emit(
+            "throw",
+            msg("{player} {what}: {result}", player=self.player_at(s), what=what, result=res),
+            (rs.cite("king") if king else rs.cite("throw"),),
+            s,
+        )
         if r.winner is not None or r.loser is not None:
             if r.winner is not None and r.loser is not None and r.winner == r.loser:
                 raise ValueError("throw outcome names the same side as winner and loser")
@@ -1322,13 +1436,19 @@ class MatchState:
                 self._end_set(
                     self.player_at(s),
                     Termination.KING,
-                    f"{self.player_at(s)} felled the king with a king throw ({rs.cite('king')})",
+                    msg(
+                        "{player} felled the king with a king throw ({rule})",
+                        player=self.player_at(s),
+                        rule=rs.cite("king"),
+                    ),
                 )
             else:
                 self._end_set(
                     self.player_at(o),
                     Termination.EARLY_KING,
-                    f"{self.player_at(s)} felled the king early ({rs.cite('early_king')})",
+                    msg(
+                        "{player} felled the king early ({rule})", player=self.player_at(s), rule=rs.cite("early_king")
+                    ),
                 )
             return
         limit = rs.king_throws_per_turn
@@ -1341,7 +1461,7 @@ class MatchState:
         if self.raise_at_end:
             self._emit(
                 "raise",
-                f"raised again at their original spots: {', '.join(sorted(self.raise_at_end))}",
+                msg("raised again at their original spots: {kubbs}", kubbs=", ".join(sorted(self.raise_at_end))),
                 (rs.cite("early_baseline"),),
                 s,
             )
@@ -1350,16 +1470,17 @@ class MatchState:
         if self._time_check():
             self._emit(
                 "clock",
-                f"time limit of {(self.time_limit_s or 0.0) / 60:.0f} min reached; the turn in progress was finished",
+                msg(
+                    "time limit of {minutes:.0f} min reached; the turn in progress was finished",
+                    minutes=(self.time_limit_s or 0.0) / 60,
+                ),
                 (rs.cite("time"),),
             )
             res = rs.time_up_result(self)
             if res is not None:
                 self._outcome = res
                 self.phase = Phase.OVER
-                self._emit(
-                    "result", f"match over: {'draw' if res.winner is None else res.winner + ' wins'} — {res.reason}"
-                )
+                self._emit("result", _over(res.winner, res.reason))
                 return
             self._start_tiebreak()
             return
@@ -1404,7 +1525,10 @@ class MatchState:
         self._finish(
             Termination.ROUND_CAP,
             w,
-            f"the round cap of {self.round_cap} turns per set was reached (kubb3d rule, see kubb3d.rules.core)",
+            msg(
+                "the round cap of {cap} turns per set was reached (kubb3d rule, see kubb3d.rules.core)",
+                cap=self.round_cap,
+            ),
             pts,
         )
 
@@ -1412,7 +1536,9 @@ class MatchState:
         rs = self.ruleset
         self.set_wins[winner] += 1
         self.set_winners.append(winner)
-        self._emit("set", f"set {self.set_no} to {winner}: {reason}", (), player=winner)
+        self._emit(
+            "set", msg("set {n} to {player}: {reason}", n=self.set_no, player=winner, reason=reason), (), player=winner
+        )
         need = self.sets // 2 + 1
         p0, p1 = self.players
         if self.set_wins[winner] >= need:
@@ -1422,20 +1548,31 @@ class MatchState:
                 winner,
                 reason
                 if self.sets == 1
-                else f"{winner} won {self.set_wins[winner]} of best-of-{self.sets} sets ({rs.cite('sets')})",
+                else msg(
+                    "{player} won {won} of best-of-{sets} sets ({rule})",
+                    player=winner,
+                    won=self.set_wins[winner],
+                    sets=self.sets,
+                    rule=rs.cite("sets"),
+                ),
                 pts,
             )
             return
         if self._time_check():
             self._emit(
                 "clock",
-                f"time limit of {(self.time_limit_s or 0.0) / 60:.0f} min reached at the end of set {self.set_no}",
+                msg(
+                    "time limit of {minutes:.0f} min reached at the end of set {n}",
+                    minutes=(self.time_limit_s or 0.0) / 60,
+                    n=self.set_no,
+                ),
                 (rs.cite("time"),),
             )
         if self.time_expired:
             if self.set_wins[p0] != self.set_wins[p1]:
                 w = p0 if self.set_wins[p0] > self.set_wins[p1] else p1
-                self._finish(Termination.TIME, w, f"time is up and {w} leads in sets ({rs.cite('tiebreak_decider')})")
+                why = msg("time is up and {player} leads in sets ({rule})", player=w, rule=rs.cite("tiebreak_decider"))
+                self._finish(Termination.TIME, w, why)
                 return
             self.tb_decider = True
             self.tb_stage = None
@@ -1445,7 +1582,7 @@ class MatchState:
             self._tick(rs.time.set_break_s)
             self._emit(
                 "tiebreak",
-                "sets level after the time limit: a deciding set in tie-break, third lag throw",
+                msg("sets level after the time limit: a deciding set in tie-break, third lag throw"),
                 (rs.cite("tiebreak_decider"),),
             )
             self._swap_for_next_set()

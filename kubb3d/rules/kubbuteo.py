@@ -58,6 +58,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Sequence
 
+from kubb3d.judge.messages import N_, msg
 from kubb3d.equipment import INCH, DiskPiece, get_set
 from kubb3d.judge.citations import KT_RULES
 from kubb3d.pitch import Pitch, Side
@@ -105,7 +106,7 @@ class Kubbuteo(Ruleset):
             set_break_s=30.0,
         )
     )
-    penalty_words: str = "{kubbs} misflicked after the one allowed misflick: placed by the receiving player"
+    penalty_words: str = N_("{kubbs} misflicked after the one allowed misflick: placed by the receiving player")
 
     def batons_for_turn(self, turn_no: int) -> int:
         """``KT rules``: "the six batons" every turn (no 2-4-6 opening)."""
@@ -145,13 +146,17 @@ class Kubbuteo(Ruleset):
         p = self.pitch
         lo, hi = (-p.length / 2, 0.0) if half == "A" else (0.0, p.length / 2)
         if not (lo + hx <= x <= hi - hx and abs(y) <= p.half_width - hy):
-            return f"the kubb must stand on the board inside half {half} ({KT_RULES})"
+            return msg("the kubb must stand on the board inside half {half} ({rule})", half=half, rule=KT_RULES)
         if math.hypot(x, y) < self.min_king_distance_m:
-            return f"the kubb must stand at least 2 in ({self.min_king_distance_m:.4f} m) from the king ({KT_RULES})"
+            return msg(
+                "the kubb must stand at least 2 in ({need_m:.4f} m) from the king ({rule})",
+                need_m=self.min_king_distance_m,
+                rule=KT_RULES,
+            )
         for oid, k in sorted(state.kubbs.items()):
             # a free spot: the standing disk overlaps no other standing disk
             if oid != kubb and k.standing and not k.removed:
                 ox, oy = k.pose.position[0], k.pose.position[1]
                 if abs(x - ox) < 2 * hx and abs(y - oy) < 2 * hy:
-                    return f"the kubb would overlap {oid} ({KT_RULES})"
+                    return msg("the kubb would overlap {other} ({rule})", other=oid, rule=KT_RULES)
         return None

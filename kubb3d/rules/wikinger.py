@@ -44,6 +44,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Sequence
 
+from kubb3d.judge.messages import msg
 from kubb3d.equipment import get_set
 from kubb3d.pitch import PITCHES, Pitch
 from kubb3d.rules.core import MatchState, Outcome, Ruleset, Termination, TimeModel, register_ruleset
@@ -97,7 +98,7 @@ class Wikinger(Ruleset):
         p0, p1 = state.players
         b0, b1 = state.baseline_standing(state.end_of[p0]), state.baseline_standing(state.end_of[p1])
         winner = None if b0 == b1 else (p0 if b0 > b1 else p1)
-        reason = f"time is up with {b0}:{b1} baseline kubbs standing ({self.cite('time')})"
+        reason = msg("time is up with {b0}:{b1} baseline kubbs standing ({rule})", b0=b0, b1=b1, rule=self.cite("time"))
         return Outcome(
             Termination.TIME, winner, self.match_points(state, winner, Termination.TIME), dict(state.set_wins), reason
         )
