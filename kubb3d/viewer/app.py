@@ -392,19 +392,19 @@ def piece_marks(scene: Scene, view_proj: np.ndarray, width: int, height: int) ->
     view (their bounding boxes' corners projected, with the label above) and their labels
     (id, x, y) px: what the HUD must not cover, and what it writes."""
     from kubb3d.equipment import get_set
-    from kubb3d.viewer.camera import project
+    from kubb3d.viewer.camera import project, view_scale
     from kubb3d.viewer.scene import quat_matrix
 
     eq = get_set(scene.equipment)
+    lift = view_scale(scene.pitch)
     rects, labels = [], []
     for pid, pv in sorted(scene.pieces.items()):
         if pv.kind not in ("kubb", "king") or pid in scene.hidden:
             continue
-        dims = eq.king if pv.kind == "king" else eq.kubb
-        half = np.array((dims.width, dims.width, dims.height)) / 2
+        half = np.array((eq.king if pv.kind == "king" else eq.kubb).half_extents)
         corners = np.array([(sx, sy, sz) for sx in (-1, 1) for sy in (-1, 1) for sz in (-1, 1)]) * half
         pts = corners @ quat_matrix(pv.pose[3:]).T + pv.pose[:3]
-        top = np.array((pv.pose[0], pv.pose[1], pts[:, 2].max() + LABEL_LIFT_M))
+        top = np.array((pv.pose[0], pv.pose[1], pts[:, 2].max() + LABEL_LIFT_M * lift))
         px, vis = project(np.vstack([pts, top]), view_proj, width, height)
         if not vis.any():
             continue

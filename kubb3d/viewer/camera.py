@@ -138,6 +138,18 @@ class Camera:
 
 
 # ------------------------------------------------------------------ camera modes
+FIELD_LENGTH = 8.0
+"""m: the DM pitch's length (DM §2), the size the cameras' distances are set for."""
+
+
+def view_scale(pitch: Pitch) -> float:
+    """How much smaller than a field pitch the views are: 1 on a pitch of 4 m or longer (DM,
+    WS), else length / :data:`FIELD_LENGTH` (a table-top board: the Kubbuteo board, 4 ft long
+    (KT "Equipment", docs/viewer.md), is seen like a pitch shrunk by 0.152). Every camera
+    distance and every painted width of the view is multiplied by it."""
+    return 1.0 if pitch.length >= 4.0 else pitch.length / FIELD_LENGTH
+
+
 CAMERA_MODES = ("thrower", "orbit", "top", "follow")
 """The viewer's cameras, in the order of the keys 1–4."""
 
@@ -154,18 +166,20 @@ def thrower_camera(pitch: Pitch, side: str = "A", line_x: float | None = None, l
     """The thrower's view: over the shoulder of a thrower standing behind the throwing line of
     ``side`` at ``lateral`` (m), looking along ``azimuth`` (rad, positive to the thrower's
     left); pitched so that the release point and the far baseline are both in view."""
+    s = view_scale(pitch)
+    height, back = THROWER_EYE_HEIGHT * s, THROWER_EYE_BACK * s
     fwd = pitch.forward(side)
     lx = pitch.baseline_x(side) if line_x is None else line_x
     d = np.array((fwd * math.cos(azimuth), fwd * math.sin(azimuth), 0.0))
     base = np.array((lx, lateral, 0.0))
-    eye = base - THROWER_EYE_BACK * d + np.array((0.0, 0.0, THROWER_EYE_HEIGHT))
+    eye = base - back * d + np.array((0.0, 0.0, height))
     far_x = pitch.baseline_x("B" if side == "A" else "A")
-    far = abs(far_x - lx) + THROWER_EYE_BACK + 0.3
-    near_angle = math.atan2(THROWER_EYE_HEIGHT, THROWER_EYE_BACK - 0.4)
-    far_angle = math.atan2(THROWER_EYE_HEIGHT - 0.1, far)
+    far = abs(far_x - lx) + back + 0.3 * s
+    near_angle = math.atan2(height, back - 0.4 * s)
+    far_angle = math.atan2(height - 0.1 * s, far)
     down = 0.5 * (near_angle + far_angle)
     target = eye + np.array((d[0] * math.cos(down), d[1] * math.cos(down), -math.sin(down)))
-    return Camera(eye, target, fov_y=THROWER_FOV)
+    return Camera(eye, target, fov_y=THROWER_FOV, near=0.1 * s, far=120.0)
 
 
 TOP_PITCH_SHARE = 0.68
@@ -177,12 +191,13 @@ def top_camera(pitch: Pitch, aspect: float = 16 / 9) -> Camera:
     """Straight down on the whole pitch, x (A → B) to the right, +y up in the image; the pitch
     fills the left :data:`TOP_PITCH_SHARE` of the image."""
     fov = math.radians(40.0)
-    half_x = pitch.length / 2 + 2.0
-    half_y = pitch.width / 2 + 0.8
+    s = view_scale(pitch)
+    half_x = pitch.length / 2 + 2.0 * s
+    half_y = pitch.width / 2 + 0.8 * s
     view_half_x = half_x / TOP_PITCH_SHARE
     h = max(half_y, view_half_x / aspect) / math.tan(fov / 2)
     cx = h * math.tan(fov / 2) * aspect - half_x  # the pitch's left end at the image's left edge
-    return Camera(np.array((cx, 0.0, h)), np.array((cx, 0.0, 0.0)), up=np.array((0.0, 1.0, 0.0)), fov_y=fov)
+    return Camera(np.array((cx, 0.0, h)), np.array((cx, 0.0, 0.0)), up=np.array((0.0, 1.0, 0.0)), fov_y=fov, near=0.1 * s)
 
 
 @dataclass
@@ -204,7 +219,7 @@ class OrbitCamera:
 
     MIN_ELEVATION = math.radians(2.0)
     MAX_ELEVATION = math.radians(89.0)
-    MIN_DISTANCE = 0.3
+    MIN_DISTANCE = 0.05
     MAX_DISTANCE = 60.0
 
     def camera(self) -> Camera:
@@ -236,14 +251,17 @@ class FollowCamera:
     """Follows a moving piece from behind and above, with exponential smoothing.
 
     Attributes:
-        back: distance behind the piece along its horizontal direction of motion, m.
-        height: height of the eye above the piece, m.
+        back: distance behind the piece along its horizontal direction of motion, m (times
+            ``scale``).
+        height: height of the eye above the piece, m (times ``scale``).
         smoothing: time constant of the eye's lag, s (0: none).
+        scale: :func:`view_scale` of the pitch.
     """
 
     back: float = 1.8
     height: float = 0.7
     smoothing: float = 0.12
+    scale: float = 1.0
     eye: np.ndarray | None = None
     heading: np.ndarray = field(default_factory=lambda: np.array((1.0, 0.0, 0.0)))
 
@@ -255,15 +273,16 @@ class FollowCamera:
         vh = np.array((v[0], v[1], 0.0))
         if np.linalg.norm(vh) > 0.3:
             self.heading = vh / np.linalg.norm(vh)
-        want = position - self.back * self.heading + np.array((0.0, 0.0, self.height))
-        want[2] = max(want[2], 0.25)
+        k = self.scale
+        want = position - k * self.back * self.heading + np.array((0.0, 0.0, k * self.height))
+        want[2] = max(want[2], 0.25 * k)
         if self.eye is None or self.smoothing <= 0:
             self.eye = want
         else:
             a = 1.0 - math.exp(-max(dt, 0.0) / self.smoothing)
             self.eye = self.eye + a * (want - self.eye)
-        target = position + 0.6 * self.heading
-        return Camera(self.eye.copy(), target, fov_y=math.radians(55.0), near=0.05)
+        target = position + 0.6 * k * self.heading
+        return Camera(self.eye.copy(), target, fov_y=math.radians(55.0), near=0.05 * k)
 
 
 def frame_points(points, aspect: float, elevation: float = math.radians(35.0), azimuth: float = math.atan2(-0.45, -1.0), margin: float = 1.25, min_distance: float = 2.5) -> OrbitCamera:

@@ -42,7 +42,7 @@ import numpy as np
 
 from kubb3d.pitch import Pitch
 from kubb3d.throw import ThrowParams
-from kubb3d.viewer.camera import CAMERA_MODES, Camera, FollowCamera, OrbitCamera, ground_point, thrower_camera, top_camera
+from kubb3d.viewer.camera import CAMERA_MODES, Camera, FollowCamera, OrbitCamera, ground_point, thrower_camera, top_camera, view_scale
 
 SPEED_MIN = 3.0
 """m/s: release speed at an empty power bar."""
@@ -248,6 +248,7 @@ class Controller:
             self.throw = ThrowControls(self.pitch)
         if self.camera_mode not in CAMERA_MODES:
             raise ValueError(f"camera mode must be one of {CAMERA_MODES}, got {self.camera_mode!r}")
+        self.follow.scale = view_scale(self.pitch)
 
     # ------------------------------------------------------------ cameras
     @property
@@ -291,7 +292,7 @@ class Controller:
         thrower's left shoulder, 30° down; in view mode the whole pitch from its side."""
         f = self.pitch.forward(self.throw.side)
         if self.mode == "play":
-            return OrbitCamera(target=np.array((f * self.pitch.length * 0.3, 0.0, 0.0)), azimuth=math.atan2(-0.45, -f), elevation=math.radians(30.0), distance=5.2)
+            return OrbitCamera(target=np.array((f * self.pitch.length * 0.3, 0.0, 0.0)), azimuth=math.atan2(-0.45, -f), elevation=math.radians(30.0), distance=5.2 * view_scale(self.pitch))
         return OrbitCamera(target=np.zeros(3), azimuth=math.atan2(-1.0, -0.35), elevation=math.radians(35.0), distance=1.15 * self.pitch.length)
 
     def _orbit_from(self, cam: Camera) -> None:

@@ -29,6 +29,7 @@ Only :mod:`kubb3d.viewer` imports this module.
 from __future__ import annotations
 
 import ctypes
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -61,8 +62,18 @@ WOOD = {
     "king": (0.66, 0.47, 0.24),
     "baton": (0.36, 0.20, 0.08),
     "stake": (0.28, 0.16, 0.07),
+    "board": (0.56, 0.42, 0.26),
+    "table": (0.24, 0.13, 0.06),
 }
-"""Linear RGB albedo of each kind of piece (light rubberwood kubbs, darker batons)."""
+"""Linear RGB albedo of each kind of piece (light rubberwood kubbs, darker batons), of a
+table-top board (pale smooth wood) and of the table under it (dark stained wood)."""
+FLOOR_COLORS = ((0.30, 0.24, 0.18), (0.26, 0.20, 0.15))
+"""Linear RGB of the two alternating floor tiles around a table (kubb3d's choice: a neutral
+indoor floor, KT "Kubbuteo is an indoor derivative")."""
+FLOOR_TILE = 0.5
+"""m: side of a floor tile."""
+TABLE_LEG = 0.05
+"""m: side of the table's square legs (the table itself is kubb3d's: KT says only "board")."""
 
 _COMMON = """
 uniform vec3 u_sun_dir;
@@ -132,6 +143,7 @@ uniform vec3 u_albedo;
 uniform vec4 u_tint;        // rgb, amount
 uniform float u_grain;      // ring spacing scale, 1/m
 uniform float u_seed;
+uniform float u_ao_height;  // m above z = 0 where the contact occlusion ends (0: none)
 out vec4 frag;
 """ + _COMMON + """
 void main() {
@@ -146,8 +158,8 @@ void main() {
     float sh = ndl > 0.0 ? shadow_at(v_light, 0.0015) : 0.0;
     float hemi = 0.5 + 0.5 * n.z;
     vec3 ambient = mix(u_ground_color, u_sky_color, hemi);
-    // darken near the ground (contact occlusion)
-    float ao = mix(0.55, 1.0, smoothstep(0.0, 0.06, v_world.z));
+    // darken near the ground (contact occlusion; off for the board and the table)
+    float ao = u_ao_height > 0.0 ? mix(0.55, 1.0, smoothstep(0.0, u_ao_height, v_world.z)) : 1.0;
     vec3 v = normalize(u_eye - v_world);
     vec3 h = normalize(v + u_sun_dir);
     float spec = pow(max(dot(n, h), 0.0), 24.0) * 0.12 * sh;
@@ -469,38 +481,122 @@ class GLMesh:
         gl.glDeleteVertexArrays(1, ctypes.byref(self.vao))
 
 
-def mesh_vertices(mesh: trimesh.Trimesh, round_piece: bool) -> np.ndarray:
-    """Unindexed vertices (3F, 6) of a mesh: flat normals for boxes; for round pieces the
-    side gets smooth radial normals and the caps flat ones."""
+SMOOTH_COS = math.cos(math.radians(8.0))
+"""A rim vertex keeps its face's flat normal when that normal is more than 8° from the radial
+direction (the sanded flat of a Kubbuteo kubb, the underside of the mushroom's cap)."""
+
+
+def mesh_vertices(mesh: trimesh.Trimesh, round_axis: int | None) -> np.ndarray:
+    """Unindexed vertices (3F, 6) of a mesh: flat normals for boxes; for round pieces (body
+    axis ``round_axis``: 2 for batons, stakes and the mushroom king, 0 for a disk kubb) the rim
+    gets smooth radial normals and the caps, and any face far from radial (:data:`SMOOTH_COS`),
+    flat ones."""
     tri = mesh.vertices[mesh.faces]  # (F, 3, 3)
     fn = np.repeat(mesh.face_normals[:, None, :], 3, axis=1)
-    if round_piece:
-        side = np.abs(mesh.face_normals[:, 2]) < 0.5
+    if round_axis is not None:
         radial = tri.copy()
-        radial[..., 2] = 0.0
+        radial[..., round_axis] = 0.0
         radial /= np.maximum(np.linalg.norm(radial, axis=-1, keepdims=True), 1e-12)
-        fn = np.where(side[:, None, None], radial, fn)
+        smooth = (np.abs(mesh.face_normals[:, round_axis]) < 0.5)[:, None] & (np.einsum("fvk,fvk->fv", radial, fn) > SMOOTH_COS)
+        fn = np.where(smooth[..., None], radial, fn)
     return np.concatenate((tri.reshape(-1, 3), fn.reshape(-1, 3)), axis=1).astype(np.float32)
 
 
+def round_axis(piece) -> int | None:
+    """Body axis of a round piece (:mod:`kubb3d.equipment` shapes: a disk's axis is x, a
+    cylinder's and a mushroom's z), None for a box."""
+    return {"disk": 0, "cylinder": 2, "mushroom": 2}.get(piece.shape)
+
+
 def load_piece_meshes(equipment: str) -> dict[str, np.ndarray]:
-    """Kind → unindexed vertices (N, 6) of ``models/<equipment>-<kind>.obj``.
+    """Kind → unindexed vertices (N, 6) of ``models/<equipment>-<kind>.obj`` for each kind the
+    set has (a table-top set has no stakes).
 
     Raises:
         FileNotFoundError: a model file is missing (run ``kubb3d models build``).
     """
     from kubb3d.equipment import get_set
 
-    if get_set(equipment).board is not None:
-        raise NotImplementedError(f"the 3D view does not draw the {equipment} table-top board yet; use `kubb3d match --ruleset kubbuteo` for the play-by-play")
+    eq = get_set(equipment)
     out = {}
     for kind in ("kubb", "king", "baton", "stake"):
+        if kind == "stake" and eq.stake is None:
+            continue
         path = models_dir() / f"{equipment}-{kind}.obj"
         if not path.is_file():
             raise FileNotFoundError(f"model file {path.name} is missing; run `kubb3d models build`")
         mesh = trimesh.load(path, file_type="obj", process=False, force="mesh")
-        out[kind] = mesh_vertices(mesh, kind in ("baton", "stake"))
+        out[kind] = mesh_vertices(mesh, round_axis(eq.piece(kind)))
     return out
+
+
+def box_vertices(centre, half) -> np.ndarray:
+    """Unindexed vertices (36, 6) (position m, outward normal) of an axis-aligned box."""
+    c, h = np.asarray(centre, dtype=float), np.asarray(half, dtype=float)
+    out = []
+    for axis in range(3):
+        for sign in (-1.0, 1.0):
+            n = np.zeros(3)
+            n[axis] = sign
+            u, v = np.zeros(3), np.zeros(3)
+            u[(axis + 1) % 3], v[(axis + 2) % 3] = 1.0, 1.0
+            if sign < 0:
+                u, v = v, u  # counter-clockwise seen from outside
+            quad = [c + h * (n + a * u + b * v) for a, b in ((-1, -1), (1, -1), (1, 1), (-1, 1))]
+            for i in (0, 1, 2, 0, 2, 3):
+                out.append((*quad[i], *n))
+    return np.array(out, dtype=np.float32)
+
+
+BOARD_FRAME = np.array([[0.0, 0.0, 1.0, 0.0], [1.0, 0.0, 0.0, 0.0], [0.0, 1.0, 0.0, 0.0], [0.0, 0.0, 0.0, 1.0]], np.float32)
+"""Model matrix of the board's mesh: its local z runs along the board (world x), so that the
+piece shader's growth rings, which run along local z, give a grain along the board."""
+
+
+def table_vertices(board) -> tuple[np.ndarray, np.ndarray]:
+    """The table-top board and the table under it.
+
+    Args:
+        board: a :class:`~kubb3d.equipment.Board` (its top face at z = 0, as the physics has it).
+
+    Returns:
+        (board (36, 6) in the frame of :data:`BOARD_FRAME`, table (N, 6) in world
+        coordinates: four square legs from the floor at −``table_height`` and an apron under
+        the board's edges), m.
+    """
+    hx, hy, t = board.length / 2, board.width / 2, board.thickness
+    top = box_vertices((0.0, -t / 2, 0.0), (hy, t / 2, hx))  # local (y, z, x) of the world
+    floor = -board.table_height
+    leg = TABLE_LEG / 2
+    parts = []
+    for sx in (-1, 1):
+        for sy in (-1, 1):
+            cx, cy = sx * (hx - 2 * leg), sy * (hy - 2 * leg)
+            parts.append(box_vertices((cx, cy, (floor - t) / 2), (leg, leg, (-t - floor) / 2)))
+    apron = 0.06
+    for sy in (-1, 1):
+        parts.append(box_vertices((0.0, sy * (hy - leg), -t - apron / 2), (hx - leg, leg / 2, apron / 2)))
+    for sx in (-1, 1):
+        parts.append(box_vertices((sx * (hx - leg), 0.0, -t - apron / 2), (leg / 2, hy - leg, apron / 2)))
+    return top, np.concatenate(parts)
+
+
+def floor_vertices(z: float, tile: float = FLOOR_TILE, tiles: int = 12, extent: float = 40.0) -> tuple[np.ndarray, np.ndarray]:
+    """The floor around a table on the plane z (m): a checkerboard of ``tile`` m squares,
+    ``tiles`` of them each way from the centre, the rest out to ±``extent`` m in the first
+    colour. Returns the vertices (N, 6) of the two colours (position, then zeros)."""
+    quads: tuple[list, list] = ([], [])
+    lim = tiles * tile
+    for i in range(-tiles, tiles):
+        for j in range(-tiles, tiles):
+            quads[(i + j) % 2].append((i * tile, j * tile, (i + 1) * tile, (j + 1) * tile))
+    for x0, y0, x1, y1 in ((-extent, -extent, extent, -lim), (-extent, lim, extent, extent), (-extent, -lim, -lim, lim), (lim, -lim, extent, lim)):
+        quads[0].append((x0, y0, x1, y1))
+    out = []
+    for qs in quads:
+        v = [(x, y, z, 0.0, 0.0, 0.0) for x0, y0, x1, y1 in qs for x, y in ((x0, y0), (x1, y0), (x1, y1), (x0, y0), (x1, y1), (x0, y1))]
+        out.append(np.array(v, dtype=np.float32))
+    return out[0], out[1]
 
 
 def quads_along(segments, z: float) -> np.ndarray:
@@ -715,6 +811,16 @@ class Renderer:
         self._depth_prog = Program(_DEPTH_VS, _DEPTH_FS)
         self._sky_prog = Program(_SKY_VS, _SKY_FS)
         self._blob_prog = Program(_BLOB_VS, _BLOB_FS)
+        from kubb3d.equipment import get_set
+        from kubb3d.pitch import Pitch
+        from kubb3d.viewer.camera import view_scale
+
+        self.board = get_set(equipment).board
+        self.scale = 1.0 if self.board is None else view_scale(Pitch(self.board.length, self.board.width))
+        if self.board is not None:
+            top, table = table_vertices(self.board)
+            self._board_mesh, self._table_mesh = GLMesh(top), GLMesh(table)
+            self._floor = [GLMesh(v) for v in floor_vertices(-self.board.table_height)]
         verts = load_piece_meshes(equipment)
         self._meshes = {k: GLMesh(v) for k, v in verts.items()}
         self._half_sizes = {k: (float(np.abs(v[:, :2]).max()), float(np.abs(v[:, 2]).max())) for k, v in verts.items()}
@@ -803,13 +909,18 @@ class Renderer:
         gl.glBindFramebuffer(gl.GL_FRAMEBUFFER, self._fbo)
         gl.glViewport(0, 0, self.width, self.height)
 
-    @staticmethod
-    def _light_matrix() -> np.ndarray:
+    def _light_matrix(self) -> np.ndarray:
+        """The sun's view of the pitch (±7.5 m) or of a board (its half length + 5 cm), with
+        depth limits close around it so that the depth bias stays below a piece's size."""
         c = np.zeros(3)
-        eye = c + SUN_DIRECTION * 20.0
+        if self.board is None:
+            r, dist, near, far = 7.5, 20.0, 1.0, 40.0
+        else:
+            r = self.board.length / 2 + 0.05
+            dist, near, far = 2.0, 2.0 - 1.5 * r, 2.0 + 1.5 * r
+        eye = c + SUN_DIRECTION * dist
         view = look_at(eye, c, up=(1.0, 0.0, 0.0))
-        r = 7.5
-        return orthographic(-r, r, -r, r, 1.0, 40.0) @ view
+        return orthographic(-r, r, -r, r, near, far) @ view
 
     # ------------------------------------------------------------ uniforms
     def _set_constants(self) -> None:
@@ -824,6 +935,8 @@ class Renderer:
             prog["u_shadow"] = 0
             prog["u_shadow_texel"] = 1.0 / SHADOW_SIZE
             prog["u_light_vp"] = _f32(self.light_vp)
+        self._piece_prog.use()
+        self._piece_prog["u_ao_height"] = 0.06 * self.scale
         prog = self._ground_prog
         prog.use()
         prog["u_grass"] = 1
@@ -884,18 +997,20 @@ class Renderer:
             prog["u_grain"] = 700.0 if p.kind != "baton" else 900.0
             prog["u_seed"] = float(sum(map(ord, pid)) % 97)
             self._meshes[p.kind].draw()
-
-        # grass (hidden parts are skipped by the depth test)
-        half = (scene.pitch.length / 2, scene.pitch.half_width)
-        if half != self._ground_key:
-            self._ground.upload(ground_vertices(half))
-            self._ground_key = half
-        prog = self._ground_prog
-        prog.use()
-        prog["u_view_proj"] = vp32
-        prog["u_eye"] = eye
-        gl.glDisable(gl.GL_CULL_FACE)
-        self._ground.draw()
+        if self.board is not None:
+            self._draw_table(prog, vp32, eye)
+        else:
+            # grass (hidden parts are skipped by the depth test)
+            half = (scene.pitch.length / 2, scene.pitch.half_width)
+            if half != self._ground_key:
+                self._ground.upload(ground_vertices(half))
+                self._ground_key = half
+            prog = self._ground_prog
+            prog.use()
+            prog["u_view_proj"] = vp32
+            prog["u_eye"] = eye
+            gl.glDisable(gl.GL_CULL_FACE)
+            self._ground.draw()
 
         # on the grass: paint, contact shadows, the sun's shadow, then overlays
         gl.glDepthMask(gl.GL_FALSE)
@@ -908,21 +1023,24 @@ class Renderer:
         prog["u_eye"] = eye
         prog["u_view_proj"] = vp32
         self._draw_paint(scene)
-        blobs = self._blobs(pieces)
+        # a table-top board takes the sun's shadows from the shadow map (the piece shader)
+        # instead of the contact shadows and the projected ones
+        blobs = self._blobs(pieces if self.board is None else [])
         gl.glBlendFunc(gl.GL_ZERO, gl.GL_SRC_COLOR)
         if len(blobs):
             prog = self._blob_prog
             prog.use()
             prog["u_view_proj"] = vp32
             self._blob_mesh.draw()
-        self._sun_shadows(pieces, models, vp32)
+        if self.board is None:
+            self._sun_shadows(pieces, models, vp32)
         gl.glBlendFunc(gl.GL_SRC_ALPHA, gl.GL_ONE_MINUS_SRC_ALPHA)
         self._draw_overlays(scene)
         gl.glDisable(gl.GL_POLYGON_OFFSET_FILL)
 
         # trace
         if scene.trace is not None and len(scene.trace) >= 2:
-            self._dyn.upload(ribbon(scene.trace, camera.eye, 0.012))
+            self._dyn.upload(ribbon(scene.trace, camera.eye, 0.012 * self.scale))
             prog = self._flat_prog
             prog.use()
             prog["u_color"] = (1.0, 0.85, 0.1, 0.9)
@@ -947,6 +1065,29 @@ class Renderer:
         gl.glUseProgram(0)
         gl.glDisable(gl.GL_DEPTH_TEST)
         gl.glDepthFunc(gl.GL_LESS)
+
+    def _draw_table(self, prog: Program, vp32, eye) -> None:
+        """The board (pale wood, grain along it, the sun's shadows from the shadow map), the
+        table under it and the tiled floor (piece programme in use on entry)."""
+        prog["u_ao_height"] = 0.0
+        prog["u_tint"] = (0.0, 0.0, 0.0, 0.0)
+        for mesh, model, kind, grain in ((self._board_mesh, BOARD_FRAME, "board", 90.0), (self._table_mesh, np.eye(4, dtype=np.float32), "table", 500.0)):
+            prog.mat4("u_model", model)
+            prog["u_albedo"] = WOOD[kind]
+            prog["u_grain"] = grain
+            prog["u_seed"] = 7.0
+            mesh.draw()
+        prog["u_ao_height"] = 0.06 * self.scale
+        gl.glDisable(gl.GL_CULL_FACE)
+        flat = self._flat_prog
+        flat.use()
+        flat["u_eye"] = eye
+        flat["u_view_proj"] = vp32
+        flat["u_lit"] = 1.0
+        flat["u_dash"] = 0.0
+        for mesh, rgb in zip(self._floor, FLOOR_COLORS):
+            flat["u_color"] = (*rgb, 1.0)
+            mesh.draw()
 
     def _blobs(self, pieces) -> np.ndarray:
         """Contact-shadow vertices of the pieces (cached per piece pose), uploaded if changed."""
@@ -1004,20 +1145,22 @@ class Renderer:
     def _draw_paint(self, scene: Scene) -> None:
         """Painted pitch lines and the dashed throwing line (flat programme in use)."""
         prog = self._flat_prog
-        key = (scene.pitch,)
+        key = (scene.pitch, scene.equipment)
+        k = self.scale
         if key != self._lines_key:
-            self._lines.upload(quads_along(scene.line_segments(), 0.002))
+            self._lines.upload(quads_along(scene.line_segments(), 0.002 * k))
             self._lines_key = key
-        prog["u_color"] = (0.95, 0.95, 0.92, 1.0)
+        prog["u_color"] = (0.95, 0.95, 0.92, 1.0) if self.board is None else (0.06, 0.04, 0.03, 1.0)  # dark ink on wood
         prog["u_lit"] = 1.0
         prog["u_dash"] = 0.0
         self._lines.draw()
         h = scene.pitch.half_width
         if scene.throwing_line is not None:
             x = scene.throwing_line
-            self._dyn.upload(quads_along([((x, -h - 0.6), (x, h + 0.6), 0.05)], 0.003))
+            ext = 0.6 * k if self.board is None else 0.0  # a board ends at its edges
+            self._dyn.upload(quads_along([((x, -h - ext), (x, h + ext), 0.05 * k)], 0.003 * k))
             prog["u_color"] = (1.0, 0.75, 0.05, 0.85)
-            prog["u_dash"] = 0.25
+            prog["u_dash"] = 0.25 * k
             self._dyn.draw()
 
     def _draw_overlays(self, scene: Scene) -> None:
@@ -1025,16 +1168,17 @@ class Renderer:
         prog = self._flat_prog
         prog.use()
         prog["u_lit"] = 0.0
+        k = self.scale
         if scene.aim is not None:
             s, e = scene.aim
-            self._dyn.upload(quads_along([((s[0], s[1]), (e[0], e[1]), 0.025)], 0.004))
+            self._dyn.upload(quads_along([((s[0], s[1]), (e[0], e[1]), 0.025 * k)], 0.004 * k))
             prog["u_color"] = (1.0, 0.95, 0.25, 0.9)
-            prog["u_dash"] = 0.3
+            prog["u_dash"] = 0.3 * k
             self._dyn.draw()
         if scene.release_point is not None:
             x, y = scene.release_point[:2]
-            r = 0.09
-            self._dyn.upload(quads_along([((x - r, y), (x + r, y), 0.03), ((x, y - r), (x, y + r), 0.03)], 0.005))
+            r = 0.09 * k
+            self._dyn.upload(quads_along([((x - r, y), (x + r, y), 0.03 * k), ((x, y - r), (x, y + r), 0.03 * k)], 0.005 * k))
             prog["u_color"] = (1.0, 0.3, 0.1, 0.95)
             prog["u_dash"] = 0.0
             self._dyn.draw()

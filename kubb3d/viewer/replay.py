@@ -114,12 +114,14 @@ class TimelineBuilder:
     def __init__(self, header: dict) -> None:
         from kubb3d.equipment import get_set
 
-        self.pitch = Pitch(**header.get("pitch", {}))
         self.equipment = header.get("equipment", "standard")
         try:
             self.eq = get_set(self.equipment)
         except KeyError:
             raise ValueError(f"unknown equipment {self.equipment!r}") from None
+        # a replay's header gives the pitch's length and width; the baselines' inset is the
+        # equipment set's (Kubbuteo: 3.5 in, KT "Equipment")
+        self.pitch = Pitch(**{"baseline_inset": self.eq.baseline_inset, **header.get("pitch", {})})
         eq, pitch = self.eq, self.pitch
         self.poses: dict[str, np.ndarray] = {}
         self.kinds: dict[str, str] = {}
@@ -145,9 +147,20 @@ class TimelineBuilder:
         return "king" if pid == KING_ID else ("baton" if pid.startswith("baton") else "kubb")
 
     def _park(self, kid: str, half: str) -> None:
+        """Lay a picked-up kubb aside behind the end of ``half``: on the grass 1.5 m behind the
+        baseline, or on the floor behind a table-top board (the same place, scaled)."""
+        from kubb3d.equipment import LYING_DISK_KUBB
+        from kubb3d.viewer.camera import view_scale
+
         slot = sorted(self.all_kubbs).index(kid) if kid in self.all_kubbs else 0
-        x = self.pitch.baseline_x(half) - self.pitch.forward(half) * 1.5
-        self.poses[kid] = np.array((x, -2.25 + 0.5 * slot, self.eq.kubb.width / 2, *LYING))
+        k = view_scale(self.pitch)
+        x = self.pitch.baseline_x(half) - self.pitch.forward(half) * 1.5 * k
+        y = (-2.25 + 0.5 * slot) * k
+        board = self.eq.board
+        if board is None:
+            self.poses[kid] = np.array((x, y, self.eq.kubb.width / 2, *LYING))
+        else:
+            self.poses[kid] = np.array((x, y, -board.table_height + self.eq.kubb.thickness / 2, *LYING_DISK_KUBB))
 
     def _info(self, lines_=(), flags=(), line_x=None) -> dict:
         return {"hidden": set(self.hidden), "lines": [f"set {self.set_no}, turn {self.turn_no}", *lines_], "flags": list(flags), "throwing_line": line_x}

@@ -172,10 +172,24 @@ class Scene:
         """(id, piece) of the pieces drawn."""
         return [(pid, p) for pid, p in self.pieces.items() if pid not in self.hidden]
 
+    @property
+    def board(self):
+        """The table-top :class:`~kubb3d.equipment.Board` the pieces stand on (Kubbuteo), or None
+        (a field pitch)."""
+        from kubb3d.equipment import get_set
+
+        return get_set(self.equipment).board
+
     def line_segments(self) -> list[tuple[tuple[float, float], tuple[float, float], float]]:
-        """Painted lines on the grass: ((x0, y0), (x1, y1), width m) for the boundary and the
-        centre line (DM §2)."""
+        """Painted lines: ((x0, y0), (x1, y1), width m). On the grass the boundary and the centre
+        line (DM §2); on a table-top board the two baselines across the board and a cross on
+        the centre point (KT "Equipment": "Baselines are marked 3.5 inches from each of the
+        narrow ends and a centre point is marked in the middle"), 5 mm wide (kubb3d's choice)."""
         L, h = self.pitch.length / 2, self.pitch.half_width
+        if self.board is not None:
+            w, c = 0.005, 0.012
+            xa, xb = self.pitch.baseline_x("A"), self.pitch.baseline_x("B")
+            return [((xa, -h), (xa, h), w), ((xb, -h), (xb, h), w), ((-c, 0.0), (c, 0.0), w), ((0.0, -c), (0.0, c), w)]
         w = 0.03
         return [
             ((-L, -h), (L, -h), w),

@@ -71,13 +71,14 @@ def test_view_mode_orbit_starts_on_the_scenarios_pieces():
         app.close()
 
 
-@pytest.fixture(scope="module")
-def short_replay(tmp_path_factory):
-    """A short seeded DM match (4 turns) as a replay file."""
+@pytest.fixture(scope="module", params=["dm", "kubbuteo"])
+def short_replay(tmp_path_factory, request):
+    """A short seeded match (4 turns) as a replay file: DM on the grass and Kubbuteo on its
+    table-top board (whose cameras are scaled down to the board)."""
     from kubb3d.match import Match, MatchConfig
 
-    path = tmp_path_factory.mktemp("replay") / "m.jsonl"
-    Match(MatchConfig(ruleset="dm", seed=1, round_cap=4), replay=path).run()
+    path = tmp_path_factory.mktemp("replay") / f"{request.param}.jsonl"
+    Match(MatchConfig(ruleset=request.param, seed=1, round_cap=4), replay=path).run()
     return path
 
 

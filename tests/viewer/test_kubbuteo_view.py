@@ -1,0 +1,92 @@
+"""Issue 18 item 2: the Kubbuteo set in the 3D view: the table-top board with its baselines and
+centre point (KT "Equipment"), the table and the floor, the disks and the mushroom king at
+their sizes, cameras scaled to the board."""
+
+import numpy as np
+import pytest
+
+from kubb3d.equipment import INCH, KUBBUTEO
+from kubb3d.pitch import Pitch
+from kubb3d.viewer.camera import project, thrower_camera, top_camera, view_scale
+from kubb3d.viewer.scene import Scene
+
+BOARD = Pitch(KUBBUTEO.board.length, KUBBUTEO.board.width, KUBBUTEO.baseline_inset)
+W, H = 1280, 720
+
+
+def test_view_scale_shrinks_only_a_table_top():
+    assert view_scale(Pitch()) == 1.0 and view_scale(Pitch(7.5, 5.0)) == 1.0
+    assert view_scale(BOARD) == pytest.approx(48 * INCH / 8.0)  # 0.1524
+
+
+def test_board_markings_are_the_kt_baselines_and_centre_point():
+    segs = Scene(BOARD, "kubbuteo").line_segments()
+    xs = sorted({round(a[0], 6) for a, b, _ in segs if a[0] == b[0] and abs(a[1] - b[1]) > 0.5})
+    x = 24 * INCH - 3.5 * INCH  # 3.5 in inside the ends of the 4 ft board
+    assert xs == [round(-x, 6), round(x, 6)]
+    cross = [s for s in segs if max(abs(v) for v in (*s[0], *s[1])) < 0.05]
+    assert len(cross) == 2  # the centre point
+    assert all(w < 0.01 for *_, w in segs)
+    # the field keeps its boundary and centre line, 3 cm wide
+    assert len(Scene(Pitch(), "standard").line_segments()) == 5
+
+
+def test_cameras_frame_the_board():
+    pitch = BOARD
+    assert pitch.baseline_inset == pytest.approx(3.5 * INCH)
+    vp = top_camera(pitch, W / H).view_proj(W, H)
+    corners = [(sx * pitch.length / 2, sy * pitch.half_width, 0.0) for sx in (-1, 1) for sy in (-1, 1)]
+    px, vis = project(corners, vp, W, H)
+    assert vis.all() and np.ptp(px[:, 0]) > 0.4 * W  # the board, not a speck in a field view
+    cam = thrower_camera(pitch, "A")
+    assert 0.2 < cam.eye[2] < 0.5 and cam.near < 0.02
+    far = [(pitch.baseline_x("B"), y, 0.015) for _, y in pitch.baseline_kubb_positions("B").values()]
+    px, vis = project([(pitch.baseline_x("A"), 0.0, 0.0), *[p for p in far]], cam.view_proj(W, H), W, H)
+    assert vis.all() and px[0, 1] > px[1:, 1].max()
+
+
+def test_a_replay_header_without_the_inset_gets_the_sets():
+    from kubb3d.viewer.replay import TimelineBuilder
+
+    b = TimelineBuilder({"equipment": "kubbuteo", "pitch": {"length": 48 * INCH, "width": 24 * INCH}})
+    assert b.pitch.baseline_x("A") == pytest.approx(-(24 - 3.5) * INCH)
+    assert b.standard["B3"][0] == pytest.approx((24 - 3.5) * INCH)
+    b._park("A1", "A")  # a picked-up disk lies flat on the floor behind the table's end
+    assert b.poses["A1"][2] == pytest.approx(-0.75 + 0.15 * INCH)
+    assert b.poses["A1"][0] < -24 * INCH
+
+
+@pytest.mark.gl
+def test_kubbuteo_replay_drawn_on_its_board(tmp_path):
+    """The pieces are drawn where the replay says, the board is wood with its dark baselines,
+    the floor shows beyond the board's edge, and a screenshot is written."""
+    from kubb3d.match import Match, MatchConfig
+    from kubb3d.viewer.app import App, load_pyglet
+    from kubb3d.viewer.replay import load_session
+
+    load_pyglet(headless=True)
+    path = tmp_path / "kt.jsonl"
+    Match(MatchConfig(ruleset="kubbuteo", seed=1, round_cap=3), replay=path).run()
+    session = load_session(path)
+    session.command("home")
+    app = App(session, 640, 360, headless=True, mode="view", camera="top")
+    try:
+        app.frame(0.0, hud=False)
+        app.frame(0.0, hud=False)
+        img = app.pixels().astype(int)
+        vp = app.camera.view_proj(640, 360)
+        scene = session.scene
+        for pid in ("A1", "A5", "B3", "king"):
+            pose = scene.pieces[pid].pose
+            (px,), (vis,) = project(pose[:3] + (0, 0, 0.01), vp, 640, 360)
+            r, g, b = img[int(px[1]), int(px[0])]
+            assert vis and r > g > b, (pid, (r, g, b))  # wood
+        board = project((0.25, 0.1, 0.0), vp, 640, 360)[0][0]
+        line = project((session.scene.pitch.baseline_x("A"), 0.06, 0.0), vp, 640, 360)[0][0]
+        floor = project((0.0, 0.6, -0.75), vp, 640, 360)[0][0]
+        wood, ink, tile = (img[int(p[1]), int(p[0])] for p in (board, line, floor))
+        assert wood.sum() > ink.sum() + 150  # dark baseline on the pale board
+        assert wood[0] > wood[2] + 40 and abs(int(tile[0]) - int(tile[2])) < 60 and tile.sum() < wood.sum()
+        assert app.screenshot(tmp_path / "kt.png").stat().st_size > 10_000
+    finally:
+        app.close()
