@@ -22,7 +22,7 @@ class Camera(str, Enum):
     follow = "follow"
 
 
-Ruleset = ruleset_enum(baton_throws=True)
+Ruleset = ruleset_enum()
 
 
 def _user_error(message: str) -> Exception:
@@ -46,7 +46,7 @@ def _check_out(path: Path) -> None:
 def play(
     ruleset: Ruleset = typer.Option("dm", help="Rules for throws and rulings (and the match with --opponent)."),
     opponent: Optional[str] = typer.Option(None, help="Play a whole match against a simulated player of this skill (novice, club, elite)."),
-    equipment: str = typer.Option("standard", "--set", help="Equipment set (standard, dm-small)."),
+    equipment: str = typer.Option("standard", "--set", help="Equipment set (standard, dm-small; kubbuteo comes with --ruleset kubbuteo)."),
     screenshot: Optional[Path] = typer.Option(None, help="Render one frame headless to this PNG and exit (no display needed)."),
     after: int = typer.Option(0, min=0, max=60, help="With --screenshot: the frame after this many scripted throws (aimed at B1, B2 …); with --opponent, match actions (your throws scripted)."),
     seed: int = typer.Option(0, min=0, help="Seed of the scripted throws' release errors (and of the opponent)."),
@@ -57,11 +57,12 @@ def play(
     force: bool = typer.Option(False, help="Let --replay replace an existing file."),
     round_cap: Optional[int] = typer.Option(None, min=3, max=1000, help="With --opponent: turns per set before the match is cut off (3 or more; default 60)."),
 ) -> None:
-    """Throw batons in a 3D view of a regulation pitch (free throws, or a match with --opponent).
+    """Throw batons in a 3D view of a regulation pitch (free throws, or a match with --opponent);
+    with --ruleset kubbuteo, flick disks on the table-top board.
 
     Keys: F1 shows them all. Mouse aims, holding the left button (or SPACE) charges the
-    power bar, releasing throws; wheel/UP/DOWN elevation, Q/E spin, Z/X tilt, LEFT/RIGHT
-    release point, 1-4 cameras, M slow motion, R new round, ESC quits.
+    power bar, releasing throws (or flicks); wheel/UP/DOWN elevation, Q/E spin, Z/X tilt,
+    LEFT/RIGHT release point, 1-4 cameras, M slow motion, R new round, ESC quits.
     """
     _check_size(width, height)
     if screenshot is not None:
@@ -69,9 +70,16 @@ def play(
     elif after:
         raise _user_error("--after only makes sense with --screenshot")
     from kubb3d.equipment import EQUIPMENT_SETS
+    from kubb3d.rules import get_ruleset
 
     if equipment not in EQUIPMENT_SETS:
         raise _user_error(f"unknown equipment set {equipment!r}; expected one of {sorted(EQUIPMENT_SETS)}")
+    own = get_ruleset(ruleset.value).equipment
+    on_board = EQUIPMENT_SETS[own].board is not None
+    if on_board and equipment == "standard":  # the option's default: the ruleset's own set
+        equipment = own
+    if (EQUIPMENT_SETS[equipment].board is not None) != on_board:
+        raise _user_error(f"--set {equipment} does not go with --ruleset {ruleset.value} (its set is {own!r})")
     if opponent is None and (replay is not None or round_cap is not None):
         raise _user_error("--replay and --round-cap need --opponent (a match)")
     if replay is not None:

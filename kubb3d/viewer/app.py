@@ -25,8 +25,8 @@ import numpy as np
 
 from kubb3d.judge.rulebook import get_rulebook
 from kubb3d.pitch import KING_ID, Pitch, opponent
-from kubb3d.viewer.controls import Controller, ThrowControls, TIMELINE_HEIGHT
-from kubb3d.viewer.hud import HELP_PLAY, HELP_VIEW, Hud, font_size, last_throw_lines, legend_items, power_label, ruling_lines, throw_lines, violation_lines
+from kubb3d.viewer.controls import Controller, FlickControls, ThrowControls, TIMELINE_HEIGHT
+from kubb3d.viewer.hud import HELP_FLICK, HELP_PLAY, HELP_VIEW, Hud, font_size, last_throw_lines, legend_items, power_label, ruling_lines, throw_lines, violation_lines
 from kubb3d.viewer.scene import PieceView, Scene, Segment, Timeline, segment_from_throw
 
 
@@ -60,24 +60,32 @@ def _pose7(pos, q) -> np.ndarray:
 
 
 class PlaySession:
-    """Free throws at the standard set-up (issue 5, part 2).
+    """Free throws at the standard set-up (issue 5, part 2), or free flicks on a table-top
+    board (a set with a board, Kubbuteo: :class:`~kubb3d.viewer.controls.FlickControls`,
+    simulated by :func:`kubb3d.throw.flick`).
 
     Args:
         equipment: equipment set name.
-        ruleset: ``dm`` or ``wikinger`` (throwing rules and the judge's rules).
+        ruleset: ``dm``, ``wikinger`` or ``kubbuteo`` (throwing rules and the judge's rules).
         side: the thrower's side.
-        pitch: the pitch (default: the ruleset's).
-        ground: ground name.
+        pitch: the pitch (default: the ruleset's; on a board, the board with its baselines).
+        ground: ground name (on a board always ``board``).
         batons: batons per round.
     """
 
     def __init__(self, equipment: str = "standard", ruleset: str = "dm", side: str = "A", pitch: Pitch | None = None, ground: str = "grass", batons: int = 6) -> None:
+        from kubb3d.equipment import get_set
         from kubb3d.pitch import PITCHES
 
+        eq = get_set(equipment)
+        self.flick = eq.board is not None
+        if self.flick:
+            ground = "board"
+            pitch = pitch or Pitch(eq.board.length, eq.board.width, eq.baseline_inset)
         self.equipment, self.ruleset, self.side, self.ground = equipment, ruleset, side, ground
         self.pitch = pitch or PITCHES.get(ruleset, Pitch())
         self.batons = batons
-        self.controls = ThrowControls(self.pitch, side)
+        self.controls = FlickControls(self.pitch, side) if self.flick else ThrowControls(self.pitch, side)
         self.world = None
         self.new_round()
 
@@ -121,6 +129,7 @@ class PlaySession:
         Raises:
             ValueError: invalid parameters; RuntimeError: no baton left.
         """
+        from kubb3d.throw import flick
         from kubb3d.throw import throw as do_throw
         from kubb3d.viewer.replay import throw_facts
 
@@ -128,7 +137,10 @@ class PlaySession:
             raise RuntimeError("no baton left in this round: start a new round (R)")
         baton = f"baton{self.thrown + 1}"
         start = self.scene.poses()
-        result = do_throw(self.world, params, baton=baton, ruleset=self.ruleset)
+        if self.flick:
+            result = flick(self.world, baton, params, kind="baton")
+        else:
+            result = do_throw(self.world, params, baton=baton, ruleset=self.ruleset)
         self.thrown += 1
         judgement, raised = self._judge(result)
         self.result, self.judgement = result, judgement
@@ -206,7 +218,7 @@ class PlaySession:
     def hud(self, ctl: Controller) -> Hud:
         c = self.controls
         rules = f"{get_rulebook(self.ruleset).title} rules"
-        h = Hud(title=f"kubb3d: free throws ({rules}), side {self.side}, baton {min(self.thrown + 1, self.batons)}/{self.batons}, camera {ctl.camera_mode}" + ("   SLOW MOTION" if ctl.slow_motion else "") + ("   PAUSED" if ctl.paused else ""))
+        h = Hud(title=f"kubb3d: free {'flicks' if self.flick else 'throws'} ({rules}), side {self.side}, baton {min(self.thrown + 1, self.batons)}/{self.batons}, camera {ctl.camera_mode}" + ("   SLOW MOTION" if ctl.slow_motion else "") + ("   PAUSED" if ctl.paused else ""))
         h.lines = throw_lines(c)
         if self.result is not None:
             felled = sorted(self.felled)
@@ -221,8 +233,9 @@ class PlaySession:
             h.rulings = ruling_lines(seg.rulings)
             h.legend = True
             h.last_throw = last_throw_lines(seg)
-        h.help = HELP_PLAY if ctl.show_help else []
-        h.message = self.message or ("" if self.result else "aim with the mouse, hold the left button or SPACE for power, release to throw (F1: help)")
+        h.help = (HELP_FLICK if self.flick else HELP_PLAY) if ctl.show_help else []
+        verb = "flick" if self.flick else "throw"
+        h.message = self.message or ("" if self.result else f"aim with the mouse, hold the left button or SPACE for power, release to {verb} (F1: help)")
         return h
 
     def close(self) -> None:
@@ -233,12 +246,13 @@ class PlaySession:
 
 def scripted_throws(session: PlaySession, n: int, rng: np.random.Generator) -> list:
     """Throw ``n`` batons at the target half's kubbs in id order (B1, B2 …, then the king),
-    aimed by :func:`kubb3d.throw.aim` with small release errors drawn from ``rng``
-    (azimuth ±0.8° and speed ±3 % standard deviation). Used by ``--after N``."""
+    aimed by :func:`kubb3d.throw.aim` (flicks: :func:`kubb3d.throw.aim_flick`, to arrive at
+    0.7 m/s) with small release errors drawn from ``rng`` (azimuth ±0.8° and speed ±3 %
+    standard deviation). Used by ``--after N``."""
     from dataclasses import replace
 
     from kubb3d.pitch import baseline_ids
-    from kubb3d.throw import aim
+    from kubb3d.throw import aim, aim_flick
 
     results = []
     targets = [*baseline_ids(opponent(session.side)), KING_ID]
@@ -248,7 +262,10 @@ def scripted_throws(session: PlaySession, n: int, rng: np.random.Generator) -> l
         standing = [t for t in targets if t not in session.felled and t != KING_ID]
         target = standing[0] if standing else targets[i % len(targets)]
         base = session.controls.params(speed=10.0)
-        params = aim(session.world, target, replace(base, azimuth_deg=0.0)).params
+        if session.flick:
+            params = aim_flick(session.world, target, replace(base, azimuth_deg=0.0), arrive_speed=0.7)
+        else:
+            params = aim(session.world, target, replace(base, azimuth_deg=0.0)).params
         params = replace(params, azimuth_deg=params.azimuth_deg + float(rng.normal(0, 0.8)), speed=params.speed * float(1 + rng.normal(0, 0.03)))
         results.append(session.throw(params))
         session.skip()

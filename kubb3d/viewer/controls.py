@@ -194,6 +194,65 @@ class ThrowControls:
         return True
 
 
+FLICK_SPEED = (0.4, 3.6)
+"""m/s: speed given to a flicked disk at an empty / full power bar. A disk slides
+v²/(2 μ g) on the board (μ = 0.3, docs/physics.md "Table-top sets"): 2.5 m/s reaches the far
+baseline 1.04 m away, 3.6 m/s runs off the far end (KT: an off-the-board flick is a misflick)."""
+FLICK_SPIN_STEP = 0.5
+"""rev/s: one Q / E press on a flick's spin about the vertical."""
+
+
+@dataclass
+class FlickControls(ThrowControls):
+    """The flick being prepared on a table-top board (Kubbuteo, KT "Rules": batons and kubbs are
+    flicked by finger): a disk lying flat behind the flicking line, struck horizontally. The
+    mouse chooses the direction and the held button the speed, as for a throw; there is no
+    elevation, tilt or helicopter.
+
+    Attributes:
+        speed_range: speed at an empty and a full power bar, m/s (:data:`FLICK_SPEED`).
+        Others as :class:`ThrowControls` (``behind_line``: the disk's centre behind the line, m;
+        ``spin_rps``: spin about the vertical, rev/s, positive counter-clockwise from above).
+    """
+
+    behind_line: float = 0.025
+    spin_rps: float = 0.0
+    elevation_deg: float = 0.0
+    speed_range: tuple[float, float] = FLICK_SPEED
+
+    flick = True
+
+    def __post_init__(self) -> None:
+        if self.lateral == 0.0:  # start in the gap right of the middle kubb (KT "Setup": five kubbs)
+            self.lateral = self.pitch.width / 12
+
+    @property
+    def speed(self) -> float:
+        """Speed for the current power, m/s."""
+        lo, hi = self.speed_range
+        return lo + self.power * (hi - lo)
+
+    def params(self, speed: float | None = None):
+        """The flick as :class:`~kubb3d.throw.FlickParams` (speed from the power bar by default)."""
+        from kubb3d.throw import FlickParams
+
+        return FlickParams(side=self.side, line_x=self.line_x, lateral=self.lateral, behind_line=self.behind_line,
+                           speed=self.speed if speed is None else speed, azimuth_deg=self.azimuth_deg, spin_rps=self.spin_rps)
+
+    def adjust(self, action: str, big: bool = False) -> bool:
+        """Key actions of a flick: ``spin±`` (:data:`FLICK_SPIN_STEP`), ``left``/``right`` (1 cm,
+        SHIFT 5 cm), ``fwd``/``back`` (5 mm); True if the action applies to a flick."""
+        if action in ("spin+", "spin-"):
+            self.spin_rps = _clamp(self.spin_rps + FLICK_SPIN_STEP * (1 if action == "spin+" else -1), SPIN_RANGE_RPS)
+        elif action in ("left", "right"):
+            self.move_lateral((0.05 if big else 0.01) * (1 if action == "left" else -1))
+        elif action in ("fwd", "back"):
+            self.behind_line = _clamp(round(self.behind_line + 0.005 * (-1 if action == "fwd" else 1), 4), (0.0, 0.08))
+        else:
+            return False
+        return True
+
+
 PLAY_KEYS = {
     "UP": "elev+", "DOWN": "elev-", "E": "spin+", "Q": "spin-", "X": "tilt+", "Z": "tilt-", "H": "heli",
     "LEFT": "left", "RIGHT": "right", "W": "fwd", "S": "back",

@@ -59,6 +59,11 @@ HELP_PLAY = [
     "M: slow motion    P: pause    N: skip to rest    R: new round (after a match: rematch)",
     "L: piece labels    F12: save a screenshot    F1: help    ESC: quit",
 ]
+HELP_FLICK = [
+    "mouse: direction of the flick    hold left button or SPACE: power, release to flick",
+    "Q E: spin    LEFT RIGHT: disk along the line (SHIFT: 5 cm)    W S: forward / back",
+    *HELP_PLAY[3:],
+]
 HELP_VIEW = [
     "SPACE: play / pause    RIGHT LEFT: next / previous throw    UP DOWN: speed",
     "HOME END: start / end    click the timeline: seek",
@@ -74,8 +79,13 @@ def font_size(width: int) -> int:
 
 
 def throw_lines(c: ThrowControls) -> list[str]:
-    """The current throw settings, one item per line."""
+    """The current throw (or flick) settings, one item per line."""
     where = "behind" if c.behind_line >= 0 else "PAST"
+    if getattr(c, "flick", False):
+        return [
+            f"flick: azimuth {c.azimuth_deg:+.1f}°   spin {c.spin_rps:+.1f} rev/s",
+            f"disk at y {c.lateral * 100:+.1f} cm, {c.behind_line * 100:.1f} cm behind the line (x {c.line * 100:+.1f} cm)",
+        ]
     return [
         f"elevation {c.elevation_deg:+.0f}°   azimuth {c.azimuth_deg:+.1f}°",
         f"spin {c.spin_rps:+.2f} rev/s   tilt {c.tilt_deg:+.0f}°   helicopter {'ON' if c.helicopter else 'off'}",
@@ -86,7 +96,8 @@ def throw_lines(c: ThrowControls) -> list[str]:
 def power_label(c: ThrowControls) -> str:
     """Power, the release speed it gives and the speed range of the piece in hand, m/s."""
     lo, hi = getattr(c, "speed_range", (SPEED_MIN, SPEED_MAX))
-    return f"power {c.power * 100:3.0f} %  →  {c.speed:.1f} m/s  ({lo:.0f}–{hi:.0f} m/s)"
+    digits = 1 if hi < 5 else 0  # a flick's range is a few m/s
+    return f"power {c.power * 100:3.0f} %  →  {c.speed:.1f} m/s  ({lo:.{digits}f}–{hi:.{digits}f} m/s)"
 
 
 def outcome_line(winner: str | None, reason: str, person: str | None = None) -> str:

@@ -33,8 +33,8 @@ from typing import Any, Callable
 import numpy as np
 
 from kubb3d.pitch import KING_ID, opponent
-from kubb3d.viewer.controls import SPEED_MAX, SPEED_MIN, Controller, ThrowControls
-from kubb3d.viewer.hud import HELP_PLAY, Hud, last_throw_lines, outcome_line, power_label, ruling_lines, throw_lines
+from kubb3d.viewer.controls import SPEED_MAX, SPEED_MIN, Controller, FlickControls, ThrowControls
+from kubb3d.viewer.hud import HELP_FLICK, HELP_PLAY, Hud, last_throw_lines, outcome_line, power_label, ruling_lines, throw_lines
 from kubb3d.viewer.scene import PieceView, Segment
 
 PERSON = "P1"
@@ -87,7 +87,12 @@ def scripted_person(match, name: str = PERSON) -> Callable[[Any], Any]:
     def answer(req):
         eq, pitch = req.world.equipment, req.world.pitch
         rng = np.random.default_rng(0)  # only feeds the discarded noisy release
-        if req.kind in ("inkast", "penalty"):
+        if req.flick:  # Kubbuteo: returns and the lag flick stop at the target, batons arrive at 0.7 m/s
+            kubb = req.kind in ("inkast", "penalty")
+            side = opponent(req.into) if kubb else req.side
+            stop = kubb or req.kind == "lag"
+            intended, _ = player.baton_flick(req.world, side, req.line_x, req.target[:2], rng, arrive_speed=0.0 if stop else 0.7, kind="kubb" if kubb else "baton")
+        elif req.kind in ("inkast", "penalty"):
             intended, _ = player.kubb_throw(eq, pitch, opponent(req.into), req.target[:2], rng, dt=req.world.dt)
         else:
             intended, _ = player.baton_throw(eq, pitch, req.side, req.line_x, req.target, rng, dt=req.world.dt)
@@ -133,6 +138,8 @@ def state_lines(state, person: str) -> list[str]:
     return lines
 
 
+_FLICK_TEXT = {"lag": "your lag flick: stop the baton close to the king", "baton": "your flick: {piece} at the kubbs in half {half}", "king": "KING FLICK with {piece} from your baseline", "inkast": "return {piece}: flick it into half {into}", "penalty": "return {piece} again: flick it into half {into}"}
+"""The person's request in words on a table-top board (KT: batons and returned kubbs are flicked)."""
 _KIND_TEXT = {"lag": "your lag throw: land the baton close to the king", "baton": "your throw: {piece} at the kubbs in half {half}", "king": "KING THROW with {piece} from your baseline", "inkast": "inkast {piece} into half {into}", "penalty": "penalty kubb {piece} into half {into}"}
 
 
@@ -169,7 +176,8 @@ class MatchSession:
         self.pitch = m.pitch
         self.builder = TimelineBuilder(m.header)
         self.scene = self.builder.scene()
-        self.controls = MatchControls(self.pitch, m.state.end_of[person])
+        self.flick = m.table
+        self.controls = (FlickControls if self.flick else MatchControls)(self.pitch, m.state.end_of[person])
         self._kind_mode = "baton"
         self._saved = {"baton": dict(BATON_DEFAULTS), "kubb": dict(KUBB_DEFAULTS)}
         self.records: list[dict] = []
@@ -324,7 +332,7 @@ class MatchSession:
         sc.clear_status()
         c = self.controls
         mode = "kubb" if req.kind in ("inkast", "penalty") else "baton"
-        if mode != self._kind_mode:
+        if mode != self._kind_mode and not self.flick:  # a flick is the same for both
             self._saved[self._kind_mode] = {k: getattr(c, k) for k in BATON_DEFAULTS}
             for k, v in self._saved[mode].items():
                 setattr(c, k, v)
@@ -337,7 +345,8 @@ class MatchSession:
         # strategy's hint)
         self.request = req
         half = opponent(req.side)
-        self.message = "YOUR TURN: " + _KIND_TEXT[req.kind].format(piece=req.piece, half=half, into=req.into) + " (hold the left button or SPACE, release to throw)"
+        texts, verb = (_FLICK_TEXT, "flick") if self.flick else (_KIND_TEXT, "throw")
+        self.message = "YOUR TURN: " + texts[req.kind].format(piece=req.piece, half=half, into=req.into) + f" (hold the left button or SPACE, release to {verb})"
 
     # ---------------------------------------------------------------- per frame
     def update(self, dt: float) -> None:
@@ -422,7 +431,7 @@ class MatchSession:
                 if seg.rulings:
                     h.rulings = ruling_lines(seg.rulings)
                     h.legend = True
-        h.help = HELP_PLAY if ctl.show_help else []
+        h.help = (HELP_FLICK if self.flick else HELP_PLAY) if ctl.show_help else []
         h.message = self.error or ("" if over else self.message)
         return h
 
@@ -446,10 +455,11 @@ class MatchSession:
             else:
                 inkasts += len(rec.get("throws", ()))
         rate = f" ({felled / batons:.0%} per baton)" if batons else ""
+        threw, fell, inkasted = ("flicked", "knocked", "returned") if self.flick else ("threw", "felled", "inkasted")
         return [
             outcome_line(out.winner, out.reason, self.person),
             f"sets won: {p1} {st.set_wins[p1]} – {st.set_wins[p2]} {p2}    turns {st.turn_no}    clock {_clock(st.clock)}",
-            f"you threw {batons} batons and felled {felled} kubbs{rate}; you inkasted {inkasts} kubbs",
+            f"you {threw} {batons} batons and {fell} {felled} kubbs{rate}; you {inkasted} {inkasts} kubbs",
             "R: rematch (a new seed)    ESC: quit",
         ]
 

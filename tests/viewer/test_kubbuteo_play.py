@@ -1,0 +1,103 @@
+"""Issue 18 item 2: ``kubb3d play --ruleset kubbuteo``: free flicks aimed and released like a
+throw, and a match against a simulated player whose requests (lag flick, baton flicks,
+returns, king flick) the person answers with flicks."""
+
+import math
+
+import numpy as np
+import pytest
+
+from kubb3d.equipment import KUBBUTEO
+from kubb3d.pitch import Pitch
+from kubb3d.throw import FlickParams
+from kubb3d.viewer.camera import project
+from kubb3d.viewer.controls import CHARGE_TIME, FLICK_SPEED, Controller, FlickControls
+from kubb3d.viewer.hud import power_label, throw_lines
+
+BOARD = Pitch(KUBBUTEO.board.length, KUBBUTEO.board.width, KUBBUTEO.baseline_inset)
+W, H = 1280, 720
+
+
+def test_flick_controls_power_keys_and_params():
+    c = FlickControls(BOARD, "A")
+    assert c.lateral == pytest.approx(BOARD.width / 12)  # the gap between A3 and A4
+    c.start_charge()
+    c.update(CHARGE_TIME / 2)
+    assert c.speed == pytest.approx((FLICK_SPEED[0] + FLICK_SPEED[1]) / 2)
+    for key in ("spin+", "spin+", "left", "fwd"):
+        assert c.adjust(key)
+    assert not c.adjust("elev+") and not c.adjust("tilt+")  # no elevation or tilt in a flick
+    p = c.release()
+    assert isinstance(p, FlickParams)
+    assert (p.side, p.line_x, p.spin_rps) == ("A", None, 1.0)
+    assert p.lateral == pytest.approx(BOARD.width / 12 + 0.01) and p.behind_line == pytest.approx(0.02)
+    assert p.speed == pytest.approx(2.0)
+    assert "flick" in throw_lines(c)[0] and "(0.4–3.6 m/s)" in power_label(c)
+
+
+def test_mouse_points_the_flick_at_the_kubb_under_it():
+    c = FlickControls(BOARD, "A")
+    ctl = Controller(BOARD, throw=c, width=W, height=H)
+    for kid, (x, y) in BOARD.baseline_kubb_positions("B").items():
+        (px,), (vis,) = project((x, y, 0.0), ctl.camera().view_proj(W, H), W, H)
+        assert vis, kid
+        ctl.mouse_motion(*px)
+        r = c.release_point()
+        assert c.azimuth_deg == pytest.approx(math.degrees(math.atan2(y - r[1], x - r[0])), abs=0.05), kid
+
+
+def test_free_flicks_are_simulated_and_judged_by_the_kt_rules():
+    from kubb3d.viewer.app import PlaySession, scripted_throws
+
+    s = PlaySession("kubbuteo", "kubbuteo")
+    try:
+        assert s.flick and s.world.ground.name == "board" and s.scene.throwing_line == pytest.approx(BOARD.baseline_x("A"))
+        results = scripted_throws(s, 4, np.random.default_rng(5))
+        assert len(results) == 4 and s.thrown == 4
+        for r in results:
+            assert r.release.position[2] < 0.01  # lying flat on the board: a flick, not a throw
+        rulings = s.segment.rulings
+        assert rulings and all("KT rules" in r.rules for r in rulings)
+        assert sorted(s.felled) == ["B1", "B2"]  # four flicks aimed at B1, B2, B3, B3 (seed 5)
+        hud = s.hud(Controller(s.pitch, throw=s.controls))
+        assert hud.title.startswith("kubb3d: free flicks (Kubbuteo rules)")
+    finally:
+        s.close()
+
+
+def test_a_kubbuteo_match_answered_with_flicks_to_its_end():
+    from kubb3d.viewer.match_mode import MatchSession
+
+    s = MatchSession("kubbuteo", "club", seed=2, hold=True, round_cap=3)
+    try:
+        assert s.flick and isinstance(s.controls, FlickControls)
+        kinds = set()
+        for _ in range(200):
+            if s.over:
+                break
+            p = s.match.pending()
+            if p.request is not None:
+                s.update(0.0)  # hold: the session does not act, so prepare the request by hand
+                s._prepare(p.request, s._world_poses(p.request.world))
+                kinds.add(p.request.kind)
+                assert s.message.startswith("YOUR TURN") and "flick" in s.message
+                assert s.controls.line_x == p.request.line_x
+            s.advance_throws(1)
+        assert s.over
+        assert {"lag", "baton"} <= kinds
+        recs = [r for r in s.records if r.get("type") == "action"]
+        person = [t for r in recs if r["events"][:1] and r["events"][0].get("player") == "P1" for t in r.get("throws", ())]
+        assert person and all(t["params"] == t["intended"] for t in person)  # the person's flicks, no noise
+        summary = s.summary()
+        assert summary[0].startswith("match over") and "you flicked" in summary[2]
+    finally:
+        s.close()
+
+
+def test_play_kubbuteo_screenshot_and_set_mismatch(tmp_path, cli):
+    out = tmp_path / "kt.png"
+    r = cli("play", "--ruleset", "kubbuteo", "--screenshot", str(out), "--width", "320", "--height", "180")
+    assert r.returncode == 0, r.stderr
+    assert out.stat().st_size > 5_000
+    r = cli("play", "--ruleset", "dm", "--set", "kubbuteo", "--screenshot", str(out))
+    assert r.returncode == 2 and "--set kubbuteo" in r.stderr and "Traceback" not in r.stderr
