@@ -13,6 +13,7 @@ from kubb3d.throw import FlickParams
 from kubb3d.viewer.camera import project
 from kubb3d.viewer.controls import CHARGE_TIME, FLICK_SPEED, Controller, FlickControls
 from kubb3d.viewer.hud import power_label, throw_lines
+from xplay_helpers import persons_throws
 
 BOARD = Pitch(KUBBUTEO.board.length, KUBBUTEO.board.width, KUBBUTEO.baseline_inset)
 W, H = 1280, 720
@@ -51,7 +52,8 @@ def test_free_flicks_are_simulated_and_judged_by_the_kt_rules():
 
     s = PlaySession("kubbuteo", "kubbuteo")
     try:
-        assert s.flick and s.world.ground.name == "board" and s.scene.throwing_line == pytest.approx(BOARD.baseline_x("A"))
+        assert s.flick and s.world.ground.name == "board"
+        assert s.scene.throwing_line == pytest.approx(BOARD.baseline_x("A"))
         results = scripted_throws(s, 4, np.random.default_rng(5))
         assert len(results) == 4 and s.thrown == 4
         for r in results:
@@ -85,8 +87,8 @@ def test_a_kubbuteo_match_answered_with_flicks_to_its_end():
             s.advance_throws(1)
         assert s.over
         assert {"lag", "baton"} <= kinds
-        recs = [r for r in s.records if r.get("type") == "action"]
-        person = [t for r in recs if r["events"][:1] and r["events"][0].get("player") == "P1" for t in r.get("throws", ())]
+        recs = s.records
+        person = persons_throws(recs)
         assert person and all(t["params"] == t["intended"] for t in person)  # the person's flicks, no noise
         summary = s.summary()
         assert summary[0].startswith("match over") and "you flicked" in summary[2]
