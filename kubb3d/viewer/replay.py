@@ -255,6 +255,7 @@ class TimelineBuilder:
         if atype in ("baton_throw", "king_throw") and (self.set_no, self.turn_no) != self.round_key:
             self.round_key = (self.set_no, self.turn_no)
             self.round_start = {k: v.copy() for k, v in poses.items() if self.kinds.get(k) in ("kubb", "king")}
+        before = {k: v.copy() for k, v in poses.items()}
         lag = atype == "lag_throw"
         if lag:
             # each lag throw is simulated in a fresh standard world (DM §3)
@@ -268,6 +269,8 @@ class TimelineBuilder:
             if lag:
                 for pid, p in self.standard.items():
                     poses[pid] = p.copy()
+        if self.eq.board is not None and atype in ("baton_throw", "king_throw"):
+            self._clear_board(rec, before)
         if atype in ("inkast", "penalty_throw"):
             out = rec.get("outcome") or {}
             valid = set((out.get("valid") or {}).keys()) if isinstance(out.get("valid"), dict) else set(out.get("valid") or [])
@@ -284,6 +287,24 @@ class TimelineBuilder:
             self._add(Segment(label, {k: v.copy() for k, v in poses.items()}, info=self._info()))
         if atype == "remove_tie_break_kubb" and action.get("kubb"):
             self.hidden.add(action["kubb"])
+
+    def _clear_board(self, rec: dict, before: dict[str, np.ndarray]) -> None:
+        """After a flick on a table-top board, as the match does (``KT rules``: "after each flick,
+        keep the playing area clear by removing the baton and any knocked over kubbs"): the baton
+        and the knocked kubbs leave the view (they come back where the next record puts them),
+        kubbs knocked early stand again at their round-start spots, and the flicker's own kubbs
+        knocked by his flick stand again where they stood before it."""
+        action, out = rec.get("action") or {}, rec.get("outcome") or {}
+        for th in rec.get("throws") or []:
+            self.hidden.add(th["piece"])
+        self.hidden.update(out.get("felled") or ())
+        for kid in out.get("raise_again") or ():
+            if kid in self.round_start:
+                self.poses[kid] = self.round_start[kid].copy()
+        side = action.get("side")
+        for kid, pose in before.items():
+            if self.sides.get(kid) == side and self.kinds.get(kid) == "kubb" and kid not in self.hidden:
+                self.poses[kid] = pose
 
     def scene(self) -> Scene:
         """A scene with every piece seen so far, at its latest pose; every segment learns the
