@@ -147,8 +147,13 @@ def last_throw_lines(seg) -> list[str]:
         return []
     land = f["landing"]
     felled = [r.piece for r in seg.rulings if str(getattr(r.consequence, "value", r.consequence)) == "counts as felled"]
+    if f.get("slid"):  # a flick: where the disk stopped, in cm on the board
+        rest = f.get("rest")
+        where = "stopped at " + (f"x {rest[0] * 100:+.1f} cm, y {rest[1] * 100:+.1f} cm" if rest else "-")
+    else:
+        where = "came down at " + (f"x {land[0]:+.2f} m, y {land[1]:+.2f} m" if land else "-")
     return [
-        f"last throw: {f['piece']} at {f['speed_mps']:.1f} m/s",
-        "came down at " + (f"x {land[0]:+.2f} m, y {land[1]:+.2f} m" if land else "-") + f"   first hit: {f['first_hit'] or 'nothing'}",
+        f"last {'flick' if f.get('slid') else 'throw'}: {f['piece']} at {f['speed_mps']:.1f} m/s",
+        where + f"   first hit: {f['first_hit'] or 'nothing'}",
         ("legal" if f["legal"] else "ILLEGAL (" + ", ".join(f["violations"]) + ")") + f"   felled: {', '.join(felled) if felled else 'nothing'}",
     ]

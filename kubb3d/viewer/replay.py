@@ -78,17 +78,21 @@ MOVED_M = 0.005
 def throw_facts(th: dict, times: np.ndarray, tposes: dict[str, np.ndarray], start: dict[str, np.ndarray]) -> dict:
     """What a throw record says about the throw, for the last-throw panel: ``piece``,
     ``speed_mps`` (release speed), ``landing`` ((x, y) m where the piece first came down to
-    within 3 cm of its resting height, or None), ``first_hit`` (the first other piece that
+    within 3 cm of its resting height, or None), ``slid`` (it started within 3 cm of its
+    resting height: a flicked disk) and then ``rest`` ((x, y) m of its last sample), ``first_hit`` (the first other piece that
     moved more than :data:`MOVED_M`, or None), ``legal`` and ``violations`` (rules)."""
     piece = th["piece"]
     rel = th.get("release") or {}
     speed = float(np.linalg.norm(rel.get("velocity_mps", (0.0, 0.0, 0.0))))
-    landing = None
+    landing = rest = None
     arr = tposes.get(piece)
-    if arr is not None and len(arr) > 1:
+    slid = arr is not None and len(arr) > 0 and bool(arr[0, 2] <= arr[-1, 2] + 0.03)  # a flick: it never flew
+    if arr is not None and len(arr) > 1 and not slid:
         low = np.nonzero(arr[1:, 2] <= arr[-1, 2] + 0.03)[0]
         if len(low):
             landing = (float(arr[low[0] + 1, 0]), float(arr[low[0] + 1, 1]))
+    if slid and len(arr):
+        rest = (float(arr[-1, 0]), float(arr[-1, 1]))
     first, first_i = None, len(times)
     for pid in sorted(tposes):
         if pid == piece or pid not in start or not len(tposes[pid]):
@@ -96,7 +100,7 @@ def throw_facts(th: dict, times: np.ndarray, tposes: dict[str, np.ndarray], star
         moved = np.nonzero(np.linalg.norm(tposes[pid][:, :3] - start[pid][:3], axis=1) > MOVED_M)[0]
         if len(moved) and moved[0] < first_i:
             first, first_i = pid, int(moved[0])
-    return {"piece": piece, "speed_mps": speed, "landing": landing, "first_hit": first, "legal": bool(th.get("legal", True)), "violations": [v.get("rule", "?") for v in th.get("violations", [])]}
+    return {"piece": piece, "speed_mps": speed, "landing": landing, "slid": slid, "rest": rest, "first_hit": first, "legal": bool(th.get("legal", True)), "violations": [v.get("rule", "?") for v in th.get("violations", [])]}
 
 
 class TimelineBuilder:

@@ -103,3 +103,23 @@ def test_play_kubbuteo_screenshot_and_set_mismatch(tmp_path, cli):
     assert out.stat().st_size > 5_000
     r = cli("play", "--ruleset", "dm", "--set", "kubbuteo", "--screenshot", str(out))
     assert r.returncode == 2 and "--set kubbuteo" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_last_flick_panel_says_where_the_disk_stopped():
+    """A flicked disk never flies: the panel gives where it stopped (cm), not where it 'came
+    down' (which was its start)."""
+    from kubb3d.viewer.hud import last_throw_lines
+    from kubb3d.viewer.replay import throw_facts
+    from kubb3d.viewer.scene import Segment
+
+    times = np.array([0.0, 0.2, 0.4])
+    q = [0, 0, 0, 1]
+    disk = np.array([[-0.546, 0.05, 0.0039, *q], [-0.2, 0.08, 0.0039, *q], [0.3412, 0.1015, 0.0039, *q]])
+    b4 = np.array([[0.5207, 0.1016, 0.0155, *q]] * 2 + [[0.53, 0.11, 0.004, *q]])
+    start = {"baton1": disk[0], "B4": b4[0]}
+    record = {"piece": "baton1", "release": {"velocity_mps": [2.4, 0.0, 0.0]}}
+    facts = throw_facts(record, times, {"baton1": disk, "B4": b4}, start)
+    assert facts["slid"] and facts["landing"] is None and facts["rest"] == pytest.approx((0.3412, 0.1015))
+    lines = last_throw_lines(Segment("x", start, times, {"baton1": disk, "B4": b4}, info={"throw": facts}))
+    assert lines[0] == "last flick: baton1 at 2.4 m/s"
+    assert lines[1] == "stopped at x +34.1 cm, y +10.2 cm   first hit: B4"
