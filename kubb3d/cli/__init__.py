@@ -318,7 +318,8 @@ def bench(
     ),
     seed: int = typer.Option(0, min=0, help="Seed of the throw variations."),
     viewer: bool = typer.Option(
-        False, "--viewer", help="Instead: frames per second of the headless 3D renderer at 1280x720."
+        False, "--viewer",
+        help="Instead: frames per second of the headless 3D renderer at 1280x720 (pitch and Kubbuteo board).",
     ),
     frames: int = typer.Option(200, min=1, max=100_000, help="Frames to render with --viewer."),
     as_json: bool = typer.Option(False, "--json", help="Print the figures as one JSON document."),
@@ -338,10 +339,13 @@ def bench(
         except ModuleNotFoundError as exc:
             raise UserError(f"the 3D viewer is not available: {exc}") from None
         fps = viewer_fps(1280, 720, frames)
+        board = viewer_fps(1280, 720, frames, equipment="kubbuteo")
         if as_json:
-            typer.echo(json.dumps({"frames_per_s": fps, "width": 1280, "height": 720, "frames": frames}))
+            typer.echo(json.dumps({"frames_per_s": fps, "kubbuteo_frames_per_s": board, "width": 1280, "height": 720,
+                                   "frames": frames}))
         else:
-            typer.echo(f"headless renderer: {fps:.1f} frames/s at 1280x720 over {frames} frames")
+            typer.echo(f"headless renderer: {fps:.1f} frames/s on the pitch, {board:.1f} on the Kubbuteo board, at "
+                       f"1280x720 over {frames} frames")
         return
     from kubb3d.bench import run_bench
 

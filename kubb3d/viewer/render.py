@@ -548,24 +548,21 @@ def box_vertices(centre, half) -> np.ndarray:
     return np.array(out, dtype=np.float32)
 
 
-BOARD_FRAME = np.array([[0.0, 0.0, 1.0, 0.0], [1.0, 0.0, 0.0, 0.0], [0.0, 1.0, 0.0, 0.0], [0.0, 0.0, 0.0, 1.0]], np.float32)
-"""Model matrix of the board's mesh: its local z runs along the board (world x), so that the
-piece shader's growth rings, which run along local z, give a grain along the board."""
-
-
-def table_vertices(board) -> tuple[np.ndarray, np.ndarray]:
-    """The table-top board and the table under it.
+def table_vertices(board) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The table-top board and the table under it, m.
 
     Args:
         board: a :class:`~kubb3d.equipment.Board` (its top face at z = 0, as the physics has it).
 
     Returns:
-        (board (36, 6) in the frame of :data:`BOARD_FRAME`, table (N, 6) in world
-        coordinates: four square legs from the floor at −``table_height`` and an apron under
-        the board's edges), m.
+        (the board's top (6, 7) for the ground programme: position, tint 1, not mown; its
+        edges and underside (30, 6); the table (N, 6): four square legs from the floor at
+        −``table_height`` and an apron under the board's edges).
     """
     hx, hy, t = board.length / 2, board.width / 2, board.thickness
-    top = box_vertices((0.0, -t / 2, 0.0), (hy, t / 2, hx))  # local (y, z, x) of the world
+    box = box_vertices((0.0, 0.0, -t / 2), (hx, hy, t / 2))
+    edges = box[np.abs(box[:, 5] - 1.0) > 1e-6]  # every face but the top
+    top = np.array([(x, y, 0.0, 1.0, 1.0, 1.0, 0.0) for x, y in ((-hx, -hy), (hx, -hy), (hx, hy), (-hx, -hy), (hx, hy), (-hx, hy))], np.float32)
     floor = -board.table_height
     leg = TABLE_LEG / 2
     parts = []
@@ -578,7 +575,7 @@ def table_vertices(board) -> tuple[np.ndarray, np.ndarray]:
         parts.append(box_vertices((0.0, sy * (hy - leg), -t - apron / 2), (hx - leg, leg / 2, apron / 2)))
     for sx in (-1, 1):
         parts.append(box_vertices((sx * (hx - leg), 0.0, -t - apron / 2), (leg / 2, hy - leg, apron / 2)))
-    return top, np.concatenate(parts)
+    return top, edges, np.concatenate(parts)
 
 
 def floor_vertices(z: float, tile: float = FLOOR_TILE, tiles: int = 12, extent: float = 40.0) -> tuple[np.ndarray, np.ndarray]:
@@ -684,6 +681,27 @@ def grass_texture(noise: np.ndarray, tile: float = GRASS_TILE) -> np.ndarray:
     out = np.empty((*noise.shape[:2], 4), np.uint8)
     out[..., :3] = np.round(np.clip(rgb, 0.0, 1.0) * 255).astype(np.uint8)
     out[..., 3] = np.round(stripe * 255).astype(np.uint8)[None, :]
+    return out
+
+
+BOARD_TILE = 0.5
+"""m: period of the board's wood texture (12 grain stripes across it)."""
+
+
+def board_texture(noise: np.ndarray) -> np.ndarray:
+    """Sunlit smooth wood (size, size, 4) uint8 for one :data:`BOARD_TILE` period of a board's
+    top, lit like :func:`grass_texture` (the ground programme draws it, and the pieces' sun
+    shadows are multiplied on as on the grass): the albedo ``WOOD["board"]`` with 12 grain
+    stripes along x (across the texture's rows, bent by the coarse noise band) and fine noise;
+    alpha 0 (no mowing stripes)."""
+    n = noise.astype(float) / 255.0
+    size = noise.shape[0]
+    v = ((np.arange(size) + 0.5) / size)[:, None]
+    ring = 0.5 + 0.5 * np.sin(2 * np.pi * (12 * v + 1.5 * n[..., 0]))
+    albedo = np.array(WOOD["board"]) * (0.86 + 0.10 * ring + 0.08 * (n[..., 2] - 0.5))[..., None]
+    light = np.array(GRASS_AMBIENT) + np.array(SUN_COLOR) * SUN_DIRECTION[2]
+    out = np.zeros((*noise.shape[:2], 4), np.uint8)
+    out[..., :3] = np.round(np.clip(display(albedo * light), 0.0, 1.0) * 255).astype(np.uint8)
     return out
 
 
@@ -818,14 +836,15 @@ class Renderer:
         self.board = get_set(equipment).board
         self.scale = 1.0 if self.board is None else view_scale(Pitch(self.board.length, self.board.width))
         if self.board is not None:
-            top, table = table_vertices(self.board)
-            self._board_mesh, self._table_mesh = GLMesh(top), GLMesh(table)
+            top, edges, table = table_vertices(self.board)
+            self._board_top, self._board_mesh, self._table_mesh = GLMesh(top, layout=(3, 3, 1)), GLMesh(edges), GLMesh(table)
             self._floor = [GLMesh(v) for v in floor_vertices(-self.board.table_height)]
         verts = load_piece_meshes(equipment)
         self._meshes = {k: GLMesh(v) for k, v in verts.items()}
         self._half_sizes = {k: (float(np.abs(v[:, :2]).max()), float(np.abs(v[:, 2]).max())) for k, v in verts.items()}
         self._blob_mesh = GLMesh(layout=(3, 2, 4))
-        self._make_grass_texture(grass_texture(grass_noise(np.random.default_rng(NOISE_SEED))))
+        noise = grass_noise(np.random.default_rng(NOISE_SEED))
+        self._make_grass_texture(grass_texture(noise) if self.board is None else board_texture(noise))
         self._ground = GLMesh(layout=(3, 3, 1))
         self._ground_key = None
         self._sky = GLMesh()
@@ -940,7 +959,7 @@ class Renderer:
         prog = self._ground_prog
         prog.use()
         prog["u_grass"] = 1
-        prog["u_tile"] = GRASS_TILE
+        prog["u_tile"] = GRASS_TILE if self.board is None else BOARD_TILE
         prog["u_fog_toned"] = tuple(float(v) ** 2 for v in display(self.FOG))
         prog["u_stripe"] = tuple(float(v) for v in np.sqrt(STRIPE_FACTORS))
         prog = self._planar_prog
@@ -1023,8 +1042,8 @@ class Renderer:
         prog["u_eye"] = eye
         prog["u_view_proj"] = vp32
         self._draw_paint(scene)
-        # a table-top board takes the sun's shadows from the shadow map (the piece shader)
-        # instead of the contact shadows and the projected ones
+        # on a board the sun's shadows alone (the grass's soft contact shadows, sized for
+        # field pieces, smeared dark blots around the small disks)
         blobs = self._blobs(pieces if self.board is None else [])
         gl.glBlendFunc(gl.GL_ZERO, gl.GL_SRC_COLOR)
         if len(blobs):
@@ -1032,8 +1051,8 @@ class Renderer:
             prog.use()
             prog["u_view_proj"] = vp32
             self._blob_mesh.draw()
-        if self.board is None:
-            self._sun_shadows(pieces, models, vp32)
+        # (a piece down on the floor would throw its shadow onto the board's plane)
+        self._sun_shadows(pieces if self.board is None else [(pid, p) for pid, p in pieces if p.pose[2] > -0.1], models, vp32)
         gl.glBlendFunc(gl.GL_SRC_ALPHA, gl.GL_ONE_MINUS_SRC_ALPHA)
         self._draw_overlays(scene)
         gl.glDisable(gl.GL_POLYGON_OFFSET_FILL)
@@ -1067,18 +1086,29 @@ class Renderer:
         gl.glDepthFunc(gl.GL_LESS)
 
     def _draw_table(self, prog: Program, vp32, eye) -> None:
-        """The board (pale wood, grain along it, the sun's shadows from the shadow map), the
-        table under it and the tiled floor (piece programme in use on entry)."""
+        """The board's top first, drawn like the grass (one fetch of the sunlit wood texture a
+        pixel); then the board's edges, the table under it and the tiled floor, marked 1 in the
+        stencil where they show, so that the pieces' sun shadows, projected onto z = 0, fall on
+        the board's top alone (piece programme in use on entry)."""
+        gl.glDisable(gl.GL_CULL_FACE)
+        ground = self._ground_prog
+        ground.use()
+        ground["u_view_proj"] = vp32
+        ground["u_eye"] = eye
+        self._board_top.draw()
+        gl.glEnable(gl.GL_STENCIL_TEST)
+        gl.glStencilFunc(gl.GL_ALWAYS, 1, 0xFF)
+        gl.glStencilOp(gl.GL_KEEP, gl.GL_KEEP, gl.GL_REPLACE)
+        prog.use()
         prog["u_ao_height"] = 0.0
         prog["u_tint"] = (0.0, 0.0, 0.0, 0.0)
-        for mesh, model, kind, grain in ((self._board_mesh, BOARD_FRAME, "board", 90.0), (self._table_mesh, np.eye(4, dtype=np.float32), "table", 500.0)):
-            prog.mat4("u_model", model)
+        prog.mat4("u_model", np.eye(4, dtype=np.float32))
+        prog["u_seed"] = 7.0
+        for mesh, kind, grain in ((self._board_mesh, "board", 90.0), (self._table_mesh, "table", 500.0)):
             prog["u_albedo"] = WOOD[kind]
             prog["u_grain"] = grain
-            prog["u_seed"] = 7.0
             mesh.draw()
         prog["u_ao_height"] = 0.06 * self.scale
-        gl.glDisable(gl.GL_CULL_FACE)
         flat = self._flat_prog
         flat.use()
         flat["u_eye"] = eye
@@ -1088,6 +1118,7 @@ class Renderer:
         for mesh, rgb in zip(self._floor, FLOOR_COLORS):
             flat["u_color"] = (*rgb, 1.0)
             mesh.draw()
+        gl.glDisable(gl.GL_STENCIL_TEST)
 
     def _blobs(self, pieces) -> np.ndarray:
         """Contact-shadow vertices of the pieces (cached per piece pose), uploaded if changed."""

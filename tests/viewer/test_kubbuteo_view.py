@@ -87,6 +87,15 @@ def test_kubbuteo_replay_drawn_on_its_board(tmp_path):
         wood, ink, tile = (img[int(p[1]), int(p[0])] for p in (board, line, floor))
         assert wood.sum() > ink.sum() + 150  # dark baseline on the pale board
         assert wood[0] > wood[2] + 40 and abs(int(tile[0]) - int(tile[2])) < 60 and tile.sum() < wood.sum()
+        # the king's sun shadow falls on the board (a bug: the table drawn under the board had
+        # marked the board's pixels as not to be shadowed)
+        from kubb3d.viewer.render import SUN_DIRECTION
+
+        king = scene.pieces["king"].pose[:3]
+        shade = np.array((king[0], king[1], 0.0)) - SUN_DIRECTION * (0.02 / SUN_DIRECTION[2])
+        sunny = np.array((king[0], king[1], 0.0)) + SUN_DIRECTION * (0.04 / SUN_DIRECTION[2])
+        (a, b), _ = project(np.array([(shade[0], shade[1], 0.0), (sunny[0], sunny[1], 0.0)]), vp, 640, 360)
+        assert img[int(a[1]), int(a[0])].sum() < img[int(b[1]), int(b[0])].sum() - 120
         assert app.screenshot(tmp_path / "kt.png").stat().st_size > 10_000
     finally:
         app.close()
