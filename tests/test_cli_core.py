@@ -75,7 +75,17 @@ def test_user_mistakes_found_by_a_break_it_session_exit_2_without_traceback(cli,
     assert words in r.stderr
 
 
-def test_view_of_a_kubbuteo_scenario_says_the_board_is_not_drawn_yet(cli, tmp_path, root):
-    r = cli("view", str(root / "scenarios" / "kt_king_flick_wins.toml"), "--screenshot", str(tmp_path / "kt.png"))
-    assert r.returncode == 2 and "Traceback" not in r.stderr
-    assert "does not draw the kubbuteo" in r.stderr
+def test_view_of_a_kubbuteo_scenario_draws_the_board(cli, tmp_path, root):
+    """Issue 18 item 2: the view draws the Kubbuteo board (it used to refuse with exit 2)."""
+    from PIL import Image
+
+    out = tmp_path / "kt.png"
+    r = cli("view", str(root / "scenarios" / "kt_king_flick_wins.toml"), "--screenshot", str(out),
+            "--width", "640", "--height", "360")
+    assert r.returncode == 0 and "Traceback" not in r.stderr, r.stderr
+    import numpy as np
+
+    img = np.asarray(Image.open(out).convert("RGB")).astype(int)
+    assert img.shape == (360, 640, 3)
+    red, green, blue = img[..., 0], img[..., 1], img[..., 2]
+    assert ((red > green) & (green > blue) & (red > 150)).mean() > 0.05  # the board's pale wood
