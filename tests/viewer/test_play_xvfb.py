@@ -9,8 +9,6 @@ them the test is skipped and says why. The helpers are in ``conftest.py``.
 
 from __future__ import annotations
 
-import time
-
 import numpy as np
 import pytest
 
@@ -36,23 +34,8 @@ def test_a_whole_dm_match_through_input_events(display, tmp_path):
     try:
         app.wait_for_first_frame()
         app.shot("start")
-        end = time.monotonic() + TIME_LIMIT_S
-        cycles = 0
-        while not any(r.get("type") == "outcome" for r in records(replay)):
-            app.alive()
-            assert time.monotonic() < end, f"no match over after {TIME_LIMIT_S:.0f} s ({cycles} throws tried)"
-            # aim, hold the button for power, release: ignored unless a throw of the person is due
-            app.flick_or_throw(*AIMS[cycles % len(AIMS)], HOLD_S)
-            time.sleep(0.4)
-            if cycles % 6 == 2:
-                app.shot(f"throw-{cycles}")
-            app.xdo("key", "n")  # skip the playback to rest (the opponent's throws too)
-            time.sleep(0.3)
-            cycles += 1
-        time.sleep(2.0)
-        app.xdo("key", "n")
-        time.sleep(1.5)
-        final = app.shot("match-over")
+        # aim, hold the button for power, release; N skips the playback to rest
+        final = app.play_to_the_end(replay, AIMS, (HOLD_S,), (6, 2), "throw", TIME_LIMIT_S)
         recs = records(replay)
         out = recs[-1]
         assert out["type"] == "outcome" and out["termination"] in ("KING", "EARLY_KING", "ROUND_CAP", "SETS")
@@ -89,22 +72,7 @@ def test_a_whole_kubbuteo_match_through_input_events(display, tmp_path):
     try:
         app.wait_for_first_frame()
         app.shot("start")
-        end = time.monotonic() + TIME_LIMIT_S
-        cycles = 0
-        while not any(r.get("type") == "outcome" for r in records(replay)):
-            app.alive()
-            assert time.monotonic() < end, f"no match over after {TIME_LIMIT_S:.0f} s ({cycles} flicks tried)"
-            app.flick_or_throw(*KT_AIMS[cycles % len(KT_AIMS)], KT_HOLDS_S[cycles % len(KT_HOLDS_S)])
-            time.sleep(0.4)
-            if cycles % 5 == 1:
-                app.shot(f"flick-{cycles}")
-            app.xdo("key", "n")
-            time.sleep(0.3)
-            cycles += 1
-        time.sleep(2.0)
-        app.xdo("key", "n")
-        time.sleep(1.5)
-        final = app.shot("match-over")
+        final = app.play_to_the_end(replay, KT_AIMS, KT_HOLDS_S, (5, 1), "flick", TIME_LIMIT_S)
         recs = records(replay)
         assert recs[0]["ruleset"] == "kubbuteo" and recs[-1]["type"] == "outcome"
         person = persons_throws(recs)

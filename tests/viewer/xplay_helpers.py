@@ -108,6 +108,30 @@ class WindowPlay:
         time.sleep(hold_s)
         self.xdo("mouseup", "1")
 
+    def play_to_the_end(self, replay: Path, aims, holds, shot_every: tuple[int, int], name: str,
+                        time_limit_s: float) -> Path:
+        """Until the replay has its outcome: point at ``aims[i]`` (px) in turn, hold the button
+        ``holds[i]`` s in turn and release (ignored unless the person's throw is due), a
+        screenshot every ``shot_every[0]``-th try (offset ``shot_every[1]``), N to skip the
+        playback to rest (the opponent's throws too). Then the summary's screenshot, returned.
+        Fails after ``time_limit_s`` s."""
+        end = time.monotonic() + time_limit_s
+        cycles = 0
+        while not any(r.get("type") == "outcome" for r in records(replay)):
+            self.alive()
+            assert time.monotonic() < end, f"no match over after {time_limit_s:.0f} s ({cycles} {name}s tried)"
+            self.flick_or_throw(*aims[cycles % len(aims)], holds[cycles % len(holds)])
+            time.sleep(0.4)
+            if cycles % shot_every[0] == shot_every[1]:
+                self.shot(f"{name}-{cycles}")
+            self.xdo("key", "n")
+            time.sleep(0.3)
+            cycles += 1
+        time.sleep(2.0)
+        self.xdo("key", "n")
+        time.sleep(1.5)
+        return self.shot("match-over")
+
     def quit(self) -> int:
         """ESC; the exit code."""
         self.xdo("key", "Escape")
