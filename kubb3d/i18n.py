@@ -129,3 +129,22 @@ def translator(lang: str | None = None, environ: Mapping[str, str] | None = None
 
 ENGLISH = Translator(DEFAULT, gettext.NullTranslations())
 """English: every text as it is."""
+
+SCENARIO_TEXTS = ("title", "description")
+"""The fields of a scenario file (docs/scenarios.md) that the quiz shows, translated by the catalog."""
+
+
+def extract_scenario_texts(fileobj: Any, keywords: Any, comment_tags: Any, options: Any) -> Any:
+    """Babel extraction method for scenario files (``babel.cfg``): yields ``(line, None,
+    text, [])`` for each title and description, so they join the catalog like the code's
+    messages."""
+    import tomllib
+
+    text = fileobj.read().decode("utf-8")
+    doc = tomllib.loads(text)
+    lines = text.splitlines()
+    for key in SCENARIO_TEXTS:
+        value = doc.get(key)
+        if isinstance(value, str) and value:
+            line = next((i for i, ln in enumerate(lines, 1) if ln.lstrip().startswith(key)), 1)
+            yield line, None, value, []

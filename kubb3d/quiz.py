@@ -100,14 +100,14 @@ def run_quiz(
                             "[{n}/{total}] {title}  ({book} rules, {event})",
                             n=n,
                             total=len(order),
-                            title=res.spec.title,
+                            title=tr(res.spec.title),
                             book=get_rulebook(res.spec.ruleset).title,
                             event=tr(EVENTS.get(res.spec.event, res.spec.event)),
                         )
                     )
                 )
                 if res.spec.description:
-                    say(f"  {res.spec.description}")
+                    say(f"  {tr(res.spec.description)}")
                 if built is not None:
                     try:
                         top, side = render_views(built, out_dir, path.stem)

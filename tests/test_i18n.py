@@ -25,14 +25,24 @@ SCENARIOS = ROOT / "scenarios"
 
 
 def _source_messages() -> dict[str, str]:
-    """msgid → where it is, for every literal passed to msg(), N_() or _() in the package."""
+    """msgid → where it is, for every literal passed to msg(), N_() or _() in the package and
+    every scenario title and description (the method map of babel.cfg)."""
     out = {}
     for filename, lineno, message, _comments, _context in extract_from_dir(
-        str(PKG), method_map=[("**.py", "python")], keywords=KEYWORDS
+        str(ROOT), method_map=MAPPING, keywords=KEYWORDS
     ):
         assert isinstance(message, str), (filename, lineno, message)
         out.setdefault(message, f"{filename}:{lineno}")
     return out
+
+
+MAPPING = [("kubb3d/**.py", "python"), ("scenarios/*.toml", "kubb3d.i18n:extract_scenario_texts")]
+
+
+def test_babel_cfg_maps_what_the_test_extracts():
+    text = (ROOT / "babel.cfg").read_text()
+    assert "[python: kubb3d/**.py]" in text and "[scenario: scenarios/*.toml]" in text
+    assert "scenario = kubb3d.i18n:extract_scenario_texts" in text
 
 
 def _po() -> dict[str, str]:
@@ -46,7 +56,8 @@ def _fields(template: str) -> list[tuple[str, str]]:
 
 def test_every_message_in_the_source_has_a_german_translation_with_the_same_placeholders():
     source, po = _source_messages(), _po()
-    assert len(source) >= 100
+    assert len(source) >= 300
+    assert "Kubb blown over by the wind" in source  # a scenario title
     missing = [f"{where}: {mid!r}" for mid, where in source.items() if not po.get(mid, "").strip()]
     assert not missing, "no German translation (update kubb3d.po, docs/german.md):\n" + "\n".join(missing)
     bad = [mid for mid in source if _fields(mid) != _fields(po[mid])]
@@ -172,6 +183,8 @@ def test_quiz_asks_and_explains_in_german():
     assert "weil er sich gegen" in out or "Prüfung per Hand" in out  # the leaning kubb's reason
     assert "Seite A hat den König zu Fall gebracht, bevor alle Kubbs in der Hälfte von Seite B gefallen waren" in out
     assert out.rstrip().endswith("Ergebnis: 2 von 2")
+    assert "[2/2] Kubb mit 30° an einen Feldkubb gelehnt  (DM-Regeln, Wurf)" in out  # the scenario's title
+    assert "Seite A wirft. Feldkubb A2 in der Hälfte von B wurde gegen Feldkubb A1 geworfen" in out
     for english in ("What happens", "your ruling", "Score", "counts as felled", " so ", "stands", " the "):
         assert english not in out, english
 
