@@ -63,6 +63,17 @@ def test_dask_batches_trials_but_keeps_tasks_per_worker():
     assert dask_batch_size(10_000, 64) == 16
 
 
+def test_local_tasks_hold_about_a_fifth_of_a_second_of_trials():
+    from kubb3d.experiment.runner import LOCAL_MAX_BATCH, LOCAL_TASK_S, local_batch_size
+
+    assert local_batch_size(None, 600, 2) == 1  # no trial finished yet: one at a time
+    assert local_batch_size(0.0125, 600, 2) == round(LOCAL_TASK_S / 0.0125) == 16
+    assert local_batch_size(0.001, 10_000, 2) == LOCAL_MAX_BATCH
+    assert local_batch_size(2.0, 600, 2) == 1  # long trials (matches): one per task
+    assert local_batch_size(0.0125, 40, 2) == 5  # the tail: at least 4 tasks per worker remain
+    assert local_batch_size(0.0125, 7, 2) == 1
+
+
 def test_bench_reports_ratio_steps_and_the_equivalence_check():
     from kubb3d.bench import run_bench
 

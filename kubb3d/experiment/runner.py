@@ -15,9 +15,10 @@ runs them, since a trial depends only on the spec and its index):
 
 The parent process alone writes the results file (:class:`~kubb3d.experiment.store.ResultStore`),
 committing rows as they arrive. Trials already in the file are skipped, so running the same
-spec into the same file again resumes a stopped run. At most ``2 × workers`` trials are in
-flight at any time (with Dask, ``2 × workers`` tasks of up to :data:`DASK_MAX_BATCH` trials
-each): that is all a killed run can lose.
+spec into the same file again resumes a stopped run. At most ``2 × workers`` tasks are in
+flight at any time, each of about :data:`LOCAL_TASK_S` of work (local; up to
+:data:`LOCAL_MAX_BATCH` trials) or of up to :data:`DASK_MAX_BATCH` trials (Dask): that is all a
+killed run can lose.
 
 A trial that raises is stored as failed by the trial itself. A worker process that dies
 (segfault, out of memory) breaks the local pool: the trials that were in flight are then run
@@ -125,6 +126,27 @@ and bookkeeping), as much as a tenth of a ~30 ms trial; batching trials amortise
 not depend on the batching (a trial depends only on the spec and its index)."""
 
 
+LOCAL_TASK_S = 0.2
+"""s: the worker time one local task aims at. One task per ~12 ms trial cost the parent a
+round trip, an unpickling and a committed SQLite transaction each; a second worker on a 2-core
+machine then shared its core with that (docs/speed.md "Experiments: where the second worker
+lost"). Rows do not depend on the batching."""
+
+LOCAL_MAX_BATCH = 32
+"""Most trials in one local task."""
+
+
+def local_batch_size(mean_trial_s: float | None, remaining: int, workers: int) -> int:
+    """Trials per local task: about :data:`LOCAL_TASK_S` of work at the mean trial time seen so
+    far (1 until a trial has finished), at most :data:`LOCAL_MAX_BATCH`, and few enough that at
+    least 4 tasks per worker remain (the last tasks are single trials, so the workers finish
+    together); at least 1."""
+    if mean_trial_s is None:
+        return 1
+    by_time = int(LOCAL_TASK_S / max(mean_trial_s, 1e-6))
+    return max(1, min(LOCAL_MAX_BATCH, by_time, remaining // (4 * max(1, workers))))
+
+
 MAX_TRIALS_PER_RUN = 10_000_000
 """The most trials one call of :func:`run` takes (about five days at the 24 trials/s of the local
 backend in docs/speed.md); a larger spec runs in parts with ``max_trials``. It also bounds the
@@ -187,7 +209,8 @@ def _local(loaded: LoadedSpec, todo: list[int], workers: int, scheduler, emit) -
     queue = list(reversed(todo))  # pop() from the end gives trial order
     retry: list[int] = []
     pool = new_pool(workers)
-    inflight: dict = {}
+    inflight: dict = {}  # future -> the trials of its task
+    timing = [0.0, 0]  # worker seconds and trials finished so far: the mean trial time
     try:
         while queue or inflight or retry:
             if retry and not inflight:
@@ -214,20 +237,26 @@ def _local(loaded: LoadedSpec, todo: list[int], workers: int, scheduler, emit) -
                 pool = new_pool(workers)
                 continue
             while queue and len(inflight) < 2 * workers and not retry:
-                i = queue.pop()
-                inflight[pool.submit(_work, spec_json, i)] = i
+                mean = timing[0] / timing[1] if timing[1] else None
+                size = local_batch_size(mean, len(queue), workers)
+                batch = [queue.pop() for _ in range(min(size, len(queue)))]
+                inflight[pool.submit(_work_batch, spec_json, batch)] = batch
             done, _ = wait(list(inflight), return_when=FIRST_COMPLETED)
             got = []
             for fut in done:
-                i = inflight.pop(fut)
+                batch = inflight.pop(fut)
                 try:
-                    got.append(fut.result())
+                    rows = fut.result()
                 except BrokenProcessPool:
-                    retry.append(i)
+                    retry += batch
+                    continue
+                got += rows
+                timing[0] += sum(w for _, w in rows)
+                timing[1] += len(rows)
             if got:
                 emit(got)
             if retry:
-                retry += list(inflight.values())
+                retry += [i for batch in inflight.values() for i in batch]
                 inflight.clear()
     except BaseException:
         # interrupted (Ctrl-C, SIGTERM) or failed: stop the workers now, not after their trial

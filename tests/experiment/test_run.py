@@ -293,3 +293,25 @@ def test_a_run_whose_trials_all_fail_exits_1_with_one_line(tmp_path, monkeypatch
     assert len(errors) == 1 and "trials failed" in errors[0] and "PhysicsGlitch: piece B2 left the world" in errors[0]
     rows = read_rows(out)
     assert rows and not any(r["ok"] for r in rows)
+
+
+def test_batched_local_tasks_give_the_same_rows(tiny_reference, tmp_path, monkeypatch):
+    """Several trials per local task (docs/speed.md): the rows are those of one trial per task."""
+    from kubb3d.experiment import runner
+
+    _, reference, _ = tiny_reference
+    sizes: list[int] = []
+    real = runner.local_batch_size
+
+    def spy(mean_trial_s, remaining, workers):
+        sizes.append(real(mean_trial_s, remaining, workers))
+        return sizes[-1]
+
+    monkeypatch.setattr(runner, "LOCAL_TASK_S", 100.0)  # batches as large as the tail allows
+    monkeypatch.setattr(runner, "local_batch_size", spy)
+    out = tmp_path / "batched.sqlite"
+    rep = run(load_spec(write_tiny(tmp_path, trials_per_point=8)), out, workers=2, progress=False)
+    assert (rep.ran, rep.failed) == (32, 0)
+    assert max(sizes) >= 3 and sizes[:4] == [1, 1, 1, 1]
+    # a trial depends only on the seed and its index: the first 16 are the 16 of the reference
+    assert strip_wall(read_rows(out))[:16] == reference
