@@ -5,7 +5,8 @@ full throws from release to rest on the standard set-up) with ``--workers`` 1 an
 results files, and reports wall time, trials/s, trials/s per worker and the speed-up (issue
 #16: ≥ 1.8× from 1 to 2 workers). Pool start-up (spawning workers, importing kubb3d and
 PyBullet) is included, as a user sees it; the per-trial worker time (``wall_s``) gives the
-figure inside a worker, and the parent's CPU time what the parent took from the workers' cores.
+figure inside a worker, the time to the first stored row the start-up, and the parent's CPU
+time what the parent took from the workers' cores.
 
 ``--dask`` also runs 2 workers on a Dask cluster whose scheduler and workers are separate
 processes (``dask scheduler`` and ``dask worker --nworkers 2 --nthreads 1`` on the loopback
@@ -51,9 +52,19 @@ def measure(
     loaded = load_spec(spec_path)
     label = backend if scheduler is None or backend != "dask" else "dask-cluster"
     out = folder / f"{label}-w{workers}.sqlite"
+    first: list[float] = []
     cpu0 = resource.getrusage(resource.RUSAGE_SELF)
     t0 = time.perf_counter()
-    report = run(loaded, out, workers=workers, max_trials=trials, progress=False, backend=backend, scheduler=scheduler)
+    report = run(
+        loaded,
+        out,
+        workers=workers,
+        max_trials=trials,
+        progress=False,
+        backend=backend,
+        scheduler=scheduler,
+        on_rows=lambda rows: first or first.append(time.perf_counter() - t0),
+    )
     seconds = time.perf_counter() - t0
     cpu1 = resource.getrusage(resource.RUSAGE_SELF)
     rows = read_rows(out)
@@ -67,6 +78,7 @@ def measure(
         "rate": report.ran / seconds,
         "rate_per_worker": report.ran / seconds / workers,
         "worker_rate": report.ran / busy if busy else 0.0,
+        "first_row_s": first[0] if first else seconds,
         "parent_cpu_s": (cpu1.ru_utime - cpu0.ru_utime) + (cpu1.ru_stime - cpu0.ru_stime),
         "rows": [{k: v for k, v in r.items() if k != "wall_s"} for r in rows],
     }
@@ -157,7 +169,8 @@ def main() -> None:
         print(
             f"{m['backend']} workers={m['workers']}: {m['trials']} trials ({m['failed']} failed) in {m['seconds']:.2f} "
             f"s = {m['rate']:.1f} trials/s, {m['rate_per_worker']:.1f} per worker (inside a worker: "
-            f"{m['worker_rate']:.1f} trials/s; parent CPU {m['parent_cpu_s']:.2f} s)"
+            f"{m['worker_rate']:.1f} trials/s; parent CPU {m['parent_cpu_s']:.2f} s; first row after "
+            f"{m['first_row_s']:.2f} s)"
         )
     print(
         f"speed-up 1 -> 2 workers (pool start-up included): {res[1]['rate'] / res[0]['rate']:.2f}x (goal >= 1.8x); "

@@ -10,7 +10,9 @@ runs them, since a trial depends only on the spec and its index):
 ``dask``    a Dask distributed cluster: ``scheduler`` address, or a LocalCluster of
             ``workers`` single-threaded worker processes when no address is given.
             Remote workers need kubb3d installed (and a ``layout = "scenario"`` spec's
-            scenario file at the same absolute path).
+            scenario file at the same absolute path); started with ``dask worker
+            --preload kubb3d.throw --preload kubb3d.experiment.trial`` they import it
+            once at start instead of in their first task (docs/speed.md).
 ==========  ======================================================================
 
 The parent process alone writes the results file (:class:`~kubb3d.experiment.store.ResultStore`),
