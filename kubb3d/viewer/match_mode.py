@@ -106,12 +106,15 @@ def _clock(seconds: float) -> str:
     return f"{m:d}:{s:02d}"
 
 
-def state_lines(state, person: str) -> list[str]:
+def state_lines(state, person: str, flick: bool = False) -> list[str]:
     """The match facts of the HUD's status panel for a :class:`~kubb3d.rules.MatchState`:
     sets, phase and whose turn, throwing line (m) and batons left, kubbs standing per half
-    (and felled ones waiting), the match clock (m:ss)."""
+    (and felled ones waiting), the match clock (m:ss); ``flick``: on a table-top board, whose
+    start is a lag flick (kubb3d's start rule for KT, :mod:`kubb3d.rules.kubbuteo`)."""
     s = state
     p1, p2 = s.players
+    if s.set_no == 0 and flick:
+        return [f"lag flicks (best of {s.sets} sets): stop your baton closest to the king", f"clock {_clock(s.clock)}"]
     if s.set_no == 0:  # before the first set: the lag throws (DM §3)
         return [f"lag throws (best of {s.sets} sets): land your baton closest to the king", f"clock {_clock(s.clock)}"]
     lines = [f"set {s.set_no} (best of {s.sets}): sets won {p1} {s.set_wins[p1]} – {s.set_wins[p2]} {p2}"]
@@ -192,7 +195,7 @@ class MatchSession:
         self._live = 0  # throws of the action under way already played (a person's inkast)
         self._pending = None  # the match's last Pending (who acts)
         self.config = (ruleset, opponent, seed, person, replay, round_cap)
-        self.facts: list[str] = state_lines(m.state, person)
+        self.facts: list[str] = state_lines(m.state, person, self.flick)
 
     # ---------------------------------------------------------------- state
     @property
@@ -292,7 +295,7 @@ class MatchSession:
             seg.info["actor"] = actor
         # the step's facts are shown once its last segment is at rest (nothing before it happened)
         texts = [e.text for e in r.events if e.kind != "ruling"]
-        after = {"facts": state_lines(self.match.state, self.person), "news": texts[-3:] if texts else None}
+        after = {"facts": state_lines(self.match.state, self.person, self.flick), "news": texts[-3:] if texts else None}
         if new:
             new[-1].info["after"] = after
             self.queue.extend(new)
@@ -367,7 +370,7 @@ class MatchSession:
         if not self.playing and self.request is None and not self.over and not self.hold and not self.error:
             p = self._pending = self.match.pending()
             if p.request is not None:
-                self.facts = state_lines(self.match.state, self.person)
+                self.facts = state_lines(self.match.state, self.person, self.flick)
                 self._prepare(p.request, self._world_poses(p.request.world))
             else:
                 self.message = self._actor(p)

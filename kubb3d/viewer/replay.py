@@ -78,15 +78,16 @@ MOVED_M = 0.005
 def throw_facts(th: dict, times: np.ndarray, tposes: dict[str, np.ndarray], start: dict[str, np.ndarray]) -> dict:
     """What a throw record says about the throw, for the last-throw panel: ``piece``,
     ``speed_mps`` (release speed), ``landing`` ((x, y) m where the piece first came down to
-    within 3 cm of its resting height, or None), ``slid`` (it started within 3 cm of its
-    resting height: a flicked disk) and then ``rest`` ((x, y) m of its last sample), ``first_hit`` (the first other piece that
+    within 3 cm of its resting height, or None), ``slid`` (released less than 3 cm above z = 0:
+    a flicked disk, even one that then falls off the board) and then ``rest`` ((x, y) m of its
+    last sample), ``first_hit`` (the first other piece that
     moved more than :data:`MOVED_M`, or None), ``legal`` and ``violations`` (rules)."""
     piece = th["piece"]
     rel = th.get("release") or {}
     speed = float(np.linalg.norm(rel.get("velocity_mps", (0.0, 0.0, 0.0))))
     landing = rest = None
     arr = tposes.get(piece)
-    slid = arr is not None and len(arr) > 0 and bool(arr[0, 2] <= arr[-1, 2] + 0.03)  # a flick: it never flew
+    slid = arr is not None and len(arr) > 0 and bool(arr[0, 2] < 0.03)  # released on the ground: a flick
     if arr is not None and len(arr) > 1 and not slid:
         low = np.nonzero(arr[1:, 2] <= arr[-1, 2] + 0.03)[0]
         if len(low):

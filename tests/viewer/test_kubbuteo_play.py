@@ -73,6 +73,7 @@ def test_a_kubbuteo_match_answered_with_flicks_to_its_end():
     s = MatchSession("kubbuteo", "club", seed=2, hold=True, round_cap=3)
     try:
         assert s.flick and isinstance(s.controls, FlickControls)
+        assert s.facts[0].startswith("lag flicks (best of 1 sets)")
         kinds = set()
         for _ in range(200):
             if s.over:
@@ -123,3 +124,7 @@ def test_last_flick_panel_says_where_the_disk_stopped():
     lines = last_throw_lines(Segment("x", start, times, {"baton1": disk, "B4": b4}, info={"throw": facts}))
     assert lines[0] == "last flick: baton1 at 2.4 m/s"
     assert lines[1] == "stopped at x +34.1 cm, y +10.2 cm   first hit: B4"
+    # a disk flicked off the board ends on the floor 0.75 m down: still a flick, not a landing
+    off = np.vstack((disk[:2], [[0.75, 0.12, -0.746, *q]]))
+    facts = throw_facts(record, times, {"baton1": off, "B4": b4}, start)
+    assert facts["slid"] and facts["rest"] == pytest.approx((0.75, 0.12))
