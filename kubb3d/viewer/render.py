@@ -71,7 +71,7 @@ FLOOR_COLORS = ((0.30, 0.24, 0.18), (0.26, 0.20, 0.15))
 """Linear RGB of the two alternating floor tiles around a table (kubb3d's choice: a neutral
 indoor floor, KT "Kubbuteo is an indoor derivative")."""
 FLOOR_TILE = 0.5
-"""m: side of a floor tile."""
+"""m: side of a floor tile (the floor texture holds 2 × 2 of them)."""
 TABLE_LEG = 0.05
 """m: side of the table's square legs (the table itself is kubb3d's: KT says only "board")."""
 
@@ -578,22 +578,28 @@ def table_vertices(board) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return top, edges, np.concatenate(parts)
 
 
-def floor_vertices(z: float, tile: float = FLOOR_TILE, tiles: int = 12, extent: float = 40.0) -> tuple[np.ndarray, np.ndarray]:
-    """The floor around a table on the plane z (m): a checkerboard of ``tile`` m squares,
-    ``tiles`` of them each way from the centre, the rest out to ±``extent`` m in the first
-    colour. Returns the vertices (N, 6) of the two colours (position, then zeros)."""
-    quads: tuple[list, list] = ([], [])
-    lim = tiles * tile
-    for i in range(-tiles, tiles):
-        for j in range(-tiles, tiles):
-            quads[(i + j) % 2].append((i * tile, j * tile, (i + 1) * tile, (j + 1) * tile))
-    for x0, y0, x1, y1 in ((-extent, -extent, extent, -lim), (-extent, lim, extent, extent), (-extent, -lim, -lim, lim), (lim, -lim, extent, lim)):
-        quads[0].append((x0, y0, x1, y1))
-    out = []
-    for qs in quads:
-        v = [(x, y, z, 0.0, 0.0, 0.0) for x0, y0, x1, y1 in qs for x, y in ((x0, y0), (x1, y0), (x1, y1), (x0, y0), (x1, y1), (x0, y1))]
-        out.append(np.array(v, dtype=np.float32))
-    return out[0], out[1]
+def floor_vertices(z: float, extent: float = 40.0) -> np.ndarray:
+    """The floor around a table: one square of ±``extent`` m on the plane z (m), vertices
+    (6, 7) for the ground programme (position, tint 1, not mown); its tiles are the texture's
+    (:func:`floor_texture`)."""
+    e = extent
+    return np.array([(x, y, z, 1.0, 1.0, 1.0, 0.0) for x, y in ((-e, -e), (e, -e), (e, e), (-e, -e), (e, e), (-e, e))], np.float32)
+
+
+def floor_texture(noise: np.ndarray) -> np.ndarray:
+    """Sunlit floor tiles (size, size, 4) uint8 for one period of 2 × :data:`FLOOR_TILE` m: 2 × 2
+    tiles of the two :data:`FLOOR_COLORS` in a checkerboard, with a little of the fine noise band,
+    lit like :func:`grass_texture`; alpha 0. One texture fetch a pixel: drawn with the
+    pieces' flat shading instead, the floor halved the frame rate on the CPU renderer."""
+    n = noise.astype(float) / 255.0
+    size = noise.shape[0]
+    half = (np.arange(size) >= size // 2).astype(int)
+    which = (half[:, None] + half[None, :]) % 2
+    albedo = np.array(FLOOR_COLORS)[which] * (0.94 + 0.12 * n[..., 2:3])
+    light = np.array(GRASS_AMBIENT) + np.array(SUN_COLOR) * SUN_DIRECTION[2]
+    out = np.zeros((*noise.shape[:2], 4), np.uint8)
+    out[..., :3] = np.round(np.clip(display(albedo * light), 0.0, 1.0) * 255).astype(np.uint8)
+    return out
 
 
 def quads_along(segments, z: float) -> np.ndarray:
@@ -838,13 +844,15 @@ class Renderer:
         if self.board is not None:
             top, edges, table = table_vertices(self.board)
             self._board_top, self._board_mesh, self._table_mesh = GLMesh(top, layout=(3, 3, 1)), GLMesh(edges), GLMesh(table)
-            self._floor = [GLMesh(v) for v in floor_vertices(-self.board.table_height)]
+            self._floor = GLMesh(floor_vertices(-self.board.table_height), layout=(3, 3, 1))
         verts = load_piece_meshes(equipment)
         self._meshes = {k: GLMesh(v) for k, v in verts.items()}
         self._half_sizes = {k: (float(np.abs(v[:, :2]).max()), float(np.abs(v[:, 2]).max())) for k, v in verts.items()}
         self._blob_mesh = GLMesh(layout=(3, 2, 4))
         noise = grass_noise(np.random.default_rng(NOISE_SEED))
         self._make_grass_texture(grass_texture(noise) if self.board is None else board_texture(noise))
+        if self.board is not None:
+            self._floor_tex = self._make_texture(floor_texture(noise))
         self._ground = GLMesh(layout=(3, 3, 1))
         self._ground_key = None
         self._sky = GLMesh()
@@ -864,9 +872,14 @@ class Renderer:
 
     # ------------------------------------------------------------ GL objects
     def _make_grass_texture(self, rgba: np.ndarray) -> None:
-        self._noise_tex = gl.GLuint()
-        gl.glGenTextures(1, ctypes.byref(self._noise_tex))
-        gl.glBindTexture(gl.GL_TEXTURE_2D, self._noise_tex)
+        self._noise_tex = self._make_texture(rgba)
+
+    @staticmethod
+    def _make_texture(rgba: np.ndarray):
+        """A repeating, mipmapped RGBA8 texture of an array (size, size, 4) uint8; its id."""
+        tex = gl.GLuint()
+        gl.glGenTextures(1, ctypes.byref(tex))
+        gl.glBindTexture(gl.GL_TEXTURE_2D, tex)
         data = np.ascontiguousarray(rgba)
         gl.glPixelStorei(gl.GL_UNPACK_ALIGNMENT, 1)
         gl.glTexImage2D(gl.GL_TEXTURE_2D, 0, gl.GL_RGBA8, data.shape[1], data.shape[0], 0, gl.GL_RGBA, gl.GL_UNSIGNED_BYTE, data.ctypes.data)
@@ -874,6 +887,7 @@ class Renderer:
         for pname, val in ((gl.GL_TEXTURE_MIN_FILTER, gl.GL_LINEAR_MIPMAP_NEAREST), (gl.GL_TEXTURE_MAG_FILTER, gl.GL_LINEAR),
                            (gl.GL_TEXTURE_WRAP_S, gl.GL_REPEAT), (gl.GL_TEXTURE_WRAP_T, gl.GL_REPEAT)):
             gl.glTexParameteri(gl.GL_TEXTURE_2D, pname, val)
+        return tex
 
     def _make_shadow_map(self) -> None:
         self._shadow_tex = gl.GLuint()
@@ -1087,14 +1101,16 @@ class Renderer:
 
     def _draw_table(self, prog: Program, vp32, eye) -> None:
         """The board's top first, drawn like the grass (one fetch of the sunlit wood texture a
-        pixel); then the board's edges, the table under it and the tiled floor, marked 1 in the
-        stencil where they show, so that the pieces' sun shadows, projected onto z = 0, fall on
-        the board's top alone (piece programme in use on entry)."""
+        pixel); then the board's edges, the table under it and the tiled floor (the same way,
+        its own texture), marked 1 in the stencil where they show, so that the pieces' sun
+        shadows, projected onto z = 0, fall on the board's top alone (piece programme in use on
+        entry)."""
         gl.glDisable(gl.GL_CULL_FACE)
         ground = self._ground_prog
         ground.use()
         ground["u_view_proj"] = vp32
         ground["u_eye"] = eye
+        ground["u_tile"] = BOARD_TILE
         self._board_top.draw()
         gl.glEnable(gl.GL_STENCIL_TEST)
         gl.glStencilFunc(gl.GL_ALWAYS, 1, 0xFF)
@@ -1109,15 +1125,13 @@ class Renderer:
             prog["u_grain"] = grain
             mesh.draw()
         prog["u_ao_height"] = 0.06 * self.scale
-        flat = self._flat_prog
-        flat.use()
-        flat["u_eye"] = eye
-        flat["u_view_proj"] = vp32
-        flat["u_lit"] = 1.0
-        flat["u_dash"] = 0.0
-        for mesh, rgb in zip(self._floor, FLOOR_COLORS):
-            flat["u_color"] = (*rgb, 1.0)
-            mesh.draw()
+        ground.use()
+        ground["u_tile"] = 2 * FLOOR_TILE
+        gl.glActiveTexture(gl.GL_TEXTURE1)
+        gl.glBindTexture(gl.GL_TEXTURE_2D, self._floor_tex)
+        self._floor.draw()
+        gl.glBindTexture(gl.GL_TEXTURE_2D, self._noise_tex)
+        gl.glActiveTexture(gl.GL_TEXTURE0)
         gl.glDisable(gl.GL_STENCIL_TEST)
 
     def _blobs(self, pieces) -> np.ndarray:
