@@ -62,3 +62,48 @@ def test_aimed_flick_fells_the_targeted_kubb(target):
         r = flick(w, "baton1", params)
     assert r.first_contact.piece == target
     assert target in r.toppled
+
+
+def _sink_while_sliding(kind: str, dt: float, erp: float | None = None) -> float:
+    """m: how far the centre of a disk lying on the board and sliding at 1.8 m/s for 0.3 s gets
+    below the height at which it rests."""
+    from kubb3d.equipment import LYING_DISK_KUBB
+
+    with World("kubbuteo", dt=dt) as w:
+        if erp is not None:
+            w.set_contact_erp(erp)
+        eq = w.equipment
+        q = (0.0, 0.0, 0.0, 1.0) if kind == "baton" else LYING_DISK_KUBB
+        half = eq.baton.length / 2 if kind == "baton" else eq.kubb.width / 2
+        w.add_piece("p", kind, (-0.3, 0.0, half), q, sleeping=False)
+        w.step(w.steps_for(0.05))
+        pos, q0 = w.pose("p")
+        rest = pos[2]
+        w.set_pose("p", pos, q0, linear_velocity=(1.8, 0.0, 0.0))
+        low = math.inf
+        for _ in range(w.steps_for(0.3)):
+            w.step(1)
+            low = min(low, w.pose("p")[0][2])
+        return rest - low
+
+
+@pytest.mark.xfail(strict=True, reason="open: a sliding disk sinks 0.9 mm into the board (docs/physics.md)")
+@pytest.mark.parametrize("kind", ["baton", "kubb"])
+def test_a_disk_sliding_on_the_board_stays_on_its_face(kind):
+    """A disk sliding flat on the board should keep its centre at its resting height. It sinks
+    0.88 mm at 1/960 s and 0.28 mm at 1/1920 s (an eighth of the 7.6 mm disk at the default step),
+    so a flicked disk strikes a kubb lower than it should and the step decides what falls
+    (docs/physics.md "Table-top sets": Kubbuteo seed 30's rock). Strict: passes once fixed."""
+    assert _sink_while_sliding(kind, 1 / 960) < 0.15e-3
+
+
+def test_the_sliding_disk_sinks_by_the_contact_erp():
+    """What makes it sink: split impulse removes only PyBullet's 0.08 of a penetration per step
+    (:data:`kubb3d.physics.world.CONTACT_ERP`); with 0.8 the same slide sinks a tenth as far,
+    and halving the step divides the sink by about three."""
+    default = _sink_while_sliding("baton", 1 / 960)
+    assert 0.6e-3 < default < 1.2e-3
+    assert _sink_while_sliding("baton", 1 / 1920) < default / 2.5
+    assert _sink_while_sliding("baton", 1 / 960, erp=0.8) < default / 8
+    with World("kubbuteo") as w, pytest.raises(ValueError, match="contact ERP"):
+        w.set_contact_erp(0.0)

@@ -13,6 +13,7 @@ solver iterations           50           stable stacks of kubbs (block building)
 deterministic pairs         on           bit-identical runs across processes
 split impulse               every        pushing a piece out of the ground adds
                             contact      no speed (nominal rebounds)
+contact ERP                 0.08         PyBullet's own (:data:`CONTACT_ERP`)
 ground                      static box   the plane's contacts made rebounds
                             (maximal)    depend on the step
 bodies                      maximal      continuous collision detection acts
@@ -116,6 +117,12 @@ CCD_ALLOWED_PENETRATION = 0.005
 """m: penetration a swept-sphere CCD contact may leave. With 0 a body resting at the swept
 sphere's depth is stopped at the start of every step while its velocity is kept (a baton lying
 on grass and given 6 m/s did not move at all): docs/physics.md "Frozen bodies"."""
+
+CONTACT_ERP = 0.08
+"""The share of a contact's penetration that split impulse removes per step: PyBullet's own value
+(setting it gives bit-identical runs), set explicitly because a pooled client may have had another
+(:meth:`World.set_contact_erp`). A disk sliding on the Kubbuteo board sinks 0.9 mm with it at
+1/960 s (docs/physics.md "Table-top sets"; open)."""
 
 WORLD_LIMIT = 50.0
 """m: a piece farther than this from the pitch centre (or NaN) is a physics glitch."""
@@ -324,6 +331,7 @@ class World:
             enableFileCaching=1,
             useSplitImpulse=1,
             splitImpulsePenetrationThreshold=SPLIT_IMPULSE_THRESHOLD,
+            contactERP=CONTACT_ERP,
             physicsClientId=c,
         )
         pb.setGravity(0, 0, -GRAVITY, physicsClientId=c)
@@ -773,6 +781,19 @@ class World:
         """s: the length of the next step (:attr:`dt`, or :attr:`quiet_dt` while nothing can
         collide fast; see :meth:`use_step`)."""
         return self._step_dt
+
+    def set_contact_erp(self, erp: float) -> None:
+        """Set the share (0–1] of a contact's penetration that split impulse removes per step
+        (PyBullet's ``contactERP``; a world starts with :data:`CONTACT_ERP`). For measurements: with
+        0.08 a Kubbuteo disk sliding on the board sinks 0.9 mm into it at 1/960 s, with 0.8 about
+        0.08 mm (docs/physics.md "Table-top sets").
+
+        Raises:
+            ValueError: ``erp`` outside (0, 1].
+        """
+        if not 0.0 < erp <= 1.0:
+            raise ValueError(f"contact ERP must be in (0, 1], got {erp}")
+        pb.setPhysicsEngineParameter(contactERP=float(erp), physicsClientId=self._cid)
 
     def use_step(self, dt: float) -> None:
         """Take steps of ``dt`` seconds from now on (:attr:`dt` or :attr:`quiet_dt`)."""
