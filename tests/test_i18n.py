@@ -234,3 +234,75 @@ def test_match_play_by_play_in_german():
     )
     for english in (" turn ", " throw ", "nothing felled", " wins ", " from the king"):
         assert english not in de.stdout, english
+
+
+# ---------------------------------------------------------------- the 3D view's HUD
+
+
+def test_hud_texts_in_german():
+    from kubb3d.judge.rulings import Consequence, Ruling, Status
+    from kubb3d.pitch import Pitch
+    from kubb3d.viewer.controls import Controller
+    from kubb3d.viewer.hud import HELP_PLAY, Hud, outcome_line, power_label, ruling_lines, throw_lines, translate_hud
+
+    de = translator("de")
+    c = Controller(Pitch()).throw
+    en_lines = throw_lines(c)
+    assert en_lines[1].endswith("helicopter off") and "behind the line" in en_lines[2]
+    de_lines = [de(t) for t in en_lines]
+    assert de_lines[0].startswith("Abwurfwinkel ") and de_lines[1].endswith("Hubschrauber aus")
+    assert "hinter der Wurflinie" in de_lines[2] and de(power_label(c)).startswith("Kraft ")
+    reason = msg(
+        "{name} is tilted {deg:.0f}° and only stays up because it leans on {others}.", name="A2", deg=30.0, others="A1"
+    )
+    rulings = [
+        Ruling(
+            piece="A2", status=Status.LEANING, consequence=Consequence.COUNTS_AS_FELLED, rules=("DM §5",), reason=reason
+        ),
+        Ruling(piece="B1", status=Status.STANDING, consequence=Consequence.NONE, rules=("DM §5",), reason="-"),
+        Ruling(piece="king", status=Status.STANDING, consequence=Consequence.NONE, rules=("DM §5",), reason="-"),
+    ]
+    assert ruling_lines(rulings)[0] == "A2: leaning, counts as felled  [DM §5]"
+    assert ruling_lines(rulings)[-1] == "still standing: B1, king  [DM §5]"
+    panel = ruling_lines(rulings, width=40, tr=de)
+    assert panel[0] == "A2: angelehnt, gilt als gefallen  [DM §5]"
+    german = "A2 ist um 30° geneigt und hält sich nur aufrecht, weil er sich gegen A1 stützt."
+    assert " ".join(p.strip() for p in panel[1:-1]) == german
+    assert max(len(p) for p in panel[1:-1]) <= 43 and panel[-1] == "stehen noch: B1, König  [DM §5]"
+    early = msg("{player} felled the king early ({rule})", player="P2", rule="DM §1")
+    line = outcome_line("P1", early, person="P1")
+    assert line == "match over: you win: P2 felled the king early (DM §1)"
+    assert de(line) == "Spiel vorbei: du gewinnst: P2 hat den König vorzeitig zu Fall gebracht (DM §1)"
+    h = translate_hud(Hud(title=line, help=list(HELP_PLAY), message=msg("no baton left: R for a new round")), de)
+    assert h.title == de(line) and h.message == "kein Wurfholz mehr: R für eine neue Runde"
+    assert h.help[-1] == "L: Beschriftungen    F12: Bildschirmfoto speichern    F1: Hilfe    ESC: beenden"
+    assert translate_hud(h, ENGLISH) is h
+
+
+def test_match_hud_facts_in_german():
+    from kubb3d.match import Match, MatchConfig
+    from kubb3d.viewer.match_mode import state_lines
+
+    de = translator("de")
+    m = Match(MatchConfig(ruleset="dm", seed=1))
+    try:
+        before = state_lines(m.state, "P1")
+        lag = "Anwurf (best of 1 Sätze): lande dein Wurfholz möglichst nah am König"
+        assert [de(t) for t in before] == [lag, "Uhr 0:00"]
+        while m.state.set_no == 0 or not any(m.state.felled_in(h) for h in "AB"):
+            m.step()
+        lines = [de(t) for t in state_lines(m.state, "P1")]
+        assert lines[0].startswith("Satz 1 (best of 1): gewonnene Sätze P1 ")
+        assert lines[1].startswith("Phase ") and "Wurfrunde" in lines[1] and "Wurflinie x " in lines[2]
+        assert lines[3].startswith("stehende Kubbs: A (") and "gefallen" in lines[3]
+    finally:
+        m.close()
+
+
+def test_play_screenshot_in_german(tmp_path, cli):
+    out = tmp_path / "de.png"
+    r = cli("play", "--lang", "de", "--screenshot", str(out), "--after", "1", "--width", "480", "--height", "270")
+    assert r.returncode == 0, r.stderr
+    assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    r = cli("view", "dm_leaning_on_field_kubb", "--lang", "xx", "--screenshot", str(tmp_path / "x.png"))
+    assert r.returncode == 2 and r.stderr.strip() == "error: --lang: unknown language 'xx'; available: de, en"

@@ -12,6 +12,7 @@ from typing import Optional
 
 import typer
 
+from kubb3d.cli.lang import lang_option, translator_for
 from kubb3d.judge.rulebook import ruleset_enum
 
 
@@ -56,6 +57,7 @@ def play(
     replay: Optional[Path] = typer.Option(None, help="With --opponent: save the match as a replay (JSON lines) to this new file (`kubb3d view FILE`)."),
     force: bool = typer.Option(False, help="Let --replay replace an existing file."),
     round_cap: Optional[int] = typer.Option(None, min=3, max=1000, help="With --opponent: turns per set before the match is cut off (3 or more; default 60)."),
+    lang: Optional[str] = lang_option(),
 ) -> None:
     """Throw batons in a 3D view of a regulation pitch (free throws, or a match with --opponent);
     with --ruleset kubbuteo, flick disks on the table-top board.
@@ -64,6 +66,7 @@ def play(
     power bar, releasing throws (or flicks); wheel/UP/DOWN elevation, Q/E spin, Z/X tilt,
     LEFT/RIGHT release point, 1-4 cameras, M slow motion, R new round, ESC quits.
     """
+    tr = translator_for(lang)
     _check_size(width, height)
     if screenshot is not None:
         _check_out(screenshot)
@@ -96,16 +99,18 @@ def play(
             raise _user_error(str(exc)) from None
         except ValueError as exc:
             raise _user_error(f"--opponent: {exc}") from None
+        session.tr = tr
         _run(session, screenshot, width, height, camera.value, "play", after=after)
         return
     from kubb3d.viewer import app as A
 
     try:
         if screenshot is not None:
-            out = A.screenshot_play(screenshot, after=after, seed=seed, width=width, height=height, camera=camera.value, equipment=equipment, ruleset=ruleset.value)
+            out = A.screenshot_play(screenshot, after=after, seed=seed, width=width, height=height, camera=camera.value, equipment=equipment, ruleset=ruleset.value, tr=tr)
             typer.echo(f"wrote {out}")
             return
         session = A.PlaySession(equipment, ruleset.value)
+        session.tr = tr
         _run(session, None, width, height, camera.value, "play")
     except A.NoDisplay as exc:
         raise _user_error(str(exc)) from None
@@ -146,12 +151,14 @@ def view(
     camera: Camera = typer.Option(Camera.orbit, help="Initial camera."),
     width: int = typer.Option(1280, help="Window / image width, px."),
     height: int = typer.Option(720, help="Window / image height, px."),
+    lang: Optional[str] = lang_option(),
 ) -> None:
     """Replay a match (play/pause, next throw, speed, timeline) or look at a scenario with its rulings.
 
     Keys: SPACE play/pause, RIGHT/LEFT next/previous throw, UP/DOWN speed, HOME/END,
     click on the timeline to seek; 1-4 cameras, right drag orbits, F1 help, ESC quits.
     """
+    tr = translator_for(lang)
     _check_size(width, height)
     if screenshot is not None:
         _check_out(screenshot)
@@ -165,6 +172,7 @@ def view(
         session = load_session(path)
     except ReplayError as exc:
         raise _user_error(str(exc)) from None
+    session.tr = tr
     if screenshot is not None:
         from kubb3d.viewer import app as A
 

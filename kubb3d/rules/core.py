@@ -75,15 +75,15 @@ class IllegalAction(ValueError):
 class Phase(str, Enum):
     """Where the match stands (see the module table)."""
 
-    LAG = "lag throw"
-    CHOOSE = "choose"
-    INKAST = "inkast"
-    PENALTY = "penalty kubb"
-    RAISE = "raise"
-    PLACE = "place stößel"
-    TIEBREAK = "tie-break kubb"
-    THROW = "throw"
-    OVER = "over"
+    LAG = N_("lag throw")
+    CHOOSE = N_("choose")
+    INKAST = N_("inkast")
+    PENALTY = N_("penalty kubb")
+    RAISE = N_("raise")
+    PLACE = N_("place stößel")
+    TIEBREAK = N_("tie-break kubb")
+    THROW = N_("throw")
+    OVER = N_("over")
 
 
 class Termination(str, Enum):

@@ -26,7 +26,10 @@ import numpy as np
 from kubb3d.judge.rulebook import get_rulebook
 from kubb3d.pitch import KING_ID, Pitch, opponent
 from kubb3d.viewer.controls import Controller, FlickControls, ThrowControls, TIMELINE_HEIGHT
-from kubb3d.viewer.hud import HELP_FLICK, HELP_PLAY, HELP_VIEW, Hud, font_size, last_throw_lines, legend_items, power_label, ruling_lines, throw_lines, violation_lines
+from kubb3d.i18n import ENGLISH, Translator
+from kubb3d.judge.messages import concat, msg
+from kubb3d.viewer.hud import HELP_FLICK, HELP_PLAY, HELP_VIEW, Hud, font_size, last_throw_lines, legend_items, power_label, ruling_lines, throw_lines, translate_hud, violation_lines
+from kubb3d.viewer.hud import mode_tags as _modes
 from kubb3d.viewer.scene import PieceView, Scene, Segment, Timeline, segment_from_throw
 
 
@@ -72,6 +75,9 @@ class PlaySession:
         ground: ground name (on a board always ``board``).
         batons: batons per round.
     """
+
+    tr: Translator = ENGLISH
+    """The language of the HUD (the app sets it from ``--lang``, docs/german.md)."""
 
     def __init__(self, equipment: str = "standard", ruleset: str = "dm", side: str = "A", pitch: Pitch | None = None, ground: str = "grass", batons: int = 6) -> None:
         from kubb3d.equipment import get_set
@@ -154,9 +160,9 @@ class PlaySession:
         self.t = 0.0
         if judgement is not None and (judgement.winner or judgement.loser):
             self.game_over = True
-            self.message = f"the king fell: side {judgement.winner} wins (R: new round)"
+            self.message = msg("the king fell: side {side} wins (R: new round)", side=judgement.winner)
         elif not self.can_throw:
-            self.message = "no baton left: R for a new round"
+            self.message = msg("no baton left: R for a new round")
         else:
             self.message = ""
         return result
@@ -177,7 +183,7 @@ class PlaySession:
         try:
             j = judge_throw(result.final, ctx)
         except ValueError as exc:  # the judge refused the context: show the throw anyway
-            self.message = f"no rulings: {exc}"
+            self.message = msg("no rulings: {why}", why=str(exc))
             return None, {}
         self.felled = frozenset(j.felled_total)
         self.pending = frozenset((set(self.pending) | set(j.raise_again)) - set(j.raise_now))
@@ -217,12 +223,13 @@ class PlaySession:
 
     def hud(self, ctl: Controller) -> Hud:
         c = self.controls
-        rules = f"{get_rulebook(self.ruleset).title} rules"
-        h = Hud(title=f"kubb3d: free {'flicks' if self.flick else 'throws'} ({rules}), side {self.side}, baton {min(self.thrown + 1, self.batons)}/{self.batons}, camera {ctl.camera_mode}" + ("   SLOW MOTION" if ctl.slow_motion else "") + ("   PAUSED" if ctl.paused else ""))
+        what = {"book": get_rulebook(self.ruleset).title, "side": self.side, "n": min(self.thrown + 1, self.batons), "total": self.batons, "camera": ctl.camera_mode}
+        title = msg("kubb3d: free flicks ({book} rules), side {side}, baton {n}/{total}, camera {camera}", **what) if self.flick else msg("kubb3d: free throws ({book} rules), side {side}, baton {n}/{total}, camera {camera}", **what)
+        h = Hud(title=concat(title, *_modes(ctl)))
         h.lines = throw_lines(c)
         if self.result is not None:
             felled = sorted(self.felled)
-            h.lines.append(f"felled this round: {', '.join(felled) if felled else '-'}")
+            h.lines.append(msg("felled this round: {felled}", felled=", ".join(felled) if felled else "-"))
         if ctl.camera_mode == "thrower":  # the power bar only in the thrower's own view
             h.power = c.power if (c.charging or not self.busy) else None
             h.power_label = power_label(c)
@@ -230,12 +237,12 @@ class PlaySession:
         if self.result is not None:
             h.flags = violation_lines(self.result.violations)
         if seg is not None and seg.at_rest(self.t):
-            h.rulings = ruling_lines(seg.rulings)
+            h.rulings = ruling_lines(seg.rulings, tr=self.tr)
             h.legend = True
             h.last_throw = last_throw_lines(seg)
         h.help = (HELP_FLICK if self.flick else HELP_PLAY) if ctl.show_help else []
-        verb = "flick" if self.flick else "throw"
-        h.message = self.message or ("" if self.result else f"aim with the mouse, hold the left button or SPACE for power, release to {verb} (F1: help)")
+        aim = msg("aim with the mouse, hold the left button or SPACE for power, release to flick (F1: help)") if self.flick else msg("aim with the mouse, hold the left button or SPACE for power, release to throw (F1: help)")
+        h.message = self.message or ("" if self.result else aim)
         return h
 
     def close(self) -> None:
@@ -282,6 +289,9 @@ class ReplaySession:
         title: HUD title.
         info: extra HUD lines.
     """
+
+    tr: Translator = ENGLISH
+    """The language of the HUD (the app sets it from ``--lang``)."""
 
     def __init__(self, timeline: Timeline, scene: Scene, title: str, info: list[str] | None = None) -> None:
         self.timeline = timeline
@@ -343,14 +353,16 @@ class ReplaySession:
         tl = self.timeline
         i, local = tl.locate()
         seg = tl.segments[i]
-        state = "playing" if tl.playing else "paused"
-        h = Hud(title=f"{self.title}   [{state}, ×{tl.speed:g}{', slow motion' if ctl.slow_motion else ''}]")
-        h.lines = [f"{seg.label}   ({i + 1}/{len(tl.segments)})", f"t = {tl.t:.2f} s of {tl.duration:.2f} s", *self.info, *seg.info.get("lines", [])]
+        state = msg("playing") if tl.playing else msg("paused")
+        slow = msg(", slow motion") if ctl.slow_motion else ""
+        h = Hud(title=msg("{title}   [{state}, ×{speed:g}{slow}]", title=self.title, state=state, speed=tl.speed, slow=slow))
+        where = msg("{label}   ({n}/{total})", label=self.tr(seg.label), n=i + 1, total=len(tl.segments))
+        h.lines = [where, msg("t = {t:.2f} s of {duration:.2f} s", t=tl.t, duration=tl.duration), *self.info, *seg.info.get("lines", [])]
         h.flags = list(seg.info.get("flags", []))
         if seg.at_rest(local):
             h.last_throw = last_throw_lines(seg)
             if seg.rulings:
-                h.rulings = ruling_lines(seg.rulings)
+                h.rulings = ruling_lines(seg.rulings, tr=self.tr)
                 h.legend = True
         d = tl.duration or 1.0
         h.timeline = tl.t / d
@@ -385,7 +397,7 @@ def scenario_session(path: str | Path) -> ReplaySession:
         times = np.array((0.0, 0.4)) if moved else np.zeros(0)
         seg = Segment(built.spec.title, {**start, **{k: v[0] for k, v in moved.items()}}, times, moved, start, raised, tuple(judgement.rulings), None)
         mism = sc.compare(built.spec, judgement)
-        info = [f"scenario {Path(path).name}: {built.spec.ruleset} rules, event {built.spec.event}", "matches the expected rulings" if not mism else f"differs from the file: {mism[0]}"]
+        info = [msg("scenario {name}: {ruleset} rules, event {event}", name=Path(path).name, ruleset=built.spec.ruleset, event=built.spec.event), msg("matches the expected rulings") if not mism else msg("differs from the file: {why}", why=mism[0])]
         tl = Timeline([seg], playing=True)
         session = ReplaySession(tl, scene, f"kubb3d view: {built.spec.title}", info)
         # what the scenario is about: the pieces it places or moves, and the ones not ruled standing
@@ -441,6 +453,9 @@ class Overlay:
     :attr:`panels` keeps the rectangles of the last layout, name → (x, y, w, h) px from the
     bottom left.
     """
+
+    tr: Translator = ENGLISH
+    """The language of the panel headings and the legend."""
 
     def __init__(self, pyglet, window) -> None:
         self.pyglet = pyglet
@@ -587,7 +602,7 @@ class Overlay:
         if hud.rulings:
             small = max(fs - 1, 7)
             rl = hud.rulings[: max(1, (height - 220) // line_h)]
-            block(["rulings", *rl], ("top-right", "bottom-right", "top-left", "bottom-left"), size=small, dim_indented=True, name="rulings")
+            block([self.tr("rulings"), *rl], ("top-right", "bottom-right", "top-left", "bottom-left"), size=small, dim_indented=True, name="rulings")
         if hud.last_throw:
             block(hud.last_throw, ("bottom-right", "top-right", "bottom-left", "top-left"), first_bold=True, name="last_throw")
         if hud.legend:
@@ -599,7 +614,7 @@ class Overlay:
             for i, (name, rgb) in enumerate(items_):
                 yy = y0 + lh - (i + 1) * line_h
                 items.append(pg.shapes.Rectangle(x0 + pad, yy + 1, fs, fs, color=tuple(int(255 * math.sqrt(c)) for c in rgb) + (255,), batch=batch, group=front))
-                label(name, x0 + pad + fs + 8, yy + 3)
+                label(self.tr(name), x0 + pad + fs + 8, yy + 3)
         for s in hud.flags:  # violations: red banners
             lab = label(s, 0, 0, bold=True)
             bw = lab.content_width + 2 * pad
@@ -646,6 +661,7 @@ class App:
     """
 
     def __init__(self, session, width: int = 1280, height: int = 720, *, headless: bool = False, mode: str = "play", camera: str = "thrower") -> None:
+        self.tr: Translator = getattr(session, "tr", ENGLISH)  # the HUD's language (docs/german.md)
         pyglet = load_pyglet(headless)
         from kubb3d.viewer.render import Renderer
 
@@ -656,6 +672,7 @@ class App:
         self.window.switch_to()
         self.renderer = Renderer(width, height, session.scene.equipment)
         self.overlay = Overlay(pyglet, self.window)
+        self.overlay.tr = self.tr
         throw = getattr(session, "controls", None)
         self.controller = Controller(session.scene.pitch, mode=mode, width=width, height=height, camera_mode="thrower", throw=throw)
         self.controller.set_camera(camera)
@@ -701,7 +718,7 @@ class App:
         self.renderer.render(scene, cam)
         if not hud:
             return
-        h = s.hud(ctl)
+        h = translate_hud(s.hud(ctl), self.tr)
         if self.error:
             h.flags = [*h.flags, self.error]
         self._marks = piece_marks(scene, cam.view_proj(self.renderer.width, self.renderer.height), self.renderer.width, self.renderer.height)
@@ -806,7 +823,7 @@ class App:
         elif cmd == "screenshot":
             self.shots += 1
             out = self.screenshot(Path.cwd() / f"kubb3d-{os.getpid()}-{self.shots:03d}.png")
-            self.note = f"saved {out.name}"
+            self.note = self.tr(msg("saved {name}", name=out.name))
         elif hasattr(s, "command"):
             s.command(cmd)
 
@@ -830,10 +847,11 @@ class App:
 
 
 # ================================================================== entry points
-def screenshot_play(out: str | Path, *, after: int = 0, seed: int = 0, width: int = 1280, height: int = 720, camera: str = "thrower", equipment: str = "standard", ruleset: str = "dm") -> Path:
+def screenshot_play(out: str | Path, *, after: int = 0, seed: int = 0, width: int = 1280, height: int = 720, camera: str = "thrower", equipment: str = "standard", ruleset: str = "dm", tr: Translator = ENGLISH) -> Path:
     """Render the start position (or the state after ``after`` scripted throws, see
     :func:`scripted_throws`) headless and save it as PNG."""
     session = PlaySession(equipment, ruleset)
+    session.tr = tr
     app = App(session, width, height, headless=True, mode="play", camera=camera)
     try:
         if after:

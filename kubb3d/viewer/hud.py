@@ -1,6 +1,8 @@
 """HUD contents as plain data (no OpenGL): the text and bars the app draws over the 3D view.
 
 Angles are shown in degrees and spins in rev/s (the edge of the program, README "The model").
+Texts are built as messages (:mod:`kubb3d.judge.messages`) and put into the chosen language by
+:func:`translate_hud` where the app draws them (docs/german.md).
 """
 
 from __future__ import annotations
@@ -8,6 +10,8 @@ from __future__ import annotations
 import textwrap
 from dataclasses import dataclass, field
 
+from kubb3d.i18n import ENGLISH, Translator
+from kubb3d.judge.messages import N_, Msg, join, msg, piece_name
 from kubb3d.viewer.controls import SPEED_MAX, SPEED_MIN, ThrowControls
 from kubb3d.viewer.scene import STATUS_COLORS
 
@@ -52,24 +56,61 @@ class Hud:
 
 
 HELP_PLAY = [
-    "mouse: aim    hold left button or SPACE: power, release to throw",
-    "wheel / UP DOWN: elevation    Q E: spin    Z X: tilt    H: helicopter",
-    "LEFT RIGHT: release point along the line    W S: step forward / back",
-    "1 thrower  2 orbit  3 top  4 follow  C cycle  0 reset camera    right drag: orbit   SHIFT drag: pan   +/-: zoom",
-    "M: slow motion    P: pause    N: skip to rest    R: new round (after a match: rematch)",
-    "L: piece labels    F12: save a screenshot    F1: help    ESC: quit",
+    N_("mouse: aim    hold left button or SPACE: power, release to throw"),
+    N_("wheel / UP DOWN: elevation    Q E: spin    Z X: tilt    H: helicopter"),
+    N_("LEFT RIGHT: release point along the line    W S: step forward / back"),
+    N_("1 thrower  2 orbit  3 top  4 follow  C cycle  0 reset camera    right drag: orbit   SHIFT drag: pan   +/-: zoom"),
+    N_("M: slow motion    P: pause    N: skip to rest    R: new round (after a match: rematch)"),
+    N_("L: piece labels    F12: save a screenshot    F1: help    ESC: quit"),
 ]
 HELP_FLICK = [
-    "mouse: direction of the flick    hold left button or SPACE: power, release to flick",
-    "Q E: spin    LEFT RIGHT: disk along the line (SHIFT: 5 cm)    W S: forward / back",
+    N_("mouse: direction of the flick    hold left button or SPACE: power, release to flick"),
+    N_("Q E: spin    LEFT RIGHT: disk along the line (SHIFT: 5 cm)    W S: forward / back"),
     *HELP_PLAY[3:],
 ]
 HELP_VIEW = [
-    "SPACE: play / pause    RIGHT LEFT: next / previous throw    UP DOWN: speed",
-    "HOME END: start / end    click the timeline: seek",
-    "1 thrower  2 orbit  3 top  4 follow  C cycle  0 reset camera    right drag: orbit   SHIFT drag: pan   +/-: zoom",
-    "M: slow motion    L: piece labels    F12: save a screenshot    F1: help    ESC: quit",
+    N_("SPACE: play / pause    RIGHT LEFT: next / previous throw    UP DOWN: speed"),
+    N_("HOME END: start / end    click the timeline: seek"),
+    N_("1 thrower  2 orbit  3 top  4 follow  C cycle  0 reset camera    right drag: orbit   SHIFT drag: pan   +/-: zoom"),
+    N_("M: slow motion    L: piece labels    F12: save a screenshot    F1: help    ESC: quit"),
 ]
+PANEL_WORDS = (N_("rulings"), N_("raise-again"))
+"""The rulings panel's heading and the legend's one entry that is not a status (translatable)."""
+
+
+def mode_tags(ctl) -> list[str]:
+    """The title's tail: slow motion and pause, when on (``ctl``: the controller)."""
+    tags: list[str] = []
+    if ctl.slow_motion:
+        tags.append(msg("   SLOW MOTION"))
+    if ctl.paused:
+        tags.append(msg("   PAUSED"))
+    return tags
+
+
+def translate_hud(h: Hud, tr: Translator) -> Hud:
+    """``h`` with every text in ``tr``'s language (docs/german.md); the rulings panel is made in
+    that language by :func:`ruling_lines` already (its reasons are wrapped after translation),
+    piece labels are ids and stay as they are."""
+    from dataclasses import replace
+
+    if tr.lang == ENGLISH.lang:
+        return h
+
+    def each(items: list[str]) -> list[str]:
+        return [tr(t) for t in items]
+
+    return replace(
+        h,
+        title=tr(h.title),
+        lines=each(h.lines),
+        power_label=tr(h.power_label),
+        flags=each(h.flags),
+        help=each(h.help),
+        message=tr(h.message),
+        last_throw=each(h.last_throw),
+        summary=each(h.summary),
+    )
 
 
 def font_size(width: int) -> int:
@@ -80,42 +121,55 @@ def font_size(width: int) -> int:
 
 def throw_lines(c: ThrowControls) -> list[str]:
     """The current throw (or flick) settings, one item per line."""
-    where = "behind" if c.behind_line >= 0 else "PAST"
     if getattr(c, "flick", False):
         return [
-            f"flick: azimuth {c.azimuth_deg:+.1f}°   spin {c.spin_rps:+.1f} rev/s",
-            f"disk at y {c.lateral * 100:+.1f} cm, {c.behind_line * 100:.1f} cm behind the line (x {c.line * 100:+.1f} cm)",
+            msg("flick: azimuth {azimuth:+.1f}°   spin {spin:+.1f} rev/s", azimuth=c.azimuth_deg, spin=c.spin_rps),
+            msg(
+                "disk at y {y_cm:+.1f} cm, {d_cm:.1f} cm behind the line (x {x_cm:+.1f} cm)",
+                y_cm=c.lateral * 100,
+                d_cm=c.behind_line * 100,
+                x_cm=c.line * 100,
+            ),
         ]
+    at = {"y": c.lateral, "d": abs(c.behind_line), "x": c.line}
     return [
-        f"elevation {c.elevation_deg:+.0f}°   azimuth {c.azimuth_deg:+.1f}°",
-        f"spin {c.spin_rps:+.2f} rev/s   tilt {c.tilt_deg:+.0f}°   helicopter {'ON' if c.helicopter else 'off'}",
-        f"release y {c.lateral:+.2f} m, {abs(c.behind_line):.2f} m {where} the line (x {c.line:+.2f} m)",
+        msg("elevation {elevation:+.0f}°   azimuth {azimuth:+.1f}°", elevation=c.elevation_deg, azimuth=c.azimuth_deg),
+        msg(
+            "spin {spin:+.2f} rev/s   tilt {tilt:+.0f}°   helicopter {helicopter}",
+            spin=c.spin_rps,
+            tilt=c.tilt_deg,
+            helicopter=msg("ON") if c.helicopter else msg("off"),
+        ),
+        msg("release y {y:+.2f} m, {d:.2f} m behind the line (x {x:+.2f} m)", **at)
+        if c.behind_line >= 0
+        else msg("release y {y:+.2f} m, {d:.2f} m PAST the line (x {x:+.2f} m)", **at),
     ]
 
 
 def power_label(c: ThrowControls) -> str:
     """Power, the release speed it gives and the speed range of the piece in hand, m/s."""
     lo, hi = getattr(c, "speed_range", (SPEED_MIN, SPEED_MAX))
-    digits = 1 if hi < 5 else 0  # a flick's range is a few m/s
-    return f"power {c.power * 100:3.0f} %  →  {c.speed:.1f} m/s  ({lo:.{digits}f}–{hi:.{digits}f} m/s)"
+    # a flick's range is a few m/s
+    text = N_("power {power:3.0f} %  →  {speed:.1f} m/s  ({lo:.1f}–{hi:.1f} m/s)") if hi < 5 else N_("power {power:3.0f} %  →  {speed:.1f} m/s  ({lo:.0f}–{hi:.0f} m/s)")
+    return Msg(text, power=c.power * 100, speed=c.speed, lo=lo, hi=hi)
 
 
 def outcome_line(winner: str | None, reason: str, person: str | None = None) -> str:
     """The one human-worded line for the end of a match: who won and why (the rules engine's
     reason, which cites its rule)."""
-    who = "draw" if winner is None else ("you win" if winner == person else f"{winner} wins")
-    return f"match over: {who}: {reason}" if reason else f"match over: {who}"
+    who = msg("draw") if winner is None else (msg("you win") if winner == person else msg("{player} wins", player=winner))
+    return msg("match over: {who}: {reason}", who=who, reason=reason) if reason else msg("match over: {who}", who=who)
 
 
 def violation_lines(violations) -> list[str]:
     """``ILLEGAL (rule): reason`` for each :class:`kubb3d.throw.Violation`."""
-    return [f"ILLEGAL ({v.rule}): {v.reason}" for v in violations]
+    return [msg("ILLEGAL ({rule}): {reason}", rule=v.rule, reason=v.reason) for v in violations]
 
 
-def ruling_lines(rulings, width: int = 48) -> list[str]:
-    """The side panel: one header line per ruling with a consequence (piece, status,
-    consequence, citations) followed by its reason wrapped to ``width`` characters and
-    indented; the pieces that simply still stand share one line per citation."""
+def ruling_lines(rulings, width: int = 48, tr: Translator = ENGLISH) -> list[str]:
+    """The side panel in ``tr``'s language: one header line per ruling with a consequence
+    (piece, status, consequence, citations) followed by its reason wrapped to ``width``
+    characters and indented; the pieces that simply still stand share one line per citation."""
     out = []
     standing: dict[str, list[str]] = {}
     for r in rulings:
@@ -125,11 +179,11 @@ def ruling_lines(rulings, width: int = 48) -> list[str]:
         if consequence == "none" and status == "standing":
             standing.setdefault(cites, []).append(r.piece)
             continue
-        out.append(f"{r.piece}: {status}" + (f", {consequence}" if consequence != "none" else "") + f"  [{cites}]")
-        for part in textwrap.wrap(r.reason, width):
+        out.append(f"{r.piece}: {tr(status)}" + (f", {tr(consequence)}" if consequence != "none" else "") + f"  [{cites}]")
+        for part in textwrap.wrap(tr(r.reason), width):
             out.append("   " + part)
     for cites, pieces in standing.items():
-        out.append(f"still standing: {', '.join(pieces)}  [{cites}]")
+        out.append(tr(msg("still standing: {pieces}  [{rules}]", pieces=join([piece_name(p) for p in pieces]), rules=cites)))
     return out
 
 
@@ -147,13 +201,19 @@ def last_throw_lines(seg) -> list[str]:
         return []
     land = f["landing"]
     felled = [r.piece for r in seg.rulings if str(getattr(r.consequence, "value", r.consequence)) == "counts as felled"]
+    hit = piece_name(f["first_hit"]) if f["first_hit"] else msg("nothing")
+    down = ", ".join(felled) if felled else msg("nothing")
     if f.get("slid"):  # a flick: where the disk stopped, in cm on the board
         rest = f.get("rest")
-        where = "stopped at " + (f"x {rest[0] * 100:+.1f} cm, y {rest[1] * 100:+.1f} cm" if rest else "-")
+        where = msg("stopped at x {x_cm:+.1f} cm, y {y_cm:+.1f} cm", x_cm=rest[0] * 100, y_cm=rest[1] * 100) if rest else msg("stopped at -")
+        last = msg("last flick: {piece} at {speed:.1f} m/s", piece=f["piece"], speed=f["speed_mps"])
     else:
-        where = "came down at " + (f"x {land[0]:+.2f} m, y {land[1]:+.2f} m" if land else "-")
+        where = msg("came down at x {x:+.2f} m, y {y:+.2f} m", x=land[0], y=land[1]) if land else msg("came down at -")
+        last = msg("last throw: {piece} at {speed:.1f} m/s", piece=f["piece"], speed=f["speed_mps"])
     return [
-        f"last {'flick' if f.get('slid') else 'throw'}: {f['piece']} at {f['speed_mps']:.1f} m/s",
-        where + f"   first hit: {f['first_hit'] or 'nothing'}",
-        ("legal" if f["legal"] else "ILLEGAL (" + ", ".join(f["violations"]) + ")") + f"   felled: {', '.join(felled) if felled else 'nothing'}",
+        last,
+        msg("{where}   first hit: {hit}", where=where, hit=hit),
+        msg("legal   felled: {felled}", felled=down)
+        if f["legal"]
+        else msg("ILLEGAL ({rules})   felled: {felled}", rules=", ".join(f["violations"]), felled=down),
     ]

@@ -32,9 +32,11 @@ from typing import Any, Callable
 
 import numpy as np
 
+from kubb3d.i18n import ENGLISH, Translator
+from kubb3d.judge.messages import N_, Msg, concat, join, known, msg
 from kubb3d.pitch import KING_ID, opponent
 from kubb3d.viewer.controls import SPEED_MAX, SPEED_MIN, Controller, FlickControls, ThrowControls
-from kubb3d.viewer.hud import HELP_FLICK, HELP_PLAY, Hud, last_throw_lines, outcome_line, power_label, ruling_lines, throw_lines
+from kubb3d.viewer.hud import mode_tags as _modes, HELP_FLICK, HELP_PLAY, Hud, last_throw_lines, outcome_line, power_label, ruling_lines, throw_lines
 from kubb3d.viewer.scene import PieceView, Segment
 
 PERSON = "P1"
@@ -116,17 +118,20 @@ def state_lines(state, person: str, flick: bool = False) -> list[str]:
     if s.set_no == 0 and flick:
         return [f"lag flicks (best of {s.sets} sets): stop your baton closest to the king", f"clock {_clock(s.clock)}"]
     if s.set_no == 0:  # before the first set: the lag throws (DM §3)
-        return [f"lag throws (best of {s.sets} sets): land your baton closest to the king", f"clock {_clock(s.clock)}"]
-    lines = [f"set {s.set_no} (best of {s.sets}): sets won {p1} {s.set_wins[p1]} – {s.set_wins[p2]} {p2}"]
-    turn = "-"
+        return [
+            msg("lag throws (best of {sets} sets): land your baton closest to the king", sets=s.sets),
+            msg("clock {clock}", clock=_clock(s.clock)),
+        ]
+    lines: list[str] = [msg("set {n} (best of {sets}): sets won {p1} {w1} – {w2} {p2}", n=s.set_no, sets=s.sets, p1=p1, w1=s.set_wins[p1], w2=s.set_wins[p2], p2=p2)]
+    turn: str = "-"
     if s.turn_side is not None:
         who = s.player_at(s.turn_side)
-        turn = f"{who}{' (you)' if who == person else ''}, end {s.turn_side}"
-    lines.append(f"phase {s.phase.value}   turn {s.turn_no}: {turn}")
+        turn = msg("{player} (you), end {end}", player=who, end=s.turn_side) if who == person else msg("{player}, end {end}", player=who, end=s.turn_side)
+    lines.append(msg("phase {phase}   turn {n}: {turn}", phase=known(s.phase.value), n=s.turn_no, turn=turn))
     if s.turn_side is not None and s.line_x is not None:
-        lines.append(f"throwing line x {s.line_x:+.2f} m   batons left {s.batons_left}")
+        lines.append(msg("throwing line x {x:+.2f} m   batons left {batons}", x=s.line_x, batons=s.batons_left))
     else:
-        lines.append(f"throwing line -   batons left {s.batons_left}")
+        lines.append(msg("throwing line -   batons left {batons}", batons=s.batons_left))
     if s.kubbs:
         per = []
         for half in ("A", "B"):
@@ -134,16 +139,16 @@ def state_lines(state, person: str, flick: bool = False) -> list[str]:
             standing = s.standing_in(half)
             felled = len(s.felled_in(half))
             field = sum(1 for k in standing if not k.baseline)
-            per.append(f"{half} ({owner}) {len(standing)}" + (f" incl. {field} field" if field else "") + (f", {felled} felled" if felled else ""))
-        lines.append("kubbs standing: " + "   ".join(per) + ("" if s.king_standing else "   KING DOWN"))
-    limit = f" of {_clock(s.time_limit_s)}" if s.time_limit_s else ""
-    lines.append(f"clock {_clock(s.clock)}{limit}")
+            per.append(concat(f"{half} ({owner}) {len(standing)}", msg(" incl. {n} field", n=field) if field else "", msg(", {n} felled", n=felled) if felled else ""))
+        lines.append(concat(msg("kubbs standing: "), join(per, "   "), "" if s.king_standing else msg("   KING DOWN")))
+    limit = msg(" of {limit}", limit=_clock(s.time_limit_s)) if s.time_limit_s else ""
+    lines.append(msg("clock {clock}{limit}", clock=_clock(s.clock), limit=limit))
     return lines
 
 
-_FLICK_TEXT = {"lag": "your lag flick: stop the baton close to the king", "baton": "your flick: {piece} at the kubbs in half {half}", "king": "KING FLICK with {piece} from your baseline", "inkast": "return {piece}: flick it into half {into}", "penalty": "return {piece} again: flick it into half {into}"}
+_FLICK_TEXT = {"lag": N_("your lag flick: stop the baton close to the king"), "baton": N_("your flick: {piece} at the kubbs in half {half}"), "king": N_("KING FLICK with {piece} from your baseline"), "inkast": N_("return {piece}: flick it into half {into}"), "penalty": N_("return {piece} again: flick it into half {into}")}
 """The person's request in words on a table-top board (KT: batons and returned kubbs are flicked)."""
-_KIND_TEXT = {"lag": "your lag throw: land the baton close to the king", "baton": "your throw: {piece} at the kubbs in half {half}", "king": "KING THROW with {piece} from your baseline", "inkast": "inkast {piece} into half {into}", "penalty": "penalty kubb {piece} into half {into}"}
+_KIND_TEXT = {"lag": N_("your lag throw: land the baton close to the king"), "baton": N_("your throw: {piece} at the kubbs in half {half}"), "king": N_("KING THROW with {piece} from your baseline"), "inkast": N_("inkast {piece} into half {into}"), "penalty": N_("penalty kubb {piece} into half {into}")}
 
 
 class MatchSession:
@@ -161,6 +166,9 @@ class MatchSession:
     Raises:
         ValueError: unknown ruleset or skill, a person who is not a player.
     """
+
+    tr: Translator = ENGLISH
+    """The language of the HUD (the app sets it from ``--lang``, docs/german.md)."""
 
     def __init__(self, ruleset: str = "dm", opponent: str = "club", seed: int = 0, person: str = PERSON, replay: str | Path | None = None, hold: bool = False, round_cap: int | None = None) -> None:
         from kubb3d.match import Match, MatchConfig
@@ -348,8 +356,9 @@ class MatchSession:
         # strategy's hint)
         self.request = req
         half = opponent(req.side)
-        texts, verb = (_FLICK_TEXT, "flick") if self.flick else (_KIND_TEXT, "throw")
-        self.message = "YOUR TURN: " + texts[req.kind].format(piece=req.piece, half=half, into=req.into) + f" (hold the left button or SPACE, release to {verb})"
+        text = (_FLICK_TEXT if self.flick else _KIND_TEXT)[req.kind]
+        what = Msg(text, **{k: v for k, v in (("piece", req.piece), ("half", half), ("into", req.into)) if "{" + k + "}" in text})
+        self.message = msg("YOUR TURN: {what} (hold the left button or SPACE, release to flick)", what=what) if self.flick else msg("YOUR TURN: {what} (hold the left button or SPACE, release to throw)", what=what)
 
     # ---------------------------------------------------------------- per frame
     def update(self, dt: float) -> None:
@@ -377,9 +386,9 @@ class MatchSession:
                 self._step()
         if self.over and not self.playing:
             out = self.match.state.outcome()
-            self.message = outcome_line(out.winner, out.reason, self.person) + "   (R: rematch, ESC: quit)"
+            self.message = concat(outcome_line(out.winner, out.reason, self.person), msg("   (R: rematch, ESC: quit)"))
         elif self.segment is not None and self.playing and self.segment.info.get("actor") not in (None, self.person):
-            self.message = f"computer ({self.other}, {self.opponent_skill}) is playing: {self.segment.label}"
+            self.message = msg("computer ({player}, {skill}) is playing: {label}", player=self.other, skill=self.opponent_skill, label=self.segment.label)
 
     @staticmethod
     def _world_poses(w) -> dict[str, np.ndarray]:
@@ -392,7 +401,7 @@ class MatchSession:
         return out
 
     def _actor(self, p) -> str:
-        return f"{p.player} ({self.opponent_skill}) plays"
+        return msg("{player} ({skill}) plays", player=p.player, skill=self.opponent_skill)
 
     def skip(self) -> None:
         """Jump to the end of everything queued for playback."""
@@ -414,9 +423,10 @@ class MatchSession:
     def hud(self, ctl: Controller) -> Hud:
         rules = self.match.ruleset.book.title
         side = self.match.state.end_of[self.person] if self.request is None else self.controls.side
-        h = Hud(title=f"kubb3d: {rules} match, you ({self.person}, end {side}) vs {self.other} ({self.opponent_skill}), camera {ctl.camera_mode}" + ("   SLOW MOTION" if ctl.slow_motion else "") + ("   PAUSED" if ctl.paused else ""))
+        title = msg("kubb3d: {book} match, you ({person}, end {side}) vs {other} ({skill}), camera {camera}", book=rules, person=self.person, side=side, other=self.other, skill=self.opponent_skill, camera=ctl.camera_mode)
+        h = Hud(title=concat(title, *_modes(ctl)))
         over = self.over and not self.playing
-        h.lines = list(self.facts) + ([] if over else [f"» {t}" for t in self.news])
+        h.lines = list(self.facts) + ([] if over else [concat("» ", t) for t in self.news])
         seg = self.segment
         if over:  # the result is said once, in the summary
             h.summary = self.summary()
@@ -432,7 +442,7 @@ class MatchSession:
             if seg.at_rest(self.t):
                 h.last_throw = last_throw_lines(seg)
                 if seg.rulings:
-                    h.rulings = ruling_lines(seg.rulings)
+                    h.rulings = ruling_lines(seg.rulings, tr=self.tr)
                     h.legend = True
         h.help = (HELP_FLICK if self.flick else HELP_PLAY) if ctl.show_help else []
         h.message = self.error or ("" if over else self.message)
@@ -457,20 +467,22 @@ class MatchSession:
                 felled += len((rec.get("outcome") or {}).get("felled", ()))
             else:
                 inkasts += len(rec.get("throws", ()))
-        rate = f" ({felled / batons:.0%} per baton)" if batons else ""
-        threw, fell, inkasted = ("flicked", "knocked", "returned") if self.flick else ("threw", "felled", "inkasted")
+        rate = msg(" ({rate:.0%} per baton)", rate=felled / batons) if batons else ""
+        counts = {"batons": batons, "felled": felled, "rate": rate, "inkasts": inkasts}
         return [
             outcome_line(out.winner, out.reason, self.person),
-            f"sets won: {p1} {st.set_wins[p1]} – {st.set_wins[p2]} {p2}    turns {st.turn_no}    clock {_clock(st.clock)}",
-            f"you {threw} {batons} batons and {fell} {felled} kubbs{rate}; you {inkasted} {inkasts} kubbs",
-            "R: rematch (a new seed)    ESC: quit",
+            msg("sets won: {p1} {w1} – {w2} {p2}    turns {turns}    clock {clock}", p1=p1, w1=st.set_wins[p1], w2=st.set_wins[p2], p2=p2, turns=st.turn_no, clock=_clock(st.clock)),
+            msg("you flicked {batons} batons and knocked {felled} kubbs{rate}; you returned {inkasts} kubbs", **counts)
+            if self.flick
+            else msg("you threw {batons} batons and felled {felled} kubbs{rate}; you inkasted {inkasts} kubbs", **counts),
+            msg("R: rematch (a new seed)    ESC: quit"),
         ]
 
     def new_round(self) -> None:
         """Rematch once the match is over (the next seed; the same opponent and replay path);
         ignored while the match goes on."""
         if not self.over:
-            self.message = "the match is still on (R starts a rematch once it is over)"
+            self.message = msg("the match is still on (R starts a rematch once it is over)")
             return
         ruleset, opponent, seed, person, replay, round_cap = self.config
         self.match.close()
