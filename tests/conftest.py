@@ -1,7 +1,13 @@
+import os
 import sys
 from pathlib import Path
 
 import pytest
+
+# The tests check English output and choose German themselves where they test it: a German
+# locale on the developer's machine (LANG=de_DE.UTF-8) must not change what they see; LANGUAGE
+# is read first (docs/german.md), and subprocesses inherit it.
+os.environ["LANGUAGE"] = "en"
 
 ROOT = Path(__file__).resolve().parents[1]
 

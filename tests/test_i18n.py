@@ -138,6 +138,7 @@ def test_german_numbers_take_a_decimal_comma():
         ({"LANG": "de_DE.UTF-8"}, "de"),
         ({"LANG": "en_GB.UTF-8"}, "en"),
         ({"LANGUAGE": "fr:de", "LANG": "fr_FR.UTF-8"}, "de"),
+        ({"LANGUAGE": "en", "LANG": "de_DE.UTF-8"}, "en"),  # what tests/conftest.py relies on
         ({"LC_ALL": "C", "LANG": "de_DE.UTF-8"}, "en"),
         ({"LC_MESSAGES": "de_AT.UTF-8"}, "de"),
         ({"LANG": "xx_YY"}, "en"),

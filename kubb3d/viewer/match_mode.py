@@ -116,7 +116,7 @@ def state_lines(state, person: str, flick: bool = False) -> list[str]:
     s = state
     p1, p2 = s.players
     if s.set_no == 0 and flick:
-        return [f"lag flicks (best of {s.sets} sets): stop your baton closest to the king", f"clock {_clock(s.clock)}"]
+        return [msg("lag flicks (best of {sets} sets): stop your baton closest to the king", sets=s.sets), msg("clock {clock}", clock=_clock(s.clock))]
     if s.set_no == 0:  # before the first set: the lag throws (DM §3)
         return [
             msg("lag throws (best of {sets} sets): land your baton closest to the king", sets=s.sets),
