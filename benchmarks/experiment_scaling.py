@@ -46,12 +46,21 @@ PRELOAD = ("kubb3d.throw", "kubb3d.experiment.trial")
 
 
 def measure(
-    spec_path: Path, trials: int, workers: int, folder: Path, backend: str = "local", scheduler: str | None = None
+    spec_path: Path,
+    trials: int,
+    workers: int,
+    folder: Path,
+    backend: str = "local",
+    scheduler: str | None = None,
+    label: str | None = None,
 ) -> dict:
-    """Run ``trials`` trials with ``workers`` processes on ``backend``; returns figures and rows."""
+    """Run ``trials`` trials with ``workers`` processes on ``backend`` into a new results file
+    named by ``label`` (default: the backend); returns figures and rows."""
     loaded = load_spec(spec_path)
-    label = backend if scheduler is None or backend != "dask" else "dask-cluster"
+    label = label or backend
     out = folder / f"{label}-w{workers}.sqlite"
+    if out.exists():
+        raise ValueError(f"{out} exists: each run needs its own label")
     first: list[float] = []
     cpu0 = resource.getrusage(resource.RUSAGE_SELF)
     t0 = time.perf_counter()
@@ -162,8 +171,8 @@ def main() -> None:
             for preload in ((), PRELOAD):
                 with Cluster(Path(tmp), preload=preload) as cluster:
                     cluster_start.append(cluster.start_s)
-                    res.append(measure(a.spec, a.trials, 2, Path(tmp), "dask", cluster.address))
-                    res[-1]["backend"] += "+preload" if preload else ""
+                    label = "dask-cluster" + ("+preload" if preload else "")
+                    res.append(measure(a.spec, a.trials, 2, Path(tmp), "dask", cluster.address, label))
             res.append(measure(a.spec, a.trials, 2, Path(tmp), "dask"))
     for m in res:
         print(
