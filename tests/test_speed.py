@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import json
+import os
 import math
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from kubb3d.bench import reference_results
 from kubb3d.physics.world import FlightClearance
@@ -87,3 +89,39 @@ def test_bench_reports_ratio_steps_and_the_equivalence_check():
     assert f["identical_rerun"] is True and f["rerun_throws"] == 4
     assert f["felled_equivalent"] in (True, False)
     assert f["felled_difference_ci95"] >= 0 and len(f["load_average"]) == 2
+
+
+def test_worker_malloc_tuning_undoes_the_dask_nanny_trim_threshold():
+    """Dask's nanny starts workers with MALLOC_TRIM_THRESHOLD_=65536, which makes every large
+    allocation map fresh pages; tune_malloc() restores the reuse (docs/speed.md "Third round")."""
+    import subprocess
+    import sys
+
+    script = """
+import resource
+from kubb3d.experiment.runner import tune_malloc
+
+def faults():
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
+    for _ in range(50):
+        b = bytearray(4 << 20)  # 4 MiB written through: 1024 pages when freshly mapped
+        del b
+    return resource.getrusage(resource.RUSAGE_SELF).ru_minflt - before
+
+print(faults(), tune_malloc(), faults())
+"""
+    env = {**os.environ, "MALLOC_TRIM_THRESHOLD_": "65536"}
+    out = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, check=True)
+    before, tuned, after = out.stdout.split()
+    if tuned == "False":
+        pytest.skip("the C library has no mallopt (not glibc)")
+    assert int(before) > 10_000  # most allocations mapped anew (1 024 pages each)
+    assert int(after) < int(before) / 10
+    plain = subprocess.run(
+        [sys.executable, "-c", "from kubb3d.experiment.runner import tune_malloc; print(tune_malloc())"],
+        env={k: v for k, v in os.environ.items() if k != "MALLOC_TRIM_THRESHOLD_"},
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert plain.stdout.strip() == "False"  # nothing to undo: the allocator is left alone
