@@ -9,6 +9,7 @@ Usage::
     .venv/bin/python benchmarks/rock_check.py --factors 1,2,4 --quiet-off
     .venv/bin/python benchmarks/rock_check.py --erp 0.8 --factors 1,2,4
     .venv/bin/python benchmarks/rock_check.py --factors 1 --restart-ms 425,430,440,460,475,490,505,515
+    .venv/bin/python benchmarks/rock_check.py --scan 0-29 --rock-factor 2
 
 The match (club vs club unless ``--skills``) is played up to ``--action`` at the default step
 and contact ERP (``--history-erp``; the defaults are seed 30, action 247, kubb A2 of the
@@ -21,8 +22,10 @@ script prints the piece's largest turn, how it splits into a turn about the disk
 14.1° is for), the turn at each 30 Hz sample, the normal forces the piece received from each
 other body, and an energy check at the moment the turn first passed 14.1°. ``--restart-ms``
 then starts the kubb alone on the board from the first run's record at those times, with its
-spin about its long axis kept and removed, at contact ERP 0.08 and 0.8. ``--json`` prints the
-runs as data (every step, for plots).
+spin about its long axis kept and removed, at contact ERP 0.08 and 0.8. ``--scan`` plays
+whole matches to find every kubb a flick turned past its tipping angle that stood again
+(ruled standing, counted felled by its history) and plays each of those flicks again with the
+step divided by ``--rock-factor``. ``--json`` prints the runs as data (every step, for plots).
 """
 
 from __future__ import annotations
@@ -39,6 +42,7 @@ import numpy as np
 import kubb3d.physics.world as world_module
 from kubb3d.match import Match, MatchConfig
 from kubb3d.physics.world import CONTACT_ERP, GRAVITY, QUIET_DT, QUIET_STEPS
+from kubb3d.snapshot import quat_to_matrix
 from kubb3d.assets import com_local, disk_kubb_mesh
 from kubb3d.equipment import EquipmentSet
 
@@ -84,17 +88,6 @@ def rock_angles(rot: np.ndarray) -> tuple[float, float, float]:
     return math.acos(max(-1.0, min(1.0, uz))), math.atan2(uy, uz), math.atan2(ux, uz)
 
 
-def _matrix(q) -> np.ndarray:
-    x, y, z, w = q
-    return np.array(
-        [
-            [1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)],
-            [2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w)],
-            [2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)],
-        ]
-    )
-
-
 def run_once(
     seed: int, action: int, piece: str, factor: float, quiet: bool, skills: tuple[str, str], erp: tuple[float, float]
 ) -> dict:
@@ -120,7 +113,7 @@ def run_once(
         def record() -> None:
             com, q = w.com_pose(piece)
             v, om = w.com_velocity(piece)
-            rot = _matrix(q)
+            rot = quat_to_matrix(q)
             total, inplane, side = rock_angles(rot)
             forces: dict[str, float] = {}
             for cp in w.contacts():
@@ -217,6 +210,44 @@ def run_once(
     }
 
 
+def scan(seeds: list[int], skills: tuple[str, str]) -> list[tuple[int, int, str]]:
+    """(seed, action, kubb) of every kubb that a flick turned past its tipping angle and that
+    stood again by itself: ruled standing but counted as felled by its history (DM §5, KT), and
+    standing before the flick."""
+    found = []
+    for seed in seeds:
+        m = Match(MatchConfig(ruleset="kubbuteo", skills=skills, seed=seed))
+        try:
+            while m.state.outcome() is None:
+                i = m.action_index
+                standing = {k.id for side in ("A", "B") for k in m.state.standing_in(side)}
+                res = m.step()
+                rec = res.record or {}
+                for r in (rec.get("judgement") or {}).get("rulings", []):
+                    if r["status"] == "standing" and r["consequence"] == "counts as felled" and r["piece"] in standing:
+                        found.append((seed, i, r["piece"]))
+        finally:
+            m.close()
+    return found
+
+
+def recheck(rock: tuple[int, int, str], factor: float, skills: tuple[str, str]) -> dict:
+    """One rock of :func:`scan` played again with the step divided by ``factor``: the kubb's
+    largest tilt and its tilt at the end, and whether the judge counted it felled."""
+    seed, action, piece = rock
+    r = run_once(seed, action, piece, factor, True, skills, (CONTACT_ERP, CONTACT_ERP))
+    felled = (r["outcome"] or {}).get("felled", [])
+    return {
+        "rock": list(rock),
+        "dt": r["dt"],
+        "peak_deg": r["peak"]["tilt_deg"] if r["peak"] else 0.0,
+        "peak_inplane_deg": r["peak"]["inplane_deg"] if r["peak"] else 0.0,
+        "peak_side_deg": r["peak"]["side_deg"] if r["peak"] else 0.0,
+        "final_deg": r["final_com"][0] if r["final_com"] else None,
+        "felled": piece in felled,
+    }
+
+
 def restart(row: dict, dt: float, erp: float, spin: bool = True, seconds: float = 0.6) -> dict:
     """The kubb alone on the board from one recorded step (pose and velocities; with ``spin``
     False its turning about its long axis is removed), stepped at ``dt`` with contact ERP
@@ -227,7 +258,7 @@ def restart(row: dict, dt: float, erp: float, spin: bool = True, seconds: float 
     with World("kubbuteo", dt=dt, quiet_dt=dt, stakes=False) as w:
         w.set_contact_erp(erp)
         w.add_piece("k", "kubb", (0.0, 0.0, 0.5), side="A", sleeping=False)
-        rot = _matrix(row["quat"])
+        rot = quat_to_matrix(row["quat"])
         om = np.asarray(row["omega"], dtype=float)
         if not spin:
             axis = rot[:, 2]
@@ -242,9 +273,33 @@ def restart(row: dict, dt: float, erp: float, spin: bool = True, seconds: float 
         peak, tilt = 0.0, 0.0
         for _ in range(int(round(seconds / dt))):
             w.step(1)
-            tilt = math.degrees(rock_angles(_matrix(w.com_pose("k")[1]))[0])
+            tilt = math.degrees(rock_angles(quat_to_matrix(w.com_pose("k")[1]))[0])
             peak = max(peak, tilt)
         return {"peak_deg": peak, "final_deg": tilt}
+
+
+def rocks_main(a: argparse.Namespace, skills: tuple[str, str]) -> int:
+    """``--scan``/``--rocks``: find rocks that came back and play each again at a finer step."""
+    rocks = [(int(x), int(y), z) for x, y, z in (r.split(":") for r in a.rocks.split(",") if r)]
+    if a.scan:
+        lo, _, hi = a.scan.partition("-")
+        rocks += scan(list(range(int(lo), int(hi or lo) + 1)), skills)
+    out = []
+    for rock in rocks:
+        t = time.perf_counter()
+        r = recheck(rock, a.rock_factor, skills)
+        r["wall_s"], r["load"] = time.perf_counter() - t, os.getloadavg()[0]
+        out.append(r)
+        if not a.json:
+            print(
+                f"{rock[0]}:{rock[1]}:{rock[2]} at dt=1/{1 / r['dt']:.0f} s: peak {r['peak_deg']:.1f}° "
+                f"(in plane {r['peak_inplane_deg']:+.1f}°, sideways {r['peak_side_deg']:+.1f}°), "
+                f"end {r['final_deg']:.1f}°, felled {r['felled']} (wall {r['wall_s']:.0f} s, load {r['load']:.1f})",
+                flush=True,
+            )
+    if a.json:
+        json.dump(out, sys.stdout)
+    return 0
 
 
 def main() -> int:
@@ -259,9 +314,14 @@ def main() -> int:
     ap.add_argument("--erp", type=float, default=CONTACT_ERP, help="contact ERP for the action itself")
     ap.add_argument("--restart-ms", default="", help="restart the kubb alone from these times, ms: '425,440'")
     ap.add_argument("--restart-factors", default="1,2", help="steps of the restarts: the default step over these")
+    ap.add_argument("--scan", default="", help="seeds to search for rocks that came back: '0-19'")
+    ap.add_argument("--rocks", default="", help="rocks to play again: 'seed:action:kubb,…' (as --scan prints)")
+    ap.add_argument("--rock-factor", type=float, default=2.0, help="step divisor for --scan/--rocks")
     ap.add_argument("--json", action="store_true")
     a = ap.parse_args()
     skills = tuple(a.skills.split(","))
+    if a.scan or a.rocks:
+        return rocks_main(a, skills)  # type: ignore[arg-type]
     runs = [(float(f), True) for f in a.factors.split(",")]
     if a.quiet_off:
         runs.append((1.0, False))
