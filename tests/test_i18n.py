@@ -66,6 +66,16 @@ def test_every_message_in_the_source_has_a_german_translation_with_the_same_plac
     assert not stale, f"messages in kubb3d.po that the source no longer has: {stale}"
 
 
+def test_catalog_passes_babels_checks():
+    """The checks `pybabel compile` runs (it still writes the .mo when one fails): a message whose
+    English text holds a percent sign followed by a letter ("30 % of it") is taken for a
+    %-format, and its translation must then hold the same conversion ("30 % oder …")."""
+    with PO.open("rb") as fh:
+        catalog = read_po(fh, locale="de")
+    problems = [(m.id, [str(e) for e in errors]) for m, errors in catalog.check() if errors]
+    assert problems == []
+
+
 def test_placeholders_are_named():
     positional = [mid for mid in _source_messages() if any(f == "" or f.isdigit() for f, _ in _fields(mid))]
     assert positional == []
