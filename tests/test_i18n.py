@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 
 from kubb3d.cli.judge import register
 from kubb3d.i18n import ENGLISH, LanguageError, available, resolve, translator
-from kubb3d.judge.messages import concat, join, msg, names
+from kubb3d.judge.messages import concat, ids, join, msg, names
 
 ROOT = Path(__file__).resolve().parents[1]
 PKG = ROOT / "kubb3d"
@@ -132,6 +132,9 @@ def test_msg_is_its_english_text_and_renders_in_german():
     assert de(m) == "B3 fiel schon früher in dieser Wurfrunde. B3 liegt nicht auf dem Boden."
     assert ENGLISH(m) == m
     assert de(names(["A1", "king"])) == "A1 und König" and names(["A1", "king"]) == "A1 and king"
+    assert de(names(["king", "A1", "A2"])) == "König, A1 und A2" and names(["king", "A1", "A2"]) == "king, A1 and A2"
+    assert de(names(["king"])) == "König" and names([]) == ""
+    assert de(ids(["B1", "king"])) == "B1, König" and ids(["B1", "king"]) == "B1, king"
     assert de(join([msg("at once"), "x"], "; ")) == "sofort; x" and concat("a", msg("at once")) == "aat once"
     assert de("counts as felled") == "gilt als gefallen" and de("no such text") == "no such text"
 

@@ -55,18 +55,22 @@ def msg(template: str, /, **params: Any) -> Msg:
     return Msg(template, **params)
 
 
-
 def piece_name(piece_id: str) -> str:
     """A piece id as a message parameter: the king as a translatable word, other ids as they are."""
     return msg("king") if piece_id == "king" else piece_id
+
+
+def ids(pieces: Iterable[str]) -> str:
+    """Piece ids joined by commas for a message, the king translatable (``B1, king``)."""
+    return join([piece_name(p) for p in pieces])
 
 
 def names(ids: Iterable[str]) -> str:
     """Piece ids for a message: ``B1``, ``B1 and B2``, ``B1, B2 and B3`` (the ``and`` translatable)."""
     items = [piece_name(i) for i in ids]
     if len(items) <= 1:
-        return "".join(items) if not items or not isinstance(items[0], Msg) else items[0]
-    return msg("{first} and {last}", first=", ".join(items[:-1]), last=items[-1])
+        return items[0] if items else ""
+    return msg("{first} and {last}", first=join(items[:-1]), last=items[-1])
 
 
 def join(parts: Iterable[str], sep: str = ", ") -> str:

@@ -49,7 +49,7 @@ import math
 from dataclasses import dataclass, replace
 from typing import Mapping, cast
 
-from kubb3d.judge.messages import join, msg, piece_name
+from kubb3d.judge.messages import ids, join, msg, piece_name
 from kubb3d.judge.geometry import (
     UP,
     Pt,
@@ -524,7 +524,7 @@ def judge_inkast(after: Snapshot, ctx: InkastContext, params: JudgeParams | None
                     "{piece} lies on {others} without touching the ground and would stand fully inside "
                     "from where it lies, so side {side} places it anywhere valid in the field.",
                     piece=kid,
-                    others=", ".join(a.supporters),
+                    others=ids(a.supporters),
                     side=ctx.inkasting_side,
                 )
                 rulings.append(
@@ -588,7 +588,7 @@ def judge_inkast(after: Snapshot, ctx: InkastContext, params: JudgeParams | None
                 "{piece} lies on {others} and from its theoretical position it would not stand fully "
                 "inside the field",
                 piece=kid,
-                others=", ".join(a.supporters),
+                others=ids(a.supporters),
             )
         elif kid in upright:
             why = msg("{piece} stands with part of its base outside the field", piece=kid)

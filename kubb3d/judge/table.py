@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import math
 
-from kubb3d.judge.messages import msg, piece_name
+from kubb3d.judge.messages import ids, msg, piece_name
 from kubb3d.judge.analysis import Analysis, ContactIndex
 from kubb3d.judge.geometry import apply, ccw, com, convex_hull, inside_margin, rot
 from kubb3d.judge.params import JudgeParams
@@ -145,7 +145,7 @@ def analyse_table_piece(snapshot: Snapshot, p: PieceState, params: JudgeParams, 
             return Analysis(
                 p.id,
                 Status.FALLEN,
-                msg("{name} rests on {others} and does not touch the board.", name=name, others=", ".join(touching)),
+                msg("{name} rests on {others} and does not touch the board.", name=name, others=ids(touching)),
                 tilt,
                 -math.inf,
                 False,
@@ -197,7 +197,7 @@ def analyse_table_piece(snapshot: Snapshot, p: PieceState, params: JudgeParams, 
             reason = msg(
                 "{name} stands on its own: it touches {others} but its centre of mass is over its base.",
                 name=name,
-                others=", ".join(strong),
+                others=ids(strong),
             )
         return Analysis(
             p.id,
@@ -218,7 +218,7 @@ def analyse_table_piece(snapshot: Snapshot, p: PieceState, params: JudgeParams, 
                 "{name} is tilted {deg:.0f}° and only stays up because it leans on {others}.",
                 name=name,
                 deg=deg,
-                others=", ".join(strong),
+                others=ids(strong),
             ),
             tilt,
             margin,

@@ -56,7 +56,7 @@ from types import EllipsisType
 from typing import Any, Iterable, Mapping, Sequence, cast
 
 from kubb3d.equipment import get_set
-from kubb3d.judge.messages import N_, Msg, concat, join, msg
+from kubb3d.judge.messages import N_, Msg, concat, ids, join, msg
 from kubb3d.judge.rulebook import Rulebook, get_rulebook, rulebook_names
 from kubb3d.judge.rulings import Pose
 from kubb3d.pitch import BATON_IDS, SIDES, Pitch, Side, as_side, opponent
@@ -1414,7 +1414,7 @@ class MatchState:
             pieces.append(msg("the king"))  # the king fell (DM §1, §10)
         res = concat(
             msg("felled {pieces}", pieces=join(pieces)) if pieces else msg("nothing felled"),
-            msg("; to be raised again: {kubbs}", kubbs=", ".join(sorted(r.raise_again))) if r.raise_again else "",
+            msg("; to be raised again: {kubbs}", kubbs=ids(sorted(r.raise_again))) if r.raise_again else "",
             msg("; illegal throw") if not r.legal else "",
         )
         self._emit(
@@ -1461,7 +1461,7 @@ class MatchState:
         if self.raise_at_end:
             self._emit(
                 "raise",
-                msg("raised again at their original spots: {kubbs}", kubbs=", ".join(sorted(self.raise_at_end))),
+                msg("raised again at their original spots: {kubbs}", kubbs=ids(sorted(self.raise_at_end))),
                 (rs.cite("early_baseline"),),
                 s,
             )
