@@ -80,12 +80,14 @@ from kubb3d.rules.core import DEFAULT_ROUND_CAP
 from kubb3d.snapshot import tilt_from_vertical
 from kubb3d.throw import (
     LYING_DISK_KUBB,
+    ThrowFrame,
     ThrowResult,
     distance_to_king,
     release_from_flick,
     release_from_params,
-    simulate,
-    throw,
+    run_frames,
+    simulate_iter,
+    throw_iter,
 )
 
 SCHEMA = 1
@@ -584,12 +586,16 @@ class Match:
         if isinstance(action, _THROW_ACTIONS) and player in self.human:
             c.run = self._perform(action)
             try:
-                c.request = next(c.run)
+                req = next(c.run)
+                while isinstance(req, ThrowFrame):  # (a person is asked before anything is thrown)
+                    req = next(c.run)
+                c.request = req
             except StopIteration as stop:  # performing it asked nothing after all
                 c.result = stop.value
 
     def step(self, answer: Any = None) -> StepResult:
-        """Perform the pending action (see :meth:`pending`) and return what it did.
+        """Perform the pending action (see :meth:`pending`) and return what it did:
+        :meth:`step_iter` run to its end without looking at its frames.
 
         ``answer`` is None (a simulated player's action; a person's throw whose ``human``
         callable is given), the person's ``ThrowParams`` (``FlickParams`` on a board) when a
@@ -606,6 +612,15 @@ class Match:
             TypeError: parameters of the wrong type for the person's throw.
             ValueError: an action that is not legal now, or parameters where none are asked.
         """
+        return run_frames(self.step_iter(answer))
+
+    def step_iter(self, answer: Any = None) -> Generator[ThrowFrame, None, StepResult]:
+        """:meth:`step` as a generator: it yields the :class:`~kubb3d.throw.ThrowFrame` of every
+        throw simulated during the step as they are simulated (release, 30 Hz samples, rest; a
+        throw repeated after a physics glitch starts again at ``time_s`` 0) and returns the
+        :class:`StepResult`. A view can draw each frame as it comes; the match goes on exactly as
+        with :meth:`step` (same result, same replay, bit for bit). The errors of :meth:`step` are
+        raised at the first ``next()``."""
         if self.state.outcome() is not None:
             raise RuntimeError("the match is over; no action is left to perform")
         self.pending()
@@ -631,6 +646,10 @@ class Match:
                 req = c.run.send(send)
             except StopIteration as stop:
                 return self._finish(c, stop.value)
+            if isinstance(req, ThrowFrame):
+                yield req
+                send = None
+                continue
             c.request = req
             fn = self.human.get(c.player)
             if fn is None:
@@ -814,20 +833,21 @@ class Match:
     def _simulate_with_retries(
         self,
         make: Callable[[np.random.Generator], Any],
-        run: Callable[[Any], ThrowResult],
+        run: Callable[[Any], Generator[ThrowFrame, None, ThrowResult]],
         restore: Callable[[], None],
         notes: list[Event],
         side: str | None,
-    ) -> Generator[HumanRequest, Any, tuple[ThrowResult | None, Any]]:
+    ) -> Generator[HumanRequest | ThrowFrame, Any, tuple[ThrowResult | None, Any]]:
         """Run a throw; on a physics glitch restore the world and repeat with new noise (a
         generator: it yields the :class:`HumanRequest` of a person's throw and is sent the
-        answer)."""
+        answer, and it yields the throw's :class:`~kubb3d.throw.ThrowFrame` as they are
+        simulated)."""
         for attempt in range(GLITCH_RETRIES + 1):
             made = make(self._rng(attempt))
             # a person's throw: the maker is a generator that yields a HumanRequest (Match.step)
             intended, params = (yield from made) if inspect.isgenerator(made) else made
             try:
-                res = run(params)
+                res = yield from run(params)
                 reason = glitch_reason(res, self.pitch, self._floor_z())
             except PhysicsGlitch as exc:
                 res, reason = None, str(exc)
@@ -894,9 +914,10 @@ class Match:
 
         return restore
 
-    def _flick(self, world: World, piece: str, p, kind: str) -> ThrowResult:
-        """Simulate a Kubbuteo flick (``KT rules``) with its parameters kept in the result."""
-        return simulate(
+    def _flick(self, world: World, piece: str, p, kind: str) -> Generator[ThrowFrame, None, ThrowResult]:
+        """Simulate a Kubbuteo flick (``KT rules``) with its parameters kept in the result (its
+        frames are yielded as they are simulated)."""
+        return simulate_iter(
             world, piece, release_from_flick(world, p, kind), kind=kind, params=p, max_time=FLICK_MAX_TIME, sliding=True
         )
 
@@ -933,7 +954,7 @@ class Match:
                 (0.0, 0.0, 0.0),
                 lambda: holder["w"],
             ),
-            lambda p: throw(holder["w"], p, baton="baton1", ruleset=self.ruleset.name),
+            lambda p: throw_iter(holder["w"], p, baton="baton1", ruleset=self.ruleset.name),
             fresh,
             notes,
             a.side,
@@ -1028,7 +1049,7 @@ class Match:
             run = lambda p: self._flick(self.world, a.baton, p, "baton")  # noqa: E731
         else:
             make = lambda rng: player.baton_throw(eq, self.pitch, thrower, a.line_x, target, rng, dt=w.quiet_dt)  # noqa: E731
-            run = lambda p: throw(self.world, p, baton=a.baton, ruleset=self.ruleset.name)  # noqa: E731
+            run = lambda p: throw_iter(self.world, p, baton=a.baton, ruleset=self.ruleset.name)  # noqa: E731
         res, intended = yield from self._simulate_with_retries(
             self._maker(thrower, make, "king" if king else "baton", a.baton, a.line_x, None, target),
             run,
@@ -1173,7 +1194,7 @@ class Match:
             else:
 
                 def run(p, kid=kid):
-                    return simulate(self.world, kid, release_from_params(p, self.pitch), kind="kubb", params=p)
+                    return simulate_iter(self.world, kid, release_from_params(p, self.pitch), kind="kubb", params=p)
 
                 def make(rng, target=target):
                     return player.kubb_throw(eq, self.pitch, from_side, target, rng, dt=w.quiet_dt)

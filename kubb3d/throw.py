@@ -35,7 +35,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, replace
 from types import EllipsisType
-from typing import Mapping
+from typing import Any, Callable, Generator, Mapping
 
 import numpy as np
 
@@ -392,7 +392,54 @@ class ThrowResult:
 
 
 # ---------------------------------------------------------------------- simulation
-def simulate(
+@dataclass(frozen=True)
+class ThrowFrame:
+    """One sample of a throw while it is being simulated (:func:`simulate_iter`), for a view
+    that draws the throw as it comes.
+
+    Attributes:
+        piece: id of the thrown piece.
+        time_s: seconds since the release (0 for the release itself).
+        samples: id → (centre of mass (3,) m, quat_xyzw) of the pieces read at this sample:
+            during the free flight only the thrown piece (nothing else can move before its
+            first contact), after it every movable piece; in the last frame every piece of the
+            result's snapshot, by its frame position (see :meth:`poses`).
+        final: True for the last frame: the poses of :attr:`ThrowResult.final`, at rest.
+    """
+
+    piece: str
+    time_s: float
+    samples: Mapping[str, tuple]
+    final: bool = False
+    to_frame: Callable[[str, Any, Any], Any] | None = None
+
+    def poses(self) -> dict[str, np.ndarray]:
+        """id → pose (7,) (frame position m, quat_xyzw) of every piece in this frame, as the
+        trajectories and snapshots give them."""
+        conv = self.to_frame
+        return {
+            pid: np.array((*(conv(pid, com, q) if conv is not None else com), *q), dtype=float)
+            for pid, (com, q) in self.samples.items()
+        }
+
+
+def run_frames(frames: Generator[Any, None, Any]) -> Any:
+    """Run a generator of frames (:func:`simulate_iter`, :func:`throw_iter`) to its end without
+    looking at them; returns what it returns (the :class:`ThrowResult`)."""
+    while True:
+        try:
+            next(frames)
+        except StopIteration as stop:
+            return stop.value
+
+
+def simulate(world: World, piece: str, release: Release, **kwargs: Any) -> ThrowResult:
+    """Release ``piece`` and simulate until everything rests: :func:`simulate_iter` run to its
+    end (the same arguments, result and errors)."""
+    return run_frames(simulate_iter(world, piece, release, **kwargs))
+
+
+def simulate_iter(
     world: World,
     piece: str,
     release: Release,
@@ -406,8 +453,12 @@ def simulate(
     record_every: float | None = None,
     sliding: bool = False,
     settle_s: float = SETTLE_S,
-) -> ThrowResult:
-    """Release ``piece`` (added to the world if missing) and simulate until everything rests.
+) -> Generator[ThrowFrame, None, ThrowResult]:
+    """Release ``piece`` (added to the world if missing) and simulate until everything rests: a
+    generator that yields a :class:`ThrowFrame` at the release, at every trajectory sample
+    (:data:`~kubb3d.physics.world.SAMPLE_INTERVAL`, 30 Hz) and at rest (``final``), and
+    returns the :class:`ThrowResult`. Reading the frames changes nothing: the result is the
+    same bit for bit as :func:`simulate`'s.
 
     Args:
         world: the world (modified: the piece stays where it came to rest).
@@ -444,6 +495,8 @@ def simulate(
     recorder = _Recorder(world, t0)
     first_sample = world.sample()
     recorder.record(world.time, first_sample)
+    to_frame = world.frame_position
+    yield ThrowFrame(piece, 0.0, first_sample, to_frame=to_frame)
     start = {pid: (world.frame_position(pid, com, q), q) for pid, (com, q) in first_sample.items()}
 
     # --- free flight until the first contact: steps of world.quiet_dt while the piece is far
@@ -490,8 +543,10 @@ def simulate(
         world.apply_drag(piece, (com, q, v))
         world.step(1)
         if world.time >= next_record:
-            recorder.record(world.time, {piece: com_pose(piece)})
+            flying = {piece: com_pose(piece)}
+            recorder.record(world.time, flying)
             next_record += SAMPLE_INTERVAL
+            yield ThrowFrame(piece, world.time - t0, flying, to_frame=to_frame)
         cps = contacts_of(piece)
         if cps:
             _, _, other, pos, _ = min(cps, key=lambda x: (x[0], x[1]))
@@ -523,17 +578,19 @@ def simulate(
             if after.active:
                 after(normal)
 
-        def on_sample(t: float, sample: dict) -> None:
-            recorder.record(t, sample)
-
         world.add_step_hook(watch_contacts)
         try:
-            stats = world.run_until_rest(
-                max(0.0, max_time - (world.time - t0)),
-                sample_every=record_every,
-                on_sample=on_sample,
-                settle_s=settle_s,
+            run = world.iter_until_rest(
+                max(0.0, max_time - (world.time - t0)), sample_every=record_every, settle_s=settle_s
             )
+            while True:
+                try:
+                    t, sample = next(run)
+                except StopIteration as stop:
+                    stats = stop.value
+                    break
+                recorder.record(t, sample)
+                yield ThrowFrame(piece, t - t0, sample, to_frame=to_frame)
         finally:
             world.clear_step_hooks()
     metrics = FlightMetrics(max_tilt, heli, None if first is None else first.time)
@@ -541,6 +598,9 @@ def simulate(
     world.settle_forces()
     final = world.snapshot()
     world.sleep_all()
+    yield ThrowFrame(
+        piece, rest_time, {pid: (p.position, p.quat_xyzw) for pid, p in final.pieces.items()}, final=True
+    )
 
     for pid, (p0, q0) in start.items():
         p1, q1 = final[pid].position, final[pid].quat_xyzw
@@ -745,7 +805,13 @@ def check_legality(
     return out
 
 
-def throw(
+def throw(world: World, params: ThrowParams, **kwargs: Any) -> ThrowResult:
+    """Throw a baton as described by ``params`` and simulate until rest: :func:`throw_iter` run
+    to its end (the same arguments, result and errors)."""
+    return run_frames(throw_iter(world, params, **kwargs))
+
+
+def throw_iter(
     world: World,
     params: ThrowParams,
     *,
@@ -753,8 +819,10 @@ def throw(
     ruleset: str = "dm",
     max_time: float = 15.0,
     max_tilt_deg: float | None | EllipsisType = ...,
-) -> ThrowResult:
-    """Throw a baton as described by ``params`` and simulate until rest.
+) -> Generator[ThrowFrame, None, ThrowResult]:
+    """Throw a baton as described by ``params`` and simulate until rest, yielding the
+    :class:`ThrowFrame` of :func:`simulate_iter` as they are simulated; returns the
+    :class:`ThrowResult`.
 
     Args:
         max_tilt_deg: the referee option ``max_tilt_deg`` (:mod:`kubb3d.judge.options`): the
@@ -776,16 +844,18 @@ def throw(
             raise ValueError(f"max_tilt_deg must be from 0 to 90 or None, got {max_tilt_deg!r}")
         rules = replace(rules, max_tilt_deg=max_tilt_deg)
     release = release_from_params(params, world.pitch)
-    return simulate(
-        world,
-        baton,
-        release,
-        kind="baton",
-        params=params,
-        rules=rules,
-        line_x=params.line_x,
-        side=params.side,
-        max_time=max_time,
+    return (
+        yield from simulate_iter(
+            world,
+            baton,
+            release,
+            kind="baton",
+            params=params,
+            rules=rules,
+            line_x=params.line_x,
+            side=params.side,
+            max_time=max_time,
+        )
     )
 
 

@@ -207,3 +207,43 @@ def test_max_tilt_option_sets_the_tilt_limit_of_either_ruleset():
     assert [v.rule for v in r.violations] == ["WS basic rule 5"]
     with World.standard() as w, pytest.raises(ValueError, match="max_tilt_deg"):
         throw(w, p, ruleset="dm", max_tilt_deg=120.0)
+
+
+def test_streamed_frames_are_the_trajectory_and_end_at_the_result():
+    """Issue 18 (live throws): ``throw_iter`` yields the throw as it is simulated; reading the
+    frames changes nothing (same result bit for bit as ``throw``), every 30 Hz frame is the
+    recorded trajectory sample, and the last frame is the result's rest snapshot."""
+    import numpy as np
+
+    from kubb3d.throw import throw_iter
+
+    params = ThrowParams(side="A", speed=9.5, elevation_deg=22.0, azimuth_deg=-1.5, spin_rps=1.5)
+    with World.standard("standard") as w1, World.standard("standard") as w2:
+        plain = throw(w1, params, baton="baton1")
+        run = throw_iter(w2, params, baton="baton1")
+        frames = []
+        while True:
+            try:
+                frames.append(next(run))
+            except StopIteration as stop:
+                streamed = stop.value
+                break
+        poses = [f.poses() for f in frames]  # read like a view does, between the steps
+    assert streamed.to_json() == plain.to_json() and streamed.rest_time == plain.rest_time
+    for pid, p in plain.final.pieces.items():
+        q = streamed.final.pieces[pid]
+        assert (p.position, p.quat_xyzw) == (q.position, q.quat_xyzw)
+    assert [f.final for f in frames] == [False] * (len(frames) - 1) + [True]
+    assert frames[0].time_s == 0.0 and all(b.time_s >= a.time_s for a, b in zip(frames, frames[1:]))
+    traj = streamed.trajectory
+    assert len(frames) == len(traj.times) + 1
+    for i, t in enumerate(traj.times):
+        assert frames[i].time_s == t
+        for pid, arr in traj.poses.items():
+            if pid in poses[i]:
+                assert np.array_equal(poses[i][pid], arr[i]), (i, pid)
+    assert set(frames[1].samples) == {"baton1"}  # in free flight only the baton can move
+    last = poses[-1]
+    assert frames[-1].time_s == streamed.rest_time
+    for pid, p in streamed.final.pieces.items():
+        assert np.array_equal(last[pid], np.array((*p.position, *p.quat_xyzw)))

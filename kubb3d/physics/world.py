@@ -44,7 +44,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, Generator
 
 import numpy as np
 from kubb3d.physics._pybullet import pb
@@ -855,8 +855,25 @@ class World:
         *,
         settle_s: float = SETTLE_S,
     ) -> RunStats:
+        """Step until the world is at rest; :meth:`iter_until_rest` run to its end, ``on_sample``
+        called with each (time s, samples) it yields. Same arguments, result and errors."""
+        run = self.iter_until_rest(max_time, sample_every, settle_s=settle_s)
+        while True:
+            try:
+                t, cur = next(run)
+            except StopIteration as stop:
+                return stop.value
+            if on_sample:
+                on_sample(t, cur)
+
+    def iter_until_rest(
+        self, max_time: float = 20.0, sample_every: float | None = None, *, settle_s: float = SETTLE_S
+    ) -> Generator[tuple[float, dict], None, RunStats]:
         """Step until the world is at rest (see :meth:`at_rest_now`) for ``settle_s`` seconds, or
-        until ``max_time`` s passed.
+        until ``max_time`` s passed: a generator that yields (time s, samples {id: (centre of
+        mass, quat_xyzw)} of :meth:`sample`) at every sample, the first one before any step, and
+        returns the :class:`RunStats`. The caller may draw each sample as it comes (the 3D view
+        streams a throw this way); nothing it does between samples changes the stepping.
 
         Steps are :attr:`dt` long while any piece moves faster than :data:`QUIET_SPEED` at any of
         its points, and :attr:`quiet_dt` long otherwise (slow pieces cannot collide hard: the
@@ -864,9 +881,8 @@ class World:
 
         Args:
             max_time: simulated seconds from now at most.
-            sample_every: seconds between samples (rest check, tilt history, ``on_sample``);
+            sample_every: seconds between samples (rest check, tilt history, what is yielded);
                 default :data:`SAMPLE_INTERVAL`.
-            on_sample: called with (time s, samples) at every sample (trajectories).
             settle_s: how long, s, the world must stay at rest before it counts as at rest (a
                 kubb that starts to fall within this window is waited for).
 
@@ -877,8 +893,7 @@ class World:
         start_steps, t0 = self.steps, self.time
         end = t0 + max_time - 1e-9
         cur = self.sample()
-        if on_sample:
-            on_sample(self.time, cur)
+        yield self.time, cur
         quiet_since = None
         while self.time < end:
             moving, fastest = self._motion()
@@ -893,8 +908,7 @@ class World:
                 quiet_since = None
             self.step(self.steps_for(min(interval, max(end - self.time, 0.0))))
             cur = self.sample()
-            if on_sample:
-                on_sample(self.time, cur)
+            yield self.time, cur
         self.use_step(self.dt)
         moving, _ = self._motion()
         at_rest = (

@@ -13,11 +13,16 @@ How the session advances (pure Python, no OpenGL, no threads; the app calls
   :class:`~kubb3d.match.HumanRequest` (its side and line; inkasts and penalty kubbs with a
   lower speed range, a steeper default elevation and little spin) and waits for the release.
 * On release, :meth:`MatchSession.throw` hands the :class:`~kubb3d.throw.ThrowParams` to
-  :meth:`Match.step`, which simulates that one throw (each kubb of a multi-kubb inkast is a
-  step of its own) and returns its :class:`~kubb3d.match.StepResult`.
-* Every step's records and throws become playback segments through a
-  :class:`~kubb3d.viewer.replay.TimelineBuilder` (the same code that reads replay files), so
-  thrown pieces fly on screen at real speed and the judge's raised poses are animated.
+  :meth:`Match.step_iter`, which simulates that one throw (each kubb of a multi-kubb inkast is
+  a step of its own) and yields its frames (:class:`~kubb3d.throw.ThrowFrame`) as they are
+  simulated. Every frame the session pulls more of them (at most :data:`LIVE_BUDGET_S` of
+  wall time, so the window keeps drawing) and shows the throw as far as it is known, at real
+  speed (a :class:`~kubb3d.viewer.scene.LiveSegment`): the piece flies from the release on,
+  without waiting for the step. Simulated players' steps are streamed the same way.
+* When the step returns its :class:`~kubb3d.match.StepResult`, its records and throws become
+  playback segments through a :class:`~kubb3d.viewer.replay.TimelineBuilder` (the same code
+  that reads replay files); they take over from the live throw at the same moment of the
+  flight, with the judge's rulings and raised poses (animated) once it is at rest.
 
 Headless (``--screenshot``): :meth:`MatchSession.advance_throws` performs match actions in the
 calling thread with the person's throws scripted by :func:`scripted_person` (the simulated
@@ -26,9 +31,11 @@ strategy's noise-free throws).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+import math
+import time
+from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Generator
 
 import numpy as np
 
@@ -37,7 +44,7 @@ from kubb3d.judge.messages import N_, Msg, concat, join, known, msg
 from kubb3d.pitch import KING_ID, opponent
 from kubb3d.viewer.controls import SPEED_MAX, SPEED_MIN, Controller, FlickControls, ThrowControls
 from kubb3d.viewer.hud import mode_tags as _modes, HELP_FLICK, HELP_PLAY, Hud, last_throw_lines, outcome_line, power_label, ruling_lines, throw_lines
-from kubb3d.viewer.scene import PieceView, Segment
+from kubb3d.viewer.scene import HOLD_TIME, LiveSegment, PieceView, Segment
 
 PERSON = "P1"
 """Default name of the person's player (DM duels name the players P1 and P2)."""
@@ -50,6 +57,23 @@ KUBB_DEFAULTS = {"elevation_deg": 50.0, "spin_rps": 0.3, "tilt_deg": 0.0, "relea
 """Settings an inkast starts from (deg, rev/s, m/s)."""
 BATON_DEFAULTS = {"elevation_deg": 20.0, "spin_rps": 1.5, "tilt_deg": 0.0, "release_angle_deg": 60.0, "speed_range": BATON_SPEED}
 """Settings a baton throw starts from (deg, rev/s, m/s)."""
+
+
+LIVE_BUDGET_S = 0.012
+"""s: wall time a frame spends at most pulling frames of the step under way (simulating it);
+a throw simulates much faster than real time (``docs/speed.md``), so the simulation stays
+ahead of the display while the window keeps drawing (docs/viewer.md, live throws)."""
+
+
+@dataclass
+class _Stream:
+    """The step under way (:meth:`Match.step_iter`): its live throws and its result once done."""
+
+    run: Generator
+    throws: list[LiveSegment] = field(default_factory=list)
+    k: int = 0  # the live throw on screen
+    hold: float = 0.0  # s the live throw on screen has been at rest
+    result: Any = None
 
 
 class MatchUnavailable(RuntimeError):
@@ -201,6 +225,7 @@ class MatchSession:
         self.error = ""
         self.message = ""
         self._live = 0  # throws of the action under way already played (a person's inkast)
+        self._stream: _Stream | None = None  # the step being simulated and drawn
         self._pending = None  # the match's last Pending (who acts)
         self.config = (ruleset, opponent, seed, person, replay, round_cap)
         self.facts: list[str] = state_lines(m.state, person, self.flick)
@@ -213,7 +238,7 @@ class MatchSession:
     @property
     def playing(self) -> bool:
         """A segment (or queued ones) is still being played back."""
-        return bool(self.queue) or (self.segment is not None and self.t < self.segment.duration)
+        return self._stream is not None or bool(self.queue) or (self.segment is not None and self.t < self.segment.duration)
 
     @property
     def busy(self) -> bool:
@@ -237,15 +262,107 @@ class MatchSession:
         params.validate()
         self.request = None
         self.message = ""
-        self._step(params)
+        self._begin(params)
+        self.update(0.0)  # the release is on screen in this very frame
 
-    def _step(self, answer=None) -> None:
-        try:
-            r = self.match.step(answer)
-        except Exception as exc:  # shown on the HUD; the match cannot go on
-            self.error = f"match engine error: {exc}"
+    # ---------------------------------------------------------------- the step under way
+    def _begin(self, answer=None) -> None:
+        """Start the pending step (``answer``: the person's parameters, or None); its throws
+        are shown as they are simulated (:meth:`update`)."""
+        self._stream = _Stream(self.match.step_iter(answer))
+        self._pull(LIVE_BUDGET_S)
+
+    def _pull(self, budget: float) -> None:
+        """Simulate the step under way for at most ``budget`` s of wall time (at least one
+        frame), adding its frames to the live throws; at its end the step's segments take over."""
+        st = self._stream
+        if st is None:
             return
-        self._take(r)
+        deadline = time.perf_counter() + budget
+        while st.result is None:
+            try:
+                fr = next(st.run)
+            except StopIteration as stop:
+                st.result = stop.value
+                break
+            except Exception as exc:  # shown on the HUD; the match cannot go on
+                self.error = f"match engine error: {exc}"
+                self._stream = None
+                return
+            self._frame(st, fr)
+            if time.perf_counter() >= deadline:
+                break
+        if st.result is not None:
+            self._land(st)
+
+    def _frame(self, st: _Stream, fr) -> None:
+        """One :class:`~kubb3d.throw.ThrowFrame` of the step under way."""
+        from kubb3d.viewer.replay import TimelineBuilder
+
+        poses = {pid: p for pid, p in fr.poses().items() if not pid.startswith("stake")}
+        if fr.time_s > 0.0 or fr.final:
+            st.throws[-1].add(fr.time_s, poses, fr.final)
+            return
+        # a release: a new throw, or the repeat of the last one after a physics glitch
+        sc = self.scene
+        for pid, pose in poses.items():
+            if pid not in sc.pieces:
+                sc.pieces[pid] = PieceView(TimelineBuilder.kind_of(pid), pose.copy())
+        p = self._pending
+        action = getattr(p, "action", None)
+        info = {"live": True, "hidden": set(sc.pieces) - set(poses), "actor": p.player if p is not None else self.other, "throwing_line": getattr(action, "line_x", None)}
+        live = LiveSegment(fr.piece, self._live_label(action, fr.piece), {pid: pv.pose for pid, pv in sc.pieces.items()}, poses, info)
+        if st.throws and st.throws[-1].piece == fr.piece:
+            st.throws[-1] = live
+            if st.k == len(st.throws) - 1:
+                self.segment, self.t = live.segment, 0.0
+        else:
+            st.throws.append(live)
+
+    @staticmethod
+    def _live_label(action, piece: str) -> str:
+        from kubb3d.match import action_to_dict
+        from kubb3d.viewer.replay import _describe
+
+        return _describe(action_to_dict(action)) if action is not None else piece
+
+    def _land(self, st: _Stream) -> None:
+        """The step under way returned: its segments replace the live throws, the one on screen
+        at the same moment of its flight."""
+        self._stream = None
+        shown = st.throws[st.k].segment if st.throws else None
+        on_screen = shown is not None and self.segment is shown
+        t = self.t
+        n0 = len(self.queue)
+        if not self._take(st.result):
+            self.segment = None
+            return
+        new = self.queue[n0:]
+        thrown = [seg for seg in new if seg.thrown is not None]
+        if on_screen and len(thrown) == len(st.throws):
+            i = self.queue.index(thrown[st.k])
+            self.queue = self.queue[i + 1 :]
+            self.segment, self.t = thrown[st.k], min(t, thrown[st.k].flight)
+        elif shown is not None:
+            self.segment, self.t = None, 0.0  # play the step's segments from their start
+
+    def _advance_live(self, dt: float) -> None:
+        """Show the step under way ``dt`` s later, as far as it is simulated; a throw at rest
+        stays :data:`~kubb3d.viewer.scene.HOLD_TIME` s before the step's next throw."""
+        self._pull(LIVE_BUDGET_S)
+        st = self._stream
+        if st is None or not st.throws:
+            return
+        live = st.throws[st.k]
+        if self.segment is not live.segment:
+            self.segment, self.t = live.segment, 0.0
+            return
+        self.t = min(self.t + dt, live.last_time)
+        if live.final and self.t >= live.last_time:
+            st.hold += dt
+            if st.hold >= HOLD_TIME and st.k + 1 < len(st.throws):
+                st.k, st.hold = st.k + 1, 0.0
+                self.segment, self.t = st.throws[st.k].segment, 0.0
 
     def advance_throws(self, n: int) -> list[dict]:
         """Perform ``n`` match actions at once (fewer if the match ends), the person's throws
@@ -265,8 +382,9 @@ class MatchSession:
         return out
 
     # ---------------------------------------------------------------- step results → segments
-    def _take(self, r) -> None:
-        """Queue the playback segments of a :class:`~kubb3d.match.StepResult`."""
+    def _take(self, r) -> bool:
+        """Queue the playback segments of a :class:`~kubb3d.match.StepResult` (False: it cannot be
+        shown, :attr:`error` says why)."""
         from kubb3d.match import action_to_dict
         from kubb3d.viewer.replay import _describe
 
@@ -285,7 +403,7 @@ class MatchSession:
                     new.append(b.live_throw(th, f"{_describe(action_to_dict(r.action))} ({self._live}/{n})"))
         except (KeyError, TypeError, ValueError) as exc:  # a record the viewer cannot show
             self.error = f"cannot show the last action: {exc}"
-            return
+            return False
         sc = self.scene
         for pid, kind in b.kinds.items():
             if pid not in sc.pieces:
@@ -312,6 +430,7 @@ class MatchSession:
         if any(rec.get("type") == "world" for rec in r.records):
             self.controls.side = self.match.state.end_of[self.person]
             self.controls.line_x = None
+        return True
 
     def _apply(self, after: dict) -> None:
         self.facts = after["facts"]
@@ -319,8 +438,8 @@ class MatchSession:
             self.news = after["news"]
 
     def _show(self, seg: Segment, t: float) -> None:
-        if seg.at_rest(t) and "after" in seg.info:
-            self._apply(seg.info["after"])
+        if seg.at_rest(t) and "after" in seg.info:  # once: later steps may have newer facts
+            self._apply(seg.info.pop("after"))
         sc = self.scene
         sc.set_poses(seg.poses_at(t))
         sc.trace = seg.trace(t)
@@ -364,10 +483,13 @@ class MatchSession:
     def update(self, dt: float) -> None:
         """Advance playback by ``dt`` s; when nothing is left to play back, perform the next
         simulated action or set the controls up for the person's throw."""
-        if self.segment is None and self.queue:
+        if self._stream is not None:
+            self._advance_live(dt)
+            dt = 0.0  # spent on the live throw (or on the segment that took over from it)
+        if self._stream is None and self.segment is None and self.queue:
             self.segment, self.t = self.queue.pop(0), 0.0
             dt = 0.0
-        while self.segment is not None:
+        while self.segment is not None and self._stream is None:
             self.t = min(self.t + dt, self.segment.duration)
             if self.t >= self.segment.duration and self.queue:
                 dt = 0.0
@@ -383,7 +505,7 @@ class MatchSession:
                 self._prepare(p.request, self._world_poses(p.request.world))
             else:
                 self.message = self._actor(p)
-                self._step()
+                self._begin()
         if self.over and not self.playing:
             out = self.match.state.outcome()
             self.message = concat(outcome_line(out.winner, out.reason, self.person), msg("   (R: rematch, ESC: quit)"))
@@ -404,10 +526,13 @@ class MatchSession:
         return msg("{player} ({skill}) plays", player=p.player, skill=self.opponent_skill)
 
     def skip(self) -> None:
-        """Jump to the end of everything queued for playback."""
-        for seg in self.queue:
+        """Jump to the end of everything queued for playback (the step under way is simulated
+        to its end first)."""
+        while self._stream is not None:
+            self._pull(math.inf)
+        for seg in [self.segment, *self.queue] if self.segment is not None else self.queue:
             if "after" in seg.info:
-                self._apply(seg.info["after"])
+                self._apply(seg.info.pop("after"))
         if self.queue:
             self.segment, self.queue = self.queue[-1], []
         if self.segment is not None:
@@ -416,7 +541,8 @@ class MatchSession:
     def follow(self):
         """(pose (7,), velocity (3,) m/s) of the piece in flight, or None."""
         seg = self.segment
-        if seg is None or seg.thrown is None or self.request is not None or seg.at_rest(self.t):
+        live = self._stream is not None and seg is not None and seg.info.get("live", False)
+        if seg is None or seg.thrown is None or self.request is not None or (seg.at_rest(self.t) and not live):
             return None  # at rest the follow camera goes back to the thrower's view
         return seg.poses_at(self.t)[seg.thrown], seg.velocity(self.t)
 

@@ -289,6 +289,60 @@ class Segment:
         return (b[:3] - a[:3]) / (2 * dt)
 
 
+class LiveSegment:
+    """A :class:`Segment` that grows while its throw is still being simulated: the frames
+    (:class:`kubb3d.throw.ThrowFrame`) are added as they come and :attr:`segment` plays what
+    is known so far.
+
+    Args:
+        piece: id of the thrown piece.
+        label: the segment's HUD label.
+        start: id → pose (7,) of every piece shown before the throw (pieces the frames never
+            name stay there).
+        frame_poses: id → pose (7,) of the release frame (the world's movable pieces).
+        info: the segment's HUD facts.
+    """
+
+    def __init__(self, piece: str, label: str, start: Mapping[str, np.ndarray], frame_poses: Mapping[str, np.ndarray], info: dict) -> None:
+        self.piece = piece
+        self.times: list[float] = [0.0]
+        self.rows: dict[str, list[np.ndarray]] = {pid: [np.asarray(p, dtype=float)] for pid, p in frame_poses.items()}
+        self.final = False
+        first = {k: np.asarray(v, dtype=float).copy() for k, v in start.items()}
+        first.update({k: v[0].copy() for k, v in self.rows.items()})
+        self.segment = Segment(label, first, thrown=piece, info=info)
+        self._build()
+
+    @property
+    def last_time(self) -> float:
+        """s after the release of the latest frame."""
+        return self.times[-1]
+
+    def add(self, time_s: float, poses: Mapping[str, np.ndarray], final: bool = False) -> None:
+        """Add one frame: ``time_s`` s after the release, id → pose (7,) of the pieces read (the
+        others keep their last pose); ``final``: the rest poses."""
+        n = len(self.times)
+        self.times.append(float(time_s))
+        for pid, pose in poses.items():
+            if pid not in self.rows:
+                base = self.segment.start.get(pid, np.asarray(pose, dtype=float))
+                self.rows[pid] = [np.asarray(base, dtype=float)] * n
+            self.rows[pid].append(np.asarray(pose, dtype=float))
+        for rows in self.rows.values():
+            if len(rows) == n:
+                rows.append(rows[-1])
+        self.final = final
+        self._build()
+
+    def _build(self) -> None:
+        seg = self.segment
+        seg.times = np.array(self.times)
+        seg.poses = {pid: np.array(rows) for pid, rows in self.rows.items()}
+        seg.end = {k: v.copy() for k, v in seg.start.items()}
+        for pid, arr in seg.poses.items():
+            seg.end[pid] = arr[-1].copy()
+
+
 HOLD_TIME = 0.8
 """s: pause at rest after each throw of a replay (rulings shown)."""
 RAISE_TIME = 1.0

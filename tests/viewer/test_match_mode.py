@@ -191,8 +191,14 @@ def test_facts_wait_until_the_throw_is_played():
                 s.throw(person(s.request))
             else:
                 s.update(0.0)
-            if s.queue and s.queue[-1].info.get("after", {}).get("facts") not in (None, s.facts):
-                before, after = list(s.facts), s.queue[-1].info["after"]["facts"]
+            # the step's last segment: queued, or on screen already (a streamed throw that took
+            # over from its live frames)
+            while s._stream is not None:  # the step is simulated to its end, nothing played yet
+                s.update(0.0)
+            last = ([s.segment] if s.segment is not None else []) + s.queue
+            last = last[-1] if last else None
+            if last is not None and last.info.get("after", {}).get("facts") not in (None, s.facts):
+                before, after = list(s.facts), last.info["after"]["facts"]
                 s.update(0.0)  # the first segment starts
                 assert s.playing and s.facts == before
                 s.update(s.segment.flight * 0.5)
@@ -205,5 +211,53 @@ def test_facts_wait_until_the_throw_is_played():
                     break
             s.skip()
         assert seen >= 5
+    finally:
+        s.close()
+
+
+def test_a_persons_throw_flies_on_screen_while_it_is_simulated(monkeypatch):
+    """Issue 18 item 1: the release is drawn in the frame of the release, the throw then flies
+    frame by frame while the match step is still simulating it (one frame pulled per update
+    here), and the step's own segment takes over at the same moment of the flight."""
+    import kubb3d.viewer.match_mode as mm
+    from kubb3d.throw import release_from_params
+
+    monkeypatch.setattr(mm, "LIVE_BUDGET_S", 0.0)
+    s = MatchSession("dm", "club", seed=SEED)
+    person = scripted_person(s.match)
+    try:
+        for _ in range(2000):
+            if s.request is not None and s.request.kind == "baton":
+                break
+            if s.request is not None:
+                s.throw(person(s.request))
+            s.skip()
+            s.update(0.0)
+        req = s.request
+        assert req is not None and req.kind == "baton"
+        params = person(req)
+        s.throw(params)
+        sc = s.scene
+        assert s._stream is not None and s.segment.thrown == req.piece and req.piece not in sc.hidden
+        start = np.asarray(release_from_params(params, s.pitch).position)
+        assert np.allclose(sc.pieces[req.piece].pose[:3], start, atol=1e-9)
+        xs, ts, live_updates = [], [], 0
+        forward = 1.0 if req.side == "A" else -1.0
+        while s._stream is not None:
+            s.update(1 / 30)
+            live_updates += 1
+            xs.append(forward * sc.pieces[req.piece].pose[0])
+            ts.append(s.t)
+        assert live_updates > 10  # many frames drawn before the step returned
+        # the replay rounds times to 0.1 ms: the step's segment may take over 0.05 ms earlier
+        assert all(b >= a - 1e-4 for a, b in zip(ts, ts[1:])) and ts[-1] > 0.3
+        assert xs[10] > forward * start[0] + 1.0  # flying forward at once
+        # the step's segment took over without starting again
+        seg = s.segment
+        assert seg.thrown == req.piece and not seg.info.get("live") and s.t == ts[-1] > 0.3
+        s.skip()
+        s.update(0.0)
+        end = seg.end[req.piece]
+        assert np.allclose(sc.pieces[req.piece].pose, end, atol=1e-4)  # the replay rounds to 0.1 mm
     finally:
         s.close()
