@@ -42,6 +42,7 @@ import numpy as np
 from kubb3d.i18n import ENGLISH, Translator
 from kubb3d.judge.messages import N_, Msg, concat, join, known, msg
 from kubb3d.pitch import KING_ID, opponent
+from kubb3d.rules import Phase
 from kubb3d.viewer.controls import SPEED_MAX, SPEED_MIN, Controller, FlickControls, ThrowControls
 from kubb3d.viewer.hud import mode_tags as _modes, HELP_FLICK, HELP_PLAY, Hud, last_throw_lines, outcome_line, power_label, ruling_lines, throw_lines
 from kubb3d.viewer.scene import HOLD_TIME, LiveSegment, PieceView, Segment
@@ -134,9 +135,11 @@ def _clock(seconds: float) -> str:
 
 def state_lines(state, person: str, flick: bool = False) -> list[str]:
     """The match facts of the HUD's status panel for a :class:`~kubb3d.rules.MatchState`:
-    sets, phase and whose turn, throwing line (m) and batons left, kubbs standing per half
-    (and felled ones waiting), the match clock (m:ss); ``flick``: on a table-top board, whose
-    start is a lag flick (kubb3d's start rule for KT, :mod:`kubb3d.rules.kubbuteo`)."""
+    sets, phase and whose turn, throwing line (m; only while throwing, ``DM §8``: the state
+    keeps the last thrower's line through the next inkast; while inkasting the baseline,
+    ``DM §6``) and batons left, kubbs standing per half (and felled ones waiting), the match
+    clock (m:ss); ``flick``: on a table-top board, whose start is a lag flick (kubb3d's start
+    rule for KT, :mod:`kubb3d.rules.kubbuteo`)."""
     s = state
     p1, p2 = s.players
     if s.set_no == 0 and flick:
@@ -152,9 +155,11 @@ def state_lines(state, person: str, flick: bool = False) -> list[str]:
         who = s.player_at(s.turn_side)
         turn = msg("{player} (you), end {end}", player=who, end=s.turn_side) if who == person else msg("{player}, end {end}", player=who, end=s.turn_side)
     lines.append(msg("phase {phase}   turn {n}: {turn}", phase=known(s.phase.value), n=s.turn_no, turn=turn))
-    if s.turn_side is not None and s.line_x is not None:
+    if s.turn_side is not None and s.phase is Phase.THROW and s.line_x is not None:
         lines.append(msg("throwing line x {x:+.2f} m   batons left {batons}", x=s.line_x, batons=s.batons_left))
-    else:
+    elif s.turn_side is not None and s.phase is Phase.INKAST:  # from the baseline (DM §6)
+        lines.append(msg("inkast from the baseline x {x:+.2f} m   batons left {batons}", x=s.pitch.baseline_x(s.turn_side), batons=s.batons_left))
+    else:  # the state keeps the last thrower's line until the next throwing phase
         lines.append(msg("throwing line -   batons left {batons}", batons=s.batons_left))
     if s.kubbs:
         per = []

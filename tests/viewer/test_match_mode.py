@@ -261,3 +261,27 @@ def test_a_persons_throw_flies_on_screen_while_it_is_simulated(monkeypatch):
         assert np.allclose(sc.pieces[req.piece].pose, end, atol=1e-4)  # the replay rounds to 0.1 mm
     finally:
         s.close()
+
+
+def test_the_hud_line_is_always_the_line_of_the_side_whose_turn_it_is():
+    """Issue 18 (noticed): the status panel said "throwing line x +4.00 m" (B's baseline) while
+    P1 inkasted at end A: the rules state keeps the last thrower's line until the next
+    throwing phase. The panel names the line only while throwing (``DM §8``: the baseline or
+    an advance line in the thrower's own half) and the baseline while inkasting (``DM §6``)."""
+    m = Match(MatchConfig(ruleset="dm", skills=("club", "club"), seed=1))
+    checked = set()
+    try:
+        while m.state.outcome() is None:
+            s = m.state
+            for line in state_lines(s, "P1"):
+                got = re.search(r"x ([+-]\d+\.\d\d) m", line)
+                if got and s.turn_side is not None:
+                    x, side = float(got.group(1)), s.turn_side
+                    f = m.pitch.forward(side)
+                    # in the side's own half, not behind its baseline
+                    assert f * x <= 0.0 and f * (x - m.pitch.baseline_x(side)) >= -1e-9, (s.phase, side, line)
+                    checked.add((s.phase.value, side))
+            m.step()
+    finally:
+        m.close()
+    assert {("inkast", "A"), ("inkast", "B"), ("throw", "A"), ("throw", "B")} <= checked
