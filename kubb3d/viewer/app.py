@@ -28,7 +28,7 @@ from kubb3d.pitch import KING_ID, Pitch, opponent
 from kubb3d.viewer.controls import Controller, FlickControls, ThrowControls, TIMELINE_HEIGHT
 from kubb3d.i18n import ENGLISH, Translator
 from kubb3d.judge.messages import concat, msg
-from kubb3d.viewer.hud import HELP_FLICK, HELP_PLAY, HELP_VIEW, Hud, font_size, last_throw_lines, legend_items, power_label, ruling_lines, throw_lines, translate_hud, violation_lines
+from kubb3d.viewer.hud import HELP_FLICK, HELP_PLAY, HELP_VIEW, Hud, font_size, last_throw_lines, layout_labels, legend_items, power_label, ruling_lines, throw_lines, translate_hud, violation_lines
 from kubb3d.viewer.hud import mode_tags as _modes
 from kubb3d.viewer.scene import PieceView, Scene, Segment, Timeline, segment_from_throw
 
@@ -466,6 +466,8 @@ class Overlay:
         self._label_pool: dict[str, tuple] = {}  # piece id → (shadow, text) labels
         self._items: list = []
         self.panels: dict[str, tuple[int, int, int, int]] = {}
+        self.label_boxes: dict[str, tuple[float, float, float, float]] = {}
+        """piece id → the box (x0, y0, x1, y1) px, top-left origin, of its label in the last frame."""
 
     def draw(self, hud: Hud, width: int, height: int) -> None:
         from dataclasses import replace
@@ -503,18 +505,24 @@ class Overlay:
         if self._label_batch is None:
             self._label_batch = pg.graphics.Batch()
         size = max(7, font_size(width) - 2)
-        where = {text: (x, y) for text, x, y in labels}
-        for text in where:
+        for text, _, _ in labels:
             if text not in self._label_pool:
                 self._label_pool[text] = tuple(pg.text.Label(text, font_size=size, color=c, weight="bold", anchor_x="center", anchor_y="baseline", batch=self._label_batch, font_name="DejaVu Sans") for c in ((0, 0, 0, 220), (255, 255, 230, 255)))
+        for pair in self._label_pool.values():
+            if pair[1].font_size != size:
+                for lab in pair:
+                    lab.font_size = size
+        # adjacent pieces' labels are stacked rather than drawn over each other
+        widths = {text: self._label_pool[text][1].content_width for text, _, _ in labels}
+        tall = max((self._label_pool[text][1].content_height for text, _, _ in labels), default=0)
+        where = {text: (x, y) for text, x, y in layout_labels(labels, widths, tall)}
+        self.label_boxes = {text: (x - widths[text] / 2, y - tall, x + widths[text] / 2, y) for text, (x, y) in where.items()}
         for text, pair in self._label_pool.items():
             xy = where.get(text)
             for lab, dx, dy in zip(pair, (1, 0), (-1, 0)):
                 if xy is None:
                     lab.visible = False
                     continue
-                if lab.font_size != size:
-                    lab.font_size = size
                 lab.position = (xy[0] + dx, height - xy[1] + dy, 0)
                 lab.visible = True
 

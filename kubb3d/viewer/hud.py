@@ -192,6 +192,41 @@ def legend_items() -> list[tuple[str, tuple[float, float, float]]]:
     return list(STATUS_COLORS.items())
 
 
+LABEL_GAP_PX = 2.0
+"""px: the least space between two piece labels."""
+
+
+def layout_labels(labels, widths, height: float, gap: float = LABEL_GAP_PX) -> list[tuple[str, float, float]]:
+    """Piece labels moved apart so that no two overlap (adjacent pieces' labels stacked).
+
+    Args:
+        labels: (text, x, y) px, top-left origin: the label's centre x and baseline y above
+            its piece.
+        widths: text → the label's width, px.
+        height: a label's height, px.
+
+    Returns:
+        (text, x, y) in the order given. The labels lowest on screen (the nearest pieces in
+        a perspective view) keep their place; a label that would overlap one already placed
+        goes up (smaller y) just above it, never sideways, so it stays over its piece's
+        column. Ties are broken by x and text: the layout does not depend on the input order.
+    """
+    order = sorted(range(len(labels)), key=lambda i: (-labels[i][2], labels[i][1], labels[i][0]))
+    placed: list[tuple[float, float, float, float]] = []  # x0, y0 (top), x1, y1 (baseline)
+    out: dict[int, tuple[str, float, float]] = {}
+    for i in order:
+        text, x, y = labels[i]
+        half = widths[text] / 2 + gap / 2
+        for _ in range(len(placed) + 1):
+            hit = [b for b in placed if b[0] < x + half and x - half < b[2] and b[1] < y + gap / 2 and y - height - gap / 2 < b[3]]
+            if not hit:
+                break
+            y = min(b[1] for b in hit) - gap / 2  # just above the highest it touches
+        placed.append((x - half, y - height - gap / 2, x + half, y + gap / 2))
+        out[i] = (text, x, y)
+    return [out[i] for i in range(len(labels))]
+
+
 def last_throw_lines(seg) -> list[str]:
     """The last-throw panel of a played-back :class:`~kubb3d.viewer.scene.Segment` at rest:
     the piece and its release speed (m/s), where it came down (m), the first piece it hit,

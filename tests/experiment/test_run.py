@@ -137,10 +137,11 @@ speed_mps = 0.05
     )
 
     # a physics glitch in every trial: all stored as failed, none dropped
-    def glitch(self, *a, **k):
+    def glitch(self, *a, **k):  # a generator like the real one (run_until_rest runs it too)
         raise world_mod.PhysicsGlitch("piece L left the world")
+        yield
 
-    monkeypatch.setattr(world_mod.World, "run_until_rest", glitch)
+    monkeypatch.setattr(world_mod.World, "iter_until_rest", glitch)
     out2 = tmp_path / "glitch.sqlite"
     rep2 = run(load_spec(spec), out2, backend="serial", progress=False)
     rows2 = read_rows(out2)
@@ -280,10 +281,11 @@ def test_a_run_whose_trials_all_fail_exits_1_with_one_line(tmp_path, monkeypatch
     from kubb3d.cli import _register_subapps, app
     from kubb3d.physics import world as world_mod
 
-    def glitch(self, *a, **k):
+    def glitch(self, *a, **k):  # a generator like the real one (run_until_rest runs it too)
         raise world_mod.PhysicsGlitch("piece B2 left the world")
+        yield
 
-    monkeypatch.setattr(world_mod.World, "run_until_rest", glitch)
+    monkeypatch.setattr(world_mod.World, "iter_until_rest", glitch)
     spec = write_tiny(tmp_path)
     out = tmp_path / "r.sqlite"
     _register_subapps()

@@ -85,15 +85,17 @@ def test_unreadable_replays_are_user_errors(tmp_path):
 
 def test_physics_glitch_is_logged_and_the_throw_rerun(tmp_path, monkeypatch):
     calls = {"n": 0}
-    real = match_mod.throw
+    real = match_mod.throw_iter
 
-    def flaky(world, params, **kw):
+    def flaky(world, params, **kw):  # the match streams its throws: a generator of frames
         calls["n"] += 1
+        run = real(world, params, **kw)
+        yield next(run)  # the release frame has been shown when the glitch comes
         if calls["n"] == 3:
             raise PhysicsGlitch("baton1 became NaN (injected)")
-        return real(world, params, **kw)
+        return (yield from run)
 
-    monkeypatch.setattr(match_mod, "throw", flaky)
+    monkeypatch.setattr(match_mod, "throw_iter", flaky)
     events = []
     m = Match(MatchConfig(ruleset="dm", seed=2, round_cap=3), replay=tmp_path / "g.jsonl", on_event=events.append)
     out = m.run()

@@ -142,3 +142,28 @@ def test_labels_toggle_and_camera_reset():
         assert (ctl.orbit.azimuth, ctl.orbit.elevation, ctl.orbit.distance) == start
     finally:
         app.close()
+
+
+@pytest.mark.parametrize("camera", ["thrower", "top"])
+def test_labels_of_adjacent_kubbs_do_not_overlap(camera):
+    """Issue 18 (noticed): three field kubbs side by side and one lying against them; their
+    drawn labels do not overlap and each stays over its own piece's column."""
+    from itertools import combinations
+
+    session = PlaySession()
+    sc = session.scene
+    for i, pid in enumerate(("B1", "B2", "B3")):
+        sc.pieces[pid].pose[:3] = (2.0, 0.09 * i, sc.pieces[pid].pose[2])
+    sc.pieces["B4"].pose[:] = (2.0, 0.3, 0.035, 0.0, np.sin(np.pi / 4), 0.0, np.cos(np.pi / 4))
+    app = App(session, 960, 720, headless=True, mode="play", camera=camera)
+    try:
+        app.frame(0.0)
+        boxes = app.overlay.label_boxes
+        anchors = {t: x for t, x, _ in app._marks[1]}
+        assert {"B1", "B2", "B3", "B4", "king"} <= set(boxes)
+        for (a, p), (b, q) in combinations(boxes.items(), 2):
+            assert not (p[0] < q[2] and q[0] < p[2] and p[1] < q[3] and q[1] < p[3]), (a, p, b, q)
+        for t, (x0, _, x1, _) in boxes.items():
+            assert (x0 + x1) / 2 == pytest.approx(anchors[t])
+    finally:
+        app.close()
