@@ -588,21 +588,30 @@ class Overlay:
             return w, h
 
         bottom = TIMELINE_HEIGHT + pad if hud.timeline is not None else pad
-        # fixed at the bottom centre: the power bar and the message
-        if hud.power is not None:
-            bw, bh = min(360, width - 4 * pad), max(10, int(fs * 1.5))
-            x0, y0 = width // 2 - bw // 2, bottom + line_h + 6
-            panel(x0 - 4, y0 - 4, bw + 8, bh + 8, name="power")
-            fill = max(0.0, min(1.0, hud.power))
-            r = int(255 * min(1.0, 2 * fill))
-            g = int(255 * min(1.0, 2 * (1 - fill)))
-            items.append(pg.shapes.Rectangle(x0, y0, int(bw * fill), bh, color=(r, g, 40, 255), batch=batch, group=front))
-            label(hud.power_label, width // 2, bottom + 4, anchor_x="center")
-        if hud.message:
-            yy = bottom + (2 * line_h + 20 if hud.power is not None else 0)
-            lab = label(hud.message, width // 2, yy + 7, anchor_x="center", color=(255, 235, 120, 255))
-            mw = lab.content_width + 2 * pad
-            panel(width // 2 - mw // 2, yy, mw, line_h + 4, name="message")
+        # centred: the power bar (its label under it) and the message over it, low in the
+        # window unless that covers a piece (then the top, then up the centre column)
+        bw, bh = min(360, width - 4 * pad), max(10, int(fs * 1.5))
+        power_h = line_h + bh + 10 if hud.power is not None else 0
+        msg = label(hud.message, width // 2, 0, anchor_x="center", color=(255, 235, 120, 255)) if hud.message else None
+        mw = msg.content_width + 2 * pad if msg is not None else 0
+        group_h = power_h + (line_h + 4 + (10 if power_h else 0) if msg is not None else 0)
+        if group_h:
+            gw = max(bw + 8 if power_h else 0, mw)
+            top_y = max(bottom, height - pad - group_h)
+            ys = [bottom, top_y] + list(range(bottom + line_h, top_y, max(8, line_h)))
+            base = min(ys, key=lambda y: (free(width // 2 - gw // 2, y, gw, group_h) > 0, ys.index(y)))
+            if hud.power is not None:
+                x0, y0 = width // 2 - bw // 2, base + line_h + 6
+                panel(x0 - 4, base, bw + 8, power_h, name="power")
+                fill = max(0.0, min(1.0, hud.power))
+                r = int(255 * min(1.0, 2 * fill))
+                g = int(255 * min(1.0, 2 * (1 - fill)))
+                items.append(pg.shapes.Rectangle(x0, y0, int(bw * fill), bh, color=(r, g, 40, 255), batch=batch, group=front))
+                label(hud.power_label, width // 2, base + 6, anchor_x="center")
+            if msg is not None:
+                yy = base + (power_h + 10 if power_h else 0)
+                msg.y = yy + 7
+                panel(width // 2 - mw // 2, yy, mw, line_h + 4, name="message")
 
         # panels along the edges, each where it covers no piece
         if hud.title or hud.lines:

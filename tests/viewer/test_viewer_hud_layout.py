@@ -167,3 +167,35 @@ def test_labels_of_adjacent_kubbs_do_not_overlap(camera):
             assert (x0 + x1) / 2 == pytest.approx(anchors[t])
     finally:
         app.close()
+
+
+@pytest.mark.parametrize("size", [(1280, 720), (960, 720)])
+@pytest.mark.parametrize("camera", ["thrower", "orbit", "top"])
+def test_power_bar_and_message_cover_no_piece(size, camera):
+    """Issue 18 (noticed): the power bar and the message line were fixed at the bottom centre,
+    over whatever piece stood there. Two kubbs stood where they used to be drawn (seen at the
+    bottom centre of the picture): both panels go where they cover no kubb or king."""
+    from kubb3d.viewer.camera import ground_point
+
+    w, h = size
+    session = PlaySession()
+    session.message = "a message line that is about as long as the ones the match mode shows to a player"
+    app = App(session, w, h, headless=True, mode="play", camera=camera)
+    try:
+        session.controls.charging, session.controls.power = True, 0.4
+        app.frame(0.0)
+        vp = app.camera.view_proj(w, h)
+        for pid, py in (("B1", h - 30), ("B2", h - 75)):
+            p = ground_point(w / 2, py, vp, w, h)
+            session.scene.pieces[pid].pose[:2] = p[:2]
+        app.frame(0.0)
+        panels = app.overlay.panels
+        want = {"message", "power"} if camera == "thrower" else {"message"}
+        assert want <= set(panels) and ("power" in panels) == (camera == "thrower")
+        rects = dict(zip((t for t, _, _ in app._marks[1]), app._marks[0]))
+        assert {"B1", "B2"} <= set(rects)
+        for name in want:
+            for pid, rect in rects.items():
+                assert not _covers(panels[name], rect, h), (name, pid, panels[name], rect)
+    finally:
+        app.close()
