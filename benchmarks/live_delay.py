@@ -101,7 +101,8 @@ def main() -> None:
         return
     d, m, w = (sorted(c) for c in zip(*rows))
     print(f"camera {a.camera}, {len(rows)} baton throws of the person (seed {a.seed}), load {load0:.1f} -> {load1:.1f}")
-    print(f"delay to the first frame with the piece: median {statistics.median(d):.3f} s, range {d[0]:.3f}-{d[-1]:.3f} s")
+    print(f"delay to the first frame with the piece: median {statistics.median(d):.3f} s, "
+          f"range {d[0]:.3f}-{d[-1]:.3f} s")
     print(f"piece from its release point then: median {statistics.median(m):.2f} m, range {m[0]:.2f}-{m[-1]:.2f} m")
     print(f"longest frame during the throw: median {statistics.median(w):.3f} s, max {w[-1]:.3f} s")
 

@@ -66,8 +66,13 @@ def run_quiz(
     ask: Callable[[str], str] = input,
     say: Callable[[str], None] = print,
     tr: Translator = ENGLISH,
+    show: Callable[[Path], object] | None = None,
 ) -> tuple[int, int]:
     """Run the quiz in ``tr``'s language; returns (correct answers, questions asked).
+
+    ``show`` (``quiz --view``: :func:`kubb3d.viewer.app.quiz_view`) is called with each
+    scenario's path after its description and before its first question; the quiz itself
+    needs no window.
 
     Raises:
         kubb3d.scenario.ScenarioError: a bad scenario file or path.
@@ -117,6 +122,9 @@ def run_quiz(
             finally:
                 if built is not None:
                     built.close()
+            if show is not None:
+                say("  " + tr(msg("(the 3D view is open: close it to answer)")))
+                show(path)
             targets = res.spec.quiz or [res.spec.expect[0].piece]
             choices = THROW_CHOICES if res.spec.event == "throw" else INKAST_CHOICES
             rulings = {r.piece: r for r in res.judgement.rulings}

@@ -121,6 +121,9 @@ def quiz_command(
     out: Path = typer.Option(Path("quiz-images"), help="Folder for the rendered top and side views (PNG)."),
     images: bool = typer.Option(True, help="Render the views (off: text only)."),
     lang: Optional[str] = lang_option(),
+    view: bool = typer.Option(
+        False, "--view", help="Open each situation in the 3D view before its question (close the window to answer)."
+    ),
 ) -> None:
     """Referee training: rule on scenarios one at a time, then see the right ruling and its rule."""
     from kubb3d.library import scenarios_dir
@@ -128,8 +131,17 @@ def quiz_command(
     from kubb3d.scenario import ScenarioError
 
     tr = translator_for(lang)
+    show = None
+    if view:
+        from kubb3d.viewer import app as viewer_app
+
+        try:  # a window first: the headless pictures then render in its (hidden) context
+            viewer_app.load_pyglet(headless=False)
+        except viewer_app.NoDisplay as exc:
+            _fail(f"--view: {exc}")
+        show = viewer_app.quiz_view
     try:
-        run_quiz(files or [scenarios_dir()], seed=seed, count=count, out_dir=out, images=images, tr=tr)
+        run_quiz(files or [scenarios_dir()], seed=seed, count=count, out_dir=out, images=images, tr=tr, show=show)
     except ScenarioError as exc:
         _fail(str(exc))
 

@@ -374,9 +374,11 @@ class ReplaySession:
         pass
 
 
-def scenario_session(path: str | Path) -> ReplaySession:
+def scenario_session(path: str | Path, *, reveal: bool = True) -> ReplaySession:
     """A session showing a scenario file at rest with its rulings (and the judge's raised
-    poses animated, if any).
+    poses animated, if any); ``reveal=False`` (the quiz, before the answer) shows the position
+    only: no rulings, tints or raising. On a pitch of grass the ground outside the lines is
+    veiled and named (:func:`~kubb3d.viewer.scene.outside_labels`).
 
     Raises:
         kubb3d.scenario.ScenarioError: bad file.
@@ -395,14 +397,25 @@ def scenario_session(path: str | Path) -> ReplaySession:
         # builder keeps no trajectory)
         moved = {pid: np.stack((initial[pid], start[pid])) for pid in initial if pid in start and not np.allclose(initial[pid], start[pid], atol=1e-4)}
         times = np.array((0.0, 0.4)) if moved else np.zeros(0)
-        seg = Segment(built.spec.title, {**start, **{k: v[0] for k, v in moved.items()}}, times, moved, start, raised, tuple(judgement.rulings), None)
+        rulings = tuple(judgement.rulings) if reveal else ()
+        seg = Segment(built.spec.title, {**start, **{k: v[0] for k, v in moved.items()}}, times, moved, start, raised if reveal else {}, rulings, None)
         mism = sc.compare(built.spec, judgement)
-        info = [msg("scenario {name}: {ruleset} rules, event {event}", name=Path(path).name, ruleset=built.spec.ruleset, event=built.spec.event), msg("matches the expected rulings") if not mism else msg("differs from the file: {why}", why=mism[0])]
+        info = [msg("scenario {name}: {ruleset} rules, event {event}", name=Path(path).name, ruleset=built.spec.ruleset, event=built.spec.event)]
+        if reveal:
+            info.append(msg("matches the expected rulings") if not mism else msg("differs from the file: {why}", why=mism[0]))
+        else:
+            info.append(msg("your ruling? close the window (ESC) to answer"))
         tl = Timeline([seg], playing=True)
         session = ReplaySession(tl, scene, f"kubb3d view: {built.spec.title}", info)
         # what the scenario is about: the pieces it places or moves, and the ones not ruled standing
         ruled = {r.piece for r in judgement.rulings if getattr(getattr(r, "status", None), "value", getattr(r, "status", None)) != "standing"}
         session.focus = [pid for pid in start if pid in {p.id for p in built.spec.pieces} | set(moved) | set(raised) | ruled]
+        if built.spec.equipment_set.board is None:
+            from kubb3d.viewer.scene import outside_labels
+
+            near = np.mean([start[p][:2] for p in session.focus], axis=0) if session.focus else (0.0, 0.0)
+            scene.outside_shade = True
+            scene.area_labels = outside_labels(scene.pitch, near, 0.3)
         return session
     finally:
         built.close()
@@ -419,7 +432,8 @@ LABEL_LIFT_M = 0.06
 def piece_marks(scene: Scene, view_proj: np.ndarray, width: int, height: int) -> tuple[list[tuple[float, float, float, float]], list[tuple[str, float, float]]]:
     """The screen rectangles (x0, y0, x1, y1) px, top-left origin, of the kubbs and the king in
     view (their bounding boxes' corners projected, with the label above) and their labels
-    (id, x, y) px: what the HUD must not cover, and what it writes."""
+    (id, x, y) px, then the scene's area labels in view (text, x, y): what the HUD must not
+    cover, and what it writes."""
     from kubb3d.equipment import get_set
     from kubb3d.viewer.camera import project, view_scale
     from kubb3d.viewer.scene import quat_matrix
@@ -441,6 +455,9 @@ def piece_marks(scene: Scene, view_proj: np.ndarray, width: int, height: int) ->
         x1, y1 = px.max(axis=0)
         rects.append((float(x0), float(y0), float(x1), float(y1)))
         labels.append((pid, float(px[-1, 0]), float(px[-1, 1])))
+    if scene.area_labels:  # names of areas (the outside of the pitch) where they are in view
+        px, vis = project(np.array([p for _, p in scene.area_labels], dtype=float), view_proj, width, height)
+        labels += [(text, float(x), float(y)) for (text, _), (x, y), v in zip(scene.area_labels, px, vis) if v]
     return rects, labels
 
 
@@ -515,7 +532,7 @@ class Overlay:
         # adjacent pieces' labels are stacked rather than drawn over each other
         widths = {text: self._label_pool[text][1].content_width for text, _, _ in labels}
         tall = max((self._label_pool[text][1].content_height for text, _, _ in labels), default=0)
-        where = {text: (x, y) for text, x, y in layout_labels(labels, widths, tall)}
+        where = {text: (x, y) for text, x, y in layout_labels(labels, widths, tall, screen_width=width)}
         self.label_boxes = {text: (x - widths[text] / 2, y - tall, x + widths[text] / 2, y) for text, (x, y) in where.items()}
         for text, pair in self._label_pool.items():
             xy = where.get(text)
@@ -853,7 +870,10 @@ class App:
             self.frame(min(dt, 0.1))
 
         pyglet.clock.schedule_interval(tick, 1 / 60)
-        pyglet.app.run()
+        try:
+            pyglet.app.run()
+        finally:  # another window may run after this one (quiz --view)
+            pyglet.clock.unschedule(tick)
 
     def close(self) -> None:
         self.session.close()
@@ -877,6 +897,26 @@ def screenshot_play(out: str | Path, *, after: int = 0, seed: int = 0, width: in
         return app.screenshot(out)
     finally:
         app.close()
+
+
+def quiz_view(path: str | Path, *, screenshot: str | Path | None = None, width: int = 1280, height: int = 720) -> Path | None:
+    """Show a quiz situation (a scenario file) in the 3D view before its question: the position
+    only (:func:`scenario_session` with ``reveal=False``), the orbit camera on the pieces it is
+    about, until the window is closed (ESC). With ``screenshot``: one frame rendered headless to
+    that PNG instead (returns its path).
+
+    Raises:
+        kubb3d.scenario.ScenarioError: bad file. NoDisplay: no display for the window.
+    """
+    session = scenario_session(path, reveal=False)
+    if screenshot is not None:
+        return screenshot_session(session, screenshot, width=width, height=height)
+    app = App(session, width, height, headless=False, mode="view", camera="orbit")
+    try:
+        app.run()
+    finally:
+        app.close()
+    return None
 
 
 def screenshot_session(session, out: str | Path, *, at: float | None = None, width: int = 1280, height: int = 720, camera: str = "orbit") -> Path:

@@ -196,7 +196,7 @@ LABEL_GAP_PX = 2.0
 """px: the least space between two piece labels."""
 
 
-def layout_labels(labels, widths, height: float, gap: float = LABEL_GAP_PX) -> list[tuple[str, float, float]]:
+def layout_labels(labels, widths, height: float, gap: float = LABEL_GAP_PX, screen_width: float | None = None) -> list[tuple[str, float, float]]:
     """Piece labels moved apart so that no two overlap (adjacent pieces' labels stacked).
 
     Args:
@@ -204,12 +204,14 @@ def layout_labels(labels, widths, height: float, gap: float = LABEL_GAP_PX) -> l
             its piece.
         widths: text → the label's width, px.
         height: a label's height, px.
+        screen_width: the picture's width, px: a label is first moved sideways just enough to
+            lie wholly in the picture (None: no limit).
 
     Returns:
         (text, x, y) in the order given. The labels lowest on screen (the nearest pieces in
         a perspective view) keep their place; a label that would overlap one already placed
         goes up (smaller y) just above it, never sideways, so it stays over its piece's
-        column. Ties are broken by x and text: the layout does not depend on the input order.
+        column (only the picture's edge moves a label sideways). Ties are broken by x and text: the layout does not depend on the input order.
     """
     order = sorted(range(len(labels)), key=lambda i: (-labels[i][2], labels[i][1], labels[i][0]))
     placed: list[tuple[float, float, float, float]] = []  # x0, y0 (top), x1, y1 (baseline)
@@ -217,6 +219,8 @@ def layout_labels(labels, widths, height: float, gap: float = LABEL_GAP_PX) -> l
     for i in order:
         text, x, y = labels[i]
         half = widths[text] / 2 + gap / 2
+        if screen_width is not None:
+            x = min(max(x, widths[text] / 2), screen_width - widths[text] / 2)
         for _ in range(len(placed) + 1):
             hit = [b for b in placed if b[0] < x + half and x - half < b[2] and b[1] < y + gap / 2 and y - height - gap / 2 < b[3]]
             if not hit:

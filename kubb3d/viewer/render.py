@@ -38,7 +38,7 @@ from pyglet import gl
 
 from kubb3d.assets import models_dir
 from kubb3d.viewer.camera import Camera, look_at, orthographic
-from kubb3d.viewer.scene import STATUS_COLORS, Scene
+from kubb3d.viewer.scene import OUTSIDE_COLOR, STATUS_COLORS, Scene, outside_quads
 
 SHADOW_SIZE = 2048
 """px: side of the square shadow map (≈ 7 mm per texel over the pitch)."""
@@ -1195,9 +1195,13 @@ class Renderer:
         if key != self._lines_key:
             self._lines.upload(quads_along(scene.line_segments(), 0.002 * k))
             self._lines_key = key
-        prog["u_color"] = (0.95, 0.95, 0.92, 1.0) if self.board is None else (0.06, 0.04, 0.03, 1.0)  # dark ink on wood
         prog["u_lit"] = 1.0
         prog["u_dash"] = 0.0
+        if scene.outside_shade:  # the referee views: a veil over the ground outside the pitch
+            self._dyn.upload(quads_along(outside_quads(scene.pitch), 0.001))
+            prog["u_color"] = OUTSIDE_COLOR
+            self._dyn.draw()
+        prog["u_color"] = (0.95, 0.95, 0.92, 1.0) if self.board is None else (0.06, 0.04, 0.03, 1.0)  # dark ink on wood
         self._lines.draw()
         h = scene.pitch.half_width
         if scene.throwing_line is not None:

@@ -36,6 +36,48 @@ def overlay_status(ruling) -> str:
     return getattr(status, "value", status)
 
 
+# ------------------------------------------------------------------ the outside of the pitch
+OUTSIDE_COLOR = (0.45, 0.05, 0.05, 0.38)
+"""Linear RGBA laid over the ground outside the pitch in the referee views (a red veil)."""
+
+
+def outside_quads(pitch: Pitch, extent: float = 40.0) -> list[tuple[tuple[float, float], tuple[float, float], float]]:
+    """The ground outside the pitch as four bands (start (x, y), end (x, y), width m) for
+    :func:`kubb3d.viewer.render.quads_along` (which caps a band by half its width at each
+    end), side by side without overlap: behind each baseline (x beyond ±L/2) and beyond
+    each sideline (y beyond ±W/2), reaching ``extent`` m out. A piece is out of the pitch when
+    it lies in a band (``DM §2``: the pitch is 5 m × 8 m, bounded by the baselines)."""
+    hl, hw, e = pitch.length / 2, pitch.half_width, extent
+
+    def band(x0: float, y0: float, x1: float, y1: float):
+        # a rectangle as a segment along its long side, shortened by the caps
+        w, h = x1 - x0, y1 - y0
+        if w >= h:
+            return ((x0 + h / 2, (y0 + y1) / 2), (x1 - h / 2, (y0 + y1) / 2), h)
+        return (((x0 + x1) / 2, y0 + w / 2), ((x0 + x1) / 2, y1 - w / 2), w)
+
+    return [
+        band(-hl - e, -hw - e, -hl, hw + e),
+        band(hl, -hw - e, hl + e, hw + e),
+        band(-hl, hw, hl, hw + e),
+        band(-hl, -hw - e, hl, -hw),
+    ]
+
+
+def outside_labels(pitch: Pitch, near, offset: float) -> list[tuple[str, tuple[float, float, float]]]:
+    """Names of the outside bands (:func:`outside_quads`), each at the point ``offset`` m out
+    from its line, level with the point ``near`` (x, y) m (the pieces a view is about)."""
+    hl, hw = pitch.length / 2, pitch.half_width
+    x = float(min(max(near[0], -hl + offset), hl - offset))
+    y = float(min(max(near[1], -hw + offset), hw - offset))
+    return [
+        ("OUT (behind baseline A)", (-hl - offset, y, 0.0)),
+        ("OUT (behind baseline B)", (hl + offset, y, 0.0)),
+        (f"OUT (beyond sideline y {hw:+.2f} m)", (x, hw + offset, 0.0)),
+        (f"OUT (beyond sideline y {-hw:+.2f} m)", (x, -hw - offset, 0.0)),
+    ]
+
+
 # ------------------------------------------------------------------ rotations
 def quat_matrix(q) -> np.ndarray:
     """Rotation matrix (3, 3) of a quaternion ``quat_xyzw`` (normalised here)."""
@@ -120,6 +162,10 @@ class Scene:
         release_point: the release point marker (3,), m, or None.
         trace: the thrown piece's path so far (N, 3), m, or None.
         hidden: ids not drawn (batons still in hand).
+        outside_shade: shade the ground outside the pitch's baselines and sidelines (the
+            referee views: which side of a line is out).
+        area_labels: (text, world point (3,) m) written on the picture like piece labels (the
+            names of the shaded areas, :func:`outside_labels`).
     """
 
     pitch: Pitch
@@ -130,6 +176,8 @@ class Scene:
     release_point: np.ndarray | None = None
     trace: np.ndarray | None = None
     hidden: set[str] = field(default_factory=set)
+    outside_shade: bool = False
+    area_labels: list[tuple[str, tuple[float, float, float]]] = field(default_factory=list)
 
     @classmethod
     def from_snapshot(cls, snapshot, equipment: str = "standard") -> "Scene":

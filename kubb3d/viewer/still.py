@@ -17,7 +17,8 @@ import numpy as np
 from kubb3d.viewer.app import App
 from kubb3d.viewer.camera import OrbitCamera
 from kubb3d.viewer.hud import Hud
-from kubb3d.viewer.scene import PieceView, Scene
+from kubb3d.equipment import get_set
+from kubb3d.viewer.scene import PieceView, Scene, outside_labels
 
 
 class _StillSession:
@@ -83,7 +84,8 @@ def situation_views(snapshot, equipment: str, focus: Sequence[str], out_dir: str
     """Save a top and a side view of a rule situation as PNG (``<stem>-top.png``,
     ``<stem>-side.png`` in ``out_dir``), drawn by the 3D view's renderer: grass, pitch lines,
     shadows, the sky on the horizon of the side view and every kubb and the king labelled
-    with its id; both centred on the ``focus`` pieces (all pieces if none).
+    with its id; the ground outside the pitch under a red veil, named ("OUT (behind baseline
+    B)" …) where it is in view; both centred on the ``focus`` pieces (all pieces if none).
 
     Args:
         snapshot: the position (:class:`~kubb3d.snapshot.Snapshot`).
@@ -106,7 +108,11 @@ def situation_views(snapshot, equipment: str, focus: Sequence[str], out_dir: str
     r = StillRenderer(snapshot, equipment, w, h, camera="orbit", focus=ids)
     try:
         ctl = r.app.controller
-        r.session.scene.pieces = {pid: PieceView(p.kind, np.array((*p.position, *p.quat_xyzw), dtype=float), side=p.side) for pid, p in snapshot.pieces.items()}
+        sc = r.session.scene
+        sc.pieces = {pid: PieceView(p.kind, np.array((*p.position, *p.quat_xyzw), dtype=float), side=p.side) for pid, p in snapshot.pieces.items()}
+        if get_set(equipment).board is None:  # on a pitch of grass: which side of a line is out
+            sc.outside_shade = True
+            sc.area_labels = outside_labels(sc.pitch, centre[:2], 0.55 * spread)
         paths = []
         side_eye_height = 0.25 + 0.3 * spread
         views = {"top": (math.radians(89.0), 0.0), "side": (math.atan2(side_eye_height - 0.08, VIEW_DISTANCE * spread), 0.08)}

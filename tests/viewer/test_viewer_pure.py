@@ -185,18 +185,24 @@ def test_labels_of_adjacent_pieces_are_stacked_not_overlapped():
 
     from kubb3d.viewer.hud import LABEL_GAP_PX, layout_labels
 
-    labels = [("B1", 400.0, 200.0), ("B2", 412.0, 201.0), ("B3", 424.0, 199.0), ("king", 640.0, 150.0), ("A1", 100.0, 600.0)]
+    labels = [("B1", 400.0, 200.0), ("B2", 412.0, 201.0), ("B3", 424.0, 199.0), ("king", 640.0, 150.0),
+              ("A1", 100.0, 600.0)]
     widths = {t: 15.0 * len(t) for t, _, _ in labels}  # B1, B2, B3 all overlap one another
     out = layout_labels(labels, widths, 14.0)
     assert [t for t, _, _ in out] == [t for t, _, _ in labels]
     boxes = {t: (x - widths[t] / 2, y - 14.0, x + widths[t] / 2, y) for t, x, y in out}
     for (a, p), (b, q) in combinations(boxes.items(), 2):
         assert not (p[0] < q[2] and q[0] < p[2] and p[1] < q[3] and q[1] < p[3]), (a, b)
-    for (t, x, y), (_, x0, y0) in zip(out, labels):
+    for (_, x, y), (_, x0, y0) in zip(out, labels):
         assert x == x0 and y <= y0  # only up, over its own piece
     # the lowest keeps its place, the others go just above it: a stack 14 px + gap apart
     ys = sorted(y for t, _, y in out if t in ("B1", "B2", "B3"))
-    assert ys[-1] == 201.0 and ys[1] == pytest.approx(201.0 - 14.0 - LABEL_GAP_PX) and ys[0] == pytest.approx(ys[1] - 14.0 - LABEL_GAP_PX)
+    step = 14.0 + LABEL_GAP_PX
+    assert ys[-1] == 201.0 and ys[1] == pytest.approx(201.0 - step) and ys[0] == pytest.approx(ys[1] - step)
     # pieces apart keep their places; the input order does not matter
     assert out[3] == labels[3] and out[4] == labels[4]
     assert sorted(layout_labels(labels[::-1], widths, 14.0)) == sorted(out)
+    # a label at the picture's edge is moved in, wholly into the picture
+    text = "OUT (behind baseline B)"
+    ((_, x, y),) = layout_labels([(text, 630.0, 50.0)], {text: 160.0}, 14.0, screen_width=640)
+    assert (x, y) == (560.0, 50.0)

@@ -1,0 +1,120 @@
+"""Issue 18 item 5: ``kubb3d quiz --view`` (the situation in the 3D view before its question)
+and the outside of the pitch marked in the quiz's pictures."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from kubb3d.viewer.app import load_pyglet
+
+pyglet = load_pyglet(headless=True)
+
+
+def _reddish(rgb) -> float:
+    """Red minus green of a pixel: the veil over the outside turns green grass towards red."""
+    return float(rgb[0]) - float(rgb[1])
+
+
+def test_the_quiz_shows_each_situation_before_asking_and_needs_no_window(tmp_path):
+    from kubb3d.library import resolve_scenario
+    from kubb3d.quiz import run_quiz
+
+    files = [resolve_scenario(n) for n in ("dm_inkast_outside_rethrow", "dm_leaning_on_field_kubb")]
+    log: list[str] = []
+
+    def ask(prompt: str) -> str:
+        log.append("ask")
+        return "1"
+
+    right, asked = run_quiz(files, seed=0, images=False, ask=ask, say=lambda s: None, show=lambda p: log.append(p.stem))
+    assert asked == 2 and 0 <= right <= 2
+    # each situation is shown once, before its own question
+    assert [e for e in log] in (
+        ["dm_inkast_outside_rethrow", "ask", "dm_leaning_on_field_kubb", "ask"],
+        ["dm_leaning_on_field_kubb", "ask", "dm_inkast_outside_rethrow", "ask"],
+    )
+
+
+def test_quiz_view_shows_the_position_without_its_answer_and_the_outside_veiled(tmp_path):
+    from PIL import Image
+
+    from kubb3d.library import resolve_scenario
+    from kubb3d.viewer.app import App, quiz_view, scenario_session
+    from kubb3d.viewer.camera import project
+
+    path = resolve_scenario("dm_inkast_outside_rethrow")
+    s = scenario_session(path, reveal=False)
+    seg = s.timeline.segments[0]
+    assert seg.rulings == () and not seg.raised  # no rulings, tints or raising before the answer
+    assert s.scene.outside_shade and any(t.startswith("OUT (beyond sideline") for t, _ in s.scene.area_labels)
+    assert scenario_session(path).timeline.segments[0].rulings  # the plain view shows them
+    out = quiz_view(path, screenshot=tmp_path / "q.png", width=640, height=360)
+    img = np.asarray(Image.open(out).convert("RGB")).astype(int)
+    # a point 0.4 m inside the sideline and one 0.4 m outside, both on the ground in view
+    app = App(s, 640, 360, headless=True, mode="view", camera="orbit")
+    try:
+        app.frame(0.0)
+        hw = s.scene.pitch.half_width
+        x = float(s.scene.pieces["B1"].pose[0]) + 0.5
+        pts = np.array(((x, -hw + 0.4, 0.0), (x, -hw - 0.4, 0.0)))
+        (pin, pout), vis = project(pts, app.camera.view_proj(640, 360), 640, 360)
+        assert vis.all()
+        inside, outside = (img[int(p[1]), int(p[0])] for p in (pin, pout))
+        assert inside[1] > inside[0] + 20  # grass
+        assert _reddish(outside) > _reddish(inside) + 25, (inside, outside)
+    finally:
+        app.close()
+
+
+def test_quiz_view_without_a_display_is_a_one_line_error(monkeypatch, tmp_path):
+    import subprocess
+    import sys
+
+    env = {k: v for k, v in __import__("os").environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
+    r = subprocess.run([sys.executable, "-m", "kubb3d", "quiz", "--view", "--count", "1", "--no-images"], input="1\n",
+                       capture_output=True, text=True, env=env, cwd=tmp_path, timeout=120)
+    assert r.returncode == 2 and r.stdout == ""
+    assert r.stderr.count("\n") == 1 and r.stderr.startswith("error: --view: no display")
+
+
+@pytest.mark.parametrize("name", ["dm_inkast_outside_rethrow", "dm_baseline_kubb_felled_early"])
+def test_the_quiz_pictures_mark_the_outside_of_the_pitch(tmp_path, name):
+    from PIL import Image
+
+    from kubb3d.library import resolve_scenario
+    from kubb3d.scenario import render_views, run
+
+    res, built = run(resolve_scenario(name), keep_world=True)
+    try:
+        top, side = render_views(built, tmp_path, "s", size=(320, 240))
+    finally:
+        built.close()
+    for path in (top, side):
+        img = np.asarray(Image.open(path).convert("RGB")).astype(int)
+        red = img[:, :, 0] - img[:, :, 1]
+        grass = (img[:, :, 1] > img[:, :, 0] + 20).mean()
+        veiled = (red > 0).mean()
+        # both sides of the line are in view: grass inside, the veil outside
+        assert grass > 0.1 and veiled > 0.1, (path.name, grass, veiled)
+
+
+def test_the_outside_bands_tile_the_outside_once_and_leave_the_pitch_clear():
+    """The veil's four bands (as the renderer lays them) cover all ground outside the pitch
+    within their reach exactly once (no darker corners) and none of the pitch."""
+    from kubb3d.pitch import Pitch
+    from kubb3d.viewer.render import quads_along
+    from kubb3d.viewer.scene import outside_quads
+
+    pitch, reach = Pitch(), 40.0
+    v = quads_along(outside_quads(pitch, reach), 0.001)[:, :2].reshape(-1, 6, 2)
+    boxes = [(q[:, 0].min(), q[:, 1].min(), q[:, 0].max(), q[:, 1].max()) for q in v]
+    hl, hw = pitch.length / 2, pitch.half_width
+    area = 0.0
+    for i, (x0, y0, x1, y1) in enumerate(boxes):
+        area += (x1 - x0) * (y1 - y0)
+        assert not (x0 < hl - 1e-6 and -hl + 1e-6 < x1 and y0 < hw - 1e-6 and -hw + 1e-6 < y1), i  # off the pitch
+        for a0, b0, a1, b1 in boxes[i + 1 :]:
+            assert min(x1, a1) - max(x0, a0) <= 1e-6 or min(y1, b1) - max(y0, b0) <= 1e-6
+    full = (2 * hl + 2 * reach) * (2 * hw + 2 * reach)
+    assert area == pytest.approx(full - 4 * hl * hw)
