@@ -8,8 +8,11 @@ session and renders. For each of the person's baton throws (the scripted noise-f
 * ``delay_s``: wall time from the release to the end of the first rendered frame where the
   thrown piece is drawn (not hidden) and, in the follow camera, inside the picture;
 * ``out_m``: how far that drawn piece is from its release point, m;
-* ``worst_frame_s``: the longest wall time between two frames from the release until the piece
-  is at rest (how long the window did not answer).
+* ``frames``: how many frames were drawn from the release to that one (1: the frame that
+  handles the release shows the piece);
+* ``worst_frame_s`` and ``median_frame_s``: the longest and the median wall time between two
+  frames from the release until the piece is at rest (the longest: how long the window did
+  not answer; the median: what drawing one frame costs at this load).
 
 The opponent's actions in between are skipped (played back at once). Timings on a CPU
 renderer depend on the load: the 1-minute load average is printed with the figures.
@@ -29,8 +32,11 @@ import time
 import numpy as np
 
 
-def measure(throws: int, camera: str, seed: int, width: int, height: int) -> list[tuple[float, float, float]]:
-    """(delay s, distance m, worst frame s) of the person's first ``throws`` baton throws."""
+def measure(
+    throws: int, camera: str, seed: int, width: int, height: int
+) -> list[tuple[float, float, int, float, float]]:
+    """(delay s, distance m, frames, worst frame s, median frame s) of the person's first
+    ``throws`` baton throws."""
     from kubb3d.throw import release_from_params
     from kubb3d.viewer.app import App
     from kubb3d.viewer.camera import project
@@ -39,7 +45,7 @@ def measure(throws: int, camera: str, seed: int, width: int, height: int) -> lis
     session = MatchSession("dm", "club", seed=seed)
     app = App(session, width, height, headless=True, mode="play", camera=camera)
     person = scripted_person(session.match)
-    out: list[tuple[float, float, float]] = []
+    out: list[tuple[float, float, int, float, float]] = []
     try:
         while len(out) < throws and not session.over:
             for _ in range(10000):  # the opponent's actions: at once
@@ -59,11 +65,11 @@ def measure(throws: int, camera: str, seed: int, width: int, height: int) -> lis
             start = np.asarray(release_from_params(params, session.pitch).position)
             app.pending_params = params
             t0 = last = time.perf_counter()
-            seen, worst = None, 0.0
+            seen, gaps = None, []
             while True:
                 now = time.perf_counter()
                 dt, last = now - last, now
-                worst = max(worst, dt)
+                gaps.append(dt)
                 app.frame(min(dt, 0.1))
                 app.renderer.finish()
                 sc, seg = session.scene, session.segment
@@ -72,13 +78,13 @@ def measure(throws: int, camera: str, seed: int, width: int, height: int) -> lis
                     w, h = app.renderer.width, app.renderer.height
                     _, vis = project(pos, app.camera.view_proj(w, h), w, h)
                     if camera != "follow" or vis[0]:
-                        seen = (time.perf_counter() - t0, float(np.linalg.norm(pos - start)))
+                        seen = (time.perf_counter() - t0, float(np.linalg.norm(pos - start)), len(gaps))
                 if seg is not None and seg.thrown == req.piece and seg.at_rest(session.t):
                     break
                 if time.perf_counter() - t0 > 30:
                     break
             if seen is not None:
-                out.append((*seen, worst))
+                out.append((*seen, max(gaps[1:] or gaps), statistics.median(gaps[1:] or gaps)))
             session.skip()
     finally:
         app.close()
@@ -99,12 +105,14 @@ def main() -> None:
     if not rows:
         print("no throw measured")
         return
-    d, m, w = (sorted(c) for c in zip(*rows))
+    d, m, n, w, f = (sorted(c) for c in zip(*rows))
     print(f"camera {a.camera}, {len(rows)} baton throws of the person (seed {a.seed}), load {load0:.1f} -> {load1:.1f}")
     print(f"delay to the first frame with the piece: median {statistics.median(d):.3f} s, "
           f"range {d[0]:.3f}-{d[-1]:.3f} s")
     print(f"piece from its release point then: median {statistics.median(m):.2f} m, range {m[0]:.2f}-{m[-1]:.2f} m")
-    print(f"longest frame during the throw: median {statistics.median(w):.3f} s, max {w[-1]:.3f} s")
+    print(f"frames drawn until then: median {statistics.median(n):g}, range {n[0]}-{n[-1]}")
+    print(f"longest frame during the throw: median {statistics.median(w):.3f} s, max {w[-1]:.3f} s; "
+          f"median frame {statistics.median(f):.3f} s")
 
 
 if __name__ == "__main__":
