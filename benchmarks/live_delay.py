@@ -79,7 +79,8 @@ def measure(
                     _, vis = project(pos, app.camera.view_proj(w, h), w, h)
                     if camera != "follow" or vis[0]:
                         seen = (time.perf_counter() - t0, float(np.linalg.norm(pos - start)), len(gaps))
-                if seg is not None and seg.thrown == req.piece and seg.at_rest(session.t):
+                # at rest: the step's own segment (a live one is "at rest" at its last frame so far)
+                if seg is not None and seg.thrown == req.piece and seg.at_rest(session.t) and not seg.info.get("live"):
                     break
                 if time.perf_counter() - t0 > 30:
                     break

@@ -275,7 +275,6 @@ class MatchSession:
         """Start the pending step (``answer``: the person's parameters, or None); its throws
         are shown as they are simulated (:meth:`update`)."""
         self._stream = _Stream(self.match.step_iter(answer))
-        self._pull(LIVE_BUDGET_S)
 
     def _pull(self, budget: float) -> None:
         """Simulate the step under way for at most ``budget`` s of wall time (at least one
@@ -353,8 +352,11 @@ class MatchSession:
 
     def _advance_live(self, dt: float) -> None:
         """Show the step under way ``dt`` s later, as far as it is simulated; a throw at rest
-        stays :data:`~kubb3d.viewer.scene.HOLD_TIME` s before the step's next throw."""
-        self._pull(LIVE_BUDGET_S)
+        stays :data:`~kubb3d.viewer.scene.HOLD_TIME` s before the step's next throw. Until the
+        step's first throw is on screen only one frame is simulated at a time, so that the
+        release is drawn as soon as it is known."""
+        st = self._stream
+        self._pull(LIVE_BUDGET_S if st is not None and st.throws else 0.0)
         st = self._stream
         if st is None or not st.throws:
             return
