@@ -86,3 +86,31 @@ def wheel_venv(built_wheel, tmp_path_factory) -> Path:
     deps = {sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]}
     (site / "zz_test_dependencies.pth").write_text("\n".join(sorted(deps)) + "\n")
     return venv
+
+
+def _sub_app(module: str):
+    """A Typer app holding only the commands that ``module`` registers, for CliRunner."""
+    import importlib
+
+    import typer
+
+    a = typer.Typer()
+
+    @a.callback()
+    def _main() -> None:
+        pass
+
+    importlib.import_module(module).register(a)
+    return a
+
+
+@pytest.fixture(scope="session")
+def judge_app():
+    """The judge commands (``judge``, ``quiz`` …) as a Typer app."""
+    return _sub_app("kubb3d.cli.judge")
+
+
+@pytest.fixture(scope="session")
+def match_app():
+    """The match commands as a Typer app."""
+    return _sub_app("kubb3d.cli.match")

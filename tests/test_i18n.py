@@ -7,12 +7,10 @@ import string
 from pathlib import Path
 
 import pytest
-import typer
 from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
 from babel.messages.pofile import read_po
 from typer.testing import CliRunner
 
-from kubb3d.cli.judge import register
 from kubb3d.i18n import ENGLISH, LanguageError, available, resolve, translator
 from kubb3d.judge.messages import concat, ids, join, msg, names
 
@@ -170,24 +168,13 @@ def test_lang_option_wins_and_unknown_names_the_available():
         resolve("xx")
 
 
-def _app():
-    a = typer.Typer()
-    register(a)
-
-    @a.callback()
-    def _main() -> None:
-        pass
-
-    return a
-
-
 QUIZ = [str(SCENARIOS / "dm_leaning_on_field_kubb.toml"), str(SCENARIOS / "dm_king_felled_early.toml")]
 
 
-def test_quiz_asks_and_explains_in_german():
+def test_quiz_asks_and_explains_in_german(judge_app):
     # the same two scenarios and seed as the English quiz test; answered by number and by German name
     args = ["quiz", *QUIZ, "--seed", "3", "--no-images", "--lang", "de"]
-    r = CliRunner().invoke(_app(), args, input="4\ngilt als gefallen\n")
+    r = CliRunner().invoke(judge_app, args, input="4\ngilt als gefallen\n")
     assert r.exit_code == 0, r.output
     out = r.output
     assert out.startswith("Schiedsrichter-Quiz: 2 Situationen (Seed 3).")
@@ -203,38 +190,25 @@ def test_quiz_asks_and_explains_in_german():
         assert english not in out, english
 
 
-def test_quiz_in_german_from_lang_environment():
+def test_quiz_in_german_from_lang_environment(judge_app):
     env = {"LANG": "de_DE.UTF-8", "LANGUAGE": None, "LC_ALL": None, "LC_MESSAGES": None}
-    r = CliRunner().invoke(_app(), ["quiz", QUIZ[1], "--no-images"], input="4\n", env=env)
+    r = CliRunner().invoke(judge_app, ["quiz", QUIZ[1], "--no-images"], input="4\n", env=env)
     assert r.exit_code == 0, r.output
     assert "Was geschieht mit" in r.output and "Richtig: König ist gefallen → Spiel verloren" in r.output
-    r = CliRunner().invoke(_app(), ["quiz", QUIZ[1], "--no-images", "--lang", "en"], input="4\n", env=env)
+    r = CliRunner().invoke(judge_app, ["quiz", QUIZ[1], "--no-images", "--lang", "en"], input="4\n", env=env)
     assert "What happens to king?" in r.output and "Right: king is fallen → game lost" in r.output
 
 
-def test_bad_lang_is_one_line_with_the_languages():
-    r = CliRunner().invoke(_app(), ["quiz", QUIZ[1], "--no-images", "--lang", "xx"])
+def test_bad_lang_is_one_line_with_the_languages(judge_app):
+    r = CliRunner().invoke(judge_app, ["quiz", QUIZ[1], "--no-images", "--lang", "xx"])
     assert r.exit_code == 2
     assert r.stderr.strip() == "error: --lang: unknown language 'xx'; available: de, en"
 
 
-def _match_app():
-    from kubb3d.cli.match import register as register_match
-
-    a = typer.Typer()
-
-    @a.callback()
-    def _main() -> None:
-        pass
-
-    register_match(a)
-    return a
-
-
-def test_match_play_by_play_in_german():
+def test_match_play_by_play_in_german(match_app):
     args = ["match", "--seed", "1", "--round-cap", "3"]
-    de = CliRunner().invoke(_match_app(), [*args, "--lang", "de"])
-    en = CliRunner().invoke(_match_app(), args)
+    de = CliRunner().invoke(match_app, [*args, "--lang", "de"])
+    en = CliRunner().invoke(match_app, args)
     assert de.exit_code == 0 and en.exit_code == 0, de.output + en.output
     de_lines, en_lines = de.stdout.splitlines(), en.stdout.splitlines()
     assert len(de_lines) == len(en_lines) > 10  # the same match, line for line

@@ -3,10 +3,8 @@
 import math
 from pathlib import Path
 
-import typer
 from typer.testing import CliRunner
 
-from kubb3d.cli.judge import register
 from kubb3d.handcheck import PhysicsHandCheck, equipment_for
 from kubb3d.quiz import INKAST_CHOICES, THROW_CHOICES, parse_answer
 from kubb3d.judge.rulings import Consequence
@@ -15,24 +13,13 @@ from kubb3d.snapshot import PieceState, Snapshot
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def _app():
-    a = typer.Typer()
-    register(a)
-
-    @a.callback()
-    def _main() -> None:
-        pass
-
-    return a
-
-
-def test_quiz_with_piped_answers(tmp_path):
+def test_quiz_with_piped_answers(judge_app, tmp_path):
     files = [
         str(ROOT / "scenarios" / "dm_leaning_on_field_kubb.toml"),
         str(ROOT / "scenarios" / "dm_king_felled_early.toml"),
     ]
     r = CliRunner().invoke(
-        _app(), ["quiz", *files, "--seed", "3", "--out", str(tmp_path)], input="4\ncounts as felled\n"
+        judge_app, ["quiz", *files, "--seed", "3", "--out", str(tmp_path)], input="4\ncounts as felled\n"
     )
     assert r.exit_code == 0, r.output
     assert "Score: 2 of 2" in r.output
@@ -47,12 +34,12 @@ def test_quiz_with_piped_answers(tmp_path):
     assert (tmp_path / pngs[0]).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
-def test_quiz_order_follows_seed_and_ends_on_eof(tmp_path):
+def test_quiz_order_follows_seed_and_ends_on_eof(judge_app, tmp_path):
     files = [
         str(ROOT / "scenarios" / n)
         for n in ("dm_leaning_on_field_kubb.toml", "dm_king_felled_early.toml", "dm_accident_wind.toml")
     ]
-    runs = [CliRunner().invoke(_app(), ["quiz", *files, "--seed", str(s), "--no-images"], input="") for s in (1, 1)]
+    runs = [CliRunner().invoke(judge_app, ["quiz", *files, "--seed", str(s), "--no-images"], input="") for s in (1, 1)]
     assert runs[0].output == runs[1].output
     assert "(end of input)" in runs[0].output and "Score: 0 of 0" in runs[0].output
 

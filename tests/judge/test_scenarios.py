@@ -4,10 +4,8 @@ import json
 from pathlib import Path
 
 import pytest
-import typer
 from typer.testing import CliRunner
 
-from kubb3d.cli.judge import register
 from kubb3d.scenario import ScenarioError, collect, load
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -15,15 +13,8 @@ SCENARIOS = ROOT / "scenarios"
 
 
 @pytest.fixture(scope="module")
-def app():
-    a = typer.Typer()
-    register(a)
-
-    @a.callback()
-    def _main() -> None:
-        pass
-
-    return a
+def app(judge_app):
+    return judge_app
 
 
 def test_library_has_at_least_40_scenarios_for_every_ruleset():
