@@ -29,11 +29,17 @@ Physical bookkeeping (kubb3d's choices):
 * Randomness: the generator of action number *i* (attempt *a*) is
   ``default_rng(SeedSequence(seed, spawn_key=(i, a)))``: no draw depends on earlier ones.
 
-Replay file (JSON lines, ``schema`` 1): a ``header`` line (configuration), ``world`` lines
+Replay file (JSON lines, ``schema`` 2): a ``header`` line (configuration), ``world`` lines
 (poses at each turn boundary, with the index of the next action), one ``action`` line per
 action (the action, its outcome, the events, the judge's rulings, and for every simulated
 throw its parameters, :class:`~kubb3d.throw.Release` and the trajectories decimated to
 :attr:`MatchConfig.trajectory_hz` and rounded to 0.1 mm / 1e-4), and an ``outcome`` line.
+An action line also says where the pieces are once the action is over, after the rules have
+cleared, raised, parked or placed pieces (``after``: the poses that differ from the record's
+last trajectory samples, or from the earlier records for pieces that did not move, and the
+pieces taken out of the world, ``gone``); a lag throw, simulated in a fresh world, gives that
+world's poses before the throw (``before``). A reader needs no rules to show the match:
+docs/viewer.md "What a replay records".
 """
 
 from __future__ import annotations
@@ -90,7 +96,7 @@ from kubb3d.throw import (
     throw_iter,
 )
 
-SCHEMA = 1
+SCHEMA = 2
 GLITCH_RETRIES = 3
 GLITCH_MARGIN_M = 20.0
 GLITCH_REST_SPEED = 1.0
@@ -184,6 +190,26 @@ def _r(v: float, nd: int) -> float:
 
 def _pose_list(pos, q) -> list[float]:
     return [float(x) for x in pos] + [float(x) for x in q]
+
+
+def _pose_rounded(pos, q) -> list[float]:
+    """A pose as the replay's trajectories keep it: rounded to 0.1 mm and 1e-4."""
+    return [_r(v, 4) for v in pos] + [_r(v, 4) for v in q]
+
+
+def poses_after(base: Mapping[str, list[float]], now: Mapping[str, list[float]]) -> dict:
+    """The ``after`` field of an action record: ``poses`` of the pieces of ``now`` whose pose is
+    not the one in ``base`` (what a reader has after the action's trajectories), ``gone`` the
+    pieces of ``base`` that are not in ``now``; empty keys left out (sorted: same bytes in every
+    process)."""
+    out: dict[str, Any] = {}
+    moved = {pid: p for pid, p in sorted(now.items()) if base.get(pid) != p}
+    gone = sorted(set(base) - set(now))
+    if moved:
+        out["poses"] = moved
+    if gone:
+        out["gone"] = gone
+    return out
 
 
 @dataclass(frozen=True)
@@ -412,6 +438,9 @@ class Match:
         )
         self._current: _Current | None = None
         self._step_throws: list[dict] = []
+        self._recorded: dict[str, list[float]] | None = None
+        """The poses a replay reader has after the last record (rounded), or None where no
+        action record needs ``after`` (no world yet, or after a lag throw's own world)."""
         unknown = sorted(set(self.human) - set(names))
         if unknown:
             raise ValueError(
@@ -530,6 +559,31 @@ class Match:
         )
         self._build(poses, sides)
         self.world_key = key
+        self._recorded = {pid: _pose_rounded(p[:3], p[3:]) for pid, p in poses.items()}
+
+    def _world_poses(self, world: World | None = None) -> dict[str, list[float]]:
+        """Rounded poses of every piece in ``world`` (default: the match's; kubbs, king, batons)."""
+        w = self.world if world is None else world
+        return {pid: _pose_rounded(*w.pose(pid)) for pid in sorted(w.piece_ids("kubb", "king", "baton"))}
+
+    def _after(self, extra: dict) -> dict:
+        """The ``after`` field of the action record being written (see :func:`poses_after`):
+        against the poses the reader has once it played the action's trajectories. A lag
+        throw's record brings its own world (``before`` and the private ``_final``)."""
+        final = extra.pop("_final", None)
+        if final is not None:
+            base = dict(extra["before"])
+            self._recorded = None  # the lag world is gone; the next world record sets it up
+        elif self._recorded is None or self.world is None:
+            return {}
+        else:
+            base = dict(self._recorded)
+            final = self._recorded = self._world_poses()
+        for th in extra.get("throws", ()):
+            for pid, arr in th["trajectory"]["poses"].items():
+                if arr:
+                    base[pid] = arr[-1]
+        return poses_after(base, final)
 
     def _save(self) -> tuple[dict, dict]:
         snap = self.world.snapshot()
@@ -693,6 +747,7 @@ class Match:
         ordered = causal_order(notes, events)
         self._emit(ordered)
         throws = self._take_throws()
+        after = self._after(extra)
         rec = {
             "type": "action",
             "i": self.action_index,
@@ -701,6 +756,8 @@ class Match:
             "events": [e.to_dict() for e in ordered],
             **extra,
         }
+        if after:
+            rec["after"] = after
         self._write(rec)
         self.action_index += 1
         out = self.state.outcome()
@@ -943,6 +1000,7 @@ class Match:
         notes: list[Event] = []
         holder, fresh = self._lag_world()
         w0 = holder["w"]
+        before = self._world_poses(w0)
         res, intended = yield from self._simulate_with_retries(
             self._maker(
                 a.side,
@@ -965,9 +1023,15 @@ class Match:
         dist = distance_to_king(res.final, "baton1")
         king = res.final[KING_ID]
         felled = king.tilt > KING_FELLED_TILT
+        extra = self._lag_extra(res, intended, before, holder["w"])
         holder["w"].close()
         inside = self.pitch.in_pitch(*res.final["baton1"].position[:2])
-        return LagResult(dist if inside else None, felled), {"throws": [self._throw_record(res, intended)]}, notes
+        return LagResult(dist if inside else None, felled), extra, notes
+
+    def _lag_extra(self, res: ThrowResult, intended, before: dict, world: World) -> dict:
+        """A lag throw's record fields: its throw, the poses of its fresh world before it
+        (``before``) and at rest (``_final``, for :meth:`_after`)."""
+        return {"throws": [self._throw_record(res, intended)], "before": before, "_final": self._world_poses(world)}
 
     def _lag_flick(self, a: LagThrow):
         """Kubbuteo's start (kubb3d's choice, :mod:`kubb3d.rules.kubbuteo`): a baton flicked from
@@ -975,6 +1039,7 @@ class Match:
         player = self.players[self.state.player_at(a.side)]
         notes: list[Event] = []
         holder, fresh = self._lag_world()
+        before = self._world_poses(holder["w"])
         res, intended = yield from self._simulate_with_retries(
             self._maker(
                 a.side,
@@ -991,9 +1056,11 @@ class Match:
             notes,
             a.side,
         )
-        holder["w"].close()
         if res is None:
+            holder["w"].close()
             return LagResult(None, False), {}, notes
+        extra = self._lag_extra(res, intended, before, holder["w"])
+        holder["w"].close()
         b, king = res.final["baton1"], res.final[KING_ID]
         felled = king.tilt > KING_FELLED_TILT
         on_board = b.position[2] > 0 and self.pitch.in_pitch(*b.position[:2])
@@ -1003,7 +1070,7 @@ class Match:
             - b.half_extents[0]
             - king.half_extents[0],
         )
-        return LagResult(dist if on_board else None, felled), {"throws": [self._throw_record(res, intended)]}, notes
+        return LagResult(dist if on_board else None, felled), extra, notes
 
     def _start_round_if_needed(self) -> None:
         s = self.state
@@ -1317,6 +1384,7 @@ class Match:
             except (ValueError, PhysicsGlitch) as exc:
                 raise ReplayError(f"{path}:{cut_line}: poses: cannot build the world: {exc}") from None
             m.world_key = (boundary.set, boundary.turn)
+            m._recorded = {pid: _pose_rounded(p[:3], p[3:]) for pid, p in boundary.poses.items()}
         m.events = list(m.state.events)
         keep = lines[:cut_line]
         # atomic: a kill at any moment leaves the old replay or the cut one, never a torn file

@@ -1,4 +1,4 @@
-"""The one reader of match replay files (JSON lines, schema 1; see :mod:`kubb3d.match`).
+"""The one reader of match replay files (JSON lines, schema 2; see :mod:`kubb3d.match`).
 
 A replay is input like any other file: every record is validated with pydantic before a
 match is resumed (:meth:`kubb3d.match.Match.resume`) or shown (:mod:`kubb3d.viewer.replay`).
@@ -18,7 +18,11 @@ from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationError, f
 
 from kubb3d.rules.core import DEFAULT_ROUND_CAP
 
-SCHEMA = 1
+SCHEMA = 2
+"""Replay format version. 2: action records say where the pieces are after the action
+(``after``, ``before``). Schema 1 files are refused in one line (they lack those poses, and a
+reader would have to redo the rules to show them; docs/viewer.md "What a replay records")."""
+OLD_SCHEMAS = {1: "it does not record where the pieces are after each action"}
 MAX_POSITION_M = 100.0
 """Largest |coordinate| of a recorded pose, m (pitches are at most a few tens of metres)."""
 
@@ -111,7 +115,7 @@ class HeaderRecord(BaseModel):
     model_config = ConfigDict(extra="allow")
 
     type: Literal["header"]
-    schema_: Literal[1] = Field(alias="schema")
+    schema_: Literal[2] = Field(alias="schema")
     config: ConfigRecord | None = None
     """None only in files for viewing (a match cannot be resumed without it)."""
 
@@ -123,6 +127,15 @@ def _pose_ok(p: list[float]) -> list[float]:
     if abs(n - 1.0) > 1e-3:
         raise ValueError(f"quaternion of length {n:.3g}, expected a unit quaternion")
     return p
+
+
+def _poses_ok(v: dict[str, list[float]] | None) -> dict[str, list[float]] | None:
+    for pid, pose in (v or {}).items():
+        try:
+            _pose_ok(pose)
+        except ValueError as exc:
+            raise ValueError(f"{pid}: {exc}") from None
+    return v
 
 
 Pose7 = Annotated[list[Finite], Field(min_length=7, max_length=7)]
@@ -141,9 +154,21 @@ class WorldRecord(BaseModel):
     @field_validator("poses")
     @classmethod
     def _poses(cls, v: dict[str, list[float]]) -> dict[str, list[float]]:
-        for pose in v.values():
-            _pose_ok(pose)
-        return v
+        return _poses_ok(v) or {}
+
+
+class AfterRecord(BaseModel):
+    """Where the pieces are once an action is over (see :func:`kubb3d.match.poses_after`)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    poses: dict[str, Pose7] = {}
+    gone: list[str] = []
+
+    @field_validator("poses")
+    @classmethod
+    def _poses(cls, v: dict[str, list[float]]) -> dict[str, list[float]]:
+        return _poses_ok(v) or {}
 
 
 class ActionRecord(BaseModel):
@@ -153,6 +178,13 @@ class ActionRecord(BaseModel):
     i: StrictInt = Field(ge=0)
     action: dict[str, Any]
     outcome: dict[str, Any] | None = None
+    before: dict[str, Pose7] | None = None
+    after: AfterRecord | None = None
+
+    @field_validator("before")
+    @classmethod
+    def _before(cls, v: dict[str, list[float]] | None) -> dict[str, list[float]] | None:
+        return _poses_ok(v)
 
 
 class OutcomeRecord(BaseModel):
@@ -215,8 +247,10 @@ def read_replay(path: str | Path) -> Replay:
     n0, head = docs[0]
     if head.get("schema") != SCHEMA:
         s = head.get("schema")
+        why = OLD_SCHEMAS.get(s) if isinstance(s, int) else None
         raise ReplayError(
             f"{path}:{n0}: replay schema {s if isinstance(s, (int, float)) else type(s).__name__}, expected {SCHEMA}"
+            + (f" ({why}; play the match again with kubb3d match --replay)" if why else "")
         )
     try:
         header = HeaderRecord.model_validate(head)

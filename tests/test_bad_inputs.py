@@ -102,6 +102,8 @@ CASES: list[tuple[str, str]] = [
     ("view {d}/replay_world_overlap.jsonl", "A1 and A2 overlap"),
     ("view {d}/replay_view_king_overlap.jsonl", "B3 and king overlap"),
     ("view {d}/replay_world_far_pose.jsonl", ":2"),
+    ("view {d}/replay_schema_1.jsonl", "replay schema 1, expected 2"),
+    ("match --resume {d}/replay_schema_1.jsonl", "replay schema 1, expected 2"),
     ("match --resume {d}/empty.toml", "replay"),
     ("match --resume {d}/not_a_spec.txt", "not a JSON line"),
     ("match --resume {d}/no-such.jsonl", "no-such.jsonl"),

@@ -1,18 +1,17 @@
 """Files the viewer can show: match replays (``kubb3d match --replay``) and scenario files.
 
-A match replay (JSON lines, schema 1, see :mod:`kubb3d.match`) becomes a
-:class:`~kubb3d.viewer.scene.Timeline`:
+A match replay (JSON lines, schema 2, see :mod:`kubb3d.match`) becomes a
+:class:`~kubb3d.viewer.scene.Timeline`. The viewer owns no rules: it reads poses.
 
 * a ``world`` record (turn boundary) is a still segment that sets every kubb and the king
   to the recorded poses and collects the batons;
-* every simulated throw of an ``action`` record (baton throw, king throw, lag throw, inkast,
-  penalty kubb) is a segment playing its recorded trajectory from the current poses; the
-  action's rulings are shown on its last throw, and the pieces the judge stands up again
-  (``raise here`` with a raised pose; ``raise at original spot`` of a foul at once) are
-  animated to their raised poses;
-* after an inkast, invalid and stößel kubbs are picked up (laid behind the baseline like the
-  match engine does) until thrown or placed; a ``place_kubb`` action stands the kubb at its
-  position.
+* every simulated throw of an ``action`` record (baton throw or flick, king throw, lag throw,
+  inkast, penalty kubb) is a segment playing its recorded trajectory from the current poses
+  (a lag throw from its own fresh world's, the record's ``before``); the action's rulings are
+  shown on its last throw, and the pieces the match moved once the action was over (the
+  record's ``after``: raised, set back, parked, placed) are animated there; pieces the match
+  took out of its world (``gone``: a flicked baton, a tie-break kubb) are hidden from then on;
+* an action without throws that moves pieces (a placement) is a still segment.
 
 Pure Python + numpy: no OpenGL here.
 """
@@ -28,10 +27,6 @@ import numpy as np
 from kubb3d.pitch import KING_ID, Pitch
 from kubb3d.viewer.hud import outcome_line
 from kubb3d.viewer.scene import PieceView, Scene, Segment, Timeline
-
-LYING = (0.0, float(np.sin(np.pi / 4)), 0.0, float(np.cos(np.pi / 4)))
-"""quat_xyzw of a kubb lying on its side, long axis along x."""
-
 
 from kubb3d.replay import ReplayError  # noqa: E402  (one error type for every replay reader)
 
@@ -50,6 +45,20 @@ def _rulings(judgement: dict | None, outcome: dict | None) -> tuple:
             continue
         out.append(SimpleNamespace(piece=r["piece"], status=r.get("status", "?"), consequence=r.get("consequence", "none"), rules=tuple(r.get("rules", ())), reason=r.get("reason", ""), raised_pose=r.get("raised_pose")))
     return tuple(out)
+
+
+def _pose_dict(d: dict) -> dict[str, np.ndarray]:
+    """id → pose (7,) of a record's ``poses`` mapping.
+
+    Raises:
+        ValueError: a pose that is not 7 numbers."""
+    out = {}
+    for pid, p in d.items():
+        arr = np.asarray(p, dtype=float)
+        if arr.shape != (7,):
+            raise ValueError(f"pose of {pid} must have 7 numbers")
+        out[pid] = arr
+    return out
 
 
 def _snake(name: str) -> str:
@@ -127,45 +136,16 @@ class TimelineBuilder:
         # a replay's header gives the pitch's length and width; the baselines' inset is the
         # equipment set's (Kubbuteo: 3.5 in, KT "Equipment")
         self.pitch = Pitch(**{"baseline_inset": self.eq.baseline_inset, **header.get("pitch", {})})
-        eq, pitch = self.eq, self.pitch
         self.poses: dict[str, np.ndarray] = {}
         self.kinds: dict[str, str] = {}
         self.sides: dict[str, str] = {}
         self.hidden: set[str] = set()
-        self.round_start: dict[str, np.ndarray] = {}
-        self.round_key: tuple | None = None
         self.set_no = self.turn_no = 0
-        self.all_kubbs: list[str] = []
         self.segments: list[Segment] = []
-        # the standard set-up (before the first turn record: lag throws use it)
-        self.standard = {kid: np.array((x, y, eq.kubb.height / 2, 0.0, 0.0, 0.0, 1.0)) for side in ("A", "B") for kid, (x, y) in pitch.baseline_kubb_positions(side).items()}
-        self.standard[KING_ID] = np.array((0.0, 0.0, eq.king.height / 2, 0.0, 0.0, 0.0, 1.0))
-        for pid, p in self.standard.items():
-            self.poses[pid] = p.copy()
-            self.kinds[pid] = "king" if pid == KING_ID else "kubb"
-            if pid != KING_ID:
-                self.all_kubbs.append(pid)
-                self.sides[pid] = pid[0]
 
     @staticmethod
     def kind_of(pid: str) -> str:
         return "king" if pid == KING_ID else ("baton" if pid.startswith("baton") else "kubb")
-
-    def _park(self, kid: str, half: str) -> None:
-        """Lay a picked-up kubb aside behind the end of ``half``: on the grass 1.5 m behind the
-        baseline, or on the floor behind a table-top board (the same place, scaled)."""
-        from kubb3d.equipment import LYING_DISK_KUBB
-        from kubb3d.viewer.camera import view_scale
-
-        slot = sorted(self.all_kubbs).index(kid) if kid in self.all_kubbs else 0
-        k = view_scale(self.pitch)
-        x = self.pitch.baseline_x(half) - self.pitch.forward(half) * 1.5 * k
-        y = (-2.25 + 0.5 * slot) * k
-        board = self.eq.board
-        if board is None:
-            self.poses[kid] = np.array((x, y, self.eq.kubb.width / 2, *LYING))
-        else:
-            self.poses[kid] = np.array((x, y, -board.table_height + self.eq.kubb.thickness / 2, *LYING_DISK_KUBB))
 
     def _info(self, lines_=(), flags=(), line_x=None) -> dict:
         return {"hidden": set(self.hidden), "lines": [f"set {self.set_no}, turn {self.turn_no}", *lines_], "flags": list(flags), "throwing_line": line_x}
@@ -196,17 +176,13 @@ class TimelineBuilder:
     def live_throw(self, th: dict, label: str, line_x: float | None = None) -> Segment:
         """The segment of one throw of an action still under way (a kubb of a person's
         inkast), played from the current poses without rulings."""
-        return self._throw(th, label, line_x, (), False, "", {})
+        return self._throw(th, label, line_x)
 
     def _world(self, rec: dict) -> None:
         self.set_no, self.turn_no = rec.get("set", self.set_no), rec.get("turn", self.turn_no)
-        new = {pid: np.asarray(p, dtype=float) for pid, p in rec["poses"].items()}
-        for pid, p in new.items():
-            if p.shape != (7,):
-                raise ValueError(f"pose of {pid} must have 7 numbers")
+        new = _pose_dict(rec["poses"])
+        for pid in new:
             self.kinds.setdefault(pid, self.kind_of(pid))
-            if self.kinds[pid] == "kubb" and pid not in self.all_kubbs:
-                self.all_kubbs.append(pid)
         gone = {pid for pid in self.poses if self.kinds.get(pid) in ("kubb", "king") and pid not in new}
         start = {k: v.copy() for k, v in self.poses.items()}
         self.poses.update(new)
@@ -214,7 +190,10 @@ class TimelineBuilder:
         self.hidden = {pid for pid, k in self.kinds.items() if k == "baton"} | gone
         self._add(Segment(f"set {self.set_no}, turn {self.turn_no}: pieces set up", {**start, **{k: v.copy() for k, v in self.poses.items()}}, info=self._info()))
 
-    def _throw(self, th: dict, label: str, line_x, rulings: tuple, last: bool, atype: str, round_start: dict) -> Segment:
+    def _throw(self, th: dict, label: str, line_x, rulings: tuple = (), after: dict[str, np.ndarray] | None = None) -> Segment:
+        """The segment of one throw, from the current poses; ``after``: the poses the match put
+        pieces at once the action was over, animated after the rest (the judge's raising, a
+        kubb parked or set back)."""
         poses, kinds = self.poses, self.kinds
         piece = th["piece"]
         kinds.setdefault(piece, self.kind_of(piece))
@@ -230,86 +209,48 @@ class TimelineBuilder:
         if piece in tposes and len(tposes[piece]):
             start[piece] = tposes[piece][0].copy()
         flags = [f"ILLEGAL ({v.get('rule', '?')}): {v.get('reason', '')}" for v in th.get("violations", [])]
-        raised = {}
         end = {k: v.copy() for k, v in start.items()}
         for pid, arr in tposes.items():
             if len(arr):
                 end[pid] = arr[-1].copy()
-        if last:
-            for r in rulings:
-                if r.raised_pose and r.consequence in ("raise here", "place freely") and r.piece in end:
-                    rp = r.raised_pose
-                    raised[r.piece] = np.array((*rp["position_m"], *rp["quat_xyzw"]), dtype=float)
-                elif r.consequence == "raise at original spot" and r.piece in round_start and atype in ("baton_throw", "king_throw") and not th.get("legal", True):
-                    raised[r.piece] = round_start[r.piece].copy()
+        raised = {pid: p.copy() for pid, p in (after or {}).items() if pid in end}
         info = self._info(flags=flags, line_x=line_x)
         info["throw"] = throw_facts(th, times, tposes, start)
-        seg = self._add(Segment(label, start, times, tposes, end, raised, rulings if last else (), piece, info))
+        seg = self._add(Segment(label, start, times, tposes, end, raised, rulings, piece, info))
         poses.update(end)
-        poses.update(raised)
         return seg
 
     def _action(self, rec: dict, shown: int) -> None:
-        poses = self.poses
+        """The segments of an action record: its throws played from the current poses (a lag
+        throw from its own world's, ``before``), then the pieces where the match put them
+        (``after``: moved ones animated at the end of the last throw, ``gone`` ones hidden)."""
         action = rec.get("action") or {}
-        atype = _snake(action.get("type", ""))
         throws = rec.get("throws") or []
         rulings = _rulings(rec.get("judgement"), rec.get("outcome"))
         label = _describe(action)
         line_x = action.get("line_x")
-        if atype in ("baton_throw", "king_throw") and (self.set_no, self.turn_no) != self.round_key:
-            self.round_key = (self.set_no, self.turn_no)
-            self.round_start = {k: v.copy() for k, v in poses.items() if self.kinds.get(k) in ("kubb", "king")}
-        before = {k: v.copy() for k, v in poses.items()}
-        lag = atype == "lag_throw"
-        if lag:
-            # each lag throw is simulated in a fresh standard world (DM §3)
-            for pid, p in self.standard.items():
-                poses[pid] = p.copy()
+        before = rec.get("before")
+        if before is not None:
+            new = _pose_dict(before)
+            self.hidden |= set(self.poses) - set(new)
+            self.poses.update(new)
+            self.hidden -= set(new)
+        after = rec.get("after") or {}
+        moved = _pose_dict(after.get("poses") or {})
+        for pid in moved:
+            self.kinds.setdefault(pid, self.kind_of(pid))
+        n0 = len(self.segments)
         for j, th in enumerate(throws):
             if j < shown:
                 continue  # played live while the action was under way; the poses followed
             tag = f" ({j + 1}/{len(throws)})" if len(throws) > 1 else ""
-            self._throw(th, label + tag, line_x, rulings, j == len(throws) - 1, atype, self.round_start)
-            if lag:
-                for pid, p in self.standard.items():
-                    poses[pid] = p.copy()
-        if self.eq.board is not None and atype in ("baton_throw", "king_throw"):
-            self._clear_board(rec, before)
-        if atype in ("inkast", "penalty_throw"):
-            out = rec.get("outcome") or {}
-            valid = set((out.get("valid") or {}).keys()) if isinstance(out.get("valid"), dict) else set(out.get("valid") or [])
-            into = "B" if action.get("side", action.get("from_side", "A")) == "A" else "A"
-            if atype == "penalty_throw":
-                into = "B" if action.get("from_side", "A") == "A" else "A"
-            for kid in action.get("kubbs", [action.get("kubb")] if action.get("kubb") else []):
-                if kid and kid not in valid and kid in poses:
-                    self._park(kid, into)
-        if atype == "place_kubb" and action.get("kubb") and action.get("position"):
-            x, y = action["position"]
-            poses[action["kubb"]] = np.array((x, y, self.eq.kubb.height / 2, 0.0, 0.0, 0.0, 1.0))
-            self.hidden.discard(action["kubb"])
-            self._add(Segment(label, {k: v.copy() for k, v in poses.items()}, info=self._info()))
-        if atype == "remove_tie_break_kubb" and action.get("kubb"):
-            self.hidden.add(action["kubb"])
-
-    def _clear_board(self, rec: dict, before: dict[str, np.ndarray]) -> None:
-        """After a flick on a table-top board, as the match does (``KT rules``: "after each flick,
-        keep the playing area clear by removing the baton and any knocked over kubbs"): the baton
-        and the knocked kubbs leave the view (they come back where the next record puts them),
-        kubbs knocked early stand again at their round-start spots, and the flicker's own kubbs
-        knocked by his flick stand again where they stood before it."""
-        action, out = rec.get("action") or {}, rec.get("outcome") or {}
-        for th in rec.get("throws") or []:
-            self.hidden.add(th["piece"])
-        self.hidden.update(out.get("felled") or ())
-        for kid in out.get("raise_again") or ():
-            if kid in self.round_start:
-                self.poses[kid] = self.round_start[kid].copy()
-        side = action.get("side")
-        for kid, pose in before.items():
-            if self.sides.get(kid) == side and self.kinds.get(kid) == "kubb" and kid not in self.hidden:
-                self.poses[kid] = pose
+            last = j == len(throws) - 1
+            self._throw(th, label + tag, line_x, rulings if last else (), moved if last else None)
+        self.poses.update({k: v.copy() for k, v in moved.items()})
+        self.hidden -= set(moved)
+        self.hidden |= set(after.get("gone") or ())
+        if len(self.segments) == n0 and moved:  # a placement; a person's live throws
+            self._add(Segment(label, {k: v.copy() for k, v in self.poses.items()}, rulings=rulings, info=self._info()))
 
     def scene(self) -> Scene:
         """A scene with every piece seen so far, at its latest pose; every segment learns the

@@ -138,7 +138,7 @@ def test_replay_file_errors(tmp_path):
     with pytest.raises(ReplayError, match="no header"):
         load_replay(bad)
     bad.write_text(
-        json.dumps({"type": "header", "schema": 1, "equipment": "standard", "pitch": {"length": 8, "width": 5}})
+        json.dumps({"type": "header", "schema": 2, "equipment": "standard", "pitch": {"length": 8, "width": 5}})
         + "\n"
         + json.dumps({"type": "world", "poses": {"A1": [1, 2]}})
         + "\n"
