@@ -598,9 +598,7 @@ def simulate_iter(
     world.settle_forces()
     final = world.snapshot()
     world.sleep_all()
-    yield ThrowFrame(
-        piece, rest_time, {pid: (p.position, p.quat_xyzw) for pid, p in final.pieces.items()}, final=True
-    )
+    yield ThrowFrame(piece, rest_time, {pid: (p.position, p.quat_xyzw) for pid, p in final.pieces.items()}, final=True)
 
     for pid, (p0, q0) in start.items():
         p1, q1 = final[pid].position, final[pid].quat_xyzw
@@ -1146,7 +1144,6 @@ class FlickParams:
         _check_side_and_numbers(self, ("lateral", "behind_line", "speed", "azimuth_deg", "spin_rps", "offset"))
         if self.speed <= 0:
             raise ValueError(f"speed must be > 0 m/s, got {self.speed}")
-
 
 
 def release_from_flick(world: World, params: FlickParams, kind: str = "baton") -> Release:

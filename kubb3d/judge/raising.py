@@ -585,8 +585,7 @@ def judge_inkast(after: Snapshot, ctx: InkastContext, params: JudgeParams | None
             continue
         if kid in stossel:
             why = msg(
-                "{piece} lies on {others} and from its theoretical position it would not stand fully "
-                "inside the field",
+                "{piece} lies on {others} and from its theoretical position it would not stand fully inside the field",
                 piece=kid,
                 others=ids(a.supporters),
             )
