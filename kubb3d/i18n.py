@@ -89,7 +89,7 @@ class Translator:
         """``text`` in this language: a :class:`Msg` rendered from its translated template and
         parameters (nested messages translated too), any other string looked up as a whole."""
         if isinstance(text, Msg):
-            return render(text, self.gettext, decimal_comma=self.lang in DECIMAL_COMMA)
+            return render(text, self.gettext, decimal_comma=self.lang in DECIMAL_COMMA, ngettext_=self.catalog.ngettext)
         return self.gettext(text) if text else text
 
 
@@ -104,14 +104,19 @@ class _CommaFormatter(string.Formatter):
 _COMMA = _CommaFormatter()
 
 
-def render(message: Msg, gettext_: Any, *, decimal_comma: bool = False) -> str:
+def render(message: Msg, gettext_: Any, *, decimal_comma: bool = False, ngettext_: Any = None) -> str:
     """``message`` made from ``gettext_(template)`` and its parameters, nested ``Msg``
-    parameters rendered the same way; plain-string parameters (piece ids) are kept."""
+    parameters rendered the same way; plain-string parameters (piece ids) are kept. A message
+    with a count (:func:`~kubb3d.judge.messages.nmsg`) takes its form from
+    ``ngettext_(singular, plural, n)`` (without one: its English form)."""
     params = {
-        k: render(v, gettext_, decimal_comma=decimal_comma) if isinstance(v, Msg) else v
+        k: render(v, gettext_, decimal_comma=decimal_comma, ngettext_=ngettext_) if isinstance(v, Msg) else v
         for k, v in message.params.items()
     }
-    template = str(gettext_(message.template))
+    if message.forms is not None and ngettext_ is not None:
+        template = str(ngettext_(*message.forms))
+    else:
+        template = str(gettext_(message.template))
     return _COMMA.vformat(template, (), params) if decimal_comma else template.format(**params)
 
 

@@ -54,7 +54,7 @@ from typing import Any, Callable, Collection, Generator, Mapping
 
 import numpy as np
 
-from kubb3d.judge.messages import known, msg, piece_name
+from kubb3d.judge.messages import known, msg, nmsg, piece_name
 from kubb3d.files import ExclusiveFile, rewrite_locked
 import kubb3d.judge
 from kubb3d.judge.rulings import Consequence, Pose
@@ -914,7 +914,13 @@ class Match:
             text = msg("physics glitch ({reason}): world restored, throw repeated", reason=reason)
             notes.append(self._note("glitch", text, (self.ruleset.book.glitch,), side))
             restore()
-        text = msg("{n} glitches in a row: the throw counts as a throw without effect", n=GLITCH_RETRIES + 1)
+        n = GLITCH_RETRIES + 1
+        text = nmsg(
+            "{n} glitch in a row: the throw counts as a throw without effect",
+            "{n} glitches in a row: the throw counts as a throw without effect",
+            n,
+            n=n,
+        )
         notes.append(self._note("glitch", text, (), side))
         return None, None
 

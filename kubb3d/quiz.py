@@ -20,7 +20,7 @@ from typing import Callable, Sequence
 import numpy as np
 
 from kubb3d.i18n import ENGLISH, Translator
-from kubb3d.judge.messages import N_, msg, piece_name
+from kubb3d.judge.messages import N_, msg, nmsg, piece_name
 from kubb3d.judge.rulebook import get_rulebook
 from kubb3d.judge.rulings import Consequence
 
@@ -87,8 +87,10 @@ def run_quiz(
     right = asked = 0
     say(
         tr(
-            msg(
+            nmsg(
+                "Referee quiz: {count} scenario (seed {seed}). Answer with a number or the consequence's name.",
                 "Referee quiz: {count} scenarios (seed {seed}). Answer with a number or the consequence's name.",
+                len(order),
                 count=len(order),
                 seed=seed,
             )

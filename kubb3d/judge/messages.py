@@ -7,7 +7,10 @@ parameters, so a program at the edge (the command line, the 3D view, the quiz) c
 same sentence in another language (:func:`kubb3d.i18n.render`, docs/german.md). Nothing here
 knows about languages: there is no language state in the judge.
 
-``N_`` only marks a literal for the catalog extractor and returns it unchanged.
+``N_`` only marks a literal for the catalog extractor and returns it unchanged; ``Nn_`` marks
+a singular and plural pair. Where a count is printed, :func:`nmsg` keeps both forms and the
+count, so each language picks its own form (gettext ``ngettext`` and the catalog's
+``Plural-Forms``; English: the singular for 1, else the plural).
 """
 
 from __future__ import annotations
@@ -18,6 +21,11 @@ from typing import Any, Iterable, Mapping
 def N_(text: str) -> str:
     """Mark ``text`` as translatable (returned as it is; the extractor collects it)."""
     return text
+
+
+def Nn_(singular: str, plural: str) -> tuple[str, str]:
+    """Mark a singular and plural pair of templates as translatable (returned as they are)."""
+    return singular, plural
 
 
 class Msg(str):
@@ -35,6 +43,8 @@ class Msg(str):
 
     template: str
     params: Mapping[str, Any]
+    forms: tuple[str, str, int] | None = None
+    """Of a message with a count (:func:`nmsg`): (singular, plural, count); else None."""
 
     def __new__(cls, template: str, /, **params: Any) -> Msg:
         self = super().__new__(cls, template.format(**params) if params else template.format())
@@ -43,16 +53,25 @@ class Msg(str):
         return self
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (_rebuild, (self.template, dict(self.params)))
+        return (_rebuild, (self.template, dict(self.params), self.forms))
 
 
-def _rebuild(template: str, params: dict[str, Any]) -> Msg:
-    return Msg(template, **params)
+def _rebuild(template: str, params: dict[str, Any], forms: tuple[str, str, int] | None = None) -> Msg:
+    return Msg(template, **params) if forms is None else nmsg(forms[0], forms[1], forms[2], **params)
 
 
 def msg(template: str, /, **params: Any) -> Msg:
     """A :class:`Msg` (the name the catalog extractor looks for)."""
     return Msg(template, **params)
+
+
+def nmsg(singular: str, plural: str, n: int, /, **params: Any) -> Msg:
+    """A :class:`Msg` with a count: in English ``singular`` when ``n`` is 1, else ``plural``;
+    rendered in another language with that language's form for ``n`` (``ngettext``). The
+    count is passed on as a named parameter too where the templates print it."""
+    m = Msg(singular if n == 1 else plural, **params)
+    m.forms = (singular, plural, int(n))
+    return m
 
 
 def piece_name(piece_id: str) -> str:

@@ -56,7 +56,7 @@ from types import EllipsisType
 from typing import Any, Iterable, Mapping, Sequence, cast
 
 from kubb3d.equipment import get_set
-from kubb3d.judge.messages import N_, Msg, concat, ids, join, msg
+from kubb3d.judge.messages import N_, Msg, Nn_, concat, ids, join, msg, nmsg
 from kubb3d.judge.rulebook import Rulebook, get_rulebook, rulebook_names
 from kubb3d.judge.rulings import Pose
 from kubb3d.pitch import BATON_IDS, SIDES, Pitch, Side, as_side, opponent
@@ -453,8 +453,10 @@ class Ruleset:
         penalty: ``throw`` (``DM §6``) or ``place`` (``WS basic rule 11``).
         min_king_distance_m: a placed penalty kubb's centre at least this far from the king.
         time: the time model.
-        penalty_words: play-by-play line for kubbs that become penalty kubbs (``{kubbs}``: their
-            ids, ``{s}``: a plural s).
+        flicks: the batons and kubbs are flicked, not thrown (``KT rules``: "flicking",
+            "after each flick"): the play-by-play names lag, baton and king flicks.
+        penalty_words: play-by-play line for kubbs that become penalty kubbs, for one kubb and
+            for several (``{kubbs}``: their ids).
         advance_line: referee option (:mod:`kubb3d.judge.options`): the advance line passes
             through the field kubb's ``centre`` or its ``front edge`` (towards the centre line).
         penalty_distance: referee option: ``min_king_distance_m`` is measured ``centre`` to
@@ -473,7 +475,8 @@ class Ruleset:
     penalty: str = "throw"
     min_king_distance_m: float = 0.0
     time: TimeModel = field(default_factory=TimeModel)
-    penalty_words: str = N_("{kubbs} invalid twice: penalty kubb{s}")
+    flicks: bool = False
+    penalty_words: tuple[str, str] = Nn_("{kubbs} invalid twice: penalty kubb", "{kubbs} invalid twice: penalty kubbs")
     advance_line: str = "centre"
     penalty_distance: str = "centre"
 
@@ -963,15 +966,12 @@ class MatchState:
         self.lag_results[a.side] = r
         d = msg("off the pitch") if r.distance is None else msg("{d_m:.3f} m from the king", d_m=r.distance)
         who = self.player_at(a.side)
+        lag = {"player": who, "end": a.side, "where": d, "felled": msg(", king felled") if r.king_felled else ""}
         self._emit(
             "lag",
-            msg(
-                "{player} lag throw from end {end}: {where}{felled}",
-                player=who,
-                end=a.side,
-                where=d,
-                felled=msg(", king felled") if r.king_felled else "",
-            ),
+            msg("{player} lag flick from end {end}: {where}{felled}", **lag)
+            if rs.flicks
+            else msg("{player} lag throw from end {end}: {where}{felled}", **lag),
             (rs.cite("lag"),),
             a.side,
             who,
@@ -993,10 +993,16 @@ class MatchState:
             tie = rs.lag_tie_winner(self)
             winner_side = None if tie is None else self.end_of[tie]
             if winner_side is None:
-                self._emit("lag", msg("lag throw tied: repeated"), (rs.cite("lag"),))
+                tied = msg("lag flick tied: repeated") if rs.flicks else msg("lag throw tied: repeated")
+                self._emit("lag", tied, (rs.cite("lag"),))
                 return
         winner = self.player_at(winner_side)
-        self._emit("lag", msg("{player} wins the lag throw", player=winner), (rs.cite("lag"),), winner_side, winner)
+        won = (
+            msg("{player} wins the lag flick", player=winner)
+            if rs.flicks
+            else msg("{player} wins the lag throw", player=winner)
+        )
+        self._emit("lag", won, (rs.cite("lag"),), winner_side, winner)
         self._after_lag(winner)
 
     def _after_lag(self, winner: str) -> None:
@@ -1126,8 +1132,10 @@ class MatchState:
         s = self._side()
         self._emit(
             "turn",
-            msg(
+            nmsg(
+                "turn {n}: {player} (end {end}) with {batons} baton",
                 "turn {n}: {player} (end {end}) with {batons} batons",
+                self.batons_left,
                 n=self.turn_no,
                 player=self.player_at(s),
                 end=s,
@@ -1171,7 +1179,7 @@ class MatchState:
             self.penalty_number = 0
             self._emit(
                 "penalty",
-                Msg(rs.penalty_words, kubbs=", ".join(bad), s="s" if len(bad) > 1 else ""),
+                nmsg(*rs.penalty_words, len(bad), kubbs=", ".join(bad)),
                 (rs.cite("penalty"),),
                 s,
             )
@@ -1404,11 +1412,18 @@ class MatchState:
             if k is not None and k.standing and kid not in self.raise_at_end:
                 k.pose = pose
         where = {"n": self.batons_thrown, "baton": a.baton, "x": a.line_x}
-        what = (
-            msg("king throw {n} ({baton}, line x = {x:.2f} m)", **where)
-            if king
-            else msg("throw {n} ({baton}, line x = {x:.2f} m)", **where)
-        )
+        if rs.flicks:  # KT rules: "flicks the six batons"
+            what = (
+                msg("king flick {n} ({baton}, line x = {x:.2f} m)", **where)
+                if king
+                else msg("flick {n} ({baton}, line x = {x:.2f} m)", **where)
+            )
+        else:
+            what = (
+                msg("king throw {n} ({baton}, line x = {x:.2f} m)", **where)
+                if king
+                else msg("throw {n} ({baton}, line x = {x:.2f} m)", **where)
+            )
         pieces: list[str] = list(counted)
         if r.winner is not None or r.loser is not None:
             pieces.append(msg("the king"))  # the king fell (DM §1, §10)

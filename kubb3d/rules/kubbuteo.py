@@ -58,7 +58,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Sequence
 
-from kubb3d.judge.messages import N_, msg
+from kubb3d.judge.messages import Nn_, msg
 from kubb3d.equipment import INCH, DiskPiece, get_set
 from kubb3d.judge.citations import KT_RULES
 from kubb3d.pitch import Pitch, Side
@@ -106,7 +106,11 @@ class Kubbuteo(Ruleset):
             set_break_s=30.0,
         )
     )
-    penalty_words: str = N_("{kubbs} misflicked after the one allowed misflick: placed by the receiving player")
+    flicks: bool = True
+    penalty_words: tuple[str, str] = Nn_(
+        "{kubbs} misflicked after the one allowed misflick: placed by the receiving player",
+        "{kubbs} misflicked after the one allowed misflick: placed by the receiving player",
+    )
 
     def batons_for_turn(self, turn_no: int) -> int:
         """``KT rules``: "the six batons" every turn (no 2-4-6 opening)."""

@@ -40,7 +40,7 @@ from typing import Any, Callable, Generator
 import numpy as np
 
 from kubb3d.i18n import ENGLISH, Translator
-from kubb3d.judge.messages import N_, Msg, concat, join, known, msg
+from kubb3d.judge.messages import N_, Msg, concat, join, known, msg, nmsg
 from kubb3d.pitch import KING_ID, opponent
 from kubb3d.rules import Phase
 from kubb3d.viewer.controls import SPEED_MAX, SPEED_MIN, Controller, FlickControls, ThrowControls
@@ -168,7 +168,7 @@ def state_lines(state, person: str, flick: bool = False) -> list[str]:
             standing = s.standing_in(half)
             felled = len(s.felled_in(half))
             field = sum(1 for k in standing if not k.baseline)
-            per.append(concat(f"{half} ({owner}) {len(standing)}", msg(" incl. {n} field", n=field) if field else "", msg(", {n} felled", n=felled) if felled else ""))
+            per.append(concat(f"{half} ({owner}) {len(standing)}", nmsg(" incl. {n} field", " incl. {n} field", field, n=field) if field else "", msg(", {n} felled", n=felled) if felled else ""))
         lines.append(concat(msg("kubbs standing: "), join(per, "   "), "" if s.king_standing else msg("   KING DOWN")))
     limit = msg(" of {limit}", limit=_clock(s.time_limit_s)) if s.time_limit_s else ""
     lines.append(msg("clock {clock}{limit}", clock=_clock(s.clock), limit=limit))
@@ -323,12 +323,10 @@ class MatchSession:
         else:
             st.throws.append(live)
 
-    @staticmethod
-    def _live_label(action, piece: str) -> str:
+    def _live_label(self, action, piece: str) -> str:
         from kubb3d.match import action_to_dict
-        from kubb3d.viewer.replay import _describe
 
-        return _describe(action_to_dict(action)) if action is not None else piece
+        return self.builder.describe(action_to_dict(action)) if action is not None else piece
 
     def _land(self, st: _Stream) -> None:
         """The step under way returned: its segments replace the live throws, the one on screen
@@ -393,7 +391,6 @@ class MatchSession:
         """Queue the playback segments of a :class:`~kubb3d.match.StepResult` (False: it cannot be
         shown, :attr:`error` says why)."""
         from kubb3d.match import action_to_dict
-        from kubb3d.viewer.replay import _describe
 
         b = self.builder
         new: list[Segment] = []
@@ -407,7 +404,7 @@ class MatchSession:
                 n = len(getattr(r.action, "kubbs", ())) or 1
                 for th in r.throws:
                     self._live += 1
-                    new.append(b.live_throw(th, f"{_describe(action_to_dict(r.action))} ({self._live}/{n})"))
+                    new.append(b.live_throw(th, f"{b.describe(action_to_dict(r.action))} ({self._live}/{n})"))
         except (KeyError, TypeError, ValueError) as exc:  # a record the viewer cannot show
             self.error = f"cannot show the last action: {exc}"
             return False
@@ -601,13 +598,24 @@ class MatchSession:
             else:
                 inkasts += len(rec.get("throws", ()))
         rate = msg(" ({rate:.0%} per baton)", rate=felled / batons) if batons else ""
-        counts = {"batons": batons, "felled": felled, "rate": rate, "inkasts": inkasts}
+        if self.flick:
+            did = concat(
+                nmsg("you flicked {batons} baton", "you flicked {batons} batons", batons, batons=batons),
+                nmsg(" and knocked {felled} kubb", " and knocked {felled} kubbs", felled, felled=felled),
+                rate,
+                nmsg("; you returned {inkasts} kubb", "; you returned {inkasts} kubbs", inkasts, inkasts=inkasts),
+            )
+        else:
+            did = concat(
+                nmsg("you threw {batons} baton", "you threw {batons} batons", batons, batons=batons),
+                nmsg(" and felled {felled} kubb", " and felled {felled} kubbs", felled, felled=felled),
+                rate,
+                nmsg("; you inkasted {inkasts} kubb", "; you inkasted {inkasts} kubbs", inkasts, inkasts=inkasts),
+            )
         return [
             outcome_line(out.winner, out.reason, self.person),
             msg("sets won: {p1} {w1} – {w2} {p2}    turns {turns}    clock {clock}", p1=p1, w1=st.set_wins[p1], w2=st.set_wins[p2], p2=p2, turns=st.turn_no, clock=_clock(st.clock)),
-            msg("you flicked {batons} batons and knocked {felled} kubbs{rate}; you returned {inkasts} kubbs", **counts)
-            if self.flick
-            else msg("you threw {batons} batons and felled {felled} kubbs{rate}; you inkasted {inkasts} kubbs", **counts),
+            did,
             msg("R: rematch (a new seed)    ESC: quit"),
         ]
 

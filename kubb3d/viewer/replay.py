@@ -66,10 +66,17 @@ def _snake(name: str) -> str:
     return re.sub(r"(?<!^)(?=[A-Z])", "_", str(name)).lower()
 
 
-def _describe(action: dict) -> str:
+WORDS = {"baton_throw": "baton throw", "king_throw": "KING THROW", "lag_throw": "lag throw", "inkast": "inkast", "penalty_throw": "penalty kubb", "place_kubb": "places a kubb", "raise": "raising", "choose": "chooses"}
+"""Segment labels of the action types (English, like the replay file)."""
+FLICK_WORDS = {**WORDS, "baton_throw": "flick", "king_throw": "KING FLICK", "lag_throw": "lag flick", "inkast": "return"}
+"""The same on a table-top board, in KT's words ("flicks the six batons", "returning knocked down kubbs")."""
+
+
+def _describe(action: dict, flick: bool = False) -> str:
+    """A segment label: the side and what it does (``flick``: in Kubbuteo's words)."""
     t = _snake(action.get("type", "action"))
     side = action.get("side") or action.get("player") or ""
-    what = {"baton_throw": "baton throw", "king_throw": "KING THROW", "lag_throw": "lag throw", "inkast": "inkast", "penalty_throw": "penalty kubb", "place_kubb": "places a kubb", "raise": "raising", "choose": "chooses"}.get(t, t.replace("_", " "))
+    what = (FLICK_WORDS if flick else WORDS).get(t, t.replace("_", " "))
     extra = ""
     if "baton" in action:
         extra = f" {action['baton']}"
@@ -142,6 +149,10 @@ class TimelineBuilder:
         self.hidden: set[str] = set()
         self.set_no = self.turn_no = 0
         self.segments: list[Segment] = []
+
+    def describe(self, action: dict) -> str:
+        """The label of an action's segments (flicks on a table-top board)."""
+        return _describe(action, self.eq.board is not None)
 
     @staticmethod
     def kind_of(pid: str) -> str:
@@ -227,7 +238,7 @@ class TimelineBuilder:
         action = rec.get("action") or {}
         throws = rec.get("throws") or []
         rulings = _rulings(rec.get("judgement"), rec.get("outcome"))
-        label = _describe(action)
+        label = self.describe(action)
         line_x = action.get("line_x")
         before = rec.get("before")
         if before is not None:

@@ -1,0 +1,38 @@
+"""Kubbuteo is flicked, not thrown (KT rules: "flicks the six batons", "after each flick"): the
+play-by-play and the replay's segment labels say flick, in English and German (docs/german.md),
+and a DM match keeps its throws."""
+
+from kubb3d.i18n import translator
+from kubb3d.match import Match, MatchConfig
+from kubb3d.viewer.replay import TimelineBuilder
+
+
+def _first_actions(ruleset: str, n: int = 12) -> tuple[list, list[str]]:
+    m = Match(MatchConfig(ruleset=ruleset, seed=1, round_cap=3))
+    try:
+        b = TimelineBuilder(m.header)
+        for _ in range(n):
+            for rec in m.step().records:
+                b.feed(rec)
+        return list(m.events), [s.label for s in b.segments]
+    finally:
+        m.close()
+
+
+def test_kubbuteo_play_by_play_and_labels_say_flick():
+    events, labels = _first_actions("kubbuteo")
+    de = translator("de")
+    lag = [e.text for e in events if e.kind == "lag"]
+    throws = [e.text for e in events if e.kind == "throw"]
+    assert lag and all("lag flick" in t for t in lag) and not any("throw" in t for t in lag)
+    assert len(throws) >= 6 and all(" flick " in t and "throw" not in t for t in throws)
+    assert de(throws[0]).startswith("P1 Schnipper 1 (baton1, Wurflinie x = ")
+    assert "A: lag flick" in labels and "A: flick baton1" in labels
+    assert not any("throw" in label for label in labels)
+
+
+def test_dm_play_by_play_and_labels_keep_throws():
+    events, labels = _first_actions("dm", 6)
+    throws = [e.text for e in events if e.kind == "throw"]
+    assert throws and all(" throw " in t for t in throws) and "A: lag throw" in labels
+    assert not any("flick" in e.text for e in events) and not any("flick" in label for label in labels)
