@@ -31,14 +31,9 @@ from kubb3d.equipment import (
     DiskPiece,
     EquipmentSet,
     KingPiece,
+    CONVEX_MARGIN,
     MushroomPiece,
 )
-
-CONVEX_MARGIN = 0.001
-"""m: PyBullet pads a convex-mesh collision shape by this margin (measured: a disk kubb with a
-convex-mesh collision shape rests 0.99 mm higher than its mesh says). Collision meshes are
-therefore built this much inside the true surface, so that with the margin they match it (and
-their edges come out rounded by 1 mm, like sanded wood)."""
 
 CYLINDER_SECTIONS = 32
 """Facets around a round piece's visual mesh (collision uses an exact cylinder)."""

@@ -20,7 +20,9 @@ check                   what must hold
                         ruling of the judge, in whichever half it stands
 ``standing_ok``         a kubb ruled standing after a throw is upright (long axis within its
                         tipping angle of the vertical, on either end), self-supported (centre
-                        of mass over its base) and inside the pitch between the sidelines
+                        of mass over its base) and inside the pitch between the sidelines; a
+                        Kubbuteo kubb: the vertical through its centre of mass meets its flat
+                        (its tipping angle depends on the direction)
                         (kubb3d's decision, see :mod:`kubb3d.judge.throws`)
 ``raised_ok``           an inkasted kubb raised by the judge stands upright with its whole base
                         inside its half (DM §7 allows a blocked kubb partly out: there the
@@ -337,6 +339,14 @@ class _Auditor:
         self._cites(i, j.rulings)
 
     def _standing_problem(self, p) -> str | None:
+        if p.shape == "disk":
+            # its tipping angle depends on the direction: the vertical through its centre of
+            # mass must meet its flat (kubb3d.judge.table.flat_margin)
+            from kubb3d.judge.table import flat_margin
+
+            if flat_margin(p) < 0.0:
+                return "its centre of mass is not over its flat"
+            return None
         tilt = tilt_either_end(p.quat_xyzw)
         if tilt > _tipping(p):
             return f"is tilted {math.degrees(tilt):.0f}° (tipping angle {math.degrees(_tipping(p)):.0f}°)"

@@ -42,6 +42,13 @@ WOODS = {"rubberwood": RUBBERWOOD_DENSITY, "beech": BEECH_DENSITY}
 INCH = 0.0254
 """m per inch (exact)."""
 
+CONVEX_MARGIN = 0.001
+"""m: PyBullet pads a convex-mesh collision shape by this margin (measured: a disk kubb with a
+convex-mesh collision shape rests 0.99 mm higher than its mesh says). Collision meshes are
+therefore built this much inside the true surface, so that with the margin they match it (and
+their edges come out rounded by 1 mm, like sanded wood). The judge's tipping geometry of a
+Kubbuteo kubb uses the same rounding (:meth:`DiskPiece.tipping_angle_towards`)."""
+
 
 @dataclass(frozen=True)
 class BoxPiece:
@@ -221,9 +228,58 @@ class DiskPiece:
         return self.thickness / 2
 
     @property
+    def com_height(self) -> float:
+        """Height of the centre of mass above the flat, m: the disk's centre √(r² − c²) above it
+        (c half the flat's width) plus the lift from the sawn-off segment (area A = r²(α − sin α cos α),
+        centroid 2 r sin³α / (3(α − sin α cos α)) below the centre, sin α = c / r; the rest of the
+        disk's centroid moves up by that moment / (π r² − A)): 15.04 + 0.11 mm for the KT disk."""
+        r, c = self.radius, self.flat_width / 2
+        alpha = math.asin(c / r)
+        seg = r * r * (alpha - math.sin(alpha) * math.cos(alpha))
+        below = 2 * r * math.sin(alpha) ** 3 / (3 * (alpha - math.sin(alpha) * math.cos(alpha)))
+        return math.sqrt(r * r - c * c) + seg * below / (math.pi * r * r - seg)
+
+    @property
+    def edge_radius(self) -> float:
+        """Rounding of every edge of the collision shape, m (:data:`CONVEX_MARGIN`)."""
+        return CONVEX_MARGIN
+
+    @property
+    def support(self) -> tuple[float, float, float]:
+        """The rectangle a standing disk pivots on when it tips, and the centre of mass above it:
+        (half size across the thickness, half size along the flat, height of the centre of mass
+        above it), m.
+
+        With its edges rounded by ``ρ`` = :attr:`edge_radius` the disk is the inner disk (radius
+        r − ρ, thickness t − 2ρ, flat ρ higher) padded by ρ in every direction; tilted, it rests
+        on the rounding under the inner flat's edge, so it turns back onto its flat while the
+        vertical through the centre of mass (the disk's centre) meets the inner flat (docs/physics.md
+        "Tipping a Kubbuteo kubb"). 2.81 mm × 4.91 mm, 14.04 mm up for the KT disk."""
+        rho = self.edge_radius
+        flat = math.sqrt(self.radius**2 - (self.flat_width / 2) ** 2) - rho  # the disk's centre above the inner flat
+        half_chord = math.sqrt(max((self.radius - rho) ** 2 - flat**2, 0.0))
+        return (self.thickness / 2 - rho, half_chord, self.com_height - rho)
+
+    def tipping_angle_towards(self, direction: float) -> float:
+        """Static tipping angle of the disk standing on its flat, tilted towards ``direction``
+        (rad in the disk's own frame: 0 sideways, towards a face (body +x); π/2 in its own plane,
+        rolling along its rim (body +y)), rad.
+
+        The vertical through the centre of mass leaves the inner flat (:attr:`support`) at
+        tan θ = min(a / |cos d|, b / |sin d|) / h: 11.3° sideways, 19.3° in its plane for the KT
+        disk (measured in the physics: docs/physics.md "Tipping a Kubbuteo kubb"). Past the flat's
+        end in its plane the disk rolls on its rim, whose centre is the centre of mass: neutral
+        balance, it no longer stands on its flat."""
+        a, b, h = self.support
+        c, s = abs(math.cos(direction)), abs(math.sin(direction))
+        reach = min(a / c if c > 1e-12 else math.inf, b / s if s > 1e-12 else math.inf)
+        return math.atan2(reach, h)
+
+    @property
     def tipping_angle(self) -> float:
-        """Static tipping angle sideways (over the flat's long edge across the thickness), rad."""
-        return math.atan2(self.thickness / 2, self.height / 2)
+        """Static tipping angle sideways (towards a face, the smallest of any direction), rad:
+        :meth:`tipping_angle_towards` (0), 11.3° for the KT disk (14.2° for a disk with sharp edges)."""
+        return self.tipping_angle_towards(0.0)
 
 
 @dataclass(frozen=True)

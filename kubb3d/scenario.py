@@ -73,7 +73,9 @@ disk kubb on a face; the judge's tolerances are scaled to the disks
 
 Piece history: ``max_tilt_deg`` (largest turn of the long axis away from its direction at
 the start of the round or its last set-up, DM §5; an upright or upside-down kubb starts at
-0), ``felled_earlier``
+0), ``max_lean_deg`` = [sideways, in plane] (the same split by direction, for a Kubbuteo
+kubb towards a face and along its rim: :attr:`~kubb3d.snapshot.PieceState.max_lean`; the
+whole turn is then at least the larger of the two), ``felled_earlier``
 (already ruled felled this round), ``accident`` (moved by wind/ground/accident),
 ``origin`` = [x, y] (spot at the start of the round, for raising again).
 
@@ -137,6 +139,10 @@ class _Model(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
 
 
+HistoryDeg = Annotated[StrictFloat, Field(ge=0.0, le=180.0)]
+"""A turn in a piece's history, deg (0 to 180)."""
+
+
 class PieceSpec(_Model):
     id: str = Field(min_length=1)
     kind: Literal["kubb", "king", "baton"] | None = None
@@ -156,6 +162,7 @@ class PieceSpec(_Model):
     position: tuple[Coord, Coord, Coord] | None = None
     quat_xyzw: tuple[StrictFloat, StrictFloat, StrictFloat, StrictFloat] | None = None
     max_tilt_deg: StrictFloat | None = Field(default=None, ge=0.0, le=180.0)
+    max_lean_deg: tuple[HistoryDeg, HistoryDeg] | None = None
     felled_earlier: bool = False
     accident: bool = False
     origin: tuple[Coord, Coord] | None = None
@@ -445,6 +452,10 @@ def build(path: str | Path, spec: ScenarioSpec | None = None) -> Built:
     for p in spec.pieces:
         if p.max_tilt_deg is not None and p.id in pieces:
             pieces[p.id] = replace(pieces[p.id], max_tilt=math.radians(p.max_tilt_deg))
+        if p.max_lean_deg is not None and p.id in pieces:
+            side, plane = (math.radians(v) for v in p.max_lean_deg)
+            whole = max(pieces[p.id].max_tilt, side, plane)
+            pieces[p.id] = replace(pieces[p.id], max_lean=(side, plane), max_tilt=whole)
     snap = replace(snap, pieces=pieces)
     return Built(spec, path, world, snap, round_start, initial)
 

@@ -93,6 +93,11 @@ FIELDS: dict[tuple[str, str], tuple[str, str]] = {
         "largest turn of the long axis away from its direction at its last set-up, this round (DM §5 history; a kubb "
         "set up on either end starts at 0), 0 to 180",
     ),
+    ("PieceSpec", "max_lean_deg"): (
+        "deg",
+        "[sideways, in plane]: the largest lean of the long axis towards the piece's own ±x sides and towards its ±y "
+        "sides this round (a Kubbuteo kubb: towards a face, along its rim), each 0 to 180",
+    ),
     ("PieceSpec", "felled_earlier"): ("", "already ruled felled earlier this round"),
     ("PieceSpec", "accident"): ("", "moved by wind, ground or accident (DM §5): stood up again"),
     ("PieceSpec", "origin"): ("m", "[x, y] of the piece at the start of the round (where it is raised again)"),

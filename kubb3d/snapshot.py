@@ -75,6 +75,13 @@ class PieceState:
             starts at 0; a somersault reaches π. For a piece set up upright it equals its
             largest tilt from vertical.
         side: the side whose half the piece belongs to for kubbs (``A``/``B``), else None.
+        max_lean: the same history split by direction, or None where it was not recorded
+            (the world records only ``max_tilt`` so far): (sideways, in plane), rad in
+            [0, π], the largest lean of the long axis, in the frame the piece had when last
+            set up, towards its ±x sides and towards its ±y sides (each ``atan2(|x|, z)``,
+            ``atan2(|y|, z)`` of the long axis in that frame). For a Kubbuteo kubb, whose
+            tipping angle depends on the direction, sideways is towards a face and in plane
+            along its rim (:meth:`kubb3d.equipment.DiskPiece.tipping_angle_towards`).
     """
 
     id: str
@@ -89,6 +96,7 @@ class PieceState:
     angular_velocity: Vec3 = (0.0, 0.0, 0.0)
     max_tilt: float = 0.0
     side: Side | None = None
+    max_lean: tuple[float, float] | None = None
 
     @property
     def tilt(self) -> float:
@@ -112,6 +120,14 @@ class PieceState:
         signs = np.array([[sx, sy, sz] for sx in (-1, 1) for sy in (-1, 1) for sz in (-1, 1)], dtype=float)
         out: np.ndarray = np.asarray(self.position) + (signs * (hx, hy, hz)) @ self.rotation.T
         return out
+
+
+def _piece_dict(p: PieceState) -> dict[str, Any]:
+    """A piece as a JSON-friendly dict; an unrecorded ``max_lean`` is left out (older files)."""
+    d = asdict(p)
+    if d["max_lean"] is None:
+        del d["max_lean"]
+    return d
 
 
 @dataclass(frozen=True)
@@ -185,7 +201,7 @@ class Snapshot:
             "time": self.time,
             "pitch": {"length": self.pitch.length, "width": self.pitch.width},
             "gravity": self.gravity,
-            "pieces": [asdict(p) for _, p in sorted(self.pieces.items())],
+            "pieces": [_piece_dict(p) for _, p in sorted(self.pieces.items())],
             "contacts": [asdict(c) for c in self.contacts],
         }
 

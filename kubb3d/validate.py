@@ -6,7 +6,8 @@ the simulator gives, the tolerance and whether it passes. The groups:
 ==============  =================================================================================
 ``pieces``      mass and principal moments of inertia of every piece the engine holds, against
                 the solid's formulas (density × volume; m(a² + b²)/12, m r²/2 …)
-``tipping``     static tipping angle of a kubb (both sets) and the crowned king, found by
+``tipping``     static tipping angle of a kubb (both sets), the crowned king and the Kubbuteo
+                kubb (sideways, in its plane and towards the corners of its flat), found by
                 bisection on the release angle, against atan(half width / height of the centre
                 of mass)
 ``balance``     a kubb released 0.1° inside / outside its tipping angle is judged on the pose it
@@ -231,6 +232,87 @@ def _reference_tipping(set_name: str, kind: str) -> float:
     return get_set(set_name).piece(kind).tipping_angle
 
 
+def disk_leans(q) -> tuple[float, float]:
+    """(sideways, in plane) lean of a Kubbuteo kubb at ``quat_xyzw`` from upright, rad: the
+    vertical seen from the disk, ``atan2(|x|, z)`` and ``atan2(|y|, z)`` (x towards a face, y
+    along its rim; :attr:`kubb3d.snapshot.PieceState.max_lean`)."""
+    from kubb3d.snapshot import quat_to_matrix
+
+    gx, gy, gz = quat_to_matrix(q)[2]
+    return math.atan2(abs(gx), gz), math.atan2(abs(gy), gz)
+
+
+def tilted_disk_pose(
+    angle: float, direction: float
+) -> tuple[tuple[float, float, float], tuple[float, float, float, float]]:
+    """(bounding-box centre m, ``quat_xyzw``) of a Kubbuteo kubb at the board's centre, turned
+    from upright by ``angle`` rad so that its top moves towards ``direction`` rad of its own
+    frame (0 towards its +x face, π/2 along its rim towards +y), the lowest point of its
+    collision shape (the inset mesh padded by :data:`~kubb3d.equipment.CONVEX_MARGIN`) 10 µm
+    above the board."""
+    from kubb3d.assets import disk_kubb_mesh
+    from kubb3d.equipment import CONVEX_MARGIN, DiskPiece, get_set
+    from kubb3d.snapshot import quat_to_matrix
+
+    disk = get_set("kubbuteo").kubb
+    assert isinstance(disk, DiskPiece)
+    half = math.sin(angle / 2)
+    q = (-math.sin(direction) * half, math.cos(direction) * half, 0.0, math.cos(angle / 2))  # about ẑ × direction
+    inner = np.asarray(disk_kubb_mesh(disk, inset=CONVEX_MARGIN).vertices) @ quat_to_matrix(q).T
+    return (0.0, 0.0, 1e-5 + CONVEX_MARGIN - float(inner[:, 2].min())), q
+
+
+def disk_tips(angle: float, direction: float, dt: float | None = None, seconds: float = 1.5) -> bool:
+    """Release a Kubbuteo kubb at rest on the board, tilted by ``angle`` rad towards
+    ``direction`` rad of its own frame (0 sideways towards its +x face, π/2 in its own plane
+    along its rim towards +y), its lowest point 10 µm above the board, and step it at ``dt`` s
+    (default the board's step): True if it tips on (its lean sideways or in its plane,
+    :func:`disk_leans`, grows 1° past its value at the release), False if it falls back
+    towards its flat first (its tilt halves; or neither happens within ``seconds``).
+
+    Neither the end pose nor the tilt alone tells: past the end of its flat in its own plane
+    the disk rolls on along its rim and may swing back onto its flat seconds later; released
+    towards a corner of its flat it can fall back onto it and then over on the rebound, or turn
+    about the corner (its tilt shrinking) onto the flat's long edge and over that
+    (docs/physics.md "Tipping a Kubbuteo kubb")."""
+    from kubb3d.snapshot import quat_to_matrix
+
+    position, q = tilted_disk_pose(angle, direction)
+    side0, plane0 = disk_leans(q)
+    one, back = math.radians(1.0), math.cos(angle / 2)
+    with World("kubbuteo", stakes=False, **({} if dt is None else {"dt": dt, "quiet_dt": dt})) as w:
+        w.add_piece("k", "kubb", position, q, sleeping=False)
+        for _ in range(w.steps_for(seconds)):
+            w.step(1)
+            qk = w.com_pose("k")[1]
+            side, plane = disk_leans(qk)
+            if side > side0 + one or plane > plane0 + one:
+                return True
+            if quat_to_matrix(qk)[2, 2] > back:
+                return False
+    return False
+
+
+def measured_disk_tipping(
+    direction: float, dt: float | None = None, resolution: float = math.radians(0.1), lo: float = 0.05, hi: float = 0.7
+) -> tuple[float, float]:
+    """(lo, hi) rad, at most ``resolution`` apart: released at ``lo`` towards ``direction``
+    (see :func:`disk_tips`) the Kubbuteo kubb falls back onto its flat, at ``hi`` it tips on.
+
+    Raises:
+        ValueError: the starting bracket does not bracket the tipping angle.
+    """
+    if disk_tips(lo, direction, dt) or not disk_tips(hi, direction, dt):
+        raise ValueError(f"the bracket {math.degrees(lo):.1f}°–{math.degrees(hi):.1f}° does not hold the tipping angle")
+    while hi - lo > resolution:
+        mid = (lo + hi) / 2
+        if disk_tips(mid, direction, dt):
+            hi = mid
+        else:
+            lo = mid
+    return lo, hi
+
+
 def check_tipping(quick: bool = False) -> list[Row]:
     rows = []
     cases = (
@@ -253,6 +335,29 @@ def check_tipping(quick: bool = False) -> list[Row]:
                 "°",
                 "±0.3°",
                 abs(math.degrees(sim - ref)) <= 0.3,
+            )
+        )
+    from kubb3d.equipment import DiskPiece, get_set
+
+    disk = get_set("kubbuteo").kubb
+    assert isinstance(disk, DiskPiece)
+    directions = [("sideways", 0.0), ("in its plane", 90.0)]
+    if not quick:
+        directions[1:1] = [("towards 45°", 45.0), ("towards 60°", 60.0)]
+    for name, d in directions:
+        ref = disk.tipping_angle_towards(math.radians(d))
+        lo, hi = measured_disk_tipping(math.radians(d), resolution=math.radians(0.4 if quick else 0.05))
+        rows.append(
+            Row(
+                "tipping",
+                f"kubbuteo kubb tipping angle {name}",
+                "atan(reach of the flat, shrunk by the 1 mm edge rounding ÷ centre-of-mass height)",
+                "kubbuteo set geometry (docs/physics.md 'Tipping a Kubbuteo kubb')",
+                math.degrees(ref),
+                math.degrees((lo + hi) / 2),
+                "°",
+                "±0.3°",
+                abs(math.degrees((lo + hi) / 2 - ref)) <= 0.3,
             )
         )
     return rows

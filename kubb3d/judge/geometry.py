@@ -8,9 +8,12 @@ counter-clockwise order (m). Rotations are 3×3 row-major tuples (body → world
 from __future__ import annotations
 
 import math
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
 from kubb3d.snapshot import PieceState
+
+if TYPE_CHECKING:
+    from kubb3d.equipment import DiskPiece
 
 Vec = tuple[float, float, float]
 Pt = tuple[float, float]
@@ -135,9 +138,23 @@ def end_face(p: PieceState, end: int) -> list[Vec]:
 def tipping_angle(p: PieceState) -> float:
     """Static tipping angle of an upright box piece over a face edge, rad: atan(half
     width / height of the centre of mass above the base). 25.0° for a 7×15 cm kubb
-    (docs/physics.md); the king's lower centre of mass gives it a larger angle."""
+    (docs/physics.md); the king's lower centre of mass gives it a larger angle. A Kubbuteo
+    kubb (shape ``disk``) tips over least sideways: 11.2° with its edges rounded as the
+    physics has them (:attr:`kubb3d.equipment.DiskPiece.tipping_angle`; other directions:
+    :func:`kubb3d.judge.status.knocked_past_tipping`)."""
+    if p.shape == "disk":
+        return disk_piece().tipping_angle
     hx, _, hz = p.half_extents
     return math.atan2(hx, hz + p.com_local[2])
+
+
+def disk_piece() -> "DiskPiece":
+    """The Kubbuteo kubb's description (:class:`kubb3d.equipment.DiskPiece`)."""
+    from kubb3d.equipment import DiskPiece, get_set
+
+    disk = get_set("kubbuteo").kubb
+    assert isinstance(disk, DiskPiece)
+    return disk
 
 
 # ---------------------------------------------------------------- 2-D polygons

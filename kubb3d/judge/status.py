@@ -35,7 +35,7 @@ from typing import Callable
 
 from kubb3d.judge.analysis import Analysis, ContactIndex
 from kubb3d.judge.messages import msg, names, piece_name
-from kubb3d.judge.geometry import Vec, ccw, columns, com, end_face, inside_margin, rot, tipping_angle
+from kubb3d.judge.geometry import Vec, ccw, columns, com, disk_piece, end_face, inside_margin, rot, tipping_angle
 from kubb3d.judge.params import DEFAULT_PARAMS, JudgeParams
 from kubb3d.judge.rulings import Status
 from kubb3d.judge.table import analyse_table_piece
@@ -53,8 +53,23 @@ def _stands(name: str) -> str:
 
 
 def knocked_past_tipping(p: PieceState, params: JudgeParams = DEFAULT_PARAMS) -> bool:
-    """True if the piece's recorded history (``max_tilt``) went past its static tipping
-    angle this round: it counts as fallen even if it stands again (DM §5)."""
+    """True if the piece's recorded history went past its static tipping angle this round:
+    it counts as fallen even if it stands again (DM §5; KT refers to it).
+
+    A Kubbuteo kubb's tipping angle depends on the direction (11.2° sideways, 19.1° in its own
+    plane, :meth:`kubb3d.equipment.DiskPiece.tipping_angle_towards`), and it tips once its
+    lean towards a face passes the sideways angle or its lean along its rim passes the
+    in-plane angle (the flat it pivots on is a rectangle, so the two leans are independent).
+    With the history split by direction (``max_lean``) both are checked; with its whole turn
+    only (``max_tilt``) the smallest angle, sideways, applies. Other pieces: ``max_tilt``
+    against :func:`~kubb3d.judge.geometry.tipping_angle`."""
+    if p.shape == "disk" and p.max_lean is not None:
+        disk = disk_piece()
+        sideways, in_plane = p.max_lean
+        return (
+            sideways > disk.tipping_angle_towards(0.0) + params.history_margin
+            or in_plane > disk.tipping_angle_towards(math.pi / 2) + params.history_margin
+        )
     return p.max_tilt > tipping_angle(p) + params.history_margin
 
 

@@ -12,11 +12,16 @@ Status of a disk kubb (body +x its axis, +z from its sanded flat through its cen
 2. **No contact with the board**: resting on other pieces only → ``fallen``.
 3. **Lying on a face**: the disk's plane at least ``lying_tilt`` (70°) from vertical →
    ``fallen``.
-4. **On its flat**: the lowest points of its outline (within ``base_tol`` of the lowest)
-   include the flat, and the centre of mass projects at least ``tip_margin`` inside their
-   convex hull → ``standing``. A disk balanced on its round rim does not stand on its flat,
-   so it is not standing (kubb3d's reading of ``KT`` "Equipment": kubbs are "sanded on the
-   edge to provide a flat surface" to be stood up on).
+4. **On its flat**: the vertical through its centre of mass meets the flat (the flat as the
+   physics shapes it: shrunk by the 1 mm rounding of the edges, :attr:`DiskPiece.support
+   <kubb3d.equipment.DiskPiece.support>`) at least ``tip_margin`` inside its edge, measured
+   on the board → ``standing``: gravity alone turns it back onto its flat. So the tilt it
+   stands up to depends on the direction: 11.2° sideways, 19.1° in its own plane, up to 21.7°
+   towards a corner of the flat (:meth:`DiskPiece.tipping_angle_towards
+   <kubb3d.equipment.DiskPiece.tipping_angle_towards>`; the physics agrees to 0.2°,
+   docs/physics.md "Tipping a Kubbuteo kubb"). A disk balanced on its round rim does not stand
+   on its flat, so it is not standing (kubb3d's reading of ``KT`` "Equipment": kubbs are
+   "sanded on the edge to provide a flat surface" to be stood up on).
 5. Otherwise held by another body carrying at least ``support_force_fraction`` of its
    weight → ``leaning`` (counts as knocked, as in Kubb); else ``fallen``.
 
@@ -31,7 +36,7 @@ import math
 
 from kubb3d.judge.messages import ids, msg, piece_name
 from kubb3d.judge.analysis import Analysis, ContactIndex
-from kubb3d.judge.geometry import apply, ccw, com, convex_hull, inside_margin, rot
+from kubb3d.judge.geometry import apply, com, disk_piece, rot
 from kubb3d.judge.params import JudgeParams
 from kubb3d.judge.rulings import Status
 from kubb3d.snapshot import GROUND_ID, PieceState, Snapshot
@@ -63,33 +68,25 @@ def _disk_outline(p: PieceState) -> list[tuple[tuple[float, float, float], bool]
     return out
 
 
-def _support(
-    points: list[tuple[tuple[float, float, float], bool]], tol: float
-) -> tuple[list[tuple[float, float]], bool, float]:
-    zmin = min(q[0][2] for q in points)
-    low = [q for q in points if q[0][2] <= zmin + tol]
-    return [(q[0][0], q[0][1]) for q in low], any(q[1] for q in low), zmin
-
-
-def _margin(pt: tuple[float, float], pts: list[tuple[float, float]]) -> float:
-    """How far ``pt`` lies inside the convex hull of ``pts`` (negative: outside; for a hull
-    of fewer than three corners, minus the distance to it), m."""
-    hull = convex_hull(pts)
-    area = 0.0
-    for i in range(len(hull)):
-        x1, y1 = hull[i]
-        x2, y2 = hull[(i + 1) % len(hull)]
-        area += x1 * y2 - x2 * y1
-    if len(hull) >= 3 and abs(area) > 1e-12:
-        return inside_margin(pt, ccw(hull))
-    best = math.inf
-    for i in range(len(hull)):
-        a, b = hull[i], hull[(i + 1) % len(hull)]
-        dx, dy = b[0] - a[0], b[1] - a[1]
-        L2 = dx * dx + dy * dy
-        u = 0.0 if L2 == 0 else max(0.0, min(1.0, ((pt[0] - a[0]) * dx + (pt[1] - a[1]) * dy) / L2))
-        best = min(best, math.hypot(pt[0] - a[0] - u * dx, pt[1] - a[1] - u * dy))
-    return -best
+def flat_margin(p: PieceState) -> float:
+    """How far inside the disk's flat the vertical through its centre of mass passes, m, on the
+    board (negative: outside; ``-inf`` with the flat facing up). The flat is the rectangle the
+    physics' rounded disk pivots on (:attr:`DiskPiece.support
+    <kubb3d.equipment.DiskPiece.support>`, 2a × 2b, at body z = −height/2 + ρ): the vertical
+    through the centre of mass meets its plane at (X, Y) in the disk's frame, and the margin is
+    the least distance of that point from the rectangle's sides, foreshortened onto the board.
+    Positive: gravity turns the disk back onto its flat (module doc, step 4)."""
+    disk = disk_piece()
+    a, b, _ = disk.support
+    rm = rot(p.quat_xyzw)
+    gx, gy, gz = rm[2]  # the vertical in the disk's frame
+    if gz <= 1e-9:
+        return -math.inf
+    cx, cy, cz = p.com_local
+    s = (-p.half_extents[2] + disk.edge_radius - cz) / gz
+    x, y = cx + s * gx, cy + s * gy
+    # a distance d in the flat's plane along body x (y) shows on the board as d·√(1 − gx²) (√(1 − gy²))
+    return min((a - abs(x)) * math.sqrt(1.0 - gx * gx), (b - abs(y)) * math.sqrt(1.0 - gy * gy))
 
 
 def off_board(snapshot: Snapshot, piece_id: str, index: ContactIndex) -> bool:
@@ -173,10 +170,7 @@ def analyse_table_piece(snapshot: Snapshot, p: PieceState, params: JudgeParams, 
         return Analysis(p.id, Status.FALLEN, lies, tilt, -math.inf, True, touching, (), False)
     cm = com(p)
     if pts is not None:
-        sup, on_flat, _ = _support(pts, params.base_tol)
-        margin = _margin((cm[0], cm[1]), sup)
-        if not on_flat:
-            margin = min(margin, -params.tip_margin)
+        margin = flat_margin(p)
     else:
         from kubb3d.equipment import MushroomPiece, get_set
 

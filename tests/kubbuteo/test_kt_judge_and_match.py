@@ -73,7 +73,7 @@ def test_disk_tilted_on_the_edge_of_its_flat_without_support_is_fallen():
     from kubb3d.rules.kubbuteo import kubbuteo_pitch
 
     he = KUBBUTEO.kubb.half_extents
-    tilt = math.radians(20)  # past the 14° tipping angle across the thickness
+    tilt = math.radians(20)  # past the 11.2° tipping angle across the thickness (docs/physics.md)
     q = (0.0, math.sin(tilt / 2), 0.0, math.cos(tilt / 2))
     x = he[0] * math.cos(tilt) - he[0] + he[2] * math.sin(tilt)
     p = PieceState(

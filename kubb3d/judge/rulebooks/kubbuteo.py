@@ -45,11 +45,15 @@ KUBBUTEO = register_rulebook(
         cite_violations=False,
         glitch=C.KT_RULES,
         throw_rules=None,
-        # every length scaled by kubb height / 15 cm (a 1.25 in disk: × 0.21, so a tip margin of
-        # 0.2 mm and a doubt margin of 0.8 mm on a disk 7.6 mm thick); a placed kubb at least 2 in
-        # from the king (KT rules)
+        # every length scaled by kubb height / 15 cm (a 1.25 in disk: × 0.21, so a doubt margin
+        # of 0.8 mm on a disk 7.6 mm thick); a placed kubb at least 2 in from the king (KT
+        # rules). The tip margin is 0.01 mm, not the scaled 0.2 mm: 0.2 mm is 0.8° of tilt
+        # sideways, 1° towards a corner of the flat, and the physics' tipping angle is known to
+        # 0.2° in every direction (docs/physics.md "Tipping a Kubbuteo kubb")
         params=replace(
-            DEFAULT_PARAMS.scaled(get_set("kubbuteo").kubb.height / REFERENCE_KUBB_HEIGHT), baton_length=2.0 * INCH
+            DEFAULT_PARAMS.scaled(get_set("kubbuteo").kubb.height / REFERENCE_KUBB_HEIGHT),
+            baton_length=2.0 * INCH,
+            tip_margin=1e-5,
         ),
         penalty="place",
         returns_by_flick=True,

@@ -1,0 +1,92 @@
+"""A Kubbuteo kubb's tipping angle depends on the direction, and the judge's standing/felled verdict
+agrees with the physics on it (docs/physics.md "Tipping a Kubbuteo kubb")."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from kubb3d.assets import disk_kubb_mesh
+from kubb3d.equipment import CONVEX_MARGIN, KUBBUTEO, DiskPiece
+from kubb3d.judge import Status, analyse, knocked_past_tipping
+from kubb3d.judge.rulebook import get_rulebook
+from kubb3d.physics.world import World
+from kubb3d.snapshot import PieceState
+from kubb3d.validate import disk_tips, tilted_disk_pose
+
+DISK = KUBBUTEO.kubb
+assert isinstance(DISK, DiskPiece)
+PARAMS = get_rulebook("kubbuteo").params
+
+
+def test_support_matches_the_meshes_the_physics_uses():
+    # the centre of mass of the true disk's mesh (the engine's inertial) over its flat, and the
+    # half length of the collision mesh's flat (inset by the margin PyBullet pads back)
+    true = disk_kubb_mesh(DISK)
+    assert DISK.com_height == pytest.approx(true.center_mass[2] + DISK.height / 2, abs=2e-6)
+    inner = np.asarray(disk_kubb_mesh(DISK, inset=CONVEX_MARGIN).vertices)
+    flat = inner[np.isclose(inner[:, 2], inner[:, 2].min())]
+    a, b, h = DISK.support
+    assert a == pytest.approx(np.abs(flat[:, 0]).max())
+    assert b == pytest.approx(np.abs(flat[:, 1]).max(), abs=1e-7)
+    assert h == pytest.approx(DISK.com_height - CONVEX_MARGIN)
+    # sideways is the smallest angle, and the rounding makes it smaller than the sharp disk's
+    sharp = math.atan2(DISK.thickness / 2, DISK.com_height)
+    angles = [DISK.tipping_angle_towards(math.radians(d)) for d in range(0, 360, 5)]
+    assert DISK.tipping_angle == min(angles) < sharp
+    assert DISK.tipping_angle_towards(math.pi / 2) == pytest.approx(math.atan2(b, h))
+
+
+def _tilted(angle: float, direction: float) -> PieceState:
+    """The disk as the world holds it, tilted at rest (nothing stepped)."""
+    position, q = tilted_disk_pose(angle, direction)
+    with World("kubbuteo", stakes=False) as w:
+        w.add_piece("B1", "kubb", position, q, side="B")
+        return w.snapshot()["B1"]
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(direction=st.floats(0.0, 2 * math.pi, exclude_max=True), past=st.booleans())
+def test_judge_and_physics_agree_0_3_degrees_either_side_of_the_tipping_angle(direction, past):
+    angle = DISK.tipping_angle_towards(direction) + math.radians(0.3 if past else -0.3)
+    p = _tilted(angle, direction)
+    from kubb3d.rules.kubbuteo import kubbuteo_pitch
+    from kubb3d.snapshot import Snapshot
+
+    snap = Snapshot(0.0, {"B1": p}, (), kubbuteo_pitch(), 9.81)
+    status = analyse(snap, "B1", PARAMS).status
+    assert status is (Status.FALLEN if past else Status.STANDING)
+    assert disk_tips(angle, direction) is past
+
+
+def _history(kind_shape: str = "disk", **kw) -> PieceState:
+    he = DISK.half_extents if kind_shape == "disk" else KUBBUTEO.kubb.half_extents
+    return PieceState("A1", "kubb", kind_shape, he, (0.1, 0.0, he[2]), mass=0.0043, side="A", **kw)
+
+
+def test_history_by_direction():
+    side, plane = DISK.tipping_angle_towards(0.0), DISK.tipping_angle_towards(math.pi / 2)
+    m = PARAMS.history_margin
+    # rolled along its rim short of the end of its flat: not knocked, though past the sideways angle
+    assert not knocked_past_tipping(_history(max_tilt=plane, max_lean=(0.0, plane)), PARAMS)
+    assert knocked_past_tipping(_history(max_tilt=plane + 2 * m, max_lean=(0.0, plane + 2 * m)), PARAMS)
+    assert knocked_past_tipping(_history(max_tilt=side + 2 * m, max_lean=(side + 2 * m, 0.0)), PARAMS)
+    assert not knocked_past_tipping(_history(max_tilt=side, max_lean=(side, plane)), PARAMS)
+    # a whole turn without its direction: the smallest (sideways) angle applies
+    assert knocked_past_tipping(_history(max_tilt=side + 2 * m), PARAMS)
+    assert not knocked_past_tipping(_history(max_tilt=side + 0.5 * m), PARAMS)
+
+
+def test_box_kubb_history_ignores_the_split():
+    from kubb3d.equipment import STANDARD
+    from kubb3d.judge.params import DEFAULT_PARAMS
+
+    he = STANDARD.kubb.half_extents
+    p = PieceState("A1", "kubb", "box", he, (0.0, 0.0, he[2]), mass=0.46, max_tilt=math.radians(20.0), side="A")
+    for lean in (None, (math.radians(40.0), 0.0)):
+        assert knocked_past_tipping(replace(p, max_lean=lean), DEFAULT_PARAMS) is False
