@@ -77,11 +77,13 @@ class PieceState:
         side: the side whose half the piece belongs to for kubbs (``A``/``B``), else None.
         max_lean: the same history split by direction, or None where it was not recorded
             (the world records only ``max_tilt`` so far): (sideways, in plane), rad in
-            [0, π], the largest lean of the long axis, in the frame the piece had when last
-            set up, towards its ±x sides and towards its ±y sides (each ``atan2(|x|, z)``,
-            ``atan2(|y|, z)`` of the long axis in that frame). For a Kubbuteo kubb, whose
-            tipping angle depends on the direction, sideways is towards a face and in plane
-            along its rim (:meth:`kubb3d.equipment.DiskPiece.tipping_angle_towards`).
+            [0, π], the largest lean towards the piece's own ±x sides and towards its ±y
+            sides: with (x, y, z) the direction of its long axis at its last set-up seen in
+            the piece's frame at that moment, ``atan2(|x|, z)`` and ``atan2(|y|, z)`` (for a
+            piece set up upright, the vertical seen from the piece; its spin about its long
+            axis does not change them). For a Kubbuteo kubb, whose tipping angle depends on
+            the direction, sideways is towards a face and in plane along its rim
+            (:meth:`kubb3d.equipment.DiskPiece.tipping_angle_towards`).
     """
 
     id: str

@@ -280,7 +280,7 @@ def disk_tips(angle: float, direction: float, dt: float | None = None, seconds: 
     position, q = tilted_disk_pose(angle, direction)
     side0, plane0 = disk_leans(q)
     one, back = math.radians(1.0), math.cos(angle / 2)
-    with World("kubbuteo", stakes=False, **({} if dt is None else {"dt": dt, "quiet_dt": dt})) as w:
+    with World("kubbuteo", stakes=False, dt=dt, quiet_dt=dt) as w:
         w.add_piece("k", "kubb", position, q, sleeping=False)
         for _ in range(w.steps_for(seconds)):
             w.step(1)
