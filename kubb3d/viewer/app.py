@@ -429,6 +429,23 @@ LABEL_LIFT_M = 0.06
 """m: a piece's label is drawn this far above its top."""
 
 
+def behind_board(point, view_proj: np.ndarray, length: float, width: float) -> bool:
+    """True if the board's top (z = 0, ``length`` × ``width`` m centred on the origin) lies
+    between the camera and ``point`` (x, y, z m): the line of sight through the point, from
+    the near plane (perspective or orthographic), crosses the top inside the board."""
+    m = np.asarray(view_proj, dtype=float)
+    p = np.asarray(point, dtype=float)
+    clip = m @ np.append(p, 1.0)
+    if clip[3] <= 0:
+        return False  # behind the camera: not drawn anyway
+    near = np.linalg.solve(m, np.array((clip[0] / clip[3], clip[1] / clip[3], -1.0, 1.0)))
+    q = near[:3] / near[3]
+    if not q[2] > 0.0 > p[2]:
+        return False
+    hit = q + (p - q) * (q[2] / (q[2] - p[2]))
+    return bool(abs(hit[0]) <= length / 2 and abs(hit[1]) <= width / 2)
+
+
 def piece_marks(scene: Scene, view_proj: np.ndarray, width: int, height: int) -> tuple[list[tuple[float, float, float, float]], list[tuple[str, float, float]]]:
     """The screen rectangles (x0, y0, x1, y1) px, top-left origin, of the kubbs and the king in
     view (their bounding boxes' corners projected, with the label above) and their labels
@@ -444,6 +461,8 @@ def piece_marks(scene: Scene, view_proj: np.ndarray, width: int, height: int) ->
     for pid, pv in sorted(scene.pieces.items()):
         if pv.kind not in ("kubb", "king") or pid in scene.hidden:
             continue
+        if eq.board is not None and behind_board(pv.pose[:3], view_proj, eq.board.length, eq.board.width):
+            continue  # on the floor, seen through the table top: no label over the board
         half = np.array((eq.king if pv.kind == "king" else eq.kubb).half_extents)
         corners = np.array([(sx, sy, sz) for sx in (-1, 1) for sy in (-1, 1) for sz in (-1, 1)]) * half
         pts = corners @ quat_matrix(pv.pose[3:]).T + pv.pose[:3]

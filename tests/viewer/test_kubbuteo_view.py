@@ -96,3 +96,25 @@ def test_kubbuteo_replay_drawn_on_its_board(tmp_path):
         assert app.screenshot(tmp_path / "kt.png").stat().st_size > 10_000
     finally:
         app.close()
+
+
+def test_no_label_over_the_board_for_a_disk_on_the_floor_behind_it():
+    """A knocked disk lies on the floor beyond the board's end where the match lays it (KT
+    rules: the playing area is kept clear); seen through the table top its label floated over
+    the board (a bug). It keeps its label where the floor beside the board is in view."""
+    from kubb3d.viewer.app import behind_board, piece_marks
+    from kubb3d.viewer.scene import PieceView
+
+    length, width = KUBBUTEO.board.length, KUBBUTEO.board.width
+    floor_z = -KUBBUTEO.board.table_height + 0.004
+    beyond_b, under = (length / 2 + 0.08, 0.0, floor_z), (0.0, 0.0, floor_z)
+    low = thrower_camera(BOARD, "A").view_proj(W, H)
+    top = top_camera(BOARD, W / H).view_proj(W, H)
+    assert behind_board(beyond_b, low, length, width) and behind_board(under, top, length, width)
+    assert not behind_board(beyond_b, top, length, width) and not behind_board((0.3, 0.0, 0.004), low, length, width)
+    scene = Scene(BOARD, "kubbuteo")
+    scene.pieces["B4"] = PieceView("kubb", np.array((*beyond_b, 0.0, 0.0, 0.0, 1.0)), side="B")
+    on_line = (length / 2 - 3.5 * INCH, 0.0, 0.004)
+    scene.pieces["B3"] = PieceView("kubb", np.array((*on_line, 0.0, 0.0, 0.0, 1.0)), side="B")
+    assert [pid for pid, *_ in piece_marks(scene, low, W, H)[1]] == ["B3"]
+    assert [pid for pid, *_ in piece_marks(scene, top, W, H)[1]] == ["B3", "B4"]
