@@ -253,8 +253,8 @@ class DiskPiece:
         With its edges rounded by ``ρ`` = :attr:`edge_radius` the disk is the inner disk (radius
         r − ρ, thickness t − 2ρ, flat ρ higher) padded by ρ in every direction; tilted, it rests
         on the rounding under the inner flat's edge, so it turns back onto its flat while the
-        vertical through the centre of mass (the disk's centre) meets the inner flat (docs/physics.md
-        "Tipping a Kubbuteo kubb"). 2.81 mm × 4.91 mm, 14.04 mm up for the KT disk."""
+        vertical through the centre of mass (:attr:`com_height`) meets the inner flat
+        (docs/physics.md "Tipping a Kubbuteo kubb"). 2.81 mm × 4.91 mm, 14.15 mm up for the KT disk."""
         rho = self.edge_radius
         flat = math.sqrt(self.radius**2 - (self.flat_width / 2) ** 2) - rho  # the disk's centre above the inner flat
         half_chord = math.sqrt(max((self.radius - rho) ** 2 - flat**2, 0.0))
@@ -266,10 +266,10 @@ class DiskPiece:
         rolling along its rim (body +y)), rad.
 
         The vertical through the centre of mass leaves the inner flat (:attr:`support`) at
-        tan θ = min(a / |cos d|, b / |sin d|) / h: 11.3° sideways, 19.3° in its plane for the KT
-        disk (measured in the physics: docs/physics.md "Tipping a Kubbuteo kubb"). Past the flat's
-        end in its plane the disk rolls on its rim, whose centre is the centre of mass: neutral
-        balance, it no longer stands on its flat."""
+        tan θ = min(a / |cos d|, b / |sin d|) / h: 11.2° sideways, 19.1° in its plane, 21.7° towards
+        the flat's corner for the KT disk (measured in the physics to within 0.2°: docs/physics.md
+        "Tipping a Kubbuteo kubb"). Past the flat's end in its plane the disk rests on its rim,
+        whose centre lies 0.11 mm below the centre of mass: it rolls on, off its flat."""
         a, b, h = self.support
         c, s = abs(math.cos(direction)), abs(math.sin(direction))
         reach = min(a / c if c > 1e-12 else math.inf, b / s if s > 1e-12 else math.inf)
@@ -278,7 +278,7 @@ class DiskPiece:
     @property
     def tipping_angle(self) -> float:
         """Static tipping angle sideways (towards a face, the smallest of any direction), rad:
-        :meth:`tipping_angle_towards` (0), 11.3° for the KT disk (14.2° for a disk with sharp edges)."""
+        :meth:`tipping_angle_towards` (0), 11.2° for the KT disk (14.1° for a disk with sharp edges)."""
         return self.tipping_angle_towards(0.0)
 
 
