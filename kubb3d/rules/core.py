@@ -454,7 +454,7 @@ class Ruleset:
         min_king_distance_m: a placed penalty kubb's centre at least this far from the king.
         time: the time model.
         flicks: the batons and kubbs are flicked, not thrown (``KT rules``: "flicking",
-            "after each flick"): the play-by-play names lag, baton and king flicks.
+            "after each flick"): the play-by-play names lag, baton and king flicks and returns.
         penalty_words: play-by-play line for kubbs that become penalty kubbs, for one kubb and
             for several (``{kubbs}``: their ids).
         advance_line: referee option (:mod:`kubb3d.judge.options`): the advance line passes
@@ -1167,7 +1167,9 @@ class MatchState:
             self.inkast_attempt = a.attempt + 1
             self._emit(
                 "inkast",
-                msg("invalid inkast of {kubbs}: thrown again", kubbs=", ".join(again)),
+                msg("misflicked return of {kubbs}: flicked again", kubbs=", ".join(again))
+                if rs.flicks
+                else msg("invalid inkast of {kubbs}: thrown again", kubbs=", ".join(again)),
                 (rs.cite("inkast"),),
                 s,
             )
@@ -1204,14 +1206,12 @@ class MatchState:
             self.place_queue.append((k, "stößel", s, o))
         valid_txt = ", ".join(sorted(set(r.valid) | set(r.stossel)))
         if valid_txt:
+            into = {"player": self.player_at(s), "kubbs": valid_txt, "half": o}
             self._emit(
                 "inkast",
-                msg(
-                    "{player} inkasts {kubbs} validly into half {half}",
-                    player=self.player_at(s),
-                    kubbs=valid_txt,
-                    half=o,
-                ),
+                msg("{player} returns {kubbs} into half {half}", **into)  # KT: "returning knocked down Kubbs"
+                if rs.flicks
+                else msg("{player} inkasts {kubbs} validly into half {half}", **into),
                 (rs.cite("inkast"),),
                 s,
             )

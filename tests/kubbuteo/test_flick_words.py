@@ -1,6 +1,6 @@
-"""Kubbuteo is flicked, not thrown (KT rules: "flicks the six batons", "after each flick"): the
-play-by-play and the replay's segment labels say flick, in English and German (docs/german.md),
-and a DM match keeps its throws."""
+"""Kubbuteo is flicked, not thrown (KT rules: "flicks the six batons", "after each flick",
+"returning knocked down Kubbs"): the play-by-play and the replay's segment labels say flick and
+return, in English and German (docs/german.md), and a DM match keeps its throws."""
 
 from kubb3d.i18n import translator
 from kubb3d.match import Match, MatchConfig
@@ -27,7 +27,10 @@ def test_kubbuteo_play_by_play_and_labels_say_flick():
     assert lag and all("lag flick" in t for t in lag) and not any("throw" in t for t in lag)
     assert len(throws) >= 6 and all(" flick " in t and "throw" not in t for t in throws)
     assert de(throws[0]).startswith("P1 Schnipper 1 (baton1, Wurflinie x = ")
-    assert "A: lag flick" in labels and "A: flick baton1" in labels
+    returns = [e.text for e in events if e.kind == "inkast"]  # KT: "returning knocked down Kubbs"
+    assert returns and all(" returns " in t for t in returns) and not any("inkast" in t for t in returns)
+    assert " schnippt " in de(returns[0]) and " zurück in Hälfte " in de(returns[0])
+    assert "A: lag flick" in labels and "A: flick baton1" in labels and any(": return " in x for x in labels)
     assert not any("throw" in label for label in labels)
 
 
