@@ -23,9 +23,10 @@ flight at any time, each of about :data:`LOCAL_TASK_S` of work (local; up to
 killed run can lose.
 
 A trial that raises is stored as failed by the trial itself. A worker process that dies
-(segfault, out of memory) breaks the local pool: the trials that were in flight are then run
-again one at a time in a fresh pool, and the one that kills its worker again is stored as
-failed with the reason ``worker process died``.
+(segfault, out of memory, killed) breaks the local pool: the trials that were in flight, or
+handed out after the death, are then run again one at a time in a pool of one worker (a new
+one after each death), and the one that kills its worker again is stored as failed with the
+reason ``worker process died``; then a fresh pool takes the rest.
 """
 
 from __future__ import annotations
@@ -88,23 +89,29 @@ def _spec_for(spec_json: str) -> LoadedSpec:
     return loaded
 
 
-def _watch_parent(parent_pid: int, every_s: float = 0.25) -> None:
-    """End this worker as soon as its parent is gone (killed with SIGKILL or SIGTERM): the
-    worker is re-parented, so ``os.getppid()`` changes. Portable (no ``prctl``)."""
+def _watch_parent() -> None:
+    """End this worker as soon as the process that created it (the run's process) is gone,
+    killed with SIGKILL or SIGTERM. multiprocessing gives a worker a pipe from that process
+    (``parent_process().sentinel``) under every start method; it reads as closed once the
+    process has died, even before this thread started. The parent pid is not the test: a
+    ``forkserver`` worker's parent is the fork server (comparing ``os.getppid()`` with the run's
+    pid ended every such worker at once: docs/speed.md "Fourth round")."""
     import threading
+    from multiprocessing import parent_process
+
+    parent = parent_process()
+    if parent is None:  # not started by multiprocessing: nothing to watch
+        return
 
     def watch() -> None:
-        while True:
-            if os.getppid() != parent_pid:
-                os._exit(1)
-            time.sleep(every_s)
+        parent.join()  # returns when the sentinel pipe closes
+        os._exit(1)
 
     threading.Thread(target=watch, name="kubb3d-parent-watch", daemon=True).start()
 
 
-def _init_worker(spec_json: str, parent_pid: int | None = None) -> None:
-    if parent_pid is not None:
-        _watch_parent(parent_pid)
+def _init_worker(spec_json: str) -> None:
+    _watch_parent()
     _spec_for(spec_json)
 
 
@@ -118,13 +125,17 @@ def _work(spec_json: str, index: int) -> tuple[dict, float]:
 
 
 def _work_batch(spec_json: str, indices: list[int]) -> list[tuple[dict, float]]:
-    """Run several trials in one worker task; returns [(row, wall seconds)] in order."""
-    if not _MALLOC_TUNED:
+    """Run several trials in one worker task; returns [(row, wall seconds)] in order. A process's
+    first batch first tunes its allocator (:func:`tune_malloc`)."""
+    global _malloc_tuned
+    if not _malloc_tuned:
+        _malloc_tuned = True
         tune_malloc()
     return [_work(spec_json, i) for i in indices]
 
 
-_MALLOC_TUNED: list[bool] = []
+_malloc_tuned = False
+"""Whether this process's allocator has been tuned (once per worker process)."""
 
 MMAP_THRESHOLD = 32 * 1024 * 1024
 """bytes: allocations above this go to their own mapping (glibc's ceiling for its own moving
@@ -150,7 +161,6 @@ def tune_malloc() -> bool:
         True if the thresholds were set; False without the variable, or where the C library
         has no ``mallopt`` (not glibc).
     """
-    _MALLOC_TUNED.append(True)
     if "MALLOC_TRIM_THRESHOLD_" not in os.environ:
         return False
     import ctypes
@@ -245,9 +255,7 @@ def _local(loaded: LoadedSpec, todo: list[int], workers: int, scheduler, emit) -
     ctx = get_context("spawn")
 
     def new_pool(n: int) -> ProcessPoolExecutor:
-        return ProcessPoolExecutor(
-            max_workers=n, mp_context=ctx, initializer=_init_worker, initargs=(spec_json, os.getpid())
-        )
+        return ProcessPoolExecutor(max_workers=n, mp_context=ctx, initializer=_init_worker, initargs=(spec_json,))
 
     queue = list(reversed(todo))  # pop() from the end gives trial order
     retry: list[int] = []
@@ -257,13 +265,22 @@ def _local(loaded: LoadedSpec, todo: list[int], workers: int, scheduler, emit) -
     try:
         while queue or inflight or retry:
             if retry and not inflight:
-                # a worker died: rerun the suspects one at a time to find the culprit
+                # a worker died: rerun the suspects one at a time (one in flight, so the one whose
+                # worker dies again is the culprit); a single pool serves until it breaks
                 pool.shutdown(wait=True, cancel_futures=True)
+                single = None
                 for i in sorted(retry):
-                    single = new_pool(1)
                     try:
-                        emit([single.submit(_work, spec_json, i).result()])
+                        single = single or new_pool(1)
+                        fut = single.submit(_work, spec_json, i)
+                    except BrokenProcessPool:  # its worker died while idle: not this trial's doing
+                        single = new_pool(1)
+                        fut = single.submit(_work, spec_json, i)
+                    try:
+                        emit([fut.result()])
                     except BrokenProcessPool:
+                        single.shutdown(wait=True, cancel_futures=True)
+                        single = None
                         emit(
                             [
                                 (
@@ -274,8 +291,8 @@ def _local(loaded: LoadedSpec, todo: list[int], workers: int, scheduler, emit) -
                                 )
                             ]
                         )
-                    finally:
-                        single.shutdown(wait=True, cancel_futures=True)
+                if single is not None:
+                    single.shutdown(wait=True)
                 retry = []
                 pool = new_pool(workers)
                 continue
@@ -283,7 +300,12 @@ def _local(loaded: LoadedSpec, todo: list[int], workers: int, scheduler, emit) -
                 mean = timing[0] / timing[1] if timing[1] else None
                 size = local_batch_size(mean, len(queue), workers)
                 batch = [queue.pop() for _ in range(min(size, len(queue)))]
-                inflight[pool.submit(_work_batch, spec_json, batch)] = batch
+                try:
+                    inflight[pool.submit(_work_batch, spec_json, batch)] = batch
+                except BrokenProcessPool:  # a worker died since the last wait: the pool takes no more
+                    retry += batch
+            if not inflight:
+                continue
             done, _ = wait(list(inflight), return_when=FIRST_COMPLETED)
             got = []
             for fut in done:

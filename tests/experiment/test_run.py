@@ -317,3 +317,47 @@ def test_batched_local_tasks_give_the_same_rows(tiny_reference, tmp_path, monkey
     assert max(sizes) >= 3 and sizes[:4] == [1, 1, 1, 1]
     # a trial depends only on the seed and its index: the first 16 are the 16 of the reference
     assert strip_wall(read_rows(out))[:16] == reference
+
+
+@pytest.mark.parametrize("noticed", [False, True])
+def test_a_worker_killed_mid_run_is_retried_and_the_rows_are_complete(tiny_reference, tmp_path, monkeypatch, noticed):
+    """A worker process killed while trials are in flight breaks the local pool: the trials it
+    held are run again (one at a time, in fresh pools) and the run goes on; the rows are complete
+    and equal to the reference. ``noticed``: the run's next submit finds the pool already broken
+    (the kill seen before the parent hands out more work), which must be retried too."""
+    import multiprocessing
+
+    from kubb3d.experiment import runner
+
+    pools: list[int] = []
+
+    class CountedPool(runner.ProcessPoolExecutor):
+        def __init__(self, *a, **k):
+            pools.append(k.get("max_workers", a[0] if a else 0))
+            super().__init__(*a, **k)
+
+    killed: list[int] = []
+
+    def kill_one_worker(rows: list[dict]) -> None:
+        if killed:
+            return
+        workers = multiprocessing.active_children()
+        assert workers, "no worker process alive"
+        victim = workers[0]
+        os.kill(victim.pid, signal.SIGKILL)
+        victim.join(10)
+        killed.append(victim.exitcode)
+        if noticed:
+            time.sleep(0.5)  # the pool's manager thread marks the pool broken
+
+    monkeypatch.setattr(runner, "ProcessPoolExecutor", CountedPool)
+    spec, reference, _ = tiny_reference
+    out = tmp_path / "killed-worker.sqlite"
+    rep = run(load_spec(spec), out, workers=2, progress=False, on_rows=kill_one_worker)
+    assert killed == [-signal.SIGKILL]
+    assert (rep.ran, rep.failed) == (16, 0)
+    rows = read_rows(out)
+    assert strip_wall(rows) == reference
+    # the first pool broke; the trials in flight ran one by one in pools of one worker, then a
+    # fresh pool of two took the rest
+    assert pools[0] == 2 and pools[-1] == 2 and 1 in pools[1:-1], pools
