@@ -268,16 +268,16 @@ def _local(loaded: LoadedSpec, todo: list[int], workers: int, scheduler, emit) -
                 # a worker died: rerun the suspects one at a time (one in flight, so the one whose
                 # worker dies again is the culprit); a single pool serves until it breaks
                 pool.shutdown(wait=True, cancel_futures=True)
-                single = None
+                single: ProcessPoolExecutor | None = None
                 for i in sorted(retry):
                     try:
                         single = single or new_pool(1)
-                        fut = single.submit(_work, spec_json, i)
+                        one = single.submit(_work, spec_json, i)
                     except BrokenProcessPool:  # its worker died while idle: not this trial's doing
                         single = new_pool(1)
-                        fut = single.submit(_work, spec_json, i)
+                        one = single.submit(_work, spec_json, i)
                     try:
-                        emit([fut.result()])
+                        emit([one.result()])
                     except BrokenProcessPool:
                         single.shutdown(wait=True, cancel_futures=True)
                         single = None
@@ -307,7 +307,7 @@ def _local(loaded: LoadedSpec, todo: list[int], workers: int, scheduler, emit) -
             if not inflight:
                 continue
             done, _ = wait(list(inflight), return_when=FIRST_COMPLETED)
-            got = []
+            got: list[tuple[dict, float]] = []
             for fut in done:
                 batch = inflight.pop(fut)
                 try:
