@@ -60,6 +60,8 @@ class RunReport:
         seconds: wall time of this call, s.
         workers: worker processes used.
         backend: ``local``, ``serial`` or ``dask``.
+        tasks: tasks handed to worker processes (several trials each, see :data:`LOCAL_TASK_S`
+            and :data:`DASK_MAX_BATCH`; serial: one per trial).
     """
 
     path: Path
@@ -70,6 +72,7 @@ class RunReport:
     seconds: float
     workers: int
     backend: str
+    tasks: int = 0
 
     @property
     def rate(self) -> float:
@@ -220,10 +223,11 @@ def check_size(loaded: LoadedSpec, max_trials: int | None) -> None:
         )
 
 
-def dask_batch_size(n_trials: int, slots: int) -> int:
-    """Trials per Dask task: at least 4 tasks per worker slot (the load stays balanced and
-    progress is visible), at most :data:`DASK_MAX_BATCH`, at least 1."""
-    return max(1, min(DASK_MAX_BATCH, n_trials // (4 * max(1, slots))))
+def dask_batch_size(remaining: int, slots: int) -> int:
+    """Trials in the next Dask task: few enough that at least 4 tasks per worker slot remain of
+    the ``remaining`` trials still to hand out (the load stays balanced, progress is visible and
+    the last tasks are single trials), at most :data:`DASK_MAX_BATCH`, at least 1."""
+    return max(1, min(DASK_MAX_BATCH, remaining // (4 * max(1, slots))))
 
 
 def _died_row(loaded: LoadedSpec, index: int, why: str) -> dict:
@@ -244,13 +248,14 @@ def _died_row(loaded: LoadedSpec, index: int, why: str) -> dict:
 
 
 # ------------------------------------------------------------------ backends
-def _serial(loaded: LoadedSpec, todo: list[int], workers: int, scheduler, emit) -> None:
+def _serial(loaded: LoadedSpec, todo: list[int], workers: int, scheduler, emit) -> int:
     spec_json = loaded.to_json()
     for i in todo:
         emit([_work(spec_json, i)])
+    return len(todo)
 
 
-def _local(loaded: LoadedSpec, todo: list[int], workers: int, scheduler, emit) -> None:
+def _local(loaded: LoadedSpec, todo: list[int], workers: int, scheduler, emit) -> int:
     spec_json = loaded.to_json()
     ctx = get_context("spawn")
 
@@ -262,6 +267,7 @@ def _local(loaded: LoadedSpec, todo: list[int], workers: int, scheduler, emit) -
     pool = new_pool(workers)
     inflight: dict = {}  # future -> the trials of its task
     timing = [0.0, 0]  # worker seconds and trials finished so far: the mean trial time
+    tasks = 0
     try:
         while queue or inflight or retry:
             if retry and not inflight:
@@ -276,6 +282,7 @@ def _local(loaded: LoadedSpec, todo: list[int], workers: int, scheduler, emit) -
                     except BrokenProcessPool:  # its worker died while idle: not this trial's doing
                         single = new_pool(1)
                         one = single.submit(_work, spec_json, i)
+                    tasks += 1
                     try:
                         emit([one.result()])
                     except BrokenProcessPool:
@@ -300,6 +307,7 @@ def _local(loaded: LoadedSpec, todo: list[int], workers: int, scheduler, emit) -
                 mean = timing[0] / timing[1] if timing[1] else None
                 size = local_batch_size(mean, len(queue), workers)
                 batch = [queue.pop() for _ in range(min(size, len(queue)))]
+                tasks += 1
                 try:
                     inflight[pool.submit(_work_batch, spec_json, batch)] = batch
                 except BrokenProcessPool:  # a worker died since the last wait: the pool takes no more
@@ -330,9 +338,10 @@ def _local(loaded: LoadedSpec, todo: list[int], workers: int, scheduler, emit) -
         raise
     finally:
         pool.shutdown(wait=False, cancel_futures=True)
+    return tasks
 
 
-def _dask(loaded: LoadedSpec, todo: list[int], workers: int, scheduler, emit) -> None:
+def _dask(loaded: LoadedSpec, todo: list[int], workers: int, scheduler, emit) -> int:
     try:
         from dask.distributed import Client, LocalCluster, as_completed
     except ImportError:
@@ -370,37 +379,46 @@ def _dask(loaded: LoadedSpec, todo: list[int], workers: int, scheduler, emit) ->
         client = Client(cluster)
         n_slots = workers
     try:
-        # trials go out in batches (see DASK_MAX_BATCH); a batch whose task failed (a worker
-        # died) is sent again one trial per task, so only the trial that kills its worker fails
-        size = dask_batch_size(len(todo), n_slots)
-        batches = [todo[k : k + size] for k in range(0, len(todo), size)]
-        queue = list(reversed(batches))
+        # trials go out in batches (see DASK_MAX_BATCH) whose size follows the trials still to
+        # hand out, so the last tasks are single trials and the workers finish together; a batch
+        # whose task failed (a worker died) is sent again one trial per task, so only the trial
+        # that kills its worker fails
+        queue = list(reversed(todo))  # pop() from the end gives trial order
+        singles: list[int] = []
         pending = as_completed()
-        batch_of = {}
+        batch_of: dict[str, list[int]] = {}
+        tasks = 0
 
         def submit() -> None:
-            batch = queue.pop()
+            nonlocal tasks
+            if singles:
+                batch = [singles.pop()]
+            else:
+                size = dask_batch_size(len(queue), n_slots)
+                batch = [queue.pop() for _ in range(min(size, len(queue)))]
             key = f"kubb3d-trials-{batch[0]}-{len(batch)}-{loaded.sha256[:12]}"
             fut = client.submit(_work_batch, spec_json, batch, pure=False, key=key)
             batch_of[fut.key] = batch
             pending.add(fut)
+            tasks += 1
 
-        for _ in range(min(len(queue), 2 * n_slots)):
-            submit()
+        def top_up() -> None:
+            while (queue or singles) and len(batch_of) < 2 * n_slots:
+                submit()
+
+        top_up()
         for fut in pending:
             batch = batch_of.pop(fut.key)
             try:
                 emit(fut.result())
             except Exception as exc:  # KilledWorker and the like: the batch never produced rows
                 if len(batch) > 1:
-                    queue.extend([i] for i in reversed(batch))
-                    for _ in range(min(len(queue), 2 * n_slots) - len(batch_of)):
-                        submit()
+                    singles.extend(reversed(batch))
                 else:
                     emit([(_died_row(loaded, batch[0], f"worker failed: {type(exc).__name__}: {exc}"), 0.0)])
             fut.release()
-            if queue and len(batch_of) < 2 * n_slots:
-                submit()
+            top_up()
+        return tasks
     finally:
         client.close()
         if cluster is not None:
@@ -474,12 +492,14 @@ def run(
             if on_rows is not None:
                 on_rows([r for r, _ in batch])
 
+        tasks = 0
         with bar:
             if todo:
-                _BACKENDS[backend](
+                tasks = _BACKENDS[backend](
                     loaded, todo, min(workers, len(todo)) if backend == "local" else workers, scheduler, emit
                 )
-    return RunReport(out, total, skipped, counts["ran"], counts["failed"], time.perf_counter() - t0, workers, backend)
+    seconds = time.perf_counter() - t0
+    return RunReport(out, total, skipped, counts["ran"], counts["failed"], seconds, workers, backend, tasks)
 
 
 class _Bar:
