@@ -3,25 +3,33 @@
 Runs the same slice of ``scenarios/experiments/hit-8m.toml`` (the first ``--trials`` trials,
 full throws from release to rest on the standard set-up) with ``--workers`` 1 and 2 into fresh
 results files, and reports wall time, trials/s, trials/s per worker and the speed-up (issue
-#16: ≥ 1.8× from 1 to 2 workers). Pool start-up (spawning workers, importing kubb3d and
-PyBullet) is included, as a user sees it; the per-trial worker time (``wall_s``) gives the
-figure inside a worker, the time to the first stored row the start-up, and the parent's CPU
-time what the parent took from the workers' cores.
+#16: ≥ 1.8× from 1 to 2 workers). Every run is its own fresh Python process, as a user's
+``kubb3d experiment run`` is: pool start-up (starting the workers, or the fork server that
+forks them, and importing kubb3d and PyBullet) is included, and no run inherits a warm fork
+server or warm imports from the one before. ``--repeat N`` alternates the configurations N
+times and prints every speed-up.
+
+Besides the rates, which the machine's load changes, each run prints figures the load changes
+little: the time to the first stored row (start-up), the parent's CPU seconds (what it took
+from the workers' cores), the workers' CPU seconds (every process the run started: workers,
+fork server; a standing Dask cluster's workers, and its scheduler apart) and the number of
+tasks handed out. ``--start-methods forkserver,spawn`` compares the local backend's ways of
+starting workers (default: the runner's own, ``runner.START_METHOD``).
 
 ``--dask`` also runs 2 workers on a Dask cluster whose scheduler and workers are separate
 processes (``dask scheduler`` and ``dask worker --nworkers 2 --nthreads 1`` on the loopback
 interface, started before the timed run, as a cluster stands before a researcher uses it; its
 start-up is printed apart): once with bare workers, which import kubb3d and PyBullet in their
-first task as the local pool's workers do, and once with workers that preload them
-(``--preload kubb3d.throw --preload kubb3d.experiment.trial``, docs/speed.md); and on a
-``LocalCluster`` started inside the run (start-up included). Issue #16 asks the cluster for
-at least the local backend's throughput.
+first task, and once with workers that preload them (``--preload kubb3d.throw --preload
+kubb3d.experiment.trial``, docs/speed.md); and on a ``LocalCluster`` started inside the run
+(start-up included). Issue #16 asks the cluster for at least the local backend's throughput.
 
 The rows of all runs are compared (they must be equal).
 
 Usage::
 
     .venv/bin/python benchmarks/experiment_scaling.py [--trials 600] [--spec PATH] [--dask]
+        [--repeat N] [--start-methods forkserver,spawn] [--json]
 
 Other processes on the machine share its cores: run it on an idle machine for clean figures
 (the load average is printed before and after).
@@ -30,67 +38,118 @@ Other processes on the machine share its cores: run it on an idle machine for cl
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import resource
+import statistics
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
-from kubb3d.experiment import load_spec, read_rows, run
-
 ROOT = Path(__file__).resolve().parents[1]
 PRELOAD = ("kubb3d.throw", "kubb3d.experiment.trial")
 """Modules a standing cluster's workers can import at start (docs/speed.md)."""
 
 
-def measure(
-    spec_path: Path,
-    trials: int,
-    workers: int,
-    folder: Path,
-    backend: str = "local",
-    scheduler: str | None = None,
-    label: str | None = None,
-) -> dict:
-    """Run ``trials`` trials with ``workers`` processes on ``backend`` into a new results file
-    named by ``label`` (default: the backend); returns figures and rows."""
-    loaded = load_spec(spec_path)
-    label = label or backend
-    out = folder / f"{label}-w{workers}.sqlite"
-    if out.exists():
-        raise ValueError(f"{out} exists: each run needs its own label")
+def _cpu_s(usage: resource.struct_rusage) -> float:
+    return usage.ru_utime + usage.ru_stime
+
+
+def _own_cpu() -> float:
+    """CPU seconds (user + system) of this process (a Dask worker's, run there)."""
+    return _cpu_s(resource.getrusage(resource.RUSAGE_SELF))
+
+
+def measure(config: dict) -> dict:
+    """One run, in this (fresh) process: ``config`` has spec, trials, workers, backend,
+    scheduler, out and start_method. Returns the figures (rows stay in ``out``)."""
+    from kubb3d.experiment import load_spec, read_rows, run
+    from kubb3d.experiment import runner
+
+    if config.get("start_method"):
+        runner.START_METHOD = config["start_method"]
+    loaded = load_spec(Path(config["spec"]))
+    client = None
+    if config.get("scheduler"):
+        from dask.distributed import Client
+
+        client = Client(config["scheduler"], timeout="60s")
+        remote0 = client.run(_own_cpu)
+        scheduler0 = client.run_on_scheduler(_own_cpu)
     first: list[float] = []
-    cpu0 = resource.getrusage(resource.RUSAGE_SELF)
+    cpu0 = _cpu_s(resource.getrusage(resource.RUSAGE_SELF))
     t0 = time.perf_counter()
     report = run(
         loaded,
-        out,
-        workers=workers,
-        max_trials=trials,
+        Path(config["out"]),
+        workers=config["workers"],
+        max_trials=config["trials"],
         progress=False,
-        backend=backend,
-        scheduler=scheduler,
+        backend=config["backend"],
+        scheduler=config.get("scheduler"),
         on_rows=lambda rows: first or first.append(time.perf_counter() - t0),
     )
     seconds = time.perf_counter() - t0
-    cpu1 = resource.getrusage(resource.RUSAGE_SELF)
-    rows = read_rows(out)
+    parent_cpu = _cpu_s(resource.getrusage(resource.RUSAGE_SELF)) - cpu0
+    scheduler_cpu = None
+    if client is not None:
+        remote1 = client.run(_own_cpu)
+        workers_cpu = sum(remote1[w] - remote0.get(w, 0.0) for w in remote1)
+        scheduler_cpu = client.run_on_scheduler(_own_cpu) - scheduler0
+        client.close()
+    else:
+        workers_cpu = _reaped_children_cpu()
+    rows = read_rows(Path(config["out"]))
     busy = sum(r["wall_s"] for r in rows)
     return {
-        "backend": label,
-        "workers": workers,
         "trials": report.ran,
         "failed": report.failed,
+        "tasks": report.tasks,
         "seconds": seconds,
         "rate": report.ran / seconds,
-        "rate_per_worker": report.ran / seconds / workers,
+        "rate_per_worker": report.ran / seconds / config["workers"],
         "worker_rate": report.ran / busy if busy else 0.0,
         "first_row_s": first[0] if first else seconds,
-        "parent_cpu_s": (cpu1.ru_utime - cpu0.ru_utime) + (cpu1.ru_stime - cpu0.ru_stime),
-        "rows": [{k: v for k, v in r.items() if k != "wall_s"} for r in rows],
+        "parent_cpu_s": parent_cpu,
+        "workers_cpu_s": workers_cpu,
+        "scheduler_cpu_s": scheduler_cpu,
     }
+
+
+def _reaped_children_cpu() -> float:
+    """CPU seconds of every process this one started, once they have all ended: the local
+    pool's workers (spawn: its children; forkserver: the server's, counted when the server is
+    stopped) and, for a LocalCluster, its nannies and workers. Uses multiprocessing's own
+    (private) stop of its fork server and resource tracker, benchmark-only."""
+    import multiprocessing
+    from multiprocessing import forkserver, resource_tracker
+
+    for child in multiprocessing.active_children():
+        child.join(30)
+    time.sleep(0.2)  # the fork server reaps its workers when told they ended
+    for helper in (getattr(forkserver, "_forkserver", None), getattr(resource_tracker, "_resource_tracker", None)):
+        stop = getattr(helper, "_stop", None)
+        if stop is not None:
+            stop()
+    return _cpu_s(resource.getrusage(resource.RUSAGE_CHILDREN))
+
+
+def run_child(config: dict) -> dict:
+    """:func:`measure` in a fresh Python process; returns its figures and the rows."""
+    from kubb3d.experiment import read_rows
+
+    out = subprocess.run(
+        [sys.executable, __file__, "--child", json.dumps(config)], capture_output=True, text=True, cwd=ROOT
+    )
+    if out.returncode != 0:
+        raise SystemExit(f"run {config['label']} failed:\n{out.stderr}")
+    figures = json.loads(out.stdout.strip().splitlines()[-1])
+    rows = read_rows(Path(config["out"]))
+    figures.update(label=config["label"], workers=config["workers"])
+    figures["rows"] = [{k: v for k, v in r.items() if k != "wall_s"} for r in rows]
+    return figures
 
 
 class Cluster:
@@ -104,6 +163,7 @@ class Cluster:
 
         t0 = time.perf_counter()
         info = self.folder / "scheduler.json"
+        info.unlink(missing_ok=True)
         dask = [sys.executable, "-m", "distributed.cli.dask_scheduler"]
         self.procs.append(
             subprocess.Popen(
@@ -151,6 +211,16 @@ class Cluster:
                 p.wait()
 
 
+def _line(m: dict) -> str:
+    sched = "" if m.get("scheduler_cpu_s") is None else f"; scheduler CPU {m['scheduler_cpu_s']:.2f} s"
+    return (
+        f"{m['label']} workers={m['workers']}: {m['trials']} trials ({m['failed']} failed, {m['tasks']} tasks) in "
+        f"{m['seconds']:.2f} s = {m['rate']:.1f} trials/s, {m['rate_per_worker']:.1f} per worker (inside a worker: "
+        f"{m['worker_rate']:.1f} trials/s; first row after {m['first_row_s']:.2f} s; CPU: parent "
+        f"{m['parent_cpu_s']:.2f} s, workers {m['workers_cpu_s']:.2f} s{sched})"
+    )
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--trials", type=int, default=600)
@@ -160,39 +230,89 @@ def main() -> None:
         action="store_true",
         help="also run 2 workers on a Dask cluster of separate processes and on a LocalCluster",
     )
+    ap.add_argument("--repeat", type=int, default=1, help="alternate the configurations this many times")
+    ap.add_argument(
+        "--start-methods",
+        default="",
+        help="local start methods to compare, comma-separated (default: the runner's START_METHOD)",
+    )
+    ap.add_argument("--json", action="store_true", help="print the figures as JSON")
+    ap.add_argument("--child", help=argparse.SUPPRESS)
     a = ap.parse_args()
-    print(
-        f"{os.cpu_count()} cores; load average {os.getloadavg()[0]:.1f}; spec {a.spec.name}, {a.trials} trials per run"
-    )
+    if a.child:
+        print(json.dumps(measure(json.loads(a.child))))
+        return
+    if a.trials < 1 or a.repeat < 1:
+        raise SystemExit("--trials and --repeat must be at least 1")
+    if not a.spec.is_file():
+        raise SystemExit(f"--spec: no file {a.spec}")
+    from kubb3d.experiment import runner
+
+    methods = [m for m in a.start_methods.split(",") if m] or [runner.START_METHOD]
+    load0 = os.getloadavg()[0]
+    say = (lambda *x: None) if a.json else print
+    say(f"{os.cpu_count()} cores; load average {load0:.1f}; spec {a.spec.name}, {a.trials} trials per run")
+    res: list[dict] = []
+    cluster_start: dict[str, float] = {}
     with tempfile.TemporaryDirectory() as tmp:
-        res = [measure(a.spec, a.trials, w, Path(tmp)) for w in (1, 2)]
-        if a.dask:
-            cluster_start = []
-            for preload in ((), PRELOAD):
-                with Cluster(Path(tmp), preload=preload) as cluster:
-                    cluster_start.append(cluster.start_s)
+        folder = Path(tmp)
+
+        def one(label: str, workers: int, backend: str = "local", **extra) -> None:
+            config = {
+                "spec": str(a.spec),
+                "trials": a.trials,
+                "workers": workers,
+                "backend": backend,
+                "label": label,
+                "out": str(folder / f"{label.replace('/', '-')}-w{workers}-{len(res)}.sqlite"),
+                **extra,
+            }
+            res.append(run_child(config))
+            say(_line(res[-1]))
+
+        for _ in range(a.repeat):
+            for method in methods:
+                for w in (1, 2):
+                    one(f"local/{method}", w, start_method=method)
+            if a.dask:
+                for preload in ((), PRELOAD):
                     label = "dask-cluster" + ("+preload" if preload else "")
-                    res.append(measure(a.spec, a.trials, 2, Path(tmp), "dask", cluster.address, label))
-            res.append(measure(a.spec, a.trials, 2, Path(tmp), "dask"))
-    for m in res:
-        print(
-            f"{m['backend']} workers={m['workers']}: {m['trials']} trials ({m['failed']} failed) in {m['seconds']:.2f} "
-            f"s = {m['rate']:.1f} trials/s, {m['rate_per_worker']:.1f} per worker (inside a worker: "
-            f"{m['worker_rate']:.1f} trials/s; parent CPU {m['parent_cpu_s']:.2f} s; first row after "
-            f"{m['first_row_s']:.2f} s)"
+                    with Cluster(folder, preload=preload) as cluster:
+                        cluster_start[label] = cluster.start_s
+                        one(label, 2, "dask", scheduler=cluster.address)
+                one("dask-localcluster", 2, "dask")
+    equal = all(m["rows"] == res[0]["rows"] for m in res)
+    summary: dict = {"load_average_before": load0, "rows_equal": equal, "runs": res, "speed_up": {}, "dask": {}}
+    for method in methods:
+        ones = [m for m in res if m["label"] == f"local/{method}" and m["workers"] == 1]
+        twos = [m for m in res if m["label"] == f"local/{method}" and m["workers"] == 2]
+        ups = [t["rate"] / o["rate"] for o, t in zip(ones, twos)]
+        summary["speed_up"][method] = ups
+        say(
+            f"speed-up 1 -> 2 workers, {method} (pool start-up included): "
+            f"{', '.join(f'{u:.2f}x' for u in ups)} (goal >= 1.8x)"
+            + (f"; median {statistics.median(ups):.2f}x" if len(ups) > 1 else "")
         )
-    print(
-        f"speed-up 1 -> 2 workers (pool start-up included): {res[1]['rate'] / res[0]['rate']:.2f}x (goal >= 1.8x); "
-        f"rows equal in every run: {all(m['rows'] == res[0]['rows'] for m in res)}"
-    )
     if a.dask:
-        for m, start in zip(res[2:4], cluster_start):
-            print(
-                f"{m['backend']} (scheduler and 2 workers as separate processes, started in {start:.1f} s before the "
-                f"run) / local at 2 workers: {m['rate'] / res[1]['rate']:.2f}x (goal >= 1.0x)"
+        local2 = [m for m in res if m["label"] == f"local/{methods[0]}" and m["workers"] == 2]
+        for label in ("dask-cluster", "dask-cluster+preload", "dask-localcluster"):
+            ratios = [m["rate"] / l2["rate"] for m, l2 in zip((m for m in res if m["label"] == label), local2)]
+            summary["dask"][label] = ratios
+            what = (
+                f"{label} (scheduler and 2 workers as separate processes, started in {cluster_start[label]:.1f} s "
+                "before the run)"
+                if label in cluster_start
+                else "dask LocalCluster (start-up included)"
             )
-        print(f"dask LocalCluster (start-up included) / local at 2 workers: {res[4]['rate'] / res[1]['rate']:.2f}x")
-    print(f"load average now {os.getloadavg()[0]:.1f}")
+            goal = " (goal >= 1.0x)" if label in cluster_start else ""
+            say(f"{what} / local at 2 workers: {', '.join(f'{r:.2f}x' for r in ratios)}{goal}")
+    say(f"rows equal in every run: {equal}")
+    summary["load_average_after"] = os.getloadavg()[0]
+    say(f"load average now {summary['load_average_after']:.1f}")
+    if a.json:
+        for m in res:
+            m.pop("rows")
+        print(json.dumps(summary, indent=1))
 
 
 if __name__ == "__main__":

@@ -63,6 +63,13 @@ def test_dask_batches_trials_but_keeps_tasks_per_worker():
     assert dask_batch_size(300, 2) == 16 == DASK_MAX_BATCH  # 19 tasks of up to 16 trials
     assert dask_batch_size(5, 4) == 1  # never 0
     assert dask_batch_size(10_000, 64) == 16
+    # sized from the trials still to hand out: 600 trials on 2 slots end in single trials
+    sizes, left = [], 600
+    while left:
+        sizes.append(dask_batch_size(left, 2))
+        left -= sizes[-1]
+    assert sizes[0] == 16 and sizes[-8:] == [1] * 8 and sizes == sorted(sizes, reverse=True)
+    assert len(sizes) < 2 * 600 / 16  # the tail adds tasks, not many
 
 
 def test_local_tasks_hold_about_a_fifth_of_a_second_of_trials():

@@ -4,8 +4,9 @@ Backends (each runs :func:`kubb3d.experiment.trial.run_trial`; rows are the same
 runs them, since a trial depends only on the spec and its index):
 
 ==========  ======================================================================
-``local``   a pool of worker processes on this machine (``spawn`` start method: a
-            PyBullet client is never inherited across ``fork``); default all cores
+``local``   a pool of worker processes on this machine, default all cores; started by
+            a fork server that has imported kubb3d once (:data:`START_METHOD`; ``spawn``
+            where there is none), never by ``fork``
 ``serial``  this process, one trial after another (debugging, notebooks)
 ``dask``    a Dask distributed cluster: ``scheduler`` address, or a LocalCluster of
             ``workers`` single-threaded worker processes when no address is given.
@@ -37,7 +38,7 @@ import time
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
-from multiprocessing import get_context
+from multiprocessing import get_all_start_methods, get_context
 from pathlib import Path
 from typing import Callable, Iterable
 
@@ -247,6 +248,34 @@ def _died_row(loaded: LoadedSpec, index: int, why: str) -> dict:
     return row
 
 
+START_METHOD = "forkserver" if "forkserver" in get_all_start_methods() else "spawn"
+"""How the local backend starts its workers. Never ``fork``: a PyBullet client, a thread or a
+lock of the run's process must not be inherited. ``forkserver`` (POSIX): one server process,
+started once per run's process, imports :func:`worker_modules` and forks every worker from
+that, so workers start without importing (docs/speed.md "Fourth round"); ``spawn`` (Windows):
+each worker starts a fresh interpreter and imports in its first trial. Rows are the same
+either way (test)."""
+
+
+def worker_modules(loaded: LoadedSpec) -> list[str]:
+    """The modules a worker imports for its trials (the fork server imports them in advance):
+    the runner, the trial, the throw with the physics, and the match for a match spec."""
+    names = ["kubb3d.experiment.runner", "kubb3d.experiment.trial", "kubb3d.throw"]
+    if loaded.spec.match is not None:
+        names.append("kubb3d.match")
+    return names
+
+
+def _mp_context(loaded: LoadedSpec):
+    """The multiprocessing context of :data:`START_METHOD`. For ``forkserver`` it sets the
+    server's preload list (process-wide; it takes effect when this process starts its server,
+    i.e. at its first local run)."""
+    ctx = get_context(START_METHOD)
+    if START_METHOD == "forkserver":
+        ctx.set_forkserver_preload(worker_modules(loaded))
+    return ctx
+
+
 # ------------------------------------------------------------------ backends
 def _serial(loaded: LoadedSpec, todo: list[int], workers: int, scheduler, emit) -> int:
     spec_json = loaded.to_json()
@@ -257,7 +286,7 @@ def _serial(loaded: LoadedSpec, todo: list[int], workers: int, scheduler, emit) 
 
 def _local(loaded: LoadedSpec, todo: list[int], workers: int, scheduler, emit) -> int:
     spec_json = loaded.to_json()
-    ctx = get_context("spawn")
+    ctx = _mp_context(loaded)
 
     def new_pool(n: int) -> ProcessPoolExecutor:
         return ProcessPoolExecutor(max_workers=n, mp_context=ctx, initializer=_init_worker, initargs=(spec_json,))
@@ -386,7 +415,7 @@ def _dask(loaded: LoadedSpec, todo: list[int], workers: int, scheduler, emit) ->
         queue = list(reversed(todo))  # pop() from the end gives trial order
         singles: list[int] = []
         pending = as_completed()
-        batch_of: dict[str, list[int]] = {}
+        batch_of: dict = {}  # future key -> its trials
         tasks = 0
 
         def submit() -> None:

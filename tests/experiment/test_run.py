@@ -57,6 +57,19 @@ def test_two_workers_equal_one_worker_row_for_row(tiny_reference, tmp_path):
     assert strip_wall(read_rows(two)) == reference
 
 
+def test_rows_do_not_depend_on_the_start_method(tiny_reference, tmp_path, monkeypatch):
+    """The default start method (forkserver where there is one) is the other tests'; spawn, the
+    only one on Windows, gives the same rows."""
+    from kubb3d.experiment import runner
+
+    spec, reference, _ = tiny_reference
+    monkeypatch.setattr(runner, "START_METHOD", "spawn")
+    out = tmp_path / "spawn.sqlite"
+    rep = run(load_spec(spec), out, workers=2, progress=False)
+    assert (rep.ran, rep.failed) == (16, 0) and rep.tasks >= 4
+    assert strip_wall(read_rows(out)) == reference
+
+
 def test_resume_skips_finished_trials(tiny_reference, tmp_path):
     spec, reference, _ = tiny_reference
     loaded = load_spec(spec)
@@ -313,7 +326,7 @@ def test_batched_local_tasks_give_the_same_rows(tiny_reference, tmp_path, monkey
     monkeypatch.setattr(runner, "local_batch_size", spy)
     out = tmp_path / "batched.sqlite"
     rep = run(load_spec(write_tiny(tmp_path, trials_per_point=8)), out, workers=2, progress=False)
-    assert (rep.ran, rep.failed) == (32, 0)
+    assert (rep.ran, rep.failed, rep.tasks) == (32, 0, len(sizes))
     assert max(sizes) >= 3 and sizes[:4] == [1, 1, 1, 1]
     # a trial depends only on the seed and its index: the first 16 are the 16 of the reference
     assert strip_wall(read_rows(out))[:16] == reference
