@@ -56,20 +56,37 @@ def test_flight_clearance_bound_answers_exactly_like_the_full_evaluation():
     assert math.isclose(FlightClearance(-2.0, [(0.0, 0.0, 0.0, 1.0)])((3.0, 4.0, 0.0)), 2.0)
 
 
-def test_dask_batches_trials_but_keeps_tasks_per_worker():
-    from kubb3d.experiment.runner import DASK_MAX_BATCH, dask_batch_size
+def test_dask_tasks_hold_about_half_a_second_of_trials_and_end_in_single_trials():
+    from kubb3d.experiment.runner import DASK_MAX_BATCH, DASK_TASK_S, dask_batch_size
 
-    assert dask_batch_size(16, 2) == 2  # 8 tasks for 2 slots
-    assert dask_batch_size(300, 2) == 16 == DASK_MAX_BATCH  # 19 tasks of up to 16 trials
-    assert dask_batch_size(5, 4) == 1  # never 0
-    assert dask_batch_size(10_000, 64) == 16
-    # sized from the trials still to hand out: 600 trials on 2 slots end in single trials
+    assert dask_batch_size(None, 600, 2) == 1  # no task finished yet: one trial per task
+    assert dask_batch_size(0.0125, 600, 2) == round(DASK_TASK_S / 0.0125) == 40
+    assert dask_batch_size(0.001, 10_000, 64) == DASK_MAX_BATCH
+    assert dask_batch_size(2.0, 600, 2) == 1  # long trials (matches): one per task
+    assert dask_batch_size(0.0125, 40, 2) == 10  # the tail: at least 2 tasks per slot remain
+    assert dask_batch_size(0.0125, 5, 4) == 1  # never 0
+    # 600 trials of 12.5 ms on 2 slots: 0.5 s per task, then shrinking to single trials
     sizes, left = [], 600
     while left:
-        sizes.append(dask_batch_size(left, 2))
+        sizes.append(dask_batch_size(0.0125, left, 2))
         left -= sizes[-1]
-    assert sizes[0] == 16 and sizes[-8:] == [1] * 8 and sizes == sorted(sizes, reverse=True)
-    assert len(sizes) < 2 * 600 / 16  # the tail adds tasks, not many
+    assert sizes[:12] == [40] * 12 and sizes[-7:] == [1] * 7 and sizes == sorted(sizes, reverse=True)
+    assert len(sizes) == 30  # the old fixed 16-trial batches made 38, the last of 16 trials
+
+
+def test_batches_are_sized_from_the_fastest_finished_task():
+    """A bare worker's first task carries its imports (0.3 s); the estimate is the smallest
+    per-trial mean of a finished task, of successful trials only."""
+    from kubb3d.experiment.runner import TrialTime
+
+    t = TrialTime()
+    assert t.s is None
+    t.add([({"ok": True}, 0.31)])  # a worker's first trial, with its imports
+    t.add([({"ok": True}, 0.012), ({"ok": True}, 0.014)])
+    t.add([({"ok": True}, 0.02), ({"ok": False}, 0.0001)])  # a failed trial says nothing
+    assert t.s == pytest.approx(0.013)
+    t.add([({"ok": False}, 0.0001)])
+    assert t.s == pytest.approx(0.013)
 
 
 def test_local_tasks_hold_about_a_fifth_of_a_second_of_trials():

@@ -19,9 +19,8 @@ runs them, since a trial depends only on the spec and its index):
 The parent process alone writes the results file (:class:`~kubb3d.experiment.store.ResultStore`),
 committing rows as they arrive. Trials already in the file are skipped, so running the same
 spec into the same file again resumes a stopped run. At most ``2 × workers`` tasks are in
-flight at any time, each of about :data:`LOCAL_TASK_S` of work (local; up to
-:data:`LOCAL_MAX_BATCH` trials) or of up to :data:`DASK_MAX_BATCH` trials (Dask): that is all a
-killed run can lose.
+flight at any time, each of about :data:`LOCAL_TASK_S` (local) or :data:`DASK_TASK_S` (Dask) of
+work: that is all a killed run can lose.
 
 A trial that raises is stored as failed by the trial itself. A worker process that dies
 (segfault, out of memory, killed) breaks the local pool: the trials that were in flight, or
@@ -62,7 +61,7 @@ class RunReport:
         workers: worker processes used.
         backend: ``local``, ``serial`` or ``dask``.
         tasks: tasks handed to worker processes (several trials each, see :data:`LOCAL_TASK_S`
-            and :data:`DASK_MAX_BATCH`; serial: one per trial).
+            and :data:`DASK_TASK_S`; serial: one per trial).
     """
 
     path: Path
@@ -177,31 +176,66 @@ def tune_malloc() -> bool:
     return bool(mallopt(m_mmap_threshold, MMAP_THRESHOLD)) and bool(mallopt(m_trim_threshold, TRIM_THRESHOLD))
 
 
-DASK_MAX_BATCH = 16
-"""Most trials in one Dask task. A Dask task costs the scheduler a few milliseconds (a round trip
-and bookkeeping), as much as a tenth of a ~30 ms trial; batching trials amortises that. Rows do
-not depend on the batching (a trial depends only on the spec and its index)."""
-
-
 LOCAL_TASK_S = 0.2
 """s: the worker time one local task aims at. One task per ~12 ms trial cost the parent a
 round trip, an unpickling and a committed SQLite transaction each; a second worker on a 2-core
-machine then shared its core with that (docs/speed.md "Experiments: where the second worker
-lost"). Rows do not depend on the batching."""
+machine then shared its core with that (docs/speed.md "Third round"). Rows do not depend on
+the batching (a trial depends only on the spec and its index)."""
 
 LOCAL_MAX_BATCH = 32
 """Most trials in one local task."""
 
+DASK_TASK_S = 0.5
+"""s: the worker time one Dask task aims at. A Dask task costs about 8 ms of CPU between the
+scheduler, the worker and the client (measured: docs/speed.md "Fourth round"), taken from the
+cores the trials run on; at 0.5 s of trials that is under 2 %, and a killed run loses at most
+2 tasks per worker slot. Rows do not depend on the batching."""
 
-def local_batch_size(mean_trial_s: float | None, remaining: int, workers: int) -> int:
-    """Trials per local task: about :data:`LOCAL_TASK_S` of work at the mean trial time seen so
-    far (1 until a trial has finished), at most :data:`LOCAL_MAX_BATCH`, and few enough that at
-    least 4 tasks per worker remain (the last tasks are single trials, so the workers finish
-    together); at least 1."""
-    if mean_trial_s is None:
+DASK_MAX_BATCH = 64
+"""Most trials in one Dask task."""
+
+
+def _batch_size(trial_s: float | None, remaining: int, slots: int, task_s: float, most: int, per_slot: int) -> int:
+    """About ``task_s`` of trials of ``trial_s`` each (1 while no estimate), at most ``most``,
+    few enough that ``per_slot`` tasks per worker slot remain of the ``remaining`` trials still
+    to hand out (the last tasks are single trials, so the workers finish together); at least 1."""
+    if trial_s is None:
         return 1
-    by_time = int(LOCAL_TASK_S / max(mean_trial_s, 1e-6))
-    return max(1, min(LOCAL_MAX_BATCH, by_time, remaining // (4 * max(1, workers))))
+    by_time = int(task_s / max(trial_s, 1e-6))
+    return max(1, min(most, by_time, remaining // (per_slot * max(1, slots))))
+
+
+def local_batch_size(trial_s: float | None, remaining: int, workers: int) -> int:
+    """Trials in the next local task: about :data:`LOCAL_TASK_S` of work at the estimated trial
+    time (:class:`TrialTime`; 1 until a task has finished), at most :data:`LOCAL_MAX_BATCH`, and
+    few enough that at least 4 tasks per worker remain; at least 1."""
+    return _batch_size(trial_s, remaining, workers, LOCAL_TASK_S, LOCAL_MAX_BATCH, 4)
+
+
+def dask_batch_size(trial_s: float | None, remaining: int, slots: int) -> int:
+    """Trials in the next Dask task: about :data:`DASK_TASK_S` of work at the estimated trial
+    time (1 until a task has finished), at most :data:`DASK_MAX_BATCH`, and few enough that at
+    least 2 tasks per worker slot remain (a Dask task costs more than a local one, so the tail
+    is cut coarser); at least 1."""
+    return _batch_size(trial_s, remaining, slots, DASK_TASK_S, DASK_MAX_BATCH, 2)
+
+
+class TrialTime:
+    """The time per trial that batches are sized from: the smallest mean wall time of the
+    successful trials of any finished task, s (None until one has finished). Imports in a
+    worker's first task, or other processes on its core, only lengthen a task, so the smallest
+    mean is the closest to the trials' own work; a running mean took a bare Dask worker's
+    0.3 s of imports into its first estimates and kept the early tasks at 1-3 trials."""
+
+    def __init__(self) -> None:
+        self.s: float | None = None
+
+    def add(self, rows: list[tuple[dict, float]]) -> None:
+        """Take the (row, wall seconds) pairs of one finished task."""
+        walls = [w for r, w in rows if r.get("ok")]
+        if walls:
+            mean = sum(walls) / len(walls)
+            self.s = mean if self.s is None else min(self.s, mean)
 
 
 MAX_TRIALS_PER_RUN = 10_000_000
@@ -222,13 +256,6 @@ def check_size(loaded: LoadedSpec, max_trials: int | None) -> None:
             f"{total} trials are more than one run takes ({MAX_TRIALS_PER_RUN}); run them in parts with "
             f"--max-trials N (repeat the command to go on) or make the grid smaller"
         )
-
-
-def dask_batch_size(remaining: int, slots: int) -> int:
-    """Trials in the next Dask task: few enough that at least 4 tasks per worker slot remain of
-    the ``remaining`` trials still to hand out (the load stays balanced, progress is visible and
-    the last tasks are single trials), at most :data:`DASK_MAX_BATCH`, at least 1."""
-    return max(1, min(DASK_MAX_BATCH, remaining // (4 * max(1, slots))))
 
 
 def _died_row(loaded: LoadedSpec, index: int, why: str) -> dict:
@@ -295,7 +322,7 @@ def _local(loaded: LoadedSpec, todo: list[int], workers: int, scheduler, emit) -
     retry: list[int] = []
     pool = new_pool(workers)
     inflight: dict = {}  # future -> the trials of its task
-    timing = [0.0, 0]  # worker seconds and trials finished so far: the mean trial time
+    trial_time = TrialTime()
     tasks = 0
     try:
         while queue or inflight or retry:
@@ -333,8 +360,7 @@ def _local(loaded: LoadedSpec, todo: list[int], workers: int, scheduler, emit) -
                 pool = new_pool(workers)
                 continue
             while queue and len(inflight) < 2 * workers and not retry:
-                mean = timing[0] / timing[1] if timing[1] else None
-                size = local_batch_size(mean, len(queue), workers)
+                size = local_batch_size(trial_time.s, len(queue), workers)
                 batch = [queue.pop() for _ in range(min(size, len(queue)))]
                 tasks += 1
                 try:
@@ -353,8 +379,7 @@ def _local(loaded: LoadedSpec, todo: list[int], workers: int, scheduler, emit) -
                     retry += batch
                     continue
                 got += rows
-                timing[0] += sum(w for _, w in rows)
-                timing[1] += len(rows)
+                trial_time.add(rows)
             if got:
                 emit(got)
             if retry:
@@ -408,14 +433,15 @@ def _dask(loaded: LoadedSpec, todo: list[int], workers: int, scheduler, emit) ->
         client = Client(cluster)
         n_slots = workers
     try:
-        # trials go out in batches (see DASK_MAX_BATCH) whose size follows the trials still to
-        # hand out, so the last tasks are single trials and the workers finish together; a batch
+        # trials go out in batches (dask_batch_size) that shrink with the trials still to hand
+        # out, so the last tasks are single trials and the workers finish together; a batch
         # whose task failed (a worker died) is sent again one trial per task, so only the trial
         # that kills its worker fails
         queue = list(reversed(todo))  # pop() from the end gives trial order
         singles: list[int] = []
         pending = as_completed()
         batch_of: dict = {}  # future key -> its trials
+        trial_time = TrialTime()
         tasks = 0
 
         def submit() -> None:
@@ -423,7 +449,7 @@ def _dask(loaded: LoadedSpec, todo: list[int], workers: int, scheduler, emit) ->
             if singles:
                 batch = [singles.pop()]
             else:
-                size = dask_batch_size(len(queue), n_slots)
+                size = dask_batch_size(trial_time.s, len(queue), n_slots)
                 batch = [queue.pop() for _ in range(min(size, len(queue)))]
             key = f"kubb3d-trials-{batch[0]}-{len(batch)}-{loaded.sha256[:12]}"
             fut = client.submit(_work_batch, spec_json, batch, pure=False, key=key)
@@ -439,12 +465,15 @@ def _dask(loaded: LoadedSpec, todo: list[int], workers: int, scheduler, emit) ->
         for fut in pending:
             batch = batch_of.pop(fut.key)
             try:
-                emit(fut.result())
+                rows = fut.result()
             except Exception as exc:  # KilledWorker and the like: the batch never produced rows
                 if len(batch) > 1:
                     singles.extend(reversed(batch))
                 else:
                     emit([(_died_row(loaded, batch[0], f"worker failed: {type(exc).__name__}: {exc}"), 0.0)])
+            else:
+                trial_time.add(rows)
+                emit(rows)
             fut.release()
             top_up()
         return tasks
