@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import multiprocessing
 import os
 import resource
 import statistics
@@ -123,7 +124,6 @@ def _reaped_children_cpu() -> float:
     pool's workers (spawn: its children; forkserver: the server's, counted when the server is
     stopped) and, for a LocalCluster, its nannies and workers. Uses multiprocessing's own
     (private) stop of its fork server and resource tracker, benchmark-only."""
-    import multiprocessing
     from multiprocessing import forkserver, resource_tracker
 
     for child in multiprocessing.active_children():
@@ -249,6 +249,9 @@ def main() -> None:
     from kubb3d.experiment import runner
 
     methods = [m for m in a.start_methods.split(",") if m] or [runner.START_METHOD]
+    allowed = [m for m in multiprocessing.get_all_start_methods() if m != "fork"]
+    if any(m not in allowed for m in methods):
+        raise SystemExit(f"--start-methods: expected some of {','.join(allowed)}, got {a.start_methods!r}")
     load0 = os.getloadavg()[0]
     say = (lambda *x: None) if a.json else print
     say(f"{os.cpu_count()} cores; load average {load0:.1f}; spec {a.spec.name}, {a.trials} trials per run")
