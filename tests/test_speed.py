@@ -56,22 +56,31 @@ def test_flight_clearance_bound_answers_exactly_like_the_full_evaluation():
     assert math.isclose(FlightClearance(-2.0, [(0.0, 0.0, 0.0, 1.0)])((3.0, 4.0, 0.0)), 2.0)
 
 
-def test_dask_tasks_hold_about_half_a_second_of_trials_and_end_in_single_trials():
-    from kubb3d.experiment.runner import DASK_MAX_BATCH, DASK_TASK_S, dask_batch_size
+@pytest.mark.parametrize(
+    "backend, per_task, tail_of_40, tasks_for_600",
+    [
+        ("local", 16, 5, 62),  # 0.2 s per task; at least 4 tasks per worker left
+        ("dask", 40, 10, 30),  # 0.5 s per task (a Dask task costs more); at least 2 per slot left
+    ],
+)
+def test_tasks_hold_a_set_time_of_trials_and_end_in_single_trials(backend, per_task, tail_of_40, tasks_for_600):
+    from kubb3d.experiment import runner
 
-    assert dask_batch_size(None, 600, 2) == 1  # no task finished yet: one trial per task
-    assert dask_batch_size(0.0125, 600, 2) == round(DASK_TASK_S / 0.0125) == 40
-    assert dask_batch_size(0.001, 10_000, 64) == DASK_MAX_BATCH
-    assert dask_batch_size(2.0, 600, 2) == 1  # long trials (matches): one per task
-    assert dask_batch_size(0.0125, 40, 2) == 10  # the tail: at least 2 tasks per slot remain
-    assert dask_batch_size(0.0125, 5, 4) == 1  # never 0
-    # 600 trials of 12.5 ms on 2 slots: 0.5 s per task, then shrinking to single trials
+    size = getattr(runner, f"{backend}_batch_size")
+    task_s, most = getattr(runner, f"{backend.upper()}_TASK_S"), getattr(runner, f"{backend.upper()}_MAX_BATCH")
+    assert size(None, 600, 2) == 1  # no task finished yet: one trial per task
+    assert size(0.0125, 600, 2) == round(task_s / 0.0125) == per_task
+    assert size(0.001, 10_000, 64) == most
+    assert size(2.0, 600, 2) == 1  # long trials (matches): one per task
+    assert size(0.0125, 40, 2) == tail_of_40  # the tail
+    assert size(0.0125, 5, 4) == 1  # never 0
+    # 600 trials of 12.5 ms on 2 workers: full tasks, then shrinking to single trials
     sizes, left = [], 600
     while left:
-        sizes.append(dask_batch_size(0.0125, left, 2))
+        sizes.append(size(0.0125, left, 2))
         left -= sizes[-1]
-    assert sizes[:12] == [40] * 12 and sizes[-7:] == [1] * 7 and sizes == sorted(sizes, reverse=True)
-    assert len(sizes) == 30  # the old fixed 16-trial batches made 38, the last of 16 trials
+    assert sizes[0] == per_task and sizes[-4:] == [1] * 4 and sizes == sorted(sizes, reverse=True)
+    assert len(sizes) == tasks_for_600  # Dask's old fixed batches of 16 made 38, the last of 16 trials
 
 
 def test_batches_are_sized_from_the_fastest_finished_task():
@@ -87,17 +96,6 @@ def test_batches_are_sized_from_the_fastest_finished_task():
     assert t.s == pytest.approx(0.013)
     t.add([({"ok": False}, 0.0001)])
     assert t.s == pytest.approx(0.013)
-
-
-def test_local_tasks_hold_about_a_fifth_of_a_second_of_trials():
-    from kubb3d.experiment.runner import LOCAL_MAX_BATCH, LOCAL_TASK_S, local_batch_size
-
-    assert local_batch_size(None, 600, 2) == 1  # no trial finished yet: one at a time
-    assert local_batch_size(0.0125, 600, 2) == round(LOCAL_TASK_S / 0.0125) == 16
-    assert local_batch_size(0.001, 10_000, 2) == LOCAL_MAX_BATCH
-    assert local_batch_size(2.0, 600, 2) == 1  # long trials (matches): one per task
-    assert local_batch_size(0.0125, 40, 2) == 5  # the tail: at least 4 tasks per worker remain
-    assert local_batch_size(0.0125, 7, 2) == 1
 
 
 def test_bench_reports_ratio_steps_and_the_equivalence_check():
