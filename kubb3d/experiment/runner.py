@@ -391,7 +391,10 @@ def _local(loaded: LoadedSpec, todo: list[int], workers: int, scheduler, emit) -
             proc.terminate()
         raise
     finally:
-        pool.shutdown(wait=False, cancel_futures=True)
+        # wait for the pool's manager thread to end (the workers are idle or terminated, so it is
+        # quick): left running, it raced the interpreter's exit, which wakes it through a pipe
+        # it may be closing, and printed "OSError: Bad file descriptor" (1 SIGTERM in 8)
+        pool.shutdown(wait=True, cancel_futures=True)
     return tasks
 
 
