@@ -225,7 +225,7 @@ class TrialTime:
     successful trials of any finished task, s (None until one has finished). Imports in a
     worker's first task, or other processes on its core, only lengthen a task, so the smallest
     mean is the closest to the trials' own work; a running mean took a bare Dask worker's
-    0.3 s of imports into its first estimates and kept the early tasks at 1-3 trials."""
+    0.3 s of imports into its first estimates and kept its first dozen tasks at 1-7 trials."""
 
     def __init__(self) -> None:
         self.s: float | None = None
