@@ -335,7 +335,7 @@ def test_batched_local_tasks_give_the_same_rows(tiny_reference, tmp_path, monkey
 @pytest.mark.parametrize("noticed", [False, True])
 def test_a_worker_killed_mid_run_is_retried_and_the_rows_are_complete(tiny_reference, tmp_path, monkeypatch, noticed):
     """A worker process killed while trials are in flight breaks the local pool: the trials it
-    held are run again (one at a time, in fresh pools) and the run goes on; the rows are complete
+    held are run again (one at a time, in a pool of one worker) and the run goes on; the rows are complete
     and equal to the reference. ``noticed``: the run's next submit finds the pool already broken
     (the kill seen before the parent hands out more work), which must be retried too."""
     import multiprocessing
@@ -371,6 +371,6 @@ def test_a_worker_killed_mid_run_is_retried_and_the_rows_are_complete(tiny_refer
     assert (rep.ran, rep.failed) == (16, 0)
     rows = read_rows(out)
     assert strip_wall(rows) == reference
-    # the first pool broke; the trials in flight ran one by one in pools of one worker, then a
+    # the first pool broke; the trials in flight ran one by one in a pool of one worker, then a
     # fresh pool of two took the rest
     assert pools[0] == 2 and pools[-1] == 2 and 1 in pools[1:-1], pools
