@@ -338,23 +338,21 @@ def test_a_worker_killed_mid_run_is_retried_and_the_rows_are_complete(tiny_refer
     held are run again (one at a time, in a pool of one worker) and the run goes on; the rows are complete
     and equal to the reference. ``noticed``: the run's next submit finds the pool already broken
     (the kill seen before the parent hands out more work), which must be retried too."""
-    import multiprocessing
-
     from kubb3d.experiment import runner
 
-    pools: list[int] = []
+    pools: list = []
 
     class CountedPool(runner.ProcessPoolExecutor):
         def __init__(self, *a, **k):
-            pools.append(k.get("max_workers", a[0] if a else 0))
             super().__init__(*a, **k)
+            pools.append(self)
 
     killed: list[int] = []
 
     def kill_one_worker(rows: list[dict]) -> None:
         if killed:
             return
-        workers = multiprocessing.active_children()
+        workers = list(pools[0]._processes.values())  # the run's first pool, not other children
         assert workers, "no worker process alive"
         victim = workers[0]
         os.kill(victim.pid, signal.SIGKILL)
@@ -373,4 +371,5 @@ def test_a_worker_killed_mid_run_is_retried_and_the_rows_are_complete(tiny_refer
     assert strip_wall(rows) == reference
     # the first pool broke; the trials in flight ran one by one in a pool of one worker, then a
     # fresh pool of two took the rest
-    assert pools[0] == 2 and pools[-1] == 2 and 1 in pools[1:-1], pools
+    sizes = [p._max_workers for p in pools]
+    assert sizes[0] == 2 and sizes[-1] == 2 and 1 in sizes[1:-1], sizes
