@@ -90,3 +90,15 @@ def test_box_kubb_history_ignores_the_split():
     p = PieceState("A1", "kubb", "box", he, (0.0, 0.0, he[2]), mass=0.46, max_tilt=math.radians(20.0), side="A")
     for lean in (None, (math.radians(40.0), 0.0)):
         assert knocked_past_tipping(replace(p, max_lean=lean), DEFAULT_PARAMS) is False
+
+
+def test_the_audit_takes_a_disks_tipping_angle_by_direction():
+    # the audit checked a disk ruled standing against one tipping angle for every direction; a
+    # disk rolled 15° along its rim stands on the end of its flat, one leaning 13° towards a face
+    # does not
+    from kubb3d.audit import AuditReport, _Auditor
+    from kubb3d.rules import get_ruleset
+
+    aud = _Auditor(AuditReport("kubbuteo"), 0, get_ruleset("kubbuteo"))
+    assert aud._standing_problem(_tilted(math.radians(15.0), math.pi / 2)) is None
+    assert "not over its flat" in (aud._standing_problem(_tilted(math.radians(13.0), 0.0)) or "")
