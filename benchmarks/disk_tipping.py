@@ -23,7 +23,7 @@ import math
 import os
 import time
 
-from kubb3d.equipment import DiskPiece, get_set
+from kubb3d.equipment import kubbuteo_disk
 from kubb3d.validate import measured_disk_tipping
 
 
@@ -34,8 +34,7 @@ def main() -> None:
     ap.add_argument("--resolution", type=float, default=0.1, help="bracket width, degrees")
     ap.add_argument("--json", action="store_true")
     a = ap.parse_args()
-    disk = get_set("kubbuteo").kubb
-    assert isinstance(disk, DiskPiece)
+    disk = kubbuteo_disk()
     rows = []
     for rate in (int(v) for v in a.dt.split(",")):
         for d in (float(v) for v in a.directions.split(",")):

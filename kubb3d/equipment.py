@@ -435,6 +435,13 @@ KUBBUTEO = EquipmentSet(
            "2 in",
 )
 
+def kubbuteo_disk() -> DiskPiece:
+    """The Kubbuteo kubb (:data:`KUBBUTEO`'s ``kubb``) as a :class:`DiskPiece`."""
+    disk = KUBBUTEO.kubb
+    assert isinstance(disk, DiskPiece)
+    return disk
+
+
 EQUIPMENT_SETS: dict[str, EquipmentSet] = {s.name: s for s in (STANDARD, DM_SMALL, KUBBUTEO)}
 """Registry of equipment sets by name."""
 

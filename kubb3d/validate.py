@@ -251,14 +251,12 @@ def tilted_disk_pose(
     collision shape (the inset mesh padded by :data:`~kubb3d.equipment.CONVEX_MARGIN`) 10 µm
     above the board."""
     from kubb3d.assets import disk_kubb_mesh
-    from kubb3d.equipment import CONVEX_MARGIN, DiskPiece, get_set
+    from kubb3d.equipment import CONVEX_MARGIN, kubbuteo_disk
     from kubb3d.snapshot import quat_to_matrix
 
-    disk = get_set("kubbuteo").kubb
-    assert isinstance(disk, DiskPiece)
     half = math.sin(angle / 2)
     q = (-math.sin(direction) * half, math.cos(direction) * half, 0.0, math.cos(angle / 2))  # about ẑ × direction
-    inner = np.asarray(disk_kubb_mesh(disk, inset=CONVEX_MARGIN).vertices) @ quat_to_matrix(q).T
+    inner = np.asarray(disk_kubb_mesh(kubbuteo_disk(), inset=CONVEX_MARGIN).vertices) @ quat_to_matrix(q).T
     return (0.0, 0.0, 1e-5 + CONVEX_MARGIN - float(inner[:, 2].min())), q
 
 
@@ -337,10 +335,9 @@ def check_tipping(quick: bool = False) -> list[Row]:
                 abs(math.degrees(sim - ref)) <= 0.3,
             )
         )
-    from kubb3d.equipment import DiskPiece, get_set
+    from kubb3d.equipment import kubbuteo_disk
 
-    disk = get_set("kubbuteo").kubb
-    assert isinstance(disk, DiskPiece)
+    disk = kubbuteo_disk()
     directions = [("sideways", 0.0), ("in its plane", 90.0)]
     if not quick:
         directions[1:1] = [("towards 45°", 45.0), ("towards 60°", 60.0)]

@@ -8,12 +8,9 @@ counter-clockwise order (m). Rotations are 3×3 row-major tuples (body → world
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Sequence
+from typing import Sequence
 
 from kubb3d.snapshot import PieceState
-
-if TYPE_CHECKING:
-    from kubb3d.equipment import DiskPiece
 
 Vec = tuple[float, float, float]
 Pt = tuple[float, float]
@@ -143,18 +140,11 @@ def tipping_angle(p: PieceState) -> float:
     physics has them (:attr:`kubb3d.equipment.DiskPiece.tipping_angle`; other directions:
     :func:`kubb3d.judge.status.knocked_past_tipping`)."""
     if p.shape == "disk":
-        return disk_piece().tipping_angle
+        from kubb3d.equipment import kubbuteo_disk
+
+        return kubbuteo_disk().tipping_angle
     hx, _, hz = p.half_extents
     return math.atan2(hx, hz + p.com_local[2])
-
-
-def disk_piece() -> "DiskPiece":
-    """The Kubbuteo kubb's description (:class:`kubb3d.equipment.DiskPiece`)."""
-    from kubb3d.equipment import DiskPiece, get_set
-
-    disk = get_set("kubbuteo").kubb
-    assert isinstance(disk, DiskPiece)
-    return disk
 
 
 # ---------------------------------------------------------------- 2-D polygons

@@ -35,7 +35,7 @@ from typing import Callable
 
 from kubb3d.judge.analysis import Analysis, ContactIndex
 from kubb3d.judge.messages import msg, names, piece_name
-from kubb3d.judge.geometry import Vec, ccw, columns, com, disk_piece, end_face, inside_margin, rot, tipping_angle
+from kubb3d.judge.geometry import Vec, ccw, columns, com, end_face, inside_margin, rot, tipping_angle
 from kubb3d.judge.params import DEFAULT_PARAMS, JudgeParams
 from kubb3d.judge.rulings import Status
 from kubb3d.judge.table import analyse_table_piece
@@ -64,7 +64,9 @@ def knocked_past_tipping(p: PieceState, params: JudgeParams = DEFAULT_PARAMS) ->
     only (``max_tilt``) the smallest angle, sideways, applies. Other pieces: ``max_tilt``
     against :func:`~kubb3d.judge.geometry.tipping_angle`."""
     if p.shape == "disk" and p.max_lean is not None:
-        disk = disk_piece()
+        from kubb3d.equipment import kubbuteo_disk
+
+        disk = kubbuteo_disk()
         sideways, in_plane = p.max_lean
         return (
             sideways > disk.tipping_angle_towards(0.0) + params.history_margin

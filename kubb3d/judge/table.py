@@ -36,7 +36,7 @@ import math
 
 from kubb3d.judge.messages import ids, msg, piece_name
 from kubb3d.judge.analysis import Analysis, ContactIndex
-from kubb3d.judge.geometry import apply, com, disk_piece, rot
+from kubb3d.judge.geometry import apply, com, rot
 from kubb3d.judge.params import JudgeParams
 from kubb3d.judge.rulings import Status
 from kubb3d.snapshot import GROUND_ID, PieceState, Snapshot
@@ -76,7 +76,9 @@ def flat_margin(p: PieceState) -> float:
     through the centre of mass meets its plane at (X, Y) in the disk's frame, and the margin is
     the least distance of that point from the rectangle's sides, foreshortened onto the board.
     Positive: gravity turns the disk back onto its flat (module doc, step 4)."""
-    disk = disk_piece()
+    from kubb3d.equipment import kubbuteo_disk
+
+    disk = kubbuteo_disk()
     a, b, _ = disk.support
     rm = rot(p.quat_xyzw)
     gx, gy, gz = rm[2]  # the vertical in the disk's frame

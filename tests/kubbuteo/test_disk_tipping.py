@@ -12,15 +12,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from kubb3d.assets import disk_kubb_mesh
-from kubb3d.equipment import CONVEX_MARGIN, KUBBUTEO, DiskPiece
+from kubb3d.equipment import CONVEX_MARGIN, KUBBUTEO, kubbuteo_disk
 from kubb3d.judge import Status, analyse, knocked_past_tipping
 from kubb3d.judge.rulebook import get_rulebook
 from kubb3d.physics.world import World
 from kubb3d.snapshot import PieceState
 from kubb3d.validate import disk_tips, tilted_disk_pose
 
-DISK = KUBBUTEO.kubb
-assert isinstance(DISK, DiskPiece)
+DISK = kubbuteo_disk()
 PARAMS = get_rulebook("kubbuteo").params
 
 
