@@ -37,8 +37,11 @@ import os
 import sys
 import time
 
+from pathlib import Path
+
 import numpy as np
 
+import kubb3d.assets as assets
 import kubb3d.physics.world as world_module
 from kubb3d.match import Match, MatchConfig
 from kubb3d.physics.world import CONTACT_ERP, GRAVITY, QUIET_DT, QUIET_STEPS
@@ -88,14 +91,39 @@ def rock_angles(rot: np.ndarray) -> tuple[float, float, float]:
     return math.acos(max(-1.0, min(1.0, uz))), math.atan2(uy, uz), math.atan2(ux, uz)
 
 
+def rebuild_pieces(w) -> None:
+    """Every piece of ``w`` taken out and added again from the model files in use now, at the same
+    pose with the same velocities (a piece at rest asleep), so that one action of a match played
+    with older models can be played with the current ones from the same board."""
+    for pid in list(w.piece_ids()):
+        piece = w._pieces[pid]
+        pos, q = w.pose(pid)
+        v, om = w.velocity(pid)
+        w.remove_piece(pid)
+        w.add_piece(pid, piece.kind, pos, q, side=piece.side, sleeping=True)
+        if np.linalg.norm(v) > 0 or np.linalg.norm(om) > 0:
+            w.set_pose(pid, pos, q, linear_velocity=tuple(v), angular_velocity=tuple(om))
+
+
 def run_once(
-    seed: int, action: int, piece: str, factor: float, quiet: bool, skills: tuple[str, str], erp: tuple[float, float]
+    seed: int,
+    action: int,
+    piece: str,
+    factor: float,
+    quiet: bool,
+    skills: tuple[str, str],
+    erp: tuple[float, float],
+    history_models: str = "",
 ) -> dict:
+    use_models(history_models)
     m = Match(MatchConfig(ruleset="kubbuteo", skills=skills, seed=seed))
     try:
         world_module.CONTACT_ERP = erp[0]  # worlds built up to the action
         while m.action_index < action:
             m.step()
+        if history_models:
+            use_models("")
+            rebuild_pieces(m.world)
         pend = m.pending()
         world_module.CONTACT_ERP = erp[1]
         w = m.world
@@ -156,6 +184,7 @@ def run_once(
         outcome = res.outcome.to_dict() if res.outcome is not None else None
         final_pos = [rows[-1]["tilt_deg"], rows[-1]["com_z"]] if rows else None
     finally:
+        use_models("")
         m.close()
     t0 = rows_after[0]["t"] if rows_after else 0.0
     peak = max(rows_after, key=lambda r: r["tilt_deg"]) if rows_after else None
@@ -210,12 +239,23 @@ def run_once(
     }
 
 
-def scan(seeds: list[int], skills: tuple[str, str]) -> list[tuple[int, int, str]]:
+def use_models(folder: str) -> None:
+    """Load pieces from the model files in ``folder`` ('' for the current ones)."""
+    assets.models_dir = (lambda: Path(folder)) if folder else CURRENT_MODELS  # type: ignore[assignment]
+    assets.model_path.cache_clear()
+
+
+CURRENT_MODELS = assets.models_dir
+
+
+def scan(seeds: list[int], skills: tuple[str, str], models: str = "") -> list[tuple[int, int, str]]:
     """(seed, action, kubb) of every kubb that a flick turned past its tipping angle and that
     stood again by itself: ruled standing but counted as felled by its history (DM §5, KT), and
-    standing before the flick."""
+    standing before the flick; the matches played with the models in ``models`` (a folder, ''
+    for the current ones)."""
     found = []
     for seed in seeds:
+        use_models(models)
         m = Match(MatchConfig(ruleset="kubbuteo", skills=skills, seed=seed))
         try:
             while m.state.outcome() is None:
@@ -228,14 +268,16 @@ def scan(seeds: list[int], skills: tuple[str, str]) -> list[tuple[int, int, str]
                         found.append((seed, i, r["piece"]))
         finally:
             m.close()
+            use_models("")
     return found
 
 
-def recheck(rock: tuple[int, int, str], factor: float, skills: tuple[str, str]) -> dict:
-    """One rock of :func:`scan` played again with the step divided by ``factor``: the kubb's
-    largest tilt and its tilt at the end, and whether the judge counted it felled."""
+def recheck(rock: tuple[int, int, str], factor: float, skills: tuple[str, str], history_models: str = "") -> dict:
+    """One rock of :func:`scan` played again with the step divided by ``factor`` (from the board
+    the models in ``history_models`` left, see :func:`run_once`): the kubb's largest tilt and its
+    tilt at the end, and whether the judge counted it felled."""
     seed, action, piece = rock
-    r = run_once(seed, action, piece, factor, True, skills, (CONTACT_ERP, CONTACT_ERP))
+    r = run_once(seed, action, piece, factor, True, skills, (CONTACT_ERP, CONTACT_ERP), history_models)
     felled = (r["outcome"] or {}).get("felled", [])
     return {
         "rock": list(rock),
@@ -283,11 +325,13 @@ def rocks_main(a: argparse.Namespace, skills: tuple[str, str]) -> int:
     rocks = [(int(x), int(y), z) for x, y, z in (r.split(":") for r in a.rocks.split(",") if r)]
     if a.scan:
         lo, _, hi = a.scan.partition("-")
-        rocks += scan(list(range(int(lo), int(hi or lo) + 1)), skills)
+        rocks += scan(list(range(int(lo), int(hi or lo) + 1)), skills, a.history_models)
     out = []
-    for rock in rocks:
+    # from an older model's board, the current models at the default step too
+    factors = [1.0, a.rock_factor] if a.history_models else [a.rock_factor]
+    for rock, factor in ((rock, f) for rock in rocks for f in factors):
         t = time.perf_counter()
-        r = recheck(rock, a.rock_factor, skills)
+        r = recheck(rock, factor, skills, a.history_models)
         r["wall_s"], r["load"] = time.perf_counter() - t, os.getloadavg()[0]
         out.append(r)
         if not a.json:
@@ -317,6 +361,12 @@ def main() -> int:
     ap.add_argument("--scan", default="", help="seeds to search for rocks that came back: '0-19'")
     ap.add_argument("--rocks", default="", help="rocks to play again: 'seed:action:kubb,…' (as --scan prints)")
     ap.add_argument("--rock-factor", type=float, default=2.0, help="step divisor for --scan/--rocks")
+    ap.add_argument(
+        "--history-models",
+        default="",
+        help="play the match up to the action with the models in this folder (e.g. an older commit's models/), "
+        "then the action with the current ones from the same board",
+    )
     ap.add_argument("--json", action="store_true")
     a = ap.parse_args()
     skills = tuple(a.skills.split(","))
@@ -328,7 +378,9 @@ def main() -> int:
     out = []
     for factor, quiet in runs:
         t = time.perf_counter()
-        r = run_once(a.seed, a.action, a.piece, factor, quiet, skills, (a.history_erp, a.erp))  # type: ignore[arg-type]
+        r = run_once(
+            a.seed, a.action, a.piece, factor, quiet, skills, (a.history_erp, a.erp), a.history_models  # type: ignore[arg-type]
+        )
         r["wall_s"] = time.perf_counter() - t
         r["load"] = os.getloadavg()[0]
         out.append(r)

@@ -35,6 +35,21 @@ from kubb3d.equipment import (
     MushroomPiece,
 )
 
+FACE_SPHERES = 3
+"""Contact spheres on each face of a table-top disk: a baton's evenly round its rim, a kubb's at
+the two ends of its flat and at the top of its rim (:func:`face_sphere_centres`). Bullet's convex
+contact (GJK/EPA) finds one point per step and its contact cache drops a point once the bodies
+have slid 2 mm (the contact breaking threshold) past it, so a disk sliding flat on the board
+rested on one point at a time and sank 0.9 mm into it at 1/960 s (0.07 mm at 1/3840 s). A
+sphere's contact is exact and follows it, so a disk lying on a face rests on its three spheres
+at every step and every step size (docs/physics.md "Table-top sets": 3, 4, 6 and 8 per face
+measured alike; each sphere costs time every step, so the fewest that hold a disk flat)."""
+FACE_SPHERE_RADIUS = 0.001
+"""m: radius of a face sphere, the same as :data:`CONVEX_MARGIN`: each sphere sits in the rim's
+corner inside the true shape, touching the face and the rim (for the kubb's collision mesh, whose
+edges the margin rounds by 1 mm, exactly in the rounding), so the pieces' outer shape is
+unchanged."""
+
 CYLINDER_SECTIONS = 32
 """Facets around a round piece's visual mesh (collision uses an exact cylinder)."""
 
@@ -218,6 +233,37 @@ def _inertial(mass: float, diag, com=(0.0, 0.0, 0.0)) -> str:
     )
 
 
+def face_sphere_centres(disk: CylinderPiece | DiskPiece) -> list[tuple[float, float, float]]:
+    """Centres of the face spheres of a table-top disk in its body frame, m (a list of
+    2 × :data:`FACE_SPHERES` (x, y, z)), each :data:`FACE_SPHERE_RADIUS` in from a face and from
+    the rim or the flat.
+
+    A baton disk (:class:`CylinderPiece`, axis +z, centre at the origin) has them evenly round
+    the rim. A kubb (:class:`DiskPiece`, axis +x, its centre ``flat_depth / 2`` below the
+    origin) has them at the two ends of its flat (so that standing, and tipping over the flat's
+    long edge, it rests on the flat's four corners at every step) and at the top of its rim."""
+    s = FACE_SPHERE_RADIUS
+    if isinstance(disk, DiskPiece):
+        rho, face, shift = disk.radius - s, disk.thickness / 2 - s, disk.flat_depth / 2
+        flat = -(disk.radius - disk.flat_depth) + s  # z (from the disk's centre) of a sphere on the flat
+        end = math.sqrt(rho * rho - flat * flat)
+        rim = [(-end, flat), (end, flat), (0.0, rho)]
+        return [(sx * face, y, z - shift) for y, z in rim for sx in (-1, 1)]
+    rho, face = disk.radius - s, disk.length / 2 - s
+    centres = []
+    for k in range(FACE_SPHERES):
+        a = 2 * math.pi * k / FACE_SPHERES
+        centres += [(rho * math.cos(a), rho * math.sin(a), -face), (rho * math.cos(a), rho * math.sin(a), face)]
+    return centres
+
+
+def _sphere_geometries(centres: list[tuple[float, float, float]]) -> list[str]:
+    return [
+        f'<origin xyz="{x:.9g} {y:.9g} {z:.9g}"/>\n    <geometry><sphere radius="{FACE_SPHERE_RADIUS:.9g}"/></geometry>'
+        for x, y, z in (tuple(round(v, 12) + 0.0 for v in c) for c in centres)
+    ]
+
+
 def _urdf(name: str, inertial: str, visual_obj: str, collisions: list[str], color: str) -> str:
     coll = "".join(f"  <collision>\n    {c}\n  </collision>\n" for c in collisions)
     return (
@@ -271,7 +317,8 @@ def build_set(eq: EquipmentSet) -> dict[str, str]:
     """All files of one equipment set: file name → text (OBJ or URDF).
 
     Collision shapes: boxes and cylinders as exact primitives; the king's crown, a disk
-    kubb and a mushroom cap as convex meshes (PyBullet takes their convex hull).
+    kubb and a mushroom cap as convex meshes (PyBullet takes their convex hull); table-top disks
+    (baton and kubb) also carry their face spheres (:data:`FACE_SPHERES`).
     """
     rho = eq.wood_density
     n = eq.name
@@ -304,7 +351,8 @@ def build_set(eq: EquipmentSet) -> dict[str, str]:
             "kubb",
             mesh,
             _mesh_inertial(mesh.copy(), rho),
-            [f'<geometry><mesh filename="{n}-kubb-collision.obj"/></geometry>'],
+            [f'<geometry><mesh filename="{n}-kubb-collision.obj"/></geometry>']
+            + _sphere_geometries(face_sphere_centres(kubb)),
             {f"{n}-kubb-collision.obj": disk_kubb_mesh(kubb, inset=CONVEX_MARGIN)},
         )
 
@@ -339,7 +387,9 @@ def build_set(eq: EquipmentSet) -> dict[str, str]:
         "baton",
         cylinder_mesh(eq.baton),
         _inertial(m, eq.baton.inertia_diagonal(m)),
-        [_cylinder_geometry(eq.baton.radius, eq.baton.length)],
+        [_cylinder_geometry(eq.baton.radius, eq.baton.length)]
+        # a table-top baton is a disk sliding on the board: see FACE_SPHERES
+        + (_sphere_geometries(face_sphere_centres(eq.baton)) if eq.board is not None else []),
     )
     if eq.stake is not None:
         add(

@@ -29,8 +29,9 @@ sleeping                    enabled;     pieces at rest cost nothing (a pair
 ==========================  ===========  =======================================
 
 Table-top sets (Kubbuteo) step at :data:`TABLE_DT` (and the quiet step while everything is
-slow), without CCD; the board is a static maximal-coordinate box like the field's ground
-(docs/physics.md "Table-top sets").
+slow), without CCD; the board is a static maximal-coordinate box like the field's ground, and
+the disks carry small spheres in their rims that give them a contact point each on the board at
+every step (kubb3d/assets.py ``FACE_SPHERES``; docs/physics.md "Table-top sets").
 
 Rest detection (:meth:`World.run_until_rest`): every :data:`SAMPLE_INTERVAL`
 seconds the velocities of all movable pieces are read; the world is at rest
@@ -121,8 +122,8 @@ on grass and given 6 m/s did not move at all): docs/physics.md "Frozen bodies"."
 CONTACT_ERP = 0.08
 """The share of a contact's penetration that split impulse removes per step: PyBullet's own value
 (setting it gives bit-identical runs), set explicitly because a pooled client may have had another
-(:meth:`World.set_contact_erp`). A disk sliding on the Kubbuteo board sinks 0.9 mm with it at
-1/960 s (docs/physics.md "Table-top sets"; open)."""
+(:meth:`World.set_contact_erp`). A Kubbuteo disk sliding on the board rests on its face spheres
+and does not depend on it (kubb3d/assets.py ``FACE_SPHERES``; docs/physics.md "Table-top sets")."""
 
 WORLD_LIMIT = 50.0
 """m: a piece farther than this from the pitch centre (or NaN) is a physics glitch."""
@@ -784,9 +785,9 @@ class World:
 
     def set_contact_erp(self, erp: float) -> None:
         """Set the share (0–1] of a contact's penetration that split impulse removes per step
-        (PyBullet's ``contactERP``; a world starts with :data:`CONTACT_ERP`). For measurements: with
-        0.08 a Kubbuteo disk sliding on the board sinks 0.9 mm into it at 1/960 s, with 0.8 about
-        0.08 mm (docs/physics.md "Table-top sets").
+        (PyBullet's ``contactERP``; a world starts with :data:`CONTACT_ERP`). For measurements
+        (docs/physics.md "Table-top sets": before the face spheres, a Kubbuteo disk sliding on the
+        board sank 0.9 mm into it with 0.08 at 1/960 s, 0.08 mm with 0.8).
 
         Raises:
             ValueError: ``erp`` outside (0, 1].

@@ -20,7 +20,9 @@ def _first_actions(ruleset: str, n: int = 12) -> tuple[list, list[str]]:
 
 
 def test_kubbuteo_play_by_play_and_labels_say_flick():
-    events, labels = _first_actions("kubbuteo")
+    # 16 actions: with the face spheres (docs/physics.md "Table-top sets") seed 1's first return
+    # comes after the twelfth
+    events, labels = _first_actions("kubbuteo", 16)
     de = translator("de")
     lag = [e.text for e in events if e.kind == "lag"]
     throws = [e.text for e in events if e.kind == "throw"]

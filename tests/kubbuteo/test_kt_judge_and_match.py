@@ -29,7 +29,11 @@ def test_kubb_knocked_off_the_edge_falls_to_the_floor_and_is_ruled_off_the_board
         w.settle_forces()
         snap = w.snapshot()
     assert "B5" in r.toppled
-    assert FLOOR_ID in snap.touching("B5") and snap["B5"].position[2] < -KUBBUTEO.board.table_height + 0.02
+    # down on the floor: on it, or (with the face spheres, docs/physics.md "Table-top sets") lying
+    # on the flicked disk that lies there
+    on_floor = {pid for pid in snap.pieces if FLOOR_ID in snap.touching(pid)}
+    assert snap.touching("B5") & (on_floor | {FLOOR_ID})
+    assert snap["B5"].position[2] < -KUBBUTEO.board.table_height + 0.02
     j = judge_throw(snap, ThrowContext("kubbuteo", "A"))
     ruling = j.ruling("B5")
     assert ruling.status is Status.OFF_BOARD and ruling.rules == ("KT rules",)
