@@ -10,6 +10,7 @@ Usage::
     .venv/bin/python benchmarks/rock_check.py --erp 0.8 --factors 1,2,4
     .venv/bin/python benchmarks/rock_check.py --factors 1 --restart-ms 425,430,440,460,475,490,505,515
     .venv/bin/python benchmarks/rock_check.py --scan 0-29 --rock-factor 2
+    .venv/bin/python benchmarks/rock_check.py --scan 0-23 --history-models OLD/models  # same boards, current models
 
 The match (club vs club unless ``--skills``) is played up to ``--action`` at the default step
 and contact ERP (``--history-erp``; the defaults are seed 30, action 247, kubb A2 of the
@@ -25,7 +26,11 @@ then starts the kubb alone on the board from the first run's record at those tim
 spin about its long axis kept and removed, at contact ERP 0.08 and 0.8. ``--scan`` plays
 whole matches to find every kubb a flick turned past its tipping angle that stood again
 (ruled standing, counted felled by its history) and plays each of those flicks again with the
-step divided by ``--rock-factor``. ``--json`` prints the runs as data (every step, for plots).
+step divided by ``--rock-factor``. ``--history-models DIR`` plays every match up to the action
+with the model files in DIR (e.g. an older commit's ``models/``) and the action itself from
+that board with the current ones (also at the default step, for ``--scan``/``--rocks``), so
+that a change of the pieces' shapes is compared on the same situations. ``--json`` prints
+the runs as data (every step, for plots).
 """
 
 from __future__ import annotations
