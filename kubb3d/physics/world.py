@@ -165,6 +165,9 @@ class _Piece:
     stable_pose: tuple | None = None
     """(centre of mass, quat) at which the piece was last found statically stable."""
     ref_axis: tuple[float, float, float] = (0.0, 0.0, 1.0)
+    max_lean: tuple[float, float] | None = None
+    """rad: the history split by direction (:attr:`kubb3d.snapshot.PieceState.max_lean`), kept
+    for Kubbuteo disk kubbs only, whose tipping angle depends on the direction (None otherwise)."""
 
     radius: float = 0.0
     """m: the bounding sphere's radius about the bounding-box centre (set from the half extents)."""
@@ -177,11 +180,35 @@ class _Piece:
         self.ref_axis = _axis(q)
         self.max_tilt = 0.0
         self.cos_max_tilt = 1.0
+        if self.shape == "disk" and self.kind == "kubb":
+            self.max_lean = (0.0, 0.0)
+
+    def lean(self, q) -> tuple[float, float]:
+        """rad: (sideways, in plane) lean of the set-up long axis seen from the piece now,
+        ``atan2(|x|, z)`` and ``atan2(|y|, z)`` (:attr:`kubb3d.snapshot.PieceState.max_lean`)."""
+        x, y, z = _to_body(q, self.ref_axis)
+        return (math.atan2(abs(x), z), math.atan2(abs(y), z))
+
+    def lean_so_far(self, q) -> tuple[float, float] | None:
+        """The recorded :attr:`max_lean` with the pose ``q`` included (None: not kept)."""
+        if self.max_lean is None:
+            return None
+        side, plane = self.lean(q)
+        return (max(self.max_lean[0], side), max(self.max_lean[1], plane))
 
     def turn_cos(self, q) -> float:
         """cos of the angle between the long axis now and at the last set-up."""
         a, r = _axis(q), self.ref_axis
         return a[0] * r[0] + a[1] * r[1] + a[2] * r[2]
+
+
+def _to_body(q, v) -> tuple[float, float, float]:
+    """The world vector ``v`` seen in the frame of a body at ``quat_xyzw`` ``q`` (R(q)ᵀ v)."""
+    x, y, z, w = q
+    # rotate by the conjugate quaternion: v + 2 u × (u × v - w v) with u = (x, y, z)
+    vx, vy, vz = v
+    cx, cy, cz = y * vz - z * vy - w * vx, z * vx - x * vz - w * vy, x * vy - y * vx - w * vz
+    return (vx + 2 * (y * cz - z * cy), vy + 2 * (z * cx - x * cz), vz + 2 * (x * cy - y * cx))
 
 
 def _axis(q) -> tuple[float, float, float]:
@@ -840,6 +867,8 @@ class World:
                 if cos_turn < p.cos_max_tilt:
                     p.cos_max_tilt = cos_turn
                     p.max_tilt = math.acos(max(-1.0, min(1.0, cos_turn)))
+                if p.max_lean is not None:
+                    p.max_lean = p.lean_so_far(q)
             out[p.id] = (pos, q)
         self._off_board = off
         return out
@@ -1079,6 +1108,7 @@ class World:
                 if p.kind in ("kubb", "king")
                 else 0.0,
                 side=p.side,
+                max_lean=p.lean_so_far(q) if p.kind == "kubb" else None,
             )
         return Snapshot(self.time, pieces, self.contacts(), self.pitch, GRAVITY)
 

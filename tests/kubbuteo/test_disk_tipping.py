@@ -101,3 +101,43 @@ def test_the_audit_takes_a_disks_tipping_angle_by_direction():
     aud = _Auditor(AuditReport("kubbuteo"), 0, get_ruleset("kubbuteo"))
     assert aud._standing_problem(_tilted(math.radians(15.0), math.pi / 2)) is None
     assert "not over its flat" in (aud._standing_problem(_tilted(math.radians(13.0), 0.0)) or "")
+
+
+def _rocked(spin: float, about: int) -> tuple[PieceState, float]:
+    """A Kubbuteo kubb standing upright, set spinning at ``spin`` rad/s about its own axis
+    ``about`` (0: the disk axis, a rock along its rim; 1: across its faces), run to rest with
+    the world's 30 Hz samples: (its snapshot, its largest tilt seen at every step, rad)."""
+    from kubb3d.snapshot import quat_to_matrix
+
+    position, q = tilted_disk_pose(0.0, 0.0)
+    with World("kubbuteo", stakes=False) as w:
+        w.add_piece("B1", "kubb", position, q, side="B", sleeping=False)
+        axis = quat_to_matrix(q)[:, about] * spin
+        w.set_pose("B1", position, q, angular_velocity=tuple(axis))
+        peak = 0.0
+        for _, samples in w.iter_until_rest(max_time=3.0):
+            qk = samples["B1"][1]
+            peak = max(peak, math.acos(min(1.0, quat_to_matrix(qk)[2, 2])))
+        return w.snapshot()["B1"], peak
+
+
+def test_the_world_records_a_disks_history_by_direction():
+    """A rock along the rim to about 15° (past the sideways 11.2°, short of the in-plane 19.1°)
+    comes back and stands; the world records it as a lean in its plane, so the judge does not
+    count it as knocked past its tipping angle. The same tilt across its faces tips it over."""
+    p, peak = _rocked(16.5, 0)
+    side, plane = p.max_lean
+    assert math.radians(12.5) < plane <= peak + 1e-9 < DISK.tipping_angle_towards(math.pi / 2)
+    assert side < math.radians(1.0)
+    assert p.max_tilt == pytest.approx(plane, abs=math.radians(0.5))
+    assert p.tilt < math.radians(1.0)  # back on its flat
+    assert not knocked_past_tipping(p, PARAMS)
+    assert knocked_past_tipping(replace(p, max_lean=None), PARAMS)  # the whole turn alone would
+    q, _ = _rocked(15.0, 1)
+    assert q.max_lean[0] > math.radians(60.0) and knocked_past_tipping(q, PARAMS)
+
+
+def test_only_kubbuteo_kubbs_record_the_split():
+    with World("standard", stakes=False) as w:
+        w.add_piece("A1", "kubb", (1.0, 0.0, 0.075), side="A")
+        assert w.snapshot()["A1"].max_lean is None
