@@ -76,7 +76,7 @@ class PieceState:
             largest tilt from vertical.
         side: the side whose half the piece belongs to for kubbs (``A``/``B``), else None.
         max_lean: the same history split by direction, or None where it was not recorded
-            (the world records only ``max_tilt`` so far): (sideways, in plane), rad in
+            (the world records it for Kubbuteo kubbs only): (sideways, in plane), rad in
             [0, π], the largest lean towards the piece's own ±x sides and towards its ±y
             sides: with (x, y, z) the direction of its long axis at its last set-up seen in
             the piece's frame at that moment, ``atan2(|x|, z)`` and ``atan2(|y|, z)`` (for a
