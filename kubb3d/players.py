@@ -163,9 +163,9 @@ counts every B kubb it topples. The azimuth noise dominates: elite with 0.8° kn
 flick (first version)."""
 
 FLICK_CALIBRATION: dict[str, tuple[float, float]] = {
-    "elite": (0.433, 0.000),
-    "club": (0.350, 0.000),
-    "novice": (0.300, 0.033),
+    "elite": (0.550, 0.000),
+    "club": (0.333, 0.000),
+    "novice": (0.350, 0.033),
 }
 """Preset → (baseline kubbs knocked per flick, fraction of flicks that knocked the king), from
 60 flicks each (docs/calibration.md: the knocked rate ±0.13, the king share 0.00–0.06 for club
