@@ -365,7 +365,10 @@ def test_a_worker_killed_mid_run_is_retried_and_the_rows_are_complete(tiny_refer
     spec, reference, _ = tiny_reference
     out = tmp_path / "killed-worker.sqlite"
     rep = run(load_spec(spec), out, workers=2, progress=False, on_rows=kill_one_worker)
-    assert killed == [-signal.SIGKILL]
+    # -SIGKILL; under the fork server the status is relayed through a pipe that the pool's own
+    # manager thread may read first, and the loser of that race reads 255 (multiprocessing's
+    # "status lost"): seen once in a fresh-clone CI run
+    assert len(killed) == 1 and killed[0] in (-signal.SIGKILL, 255)
     assert (rep.ran, rep.failed) == (16, 0)
     rows = read_rows(out)
     assert strip_wall(rows) == reference
