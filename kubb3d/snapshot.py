@@ -39,6 +39,19 @@ def quat_to_matrix(q: Quat) -> np.ndarray:
     )
 
 
+def leans(q: Quat, up: Vec3 = (0.0, 0.0, 1.0)) -> tuple[float, float]:
+    """(sideways, in plane) lean of a piece at ``q`` away from the world direction ``up``, rad:
+    with (x, y, z) = ``up`` seen in the piece's frame (R(q)ᵀ up), ``atan2(|x|, z)`` and
+    ``atan2(|y|, z)`` (:attr:`PieceState.max_lean`; a Kubbuteo kubb's x is its disk axis).
+    Plain floats: the world calls it at every sample."""
+    x, y, z, w = q
+    vx, vy, vz = up
+    # rotate by the conjugate quaternion: v + 2 u × (u × v − w v) with u = (x, y, z)
+    cx, cy, cz = y * vz - z * vy - w * vx, z * vx - x * vz - w * vy, x * vy - y * vx - w * vz
+    bx, by, bz = vx + 2 * (y * cz - z * cy), vy + 2 * (z * cx - x * cz), vz + 2 * (x * cy - y * cx)
+    return (math.atan2(abs(bx), bz), math.atan2(abs(by), bz))
+
+
 def body_axis(q: Quat) -> np.ndarray:
     """The piece's long axis (body +z) in world coordinates, shape (3,)."""
     x, y, z, w = q

@@ -232,16 +232,6 @@ def _reference_tipping(set_name: str, kind: str) -> float:
     return get_set(set_name).piece(kind).tipping_angle
 
 
-def disk_leans(q) -> tuple[float, float]:
-    """(sideways, in plane) lean of a Kubbuteo kubb at ``quat_xyzw`` from upright, rad: the
-    vertical seen from the disk, ``atan2(|x|, z)`` and ``atan2(|y|, z)`` (x towards a face, y
-    along its rim; :attr:`kubb3d.snapshot.PieceState.max_lean`)."""
-    from kubb3d.snapshot import quat_to_matrix
-
-    gx, gy, gz = quat_to_matrix(q)[2]
-    return math.atan2(abs(gx), gz), math.atan2(abs(gy), gz)
-
-
 def tilted_disk_pose(
     angle: float, direction: float
 ) -> tuple[tuple[float, float, float], tuple[float, float, float, float]]:
@@ -265,7 +255,7 @@ def disk_tips(angle: float, direction: float, dt: float | None = None, seconds: 
     ``direction`` rad of its own frame (0 sideways towards its +x face, π/2 in its own plane
     along its rim towards +y), its lowest point 10 µm above the board, and step it at ``dt`` s
     (default the board's step): True if it tips on (its lean sideways or in its plane,
-    :func:`disk_leans`, grows 1° past its value at the release), False if it falls back
+    :func:`kubb3d.snapshot.leans`, grows 1° past its value at the release), False if it falls back
     towards its flat first (its tilt halves; or neither happens within ``seconds``).
 
     Neither the end pose nor the tilt alone tells: past the end of its flat in its own plane
@@ -273,17 +263,17 @@ def disk_tips(angle: float, direction: float, dt: float | None = None, seconds: 
     towards a corner of its flat it can fall back onto it and then over on the rebound, or turn
     about the corner (its tilt shrinking) onto the flat's long edge and over that
     (docs/physics.md "Tipping a Kubbuteo kubb")."""
-    from kubb3d.snapshot import quat_to_matrix
+    from kubb3d.snapshot import leans, quat_to_matrix
 
     position, q = tilted_disk_pose(angle, direction)
-    side0, plane0 = disk_leans(q)
+    side0, plane0 = leans(q)
     one, back = math.radians(1.0), math.cos(angle / 2)
     with World("kubbuteo", stakes=False, dt=dt, quiet_dt=dt) as w:
         w.add_piece("k", "kubb", position, q, sleeping=False)
         for _ in range(w.steps_for(seconds)):
             w.step(1)
             qk = w.com_pose("k")[1]
-            side, plane = disk_leans(qk)
+            side, plane = leans(qk)
             if side > side0 + one or plane > plane0 + one:
                 return True
             if quat_to_matrix(qk)[2, 2] > back:

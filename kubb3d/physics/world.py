@@ -57,7 +57,7 @@ from kubb3d.judge.geometry import convex_hull
 from kubb3d.physics.aero import RodDrag, piece_drag
 from kubb3d.physics.ground import WOOD_ON_WOOD_FRICTION, WOOD_ON_WOOD_RESTITUTION, Ground, get_ground
 from kubb3d.pitch import KING_ID, SIDES, Pitch
-from kubb3d.snapshot import GROUND_ID, Contact, PieceState, Snapshot
+from kubb3d.snapshot import GROUND_ID, Contact, PieceState, Snapshot, leans
 
 DT = 1.0 / 960.0
 """s: the default time step while pieces can collide fast. Chosen by convergence (docs/physics.md
@@ -183,32 +183,17 @@ class _Piece:
         if self.shape == "disk" and self.kind == "kubb":
             self.max_lean = (0.0, 0.0)
 
-    def lean(self, q) -> tuple[float, float]:
-        """rad: (sideways, in plane) lean of the set-up long axis seen from the piece now,
-        ``atan2(|x|, z)`` and ``atan2(|y|, z)`` (:attr:`kubb3d.snapshot.PieceState.max_lean`)."""
-        x, y, z = _to_body(q, self.ref_axis)
-        return (math.atan2(abs(x), z), math.atan2(abs(y), z))
-
     def lean_so_far(self, q) -> tuple[float, float] | None:
         """The recorded :attr:`max_lean` with the pose ``q`` included (None: not kept)."""
         if self.max_lean is None:
             return None
-        side, plane = self.lean(q)
+        side, plane = leans(q, self.ref_axis)
         return (max(self.max_lean[0], side), max(self.max_lean[1], plane))
 
     def turn_cos(self, q) -> float:
         """cos of the angle between the long axis now and at the last set-up."""
         a, r = _axis(q), self.ref_axis
         return a[0] * r[0] + a[1] * r[1] + a[2] * r[2]
-
-
-def _to_body(q, v) -> tuple[float, float, float]:
-    """The world vector ``v`` seen in the frame of a body at ``quat_xyzw`` ``q`` (R(q)ᵀ v)."""
-    x, y, z, w = q
-    # rotate by the conjugate quaternion: v + 2 u × (u × v - w v) with u = (x, y, z)
-    vx, vy, vz = v
-    cx, cy, cz = y * vz - z * vy - w * vx, z * vx - x * vz - w * vy, x * vy - y * vx - w * vz
-    return (vx + 2 * (y * cz - z * cy), vy + 2 * (z * cx - x * cz), vz + 2 * (x * cy - y * cx))
 
 
 def _axis(q) -> tuple[float, float, float]:
