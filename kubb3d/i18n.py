@@ -135,13 +135,13 @@ def translator(lang: str | None = None, environ: Mapping[str, str] | None = None
 ENGLISH = Translator(DEFAULT, gettext.NullTranslations())
 """English: every text as it is."""
 
-SCENARIO_TEXTS = ("title", "description")
+SCENARIO_TEXTS = ("title", "description", "explanation")
 """The fields of a scenario file (docs/scenarios.md) that the quiz shows, translated by the catalog."""
 
 
 def extract_scenario_texts(fileobj: Any, keywords: Any, comment_tags: Any, options: Any) -> Any:
     """Babel extraction method for scenario files (``babel.cfg``): yields ``(line, None,
-    text, [])`` for each title and description, so they join the catalog like the code's
+    text, [])`` for each title, description and explanation, so they join the catalog like the code's
     messages."""
     import tomllib
 

@@ -2,7 +2,9 @@
 
 Scenarios are shown one at a time (a text description plus a rendered top and
 side view saved as PNG), the trainee names the consequence for each asked
-piece, and the quiz explains the right ruling with its rule citation. The order
+piece, and the quiz explains the right ruling with its rule citation, then the scenario's
+``explanation``. A scenario's title and description, shown before the questions, say what
+happened and never the ruling (a test holds the files to it). The order
 comes from a seeded :class:`numpy.random.Generator`. Reads answers with
 ``input`` so it works with piped stdin; end of input ends the quiz early and
 still prints the score.
@@ -161,6 +163,8 @@ def run_quiz(
                     )
                 )
                 say(f"  {tr(ruling.reason)}")
+            if res.spec.explanation:
+                say(f"  {tr(res.spec.explanation)}")
     except EOFError:
         say("")
         say(tr(msg("(end of input)")))

@@ -244,6 +244,7 @@ class ScenarioSpec(_Model):
     schema_: Literal[1] = Field(alias="schema")
     title: str = Field(min_length=1)
     description: str = ""
+    explanation: str = ""
     ruleset: RulesetName
     equipment: str | None = None
     pitch: Union[RulesetName, PitchSpec, None] = None

@@ -23,8 +23,18 @@ from kubb3d import scenario as sc
 # (model, field) → (unit, meaning); unit "" when the field has none
 FIELDS: dict[tuple[str, str], tuple[str, str]] = {
     ("ScenarioSpec", "schema"): ("", "file format version; must be 1"),
-    ("ScenarioSpec", "title"): ("", "one line naming the situation (shown by judge, quiz and view)"),
-    ("ScenarioSpec", "description"): ("", "what happened, in a sentence or two (shown by the quiz)"),
+    ("ScenarioSpec", "title"): (
+        "",
+        "one line naming the situation, not its ruling (shown by judge, quiz and view; the quiz before its questions)",
+    ),
+    ("ScenarioSpec", "description"): (
+        "",
+        "what happened, in a sentence or two, without the ruling (shown by the quiz before its questions)",
+    ),
+    ("ScenarioSpec", "explanation"): (
+        "",
+        "why the rulings are what they are (shown by the quiz after its answers and by view once revealed)",
+    ),
     ("ScenarioSpec", "ruleset"): ("", "whose rules the judge applies: dm, wikinger or kubbuteo (table scale)"),
     ("ScenarioSpec", "equipment"): (
         "",

@@ -24,7 +24,7 @@ SCENARIOS = ROOT / "scenarios"
 
 def _source_messages() -> dict:
     """msgid → where it is, for every literal passed to msg(), N_() or _() in the package and
-    every scenario title and description (the method map of babel.cfg); a message with a count
+    every scenario title, description and explanation (the method map of babel.cfg); a message with a count
     (nmsg(), Nn_()) as its (singular, plural) pair."""
     out: dict = {}
     for filename, lineno, message, _comments, _context in extract_from_dir(

@@ -403,6 +403,8 @@ def scenario_session(path: str | Path, *, reveal: bool = True) -> ReplaySession:
         info = [msg("scenario {name}: {ruleset} rules, event {event}", name=Path(path).name, ruleset=built.spec.ruleset, event=built.spec.event)]
         if reveal:
             info.append(msg("matches the expected rulings") if not mism else msg("differs from the file: {why}", why=mism[0]))
+            if built.spec.explanation:
+                info.append(built.spec.explanation)
         else:
             info.append(msg("your ruling? close the window (ESC) to answer"))
         tl = Timeline([seg], playing=True)

@@ -1,0 +1,78 @@
+"""The referee quiz asks before it tells: a scenario's title and description (shown before the
+questions) say what happened, never the ruling; the scenario's explanation comes after the
+answer."""
+
+from __future__ import annotations
+
+import re
+import tomllib
+
+import pytest
+
+from kubb3d.i18n import translator
+from kubb3d.judge.rulings import Consequence
+from kubb3d.library import resolve_scenario, scenario_files
+from kubb3d.quiz import run_quiz
+
+RULING_WORDS = [re.escape(c.value) for c in Consequence if c is not Consequence.NONE] + [
+    r"\b(in)?valid\b",
+    r"\b(il)?legal\b",
+    r"\b(wins?|loses?|won)\b",
+    r"\bcounts as\b",
+    r"\bstood up\b",
+    r"\bsets? .{0,4}(up|back)\b",
+    r"\bis (tipped|raised|placed)\b",
+    r"\b(flicked|thrown) again\b",
+    r"\bstays\b",
+    r"\bmisflick\)",
+]
+"""Phrases that state a ruling: the consequences' names and the words a ruling is given in."""
+
+
+def _giveaways(text: str) -> list[str]:
+    return [m.group(0) for w in RULING_WORDS for m in re.finditer(w, text, flags=re.IGNORECASE)]
+
+
+def test_the_ruling_words_catch_what_the_old_titles_gave_away():
+    # titles and descriptions as they were before the quiz kept its answers back
+    old = [
+        "Stößel above the sideline: invalid",
+        "Inkasted kubb lying outside the sideline: rethrow",
+        "Kubbuteo: a baseline kubb knocked onto its face counts as knocked",
+        "Kubbuteo: the king knocked down while kubbs stand loses the game",
+        "B1 landed standing on its end inside A's half: it stays as it stands.",
+        "B2's inkast knocked over field kubb B5. It is stood up again where it stood.",
+        "Side B returns B1 into A's half; it stopped on B's side of the centre line (a misflick).",
+        "Legal king throw after all kubbs are down",
+    ]
+    assert all(_giveaways(t) for t in old), [t for t in old if not _giveaways(t)]
+    # and the facts a situation needs pass
+    assert not _giveaways("B2's inkast knocked over field kubb B5, which had been raised in A's half earlier.")
+
+
+@pytest.mark.parametrize("path", scenario_files(), ids=lambda p: p.stem)
+def test_a_scenario_tells_what_happened_not_the_ruling(path):
+    doc = tomllib.loads(path.read_text(encoding="utf-8"))
+    shown = f"{doc['title']} | {doc.get('description', '')}"
+    assert not _giveaways(shown), f"{path.name}: {_giveaways(shown)} in {shown!r}: move it to `explanation`"
+
+
+def test_the_quiz_gives_the_explanation_after_the_answer_in_its_language():
+    path = resolve_scenario("dm_inkast_near_king")
+    for lang, explanation in (
+        ("en", "Raising must not touch the king, so it is tipped over its other end."),
+        ("de", "Beim Aufstellen darf der König nicht berührt werden, also wird er über sein anderes Ende gekippt."),
+    ):
+        out: list[str] = []
+        asked_at: list[int] = []
+
+        def ask(prompt: str) -> str:
+            asked_at.append(len(out))
+            return "1"
+
+        right, asked = run_quiz([path], seed=0, images=False, ask=ask, say=out.append, tr=translator(lang))
+        assert (right, asked) == (1, 1)  # 1 = raise here, the judge's ruling
+        lines = [s.strip() for s in out]
+        assert explanation in lines
+        assert lines.index(explanation) > asked_at[0]  # told only after the answer
+        assert not any(explanation in s for s in lines[: asked_at[0]])
