@@ -66,7 +66,7 @@ def test_the_quiz_gives_the_explanation_after_the_answer_in_its_language():
         out: list[str] = []
         asked_at: list[int] = []
 
-        def ask(prompt: str) -> str:
+        def ask(prompt: str, out: list[str] = out, asked_at: list[int] = asked_at) -> str:
             asked_at.append(len(out))
             return "1"
 
