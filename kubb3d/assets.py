@@ -149,23 +149,12 @@ def disk_kubb_mesh(disk: DiskPiece, sections: int = CYLINDER_SECTIONS * 2 + 1, i
     return mesh
 
 
-def _mushroom_profile(king: MushroomPiece, inset: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
-    """(stem, cap) profiles (r, z) from the base at z = 0, m; the cap shrunk by ``inset``."""
-    rs, rc, hs, h = king.stem_diameter / 2, king.diameter / 2 - inset, king.stem_height + inset, king.height - inset
-    stem = np.array([[0.0, 0.0], [rs, 0.0], [rs, hs], [0.0, hs]])
-    rim = hs + 0.15 * (h - hs)
-    dome = [(rc * math.cos(t), rim + (h - rim) * math.sin(t)) for t in np.linspace(0.0, math.pi / 2, 9)]
-    cap = np.array([[0.0, hs], [rs, hs], *dome])
-    return stem, cap
-
-
 def mushroom_parts(king: MushroomPiece, inset: float = 0.0) -> tuple[trimesh.Trimesh, trimesh.Trimesh]:
     """(stem, cap) meshes of the Kubbuteo king, origin at the bounding-box centre, axis +z
     (the cap shrunk by ``inset``, m, for collision)."""
-    stem_p, cap_p = _mushroom_profile(king, inset)
     parts = []
-    for prof in (stem_p, cap_p):
-        m = trimesh.creation.revolve(prof, sections=CYLINDER_SECTIONS)
+    for prof in king.profiles(inset):
+        m = trimesh.creation.revolve(np.array(prof), sections=CYLINDER_SECTIONS)
         m.apply_translation((0.0, 0.0, -king.height / 2))
         parts.append(m)
     return parts[0], parts[1]

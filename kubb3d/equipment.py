@@ -312,10 +312,64 @@ class MushroomPiece:
         """(r_cap, r_cap, height/2), m."""
         return (self.diameter / 2, self.diameter / 2, self.height / 2)
 
+    DOME_POINTS = 9
+    """Points on the quarter ellipse of the cap's dome in :meth:`profiles` (the mesh's too)."""
+
+    def profiles(self, inset: float = 0.0) -> tuple[list[tuple[float, float]], list[tuple[float, float]]]:
+        """(stem, cap) outlines as closed lists of (r, z) from the base at z = 0, m, each turned
+        about the axis to make its part (kubb3d's shape of the KT king: a stem, a cap whose underside
+        widens from the stem to the rim 15 % of the way up the cap, then a domed top, a quarter
+        ellipse of :attr:`DOME_POINTS` points). ``inset`` (m) shrinks the cap for its collision mesh
+        (:data:`CONVEX_MARGIN`)."""
+        rs, rc = self.stem_diameter / 2, self.diameter / 2 - inset
+        hs, h = self.stem_height + inset, self.height - inset
+        stem = [(0.0, 0.0), (rs, 0.0), (rs, hs), (0.0, hs)]
+        rim = hs + 0.15 * (h - hs)
+        step = (math.pi / 2) / (self.DOME_POINTS - 1)
+        dome = [(rc * math.cos(i * step), rim + (h - rim) * math.sin(i * step)) for i in range(self.DOME_POINTS)]
+        return stem, [(0.0, hs), (rs, hs), *dome]
+
+    @property
+    def com_height(self) -> float:
+        """Height of the centre of mass above the foot of the stem, m: stem and cap of
+        :meth:`profiles` turned about the axis, each outline edge from (r0, z0) to (r1, z1)
+        adding π ∫ r² dz to the volume and π ∫ r² z dz to its moment (r linear along the edge).
+        30.71 mm for the KT king (its mid height is 25.40 mm: the cap is the heavier part); equal
+        to the mesh's (a regular polygon turned about the axis scales every slice alike)."""
+        volume = moment = 0.0
+        for outline in self.profiles():
+            for (r0, z0), (r1, z1) in zip(outline, outline[1:] + outline[:1]):
+                dr, dz = r1 - r0, z1 - z0
+                area = r0 * r0 + r0 * dr + dr * dr / 3  # mean r² along the edge
+                volume += dz * area
+                moment += dz * (z0 * area + dz * (r0 * r0 / 2 + 2 * r0 * dr / 3 + dr * dr / 4))
+        return moment / volume
+
+    @property
+    def edge_radius(self) -> float:
+        """Rounding of the stem's foot in the physics, m (:data:`CONVEX_MARGIN`: PyBullet builds
+        the stem as a cylinder shape whose 1 mm collision margin lies inside its size, so its
+        edges are rounded by it; measured through the tipping angle, docs/physics.md
+        "The Kubbuteo king")."""
+        return CONVEX_MARGIN
+
+    @property
+    def support(self) -> tuple[float, float]:
+        """The circle a standing king pivots on when it tips, and its centre of mass above it:
+        (radius, height of the centre of mass above its plane), m. Tilted, the king rests on the
+        rounding of its foot (:attr:`edge_radius` ρ), whose centre line is a circle of radius
+        r_stem − ρ, ρ above the foot: 6.62 mm, 29.71 mm for the KT king."""
+        rho = self.edge_radius
+        return (self.stem_diameter / 2 - rho, self.com_height - rho)
+
     @property
     def tipping_angle(self) -> float:
-        """Static tipping angle on its stem (centre of mass taken at mid height), rad."""
-        return math.atan2(self.stem_diameter / 2, self.height / 2)
+        """Static tipping angle on its stem, rad, the same in every direction (the king is round):
+        tan θ = (r_stem − ρ) / (h_com − ρ) (:attr:`support`), 12.56° for the KT king (measured in
+        the physics 12.56–12.57°; with the centre of mass at mid height and a sharp foot it was
+        taken as 16.7°: docs/physics.md "The Kubbuteo king")."""
+        reach, h = self.support
+        return math.atan2(reach, h)
 
 
 @dataclass(frozen=True)
@@ -440,6 +494,13 @@ def kubbuteo_disk() -> DiskPiece:
     disk = KUBBUTEO.kubb
     assert isinstance(disk, DiskPiece)
     return disk
+
+
+def kubbuteo_king() -> MushroomPiece:
+    """The Kubbuteo king (:data:`KUBBUTEO`'s ``king``) as a :class:`MushroomPiece`."""
+    king = KUBBUTEO.king
+    assert isinstance(king, MushroomPiece)
+    return king
 
 
 EQUIPMENT_SETS: dict[str, EquipmentSet] = {s.name: s for s in (STANDARD, DM_SMALL, KUBBUTEO)}

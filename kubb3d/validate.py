@@ -281,20 +281,63 @@ def disk_tips(angle: float, direction: float, dt: float | None = None, seconds: 
     return False
 
 
+def tilted_king_pose(
+    angle: float, direction: float
+) -> tuple[tuple[float, float, float], tuple[float, float, float, float]]:
+    """(bounding-box centre m, ``quat_xyzw``) of the Kubbuteo king at the board's centre, turned
+    from upright by ``angle`` rad so that its top moves towards ``direction`` rad (0: +x), the
+    lowest point of its stem's foot 10 µm above the board."""
+    from kubb3d.equipment import kubbuteo_king
+
+    king = kubbuteo_king()
+    half = math.sin(angle / 2)
+    q = (-math.sin(direction) * half, math.cos(direction) * half, 0.0, math.cos(angle / 2))
+    # the foot's rim is lowest where it dips: half the height and the stem's radius, turned
+    low = king.height / 2 * math.cos(angle) + king.stem_diameter / 2 * math.sin(angle)
+    return (0.0, 0.0, 1e-5 + low), q
+
+
+def king_tips(angle: float, direction: float, dt: float | None = None, seconds: float = 1.5) -> bool:
+    """Release the Kubbuteo king at rest on the board, tilted by ``angle`` rad towards
+    ``direction`` (:func:`tilted_king_pose`), and step it at ``dt`` s (default the board's step):
+    True if it tips on (its tilt grows 1° past the release), False if it falls back onto its foot
+    first (its tilt halves; or neither happens within ``seconds``)."""
+    from kubb3d.snapshot import quat_to_matrix
+
+    position, q = tilted_king_pose(angle, direction)
+    on, back = math.cos(angle + math.radians(1.0)), math.cos(angle / 2)
+    with World("kubbuteo", stakes=False, dt=dt, quiet_dt=dt) as w:
+        w.add_piece("king", "king", position, q, sleeping=False)
+        for _ in range(w.steps_for(seconds)):
+            w.step(1)
+            up = quat_to_matrix(w.com_pose("king")[1])[2, 2]
+            if up < on:
+                return True
+            if up > back:
+                return False
+    return False
+
+
 def measured_disk_tipping(
-    direction: float, dt: float | None = None, resolution: float = math.radians(0.1), lo: float = 0.05, hi: float = 0.7
+    direction: float,
+    dt: float | None = None,
+    resolution: float = math.radians(0.1),
+    lo: float = 0.05,
+    hi: float = 0.7,
+    tips: Callable[[float, float, float | None], bool] = disk_tips,
 ) -> tuple[float, float]:
     """(lo, hi) rad, at most ``resolution`` apart: released at ``lo`` towards ``direction``
-    (see :func:`disk_tips`) the Kubbuteo kubb falls back onto its flat, at ``hi`` it tips on.
+    (see :func:`disk_tips`) the Kubbuteo kubb falls back onto its flat, at ``hi`` it tips on;
+    with ``tips`` = :func:`king_tips` the same for the king.
 
     Raises:
         ValueError: the starting bracket does not bracket the tipping angle.
     """
-    if disk_tips(lo, direction, dt) or not disk_tips(hi, direction, dt):
+    if tips(lo, direction, dt) or not tips(hi, direction, dt):
         raise ValueError(f"the bracket {math.degrees(lo):.1f}°–{math.degrees(hi):.1f}° does not hold the tipping angle")
     while hi - lo > resolution:
         mid = (lo + hi) / 2
-        if disk_tips(mid, direction, dt):
+        if tips(mid, direction, dt):
             hi = mid
         else:
             lo = mid
@@ -340,6 +383,26 @@ def check_tipping(quick: bool = False) -> list[Row]:
                 f"kubbuteo kubb tipping angle {name}",
                 "atan(reach of the flat, shrunk by the 1 mm edge rounding ÷ centre-of-mass height)",
                 "kubbuteo set geometry (docs/physics.md 'Tipping a Kubbuteo kubb')",
+                math.degrees(ref),
+                math.degrees((lo + hi) / 2),
+                "°",
+                "±0.3°",
+                abs(math.degrees((lo + hi) / 2 - ref)) <= 0.3,
+            )
+        )
+    from kubb3d.equipment import kubbuteo_king
+
+    ref = kubbuteo_king().tipping_angle
+    for name, d in [("", 0.0)] if quick else [("", 0.0), (" towards 45°", 45.0)]:
+        lo, hi = measured_disk_tipping(
+            math.radians(d), resolution=math.radians(0.4 if quick else 0.05), tips=king_tips
+        )
+        rows.append(
+            Row(
+                "tipping",
+                f"kubbuteo king tipping angle{name}",
+                "atan((stem radius − 1 mm rounding) ÷ (centre-of-mass height − 1 mm))",
+                "kubbuteo set geometry (docs/physics.md 'The Kubbuteo king')",
                 math.degrees(ref),
                 math.degrees((lo + hi) / 2),
                 "°",

@@ -138,11 +138,17 @@ def tipping_angle(p: PieceState) -> float:
     (docs/physics.md); the king's lower centre of mass gives it a larger angle. A Kubbuteo
     kubb (shape ``disk``) tips over least sideways: 11.2° with its edges rounded as the
     physics has them (:attr:`kubb3d.equipment.DiskPiece.tipping_angle`; other directions:
-    :func:`kubb3d.judge.status.knocked_past_tipping`)."""
+    :func:`kubb3d.judge.status.knocked_past_tipping`). The Kubbuteo king (shape ``mushroom``)
+    tips over the rounded foot of its stem at 12.6° in every direction
+    (:attr:`kubb3d.equipment.MushroomPiece.tipping_angle`)."""
     if p.shape == "disk":
         from kubb3d.equipment import kubbuteo_disk
 
         return kubbuteo_disk().tipping_angle
+    if p.shape == "mushroom":
+        from kubb3d.equipment import kubbuteo_king
+
+        return kubbuteo_king().tipping_angle
     hx, _, hz = p.half_extents
     return math.atan2(hx, hz + p.com_local[2])
 

@@ -26,8 +26,10 @@ Status of a disk kubb (body +x its axis, +z from its sanded flat through its cen
    weight → ``leaning`` (counts as knocked, as in Kubb); else ``fallen``.
 
 The king (shape ``mushroom``): off the board as above; else ``fallen`` when its axis is at
-least ``lying_tilt`` from vertical or its centre of mass lies outside its stem's foot
-(past tipping) without support, ``leaning`` with support, else ``standing``.
+least ``lying_tilt`` from vertical or the vertical through its centre of mass leaves its stem's
+foot (shrunk by the foot's 1 mm rounding, as the physics shapes it: past 12.6° of tilt,
+:attr:`MushroomPiece.tipping_angle <kubb3d.equipment.MushroomPiece.tipping_angle>`) without
+support, ``leaning`` with support, else ``standing``.
 """
 
 from __future__ import annotations
@@ -137,7 +139,13 @@ def analyse_table_piece(snapshot: Snapshot, p: PieceState, params: JudgeParams, 
         )
     pts = _disk_outline(p) if p.shape == "disk" else None
     if recs is None:
-        zlow = min(q[0][2] for q in pts) if pts else p.position[2] - p.half_extents[2] * math.cos(tilt)
+        if pts:
+            zlow = min(q[0][2] for q in pts)
+        else:  # the lowest point of the rim of the king's foot
+            from kubb3d.equipment import kubbuteo_king
+
+            foot_r = kubbuteo_king().stem_diameter / 2
+            zlow = p.position[2] - p.half_extents[2] * math.cos(tilt) - foot_r * math.sin(tilt)
         grounded = zlow <= params.ground_tol
     if not grounded:
         if touching:
@@ -174,14 +182,13 @@ def analyse_table_piece(snapshot: Snapshot, p: PieceState, params: JudgeParams, 
     if pts is not None:
         margin = flat_margin(p)
     else:
-        from kubb3d.equipment import MushroomPiece, get_set
+        from kubb3d.equipment import kubbuteo_king
 
-        king = get_set("kubbuteo").king
-        assert isinstance(king, MushroomPiece)
-        stem_r = king.stem_diameter / 2
-        foot = apply(rm, (0.0, 0.0, -p.half_extents[2]))
+        king = kubbuteo_king()
+        reach, _ = king.support  # the circle it pivots on: the rounding of its foot
+        foot = apply(rm, (0.0, 0.0, king.edge_radius - p.half_extents[2]))
         fx, fy = p.position[0] + foot[0], p.position[1] + foot[1]
-        margin = stem_r * math.cos(tilt) - math.hypot(cm[0] - fx, cm[1] - fy)
+        margin = reach * math.cos(tilt) - math.hypot(cm[0] - fx, cm[1] - fy)
     deg = math.degrees(tilt)
     if margin >= params.tip_margin:
         reason = (
