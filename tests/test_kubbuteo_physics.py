@@ -2,10 +2,11 @@
 
 import math
 
+import numpy as np
 import pytest
 
 from kubb3d.equipment import INCH, KUBBUTEO
-from kubb3d.physics.world import FLOOR_ID, GRAVITY, World
+from kubb3d.physics.world import GRAVITY, SETTLE_S, World
 from kubb3d.throw import FlickParams, aim_flick, flick
 
 
@@ -45,14 +46,51 @@ def test_typical_flick_slides_the_length_of_a_half():
         assert r.final["baton1"].position[0] - r.release.position[0] > w.pitch.length / 2
 
 
-def test_disk_knocked_off_the_edge_falls_to_the_floor():
+def test_disk_knocked_off_the_edge_is_laid_on_the_floor_without_simulating_its_fall():
+    floor = -KUBBUTEO.board.table_height
     with World("kubbuteo") as w:
         r = flick(w, "baton1", FlickParams(speed=1.5, azimuth_deg=90.0))  # straight at the side edge
         snap = r.final
-    # on the floor, lying or on its rim: a piece is stopped where it first touches the floor
-    # (docs/physics.md "Table-top sets"), so its centre is at most a radius above it
-    assert snap["baton1"].position[2] < -KUBBUTEO.board.table_height + KUBBUTEO.baton.radius + 0.001
-    assert FLOOR_ID in snap.touching("baton1")
+        v, omega = w.velocity("baton1")
+    # once all of it is below the board top and beside the board, moving away, it lies flat on the
+    # floor below (docs/physics.md "Table-top sets"): its centre half its thickness above the floor
+    assert snap["baton1"].position[2] == pytest.approx(floor + KUBBUTEO.baton.length / 2, abs=1e-9)
+    assert snap["baton1"].tilt < 1e-6 and not v.any() and not omega.any()
+    assert snap["baton1"].position[1] > w.pitch.width / 2
+    # the fall (0.75 m: 0.39 s) is not waited for: at rest a settle window after it left the board
+    times, z = r.trajectory.times, r.trajectory.poses["baton1"][:, 2]
+    left = times[np.argmax(z < 0.0)]
+    assert r.at_rest and r.rest_time < left + 0.15 + SETTLE_S
+    assert r.rest_time < left + math.sqrt(2 * KUBBUTEO.board.table_height / GRAVITY) + SETTLE_S
+
+
+@pytest.mark.parametrize(
+    "velocity, on_board, rest_after",
+    [
+        ((-1.0, 0.0, 2.0), True, None),  # tossed up and back over the board: it lands on it
+        # towards the board's side below its top: it hits the side, bounces off and is laid down then
+        ((-0.6, 0.0, 0.0), False, (0.05, 0.2)),
+        ((0.0, 0.0, 0.0), False, (-0.01, 0.05)),  # at once
+    ],
+)
+def test_a_disk_beside_the_board_is_laid_down_only_when_it_cannot_come_back(velocity, on_board, rest_after):
+    """Below the board top and beside it, a disk is off the board for good only if it cannot rise
+    above the top and does not move towards the board (World._gone): one tossed back up lands on
+    the board as the physics has it."""
+    eq = KUBBUTEO
+    x = eq.board.length / 2 + 0.05
+    with World("kubbuteo") as w:
+        w.add_piece("baton1", "baton", (x, 0.0, -0.03), sleeping=False)
+        w.set_pose("baton1", (x, 0.0, -0.03), linear_velocity=velocity)
+        stats = w.run_until_rest(5.0)
+        pos, _ = w.pose("baton1")
+    assert stats.at_rest
+    if on_board:
+        assert pos[2] == pytest.approx(eq.baton.length / 2, abs=2e-4) and abs(pos[0]) < eq.board.length / 2
+    else:
+        assert pos[2] == pytest.approx(-eq.board.table_height + eq.baton.length / 2, abs=1e-9)
+        # the rest window starts when it is laid down, long before a 0.75 m fall (0.39 s) would end
+        assert rest_after[0] + SETTLE_S < stats.time < rest_after[1] + SETTLE_S
 
 
 @pytest.mark.parametrize("target", ["B2", "B4"])

@@ -80,7 +80,10 @@ FLOOR_ID = "floor"
 FLOOR_MARGIN = 0.001
 """m: a table-top piece that touches the floor (its bounding sphere this close to it, and a
 contact) has fallen off the board for good (a piece cannot climb the 0.75 m back): it is stopped
-where it is and no longer holds up the rest test (docs/physics.md "Table-top sets")."""
+where it is and no longer holds up the rest test (docs/physics.md "Table-top sets"). So is a
+piece falling beside the board with all of it this far below the board top and beside the board,
+not moving towards it (:meth:`World._gone`): it is laid on the floor below at once instead of
+falling there."""
 
 GRAVITY = 9.81
 """m/s², standard gravity (rounded)."""
@@ -171,9 +174,13 @@ class _Piece:
 
     radius: float = 0.0
     """m: the bounding sphere's radius about the bounding-box centre (set from the half extents)."""
+    reach: float = 0.0
+    """m: no point of the piece is farther than this from its centre of mass (the bounding
+    sphere's radius plus the centre of mass's offset from the bounding-box centre)."""
 
     def __post_init__(self) -> None:
         self.radius = math.sqrt(sum(h * h for h in self.half_extents))
+        self.reach = self.radius + math.sqrt(sum(c * c for c in self.com_local))
 
     def reset_tilt(self, q) -> None:
         """Start the history afresh (the piece was set up): the reference is the long axis now."""
@@ -835,6 +842,7 @@ class World:
         out = {}
         board = self.equipment.board
         floor = -board.table_height + FLOOR_MARGIN if board is not None else -math.inf
+        below = -FLOOR_MARGIN if board is not None else -math.inf  # the board top is at z = 0
         off: set[str] = set()
         for p in self._pieces.values():
             if p.kind == "stake":
@@ -844,6 +852,8 @@ class World:
                 raise PhysicsGlitch(f"piece {p.id} left the world or became NaN at t={self.time:.3f} s: position {pos}")
             on_floor = pos[2] - p.radius < floor
             if on_floor and pb.getContactPoints(bodyA=p.body, bodyB=self._ground_body, physicsClientId=c):
+                off.add(p.id)
+            elif pos[2] + p.reach < below and self._gone(p, pos):
                 off.add(p.id)
             if p.kind != "baton":
                 # turn of the long axis from its set-up direction: compare cosines, take the
@@ -857,6 +867,47 @@ class World:
             out[p.id] = (pos, q)
         self._off_board = off
         return out
+
+    def _gone(self, p: _Piece, pos) -> bool:
+        """True if piece ``p`` (centre of mass ``pos``, m) has fallen beside the table top for
+        good: all of it is below the board top and beside the board (its reach clear of the
+        board's outline, so it touches nothing of the table), it does not move towards the board
+        (its path over the floor is a straight line, so it never comes nearer) and does not rise
+        to the board top before it comes down. All it can hit then is the floor, from which it
+        cannot climb back either (see :data:`FLOOR_MARGIN`)."""
+        board = self.equipment.board
+        r = p.reach
+        x, y, z = pos
+        dx, dy = abs(x) - board.length / 2, abs(y) - board.width / 2
+        if z + r > -FLOOR_MARGIN or math.hypot(max(dx, 0.0), max(dy, 0.0)) <= r + FLOOR_MARGIN:
+            return False
+        (vx, vy, vz), _ = pb.getBaseVelocity(p.body, physicsClientId=self._cid)
+        if vz > 0.0 and z + r + vz * vz / (2.0 * GRAVITY) > -FLOOR_MARGIN:
+            return False
+        return math.copysign(max(dx, 0.0), x) * vx + math.copysign(max(dy, 0.0), y) * vy >= 0.0
+
+    def _put_down(self, p: _Piece) -> None:
+        """Stop a piece that is off the board for good and, if it is still above the floor, lay it
+        on the floor below where it is, on its thinnest side (a disk on a face), instead of
+        simulating its fall: nothing it does there can change the board. Asleep, velocities 0."""
+        c = self._cid
+        com, q = pb.getBasePositionAndOrientation(p.body, physicsClientId=c)
+        floor = -self.equipment.board.table_height
+        if com[2] - p.radius > floor + FLOOR_MARGIN:
+            frame = self._frame_from_com(p, com, q)
+            k = min(range(3), key=lambda i: p.half_extents[i])
+            m = pb.getMatrixFromQuaternion(q)
+            ax, ay, az = m[k], m[3 + k], m[6 + k]  # the thin body axis in the world
+            s = 1.0 if az >= 0.0 else -1.0
+            # the shortest turn of that axis to the vertical (±z, whichever is nearer)
+            x, y, w = ay * s, -ax * s, 1.0 + az * s
+            n = math.sqrt(x * x + y * y + w * w)
+            q = pb.multiplyTransforms((0, 0, 0), (x / n, y / n, 0.0, w / n), (0, 0, 0), q)[1]
+            rot = np.array(pb.getMatrixFromQuaternion(q)).reshape(3, 3)
+            down = np.array((frame[0], frame[1], floor + p.half_extents[k])) + rot @ np.array(p.com_local)
+            pb.resetBasePositionAndOrientation(p.body, down.tolist(), q, physicsClientId=c)
+        pb.resetBaseVelocity(p.body, (0.0, 0.0, 0.0), (0.0, 0.0, 0.0), physicsClientId=c)
+        pb.changeDynamics(p.body, -1, activationState=pb.ACTIVATION_STATE_SLEEP, physicsClientId=c)
 
     def steps_for(self, seconds: float) -> int:
         """Whole steps of the current :attr:`step_dt` covering ``seconds`` (at least 1)."""
@@ -938,8 +989,9 @@ class World:
         """(any movable piece faster than :data:`REST_SPEED` or turning faster than
         :data:`REST_TURN`; the fastest speed of any point of any movable piece, m/s).
 
-        A table-top piece touching the floor at the last :meth:`sample` (:data:`FLOOR_MARGIN`)
-        does not count, and is stopped and put to sleep if it moves."""
+        A table-top piece off the board for good at the last :meth:`sample` (touching the floor,
+        or below the board top and unable to climb back: :data:`FLOOR_MARGIN`) does not count,
+        and is stopped, laid on the floor and put to sleep if it moves (:meth:`_put_down`)."""
         c = self._cid
         lin2, ang2 = REST_SPEED * REST_SPEED, REST_TURN * REST_TURN
         moving, fastest = False, 0.0
@@ -951,8 +1003,7 @@ class World:
             v2, w2 = vx * vx + vy * vy + vz * vz, wx * wx + wy * wy + wz * wz
             if p.id in off:
                 if v2 > 0.0 or w2 > 0.0:
-                    pb.resetBaseVelocity(p.body, (0.0, 0.0, 0.0), (0.0, 0.0, 0.0), physicsClientId=c)
-                    pb.changeDynamics(p.body, -1, activationState=pb.ACTIVATION_STATE_SLEEP, physicsClientId=c)
+                    self._put_down(p)
                 continue
             if v2 > lin2 or w2 > ang2:
                 moving = True
