@@ -168,7 +168,8 @@ def main() -> int:
         res = compare(json.loads(a.before.read_text()), json.loads(a.after.read_text()))
         lo, hi = res["ci95"]
         print(
-            f"{res['turns']} turns: CPU after/before geometric mean {res['geomean_ratio']:.3f} (95 % {lo:.3f}-{hi:.3f}); "
+            f"{res['turns']} turns: CPU after/before geometric mean {res['geomean_ratio']:.3f} "
+            f"(95 % {lo:.3f}-{hi:.3f}); "
             f"geometric mean per turn {res['geomean_cpu_s'][0] * 1000:.0f} -> {res['geomean_cpu_s'][1] * 1000:.0f} ms; "
             f"total {res['cpu_s'][0]:.2f} -> {res['cpu_s'][1]:.2f} s; steps {res['steps'][0]} -> {res['steps'][1]}; "
             f"flicks {res['flicks'][0]} -> {res['flicks'][1]}"
