@@ -562,17 +562,15 @@ def simulate_iter(
             touched.add(first.piece)
 
         after = _AfterContact(world, piece)
-        ground_body = world.ground_body
+        touching_now = world.touching_now
 
         def watch_contacts() -> None:
             # every step (before it: the contacts of the step just taken), so no short touch is
             # missed; the same read gives the ground's normal force for the plowing
             nonlocal first
-            normal = 0.0
-            for _, other_body, other, pos, force in contacts_of(piece):
-                if other_body == ground_body:
-                    normal += force
-                if first is None and other != GROUND_ID:
+            normal, others = touching_now(piece)
+            for other, pos in others:
+                if first is None:
                     first = FirstContact(other, world.time - t0, tuple(float(v) for v in pos))
                 touched.add(other)
             if after.active:

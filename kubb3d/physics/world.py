@@ -172,6 +172,10 @@ class _Piece:
     """rad: the history split by direction (:attr:`kubb3d.snapshot.PieceState.max_lean`), kept
     for Kubbuteo disk kubbs only, whose tipping angle depends on the direction (None otherwise)."""
 
+    sampled: tuple | None = None
+    """(centre of mass, quat) at the last :meth:`World.sample` since the history started (None:
+    none yet), so that an unmoved piece's history is not computed again."""
+
     radius: float = 0.0
     """m: the bounding sphere's radius about the bounding-box centre (set from the half extents)."""
     reach: float = 0.0
@@ -187,6 +191,7 @@ class _Piece:
         self.ref_axis = _axis(q)
         self.max_tilt = 0.0
         self.cos_max_tilt = 1.0
+        self.sampled = None
         if self.shape == "disk" and self.kind == "kubb":
             self.max_lean = (0.0, 0.0)
 
@@ -331,6 +336,7 @@ class World:
             )
             self._set_surface(top)
             self._by_body[top] = GROUND_ID
+        self._ground_bodies = frozenset(b for b, pid in self._by_body.items() if pid == GROUND_ID)
         if stakes and self.equipment.stake is not None:
             for sid, (x, y) in self.pitch.stake_positions().items():
                 self.add_piece(sid, "stake", (x, y, self.ground_height(x, y) + self.equipment.stake.length / 2))
@@ -605,6 +611,23 @@ class World:
             for cp in pb.getContactPoints(bodyA=self._pieces[piece_id].body, physicsClientId=self._cid)
         ]
 
+    def touching_now(self, piece_id: str) -> tuple[float, list[tuple[str, tuple]]]:
+        """What one piece touched in the last step, for a per-step watch (cheaper than
+        :meth:`contacts_of`): (the summed normal force of its contacts with :attr:`ground_body`, N;
+        [(other piece id, or ``floor`` or ``?``; contact position on this piece, m) for every
+        contact point with anything but the ground or the board (``ground``), in the engine's
+        order])."""
+        normal = 0.0
+        others = []
+        g, by, flat = self._ground_body, self._by_body, self._ground_bodies
+        for cp in pb.getContactPoints(bodyA=self._pieces[piece_id].body, physicsClientId=self._cid):
+            b = cp[2]
+            if b == g:
+                normal += cp[9]
+            if b not in flat:
+                others.append((by.get(b, "?"), cp[5]))
+        return normal, others
+
     def closest_distance(self, a: str, others, within: float) -> float:
         """Smallest signed distance, m, between piece ``a`` and any of the pieces ``others``
         (negative: overlap), or ``within`` if none is closer than that."""
@@ -847,15 +870,19 @@ class World:
         for p in self._pieces.values():
             if p.kind == "stake":
                 continue
-            pos, q = pb.getBasePositionAndOrientation(p.body, physicsClientId=c)
-            if not (abs(pos[0]) < WORLD_LIMIT and abs(pos[1]) < WORLD_LIMIT and -WORLD_LIMIT < pos[2] < WORLD_LIMIT):
+            pose = pb.getBasePositionAndOrientation(p.body, physicsClientId=c)
+            pos, q = pose
+            moved = pose != p.sampled  # unmoved (asleep, say): checked and in its history already
+            if moved and not (
+                abs(pos[0]) < WORLD_LIMIT and abs(pos[1]) < WORLD_LIMIT and -WORLD_LIMIT < pos[2] < WORLD_LIMIT
+            ):
                 raise PhysicsGlitch(f"piece {p.id} left the world or became NaN at t={self.time:.3f} s: position {pos}")
             on_floor = pos[2] - p.radius < floor
             if on_floor and pb.getContactPoints(bodyA=p.body, bodyB=self._ground_body, physicsClientId=c):
                 off.add(p.id)
             elif pos[2] + p.reach < below and self._gone(p, pos):
                 off.add(p.id)
-            if p.kind != "baton":
+            if moved and p.kind != "baton":
                 # turn of the long axis from its set-up direction: compare cosines, take the
                 # arccos only when it grew
                 cos_turn = p.turn_cos(q)
@@ -864,7 +891,8 @@ class World:
                     p.max_tilt = math.acos(max(-1.0, min(1.0, cos_turn)))
                 if p.max_lean is not None:
                     p.max_lean = p.lean_so_far(q)
-            out[p.id] = (pos, q)
+            p.sampled = pose
+            out[p.id] = pose
         self._off_board = off
         return out
 
