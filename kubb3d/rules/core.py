@@ -1533,19 +1533,35 @@ class MatchState:
         w: str | None
         if ws[p0] != ws[p1]:
             w = p0 if ws[p0] > ws[p1] else p1
+            why = msg(
+                "the cap of {cap} turns per set was reached (kubb3d's rule): {player} has won more sets "
+                "({won} to {lost})",
+                cap=self.round_cap,
+                player=w,
+                won=ws[w],
+                lost=ws[p1 if w == p0 else p0],
+            )
         else:
             b0, b1 = self.baseline_standing(self.end_of[p0]), self.baseline_standing(self.end_of[p1])
             w = None if b0 == b1 else (p0 if b0 > b1 else p1)
+            if w is None:
+                why = msg(
+                    "the cap of {cap} turns per set was reached (kubb3d's rule): sets and baseline kubbs standing "
+                    "are even ({n} each), a draw",
+                    cap=self.round_cap,
+                    n=b0,
+                )
+            else:
+                why = msg(
+                    "the cap of {cap} turns per set was reached (kubb3d's rule): {player} has more baseline kubbs "
+                    "standing ({mine} to {theirs})",
+                    cap=self.round_cap,
+                    player=w,
+                    mine=max(b0, b1),
+                    theirs=min(b0, b1),
+                )
         pts = self.ruleset.match_points(self, w, Termination.ROUND_CAP)
-        self._finish(
-            Termination.ROUND_CAP,
-            w,
-            msg(
-                "the round cap of {cap} turns per set was reached (kubb3d rule, see kubb3d.rules.core)",
-                cap=self.round_cap,
-            ),
-            pts,
-        )
+        self._finish(Termination.ROUND_CAP, w, why, pts)
 
     def _end_set(self, winner: str, termination: Termination, reason: str) -> None:
         rs = self.ruleset

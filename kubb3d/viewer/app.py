@@ -28,7 +28,7 @@ from kubb3d.pitch import KING_ID, Pitch, opponent
 from kubb3d.viewer.controls import Controller, FlickControls, ThrowControls, TIMELINE_HEIGHT
 from kubb3d.i18n import ENGLISH, Translator
 from kubb3d.judge.messages import concat, msg
-from kubb3d.viewer.hud import HELP_FLICK, HELP_PLAY, HELP_VIEW, Hud, font_size, last_throw_lines, layout_labels, legend_items, power_label, ruling_lines, throw_lines, translate_hud, violation_lines
+from kubb3d.viewer.hud import HELP_FLICK, HELP_PLAY, HELP_VIEW, Hud, font_size, last_throw_lines, wrap_labels, layout_labels, legend_items, power_label, ruling_lines, throw_lines, translate_hud, violation_lines
 from kubb3d.viewer.hud import mode_tags as _modes
 from kubb3d.viewer.scene import PieceView, Scene, Segment, Timeline, segment_from_throw
 
@@ -568,6 +568,8 @@ class Overlay:
         pg = self.pyglet
         batch = pg.graphics.Batch()
         back, front = pg.graphics.Group(order=0), pg.graphics.Group(order=1)
+        # the modal panels (summary, help) over everything else, their text included
+        modal_back, modal_front = pg.graphics.Group(order=2), pg.graphics.Group(order=3)
         items = []
         panels: dict[str, tuple[int, int, int, int]] = {}
         fs = font_size(width)
@@ -600,14 +602,14 @@ class Overlay:
             best = min(cands, key=lambda c: (free(c[0], c[1], w, h) > 0, free(c[0], c[1], w, h), cands.index(c)))
             return best
 
-        def panel(x, y, w, h, color=(10, 15, 20, 150), name=None):
-            items.append(pg.shapes.Rectangle(x, y, w, h, color=color, batch=batch, group=back))
+        def panel(x, y, w, h, color=(10, 15, 20, 150), name=None, group=back):
+            items.append(pg.shapes.Rectangle(x, y, w, h, color=color, batch=batch, group=group))
             taken.append((x, y, x + w, y + h))
             if name:
                 panels[name] = (int(x), int(y), int(w), int(h))
 
-        def label(text, x, y, size=fs, color=(255, 255, 255, 255), bold=False, anchor_x="left"):
-            lab = pg.text.Label(text, x=x, y=y, font_size=size, color=color, weight="bold" if bold else "normal", anchor_x=anchor_x, anchor_y="baseline", batch=batch, group=front, font_name="DejaVu Sans")
+        def label(text, x, y, size=fs, color=(255, 255, 255, 255), bold=False, anchor_x="left", group=front):
+            lab = pg.text.Label(text, x=x, y=y, font_size=size, color=color, weight="bold" if bold else "normal", anchor_x=anchor_x, anchor_y="baseline", batch=batch, group=group, font_name="DejaVu Sans")
             items.append(lab)
             return lab
 
@@ -685,17 +687,20 @@ class Overlay:
             items.append(pg.shapes.Rectangle(0, TIMELINE_HEIGHT // 2 - 3, int(hud.timeline * width), 6, color=(255, 200, 40, 255), batch=batch, group=front))
             items.append(pg.shapes.Rectangle(int(hud.timeline * width) - 3, 3, 6, TIMELINE_HEIGHT - 6, color=(255, 255, 255, 255), batch=batch, group=front))
 
-        # modal panels, centred: the end-of-match summary and the help
+        # modal panels, centred and opaque over everything else: the end-of-match summary and
+        # the help; a line wider than the window is wrapped (continuation lines indented)
         for lines_, name in ((hud.summary, "summary"), (hud.help, "help")):
             if not lines_:
                 continue
-            labs_w = [label(s, 0, 0, bold=(i == 0)) for i, s in enumerate(lines_)]
+            labs_w = []
+            for i, s in enumerate(lines_):
+                labs_w += wrap_labels(s, lambda t, b=(i == 0): label(t, 0, 0, bold=b, group=modal_front), width - 4 * pad)
             hw = max(lab.content_width for lab in labs_w) + 2 * pad
-            hh = line_h * len(lines_) + pad
+            hh = line_h * len(labs_w) + pad
             x0, top = width // 2 - hw // 2, height // 2 + hh // 2
             for i, lab in enumerate(labs_w):
                 lab.x, lab.y = x0 + pad, top - (i + 1) * line_h + 4
-            panel(x0, top - hh, hw, hh, color=(10, 15, 20, 225), name=name)
+            panel(x0, top - hh, hw, hh, color=(10, 15, 20, 255), name=name, group=modal_back)
 
         self._batch, self._items, self.panels = batch, items, panels
 

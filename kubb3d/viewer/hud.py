@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import textwrap
 from dataclasses import dataclass, field
+from typing import Any, Callable
 
 from kubb3d.i18n import ENGLISH, Translator
 from kubb3d.judge.messages import N_, Msg, join, msg, piece_name
@@ -256,3 +257,27 @@ def last_throw_lines(seg) -> list[str]:
         if f["legal"]
         else msg("ILLEGAL ({rules})   felled: {felled}", rules=", ".join(f["violations"]), felled=down),
     ]
+
+
+def wrap_labels(text: str, make: Callable[[str], Any], max_w: float) -> list[Any]:
+    """Labels of ``text`` (each made by ``make(line)``, which has a ``content_width`` in px and
+    ``delete()``) broken at spaces so that each is at most ``max_w`` px wide where a break
+    allows; continuation lines are indented by three spaces. Labels made to measure are deleted."""
+    whole = make(text)
+    if whole.content_width <= max_w or " " not in text.strip():
+        return [whole]
+    whole.delete()
+    out: list[Any] = []
+    line = ""
+    for word in text.split(" "):
+        trial = f"{line} {word}" if line else word
+        probe = make(("   " if out else "") + trial)
+        fits = probe.content_width <= max_w
+        probe.delete()
+        if fits or not line:
+            line = trial
+        else:
+            out.append(make(("   " if out else "") + line))
+            line = word
+    out.append(make(("   " if out else "") + line))
+    return out

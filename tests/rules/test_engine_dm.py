@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from rules_helpers import MISS, clear_half, finish_turn, inkast_all_valid, start, step_default, throw
 
+from kubb3d.pitch import opponent
 from kubb3d.judge.rulings import Pose
 from kubb3d.rules import (
     BatonThrow,
@@ -411,6 +412,32 @@ def test_round_cap_ends_match():
         assert n < 500
     out = s.outcome()
     assert out.termination == Termination.ROUND_CAP and out.winner is None and s.turn_no == 5
+    assert out.reason == (
+        "the cap of 5 turns per set was reached (kubb3d's rule): sets and baseline kubbs standing are even "
+        "(5 each), a draw"
+    )
+
+
+def test_round_cap_names_why_the_winner_wins():
+    """The cap's outcome says why its winner wins (more sets, else more of its own baseline kubbs
+    standing), not only that the cap was reached (a player read "you win" at 0–0 sets)."""
+    s = dm(round_cap=5)
+    start(s)
+    first = s.legal_actions()[0]
+    assert isinstance(first, BatonThrow)
+    felled = f"{opponent(first.side)}1"
+    s.push(first, ThrowOutcome(felled=frozenset({felled})))  # a baseline kubb, no field kubbs yet: felled
+    n = 0
+    while s.outcome() is None:
+        step_default(s)
+        n += 1
+        assert n < 500
+    out = s.outcome()
+    thrower = s.player_at(first.side)
+    assert out.termination == Termination.ROUND_CAP and out.winner == thrower
+    assert out.reason == (
+        f"the cap of 5 turns per set was reached (kubb3d's rule): {thrower} has more baseline kubbs standing (5 to 4)"
+    )
 
 
 def test_action_and_outcome_roundtrip():

@@ -199,3 +199,36 @@ def test_power_bar_and_message_cover_no_piece(size, camera):
                 assert not _covers(panels[name], rect, h), (name, pid, panels[name], rect)
     finally:
         app.close()
+
+
+def test_the_end_of_match_summary_covers_every_panel_under_it_and_fits_the_window():
+    """Seen on a 800×600 window at the end of a match: the rulings panel's text showed through
+    the summary (both panels' text in one drawing layer) and the summary's first line ran past
+    the window's edge. The summary is modal: drawn opaque over everything, its lines wrapped to
+    the window; what lies under it does not change a pixel of it."""
+    from dataclasses import replace
+
+    w, h = 800, 600
+    session = PlaySession()
+    base = session.hud
+    long_line = "match over: you win: " + "a reason that is much longer than the window is wide " * 3
+    summary = [long_line, "sets won: P1 0 – 0 P2    turns 3    clock 2:29", "R: rematch (a new seed)    ESC: quit"]
+    rulings = [f"B{i}: fallen, counts as felled  [DM §5]" for i in range(1, 6)] + ["   a reason " * 6] * 12
+    app = App(session, w, h, headless=True, mode="play", camera="thrower")
+    try:
+        shots = {}
+        for name, extra in (("alone", {}), ("over_rulings", {"rulings": rulings})):
+            session.hud = lambda ctl, extra=extra: replace(base(ctl), summary=summary, **extra)
+            app.frame(0.0)
+            shots[name] = (app.pixels(), dict(app.overlay.panels))
+        (img0, p0), (img1, p1) = shots["alone"], shots["over_rulings"]
+        x, y, pw, ph = p1["summary"]
+        assert p0["summary"] == p1["summary"]
+        assert 0 <= x and x + pw <= w and 0 <= y and y + ph <= h  # inside the window
+        assert ph > 4 * int(font_size(w) * 1.55)  # the long line was wrapped onto more lines
+        rx, ry, rw, rh = p1["rulings"]
+        assert rx < x + pw and x < rx + rw and ry < y + ph and y < ry + rh  # the rulings lie under it
+        inside = (slice(h - y - ph, h - y), slice(x, x + pw))
+        assert np.array_equal(img0[inside], img1[inside])
+    finally:
+        app.close()
