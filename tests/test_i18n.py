@@ -258,7 +258,8 @@ def test_match_play_by_play_in_german(match_app):
     assert "P1 lag throw from end A: 0.067 m from the king (DM §3)" in en.stdout
     assert de_lines[-1].startswith("Ergebnis: P1 gewinnt (Rundenlimit; Punkte P1 0, P2 0; ")
     assert de_lines[-1].endswith(
-        "das Limit von 3 Wurfrunden pro Satz wurde erreicht (Regel von kubb3d, siehe kubb3d.rules.core)"
+        "das Limit von 3 Wurfrunden pro Satz wurde erreicht (Regel von kubb3d): P1 hat mehr stehende "
+        "Grundlinienkubbs (5 zu 1)"
     )
     for english in (" turn ", " throw ", "nothing felled", " wins ", " from the king"):
         assert english not in de.stdout, english
