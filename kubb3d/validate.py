@@ -6,16 +6,17 @@ the simulator gives, the tolerance and whether it passes. The groups:
 ==============  =================================================================================
 ``pieces``      mass and principal moments of inertia of every piece the engine holds, against
                 the solid's formulas (density × volume; m(a² + b²)/12, m r²/2 …)
-``tipping``     static tipping angle of a kubb (both sets), the crowned king and the Kubbuteo
-                kubb (sideways, in its plane and towards the corners of its flat), found by
-                bisection on the release angle, against atan(half width / height of the centre
-                of mass)
+``tipping``     static tipping angle of a kubb (both sets), the crowned king, the Kubbuteo
+                kubb (sideways, in its plane and towards the corners of its flat) and the
+                Kubbuteo king, found by bisection on the release angle, against atan(half width
+                / height of the centre of mass)
 ``balance``     a kubb released 0.1° inside / outside its tipping angle is judged on the pose it
                 finally settles in (upright / lying)
 ``rebound``     height a flat-dropped baton and an end-dropped kubb reach after a 1 m drop, on
                 each ground, flat and on a flat heightfield, against e²·h
 ``slide``       distance a lying kubb (2 m/s) and a lying baton (6 m/s, along its axis: the
-                case that used to freeze) slide on each ground, against v²/(2 μ g)
+                case that used to freeze) slide on each ground, and on grass as a flat
+                heightfield at several headings across its triangles, against v²/(2 μ g)
 ``roll``        distance a baton rolls from 3 m/s on each ground, against
                 (1 + I/(m r²)) v²/(2 c_rr g)
 ``rest``        time until a sliding kubb is at rest: v/(μ g) plus the settle window
@@ -495,24 +496,33 @@ def check_rebound(quick: bool = False) -> list[Row]:
 
 
 # ---------------------------------------------------------------------- slide, roll, rest
-def _lying(w: World, kind: str, pid: str = "p") -> None:
-    """A piece lying on the ground with its long axis along x."""
+def _lying(w: World, kind: str, pid: str = "p", heading: float = 0.0, at: tuple[float, float] = (0.0, 0.0)) -> None:
+    """A piece lying on the ground at ``at`` (m) with its long axis along ``heading`` rad from x."""
     eq = w.equipment
     r = eq.kubb.width / 2 if kind == "kubb" else eq.baton.radius
-    q = (0.0, math.sin(math.pi / 4), 0.0, math.cos(math.pi / 4))
-    w.add_piece(pid, kind, (0.0, 0.0, r), q, sleeping=False)
+    c, s = math.cos(heading / 2), math.sin(heading / 2)
+    sy, cy = math.sin(math.pi / 4), math.cos(math.pi / 4)
+    q = (-s * sy + 0.0, c * sy, s * cy, c * cy)  # the long axis (body z) turned down to x, then by heading
+    w.add_piece(pid, kind, (at[0], at[1], w.ground_height(*at) + r), q, sleeping=False)
     w.step(w.steps_for(0.1))
 
 
-def slide_distance(ground: str, kind: str, v: float) -> tuple[float, float]:
-    """(distance m, time to rest s) of a lying piece given ``v`` m/s along its long axis."""
-    with World("standard", ground=ground, stakes=False) as w:
-        _lying(w, kind)
+def slide_distance(
+    ground: str, kind: str, v: float, heading: float = 0.0, terrain: bool = False, dt: float | None = None
+) -> tuple[float, float]:
+    """(distance m, time to rest s) of a lying piece given ``v`` m/s along its long axis, which
+    points ``heading`` rad from x, on the flat ground or on a flat heightfield (``terrain``),
+    stepped at ``dt`` s (default the world's)."""
+    back = v * v / (4 * GRAVITY * GROUNDS[ground].friction) if terrain else 0.0  # half a slide back
+    at = (-back * math.cos(heading) + 0.0, -back * math.sin(heading) + 0.0)
+    with World("standard", ground=ground, stakes=False, terrain=Terrain(0.0) if terrain else None, dt=dt) as w:
+        _lying(w, kind, heading=heading, at=at)
         p0, q0 = w.pose("p")
         t0 = w.time
-        w.set_pose("p", p0, q0, linear_velocity=(v, 0.0, 0.0))
+        w.set_pose("p", p0, q0, linear_velocity=(v * math.cos(heading), v * math.sin(heading), 0.0))
         stats = w.run_until_rest(15.0)
-        return float(w.pose("p")[0][0] - p0[0]), stats.time - t0
+        p1 = w.pose("p")[0]
+        return math.hypot(p1[0] - p0[0], p1[1] - p0[1]), stats.time - t0
 
 
 def roll_distance(ground: str, v: float) -> float:
@@ -550,6 +560,26 @@ def check_slide(quick: bool = False) -> list[Row]:
                     0.05,
                 )
             )
+    # the same on a flat heightfield (the ground of --terrain-cm), by heading across its triangles
+    mu = GROUNDS["grass"].friction
+    cases = [("kubb", 2.0, 0.0)] if quick else [("kubb", 2.0, h) for h in (0.0, 30.0, 45.0, 90.0)]
+    if not quick:
+        cases += [("baton", 6.0, h) for h in (0.0, 45.0)]
+    for kind, v, heading in cases:
+        d, _ = slide_distance("grass", kind, v, math.radians(heading), terrain=True)
+        what = "lying kubb sliding from 2 m/s" if kind == "kubb" else "lying baton sliding along its axis from 6 m/s"
+        rows.append(
+            _rel_row(
+                "slide",
+                f"{what} on grass (flat heightfield, heading {heading:g}°)",
+                f"v² / (2 μ g), μ = {mu:g}",
+                "ground 'grass' friction (kubb3d/physics/ground.py); docs/physics.md 'Ground contact'",
+                v * v / (2 * mu * GRAVITY),
+                d,
+                "m",
+                0.05,
+            )
+        )
     return rows
 
 

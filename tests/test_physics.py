@@ -210,3 +210,56 @@ def test_lying_baton_rests_on_its_true_radius():
         w.add_piece("baton1", "baton", (0.0, 0.0, r + 0.002), q, sleeping=False)
         w.run_until_rest(2.0)
         assert w.pose("baton1")[0][2] == pytest.approx(r, abs=2e-4)
+
+
+@pytest.mark.parametrize("heading", [0.0, 30.0, 90.0])
+def test_a_kubb_slides_on_a_flat_heightfield_as_on_the_flat_ground(heading):
+    """A kubb lying on a flat heightfield (the ground of ``--terrain-cm``) and pushed at 2 m/s
+    along its axis slides v²/(2μg) = 0.453 m within 5 % (the flat ground: −1.6 %) whatever its
+    heading across the triangles, and within 3 % of where it stops at half the step. Before, the
+    next triangle's edge met it as a contact leaning back against its motion: it slid 8–31 %
+    short, differently at each step (docs/physics.md "Ground contact")."""
+    from kubb3d.validate import slide_distance
+
+    v = 2.0
+    d1, _ = slide_distance("grass", "kubb", v, math.radians(heading), terrain=True)
+    d2, _ = slide_distance("grass", "kubb", v, math.radians(heading), terrain=True, dt=1 / 1920)
+    assert d1 == pytest.approx(v * v / (2 * _friction("grass") * GRAVITY), rel=0.05)
+    assert d1 == pytest.approx(d2, rel=0.03)
+
+
+def test_a_baton_slides_on_a_flat_heightfield_as_on_the_flat_ground():
+    """The same for a baton sliding along its axis at 6 m/s across the triangles (45°): 4.08 m
+    within 5 % (before: 3.40 m, and 2.99 m at half the step)."""
+    from kubb3d.validate import slide_distance
+
+    v = 6.0
+    d, _ = slide_distance("grass", "baton", v, math.radians(45.0), terrain=True)
+    assert d == pytest.approx(v * v / (2 * _friction("grass") * GRAVITY), rel=0.05)
+
+
+def test_a_baton_sliding_far_past_the_pitch_stays_on_the_terrain():
+    """The terrain heightfield reaches 5 m beyond the pitch (``TERRAIN_APRON``): a baton sliding
+    from half a metre behind the far baseline ends 2.8 m further on, on the ground. With 1 m it
+    fell off the heightfield's edge and the throw ended in a physics glitch."""
+    from kubb3d.physics.world import Terrain
+
+    with World("standard", ground="grass", stakes=False, terrain=Terrain(0.01, seed=2)) as w:
+        x = w.pitch.length / 2 + 0.5
+        r = w.equipment.baton.radius
+        q = (0.0, math.sin(math.pi / 4), 0.0, math.cos(math.pi / 4))
+        w.add_piece("baton1", "baton", (x, 0.0, w.ground_height(x, 0.0) + r), q, sleeping=False)
+        w.step(w.steps_for(0.1))
+        p0, q0 = w.pose("baton1")
+        w.set_pose("baton1", p0, q0, linear_velocity=(5.0, 0.0, 0.0))
+        assert w.run_until_rest(10.0).at_rest
+        end = w.pose("baton1")[0]
+    assert end[0] > w.pitch.length / 2 + 2.5
+    # on the ground (lying across the bumps, its centre may be a few mm more than r above it)
+    assert r - 0.002 < end[2] - w.ground_height(end[0], end[1]) < r + 0.01
+
+
+def _friction(ground: str) -> float:
+    from kubb3d.physics.ground import GROUNDS
+
+    return GROUNDS[ground].friction

@@ -128,6 +128,19 @@ CONTACT_ERP = 0.08
 (:meth:`World.set_contact_erp`). A Kubbuteo disk sliding on the board rests on its face spheres
 and does not depend on it (kubb3d/assets.py ``FACE_SPHERES``; docs/physics.md "Table-top sets")."""
 
+TERRAIN_CONTACT_PROCESSING = 0.0
+"""m: a terrain heightfield's contacts reach the solver only once they touch (PyBullet's
+``contactProcessingThreshold`` of the heightfield body; Bullet's default processes every contact
+within the 2 mm breaking threshold). A piece sliding over the heightfield otherwise met the next
+triangle's edge a fraction of a millimetre ahead as a contact whose normal leans back against
+its motion, and it slid 7–44 % short of v²/(2μg) depending on its heading and the step
+(docs/physics.md "Ground contact")."""
+
+TERRAIN_APRON = 5.0
+"""m: a terrain heightfield reaches this far beyond the pitch on every side. With 1 m a kubb
+knocked or a baton sliding more than a metre past a baseline fell off its edge, and the throw
+ended in a :class:`PhysicsGlitch` (docs/physics.md "Ground contact")."""
+
 WORLD_LIMIT = 50.0
 """m: a piece farther than this from the pitch centre (or NaN) is a physics glitch."""
 
@@ -374,9 +387,9 @@ class World:
                 0, shape, visual, basePosition=(0, 0, top - hz), useMaximalCoordinates=True, physicsClientId=c
             )
         else:
-            res = 0.1
-            xs = np.arange(-self.pitch.length / 2 - 1.0, self.pitch.length / 2 + 1.0 + 1e-9, res)
-            ys = np.arange(-self.pitch.width / 2 - 1.0, self.pitch.width / 2 + 1.0 + 1e-9, res)
+            res, apron = 0.1, TERRAIN_APRON
+            xs = np.arange(-self.pitch.length / 2 - apron, self.pitch.length / 2 + apron + 1e-9, res)
+            ys = np.arange(-self.pitch.width / 2 - apron, self.pitch.width / 2 + apron + 1e-9, res)
             heights = self.terrain.heights(xs, ys)
             self._height_grid = (xs, ys, heights)
             shape = pb.createCollisionShape(
@@ -392,6 +405,7 @@ class World:
             if self.equipment.board is not None:
                 mid -= self.equipment.board.table_height
             body = pb.createMultiBody(0, shape, basePosition=(0, 0, mid), useMaximalCoordinates=True, physicsClientId=c)
+            pb.changeDynamics(body, -1, contactProcessingThreshold=TERRAIN_CONTACT_PROCESSING, physicsClientId=c)
         self._set_surface(body)
         return body
 
