@@ -19,10 +19,15 @@ starting workers (default: the runner's own, ``runner.START_METHOD``).
 ``--dask`` also runs 2 workers on a Dask cluster whose scheduler and workers are separate
 processes (``dask scheduler`` and ``dask worker --nworkers 2 --nthreads 1`` on the loopback
 interface, started before the timed run, as a cluster stands before a researcher uses it; its
-start-up is printed apart): once with bare workers, which import kubb3d and PyBullet in their
-first task, and once with workers that preload them (``--preload kubb3d.throw --preload
-kubb3d.experiment.trial``, docs/speed.md); and on a ``LocalCluster`` started inside the run
-(start-up included). Issue #16 asks the cluster for at least the local backend's throughput.
+start-up is printed apart): once as Dask starts it by default (bare workers, which import kubb3d
+and PyBullet in their first task), and once as docs/experiments.md tells a user to start it
+(``runner.dask_environ()`` in the environment of both commands, workers with ``--preload
+kubb3d.experiment.dask_worker``); and on a ``LocalCluster`` started inside the run (start-up
+included). Issue #16 asks the cluster for at least the local backend's throughput. The run's
+process imports Dask inside the timed run, as ``kubb3d experiment run --backend dask`` does.
+For the cluster runs it also prints the CPU seconds of every process (read from outside with
+psutil, so nothing is added to the cluster): scheduler, nannies, workers (and of those the thread
+that ran the trials), and the run's own process.
 
 The rows of all runs are compared (they must be equal).
 
@@ -50,17 +55,23 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-PRELOAD = ("kubb3d.throw", "kubb3d.experiment.trial")
-"""Modules a standing cluster's workers can import at start (docs/speed.md)."""
+PRELOAD = "kubb3d.experiment.dask_worker"
+"""The preload module docs/experiments.md gives a standing cluster's workers."""
+
+
+def _clusters() -> list[tuple[str, str, dict]]:
+    from kubb3d.experiment.runner import dask_environ
+
+    return [("dask-cluster", "", {}), ("dask-cluster+kubb3d", PRELOAD, dask_environ())]
+
+
+CLUSTERS = _clusters()
+"""(label, worker preload, environment) of the standing clusters: as Dask starts them by default,
+and as docs/experiments.md tells a user to."""
 
 
 def _cpu_s(usage: resource.struct_rusage) -> float:
     return usage.ru_utime + usage.ru_stime
-
-
-def _own_cpu() -> float:
-    """CPU seconds (user + system) of this process (a Dask worker's, run there)."""
-    return _cpu_s(resource.getrusage(resource.RUSAGE_SELF))
 
 
 def measure(config: dict) -> dict:
@@ -72,13 +83,6 @@ def measure(config: dict) -> dict:
     if config.get("start_method"):
         runner.START_METHOD = config["start_method"]
     loaded = load_spec(Path(config["spec"]))
-    client = None
-    if config.get("scheduler"):
-        from dask.distributed import Client
-
-        client = Client(config["scheduler"], timeout="60s")
-        remote0 = client.run(_own_cpu)
-        scheduler0 = client.run_on_scheduler(_own_cpu)
     first: list[float] = []
     cpu0 = _cpu_s(resource.getrusage(resource.RUSAGE_SELF))
     t0 = time.perf_counter()
@@ -94,14 +98,8 @@ def measure(config: dict) -> dict:
     )
     seconds = time.perf_counter() - t0
     parent_cpu = _cpu_s(resource.getrusage(resource.RUSAGE_SELF)) - cpu0
-    scheduler_cpu = None
-    if client is not None:
-        remote1 = client.run(_own_cpu)
-        workers_cpu = sum(remote1[w] - remote0.get(w, 0.0) for w in remote1)
-        scheduler_cpu = client.run_on_scheduler(_own_cpu) - scheduler0
-        client.close()
-    else:
-        workers_cpu = _reaped_children_cpu()
+    # a standing cluster's processes are measured from outside (Cluster.cpu)
+    workers_cpu = None if config.get("scheduler") else _reaped_children_cpu()
     rows = read_rows(Path(config["out"]))
     busy = sum(r["wall_s"] for r in rows)
     return {
@@ -115,7 +113,6 @@ def measure(config: dict) -> dict:
         "first_row_s": first[0] if first else seconds,
         "parent_cpu_s": parent_cpu,
         "workers_cpu_s": workers_cpu,
-        "scheduler_cpu_s": scheduler_cpu,
     }
 
 
@@ -153,10 +150,13 @@ def run_child(config: dict) -> dict:
 
 
 class Cluster:
-    """A Dask scheduler and two single-threaded workers, each its own process, on 127.0.0.1."""
+    """A Dask scheduler and single-threaded workers (under one ``dask worker`` process with a
+    nanny each), each its own process, on 127.0.0.1; ``environ`` is added to both commands'
+    environment, ``preload`` given to the workers."""
 
-    def __init__(self, folder: Path, workers: int = 2, preload: tuple[str, ...] = ()) -> None:
-        self.folder, self.workers, self.preload, self.procs = folder, workers, preload, []
+    def __init__(self, folder: Path, workers: int = 2, preload: str = "", environ: dict | None = None) -> None:
+        self.folder, self.workers, self.preload, self.environ = folder, workers, preload, environ or {}
+        self.procs: list[subprocess.Popen] = []
 
     def __enter__(self) -> "Cluster":
         from dask.distributed import Client
@@ -164,41 +164,40 @@ class Cluster:
         t0 = time.perf_counter()
         info = self.folder / "scheduler.json"
         info.unlink(missing_ok=True)
+        env = {**os.environ, **self.environ}
+        quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL, "env": env}
         dask = [sys.executable, "-m", "distributed.cli.dask_scheduler"]
-        self.procs.append(
-            subprocess.Popen(
-                [*dask, "--host", "127.0.0.1", "--port", "0", "--no-dashboard", "--scheduler-file", str(info)],
-                stdout=subprocess.DEVNULL,
-                stderr=subprocess.DEVNULL,
-            )
-        )
+        address = ["--host", "127.0.0.1", "--port", "0", "--no-dashboard", "--scheduler-file", str(info)]
+        self.procs.append(subprocess.Popen([*dask, *address], **quiet))  # type: ignore[call-overload]
         while not info.exists():
             if time.perf_counter() - t0 > 60:
                 raise SystemExit("the Dask scheduler did not start within 60 s")
             time.sleep(0.05)
         worker = [sys.executable, "-m", "distributed.cli.dask_worker", "--scheduler-file", str(info)]
-        self.procs.append(
-            subprocess.Popen(
-                [
-                    *worker,
-                    "--nworkers",
-                    str(self.workers),
-                    "--nthreads",
-                    "1",
-                    "--no-dashboard",
-                    "--local-directory",
-                    str(self.folder),
-                    *(a for m in self.preload for a in ("--preload", m)),
-                ],
-                stdout=subprocess.DEVNULL,
-                stderr=subprocess.DEVNULL,
-            )
-        )
+        flags = ["--nworkers", str(self.workers), "--nthreads", "1", "--no-dashboard", "--local-directory"]
+        preload = ["--preload", self.preload] if self.preload else []
+        self.procs.append(subprocess.Popen([*worker, *flags, str(self.folder), *preload], **quiet))  # type: ignore[call-overload]
         with Client(scheduler_file=str(info), timeout="60s") as client:
             client.wait_for_workers(self.workers, timeout=120)
             self.address = client.scheduler.address
         self.start_s = time.perf_counter() - t0
+        time.sleep(1.0)  # let the workers' start-up settle before the CPU is read
         return self
+
+    def cpu(self) -> dict[int, tuple[str, float, dict[int, float]]]:
+        """pid -> (role, CPU seconds, {thread id: CPU seconds}) of every process of the cluster:
+        ``scheduler``, ``nannies`` (the ``dask worker`` process), ``worker``; read with psutil."""
+        import psutil
+
+        roles = {self.procs[0].pid: "scheduler", self.procs[1].pid: "nannies"}
+        for child in psutil.Process(self.procs[1].pid).children(recursive=True):
+            roles[child.pid] = "worker" if "resource_tracker" not in " ".join(child.cmdline()) else "nannies"
+        out = {}
+        for pid, role in roles.items():
+            p = psutil.Process(pid)
+            t = p.cpu_times()
+            out[pid] = (role, t.user + t.system, {th.id: th.user_time + th.system_time for th in p.threads()})
+        return out
 
     def __exit__(self, *exc) -> None:
         for p in reversed(self.procs):
@@ -211,13 +210,32 @@ class Cluster:
                 p.wait()
 
 
+def cpu_between(before: dict, after: dict) -> dict[str, float]:
+    """CPU seconds per role between two :meth:`Cluster.cpu` readings; ``trial_threads``: of the
+    workers', the thread of each that used the most (the one running the trials)."""
+    out = {"scheduler": 0.0, "nannies": 0.0, "workers": 0.0, "trial_threads": 0.0}
+    for pid, (role, cpu, threads) in after.items():
+        _, cpu0, threads0 = before.get(pid, (role, 0.0, {}))
+        out[role if role != "worker" else "workers"] += cpu - cpu0
+        if role == "worker":
+            out["trial_threads"] += max(v - threads0.get(tid, 0.0) for tid, v in threads.items())
+    return out
+
+
 def _line(m: dict) -> str:
-    sched = "" if m.get("scheduler_cpu_s") is None else f"; scheduler CPU {m['scheduler_cpu_s']:.2f} s"
+    cluster = m.get("cluster_cpu_s")
+    if cluster is None:
+        cpu = f"workers {m['workers_cpu_s']:.2f} s"
+    else:
+        cpu = (
+            f"scheduler {cluster['scheduler']:.2f} s, nannies {cluster['nannies']:.2f} s, workers "
+            f"{cluster['workers']:.2f} s (trial threads {cluster['trial_threads']:.2f} s)"
+        )
     return (
         f"{m['label']} workers={m['workers']}: {m['trials']} trials ({m['failed']} failed, {m['tasks']} tasks) in "
         f"{m['seconds']:.2f} s = {m['rate']:.1f} trials/s, {m['rate_per_worker']:.1f} per worker (inside a worker: "
         f"{m['worker_rate']:.1f} trials/s; first row after {m['first_row_s']:.2f} s; CPU: parent "
-        f"{m['parent_cpu_s']:.2f} s, workers {m['workers_cpu_s']:.2f} s{sched})"
+        f"{m['parent_cpu_s']:.2f} s, {cpu}; {1e3 * m['cpu_per_trial_s']:.2f} ms per trial in all)"
     )
 
 
@@ -268,21 +286,30 @@ def main() -> None:
                 "backend": backend,
                 "label": label,
                 "out": str(folder / f"{label.replace('/', '-')}-w{workers}-{len(res)}.sqlite"),
-                **extra,
             }
-            res.append(run_child(config))
-            say(_line(res[-1]))
+            cluster = extra.pop("cluster", None)
+            config.update(extra)
+            before = cluster.cpu() if cluster else None
+            m = run_child(config)
+            if cluster:
+                m["cluster_cpu_s"] = cpu_between(before, cluster.cpu())
+                spent = sum(v for k, v in m["cluster_cpu_s"].items() if k != "trial_threads")
+            else:
+                spent = m["workers_cpu_s"]
+            m["cpu_per_trial_s"] = (spent + m["parent_cpu_s"]) / max(1, m["trials"])
+            m["load_average"] = os.getloadavg()[0]
+            res.append(m)
+            say(_line(m))
 
         for _ in range(a.repeat):
             for method in methods:
                 for w in (1, 2):
                     one(f"local/{method}", w, start_method=method)
             if a.dask:
-                for preload in ((), PRELOAD):
-                    label = "dask-cluster" + ("+preload" if preload else "")
-                    with Cluster(folder, preload=preload) as cluster:
+                for label, preload, environ in CLUSTERS:
+                    with Cluster(folder, preload=preload, environ=environ) as cluster:
                         cluster_start[label] = cluster.start_s
-                        one(label, 2, "dask", scheduler=cluster.address)
+                        one(label, 2, "dask", scheduler=cluster.address, cluster=cluster)
                 one("dask-localcluster", 2, "dask")
     equal = all(m["rows"] == res[0]["rows"] for m in res)
     summary: dict = {"load_average_before": load0, "rows_equal": equal, "runs": res, "speed_up": {}, "dask": {}}
@@ -298,7 +325,7 @@ def main() -> None:
         )
     if a.dask:
         local2 = [m for m in res if m["label"] == f"local/{methods[0]}" and m["workers"] == 2]
-        for label in ("dask-cluster", "dask-cluster+preload", "dask-localcluster"):
+        for label in [c[0] for c in CLUSTERS] + ["dask-localcluster"]:
             ratios = [m["rate"] / l2["rate"] for m, l2 in zip((m for m in res if m["label"] == label), local2)]
             summary["dask"][label] = ratios
             what = (

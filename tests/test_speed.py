@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import math
+import re
 from pathlib import Path
 
 import numpy as np
@@ -147,3 +148,45 @@ print(faults(), tune_malloc(), faults())
         check=True,
     )
     assert plain.stdout.strip() == "False"  # nothing to undo: the allocator is left alone
+
+
+def test_dask_environment_gives_dask_the_kubb3d_settings_and_readme_gives_that_environment():
+    """A misspelt DASK_* variable is ignored by Dask without a word: read the variables back with
+    Dask's own parser, and check that README's cluster commands export exactly them."""
+    pytest.importorskip("distributed")  # registers Dask's distributed defaults
+    config = pytest.importorskip("dask.config")
+    from kubb3d.experiment.runner import DASK_CONFIG, dask_environ
+
+    env = dask_environ()
+    read = config.collect_env(env)
+    assert {key: config.get(key, config=read) for key in DASK_CONFIG} == DASK_CONFIG
+    assert all(config.get(key) != value for key, value in DASK_CONFIG.items())  # none is Dask's default
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    exported = re.search(r"export (DASK_\S+(?:\s+\\?\s*DASK_\S+)*)", readme)
+    assert exported is not None
+    assert dict(pair.split("=", 1) for pair in re.findall(r"DASK_\S+=\S+", exported.group(1))) == env
+
+
+def test_dask_worker_preload_imports_what_any_trial_needs_and_tunes_malloc_at_start():
+    """``dask worker --preload kubb3d.experiment.dask_worker`` (README "Experiments"): the worker
+    imports, at start, every module the local fork server preloads for any spec (a match spec's
+    included), and its allocator is tuned before the first task."""
+    import subprocess
+    import sys
+
+    from kubb3d.experiment import load_spec
+    from kubb3d.experiment.runner import worker_modules
+
+    root = Path(__file__).resolve().parents[1] / "scenarios" / "experiments"
+    needed = {m for name in ("club-vs-elite", "hit-8m") for m in worker_modules(load_spec(root / f"{name}.toml"))}
+    script = f"""
+import sys
+import kubb3d.experiment.dask_worker as preload
+from kubb3d.experiment import runner
+tuned_before = runner._malloc_tuned
+preload.dask_setup(None)
+print(tuned_before, runner._malloc_tuned, [m for m in {sorted(needed)!r} if m not in sys.modules])
+"""
+    env = {**os.environ, "MALLOC_TRIM_THRESHOLD_": "65536"}
+    out = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False True []"  # not tuned by the import, tuned at set-up; none missing

@@ -11,9 +11,10 @@ runs them, since a trial depends only on the spec and its index):
 ``dask``    a Dask distributed cluster: ``scheduler`` address, or a LocalCluster of
             ``workers`` single-threaded worker processes when no address is given.
             Remote workers need kubb3d installed (and a ``layout = "scenario"`` spec's
-            scenario file at the same absolute path); started with ``dask worker
-            --preload kubb3d.throw --preload kubb3d.experiment.trial`` they import it
-            once at start instead of in their first task (docs/speed.md).
+            scenario file at the same absolute path). Start them as README "Experiments"
+            says: :func:`dask_environ` in the environment of the scheduler and workers,
+            and ``dask worker --preload kubb3d.experiment.dask_worker``, which imports
+            kubb3d once at start instead of in the first task (docs/speed.md).
 ==========  ======================================================================
 
 The parent process alone writes the results file (:class:`~kubb3d.experiment.store.ResultStore`),
@@ -129,12 +130,18 @@ def _work(spec_json: str, index: int) -> tuple[dict, float]:
 
 def _work_batch(spec_json: str, indices: list[int]) -> list[tuple[dict, float]]:
     """Run several trials in one worker task; returns [(row, wall seconds)] in order. A process's
-    first batch first tunes its allocator (:func:`tune_malloc`)."""
+    first batch first tunes its allocator (:func:`prepare_worker`)."""
+    prepare_worker()
+    return [_work(spec_json, i) for i in indices]
+
+
+def prepare_worker() -> None:
+    """Tune this worker process's allocator (:func:`tune_malloc`), once per process: done by its
+    first batch, or at start by the Dask worker preload :mod:`kubb3d.experiment.dask_worker`."""
     global _malloc_tuned
     if not _malloc_tuned:
         _malloc_tuned = True
         tune_malloc()
-    return [_work(spec_json, i) for i in indices]
 
 
 _malloc_tuned = False
@@ -193,6 +200,36 @@ cores the trials run on; at 0.5 s of trials that is under 2 %, and a killed run 
 
 DASK_MAX_BATCH = 64
 """Most trials in one Dask task."""
+
+DASK_CONFIG: dict[str, object] = {
+    "distributed.worker.profile.enabled": False,
+    "distributed.admin.tick.interval": "1s",
+    "distributed.admin.system-monitor.interval": "5s",
+    "distributed.worker.memory.monitor-interval": "1s",
+}
+"""Dask settings for the scheduler, nannies and workers that run kubb3d trials: no statistical
+profiler, and the event-loop health tick (20 ms by default), the system monitor (500 ms) and the
+memory monitor (100 ms) slowed down. All four only feed Dask's diagnostics (and the memory
+limits, checked each second instead of ten times a second, far above a trial's 0.1 GB). With
+Dask's defaults an idle cluster of a scheduler and 2 workers took 90 ms of CPU per second and
+each busy worker woke its event loop (and so took the GIL from the trial) ~165 times a second:
+0.8-0.9 ms of every 13 ms trial; with these, 11 ms/s and 0.1 ms (docs/speed.md "Fifth round").
+The backend sets them for the LocalCluster it starts; a standing cluster gets them from the
+environment of ``dask scheduler`` and ``dask worker`` (:func:`dask_environ`, README "Experiments")."""
+
+
+DASK_PRELOAD = "kubb3d.experiment.dask_worker"
+"""The Dask worker preload module (imports the worker modules and tunes the allocator at start);
+the LocalCluster's workers get it, a standing cluster's are started with ``--preload`` it."""
+
+
+def dask_environ() -> dict[str, str]:
+    """:data:`DASK_CONFIG` as the environment variables Dask reads at start (``DASK_`` and the
+    key's parts in capitals joined by ``__``, hyphens as underscores), for a standing cluster."""
+    return {
+        "DASK_" + "__".join(part.upper().replace("-", "_") for part in key.split(".")): str(value)
+        for key, value in DASK_CONFIG.items()
+    }
 
 
 def _batch_size(trial_s: float | None, remaining: int, slots: int, task_s: float, most: int, per_slot: int) -> int:
@@ -423,7 +460,7 @@ def _dask(loaded: LoadedSpec, todo: list[int], workers: int, scheduler, emit) ->
         # only (never the fixed, shared 8787); workers' scratch space goes into a temporary
         # folder of ours that is removed afterwards (not the system's shared one)
         scratch = tempfile.TemporaryDirectory(prefix="kubb3d-dask-")
-        with dask.config.set({"temporary-directory": scratch.name}):
+        with dask.config.set({**DASK_CONFIG, "temporary-directory": scratch.name}):
             cluster = LocalCluster(
                 n_workers=workers,
                 threads_per_worker=1,
@@ -432,6 +469,7 @@ def _dask(loaded: LoadedSpec, todo: list[int], workers: int, scheduler, emit) ->
                 dashboard_address="127.0.0.1:0",
                 worker_dashboard_address="127.0.0.1:0",
                 silence_logs=logging.ERROR,
+                preload=[DASK_PRELOAD],
             )
         client = Client(cluster)
         n_slots = workers

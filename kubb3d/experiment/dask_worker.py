@@ -1,0 +1,25 @@
+"""Dask worker preload for kubb3d experiments: ``dask worker ... --preload kubb3d.experiment.dask_worker``.
+
+Importing this module imports what a worker needs for any experiment's trials (the runner, the
+trial, the throw with the physics, the match), so a worker started with it does that once when
+it starts instead of in its first task, as the local backend's fork server does
+(:func:`kubb3d.experiment.runner.worker_modules`). :func:`dask_setup`, which Dask calls when the
+worker starts, tunes the worker's allocator at once (:func:`kubb3d.experiment.runner.prepare_worker`).
+The Dask settings for such a cluster are :func:`kubb3d.experiment.runner.dask_environ`
+(README "Experiments"; why: docs/speed.md "Fifth round").
+"""
+
+from __future__ import annotations
+
+import kubb3d.experiment.trial
+import kubb3d.match
+import kubb3d.throw
+from kubb3d.experiment import runner
+
+PRELOADED = (kubb3d.experiment.trial.__name__, kubb3d.match.__name__, kubb3d.throw.__name__, runner.__name__)
+"""The modules this preload imports."""
+
+
+def dask_setup(worker: object) -> None:
+    """Called by Dask in the worker process when it starts: tunes its allocator."""
+    runner.prepare_worker()
