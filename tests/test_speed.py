@@ -58,13 +58,15 @@ def test_flight_clearance_bound_answers_exactly_like_the_full_evaluation():
 
 
 @pytest.mark.parametrize(
-    "backend, per_task, tail_of_40, tasks_for_600",
+    "backend, per_task, tail_of_40, tasks_for_600, singles",
     [
-        ("local", 16, 5, 62),  # 0.2 s per task; at least 4 tasks per worker left
-        ("dask", 40, 10, 30),  # 0.5 s per task (a Dask task costs more); at least 2 per slot left
+        ("local", 16, 5, 62, 15),  # 0.2 s per task; at least 4 tasks per worker left
+        ("dask", 80, 20, 14, 2),  # 1 s per task (a Dask task costs more); at least 1 per slot left
     ],
 )
-def test_tasks_hold_a_set_time_of_trials_and_end_in_single_trials(backend, per_task, tail_of_40, tasks_for_600):
+def test_tasks_hold_a_set_time_of_trials_and_end_in_single_trials(
+    backend, per_task, tail_of_40, tasks_for_600, singles
+):
     from kubb3d.experiment import runner
 
     size = getattr(runner, f"{backend}_batch_size")
@@ -80,7 +82,8 @@ def test_tasks_hold_a_set_time_of_trials_and_end_in_single_trials(backend, per_t
     while left:
         sizes.append(size(0.0125, left, 2))
         left -= sizes[-1]
-    assert sizes[0] == per_task and sizes[-4:] == [1] * 4 and sizes == sorted(sizes, reverse=True)
+    assert sizes[0] == per_task and sizes == sorted(sizes, reverse=True)
+    assert sizes[-singles - 1 :] == [2] + [1] * singles
     assert len(sizes) == tasks_for_600  # Dask's old fixed batches of 16 made 38, the last of 16 trials
 
 

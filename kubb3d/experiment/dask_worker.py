@@ -6,7 +6,7 @@ it starts instead of in its first task, as the local backend's fork server does
 (:func:`kubb3d.experiment.runner.worker_modules`). :func:`dask_setup`, which Dask calls when the
 worker starts, tunes the worker's allocator at once (:func:`kubb3d.experiment.runner.prepare_worker`).
 The Dask settings for such a cluster are :func:`kubb3d.experiment.runner.dask_environ`
-(README "Experiments"; why: docs/speed.md "Fifth round").
+(README "Experiments"; why: docs/speed.md "Dask (fifth round)").
 """
 
 from __future__ import annotations

@@ -192,13 +192,13 @@ the batching (a trial depends only on the spec and its index)."""
 LOCAL_MAX_BATCH = 32
 """Most trials in one local task."""
 
-DASK_TASK_S = 0.5
+DASK_TASK_S = 1.0
 """s: the worker time one Dask task aims at. A Dask task costs about 8 ms of CPU between the
-scheduler, the worker and the client (measured: docs/speed.md "Fourth round"), taken from the
-cores the trials run on; at 0.5 s of trials that is under 2 %, and a killed run loses at most
-2 tasks per worker slot. Rows do not depend on the batching."""
+scheduler, the worker and the client (measured: docs/speed.md "Fourth round" and "Fifth
+round"), taken from the cores the trials run on; at 1 s of trials that is under 1 %, and a
+killed run loses at most 2 tasks per worker slot. Rows do not depend on the batching."""
 
-DASK_MAX_BATCH = 64
+DASK_MAX_BATCH = 128
 """Most trials in one Dask task."""
 
 DASK_CONFIG: dict[str, object] = {
@@ -213,7 +213,8 @@ memory monitor (100 ms) slowed down. All four only feed Dask's diagnostics (and 
 limits, checked each second instead of ten times a second, far above a trial's 0.1 GB). With
 Dask's defaults an idle cluster of a scheduler and 2 workers took 90 ms of CPU per second and
 each busy worker woke its event loop (and so took the GIL from the trial) ~165 times a second:
-0.8-0.9 ms of every 13 ms trial; with these, 11 ms/s and 0.1 ms (docs/speed.md "Fifth round").
+0.8-0.9 ms of every 13 ms trial; with these, 11 ms/s and 0.1 ms (docs/speed.md "Dask (fifth
+round)").
 The backend sets them for the LocalCluster it starts; a standing cluster gets them from the
 environment of ``dask scheduler`` and ``dask worker`` (:func:`dask_environ`, README "Experiments")."""
 
@@ -252,9 +253,11 @@ def local_batch_size(trial_s: float | None, remaining: int, workers: int) -> int
 def dask_batch_size(trial_s: float | None, remaining: int, slots: int) -> int:
     """Trials in the next Dask task: about :data:`DASK_TASK_S` of work at the estimated trial
     time (1 until a task has finished), at most :data:`DASK_MAX_BATCH`, and few enough that at
-    least 2 tasks per worker slot remain (a Dask task costs more than a local one, so the tail
-    is cut coarser); at least 1."""
-    return _batch_size(trial_s, remaining, slots, DASK_TASK_S, DASK_MAX_BATCH, 2)
+    least 1 task per worker slot remains (a Dask task costs more than a local one, so the tail
+    halves instead of shrinking by a quarter: 600 trials of 12.5 ms on 2 slots take 14 tasks
+    instead of 30 at 0.5 s and 2 per slot, and a simulation of both finishes as soon: docs/speed.md
+    "Dask (fifth round)"); at least 1."""
+    return _batch_size(trial_s, remaining, slots, DASK_TASK_S, DASK_MAX_BATCH, 1)
 
 
 class TrialTime:
