@@ -369,41 +369,43 @@ def check_tipping(quick: bool = False) -> list[Row]:
                 abs(math.degrees(sim - ref)) <= 0.3,
             )
         )
-    from kubb3d.equipment import kubbuteo_disk
+    from kubb3d.equipment import kubbuteo_disk, kubbuteo_king
 
-    disk = kubbuteo_disk()
+    disk, king = kubbuteo_disk(), kubbuteo_king()
     directions = [("sideways", 0.0), ("in its plane", 90.0)]
     if not quick:
         directions[1:1] = [("towards 45°", 45.0), ("towards 60°", 60.0)]
-    for name, d in directions:
-        ref = disk.tipping_angle_towards(math.radians(d))
-        lo, hi = measured_disk_tipping(math.radians(d), resolution=math.radians(0.4 if quick else 0.05))
+    tips_fn = Callable[[float, float, float | None], bool]
+    table_cases: list[tuple[str, str, str, float, float, tips_fn]] = [
+        (
+            f"kubbuteo kubb tipping angle {name}",
+            "atan(reach of the flat, shrunk by the 1 mm edge rounding ÷ centre-of-mass height)",
+            "'Tipping a Kubbuteo kubb'",
+            disk.tipping_angle_towards(math.radians(d)),
+            d,
+            disk_tips,
+        )
+        for name, d in directions
+    ]
+    table_cases += [
+        (
+            f"kubbuteo king tipping angle{name}",
+            "atan((stem radius − 1 mm rounding) ÷ (centre-of-mass height − 1 mm))",
+            "'The Kubbuteo king'",
+            king.tipping_angle,
+            d,
+            king_tips,
+        )
+        for name, d in ([("", 0.0)] if quick else [("", 0.0), (" towards 45°", 45.0)])
+    ]
+    for quantity, formula, section, ref, d, tips in table_cases:
+        lo, hi = measured_disk_tipping(math.radians(d), resolution=math.radians(0.4 if quick else 0.05), tips=tips)
         rows.append(
             Row(
                 "tipping",
-                f"kubbuteo kubb tipping angle {name}",
-                "atan(reach of the flat, shrunk by the 1 mm edge rounding ÷ centre-of-mass height)",
-                "kubbuteo set geometry (docs/physics.md 'Tipping a Kubbuteo kubb')",
-                math.degrees(ref),
-                math.degrees((lo + hi) / 2),
-                "°",
-                "±0.3°",
-                abs(math.degrees((lo + hi) / 2 - ref)) <= 0.3,
-            )
-        )
-    from kubb3d.equipment import kubbuteo_king
-
-    ref = kubbuteo_king().tipping_angle
-    for name, d in [("", 0.0)] if quick else [("", 0.0), (" towards 45°", 45.0)]:
-        lo, hi = measured_disk_tipping(
-            math.radians(d), resolution=math.radians(0.4 if quick else 0.05), tips=king_tips
-        )
-        rows.append(
-            Row(
-                "tipping",
-                f"kubbuteo king tipping angle{name}",
-                "atan((stem radius − 1 mm rounding) ÷ (centre-of-mass height − 1 mm))",
-                "kubbuteo set geometry (docs/physics.md 'The Kubbuteo king')",
+                quantity,
+                formula,
+                f"kubbuteo set geometry (docs/physics.md {section})",
                 math.degrees(ref),
                 math.degrees((lo + hi) / 2),
                 "°",
@@ -510,9 +512,9 @@ def _lying(w: World, kind: str, pid: str = "p", heading: float = 0.0, at: tuple[
 def slide_distance(
     ground: str, kind: str, v: float, heading: float = 0.0, terrain: bool = False, dt: float | None = None
 ) -> tuple[float, float]:
-    """(distance m, time to rest s) of a lying piece given ``v`` m/s along its long axis, which
-    points ``heading`` rad from x, on the flat ground or on a flat heightfield (``terrain``),
-    stepped at ``dt`` s (default the world's)."""
+    """(distance m along the push, time to rest s) of a lying piece given ``v`` m/s along its long
+    axis, which points ``heading`` rad from x, on the flat ground or on a flat heightfield
+    (``terrain``), stepped at ``dt`` s (default the world's)."""
     back = v * v / (4 * GRAVITY * GROUNDS[ground].friction) if terrain else 0.0  # half a slide back
     at = (-back * math.cos(heading) + 0.0, -back * math.sin(heading) + 0.0)
     with World("standard", ground=ground, stakes=False, terrain=Terrain(0.0) if terrain else None, dt=dt) as w:
@@ -521,8 +523,8 @@ def slide_distance(
         t0 = w.time
         w.set_pose("p", p0, q0, linear_velocity=(v * math.cos(heading), v * math.sin(heading), 0.0))
         stats = w.run_until_rest(15.0)
-        p1 = w.pose("p")[0]
-        return math.hypot(p1[0] - p0[0], p1[1] - p0[1]), stats.time - t0
+        p1 = w.pose("p")[0]  # the distance along the push
+        return (p1[0] - p0[0]) * math.cos(heading) + (p1[1] - p0[1]) * math.sin(heading), stats.time - t0
 
 
 def roll_distance(ground: str, v: float) -> float:
