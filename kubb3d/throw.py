@@ -42,7 +42,7 @@ import numpy as np
 from kubb3d.judge.messages import msg
 from kubb3d.equipment import LYING_DISK_KUBB, EquipmentSet
 from kubb3d.physics.aero import RodDrag, piece_drag
-from kubb3d.physics.world import DT, GRAVITY, SAMPLE_INTERVAL, SETTLE_S, World, quaternion_from_euler
+from kubb3d.physics.world import DT, GRAVITY, SAMPLE_INTERVAL, World, quaternion_from_euler
 from kubb3d.judge.rulebook import ThrowRules, get_rulebook, rulebook_names
 from kubb3d.pitch import Pitch, opponent
 from kubb3d.snapshot import GROUND_ID, Snapshot, body_axis
@@ -452,7 +452,7 @@ def simulate_iter(
     max_time: float = 15.0,
     record_every: float | None = None,
     sliding: bool = False,
-    settle_s: float = SETTLE_S,
+    settle_s: float | None = None,
 ) -> Generator[ThrowFrame, None, ThrowResult]:
     """Release ``piece`` (added to the world if missing) and simulate until everything rests: a
     generator that yields a :class:`ThrowFrame` at the release, at every trajectory sample
@@ -476,7 +476,8 @@ def simulate_iter(
         sliding: the piece starts on the ground (a flick): its first contact is the first
             one with anything but the ground, and the free phase ends there.
         settle_s: how long, s, everything must stay at rest before the result is taken (the
-            referee option ``settle_s``, :mod:`kubb3d.judge.options`).
+            referee option ``settle_s``, :mod:`kubb3d.judge.options`; default the world's
+            :attr:`~kubb3d.physics.world.World.settle_s`).
 
     Raises:
         PhysicsGlitch: the simulation blew up (NaN, piece outside the world).

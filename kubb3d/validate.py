@@ -48,7 +48,7 @@ import numpy as np
 
 from kubb3d.calibrate import baton_trial, run_throws
 from kubb3d.physics.ground import GROUNDS
-from kubb3d.physics.world import DT, GRAVITY, SETTLE_S, Terrain, World
+from kubb3d.physics.world import DT, GRAVITY, SETTLE_S, TABLE_SETTLE_S, Terrain, World
 
 DROP_HEIGHT = 1.0
 """m: drop height of the rebound rows (lowest point above the ground)."""
@@ -677,8 +677,8 @@ def check_table() -> list[Row]:
                 "table",
                 "time until that disk is at rest",
                 "v / (μ g) + settle window",
-                "Coulomb friction; kubb3d/physics/world.py SETTLE_S",
-                v / (mu * GRAVITY) + SETTLE_S,
+                "Coulomb friction; kubb3d/physics/world.py TABLE_SETTLE_S",
+                v / (mu * GRAVITY) + TABLE_SETTLE_S,
                 t,
                 "s",
                 0.0,

@@ -8,7 +8,8 @@ import numpy as np
 import pytest
 
 from kubb3d.judge import Status, piece_status
-from kubb3d.physics.world import DT, QUIET_DT, SETTLE_S, World, support_margin
+from kubb3d.rules import get_ruleset
+from kubb3d.physics.world import DT, QUIET_DT, SETTLE_S, TABLE_SETTLE_S, World, support_margin
 
 
 def _on_edge(world, angle_deg):
@@ -158,7 +159,9 @@ def test_the_settle_option_defaults_to_the_physics_settle_window():
     from kubb3d.judge.options import option
 
     for ruleset in ("dm", "wikinger", "kubbuteo"):
-        assert option(None, "settle_s", ruleset) == SETTLE_S
+        with World(get_ruleset(ruleset).equipment, stakes=False) as w:
+            assert option(None, "settle_s", ruleset) == w.settle_s
+    assert World("kubbuteo").settle_s == TABLE_SETTLE_S and World().settle_s == SETTLE_S
 
 
 def test_a_longer_settle_window_waits_longer_for_the_same_rest():
