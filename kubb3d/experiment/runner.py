@@ -194,8 +194,8 @@ LOCAL_MAX_BATCH = 32
 
 DASK_TASK_S = 1.0
 """s: the worker time one Dask task aims at. A Dask task costs about 8 ms of CPU between the
-scheduler, the worker and the client (measured: docs/speed.md "Fourth round" and "Fifth
-round"), taken from the cores the trials run on; at 1 s of trials that is under 1 %, and a
+scheduler, the worker and the client (measured: docs/speed.md "Fourth round" and "Dask (fifth
+round)"), taken from the cores the trials run on; at 1 s of trials that is under 1 %, and a
 killed run loses at most 2 tasks per worker slot. Rows do not depend on the batching."""
 
 DASK_MAX_BATCH = 128
@@ -214,9 +214,9 @@ limits, checked each second instead of ten times a second, far above a trial's 0
 Dask's defaults an idle cluster of a scheduler and 2 workers took 90 ms of CPU per second and
 each busy worker woke its event loop (and so took the GIL from the trial) ~165 times a second:
 0.8-0.9 ms of every 13 ms trial; with these, 11 ms/s and 0.1 ms (docs/speed.md "Dask (fifth
-round)").
-The backend sets them for the LocalCluster it starts; a standing cluster gets them from the
-environment of ``dask scheduler`` and ``dask worker`` (:func:`dask_environ`, README "Experiments")."""
+round)"). The backend sets them for the LocalCluster it starts; a standing cluster gets them
+from the environment of ``dask scheduler`` and ``dask worker`` (:func:`dask_environ`, README
+"Experiments")."""
 
 
 DASK_PRELOAD = "kubb3d.experiment.dask_worker"
