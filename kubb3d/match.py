@@ -60,7 +60,7 @@ import kubb3d.judge
 from kubb3d.judge.rulings import Consequence, Pose
 from kubb3d.physics.world import PhysicsGlitch, World
 from kubb3d.pitch import KING_ID, Pitch, opponent
-from kubb3d.equipment import get_set
+from kubb3d.equipment import DiskPiece, get_set
 from kubb3d.players import Player, get_flick_skill, get_skill, get_strategy
 from kubb3d.rules import (
     BatonThrow,
@@ -1118,7 +1118,10 @@ class Match:
         notes: list[Event] = []
         if self.table:
             before_own = {k.id: k.pose for k in s.standing_in(thrower)}
-            make = lambda rng: player.baton_flick(self.world, thrower, a.line_x, target[:2], rng)  # noqa: E731
+            arrive = player.strategy.king_arrive_mps if king else 0.7
+            make = lambda rng: player.baton_flick(  # noqa: E731
+                self.world, thrower, a.line_x, target[:2], rng, arrive_speed=arrive
+            )
             run = lambda p: self._flick(self.world, a.baton, p, "baton")  # noqa: E731
         else:
             make = lambda rng: player.baton_throw(eq, self.pitch, thrower, a.line_x, target, rng, dt=w.quiet_dt)  # noqa: E731
@@ -1242,7 +1245,8 @@ class Match:
         offset = len(s.inkasted_this_turn)
         for n, kid in enumerate(kubbs):
             if self.table:
-                target = player.return_target(self.pitch, from_side, offset + n)
+                assert isinstance(eq.kubb, DiskPiece)
+                target = player.return_target(self.pitch, from_side, offset + n, eq.kubb.radius)
             elif receiving:
                 target = player.penalty_target(self.pitch, from_side, True, offset + n)
             else:

@@ -22,9 +22,9 @@ Kubbuteo (seed ``KT``) flickers use :class:`FlickSkill` noise (speed, azimuth, s
 same preset names (:data:`FLICK_SKILLS`); they aim with :func:`kubb3d.throw.aim_flick`, flick
 from the baseline through a gap between their own kubbs (the nearest one whose straight path
 gives the king a berth of three standard deviations of their direction error), prefer targets
-such a path reaches, and return kubbs to a group just past the centre line in a lane 0.2 m
-beside the king (:class:`Strategy`). Measured over 50 club-vs-club matches: docs/speed.md "Kubbuteo
-matches".
+such a path reaches, return kubbs to a group past the centre line beside the king, aimed inside
+the receiving half by their own spread, and flick firmly at the king (:class:`Strategy`).
+Measured over 50 club-vs-club matches: docs/speed.md "Fifth round".
 
 Strategy (:class:`Player`), kubb3d's choices where the rules leave the player free:
 
@@ -55,7 +55,7 @@ import numpy as np
 
 from kubb3d.equipment import EquipmentSet
 from kubb3d.pitch import Pitch
-from kubb3d.throw import ThrowParams, solve_aim
+from kubb3d.throw import FlickParams, ThrowParams, solve_aim
 
 
 @dataclass(frozen=True)
@@ -254,12 +254,23 @@ class Strategy:
         lag_short_m: the lag throw aims this far short of the king, m.
         return_depth_m: Kubbuteo (``KT rules``): distance of the returned kubbs' first row past the
             centre line, m.
-        return_side_m: Kubbuteo: lateral offset of the returned kubbs' innermost column from the
-            board's long axis (and the king on it), m; the group grows outwards from there.
+        return_side_m: Kubbuteo: the returned kubbs' lane beside the king: no return is aimed
+            nearer the board's long axis (and the king on it), m (0.14: a club return from the
+            outer gap then passes the king with the berth of ``king_clearance_sd``).
         king_clearance_sd: Kubbuteo: a flick past the king starts where its straight path
             passes the king with at least this many standard deviations of the flicker's
             direction error to spare (beyond the two radii): from the baseline the nearest such
             gap between own kubbs, else the one with the widest berth (:meth:`Player.flick_start`).
+        return_margin_sd: Kubbuteo: a returned kubb is aimed at least this many standard
+            deviations of the flicker's own spread inside the receiving half (``KT rules``: short
+            of the centre line or off the board is a misflick): its slide (2 × the relative speed
+            error × the distance, since a slide goes as v²) from the centre line, its sideways
+            error (the direction error over the distance) from the long edge
+            (:meth:`Player.return_target`).
+        king_arrive_mps: Kubbuteo: a flick at the king is aimed to reach it still moving at this
+            speed, m/s (a firm flick: measured, a club flick that touches the king topples it 8
+            times in 12 at 0.7 m/s, 11 in 12 at 1.0 and 1.5 m/s, 12 in 12 at 2.0 m/s;
+            docs/speed.md "Fifth round").
         description: one line for ``--help`` and reports.
     """
 
@@ -269,8 +280,10 @@ class Strategy:
     inkast_side_m: float = 0.9
     lag_short_m: float = 0.25
     return_depth_m: float = 0.12
-    return_side_m: float = 0.2
+    return_side_m: float = 0.14
     king_clearance_sd: float = 3.0
+    return_margin_sd: float = 1.5
+    king_arrive_mps: float = 2.0
     description: str = ""
 
     def __post_init__(self) -> None:
@@ -285,6 +298,8 @@ class Strategy:
             "return_depth_m",
             "return_side_m",
             "king_clearance_sd",
+            "return_margin_sd",
+            "king_arrive_mps",
         ):
             v = getattr(self, f)
             if not (math.isfinite(v) and v >= 0):
@@ -293,6 +308,10 @@ class Strategy:
 
 CLUSTER_RADIUS = 0.35
 """m: field kubbs this close to each other (centre to centre) count as one cluster."""
+
+RETURN_SPACING = 0.035
+"""m: spacing of the rows and columns of a Kubbuteo return group (a kubb is 1.25 in = 31.75 mm
+across, ``KT`` "Equipment"; kubb3d's choice)."""
 
 STRATEGIES: dict[str, Strategy] = {
     s.name: s
@@ -590,7 +609,7 @@ class Player:
     ):
         """(intended, released) :class:`~kubb3d.throw.FlickParams` of a disk flicked from the line
         at ``target`` (x, y m), arriving there at ``arrive_speed`` m/s (0: to stop there)."""
-        from kubb3d.throw import FlickParams, aim_flick
+        from kubb3d.throw import aim_flick
 
         lateral = self.flick_start(world, side, line_x, target)
         base = FlickParams(side=side, line_x=line_x, lateral=lateral)
@@ -603,16 +622,35 @@ class Player:
         f = world.pitch.forward(side)
         return self.baton_flick(world, side, world.pitch.baseline_x(side), (-f * 0.05, 0.0), rng, arrive_speed=0.0)
 
-    def return_target(self, pitch: Pitch, from_side: str, index: int) -> tuple[float, float]:
+    def return_target(self, pitch: Pitch, from_side: str, index: int, kubb_radius: float) -> tuple[float, float]:
         """Where the ``index``-th returned kubb should stop (x, y m) in the opponent's half: a
-        tight group just past the centre line beside the king ("good strategy to group them
-        close to each other", ``KT rules``), reachable for the returner's own next flicks."""
+        tight group past the centre line beside the king ("good strategy to group them close to
+        each other", ``KT rules``), reachable for the returner's own next flicks.
+
+        The group is aimed where the returner's own spread (:class:`FlickSkill`) keeps it in the
+        receiving half: its first row at least :attr:`Strategy.return_margin_sd` standard
+        deviations of the slide past the centre line (never less than
+        :attr:`Strategy.return_depth_m`), and each kubb that many sideways standard deviations
+        at its distance plus ``kubb_radius`` (m) inside the long edge, never nearer the board's
+        axis than :attr:`Strategy.return_side_m` (the king's lane comes first when the two
+        conflict). Six kubbs a group, in three rows of two columns 3.5 cm apart, on the returner's
+        left; the next six go to the other side of the king.
+        """
         f = pitch.forward(from_side)
         st = self.strategy
-        row, col = divmod(index, 3)
-        x = f * (st.return_depth_m + 0.035 * row)
-        y = min(st.return_side_m + 0.035 * col, pitch.half_width - 0.03)
-        return (x, y if (index // 6) % 2 == 0 else -y)
+        skill = self.flick or FLICK_SKILLS["club"]
+        # slide from the flick's start (behind the baseline) to the centre line, m
+        to_centre = abs(pitch.baseline_x(from_side)) + FlickParams().behind_line
+        k_slide = 2.0 * skill.speed_rel_sd * st.return_margin_sd  # a slide goes as v²
+        depth = st.return_depth_m if k_slide >= 1.0 else max(st.return_depth_m, k_slide * to_centre / (1.0 - k_slide))
+        row, col = divmod(index % 6, 2)
+        x = depth + RETURN_SPACING * row
+        spread = math.tan(math.radians(skill.azimuth_sd_deg)) * (to_centre + x)
+        outer = pitch.half_width - kubb_radius - st.return_margin_sd * spread
+        y = max(st.return_side_m, outer - RETURN_SPACING * col)
+        # each player's groups start on his own left (+y seen from A, -y from B): the two players'
+        # returns then never cross a group the other one left standing in the returner's half
+        return (f * x, f * y if (index // 6) % 2 == 0 else -f * y)
 
     def choose(self, options: Sequence) -> object:
         """Pick among :class:`~kubb3d.rules.Choose` options: open the set oneself, keep the
