@@ -50,6 +50,12 @@ Decisions where ``KT`` is silent (kubb3d's choices):
   flicker may move along it); a field kubb behind the baseline never moves the line back.
 * **A baton that stops on the board** is removed after the flick like every baton.
 * Points are the sets won; one set by default; no clock.
+* **The 60-turn cap is kubb3d's, not** ``KT``'s (``KT`` has no limit: play goes on "until a
+  player has knocked down all kubbs in the other player's half" and then the king). The
+  engine's round cap (:data:`kubb3d.rules.core.DEFAULT_ROUND_CAP`, ``--round-cap``) only makes
+  every simulated match end. A capped match won no set, so both players score 0 points; its
+  ``winner`` is the player with more of his own baseline kubbs still standing (a draw if
+  equal), which says who was ahead, not who won by ``KT``.
 """
 
 from __future__ import annotations
