@@ -255,8 +255,9 @@ class Strategy:
         return_depth_m: Kubbuteo (``KT rules``): distance of the returned kubbs' first row past the
             centre line, m.
         return_side_m: Kubbuteo: the returned kubbs' lane beside the king: no return is aimed
-            nearer the board's long axis (and the king on it), m (0.14: a club return from the
-            outer gap then passes the king with the berth of ``king_clearance_sd``).
+            nearer the board's long axis (and the king on it), m. Field kubbs nearer the king
+            bring early kings: with 0.14 m, 3 of the first 13 club matches ended by one
+            (docs/speed.md "Fifth round").
         king_clearance_sd: Kubbuteo: a flick past the king starts where its straight path
             passes the king with at least this many standard deviations of the flicker's
             direction error to spare (beyond the two radii): from the baseline the nearest such
@@ -280,7 +281,7 @@ class Strategy:
     inkast_side_m: float = 0.9
     lag_short_m: float = 0.25
     return_depth_m: float = 0.12
-    return_side_m: float = 0.14
+    return_side_m: float = 0.2
     king_clearance_sd: float = 3.0
     return_margin_sd: float = 1.5
     king_arrive_mps: float = 2.0
@@ -310,8 +311,12 @@ CLUSTER_RADIUS = 0.35
 """m: field kubbs this close to each other (centre to centre) count as one cluster."""
 
 RETURN_SPACING = 0.035
-"""m: spacing of the rows and columns of a Kubbuteo return group (a kubb is 1.25 in = 31.75 mm
-across, ``KT`` "Equipment"; kubb3d's choice)."""
+"""m: spacing of the columns of a Kubbuteo return group across the board (a standing kubb is
+1.25 in = 31.75 mm across, ``KT`` "Equipment"; kubb3d's choice)."""
+
+RETURN_ROW = 0.025
+"""m: spacing of the rows of a Kubbuteo return group along the board (a standing kubb is 0.3 in
+= 7.6 mm thick that way, ``KT`` "Equipment"; kubb3d's choice)."""
 
 STRATEGIES: dict[str, Strategy] = {
     s.name: s
@@ -633,8 +638,9 @@ class Player:
         :attr:`Strategy.return_depth_m`), and each kubb that many sideways standard deviations
         at its distance plus ``kubb_radius`` (m) inside the long edge, never nearer the board's
         axis than :attr:`Strategy.return_side_m` (the king's lane comes first when the two
-        conflict). Six kubbs a group, in three rows of two columns 3.5 cm apart, on the returner's
-        left; the next six go to the other side of the king.
+        conflict). Six kubbs a group on the returner's left, in three rows of two columns
+        (:data:`RETURN_ROW`, :data:`RETURN_SPACING` apart) where the edge leaves room for two,
+        else in one file six deep; the next six go to the other side of the king.
         """
         f = pitch.forward(from_side)
         st = self.strategy
@@ -643,11 +649,16 @@ class Player:
         to_centre = abs(pitch.baseline_x(from_side)) + FlickParams().behind_line
         k_slide = 2.0 * skill.speed_rel_sd * st.return_margin_sd  # a slide goes as v²
         depth = st.return_depth_m if k_slide >= 1.0 else max(st.return_depth_m, k_slide * to_centre / (1.0 - k_slide))
-        row, col = divmod(index % 6, 2)
-        x = depth + RETURN_SPACING * row
-        spread = math.tan(math.radians(skill.azimuth_sd_deg)) * (to_centre + x)
-        outer = pitch.half_width - kubb_radius - st.return_margin_sd * spread
-        y = max(st.return_side_m, outer - RETURN_SPACING * col)
+        tan_sd = math.tan(math.radians(skill.azimuth_sd_deg))
+
+        def outer(x: float) -> float:  # the furthest out a return to depth x keeps the margin, m
+            return pitch.half_width - kubb_radius - st.return_margin_sd * tan_sd * (to_centre + x)
+
+        # two columns where the edge leaves room for both at the group's last row, else one file
+        cols = 2 if outer(depth + 2 * RETURN_ROW) - RETURN_SPACING >= st.return_side_m else 1
+        row, col = divmod(index % 6, cols)
+        x = depth + RETURN_ROW * row
+        y = max(st.return_side_m, outer(x) - RETURN_SPACING * col)
         # each player's groups start on his own left (+y seen from A, -y from B): the two players'
         # returns then never cross a group the other one left standing in the returner's half
         return (f * x, f * y if (index // 6) % 2 == 0 else -f * y)

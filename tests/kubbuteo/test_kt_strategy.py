@@ -89,10 +89,15 @@ def test_returned_kubbs_are_aimed_inside_the_half_by_the_returners_own_spread():
                     or abs(ty) + r + st.return_margin_sd * side_sd <= w.pitch.half_width + 1e-9
                 )
                 assert tx > -w.pitch.length / 2 + 0.1
-        # a group of six: three rows of two, 3.5 cm apart; the next six beside the king's other side
+        # a group of six: an elite returner's in three rows of two, 3.5 cm apart; a club
+        # returner's spread leaves no room for a second column outside the king's lane: one file
+        elite = [_returner("elite").return_target(w.pitch, "B", i, r) for i in range(6)]
+        assert len({round(x, 9) for x, _ in elite}) == 3
+        assert all(abs(b[1]) == pytest.approx(abs(a[1]) - 0.035) for a, b in zip(elite[0::2], elite[1::2]))
         club = [_returner("club").return_target(w.pitch, "B", i, r) for i in range(12)]
-        assert len({round(x, 9) for x, _ in club[:6]}) == 3
-        assert all(abs(b[1]) == pytest.approx(abs(a[1]) - 0.035) for a, b in zip(club[0:6:2], club[1:6:2]))
+        assert len({round(x, 9) for x, _ in club[:6]}) == 6
+        assert all(abs(y) < st.return_side_m + 0.01 for _, y in club)
+        # the next six beside the king's other side
         assert all(a[1] < 0 < b[1] and a[1] == pytest.approx(-b[1]) for a, b in zip(club[:6], club[6:]))
 
 
