@@ -27,7 +27,10 @@ Physical bookkeeping (kubb3d's choices):
   repeated with a fresh draw of the release noise (the accident rule, ``DM §5``), at most
   :data:`GLITCH_RETRIES` times; after that the throw counts as a throw without effect.
 * Randomness: the generator of action number *i* (attempt *a*) is
-  ``default_rng(SeedSequence(seed, spawn_key=(i, a)))``: no draw depends on earlier ones.
+  ``default_rng(SeedSequence(seed, spawn_key=(i, a)))``: no draw depends on earlier ones. The
+  later kubbs of an inkast (the *n*-th, n ≥ 1, of one action) draw from ``spawn_key=(i, a, n)``:
+  every kubb of an inkast used to be released with the same noise, so one bad draw sent a
+  whole inkast (or Kubbuteo return) astray together (docs/speed.md "Fifth round").
 
 Replay file (JSON lines, ``schema`` 2): a ``header`` line (configuration), ``world`` lines
 (poses at each turn boundary, with the index of the next action), one ``action`` line per
@@ -491,8 +494,11 @@ class Match:
         )
         return e
 
-    def _rng(self, attempt: int = 0) -> np.random.Generator:
-        return np.random.default_rng(np.random.SeedSequence(self.config.seed, spawn_key=(self.action_index, attempt)))
+    def _rng(self, attempt: int = 0, throw_no: int = 0) -> np.random.Generator:
+        """The generator of this action's ``throw_no``-th throw (0-based; an inkast throws one
+        kubb after another), ``attempt``-th try (module doc "Randomness")."""
+        key = (self.action_index, attempt) if throw_no == 0 else (self.action_index, attempt, throw_no)
+        return np.random.default_rng(np.random.SeedSequence(self.config.seed, spawn_key=key))
 
     # ------------------------------------------------------------------ world
     def _new_world(self) -> World:
@@ -894,13 +900,14 @@ class Match:
         restore: Callable[[], None],
         notes: list[Event],
         side: str | None,
+        throw_no: int = 0,
     ) -> Generator[HumanRequest | ThrowFrame, Any, tuple[ThrowResult | None, Any]]:
-        """Run a throw; on a physics glitch restore the world and repeat with new noise (a
-        generator: it yields the :class:`HumanRequest` of a person's throw and is sent the
-        answer, and it yields the throw's :class:`~kubb3d.throw.ThrowFrame` as they are
-        simulated)."""
+        """Run a throw (the action's ``throw_no``-th, 0-based); on a physics glitch restore the
+        world and repeat with new noise (a generator: it yields the :class:`HumanRequest` of a
+        person's throw and is sent the answer, and it yields the throw's
+        :class:`~kubb3d.throw.ThrowFrame` as they are simulated)."""
         for attempt in range(GLITCH_RETRIES + 1):
-            made = make(self._rng(attempt))
+            made = make(self._rng(attempt, throw_no))
             # a person's throw: the maker is a generator that yields a HumanRequest (Match.step)
             intended, params = (yield from made) if inspect.isgenerator(made) else made
             try:
@@ -1119,9 +1126,10 @@ class Match:
         if self.table:
             before_own = {k.id: k.pose for k in s.standing_in(thrower)}
             arrive = player.strategy.king_arrive_mps if king else 0.7
-            make = lambda rng: player.baton_flick(  # noqa: E731
-                self.world, thrower, a.line_x, target[:2], rng, arrive_speed=arrive
-            )
+
+            def make(rng):
+                return player.baton_flick(self.world, thrower, a.line_x, target[:2], rng, arrive_speed=arrive)
+
             run = lambda p: self._flick(self.world, a.baton, p, "baton")  # noqa: E731
         else:
             make = lambda rng: player.baton_throw(eq, self.pitch, thrower, a.line_x, target, rng, dt=w.quiet_dt)  # noqa: E731
@@ -1290,6 +1298,7 @@ class Match:
                 self._restorer(),
                 notes,
                 thrower_side,
+                n,
             )
             if res is None:
                 self._park(kid)
