@@ -252,8 +252,9 @@ class Strategy:
         inkast_side_m: lateral offset of the group from the pitch's long axis, m (away from the
             king so as not to fell it).
         lag_short_m: the lag throw aims this far short of the king, m.
-        return_depth_m: Kubbuteo (``KT rules``): distance of the returned kubbs' first row past the
-            centre line, m.
+        return_depth_m: Kubbuteo (``KT rules``): the least distance of the returned kubbs' first
+            row past the centre line, m (deeper where the returner's spread needs it,
+            ``return_margin_sd``).
         return_side_m: Kubbuteo: the returned kubbs' lane beside the king: no return is aimed
             nearer the board's long axis (and the king on it), m. Field kubbs nearer the king
             bring early kings: with 0.14 m, 3 of the first 13 club matches ended by one
@@ -660,7 +661,7 @@ class Player:
         x = depth + RETURN_ROW * row
         y = max(st.return_side_m, outer(x) - RETURN_SPACING * col)
         # each player's groups start on his own left (+y seen from A, -y from B): the two players'
-        # returns then never cross a group the other one left standing in the returner's half
+        # first six returns do not cross a group the other one left standing in the returner's half
         return (f * x, f * y if (index // 6) % 2 == 0 else -f * y)
 
     def choose(self, options: Sequence) -> object:
