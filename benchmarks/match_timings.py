@@ -9,8 +9,9 @@ Usage::
 Prints one line per run and the best wall time of each match (the least disturbed run) against
 its goal (issue #16: DM ≤ 3 s, Kubbuteo ≤ 10 s). Kubbuteo seed 2 ran 56 turns until the fifth
 round and 15 since (docs/speed.md "Fifth round"). ``--capped`` adds the club-vs-club Kubbuteo
-seeds of 1–50 that reach the 60-turn cap (6, 13, 44 since the fifth round; before 9, 44, 47, 48,
-50; docs/speed.md "Idle at the end of the fourth round").
+seeds of 1–50 that reach the 60-turn cap (6, 13, 44 with the fifth round's player fixes,
+measured on ee2d24c; 8, 9, 36 without them, docs/speed.md "Kubbuteo turns"; 9, 44, 47, 48, 50
+before the round, "Idle at the end of the fourth round").
 """
 
 from __future__ import annotations
