@@ -99,3 +99,13 @@ def clear_half(state: MatchState) -> None:
     side = state.turn_side
     for k in list(state.standing_in(opponent(side))):
         throw(state, ThrowOutcome(felled=frozenset({k.id})))
+
+
+def play_out(state: MatchState, limit: int = 500) -> None:
+    """Neutral actions (:func:`step_default`) until the match has an outcome; fails after
+    ``limit`` actions (a match that would never end)."""
+    for _ in range(limit):
+        if state.outcome() is not None:
+            return
+        step_default(state)
+    assert state.outcome() is not None, f"no outcome after {limit} actions"

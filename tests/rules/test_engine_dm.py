@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from rules_helpers import MISS, clear_half, finish_turn, inkast_all_valid, start, step_default, throw
+from rules_helpers import MISS, clear_half, finish_turn, inkast_all_valid, play_out, start, step_default, throw
 
 from kubb3d.pitch import opponent
 from kubb3d.judge.rulings import Pose
@@ -405,11 +405,7 @@ def test_time_up_with_unequal_sets_ends_match():
 def test_round_cap_ends_match():
     s = dm(round_cap=5)
     start(s)
-    n = 0
-    while s.outcome() is None:
-        step_default(s)
-        n += 1
-        assert n < 500
+    play_out(s)
     out = s.outcome()
     assert out.termination == Termination.ROUND_CAP and out.winner is None and s.turn_no == 5
     assert out.reason == (
@@ -427,11 +423,7 @@ def test_round_cap_names_why_the_winner_wins():
     assert isinstance(first, BatonThrow)
     felled = f"{opponent(first.side)}1"
     s.push(first, ThrowOutcome(felled=frozenset({felled})))  # a baseline kubb, no field kubbs yet: felled
-    n = 0
-    while s.outcome() is None:
-        step_default(s)
-        n += 1
-        assert n < 500
+    play_out(s)
     out = s.outcome()
     thrower = s.player_at(first.side)
     assert out.termination == Termination.ROUND_CAP and out.winner == thrower

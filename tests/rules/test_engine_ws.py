@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from rules_helpers import finish_turn, inkast_all_valid, step_default, throw
+from rules_helpers import finish_turn, inkast_all_valid, play_out, throw
 
 from kubb3d.rules import (
     IllegalAction,
@@ -113,10 +113,7 @@ def test_ws_clock_more_baseline_kubbs_one_point():
     throw(s, ThrowOutcome(felled=frozenset({"B1"})))
     finish_turn(s)
     inkast_all_valid(s)
-    n = 0
-    while s.outcome() is None:
-        step_default(s)
-        n += 1
+    play_out(s)
     out = s.outcome()
     # turns of 6 x 6 s + 15 s = 51 s (+8 s for the one inkast): the 20 min end after turn 24
     assert s.clock >= 1200.0 and s.clock - 51.0 < 1200.0
@@ -128,8 +125,7 @@ def test_ws_clock_more_baseline_kubbs_one_point():
 def test_ws_clock_equal_baselines_draw_zero_points():
     s = ws()
     lag(s, 0.1, 0.2)
-    while s.outcome() is None:
-        step_default(s)
+    play_out(s)
     out = s.outcome()
     assert out.termination == Termination.TIME and out.winner is None and out.points == {"Left": 0, "Right": 0}
 
