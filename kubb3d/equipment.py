@@ -27,6 +27,7 @@ Sources of the numbers
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass, field, replace
 
@@ -432,9 +433,7 @@ class EquipmentSet:
         """Mass of a piece from its mesh volume and the wood density, kg (stakes are fixed: 0)."""
         if kind == "stake":
             return 0.0
-        from kubb3d.assets import piece_mesh
-
-        return float(piece_mesh(self.piece(kind)).volume) * self.wood_density
+        return _mesh_volume(self.piece(kind)) * self.wood_density
 
     @property
     def baton_mass(self) -> float:
@@ -517,3 +516,12 @@ def get_set(name: str) -> EquipmentSet:
         return EQUIPMENT_SETS[name]
     except KeyError:
         raise ValueError(f"unknown equipment set {name!r}; expected one of {sorted(EQUIPMENT_SETS)}") from None
+
+
+@functools.lru_cache(maxsize=None)
+def _mesh_volume(piece) -> float:
+    """m³: the volume of a piece's mesh (kubb3d.assets.piece_mesh), built once per piece
+    description (a flick's release asked for it at every flick: 3 % of a Kubbuteo match)."""
+    from kubb3d.assets import piece_mesh
+
+    return float(piece_mesh(piece).volume)
