@@ -14,6 +14,7 @@ from typing import Iterable, Mapping
 import numpy as np
 
 from kubb3d.pitch import Pitch
+from kubb3d.snapshot import quat_to_matrix
 
 # ------------------------------------------------------------------ statuses
 STATUS_COLORS: dict[str, tuple[float, float, float]] = {
@@ -80,15 +81,10 @@ def outside_labels(pitch: Pitch, near, offset: float) -> list[tuple[str, tuple[f
 
 # ------------------------------------------------------------------ rotations
 def quat_matrix(q) -> np.ndarray:
-    """Rotation matrix (3, 3) of a quaternion ``quat_xyzw`` (normalised here)."""
+    """Rotation matrix (3, 3) of a quaternion ``quat_xyzw`` (normalised here; the rotation is
+    :func:`kubb3d.snapshot.quat_to_matrix`'s)."""
     x, y, z, w = np.asarray(q, dtype=float) / np.linalg.norm(q)
-    return np.array(
-        [
-            [1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)],
-            [2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w)],
-            [2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)],
-        ]
-    )
+    return quat_to_matrix((x, y, z, w))
 
 
 def model_matrix(pose) -> np.ndarray:
