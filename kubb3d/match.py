@@ -1125,10 +1125,11 @@ class Match:
         notes: list[Event] = []
         if self.table:
             before_own = {k.id: k.pose for k in s.standing_in(thrower)}
-            arrive = player.strategy.king_arrive_mps if king else 0.7
+            # a king flick arrives firmly (Strategy.king_arrive_mps); a flick at a kubb as baton_flick's default
+            arrive = {"arrive_speed": player.strategy.king_arrive_mps} if king else {}
 
             def make(rng):
-                return player.baton_flick(self.world, thrower, a.line_x, target[:2], rng, arrive_speed=arrive)
+                return player.baton_flick(self.world, thrower, a.line_x, target[:2], rng, **arrive)
 
             run = lambda p: self._flick(self.world, a.baton, p, "baton")  # noqa: E731
         else:
