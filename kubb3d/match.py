@@ -86,6 +86,7 @@ from kubb3d.rules import (
     outcome_from_dict,
 )
 from kubb3d.rules.core import DEFAULT_ROUND_CAP
+from kubb3d.rules.kubbuteo import after_flick
 from kubb3d.snapshot import tilt_from_vertical
 from kubb3d.throw import (
     LYING_DISK_KUBB,
@@ -1188,23 +1189,22 @@ class Match:
         return out, {"throws": [self._throw_record(res, intended)], "judgement": j.to_dict()}, notes
 
     def _clear_after_flick(self, baton: str, j, before_own: Mapping[str, Pose]) -> None:
-        """``KT rules``: "after each flick, keep the playing area clear by removing the baton and
-        any knocked over kubbs"; baseline kubbs knocked early are "simply stood up again" (at
-        once, at their spot); the flicker's own kubbs knocked by his flick are stood up again
-        where they stood (kubb3d's choice)."""
+        """Apply :func:`kubb3d.rules.kubbuteo.after_flick`: the baton leaves the world, the
+        knocked kubbs are parked off the board, the kubbs to stand again are set."""
         w = self.world
-        if w.has_piece(baton):
-            w.remove_piece(baton)
-        for kid in sorted(j.felled):
+        now = {}
+        for kid in before_own:
+            pos, q = w.pose(kid)
+            now[kid] = Pose(tuple(float(v) for v in pos), tuple(float(v) for v in q))
+        clear = after_flick(baton, j.felled, j.raise_again, self.round_start, before_own, now)
+        for pid in clear.remove:
+            if w.has_piece(pid):
+                w.remove_piece(pid)
+        for kid in clear.pick_up:
             if w.has_piece(kid):
                 self._park(kid)
-        for kid in sorted(j.raise_again):
-            if kid in self.round_start and w.has_piece(kid):
-                p = self.round_start[kid]
-                w.set_pose(kid, p.position, p.quat_xyzw, wake=False)
-        for kid, p in before_own.items():
-            pos, q = w.pose(kid)
-            if math.dist(pos, p.position) > 0.002 or tilt_from_vertical(q) > math.radians(3.0):
+        for kid, p in clear.stand_again.items():
+            if w.has_piece(kid):
                 w.set_pose(kid, p.position, p.quat_xyzw, wake=False)
         w.sleep_all()
 

@@ -62,13 +62,15 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Sequence
+from typing import Mapping, Sequence
 
 from kubb3d.judge.messages import Nn_, msg
 from kubb3d.equipment import INCH, DiskPiece, get_set
 from kubb3d.judge.citations import KT_RULES
+from kubb3d.judge.rulings import Pose
 from kubb3d.pitch import Pitch, Side
 from kubb3d.rules.core import MatchState, Ruleset, TimeModel, register_ruleset
+from kubb3d.snapshot import tilt_from_vertical
 
 
 KING_CLEARANCE_M = 2.0 * INCH
@@ -80,6 +82,65 @@ def kubbuteo_pitch() -> Pitch:
     eq = get_set("kubbuteo")
     assert eq.board is not None
     return Pitch(eq.board.length, eq.board.width, eq.baseline_inset)
+
+
+OWN_KUBB_MOVED_M = 0.002
+"""An own kubb whose centre moved more than this during a flick was disturbed by it, m
+(kubb3d's choice: the judge's rest tolerances are finer; a kubb merely brushed stays put)."""
+
+OWN_KUBB_TILTED_RAD = math.radians(3.0)
+"""An own kubb tilted more than this after a flick was disturbed by it, rad (kubb3d's choice)."""
+
+
+@dataclass(frozen=True)
+class AfterFlick:
+    """What happens on the board after one flick (``KT rules``: "after each flick, keep the
+    playing area clear by removing the baton and any knocked over kubbs").
+
+    Attributes:
+        remove: the flicked baton (it leaves the board wherever it stopped).
+        pick_up: the kubbs knocked over by the flick, in id order (out of play).
+        stand_again: id → pose for kubbs stood up again at once, in the order to apply:
+            baseline kubbs knocked while field kubbs stand, at their spot at the start of the
+            turn (``KT rules``: "simply stood up again"), then the flicker's own kubbs his
+            flick disturbed, where they stood (kubb3d's choice, module doc).
+    """
+
+    remove: tuple[str, ...]
+    pick_up: tuple[str, ...]
+    stand_again: dict[str, Pose]
+
+
+def after_flick(
+    baton: str,
+    felled: Sequence[str],
+    raise_again: Sequence[str],
+    round_start: Mapping[str, Pose],
+    own_before: Mapping[str, Pose],
+    own_now: Mapping[str, Pose],
+) -> AfterFlick:
+    """Clear the board after a flick (``KT rules``; pure: the caller moves the pieces).
+
+    Args:
+        baton: the flicked baton's id.
+        felled: kubbs the judge counts as knocked over by this flick.
+        raise_again: kubbs the judge stands up again (their round-start spot).
+        round_start: id → pose at the start of the turn.
+        own_before: the flicker's own standing kubbs before the flick, id → pose.
+        own_now: the same kubbs' poses now (a missing id is not checked).
+
+    Returns:
+        :class:`AfterFlick`; a disturbed own kubb is one moved more than
+        :data:`OWN_KUBB_MOVED_M` or tilted more than :data:`OWN_KUBB_TILTED_RAD`.
+    """
+    stand = {kid: round_start[kid] for kid in sorted(raise_again) if kid in round_start}
+    for kid, p in own_before.items():
+        now = own_now.get(kid)
+        if now is None:
+            continue
+        if math.dist(now.position, p.position) > OWN_KUBB_MOVED_M or tilt_from_vertical(now.quat_xyzw) > OWN_KUBB_TILTED_RAD:
+            stand[kid] = p
+    return AfterFlick((baton,), tuple(sorted(felled)), stand)
 
 
 @register_ruleset

@@ -24,7 +24,9 @@ from typing import Any
 import numpy as np
 
 from kubb3d.judge.rulebook import get_rulebook
-from kubb3d.pitch import KING_ID, Pitch, opponent
+from kubb3d.judge.rulings import Pose
+from kubb3d.pitch import KING_ID, Pitch, baseline_ids, opponent
+from kubb3d.rules.practice import PracticeRound
 from kubb3d.viewer.controls import Controller, FlickControls, ThrowControls, TIMELINE_HEIGHT
 from kubb3d.i18n import ENGLISH, Translator
 from kubb3d.judge.messages import concat, msg
@@ -60,6 +62,10 @@ def load_pyglet(headless: bool):
 # ================================================================== sessions
 def _pose7(pos, q) -> np.ndarray:
     return np.array((*pos, *q), dtype=float)
+
+
+def _pose(p7: np.ndarray) -> Pose:
+    return Pose(tuple(float(v) for v in p7[:3]), tuple(float(v) for v in p7[3:]))
 
 
 class PlaySession:
@@ -98,7 +104,6 @@ class PlaySession:
     # ---------------------------------------------------------------- state
     def new_round(self) -> None:
         """All pieces back at the start, every baton in hand."""
-        from kubb3d.judge import Pose
         from kubb3d.physics.world import World
 
         if self.world is not None:
@@ -106,10 +111,10 @@ class PlaySession:
         self.world = World.standard(self.equipment, self.pitch, self.ground)
         self.scene = Scene.from_world(self.world)
         self.scene.throwing_line = self.controls.line
-        self.round_start = {pid: Pose(tuple(float(v) for v in p.pose[:3]), tuple(float(v) for v in p.pose[3:])) for pid, p in self.scene.pieces.items() if p.kind in ("kubb", "king")}
+        round_start = {pid: _pose(p.pose) for pid, p in self.scene.pieces.items() if p.kind in ("kubb", "king")}
+        self.round = PracticeRound(self.ruleset, self.side, round_start)
         self.thrown = 0
-        self.felled: frozenset[str] = frozenset()
-        self.pending: frozenset[str] = frozenset()
+        self.gone: frozenset[str] = frozenset()
         self.segment: Segment | None = None
         self.t = 0.0
         self.result = None
@@ -126,6 +131,11 @@ class PlaySession:
     def can_throw(self) -> bool:
         return self.thrown < self.batons and not self.game_over
 
+    @property
+    def felled(self) -> frozenset[str]:
+        """Target-half kubbs that count as felled this round."""
+        return self.round.felled
+
     def throw(self, params) -> Any:
         """Simulate and judge one throw; its playback starts at once.
 
@@ -141,6 +151,7 @@ class PlaySession:
 
         if not self.can_throw:
             raise RuntimeError("no baton left in this round: start a new round (R)")
+        self.scene.hidden |= self.gone  # what the last flick cleared off the board
         baton = f"baton{self.thrown + 1}"
         start = self.scene.poses()
         if self.flick:
@@ -148,7 +159,7 @@ class PlaySession:
         else:
             result = do_throw(self.world, params, baton=baton, ruleset=self.ruleset)
         self.thrown += 1
-        judgement, raised = self._judge(result)
+        judgement, raised = self._judge(result, baton)
         self.result, self.judgement = result, judgement
         label = f"side {self.side}: {baton} ({self.thrown}/{self.batons})"
         self.segment = segment_from_throw(result, start, label, judgement.rulings if judgement else (), raised)
@@ -158,38 +169,39 @@ class PlaySession:
             self.scene.pieces[baton] = PieceView("baton", self.segment.start[baton].copy())
         self.scene.clear_status()
         self.t = 0.0
-        if judgement is not None and (judgement.winner or judgement.loser):
+        if self.round.over:
             self.game_over = True
-            self.message = msg("the king fell: side {side} wins (R: new round)", side=judgement.winner)
+            self.message = msg("the king fell: side {side} wins (R: new round)", side=self.round.winner)
         elif not self.can_throw:
             self.message = msg("no baton left: R for a new round")
         else:
             self.message = ""
         return result
 
-    def _judge(self, result):
-        """Rulings after a throw and the poses of the pieces raised at once."""
-        from kubb3d.judge import ThrowContext, judge_throw
+    def _judge(self, result, baton: str):
+        """Rulings after a throw and the poses of the pieces moved at once (raised; on a board
+        also stood up again after the flick, ``KT rules``). On a board the baton and the
+        knocked kubbs leave the world now and the scene when the playback ends."""
+        from kubb3d.judge import judge_throw
 
-        ctx = ThrowContext(
-            ruleset=self.ruleset,
-            thrower=self.side,
-            legal=result.legal,
-            violations=tuple(result.violations),
-            round_start=self.round_start,
-            already_felled=self.felled & frozenset(result.final.pieces),
-            pending_raise=self.pending,
-        )
         try:
-            j = judge_throw(result.final, ctx)
+            j = judge_throw(result.final, self.round.context(result.legal, tuple(result.violations), result.final.pieces))
         except ValueError as exc:  # the judge refused the context: show the throw anyway
             self.message = msg("no rulings: {why}", why=str(exc))
             return None, {}
-        self.felled = frozenset(j.felled_total)
-        self.pending = frozenset((set(self.pending) | set(j.raise_again)) - set(j.raise_now))
+        self.round.record(j)
+        moves = {pid: self.round.round_start.get(pid) for pid in sorted(j.raise_now)}
+        self.gone = frozenset()
+        if self.flick:
+            own = {k: _pose(_pose7(*self.world.pose(k))) for k in baseline_ids(self.side) if self.world.has_piece(k)}
+            clear = self.round.after_flick(baton, j, own)
+            moves.update(clear.stand_again)
+            self.gone = frozenset((*clear.remove, *clear.pick_up))
+            for pid in sorted(self.gone):
+                if self.world.has_piece(pid):
+                    self.world.remove_piece(pid)
         raised = {}
-        for pid in j.raise_now:
-            pose = self.round_start.get(pid)
+        for pid, pose in moves.items():
             if pose is not None and self.world.has_piece(pid):
                 self.world.set_pose(pid, pose.position, pose.quat_xyzw, wake=False)
                 raised[pid] = _pose7(pose.position, pose.quat_xyzw)
@@ -213,6 +225,8 @@ class PlaySession:
             self.scene.set_status(seg.rulings)
         else:
             self.scene.clear_status()
+        if self.t >= seg.duration:
+            self.scene.hidden |= self.gone
 
     def follow(self) -> tuple[np.ndarray, np.ndarray] | None:
         """(pose, velocity) of the baton in flight for the follow camera, or None."""

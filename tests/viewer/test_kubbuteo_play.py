@@ -63,6 +63,11 @@ def test_free_flicks_are_simulated_and_judged_by_the_kt_rules():
         rulings = s.segment.rulings
         assert rulings and all("KT rules" in r.rules for r in rulings)
         assert sorted(s.felled) == ["B1", "B2"]  # four flicks aimed at B1, B1, B2, B2 (seed 8)
+        # KT rules: after each flick the baton and the knocked kubbs leave the board
+        gone = {"baton1", "baton2", "baton3", "baton4", "B1", "B2"}
+        assert not any(s.world.has_piece(p) for p in gone)
+        assert gone <= s.scene.hidden and {p for p, _ in s.scene.visible()}.isdisjoint(gone)
+        assert all(s.world.has_piece(k) for k in ("B3", "B4", "B5", "A1", "king"))
         hud = s.hud(Controller(s.pitch, throw=s.controls))
         assert hud.title.startswith("kubb3d: free flicks (Kubbuteo rules)")
     finally:
