@@ -138,7 +138,8 @@ def after_flick(
         now = own_now.get(kid)
         if now is None:
             continue
-        if math.dist(now.position, p.position) > OWN_KUBB_MOVED_M or tilt_from_vertical(now.quat_xyzw) > OWN_KUBB_TILTED_RAD:
+        moved = math.dist(now.position, p.position) > OWN_KUBB_MOVED_M
+        if moved or tilt_from_vertical(now.quat_xyzw) > OWN_KUBB_TILTED_RAD:
             stand[kid] = p
     return AfterFlick((baton,), tuple(sorted(felled)), stand)
 
