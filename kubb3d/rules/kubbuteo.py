@@ -62,7 +62,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Mapping, Sequence
+from typing import Collection, Mapping, Sequence
 
 from kubb3d.judge.messages import Nn_, msg
 from kubb3d.equipment import INCH, DiskPiece, get_set
@@ -113,8 +113,8 @@ class AfterFlick:
 
 def after_flick(
     baton: str,
-    felled: Sequence[str],
-    raise_again: Sequence[str],
+    felled: Collection[str],
+    raise_again: Collection[str],
     round_start: Mapping[str, Pose],
     own_before: Mapping[str, Pose],
     own_now: Mapping[str, Pose],

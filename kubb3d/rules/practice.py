@@ -91,8 +91,10 @@ class PracticeRound:
         """Take the judge's rulings on a throw into the round's state."""
         self.felled = self.felled | frozenset(j.felled_total)
         self.pending_raise = (self.pending_raise | frozenset(j.raise_again)) - frozenset(j.raise_now)
-        if j.winner is not None or j.loser is not None:
-            self.winner = j.winner if j.winner is not None else opponent(j.loser)
+        if j.winner is not None:
+            self.winner = j.winner
+        elif j.loser is not None:
+            self.winner = opponent(j.loser)
 
     def after_flick(self, baton: str, j: ThrowJudgement, own_now: Mapping[str, Pose]) -> AfterFlick:
         """What a flick clears off the board (``KT rules``): the baton, the knocked kubbs; the
