@@ -1,10 +1,12 @@
-"""CPU time of Kubbuteo turns played from the same boards with the same per-action seeds, to
-compare two versions of the code turn by turn (issue #16; docs/speed.md "Kubbuteo turns").
+"""CPU time of match turns (Kubbuteo by default, ``--ruleset dm`` for DM) played from the same
+boards with the same per-action seeds, to compare two versions of the code turn by turn (issue
+#16; docs/speed.md "Kubbuteo turns", "DM turns").
 
 Three steps::
 
     # 1. play club-vs-club matches and keep their replays (the boards to start from)
     .venv/bin/python benchmarks/kubbuteo_turns.py replays --seeds 1-8 --out /tmp/kt-replays
+    #    (DM: replays --ruleset dm --seeds 1-3 --out /tmp/dm-replays)
     # 2. play turns again from those boards, once per version of the code (a fresh process each)
     .venv/bin/python benchmarks/kubbuteo_turns.py turns /tmp/kt-replays --every 4 --json > after.json
     # 3. compare two such runs
@@ -56,11 +58,11 @@ def seeds_arg(text: str) -> list[int]:
     return [int(s) for s in text.split(",")]
 
 
-def make_replays(seeds: list[int], out: Path) -> None:
+def make_replays(seeds: list[int], out: Path, ruleset: str = "kubbuteo") -> None:
     out.mkdir(parents=True, exist_ok=True)
     for seed in seeds:
         path = out / f"seed{seed}.jsonl"
-        m = Match(MatchConfig(ruleset="kubbuteo", skills=("club", "club"), seed=seed), replay=path)
+        m = Match(MatchConfig(ruleset=ruleset, skills=("club", "club"), seed=seed), replay=path)
         m.run()
         m.close()
         print(f"seed {seed}: {m.state.total_turns} turns -> {path}", flush=True)
@@ -141,6 +143,7 @@ def main() -> int:
     sub = ap.add_subparsers(dest="cmd", required=True)
     r = sub.add_parser("replays", help="play club-vs-club matches and write their replays")
     r.add_argument("--seeds", default="1-8")
+    r.add_argument("--ruleset", default="kubbuteo", help="kubbuteo (default), dm or wikinger")
     r.add_argument("--out", type=Path, required=True)
     t = sub.add_parser("turns", help="play turns again from the replays' boards")
     t.add_argument("replays", type=Path, help="a folder of replays (seed*.jsonl)")
@@ -151,7 +154,7 @@ def main() -> int:
     c.add_argument("after", type=Path)
     a = ap.parse_args()
     if a.cmd == "replays":
-        make_replays(seeds_arg(a.seeds), a.out)
+        make_replays(seeds_arg(a.seeds), a.out, a.ruleset)
     elif a.cmd == "turns":
         files = sorted(a.replays.glob("seed*.jsonl"), key=lambda p: int(p.stem[4:]))
         if not files:

@@ -50,6 +50,12 @@ class FileSafetyError(ValueError):
     """An output path that breaks the rule, a file another process holds, a full disk."""
 
 
+class ReplayError(ValueError):
+    """A replay file that cannot be used (message names the file, the line and the field).
+    Raised by :mod:`kubb3d.replay` and the match's resume; defined here so that a match, which
+    only names it, does not load the replay reader's schemas (pydantic)."""
+
+
 def check_output(path: str | os.PathLike, what: str, *, overwrite: bool = False) -> Path:
     """Check ``path`` against the output rule (module doc); returns it as a Path.
 

@@ -112,7 +112,7 @@ KING_FELLED_TILT = math.radians(30.0)
 _LYING = (0.0, math.sin(math.pi / 4), 0.0, math.cos(math.pi / 4))
 
 
-from kubb3d.replay import ReplayError  # noqa: E402  (one error type for every replay reader)
+from kubb3d.files import ReplayError  # noqa: E402  (one error type for every replay reader)
 
 
 ACTION_EVENT_KINDS = ("lag", "throw", "inkast", "penalty")

@@ -16,7 +16,10 @@ from typing import Annotated, Any, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationError, field_validator
 
+from kubb3d.files import ReplayError as ReplayError  # the one error of every replay reader
 from kubb3d.rules.core import DEFAULT_ROUND_CAP
+from kubb3d.rules.core import MAX_ROUND_CAP as MAX_ROUND_CAP
+from kubb3d.rules.core import MAX_TIME_LIMIT_S as MAX_TIME_LIMIT_S
 
 SCHEMA = 2
 """Replay format version. 2: action records say where the pieces are after the action
@@ -30,16 +33,6 @@ OVERLAP_TOL_M = 0.01
 """m: how far two recorded pieces may cut into each other before a replay is refused. Pieces
 at rest press a few millimetres into each other in the engine (and a raised kubb may stand
 that close to a neighbour); interpenetration beyond 1 cm is not a pose the match writes."""
-
-
-MAX_ROUND_CAP = 10_000
-"""The largest ``round_cap`` a replay may hold; ``kubb3d match --round-cap`` has the same bound."""
-MAX_TIME_LIMIT_S = 1e6
-"""s: the longest time limit a replay may hold (``kubb3d match --time-limit`` is bounded to match)."""
-
-
-class ReplayError(ValueError):
-    """A replay file that cannot be used (message names the file, the line and the field)."""
 
 
 Finite = Annotated[float, Field(allow_inf_nan=False)]

@@ -354,27 +354,61 @@ def bench(
         typer.echo(json.dumps(figures))
 
 
-def _register_subapps() -> None:
+_SUBAPP_MODULES = {
+    "judge": "kubb3d.cli.judge",
+    "quiz": "kubb3d.cli.judge",
+    "match": "kubb3d.cli.match",
+    "audit": "kubb3d.cli.audit",
+    "rules": "kubb3d.cli.audit",
+    "validate": "kubb3d.cli.validate",
+    "calibrate": "kubb3d.cli.calibrate",
+    "tournament": "kubb3d.cli.tournament",
+    "play": "kubb3d.cli.viewer",
+    "view": "kubb3d.cli.viewer",
+    "experiment": "kubb3d.cli.experiment",
+    "scenario": "kubb3d.cli.scenario",
+    "dames": "kubb3d.cli.dames",
+}
+"""Command name → the module of this package that registers it (the commands defined here,
+``throw``, ``bench`` and ``models``, are always there)."""
+_registered: set[str] = set()
+
+
+def _register_subapps(command: str | None = None) -> None:
+    """Add the commands of the other modules of this package to :data:`app`: all of them, or
+    with ``command`` (a name of :data:`_SUBAPP_MODULES`) only the module that holds it, so that
+    running one command imports no other command's module (``kubb3d match`` starts ≈ 40 ms
+    sooner without Rich and the dames; docs/speed.md "DM turns"). A module is added once."""
     import importlib
 
-    for module in (
-        "kubb3d.cli.judge",
-        "kubb3d.cli.match",
-        "kubb3d.cli.audit",
-        "kubb3d.cli.validate",
-        "kubb3d.cli.calibrate",
-        "kubb3d.cli.tournament",
-        "kubb3d.cli.viewer",
-        "kubb3d.cli.experiment",
-        "kubb3d.cli.scenario",
-    ):
-        importlib.import_module(module).register(app)
-    from kubb3d.cli.dames import app as dames_app
+    wanted = _SUBAPP_MODULES.values() if command is None else (_SUBAPP_MODULES[command],)
+    for module in dict.fromkeys(wanted):
+        if module in _registered:
+            continue
+        _registered.add(module)
+        if module == "kubb3d.cli.dames":
+            from kubb3d.cli.dames import app as dames_app
 
-    app.add_typer(dames_app, name="dames", help="Roll Kubb Dames, the board game of rolling dice-kubbs (seed RKD).")
+            app.add_typer(
+                dames_app, name="dames", help="Roll Kubb Dames, the board game of rolling dice-kubbs (seed RKD)."
+            )
+        else:
+            importlib.import_module(module).register(app)
+
+
+def _command_of(args: list[str]) -> str | None:
+    """The command a command line names, when it is one of :data:`_SUBAPP_MODULES` and the line
+    is not a shell completion request (which needs every command); else None."""
+    import os
+
+    if not args or any(k.startswith("_") and k.endswith("_COMPLETE") for k in os.environ):
+        return None
+    return args[0] if args[0] in _SUBAPP_MODULES else None
 
 
 def main(prog_name: str | None = None) -> None:
-    """Console-script entry point (also ``python -m kubb3d``); errors: :class:`OneLineErrors`."""
-    _register_subapps()
+    """Console-script entry point (also ``python -m kubb3d``); errors: :class:`OneLineErrors`.
+    A line naming a command of another module of this package registers that module only;
+    any other line (help, a command defined here, a mistake, shell completion) registers all."""
+    _register_subapps(_command_of(sys.argv[1:]))
     app(prog_name=prog_name)

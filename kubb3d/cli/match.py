@@ -221,7 +221,7 @@ def register(app: typer.Typer) -> None:
             )
         if sets is not None and not 1 <= sets <= 9:
             _fail(f"--sets must be from 1 to 9, got {sets}")
-        from kubb3d.replay import MAX_ROUND_CAP, MAX_TIME_LIMIT_S
+        from kubb3d.rules.core import MAX_ROUND_CAP, MAX_TIME_LIMIT_S
 
         # the bounds of the replay reader: a match written must be one that can be resumed
         if time_limit is not None and not (time_limit > 0 and time_limit * 60 <= MAX_TIME_LIMIT_S):

@@ -66,6 +66,11 @@ PENALTY_ALTERNATION_CAP = 10
 
 DEFAULT_ROUND_CAP = 60
 """Turns per set before the match is ended by the cap (kubb3d's choice, see module doc)."""
+MAX_ROUND_CAP = 10_000
+"""The largest ``round_cap`` a replay may hold (:mod:`kubb3d.replay`); ``kubb3d match --round-cap``
+has the same bound."""
+MAX_TIME_LIMIT_S = 1e6
+"""s: the longest time limit a replay may hold (``kubb3d match --time-limit`` is bounded to match)."""
 
 
 class IllegalAction(ValueError):
