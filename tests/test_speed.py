@@ -193,3 +193,57 @@ print(tuned_before, runner._malloc_tuned, [m for m in {sorted(needed)!r} if m no
     env = {**os.environ, "MALLOC_TRIM_THRESHOLD_": "65536"}
     out = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False True []"  # not tuned by the import, tuned at set-up; none missing
+
+
+def test_aim_flight_prediction_with_drag_written_out_equals_the_drag_model_call():
+    # predict_flight writes RodDrag.force out inline: the same floats as calling it every step
+    from kubb3d.equipment import get_set
+    from kubb3d.physics.aero import piece_drag
+    from kubb3d.physics.world import GRAVITY
+    from kubb3d.throw import Release, body_axis, predict_flight
+
+    def by_call(rel, drag, mass, dt, until_x):
+        (px, py, pz), (vx, vy, vz) = rel.position, rel.velocity
+        vz += GRAVITY * dt / 2
+        wx, wy, wz = rel.angular_velocity
+        a0 = tuple(float(c) for c in body_axis(rel.quat_xyzw))
+        wn = math.sqrt(wx * wx + wy * wy + wz * wz)
+        k = (wx / wn, wy / wn, wz / wn) if wn > 0 else (0.0, 0.0, 0.0)
+        c = (k[1] * a0[2] - k[2] * a0[1], k[2] * a0[0] - k[0] * a0[2], k[0] * a0[1] - k[1] * a0[0])
+        kd = k[0] * a0[0] + k[1] * a0[1] + k[2] * a0[2]
+        t = 0.0
+        while True:
+            co, si = math.cos(wn * t), math.sin(wn * t)
+            axis = tuple(a0[i] * co + c[i] * si + k[i] * kd * (1 - co) for i in range(3))
+            fx, fy, fz = drag.force((vx, vy, vz), axis)
+            vx += fx / mass * dt
+            vy += fy / mass * dt
+            vz += (fz / mass - GRAVITY) * dt
+            nx, ny, nz = px + vx * dt, py + vy * dt, pz + vz * dt
+            t += dt
+            if nx - until_x >= 0:
+                f = (until_x - px) / (nx - px)
+                return pz + f * (nz - pz), t - dt + f * dt
+            px, py, pz = nx, ny, nz
+            if pz < -1.0:
+                return None
+
+    eq = get_set("standard")
+    rng = np.random.default_rng(5)
+    reached = 0
+    for kind, mass in (("baton", eq.baton_mass), ("kubb", eq.mass("kubb"))):
+        drag = piece_drag(eq, kind)
+        for _ in range(6):
+            speed, elev = rng.uniform(6, 14), math.radians(rng.uniform(10, 60))
+            q = tuple(float(v) for v in rng.normal(size=4))
+            n = math.sqrt(sum(v * v for v in q))
+            rel = Release(
+                (0.0, 0.0, 0.5),
+                (speed * math.cos(elev), 0.0, speed * math.sin(elev)),
+                tuple(float(v) for v in rng.uniform(-12, 12, 3)),
+                tuple(v / n for v in q),
+            )
+            got = predict_flight(rel, drag, mass, 1 / 240, 6.0)
+            assert got == by_call(rel, drag, mass, 1 / 240, 6.0)
+            reached += got is not None
+    assert reached >= 6
