@@ -872,7 +872,11 @@ class Match:
         idx = list(range(0, len(t), step))
         if len(t) and idx[-1] != len(t) - 1:
             idx.append(len(t) - 1)
-        traj = {pid: [[_r(v, 4) for v in arr[i]] for i in idx] for pid, arr in sorted(res.trajectory.poses.items())}
+        # rows as lists of floats first (float(np.float64) is exact), then rounded like _r
+        traj = {
+            pid: [[round(v, 4) for v in row] for row in arr[idx].tolist()]
+            for pid, arr in sorted(res.trajectory.poses.items())
+        }
         rel = res.release
         d = {
             "piece": res.piece,
@@ -884,7 +888,7 @@ class Match:
                 "angular_velocity_radps": list(rel.angular_velocity),
                 "quat_xyzw": list(rel.quat_xyzw),
             },
-            "trajectory": {"times_s": [_r(t[i], 4) for i in idx], "poses": traj},
+            "trajectory": {"times_s": [round(v, 4) for v in t[idx].tolist()], "poses": traj},
             "rest_time_s": res.rest_time,
         }
         if res.params is not None:

@@ -247,3 +247,32 @@ def test_aim_flight_prediction_with_drag_written_out_equals_the_drag_model_call(
             assert got == by_call(rel, drag, mass, 1 / 240, 6.0)
             reached += got is not None
     assert reached >= 6
+
+
+def test_a_flight_step_taken_far_from_everything_ends_without_contact_points(monkeypatch):
+    # the free flight does not read the thrown piece's contacts after a step it took because its
+    # clearance exceeded two steps' travel (kubb3d/throw.py): there are none to read
+    from kubb3d.bench import _throws
+    from kubb3d.physics import world as W
+    from kubb3d.throw import throw
+
+    state = {"far": False, "checked": 0, "contacts": 0}
+    exceeds, step = W.FlightClearance.exceeds, W.World.step
+
+    def watched_exceeds(self, com, need):
+        state["far"] = answer = exceeds(self, com, need)
+        return answer
+
+    def watched_step(self, n=1):
+        step(self, n)
+        if state["far"]:
+            state["checked"] += 1
+            assert self.contacts_of("baton1") == []
+        state["far"] = False
+
+    monkeypatch.setattr(W.FlightClearance, "exceeds", watched_exceeds)
+    monkeypatch.setattr(W.World, "step", watched_step)
+    for params, _ in _throws(12, 0):
+        with W.World.standard() as w:
+            state["contacts"] += throw(w, params).first_contact is not None
+    assert state["checked"] > 500 and state["contacts"] >= 10

@@ -44,7 +44,7 @@ its contacts): a balance that will tip is not rest.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Callable, Generator
 
 import numpy as np
@@ -202,7 +202,12 @@ class _Piece:
     """m: no point of the piece is farther than this from its centre of mass (the bounding
     sphere's radius plus the centre of mass's offset from the bounding-box centre)."""
 
+    corners: np.ndarray = field(init=False, repr=False)
+    """m, shape (8, 3): the corners of the bounding box in the body frame (set from the half
+    extents)."""
+
     def __post_init__(self) -> None:
+        self.corners = _BOX_CORNERS * np.array(self.half_extents)
         self.radius = math.sqrt(sum(h * h for h in self.half_extents))
         self.reach = self.radius + math.sqrt(sum(c * c for c in self.com_local))
 
@@ -341,6 +346,9 @@ class World:
         self.steps = 0
         self._pieces: dict[str, _Piece] = {}
         self._off_board: set[str] = set()
+        self._sampled_at = -1
+        """:attr:`steps` at the last :meth:`sample` (the poses it read are the poses while no step
+        is taken)"""
         self._by_body: dict[int, str] = {}
         self._cid = _acquire_client()
         self._forces: list[Callable[[], None]] = []
@@ -918,6 +926,7 @@ class World:
             p.sampled = pose
             out[p.id] = pose
         self._off_board = off
+        self._sampled_at = self.steps
         return out
 
     def _gone(self, p: _Piece, pos) -> bool:
@@ -1076,10 +1085,13 @@ class World:
             return []
         c = self._cid
         out = []
+        # no step since the last sample (iter_until_rest): the poses it read are the poses now
+        sampled = self._sampled_at == self.steps
         for p in self._pieces.values():
             if p.kind not in ("kubb", "king") or p.shape != "box":
                 continue
-            com, q = pb.getBasePositionAndOrientation(p.body, physicsClientId=c)
+            pose = p.sampled if sampled and p.sampled is not None else None
+            com, q = pose or pb.getBasePositionAndOrientation(p.body, physicsClientId=c)
             if p.stable_pose == (com, q):  # unmoved since it was found stable (asleep, say)
                 continue
             corners = self._box_corners(p, com, q)
@@ -1101,7 +1113,7 @@ class World:
 
     def _box_corners(self, p: _Piece, com, q) -> np.ndarray:
         m = np.array(pb.getMatrixFromQuaternion(q)).reshape(3, 3)
-        return self._frame_from_com(p, com, q) + _BOX_CORNERS * np.array(p.half_extents) @ m.T
+        return self._frame_from_com(p, com, q) + p.corners @ m.T
 
     def box_corners(self, piece_id: str) -> np.ndarray:
         """The eight corners of a piece's bounding box in the world, m, shape (8, 3)."""

@@ -50,7 +50,7 @@ Decisions where the rules are silent (kubb3d's choices):
 from __future__ import annotations
 
 import math
-from dataclasses import asdict, dataclass, field, fields, replace
+from dataclasses import dataclass, field, fields, replace
 from enum import Enum
 from types import EllipsisType
 from typing import Any, Iterable, Mapping, Sequence, cast
@@ -687,7 +687,9 @@ class Event:
     player: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        d = asdict(self)
+        # every field is immutable (numbers, strings, a tuple of strings): a shallow dict in field
+        # order is what asdict gave without its deep copies (1.5 % of a match's time)
+        d = {f.name: getattr(self, f.name) for f in fields(self)}
         d["rules"] = list(self.rules)
         return d
 
