@@ -41,7 +41,8 @@ from typing import Any, Iterable, Mapping
 from kubb3d.judge.messages import concat, join, msg, piece_name
 from kubb3d.judge.options import option
 from kubb3d.judge.params import DEFAULT_PARAMS, JudgeParams
-from kubb3d.judge.rulebook import get_rulebook
+from kubb3d.judge.analysis import Analysis
+from kubb3d.judge.rulebook import JudgeCitations, Rulebook, get_rulebook
 from kubb3d.judge.rulings import Consequence, Pose, Ruling, RulingsLookup, Status
 from kubb3d.judge.status import ContactIndex, HandCheck, analyse, knocked_past_tipping
 from kubb3d.pitch import KING_ID, Pitch, Side, opponent
@@ -160,10 +161,106 @@ def _raise_pose(ctx: ThrowContext, pid: str) -> Pose | None:
     return ctx.round_start.get(pid)
 
 
+@dataclass(frozen=True)
+class _Throw:
+    """What every ruling of one throw shares, read once from its context."""
+
+    ctx: ThrowContext
+    cites: JudgeCitations
+    target: Side
+    target_kubbs: tuple[str, ...]
+    standing_field: frozenset[str]
+    legal: bool
+    warned: bool
+    warn_text: str
+    warn_rules: tuple[str, ...]
+    foul_rules: tuple[str, ...]
+    foul_text: str
+    by_order: bool
+
+    @classmethod
+    def read(cls, ctx: ThrowContext, book: Rulebook, pieces: Mapping[str, PieceState]) -> "_Throw":
+        target = opponent(ctx.thrower)
+        foul_rules = book.foul_cites(tuple(dict.fromkeys(_violation_rule(v)[0] for v in ctx.violations)))
+        foul_text = join([_no_period(_violation_rule(v)[1]) for v in ctx.violations], "; ") or msg(
+            "the throw broke a throwing rule"
+        )
+        warned = (
+            not ctx.legal and ctx.earlier_fouls == 0 and bool(option(ctx.options, "first_foul_warning", ctx.ruleset))
+        )
+        warn_text = (
+            msg(
+                " The throw broke a throwing rule ({fouls}), but a first foul is only warned (DM §5), so it counts.",
+                fouls=foul_text,
+            )
+            if warned
+            else ""
+        )
+        return cls(
+            ctx=ctx,
+            cites=book.cites,
+            target=target,
+            target_kubbs=tuple(sorted(pid for pid, p in pieces.items() if p.kind == "kubb" and p.side == target)),
+            standing_field=frozenset(ctx.field_kubbs) - frozenset(ctx.already_felled),
+            legal=ctx.legal or warned,
+            warned=warned,
+            warn_text=warn_text,
+            warn_rules=tuple(dict.fromkeys(foul_rules + book.cites.warning)) if warned else (),
+            foul_rules=foul_rules,
+            foul_text=foul_text,
+            by_order=option(ctx.options, "baseline_after_field", ctx.ruleset) == "contact order",
+        )
+
+
+@dataclass
+class _Tally:
+    """The rulings of one throw so far and what they add up to."""
+
+    rulings: list[Ruling] = field(default_factory=list)
+    newly: set[str] = field(default_factory=set)
+    felled: set[str] = field(default_factory=set)
+    raise_again: set[str] = field(default_factory=set)
+    raise_now: set[str] = field(default_factory=set)
+    winner: Side | None = None
+    loser: Side | None = None
+
+    def rule(
+        self, r: Ruling, *, counts: bool = False, new: bool = False, again: bool = False, now: bool = False
+    ) -> None:
+        """Add a ruling: the kubb counts as felled (``new``: by this throw), is raised again
+        (``now``: at once)."""
+        self.rulings.append(r)
+        if counts:
+            self.felled.add(r.piece)
+        if new:
+            self.newly.add(r.piece)
+        if again:
+            self.raise_again.add(r.piece)
+        if now:
+            self.raise_now.add(r.piece)
+
+    def judgement(self, warned: bool) -> ThrowJudgement:
+        return ThrowJudgement(
+            tuple(self.rulings),
+            frozenset(self.newly),
+            frozenset(self.felled),
+            frozenset(self.raise_again),
+            frozenset(self.raise_now),
+            self.winner,
+            self.loser,
+            warned,
+        )
+
+
 def judge_throw(
     after: Snapshot, ctx: ThrowContext, params: JudgeParams | None = None, hand_check: HandCheck | None = None
 ) -> ThrowJudgement:
     """Rule on every kubb of the target half and the king after a baton throw.
+
+    Each piece is classified from the snapshot (:func:`kubb3d.judge.status.analyse` and its
+    history), then ruled by what it is: a piece moved by accident (:func:`_rule_accident`),
+    the king (:func:`_rule_king`), a kubb of the target half (:func:`_rule_target_kubb`),
+    and last the thrower's own kubbs the throw moved (:func:`_rule_own_half`).
 
     Args:
         after: the snapshot at rest after the throw (contacts with fresh forces).
@@ -178,376 +275,319 @@ def judge_throw(
         ValueError: a context id that is not a piece of the snapshot.
     """
     book = get_rulebook(ctx.ruleset)
-    cites = book.cites
     params = params or book.params
-    target = opponent(ctx.thrower)
     index = ContactIndex(after)
     pieces = after.pieces
     for name in ("field_kubbs", "already_felled", "pending_raise", "accidents"):
         unknown = sorted(set(getattr(ctx, name)) - set(pieces))
         if unknown:
             raise ValueError(f"ThrowContext.{name} names pieces not in the snapshot: {unknown}")
-    target_kubbs = sorted(pid for pid, p in pieces.items() if p.kind == "kubb" and p.side == target)
-    standing_field = set(ctx.field_kubbs) - set(ctx.already_felled)
-    foul_rules = book.foul_cites(tuple(dict.fromkeys(_violation_rule(v)[0] for v in ctx.violations)))
-    foul_text = join([_no_period(_violation_rule(v)[1]) for v in ctx.violations], "; ") or msg(
-        "the throw broke a throwing rule"
-    )
-    warned = not ctx.legal and ctx.earlier_fouls == 0 and bool(option(ctx.options, "first_foul_warning", ctx.ruleset))
-    legal = ctx.legal or warned
-    warn_text = (
-        msg(
-            " The throw broke a throwing rule ({fouls}), but a first foul is only warned (DM §5), so it counts.",
-            fouls=foul_text,
-        )
-        if warned
-        else ""
-    )
-    warn_rules = tuple(dict.fromkeys(foul_rules + cites.warning)) if warned else ()
-    by_order = option(ctx.options, "baseline_after_field", ctx.ruleset) == "contact order"
-
-    rulings: list[Ruling] = []
-    rules: tuple[str, ...]
-    felled: set[str] = set()
-    newly: set[str] = set()
-    raise_again: set[str] = set()
-    raise_now: set[str] = set()
-    winner = loser = None
-
-    judged = list(target_kubbs) + ([KING_ID] if KING_ID in pieces else [])
+    t = _Throw.read(ctx, book, pieces)
+    tally = _Tally()
+    judged = list(t.target_kubbs) + ([KING_ID] if KING_ID in pieces else [])
     judged += sorted(set(ctx.accidents) - set(judged))
     for pid in judged:
         p = pieces[pid]
         if p.kind not in ("kubb", "king"):
             continue
         a = analyse(after, pid, params, hand_check, index=index)
-        history = knocked_past_tipping(p, params)
-        down = a.status is not Status.STANDING or history
-        base_rules = cites.for_status(a.status)
-        if a.status is Status.STOSSEL:
-            # lying on other kubbs after a throw: simply down (DM §5; WS basic rule 9: lies
-            # against another hit kubb). DM §7's stößel clause is about inkasted kubbs.
-            base_rules = cites.leaning
-        hc = a.hand_check
+        down = a.status is not Status.STANDING or knocked_past_tipping(p, params)
         if pid in ctx.accidents:
-            rulings.append(
-                Ruling(
-                    piece=pid,
-                    status=a.status,
-                    consequence=Consequence.RAISE_AT_ORIGINAL_SPOT,
-                    rules=cites.accident,
-                    reason=_accident(pid),
-                    hand_check=hc,
-                    raised_pose=_raise_pose(ctx, pid),
-                )
-            )
-            raise_again.add(pid)
-            raise_now.add(pid)
-            continue
-        if pid == KING_ID:
-            if not down:
-                touched = (
-                    (
-                        msg(" although {other} touches it", other=piece_name(a.touching[0]))
-                        if len(a.touching) == 1
-                        else msg(" although other pieces touch it")
-                    )
-                    if a.touching
-                    else ""
-                )
-                rulings.append(
-                    Ruling(
-                        piece=pid,
-                        status=a.status,
-                        consequence=Consequence.NONE,
-                        rules=cites.game_end,
-                        reason=msg(
-                            "The king still stands on its own{touched}; only a felled king ends the game.",
-                            touched=touched,
-                        ),
-                        hand_check=hc,
-                    )
-                )
-                continue
-            why = (
-                a.reason
-                if a.status is not Status.STANDING
-                else msg("The king stands again but was knocked past its tipping angle during the throw.")
-            )
-            if ctx.king_throw:
-                if legal:
-                    winner, loser = ctx.thrower, target
-                    rules = tuple(dict.fromkeys(cites.king_throw_won + warn_rules))
-                    rulings.append(
-                        Ruling(
-                            piece=pid,
-                            status=a.status,
-                            consequence=Consequence.GAME_WON,
-                            rules=rules,
-                            reason=msg(
-                                "Side {side} felled the king with a legal king throw after all kubbs were "
-                                "down, so side {side} wins.{warning}",
-                                side=ctx.thrower,
-                                warning=warn_text,
-                            ),
-                            hand_check=hc,
-                        )
-                    )
-                else:
-                    rules = foul_rules + cites.king_throw_invalid
-                    rulings.append(
-                        Ruling(
-                            piece=pid,
-                            status=a.status,
-                            consequence=Consequence.RAISE_AT_ORIGINAL_SPOT,
-                            rules=tuple(dict.fromkeys(rules)),
-                            reason=msg(
-                                "The king throw was not legal ({fouls}), so it does not count and the king is set "
-                                "up again.",
-                                fouls=foul_text,
-                            ),
-                            hand_check=hc,
-                            raised_pose=_raise_pose(ctx, pid),
-                        )
-                    )
-                    raise_again.add(pid)
-                    raise_now.add(pid)
-                continue
-            all_down_before = bool(target_kubbs) and set(target_kubbs) <= set(ctx.already_felled)
-            if all_down_before:
-                rules = cites.king_throw_invalid
-                rulings.append(
-                    Ruling(
-                        piece=pid,
-                        status=a.status,
-                        consequence=Consequence.RAISE_AT_ORIGINAL_SPOT,
-                        rules=rules,
-                        reason=msg(
-                            "All kubbs were down but this was not a king throw from the baseline, so the throw is "
-                            "invalid and the king is set up again."
-                        ),
-                        hand_check=hc,
-                        raised_pose=_raise_pose(ctx, pid),
-                    )
-                )
-                raise_again.add(pid)
-                raise_now.add(pid)
-                continue
-            winner, loser = target, ctx.thrower
-            rules = cites.game_end
-            rulings.append(
-                Ruling(
-                    piece=pid,
-                    status=a.status,
-                    consequence=Consequence.GAME_LOST,
-                    rules=rules,
-                    reason=msg(
-                        "Side {side} felled the king before all kubbs of side {target}'s half were down, so "
-                        "side {side} loses. ({why})",
-                        side=ctx.thrower,
-                        target=target,
-                        why=why,
-                    ),
-                    hand_check=hc,
-                )
-            )
-            continue
-
-        # a kubb of the target half
-        if pid in ctx.pending_raise:
-            rules = cites.felled
-            rulings.append(
-                Ruling(
-                    piece=pid,
-                    status=a.status,
-                    consequence=Consequence.RAISE_AT_ORIGINAL_SPOT,
-                    rules=rules,
-                    reason=msg(
-                        "{piece} was felled earlier while field kubbs stood, so it is raised at its spot at the end of "
-                        "the round.",
-                        piece=pid,
-                    ),
-                    hand_check=hc,
-                    raised_pose=_raise_pose(ctx, pid),
-                )
-            )
-            raise_again.add(pid)
-            continue
-        if pid in ctx.already_felled:
-            felled.add(pid)
-            if a.status is Status.STANDING:
-                rules = cites.knocked_past_tipping
-                reason = msg(
-                    "{piece} stands again, but it was already felled earlier this round, so it still counts as felled.",
-                    piece=pid,
-                )
-            else:
-                rules = base_rules
-                reason = msg("{piece} was already felled earlier this round. {why}", piece=pid, why=a.reason)
-            rulings.append(
-                Ruling(
-                    piece=pid,
-                    status=a.status,
-                    consequence=Consequence.COUNTS_AS_FELLED,
-                    rules=rules,
-                    reason=reason,
-                    hand_check=hc,
-                )
-            )
-            continue
-        if not down:
-            inside = (
-                _set_inside(p, after.pitch)
-                if option(ctx.options, "standing_outside", ctx.ruleset) == "set inside"
-                else None
-            )
-            if inside is not None:
-                pose, out = inside
-                rules = cites.standing_outside
-                rulings.append(
-                    Ruling(
-                        piece=pid,
-                        status=a.status,
-                        consequence=Consequence.SET_INSIDE,
-                        rules=rules,
-                        reason=msg(
-                            "{piece} still stands but was pushed {out_cm:.1f} cm across the sideline, so it is set "
-                            "back just inside the field (kubb3d's decision).",
-                            piece=pid,
-                            out_cm=out * 100,
-                        ),
-                        hand_check=hc,
-                        raised_pose=pose,
-                    )
-                )
-                continue
-            rulings.append(
-                Ruling(
-                    piece=pid,
-                    status=a.status,
-                    consequence=Consequence.NONE,
-                    rules=cites.felled,
-                    reason=a.reason,
-                    hand_check=hc,
-                )
-            )
-            continue
-        if a.status is Status.STANDING:
-            rules = cites.knocked_past_tipping
-            why = msg(
-                "{piece} stands again, but it was knocked past its tipping angle during this round, so it counts as "
-                "fallen.",
-                piece=pid,
-            )
+            _rule_accident(tally, t, pid, a)
+        elif pid == KING_ID:
+            _rule_king(tally, t, pid, a, down)
         else:
-            rules, why = base_rules, a.reason
-        if not legal:
-            rules = tuple(dict.fromkeys(foul_rules + cites.foul))
-            rulings.append(
-                Ruling(
-                    piece=pid,
-                    status=a.status,
-                    consequence=Consequence.RAISE_AT_ORIGINAL_SPOT,
-                    rules=rules,
-                    reason=msg(
-                        "{piece} fell to an illegal throw ({fouls}), so it does not count and is set up again.",
-                        piece=pid,
-                        fouls=foul_text,
-                    ),
-                    hand_check=hc,
-                    raised_pose=_raise_pose(ctx, pid),
-                )
+            _rule_target_kubb(tally, t, p, a, down, after.pitch)
+    _rule_own_half(tally, t, after, params, hand_check, index)
+    return tally.judgement(t.warned)
+
+
+def _rule_accident(tally: _Tally, t: _Throw, pid: str, a: Analysis) -> None:
+    """A piece moved by wind, ground or accident: stood up again at once (DM §5; WS notes)."""
+    tally.rule(
+        Ruling(
+            piece=pid,
+            status=a.status,
+            consequence=Consequence.RAISE_AT_ORIGINAL_SPOT,
+            rules=t.cites.accident,
+            reason=_accident(pid),
+            hand_check=a.hand_check,
+            raised_pose=_raise_pose(t.ctx, pid),
+        ),
+        again=True,
+        now=True,
+    )
+
+
+def _rule_king(tally: _Tally, t: _Throw, pid: str, a: Analysis, down: bool) -> None:
+    """The king: standing (nothing happens), felled by a king throw (won, or set up again after
+    a foul), felled with every kubb down but not by a king throw (set up again), or felled
+    early (lost) (DM §1, §10; WS "End of the Game")."""
+    ctx, cites, hc = t.ctx, t.cites, a.hand_check
+    if not down:
+        touched = (
+            (
+                msg(" although {other} touches it", other=piece_name(a.touching[0]))
+                if len(a.touching) == 1
+                else msg(" although other pieces touch it")
             )
-            raise_again.add(pid)
-            raise_now.add(pid)
-            continue
-        if (
-            pid not in ctx.field_kubbs
-            and standing_field
-            and not (by_order and _fell_after(pid, standing_field, ctx.fall_order))
-        ):
-            rules = cites.felled
-            rulings.append(
-                Ruling(
-                    piece=pid,
-                    status=a.status,
-                    consequence=Consequence.RAISE_AT_ORIGINAL_SPOT,
-                    rules=rules,
-                    reason=msg(
-                        "Baseline kubb {piece} fell while field kubbs ({field}) still stood "
-                        "in its half, so it does not count and is raised at its spot at the end of the round.",
-                        piece=pid,
-                        field=", ".join(sorted(standing_field)),
-                    ),
-                    hand_check=hc,
-                    raised_pose=_raise_pose(ctx, pid),
-                )
-            )
-            raise_again.add(pid)
-            continue
-        felled.add(pid)
-        newly.add(pid)
-        if pid not in ctx.field_kubbs and standing_field:
-            why = concat(
-                why,
-                msg(
-                    " Field kubbs {field} stood when the throw began, but all of them fell before it did, so it "
-                    "counts.",
-                    field=", ".join(sorted(standing_field)),
-                ),
-            )
-        rulings.append(
+            if a.touching
+            else ""
+        )
+        reason = msg("The king still stands on its own{touched}; only a felled king ends the game.", touched=touched)
+        tally.rule(
             Ruling(
                 piece=pid,
                 status=a.status,
-                consequence=Consequence.COUNTS_AS_FELLED,
-                rules=tuple(dict.fromkeys(rules + warn_rules)),
-                reason=concat(why, warn_text),
+                consequence=Consequence.NONE,
+                rules=cites.game_end,
+                reason=reason,
+                hand_check=hc,
+            )
+        )
+        return
+    raised = _raise_pose(ctx, pid)
+    if ctx.king_throw and t.legal:
+        tally.winner, tally.loser = ctx.thrower, t.target
+        reason = msg(
+            "Side {side} felled the king with a legal king throw after all kubbs were down, so side {side} "
+            "wins.{warning}",
+            side=ctx.thrower,
+            warning=t.warn_text,
+        )
+        rules = tuple(dict.fromkeys(cites.king_throw_won + t.warn_rules))
+        tally.rule(
+            Ruling(
+                piece=pid, status=a.status, consequence=Consequence.GAME_WON, rules=rules, reason=reason, hand_check=hc
+            )
+        )
+    elif ctx.king_throw:
+        reason = msg(
+            "The king throw was not legal ({fouls}), so it does not count and the king is set up again.",
+            fouls=t.foul_text,
+        )
+        rules = tuple(dict.fromkeys(t.foul_rules + cites.king_throw_invalid))
+        ruling = Ruling(
+            piece=pid,
+            status=a.status,
+            consequence=Consequence.RAISE_AT_ORIGINAL_SPOT,
+            rules=rules,
+            reason=reason,
+            hand_check=hc,
+            raised_pose=raised,
+        )
+        tally.rule(ruling, again=True, now=True)
+    elif t.target_kubbs and set(t.target_kubbs) <= set(ctx.already_felled):
+        reason = msg(
+            "All kubbs were down but this was not a king throw from the baseline, so the throw is invalid and the "
+            "king is set up again."
+        )
+        ruling = Ruling(
+            piece=pid,
+            status=a.status,
+            consequence=Consequence.RAISE_AT_ORIGINAL_SPOT,
+            rules=cites.king_throw_invalid,
+            reason=reason,
+            hand_check=hc,
+            raised_pose=raised,
+        )
+        tally.rule(ruling, again=True, now=True)
+    else:
+        tally.winner, tally.loser = t.target, ctx.thrower
+        why = (
+            a.reason
+            if a.status is not Status.STANDING
+            else msg("The king stands again but was knocked past its tipping angle during the throw.")
+        )
+        reason = msg(
+            "Side {side} felled the king before all kubbs of side {target}'s half were down, so side {side} loses. "
+            "({why})",
+            side=ctx.thrower,
+            target=t.target,
+            why=why,
+        )
+        tally.rule(
+            Ruling(
+                piece=pid,
+                status=a.status,
+                consequence=Consequence.GAME_LOST,
+                rules=cites.game_end,
+                reason=reason,
                 hand_check=hc,
             )
         )
 
-    ruled = {r.piece for r in rulings}
-    now = option(ctx.options, "own_half_knock", ctx.ruleset) == "raise now"
-    for pid, pose in sorted(ctx.own_standing.items()):
-        own = pieces.get(pid)
-        if own is None or pid in ruled or own.kind != "kubb":
-            continue
-        if not _moved(own, pose, params):
-            continue
-        a = analyse(after, pid, params, hand_check, index=index)
-        rules = cites.own_half
-        when = msg("at once") if now else msg("at the end of the round")
-        rulings.append(
-            Ruling(
+
+def _rule_target_kubb(tally: _Tally, t: _Throw, p: PieceState, a: Analysis, down: bool, pitch: Pitch) -> None:
+    """A kubb of the target half: to be raised from an earlier throw, already felled, still
+    standing (perhaps set back inside), felled by an illegal throw (raised at once), a baseline
+    kubb felled while field kubbs stood (raised at the end of the round), or felled (DM §5, §8;
+    WS basic rules 7–9)."""
+    ctx, cites, hc, pid = t.ctx, t.cites, a.hand_check, p.id
+    raised = _raise_pose(ctx, pid)
+    # lying on other kubbs after a throw: simply down (DM §5; WS basic rule 9: lies against
+    # another hit kubb). DM §7's stößel clause is about inkasted kubbs.
+    base_rules = cites.leaning if a.status is Status.STOSSEL else cites.for_status(a.status)
+    if pid in ctx.pending_raise:
+        reason = msg(
+            "{piece} was felled earlier while field kubbs stood, so it is raised at its spot at the end of the round.",
+            piece=pid,
+        )
+        ruling = Ruling(
+            piece=pid,
+            status=a.status,
+            consequence=Consequence.RAISE_AT_ORIGINAL_SPOT,
+            rules=cites.felled,
+            reason=reason,
+            hand_check=hc,
+            raised_pose=raised,
+        )
+        tally.rule(ruling, again=True)
+        return
+    if pid in ctx.already_felled:
+        if a.status is Status.STANDING:
+            rules = cites.knocked_past_tipping
+            reason = msg(
+                "{piece} stands again, but it was already felled earlier this round, so it still counts as felled.",
+                piece=pid,
+            )
+        else:
+            rules = base_rules
+            reason = msg("{piece} was already felled earlier this round. {why}", piece=pid, why=a.reason)
+        ruling = Ruling(
+            piece=pid,
+            status=a.status,
+            consequence=Consequence.COUNTS_AS_FELLED,
+            rules=rules,
+            reason=reason,
+            hand_check=hc,
+        )
+        tally.rule(ruling, counts=True)
+        return
+    if not down:
+        inside = _set_inside(p, pitch) if option(ctx.options, "standing_outside", ctx.ruleset) == "set inside" else None
+        if inside is None:
+            ruling = Ruling(
                 piece=pid,
                 status=a.status,
-                consequence=Consequence.RAISE_AT_ORIGINAL_SPOT,
-                rules=rules,
-                reason=msg(
-                    "{piece} stands in the thrower's own half and was moved by the throw, not aimed at; it is stood up "
-                    "again where it stood, {when}.",
-                    piece=pid,
-                    when=when,
-                ),
-                hand_check=a.hand_check,
+                consequence=Consequence.NONE,
+                rules=cites.felled,
+                reason=a.reason,
+                hand_check=hc,
+            )
+        else:
+            pose, out = inside
+            reason = msg(
+                "{piece} still stands but was pushed {out_cm:.1f} cm across the sideline, so it is set back just "
+                "inside the field (kubb3d's decision).",
+                piece=pid,
+                out_cm=out * 100,
+            )
+            ruling = Ruling(
+                piece=pid,
+                status=a.status,
+                consequence=Consequence.SET_INSIDE,
+                rules=cites.standing_outside,
+                reason=reason,
+                hand_check=hc,
                 raised_pose=pose,
             )
+        tally.rule(ruling)
+        return
+    if not t.legal:
+        reason = msg(
+            "{piece} fell to an illegal throw ({fouls}), so it does not count and is set up again.",
+            piece=pid,
+            fouls=t.foul_text,
         )
-        raise_again.add(pid)
-        if now:
-            raise_now.add(pid)
-
-    return ThrowJudgement(
-        tuple(rulings),
-        frozenset(newly),
-        frozenset(felled),
-        frozenset(raise_again),
-        frozenset(raise_now),
-        winner,
-        loser,
-        warned,
+        ruling = Ruling(
+            piece=pid,
+            status=a.status,
+            consequence=Consequence.RAISE_AT_ORIGINAL_SPOT,
+            rules=tuple(dict.fromkeys(t.foul_rules + cites.foul)),
+            reason=reason,
+            hand_check=hc,
+            raised_pose=raised,
+        )
+        tally.rule(ruling, again=True, now=True)
+        return
+    field_first = pid not in ctx.field_kubbs and t.standing_field
+    if field_first and not (t.by_order and _fell_after(pid, t.standing_field, ctx.fall_order)):
+        reason = msg(
+            "Baseline kubb {piece} fell while field kubbs ({field}) still stood in its half, so it does not count and "
+            "is raised at its spot at the end of the round.",
+            piece=pid,
+            field=", ".join(sorted(t.standing_field)),
+        )
+        ruling = Ruling(
+            piece=pid,
+            status=a.status,
+            consequence=Consequence.RAISE_AT_ORIGINAL_SPOT,
+            rules=cites.felled,
+            reason=reason,
+            hand_check=hc,
+            raised_pose=raised,
+        )
+        tally.rule(ruling, again=True)
+        return
+    why: str
+    if a.status is Status.STANDING:
+        rules = cites.knocked_past_tipping
+        why = msg(
+            "{piece} stands again, but it was knocked past its tipping angle during this round, so it counts as "
+            "fallen.",
+            piece=pid,
+        )
+    else:
+        rules, why = base_rules, a.reason
+    if field_first:
+        why = concat(
+            why,
+            msg(
+                " Field kubbs {field} stood when the throw began, but all of them fell before it did, so it counts.",
+                field=", ".join(sorted(t.standing_field)),
+            ),
+        )
+    ruling = Ruling(
+        piece=pid,
+        status=a.status,
+        consequence=Consequence.COUNTS_AS_FELLED,
+        rules=tuple(dict.fromkeys(rules + t.warn_rules)),
+        reason=concat(why, t.warn_text),
+        hand_check=hc,
     )
+    tally.rule(ruling, counts=True, new=True)
+
+
+def _rule_own_half(
+    tally: _Tally, t: _Throw, after: Snapshot, params: JudgeParams, hand_check: HandCheck | None, index: ContactIndex
+) -> None:
+    """Kubbs standing in the thrower's own half that the throw moved: stood up again where they
+    stood, at once or at the end of the round (option ``own_half_knock``)."""
+    ctx = t.ctx
+    ruled = {r.piece for r in tally.rulings}
+    now = option(ctx.options, "own_half_knock", ctx.ruleset) == "raise now"
+    for pid, pose in sorted(ctx.own_standing.items()):
+        own = after.pieces.get(pid)
+        if own is None or pid in ruled or own.kind != "kubb" or not _moved(own, pose, params):
+            continue
+        a = analyse(after, pid, params, hand_check, index=index)
+        reason = msg(
+            "{piece} stands in the thrower's own half and was moved by the throw, not aimed at; it is stood up again "
+            "where it stood, {when}.",
+            piece=pid,
+            when=msg("at once") if now else msg("at the end of the round"),
+        )
+        ruling = Ruling(
+            piece=pid,
+            status=a.status,
+            consequence=Consequence.RAISE_AT_ORIGINAL_SPOT,
+            rules=t.cites.own_half,
+            reason=reason,
+            hand_check=a.hand_check,
+            raised_pose=pose,
+        )
+        tally.rule(ruling, again=True, now=now)
 
 
 def _accident(pid: str) -> str:
