@@ -67,7 +67,7 @@ from kubb3d.judge.geometry import (
 )
 from kubb3d.judge.options import option
 from kubb3d.judge.params import JudgeParams
-from kubb3d.judge.rulebook import get_rulebook
+from kubb3d.judge.rulebook import Rulebook, get_rulebook
 from kubb3d.judge.rulings import Consequence, Pose, Ruling, Status
 from kubb3d.judge.inkast import InkastContext, InkastJudgement
 from kubb3d.judge.kubbuteo import judge_return
@@ -281,6 +281,11 @@ def _ground_ends(snapshot: Snapshot, index: ContactIndex, p: PieceState, params:
 def judge_inkast(after: Snapshot, ctx: InkastContext, params: JudgeParams | None = None) -> InkastJudgement:
     """Rule on every inkasted kubb: valid or not, and where it stands after raising.
 
+    In three steps: the pieces the inkast disturbed (:func:`_rule_disturbed`); a
+    :class:`_RaisingPlan` that classifies the inkasted kubbs (leaning, lying, upright,
+    stößel) and raises them one by one against what is already raised; then a ruling per
+    inkasted kubb from the plan (:func:`_rule_inkasted`).
+
     Args:
         after: the snapshot at rest after all kubbs of this attempt were thrown.
         ctx: the inkast's context.
@@ -296,38 +301,59 @@ def judge_inkast(after: Snapshot, ctx: InkastContext, params: JudgeParams | None
     if book.returns_by_flick:
         return judge_return(after, ctx, params or book.params)
     params = params or book.params
-    cites = book.cites
     pieces = after.pieces
-    pitch = after.pitch
-    half_side = opponent(ctx.inkasting_side)
     for kid in ctx.inkasted:
         if kid not in pieces or pieces[kid].kind != "kubb":
             raise ValueError(f"inkasted piece {kid!r} is not a kubb of the snapshot")
     index = ContactIndex(after)
     inkasted = list(dict.fromkeys(ctx.inkasted))
-    rulings: list[Ruling] = []
+    rulings, raise_now, winner, loser = _rule_disturbed(after, ctx, book, params, index, inkasted)
+    plan = _RaisingPlan(after, ctx, book, params, index, inkasted)
+    plan.raise_all()
     raised: dict[str, Pose] = {}
+    penalty = None
+    for kid in inkasted:
+        ruling = _rule_inkasted(plan, kid)
+        rulings.append(ruling)
+        if ruling.raised_pose is not None:
+            raised[kid] = ruling.raised_pose
+        if ruling.consequence is Consequence.PENALTY_KUBB:
+            penalty = "throw" if book.penalty == "throw" else "place"
+    order = {k: i for i, k in enumerate(inkasted)}
+    rulings.sort(
+        key=lambda r: (0 if r.piece == KING_ID else 1 if r.piece in order else 2, order.get(r.piece, 0), r.piece)
+    )
+    return InkastJudgement(tuple(rulings), raised, penalty, frozenset(raise_now), winner, loser)
+
+
+def _rule_disturbed(
+    after: Snapshot, ctx: InkastContext, book: Rulebook, params: JudgeParams, index: ContactIndex, inkasted: list[str]
+) -> tuple[list[Ruling], set[str], Side | None, Side | None]:
+    """The king felled by the inkast (the inkasting side loses, DM §1; WS "End of the Game") and
+    the pieces it moved or felled (set up again where they stood, WS basic rule 14; DM §5 by
+    analogy): (rulings, ids to raise now, winner, loser)."""
+    cites, pieces = book.cites, after.pieces
+    half_side = opponent(ctx.inkasting_side)
+    rulings: list[Ruling] = []
     raise_now: set[str] = set()
     winner = loser = None
-
-    # --- the king and pieces the inkast disturbed
     king_down = False
     if KING_ID in pieces:
         ka = analyse(after, KING_ID, params, index=index)
         if ka.status is not Status.STANDING:
             king_down = True
             winner, loser = half_side, ctx.inkasting_side
+            reason = msg(
+                "An inkasted kubb of side {side} felled the king before all kubbs were down, so side {side} loses.",
+                side=ctx.inkasting_side,
+            )
             rulings.append(
                 Ruling(
                     piece=KING_ID,
                     status=ka.status,
                     consequence=Consequence.GAME_LOST,
                     rules=cites.game_end,
-                    reason=msg(
-                        "An inkasted kubb of side {side} felled the king before all kubbs were down, so "
-                        "side {side} loses.",
-                        side=ctx.inkasting_side,
-                    ),
+                    reason=reason,
                     hand_check=False,
                 )
             )
@@ -336,149 +362,187 @@ def judge_inkast(after: Snapshot, ctx: InkastContext, params: JudgeParams | None
             continue
         if pid == KING_ID and king_down:
             continue
-        p = pieces[pid]
-        dist = math.dist(p.position, pose.position)
         a = analyse(after, pid, params, index=index)
-        if dist > params.moved_tol or a.status is not Status.STANDING:
-            raise_now.add(pid)
-            rulings.append(
-                Ruling(
-                    piece=pid,
-                    status=a.status,
-                    consequence=Consequence.RAISE_AT_ORIGINAL_SPOT,
-                    rules=cites.inkast_disturbed,
-                    reason=(
-                        msg(
-                            "{piece} was knocked over by an inkasted kubb, so it is set up again where it stood.",
-                            piece=piece_name(pid),
-                        )
-                        if a.status is not Status.STANDING
-                        else msg(
-                            "{piece} was moved by an inkasted kubb, so it is set up again where it stood.",
-                            piece=piece_name(pid),
-                        )
-                    ),
-                    hand_check=False,
-                    raised_pose=pose,
-                )
+        if math.dist(pieces[pid].position, pose.position) <= params.moved_tol and a.status is Status.STANDING:
+            continue
+        raise_now.add(pid)
+        if a.status is not Status.STANDING:
+            reason = msg(
+                "{piece} was knocked over by an inkasted kubb, so it is set up again where it stood.",
+                piece=piece_name(pid),
             )
+        else:
+            reason = msg(
+                "{piece} was moved by an inkasted kubb, so it is set up again where it stood.", piece=piece_name(pid)
+            )
+        rulings.append(
+            Ruling(
+                piece=pid,
+                status=a.status,
+                consequence=Consequence.RAISE_AT_ORIGINAL_SPOT,
+                rules=cites.inkast_disturbed,
+                reason=reason,
+                hand_check=False,
+                raised_pose=pose,
+            )
+        )
+    return rulings, raise_now, winner, loser
 
-    # --- classify the inkasted kubbs
-    analyses = {kid: analyse(after, kid, params, index=index) for kid in inkasted}
-    stossel = [k for k in inkasted if analyses[k].status is Status.STOSSEL]
-    upright = [k for k in inkasted if analyses[k].status is Status.STANDING]
-    leaning: dict[str, tuple[int, str]] = {}
-    for k in inkasted:
-        a = analyses[k]
-        if a.status in (Status.STOSSEL, Status.STANDING) or not a.grounded:
-            continue
-        kubb_support = [o for o in a.touching if o in pieces and pieces[o].kind == "kubb"]
-        ends = _ground_ends(after, index, pieces[k], params)
-        if kubb_support and len(ends) == 1:
-            leaning[k] = (next(iter(ends)), kubb_support[0])
-    lying = [k for k in inkasted if k not in stossel and k not in upright and k not in leaning]
 
-    # --- obstacles: every piece on the ground except batons and stößel; a piece that stood
-    # before the inkast is where it stood: one moved more than ``moved_tol`` is set up again
-    # there (ruled above), one shifted less is put back too without a ruling (the match keeps
-    # one spot per standing kubb), so raised kubbs are tipped against the spots, not the
-    # shifted pieces (kubb3d decision, docs/rules.md "Raising next to a disturbed kubb")
-    obstacles: dict[str, Poly] = {}
-    for pid, p in pieces.items():
-        if p.kind == "baton" or pid in stossel:
-            continue
-        if pid in ctx.before and pid not in inkasted:
-            p = _state_at(p, ctx.before[pid])
-        poly = footprint(p)
-        if p.kind == "king":
-            poly = _inflate(poly, params.king_clearance)
-        obstacles[pid] = poly
+class _RaisingPlan:
+    """Where each inkasted kubb of one inkast stands after raising (DM §7; WS basic rules
+    10–13): the kubbs classified, the obstacles as the kubbs are raised one by one, the tip
+    options tried for each, the one chosen (None: invalid) and a note on why.
 
-    baseline_x = pitch.baseline_x(half_side)
-    options: dict[str, list[TipOption]] = {}
-    chosen: dict[str, TipOption | None] = {}
-    notes: dict[str, str] = {}
+    Every piece on the ground except batons and stößel is an obstacle; a piece that stood before
+    the inkast is where it stood: one moved more than ``moved_tol`` is set up again there
+    (:func:`_rule_disturbed`), one shifted less is put back too without a ruling (the match keeps
+    one spot per standing kubb), so raised kubbs are tipped against the spots, not the shifted
+    pieces (kubb3d decision, docs/rules.md "Raising next to a disturbed kubb").
+    """
 
-    def others(kid: str) -> dict[str, Poly]:
-        return {o: poly for o, poly in obstacles.items() if o != kid}
+    def __init__(
+        self,
+        after: Snapshot,
+        ctx: InkastContext,
+        book: Rulebook,
+        params: JudgeParams,
+        index: ContactIndex,
+        inkasted: list[str],
+    ) -> None:
+        self.ctx, self.book, self.params = ctx, book, params
+        self.pieces, self.pitch = after.pieces, after.pitch
+        self.inkasted = inkasted
+        self.half_side = opponent(ctx.inkasting_side)
+        self.baseline_x = self.pitch.baseline_x(self.half_side)
+        self.analyses = {kid: analyse(after, kid, params, index=index) for kid in inkasted}
+        self.stossel = [k for k in inkasted if self.analyses[k].status is Status.STOSSEL]
+        self.upright = [k for k in inkasted if self.analyses[k].status is Status.STANDING]
+        self.leaning: dict[str, tuple[int, str]] = {}
+        for k in inkasted:
+            a = self.analyses[k]
+            if a.status in (Status.STOSSEL, Status.STANDING) or not a.grounded:
+                continue
+            kubb_support = [o for o in a.touching if o in self.pieces and self.pieces[o].kind == "kubb"]
+            ends = _ground_ends(after, index, self.pieces[k], params)
+            if kubb_support and len(ends) == 1:
+                self.leaning[k] = (next(iter(ends)), kubb_support[0])
+        self.lying = [k for k in inkasted if k not in self.stossel and k not in self.upright and k not in self.leaning]
+        self.obstacles: dict[str, Poly] = {}
+        for pid, p in self.pieces.items():
+            if p.kind == "baton" or pid in self.stossel:
+                continue
+            if pid in ctx.before and pid not in inkasted:
+                p = _state_at(p, ctx.before[pid])
+            poly = footprint(p)
+            if p.kind == "king":
+                poly = _inflate(poly, params.king_clearance)
+            self.obstacles[pid] = poly
+        self.options: dict[str, list[TipOption]] = {}
+        self.chosen: dict[str, TipOption | None] = {}
+        self.notes: dict[str, str] = {}
 
-    def valid(o: TipOption) -> bool:
+    # ------------------------------------------------------------ choosing a tip
+    def others(self, kid: str) -> dict[str, Poly]:
+        return {o: poly for o, poly in self.obstacles.items() if o != kid}
+
+    def valid(self, o: TipOption) -> bool:
+        """Its whole base inside, or (block building, DM §7) tipped against a blocker with the
+        unblocked square inside."""
         if o.inside:
             return True
-        return book.block_building and bool(o.blocked_by) and o.ideal_inside
+        return self.book.block_building and bool(o.blocked_by) and o.ideal_inside
 
-    def pick(opts: list[TipOption]) -> TipOption | None:
-        good = [o for o in opts if valid(o)]
+    def pick(self, opts: list[TipOption]) -> TipOption | None:
+        """An unblocked valid option over a blocked one, then ``InkastContext.prefer``."""
+        good = [o for o in opts if self.valid(o)]
         if not good:
             return None
-        sign = 1.0 if ctx.prefer == "back" else -1.0
-        good.sort(key=lambda o: (bool(o.blocked_by), sign * abs(o.pose.position[0] - baseline_x), -o.end))
+        sign = 1.0 if self.ctx.prefer == "back" else -1.0
+        good.sort(key=lambda o: (bool(o.blocked_by), sign * abs(o.pose.position[0] - self.baseline_x), -o.end))
         return good[0]
 
-    def commit(kid: str, opt: TipOption | None) -> None:
-        chosen[kid] = opt
+    def commit(self, kid: str, opt: TipOption | None) -> None:
+        self.chosen[kid] = opt
         if opt is not None:
-            obstacles[kid] = opt.base
+            self.obstacles[kid] = opt.base
 
-    def raise_lying(kid: str) -> None:
-        if kid in chosen:
+    # ------------------------------------------------------------ raising
+    def raise_all(self) -> None:
+        """Leaning kubbs first (in throwing order), then lying ones (option ``raise_order``),
+        then the upright ones, then stößel."""
+        for kid in self.inkasted:
+            if kid in self.leaning:
+                self.raise_leaning(kid)
+        # the order of raising decides which of two kubbs with overlapping tipping squares gets
+        # its square and which is tipped up against it (option raise_order, DM §7 names none)
+        raise_order = list(self.inkasted)
+        if option(self.ctx.options, "raise_order", self.ctx.ruleset) == "nearest baseline first":
+            raise_order.sort(key=lambda k: abs(self.pieces[k].position[0] - self.baseline_x))  # stable
+        for kid in raise_order:
+            if kid in self.lying:
+                self.raise_lying(kid)
+        for kid in self.upright:
+            self.stand_upright(kid)
+        for kid in self.stossel:
+            self.place_stossel(kid)
+
+    def raise_lying(self, kid: str) -> None:
+        if kid in self.chosen:
             return
-        opts = tip_options(pieces[kid], pitch, half_side, others(kid), params)
-        options[kid] = opts
-        commit(kid, pick(opts))
+        opts = tip_options(self.pieces[kid], self.pitch, self.half_side, self.others(kid), self.params)
+        self.options[kid] = opts
+        self.commit(kid, self.pick(opts))
 
-    for kid in inkasted:
-        if kid not in leaning:
-            continue
-        end, supporter = leaning[kid]
-        p = pieces[kid]
-        first = tip_options(p, pitch, half_side, others(kid), params, ends=(end,))
-        options[kid] = list(first)
-        if valid(first[0]):
-            commit(kid, first[0])
-            notes[kid] = msg(
+    def raise_leaning(self, kid: str) -> None:
+        """Over its ground edge; if that lands out, its supporter is raised first and it is
+        tipped over its other edge from where it now lies flat (DM §7)."""
+        end, supporter = self.leaning[kid]
+        p = self.pieces[kid]
+        first = tip_options(p, self.pitch, self.half_side, self.others(kid), self.params, ends=(end,))
+        self.options[kid] = list(first)
+        if self.valid(first[0]):
+            self.commit(kid, first[0])
+            self.notes[kid] = msg(
                 "it leaned on {other} with one edge on the ground, so it is tipped over that edge", other=supporter
             )
-            continue
-        if supporter in lying or supporter in leaning:
-            if supporter in leaning:
-                leaning.pop(supporter)
-                lying.append(supporter)
-            raise_lying(supporter)
+            return
+        if supporter in self.lying or supporter in self.leaning:
+            if supporter in self.leaning:
+                self.leaning.pop(supporter)
+                self.lying.append(supporter)
+            self.raise_lying(supporter)
         pivot, d = _pivot(p, end)
         length = 2 * p.half_extents[2]
         far = (pivot[0] - d[0] * length, pivot[1] - d[1] * length)
         second = tip_options(
-            p, pitch, half_side, others(kid), params, ends=(-end,), pivots={-end: (far, (-d[0], -d[1]))}
+            p,
+            self.pitch,
+            self.half_side,
+            self.others(kid),
+            self.params,
+            ends=(-end,),
+            pivots={-end: (far, (-d[0], -d[1]))},
         )
-        options[kid] = list(first) + list(second)
-        ok = second[0] if valid(second[0]) else None
-        commit(kid, ok)
-        notes[kid] = msg(
+        self.options[kid] = list(first) + list(second)
+        self.commit(kid, second[0] if self.valid(second[0]) else None)
+        self.notes[kid] = msg(
             "tipped over its ground edge it would stand out, so {other} is raised first and {piece} is tipped over "
             "its other edge",
             other=supporter,
             piece=kid,
         )
 
-    # the order of raising decides which of two kubbs with overlapping tipping squares gets
-    # its square and which is tipped up against it (option raise_order, DM §7 names none)
-    raise_order = list(inkasted)
-    if option(ctx.options, "raise_order", ctx.ruleset) == "nearest baseline first":
-        raise_order.sort(key=lambda k: abs(pieces[k].position[0] - baseline_x))  # stable: ties in throwing order
-    for kid in raise_order:
-        if kid in lying:
-            raise_lying(kid)
-
-    for kid in upright:
-        p = pieces[kid]
+    def stand_upright(self, kid: str) -> None:
+        """A kubb that landed upright stands where it is (moved off a spot it overlaps)."""
+        p = self.pieces[kid]
         rows = _snap_upright(rot(p.quat_xyzw))
         base_c = (p.position[0], p.position[1])
         xb = columns(rows)[0]
         d2 = unit((xb[0], xb[1], 0.0))[:2]
         base = square(base_c, d2, p.half_extents[0])
         note: str = msg("it landed upright on its base")
-        pushed = _push_clear(base_c, d2, p.half_extents[0], others(kid), params)
+        pushed = _push_clear(base_c, d2, p.half_extents[0], self.others(kid), self.params)
         if pushed is not None:
             # it stands on the spot of a kubb set up again there (WS basic rule 14, DM §5), or
             # overlaps another: moved straight off it until they touch (kubb3d's decision)
@@ -488,162 +552,145 @@ def judge_inkast(after: Snapshot, ctx: InkastContext, params: JudgeParams | None
                 "it landed upright on its base where {other} stands, so it is moved off {other} until they touch",
                 other=piece_name(who),
             )
-        inside = _inside(base, pitch, half_side, params.line_tol)
+        inside = _inside(base, self.pitch, self.half_side, self.params.line_tol)
         stood = TipOption(
             -1, Pose((base_c[0], base_c[1], p.half_extents[2]), quat_from_rows(rows)), base, base, "", inside, inside
         )
-        options[kid] = [stood]
-        commit(kid, stood if inside else None)
-        notes[kid] = note
+        self.options[kid] = [stood]
+        self.commit(kid, stood if inside else None)
+        self.notes[kid] = note
 
-    # --- stößel: validity from the theoretical position, then a proposed free spot
-    for kid in stossel:
-        p = pieces[kid]
-        flat = _flat_on_ground(p)
-        opts = tip_options(flat, pitch, half_side, {}, params)
-        options[kid] = opts
+    def place_stossel(self, kid: str) -> None:
+        """Valid from its theoretical position (dropped flat); then a proposed free spot (DM §7)."""
+        p = self.pieces[kid]
+        opts = tip_options(_flat_on_ground(p), self.pitch, self.half_side, {}, self.params)
+        self.options[kid] = opts
         good = [o for o in opts if o.inside]
         if not good:
-            chosen[kid] = None
-            continue
-        spot = _free_spot(good, others(kid), pitch, half_side, params, p.half_extents)
-        chosen[kid] = spot
+            self.chosen[kid] = None
+            return
+        spot = _free_spot(good, self.others(kid), self.pitch, self.half_side, self.params, p.half_extents)
+        self.chosen[kid] = spot
         if spot is not None:
-            obstacles[kid] = spot.base
+            self.obstacles[kid] = spot.base
 
-    # --- rulings for the inkasted kubbs
-    penalty = None
-    for kid in inkasted:
-        a = analyses[kid]
-        opt = chosen.get(kid)
-        if opt is not None:
-            raised[kid] = opt.pose
-            if kid in stossel:
-                rules = cites.stossel
-                reason = msg(
-                    "{piece} lies on {others} without touching the ground and would stand fully inside "
-                    "from where it lies, so side {side} places it anywhere valid in the field.",
-                    piece=kid,
-                    others=ids(a.supporters),
-                    side=ctx.inkasting_side,
-                )
-                rulings.append(
-                    Ruling(
-                        piece=kid,
-                        status=a.status,
-                        consequence=Consequence.PLACE_FREELY,
-                        rules=rules,
-                        reason=reason,
-                        hand_check=False,
-                        raised_pose=opt.pose,
-                        valid=True,
-                    )
-                )
-                continue
-            rules = cites.raising
-            single = (
-                sum(1 for o in options[kid] if valid(o)) == 1
-                and len(options[kid]) > 1
-                and kid not in leaning
-                and kid not in upright
-            )
-            parts = [notes[kid]] if kid in notes else []
-            if opt.blocked_by:
-                other = piece_name(opt.blocked_by)
-                parts.append(
-                    msg("it is tipped up against {other}", other=other)
-                    if opt.inside
-                    else msg("it is tipped up against {other} and may stand partly out", other=other)
-                )
-            if single:
-                parts.append(msg("only one direction keeps its whole base inside the field, so that one is used"))
-            if any(o.blocked_by == KING_ID for o in options[kid]):
-                parts.append(msg("it must not touch the king"))
-            detail = join(parts, "; ")
-            where = {"piece": kid, "x": opt.pose.position[0], "y": opt.pose.position[1]}
-            reason = (
-                msg(
-                    "{piece} is valid and is raised over its short edge at ({x:.2f}, {y:.2f}) m: {detail}.",
-                    **where,
-                    detail=detail,
-                )
-                if detail
-                else msg("{piece} is valid and is raised over its short edge at ({x:.2f}, {y:.2f}) m.", **where)
-            )
-            rulings.append(
-                Ruling(
-                    piece=kid,
-                    status=a.status,
-                    consequence=Consequence.RAISE_HERE,
-                    rules=rules,
-                    reason=reason,
-                    hand_check=False,
-                    raised_pose=opt.pose,
-                    valid=True,
-                )
-            )
-            continue
-        if kid in stossel:
-            why = msg(
-                "{piece} lies on {others} and from its theoretical position it would not stand fully inside the field",
-                piece=kid,
-                others=ids(a.supporters),
-            )
-        elif kid in upright:
-            why = msg("{piece} stands with part of its base outside the field", piece=kid)
-        else:
-            why = msg("{piece} cannot be raised with its whole base inside the field in either direction", piece=kid)
-        if ctx.attempt == 1:
-            rules = cites.inkast_invalid
-            rulings.append(
-                Ruling(
-                    piece=kid,
-                    status=a.status,
-                    consequence=Consequence.RETHROW,
-                    rules=rules,
-                    reason=msg("{why}, so the inkast is invalid and it is thrown again once.", why=why),
-                    hand_check=False,
-                    raised_pose=None,
-                    valid=False,
-                )
-            )
-        else:
-            rules = cites.penalty_kubb
-            if book.penalty == "throw":
-                penalty = "throw"
-                reason = msg(
-                    "{why} after the rethrow, so it becomes a penalty kubb: side {half} throws it into its own "
-                    "half from the same baseline, alternating with side {side} until it lands valid.",
-                    why=why,
-                    half=half_side,
-                    side=ctx.inkasting_side,
-                )
-            else:
-                penalty = "place"
-                reason = msg(
-                    "{why} after the rethrow, so side {half} places it freely in its own field, at least one "
-                    "baton length ({baton_m:.2f} m) from the king.",
-                    why=why,
-                    half=half_side,
-                    baton_m=params.baton_length,
-                )
-            rulings.append(
-                Ruling(
-                    piece=kid,
-                    status=a.status,
-                    consequence=Consequence.PENALTY_KUBB,
-                    rules=rules,
-                    reason=reason,
-                    hand_check=False,
-                    raised_pose=None,
-                    valid=False,
-                )
-            )
-    order = {k: i for i, k in enumerate(inkasted)}
-    rulings.sort(
-        key=lambda r: (0 if r.piece == KING_ID else 1 if r.piece in order else 2, order.get(r.piece, 0), r.piece)
+
+def _rule_inkasted(plan: _RaisingPlan, kid: str) -> Ruling:
+    """The ruling on one inkasted kubb from the plan: placed freely (stößel), raised where the
+    plan tipped it, thrown again (first attempt) or a penalty kubb (DM §6, §7; WS basic rules
+    10–13)."""
+    ctx, cites, params = plan.ctx, plan.book.cites, plan.params
+    a = plan.analyses[kid]
+    opt = plan.chosen.get(kid)
+    if opt is not None and kid in plan.stossel:
+        reason = msg(
+            "{piece} lies on {others} without touching the ground and would stand fully inside "
+            "from where it lies, so side {side} places it anywhere valid in the field.",
+            piece=kid,
+            others=ids(a.supporters),
+            side=ctx.inkasting_side,
+        )
+        return Ruling(
+            piece=kid,
+            status=a.status,
+            consequence=Consequence.PLACE_FREELY,
+            rules=cites.stossel,
+            reason=reason,
+            hand_check=False,
+            raised_pose=opt.pose,
+            valid=True,
+        )
+    if opt is not None:
+        return Ruling(
+            piece=kid,
+            status=a.status,
+            consequence=Consequence.RAISE_HERE,
+            rules=cites.raising,
+            reason=_raised_reason(plan, kid, opt),
+            hand_check=False,
+            raised_pose=opt.pose,
+            valid=True,
+        )
+    if kid in plan.stossel:
+        why = msg(
+            "{piece} lies on {others} and from its theoretical position it would not stand fully inside the field",
+            piece=kid,
+            others=ids(a.supporters),
+        )
+    elif kid in plan.upright:
+        why = msg("{piece} stands with part of its base outside the field", piece=kid)
+    else:
+        why = msg("{piece} cannot be raised with its whole base inside the field in either direction", piece=kid)
+    if ctx.attempt == 1:
+        return Ruling(
+            piece=kid,
+            status=a.status,
+            consequence=Consequence.RETHROW,
+            rules=cites.inkast_invalid,
+            reason=msg("{why}, so the inkast is invalid and it is thrown again once.", why=why),
+            hand_check=False,
+            raised_pose=None,
+            valid=False,
+        )
+    if plan.book.penalty == "throw":
+        reason = msg(
+            "{why} after the rethrow, so it becomes a penalty kubb: side {half} throws it into its own "
+            "half from the same baseline, alternating with side {side} until it lands valid.",
+            why=why,
+            half=plan.half_side,
+            side=ctx.inkasting_side,
+        )
+    else:
+        reason = msg(
+            "{why} after the rethrow, so side {half} places it freely in its own field, at least one "
+            "baton length ({baton_m:.2f} m) from the king.",
+            why=why,
+            half=plan.half_side,
+            baton_m=params.baton_length,
+        )
+    return Ruling(
+        piece=kid,
+        status=a.status,
+        consequence=Consequence.PENALTY_KUBB,
+        rules=cites.penalty_kubb,
+        reason=reason,
+        hand_check=False,
+        raised_pose=None,
+        valid=False,
     )
-    return InkastJudgement(tuple(rulings), raised, penalty, frozenset(raise_now), winner, loser)
+
+
+def _raised_reason(plan: _RaisingPlan, kid: str, opt: TipOption) -> str:
+    """Why a valid kubb is raised where it is: the plan's note, a blocker, the only valid
+    direction, the king's clearance."""
+    opts = plan.options[kid]
+    single = (
+        sum(1 for o in opts if plan.valid(o)) == 1
+        and len(opts) > 1
+        and kid not in plan.leaning
+        and kid not in plan.upright
+    )
+    parts = [plan.notes[kid]] if kid in plan.notes else []
+    if opt.blocked_by:
+        other = piece_name(opt.blocked_by)
+        parts.append(
+            msg("it is tipped up against {other}", other=other)
+            if opt.inside
+            else msg("it is tipped up against {other} and may stand partly out", other=other)
+        )
+    if single:
+        parts.append(msg("only one direction keeps its whole base inside the field, so that one is used"))
+    if any(o.blocked_by == KING_ID for o in opts):
+        parts.append(msg("it must not touch the king"))
+    detail = join(parts, "; ")
+    where = {"piece": kid, "x": opt.pose.position[0], "y": opt.pose.position[1]}
+    if detail:
+        return msg(
+            "{piece} is valid and is raised over its short edge at ({x:.2f}, {y:.2f}) m: {detail}.",
+            **where,
+            detail=detail,
+        )
+    return msg("{piece} is valid and is raised over its short edge at ({x:.2f}, {y:.2f}) m.", **where)
 
 
 def _push_clear(
