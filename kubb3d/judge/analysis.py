@@ -34,7 +34,7 @@ class ContactIndex:
         self.has_forces = has_forces
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Analysis:
     """Everything the judge measured about one piece.
 

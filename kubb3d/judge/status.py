@@ -145,7 +145,17 @@ def analyse(
         hx, _, hz = p.half_extents
         margin = hx * math.cos(tilt) - (hz + p.com_local[2]) * math.sin(tilt)
         if margin >= params.doubt_margin:
-            return Analysis(piece_id, Status.STANDING, _stands(name), tilt, margin, True, touching, (), False)
+            return Analysis(
+                piece=piece_id,
+                status=Status.STANDING,
+                reason=_stands(name),
+                tilt=tilt,
+                margin=margin,
+                grounded=True,
+                touching=touching,
+                supporters=(),
+                doubt=False,
+            )
     face = end_face(p, end)
     cm = com(p)
     margin = (
@@ -157,51 +167,53 @@ def analyse(
         kubbs = tuple(o for o in touching if o in snapshot.pieces and snapshot.pieces[o].kind == "kubb")
         if p.kind == "kubb" and kubbs:
             return Analysis(
-                piece_id,
-                Status.STOSSEL,
-                msg("{name} lies on {others} without touching the ground.", name=name, others=names(kubbs)),
-                tilt,
-                margin,
-                False,
-                touching,
-                kubbs,
-                False,
+                piece=piece_id,
+                status=Status.STOSSEL,
+                reason=msg("{name} lies on {others} without touching the ground.", name=name, others=names(kubbs)),
+                tilt=tilt,
+                margin=margin,
+                grounded=False,
+                touching=touching,
+                supporters=kubbs,
+                doubt=False,
             )
         if touching:
             return Analysis(
-                piece_id,
-                Status.FALLEN,
-                msg("{name} rests on {others} and does not touch the ground.", name=name, others=names(touching)),
-                tilt,
-                margin,
-                False,
-                touching,
-                touching,
-                False,
+                piece=piece_id,
+                status=Status.FALLEN,
+                reason=msg(
+                    "{name} rests on {others} and does not touch the ground.", name=name, others=names(touching)
+                ),
+                tilt=tilt,
+                margin=margin,
+                grounded=False,
+                touching=touching,
+                supporters=touching,
+                doubt=False,
             )
         return Analysis(
-            piece_id,
-            Status.FALLEN,
-            msg("{name} does not rest on the ground.", name=name),
-            tilt,
-            margin,
-            False,
-            touching,
-            (),
-            False,
+            piece=piece_id,
+            status=Status.FALLEN,
+            reason=msg("{name} does not rest on the ground.", name=name),
+            tilt=tilt,
+            margin=margin,
+            grounded=False,
+            touching=touching,
+            supporters=(),
+            doubt=False,
         )
     if tilt >= params.lying_tilt:
         extra = msg(", propped on {others}", others=names(strong)) if strong else ""
         return Analysis(
-            piece_id,
-            Status.FALLEN,
-            msg("{name} lies on the ground{extra}.", name=name, extra=extra),
-            tilt,
-            margin,
-            True,
-            touching,
-            (),
-            False,
+            piece=piece_id,
+            status=Status.FALLEN,
+            reason=msg("{name} lies on the ground{extra}.", name=name, extra=extra),
+            tilt=tilt,
+            margin=margin,
+            grounded=True,
+            touching=touching,
+            supporters=(),
+            doubt=False,
         )
     supporters: tuple[str, ...]
     if margin >= params.tip_margin:
@@ -246,38 +258,48 @@ def analyse(
         helpers = strong
         if hand_check(snapshot, piece_id):
             return Analysis(
-                piece_id,
-                Status.STANDING,
-                msg(
+                piece=piece_id,
+                status=Status.STANDING,
+                reason=msg(
                     "In the hand check {name} stood on its own once {others} was taken away, so it is standing.",
                     name=name,
                     others=names(helpers),
                 ),
-                tilt,
-                margin,
-                True,
-                touching,
-                (),
-                True,
-                True,
+                tilt=tilt,
+                margin=margin,
+                grounded=True,
+                touching=touching,
+                supporters=(),
+                doubt=True,
+                hand_check=True,
             )
         return Analysis(
-            piece_id,
-            Status.LEANING,
-            msg(
+            piece=piece_id,
+            status=Status.LEANING,
+            reason=msg(
                 "In the hand check {name} fell once {others} was taken away, so it only stood with that help.",
                 name=name,
                 others=names(helpers),
             ),
-            tilt,
-            margin,
-            True,
-            touching,
-            helpers,
-            True,
-            True,
+            tilt=tilt,
+            margin=margin,
+            grounded=True,
+            touching=touching,
+            supporters=helpers,
+            doubt=True,
+            hand_check=True,
         )
-    return Analysis(piece_id, status, reason, tilt, margin, True, touching, supporters, doubt)
+    return Analysis(
+        piece=piece_id,
+        status=status,
+        reason=reason,
+        tilt=tilt,
+        margin=margin,
+        grounded=True,
+        touching=touching,
+        supporters=supporters,
+        doubt=doubt,
+    )
 
 
 def _corners(p: PieceState, r: tuple[Vec, Vec, Vec]) -> list[Vec]:
@@ -308,4 +330,3 @@ def piece_status(
     """
     a = analyse(snapshot, piece_id, params, hand_check)
     return a.status, a.reason
-

@@ -127,15 +127,15 @@ def analyse_table_piece(snapshot: Snapshot, p: PieceState, params: JudgeParams, 
         tilt = math.acos(max(-1.0, min(1.0, rm[2][2])))
     if off_board(snapshot, p.id, index):
         return Analysis(
-            p.id,
-            Status.OFF_BOARD,
-            msg("{name} went off the board.", name=name),
-            tilt,
-            -math.inf,
-            False,
-            touching,
-            (),
-            False,
+            piece=p.id,
+            status=Status.OFF_BOARD,
+            reason=msg("{name} went off the board.", name=name),
+            tilt=tilt,
+            margin=-math.inf,
+            grounded=False,
+            touching=touching,
+            supporters=(),
+            doubt=False,
         )
     pts = _disk_outline(p) if p.shape == "disk" else None
     if recs is None:
@@ -150,26 +150,26 @@ def analyse_table_piece(snapshot: Snapshot, p: PieceState, params: JudgeParams, 
     if not grounded:
         if touching:
             return Analysis(
-                p.id,
-                Status.FALLEN,
-                msg("{name} rests on {others} and does not touch the board.", name=name, others=ids(touching)),
-                tilt,
-                -math.inf,
-                False,
-                touching,
-                touching,
-                False,
+                piece=p.id,
+                status=Status.FALLEN,
+                reason=msg("{name} rests on {others} and does not touch the board.", name=name, others=ids(touching)),
+                tilt=tilt,
+                margin=-math.inf,
+                grounded=False,
+                touching=touching,
+                supporters=touching,
+                doubt=False,
             )
         return Analysis(
-            p.id,
-            Status.FALLEN,
-            msg("{name} does not rest on the board.", name=name),
-            tilt,
-            -math.inf,
-            False,
-            touching,
-            (),
-            False,
+            piece=p.id,
+            status=Status.FALLEN,
+            reason=msg("{name} does not rest on the board.", name=name),
+            tilt=tilt,
+            margin=-math.inf,
+            grounded=False,
+            touching=touching,
+            supporters=(),
+            doubt=False,
         )
     if tilt >= params.lying_tilt:
         lies = (
@@ -177,7 +177,17 @@ def analyse_table_piece(snapshot: Snapshot, p: PieceState, params: JudgeParams, 
             if p.shape == "disk"
             else msg("{name} lies on its side on the board.", name=name)
         )
-        return Analysis(p.id, Status.FALLEN, lies, tilt, -math.inf, True, touching, (), False)
+        return Analysis(
+            piece=p.id,
+            status=Status.FALLEN,
+            reason=lies,
+            tilt=tilt,
+            margin=-math.inf,
+            grounded=True,
+            touching=touching,
+            supporters=(),
+            doubt=False,
+        )
     cm = com(p)
     if pts is not None:
         margin = flat_margin(p)
@@ -203,53 +213,53 @@ def analyse_table_piece(snapshot: Snapshot, p: PieceState, params: JudgeParams, 
                 others=ids(strong),
             )
         return Analysis(
-            p.id,
-            Status.STANDING,
-            reason,
-            tilt,
-            margin,
-            True,
-            touching,
-            (),
-            bool(strong) and margin < params.doubt_margin,
+            piece=p.id,
+            status=Status.STANDING,
+            reason=reason,
+            tilt=tilt,
+            margin=margin,
+            grounded=True,
+            touching=touching,
+            supporters=(),
+            doubt=bool(strong) and margin < params.doubt_margin,
         )
     if strong:
         return Analysis(
-            p.id,
-            Status.LEANING,
-            msg(
+            piece=p.id,
+            status=Status.LEANING,
+            reason=msg(
                 "{name} is tilted {deg:.0f}° and only stays up because it leans on {others}.",
                 name=name,
                 deg=deg,
                 others=ids(strong),
             ),
-            tilt,
-            margin,
-            True,
-            touching,
-            strong,
-            margin > -params.doubt_margin,
+            tilt=tilt,
+            margin=margin,
+            grounded=True,
+            touching=touching,
+            supporters=strong,
+            doubt=margin > -params.doubt_margin,
         )
     if p.shape == "disk" and margin > -math.inf and tilt < math.radians(5):
         return Analysis(
-            p.id,
-            Status.FALLEN,
-            msg("{name} rests on its round rim, not on its flat.", name=name),
-            tilt,
-            margin,
-            True,
-            touching,
-            (),
-            False,
+            piece=p.id,
+            status=Status.FALLEN,
+            reason=msg("{name} rests on its round rim, not on its flat.", name=name),
+            tilt=tilt,
+            margin=margin,
+            grounded=True,
+            touching=touching,
+            supporters=(),
+            doubt=False,
         )
     return Analysis(
-        p.id,
-        Status.FALLEN,
-        msg("{name} is tilted {deg:.0f}°, past its tipping angle.", name=name, deg=deg),
-        tilt,
-        margin,
-        True,
-        touching,
-        (),
-        False,
+        piece=p.id,
+        status=Status.FALLEN,
+        reason=msg("{name} is tilted {deg:.0f}°, past its tipping angle.", name=name, deg=deg),
+        tilt=tilt,
+        margin=margin,
+        grounded=True,
+        touching=touching,
+        supporters=(),
+        doubt=False,
     )
