@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 from typing import Sequence
 
+from kubb3d.equipment import kubbuteo_disk, kubbuteo_king
 from kubb3d.snapshot import PieceState
 
 Vec = tuple[float, float, float]
@@ -142,12 +143,8 @@ def tipping_angle(p: PieceState) -> float:
     tips over the rounded foot of its stem at 12.6° in every direction
     (:attr:`kubb3d.equipment.MushroomPiece.tipping_angle`)."""
     if p.shape == "disk":
-        from kubb3d.equipment import kubbuteo_disk
-
         return kubbuteo_disk().tipping_angle
     if p.shape == "mushroom":
-        from kubb3d.equipment import kubbuteo_king
-
         return kubbuteo_king().tipping_angle
     hx, _, hz = p.half_extents
     return math.atan2(hx, hz + p.com_local[2])
@@ -235,8 +232,12 @@ def overlap_depth(a: Sequence[Pt], b: Sequence[Pt]) -> float:
 
 
 def box_overlap_depth(
-    pa: Sequence[float], qa: Sequence[float], ha: Sequence[float],
-    pb: Sequence[float], qb: Sequence[float], hb: Sequence[float],
+    pa: Sequence[float],
+    qa: Sequence[float],
+    ha: Sequence[float],
+    pb: Sequence[float],
+    qb: Sequence[float],
+    hb: Sequence[float],
 ) -> float:
     """Separating-axis overlap of two boxes (centres ``p`` m, ``quat_xyzw`` ``q``, half sizes
     ``h`` m), m: > 0 is how far they cut into each other along the best separating axis

@@ -19,6 +19,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
+from kubb3d.equipment import DiskPiece, MushroomPiece, get_set
 from kubb3d.judge import citations as C
 from kubb3d.judge.messages import msg
 from kubb3d.judge.analysis import ContactIndex
@@ -30,6 +31,7 @@ from kubb3d.judge.rulings import Consequence, Pose, Ruling, Status
 from kubb3d.pitch import KING_ID, Side, opponent
 from kubb3d.snapshot import Snapshot
 
+
 def stand_up_spot(snapshot: Snapshot, kid: str, half: Side, blockers: dict[str, tuple[float, float, float]]) -> Pose:
     """Where a returned disk kubb is stood up (module doc): its centre's resting (x, y), moved
     inside the half and the board, then sideways in 1 mm steps until its footprint (thickness
@@ -38,8 +40,6 @@ def stand_up_spot(snapshot: Snapshot, kid: str, half: Side, blockers: dict[str, 
     that stands turned reaches further along x than its thickness: Kubbuteo seed 33, where B2
     was stood up 3 mm into A5 standing at -36°); the king as a circle of its cap radius, kept
     clear of the disk's rectangular footprint)."""
-    from kubb3d.equipment import DiskPiece, MushroomPiece, get_set
-
     eq = get_set("kubbuteo")
     disk, mushroom = eq.kubb, eq.king
     assert isinstance(disk, DiskPiece) and isinstance(mushroom, MushroomPiece)

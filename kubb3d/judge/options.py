@@ -12,6 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Mapping
 
+from kubb3d.judge.rulebook import get_rulebook
+
 
 @dataclass(frozen=True)
 class Option:
@@ -146,8 +148,6 @@ def default(name: str, ruleset: str) -> Any:
         KeyError: unknown option.
         ValueError: unknown ruleset, or a rule book that gives no default for the option.
     """
-    from kubb3d.judge.rulebook import get_rulebook
-
     book = get_rulebook(ruleset)
     if name in book.options:
         return book.options[name]

@@ -55,6 +55,7 @@ from kubb3d.judge.geometry import (
     Pt,
     Vec,
     columns,
+    corners,
     cross,
     dot,
     footprint,
@@ -261,8 +262,6 @@ def _ground_ends(snapshot: Snapshot, index: ContactIndex, p: PieceState, params:
     hz = p.half_extents[2]
     recs = index.by_piece.get(p.id)
     if recs is None:
-        from kubb3d.judge.geometry import corners
-
         pts = [c for c in corners(p) if c[2] <= params.ground_tol]
     else:
         pts = [pos for other, pos, _n, _f in recs if other == GROUND_ID]

@@ -33,9 +33,10 @@ from __future__ import annotations
 import math
 from typing import Callable
 
+from kubb3d.equipment import kubbuteo_disk
 from kubb3d.judge.analysis import Analysis, ContactIndex
 from kubb3d.judge.messages import msg, names, piece_name
-from kubb3d.judge.geometry import Vec, ccw, columns, com, end_face, inside_margin, rot, tipping_angle
+from kubb3d.judge.geometry import Vec, add, apply, ccw, columns, com, end_face, inside_margin, rot, tipping_angle
 from kubb3d.judge.params import DEFAULT_PARAMS, JudgeParams
 from kubb3d.judge.rulings import Status
 from kubb3d.judge.table import analyse_table_piece
@@ -64,8 +65,6 @@ def knocked_past_tipping(p: PieceState, params: JudgeParams = DEFAULT_PARAMS) ->
     only (``max_tilt``) the smallest angle, sideways, applies. Other pieces: ``max_tilt``
     against :func:`~kubb3d.judge.geometry.tipping_angle`."""
     if p.shape == "disk" and p.max_lean is not None:
-        from kubb3d.equipment import kubbuteo_disk
-
         disk = kubbuteo_disk()
         sideways, in_plane = p.max_lean
         return (
@@ -303,8 +302,6 @@ def analyse(
 
 
 def _corners(p: PieceState, r: tuple[Vec, Vec, Vec]) -> list[Vec]:
-    from kubb3d.judge.geometry import add, apply
-
     hx, hy, hz = p.half_extents
     return [
         add(p.position, apply(r, (sx * hx, sy * hy, sz * hz))) for sx in (-1, 1) for sy in (-1, 1) for sz in (-1, 1)

@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import math
 
+from kubb3d.equipment import kubbuteo_disk, kubbuteo_king
 from kubb3d.judge.messages import ids, msg, piece_name
 from kubb3d.judge.analysis import Analysis, ContactIndex
 from kubb3d.judge.geometry import apply, com, rot
@@ -78,8 +79,6 @@ def flat_margin(p: PieceState) -> float:
     through the centre of mass meets its plane at (X, Y) in the disk's frame, and the margin is
     the least distance of that point from the rectangle's sides, foreshortened onto the board.
     Positive: gravity turns the disk back onto its flat (module doc, step 4)."""
-    from kubb3d.equipment import kubbuteo_disk
-
     disk = kubbuteo_disk()
     a, b, _ = disk.support
     rm = rot(p.quat_xyzw)
@@ -142,8 +141,6 @@ def analyse_table_piece(snapshot: Snapshot, p: PieceState, params: JudgeParams, 
         if pts:
             zlow = min(q[0][2] for q in pts)
         else:  # the lowest point of the rim of the king's foot
-            from kubb3d.equipment import kubbuteo_king
-
             foot_r = kubbuteo_king().stem_diameter / 2
             zlow = p.position[2] - p.half_extents[2] * math.cos(tilt) - foot_r * math.sin(tilt)
         grounded = zlow <= params.ground_tol
@@ -192,8 +189,6 @@ def analyse_table_piece(snapshot: Snapshot, p: PieceState, params: JudgeParams, 
     if pts is not None:
         margin = flat_margin(p)
     else:
-        from kubb3d.equipment import kubbuteo_king
-
         king = kubbuteo_king()
         reach, _ = king.support  # the circle it pivots on: the rounding of its foot
         foot = apply(rm, (0.0, 0.0, king.edge_radius - p.half_extents[2]))

@@ -35,6 +35,7 @@ Decisions where the rules are silent (documented in the rulings' reasons):
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping
 
@@ -42,11 +43,12 @@ from kubb3d.judge.messages import concat, join, msg, piece_name
 from kubb3d.judge.options import option
 from kubb3d.judge.params import DEFAULT_PARAMS, JudgeParams
 from kubb3d.judge.analysis import Analysis
+from kubb3d.judge.geometry import end_face
 from kubb3d.judge.rulebook import JudgeCitations, Rulebook, get_rulebook
 from kubb3d.judge.rulings import Consequence, Pose, Ruling, RulingsLookup, Status
 from kubb3d.judge.status import ContactIndex, HandCheck, analyse, knocked_past_tipping
 from kubb3d.pitch import KING_ID, Pitch, Side, opponent
-from kubb3d.snapshot import PieceState, Snapshot
+from kubb3d.snapshot import PieceState, Snapshot, body_axis
 
 
 def _violation_rule(v: Any) -> tuple[str, str]:
@@ -610,10 +612,6 @@ def _fell_after(pid: str, field_kubbs: Iterable[str], fall_order: tuple[str, ...
 def _moved(p: PieceState, pose: Pose, params: JudgeParams) -> bool:
     """The piece is more than ``moved_tol`` from ``pose`` or its long axis turned more than
     ``flat_tilt`` from it."""
-    import math
-
-    from kubb3d.snapshot import body_axis
-
     if math.dist(p.position, pose.position) > params.moved_tol:
         return True
     a, b = body_axis(p.quat_xyzw), body_axis(pose.quat_xyzw)
@@ -623,8 +621,6 @@ def _moved(p: PieceState, pose: Pose, params: JudgeParams) -> bool:
 def _set_inside(p: PieceState, pitch: Pitch) -> tuple[Pose, float] | None:
     """For a standing kubb whose base crosses a sideline: (the pose moved across that line, along
     y, just far enough for the whole base to be inside, how far it was out, m), else None."""
-    from kubb3d.judge.geometry import end_face
-
     if p.shape != "box":
         return None
     end = -1 if p.quat_xyzw and (1 - 2 * (p.quat_xyzw[0] ** 2 + p.quat_xyzw[1] ** 2)) >= 0 else 1
