@@ -92,6 +92,7 @@ from kubb3d.throw import (
     LYING_DISK_KUBB,
     ThrowFrame,
     ThrowResult,
+    aim_point,
     distance_to_king,
     release_from_flick,
     release_from_params,
@@ -1125,8 +1126,7 @@ class Match:
                 if self.table
                 else player.choose_target(thrower, cands, a.line_x)
             )
-            pos, _ = w.pose(tid)
-            target = (float(pos[0]), float(pos[1]), float(pos[2]) + 0.1 * eq.kubb.height)
+            target = aim_point(w, tid)
         notes: list[Event] = []
         if self.table:
             before_own = {k.id: k.pose for k in s.standing_in(thrower)}
