@@ -584,7 +584,7 @@ def simulate_iter(
             if after.active:
                 after(normal)
 
-        world.add_step_hook(watch_contacts)
+        world.add_step_hook(watch_contacts, watch=not after.active)
         try:
             run = world.iter_until_rest(
                 max(0.0, max_time - (world.time - t0)), sample_every=record_every, settle_s=settle_s

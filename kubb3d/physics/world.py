@@ -29,9 +29,11 @@ sleeping                    enabled;     pieces at rest cost nothing (a pair
 ==========================  ===========  =======================================
 
 Table-top sets (Kubbuteo) step at :data:`TABLE_DT` (and the quiet step while everything is
-slow), without CCD; the board is a static maximal-coordinate box like the field's ground, and
-the disks carry small spheres in their rims that give them a contact point each on the board at
-every step (kubb3d/assets.py ``FACE_SPHERES``; docs/physics.md "Table-top sets").
+slow, or while one disk slides alone far from everything, its velocities kept half a step
+ahead: :meth:`World._slide_for`), without CCD; the board is a static maximal-coordinate box like
+the field's ground, and the disks carry small spheres in their rims that give them a contact
+point each on the board at every step (kubb3d/assets.py ``FACE_SPHERES``; docs/physics.md
+"Table-top sets").
 
 Rest detection (:meth:`World.run_until_rest`): every :data:`SAMPLE_INTERVAL`
 seconds the velocities of all movable pieces are read; the world is at rest
@@ -151,6 +153,24 @@ ended in a :class:`PhysicsGlitch` (docs/physics.md "Ground contact")."""
 WORLD_LIMIT = 50.0
 """m: a piece farther than this from the pitch centre (or NaN) is a physics glitch."""
 
+SLIDE_MARGIN = 0.005
+"""m: a disk sliding alone on a table top takes the long step (:attr:`World.quiet_dt`) only while
+its bounding sphere about its centre of mass stays this far (plus two long steps' travel, plus
+how far the other pieces can move until the next sample) from every other piece's and from the
+board's edges (docs/physics.md "Table-top sets": a disk sliding alone)."""
+SLIDE_FLAT_COS = math.cos(math.radians(3.0))
+"""A disk lies flat (and may slide at the long step) while its axis is within 3° of the vertical."""
+SLIDE_STEADY_VZ = 0.01
+"""m/s: ... and while its centre of mass moves up or down slower than this,"""
+SLIDE_STEADY_AZ = 1.0
+"""m/s²: ... gained less than this vertical speed per second in the last step (it lies on the
+board: the board carries its weight),"""
+SLIDE_STEADY_TILT = 0.5
+"""rad/s: ... turns about a horizontal axis slower than this (it does not rock onto its rim),"""
+SLIDE_FRICTION_SLACK = 1.1
+"""... and lost at most this many times μ·g of horizontal speed per second in the last step (only
+the board's friction acts on it: no collision)."""
+
 
 _BOX_CORNERS = np.array([(sx, sy, sz) for sx in (-1, 1) for sy in (-1, 1) for sz in (-1, 1)], dtype=float)
 
@@ -201,6 +221,11 @@ class _Piece:
     reach: float = 0.0
     """m: no point of the piece is farther than this from its centre of mass (the bounding
     sphere's radius plus the centre of mass's offset from the bounding-box centre)."""
+    disk_reach: float = 0.0
+    """m: the same bound for a table-top disk (a baton, or a kubb: a disk with a flat), from its
+    shape: a disk of radius R and half thickness t lies within √(R² + t²) of its centre, which is
+    R − R' from the bounding-box centre (R' the half extent across the flat); :attr:`reach` for
+    other pieces (set by :meth:`World.add_piece`)."""
 
     corners: np.ndarray = field(init=False, repr=False)
     """m, shape (8, 3): the corners of the bounding box in the body frame (set from the half
@@ -210,6 +235,7 @@ class _Piece:
         self.corners = _BOX_CORNERS * np.array(self.half_extents)
         self.radius = math.sqrt(sum(h * h for h in self.half_extents))
         self.reach = self.radius + math.sqrt(sum(c * c for c in self.com_local))
+        self.disk_reach = self.reach
 
     def reset_tilt(self, q) -> None:
         """Start the history afresh (the piece was set up): the reference is the long axis now."""
@@ -231,6 +257,34 @@ class _Piece:
         """cos of the angle between the long axis now and at the last set-up."""
         a, r = _axis(q), self.ref_axis
         return a[0] * r[0] + a[1] * r[1] + a[2] * r[2]
+
+
+@dataclass
+class _Slide:
+    """A table-top disk sliding alone (:meth:`World._start_slide`): the step it takes now, its
+    velocities before the last step (their change over that step gives the accelerations that
+    keep its velocities half a step ahead, :meth:`World.shift_step`), the other pieces' spheres
+    and the last exact clearance."""
+
+    piece: _Piece
+    ratio: int
+    """the long step is this many fine steps"""
+    h: float
+    thin: int
+    """the disk's thin body axis (0, 1 or 2)"""
+    v: tuple | None = None
+    w: tuple | None = None
+    others: list = field(default_factory=list)
+    """(x, y, z, r): another piece's centre of mass, m, and both pieces' reach
+    (:attr:`_Piece.disk_reach`), m"""
+    others_speed: float = 0.0
+    """m/s: the fastest point of the other pieces when they were read"""
+    others_time: float = 0.0
+    """s: when they were read (world time)"""
+    at: tuple | None = None
+    gap: float = -math.inf
+    wait: int = 0
+    """fine steps to take before the next check"""
 
 
 def _axis(q) -> tuple[float, float, float]:
@@ -349,9 +403,14 @@ class World:
         self._sampled_at = -1
         """:attr:`steps` at the last :meth:`sample` (the poses it read are the poses while no step
         is taken)"""
+        self._slide: _Slide | None = None
         self._by_body: dict[int, str] = {}
         self._cid = _acquire_client()
         self._forces: list[Callable[[], None]] = []
+        self._acting: list[Callable[[], None]] = []
+        """the hooks of :attr:`_forces` that are no mere contact watch"""
+        self._untouched = False
+        """no piece could touch another one in the last step (its contacts need no watch)"""
         self._configure(solver_iterations)
         self._ground_body = self._make_ground()
         self._by_body[self._ground_body] = GROUND_ID
@@ -543,6 +602,9 @@ class World:
             dyn["sleepThreshold"] = REST_SPEED**2
         pb.changeDynamics(body, -1, physicsClientId=c, **dyn)
         piece = _Piece(piece_id, kind, shape, half, body, mass, com_local, side, drag)
+        if eq.board is not None and kind in ("baton", "kubb"):
+            t, r_flat, r = sorted(half)
+            piece.disk_reach = math.hypot(r, t) + (r - r_flat) + math.sqrt(sum(x * x for x in com_local))
         piece.reset_tilt(quat_xyzw)
         self._pieces[piece_id] = piece
         self._by_body[body] = piece_id
@@ -735,13 +797,23 @@ class World:
             p.reset_tilt(pb.getBasePositionAndOrientation(p.body, physicsClientId=self._cid)[1])
 
     # ------------------------------------------------------------------ stepping
-    def add_step_hook(self, hook: Callable[[], None]) -> None:
-        """Call ``hook()`` before every step (used to apply forces such as drag)."""
+    def add_step_hook(self, hook: Callable[[], None], *, watch: bool = False) -> None:
+        """Call ``hook()`` before every step (used to apply forces such as drag).
+
+        Args:
+            hook: the function.
+            watch: the hook only reads the contacts of the step just taken (it applies no
+                force): it is skipped after a step in which no piece could touch another one
+                (the long steps of a disk sliding alone on a table top, :meth:`_slide_for`).
+        """
         self._forces.append(hook)
+        if not watch:
+            self._acting.append(hook)
 
     def clear_step_hooks(self) -> None:
         """Remove every step hook."""
         self._forces.clear()
+        self._acting.clear()
 
     def piece_of_body(self, body: int) -> str:
         """Piece id (or ``ground``) of a PyBullet body id; ``?`` if unknown."""
@@ -880,9 +952,10 @@ class World:
         """Advance ``n`` steps of :attr:`step_dt`."""
         c = self._cid
         for _ in range(n):
-            for hook in self._forces:
+            for hook in self._acting if self._untouched else self._forces:
                 hook()
             pb.stepSimulation(physicsClientId=c)
+            self._untouched = False
         self.steps += n
         self._elapsed += n * self._step_dt
         self.time = self._elapsed
@@ -1004,7 +1077,9 @@ class World:
 
         Steps are :attr:`dt` long while any piece moves faster than :data:`QUIET_SPEED` at any of
         its points, and :attr:`quiet_dt` long otherwise (slow pieces cannot collide hard: the
-        settling and the rest hold cost a quarter of the steps).
+        settling and the rest hold cost a quarter of the steps). On a table top a disk that is
+        the only piece faster than that takes :attr:`quiet_dt` steps too while it slides flat
+        far from everything (:meth:`_slide_for`).
 
         Args:
             max_time: simulated seconds from now at most.
@@ -1024,40 +1099,203 @@ class World:
         cur = self.sample()
         yield self.time, cur
         quiet_since = None
-        while self.time < end:
-            moving, fastest = self._motion()
-            self.use_step(self.dt if fastest > QUIET_SPEED else self.quiet_dt)
-            if not moving and not self.unstable_pieces():
-                if quiet_since is None:
-                    quiet_since = self.time
-                if self.time - quiet_since >= settle_s - 1e-9:
-                    self.use_step(self.dt)
-                    return RunStats(self.steps - start_steps, self.time, True)
-            else:
-                quiet_since = None
-            self.step(self.steps_for(min(interval, max(end - self.time, 0.0))))
-            cur = self.sample()
-            yield self.time, cur
-        self.use_step(self.dt)
-        moving, _ = self._motion()
-        at_rest = (
-            not moving
-            and not self.unstable_pieces()
-            and quiet_since is not None
-            and self.time - quiet_since >= settle_s - 1e-9
-        )
-        return RunStats(self.steps - start_steps, self.time, at_rest)
+        try:
+            while self.time < end:
+                moving, fastest, leader, others = self._motion()
+                alone = self._slide if fastest > QUIET_SPEED else None
+                if alone is not None and (leader is None or alone.piece is not leader or others > QUIET_SPEED):
+                    alone = self._end_slide()
+                if alone is None and fastest > QUIET_SPEED and others <= QUIET_SPEED and leader is not None:
+                    alone = self._start_slide(leader)
+                if alone is None:
+                    self._end_slide()
+                    self.use_step(self.dt if fastest > QUIET_SPEED else self.quiet_dt)
+                if not moving and not self.unstable_pieces():
+                    if quiet_since is None:
+                        quiet_since = self.time
+                    if self.time - quiet_since >= settle_s - 1e-9:
+                        self.use_step(self.dt)
+                        return RunStats(self.steps - start_steps, self.time, True)
+                else:
+                    quiet_since = None
+                span = min(interval, max(end - self.time, 0.0))
+                if alone is not None:
+                    self._slide_for(alone, span, others)
+                else:
+                    self.step(self.steps_for(span))
+                cur = self.sample()
+                yield self.time, cur
+            self._end_slide()
+            self.use_step(self.dt)
+            moving = self._motion()[0]
+            at_rest = (
+                not moving
+                and not self.unstable_pieces()
+                and quiet_since is not None
+                and self.time - quiet_since >= settle_s - 1e-9
+            )
+            return RunStats(self.steps - start_steps, self.time, at_rest)
+        finally:
+            self._end_slide()  # also when the caller stops early
 
-    def _motion(self) -> tuple[bool, float]:
+    # ------------------------------------------------------------------ a disk sliding alone
+    def shift_step(self, piece_id: str, old_dt: float, new_dt: float, acc, alpha=(0.0, 0.0, 0.0)) -> None:
+        """Switch the step from ``old_dt`` to ``new_dt`` s for a piece under steady forces, keeping
+        its velocities half a step ahead: v − a·(new − old)/2 and ω − α·(new − old)/2, with its
+        acceleration ``acc`` (m/s², shape (3,)) and angular acceleration ``alpha`` (rad/s²).
+        Semi-implicit Euler moves a piece by its velocity after each step, v + a·h, so that is
+        the velocity half a step later when the velocity before the step is v(t) − a·h/2: the
+        shift keeps the piece on the same path whatever the step (for gravity, a = −g, this is
+        :meth:`set_flight_step`)."""
+        p = self._pieces[piece_id]
+        c, k = self._cid, (new_dt - old_dt) / 2.0
+        v, w = pb.getBaseVelocity(p.body, physicsClientId=c)
+        pb.resetBaseVelocity(
+            p.body,
+            [v[i] - acc[i] * k for i in range(3)],
+            [w[i] - alpha[i] * k for i in range(3)],
+            physicsClientId=c,
+        )
+        self.use_step(new_dt)
+
+    def _start_slide(self, p: _Piece) -> _Slide | None:
+        """A :class:`_Slide` for piece ``p``, the only piece faster than :data:`QUIET_SPEED`, if it
+        is a disk on a table top whose long step is a whole number of fine steps; None otherwise.
+        Whether it slides alone is checked at every step (:meth:`_slide_for`)."""
+        if self.equipment.board is None or p.kind not in ("baton", "kubb") or p.id in self._off_board:
+            return None
+        ratio = round(self.quiet_dt / self.dt)
+        if ratio < 2 or ratio * self.dt != self.quiet_dt:
+            return None
+        thin = min(range(3), key=lambda i: p.half_extents[i])
+        self._slide = _Slide(p, ratio, self._step_dt, thin)
+        return self._slide
+
+    def _end_slide(self) -> None:
+        """Hand a disk sliding alone back to the fine step (its velocities back to the fine step's
+        half step) and forget it."""
+        st = self._slide
+        if st is None:
+            return None
+        self._slide = None
+        self._untouched = False
+        if st.h != self.dt and self.has_piece(st.piece.id):
+            # its accelerations over the last step (a long one, after a check)
+            v, w = pb.getBaseVelocity(st.piece.body, physicsClientId=self._cid)
+            inv = 1.0 / st.h
+            acc = tuple((v[i] - st.v[i]) * inv for i in range(3))
+            alpha = tuple((w[i] - st.w[i]) * inv for i in range(3))
+            self.shift_step(st.piece.id, st.h, self.dt, acc, alpha)
+        self.use_step(self.dt)
+        return None
+
+    def _slide_gap(self, st: _Slide, x: float, y: float, z: float) -> float:
+        """m: gap between the sliding disk's sphere about its centre of mass (x, y, z) and the
+        nearest other piece's or the board's edges (:attr:`_Piece.disk_reach`; a 1-Lipschitz
+        function of the position)."""
+        board = self.equipment.board
+        r = st.piece.disk_reach
+        g = min(board.length / 2 - abs(x), board.width / 2 - abs(y)) - r
+        for ox, oy, oz, rr in st.others:
+            d = math.sqrt((x - ox) ** 2 + (y - oy) ** 2 + (z - oz) ** 2) - rr
+            if d < g:
+                g = d
+        st.at, st.gap = (x, y, z), g
+        return g
+
+    def _slide_for(self, st: _Slide, span: float, others: float) -> None:
+        """Advance ``span`` s (whole fine steps) with a disk sliding and every other piece at most
+        ``others`` m/s (slower than :data:`QUIET_SPEED`; gravity may speed them up in the span):
+        long steps (:attr:`quiet_dt`) while the disk lies flat on the board, only the board's
+        friction acts on it (measured over its last step) and it cannot reach another piece or an
+        edge before the next check; fine steps otherwise. Its
+        velocities are kept half a step ahead across each change of step (:meth:`shift_step`),
+        so its slide does not depend on the step (v²/(2μg); docs/physics.md "Table-top sets")."""
+        c, me = self._cid, st.piece
+        body = me.body
+        H, h = self.quiet_dt, self.dt
+        left = max(1, int(round(span / h)))
+        st.others = []
+        for p in self._pieces.values():
+            if p is me or p.kind == "stake" or p.id in self._off_board:
+                continue
+            com = pb.getBasePositionAndOrientation(p.body, physicsClientId=c)[0]
+            st.others.append((com[0], com[1], com[2], p.disk_reach + me.disk_reach))
+        st.others_speed, st.others_time = others, self.time
+        st.at, st.gap = None, -math.inf
+        limit2 = (SLIDE_FRICTION_SLACK * self.ground.friction * GRAVITY) ** 2
+        tilt2 = SLIDE_STEADY_TILT**2
+        while left > 0:
+            if st.wait > 0:
+                n = min(st.wait, left)
+                if n > 1:
+                    self.step(n - 1)
+                st.v, st.w = pb.getBaseVelocity(body, physicsClientId=c)
+                self.step(1)
+                st.wait -= n
+                left -= n
+                continue
+            v, w = pb.getBaseVelocity(body, physicsClientId=c)
+            want = h
+            if st.v is not None:
+                inv = 1.0 / st.h
+                ax, ay, az = (v[0] - st.v[0]) * inv, (v[1] - st.v[1]) * inv, (v[2] - st.v[2]) * inv
+                com, (qx, qy, qz, qw) = pb.getBasePositionAndOrientation(body, physicsClientId=c)
+                # the z component of the disk's thin body axis (column of its rotation matrix)
+                axis_z = (2 * (qx * qz - qy * qw), 2 * (qy * qz + qx * qw), 1 - 2 * (qx * qx + qy * qy))[st.thin]
+                if (
+                    abs(axis_z) > SLIDE_FLAT_COS
+                    and abs(v[2]) < SLIDE_STEADY_VZ
+                    and abs(az) < SLIDE_STEADY_AZ
+                    and w[0] * w[0] + w[1] * w[1] < tilt2
+                    and ax * ax + ay * ay <= limit2
+                    and ax * v[0] + ay * v[1] <= 0.0
+                ):
+                    speed = math.sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2])
+                    # the other pieces were read at others_time: by the end of the next step they
+                    # can have come this much nearer (at their speed then, and gravity if unsupported)
+                    tau = self.time - st.others_time + H
+                    need = 2.0 * speed * H + st.others_speed * tau + GRAVITY * tau * tau / 2 + SLIDE_MARGIN
+                    if st.at is not None and st.gap - math.dist(com, st.at) > need:
+                        want = H
+                    else:
+                        gap = self._slide_gap(st, *com)
+                        if gap > need:
+                            want = H
+                        elif speed > 0.0:
+                            # it cannot clear the need sooner than this many fine steps
+                            st.wait = max(0, min(left, int((need - gap) / (speed * h))) - 1)
+                else:
+                    st.wait = 2 * st.ratio - 1  # tumbling, struck or just released
+                if want == H and left < st.ratio:
+                    want = left * h  # the rest of the span in one step
+                if want != st.h:
+                    alpha = ((w[0] - st.w[0]) * inv, (w[1] - st.w[1]) * inv, (w[2] - st.w[2]) * inv)
+                    self.shift_step(me.id, st.h, want, (ax, ay, az), alpha)
+                    st.h = want
+                    v, w = pb.getBaseVelocity(body, physicsClientId=c)
+            st.v, st.w = v, w
+            self.step(1)
+            if want != h:
+                # it was at least 2·speed·H clear of everything: this step touched only the board
+                self._untouched = True
+                left -= st.ratio if want == H else left
+            else:
+                left -= 1
+
+    def _motion(self) -> tuple[bool, float, _Piece | None, float]:
         """(any movable piece faster than :data:`REST_SPEED` or turning faster than
-        :data:`REST_TURN`; the fastest speed of any point of any movable piece, m/s).
+        :data:`REST_TURN`; the fastest speed of any point of any movable piece, m/s; that
+        fastest piece (None if none moves); the fastest speed of any point of every other piece,
+        m/s).
 
         A table-top piece off the board for good at the last :meth:`sample` (touching the floor,
         or below the board top and unable to climb back: :data:`FLOOR_MARGIN`) does not count,
         and is stopped, laid on the floor and put to sleep if it moves (:meth:`_put_down`)."""
         c = self._cid
         lin2, ang2 = REST_SPEED * REST_SPEED, REST_TURN * REST_TURN
-        moving, fastest = False, 0.0
+        moving, fastest, second = False, 0.0, 0.0
+        leader = None
         off = self._off_board
         for p in self._pieces.values():
             if p.kind == "stake":
@@ -1070,8 +1308,12 @@ class World:
                 continue
             if v2 > lin2 or w2 > ang2:
                 moving = True
-            fastest = max(fastest, math.sqrt(v2) + math.sqrt(w2) * p.radius)
-        return moving, fastest
+            speed = math.sqrt(v2) + math.sqrt(w2) * p.radius
+            if speed > fastest:
+                fastest, second, leader = speed, fastest, p
+            elif speed > second:
+                second = speed
+        return moving, fastest, leader, second
 
     def unstable_pieces(self) -> list[str]:
         """Kubbs and kings (square blocks on a pitch) balanced on an edge or a corner: the corners
