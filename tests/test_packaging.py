@@ -8,6 +8,8 @@ import tomllib
 import zipfile
 from pathlib import Path
 
+import pytest
+
 from kubb3d.assets import build_all, check_models
 
 
@@ -145,24 +147,24 @@ def test_pybullet_is_used_only_inside_physics():
     assert offenders == []
 
 
-def test_top_level_names_are_the_same_for_people_and_type_checkers():
-    """kubb3d's lazy names, its ``__all__`` and the imports type checkers read (under
-    TYPE_CHECKING) name the same objects."""
+@pytest.mark.parametrize("package", ["kubb3d", "kubb3d.experiment"])
+def test_lazy_names_are_the_same_for_people_and_type_checkers(package):
+    """A package's lazy names (kubb3d's, kubb3d.experiment's), its ``__all__`` and the imports
+    type checkers read (under TYPE_CHECKING) name the same objects."""
     import ast
 
-    import kubb3d
-
-    tree = ast.parse(Path(kubb3d.__file__).read_text(encoding="utf-8"))
+    pkg = importlib.import_module(package)
+    tree = ast.parse(Path(pkg.__file__).read_text(encoding="utf-8"))
     typed = {}
     for node in ast.walk(tree):
         if isinstance(node, ast.If) and getattr(node.test, "id", None) == "TYPE_CHECKING":
             for imp in node.body:
                 typed |= {a.asname or a.name: (imp.module, a.name) for a in imp.names}
-    lazy = {n: (e if isinstance(e, tuple) else (e, n)) for n, e in kubb3d._LAZY.items()}
+    lazy = {n: (e if isinstance(e, tuple) else (e, n)) for n, e in pkg._LAZY.items()}
     assert typed == lazy
-    assert kubb3d.__all__ == sorted(lazy)
+    assert pkg.__all__ == sorted(lazy)
     for name, (module, attr) in lazy.items():
-        assert getattr(kubb3d, name) is getattr(importlib.import_module(module), attr), name
+        assert getattr(pkg, name) is getattr(importlib.import_module(module), attr), name
 
 
 def test_the_repository_tracks_no_virtual_environment_or_outward_symlink(root):

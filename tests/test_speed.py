@@ -276,3 +276,22 @@ def test_a_flight_step_taken_far_from_everything_ends_without_contact_points(mon
         with W.World.standard() as w:
             state["contacts"] += throw(w, params).first_contact is not None
     assert state["checked"] > 500 and state["contacts"] >= 10
+
+
+def test_a_dask_task_imports_nothing_heavy_where_it_is_unpickled():
+    """Dask's scheduler unpickles every task it is sent, which imports the module of the task's
+    function: the function the Dask backend submits, unpickled in a fresh interpreter, must not
+    bring in kubb3d's spec, judge or physics, pydantic or numpy (the runner's ``_work_batch`` took
+    0.14 s of the scheduler's CPU in a cluster's first run: docs/speed.md "Dask (sixth round)")."""
+    import pickle
+    import subprocess
+    import sys
+
+    from kubb3d.experiment import runner
+
+    heavy = ["kubb3d.experiment.runner", "kubb3d.experiment.spec", "kubb3d.judge", "kubb3d.physics"]
+    heavy += ["pydantic", "numpy"]
+    payload = pickle.dumps(runner.DASK_TASK)
+    script = f"import pickle, sys; pickle.loads({payload!r}); print([m for m in {heavy!r} if m in sys.modules])"
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"

@@ -42,6 +42,7 @@ from multiprocessing import get_all_start_methods, get_context
 from pathlib import Path
 from typing import Callable, Iterable
 
+from kubb3d.experiment.dask_task import run_trials
 from kubb3d.experiment.spec import LoadedSpec, from_json
 from kubb3d.experiment.store import ResultStore
 
@@ -218,6 +219,10 @@ round)"). The backend sets them for the LocalCluster it starts; a standing clust
 from the environment of ``dask scheduler`` and ``dask worker`` (:func:`dask_environ`, README
 "Experiments")."""
 
+
+DASK_TASK = run_trials
+"""The function every Dask task calls (:func:`kubb3d.experiment.dask_task.run_trials`): the
+scheduler unpickles it, which imports only :mod:`kubb3d.experiment.dask_task`, not this module."""
 
 DASK_PRELOAD = "kubb3d.experiment.dask_worker"
 """The Dask worker preload module (imports the worker modules and tunes the allocator at start);
@@ -496,7 +501,7 @@ def _dask(loaded: LoadedSpec, todo: list[int], workers: int, scheduler, emit) ->
                 size = dask_batch_size(trial_time.s, len(queue), n_slots)
                 batch = [queue.pop() for _ in range(min(size, len(queue)))]
             key = f"kubb3d-trials-{batch[0]}-{len(batch)}-{loaded.sha256[:12]}"
-            fut = client.submit(_work_batch, spec_json, batch, pure=False, key=key)
+            fut = client.submit(DASK_TASK, spec_json, batch, pure=False, key=key)
             batch_of[fut.key] = batch
             pending.add(fut)
             tasks += 1
