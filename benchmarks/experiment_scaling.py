@@ -29,12 +29,19 @@ For the cluster runs it also prints the CPU seconds of every process (read from 
 psutil, so nothing is added to the cluster): scheduler, nannies, workers (and of those the thread
 that ran the trials), and the run's own process.
 
-The rows of all runs are compared (they must be equal).
+``--trials 600,3000,10000`` times each configuration at each size in turn (a gap that is fixed
+per run shrinks with the size; docs/speed.md "Dask (sixth round)" defines what is timed), and
+``--configs`` picks the configurations (``local-1``, ``local-2``, ``dask-cluster``,
+``dask-cluster+kubb3d``, ``dask-localcluster``). For each size and standing cluster it prints
+the CPU besides the trials per run of each process (client, scheduler, nannies, the workers'
+other threads), their sum per task and per trial, with 95 % t intervals over the repeats.
+
+The rows of all runs of the same size are compared (they must be equal).
 
 Usage::
 
-    .venv/bin/python benchmarks/experiment_scaling.py [--trials 600] [--spec PATH] [--dask]
-        [--repeat N] [--start-methods forkserver,spawn] [--json]
+    .venv/bin/python benchmarks/experiment_scaling.py [--trials 600[,3000,...]] [--spec PATH] [--dask]
+        [--configs local-2,dask-cluster+kubb3d] [--repeat N] [--start-methods forkserver,spawn] [--json]
 
 Other processes on the machine share its cores: run it on an idle machine for clean figures
 (the load average is printed before and after).
@@ -239,14 +246,53 @@ def _line(m: dict) -> str:
     )
 
 
+CONFIGS = ("local-1", "local-2", "dask-cluster", "dask-cluster+kubb3d", "dask-localcluster")
+"""The configurations a run of this script can time (``--configs``)."""
+
+
+def cluster_costs(runs: list[dict]) -> dict[str, tuple[float, float]]:
+    """CPU seconds besides the trials of a standing cluster's runs (same size): per run for each
+    process (``client``: the run's process; ``scheduler``; ``nannies``; ``worker_others``: the
+    workers' threads other than the trials'), their sum, and that sum per task and per trial
+    (ms); each as (mean, half width of its 95 % t interval; NaN for one run)."""
+    import math
+
+    from kubbuteo_turns import t95
+
+    def ci(values: list[float]) -> tuple[float, float]:
+        m = statistics.fmean(values)
+        if len(values) < 2:
+            return m, math.nan
+        return m, t95(len(values) - 1) * statistics.stdev(values) / math.sqrt(len(values))
+
+    parts = {
+        "client": [m["parent_cpu_s"] for m in runs],
+        "scheduler": [m["cluster_cpu_s"]["scheduler"] for m in runs],
+        "nannies": [m["cluster_cpu_s"]["nannies"] for m in runs],
+        "worker_others": [m["cluster_cpu_s"]["workers"] - m["cluster_cpu_s"]["trial_threads"] for m in runs],
+    }
+    total = [sum(p[i] for p in parts.values()) for i in range(len(runs))]
+    out = {k: ci(v) for k, v in parts.items()}
+    out["all"] = ci(total)
+    out["all_per_task_ms"] = ci([1e3 * t / max(1, m["tasks"]) for t, m in zip(total, runs)])
+    out["all_per_trial_ms"] = ci([1e3 * t / max(1, m["trials"]) for t, m in zip(total, runs)])
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--trials", type=int, default=600)
+    ap.add_argument("--trials", default="600", help="trials per run; several sizes comma-separated (600,3000,10000)")
     ap.add_argument("--spec", type=Path, default=ROOT / "scenarios" / "experiments" / "hit-8m.toml")
     ap.add_argument(
         "--dask",
         action="store_true",
         help="also run 2 workers on a Dask cluster of separate processes and on a LocalCluster",
+    )
+    ap.add_argument(
+        "--configs",
+        default="",
+        help=f"the configurations to time, comma-separated, of {','.join(CONFIGS)} (default: local-1,local-2, "
+        "and the three Dask ones with --dask)",
     )
     ap.add_argument("--repeat", type=int, default=1, help="alternate the configurations this many times")
     ap.add_argument(
@@ -260,10 +306,17 @@ def main() -> None:
     if a.child:
         print(json.dumps(measure(json.loads(a.child))))
         return
-    if a.trials < 1 or a.repeat < 1:
+    try:
+        sizes = [int(t) for t in a.trials.split(",")]
+    except ValueError:
+        raise SystemExit(f"--trials: expected whole numbers, comma-separated, got {a.trials!r}") from None
+    if min(sizes) < 1 or a.repeat < 1:
         raise SystemExit("--trials and --repeat must be at least 1")
     if not a.spec.is_file():
         raise SystemExit(f"--spec: no file {a.spec}")
+    configs = [c for c in a.configs.split(",") if c] or ["local-1", "local-2", *(CONFIGS[2:] if a.dask else ())]
+    if any(c not in CONFIGS for c in configs):
+        raise SystemExit(f"--configs: expected some of {','.join(CONFIGS)}, got {a.configs!r}")
     from kubb3d.experiment import runner
 
     methods = [m for m in a.start_methods.split(",") if m] or [runner.START_METHOD]
@@ -278,10 +331,10 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
 
-        def one(label: str, workers: int, backend: str = "local", **extra) -> None:
+        def one(trials: int, label: str, workers: int, backend: str = "local", **extra) -> None:
             config = {
                 "spec": str(a.spec),
-                "trials": a.trials,
+                "trials": trials,
                 "workers": workers,
                 "backend": backend,
                 "label": label,
@@ -298,36 +351,59 @@ def main() -> None:
                 spent = m["workers_cpu_s"]
             m["cpu_per_trial_s"] = (spent + m["parent_cpu_s"]) / max(1, m["trials"])
             m["load_average"] = os.getloadavg()[0]
+            m["size"] = trials
             res.append(m)
             say(_line(m))
 
-        for _ in range(a.repeat):
-            for method in methods:
-                for w in (1, 2):
-                    one(f"local/{method}", w, start_method=method)
-            if a.dask:
+        for trials in sizes:
+            for _ in range(a.repeat):
+                for method in methods:
+                    for w in (1, 2):
+                        if f"local-{w}" in configs:
+                            one(trials, f"local/{method}", w, start_method=method)
                 for label, preload, environ in CLUSTERS:
-                    with Cluster(folder, preload=preload, environ=environ) as cluster:
-                        cluster_start[label] = cluster.start_s
-                        one(label, 2, "dask", scheduler=cluster.address, cluster=cluster)
-                one("dask-localcluster", 2, "dask")
-    equal = all(m["rows"] == res[0]["rows"] for m in res)
-    summary: dict = {"load_average_before": load0, "rows_equal": equal, "runs": res, "speed_up": {}, "dask": {}}
-    for method in methods:
-        ones = [m for m in res if m["label"] == f"local/{method}" and m["workers"] == 1]
-        twos = [m for m in res if m["label"] == f"local/{method}" and m["workers"] == 2]
-        ups = [t["rate"] / o["rate"] for o, t in zip(ones, twos)]
-        summary["speed_up"][method] = ups
-        say(
-            f"speed-up 1 -> 2 workers, {method} (pool start-up included): "
-            f"{', '.join(f'{u:.2f}x' for u in ups)} (goal >= 1.8x)"
-            + (f"; median {statistics.median(ups):.2f}x" if len(ups) > 1 else "")
-        )
-    if a.dask:
-        local2 = [m for m in res if m["label"] == f"local/{methods[0]}" and m["workers"] == 2]
+                    if label in configs:
+                        with Cluster(folder, preload=preload, environ=environ) as cluster:
+                            cluster_start[label] = cluster.start_s
+                            one(trials, label, 2, "dask", scheduler=cluster.address, cluster=cluster)
+                if "dask-localcluster" in configs:
+                    one(trials, "dask-localcluster", 2, "dask")
+    equal = all(m["rows"] == next(r for r in res if r["size"] == m["size"])["rows"] for m in res)
+    summary: dict = {"load_average_before": load0, "rows_equal": equal, "runs": res, "sizes": {}}
+    for trials in sizes:
+        runs = [m for m in res if m["size"] == trials]
+        figures: dict = {"speed_up": {}, "dask": {}, "cluster_cpu": {}}
+        summary["sizes"][str(trials)] = figures
+        say(f"-- {trials} trials per run")
+        for method in methods:
+            ones = [m for m in runs if m["label"] == f"local/{method}" and m["workers"] == 1]
+            twos = [m for m in runs if m["label"] == f"local/{method}" and m["workers"] == 2]
+            if not ones or not twos:
+                continue
+            ups = [t["rate"] / o["rate"] for o, t in zip(ones, twos)]
+            figures["speed_up"][method] = ups
+            say(
+                f"speed-up 1 -> 2 workers, {method} (pool start-up included): "
+                f"{', '.join(f'{u:.2f}x' for u in ups)} (goal >= 1.8x)"
+                + (f"; median {statistics.median(ups):.2f}x" if len(ups) > 1 else "")
+            )
+        local2 = [m for m in runs if m["label"] == f"local/{methods[0]}" and m["workers"] == 2]
         for label in [c[0] for c in CLUSTERS] + ["dask-localcluster"]:
-            ratios = [m["rate"] / l2["rate"] for m, l2 in zip((m for m in res if m["label"] == label), local2)]
-            summary["dask"][label] = ratios
+            mine = [m for m in runs if m["label"] == label]
+            if not mine:
+                continue
+            if label in cluster_start:
+                costs = figures["cluster_cpu"][label] = cluster_costs(mine)
+                say(
+                    f"{label}: CPU besides the trials per run (mean ± 95 %): "
+                    + ", ".join(f"{k} {m:.3f} ± {h:.3f} s" for k, (m, h) in costs.items() if not k.endswith("_ms"))
+                    + f"; per task {costs['all_per_task_ms'][0]:.1f} ± {costs['all_per_task_ms'][1]:.1f} ms, per trial "
+                    f"{costs['all_per_trial_ms'][0]:.3f} ± {costs['all_per_trial_ms'][1]:.3f} ms"
+                )
+            if not local2:
+                continue
+            ratios = [m["rate"] / l2["rate"] for m, l2 in zip(mine, local2)]
+            figures["dask"][label] = ratios
             what = (
                 f"{label} (scheduler and 2 workers as separate processes, started in {cluster_start[label]:.1f} s "
                 "before the run)"
@@ -336,7 +412,7 @@ def main() -> None:
             )
             goal = " (goal >= 1.0x)" if label in cluster_start else ""
             say(f"{what} / local at 2 workers: {', '.join(f'{r:.2f}x' for r in ratios)}{goal}")
-    say(f"rows equal in every run: {equal}")
+    say(f"rows equal in every run of the same size: {equal}")
     summary["load_average_after"] = os.getloadavg()[0]
     say(f"load average now {summary['load_average_after']:.1f}")
     if a.json:
