@@ -13,17 +13,20 @@ the crown; the URDF's ``<inertial>`` origin says where.
 
 from __future__ import annotations
 
-import functools
 import math
 import json
 from dataclasses import asdict
-from importlib import resources
 from pathlib import Path
 from typing import Any, cast
 
 import numpy as np
 import trimesh
 
+from kubb3d.model_files import MASS_PROPERTIES, piece_key
+from kubb3d.model_files import com_local as com_local
+from kubb3d.model_files import king_com_height as king_com_height
+from kubb3d.model_files import model_path as model_path
+from kubb3d.model_files import models_dir as models_dir
 from kubb3d.equipment import (
     EQUIPMENT_SETS,
     BoxPiece,
@@ -104,12 +107,6 @@ def king_mesh(king: KingPiece) -> trimesh.Trimesh:
     return cast(trimesh.Trimesh, trimesh.util.concatenate([king_body_mesh(king), *_crown_parts(king)]))
 
 
-@functools.lru_cache(maxsize=None)
-def king_com_height(king: KingPiece) -> float:
-    """Height of the king's centre of mass above its bounding-box centre, m (negative: below)."""
-    return float(king_mesh(king).center_mass[2])
-
-
 def convex_prism(points_yz: np.ndarray, thickness: float) -> trimesh.Trimesh:
     """Extrude a convex polygon given in the y-z plane (counter-clockwise, shape (N, 2)) along x,
     centred on x = 0."""
@@ -180,17 +177,38 @@ def piece_mesh(piece) -> trimesh.Trimesh:
     raise TypeError(f"no mesh for {type(piece).__name__}")
 
 
-@functools.lru_cache(maxsize=None)
-def com_local(eq: EquipmentSet, kind: str) -> tuple[float, float, float]:
-    """Centre of mass of a piece in its body frame (origin at the bounding-box centre), m."""
-    piece = eq.piece(kind)
-    if isinstance(piece, KingPiece):
-        return (0.0, 0.0, king_com_height(piece))
-    if isinstance(piece, (DiskPiece, MushroomPiece)):
-        mesh = disk_kubb_mesh(piece) if isinstance(piece, DiskPiece) else mushroom_mesh(piece)
-        x, y, z = (float(v) for v in mesh.center_mass)
-        return (x, y, z)
-    return (0.0, 0.0, 0.0)
+def mesh_com(piece) -> tuple[float, float, float]:
+    """m: the centre of mass of a piece's mesh (:func:`piece_mesh`) in its body frame, built
+    (:func:`kubb3d.model_files.mesh_com` reads the stored value first)."""
+    x, y, z = (float(v) for v in piece_mesh(piece).center_mass)
+    return (x, y, z)
+
+
+def mesh_volume(piece) -> float:
+    """m³: the volume of a piece's mesh (:func:`piece_mesh`), built (:func:`kubb3d.model_files.mesh_volume`
+    reads the stored value first)."""
+    return float(piece_mesh(piece).volume)
+
+
+def mass_properties(eq_sets=None) -> str:
+    """The text of ``mass_properties.json``: per distinct piece description of the shipped sets
+    (:data:`~kubb3d.equipment.EQUIPMENT_SETS`) its key (:func:`kubb3d.model_files.piece_key`),
+    mesh volume and mesh centre of mass, built from the meshes, floats written in full."""
+    rows = {}
+    for _, eq in sorted((eq_sets or EQUIPMENT_SETS).items()):
+        for kind in PIECE_KINDS:
+            piece = getattr(eq, kind)
+            if piece is None:
+                continue
+            key = piece_key(piece)
+            rows[key] = {"piece": key, "volume_m3": mesh_volume(piece), "com_m": list(mesh_com(piece))}
+    data = {
+        "generator": "kubb3d.assets",
+        "about": "mesh volume (m^3) and centre of mass in the body frame (m) of each piece, read by "
+        "kubb3d.model_files without building the meshes",
+        "pieces": [rows[k] for k in sorted(rows)],
+    }
+    return json.dumps(data, indent=1) + "\n"
 
 
 def king_crown(king: KingPiece, inset: float = 0.0) -> trimesh.Trimesh:
@@ -407,26 +425,8 @@ def build_all() -> dict[str, str]:
         files.update(build_set(eq))
         manifest["sets"][name] = asdict(eq)
     files["manifest.json"] = json.dumps(manifest, indent=2, sort_keys=True) + "\n"
+    files[MASS_PROPERTIES] = mass_properties()
     return files
-
-
-@functools.lru_cache(maxsize=None)
-def models_dir() -> Path:
-    """Where the model files are at run time (repo ``models/`` or the installed package data)."""
-    return Path(str(resources.files("kubb3d.models")))
-
-
-@functools.lru_cache(maxsize=None)
-def model_path(set_name: str, kind: str) -> Path:
-    """Path of the URDF of one piece, e.g. ``model_path('standard', 'kubb')``.
-
-    Raises:
-        FileNotFoundError: the file is missing (run ``kubb3d models build``).
-    """
-    path = models_dir() / f"{set_name}-{kind}.urdf"
-    if not path.is_file():
-        raise FileNotFoundError(f"model file {path.name} is missing; run `kubb3d models build`")
-    return path
 
 
 def write_models(out: Path | None = None) -> list[Path]:
@@ -486,6 +486,26 @@ def check_models(where: Path | None = None) -> list[str]:
                 or not np.allclose(v0, v1, atol=1e-9, rtol=0)
             ):
                 problems.append(f"{name}: geometry differs from a fresh build")
+        elif name == MASS_PROPERTIES:
+            try:
+                same = _same_numbers(json.loads(old), json.loads(text))
+            except ValueError:
+                same = False
+            if not same:
+                problems.append(f"{name}: differs from a fresh build")
         elif old != text:
             problems.append(f"{name}: differs from a fresh build")
     return problems
+
+
+def _same_numbers(a: Any, b: Any) -> bool:
+    """Equal JSON values, numbers to 1e-12 relative (a trimesh upgrade may change last bits: the
+    stored values stay what the simulation uses until the models are rebuilt)."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(_same_numbers(a[k], b[k]) for k in a)
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(_same_numbers(x, y) for x, y in zip(a, b))
+    if isinstance(a, float) or isinstance(b, float):
+        numbers = isinstance(a, (int, float)) and isinstance(b, (int, float))
+        return numbers and math.isclose(a, b, rel_tol=1e-12, abs_tol=1e-15)
+    return a == b

@@ -172,7 +172,7 @@ def reference_results(n: int, seed: int = 0) -> list[dict]:
 def bare_loop(throws) -> tuple[float, int]:
     """The same scene and throws in plain PyBullet, stepped at the world's fixed time step
     :data:`~kubb3d.physics.world.DT` throughout; returns (seconds, total steps)."""
-    from kubb3d.assets import model_path
+    from kubb3d.model_files import model_path
     from kubb3d.equipment import STANDARD
     from kubb3d.physics import world as W
     from kubb3d.physics.ground import GRASS, WOOD_ON_WOOD_FRICTION, WOOD_ON_WOOD_RESTITUTION

@@ -125,9 +125,9 @@ class KingPiece:
     def tipping_angle(self) -> float:
         """Static tipping angle on its end face, rad: atan(half width / height of the centre of
         mass above the base). The crown is lighter than the body it tops, so the centre of mass
-        sits below the bounding box's centre (:func:`kubb3d.assets.king_com_height`): 18.4° for
+        sits below the bounding box's centre (:func:`kubb3d.model_files.king_com_height`): 18.4° for
         the standard 9×9×30 cm king, not the 16.7° of a plain block of its full height."""
-        from kubb3d.assets import king_com_height
+        from kubb3d.model_files import king_com_height
 
         return math.atan2(self.width / 2, self.height / 2 + king_com_height(self))
 
@@ -520,8 +520,8 @@ def get_set(name: str) -> EquipmentSet:
 
 @functools.lru_cache(maxsize=None)
 def _mesh_volume(piece) -> float:
-    """m³: the volume of a piece's mesh (kubb3d.assets.piece_mesh), built once per piece
+    """m³: the volume of a piece's mesh (kubb3d.assets.piece_mesh; stored in models/, else built), once per piece
     description (a flick's release asked for it at every flick: 3 % of a Kubbuteo match)."""
-    from kubb3d.assets import piece_mesh
+    from kubb3d.model_files import mesh_volume
 
-    return float(piece_mesh(piece).volume)
+    return mesh_volume(piece)

@@ -594,7 +594,7 @@ class Match:
         return poses_after(base, final)
 
     def _save(self) -> tuple[dict, dict]:
-        snap = self.world.snapshot()
+        snap = self.world.snapshot(contacts=False)
         poses = {
             pid: list(p.position) + list(p.quat_xyzw) for pid, p in snap.pieces.items() if p.kind in ("kubb", "king")
         }

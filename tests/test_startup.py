@@ -1,6 +1,7 @@
 """What a process loads to run one command: a user's ``kubb3d match`` pays for its own modules
 only (issue #16, the default DM match's wall time; docs/speed.md "DM turns")."""
 
+import math
 import subprocess
 import sys
 
@@ -39,3 +40,37 @@ def test_help_and_unknown_commands_still_see_every_command(cli):
 def test_a_match_does_not_load_the_replay_reader():
     mods = _modules_after("import kubb3d.match")
     assert "kubb3d.replay" not in mods
+
+
+def test_a_match_builds_no_mesh():
+    # the pieces' mass properties come from models/mass_properties.json: no trimesh in a match
+    code = (
+        "from kubb3d.match import Match, MatchConfig\n"
+        "m = Match(MatchConfig(seed=3, round_cap=3))\nm.run()\n"
+        "from kubb3d.equipment import get_set\nget_set('standard').king.tipping_angle\n"
+    )
+    mods = _modules_after(code)
+    assert "kubb3d.match" in mods and "trimesh" not in mods and "kubb3d.assets" not in mods
+
+
+def test_stored_mass_properties_are_the_meshes_and_other_pieces_are_built():
+    from dataclasses import replace
+
+    from kubb3d import assets, model_files
+    from kubb3d.equipment import EQUIPMENT_SETS
+
+    shipped = 0
+    for eq in EQUIPMENT_SETS.values():
+        for kind in assets.PIECE_KINDS:
+            piece = getattr(eq, kind)
+            if piece is None:
+                continue
+            shipped += model_files.piece_key(piece) in model_files._stored()
+            assert math.isclose(model_files.mesh_volume(piece), assets.mesh_volume(piece), rel_tol=1e-12)
+            for a, b in zip(model_files.mesh_com(piece), assets.mesh_com(piece)):
+                assert math.isclose(a, b, rel_tol=1e-12, abs_tol=1e-15)
+    assert shipped == sum(getattr(eq, k) is not None for eq in EQUIPMENT_SETS.values() for k in assets.PIECE_KINDS)
+    king = EQUIPMENT_SETS["standard"].king
+    taller = replace(king, height=king.height + 0.05)
+    assert model_files.piece_key(taller) not in model_files._stored()
+    assert model_files.king_com_height(taller) == assets.mesh_com(taller)[2] != model_files.king_com_height(king)

@@ -52,8 +52,8 @@ from typing import Callable, Generator
 import numpy as np
 from kubb3d.physics._pybullet import pb
 
-from kubb3d.assets import com_local as piece_com_local
-from kubb3d.assets import model_path
+from kubb3d.model_files import com_local as piece_com_local
+from kubb3d.model_files import model_path
 from kubb3d.equipment import EquipmentSet, get_set
 from kubb3d.judge.geometry import convex_hull
 from kubb3d.physics.aero import RodDrag, piece_drag
@@ -1429,8 +1429,9 @@ class World:
                 return False
         return True
 
-    def snapshot(self) -> Snapshot:
-        """The world now as a :class:`Snapshot` (contacts from the last step)."""
+    def snapshot(self, contacts: bool = True) -> Snapshot:
+        """The world now as a :class:`Snapshot` (contacts from the last step; none with
+        ``contacts=False``, for a caller that keeps only the poses)."""
         c = self._cid
         pieces = {}
         for p in self._pieces.values():
@@ -1454,7 +1455,7 @@ class World:
                 side=p.side,
                 max_lean=p.lean_so_far(q) if p.kind == "kubb" else None,
             )
-        return Snapshot(self.time, pieces, self.contacts(), self.pitch, GRAVITY)
+        return Snapshot(self.time, pieces, self.contacts() if contacts else (), self.pitch, GRAVITY)
 
 
 class FlightClearance:

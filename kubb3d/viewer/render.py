@@ -36,7 +36,7 @@ import numpy as np
 import trimesh
 from pyglet import gl
 
-from kubb3d.assets import models_dir
+from kubb3d.model_files import models_dir
 from kubb3d.viewer.camera import Camera, look_at, orthographic
 from kubb3d.viewer.scene import OUTSIDE_COLOR, STATUS_COLORS, Scene, outside_quads
 
