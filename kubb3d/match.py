@@ -193,6 +193,14 @@ def _r(v: float, nd: int) -> float:
     return float(round(float(v), nd))
 
 
+def _median(values: list[float]) -> float:
+    """The median as ``np.median`` gives it (the middle value, or the mean of the two middle
+    ones), without it: its first call imports ``numpy.ma`` (≈ 50 ms, 1.5 % of a default match)."""
+    v = sorted(values)
+    n = len(v)
+    return v[n // 2] if n % 2 else (v[n // 2 - 1] + v[n // 2]) / 2
+
+
 def _pose_list(pos, q) -> list[float]:
     return [float(x) for x in pos] + [float(x) for x in q]
 
@@ -869,7 +877,7 @@ class Match:
         t = res.trajectory.times
         step = 1
         if len(t) > 1:
-            step = max(1, int(round((1.0 / hz) / max(1e-9, float(np.median(np.diff(t)))))))
+            step = max(1, int(round((1.0 / hz) / max(1e-9, _median(np.diff(t).tolist())))))
         idx = list(range(0, len(t), step))
         if len(t) and idx[-1] != len(t) - 1:
             idx.append(len(t) - 1)

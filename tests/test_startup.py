@@ -51,6 +51,8 @@ def test_a_match_builds_no_mesh():
     )
     mods = _modules_after(code)
     assert "kubb3d.match" in mods and "trimesh" not in mods and "kubb3d.assets" not in mods
+    # nor numpy.ma, which np.median imports at its first call (≈ 50 ms)
+    assert "numpy.ma" not in mods
 
 
 def test_stored_mass_properties_are_the_meshes_and_other_pieces_are_built():
@@ -74,3 +76,14 @@ def test_stored_mass_properties_are_the_meshes_and_other_pieces_are_built():
     taller = replace(king, height=king.height + 0.05)
     assert model_files.piece_key(taller) not in model_files._stored()
     assert model_files.king_com_height(taller) == assets.mesh_com(taller)[2] != model_files.king_com_height(king)
+
+
+def test_median_of_a_trajectory_record_is_numpys():
+    import numpy as np
+
+    from kubb3d.match import _median
+
+    rng = np.random.default_rng(2)
+    for n in range(1, 40):
+        v = rng.choice([1 / 30, 1 / 960, 0.0333, rng.uniform()], size=n).tolist()
+        assert _median(v) == float(np.median(np.array(v)))
