@@ -35,6 +35,7 @@ THROW_CHOICES = (
     Consequence.RAISE_AT_ORIGINAL_SPOT,
     Consequence.GAME_LOST,
     Consequence.GAME_WON,
+    Consequence.SET_INSIDE,
 )
 INKAST_CHOICES = (
     Consequence.RAISE_HERE,
@@ -44,6 +45,11 @@ INKAST_CHOICES = (
     Consequence.RAISE_AT_ORIGINAL_SPOT,
     Consequence.GAME_LOST,
 )
+CHOICES = {"throw": THROW_CHOICES, "inkast": INKAST_CHOICES}
+"""The answers offered for a scenario's event: every consequence the judge gives after a throw
+(``kubb3d/judge/throws.py``, ``kubb3d/judge/kubbuteo.py``) or after an inkast
+(``kubb3d/judge/raising.py``, ``kubb3d/judge/inkast.py``), so every question can be answered
+right."""
 
 
 def parse_answer(text: str, choices: Sequence[Consequence], tr: Translator = ENGLISH) -> Consequence | None:
@@ -130,7 +136,7 @@ def run_quiz(
                 say("  " + tr(msg("(the 3D view is open: close it to answer)")))
                 show(path)
             targets = res.spec.quiz or [res.spec.expect[0].piece]
-            choices = THROW_CHOICES if res.spec.event == "throw" else INKAST_CHOICES
+            choices = CHOICES[res.spec.event]
             rulings = {r.piece: r for r in res.judgement.rulings}
             for pid in targets:
                 ruling = rulings.get(pid)

@@ -76,3 +76,25 @@ def test_the_quiz_gives_the_explanation_after_the_answer_in_its_language():
         assert explanation in lines
         assert lines.index(explanation) > asked_at[0]  # told only after the answer
         assert not any(explanation in s for s in lines[: asked_at[0]])
+
+
+@pytest.mark.parametrize("path", scenario_files(), ids=lambda p: p.stem)
+def test_every_question_offers_its_right_answer(path):
+    # dm_standing_pushed_across_sideline asked "What happens to B1?" without "set inside" among
+    # the answers, so no trainee could get it right
+    from kubb3d.quiz import CHOICES
+
+    doc = tomllib.loads(path.read_text(encoding="utf-8"))
+    expected = {e["piece"]: e.get("consequence") for e in doc["expect"]}
+    for piece in doc.get("quiz") or [doc["expect"][0]["piece"]]:
+        assert Consequence(expected[piece]) in CHOICES[doc["event"]], (path.name, piece, expected[piece])
+
+
+def test_a_kubb_pushed_across_the_sideline_can_be_ruled_right():
+    out: list[str] = []
+    right, asked = run_quiz(
+        [resolve_scenario("dm_standing_pushed_across_sideline")], seed=0, images=False,
+        ask=lambda prompt: "set inside", say=out.append,
+    )
+    assert (right, asked) == (1, 1), "\n".join(out)
+    assert any(line.strip().startswith("6. set inside") for line in out), "\n".join(out)

@@ -354,6 +354,27 @@ def bench(
         typer.echo(json.dumps(figures))
 
 
+def _reflow(text: str) -> str:
+    """``text`` (a docstring) with the line breaks inside each paragraph turned into spaces:
+    Typer's rich help keeps them, which broke the lines of ``kubb3d --help`` in mid-sentence."""
+    import inspect
+
+    return "\n\n".join(" ".join(p.split()) for p in inspect.cleandoc(text).split("\n\n"))
+
+
+def _reflow_help(group: typer.Typer) -> None:
+    """Reflow the help of every command of ``group`` and of its sub-groups (:func:`_reflow`)."""
+    import inspect
+
+    for command in group.registered_commands:
+        text = command.help or inspect.getdoc(command.callback)
+        if text:
+            command.help = _reflow(text)
+    for sub in group.registered_groups:
+        if sub.typer_instance is not None:
+            _reflow_help(sub.typer_instance)
+
+
 _SUBAPP_MODULES = {
     "judge": "kubb3d.cli.judge",
     "quiz": "kubb3d.cli.judge",
@@ -394,6 +415,7 @@ def _register_subapps(command: str | None = None) -> None:
             )
         else:
             importlib.import_module(module).register(app)
+    _reflow_help(app)
 
 
 def _command_of(args: list[str]) -> str | None:
