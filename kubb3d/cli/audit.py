@@ -61,19 +61,21 @@ def register(app: typer.Typer) -> None:
                 + "\n"
             )
             return
+        # one block per option, not a seven-column table: at 80 columns the table squeezed the
+        # sentences into columns a word wide (330 lines for dm)
         from rich.console import Console
-        from rich.table import Table
+        from rich.padding import Padding
+        from rich.text import Text
 
         console = Console(highlight=False)
-        t = Table(title=f"referee options of ruleset {ruleset} (decisions the seeds leave open; docs/rules.md)")
-        t.add_column("option", no_wrap=True)
-        t.add_column("default", no_wrap=True)
-        for col in ("choices", "what is open", "concerns", "applied in", "set by"):
-            t.add_column(col)
+        console.print(Text(f"referee options of ruleset {ruleset} (decisions the seeds leave open; docs/rules.md)"))
         for r in rows:
             choices = "a number" if r["choices"] is None else " | ".join(str(c) for c in r["choices"])
-            t.add_row(r["option"], str(r["default"]), choices, r["question"], r["concerns"], r["where"], r["set_by"])
-        console.print(t)
+            console.print()
+            console.print(Text.assemble((r["option"], "bold"), f"  default: {r['default']}  (choices: {choices})"))
+            for label, key in (("open", "question"), ("concerns", "concerns"), ("applied in", "where"),
+                               ("set by", "set_by")):
+                console.print(Padding(Text(f"{label}: {r[key]}"), (0, 0, 0, 2), expand=False))
 
     @app.command("audit")
     def audit(

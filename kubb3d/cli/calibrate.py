@@ -76,20 +76,21 @@ def register(app: typer.Typer) -> None:
         if as_json:
             sys.stdout.write(json.dumps(cal.to_json(), ensure_ascii=False) + "\n")
         else:
-            from rich.console import Console
-            from rich.table import Table
+            from kubb3d.cli.tables import print_rows
 
-            table = Table(title="kubb3d player calibration")
-            for col in ("figure", "value", "95 % interval", "trials", "reference", "in band"):
-                table.add_column(col, overflow="fold")
-            for f in cal.figures:
-                table.add_row(
-                    f.label,
-                    f"{f.value:.3f}",
-                    f"{f.low:.3f}–{f.high:.3f}",
-                    str(f.trials),
-                    f.reference,
-                    "" if f.passed is None else ("yes" if f.passed else "[red]NO[/red]"),
-                )
-            Console().print(table)
+            print_rows(
+                "kubb3d player calibration",
+                ("figure", "value", "95 % interval", "trials", "reference", "in band"),
+                [
+                    (
+                        f.label,
+                        f"{f.value:.3f}",
+                        f"{f.low:.3f}–{f.high:.3f}",
+                        str(f.trials),
+                        f.reference,
+                        "" if f.passed is None else ("yes" if f.passed else "[red]NO[/red]"),
+                    )
+                    for f in cal.figures
+                ],
+            )
         raise typer.Exit(0 if cal.passed else 1)

@@ -82,24 +82,26 @@ def register(app: typer.Typer) -> None:
         if as_json:
             sys.stdout.write(json.dumps(report.to_json(), ensure_ascii=False) + "\n")
         else:
-            from rich.console import Console
-            from rich.table import Table
+            from kubb3d.cli.tables import print_rows
 
-            table = Table(title="kubb3d physics validation")
-            for col in ("group", "quantity", "reference", "source", "expected", "simulated", "tolerance", "pass"):
-                table.add_column(col, overflow="fold")
-            for r in report.rows:
-                table.add_row(
-                    r.group,
-                    r.quantity,
-                    r.reference,
-                    r.source,
-                    f"{r.expected:.4g} {r.unit}",
-                    f"{r.simulated:.4g} {r.unit}",
-                    r.tolerance,
-                    "yes" if r.passed else "[red]NO[/red]",
-                )
-            Console().print(table)
+            print_rows(
+                "kubb3d physics validation",
+                ("group", "quantity", "reference", "source", "expected", "simulated", "tolerance", "pass"),
+                [
+                    (
+                        r.group,
+                        r.quantity,
+                        r.reference,
+                        r.source,
+                        f"{r.expected:.4g} {r.unit}",
+                        f"{r.simulated:.4g} {r.unit}",
+                        r.tolerance,
+                        "yes" if r.passed else "[red]NO[/red]",
+                    )
+                    for r in report.rows
+                ],
+                head=2,
+            )
             failed = sum(not r.passed for r in report.rows)
             typer.echo(f"{len(report.rows) - failed} of {len(report.rows)} rows pass")
         raise typer.Exit(0 if report.passed else 1)

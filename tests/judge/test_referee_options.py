@@ -117,6 +117,10 @@ def test_rules_show_lists_the_options(cli):
     assert list(got) == [o.name for o in OPTIONS]
     r = cli("rules", "show", "dm")
     assert r.returncode == 0 and "own_half_knock" in r.stdout
+    # readable in an 80-column pipe: each option's sentence in one piece (a seven-column table
+    # had cut it into words a column apart)
+    text = " ".join(r.stdout.split())
+    assert all(" ".join(o.question.split()) in text for o in OPTIONS), r.stdout
     bad = cli("rules", "show", "chess")
     assert bad.returncode == 2 and bad.stderr.startswith("error: unknown ruleset")
     assert BY_NAME["penalty_distance"].defaults["wikinger"] == "centre"

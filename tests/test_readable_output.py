@@ -1,14 +1,21 @@
-"""Every ``--help`` of the command line as a reader sees it: paragraphs wrap at the terminal's
-width, not where the docstring's source lines happen to break."""
+"""The command line as a reader sees it: every ``--help`` wraps its paragraphs at the terminal's
+width, not where the docstring's source lines happen to break, and tables of sentences stay
+readable in an 80-column terminal or pipe."""
 
 from __future__ import annotations
 
 import inspect
+import io
+import os
+import subprocess
+import sys
 
+from rich.console import Console
 from typer.main import get_command
 from typer.testing import CliRunner
 
 from kubb3d.cli import _register_subapps, app
+from kubb3d.cli.tables import print_rows
 
 
 def _commands(group, path=()):
@@ -44,3 +51,34 @@ def test_no_help_breaks_a_sentence_at_a_source_line():
         shown = [line.strip() for line in lines[start:end] if line.strip()]
         paragraphs = inspect.cleandoc(command.help).split("\n\n")
         assert len(shown) == len(paragraphs), (path, shown)
+
+
+COLUMNS = ("figure", "value", "reference")
+ROWS = [("elite: kubbs felled per baton at 8 m", "0.410", "competitive players about 42 % (docs/calibration.md)")]
+
+
+def _printed(width: int) -> str:
+    out = io.StringIO()
+    print_rows("calibration", COLUMNS, ROWS, console=Console(file=out, width=width, highlight=False))
+    return out.getvalue()
+
+
+def test_rows_are_a_table_where_they_fit_and_blocks_where_they_do_not():
+    wide = _printed(120)
+    assert "┃ figure" in wide and ROWS[0][2] in wide  # one line per row
+    narrow = _printed(60)
+    assert "┃" not in narrow
+    assert narrow.splitlines()[2] == ROWS[0][0]
+    assert narrow.splitlines()[3] == "  value: 0.410"
+    assert " ".join(narrow.split()).endswith("reference: " + ROWS[0][2])
+
+
+def test_validate_is_readable_in_an_80_column_pipe():
+    # a piped `kubb3d validate --quick` is 80 columns wide: its eight-column table had cut each
+    # quantity into words a column apart
+    r = subprocess.run([sys.executable, "-m", "kubb3d", "validate", "--quick"], capture_output=True, text=True,
+                       timeout=300, env={**os.environ, "COLUMNS": "80"})
+    assert r.returncode == 0, r.stderr
+    text = " ".join(r.stdout.split())
+    for quantity in ("standard kubb mass", "range back to release height, 10 m/s at 30°, no drag"):
+        assert quantity in text, r.stdout
