@@ -846,7 +846,9 @@ def collect(paths: Sequence[str | Path]) -> list[Path]:
         elif p.exists():
             out.append(p)
         else:
-            raise ScenarioError(f"{p}: no such file or directory")
+            raise ScenarioError(
+                f"{p}: no such file or directory, nor a shipped scenario of that name (kubb3d scenario list)"
+            )
     return out
 
 

@@ -145,7 +145,7 @@ def _run(session, screenshot: Optional[Path], width: int, height: int, camera: s
 
 
 def view(
-    path: Path = typer.Argument(..., help="A replay written by `kubb3d match --replay`, or a scenario file (scenarios/*.toml)."),
+    path: Path = typer.Argument(..., help="A replay written by `kubb3d match --replay`, a scenario file (scenarios/*.toml) or a shipped scenario's short name (`kubb3d scenario list`)."),
     screenshot: Optional[Path] = typer.Option(None, help="Render one frame headless to this PNG and exit (no display needed)."),
     at: Optional[float] = typer.Option(None, help="With --screenshot: the replay time, s (default: the end)."),
     camera: Camera = typer.Option(Camera.orbit, help="Initial camera."),
@@ -164,8 +164,11 @@ def view(
         _check_out(screenshot)
     if at is not None and (at != at or at < 0):
         raise _user_error(f"--at must be a time >= 0 s, got {at}")
+    from kubb3d.library import resolve_scenario
+
+    path = resolve_scenario(path)
     if not path.is_file():
-        raise _user_error(f"{path}: no such file")
+        raise _user_error(f"{path}: no such file, nor a shipped scenario of that name (kubb3d scenario list)")
     from kubb3d.viewer.replay import ReplayError, load_session
 
     try:

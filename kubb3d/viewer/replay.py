@@ -317,13 +317,16 @@ def load_replay(path: str | Path) -> tuple[Timeline, Scene, dict]:
 
 def load_session(path: str | Path):
     """A :class:`~kubb3d.viewer.app.ReplaySession` for a replay (``.jsonl``/``.json``) or a
-    scenario (``.toml``) file.
+    scenario (``.toml``) file, or a shipped scenario by its short name
+    (:func:`kubb3d.library.resolve_scenario`: ``kt_return_short``).
 
     Raises:
         ReplayError: the file cannot be shown (bad replay, bad scenario …).
     """
-    path = Path(path)
+    from kubb3d.library import resolve_scenario
     from kubb3d.viewer.app import ReplaySession, scenario_session
+
+    path = resolve_scenario(path)
 
     if path.suffix.lower() == ".toml":
         from kubb3d.scenario import ScenarioError

@@ -38,3 +38,17 @@ def test_play_screenshot_headless(tmp_path, cli):
 
     img = Image.open(out)
     assert img.size == (320, 180)
+
+
+def test_view_and_show_take_a_shipped_scenario_by_name(tmp_path, cli):
+    # judge and quiz took `kt_return_short`, view refused it ("no such file"), and from an
+    # installed wheel there is no scenarios/ folder to give a path in
+    out = tmp_path / "kt.png"
+    r = cli("view", "kt_return_short", "--screenshot", str(out), "--width", "320", "--height", "180")
+    assert r.returncode == 0 and out.is_file(), r.stderr
+    r = cli("view", "no_such_scenario")
+    assert r.returncode == 2 and "kubb3d scenario list" in r.stderr and len(r.stderr.strip().splitlines()) == 1
+    import kubb3d
+
+    png = tmp_path / "dm.png"
+    assert kubb3d.show("dm_king_felled_early", png, width=320, height=180) == png and png.is_file()
