@@ -53,6 +53,21 @@ corner inside the true shape, touching the face and the rim (for the kubb's coll
 edges the margin rounds by 1 mm, exactly in the rounding), so the pieces' outer shape is
 unchanged."""
 
+END_SPHERE_INSET = 2.5e-4
+"""m: a field baton's collision cylinder is this much thinner than the baton, and two spheres of
+the baton's full radius on its axis, each touching an end face from inside, carry its contacts
+with the ground when it lies (:func:`end_sphere_centres`). Bullet's convex contact gave a baton
+lying on the flat ground one new contact point per step while it slid, at one end rim and then the
+other (its contact cache drops a point once the bodies have slid 2 mm past it): pushed along its
+axis it rocked at about 0.1 rad/s and drifted sideways, 0.2-0.6 m at headings of 30° and 60° on
+grass, and on the ground without rolling resistance (``plane``) it kept rolling and never came
+to rest. A sphere's contact is exact and follows it, so a lying baton rests on both spheres at
+every step (docs/physics.md "A baton sliding on the ground"). The inset keeps the cylinder's own
+contact off the ground while the spheres carry the baton: flush, the cylinder still pulled a baton
+resting on the ``plane`` ground into a roll at 1/960 s; the spheres sink 0.01 mm into the flat
+ground while they slide and up to 0.2 mm into a heightfield, and with an inset of 0.02 mm a baton
+sliding on a flat heightfield slid up to 5 % short again (0.25 mm: 0.9-2.5 %)."""
+
 CYLINDER_SECTIONS = 32
 """Facets around a round piece's visual mesh (collision uses an exact cylinder)."""
 
@@ -264,9 +279,18 @@ def face_sphere_centres(disk: CylinderPiece | DiskPiece) -> list[tuple[float, fl
     return centres
 
 
-def _sphere_geometries(centres: list[tuple[float, float, float]]) -> list[str]:
+def end_sphere_centres(baton: CylinderPiece) -> list[tuple[float, float, float]]:
+    """Centres of a field baton's two end spheres (radius: the baton's) in its body frame (axis
+    +z, centre at the origin), m: on its axis, one radius in from each end face, so that each
+    touches an end face and the whole round of the baton's side there from inside
+    (:data:`END_SPHERE_INSET`)."""
+    z = baton.length / 2 - baton.radius
+    return [(0.0, 0.0, -z), (0.0, 0.0, z)]
+
+
+def _sphere_geometries(centres: list[tuple[float, float, float]], radius: float = FACE_SPHERE_RADIUS) -> list[str]:
     return [
-        f'<origin xyz="{x:.9g} {y:.9g} {z:.9g}"/>\n    <geometry><sphere radius="{FACE_SPHERE_RADIUS:.9g}"/></geometry>'
+        f'<origin xyz="{x:.9g} {y:.9g} {z:.9g}"/>\n    <geometry><sphere radius="{radius:.9g}"/></geometry>'
         for x, y, z in (tuple(round(v, 12) + 0.0 for v in c) for c in centres)
     ]
 
@@ -325,7 +349,8 @@ def build_set(eq: EquipmentSet) -> dict[str, str]:
 
     Collision shapes: boxes and cylinders as exact primitives; the king's crown, a disk
     kubb and a mushroom cap as convex meshes (PyBullet takes their convex hull); table-top disks
-    (baton and kubb) also carry their face spheres (:data:`FACE_SPHERES`).
+    (baton and kubb) also carry their face spheres (:data:`FACE_SPHERES`), field batons their
+    end spheres (:data:`END_SPHERE_INSET`).
     """
     rho = eq.wood_density
     n = eq.name
@@ -390,14 +415,15 @@ def build_set(eq: EquipmentSet) -> dict[str, str]:
         )
 
     m = eq.baton.volume * rho
-    add(
-        "baton",
-        cylinder_mesh(eq.baton),
-        _inertial(m, eq.baton.inertia_diagonal(m)),
-        [_cylinder_geometry(eq.baton.radius, eq.baton.length)]
+    if eq.board is not None:
         # a table-top baton is a disk sliding on the board: see FACE_SPHERES
-        + (_sphere_geometries(face_sphere_centres(eq.baton)) if eq.board is not None else []),
-    )
+        baton = [_cylinder_geometry(eq.baton.radius, eq.baton.length)]
+        baton += _sphere_geometries(face_sphere_centres(eq.baton))
+    else:
+        # a field baton lies on its side: see END_SPHERE_INSET
+        baton = [_cylinder_geometry(eq.baton.radius - END_SPHERE_INSET, eq.baton.length)]
+        baton += _sphere_geometries(end_sphere_centres(eq.baton), eq.baton.radius)
+    add("baton", cylinder_mesh(eq.baton), _inertial(m, eq.baton.inertia_diagonal(m)), baton)
     if eq.stake is not None:
         add(
             "stake",

@@ -17,6 +17,10 @@ the simulator gives, the tolerance and whether it passes. The groups:
 ``slide``       distance a lying kubb (2 m/s) and a lying baton (6 m/s, along its axis: the
                 case that used to freeze) slide on each ground, and on grass as a flat
                 heightfield at several headings across its triangles, against v²/(2 μ g)
+``drift``       sideways drift (against 0) and time to rest (against v/(μ g) plus the settle
+                window) of the baton's slide on every ground and on a flat heightfield at headings
+                0°, 30° and 60°, its drift at 30° with the step halved and quartered; the kubb's
+                time to rest the same way
 ``roll``        distance a baton rolls from 3 m/s on each ground, against
                 (1 + I/(m r²)) v²/(2 c_rr g)
 ``rest``        time until a sliding kubb is at rest: v/(μ g) plus the settle window
@@ -509,12 +513,36 @@ def _lying(w: World, kind: str, pid: str = "p", heading: float = 0.0, at: tuple[
     w.step(w.steps_for(0.1))
 
 
-def slide_distance(
-    ground: str, kind: str, v: float, heading: float = 0.0, terrain: bool = False, dt: float | None = None
-) -> tuple[float, float]:
-    """(distance m along the push, time to rest s) of a lying piece given ``v`` m/s along its long
-    axis, which points ``heading`` rad from x, on the flat ground or on a flat heightfield
-    (``terrain``), stepped at ``dt`` s (default the world's)."""
+@dataclass(frozen=True)
+class Slide:
+    """A lying piece pushed along its long axis (:func:`slide`).
+
+    Attributes:
+        along: m, how far its bounding-box centre moved along the push.
+        sideways: m, how far it moved across the push (+ to the left of it).
+        time: s, from the push until the world was at rest (the settle window included), or the
+            time limit.
+        at_rest: False if the world was still moving at the time limit.
+    """
+
+    along: float
+    sideways: float
+    time: float
+    at_rest: bool
+
+
+def slide(
+    ground: str,
+    kind: str,
+    v: float,
+    heading: float = 0.0,
+    terrain: bool = False,
+    dt: float | None = None,
+    limit: float = 15.0,
+) -> Slide:
+    """A lying piece given ``v`` m/s along its long axis, which points ``heading`` rad from x, on the
+    flat ground or on a flat heightfield (``terrain``), stepped at ``dt`` s (default the world's),
+    followed to rest or for ``limit`` s."""
     back = v * v / (4 * GRAVITY * GROUNDS[ground].friction) if terrain else 0.0  # half a slide back
     at = (-back * math.cos(heading) + 0.0, -back * math.sin(heading) + 0.0)
     with World("standard", ground=ground, stakes=False, terrain=Terrain(0.0) if terrain else None, dt=dt) as w:
@@ -522,9 +550,18 @@ def slide_distance(
         p0, q0 = w.pose("p")
         t0 = w.time
         w.set_pose("p", p0, q0, linear_velocity=(v * math.cos(heading), v * math.sin(heading), 0.0))
-        stats = w.run_until_rest(15.0)
-        p1 = w.pose("p")[0]  # the distance along the push
-        return (p1[0] - p0[0]) * math.cos(heading) + (p1[1] - p0[1]) * math.sin(heading), stats.time - t0
+        stats = w.run_until_rest(limit)
+        dx, dy = (w.pose("p")[0] - p0)[:2]
+        c, s = math.cos(heading), math.sin(heading)
+        return Slide(float(dx * c + dy * s), float(dy * c - dx * s), stats.time - t0, stats.at_rest)
+
+
+def slide_distance(
+    ground: str, kind: str, v: float, heading: float = 0.0, terrain: bool = False, dt: float | None = None
+) -> tuple[float, float]:
+    """(distance m along the push, time to rest s) of :func:`slide`."""
+    r = slide(ground, kind, v, heading, terrain, dt)
+    return r.along, r.time
 
 
 def roll_distance(ground: str, v: float) -> float:
@@ -582,6 +619,80 @@ def check_slide(quick: bool = False) -> list[Row]:
                 0.05,
             )
         )
+    return rows
+
+
+SLIDE_SPEED = {"kubb": 2.0, "baton": 6.0}
+"""m/s: the push of the slide rows, by kind (a kubb knocked flat, a baton after landing)."""
+DRIFT_TOLERANCE = 0.01
+"""The sideways drift of a slide may be this share of v²/(2μg) on the flat ground (a piece pushed
+along its axis on level ground slides straight: 0 is the reference)."""
+TERRAIN_DRIFT_TOLERANCE = 0.05
+"""The same on a flat heightfield (its slides scatter by a few % across the triangles,
+docs/physics.md "Ground contact")."""
+DRIFT_HEADINGS = (0.0, 30.0, 60.0)
+"""°: headings of the drift rows (0° along the ground's axes, 30° and 60° across them)."""
+DRIFT_STEPS = (1 / 1920, 1 / 3840)
+"""s: the finer steps of the drift rows' convergence check (heading 30°)."""
+
+
+def _drift_rows(
+    ground: str, kind: str, heading: float, terrain: bool, dt: float | None, drift: bool = True, rest: bool = True
+) -> list[Row]:
+    v = SLIDE_SPEED[kind]
+    mu = GROUNDS[ground].friction
+    d = v * v / (2 * mu * GRAVITY)
+    r = slide(ground, kind, v, math.radians(heading), terrain, dt)
+    where = f"{ground}{' (flat heightfield)' if terrain else ''}, heading {heading:g}°"
+    step = f", dt = 1/{round(1 / dt)} s" if dt else ""
+    what = f"lying {kind} pushed along its axis at {v:g} m/s on {where}{step}"
+    tol = TERRAIN_DRIFT_TOLERANCE if terrain else DRIFT_TOLERANCE
+    rows = []
+    if drift:
+        rows.append(
+            Row(
+                "drift",
+                f"{what}: sideways drift",
+                "0 (friction acts against the motion)",
+                "docs/physics.md 'A baton sliding on the ground'",
+                0.0,
+                r.sideways,
+                "m",
+                f"±{tol * d:.3g} m ({tol:.0%} of v²/(2 μ g))",
+                abs(r.sideways) <= tol * d,
+            )
+        )
+    if rest:
+        rows.append(
+            _rel_row(
+                "drift",
+                f"{what}: time until at rest",
+                "v / (μ g) + settle window",
+                "Coulomb friction; the settle window is kubb3d's (kubb3d/physics/world.py SETTLE_S)",
+                v / (mu * GRAVITY) + SETTLE_S,
+                r.time,
+                "s",
+                0.0,
+                2 / 30,
+            )
+        )
+    return rows
+
+
+def check_drift(quick: bool = False) -> list[Row]:
+    """Sideways drift and time to rest of lying batons pushed along their axis, on every field ground
+    and on a flat heightfield, at :data:`DRIFT_HEADINGS`, their drift at 30° also at
+    :data:`DRIFT_STEPS`; time to rest of lying kubbs the same way (a kubb still drifts: docs/physics.md
+    "A baton sliding on the ground")."""
+    if quick:
+        return _drift_rows("plane", "baton", 0.0, False, None)
+    rows = []
+    for ground, terrain in [(g, False) for g in ("grass", "wet-grass", "turf", "plane")] + [("grass", True)]:
+        for heading in DRIFT_HEADINGS:
+            rows += _drift_rows(ground, "baton", heading, terrain, None)
+            rows += _drift_rows(ground, "kubb", heading, terrain, None, drift=False)
+        for dt in DRIFT_STEPS:
+            rows += _drift_rows(ground, "baton", 30.0, terrain, dt, rest=False)
     return rows
 
 
@@ -1007,6 +1118,7 @@ def run_validation(
         check_balance,
         lambda: check_rebound(quick),
         lambda: check_slide(quick),
+        lambda: check_drift(quick),
         lambda: check_roll(quick),
         check_rest,
         check_table,

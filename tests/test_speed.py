@@ -18,10 +18,12 @@ REFERENCE = Path(__file__).parent / "data" / "reference_throws.json"
 
 
 def test_seeded_throws_are_bit_identical_to_the_reference_from_before_the_speed_work():
-    # generated from main before the speed work (benchmarks/reference_throws.py), rewritten once
-    # when the static bodies went to sleep (3 of 40 final poses changed in their last bits, the
-    # same kubbs felled; 1,000 throws equivalent, docs/speed.md): felled kubbs, touched pieces,
-    # step counts and a digest of every final pose must all be equal
+    # generated from main before the speed work (benchmarks/reference_throws.py), rewritten when
+    # the static bodies went to sleep (3 of 40 final poses changed in their last bits, the same
+    # kubbs felled; 1,000 throws equivalent, docs/speed.md) and when batons got their end spheres
+    # (every final pose changed, the same kubbs felled and pieces touched in 40 of 40; bench
+    # equivalence in docs/physics.md): felled kubbs, touched pieces, step counts and a digest of
+    # every final pose must all be equal
     stored = json.loads(REFERENCE.read_text())
     assert stored["seed"] == 0 and len(stored["throws"]) == 40
     rows = reference_results(40, seed=0)
