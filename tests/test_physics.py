@@ -296,3 +296,20 @@ def test_a_baton_pushed_along_its_axis_across_the_ground_axes_slides_straight(gr
     r = slide(ground, "baton", v, math.radians(30.0))
     assert r.along == pytest.approx(d, rel=0.005)
     assert abs(r.sideways) < 0.005 * d
+
+
+def test_a_kubb_lying_across_a_crest_of_the_terrain_comes_to_rest():
+    """A kubb laid on its side on 1 cm terrain across a crest rests on the crest with all four
+    lower corners more than 4 mm above the ground below them. The rest test counted only those
+    corners as support, so it took the kubb for balanced on an edge and the world never came to
+    rest (here within 5 s; a throw would have run to its time limit). Its ground contacts now
+    count as support too (docs/physics.md "Rest")."""
+    from kubb3d.physics.world import Terrain
+
+    x, y, heading = -0.6678, -0.4781, 2.8571
+    c, s, h = math.cos(heading / 2), math.sin(heading / 2), math.sin(math.pi / 4)
+    with World("standard", ground="grass", stakes=False, terrain=Terrain(0.01, seed=4)) as w:
+        w.add_piece("k", "kubb", (x, y, w.ground_height(x, y) + 0.037), (-s * h, c * h, s * h, c * h), sleeping=False)
+        stats = w.run_until_rest(5.0)
+        assert stats.at_rest and stats.time < 1.5
+        assert w.unstable_pieces() == []

@@ -1320,9 +1320,11 @@ class World:
         of the block within :data:`GROUND_TOUCH` of the ground span no polygon with the centre of
         mass :data:`STABLE_MARGIN` inside it, and no other piece touches the block to hold it up.
         Such a block will tip one way or the other, however slowly it moves now. (Contact
-        manifolds are not used for the polygon: PyBullet keeps as few as two points for a block
-        standing flat.) Table-top pieces (disks on a narrow rim) are not checked. An unstable
-        piece is woken so that gravity acts on it even if the engine had put it to sleep."""
+        manifolds are not used for the polygon alone: PyBullet keeps as few as two points for a
+        block standing flat; on terrain its ground contacts are added to the corners, since a block
+        lying across a crest rests on the crest with every corner off the ground.) Table-top
+        pieces (disks on a narrow rim) are not checked. An unstable piece is woken so that gravity
+        acts on it even if the engine had put it to sleep."""
         if self.equipment.board is not None:
             return []
         c = self._cid
@@ -1342,13 +1344,18 @@ class World:
             if support_margin(low[:, :2].tolist(), (com[0], com[1])) >= STABLE_MARGIN:
                 p.stable_pose = (com, q)
                 continue
-            held = any(
-                cp[2] != self._ground_body
-                for cp in pb.getContactPoints(bodyA=p.body, physicsClientId=c)
-                if cp[8] < CONTACT_GAP
-            )
-            if held:
+            contacts = [
+                cp for cp in pb.getContactPoints(bodyA=p.body, physicsClientId=c) if cp[8] < CONTACT_GAP
+            ]
+            if any(cp[2] != self._ground_body for cp in contacts):  # held up by another piece
                 continue
+            if self.terrain is not None:
+                # on terrain a block may lie across a crest between its corners: its contacts with
+                # the ground hold it there too (docs/physics.md "Rest")
+                support = low[:, :2].tolist() + [cp[5][:2] for cp in contacts]
+                if support_margin(support, (com[0], com[1])) >= STABLE_MARGIN:
+                    p.stable_pose = (com, q)
+                    continue
             out.append(p.id)
             pb.changeDynamics(p.body, -1, activationState=pb.ACTIVATION_STATE_WAKE_UP, physicsClientId=c)
         return out
