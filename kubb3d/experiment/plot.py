@@ -162,7 +162,9 @@ def plot(
             pos = xv if numeric else list(range(len(xv)))
             val = [c.value for c in cells]
             err = [[max(0.0, c.value - c.lo) for c in cells], [max(0.0, c.hi - c.value) for c in cells]]
-            ax.errorbar(pos, val, yerr=err, marker="o", capsize=3, label=None if gc is None else f"{gc} = {_fmt(g)}")
+            # a line only joins numbers: between categories (club, elite, novice) it would invent an order
+            ax.errorbar(pos, val, yerr=err, marker="o", capsize=3, linestyle="-" if numeric else "none",
+                        label=None if gc is None else f"{gc} = {_fmt(g)}")
             if not numeric:
                 ax.set_xticks(pos, [_fmt(v) for v in xv])
         if not any_line:

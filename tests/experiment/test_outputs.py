@@ -187,3 +187,24 @@ def test_readme_example_runs(tmp_path):
     assert (tmp_path / "example-hit.png").stat().st_size > 10_000
     with open(tmp_path / "example.csv") as fh:
         assert sum(1 for _ in fh) == 13
+
+
+def test_a_curve_over_categories_draws_no_line_between_them(results, tmp_path, monkeypatch):
+    # `experiment plot calibration.sqlite --x skill` joined club, elite and novice by a line, as
+    # if the skills were points of a scale
+    import matplotlib.axes
+
+    from kubb3d.experiment.plot import plot
+
+    styles: list[str | None] = []
+    errorbar = matplotlib.axes.Axes.errorbar
+
+    def spy(self, *args, **kwargs):
+        styles.append(kwargs.get("linestyle"))
+        return errorbar(self, *args, **kwargs)
+
+    monkeypatch.setattr(matplotlib.axes.Axes, "errorbar", spy)
+    rows = read_rows(results)
+    plot(rows, tmp_path / "cat.png", x="first_contact", measure="hit")
+    plot(rows, tmp_path / "num.png", x="tilt", measure="hit")
+    assert styles == ["none", "-"], styles
