@@ -53,6 +53,7 @@ import argparse
 import json
 import multiprocessing
 import os
+import re
 import resource
 import statistics
 import subprocess
@@ -279,6 +280,27 @@ def cluster_costs(runs: list[dict]) -> dict[str, tuple[float, float]]:
     return out
 
 
+def enough_trials(path: Path, trials: int, folder: Path, say) -> Path:
+    """``path``, or where the spec has fewer than ``trials`` trials (``hit-8m``: 1,050), a copy in
+    ``folder`` with ``trials_per_point`` raised just enough. A trial depends only on the spec's seed,
+    its grid and its index (``trial.child_seed``), so the copy's first trials are the original's."""
+    from kubb3d.experiment import load_spec
+
+    loaded = load_spec(path)
+    n, points = loaded.n_trials, loaded.n_points
+    if n >= trials:
+        return path
+    text = path.read_text(encoding="utf-8")
+    per_point = -(-trials // points)
+    new, count = re.subn(r"(?m)^trials_per_point\s*=\s*\d+", f"trials_per_point = {per_point}", text)
+    if count != 1:
+        raise SystemExit(f"--spec: {path} has {n} trials and no trials_per_point line to raise")
+    copy = folder / path.name
+    copy.write_text(new, encoding="utf-8")
+    say(f"{path.name} has {n} trials: the runs use a copy with trials_per_point = {per_point} ({per_point * points})")
+    return copy
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--trials", default="600", help="trials per run; several sizes comma-separated (600,3000,10000)")
@@ -330,10 +352,11 @@ def main() -> None:
     cluster_start: dict[str, float] = {}
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
+        spec = enough_trials(a.spec, max(sizes), folder, say)
 
         def one(trials: int, label: str, workers: int, backend: str = "local", **extra) -> None:
             config = {
-                "spec": str(a.spec),
+                "spec": str(spec),
                 "trials": trials,
                 "workers": workers,
                 "backend": backend,

@@ -11,7 +11,9 @@ runs them, since a trial depends only on the spec and its index):
 ``dask``    a Dask distributed cluster: ``scheduler`` address, or a LocalCluster of
             ``workers`` single-threaded worker processes when no address is given.
             Remote workers need kubb3d installed (and a ``layout = "scenario"`` spec's
-            scenario file at the same absolute path). Start them as README "Experiments"
+            scenario file at the same absolute path), and so does the scheduler, which
+            unpickles every task: each calls :func:`kubb3d.experiment.dask_task.run_trials`,
+            whose module imports nothing (:data:`DASK_TASK`). Start them as README "Experiments"
             says: :func:`dask_environ` in the environment of the scheduler and workers,
             and ``dask worker --preload kubb3d.experiment.dask_worker``, which imports
             kubb3d once at start instead of in the first task (docs/speed.md).
