@@ -163,7 +163,7 @@ counts every B kubb it topples. The azimuth noise dominates: elite with 0.8° kn
 flick (first version)."""
 
 FLICK_CALIBRATION: dict[str, tuple[float, float]] = {
-    "elite": (0.550, 0.000),
+    "elite": (0.517, 0.000),
     "club": (0.333, 0.000),
     "novice": (0.350, 0.033),
 }
