@@ -376,3 +376,25 @@ def test_a_worker_killed_mid_run_is_retried_and_the_rows_are_complete(tiny_refer
     # fresh pool of two took the rest
     sizes = [p._max_workers for p in pools]
     assert sizes[0] == 2 and sizes[-1] == 2 and 1 in sizes[1:-1], sizes
+
+
+def test_scaling_benchmark_runs_sizes_beyond_the_spec_on_a_copy_with_the_same_first_trials(tmp_path):
+    """``benchmarks/experiment_scaling.py --trials 3000`` on hit-8m (1,050 trials) ran 1,050 trials
+    and reported them as the 3,000-trial size (``run``'s ``max_trials`` only caps): sizes beyond the
+    spec now run on a copy with ``trials_per_point`` raised, whose first trials are the spec's."""
+    import importlib.util
+
+    from kubb3d.experiment.trial import run_trial
+
+    root = Path(__file__).resolve().parents[2]
+    source = importlib.util.spec_from_file_location("experiment_scaling", root / "benchmarks" / "experiment_scaling.py")
+    assert source is not None and source.loader is not None
+    bench = importlib.util.module_from_spec(source)
+    source.loader.exec_module(bench)
+    hit = root / "scenarios" / "experiments" / "hit-8m.toml"
+    said: list[str] = []
+    assert bench.enough_trials(hit, 1000, tmp_path, said.append) == hit and said == []
+    original, copy = load_spec(hit), load_spec(bench.enough_trials(hit, 3000, tmp_path, said.append))
+    assert original.n_trials < 3000 <= copy.n_trials < 3000 + original.n_points and len(said) == 1
+    last = original.n_trials - 1
+    assert run_trial(copy, last) == run_trial(original, last)
