@@ -241,6 +241,22 @@ class _Tally:
         if now:
             self.raise_now.add(r.piece)
 
+    def stand_again(
+        self, pid: str, a: Analysis, rules: tuple[str, ...], reason: str, pose: Pose | None, now: bool = False
+    ) -> None:
+        """Add a ruling that stands the piece up again at ``pose`` (``now``: at once, else at the
+        end of the round)."""
+        ruling = Ruling(
+            piece=pid,
+            status=a.status,
+            consequence=Consequence.RAISE_AT_ORIGINAL_SPOT,
+            rules=rules,
+            reason=reason,
+            hand_check=a.hand_check,
+            raised_pose=pose,
+        )
+        self.rule(ruling, again=True, now=now)
+
     def judgement(self, warned: bool) -> ThrowJudgement:
         return ThrowJudgement(
             tuple(self.rulings),
@@ -306,19 +322,7 @@ def judge_throw(
 
 def _rule_accident(tally: _Tally, t: _Throw, pid: str, a: Analysis) -> None:
     """A piece moved by wind, ground or accident: stood up again at once (DM §5; WS notes)."""
-    tally.rule(
-        Ruling(
-            piece=pid,
-            status=a.status,
-            consequence=Consequence.RAISE_AT_ORIGINAL_SPOT,
-            rules=t.cites.accident,
-            reason=_accident(pid),
-            hand_check=a.hand_check,
-            raised_pose=_raise_pose(t.ctx, pid),
-        ),
-        again=True,
-        now=True,
-    )
+    tally.stand_again(pid, a, t.cites.accident, _accident(pid), _raise_pose(t.ctx, pid), now=True)
 
 
 def _rule_king(tally: _Tally, t: _Throw, pid: str, a: Analysis, down: bool) -> None:
@@ -369,31 +373,13 @@ def _rule_king(tally: _Tally, t: _Throw, pid: str, a: Analysis, down: bool) -> N
             fouls=t.foul_text,
         )
         rules = tuple(dict.fromkeys(t.foul_rules + cites.king_throw_invalid))
-        ruling = Ruling(
-            piece=pid,
-            status=a.status,
-            consequence=Consequence.RAISE_AT_ORIGINAL_SPOT,
-            rules=rules,
-            reason=reason,
-            hand_check=hc,
-            raised_pose=raised,
-        )
-        tally.rule(ruling, again=True, now=True)
+        tally.stand_again(pid, a, rules, reason, raised, now=True)
     elif t.target_kubbs and set(t.target_kubbs) <= set(ctx.already_felled):
         reason = msg(
             "All kubbs were down but this was not a king throw from the baseline, so the throw is invalid and the "
             "king is set up again."
         )
-        ruling = Ruling(
-            piece=pid,
-            status=a.status,
-            consequence=Consequence.RAISE_AT_ORIGINAL_SPOT,
-            rules=cites.king_throw_invalid,
-            reason=reason,
-            hand_check=hc,
-            raised_pose=raised,
-        )
-        tally.rule(ruling, again=True, now=True)
+        tally.stand_again(pid, a, cites.king_throw_invalid, reason, raised, now=True)
     else:
         tally.winner, tally.loser = t.target, ctx.thrower
         why = (
@@ -435,16 +421,7 @@ def _rule_target_kubb(tally: _Tally, t: _Throw, p: PieceState, a: Analysis, down
             "{piece} was felled earlier while field kubbs stood, so it is raised at its spot at the end of the round.",
             piece=pid,
         )
-        ruling = Ruling(
-            piece=pid,
-            status=a.status,
-            consequence=Consequence.RAISE_AT_ORIGINAL_SPOT,
-            rules=cites.felled,
-            reason=reason,
-            hand_check=hc,
-            raised_pose=raised,
-        )
-        tally.rule(ruling, again=True)
+        tally.stand_again(pid, a, cites.felled, reason, raised)
         return
     if pid in ctx.already_felled:
         if a.status is Status.STANDING:
@@ -502,16 +479,7 @@ def _rule_target_kubb(tally: _Tally, t: _Throw, p: PieceState, a: Analysis, down
             piece=pid,
             fouls=t.foul_text,
         )
-        ruling = Ruling(
-            piece=pid,
-            status=a.status,
-            consequence=Consequence.RAISE_AT_ORIGINAL_SPOT,
-            rules=tuple(dict.fromkeys(t.foul_rules + cites.foul)),
-            reason=reason,
-            hand_check=hc,
-            raised_pose=raised,
-        )
-        tally.rule(ruling, again=True, now=True)
+        tally.stand_again(pid, a, tuple(dict.fromkeys(t.foul_rules + cites.foul)), reason, raised, now=True)
         return
     field_first = pid not in ctx.field_kubbs and t.standing_field
     if field_first and not (t.by_order and _fell_after(pid, t.standing_field, ctx.fall_order)):
@@ -521,16 +489,7 @@ def _rule_target_kubb(tally: _Tally, t: _Throw, p: PieceState, a: Analysis, down
             piece=pid,
             field=", ".join(sorted(t.standing_field)),
         )
-        ruling = Ruling(
-            piece=pid,
-            status=a.status,
-            consequence=Consequence.RAISE_AT_ORIGINAL_SPOT,
-            rules=cites.felled,
-            reason=reason,
-            hand_check=hc,
-            raised_pose=raised,
-        )
-        tally.rule(ruling, again=True)
+        tally.stand_again(pid, a, cites.felled, reason, raised)
         return
     why: str
     if a.status is Status.STANDING:
@@ -580,16 +539,7 @@ def _rule_own_half(
             piece=pid,
             when=msg("at once") if now else msg("at the end of the round"),
         )
-        ruling = Ruling(
-            piece=pid,
-            status=a.status,
-            consequence=Consequence.RAISE_AT_ORIGINAL_SPOT,
-            rules=t.cites.own_half,
-            reason=reason,
-            hand_check=a.hand_check,
-            raised_pose=pose,
-        )
-        tally.rule(ruling, again=True, now=now)
+        tally.stand_again(pid, a, t.cites.own_half, reason, pose, now=now)
 
 
 def _accident(pid: str) -> str:
