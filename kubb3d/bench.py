@@ -335,12 +335,20 @@ def run_bench(n: int, memory_throws: int, seed: int, *, show: bool = True, check
     from kubb3d.physics.world import DT
 
     con = Console()
+    err = Console(stderr=True)
+
+    def phase(text: str) -> None:  # a line per phase, no progress thread competing with the timing
+        if show:
+            err.print(f"[dim]bench: {text}[/dim]")
+
     throws = _throws(n, seed)
     full_throws(throws[: min(5, n)])  # warm caches (file caching, pooled client)
     felled: list[int] = []
     digests: list[str] = []
     load_before = _load()
+    phase(f"timing {n} full throws…")
     t_full, s_full = full_throws(throws, felled=felled, digests=digests)
+    phase(f"timing the bare PyBullet loop on the same {n} throws…")
     t_bare, s_bare = bare_loop(throws)
     load_after = _load()
     figures = {
@@ -354,8 +362,10 @@ def run_bench(n: int, memory_throws: int, seed: int, *, show: bool = True, check
         "world_mb": world_memory_mb(),
     }
     if check:
+        phase("equivalence check: the same throws at plain steps, and a re-run…")
         figures.update(equivalence(throws, felled, digests))
     if memory_throws:
+        phase(f"memory growth over {memory_throws} throws…")
         base, growth = memory_growth_mb(memory_throws, seed + 1)
         figures.update(rss_after_warmup_mb=base, growth_mb=growth, memory_throws=memory_throws)
     table = Table(title=f"kubb3d bench: {n} full throws at the standard set-up, one core")

@@ -50,6 +50,9 @@ def test_bench_runs_and_reports_the_ratio(cli):
     r = cli("bench", "--throws", "3")
     assert r.returncode == 0, r.stderr
     assert "kubb3d / bare" in r.stdout and "memory of one World" in r.stdout
+    # what it is doing, phase by phase, on stderr (the table alone on stdout)
+    assert "bench: timing 3 full throws" in r.stderr and "bench: equivalence check" in r.stderr
+    assert "bench: timing" not in r.stdout
 
 
 def test_json_output_is_pure_json_without_the_pybullet_banner(cli):

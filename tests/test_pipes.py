@@ -77,6 +77,7 @@ def test_bench_json(cli):
     r = cli("bench", "--throws", "2", "--json")
     doc = json.loads(r.stdout)
     assert doc["throws"] == 2 and doc["full_throws_per_s"] > 0 and doc["steps_per_throw"] > 0
+    assert "bench: timing" not in r.stderr  # no phase lines for a program
 
 
 def test_experiment_summary_json(cli, tmp_path):
