@@ -35,7 +35,9 @@ same objects as the lazy table (``tests/test_packaging.py`` keeps the two in ste
 from __future__ import annotations
 
 import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from kubb3d._lazy import lazy_names
 
 if TYPE_CHECKING:
     from kubb3d.display import show
@@ -103,18 +105,7 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
-    if name in _LAZY:
-        entry = _LAZY[name]
-        module, attr = entry if isinstance(entry, tuple) else (entry, name)
-        value = getattr(importlib.import_module(module), attr)
-        globals()[name] = value
-        return value
-    raise AttributeError(f"module 'kubb3d' has no attribute {name!r}")
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_LAZY))
+__getattr__, __dir__ = lazy_names(__name__, _LAZY, globals())
 
 
 def _register_gymnasium_envs() -> None:
