@@ -193,7 +193,8 @@ class PlaySession:
         moves = {pid: self.round.round_start.get(pid) for pid in sorted(j.raise_now)}
         self.gone = frozenset()
         if self.flick:
-            own = {k: _pose(_pose7(*self.world.pose(k))) for k in baseline_ids(self.side) if self.world.has_piece(k)}
+            pieces = result.final.pieces
+            own = {k: Pose(pieces[k].position, pieces[k].quat_xyzw) for k in baseline_ids(self.side) if k in pieces}
             clear = self.round.after_flick(baton, j, own)
             moves.update(clear.stand_again)
             self.gone = frozenset((*clear.remove, *clear.pick_up))
