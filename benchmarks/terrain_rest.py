@@ -46,7 +46,8 @@ def rest_run(terrain: Terrain | None, kind: str, pose: str, rng: np.random.Gener
         else:
             q = (0.0, 0.0, math.sin(heading / 2), math.cos(heading / 2))
             z = eq.kubb.height / 2
-        w.add_piece("p", kind, (x, y, w.ground_height(x, y) + z + 0.002), q, sleeping=False)
+        z = w.height_on_ground(kind, x, y, q) if kind == "kubb" else w.ground_height(x, y) + z
+        w.add_piece("p", kind, (x, y, z + 0.002), q, sleeping=False)
         if not w.run_until_rest(5.0).at_rest:
             return None
         body = w.body_id("p")

@@ -68,6 +68,19 @@ resting on the ``plane`` ground into a roll at 1/960 s; the spheres sink 0.01 mm
 ground while they slide and up to 0.2 mm into a heightfield, and with an inset of 0.02 mm a baton
 sliding on a flat heightfield slid up to 5 % short again (0.25 mm: 0.9-2.5 %)."""
 
+CORNER_SPHERE_RADIUS = 0.001
+"""m: radius of the eight spheres in a field kubb's corners (:func:`corner_sphere_centres`)."""
+CORNER_SPHERE_INSET = 2e-5
+"""m: a field kubb's collision box is this much inside each of its faces, and eight spheres of
+:data:`CORNER_SPHERE_RADIUS`, each touching the three faces of a corner from inside, carry its
+contacts with a face it rests on (:func:`corner_sphere_centres`). Bullet's box-box contact gave a
+kubb lying on the ground two or three points per step with unequal forces: pushed along its axis
+at 2 m/s it turned while it slid, 16-156 mm sideways depending on the ground, and slid 1.5-4.8 %
+short of v²/(2 μ g), differently at each step. A sphere's contact is exact (one point below its
+centre, kept at every step), so a kubb lying or standing on a face rests on its four corners at
+every step (docs/physics.md "A kubb sliding on the ground"). Tilted by more than about 1°, the
+box's edge reaches lower than the spheres and takes the contact, as before."""
+
 CYLINDER_SECTIONS = 32
 """Facets around a round piece's visual mesh (collision uses an exact cylinder)."""
 
@@ -288,6 +301,14 @@ def end_sphere_centres(baton: CylinderPiece) -> list[tuple[float, float, float]]
     return [(0.0, 0.0, -z), (0.0, 0.0, z)]
 
 
+def corner_sphere_centres(kubb: BoxPiece) -> list[tuple[float, float, float]]:
+    """Centres of a field kubb's eight corner spheres in its body frame (long axis +z, centre at
+    the origin), m: :data:`CORNER_SPHERE_RADIUS` in from each of the three faces of a corner."""
+    r = CORNER_SPHERE_RADIUS
+    x, z = kubb.width / 2 - r, kubb.height / 2 - r
+    return [(sx * x, sy * x, sz * z) for sx in (-1, 1) for sy in (-1, 1) for sz in (-1, 1)]
+
+
 def _sphere_geometries(centres: list[tuple[float, float, float]], radius: float = FACE_SPHERE_RADIUS) -> list[str]:
     return [
         f'<origin xyz="{x:.9g} {y:.9g} {z:.9g}"/>\n    <geometry><sphere radius="{radius:.9g}"/></geometry>'
@@ -350,7 +371,8 @@ def build_set(eq: EquipmentSet) -> dict[str, str]:
     Collision shapes: boxes and cylinders as exact primitives; the king's crown, a disk
     kubb and a mushroom cap as convex meshes (PyBullet takes their convex hull); table-top disks
     (baton and kubb) also carry their face spheres (:data:`FACE_SPHERES`), field batons their
-    end spheres (:data:`END_SPHERE_INSET`).
+    end spheres (:data:`END_SPHERE_INSET`), field kubbs their corner spheres
+    (:data:`CORNER_SPHERE_INSET`).
     """
     rho = eq.wood_density
     n = eq.name
@@ -371,11 +393,13 @@ def build_set(eq: EquipmentSet) -> dict[str, str]:
     kubb = eq.kubb
     if isinstance(kubb, BoxPiece):
         m = kubb.volume * rho
+        inset = 2 * CORNER_SPHERE_INSET  # see CORNER_SPHERE_INSET
         add(
             "kubb",
             kubb_mesh(kubb),
             _inertial(m, kubb.inertia_diagonal(m)),
-            [_box_geometry(kubb.width, kubb.width, kubb.height)],
+            [_box_geometry(kubb.width - inset, kubb.width - inset, kubb.height - inset)]
+            + _sphere_geometries(corner_sphere_centres(kubb), CORNER_SPHERE_RADIUS),
         )
     else:
         mesh = disk_kubb_mesh(kubb)

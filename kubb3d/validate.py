@@ -18,9 +18,9 @@ the simulator gives, the tolerance and whether it passes. The groups:
                 case that used to freeze) slide on each ground, and on grass as a flat
                 heightfield at several headings across its triangles, against v²/(2 μ g)
 ``drift``       sideways drift (against 0) and time to rest (against v/(μ g) plus the settle
-                window) of the baton's slide on every ground and on a flat heightfield at headings
-                0°, 30° and 60°, its drift at 30° with the step halved and quartered; the kubb's
-                time to rest the same way
+                window) of the baton's and the kubb's slides on every ground and on a flat
+                heightfield at headings 0°, 30° and 60°, their drift at 30° with the step halved
+                and quartered; the kubb's slide along the push (against v²/(2 μ g)) at each
 ``roll``        distance a baton rolls from 3 m/s on each ground, against
                 (1 + I/(m r²)) v²/(2 c_rr g)
 ``rest``        time until a sliding kubb is at rest: v/(μ g) plus the settle window
@@ -503,9 +503,10 @@ def check_rebound(quick: bool = False) -> list[Row]:
 
 # ---------------------------------------------------------------------- slide, roll, rest
 def _lying(w: World, kind: str, pid: str = "p", heading: float = 0.0, at: tuple[float, float] = (0.0, 0.0)) -> None:
-    """A piece lying on the ground at ``at`` (m) with its long axis along ``heading`` rad from x."""
+    """A piece (kubb, king or baton) lying on the ground at ``at`` (m) with its long axis along
+    ``heading`` rad from x."""
     eq = w.equipment
-    r = eq.kubb.width / 2 if kind == "kubb" else eq.baton.radius
+    r = {"kubb": eq.kubb.width / 2, "king": eq.king.width / 2}.get(kind, eq.baton.radius)
     c, s = math.cos(heading / 2), math.sin(heading / 2)
     sy, cy = math.sin(math.pi / 4), math.cos(math.pi / 4)
     q = (-s * sy + 0.0, c * sy, s * cy, c * cy)  # the long axis (body z) turned down to x, then by heading
@@ -637,7 +638,14 @@ DRIFT_STEPS = (1 / 1920, 1 / 3840)
 
 
 def _drift_rows(
-    ground: str, kind: str, heading: float, terrain: bool, dt: float | None, drift: bool = True, rest: bool = True
+    ground: str,
+    kind: str,
+    heading: float,
+    terrain: bool,
+    dt: float | None,
+    drift: bool = True,
+    rest: bool = True,
+    along: bool = False,
 ) -> list[Row]:
     v = SLIDE_SPEED[kind]
     mu = GROUNDS[ground].friction
@@ -662,6 +670,20 @@ def _drift_rows(
                 abs(r.sideways) <= tol * d,
             )
         )
+    if along:
+        rows.append(
+            _rel_row(
+                "drift",
+                f"{what}: slide along the push",
+                f"v² / (2 μ g), μ = {mu:g}",
+                f"ground {ground!r} friction (kubb3d/physics/ground.py); "
+                "docs/physics.md 'A kubb sliding on the ground'",
+                d,
+                r.along,
+                "m",
+                tol,
+            )
+        )
     if rest:
         rows.append(
             _rel_row(
@@ -680,19 +702,21 @@ def _drift_rows(
 
 
 def check_drift(quick: bool = False) -> list[Row]:
-    """Sideways drift and time to rest of lying batons pushed along their axis, on every field ground
-    and on a flat heightfield, at :data:`DRIFT_HEADINGS`, their drift at 30° also at
-    :data:`DRIFT_STEPS`; time to rest of lying kubbs the same way (a kubb still drifts: docs/physics.md
-    "A baton sliding on the ground")."""
+    """Sideways drift and time to rest of lying batons and kubbs pushed along their axis, on every
+    field ground and on a flat heightfield, at :data:`DRIFT_HEADINGS`, their drift at 30° also at
+    :data:`DRIFT_STEPS`; the kubbs' slide along the push against v²/(2 μ g) at each of those, within
+    the drift's share (docs/physics.md "A baton sliding on the ground", "A kubb sliding on the
+    ground")."""
     if quick:
         return _drift_rows("plane", "baton", 0.0, False, None)
     rows = []
     for ground, terrain in [(g, False) for g in ("grass", "wet-grass", "turf", "plane")] + [("grass", True)]:
         for heading in DRIFT_HEADINGS:
             rows += _drift_rows(ground, "baton", heading, terrain, None)
-            rows += _drift_rows(ground, "kubb", heading, terrain, None, drift=False)
+            rows += _drift_rows(ground, "kubb", heading, terrain, None, along=True)
         for dt in DRIFT_STEPS:
             rows += _drift_rows(ground, "baton", 30.0, terrain, dt, rest=False)
+            rows += _drift_rows(ground, "kubb", 30.0, terrain, dt, rest=False, along=True)
     return rows
 
 

@@ -22,8 +22,8 @@ def test_seeded_throws_are_bit_identical_to_the_reference_from_before_the_speed_
     # the static bodies went to sleep (3 of 40 final poses changed in their last bits, the same
     # kubbs felled; 1,000 throws equivalent, docs/speed.md) and when batons got their end spheres
     # (every final pose changed, the same kubbs felled and pieces touched in 40 of 40; bench
-    # equivalence in docs/physics.md): felled kubbs, touched pieces, step counts and a digest of
-    # every final pose must all be equal
+    # equivalence in docs/physics.md), and when kubbs got their corner spheres (the same again):
+    # felled kubbs, touched pieces, step counts and a digest of every final pose must all be equal
     stored = json.loads(REFERENCE.read_text())
     assert stored["seed"] == 0 and len(stored["throws"]) == 40
     rows = reference_results(40, seed=0)

@@ -230,10 +230,10 @@ def _quat(yaw: float, pitch: float = 0.0) -> tuple[float, float, float, float]:
 
 
 def _place_standing(world, p) -> None:
-    he = world.equipment.kubb.half_extents if p.kind == "kubb" else world.equipment.king.half_extents
     x, y = p.at
-    z = world.ground_height(x, y) + he[2]
-    world.add_piece(p.id, p.kind, (x, y, z), _quat(math.radians(p.yaw_deg)), side=p.side)
+    q = _quat(math.radians(p.yaw_deg))
+    # on terrain no corner below the ground (World.height_on_ground)
+    world.add_piece(p.id, p.kind, (x, y, world.height_on_ground(p.kind, x, y, q)), q, side=p.side)
 
 
 def _place_leaning(world, p, tilt_deg: float) -> None:
@@ -267,7 +267,10 @@ def _place_leaning(world, p, tilt_deg: float) -> None:
         + hz * math.cos(t)
         + 1e-4
     )
-    world.add_piece(p.id, "kubb", (x, y, z), _quat(out + math.pi, t), side=p.side, sleeping=False)
+    q = _quat(out + math.pi, t)
+    if world.terrain is not None:  # both ends of the pivot edge on or above the ground
+        z = max(z, world.height_on_ground("kubb", x, y, q) + 1e-4)
+    world.add_piece(p.id, "kubb", (x, y, z), q, side=p.side, sleeping=False)
 
 
 # ------------------------------------------------------------------ trial

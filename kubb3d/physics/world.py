@@ -524,6 +524,53 @@ class World:
             h[j + 1, i + 1] + (1 - u) * (h[j + 1, i] - h[j + 1, i + 1]) + (1 - v) * (h[j, i + 1] - h[j + 1, i + 1])
         )
 
+    def height_on_ground(self, kind: str, x: float, y: float, quat_xyzw=(0.0, 0.0, 0.0, 1.0)) -> float:
+        """z of the bounding-box centre, m, that puts a piece of ``kind`` at (x, y) in orientation
+        ``quat_xyzw`` on the ground with no part of its bounding box below it: its lowest corner
+        touches the ground (the flat ground: the bounding box's lowest extent) and, with a face
+        down (a block standing or lying), nothing of the ground under that face reaches above it.
+
+        On terrain the surface is planar over each triangle of the heightfield
+        (:meth:`ground_height`), so its highest point under the face is at one of the face's
+        corners, a grid vertex inside it, or where the face's edges cross a grid line or a cell's
+        diagonal; all of them are checked. Placing a kubb at the ground height of its centre (as
+        before) left a corner up to 6 mm below 1 cm terrain, where its corner sphere stuck
+        (docs/physics.md "A kubb sliding on the ground").
+
+        Raises:
+            ValueError: unknown kind.
+        """
+        if kind not in ("kubb", "king", "baton", "stake"):
+            raise ValueError(f"unknown piece kind {kind!r}; expected kubb, king, baton or stake")
+        m = np.array(pb.getMatrixFromQuaternion(quat_xyzw)).reshape(3, 3)
+        corners = (_BOX_CORNERS * np.array(self.equipment.piece(kind).half_extents)) @ m.T
+        if self.terrain is None:
+            return float(self.ground_height(x, y) - corners[:, 2].min())
+        xs, ys, _ = self._height_grid
+        res = float(xs[1] - xs[0])
+        points = [(x + cx, y + cy, cz) for cx, cy, cz in corners]
+        low = corners[:, 2] - corners[:, 2].min() < 1e-9
+        if low.sum() == 4:  # a face down: the ground's crests under it
+            face = corners[low][:, :2] + (x, y)
+            centre = face.mean(axis=0)
+            order = np.argsort(np.arctan2(face[:, 1] - centre[1], face[:, 0] - centre[0]))
+            face = face[order]  # its corners round the face
+            dz = float(corners[low][0, 2])
+            grid = (face - (xs[0], ys[0])) / res  # grid-index coordinates
+            for a, b in zip(grid, np.roll(grid, -1, axis=0)):
+                for f in ((1.0, 0.0), (0.0, 1.0), (1.0, 1.0)):  # grid lines u = k, v = k, diagonals u + v = k
+                    fa, fb = a @ f, b @ f
+                    for k in range(math.ceil(min(fa, fb)), math.floor(max(fa, fb)) + 1):
+                        if fb != fa:
+                            u, v = a + (b - a) * (k - fa) / (fb - fa)
+                            points.append((xs[0] + u * res, ys[0] + v * res, dz))
+            lo, hi = grid.min(axis=0), grid.max(axis=0)
+            for i in range(math.ceil(lo[0]), math.floor(hi[0]) + 1):
+                for j in range(math.ceil(lo[1]), math.floor(hi[1]) + 1):
+                    if support_margin(grid.tolist(), (float(i), float(j))) >= 0.0:
+                        points.append((xs[0] + i * res, ys[0] + j * res, dz))
+        return max(self.ground_height(px, py) - pz for px, py, pz in points)
+
     def add_piece(
         self,
         piece_id: str,
@@ -611,25 +658,19 @@ class World:
         return body
 
     def setup_standard(self, sleeping: bool = True) -> None:
-        """Place the ten baseline kubbs upright and the king on the centre point (DM §2).
+        """Place the ten baseline kubbs upright and the king on the centre point (DM §2), on
+        terrain with no corner below the ground (:meth:`height_on_ground`).
 
         Args:
             sleeping: start the pieces asleep (see :meth:`add_piece`).
         """
         for side in SIDES:
             for kid, (x, y) in self.pitch.baseline_kubb_positions(side).items():
-                # Kubbuteo disks stand with their faces towards the thrower (axis along x)
-                self.add_piece(
-                    kid,
-                    "kubb",
-                    (x, y, self.ground_height(x, y) + self.equipment.kubb.height / 2),
-                    side=side,
-                    sleeping=sleeping,
-                )
+                # Kubbuteo disks stand with their faces towards the thrower (axis along x); on
+                # terrain no corner below the ground (height_on_ground)
+                self.add_piece(kid, "kubb", (x, y, self.height_on_ground("kubb", x, y)), side=side, sleeping=sleeping)
         x, y = self.pitch.king_position
-        self.add_piece(
-            KING_ID, "king", (x, y, self.ground_height(x, y) + self.equipment.king.height / 2), sleeping=sleeping
-        )
+        self.add_piece(KING_ID, "king", (x, y, self.height_on_ground("king", x, y)), sleeping=sleeping)
 
     @classmethod
     def standard(cls, *args, sleeping: bool = True, **kwargs) -> "World":
