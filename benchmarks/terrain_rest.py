@@ -2,7 +2,7 @@
 and how far they creep (docs/physics.md "Ground contact": rest on the heightfield).
 
 Each piece alone in its own world (grass, no stakes) at a random spot and heading of the pitch:
-kubbs and batons lying, kubbs standing, on the flat ground, on a flat heightfield and on 1 cm
+kubbs, kings and batons lying, kubbs and kings standing, on the flat ground, on a flat heightfield and on 1 cm
 terrain. It is let come to rest (``run_until_rest``), then kept awake (Bullet would put it to sleep
 after 2 s still) and stepped at the quiet step for ``--seconds`` s; at every 30 Hz sample it counts
 as moving when it is faster than ``REST_SPEED`` or turns faster than ``REST_TURN`` (the world's rest
@@ -29,6 +29,8 @@ from kubb3d.physics.world import REST_SPEED, REST_TURN, SAMPLE_INTERVAL, Terrain
 
 GROUNDS = {"flat": None, "flat heightfield": Terrain(0.0), "1 cm terrain": Terrain(0.01, seed=4)}
 CASES = (("kubb", "lying"), ("baton", "lying"), ("kubb", "standing"))
+KING_CASES = (("king", "lying"), ("king", "standing"))
+"""Run after every ground's CASES, so that those draw the same spots as before the king was added."""
 
 
 def rest_run(terrain: Terrain | None, kind: str, pose: str, rng: np.random.Generator, seconds: float):
@@ -38,15 +40,15 @@ def rest_run(terrain: Terrain | None, kind: str, pose: str, rng: np.random.Gener
     with World("standard", ground="grass", stakes=False, terrain=terrain) as w:
         eq = w.equipment
         if pose == "lying":
-            r = eq.kubb.width / 2 if kind == "kubb" else eq.baton.radius
+            r = eq.baton.radius if kind == "baton" else eq.piece(kind).width / 2
             c, s = math.cos(heading / 2), math.sin(heading / 2)
             h = math.sin(math.pi / 4)
             q = (-s * h, c * h, s * h, c * h)  # long axis turned down to x, then by heading
             z = r
         else:
             q = (0.0, 0.0, math.sin(heading / 2), math.cos(heading / 2))
-            z = eq.kubb.height / 2
-        z = w.height_on_ground(kind, x, y, q) if kind == "kubb" else w.ground_height(x, y) + z
+            z = eq.piece(kind).height / 2
+        z = w.ground_height(x, y) + z if kind == "baton" else w.height_on_ground(kind, x, y, q)
         w.add_piece("p", kind, (x, y, z + 0.002), q, sleeping=False)
         if not w.run_until_rest(5.0).at_rest:
             return None
@@ -74,20 +76,20 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=3)
     a = ap.parse_args()
     rng = np.random.default_rng(a.seed)
-    for name, terrain in GROUNDS.items():
-        for kind, pose in CASES:
-            every = [rest_run(terrain, kind, pose, rng, a.seconds) for _ in range(a.pieces)]
-            runs = [r for r in every if r is not None]
-            moving, samples = sum(r[0] for r in runs), sum(r[1] for r in runs)
-            lo, hi = wilson(moving, samples)
-            print(
-                f"{name:17s} {kind:5s} {pose:8s}: in motion {moving} of {samples} samples "
-                f"(95 % {lo:.4f}-{hi:.4f}), creep max {max(r[2] for r in runs) * 1e3:.3f} mm, sink max "
-                f"{max(r[3] for r in runs) * 1e3:.3f} mm in {a.seconds:g} s; not at rest within 5 s: "
-                f"{len(every) - len(runs)} of {len(every)}",
-                flush=True,
-            )
-
+    plan = [(n, t, case) for n, t in GROUNDS.items() for case in CASES]
+    plan += [(n, t, case) for n, t in GROUNDS.items() for case in KING_CASES]
+    for name, terrain, (kind, pose) in plan:
+        every = [rest_run(terrain, kind, pose, rng, a.seconds) for _ in range(a.pieces)]
+        runs = [r for r in every if r is not None]
+        moving, samples = sum(r[0] for r in runs), sum(r[1] for r in runs)
+        lo, hi = wilson(moving, samples)
+        print(
+            f"{name:17s} {kind:5s} {pose:8s}: in motion {moving} of {samples} samples "
+            f"(95 % {lo:.4f}-{hi:.4f}), creep max {max(r[2] for r in runs) * 1e3:.3f} mm, sink max "
+            f"{max(r[3] for r in runs) * 1e3:.3f} mm in {a.seconds:g} s; not at rest within 5 s: "
+            f"{len(every) - len(runs)} of {len(every)}",
+            flush=True,
+        )
 
 if __name__ == "__main__":
     main()
