@@ -29,6 +29,12 @@ For the cluster runs it also prints the CPU seconds of every process (read from 
 psutil, so nothing is added to the cluster): scheduler, nannies, workers (and of those the thread
 that ran the trials), and the run's own process.
 
+**Deciding cluster against local** (issue #16): ``--configs local-2,dask-cluster+kubb3d --repeat N``
+runs N alternated pairs (local first in odd pairs, the cluster first in even ones, so a load that
+drifts during the session weighs on both alike) and prints, for each size, the mean of the N
+paired ratios cluster / local (wall rate, and CPU per trial in every process) with its 95 % t
+interval, and the decision: ahead (the interval above 1), behind (below 1) or not decided.
+
 ``--trials 600,3000,10000`` times each configuration at each size in turn (a gap that is fixed
 per run shrinks with the size; docs/speed.md "Dask (sixth round)" defines what is timed), and
 ``--configs`` picks the configurations (``local-1``, ``local-2``, ``dask-cluster``,
@@ -280,6 +286,23 @@ def cluster_costs(runs: list[dict]) -> dict[str, tuple[float, float]]:
     return out
 
 
+def paired_ratio(ratios: list[float]) -> dict:
+    """Mean of paired ratios (cluster / local, one per alternated pair) with the half width of its
+    95 % t interval (NaN for one pair) and the decision: ``ahead`` if the interval lies above 1,
+    ``behind`` if below, else ``not decided``."""
+    import math
+
+    from kubbuteo_turns import t95
+
+    mean = statistics.fmean(ratios)
+    half = math.nan if len(ratios) < 2 else t95(len(ratios) - 1) * statistics.stdev(ratios) / math.sqrt(len(ratios))
+    if math.isnan(half) or mean - half <= 1.0 <= mean + half:
+        decision = "not decided"
+    else:
+        decision = "ahead" if mean - half > 1.0 else "behind"
+    return {"n": len(ratios), "mean": mean, "half_width": half, "decision": decision}
+
+
 def enough_trials(path: Path, trials: int, folder: Path, say) -> Path:
     """``path``, or where the spec has fewer than ``trials`` trials (``hit-8m``: 1,050), a copy in
     ``folder`` with ``trials_per_point`` raised just enough. A trial depends only on the spec's seed,
@@ -378,19 +401,26 @@ def main() -> None:
             res.append(m)
             say(_line(m))
 
+        def standing(trials: int, label: str, preload: str, environ: dict) -> None:
+            with Cluster(folder, preload=preload, environ=environ) as cluster:
+                cluster_start[label] = cluster.start_s
+                one(trials, label, 2, "dask", scheduler=cluster.address, cluster=cluster)
+
         for trials in sizes:
-            for _ in range(a.repeat):
+            for rep in range(a.repeat):
+                steps: list = []
                 for method in methods:
                     for w in (1, 2):
                         if f"local-{w}" in configs:
-                            one(trials, f"local/{method}", w, start_method=method)
+                            steps.append(lambda method=method, w=w: one(trials, f"local/{method}", w, start_method=method))
                 for label, preload, environ in CLUSTERS:
                     if label in configs:
-                        with Cluster(folder, preload=preload, environ=environ) as cluster:
-                            cluster_start[label] = cluster.start_s
-                            one(trials, label, 2, "dask", scheduler=cluster.address, cluster=cluster)
+                        steps.append(lambda label=label, preload=preload, environ=environ: standing(trials, label, preload, environ))
                 if "dask-localcluster" in configs:
-                    one(trials, "dask-localcluster", 2, "dask")
+                    steps.append(lambda: one(trials, "dask-localcluster", 2, "dask"))
+                # alternated pairs: local first in odd pairs, last in even ones
+                for step in steps if rep % 2 == 0 else reversed(steps):
+                    step()
     equal = all(m["rows"] == next(r for r in res if r["size"] == m["size"])["rows"] for m in res)
     summary: dict = {"load_average_before": load0, "rows_equal": equal, "runs": res, "sizes": {}}
     for trials in sizes:
@@ -435,6 +465,15 @@ def main() -> None:
             )
             goal = " (goal >= 1.0x)" if label in cluster_start else ""
             say(f"{what} / local at 2 workers: {', '.join(f'{r:.2f}x' for r in ratios)}{goal}")
+            cpu = [l2["cpu_per_trial_s"] / m["cpu_per_trial_s"] for m, l2 in zip(mine, local2)]
+            paired = figures.setdefault("paired", {})[label] = {"rate": paired_ratio(ratios), "cpu": paired_ratio(cpu)}
+            for key, words in (("rate", "trials/s, cluster / local"), ("cpu", "CPU per trial in all, local / cluster")):
+                p = paired[key]
+                say(
+                    f"{label}: {words}, mean of {p['n']} alternated pairs {p['mean']:.3f}"
+                    + (f" ± {p['half_width']:.3f} (95 %)" if p["n"] > 1 else "")
+                    + f": {p['decision']}"
+                )
     say(f"rows equal in every run of the same size: {equal}")
     summary["load_average_after"] = os.getloadavg()[0]
     say(f"load average now {summary['load_average_after']:.1f}")

@@ -175,7 +175,7 @@ def test_dask_environment_gives_dask_the_kubb3d_settings_and_readme_gives_that_e
 def test_dask_worker_preload_imports_what_any_trial_needs_and_tunes_malloc_at_start():
     """``dask worker --preload kubb3d.experiment.dask_worker`` (README "Experiments"): the worker
     imports, at start, every module the local fork server preloads for any spec (a match spec's
-    included), and its allocator is tuned before the first task."""
+    included), its allocator is tuned and a PyBullet client connected before the first task."""
     import subprocess
     import sys
 
@@ -188,13 +188,21 @@ def test_dask_worker_preload_imports_what_any_trial_needs_and_tunes_malloc_at_st
 import sys
 import kubb3d.experiment.dask_worker as preload
 from kubb3d.experiment import runner
-tuned_before = runner._malloc_tuned
+from kubb3d.physics import world
+tuned_before, pooled_before = runner._malloc_tuned, list(world._CLIENT_POOL)
 preload.dask_setup(None)
+pooled = list(world._CLIENT_POOL)
 print(tuned_before, runner._malloc_tuned, [m for m in {sorted(needed)!r} if m not in sys.modules])
+first = world.World()
+print(pooled_before, len(pooled), first._cid == pooled[0], world.prepare_client())
 """
     env = {**os.environ, "MALLOC_TRIM_THRESHOLD_": "65536"}
     out = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, check=True)
-    assert out.stdout.strip() == "False True []"  # not tuned by the import, tuned at set-up; none missing
+    tuned, pooled = out.stdout.strip().splitlines()
+    assert tuned == "False True []"  # not tuned by the import, tuned at set-up; none missing
+    # a PyBullet client connected at set-up, taken by the first world (which then holds it: the
+    # pool is empty and prepare_client connects another)
+    assert pooled == "[] 1 True True"
 
 
 def test_aim_flight_prediction_with_drag_written_out_equals_the_drag_model_call():

@@ -23,7 +23,8 @@ The parent process alone writes the results file (:class:`~kubb3d.experiment.sto
 committing rows as they arrive. Trials already in the file are skipped, so running the same
 spec into the same file again resumes a stopped run. At most ``2 × workers`` tasks are in
 flight at any time, each of about :data:`LOCAL_TASK_S` (local) or :data:`DASK_TASK_S` (Dask) of
-work: that is all a killed run can lose.
+work (Dask: and the short tasks of the run's tail, :func:`dask_may_submit`), one running on each
+worker: that is all a killed run can lose.
 
 A trial that raises is stored as failed by the trial itself. A worker process that dies
 (segfault, out of memory, killed) breaks the local pool: the trials that were in flight, or
@@ -195,13 +196,14 @@ the batching (a trial depends only on the spec and its index)."""
 LOCAL_MAX_BATCH = 32
 """Most trials in one local task."""
 
-DASK_TASK_S = 1.0
+DASK_TASK_S = 2.0
 """s: the worker time one Dask task aims at. A Dask task costs about 8 ms of CPU between the
 scheduler, the worker and the client (measured: docs/speed.md "Fourth round" and "Dask (fifth
-round)"), taken from the cores the trials run on; at 1 s of trials that is under 1 %, and a
-killed run loses at most 2 tasks per worker slot. Rows do not depend on the batching."""
+round)"), taken from the cores the trials run on; at 2 s of trials that is under 0.5 % (1 s until
+the seventh round, when the tail moved to the scheduler: :func:`dask_may_submit`), and a killed
+run loses at most the task running on each worker. Rows do not depend on the batching."""
 
-DASK_MAX_BATCH = 128
+DASK_MAX_BATCH = 256
 """Most trials in one Dask task."""
 
 DASK_CONFIG: dict[str, object] = {
@@ -265,6 +267,24 @@ def dask_batch_size(trial_s: float | None, remaining: int, slots: int) -> int:
     instead of 30 at 0.5 s and 2 per slot, and a simulation of both finishes as soon: docs/speed.md
     "Dask (fifth round)"); at least 1."""
     return _batch_size(trial_s, remaining, slots, DASK_TASK_S, DASK_MAX_BATCH, 1)
+
+
+def dask_may_submit(trial_s: float | None, remaining: int, in_flight: int, slots: int) -> bool:
+    """Whether the next Dask task goes out now, with ``remaining`` trials still to hand out and
+    ``in_flight`` tasks submitted and not yet collected: while fewer than 2 per worker slot are in
+    flight (one running and one waiting on each worker); and, once the trials left are at most one
+    :data:`DASK_TASK_S` task per slot at the estimated trial time ``trial_s``, all of them, as the
+    halving tail of :func:`dask_batch_size` (10 tasks for 276 trials of 12.5 ms on 2 slots). The scheduler then holds the tail and
+    gives each task, in the order submitted, to the first worker that frees, instead of waiting
+    for a result to reach this process and a new task to come back: the tail's tasks are a few
+    trials of ~12 ms, shorter than that round trip, and one worker idled at the end of a run
+    while the other finished (docs/speed.md "Dask (seventh round)"). A killed run still loses
+    at most the one task running on each worker."""
+    if remaining <= 0:
+        return False
+    if in_flight < 2 * slots:
+        return True
+    return trial_s is not None and remaining * trial_s <= slots * DASK_TASK_S
 
 
 class TrialTime:
@@ -509,7 +529,10 @@ def _dask(loaded: LoadedSpec, todo: list[int], workers: int, scheduler, emit) ->
             tasks += 1
 
         def top_up() -> None:
-            while (queue or singles) and len(batch_of) < 2 * n_slots:
+            # a failed batch's trials go out one task at a time (2 per slot), never as a tail
+            while singles and len(batch_of) < 2 * n_slots or not singles and dask_may_submit(
+                trial_time.s, len(queue), len(batch_of), n_slots
+            ):
                 submit()
 
         top_up()

@@ -198,13 +198,62 @@ def test_kill_9_and_resume(tiny_reference, tmp_path):
     assert strip_wall(rows[:16]) == reference
 
 
-def test_dask_local_cluster_gives_the_same_rows(tiny_reference, tmp_path):
+def test_dask_local_cluster_gives_the_same_rows(tiny_reference, tmp_path, monkeypatch):
+    """The LocalCluster's workers get the preload (a PyBullet client connected at start) and the
+    tail goes out at once once the trial time is known (here all 14 trials left after the first
+    results: more than 2 tasks per worker in flight, docs/speed.md "Dask (seventh round)"); the rows
+    are those of the reference."""
     pytest.importorskip("dask.distributed")
+    from kubb3d.experiment import runner
+
+    in_flight: list[int] = []
+    real = runner.dask_may_submit
+
+    def spy(trial_s, remaining, tasks, slots):
+        ok = real(trial_s, remaining, tasks, slots)
+        if ok:
+            in_flight.append(tasks + 1)
+        return ok
+
+    monkeypatch.setattr(runner, "dask_may_submit", spy)
     spec, reference, _ = tiny_reference
     out = tmp_path / "dask.sqlite"
     rep = run(load_spec(spec), out, backend="dask", workers=2, progress=False)
     assert (rep.ran, rep.failed) == (16, 0)
     assert strip_wall(read_rows(out)) == reference
+    assert max(in_flight) > 4 and rep.tasks == len(in_flight)
+
+
+def test_dask_tasks_in_flight_two_per_slot_then_the_whole_tail():
+    """600 trials of 12.5 ms on 2 slots: 4 single trials until the first estimate, 2 s tasks with 2
+    per slot in flight, then, with at most one such task per slot left, the halving tail all at once."""
+    from kubb3d.experiment.runner import DASK_TASK_S, dask_batch_size, dask_may_submit
+
+    assert DASK_TASK_S == 2.0
+    assert not dask_may_submit(None, 0, 0, 2) and not dask_may_submit(0.0125, 0, 0, 2)
+    assert dask_may_submit(None, 600, 3, 2) and not dask_may_submit(None, 600, 4, 2)
+    assert not dask_may_submit(0.0125, 321, 4, 2) and dask_may_submit(0.0125, 320, 4, 2)
+    queue, trial_s, sent, in_flight = 600, None, [], 0
+
+    def top_up() -> None:
+        nonlocal queue, in_flight
+        while dask_may_submit(trial_s, queue, in_flight, 2):
+            size = dask_batch_size(trial_s, queue, 2)
+            queue -= size
+            in_flight += 1
+            sent.append((size, in_flight))
+
+    top_up()
+    assert sent == [(1, 1), (1, 2), (1, 3), (1, 4)]
+    trial_s = 0.0125  # the first task's estimate
+    while queue:  # a task finishes, the next ones go out
+        in_flight -= 1
+        top_up()
+    assert [size for size, _ in sent[4:6]] == [160, 160]
+    tail = [(size, n) for size, n in sent[6:]]
+    assert [size for size, _ in tail] == [138, 69, 34, 17, 9, 4, 2, 1, 1, 1]
+    assert [n for _, n in tail] == list(range(5, 15))  # all out together, the largest first
+    assert sum(size for size, _ in sent) == 600
 
 
 def _session_members(sid: int) -> list[int]:
