@@ -408,19 +408,19 @@ def main() -> None:
 
         for trials in sizes:
             for rep in range(a.repeat):
-                steps: list = []
+                steps: list[tuple] = []  # (function, arguments, keyword arguments)
                 for method in methods:
                     for w in (1, 2):
                         if f"local-{w}" in configs:
-                            steps.append(lambda method=method, w=w: one(trials, f"local/{method}", w, start_method=method))
+                            steps.append((one, (trials, f"local/{method}", w), {"start_method": method}))
                 for label, preload, environ in CLUSTERS:
                     if label in configs:
-                        steps.append(lambda label=label, preload=preload, environ=environ: standing(trials, label, preload, environ))
+                        steps.append((standing, (trials, label, preload, environ), {}))
                 if "dask-localcluster" in configs:
-                    steps.append(lambda: one(trials, "dask-localcluster", 2, "dask"))
+                    steps.append((one, (trials, "dask-localcluster", 2, "dask"), {}))
                 # alternated pairs: local first in odd pairs, last in even ones
-                for step in steps if rep % 2 == 0 else reversed(steps):
-                    step()
+                for fn, args, kwargs in steps if rep % 2 == 0 else reversed(steps):
+                    fn(*args, **kwargs)
     equal = all(m["rows"] == next(r for r in res if r["size"] == m["size"])["rows"] for m in res)
     summary: dict = {"load_average_before": load0, "rows_equal": equal, "runs": res, "sizes": {}}
     for trials in sizes:

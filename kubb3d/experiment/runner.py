@@ -274,12 +274,12 @@ def dask_may_submit(trial_s: float | None, remaining: int, in_flight: int, slots
     ``in_flight`` tasks submitted and not yet collected: while fewer than 2 per worker slot are in
     flight (one running and one waiting on each worker); and, once the trials left are at most one
     :data:`DASK_TASK_S` task per slot at the estimated trial time ``trial_s``, all of them, as the
-    halving tail of :func:`dask_batch_size` (10 tasks for 276 trials of 12.5 ms on 2 slots). The scheduler then holds the tail and
-    gives each task, in the order submitted, to the first worker that frees, instead of waiting
-    for a result to reach this process and a new task to come back: the tail's tasks are a few
-    trials of ~12 ms, shorter than that round trip, and one worker idled at the end of a run
-    while the other finished (docs/speed.md "Dask (seventh round)"). A killed run still loses
-    at most the one task running on each worker."""
+    halving tail of :func:`dask_batch_size` (10 tasks for 276 trials of 12.5 ms on 2 slots). The
+    scheduler then holds the tail and gives each task, in the order submitted, to the first worker
+    that frees, instead of waiting for a result to reach this process and a new task to come back:
+    the tail's tasks are a few trials of ~12 ms, shorter than that round trip, and one worker
+    could run out of work while the other still had a task queued (docs/speed.md "Dask (seventh
+    round)"). A killed run still loses at most the one task running on each worker."""
     if remaining <= 0:
         return False
     if in_flight < 2 * slots:
@@ -530,8 +530,10 @@ def _dask(loaded: LoadedSpec, todo: list[int], workers: int, scheduler, emit) ->
 
         def top_up() -> None:
             # a failed batch's trials go out one task at a time (2 per slot), never as a tail
-            while singles and len(batch_of) < 2 * n_slots or not singles and dask_may_submit(
-                trial_time.s, len(queue), len(batch_of), n_slots
+            while (
+                len(batch_of) < 2 * n_slots
+                if singles
+                else dask_may_submit(trial_time.s, len(queue), len(batch_of), n_slots)
             ):
                 submit()
 
