@@ -16,7 +16,8 @@ runs them, since a trial depends only on the spec and its index):
             whose module imports nothing (:data:`DASK_TASK`). Start them as README "Experiments"
             says: :func:`dask_environ` in the environment of the scheduler and workers,
             and ``dask worker --preload kubb3d.experiment.dask_worker``, which imports
-            kubb3d once at start instead of in the first task (docs/speed.md).
+            kubb3d and connects a PyBullet client once at start instead of in the first task
+            (docs/speed.md).
 ==========  ======================================================================
 
 The parent process alone writes the results file (:class:`~kubb3d.experiment.store.ResultStore`),
