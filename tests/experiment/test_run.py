@@ -200,7 +200,7 @@ def test_kill_9_and_resume(tiny_reference, tmp_path):
 
 def test_dask_local_cluster_gives_the_same_rows(tiny_reference, tmp_path, monkeypatch):
     """The LocalCluster's workers get the preload (a PyBullet client connected at start) and the
-    tail goes out at once once the trial time is known (here all 14 trials left after the first
+    tail goes out at once once the trial time is known (here all 12 trials left after the first
     results: more than 2 tasks per worker in flight, docs/speed.md "Dask (seventh round)"); the rows
     are those of the reference."""
     pytest.importorskip("dask.distributed")
