@@ -544,7 +544,7 @@ def simulate_iter(
             alpha = ((wx - g * hx_n) * sx + (wy - g * hy_n) * sy) / sh2
             heli += abs(wz - alpha * sz) * h
         world.apply_drag(piece, (com, q, v))
-        world.step(1)
+        world.step(1, rolling=False)  # nothing touches it yet, everything else is at rest
         if world.time >= next_record:
             flying = {piece: com_pose(piece)}
             recorder.record(world.time, flying)

@@ -9,9 +9,12 @@ the *pair* values below are what a contact gets:
   static one, docs/physics.md "Reference numbers"), restitution 0.5 (hardwood blocks
   dropped on hardwood rebound to ≈ 25 % of their height: e = √0.25).
 * wood on ground: ``Ground.friction``, ``Ground.restitution``.
-* rolling and spinning friction act only between batons and the ground (a
-  cylinder needs them to stop rolling, docs/physics.md); kubbs get none so that
-  their static tipping angle stays atan(w/h).
+* rolling and spinning friction act only on batons (a cylinder needs them to
+  stop rolling, docs/physics.md); kubbs get none so that their static tipping
+  angle stays atan(w/h). On the flat field ground a baton's rolling resistance
+  is a torque about its own axis (:meth:`kubb3d.physics.world.World._resist_rolling`),
+  not PyBullet's rolling friction, which acts about the ground's fixed axes and
+  made a sliding baton drift (docs/physics.md "A baton sliding on the ground").
 * plowing: a thrown piece that slides on soft ground ploughs through it (see
   :meth:`kubb3d.physics.world.World.apply_plowing`); 0 on hard ground.
 * every ground is a rigid contact (a static box or heightfield with split

@@ -150,6 +150,22 @@ TERRAIN_APRON = 5.0
 knocked or a baton sliding more than a metre past a baseline fell off its edge, and the throw
 ended in a :class:`PhysicsGlitch` (docs/physics.md "Ground contact")."""
 
+ROLLING_ROW_FRICTION = 1e-9
+"""m: the rolling friction PyBullet gets for a field baton: next to nothing. Bullet resists rolling
+about two fixed horizontal axes of each contact (the ground's x and y), each limited on its own,
+and those rows took up the pitch of the sliding friction, so that a baton pushed along its axis at
+30–60° to them drifted sideways, more at finer steps; the rolling resistance of a field baton acts
+about its own axis instead (:meth:`World._resist_rolling`). It stays above 0 because Bullet gives a
+contact its spinning-friction row only when the contact has rolling friction
+(``btSequentialImpulseConstraintSolver::convertContact``); its rolling rows, limited to this much
+times the normal impulse, do nothing (docs/physics.md "A baton sliding on the ground").
+
+Only on the flat field ground: on a terrain heightfield a baton keeps Bullet's rolling friction.
+Without those rows, which also damp the rocking of its end spheres' contacts with the triangles
+(they act only once they touch, :data:`TERRAIN_CONTACT_PROCESSING`), batons laid at rest on 1 cm
+terrain crept 0.1–11 mm in 3 s (0.01–0.03 mm with them), and one pushed at 5 m/s rolled down a
+slope at a steady 11 mm/s: a torque that stops one step's turn is too weak to hold a slope."""
+
 WORLD_LIMIT = 50.0
 """m: a piece farther than this from the pitch centre (or NaN) is a physics glitch."""
 
@@ -238,6 +254,23 @@ class _Piece:
     shape: a disk of radius R and half thickness t lies within √(R² + t²) of its centre, which is
     R − R' from the bounding-box centre (R' the half extent across the flat); :attr:`reach` for
     other pieces (set by :meth:`World.add_piece`)."""
+
+    roll: tuple[float, float, float] | None = None
+    """A field baton's rolling resistance (c_rr · r m, moment of inertia about its axis kg·m², about
+    a diameter kg·m²) that :meth:`World._resist_rolling` applies on the flat ground; None for every
+    other piece."""
+    awake: bool = True
+    """A field baton is looked at by :meth:`World._resist_rolling` in every step: it moved at the
+    last :meth:`World._motion` check, or was set in motion or woken by kubb3d since (a baton asleep
+    costs no call per step)."""
+    ground_read: tuple | None = None
+    """(:attr:`World._tick`, normal force N, its normal-weighted direction (3 floats)) of its
+    ground contacts as :meth:`World.touching_now` last read them (a field baton only)."""
+    pose_read: tuple | None = None
+    """(:attr:`World._tick`, what :meth:`World.com_pose` last read) (a field baton only)."""
+    velocity_read: tuple | None = None
+    """(:attr:`World._tick`, what :meth:`World.com_velocity` last read) (a field baton only; set to
+    None by whatever sets its velocity)."""
 
     corners: np.ndarray = field(init=False, repr=False)
     """m, shape (8, 3): the corners of the bounding box in the body frame (set from the half
@@ -411,6 +444,10 @@ class World:
         self.time = 0.0
         self.steps = 0
         self._pieces: dict[str, _Piece] = {}
+        self._rollers: list[_Piece] = []
+        """the field batons, in the order they were added (:meth:`_resist_rolling`)"""
+        self._tick = 0
+        """physics steps taken (:attr:`steps` counts them only once a :meth:`step` call ends)"""
         self._off_board: set[str] = set()
         self._sampled_at = -1
         """:attr:`steps` at the last :meth:`sample` (the poses it read are the poses while no step
@@ -644,11 +681,21 @@ class World:
             rollingFriction=0.0,
             spinningFriction=0.0,
         )
+        roll = None
         if kind == "baton":
             ground_mu = g.friction / mu
             # rolling resistance acts at the baton's rolling radius (for a disk baton lying flat it
-            # only matters if it rolls on its rim)
-            dyn["rollingFriction"] = g.rolling_resistance * eq.baton.radius / ground_mu
+            # only matters if it rolls on its rim); on the flat field ground a baton's acts about its
+            # own axis, applied by _resist_rolling (ROLLING_ROW_FRICTION; on terrain Bullet's rows
+            # also steady a baton resting on the heightfield's triangles)
+            crr_r = g.rolling_resistance * eq.baton.radius
+            if eq.board is None and self.terrain is None:
+                dyn["rollingFriction"] = ROLLING_ROW_FRICTION if g.spinning_friction > 0 else 0.0
+                if crr_r > 0:
+                    inertia = pb.getDynamicsInfo(body, -1, physicsClientId=c)[2]
+                    roll = (crr_r, float(inertia[2]), float(inertia[0]))
+            else:
+                dyn["rollingFriction"] = crr_r / ground_mu
             dyn["spinningFriction"] = g.spinning_friction / ground_mu
         if kind != "stake":
             # Swept-sphere CCD stops a disk sliding flat on a board box (measured: it does not
@@ -660,13 +707,15 @@ class World:
             )
             dyn["sleepThreshold"] = REST_SPEED**2
         pb.changeDynamics(body, -1, physicsClientId=c, **dyn)
-        piece = _Piece(piece_id, kind, shape, half, body, mass, com_local, side, drag)
+        piece = _Piece(piece_id, kind, shape, half, body, mass, com_local, side, drag, roll=roll)
         if eq.board is not None and kind in ("baton", "kubb"):
             t, r_flat, r = sorted(half)
             piece.disk_reach = math.hypot(r, t) + (r - r_flat) + math.sqrt(sum(x * x for x in com_local))
         piece.reset_tilt(quat_xyzw)
         self._pieces[piece_id] = piece
         self._by_body[body] = piece_id
+        if roll is not None:
+            self._rollers.append(piece)
         return body
 
     def setup_standard(self, sleeping: bool = True) -> None:
@@ -694,6 +743,8 @@ class World:
     def remove_piece(self, piece_id: str) -> None:
         """Take a piece out of the world (KeyError if unknown)."""
         piece = self._pieces.pop(piece_id)
+        if piece.roll is not None:
+            self._rollers.remove(piece)
         self._off_board.discard(piece_id)
         del self._by_body[piece.body]
         pb.removeBody(piece.body, physicsClientId=self._cid)
@@ -742,11 +793,19 @@ class World:
     def com_pose(self, piece_id: str) -> tuple[tuple, tuple]:
         """(centre of mass position m, quat_xyzw) as plain tuples, straight from the engine (the
         cheap read for per-step loops; :meth:`pose` gives the bounding-box centre)."""
-        return pb.getBasePositionAndOrientation(self._pieces[piece_id].body, physicsClientId=self._cid)
+        p = self._pieces[piece_id]
+        pose = pb.getBasePositionAndOrientation(p.body, physicsClientId=self._cid)
+        if p.roll is not None:
+            p.pose_read = (self._tick, pose)  # for _resist_rolling, this step
+        return pose
 
     def com_velocity(self, piece_id: str) -> tuple[tuple, tuple]:
         """(linear velocity m/s, angular velocity rad/s) as plain tuples (see :meth:`velocity`)."""
-        return pb.getBaseVelocity(self._pieces[piece_id].body, physicsClientId=self._cid)
+        p = self._pieces[piece_id]
+        vel = pb.getBaseVelocity(p.body, physicsClientId=self._cid)
+        if p.roll is not None:
+            p.velocity_read = (self._tick, vel)  # for _resist_rolling, this step
+        return vel
 
     def contacts_of(self, piece_id: str) -> list[tuple[float, int, str, tuple, float]]:
         """Contact points of one piece from the last step, as (distance m, other body id, other
@@ -764,15 +823,22 @@ class World:
         [(other piece id, or ``floor`` or ``?``; contact position on this piece, m) for every
         contact point with anything but the ground or the board (``ground``), in the engine's
         order])."""
-        normal = 0.0
+        normal = nx = ny = nz = 0.0
         others = []
         g, by, flat = self._ground_body, self._by_body, self._ground_bodies
-        for cp in pb.getContactPoints(bodyA=self._pieces[piece_id].body, physicsClientId=self._cid):
+        p = self._pieces[piece_id]
+        for cp in pb.getContactPoints(bodyA=p.body, physicsClientId=self._cid):
             b = cp[2]
             if b == g:
-                normal += cp[9]
+                f, d = cp[9], cp[7]
+                normal += f
+                nx += f * d[0]
+                ny += f * d[1]
+                nz += f * d[2]
             if b not in flat:
                 others.append((by.get(b, "?"), cp[5]))
+        if p.roll is not None:
+            p.ground_read = (self._tick, normal, nx, ny, nz)  # for _resist_rolling, this step
         return normal, others
 
     def closest_distance(self, a: str, others, within: float) -> float:
@@ -829,8 +895,10 @@ class World:
         c = self._cid
         pb.resetBasePositionAndOrientation(p.body, com.tolist(), quat_xyzw, physicsClientId=c)
         pb.resetBaseVelocity(p.body, list(linear_velocity), list(angular_velocity), physicsClientId=c)
+        p.pose_read = p.velocity_read = None
         if wake:
             pb.changeDynamics(p.body, -1, activationState=pb.ACTIVATION_STATE_WAKE_UP, physicsClientId=c)
+        p.awake = True
         p.reset_tilt(quat_xyzw)  # placing a piece sets it up: its history starts here (DM §5)
         self._off_board.discard(piece_id)
 
@@ -932,6 +1000,7 @@ class World:
         c = self._cid
         v, w = pb.getBaseVelocity(p.body, physicsClientId=c)
         pb.resetBaseVelocity(p.body, (v[0], v[1], v[2] + GRAVITY * (new_dt - old_dt) / 2), w, physicsClientId=c)
+        p.velocity_read = None
         self.use_step(new_dt)
 
     def apply_plowing(self, piece_id: str, normal: float | None = None, state=None) -> None:
@@ -1001,13 +1070,89 @@ class World:
             self._step_dt = dt
             pb.setPhysicsEngineParameter(fixedTimeStep=dt, physicsClientId=self._cid)
 
-    def step(self, n: int = 1) -> None:
-        """Advance ``n`` steps of :attr:`step_dt`."""
+    def _resist_rolling(self) -> None:
+        """Apply the ground's rolling resistance to every field baton that touched it in the last
+        step, for the coming step: a torque of c_rr · r · N · s about u, against the baton's turn
+        ω·u, where u is the baton's axis with its part along the contact normal n taken out and
+        s = |u| before normalising (1 for a baton lying on the ground, 0 standing on an end), N the
+        normal force of its ground contacts (N), c_rr the ground's
+        :attr:`~kubb3d.physics.ground.Ground.rolling_resistance` and r the baton's radius (m). A
+        baton rolling from v then stops after (1 + I/(m r²)) v² / (2 c_rr g). The torque's
+        impulse over the step is at most I_u·|ω·u| (I_u its moment of inertia about u), so it
+        never turns the roll back. Only about the baton's own axis: Bullet's rolling friction
+        (about the ground's fixed axes) made a sliding baton drift (:data:`ROLLING_ROW_FRICTION`;
+        docs/physics.md "A baton sliding on the ground").
+
+        Read in every step: the baton whose contacts a step hook has just read
+        (:meth:`touching_now`: the thrown piece) and every baton that moved at the last
+        :meth:`_motion` check (:attr:`_Piece.awake`). A baton asleep then and woken by a piece
+        that strikes it gets its rolling resistance from the next check on, at most
+        :data:`SAMPLE_INTERVAL` later (kubb3d's trade: a read per lying baton per step cost 13 %
+        of a match's CPU)."""
+        c, g, h, tick = self._cid, self._ground_body, self._step_dt, self._tick
+        for p in self._rollers:
+            # what a step hook has read in this step already (the thrown piece's watch) is not
+            # read again: its ground contacts (touching_now), velocity and pose (com_velocity,
+            # com_pose)
+            watched = p.ground_read is not None and p.ground_read[0] == tick
+            if watched:
+                _, normal, nx, ny, nz = p.ground_read
+                if normal <= 0.0:
+                    continue
+            elif not p.awake:
+                continue
+            if p.velocity_read is not None and p.velocity_read[0] == tick:
+                wx, wy, wz = p.velocity_read[1][1]
+            else:
+                wx, wy, wz = pb.getBaseVelocity(p.body, physicsClientId=c)[1]
+            if wx == 0.0 and wy == 0.0 and wz == 0.0:
+                continue  # asleep or still (Bullet zeroes a sleeping body's velocities)
+            if not watched:
+                normal = nx = ny = nz = 0.0
+                for cp in pb.getContactPoints(bodyA=p.body, bodyB=g, physicsClientId=c):
+                    f, d = cp[9], cp[7]
+                    normal += f
+                    nx += f * d[0]
+                    ny += f * d[1]
+                    nz += f * d[2]
+                if normal <= 0.0:
+                    continue
+            if p.pose_read is not None and p.pose_read[0] == tick:
+                q = p.pose_read[1][1]
+            else:
+                q = pb.getBasePositionAndOrientation(p.body, physicsClientId=c)[1]
+            ax, ay, az = _axis(q)
+            k = 1.0 / math.sqrt(nx * nx + ny * ny + nz * nz)
+            nx, ny, nz = nx * k, ny * k, nz * k
+            along = ax * nx + ay * ny + az * nz
+            ux, uy, uz = ax - along * nx, ay - along * ny, az - along * nz
+            s = math.sqrt(ux * ux + uy * uy + uz * uz)
+            if s < 1e-9:
+                continue
+            ux, uy, uz = ux / s, uy / s, uz / s
+            turn = wx * ux + wy * uy + wz * uz
+            crr_r, i_axis, i_diameter = p.roll
+            cos2 = (ax * ux + ay * uy + az * uz) ** 2
+            hold = (i_axis * cos2 + i_diameter * (1.0 - cos2)) * abs(turn) / h
+            torque = -math.copysign(min(crr_r * normal * s, hold), turn)
+            pb.applyExternalTorque(
+                p.body, -1, (torque * ux, torque * uy, torque * uz), pb.WORLD_FRAME, physicsClientId=c
+            )
+
+    def step(self, n: int = 1, *, rolling: bool = True) -> None:
+        """Advance ``n`` steps of :attr:`step_dt`, with the field batons' rolling resistance
+        (:meth:`_resist_rolling`) unless ``rolling`` is False: for steps in which no baton can
+        touch the ground while it turns (a piece in free flight before its first contact, every
+        other piece at rest), which saves reading them."""
         c = self._cid
+        resist = self._resist_rolling if rolling and self._rollers else None
         for _ in range(n):
             for hook in self._acting if self._untouched else self._forces:
                 hook()
+            if resist is not None:
+                resist()
             pb.stepSimulation(physicsClientId=c)
+            self._tick += 1
             self._untouched = False
         self.steps += n
         self._elapsed += n * self._step_dt
@@ -1355,6 +1500,7 @@ class World:
                 continue
             (vx, vy, vz), (wx, wy, wz) = pb.getBaseVelocity(p.body, physicsClientId=c)
             v2, w2 = vx * vx + vy * vy + vz * vz, wx * wx + wy * wy + wz * wz
+            p.awake = v2 > 0.0 or w2 > 0.0
             if p.id in off:
                 if v2 > 0.0 or w2 > 0.0:
                     self._put_down(p)
@@ -1471,6 +1617,7 @@ class World:
         before = []
         for p in movable:
             pb.changeDynamics(p.body, -1, activationState=pb.ACTIVATION_STATE_WAKE_UP, physicsClientId=c)
+            p.awake = True
             before.append(pb.getBasePositionAndOrientation(p.body, physicsClientId=c))
         self.use_step(self.dt)
         self.step(1)

@@ -157,8 +157,17 @@ def summary_shown(path: Path) -> bool:
     return img[H // 2 - 40: H // 2 + 40, W // 2 - 200: W // 2 + 200].mean() < 90
 
 
+def _thrower(action: dict) -> str | None:
+    """Who threw in a replay's action record: the player of its penalty event for a penalty throw
+    (its first event is the inkast that gave the penalty kubb, told as the inkasting player's),
+    else the player of its first event."""
+    events = action["events"]
+    if action.get("action", {}).get("type") == "PenaltyThrow":
+        return next((e.get("player") for e in events if e.get("kind") == "penalty"), None)
+    return events[0].get("player") if events else None
+
+
 def persons_throws(recs: list[dict], person: str = "P1") -> list[dict]:
     """The throw records of the person's actions in a replay."""
     actions = [r for r in recs if r.get("type") == "action"]
-    return [t for r in actions if r["events"][:1] and r["events"][0].get("player") == person
-            for t in r.get("throws", ())]
+    return [t for r in actions if _thrower(r) == person for t in r.get("throws", ())]
