@@ -238,6 +238,76 @@ def test_a_baton_slides_on_a_flat_heightfield_as_on_the_flat_ground():
     assert d == pytest.approx(v * v / (2 * _friction("grass") * GRAVITY), rel=0.05)
 
 
+@pytest.mark.parametrize("dt", [1 / 960, 1 / 3840])
+def test_a_baton_sliding_on_a_flat_heightfield_drifts_no_more_at_finer_steps(dt):
+    """A baton lying on a flat heightfield pushed at 6 m/s along its axis at 60° to the ground's x
+    axis ends less than 5 mm to the side of its push at 1/960 s and at 1/3840 s (measured 0.3 and
+    2.9 mm). With Bullet's rolling friction about the ground's fixed axes throughout it drifted
+    12 mm at 1/960 s and 52 mm at 1/3840 s; a baton moving faster than ``TERRAIN_ROLL_SPEED`` now
+    gets its rolling resistance about its own axis (docs/physics.md "A baton sliding on the
+    ground")."""
+    from kubb3d.validate import slide
+
+    r = slide("grass", "baton", 6.0, math.radians(60.0), terrain=True, dt=dt)
+    assert r.at_rest
+    assert abs(r.sideways) < 0.005
+
+
+def test_a_baton_rolling_across_a_flat_heightfield_stops_where_its_rolling_resistance_says():
+    """A baton rolling from 3 m/s across a flat heightfield at 45° to the ground's axes stops after
+    (1 + I/(m r²)) v²/(2 c_rr g) = 2.752 m within 1.5 % (measured −0.95 %; −0.2 … −1.2 % over
+    headings 0–60° and two steps, the triangles' edges taking a little as they do from a slide).
+    With Bullet's rolling friction throughout it stopped after 1.931 m (docs/physics.md "A baton
+    sliding on the ground")."""
+    from kubb3d.physics.ground import GRASS
+    from kubb3d.validate import roll_distance
+
+    v = 3.0
+    expected = 1.5 * v * v / (2 * GRASS.rolling_resistance * GRAVITY)
+    assert roll_distance("grass", v, math.radians(45.0), terrain=True) == pytest.approx(expected, rel=0.015)
+
+
+def test_a_baton_holds_on_a_slope_below_its_rolling_resistance_and_rolls_down_a_steeper_one():
+    """Rolling resistance holds like static friction: a baton laid across a plane slope on grass
+    (c_rr = 0.25) stays put where the gradient is 0.2 (moved less than 0.1 mm in 2 s; measured
+    0.03 mm) and rolls down a gradient of 0.4 with the acceleration g (sin θ − c_rr cos θ)/(1 + ½),
+    1.822 m in 2 s, within 2 % (measured 1.822 m). With the torque about the axis alone, as on
+    the flat ground, the first rolled down at 8 mm/s (docs/physics.md "A baton sliding on the
+    ground")."""
+    from kubb3d.physics.ground import GRASS
+    from kubb3d.validate import gradient_roll
+
+    assert abs(gradient_roll("grass", 0.2, 2.0)) < 1e-4
+    th = math.atan(0.4)
+    acc = GRAVITY * (math.sin(th) - GRASS.rolling_resistance * math.cos(th)) / 1.5
+    assert gradient_roll("grass", 0.4, 2.0) == pytest.approx(acc * 2.0**2 / 2, rel=0.02)
+
+
+def test_batons_lying_on_terrain_rest_without_creeping():
+    """Batons laid on 1 cm terrain (seed 4) at four spots and headings, let come to rest and stepped
+    3 s more, move less than 0.1 mm (measured up to 0.013 mm). With the torque about the axis alone
+    they crept up to 12 mm: below ``TERRAIN_ROLL_SPEED`` a baton has Bullet's rolling friction,
+    which holds it on the triangles (docs/physics.md "A baton sliding on the ground")."""
+    from kubb3d.physics.world import Terrain
+
+    with World("standard", ground="grass", stakes=False, terrain=Terrain(0.01, seed=4)) as w:
+        r = w.equipment.baton.radius
+        h = math.sin(math.pi / 4)
+        for i, (x, y, heading) in enumerate([(-2.3, 1.1, 0.4), (-0.7, -1.6, 1.3), (0.9, 0.4, 2.2), (2.6, -0.5, 2.9)]):
+            c, s = math.cos(heading / 2), math.sin(heading / 2)
+            q = (-s * h, c * h, s * h, c * h)
+            w.add_piece(f"b{i}", "baton", (x, y, w.ground_height(x, y) + r + 0.002), q, sleeping=False)
+        assert w.run_until_rest(5.0).at_rest
+        ids = w.piece_ids("baton")
+        before = {b: np.array(w.com_pose(b)[0]) for b in ids}
+        for b in ids:
+            p0, q0 = w.pose(b)
+            w.set_pose(b, p0, q0)  # woken, as a strike nearby would
+        w.step(w.steps_for(3.0))
+        moved = max(float(np.hypot(*(np.array(w.com_pose(b)[0]) - before[b])[:2])) for b in ids)
+    assert moved < 1e-4
+
+
 def test_a_baton_sliding_far_past_the_pitch_stays_on_the_terrain():
     """The terrain heightfield reaches 5 m beyond the pitch (``TERRAIN_APRON``): a baton sliding
     from half a metre behind the far baseline ends 2.8 m further on, on the ground. With 1 m it

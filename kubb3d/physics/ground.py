@@ -14,7 +14,9 @@ the *pair* values below are what a contact gets:
   angle stays atan(w/h). On the flat field ground a baton's rolling resistance
   is a torque about its own axis (:meth:`kubb3d.physics.world.World._resist_rolling`),
   not PyBullet's rolling friction, which acts about the ground's fixed axes and
-  made a sliding baton drift (docs/physics.md "A baton sliding on the ground").
+  made a sliding baton drift (docs/physics.md "A baton sliding on the ground");
+  on a terrain heightfield only while the baton moves faster than
+  ``TERRAIN_ROLL_SPEED``, PyBullet's rolling friction while it is slower.
 * plowing: a thrown piece that slides on soft ground ploughs through it (see
   :meth:`kubb3d.physics.world.World.apply_plowing`); 0 on hard ground.
 * every ground is a rigid contact (a static box or heightfield with split

@@ -160,11 +160,23 @@ contact its spinning-friction row only when the contact has rolling friction
 (``btSequentialImpulseConstraintSolver::convertContact``); its rolling rows, limited to this much
 times the normal impulse, do nothing (docs/physics.md "A baton sliding on the ground").
 
-Only on the flat field ground: on a terrain heightfield a baton keeps Bullet's rolling friction.
-Without those rows, which also damp the rocking of its end spheres' contacts with the triangles
-(they act only once they touch, :data:`TERRAIN_CONTACT_PROCESSING`), batons laid at rest on 1 cm
-terrain crept 0.1–11 mm in 3 s (0.01–0.03 mm with them), and one pushed at 5 m/s rolled down a
-slope at a steady 11 mm/s: a torque that stops one step's turn is too weak to hold a slope."""
+On a terrain heightfield a baton has it only while it moves faster than
+:data:`TERRAIN_ROLL_SPEED`, and Bullet's rolling friction while it is slower."""
+
+TERRAIN_ROLL_SPEED = 0.2
+"""m/s: on a terrain heightfield a field baton whose centre of mass moves faster than this gets its
+rolling resistance as the torque about its own axis (:meth:`World._resist_rolling`, as on the flat
+ground) and Bullet's rolling friction rows (c_rr · r about the ground's two horizontal axes) only
+while it is slower. The torque alone let batons at rest on 1 cm terrain creep up to 12 mm in 3 s
+(Bullet's rows damp the rocking of the end spheres on the triangles) and let a baton roll down a
+gradient of 0.15 (below c_rr = 0.25) at 6 mm/s: a torque limited to what stops one step's turn
+is no static resistance. Bullet's rows alone made a baton sliding along its axis drift sideways,
+more at finer steps (60°: 21, 29 and 44 mm at 1/960, 1/1920 and 1/3840 s), and one rolling at
+30–45° stop 28–30 % short. With the switch at 0.2 m/s the slide's drift no longer grows with the
+step, a roll from 3 m/s stops within 0.8 % of the formula at 0–45°, batons at rest creep as with
+the rows alone, and on a plane slope a baton holds below c_rr and rolls down above it with the
+formula's acceleration (docs/physics.md "A baton sliding on the ground", measured with
+benchmarks/terrain_baton.py)."""
 
 WORLD_LIMIT = 50.0
 """m: a piece farther than this from the pitch centre (or NaN) is a physics glitch."""
@@ -257,8 +269,14 @@ class _Piece:
 
     roll: tuple[float, float, float] | None = None
     """A field baton's rolling resistance (c_rr · r m, moment of inertia about its axis kg·m², about
-    a diameter kg·m²) that :meth:`World._resist_rolling` applies on the flat ground; None for every
-    other piece."""
+    a diameter kg·m²) that :meth:`World._resist_rolling` applies on the field's ground (on terrain
+    while it is fast, :data:`TERRAIN_ROLL_SPEED`); None for every other piece."""
+    rows: float | None = None
+    """m: on a terrain heightfield, the Bullet rolling friction a field baton has while it moves
+    slower than :data:`TERRAIN_ROLL_SPEED` (:meth:`World._resist_rolling`); None on the flat
+    ground."""
+    rows_on: bool = True
+    """... and whether it has it now (else :data:`ROLLING_ROW_FRICTION` and the torque)."""
     awake: bool = True
     """A field baton is looked at by :meth:`World._resist_rolling` in every step: it moved at the
     last :meth:`World._motion` check, or was set in motion or woken by kubb3d since (a baton asleep
@@ -685,10 +703,11 @@ class World:
         if kind == "baton":
             ground_mu = g.friction / mu
             # rolling resistance acts at the baton's rolling radius (for a disk baton lying flat it
-            # only matters if it rolls on its rim); on the flat field ground a baton's acts about its
-            # own axis, applied by _resist_rolling (ROLLING_ROW_FRICTION; on terrain Bullet's rows
-            # also steady a baton resting on the heightfield's triangles)
+            # only matters if it rolls on its rim); on the field a baton's acts about its own axis,
+            # applied by _resist_rolling (ROLLING_ROW_FRICTION); on terrain only while it is fast
+            # (TERRAIN_ROLL_SPEED: Bullet's rows hold a baton resting on the heightfield's triangles)
             crr_r = g.rolling_resistance * eq.baton.radius
+            rows = None
             if eq.board is None and self.terrain is None:
                 dyn["rollingFriction"] = ROLLING_ROW_FRICTION if g.spinning_friction > 0 else 0.0
                 if crr_r > 0:
@@ -696,6 +715,11 @@ class World:
                     roll = (crr_r, float(inertia[2]), float(inertia[0]))
             else:
                 dyn["rollingFriction"] = crr_r / ground_mu
+                if eq.board is None and crr_r > 0:
+                    # on terrain: Bullet's rows while slow, the torque while fast (_resist_rolling)
+                    inertia = pb.getDynamicsInfo(body, -1, physicsClientId=c)[2]
+                    roll = (crr_r, float(inertia[2]), float(inertia[0]))
+                    rows = crr_r / ground_mu
             dyn["spinningFriction"] = g.spinning_friction / ground_mu
         if kind != "stake":
             # Swept-sphere CCD stops a disk sliding flat on a board box (measured: it does not
@@ -708,6 +732,8 @@ class World:
             dyn["sleepThreshold"] = REST_SPEED**2
         pb.changeDynamics(body, -1, physicsClientId=c, **dyn)
         piece = _Piece(piece_id, kind, shape, half, body, mass, com_local, side, drag, roll=roll)
+        if kind == "baton":
+            piece.rows = rows
         if eq.board is not None and kind in ("baton", "kubb"):
             t, r_flat, r = sorted(half)
             piece.disk_reach = math.hypot(r, t) + (r - r_flat) + math.sqrt(sum(x * x for x in com_local))
@@ -1083,6 +1109,13 @@ class World:
         (about the ground's fixed axes) made a sliding baton drift (:data:`ROLLING_ROW_FRICTION`;
         docs/physics.md "A baton sliding on the ground").
 
+        On a terrain heightfield only while the baton's centre of mass moves faster than
+        :data:`TERRAIN_ROLL_SPEED`; slower it gets Bullet's rolling friction back (set here when it
+        crosses that speed). There N counts only the contacts the solver processed in the last step
+        (distance ≤ :data:`TERRAIN_CONTACT_PROCESSING`): PyBullet also reports the heightfield's
+        contacts of an earlier step that were not solved in this one, with that step's force, and
+        with them a rolling baton's N was twice its weight.
+
         Read in every step: the baton whose contacts a step hook has just read
         (:meth:`touching_now`: the thrown piece) and every baton that moved at the last
         :meth:`_motion` check (:attr:`_Piece.awake`). A baton asleep then and woken by a piece
@@ -1094,7 +1127,7 @@ class World:
             # what a step hook has read in this step already (the thrown piece's watch) is not
             # read again: its ground contacts (touching_now), velocity and pose (com_velocity,
             # com_pose)
-            watched = p.ground_read is not None and p.ground_read[0] == tick
+            watched = p.rows is None and p.ground_read is not None and p.ground_read[0] == tick
             if watched:
                 _, normal, nx, ny, nz = p.ground_read
                 if normal <= 0.0:
@@ -1102,14 +1135,26 @@ class World:
             elif not p.awake:
                 continue
             if p.velocity_read is not None and p.velocity_read[0] == tick:
-                wx, wy, wz = p.velocity_read[1][1]
+                (vx, vy, vz), (wx, wy, wz) = p.velocity_read[1]
             else:
-                wx, wy, wz = pb.getBaseVelocity(p.body, physicsClientId=c)[1]
+                (vx, vy, vz), (wx, wy, wz) = pb.getBaseVelocity(p.body, physicsClientId=c)
+            if p.rows is not None:
+                # on terrain: Bullet's rows while slow, the torque about the axis while fast
+                fast = vx * vx + vy * vy + vz * vz > TERRAIN_ROLL_SPEED * TERRAIN_ROLL_SPEED
+                if fast == p.rows_on:
+                    p.rows_on = not fast
+                    pb.changeDynamics(
+                        p.body, -1, rollingFriction=ROLLING_ROW_FRICTION if fast else p.rows, physicsClientId=c
+                    )
+                if not fast:
+                    continue
             if wx == 0.0 and wy == 0.0 and wz == 0.0:
                 continue  # asleep or still (Bullet zeroes a sleeping body's velocities)
             if not watched:
                 normal = nx = ny = nz = 0.0
                 for cp in pb.getContactPoints(bodyA=p.body, bodyB=g, physicsClientId=c):
+                    if p.rows is not None and cp[8] > TERRAIN_CONTACT_PROCESSING:
+                        continue  # not solved in the last step: its force is an older step's
                     f, d = cp[9], cp[7]
                     normal += f
                     nx += f * d[0]
