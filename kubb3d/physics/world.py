@@ -848,14 +848,17 @@ class World:
         :meth:`contacts_of`): (the summed normal force of its contacts with :attr:`ground_body`, N;
         [(other piece id, or ``floor`` or ``?``; contact position on this piece, m) for every
         contact point with anything but the ground or the board (``ground``), in the engine's
-        order])."""
+        order]). On terrain the normal force counts only the contacts the solver processed in the
+        last step (:meth:`_resist_rolling`)."""
         normal = nx = ny = nz = 0.0
         others = []
         g, by, flat = self._ground_body, self._by_body, self._ground_bodies
         p = self._pieces[piece_id]
+        # on terrain, ground contacts the solver did not process in the last step (_resist_rolling)
+        unsolved = TERRAIN_CONTACT_PROCESSING if self.terrain is not None else math.inf
         for cp in pb.getContactPoints(bodyA=p.body, physicsClientId=self._cid):
             b = cp[2]
-            if b == g:
+            if b == g and cp[8] <= unsolved:
                 f, d = cp[9], cp[7]
                 normal += f
                 nx += f * d[0]
@@ -1056,8 +1059,10 @@ class World:
         c = self._cid
         if normal is None:
             normal = 0.0
+            unsolved = TERRAIN_CONTACT_PROCESSING if self.terrain is not None else math.inf
             for cp in pb.getContactPoints(bodyA=p.body, bodyB=self._ground_body, physicsClientId=c):
-                normal += cp[9]
+                if cp[8] <= unsolved:
+                    normal += cp[9]
         if normal <= 0.0:
             return
         if state is None:
@@ -1112,9 +1117,9 @@ class World:
         On a terrain heightfield only while the baton's centre of mass moves faster than
         :data:`TERRAIN_ROLL_SPEED`; slower it gets Bullet's rolling friction back (set here when it
         crosses that speed). There N counts only the contacts the solver processed in the last step
-        (distance ≤ :data:`TERRAIN_CONTACT_PROCESSING`): PyBullet also reports the heightfield's
-        contacts of an earlier step that were not solved in this one, with that step's force, and
-        with them a rolling baton's N was twice its weight.
+        (distance ≤ :data:`TERRAIN_CONTACT_PROCESSING`), as :meth:`touching_now` does: PyBullet
+        also reports the heightfield's contacts of an earlier step that were not solved in this
+        one, with that step's force, and with them a rolling baton's N was twice its weight.
 
         Read in every step: the baton whose contacts a step hook has just read
         (:meth:`touching_now`: the thrown piece) and every baton that moved at the last
@@ -1127,7 +1132,7 @@ class World:
             # what a step hook has read in this step already (the thrown piece's watch) is not
             # read again: its ground contacts (touching_now), velocity and pose (com_velocity,
             # com_pose)
-            watched = p.rows is None and p.ground_read is not None and p.ground_read[0] == tick
+            watched = p.ground_read is not None and p.ground_read[0] == tick
             if watched:
                 _, normal, nx, ny, nz = p.ground_read
                 if normal <= 0.0:
