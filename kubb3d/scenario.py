@@ -422,8 +422,11 @@ def _half_extents(eq: EquipmentSet, kind: str) -> tuple[float, float, float]:
     return (eq.baton.radius, eq.baton.radius, eq.baton.length / 2)
 
 
-def build(path: str | Path, spec: ScenarioSpec | None = None) -> Built:
+def build(path: str | Path, spec: ScenarioSpec | None = None, *, dt: float | None = None) -> Built:
     """Build a scenario in physics and let it settle.
+
+    ``dt`` is the world's time step, s (default: the world's own, :data:`kubb3d.physics.world.DT`);
+    convergence checks build the same scene at finer steps.
 
     Raises:
         ScenarioError: bad file, a placement that names an unknown piece, overlapping
@@ -436,7 +439,7 @@ def build(path: str | Path, spec: ScenarioSpec | None = None) -> Built:
     pitch = spec.pitch_obj
     eq = spec.equipment_set
     try:
-        world = World(eq, pitch, spec.ground_name, stakes=spec.stakes, air_drag=False)
+        world = World(eq, pitch, spec.ground_name, stakes=spec.stakes, air_drag=False, dt=dt)
     except ValueError as exc:
         raise ScenarioError(f"{path}: ground: {exc}") from None
     try:

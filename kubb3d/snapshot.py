@@ -153,7 +153,9 @@ class Contact:
         a, b: piece ids.
         position_on_a, position_on_b: contact points on each body, world frame, m.
         normal_on_b: unit contact normal pointing from ``b`` towards ``a``.
-        normal_force: N, ≥ 0 (from the last physics step).
+        normal_force: N, ≥ 0 (from the last physics step; in a snapshot taken right after
+            ``World.settle_forces``, the mean over its window: docs/physics.md "The contact
+            forces the judge reads").
         distance: signed separation, m (negative: penetration).
     """
 

