@@ -119,10 +119,31 @@ STABLE_MARGIN = 0.001
 """m: a block's centre of mass must lie this far inside the support polygon of its contacts to
 count as statically stable."""
 GROUND_TOUCH = 0.004
-"""m: a block's corner this close to the ground surface supports it (collision meshes are 1 mm
-inside the visual block, and grass gives a fraction of a millimetre)."""
+"""m: on the flat ground a block's corner this close to the ground surface supports it (collision
+meshes are 1 mm inside the visual block, and grass gives a fraction of a millimetre). On terrain
+only points that touch, or are near enough by :data:`REST_CREEP`, support it."""
+TERRAIN_STABLE_MARGIN = 0.0005
+"""m: on terrain a block's centre of mass must lie this far inside the support polygon of
+:meth:`World._terrain_supported` (its points are real contacts, not corners within
+:data:`GROUND_TOUCH`). kubb3d's decision, measured with ``benchmarks/false_rest.py``: with
+:data:`STABLE_MARGIN` (1 mm) a few more kubbs and kings than with 0.5 mm were not at rest within 5 s,
+and no tip after a rest call was caught by it that 0.5 mm missed (300 of each case; docs/physics.md
+"Rest on the heightfield")."""
 CONTACT_GAP = 0.002
 """m: contact points farther apart than this (the contact breaking threshold) do not support."""
+REST_CREEP = 0.002
+"""m: on terrain a corner or contact of a block that is off the ground supports it only if the
+block, tipping about its other supports until that point comes down, would move its centre of
+mass at most this far (and turn at most :data:`REST_CREEP_TURN`). kubb3d's decision, measured
+with ``benchmarks/false_rest.py`` (docs/physics.md "Rest on the heightfield"): with 0.5 mm and
+0.5° kubbs standing on three corners of 1 cm terrain, their centre of mass near the diagonal of
+two of them and the fourth corner 0.4-1 mm up, were never at rest (8 of 300)."""
+REST_CREEP_TURN = math.radians(2.0)
+"""rad: see :data:`REST_CREEP`."""
+SUPPORT_TOUCH = 0.00005
+"""m: on terrain a corner of a block's bounding box this close to the heightfield, or a ground
+contact this close, touches it and supports the block whatever :data:`REST_CREEP` says (a block
+standing flat reads −0.02 … +0.01 mm at its corners)."""
 SPLIT_IMPULSE_THRESHOLD = 1.0
 """m: contacts shallower than this (all of them) resolve penetration by split impulse, so pushing
 a piece out of the ground adds no speed to it. Bullet's default (−0.04 m) feeds shallow
@@ -1577,12 +1598,16 @@ class World:
         """Kubbs and kings (square blocks on a pitch) balanced on an edge or a corner: the corners
         of the block within :data:`GROUND_TOUCH` of the ground span no polygon with the centre of
         mass :data:`STABLE_MARGIN` inside it, and no other piece touches the block to hold it up.
-        Such a block will tip one way or the other, however slowly it moves now. (Contact
-        manifolds are not used for the polygon alone: PyBullet keeps as few as two points for a
-        block standing flat; on terrain its ground contacts are added to the corners, since a block
-        lying across a crest rests on the crest with every corner off the ground.) Table-top
+        Such a block will tip one way or the other, however slowly it moves now. (On the flat
+        ground contact manifolds are not used for the polygon: PyBullet keeps as few as two points
+        for a block standing flat.) Table-top
         pieces (disks on a narrow rim) are not checked. An unstable piece is woken so that gravity
-        acts on it even if the engine had put it to sleep."""
+        acts on it even if the engine had put it to sleep.
+
+        On terrain the polygon is that of :meth:`_terrain_supported`: corners and ground contacts
+        that touch, or so near that tipping onto them moves the block at most :data:`REST_CREEP`;
+        corners merely within :data:`GROUND_TOUCH` let a king balanced along a crest pass for
+        standing (docs/physics.md "Rest on the heightfield")."""
         if self.equipment.board is not None:
             return []
         c = self._cid
@@ -1597,26 +1622,54 @@ class World:
             if p.stable_pose == (com, q):  # unmoved since it was found stable (asleep, say)
                 continue
             corners = self._box_corners(p, com, q)
-            ground = np.array([self.ground_height(x, y) for x, y in corners[:, :2]]) if self.terrain else 0.0
-            low = corners[corners[:, 2] - ground < GROUND_TOUCH]
-            if support_margin(low[:, :2].tolist(), (com[0], com[1])) >= STABLE_MARGIN:
-                p.stable_pose = (com, q)
-                continue
+            if self.terrain is None:
+                low = corners[corners[:, 2] < GROUND_TOUCH]
+                if support_margin(low[:, :2].tolist(), (com[0], com[1])) >= STABLE_MARGIN:
+                    p.stable_pose = (com, q)
+                    continue
             contacts = [
                 cp for cp in pb.getContactPoints(bodyA=p.body, physicsClientId=c) if cp[8] < CONTACT_GAP
             ]
             if any(cp[2] != self._ground_body for cp in contacts):  # held up by another piece
                 continue
-            if self.terrain is not None:
-                # on terrain a block may lie across a crest between its corners: its contacts with
-                # the ground hold it there too (docs/physics.md "Rest")
-                support = low[:, :2].tolist() + [cp[5][:2] for cp in contacts]
-                if support_margin(support, (com[0], com[1])) >= STABLE_MARGIN:
-                    p.stable_pose = (com, q)
-                    continue
+            if self.terrain is not None and self._terrain_supported(com, corners, contacts):
+                p.stable_pose = (com, q)
+                continue
             out.append(p.id)
             pb.changeDynamics(p.body, -1, activationState=pb.ACTIVATION_STATE_WAKE_UP, physicsClientId=c)
         return out
+
+    def _terrain_supported(self, com, corners: np.ndarray, contacts: list) -> bool:
+        """Whether a block on terrain stands or lies stably: its centre of mass at least
+        :data:`STABLE_MARGIN` inside the horizontal hull of the points that support it. A point
+        supports it when it touches the ground (a corner of the bounding box at or below the
+        heightfield's surface, a ground contact at zero distance or less) or is so near it that
+        the block, tipping until the point comes down, would move its centre of mass at most
+        :data:`REST_CREEP` and turn at most :data:`REST_CREEP_TURN`: a gap g at horizontal
+        distance r from the centre of mass, which is H above the point, counts when
+        g·H/r ≤ :data:`REST_CREEP` and g/r ≤ :data:`REST_CREEP_TURN`. A king that settled along a
+        crest on two contacts with its lower corners 0.2–2.5 mm up was taken for standing on those
+        corners by the old test (corners within :data:`GROUND_TOUCH`) and then tipped 4.9 mm
+        (docs/physics.md "Rest on the heightfield").
+
+        Args:
+            com: the centre of mass (x, y, z), m.
+            corners: the bounding box's corners in the world, m, shape (8, 3).
+            contacts: PyBullet contact points of the block, all with the ground.
+        """
+        cx, cy, cz = com
+        points = [(x, y, z, z - self.ground_height(x, y)) for x, y, z in corners.tolist()]
+        points += [(cp[5][0], cp[5][1], cp[5][2], cp[8]) for cp in contacts]
+        support = []
+        for x, y, z, gap in points:
+            if gap > GROUND_TOUCH:
+                continue
+            if gap > SUPPORT_TOUCH:
+                r = math.hypot(x - cx, y - cy)
+                if gap * max(cz - z, 0.0) > REST_CREEP * r or gap > REST_CREEP_TURN * r:
+                    continue
+            support.append((x, y))
+        return support_margin(support, (cx, cy)) >= TERRAIN_STABLE_MARGIN
 
     def _box_corners(self, p: _Piece, com, q) -> np.ndarray:
         m = np.array(pb.getMatrixFromQuaternion(q)).reshape(3, 3)
