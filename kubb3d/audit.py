@@ -776,9 +776,11 @@ def run_audit(
                 on_match(r)
     else:
         import multiprocessing as mp
-        from concurrent.futures import ProcessPoolExecutor, as_completed
+        from concurrent.futures import as_completed
 
-        with ProcessPoolExecutor(max_workers=workers, mp_context=mp.get_context("spawn")) as ex:
+        from kubb3d.workers import process_pool
+
+        with process_pool(workers, mp_context=mp.get_context("spawn")) as ex:
             futs = {ex.submit(_one, job): job[1] for job in jobs}
             for f in as_completed(futs):
                 r = f.result()

@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import math
 import os
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
 from typing import Callable
 
@@ -37,6 +36,7 @@ import numpy as np
 
 from kubb3d.experiment import stats
 from kubb3d.physics.world import DT, World
+from kubb3d.workers import process_pool
 
 SKILL_NAMES = ("novice", "club", "elite")
 BANDS = {"novice": (0.05, 0.15), "club": (0.17, 0.27), "elite": (0.37, 0.47)}
@@ -159,7 +159,7 @@ def _run(fn: Callable, jobs: list, workers: int, progress: Callable[[int], None]
             if progress:
                 progress(1)
         return out
-    with ProcessPoolExecutor(workers) as pool:
+    with process_pool(workers) as pool:
         for r in pool.map(fn, jobs, chunksize=2):
             out.append(r)
             if progress:

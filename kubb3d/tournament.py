@@ -24,7 +24,6 @@ processes play the matches.
 
 from __future__ import annotations
 
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Callable, Sequence
@@ -32,6 +31,7 @@ from typing import Callable, Sequence
 import numpy as np
 
 from kubb3d.rules.wikinger import GameResult, Stechen, group_ranking
+from kubb3d.workers import process_pool
 
 MAX_STECHEN_ROUNDS = 5
 """Stechen rounds among the same level teams before the order falls back to team names."""
@@ -247,7 +247,7 @@ def run_tournament(
             if progress:
                 progress(1)
     else:
-        with ProcessPoolExecutor(workers) as pool:
+        with process_pool(workers) as pool:
             for g in pool.map(play, jobs):
                 games.append(g)
                 if progress:

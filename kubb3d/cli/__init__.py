@@ -40,9 +40,30 @@ def _error(msg: str, code: int = 2) -> NoReturn:
     sys.exit(code)
 
 
+class _Interrupted(Exception):
+    """A Ctrl-C or SIGTERM that reached a command (carried past Typer, which would end the
+    command silently with exit code 130)."""
+
+
+def _sigterm_as_interrupt(signum, frame) -> NoReturn:
+    raise KeyboardInterrupt
+
+
 class OneLineErrors(TyperGroup):
     """The ``kubb3d`` group: every user mistake, Typer's own checks of options included, ends
-    as one line ``error: …`` on stderr and exit code 2 (no boxed panel, no traceback)."""
+    as one line ``error: …`` on stderr and exit code 2 (no boxed panel, no traceback).
+
+    Ctrl-C (SIGINT) and SIGTERM end any command with the one line ``interrupted`` on stderr and
+    exit code 130, after the ``finally`` blocks and ``with`` exits of the command have run (its
+    worker processes stopped: :mod:`kubb3d.workers`; its files closed). A command may print a
+    longer line of its own that starts with ``interrupted`` (``experiment run`` says how many
+    trials are stored)."""
+
+    def invoke(self, ctx):  # type: ignore[override]
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:
+            raise _Interrupted from None
 
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):  # type: ignore[override]
         import warnings
@@ -54,6 +75,12 @@ class OneLineErrors(TyperGroup):
 
         warnings.showwarning = one_line_warning
         warnings.simplefilter("always", InputWarning)
+        import signal
+        import threading
+
+        old_term = None
+        if threading.current_thread() is threading.main_thread():
+            old_term = signal.signal(signal.SIGTERM, _sigterm_as_interrupt)
         try:
             code = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
         except _click_exc.NoArgsIsHelpError as exc:
@@ -64,7 +91,10 @@ class OneLineErrors(TyperGroup):
             _error(f"{name}: {exc.format_message()}")
         except _click_exc.ClickException as exc:
             _error(exc.format_message())
-        except typer.Abort:
+        except (_Interrupted, KeyboardInterrupt):
+            typer.echo("interrupted", err=True)
+            sys.exit(130)
+        except typer.Abort:  # an EOF at a prompt
             _error("interrupted", 130)
         except (UserError, NotImplementedError, FileSafetyError) as exc:
             _error(str(exc))
@@ -79,6 +109,9 @@ class OneLineErrors(TyperGroup):
             if isinstance(exc, PhysicsGlitch):
                 _error(f"the simulation failed (check positions and sizes in the input): {exc}")
             raise
+        finally:
+            if old_term is not None:
+                signal.signal(signal.SIGTERM, old_term)
         if not standalone_mode:
             return code
         sys.exit(code if isinstance(code, int) else 0)

@@ -98,30 +98,15 @@ def _spec_for(spec_json: str) -> LoadedSpec:
     return loaded
 
 
-def _watch_parent() -> None:
-    """End this worker as soon as the process that created it (the run's process) is gone,
-    killed with SIGKILL or SIGTERM. multiprocessing gives a worker a pipe from that process
-    (``parent_process().sentinel``) under every start method; it reads as closed once the
-    process has died, even before this thread started. The parent pid is not the test: a
-    ``forkserver`` worker's parent is the fork server (comparing ``os.getppid()`` with the run's
-    pid ended every such worker at once: docs/speed.md "Fourth round")."""
-    import threading
-    from multiprocessing import parent_process
-
-    parent = parent_process()
-    if parent is None:  # not started by multiprocessing: nothing to watch
-        return
-
-    def watch() -> None:
-        parent.join()  # returns when the sentinel pipe closes
-        os._exit(1)
-
-    threading.Thread(target=watch, name="kubb3d-parent-watch", daemon=True).start()
-
-
 def _init_worker(spec_json: str) -> None:
-    _watch_parent()
-    _spec_for(spec_json)
+    """A local worker ignores SIGINT (the run's process stops it: a Ctrl-C reaches every process
+    of the terminal's group) and ends when the run's process is gone, killed with SIGKILL or
+    SIGTERM (:func:`kubb3d.workers.quiet_worker`; a ``forkserver`` worker's parent is the fork
+    server, so the test is multiprocessing's pipe from the run's process, not the parent pid:
+    docs/speed.md "Fourth round")."""
+    from kubb3d.workers import quiet_worker
+
+    quiet_worker(_spec_for, spec_json)
 
 
 def _work(spec_json: str, index: int) -> tuple[dict, float]:
@@ -455,8 +440,9 @@ def _local(loaded: LoadedSpec, todo: list[int], workers: int, scheduler, emit) -
                 inflight.clear()
     except BaseException:
         # interrupted (Ctrl-C, SIGTERM) or failed: stop the workers now, not after their trial
-        for proc in list((getattr(pool, "_processes", None) or {}).values()):
-            proc.terminate()
+        from kubb3d.workers import terminate_workers
+
+        terminate_workers(pool)
         raise
     finally:
         # wait for the pool's manager thread to end (the workers are idle or terminated, so it is

@@ -1,0 +1,105 @@
+"""Ctrl-C and SIGTERM during a long command: the one line ``interrupted`` on stderr, exit code
+130, no traceback, and no worker process left (README "What you can do", kubb3d/workers.py).
+
+A terminal's Ctrl-C sends SIGINT to the whole foreground process group, workers included; a
+``kill`` sends SIGTERM to the command's process alone. Both are sent here to a command started
+in a session of its own, once it is at work. Before kubb3d/workers.py, ``audit`` ended on
+Ctrl-C with exit code 130 and nothing on stderr, and after SIGTERM its two workers were left
+running with no parent (found by hand: they never ended).
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+pytestmark = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs Linux /proc")
+
+
+def _session_members(sid: int) -> list[int]:
+    """Pids of the live (not zombie) processes in session ``sid`` (Linux /proc)."""
+    out = []
+    for d in Path("/proc").iterdir():
+        if not d.name.isdigit():
+            continue
+        try:
+            stat = (d / "stat").read_text()
+        except OSError:
+            continue
+        fields = stat[stat.rfind(")") + 2 :].split()
+        if fields[0] != "Z" and int(fields[3]) == sid:
+            out.append(int(d.name))
+    return out
+
+
+def _interrupt(tmp_path: Path, args: list[str], sig: int, *, group: bool, members: int) -> tuple[int, str, str]:
+    """Start ``kubb3d ARGS…``, wait until its session has ``members`` live processes (the
+    command and its workers) and 1 s more, send ``sig`` (to the process group when ``group``);
+    return (exit code, stdout, stderr) after checking that nothing of the session is left."""
+    out, err = tmp_path / "stdout.txt", tmp_path / "stderr.txt"  # files: an orphan would hold a pipe open
+    cmd = [sys.executable, "-c", "from kubb3d.cli import main; main()", *args]
+    with open(out, "wb") as fo, open(err, "wb") as fe:
+        proc = subprocess.Popen(cmd, cwd=tmp_path, start_new_session=True, stdout=fo, stderr=fe)
+    try:
+        deadline = time.monotonic() + 120
+        while len(_session_members(proc.pid)) < members:
+            assert proc.poll() is None, err.read_text()
+            assert time.monotonic() < deadline, f"fewer than {members} processes after 120 s"
+            time.sleep(0.05)
+        time.sleep(1.0)
+        assert proc.poll() is None, "the command ended before it could be interrupted"
+        if group:
+            os.killpg(proc.pid, sig)
+        else:
+            proc.send_signal(sig)
+        code = proc.wait(timeout=60)
+        left = []
+        for _ in range(100):  # the workers end within their current step
+            left = _session_members(proc.pid)
+            if not left:
+                break
+            time.sleep(0.1)
+        assert left == [], f"processes left 10 s after the command ended: {left}"
+    finally:
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+    return code, out.read_text(), err.read_text()
+
+
+@pytest.mark.parametrize("sig,group", [(signal.SIGINT, True), (signal.SIGTERM, False)], ids=["ctrl-c", "sigterm"])
+def test_audit_with_workers_ends_with_interrupted_and_130(tmp_path, sig, group):
+    code, out, err = _interrupt(
+        tmp_path, ["audit", "--matches", "6", "--workers", "2", "--json"], sig, group=group, members=3
+    )
+    assert code == 130, err
+    assert err == "interrupted\n", err
+    assert out == ""  # no half report for a program reading it
+
+
+def test_match_in_one_process_ends_with_interrupted_on_sigterm(tmp_path):
+    """A match has no workers: the command alone. Waits until it has started (1 process) and
+    1 s more, then SIGTERM."""
+    code, out, err = _interrupt(tmp_path, ["match", "--seed", "2"], signal.SIGTERM, group=False, members=1)
+    assert code == 130 and err.splitlines()[-1:] == ["interrupted"], err
+    assert "Traceback" not in err
+
+
+def test_experiment_run_ctrl_c_to_the_group_leaves_no_worker_and_no_traceback(tmp_path):
+    code, out, err = _interrupt(
+        tmp_path, ["experiment", "run", "hit-8m", "--out", str(tmp_path / "h.sqlite"), "--workers", "2", "-q"],
+        signal.SIGINT, group=True, members=3,
+    )
+    assert code == 130, err
+    lines = err.splitlines()
+    assert lines[-1].startswith("interrupted: ") and "run the same command to resume" in lines[-1], err
+    assert "Traceback" not in err
