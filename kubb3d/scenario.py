@@ -332,7 +332,10 @@ def load(path: str | Path) -> ScenarioSpec:
         return ScenarioSpec.model_validate(data)
     except ValidationError as exc:
         # the deepest error is the most specific one (a union's other branches are noise)
-        err = max(exc.errors(), key=lambda e: len(e["loc"]))
+        # (a misspelt name before the "missing" field it causes: kubb3d.fieldnames)
+        from kubb3d.fieldnames import prefer_unknown, unknown_field
+
+        err = max(prefer_unknown(exc.errors()), key=lambda e: len(e["loc"]))
         loc = _fmt_loc(
             tuple(x for x in err["loc"] if not (isinstance(x, str) and (x.startswith("literal[") or x[:1].isupper())))
         )
@@ -340,6 +343,9 @@ def load(path: str | Path) -> ScenarioSpec:
         got = f" (got {err['input']!r})" if "input" in err and not isinstance(err["input"], dict) else ""
         more = f" (+{len(exc.errors()) - 1} more)" if len(exc.errors()) > 1 else ""
         msg = err["msg"].removeprefix("Value error, ")
+        if err.get("type") == "extra_forbidden" and err["loc"]:
+            msg = unknown_field(ScenarioSpec, tuple(err["loc"]), listed_by="docs/scenarios.md lists them")
+            got = ""
         raise ScenarioError(f"{path}: {loc}: {msg}{got}{more}") from None
 
 

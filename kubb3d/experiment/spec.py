@@ -720,7 +720,9 @@ def validate(data: dict, path: Path | None = None) -> LoadedSpec:
     try:
         spec = ExperimentSpec.model_validate(data)
     except ValidationError as exc:
-        err = _most_telling(exc.errors())
+        from kubb3d.fieldnames import prefer_unknown, unknown_field
+
+        err = _most_telling(prefer_unknown(exc.errors()))
         loc = _fmt(_short_loc(tuple(err["loc"])))
         msg = err["msg"].removeprefix("Value error, ")
         got = (
@@ -729,14 +731,8 @@ def validate(data: dict, path: Path | None = None) -> LoadedSpec:
             else ""
         )
         if err.get("type") == "extra_forbidden" and err["loc"]:
-            from kubb3d.experiment.fields import suggest
-
-            near = suggest(str(err["loc"][-1]))
-            msg = (
-                "unknown field"
-                + (f"; did you mean {near!r}?" if near else "")
-                + " (`kubb3d experiment fields` lists them)"
-            )
+            msg = unknown_field(ExperimentSpec, tuple(err["loc"]), listed_by="`kubb3d experiment fields` lists them")
+            got = ""
         # other fields that fail (a value failing every branch of a union is one field)
         fields = {_union_field(tuple(e["loc"])) for e in exc.errors()} - {_union_field(tuple(err["loc"]))}
         more = f" (+{len(fields)} more)" if fields else ""
