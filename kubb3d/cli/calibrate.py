@@ -66,12 +66,12 @@ def register(app: typer.Typer) -> None:
                 workers=workers or None,
                 progress=lambda k: bar.advance(task, k),
             )
-        from kubb3d.cli.validate import write_outputs
+        from kubb3d.cli.validate import output_options, write_outputs
 
         command = (
             f"kubb3d calibrate --throws {throws} --turns {turns} --distance-throws {distance_throws} "
             f"--inkasts {inkasts} --flicks {flicks} --seed {seed}"
-        )
+        ) + output_options(png, markdown)
         write_outputs(cal, png, markdown, command, write_figure, to_markdown)
         if as_json:
             sys.stdout.write(json.dumps(cal.to_json(), ensure_ascii=False) + "\n")

@@ -32,6 +32,12 @@ def write_outputs(report, png: Optional[Path], markdown: Optional[Path], command
         atomic_write(markdown, to_markdown(report, command, image).encode("utf-8"))
 
 
+def output_options(png: Optional[Path], markdown: Optional[Path]) -> str:
+    """`` --png P --markdown M`` as given (the part of the command a generated page quotes that
+    says where its picture came from; docs/images/*.png: tests/test_images.py)."""
+    return "".join(f" {what} {path}" for path, what in ((png, "--png"), (markdown, "--markdown")) if path is not None)
+
+
 def register(app: typer.Typer) -> None:
     """Add the ``validate`` command to ``app``."""
 
@@ -77,7 +83,9 @@ def register(app: typer.Typer) -> None:
                 report = run_validation(
                     throws=throws, seed=seed, workers=workers or None, progress=lambda k: bar.advance(task, k)
                 )
-        command = "kubb3d validate" + (" --quick" if quick else f" --throws {throws} --seed {seed}")
+        command = "kubb3d validate" + (" --quick" if quick else f" --throws {throws} --seed {seed}") + output_options(
+            png, markdown
+        )
         write_outputs(report, png, markdown, command, write_figure, to_markdown)
         if as_json:
             sys.stdout.write(json.dumps(report.to_json(), ensure_ascii=False) + "\n")
