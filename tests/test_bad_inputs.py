@@ -167,6 +167,22 @@ CASES: list[tuple[str, str]] = [
     ("judge {d}/scenario_along_huge.toml", "along"),
     ("judge {d}/not_a_spec.txt", "not_a_spec.txt"),
     ("judge {d}/scenario_at_nan.toml --json", "at"),
+    # --- an empty word is refused before any work (a path '' was the current folder: `judge ''`
+    # ruled on every *.toml there, `audit --replay-dir ''` wrote replays into it)
+    ("judge ''", "argument 2 is an empty string"),
+    ("judge --json ''", "argument 3 is an empty string"),
+    ("quiz --no-images ''", "empty string"),
+    ("quiz --out '' --no-images", "--out: expected a value, got an empty string"),
+    ("audit --replay-dir ''", "--replay-dir: expected a value"),
+    ("tournament --replay-dir ''", "--replay-dir: expected a value"),
+    ("match --replay=", "--replay: expected a value"),
+    ("throw --ruleset ''", "--ruleset: expected a value"),
+    ("throw --target ''", "--target: expected a value"),
+    ("experiment run '' --out {d}/o.sqlite", "empty string"),
+    ("experiment run {d}/spec_speed_nan.toml --out ''", "--out: expected a value"),
+    ("experiment summary ''", "empty string"),
+    ("rules show ''", "empty string"),
+    ("dames play --position ''", "--position"),
     # --- dames: bounded work
     ("dames play --players search,search --depth 100", "--depth"),
     ("dames play --players random,random --depth 7", "--depth"),

@@ -40,17 +40,22 @@ def _session_members(sid: int) -> list[int]:
     return out
 
 
-def _interrupt(tmp_path: Path, args: list[str], sig: int, *, group: bool, members: int) -> tuple[int, str, str]:
+def _interrupt(
+    tmp_path: Path, args: list[str], sig: int, *, group: bool, members: int, output: bool = False
+) -> tuple[int, str, str]:
     """Start ``kubb3d ARGS…``, wait until its session has ``members`` live processes (the
-    command and its workers) and 1 s more, send ``sig`` (to the process group when ``group``);
-    return (exit code, stdout, stderr) after checking that nothing of the session is left."""
+    command and its workers; with ``output`` also until it has printed something) and 1 s more,
+    send ``sig`` (to the process group when ``group``); return (exit code, stdout, stderr) after
+    checking that nothing of the session is left."""
     out, err = tmp_path / "stdout.txt", tmp_path / "stderr.txt"  # files: an orphan would hold a pipe open
     cmd = [sys.executable, "-c", "from kubb3d.cli import main; main()", *args]
     with open(out, "wb") as fo, open(err, "wb") as fe:
-        proc = subprocess.Popen(cmd, cwd=tmp_path, start_new_session=True, stdout=fo, stderr=fe)
+        proc = subprocess.Popen(
+            cmd, cwd=tmp_path, start_new_session=True, stdout=fo, stderr=fe, env={**os.environ, "PYTHONUNBUFFERED": "1"}
+        )
     try:
         deadline = time.monotonic() + 120
-        while len(_session_members(proc.pid)) < members:
+        while len(_session_members(proc.pid)) < members or (output and out.stat().st_size == 0):
             assert proc.poll() is None, err.read_text()
             assert time.monotonic() < deadline, f"fewer than {members} processes after 120 s"
             time.sleep(0.05)
@@ -87,11 +92,12 @@ def test_audit_with_workers_ends_with_interrupted_and_130(tmp_path, sig, group):
 
 
 def test_match_in_one_process_ends_with_interrupted_on_sigterm(tmp_path):
-    """A match has no workers: the command alone. Waits until it has started (1 process) and
-    1 s more, then SIGTERM."""
-    code, out, err = _interrupt(tmp_path, ["match", "--seed", "2"], signal.SIGTERM, group=False, members=1)
-    assert code == 130 and err.splitlines()[-1:] == ["interrupted"], err
-    assert "Traceback" not in err
+    """A match has no workers: the command alone. Waits until it prints its play-by-play and 1 s
+    more, then SIGTERM."""
+    code, out, err = _interrupt(
+        tmp_path, ["match", "--seed", "2"], signal.SIGTERM, group=False, members=1, output=True
+    )
+    assert code == 130 and err == "interrupted\n", err
 
 
 def test_experiment_run_ctrl_c_to_the_group_leaves_no_worker_and_no_traceback(tmp_path):
@@ -103,3 +109,21 @@ def test_experiment_run_ctrl_c_to_the_group_leaves_no_worker_and_no_traceback(tm
     lines = err.splitlines()
     assert lines[-1].startswith("interrupted: ") and "run the same command to resume" in lines[-1], err
     assert "Traceback" not in err
+
+
+def test_an_interrupt_while_the_options_are_parsed_is_not_silent(monkeypatch):
+    """Parsing the options imports pydantic (0.2 s): an interrupt then ended with exit code 130
+    and nothing on stderr (Typer turns it into a silent exit)."""
+    from typer.core import TyperGroup
+    from typer.testing import CliRunner
+
+    from kubb3d.cli import _register_subapps, app
+
+    _register_subapps()
+
+    def interrupted(self, *args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(TyperGroup, "make_context", interrupted)
+    res = CliRunner().invoke(app, ["match", "--seed", "2"])
+    assert res.exit_code == 130 and res.stderr == "interrupted\n", res.stderr

@@ -49,6 +49,41 @@ def _sigterm_as_interrupt(signum, frame) -> NoReturn:
     raise KeyboardInterrupt
 
 
+def _flags(command) -> set[str]:
+    """The option strings of every on/off flag of ``command`` and its sub-commands (they take no
+    value, so an empty word after one is an argument of its own)."""
+    out: set[str] = set()
+    for p in getattr(command, "params", ()):
+        if getattr(p, "is_flag", False) or getattr(p, "count", False):
+            out.update(p.opts)
+            out.update(getattr(p, "secondary_opts", ()))
+    for sub in getattr(command, "commands", {}).values():
+        out |= _flags(sub)
+    return out
+
+
+def _empty_word(group, args: list[str]) -> str | None:
+    """The message for the first empty word of a command line (``--ruleset ''``, ``--out=``,
+    ``judge ''``), or None. No option or argument of kubb3d takes an empty string: a path
+    would be read as the current folder, a name as a silent default."""
+    flags = None
+    for i, word in enumerate(args):
+        if word == "--":
+            return None
+        if word.startswith("--") and word.endswith("=") and len(word) > 3:
+            return f"{word[:-1]}: expected a value, got an empty string"
+        if word != "":
+            continue
+        prev = args[i - 1] if i else ""
+        if flags is None:
+            flags = _flags(group)
+        if prev.startswith("-") and "=" not in prev and prev not in flags:
+            return f"{prev}: expected a value, got an empty string"
+        command = " ".join(w for w in args[:i] if not w.startswith("-"))
+        return f"kubb3d {command}: argument {i + 1} is an empty string; expected a file or a name"
+    return None
+
+
 class OneLineErrors(TyperGroup):
     """The ``kubb3d`` group: every user mistake, Typer's own checks of options included, ends
     as one line ``error: …`` on stderr and exit code 2 (no boxed panel, no traceback).
@@ -62,6 +97,13 @@ class OneLineErrors(TyperGroup):
     def invoke(self, ctx):  # type: ignore[override]
         try:
             return super().invoke(ctx)
+        except KeyboardInterrupt:
+            raise _Interrupted from None
+
+    def make_context(self, *args, **kwargs):  # type: ignore[override]
+        # parsing the options imports pydantic (0.2 s): an interrupt then was a silent exit 130
+        try:
+            return super().make_context(*args, **kwargs)
         except KeyboardInterrupt:
             raise _Interrupted from None
 
@@ -82,6 +124,9 @@ class OneLineErrors(TyperGroup):
         if threading.current_thread() is threading.main_thread():
             old_term = signal.signal(signal.SIGTERM, _sigterm_as_interrupt)
         try:
+            empty = _empty_word(self, list(sys.argv[1:] if args is None else args))
+            if empty is not None:
+                raise UserError(empty)
             code = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
         except _click_exc.NoArgsIsHelpError as exc:
             typer.echo(exc.format_message(), err=True)
@@ -465,5 +510,12 @@ def main(prog_name: str | None = None) -> None:
     """Console-script entry point (also ``python -m kubb3d``); errors: :class:`OneLineErrors`.
     A line naming a command of another module of this package registers that module only;
     any other line (help, a command defined here, a mistake, shell completion) registers all."""
-    _register_subapps(_command_of(sys.argv[1:]))
+    import signal
+
+    signal.signal(signal.SIGTERM, _sigterm_as_interrupt)  # from here on (OneLineErrors.main)
+    try:
+        _register_subapps(_command_of(sys.argv[1:]))
+    except KeyboardInterrupt:
+        typer.echo("interrupted", err=True)
+        sys.exit(130)
     app(prog_name=prog_name)

@@ -353,7 +353,28 @@ def _mp_context(loaded: LoadedSpec):
     ctx = get_context(START_METHOD)
     if START_METHOD == "forkserver":
         ctx.set_forkserver_preload(worker_modules(loaded))
+        _start_forkserver()
     return ctx
+
+
+def _start_forkserver() -> None:
+    """Start this process's fork server now, with SIGINT ignored, which it keeps (a started
+    program keeps an ignored signal, and Python then installs no Ctrl-C handler of its own).
+    Started by the pool's first worker instead, it took SIGINT from a Ctrl-C to the terminal's
+    group while still importing kubb3d and printed a traceback (the standard library makes it
+    ignore SIGINT only after its imports)."""
+    import signal
+    import threading
+    from multiprocessing import forkserver
+
+    if threading.current_thread() is not threading.main_thread():
+        forkserver.ensure_running()
+        return
+    old = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        forkserver.ensure_running()
+    finally:
+        signal.signal(signal.SIGINT, old)
 
 
 # ------------------------------------------------------------------ backends
