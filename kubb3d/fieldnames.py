@@ -39,7 +39,8 @@ def _field(model: type[BaseModel], key: str):
 
 def table_of(model: type[BaseModel], loc: tuple) -> tuple[str, list[str]]:
     """Where the unknown field at ``loc`` (a pydantic error location, union branch names
-    included) sits: (the table, e.g. ``[throw]``, ``[throw.speed]`` or ``pieces[2]``; the sorted names it allows). A field inside a value that may take several
+    included) sits: (the table, e.g. ``[throw]``, ``[throw.speed]`` or ``pieces[2]``; the
+    sorted names it allows). A field inside a value that may take several
     forms (a union of tables) allows the names of every form."""
     models = [model]
     path = ""
@@ -76,8 +77,14 @@ def unknown_field(model: type[BaseModel], loc: tuple, *, listed_by: str = "") ->
     return f"unknown field in {table}{hint}" + (f" ({listed_by})" if listed_by else "")
 
 
-def prefer_unknown(errors: list[dict]) -> list[dict]:
-    """The ``extra_forbidden`` errors of a validation if there are any (a misspelt name
-    also makes the meant field "missing": the misspelling is what to show), else all."""
-    extra = [e for e in errors if e.get("type") == "extra_forbidden"]
+def prefer_unknown(errors: list[dict], model: type[BaseModel]) -> list[dict]:
+    """The ``extra_forbidden`` errors of a validation of ``model`` if there are any (a
+    misspelt name also makes the meant field "missing": the misspelling is what to show), else
+    all. An "extra" name that another form of the same value allows is no misspelling (a value
+    that fits no form of a union is refused by every form, also for the names of the others)."""
+    extra = [
+        e
+        for e in errors
+        if e.get("type") == "extra_forbidden" and e["loc"] and e["loc"][-1] not in table_of(model, tuple(e["loc"]))[1]
+    ]
     return extra or errors

@@ -335,7 +335,7 @@ def load(path: str | Path) -> ScenarioSpec:
         # (a misspelt name before the "missing" field it causes: kubb3d.fieldnames)
         from kubb3d.fieldnames import prefer_unknown, unknown_field
 
-        err = max(prefer_unknown(exc.errors()), key=lambda e: len(e["loc"]))
+        err = max(prefer_unknown(exc.errors(), ScenarioSpec), key=lambda e: len(e["loc"]))
         loc = _fmt_loc(
             tuple(x for x in err["loc"] if not (isinstance(x, str) and (x.startswith("literal[") or x[:1].isupper())))
         )
@@ -346,6 +346,10 @@ def load(path: str | Path) -> ScenarioSpec:
         if err.get("type") == "extra_forbidden" and err["loc"]:
             msg = unknown_field(ScenarioSpec, tuple(err["loc"]), listed_by="docs/scenarios.md lists them")
             got = ""
+        from kubb3d.ranges import pydantic_bound
+
+        if pydantic_bound(err) is not None:
+            msg, got = pydantic_bound(err), ""
         raise ScenarioError(f"{path}: {loc}: {msg}{got}{more}") from None
 
 

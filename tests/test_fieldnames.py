@@ -3,6 +3,8 @@ table it is in and the closest allowed name of that table (kubb3d/fieldnames.py)
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from kubb3d.experiment import SpecError, load_spec
@@ -77,7 +79,8 @@ rules = ["DM §1"]
 @pytest.mark.parametrize(
     "old, new, words",
     [
-        ("yaw_deg = 0", "yaw_dg = 0", ["pieces[0] (id king).yaw_dg: unknown field in pieces[0]; did you mean 'yaw_deg'?"]),
+        ("yaw_deg = 0", "yaw_dg = 0",
+         ["pieces[0] (id king).yaw_dg: unknown field in pieces[0]; did you mean 'yaw_deg'?"]),
         ('id = "king"', 'nam = "king"', ["pieces[0].nam: unknown field in pieces[0]; expected one of:", " id,"]),
         ('thrower = "A"', 'thrwer = "A"', ["throw.thrwer: unknown field in [throw]; did you mean 'thrower'?"]),
     ],
@@ -103,3 +106,13 @@ def test_judge_cli_prints_the_suggestion_in_one_line(tmp_path, cli):
     assert r.returncode == 2
     lines = r.stderr.splitlines()
     assert len(lines) == 1 and "did you mean 'yaw_deg'?" in lines[0] and "Traceback" not in r.stderr
+
+
+def test_a_name_another_form_of_the_value_allows_is_no_misspelling():
+    """[setup.ground] is a name or a table: a bad friction in the table once read as
+    "unknown field in [setup.ground]; did you mean 'base'?" for the field 'base' itself."""
+    p = Path(__file__).resolve().parent / "bad_inputs" / "spec_friction_negative.toml"
+    with pytest.raises(SpecError) as exc:
+        load_spec(p)
+    msg = str(exc.value)
+    assert "setup.ground.friction: expected from 0 to 2, got -0.5" in msg and "did you mean" not in msg, msg

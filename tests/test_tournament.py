@@ -63,7 +63,7 @@ def test_tournament_command_refuses_bad_input(tmp_path):
     _register_subapps()
     runner = CliRunner()
     for args, msg in (
-        (["--teams", "1"], "--teams must be from 2 to 16"),
+        (["--teams", "1"], "--teams: expected from 2 to 16, got 1"),
         (["--ruleset", "dm"], "only --ruleset wikinger"),
         (["--players", "club,nope", "--teams", "2"], "unknown skill 'nope'"),
         (["--ground", "lava"], "unknown ground 'lava'"),

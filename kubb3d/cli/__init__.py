@@ -84,6 +84,28 @@ def _empty_word(group, args: list[str]) -> str | None:
     return None
 
 
+def _range_error(exc: Exception, args: list[str]) -> str | None:
+    """A Typer ``min``/``max`` check that failed, worded like every other range error
+    (:func:`kubb3d.ranges.expected`): ``--throws: expected from 1 to 100000, got 0``; None for
+    any other usage error."""
+    from kubb3d.ranges import expected, span
+
+    param = getattr(exc, "param", None)
+    lo, hi = getattr(param, "min", None), getattr(param, "max", None)
+    if param is None or (lo is None and hi is None):
+        return None
+    opts = list(getattr(param, "opts", ()))
+    got = None
+    for i, word in enumerate(args):
+        if word in opts and i + 1 < len(args):
+            got = args[i + 1]
+        elif any(word.startswith(o + "=") for o in opts):
+            got = word.split("=", 1)[1]
+    if got is None:
+        return None
+    return expected(opts[-1] if opts else param.name, span(lo, hi), got)
+
+
 class OneLineErrors(TyperGroup):
     """The ``kubb3d`` group: every user mistake, Typer's own checks of options included, ends
     as one line ``error: …`` on stderr and exit code 2 (no boxed panel, no traceback).
@@ -132,6 +154,9 @@ class OneLineErrors(TyperGroup):
             typer.echo(exc.format_message(), err=True)
             sys.exit(2)
         except _click_exc.UsageError as exc:
+            ranged = _range_error(exc, list(sys.argv[1:] if args is None else args))
+            if ranged is not None:
+                _error(ranged)
             name = exc.ctx.command_path if exc.ctx is not None else "kubb3d"
             _error(f"{name}: {exc.format_message()}")
         except _click_exc.ClickException as exc:
@@ -266,22 +291,23 @@ def throw(
     from kubb3d.physics.world import PhysicsGlitch, Terrain, World
     from kubb3d.experiment.spec import TERRAIN_CM_MAX, throw_range
     from kubb3d.pitch import PITCH_LENGTH_M, Pitch
+    from kubb3d.ranges import expected, span
     from kubb3d.throw import ThrowParams, aim
     from kubb3d.throw import throw as do_throw
 
     if side not in ("A", "B"):
-        raise UserError(f"--side must be A or B, got {side!r}")
+        raise UserError(expected("--side", "A or B", repr(side)))
     if target is not None and (speed is not None or azimuth_deg is not None):
         given = " and ".join(o for o, v in (("--speed", speed), ("--azimuth-deg", azimuth_deg)) if v is not None)
         raise UserError(f"{given} cannot be given with --target, whose aim solver picks speed and azimuth")
     speed = 10.0 if speed is None else speed
     azimuth_deg = 0.0 if azimuth_deg is None else azimuth_deg
     if not (math.isfinite(terrain_cm) and 0 <= terrain_cm <= TERRAIN_CM_MAX):
-        raise UserError(f"--terrain-cm must be from 0 to {TERRAIN_CM_MAX:g} cm, got {terrain_cm}")
+        raise UserError(expected("--terrain-cm", span(0, TERRAIN_CM_MAX, " cm"), terrain_cm))
     # ranges a real throw can have (else a "legal throw" would be reported for nonsense)
     lo, hi = PITCH_LENGTH_M
     if not (math.isfinite(pitch_length) and lo <= pitch_length <= hi):
-        raise UserError(f"--pitch-length must be from {lo:g} to {hi:g} m, got {pitch_length}")
+        raise UserError(expected("--pitch-length", span(lo, hi, " m"), pitch_length))
     # the ranges of an experiment spec's [throw] (kubb3d.experiment.spec.ThrowSpec), one rule for both
     values = {"speed": speed, "elevation_deg": elevation_deg, "spin_rps": spin_rps, "tilt_deg": tilt_deg,
               "helicopter_rps": helicopter_rps, "release_angle_deg": release_angle_deg, "height": height,
@@ -289,7 +315,7 @@ def throw(
     for name, value in values.items():
         rng = throw_range(name)
         if not (math.isfinite(value) and rng.ok(value)):
-            raise UserError(f"--{name.replace('_', '-')} must be {rng.text}, got {value}")
+            raise UserError(expected(f"--{name.replace('_', '-')}", rng.text, value))
     if line_x is not None and not (math.isfinite(line_x) and abs(line_x) <= pitch_length / 2):
         raise UserError(
             f"--line-x must lie on the pitch, from {-pitch_length / 2:g} to {pitch_length / 2:g} m, got {line_x}"

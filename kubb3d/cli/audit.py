@@ -99,14 +99,15 @@ def register(app: typer.Typer) -> None:
         """Play seeded matches and check after every action that the referee ruled right."""
         from kubb3d.audit import CHECKS, run_audit
         from kubb3d.cli.match import parse_players
+        from kubb3d.ranges import expected, span
         from kubb3d.rules import ruleset_names
 
         if ruleset not in ruleset_names():
             _fail(f"unknown ruleset {ruleset!r}; expected one of {ruleset_names()}")
         if not 1 <= matches <= 100_000:
-            _fail(f"--matches must be from 1 to 100000, got {matches}")
+            _fail(expected("--matches", span(1, 100_000), matches))
         if not 1 <= workers <= 256:
-            _fail(f"--workers must be from 1 to 256, got {workers}")
+            _fail(expected("--workers", span(1, 256), workers))
         try:
             skills, team = parse_players(players, ruleset)
         except ValueError as exc:

@@ -38,6 +38,7 @@ from kubb3d.dames.die import STEP
 from kubb3d.dames.players import PLAYER_KINDS, Player, make_player, run_selfplay
 from kubb3d.dames.render import SEAT_NAME, describe_roll, render
 from kubb3d.dames.rules import DamesRules, cell_name
+from kubb3d.ranges import expected, span
 
 
 class _OneLineErrors(TyperCommand):
@@ -127,9 +128,9 @@ def _check_search(kinds: list[str], depth: int | None, time_limit: float | None)
         if given:
             _fail(f"{' and '.join(given)} apply to the search player only; --players has none")
     if depth is not None and not 1 <= depth <= MAX_DEPTH:
-        _fail(f"--depth must be from 1 to {MAX_DEPTH}, got {depth}")
+        _fail(expected("--depth", span(1, MAX_DEPTH), depth))
     if time_limit is not None and not (math.isfinite(time_limit) and 0 < time_limit <= MAX_TIME_LIMIT_S):
-        _fail(f"--time-limit must be more than 0 and at most {MAX_TIME_LIMIT_S:g} seconds, got {time_limit}")
+        _fail(expected("--time-limit", span(0, MAX_TIME_LIMIT_S, " seconds", open_lo=True), time_limit))
     return 2 if depth is None else depth
 
 
@@ -228,7 +229,7 @@ def play(
     _check_view(view, screenshot, after, kinds)
     depth = _check_search(kinds, depth, time_limit)
     if seed is not None and seed < 0:
-        _fail(f"--seed must be 0 or more, got {seed}")
+        _fail(expected("--seed", span(0), seed))
     rules = _rules(
         len(kinds),
         straight_only,
@@ -299,7 +300,7 @@ def play(
 def _check_view(view: bool, screenshot: Path | None, after: int, kinds: list[str]) -> None:
     """Flag errors of --view, --screenshot and --after."""
     if after < 0:
-        _fail(f"--after must be 0 or more, got {after}")
+        _fail(expected("--after", span(0), after))
     if after and screenshot is None:
         _fail("--after only makes sense with --screenshot")
     if view and screenshot is None and not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
@@ -451,9 +452,9 @@ def selfplay(
 ) -> None:
     """Play many computer games and print each player's win rate and the average game length."""
     if not 1 <= games <= MAX_GAMES:
-        _fail(f"--games must be from 1 to {MAX_GAMES}, got {games}")
+        _fail(expected("--games", span(1, MAX_GAMES), games))
     if seed < 0:
-        _fail(f"--seed must be 0 or more, got {seed}")
+        _fail(expected("--seed", span(0), seed))
     kinds = _parse_players(players, allow_human=False)
     depth = _check_search(kinds, depth, time_limit)
     rules = _rules(

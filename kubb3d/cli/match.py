@@ -17,6 +17,7 @@ from kubb3d.cli.lang import lang_option, translator_for
 from kubb3d.judge.messages import N_, Msg, msg
 from kubb3d.judge.rulebook import ruleset_help
 from kubb3d.rules.core import DEFAULT_ROUND_CAP, get_ruleset, ruleset_names
+from kubb3d.ranges import expected, span
 
 DEFAULT_SEED = 1
 
@@ -220,16 +221,16 @@ def register(app: typer.Typer) -> None:
                 "--sets does not apply to --ruleset wikinger (a Wikinger-Schach match is one game against the clock)"
             )
         if sets is not None and not 1 <= sets <= 9:
-            _fail(f"--sets must be from 1 to 9, got {sets}")
+            _fail(expected("--sets", span(1, 9), sets))
         from kubb3d.rules.core import MAX_ROUND_CAP, MAX_TIME_LIMIT_S
 
         # the bounds of the replay reader: a match written must be one that can be resumed
         if time_limit is not None and not (time_limit > 0 and time_limit * 60 <= MAX_TIME_LIMIT_S):
             _fail(
-                f"--time-limit must be a positive number of minutes up to {MAX_TIME_LIMIT_S / 60:g}, got {time_limit}"
+                expected("--time-limit", span(0, MAX_TIME_LIMIT_S / 60, " minutes", open_lo=True), time_limit)
             )
         if not 3 <= round_cap <= MAX_ROUND_CAP:
-            _fail(f"--round-cap must be from 3 to {MAX_ROUND_CAP}, got {round_cap}")
+            _fail(expected("--round-cap", span(3, MAX_ROUND_CAP), round_cap))
         from kubb3d.files import FileSafetyError, check_output
 
         try:

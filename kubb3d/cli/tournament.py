@@ -11,6 +11,8 @@ from typing import Optional
 
 import typer
 
+from kubb3d.ranges import expected, span
+
 
 def register(app: typer.Typer) -> None:
     """Add the ``tournament`` command to ``app``."""
@@ -49,7 +51,7 @@ def register(app: typer.Typer) -> None:
         if ruleset != "wikinger":
             fail(f"tournament: only --ruleset wikinger has a group stage in the rule documents (WS), got {ruleset!r}")
         if not 2 <= teams <= 16:
-            fail(f"--teams must be from 2 to 16, got {teams}")
+            fail(expected("--teams", span(2, 16), teams))
         if ground not in GROUNDS or ground == "board":
             fail(f"unknown ground {ground!r}; expected one of {sorted(g for g in GROUNDS if g != 'board')}")
         if replay_dir is not None and not replay_dir.is_dir():

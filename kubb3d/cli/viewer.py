@@ -13,6 +13,7 @@ from typing import Optional
 import typer
 
 from kubb3d.cli.lang import lang_option, translator_for
+from kubb3d.ranges import expected, span
 from kubb3d.judge.rulebook import ruleset_enum
 
 
@@ -34,7 +35,7 @@ def _user_error(message: str) -> Exception:
 
 def _check_size(width: int, height: int) -> None:
     if not (16 <= width <= 8192 and 16 <= height <= 8192):
-        raise _user_error(f"--width and --height must be between 16 and 8192 px, got {width}×{height}")
+        raise _user_error(expected("--width and --height", span(16, 8192, " px"), f"{width}×{height}"))
 
 
 def _check_out(path: Path) -> None:
@@ -163,7 +164,7 @@ def view(
     if screenshot is not None:
         _check_out(screenshot)
     if at is not None and (at != at or at < 0):
-        raise _user_error(f"--at must be a time >= 0 s, got {at}")
+        raise _user_error(expected("--at", span(0, unit=" s"), at))
     from kubb3d.library import resolve_scenario
 
     path = resolve_scenario(path)

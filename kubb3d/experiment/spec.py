@@ -158,7 +158,7 @@ class _Model(BaseModel):
             return v
         for x in _form_values(v):
             if isinstance(x, (int, float)) and not isinstance(x, bool) and not rng.ok(x):
-                raise ValueError(f"{x!r} is outside the allowed range ({rng.text})")
+                raise ValueError(f"expected {rng.text}, got {x!r}")  # kubb3d.ranges wording
         return v
 
 
@@ -722,7 +722,7 @@ def validate(data: dict, path: Path | None = None) -> LoadedSpec:
     except ValidationError as exc:
         from kubb3d.fieldnames import prefer_unknown, unknown_field
 
-        err = _most_telling(prefer_unknown(exc.errors()))
+        err = _most_telling(prefer_unknown(exc.errors(), ExperimentSpec))
         loc = _fmt(_short_loc(tuple(err["loc"])))
         msg = err["msg"].removeprefix("Value error, ")
         got = (
@@ -733,6 +733,10 @@ def validate(data: dict, path: Path | None = None) -> LoadedSpec:
         if err.get("type") == "extra_forbidden" and err["loc"]:
             msg = unknown_field(ExperimentSpec, tuple(err["loc"]), listed_by="`kubb3d experiment fields` lists them")
             got = ""
+        from kubb3d.ranges import pydantic_bound
+
+        if pydantic_bound(err) is not None:
+            msg, got = pydantic_bound(err), ""
         # other fields that fail (a value failing every branch of a union is one field)
         fields = {_union_field(tuple(e["loc"])) for e in exc.errors()} - {_union_field(tuple(err["loc"]))}
         more = f" (+{len(fields)} more)" if fields else ""

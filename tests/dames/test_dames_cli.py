@@ -68,17 +68,17 @@ def test_play_four_players_with_a_person_finishing_by_piped_moves() -> None:
     [
         (["play", "--players", "human,wizard"], "unknown player 'wizard'"),
         (["play", "--players", "human,random,random"], "needs 2 or 4 players"),
-        (["play", "--depth", "0"], "--depth must be from 1 to 6"),
+        (["play", "--depth", "0"], "--depth: expected from 1 to 6, got 0"),
         (["play", "--position", "nonsense"], "--position: a position has 6 fields"),
         (["play", "--multi-combat", "loudest"], "multi_combat must be one of"),
         (["play", "--start-front", "5", "--start-right", "2"], "impossible"),
         (["play", "--screenshot", "shot.jpg"], "--screenshot must name a .png file"),
         (["play", "--after", "3"], "--after only makes sense with --screenshot"),
-        (["selfplay", "--games", "0"], "--games must be from 1 to 100000"),
+        (["selfplay", "--games", "0"], "--games: expected from 1 to 100000, got 0"),
         (["selfplay", "--games", "many"], "Invalid value for '--games'"),
         (["selfplay", "--players", "human,random"], "unknown player 'human'"),
         (["selfplay", "--no-such-flag"], "No such option"),
-        (["play", "--seed", "-3"], "--seed must be 0 or more"),
+        (["play", "--seed", "-3"], "--seed: expected 0 or more, got -3"),
     ],
 )
 def test_bad_flags_exit_2_with_one_line(args: list[str], message: str) -> None:

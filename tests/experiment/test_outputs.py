@@ -159,7 +159,7 @@ def test_cli_user_errors_are_one_line_exit_2(tiny_reference, tmp_path):
     )
     assert p.returncode == 2
     assert p.stderr.strip().splitlines() == [
-        f"error: {bad}: trials_per_point: Input should be greater than or equal to 1 (got -3)"
+        f"error: {bad}: trials_per_point: expected 1 or more, got -3"
     ]
     assert not out.exists()  # refused before any trial ran
     p = subprocess.run(

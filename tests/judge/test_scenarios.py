@@ -81,7 +81,7 @@ def test_check_fails_on_a_wrong_expectation(app, tmp_path):
             "pieces[0] (id B1).at[1]: Input should be a valid number",
         ),
         (BASE.replace("schema = 1", "schema = 7"), "schema: expected 1, got 7"),
-        (BASE + "oops = 3\n", "oops: Extra inputs are not permitted"),
+        (BASE + "oops = 3\n", "expect[0].oops: unknown field in expect[0]; expected one of: consequence,"),
         ("schema = 1\ntitle = [", "not valid TOML"),
     ],
 )

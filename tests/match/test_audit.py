@@ -167,7 +167,7 @@ def test_citations_must_belong_to_the_ruleset():
 def test_cli_rejects_bad_input_in_one_line(cli):
     r = cli("audit", "--matches", "0")
     assert r.returncode == 2
-    assert r.stderr.strip().splitlines() == ["error: --matches must be from 1 to 100000, got 0"]
+    assert r.stderr.strip().splitlines() == ["error: --matches: expected from 1 to 100000, got 0"]
     r = cli("audit", "--ruleset", "chess")
     assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1
 

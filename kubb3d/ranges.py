@@ -1,0 +1,49 @@
+"""One wording for a number out of its range, in every command and file reader that names an
+option: ``<option>: expected <range>, got <value>`` (docs/reliability.md "Exit codes").
+
+:func:`span` words a range; :func:`expected` makes the message. Typer's own ``min``/``max``
+checks of an option are worded the same way by the CLI's error handler (kubb3d/cli/__init__.py).
+"""
+
+from __future__ import annotations
+
+
+def _num(x: float) -> str:
+    return f"{x:g}" if isinstance(x, float) else str(x)
+
+
+def span(lo: float | None = None, hi: float | None = None, unit: str = "", *, open_lo: bool = False) -> str:
+    """A range in words: ``from 1 to 9``, ``0 or more``, ``more than 0 and at most 40 m/s``,
+    ``at most 5 s``; ``unit`` (with its leading space, or ``°``) after the upper or only bound."""
+    if lo is not None and hi is not None:
+        if open_lo:
+            return f"more than {_num(lo)} and at most {_num(hi)}{unit}"
+        return f"from {_num(lo)} to {_num(hi)}{unit}"
+    if lo is not None:
+        return f"more than {_num(lo)}{unit}" if open_lo else f"{_num(lo)}{unit} or more"
+    if hi is not None:
+        return f"at most {_num(hi)}{unit}"
+    return "a number"
+
+
+def expected(option: str, what: str, got: object) -> str:
+    """``<option>: expected <what>, got <got>`` (``got`` as given: a number, or the words)."""
+    return f"{option}: expected {what}, got {got}"
+
+
+_PYDANTIC_BOUNDS = {
+    "greater_than_equal": ("ge", "{} or more"),
+    "greater_than": ("gt", "more than {}"),
+    "less_than_equal": ("le", "at most {}"),
+    "less_than": ("lt", "less than {}"),
+}
+
+
+def pydantic_bound(err: dict) -> str | None:
+    """The message of a pydantic ``ge``/``gt``/``le``/``lt`` error (one item of
+    ``ValidationError.errors()``) in this module's wording, ``expected at most 1440, got 1e+12``
+    (without the field, which the caller puts first); None for any other error."""
+    kind = _PYDANTIC_BOUNDS.get(err.get("type", ""))
+    if kind is None or kind[0] not in (err.get("ctx") or {}):
+        return None
+    return f"expected {kind[1].format(_num(err['ctx'][kind[0]]))}, got {err.get('input')!r}"
