@@ -35,8 +35,20 @@ def _one_line(text: object) -> str:
     return " ".join(str(text).split())
 
 
+_JSON_ERRORS = [False]
+"""Whether the command line asked for ``--json``: its errors then also go to stdout as one JSON
+object ``{"error": "…"}`` (set by :class:`OneLineErrors`)."""
+
+
+def _json_error(msg: str) -> None:
+    if _JSON_ERRORS[0]:
+        sys.stdout.write(json.dumps({"error": _one_line(msg)}, ensure_ascii=False) + "\n")
+        sys.stdout.flush()
+
+
 def _error(msg: str, code: int = 2) -> NoReturn:
     typer.echo(f"error: {_one_line(msg)}", err=True)
+    _json_error(msg)
     sys.exit(code)
 
 
@@ -108,7 +120,9 @@ def _range_error(exc: Exception, args: list[str]) -> str | None:
 
 class OneLineErrors(TyperGroup):
     """The ``kubb3d`` group: every user mistake, Typer's own checks of options included, ends
-    as one line ``error: …`` on stderr and exit code 2 (no boxed panel, no traceback).
+    as one line ``error: …`` on stderr and exit code 2 (no boxed panel, no traceback); with
+    ``--json`` also as the one JSON object ``{"error": "…"}`` on stdout, so that a program
+    reading the document reads the error.
 
     Ctrl-C (SIGINT) and SIGTERM end any command with the one line ``interrupted`` on stderr and
     exit code 130, after the ``finally`` blocks and ``with`` exits of the command have run (its
@@ -145,8 +159,10 @@ class OneLineErrors(TyperGroup):
         old_term = None
         if threading.current_thread() is threading.main_thread():
             old_term = signal.signal(signal.SIGTERM, _sigterm_as_interrupt)
+        words = list(sys.argv[1:] if args is None else args)
+        _JSON_ERRORS[0] = "--json" in words[: words.index("--") if "--" in words else None]
         try:
-            empty = _empty_word(self, list(sys.argv[1:] if args is None else args))
+            empty = _empty_word(self, words)
             if empty is not None:
                 raise UserError(empty)
             code = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
@@ -163,6 +179,7 @@ class OneLineErrors(TyperGroup):
             _error(exc.format_message())
         except (_Interrupted, KeyboardInterrupt):
             typer.echo("interrupted", err=True)
+            _json_error("interrupted")
             sys.exit(130)
         except typer.Abort:  # an EOF at a prompt
             _error("interrupted", 130)

@@ -11,13 +11,16 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import Optional
+from typing import NoReturn, Optional
 
 import typer
 
 
-def _fail(msg: str) -> None:
+def _fail(msg: str) -> NoReturn:
+    from kubb3d.cli import _json_error
+
     typer.echo(f"error: {msg}", err=True)
+    _json_error(msg)
     raise typer.Exit(2)
 
 

@@ -62,7 +62,11 @@ app = typer.Typer(
 
 
 def _fail(message: str) -> NoReturn:
+    # one line here, not kubb3d.cli.UserError: this app also runs alone (its tests)
+    from kubb3d.cli import _json_error
+
     typer.echo(f"error: {message}", err=True)
+    _json_error(message)
     raise typer.Exit(2)
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import TYPE_CHECKING, List, Optional
+from typing import TYPE_CHECKING, List, NoReturn, Optional
 
 import typer
 
@@ -20,8 +20,11 @@ from kubb3d.i18n import ENGLISH, Translator
 from kubb3d.judge.messages import N_, msg
 
 
-def _fail(msg: str) -> None:
+def _fail(msg: str) -> NoReturn:
+    from kubb3d.cli import _json_error
+
     typer.echo(f"error: {msg}", err=True)
+    _json_error(msg)
     raise typer.Exit(2)
 
 
@@ -106,6 +109,10 @@ def judge_command(
             + (f", {len(errors)} bad files" if errors else "")
         )
     if errors:
+        if as_json and not results:  # the refusals as the document
+            from kubb3d.cli import _json_error
+
+            _json_error("; ".join(errors))
         raise typer.Exit(2)
     if check and failed:
         raise typer.Exit(1)

@@ -24,5 +24,8 @@ def translator_for(lang: Optional[str]) -> Translator:
     try:
         return translator(lang)
     except LanguageError as exc:
+        from kubb3d.cli import _json_error
+
         typer.echo(f"error: {exc}", err=True)
+        _json_error(str(exc))
         raise typer.Exit(2) from None

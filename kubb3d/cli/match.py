@@ -64,7 +64,10 @@ def result_line(out, clock_s: float) -> str:
 
 
 def _fail(msg: str) -> NoReturn:
+    from kubb3d.cli import _json_error
+
     typer.echo(f"error: {msg}", err=True)
+    _json_error(msg)
     raise typer.Exit(2)
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Optional
+from typing import NoReturn, Optional
 
 import typer
 
@@ -44,8 +44,11 @@ def register(app: typer.Typer) -> None:
         from kubb3d.physics.ground import GROUNDS
         from kubb3d.tournament import run_tournament
 
-        def fail(msg: str) -> None:
+        def fail(msg: str) -> NoReturn:
+            from kubb3d.cli import _json_error
+
             typer.echo(f"error: {msg}", err=True)
+            _json_error(msg)
             raise typer.Exit(2)
 
         if ruleset != "wikinger":
