@@ -143,6 +143,11 @@ CASES: list[tuple[str, str]] = [
     ("experiment run {d}/spec_linspace_bool.toml --out {d}/o.sqlite", "linspace"),
     ("experiment run {d}/spec_huge_grid.toml --out {d}/o.sqlite", "--max-trials"),
     # --- results readers and their outputs
+    # (plot --out RESULTS replaced the results by the picture; run --out NOTES printed its
+    # banner before refusing a file that is no results file)
+    ("experiment plot {d}/not_a_spec.txt --x speed --out {d}/not_a_spec.txt", "is the results file being read"),
+    ("experiment export {d}/not_a_spec.txt --out {d}/not_a_spec.txt", "is the results file being read"),
+    ("experiment run hit-8m --out {x}", "is not a kubb3d results file"),
     ("experiment summary {d}/empty.toml", "empty.toml"),
     ("experiment summary {d}/not_a_spec.txt", "not_a_spec.txt"),
     ("experiment export {d}/not_a_spec.txt --out {d}/o.csv", "not_a_spec.txt"),
@@ -167,10 +172,20 @@ CASES: list[tuple[str, str]] = [
     ("judge {d}/scenario_along_huge.toml", "along"),
     ("judge {d}/not_a_spec.txt", "not_a_spec.txt"),
     ("judge {d}/scenario_at_nan.toml --json", "at"),
+    # --- --json: the error is also the document on stdout
+    ("throw --json --speed -1", "--speed: expected"),
+    ("throw --json --seed -1", "--seed: expected 0 or more"),
+    ("match --json --sets 0", "--sets: expected"),
+    ("audit --json --matches 0", "--matches: expected"),
+    ("rules show nosuch --json", "unknown ruleset"),
+    ("experiment summary {d}/not_a_spec.txt --json", "not_a_spec.txt"),
+    ("match --json --lang xx", "available: de, en"),
+    ("tournament --json --teams 1", "--teams: expected"),
+    ("dames selfplay --json --games 0", "--games: expected"),
+    ("judge --json ''", "empty string"),
     # --- an empty word is refused before any work (a path '' was the current folder: `judge ''`
     # ruled on every *.toml there, `audit --replay-dir ''` wrote replays into it)
     ("judge ''", "argument 2 is an empty string"),
-    ("judge --json ''", "argument 3 is an empty string"),
     ("quiz --no-images ''", "empty string"),
     ("quiz --out '' --no-images", "--out: expected a value, got an empty string"),
     ("audit --replay-dir ''", "--replay-dir: expected a value"),
@@ -231,7 +246,11 @@ def _argv(line: str, d: Path, x: Path) -> list[str]:
 def _check(code: int, stdout: str, stderr: str, words: str, line: str) -> None:
     text = stdout + stderr
     if "--json" in line.split():
-        assert stdout.strip() == "", stdout  # a program reading stdout gets no document at all
+        # a program reading stdout gets the error as the one JSON object, not a half document
+        import json
+
+        assert json.loads(stdout) == {"error": stderr.strip().removeprefix("error: ")}, stdout
+        assert stdout.count("\n") == 1
     assert "Traceback" not in text, text
     assert code == 2, f"exit {code}: {text}"
     lines = [ln for ln in stderr.splitlines() if ln.strip()]

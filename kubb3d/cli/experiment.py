@@ -24,6 +24,15 @@ class Format(str, Enum):
     parquet = "parquet"
 
 
+def _not_the_input(out: Optional[Path], results: Path) -> None:
+    """Refuse an ``--out`` that is the results file being read (``plot --out hits.sqlite``
+    replaced the results by the picture)."""
+    import os
+
+    if out is not None and out.exists() and results.exists() and os.path.samefile(out, results):
+        raise _user_error(f"--out: {out} is the results file being read; give another file name")
+
+
 def _user_error(msg: str) -> Exception:
     from kubb3d.cli import UserError
 
@@ -101,6 +110,12 @@ def make_app() -> typer.Typer:
             check_output(out, "--out", overwrite=True)
         except FileSafetyError as exc:
             raise _user_error(str(exc)) from None
+        if out.exists() and out.stat().st_size > 0:
+            with open(out, "rb") as fh:
+                if fh.read(16) != b"SQLite format 3\x00":
+                    raise _user_error(
+                        f"--out: {out} exists and is not a kubb3d results file (SQLite); give another file name"
+                    )
         typer.echo(
             f"{loaded.spec.title}: {loaded.n_points} grid points × {loaded.spec.trials_per_point} = {loaded.n_trials} "
             f"trials → {out}",
@@ -232,6 +247,8 @@ def make_app() -> typer.Typer:
         from kubb3d.experiment import StoreError
         from kubb3d.experiment.export import export
 
+        _not_the_input(out, results)
+
         try:
             path = export(results, fmt.value, out, timing=timing)
         except (StoreError, RuntimeError, ValueError) as exc:
@@ -260,6 +277,7 @@ def make_app() -> typer.Typer:
         from kubb3d.experiment.export import columns
         from kubb3d.experiment.stats import match_column
 
+        _not_the_input(out, results)
         try:
             with open_results(results) as store:
                 rows = list(store.rows())
