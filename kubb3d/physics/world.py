@@ -122,9 +122,15 @@ GROUND_TOUCH = 0.004
 """m: on the flat ground a block's corner this close to the ground surface supports it (collision
 meshes are 1 mm inside the visual block, and grass gives a fraction of a millimetre). On terrain
 only points that touch, or are near enough by :data:`REST_CREEP`, support it."""
+MARGINAL_SETTLE_S = 2.0
+"""s: the settle window while a block on terrain rests on touching points that hold its centre of
+mass less than :data:`TERRAIN_STABLE_MARGIN` inside their hull (:meth:`World._terrain_support`):
+it may be creeping over that edge, and a king doing so was seen to start tipping 0.6-0.8 s after
+0.5 s of stillness. kubb3d's decision, measured with ``benchmarks/false_rest.py`` (docs/physics.md
+"Rest on the heightfield")."""
 TERRAIN_STABLE_MARGIN = 0.0005
 """m: on terrain a block's centre of mass must lie this far inside the support polygon of
-:meth:`World._terrain_supported` (its points are real contacts, not corners within
+:meth:`World._terrain_support` (its points are real contacts, not corners within
 :data:`GROUND_TOUCH`). kubb3d's decision, measured with ``benchmarks/false_rest.py``: with
 :data:`STABLE_MARGIN` (1 mm) a few more kubbs and kings than with 0.5 mm were not at rest within 5 s,
 and no tip after a rest call was caught by it that 0.5 mm missed (300 of each case; docs/physics.md
@@ -495,6 +501,9 @@ class World:
         self._tick = 0
         """physics steps taken (:attr:`steps` counts them only once a :meth:`step` call ends)"""
         self._off_board: set[str] = set()
+        self._settling: list[str] = []
+        """Blocks on terrain the last :meth:`unstable_pieces` found on a marginal support (they
+        make the settle window :data:`MARGINAL_SETTLE_S`)."""
         self._sampled_at = -1
         """:attr:`steps` at the last :meth:`sample` (the poses it read are the poses while no step
         is taken)"""
@@ -1391,7 +1400,7 @@ class World:
                 if not moving and not self.unstable_pieces():
                     if quiet_since is None:
                         quiet_since = self.time
-                    if self.time - quiet_since >= settle_s - 1e-9:
+                    if self.time - quiet_since >= self._window(settle_s) - 1e-9:
                         self.use_step(self.dt)
                         return RunStats(self.steps - start_steps, self.time, True)
                 else:
@@ -1410,11 +1419,16 @@ class World:
                 not moving
                 and not self.unstable_pieces()
                 and quiet_since is not None
-                and self.time - quiet_since >= settle_s - 1e-9
+                and self.time - quiet_since >= self._window(settle_s) - 1e-9
             )
             return RunStats(self.steps - start_steps, self.time, at_rest)
         finally:
             self._end_slide()  # also when the caller stops early
+
+    def _window(self, settle_s: float) -> float:
+        """s: the settle window, :data:`MARGINAL_SETTLE_S` at least while a block on terrain rests
+        on a marginal support (found by the last :meth:`unstable_pieces`)."""
+        return max(settle_s, MARGINAL_SETTLE_S) if self._settling else settle_s
 
     # ------------------------------------------------------------------ a disk sliding alone
     def shift_step(self, piece_id: str, old_dt: float, new_dt: float, acc, alpha=(0.0, 0.0, 0.0)) -> None:
@@ -1604,7 +1618,7 @@ class World:
         pieces (disks on a narrow rim) are not checked. An unstable piece is woken so that gravity
         acts on it even if the engine had put it to sleep.
 
-        On terrain the polygon is that of :meth:`_terrain_supported`: corners and ground contacts
+        On terrain the polygon is that of :meth:`_terrain_support`: corners and ground contacts
         that touch, or so near that tipping onto them moves the block at most :data:`REST_CREEP`;
         corners merely within :data:`GROUND_TOUCH` let a king balanced along a crest pass for
         standing (docs/physics.md "Rest on the heightfield")."""
@@ -1612,6 +1626,7 @@ class World:
             return []
         c = self._cid
         out = []
+        self._settling = []
         # no step since the last sample (iter_until_rest): the poses it read are the poses now
         sampled = self._sampled_at == self.steps
         for p in self._pieces.values():
@@ -1632,25 +1647,33 @@ class World:
             ]
             if any(cp[2] != self._ground_body for cp in contacts):  # held up by another piece
                 continue
-            if self.terrain is not None and self._terrain_supported(com, corners, contacts):
-                p.stable_pose = (com, q)
-                continue
+            if self.terrain is not None:
+                held = self._terrain_support(com, corners, contacts)
+                if held == "stable":
+                    p.stable_pose = (com, q)
+                    continue
+                if held == "marginal":  # not remembered: looked at again at every check
+                    self._settling.append(p.id)
+                    continue
             out.append(p.id)
             pb.changeDynamics(p.body, -1, activationState=pb.ACTIVATION_STATE_WAKE_UP, physicsClientId=c)
         return out
 
-    def _terrain_supported(self, com, corners: np.ndarray, contacts: list) -> bool:
-        """Whether a block on terrain stands or lies stably: its centre of mass at least
-        :data:`STABLE_MARGIN` inside the horizontal hull of the points that support it. A point
-        supports it when it touches the ground (a corner of the bounding box at or below the
-        heightfield's surface, a ground contact at zero distance or less) or is so near it that
-        the block, tipping until the point comes down, would move its centre of mass at most
-        :data:`REST_CREEP` and turn at most :data:`REST_CREEP_TURN`: a gap g at horizontal
-        distance r from the centre of mass, which is H above the point, counts when
-        g·H/r ≤ :data:`REST_CREEP` and g/r ≤ :data:`REST_CREEP_TURN`. A king that settled along a
-        crest on two contacts with its lower corners 0.2–2.5 mm up was taken for standing on those
-        corners by the old test (corners within :data:`GROUND_TOUCH`) and then tipped 4.9 mm
-        (docs/physics.md "Rest on the heightfield").
+    def _terrain_support(self, com, corners: np.ndarray, contacts: list) -> str | None:
+        """How a block on terrain is held: ``"stable"`` when its centre of mass lies at least
+        :data:`TERRAIN_STABLE_MARGIN` inside the horizontal hull of the points that support it;
+        ``"marginal"`` when not, but inside the hull of the points that touch (the world then waits
+        :data:`MARGINAL_SETTLE_S` for it); None when it is balanced on an edge or a corner.
+
+        A point touches when it is a corner of the bounding box within :data:`SUPPORT_TOUCH` of
+        the heightfield's surface or a ground contact within that distance; it supports the block
+        when it touches or is so near that the block, tipping until the point comes down, would
+        move its centre of mass at most :data:`REST_CREEP` and turn at most
+        :data:`REST_CREEP_TURN`: a gap g at horizontal distance r from the centre of mass, which is
+        H above the point, counts when g·H/r ≤ :data:`REST_CREEP` and g/r ≤ :data:`REST_CREEP_TURN`.
+        A king that settled along a crest on two contacts with its lower corners 0.2–2.5 mm up was
+        taken for standing on those corners by the old test (corners within :data:`GROUND_TOUCH`)
+        and then tipped 4.9 mm (docs/physics.md "Rest on the heightfield").
 
         Args:
             com: the centre of mass (x, y, z), m.
@@ -1660,7 +1683,7 @@ class World:
         cx, cy, cz = com
         points = [(x, y, z, z - self.ground_height(x, y)) for x, y, z in corners.tolist()]
         points += [(cp[5][0], cp[5][1], cp[5][2], cp[8]) for cp in contacts]
-        support = []
+        support, touching = [], []
         for x, y, z, gap in points:
             if gap > GROUND_TOUCH:
                 continue
@@ -1668,8 +1691,14 @@ class World:
                 r = math.hypot(x - cx, y - cy)
                 if gap * max(cz - z, 0.0) > REST_CREEP * r or gap > REST_CREEP_TURN * r:
                     continue
+            else:
+                touching.append((x, y))
             support.append((x, y))
-        return support_margin(support, (cx, cy)) >= TERRAIN_STABLE_MARGIN
+        if support_margin(support, (cx, cy)) >= TERRAIN_STABLE_MARGIN:
+            return "stable"
+        if support_margin(touching, (cx, cy)) >= 0.0:
+            return "marginal"
+        return None
 
     def _box_corners(self, p: _Piece, com, q) -> np.ndarray:
         m = np.array(pb.getMatrixFromQuaternion(q)).reshape(3, 3)
