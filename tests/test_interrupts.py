@@ -18,26 +18,12 @@ import time
 from pathlib import Path
 
 import pytest
+from process_helpers import session_members_of
 
 ROOT = Path(__file__).resolve().parents[1]
 
 pytestmark = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs Linux /proc")
 
-
-def _session_members(sid: int) -> list[int]:
-    """Pids of the live (not zombie) processes in session ``sid`` (Linux /proc)."""
-    out = []
-    for d in Path("/proc").iterdir():
-        if not d.name.isdigit():
-            continue
-        try:
-            stat = (d / "stat").read_text()
-        except OSError:
-            continue
-        fields = stat[stat.rfind(")") + 2 :].split()
-        if fields[0] != "Z" and int(fields[3]) == sid:
-            out.append(int(d.name))
-    return out
 
 
 def _stored(db: Path) -> int:
@@ -77,7 +63,7 @@ def _interrupt(
         )
     try:
         deadline = time.monotonic() + 120
-        while len(_session_members(proc.pid)) < members or (output and out.stat().st_size == 0) or not ready():
+        while len(session_members_of(proc.pid)) < members or (output and out.stat().st_size == 0) or not ready():
             assert proc.poll() is None, err.read_text()
             assert time.monotonic() < deadline, f"fewer than {members} processes after 120 s"
             time.sleep(0.05)
@@ -90,7 +76,7 @@ def _interrupt(
         code = proc.wait(timeout=60)
         left = []
         for _ in range(100):  # the workers end within their current step
-            left = _session_members(proc.pid)
+            left = session_members_of(proc.pid)
             if not left:
                 break
             time.sleep(0.1)

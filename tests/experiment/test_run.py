@@ -14,6 +14,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from process_helpers import session_members_of
 from experiment_helpers import strip_wall, write_tiny
 
 from kubb3d.experiment import StoreError, load_spec, read_rows, run
@@ -256,21 +257,6 @@ def test_dask_tasks_in_flight_two_per_slot_then_the_whole_tail():
     assert sum(size for size, _ in sent) == 600
 
 
-def _session_members(sid: int) -> list[int]:
-    """Pids of the live (not zombie) processes in session ``sid`` (Linux /proc)."""
-    out = []
-    for d in Path("/proc").iterdir():
-        if not d.name.isdigit():
-            continue
-        try:
-            stat = (d / "stat").read_text()
-        except OSError:
-            continue
-        fields = stat[stat.rfind(")") + 2 :].split()
-        if fields[0] != "Z" and int(fields[3]) == sid:
-            out.append(int(d.name))
-    return out
-
 
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs Linux /proc")
 @pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGTERM])
@@ -299,14 +285,14 @@ def test_no_orphan_workers_after_the_run_is_killed(tmp_path, sig):
             assert proc.poll() is None, log.read_text()
             assert time.monotonic() < deadline, "no rows after 120 s"
             time.sleep(0.05)
-        assert len(_session_members(proc.pid)) >= 3  # the run, its 2 workers (and the resource tracker)
+        assert len(session_members_of(proc.pid)) >= 3  # the run, its 2 workers (and the resource tracker)
         proc.send_signal(sig)  # the parent only, not its process group
         proc.wait(timeout=30)
         err = log.read_text()
         if sig == signal.SIGTERM:
             assert "interrupted" in err and "Traceback" not in err
         time.sleep(5)
-        left = _session_members(proc.pid)
+        left = session_members_of(proc.pid)
         assert left == [], f"processes left 5 s after the run was killed: {left}"
     finally:
         try:
