@@ -27,6 +27,8 @@ import pybullet as pb
 from kubb3d.experiment.stats import wilson
 from kubb3d.physics.world import REST_SPEED, REST_TURN, SAMPLE_INTERVAL, Terrain, World
 
+from false_rest import place
+
 GROUNDS = {"flat": None, "flat heightfield": Terrain(0.0), "1 cm terrain": Terrain(0.01, seed=4)}
 CASES = (("kubb", "lying"), ("baton", "lying"), ("kubb", "standing"))
 KING_CASES = (("king", "lying"), ("king", "standing"))
@@ -36,20 +38,8 @@ KING_CASES = (("king", "lying"), ("king", "standing"))
 def rest_run(terrain: Terrain | None, kind: str, pose: str, rng: np.random.Generator, seconds: float):
     """(samples in motion, samples, creep m, sink m) of one piece at rest, or None if it did not
     come to rest."""
-    x, y, heading = rng.uniform(-3.0, 3.0), rng.uniform(-2.0, 2.0), rng.uniform(0.0, math.pi)
     with World("standard", ground="grass", stakes=False, terrain=terrain) as w:
-        eq = w.equipment
-        if pose == "lying":
-            r = eq.baton.radius if kind == "baton" else eq.piece(kind).width / 2
-            c, s = math.cos(heading / 2), math.sin(heading / 2)
-            h = math.sin(math.pi / 4)
-            q = (-s * h, c * h, s * h, c * h)  # long axis turned down to x, then by heading
-            z = r
-        else:
-            q = (0.0, 0.0, math.sin(heading / 2), math.cos(heading / 2))
-            z = eq.piece(kind).height / 2
-        z = w.ground_height(x, y) + z if kind == "baton" else w.height_on_ground(kind, x, y, q)
-        w.add_piece("p", kind, (x, y, z + 0.002), q, sleeping=False)
+        place(w, kind, pose, rng)  # a random spot and heading, 2 mm above the ground
         if not w.run_until_rest(5.0).at_rest:
             return None
         body = w.body_id("p")
