@@ -42,6 +42,11 @@ def _lean(piece: str, kind: str | None, on: str, tilt: float, extra=()) -> dict:
     p = {"id": piece, "place": "leaning", "on": on, "tilt_deg": tilt, "from_deg": 180}
     if kind:
         p["kind"] = kind
+    return _scene([{"id": on, "place": "standing", "at": [1.5, 0.0]}, *extra, p])
+
+
+def _scene(pieces: list) -> dict:
+    """A DM throw scenario of ``pieces`` (its expectation only names A1: the probe reads forces)."""
     return {
         "schema": 1,
         "title": "force probe",
@@ -49,7 +54,7 @@ def _lean(piece: str, kind: str | None, on: str, tilt: float, extra=()) -> dict:
         "equipment": "standard",
         "event": "throw",
         "throw": {"thrower": "A"},
-        "pieces": [{"id": on, "place": "standing", "at": [1.5, 0.0]}, *extra, p],
+        "pieces": pieces,
         "expect": [{"piece": "A1"}],
     }
 
@@ -63,34 +68,18 @@ def cases() -> dict[str, tuple[dict, str, tuple[str, ...]]]:
     out["baton30"] = (_lean("baton1", "baton", "A1", 30.0), "baton1", ("A1",))
     lying = {"id": "A1", "place": "lying", "at": [1.5, 0.0]}
     out["stack"] = (
-        {
-            "schema": 1,
-            "title": "force probe",
-            "ruleset": "dm",
-            "equipment": "standard",
-            "event": "throw",
-            "throw": {"thrower": "A"},
-            "pieces": [lying, {"id": "A2", "place": "stacked", "on": ["A1"], "yaw_deg": 90}],
-            "expect": [{"piece": "A1"}],
-        },
+        _scene([lying, {"id": "A2", "place": "stacked", "on": ["A1"], "yaw_deg": 90}]),
         "A2",
         ("A1",),
     )
     out["stossel"] = (
-        {
-            "schema": 1,
-            "title": "force probe",
-            "ruleset": "dm",
-            "equipment": "standard",
-            "event": "throw",
-            "throw": {"thrower": "A"},
-            "pieces": [
+        _scene(
+            [
                 {"id": "A1", "place": "lying", "at": [1.5, -0.04]},
                 {"id": "A2", "place": "lying", "at": [1.5, 0.04]},
                 {"id": "A3", "place": "stacked", "on": ["A1", "A2"], "yaw_deg": 90},
-            ],
-            "expect": [{"piece": "A1"}],
-        },
+            ]
+        ),
         "A3",
         ("A1", "A2"),
     )

@@ -1,5 +1,6 @@
 """Helpers for tests that start kubb3d commands in their own session and check what is left."""
 
+import sqlite3
 from pathlib import Path
 
 
@@ -19,3 +20,15 @@ def session_members_of(sid: int) -> list[int]:
         if fields[0] != "Z" and int(fields[3]) == sid:
             out.append(int(d.name))
     return out
+
+
+def stored_trials(db: Path) -> int:
+    """Trials stored in an experiment's results file so far (0 before it has its table)."""
+    try:
+        con = sqlite3.connect(str(db), timeout=5)
+        try:
+            return con.execute("SELECT COUNT(*) FROM trials").fetchone()[0]
+        finally:
+            con.close()
+    except sqlite3.OperationalError:
+        return 0

@@ -18,26 +18,11 @@ import time
 from pathlib import Path
 
 import pytest
-from process_helpers import session_members_of
+from process_helpers import session_members_of, stored_trials
 
 ROOT = Path(__file__).resolve().parents[1]
 
 pytestmark = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs Linux /proc")
-
-
-
-def _stored(db: Path) -> int:
-    """Trials stored in an experiment's results file so far (0 before it has its table)."""
-    import sqlite3
-
-    try:
-        con = sqlite3.connect(str(db), timeout=5)
-        try:
-            return con.execute("SELECT COUNT(*) FROM trials").fetchone()[0]
-        finally:
-            con.close()
-    except sqlite3.OperationalError:
-        return 0
 
 
 def _interrupt(
@@ -114,7 +99,7 @@ def test_experiment_run_ctrl_c_to_the_group_leaves_no_worker_and_no_traceback(tm
     db = tmp_path / "h.sqlite"
     code, out, err = _interrupt(
         tmp_path, ["experiment", "run", "hit-8m", "--out", str(db), "--workers", "2", "-q"],
-        signal.SIGINT, group=True, members=5, ready=lambda: _stored(db) > 0,
+        signal.SIGINT, group=True, members=5, ready=lambda: stored_trials(db) > 0,
     )
     assert code == 130, err
     lines = err.splitlines()

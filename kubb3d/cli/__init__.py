@@ -170,7 +170,7 @@ class OneLineErrors(TyperGroup):
             typer.echo(exc.format_message(), err=True)
             sys.exit(2)
         except _click_exc.UsageError as exc:
-            ranged = _range_error(exc, list(sys.argv[1:] if args is None else args))
+            ranged = _range_error(exc, words)
             if ranged is not None:
                 _error(ranged)
             name = exc.ctx.command_path if exc.ctx is not None else "kubb3d"

@@ -501,6 +501,10 @@ class World:
         self._tick = 0
         """physics steps taken (:attr:`steps` counts them only once a :meth:`step` call ends)"""
         self._off_board: set[str] = set()
+        self._solved_gap = TERRAIN_CONTACT_PROCESSING if terrain is not None else math.inf
+        """m: the farthest a ground contact the solver processed in a step can be (on terrain
+        PyBullet also reports the heightfield's contacts of an earlier step that were not solved in
+        the last one, with that step's force: :meth:`_resist_rolling`)"""
         self._settling: list[str] = []
         """Blocks on terrain the last :meth:`unstable_pieces` found on a marginal support (they
         make the settle window :data:`MARGINAL_SETTLE_S`)."""
@@ -893,11 +897,10 @@ class World:
         others = []
         g, by, flat = self._ground_body, self._by_body, self._ground_bodies
         p = self._pieces[piece_id]
-        # on terrain, ground contacts the solver did not process in the last step (_resist_rolling)
-        unsolved = TERRAIN_CONTACT_PROCESSING if self.terrain is not None else math.inf
+        solved = self._solved_gap
         for cp in pb.getContactPoints(bodyA=p.body, physicsClientId=self._cid):
             b = cp[2]
-            if b == g and cp[8] <= unsolved:
+            if b == g and cp[8] <= solved:
                 f, d = cp[9], cp[7]
                 normal += f
                 nx += f * d[0]
@@ -1098,9 +1101,8 @@ class World:
         c = self._cid
         if normal is None:
             normal = 0.0
-            unsolved = TERRAIN_CONTACT_PROCESSING if self.terrain is not None else math.inf
             for cp in pb.getContactPoints(bodyA=p.body, bodyB=self._ground_body, physicsClientId=c):
-                if cp[8] <= unsolved:
+                if cp[8] <= self._solved_gap:
                     normal += cp[9]
         if normal <= 0.0:
             return
@@ -1197,7 +1199,7 @@ class World:
             if not watched:
                 normal = nx = ny = nz = 0.0
                 for cp in pb.getContactPoints(bodyA=p.body, bodyB=g, physicsClientId=c):
-                    if p.rows is not None and cp[8] > TERRAIN_CONTACT_PROCESSING:
+                    if cp[8] > self._solved_gap:
                         continue  # not solved in the last step: its force is an older step's
                     f, d = cp[9], cp[7]
                     normal += f

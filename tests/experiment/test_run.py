@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import os
 import signal
-import sqlite3
 import subprocess
 import sys
 import time
@@ -14,7 +13,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from process_helpers import session_members_of
+from process_helpers import session_members_of, stored_trials
 from experiment_helpers import strip_wall, write_tiny
 
 from kubb3d.experiment import StoreError, load_spec, read_rows, run
@@ -163,16 +162,6 @@ speed_mps = 0.05
     assert {r["error"] for r in rows2} == {"PhysicsGlitch: piece L left the world"}
 
 
-def _count(db: Path) -> int:
-    try:
-        con = sqlite3.connect(str(db), timeout=5)
-        try:
-            return con.execute("SELECT COUNT(*) FROM trials").fetchone()[0]
-        finally:
-            con.close()
-    except sqlite3.OperationalError:
-        return 0
-
 
 def test_kill_9_and_resume(tiny_reference, tmp_path):
     _, reference, _ = tiny_reference
@@ -182,14 +171,14 @@ def test_kill_9_and_resume(tiny_reference, tmp_path):
     proc = subprocess.Popen(cmd, cwd=ROOT, start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     deadline = time.monotonic() + 120
     try:
-        while _count(out) < 4:
+        while stored_trials(out) < 4:
             assert proc.poll() is None, proc.stderr.read().decode()
             assert time.monotonic() < deadline, "no rows after 120 s"
             time.sleep(0.05)
     finally:
         os.killpg(proc.pid, signal.SIGKILL)
         proc.wait()
-    stored = _count(out)
+    stored = stored_trials(out)
     assert 4 <= stored < 48
     rep = run(load_spec(spec), out, workers=2, progress=False)
     rows = read_rows(out)
@@ -281,7 +270,7 @@ def test_no_orphan_workers_after_the_run_is_killed(tmp_path, sig):
         proc = subprocess.Popen(cmd, cwd=ROOT, start_new_session=True, stdout=subprocess.DEVNULL, stderr=fh)
     deadline = time.monotonic() + 120
     try:
-        while _count(out) < 2:
+        while stored_trials(out) < 2:
             assert proc.poll() is None, log.read_text()
             assert time.monotonic() < deadline, "no rows after 120 s"
             time.sleep(0.05)
