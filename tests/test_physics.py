@@ -615,3 +615,108 @@ def test_a_kubb_on_a_marginal_support_of_the_terrain_is_waited_for_then_at_rest(
         stats = w.run_until_rest(5.0)
         assert stats.at_rest and MARGINAL_SETTLE_S <= stats.time < MARGINAL_SETTLE_S + 0.5
         assert _moved_after_rest(w, "k") < 0.0005
+
+
+def _baton_alone(roll: bool, dt: float, quiet_dt: float | None) -> tuple[float, int]:
+    """(distance m, steps) of a baton lying alone on grass, its axis 30° from x: pushed along its
+    axis at 6 m/s (a slide), or rolling across it from 3 m/s (``roll``), followed to rest."""
+    with World("standard", ground="grass", stakes=False, dt=dt, quiet_dt=quiet_dt) as w:
+        r = w.equipment.baton.radius
+        heading = math.radians(30.0)
+        if roll:
+            c, s = math.cos(heading / 2), math.sin(heading / 2)
+            h = math.sin(math.pi / 4)
+            q = (c * h, s * h, s * h, c * h)  # axis along y, then turned by the heading
+            v, omega = 3.0, 3.0 / r
+        else:
+            h = math.sin(math.pi / 4)
+            c, s = math.cos(heading / 2), math.sin(heading / 2)
+            q = (-h * s, h * c, h * s, h * c)  # axis along x, then turned by the heading
+            v, omega = 6.0, 0.0
+        w.add_piece("p", "baton", (0.0, 0.0, r), q, sleeping=False)
+        w.step(w.steps_for(0.1))
+        p0, q0 = w.pose("p")
+        ch, sh = math.cos(heading), math.sin(heading)
+        w.set_pose("p", p0, q0, linear_velocity=(v * ch, v * sh, 0.0), angular_velocity=(-omega * sh, omega * ch, 0.0))
+        steps = w.steps
+        assert w.run_until_rest(15.0).at_rest
+        dx, dy = (w.pose("p")[0] - p0)[:2]
+        return float(dx * ch + dy * sh), w.steps - steps
+
+
+def test_a_baton_sliding_or_rolling_alone_on_the_field_takes_the_long_step_and_converges():
+    """A field baton lying alone and far from everything slides or rolls at the long step
+    (World._slide_for; docs/physics.md "A field baton sliding alone"). Sliding from 6 m/s it stops
+    where it did at the fine step (4.07395 m, measured within 0.01 mm; 4.07435 m at 1/960 s
+    throughout, the 0.4 mm are the last 0.3 m/s at the quiet step) in under 0.45 of the steps;
+    rolling from 3 m/s Bullet's contact lets it roll 0.31 % further at 1/240 s than at
+    1/960 s (2.7625 against 2.7539 m; (1 + I/(m r²)) v²/(2 c_rr g) = 2.7523 m), and the
+    difference halves with the step (1/1920 s, long step 1/480 s: 4.5 mm)."""
+    from kubb3d.physics.ground import GRASS
+
+    fine = 1 / 960
+    slide, slide_steps = _baton_alone(False, fine, None)
+    plain, plain_steps = _baton_alone(False, fine, fine)
+    assert slide == pytest.approx(plain, abs=0.5e-3)
+    assert slide == pytest.approx(6.0**2 / (2 * GRASS.friction * GRAVITY), rel=0.002)
+    assert slide_steps < 0.45 * plain_steps
+    roll, roll_steps = _baton_alone(True, fine, None)
+    roll_plain, roll_plain_steps = _baton_alone(True, fine, fine)
+    expected = 1.5 * 3.0**2 / (2 * GRASS.rolling_resistance * GRAVITY)
+    assert roll == pytest.approx(expected, rel=0.005)
+    assert roll_steps < 0.45 * roll_plain_steps
+    half, _ = _baton_alone(True, fine / 2, None)
+    half_plain, _ = _baton_alone(True, fine / 2, fine / 2)
+    assert 0.0 < roll - roll_plain < 0.010
+    assert abs(half - half_plain) < 0.6 * (roll - roll_plain)
+
+
+def test_a_baton_sliding_alone_on_the_field_takes_the_long_step_only_far_from_every_piece():
+    """A baton sliding along its axis at 5 m/s towards a standing kubb 2 m ahead and past a
+    stake takes long steps while far from them, and before every long step the closest point of
+    the kubb and the stake is more than two long steps' travel away (closest points, not bounding
+    spheres); it strikes the kubb at the fine step and fells it."""
+    long_steps = []
+    with World("standard", ground="grass", stakes=False) as w:
+        r = w.equipment.baton.radius
+        h = math.sin(math.pi / 4)
+        w.add_piece("p", "baton", (-2.0, 0.0, r), (0.0, h, 0.0, h), sleeping=False)  # axis along x
+        w.add_piece("k", "kubb", (0.15, 0.0, w.equipment.kubb.height / 2))
+        stake = "s"
+        w.add_piece(stake, "stake", (-1.0, 0.25, w.equipment.stake.length / 2))
+        w.step(w.steps_for(0.1))
+        p0, q0 = w.pose("p")
+        w.set_pose("p", p0, q0, linear_velocity=(5.0, 0.0, 0.0))
+
+        def check() -> None:
+            if w.step_dt == w.quiet_dt:
+                speed = float(np.linalg.norm(w.velocity("p")[0]))
+                if speed > 0.3:  # sliding, not the rest hold
+                    long_steps.append(w.closest_distance("p", ["k", stake], 0.5) - 2 * speed * w.quiet_dt)
+
+        w.add_step_hook(check)
+        assert w.run_until_rest(10.0).at_rest
+        tilt = w.snapshot()["k"].tilt
+    assert len(long_steps) > 20 and min(long_steps) > 0.0
+    assert tilt > math.radians(60.0)
+
+
+def test_a_contact_force_read_after_a_change_of_step_is_that_of_the_step_taken():
+    """PyBullet reports a contact's normal force as its impulse over the step length set now, not
+    the one the step was taken with: a baton lying on grass read a quarter of its weight in the
+    first long step after the fine step (and four times it the other way), and its plowing and
+    rolling resistance were off by as much for that step. The world scales the reads back
+    (World._force_scale): the force read is the baton's weight whatever the change."""
+    with World("standard", ground="grass", stakes=False) as w:
+        r = w.equipment.baton.radius
+        h = math.sin(math.pi / 4)
+        w.add_piece("p", "baton", (0.0, 0.0, r), (0.0, h, 0.0, h), sleeping=False)
+        w.step(w.steps_for(0.2))
+        weight = w.mass_properties("p")[0] * GRAVITY
+        assert w.touching_now("p")[0] == pytest.approx(weight, rel=0.02)
+        w.use_step(w.quiet_dt)
+        assert w.touching_now("p")[0] == pytest.approx(weight, rel=0.02)
+        w.step(1)
+        assert w.touching_now("p")[0] == pytest.approx(weight, rel=0.02)
+        w.use_step(w.dt)
+        assert w.touching_now("p")[0] == pytest.approx(weight, rel=0.02)

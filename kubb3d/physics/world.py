@@ -28,6 +28,10 @@ sleeping                    enabled;     pieces at rest cost nothing (a pair
                             asleep
 ==========================  ===========  =======================================
 
+A field baton lying on the flat ground, the only fast piece and far from every other, slides or
+rolls at the quiet step too, its velocities kept half a step ahead (:meth:`World._slide_for`;
+docs/physics.md "A field baton sliding alone").
+
 Table-top sets (Kubbuteo) step at :data:`TABLE_DT` (and the quiet step while everything is
 slow, or while one disk slides alone far from everything, its velocities kept half a step
 ahead: :meth:`World._slide_for`), without CCD; the board is a static maximal-coordinate box like
@@ -216,7 +220,8 @@ WORLD_LIMIT = 50.0
 """m: a piece farther than this from the pitch centre (or NaN) is a physics glitch."""
 
 SLIDE_MARGIN = 0.005
-"""m: a disk sliding alone on a table top takes the long step (:attr:`World.quiet_dt`) only while
+"""m: a disk sliding alone on a table top (and a baton on the field, with every other piece's
+and stake's bounding sphere and no edges) takes the long step (:attr:`World.quiet_dt`) only while
 its bounding sphere about its centre of mass stays this far (plus two long steps' travel, plus
 how far the other pieces can move until the next sample) from every other piece's and from the
 board's edges (docs/physics.md "Table-top sets": a disk sliding alone)."""
@@ -232,6 +237,20 @@ SLIDE_STEADY_TILT = 0.5
 SLIDE_FRICTION_SLACK = 1.1
 """... and lost at most this many times μ·g of horizontal speed per second in the last step (only
 the board's friction acts on it: no collision)."""
+SLIDE_STEADY_CHANGE = 0.25
+"""m/s²: a field baton goes over to the long step only when its accelerations over its last two
+steps differ by at most this at any of its points (:func:`_steady`): its velocities are put half
+a step ahead by the accelerations of its last step (:meth:`World.shift_step`), and at its landing
+or when it starts to roll those change from one step to the next (a baton set rolling on grass
+decelerated its roll 222 rad/s² in its first step and 74 rad/s² from its third, and going over to
+the long step after its first step it rolled 9.5 mm, 0.35 %, too far)."""
+SLIDE_LEVEL_SIN = math.sin(math.radians(3.0))
+"""A field baton lies on the ground (and may slide or roll at the long step) while its axis is
+within 3° of the horizontal, and then as a disk on a table top: rising or sinking slower than
+:data:`SLIDE_STEADY_VZ`, less than :data:`SLIDE_STEADY_AZ` of vertical acceleration, rocking (about
+the horizontal axis across it) slower than :data:`SLIDE_STEADY_TILT`, and slowed by at most
+:data:`SLIDE_FRICTION_SLACK` times (μ + k·v)·g, k the ground's plowing (s/m), plus its air drag
+(docs/physics.md "A field baton sliding alone")."""
 
 
 _BOX_CORNERS = np.array([(sx, sy, sz) for sx in (-1, 1) for sy in (-1, 1) for sz in (-1, 1)], dtype=float)
@@ -358,17 +377,19 @@ class _Piece:
 
 @dataclass
 class _Slide:
-    """A table-top disk sliding alone (:meth:`World._start_slide`): the step it takes now, its
-    velocities before the last step (their change over that step gives the accelerations that
-    keep its velocities half a step ahead, :meth:`World.shift_step`), the other pieces' spheres
-    and the last exact clearance."""
+    """A table-top disk or a field baton sliding alone (:meth:`World._start_slide`): the step it
+    takes now, its velocities before the last step (their change over that step gives the
+    accelerations that keep its velocities half a step ahead, :meth:`World.shift_step`), the
+    other pieces' spheres and the last exact clearance."""
 
     piece: _Piece
     ratio: int
     """the long step is this many fine steps"""
     h: float
     thin: int
-    """the disk's thin body axis (0, 1 or 2)"""
+    """the disk's thin body axis (0, 1 or 2); a field baton's long axis"""
+    on_field: bool = False
+    """a baton on the flat field ground (else a disk on a table top)"""
     v: tuple | None = None
     w: tuple | None = None
     others: list = field(default_factory=list)
@@ -378,10 +399,24 @@ class _Slide:
     """m/s: the fastest point of the other pieces when they were read"""
     others_time: float = 0.0
     """s: when they were read (world time)"""
+    acc: tuple | None = None
+    """a field baton's accelerations (m/s², rad/s²) over the step before the last one, if that
+    step was a checked one (it takes the long step only when they held over two steps)"""
     at: tuple | None = None
     gap: float = -math.inf
     wait: int = 0
     """fine steps to take before the next check"""
+
+
+def _steady(before: tuple | None, now: tuple, reach: float) -> bool:
+    """True if a piece's accelerations over two steps in a row (a, α: m/s², rad/s²; ``before``
+    None: not measured) differ at no point within ``reach`` m of its centre of mass by more than
+    :data:`SLIDE_STEADY_CHANGE` (|Δa| + |Δα|·reach)."""
+    if before is None:
+        return False
+    da = math.sqrt(sum((x - y) ** 2 for x, y in zip(before[:3], now[:3])))
+    dw = math.sqrt(sum((x - y) ** 2 for x, y in zip(before[3:], now[3:])))
+    return da + dw * reach <= SLIDE_STEADY_CHANGE
 
 
 def _axis(q) -> tuple[float, float, float]:
@@ -487,6 +522,9 @@ class World:
         else:
             self.quiet_dt = float(quiet_dt)
         self._step_dt = self.dt
+        self._taken_dt = self.dt
+        """s: the length of the last step taken (PyBullet reports a contact's normal force as its
+        impulse over the step length set now: :meth:`_force_scale`)"""
         self.settle_s = TABLE_SETTLE_S if board is not None else SETTLE_S
         """s: how long everything must stay still before the world counts as at rest (the default
         of :meth:`iter_until_rest`)."""
@@ -908,6 +946,9 @@ class World:
                 nz += f * d[2]
             if b not in flat:
                 others.append((by.get(b, "?"), cp[5]))
+        if self._taken_dt != self._step_dt:
+            k = self._force_scale()
+            normal, nx, ny, nz = normal * k, nx * k, ny * k, nz * k
         if p.roll is not None:
             p.ground_read = (self._tick, normal, nx, ny, nz)  # for _resist_rolling, this step
         return normal, others
@@ -996,7 +1037,8 @@ class World:
             hook: the function.
             watch: the hook only reads the contacts of the step just taken (it applies no
                 force): it is skipped after a step in which no piece could touch another one
-                (the long steps of a disk sliding alone on a table top, :meth:`_slide_for`).
+                (the long steps of a disk sliding alone on a table top or a baton on the
+                field, :meth:`_slide_for`).
         """
         self._forces.append(hook)
         if not watch:
@@ -1104,6 +1146,8 @@ class World:
             for cp in pb.getContactPoints(bodyA=p.body, bodyB=self._ground_body, physicsClientId=c):
                 if cp[8] <= self._solved_gap:
                     normal += cp[9]
+            if self._taken_dt != self._step_dt:
+                normal *= self._force_scale()
         if normal <= 0.0:
             return
         if state is None:
@@ -1135,6 +1179,13 @@ class World:
         if not 0.0 < erp <= 1.0:
             raise ValueError(f"contact ERP must be in (0, 1], got {erp}")
         pb.setPhysicsEngineParameter(contactERP=float(erp), physicsClientId=self._cid)
+
+    def _force_scale(self) -> float:
+        """What a normal force PyBullet reports now must be multiplied by to be the force of the
+        last step: PyBullet divides the step's impulse by the step length set now
+        (:attr:`step_dt`), not by the one the step was taken with, so after a change of step the
+        first read was off by their ratio (a quarter of a baton's weight on the first long step)."""
+        return self._step_dt / self._taken_dt
 
     def use_step(self, dt: float) -> None:
         """Take steps of ``dt`` seconds from now on (:attr:`dt` or :attr:`quiet_dt`)."""
@@ -1208,6 +1259,8 @@ class World:
                     nz += f * d[2]
                 if normal <= 0.0:
                     continue
+                if self._taken_dt != h:
+                    normal *= self._force_scale()
             if p.pose_read is not None and p.pose_read[0] == tick:
                 q = p.pose_read[1][1]
             else:
@@ -1245,6 +1298,7 @@ class World:
             pb.stepSimulation(physicsClientId=c)
             self._tick += 1
             self._untouched = False
+            self._taken_dt = self._step_dt
         self.steps += n
         self._elapsed += n * self._step_dt
         self.time = self._elapsed
@@ -1368,7 +1422,8 @@ class World:
         its points, and :attr:`quiet_dt` long otherwise (slow pieces cannot collide hard: the
         settling and the rest hold cost a quarter of the steps). On a table top a disk that is
         the only piece faster than that takes :attr:`quiet_dt` steps too while it slides flat
-        far from everything (:meth:`_slide_for`).
+        far from everything, and so does a baton lying on the flat field ground
+        (:meth:`_slide_for`).
 
         Args:
             max_time: simulated seconds from now at most.
@@ -1450,23 +1505,31 @@ class World:
             [w[i] - alpha[i] * k for i in range(3)],
             physicsClientId=c,
         )
+        p.velocity_read = None
         self.use_step(new_dt)
 
     def _start_slide(self, p: _Piece) -> _Slide | None:
         """A :class:`_Slide` for piece ``p``, the only piece faster than :data:`QUIET_SPEED`, if it
-        is a disk on a table top whose long step is a whole number of fine steps; None otherwise.
-        Whether it slides alone is checked at every step (:meth:`_slide_for`)."""
-        if self.equipment.board is None or p.kind not in ("baton", "kubb") or p.id in self._off_board:
+        is a disk on a table top or a baton on the flat field ground (not on terrain: kubb3d's
+        decision, docs/physics.md "A field baton sliding alone"), and the long step is a whole
+        number of fine steps; None otherwise. Whether it slides alone is checked at every step
+        (:meth:`_slide_for`)."""
+        if self.equipment.board is not None:
+            if p.kind not in ("baton", "kubb") or p.id in self._off_board:
+                return None
+            axis, on_field = min(range(3), key=lambda i: p.half_extents[i]), False
+        elif p.kind == "baton" and self.terrain is None:
+            axis, on_field = max(range(3), key=lambda i: p.half_extents[i]), True
+        else:
             return None
         ratio = round(self.quiet_dt / self.dt)
         if ratio < 2 or ratio * self.dt != self.quiet_dt:
             return None
-        thin = min(range(3), key=lambda i: p.half_extents[i])
-        self._slide = _Slide(p, ratio, self._step_dt, thin)
+        self._slide = _Slide(p, ratio, self._step_dt, axis, on_field)
         return self._slide
 
     def _end_slide(self) -> None:
-        """Hand a disk sliding alone back to the fine step (its velocities back to the fine step's
+        """Hand a disk or baton sliding alone back to the fine step (its velocities back to the fine step's
         half step) and forget it."""
         st = self._slide
         if st is None:
@@ -1486,10 +1549,11 @@ class World:
     def _slide_gap(self, st: _Slide, x: float, y: float, z: float) -> float:
         """m: gap between the sliding disk's sphere about its centre of mass (x, y, z) and the
         nearest other piece's or the board's edges (:attr:`_Piece.disk_reach`; a 1-Lipschitz
-        function of the position)."""
+        function of the position); for a field baton its bounding sphere about its centre of mass
+        (:attr:`_Piece.reach`) and every other piece's, stakes included (no edges)."""
         board = self.equipment.board
         r = st.piece.disk_reach
-        g = min(board.length / 2 - abs(x), board.width / 2 - abs(y)) - r
+        g = min(board.length / 2 - abs(x), board.width / 2 - abs(y)) - r if board is not None else math.inf
         for ox, oy, oz, rr in st.others:
             d = math.sqrt((x - ox) ** 2 + (y - oy) ** 2 + (z - oz) ** 2) - rr
             if d < g:
@@ -1504,14 +1568,21 @@ class World:
         friction acts on it (measured over its last step) and it cannot reach another piece or an
         edge before the next check; fine steps otherwise. Its
         velocities are kept half a step ahead across each change of step (:meth:`shift_step`),
-        so its slide does not depend on the step (v²/(2μg); docs/physics.md "Table-top sets")."""
+        so its slide does not depend on the step (v²/(2μg); docs/physics.md "Table-top sets").
+
+        A baton on the flat field ground the same way (:data:`SLIDE_LEVEL_SIN`): lying level, not
+        rocking, not rising or sinking, slowed by no more than friction, plowing and air drag can
+        and clear of every other piece and stake; it goes over to the long step only once its
+        accelerations held over two steps (:data:`SLIDE_STEADY_CHANGE`). Its hooks (contact
+        watch, plowing, :meth:`_resist_rolling`) act per step of either length
+        (docs/physics.md "A field baton sliding alone")."""
         c, me = self._cid, st.piece
         body = me.body
         H, h = self.quiet_dt, self.dt
         left = max(1, int(round(span / h)))
         st.others = []
         for p in self._pieces.values():
-            if p is me or p.kind == "stake" or p.id in self._off_board:
+            if p is me or (p.kind == "stake" and not st.on_field) or p.id in self._off_board:
                 continue
             com = pb.getBasePositionAndOrientation(p.body, physicsClientId=c)[0]
             st.others.append((com[0], com[1], com[2], p.disk_reach + me.disk_reach))
@@ -1519,6 +1590,14 @@ class World:
         st.at, st.gap = None, -math.inf
         limit2 = (SLIDE_FRICTION_SLACK * self.ground.friction * GRAVITY) ** 2
         tilt2 = SLIDE_STEADY_TILT**2
+        if st.on_field:
+            # a field baton: slowed by friction, plowing (k·g·v) and perhaps air drag (at most
+            # ½ρ(c_d,cross·d·L + c_d,axial·π d²/4)·v²/m)
+            plow = self.ground.plowing
+            drag = 0.0
+            if self.air_drag and me.drag is not None:
+                dr = me.drag
+                drag = -dr._half_rho * (dr._side + dr._end) / me.mass
         while left > 0:
             if st.wait > 0:
                 n = min(st.wait, left)
@@ -1528,6 +1607,7 @@ class World:
                 self.step(1)
                 st.wait -= n
                 left -= n
+                st.acc = None
                 continue
             v, w = pb.getBaseVelocity(body, physicsClientId=c)
             want = h
@@ -1535,14 +1615,33 @@ class World:
                 inv = 1.0 / st.h
                 ax, ay, az = (v[0] - st.v[0]) * inv, (v[1] - st.v[1]) * inv, (v[2] - st.v[2]) * inv
                 com, (qx, qy, qz, qw) = pb.getBasePositionAndOrientation(body, physicsClientId=c)
-                # the z component of the disk's thin body axis (column of its rotation matrix)
-                axis_z = (2 * (qx * qz - qy * qw), 2 * (qy * qz + qx * qw), 1 - 2 * (qx * qx + qy * qy))[st.thin]
+                if st.on_field:
+                    # a baton lying on the field: its axis level, not rocking about the level
+                    # axis across it (its roll about its own axis and its turn about the vertical
+                    # are free), slowed by no more than the ground and the air can
+                    bx, by, bz = _axis((qx, qy, qz, qw))
+                    vh2 = v[0] * v[0] + v[1] * v[1]
+                    lim = SLIDE_FRICTION_SLACK * (self.ground.friction + plow * math.sqrt(vh2)) * GRAVITY + drag * (
+                        vh2 + v[2] * v[2]
+                    )
+                    lay2 = bx * bx + by * by
+                    steady = (
+                        abs(bz) < SLIDE_LEVEL_SIN
+                        and (w[0] * by - w[1] * bx) ** 2 < tilt2 * lay2
+                        and ax * ax + ay * ay <= lim * lim
+                    )
+                else:
+                    # the z component of the disk's thin body axis (column of its rotation matrix)
+                    axis_z = (2 * (qx * qz - qy * qw), 2 * (qy * qz + qx * qw), 1 - 2 * (qx * qx + qy * qy))[st.thin]
+                    steady = (
+                        abs(axis_z) > SLIDE_FLAT_COS
+                        and w[0] * w[0] + w[1] * w[1] < tilt2
+                        and ax * ax + ay * ay <= limit2
+                    )
                 if (
-                    abs(axis_z) > SLIDE_FLAT_COS
+                    steady
                     and abs(v[2]) < SLIDE_STEADY_VZ
                     and abs(az) < SLIDE_STEADY_AZ
-                    and w[0] * w[0] + w[1] * w[1] < tilt2
-                    and ax * ax + ay * ay <= limit2
                     and ax * v[0] + ay * v[1] <= 0.0
                 ):
                     speed = math.sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2])
@@ -1561,6 +1660,14 @@ class World:
                             st.wait = max(0, min(left, int((need - gap) / (speed * h))) - 1)
                 else:
                     st.wait = 2 * st.ratio - 1  # tumbling, struck or just released
+                if st.on_field:
+                    alpha = ((w[0] - st.w[0]) * inv, (w[1] - st.w[1]) * inv, (w[2] - st.w[2]) * inv)
+                    prev, st.acc = st.acc, (ax, ay, az, *alpha)
+                    if want == H and st.h == h and not _steady(prev, st.acc, me.reach):
+                        # its accelerations, which put its velocities half a step ahead, are not
+                        # yet steady (just landed, set in motion, starting to roll): one more
+                        # fine step
+                        want = h
                 if want == H and left < st.ratio:
                     want = left * h  # the rest of the span in one step
                 if want != st.h:
