@@ -309,3 +309,66 @@ def test_a_dask_task_imports_nothing_heavy_where_it_is_unpickled():
     script = f"import pickle, sys; pickle.loads({payload!r}); print([m for m in {heavy!r} if m in sys.modules])"
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def _stake_collisions(equipment, terrain):
+    """A baton thrown into the centre-line stake and a kubb sliding into a corner stake; returns
+    each stake's dynamics and AABB, what touched the two stakes, and the digest of the final
+    poses."""
+    import pybullet as pb
+
+    from kubb3d.bench import snapshot_digest
+    from kubb3d.physics.world import World
+
+    with World.standard(equipment, terrain=terrain) as w:
+        stakes = w.pitch.stake_positions()
+        x, y = stakes["stake-mid-left"]
+        lying = (-math.sqrt(0.5), 0.0, 0.0, math.sqrt(0.5))  # the baton's axis along y
+        w.add_piece("b", "baton", (x - 0.6, y, w.ground_height(x - 0.6, y) + 0.15), lying, sleeping=False)
+        w.set_pose("b", (x - 0.6, y, w.ground_height(x - 0.6, y) + 0.15), lying, linear_velocity=(5.0, 0.0, 0.5))
+        kx, ky = stakes["stake-A-left"]
+        z = w.height_on_ground("kubb", kx + 0.4, ky + 0.03)
+        w.add_piece("k", "kubb", (kx + 0.4, ky + 0.03, z), sleeping=False)
+        w.set_pose("k", (kx + 0.4, ky + 0.03, z), linear_velocity=(-2.5, 0.0, 0.0))
+        touched = set()
+        w.add_step_hook(
+            lambda: touched.update((pid, other) for pid in ("b", "k") for _, _, other, _, _ in w.contacts_of(pid)),
+            watch=True,
+        )
+        w.run_until_rest(10.0)
+        c = w.client
+        bodies = [w.body_id(sid) for sid in stakes]
+        # (getDynamicsInfo's local inertial frame of a maximal-coordinate body is stale memory)
+        info = [pb.getDynamicsInfo(b, -1, physicsClientId=c) for b in bodies]
+        static = [(i[:3] + i[5:], pb.getAABB(b, physicsClientId=c)) for i, b in zip(info, bodies)]
+        return static, touched, snapshot_digest(w.snapshot()), w.steps
+
+
+@pytest.mark.parametrize("equipment, terrain", [("standard", None), ("standard", "bumps"), ("dm-small", None)])
+def test_stakes_built_from_their_shapes_are_the_urdf_stakes_to_the_bit(monkeypatch, equipment, terrain):
+    # the stakes are built with createMultiBody from a cylinder shape, all six in one call, not
+    # loaded from their URDF (docs/speed.md "Ninth round"): the same bodies, the same collisions
+    from kubb3d.physics import world as world_module
+    from kubb3d.physics.world import Terrain
+
+    ground = Terrain(0.01, seed=3) if terrain else None
+    assert world_module._fixed_cylinder("standard", "stake") == (0.015, 0.25, (0.55, 0.40, 0.25, 1.0))
+    assert world_module._fixed_cylinder("standard", "kubb") is None  # a dynamic piece: its URDF
+    built = _stake_collisions(equipment, ground)
+    monkeypatch.setattr(world_module, "_fixed_cylinder", lambda *args: None)
+    loaded = _stake_collisions(equipment, ground)
+    assert built == loaded
+    static, touched, _, steps = built
+    # the baton hit the centre-line stake and the kubb the corner stake; the stakes are static
+    assert ("b", "stake-mid-left") in touched and ("k", "stake-A-left") in touched
+    assert all(dyn[0] == 0.0 and dyn[-1] == 0.001 for dyn, _ in static)  # no mass, 1 mm margin
+    assert steps > 100
+    # a renderer reading the client sees each stake as its bounding box in the URDF's colour
+    import pybullet as pb
+
+    monkeypatch.undo()
+    with world_module.World(equipment) as w:
+        stake = w.equipment.stake
+        shape = pb.getVisualShapeData(w.body_id("stake-mid-left"), physicsClientId=w.client)[0]
+        assert shape[2] == pb.GEOM_BOX and shape[3] == pytest.approx((stake.diameter, stake.diameter, stake.length))
+        assert shape[7] == pytest.approx((0.55, 0.40, 0.25, 1.0))
