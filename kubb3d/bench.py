@@ -10,8 +10,8 @@ The *bare loop* does the same physics with PyBullet alone: the same URDF
 files, engine settings and dynamics, the same release, stepping at the fixed
 time step :data:`~kubb3d.physics.world.DT` until every body is slow for the
 same settle window, but without drag, plowing, legality tracking, the
-stability check, recording or snapshots, and without kubb3d's long steps in
-free flight and while everything is slow. The ratio tells what kubb3d's own
+stability check, recording or snapshots, and without kubb3d's free flight
+integrated outside the engine and its long steps while everything is slow. The ratio tells what kubb3d's own
 work costs against what its step schedule saves.
 
 The *equivalence check* (:func:`equivalence`) runs the first throws again (the
@@ -106,7 +106,7 @@ def equivalence(throws, felled: list[int], digests: list[str], rerun: int = 10) 
     * **identical**: the first ``rerun`` throws run again give bit-identical final snapshots
       (digests equal to ``digests``, the timed run's).
     * **felled per baton**: the same throws stepped plainly, at :data:`~kubb3d.physics.world.DT`
-      throughout (no long steps in free flight or while everything is slow), against the timed
+      throughout (the engine flies the free flight, no long steps while everything is slow), against the timed
       run's ``felled``: both rates with their 95 % intervals and the paired difference with its
       95 % interval; ``equivalent`` when that interval contains 0.
 

@@ -14,9 +14,10 @@ Flight legality (computed from the simulation, never copied from the input):
   von mehr als 30° ist dagegen verboten").
 * **helicopter**: rotation about the vertical that is not the baton's end-over-end
   spin. The spin axis is the one the baton was released with (body y: the flight
-  plane's normal, rolled by the tilt); at every step of the free flight the angular
+  plane's normal, rolled by the tilt); throughout the free flight the angular
   velocity is split along that axis, the vertical and the direction normal to both,
-  and the vertical part is accumulated. A legal end-over-end throw, tilted or not,
+  and the vertical part is accumulated (integrated exactly far from everything, step by
+  step near the ground or a piece). A legal end-over-end throw, tilted or not,
   turns about its spin axis only and accumulates nothing, whatever its release angle;
   a baton turning about the vertical accumulates that turn whether its long axis is
   horizontal, raised or vertical (a baton spinning about its own vertical axis turns
@@ -42,6 +43,7 @@ import numpy as np
 from kubb3d.judge.messages import msg
 from kubb3d.equipment import LYING_DISK_KUBB, EquipmentSet
 from kubb3d.physics.aero import RodDrag, piece_drag
+from kubb3d.model_files import com_local
 from kubb3d.physics.world import DT, GRAVITY, SAMPLE_INTERVAL, World, quaternion_from_euler
 from kubb3d.judge.rulebook import ThrowRules, get_rulebook, rulebook_names
 from kubb3d.pitch import Pitch, opponent
@@ -500,9 +502,10 @@ def simulate_iter(
     yield ThrowFrame(piece, 0.0, first_sample, to_frame=to_frame)
     start = {pid: (world.frame_position(pid, com, q), q) for pid, (com, q) in first_sample.items()}
 
-    # --- free flight until the first contact: steps of world.quiet_dt while the piece is far
-    # from everything, of world.dt near the ground or a piece. Velocities are kept half a step
-    # ahead against gravity (see World.set_flight_step), so the flight does not depend on the steps.
+    # --- free flight until the first contact: integrated outside the engine while the piece is
+    # far from everything (_FreeFlight), then engine steps of world.dt near the ground or a piece
+    # (world.quiet_dt if it is far again). Velocities are kept half a step ahead against gravity
+    # (see World.set_flight_step), so the engine's flight does not depend on its steps either.
     vx, vy, _ = release.velocity
     hn = math.hypot(vx, vy)
     nx, ny = (-vy / hn, vx / hn) if hn > 1e-9 else (0.0, 1.0)  # horizontal normal of the flight plane
@@ -520,6 +523,42 @@ def simulate_iter(
     h = 0.0
     next_record = t0 + SAMPLE_INTERVAL - 1e-9
     quiet, fine = world.quiet_dt, world.dt
+
+    def heli_rate(wx: float, wy: float, wz: float) -> float:
+        """rad/s, signed: the rotation about the vertical besides the spin (linear in ω)."""
+        if upright_spin:
+            return wz
+        # ω = α·spin axis + β·vertical + γ·(horizontal normal): drop γ, then α from the
+        # horizontal part, β what is left of the vertical part
+        g = wx * hx_n + wy * hy_n
+        alpha = ((wx - g * hx_n) * sx + (wy - g * hy_n) * sy) / sh2
+        return wz - alpha * sz
+
+    # far from everything the flight is integrated outside the engine (exact rotation, RK4 drag)
+    # and handed over before anything can be touched; plain stepping (quiet_dt = dt) keeps the
+    # engine's flight throughout
+    flight = _FreeFlight(world, piece, release, gap_of) if not sliding and quiet > fine else None
+    if flight is not None and flight.ok:
+        while True:
+            t = flight.t * fine
+            if t0 + t >= end:
+                break
+            m = flight.step_for()
+            if m == 0:
+                break
+            flight.advance(m)
+            now = t0 + flight.t * fine
+            if now >= next_record:
+                flying = {piece: (flight.p, flight.quat(flight.t * fine))}
+                recorder.record(now, flying)
+                next_record += SAMPLE_INTERVAL
+                yield ThrowFrame(piece, now - t0, flying, to_frame=to_frame)
+        if flight.t:
+            t = flight.t * fine
+            max_tilt, heli = flight.max_tilt(nx, ny), flight.helicopter(heli_rate)
+            world.set_flight_state(piece, t, flight.p, flight.quat(t), flight.handover_velocity(), flight.omega(t))
+            world.use_step(fine)
+            h = fine
     while not sliding and world.time < end:
         com, q = com_pose(piece)
         v, (wx, wy, wz) = com_velocity(piece)
@@ -535,14 +574,7 @@ def simulate_iter(
         tilt = math.asin(min(1.0, abs(ax * nx + ay * ny)))
         if tilt > max_tilt:
             max_tilt = tilt
-        if upright_spin:
-            heli += abs(wz) * h
-        else:
-            # ω = α·spin axis + β·vertical + γ·(horizontal normal): drop γ, then α from the
-            # horizontal part, β what is left of the vertical part
-            g = wx * hx_n + wy * hy_n
-            alpha = ((wx - g * hx_n) * sx + (wy - g * hy_n) * sy) / sh2
-            heli += abs(wz - alpha * sz) * h
+        heli += abs(heli_rate(wx, wy, wz)) * h
         world.apply_drag(piece, (com, q, v))
         world.step(1, rolling=False)  # nothing touches it yet, everything else is at rest
         if world.time >= next_record:
@@ -636,8 +668,323 @@ def simulate_iter(
 
 
 FLIGHT_MARGIN = 0.02
-"""m: free flight takes long steps only while the piece's bounding sphere stays this far (plus two
-long steps' travel) from the ground and from every other piece's bounding sphere."""
+"""m: the free flight is integrated outside the engine (:class:`_FreeFlight`) only while the
+piece's bounding box stays this far from the ground and its bounding sphere this far from every
+other piece's; in the engine it takes long steps only while its bounding sphere stays this far
+(plus two long steps' travel) from the ground and from every other piece's bounding sphere."""
+
+# ---------------------------------------------------------------------- free flight outside the engine
+FAR_STEP_FINE_STEPS = 16
+"""The longest step of the integrated free flight (:class:`_FreeFlight`), in fine steps of the
+world (16 × 1/960 s = 1/60 s): its drag integration (RK4) then moves a landing point by less than
+0.01 mm against steps half as long (docs/speed.md "Ninth round: free flight")."""
+FAR_STEP_TURN = 0.25
+"""rad: ... and at most so long that the piece turns this far in one step (a fast spin changes
+the drag's orientation factor within a step)."""
+
+
+def _turn(ux: float, uy: float, uz: float, angle: float, vx: float, vy: float, vz: float):
+    """(x, y, z) of vector v rotated by ``angle`` rad about the unit axis u (Rodrigues)."""
+    c, s = math.cos(angle), math.sin(angle)
+    d = (ux * vx + uy * vy + uz * vz) * (1.0 - c)
+    return (
+        vx * c + (uy * vz - uz * vy) * s + ux * d,
+        vy * c + (uz * vx - ux * vz) * s + uy * d,
+        vz * c + (ux * vy - uy * vx) * s + uz * d,
+    )
+
+
+def _qmul(a, b) -> tuple[float, float, float, float]:
+    """Hamilton product a ⊗ b of quaternions (x, y, z, w): the rotation b, then a."""
+    ax, ay, az, aw = a
+    bx, by, bz, bw = b
+    return (
+        aw * bx + ax * bw + ay * bz - az * by,
+        aw * by - ax * bz + ay * bw + az * bx,
+        aw * bz + ax * by - ay * bx + az * bw,
+        aw * bw - ax * bx - ay * by - az * bz,
+    )
+
+
+def _abs_harmonic_integral(c: float, a: float, b: float, rate: float, duration: float) -> float:
+    """∫₀ᵀ |c + a·cos(rate·t) + b·sin(rate·t)| dt for T = ``duration`` s, exactly (piecewise between
+    the sign changes)."""
+    r = math.hypot(a, b)
+    if rate == 0.0 or r == 0.0:
+        return abs(c + a) * duration
+    phi = math.atan2(b, a)
+    # c + r cos(u) with u = rate t − phi; antiderivative (c u + r sin u) / rate
+    u0, u1 = -phi, rate * duration - phi
+    if u1 < u0:
+        u0, u1 = u1, u0
+    cuts = [u0]
+    if abs(c) < r:
+        root = math.acos(-c / r)
+        k = math.floor((u0 - root) / (2 * math.pi))
+        while True:
+            base = 2 * math.pi * k
+            for u in (base - root, base + root):
+                if u0 < u < u1:
+                    cuts.append(u)
+            if base - root >= u1:
+                break
+            k += 1
+        cuts.sort()
+    cuts.append(u1)
+    total = 0.0
+    for lo, hi in zip(cuts, cuts[1:]):
+        total += abs(c * (hi - lo) + r * (math.sin(hi) - math.sin(lo)))
+    return total / abs(rate)
+
+
+class _Flight:
+    """The free flight of a thrown baton or kubb, integrated outside the engine (plain floats).
+
+    * **Rotation**: exact. Nothing exerts a torque on the flying piece (drag acts at its centre of
+      mass, :mod:`kubb3d.physics.aero`), and both thrown pieces are symmetric tops (a baton's and
+      a kubb's moments of inertia about their two short axes are equal): the long axis precesses
+      about the constant angular momentum L at |L|/I₁ while the body turns about that axis at
+      λ = (1 − I₃/I₁)·(ω·axis) (Landau & Lifshitz, Mechanics §33). An end-over-end spin, tilted
+      or not, is the case λ = 0: a turn about a fixed axis. (The engine integrates the same
+      motion with its implicit gyroscopic term, to first order in the step: docs/speed.md
+      "Ninth round: free flight".)
+    * **Centre of mass**: gravity and the drag of :class:`~kubb3d.physics.aero.RodDrag` with the
+      long axis where it is at each moment, by the classical Runge–Kutta method (exact for
+      gravity alone), in steps of whole ``unit`` s, at most ``most`` units and
+      :data:`FAR_STEP_TURN` of turn, each aligned to its own length.
+    * **Metrics**: the largest tilt out of a vertical plane and the helicopter rotation (see the
+      module docstring) are harmonic functions of time for this motion; both are taken exactly
+      (the maximum over the whole interval, the integral of an absolute value piecewise).
+
+    Args:
+        release: the state at the start.
+        mass: kg.
+        inertia: (I₁, I₃) kg·m², about a short axis and the long (body z) axis.
+        drag: the drag model (None: no drag).
+        unit: s, the grid of the steps.
+        most: the longest step, in units.
+    """
+
+    def __init__(
+        self, release: Release, mass: float, inertia: tuple[float, float], drag: RodDrag | None, unit: float, most: int
+    ) -> None:
+        i1, i3 = inertia
+        self.mass = mass
+        # RodDrag.force's factors over the mass: a = k·(side·sin α + end·cos α)·|v|·v
+        self.drag = None if drag is None else (drag._half_rho / mass, drag._side, drag._end)
+        self.drag_most = 0.0 if drag is None else -drag._half_rho * (drag._side + drag._end) / mass
+        self.fine = unit
+        self.most = most
+        self.p = release.position
+        self.v = release.velocity
+        self.q0 = release.quat_xyzw
+        wx, wy, wz = release.angular_velocity
+        ex, ey, ez = (float(c) for c in body_axis(release.quat_xyzw))
+        # angular momentum / I1 = ω + (I3/I1 − 1)(ω·e)e; the body's own turn λ = (1 − I3/I1)(ω·e)
+        we = wx * ex + wy * ey + wz * ez
+        k = i3 / i1 - 1.0
+        lx, ly, lz = wx + k * we * ex, wy + k * we * ey, wz + k * we * ez
+        self.rate = math.sqrt(lx * lx + ly * ly + lz * lz)  # precession rate |L|/I1, rad/s
+        self.lam = -k * we
+        self.l_hat = (lx / self.rate, ly / self.rate, lz / self.rate) if self.rate > 0.0 else (0.0, 0.0, 1.0)
+        ux, uy, uz = self.l_hat
+        along = ex * ux + ey * uy + ez * uz
+        # axis(t) = par + cos(rate t)·perp + sin(rate t)·cross
+        self.par = (along * ux, along * uy, along * uz)
+        self.perp = (ex - along * ux, ey - along * uy, ez - along * uz)
+        self.cross = (uy * ez - uz * ey, uz * ex - ux * ez, ux * ey - uy * ex)
+        self.spin = math.sqrt(wx * wx + wy * wy + wz * wz)  # |ω| is constant
+        self.t = 0
+        """units flown"""
+        self.axis_now = (ex, ey, ez)
+
+    def longest(self) -> int:
+        """The longest next step, units: at most :attr:`most` and :data:`FAR_STEP_TURN` of turn,
+        a power of two aligned to its length."""
+        m = self.most
+        while m > 1 and (self.t % m or self.spin * m * self.fine > FAR_STEP_TURN):
+            m //= 2
+        return m
+
+    def axis(self, seconds: float) -> tuple[float, float, float]:
+        """The long axis at ``seconds`` after the release."""
+        a = self.rate * seconds
+        c, s = math.cos(a), math.sin(a)
+        (px, py, pz), (qx, qy, qz), (rx, ry, rz) = self.par, self.perp, self.cross
+        return (px + c * qx + s * rx, py + c * qy + s * ry, pz + c * qz + s * rz)
+
+    def quat(self, seconds: float) -> tuple[float, float, float, float]:
+        """The orientation (quat_xyzw) at ``seconds`` after the release: the release orientation
+        turned about the body's long axis by λ·t, then about L by |L|/I₁·t."""
+        half = 0.5 * self.lam * seconds
+        own = (0.0, 0.0, math.sin(half), math.cos(half))
+        half = 0.5 * self.rate * seconds
+        s = math.sin(half)
+        ux, uy, uz = self.l_hat
+        q = _qmul((ux * s, uy * s, uz * s, math.cos(half)), _qmul(self.q0, own))
+        n = math.sqrt(sum(c * c for c in q))
+        return (q[0] / n, q[1] / n, q[2] / n, q[3] / n)
+
+    def omega(self, seconds: float) -> tuple[float, float, float]:
+        """The angular velocity, rad/s, at ``seconds`` after the release."""
+        ex, ey, ez = self.axis(seconds)
+        ux, uy, uz = self.l_hat
+        r, lam = self.rate, self.lam
+        return (r * ux + lam * ex, r * uy + lam * ey, r * uz + lam * ez)
+
+    def accel(self, vx: float, vy: float, vz: float, axis) -> tuple[float, float, float]:
+        """m/s²: gravity and drag (:meth:`~kubb3d.physics.aero.RodDrag.force` over the mass) at
+        velocity (vx, vy, vz) with the long axis ``axis``."""
+        if self.drag is None:
+            return (0.0, 0.0, -GRAVITY)
+        speed = math.sqrt(vx * vx + vy * vy + vz * vz)
+        if speed == 0.0:
+            return (0.0, 0.0, -GRAVITY)
+        k, side, end = self.drag
+        cos_a = abs(vx * axis[0] + vy * axis[1] + vz * axis[2]) / speed
+        k *= (side * math.sqrt(max(0.0, 1.0 - cos_a * cos_a)) + end * cos_a) * speed
+        return (k * vx, k * vy, k * vz - GRAVITY)
+
+    def advance(self, m: int) -> None:
+        """One classical Runge–Kutta step of ``m`` fine steps."""
+        h = m * self.fine
+        t = self.t * self.fine
+        (px, py, pz), (vx, vy, vz) = self.p, self.v
+        a_mid, a_end = self.axis(t + 0.5 * h), self.axis(t + h)
+        accel, half = self.accel, 0.5 * h
+        k1x, k1y, k1z = accel(vx, vy, vz, self.axis_now)
+        v2x, v2y, v2z = vx + half * k1x, vy + half * k1y, vz + half * k1z
+        k2x, k2y, k2z = accel(v2x, v2y, v2z, a_mid)
+        v3x, v3y, v3z = vx + half * k2x, vy + half * k2y, vz + half * k2z
+        k3x, k3y, k3z = accel(v3x, v3y, v3z, a_mid)
+        v4x, v4y, v4z = vx + h * k3x, vy + h * k3y, vz + h * k3z
+        k4x, k4y, k4z = accel(v4x, v4y, v4z, a_end)
+        s = h / 6.0
+        self.p = (
+            px + s * (vx + 2.0 * (v2x + v3x) + v4x),
+            py + s * (vy + 2.0 * (v2y + v3y) + v4y),
+            pz + s * (vz + 2.0 * (v2z + v3z) + v4z),
+        )
+        self.v = (
+            vx + s * (k1x + 2.0 * (k2x + k3x) + k4x),
+            vy + s * (k1y + 2.0 * (k2y + k3y) + k4y),
+            vz + s * (k1z + 2.0 * (k2z + k3z) + k4z),
+        )
+        self.t += m
+        self.axis_now = a_end
+
+    def max_tilt(self, nx: float, ny: float) -> float:
+        """rad: the largest angle between the long axis and the vertical plane of horizontal normal
+        (nx, ny) over the flight so far."""
+        c = self.par[0] * nx + self.par[1] * ny
+        a = self.perp[0] * nx + self.perp[1] * ny
+        b = self.cross[0] * nx + self.cross[1] * ny
+        span = self.rate * self.t * self.fine
+        best = max(abs(c + a), abs(c + a * math.cos(span) + b * math.sin(span)))
+        r = math.hypot(a, b)
+        if r > 0.0:
+            u = math.atan2(b, a)  # c + r·cos(θ − u) is extreme at θ = u + kπ
+            k = math.ceil(-u / math.pi)
+            while u + k * math.pi <= span:
+                best = max(best, abs(c + r * math.cos(k * math.pi)))
+                k += 1
+        return math.asin(min(1.0, best))
+
+    def helicopter(self, measure: Callable[[float, float, float], float]) -> float:
+        """rad: ∫|measure(ω(t))| dt over the flight so far, ``measure`` linear in ω."""
+        ux, uy, uz = self.l_hat
+        r, lam = self.rate, self.lam
+        base = (r * ux + lam * self.par[0], r * uy + lam * self.par[1], r * uz + lam * self.par[2])
+        return _abs_harmonic_integral(
+            measure(*base),
+            lam * measure(*self.perp),
+            lam * measure(*self.cross),
+            self.rate,
+            self.t * self.fine,
+        )
+
+
+class _FreeFlight(_Flight):
+    """:class:`_Flight` in a world: the thrown piece far from everything, handed back to the
+    engine, state and clock, before its bounding box can come within :data:`FLIGHT_MARGIN` of
+    anything (:meth:`World.set_flight_state`). Steps are whole fine steps of the world (at most
+    :data:`FAR_STEP_FINE_STEPS`), so the clock stays on the fine grid and the 30 Hz samples fall
+    on step ends."""
+
+    def __init__(self, world: World, piece: str, release: Release, gap_of) -> None:
+        kind = world.kind(piece)
+        mass, inertia = world.mass_properties(piece)
+        spec = world.equipment.piece(kind)
+        hx, hy, hz = spec.half_extents
+        i1, i3 = inertia[0], inertia[2]
+        self.ok = (
+            inertia[0] == inertia[1] and hx == hy and i1 > 0 and i3 > 0 and not any(com_local(world.equipment, kind))
+        )
+        """False: not a symmetric top about its bounding box's long axis (the engine flies it)."""
+        drag = piece_drag(world.equipment, kind) if world.air_drag else None
+        super().__init__(release, mass, (i1, i3) if self.ok else (1.0, 1.0), drag, world.dt, FAR_STEP_FINE_STEPS)
+        # the lowest point of the bounding box (or of the inscribed cylinder of a baton) below the
+        # centre: hz·|axis_z| + across·√(1 − axis_z²)
+        self.hz, self.across = hz, (hx if spec.shape == "cylinder" else math.sqrt(2.0) * hx)
+        self.radius = math.sqrt(hx * hx + hy * hy + hz * hz)
+        self.ground_top = gap_of.ground_clear - self.radius
+        # the other pieces' spheres, each with a lower bound of its gap valid for as long as the
+        # piece has travelled no farther than it had then (:attr:`path`, the sum of its steps'
+        # chords, bounds how far it is from where any gap was taken)
+        self.others = gap_of.others
+        self.path = 0.0
+        x, y, z = self.p
+        self.bounds = [math.sqrt((x - ox) ** 2 + (y - oy) ** 2 + (z - oz) ** 2) - rr for ox, oy, oz, rr in self.others]
+        self.nearest = min(self.bounds, default=math.inf)
+
+    def step_for(self) -> int:
+        """The longest next step, in fine steps (:meth:`longest`), after which no point of the
+        piece can be within :data:`FLIGHT_MARGIN` of anything; 0: hand over now."""
+        m = self.longest()
+        vx, vy, vz = self.v
+        speed = math.sqrt(vx * vx + vy * vy + vz * vz)
+        az = self.axis_now[2]
+        ground = self.p[2] - self.ground_top - self.hz * abs(az) - self.across * math.sqrt(max(0.0, 1.0 - az * az))
+        while m >= 1:
+            h = m * self.fine
+            # the fastest any point of the piece can move during the step, m/s: its centre of mass
+            # gains at most (g + drag)·h, and no point turns faster than |ω|·radius about it
+            most = speed + h * GRAVITY
+            most += h * self.drag_most * most * most + self.spin * self.radius
+            need = FLIGHT_MARGIN + h * most
+            if ground > need and self.clear_of_others(need):
+                return m
+            m //= 2
+        return 0
+
+    def clear_of_others(self, need: float) -> bool:
+        """Is the piece's bounding sphere farther than ``need`` (m) from every other piece's? From the
+        stored lower bounds (1 nm of slack for their rounding), taking the gap again only of the
+        pieces whose bound does not answer."""
+        path = self.path
+        need += 1e-9
+        if self.nearest - path > need:
+            return True
+        x, y, z = self.p
+        bounds = self.bounds
+        for i, (ox, oy, oz, rr) in enumerate(self.others):
+            if bounds[i] - path <= need:
+                bounds[i] = math.sqrt((x - ox) ** 2 + (y - oy) ** 2 + (z - oz) ** 2) - rr + path
+        self.nearest = min(bounds, default=math.inf)
+        return self.nearest - path > need
+
+    def advance(self, m: int) -> None:
+        x, y, z = self.p
+        super().advance(m)
+        self.path += math.dist(self.p, (x, y, z))
+
+    def handover_velocity(self) -> tuple[float, float, float]:
+        """The velocity to give the engine for its fine steps: half a step ahead, v − a·dt/2
+        (:meth:`World.shift_step`)."""
+        a = self.accel(*self.v, self.axis_now)
+        k = 0.5 * self.fine
+        return (self.v[0] - a[0] * k, self.v[1] - a[1] * k, self.v[2] - a[2] * k)
+
 
 DRAG_MIN_SPEED = 3.0
 """m/s: after its first contact a thrown piece gets air drag until it is slower than this
@@ -864,58 +1211,55 @@ def throw_iter(
 
 
 # ---------------------------------------------------------------------- aim solver
-def predict_flight(
-    release: Release, drag: RodDrag | None, mass: float, dt: float, until_x: float, direction: float = 1.0
-) -> tuple[float, float] | None:
-    """Integrate the centre of mass like the world's free flight (semi-implicit Euler with the
-    velocity half a step ahead against gravity, so the parabola is exact whatever ``dt``; drag at
-    the CoM, constant spin) until it crosses ``until_x`` (m, moving in ``direction`` ±1 along x).
+def _hermite(s: float, h: float, a: float, b: float, da: float, db: float) -> float:
+    """The cubic over a step of ``h`` s with values a, b and slopes da, db (per second) at its
+    ends, at the fraction ``s`` of the step."""
+    s2, s3 = s * s, s * s * s
+    return (2 * s3 - 3 * s2 + 1) * a + (s3 - 2 * s2 + s) * h * da + (3 * s2 - 2 * s3) * b + (s3 - s2) * h * db
 
-    Plain floats, no numpy: one call integrates ~200 steps in about a millisecond.
+
+def predict_flight(
+    release: Release,
+    drag: RodDrag | None,
+    mass: float,
+    dt: float,
+    until_x: float,
+    direction: float = 1.0,
+    inertia: tuple[float, float] | None = None,
+) -> tuple[float, float] | None:
+    """Integrate the free flight as the world does far from everything (:class:`_Flight`: exact
+    rotation, drag at the centre of mass with the long axis where it is, classical Runge–Kutta in
+    steps of up to 4 ``dt``, exact for gravity alone) until the centre of mass crosses ``until_x``
+    (m, moving in ``direction`` ±1 along x); the crossing is interpolated by the cubic through
+    both ends of its step and their velocities.
+
+    Args:
+        release: the state at the release.
+        drag: the drag model (None: none).
+        mass: kg.
+        dt: the world's quiet step, s (:attr:`~kubb3d.physics.world.World.quiet_dt`).
+        until_x: m.
+        direction: ±1.
+        inertia: (I₁, I₃) kg·m² about a short axis and the long axis (None: a constant spin).
 
     Returns:
         (height z m, time s) at the crossing, or None if it falls below −1 m first.
     """
-    px, py, pz = release.position
-    vx, vy, vz = release.velocity
-    vz += GRAVITY * dt / 2  # half a step ahead against gravity: exact for gravity alone
-    wx, wy, wz = release.angular_velocity
-    ax0, ay0, az0 = (float(c) for c in body_axis(release.quat_xyzw))
-    wn = math.sqrt(wx * wx + wy * wy + wz * wz)
-    kx, ky, kz = (wx / wn, wy / wn, wz / wn) if wn > 0 else (0.0, 0.0, 0.0)
-    # Rodrigues: axis(t) = a0 cos + (k × a0) sin + k (k · a0)(1 − cos)
-    cx, cy, cz = ky * az0 - kz * ay0, kz * ax0 - kx * az0, kx * ay0 - ky * ax0
-    kd = kx * ax0 + ky * ay0 + kz * az0
-    t = 0.0
-    # RodDrag.force written out with the same operations in the same order (bit-identical; a
-    # call per step was a third of the aim solver's time)
-    if drag is not None:
-        side, end, half_rho = drag._side, drag._end, drag._half_rho
-    cos, sin, sqrt = math.cos, math.sin, math.sqrt
+    f = _Flight(release, mass, inertia or (1.0, 1.0), drag, dt, 4)
     for _ in range(100000):
-        fx = fy = fz = 0.0
-        if drag is not None:
-            ang = wn * t
-            co, si = cos(ang), sin(ang)
-            ax = ax0 * co + cx * si + kx * kd * (1 - co)
-            ay = ay0 * co + cy * si + ky * kd * (1 - co)
-            az = az0 * co + cz * si + kz * kd * (1 - co)
-            speed = sqrt(vx * vx + vy * vy + vz * vz)
-            if speed != 0.0:
-                cos_a = abs(vx * ax + vy * ay + vz * az) / speed
-                sin_a = sqrt(max(0.0, 1.0 - cos_a * cos_a))
-                k = half_rho * (side * sin_a + end * cos_a) * speed
-                fx, fy, fz = k * vx, k * vy, k * vz
-        vx += fx / mass * dt
-        vy += fy / mass * dt
-        vz += (fz / mass - GRAVITY) * dt
-        nx, ny, nz = px + vx * dt, py + vy * dt, pz + vz * dt
-        t += dt
-        if direction * (nx - until_x) >= 0:
-            f = (until_x - px) / (nx - px)
-            return pz + f * (nz - pz), t - dt + f * dt
-        px, py, pz = nx, ny, nz
-        if pz < -1.0:
+        (x0, _, z0), (u0, _, w0) = f.p, f.v
+        m = f.longest()
+        f.advance(m)
+        (x1, _, z1), (u1, _, w1) = f.p, f.v
+        if direction * (x1 - until_x) >= 0:
+            h = m * dt
+            s = (until_x - x0) / (x1 - x0)
+            for _ in range(3):  # Newton on x(s) = until_x (x is nearly linear in time)
+                slope = (6 * s * s - 6 * s) * x0 + (3 * s * s - 4 * s + 1) * h * u0 + (6 * s - 6 * s * s) * x1
+                slope += (3 * s * s - 2 * s) * h * u1
+                s -= (_hermite(s, h, x0, x1, u0, u1) - until_x) / slope
+            return _hermite(s, h, z0, z1, w0, w1), (f.t - m + s * m) * dt
+        if z1 < -1.0:
             return None
     return None
 
@@ -1014,6 +1358,11 @@ def solve_aim(
     distance = math.hypot(dx, dy)
     drag = piece_drag(equipment, piece_kind) if air_drag else None
     mass = equipment.mass(piece_kind) if piece_kind == "kubb" else equipment.baton_mass
+    spec = equipment.piece(piece_kind)
+    inertia = None
+    if hasattr(spec, "inertia_diagonal"):
+        i1, _, i3 = spec.inertia_diagonal(mass)
+        inertia = (i1, i3)
 
     memo: dict[float, tuple[float, float]] = {}
 
@@ -1023,14 +1372,19 @@ def solve_aim(
         if speed in memo:
             return memo[speed]
         rel = release_from_params(replace(base, speed=speed, azimuth_deg=azimuth), pitch)
-        # the flight stays in its vertical plane: integrate it in 2D (distance, height)
+        # the flight stays in its vertical plane: turn it about the vertical onto +x, from the
+        # release point, the orientation and the spin with it (the drag depends on the angle
+        # between the velocity and the long axis)
+        (vx, vy, vz), (wx, wy, wz) = rel.velocity, rel.angular_velocity
+        half = -0.5 * math.atan2(vy, vx)
+        c, s = math.cos(2 * half), math.sin(2 * half)
         planar = Release(
             (0.0, 0.0, rel.position[2]),
-            (math.hypot(rel.velocity[0], rel.velocity[1]), 0.0, rel.velocity[2]),
-            rel.angular_velocity,
-            rel.quat_xyzw,
+            (c * vx - s * vy, 0.0, vz),
+            (c * wx - s * wy, s * wx + c * wy, wz),
+            _qmul((0.0, 0.0, math.sin(half), math.cos(half)), rel.quat_xyzw),
         )
-        h = predict_flight(planar, drag, mass, dt, distance)
+        h = predict_flight(planar, drag, mass, dt, distance, inertia=inertia)
         memo[speed] = out = (-100.0, math.nan) if h is None else (h[0] - tz, h[1])
         return out
 

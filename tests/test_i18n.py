@@ -254,12 +254,12 @@ def test_match_play_by_play_in_german(match_app):
     assert len(de_lines) == len(en_lines) > 10  # the same match, line for line
     assert "Wurfrunde    Wurfrunde 1: P1 (Seite B) mit 2 Wurfhölzern (DM §4)" in de.stdout
     assert "turn     turn 1: P1 (end B) with 2 batons (DM §4)" in en.stdout
-    assert "Anwurf       P1 Anwurf von Seite A: 0,021 m vom König (DM §3)" in de.stdout
-    assert "P1 lag throw from end A: 0.021 m from the king (DM §3)" in en.stdout
+    assert "Anwurf       P1 Anwurf von Seite A: 0,025 m vom König (DM §3)" in de.stdout
+    assert "P1 lag throw from end A: 0.025 m from the king (DM §3)" in en.stdout
     assert de_lines[-1].startswith("Ergebnis: P1 gewinnt (Rundenlimit; Punkte P1 0, P2 0; ")
     assert de_lines[-1].endswith(
         "das Limit von 3 Wurfrunden pro Satz wurde erreicht (Regel von kubb3d): P1 hat mehr stehende "
-        "Grundlinienkubbs (5 zu 1)"
+        "Grundlinienkubbs (5 zu 2)"
     )
     for english in (" turn ", " throw ", "nothing felled", " wins ", " from the king"):
         assert english not in de.stdout, english

@@ -7,8 +7,9 @@ setting                     value        why
 ==========================  ===========  =======================================
 time step                   1/960 s      converged: halving it moves the hit rate
                             (:data:`DT`)  by 0.7 ± 1.3 points (docs/physics.md)
-quiet step                  1/240 s      free flight far from everything and
-                            (:data:`QUIET_DT`)  settling once all is slow
+quiet step                  1/240 s      settling once all is slow (a free
+                            (:data:`QUIET_DT`)  flight far from everything is not
+                                         stepped: :meth:`World.set_flight_state`)
 solver iterations           50           stable stacks of kubbs (block building)
 deterministic pairs         on           bit-identical runs across processes
 split impulse               every        pushing a piece out of the ground adds
@@ -75,7 +76,8 @@ QUIET_STEPS = 4
 both, so a convergence check moves every step."""
 QUIET_DT = 1.0 / 240.0
 """s: the longest step, taken while nothing moves faster than :data:`QUIET_SPEED` (settling, the rest hold) and
-during free flight far from anything (see :meth:`World.flight_clearance`)."""
+during free flight far from anything once the engine flies it (see :meth:`World.flight_clearance`;
+far from everything a throw's flight is integrated outside the engine, :meth:`World.set_flight_state`)."""
 QUIET_SPEED = 0.3
 """m/s: the fastest point of every piece below this: steps of :data:`QUIET_DT` (a point moves
 1.25 mm per step)."""
@@ -538,7 +540,9 @@ class World:
         solver_iterations: constraint solver iterations per step.
         quiet_dt: the long step, s (default: :data:`QUIET_STEPS` × ``dt``, at most
             :data:`QUIET_DT`, on a table-top board too). Pass ``dt`` to step at ``dt``
-            throughout (the plain stepping ``kubb3d bench`` compares against).
+            throughout, free flights too (the plain stepping ``kubb3d bench`` compares against:
+            a longer quiet step lets :func:`kubb3d.throw.simulate` integrate a free flight far
+            from everything outside the engine).
 
     Raises:
         ValueError: unknown equipment or ground, non-positive ``dt``, ``quiet_dt`` shorter
@@ -1222,6 +1226,21 @@ class World:
         pb.resetBaseVelocity(p.body, (v[0], v[1], v[2] + GRAVITY * (new_dt - old_dt) / 2), w, physicsClientId=c)
         p.velocity_read = None
         self.use_step(new_dt)
+
+    def set_flight_state(self, piece_id: str, seconds: float, com, quat_xyzw, velocity, angular_velocity) -> None:
+        """Hand a free flight integrated outside the engine back to it: put the flying piece at
+        its state ``seconds`` s after the engine's last one (centre of mass m, quat_xyzw, velocity
+        m/s as the coming steps want it, angular velocity rad/s) and move the clock on by
+        ``seconds``, without stepping. Only for a piece in free flight while every other piece
+        is at rest (nothing the engine would have done in those steps is left out; see
+        :meth:`flight_clearance`). The piece's history (:meth:`clear_history`) goes on."""
+        p = self._pieces[piece_id]
+        c = self._cid
+        pb.resetBasePositionAndOrientation(p.body, tuple(com), tuple(quat_xyzw), physicsClientId=c)
+        pb.resetBaseVelocity(p.body, tuple(velocity), tuple(angular_velocity), physicsClientId=c)
+        p.pose_read = p.velocity_read = None
+        self._elapsed += seconds
+        self.time = self._elapsed
 
     def apply_plowing(self, piece_id: str, normal: float | None = None, state=None) -> None:
         """Apply the ground's plowing resistance to one piece for the coming step.

@@ -190,7 +190,13 @@ def test_streamed_steps_give_the_same_match_and_their_frames_end_where_the_recor
         for (fr, poses), th in zip(finals, r.throws):
             assert fr.piece == th["piece"] and fr.time_s == th["rest_time_s"]
             for pid, arr in th["trajectory"]["poses"].items():
-                assert np.allclose(poses[pid], arr[-1], atol=1e-4), pid
+                # q and -q are one orientation: PyBullet reads the quaternion from the rotation
+                # matrix, and which sign it gives follows the matrix's largest diagonal element,
+                # which can change with the settle window's creep when two are nearly equal (a
+                # kubb lying with |q_y| ≈ |q_z|, B4 in this match since the ninth speed round)
+                got, want = np.asarray(poses[pid]), np.asarray(arr[-1])
+                assert np.allclose(got[:3], want[:3], atol=1e-4), pid
+                assert np.allclose(got[3:], want[3:], atol=1e-4) or np.allclose(got[3:], -want[3:], atol=1e-4), pid
             throws += 1
     m.close()
     assert throws > 20
