@@ -601,22 +601,11 @@ def simulate_iter(
         if first is not None:
             touched.add(first.piece)
 
-        after = _AfterContact(world, piece)
-        touching_now = world.touching_now
-
-        def watch_contacts() -> None:
-            # every step (before it: the contacts of the step just taken), so no short touch is
-            # missed; the same read gives the ground's normal force for the plowing
-            nonlocal first
-            normal, others = touching_now(piece)
-            for other, pos in others:
-                if first is None:
-                    first = FirstContact(other, world.time - t0, tuple(float(v) for v in pos))
-                touched.add(other)
-            if after.active:
-                after(normal)
-
-        world.add_step_hook(watch_contacts, watch=not after.active)
+        # every step (before it: the contacts of the step just taken), so no short touch is
+        # missed; the same read gives the ground's normal force for the plowing, and air drag
+        # until the piece first drops below DRAG_MIN_SPEED
+        watch = world.contact_watch(piece, drag_until=DRAG_MIN_SPEED)
+        world.add_step_hook(watch.hook, watch=not watch.active)
         try:
             run = world.iter_until_rest(
                 max(0.0, max_time - (world.time - t0)), sample_every=record_every, settle_s=settle_s
@@ -631,6 +620,10 @@ def simulate_iter(
                 yield ThrowFrame(piece, t - t0, sample, to_frame=to_frame)
         finally:
             world.clear_step_hooks()
+        touched |= watch.touched
+        if first is None and watch.first is not None:
+            other, when, pos = watch.first
+            first = FirstContact(other, when - t0, tuple(float(v) for v in pos))
     metrics = FlightMetrics(max_tilt, heli, None if first is None else first.time)
     rest_time = world.time - t0
     world.settle_forces()
@@ -989,37 +982,6 @@ class _FreeFlight(_Flight):
 DRAG_MIN_SPEED = 3.0
 """m/s: after its first contact a thrown piece gets air drag until it is slower than this
 (a baton at 3 m/s feels ≈ 0.08 N of drag against 2.8 N of weight)."""
-
-
-class _AfterContact:
-    """Step hook for the thrown piece after its first contact: air drag until it first drops below
-    :data:`DRAG_MIN_SPEED`, and the ground's plowing resistance whenever it touches soft ground
-    (:meth:`kubb3d.physics.world.World.apply_plowing`). One read of the piece's state serves
-    both forces (they act on the state before the step); :attr:`active` is False once neither
-    can act any more (no drag and no plowing ground), so the caller can skip the call."""
-
-    def __init__(self, world: World, piece: str) -> None:
-        self.world, self.piece, self.drag = world, piece, world.air_drag and world.has_drag(piece)
-        self.plow = world.ground.plowing > 0
-        self.active = self.drag or self.plow
-
-    def __call__(self, ground_normal: float) -> None:
-        """Apply the forces for the coming step; ``ground_normal``: the summed normal force of
-        the piece's ground contacts in the last step, N."""
-        plow = self.plow and ground_normal > 0.0
-        if not (self.drag or plow):
-            return
-        v = self.world.com_velocity(self.piece)[0]
-        com, q = self.world.com_pose(self.piece)
-        if self.drag:
-            vx, vy, vz = v
-            if vx * vx + vy * vy + vz * vz < DRAG_MIN_SPEED**2:
-                self.drag = False
-                self.active = self.plow
-            else:
-                self.world.apply_drag(self.piece, (com, q, v))
-        if plow:
-            self.world.apply_plowing(self.piece, ground_normal, (com, v))
 
 
 class _Recorder:

@@ -378,12 +378,14 @@ class _Piece:
     costs no call per step)."""
     ground_read: tuple | None = None
     """(:attr:`World._tick`, normal force N, its normal-weighted direction (3 floats)) of its
-    ground contacts as :meth:`World.touching_now` last read them (a field baton only)."""
+    ground contacts as :meth:`World.touching_now` or a :class:`ContactWatch` last read them (a
+    field baton only)."""
     pose_read: tuple | None = None
-    """(:attr:`World._tick`, what :meth:`World.com_pose` last read) (a field baton only)."""
+    """(:attr:`World._tick`, what :meth:`World.com_pose` or a :class:`ContactWatch` last read) (a
+    field baton only)."""
     velocity_read: tuple | None = None
-    """(:attr:`World._tick`, what :meth:`World.com_velocity` last read) (a field baton only; set to
-    None by whatever sets its velocity)."""
+    """(:attr:`World._tick`, what :meth:`World.com_velocity` or a :class:`ContactWatch` last read)
+    (a field baton only; set to None by whatever sets its velocity)."""
 
     corners: np.ndarray = field(init=False, repr=False)
     """m, shape (8, 3): the corners of the bounding box in the body frame (set from the half
@@ -596,6 +598,8 @@ class World:
         self._pieces: dict[str, _Piece] = {}
         self._rollers: list[_Piece] = []
         """the field batons, in the order they were added (:meth:`_resist_rolling`)"""
+        self._movable: list[_Piece] = []
+        """every piece but the stakes, in the order they were added (as :attr:`_pieces`)"""
         self._tick = 0
         """physics steps taken (:attr:`steps` counts them only once a :meth:`step` call ends)"""
         self._off_board: set[str] = set()
@@ -927,6 +931,8 @@ class World:
             piece.disk_reach = math.hypot(r, t) + (r - r_flat) + math.sqrt(sum(x * x for x in com_local))
         piece.reset_tilt(quat_xyzw)
         self._pieces[piece_id] = piece
+        if kind != "stake":
+            self._movable.append(piece)
         self._by_body[body] = piece_id
         if roll is not None:
             self._rollers.append(piece)
@@ -959,6 +965,8 @@ class World:
         piece = self._pieces.pop(piece_id)
         if piece.roll is not None:
             self._rollers.remove(piece)
+        if piece.kind != "stake":
+            self._movable.remove(piece)
         self._off_board.discard(piece_id)
         del self._by_body[piece.body]
         pb.removeBody(piece.body, physicsClientId=self._cid)
@@ -1287,6 +1295,15 @@ class World:
         scale = p.mass * -math.expm1(-k * normal * h / p.mass) / h
         pb.applyExternalForce(p.body, -1, (-scale * vx, -scale * vy, 0.0), com, pb.WORLD_FRAME, physicsClientId=c)
 
+    def contact_watch(self, piece_id: str, *, drag_until: float) -> "ContactWatch":
+        """A step hook for a thrown piece after its first contact (:class:`ContactWatch`): it reads
+        the piece's contacts of the step just taken and applies, for the coming step, its air drag
+        until it first moves slower than ``drag_until`` m/s, and the ground's plowing resistance
+        while it touches soft ground. The same contacts, forces and order as
+        :meth:`touching_now`, then :meth:`apply_drag` and :meth:`apply_plowing` with one read of
+        the piece's state, in one call (a thrown piece is watched in most steps of a match)."""
+        return ContactWatch(self, self._pieces[piece_id], drag_until)
+
     @property
     def step_dt(self) -> float:
         """s: the length of the next step (:attr:`dt`, or :attr:`quiet_dt` while nothing can
@@ -1340,7 +1357,7 @@ class World:
         one, with that step's force, and with them a rolling baton's N was twice its weight.
 
         Read in every step: the baton whose contacts a step hook has just read
-        (:meth:`touching_now`: the thrown piece) and every baton that moved at the last
+        (:meth:`touching_now` or :meth:`contact_watch`: the thrown piece) and every baton that moved at the last
         :meth:`_motion` check (:attr:`_Piece.awake`). A baton asleep then and woken by a piece
         that strikes it gets its rolling resistance from the next check on, at most
         :data:`SAMPLE_INTERVAL` later (kubb3d's trade: a read per lying baton per step cost 13 %
@@ -1441,21 +1458,21 @@ class World:
         floor = -board.table_height + FLOOR_MARGIN if board is not None else -math.inf
         below = -FLOOR_MARGIN if board is not None else -math.inf  # the board top is at z = 0
         off: set[str] = set()
-        for p in self._pieces.values():
-            if p.kind == "stake":
-                continue
-            pose = pb.getBasePositionAndOrientation(p.body, physicsClientId=c)
+        read = pb.getBasePositionAndOrientation
+        for p in self._movable:
+            pose = read(p.body, physicsClientId=c)
             pos, q = pose
             moved = pose != p.sampled  # unmoved (asleep, say): checked and in its history already
             if moved and not (
                 abs(pos[0]) < WORLD_LIMIT and abs(pos[1]) < WORLD_LIMIT and -WORLD_LIMIT < pos[2] < WORLD_LIMIT
             ):
                 raise PhysicsGlitch(f"piece {p.id} left the world or became NaN at t={self.time:.3f} s: position {pos}")
-            on_floor = pos[2] - p.radius < floor
-            if on_floor and pb.getContactPoints(bodyA=p.body, bodyB=self._ground_body, physicsClientId=c):
-                off.add(p.id)
-            elif pos[2] + p.reach < below and self._gone(p, pos):
-                off.add(p.id)
+            if board is not None:  # on the field nothing is below the floor or the board top
+                on_floor = pos[2] - p.radius < floor
+                if on_floor and pb.getContactPoints(bodyA=p.body, bodyB=self._ground_body, physicsClientId=c):
+                    off.add(p.id)
+                elif pos[2] + p.reach < below and self._gone(p, pos):
+                    off.add(p.id)
             if moved and p.kind != "baton":
                 # turn of the long axis from its set-up direction: compare cosines, take the
                 # arccos only when it grew
@@ -1824,19 +1841,20 @@ class World:
         moving, fastest, second = False, 0.0, 0.0
         leader = None
         off = self._off_board
-        for p in self._pieces.values():
-            if p.kind == "stake":
-                continue
-            (vx, vy, vz), (wx, wy, wz) = pb.getBaseVelocity(p.body, physicsClientId=c)
+        read, sqrt = pb.getBaseVelocity, math.sqrt
+        for p in self._movable:
+            (vx, vy, vz), (wx, wy, wz) = read(p.body, physicsClientId=c)
             v2, w2 = vx * vx + vy * vy + vz * vz, wx * wx + wy * wy + wz * wz
-            p.awake = v2 > 0.0 or w2 > 0.0
+            awake = p.awake = v2 > 0.0 or w2 > 0.0
+            if not awake and not off:
+                continue  # asleep (Bullet zeroes a sleeping body's velocities): speed 0
             if p.id in off:
-                if v2 > 0.0 or w2 > 0.0:
+                if awake:
                     self._put_down(p)
                 continue
             if v2 > lin2 or w2 > ang2:
                 moving = True
-            speed = math.sqrt(v2) + math.sqrt(w2) * p.radius
+            speed = sqrt(v2) + sqrt(w2) * p.radius
             if speed > fastest:
                 fastest, second, leader = speed, fastest, p
             elif speed > second:
@@ -2127,6 +2145,85 @@ class FlightClearance:
         if self._at is not None and self._gap - math.dist(com, self._at) > need + self.TOLERANCE:
             return True
         return self(com) > need
+
+
+class ContactWatch:
+    """The watch of a thrown piece after its first contact (:meth:`World.contact_watch`).
+
+    :attr:`hook` is called before every step: it reads the piece's contact points of the step
+    just taken and their normal force (:meth:`World.touching_now`), keeps every piece it touches (:attr:`touched`) and
+    the first contact with anything but the ground (:attr:`first`), and applies for the coming
+    step the air drag (:meth:`World.apply_drag`, until the piece first moves slower than
+    ``drag_until`` m/s) and the ground's plowing resistance (:meth:`World.apply_plowing`, while
+    its ground contacts carry a normal force), both from one read of its velocity and pose.
+
+    Attributes:
+        touched: ids of what it touched (pieces, ``floor`` or ``?``; not the ground).
+        first: (id, world time s, contact position on the piece m) of its first contact with
+            anything but the ground, None until there is one.
+        active: False once the hook can apply no force any more (no drag and no plowing
+            ground): a caller registering it as a step hook can register it as a mere watch.
+    """
+
+    def __init__(self, world: World, p: _Piece, drag_until: float) -> None:
+        self.touched: set[str] = set()
+        self.first: tuple[str, float, tuple] | None = None
+        plow = world.ground.plowing
+        drag = p.drag if world.air_drag else None
+        self.active = drag is not None or plow > 0
+        c, body, g = world._cid, p.body, world._ground_body
+        by, flat, solved = world._by_body, world._ground_bodies, world._solved_gap
+        roller, mass, limit2 = p.roll is not None, p.mass, drag_until**2
+        touched = self.touched
+        contacts, velocity, pose = pb.getContactPoints, pb.getBaseVelocity, pb.getBasePositionAndOrientation
+        force, frame, expm1 = pb.applyExternalForce, pb.WORLD_FRAME, math.expm1
+
+        def hook() -> None:
+            nonlocal drag
+            normal = nx = ny = nz = 0.0
+            for cp in contacts(bodyA=body, physicsClientId=c):
+                b = cp[2]
+                if b == g and cp[8] <= solved:
+                    f, d = cp[9], cp[7]
+                    normal += f
+                    nx += f * d[0]
+                    ny += f * d[1]
+                    nz += f * d[2]
+                if b not in flat:
+                    other = by.get(b, "?")
+                    if self.first is None:
+                        self.first = (other, world.time, cp[5])
+                    touched.add(other)
+            if world._taken_dt != world._step_dt:
+                k = world._force_scale()  # World.touching_now: the force of the step taken
+                normal, nx, ny, nz = normal * k, nx * k, ny * k, nz * k
+            tick = world._tick
+            if roller:
+                p.ground_read = (tick, normal, nx, ny, nz)  # for World._resist_rolling, this step
+            plowing = plow > 0 and normal > 0.0
+            if drag is None and not plowing:
+                return
+            vel = velocity(body, physicsClientId=c)
+            state = pose(body, physicsClientId=c)
+            if roller:
+                p.velocity_read = (tick, vel)
+                p.pose_read = (tick, state)
+            v, (com, (x, y, z, w)) = vel[0], state
+            vx, vy, vz = v
+            if drag is not None:
+                if vx * vx + vy * vy + vz * vz < limit2:
+                    drag = None
+                    self.active = plow > 0
+                else:
+                    axis = (2 * (x * z + y * w), 2 * (y * z - x * w), 1 - 2 * (x * x + y * y))
+                    force(body, -1, drag.force(v, axis), com, frame, physicsClientId=c)
+            if plowing:
+                # World.apply_plowing: the exact solution of m dv/dt = -k N v over one step
+                h = world._step_dt
+                scale = mass * -expm1(-plow * normal * h / mass) / h
+                force(body, -1, (-scale * vx, -scale * vy, 0.0), com, frame, physicsClientId=c)
+
+        self.hook = hook
 
 
 def support_margin(points, com_xy) -> float:
