@@ -537,7 +537,11 @@ def simulate_iter(
     # far from everything the flight is integrated outside the engine (exact rotation, RK4 drag)
     # and handed over before anything can be touched; plain stepping (quiet_dt = dt) keeps the
     # engine's flight throughout
-    flight = _FreeFlight(world, piece, release, gap_of) if not sliding and quiet > fine else None
+    flight = (
+        _FreeFlight(world, piece, release, gap_of)
+        if not sliding and quiet > fine and world.others_at_rest(piece)
+        else None
+    )
     if flight is not None and flight.ok:
         while True:
             t = flight.t * fine

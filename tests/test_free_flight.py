@@ -177,3 +177,24 @@ def test_a_release_with_no_drag_flies_the_exact_parabola():
     # ... and T.predict_flight the same crossing
     z, t = T.predict_flight(replace(rel, velocity=(8.0, 0.0, 4.0)), None, 0.28, DT * 4, 6.0)
     assert t == pytest.approx(0.75, abs=1e-12) and z == pytest.approx(0.5 + 3.0 - GRAVITY * 0.75**2 / 2, abs=1e-9)
+
+
+def test_a_piece_falling_at_the_release_falls_during_the_flight():
+    # the flight outside the engine leaves every other piece where it is, so it is only taken
+    # when they are at rest (World.others_at_rest): a kubb put awake 1 m up at the release lands
+    # (0.4 s) long before the baton's first contact (1.2 s), as the engine's flight steps it along
+    for drop in (False, True):
+        with World.standard() as w:
+            if drop:
+                w.add_piece("X", "kubb", (0.0, 2.0, 1.0), side="A", sleeping=False)
+            assert w.others_at_rest("baton1") is not drop
+            seen = None
+            for frame in T.throw_iter(w, ThrowParams(elevation_deg=35.0)):
+                if frame.time_s > 0 and len(frame.samples) > 1:
+                    seen = frame  # the first sample of every piece after the first contact
+                    break
+            assert seen is not None and seen.time_s > 1.0
+            if drop:
+                assert seen.samples["X"][0][2] < 0.16  # down (standing: 0.15 m, lying 0.035 m)
+            w.sleep_all()
+            assert w.others_at_rest("baton1")

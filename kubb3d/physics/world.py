@@ -603,6 +603,9 @@ class World:
         self._tick = 0
         """physics steps taken (:attr:`steps` counts them only once a :meth:`step` call ends)"""
         self._off_board: set[str] = set()
+        self._placed_awake: set[str] = set()
+        """Pieces added awake or set with :meth:`set_pose` (woken) since the world last came to rest
+        or was put to sleep: they may move without being hit (:meth:`others_at_rest`)."""
         self._solved_gap = TERRAIN_CONTACT_PROCESSING if terrain is not None else math.inf
         """m: the farthest a ground contact the solver processed in a step can be (on terrain
         PyBullet also reports the heightfield's contacts of an earlier step that were not solved in
@@ -933,6 +936,8 @@ class World:
         self._pieces[piece_id] = piece
         if kind != "stake":
             self._movable.append(piece)
+            if not sleeping:
+                self._placed_awake.add(piece_id)
         self._by_body[body] = piece_id
         if roll is not None:
             self._rollers.append(piece)
@@ -968,6 +973,7 @@ class World:
         if piece.kind != "stake":
             self._movable.remove(piece)
         self._off_board.discard(piece_id)
+        self._placed_awake.discard(piece_id)
         del self._by_body[piece.body]
         pb.removeBody(piece.body, physicsClientId=self._cid)
 
@@ -1129,6 +1135,7 @@ class World:
         p.pose_read = p.velocity_read = None
         if wake:
             pb.changeDynamics(p.body, -1, activationState=pb.ACTIVATION_STATE_WAKE_UP, physicsClientId=c)
+            self._placed_awake.add(piece_id)
         p.awake = True
         p.reset_tilt(quat_xyzw)  # placing a piece sets it up: its history starts here (DM §5)
         self._off_board.discard(piece_id)
@@ -1234,6 +1241,26 @@ class World:
         pb.resetBaseVelocity(p.body, (v[0], v[1], v[2] + GRAVITY * (new_dt - old_dt) / 2), w, physicsClientId=c)
         p.velocity_read = None
         self.use_step(new_dt)
+
+    def others_at_rest(self, piece_id: str) -> bool:
+        """True when every movable piece but ``piece_id`` is at rest: none was added awake or
+        placed and woken (:meth:`set_pose`) since the world last came to rest
+        (:meth:`iter_until_rest`) or was put to sleep (:meth:`sleep_all`), and none is faster than
+        :data:`REST_SPEED` or turns faster than :data:`REST_TURN`. Only then may a free flight be
+        integrated outside the engine (:meth:`set_flight_state` leaves every other piece where it
+        is); a piece placed in the air, leaning or pushed just before the release may move, and
+        the engine flies the throw then, stepping it along."""
+        if any(pid != piece_id for pid in self._placed_awake):
+            return False
+        c = self._cid
+        lin2, ang2 = REST_SPEED * REST_SPEED, REST_TURN * REST_TURN
+        for p in self._movable:
+            if p.id == piece_id:
+                continue
+            (vx, vy, vz), (wx, wy, wz) = pb.getBaseVelocity(p.body, physicsClientId=c)
+            if vx * vx + vy * vy + vz * vz > lin2 or wx * wx + wy * wy + wz * wz > ang2:
+                return False
+        return True
 
     def set_flight_state(self, piece_id: str, seconds: float, com, quat_xyzw, velocity, angular_velocity) -> None:
         """Hand a free flight integrated outside the engine back to it: put the flying piece at
@@ -1602,6 +1629,7 @@ class World:
                         quiet_since = self.time
                     if self.time - quiet_since >= self._window(settle_s) - 1e-9:
                         self.use_step(self.dt)
+                        self._placed_awake.clear()
                         return RunStats(self.steps - start_steps, self.time, True)
                 else:
                     quiet_since = None
@@ -1972,6 +2000,7 @@ class World:
     def sleep_all(self) -> None:
         """Put every movable piece to sleep (after the world came to rest)."""
         c = self._cid
+        self._placed_awake.clear()
         for p in self._pieces.values():
             if p.kind != "stake":
                 pb.changeDynamics(p.body, -1, activationState=pb.ACTIVATION_STATE_SLEEP, physicsClientId=c)
