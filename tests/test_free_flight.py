@@ -198,3 +198,19 @@ def test_a_piece_falling_at_the_release_falls_during_the_flight():
                 assert seen.samples["X"][0][2] < 0.16  # down (standing: 0.15 m, lying 0.035 m)
             w.sleep_all()
             assert w.others_at_rest("baton1")
+
+
+def test_pieces_count_at_rest_until_something_moves_them():
+    with World.standard() as w:
+        assert w.others_at_rest("B1")  # built asleep: no reads needed
+        pos, q = w.pose("B1")
+        w.set_pose("B1", pos, q, linear_velocity=(0.0, 0.0, 2.0), wake=False)  # tossed up
+        assert not w.others_at_rest("B2") and w.others_at_rest("B1")
+        w.step(24)
+        assert not w.others_at_rest("B2")
+        assert w.run_until_rest().at_rest
+        assert w.others_at_rest("B2")
+        w.step(1)  # a step after the rest: the pieces' velocities tell
+        assert w.others_at_rest("B2")
+        w.sleep_all()
+        assert w.others_at_rest("B2")

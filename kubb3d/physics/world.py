@@ -604,8 +604,12 @@ class World:
         """physics steps taken (:attr:`steps` counts them only once a :meth:`step` call ends)"""
         self._off_board: set[str] = set()
         self._placed_awake: set[str] = set()
-        """Pieces added awake or set with :meth:`set_pose` (woken) since the world last came to rest
-        or was put to sleep: they may move without being hit (:meth:`others_at_rest`)."""
+        """Pieces added awake or set with :meth:`set_pose` (woken, or given a velocity) since the
+        world last came to rest or was put to sleep: they may move without being hit
+        (:meth:`others_at_rest`)."""
+        self._stepped_since_rest = False
+        """A step was taken since the world was built, last came to rest or was put to sleep
+        (:meth:`others_at_rest` reads the pieces' velocities only then)."""
         self._solved_gap = TERRAIN_CONTACT_PROCESSING if terrain is not None else math.inf
         """m: the farthest a ground contact the solver processed in a step can be (on terrain
         PyBullet also reports the heightfield's contacts of an earlier step that were not solved in
@@ -1135,6 +1139,7 @@ class World:
         p.pose_read = p.velocity_read = None
         if wake:
             pb.changeDynamics(p.body, -1, activationState=pb.ACTIVATION_STATE_WAKE_UP, physicsClientId=c)
+        if wake or any(linear_velocity) or any(angular_velocity):
             self._placed_awake.add(piece_id)
         p.awake = True
         p.reset_tilt(quat_xyzw)  # placing a piece sets it up: its history starts here (DM §5)
@@ -1244,14 +1249,17 @@ class World:
 
     def others_at_rest(self, piece_id: str) -> bool:
         """True when every movable piece but ``piece_id`` is at rest: none was added awake or
-        placed and woken (:meth:`set_pose`) since the world last came to rest
-        (:meth:`iter_until_rest`) or was put to sleep (:meth:`sleep_all`), and none is faster than
-        :data:`REST_SPEED` or turns faster than :data:`REST_TURN`. Only then may a free flight be
-        integrated outside the engine (:meth:`set_flight_state` leaves every other piece where it
-        is); a piece placed in the air, leaning or pushed just before the release may move, and
-        the engine flies the throw then, stepping it along."""
+        placed and woken or given a velocity (:meth:`set_pose`) since the world last came to
+        rest (:meth:`iter_until_rest`) or was put to sleep (:meth:`sleep_all`), and, if a step
+        was taken since, none is faster than :data:`REST_SPEED` or turns faster than
+        :data:`REST_TURN`. Only then may a free flight be integrated outside the engine
+        (:meth:`set_flight_state` leaves every other piece where it is); a piece placed in the
+        air, leaning or pushed just before the release may move, and the engine flies the throw
+        then, stepping it along."""
         if any(pid != piece_id for pid in self._placed_awake):
             return False
+        if not self._stepped_since_rest:
+            return True  # nothing moved them since they were put down or came to rest
         c = self._cid
         lin2, ang2 = REST_SPEED * REST_SPEED, REST_TURN * REST_TURN
         for p in self._movable:
@@ -1469,6 +1477,7 @@ class World:
             self._tick += 1
             self._untouched = False
             self._taken_dt = self._step_dt
+        self._stepped_since_rest = True
         self.steps += n
         self._elapsed += n * self._step_dt
         self.time = self._elapsed
@@ -1630,6 +1639,7 @@ class World:
                     if self.time - quiet_since >= self._window(settle_s) - 1e-9:
                         self.use_step(self.dt)
                         self._placed_awake.clear()
+                        self._stepped_since_rest = False
                         return RunStats(self.steps - start_steps, self.time, True)
                 else:
                     quiet_since = None
@@ -2001,6 +2011,7 @@ class World:
         """Put every movable piece to sleep (after the world came to rest)."""
         c = self._cid
         self._placed_awake.clear()
+        self._stepped_since_rest = False
         for p in self._pieces.values():
             if p.kind != "stake":
                 pb.changeDynamics(p.body, -1, activationState=pb.ACTIVATION_STATE_SLEEP, physicsClientId=c)
