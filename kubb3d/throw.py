@@ -768,8 +768,11 @@ class _Flight:
         i1, i3 = inertia
         self.mass = mass
         # RodDrag.force's factors over the mass: a = k·(side·sin α + end·cos α)·|v|·v
-        self.drag = None if drag is None else (drag._half_rho / mass, drag._side, drag._end)
-        self.drag_most = 0.0 if drag is None else -drag._half_rho * (drag._side + drag._end) / mass
+        if drag is None:
+            self.drag, self.drag_most = None, 0.0
+        else:
+            half_rho, side, end = drag.factors
+            self.drag, self.drag_most = (half_rho / mass, side, end), drag.most / mass
         self.fine = unit
         self.most = most
         self.p = release.position

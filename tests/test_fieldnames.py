@@ -21,6 +21,15 @@ speed = 10.0
 """
 
 
+def _one_line_naming(exc, path, words) -> str:
+    """The error's one-line message, which starts with the file and holds every one of ``words``."""
+    msg = str(exc.value)
+    assert msg.startswith(f"{path}: ") and "\n" not in msg
+    for w in words:
+        assert w in msg, msg
+    return msg
+
+
 @pytest.mark.parametrize(
     "extra, words",
     [
@@ -38,10 +47,7 @@ def test_spec_typo_names_file_table_and_the_closest_name(tmp_path, extra, words)
     p.write_text(text)
     with pytest.raises(SpecError) as exc:
         load_spec(p)
-    msg = str(exc.value)
-    assert msg.startswith(f"{p}: ") and "\n" not in msg
-    for w in words:
-        assert w in msg, msg
+    msg = _one_line_naming(exc, p, words)
     if "[setup]" in words[0]:
         assert "'speed'" not in msg
 
@@ -93,10 +99,7 @@ def test_scenario_typo_names_file_table_and_the_closest_name(tmp_path, old, new,
     p.write_text(SCENARIO.replace(old, new))
     with pytest.raises(ScenarioError) as exc:
         load(p)
-    msg = str(exc.value)
-    assert msg.startswith(f"{p}: ") and "\n" not in msg
-    for w in words:
-        assert w in msg, msg
+    _one_line_naming(exc, p, words)
 
 
 def test_judge_cli_prints_the_suggestion_in_one_line(tmp_path, cli):

@@ -53,6 +53,19 @@ class RodDrag:
         object.__setattr__(self, "_end", self.cd_axial * math.pi * self.diameter**2 / 4)
         object.__setattr__(self, "_half_rho", -0.5 * self.air_density)
 
+    @property
+    def factors(self) -> tuple[float, float, float]:
+        """(−½·ρ kg/m³, c_cross·d·L m², c_axial·π·d²/4 m²): :meth:`force` is
+        −½·ρ·(c_cross·d·L·sin α + c_axial·π·d²/4·cos α)·|v|·v, for callers that write it out in
+        their own loops (the same floats, grouped as :meth:`force` groups them)."""
+        return self._half_rho, self._side, self._end
+
+    @property
+    def most(self) -> float:
+        """N/(m/s)²: the largest |force| / |v|² at any angle of attack, ½·ρ·(c_cross·d·L +
+        c_axial·π·d²/4) (an upper bound: sin α and cos α are at most 1)."""
+        return -self._half_rho * (self._side + self._end)
+
     def force(self, velocity, axis) -> tuple[float, float, float]:
         """Drag force, N, as a tuple (fx, fy, fz).
 

@@ -1775,10 +1775,7 @@ class World:
             # a field baton: slowed by friction, plowing (k·g·v) and perhaps air drag (at most
             # ½ρ(c_d,cross·d·L + c_d,axial·π d²/4)·v²/m)
             plow = self.ground.plowing
-            drag = 0.0
-            if self.air_drag and me.drag is not None:
-                dr = me.drag
-                drag = -dr._half_rho * (dr._side + dr._end) / me.mass
+            drag = me.drag.most / me.mass if self.air_drag and me.drag is not None else 0.0
         while left > 0:
             if st.wait > 0:
                 n = min(st.wait, left)
