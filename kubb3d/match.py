@@ -1053,7 +1053,7 @@ class Match:
         extra = self._lag_extra(res, intended, before, holder["w"])
         holder["w"].close()
         inside = self.pitch.in_pitch(*res.final["baton1"].position[:2])
-        return LagResult(dist if inside else None, felled), extra, notes
+        return LagResult(dist if inside else None, felled, KING_ID in res.touched), extra, notes
 
     def _lag_extra(self, res: ThrowResult, intended, before: dict, world: World) -> dict:
         """A lag throw's record fields: its throw, the poses of its fresh world before it
@@ -1097,7 +1097,7 @@ class Match:
             - b.half_extents[0]
             - king.half_extents[0],
         )
-        return LagResult(dist if on_board else None, felled), extra, notes
+        return LagResult(dist if on_board else None, felled, KING_ID in res.touched), extra, notes
 
     def _start_round_if_needed(self) -> None:
         s = self.state

@@ -71,8 +71,8 @@ Kubbuteo (``ruleset = "kubbuteo"``): equipment ``kubbuteo``, the board as pitch 
 disk kubb on a face; the judge's tolerances are scaled to the disks
 (the ``kubbuteo`` rule book's :attr:`~kubb3d.judge.rulebook.Rulebook.params`).
 
-Piece history: ``max_tilt_deg`` (largest turn of the long axis away from its direction at
-the start of the round or its last set-up, DM §5; an upright or upside-down kubb starts at
+Piece history: ``max_tilt_deg`` (largest angle of the long axis from the upright direction of
+its last set-up or the start of the round, DM §5; an upright or upside-down kubb starts at
 0), ``max_lean_deg`` = [sideways, in plane] (the same split by direction, for a Kubbuteo
 kubb towards a face and along its rim: :attr:`~kubb3d.snapshot.PieceState.max_lean`; the
 whole turn is then at least the larger of the two), ``felled_earlier``

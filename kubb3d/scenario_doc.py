@@ -100,8 +100,8 @@ FIELDS: dict[tuple[str, str], tuple[str, str]] = {
     ("PieceSpec", "quat_xyzw"): ("", "orientation quaternion [x, y, z, w] (place = pose)"),
     ("PieceSpec", "max_tilt_deg"): (
         "deg",
-        "largest turn of the long axis away from its direction at its last set-up, this round (DM §5 history; a kubb "
-        "set up on either end starts at 0), 0 to 180",
+        "largest angle of the long axis from the upright direction of its last set-up, this round (DM §5 "
+        "history; a kubb set up upright on either end starts at 0), 0 to 180",
     ),
     ("PieceSpec", "max_lean_deg"): (
         "deg",

@@ -82,18 +82,17 @@ class PieceState:
         linear_velocity: m/s.
         angular_velocity: rad/s, world frame.
         max_tilt: the piece's history this round (DM §5 "knocked past its tipping
-            angle"): the largest angle, rad in [0, π], by which its long axis turned away
-            from its direction when the piece was last set up (the start of the throwing
-            round, or later: raised, placed, stood up again). A kubb set up on either end
-            starts at 0; a somersault reaches π. For a piece set up upright it equals its
-            largest tilt from vertical.
+            angle"): the largest angle, rad in [0, π], between its long axis and the
+            upright direction of its last set-up (the start of the throwing round, or later:
+            raised, placed, stood up again): the world vertical on the end it then stood on.
+            A kubb set up upright on either end starts at 0, one set up tilted at its tilt;
+            a somersault reaches π.
         side: the side whose half the piece belongs to for kubbs (``A``/``B``), else None.
         max_lean: the same history split by direction, or None where it was not recorded
             (the world records it for Kubbuteo kubbs only): (sideways, in plane), rad in
             [0, π], the largest lean towards the piece's own ±x sides and towards its ±y
-            sides: with (x, y, z) the direction of its long axis at its last set-up seen in
-            the piece's frame at that moment, ``atan2(|x|, z)`` and ``atan2(|y|, z)`` (for a
-            piece set up upright, the vertical seen from the piece; its spin about its long
+            sides: with (x, y, z) the upright direction of its last set-up seen in the
+            piece's frame, ``atan2(|x|, z)`` and ``atan2(|y|, z)`` (its spin about its long
             axis does not change them). For a Kubbuteo kubb, whose tipping angle depends on
             the direction, sideways is towards a face and in plane along its rim
             (:meth:`kubb3d.equipment.DiskPiece.tipping_angle_towards`).

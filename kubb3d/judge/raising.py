@@ -491,7 +491,58 @@ class _RaisingPlan:
             return
         opts = tip_options(self.pieces[kid], self.pitch, self.half_side, self.others(kid), self.params)
         self.options[kid] = opts
-        self.commit(kid, self.pick(opts))
+        chosen = self.pick(opts)
+        if chosen is None and self.on_the_line(footprint(self.pieces[kid])):
+            chosen = self.tip_in(kid, opts)
+        self.commit(kid, chosen)
+
+    # ------------------------------------------------------------ on the line (WS basic rule 13)
+    def on_the_line(self, poly: Poly) -> bool:
+        """Under a book whose kubbs on a line are tipped in (:attr:`Rulebook.on_line`): the
+        ground footprint ``poly`` lies partly inside the field half (more than ``block_tol``
+        over a line into it), so the kubb came to rest on the line."""
+        if self.book.on_line != "tip in":
+            return False
+        lo, hi = (-self.pitch.length / 2, 0.0) if self.half_side == "A" else (0.0, self.pitch.length / 2)
+        hw, tol = self.pitch.half_width, self.params.block_tol
+        part = list(poly)
+        limits = (((1.0, 0.0), hi - tol), ((-1.0, 0.0), -(lo + tol)), ((0.0, 1.0), hw - tol), ((0.0, -1.0), hw - tol))
+        for n, c in limits:
+            part = clip_halfplane(part, n, c)
+            if not part:
+                return False
+        return True
+
+    def tip_in(self, kid: str, opts: list[TipOption]) -> TipOption | None:
+        """A kubb on the line tipped into the field (WS basic rule 13): each way to raise it, in
+        the order :meth:`pick` prefers, moved straight across the line(s) just far enough for
+        its whole base to be inside, then off any piece it would stand on; the first that ends
+        inside and free (None: none does, the kubb is ruled as off the field)."""
+        sign = 1.0 if self.ctx.prefer == "back" else -1.0
+        order = sorted(
+            opts, key=lambda o: (bool(o.blocked_by), sign * abs(o.pose.position[0] - self.baseline_x), -o.end)
+        )
+        lo, hi = (-self.pitch.length / 2, 0.0) if self.half_side == "A" else (0.0, self.pitch.length / 2)
+        hw = self.pitch.half_width
+        half = self.pieces[kid].half_extents[0]
+        others = self.others(kid)
+        for o in order:
+            xs, ys = [x for x, _ in o.base], [y for _, y in o.base]
+            dx = max(0.0, lo - min(xs)) - max(0.0, max(xs) - hi)
+            dy = max(0.0, -hw - min(ys)) - max(0.0, max(ys) - hw)
+            centre = (o.pose.position[0] + dx, o.pose.position[1] + dy)
+            xb = columns(rot(o.pose.quat_xyzw))[0]
+            d2 = unit((xb[0], xb[1], 0.0))[:2]
+            pushed = _push_clear(centre, d2, half, others, self.params)
+            if pushed is not None:
+                centre = pushed[0]
+            base = square(centre, d2, half)
+            free = all(overlap_depth(base, poly) <= self.params.block_tol for poly in others.values())
+            if free and _inside(base, self.pitch, self.half_side, self.params.line_tol):
+                self.notes[kid] = msg("it came to rest on the line, so it is tipped into the field")
+                pose = Pose((centre[0], centre[1], o.pose.position[2]), o.pose.quat_xyzw)
+                return TipOption(o.end, pose, base, base, "", True, True)
+        return None
 
     def raise_leaning(self, kid: str) -> None:
         """Over its ground edge; if that lands out, its supporter is raised first and it is
@@ -556,8 +607,11 @@ class _RaisingPlan:
             -1, Pose((base_c[0], base_c[1], p.half_extents[2]), quat_from_rows(rows)), base, base, "", inside, inside
         )
         self.options[kid] = [stood]
-        self.commit(kid, stood if inside else None)
         self.notes[kid] = note
+        chosen: TipOption | None = stood if inside else None
+        if chosen is None and self.on_the_line(base):
+            chosen = self.tip_in(kid, [stood])
+        self.commit(kid, chosen)
 
     def place_stossel(self, kid: str) -> None:
         """Valid from its theoretical position (dropped flat); then a proposed free spot (DM §7)."""

@@ -126,6 +126,16 @@ class Rulebook:
             by it (``place``, WS basic rule 11).
         returns_by_flick: inkasted kubbs are flicked disks judged by
             :func:`kubb3d.judge.kubbuteo.judge_return` instead of raised (``KT``).
+        on_line: an inkasted kubb that comes to rest on a line of the field half (partly in,
+            partly out) is ``outside`` unless raised with its whole base inside (``DM §7``
+            "mit seiner gesamten Grundfläche im Feld"), or is valid and tipped into the field (``tip in``;
+            WS basic rule 13: "it must be tipped into the field. The kubb may no longer be
+            standing on the line").
+        king_off_baseline: the king felled after every kubb of the target half was down, by a
+            throw that is not a king throw from the baseline: the throw is invalid and the king
+            is raised again (``raise``; WS "Tie-Break After the Group Stage" notes), or the thrower
+            has lost (``lost``; KT "Rules": "Knocking over the King from anywhere but the baseline
+            will result in losing the game").
         options: referee option → default under this book, where it differs from (or is
             missing in) the table of :mod:`kubb3d.judge.options`.
     """
@@ -143,6 +153,8 @@ class Rulebook:
     block_building: bool = False
     penalty: Literal["throw", "place"] = "throw"
     returns_by_flick: bool = False
+    king_off_baseline: Literal["raise", "lost"] = "raise"
+    on_line: Literal["outside", "tip in"] = "outside"
     options: Mapping[str, Any] = field(default_factory=dict)
 
     def foul_cites(self, violation_rules: Cites) -> Cites:

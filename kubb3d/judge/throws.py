@@ -179,6 +179,7 @@ class _Throw:
     foul_rules: tuple[str, ...]
     foul_text: str
     by_order: bool
+    king_off_baseline: str
 
     @classmethod
     def read(cls, ctx: ThrowContext, book: Rulebook, pieces: Mapping[str, PieceState]) -> "_Throw":
@@ -211,6 +212,7 @@ class _Throw:
             foul_rules=foul_rules,
             foul_text=foul_text,
             by_order=option(ctx.options, "baseline_after_field", ctx.ruleset) == "contact order",
+            king_off_baseline=book.king_off_baseline,
         )
 
 
@@ -374,7 +376,7 @@ def _rule_king(tally: _Tally, t: _Throw, pid: str, a: Analysis, down: bool) -> N
         )
         rules = tuple(dict.fromkeys(t.foul_rules + cites.king_throw_invalid))
         tally.stand_again(pid, a, rules, reason, raised, now=True)
-    elif t.target_kubbs and set(t.target_kubbs) <= set(ctx.already_felled):
+    elif t.target_kubbs and set(t.target_kubbs) <= set(ctx.already_felled) and t.king_off_baseline == "raise":
         reason = msg(
             "All kubbs were down but this was not a king throw from the baseline, so the throw is invalid and the "
             "king is set up again."
@@ -387,13 +389,21 @@ def _rule_king(tally: _Tally, t: _Throw, pid: str, a: Analysis, down: bool) -> N
             if a.status is not Status.STANDING
             else msg("The king stands again but was knocked past its tipping angle during the throw.")
         )
-        reason = msg(
-            "Side {side} felled the king before all kubbs of side {target}'s half were down, so side {side} loses. "
-            "({why})",
-            side=ctx.thrower,
-            target=t.target,
-            why=why,
-        )
+        if t.target_kubbs and set(t.target_kubbs) <= set(ctx.already_felled):
+            reason = msg(
+                "Side {side} felled the king, but not with a king throw from the baseline, so side {side} loses. "
+                "({why})",
+                side=ctx.thrower,
+                why=why,
+            )
+        else:
+            reason = msg(
+                "Side {side} felled the king before all kubbs of side {target}'s half were down, so side {side} "
+                "loses. ({why})",
+                side=ctx.thrower,
+                target=t.target,
+                why=why,
+            )
         tally.rule(
             Ruling(
                 piece=pid,

@@ -396,13 +396,16 @@ class _Piece:
         self.disk_reach = self.reach
 
     def reset_tilt(self, q) -> None:
-        """Start the history afresh (the piece was set up): the reference is the long axis now."""
-        self.ref_axis = _axis(q)
-        self.max_tilt = 0.0
-        self.cos_max_tilt = 1.0
+        """Start the history afresh (the piece was set up, DM §5): the reference is the upright
+        direction, the world vertical on the end the piece stands on now (up or down), never the
+        pose it was placed in, so a piece set up tilted starts at its tilt from that direction."""
+        axis = _axis(q)
+        self.ref_axis = (0.0, 0.0, 1.0) if axis[2] >= 0.0 else (0.0, 0.0, -1.0)
+        self.cos_max_tilt = abs(axis[2])
+        self.max_tilt = math.acos(min(1.0, self.cos_max_tilt))
         self.sampled = None
         if self.shape == "disk" and self.kind == "kubb":
-            self.max_lean = (0.0, 0.0)
+            self.max_lean = leans(q, self.ref_axis)
 
     def lean_so_far(self, q) -> tuple[float, float] | None:
         """The recorded :attr:`max_lean` with the pose ``q`` included (None: not kept)."""
@@ -1153,9 +1156,9 @@ class World:
     def clear_history(self) -> None:
         """Start every piece's history afresh (call at the start of a throwing round, DM §5).
 
-        A piece's history is the largest angle by which its long axis turned away from its
-        direction at the last set-up (this call, :meth:`add_piece` or :meth:`set_pose`), so a
-        kubb standing on either end starts at 0 and a somersault reaches 180°.
+        A piece's history is the largest angle between its long axis and the upright direction
+        of its last set-up (this call, :meth:`add_piece` or :meth:`set_pose`): a kubb standing
+        on either end starts at 0, one set up tilted at its tilt, and a somersault reaches 180°.
         """
         for p in self._pieces.values():
             p.reset_tilt(pb.getBasePositionAndOrientation(p.body, physicsClientId=self._cid)[1])

@@ -333,13 +333,19 @@ class LagResult:
         distance: shortest distance baton–king at rest, m (None: the baton left the pitch,
             counted as infinitely far).
         king_felled: this throw felled the king (the thrower loses the lag).
+        king_hit: the baton touched the king at any moment of the throw, felled or not
+            (:meth:`Ruleset.lag_lost`: WS "Sequence of Play" "If the king is hit").
     """
 
     distance: float | None
     king_felled: bool = False
+    king_hit: bool = False
 
     def to_dict(self) -> dict[str, Any]:
-        return {"kind": "lag", "distance_m": self.distance, "king_felled": self.king_felled}
+        d: dict[str, Any] = {"kind": "lag", "distance_m": self.distance, "king_felled": self.king_felled}
+        if self.king_hit:
+            d["king_hit"] = True
+        return d
 
 
 @dataclass(frozen=True)
@@ -417,7 +423,7 @@ def outcome_from_dict(d: Mapping[str, Any] | None) -> LagResult | ThrowOutcome |
         return None
     kind = d.get("kind")
     if kind == "lag":
-        return LagResult(d["distance_m"], bool(d["king_felled"]))
+        return LagResult(d["distance_m"], bool(d["king_felled"]), bool(d.get("king_hit", False)))
     if kind == "throw":
         return ThrowOutcome(
             frozenset(d["felled"]),
@@ -514,6 +520,11 @@ class Ruleset:
     ) -> dict[str, int] | None:
         """Points of the finished match (None: the sets won)."""
         return None
+
+    def lag_lost(self, result: LagResult) -> bool:
+        """Whether a lag throw loses the lag whatever the distances: it felled the king (``DM §3``
+        "eine Berührung des Königs ist dabei erlaubt. Fällt er jedoch, ...")."""
+        return result.king_felled
 
     def lag_tie_winner(self, state: "MatchState") -> str | None:
         """Player who wins a tied lag (both felled the king, or equal distances); None: the
@@ -973,7 +984,14 @@ class MatchState:
         self.lag_results[a.side] = r
         d = msg("off the pitch") if r.distance is None else msg("{d_m:.3f} m from the king", d_m=r.distance)
         who = self.player_at(a.side)
-        lag = {"player": who, "end": a.side, "where": d, "felled": msg(", king felled") if r.king_felled else ""}
+        felled = (
+            msg(", king felled")
+            if r.king_felled
+            else msg(", king hit")
+            if r.king_hit and rs.lag_lost(r)
+            else ""
+        )
+        lag = {"player": who, "end": a.side, "where": d, "felled": felled}
         self._emit(
             "lag",
             msg("{player} lag flick from end {end}: {where}{felled}", **lag)
@@ -988,9 +1006,10 @@ class MatchState:
         ra, rb = self.lag_results["A"], self.lag_results["B"]
         self.lag_results = {}
         winner_side: Side | None
-        if ra.king_felled != rb.king_felled:
-            winner_side = "B" if ra.king_felled else "A"
-        elif ra.king_felled and rb.king_felled:
+        lost_a, lost_b = rs.lag_lost(ra), rs.lag_lost(rb)
+        if lost_a != lost_b:
+            winner_side = "B" if lost_a else "A"
+        elif lost_a and lost_b:
             winner_side = None
         else:
             da = math.inf if ra.distance is None else ra.distance

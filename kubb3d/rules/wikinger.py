@@ -47,7 +47,7 @@ from typing import Sequence
 from kubb3d.judge.messages import msg
 from kubb3d.equipment import get_set
 from kubb3d.pitch import PITCHES, Pitch
-from kubb3d.rules.core import MatchState, Outcome, Ruleset, Termination, TimeModel, register_ruleset
+from kubb3d.rules.core import LagResult, MatchState, Outcome, Ruleset, Termination, TimeModel, register_ruleset
 
 
 WIN_POINTS = 2
@@ -79,6 +79,11 @@ class Wikinger(Ruleset):
     def batons_for_turn(self, turn_no: int) -> int:
         """WS basic rule 2: the team receives all six batons every turn."""
         return 6
+
+    def lag_lost(self, result: LagResult) -> bool:
+        """A lag baton that hit the king, felled or not, loses the lag (WS "Sequence of Play":
+        "If the king is hit, the other team automatically gains the right to throw")."""
+        return result.king_felled or result.king_hit
 
     def lag_tie_winner(self, state: MatchState) -> str | None:
         """Both teams hit the king, or equal distances: the left team starts (WS "Sequence of Play")."""

@@ -1,5 +1,7 @@
 """The round history of DM §5 ("knocked past its tipping angle this round") is measured from the
-orientation a piece had when it was last set up, on the piece's own axis (issue #12)."""
+upright direction of a piece's last set-up: the world vertical on the end it stood on (issue #12),
+never from the quaternion it was placed with (issue #37: a kubb set up tilted below its tipping
+angle that settles upright was ruled felled)."""
 
 from __future__ import annotations
 
@@ -39,7 +41,7 @@ def test_set_pose_starts_the_history_afresh(world):
     world.clear_history()
     lying = (0.0, math.sin(math.pi / 4), 0.0, math.cos(math.pi / 4))
     world.set_pose("B1", (2.0, 0.0, 0.035), lying, wake=False)
-    assert world.snapshot()["B1"].max_tilt < 1e-6  # placed lying: that is its set-up orientation
+    assert world.snapshot()["B1"].max_tilt == pytest.approx(math.pi / 2)  # placed lying: 90° from upright
     world.set_pose("B1", (2.0, 0.0, 0.075), UPSIDE_DOWN, wake=False)  # raised on its top end
     assert world.snapshot()["B1"].max_tilt < 1e-6
 
@@ -62,3 +64,28 @@ def test_hand_built_history_still_decides():
     assert j.ruling("B1").consequence is Consequence.COUNTS_AS_FELLED
     s = snap(kubb("B1", 2.0, 0.0, max_tilt_deg=20.0))
     assert judge_throw(s, ThrowContext(thrower="A")).ruling("B1").consequence is Consequence.NONE
+
+
+@pytest.mark.parametrize("upside_down", [False, True])
+@pytest.mark.parametrize("yaw_deg", [0.0, 37.0])
+def test_history_of_a_tilted_set_up_is_its_tilt_from_upright(world, upside_down, yaw_deg):
+    """The set-up quaternion (yaw, tilt direction, which end is down) changes nothing but the
+    starting tilt from the vertical: a relation over poses, not one pose."""
+    tilt = math.radians(20.0)
+    yaw = math.radians(yaw_deg)
+    # tilt about the body x axis after a yaw about z, optionally on its top end (180° about x first)
+    qz = (0.0, 0.0, math.sin(yaw / 2), math.cos(yaw / 2))
+    turn = tilt + (math.pi if upside_down else 0.0)
+    qt = (math.sin(turn / 2), 0.0, 0.0, math.cos(turn / 2))
+    x1, y1, z1, w1 = qz
+    x2, y2, z2, w2 = qt
+    q = (
+        w1 * x2 + x1 * w2 + y1 * z2 - z1 * y2,
+        w1 * y2 - x1 * z2 + y1 * w2 + z1 * x2,
+        w1 * z2 + x1 * y2 - y1 * x2 + z1 * w2,
+        w1 * w2 - x1 * x2 - y1 * y2 - z1 * z2,
+    )
+    world.add_piece("B1", "kubb", (2.0, 0.0, 0.2), q, side="B")
+    assert world.snapshot()["B1"].max_tilt == pytest.approx(tilt, abs=1e-9)
+    world.set_pose("B1", (2.0, 0.0, 0.2), q, wake=False)
+    assert world.snapshot()["B1"].max_tilt == pytest.approx(tilt, abs=1e-9)

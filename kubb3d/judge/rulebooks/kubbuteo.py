@@ -57,5 +57,8 @@ KUBBUTEO = register_rulebook(
         ),
         penalty="place",
         returns_by_flick=True,
+        # KT "Rules": "Knocking over the King from anywhere but the baseline will result in
+        # losing the game", also after every kubb is down
+        king_off_baseline="lost",
     )
 )

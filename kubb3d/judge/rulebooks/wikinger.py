@@ -49,6 +49,7 @@ WIKINGER = register_rulebook(
         glitch=C.WS_DISTURBED,
         block_building=False,
         penalty="place",
+        on_line="tip in",  # WS basic rule 13
         # WS basic rule 5: no helicopter throws; basic rule 7: from behind the line
         # (no tilt limit; the option max_tilt_deg can set one, cited as basic rule 5)
         throw_rules=ThrowRules(max_tilt_deg=None, tilt_rule="WS basic rule 5", forbid_helicopter=True,
