@@ -452,14 +452,19 @@ class _RaisingPlan:
             return True
         return self.book.block_building and bool(o.blocked_by) and o.ideal_inside
 
+    def preference(self, o: TipOption) -> tuple[bool, float, int]:
+        """Sort key of the raising side's choice: unblocked first, then ``InkastContext.prefer``
+        (the distance to the own baseline, to the micrometre, so that two directions equally far
+        fall to the next key however the pose was rounded), then the kubb's +z end."""
+        sign = 1.0 if self.ctx.prefer == "back" else -1.0
+        return (bool(o.blocked_by), round(sign * abs(o.pose.position[0] - self.baseline_x), 6), -o.end)
+
     def pick(self, opts: list[TipOption]) -> TipOption | None:
         """An unblocked valid option over a blocked one, then ``InkastContext.prefer``."""
         good = [o for o in opts if self.valid(o)]
         if not good:
             return None
-        sign = 1.0 if self.ctx.prefer == "back" else -1.0
-        good.sort(key=lambda o: (bool(o.blocked_by), sign * abs(o.pose.position[0] - self.baseline_x), -o.end))
-        return good[0]
+        return min(good, key=self.preference)
 
     def commit(self, kid: str, opt: TipOption | None) -> None:
         self.chosen[kid] = opt
@@ -518,18 +523,17 @@ class _RaisingPlan:
         the order :meth:`pick` prefers, moved straight across the line(s) just far enough for
         its whole base to be inside, then off any piece it would stand on; the first that ends
         inside and free (None: none does, the kubb is ruled as off the field)."""
-        sign = 1.0 if self.ctx.prefer == "back" else -1.0
-        order = sorted(
-            opts, key=lambda o: (bool(o.blocked_by), sign * abs(o.pose.position[0] - self.baseline_x), -o.end)
-        )
+        order = sorted(opts, key=self.preference)
         lo, hi = (-self.pitch.length / 2, 0.0) if self.half_side == "A" else (0.0, self.pitch.length / 2)
         hw = self.pitch.half_width
         half = self.pieces[kid].half_extents[0]
         others = self.others(kid)
+        inward = 1e-6  # m: a micrometre past the line, so that rounding cannot leave it on the line
         for o in order:
             xs, ys = [x for x, _ in o.base], [y for _, y in o.base]
             dx = max(0.0, lo - min(xs)) - max(0.0, max(xs) - hi)
             dy = max(0.0, -hw - min(ys)) - max(0.0, max(ys) - hw)
+            dx, dy = dx + math.copysign(inward, dx) * (dx != 0.0), dy + math.copysign(inward, dy) * (dy != 0.0)
             centre = (o.pose.position[0] + dx, o.pose.position[1] + dy)
             xb = columns(rot(o.pose.quat_xyzw))[0]
             d2 = unit((xb[0], xb[1], 0.0))[:2]
