@@ -604,6 +604,7 @@ def audit_match(
     players: tuple[str, str] = ("club", "club"),
     replay_dir: str | os.PathLike | None = None,
     keep_clean: bool = False,
+    options: Mapping[str, Any] | None = None,
 ) -> AuditReport:
     """Play one seeded match and audit it (see the module doc).
 
@@ -611,6 +612,7 @@ def audit_match(
         ruleset: ``dm``, ``wikinger`` or ``kubbuteo``.
         seed: the match seed.
         players: skill presets of the two sides.
+        options: referee options (:mod:`kubb3d.judge.options`) the match is played under.
         replay_dir: folder for the replay file (a temporary folder if None).
         keep_clean: keep the replay file of a match without violations too.
 
@@ -633,7 +635,10 @@ def audit_match(
     replay_dir.mkdir(parents=True, exist_ok=True)
     path = replay_dir / f"{ruleset}-seed{seed}.jsonl"
     judge = RecordingJudge()
-    m = Match(MatchConfig(ruleset=ruleset, skills=tuple(players), seed=seed), judge=judge, replay=path)
+    config = MatchConfig(
+        ruleset=ruleset, skills=tuple(players), seed=seed, options=tuple(sorted((options or {}).items()))
+    )
+    m = Match(config, judge=judge, replay=path)
     aud = _Auditor(report, seed, m.ruleset)
     aud.tick("completes")
     try:
@@ -745,8 +750,8 @@ def _upright_in_play(p, state, pid: str) -> bool:
 
 
 def _one(args) -> AuditReport:
-    ruleset, seed, players, replay_dir = args
-    return audit_match(ruleset, seed, players, replay_dir)
+    ruleset, seed, players, replay_dir, options = args
+    return audit_match(ruleset, seed, players, replay_dir, options=options)
 
 
 def run_audit(
@@ -758,15 +763,20 @@ def run_audit(
     first_seed: int = 0,
     replay_dir: str | os.PathLike | None = None,
     on_match: Callable[[AuditReport], None] | None = None,
+    options: Mapping[str, Any] | None = None,
 ) -> AuditReport:
-    """Audit ``matches`` seeded matches (seeds ``first_seed`` …), on ``workers`` processes.
+    """Audit ``matches`` seeded matches (seeds ``first_seed`` …), on ``workers`` processes,
+    under the referee ``options`` (:mod:`kubb3d.judge.options`).
 
     Each match is independent and seeded, so the merged report does not depend on the number of
     workers (reports are merged in seed order). ``on_match`` is called after every match (in
     completion order; for a progress bar).
     """
     seeds = list(range(first_seed, first_seed + matches))
-    jobs = [(ruleset, s, tuple(players), None if replay_dir is None else str(replay_dir)) for s in seeds]
+    jobs = [
+        (ruleset, s, tuple(players), None if replay_dir is None else str(replay_dir), dict(options or {}))
+        for s in seeds
+    ]
     results: dict[int, AuditReport] = {}
     if workers <= 1:
         for job in jobs:

@@ -58,6 +58,7 @@ from typing import Any, Callable, Collection, Generator, Mapping
 import numpy as np
 
 from kubb3d.judge.messages import known, msg, nmsg, piece_name
+from kubb3d.judge.options import BY_NAME, options_for
 from kubb3d.files import ExclusiveFile, rewrite_locked
 import kubb3d.judge
 from kubb3d.judge.rulings import Consequence, Pose
@@ -149,6 +150,8 @@ class MatchConfig:
         ground: ground name.
         trajectory_hz: sampling rate of trajectories in the replay, Hz.
         strategies: each side's strategy name (:data:`kubb3d.players.STRATEGIES`).
+        options: the referee's options that differ from the ruleset's defaults, as sorted
+            (name, value) pairs (:mod:`kubb3d.judge.options`; ``--option NAME=VALUE``).
     """
 
     ruleset: str = "dm"
@@ -162,6 +165,17 @@ class MatchConfig:
     ground: str = "grass"
     trajectory_hz: float = 15.0
     strategies: tuple[str, str] = ("default", "default")
+    options: tuple[tuple[str, Any], ...] = ()
+
+    def __post_init__(self) -> None:
+        from kubb3d.judge.options import option_value
+
+        if isinstance(self.options, Mapping):
+            object.__setattr__(self, "options", tuple(sorted(self.options.items())))
+        for name, value in self.options:
+            if name not in BY_NAME:
+                raise ValueError(f"unknown referee option {name!r}; expected one of {', '.join(BY_NAME)}")
+            option_value(name, value)
 
     def player_names(self) -> tuple[str, str]:
         if self.names is not None:
@@ -175,6 +189,10 @@ class MatchConfig:
         if isinstance(self.team_size, tuple):
             d["team_size"] = list(self.team_size)
         d["names"] = list(self.player_names())
+        if self.options:
+            d["options"] = dict(self.options)
+        else:
+            del d["options"]  # replays of matches with the defaults stay as they were
         return d
 
     @classmethod
@@ -186,6 +204,7 @@ class MatchConfig:
             kw["team_size"] = tuple(kw["team_size"])
         if kw.get("names") is not None:
             kw["names"] = tuple(kw["names"])
+        kw["options"] = tuple(sorted(dict(kw.get("options") or {}).items()))
         return cls(**kw)
 
 
@@ -400,7 +419,10 @@ class Match:
         human: Mapping[str, HumanThrow] | Collection[str] | None = None,
         _resume: bool = False,
     ) -> None:
-        self.ruleset = get_ruleset(config.ruleset)
+        options = dict(config.options)
+        self.ruleset = get_ruleset(config.ruleset, **options_for(options, "ruleset"))
+        self.judge_options = options_for(options, "judge")
+        self.throw_options = options_for(options, "throw")
         if self.ruleset.ground != "grass" and config.ground == "grass":
             config = replace(config, ground=self.ruleset.ground)  # Kubbuteo: the board
         self.config = config
@@ -1002,7 +1024,14 @@ class Match:
         """Simulate a Kubbuteo flick (``KT rules``) with its parameters kept in the result (its
         frames are yielded as they are simulated)."""
         return simulate_iter(
-            world, piece, release_from_flick(world, p, kind), kind=kind, params=p, max_time=FLICK_MAX_TIME, sliding=True
+            world,
+            piece,
+            release_from_flick(world, p, kind),
+            kind=kind,
+            params=p,
+            max_time=FLICK_MAX_TIME,
+            sliding=True,
+            settle_s=self.throw_options.get("settle_s"),
         )
 
     def _lag_world(self) -> tuple[dict[str, World], Callable[[], None]]:
@@ -1039,7 +1068,7 @@ class Match:
                 (0.0, 0.0, 0.0),
                 lambda: holder["w"],
             ),
-            lambda p: throw_iter(holder["w"], p, baton="baton1", ruleset=self.ruleset.name),
+            lambda p: throw_iter(holder["w"], p, baton="baton1", ruleset=self.ruleset.name, **self.throw_options),
             fresh,
             notes,
             a.side,
@@ -1147,7 +1176,9 @@ class Match:
             run = lambda p: self._flick(self.world, a.baton, p, "baton")  # noqa: E731
         else:
             make = lambda rng: player.baton_throw(eq, self.pitch, thrower, a.line_x, target, rng, dt=w.quiet_dt)  # noqa: E731
-            run = lambda p: throw_iter(self.world, p, baton=a.baton, ruleset=self.ruleset.name)  # noqa: E731
+            run = lambda p: throw_iter(  # noqa: E731
+                self.world, p, baton=a.baton, ruleset=self.ruleset.name, **self.throw_options
+            )
         res, intended = yield from self._simulate_with_retries(
             self._maker(thrower, make, "king" if king else "baton", a.baton, a.line_x, None, target),
             run,
@@ -1173,6 +1204,7 @@ class Match:
             already_felled=frozenset(s.felled_in(half)),
             pending_raise=frozenset(s.raise_at_end),
             own_standing={k.id: k.pose for k in s.standing_in(thrower)},
+            options=self.judge_options,
         )
         j = self.judge.judge_throw(res.final, ctx)
         for pid in sorted(j.raise_now):
@@ -1292,7 +1324,14 @@ class Match:
             else:
 
                 def run(p, kid=kid):
-                    return simulate_iter(self.world, kid, release_from_params(p, self.pitch), kind="kubb", params=p)
+                    return simulate_iter(
+                        self.world,
+                        kid,
+                        release_from_params(p, self.pitch),
+                        kind="kubb",
+                        params=p,
+                        settle_s=self.throw_options.get("settle_s"),
+                    )
 
                 def make(rng, target=target):
                     return player.kubb_throw(eq, self.pitch, from_side, target, rng, dt=w.quiet_dt)
@@ -1325,6 +1364,7 @@ class Match:
             inkasted=tuple(kubbs),
             attempt=attempt,
             before=before,
+            options=self.judge_options,
         )
         j = self.judge.judge_inkast(snap, ctx)
         valid, invalid, stossel, king_felled = dict(j.valid), j.invalid, j.stossel, j.king_felled

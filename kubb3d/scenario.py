@@ -88,7 +88,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Annotated, Any, Literal, Sequence, Union
+from typing import Annotated, Any, Literal, Mapping, Sequence, Union
 
 from pydantic import BaseModel, ConfigDict, Field, StrictFloat, ValidationError, field_validator, model_validator
 
@@ -258,6 +258,12 @@ class ScenarioSpec(_Model):
     pieces: list[PieceSpec] = []
     expect: list[ExpectSpec] = Field(min_length=1)
     outcome: OutcomeSpec | None = None
+    options: dict[str, Any] = {}
+
+    @field_validator("options")
+    @classmethod
+    def _options(cls, v: dict[str, Any]) -> dict[str, Any]:
+        return judge_options(v)
 
     @field_validator("equipment")
     @classmethod
@@ -295,6 +301,28 @@ class ScenarioSpec(_Model):
         """The ground; a scenario that leaves the default ``grass`` plays on its ruleset's ground
         (a Kubbuteo scenario on the board)."""
         return get_ruleset(self.ruleset).ground if self.ground == "grass" else self.ground
+
+
+def judge_options(options: Mapping[str, Any]) -> dict[str, Any]:
+    """Referee options for judging one throw or inkast (:mod:`kubb3d.judge.options`), each
+    value checked; options of a whole match (the advance line, the tilt limit …) are refused.
+
+    Raises:
+        ValueError: an unknown option, a bad value, or one the judge does not read.
+    """
+    from kubb3d.judge.options import BY_NAME, option_value
+
+    out = {}
+    for name, value in options.items():
+        if name not in BY_NAME:
+            raise ValueError(f"unknown referee option {name!r}; expected one of {', '.join(BY_NAME)}")
+        if BY_NAME[name].applies != "judge":
+            raise ValueError(
+                f"referee option {name!r} applies to whole matches, not to judging one throw or inkast; "
+                f"expected one of {', '.join(n for n, o in BY_NAME.items() if o.applies == 'judge')}"
+            )
+        out[name] = option_value(name, value)
+    return out
 
 
 def _fmt_loc(loc: tuple) -> str:
@@ -697,8 +725,9 @@ class Result:
         }
 
 
-def judge_built(b: Built) -> tuple[Any, int]:
-    """Judge a built scenario; returns (judgement, number of hand checks run).
+def judge_built(b: Built, options: Mapping[str, Any] | None = None) -> tuple[Any, int]:
+    """Judge a built scenario; returns (judgement, number of hand checks run). ``options``:
+    referee options over the file's own ``[options]`` (:func:`judge_options`).
 
     Raises:
         ScenarioError: a context field names a piece that does not exist.
@@ -733,6 +762,7 @@ def judge_built(b: Built) -> tuple[Any, int]:
             violations=tuple((v["rule"], v["reason"]) for v in t.violations),
             king_throw=t.king_throw,
             round_start=b.round_start,
+            options={**spec.options, **(options or {})},
             field_kubbs=fk,
             already_felled=felled_earlier,
             accidents=frozenset(p.id for p in spec.pieces if p.accident),
@@ -771,7 +801,8 @@ def judge_built(b: Built) -> tuple[Any, int]:
             before[pid] = b.round_start[pid]
         elif ps is None or ps.place in ("standing", "baseline"):
             before[pid] = b.initial[pid]
-    ctx = InkastContext(spec.ruleset, k.inkasting_side, tuple(k.inkasted), k.attempt, before, k.prefer)
+    referee = {**spec.options, **(options or {})}
+    ctx = InkastContext(spec.ruleset, k.inkasting_side, tuple(k.inkasted), k.attempt, before, k.prefer, referee)
     return judge_inkast(snap, ctx, params), 0
 
 
@@ -816,8 +847,11 @@ def compare(spec: ScenarioSpec, judgement: Any) -> list[str]:
     return out
 
 
-def run(path: str | Path, *, keep_world: bool = False) -> tuple[Result, Built | None]:
-    """Load, build, settle, judge and compare one scenario.
+def run(
+    path: str | Path, *, keep_world: bool = False, options: Mapping[str, Any] | None = None
+) -> tuple[Result, Built | None]:
+    """Load, build, settle, judge and compare one scenario (``options``: referee options over
+    the file's own, :func:`judge_options`).
 
     Returns:
         (result, built) — ``built`` only if ``keep_world`` (the caller closes it).
@@ -827,7 +861,7 @@ def run(path: str | Path, *, keep_world: bool = False) -> tuple[Result, Built | 
     """
     built = build(path)
     try:
-        judgement, calls = judge_built(built)
+        judgement, calls = judge_built(built, options)
         res = Result(Path(path), built.spec, judgement, compare(built.spec, judgement), calls)
     except Exception:
         built.close()

@@ -55,6 +55,11 @@ FIELDS: dict[tuple[str, str], tuple[str, str]] = {
     ("ScenarioSpec", "pieces"): ("", "pieces added to the set-up, or replacing set-up pieces of the same id"),
     ("ScenarioSpec", "expect"): ("", "the rulings a referee should give, at least one"),
     ("ScenarioSpec", "outcome"): ("", "the expected game outcome or penalty, if any"),
+    ("ScenarioSpec", "options"): (
+        "",
+        "referee options for judging this situation, NAME = VALUE (kubb3d rules show; those of a single throw or "
+        "inkast only: own_half_knock, standing_outside, raise_order, first_foul_warning, baseline_after_field)",
+    ),
     ("ThrowSpec", "thrower"): ("", "side that threw: A or B (the target half is the other side's)"),
     ("ThrowSpec", "legal"): ("", "false if the throw broke a throwing rule"),
     ("ThrowSpec", "violations"): ("", "the broken rules, each {rule, reason}"),

@@ -1139,6 +1139,7 @@ def throw_iter(
     ruleset: str = "dm",
     max_time: float = 15.0,
     max_tilt_deg: float | None | EllipsisType = ...,
+    settle_s: float | None = None,
 ) -> Generator[ThrowFrame, None, ThrowResult]:
     """Throw a baton as described by ``params`` and simulate until rest, yielding the
     :class:`ThrowFrame` of :func:`simulate_iter` as they are simulated; returns the
@@ -1149,6 +1150,8 @@ def throw_iter(
             largest tilt out of the flight plane, deg, None for no limit; ``...`` takes the
             ruleset's (DM §5: 30°; WS basic rule 5 gives no number: none). A throw tilted more
             breaks the ruleset's tilt rule (``DM §5``, ``WS basic rule 5``).
+        settle_s: the referee option ``settle_s``: how long everything must stay at rest
+            before the result is taken, s (None: the world's).
 
     Raises:
         ValueError: bad parameters or unknown ruleset.
@@ -1175,6 +1178,7 @@ def throw_iter(
             line_x=params.line_x,
             side=params.side,
             max_time=max_time,
+            settle_s=settle_s,
         )
     )
 

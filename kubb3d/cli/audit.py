@@ -15,6 +15,8 @@ from typing import NoReturn, Optional
 
 import typer
 
+from kubb3d.cli.referee import referee_option, referee_options
+
 
 def _fail(msg: str) -> NoReturn:
     from kubb3d.cli import _json_error
@@ -27,7 +29,7 @@ def _fail(msg: str) -> NoReturn:
 def register(app: typer.Typer) -> None:
     """Add the ``audit`` command and the ``rules`` group (``rules show``) to ``app``."""
     rules_app = typer.Typer(
-        help="The rulesets and the referee's options for what the seeds leave open.", no_args_is_help=True
+        help="The rulesets and the referee's options for what the rule books leave open.", no_args_is_help=True
     )
     app.add_typer(rules_app, name="rules")
 
@@ -36,7 +38,9 @@ def register(app: typer.Typer) -> None:
         ruleset: str = typer.Argument(..., help="dm, wikinger or kubbuteo."),
         as_json: bool = typer.Option(False, "--json", help="Print the options as JSON."),
     ) -> None:
-        """List a ruleset's referee options (decisions the seeds leave open) with their defaults."""
+        """List a ruleset's referee options (decisions the rule books leave open) with their defaults;
+        set one with --option NAME=VALUE on match, judge, audit and play, or in an [options] table
+        of a scenario or experiment file."""
         from kubb3d.judge.options import OPTIONS
         from kubb3d.rules import get_ruleset, ruleset_names
 
@@ -71,9 +75,18 @@ def register(app: typer.Typer) -> None:
         from rich.text import Text
 
         console = Console(highlight=False)
-        console.print(Text(f"referee options of ruleset {ruleset} (decisions the seeds leave open; docs/rules.md)"))
+        console.print(
+            Text(
+                f"referee options of ruleset {ruleset} (decisions the rule books leave open; docs/rules.md); set one "
+                "with --option NAME=VALUE (match, judge, audit, play) or an [options] table in a scenario or "
+                "experiment file"
+            )
+        )
         for r in rows:
-            choices = "a number" if r["choices"] is None else " | ".join(str(c) for c in r["choices"])
+            choices = (
+                "a number" if r["choices"] is None else " | ".join(str(c).lower() if isinstance(c, bool) else str(c)
+                                                                    for c in r["choices"])
+            )
             console.print()
             console.print(Text.assemble((r["option"], "bold"), f"  default: {r['default']}  (choices: {choices})"))
             for label, key in (("open", "question"), ("concerns", "concerns"), ("applied in", "where"),
@@ -98,6 +111,7 @@ def register(app: typer.Typer) -> None:
             help="Append each finished match's report to this file as one JSON line (a long run can be read while it "
                  "goes on).",
         ),
+        option: Optional[list[str]] = referee_option(),
     ) -> None:
         """Play seeded matches and check after every action that the referee ruled right."""
         from kubb3d.audit import CHECKS, run_audit
@@ -105,6 +119,7 @@ def register(app: typer.Typer) -> None:
         from kubb3d.ranges import expected, span
         from kubb3d.rules import ruleset_names
 
+        options = referee_options(option)
         if ruleset not in ruleset_names():
             _fail(f"unknown ruleset {ruleset!r}; expected one of {ruleset_names()}")
         if not 1 <= matches <= 100_000:
@@ -141,6 +156,7 @@ def register(app: typer.Typer) -> None:
                 first_seed=first_seed,
                 replay_dir=replay_dir,
                 on_match=write_log,
+                options=options,
             )
             sys.stdout.write(json.dumps(rep.to_dict(), ensure_ascii=False) + "\n")
             raise typer.Exit(1 if rep.violations else 0)
@@ -183,6 +199,7 @@ def register(app: typer.Typer) -> None:
                 first_seed=first_seed,
                 replay_dir=replay_dir,
                 on_match=on_match,
+                options=options,
             )
         t = Table(title=f"audit of {rep.matches} {ruleset} matches (seeds {first_seed}–{first_seed + matches - 1})")
         t.add_column("check")

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, List, NoReturn, Optional
 import typer
 
 from kubb3d.cli.lang import lang_option, translator_for
+from kubb3d.cli.referee import referee_option, referee_options
 from kubb3d.i18n import ENGLISH, Translator
 from kubb3d.judge.messages import N_, msg
 
@@ -67,13 +68,18 @@ def judge_command(
     ),
     as_json: bool = typer.Option(False, "--json", help="Print the rulings as JSON."),
     check: bool = typer.Option(False, "--check", help="Compare with the expected rulings; exit 1 on any difference."),
+    option: Optional[List[str]] = referee_option(),
     lang: Optional[str] = lang_option(),
 ) -> None:
     """Build judge scenarios in physics, let them settle and print the referee's rulings."""
     from kubb3d.library import scenarios_dir
-    from kubb3d.scenario import ScenarioError, collect, run
+    from kubb3d.scenario import ScenarioError, collect, judge_options, run
 
     tr = translator_for(lang)
+    try:
+        options = judge_options(referee_options(option))
+    except ValueError as exc:
+        _fail(f"--option: {exc}")
 
     try:
         paths = collect(files or [scenarios_dir()])
@@ -82,7 +88,7 @@ def judge_command(
     results, errors = [], []
     for p in paths:
         try:
-            res, _ = run(p)
+            res, _ = run(p, options=options)
         except ScenarioError as exc:
             errors.append(str(exc))
             typer.echo(f"error: {exc}", err=True)

@@ -14,6 +14,7 @@ from typing import NoReturn, Optional
 import typer
 
 from kubb3d.cli.lang import lang_option, translator_for
+from kubb3d.cli.referee import referee_option, referee_options
 from kubb3d.judge.messages import N_, Msg, msg
 from kubb3d.judge.rulebook import ruleset_help
 from kubb3d.rules.core import DEFAULT_ROUND_CAP, get_ruleset, ruleset_names
@@ -166,6 +167,7 @@ def register(app: typer.Typer) -> None:
             False, "--json", help="Print the match as one JSON document ending in the outcome."
         ),
         quiet: bool = typer.Option(False, "--quiet", "-q", help="Print only the result."),
+        option: Optional[list[str]] = referee_option(),
         lang: Optional[str] = lang_option(),
     ) -> None:
         """Play a whole match of Kubb in the physics world, refereed by the judge."""
@@ -187,6 +189,7 @@ def register(app: typer.Typer) -> None:
                     ("--round-cap", round_cap),
                     ("--strategy", strategy),
                     ("--replay", replay),
+                    ("--option", option or None),
                 )
                 if v is not None
             ]
@@ -199,6 +202,7 @@ def register(app: typer.Typer) -> None:
                 )
         elif force and replay is None:
             _fail("--force applies to --replay only")
+        options = referee_options(option)
         ruleset = "dm" if ruleset is None else ruleset
         seed = DEFAULT_SEED if seed is None else seed
         round_cap = DEFAULT_ROUND_CAP if round_cap is None else round_cap
@@ -290,6 +294,7 @@ def register(app: typer.Typer) -> None:
                     round_cap=round_cap,
                     team_size=team,
                     strategies=strategies,
+                    options=tuple(sorted(options.items())),
                 )
                 m = Match(cfg, replay=replay, on_event=show)
         except ReplayError as exc:

@@ -13,6 +13,7 @@ from typing import Optional
 import typer
 
 from kubb3d.cli.lang import lang_option, translator_for
+from kubb3d.cli.referee import referee_option, referee_options
 from kubb3d.ranges import expected, span
 from kubb3d.judge.rulebook import ruleset_enum
 
@@ -58,6 +59,7 @@ def play(
     replay: Optional[Path] = typer.Option(None, help="With --opponent: save the match as a replay (JSON lines) to this new file (`kubb3d view FILE`)."),
     force: bool = typer.Option(False, help="Let --replay replace an existing file."),
     round_cap: Optional[int] = typer.Option(None, min=3, max=1000, help="With --opponent: turns per set before the match is cut off (3 or more; default 60)."),
+    option: Optional[list[str]] = referee_option(),
     lang: Optional[str] = lang_option(),
 ) -> None:
     """Throw batons in a 3D view of a regulation pitch (free throws, or a match with --opponent);
@@ -84,8 +86,9 @@ def play(
         equipment = own
     if (EQUIPMENT_SETS[equipment].board is not None) != on_board:
         raise _user_error(f"--set {equipment} does not go with --ruleset {ruleset.value} (its set is {own!r})")
-    if opponent is None and (replay is not None or round_cap is not None):
-        raise _user_error("--replay and --round-cap need --opponent (a match)")
+    options = referee_options(option)
+    if opponent is None and (replay is not None or round_cap is not None or options):
+        raise _user_error("--replay, --round-cap and --option need --opponent (a match)")
     if replay is not None:
         if replay.exists() and not force:
             raise _user_error(f"--replay: {replay} exists; pass --force to replace it")
@@ -95,7 +98,7 @@ def play(
         from kubb3d.viewer.match_mode import MatchUnavailable, match_session
 
         try:
-            session = match_session(ruleset.value, opponent, equipment, seed, hold=screenshot is not None, replay=replay, round_cap=round_cap)
+            session = match_session(ruleset.value, opponent, equipment, seed, hold=screenshot is not None, replay=replay, round_cap=round_cap, options=options)
         except MatchUnavailable as exc:
             raise _user_error(str(exc)) from None
         except ValueError as exc:

@@ -30,6 +30,11 @@ FIELDS: dict[tuple[str, str], tuple[str, str]] = {
     ("top level", "throw"): ("", "the [throw] table: one baton per trial"),
     ("top level", "disturb"): ("", "the [disturb] table: a kick to one piece after settling"),
     ("top level", "match"): ("", "the [match] table: a whole match per trial (the match measure)"),
+    ("top level", "options"): (
+        "",
+        "the [options] table: referee options NAME = VALUE for every trial (kubb3d rules show; the match's, or the "
+        "throw's and the judge's for a throw)",
+    ),
     ("[setup]", "ruleset"): ("", "whose rules judge the throw: dm or wikinger"),
     ("[setup]", "equipment"): ("", "equipment set: standard, dm-small or kubbuteo"),
     ("[setup]", "pitch"): ("m", "dm or wikinger pitch, or a table {length, width}"),

@@ -508,6 +508,17 @@ class ExperimentSpec(_Model):
     throw: ThrowSpec | None = None
     disturb: DisturbSpec | None = None
     match: MatchSpec | None = None
+    options: dict[str, Any] = {}
+
+    @field_validator("options")
+    @classmethod
+    def _options(cls, v: dict[str, Any]) -> dict[str, Any]:
+        from kubb3d.judge.options import BY_NAME, option_value
+
+        for name in v:
+            if name not in BY_NAME:
+                raise ValueError(f"unknown referee option {name!r}; expected one of {', '.join(BY_NAME)}")
+        return {name: option_value(name, value) for name, value in v.items()}
 
     @model_validator(mode="after")
     def _line_on_pitch(self):
@@ -642,6 +653,8 @@ class LoadedSpec:
             for k in ("ground", "strategy_a", "strategy_b"):
                 if d["match"].get(k) is None:
                     d["match"].pop(k, None)
+        if not d.get("options"):
+            d.pop("options", None)
         d["scenario_sha256"] = self.scenario_sha256
         return d
 

@@ -26,11 +26,12 @@ from __future__ import annotations
 import math
 from dataclasses import replace
 from functools import lru_cache
-from typing import Any
+from typing import Any, Mapping
 
 import numpy as np
 
 from kubb3d.experiment.spec import LEAN_TILT_MAX_DEG, THROW_FIELDS, GroundSpec, LoadedSpec, get_at
+from kubb3d.judge.options import options_for
 
 LEAN_GAP = 0.001
 """m: gap left between a leaning kubb's top edge and its supporter when placed (it settles)."""
@@ -134,6 +135,7 @@ def _match(values: _Values, seq: np.random.SeedSequence) -> dict:
         round_cap=m.round_cap,
         time_limit_s=None if m.time_limit_min is None else 60.0 * m.time_limit_min,
         ground=str(values.get(("match", "ground")) or "grass"),
+        options=tuple(sorted(values.loaded.spec.options.items())),
     )
     match = Match(config)
     opener = None
@@ -337,7 +339,10 @@ def _throw(loaded: LoadedSpec, values: _Values, world, rng, measures: set) -> di
 
         params = get_skill(skill).perturb(params, rng)
     ruleset = loaded.spec.setup.ruleset
-    result = throw(world, params, baton=t.baton, ruleset=ruleset, max_time=t.max_time_s)
+    options = loaded.spec.options
+    result = throw(
+        world, params, baton=t.baton, ruleset=ruleset, max_time=t.max_time_s, **options_for(options, "throw")
+    )
     row: dict[str, Any] = {
         "target": target,
         "thrown_speed": params.speed,
@@ -379,7 +384,7 @@ def _throw(loaded: LoadedSpec, values: _Values, world, rng, measures: set) -> di
     if "rest" in measures:
         row.update(rest_time_s=result.rest_time, at_rest=result.at_rest, rest_positions=_positions(snap, t.baton))
     if "rulings" in measures:
-        row.update(_rulings(snap, result, t.side, ruleset))
+        row.update(_rulings(snap, result, t.side, ruleset, options_for(options, "judge")))
     if "status" in measures:
         row.update(_status(snap, loaded.spec.watch))
     return row
@@ -431,7 +436,7 @@ def _status(snap, watch) -> dict:
     return {f"status_{pid}": piece_status(snap, pid)[0].value for pid in watch}
 
 
-def _rulings(snap, result, side: str, ruleset: str) -> dict:
+def _rulings(snap, result, side: str, ruleset: str, options: Mapping[str, Any]) -> dict:
     from kubb3d.judge import ThrowContext, judge_throw
     from kubb3d.pitch import baseline_ids, opponent
 
@@ -442,7 +447,12 @@ def _rulings(snap, result, side: str, ruleset: str) -> dict:
         if p.kind == "kubb" and p.side == target and pid not in baseline_ids(target)
     )
     ctx = ThrowContext(
-        ruleset=ruleset, thrower=side, legal=result.legal, violations=tuple(result.violations), field_kubbs=field
+        ruleset=ruleset,
+        thrower=side,
+        legal=result.legal,
+        violations=tuple(result.violations),
+        field_kubbs=field,
+        options=options,
     )
     j = judge_throw(snap, ctx)
     return {

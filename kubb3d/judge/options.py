@@ -9,8 +9,9 @@ context (a missing key means the default of the ruleset in force).
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any, Iterable, Literal, Mapping
 
 from kubb3d.judge.rulebook import get_rulebook
 
@@ -28,6 +29,11 @@ class Option:
         where: ``module:function`` that applies it.
         set_by: how another value is chosen (``ThrowContext.options``, a ruleset field via
             ``get_ruleset(name, field=value)``, an argument of ``throw``/``simulate``).
+        applies: which part reads it: the ``judge`` (its contexts' ``options``), the rules
+            engine's ``ruleset`` (a field of :class:`kubb3d.rules.Ruleset`) or the ``throw``
+            simulation (an argument of :func:`kubb3d.throw.throw_iter`).
+        bounds: for a number (``choices`` None): its least and largest value.
+        nullable: for a number: ``none`` (no limit) is allowed too.
     """
 
     name: str
@@ -37,6 +43,9 @@ class Option:
     concerns: str
     where: str
     set_by: str
+    applies: Literal["judge", "ruleset", "throw"] = "judge"
+    bounds: tuple[float, float] | None = None
+    nullable: bool = False
 
 
 OPTIONS: tuple[Option, ...] = (
@@ -79,6 +88,7 @@ OPTIONS: tuple[Option, ...] = (
         "DM §8; WS basic rule 6; KT rules",
         "kubb3d.rules.core:Ruleset.throwing_line",
         "get_ruleset(name, advance_line=…)",
+        applies="ruleset",
     ),
     Option(
         "penalty_distance",
@@ -89,6 +99,7 @@ OPTIONS: tuple[Option, ...] = (
         "WS basic rule 11; KT rules (2 in)",
         "kubb3d.rules.core:Ruleset.placement_error",
         "get_ruleset(name, penalty_distance=…)",
+        applies="ruleset",
     ),
     Option(
         "first_foul_warning",
@@ -109,6 +120,9 @@ OPTIONS: tuple[Option, ...] = (
         "DM §5; WS basic rule 5",
         "kubb3d.throw:check_legality",
         "throw(…, max_tilt_deg=…)",
+        applies="throw",
+        bounds=(0.0, 90.0),
+        nullable=True,
     ),
     Option(
         "settle_s",
@@ -121,6 +135,8 @@ OPTIONS: tuple[Option, ...] = (
         "DM §5 (no time given)",
         "kubb3d.throw:simulate (World.run_until_rest)",
         "simulate(…, settle_s=…)",
+        applies="throw",
+        bounds=(0.05, 15.0),
     ),
     Option(
         "baseline_after_field",
@@ -172,3 +188,64 @@ def option(options: Mapping[str, Any] | None, name: str, ruleset: str) -> Any:
             raise ValueError(f"referee option {name} must be one of {list(ch)}, got {v!r}")
         return v
     return default(name, ruleset)
+
+
+_TRUE = ("true", "on", "yes", "1")
+_FALSE = ("false", "off", "no", "0")
+
+
+def parse_option(text: str) -> tuple[str, Any]:
+    """One ``NAME=VALUE`` of the command line (``--option``) or a file, as (name, value) of the
+    option's own type: one of its choices (``true``/``false`` for a yes-or-no option), or a
+    number inside its bounds (``none`` where no limit is allowed).
+
+    Raises:
+        ValueError: one line naming what is wrong and what was expected (no ``=``, an unknown
+            name with the known ones, a value not among the choices or out of bounds).
+    """
+    name, sep, raw = text.partition("=")
+    name, raw = name.strip(), raw.strip()
+    if not sep or not name:
+        raise ValueError(f"--option: expected NAME=VALUE, got {text!r}")
+    if name not in BY_NAME:
+        raise ValueError(f"--option: unknown referee option {name!r}; expected one of {', '.join(BY_NAME)}")
+    return name, option_value(name, raw)
+
+
+def option_value(name: str, raw: Any) -> Any:
+    """``raw`` (a word from the command line, or a value read from a file) as a value of the
+    option ``name``. Raises ValueError as :func:`parse_option`."""
+    o = BY_NAME[name]
+    word = raw.strip().lower() if isinstance(raw, str) else raw
+    if o.choices is not None:
+        if set(o.choices) == {False, True}:
+            if word in _TRUE or word is True:
+                return True
+            if word in _FALSE or word is False:
+                return False
+            raise ValueError(f"--option {name}: expected true or false, got {raw!r}")
+        if raw in o.choices:
+            return raw
+        raise ValueError(f"--option {name}: expected one of {', '.join(map(str, o.choices))}, got {raw!r}")
+    if o.nullable and (word is None or word == "none"):
+        return None
+    try:
+        value = float(word) if not isinstance(word, bool) else math.nan
+    except (TypeError, ValueError):
+        value = math.nan
+    lo, hi = o.bounds or (-math.inf, math.inf)
+    if not lo <= value <= hi:
+        extra = " or none" if o.nullable else ""
+        raise ValueError(f"--option {name}: expected a number from {lo:g} to {hi:g}{extra}, got {raw!r}")
+    return value
+
+
+def parse_options(texts: Iterable[str]) -> dict[str, Any]:
+    """Every ``NAME=VALUE`` of a repeated ``--option``, later ones winning (:func:`parse_option`)."""
+    return dict(parse_option(t) for t in texts)
+
+
+def options_for(options: Mapping[str, Any] | None, applies: str) -> dict[str, Any]:
+    """The options among ``options`` that the part ``applies`` reads (``judge``, ``ruleset``,
+    ``throw``)."""
+    return {k: v for k, v in (options or {}).items() if BY_NAME[k].applies == applies}

@@ -35,7 +35,7 @@ import math
 import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Callable, Generator
+from typing import Any, Callable, Generator, Mapping
 
 import numpy as np
 
@@ -199,11 +199,11 @@ class MatchSession:
     tr: Translator = ENGLISH
     """The language of the HUD (the app sets it from ``--lang``, docs/german.md)."""
 
-    def __init__(self, ruleset: str = "dm", opponent: str = "club", seed: int = 0, person: str = PERSON, replay: str | Path | None = None, hold: bool = False, round_cap: int | None = None) -> None:
+    def __init__(self, ruleset: str = "dm", opponent: str = "club", seed: int = 0, person: str = PERSON, replay: str | Path | None = None, hold: bool = False, round_cap: int | None = None, options: Mapping[str, Any] | None = None) -> None:
         from kubb3d.match import Match, MatchConfig
         from kubb3d.viewer.replay import TimelineBuilder
 
-        cfg = MatchConfig(ruleset=ruleset, skills=(opponent, opponent), seed=seed)
+        cfg = MatchConfig(ruleset=ruleset, skills=(opponent, opponent), seed=seed, options=tuple(sorted((options or {}).items())))
         if round_cap is not None:
             cfg = replace(cfg, round_cap=round_cap)
         names = cfg.player_names()
@@ -634,9 +634,10 @@ class MatchSession:
         self.match.close()
 
 
-def match_session(ruleset: str, opponent: str, equipment: str, seed: int, hold: bool = False, replay: str | Path | None = None, round_cap: int | None = None) -> MatchSession:
+def match_session(ruleset: str, opponent: str, equipment: str, seed: int, hold: bool = False, replay: str | Path | None = None, round_cap: int | None = None, options: Mapping[str, Any] | None = None) -> MatchSession:
     """The session for ``kubb3d play --opponent`` (``hold``: headless screenshot; ``replay``:
-    the replay file to write; ``round_cap``: turns per set, None: the match's default).
+    the replay file to write; ``round_cap``: turns per set, None: the match's default;
+    ``options``: referee options, :mod:`kubb3d.judge.options`).
 
     Raises:
         MatchUnavailable: an equipment set the ruleset does not play with (``standard``, the
@@ -650,4 +651,4 @@ def match_session(ruleset: str, opponent: str, equipment: str, seed: int, hold: 
     want = get_ruleset(ruleset).equipment
     if equipment not in (want, "standard"):  # "standard" is the option's default: the ruleset's set
         raise MatchUnavailable(f"a {ruleset} match is played with the {want!r} set; --set {equipment} only works without --opponent")
-    return MatchSession(ruleset, opponent, seed, replay=replay, hold=hold, round_cap=round_cap)
+    return MatchSession(ruleset, opponent, seed, replay=replay, hold=hold, round_cap=round_cap, options=options)

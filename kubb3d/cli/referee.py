@@ -1,0 +1,33 @@
+"""The ``--option NAME=VALUE`` option the commands that referee share (``match``, ``judge``,
+``audit``, ``play``): the referee's options of :mod:`kubb3d.judge.options`, listed with their
+choices and defaults by ``kubb3d rules show RULESET``."""
+
+from __future__ import annotations
+
+from typing import Any, Optional
+
+import typer
+
+OPTION_HELP = (
+    "A referee option NAME=VALUE for what the rule books leave open (repeatable; the names, choices and "
+    "defaults: kubb3d rules show RULESET)."
+)
+
+
+def referee_option() -> Any:
+    """The repeatable ``--option`` Typer option (``None``: every option at its ruleset's default)."""
+    return typer.Option(None, "--option", help=OPTION_HELP, metavar="NAME=VALUE")
+
+
+def referee_options(values: Optional[list[str]]) -> dict[str, Any]:
+    """The options given on the command line as a dict; a bad one is one error line, exit 2."""
+    from kubb3d.judge.options import parse_options
+
+    try:
+        return parse_options(values or ())
+    except ValueError as exc:
+        from kubb3d.cli import _json_error
+
+        typer.echo(f"error: {exc}", err=True)
+        _json_error(str(exc))
+        raise typer.Exit(2) from None
