@@ -517,3 +517,87 @@ def test_dm_sets_switch_ends_and_the_right_to_open():
     s.push(s.legal_actions()[0], ThrowOutcome(winner="A", loser="B"))
     assert s.set_no == 2 and s.player_at("A") != at_a
     assert s.player_at(s.turn_side) != opener and s.batons_left == 2
+
+
+# ---- raising only after every inkast (WS basic rule 12, DM §6-§7) ------------------------------
+
+RAISED_BEFORE_RETHROW = (
+    "kind: WS basic rule 12 'Kubbs may only be set up after all knocked-over kubbs have been thrown' "
+    "(DM §7 'Danach stellt der Gegner die Kubbs auf'): the kubbs valid on the first attempt already "
+    "stand at their raised spots in the world the rethrow is thrown into"
+)
+
+
+def _first_inkast_out(request):
+    """A person's throws: the first kubb inkasted goes out over the sideline, every later kubb
+    lands in the field, batons are short tosses that reach nothing."""
+    from kubb3d.throw import ThrowParams
+
+    if request.kind == "inkast":
+        out = not getattr(_first_inkast_out, "done", False)
+        _first_inkast_out.done = True
+        azimuth = 55.0 if out else 0.0
+        return ThrowParams(side=request.side, line_x=request.line_x, speed=7.0 if out else 6.5,
+                           elevation_deg=35.0 if out else 40.0, azimuth_deg=azimuth, spin_rps=0.5)
+    return ThrowParams(side=request.side, line_x=request.line_x, speed=3.0, elevation_deg=20.0, spin_rps=1.0)
+
+
+@pytest.mark.xfail(strict=True, reason=RAISED_BEFORE_RETHROW)
+@pytest.mark.parametrize("ruleset, person", [("wikinger", "T1"), ("dm", "P1")])
+def test_no_kubb_is_raised_before_the_rethrow(ruleset, person):
+    # WS basic rule 11: "the throw must be repeated once, after all kubbs have been thrown"; rule 12:
+    # "Kubbs may only be set up after all knocked-over kubbs have been thrown into the opponent's
+    # field." DM §6 rethrows, then §7: "Danach stellt der Gegner die Kubbs auf". When the rethrow is
+    # due, the kubbs that landed valid still lie where they came to rest.
+    _first_inkast_out.done = False
+    match = kubb3d.Match(kubb3d.MatchConfig(ruleset=ruleset, seed=5), human={person: _first_inkast_out})
+    try:
+        valid = None
+        for _ in range(300):
+            pending = match.pending()
+            assert pending is not None, "no rethrow happened"
+            action = pending.action
+            if isinstance(action, Inkast) and action.attempt == 2:
+                break
+            result = match.step()
+            if isinstance(result.action, Inkast) and result.done:
+                valid = result.outcome.valid
+        assert valid, "no kubb landed valid on the first attempt"
+        world = pending.request.world
+        for kubb, raised in valid.items():
+            position, _ = world.pose(kubb)
+            at_raised_spot = all(abs(a - b) < 1e-3 for a, b in zip(position, raised.position))
+            assert not at_raised_spot, f"{kubb} already stands at its raised spot {raised.position}"
+    finally:
+        match.close()
+
+
+# ---- a throwing line stays in the thrower's own half (DM §8, WS basic rules 6-7, KT rules) ------
+
+LINE_IN_OPPONENTS_HALF = (
+    "kind: DM §8 'Bleiben Kubbs in der eigenen Feldhälfte stehen' / WS basic rule 6 'standing in one's "
+    "own field': a field kubb pushed across the centre line, still standing, keeps giving its old half "
+    "an advance line, which then lies in the opponent's half"
+)
+
+
+@pytest.mark.xfail(strict=True, reason=LINE_IN_OPPONENTS_HALF)
+@pytest.mark.parametrize("ruleset, before, after", [
+    ("dm", -0.05, 0.06), ("wikinger", -0.05, 0.06), ("kubbuteo", -0.02, 0.02),
+])
+def test_advance_line_only_through_a_kubb_standing_in_the_own_half(ruleset, before, after):
+    # DM §8: "Bleiben Kubbs in der eigenen Feldhälfte stehen, so darf man ... bis zu einer ... Linie
+    # durch den zur Mittellinie am nächsten stehenden Kubb vorgehen." WS basic rule 6: "if a kubb is
+    # standing in one's own field, one may advance to the height of that kubb"; rule 7: "behind the
+    # frontmost pawn in one's own playing field". KT: the field kubb closest to the king "represents
+    # that player's baseline". B's baton pushed field kubb B1 (in A's half) across the centre line;
+    # it still stands, now in B's half: A's line may not lie in B's half.
+    s = started(ruleset)
+    throw(s, {"B1"})
+    finish_turn(s)
+    inkast_valid(s, {"B1": (before, 0.1)}, z=0.01)
+    s.push(s.legal_actions()[0], ThrowOutcome(poses={"B1": Pose((after, 0.1, 0.01))}))
+    finish_turn(s)
+    assert s.turn_side == "A"
+    assert s.throwing_line("A") <= 0.0
+    assert s.legal_actions()[0].line_x <= 0.0
