@@ -601,3 +601,37 @@ def test_advance_line_only_through_a_kubb_standing_in_the_own_half(ruleset, befo
     assert s.turn_side == "A"
     assert s.throwing_line("A") <= 0.0
     assert s.legal_actions()[0].line_x <= 0.0
+
+
+WS_TOE_BEHIND_PAWN = (
+    "kind: WS basic rule 7 'The tip of the foot must stay behind the frontmost pawn in one's own playing "
+    "field': the WS front line is put through the pawn's centre (DM §8's 'durch den Kubb'), so the toe "
+    "may stand half a kubb past the pawn's back"
+)
+
+
+@pytest.mark.parametrize("sign", [1, -1])
+def test_dm_advance_line_through_the_field_kubb(sign):
+    # DM §8: "bis zu einer parallel zur Grundlinie gedachten Linie durch den zur Mittellinie am
+    # nächsten stehenden Kubb" -- through the kubb (mirrored copies give the same line).
+    s = started("dm")
+    throw(s, {"B1"})
+    finish_turn(s)
+    inkast_valid(s, {"B1": (-1.0, 0.4 * sign)})
+    finish_turn(s)
+    w = 0.06  # dm-small kubb
+    assert -1.0 - w / 2 <= s.throwing_line("A") <= -1.0 + w / 2
+
+
+@pytest.mark.xfail(strict=True, reason=WS_TOE_BEHIND_PAWN)
+@pytest.mark.parametrize("sign", [1, -1])
+def test_ws_toe_stays_behind_the_frontmost_pawn(sign):
+    # WS basic rule 7: "Feet must not cross over. The tip of the foot must stay behind the frontmost
+    # pawn in one's own playing field." The frontmost pawn B1 stands at x = -1.0 (7 cm wide): the
+    # throwing line, which the toe may reach, lies behind it (x <= -1.035).
+    s = started("wikinger")
+    throw(s, {"B1"})
+    finish_turn(s)
+    inkast_valid(s, {"B1": (-1.0, 0.4 * sign)})
+    finish_turn(s)
+    assert s.throwing_line("A") <= -1.0 - 0.07 / 2 + 1e-9
