@@ -178,7 +178,9 @@ def test_ws_match_lag_at_0_m_from_the_king_loses_the_lag():
 # ---- batons per turn (DM §4, WS basic rule 2, KT rules) ---------------------------------------
 
 
-@pytest.mark.parametrize("ruleset, first, second, third", [("dm", 2, 4, 6), ("wikinger", 6, 6, 6), ("kubbuteo", 6, 6, 6)])
+@pytest.mark.parametrize(
+    "ruleset, first, second, third", [("dm", 2, 4, 6), ("wikinger", 6, 6, 6), ("kubbuteo", 6, 6, 6)]
+)
 def test_batons_per_turn(ruleset, first, second, third):
     # DM §4: "Spieler A startet mit 2 Hölzern, B wirft 4, danach erhält jeder Spieler pro Wurfrunde
     # 6 Hölzer." WS basic rule 2: "receives the 6 throwing sticks and throws them all"; WS Start of
@@ -318,7 +320,8 @@ def test_dm_penalty_kubb_thrown_first_by_the_opponent_from_the_same_baseline_the
     s = started("dm")
     throw(s, {"B1", "B2"})
     finish_turn(s)
-    s.push(Inkast("B", ("B1", "B2"), 1), InkastOutcome(valid={"B2": Pose((-1.0, 0.0, 0.075))}, invalid=frozenset({"B1"})))
+    first = InkastOutcome(valid={"B2": Pose((-1.0, 0.0, 0.075))}, invalid=frozenset({"B1"}))
+    s.push(Inkast("B", ("B1", "B2"), 1), first)
     assert s.legal_actions() == [Inkast("B", ("B1",), 2)]  # DM §6: "erneut geworfen"
     s.push(Inkast("B", ("B1",), 2), InkastOutcome(invalid=frozenset({"B1"})))
     assert s.legal_actions() == [PenaltyThrow("A", "B1", 1, "B")]
@@ -373,7 +376,8 @@ def test_inkasted_kubb_that_fells_the_king_loses_for_the_inkaster(ruleset, inkas
     finish_turn(s)
     a = s.legal_actions()[0]
     assert isinstance(a, Inkast) and a.side == inkaster
-    s.push(a, InkastOutcome(valid={f"{inkaster}1": Pose((0.1 if inkaster == "A" else -0.1, 0.05, 0.01))}, king_felled=True))
+    spot = Pose((0.1 if inkaster == "A" else -0.1, 0.05, 0.01))
+    s.push(a, InkastOutcome(valid={f"{inkaster}1": spot}, king_felled=True))
     out = s.outcome()
     assert out.termination == Termination.EARLY_KING and out.winner == s.player_at(opponent(inkaster))
 
