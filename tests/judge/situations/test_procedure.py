@@ -32,7 +32,7 @@ from kubb3d.rules import (
     get_ruleset,
 )
 
-WS_LAG_TOUCH = (
+WS_LAG_TOUCH = (  # fixed on main (d8482a2): LagResult.king_hit
     "kind: WS lag 'If the king is hit, the other team automatically gains the right to throw': a lag "
     "baton resting against the king (distance 0) wins the lag; only a felled king counts as hit"
 )
@@ -150,27 +150,33 @@ def test_ws_lag_king_felled_gives_the_other_team_the_start():
         assert s.turn_side == first
 
 
-@pytest.mark.xfail(strict=True, reason=WS_LAG_TOUCH)
 @pytest.mark.parametrize("touching, first", [("A", "B"), ("B", "A")])
 def test_ws_lag_baton_touching_the_king_loses_the_lag(touching, first):
     # WS Sequence of Play: "throws a throwing stick ... as close as possible to the king, without
     # hitting it ... If the king is hit, the other team automatically gains the right to throw".
-    # A baton at rest against the standing king (distance 0) hit it.
+    # A baton at rest against the standing king (distance 0) hit it. (WS_LAG_TOUCH, fixed on main.)
     s = state("wikinger")
-    lag(s, 0.0 if touching == "A" else 0.4, 0.0 if touching == "B" else 0.4)
+    s.push(LagThrow("A"), LagResult(0.0 if touching == "A" else 0.4, king_hit=touching == "A"))
+    s.push(LagThrow("B"), LagResult(0.0 if touching == "B" else 0.4, king_hit=touching == "B"))
     assert s.turn_side == first
 
 
-@pytest.mark.xfail(strict=True, reason=WS_LAG_TOUCH)
-def test_ws_match_lag_at_0_m_from_the_king_loses_the_lag():
+def test_dm_lag_baton_touching_the_king_wins_the_lag():
+    # DM §3: "eine Berührung des Königs ist dabei erlaubt" -- the boundary of the WS rule above.
+    s = state("dm")
+    s.push(LagThrow("A"), LagResult(0.0, king_hit=True))
+    s.push(LagThrow("B"), LagResult(0.4))
+    assert s.phase == Phase.CHOOSE and s.choice_queue[0][0] == s.player_at("A")
+
+
+def test_ws_match_lag_at_0_m_from_the_king_is_a_hit():
     # The same rule in physics: `kubb3d match --ruleset wikinger --seed 3`, T1's lag baton rests
-    # 0.000 m from the king (touching it, the king standing).
+    # 0.000 m from the standing king: it touched (hit) it.
     match = kubb3d.Match(kubb3d.MatchConfig(ruleset="wikinger", seed=3))
     try:
         first = match.step()
-        match.step()
         assert first.outcome.distance == 0.0 and not first.outcome.king_felled
-        assert match.pending().action.side == "B"
+        assert first.outcome.king_hit
     finally:
         match.close()
 

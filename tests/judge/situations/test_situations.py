@@ -32,18 +32,12 @@ WS_ON_THE_LINE = (
     "is ruled with DM §7's whole-footprint test (rethrow / invalid)"
 )
 
-WRONG: dict[str, str] = {
-    "dm_setup_tilted_below_tipping_stands": SETUP_TILT,
-    "ws_setup_tilted_below_tipping_stands": SETUP_TILT,
-    "kt_setup_tilted_below_tipping_stands": SETUP_TILT,
-    "kt_king_knocked_not_from_baseline": KT_KING_NOT_BASELINE,
-    "kt_king_knocked_not_from_baseline_swapped": KT_KING_NOT_BASELINE,
-    "ws_inkast_along_sideline_on_line": WS_ON_THE_LINE,
-    "ws_inkast_along_sideline_on_line_mirrored": WS_ON_THE_LINE,
-    "ws_inkast_along_sideline_on_line_swapped": WS_ON_THE_LINE,
-    "ws_inkast_along_centre_line_on_line": WS_ON_THE_LINE,
-    "ws_inkast_landed_standing_across_sideline": WS_ON_THE_LINE,
-}
+# Fixed on main (d8482a2), kept as the kinds they were: SETUP_TILT (dm/ws/kt_setup_tilted_below_
+# tipping_stands), KT_KING_NOT_BASELINE (kt_king_knocked_not_from_baseline, _swapped), WS_ON_THE_LINE
+# (ws_inkast_along_sideline_on_line, _mirrored, _swapped, ws_inkast_along_centre_line_on_line,
+# ws_inkast_landed_standing_across_sideline). A situation kubb3d rules wrongly goes here as
+# "stem": KIND until it is fixed.
+WRONG: dict[str, str] = {}
 
 # copy -> (original, transform): "mirror" is y -> -y, "swap" is x -> -x with A <-> B.
 # Originals named "scenarios/NAME" are shipped scenarios.
