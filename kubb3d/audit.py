@@ -392,10 +392,21 @@ class _Auditor:
                 self.bad("cites_ruleset", i, f"ruling on {r.piece} ({r.consequence.value}): {why}")
 
     # -- inkasts and placements
-    def inkast(self, i: int, snap, ctx, j, standing: Mapping[str, Any], now: Mapping[str, Any] | None = None) -> None:
+    def inkast(
+        self,
+        i: int,
+        snap,
+        ctx,
+        j,
+        standing: Mapping[str, Any],
+        now: Mapping[str, Any] | None = None,
+        awaiting: frozenset[str] = frozenset(),
+    ) -> None:
         """``standing``: id → PieceState of the pieces that stood before the inkast (not
         inkasted; the king included), where they stand after the action; ``now``: every piece of
-        the world after the action (empty if the match ended with the inkast)."""
+        the world after the action (empty if the match ended with the inkast); ``awaiting``:
+        valid kubbs not raised yet (DM §7, WS basic rule 12: :meth:`raised` checks them at the
+        Raise action)."""
         from kubb3d.judge.geometry import footprint, overlap_depth
         from kubb3d.judge.raising import _state_at
 
@@ -418,7 +429,7 @@ class _Auditor:
             if pid in stossel:
                 continue  # placed later by hand: checked as a placement
             self.tick("raised_ok")
-            if pid in now and math.dist(now[pid].position[:2], p.position[:2]) > MOVED_M / 10:
+            if pid in now and pid not in awaiting and math.dist(now[pid].position[:2], p.position[:2]) > MOVED_M / 10:
                 self.bad(
                     "raised_ok",
                     i,
@@ -461,6 +472,19 @@ class _Auditor:
                 )
         self._king_inkast(i, snap, ctx, j)
         self._cites(i, j.rulings)
+
+    def raised(self, i: int, kubbs, state, world_pieces: Mapping[str, Any]) -> None:
+        """After a Raise action: each raised kubb stands in the world where the engine has it
+        (the pose the judge raised it to), upright."""
+        for kid in kubbs:
+            self.tick("raised_ok")
+            info, p = state.kubbs.get(kid), world_pieces.get(kid)
+            if info is None or p is None:
+                self.bad("raised_ok", i, f"{kid} was raised but is not in the world or the engine")
+                continue
+            off = math.dist(p.position[:2], info.pose.position[:2])
+            if off > MOVED_M / 10 or tilt_either_end(p.quat_xyzw) > math.radians(1.0):
+                self.bad("raised_ok", i, f"{kid} stands {off * 1000:.1f} mm from where it was raised")
 
     def _king_inkast(self, i: int, snap, ctx, j) -> None:
         king = snap.pieces.get(KING_ID)
@@ -681,7 +705,9 @@ def audit_match(
                         for pid in sorted(ctx.before)
                         if pid in snap.pieces
                     }
-                    aud.inkast(i, snap, ctx, j, standing, now)
+                    aud.inkast(i, snap, ctx, j, standing, now, frozenset(m.state.to_raise))
+            if action.get("type") == "Raise" and m.world is not None:
+                aud.raised(i, action["kubbs"], m.state, m.world.snapshot().pieces)
             if action.get("type") == "PlaceKubb" and m.world is not None and m.world.has_piece(action["kubb"]):
                 snap1 = m.world.snapshot()
                 aud.placement(i, action["kubb"], action["half"], snap1.pieces)

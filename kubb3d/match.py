@@ -79,6 +79,7 @@ from kubb3d.rules import (
     Outcome,
     PenaltyThrow,
     PlaceKubb,
+    Raise,
     RemoveTieBreakKubb,
     ThrowOutcome,
     action_from_dict,
@@ -892,6 +893,11 @@ class Match:
         if isinstance(a, RemoveTieBreakKubb):
             self.world.remove_piece(a.kubb)
             return None, {}, []
+        if isinstance(a, Raise) and not self.table:
+            for kid in sorted(a.kubbs):  # sorted: the order of pose resets reaches the engine
+                pose = self.state.to_raise[kid]
+                self.world.set_pose(kid, pose.position, pose.quat_xyzw, wake=False)
+            return None, {}, []
         return None, {}, []
 
     def _throw_record(self, res: ThrowResult, intended=None) -> dict:
@@ -1365,6 +1371,8 @@ class Match:
             attempt=attempt,
             before=before,
             options=self.judge_options,
+            thrower=None if thrower_side == from_side else thrower_side,
+            awaiting={} if self.table else {k: p for k, p in s.to_raise.items() if k not in kubbs},
         )
         j = self.judge.judge_inkast(snap, ctx)
         valid, invalid, stossel, king_felled = dict(j.valid), j.invalid, j.stossel, j.king_felled
@@ -1380,8 +1388,12 @@ class Match:
             cur = snap[pid]
             if tuple(cur.position) != tuple(p.position) or tuple(cur.quat_xyzw) != tuple(p.quat_xyzw):
                 self.world.set_pose(pid, p.position, p.quat_xyzw, wake=False)
-        for kid, pose in valid.items():
-            self.world.set_pose(kid, pose.position, pose.quat_xyzw, wake=False)
+        # a valid kubb is raised by the Raise action, after every kubb of the inkast was thrown
+        # (DM §7 "Danach"; WS basic rule 12), so it lies where it landed until then; a Kubbuteo
+        # return is stood up where it rests at once (KT rules)
+        if self.table:
+            for kid, pose in valid.items():
+                self.world.set_pose(kid, pose.position, pose.quat_xyzw, wake=False)
         # sorted: the order of the pose resets reaches the physics engine (its contact pairs),
         # and a set of strings iterates in a per-process order (PYTHONHASHSEED)
         for kid in sorted(set(invalid) | set(stossel) | (set(kubbs) - set(valid) - set(invalid) - set(stossel))):

@@ -28,6 +28,13 @@ class InkastContext:
             directions are valid (towards its own baseline, or towards the centre line).
         options: referee options (:mod:`kubb3d.judge.options`: ``raise_order``); missing
             keys take the ruleset's defaults.
+        awaiting: kubbs of an earlier attempt of this inkast that landed valid and are not
+            raised yet (DM §7 "Danach"; WS basic rule 12: raising waits for every kubb to be
+            thrown), with the poses they will be raised to: there they block this attempt's
+            raising, wherever they lie now.
+        thrower: who threw the kubbs, if not the inkasting side: a penalty kubb thrown by the
+            receiving side into its own half (``DM §6``). A king it fells loses for its thrower
+            (``DM §1`` "mit Kubb oder Wurfholz").
     """
 
     ruleset: str = "dm"
@@ -37,10 +44,19 @@ class InkastContext:
     before: Mapping[str, Pose] = field(default_factory=dict)
     prefer: str = "back"
     options: Mapping[str, Any] = field(default_factory=dict)
+    thrower: Side | None = None
+    awaiting: Mapping[str, Pose] = field(default_factory=dict)
+
+    @property
+    def feller(self) -> Side:
+        """The side that loses if the king falls: :attr:`thrower`, else the inkasting side."""
+        return self.inkasting_side if self.thrower is None else self.thrower
 
     def __post_init__(self) -> None:
         get_rulebook(self.ruleset)
         option(self.options, "raise_order", self.ruleset)  # a bad value fails here
+        if self.thrower not in (None, "A", "B"):
+            raise ValueError(f"thrower must be 'A', 'B' or None, got {self.thrower!r}")
         if self.inkasting_side not in ("A", "B"):
             raise ValueError(f"inkasting_side must be 'A' or 'B', got {self.inkasting_side!r}")
         if self.attempt not in (1, 2):

@@ -108,7 +108,7 @@ def judge_return(after: Snapshot, ctx: InkastContext, params: JudgeParams) -> In
     if KING_ID in pieces:
         a = analyse(after, KING_ID, params, index=index)
         if a.status is not Status.STANDING:
-            winner, loser = half, ctx.inkasting_side
+            winner, loser = opponent(ctx.feller), ctx.feller
             rulings.append(
                 Ruling(
                     piece=KING_ID,
@@ -117,7 +117,7 @@ def judge_return(after: Snapshot, ctx: InkastContext, params: JudgeParams) -> In
                     rules=rules,
                     reason=msg(
                         "A returned kubb knocked the king down, so side {side} loses. ({why})",
-                        side=ctx.inkasting_side,
+                        side=ctx.feller,
                         why=a.reason,
                     ),
                 )

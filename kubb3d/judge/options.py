@@ -81,11 +81,12 @@ OPTIONS: tuple[Option, ...] = (
     ),
     Option(
         "advance_line",
-        {"dm": "centre", "wikinger": "centre", "kubbuteo": "centre"},
-        ("centre", "front edge"),
+        {"dm": "centre", "wikinger": "back edge", "kubbuteo": "centre"},
+        ("centre", "front edge", "back edge"),
         "Where the advance line lies on the field kubb it passes through (DM §8: 'durch den … Kubb'; "
-        "WS basic rule 6: 'to the height of that kubb').",
-        "DM §8; WS basic rule 6; KT rules",
+        "WS basic rule 6: 'to the height of that kubb', and rule 7: 'The tip of the foot must stay behind "
+        "the frontmost pawn', so WS puts it on the kubb's edge towards the thrower's baseline).",
+        "DM §8; WS basic rules 6, 7; KT rules",
         "kubb3d.rules.core:Ruleset.throwing_line",
         "get_ruleset(name, advance_line=…)",
         applies="ruleset",

@@ -328,11 +328,11 @@ def judge_inkast(after: Snapshot, ctx: InkastContext, params: JudgeParams | None
 def _rule_disturbed(
     after: Snapshot, ctx: InkastContext, book: Rulebook, params: JudgeParams, index: ContactIndex, inkasted: list[str]
 ) -> tuple[list[Ruling], set[str], Side | None, Side | None]:
-    """The king felled by the inkast (the inkasting side loses, DM §1; WS "End of the Game") and
+    """The king felled by the inkast (whoever threw the kubb loses, :attr:`InkastContext.feller`,
+    DM §1; WS "End of the Game") and
     the pieces it moved or felled (set up again where they stood, WS basic rule 14; DM §5 by
     analogy): (rulings, ids to raise now, winner, loser)."""
     cites, pieces = book.cites, after.pieces
-    half_side = opponent(ctx.inkasting_side)
     rulings: list[Ruling] = []
     raise_now: set[str] = set()
     winner = loser = None
@@ -341,10 +341,10 @@ def _rule_disturbed(
         ka = analyse(after, KING_ID, params, index=index)
         if ka.status is not Status.STANDING:
             king_down = True
-            winner, loser = half_side, ctx.inkasting_side
+            winner, loser = opponent(ctx.feller), ctx.feller
             reason = msg(
                 "An inkasted kubb of side {side} felled the king before all kubbs were down, so side {side} loses.",
-                side=ctx.inkasting_side,
+                side=ctx.feller,
             )
             rulings.append(
                 Ruling(
@@ -431,7 +431,9 @@ class _RaisingPlan:
         for pid, p in self.pieces.items():
             if p.kind == "baton" or pid in self.stossel:
                 continue
-            if pid in ctx.before and pid not in inkasted:
+            if pid in ctx.awaiting and pid not in inkasted:
+                p = _state_at(p, ctx.awaiting[pid])
+            elif pid in ctx.before and pid not in inkasted:
                 p = _state_at(p, ctx.before[pid])
             poly = footprint(p)
             if p.kind == "king":

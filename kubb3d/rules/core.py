@@ -446,6 +446,13 @@ def outcome_from_dict(d: Mapping[str, Any] | None) -> LagResult | ThrowOutcome |
 
 
 # ---------------------------------------------------------------------- ruleset
+def own_field_kubbs(state: "MatchState", side: Side) -> list["KubbInfo"]:
+    """The field kubbs standing in ``side``'s own half now, by where they stand (a kubb pushed
+    across the centre line is not one of them: ``DM §8``, WS basic rule 6, KT rules)."""
+    f = state.pitch.forward(side)
+    return [k for k in state.standing_in(side) if not k.baseline and f * k.pose.position[0] <= 0.0]
+
+
 @dataclass(frozen=True)
 class Ruleset:
     """What differs between rulesets; subclasses are found by name with :func:`get_ruleset`.
@@ -469,7 +476,8 @@ class Ruleset:
         penalty_words: play-by-play line for kubbs that become penalty kubbs, for one kubb and
             for several (``{kubbs}``: their ids).
         advance_line: referee option (:mod:`kubb3d.judge.options`): the advance line passes
-            through the field kubb's ``centre`` or its ``front edge`` (towards the centre line).
+            through the field kubb's ``centre``, its ``front edge`` (towards the centre line) or
+            its ``back edge`` (towards the own baseline).
         penalty_distance: referee option: ``min_king_distance_m`` is measured ``centre`` to
             centre or as the ``gap`` between the placed kubb and the king.
     """
@@ -533,13 +541,18 @@ class Ruleset:
 
     def throwing_line(self, state: "MatchState", side: Side) -> float:
         """x of ``side``'s throwing line, m: its baseline, or the line through its standing
-        field kubb nearest the centre line (``DM §8``, WS basic rule 6)."""
+        field kubb nearest the centre line (``DM §8``, WS basic rule 6), on the kubb's centre,
+        its edge towards the centre line or its edge towards the baseline (referee option
+        ``advance_line``; WS basic rule 7: "The tip of the foot must stay behind the frontmost
+        pawn"). Only a kubb standing in the side's own half counts ("in der eigenen
+        Feldhälfte", "in one's own field"): one pushed across the centre line gives no line."""
         f = state.pitch.forward(side)
         line = state.pitch.baseline_x(side)
-        front = get_set(self.equipment).kubb.width / 2 if self.advance_line == "front edge" else 0.0
-        for k in state.standing_in(side):
-            x = k.pose.position[0] + f * front
-            if not k.baseline and f * (x - line) > 0:
+        edge = {"centre": 0.0, "front edge": 1.0, "back edge": -1.0}[self.advance_line]
+        offset = edge * get_set(self.equipment).kubb.width / 2
+        for k in own_field_kubbs(state, side):
+            x = k.pose.position[0] + f * offset
+            if f * (x - line) > 0:
                 line = x
         return line
 
@@ -1215,7 +1228,12 @@ class MatchState:
             return
         self._after_inkast()
 
-    def _apply_inkast(self, kubbs: Sequence[str], r: InkastOutcome, s: Side, o: Side) -> None:
+    def _apply_inkast(
+        self, kubbs: Sequence[str], r: InkastOutcome, s: Side, o: Side, thrower: Side | None = None
+    ) -> None:
+        """Record inkasted kubbs of side ``s`` into half ``o``; ``thrower``: who threw them, if
+        not ``s`` (a penalty kubb thrown by the receiving side, ``DM §6``): a king it fells
+        loses the set for its thrower (``DM §1`` "mit Kubb oder Wurfholz")."""
         rs = self.ruleset
         unknown = (set(r.valid) | set(r.invalid) | set(r.stossel)) - set(kubbs)
         if unknown:
@@ -1250,13 +1268,13 @@ class MatchState:
             )
         if r.king_felled:
             self.king_standing = False
-            winner = self.player_at(o)
+            feller = s if thrower is None else thrower
             self._end_set(
-                winner,
+                self.player_at(opponent(feller)),
                 Termination.EARLY_KING,
                 msg(
                     "{player} felled the king early with an inkasted kubb ({rule})",
-                    player=self.player_at(s),
+                    player=self.player_at(feller),
                     rule=rs.cite("early_king"),
                 ),
             )
@@ -1266,7 +1284,7 @@ class MatchState:
         self._tick(rs.time.penalty_throw_s)
         s = self._side()
         o = opponent(s)
-        self._apply_inkast((a.kubb,), r, a.from_side, o)
+        self._apply_inkast((a.kubb,), r, a.from_side, o, thrower=a.side)
         if self.phase == Phase.OVER:
             return
         if a.kubb in r.invalid:

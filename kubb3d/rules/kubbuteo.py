@@ -69,7 +69,7 @@ from kubb3d.equipment import INCH, DiskPiece, get_set
 from kubb3d.judge.citations import KT_RULES
 from kubb3d.judge.rulings import Pose
 from kubb3d.pitch import Pitch, Side
-from kubb3d.rules.core import MatchState, Ruleset, TimeModel, register_ruleset
+from kubb3d.rules.core import MatchState, Ruleset, TimeModel, own_field_kubbs, register_ruleset
 from kubb3d.snapshot import tilt_from_vertical
 
 
@@ -200,7 +200,7 @@ class Kubbuteo(Ruleset):
         represents that player's baseline"; never behind the baseline (module doc), m."""
         base = state.pitch.baseline_x(side)
         f = state.pitch.forward(side)
-        field_kubbs = [k for k in state.standing_in(side) if not k.baseline]
+        field_kubbs = own_field_kubbs(state, side)
         if not field_kubbs:
             return base
         k = min(field_kubbs, key=lambda k: (math.hypot(k.pose.position[0], k.pose.position[1]), k.id))

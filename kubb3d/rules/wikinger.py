@@ -71,6 +71,7 @@ class Wikinger(Ruleset):
     king_throws_per_turn: int | None = None
     penalty: str = "place"
     min_king_distance_m: float = field(default_factory=lambda: get_set("standard").baton.length)
+    advance_line: str = "back edge"  # WS basic rule 7: the toe behind the frontmost pawn
 
     def __post_init__(self) -> None:
         if self.team_size < 1:
