@@ -42,6 +42,13 @@ check                   what must hold
                         each ruling cites the ruleset in force (or kubb3d's decision)
 ``replay_reproduces``   pushing the replay file's actions and outcomes into a fresh engine
                         gives the same outcome and the same kubbs (at the end of each match)
+``judge_inputs``        the judge's context agrees with the action and the snapshot: the
+                        thrower is the acting side, a king throw is a KingThrow action and
+                        comes only with every kubb of the target half felled (DM §10)
+(procedure)             the order and the actors of the match's events against the rule book,
+                        read from the replay file alone: :mod:`kubb3d.procedure` (lag result,
+                        raising after the inkasts, penalty actors, a king felled by a thrown
+                        kubb, throwing lines, king throws)
 ======================  ======================================================================
 
 Besides the checks the audit counts the kubbs counted felled by a throw that were ruled
@@ -65,6 +72,7 @@ from typing import Any, Callable, Mapping
 from kubb3d.judge.geometry import tipping_angle as _tipping
 from kubb3d.judge.rulebook import get_rulebook
 from kubb3d.pitch import KING_ID, opponent
+from kubb3d.procedure import PROCEDURE_CHECKS, check_procedure
 
 MOVED_M = 0.01
 """m: a piece whose base centre moved more than this during a throw was moved by it."""
@@ -84,8 +92,11 @@ CHECKS: dict[str, str] = {
     "king_by_rules": "the king falls only by the rulings of the ruleset",
     "cites_ruleset": "every ruling cites the ruleset in force (or kubb3d's decision)",
     "replay_reproduces": "replaying the replay file reproduces the state",
+    "judge_inputs": "the judge's context agrees with the action and the snapshot it rules on",
+    **PROCEDURE_CHECKS,
 }
-"""Check name → one line for the table, in the order of the table."""
+"""Check name → one line for the table, in the order of the table (the procedure checks of
+:mod:`kubb3d.procedure` last)."""
 
 def ruleset_prefix(ruleset: str) -> str:
     """How the citations of a ruleset begin: its rule book's seed and a space (``DM ``);
@@ -286,13 +297,24 @@ class _Auditor:
         self.r.checked[check] += n
 
     # -- throws
-    def throw(self, i: int, before: Mapping[str, Any], snap, ctx, j, turned: Mapping[str, float] | None = None) -> None:
-        """``before``: kubb/king id → PieceState-like with position and quat at rest before;
+    def throw(
+        self,
+        i: int,
+        before: Mapping[str, Any],
+        snap,
+        ctx,
+        j,
+        turned: Mapping[str, float] | None = None,
+        action: Mapping[str, Any] | None = None,
+    ) -> None:
+        """``action``: the action's record (``type``, ``side`` …), for :meth:`_judge_inputs`;
+        ``before``: kubb/king id → PieceState-like with position and quat at rest before;
         ``turned``: piece id → largest turn of its long axis during the throw, rad (from the
         throw's recorded trajectory; pieces the throw did not touch are absent); the
         snapshot's ``max_tilt`` (the world's record at every sampled frame) counts too."""
         turned = turned or {}
         by = {r.piece: r for r in j.rulings}
+        self._judge_inputs(i, snap, ctx, action)
         for pid in sorted(j.felled):
             self.tick("felled_moved")
             self.r.felled += 1
@@ -337,6 +359,31 @@ class _Auditor:
                 self.bad("standing_ok", i, f"{pid} ruled standing but {why}")
         self._king(i, snap, j, "throw")
         self._cites(i, j.rulings)
+
+    def _judge_inputs(self, i: int, snap, ctx, action: Mapping[str, Any] | None) -> None:
+        """The judge was told who threw, whether it was a king throw, and which kubbs were already
+        down as the action and the snapshot say: the thrower is the acting side; a king throw
+        is a KingThrow action (DM §10) and comes only when no kubb of the target half stands
+        (every one of them already felled, or lying)."""
+        if not action or action.get("type") not in ("BatonThrow", "KingThrow"):
+            return
+        self.tick("judge_inputs")
+        problems = []
+        if ctx.thrower != action.get("side"):
+            problems.append(f"thrower {ctx.thrower} for an action of side {action.get('side')}")
+        if ctx.king_throw != (action["type"] == "KingThrow"):
+            problems.append(f"king_throw={ctx.king_throw} for a {action['type']}")
+        if ctx.king_throw:
+            target = opponent(ctx.thrower)
+            up = sorted(
+                pid
+                for pid, p in snap.pieces.items()
+                if p.kind == "kubb" and p.side == target and pid not in ctx.already_felled
+            )
+            if up:
+                problems.append(f"a king throw while {', '.join(up)} of half {target} were not felled")
+        if problems:
+            self.bad("judge_inputs", i, "; ".join(problems))
 
     def _standing_problem(self, p) -> str | None:
         if p.shape == "disk":
@@ -694,7 +741,7 @@ def audit_match(
                         }
                         if KING_ID in snap.pieces and KING_ID in ctx.round_start:
                             before_world[KING_ID] = _piece_at(snap.pieces[KING_ID], ctx.round_start[KING_ID])
-                    aud.throw(i, before_world, snap, ctx, j, _turns(rec))
+                    aud.throw(i, before_world, snap, ctx, j, _turns(rec), action)
                 else:
                     # the pieces where the match left them (the world after the action), so a
                     # piece the judge raised against but the driver moved is caught; the
@@ -732,6 +779,12 @@ def audit_match(
             aud.bad("replay_reproduces", m.action_index, f"outcome {o1} but the replay gives {o2}")
         elif _kubb_digest(final) != _kubb_digest(st2):
             aud.bad("replay_reproduces", m.action_index, "the replayed kubbs differ from the match's")
+        with open(path, encoding="utf-8") as fh:
+            procedure = check_procedure(json.loads(line) for line in fh if line.strip())
+        for check, n in procedure.checked.items():
+            aud.tick(check, n)
+        for check, action_i, detail in procedure.findings:
+            aud.bad(check, action_i, detail)
     except Exception as exc:  # a match that cannot be audited is a finding, not a gap in the run
         aud.bad("completes", m.action_index, f"the match stopped with {type(exc).__name__}: {exc}")
     finally:

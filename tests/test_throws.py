@@ -138,7 +138,12 @@ def test_distance_to_king_counts_the_whole_baton():
     end_on = (0.0, math.sin(math.pi / 4), 0.0, math.cos(math.pi / 4))  # body z -> world x
     baton = PieceState("baton1", "baton", "cylinder", (0.022, 0.022, 0.15), (0.40, 0.0, 0.022), end_on)
     snap = Snapshot(0.0, {"king": king, "baton1": baton})
-    assert distance_to_king(snap, "baton1") == pytest.approx(0.40 - 0.15 - 0.045, abs=0.023)
+    assert distance_to_king(snap, "baton1") == pytest.approx(0.40 - 0.15 - 0.045, abs=1e-4)
+    # 5 mm short of the king, end on: a capsule (axis widened by the radius) read 0 here, and a
+    # lag baton that never touched the king was recorded at 0.000 m (issue #37 procedure audit)
+    baton = PieceState("baton1", "baton", "cylinder", (0.022, 0.022, 0.15), (0.045 + 0.005 + 0.15, 0.0, 0.022), end_on)
+    snap = Snapshot(0.0, {"king": king, "baton1": baton})
+    assert distance_to_king(snap, "baton1") == pytest.approx(0.005, abs=5e-5)
 
 
 def test_the_foot_is_judged_not_the_hand():
