@@ -49,6 +49,7 @@ Decisions where the rules are silent (kubb3d's choices):
 
 from __future__ import annotations
 
+import copy
 import math
 from dataclasses import dataclass, field, fields, replace
 from enum import Enum
@@ -933,6 +934,39 @@ class MatchState:
         return None
 
     # ------------------------------------------------------------------ push
+    def copy(self) -> "MatchState":
+        """An independent copy: pushing the same actions and outcomes into the copy and into this
+        state gives the same events and outcome, and neither push changes the other (python-chess
+        ``Board.copy``). The ruleset and the pitch (frozen) are shared."""
+        memo = {id(self.ruleset): self.ruleset, id(self.pitch): self.pitch}
+        return copy.deepcopy(self, memo)
+
+    def pop(self) -> tuple[Action, Any]:
+        """Take back the last pushed action: the state becomes what it was before it (rebuilt by
+        pushing the history again into a fresh state; its cost grows with the match).
+
+        Returns:
+            The (action, outcome) taken back.
+
+        Raises:
+            IndexError: nothing was pushed.
+        """
+        if not self.history:
+            raise IndexError("pop from a match state with no actions")
+        last = self.history[-1]
+        fresh = MatchState(
+            self.ruleset,
+            self.players,
+            sets=self.sets,
+            time_limit_s=self.time_limit_s,
+            round_cap=self.round_cap,
+            team_sizes=self.team_sizes,
+        )
+        for action, outcome in self.history[:-1]:
+            fresh.push(action, outcome)
+        self.__dict__.update(fresh.__dict__)
+        return last
+
     def push(self, action: Action, outcome: Any = None) -> list[Event]:
         """Apply an action and what physics and the judge made of it.
 
