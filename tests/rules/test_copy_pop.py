@@ -12,7 +12,9 @@ from kubb3d.match import Match, MatchConfig
 from kubb3d.rules import MatchState, action_from_dict, get_ruleset, outcome_from_dict
 
 
-@pytest.fixture(scope="module", params=[("dm", 1), ("wikinger", 2), ("kubbuteo", 2)], ids=["dm", "wikinger", "kubbuteo"])
+@pytest.fixture(
+    scope="module", params=[("dm", 1), ("wikinger", 2), ("kubbuteo", 2)], ids=["dm", "wikinger", "kubbuteo"]
+)
 def recorded(request, tmp_path_factory):
     """(ruleset, the state before any action, [(action, outcome)]) of one played match."""
     ruleset, seed = request.param
