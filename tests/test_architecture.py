@@ -185,3 +185,13 @@ def test_no_import_cycles_in_the_pure_layers():
 def test_the_cycle_check_finds_a_cycle():
     assert _cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
     assert _cycle({"a": {"b"}, "b": set()}) is None
+
+
+def test_no_two_test_modules_share_a_file_name():
+    """pytest imports test files by their base name (no __init__.py in tests/): two files of one
+    name in different folders stop the whole collection ('import file mismatch')."""
+    from collections import Counter
+    from pathlib import Path
+
+    names = Counter(p.name for p in (Path(__file__).resolve().parent).rglob("test_*.py"))
+    assert [n for n, k in names.items() if k > 1] == []
