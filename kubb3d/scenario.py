@@ -90,7 +90,16 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Annotated, Any, Literal, Mapping, Sequence, Union
 
-from pydantic import BaseModel, ConfigDict, Field, StrictFloat, ValidationError, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    StrictFloat,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 
 from kubb3d.equipment import EQUIPMENT_SETS, LYING_DISK_KUBB, EquipmentSet, get_set
 from kubb3d.judge import (
@@ -105,12 +114,12 @@ from kubb3d.judge import (
     judge_throw,
 )
 from kubb3d.judge.geometry import quat_from_rows, rot
-from kubb3d.judge.rulebook import get_rulebook, rulebook_names
+from kubb3d.judge.rulebook import get_rulebook, rulebook_names, ruleset_alias
 from kubb3d.pitch import KING_ID, PITCH_LENGTH_M, PITCH_WIDTH_M, SIDES, Pitch, baseline_ids, opponent
 from kubb3d.rules import get_ruleset
 from kubb3d.snapshot import Snapshot
 
-RulesetName = Literal[tuple(rulebook_names())]  # type: ignore[valid-type]
+RulesetName = Annotated[Literal[tuple(rulebook_names())], BeforeValidator(ruleset_alias)]  # type: ignore[valid-type]
 """The registered ruleset names (:func:`kubb3d.judge.rulebook.rulebook_names`), as a type for the schema."""
 
 SCHEMA_VERSION = 1

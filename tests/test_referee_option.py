@@ -145,3 +145,17 @@ def test_an_experiment_spec_takes_options(tmp_path: Path):
     bad.write_text(base + '[options]\nraise_order = "random"\n')
     with pytest.raises(SpecError, match="raise_order"):
         load_spec(bad)
+
+
+@pytest.mark.parametrize("alias, name", [("ws", "wikinger"), ("WS", "wikinger"), ("kt", "kubbuteo"), ("DM", "dm")])
+def test_a_ruleset_may_be_named_by_its_rule_books_short_name(alias, name):
+    """The docs call the rule books DM, WS and KT; every command takes those names too."""
+    from kubb3d.judge.rulebook import canonical_ruleset, get_rulebook
+    from kubb3d.rules import get_ruleset
+
+    assert canonical_ruleset(alias) == name
+    assert get_rulebook(alias).name == name and get_ruleset(alias).name == name
+    res = _run("rules", "show", alias, "--json")
+    assert res.exit_code == 0 and json.loads(res.output)["ruleset"] == name
+    res = _run("rules", "show", "xx")
+    assert res.exit_code == 2 and "wikinger (ws)" in res.output

@@ -19,7 +19,7 @@ from typing import NoReturn, Optional
 import typer
 from typer.core import TyperGroup
 
-from kubb3d.judge.rulebook import ruleset_enum, ruleset_help
+from kubb3d.judge.rulebook import canonical_ruleset, ruleset_enum, ruleset_help
 
 try:  # recent Typer ships its own copy of Click
     from typer._click import exceptions as _click_exc
@@ -360,7 +360,7 @@ def throw(
         with World.standard(equipment.value, pitch, ground.value, terrain=terrain) as world:
             if target is not None:
                 params = aim(world, target, params).params
-            result = do_throw(world, params, ruleset=ruleset.value)  # type: ignore[attr-defined]
+            result = do_throw(world, params, ruleset=canonical_ruleset(ruleset.value))  # type: ignore[attr-defined]
     except ValueError as exc:
         raise UserError(str(exc)) from None
     except PhysicsGlitch as exc:

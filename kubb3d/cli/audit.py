@@ -42,8 +42,13 @@ def register(app: typer.Typer) -> None:
         set one with --option NAME=VALUE on match, judge, audit and play, or in an [options] table
         of a scenario or experiment file."""
         from kubb3d.judge.options import OPTIONS
+        from kubb3d.judge.rulebook import canonical_ruleset
         from kubb3d.rules import get_ruleset, ruleset_names
 
+        try:
+            ruleset = canonical_ruleset(ruleset)
+        except ValueError as exc:
+            _fail(str(exc))
         if ruleset not in ruleset_names():
             _fail(f"unknown ruleset {ruleset!r}; expected one of {ruleset_names()}")
         rs = get_ruleset(ruleset)
@@ -117,9 +122,14 @@ def register(app: typer.Typer) -> None:
         from kubb3d.audit import CHECKS, run_audit
         from kubb3d.cli.match import parse_players
         from kubb3d.ranges import expected, span
+        from kubb3d.judge.rulebook import canonical_ruleset
         from kubb3d.rules import ruleset_names
 
         options = referee_options(option)
+        try:
+            ruleset = canonical_ruleset(ruleset)
+        except ValueError as exc:
+            _fail(str(exc))
         if ruleset not in ruleset_names():
             _fail(f"unknown ruleset {ruleset!r}; expected one of {ruleset_names()}")
         if not 1 <= matches <= 100_000:

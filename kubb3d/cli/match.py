@@ -16,7 +16,7 @@ import typer
 from kubb3d.cli.lang import lang_option, translator_for
 from kubb3d.cli.referee import referee_option, referee_options
 from kubb3d.judge.messages import N_, Msg, msg
-from kubb3d.judge.rulebook import ruleset_help
+from kubb3d.judge.rulebook import canonical_ruleset, ruleset_help
 from kubb3d.rules.core import DEFAULT_ROUND_CAP, get_ruleset, ruleset_names
 from kubb3d.ranges import expected, span
 
@@ -206,6 +206,10 @@ def register(app: typer.Typer) -> None:
         ruleset = "dm" if ruleset is None else ruleset
         seed = DEFAULT_SEED if seed is None else seed
         round_cap = DEFAULT_ROUND_CAP if round_cap is None else round_cap
+        try:
+            ruleset = canonical_ruleset(ruleset)
+        except ValueError as exc:
+            _fail(str(exc))
         if ruleset not in ruleset_names():
             _fail(f"unknown ruleset {ruleset!r}; expected one of {ruleset_names()}")
         try:

@@ -80,12 +80,13 @@ def play(
 
     if equipment not in EQUIPMENT_SETS:
         raise _user_error(f"unknown equipment set {equipment!r}; expected one of {sorted(EQUIPMENT_SETS)}")
-    own = get_ruleset(ruleset.value).equipment
+    rules_name = get_ruleset(ruleset.value).name  # ws, kt: the rule books' short names
+    own = get_ruleset(rules_name).equipment
     on_board = EQUIPMENT_SETS[own].board is not None
     if on_board and equipment == "standard":  # the option's default: the ruleset's own set
         equipment = own
     if (EQUIPMENT_SETS[equipment].board is not None) != on_board:
-        raise _user_error(f"--set {equipment} does not go with --ruleset {ruleset.value} (its set is {own!r})")
+        raise _user_error(f"--set {equipment} does not go with --ruleset {rules_name} (its set is {own!r})")
     options = referee_options(option)
     if opponent is None and (replay is not None or round_cap is not None or options):
         raise _user_error("--replay, --round-cap and --option need --opponent (a match)")
@@ -98,7 +99,7 @@ def play(
         from kubb3d.viewer.match_mode import MatchUnavailable, match_session
 
         try:
-            session = match_session(ruleset.value, opponent, equipment, seed, hold=screenshot is not None, replay=replay, round_cap=round_cap, options=options)
+            session = match_session(rules_name, opponent, equipment, seed, hold=screenshot is not None, replay=replay, round_cap=round_cap, options=options)
         except MatchUnavailable as exc:
             raise _user_error(str(exc)) from None
         except ValueError as exc:
@@ -110,10 +111,10 @@ def play(
 
     try:
         if screenshot is not None:
-            out = A.screenshot_play(screenshot, after=after, seed=seed, width=width, height=height, camera=camera.value, equipment=equipment, ruleset=ruleset.value, tr=tr)
+            out = A.screenshot_play(screenshot, after=after, seed=seed, width=width, height=height, camera=camera.value, equipment=equipment, ruleset=rules_name, tr=tr)
             typer.echo(f"wrote {out}")
             return
-        session = A.PlaySession(equipment, ruleset.value)
+        session = A.PlaySession(equipment, rules_name)
         session.tr = tr
         _run(session, None, width, height, camera.value, "play")
     except A.NoDisplay as exc:

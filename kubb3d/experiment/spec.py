@@ -39,6 +39,7 @@ from typing import Annotated, Any, Literal, Union
 import numpy as np
 from pydantic import (
     BaseModel,
+    BeforeValidator,
     ConfigDict,
     Field,
     StrictFloat,
@@ -49,7 +50,7 @@ from pydantic import (
     model_validator,
 )
 
-from kubb3d.judge.rulebook import rulebook_names
+from kubb3d.judge.rulebook import rulebook_names, ruleset_alias
 from kubb3d.pitch import PITCH_LENGTH_M, PITCH_WIDTH_M
 
 SCHEMA_VERSION = 1
@@ -288,7 +289,10 @@ class PieceSpec(_Model):
         return self
 
 
-BatonRuleset = Literal[tuple(rulebook_names(baton_throws=True))]  # type: ignore[valid-type]
+BatonRuleset = Annotated[
+    Literal[tuple(rulebook_names(baton_throws=True))],  # type: ignore[valid-type]
+    BeforeValidator(ruleset_alias),
+]
 """The registered rulesets with baton throws (:func:`kubb3d.judge.rulebook.rulebook_names`)."""
 
 

@@ -179,8 +179,34 @@ def _load_builtin() -> None:
     importlib.import_module("kubb3d.judge.rulebooks")
 
 
+def canonical_ruleset(name: str) -> str:
+    """The registered name of a ruleset given by its name or its rule book's short name, in any
+    case (``ws`` and ``WS`` → ``wikinger``, ``kt`` → ``kubbuteo``, ``DM`` → ``dm``).
+
+    Raises:
+        ValueError: unknown name (the message lists the names and short names).
+    """
+    _load_builtin()
+    if name in _BOOKS:
+        return name
+    for book in _BOOKS.values():
+        if name.lower() in (book.name.lower(), book.seed.lower()):
+            return book.name
+    known = ", ".join(f"{b.name} ({b.seed.lower()})" for b in _BOOKS.values())
+    raise ValueError(f"unknown ruleset {name!r}; expected one of {known}")
+
+
+def ruleset_alias(value: Any) -> Any:
+    """``value`` as a registered name when it is a rule book's short name (``ws`` → ``wikinger``);
+    anything else unchanged, for a field validator to refuse (pydantic ``BeforeValidator``)."""
+    try:
+        return canonical_ruleset(value) if isinstance(value, str) else value
+    except ValueError:
+        return value
+
+
 def get_rulebook(name: str) -> Rulebook:
-    """The rule book registered as ``name``.
+    """The rule book registered as ``name`` (or its short name, :func:`canonical_ruleset`).
 
     Raises:
         ValueError: unknown name (the message lists the known ones).
@@ -188,13 +214,15 @@ def get_rulebook(name: str) -> Rulebook:
     _load_builtin()
     book = _BOOKS.get(name)
     if book is None:
-        raise ValueError(f"unknown ruleset {name!r}; expected one of {rulebook_names()}")
+        book = _BOOKS[canonical_ruleset(name)]
     return book
 
 
 def ruleset_enum(*, baton_throws: bool = False) -> type[Enum]:
-    """The registered names as a ``str`` Enum, the choices of a ``--ruleset`` option."""
+    """The registered names and their rule books' short names (``ws``, ``kt``) as a ``str``
+    Enum, the choices of a ``--ruleset`` option (:func:`canonical_ruleset` maps a value back)."""
     names = {n: n for n in rulebook_names(baton_throws=baton_throws)}
+    names |= {get_rulebook(n).seed.lower(): get_rulebook(n).seed.lower() for n in list(names)}
     return cast("type[Enum]", Enum("RulesetName", names, type=str))
 
 

@@ -58,7 +58,7 @@ from typing import Any, Iterable, Mapping, Sequence, cast
 
 from kubb3d.equipment import get_set
 from kubb3d.judge.messages import N_, Msg, Nn_, concat, ids, join, msg, nmsg
-from kubb3d.judge.rulebook import Rulebook, get_rulebook, rulebook_names
+from kubb3d.judge.rulebook import Rulebook, canonical_ruleset, get_rulebook, rulebook_names
 from kubb3d.judge.rulings import Pose
 from kubb3d.pitch import BATON_IDS, SIDES, Pitch, Side, as_side, opponent
 
@@ -646,7 +646,8 @@ def register_ruleset(cls: type[Ruleset]) -> type[Ruleset]:
 
 
 def get_ruleset(name: str, **overrides: Any) -> Ruleset:
-    """A ruleset by name (``dm``, ``wikinger``), with field overrides.
+    """A ruleset by name (``dm``, ``wikinger``) or its rule book's short name (``ws``, ``kt``),
+    with field overrides.
 
     Raises:
         ValueError: unknown name (the message lists the known ones).
@@ -654,6 +655,11 @@ def get_ruleset(name: str, **overrides: Any) -> Ruleset:
     import kubb3d.rules  # noqa: F401  (registers the built-in rulesets)
 
     cls = _RULESETS.get(name)
+    if cls is None and name not in _RULESETS:
+        try:
+            cls = _RULESETS.get(canonical_ruleset(name))
+        except ValueError:
+            cls = None
     if cls is None:
         raise ValueError(f"unknown ruleset {name!r}; expected one of {sorted(_RULESETS)}")
     return cls(**overrides)
