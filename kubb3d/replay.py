@@ -58,6 +58,17 @@ class ConfigRecord(BaseModel):
     ground: str = "grass"
     strategies: tuple[str, str] = ("default", "default")
     trajectory_hz: Finite = Field(15.0, gt=0, le=1000)
+    options: dict[str, Any] = {}
+
+    @field_validator("options")
+    @classmethod
+    def _options(cls, v: dict[str, Any]) -> dict[str, Any]:
+        from kubb3d.judge.options import BY_NAME, option_value
+
+        unknown = sorted(set(v) - set(BY_NAME))
+        if unknown:
+            raise ValueError(f"unknown referee option {unknown[0]!r}; expected one of {', '.join(BY_NAME)}")
+        return {name: option_value(name, value) for name, value in v.items()}
 
     @field_validator("ruleset")
     @classmethod

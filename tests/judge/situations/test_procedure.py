@@ -170,12 +170,13 @@ def test_dm_lag_baton_touching_the_king_wins_the_lag():
 
 
 def test_ws_match_lag_at_0_m_from_the_king_is_a_hit():
-    # The same rule in physics: `kubb3d match --ruleset wikinger --seed 3`, T1's lag baton rests
-    # 0.000 m from the standing king: it touched (hit) it.
+    # The same rule in physics: `kubb3d match --ruleset wikinger --seed 3`, T1's lag baton touched
+    # the standing king and rolled on to rest 1.4 cm from it (the capsule distance of kubb3d before
+    # issue #37's procedure audit read 0.000 m): a hit, whatever the distance at rest.
     match = kubb3d.Match(kubb3d.MatchConfig(ruleset="wikinger", seed=3))
     try:
         first = match.step()
-        assert first.outcome.distance == 0.0 and not first.outcome.king_felled
+        assert first.outcome.distance < 0.02 and not first.outcome.king_felled
         assert first.outcome.king_hit
     finally:
         match.close()
