@@ -418,6 +418,7 @@ class Match:
         replay: str | os.PathLike | None = None,
         on_event: Callable[[Event], None] | None = None,
         human: Mapping[str, HumanThrow] | Collection[str] | None = None,
+        replace_replay: bool = True,
         _resume: bool = False,
     ) -> None:
         options = dict(config.options)
@@ -496,7 +497,8 @@ class Match:
         """The replay's ``header`` record (configuration, ruleset, equipment, pitch)."""
         if self.replay_path is not None and not _resume:
             # the replay is written under an exclusive lock (two matches never interleave lines)
-            self._fh = ExclusiveFile(self.replay_path, replace=True)
+            # (replace_replay False: created with O_EXCL, so no file is ever truncated unasked)
+            self._fh = ExclusiveFile(self.replay_path, replace=replace_replay, exclusive=not replace_replay)
             self._write(self.header)
             self._unreturned.clear()  # the header belongs to no step
 

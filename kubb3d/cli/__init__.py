@@ -174,7 +174,8 @@ class OneLineErrors(TyperGroup):
             if ranged is not None:
                 _error(ranged)
             name = exc.ctx.command_path if exc.ctx is not None else "kubb3d"
-            _error(f"{name}: {exc.format_message()}")
+            # a parser's ValueError reaches Click through pydantic, which prefixes "Value error, "
+            _error(f"{name}: {exc.format_message().replace('Value error, ', '')}")
         except _click_exc.ClickException as exc:
             _error(exc.format_message())
         except (_Interrupted, KeyboardInterrupt):

@@ -12,6 +12,8 @@ from typing import Any, List, Optional
 
 import typer
 
+from kubb3d.files import file_name
+
 
 class Backend(str, Enum):
     local = "local"
@@ -56,6 +58,7 @@ def make_app() -> typer.Typer:
             None,
             "--out",
             "-o",
+            parser=file_name,
             help="Results file (SQLite; default: SPEC-NAME.sqlite in the current folder). Running again with the same "
                  "spec resumes it.",
         ),
@@ -235,7 +238,7 @@ def make_app() -> typer.Typer:
         results: Path = typer.Argument(..., help="Results file (SQLite)."),
         fmt: Format = typer.Option(Format.csv, "--format", help="csv or parquet."),
         out: Optional[Path] = typer.Option(
-            None, "--out", "-o", help="Output file (default: RESULTS with the format's suffix)."
+            None, "--out", "-o", parser=file_name, help="Output file (default: RESULTS with the format's suffix)."
         ),
         timing: bool = typer.Option(
             True,
@@ -264,7 +267,7 @@ def make_app() -> typer.Typer:
         group: Optional[str] = typer.Option(None, help="One curve per value of this column (curves only)."),
         bins: int = typer.Option(12, min=2, max=1000, help="Bins for continuous columns."),
         out: Optional[Path] = typer.Option(
-            None, "--out", "-o", help="PNG file (default: RESULTS-<measure>-<x>[-<y>].png)."
+            None, "--out", "-o", parser=file_name, help="PNG file (default: RESULTS-<measure>-<x>[-<y>].png)."
         ),
         where: List[str] = typer.Option(
             [], "--where", help="Keep only trials with column=value (repeatable), e.g. --where spin=1.5."

@@ -144,6 +144,13 @@ def quiz_command(
     from kubb3d.scenario import ScenarioError
 
     tr = translator_for(lang)
+    if images:
+        from kubb3d.files import FileSafetyError, output_folder
+
+        try:  # checked before the first question; made (one level deep) with the first picture
+            output_folder(out, "--out", create=False)
+        except FileSafetyError as exc:
+            _fail(str(exc))
     show = None
     if view:
         from kubb3d.viewer import app as viewer_app

@@ -57,8 +57,12 @@ def register(app: typer.Typer) -> None:
             fail(expected("--teams", span(2, 16), teams))
         if ground not in GROUNDS or ground == "board":
             fail(f"unknown ground {ground!r}; expected one of {sorted(g for g in GROUNDS if g != 'board')}")
+        if replay_dir is not None and replay_dir.is_symlink():
+            fail(f"--replay-dir {replay_dir} is a symbolic link; give the path of the folder itself")
         if replay_dir is not None and not replay_dir.is_dir():
-            fail(f"--replay-dir {replay_dir} is not an existing folder")
+            fail(f"--replay-dir {replay_dir} is not an existing folder (the folder {replay_dir.parent} does not exist "
+                 "or it is a file; it is not created)" if not replay_dir.parent.is_dir() else
+                 f"--replay-dir {replay_dir} is not an existing folder")
         skills = None
         if players is not None:
             skills = [p.strip() for p in players.split(",")]
