@@ -441,10 +441,14 @@ MAX_INPUT_BYTES = 256 * 1024 * 1024
 """The largest input file kubb3d reads (spec, scenario, replay): 256 MB."""
 
 
-def read_input(path: str | os.PathLike, what: str, *, max_bytes: int = MAX_INPUT_BYTES) -> str:
+def read_input(path: str | os.PathLike, what: str, *, max_bytes: int = MAX_INPUT_BYTES, torn_tail: bool = False) -> str:
     """The text of an input file, refusing what could hang or exhaust memory: special files
     (a FIFO blocks forever, ``/dev/zero`` never ends), folders, files above ``max_bytes``,
     text that is not UTF-8. Messages name the file, never its content.
+
+    ``torn_tail``: an appended file cut by an interruption (a replay) may end inside a
+    UTF-8 character; bytes that do not decode after the last newline are then dropped, as a
+    reader drops a cut last line.
 
     Raises:
         FileSafetyError: the file cannot be used as ``what``.
@@ -470,6 +474,8 @@ def read_input(path: str | os.PathLike, what: str, *, max_bytes: int = MAX_INPUT
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
+        if torn_tail and exc.start > data.rfind(b"\n"):
+            return data[: data.rfind(b"\n") + 1].decode("utf-8")  # only the cut last line is bad
         raise FileSafetyError(f"{what} {p} is not UTF-8 text (byte {exc.start})") from None
 
 
@@ -490,3 +496,5 @@ def load_toml(path: str | os.PathLike, what: str) -> dict:
         raise FileSafetyError(f"{what} {path}: not valid TOML{where}") from None
     except RecursionError:
         raise FileSafetyError(f"{what} {path}: nested too deeply to be a kubb3d file") from None
+    except ValueError:  # an integer of more than 4300 digits (Python's int-from-text limit)
+        raise FileSafetyError(f"{what} {path}: not valid TOML (a number with too many digits)") from None

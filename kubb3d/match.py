@@ -1465,6 +1465,17 @@ class Match:
         if boundary is not None:
             if m.action_index != upto:
                 raise ReplayError(f"{path}: actions before the last turn boundary are missing")
+            # the world holds every kubb still in the game and the king: a record missing one
+            # would end the resumed match in a KeyError at the first throw at it
+            expect = {kid for kid, k in m.state.kubbs.items() if not k.removed} | {KING_ID}
+            if set(boundary.poses) != expect:
+                missing, extra = sorted(expect - set(boundary.poses)), sorted(set(boundary.poses) - expect)
+                raise ReplayError(
+                    f"{path}:{cut_line}: poses: "
+                    + "; ".join(
+                        t for t in (missing and f"missing {', '.join(missing)}", extra and f"no such piece in the match: {', '.join(extra)}") if t
+                    )
+                )
             try:
                 m._build(boundary.poses, boundary.sides)
             except (ValueError, PhysicsGlitch) as exc:

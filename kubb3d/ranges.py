@@ -47,3 +47,19 @@ def pydantic_bound(err: dict) -> str | None:
     if kind is None or kind[0] not in (err.get("ctx") or {}):
         return None
     return f"expected {kind[1].format(_num(err['ctx'][kind[0]]))}, got {err.get('input')!r}"
+
+
+MAX_ID_CHARS = 40
+"""The longest piece id of a scenario or spec (shipped ones: 6); a 5 MB id or title made the
+3D view lay out text for minutes."""
+MAX_TITLE_CHARS = 200
+"""The longest title of a scenario or spec (shipped: 80)."""
+MAX_TEXT_CHARS = 5000
+"""The longest description or explanation (shipped: 300)."""
+
+
+def shown(value: object, limit: int = 60) -> str:
+    """``repr(value)`` for an error message, cut to ``limit`` characters (a 5 MB title must
+    not come back as a 5 MB error line)."""
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"

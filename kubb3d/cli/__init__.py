@@ -31,8 +31,13 @@ class UserError(Exception):
     """A mistake in the user's input: printed as one line, exit code 2."""
 
 
+MAX_ERROR_CHARS = 1000
+"""The longest error line printed: a message that quotes a huge input is cut (with …)."""
+
+
 def _one_line(text: object) -> str:
-    return " ".join(str(text).split())
+    line = " ".join(str(text).split())
+    return line if len(line) <= MAX_ERROR_CHARS else line[: MAX_ERROR_CHARS - 1] + "…"
 
 
 _JSON_ERRORS = [False]
@@ -55,6 +60,30 @@ def _error(msg: str, code: int = 2) -> NoReturn:
 class _Interrupted(Exception):
     """A Ctrl-C or SIGTERM that reached a command (carried past Typer, which would end the
     command silently with exit code 130)."""
+
+
+def _pipe_closed() -> NoReturn:
+    """The reader of stdout went away (``kubb3d match | head -1``): end quietly with exit code
+    141, as a program ended by SIGPIPE does (the shell's own convention for it); stdout is
+    pointed at the null device so that the final flush cannot fail again."""
+    import os
+
+    try:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):
+        pass
+    sys.exit(141)
+
+
+def _never_unencodable() -> None:
+    """Let stdout and stderr replace what their encoding cannot show (``PYTHONIOENCODING=ascii``
+    and a German message) instead of ending in a UnicodeEncodeError."""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            if stream is not None and (stream.encoding or "").lower().replace("-", "") != "utf8":
+                stream.reconfigure(errors="backslashreplace")
+        except (AttributeError, ValueError, OSError):
+            pass
 
 
 def _sigterm_as_interrupt(signum, frame) -> NoReturn:
@@ -135,6 +164,8 @@ class OneLineErrors(TyperGroup):
             return super().invoke(ctx)
         except KeyboardInterrupt:
             raise _Interrupted from None
+        except BrokenPipeError:  # before Typer, which would end it with exit code 1
+            _pipe_closed()
 
     def make_context(self, *args, **kwargs):  # type: ignore[override]
         # parsing the options imports pydantic (0.2 s): an interrupt then was a silent exit 130
@@ -186,6 +217,8 @@ class OneLineErrors(TyperGroup):
             _error("interrupted", 130)
         except (UserError, NotImplementedError, FileSafetyError) as exc:
             _error(str(exc))
+        except BrokenPipeError:
+            _pipe_closed()
         except OSError as exc:
             # a path the user gave that cannot be read or written (missing folder, a file where
             # a folder is expected, no permission, a full disk…): one line naming the file
@@ -557,9 +590,25 @@ def main(prog_name: str | None = None) -> None:
     import signal
 
     signal.signal(signal.SIGTERM, _sigterm_as_interrupt)  # from here on (OneLineErrors.main)
+    _never_unencodable()
+    try:
+        from rich.console import Console
+
+        Console.on_broken_pipe = lambda self: _pipe_closed()  # rich's hook (its own: exit code 1)
+    except ImportError:  # pragma: no cover - rich comes with Typer
+        pass
     try:
         _register_subapps(_command_of(sys.argv[1:]))
     except KeyboardInterrupt:
         typer.echo("interrupted", err=True)
         sys.exit(130)
-    app(prog_name=prog_name)
+    try:
+        app(prog_name=prog_name)
+    finally:
+        try:  # what is still buffered for a reader that went away
+            if sys.stdout is not None:
+                sys.stdout.flush()
+        except BrokenPipeError:
+            _pipe_closed()
+        except (OSError, ValueError):
+            pass

@@ -13,6 +13,10 @@ from typing import Any, List, Optional
 import typer
 
 from kubb3d.files import file_name
+from kubb3d.ranges import expected, span
+
+MAX_WORKERS = 256
+"""The most worker processes a run starts on this machine (as ``audit`` and ``tournament``)."""
 
 
 class Backend(str, Enum):
@@ -87,6 +91,8 @@ def make_app() -> typer.Typer:
             out = Path(f"{spec.stem}.sqlite")
         if scheduler and backend is not Backend.dask:
             raise _user_error("--scheduler needs --backend dask")
+        if workers is not None and workers > MAX_WORKERS:  # a local Dask cluster of 100000 processes hung
+            raise _user_error(expected("--workers", span(1, MAX_WORKERS), workers))
         if workers is not None and backend is Backend.serial:
             raise _user_error("--workers does not apply to --backend serial (one trial after another in this process)")
         if workers is not None and scheduler:

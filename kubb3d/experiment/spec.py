@@ -52,6 +52,7 @@ from pydantic import (
 
 from kubb3d.judge.rulebook import rulebook_names, ruleset_alias
 from kubb3d.pitch import PITCH_LENGTH_M, PITCH_WIDTH_M
+from kubb3d.ranges import MAX_ID_CHARS, MAX_TEXT_CHARS, MAX_TITLE_CHARS, shown
 
 SCHEMA_VERSION = 1
 
@@ -269,7 +270,7 @@ class PieceSpec(_Model):
     in the supporter's frame counter-clockwise from its +x face.
     """
 
-    id: str = Field(min_length=1)
+    id: str = Field(min_length=1, max_length=MAX_ID_CHARS)
     kind: Literal["kubb", "king"] = "kubb"
     place: Literal["standing", "leaning"] = "standing"
     at: tuple[StrictFloat, StrictFloat] | None = None
@@ -521,8 +522,8 @@ class MatchSpec(_Model):
 
 class ExperimentSpec(_Model):
     schema_: Literal[1] = Field(alias="schema")
-    title: str = Field(min_length=1)
-    description: str = ""
+    title: str = Field(min_length=1, max_length=MAX_TITLE_CHARS)
+    description: str = Field(default="", max_length=MAX_TEXT_CHARS)
     seed: StrictInt = Field(ge=0, lt=2**63)
     trials_per_point: StrictInt = Field(ge=1, le=1_000_000)
     measures: list[Literal[MEASURES]] = Field(min_length=1)  # type: ignore[valid-type]
@@ -762,7 +763,7 @@ def validate(data: dict, path: Path | None = None) -> LoadedSpec:
         loc = _fmt(_short_loc(tuple(err["loc"])))
         msg = err["msg"].removeprefix("Value error, ")
         got = (
-            f" (got {err['input']!r})"
+            f" (got {shown(err['input'])})"
             if "input" in err and not isinstance(err["input"], dict) and repr(err["input"]) not in msg
             else ""
         )
