@@ -494,7 +494,11 @@ def write_models(out: Path | None = None) -> list[Path]:
     written = []
     for name, text in build_all().items():
         data = text.encode("utf-8")
-        written.append(write_output(out / name, lambda tmp, data=data: tmp.write_bytes(data), "--out"))
+
+        def fill(tmp: Path, data: bytes = data) -> None:
+            tmp.write_bytes(data)
+
+        written.append(write_output(out / name, fill, "--out"))
     return written
 
 

@@ -282,7 +282,9 @@ class ExclusiveFile:
             not a regular file, or it cannot be opened.
     """
 
-    def __init__(self, path: str | os.PathLike, *, create: bool = True, replace: bool = False, exclusive: bool = False) -> None:
+    def __init__(
+        self, path: str | os.PathLike, *, create: bool = True, replace: bool = False, exclusive: bool = False
+    ) -> None:
         self.path = Path(path)
         flags = os.O_WRONLY | os.O_APPEND | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
         if create or exclusive:
@@ -293,7 +295,9 @@ class ExclusiveFile:
         try:
             fd = os.open(self.path, flags, 0o644)
         except FileExistsError:
-            raise FileSafetyError(f"{self.path} already exists; choose another file (or --force to replace it)") from None
+            raise FileSafetyError(
+                f"{self.path} already exists; choose another file (or --force to replace it)"
+            ) from None
         except OSError as exc:
             if exc.errno in (errno.ELOOP, errno.EMLINK):
                 raise FileSafetyError(f"{self.path} is a symbolic link; give the path of a regular file") from None

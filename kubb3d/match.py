@@ -1470,12 +1470,9 @@ class Match:
             expect = {kid for kid, k in m.state.kubbs.items() if not k.removed} | {KING_ID}
             if set(boundary.poses) != expect:
                 missing, extra = sorted(expect - set(boundary.poses)), sorted(set(boundary.poses) - expect)
-                raise ReplayError(
-                    f"{path}:{cut_line}: poses: "
-                    + "; ".join(
-                        t for t in (missing and f"missing {', '.join(missing)}", extra and f"no such piece in the match: {', '.join(extra)}") if t
-                    )
-                )
+                why = [f"missing {', '.join(missing)}"] if missing else []
+                why += [f"no such piece in the match: {', '.join(extra)}"] if extra else []
+                raise ReplayError(f"{path}:{cut_line}: poses: {'; '.join(why)}")
             try:
                 m._build(boundary.poses, boundary.sides)
             except (ValueError, PhysicsGlitch) as exc:

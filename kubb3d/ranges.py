@@ -63,3 +63,15 @@ def shown(value: object, limit: int = 60) -> str:
     not come back as a 5 MB error line)."""
     text = repr(value)
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+MAX_ERROR_CHARS = 1000
+"""The longest error line printed: a message that quotes a huge input is cut (with …)."""
+
+
+def one_line(text: object) -> str:
+    """``text`` as one line for ``error: …``: every run of white space, line breaks included
+    (a ``\\r`` or ``\\u2028`` in a key the user typed), becomes one space; a line longer than
+    :data:`MAX_ERROR_CHARS` is cut."""
+    line = " ".join(str(text).split())
+    return line if len(line) <= MAX_ERROR_CHARS else line[: MAX_ERROR_CHARS - 1] + "…"

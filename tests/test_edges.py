@@ -38,7 +38,8 @@ def test_a_full_stdout_is_one_line():
 
 
 def test_an_ascii_terminal_gets_the_german_match(tmp_path):
-    res = _run("match", "--round-cap", "3", "--lang", "de", env={**os.environ, "PYTHONIOENCODING": "ascii"}, cwd=tmp_path)
+    env = {**os.environ, "PYTHONIOENCODING": "ascii"}
+    res = _run("match", "--round-cap", "3", "--lang", "de", env=env, cwd=tmp_path)
     assert res.returncode == 0, res.stderr
     assert "Traceback" not in res.stderr and "gewinnt" in res.stdout
 

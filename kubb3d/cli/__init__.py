@@ -31,13 +31,7 @@ class UserError(Exception):
     """A mistake in the user's input: printed as one line, exit code 2."""
 
 
-MAX_ERROR_CHARS = 1000
-"""The longest error line printed: a message that quotes a huge input is cut (with …)."""
-
-
-def _one_line(text: object) -> str:
-    line = " ".join(str(text).split())
-    return line if len(line) <= MAX_ERROR_CHARS else line[: MAX_ERROR_CHARS - 1] + "…"
+from kubb3d.ranges import one_line as _one_line  # noqa: E402  (every error line goes through it)
 
 
 _JSON_ERRORS = [False]
@@ -81,7 +75,7 @@ def _never_unencodable() -> None:
     for stream in (sys.stdout, sys.stderr):
         try:
             if stream is not None and (stream.encoding or "").lower().replace("-", "") != "utf8":
-                stream.reconfigure(errors="backslashreplace")
+                stream.reconfigure(errors="backslashreplace")  # type: ignore[union-attr]
         except (AttributeError, ValueError, OSError):
             pass
 
@@ -594,7 +588,7 @@ def main(prog_name: str | None = None) -> None:
     try:
         from rich.console import Console
 
-        Console.on_broken_pipe = lambda self: _pipe_closed()  # rich's hook (its own: exit code 1)
+        Console.on_broken_pipe = lambda self: _pipe_closed()  # type: ignore[method-assign]  # rich's hook (its own: exit 1)
     except ImportError:  # pragma: no cover - rich comes with Typer
         pass
     try:

@@ -16,13 +16,14 @@ from typing import NoReturn, Optional
 import typer
 
 from kubb3d.cli.referee import referee_option, referee_options
+from kubb3d.ranges import one_line
 from kubb3d.files import file_name
 
 
 def _fail(msg: str) -> NoReturn:
     from kubb3d.cli import _json_error
 
-    typer.echo(f"error: {msg}", err=True)
+    typer.echo(f"error: {one_line(msg)}", err=True)
     _json_error(msg)
     raise typer.Exit(2)
 

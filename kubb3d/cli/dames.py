@@ -38,7 +38,7 @@ from kubb3d.dames.die import STEP
 from kubb3d.dames.players import PLAYER_KINDS, Player, make_player, run_selfplay
 from kubb3d.dames.render import SEAT_NAME, describe_roll, render
 from kubb3d.dames.rules import DamesRules, cell_name
-from kubb3d.ranges import expected, span
+from kubb3d.ranges import expected, span, one_line
 from kubb3d.files import file_name
 
 
@@ -66,7 +66,7 @@ def _fail(message: str) -> NoReturn:
     # one line here, not kubb3d.cli.UserError: this app also runs alone (its tests)
     from kubb3d.cli import _json_error
 
-    typer.echo(f"error: {message}", err=True)
+    typer.echo(f"error: {one_line(message)}", err=True)
     _json_error(message)
     raise typer.Exit(2)
 
@@ -216,7 +216,10 @@ def play(
         False, "--view", help="Show the game in a 3D window, each move animated (people type moves in the terminal)."
     ),
     screenshot: Path | None = typer.Option(
-        None, "--screenshot", parser=file_name, help="Render the board in 3D headless to this PNG and exit (computer players only)."
+        None,
+        "--screenshot",
+        parser=file_name,
+        help="Render the board in 3D headless to this PNG and exit (computer players only)."
     ),
     after: int = typer.Option(0, "--after", help="With --screenshot: the position after this many moves."),
     straight_only: bool = StraightOpt,

@@ -13,7 +13,7 @@ from typing import Any, List, Optional
 import typer
 
 from kubb3d.files import file_name
-from kubb3d.ranges import expected, span
+from kubb3d.ranges import expected, span, one_line
 
 MAX_WORKERS = 256
 """The most worker processes a run starts on this machine (as ``audit`` and ``tournament``)."""
@@ -501,7 +501,7 @@ def main() -> None:
     try:
         make_app()(prog_name="kubb3d experiment")
     except UserError as exc:
-        typer.echo(f"error: {exc}", err=True)
+        typer.echo(f"error: {one_line(exc)}", err=True)
         sys.exit(2)
 
 

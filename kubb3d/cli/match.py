@@ -19,7 +19,7 @@ from kubb3d.files import file_name
 from kubb3d.judge.messages import N_, Msg, msg
 from kubb3d.judge.rulebook import canonical_ruleset, ruleset_help
 from kubb3d.rules.core import DEFAULT_ROUND_CAP, get_ruleset, ruleset_names
-from kubb3d.ranges import expected, span
+from kubb3d.ranges import expected, span, one_line
 
 DEFAULT_SEED = 1
 
@@ -68,7 +68,7 @@ def result_line(out, clock_s: float) -> str:
 def _fail(msg: str) -> NoReturn:
     from kubb3d.cli import _json_error
 
-    typer.echo(f"error: {msg}", err=True)
+    typer.echo(f"error: {one_line(msg)}", err=True)
     _json_error(msg)
     raise typer.Exit(2)
 

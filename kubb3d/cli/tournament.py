@@ -11,7 +11,7 @@ from typing import NoReturn, Optional
 
 import typer
 
-from kubb3d.ranges import expected, span
+from kubb3d.ranges import expected, span, one_line
 
 
 def register(app: typer.Typer) -> None:
@@ -47,7 +47,7 @@ def register(app: typer.Typer) -> None:
         def fail(msg: str) -> NoReturn:
             from kubb3d.cli import _json_error
 
-            typer.echo(f"error: {msg}", err=True)
+            typer.echo(f"error: {one_line(msg)}", err=True)
             _json_error(msg)
             raise typer.Exit(2)
 

@@ -54,10 +54,16 @@ def register(app: typer.Typer) -> None:
             0, min=0, max=256, help="Processes for the player throws (0: all cores); the rows do not depend on it."
         ),
         png: Optional[Path] = typer.Option(
-            None, "--png", parser=file_name, help="Also write a figure: rebounds and slides per ground, hit rate against the time step."
+            None,
+            "--png",
+            parser=file_name,
+            help="Also write a figure: rebounds and slides per ground, hit rate against the time step."
         ),
         markdown: Optional[Path] = typer.Option(
-            None, "--markdown", parser=file_name, help="Also write the table as Markdown (docs/validation.md is made this way)."
+            None,
+            "--markdown",
+            parser=file_name,
+            help="Also write the table as Markdown (docs/validation.md is made this way)."
         ),
         as_json: bool = typer.Option(
             False, "--json", help="Print the report as one JSON document instead of the table."

@@ -280,7 +280,8 @@ class PieceSpec(_Model):
     @classmethod
     def _at(cls, v):
         if v is not None and not all(abs(c) <= PIECE_COORD_MAX_M for c in v):
-            raise ValueError(f"expected [x, y] each from {-PIECE_COORD_MAX_M:g} to {PIECE_COORD_MAX_M:g} m, got {list(v)}")
+            bound = f"{-PIECE_COORD_MAX_M:g} to {PIECE_COORD_MAX_M:g} m"
+            raise ValueError(f"expected [x, y] each from {bound}, got {list(v)}")
         return v
     on: str | None = None
     tilt_deg: Annotated[
@@ -899,7 +900,9 @@ def _check_baton(baton: str, piece_ids: set[str], where: str) -> None:
         SpecError: the name is taken.
     """
     if baton in piece_ids:
-        raise SpecError(f"{where}: throw.baton: {baton!r} is a kubb or the king of the set-up; name a baton (default 'baton1')")
+        raise SpecError(
+            f"{where}: throw.baton: {baton!r} is a kubb or the king of the set-up; name a baton (default 'baton1')"
+        )
 
 
 def throw_range(name: str) -> Range:

@@ -37,7 +37,9 @@ WIDE = [
 
 @pytest.mark.parametrize("section,field,draw", WIDE, ids=[w[1] for w in WIDE])
 def test_a_drawn_value_outside_the_fixed_range_fails_its_trial(section, field, draw):
-    loaded = validate(_spec(throw={field: draw} if section == "throw" else {}, setup={field: draw} if section == "setup" else None))
+    loaded = validate(
+        _spec(throw={field: draw} if section == "throw" else {}, setup={field: draw} if section == "setup" else None)
+    )
     failed = 0
     for i in range(loaded.n_trials):
         values = _Values(loaded, i, np.random.default_rng(child_seed(loaded, i)))
