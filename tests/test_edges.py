@@ -79,3 +79,16 @@ def test_a_huge_title_is_refused_at_once(tmp_path):
     assert res.returncode == 2 and res.stderr.count("\n") == 1 and len(res.stderr) < 400, res.stderr[:300]
     assert "at most 200 characters" in res.stderr
     assert sorted(p.name for p in tmp_path.iterdir()) == ["big.toml"]
+
+
+def test_the_reliability_page_names_the_bounds_in_force():
+    from pathlib import Path
+
+    from kubb3d import files
+    from kubb3d.cli.experiment import MAX_WORKERS
+
+    page = " ".join((Path(__file__).resolve().parents[1] / "docs" / "reliability.md").read_text().split())
+    assert f"at most {MAX_WORKERS} on any backend" in page
+    assert f".NAME{files.TMP_TAG}XXXXXXXX.tmp" in page
+    res = _run("experiment", "run", "hit-8m", "--workers", str(MAX_WORKERS + 1))
+    assert res.returncode == 2 and f"expected from 1 to {MAX_WORKERS}" in res.stderr
