@@ -10,16 +10,39 @@ non-zero exit code (2), never a traceback: raise :class:`UserError` for that.
 
 from __future__ import annotations
 
-import json
+import os
+import signal
 import sys
-from enum import Enum
-from pathlib import Path
-from typing import NoReturn, Optional
 
-import typer
-from typer.core import TyperGroup
 
-from kubb3d.judge.rulebook import canonical_ruleset, ruleset_enum, ruleset_help
+def _interrupted_while_starting(signum, frame) -> None:
+    """Ctrl-C or SIGTERM while the command still imports (about 0.15 s; nothing is open yet):
+    the line ``interrupted`` and exit code 130, as later (before, SIGTERM ended it silently
+    with 143 and Ctrl-C printed a KeyboardInterrupt traceback). :func:`main` replaces it."""
+    os.write(2, b"interrupted\n")
+    os._exit(130)
+
+
+def _is_the_command() -> bool:
+    """Whether this process is the ``kubb3d`` command (the console script or ``python -m
+    kubb3d``), not a program that imports the package: only then are signals taken at import."""
+    name = os.path.basename(sys.argv[0]) if sys.argv and sys.argv[0] else ""
+    return name in ("kubb3d", "kubb3d.exe") or sys.argv[0].endswith(os.path.join("kubb3d", "__main__.py"))
+
+
+if _is_the_command():
+    for _sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(_sig, _interrupted_while_starting)
+
+import json  # noqa: E402
+from enum import Enum  # noqa: E402
+from pathlib import Path  # noqa: E402
+from typing import NoReturn, Optional  # noqa: E402
+
+import typer  # noqa: E402
+from typer.core import TyperGroup  # noqa: E402
+
+from kubb3d.judge.rulebook import canonical_ruleset, ruleset_enum, ruleset_help  # noqa: E402
 
 try:  # recent Typer ships its own copy of Click
     from typer._click import exceptions as _click_exc
@@ -581,23 +604,27 @@ def main(prog_name: str | None = None) -> None:
     """Console-script entry point (also ``python -m kubb3d``); errors: :class:`OneLineErrors`.
     A line naming a command of another module of this package registers that module only;
     any other line (help, a command defined here, a mistake, shell completion) registers all."""
-    import signal
-
     signal.signal(signal.SIGTERM, _sigterm_as_interrupt)  # from here on (OneLineErrors.main)
-    _never_unencodable()
+    if signal.getsignal(signal.SIGINT) is _interrupted_while_starting:
+        signal.signal(signal.SIGINT, signal.default_int_handler)  # Ctrl-C: KeyboardInterrupt again
     try:
-        from rich.console import Console
+        _never_unencodable()
+        try:
+            from rich.console import Console
 
-        Console.on_broken_pipe = lambda self: _pipe_closed()  # type: ignore[method-assign]  # rich's hook (its own: exit 1)
-    except ImportError:  # pragma: no cover - rich comes with Typer
-        pass
-    try:
+            Console.on_broken_pipe = lambda self: _pipe_closed()  # type: ignore[method-assign]  # rich's hook: exit 1
+        except ImportError:  # pragma: no cover - rich comes with Typer
+            pass
         _register_subapps(_command_of(sys.argv[1:]))
     except KeyboardInterrupt:
         typer.echo("interrupted", err=True)
         sys.exit(130)
     try:
         app(prog_name=prog_name)
+    except KeyboardInterrupt:  # while Typer still builds the commands (before OneLineErrors.main)
+        typer.echo("interrupted", err=True)
+        _json_error("interrupted")
+        sys.exit(130)
     finally:
         try:  # what is still buffered for a reader that went away
             if sys.stdout is not None:

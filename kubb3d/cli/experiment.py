@@ -154,8 +154,11 @@ def make_app() -> typer.Typer:
         except KeyboardInterrupt:
             from kubb3d.experiment import open_results
 
-            with open_results(out) as store:
-                n, _ = store.count()
+            try:  # (an interrupt while the results file was being made leaves none to count)
+                with open_results(out) as store:
+                    n, _ = store.count()
+            except StoreError:
+                n = 0
             typer.echo(
                 f"interrupted: {n} of {loaded.n_trials} trials stored in {out}; run the same command to resume",
                 err=True,

@@ -102,6 +102,9 @@ class ResultStore:
             if isinstance(exc, StoreError):
                 raise
             raise StoreError(f"{self.path}: not a kubb3d results file ({exc})") from None
+        except BaseException:  # an interrupt: the lock is released at once, not at exit
+            self.close()
+            raise
 
     def _init(self, spec_sha256: str | None, spec_json: str | None) -> None:
         db = self.db
@@ -115,6 +118,7 @@ class ResultStore:
             if spec_sha256 is None:
                 raise StoreError(f"{self.path}: no results in this file")
             with db:
+                db.execute("BEGIN")  # one transaction: an interrupt leaves no tables without meta
                 db.execute("CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL)")
                 db.execute(
                     "CREATE TABLE trials(trial INTEGER PRIMARY KEY, ok INTEGER NOT NULL, error TEXT, row TEXT NOT "

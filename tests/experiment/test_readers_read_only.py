@@ -76,3 +76,22 @@ def test_a_run_never_switches_a_foreign_file_to_wal(tmp_path, tiny_reference):
     assert res.exit_code == 2 and "not a kubb3d results file" in res.stderr
     assert foreign.read_bytes() == before  # journal mode byte (WAL = 2) and all
     assert sorted(p.name for p in tmp_path.iterdir()) == ["other.db"]
+
+
+def test_a_results_file_interrupted_while_made_can_be_run_again(tmp_path, monkeypatch):
+    """An interrupt between the tables and the meta rows left tables without meta: the same
+    command then refused the file ("results layout None") instead of resuming it."""
+    from kubb3d.experiment import store as store_mod
+
+    class Interrupted(sqlite3.Connection):
+        def executemany(self, *args, **kwargs):
+            raise KeyboardInterrupt
+
+    real = sqlite3.connect
+    monkeypatch.setattr(store_mod.sqlite3, "connect", lambda *a, **k: real(*a, factory=Interrupted, **k))
+    path = tmp_path / "r.sqlite"
+    with pytest.raises(KeyboardInterrupt):
+        ResultStore(path, "0" * 64, "{}")
+    monkeypatch.setattr(store_mod.sqlite3, "connect", real)
+    with ResultStore(path, "0" * 64, "{}") as again:
+        assert again.meta()["spec_sha256"] == "0" * 64
