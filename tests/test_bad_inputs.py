@@ -210,6 +210,7 @@ CASES: list[tuple[str, str]] = [
     ("experiment run {d}/spec_piece_at_huge.toml --out {d}/o.sqlite", "setup.pieces[0].at"),
     ("experiment run {d}/spec_piece_id_standard.toml --out {d}/o.sqlite", "standard layout"),
     ("experiment run {d}/spec_round_cap_1.toml --out {d}/o.sqlite", "round_cap"),
+    ("experiment run {d}/spec_piece_id_quote.toml --out {d}/o.sqlite", "setup.pieces[1].id"),
     ("experiment run {d}/spec_seed_5000_digits.toml --out {d}/o.sqlite", "too many digits"),
     ("experiment run {d}/spec_speed_nan.toml --backend dask --workers 100000 --out {d}/o.sqlite", "--workers"),
     # --- integers past Python's 4300 digits, replays that miss a piece, sizes that hang

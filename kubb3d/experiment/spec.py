@@ -270,7 +270,9 @@ class PieceSpec(_Model):
     in the supporter's frame counter-clockwise from its +x face.
     """
 
-    id: str = Field(min_length=1, max_length=MAX_ID_CHARS)
+    # letters, digits, _ and -: an id names results columns (``L_tilt_deg``), and SQLite's
+    # JSON paths cannot name a key with " or \ (the results view's column was NULL)
+    id: str = Field(min_length=1, max_length=MAX_ID_CHARS, pattern=r"^[A-Za-z0-9_-]+$")
     kind: Literal["kubb", "king"] = "kubb"
     place: Literal["standing", "leaning"] = "standing"
     at: tuple[StrictFloat, StrictFloat] | None = None
