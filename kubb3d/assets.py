@@ -480,14 +480,25 @@ def build_all() -> dict[str, str]:
 
 
 def write_models(out: Path | None = None) -> list[Path]:
-    """Build every file and write it to ``out`` (default: :func:`models_dir`). Returns the paths."""
-    out = out or models_dir()
-    out.mkdir(parents=True, exist_ok=True)
+    """Build every file and write it to ``out`` (default: :func:`models_dir`). Returns the paths.
+
+    The folder is made if its parent exists (never its parents); each file is written by the
+    output rule (:mod:`kubb3d.files`: no symbolic link followed, a failed write leaves nothing).
+
+    Raises:
+        kubb3d.files.FileSafetyError: the folder or a file breaks the rule, or the disk is full.
+    """
+    from kubb3d.files import output_folder, write_output
+
+    out = output_folder(out or models_dir(), "--out")
     written = []
     for name, text in build_all().items():
-        path = out / name
-        path.write_text(text)
-        written.append(path)
+        data = text.encode("utf-8")
+
+        def fill(tmp: Path, data: bytes = data) -> None:
+            tmp.write_bytes(data)
+
+        written.append(write_output(out / name, fill, "--out"))
     return written
 
 

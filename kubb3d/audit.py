@@ -702,8 +702,9 @@ def audit_match(
     if replay_dir is None:
         tmp = tempfile.mkdtemp(prefix="kubb3d-audit-")
         replay_dir = tmp
-    replay_dir = Path(replay_dir)
-    replay_dir.mkdir(parents=True, exist_ok=True)
+    from kubb3d.files import output_folder
+
+    replay_dir = output_folder(replay_dir, "--replay-dir")  # made one level deep, never its parents
     path = replay_dir / f"{ruleset}-seed{seed}.jsonl"
     judge = RecordingJudge()
     config = MatchConfig(

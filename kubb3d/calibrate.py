@@ -386,7 +386,7 @@ def write_figure(cal: Calibration, path) -> None:
         ax.set_title("Six batons at five baseline kubbs, 8 m")
         ax.legend()
     fig.tight_layout()
-    fig.savefig(path, dpi=110)
+    fig.savefig(path, dpi=110, format="png")
     plt.close(fig)
 
 

@@ -3,7 +3,12 @@ exclusive locks.
 
 One rule for every output path (:func:`check_output`): the parent folder must exist (it is
 never created), the path must not be a symbolic link or a special file (device, FIFO,
-socket, folder), and an existing file is replaced only when the caller allows it.
+socket, folder), and an existing file is replaced only when the caller allows it. Every writer
+goes through this module: :func:`write_output` (whole files: PNGs, CSVs, models, pages),
+:class:`ExclusiveFile` (appended files: replays, logs; ``exclusive=True`` creates with
+``O_EXCL``), :func:`output_folder` (a folder an option names: created one level deep, never
+its parents). Temporary files are named ``.NAME.kubb3d-XXXXXXXX.tmp`` (:data:`TMP_TAG`) and
+only names of that form are ever removed as stale; a write that fails leaves no file behind.
 
 Locks (:class:`ExclusiveFile`) are taken on the data file itself, never on a side file:
 nothing is left beside the data, and a lock cannot be bypassed by deleting a ``.lock`` file.
@@ -21,8 +26,8 @@ POSIX, the two faults this module exists to avoid.
 from __future__ import annotations
 
 import errno
-import glob
 import os
+import re
 import stat
 import tempfile
 from pathlib import Path
@@ -39,6 +44,44 @@ except ImportError:  # POSIX
 
 WINDOWS_LOCK_OFFSET = 2**40
 """The byte locked on Windows (1 TiB: past any file kubb3d writes; SQLite's own lock bytes sit at 1 GiB)."""
+
+
+TMP_TAG = ".kubb3d-"
+"""Marks kubb3d's temporary files: ``.NAME`` + TMP_TAG + 8 random characters + ``.tmp``."""
+
+_TMP_RANDOM = re.compile(r"[a-z0-9_]{8}\.tmp")
+
+
+def _mkstemp(p: Path) -> tuple[int, str]:
+    """A fresh temporary file beside ``p`` (named as :data:`TMP_TAG` says)."""
+    return tempfile.mkstemp(prefix=f".{p.name}{TMP_TAG}", suffix=".tmp", dir=p.parent)
+
+
+def _is_own_temporary(entry: Path, p: Path) -> bool:
+    """Whether ``entry`` is a temporary file kubb3d made for ``p``: the exact name pattern of
+    :func:`_mkstemp`, a regular file (not a link), owned by this user."""
+    head = f".{p.name}{TMP_TAG}"
+    if not entry.name.startswith(head) or not _TMP_RANDOM.fullmatch(entry.name[len(head):]):
+        return False
+    try:
+        st = os.lstat(entry)
+    except OSError:
+        return False
+    uid = os.geteuid() if hasattr(os, "geteuid") else st.st_uid
+    return stat.S_ISREG(st.st_mode) and st.st_uid == uid
+
+
+def file_name(value: str) -> Path:
+    """A command-line output file name as a Path (Typer ``parser=``): refuses a name that ends
+    in a path separator (``--replay newdir/``), which names a folder, not a file.
+
+    Raises:
+        ValueError: the name ends in a separator.
+    """
+    seps = tuple(s for s in (os.sep, os.altsep) if s)
+    if value.endswith(seps):
+        raise ValueError(f"{value!r} ends with {value[-1]!r}: give a file name, not a folder")
+    return Path(value)
 
 
 class InputWarning(UserWarning):
@@ -90,6 +133,43 @@ def check_output(path: str | os.PathLike, what: str, *, overwrite: bool = False)
     return p
 
 
+def output_folder(path: str | os.PathLike, what: str, *, create: bool = True) -> Path:
+    """Check or make a folder an option names for output (``--out`` of ``models build``,
+    ``quiz``, ``audit --replay-dir``): an existing folder is used; a missing one is created
+    when its parent exists (one level: missing parents are never created); a symbolic link,
+    a file or a special file is refused. ``create=False`` only checks (before any work).
+
+    Raises:
+        FileSafetyError: the rule is broken, or the folder cannot be made.
+    """
+    p = Path(path)
+    if str(path) == "":
+        raise FileSafetyError(f"{what}: expected a folder, got an empty string")
+    try:
+        st = os.lstat(p)
+    except FileNotFoundError:
+        st = None
+    except OSError as exc:
+        raise FileSafetyError(f"{what}: cannot use {p}: {exc.strerror}") from None
+    if st is not None:
+        if stat.S_ISLNK(st.st_mode):
+            raise FileSafetyError(f"{what}: {p} is a symbolic link; give the path of a folder")
+        if not stat.S_ISDIR(st.st_mode):
+            raise FileSafetyError(f"{what}: {p} exists and is not a folder")
+        return p
+    if not p.parent.is_dir():
+        raise FileSafetyError(f"{what}: the folder {p.parent} does not exist (it is not created)")
+    if not create:
+        return p
+    try:
+        p.mkdir()
+    except FileExistsError:
+        return output_folder(p, what)  # made meanwhile (another worker of the same run)
+    except OSError as exc:
+        raise _disk_error(exc, p) from None
+    return p
+
+
 def _disk_error(exc: OSError, p: Path) -> FileSafetyError:
     if exc.errno in (errno.ENOSPC, errno.EDQUOT):
         return FileSafetyError(f"no space left on the device to write {p}")
@@ -106,7 +186,7 @@ def atomic_write(path: str | os.PathLike, data: bytes) -> None:
     """
     p = Path(path)
     try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=p.parent)
+        fd, tmp = _mkstemp(p)
     except OSError as exc:
         raise _disk_error(exc, p) from None
     try:
@@ -187,30 +267,56 @@ class ExclusiveFile:
     """An append handle on a file, holding the exclusive lock on it while open.
 
     Args:
-        path: the file.
-        create: create it (refused if it exists and ``replace`` is False).
+        path: the file (a symbolic link or a special file is refused: never followed, a FIFO
+            never waited on).
+        create: create it if missing.
         replace: truncate an existing file (after taking its lock).
+        exclusive: create it with ``O_EXCL`` (refused if anything exists at the path, even
+            one made between a check and this open).
+
+    A file this handle created and that holds nothing yet when a write fails (a full disk) is
+    removed, so a failed start leaves no empty file to need ``--force``.
 
     Raises:
-        FileSafetyError: another process holds the lock.
+        FileSafetyError: another process holds the lock, the path exists (``exclusive``), it is
+            not a regular file, or it cannot be opened.
     """
 
-    def __init__(self, path: str | os.PathLike, *, create: bool = True, replace: bool = False) -> None:
+    def __init__(
+        self, path: str | os.PathLike, *, create: bool = True, replace: bool = False, exclusive: bool = False
+    ) -> None:
         self.path = Path(path)
-        flags = os.O_WRONLY | os.O_APPEND | getattr(os, "O_NOFOLLOW", 0)
-        if create:
+        flags = os.O_WRONLY | os.O_APPEND | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+        if create or exclusive:
             flags |= os.O_CREAT
+        if exclusive:
+            flags |= os.O_EXCL
+        existed = exclusive is False and os.path.lexists(self.path)
         try:
             fd = os.open(self.path, flags, 0o644)
+        except FileExistsError:
+            raise FileSafetyError(
+                f"{self.path} already exists; choose another file (or --force to replace it)"
+            ) from None
         except OSError as exc:
+            if exc.errno in (errno.ELOOP, errno.EMLINK):
+                raise FileSafetyError(f"{self.path} is a symbolic link; give the path of a regular file") from None
+            if exc.errno == errno.ENXIO:  # a FIFO with no reader
+                raise FileSafetyError(f"{self.path} is not a regular file (a device, FIFO or socket)") from None
             raise _disk_error(exc, self.path) from None
         try:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                raise FileSafetyError(f"{self.path} is not a regular file (a device, FIFO or socket)")
+            if hasattr(os, "O_NONBLOCK") and fcntl is not None:
+                fcntl.fcntl(fd, fcntl.F_SETFL, fcntl.fcntl(fd, fcntl.F_GETFL) & ~os.O_NONBLOCK)
             lock_fd(fd, self.path)
             if replace:
                 os.ftruncate(fd, 0)
         except BaseException:
             os.close(fd)
             raise
+        self.created = not existed
+        """This handle made the file (it may remove it while it is still empty)."""
         self.fh = os.fdopen(fd, "a", encoding="utf-8")
 
     def write(self, text: str) -> None:
@@ -223,14 +329,31 @@ class ExclusiveFile:
             self.fh.write(text)
             self.fh.flush()
         except OSError as exc:
+            self._drop_if_empty()
             raise _disk_error(exc, self.path) from None
+        self.stored = True
+
+    def _drop_if_empty(self) -> None:
+        """Remove the file if this handle created it and no write of it completed (a partial
+        first line is nothing a reader could use)."""
+        if not getattr(self, "created", False) or getattr(self, "stored", False):
+            return
+        try:
+            if os.path.samestat(os.fstat(self.fh.fileno()), os.lstat(self.path)):
+                os.unlink(self.path)
+        except (OSError, ValueError):
+            pass
 
     def close(self) -> None:
         if not self.fh.closed:
             try:
                 self.fh.close()  # closing the descriptor releases the lock
             except OSError:
-                pass
+                self._drop_if_empty()
+                try:
+                    self.fh.close()
+                except OSError:
+                    pass
 
 
 def rewrite_locked(path: str | os.PathLike, data: bytes) -> ExclusiveFile:
@@ -249,12 +372,14 @@ def rewrite_locked(path: str | os.PathLike, data: bytes) -> ExclusiveFile:
     try:
         lock_fd(old, p)
         # temporaries of earlier rewrites killed before their rename (we hold the lock now)
-        for stale in p.parent.glob(f".{glob.escape(p.name)}.*.tmp"):
-            try:
-                stale.unlink()
-            except OSError:
-                pass
-        fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=p.parent)
+        # (only names of our own pattern: a user's ".r.jsonl.backup.tmp" is not ours)
+        for stale in p.parent.glob(f".*{TMP_TAG}*.tmp"):
+            if _is_own_temporary(stale, p):
+                try:
+                    stale.unlink()
+                except OSError:
+                    pass
+        fd, tmp = _mkstemp(p)
         try:
             _try_lock(fd)  # a fresh temporary name: nobody else can hold it
             view = memoryview(data)
@@ -293,7 +418,7 @@ def write_output(path: str | os.PathLike, write: Callable[[Path], object], what:
     """
     p = check_output(path, what, overwrite=True)
     try:
-        fd, name = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=p.parent)
+        fd, name = _mkstemp(p)
     except OSError as exc:
         raise _disk_error(exc, p) from None
     os.close(fd)
@@ -320,10 +445,14 @@ MAX_INPUT_BYTES = 256 * 1024 * 1024
 """The largest input file kubb3d reads (spec, scenario, replay): 256 MB."""
 
 
-def read_input(path: str | os.PathLike, what: str, *, max_bytes: int = MAX_INPUT_BYTES) -> str:
+def read_input(path: str | os.PathLike, what: str, *, max_bytes: int = MAX_INPUT_BYTES, torn_tail: bool = False) -> str:
     """The text of an input file, refusing what could hang or exhaust memory: special files
     (a FIFO blocks forever, ``/dev/zero`` never ends), folders, files above ``max_bytes``,
     text that is not UTF-8. Messages name the file, never its content.
+
+    ``torn_tail``: an appended file cut by an interruption (a replay) may end inside a
+    UTF-8 character; bytes that do not decode after the last newline are then dropped, as a
+    reader drops a cut last line.
 
     Raises:
         FileSafetyError: the file cannot be used as ``what``.
@@ -349,6 +478,8 @@ def read_input(path: str | os.PathLike, what: str, *, max_bytes: int = MAX_INPUT
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
+        if torn_tail and exc.start > data.rfind(b"\n"):
+            return data[: data.rfind(b"\n") + 1].decode("utf-8")  # only the cut last line is bad
         raise FileSafetyError(f"{what} {p} is not UTF-8 text (byte {exc.start})") from None
 
 
@@ -369,3 +500,5 @@ def load_toml(path: str | os.PathLike, what: str) -> dict:
         raise FileSafetyError(f"{what} {path}: not valid TOML{where}") from None
     except RecursionError:
         raise FileSafetyError(f"{what} {path}: nested too deeply to be a kubb3d file") from None
+    except ValueError:  # an integer of more than 4300 digits (Python's int-from-text limit)
+        raise FileSafetyError(f"{what} {path}: not valid TOML (a number with too many digits)") from None

@@ -418,6 +418,7 @@ class Match:
         replay: str | os.PathLike | None = None,
         on_event: Callable[[Event], None] | None = None,
         human: Mapping[str, HumanThrow] | Collection[str] | None = None,
+        replace_replay: bool = True,
         _resume: bool = False,
     ) -> None:
         options = dict(config.options)
@@ -496,7 +497,8 @@ class Match:
         """The replay's ``header`` record (configuration, ruleset, equipment, pitch)."""
         if self.replay_path is not None and not _resume:
             # the replay is written under an exclusive lock (two matches never interleave lines)
-            self._fh = ExclusiveFile(self.replay_path, replace=True)
+            # (replace_replay False: created with O_EXCL, so no file is ever truncated unasked)
+            self._fh = ExclusiveFile(self.replay_path, replace=replace_replay, exclusive=not replace_replay)
             self._write(self.header)
             self._unreturned.clear()  # the header belongs to no step
 
@@ -1463,6 +1465,14 @@ class Match:
         if boundary is not None:
             if m.action_index != upto:
                 raise ReplayError(f"{path}: actions before the last turn boundary are missing")
+            # the world holds every kubb still in the game and the king: a record missing one
+            # would end the resumed match in a KeyError at the first throw at it
+            expect = {kid for kid, k in m.state.kubbs.items() if not k.removed} | {KING_ID}
+            if set(boundary.poses) != expect:
+                missing, extra = sorted(expect - set(boundary.poses)), sorted(set(boundary.poses) - expect)
+                why = [f"missing {', '.join(missing)}"] if missing else []
+                why += [f"no such piece in the match: {', '.join(extra)}"] if extra else []
+                raise ReplayError(f"{path}:{cut_line}: poses: {'; '.join(why)}")
             try:
                 m._build(boundary.poses, boundary.sides)
             except (ValueError, PhysicsGlitch) as exc:

@@ -64,6 +64,16 @@ def parse_answer(text: str, choices: Sequence[Consequence], tr: Translator = ENG
     return None
 
 
+def read_answer(prompt: str) -> str:
+    """A line typed by the person (``input``); a closed or missing stdin is the end of input
+    (EOFError), as Ctrl-D is."""
+    import sys
+
+    if sys.stdin is None or sys.stdin.closed:
+        raise EOFError
+    return input(prompt)
+
+
 def run_quiz(
     paths: Sequence[str | Path],
     *,
@@ -71,7 +81,7 @@ def run_quiz(
     count: int | None = None,
     out_dir: str | Path = "quiz-images",
     images: bool = True,
-    ask: Callable[[str], str] = input,
+    ask: Callable[[str], str] = read_answer,
     say: Callable[[str], None] = print,
     tr: Translator = ENGLISH,
     show: Callable[[Path], object] | None = None,

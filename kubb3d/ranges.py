@@ -47,3 +47,31 @@ def pydantic_bound(err: dict) -> str | None:
     if kind is None or kind[0] not in (err.get("ctx") or {}):
         return None
     return f"expected {kind[1].format(_num(err['ctx'][kind[0]]))}, got {err.get('input')!r}"
+
+
+MAX_ID_CHARS = 40
+"""The longest piece id of a scenario or spec (shipped ones: 6); a 5 MB id or title made the
+3D view lay out text for minutes."""
+MAX_TITLE_CHARS = 200
+"""The longest title of a scenario or spec (shipped: 80)."""
+MAX_TEXT_CHARS = 5000
+"""The longest description or explanation (shipped: 300)."""
+
+
+def shown(value: object, limit: int = 60) -> str:
+    """``repr(value)`` for an error message, cut to ``limit`` characters (a 5 MB title must
+    not come back as a 5 MB error line)."""
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+MAX_ERROR_CHARS = 1000
+"""The longest error line printed: a message that quotes a huge input is cut (with …)."""
+
+
+def one_line(text: object) -> str:
+    """``text`` as one line for ``error: …``: every run of white space, line breaks included
+    (a ``\\r`` or ``\\u2028`` in a key the user typed), becomes one space; a line longer than
+    :data:`MAX_ERROR_CHARS` is cut."""
+    line = " ".join(str(text).split())
+    return line if len(line) <= MAX_ERROR_CHARS else line[: MAX_ERROR_CHARS - 1] + "…"

@@ -232,7 +232,7 @@ def read_replay(path: str | Path) -> Replay:
 
     path = Path(path)
     try:
-        text = read_input(path, "replay file")
+        text = read_input(path, "replay file", torn_tail=True)
     except FileSafetyError as exc:
         raise ReplayError(str(exc)) from None
     lines = text.splitlines()
@@ -242,10 +242,11 @@ def read_replay(path: str | Path) -> Replay:
             continue
         try:
             docs.append((n, json.loads(line)))
-        except (json.JSONDecodeError, RecursionError):
+        except (ValueError, RecursionError) as exc:  # ValueError: also an integer of > 4300 digits
             if n == len(lines):
                 break  # a line cut off by the interruption
-            raise ReplayError(f"{path}:{n}: not a JSON line") from None
+            why = " (a number with too many digits)" if "digits" in str(exc) else ""
+            raise ReplayError(f"{path}:{n}: not a JSON line{why}") from None
     if not docs or not isinstance(docs[0][1], dict) or docs[0][1].get("type") != "header":
         raise ReplayError(f"{path}:1: not a kubb3d match replay (no header line)")
     n0, head = docs[0]

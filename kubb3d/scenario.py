@@ -118,6 +118,7 @@ from kubb3d.judge.rulebook import get_rulebook, rulebook_names, ruleset_alias
 from kubb3d.pitch import KING_ID, PITCH_LENGTH_M, PITCH_WIDTH_M, SIDES, Pitch, baseline_ids, opponent
 from kubb3d.rules import get_ruleset
 from kubb3d.snapshot import Snapshot
+from kubb3d.ranges import MAX_ID_CHARS, MAX_TEXT_CHARS, MAX_TITLE_CHARS, shown
 
 RulesetName = Annotated[Literal[tuple(rulebook_names())], BeforeValidator(ruleset_alias)]  # type: ignore[valid-type]
 """The registered ruleset names (:func:`kubb3d.judge.rulebook.rulebook_names`), as a type for the schema."""
@@ -153,7 +154,7 @@ HistoryDeg = Annotated[StrictFloat, Field(ge=0.0, le=180.0)]
 
 
 class PieceSpec(_Model):
-    id: str = Field(min_length=1)
+    id: str = Field(min_length=1, max_length=MAX_ID_CHARS)
     kind: Literal["kubb", "king", "baton"] | None = None
     side: Literal["A", "B"] | None = None
     place: Literal["standing", "baseline", "lying", "tilted", "leaning", "stacked", "across_line", "pose"] = "standing"
@@ -251,9 +252,9 @@ class PitchSpec(_Model):
 
 class ScenarioSpec(_Model):
     schema_: Literal[1] = Field(alias="schema")
-    title: str = Field(min_length=1)
-    description: str = ""
-    explanation: str = ""
+    title: str = Field(min_length=1, max_length=MAX_TITLE_CHARS)
+    description: str = Field(default="", max_length=MAX_TEXT_CHARS)
+    explanation: str = Field(default="", max_length=MAX_TEXT_CHARS)
     ruleset: RulesetName
     equipment: str | None = None
     pitch: Union[RulesetName, PitchSpec, None] = None
@@ -377,7 +378,7 @@ def load(path: str | Path) -> ScenarioSpec:
             tuple(x for x in err["loc"] if not (isinstance(x, str) and (x.startswith("literal[") or x[:1].isupper())))
         )
         loc = _piece_loc(loc, data)
-        got = f" (got {err['input']!r})" if "input" in err and not isinstance(err["input"], dict) else ""
+        got = f" (got {shown(err['input'])})" if "input" in err and not isinstance(err["input"], dict) else ""
         more = f" (+{len(exc.errors()) - 1} more)" if len(exc.errors()) > 1 else ""
         msg = err["msg"].removeprefix("Value error, ")
         if err.get("type") == "extra_forbidden" and err["loc"]:

@@ -1304,7 +1304,7 @@ def write_figure(report: Report, path) -> None:
     ax.set_ylabel("kubbs felled per baton (elite, 8 m)")
     ax.set_title("Hit rate against the time step")
     fig.tight_layout()
-    fig.savefig(path, dpi=110)
+    fig.savefig(path, dpi=110, format="png")
     plt.close(fig)
 
 

@@ -39,6 +39,25 @@ def watch_parent() -> None:
     threading.Thread(target=watch, name="kubb3d-parent-watch", daemon=True).start()
 
 
+def quiet_start_failures() -> None:
+    """Make this process (a fork server) print nothing for a worker that cannot start because
+    the command is already taking its pool down: the pool's semaphores are unlinked
+    (FileNotFoundError), its pipes closed (EOFError, BrokenPipeError). After a Ctrl-C or SIGTERM
+    in the first second of ``experiment run`` such a worker printed a standard-library
+    traceback after the command's ``interrupted`` line. Any other exception is printed as
+    before."""
+    import sys
+
+    default = sys.excepthook
+
+    def hook(kind, exc, tb) -> None:
+        if issubclass(kind, (FileNotFoundError, EOFError, BrokenPipeError, ConnectionResetError)):
+            return
+        default(kind, exc, tb)
+
+    sys.excepthook = hook
+
+
 def quiet_worker(initializer: Callable[..., Any] | None = None, *initargs: Any) -> None:
     """Initializer of a pool worker: SIGINT ignored, SIGTERM ends it (a forked worker would
     otherwise inherit the command's SIGTERM handler), :func:`watch_parent`, then

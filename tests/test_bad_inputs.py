@@ -198,6 +198,30 @@ CASES: list[tuple[str, str]] = [
     ("experiment summary ''", "empty string"),
     ("rules show ''", "empty string"),
     ("dames play --position ''", "--position"),
+    # --- the output rule (tests/test_output_rule.py walks every writer)
+    ("match --replay {d}/newdir/", "not a folder"),
+    ("models build --out {d}/no-such-folder/models", "does not exist"),
+    ("quiz --out {d}/no-such-folder/images {d}/scenario_tilt_str.toml", "does not exist"),
+    ("audit --replay-dir {d}/no-such-folder/replays --matches 1", "does not exist"),
+    # --- experiment rows that could not be right: refused at load
+    ("experiment run {d}/spec_baton_is_a_kubb.toml --out {d}/o.sqlite", "throw.baton"),
+    ("experiment run {d}/spec_baton_is_the_king.toml --out {d}/o.sqlite", "throw.baton"),
+    ("experiment run {d}/spec_kubbuteo_on_pitch.toml --out {d}/o.sqlite", "table-top"),
+    ("experiment run {d}/spec_piece_at_huge.toml --out {d}/o.sqlite", "setup.pieces[0].at"),
+    ("experiment run {d}/spec_piece_id_standard.toml --out {d}/o.sqlite", "standard layout"),
+    ("experiment run {d}/spec_round_cap_1.toml --out {d}/o.sqlite", "round_cap"),
+    ("experiment run {d}/spec_piece_id_quote.toml --out {d}/o.sqlite", "setup.pieces[1].id"),
+    ("experiment run {d}/spec_seed_5000_digits.toml --out {d}/o.sqlite", "too many digits"),
+    ("experiment run {d}/spec_speed_nan.toml --backend dask --workers 100000 --out {d}/o.sqlite", "--workers"),
+    # --- integers past Python's 4300 digits, replays that miss a piece, sizes that hang
+    ("judge {d}/scenario_tilt_5000_digits.toml", "too many digits"),
+    ("view {d}/scenario_tilt_5000_digits.toml", "too many digits"),
+    ("quiz --no-images {d}/scenario_tilt_5000_digits.toml", "too many digits"),
+    ("match --resume {d}/replay_seed_5000_digits.jsonl", "too many digits"),
+    ("view {d}/replay_seed_5000_digits.jsonl", "too many digits"),
+    ("match --resume {d}/replay_world_missing_piece.jsonl", "missing B3"),
+    ("view {d}/scenario_title_too_long.toml", "at most 200 characters"),
+    ("judge {d}/scenario_id_too_long.toml", "at most 40 characters"),
     # --- dames: bounded work
     ("dames play --players search,search --depth 100", "--depth"),
     ("dames play --players random,random --depth 7", "--depth"),
@@ -213,6 +237,7 @@ SUBPROCESS_CASES: list[tuple[str, str]] = [
     ("judge {d}/fifo.toml", "fifo.toml"),
     ("experiment run {d}/fifo.toml --out {d}/o.sqlite", "fifo.toml"),
     ("match --resume {d}/fifo.toml", "fifo.toml"),
+    ("audit --matches 1 --log {d}/fifo.toml", "not a regular file"),
 ]
 
 

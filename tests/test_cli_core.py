@@ -68,7 +68,7 @@ def test_json_output_is_pure_json_without_the_pybullet_banner(cli):
         (["throw", "--speed", "1e7"], "at most 40 m/s"),
         (["throw", "--seed", "-1"], "--seed"),
         (["match", "--seed", "-1", "--quiet"], "--seed"),
-        (["models", "build", "--out", "/proc/no-such-folder/x"], "No such file or directory"),
+        (["models", "build", "--out", "/proc/no-such-folder/x"], "does not exist (it is not created)"),
     ],
 )
 def test_user_mistakes_found_by_a_break_it_session_exit_2_without_traceback(cli, args, words):

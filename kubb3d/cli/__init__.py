@@ -10,16 +10,39 @@ non-zero exit code (2), never a traceback: raise :class:`UserError` for that.
 
 from __future__ import annotations
 
-import json
+import os
+import signal
 import sys
-from enum import Enum
-from pathlib import Path
-from typing import NoReturn, Optional
 
-import typer
-from typer.core import TyperGroup
 
-from kubb3d.judge.rulebook import canonical_ruleset, ruleset_enum, ruleset_help
+def _interrupted_while_starting(signum, frame) -> None:
+    """Ctrl-C or SIGTERM while the command still imports (about 0.15 s; nothing is open yet):
+    the line ``interrupted`` and exit code 130, as later (before, SIGTERM ended it silently
+    with 143 and Ctrl-C printed a KeyboardInterrupt traceback). :func:`main` replaces it."""
+    os.write(2, b"interrupted\n")
+    os._exit(130)
+
+
+def _is_the_command() -> bool:
+    """Whether this process is the ``kubb3d`` command (the console script or ``python -m
+    kubb3d``), not a program that imports the package: only then are signals taken at import."""
+    name = os.path.basename(sys.argv[0]) if sys.argv and sys.argv[0] else ""
+    return name in ("kubb3d", "kubb3d.exe") or sys.argv[0].endswith(os.path.join("kubb3d", "__main__.py"))
+
+
+if _is_the_command():
+    for _sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(_sig, _interrupted_while_starting)
+
+import json  # noqa: E402
+from enum import Enum  # noqa: E402
+from pathlib import Path  # noqa: E402
+from typing import NoReturn, Optional  # noqa: E402
+
+import typer  # noqa: E402
+from typer.core import TyperGroup  # noqa: E402
+
+from kubb3d.judge.rulebook import canonical_ruleset, ruleset_enum, ruleset_help  # noqa: E402
 
 try:  # recent Typer ships its own copy of Click
     from typer._click import exceptions as _click_exc
@@ -31,8 +54,7 @@ class UserError(Exception):
     """A mistake in the user's input: printed as one line, exit code 2."""
 
 
-def _one_line(text: object) -> str:
-    return " ".join(str(text).split())
+from kubb3d.ranges import one_line as _one_line  # noqa: E402  (every error line goes through it)
 
 
 _JSON_ERRORS = [False]
@@ -55,6 +77,30 @@ def _error(msg: str, code: int = 2) -> NoReturn:
 class _Interrupted(Exception):
     """A Ctrl-C or SIGTERM that reached a command (carried past Typer, which would end the
     command silently with exit code 130)."""
+
+
+def _pipe_closed() -> NoReturn:
+    """The reader of stdout went away (``kubb3d match | head -1``): end quietly with exit code
+    141, as a program ended by SIGPIPE does (the shell's own convention for it); stdout is
+    pointed at the null device so that the final flush cannot fail again."""
+    import os
+
+    try:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):
+        pass
+    sys.exit(141)
+
+
+def _never_unencodable() -> None:
+    """Let stdout and stderr replace what their encoding cannot show (``PYTHONIOENCODING=ascii``
+    and a German message) instead of ending in a UnicodeEncodeError."""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            if stream is not None and (stream.encoding or "").lower().replace("-", "") != "utf8":
+                stream.reconfigure(errors="backslashreplace")  # type: ignore[union-attr]
+        except (AttributeError, ValueError, OSError):
+            pass
 
 
 def _sigterm_as_interrupt(signum, frame) -> NoReturn:
@@ -135,6 +181,8 @@ class OneLineErrors(TyperGroup):
             return super().invoke(ctx)
         except KeyboardInterrupt:
             raise _Interrupted from None
+        except BrokenPipeError:  # before Typer, which would end it with exit code 1
+            _pipe_closed()
 
     def make_context(self, *args, **kwargs):  # type: ignore[override]
         # parsing the options imports pydantic (0.2 s): an interrupt then was a silent exit 130
@@ -174,7 +222,8 @@ class OneLineErrors(TyperGroup):
             if ranged is not None:
                 _error(ranged)
             name = exc.ctx.command_path if exc.ctx is not None else "kubb3d"
-            _error(f"{name}: {exc.format_message()}")
+            # a parser's ValueError reaches Click through pydantic, which prefixes "Value error, "
+            _error(f"{name}: {exc.format_message().replace('Value error, ', '')}")
         except _click_exc.ClickException as exc:
             _error(exc.format_message())
         except (_Interrupted, KeyboardInterrupt):
@@ -185,6 +234,8 @@ class OneLineErrors(TyperGroup):
             _error("interrupted", 130)
         except (UserError, NotImplementedError, FileSafetyError) as exc:
             _error(str(exc))
+        except BrokenPipeError:
+            _pipe_closed()
         except OSError as exc:
             # a path the user gave that cannot be read or written (missing folder, a file where
             # a folder is expected, no permission, a full disk…): one line naming the file
@@ -553,12 +604,32 @@ def main(prog_name: str | None = None) -> None:
     """Console-script entry point (also ``python -m kubb3d``); errors: :class:`OneLineErrors`.
     A line naming a command of another module of this package registers that module only;
     any other line (help, a command defined here, a mistake, shell completion) registers all."""
-    import signal
-
     signal.signal(signal.SIGTERM, _sigterm_as_interrupt)  # from here on (OneLineErrors.main)
+    if signal.getsignal(signal.SIGINT) is _interrupted_while_starting:
+        signal.signal(signal.SIGINT, signal.default_int_handler)  # Ctrl-C: KeyboardInterrupt again
     try:
+        _never_unencodable()
+        try:
+            from rich.console import Console
+
+            Console.on_broken_pipe = lambda self: _pipe_closed()  # type: ignore[method-assign]  # rich's hook: exit 1
+        except ImportError:  # pragma: no cover - rich comes with Typer
+            pass
         _register_subapps(_command_of(sys.argv[1:]))
     except KeyboardInterrupt:
         typer.echo("interrupted", err=True)
         sys.exit(130)
-    app(prog_name=prog_name)
+    try:
+        app(prog_name=prog_name)
+    except KeyboardInterrupt:  # while Typer still builds the commands (before OneLineErrors.main)
+        typer.echo("interrupted", err=True)
+        _json_error("interrupted")
+        sys.exit(130)
+    finally:
+        try:  # what is still buffered for a reader that went away
+            if sys.stdout is not None:
+                sys.stdout.flush()
+        except BrokenPipeError:
+            _pipe_closed()
+        except (OSError, ValueError):
+            pass

@@ -16,12 +16,14 @@ from typing import NoReturn, Optional
 import typer
 
 from kubb3d.cli.referee import referee_option, referee_options
+from kubb3d.ranges import one_line
+from kubb3d.files import file_name
 
 
 def _fail(msg: str) -> NoReturn:
     from kubb3d.cli import _json_error
 
-    typer.echo(f"error: {msg}", err=True)
+    typer.echo(f"error: {one_line(msg)}", err=True)
     _json_error(msg)
     raise typer.Exit(2)
 
@@ -113,6 +115,7 @@ def register(app: typer.Typer) -> None:
         as_json: bool = typer.Option(False, "--json", help="Print the report as one JSON document."),
         log: Optional[Path] = typer.Option(
             None,
+            parser=file_name,
             help="Append each finished match's report to this file as one JSON line (a long run can be read while it "
                  "goes on).",
         ),
@@ -142,20 +145,25 @@ def register(app: typer.Typer) -> None:
             _fail(str(exc))
         if team is not None:
             _fail("--players takes skills only here (no team sizes)")
-        if replay_dir.exists() and not replay_dir.is_dir():
-            _fail(f"--replay-dir {replay_dir} exists and is not a folder")
+        from kubb3d.files import ExclusiveFile, FileSafetyError, check_output
+
+        if os.path.lexists(replay_dir) and (replay_dir.is_symlink() or not replay_dir.is_dir()):
+            _fail(f"--replay-dir {replay_dir} exists and is not a folder (a symbolic link is not followed)")
+        if not os.path.lexists(replay_dir) and not replay_dir.parent.is_dir():
+            _fail(f"--replay-dir: the folder {replay_dir.parent} does not exist (it is not created)")
 
         log_fh = None
         if log is not None:
+            # appended under a lock; never through a symbolic link, never a FIFO (it would block)
             try:
-                log_fh = open(log, "a", encoding="utf-8")
-            except OSError as exc:
-                _fail(f"cannot write --log {log}: {exc.strerror or exc}")
+                check_output(log, "--log", overwrite=True)
+                log_fh = ExclusiveFile(log, create=True)
+            except FileSafetyError as exc:
+                _fail(str(exc))
 
         def write_log(r) -> None:
             if log_fh is not None:
                 log_fh.write(json.dumps(r.to_dict(), ensure_ascii=False) + "\n")
-                log_fh.flush()
 
         if as_json:
             rep = run_audit(

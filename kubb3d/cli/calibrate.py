@@ -14,6 +14,8 @@ from typing import Optional
 
 import typer
 
+from kubb3d.files import file_name
+
 
 def register(app: typer.Typer) -> None:
     """Add the ``calibrate`` command to ``app``."""
@@ -32,10 +34,16 @@ def register(app: typer.Typer) -> None:
             0, min=0, max=256, help="Processes (0: all cores); the figures do not depend on it."
         ),
         png: Optional[Path] = typer.Option(
-            None, "--png", help="Also write a figure: hit rate against distance, six-baton distribution."
+            None,
+            "--png",
+            parser=file_name,
+            help="Also write a figure: hit rate against distance, six-baton distribution."
         ),
         markdown: Optional[Path] = typer.Option(
-            None, "--markdown", help="Also write the figures as Markdown (docs/calibration.md is made this way)."
+            None,
+            "--markdown",
+            parser=file_name,
+            help="Also write the figures as Markdown (docs/calibration.md is made this way)."
         ),
         as_json: bool = typer.Option(
             False, "--json", help="Print the report as one JSON document instead of the table."

@@ -38,7 +38,8 @@ from kubb3d.dames.die import STEP
 from kubb3d.dames.players import PLAYER_KINDS, Player, make_player, run_selfplay
 from kubb3d.dames.render import SEAT_NAME, describe_roll, render
 from kubb3d.dames.rules import DamesRules, cell_name
-from kubb3d.ranges import expected, span
+from kubb3d.ranges import expected, span, one_line
+from kubb3d.files import file_name
 
 
 class _OneLineErrors(TyperCommand):
@@ -65,7 +66,7 @@ def _fail(message: str) -> NoReturn:
     # one line here, not kubb3d.cli.UserError: this app also runs alone (its tests)
     from kubb3d.cli import _json_error
 
-    typer.echo(f"error: {message}", err=True)
+    typer.echo(f"error: {one_line(message)}", err=True)
     _json_error(message)
     raise typer.Exit(2)
 
@@ -215,7 +216,10 @@ def play(
         False, "--view", help="Show the game in a 3D window, each move animated (people type moves in the terminal)."
     ),
     screenshot: Path | None = typer.Option(
-        None, "--screenshot", help="Render the board in 3D headless to this PNG and exit (computer players only)."
+        None,
+        "--screenshot",
+        parser=file_name,
+        help="Render the board in 3D headless to this PNG and exit (computer players only)."
     ),
     after: int = typer.Option(0, "--after", help="With --screenshot: the position after this many moves."),
     straight_only: bool = StraightOpt,
@@ -315,8 +319,12 @@ def _check_view(view: bool, screenshot: Path | None, after: int, kinds: list[str
         _fail("--view and --screenshot exclude each other")
     if screenshot.suffix.lower() != ".png":
         _fail(f"--screenshot must name a .png file, got {screenshot}")
-    if not screenshot.parent.is_dir():
-        _fail(f"--screenshot: folder {screenshot.parent} does not exist")
+    from kubb3d.files import FileSafetyError, check_output
+
+    try:
+        check_output(screenshot, "--screenshot", overwrite=True)
+    except FileSafetyError as exc:
+        _fail(str(exc))
     if after and "human" in kinds:
         _fail("--screenshot --after needs computer players only (no human seat)")
 
@@ -333,8 +341,12 @@ def _screenshot(board: DamesBoard, agents: dict[str, Player | None], after: int,
         from kubb3d.dames.view import screenshot as render_png
     except ImportError as exc:  # pragma: no cover - pyglet missing
         _fail(f"the 3D view is not available: {exc}")
+    from kubb3d.files import FileSafetyError
+
     try:
         path = render_png(board, out)
+    except FileSafetyError as exc:  # the output rule, a full disk
+        _fail(str(exc))
     except Exception as exc:  # no OpenGL (EGL) on this machine
         _fail(f"could not render the 3D view: {exc}")
     typer.echo(f"wrote {path} (after {board.ply} turns)")

@@ -12,6 +12,12 @@ from typing import Any, List, Optional
 
 import typer
 
+from kubb3d.files import file_name
+from kubb3d.ranges import expected, span, one_line
+
+MAX_WORKERS = 256
+"""The most worker processes a run starts on this machine (as ``audit`` and ``tournament``)."""
+
 
 class Backend(str, Enum):
     local = "local"
@@ -56,6 +62,7 @@ def make_app() -> typer.Typer:
             None,
             "--out",
             "-o",
+            parser=file_name,
             help="Results file (SQLite; default: SPEC-NAME.sqlite in the current folder). Running again with the same "
                  "spec resumes it.",
         ),
@@ -84,6 +91,8 @@ def make_app() -> typer.Typer:
             out = Path(f"{spec.stem}.sqlite")
         if scheduler and backend is not Backend.dask:
             raise _user_error("--scheduler needs --backend dask")
+        if workers is not None and workers > MAX_WORKERS:  # a local Dask cluster of 100000 processes hung
+            raise _user_error(expected("--workers", span(1, MAX_WORKERS), workers))
         if workers is not None and backend is Backend.serial:
             raise _user_error("--workers does not apply to --backend serial (one trial after another in this process)")
         if workers is not None and scheduler:
@@ -145,8 +154,11 @@ def make_app() -> typer.Typer:
         except KeyboardInterrupt:
             from kubb3d.experiment import open_results
 
-            with open_results(out) as store:
-                n, _ = store.count()
+            try:  # (an interrupt while the results file was being made leaves none to count)
+                with open_results(out) as store:
+                    n, _ = store.count()
+            except StoreError:
+                n = 0
             typer.echo(
                 f"interrupted: {n} of {loaded.n_trials} trials stored in {out}; run the same command to resume",
                 err=True,
@@ -235,7 +247,7 @@ def make_app() -> typer.Typer:
         results: Path = typer.Argument(..., help="Results file (SQLite)."),
         fmt: Format = typer.Option(Format.csv, "--format", help="csv or parquet."),
         out: Optional[Path] = typer.Option(
-            None, "--out", "-o", help="Output file (default: RESULTS with the format's suffix)."
+            None, "--out", "-o", parser=file_name, help="Output file (default: RESULTS with the format's suffix)."
         ),
         timing: bool = typer.Option(
             True,
@@ -264,7 +276,7 @@ def make_app() -> typer.Typer:
         group: Optional[str] = typer.Option(None, help="One curve per value of this column (curves only)."),
         bins: int = typer.Option(12, min=2, max=1000, help="Bins for continuous columns."),
         out: Optional[Path] = typer.Option(
-            None, "--out", "-o", help="PNG file (default: RESULTS-<measure>-<x>[-<y>].png)."
+            None, "--out", "-o", parser=file_name, help="PNG file (default: RESULTS-<measure>-<x>[-<y>].png)."
         ),
         where: List[str] = typer.Option(
             [], "--where", help="Keep only trials with column=value (repeatable), e.g. --where spin=1.5."
@@ -492,7 +504,7 @@ def main() -> None:
     try:
         make_app()(prog_name="kubb3d experiment")
     except UserError as exc:
-        typer.echo(f"error: {exc}", err=True)
+        typer.echo(f"error: {one_line(exc)}", err=True)
         sys.exit(2)
 
 

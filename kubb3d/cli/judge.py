@@ -15,6 +15,8 @@ from typing import TYPE_CHECKING, List, NoReturn, Optional
 
 import typer
 
+from kubb3d.ranges import one_line
+
 from kubb3d.cli.lang import lang_option, translator_for
 from kubb3d.cli.referee import referee_option, referee_options
 from kubb3d.i18n import ENGLISH, Translator
@@ -24,7 +26,7 @@ from kubb3d.judge.messages import N_, msg
 def _fail(msg: str) -> NoReturn:
     from kubb3d.cli import _json_error
 
-    typer.echo(f"error: {msg}", err=True)
+    typer.echo(f"error: {one_line(msg)}", err=True)
     _json_error(msg)
     raise typer.Exit(2)
 
@@ -91,7 +93,7 @@ def judge_command(
             res, _ = run(p, options=options)
         except ScenarioError as exc:
             errors.append(str(exc))
-            typer.echo(f"error: {exc}", err=True)
+            typer.echo(f"error: {one_line(exc)}", err=True)
             continue
         results.append(res)
         if check and not as_json:
@@ -144,6 +146,13 @@ def quiz_command(
     from kubb3d.scenario import ScenarioError
 
     tr = translator_for(lang)
+    if images:
+        from kubb3d.files import FileSafetyError, output_folder
+
+        try:  # checked before the first question; made (one level deep) with the first picture
+            output_folder(out, "--out", create=False)
+        except FileSafetyError as exc:
+            _fail(str(exc))
     show = None
     if view:
         from kubb3d.viewer import app as viewer_app

@@ -6,6 +6,8 @@ from typing import Any, Optional
 
 import typer
 
+from kubb3d.ranges import one_line
+
 from kubb3d.i18n import LanguageError, Translator, translator
 
 LANG_HELP = (
@@ -26,6 +28,6 @@ def translator_for(lang: Optional[str]) -> Translator:
     except LanguageError as exc:
         from kubb3d.cli import _json_error
 
-        typer.echo(f"error: {exc}", err=True)
+        typer.echo(f"error: {one_line(exc)}", err=True)
         _json_error(str(exc))
         raise typer.Exit(2) from None

@@ -15,10 +15,11 @@ import typer
 
 from kubb3d.cli.lang import lang_option, translator_for
 from kubb3d.cli.referee import referee_option, referee_options
+from kubb3d.files import file_name
 from kubb3d.judge.messages import N_, Msg, msg
 from kubb3d.judge.rulebook import canonical_ruleset, ruleset_help
 from kubb3d.rules.core import DEFAULT_ROUND_CAP, get_ruleset, ruleset_names
-from kubb3d.ranges import expected, span
+from kubb3d.ranges import expected, span, one_line
 
 DEFAULT_SEED = 1
 
@@ -67,7 +68,7 @@ def result_line(out, clock_s: float) -> str:
 def _fail(msg: str) -> NoReturn:
     from kubb3d.cli import _json_error
 
-    typer.echo(f"error: {msg}", err=True)
+    typer.echo(f"error: {one_line(msg)}", err=True)
     _json_error(msg)
     raise typer.Exit(2)
 
@@ -158,7 +159,9 @@ def register(app: typer.Typer) -> None:
             help="Strategy of each side, 'default,deep-inkast' (default, deep-inkast, cluster-first; see "
                  "kubb3d/players.py STRATEGIES).",
         ),
-        replay: Optional[Path] = typer.Option(None, help="Write the replay (JSON lines) to this new file."),
+        replay: Optional[Path] = typer.Option(
+            None, parser=file_name, help="Write the replay (JSON lines) to this new file."
+        ),
         force: bool = typer.Option(False, "--force", help="Let --replay replace an existing file."),
         resume: Optional[Path] = typer.Option(
             None, help="Continue the interrupted match in this replay file (other options are taken from it)."
@@ -300,7 +303,7 @@ def register(app: typer.Typer) -> None:
                     strategies=strategies,
                     options=tuple(sorted(options.items())),
                 )
-                m = Match(cfg, replay=replay, on_event=show)
+                m = Match(cfg, replay=replay, on_event=show, replace_replay=force)
         except ReplayError as exc:
             _fail(str(exc))
         except (ValueError, OSError) as exc:

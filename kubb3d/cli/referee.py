@@ -27,7 +27,8 @@ def referee_options(values: Optional[list[str]]) -> dict[str, Any]:
         return parse_options(values or ())
     except ValueError as exc:
         from kubb3d.cli import _json_error
+        from kubb3d.ranges import one_line
 
-        typer.echo(f"error: {exc}", err=True)
+        typer.echo(f"error: {one_line(exc)}", err=True)
         _json_error(str(exc))
         raise typer.Exit(2) from None

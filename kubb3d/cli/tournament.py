@@ -11,7 +11,7 @@ from typing import NoReturn, Optional
 
 import typer
 
-from kubb3d.ranges import expected, span
+from kubb3d.ranges import expected, span, one_line
 
 
 def register(app: typer.Typer) -> None:
@@ -47,7 +47,7 @@ def register(app: typer.Typer) -> None:
         def fail(msg: str) -> NoReturn:
             from kubb3d.cli import _json_error
 
-            typer.echo(f"error: {msg}", err=True)
+            typer.echo(f"error: {one_line(msg)}", err=True)
             _json_error(msg)
             raise typer.Exit(2)
 
@@ -57,8 +57,12 @@ def register(app: typer.Typer) -> None:
             fail(expected("--teams", span(2, 16), teams))
         if ground not in GROUNDS or ground == "board":
             fail(f"unknown ground {ground!r}; expected one of {sorted(g for g in GROUNDS if g != 'board')}")
+        if replay_dir is not None and replay_dir.is_symlink():
+            fail(f"--replay-dir {replay_dir} is a symbolic link; give the path of the folder itself")
         if replay_dir is not None and not replay_dir.is_dir():
-            fail(f"--replay-dir {replay_dir} is not an existing folder")
+            fail(f"--replay-dir {replay_dir} is not an existing folder (the folder {replay_dir.parent} does not exist "
+                 "or it is a file; it is not created)" if not replay_dir.parent.is_dir() else
+                 f"--replay-dir {replay_dir} is not an existing folder")
         skills = None
         if players is not None:
             skills = [p.strip() for p in players.split(",")]

@@ -14,14 +14,16 @@ from typing import Optional
 
 import typer
 
+from kubb3d.files import file_name
+
 
 def write_outputs(report, png: Optional[Path], markdown: Optional[Path], command: str, figure, to_markdown) -> None:
     """Write a report's PNG (``figure(report, path)``) and Markdown (``to_markdown(report,
     command, image)``, the image linked relative to the Markdown file) where asked."""
-    from kubb3d.files import atomic_write
+    from kubb3d.files import atomic_write, write_output
 
     if png is not None:
-        figure(report, png)
+        write_output(png, lambda tmp: figure(report, tmp), "--png")
     if markdown is not None:
         image = None
         if png is not None:
@@ -52,10 +54,16 @@ def register(app: typer.Typer) -> None:
             0, min=0, max=256, help="Processes for the player throws (0: all cores); the rows do not depend on it."
         ),
         png: Optional[Path] = typer.Option(
-            None, "--png", help="Also write a figure: rebounds and slides per ground, hit rate against the time step."
+            None,
+            "--png",
+            parser=file_name,
+            help="Also write a figure: rebounds and slides per ground, hit rate against the time step."
         ),
         markdown: Optional[Path] = typer.Option(
-            None, "--markdown", help="Also write the table as Markdown (docs/validation.md is made this way)."
+            None,
+            "--markdown",
+            parser=file_name,
+            help="Also write the table as Markdown (docs/validation.md is made this way)."
         ),
         as_json: bool = typer.Option(
             False, "--json", help="Print the report as one JSON document instead of the table."

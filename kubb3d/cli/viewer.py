@@ -14,6 +14,7 @@ import typer
 
 from kubb3d.cli.lang import lang_option, translator_for
 from kubb3d.cli.referee import referee_option, referee_options
+from kubb3d.files import file_name
 from kubb3d.ranges import expected, span
 from kubb3d.judge.rulebook import ruleset_enum
 
@@ -40,23 +41,24 @@ def _check_size(width: int, height: int) -> None:
 
 
 def _check_out(path: Path) -> None:
+    from kubb3d.files import check_output
+
     if path.suffix.lower() != ".png":
         raise _user_error(f"--screenshot must name a .png file, got {path}")
-    if path.parent and not path.parent.exists():
-        raise _user_error(f"--screenshot: folder {path.parent} does not exist")
+    check_output(path, "--screenshot", overwrite=True)
 
 
 def play(
     ruleset: Ruleset = typer.Option("dm", help="Rules for throws and rulings (and the match with --opponent)."),
     opponent: Optional[str] = typer.Option(None, help="Play a whole match against a simulated player of this skill (novice, club, elite)."),
     equipment: str = typer.Option("standard", "--set", help="Equipment set (standard, dm-small; kubbuteo comes with --ruleset kubbuteo)."),
-    screenshot: Optional[Path] = typer.Option(None, help="Render one frame headless to this PNG and exit (no display needed)."),
+    screenshot: Optional[Path] = typer.Option(None, parser=file_name, help="Render one frame headless to this PNG and exit (no display needed)."),
     after: int = typer.Option(0, min=0, max=60, help="With --screenshot: the frame after this many scripted throws (aimed at B1, B2 …); with --opponent, match actions (your throws scripted)."),
     seed: int = typer.Option(0, min=0, help="Seed of the scripted throws' release errors (and of the opponent)."),
     camera: Camera = typer.Option(Camera.thrower, help="Initial camera."),
     width: int = typer.Option(1280, help="Window / image width, px."),
     height: int = typer.Option(720, help="Window / image height, px."),
-    replay: Optional[Path] = typer.Option(None, help="With --opponent: save the match as a replay (JSON lines) to this new file (`kubb3d view FILE`)."),
+    replay: Optional[Path] = typer.Option(None, parser=file_name, help="With --opponent: save the match as a replay (JSON lines) to this new file (`kubb3d view FILE`)."),
     force: bool = typer.Option(False, help="Let --replay replace an existing file."),
     round_cap: Optional[int] = typer.Option(None, min=3, max=1000, help="With --opponent: turns per set before the match is cut off (3 or more; default 60)."),
     option: Optional[list[str]] = referee_option(),
@@ -91,15 +93,14 @@ def play(
     if opponent is None and (replay is not None or round_cap is not None or options):
         raise _user_error("--replay, --round-cap and --option need --opponent (a match)")
     if replay is not None:
-        if replay.exists() and not force:
-            raise _user_error(f"--replay: {replay} exists; pass --force to replace it")
-        if not replay.parent.exists():
-            raise _user_error(f"--replay: folder {replay.parent} does not exist")
+        from kubb3d.files import check_output
+
+        check_output(replay, "--replay", overwrite=force)
     if opponent is not None:
         from kubb3d.viewer.match_mode import MatchUnavailable, match_session
 
         try:
-            session = match_session(rules_name, opponent, equipment, seed, hold=screenshot is not None, replay=replay, round_cap=round_cap, options=options)
+            session = match_session(rules_name, opponent, equipment, seed, hold=screenshot is not None, replay=replay, round_cap=round_cap, options=options, replace_replay=force)
         except MatchUnavailable as exc:
             raise _user_error(str(exc)) from None
         except ValueError as exc:
@@ -151,7 +152,7 @@ def _run(session, screenshot: Optional[Path], width: int, height: int, camera: s
 
 def view(
     path: Path = typer.Argument(..., help="A replay written by `kubb3d match --replay`, a scenario file (scenarios/*.toml) or a shipped scenario's short name (`kubb3d scenario list`)."),
-    screenshot: Optional[Path] = typer.Option(None, help="Render one frame headless to this PNG and exit (no display needed)."),
+    screenshot: Optional[Path] = typer.Option(None, parser=file_name, help="Render one frame headless to this PNG and exit (no display needed)."),
     at: Optional[float] = typer.Option(None, help="With --screenshot: the replay time, s (default: the end)."),
     camera: Camera = typer.Option(Camera.orbit, help="Initial camera."),
     width: int = typer.Option(1280, help="Window / image width, px."),

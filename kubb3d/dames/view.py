@@ -661,11 +661,13 @@ class DamesApp:
         return self.renderer.read_pixels()
 
     def screenshot(self, path: str | Path) -> Path:
+        """Save the last frame as PNG by the output rule (:func:`kubb3d.files.write_output`)."""
         from PIL import Image
 
-        path = Path(path)
-        Image.fromarray(self.pixels()).save(path, optimize=True)
-        return path
+        from kubb3d.files import write_output
+
+        pixels = Image.fromarray(self.pixels())
+        return write_output(path, lambda tmp: pixels.save(tmp, format="PNG", optimize=True), "--screenshot")
 
     def on_draw(self):
         gl = self.renderer.gl

@@ -352,29 +352,33 @@ def _mp_context(loaded: LoadedSpec):
     i.e. at its first local run)."""
     ctx = get_context(START_METHOD)
     if START_METHOD == "forkserver":
-        ctx.set_forkserver_preload(worker_modules(loaded))
+        # first the server's own quiet hook (kubb3d/_server_preload.py), then the workers' modules
+        ctx.set_forkserver_preload(["kubb3d._server_preload", *worker_modules(loaded)])
         _start_forkserver()
     return ctx
 
 
 def _start_forkserver() -> None:
-    """Start this process's fork server now, with SIGINT ignored, which it keeps (a started
-    program keeps an ignored signal, and Python then installs no Ctrl-C handler of its own).
-    Started by the pool's first worker instead, it took SIGINT from a Ctrl-C to the terminal's
-    group while still importing kubb3d and printed a traceback (the standard library makes it
-    ignore SIGINT only after its imports)."""
+    """Start this process's fork server now, with SIGINT blocked in the starting thread: the
+    server inherits the blocked signal and ignores it once its imports are done (the standard
+    library's forkserver), so a Ctrl-C to the terminal's group never reaches it while it
+    imports (started by the pool's first worker instead, it printed a traceback). The resource
+    tracker is started first: starting it unblocks SIGINT. The run's own process keeps its
+    Ctrl-C handler throughout: setting SIGINT to "ignored" here, as before, lost a Ctrl-C that
+    reached another thread (numpy's) meanwhile, and the run went on to its end with exit 0."""
     import signal
     import threading
-    from multiprocessing import forkserver
+    from multiprocessing import forkserver, resource_tracker
 
-    if threading.current_thread() is not threading.main_thread():
+    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "pthread_sigmask"):
         forkserver.ensure_running()
         return
-    old = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    resource_tracker.ensure_running()
+    blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:
         forkserver.ensure_running()
     finally:
-        signal.signal(signal.SIGINT, old)
+        signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
 
 
 # ------------------------------------------------------------------ backends

@@ -52,6 +52,7 @@ from pydantic import (
 
 from kubb3d.judge.rulebook import rulebook_names, ruleset_alias
 from kubb3d.pitch import PITCH_LENGTH_M, PITCH_WIDTH_M
+from kubb3d.ranges import MAX_ID_CHARS, MAX_TEXT_CHARS, MAX_TITLE_CHARS, shown
 
 SCHEMA_VERSION = 1
 
@@ -104,6 +105,11 @@ DISTURB_SPEED_MAX = 20.0
 
 LEAN_TILT_MAX_DEG = 80.0
 """deg: the steepest tilt of a leaning kubb from the vertical (beyond it the kubb lies)."""
+
+
+PIECE_COORD_MAX_M = 100.0
+"""m: the largest |x| or |y| of a spec's piece, the scenario loader's bound
+(:data:`kubb3d.scenario.MAX_COORD_M`; tests/experiment/test_rows_checked.py ties them)."""
 
 
 class SpecError(ValueError):
@@ -264,11 +270,21 @@ class PieceSpec(_Model):
     in the supporter's frame counter-clockwise from its +x face.
     """
 
-    id: str = Field(min_length=1)
+    # letters, digits, _ and -: an id names results columns (``L_tilt_deg``), and SQLite's
+    # JSON paths cannot name a key with " or \ (the results view's column was NULL)
+    id: str = Field(min_length=1, max_length=MAX_ID_CHARS, pattern=r"^[A-Za-z0-9_-]+$")
     kind: Literal["kubb", "king"] = "kubb"
     place: Literal["standing", "leaning"] = "standing"
     at: tuple[StrictFloat, StrictFloat] | None = None
     yaw_deg: Annotated[StrictFloat, Range(-360.0, 360.0, "from -360 to 360 degrees")] = 0.0
+
+    @field_validator("at")
+    @classmethod
+    def _at(cls, v):
+        if v is not None and not all(abs(c) <= PIECE_COORD_MAX_M for c in v):
+            bound = f"{-PIECE_COORD_MAX_M:g} to {PIECE_COORD_MAX_M:g} m"
+            raise ValueError(f"expected [x, y] each from {bound}, got {list(v)}")
+        return v
     on: str | None = None
     tilt_deg: Annotated[
         Num | None,
@@ -315,6 +331,9 @@ class SetupSpec(_Model):
 
         if v not in EQUIPMENT_SETS:
             raise ValueError(f"unknown equipment set {v!r}; expected one of {sorted(EQUIPMENT_SETS)}")
+        if EQUIPMENT_SETS[v].board is not None:  # every ruleset here throws batons on a pitch
+            pitch_sets = sorted(n for n, e in EQUIPMENT_SETS.items() if e.board is None)
+            raise ValueError(f"{v!r} is a table-top set; a baton throw on a pitch needs one of {pitch_sets}")
         return v
 
     @model_validator(mode="after")
@@ -329,6 +348,10 @@ class SetupSpec(_Model):
         dup = sorted({i for i in ids if ids.count(i) > 1})
         if dup:
             raise ValueError(f"piece ids must be unique, repeated: {dup}")
+        if self.layout == "standard":
+            clash = sorted(i for i in ids if _is_standard_id(i))
+            if clash:
+                raise ValueError(f"piece ids {clash} are pieces of the standard layout already; choose other ids")
         placed: set[str] = set()
         for p in self.pieces:
             if (
@@ -463,7 +486,7 @@ class MatchSpec(_Model):
     skill_b: Name = "club"
     strategy_a: Name | None = None
     strategy_b: Name | None = None
-    round_cap: StrictInt = Field(default=40, ge=1, le=200)
+    round_cap: StrictInt = Field(default=40, ge=3, le=200)  # a match needs >= 3 (as `match --round-cap`)
     time_limit_min: StrictFloat | None = Field(default=None, gt=0, le=1440)
     ground: Name | None = None
 
@@ -502,8 +525,8 @@ class MatchSpec(_Model):
 
 class ExperimentSpec(_Model):
     schema_: Literal[1] = Field(alias="schema")
-    title: str = Field(min_length=1)
-    description: str = ""
+    title: str = Field(min_length=1, max_length=MAX_TITLE_CHARS)
+    description: str = Field(default="", max_length=MAX_TEXT_CHARS)
     seed: StrictInt = Field(ge=0, lt=2**63)
     trials_per_point: StrictInt = Field(ge=1, le=1_000_000)
     measures: list[Literal[MEASURES]] = Field(min_length=1)  # type: ignore[valid-type]
@@ -743,7 +766,7 @@ def validate(data: dict, path: Path | None = None) -> LoadedSpec:
         loc = _fmt(_short_loc(tuple(err["loc"])))
         msg = err["msg"].removeprefix("Value error, ")
         got = (
-            f" (got {err['input']!r})"
+            f" (got {shown(err['input'])})"
             if "input" in err and not isinstance(err["input"], dict) and repr(err["input"]) not in msg
             else ""
         )
@@ -775,9 +798,13 @@ def validate(data: dict, path: Path | None = None) -> LoadedSpec:
         from kubb3d.scenario import ScenarioError, load
 
         try:
-            load(sc)
+            scenario = load(sc)
         except ScenarioError as exc:
             raise SpecError(f"{where}: setup.scenario: {exc}") from None
+        if spec.throw is not None:
+            from kubb3d.scenario import _kind
+
+            _check_baton(spec.throw.baton, {p.id for p in scenario.pieces if _kind(p) != "baton"}, where)
         sha = hashlib.sha256(sc.read_bytes()).hexdigest()
     loaded = LoadedSpec(spec, path, tuple(factors), tuple(draws), sha, None if sha is None else str(sc.resolve()))
     if loaded.n_points > 1_000_000:
@@ -863,6 +890,21 @@ def _check_kinds(spec: ExperimentSpec, factors, draws, where: str) -> None:
         for a in targets:
             if a not in ids:
                 raise SpecError(f"{where}: throw.target: no piece {a!r} in the set-up; expected one of {sorted(ids)}")
+    if spec.throw is not None:
+        _check_baton(spec.throw.baton, ids | {f"{s}{i}" for s in "AB" for i in range(1, 6)} | {"king"}, where)
+
+
+def _check_baton(baton: str, piece_ids: set[str], where: str) -> None:
+    """``throw.baton`` names the thrown baton: never a kubb or the king of the set-up (it would
+    be thrown), nor a standard piece's id.
+
+    Raises:
+        SpecError: the name is taken.
+    """
+    if baton in piece_ids:
+        raise SpecError(
+            f"{where}: throw.baton: {baton!r} is a kubb or the king of the set-up; name a baton (default 'baton1')"
+        )
 
 
 def throw_range(name: str) -> Range:
@@ -905,6 +947,13 @@ def from_json(text: str) -> LoadedSpec:
         d["scenario_sha256"],
         d["scenario_path"],
     )
+
+
+def field_range(spec: ExperimentSpec, path: tuple) -> Range | None:
+    """The :class:`Range` of the number field at a spec location, or None (a name, no range)."""
+    parent = get_at(spec, path[:-1])
+    info = type(parent).model_fields.get(path[-1]) if isinstance(parent, BaseModel) else None
+    return None if info is None else next((m for m in info.metadata if isinstance(m, Range)), None)
 
 
 def get_at(model: Any, path: tuple) -> Any:

@@ -34,7 +34,7 @@ import warnings
 from pathlib import Path
 from typing import Iterable, Iterator
 
-from kubb3d.files import FileSafetyError, InputWarning, check_output, lock_fd
+from kubb3d.files import FileSafetyError, InputWarning, check_output, fcntl, lock_fd
 
 STORE_SCHEMA = "1"
 
@@ -87,8 +87,11 @@ class ResultStore:
             if lock:
                 self.db = sqlite3.connect(str(self.path), timeout=30.0)
             else:
-                # readers never change the file (no WAL switch, no journal created by them)
-                self.db = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro", uri=True, timeout=30.0)
+                # readers never change the file (no WAL switch, no journal created by them);
+                # a file at rest is read immutable: no -wal/-shm made, a read-only mount works
+                self._lock_fd = _hold_at_rest(self.path)
+                rest = "&immutable=1" if self._lock_fd is not None else ""
+                self.db = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro{rest}", uri=True, timeout=30.0)
         except sqlite3.Error as exc:
             self._unlock()
             raise StoreError(f"{self.path}: cannot open: {exc}") from None
@@ -99,19 +102,23 @@ class ResultStore:
             if isinstance(exc, StoreError):
                 raise
             raise StoreError(f"{self.path}: not a kubb3d results file ({exc})") from None
+        except BaseException:  # an interrupt: the lock is released at once, not at exit
+            self.close()
+            raise
 
     def _init(self, spec_sha256: str | None, spec_json: str | None) -> None:
         db = self.db
-        if not self.readonly:
-            db.execute("PRAGMA journal_mode=WAL")
-            db.execute("PRAGMA synchronous=FULL")
         tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
         if tables and not {"meta", "trials"} <= tables:
             raise StoreError(f"{self.path}: not a kubb3d results file (tables {sorted(tables)})")
+        if not self.readonly:  # only after the file is known ours: another program's is never changed
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=FULL")
         if not tables:
             if spec_sha256 is None:
                 raise StoreError(f"{self.path}: no results in this file")
             with db:
+                db.execute("BEGIN")  # one transaction: an interrupt leaves no tables without meta
                 db.execute("CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL)")
                 db.execute(
                     "CREATE TABLE trials(trial INTEGER PRIMARY KEY, ok INTEGER NOT NULL, error TEXT, row TEXT NOT "
@@ -257,6 +264,27 @@ class ResultStore:
 
     def __exit__(self, *exc) -> None:
         self.close()
+
+
+def _hold_at_rest(path: Path) -> int | None:
+    """A descriptor holding a shared lock on a results file that no run is writing and that
+    has no ``-wal`` beside it (all its rows are in the file itself), or None. While it is held
+    no run can start on the file (a run takes the exclusive lock, :mod:`kubb3d.files`)."""
+    if fcntl is None:  # pragma: no cover - Windows: read through SQLite's own locking
+        return None
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+    except OSError:
+        return None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+    except OSError:
+        os.close(fd)
+        return None
+    if os.path.lexists(f"{path}-wal"):  # a run that was killed: its last rows are in the WAL
+        os.close(fd)
+        return None
+    return fd
 
 
 def open_results(path: str | Path) -> ResultStore:

@@ -24,6 +24,7 @@ column                   meaning
 from __future__ import annotations
 
 import math
+from pathlib import Path
 from dataclasses import replace
 from functools import lru_cache
 from typing import Any, Mapping
@@ -66,6 +67,22 @@ class _Values:
             self.by_path[d.path] = v
             self.columns[d.name] = v
 
+    def out_of_range(self) -> str | None:
+        """Why a gridded or drawn value of this trial lies outside the range a fixed value of
+        its field must have (:class:`kubb3d.experiment.spec.Range`), or None. A normal draw
+        has no bounds: a wide one can give −6e307° of tilt, which the row must not store as
+        a good trial."""
+        from kubb3d.experiment.spec import field_range
+
+        for item in (*self.loaded.factors, *self.loaded.draws):
+            v = self.by_path[item.path]
+            if isinstance(v, bool) or not isinstance(v, (int, float)):
+                continue
+            rng = field_range(self.loaded.spec, item.path)
+            if rng is not None and not (math.isfinite(v) and rng.ok(v)):
+                return f"{item.name}: the trial's value {v!r} is outside the field's range ({rng.text})"
+        return None
+
     def get(self, path: tuple) -> Any:
         if path in self.by_path:
             return self.by_path[path]
@@ -94,6 +111,10 @@ def run_trial(loaded: LoadedSpec, index: int) -> dict:
     row.update(point=values.point, rep=values.rep, seed_entropy=str(seq.entropy), spawn_key=list(seq.spawn_key))
     row.update(values.columns)
     row["ok"], row["error"] = True, None
+    bad = values.out_of_range()
+    if bad is not None:
+        row.update(ok=False, error=f"ValueError: {bad}")
+        return row
     if loaded.spec.match is not None:
         try:
             row.update(_match(values, seq))
@@ -198,9 +219,18 @@ def _build(loaded: LoadedSpec, values: _Values):
     spec = loaded.spec
     s = spec.setup
     if s.layout == "scenario":
-        from kubb3d.scenario import build
+        import hashlib
 
-        built = build(loaded.scenario_path)
+        from kubb3d.scenario import build, load
+
+        # the set-up the spec hash names: a file edited during a run is refused, not mixed in
+        data = Path(loaded.scenario_path).read_bytes()
+        if hashlib.sha256(data).hexdigest() != loaded.scenario_sha256:
+            raise ValueError(
+                f"setup.scenario: {loaded.scenario_path} changed since the spec was loaded (its sha256 is part of "
+                "the spec hash); restore it or start a new results file"
+            )
+        built = build(loaded.scenario_path, load(loaded.scenario_path))
         world = built.world
     else:
         terrain_cm = float(values.get(("setup", "terrain_cm")))

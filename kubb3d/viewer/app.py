@@ -817,13 +817,17 @@ class App:
         return self.renderer.read_pixels()
 
     def screenshot(self, path: str | Path) -> Path:
-        """Save the last frame as PNG."""
+        """Save the last frame as PNG, by the output rule (:func:`kubb3d.files.write_output`:
+        the folder must exist, a symbolic link is refused, a failed write leaves nothing).
+
+        Raises:
+            kubb3d.files.FileSafetyError: the path breaks the rule, or the disk is full."""
         from PIL import Image
 
-        path = Path(path)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        Image.fromarray(self.pixels()).save(path, optimize=True)
-        return path
+        from kubb3d.files import write_output
+
+        pixels = Image.fromarray(self.pixels())
+        return write_output(path, lambda tmp: pixels.save(tmp, format="PNG", optimize=True), "--screenshot")
 
     # ---------------------------------------------------------------- pyglet events
     def _name(self, symbol: int) -> str:

@@ -199,7 +199,7 @@ class MatchSession:
     tr: Translator = ENGLISH
     """The language of the HUD (the app sets it from ``--lang``, docs/german.md)."""
 
-    def __init__(self, ruleset: str = "dm", opponent: str = "club", seed: int = 0, person: str = PERSON, replay: str | Path | None = None, hold: bool = False, round_cap: int | None = None, options: Mapping[str, Any] | None = None) -> None:
+    def __init__(self, ruleset: str = "dm", opponent: str = "club", seed: int = 0, person: str = PERSON, replay: str | Path | None = None, hold: bool = False, round_cap: int | None = None, options: Mapping[str, Any] | None = None, replace_replay: bool = True) -> None:
         from kubb3d.match import Match, MatchConfig
         from kubb3d.viewer.replay import TimelineBuilder
 
@@ -211,7 +211,7 @@ class MatchSession:
             raise ValueError(f"the person must be one of the players {list(names)}, got {person!r}")
         self.person, self.opponent_skill = person, opponent
         self.other = names[1] if names[0] == person else names[0]
-        self.match = Match(cfg, replay=replay, human=[person])
+        self.match = Match(cfg, replay=replay, human=[person], replace_replay=replace_replay)
         m = self.match
         self.pitch = m.pitch
         self.builder = TimelineBuilder(m.header)
@@ -634,10 +634,11 @@ class MatchSession:
         self.match.close()
 
 
-def match_session(ruleset: str, opponent: str, equipment: str, seed: int, hold: bool = False, replay: str | Path | None = None, round_cap: int | None = None, options: Mapping[str, Any] | None = None) -> MatchSession:
+def match_session(ruleset: str, opponent: str, equipment: str, seed: int, hold: bool = False, replay: str | Path | None = None, round_cap: int | None = None, options: Mapping[str, Any] | None = None, replace_replay: bool = True) -> MatchSession:
     """The session for ``kubb3d play --opponent`` (``hold``: headless screenshot; ``replay``:
-    the replay file to write; ``round_cap``: turns per set, None: the match's default;
-    ``options``: referee options, :mod:`kubb3d.judge.options`).
+    the replay file to write, replaced if it exists only with ``replace_replay``; ``round_cap``:
+    turns per set, None: the match's default; ``options``: referee options,
+    :mod:`kubb3d.judge.options`).
 
     Raises:
         MatchUnavailable: an equipment set the ruleset does not play with (``standard``, the
@@ -651,4 +652,4 @@ def match_session(ruleset: str, opponent: str, equipment: str, seed: int, hold: 
     want = get_ruleset(ruleset).equipment
     if equipment not in (want, "standard"):  # "standard" is the option's default: the ruleset's set
         raise MatchUnavailable(f"a {ruleset} match is played with the {want!r} set; --set {equipment} only works without --opponent")
-    return MatchSession(ruleset, opponent, seed, replay=replay, hold=hold, round_cap=round_cap, options=options)
+    return MatchSession(ruleset, opponent, seed, replay=replay, hold=hold, round_cap=round_cap, options=options, replace_replay=replace_replay)

@@ -91,15 +91,16 @@ def situation_views(snapshot, equipment: str, focus: Sequence[str], out_dir: str
         snapshot: the position (:class:`~kubb3d.snapshot.Snapshot`).
         equipment: equipment set name.
         focus: ids of the pieces the situation is about.
-        out_dir: folder (created if missing).
+        out_dir: folder (created if missing, its parent never: :func:`kubb3d.files.output_folder`).
         stem: file name stem.
         size: (width, height) px.
 
     Returns:
         (top view path, side view path).
     """
-    out_dir = Path(out_dir)
-    out_dir.mkdir(parents=True, exist_ok=True)
+    from kubb3d.files import output_folder
+
+    out_dir = output_folder(out_dir, "--out")
     ids = [f for f in focus if f in snapshot.pieces] or list(snapshot.pieces)
     pts = np.array([snapshot.pieces[f].position for f in ids], dtype=float)
     centre = pts.mean(axis=0)

@@ -146,7 +146,11 @@ speed_mps = 0.05
     assert (rep3.ran, rep3.failed) == (6, len(expect_bad))
     assert {r["trial"] for r in rows3 if not r["ok"]} == expect_bad
     assert all(
-        r["error"] == f"ValueError: L: tilt_deg must be in (0, 80], got {r['L_tilt_deg']}" for r in rows3 if not r["ok"]
+        r["error"]
+        == f"ValueError: L_tilt_deg: the trial's value {r['L_tilt_deg']!r} is outside the field's range (more than 0 "
+        "and at most 80 degrees)"
+        for r in rows3
+        if not r["ok"]
     )
 
     # a physics glitch in every trial: all stored as failed, none dropped
