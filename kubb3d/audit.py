@@ -469,7 +469,12 @@ class _Auditor:
         king = standing.get(KING_ID) or snap.pieces.get(KING_ID)
         if king_out and KING_ID in ctx.before and king is not None:
             king = _piece_at(king, ctx.before[KING_ID])  # the set is over; raising keeps clear of its spot
-        standing = {pid: p for pid, p in standing.items() if pid != KING_ID}
+        # kubbs awaiting their raising lie until the Raise action: their raised spots count
+        standing = {
+            pid: _piece_at(p, ctx.awaiting[pid]) if pid in ctx.awaiting else p
+            for pid, p in standing.items()
+            if pid != KING_ID
+        }
         king_fp = footprint(king) if king is not None else None
         king_centre = tuple(king.position[:2]) if king is not None else None
         for pid, p in raised.items():

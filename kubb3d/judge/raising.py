@@ -359,7 +359,8 @@ def _rule_disturbed(
     for pid, pose in sorted(ctx.before.items()):
         if pid in inkasted or pid not in pieces or pieces[pid].kind not in ("kubb", "king"):
             continue
-        if pid == KING_ID and king_down:
+        if pid == KING_ID and king_down or pid in ctx.awaiting:
+            # a kubb awaiting its raising lies; moved, it is put back where it lay, no ruling
             continue
         a = analyse(after, pid, params, index=index)
         if math.dist(pieces[pid].position, pose.position) <= params.moved_tol and a.status is Status.STANDING:
@@ -469,9 +470,31 @@ class _RaisingPlan:
         return min(good, key=self.preference)
 
     def commit(self, kid: str, opt: TipOption | None) -> None:
+        if opt is not None:
+            opt = self.off_the_spots(kid, opt)
         self.chosen[kid] = opt
         if opt is not None:
             self.obstacles[kid] = opt.base
+
+    def off_the_spots(self, kid: str, opt: TipOption) -> TipOption:
+        """A raised base that overlaps another piece's footprint (a kubb that lay where a kubb
+        it knocked over is set up again, WS basic rule 14, DM §5; or where an earlier kubb was
+        raised) is moved straight off it until they touch (kubb3d's decision, as for a kubb
+        that landed upright on a spot); its validity stays that of its tipping."""
+        half = self.pieces[kid].half_extents[0]
+        xb = columns(rot(opt.pose.quat_xyzw))[0]
+        d2 = unit((xb[0], xb[1], 0.0))[:2]
+        centre = (opt.pose.position[0], opt.pose.position[1])
+        pushed = _push_clear(centre, d2, half, self.others(kid), self.params)
+        if pushed is None:
+            return opt
+        (cx, cy), who = pushed
+        base = square((cx, cy), d2, half)
+        inside = _inside(base, self.pitch, self.half_side, self.params.line_tol)
+        note = msg("it would stand on {other}'s spot, so it is moved off it until they touch", other=piece_name(who))
+        self.notes[kid] = join([self.notes[kid], note], "; ") if kid in self.notes else note
+        pose = Pose((cx, cy, opt.pose.position[2]), opt.pose.quat_xyzw)
+        return TipOption(opt.end, pose, base, opt.ideal, opt.blocked_by, inside or opt.inside, opt.ideal_inside)
 
     # ------------------------------------------------------------ raising
     def raise_all(self) -> None:
