@@ -79,6 +79,12 @@ def make_app() -> typer.Typer:
         scheduler: Optional[str] = typer.Option(
             None, help="Dask scheduler address, e.g. tcp://10.0.0.5:8786 (default: a LocalCluster)."
         ),
+        min_workers: int = typer.Option(
+            1,
+            min=1,
+            help="With --scheduler: wait for this many Dask workers before the first trial (up to Dask's connect "
+                 "timeout, 30 s unless DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT is set).",
+        ),
         max_trials: Optional[int] = typer.Option(None, min=0, help="Stop after this many new trials."),
         quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
         as_json: bool = typer.Option(
@@ -110,6 +116,8 @@ def make_app() -> typer.Typer:
             raise _user_error(expected("--workers", span(1, MAX_WORKERS), workers))
         if workers is not None and backend is Backend.serial:
             raise _user_error("--workers does not apply to --backend serial (one trial after another in this process)")
+        if min_workers != 1 and not scheduler:
+            raise _user_error("--min-workers applies only with --scheduler (use --workers for the size of a local run)")
         if workers is not None and scheduler:
             raise _user_error(
                 "--workers does not apply with --scheduler (the cluster's workers run the trials: start as many as "
@@ -120,6 +128,11 @@ def make_app() -> typer.Typer:
 
             if importlib.util.find_spec("dask") is None or importlib.util.find_spec("distributed") is None:
                 raise _user_error("--backend dask needs Dask: pip install 'kubb3d[dask]'")
+            import logging
+
+            # a lost scheduler or worker is reported in one line (ClusterFailed), not by Dask's
+            # client logging its tracebacks
+            logging.getLogger("distributed").setLevel(logging.CRITICAL)
         try:
             loaded = load_spec(spec)
             check_size(loaded, max_trials)
@@ -165,6 +178,7 @@ def make_app() -> typer.Typer:
                 max_trials=max_trials,
                 on_rows=note,
                 mix_versions=mix_versions,
+                min_workers=min_workers,
             )
         except StoreError as exc:
             raise _user_error(str(exc)) from None

@@ -20,7 +20,7 @@ import numpy.random
 import kubb3d.experiment.trial
 import kubb3d.match
 import kubb3d.throw
-from kubb3d.experiment import runner
+from kubb3d.experiment import runner, versions
 from kubb3d.physics import world
 
 PRELOADED = (
@@ -34,7 +34,8 @@ PRELOADED = (
 
 
 def dask_setup(worker: object) -> None:
-    """Called by Dask in the worker process when it starts: tunes its allocator and connects the
-    first world's PyBullet client."""
+    """Called by Dask in the worker process when it starts: tunes its allocator, connects the
+    first world's PyBullet client and computes its versions (:mod:`kubb3d.experiment.versions`)."""
     runner.prepare_worker()
     world.prepare_client()
+    versions.versions()  # the digest of the code this worker loaded, not of files changed later

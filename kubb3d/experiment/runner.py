@@ -506,17 +506,20 @@ class DaskCluster:
         scheduler: the scheduler's address (``tcp://HOST:8786``, ``tls://…`` with Dask's
             ``distributed.comm.tls`` settings: docs/cluster.md); None: start a LocalCluster of
             ``workers`` single-threaded worker processes on this machine.
-        workers: the LocalCluster's size (ignored with ``scheduler``).
+        workers: the LocalCluster's size; with ``scheduler``, the workers to wait for before the
+            first trial (at least 1).
 
     Attributes:
         client: the Dask client.
-        workers, threads: the cluster's worker processes and their threads (task slots).
+        workers, threads: the cluster's worker processes and their threads (task slots): the
+            most seen at once since the check (:meth:`refresh`).
         versions: the versions the client, scheduler and every worker share
             (:func:`kubb3d.experiment.versions.versions`).
 
     Raises:
         ClusterRefused: the scheduler is not reached within Dask's
-            ``distributed.comm.timeouts.connect`` (30 s unless set), has no worker within it,
+            ``distributed.comm.timeouts.connect`` (30 s unless set), has fewer than ``workers``
+            workers within it (with ``scheduler``),
             or it or a worker cannot import kubb3d or has other versions (the message names
             the process and the versions that differ).
     """
@@ -559,20 +562,16 @@ class DaskCluster:
                 )
             self.client = Client(self.cluster)
         try:
-            self._check(scheduler or "the LocalCluster's", dask.config.get("distributed.comm.timeouts.connect"))
+            self._check(scheduler or "the LocalCluster's", dask.config.get("distributed.comm.timeouts.connect"),
+                        max(1, workers))
         except BaseException:
             self.close()
             raise
 
-    def _check(self, address: str, timeout: object) -> None:
+    def _check(self, address: str, timeout: object, wanted: int) -> None:
         from kubb3d.experiment.versions import describe, differences, versions
 
         client = self.client
-        try:
-            client.wait_for_workers(1, timeout=timeout)
-        except Exception:
-            raise ClusterRefused(f"the Dask scheduler {address} has no worker (waited {timeout}); start them "
-                                 "(docs/cluster.md)") from None
         try:
             theirs = client.run_on_scheduler(versions)
         except Exception as exc:
@@ -582,7 +581,21 @@ class DaskCluster:
         if differ:
             raise ClusterRefused(f"the Dask scheduler {address} has {differ}; install the same kubb3d, PyBullet, "
                                  "numpy and Python everywhere (docs/cluster.md)")
-        answers = client.run(versions, on_error="return")
+        try:
+            client.wait_for_workers(wanted, timeout=timeout)
+        except Exception:
+            have = len(client.nthreads())
+            raise ClusterRefused(f"the Dask scheduler {address} has {have} worker(s), fewer than the {wanted} "
+                                 f"waited for ({timeout}); start them (docs/cluster.md)") from None
+        try:
+            answers = client.run(versions, on_error="return")
+        except Exception:  # an answer Dask could not send back (it then fails the whole call): one by one
+            answers = {}
+            for worker in client.nthreads():
+                try:
+                    answers.update(client.run(versions, workers=[worker]))
+                except Exception as exc:
+                    answers[worker] = exc
         for worker, theirs in sorted(answers.items()):
             if isinstance(theirs, BaseException):
                 raise ClusterRefused(f"the Dask worker {worker} cannot run kubb3d ({_one_line(theirs, 160)}); install "
@@ -591,9 +604,22 @@ class DaskCluster:
             if differ:
                 raise ClusterRefused(f"the Dask worker {worker} has {differ}; stop it or install the same kubb3d, "
                                      "PyBullet, numpy and Python there (docs/cluster.md)")
-        nthreads = client.nthreads()
-        self.workers = len(nthreads)
-        self.threads = max(1, sum(nthreads.values()))
+        self.workers = self.threads = 0
+        self._seen = 0.0
+        self.refresh()
+
+    def refresh(self, every: float = 0.0) -> int:
+        """Read the cluster's workers and threads again (at most once per ``every`` seconds), keep
+        the most seen in :attr:`workers` and :attr:`threads`; returns the threads now (at least 1)."""
+        now = time.monotonic()
+        if every and now - self._seen < every:
+            return max(1, self._now)
+        self._seen = now
+        nthreads = self.client.nthreads()
+        self._now = sum(nthreads.values())
+        self.workers = max(self.workers, len(nthreads))
+        self.threads = max(self.threads, self._now)
+        return max(1, self._now)
 
     def close(self) -> None:
         """Close the client, and the LocalCluster and its scratch folder if this started them."""
@@ -621,7 +647,7 @@ def _dask(loaded: LoadedSpec, todo: list[int], cluster: DaskCluster, emit) -> in
     """
     from dask.distributed import as_completed
 
-    client, n_slots = cluster.client, cluster.threads
+    client, n_slots = cluster.client, cluster.refresh()
     spec_json = loaded.to_json()
     # trials go out in batches (dask_batch_size) that shrink with the trials still to hand out,
     # so the last tasks are single trials and the workers finish together
@@ -653,17 +679,18 @@ def _dask(loaded: LoadedSpec, todo: list[int], cluster: DaskCluster, emit) -> in
                 rows = fut.result()
             except Exception as exc:
                 which = f"trial {batch[0]}" if len(batch) == 1 else f"trials {batch[0]}-{batch[-1]}"
-                raise ClusterFailed(f"the cluster failed running {which}, not the trials: {_one_line(exc)}") from None
+                raise ClusterFailed(f"the Dask cluster failed (not {which}): {_one_line(exc)}") from None
             trial_time.add(rows)
             emit(rows)
             fut.release()
+            n_slots = cluster.refresh(every=2.0)  # workers that joined or left
             top_up()
     except ClusterFailed:
         raise
     except (StoreError, KeyboardInterrupt):
         raise
     except Exception as exc:  # the client lost its scheduler while submitting or waiting
-        raise ClusterFailed(f"the cluster failed, not the trials: {_one_line(exc)}") from None
+        raise ClusterFailed(f"the Dask cluster failed (not the trials): {_one_line(exc)}") from None
     return tasks
 
 
@@ -682,6 +709,7 @@ def run(
     max_trials: int | None = None,
     on_rows: Callable[[list[dict]], None] | None = None,
     mix_versions: bool = False,
+    min_workers: int = 1,
 ) -> RunReport:
     """Run every trial of ``loaded`` not yet stored in ``out``.
 
@@ -694,6 +722,8 @@ def run(
         progress: show a rich progress bar (rate, time left) on the terminal.
         max_trials: stop after this many new trials (None: all).
         on_rows: called with each batch of stored rows.
+        min_workers: with ``scheduler``, the workers to wait for before the first trial (up to
+            Dask's ``distributed.comm.timeouts.connect``).
         mix_versions: append to a results file whose rows other versions made
             (:mod:`kubb3d.experiment.versions`); the mix is recorded in the file.
 
@@ -725,7 +755,7 @@ def run(
     t0 = time.perf_counter()
     # a standing cluster is reached and checked before the results file is touched (a refused
     # start writes nothing); a LocalCluster, which is this install, starts only if trials are left
-    cluster = DaskCluster(scheduler, workers) if backend == "dask" and scheduler else None
+    cluster = DaskCluster(scheduler, min_workers) if backend == "dask" and scheduler else None
     threads = workers
     try:
         with ResultStore(
