@@ -27,7 +27,7 @@ PAGE = ROOT / "docs" / "cluster.md"
 FAKE_VERSION_PRELOAD = """
 import kubb3d.experiment.versions as reported
 
-def versions():
+def versions():  # from the real, cached answer (Dask executes a preload file twice)
     return {**dict(reported._versions()), "kubb3d": "9.9.9"}
 
 reported.versions = versions
@@ -128,7 +128,8 @@ def test_the_cluster_page_runs_on_loopback(tmp_path, tls):
             script = literal("settings") + fake + run_line.replace("--min-workers 2", "--min-workers 3")
             got = _bash(script, tmp_path, env, started)
             assert got.returncode == 2, got.stderr
-            assert re.search(r"the Dask worker tcp://127\.0\.0\.1:\d+ has kubb3d 9\.9\.9 \(ours ", got.stderr), got.stderr
+            named = r"the Dask worker tcp://127\.0\.0\.1:\d+ has kubb3d 9\.9\.9 \(ours "
+            assert re.search(named, got.stderr), got.stderr
             assert "Traceback" not in got.stderr
         lines = [line for line in got.stderr.splitlines() if line.startswith("error")]
         assert len(lines) == 1, got.stderr

@@ -10,7 +10,7 @@ connects the PyBullet client the first trial's world takes (:func:`kubb3d.physic
 a worker's first trial took ~25 ms more CPU than the next ones for these two (docs/speed.md "Dask
 (seventh round)").
 The Dask settings for such a cluster are :func:`kubb3d.experiment.runner.dask_environ`
-(README "Experiments"; why: docs/speed.md "Dask (fifth round)").
+(docs/cluster.md; why: docs/speed.md "Dask (fifth round)").
 """
 
 from __future__ import annotations

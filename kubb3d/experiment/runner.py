@@ -13,11 +13,13 @@ runs them, since a trial depends only on the spec and its index):
             Remote workers need kubb3d installed (and a ``layout = "scenario"`` spec's
             scenario file at the same absolute path), and so does the scheduler, which
             unpickles every task: each calls :func:`kubb3d.experiment.dask_task.run_trials`,
-            whose module imports nothing (:data:`DASK_TASK`). Start them as README "Experiments"
+            whose module imports nothing (:data:`DASK_TASK`). Start them as docs/cluster.md
             says: :func:`dask_environ` in the environment of the scheduler and workers,
             and ``dask worker --preload kubb3d.experiment.dask_worker``, which imports
             kubb3d and connects a PyBullet client once at start instead of in the first task
-            (docs/speed.md).
+            (docs/speed.md). The client, scheduler and every worker must have the same
+            versions (:class:`DaskCluster` checks them before the first trial, each task
+            again on its worker).
 ==========  ======================================================================
 
 The parent process alone writes the results file (:class:`~kubb3d.experiment.store.ResultStore`),
@@ -31,7 +33,9 @@ A trial that raises is stored as failed by the trial itself. A worker process th
 (segfault, out of memory, killed) breaks the local pool: the trials that were in flight, or
 handed out after the death, are then run again one at a time in a pool of one worker (a new
 one after each death), and the one that kills its worker again is stored as failed with the
-reason ``worker process died``; then a fresh pool takes the rest.
+reason ``worker process died``; then a fresh pool takes the rest. On Dask, a task that raises
+is a failure of the cluster, never stored (:func:`_dask`): the run stops with
+:class:`ClusterFailed` and those trials run on resume.
 """
 
 from __future__ import annotations
@@ -211,8 +215,8 @@ Dask's defaults an idle cluster of a scheduler and 2 workers took 90 ms of CPU p
 each busy worker woke its event loop (and so took the GIL from the trial) ~165 times a second:
 0.8-0.9 ms of every 13 ms trial; with these, 11 ms/s and 0.1 ms (docs/speed.md "Dask (fifth
 round)"). The backend sets them for the LocalCluster it starts; a standing cluster gets them
-from the environment of ``dask scheduler`` and ``dask worker`` (:func:`dask_environ`, README
-"Experiments")."""
+from the environment of ``dask scheduler`` and ``dask worker`` (:func:`dask_environ`,
+docs/cluster.md)."""
 
 
 DASK_TASK = run_trials
@@ -528,6 +532,7 @@ class DaskCluster:
         try:
             import dask
             from dask.distributed import Client, LocalCluster
+            from dask.utils import parse_timedelta
         except ImportError:
             raise ClusterRefused("the dask backend needs Dask: pip install 'kubb3d[dask]'") from None
         import logging
@@ -538,8 +543,8 @@ class DaskCluster:
         self.cluster = None
         self.scratch = None
         self.versions = versions()
+        timeout = float(parse_timedelta(dask.config.get("distributed.comm.timeouts.connect"), "s"))
         if scheduler:
-            timeout = dask.config.get("distributed.comm.timeouts.connect")
             try:
                 self.client = Client(scheduler, timeout=timeout)
             except Exception as exc:  # OSError, TimeoutError, a TLS error, a malformed address
@@ -562,13 +567,12 @@ class DaskCluster:
                 )
             self.client = Client(self.cluster)
         try:
-            self._check(scheduler or "the LocalCluster's", dask.config.get("distributed.comm.timeouts.connect"),
-                        max(1, workers))
+            self._check(scheduler or "the LocalCluster's", timeout, max(1, workers))
         except BaseException:
             self.close()
             raise
 
-    def _check(self, address: str, timeout: object, wanted: int) -> None:
+    def _check(self, address: str, timeout: float, wanted: int) -> None:
         from kubb3d.experiment.versions import describe, differences, versions
 
         client = self.client
@@ -586,7 +590,7 @@ class DaskCluster:
         except Exception:
             have = len(client.nthreads())
             raise ClusterRefused(f"the Dask scheduler {address} has {have} worker(s), fewer than the {wanted} "
-                                 f"waited for ({timeout}); start them (docs/cluster.md)") from None
+                                 f"waited for ({timeout:g} s); start them (docs/cluster.md)") from None
         try:
             answers = client.run(versions, on_error="return")
         except Exception:  # an answer Dask could not send back (it then fails the whole call): one by one
@@ -604,7 +608,7 @@ class DaskCluster:
             if differ:
                 raise ClusterRefused(f"the Dask worker {worker} has {differ}; stop it or install the same kubb3d, "
                                      "PyBullet, numpy and Python there (docs/cluster.md)")
-        self.workers = self.threads = 0
+        self.workers = self.threads = self._now = 0
         self._seen = 0.0
         self.refresh()
 
