@@ -130,9 +130,13 @@ def make_app() -> typer.Typer:
                 raise _user_error("--backend dask needs Dask: pip install 'kubb3d[dask]'")
             import logging
 
+            import distributed  # noqa: F401  (sets its loggers' levels from Dask's configuration)
+
             # a lost scheduler or worker is reported in one line (ClusterFailed), not by Dask's
-            # client logging its tracebacks
-            logging.getLogger("distributed").setLevel(logging.CRITICAL)
+            # client logging its tracebacks (its own loggers, e.g. distributed.client, have levels)
+            for name in ["distributed", *logging.root.manager.loggerDict]:
+                if name == "distributed" or name.startswith("distributed."):
+                    logging.getLogger(name).setLevel(logging.CRITICAL)
         try:
             loaded = load_spec(spec)
             check_size(loaded, max_trials)
@@ -187,11 +191,15 @@ def make_app() -> typer.Typer:
 
             with open_results(out) as store:
                 n, _ = store.count()
-            typer.echo(
-                f"error: {exc}; {n} of {loaded.n_trials} trials stored in {out}, the rest are left: run the same "
-                "command to resume",
-                err=True,
+            message = (
+                f"{exc}; {n} of {loaded.n_trials} trials stored in {out}, the rest are left: run the same command to "
+                "resume"
             )
+            if as_json:
+                import json
+
+                typer.echo(json.dumps({"error": message, "stored": n, "total": loaded.n_trials}, ensure_ascii=False))
+            typer.echo(f"error: {message}", err=True)
             raise typer.Exit(1) from None
         except (RuntimeError, ValueError) as exc:  # an unreachable Dask scheduler, too many trials
             raise _user_error(str(exc)) from None

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import socket
 import sqlite3
@@ -160,6 +161,29 @@ def test_a_failure_of_the_cluster_is_not_stored_and_the_trials_run_on_resume(tin
     with pytest.raises(ClusterFailed, match=r"^the Dask cluster failed \(not trials? [\d-]+\): ImportError: No module"):
         run(loaded, out, backend="dask", workers=2, progress=False)
     rows = strip_wall(read_rows(out))
+    assert rows and all(r["ok"] for r in rows)
+    # the command: one line, exit 1, how to go on
+    import typer
+    from typer.testing import CliRunner
+
+    from kubb3d.cli import experiment as experiment_cli
+
+    app = typer.Typer()
+    app.callback()(lambda: None)
+    experiment_cli.register(app)
+
+    cli_out = tmp_path / "broken-cli.sqlite"
+    args = ["experiment", "run", str(spec), "--out", str(cli_out), "--backend", "dask", "--workers", "2", "-q"]
+    got = CliRunner().invoke(app, args)
+    assert got.exit_code == 1, got.output
+    errors = [line for line in got.stderr.splitlines() if "error" in line.lower() or "Traceback" in line]
+    assert len(errors) == 1 and re.fullmatch(
+        r"error: the Dask cluster failed \(not trials? [\d-]+\): ImportError: No module named 'pybullet' \(the "
+        r"worker's environment, faked\); \d of 16 trials stored in .*broken-cli\.sqlite, the rest are left: run the "
+        r"same command to resume",
+        errors[0],
+    ), got.stderr
+    assert all(r["ok"] and r["trial"] < 6 for r in read_rows(cli_out))
     assert rows and all(r["ok"] for r in rows)  # no failed row for the cluster's failure
     assert {r["trial"] for r in rows} <= set(range(6))
     assert rows == [reference[r["trial"]] for r in rows]
@@ -209,35 +233,90 @@ def test_workers_and_min_workers_are_refused_where_they_do_not_apply(tiny_refere
 BLOCK_KUBB3D = "import sys\nsys.modules['kubb3d'] = None  # as a scheduler without kubb3d installed\n"
 
 
+def _start(args: list[str], cwd: Path, started: list[subprocess.Popen]) -> subprocess.Popen:
+    proc = subprocess.Popen(
+        [str(Path(sys.executable).parent / "dask"), *args], cwd=cwd, stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL, start_new_session=True,
+    )
+    started.append(proc)
+    return proc
+
+
+def _scheduler(cwd: Path, started: list[subprocess.Popen], *preload: str) -> tuple[subprocess.Popen, str]:
+    """A ``dask scheduler`` on a free loopback port (with ``--preload`` files); (process, address)
+    once it listens."""
+    port = _closed_port()
+    args = ["scheduler", "--host", "127.0.0.1", "--port", str(port), "--no-dashboard"]
+    proc = _start(args + [a for path in preload for a in ("--preload", path)], cwd, started)
+    deadline = time.monotonic() + 60
+    while True:
+        with socket.socket() as sock:
+            if sock.connect_ex(("127.0.0.1", port)) == 0:
+                return proc, f"tcp://127.0.0.1:{port}"
+        assert proc.poll() is None and time.monotonic() < deadline
+        time.sleep(0.2)
+
+
+def _stop(started: list[subprocess.Popen]) -> None:
+    for proc in started:
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        proc.wait()
+
+
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs Linux /proc")
 def test_a_scheduler_without_kubb3d_is_refused_before_any_trial(tiny_reference, tmp_path):
     pytest.importorskip("distributed")
     from kubb3d.experiment.runner import DaskCluster
 
     (tmp_path / "block.py").write_text(BLOCK_KUBB3D)
-    port = _closed_port()
-    dask = Path(sys.executable).parent / "dask"
-    proc = subprocess.Popen(
-        [str(dask), "scheduler", "--host", "127.0.0.1", "--port", str(port), "--no-dashboard", "--preload",
-         str(tmp_path / "block.py")],
-        cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
-    )
+    started: list[subprocess.Popen] = []
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            with socket.socket() as sock:
-                if sock.connect_ex(("127.0.0.1", port)) == 0:
-                    break
-            assert proc.poll() is None and time.monotonic() < deadline
-            time.sleep(0.2)
+        _, address = _scheduler(tmp_path, started, str(tmp_path / "block.py"))
         spec, _, _ = tiny_reference
         out = tmp_path / "none.sqlite"
         with pytest.raises(ClusterRefused, match=r"^the Dask scheduler tcp://127\.0\.0\.1:\d+ cannot run kubb3d "
                            r"\(ModuleNotFoundError: .*install the same kubb3d there"):
-            run(load_spec(spec), out, backend="dask", scheduler=f"tcp://127.0.0.1:{port}", progress=False)
+            run(load_spec(spec), out, backend="dask", scheduler=address, progress=False)
         assert not out.exists()
         with pytest.raises(ClusterRefused):
-            DaskCluster(f"tcp://127.0.0.1:{port}", 1)
+            DaskCluster(address, 1)
     finally:
-        os.killpg(proc.pid, signal.SIGKILL)
-        proc.wait()
+        _stop(started)
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs Linux /proc")
+def test_a_lost_scheduler_stops_the_run_with_exit_1_and_stores_no_failed_trial(tmp_path):
+    """kill -9 of the scheduler mid-run: exit 1 in one line, only finished trials stored (as on
+    the serial backend), none as failed."""
+    pytest.importorskip("distributed")
+    from experiment_helpers import write_tiny
+    from process_helpers import stored_trials
+
+    spec = write_tiny(tmp_path, trials_per_point=50, name="long.toml")  # 200 trials
+    started: list[subprocess.Popen] = []
+    try:
+        scheduler, address = _scheduler(tmp_path, started)
+        _start(["worker", address, "--host", "127.0.0.1", "--no-dashboard", "--nworkers", "1", "--nthreads", "1",
+                "--local-directory", str(tmp_path / "scratch")], tmp_path, started)
+        out = tmp_path / "lost.sqlite"
+        cmd = [sys.executable, "-c", "from kubb3d.cli import main; main()", "experiment", "run", str(spec), "--out",
+               str(out), "--backend", "dask", "--scheduler", address, "-q"]
+        run_proc = subprocess.Popen(cmd, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                    env={**os.environ, "DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT": "60s"})
+        deadline = time.monotonic() + 120
+        while stored_trials(out) < 3:
+            assert run_proc.poll() is None and time.monotonic() < deadline, run_proc.stderr.read()
+            time.sleep(0.05)
+        scheduler.kill()
+        _, err = run_proc.communicate(timeout=120)
+        assert run_proc.returncode == 1, err
+        errors = [line for line in err.splitlines() if line.startswith("error") or "Traceback" in line]
+        assert len(errors) == 1 and errors[0].startswith("error: the Dask cluster failed"), err
+        assert "run the same command to resume" in errors[0]
+        rows = read_rows(out)
+        assert 3 <= len(rows) < 200 and all(r["ok"] for r in rows)
+    finally:
+        _stop(started)
