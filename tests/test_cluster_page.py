@@ -92,7 +92,10 @@ def test_the_cluster_page_runs_on_loopback(tmp_path, tls):
 
     start = ["settings", "certificates", "tls-settings", "tls-scheduler", "tls-workers"] if tls else [
         "settings", "scheduler", "workers"]
-    env = {k: v for k, v in os.environ.items() if not k.startswith("DASK_")}
+    # a shell as a user's: no Dask settings, none of the variables a Dask nanny sets for its worker
+    # (OMP_NUM_THREADS=1 makes `nproc` say 1), in case a test of this process leaked them
+    nanny_sets = {"OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MALLOC_TRIM_THRESHOLD_"}
+    env = {k: v for k, v in os.environ.items() if not k.startswith("DASK_") and k not in nanny_sets}
     env.update(HOME=str(tmp_path), PATH=f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}")
     env["DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT"] = "60s"  # the workers' start on a loaded machine
     started: list[int] = []  # the sessions of the page's commands

@@ -542,6 +542,7 @@ class DaskCluster:
 
         self.cluster = None
         self.scratch = None
+        self.environ: dict[str, str] | None = None
         self.versions = versions()
         timeout = float(parse_timedelta(dask.config.get("distributed.comm.timeouts.connect"), "s"))
         if scheduler:
@@ -554,6 +555,10 @@ class DaskCluster:
             # only (never the fixed, shared 8787); workers' scratch space goes into a temporary
             # folder of ours that is removed afterwards (not the system's shared one)
             self.scratch = tempfile.TemporaryDirectory(prefix="kubb3d-dask-")
+            # Dask's nannies set their workers' variables (OMP_NUM_THREADS=1, MALLOC_TRIM_THRESHOLD_
+            # ...: distributed.nanny.pre-spawn-environ) in this process's environment: put it back
+            # at close, or a later `nproc` in this process's children said 1
+            self.environ = dict(os.environ)
             with dask.config.set({**DASK_CONFIG, "temporary-directory": self.scratch.name}):
                 self.cluster = LocalCluster(
                     n_workers=workers,
@@ -626,7 +631,8 @@ class DaskCluster:
         return max(1, self._now)
 
     def close(self) -> None:
-        """Close the client, and the LocalCluster and its scratch folder if this started them."""
+        """Close the client, and the LocalCluster and its scratch folder if this started them (and
+        put back this process's environment, which the LocalCluster's nannies changed)."""
         try:
             self.client.close()
         finally:
@@ -634,6 +640,10 @@ class DaskCluster:
                 self.cluster.close()
             if self.scratch is not None:
                 self.scratch.cleanup()
+            if self.environ is not None:
+                for key in set(os.environ) - set(self.environ):
+                    del os.environ[key]
+                os.environ.update(self.environ)
 
 
 def _dask(loaded: LoadedSpec, todo: list[int], cluster: DaskCluster, emit) -> int:

@@ -154,6 +154,7 @@ def test_a_failure_of_the_cluster_is_not_stored_and_the_trials_run_on_resume(tin
 
     spec, reference, _ = tiny_reference
     loaded = load_spec(spec)
+    environ = dict(os.environ)
     preload = tmp_path / "failing_preload.py"
     preload.write_text(FAILING_PRELOAD.replace("{first_bad}", "6"))
     monkeypatch.setattr(runner, "DASK_PRELOAD", str(preload))
@@ -192,6 +193,8 @@ def test_a_failure_of_the_cluster_is_not_stored_and_the_trials_run_on_resume(tin
     assert report.skipped == len(rows) and report.failed == 0
     assert (report.workers, report.threads) == (2, 2)
     assert strip_wall(read_rows(out)) == reference
+    # the LocalCluster's nannies set OMP_NUM_THREADS=1 (and more) in this process: put back
+    assert dict(os.environ) == environ
 
 
 def _closed_port() -> int:
