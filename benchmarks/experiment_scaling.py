@@ -20,7 +20,7 @@ starting workers (default: the runner's own, ``runner.START_METHOD``).
 processes (``dask scheduler`` and ``dask worker --nworkers 2 --nthreads 1`` on the loopback
 interface, started before the timed run, as a cluster stands before a researcher uses it; its
 start-up is printed apart): once as Dask starts it by default (bare workers, which import kubb3d
-and PyBullet in their first task), and once as README "Experiments" tells a user to start it
+and PyBullet in their first task), and once as docs/cluster.md tells a user to start it
 (``runner.dask_environ()`` in the environment of both commands, workers with ``--preload
 kubb3d.experiment.dask_worker``); and on a ``LocalCluster`` started inside the run (start-up
 included). Issue #16 asks the cluster for at least the local backend's throughput. The run's
@@ -70,7 +70,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 PRELOAD = "kubb3d.experiment.dask_worker"
-"""The preload module README "Experiments" gives a standing cluster's workers."""
+"""The preload module docs/cluster.md gives a standing cluster's workers."""
 
 
 def _clusters() -> list[tuple[str, str, dict]]:
@@ -81,7 +81,7 @@ def _clusters() -> list[tuple[str, str, dict]]:
 
 CLUSTERS = _clusters()
 """(label, worker preload, environment) of the standing clusters: as Dask starts them by default,
-and as README "Experiments" tells a user to."""
+and as docs/cluster.md tells a user to."""
 
 
 def _cpu_s(usage: resource.struct_rusage) -> float:

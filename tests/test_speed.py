@@ -162,9 +162,9 @@ print(faults(), tune_malloc(), faults())
     assert plain.stdout.strip() == "False"  # nothing to undo: the allocator is left alone
 
 
-def test_dask_environment_gives_dask_the_kubb3d_settings_and_readme_gives_that_environment():
+def test_dask_environment_gives_dask_the_kubb3d_settings_and_the_cluster_page_gives_that_environment():
     """A misspelt DASK_* variable is ignored by Dask without a word: read the variables back with
-    Dask's own parser, and check that README's cluster commands export exactly them."""
+    Dask's own parser, and check that docs/cluster.md's commands export exactly them."""
     pytest.importorskip("distributed")  # registers Dask's distributed defaults
     config = pytest.importorskip("dask.config")
     from kubb3d.experiment.runner import DASK_CONFIG, dask_environ
@@ -173,14 +173,14 @@ def test_dask_environment_gives_dask_the_kubb3d_settings_and_readme_gives_that_e
     read = config.collect_env(env)
     assert {key: config.get(key, config=read) for key in DASK_CONFIG} == DASK_CONFIG
     assert all(config.get(key) != value for key, value in DASK_CONFIG.items())  # none is Dask's default
-    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
-    exported = re.search(r"export (DASK_\S+(?:\s+\\?\s*DASK_\S+)*)", readme)
+    page = (Path(__file__).resolve().parents[1] / "docs" / "cluster.md").read_text(encoding="utf-8")
+    exported = re.search(r"export (DASK_\S+(?:\s+\\?\s*DASK_\S+)*)", page)
     assert exported is not None
     assert dict(pair.split("=", 1) for pair in re.findall(r"DASK_\S+=\S+", exported.group(1))) == env
 
 
 def test_dask_worker_preload_imports_what_any_trial_needs_and_tunes_malloc_at_start():
-    """``dask worker --preload kubb3d.experiment.dask_worker`` (README "Experiments"): the worker
+    """``dask worker --preload kubb3d.experiment.dask_worker`` (docs/cluster.md): the worker
     imports, at start, every module the local fork server preloads for any spec (a match spec's
     included), its allocator is tuned and a PyBullet client connected before the first task."""
     import subprocess

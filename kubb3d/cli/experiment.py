@@ -39,6 +39,10 @@ def _not_the_input(out: Optional[Path], results: Path) -> None:
         raise _user_error(f"--out: {out} is the results file being read; give another file name")
 
 
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" + ("" if n == 1 else "s")
+
+
 def _user_error(msg: str) -> Exception:
     from kubb3d.cli import UserError
 
@@ -75,14 +79,31 @@ def make_app() -> typer.Typer:
         scheduler: Optional[str] = typer.Option(
             None, help="Dask scheduler address, e.g. tcp://10.0.0.5:8786 (default: a LocalCluster)."
         ),
+        min_workers: int = typer.Option(
+            1,
+            min=1,
+            help="With --scheduler: wait for this many Dask workers before the first trial (up to Dask's connect "
+                 "timeout, 30 s unless DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT is set).",
+        ),
         max_trials: Optional[int] = typer.Option(None, min=0, help="Stop after this many new trials."),
         quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
         as_json: bool = typer.Option(
             False, "--json", help="Print what the run did as one JSON document (no progress bar)."
         ),
+        mix_versions: bool = typer.Option(
+            False,
+            "--mix-versions",
+            help="Add rows to a results file whose rows another kubb3d, PyBullet, numpy or Python made (refused "
+                 "otherwise); the mix is recorded in the file.",
+        ),
     ) -> None:
-        """Run every trial of SPEC not yet in RESULTS, in parallel, storing rows as they finish."""
-        from kubb3d.experiment import SpecError, StoreError, load_spec, run
+        """Run every trial of SPEC not yet in RESULTS, in parallel, storing rows as they finish.
+
+        With --backend dask --scheduler, the client, scheduler and every worker must have the same kubb3d,
+        PyBullet, numpy and Python (checked before the first trial; docs/cluster.md). A failure of the cluster
+        stops the run with exit 1 and stores nothing for the trials it had: run the same command to resume.
+        """
+        from kubb3d.experiment import ClusterFailed, SpecError, StoreError, load_spec, run
         from kubb3d.experiment.runner import check_size
         from kubb3d.library import resolve_experiment
 
@@ -95,13 +116,27 @@ def make_app() -> typer.Typer:
             raise _user_error(expected("--workers", span(1, MAX_WORKERS), workers))
         if workers is not None and backend is Backend.serial:
             raise _user_error("--workers does not apply to --backend serial (one trial after another in this process)")
+        if min_workers != 1 and not scheduler:
+            raise _user_error("--min-workers applies only with --scheduler (use --workers for the size of a local run)")
         if workers is not None and scheduler:
-            raise _user_error("--workers does not apply with --scheduler (the cluster has its own workers)")
+            raise _user_error(
+                "--workers does not apply with --scheduler (the cluster's workers run the trials: start as many as "
+                "you want with `dask worker --nworkers N`)"
+            )
         if backend is Backend.dask:
             import importlib.util
 
             if importlib.util.find_spec("dask") is None or importlib.util.find_spec("distributed") is None:
                 raise _user_error("--backend dask needs Dask: pip install 'kubb3d[dask]'")
+            import logging
+
+            import distributed  # noqa: F401  (sets its loggers' levels from Dask's configuration)
+
+            # a lost scheduler or worker is reported in one line (ClusterFailed), not by Dask's
+            # client logging its tracebacks (its own loggers, e.g. distributed.client, have levels)
+            for name in ["distributed", *logging.root.manager.loggerDict]:
+                if name == "distributed" or name.startswith("distributed."):
+                    logging.getLogger(name).setLevel(logging.CRITICAL)
         try:
             loaded = load_spec(spec)
             check_size(loaded, max_trials)
@@ -146,9 +181,26 @@ def make_app() -> typer.Typer:
                 progress=not (quiet or as_json),
                 max_trials=max_trials,
                 on_rows=note,
+                mix_versions=mix_versions,
+                min_workers=min_workers,
             )
         except StoreError as exc:
             raise _user_error(str(exc)) from None
+        except ClusterFailed as exc:  # rows of the trials that finished are kept
+            from kubb3d.experiment import open_results
+
+            with open_results(out) as store:
+                n, _ = store.count()
+            message = (
+                f"{exc}; {n} of {loaded.n_trials} trials stored in {out}, the rest are left: run the same command to "
+                "resume"
+            )
+            if as_json:
+                import json
+
+                typer.echo(json.dumps({"error": message, "stored": n, "total": loaded.n_trials}, ensure_ascii=False))
+            typer.echo(f"error: {message}", err=True)
+            raise typer.Exit(1) from None
         except (RuntimeError, ValueError) as exc:  # an unreachable Dask scheduler, too many trials
             raise _user_error(str(exc)) from None
         except KeyboardInterrupt:
@@ -183,14 +235,17 @@ def make_app() -> typer.Typer:
                         "seconds": report.seconds,
                         "trials_per_s": report.rate,
                         "workers": report.workers,
+                        "threads": report.threads,
                         "backend": report.backend,
+                        "versions": report.versions,
                     }
                 )
             )
         else:
             typer.echo(
                 f"{report.ran} trials run ({report.failed} failed) in {report.seconds:.1f} s: {report.rate:.2f} "
-                f"trials/s, {per_worker:.2f} per worker; {done}/{report.total} stored in {out}"
+                f"trials/s, {per_worker:.2f} per worker ({_plural(report.workers, 'worker')}, "
+                f"{_plural(report.threads, 'thread')}); {done}/{report.total} stored in {out}"
                 + (f" ({report.skipped} were already there)" if report.skipped else "")
             )
         if report.ran and report.failed == report.ran:

@@ -16,6 +16,7 @@ module                what
 :mod:`.store`         SQLite results file (WAL, one row per trial, resumable)
 :mod:`.runner`        backends (local processes, serial, Dask), progress, resume
 :mod:`.dask_task`     the function a Dask task calls (imports nothing at load)
+:mod:`.versions`      the versions that make rows (checked across a cluster)
 :mod:`.export`        CSV and Parquet export
 :mod:`.stats`         Wilson intervals and grouped rates
 :mod:`.plot`          heatmaps and curves (matplotlib, PNG)
@@ -35,7 +36,7 @@ from typing import TYPE_CHECKING
 from kubb3d._lazy import lazy_names
 
 if TYPE_CHECKING:
-    from kubb3d.experiment.runner import BACKENDS, RunReport, run
+    from kubb3d.experiment.runner import BACKENDS, ClusterFailed, ClusterRefused, RunReport, run
     from kubb3d.experiment.spec import MEASURES, SCHEMA_VERSION, LoadedSpec, SpecError, load_spec, validate
     from kubb3d.experiment.store import ResultStore, StoreError, open_results, read_rows
     from kubb3d.experiment.trial import run_trial
@@ -43,6 +44,8 @@ if TYPE_CHECKING:
 _LAZY: dict[str, str] = {
     "BACKENDS": "kubb3d.experiment.runner",
     "RunReport": "kubb3d.experiment.runner",
+    "ClusterFailed": "kubb3d.experiment.runner",
+    "ClusterRefused": "kubb3d.experiment.runner",
     "run": "kubb3d.experiment.runner",
     "MEASURES": "kubb3d.experiment.spec",
     "SCHEMA_VERSION": "kubb3d.experiment.spec",
@@ -59,6 +62,8 @@ _LAZY: dict[str, str] = {
 
 __all__ = [
     "BACKENDS",
+    "ClusterFailed",
+    "ClusterRefused",
     "LoadedSpec",
     "MEASURES",
     "ResultStore",

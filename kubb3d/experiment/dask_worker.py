@@ -10,7 +10,7 @@ connects the PyBullet client the first trial's world takes (:func:`kubb3d.physic
 a worker's first trial took ~25 ms more CPU than the next ones for these two (docs/speed.md "Dask
 (seventh round)").
 The Dask settings for such a cluster are :func:`kubb3d.experiment.runner.dask_environ`
-(README "Experiments"; why: docs/speed.md "Dask (fifth round)").
+(docs/cluster.md; why: docs/speed.md "Dask (fifth round)").
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ import numpy.random
 import kubb3d.experiment.trial
 import kubb3d.match
 import kubb3d.throw
-from kubb3d.experiment import runner
+from kubb3d.experiment import runner, versions
 from kubb3d.physics import world
 
 PRELOADED = (
@@ -34,7 +34,8 @@ PRELOADED = (
 
 
 def dask_setup(worker: object) -> None:
-    """Called by Dask in the worker process when it starts: tunes its allocator and connects the
-    first world's PyBullet client."""
+    """Called by Dask in the worker process when it starts: tunes its allocator, connects the
+    first world's PyBullet client and computes its versions (:mod:`kubb3d.experiment.versions`)."""
     runner.prepare_worker()
     world.prepare_client()
+    versions.versions()  # the digest of the code this worker loaded, not of files changed later

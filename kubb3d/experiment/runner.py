@@ -13,11 +13,13 @@ runs them, since a trial depends only on the spec and its index):
             Remote workers need kubb3d installed (and a ``layout = "scenario"`` spec's
             scenario file at the same absolute path), and so does the scheduler, which
             unpickles every task: each calls :func:`kubb3d.experiment.dask_task.run_trials`,
-            whose module imports nothing (:data:`DASK_TASK`). Start them as README "Experiments"
+            whose module imports nothing (:data:`DASK_TASK`). Start them as docs/cluster.md
             says: :func:`dask_environ` in the environment of the scheduler and workers,
             and ``dask worker --preload kubb3d.experiment.dask_worker``, which imports
             kubb3d and connects a PyBullet client once at start instead of in the first task
-            (docs/speed.md).
+            (docs/speed.md). The client, scheduler and every worker must have the same
+            versions (:class:`DaskCluster` checks them before the first trial, each task
+            again on its worker).
 ==========  ======================================================================
 
 The parent process alone writes the results file (:class:`~kubb3d.experiment.store.ResultStore`),
@@ -31,7 +33,9 @@ A trial that raises is stored as failed by the trial itself. A worker process th
 (segfault, out of memory, killed) breaks the local pool: the trials that were in flight, or
 handed out after the death, are then run again one at a time in a pool of one worker (a new
 one after each death), and the one that kills its worker again is stored as failed with the
-reason ``worker process died``; then a fresh pool takes the rest.
+reason ``worker process died``; then a fresh pool takes the rest. On Dask, a task that raises
+is a failure of the cluster, never stored (:func:`_dask`): the run stops with
+:class:`ClusterFailed` and those trials run on resume.
 """
 
 from __future__ import annotations
@@ -41,14 +45,14 @@ import os
 import time
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from multiprocessing import get_all_start_methods, get_context
 from pathlib import Path
 from typing import Callable, Iterable
 
 from kubb3d.experiment.dask_task import run_trials
 from kubb3d.experiment.spec import LoadedSpec, from_json
-from kubb3d.experiment.store import ResultStore
+from kubb3d.experiment.store import ResultStore, StoreError
 
 BACKENDS = ("local", "serial", "dask")
 
@@ -64,10 +68,13 @@ class RunReport:
         ran: trials finished and stored by this call.
         failed: of those, how many failed.
         seconds: wall time of this call, s.
-        workers: worker processes used.
+        workers: worker processes used (Dask: the cluster's workers when the run began).
         backend: ``local``, ``serial`` or ``dask``.
         tasks: tasks handed to worker processes (several trials each, see :data:`LOCAL_TASK_S`
             and :data:`DASK_TASK_S`; serial: one per trial).
+        threads: the trials that could run at once (Dask: the workers' threads; else
+            ``workers``).
+        versions: the versions that made the rows (:mod:`kubb3d.experiment.versions`).
     """
 
     path: Path
@@ -79,6 +86,8 @@ class RunReport:
     workers: int
     backend: str
     tasks: int = 0
+    threads: int = 0
+    versions: dict = field(default_factory=dict)
 
     @property
     def rate(self) -> float:
@@ -206,8 +215,8 @@ Dask's defaults an idle cluster of a scheduler and 2 workers took 90 ms of CPU p
 each busy worker woke its event loop (and so took the GIL from the trial) ~165 times a second:
 0.8-0.9 ms of every 13 ms trial; with these, 11 ms/s and 0.1 ms (docs/speed.md "Dask (fifth
 round)"). The backend sets them for the LocalCluster it starts; a standing cluster gets them
-from the environment of ``dask scheduler`` and ``dask worker`` (:func:`dask_environ`, README
-"Experiments")."""
+from the environment of ``dask scheduler`` and ``dask worker`` (:func:`dask_environ`,
+docs/cluster.md)."""
 
 
 DASK_TASK = run_trials
@@ -477,103 +486,229 @@ def _local(loaded: LoadedSpec, todo: list[int], workers: int, scheduler, emit) -
     return tasks
 
 
-def _dask(loaded: LoadedSpec, todo: list[int], workers: int, scheduler, emit) -> int:
-    try:
-        from dask.distributed import Client, LocalCluster, as_completed
-    except ImportError:
-        raise RuntimeError("the dask backend needs Dask: pip install 'kubb3d[dask]'") from None
-    import logging
+class ClusterRefused(RuntimeError):
+    """The Dask cluster cannot serve the run, found before any trial: unreachable scheduler, TLS
+    refused, no worker, a scheduler or worker without kubb3d or with other versions. Nothing
+    is written."""
 
-    import tempfile
 
-    import dask
+class ClusterFailed(RuntimeError):
+    """The Dask cluster failed during the run (a task raised: a lost scheduler or worker,
+    KilledWorker, a worker that cannot unpickle or import, a worker with other versions that
+    joined later). No row is stored for the trials it had; they run on resume."""
 
-    spec_json = loaded.to_json()
-    cluster = None
-    scratch = None
-    if scheduler:
+
+def _one_line(exc: BaseException, most: int = 300) -> str:
+    text = " ".join(str(exc).split()) or "(no message)"
+    return f"{type(exc).__name__}: {text[:most]}"
+
+
+class DaskCluster:
+    """A connection to the Dask cluster of a run, checked before its first trial.
+
+    Args:
+        scheduler: the scheduler's address (``tcp://HOST:8786``, ``tls://…`` with Dask's
+            ``distributed.comm.tls`` settings: docs/cluster.md); None: start a LocalCluster of
+            ``workers`` single-threaded worker processes on this machine.
+        workers: the LocalCluster's size; with ``scheduler``, the workers to wait for before the
+            first trial (at least 1).
+
+    Attributes:
+        client: the Dask client.
+        workers, threads: the cluster's worker processes and their threads (task slots): the
+            most seen at once since the check (:meth:`refresh`).
+        versions: the versions the client, scheduler and every worker share
+            (:func:`kubb3d.experiment.versions.versions`).
+
+    Raises:
+        ClusterRefused: the scheduler is not reached within Dask's
+            ``distributed.comm.timeouts.connect`` (30 s unless set), has fewer than ``workers``
+            workers within it (with ``scheduler``),
+            or it or a worker cannot import kubb3d or has other versions (the message names
+            the process and the versions that differ).
+    """
+
+    def __init__(self, scheduler: str | None, workers: int) -> None:
         try:
-            client = Client(scheduler, timeout="30s")
-        except (OSError, ValueError, TypeError) as exc:
-            raise RuntimeError(f"cannot reach the Dask scheduler {scheduler!r}: {exc}") from None
-        n_slots = max(1, sum(client.nthreads().values()))
-    else:
-        # Dask always starts an HTTP server: bind it to a free port on the loopback interface
-        # only (never the fixed, shared 8787); workers' scratch space goes into a temporary
-        # folder of ours that is removed afterwards (not the system's shared one)
-        scratch = tempfile.TemporaryDirectory(prefix="kubb3d-dask-")
-        with dask.config.set({**DASK_CONFIG, "temporary-directory": scratch.name}):
-            cluster = LocalCluster(
-                n_workers=workers,
-                threads_per_worker=1,
-                processes=True,
-                host="127.0.0.1",
-                dashboard_address="127.0.0.1:0",
-                worker_dashboard_address="127.0.0.1:0",
-                silence_logs=logging.ERROR,
-                preload=[DASK_PRELOAD],
-            )
-        client = Client(cluster)
-        n_slots = workers
+            import dask
+            from dask.distributed import Client, LocalCluster
+            from dask.utils import parse_timedelta
+        except ImportError:
+            raise ClusterRefused("the dask backend needs Dask: pip install 'kubb3d[dask]'") from None
+        import logging
+        import tempfile
+
+        from kubb3d.experiment.versions import versions
+
+        self.cluster = None
+        self.scratch = None
+        self.environ: dict[str, str] | None = None
+        self.versions = versions()
+        timeout = float(parse_timedelta(dask.config.get("distributed.comm.timeouts.connect"), "s"))
+        if scheduler:
+            try:
+                self.client = Client(scheduler, timeout=timeout)
+            except Exception as exc:  # OSError, TimeoutError, a TLS error, a malformed address
+                raise ClusterRefused(f"cannot reach the Dask scheduler {scheduler!r}: {_one_line(exc)}") from None
+        else:
+            # Dask always starts an HTTP server: bind it to a free port on the loopback interface
+            # only (never the fixed, shared 8787); workers' scratch space goes into a temporary
+            # folder of ours that is removed afterwards (not the system's shared one)
+            self.scratch = tempfile.TemporaryDirectory(prefix="kubb3d-dask-")
+            # Dask's nannies set their workers' variables (OMP_NUM_THREADS=1, MALLOC_TRIM_THRESHOLD_
+            # ...: distributed.nanny.pre-spawn-environ) in this process's environment: put it back
+            # at close, or a later `nproc` in this process's children said 1
+            self.environ = dict(os.environ)
+            with dask.config.set({**DASK_CONFIG, "temporary-directory": self.scratch.name}):
+                self.cluster = LocalCluster(
+                    n_workers=workers,
+                    threads_per_worker=1,
+                    processes=True,
+                    host="127.0.0.1",
+                    dashboard_address="127.0.0.1:0",
+                    worker_dashboard_address="127.0.0.1:0",
+                    silence_logs=logging.ERROR,
+                    preload=[DASK_PRELOAD],
+                )
+            self.client = Client(self.cluster)
+        try:
+            self._check(scheduler or "the LocalCluster's", timeout, max(1, workers))
+        except BaseException:
+            self.close()
+            raise
+
+    def _check(self, address: str, timeout: float, wanted: int) -> None:
+        from kubb3d.experiment.versions import describe, differences, versions
+
+        client = self.client
+        try:
+            theirs = client.run_on_scheduler(versions)
+        except Exception as exc:
+            raise ClusterRefused(f"the Dask scheduler {address} cannot run kubb3d ({_one_line(exc, 160)}); install "
+                                 f"the same kubb3d there ({describe(self.versions)})") from None
+        differ = differences(theirs, self.versions)
+        if differ:
+            raise ClusterRefused(f"the Dask scheduler {address} has {differ}; install the same kubb3d, PyBullet, "
+                                 "numpy and Python everywhere (docs/cluster.md)")
+        try:
+            client.wait_for_workers(wanted, timeout=timeout)
+        except Exception:
+            have = len(client.nthreads())
+            raise ClusterRefused(f"the Dask scheduler {address} has {have} worker(s), fewer than the {wanted} "
+                                 f"waited for ({timeout:g} s); start them (docs/cluster.md)") from None
+        try:
+            answers = client.run(versions, on_error="return")
+        except Exception:  # an answer Dask could not send back (it then fails the whole call): one by one
+            answers = {}
+            for worker in client.nthreads():
+                try:
+                    answers.update(client.run(versions, workers=[worker]))
+                except Exception as exc:
+                    answers[worker] = exc
+        for worker, theirs in sorted(answers.items()):
+            if isinstance(theirs, BaseException):
+                raise ClusterRefused(f"the Dask worker {worker} cannot run kubb3d ({_one_line(theirs, 160)}); install "
+                                     f"the same kubb3d there ({describe(self.versions)})")
+            differ = differences(theirs, self.versions)
+            if differ:
+                raise ClusterRefused(f"the Dask worker {worker} has {differ}; stop it or install the same kubb3d, "
+                                     "PyBullet, numpy and Python there (docs/cluster.md)")
+        self.workers = self.threads = self._now = 0
+        self._seen = 0.0
+        self.refresh()
+
+    def refresh(self, every: float = 0.0) -> int:
+        """Read the cluster's workers and threads again (at most once per ``every`` seconds), keep
+        the most seen in :attr:`workers` and :attr:`threads`; returns the threads now (at least 1)."""
+        now = time.monotonic()
+        if every and now - self._seen < every:
+            return max(1, self._now)
+        self._seen = now
+        nthreads = self.client.nthreads()
+        self._now = sum(nthreads.values())
+        self.workers = max(self.workers, len(nthreads))
+        self.threads = max(self.threads, self._now)
+        return max(1, self._now)
+
+    def close(self) -> None:
+        """Close the client, and the LocalCluster and its scratch folder if this started them (and
+        put back this process's environment, which the LocalCluster's nannies changed)."""
+        try:
+            self.client.close()
+        finally:
+            if self.cluster is not None:
+                self.cluster.close()
+            if self.scratch is not None:
+                self.scratch.cleanup()
+            if self.environ is not None:
+                for key in set(os.environ) - set(self.environ):
+                    del os.environ[key]
+                os.environ.update(self.environ)
+
+
+def _dask(loaded: LoadedSpec, todo: list[int], cluster: DaskCluster, emit) -> int:
+    """Run ``todo`` on ``cluster``; returns the tasks submitted.
+
+    Only rows a task returned are stored: a trial's own failure is a row (``ok`` false) from
+    :func:`kubb3d.experiment.trial.run_trial`, which never raises for it, so a task that raises
+    failed because of the cluster (Dask has already moved the tasks of a lost worker elsewhere,
+    and raises KilledWorker after a task was on ``allowed-failures`` workers that died).
+
+    Raises:
+        ClusterFailed: the first task that raised, or the client's connection lost; the trials
+            not stored run on resume (a trial that kills every worker it runs on is found and
+            stored as failed by the local backend).
+    """
+    from dask.distributed import as_completed
+
+    client, n_slots = cluster.client, cluster.refresh()
+    spec_json = loaded.to_json()
+    # trials go out in batches (dask_batch_size) that shrink with the trials still to hand out,
+    # so the last tasks are single trials and the workers finish together
+    queue = list(reversed(todo))  # pop() from the end gives trial order
+    pending = as_completed()
+    batch_of: dict = {}  # future key -> its trials
+    trial_time = TrialTime()
+    tasks = 0
+
+    def submit() -> None:
+        nonlocal tasks
+        size = dask_batch_size(trial_time.s, len(queue), n_slots)
+        batch = [queue.pop() for _ in range(min(size, len(queue)))]
+        key = f"kubb3d-trials-{batch[0]}-{len(batch)}-{loaded.sha256[:12]}"
+        fut = client.submit(DASK_TASK, spec_json, batch, cluster.versions, pure=False, key=key)
+        batch_of[fut.key] = batch
+        pending.add(fut)
+        tasks += 1
+
+    def top_up() -> None:
+        while dask_may_submit(trial_time.s, len(queue), len(batch_of), n_slots):
+            submit()
+
     try:
-        # trials go out in batches (dask_batch_size) that shrink with the trials still to hand
-        # out, so the last tasks are single trials and the workers finish together; a batch
-        # whose task failed (a worker died) is sent again one trial per task, so only the trial
-        # that kills its worker fails
-        queue = list(reversed(todo))  # pop() from the end gives trial order
-        singles: list[int] = []
-        pending = as_completed()
-        batch_of: dict = {}  # future key -> its trials
-        trial_time = TrialTime()
-        tasks = 0
-
-        def submit() -> None:
-            nonlocal tasks
-            if singles:
-                batch = [singles.pop()]
-            else:
-                size = dask_batch_size(trial_time.s, len(queue), n_slots)
-                batch = [queue.pop() for _ in range(min(size, len(queue)))]
-            key = f"kubb3d-trials-{batch[0]}-{len(batch)}-{loaded.sha256[:12]}"
-            fut = client.submit(DASK_TASK, spec_json, batch, pure=False, key=key)
-            batch_of[fut.key] = batch
-            pending.add(fut)
-            tasks += 1
-
-        def top_up() -> None:
-            # a failed batch's trials go out one task at a time (2 per slot), never as a tail
-            while (
-                len(batch_of) < 2 * n_slots
-                if singles
-                else dask_may_submit(trial_time.s, len(queue), len(batch_of), n_slots)
-            ):
-                submit()
-
         top_up()
         for fut in pending:
             batch = batch_of.pop(fut.key)
             try:
                 rows = fut.result()
-            except Exception as exc:  # KilledWorker and the like: the batch never produced rows
-                if len(batch) > 1:
-                    singles.extend(reversed(batch))
-                else:
-                    emit([(_died_row(loaded, batch[0], f"worker failed: {type(exc).__name__}: {exc}"), 0.0)])
-            else:
-                trial_time.add(rows)
-                emit(rows)
+            except Exception as exc:
+                which = f"trial {batch[0]}" if len(batch) == 1 else f"trials {batch[0]}-{batch[-1]}"
+                raise ClusterFailed(f"the Dask cluster failed (not {which}): {_one_line(exc)}") from None
+            trial_time.add(rows)
+            emit(rows)
             fut.release()
+            n_slots = cluster.refresh(every=2.0)  # workers that joined or left
             top_up()
-        return tasks
-    finally:
-        client.close()
-        if cluster is not None:
-            cluster.close()
-        if scratch is not None:
-            scratch.cleanup()
+    except ClusterFailed:
+        raise
+    except (StoreError, KeyboardInterrupt):
+        raise
+    except Exception as exc:  # the client lost its scheduler while submitting or waiting
+        raise ClusterFailed(f"the Dask cluster failed (not the trials): {_one_line(exc)}") from None
+    return tasks
 
 
-_BACKENDS: dict[str, Callable] = {"local": _local, "serial": _serial, "dask": _dask}
+_BACKENDS: dict[str, Callable] = {"local": _local, "serial": _serial}
 
 
 # ------------------------------------------------------------------ public
@@ -587,6 +722,8 @@ def run(
     progress: bool = True,
     max_trials: int | None = None,
     on_rows: Callable[[list[dict]], None] | None = None,
+    mix_versions: bool = False,
+    min_workers: int = 1,
 ) -> RunReport:
     """Run every trial of ``loaded`` not yet stored in ``out``.
 
@@ -599,6 +736,10 @@ def run(
         progress: show a rich progress bar (rate, time left) on the terminal.
         max_trials: stop after this many new trials (None: all).
         on_rows: called with each batch of stored rows.
+        min_workers: with ``scheduler``, the workers to wait for before the first trial (up to
+            Dask's ``distributed.comm.timeouts.connect``).
+        mix_versions: append to a results file whose rows other versions made
+            (:mod:`kubb3d.experiment.versions`); the mix is recorded in the file.
 
     Returns:
         A :class:`RunReport`.
@@ -606,9 +747,14 @@ def run(
     Raises:
         ValueError: unknown backend, workers < 1, or more than :data:`MAX_TRIALS_PER_RUN`
             trials asked for (raised before ``out`` is touched).
-        StoreError: ``out`` holds another spec's results, or another run is writing it.
+        ClusterRefused: the Dask cluster cannot serve the run (:class:`DaskCluster`; with a
+            ``scheduler``, raised before ``out`` is touched).
+        ClusterFailed: the Dask cluster failed during the run (:func:`_dask`); the rows stored
+            are kept, the rest run on resume.
+        StoreError: ``out`` holds another spec's results or rows of other versions, or another
+            run is writing it.
     """
-    if backend not in _BACKENDS:
+    if backend not in BACKENDS:
         raise ValueError(f"unknown backend {backend!r}; expected one of {list(BACKENDS)}")
     if backend == "serial":
         workers = 1
@@ -618,34 +764,56 @@ def run(
     out = Path(out)
     total = loaded.n_trials
     check_size(loaded, max_trials)
+    from kubb3d.experiment.versions import versions
+
     t0 = time.perf_counter()
-    with ResultStore(out, loaded.sha256, loaded.to_json()) as store:
-        done = store.finished()
-        # the trials still to run, enumerated lazily: a huge grid with --max-trials lists only those
-        pending = (i for i in range(total) if i not in done)
-        todo = list(itertools.islice(pending, None if max_trials is None else max(0, max_trials)))
-        skipped = sum(1 for i in done if i < total)
-        counts = {"ran": 0, "failed": 0}
-        bar = _Bar(loaded.spec.title, total, skipped, enabled=progress and bool(todo))
+    # a standing cluster is reached and checked before the results file is touched (a refused
+    # start writes nothing); a LocalCluster, which is this install, starts only if trials are left
+    cluster = DaskCluster(scheduler, min_workers) if backend == "dask" and scheduler else None
+    threads = workers
+    try:
+        with ResultStore(
+            out, loaded.sha256, loaded.to_json(), versions=versions(), mix_versions=mix_versions
+        ) as store:
+            done = store.finished()
+            # the trials still to run, enumerated lazily: a huge grid with --max-trials lists only those
+            pending = (i for i in range(total) if i not in done)
+            todo = list(itertools.islice(pending, None if max_trials is None else max(0, max_trials)))
+            skipped = sum(1 for i in done if i < total)
+            counts = {"ran": 0, "failed": 0}
+            bar = _Bar(loaded.spec.title, total, skipped, enabled=progress and bool(todo))
 
-        def emit(batch: Iterable[tuple[dict, float]]) -> None:
-            batch = list(batch)
-            store.add(batch)
-            failed = sum(1 for r, _ in batch if not r.get("ok"))
-            counts["ran"] += len(batch)
-            counts["failed"] += failed
-            bar.advance(len(batch), counts["failed"])
-            if on_rows is not None:
-                on_rows([r for r, _ in batch])
+            def emit(batch: Iterable[tuple[dict, float]]) -> None:
+                batch = list(batch)
+                store.add(batch)
+                failed = sum(1 for r, _ in batch if not r.get("ok"))
+                counts["ran"] += len(batch)
+                counts["failed"] += failed
+                bar.advance(len(batch), counts["failed"])
+                if on_rows is not None:
+                    on_rows([r for r, _ in batch])
 
-        tasks = 0
-        with bar:
-            if todo:
-                tasks = _BACKENDS[backend](
-                    loaded, todo, min(workers, len(todo)) if backend == "local" else workers, scheduler, emit
-                )
+            tasks = 0
+            with bar:
+                if backend == "dask" and (todo or cluster is not None):
+                    if cluster is None:
+                        cluster = DaskCluster(None, workers)
+                    workers, threads = cluster.workers, cluster.threads
+                if todo:
+                    if backend == "dask":
+                        assert cluster is not None
+                        tasks = _dask(loaded, todo, cluster, emit)
+                    else:
+                        tasks = _BACKENDS[backend](
+                            loaded, todo, min(workers, len(todo)) if backend == "local" else workers, scheduler, emit
+                        )
+    finally:
+        if cluster is not None:
+            cluster.close()
     seconds = time.perf_counter() - t0
-    return RunReport(out, total, skipped, counts["ran"], counts["failed"], seconds, workers, backend, tasks)
+    return RunReport(
+        out, total, skipped, counts["ran"], counts["failed"], seconds, workers, backend, tasks, threads, versions()
+    )
 
 
 class _Bar:

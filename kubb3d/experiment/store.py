@@ -7,6 +7,10 @@ Tables::
         spec_sha256   hash of the normalised spec (LoadedSpec.sha256)
         spec_json     the validated spec (LoadedSpec.to_json)
         created_at    Unix time, s
+        versions      JSON: the versions that made the rows (kubb3d release and code, PyBullet,
+                      numpy, Python: :mod:`kubb3d.experiment.versions`)
+        mixed_versions  JSON list, only when rows of other versions were appended on purpose
+                      (``--mix-versions``): each ``{"versions", "stored_before", "at"}``
     trials(trial INTEGER PRIMARY KEY, ok INTEGER, error TEXT, row TEXT, wall_s REAL, finished_at REAL)
         one row per finished trial: ``row`` is the trial's JSON row (see
         :mod:`kubb3d.experiment.trial`), ``wall_s`` the seconds it took on its worker.
@@ -54,14 +58,25 @@ class ResultStore:
         path: the SQLite file (created if missing).
         spec_sha256, spec_json: the run's spec; an existing file must carry the same hash.
         lock: take the exclusive run lock (False for read-only use).
+        versions: the versions of the rows to be added (a run's); the file records them, and an
+            existing file with rows must carry the same ones.
+        mix_versions: accept rows of other versions than the stored ones; recorded in
+            ``mixed_versions``.
 
     Raises:
-        StoreError: the file holds results of a different spec, is not a kubb3d results
-            file, or another run holds its lock.
+        StoreError: the file holds results of a different spec or rows of other versions (or
+            of unrecorded ones), is not a kubb3d results file, or another run holds its lock.
     """
 
     def __init__(
-        self, path: str | Path, spec_sha256: str | None = None, spec_json: str | None = None, *, lock: bool = True
+        self,
+        path: str | Path,
+        spec_sha256: str | None = None,
+        spec_json: str | None = None,
+        *,
+        lock: bool = True,
+        versions: dict | None = None,
+        mix_versions: bool = False,
     ) -> None:
         self.path = Path(path)
         self.readonly = not lock
@@ -97,6 +112,8 @@ class ResultStore:
             raise StoreError(f"{self.path}: cannot open: {exc}") from None
         try:
             self._init(spec_sha256, spec_json)
+            if versions is not None and not self.readonly:
+                self._check_versions(versions, mix_versions)
         except (sqlite3.DatabaseError, StoreError) as exc:
             self.close()
             if isinstance(exc, StoreError):
@@ -143,6 +160,30 @@ class ResultStore:
                 f"{spec_sha256[:12]}…); "
                 "use another --out file or the spec that made it"
             )
+
+    def _check_versions(self, versions: dict, mix: bool) -> None:
+        from kubb3d.experiment.versions import describe
+
+        meta = self.meta()
+        stored_json = meta.get("versions")
+        stored = json.loads(stored_json) if stored_json else None
+        if stored == versions:
+            return
+        n, _ = self.count()
+        new = json.dumps(versions, sort_keys=True)
+        if n and not mix:
+            made = f"made by {describe(stored)}" if isinstance(stored, dict) else "made by versions it does not record"
+            raise StoreError(
+                f"{self.path}: holds {n} rows {made}; this run has {describe(versions)}; use another --out "
+                "file, or --mix-versions to add to it anyway (recorded in the file)"
+            )
+        with self.db:
+            if not n:
+                self.db.execute("INSERT OR REPLACE INTO meta VALUES ('versions', ?)", (new,))
+            else:
+                mixed = json.loads(meta.get("mixed_versions") or "[]")
+                mixed.append({"versions": versions, "stored_before": n, "at": time.time()})
+                self.db.execute("INSERT OR REPLACE INTO meta VALUES ('mixed_versions', ?)", (json.dumps(mixed),))
 
     # ------------------------------------------------------------------ access
     def meta(self) -> dict[str, str]:
