@@ -35,7 +35,7 @@ from typing import Callable
 import numpy as np
 
 from kubb3d.experiment import stats
-from kubb3d.physics.world import DT, World
+from kubb3d.physics.world import DT, Terrain, World
 from kubb3d.workers import process_pool
 
 SKILL_NAMES = ("novice", "club", "elite")
@@ -51,17 +51,21 @@ DISTANCES = (4.0, 5.0, 6.0, 7.0, 8.0)
 # ---------------------------------------------------------------------- trials (picklable)
 def baton_trial(args) -> dict:
     """One player throw at a baseline kubb of B (B1…B5 in turn) from ``distance`` m (child seed
-    ``i`` of ``seed``); returns felled count, slide after landing, fastest piece at rest,
-    rest flag, steps and the final poses."""
+    ``i`` of ``seed``), on flat ground or, with a ninth element ``terrain_cm`` > 0, on a terrain
+    heightfield of that amplitude, cm (its seed ``i``); returns felled count, slide after
+    landing, fastest piece at rest, rest flag, time from the release until rest (or the time
+    limit) in s, steps and the final poses."""
     from kubb3d.pitch import PITCHES, baseline_ids
     from kubb3d.players import Player, get_skill
     from kubb3d.throw import aim_point, throw
 
-    i, n, seed, dt, skill, set_name, ground, distance = args
+    i, n, seed, dt, skill, set_name, ground, distance, *more = args
+    terrain_cm = more[0] if more else 0.0
+    terrain = Terrain(terrain_cm / 100.0, seed=i) if terrain_cm > 0 else None
     pitch = PITCHES["dm"]
     player = Player(skill, get_skill(skill))
     rng = np.random.default_rng(np.random.SeedSequence(seed).spawn(n)[i])
-    with World.standard(set_name, pitch, ground, dt=dt) as w:
+    with World.standard(set_name, pitch, ground, dt=dt, terrain=terrain) as w:
         target = baseline_ids("B")[i % 5]
         aim_pt = aim_point(w, target)
         line_x = pitch.baseline_x("B") - distance
@@ -79,6 +83,7 @@ def baton_trial(args) -> dict:
             "slide": slide,
             "fastest": fastest,
             "at_rest": r.at_rest,
+            "rest_time": r.rest_time,
             "steps": w.steps,
             "final": [(p.position, p.quat_xyzw) for _, p in sorted(r.final.pieces.items())],
         }
@@ -176,11 +181,14 @@ def run_throws(
     set_name: str = "dm-small",
     ground: str = "grass",
     distance: float = 8.0,
+    terrain_cm: float = 0.0,
     workers: int = 1,
     progress: Callable[[int], None] | None = None,
 ) -> list[dict]:
     """``n`` seeded player throws (:func:`baton_trial`), in order, on ``workers`` processes."""
-    return _run(baton_trial, [(i, n, seed, dt, skill, set_name, ground, distance) for i in range(n)], workers, progress)
+    more = (terrain_cm,) if terrain_cm > 0 else ()
+    jobs = [(i, n, seed, dt, skill, set_name, ground, distance, *more) for i in range(n)]
+    return _run(baton_trial, jobs, workers, progress)
 
 
 # ---------------------------------------------------------------------- statistics

@@ -153,6 +153,25 @@ with ``benchmarks/false_rest.py`` (docs/physics.md "Rest on the heightfield"): w
 two of them and the fourth corner 0.4-1 mm up, were never at rest (8 of 300)."""
 REST_CREEP_TURN = math.radians(2.0)
 """rad: see :data:`REST_CREEP`."""
+HELD_S = MARGINAL_SETTLE_S
+"""s: on the field a world is also at rest when no point of any piece has moved more than
+:data:`REST_CREEP` from where it was this long ago, whatever the velocities and the balance test
+say: the engine holds it. Three things never passed the rest test while nothing moved: a baton
+rolled by its own rolling resistance (fixed in :meth:`World._resist_rolling`), a kubb standing
+still on a crest of 1 cm terrain with its centre of mass above the crest (balanced on an edge
+by :meth:`World.unstable_pieces`, the engine holding it for ever, or creeping at 0.1 mm/s) and a
+king on terrain rocking by 0.02 mm at 15 Hz, its speed at every other sample 0.0102 m/s
+(docs/physics.md "A baton that never came to rest"). As long as the marginal settle window: a
+block that starts to tip from near its balance is seen to move within it."""
+HELD_STILL = 0.00001
+"""m: ... and a block that :meth:`World.unstable_pieces` found balanced on an edge in that time
+counts only if it did not move ever faster: in the last quarter of the window no more than
+:data:`HELD_GROWTH` times its move in the quarter before plus this. A block starting to tip moves
+ever faster (a king balanced along a crest of 1 cm terrain, its fastest point at 0.12, 0.37 and
+1.9 mm/s 0.2 s apart before it tipped 5 mm: tests/test_physics.py); a kubb the engine held on a
+crest did not move at all, another crept 0.1 mm/s steadily for 15 s."""
+HELD_GROWTH = 2.0
+"""See :data:`HELD_STILL`."""
 SUPPORT_TOUCH = 0.00005
 """m: on terrain a corner of a block's bounding box this close to the heightfield, or a ground
 contact this close, touches it and supports the block whatever :data:`REST_CREEP` says (a block
@@ -255,6 +274,9 @@ the horizontal axis across it) slower than :data:`SLIDE_STEADY_TILT`, and slowed
 :data:`SLIDE_FRICTION_SLACK` times (μ + k·v)·g, k the ground's plowing (s/m), plus its air drag
 (docs/physics.md "A field baton sliding alone")."""
 
+
+_NO_TURN = (-2, 0.0)
+""":attr:`_Piece.last_turn` of a baton whose turn was not read in the step before."""
 
 _BOX_CORNERS = np.array([(sx, sy, sz) for sx in (-1, 1) for sy in (-1, 1) for sz in (-1, 1)], dtype=float)
 
@@ -372,6 +394,9 @@ class _Piece:
     ground."""
     rows_on: bool = True
     """... and whether it has it now (else :data:`ROLLING_ROW_FRICTION` and the torque)."""
+    last_turn: tuple[int, float] = (-2, 0.0)
+    """(:attr:`World._tick`, its turn about its axis ω·u rad/s) when :meth:`World._resist_rolling`
+    last read it (a field baton only; :data:`_NO_TURN` when kubb3d has set its velocity since)."""
     awake: bool = True
     """A field baton is looked at by :meth:`World._resist_rolling` in every step: it moved at the
     last :meth:`World._motion` check, or was set in motion or woken by kubb3d since (a baton asleep
@@ -1140,6 +1165,7 @@ class World:
         pb.resetBasePositionAndOrientation(p.body, com.tolist(), quat_xyzw, physicsClientId=c)
         pb.resetBaseVelocity(p.body, list(linear_velocity), list(angular_velocity), physicsClientId=c)
         p.pose_read = p.velocity_read = None
+        p.last_turn = _NO_TURN  # a turn set here is not the contacts' answer (_resist_rolling)
         if wake:
             pb.changeDynamics(p.body, -1, activationState=pb.ACTIVATION_STATE_WAKE_UP, physicsClientId=c)
         if wake or any(linear_velocity) or any(angular_velocity):
@@ -1285,6 +1311,7 @@ class World:
         pb.resetBasePositionAndOrientation(p.body, tuple(com), tuple(quat_xyzw), physicsClientId=c)
         pb.resetBaseVelocity(p.body, tuple(velocity), tuple(angular_velocity), physicsClientId=c)
         p.pose_read = p.velocity_read = None
+        p.last_turn = _NO_TURN
         self._elapsed += seconds
         self.time = self._elapsed
 
@@ -1383,7 +1410,12 @@ class World:
         :attr:`~kubb3d.physics.ground.Ground.rolling_resistance` and r the baton's radius (m). A
         baton rolling from v then stops after (1 + I/(m r²)) v² / (2 c_rr g). The torque's
         impulse over the step is at most I_u·|ω·u| (I_u its moment of inertia about u), so it
-        never turns the roll back. Only about the baton's own axis: Bullet's rolling friction
+        never turns the roll back by itself; when the roll has turned back all the same since the
+        step before (the contacts, a kubb the baton leans on, say, answered that torque), the
+        baton sticks and gets none in this step: applied again, the torque and the contacts'
+        answer took turns and rolled a baton leaning on a kubb along its face at 4.5 mm/s for
+        12 s, never at rest (docs/physics.md "A baton that never came to rest"). Only about the
+        baton's own axis: Bullet's rolling friction
         (about the ground's fixed axes) made a sliding baton drift (:data:`ROLLING_ROW_FRICTION`;
         docs/physics.md "A baton sliding on the ground").
 
@@ -1456,6 +1488,12 @@ class World:
                 continue
             ux, uy, uz = ux / s, uy / s, uz / s
             turn = wx * ux + wy * uy + wz * uz
+            # the torque of the step before turned the roll back: the baton sticks (dry rolling
+            # resistance holds it with at most c_rr·r·N, and the contacts do), no torque this step
+            last_tick, last_turn = p.last_turn
+            p.last_turn = (tick, turn)
+            if last_tick == tick - 1 and turn * last_turn < 0.0:
+                continue
             crr_r, i_axis, i_diameter = p.roll
             cos2 = (ax * ux + ay * uy + az * uz) ** 2
             hold = (i_axis * cos2 + i_diameter * (1.0 - cos2)) * abs(turn) / h
@@ -1595,7 +1633,9 @@ class World:
         self, max_time: float = 20.0, sample_every: float | None = None, *, settle_s: float | None = None
     ) -> Generator[tuple[float, dict], None, RunStats]:
         """Step until the world is at rest (see :meth:`at_rest_now`) for ``settle_s`` seconds, or
-        until ``max_time`` s passed: a generator that yields (time s, samples {id: (centre of
+        on the field until no point of any piece has moved more than :data:`REST_CREEP` in
+        :data:`HELD_S` (the engine holds it, whatever the velocities say), or until ``max_time``
+        s passed: a generator that yields (time s, samples {id: (centre of
         mass, quat_xyzw)} of :meth:`sample`) at every sample, the first one before any step, and
         returns the :class:`RunStats`. The caller may draw each sample as it comes (the 3D view
         streams a throw this way); nothing it does between samples changes the stepping.
@@ -1625,6 +1665,8 @@ class World:
         cur = self.sample()
         yield self.time, cur
         quiet_since = None
+        held = None  # (time, poses, balanced ids) every piece has stayed near since (on the field)
+        field = self.equipment.board is None
         try:
             while self.time < end:
                 moving, fastest, leader, others = self._motion()
@@ -1636,7 +1678,8 @@ class World:
                 if alone is None:
                     self._end_slide()
                     self.use_step(self.dt if fastest > QUIET_SPEED else self.quiet_dt)
-                if not moving and not self.unstable_pieces():
+                unstable = [] if moving else self.unstable_pieces()
+                if not moving and not unstable:
                     if quiet_since is None:
                         quiet_since = self.time
                     if self.time - quiet_since >= self._window(settle_s) - 1e-9:
@@ -1646,6 +1689,26 @@ class World:
                         return RunStats(self.steps - start_steps, self.time, True)
                 else:
                     quiet_since = None
+                    if field and fastest <= QUIET_SPEED:
+                        if held is None or self._moved_from(held[1], cur) > REST_CREEP:
+                            held = [self.time, cur, set(unstable), []]
+                            whole = False
+                        else:
+                            if not moving:  # the balance test ran: the blocks it finds balanced now
+                                held[2] = set(unstable)
+                            whole = self.time - held[0] >= HELD_S - 1e-9
+                            if not whole and self.time - held[0] >= (len(held[3]) + 1) * HELD_S / 4 - 1e-9:
+                                held[3].append(cur)  # the poses at each quarter of the window
+                        if whole:
+                            if self._tipping([held[1], *held[3], cur], held[2]):
+                                held = [self.time, cur, set(unstable), []]
+                            else:
+                                self.use_step(self.dt)
+                                self._placed_awake.clear()
+                                self._stepped_since_rest = False
+                                return RunStats(self.steps - start_steps, self.time, True)
+                    else:
+                        held = None
                 span = min(interval, max(end - self.time, 0.0))
                 if alone is not None:
                     self._slide_for(alone, span, others)
@@ -1665,6 +1728,31 @@ class World:
             return RunStats(self.steps - start_steps, self.time, at_rest)
         finally:
             self._end_slide()  # also when the caller stops early
+
+    def _point_move(self, pid: str, before: dict, now: dict) -> float:
+        """m: how far any point of piece ``pid`` may have moved from ``before`` to ``now``
+        (samples of :meth:`sample`): its centre of mass's move plus its :attr:`_Piece.reach`
+        times the angle it turned (0 if it is in only one of them)."""
+        was, pose = before.get(pid), now.get(pid)
+        if was is None or pose is None or was == pose:
+            return 0.0
+        (com, q), (com0, q0) = pose, was
+        dot = abs(q[0] * q0[0] + q[1] * q0[1] + q[2] * q0[2] + q[3] * q0[3])
+        return math.dist(com, com0) + self._pieces[pid].reach * 2.0 * math.acos(min(1.0, dot))
+
+    def _moved_from(self, before: dict, now: dict) -> float:
+        """m: the farthest any point of any piece may have moved from ``before`` to ``now``."""
+        return max((self._point_move(pid, before, now) for pid in now), default=0.0)
+
+    def _tipping(self, marks: list[dict], balanced: set) -> bool:
+        """True if a block of ``balanced`` (found balanced on an edge) moved, between the last two
+        of ``marks`` (samples of :meth:`sample` a quarter of the held window apart), more than
+        :data:`HELD_GROWTH` times its move between the two before plus :data:`HELD_STILL`: it
+        moves ever faster, starting to tip, and is not held."""
+        a, b, c = marks[-3:]
+        return any(
+            self._point_move(pid, b, c) > HELD_GROWTH * self._point_move(pid, a, b) + HELD_STILL for pid in balanced
+        )
 
     def _window(self, settle_s: float) -> float:
         """s: the settle window, :data:`MARGINAL_SETTLE_S` at least while a block on terrain rests
