@@ -145,6 +145,36 @@ def test_validation_fast_rows_plumbing_and_tuned_pass():
     assert not missing, f"docs/validation.md lacks rows (regenerate it with the command in its header): {missing}"
 
 
+COARSER_IN_QUICK = {"tipping", "tunnelling"}
+"""Groups whose quick rows are computed coarser than the full run's (fewer bisection steps, fewer
+batons): their values differ, their verdicts must not."""
+
+
+def test_docs_validation_md_is_what_kubb3d_validate_writes():
+    # docs/validation.md is written by the full `kubb3d validate --markdown` (its header says the
+    # command); the quick rows are computed as the full run computes them, so each one's line,
+    # values and verdict included, must be in it: a change of the physics that moves one makes
+    # the page stale and fails here (regenerate it with the command in its header)
+    from kubb3d.validate import markdown, row_line, run_validation
+
+    report = run_validation(quick=True)
+    doc = (Path(__file__).parents[1] / "docs" / "validation.md").read_text(encoding="utf-8")
+    lines = doc.splitlines()
+    stale = []
+    for r in report.rows:
+        if r.group in COARSER_IN_QUICK:
+            head = f"| {r.group} | {r.quantity} |"
+            verdict = "| yes |" if r.passed else "| **no** |"
+            if not any(line.startswith(head) and line.endswith(verdict) for line in lines):
+                stale.append(head)
+        elif row_line(r) not in lines:
+            stale.append(row_line(r))
+    assert not stale, "docs/validation.md is stale (regenerate it with the command in its header):\n" + "\n".join(stale)
+    # the page's frame (title, sections by kind, table heads) is markdown()'s
+    frame = [line for line in markdown(report, "x").splitlines() if line.startswith(("#", "| group", "| ---"))]
+    assert all(line in lines for line in frame)
+
+
 def test_validate_command_json(tmp_path):
     import json
     import subprocess
