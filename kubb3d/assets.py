@@ -156,7 +156,7 @@ def convex_prism(points_yz: np.ndarray, thickness: float) -> trimesh.Trimesh:
 
 def disk_kubb_mesh(disk: DiskPiece, sections: int = CYLINDER_SECTIONS * 2 + 1, inset: float = 0.0) -> trimesh.Trimesh:
     """A Kubbuteo kubb: a disk (axis +x) with a flat on its rim at −z, origin at the bounding-box
-    centre (seed KT: "sanded on the edge to provide a flat surface").
+    centre (rule book KT: "sanded on the edge to provide a flat surface").
 
     ``inset`` (m) shrinks every face inwards (collision meshes, see :data:`CONVEX_MARGIN`)."""
     r_true = disk.radius

@@ -17,7 +17,7 @@ physics default):
   distance of its resting centre from the aimed spot, and the share that rests with its
   centre inside the opponent's half (kubb3d's proxy for a valid first attempt; the judge's test,
   ``DM §6``, also looks at the footprint).
-* ``flicks``: Kubbuteo (seed ``KT``) baseline flicks at B1…B5 in turn on a fresh board: kubbs
+* ``flicks``: Kubbuteo (rule book ``KT``) baseline flicks at B1…B5 in turn on a fresh board: kubbs
   knocked per flick and the share of flicks that knock the king, per preset.
 
 Intervals: normal approximation of the mean (felled counts) or Wilson's interval

@@ -10,15 +10,15 @@ Sources of the numbers
 * ``standard``: the set of the World Championship and US rules: kubb
   7×7×15 cm, king 9×9×30 cm with a crown, baton Ø4.4 cm × 30 cm, pitch
   5×8 m (project reference numbers, docs/physics.md "Reference numbers").
-* ``dm-small``: seed ``DM §2`` ("König 7,5 cm; Kubbs 6,0 cm; Wurfhölzer
-  4,0 cm"). The seed gives only the square size of king and kubbs and the
+* ``dm-small``: rule book ``DM §2`` ("König 7,5 cm; Kubbs 6,0 cm; Wurfhölzer
+  4,0 cm"). The rule book gives only the square size of king and kubbs and the
   diameter of the batons. **Assumption** (retail "small" sets): kubbs
   6×6×15 cm, king 7.5×7.5×28 cm, batons 28 cm long.
 * Wood density: rubberwood ≈ 595–640 kg/m³ (default 620), beech ≈ 720 kg/m³.
   With rubberwood a standard kubb weighs ≈ 0.46 kg, a baton ≈ 0.28 kg.
 * Stakes: not specified by any seed; we use round wooden pegs Ø3 cm standing
   25 cm out of the ground (common in retail sets).
-* ``kubbuteo`` (seed ``KT`` "Equipment"): "smooth wooden disks 1.25 inches in
+* ``kubbuteo`` (rule book ``KT`` "Equipment"): "smooth wooden disks 1.25 inches in
   diameter, 0.3 inches in height" for batons and kubbs, the kubbs "sanded on
   the edge to provide a flat surface" (we assume a flat 0.4 in = 1.0 cm wide),
   and a "wooden mushroom shaped" king "1.25 inches in diameter and 2 inches in
@@ -285,7 +285,7 @@ class DiskPiece:
 
 @dataclass(frozen=True)
 class MushroomPiece:
-    """The Kubbuteo king: a wooden mushroom (seed KT "Equipment"), a stem with a domed cap.
+    """The Kubbuteo king: a wooden mushroom (rule book KT "Equipment"), a stem with a domed cap.
 
     Body frame: +z up the stem, origin at the centre of the bounding box.
 

@@ -78,7 +78,7 @@ class Pitch:
         length: end to end, m (8.0 for DM §2, 7.5 for WS, 4 ft for KT).
         width: sideline to sideline, m (5.0).
         baseline_inset: how far the baselines lie inside the ends, m (0 for Kubb, where the
-            baselines are the ends; 3.5 in for Kubbuteo, seed KT "Equipment").
+            baselines are the ends; 3.5 in for Kubbuteo, rule book KT "Equipment").
     """
 
     length: float = 8.0

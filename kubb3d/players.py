@@ -18,7 +18,7 @@ the fraction of 8 m baseline kubbs felled per baton: competitive players knock d
 42 % (docs/physics.md "Reference numbers"); ``elite`` aims at 40–45 %, ``club`` at 20–30 %,
 ``novice`` below that. The measured figures are in the preset docstrings.
 
-Kubbuteo (seed ``KT``) flickers use :class:`FlickSkill` noise (speed, azimuth, spin) under the
+Kubbuteo (rule book ``KT``) flickers use :class:`FlickSkill` noise (speed, azimuth, spin) under the
 same preset names (:data:`FLICK_SKILLS`); they aim with :func:`kubb3d.throw.aim_flick`, flick
 from the baseline through a gap between their own kubbs (the nearest one whose straight path
 gives the king a berth of three standard deviations of their direction error), prefer targets
@@ -115,7 +115,7 @@ tried: club 0.8 → 0.237, 0.7 → 0.300; novice 0.6 → 0.160)."""
 
 @dataclass(frozen=True)
 class FlickSkill:
-    """Release noise of a Kubbuteo flicker (seed ``KT``: disks flicked by finger), standard
+    """Release noise of a Kubbuteo flicker (rule book ``KT``: disks flicked by finger), standard
     deviations of the flick's parameters (:class:`~kubb3d.throw.FlickParams`).
 
     Attributes:

@@ -10,7 +10,7 @@ Schema version 1 (every length in m, every angle in degrees, names end in ``_deg
 
     schema = 1
     title = "Kubb leaning on a field kubb"
-    ruleset = "dm"                 # dm | wikinger | kubbuteo (table scale, seed KT)
+    ruleset = "dm"                 # dm | wikinger | kubbuteo (table scale, rule book KT)
     equipment = "standard"         # default: dm-small for dm, standard for wikinger
     pitch = "dm"                   # dm | wikinger | {length = 8.0, width = 5.0}; default: ruleset's
     setup = "standard"             # standard: ten baseline kubbs and the king; empty: nothing

@@ -1463,7 +1463,7 @@ def lag_throw(
 # ---------------------------------------------------------------------- Kubbuteo flicks
 @dataclass(frozen=True)
 class FlickParams:
-    """A Kubbuteo flick (seed ``KT`` "Rules": batons and kubbs are flicked by finger): a disk
+    """A Kubbuteo flick (rule book ``KT`` "Rules": batons and kubbs are flicked by finger): a disk
     lying flat on the board at the flicking line is struck horizontally.
 
     Attributes:

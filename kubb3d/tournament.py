@@ -1,11 +1,11 @@
-"""``kubb3d tournament``: a Wikinger-Schach group stage played in physics (seed ``WS``).
+"""``kubb3d tournament``: a Wikinger-Schach group stage played in physics (rule book ``WS``).
 
 Every team plays every other once (a whole simulated WS match, 20-minute clock, points 2/1/0,
 WS basic rule 1 and "Points"); the group is ranked by points, then head to head, and teams
 still level throw the Stechen in physics (WS "Tie-Break After the Group Stage":
 :class:`kubb3d.rules.wikinger.Stechen`).
 
-kubb3d's decisions where the seed is silent:
+kubb3d's decisions where the rule book is silent:
 
 * Stechen set-up: the six pawns stand at equal distances along B's baseline between the corner
   sticks (seven gaps, like the five baseline kubbs' six); the team throws its six batons from

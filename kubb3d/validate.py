@@ -949,7 +949,7 @@ def table_drop_rebound(height: float = DROP_HEIGHT) -> float:
 
 
 def check_table() -> list[Row]:
-    """Kubbuteo (seed ``KT``): disks sliding on the board and a disk dropped onto it."""
+    """Kubbuteo (rule book ``KT``): disks sliding on the board and a disk dropped onto it."""
     board = GROUNDS["board"]
     mu, e = board.friction, board.restitution
     rows = []

@@ -1,4 +1,4 @@
-"""Kubbuteo at table scale (seed KT): equipment, the board, flicks."""
+"""Kubbuteo at table scale (rule book KT): equipment, the board, flicks."""
 
 import math
 

@@ -583,7 +583,7 @@ def _register_subapps(command: str | None = None) -> None:
             from kubb3d.cli.dames import app as dames_app
 
             app.add_typer(
-                dames_app, name="dames", help="Roll Kubb Dames, the board game of rolling dice-kubbs (seed RKD)."
+                dames_app, name="dames", help="Roll Kubb Dames, the board game of rolling dice-kubbs (rule book RKD)."
             )
         else:
             importlib.import_module(module).register(app)

@@ -55,7 +55,7 @@ class _OneLineErrors(TyperCommand):
 
 
 app = typer.Typer(
-    help="Roll Kubb Dames: dice-kubbs rolling on an 8x8 board (seed RKD).",
+    help="Roll Kubb Dames: dice-kubbs rolling on an 8x8 board (rule book RKD).",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,

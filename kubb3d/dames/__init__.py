@@ -1,4 +1,4 @@
-"""Roll Kubb Dames: the board game of rolling dice-kubbs (seed ``RKD``).
+"""Roll Kubb Dames: the board game of rolling dice-kubbs (rule book ``RKD``).
 
 An 8×8 board on which each kubb is a die that moves by rolling over its edges;
 a small black ti-kubb sets the distance of each move (2, 3, 1, 2, ...) and

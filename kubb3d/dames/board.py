@@ -5,7 +5,7 @@ Pure Python, no I/O, in the style of python-chess: a mutable
 lazy :meth:`~DamesBoard.legal_moves`, an :meth:`~DamesBoard.outcome`, and text
 notations for moves and positions that round-trip.
 
-Moves (seed ``RKD``, Déroulement du jeu)
+Moves (rule book ``RKD``, Déroulement du jeu)
 ----------------------------------------
 A :class:`Move` is one player's whole turn: he rolls ONE of his kubbs exactly as
 many cells as the ti-kubb shows, orthogonally, then puts the ti-kubb down on any

@@ -1,6 +1,6 @@
 """The Roll Kubb Dames ruleset and the board geometry of each seat.
 
-Every point the seed ``RKD`` leaves open is a field of :class:`DamesRules`;
+Every point the rule book ``RKD`` leaves open is a field of :class:`DamesRules`;
 the defaults are the readings argued in ``kubb3d/dames/README.md``.
 
 Board and seats
@@ -99,10 +99,10 @@ def frame_to_board(seat: str, top: int, front: int, right: int) -> Die:
 
 @dataclass(frozen=True)
 class DamesRules:
-    """One consistent reading of the Roll Kubb Dames rules (seed ``RKD``).
+    """One consistent reading of the Roll Kubb Dames rules (rule book ``RKD``).
 
     Attributes:
-        players: 2 (6 kubbs each) or 4 (the seed's « VARIANTE : 4 joueurs / 4
+        players: 2 (6 kubbs each) or 4 (the rule book's « VARIANTE : 4 joueurs / 4
             Kubbs par joueurs »).
         start_front: face looking towards the owner's last line at the start,
             the top being 1 (« avec la valeur 1 »).  Default 2.

@@ -26,10 +26,10 @@ WS_NOTES = "WS Tie-Break After the Group Stage"
 not thrown at from the baseline is set up again."""
 
 KT_RULES = "KT rules"
-"""Kubbuteo (seed KT, section "Rules"): every ruling at table scale cites it."""
+"""Kubbuteo (rule book KT, section "Rules"): every ruling at table scale cites it."""
 
 KUBB3D = "kubb3d decision"
-"""Prefix of kubb3d's own documented decisions where the seeds are silent (see docs/rules.md):
+"""Prefix of kubb3d's own documented decisions where the rule books are silent (see docs/rules.md):
 ``kubb3d decision: <name>``."""
 KUBB3D_OUTSIDE = "kubb3d decision: standing outside"
 """A kubb pushed across a sideline by a throw that still stands is set back just inside."""
@@ -38,7 +38,7 @@ KUBB3D_OWN_HALF = "kubb3d decision: own half"
 
 def known_citations() -> frozenset[str]:
     """Every citation string the judge and the rules engine may give: the constants of this
-    module, the other section and rule names of the seeds (DM §1–§11, WS basic rules 1–14 and
+    module, the other section and rule names of the rule books (DM §1–§11, WS basic rules 1–14 and
     its headings, KT rules), and every ``kubb3d decision: …``."""
     out = {v for k, v in globals().items() if k.isupper() and isinstance(v, str) and k != "KUBB3D"}
     out |= {f"DM §{n}" for n in range(1, 12)}

@@ -1,4 +1,4 @@
-"""The judge at table scale (Kubbuteo, seed ``KT``): returned kubbs.
+"""The judge at table scale (Kubbuteo, rule book ``KT``): returned kubbs.
 
 Pure functions over a :class:`~kubb3d.snapshot.Snapshot` (no PyBullet).
 :func:`kubb3d.judge.judge_inkast` hands a return under a rule book whose kubbs are flicked

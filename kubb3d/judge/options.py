@@ -1,4 +1,4 @@
-"""Referee options: the decisions the seeds leave open, each with a named default per ruleset.
+"""Referee options: the decisions the rule books leave open, each with a named default per ruleset.
 
 The seeds (DM, WS, KT) do not say everything a referee must decide. Every such decision of
 kubb3d is an option here, with its default, the alternatives, the clause it concerns and where
@@ -24,7 +24,7 @@ class Option:
         name: the option's key (``own_half_knock`` …).
         defaults: ruleset → default value (``dm``, ``wikinger``, ``kubbuteo``).
         choices: the allowed values (None: any number in the unit of the name).
-        question: what the seeds leave open, in one sentence.
+        question: what the rule books leave open, in one sentence.
         concerns: the clauses it concerns (``DM §5`` …).
         where: ``module:function`` that applies it.
         set_by: how another value is chosen (``ThrowContext.options``, a ruleset field via

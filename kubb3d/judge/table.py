@@ -1,4 +1,4 @@
-"""Status of the tabletop pieces (Kubbuteo, seed ``KT``): disk kubbs on a board and the
+"""Status of the tabletop pieces (Kubbuteo, rule book ``KT``): disk kubbs on a board and the
 mushroom king. Pure functions over a :class:`~kubb3d.snapshot.Snapshot` (no PyBullet);
 :func:`kubb3d.judge.status.analyse` hands pieces of shape ``disk`` and ``mushroom`` to
 :func:`analyse_table_piece`. Tolerances: :attr:`kubb3d.judge.rulebook.Rulebook.params` of the

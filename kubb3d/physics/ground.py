@@ -137,7 +137,7 @@ BOARD = Ground(
     spinning_friction=0.0005,
     restitution=0.5,
     source=(
-        "smooth (planed, varnished) wood under a wooden disk, seed KT 'Equipment': kinetic friction "
+        "smooth (planed, varnished) wood under a wooden disk, rule book KT 'Equipment': kinetic friction "
         "of wood on smooth wood 0.2-0.4 (docs/physics.md gives 0.3 for wood on wood); hard, lively contact"
     ),
 )

@@ -1,4 +1,4 @@
-"""The German championship rules for the duel (seed ``DM``, sections 1–11).
+"""The German championship rules for the duel (rule book ``DM``, sections 1–11).
 
 ========================  ===================================================  ========
 rule                      kubb3d                                               source

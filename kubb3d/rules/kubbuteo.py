@@ -1,4 +1,4 @@
-"""Kubbuteo, the tabletop Kubb played by flicking wooden disks on a board (seed ``KT``,
+"""Kubbuteo, the tabletop Kubb played by flicking wooden disks on a board (rule book ``KT``,
 section "Rules"; equipment ``KT`` "Equipment" and "Setup").
 
 ========================  ====================================================  =========

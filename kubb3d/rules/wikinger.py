@@ -1,4 +1,4 @@
-"""Wikinger-Schach tournament rules for teams (seed ``WS``).
+"""Wikinger-Schach tournament rules for teams (rule book ``WS``).
 
 ========================  ====================================================  =====================
 rule                      kubb3d                                                source

@@ -1,4 +1,4 @@
-"""The die-kubb's orientation (seed RKD, Matériel: « chaque Kubb a les valeurs de 1 à 6 comme un dé »)."""
+"""The die-kubb's orientation (rule book RKD, Matériel: « chaque Kubb a les valeurs de 1 à 6 comme un dé »)."""
 
 from __future__ import annotations
 

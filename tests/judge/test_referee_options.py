@@ -1,4 +1,4 @@
-"""Decisions the seeds leave open, as named referee options with defaults (issue #12)."""
+"""Decisions the rule books leave open, as named referee options with defaults (issue #12)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The judge at table scale on simulated flicks, and whole seeded Kubbuteo matches (seed ``KT``)."""
+"""The judge at table scale on simulated flicks, and whole seeded Kubbuteo matches (rule book ``KT``)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Rules engine for Kubbuteo (seed ``KT`` "Rules") with scripted outcomes: misflicks, the king,
+"""Rules engine for Kubbuteo (rule book ``KT`` "Rules") with scripted outcomes: misflicks, the king,
 the flicking line, placement."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Kubbuteo flick choices that keep a player's own king standing (issue #15, seed ``KT``)."""
+"""Kubbuteo flick choices that keep a player's own king standing (issue #15, rule book ``KT``)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""``DM``: the German championship rules for the duel (seed DM, sections 1–11)."""
+"""``DM``: the German championship rules for the duel (rule book DM, sections 1–11)."""
 
 from kubb3d.judge import citations as C
 from kubb3d.judge.rulebook import JudgeCitations, Rulebook, ThrowRules, register_rulebook

@@ -1,4 +1,4 @@
-"""``KT``: Kubbuteo, the tabletop version (seed KT): Kubb's rules at table scale, every ruling
+"""``KT``: Kubbuteo, the tabletop version (rule book KT): Kubb's rules at table scale, every ruling
 cited from KT "Rules"; disks are flicked, not thrown as batons."""
 
 from dataclasses import replace
@@ -14,7 +14,7 @@ KUBBUTEO = register_rulebook(
     Rulebook(
         name="kubbuteo",
         title="Kubbuteo",
-        summary="tabletop flicking, seed KT",
+        summary="tabletop flicking, rule book KT",
         seed="KT",
         cites=JudgeCitations(
             felled=_KT,

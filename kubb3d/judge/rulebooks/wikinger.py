@@ -1,4 +1,4 @@
-"""``WS``: the Wikinger-Schach tournament rules for teams (seed WS)."""
+"""``WS``: the Wikinger-Schach tournament rules for teams (rule book WS)."""
 
 from kubb3d.judge import citations as C
 from kubb3d.judge.rulebook import JudgeCitations, Rulebook, ThrowRules, register_rulebook
