@@ -64,19 +64,24 @@ class Expect:
             (None: the rule book is silent, not checked).
         king_throws_per_turn: None for no limit.
         penalty_thrown: penalty kubbs are thrown (DM §6), not placed.
+        baseline_inset_m: how far the baselines lie inside the pitch's ends, m (KT
+            "Equipment": "Baselines are marked 3.5 inches from each of the narrow ends").
     """
 
     lag_lost: str
     lag_tie: str | None
     king_throws_per_turn: int | None
     penalty_thrown: bool
+    baseline_inset_m: float = 0.0
 
 
 RULES: dict[str, Expect] = {
     "dm": Expect(lag_lost="felled", lag_tie="repeat", king_throws_per_turn=1, penalty_thrown=True),
     "wikinger": Expect(lag_lost="hit", lag_tie="left team", king_throws_per_turn=None, penalty_thrown=False),
     # KT has no lag: kubb3d's lag flick follows DM §3 by analogy and leaves ties to the engine
-    "kubbuteo": Expect(lag_lost="felled", lag_tie=None, king_throws_per_turn=None, penalty_thrown=False),
+    "kubbuteo": Expect(
+        lag_lost="felled", lag_tie=None, king_throws_per_turn=None, penalty_thrown=False, baseline_inset_m=3.5 * 0.0254
+    ),
 }
 
 _SET = re.compile(r"^set \d+: (\S+) at end ([AB]), (\S+) at end ([AB])")
@@ -147,7 +152,7 @@ def check_procedure(records: Iterable[Mapping[str, Any]]) -> ProcedureReport:
             if not own:
                 report.bad("line_in_own_half", i, f"side {side} threw from x = {x:.3f} m, outside its own half")
             if kind == "KingThrow":
-                baseline = -half_length if side == "A" else half_length
+                baseline = (half_length - expect.baseline_inset_m) * (-1.0 if side == "A" else 1.0)
                 report.checked["king_throw_line"] += 1
                 if abs(x - baseline) > 1e-6:
                     report.bad("king_throw_line", i, f"a king throw from x = {x:.3f} m, not the baseline {baseline}")
