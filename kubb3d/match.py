@@ -1128,12 +1128,14 @@ class Match:
         b, king = res.final["baton1"], res.final[KING_ID]
         felled = king.tilt > KING_FELLED_TILT
         on_board = b.position[2] > 0 and self.pitch.in_pitch(*b.position[:2])
-        dist = max(
-            0.0,
-            math.hypot(b.position[0] - king.position[0], b.position[1] - king.position[1])
-            - b.half_extents[0]
-            - king.half_extents[0],
-        )
+        # the disk's rim to the king: its stem where the disk lies lower than the stem's top,
+        # else its cap (the king stands upright, the disk lies flat)
+        mushroom = self._eq().king
+        king_foot = king.position[2] - king.half_extents[2]
+        below_cap = b.position[2] + min(b.half_extents) < king_foot + mushroom.stem_height
+        reach = mushroom.stem_diameter / 2 if below_cap else mushroom.diameter / 2
+        apart = math.hypot(b.position[0] - king.position[0], b.position[1] - king.position[1])
+        dist = max(0.0, apart - max(b.half_extents) - reach)
         return LagResult(dist if on_board else None, felled, KING_ID in res.touched), extra, notes
 
     def _start_round_if_needed(self) -> None:
