@@ -640,8 +640,12 @@ _RULESETS: dict[str, type[Ruleset]] = {}
 
 
 def register_ruleset(cls: type[Ruleset]) -> type[Ruleset]:
-    """Class decorator: register a :class:`Ruleset` subclass under its default ``name``."""
-    _RULESETS[cls().name] = cls
+    """Class decorator: register a :class:`Ruleset` subclass under its default ``name``.
+
+    Reads the field's default rather than building an instance, so no method of the class runs
+    while its module is still being imported (mutmut's trampolines are set up after the class).
+    """
+    _RULESETS[next(f.default for f in fields(cls) if f.name == "name")] = cls
     return cls
 
 
