@@ -114,3 +114,64 @@ def test_ws_stechen_refusals_name_the_problem():
         stechen.push(StechenThrow("Y", 0, "baton1"), 1)
     with pytest.raises(ValueError, match=r"^felled must be >= 0, got -1$"):
         stechen.push(stechen.legal_actions()[0], -1)
+
+
+# ------------------------------------------------------------------ a practice round
+def _practice(thrower="A"):
+    from kubb3d.judge.rulings import Pose
+    from kubb3d.pitch import Pitch
+    from kubb3d.rules.practice import PracticeRound
+
+    pitch = Pitch(8.0, 5.0)
+    start = {k: Pose((x, y, 0.075)) for side in "AB" for k, (x, y) in pitch.baseline_kubb_positions(side).items()}
+    start["king"] = Pose((0.0, 0.0, 0.15))
+    return PracticeRound("dm", thrower, start), start
+
+
+def _judgement(felled=(), total=(), again=(), now=(), winner=None, loser=None):
+    from kubb3d.judge.throws import ThrowJudgement
+
+    return ThrowJudgement((), frozenset(felled), frozenset(total), frozenset(again), frozenset(now), winner, loser)
+
+
+def test_practice_context_judges_only_the_pieces_still_on_the_pitch():
+    """The judge's context for the next throw: the thrower's own baseline kubbs that are still
+    there, the kubbs felled earlier that are still there, the round's start; DM §10: the king
+    throw once every kubb of the target half is down."""
+    round_, start = _practice("A")
+    round_.record(_judgement(felled={"B1", "B2"}, total={"B1", "B2"}, again={"A3"}))
+    pieces = {k: None for k in start if k not in ("B2", "A4")}
+    ctx = round_.context(False, [("DM §5", "tilted")], pieces)
+    assert ctx.ruleset == "dm" and ctx.thrower == "A" and ctx.legal is False and len(ctx.violations) == 1
+    assert ctx.already_felled == {"B1"} and ctx.pending_raise == {"A3"}
+    assert set(ctx.own_standing) == {"A1", "A2", "A3", "A5"} and ctx.own_standing["A1"] == start["A1"]
+    assert ctx.round_start == start and ctx.king_throw is False
+    round_.record(_judgement(total={"B3", "B4", "B5"}))
+    assert round_.king_throw and round_.context(True, (), pieces).king_throw is True
+
+
+def test_practice_record_raises_now_what_it_raised_and_the_losers_opponent_wins():
+    """DM §1: "Wird der König vorzeitig ... zu Fall gebracht, hat die gegnerische Mannschaft
+    gewonnen": a loser named makes the other side the winner."""
+    round_, _ = _practice("A")
+    round_.record(_judgement(again={"A2", "B5"}, now={"A2"}))
+    assert round_.pending_raise == {"B5"} and not round_.over
+    round_.record(_judgement(loser="A"))
+    assert round_.winner == "B" and round_.over
+    with pytest.raises(RuntimeError, match="^the king has decided this round: start a new one$"):
+        round_.context(True, (), {})
+    round_, _ = _practice("B")
+    round_.record(_judgement(winner="B", loser="A"))
+    assert round_.winner == "B"
+
+
+def test_practice_after_flick_checks_only_the_own_kubbs_given():
+    """KT rules: "After each flick, keep the playing area clear by removing the baton and any
+    knocked over kubbs"; the flicker's own kubbs are checked where a pose is given now."""
+    from kubb3d.judge.rulings import Pose
+
+    round_, start = _practice("A")
+    moved = Pose((start["A2"].position[0] + 0.05, start["A2"].position[1], 0.075))
+    done = round_.after_flick("b1", _judgement(felled={"B4", "B1"}, again={"B5"}), {"A2": moved})
+    assert done.remove == ("b1",) and done.pick_up == ("B1", "B4")
+    assert done.stand_again == {"B5": start["B5"], "A2": start["A2"]}
