@@ -62,17 +62,38 @@ def source_modules() -> list[str]:
     return sorted(str(p.relative_to(ROOT)) for pkg in PACKAGES for p in (ROOT / pkg).glob("*.py"))
 
 
-def load_equivalents(path: Path = EQUIVALENTS) -> dict[str, str]:
-    """Mutant name -> reason, from the ``[[equivalent]]`` tables of *path* (``mutant``, ``reason``)."""
+def load_equivalent_entries(path: Path = EQUIVALENTS) -> list[dict[str, str]]:
+    """The ``[[equivalent]]`` tables of *path*: ``mutant``, ``original``, ``mutated``, ``reason``.
+
+    Raises:
+        ValueError: an entry without one of those strings, or a mutant listed twice.
+    """
     if not path.exists():
-        return {}
-    data = tomllib.loads(path.read_text(encoding="utf-8"))
-    equivalents: dict[str, str] = {}
-    for number, entry in enumerate(data.get("equivalent", []), 1):
-        if not isinstance(entry.get("mutant"), str) or not str(entry.get("reason", "")).strip():
-            raise ValueError(f"{path.name}: equivalent #{number}: expected a 'mutant' name and a 'reason'")
-        equivalents[entry["mutant"]] = entry["reason"]
-    return equivalents
+        return []
+    entries = tomllib.loads(path.read_text(encoding="utf-8")).get("equivalent", [])
+    seen: set[str] = set()
+    for number, entry in enumerate(entries, 1):
+        for key in ("mutant", "original", "mutated", "reason"):
+            if not isinstance(entry.get(key), str) or not entry[key].strip():
+                raise ValueError(f"{path.name}: equivalent #{number}: expected a non-empty string '{key}'")
+        if entry["mutant"] in seen:
+            raise ValueError(f"{path.name}: equivalent #{number}: {entry['mutant']} is listed twice")
+        seen.add(entry["mutant"])
+    return entries
+
+
+def load_equivalents(path: Path = EQUIVALENTS) -> dict[str, str]:
+    """Mutant name -> reason (:func:`load_equivalent_entries`)."""
+    return {entry["mutant"]: entry["reason"] for entry in load_equivalent_entries(path)}
+
+
+def equivalents_table(entries: list[dict[str, str]]) -> str:
+    """The equivalent mutants as the Markdown table of docs/mutation.md."""
+    lines = ["| mutant | change | why it is equivalent |", "|---|---|---|"]
+    for entry in entries:
+        change = f"`{entry['original']}` → `{entry['mutated']}`".replace("|", "\\|")
+        lines.append(f"| `{entry['mutant']}` | {change} | {entry['reason']} |")
+    return "\n".join(lines)
 
 
 def read_results(mutants_dir: Path, modules: list[str]) -> dict[str, dict[str, int | None]]:
@@ -154,6 +175,15 @@ def failing_fast_tests() -> list[str]:
     return failed
 
 
+def slow_tests(seconds: float) -> list[str]:
+    """Node ids of the tests that took longer than *seconds* in mutmut's recorded run."""
+    stats = MUTANTS / "mutmut-stats.json"
+    if not stats.exists():
+        return []
+    durations = json.loads(stats.read_text(encoding="utf-8"))["duration_by_test"]
+    return sorted(node for node, duration in durations.items() if duration > seconds)
+
+
 def run_mutmut(names: list[str], max_children: int, deselect: list[str], time_limit: float | None) -> int:
     """`mutmut run` on *names*, niced; stopped with Ctrl-C's signal after *time_limit* seconds."""
     env = dict(os.environ)
@@ -195,11 +225,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--max-children", type=int, default=1, help="mutmut's parallel workers (default 1)")
     parser.add_argument("--time-limit", type=float, metavar="SECONDS",
                         help="stop mutmut after this long; what was checked is kept and reported")
+    parser.add_argument("--skip-slower-than", type=float, metavar="SECONDS",
+                        help="deselect the fast tests that took longer than this in mutmut's last full run "
+                             "(the command-line tests in subprocesses; the score is then a lower bound)")
     parser.add_argument("--rerun", choices=("survivors", "all"),
                         help="run again the mutants that survived (after new tests), or all of them")
     parser.add_argument("--report", action="store_true", help="only read and print the results, run nothing")
     parser.add_argument("--markdown", action="store_true", help="print the table as Markdown (for docs/)")
     parser.add_argument("--json", action="store_true", help="print the counts as JSON")
+    parser.add_argument("--equivalents", action="store_true",
+                        help="print the equivalent mutants as the Markdown table of docs/mutation.md, run nothing")
     args = parser.parse_args(argv)
 
     known = source_modules()
@@ -220,6 +255,9 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError as error:
         refuse(str(error))
 
+    if args.equivalents:
+        print(equivalents_table(load_equivalent_entries()))
+        return 0
     started = time.monotonic()
     if not args.report:
         generate_mutants()
@@ -234,6 +272,11 @@ def main(argv: list[str] | None = None) -> int:
             deselect = failing_fast_tests()
             for node in deselect:
                 print(f"mutation.py: deselected, fails before any mutation: {node}", file=sys.stderr)
+            if args.skip_slower_than is not None:
+                slow = slow_tests(args.skip_slower_than)
+                for node in slow:
+                    print(f"mutation.py: deselected, slower than {args.skip_slower_than:g} s: {node}", file=sys.stderr)
+                deselect += slow
             code = run_mutmut(todo, args.max_children, deselect, args.time_limit)
             if code not in (0, 130, -signal.SIGINT):
                 print(f"mutation.py: mutmut run ended with exit code {code}", file=sys.stderr)

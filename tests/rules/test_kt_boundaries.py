@@ -232,3 +232,15 @@ def test_a_placed_kubb_does_not_overlap_another_standing_kubb(kt):
     state.kubbs["A3"].standing = True
     state.kubbs["A3"].removed = True
     assert kt.placement_error(state, "B1", "A", (-0.3, 0.1)) is None
+
+
+def test_no_pose_tilts_exactly_the_own_kubb_tolerance():
+    """Why ``tilt > OWN_KUBB_TILTED_RAD`` and ``>=`` are the same rule (an equivalent mutant,
+    docs/mutation.md): a tilt is acos of a float (kubb3d.snapshot.tilt_from_vertical), acos is
+    monotone, and the two neighbouring floats around cos(3°) give tilts either side of 3°."""
+    cos_t = math.cos(OWN_KUBB_TILTED_RAD)
+    while math.acos(cos_t) < OWN_KUBB_TILTED_RAD:
+        cos_t = math.nextafter(cos_t, -1.0)
+    while math.acos(math.nextafter(cos_t, 2.0)) >= OWN_KUBB_TILTED_RAD:
+        cos_t = math.nextafter(cos_t, 2.0)
+    assert math.acos(cos_t) > OWN_KUBB_TILTED_RAD > math.acos(math.nextafter(cos_t, 2.0))

@@ -1,0 +1,90 @@
+"""benchmarks/mutation.py, the mutation score of judge/ and rules/ (docs/mutation.md): its
+counting on hand-made mutmut results, its sample, its refusals, and the list of equivalent
+mutants held to the code and to docs/mutation.md. Runs no mutmut."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import re
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="module")
+def mutation():
+    spec = importlib.util.spec_from_file_location("mutation_benchmark", ROOT / "benchmarks" / "mutation.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_counts_and_score_from_mutmut_exit_codes(mutation, tmp_path):
+    codes = {"m.f__mutmut_1": 1, "m.f__mutmut_2": 0, "m.f__mutmut_3": 33, "m.f__mutmut_4": 36,
+             "m.f__mutmut_5": None, "m.f__mutmut_6": 0, "m.f__mutmut_7": -11}
+    meta = tmp_path / "kubb3d" / "rules"
+    meta.mkdir(parents=True)
+    (meta / "dm.py.meta").write_text(json.dumps({"exit_code_by_key": codes}), encoding="utf-8")
+    results = mutation.read_results(tmp_path, ["kubb3d/rules/dm.py", "kubb3d/rules/wikinger.py"])
+    assert results == {"kubb3d/rules/dm.py": codes, "kubb3d/rules/wikinger.py": {}}
+    counts = mutation.tally(codes, {"m.f__mutmut_6": "same"}, None)
+    assert counts == Counter({"mutants": 7, "killed": 1, "survived": 1, "no tests": 1, "timeout": 1,
+                              "not checked": 1, "equivalent": 1, "other": 1})
+    # (killed + timeout) / (killed + timeout + survived + no tests + other): 2 / 5
+    assert mutation.score(counts) == pytest.approx(40.0)
+    assert mutation.score(mutation.tally({"x": None}, {}, None)) is None
+    only = mutation.tally(codes, {}, {"m.f__mutmut_1", "m.f__mutmut_2"})
+    assert only["mutants"] == 2 and mutation.score(only) == pytest.approx(50.0)
+
+
+def test_the_sample_is_seeded_and_of_the_asked_size(mutation):
+    names = [f"m.f__mutmut_{i}" for i in range(200)]
+    first = mutation.sample_names(names, 0.1, seed=3)
+    assert len(first) == 20 and set(first) <= set(names)
+    assert first == mutation.sample_names(list(reversed(names)), 0.1, seed=3)
+    assert first != mutation.sample_names(names, 0.1, seed=4)
+    assert mutation.sample_names(names, 1.0, seed=3) == sorted(names)
+    assert mutation.module_of("kubb3d/judge/raising.py") == "kubb3d.judge.raising"
+    modules = ["kubb3d/rules/core.py", "kubb3d/rules/kubbuteo.py"]
+    assert mutation.module_of_name("kubb3d.rules.kubbuteo.x_after_flick__mutmut_3", modules) == modules[1]
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--sample", "0"], "--sample: expected a fraction in (0, 1], got 0.0"),
+    (["--sample", "1.5"], "--sample: expected a fraction in (0, 1], got 1.5"),
+    (["--module", "judge/nothing.py"], "--module: 'judge/nothing.py' is not a source file of kubb3d/judge or "
+                                       "kubb3d/rules"),
+    (["--max-children", "0"], "--max-children: expected at least 1, got 0"),
+])
+def test_bad_arguments_are_refused_in_one_line_before_any_work(args, message, tmp_path):
+    result = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "mutation.py"), *args],
+                            capture_output=True, text=True, cwd=tmp_path, check=False)
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr == f"mutation.py: {message}\n"
+
+
+def test_every_equivalent_mutant_names_a_function_and_a_line_that_exist(mutation):
+    entries = mutation.load_equivalent_entries()
+    assert entries, "the list of equivalent mutants is empty"
+    for entry in entries:
+        name = entry["mutant"]
+        match = re.fullmatch(r"(kubb3d\.(?:judge|rules)\.\w+)\.(x_(\w+)|xǁ(\w+)ǁ(\w+))__mutmut_\d+", name)
+        assert match, name
+        source = (ROOT / (match.group(1).replace(".", "/") + ".py")).read_text(encoding="utf-8")
+        function = match.group(3) or match.group(5)
+        assert re.search(rf"^\s*def {function}\(", source, re.MULTILINE), name
+        if match.group(4):
+            assert re.search(rf"^class {match.group(4)}\b", source, re.MULTILINE), name
+        assert entry["original"] in source, f"{name}: its line changed, look at the mutant again"
+        assert entry["original"] != entry["mutated"]
+
+
+def test_docs_list_the_equivalent_mutants_as_the_script_prints_them(mutation):
+    docs = (ROOT / "docs" / "mutation.md").read_text(encoding="utf-8")
+    assert mutation.equivalents_table(mutation.load_equivalent_entries()) in docs
