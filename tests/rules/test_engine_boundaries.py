@@ -1,0 +1,118 @@
+"""The rules engine (kubb3d.rules.core) at its edges: the round cap's reasons, the
+play-by-play's last line, tie-break kubbs out of the game, hand placement next to a kubb's
+corner, and the state and outcome as data (issue #37 item 5: each test kills mutants of
+rules/core.py that survived the fast tests; docs/mutation.md)."""
+
+from __future__ import annotations
+
+import pytest
+from rules_helpers import finish_turn, inkast_all_valid, play_out, start, throw
+
+from kubb3d.judge.rulings import Pose
+from kubb3d.rules import LagResult, LagThrow, MatchState, RemoveTieBreakKubb, ThrowOutcome, get_ruleset
+from kubb3d.rules.core import KubbInfo, outcome_from_dict
+
+
+def dm(**kw) -> MatchState:
+    return MatchState(get_ruleset("dm"), ("Ann", "Bob"), **kw)
+
+
+def test_round_cap_with_more_sets_won_names_the_sets():
+    """kubb3d's round cap (docs/rules.md): at the cap, more sets won decides before baseline kubbs."""
+    for leader, other in (("Ann", "Bob"), ("Bob", "Ann")):
+        s = dm(sets=3, round_cap=5)
+        start(s)
+        s.set_wins = {leader: 1, other: 0}   # as after a first set won by the leader
+        play_out(s)
+        out = s.outcome()
+        assert out.winner == leader
+        assert out.reason == (f"the cap of 5 turns per set was reached (kubb3d's rule): {leader} has won more "
+                              "sets (1 to 0)")
+
+
+def test_the_play_by_play_ends_with_who_won_or_a_draw():
+    s = dm(round_cap=5)
+    start(s)
+    play_out(s)
+    assert s.outcome().winner is None
+    assert s.events[-1].text == f"match over: draw — {s.outcome().reason}"
+    s = dm()
+    start(s)
+    throw(s, ThrowOutcome(winner="B", loser="A"))   # DM §1: the king felled early
+    assert s.outcome().winner == "Bob"
+    assert s.events[-1].text == f"match over: Bob wins — {s.outcome().reason}"
+
+
+def test_a_lag_touch_survives_the_replay_record():
+    """WS "Sequence of Play": "If the king is hit, the other team automatically gains the right
+    to throw": the touch must survive being written to and read from a replay."""
+    for result in (LagResult(0.0, False, True), LagResult(0.3, True, True), LagResult(0.3, False, False)):
+        assert outcome_from_dict(result.to_dict()) == result
+
+
+def test_a_tiebreak_kubb_is_out_of_the_game():
+    """DM §9: the tie-break kubb is taken out of the game: not standing, not a spot to set up
+    again, named in the play-by-play."""
+    s = dm(time_limit_s=60.0)
+    start(s)  # Ann at A opens; the sequence of test_engine_dm.py's tie-break test
+    throw(s, ThrowOutcome(felled=frozenset({"B1"})))
+    throw(s)
+    inkast_all_valid(s)
+    for _ in range(4):
+        throw(s)
+    s.push(LagThrow("A"), LagResult(0.5))
+    s.push(LagThrow("B"), LagResult(0.2))
+    finish_turn(s)
+    action = next(a for a in s.legal_actions() if isinstance(a, RemoveTieBreakKubb))
+    s.push(action)
+    removed = s.kubbs[action.kubb]
+    assert removed.removed and not removed.standing
+    assert action.kubb not in s.round_start_poses()
+    assert s.to_dict()["kubbs"][action.kubb]["standing"] is False
+    assert s.events[-1].text == f"tie-break kubb {action.kubb} removed from half {action.half}"
+
+
+def test_round_start_poses_are_the_kubbs_standing_and_in_the_game():
+    s = dm()
+    start(s)
+    s.kubbs["B2"].standing = False
+    s.kubbs["B3"].removed = True
+    poses = s.round_start_poses()
+    assert "B2" not in poses and "B3" not in poses and poses["B1"] == s.kubbs["B1"].pose
+
+
+def test_the_state_and_outcome_as_data():
+    s = dm()
+    start(s)
+    data = s.to_dict()
+    assert data["set_wins"] == {"Ann": 0, "Bob": 0}
+    assert data["kubbs"]["A1"] == {"half": "A", "baseline": True, "standing": True, "removed": False,
+                                   "position_m": list(s.kubbs["A1"].pose.position)}
+    throw(s, ThrowOutcome(winner="B", loser="A"))
+    assert s.outcome().to_dict()["sets"] == dict(s.outcome().sets) == {"Ann": 0, "Bob": 1}
+
+
+# ------------------------------------------------------------------ placing a kubb by hand (WS basic rule 11)
+def _ws_with(kubbs: dict[str, tuple[str, tuple[float, float]]]) -> tuple:
+    ws = get_ruleset("wikinger")
+    s = MatchState(ws, ("Left", "Right"))
+    s.kubbs = {kid: KubbInfo(kid, half, False, True, Pose((x, y, 0.075))) for kid, (half, (x, y)) in kubbs.items()}
+    return ws, s
+
+
+def test_ws_a_placed_kubb_may_touch_a_kubb_above_its_corner_but_not_overlap_it():
+    """WS basic rule 11: "the opposing team may place the kubb freely in its own field" on a free
+    spot: a footprint 1 mm above a standing kubb, level with its corner, is free; 1 mm into it
+    is not."""
+    ws, s = _ws_with({"B1": ("B", (2.0, 1.0))})
+    h = 0.035   # half the standard kubb's width
+    assert ws.placement_error(s, "A1", "B", (2.0 - h, 1.0 + 2 * h + 0.001)) is None
+    assert ws.placement_error(s, "A1", "B", (2.0 + h, 1.0 + 2 * h + 0.001)) is None
+    assert ws.placement_error(s, "A1", "B", (2.0 - h, 1.0 + 2 * h - 0.001)) == (
+        "the kubb would overlap B1 (WS basic rule 11)")
+
+
+def test_ws_a_kubb_placed_on_its_own_spot_does_not_overlap_itself():
+    ws, s = _ws_with({"A1": ("B", (2.0, 1.0))})
+    assert ws.placement_error(s, "A1", "B", (2.0, 1.0)) is None
+    assert ws.placement_error(s, "A2", "B", (2.0, 1.0)) == "the kubb would overlap A1 (WS basic rule 11)"
