@@ -5,7 +5,6 @@ rules/core.py that survived the fast tests; docs/mutation.md)."""
 
 from __future__ import annotations
 
-import pytest
 from rules_helpers import finish_turn, inkast_all_valid, play_out, start, throw
 
 from kubb3d.judge.rulings import Pose
@@ -116,3 +115,49 @@ def test_ws_a_kubb_placed_on_its_own_spot_does_not_overlap_itself():
     ws, s = _ws_with({"A1": ("B", (2.0, 1.0))})
     assert ws.placement_error(s, "A1", "B", (2.0, 1.0)) is None
     assert ws.placement_error(s, "A2", "B", (2.0, 1.0)) == "the kubb would overlap A1 (WS basic rule 11)"
+
+
+def test_the_play_by_play_names_each_actor_and_cites_the_section():
+    """DM §3 (the lag winner chooses, the other takes the rest), §6 (inkast, rethrow, penalty
+    kubbs thrown by the opponent), §7 ("Die Kubbs werden vom Gegner ... aufgestellt": the
+    opponent of the inkaster raises)."""
+    from kubb3d.rules import Inkast, InkastOutcome, PenaltyThrow
+    from rules_helpers import field_pose
+
+    s = dm()
+    start(s)
+    choices = [e for e in s.events if e.kind == "choice"]
+    assert [(e.text, e.rules, e.player) for e in choices] == [
+        ("Ann decides that Ann opens", ("DM §3",), "Ann"), ("Bob takes end B", ("DM §3",), "Bob")]
+    assert choices[0].to_dict()["rules"] == ["DM §3"]
+    throw(s, ThrowOutcome(felled=frozenset({"B1", "B2"})))
+    throw(s)
+    s.push(s.legal_actions()[0], InkastOutcome(valid={"B1": field_pose("A", 1)}, invalid=frozenset({"B2"})))
+    retry = s.legal_actions()[0]
+    assert isinstance(retry, Inkast) and retry.kubbs == ("B2",) and retry.attempt == 2
+    s.push(retry, InkastOutcome(invalid=frozenset({"B2"})))
+    penalty = s.legal_actions()[0]
+    assert isinstance(penalty, PenaltyThrow) and penalty.side == "A" and penalty.kubb == "B2"
+    s.push(penalty, InkastOutcome(valid={"B2": field_pose("A", 3)}))
+    s.push(s.legal_actions()[0])
+    inkasts = [e for e in s.events if e.kind in ("inkast", "penalty")]
+    assert inkasts and all(e.rules == ("DM §6",) for e in inkasts)
+    assert inkasts[-1].text == "penalty throw 1 of B2 by Ann valid" and inkasts[-1].side == "A"
+    raised = s.events[-1]
+    assert (raised.kind, raised.text, raised.rules, raised.side, raised.player) == (
+        "raise", "Ann raises B1, B2", ("DM §7",), "A", "Ann")
+
+
+def test_a_throw_outcome_survives_the_replay_record_with_its_rulings():
+    from kubb3d.judge import judge_throw
+    from kubb3d.judge.throws import ThrowContext
+    from kubb3d.pitch import Pitch
+    from kubb3d.snapshot import PieceState, Snapshot
+
+    king = PieceState("king", "king", "box", (0.045, 0.045, 0.15), (0.0, 0.0, 0.045),
+                      (0.0, 0.7071068, 0.0, 0.7071068), 1.5, (0.0, 0.0, -0.01))
+    judgement = judge_throw(Snapshot(0.0, {"king": king}, (), Pitch(8.0, 5.0), 9.81),
+                            ThrowContext(thrower="A", king_throw=False))
+    outcome = ThrowOutcome.from_judgement(judgement)
+    assert outcome.loser == judgement.loser == "A" and outcome.winner == "B"
+    assert outcome.rulings and outcome_from_dict(outcome.to_dict()) == outcome
