@@ -5,6 +5,7 @@ rules/core.py that survived the fast tests; docs/mutation.md)."""
 
 from __future__ import annotations
 
+import pytest
 from rules_helpers import finish_turn, inkast_all_valid, play_out, start, throw
 
 from kubb3d.judge.rulings import Pose
@@ -50,8 +51,8 @@ def test_a_lag_touch_survives_the_replay_record():
 
 
 def test_a_tiebreak_kubb_is_out_of_the_game():
-    """DM §9: the tie-break kubb is taken out of the game: not standing, not a spot to set up
-    again, named in the play-by-play."""
+    """DM §9: "Dieser Kubb wird komplett aus dem Spiel entfernt und nicht wieder eingeworfen":
+    not standing, not a spot to set up again, named in the play-by-play."""
     s = dm(time_limit_s=60.0)
     start(s)  # Ann at A opens; the sequence of test_engine_dm.py's tie-break test
     throw(s, ThrowOutcome(felled=frozenset({"B1"})))
@@ -161,3 +162,40 @@ def test_a_throw_outcome_survives_the_replay_record_with_its_rulings():
     outcome = ThrowOutcome.from_judgement(judgement)
     assert outcome.loser == judgement.loser == "A" and outcome.winner == "B"
     assert outcome.rulings and outcome_from_dict(outcome.to_dict()) == outcome
+
+
+# ------------------------------------------------------------------ the organiser's clock
+@pytest.mark.parametrize("limit, over", [(51.0, True), (51.000001, False)])
+def test_ws_the_game_is_over_when_the_clock_reaches_20_minutes_not_after(limit, over):
+    """WS basic rule 1: "A game (except the final) is limited to 20 minutes"; "When the regular
+    playing time has run out, the turn that has begun is played to its end": a limit the clock
+    reaches exactly at the end of the first turn (6 throws of 6 s and 15 s to change ends) ends
+    the game there; a microsecond more does not."""
+    from kubb3d.rules import Termination
+
+    s = MatchState(get_ruleset("wikinger"), ("Left", "Right"), time_limit_s=limit)
+    s.push(LagThrow("A"), LagResult(0.1))
+    s.push(LagThrow("B"), LagResult(0.2))
+    finish_turn(s)
+    assert s.clock == 51.0
+    out = s.outcome()
+    assert (out is not None) is over
+    if over:
+        assert out.termination is Termination.TIME and out.winner is None
+
+
+@pytest.mark.parametrize("limit, over", [(6.0, True), (6.000001, False)])
+def test_dm_time_up_at_the_end_of_a_set_the_set_leader_wins(limit, over):
+    """DM §9: "Nach Ablauf einer vom Veranstalter vorgegebenen Zeit startet der Tie-Break", and
+    only "Sollten beide Spieler ... die gleiche Anzahl an Siegen haben, wird ein weiterer
+    Entscheidungssatz gespielt": time run out at the end of a set with one player ahead in sets
+    gives him the match; the clock exactly at the limit counts as run out."""
+    s = dm(sets=3, time_limit_s=limit)
+    start(s)
+    throw(s, ThrowOutcome(winner="B", loser="A"))   # Ann fells the king early at 6 s: set 1 to Bob
+    out = s.outcome()
+    assert (out is not None) is over
+    if over:
+        assert out.winner == "Bob" and out.reason == "time is up and Bob leads in sets (DM §9)"
+        clock = [e for e in s.events if e.kind == "clock"]
+        assert [(e.text, e.rules) for e in clock] == [("time limit of 0 min reached at the end of set 1", ("DM §9",))]
