@@ -199,3 +199,44 @@ def test_dm_time_up_at_the_end_of_a_set_the_set_leader_wins(limit, over):
         assert out.winner == "Bob" and out.reason == "time is up and Bob leads in sets (DM §9)"
         clock = [e for e in s.events if e.kind == "clock"]
         assert [(e.text, e.rules) for e in clock] == [("time limit of 0 min reached at the end of set 1", ("DM §9",))]
+
+
+# ------------------------------------------------------------------ the play-by-play as a whole
+def _played(ruleset: str, **kw) -> MatchState:
+    """A match played out with neutral actions after a first turn that fells one kubb and
+    throws a king early in the second set (DM) or ends on the clock (WS, KT: the round cap)."""
+    s = MatchState(get_ruleset(ruleset), ("Ann", "Bob"), **kw)
+    start(s)
+    throw(s, ThrowOutcome(felled=frozenset({"B1"} if s.turn_side == "A" else {"A1"})))
+    play_out(s, limit=3000)
+    return s
+
+
+@pytest.mark.parametrize("ruleset, kw", [("dm", {"sets": 3, "round_cap": 6}), ("dm", {"time_limit_s": 120.0}),
+                                         ("wikinger", {}), ("kubbuteo", {"round_cap": 4})])
+def test_every_line_of_the_play_by_play_cites_a_rule_and_names_its_actor(ruleset, kw):
+    """Each event cites sections of its own rule book (or a kubb3d decision), names the player
+    at the side it names, and says no 'None'; each turn line gives the batons of the rule
+    book's schedule (DM §4: 2, 4, then 6; WS basic rule 2 and KT: six)."""
+    import re
+
+    from kubb3d.judge.citations import is_known
+
+    s = _played(ruleset, **kw)
+    assert s.outcome() is not None and s.events[-1].kind == "result"
+    book = {"dm": "DM", "wikinger": "WS", "kubbuteo": "KT"}[ruleset]
+    for e in s.events:
+        for cite in e.rules:
+            assert is_known(cite) and (cite.startswith(book) or cite.startswith("kubb3d decision")), (e, cite)
+        if e.side is not None and e.player is not None:
+            assert e.player == s.player_at(e.side) or e.kind in ("set", "choice"), e
+        assert "None" not in e.text, e
+    turns = [e for e in s.events if e.kind == "turn"]
+    assert turns
+    for e in turns:
+        m = re.fullmatch(r"turn (\d+): (Ann|Bob) \(end ([AB])\) with (\d) batons?", e.text)
+        assert m, e.text
+        n, batons = int(m.group(1)), int(m.group(4))
+        expected = {1: 2, 2: 4}.get(n, 6) if ruleset == "dm" else 6
+        assert batons == expected, e.text
+        assert e.side == m.group(3) and e.player == m.group(2)
