@@ -240,3 +240,54 @@ def test_every_line_of_the_play_by_play_cites_a_rule_and_names_its_actor(ruleset
         expected = {1: 2, 2: 4}.get(n, 6) if ruleset == "dm" else 6
         assert batons == expected, e.text
         assert e.side == m.group(3) and e.player == m.group(2)
+
+
+def test_a_lag_baton_touching_the_king_is_a_hit_in_ws_and_nothing_in_dm():
+    """WS "Sequence of Play": "If the king is hit, the other team automatically gains the right
+    to throw"; DM §3 lets the baton touch the king (only a felled king loses the lag)."""
+    for ruleset, winner, said in (("dm", "Ann", ""), ("wikinger", "Bob", ", king hit")):
+        s = MatchState(get_ruleset(ruleset), ("Ann", "Bob"))
+        s.push(LagThrow("A"), LagResult(0.0, False, True))
+        s.push(LagThrow("B"), LagResult(0.3))
+        assert s.events[0].text == f"Ann lag throw from end A: 0.000 m from the king{said}"
+        assert s.events[2].text == f"{winner} wins the lag throw"
+
+
+def test_a_throw_that_names_a_kubb_already_down_does_not_fell_it_again():
+    s = dm()
+    start(s)
+    throw(s, ThrowOutcome(felled=frozenset({"B1"})))
+    throw(s, ThrowOutcome(felled=frozenset({"B1"}), legal=False))
+    texts = [e.text for e in s.events[-3:]]
+    assert texts[0] == "B1 cannot be felled by this throw (not standing in half B); ignored"
+    assert texts[1] == "Ann throw 2 (baton2, line x = -4.00 m): nothing felled; illegal throw"
+    assert s.felled_in("B") == ["B1"]
+
+
+def test_a_king_felled_early_with_only_the_loser_named_wins_for_the_other_side():
+    """DM §1: "Wird der König vorzeitig ... zu Fall gebracht, hat die gegnerische Mannschaft
+    gewonnen."""
+    s = dm()
+    start(s)                      # Ann (A) throws first
+    throw(s, ThrowOutcome(loser="A"))
+    assert s.outcome().winner == "Bob"
+    s = dm()
+    start(s)
+    finish_turn(s)                # Bob (B) throws next
+    throw(s, ThrowOutcome(loser="B"))
+    assert s.outcome().winner == "Ann"
+
+
+def test_dm_the_king_throw_is_offered_once_the_half_is_clear_in_a_later_turn():
+    """DM §10: the king throw from the baseline once every kubb of the opponent's half is down,
+    one per turn (the count starts anew each turn)."""
+    from kubb3d.rules import KingThrow
+    from rules_helpers import clear_half
+
+    s = dm()
+    start(s)
+    finish_turn(s)           # Ann's 2 batons
+    finish_turn(s)           # Bob's 4
+    clear_half(s)            # Ann fells B1..B5 with 5 of her 6 batons
+    action = s.legal_actions()[0]
+    assert isinstance(action, KingThrow) and action.side == "A"
