@@ -1,0 +1,45 @@
+"""Pieces an inkast disturbs (kubb3d.judge.raising): WS basic rule 14 "If other kubbs are knocked
+over or moved while kubbs are being thrown back, the referee must immediately set them up again
+at the position where they stood", at the judge's ``moved_tol`` (issue #37 item 5: these tests
+kill mutants that survived the fast tests; docs/mutation.md)."""
+
+from __future__ import annotations
+
+import pytest
+from helpers import HZ, king, kubb, snap
+
+from kubb3d.judge import Consequence, InkastContext, Pose, judge_inkast
+from kubb3d.judge.params import DEFAULT_PARAMS
+
+
+@pytest.mark.parametrize("ruleset", ["dm", "wikinger"])
+@pytest.mark.parametrize("factor, set_up_again", [(1.5, True), (0.5, False)])
+def test_a_standing_kubb_moved_past_the_tolerance_is_set_up_where_it_stood(ruleset, factor, set_up_again):
+    before = {"A3": Pose((-1.0, 1.0, HZ))}
+    moved = kubb("A3", -1.0 + factor * DEFAULT_PARAMS.moved_tol, 1.0, side="A")
+    thrown = kubb("B1", -2.0, -1.0, lying_yaw_deg=0, side="A")
+    judgement = judge_inkast(snap(thrown, moved), InkastContext(ruleset=ruleset, inkasting_side="B",
+                                                                inkasted=("B1",), before=before))
+    rulings = [r for r in judgement.rulings if r.piece == "A3"]
+    if not set_up_again:
+        assert rulings == [] and "A3" not in judgement.raise_now
+        return
+    (ruling,) = rulings
+    assert ruling.consequence is Consequence.RAISE_AT_ORIGINAL_SPOT and ruling.raised_pose == before["A3"]
+    assert ruling.reason == "A3 was moved by an inkasted kubb, so it is set up again where it stood."
+    assert judgement.raise_now == {"A3"}
+
+
+def test_an_inkasted_kubb_that_fells_the_king_loses_and_the_rulings_come_king_first():
+    """DM §1: "Wird der König vorzeitig mit Kubb oder Wurfholz zu Fall gebracht, hat die
+    gegnerische Mannschaft gewonnen." The rulings list the king, then the inkasted kubbs in
+    throwing order, then the pieces they disturbed."""
+    before = {"A3": Pose((-1.0, 1.0, HZ)), "king": Pose((0.0, 0.0, 0.15))}
+    pieces = [kubb("B2", -2.0, -1.0, lying_yaw_deg=0, side="A"), kubb("B1", -1.5, -1.5, lying_yaw_deg=0, side="A"),
+              kubb("A3", -0.97, 1.0, side="A"), king(lying=True)]
+    judgement = judge_inkast(snap(*pieces), InkastContext(inkasting_side="B", inkasted=("B2", "B1"), before=before))
+    assert [r.piece for r in judgement.rulings] == ["king", "B2", "B1", "A3"]
+    king_ruling = judgement.ruling("king")
+    assert king_ruling.consequence is Consequence.GAME_LOST and (judgement.winner, judgement.loser) == ("A", "B")
+    assert king_ruling.reason.startswith(
+        "An inkasted kubb of side B felled the king before all kubbs were down, so side B loses.")
