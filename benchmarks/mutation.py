@@ -184,23 +184,54 @@ def slow_tests(seconds: float) -> list[str]:
     return sorted(node for node, duration in durations.items() if duration > seconds)
 
 
-def run_mutmut(names: list[str], max_children: int, deselect: list[str], time_limit: float | None) -> int:
-    """`mutmut run` on *names*, niced; stopped with Ctrl-C's signal after *time_limit* seconds."""
+def _children(pid: int) -> list[int]:
+    """Child process ids of *pid* (Linux /proc; [] elsewhere)."""
+    try:
+        return [int(c) for c in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+    except (OSError, ValueError):
+        return []
+
+
+def _waits_on_a_lock(pid: int) -> bool:
+    """The process sleeps on a futex (Linux /proc wchan): a forked worker that deadlocked."""
+    try:
+        return Path(f"/proc/{pid}/wchan").read_text().strip() == "futex_do_wait"
+    except OSError:
+        return False
+
+
+def run_mutmut(names: list[str], max_children: int, deselect: list[str], time_limit: float | None,
+               hang_s: float = 60.0) -> int:
+    """`mutmut run` on *names*, niced; stopped with Ctrl-C's signal after *time_limit* seconds.
+
+    A worker that sleeps on a lock for *hang_s* is ended (mutmut's timeout counts CPU time, so a
+    deadlocked fork would wait for ever); mutmut records it as killed by a signal ("other")."""
     env = dict(os.environ)
     env["PYTEST_ADDOPTS"] = " ".join(f"--deselect {node}" for node in deselect)
     mutmut = Path(sys.executable).with_name("mutmut")
     command = ["nice", "-n", "10", str(mutmut), "run", "--max-children", str(max_children), *names]
     process = subprocess.Popen(command, cwd=ROOT, env=env, start_new_session=True)
-    try:
-        return process.wait(timeout=time_limit)
-    except subprocess.TimeoutExpired:
-        print(f"mutation.py: time limit of {time_limit:.0f} s reached, stopping mutmut", file=sys.stderr)
-        process.send_signal(signal.SIGINT)
-        try:
-            return process.wait(timeout=60)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            return process.wait()
+    started = time.monotonic()
+    asleep_since: dict[int, float] = {}
+    while process.poll() is None:
+        now = time.monotonic()
+        if time_limit is not None and now - started > time_limit:
+            print(f"mutation.py: time limit of {time_limit:.0f} s reached, stopping mutmut", file=sys.stderr)
+            process.send_signal(signal.SIGINT)
+            try:
+                return process.wait(timeout=60)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                return process.wait()
+        workers = [w for child in _children(process.pid) for w in [child, *_children(child)]]
+        for worker in workers:
+            if not _waits_on_a_lock(worker):
+                asleep_since.pop(worker, None)
+            elif now - asleep_since.setdefault(worker, now) > hang_s:
+                print(f"mutation.py: worker {worker} waited {hang_s:.0f} s on a lock, ending it", file=sys.stderr)
+                os.kill(worker, signal.SIGKILL)
+        time.sleep(5)
+    return process.returncode
 
 
 def sample_names(names: list[str], fraction: float, seed: int) -> list[str]:

@@ -64,6 +64,9 @@ def test_a_malformed_or_unknown_option_is_refused_in_one_line():
     for text in ("max_tilt_deg", "=3", " = 3"):
         with pytest.raises(ValueError, match=r"^--option: expected NAME=VALUE, got "):
             parse_option(text)
+    # the first "=" splits the name from the value
+    with pytest.raises(ValueError, match=r"^--option raise_order: expected one of .*, got 'a=b'$"):
+        parse_option("raise_order=a=b")
     with pytest.raises(ValueError, match=r"^--option: unknown referee option 'tilt'; expected one of "
                                          + ", ".join(BY_NAME) + "$"):
         parse_option("tilt=3")

@@ -117,7 +117,7 @@ def test_ws_stechen_refusals_name_the_problem():
 
 
 # ------------------------------------------------------------------ a practice round
-def _practice(thrower="A"):
+def _practice(thrower="A", ruleset="dm"):
     from kubb3d.judge.rulings import Pose
     from kubb3d.pitch import Pitch
     from kubb3d.rules.practice import PracticeRound
@@ -125,7 +125,7 @@ def _practice(thrower="A"):
     pitch = Pitch(8.0, 5.0)
     start = {k: Pose((x, y, 0.075)) for side in "AB" for k, (x, y) in pitch.baseline_kubb_positions(side).items()}
     start["king"] = Pose((0.0, 0.0, 0.15))
-    return PracticeRound("dm", thrower, start), start
+    return PracticeRound(ruleset, thrower, start), start
 
 
 def _judgement(felled=(), total=(), again=(), now=(), winner=None, loser=None):
@@ -138,6 +138,9 @@ def test_practice_context_judges_only_the_pieces_still_on_the_pitch():
     """The judge's context for the next throw: the thrower's own baseline kubbs that are still
     there, the kubbs felled earlier that are still there, the round's start; DM §10: the king
     throw once every kubb of the target half is down."""
+    round_, start = _practice("B", "wikinger")
+    ctx = round_.context(True, (), dict(start))
+    assert ctx.ruleset == "wikinger" and ctx.thrower == "B" and set(ctx.own_standing) == {"B1", "B2", "B3", "B4", "B5"}
     round_, start = _practice("A")
     round_.record(_judgement(felled={"B1", "B2"}, total={"B1", "B2"}, again={"A3"}))
     pieces = {k: None for k in start if k not in ("B2", "A4")}
@@ -175,3 +178,10 @@ def test_practice_after_flick_checks_only_the_own_kubbs_given():
     done = round_.after_flick("b1", _judgement(felled={"B4", "B1"}, again={"B5"}), {"A2": moved})
     assert done.remove == ("b1",) and done.pick_up == ("B1", "B4")
     assert done.stand_again == {"B5": start["B5"], "A2": start["A2"]}
+
+
+def test_ws_a_team_of_one_is_allowed_none_is_refused():
+    """WS basic rule 4: "Each player receives one throwing stick": a team needs a player."""
+    assert get_ruleset("wikinger", team_size=1).team_size == 1
+    with pytest.raises(ValueError, match=r"^team size must be >= 1, got 0$"):
+        get_ruleset("wikinger", team_size=0)
