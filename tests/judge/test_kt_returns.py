@@ -68,7 +68,8 @@ def test_a_return_short_of_the_centre_line_is_a_misflick_one_just_past_it_is_val
     """"when the kubb has not gone far enough to reach the opponent's half": its centre on the
     returning player's side of the centre line, by x alone (y is across the board)."""
     into = -1.0 if side == "B" else 1.0   # B returns into A's half (x < 0)
-    after = snapshot(king(), lying("R1", -into * 0.001, -into * 0.2), lying("R2", into * 0.001, into * 0.2),
+    # y across the board has the other sign than x each time: only x may decide
+    after = snapshot(king(), lying("R1", -into * 0.001, into * 0.2), lying("R2", into * 0.001, -into * 0.2),
                      lying("R3", 0.0, 0.2))
     judgement = ruled(after, ("R1", "R2", "R3"), side=side)
     short, past, on = ruling(judgement, "R1"), ruling(judgement, "R2"), ruling(judgement, "R3")
