@@ -99,14 +99,17 @@ def test_a_new_book_is_registered_under_its_name(monkeypatch):
 
 
 def test_ruleset_choices_are_the_registered_books_in_order():
-    """The --ruleset choices: every book, or only those with baton throws (not Kubbuteo's flicks)."""
+    """The --ruleset choices: every book, then the rule books' short names (WS, KT; DM's is its
+    name), or only those with baton throws (not Kubbuteo's flicks)."""
     every = ruleset_enum()
     assert issubclass(every, Enum) and issubclass(every, str)
-    assert [m.value for m in every] == ["dm", "wikinger", "kubbuteo"] == [m.name for m in every]
+    assert [m.value for m in every] == ["dm", "wikinger", "kubbuteo", "ws", "kt"] == [m.name for m in every]
     assert every("dm") == "dm"
-    assert [m.value for m in ruleset_enum(baton_throws=True)] == ["dm", "wikinger"]
+    assert [m.value for m in ruleset_enum(baton_throws=True)] == ["dm", "wikinger", "ws"]
     assert ruleset_help() == ", ".join(f"{n} ({get_rulebook(n).summary})" for n in ("dm", "wikinger", "kubbuteo"))
     assert ruleset_help(baton_throws=True) == ", ".join(
         f"{n} ({get_rulebook(n).summary})" for n in ("dm", "wikinger"))
-    with pytest.raises(ValueError, match=r"^unknown ruleset 'duel'; expected one of \['dm', 'wikinger', 'kubbuteo'\]$"):
+    assert get_rulebook("ws") is get_rulebook("wikinger") and get_rulebook("kt") is get_rulebook("kubbuteo")
+    with pytest.raises(ValueError, match=r"^unknown ruleset 'duel'; expected one of dm \(dm\), wikinger \(ws\), "
+                                         r"kubbuteo \(kt\)$"):
         get_rulebook("duel")
