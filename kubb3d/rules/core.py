@@ -645,7 +645,7 @@ def register_ruleset(cls: type[Ruleset]) -> type[Ruleset]:
     Reads the field's default rather than building an instance, so no method of the class runs
     while its module is still being imported (mutmut's trampolines are set up after the class).
     """
-    _RULESETS[next(f.default for f in fields(cls) if f.name == "name")] = cls
+    _RULESETS[cast(str, next(f.default for f in fields(cls) if f.name == "name"))] = cls
     return cls
 
 
