@@ -99,6 +99,16 @@ class ReplayError(ValueError):
     only names it, does not load the replay reader's schemas (pydantic)."""
 
 
+def _lstat(p: Path, what: str) -> os.stat_result | None:
+    """``os.lstat`` of an output path (None: it does not exist); any other error is a
+    FileSafetyError naming ``what``."""
+    try:
+        return os.lstat(p)
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise FileSafetyError(f"{what}: cannot use {p}: {exc.strerror}") from None
+
 def check_output(path: str | os.PathLike, what: str, *, overwrite: bool = False) -> Path:
     """Check ``path`` against the output rule (module doc); returns it as a Path.
 
@@ -112,12 +122,7 @@ def check_output(path: str | os.PathLike, what: str, *, overwrite: bool = False)
     p = Path(path)
     if str(path) == "" or p.name in ("", ".", ".."):
         raise FileSafetyError(f"{what}: {str(path)!r} is not a file name")
-    try:
-        st = os.lstat(p)
-    except FileNotFoundError:
-        st = None
-    except OSError as exc:
-        raise FileSafetyError(f"{what}: cannot use {p}: {exc.strerror}") from None
+    st = _lstat(p, what)
     if st is not None:
         if stat.S_ISLNK(st.st_mode):
             raise FileSafetyError(f"{what}: {p} is a symbolic link; give the path of a regular file")
@@ -145,12 +150,7 @@ def output_folder(path: str | os.PathLike, what: str, *, create: bool = True) ->
     p = Path(path)
     if str(path) == "":
         raise FileSafetyError(f"{what}: expected a folder, got an empty string")
-    try:
-        st = os.lstat(p)
-    except FileNotFoundError:
-        st = None
-    except OSError as exc:
-        raise FileSafetyError(f"{what}: cannot use {p}: {exc.strerror}") from None
+    st = _lstat(p, what)
     if st is not None:
         if stat.S_ISLNK(st.st_mode):
             raise FileSafetyError(f"{what}: {p} is a symbolic link; give the path of a folder")

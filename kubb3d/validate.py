@@ -1415,13 +1415,10 @@ KIND_TITLES = {"check": "Checks", "plumbing": "Plumbing", "tuned": "Tuned"}
 """Section titles of :func:`markdown`, by row kind."""
 
 
-def row_line(r: Row) -> str:
-    """One row of :func:`markdown`'s tables: ``| group | quantity | … | pass |``."""
-
-    def cell(text: str) -> str:
-        return text.replace("|", "\\|")
-
-    cells = (
+def row_cells(r: Row, failed: str) -> tuple[str, ...]:
+    """A row's cells in table order (group, quantity, reference, source, expected, simulated,
+    tolerance, pass); ``failed`` is what the pass cell says of a failed row."""
+    return (
         r.group,
         r.quantity,
         r.reference,
@@ -1429,9 +1426,13 @@ def row_line(r: Row) -> str:
         f"{r.expected:.4g} {r.unit}",
         f"{r.simulated:.4g} {r.unit}",
         r.tolerance,
-        "yes" if r.passed else "**no**",
+        "yes" if r.passed else failed,
     )
-    return "| " + " | ".join(cell(c) for c in cells) + " |"
+
+
+def row_line(r: Row) -> str:
+    """One row of :func:`markdown`'s tables: ``| group | quantity | … | pass |``."""
+    return "| " + " | ".join(c.replace("|", "\\|") for c in row_cells(r, "**no**")) + " |"
 
 
 def markdown(report: Report, command: str, image: str | None = None) -> str:

@@ -107,7 +107,7 @@ def register(app: typer.Typer) -> None:
             sys.stdout.write(json.dumps(report.to_json(), ensure_ascii=False) + "\n")
         else:
             from kubb3d.cli.tables import print_rows
-            from kubb3d.validate import KIND_TITLES, KINDS
+            from kubb3d.validate import KIND_TITLES, KINDS, row_cells
 
             for kind, meaning in KINDS.items():
                 rows = [r for r in report.rows if r.kind == kind]
@@ -116,19 +116,7 @@ def register(app: typer.Typer) -> None:
                 print_rows(
                     f"kubb3d physics validation: {KIND_TITLES[kind].lower()} ({meaning})",
                     ("group", "quantity", "reference", "source", "expected", "simulated", "tolerance", "pass"),
-                    [
-                        (
-                            r.group,
-                            r.quantity,
-                            r.reference,
-                            r.source,
-                            f"{r.expected:.4g} {r.unit}",
-                            f"{r.simulated:.4g} {r.unit}",
-                            r.tolerance,
-                            "yes" if r.passed else "[red]NO[/red]",
-                        )
-                        for r in rows
-                    ],
+                    [row_cells(r, "[red]NO[/red]") for r in rows],
                     head=2,
                 )
             failed = sum(not r.passed for r in report.rows)
