@@ -1,7 +1,8 @@
-"""DM §5 "knocked past its tipping angle" at its exact threshold: a history equal to the tipping
+"""DM §5 at its exact thresholds. "Knocked past its tipping angle": a history equal to the tipping
 angle plus the history margin is not past it, the next float above is (kills the ``>`` → ``>=``
 mutant the issue #37 measurement found surviving), for a kubb, the king and a Kubbuteo disk, and
-for the disk's two directions separately."""
+for the disk's two directions separately. "Allein stehfähig": a centre of mass exactly
+``tip_margin`` inside the base stands, a float less does not."""
 
 from __future__ import annotations
 
@@ -43,3 +44,22 @@ def test_a_disks_history_threshold_is_strict_in_each_direction(direction, index)
     assert not knocked_past_tipping(at_edge)
     lean[index] = math.nextafter(edge, math.inf)
     assert knocked_past_tipping(replace(at_edge, max_lean=(lean[0], lean[1]), max_tilt=lean[index]))
+
+
+@pytest.mark.parametrize("tilt_deg", [5.0, 20.0, 24.0])
+def test_standing_needs_the_tip_margin_exactly(tilt_deg):
+    """DM §5 "allein stehfähig": a kubb stands on its own while its centre of mass projects at
+    least ``tip_margin`` inside its base; with the margin set to exactly what it has, it still
+    stands, with the next float above, it does not (held by nothing: fallen)."""
+    from helpers import snap
+
+    from kubb3d.judge import Status
+    from kubb3d.judge.status import analyse
+
+    s = snap(kubb("B1", 2.0, 0.0, tilt_deg=tilt_deg, toward_deg=30.0))
+    have = analyse(s, "B1", DEFAULT_PARAMS).margin
+    assert have > 0
+    at = replace(DEFAULT_PARAMS, tip_margin=have)
+    over = replace(DEFAULT_PARAMS, tip_margin=math.nextafter(have, math.inf))
+    assert analyse(s, "B1", at).status is Status.STANDING
+    assert analyse(s, "B1", over).status is not Status.STANDING
