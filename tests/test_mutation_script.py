@@ -88,3 +88,26 @@ def test_every_equivalent_mutant_names_a_function_and_a_line_that_exist(mutation
 def test_docs_list_the_equivalent_mutants_as_the_script_prints_them(mutation):
     docs = (ROOT / "docs" / "mutation.md").read_text(encoding="utf-8")
     assert mutation.equivalents_table(mutation.load_equivalent_entries()) in docs
+
+
+def test_the_measured_tables_in_the_docs_add_up(mutation):
+    """docs/mutation.md's tables are pasted output of measurements that take hours; what a test can
+    hold them to: each row's columns add up to its mutants, each score follows from its counts by
+    the script's own formula, and each total is the sum of its rows (an edited figure breaks it)."""
+    text = (ROOT / "docs" / "mutation.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```\n(module .*?)```", text, flags=re.S)
+    assert len(blocks) >= 6
+    for block in blocks:
+        rows = {}
+        for line in block.splitlines()[1:]:
+            cells = line.split()
+            if not cells or not (cells[0].startswith("kubb3d/") or cells[0] == "total"):
+                continue
+            counts = Counter(dict(zip(mutation.COLUMNS, map(int, cells[1:9]))))
+            assert sum(counts[c] for c in mutation.COLUMNS[1:]) == counts["mutants"], line
+            value = mutation.score(counts)
+            assert " ".join(cells[9:]) == ("–" if value is None else f"{value:.1f} %"), line
+            rows[cells[0]] = counts
+        total = rows.pop("total", None)
+        if total is not None:
+            assert total == sum(rows.values(), Counter()) + Counter({c: 0 for c in mutation.COLUMNS}), block
