@@ -483,6 +483,21 @@ def read_input(path: str | os.PathLike, what: str, *, max_bytes: int = MAX_INPUT
         raise FileSafetyError(f"{what} {p} is not UTF-8 text (byte {exc.start})") from None
 
 
+def _toml_position(exc: ValueError) -> str:
+    """' at line L, column C: reason' of a TOML syntax error (Python 3.11-3.13 keep the position
+    only in the message; 3.14 adds ``lineno``/``colno``), or '' when the error names none."""
+    text = str(exc)
+    found = re.search(r"\(at line (\d+), column (\d+)\)", text)
+    if found:
+        line, column = found.group(1), found.group(2)
+    else:
+        line, column = getattr(exc, "lineno", None), getattr(exc, "colno", None)
+    reason = re.sub(r"\s*\(at (line \d+, column \d+|end of document)\)", "", text).strip()
+    if not line:
+        return f" at the end of the file: {reason}" if "(at end of document)" in text else ""
+    return f" at line {line}, column {column}" + (f": {reason}" if reason else "")
+
+
 def load_toml(path: str | os.PathLike, what: str) -> dict:
     """Parse a TOML input file (see :func:`read_input`); syntax errors and absurd nesting give
     one line naming the file and the position, never its content.
@@ -496,8 +511,7 @@ def load_toml(path: str | os.PathLike, what: str) -> dict:
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        where = f" (line {exc.lineno}, column {exc.colno})" if getattr(exc, "lineno", None) else ""
-        raise FileSafetyError(f"{what} {path}: not valid TOML{where}") from None
+        raise FileSafetyError(f"{what} {path}: not valid TOML{_toml_position(exc)}") from None
     except RecursionError:
         raise FileSafetyError(f"{what} {path}: nested too deeply to be a kubb3d file") from None
     except ValueError:  # an integer of more than 4300 digits (Python's int-from-text limit)

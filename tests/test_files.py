@@ -5,6 +5,8 @@ from __future__ import annotations
 import os
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from kubb3d import files
 from kubb3d.files import ExclusiveFile, FileSafetyError, atomic_write, check_output, rewrite_locked
@@ -156,3 +158,26 @@ def test_the_lock_works_without_flock_through_windows_locking(tmp_path, monkeypa
     assert p.read_text() == "new\nmore\n"
     c = ExclusiveFile(p, create=False)
     c.close()
+
+
+@settings(max_examples=60, deadline=None, derandomize=True)
+@given(
+    lines=st.integers(min_value=1, max_value=12),
+    data=st.data(),
+    damage=st.sampled_from(["key = ", "[table", "key = [1, 2", "= 3", "key = 1 2", 'key = "a" "b"']),
+)
+def test_toml_error_names_the_damaged_line(tmp_path_factory, lines, data, damage):
+    """Whichever line of a valid file is damaged, the one-line error names that line (and never
+    the file's content)."""
+    bad_line = data.draw(st.integers(min_value=1, max_value=lines))
+    text = [f'k{index} = "value {index}"' for index in range(1, lines + 1)]
+    text[bad_line - 1] = damage
+    path = tmp_path_factory.mktemp("toml") / "bad.toml"
+    path.write_text("\n".join(text) + "\n")
+    with pytest.raises(FileSafetyError) as raised:
+        files.load_toml(path, "scenario")
+    message = str(raised.value)
+    assert "\n" not in message and "value " not in message
+    # a list left open runs to the end, so the parser may stop one line later
+    named = int(message.split("at line ")[1].split(",")[0]) if "at line " in message else lines + 1
+    assert named == bad_line or (damage == "key = [1, 2" and named > bad_line), message
