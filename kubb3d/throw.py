@@ -1250,6 +1250,14 @@ class AimSolution:
     flight_time: float
 
 
+def unknown_target(world: World, target: str) -> ValueError:
+    """The one-line error for a target that is no piece of ``world``, listing the kubbs and king
+    it could have named (a lower-case id gets a hint)."""
+    choices = world.piece_ids("kubb", "king")
+    hint = next((f" (did you mean {name}?)" for name in choices if name.lower() == target.lower()), "")
+    return ValueError(f"unknown target {target!r}{hint}; expected one of {', '.join(choices)}")
+
+
 def aim_point(world: World, target: str) -> tuple[float, float, float]:
     """Where a thrower aims at a piece, m: a kubb's centre raised by a tenth of its height (60 %
     of the way up; kubb3d's choice, the rules say nothing), the centre of anything else.
@@ -1258,7 +1266,7 @@ def aim_point(world: World, target: str) -> tuple[float, float, float]:
         ValueError: no piece ``target`` in the world.
     """
     if not world.has_piece(target):
-        raise ValueError(f"unknown target {target!r}; expected a piece id such as B3 or king")
+        raise unknown_target(world, target)
     pos, _ = world.pose(target)
     lift = 0.1 * world.equipment.kubb.height if world.kind(target) == "kubb" else 0.0
     return (float(pos[0]), float(pos[1]), float(pos[2]) + lift)
@@ -1551,7 +1559,7 @@ def aim_flick(
     """
     if isinstance(target, str):
         if not world.has_piece(target):
-            raise ValueError(f"unknown target {target!r}; expected a piece id such as B3 or king")
+            raise unknown_target(world, target)
         tx, ty = (float(v) for v in world.pose(target)[0][:2])
     else:
         tx, ty = (float(v) for v in target)

@@ -87,9 +87,15 @@ def test_bad_params_raise_value_error_naming_the_field(field, value):
         release_from_params(replace(ThrowParams(), **{field: value}), Pitch())
 
 
-def test_aim_rejects_unknown_target():
-    with World.standard() as w, pytest.raises(ValueError, match="unknown target"):
-        aim(w, "Z9", ThrowParams())
+def test_aim_rejects_unknown_target_listing_the_valid_ones():
+    with World.standard() as w:
+        for wrong in ("Z9", "b3", "B9"):
+            with pytest.raises(ValueError) as raised:
+                aim(w, wrong, ThrowParams())
+            message = str(raised.value)
+            named = message.split("expected one of ")[1].split(", ")
+            assert named == w.piece_ids("kubb", "king") and "B3" in named and "king" in named
+            assert ("did you mean B3?" in message) == (wrong == "b3")
 
 
 def test_json_has_the_documented_fields():
