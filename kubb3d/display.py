@@ -8,6 +8,7 @@ renderer and saves it as PNG. pyglet is imported only when :func:`show` is calle
 from __future__ import annotations
 
 import os
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -87,7 +88,7 @@ def show(
             of a replay (``kubb3d match --replay``) or scenario (``.toml``) file.
         path: save a PNG here instead of opening a window. Without a display (no
             ``DISPLAY``/``WAYLAND_DISPLAY``) a PNG is always saved, by default to
-            :data:`DEFAULT_PNG` in the current folder.
+            :data:`DEFAULT_PNG` in the current folder, with a warning naming it.
         width, height: window or picture size, px.
         equipment: equipment set to draw (default: the one whose kubbs match the pieces').
         at: for a replay, a throw or a scenario: the time to picture, s (default: the end).
@@ -105,6 +106,8 @@ def show(
 
     if headless:
         out = Path(path if path is not None else DEFAULT_PNG)
+        if path is None:
+            warnings.warn(f"kubb3d.show: no display, so the picture was saved to {out.resolve()}", stacklevel=2)
         if hasattr(session, "timeline"):
             return screenshot_session(session, out, at=at, width=width, height=height, camera=camera)
         app = App(session, width, height, headless=True, mode="view", camera=camera)

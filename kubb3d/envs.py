@@ -52,9 +52,16 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Any
 
-import gymnasium as gym
 import numpy as np
-from gymnasium import spaces
+
+try:
+    import gymnasium as gym
+    from gymnasium import spaces
+except ModuleNotFoundError as missing:  # pragma: no cover - exercised in a subprocess by the tests
+    raise ModuleNotFoundError(
+        "kubb3d.envs needs Gymnasium, which kubb3d's 'gym' extra installs: pip install 'kubb3d[gym]'",
+        name=missing.name,
+    ) from None
 
 from kubb3d.pitch import KING_ID
 

@@ -128,3 +128,23 @@ def test_cross_entropy_example_runs_a_short_version():
     targets = [env.reset(seed=10_000 + i)[1]["target"] for i in range(10)]
     env.close()
     assert history[0] == targets.count("B3") / 10
+
+
+def test_without_gymnasium_the_error_names_the_extra():
+    """With Gymnasium absent (blocked by a meta-path finder), importing kubb3d.envs ends in one
+    line that names the extra to install."""
+    code = (
+        "import sys\n"
+        "class Block:\n"
+        "    def find_spec(self, name, path=None, target=None):\n"
+        "        if name.split('.')[0] == 'gymnasium':\n"
+        "            raise ModuleNotFoundError(f'No module named {name!r}', name=name)\n"
+        "sys.meta_path.insert(0, Block())\n"
+        "import kubb3d.envs\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], timeout=60, capture_output=True, text=True)
+    assert done.returncode == 1
+    assert done.stderr.strip().splitlines()[-1] == (
+        "ModuleNotFoundError: kubb3d.envs needs Gymnasium, which kubb3d's 'gym' extra installs: "
+        "pip install 'kubb3d[gym]'"
+    )

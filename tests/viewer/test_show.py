@@ -33,3 +33,13 @@ def test_show_world_throw_scenario_and_replay(tmp_path, root, cli):
     assert _grass_share(out, (320, 180)) > 0.2
     with pytest.raises(TypeError, match="kubb3d.show takes"):
         kubb3d.show(42, tmp_path / "x.png")
+
+
+def test_show_without_a_path_or_display_says_where_it_wrote(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("DISPLAY", raising=False)
+    monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
+    with kubb3d.World.standard() as world, pytest.warns(UserWarning) as warned:
+        out = kubb3d.show(world, width=160, height=90)
+    assert out is not None and out.resolve() == (tmp_path / "kubb3d-show.png").resolve() and out.exists()
+    assert [str(w.message) for w in warned] == [f"kubb3d.show: no display, so the picture was saved to {out.resolve()}"]
