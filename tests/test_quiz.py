@@ -98,3 +98,13 @@ def test_a_kubb_pushed_across_the_sideline_can_be_ruled_right():
     )
     assert (right, asked) == (1, 1), "\n".join(out)
     assert any(line.strip().startswith("6. set inside") for line in out), "\n".join(out)
+
+
+@pytest.mark.parametrize("path", scenario_files(), ids=lambda p: p.stem)
+def test_every_scenario_describes_its_situation(path):
+    # 18 scenarios (ws_king_throw_win among them) had only a title, so their question showed
+    # a picture and a headline but no account of what happened
+    doc = tomllib.loads(path.read_text(encoding="utf-8"))
+    description = doc.get("description", "").strip()
+    assert description, f"{path.name}: no `description` of what happened"
+    assert description != doc["title"].strip() and len(description.split()) >= 6, f"{path.name}: {description!r}"
