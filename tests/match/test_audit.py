@@ -174,7 +174,7 @@ def test_cli_rejects_bad_input_in_one_line(cli):
 
 def test_a_raised_kubb_is_checked_where_the_match_leaves_the_pieces():
     # WS seed 79, action 96: the judge raised A4 against B4 where an inkast had nudged it 8 mm,
-    # then the match put B4 back on its spot, 5 mm into A4
+    # then the match put B4 back on its spot, 8 mm into A4
     from kubb3d.judge import InkastContext
     from kubb3d.judge.raising import InkastJudgement
     from kubb3d.judge.rulings import Pose
