@@ -80,6 +80,18 @@ VIEW_DISTANCE = 2.0
 """The quiz's cameras stand this many times the focus pieces' spread (m) from their centre."""
 
 
+def _nearest_landmark(snapshot, ids: Sequence[str], near) -> np.ndarray:
+    """The point (x, y, 0) of a pitch line, a stake or the king (unless in ``ids``) nearest to
+    ``near``, so that a view shows where on the pitch its pieces are."""
+    pitch, (x, y) = snapshot.pitch, (float(near[0]), float(near[1]))
+    hl, hw = pitch.length / 2, pitch.half_width
+    cx, cy = min(max(x, -hl), hl), min(max(y, -hw), hw)
+    cands = [(pitch.baseline_x(s), cy) for s in ("A", "B")] + [(0.0, cy), (cx, hw), (cx, -hw)]
+    cands += [p.position[:2] for pid, p in snapshot.pieces.items() if p.kind in ("stake", "king") and pid not in ids]
+    best = min(cands, key=lambda c: math.hypot(c[0] - x, c[1] - y))
+    return np.array((best[0], best[1], 0.0))
+
+
 def situation_views(snapshot, equipment: str, focus: Sequence[str], out_dir: str | Path, stem: str, size: tuple[int, int] = (640, 480)) -> tuple[Path, Path]:
     """Save a top and a side view of a rule situation as PNG (``<stem>-top.png``,
     ``<stem>-side.png`` in ``out_dir``), drawn by the 3D view's renderer: grass, pitch lines,
@@ -103,8 +115,10 @@ def situation_views(snapshot, equipment: str, focus: Sequence[str], out_dir: str
     out_dir = output_folder(out_dir, "--out")
     ids = [f for f in focus if f in snapshot.pieces] or list(snapshot.pieces)
     pts = np.array([snapshot.pieces[f].position for f in ids], dtype=float)
-    centre = pts.mean(axis=0)
     spread = float(max(0.35, np.ptp(pts[:, :2], axis=0).max() * 1.3 + 0.3)) if len(pts) > 1 else 0.35
+    pts = np.vstack([pts, _nearest_landmark(snapshot, ids, pts.mean(axis=0))])  # where on the pitch
+    centre = (pts.min(axis=0) + pts.max(axis=0)) / 2
+    spread = max(spread, float(np.ptp(pts[:, :2], axis=0).max()) * 0.75 + 0.25)
     w, h = size
     r = StillRenderer(snapshot, equipment, w, h, camera="orbit", focus=ids)
     try:

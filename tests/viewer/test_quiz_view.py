@@ -118,3 +118,22 @@ def test_the_outside_bands_tile_the_outside_once_and_leave_the_pitch_clear():
             assert min(x1, a1) - max(x0, a0) <= 1e-6 or min(y1, b1) - max(y0, b0) <= 1e-6
     full = (2 * hl + 2 * reach) * (2 * hw + 2 * reach)
     assert area == pytest.approx(full - 4 * hl * hw)
+
+
+@pytest.mark.parametrize("name", ["dm_field_kubb_lying", "dm_leaning_on_field_kubb", "ws_flipped_standing_again"])
+def test_a_quiz_top_view_shows_where_on_the_pitch_the_pieces_are(tmp_path, name):
+    # the top view of a field kubb alone in B's half showed nothing but grass around it: the
+    # framing now reaches the nearest pitch line, stake or king (here a line, 1.0-1.8 m away)
+    from PIL import Image
+
+    from kubb3d.library import resolve_scenario
+    from kubb3d.scenario import build, render_views
+
+    built = build(resolve_scenario(name))
+    try:
+        top, _side = render_views(built, tmp_path, "s", size=(320, 240))
+    finally:
+        built.close()
+    img = np.asarray(Image.open(top).convert("RGB")).astype(int)
+    line = (img.min(axis=2) > 215).mean()  # the chalk of a line (a label's letters are a few pixels)
+    assert line > 0.004, (name, line)
