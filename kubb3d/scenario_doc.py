@@ -58,7 +58,8 @@ FIELDS: dict[tuple[str, str], tuple[str, str]] = {
     ("ScenarioSpec", "options"): (
         "",
         "referee options for judging this situation, NAME = VALUE (kubb3d rules show; those of a single throw or "
-        "inkast only: own_half_knock, standing_outside, raise_order, first_foul_warning, baseline_after_field)",
+        "inkast only: own_half_knock, standing_outside, raise_order, first_foul_warning, baseline_after_field, "
+        "field_kubb_inside)",
     ),
     ("ThrowSpec", "thrower"): ("", "side that threw: A or B (the target half is the other side's)"),
     ("ThrowSpec", "legal"): ("", "false if the throw broke a throwing rule"),

@@ -63,6 +63,8 @@ def register(app: typer.Typer) -> None:
                 "concerns": o.concerns,
                 "where": o.where,
                 "set_by": o.set_by,
+                "accepts": o.accepts,
+                "variants": [{"value": value, "source": source} for value, source in o.variants.items()],
             }
             for o in OPTIONS
         ]
@@ -91,14 +93,19 @@ def register(app: typer.Typer) -> None:
         )
         for r in rows:
             choices = (
-                "a number" if r["choices"] is None else " | ".join(str(c).lower() if isinstance(c, bool) else str(c)
-                                                                    for c in r["choices"])
+                r["accepts"] or "a number"
+                if r["choices"] is None
+                else " | ".join(str(c).lower() if isinstance(c, bool) else str(c) for c in r["choices"])
             )
             console.print()
             console.print(Text.assemble((r["option"], "bold"), f"  default: {r['default']}  (choices: {choices})"))
             for label, key in (("open", "question"), ("concerns", "concerns"), ("applied in", "where"),
                                ("set by", "set_by")):
                 console.print(Padding(Text(f"{label}: {r[key]}"), (0, 0, 0, 2), expand=False))
+            for v in r["variants"]:
+                value = v["value"]
+                value = "none" if value is None else f"{value:g}" if isinstance(value, float) else value
+                console.print(Padding(Text(f"variant {value}: {v['source']}"), (0, 0, 0, 2), expand=False))
 
     @app.command("audit")
     def audit(

@@ -10,8 +10,8 @@ context (a missing key means the default of the ruleset in force).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
-from typing import Any, Iterable, Literal, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable, Literal, Mapping
 
 from kubb3d.judge.rulebook import get_rulebook
 
@@ -34,6 +34,11 @@ class Option:
             simulation (an argument of :func:`kubb3d.throw.throw_iter`).
         bounds: for a number (``choices`` None): its least and largest value.
         nullable: for a number: ``none`` (no limit) is allowed too.
+        variants: value → where it is the rule: a rule book's clause, or "community variant"
+            with where it is played (docs/rules.md "Rule variants").
+        parse: for a value that is neither a choice nor a number (the opening batons): turns a
+            word or a file's value into the option's value, ValueError otherwise.
+        accepts: what ``parse`` accepts, for ``kubb3d rules show``.
     """
 
     name: str
@@ -46,6 +51,51 @@ class Option:
     applies: Literal["judge", "ruleset", "throw"] = "judge"
     bounds: tuple[float, float] | None = None
     nullable: bool = False
+    variants: Mapping[Any, str] = field(default_factory=dict)
+    parse: Callable[[Any], Any] | None = None
+    accepts: str | None = None
+
+
+MAX_BATONS = 6
+"""Batons of a side (DM §4, WS basic rule 2, KT rules: six)."""
+MAX_SCHEDULE = 12
+"""Most turns an opening schedule may list (the last number holds for every later turn)."""
+
+
+def baton_schedule(raw: Any) -> str:
+    """An opening schedule as the option ``opening`` holds it: ``"2-4-6"`` from ``"2-4-6"``,
+    ``"2,4,6"``, ``"2 4 6"`` or a list ``[2, 4, 6]`` (a TOML or JSON value). Turn *n* of a set
+    has the *n*-th number of batons, every turn after the list the last one.
+
+    Raises:
+        ValueError: not 1 to :data:`MAX_SCHEDULE` whole numbers from 1 to :data:`MAX_BATONS`.
+    """
+
+    def whole(w: Any) -> bool:
+        return not isinstance(w, bool) and (isinstance(w, int) or (isinstance(w, str) and w.isdigit() and len(w) < 3))
+
+    if isinstance(raw, (list, tuple)):
+        parts = list(raw)
+    else:
+        parts = raw.replace(",", " ").replace("-", " ").split() if isinstance(raw, str) else [raw]
+    numbers = [int(w) for w in parts if whole(w)]
+    if len(numbers) != len(parts) or not 1 <= len(numbers) <= MAX_SCHEDULE or not all(
+        1 <= n <= MAX_BATONS for n in numbers
+    ):
+        raise ValueError(
+            f"--option opening: expected 1 to {MAX_SCHEDULE} whole numbers of batons from 1 to {MAX_BATONS} "
+            f"such as 2-4-6, got {raw!r}"
+        )
+    return "-".join(str(n) for n in numbers)
+
+
+def batons_in_turn(schedule: str, turn_no: int) -> int:
+    """Batons in the ``turn_no``-th turn of a set (1-based) under an opening schedule
+    (:func:`baton_schedule`). Raises ValueError for ``turn_no`` < 1."""
+    if turn_no < 1:
+        raise ValueError(f"turn numbers start at 1, got {turn_no}")
+    numbers = schedule.split("-")
+    return int(numbers[min(turn_no, len(numbers)) - 1])
 
 
 OPTIONS: tuple[Option, ...] = (
@@ -124,6 +174,11 @@ OPTIONS: tuple[Option, ...] = (
         applies="throw",
         bounds=(0.0, 90.0),
         nullable=True,
+        variants={
+            30.0: "DM §5; VM from 2026 and US rule book v4.0 (2024) (docs/rules.md 'Rule variants')",
+            45.0: "VM until 2025, US rule book 2013 to v3.x (docs/rules.md 'Rule variants')",
+            None: "WS basic rule 5 (no angle; the helicopter ban only)",
+        },
     ),
     Option(
         "settle_s",
@@ -150,6 +205,40 @@ OPTIONS: tuple[Option, ...] = (
         "DM §5; WS basic rule 8; KT rules",
         "kubb3d.judge.throws:judge_throw",
         "ThrowContext.options with ThrowContext.fall_order (Trajectory.fall_order)",
+    ),
+    Option(
+        "opening",
+        {"dm": "2-4-6", "wikinger": "6-6-6", "kubbuteo": "6-6-6"},
+        None,
+        "How many batons each turn of a set has: the opener's first turn, the reply, then every "
+        "later turn (the last number holds on).",
+        "DM §4; WS basic rule 2; KT rules",
+        "kubb3d.rules.core:Ruleset.batons_for_turn",
+        "get_ruleset(name, opening=…)",
+        applies="ruleset",
+        variants={
+            "2-4-6": "DM §4; US rule book; VM 2019 when the teams do not agree (docs/rules.md 'Rule variants')",
+            "6-6-6": "WS basic rule 2; KT rules; VM 2017 when the teams do not agree",
+            "4-6-6": "community variant 'Four to Start': Des Moines Kubb club, Asgardian festival tournament "
+            "(docs/rules.md 'Rule variants')",
+            "3-6-6": "community variant (named in issue #33; no place of play found)",
+        },
+        parse=lambda raw: baton_schedule(raw),
+        accepts="batons per turn such as 2-4-6, 6-6-6, 4-6-6, 3-6-6 (1 to 6 each; the last holds on)",
+    ),
+    Option(
+        "field_kubb_inside",
+        {"dm": "whole", "wikinger": "whole", "kubbuteo": "whole"},
+        ("whole", "half"),
+        "How much of a raised field kubb's base must lie inside the field half for the inkast to "
+        "be valid: all of it, or at least half of its area.",
+        "DM §6, §7; WS basic rule 13",
+        "kubb3d.judge.raising:_RaisingPlan.valid",
+        "InkastContext.options",
+        variants={
+            "whole": "DM §7 ('gesamte Grundfläche im Feld'); WS basic rule 13; VM from 2024",
+            "half": "US rule book (at least 50 % of the footprint); VM before 2024 (docs/rules.md 'Rule variants')",
+        },
     ),
 )
 """Every option, in the order of ``kubb3d rules show``."""
@@ -217,6 +306,8 @@ def option_value(name: str, raw: Any) -> Any:
     """``raw`` (a word from the command line, or a value read from a file) as a value of the
     option ``name``. Raises ValueError as :func:`parse_option`."""
     o = BY_NAME[name]
+    if o.parse is not None:
+        return o.parse(raw)
     word = raw.strip().lower() if isinstance(raw, str) else raw
     if o.choices is not None:
         if set(o.choices) == {False, True}:

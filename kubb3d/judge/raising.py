@@ -109,6 +109,27 @@ def _inside(poly: Poly, pitch: Pitch, side: Side, tol: float) -> bool:
     return all(lo - tol <= x <= hi + tol and -hw - tol <= y <= hw + tol for x, y in poly)
 
 
+def share_inside(poly: Poly, pitch: Pitch, side: Side, tol: float) -> float:
+    """The share (0 to 1) of a convex polygon's area that lies inside the field half ``side``
+    (its lines widened by ``tol``, m): the polygon clipped to the half's rectangle
+    (:func:`~kubb3d.judge.geometry.clip_halfplane`), area over area."""
+    lo, hi = (-pitch.length / 2, 0.0) if side == "A" else (0.0, pitch.length / 2)
+    hw = pitch.half_width
+    part: list[Pt] = list(poly)
+    for n, c in (((1.0, 0.0), hi + tol), ((-1.0, 0.0), -(lo - tol)), ((0.0, 1.0), hw + tol), ((0.0, -1.0), hw + tol)):
+        part = clip_halfplane(part, n, c)
+        if len(part) < 3:
+            return 0.0
+    whole = _area(poly)
+    return _area(part) / whole if whole > 0 else 0.0
+
+
+def _area(poly: Poly) -> float:
+    """Area of a simple polygon (shoelace formula), m²."""
+    m = len(poly)
+    return abs(sum(poly[i][0] * poly[(i + 1) % m][1] - poly[(i + 1) % m][0] * poly[i][1] for i in range(m))) / 2
+
+
 def _inflate(poly: Poly, by: float) -> Poly:
     cx = sum(x for x, _ in poly) / len(poly)
     cy = sum(y for _, y in poly) / len(poly)
@@ -440,6 +461,7 @@ class _RaisingPlan:
             if p.kind == "king":
                 poly = _inflate(poly, params.king_clearance)
             self.obstacles[pid] = poly
+        self.half_counts = option(ctx.options, "field_kubb_inside", ctx.ruleset) == "half"
         self.options: dict[str, list[TipOption]] = {}
         self.chosen: dict[str, TipOption | None] = {}
         self.notes: dict[str, str] = {}
@@ -450,10 +472,13 @@ class _RaisingPlan:
 
     def valid(self, o: TipOption) -> bool:
         """Its whole base inside, or (block building, DM §7) tipped against a blocker with the
-        unblocked square inside."""
+        unblocked square inside; under the option ``field_kubb_inside`` = ``half`` (US rule
+        book) also at least half of its base's area inside."""
         if o.inside:
             return True
-        return self.book.block_building and bool(o.blocked_by) and o.ideal_inside
+        if self.book.block_building and bool(o.blocked_by) and o.ideal_inside:
+            return True
+        return self.half_counts and share_inside(o.base, self.pitch, self.half_side, self.params.line_tol) >= 0.5
 
     def preference(self, o: TipOption) -> tuple[bool, float, int]:
         """Sort key of the raising side's choice: unblocked first, then ``InkastContext.prefer``
@@ -637,7 +662,7 @@ class _RaisingPlan:
         )
         self.options[kid] = [stood]
         self.notes[kid] = note
-        chosen: TipOption | None = stood if inside else None
+        chosen: TipOption | None = stood if self.valid(stood) else None
         if chosen is None and self.on_the_line(base):
             chosen = self.tip_in(kid, [stood])
         self.commit(kid, chosen)
@@ -760,7 +785,12 @@ def _raised_reason(plan: _RaisingPlan, kid: str, opt: TipOption) -> str:
             if opt.inside
             else msg("it is tipped up against {other} and may stand partly out", other=other)
         )
-    if single:
+    if not opt.inside and not opt.blocked_by and plan.half_counts:
+        share = share_inside(opt.base, plan.pitch, plan.half_side, plan.params.line_tol)
+        parts.append(msg("{share:.0%} of its base is inside the field, and half is enough", share=share))
+    if single and plan.half_counts:
+        parts.append(msg("only one direction keeps at least half of its base inside the field, so that one is used"))
+    elif single:
         parts.append(msg("only one direction keeps its whole base inside the field, so that one is used"))
     if any(o.blocked_by == KING_ID for o in opts):
         parts.append(msg("it must not touch the king"))

@@ -481,6 +481,8 @@ class Ruleset:
             its ``back edge`` (towards the own baseline).
         penalty_distance: referee option: ``min_king_distance_m`` is measured ``centre`` to
             centre or as the ``gap`` between the placed kubb and the king.
+        opening: referee option: batons per turn of a set, ``"2-4-6"`` (``DM §4``), ``"6-6-6"``
+            (WS basic rule 2, KT rules) or any schedule (:func:`kubb3d.judge.options.baton_schedule`).
     """
 
     name: str = "base"
@@ -499,6 +501,12 @@ class Ruleset:
     penalty_words: tuple[str, str] = Nn_("{kubbs} invalid twice: penalty kubb", "{kubbs} invalid twice: penalty kubbs")
     advance_line: str = "centre"
     penalty_distance: str = "centre"
+    opening: str = "6-6-6"
+
+    def __post_init__(self) -> None:
+        from kubb3d.judge.options import baton_schedule
+
+        object.__setattr__(self, "opening", baton_schedule(self.opening))  # ValueError for a bad one
 
     @property
     def book(self) -> Rulebook:
@@ -516,8 +524,14 @@ class Ruleset:
         return self.book.events.get(key, self.name)
 
     def batons_for_turn(self, turn_no: int) -> int:
-        """Batons in the ``turn_no``-th turn of a set (1-based)."""
-        return 6
+        """Batons in the ``turn_no``-th turn of a set (1-based) under :attr:`opening`.
+
+        Raises:
+            ValueError: ``turn_no`` < 1.
+        """
+        from kubb3d.judge.options import batons_in_turn
+
+        return batons_in_turn(self.opening, turn_no)
 
     def time_up_result(self, state: "MatchState") -> Outcome | None:
         """Called at the end of a turn once the clock passed the time limit: an Outcome to end

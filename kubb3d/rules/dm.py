@@ -58,9 +58,4 @@ class DM(Ruleset):
     lag_choice: bool = True
     king_throws_per_turn: int | None = 1
     penalty: str = "throw"
-
-    def batons_for_turn(self, turn_no: int) -> int:
-        """``DM §4``: the opener throws 2, the other 4, then 6 each."""
-        if turn_no < 1:
-            raise ValueError(f"turn numbers start at 1, got {turn_no}")
-        return {1: 2, 2: 4}.get(turn_no, 6)
+    opening: str = "2-4-6"  # DM §4: the opener throws 2, the other 4, then 6 each

@@ -175,16 +175,11 @@ class Kubbuteo(Ruleset):
         )
     )
     flicks: bool = True
+    opening: str = "6-6-6"  # KT rules: "the six batons" every turn (no 2-4-6 opening)
     penalty_words: tuple[str, str] = Nn_(
         "{kubbs} misflicked after the one allowed misflick: placed by the receiving player",
         "{kubbs} misflicked after the one allowed misflick: placed by the receiving player",
     )
-
-    def batons_for_turn(self, turn_no: int) -> int:
-        """``KT rules``: "the six batons" every turn (no 2-4-6 opening)."""
-        if turn_no < 1:
-            raise ValueError(f"turn numbers start at 1, got {turn_no}")
-        return 6
 
     def split_misses(self, missed: Sequence[str], attempt: int) -> tuple[tuple[str, ...], tuple[str, ...]]:
         """``KT rules``: "1 misflick is allowed … Subsequent misflicked kubbs will be placed":

@@ -73,13 +73,12 @@ class Wikinger(Ruleset):
     min_king_distance_m: float = field(default_factory=lambda: get_set("standard").baton.length)
     advance_line: str = "back edge"  # WS basic rule 7: the toe behind the frontmost pawn
 
+    opening: str = "6-6-6"  # WS basic rule 2: the team receives all six batons every turn
+
     def __post_init__(self) -> None:
+        super().__post_init__()
         if self.team_size < 1:
             raise ValueError(f"team size must be >= 1, got {self.team_size}")
-
-    def batons_for_turn(self, turn_no: int) -> int:
-        """WS basic rule 2: the team receives all six batons every turn."""
-        return 6
 
     def lag_lost(self, result: LagResult) -> bool:
         """A lag baton that hit the king, felled or not, loses the lag (WS "Sequence of Play":
