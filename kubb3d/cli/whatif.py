@@ -37,7 +37,9 @@ def _point(text: str) -> tuple[float, float]:
             raise ValueError
         x, y = float(parts[0]), float(parts[1])
     except ValueError:
-        raise ValueError(f"--inkast-at: expected X,Y in m (two numbers and a comma, e.g. 2.5,0.3), got {text!r}")
+        raise ValueError(
+            f"--inkast-at: expected X,Y in m (two numbers and a comma, e.g. 2.5,0.3), got {text!r}"
+        ) from None
     return x, y
 
 
