@@ -240,6 +240,22 @@ OPTIONS: tuple[Option, ...] = (
             "half": "US rule book (at least 50 % of the footprint); VM before 2024 (docs/rules.md 'Rule variants')",
         },
     ),
+    Option(
+        "time_up",
+        {"dm": "tie-break kubbs", "wikinger": "count baseline kubbs", "kubbuteo": "tie-break kubbs"},
+        ("tie-break kubbs", "count baseline kubbs"),
+        "What decides a match when the time limit (--time-limit) is reached and the turn in progress "
+        "is finished: the tie-break of DM §9 (a second lag, then a kubb taken out every turn) or a count "
+        "(more sets won, then more of one's own baseline kubbs standing; else a draw).",
+        "DM §9; WS End of the Game; KT rules (no time limit)",
+        "kubb3d.rules.core:Ruleset.time_up_result",
+        "get_ruleset(name, time_up=…)",
+        applies="ruleset",
+        variants={
+            "tie-break kubbs": "DM §9; KT: kubb3d's choice (KT has no time limit)",
+            "count baseline kubbs": "WS End of the Game; US practice (docs/rules.md 'Rule variants')",
+        },
+    ),
 )
 """Every option, in the order of ``kubb3d rules show``."""
 

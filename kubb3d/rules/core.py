@@ -483,6 +483,9 @@ class Ruleset:
             centre or as the ``gap`` between the placed kubb and the king.
         opening: referee option: batons per turn of a set, ``"2-4-6"`` (``DM §4``), ``"6-6-6"``
             (WS basic rule 2, KT rules) or any schedule (:func:`kubb3d.judge.options.baton_schedule`).
+        time_up: referee option: once the time limit is reached and the turn finished, the
+            ``tie-break kubbs`` of ``DM §9`` or ``count baseline kubbs`` (WS "End of the Game"):
+            more sets won, then more of one's own baseline kubbs standing wins, else a draw.
     """
 
     name: str = "base"
@@ -502,6 +505,7 @@ class Ruleset:
     advance_line: str = "centre"
     penalty_distance: str = "centre"
     opening: str = "6-6-6"
+    time_up: str = "tie-break kubbs"
 
     def __post_init__(self) -> None:
         from kubb3d.judge.options import baton_schedule
@@ -535,8 +539,24 @@ class Ruleset:
 
     def time_up_result(self, state: "MatchState") -> Outcome | None:
         """Called at the end of a turn once the clock passed the time limit: an Outcome to end
-        the match, or None (then :meth:`MatchState._start_tiebreak` runs)."""
-        return None
+        the match, or None (then :meth:`MatchState._start_tiebreak` runs), by :attr:`time_up`:
+        under ``count baseline kubbs`` the player with more sets wins, then the one with more of
+        its own baseline kubbs standing (WS "End of the Game"), else it is a draw."""
+        if self.time_up != "count baseline kubbs":
+            return None
+        p0, p1 = state.players
+        ws = state.set_wins
+        if ws[p0] != ws[p1]:
+            winner: str | None = p0 if ws[p0] > ws[p1] else p1
+            reason = msg("time is up and {player} leads in sets ({rule})", player=winner, rule=self.cite("time"))
+        else:
+            b0, b1 = state.baseline_standing(state.end_of[p0]), state.baseline_standing(state.end_of[p1])
+            winner = None if b0 == b1 else (p0 if b0 > b1 else p1)
+            reason = msg(
+                "time is up with {b0}:{b1} baseline kubbs standing ({rule})", b0=b0, b1=b1, rule=self.cite("time")
+            )
+        points = self.match_points(state, winner, Termination.TIME)
+        return Outcome(Termination.TIME, winner, dict(ws) if points is None else points, dict(ws), reason)
 
     def match_points(
         self, state: "MatchState", winner: str | None, termination: "Termination"

@@ -44,10 +44,9 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Sequence
 
-from kubb3d.judge.messages import msg
 from kubb3d.equipment import get_set
 from kubb3d.pitch import PITCHES, Pitch
-from kubb3d.rules.core import LagResult, MatchState, Outcome, Ruleset, Termination, TimeModel, register_ruleset
+from kubb3d.rules.core import LagResult, MatchState, Ruleset, Termination, TimeModel, register_ruleset
 
 
 WIN_POINTS = 2
@@ -74,6 +73,7 @@ class Wikinger(Ruleset):
     advance_line: str = "back edge"  # WS basic rule 7: the toe behind the frontmost pawn
 
     opening: str = "6-6-6"  # WS basic rule 2: the team receives all six batons every turn
+    time_up: str = "count baseline kubbs"  # WS "End of the Game": 1 point for more baseline kubbs standing
 
     def __post_init__(self) -> None:
         super().__post_init__()
@@ -96,17 +96,6 @@ class Wikinger(Ruleset):
         if winner is not None:
             pts[winner] = WIN_POINTS if termination in (Termination.KING, Termination.EARLY_KING) else CLOCK_WIN_POINTS
         return pts
-
-    def time_up_result(self, state: MatchState) -> Outcome:
-        """WS "End of the Game": after the clock and the turn in progress, more kubbs on the own
-        baseline wins 1 point; equal numbers are a draw."""
-        p0, p1 = state.players
-        b0, b1 = state.baseline_standing(state.end_of[p0]), state.baseline_standing(state.end_of[p1])
-        winner = None if b0 == b1 else (p0 if b0 > b1 else p1)
-        reason = msg("time is up with {b0}:{b1} baseline kubbs standing ({rule})", b0=b0, b1=b1, rule=self.cite("time"))
-        return Outcome(
-            Termination.TIME, winner, self.match_points(state, winner, Termination.TIME), dict(state.set_wins), reason
-        )
 
 
 # ---------------------------------------------------------------------- group stage

@@ -78,6 +78,18 @@ def test_the_replays_own_seed_ends_the_match_as_recorded(recorded):
         assert got.winner == recorded.outcome["winner"]
 
 
+@pytest.mark.parametrize("ruleset", ["wikinger", "kubbuteo"])
+def test_other_rulesets_end_as_recorded_too(tmp_path, ruleset):
+    """WS (teams, a clock) and Kubbuteo (flicked disks, kubbs parked off the board): from a
+    mid-turn action the replay's own seed gives its lines byte for byte."""
+    path = tmp_path / f"{ruleset}.jsonl"
+    Match(MatchConfig(ruleset=ruleset, seed=2, round_cap=3), replay=path).run()
+    rec = read_recorded(path)
+    worlds = {i for i, _ in rec.worlds}
+    at = max(i for i in rec.actions if i not in worlds and i - 1 not in worlds and rec.actions[i][1]["type"] != "Raise")
+    _same_ending(rec, at, continue_match(rec, at, keep_lines=True))
+
+
 def test_the_seed_counts_from_the_chosen_action_on(recorded):
     """Naming the replay's own seed is the replay; another seed changes the draws of action k
     (its release), and only from k on (the actions before it play as recorded, or the

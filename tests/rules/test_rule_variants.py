@@ -207,3 +207,57 @@ def test_a_match_plays_the_opening_it_is_given(tmp_path):
     finally:
         m.close()
     assert m.ruleset.opening == "4-6-6" and len(first) == 4
+
+
+# ------------------------------------------------------------------ time up: tie-break or count
+def _first_turn_missed(ruleset, time_limit_s: float = 1.0) -> MatchState:
+    """A state whose first turn (every baton a miss) ran past a time limit of 1 s."""
+    state = MatchState(ruleset, ("P1", "P2"), time_limit_s=time_limit_s)
+    start(state)
+    while state.turn_no == 1 and state.outcome() is None and state.phase == Phase.THROW:
+        state.push(state.legal_actions()[0], MISS)
+    return state
+
+
+@pytest.mark.parametrize(
+    "ruleset, time_up, tie_break",
+    [
+        ("dm", None, True),  # DM §9: the tie-break
+        ("dm", "tie-break kubbs", True),
+        ("dm", "count baseline kubbs", False),
+        ("wikinger", None, False),  # WS End of the Game: the count
+        ("wikinger", "tie-break kubbs", True),
+    ],
+)
+def test_time_up_starts_the_tie_break_or_counts(ruleset, time_up, tie_break):
+    rs = get_ruleset(ruleset) if time_up is None else get_ruleset(ruleset, time_up=time_up)
+    state = _first_turn_missed(rs)
+    assert state.time_expired
+    if tie_break:
+        assert state.outcome() is None and state.phase == Phase.LAG and state.lag_purpose == "tiebreak"
+    else:
+        out = state.outcome()
+        assert out is not None and out.termination.name == "TIME" and out.winner is None  # 5:5 standing
+        assert "time is up with 5:5 baseline kubbs standing" in out.reason
+
+
+def test_counting_at_time_up_takes_sets_first_then_baseline_kubbs():
+    from kubb3d.judge.rulings import Pose
+    from kubb3d.rules.core import KubbInfo
+
+    dm = get_ruleset("dm", time_up="count baseline kubbs")
+    state = MatchState(dm, ("P1", "P2"))
+    start(state)
+    for side, standing in (("A", 2), ("B", 4)):
+        for i, (kid, (x, y)) in enumerate(sorted(dm.pitch.baseline_kubb_positions(side).items())):
+            state.kubbs[kid] = KubbInfo(kid, side, True, i < standing, Pose((x, y, 0.06)))
+    at_a = state.player_at("A")
+    at_b = state.player_at("B")
+    out = dm.time_up_result(state)
+    standing = {at_a: 2, at_b: 4}
+    assert out.winner == at_b and out.points == {"P1": 0, "P2": 0}
+    assert f"time is up with {standing['P1']}:{standing['P2']} baseline kubbs standing (DM §9)" in out.reason
+    state.set_wins[at_a] = 1  # a set ahead beats more baseline kubbs standing
+    out = dm.time_up_result(state)
+    assert out.winner == at_a and f"{at_a} leads in sets" in out.reason and out.points == dict(state.set_wins)
+    assert get_ruleset("dm").time_up_result(state) is None
