@@ -86,7 +86,7 @@ def read_recorded(path: str | Path) -> Recorded:
 
     Raises:
         ReplayError: unreadable file, not a replay, a bad record (file, line, field named), no
-            configuration, or no action.
+            configuration, no action, or a gap in the action numbers.
     """
     from kubb3d.replay import read_replay
 
@@ -105,6 +105,9 @@ def read_recorded(path: str | Path) -> Recorded:
             outcome = raw
     if not actions:
         raise ReplayError(f"{rp.path}: no action recorded; a what-if needs at least one")
+    missing = sorted(set(range(max(actions) + 1)) - set(actions))
+    if missing:
+        raise ReplayError(f"{rp.path}: action {missing[0]} is missing (actions are numbered from 0 without gaps)")
     header = dict(rp.header_dict)
     header["config"] = {**header["config"], "names": list(_names(rp.header.config.model_dump()))}
     return Recorded(rp.path, rp.lines, header, actions, worlds, outcome)
@@ -179,29 +182,15 @@ def state_at(recorded: Recorded, at: int) -> Any:
     actions and outcomes pushed (no physics).
 
     Raises:
-        ReplayError: an action missing, or one that does not fit the match.
+        ReplayError: a recorded action that does not fit the match.
     """
-    from kubb3d.match import MatchConfig
-    from kubb3d.rules import MatchState, action_from_dict, get_ruleset, outcome_from_dict
-    from kubb3d.judge.options import options_for
+    from kubb3d.match import Match, MatchConfig
+    from kubb3d.rules import action_from_dict, outcome_from_dict
 
-    config = MatchConfig.from_dict(recorded.header["config"])
-    ruleset = get_ruleset(config.ruleset, **options_for(dict(config.options), "ruleset"))
-    ts = config.team_size
-    pair = None if ts is None else (ts, ts) if isinstance(ts, int) else tuple(ts)
-    names = config.player_names()
-    tl = config.time_limit_s
-    state = MatchState(
-        ruleset,
-        names,
-        sets=config.sets,
-        time_limit_s=(... if tl is not None and tl < 0 else tl),
-        round_cap=config.round_cap,
-        team_sizes=None if pair is None else dict(zip(names, pair)),
-    )
+    match = Match(MatchConfig.from_dict(recorded.header["config"]))  # no world until it plays
+    match.close()
+    state = match.state
     for i in range(at):
-        if i not in recorded.actions:
-            raise ReplayError(f"{recorded.path}: action {i} is missing (actions are numbered from 0 without gaps)")
         line, action, outcome = recorded.actions[i]
         try:
             state.push(action_from_dict(action), outcome_from_dict(outcome))
@@ -365,22 +354,40 @@ def whatif(
     *,
     seed: int = 1,
     choice: Choice = Choice(),
+    workers: int = 1,
     progress: Callable[[int, Continuation], None] | None = None,
 ) -> list[Continuation]:
     """``samples`` continuations from action ``at`` with the seeds :func:`sample_seed` (``seed``,
-    0 … samples − 1); ``progress(j, continuation)`` after each. Errors as :func:`continue_match`,
-    and WhatIfError for ``samples`` outside 1 … :data:`MAX_SAMPLES`."""
+    0 … samples − 1), in that order whatever ``workers`` (processes, :mod:`kubb3d.workers`);
+    ``progress(j, continuation)`` as each is done. Errors as :func:`continue_match`, and
+    WhatIfError for ``samples`` outside 1 … :data:`MAX_SAMPLES` or ``workers`` < 1."""
     if not 1 <= samples <= MAX_SAMPLES:
         raise WhatIfError(f"--samples: expected from 1 to {MAX_SAMPLES}, got {samples}")
+    if workers < 1:
+        raise WhatIfError(f"--workers: expected 1 or more, got {workers}")
     check_at(recorded, at)
     check_choice(recorded, at, choice)
-    out = []
-    for j in range(samples):
-        result = continue_match(recorded, at, seed=sample_seed(seed, j), choice=choice)
-        out.append(result)
+    seeds = [sample_seed(seed, j) for j in range(samples)]
+    done: dict[int, Continuation] = {}
+
+    def record(j: int, result: Continuation) -> None:
+        done[j] = result
         if progress is not None:
             progress(j, result)
-    return out
+
+    if workers == 1:
+        for j, s in enumerate(seeds):
+            record(j, continue_match(recorded, at, seed=s, choice=choice))
+    else:
+        from concurrent.futures import as_completed
+
+        from kubb3d.workers import process_pool
+
+        with process_pool(min(workers, samples)) as pool:
+            futures = {pool.submit(continue_match, recorded, at, seed=s, choice=choice): j for j, s in enumerate(seeds)}
+            for future in as_completed(futures):
+                record(futures[future], future.result())
+    return [done[j] for j in range(samples)]
 
 
 def summarise(players: Sequence[str], results: Sequence[Continuation]) -> dict[str, Any]:

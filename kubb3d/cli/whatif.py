@@ -134,6 +134,9 @@ def register(app: typer.Typer) -> None:
             help="At an inkast: where the first kubb is aimed instead, X,Y in m (pitch coordinates, end A at "
                  "x = -length/2); the others keep the player's spacing.",
         ),
+        workers: int = typer.Option(
+            1, "--workers", min=1, max=64, help="Processes to play the samples on (the result does not depend on it)."
+        ),
         as_json: bool = typer.Option(False, "--json", help="Print the outcome distribution as one JSON document."),
     ) -> None:
         """Continue a recorded match from one of its actions N times with fresh seeds (optionally with
@@ -168,7 +171,13 @@ def register(app: typer.Typer) -> None:
             task = bar.add_task("samples", total=samples)
             try:
                 results = whatif(
-                    recorded, at, samples, seed=seed, choice=choice, progress=lambda j, r: bar.advance(task)
+                    recorded,
+                    at,
+                    samples,
+                    seed=seed,
+                    choice=choice,
+                    workers=workers,
+                    progress=lambda j, r: bar.advance(task),
                 )
             except (ReplayError, WhatIfError) as exc:
                 bar.stop()

@@ -150,6 +150,13 @@ def test_samples_depend_on_the_root_seed_only(capped):
     assert continue_match(capped, at, seed=four[3].seed) == four[3]
 
 
+def test_workers_give_the_same_samples(capped):
+    at = max(capped.actions) - 3
+    seen = []
+    two = whatif(capped, at, 3, seed=7, workers=2, progress=lambda j, r: seen.append(j))
+    assert two == whatif(capped, at, 3, seed=7) and sorted(seen) == [0, 1, 2]
+
+
 def test_the_summary_counts_every_sample_once(capped):
     at = max(capped.actions) - 3
     results = whatif(capped, at, 3, seed=2)
