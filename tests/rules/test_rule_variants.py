@@ -261,3 +261,39 @@ def test_counting_at_time_up_takes_sets_first_then_baseline_kubbs():
     out = dm.time_up_result(state)
     assert out.winner == at_a and f"{at_a} leads in sets" in out.reason and out.points == dict(state.set_wins)
     assert get_ruleset("dm").time_up_result(state) is None
+
+
+# ------------------------------------------------------------------ set from a spec and the command line
+def test_an_experiment_spec_and_the_command_line_take_the_variants(tmp_path):
+    from typer.testing import CliRunner
+
+    from kubb3d.cli import _register_subapps, app
+    from kubb3d.experiment.spec import SpecError, load_spec
+
+    base = 'schema = 1\ntitle = "t"\nseed = 1\ntrials_per_point = 1\nmeasures = ["felled"]\n[throw]\ntarget = "B3"\n'
+    good = tmp_path / "good.toml"
+    good.write_text(
+        base + '[options]\nopening = [4, 6, 6]\nfield_kubb_inside = "half"\ntime_up = "count baseline kubbs"\n'
+    )
+    assert load_spec(good).spec.options == {
+        "opening": "4-6-6",
+        "field_kubb_inside": "half",
+        "time_up": "count baseline kubbs",
+    }
+    bad = tmp_path / "bad.toml"
+    bad.write_text(base + "[options]\nopening = [2, 4, 7]\n")
+    with pytest.raises(SpecError, match="opening"):
+        load_spec(bad)
+    _register_subapps()
+    out = tmp_path / "m.jsonl"
+    res = CliRunner().invoke(app, ["match", "--round-cap", "3", "--option", "opening=3,6", "--replay", str(out), "-q"])
+    assert res.exit_code == 0, res.output
+    records = [json.loads(line) for line in out.read_text().splitlines()]
+    assert records[0]["config"]["options"] == {"opening": "3-6"}
+    first_turn = [r for r in records if r["type"] == "action" and r["action"]["type"] == "BatonThrow"][:4]
+    assert [r["action"]["baton"] for r in first_turn][:3] == ["baton1", "baton2", "baton3"]
+    assert first_turn[3]["action"]["baton"] == "baton1"  # the reply's first baton: the opener threw 3
+    rules = CliRunner().invoke(app, ["rules", "show", "dm", "--json"])
+    shown = {o["option"]: o for o in json.loads(rules.output)["options"]}
+    assert shown["opening"]["default"] == "2-4-6" and shown["time_up"]["default"] == "tie-break kubbs"
+    assert {v["value"] for v in shown["field_kubb_inside"]["variants"]} == {"whole", "half"}
