@@ -12,7 +12,9 @@ resumed there with :meth:`kubb3d.match.Match.resume`; the actions from that boun
 are played again with the replay's own seeds, and each must give the recorded line byte for
 byte (else :class:`WhatIfError`: the replay was made by another version of the physics). So the
 world at *k* is the one the match had, not one rebuilt from rounded poses, and continuing with
-the replay's own seed gives the replay's own ending bit for bit.
+the replay's own seed gives the replay's own ending bit for bit (every record from action *k*
+on; the ``outcome`` record's ``glitches`` counts those since the turn boundary only, as after
+``kubb3d match --resume``).
 
 Seeds: sample *j* of root seed *s* plays from action *k* on with the match seed
 :func:`sample_seed` (*s*, *j*); the per-action generators of :mod:`kubb3d.match` then draw
