@@ -233,8 +233,8 @@ OPTIONS: tuple[Option, ...] = (
         "How much of a raised field kubb's base must lie inside the field half for the inkast to "
         "be valid: all of it, or at least half of its area.",
         "DM §6, §7; WS basic rule 13",
-        "kubb3d.judge.raising:_RaisingPlan.valid",
-        "InkastContext.options",
+        "kubb3d.judge.raising:_RaisingPlan.valid; kubb3d.judge.throws:judge_throw (unmoved, it stays partly out)",
+        "InkastContext.options, ThrowContext.options",
         variants={
             "whole": "DM §7 ('gesamte Grundfläche im Feld'); WS basic rule 13; VM from 2024",
             "half": "US rule book (at least 50 % of the footprint); VM before 2024 (docs/rules.md 'Rule variants')",

@@ -180,6 +180,7 @@ class _Throw:
     foul_text: str
     by_order: bool
     king_off_baseline: str
+    partly_out_stays: bool = False
 
     @classmethod
     def read(cls, ctx: ThrowContext, book: Rulebook, pieces: Mapping[str, PieceState]) -> "_Throw":
@@ -213,6 +214,7 @@ class _Throw:
             foul_text=foul_text,
             by_order=option(ctx.options, "baseline_after_field", ctx.ruleset) == "contact order",
             king_off_baseline=book.king_off_baseline,
+            partly_out_stays=option(ctx.options, "field_kubb_inside", ctx.ruleset) == "half",
         )
 
 
@@ -317,7 +319,11 @@ def judge_throw(
         elif pid == KING_ID:
             _rule_king(tally, t, pid, a, down)
         else:
-            _rule_target_kubb(tally, t, p, a, down, after.pitch)
+            # under field_kubb_inside = half a field kubb may stand partly out where it was
+            # raised: only one the throw moved is set back inside (US rule book)
+            start = ctx.round_start.get(pid)
+            stays = t.partly_out_stays and start is not None and not _moved(p, start, params)
+            _rule_target_kubb(tally, t, p, a, down, after.pitch, stays)
     _rule_own_half(tally, t, after, params, hand_check, index)
     return tally.judgement(t.warned)
 
@@ -416,11 +422,13 @@ def _rule_king(tally: _Tally, t: _Throw, pid: str, a: Analysis, down: bool) -> N
         )
 
 
-def _rule_target_kubb(tally: _Tally, t: _Throw, p: PieceState, a: Analysis, down: bool, pitch: Pitch) -> None:
+def _rule_target_kubb(
+    tally: _Tally, t: _Throw, p: PieceState, a: Analysis, down: bool, pitch: Pitch, stays: bool = False
+) -> None:
     """A kubb of the target half: to be raised from an earlier throw, already felled, still
-    standing (perhaps set back inside), felled by an illegal throw (raised at once), a baseline
-    kubb felled while field kubbs stood (raised at the end of the round), or felled (DM §5, §8;
-    WS basic rules 7–9)."""
+    standing (perhaps set back inside; not when it ``stays``: unmoved where it was raised
+    partly out), felled by an illegal throw (raised at once), a baseline kubb felled while field
+    kubbs stood (raised at the end of the round), or felled (DM §5, §8; WS basic rules 7–9)."""
     ctx, cites, hc, pid = t.ctx, t.cites, a.hand_check, p.id
     raised = _raise_pose(ctx, pid)
     # lying on other kubbs after a throw: simply down (DM §5; WS basic rule 9: lies against
@@ -454,7 +462,8 @@ def _rule_target_kubb(tally: _Tally, t: _Throw, p: PieceState, a: Analysis, down
         tally.rule(ruling, counts=True)
         return
     if not down:
-        inside = _set_inside(p, pitch) if option(ctx.options, "standing_outside", ctx.ruleset) == "set inside" else None
+        set_inside = option(ctx.options, "standing_outside", ctx.ruleset) == "set inside" and not stays
+        inside = _set_inside(p, pitch) if set_inside else None
         if inside is None:
             ruling = Ruling(
                 piece=pid,

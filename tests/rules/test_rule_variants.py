@@ -297,3 +297,22 @@ def test_an_experiment_spec_and_the_command_line_take_the_variants(tmp_path):
     shown = {o["option"]: o for o in json.loads(rules.output)["options"]}
     assert shown["opening"]["default"] == "2-4-6" and shown["time_up"]["default"] == "tie-break kubbs"
     assert {v["value"] for v in shown["field_kubb_inside"]["variants"]} == {"whole", "half"}
+
+
+def test_under_half_a_kubb_partly_out_stays_until_a_throw_moves_it():
+    """A field kubb raised partly across the sideline (valid under ``half``) is not set inside by
+    a throw that left it where it stood; one the throw pushed is (``standing_outside``), and
+    under ``whole`` every standing kubb across the line is, as before."""
+    from kubb3d.judge import Pose, ThrowContext, judge_throw
+
+    across = kubb("B1", 2.0, -2.5)  # standing, half of its base beyond y = -2.5
+    spot = Pose(tuple(across.position), tuple(across.quat_xyzw))
+    pushed_from = Pose((2.0, -2.45, across.position[2]), tuple(across.quat_xyzw))
+    cases = [
+        ("half", spot, Consequence.NONE),
+        ("half", pushed_from, Consequence.SET_INSIDE),
+        ("whole", spot, Consequence.SET_INSIDE),
+    ]
+    for value, round_start, expected in cases:
+        ctx = ThrowContext(thrower="A", round_start={"B1": round_start}, options={"field_kubb_inside": value})
+        assert judge_throw(snap(across), ctx).ruling("B1").consequence is expected, (value, round_start)
