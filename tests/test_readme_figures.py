@@ -132,6 +132,32 @@ def _env(name: str) -> float:
     return getattr(kubb3d.envs, name)
 
 
+def _env_action_range() -> tuple[float, float]:
+    pytest.importorskip("gymnasium")
+    import gymnasium
+
+    import kubb3d.envs  # noqa: F401
+
+    box = gymnasium.make("kubb3d/Throw-v0").action_space
+    assert float(box.low.min()) == float(box.low.max()) and float(box.high.min()) == float(box.high.max())
+    return float(box.low[0]), float(box.high[0])
+
+
+def _env_target_reward() -> tuple[float]:
+    """The default reward of a throw that fells its target (the straight throw at B3)."""
+    pytest.importorskip("gymnasium")
+    import gymnasium
+
+    import kubb3d.envs
+
+    env = gymnasium.make("kubb3d/Throw-v0", target="B3")
+    env.reset(seed=0)
+    _, reward, *_, info = env.step(kubb3d.envs.normalized_action((11.0, 20.0, 0.0, 1.5, 0.0)))
+    env.close()
+    assert info["hit"]
+    return (reward,)
+
+
 CLAIMS: list[tuple[str, Callable[[], tuple[float, ...]]]] = [
     (r"Python ≥ (\d+\.\d+)", lambda: (_python(),)),
     (r"on a (\d+)×(\d+) m grass pitch", lambda: (_pitch("dm").width, _pitch("dm").length)),
@@ -159,6 +185,8 @@ CLAIMS: list[tuple[str, Callable[[], tuple[float, ...]]]] = [
     (r"how does hit probability at (\d+) m depend", lambda: (_pitch("dm").length,)),
     (r"Hit probability at (\d+) m\]", lambda: (_pitch("dm").length,)),
     (r"\(A\), (\d+) matches each", lambda: (_strategy_matches(),)),
+    (r"each scaled to \[(−\d+), (\d+)\] by default", _env_action_range),
+    (r"reward = (\d+) when the target counts as felled", _env_target_reward),
     (
         r"(−\d+) for an illegal throw, (−\d+) for felling the king early",
         lambda: (_env("ILLEGAL_PENALTY"), _env("KING_PENALTY")),
