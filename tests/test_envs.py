@@ -238,7 +238,7 @@ def test_dense_term_falls_as_the_closest_approach_grows():
         rewards.append(r1)
     assert np.all(np.diff(closest) > 0.1) and np.all(np.diff(rewards) < -0.2)
     assert rewards == pytest.approx([-2.0 * d for d in closest])
-    # the horizontal miss_m of the same throws is no smaller a signal sideways, but a hit is near
+    # the hit passes nearer than every miss, but not at 0: the baton's axis stops at the kubb's face
     dense.reset(seed=0)
     _, r, _, _, info = dense.step(AT_B3)
     assert info["hit"] and 0.05 < info["closest_m"] < closest[0] and r == pytest.approx(1.0 - 2.0 * info["closest_m"])
@@ -382,3 +382,18 @@ def test_the_readme_example_runs():
     finally:
         scope["venv"].close()
         scope["env"].close()
+
+
+def test_terrain_ground_and_equipment_are_options():
+    flat = gym.make("kubb3d/Turn-v0")
+    standing = flat.reset(seed=0)[0][:35].reshape(5, 7)[:, 2]
+    assert np.allclose(standing, 0.075, atol=1e-3)  # half the 15 cm kubb on flat ground
+    bumpy = gym.make("kubb3d/Turn-v0", terrain_cm=2.0, ground="turf", equipment="dm-small")
+    first, again, other = (bumpy.reset(seed=s)[0] for s in (0, 0, 1))
+    world = bumpy.unwrapped.world
+    assert (world.equipment.name, world.ground.name) == ("dm-small", "turf")
+    assert np.array_equal(first, again) and not np.array_equal(first, other)
+    heights = first[:35].reshape(5, 7)[:, 2]
+    assert np.ptp(heights) > 0.005  # the kubbs stand on bumps of a 2 cm amplitude, not at one height
+    flat.close()
+    bumpy.close()
