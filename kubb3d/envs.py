@@ -54,15 +54,16 @@ illegal throw felled), *n* the number of B kubbs the throw felled that count as 
   steps. A baton that touches the kubb's face has d of several centimetres (at least the
   kubb's half-width plus the baton's radius), not 0.
 
-A physics failure scores 0 (plus no dense term).
+A physics failure scores 0, with no dense term.
 
-Episodes. ``Throw-v0`` ends after its one throw, ``Turn-v0`` after six throws, when every
-B kubb is down, or when the king is lost: all three are ``terminated`` (the episode's state
+Episodes. ``Throw-v0`` ends after its one throw; ``Turn-v0`` after six throws, when every
+B kubb is down, or when the king is lost. These ends are ``terminated`` (the episode's state
 is final). The registrations set no ``max_episode_steps``: the rules bound both episodes (one
-and :data:`BATONS` steps), so no time limit applies and none cuts an episode short. The
-episode is ``truncated`` (not terminated) when the simulation failed (``info["glitch"]``)
-or when its time limit (15 s of simulated time) ended a throw before everything was at rest
-(``info["at_rest"]`` False; the judge rules on that state).
+and :data:`BATONS` steps), so no step limit applies (Gymnasium's ``TimeLimit`` wrapper would
+mark those natural ends ``truncated`` as well). An episode is ``truncated`` (not terminated)
+when the simulation failed (``info["glitch"]``) or when the throw's time limit
+(``max_time`` of :func:`kubb3d.throw.throw`, 15 s of simulated time) ended it before
+everything was at rest (``info["at_rest"]`` False; the judge rules on that state).
 
 ``info`` after a step: ``legal``, ``violations`` (rule, reason), ``felled`` (kubbs this throw
 felled that count), ``kubbs_felled`` (``B1``…``B5`` → whether it counts as felled now),
