@@ -4,13 +4,13 @@ The policy has four numbers θ: release speed θ0 (m/s), elevation θ1 (deg) and
 linear in the direction of the target, θ2 + θ3 · a / 10° for a target kubb seen at the angle
 a (deg, positive left) from side A's baseline centre (x = −4 m); spin 1.5 rev/s, no tilt
 (the physical action of :mod:`kubb3d.envs`, ``actions="physical"``: speed, elevation, azimuth,
-spin, tilt). Each iteration draws ``population`` weight vectors from a normal distribution (the
-current mean among them), scores each by its mean reward on the same ``episodes`` training seeds
-(the target reward with the dense term of weight 1: 1 for a hit minus the baton's closest 3D
-approach to the target in m, penalties for illegal throws and the king; hits alone are too rare
-to guide the search), and refits the distribution to the best quarter. The best policy so far
-(by training score) competes in every population; its hit rate (target felled) is measured on
-held-out seeds before and after every iteration.
+spin, tilt).
+Each iteration draws ``population`` weight vectors from a normal distribution (the current
+mean among them), scores each on the same ``episodes`` training seeds (hit rate minus the mean
+horizontal miss distance in m, ``info["miss_m"]``: hits alone are too rare to guide the search),
+and refits the distribution to the best quarter. The best policy so far (by training score) competes in every
+population; its hit rate (target felled) is measured on held-out seeds before and after
+every iteration.
 
 Run it; it prints the held-out hit rate before the first iteration (the straight throw it
 starts from hits only the episodes aimed at B3) and after each one::
@@ -44,14 +44,14 @@ def act(theta: np.ndarray, obs: np.ndarray) -> np.ndarray:
 
 def evaluate(env: gym.Env, theta: np.ndarray, seeds) -> tuple[float, float]:
     """(search score, hit rate) of the policy over one episode per seed; the score is the
-    mean reward."""
-    rewards, hits = [], []
+    hit rate minus the mean miss distance (m)."""
+    misses, hits = [], []
     for seed in seeds:
         obs, _ = env.reset(seed=int(seed))
-        _, reward, _, _, info = env.step(act(theta, obs))
-        rewards.append(reward)
+        _, _, _, _, info = env.step(act(theta, obs))
+        misses.append(info["miss_m"] if info["miss_m"] is not None else 5.0)
         hits.append(info["hit"])
-    return float(np.mean(rewards)), float(np.mean(hits))
+    return float(np.mean(hits) - np.mean(misses)), float(np.mean(hits))
 
 
 def train(
@@ -61,7 +61,7 @@ def train(
     far (by training score) before the first iteration and after each one (``iterations + 1``
     numbers in [0, 1])."""
     rng = np.random.default_rng(seed)
-    env = gym.make("kubb3d/Throw-v0", actions="physical", reward="target", dense=1.0)
+    env = gym.make("kubb3d/Throw-v0", actions="physical")
     train_seeds = np.arange(episodes)  # the same episodes score every candidate
     held_out = 10_000 + np.arange(eval_episodes)
     mean, std = START_MEAN.copy(), START_STD.copy()
