@@ -137,6 +137,8 @@ def test_turn_of_six_batons():
             break
     # the first baton fells B3; the same throw again finds nothing standing on its line
     assert steps == 6 and obs[-1] == 0.0 and info["felled_total"] == ["B3"] and total == 1.0
+    assert info["kubbs_felled"] == {"B1": False, "B2": False, "B3": True, "B4": False, "B5": False}
+    assert (term, trunc, info["at_rest"]) == (True, False, True)
     with pytest.raises(RuntimeError, match="reset"):
         env.unwrapped.step(AT_B3)
     env.close()
