@@ -86,10 +86,12 @@ def test_shipped_experiment_runs_by_short_name(wheel_venv, outside):
 
 def test_gymnasium_env_from_the_wheel(wheel_venv, outside):
     code = (
-        "import gymnasium, kubb3d; env = gymnasium.make('kubb3d/Throw-v0'); "
-        "from gymnasium.utils.env_checker import check_env; check_env(env.unwrapped); "
-        "print(type(env.unwrapped).__module__)"
+        "import warnings, gymnasium, kubb3d; env = gymnasium.make('kubb3d/Throw-v0'); "
+        "from gymnasium.utils.env_checker import check_env\n"
+        "with warnings.catch_warnings(record=True) as caught:\n"
+        "    warnings.simplefilter('always'); check_env(env.unwrapped)\n"
+        "print([str(w.message) for w in caught]); print(type(env.unwrapped).__module__)"
     )
     r = _run(wheel_venv, "python", "-c", code, cwd=outside)
     assert r.returncode == 0, r.stderr
-    assert r.stdout.strip().splitlines()[-1] == "kubb3d.envs"
+    assert r.stdout.strip().splitlines()[-2:] == ["[]", "kubb3d.envs"]
