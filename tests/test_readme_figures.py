@@ -228,6 +228,13 @@ CLAIMS: list[tuple[str, Callable[[], tuple[float, ...]]]] = [
     (r"nothing has moved (\d+) mm in (\d+) s", lambda: (1000 * _world("REST_CREEP"), _world("HELD_S"))),
     (r"more than (\d+)° of rotation about the vertical", lambda: (_helicopter_limit(),)),
     (r"at 1/(\d+) s until rest", lambda: (1 / _world("DT"),)),
+    (r"opening batons (\d+)-(\d+)-(\d+), (\d+)-(\d+)-(\d+), (\d+)-(\d+)-(\d+)…", lambda: _opening_variants()),
+    (r"win probability with its (\d+) % (?:Wilson )?interval", lambda: (_interval_level(),)),
+    (r"from action (\d+) with (\d+) fresh seeds", lambda: (_whatif_example("--at"), _whatif_example("--samples"))),
+    (r"as recorded up to action (\d+) \(the index", lambda: (_whatif_example("--at"),)),
+    (r"then to its end (\d+) times", lambda: (_whatif_example("--samples"),)),
+    (r"makes the baton of action (\d+) aim at", lambda: (_whatif_example("--at"),)),
+    (r"aims the inkast of action (\d+) there", lambda: (_whatif_example("--at"),)),
 ]
 """(pattern over the README's prose, the values of its groups from where they are made)."""
 
@@ -238,6 +245,24 @@ NAMES = [
     (r"\brule \d+\b", "a rule book's clause (WS basic rule 5)"),
 ]
 """Numbers in the prose that are names, not figures, and why."""
+
+
+def _opening_variants() -> tuple[float, ...]:
+    """The first three opening schedules ``kubb3d rules show`` lists as rule variants."""
+    from kubb3d.judge.options import OPTIONS
+
+    opening = next(option for option in OPTIONS if option.name == "opening")
+    return tuple(float(batons) for schedule in list(opening.variants)[:3] for batons in schedule.split("-"))
+
+
+def _whatif_example(flag: str) -> float:
+    """The value of ``flag`` in the README's ``kubb3d whatif`` example command (the prose restates it)."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    command = re.search(r"`kubb3d whatif [^`]*`", text)
+    assert command, "README.md no longer shows a kubb3d whatif command"
+    value = re.search(rf"{flag} (\d+)", command.group(0))
+    assert value, f"the README's whatif command has no {flag}"
+    return float(value.group(1))
 
 
 def _pitch_clock_min() -> float:

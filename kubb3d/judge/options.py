@@ -221,7 +221,7 @@ OPTIONS: tuple[Option, ...] = (
             "6-6-6": "WS basic rule 2; KT rules; VM 2017 when the teams do not agree",
             "4-6-6": "community variant 'Four to Start': Des Moines Kubb club, Asgardian festival tournament "
             "(docs/rules.md 'Rule variants')",
-            "3-6-6": "community variant (named in issue #33; no place of play found)",
+            "3-6-6": "community variant 'Basel 3' (three batons first); no published place of play found",
         },
         parse=lambda raw: baton_schedule(raw),
         accepts="batons per turn such as 2-4-6, 6-6-6, 4-6-6, 3-6-6 (1 to 6 each; the last holds on)",
