@@ -63,8 +63,10 @@ def trial(w: World, kind: str, pose: str, rng: np.random.Generator, after: float
         if not w.run_until_rest(limit).at_rest:
             return False, limit, 0.0, 0.0
         t = w.time - t0
-        body = w.body_id("p")
-        pb.changeDynamics(body, -1, activationState=pb.ACTIVATION_STATE_DISABLE_SLEEPING, physicsClientId=w.client)
+        body = w.engine.body_of("p")
+        pb.changeDynamics(
+            body, -1, activationState=pb.ACTIVATION_STATE_DISABLE_SLEEPING, physicsClientId=w.engine.client
+        )
         w.use_step(w.quiet_dt)
         pos0, q0 = w.com_pose("p")
         moved = turned = 0.0

@@ -47,9 +47,10 @@ from pathlib import Path
 import numpy as np
 
 import kubb3d.assets as assets
-import kubb3d.physics.world as world_module
+import kubb3d.physics.engine as engine_module
 from kubb3d.match import Match, MatchConfig
-from kubb3d.physics.world import CONTACT_ERP, GRAVITY, QUIET_DT, QUIET_STEPS
+from kubb3d.physics.engine import CONTACT_ERP, QUIET_DT, QUIET_STEPS
+from kubb3d.physics.world import GRAVITY
 from kubb3d.snapshot import quat_to_matrix
 from kubb3d.assets import com_local, disk_kubb_mesh
 from kubb3d.equipment import EquipmentSet
@@ -101,7 +102,7 @@ def rebuild_pieces(w) -> None:
     pose with the same velocities (a piece at rest asleep), so that one action of a match played
     with older models can be played with the current ones from the same board."""
     for pid in list(w.piece_ids()):
-        piece = w._pieces[pid]
+        piece = w.engine.pieces[pid]
         pos, q = w.pose(pid)
         v, om = w.velocity(pid)
         w.remove_piece(pid)
@@ -123,16 +124,16 @@ def run_once(
     use_models(history_models)
     m = Match(MatchConfig(ruleset="kubbuteo", skills=skills, seed=seed))
     try:
-        world_module.CONTACT_ERP = erp[0]  # worlds built up to the action
+        engine_module.CONTACT_ERP = erp[0]  # worlds built up to the action
         while m.action_index < action:
             m.step()
         if history_models:
             use_models("")
             rebuild_pieces(m.world)
         pend = m.pending()
-        world_module.CONTACT_ERP = erp[1]
+        engine_module.CONTACT_ERP = erp[1]
         w = m.world
-        w.set_contact_erp(erp[1])
+        w.engine.set_contact_erp(erp[1])
         dt = w.dt / factor
         w.dt = dt
         w.quiet_dt = max(dt, min(QUIET_STEPS * dt, QUIET_DT)) if quiet else dt
@@ -145,7 +146,7 @@ def run_once(
 
         def record() -> None:
             com, q = w.com_pose(piece)
-            v, om = w.com_velocity(piece)
+            v, om = w.engine.com_velocity(piece)
             rot = quat_to_matrix(q)
             total, inplane, side = rock_angles(rot)
             forces: dict[str, float] = {}
@@ -162,7 +163,7 @@ def run_once(
             rows.append(
                 {
                     "t": clock[0],
-                    "h": w.step_dt,
+                    "h": w.engine.step_dt,
                     "tilt_deg": math.degrees(total),
                     "inplane_deg": math.degrees(inplane),
                     "side_deg": math.degrees(side),
@@ -173,7 +174,7 @@ def run_once(
                     "quat": [float(x) for x in q],
                     "up_body": [float(x) for x in rot[2]],
                     "v": [float(x) for x in v],
-                    "baton": [list(w.com_pose("baton1")[0]), list(w.com_velocity("baton1")[0])]
+                    "baton": [list(w.com_pose("baton1")[0]), list(w.engine.com_velocity("baton1")[0])]
                     if w.has_piece("baton1")
                     else None,
                     "ke": ke,
@@ -181,9 +182,9 @@ def run_once(
                     "forces": forces,
                 }
             )
-            clock[0] += w.step_dt
+            clock[0] += w.engine.step_dt
 
-        w.add_step_hook(record)
+        w.stepper.add_step_hook(record)
         res = m.step()
         rows_after = rows
         outcome = res.outcome.to_dict() if res.outcome is not None else None
@@ -303,7 +304,7 @@ def restart(row: dict, dt: float, erp: float, spin: bool = True, seconds: float 
     from kubb3d.physics.world import World
 
     with World("kubbuteo", dt=dt, quiet_dt=dt, stakes=False) as w:
-        w.set_contact_erp(erp)
+        w.engine.set_contact_erp(erp)
         w.add_piece("k", "kubb", (0.0, 0.0, 0.5), side="A", sleeping=False)
         rot = quat_to_matrix(row["quat"])
         om = np.asarray(row["omega"], dtype=float)
@@ -312,7 +313,7 @@ def restart(row: dict, dt: float, erp: float, spin: bool = True, seconds: float 
             om = om - axis * float(om @ axis)
         w.set_pose(
             "k",
-            w.frame_position("k", row["com"], row["quat"]),
+            w.engine.frame_position("k", row["com"], row["quat"]),
             tuple(row["quat"]),
             linear_velocity=tuple(row["v"]),
             angular_velocity=tuple(om),

@@ -128,7 +128,7 @@ def measure(spec_dict: dict, piece: str, supporters, hz: int, n: int = 16):
     try:
         sc._place_all(path, spec, world, spec.pitch_obj, spec.equipment_set)
         world.run_until_rest(max_time=sc.SETTLE_TIME)
-        world.wake_all()
+        world.rest.wake_all()
         forces = []
         for _ in range(n):
             world.step(1)

@@ -36,7 +36,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from kubb3d.physics import world as world_module
+from kubb3d.physics import forces as forces_module
 from kubb3d.physics.ground import GROUNDS
 from kubb3d.physics.world import GRAVITY, Terrain, World
 
@@ -109,7 +109,7 @@ def on_slope(tan: float, seconds: float = 2.0, dt: float | None = None) -> tuple
         p0 = np.array(w.com_pose("p")[0])
         w.step(w.steps_for(seconds))
         p1 = np.array(w.com_pose("p")[0])
-        v = np.array(w.com_velocity("p")[0])
+        v = np.array(w.engine.com_velocity("p")[0])
         return float(p0[0] - p1[0]) / cos, float(np.linalg.norm(v))
 
 
@@ -125,11 +125,11 @@ def main() -> None:
     ap.add_argument("--pair", default=None, help="pair the throws with this earlier --out file")
     a = ap.parse_args()
     if a.switch is not None:
-        world_module.TERRAIN_ROLL_SPEED = a.switch
+        forces_module.TERRAIN_ROLL_SPEED = a.switch
     steps = [1 / float(s) for s in a.steps.split(",")] if a.steps else STEPS
     headings = [float(h) for h in a.headings.split(",")] if a.headings else HEADINGS
     parts = a.parts.split(",")
-    print(f"TERRAIN_ROLL_SPEED = {getattr(world_module, 'TERRAIN_ROLL_SPEED', None)} m/s", flush=True)
+    print(f"TERRAIN_ROLL_SPEED = {getattr(forces_module, 'TERRAIN_ROLL_SPEED', None)} m/s", flush=True)
     mu, crr = GROUNDS["grass"].friction, GROUNDS["grass"].rolling_resistance
     if "drift" in parts:
         d = 36.0 / (2 * mu * GRAVITY)

@@ -25,7 +25,9 @@ import numpy as np
 import pybullet as pb
 
 from kubb3d.experiment.stats import wilson
-from kubb3d.physics.world import REST_SPEED, REST_TURN, SAMPLE_INTERVAL, Terrain, World
+from kubb3d.physics.engine import REST_SPEED, REST_TURN
+from kubb3d.physics.rest import SAMPLE_INTERVAL
+from kubb3d.physics.world import Terrain, World
 
 from false_rest import place
 
@@ -42,8 +44,10 @@ def rest_run(terrain: Terrain | None, kind: str, pose: str, rng: np.random.Gener
         place(w, kind, pose, rng)  # a random spot and heading, 2 mm above the ground
         if not w.run_until_rest(5.0).at_rest:
             return None
-        body = w.body_id("p")
-        pb.changeDynamics(body, -1, activationState=pb.ACTIVATION_STATE_DISABLE_SLEEPING, physicsClientId=w.client)
+        body = w.engine.body_of("p")
+        pb.changeDynamics(
+            body, -1, activationState=pb.ACTIVATION_STATE_DISABLE_SLEEPING, physicsClientId=w.engine.client
+        )
         w.use_step(w.quiet_dt)
         com0 = np.array(w.com_pose("p")[0])
         moving = samples = 0
@@ -51,7 +55,7 @@ def rest_run(terrain: Terrain | None, kind: str, pose: str, rng: np.random.Gener
         n = w.steps_for(SAMPLE_INTERVAL)
         for _ in range(round(seconds / SAMPLE_INTERVAL)):
             w.step(n)
-            v, om = w.com_velocity("p")
+            v, om = w.engine.com_velocity("p")
             samples += 1
             moving += math.hypot(*v) > REST_SPEED or math.hypot(*om) > REST_TURN
             d = np.array(w.com_pose("p")[0]) - com0

@@ -174,18 +174,27 @@ def bare_loop(throws) -> tuple[float, int]:
     :data:`~kubb3d.physics.world.DT` throughout; returns (seconds, total steps)."""
     from kubb3d.model_files import model_path
     from kubb3d.equipment import STANDARD
-    from kubb3d.physics import world as W
+    from kubb3d.physics.engine import (
+        CCD_ALLOWED_PENETRATION,
+        DT,
+        GRAVITY,
+        REST_SPEED,
+        REST_TURN,
+        SPLIT_IMPULSE_THRESHOLD,
+    )
+    from kubb3d.physics.rest import SAMPLE_INTERVAL, SETTLE_S
+    from kubb3d.physics.terrain import FLAT_GROUND_HALF_EXTENTS
     from kubb3d.physics.ground import GRASS, WOOD_ON_WOOD_FRICTION, WOOD_ON_WOOD_RESTITUTION
     from kubb3d.pitch import Pitch
 
     pitch = Pitch()
-    dt = W.DT
+    dt = DT
     c = pb.connect(pb.DIRECT)
     mu = math.sqrt(WOOD_ON_WOOD_FRICTION)
     steps = 0
-    per_sample = max(1, round(W.SAMPLE_INTERVAL / dt))
-    hold = math.ceil(W.SETTLE_S / (per_sample * dt) - 1e-9)
-    lin2, ang2 = W.REST_SPEED**2, W.REST_TURN**2
+    per_sample = max(1, round(SAMPLE_INTERVAL / dt))
+    hold = math.ceil(SETTLE_S / (per_sample * dt) - 1e-9)
+    lin2, ang2 = REST_SPEED**2, REST_TURN**2
     t0 = time.perf_counter()
     for _, rel in throws:
         pb.resetSimulation(physicsClientId=c)
@@ -197,17 +206,17 @@ def bare_loop(throws) -> tuple[float, int]:
             enableConeFriction=1,
             restitutionVelocityThreshold=0.05,
             contactBreakingThreshold=0.002,
-            allowedCcdPenetration=W.CCD_ALLOWED_PENETRATION,
+            allowedCcdPenetration=CCD_ALLOWED_PENETRATION,
             useSplitImpulse=1,
-            splitImpulsePenetrationThreshold=W.SPLIT_IMPULSE_THRESHOLD,
+            splitImpulsePenetrationThreshold=SPLIT_IMPULSE_THRESHOLD,
             enableFileCaching=1,
             physicsClientId=c,
         )
-        pb.setGravity(0, 0, -W.GRAVITY, physicsClientId=c)
-        hz = W.FLAT_GROUND_HALF_EXTENTS[2]
+        pb.setGravity(0, 0, -GRAVITY, physicsClientId=c)
+        hz = FLAT_GROUND_HALF_EXTENTS[2]
         ground = pb.createMultiBody(
             0,
-            pb.createCollisionShape(pb.GEOM_BOX, halfExtents=W.FLAT_GROUND_HALF_EXTENTS, physicsClientId=c),
+            pb.createCollisionShape(pb.GEOM_BOX, halfExtents=FLAT_GROUND_HALF_EXTENTS, physicsClientId=c),
             basePosition=(0, 0, -hz),
             useMaximalCoordinates=True,
             physicsClientId=c,

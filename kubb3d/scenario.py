@@ -627,7 +627,7 @@ def _lean(where: str, s: PieceSpec, world, he, kind: str) -> tuple:
     off = _apply(rows, (he[0], 0.0, -he[2]))
     tmp = "__lean_probe__"
     world.add_piece(tmp, kind, (50.0, 0.0, 5.0), quat_from_rows(rows), sleeping=True)
-    probe = world.body_id(tmp)
+    probe = world.engine.body_of(tmp)
     target = [on]
 
     def place(rho: float):
@@ -639,12 +639,12 @@ def _lean(where: str, s: PieceSpec, world, he, kind: str) -> tuple:
     try:
         lo, hi = 0.0, 0.6
         place(hi)
-        if world.closest_distance(tmp, target, 0.05) < 0.0005:
+        if world.engine.closest_distance(tmp, target, 0.05) < 0.0005:
             raise ScenarioError(f"{where}: cannot lean on {on!r} from {s.from_deg}°: it is in the way even 0.6 m away")
         for _ in range(32):
             mid = (lo + hi) / 2
             place(mid)
-            if world.closest_distance(tmp, target, 0.05) < 0.0005:
+            if world.engine.closest_distance(tmp, target, 0.05) < 0.0005:
                 lo = mid
             else:
                 hi = mid
@@ -674,7 +674,7 @@ def _stack(where: str, s: PieceSpec, world, he, kind: str) -> tuple:
         for _ in range(32):
             mid = (lo + hi) / 2
             world.set_pose(tmp, (x, y, mid), quat_from_rows(rows), wake=False)
-            if world.closest_distance(tmp, others, 0.05) < 0.0005:
+            if world.engine.closest_distance(tmp, others, 0.05) < 0.0005:
                 lo = mid
             else:
                 hi = mid
@@ -700,7 +700,7 @@ def _check_overlaps(path: Path, world) -> None:
         for b in ids[i + 1 :]:
             if world.kind(a) == "stake" and world.kind(b) == "stake":
                 continue
-            d = world.closest_distance(a, [b], 0.0)
+            d = world.engine.closest_distance(a, [b], 0.0)
             if d < -OVERLAP_TOL:
                 raise ScenarioError(f"{path}: pieces: {a} and {b} overlap by {-d * 1000:.0f} mm")
 

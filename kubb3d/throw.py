@@ -44,7 +44,9 @@ from kubb3d.judge.messages import msg
 from kubb3d.equipment import LYING_DISK_KUBB, EquipmentSet
 from kubb3d.physics.aero import RodDrag, piece_drag
 from kubb3d.model_files import com_local
-from kubb3d.physics.world import DT, GRAVITY, SAMPLE_INTERVAL, World, quaternion_from_euler
+from kubb3d.physics.poses import quaternion_from_euler
+from kubb3d.physics.rest import SAMPLE_INTERVAL
+from kubb3d.physics.world import DT, GRAVITY, World
 from kubb3d.judge.rulebook import ThrowRules, get_rulebook, rulebook_names
 from kubb3d.pitch import Pitch, opponent
 from kubb3d.snapshot import GROUND_ID, Snapshot, body_axis
@@ -493,14 +495,14 @@ def simulate_iter(
         linear_velocity=release.velocity,
         angular_velocity=release.angular_velocity,
     )
-    com_pose, com_velocity, contacts_of = world.com_pose, world.com_velocity, world.contacts_of
+    com_pose, com_velocity, contacts_of = world.com_pose, world.engine.com_velocity, world.contacts_of
     t0 = world.time
     recorder = _Recorder(world, t0)
-    first_sample = world.sample()
+    first_sample = world.rest.sample()
     recorder.record(world.time, first_sample)
-    to_frame = world.frame_position
+    to_frame = world.engine.frame_position
     yield ThrowFrame(piece, 0.0, first_sample, to_frame=to_frame)
-    start = {pid: (world.frame_position(pid, com, q), q) for pid, (com, q) in first_sample.items()}
+    start = {pid: (world.engine.frame_position(pid, com, q), q) for pid, (com, q) in first_sample.items()}
 
     # --- free flight until the first contact: integrated outside the engine while the piece is
     # far from everything (_FreeFlight), then engine steps of world.dt near the ground or a piece
@@ -519,7 +521,7 @@ def simulate_iter(
     hx_n, hy_n = (sy / math.sqrt(sh2), -sx / math.sqrt(sh2)) if not upright_spin else (0.0, 0.0)
     first: FirstContact | None = None
     end = t0 + max_time - 1e-9
-    gap_of = world.flight_clearance(piece) if not sliding else None
+    gap_of = world.stepper.flight_clearance(piece) if not sliding else None
     h = 0.0
     next_record = t0 + SAMPLE_INTERVAL - 1e-9
     quiet, fine = world.quiet_dt, world.dt
@@ -539,7 +541,7 @@ def simulate_iter(
     # engine's flight throughout
     flight = (
         _FreeFlight(world, piece, release, gap_of)
-        if not sliding and quiet > fine and world.others_at_rest(piece)
+        if not sliding and quiet > fine and world.stepper.others_at_rest(piece)
         else None
     )
     if flight is not None and flight.ok:
@@ -560,7 +562,8 @@ def simulate_iter(
         if flight.t:
             t = flight.t * fine
             max_tilt, heli = flight.max_tilt(nx, ny), flight.helicopter(heli_rate)
-            world.set_flight_state(piece, t, flight.p, flight.quat(t), flight.handover_velocity(), flight.omega(t))
+            handover = flight.handover_velocity()
+            world.stepper.set_flight_state(piece, t, flight.p, flight.quat(t), handover, flight.omega(t))
             world.use_step(fine)
             h = fine
     while not sliding and world.time < end:
@@ -593,8 +596,8 @@ def simulate_iter(
             continue
         cps = contacts_of(piece)
         if cps:
-            _, _, other, pos, _ = min(cps, key=lambda x: (x[0], x[1]))
-            first = FirstContact(other, world.time - t0, tuple(float(v) for v in pos))
+            nearest = min(cps, key=lambda contact: (contact.distance, contact.body))
+            first = FirstContact(nearest.other, world.time - t0, tuple(float(v) for v in nearest.position))
             break
     world.use_step(world.dt)
 
@@ -608,8 +611,8 @@ def simulate_iter(
         # every step (before it: the contacts of the step just taken), so no short touch is
         # missed; the same read gives the ground's normal force for the plowing, and air drag
         # until the piece first drops below DRAG_MIN_SPEED
-        watch = world.contact_watch(piece, drag_until=DRAG_MIN_SPEED)
-        world.add_step_hook(watch.hook, watch=not watch.active)
+        watch = world.forces.contact_watch(piece, drag_until=DRAG_MIN_SPEED)
+        world.stepper.add_step_hook(watch.hook, watch=not watch.active)
         try:
             run = world.iter_until_rest(
                 max(0.0, max_time - (world.time - t0)), sample_every=record_every, settle_s=settle_s
@@ -623,7 +626,7 @@ def simulate_iter(
                 recorder.record(t, sample)
                 yield ThrowFrame(piece, t - t0, sample, to_frame=to_frame)
         finally:
-            world.clear_step_hooks()
+            world.stepper.clear_step_hooks()
         touched |= watch.touched
         if first is None and watch.first is not None:
             other, when, pos = watch.first
@@ -921,7 +924,7 @@ class _FreeFlight(_Flight):
             inertia[0] == inertia[1] and hx == hy and i1 > 0 and i3 > 0 and not any(com_local(world.equipment, kind))
         )
         """False: not a symmetric top about its bounding box's long axis (the engine flies it)."""
-        drag = piece_drag(world.equipment, kind) if world.air_drag else None
+        drag = piece_drag(world.equipment, kind) if world.engine.air_drag else None
         super().__init__(release, mass, (i1, i3) if self.ok else (1.0, 1.0), drag, world.dt, FAR_STEP_FINE_STEPS)
         # the lowest point of the bounding box (or of the inscribed cylinder of a baton) below the
         # centre: hz·|axis_z| + across·√(1 − axis_z²)
@@ -1022,7 +1025,7 @@ class _Recorder:
             out = []
             for r in rows:
                 com, q = r if r is not None else fill
-                out.append((*self.world.frame_position(pid, com, q), *q))
+                out.append((*self.world.engine.frame_position(pid, com, q), *q))
             poses[pid] = np.array(out)
         return Trajectory(np.array(self.times), poses)
 
@@ -1302,7 +1305,7 @@ def aim(
         base,
         piece_kind=piece_kind,
         dt=world.quiet_dt,
-        air_drag=world.air_drag,
+        air_drag=world.engine.air_drag,
     )
 
 

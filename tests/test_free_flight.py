@@ -12,7 +12,8 @@ import pytest
 import kubb3d.throw as T
 from kubb3d.equipment import get_set
 from kubb3d.physics.aero import piece_drag
-from kubb3d.physics.world import DT, GRAVITY, FlightClearance, World
+from kubb3d.physics.stepping import FlightClearance
+from kubb3d.physics.world import DT, GRAVITY, World
 from kubb3d.throw import Release, ThrowParams, aim, aim_point, release_from_params, simulate
 
 
@@ -40,7 +41,7 @@ def test_a_precessing_baton_turns_as_the_engine_converges_to():
             w.set_flight_step("baton1", 0.0, dt)
             w.step(round(0.5 / dt), rolling=False)
             _, q = w.com_pose("baton1")
-            _, omega = w.com_velocity("baton1")
+            _, omega = w.engine.com_velocity("baton1")
             f = T._FreeFlight(w, "baton1", rel, FlightClearance(-100.0, []))
             assert f.ok
             errors.append((_angle_deg(q, f.quat(0.5)), math.dist(omega, f.omega(0.5))))
@@ -187,7 +188,7 @@ def test_a_piece_falling_at_the_release_falls_during_the_flight():
         with World.standard() as w:
             if drop:
                 w.add_piece("X", "kubb", (0.0, 2.0, 1.0), side="A", sleeping=False)
-            assert w.others_at_rest("baton1") is not drop
+            assert w.stepper.others_at_rest("baton1") is not drop
             seen = None
             for frame in T.throw_iter(w, ThrowParams(elevation_deg=35.0)):
                 if frame.time_s > 0 and len(frame.samples) > 1:
@@ -197,20 +198,20 @@ def test_a_piece_falling_at_the_release_falls_during_the_flight():
             if drop:
                 assert seen.samples["X"][0][2] < 0.16  # down (standing: 0.15 m, lying 0.035 m)
             w.sleep_all()
-            assert w.others_at_rest("baton1")
+            assert w.stepper.others_at_rest("baton1")
 
 
 def test_pieces_count_at_rest_until_something_moves_them():
     with World.standard() as w:
-        assert w.others_at_rest("B1")  # built asleep: no reads needed
+        assert w.stepper.others_at_rest("B1")  # built asleep: no reads needed
         pos, q = w.pose("B1")
         w.set_pose("B1", pos, q, linear_velocity=(0.0, 0.0, 2.0), wake=False)  # tossed up
-        assert not w.others_at_rest("B2") and w.others_at_rest("B1")
+        assert not w.stepper.others_at_rest("B2") and w.stepper.others_at_rest("B1")
         w.step(24)
-        assert not w.others_at_rest("B2")
+        assert not w.stepper.others_at_rest("B2")
         assert w.run_until_rest().at_rest
-        assert w.others_at_rest("B2")
+        assert w.stepper.others_at_rest("B2")
         w.step(1)  # a step after the rest: the pieces' velocities tell
-        assert w.others_at_rest("B2")
+        assert w.stepper.others_at_rest("B2")
         w.sleep_all()
-        assert w.others_at_rest("B2")
+        assert w.stepper.others_at_rest("B2")

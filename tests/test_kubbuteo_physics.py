@@ -111,7 +111,7 @@ def _sink_while_sliding(kind: str, dt: float, erp: float | None = None) -> float
 
     with World("kubbuteo", dt=dt) as w:
         if erp is not None:
-            w.set_contact_erp(erp)
+            w.engine.set_contact_erp(erp)
         eq = w.equipment
         q = (0.0, 0.0, 0.0, 1.0) if kind == "baton" else LYING_DISK_KUBB
         half = eq.baton.length / 2 if kind == "baton" else eq.kubb.width / 2
@@ -145,7 +145,7 @@ def test_the_sliding_disk_does_not_depend_on_the_step_or_the_contact_erp():
     assert abs(_sink_while_sliding("baton", 1 / 1920) - default) < 0.02e-3
     assert abs(_sink_while_sliding("baton", 1 / 960, erp=0.8) - default) < 0.02e-3
     with World("kubbuteo") as w, pytest.raises(ValueError, match="contact ERP"):
-        w.set_contact_erp(0.0)
+        w.engine.set_contact_erp(0.0)
 
 
 def _flick_end(dt: float, speed: float, azimuth_deg: float) -> tuple[float, float, float]:
@@ -158,7 +158,7 @@ def _flick_end(dt: float, speed: float, azimuth_deg: float) -> tuple[float, floa
             if w.has_piece("baton1"):
                 spin[0] = max(spin[0], abs(float(w.velocity("baton1")[1][2])))
 
-        w.add_step_hook(watch)
+        w.stepper.add_step_hook(watch)
         r = flick(w, "baton1", FlickParams(speed=speed, azimuth_deg=azimuth_deg))
         dx, dy = (r.final["baton1"].position[i] - r.release.position[i] for i in (0, 1))
     return math.hypot(dx, dy), math.degrees(math.atan2(dy, dx)), spin[0]
@@ -218,7 +218,7 @@ def test_a_sliding_disk_kept_half_a_step_ahead_slides_v2_over_2_mu_g_at_any_step
             p0, q0 = w.pose("p")
             w.set_pose("p", p0, q0, linear_velocity=(v, 0.0, 0.0))
             if shift:
-                w.shift_step("p", 0.0, dt, (-mu_g, 0.0, 0.0))
+                w.stepper.shift_step("p", 0.0, dt, (-mu_g, 0.0, 0.0))
             for _ in range(w.steps_for(v / mu_g + 0.05)):
                 w.step(1)
             return float(w.pose("p")[0][0] - p0[0])
@@ -243,13 +243,13 @@ def test_a_disk_sliding_alone_takes_the_long_step_only_far_from_every_piece(targ
         others = w.piece_ids()
 
         def check() -> None:
-            if not w.has_piece("baton1") or w.step_dt != w.quiet_dt:
+            if not w.has_piece("baton1") or w.engine.step_dt != w.quiet_dt:
                 return
             speed = float(np.linalg.norm(w.velocity("baton1")[0]))
             if speed > 0.3:  # sliding, not the rest hold
-                long_steps.append(w.closest_distance("baton1", others, 0.1) - 2 * speed * w.quiet_dt)
+                long_steps.append(w.engine.closest_distance("baton1", others, 0.1) - 2 * speed * w.quiet_dt)
 
-        w.add_step_hook(check)
+        w.stepper.add_step_hook(check)
         r = flick(w, "baton1", params)
     assert r.first_contact.piece == target
     assert len(long_steps) > 20 and min(long_steps) > 0.0

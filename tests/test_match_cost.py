@@ -4,45 +4,47 @@ docs/speed.md "Ninth round: a match's Python")."""
 from __future__ import annotations
 
 from kubb3d.bench import _throws, snapshot_digest
+from kubb3d.physics.forces import Forces
 from kubb3d.physics.world import World
 from kubb3d.throw import FlickParams, ThrowParams, aim, aim_flick, flick, throw
 
 
 class _WatchFromParts:
-    """The thrown piece's watch as it was before World.contact_watch: World.touching_now, then
+    """The thrown piece's watch as it was before Forces.contact_watch: Forces.touching_now, then
     one com_velocity and com_pose read for apply_drag (until the piece first drops below
     ``drag_until``) and apply_plowing (while its ground contacts carry a force)."""
 
     made = 0
 
-    def __init__(self, world: World, piece: str, drag_until: float) -> None:
+    def __init__(self, forces: Forces, piece: str, drag_until: float) -> None:
         _WatchFromParts.made += 1
+        engine = forces.engine
         self.touched: set[str] = set()
         self.first = None
-        self.drag = world.air_drag and world.has_drag(piece)
-        self.plow = world.ground.plowing > 0
+        self.drag = engine.air_drag and forces.has_drag(piece)
+        self.plow = engine.ground.plowing > 0
         self.active = self.drag or self.plow
 
         def hook() -> None:
-            normal, others = world.touching_now(piece)
+            normal, others = forces.touching_now(piece)
             for other, pos in others:
                 if self.first is None:
-                    self.first = (other, world.time, pos)
+                    self.first = (other, engine.time, pos)
                 self.touched.add(other)
             plow = self.plow and normal > 0.0
             if not (self.drag or plow):
                 return
-            v = world.com_velocity(piece)[0]
-            com, q = world.com_pose(piece)
+            v = engine.com_velocity(piece)[0]
+            com, q = engine.com_pose(piece)
             if self.drag:
                 vx, vy, vz = v
                 if vx * vx + vy * vy + vz * vz < drag_until**2:
                     self.drag = False
                     self.active = self.plow
                 else:
-                    world.apply_drag(piece, (com, q, v))
+                    forces.apply_drag(piece, (com, q, v))
             if plow:
-                world.apply_plowing(piece, normal, (com, v))
+                forces.apply_plowing(piece, normal, (com, v))
 
         self.hook = hook
 
@@ -99,7 +101,7 @@ def test_the_thrown_pieces_watch_in_one_call_gives_the_same_bits_as_its_parts(mo
     runs = _runs()
     fused = _thrown(runs)
     monkeypatch.setattr(
-        World, "contact_watch", lambda self, piece_id, *, drag_until: _WatchFromParts(self, piece_id, drag_until)
+        Forces, "contact_watch", lambda self, piece_id, *, drag_until: _WatchFromParts(self, piece_id, drag_until)
     )
     made = _WatchFromParts.made
     parts = _thrown(runs)
@@ -112,7 +114,7 @@ def test_the_thrown_pieces_watch_in_one_call_gives_the_same_bits_as_its_parts(mo
 
 
 def test_a_kubb_that_falls_onto_a_lying_baton_gives_the_same_bits_with_either_watch(monkeypatch):
-    # a baton lying on the field is not the thrown piece: World._resist_rolling reads it itself
+    # a baton lying on the field is not the thrown piece: Forces.resist_rolling reads it itself
     # whenever it moved at the last check, while the thrown baton's reads come from the watch
     def run():
         with World.standard() as w:
@@ -123,7 +125,7 @@ def test_a_kubb_that_falls_onto_a_lying_baton_gives_the_same_bits_with_either_wa
 
     fused, steps = run()
     monkeypatch.setattr(
-        World, "contact_watch", lambda self, piece_id, *, drag_until: _WatchFromParts(self, piece_id, drag_until)
+        Forces, "contact_watch", lambda self, piece_id, *, drag_until: _WatchFromParts(self, piece_id, drag_until)
     )
     parts, steps_parts = run()
     assert _outcome(fused) == _outcome(parts)

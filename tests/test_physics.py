@@ -274,7 +274,7 @@ def test_the_ground_force_of_a_baton_rolling_on_a_heightfield_is_its_weight():
         forces = []
         for _ in range(w.steps_for(0.25)):
             w.step(1)
-            forces.append(w.touching_now("p")[0])
+            forces.append(w.forces.touching_now("p")[0])
         weight = w.mass_properties("p")[0] * GRAVITY
     assert np.mean(forces) == pytest.approx(weight, rel=0.01)
 
@@ -443,7 +443,7 @@ def test_a_kubb_lying_across_a_crest_of_the_terrain_comes_to_rest():
         w.add_piece("k", "kubb", (x, y, w.ground_height(x, y) + 0.037), (-s * h, c * h, s * h, c * h), sleeping=False)
         stats = w.run_until_rest(5.0)
         assert stats.at_rest and stats.time < 1.5
-        assert w.unstable_pieces() == []
+        assert w.rest.unstable_pieces() == []
 
 
 def _moved_after_rest(w: World, piece_id: str, seconds: float = 3.0) -> float:
@@ -451,8 +451,10 @@ def _moved_after_rest(w: World, piece_id: str, seconds: float = 3.0) -> float:
     piece kept awake (Bullet would put it to sleep after 2 s still)."""
     import pybullet as pb
 
-    body = w.body_id(piece_id)
-    pb.changeDynamics(body, -1, activationState=pb.ACTIVATION_STATE_DISABLE_SLEEPING, physicsClientId=w.client)
+    body = w.engine.body_of(piece_id)
+    pb.changeDynamics(
+        body, -1, activationState=pb.ACTIVATION_STATE_DISABLE_SLEEPING, physicsClientId=w.engine.client
+    )
     p0 = w.com_pose(piece_id)[0]
     w.use_step(w.quiet_dt)
     w.step(w.steps_for(seconds))
@@ -471,7 +473,7 @@ def test_a_king_balanced_along_a_crest_is_not_called_at_rest():
     with World("standard", ground="grass", stakes=False, terrain=Terrain(0.01, seed=4)) as w:
         w.add_piece("king", "king", (0.010507, 0.0, 0.156582), (0.0, 0.035224, 0.0, 0.999379), sleeping=False)
         w.step(1)  # contacts for the pose the old test called at rest
-        assert w.unstable_pieces() == ["king"]
+        assert w.rest.unstable_pieces() == ["king"]
     with World("standard", ground="grass", stakes=False, terrain=Terrain(0.01, seed=4)) as w:
         q = (0.0, 0.0, 0.0, 1.0)
         w.add_piece("king", "king", (0.0, 0.0, w.height_on_ground("king", 0.0, 0.0, q)), q, sleeping=False)
@@ -590,7 +592,10 @@ def test_standing_kubbs_on_terrain_rest_without_creeping():
         kubbs = w.piece_ids("kubb")
         for pid in kubbs:
             pb.changeDynamics(
-                w.body_id(pid), -1, activationState=pb.ACTIVATION_STATE_DISABLE_SLEEPING, physicsClientId=w.client
+                w.engine.body_of(pid),
+                -1,
+                activationState=pb.ACTIVATION_STATE_DISABLE_SLEEPING,
+                physicsClientId=w.engine.client,
             )
         w.use_step(w.quiet_dt)
         before = {pid: w.pose(pid)[0] for pid in kubbs}
@@ -606,7 +611,8 @@ def test_a_kubb_on_a_marginal_support_of_the_terrain_is_waited_for_then_at_rest(
     never at rest; such a support now makes the world wait MARGINAL_SETTLE_S (2 s) of stillness
     instead of 0.5 s, and it is called at rest at 2.07 s and moves 0.05 mm in the next 3 s
     (docs/physics.md "Rest on the heightfield")."""
-    from kubb3d.physics.world import MARGINAL_SETTLE_S, Terrain
+    from kubb3d.physics.rest import MARGINAL_SETTLE_S
+    from kubb3d.physics.world import Terrain
 
     x, y, heading = -2.6586, -1.3952, 1.0386
     q = (0.0, 0.0, math.sin(heading / 2), math.cos(heading / 2))
@@ -689,12 +695,12 @@ def test_a_baton_sliding_alone_on_the_field_takes_the_long_step_only_far_from_ev
         w.set_pose("p", p0, q0, linear_velocity=(5.0, 0.0, 0.0))
 
         def check() -> None:
-            if w.step_dt == w.quiet_dt:
+            if w.engine.step_dt == w.quiet_dt:
                 speed = float(np.linalg.norm(w.velocity("p")[0]))
                 if speed > 0.3:  # sliding, not the rest hold
-                    long_steps.append(w.closest_distance("p", ["k", stake], 0.5) - 2 * speed * w.quiet_dt)
+                    long_steps.append(w.engine.closest_distance("p", ["k", stake], 0.5) - 2 * speed * w.quiet_dt)
 
-        w.add_step_hook(check)
+        w.stepper.add_step_hook(check)
         assert w.run_until_rest(10.0).at_rest
         tilt = w.snapshot()["k"].tilt
     assert len(long_steps) > 20 and min(long_steps) > 0.0
@@ -713,10 +719,10 @@ def test_a_contact_force_read_after_a_change_of_step_is_that_of_the_step_taken()
         w.add_piece("p", "baton", (0.0, 0.0, r), (0.0, h, 0.0, h), sleeping=False)
         w.step(w.steps_for(0.2))
         weight = w.mass_properties("p")[0] * GRAVITY
-        assert w.touching_now("p")[0] == pytest.approx(weight, rel=0.02)
+        assert w.forces.touching_now("p")[0] == pytest.approx(weight, rel=0.02)
         w.use_step(w.quiet_dt)
-        assert w.touching_now("p")[0] == pytest.approx(weight, rel=0.02)
+        assert w.forces.touching_now("p")[0] == pytest.approx(weight, rel=0.02)
         w.step(1)
-        assert w.touching_now("p")[0] == pytest.approx(weight, rel=0.02)
+        assert w.forces.touching_now("p")[0] == pytest.approx(weight, rel=0.02)
         w.use_step(w.dt)
-        assert w.touching_now("p")[0] == pytest.approx(weight, rel=0.02)
+        assert w.forces.touching_now("p")[0] == pytest.approx(weight, rel=0.02)

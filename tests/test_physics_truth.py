@@ -10,7 +10,9 @@ import pytest
 
 from kubb3d.judge import Status, piece_status
 from kubb3d.rules import get_ruleset
-from kubb3d.physics.world import DT, QUIET_DT, SETTLE_S, TABLE_SETTLE_S, World, support_margin
+from kubb3d.physics.engine import QUIET_DT
+from kubb3d.physics.poses import support_margin
+from kubb3d.physics.world import DT, SETTLE_S, TABLE_SETTLE_S, World
 
 
 def _on_edge(world, angle_deg):
@@ -27,7 +29,7 @@ def test_a_kubb_released_near_its_tipping_angle_is_judged_on_the_pose_it_settles
     with World(ground="grass", stakes=False) as w:
         _on_edge(w, angle_deg)
         w.step(w.steps_for(0.25))
-        assert not w.at_rest_now()  # balanced on an edge: not rest, however slowly it moves
+        assert not w.rest.at_rest_now()  # balanced on an edge: not rest, however slowly it moves
         stats = w.run_until_rest(10.0)
         snap = w.snapshot()
     assert stats.at_rest
@@ -45,7 +47,7 @@ def test_a_block_on_an_edge_is_unstable_and_one_on_its_face_is_not():
     with World(ground="grass", stakes=False) as w:
         _on_edge(w, 10.0)
         w.add_piece("U", "kubb", (1.0, 0.0, w.equipment.kubb.height / 2))
-        assert w.unstable_pieces() == ["K"]
+        assert w.rest.unstable_pieces() == ["K"]
 
 
 def test_a_baton_lying_in_the_grass_slides_when_pushed_instead_of_freezing():

@@ -14,7 +14,10 @@ import numpy as np
 import pytest
 
 from kubb3d.calibrate import baton_trial
-from kubb3d.physics.world import DT, HELD_S, REST_SPEED, SAMPLE_INTERVAL, SETTLE_S, World, _axis
+from kubb3d.physics.engine import REST_SPEED
+from kubb3d.physics.poses import long_axis
+from kubb3d.physics.rest import HELD_S, SAMPLE_INTERVAL, Rest
+from kubb3d.physics.world import DT, SETTLE_S, World
 from kubb3d.pitch import PITCHES
 from kubb3d.validate import FAST_AT_REST
 
@@ -59,14 +62,16 @@ def _still_from(speeds) -> float | None:
 @pytest.mark.parametrize("skill,set_name,seed,trial,n,terrain_cm", NEVER_AT_REST)
 def test_a_throw_is_at_rest_soon_after_every_piece_stopped(monkeypatch, skill, set_name, seed, trial, n, terrain_cm):
     samples = []
-    sample = World.sample
+    sample = Rest.sample
 
     def recording(self):
         poses = sample(self)
-        samples.append((self.time, {pid: self.box_corners(pid) for pid in poses}))
+        engine = self._engine
+        corners = {pid: self.box_corners(engine.pieces[pid], com, quat) for pid, (com, quat) in poses.items()}
+        samples.append((engine.time, corners))
         return poses
 
-    monkeypatch.setattr(World, "sample", recording)
+    monkeypatch.setattr(Rest, "sample", recording)
     r = baton_trial((trial, n, seed, DT, skill, set_name, "grass", 8.0, terrain_cm))
     assert r["at_rest"], f"{skill} throw {trial} reached the time limit"
     assert r["fastest"] < FAST_AT_REST
@@ -97,7 +102,7 @@ def test_a_baton_leaning_on_a_lying_kubb_stops_at_once(spin, halve):
     with World.standard("dm-small", PITCHES["dm"], "grass", dt=DT / halve) as w:
         w.set_pose("B1", *B1_LYING)
         w.add_piece("baton1", "baton", *BATON_LEANING, sleeping=False)
-        axis = _axis(BATON_LEANING[1])
+        axis = long_axis(BATON_LEANING[1])
         w.set_pose("baton1", *BATON_LEANING, angular_velocity=tuple(spin * a for a in axis))
         start = np.array(w.com_pose("baton1")[0])
         stats = w.run_until_rest(15.0)

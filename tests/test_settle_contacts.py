@@ -31,8 +31,8 @@ def test_a_kubb_put_down_exactly_on_the_ground_has_its_ground_contacts_after_set
     # its base exactly on the ground: Bullet makes no contact point at zero distance in the first
     # step after waking, so a single step after waking left it with none
     with _settled({"A4": A4}) as w:
-        body = w._pieces["A4"].body
-        assert len(pb.getContactPoints(body, w.ground_body, physicsClientId=w._cid)) >= 3
+        body = w.engine.body_of("A4")
+        assert len(pb.getContactPoints(body, w.engine.ground_body, physicsClientId=w.engine.client)) >= 3
         snap = w.snapshot()
     assert any(GROUND_ID in (c.a, c.b) and "A4" in (c.a, c.b) for c in snap.contacts)
 

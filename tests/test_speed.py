@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from kubb3d.bench import reference_results
-from kubb3d.physics.world import FlightClearance
+from kubb3d.physics.stepping import FlightClearance
 
 REFERENCE = Path(__file__).parent / "data" / "reference_throws.json"
 
@@ -198,13 +198,13 @@ def test_dask_worker_preload_imports_what_any_trial_needs_and_tunes_malloc_at_st
 import sys
 import kubb3d.experiment.dask_worker as preload
 from kubb3d.experiment import runner
-from kubb3d.physics import world
-tuned_before, pooled_before = runner._malloc_tuned, list(world._CLIENT_POOL)
+from kubb3d.physics import engine, world
+tuned_before, pooled_before = runner._malloc_tuned, list(engine._CLIENT_POOL)
 preload.dask_setup(None)
-pooled = list(world._CLIENT_POOL)
+pooled = list(engine._CLIENT_POOL)
 print(tuned_before, runner._malloc_tuned, [m for m in {sorted(needed)!r} if m not in sys.modules])
 first = world.World()
-print(pooled_before, len(pooled), first._cid == pooled[0], world.prepare_client())
+print(pooled_before, len(pooled), first.engine.client == pooled[0], engine.prepare_client())
 """
     env = {**os.environ, "MALLOC_TRIM_THRESHOLD_": "65536"}
     out = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, check=True)
@@ -222,10 +222,11 @@ def test_the_integrated_flight_hands_over_clear_of_everything_and_the_engine_ste
     # either (kubb3d/throw.py)
     from kubb3d.bench import _throws
     from kubb3d.physics import world as W
+    from kubb3d.physics.stepping import Stepper
     from kubb3d.throw import throw
 
     state = {"far": False, "checked": 0, "handed": 0, "after": 0, "contacts": 0}
-    exceeds, step, hand = W.FlightClearance.exceeds, W.World.step, W.World.set_flight_state
+    exceeds, step, hand = FlightClearance.exceeds, W.World.step, Stepper.set_flight_state
 
     def watched_exceeds(self, com, need):
         state["far"] = answer = exceeds(self, com, need)
@@ -244,9 +245,9 @@ def test_the_integrated_flight_hands_over_clear_of_everything_and_the_engine_ste
         state["handed"] += 1
         state["after"] = 1
 
-    monkeypatch.setattr(W.FlightClearance, "exceeds", watched_exceeds)
+    monkeypatch.setattr(FlightClearance, "exceeds", watched_exceeds)
     monkeypatch.setattr(W.World, "step", watched_step)
-    monkeypatch.setattr(W.World, "set_flight_state", watched_hand)
+    monkeypatch.setattr(Stepper, "set_flight_state", watched_hand)
     for params, _ in _throws(12, 0):
         with W.World.standard() as w:
             state["contacts"] += throw(w, params).first_contact is not None
@@ -292,13 +293,13 @@ def _stake_collisions(equipment, terrain):
         w.add_piece("k", "kubb", (kx + 0.4, ky + 0.03, z), sleeping=False)
         w.set_pose("k", (kx + 0.4, ky + 0.03, z), linear_velocity=(-2.5, 0.0, 0.0))
         touched = set()
-        w.add_step_hook(
+        w.stepper.add_step_hook(
             lambda: touched.update((pid, other) for pid in ("b", "k") for _, _, other, _, _ in w.contacts_of(pid)),
             watch=True,
         )
         w.run_until_rest(10.0)
-        c = w.client
-        bodies = [w.body_id(sid) for sid in stakes]
+        c = w.engine.client
+        bodies = [w.engine.body_of(sid) for sid in stakes]
         # (getDynamicsInfo's local inertial frame of a maximal-coordinate body is stale memory)
         info = [pb.getDynamicsInfo(b, -1, physicsClientId=c) for b in bodies]
         static = [(i[:3] + i[5:], pb.getAABB(b, physicsClientId=c)) for i, b in zip(info, bodies)]
@@ -309,14 +310,15 @@ def _stake_collisions(equipment, terrain):
 def test_stakes_built_from_their_shapes_are_the_urdf_stakes_to_the_bit(monkeypatch, equipment, terrain):
     # the stakes are built with createMultiBody from a cylinder shape, all six in one call, not
     # loaded from their URDF (docs/speed.md "Ninth round"): the same bodies, the same collisions
+    from kubb3d.physics import engine as engine_module
     from kubb3d.physics import world as world_module
     from kubb3d.physics.world import Terrain
 
     ground = Terrain(0.01, seed=3) if terrain else None
-    assert world_module._fixed_cylinder("standard", "stake") == (0.015, 0.25, (0.55, 0.40, 0.25, 1.0))
-    assert world_module._fixed_cylinder("standard", "kubb") is None  # a dynamic piece: its URDF
+    assert engine_module.fixed_cylinder("standard", "stake") == (0.015, 0.25, (0.55, 0.40, 0.25, 1.0))
+    assert engine_module.fixed_cylinder("standard", "kubb") is None  # a dynamic piece: its URDF
     built = _stake_collisions(equipment, ground)
-    monkeypatch.setattr(world_module, "_fixed_cylinder", lambda *args: None)
+    monkeypatch.setattr(engine_module, "fixed_cylinder", lambda *args: None)
     loaded = _stake_collisions(equipment, ground)
     assert built == loaded
     static, touched, _, steps = built
@@ -330,6 +332,6 @@ def test_stakes_built_from_their_shapes_are_the_urdf_stakes_to_the_bit(monkeypat
     monkeypatch.undo()
     with world_module.World(equipment) as w:
         stake = w.equipment.stake
-        shape = pb.getVisualShapeData(w.body_id("stake-mid-left"), physicsClientId=w.client)[0]
+        shape = pb.getVisualShapeData(w.engine.body_of("stake-mid-left"), physicsClientId=w.engine.client)[0]
         assert shape[2] == pb.GEOM_BOX and shape[3] == pytest.approx((stake.diameter, stake.diameter, stake.length))
         assert shape[7] == pytest.approx((0.55, 0.40, 0.25, 1.0))

@@ -69,8 +69,8 @@ def test_a_step_dependent_rebound_fails_its_half_step_row(monkeypatch):
         original_init(self, *args, dt=dt, **kwargs)
         if dt is not None and math.isclose(dt, fine):
             g = dataclasses.replace(self.ground, restitution=self.ground.restitution * 1.5)
-            self.ground = g
-            self._set_surface(self.ground_body)
+            self.engine.ground = self.engine.surface.ground = g
+            self.engine.surface.set_surface(self.engine.ground_body)
 
     monkeypatch.setattr(world_module.World, "__init__", init)
     rows = validate.check_rebound(quick=True)

@@ -6,7 +6,7 @@ it starts instead of in its first task, as the local backend's fork server does
 (:func:`kubb3d.experiment.runner.worker_modules`), and numpy's random module, which numpy loads
 only when a trial first seeds its generator. :func:`dask_setup`, which Dask calls when the worker
 starts, tunes the worker's allocator at once (:func:`kubb3d.experiment.runner.prepare_worker`) and
-connects the PyBullet client the first trial's world takes (:func:`kubb3d.physics.world.prepare_client`):
+connects the PyBullet client the first trial's world takes (:func:`kubb3d.physics.engine.prepare_client`):
 a worker's first trial took ~25 ms more CPU than the next ones for these two (docs/speed.md "Dask
 (seventh round)").
 The Dask settings for such a cluster are :func:`kubb3d.experiment.runner.dask_environ`
@@ -21,7 +21,7 @@ import kubb3d.experiment.trial
 import kubb3d.match
 import kubb3d.throw
 from kubb3d.experiment import runner, versions
-from kubb3d.physics import world
+from kubb3d.physics import engine
 
 PRELOADED = (
     kubb3d.experiment.trial.__name__,
@@ -37,5 +37,5 @@ def dask_setup(worker: object) -> None:
     """Called by Dask in the worker process when it starts: tunes its allocator, connects the
     first world's PyBullet client and computes its versions (:mod:`kubb3d.experiment.versions`)."""
     runner.prepare_worker()
-    world.prepare_client()
+    engine.prepare_client()
     versions.versions()  # the digest of the code this worker loaded, not of files changed later

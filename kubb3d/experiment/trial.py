@@ -300,7 +300,7 @@ def _place_leaning(world, p, tilt_deg: float) -> None:
         + 1e-4
     )
     q = _quat(out + math.pi, t)
-    if world.terrain is not None:  # both ends of the pivot edge on or above the ground
+    if world.engine.terrain is not None:  # both ends of the pivot edge on or above the ground
         z = max(z, world.height_on_ground("kubb", x, y, q) + 1e-4)
     world.add_piece(p.id, "kubb", (x, y, z), q, side=p.side, sleeping=False)
 
@@ -350,7 +350,7 @@ def _throw(loaded: LoadedSpec, values: _Values, world, rng, measures: set) -> di
             hw = world.pitch.half_width
             params = replace(params, lateral=float(min(max(pos[1], -hw + 0.05), hw - 0.05)))
     if t.aim:
-        params = _aim(world.equipment, world.pitch, world.dt, world.air_drag, aim_point(world, target), params)
+        params = _aim(world.equipment, world.pitch, world.dt, world.engine.air_drag, aim_point(world, target), params)
         # factors relative to the aimed throw: offsets added to the aim solution
         shift = {
             name: values.get(("throw", off))

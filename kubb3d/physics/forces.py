@@ -1,0 +1,310 @@
+"""The forces kubb3d applies besides PyBullet's: air drag, the ground's plowing resistance, a
+field baton's rolling resistance, and the per-step contact watch of a thrown piece.
+
+All of them read the summed normal force of a piece's ground contacts in the last step through
+one helper, :func:`ground_force`. The models and their checks: docs/physics.md "Air drag",
+"Ground contact", "A baton sliding on the ground", "A baton that never came to rest".
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING, Any, Iterable, Sequence
+
+from kubb3d.physics._pybullet import pb
+from kubb3d.physics.poses import long_axis
+
+if TYPE_CHECKING:
+    from kubb3d.physics.engine import Engine, PieceBody
+
+ROLLING_ROW_FRICTION = 1e-9
+"""m: the rolling friction PyBullet gets for a field baton: next to nothing. Bullet's rolling rows
+about the ground's fixed axes made a sliding baton drift sideways, so a field baton's rolling
+resistance is a torque about its own axis (:meth:`Forces.resist_rolling`); it stays above 0
+because Bullet gives a contact its spinning-friction row only when it has rolling friction
+(docs/physics.md "A baton sliding on the ground")."""
+
+TERRAIN_ROLL_SPEED = 0.2
+"""m/s: on a terrain heightfield a field baton whose centre of mass moves faster than this gets its
+rolling resistance as the torque about its own axis, and Bullet's rolling friction rows
+(c_rr · r about the ground's two horizontal axes) only while it is slower (docs/physics.md "A
+baton sliding on the ground"; ``benchmarks/terrain_baton.py``)."""
+
+ContactPoints = Iterable[Sequence[Any]]
+"""PyBullet contact points (``getContactPoints`` rows)."""
+
+
+def ground_force(points: ContactPoints, ground_body: int, solved_gap: float) -> tuple[float, float, float, float]:
+    """The summed normal force, N, of the contact points with ``ground_body`` that the solver
+    processed in the last step (distance ≤ ``solved_gap`` m), and its normal-weighted direction
+    (Σ f·n, 3 floats), in the engine's order. Not yet scaled by
+    :meth:`~kubb3d.physics.engine.Engine.force_scale`."""
+    normal = nx = ny = nz = 0.0
+    for cp in points:
+        if cp[2] == ground_body and cp[8] <= solved_gap:
+            f, d = cp[9], cp[7]
+            normal += f
+            nx += f * d[0]
+            ny += f * d[1]
+            nz += f * d[2]
+    return normal, nx, ny, nz
+
+
+class Forces:
+    """The force models of one engine.
+
+    Args:
+        engine: the engine whose pieces they act on.
+    """
+
+    def __init__(self, engine: Engine) -> None:
+        self._engine = engine
+
+    @property
+    def engine(self) -> Engine:
+        """The engine whose pieces these forces act on."""
+        return self._engine
+
+    def has_drag(self, piece_id: str) -> bool:
+        """True if the piece has an air-drag model (a baton or kubb of a lawn set; see
+        :func:`kubb3d.physics.aero.piece_drag`)."""
+        return self._engine.pieces[piece_id].drag is not None
+
+    def apply_drag(self, piece_id: str, state: tuple[Any, Any, Any] | None = None) -> None:
+        """Apply air drag to one piece for the coming step (no-op without drag).
+
+        Args:
+            piece_id: the piece.
+            state: its (centre of mass, quat_xyzw, linear velocity) if the caller has just
+                read them (saves two PyBullet calls per step in a flight loop).
+        """
+        engine = self._engine
+        piece = engine.pieces[piece_id]
+        if not engine.air_drag or piece.drag is None:
+            return
+        client = engine.client
+        if state is None:
+            com, quat = pb.getBasePositionAndOrientation(piece.body, physicsClientId=client)
+            velocity = pb.getBaseVelocity(piece.body, physicsClientId=client)[0]
+        else:
+            com, quat, velocity = state
+        force = piece.drag.force(velocity, long_axis(quat))
+        pb.applyExternalForce(piece.body, -1, force, com, pb.WORLD_FRAME, physicsClientId=client)
+
+    def apply_plowing(
+        self, piece_id: str, normal: float | None = None, state: tuple[Any, Any] | None = None
+    ) -> None:
+        """Apply the ground's plowing resistance to one piece for the coming step: a horizontal
+        force F = −k · N · v_h on its centre of mass, k the ground's
+        :attr:`~kubb3d.physics.ground.Ground.plowing` (s/m), N the normal force of its ground
+        contacts in the last step (N), v_h its horizontal velocity (m/s), as the exact solution
+        of m dv/dt = −k N v over one step (it never reverses the motion). No-op on a ground
+        without plowing.
+
+        Args:
+            piece_id: the piece.
+            normal: the summed normal force of its ground contacts in the last step, N, if the
+                caller has just read it.
+            state: its (centre of mass, linear velocity) if the caller has just read them.
+        """
+        engine = self._engine
+        k = engine.ground.plowing
+        if k <= 0:
+            return
+        piece = engine.pieces[piece_id]
+        client = engine.client
+        if normal is None:
+            points = pb.getContactPoints(bodyA=piece.body, bodyB=engine.ground_body, physicsClientId=client)
+            normal = ground_force(points, engine.ground_body, engine.solved_gap)[0]
+            if engine.taken_dt != engine.step_dt:
+                normal *= engine.force_scale()
+        if normal <= 0.0:
+            return
+        if state is None:
+            com = pb.getBasePositionAndOrientation(piece.body, physicsClientId=client)[0]
+            vx, vy, _ = pb.getBaseVelocity(piece.body, physicsClientId=client)[0]
+        else:
+            com, (vx, vy, _) = state
+        h = engine.step_dt
+        scale = piece.mass * -math.expm1(-k * normal * h / piece.mass) / h
+        pb.applyExternalForce(
+            piece.body, -1, (-scale * vx, -scale * vy, 0.0), com, pb.WORLD_FRAME, physicsClientId=client
+        )
+
+    def touching_now(self, piece_id: str) -> tuple[float, list[tuple[str, tuple[float, ...]]]]:
+        """What one piece touched in the last step, for a per-step watch: (the summed normal
+        force of its ground contacts, N (:func:`ground_force`); [(other piece id, or ``floor``
+        or ``?``; contact position on this piece, m) for every contact point with anything but
+        the ground or the board, in the engine's order])."""
+        engine = self._engine
+        piece = engine.pieces[piece_id]
+        points = pb.getContactPoints(bodyA=piece.body, physicsClientId=engine.client)
+        normal, nx, ny, nz = ground_force(points, engine.ground_body, engine.solved_gap)
+        by_body, flat = engine.by_body, engine.ground_bodies
+        others = [(by_body.get(cp[2], "?"), cp[5]) for cp in points if cp[2] not in flat]
+        if engine.taken_dt != engine.step_dt:
+            k = engine.force_scale()
+            normal, nx, ny, nz = normal * k, nx * k, ny * k, nz * k
+        if piece.roll is not None:
+            piece.ground_read = (engine.tick, normal, nx, ny, nz)  # for resist_rolling, this step
+        return normal, others
+
+    def contact_watch(self, piece_id: str, *, drag_until: float) -> ContactWatch:
+        """A step hook for a thrown piece after its first contact (:class:`ContactWatch`): the
+        same contacts, forces and order as :meth:`touching_now`, then :meth:`apply_drag` (until
+        the piece first moves slower than ``drag_until`` m/s) and :meth:`apply_plowing`, with one
+        read of the piece's state."""
+        return ContactWatch(self._engine, self._engine.pieces[piece_id], drag_until)
+
+    def resist_rolling(self) -> None:
+        """Apply the ground's rolling resistance to every field baton that touched it in the last
+        step, for the coming step: a torque of c_rr · r · N · s about u against the baton's turn
+        ω·u, u its axis with its part along the contact normal taken out (s = |u| before
+        normalising), N its ground contacts' normal force (:func:`ground_force`), c_rr the
+        ground's :attr:`~kubb3d.physics.ground.Ground.rolling_resistance`, r its radius. The
+        torque's impulse is at most what stops the turn in one step; a baton whose turn turned
+        back since the step before sticks and gets none. On terrain only while faster than
+        :data:`TERRAIN_ROLL_SPEED` (Bullet's rolling friction while slower).
+
+        Reads the batons a step hook read in this step (the thrown piece) and every baton awake
+        at the last motion check (:attr:`~kubb3d.physics.engine.PieceBody.awake`); a baton woken
+        by a strike gets its resistance from the next check on (docs/speed.md)."""
+        engine = self._engine
+        client, ground, h, tick = engine.client, engine.ground_body, engine.step_dt, engine.tick
+        solved = engine.solved_gap
+        for piece in engine.rollers:
+            # what a step hook has read in this step already (the thrown piece's watch) is not
+            # read again: its ground contacts, velocity and pose
+            read = piece.ground_read
+            watched = read is not None and read[0] == tick
+            if read is not None and watched:
+                _, normal, nx, ny, nz = read
+                if normal <= 0.0:
+                    continue
+            elif not piece.awake:
+                continue
+            if piece.velocity_read is not None and piece.velocity_read[0] == tick:
+                (vx, vy, vz), (wx, wy, wz) = piece.velocity_read[1]
+            else:
+                (vx, vy, vz), (wx, wy, wz) = pb.getBaseVelocity(piece.body, physicsClientId=client)
+            if piece.rows is not None:
+                # on terrain: Bullet's rows while slow, the torque about the axis while fast
+                fast = vx * vx + vy * vy + vz * vz > TERRAIN_ROLL_SPEED * TERRAIN_ROLL_SPEED
+                if fast == piece.rows_on:
+                    piece.rows_on = not fast
+                    pb.changeDynamics(
+                        piece.body,
+                        -1,
+                        rollingFriction=ROLLING_ROW_FRICTION if fast else piece.rows,
+                        physicsClientId=client,
+                    )
+                if not fast:
+                    continue
+            if wx == 0.0 and wy == 0.0 and wz == 0.0:
+                continue  # asleep or still (Bullet zeroes a sleeping body's velocities)
+            if not watched:
+                points = pb.getContactPoints(bodyA=piece.body, bodyB=ground, physicsClientId=client)
+                normal, nx, ny, nz = ground_force(points, ground, solved)
+                if normal <= 0.0:
+                    continue
+                if engine.taken_dt != h:
+                    normal *= engine.force_scale()
+            if piece.pose_read is not None and piece.pose_read[0] == tick:
+                quat = piece.pose_read[1][1]
+            else:
+                quat = pb.getBasePositionAndOrientation(piece.body, physicsClientId=client)[1]
+            ax, ay, az = long_axis(quat)
+            k = 1.0 / math.sqrt(nx * nx + ny * ny + nz * nz)
+            nx, ny, nz = nx * k, ny * k, nz * k
+            along = ax * nx + ay * ny + az * nz
+            ux, uy, uz = ax - along * nx, ay - along * ny, az - along * nz
+            s = math.sqrt(ux * ux + uy * uy + uz * uz)
+            if s < 1e-9:
+                continue
+            ux, uy, uz = ux / s, uy / s, uz / s
+            turn = wx * ux + wy * uy + wz * uz
+            # the torque of the step before turned the roll back: the baton sticks, no torque
+            last_tick, last_turn = piece.last_turn
+            piece.last_turn = (tick, turn)
+            if last_tick == tick - 1 and turn * last_turn < 0.0:
+                continue
+            assert piece.roll is not None  # a roller has one
+            crr_r, i_axis, i_diameter = piece.roll
+            cos2 = (ax * ux + ay * uy + az * uz) ** 2
+            hold = (i_axis * cos2 + i_diameter * (1.0 - cos2)) * abs(turn) / h
+            torque = -math.copysign(min(crr_r * normal * s, hold), turn)
+            pb.applyExternalTorque(
+                piece.body, -1, (torque * ux, torque * uy, torque * uz), pb.WORLD_FRAME, physicsClientId=client
+            )
+
+
+class ContactWatch:
+    """The watch of a thrown piece after its first contact (:meth:`Forces.contact_watch`).
+
+    :attr:`hook` is called before every step: it reads the piece's contact points of the step
+    just taken (as :meth:`Forces.touching_now`), keeps every piece it touches and the first
+    contact with anything but the ground, and applies for the coming step the air drag (until
+    the piece first moves slower than ``drag_until`` m/s) and the ground's plowing resistance,
+    both from one read of its velocity and pose.
+
+    Attributes:
+        touched: ids of what it touched (pieces, ``floor`` or ``?``; not the ground).
+        first: (id, world time s, contact position on the piece m) of its first contact with
+            anything but the ground, None until there is one.
+        active: False once the hook can apply no force any more (no drag and no plowing
+            ground): a caller may register it as a mere watch.
+    """
+
+    def __init__(self, engine: Engine, piece: PieceBody, drag_until: float) -> None:
+        self.touched: set[str] = set()
+        self.first: tuple[str, float, tuple[float, ...]] | None = None
+        plow = engine.ground.plowing
+        drag = piece.drag if engine.air_drag else None
+        self.active = drag is not None or plow > 0
+        client, body, ground = engine.client, piece.body, engine.ground_body
+        by_body, flat, solved = engine.by_body, engine.ground_bodies, engine.solved_gap
+        roller, mass, limit2 = piece.roll is not None, piece.mass, drag_until**2
+        touched = self.touched
+        contacts, velocity, pose = pb.getContactPoints, pb.getBaseVelocity, pb.getBasePositionAndOrientation
+        apply_force, frame, expm1 = pb.applyExternalForce, pb.WORLD_FRAME, math.expm1
+
+        def hook() -> None:
+            nonlocal drag
+            points = contacts(bodyA=body, physicsClientId=client)
+            normal, nx, ny, nz = ground_force(points, ground, solved)
+            for cp in points:
+                other_body = cp[2]
+                if other_body not in flat:
+                    other = by_body.get(other_body, "?")
+                    if self.first is None:
+                        self.first = (other, engine.time, cp[5])
+                    touched.add(other)
+            if engine.taken_dt != engine.step_dt:
+                k = engine.force_scale()  # as Forces.touching_now: the force of the step taken
+                normal, nx, ny, nz = normal * k, nx * k, ny * k, nz * k
+            tick = engine.tick
+            if roller:
+                piece.ground_read = (tick, normal, nx, ny, nz)  # for Forces.resist_rolling, this step
+            plowing = plow > 0 and normal > 0.0
+            if drag is None and not plowing:
+                return
+            vel = velocity(body, physicsClientId=client)
+            state = pose(body, physicsClientId=client)
+            if roller:
+                piece.velocity_read = (tick, vel)
+                piece.pose_read = (tick, state)
+            v, (com, quat) = vel[0], state
+            vx, vy, vz = v
+            if drag is not None:
+                if vx * vx + vy * vy + vz * vz < limit2:
+                    drag = None
+                    self.active = plow > 0
+                else:
+                    apply_force(body, -1, drag.force(v, long_axis(quat)), com, frame, physicsClientId=client)
+            if plowing:
+                # Forces.apply_plowing: the exact solution of m dv/dt = -k N v over one step
+                h = engine.step_dt
+                scale = mass * -expm1(-plow * normal * h / mass) / h
+                apply_force(body, -1, (-scale * vx, -scale * vy, 0.0), com, frame, physicsClientId=client)
+
+        self.hook = hook

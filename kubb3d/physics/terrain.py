@@ -1,0 +1,236 @@
+"""The ground bodies: the flat ground (a static box), an uneven heightfield, a table-top board,
+and the height of the surface under a point.
+
+Why a box and not PyBullet's plane, and why the heightfield's contacts are processed only once
+they touch: docs/physics.md "Ground contact".
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Sequence
+
+import numpy as np
+
+from kubb3d.equipment import EquipmentSet
+from kubb3d.model_files import model_path
+from kubb3d.physics._pybullet import pb
+from kubb3d.physics.ground import WOOD_ON_WOOD_FRICTION, WOOD_ON_WOOD_RESTITUTION, Ground
+from kubb3d.physics.poses import BOX_CORNERS, Quat, lowest_corner, rotation, support_margin
+from kubb3d.pitch import Pitch
+from kubb3d.snapshot import PieceKind
+
+FLAT_GROUND_HALF_EXTENTS = (60.0, 60.0, 1.0)
+"""m: the flat ground is a static box 120 × 120 × 2 m with its top face at z = 0, created with
+maximal coordinates (a rigid-body contact, with split impulse) rather than PyBullet's plane
+(docs/physics.md "Ground contact")."""
+
+TERRAIN_CONTACT_PROCESSING = 0.0
+"""m: a terrain heightfield's contacts reach the solver only once they touch (PyBullet's
+``contactProcessingThreshold`` of the heightfield body; Bullet's default processes every contact
+within the 2 mm breaking threshold): docs/physics.md "Ground contact"."""
+
+TERRAIN_APRON = 5.0
+"""m: a terrain heightfield reaches this far beyond the pitch on every side, so that a piece
+knocked past a baseline does not fall off its edge (docs/physics.md "Ground contact")."""
+
+TERRAIN_RESOLUTION = 0.1
+"""m: the heightfield's grid spacing."""
+
+PIECE_KINDS: dict[str, PieceKind] = {"kubb": "kubb", "king": "king", "baton": "baton", "stake": "stake"}
+"""The kinds of piece a world holds, by name."""
+
+
+@dataclass
+class Terrain:
+    """Uneven ground: a smooth random heightfield.
+
+    Attributes:
+        amplitude: standard deviation of the height, m (e.g. 0.01 for 1 cm bumps).
+        wavelength: typical distance between bumps, m.
+        seed: the heightfield's seed (it is part of the scene, not of a throw).
+    """
+
+    amplitude: float
+    wavelength: float = 1.0
+    seed: int = 0
+
+    def heights(self, xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
+        """Height z(x, y), m, for a grid (len(ys), len(xs)): a sum of 24 random plane waves."""
+        rng = np.random.default_rng(self.seed)
+        n = 24
+        k = 2 * np.pi / self.wavelength * rng.uniform(0.5, 1.5, n)
+        ang = rng.uniform(0, 2 * np.pi, n)
+        phase = rng.uniform(0, 2 * np.pi, n)
+        X, Y = np.meshgrid(xs, ys)
+        z = np.zeros_like(X)
+        for i in range(n):
+            z += np.cos(k[i] * (np.cos(ang[i]) * X + np.sin(ang[i]) * Y) + phase[i])
+        result: np.ndarray = self.amplitude * z * math.sqrt(2.0 / n)
+        return result
+
+
+class GroundSurface:
+    """The static ground bodies of one world and the height of their surface.
+
+    Args:
+        client: the PyBullet client.
+        equipment: the set (a table-top set puts its board on a table above the floor).
+        pitch: the pitch (a heightfield covers it and :data:`TERRAIN_APRON` around it).
+        ground: the playing surface's material.
+        terrain: a heightfield, or None for the flat ground.
+
+    Attributes:
+        body: the ground body (the floor under a table top).
+        board: the board body of a table-top set, else None.
+    """
+
+    def __init__(
+        self, client: int, equipment: EquipmentSet, pitch: Pitch, ground: Ground, terrain: Terrain | None
+    ) -> None:
+        self._client = client
+        self.ground = ground
+        self.terrain = terrain
+        self._grid: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+        board = equipment.board
+        if terrain is None:
+            # a thick static box, not PyBullet's plane: see FLAT_GROUND_HALF_EXTENTS
+            top = -board.table_height if board is not None else 0.0
+            half_z = FLAT_GROUND_HALF_EXTENTS[2]
+            shape = pb.createCollisionShape(pb.GEOM_BOX, halfExtents=FLAT_GROUND_HALF_EXTENTS, physicsClientId=client)
+            visual = pb.createVisualShape(pb.GEOM_BOX, halfExtents=FLAT_GROUND_HALF_EXTENTS, physicsClientId=client)
+            body = pb.createMultiBody(
+                0, shape, visual, basePosition=(0, 0, top - half_z), useMaximalCoordinates=True, physicsClientId=client
+            )
+        else:
+            res, apron = TERRAIN_RESOLUTION, TERRAIN_APRON
+            xs = np.arange(-pitch.length / 2 - apron, pitch.length / 2 + apron + 1e-9, res)
+            ys = np.arange(-pitch.width / 2 - apron, pitch.width / 2 + apron + 1e-9, res)
+            heights = terrain.heights(xs, ys)
+            self._grid = (xs, ys, heights)
+            shape = pb.createCollisionShape(
+                pb.GEOM_HEIGHTFIELD,
+                meshScale=(res, res, 1.0),
+                heightfieldData=heights.ravel().tolist(),
+                numHeightfieldRows=len(xs),
+                numHeightfieldColumns=len(ys),
+                physicsClientId=client,
+            )
+            # PyBullet centres a heightfield on the midpoint of its height range.
+            mid = (heights.max() + heights.min()) / 2
+            if board is not None:
+                mid -= board.table_height
+            body = pb.createMultiBody(
+                0, shape, basePosition=(0, 0, mid), useMaximalCoordinates=True, physicsClientId=client
+            )
+            pb.changeDynamics(
+                body, -1, contactProcessingThreshold=TERRAIN_CONTACT_PROCESSING, physicsClientId=client
+            )
+        self.set_surface(body)
+        self.body: int = body
+        self.board: int | None = None
+        if board is not None:
+            # a table top: the board is the playing ground, the plane below it is the floor
+            self.board = pb.loadURDF(
+                str(model_path(equipment.name, "board")),
+                basePosition=(0.0, 0.0, -board.thickness / 2),
+                useFixedBase=True,
+                useMaximalCoordinates=True,
+                physicsClientId=client,
+            )
+            self.set_surface(self.board)
+        self._equipment = equipment
+
+    def set_surface(self, body: int) -> None:
+        """Give a static body the ground's friction, restitution and softness, and put it to sleep."""
+        client, ground = self._client, self.ground
+        pb.changeDynamics(
+            body,
+            -1,
+            lateralFriction=ground.friction / math.sqrt(WOOD_ON_WOOD_FRICTION),
+            restitution=ground.restitution / math.sqrt(WOOD_ON_WOOD_RESTITUTION),
+            rollingFriction=0.0,
+            spinningFriction=0.0,
+            # asleep: Bullet skips a pair of which neither body is awake, so a piece asleep on
+            # the ground costs nothing per step (docs/physics.md "Sleeping static bodies")
+            activationState=pb.ACTIVATION_STATE_SLEEP,
+            physicsClientId=client,
+        )
+        if ground.contact_stiffness is not None:
+            pb.changeDynamics(
+                body,
+                -1,
+                contactStiffness=ground.contact_stiffness,
+                contactDamping=ground.contact_damping,
+                physicsClientId=client,
+            )
+
+    @property
+    def top(self) -> float:
+        """m: the highest point of the ground (0 on the flat ground)."""
+        return 0.0 if self._grid is None else float(self._grid[2].max())
+
+    def height(self, x: float, y: float) -> float:
+        """Ground height at (x, y), m: 0 on a flat ground; on terrain the surface PyBullet
+        collides with, i.e. each grid cell split into two planar triangles along the diagonal
+        from (i+1, j) to (i, j+1) (Bullet's heightfield default; checked against ray tests)."""
+        if self._grid is None:
+            return 0.0
+        xs, ys, h = self._grid
+        fx = float(np.interp(x, xs, np.arange(len(xs))))
+        fy = float(np.interp(y, ys, np.arange(len(ys))))
+        i, j = min(int(fx), len(xs) - 2), min(int(fy), len(ys) - 2)
+        u, v = fx - i, fy - j
+        if u + v <= 1.0:
+            return float(h[j, i] + u * (h[j, i + 1] - h[j, i]) + v * (h[j + 1, i] - h[j, i]))
+        return float(
+            h[j + 1, i + 1] + (1 - u) * (h[j + 1, i] - h[j + 1, i + 1]) + (1 - v) * (h[j, i + 1] - h[j + 1, i + 1])
+        )
+
+    def height_on_ground(
+        self, kind: str, x: float, y: float, quat_xyzw: Sequence[float] = (0.0, 0.0, 0.0, 1.0)
+    ) -> float:
+        """z of the bounding-box centre, m, that puts a piece of ``kind`` at (x, y) in orientation
+        ``quat_xyzw`` on the ground with no part of its bounding box below it: its lowest corner
+        touches the ground and, with a face down, nothing of the ground under that face reaches
+        above it. On terrain every point where the highest ground under the face can be is
+        checked: the face's corners, grid vertices inside it and where its edges cross a grid
+        line or a cell's diagonal (docs/physics.md "A kubb sliding on the ground").
+
+        Raises:
+            ValueError: unknown kind.
+        """
+        if kind not in PIECE_KINDS:
+            raise ValueError(f"unknown piece kind {kind!r}; expected kubb, king, baton or stake")
+        hx, hy, hz = self._equipment.piece(kind).half_extents
+        half = (float(hx), float(hy), float(hz))
+        qx, qy, qz, qw = quat_xyzw
+        quat: Quat = (qx, qy, qz, qw)
+        if self._grid is None:
+            return float(self.height(x, y) - lowest_corner(half, quat))
+        corners = (BOX_CORNERS * np.array(half)) @ rotation(quat).T
+        xs, ys, _ = self._grid
+        res = float(xs[1] - xs[0])
+        points = [(x + cx, y + cy, cz) for cx, cy, cz in corners]
+        low = corners[:, 2] - corners[:, 2].min() < 1e-9
+        if low.sum() == 4:  # a face down: the ground's crests under it
+            face = corners[low][:, :2] + (x, y)
+            centre = face.mean(axis=0)
+            order = np.argsort(np.arctan2(face[:, 1] - centre[1], face[:, 0] - centre[0]))
+            face = face[order]  # its corners round the face
+            dz = float(corners[low][0, 2])
+            grid = (face - (xs[0], ys[0])) / res  # grid-index coordinates
+            for a, b in zip(grid, np.roll(grid, -1, axis=0)):
+                for f in ((1.0, 0.0), (0.0, 1.0), (1.0, 1.0)):  # grid lines u = k, v = k, diagonals u + v = k
+                    fa, fb = a @ f, b @ f
+                    for k in range(math.ceil(min(fa, fb)), math.floor(max(fa, fb)) + 1):
+                        if fb != fa:
+                            u, v = a + (b - a) * (k - fa) / (fb - fa)
+                            points.append((xs[0] + u * res, ys[0] + v * res, dz))
+            lo, hi = grid.min(axis=0), grid.max(axis=0)
+            for i in range(math.ceil(lo[0]), math.floor(hi[0]) + 1):
+                for j in range(math.ceil(lo[1]), math.floor(hi[1]) + 1):
+                    if support_margin(grid.tolist(), (float(i), float(j))) >= 0.0:
+                        points.append((xs[0] + i * res, ys[0] + j * res, dz))
+        return max(self.height(px, py) - pz for px, py, pz in points)
