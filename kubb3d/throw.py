@@ -481,7 +481,7 @@ def simulate_iter(
             one with anything but the ground, and the free phase ends there.
         settle_s: how long, s, everything must stay at rest before the result is taken (the
             referee option ``settle_s``, :mod:`kubb3d.judge.options`; default the world's
-            :attr:`~kubb3d.physics.world.World.settle_s`).
+            :attr:`~kubb3d.physics.rest.Rest.settle_s`).
 
     Raises:
         PhysicsGlitch: the simulation blew up (NaN, piece outside the world).
@@ -614,7 +614,7 @@ def simulate_iter(
         watch = world.forces.contact_watch(piece, drag_until=DRAG_MIN_SPEED)
         world.stepper.add_step_hook(watch.hook, watch=not watch.active)
         try:
-            run = world.iter_until_rest(
+            run = world.rest.iter_until_rest(
                 max(0.0, max_time - (world.time - t0)), sample_every=record_every, settle_s=settle_s
             )
             while True:

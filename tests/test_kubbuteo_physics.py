@@ -190,7 +190,7 @@ def test_the_table_settle_window_waits_for_a_kubb_tipping_slowly_from_near_its_b
     tilts = []
     for settle in (None, 0.1):
         with World("kubbuteo", stakes=False) as w:
-            assert w.settle_s == TABLE_SETTLE_S
+            assert w.rest.settle_s == TABLE_SETTLE_S
             w.add_piece("B1", "kubb", pos, q, side="B", sleeping=False)
             assert w.run_until_rest(5.0, settle_s=settle).at_rest
             tilts.append(math.degrees(w.snapshot()["B1"].tilt))

@@ -203,8 +203,8 @@ def test_the_settle_option_defaults_to_the_physics_settle_window():
 
     for ruleset in ("dm", "wikinger", "kubbuteo"):
         with World(get_ruleset(ruleset).equipment, stakes=False) as w:
-            assert option(None, "settle_s", ruleset) == w.settle_s
-    assert World("kubbuteo").settle_s == TABLE_SETTLE_S and World().settle_s == SETTLE_S
+            assert option(None, "settle_s", ruleset) == w.rest.settle_s
+    assert World("kubbuteo").rest.settle_s == TABLE_SETTLE_S and World().rest.settle_s == SETTLE_S
 
 
 def test_a_longer_settle_window_waits_longer_for_the_same_rest():

@@ -83,7 +83,7 @@ def test_a_throw_is_at_rest_soon_after_every_piece_stopped(monkeypatch, skill, s
     assert still is not None
     # declared at rest at most the held window (and the samples around it) after every corner of
     # every piece went below the rest speed: the settle window if the velocities and the balance
-    # test agree, else once nothing has moved 2 mm in 2 s (World.iter_until_rest; club 395's
+    # test agree, else once nothing has moved 2 mm in 2 s (Rest.iter_until_rest; club 395's
     # baton, steep against a kubb, jitters above 0.1 rad/s for 1.1 s after it stopped)
     assert rest <= still + HELD_S + 3 * SAMPLE_INTERVAL
 

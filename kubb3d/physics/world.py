@@ -19,7 +19,7 @@ Engine settings and their measurements: docs/physics.md.
 from __future__ import annotations
 
 import math
-from typing import Any, Callable, Generator, Sequence
+from typing import Any, Callable, Sequence
 
 import numpy as np
 
@@ -388,17 +388,6 @@ class World:
             PhysicsGlitch: NaN or a piece far outside the world.
         """
         return self.rest.run_until_rest(max_time, sample_every, on_sample, settle_s=settle_s)
-
-    def iter_until_rest(
-        self, max_time: float = 20.0, sample_every: float | None = None, *, settle_s: float | None = None
-    ) -> Generator[tuple[float, Samples], None, RunStats]:
-        """:meth:`run_until_rest` as a generator of its samples, returning the :class:`RunStats`."""
-        return self.rest.iter_until_rest(max_time, sample_every, settle_s=settle_s)
-
-    @property
-    def settle_s(self) -> float:
-        """s: how long everything must stay still before the world counts as at rest."""
-        return self.rest.settle_s
 
     def sleep_all(self) -> None:
         """Put every movable piece to sleep (after the world came to rest)."""

@@ -94,6 +94,7 @@ def test_results_of_another_spec_are_refused(tiny_reference, tmp_path):
 
 def test_failing_trials_are_stored_with_their_reason(tmp_path, monkeypatch):
     from kubb3d.physics import world as world_mod
+    from kubb3d.physics.rest import Rest
 
     spec = tmp_path / "lean.toml"
     text = """
@@ -158,7 +159,7 @@ speed_mps = 0.05
         raise world_mod.PhysicsGlitch("piece L left the world")
         yield
 
-    monkeypatch.setattr(world_mod.World, "iter_until_rest", glitch)
+    monkeypatch.setattr(Rest, "iter_until_rest", glitch)
     out2 = tmp_path / "glitch.sqlite"
     rep2 = run(load_spec(spec), out2, backend="serial", progress=False)
     rows2 = read_rows(out2)
@@ -321,12 +322,13 @@ def test_a_run_whose_trials_all_fail_exits_1_with_one_line(tmp_path, monkeypatch
 
     from kubb3d.cli import _register_subapps, app
     from kubb3d.physics import world as world_mod
+    from kubb3d.physics.rest import Rest
 
     def glitch(self, *a, **k):  # a generator like the real one (run_until_rest runs it too)
         raise world_mod.PhysicsGlitch("piece B2 left the world")
         yield
 
-    monkeypatch.setattr(world_mod.World, "iter_until_rest", glitch)
+    monkeypatch.setattr(Rest, "iter_until_rest", glitch)
     spec = write_tiny(tmp_path)
     out = tmp_path / "r.sqlite"
     _register_subapps()

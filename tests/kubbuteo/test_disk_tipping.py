@@ -115,7 +115,7 @@ def _rocked(spin: float, about: int) -> tuple[PieceState, float]:
         axis = quat_to_matrix(q)[:, about] * spin
         w.set_pose("B1", position, q, angular_velocity=tuple(axis))
         peak = 0.0
-        for _, samples in w.iter_until_rest(max_time=3.0):
+        for _, samples in w.rest.iter_until_rest(max_time=3.0):
             qk = samples["B1"][1]
             peak = max(peak, math.acos(min(1.0, quat_to_matrix(qk)[2, 2])))
         return w.snapshot()["B1"], peak
