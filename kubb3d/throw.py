@@ -460,7 +460,7 @@ def simulate_iter(
 ) -> Generator[ThrowFrame, None, ThrowResult]:
     """Release ``piece`` (added to the world if missing) and simulate until everything rests: a
     generator that yields a :class:`ThrowFrame` at the release, at every trajectory sample
-    (:data:`~kubb3d.physics.world.SAMPLE_INTERVAL`, 30 Hz) and at rest (``final``), and
+    (:data:`~kubb3d.physics.rest.SAMPLE_INTERVAL`, 30 Hz) and at rest (``final``), and
     returns the :class:`ThrowResult`. Reading the frames changes nothing: the result is the
     same bit for bit as :func:`simulate`'s.
 
@@ -475,7 +475,7 @@ def simulate_iter(
         side: thrower's side for the foot-fault check (default ``params.side``).
         max_time: simulated seconds at most.
         record_every: seconds between trajectory samples and rest checks after the first
-            contact (default :data:`~kubb3d.physics.world.SAMPLE_INTERVAL`, 30 Hz); the free
+            contact (default :data:`~kubb3d.physics.rest.SAMPLE_INTERVAL`, 30 Hz); the free
             flight is recorded at 30 Hz.
         sliding: the piece starts on the ground (a flick): its first contact is the first
             one with anything but the ground, and the free phase ends there.
@@ -910,9 +910,9 @@ class _Flight:
 class _FreeFlight(_Flight):
     """:class:`_Flight` in a world: the thrown piece far from everything, handed back to the
     engine, state and clock, before its bounding box can come within :data:`FLIGHT_MARGIN` of
-    anything (:meth:`World.set_flight_state`). Steps are whole fine steps of the world (at most
-    :data:`FAR_STEP_FINE_STEPS`), so the clock stays on the fine grid and the 30 Hz samples fall
-    on step ends."""
+    anything (:meth:`~kubb3d.physics.stepping.Stepper.set_flight_state`). Steps are whole fine
+    steps of the world (at most :data:`FAR_STEP_FINE_STEPS`), so the clock stays on the fine grid
+    and the 30 Hz samples fall on step ends."""
 
     def __init__(self, world: World, piece: str, release: Release, gap_of) -> None:
         kind = world.kind(piece)
@@ -983,7 +983,7 @@ class _FreeFlight(_Flight):
 
     def handover_velocity(self) -> tuple[float, float, float]:
         """The velocity to give the engine for its fine steps: half a step ahead, v − a·dt/2
-        (:meth:`World.shift_step`)."""
+        (:meth:`~kubb3d.physics.stepping.Stepper.shift_step`)."""
         a = self.accel(*self.v, self.axis_now)
         k = 0.5 * self.fine
         return (self.v[0] - a[0] * k, self.v[1] - a[1] * k, self.v[2] - a[2] * k)

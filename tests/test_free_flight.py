@@ -182,7 +182,7 @@ def test_a_release_with_no_drag_flies_the_exact_parabola():
 
 def test_a_piece_falling_at_the_release_falls_during_the_flight():
     # the flight outside the engine leaves every other piece where it is, so it is only taken
-    # when they are at rest (World.others_at_rest): a kubb put awake 1 m up at the release lands
+    # when they are at rest (Stepper.others_at_rest): a kubb put awake 1 m up at the release lands
     # (0.4 s) long before the baton's first contact (1.2 s), as the engine's flight steps it along
     for drop in (False, True):
         with World.standard() as w:

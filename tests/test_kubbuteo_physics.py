@@ -75,7 +75,7 @@ def test_disk_knocked_off_the_edge_is_laid_on_the_floor_without_simulating_its_f
 )
 def test_a_disk_beside_the_board_is_laid_down_only_when_it_cannot_come_back(velocity, on_board, rest_after):
     """Below the board top and beside it, a disk is off the board for good only if it cannot rise
-    above the top and does not move towards the board (World._gone): one tossed back up lands on
+    above the top and does not move towards the board (Rest._gone): one tossed back up lands on
     the board as the physics has it."""
     eq = KUBBUTEO
     x = eq.board.length / 2 + 0.05
@@ -201,7 +201,7 @@ def test_the_table_settle_window_waits_for_a_kubb_tipping_slowly_from_near_its_b
 def test_a_sliding_disk_kept_half_a_step_ahead_slides_v2_over_2_mu_g_at_any_step(kind):
     """Semi-implicit Euler moves a piece by its velocity after each step, so a disk slowed by
     friction (a = μ g) falls short of v²/(2μg) by v·h/2 unless its velocity starts half a step
-    ahead (World.shift_step): then it stops within 0.25 mm of it at 1/960, 1/480 and 1/240 s,
+    ahead (Stepper.shift_step): then it stops within 0.25 mm of it at 1/960, 1/480 and 1/240 s,
     and without the shift it is 3.1 mm short at 1/240 s (docs/physics.md "Table-top sets")."""
     from kubb3d.equipment import LYING_DISK_KUBB
 
@@ -231,7 +231,7 @@ def test_a_sliding_disk_kept_half_a_step_ahead_slides_v2_over_2_mu_g_at_any_step
 @pytest.mark.parametrize("target", ["B1", "B3", "king"])
 def test_a_disk_sliding_alone_takes_the_long_step_only_far_from_every_piece(target):
     """A flicked disk sliding alone steps at the long step (1/240 s) while it is far from every
-    other piece and the board's edges (World._slide_for), and hands back to the fine step before
+    other piece and the board's edges (Stepper.slide_for), and hands back to the fine step before
     anything can be reached: before every long step of the slide, the closest point of any other
     piece is more than two long steps' travel away (closest points, not bounding spheres), and
     the flick still first touches the piece it was aimed at."""

@@ -255,7 +255,7 @@ def test_a_baton_sliding_on_a_flat_heightfield_drifts_no_more_at_finer_steps(dt)
 
 def test_the_ground_force_of_a_baton_rolling_on_a_heightfield_is_its_weight():
     """A baton rolling at 3 m/s on a flat heightfield presses on it with its weight: the ground
-    force ``World.touching_now`` reads (which the plowing and the rolling resistance use),
+    force ``Forces.touching_now`` reads (which the plowing and the rolling resistance use),
     averaged over 0.25 s, is m g within 1 % (measured 2.7745 N against 2.7745 N; single steps
     vary as the end spheres cross the triangles' edges). PyBullet also lists the heightfield's
     contacts of the step before that the solver did not process in this one (they touch only at
@@ -652,7 +652,7 @@ def _baton_alone(roll: bool, dt: float, quiet_dt: float | None) -> tuple[float, 
 
 def test_a_baton_sliding_or_rolling_alone_on_the_field_takes_the_long_step_and_converges():
     """A field baton lying alone and far from everything slides or rolls at the long step
-    (World._slide_for; docs/physics.md "A field baton sliding alone"). Sliding from 6 m/s it stops
+    (Stepper.slide_for; docs/physics.md "A field baton sliding alone"). Sliding from 6 m/s it stops
     where it did at the fine step (4.07395 m, measured within 0.01 mm; 4.07435 m at 1/960 s
     throughout, the 0.4 mm are the last 0.3 m/s at the quiet step) in under 0.45 of the steps;
     rolling from 3 m/s Bullet's contact lets it roll 0.31 % further at 1/240 s than at
@@ -712,7 +712,7 @@ def test_a_contact_force_read_after_a_change_of_step_is_that_of_the_step_taken()
     the one the step was taken with: a baton lying on grass read a quarter of its weight in the
     first long step after the fine step (and four times it the other way), and its plowing and
     rolling resistance were off by as much for that step. The world scales the reads back
-    (World._force_scale): the force read is the baton's weight whatever the change."""
+    (Engine.force_scale): the force read is the baton's weight whatever the change."""
     with World("standard", ground="grass", stakes=False) as w:
         r = w.equipment.baton.radius
         h = math.sin(math.pi / 4)

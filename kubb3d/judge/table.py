@@ -45,7 +45,7 @@ from kubb3d.judge.rulings import Status
 from kubb3d.snapshot import GROUND_ID, PieceState, Snapshot
 
 FLOOR_ID = "floor"
-"""Contact id of the floor under the board (same value as :data:`kubb3d.physics.world.FLOOR_ID`)."""
+"""Contact id of the floor under the board (same value as :data:`kubb3d.physics.engine.FLOOR_ID`)."""
 
 RIM_SAMPLES = 72
 """Points per face on a disk's outline (5° apart) when finding its lowest points."""

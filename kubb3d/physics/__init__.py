@@ -1,1 +1,3 @@
-"""Physics: the PyBullet world, grounds and air drag."""
+"""Physics: the PyBullet world (:class:`kubb3d.physics.world.World`) and its concerns, one module
+each (docs/architecture.md): engine, terrain, poses, forces, stepping, rest, contact forces,
+export; grounds and air drag."""

@@ -62,7 +62,7 @@ class ForceWindow:
         engine = self._engine
         client = engine.client
         movable = self._rest.wake_all()
-        before = [pb.getBasePositionAndOrientation(p.body, physicsClientId=client) for p in movable]
+        before = [pb.getBasePositionAndOrientation(piece.body, physicsClientId=client) for piece in movable]
         self._window()
         limit = SETTLE_SPEED**2
         cos_turn = math.cos(SETTLE_TURN / 2)
@@ -89,9 +89,9 @@ class ForceWindow:
         sums: dict[BodyPair, float] = {}
         for _ in range(n):
             stepper.step(1)
-            for cp in pb.getContactPoints(physicsClientId=client):
-                key = (cp[1], cp[2]) if cp[1] < cp[2] else (cp[2], cp[1])
-                sums[key] = sums.get(key, 0.0) + cp[9]
+            for point in pb.getContactPoints(physicsClientId=client):
+                key = (point[1], point[2]) if point[1] < point[2] else (point[2], point[1])
+                sums[key] = sums.get(key, 0.0) + point[9]
         engine.use_step(engine.dt)
         self._mean_forces = (engine.tick, {k: f / n for k, f in sums.items()})
 
@@ -109,24 +109,24 @@ class ForceWindow:
         if means is not None:
             # each pair's mean force over the window, shared among its points of the last step as
             # they share the last step's force (equally if that is 0)
-            for cp in points:
-                key = (cp[1], cp[2]) if cp[1] < cp[2] else (cp[2], cp[1])
+            for point in points:
+                key = (point[1], point[2]) if point[1] < point[2] else (point[2], point[1])
                 total = last.setdefault(key, [0.0, 0])
-                total[0] += cp[9]
+                total[0] += point[9]
                 total[1] += 1
-        for cp in points:
-            a, b = ids.get(cp[1]), ids.get(cp[2])
+        for point in points:
+            a, b = ids.get(point[1]), ids.get(point[2])
             if a is None or b is None:
                 continue
-            force = float(cp[9])
+            force = float(point[9])
             if means is not None:
-                key = (cp[1], cp[2]) if cp[1] < cp[2] else (cp[2], cp[1])
+                key = (point[1], point[2]) if point[1] < point[2] else (point[2], point[1])
                 total_force, count = last[key]
                 mean = means.get(key, 0.0)
                 force = mean * (force / total_force if total_force > 0.0 else 1.0 / count)
             if a == GROUND_ID:
-                normal: Vec3 = (-cp[7][0], -cp[7][1], -cp[7][2])
-                out.append(Contact(b, a, tuple(cp[6]), tuple(cp[5]), normal, force, float(cp[8])))
+                normal: Vec3 = (-point[7][0], -point[7][1], -point[7][2])
+                out.append(Contact(b, a, tuple(point[6]), tuple(point[5]), normal, force, float(point[8])))
             else:
-                out.append(Contact(a, b, tuple(cp[5]), tuple(cp[6]), tuple(cp[7]), force, float(cp[8])))
+                out.append(Contact(a, b, tuple(point[5]), tuple(point[6]), tuple(point[7]), force, float(point[8])))
         return tuple(out)

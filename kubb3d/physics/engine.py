@@ -552,8 +552,8 @@ class Engine:
         :attr:`ground_body` for the ground)."""
         by_body = self.by_body
         return [
-            ContactPoint(cp[8], cp[2], by_body.get(cp[2], "?"), cp[5], cp[9])
-            for cp in pb.getContactPoints(bodyA=self.pieces[piece_id].body, physicsClientId=self.client)
+            ContactPoint(point[8], point[2], by_body.get(point[2], "?"), point[5], point[9])
+            for point in pb.getContactPoints(bodyA=self.pieces[piece_id].body, physicsClientId=self.client)
         ]
 
     def closest_distance(self, piece_id: str, others: Sequence[str], within: float) -> float:
@@ -562,6 +562,6 @@ class Engine:
         best = within
         body = self.pieces[piece_id].body
         for other in others:
-            for cp in pb.getClosestPoints(body, self.pieces[other].body, within, physicsClientId=self.client):
-                best = min(best, cp[8])
+            for point in pb.getClosestPoints(body, self.pieces[other].body, within, physicsClientId=self.client):
+                best = min(best, point[8])
         return best

@@ -40,9 +40,9 @@ def ground_force(points: ContactPoints, ground_body: int, solved_gap: float) -> 
     (Σ f·n, 3 floats), in the engine's order. Not yet scaled by
     :meth:`~kubb3d.physics.engine.Engine.force_scale`."""
     normal = nx = ny = nz = 0.0
-    for cp in points:
-        if cp[2] == ground_body and cp[8] <= solved_gap:
-            f, d = cp[9], cp[7]
+    for point in points:
+        if point[2] == ground_body and point[8] <= solved_gap:
+            f, d = point[9], point[7]
             normal += f
             nx += f * d[0]
             ny += f * d[1]
@@ -141,7 +141,7 @@ class Forces:
         points = pb.getContactPoints(bodyA=piece.body, physicsClientId=engine.client)
         normal, nx, ny, nz = ground_force(points, engine.ground_body, engine.solved_gap)
         by_body, flat = engine.by_body, engine.ground_bodies
-        others = [(by_body.get(cp[2], "?"), cp[5]) for cp in points if cp[2] not in flat]
+        others = [(by_body.get(point[2], "?"), point[5]) for point in points if point[2] not in flat]
         if engine.taken_dt != engine.step_dt:
             k = engine.force_scale()
             normal, nx, ny, nz = normal * k, nx * k, ny * k, nz * k
@@ -272,12 +272,12 @@ class ContactWatch:
             nonlocal drag
             points = contacts(bodyA=body, physicsClientId=client)
             normal, nx, ny, nz = ground_force(points, ground, solved)
-            for cp in points:
-                other_body = cp[2]
+            for point in points:
+                other_body = point[2]
                 if other_body not in flat:
                     other = by_body.get(other_body, "?")
                     if self.first is None:
-                        self.first = (other, engine.time, cp[5])
+                        self.first = (other, engine.time, point[5])
                     touched.add(other)
             if engine.taken_dt != engine.step_dt:
                 k = engine.force_scale()  # as Forces.touching_now: the force of the step taken

@@ -12,13 +12,13 @@ the *pair* values below are what a contact gets:
 * rolling and spinning friction act only on batons (a cylinder needs them to
   stop rolling, docs/physics.md); kubbs get none so that their static tipping
   angle stays atan(w/h). On the flat field ground a baton's rolling resistance
-  is a torque about its own axis (:meth:`kubb3d.physics.world.World._resist_rolling`),
+  is a torque about its own axis (:meth:`kubb3d.physics.forces.Forces.resist_rolling`),
   not PyBullet's rolling friction, which acts about the ground's fixed axes and
   made a sliding baton drift (docs/physics.md "A baton sliding on the ground");
   on a terrain heightfield only while the baton moves faster than
   ``TERRAIN_ROLL_SPEED``, PyBullet's rolling friction while it is slower.
 * plowing: a thrown piece that slides on soft ground ploughs through it (see
-  :meth:`kubb3d.physics.world.World.apply_plowing`); 0 on hard ground.
+  :meth:`kubb3d.physics.forces.Forces.apply_plowing`); 0 on hard ground.
 * every ground is a rigid contact (a static box or heightfield with split
   impulse): the grounds differ by their coefficients only, and a flat ground
   and a flat heightfield give the same rebounds (docs/validation.md).
@@ -51,7 +51,7 @@ class Ground:
         contact_damping: N·s/m, used with ``contact_stiffness``.
         plowing: s/m, the plowing resistance of soft ground acting on a thrown piece that
             slides on it: an extra horizontal force k · N · v_h (see
-            :meth:`kubb3d.physics.world.World.apply_plowing`); 0 on hard ground.
+            :meth:`kubb3d.physics.forces.Forces.apply_plowing`); 0 on hard ground.
         source: where the numbers come from.
     """
 

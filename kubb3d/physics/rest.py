@@ -305,10 +305,9 @@ class Rest:
                 if support_margin(low[:, :2].tolist(), (com[0], com[1])) >= STABLE_MARGIN:
                     piece.stable_pose = (com, quat)
                     continue
-            contacts = [
-                cp for cp in pb.getContactPoints(bodyA=piece.body, physicsClientId=client) if cp[8] < CONTACT_GAP
-            ]
-            if any(cp[2] != engine.ground_body for cp in contacts):  # held up by another piece
+            points = pb.getContactPoints(bodyA=piece.body, physicsClientId=client)
+            contacts = [point for point in points if point[8] < CONTACT_GAP]
+            if any(point[2] != engine.ground_body for point in contacts):  # held up by another piece
                 continue
             if engine.terrain is not None:
                 held = self._terrain_support(com, corners, contacts)
@@ -340,7 +339,7 @@ class Rest:
         cx, cy, cz = com
         height = self._surface.height
         points = [(x, y, z, z - height(x, y)) for x, y, z in corners.tolist()]
-        points += [(cp[5][0], cp[5][1], cp[5][2], cp[8]) for cp in contacts]
+        points += [(point[5][0], point[5][1], point[5][2], point[8]) for point in contacts]
         support, touching = [], []
         for x, y, z, gap in points:
             if gap > GROUND_TOUCH:
@@ -382,7 +381,8 @@ class Rest:
         them."""
         engine = self._engine
         client = engine.client
-        movable = [p for p in engine.pieces.values() if p.kind != "stake" and p.id not in engine.off_board]
+        off = engine.off_board
+        movable = [piece for piece in engine.pieces.values() if piece.kind != "stake" and piece.id not in off]
         for piece in movable:
             pb.changeDynamics(piece.body, -1, activationState=pb.ACTIVATION_STATE_WAKE_UP, physicsClientId=client)
             piece.awake = True

@@ -258,7 +258,7 @@ class World:
 
     def piece_ids(self, *kinds: str) -> list[str]:
         """Ids of the pieces, optionally only of the given kinds, in insertion order."""
-        return [p.id for p in self.engine.pieces.values() if not kinds or p.kind in kinds]
+        return [piece.id for piece in self.engine.pieces.values() if not kinds or piece.kind in kinds]
 
     def has_piece(self, piece_id: str) -> bool:
         """True if the world holds a piece with that id."""
