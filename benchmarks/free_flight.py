@@ -3,7 +3,7 @@
 Seeded throws of four kinds (bench throws at the baseline kubbs; tilted throws with varied spin
 and elevation; helicopter throws; inkasts of kubbs into the other half), each simulated
 
-* ``new``: as kubb3d does (the far flight integrated outside the engine, :class:`kubb3d.throw._FreeFlight`),
+* ``new``: as kubb3d does (the far flight integrated outside the engine, :class:`kubb3d.physics.flight.FreeFlight`),
 * ``half``: the same with its steps half as long (at most 8 fine steps and 0.125 rad of turn),
 * ``960``: the engine's flight at 1/960 s throughout (``quiet_dt = dt``: no long steps),
 * ``1920``: the engine's flight at 1/1920 s throughout (its own step error, for scale).
@@ -25,7 +25,7 @@ from dataclasses import replace
 
 import numpy as np
 
-import kubb3d.throw as T
+import kubb3d.physics.flight as flight_module
 from kubb3d.physics.world import DT, World
 from kubb3d.players import SKILLS
 from kubb3d.snapshot import body_axis
@@ -75,15 +75,15 @@ def run(case, how: str) -> dict:
         world = World.standard(dt=DT / 2, quiet_dt=DT / 2)
     else:
         world = World.standard(quiet_dt=DT if how == "960" else None)
-    keep = T.FAR_STEP_FINE_STEPS, T.FAR_STEP_TURN
+    keep = flight_module.FAR_STEP_FINE_STEPS, flight_module.FAR_STEP_TURN
     if how == "half":
-        T.FAR_STEP_FINE_STEPS, T.FAR_STEP_TURN = keep[0] // 2, keep[1] / 2
+        flight_module.FAR_STEP_FINE_STEPS, flight_module.FAR_STEP_TURN = keep[0] // 2, keep[1] / 2
     try:
         with world:
             rel = release_from_params(p, world.pitch)
             r = simulate(world, piece, rel, kind=kind, params=p, max_time=4.0)
     finally:
-        T.FAR_STEP_FINE_STEPS, T.FAR_STEP_TURN = keep
+        flight_module.FAR_STEP_FINE_STEPS, flight_module.FAR_STEP_TURN = keep
     fc = r.first_contact
     times = r.trajectory.times
     poses = r.trajectory.poses[piece]

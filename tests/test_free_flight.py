@@ -1,4 +1,4 @@
-"""The free flight integrated outside the engine (kubb3d/throw.py ``_Flight``): exact rotation,
+"""The free flight integrated outside the engine (kubb3d/physics/flight.py ``Flight``): exact rotation,
 a drag integration that does not depend on its step, an aim solver that aims where the world flies
 (docs/speed.md "Ninth round: free flight")."""
 
@@ -9,6 +9,7 @@ from dataclasses import replace
 
 import pytest
 
+import kubb3d.physics.flight as flight_module
 import kubb3d.throw as T
 from kubb3d.equipment import get_set
 from kubb3d.physics.aero import piece_drag
@@ -42,7 +43,7 @@ def test_a_precessing_baton_turns_as_the_engine_converges_to():
             w.step(round(0.5 / dt), rolling=False)
             _, q = w.com_pose("baton1")
             _, omega = w.engine.com_velocity("baton1")
-            f = T._FreeFlight(w, "baton1", rel, FlightClearance(-100.0, []))
+            f = flight_module.FreeFlight(w, "baton1", rel, FlightClearance(-100.0, []))
             assert f.ok
             errors.append((_angle_deg(q, f.quat(0.5)), math.dist(omega, f.omega(0.5))))
     # measured: 8.40°, 4.21°, 2.11° and 1.51, 0.76, 0.38 rad/s (|ω| = 26.7 rad/s)
@@ -50,7 +51,7 @@ def test_a_precessing_baton_turns_as_the_engine_converges_to():
         assert 0.45 < a2 / a1 < 0.55 and 0.45 < w2 / w1 < 0.55
     assert errors[-1][0] < 2.5
     # an end-over-end spin (tilted or not) is a turn about a principal axis: the engine keeps it
-    f = T._Flight(
+    f = flight_module.Flight(
         release_from_params(ThrowParams(tilt_deg=25), World.standard().pitch), 0.28, (2e-3, 7e-5), None, DT, 16
     )
     assert f.lam == pytest.approx(0.0, abs=1e-12)
@@ -62,7 +63,7 @@ def test_the_drag_integration_does_not_move_with_its_step_and_equals_the_drag_mo
     rel = release_from_params(ThrowParams(speed=11.0, spin_rps=1.5, tilt_deg=10.0), World.standard().pitch)
     ends = {}
     for most in (16, 8, 1):
-        f = T._Flight(rel, eq.baton_mass, (2.155e-3, 6.84e-5), drag, DT, most)
+        f = flight_module.Flight(rel, eq.baton_mass, (2.155e-3, 6.84e-5), drag, DT, most)
         while f.t < 768:  # 0.8 s
             f.advance(f.longest())
         ends[most] = f.p
@@ -85,7 +86,7 @@ def test_the_aim_solver_aims_where_the_world_flies_from_either_side_at_any_azimu
         p = aim(w, target, ThrowParams(side=side)).params
         tx, _, tz = aim_point(w, target)
         w.add_piece("baton1", "baton", (0.0, 0.0, 5.0), sleeping=False)
-        f = T._FreeFlight(w, "baton1", release_from_params(p, w.pitch), FlightClearance(-100.0, []))
+        f = flight_module.FreeFlight(w, "baton1", release_from_params(p, w.pitch), FlightClearance(-100.0, []))
     f.most = 1
     sign = 1.0 if side == "A" else -1.0
     prev = f.p
@@ -104,9 +105,9 @@ def _throw(case: str, half: bool, plain: bool = False):
         "helicopter": ThrowParams(tilt_deg=-15.0, spin_rps=1.2, helicopter_rps=1.5, elevation_deg=18.0),
         "inkast": ThrowParams(elevation_deg=55.0, spin_rps=0.3, release_angle_deg=0.0),
     }[case]
-    keep = T.FAR_STEP_FINE_STEPS, T.FAR_STEP_TURN
+    keep = flight_module.FAR_STEP_FINE_STEPS, flight_module.FAR_STEP_TURN
     if half:
-        T.FAR_STEP_FINE_STEPS, T.FAR_STEP_TURN = keep[0] // 2, keep[1] / 2
+        flight_module.FAR_STEP_FINE_STEPS, flight_module.FAR_STEP_TURN = keep[0] // 2, keep[1] / 2
     try:
         with World.standard(quiet_dt=DT if plain else None) as w:
             if case == "inkast":
@@ -114,7 +115,7 @@ def _throw(case: str, half: bool, plain: bool = False):
             else:
                 r = T.throw(w, aim(w, "B2", base).params)
     finally:
-        T.FAR_STEP_FINE_STEPS, T.FAR_STEP_TURN = keep
+        flight_module.FAR_STEP_FINE_STEPS, flight_module.FAR_STEP_TURN = keep
     return r
 
 
@@ -146,13 +147,13 @@ def test_the_integrated_flight_is_sampled_at_30_hz_and_kept_by_a_plain_world():
     # the trajectory's flight samples fall on the 30 Hz grid; a world stepping at dt throughout
     # (quiet_dt = dt, what kubb3d bench compares against) flies in the engine
     calls = []
-    orig = T._FreeFlight.advance
+    orig = flight_module.FreeFlight.advance
 
     def counted(self, m):
         calls.append(m)
         return orig(self, m)
 
-    T._FreeFlight.advance = counted
+    flight_module.FreeFlight.advance = counted
     try:
         with World.standard(quiet_dt=DT) as w:
             simulate(w, "baton1", release_from_params(aim(w, "B3", ThrowParams()).params, w.pitch))
@@ -160,8 +161,8 @@ def test_the_integrated_flight_is_sampled_at_30_hz_and_kept_by_a_plain_world():
         with World.standard() as w:
             r = simulate(w, "baton1", release_from_params(aim(w, "B3", ThrowParams()).params, w.pitch))
     finally:
-        T._FreeFlight.advance = orig
-    assert calls and max(calls) == T.FAR_STEP_FINE_STEPS
+        flight_module.FreeFlight.advance = orig
+    assert calls and max(calls) == flight_module.FAR_STEP_FINE_STEPS
     fc = r.first_contact.time
     flight = [t for t in r.trajectory.times if t < fc]
     assert flight == pytest.approx([k / 30 for k in range(len(flight))], abs=1e-9)
@@ -170,7 +171,7 @@ def test_the_integrated_flight_is_sampled_at_30_hz_and_kept_by_a_plain_world():
 
 def test_a_release_with_no_drag_flies_the_exact_parabola():
     rel = Release((0.0, 0.0, 0.5), (8.0, 1.0, 4.0), (0.0, 9.0, 0.0), (0.0, 0.0, 0.0, 1.0))
-    f = T._Flight(rel, 0.28, (2e-3, 7e-5), None, DT, 16)
+    f = flight_module.Flight(rel, 0.28, (2e-3, 7e-5), None, DT, 16)
     while f.t < 960:
         f.advance(f.longest())
     assert f.p == pytest.approx((8.0, 1.0, 0.5 + 4.0 - GRAVITY / 2), abs=1e-12)

@@ -12,7 +12,8 @@ PHYSICS = Path(__file__).resolve().parents[1] / "kubb3d" / "physics"
 
 # the order of docs/architecture.md; the leaves every module may use come first
 BASE = ["_pybullet", "ground", "aero"]
-ORDER = BASE + ["poses", "terrain", "forces", "engine", "stepping", "rest", "contact_forces", "export", "world"]
+CONCERNS = ["poses", "terrain", "forces", "engine", "stepping", "flight", "rest", "contact_forces", "export"]
+ORDER = BASE + CONCERNS + ["world"]
 
 
 def _runtime_physics_imports(source: str) -> list[str]:
