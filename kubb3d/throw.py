@@ -495,7 +495,9 @@ def simulate_iter(
         linear_velocity=release.velocity,
         angular_velocity=release.angular_velocity,
     )
-    com_pose, com_velocity, contacts_of = world.com_pose, world.engine.com_velocity, world.contacts_of
+    engine, stepper = world.engine, world.stepper
+    com_pose, com_velocity, contacts_of = engine.com_pose, engine.com_velocity, engine.contacts_of
+    apply_drag = world.forces.apply_drag
     t0 = world.time
     recorder = _Recorder(world, t0)
     first_sample = world.rest.sample()
@@ -566,7 +568,7 @@ def simulate_iter(
             world.stepper.set_flight_state(piece, t, flight.p, flight.quat(t), handover, flight.omega(t))
             world.use_step(fine)
             h = fine
-    while not sliding and world.time < end:
+    while not sliding and engine.time < end:
         com, q = com_pose(piece)
         v, (wx, wy, wz) = com_velocity(piece)
         speed = math.sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2])
@@ -582,9 +584,9 @@ def simulate_iter(
         if tilt > max_tilt:
             max_tilt = tilt
         heli += abs(heli_rate(wx, wy, wz)) * h
-        world.apply_drag(piece, (com, q, v))
-        world.step(1, rolling=False)  # nothing touches it yet, everything else is at rest
-        if world.time >= next_record:
+        apply_drag(piece, (com, q, v))
+        stepper.step(1, rolling=False)  # nothing touches it yet, everything else is at rest
+        if engine.time >= next_record:
             flying = {piece: com_pose(piece)}
             recorder.record(world.time, flying)
             next_record += SAMPLE_INTERVAL

@@ -226,7 +226,7 @@ def test_the_integrated_flight_hands_over_clear_of_everything_and_the_engine_ste
     from kubb3d.throw import throw
 
     state = {"far": False, "checked": 0, "handed": 0, "after": 0, "contacts": 0}
-    exceeds, step, hand = FlightClearance.exceeds, W.World.step, Stepper.set_flight_state
+    exceeds, step, hand = FlightClearance.exceeds, Stepper.step, Stepper.set_flight_state
 
     def watched_exceeds(self, com, need):
         state["far"] = answer = exceeds(self, com, need)
@@ -236,7 +236,7 @@ def test_the_integrated_flight_hands_over_clear_of_everything_and_the_engine_ste
         step(self, n, **kwargs)
         if state["far"] or state["after"]:
             state["checked"] += 1
-            assert self.contacts_of("baton1") == []
+            assert self._engine.contacts_of("baton1") == []
         state["far"] = False
         state["after"] = 0
 
@@ -246,7 +246,7 @@ def test_the_integrated_flight_hands_over_clear_of_everything_and_the_engine_ste
         state["after"] = 1
 
     monkeypatch.setattr(FlightClearance, "exceeds", watched_exceeds)
-    monkeypatch.setattr(W.World, "step", watched_step)
+    monkeypatch.setattr(Stepper, "step", watched_step)
     monkeypatch.setattr(Stepper, "set_flight_state", watched_hand)
     for params, _ in _throws(12, 0):
         with W.World.standard() as w:

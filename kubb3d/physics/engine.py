@@ -298,7 +298,9 @@ class Engine:
         force)."""
         self._kinds: dict[str, tuple[Vec3, Shape, RodDrag | None, Vec3]] = {}
         self._shapes: dict[str, tuple[int, int]] = {}
-        self._client: int | None = _acquire_client()
+        self.client: int = _acquire_client()
+        """The PyBullet client id (for renderers and measurements; the judge never uses it); −1
+        once the engine is closed."""
         self._configure(solver_iterations)
         self.surface = GroundSurface(self.client, equipment, pitch, ground, terrain)
         self.ground_body = self.surface.body
@@ -308,17 +310,6 @@ class Engine:
             self.by_body[self.surface.board] = GROUND_ID
         self.ground_bodies = frozenset(b for b, pid in self.by_body.items() if pid == GROUND_ID)
         """the bodies a piece stands on (the ground, or a table top's board)"""
-
-    @property
-    def client(self) -> int:
-        """The PyBullet client id (for renderers and measurements; the judge never uses it).
-
-        Raises:
-            RuntimeError: the world was closed.
-        """
-        if self._client is None:
-            raise RuntimeError("the world is closed")
-        return self._client
 
     def _configure(self, solver_iterations: int) -> None:
         client = self.client
@@ -365,9 +356,9 @@ class Engine:
 
     def close(self) -> None:
         """Hand the client back to the pool (reset by the next engine that takes it)."""
-        if self._client is not None and pb.isConnected(self._client):
-            _CLIENT_POOL.append(self._client)
-        self._client = None
+        if self.client >= 0 and pb.isConnected(self.client):
+            _CLIENT_POOL.append(self.client)
+        self.client = -1
 
     # ------------------------------------------------------------------ the body registry
     def new_bodies(self, kind: str, positions: list[Vec3], quat_xyzw: Quat = (0.0, 0.0, 0.0, 1.0)) -> list[int]:

@@ -88,7 +88,8 @@ class Forces:
             velocity = pb.getBaseVelocity(piece.body, physicsClientId=client)[0]
         else:
             com, quat, velocity = state
-        force = piece.drag.force(velocity, long_axis(quat))
+        x, y, z, w = quat  # its long axis (poses.long_axis, inline: once per flight step)
+        force = piece.drag.force(velocity, (2 * (x * z + y * w), 2 * (y * z - x * w), 1 - 2 * (x * x + y * y)))
         pb.applyExternalForce(piece.body, -1, force, com, pb.WORLD_FRAME, physicsClientId=client)
 
     def apply_plowing(
@@ -300,7 +301,9 @@ class ContactWatch:
                     drag = None
                     self.active = plow > 0
                 else:
-                    apply_force(body, -1, drag.force(v, long_axis(quat)), com, frame, physicsClientId=client)
+                    x, y, z, w = quat  # its long axis (poses.long_axis, inline: once per step)
+                    axis = (2 * (x * z + y * w), 2 * (y * z - x * w), 1 - 2 * (x * x + y * y))
+                    apply_force(body, -1, drag.force(v, axis), com, frame, physicsClientId=client)
             if plowing:
                 # Forces.apply_plowing: the exact solution of m dv/dt = -k N v over one step
                 h = engine.step_dt
