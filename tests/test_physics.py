@@ -726,3 +726,21 @@ def test_a_contact_force_read_after_a_change_of_step_is_that_of_the_step_taken()
         assert w.forces.touching_now("p")[0] == pytest.approx(weight, rel=0.02)
         w.use_step(w.dt)
         assert w.forces.touching_now("p")[0] == pytest.approx(weight, rel=0.02)
+
+
+def test_a_kubb_belongs_to_side_a_or_b_or_to_none():
+    import pybullet as pb
+
+    with World.standard() as w:
+        assert w.snapshot(contacts=False)["A1"].side == "A"
+        w.set_side("A1", "B")
+        assert w.snapshot(contacts=False)["A1"].side == "B"
+        w.set_side("A1", None)
+        assert w.snapshot(contacts=False)["A1"].side is None
+        with pytest.raises(ValueError, match="unknown side 'C'"):
+            w.set_side("A1", "C")
+        bodies = pb.getNumBodies(physicsClientId=w.engine.client)
+        with pytest.raises(ValueError, match="unknown side 'a'"):
+            w.add_piece("X1", "kubb", (1.0, 0.0, 0.075), side="a")
+        # refused before any body was made
+        assert not w.has_piece("X1") and pb.getNumBodies(physicsClientId=w.engine.client) == bodies

@@ -213,6 +213,8 @@ class World:
             raise ValueError(f"a piece with id {piece_id!r} already exists")
         if kind not in PIECE_KINDS:
             raise ValueError(f"unknown piece kind {kind!r}; expected kubb, king, baton or stake")
+        if side is not None and side not in SIDE_NAMES:
+            raise ValueError(f"unknown side {side!r}; expected A or B")
         self.equipment.piece(kind)  # ValueError for a kind the set does not have
         x, y, z = position
         qx, qy, qz, qw = quat_xyzw
