@@ -120,9 +120,10 @@ def _python() -> float:
 
 
 def _world(name: str) -> float:
-    from kubb3d.physics import world
+    """A physics constant from the module of kubb3d/physics/ that defines it."""
+    from kubb3d.physics import engine, rest
 
-    return getattr(world, name)
+    return getattr(engine if hasattr(engine, name) else rest, name)
 
 
 def _env(name: str) -> float:
