@@ -82,7 +82,7 @@ amplitude of uneven ground, cm; the bumps follow the seed), ``skill``, ``layout`
 :data:`JITTER_ALONG_M` along the baseline and :data:`JITTER_ACROSS_M` across it and turned
 by up to :data:`JITTER_YAW_DEG` about the vertical, uniformly, from :attr:`np_random`).
 ``reset(options=…)`` takes ``layout`` (both) and ``target`` (``Throw-v0``) for that episode;
-an unknown option raises ValueError.
+an unknown option raises :class:`~kubb3d.errors.MatchSetupError` (a ValueError).
 
 Seeding follows Gymnasium: ``reset(seed=s)`` seeds :attr:`np_random`, which draws, in this
 order, the target of ``Throw-v0`` (unless one is given), the terrain's bumps, the layout's
@@ -114,6 +114,7 @@ except ModuleNotFoundError as missing:  # pragma: no cover - exercised in a subp
         name=missing.name,
     ) from None
 
+from kubb3d.errors import MatchSetupError, ThrowError
 from kubb3d.pitch import KING_ID
 
 if TYPE_CHECKING:
@@ -183,7 +184,7 @@ def _pose_bounds(n: int) -> tuple[np.ndarray, np.ndarray]:
 
 def _choice(name: str, value: Any, allowed: tuple[str, ...]) -> str:
     if value not in allowed:
-        raise ValueError(f"{name} must be one of {allowed}, got {value!r}")
+        raise MatchSetupError(f"{name} must be one of {allowed}, got {value!r}")
     return value
 
 
@@ -247,11 +248,11 @@ class _KubbEnv(gym.Env):
         from kubb3d.players import SKILLS
 
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be None or 'rgb_array', got {render_mode!r}")
+            raise MatchSetupError(f"render_mode must be None or 'rgb_array', got {render_mode!r}")
         if ruleset != "dm":
-            raise ValueError(f"only the dm ruleset is available in the environments, got {ruleset!r}")
+            raise MatchSetupError(f"only the dm ruleset is available in the environments, got {ruleset!r}")
         if not (isinstance(terrain_cm, (int, float)) and math.isfinite(terrain_cm) and terrain_cm >= 0):
-            raise ValueError(f"terrain_cm must be a number >= 0, got {terrain_cm!r}")
+            raise MatchSetupError(f"terrain_cm must be a number >= 0, got {terrain_cm!r}")
         self.render_mode = render_mode
         self.ruleset = ruleset
         self.equipment = _choice("equipment", equipment, EQUIPMENT)
@@ -281,11 +282,11 @@ class _KubbEnv(gym.Env):
         return self.world
 
     def _options(self, options: dict | None) -> dict:
-        """The reset options, checked (ValueError naming an unknown one)."""
+        """The reset options, checked (MatchSetupError naming an unknown one)."""
         options = dict(options or {})
         unknown = sorted(set(options) - set(self._reset_options))
         if unknown:
-            raise ValueError(f"unknown reset option(s) {unknown}; expected some of {list(self._reset_options)}")
+            raise MatchSetupError(f"unknown reset option(s) {unknown}; expected some of {list(self._reset_options)}")
         if "layout" in options:
             _choice("layout", options["layout"], LAYOUTS)
         if "target" in options and options["target"] is not None:
@@ -341,7 +342,7 @@ class _KubbEnv(gym.Env):
             raise RuntimeError("the episode is over: call reset()")
         a = np.asarray(action, dtype=np.float64).reshape(-1)
         if a.shape != (5,) or not np.all(np.isfinite(a)):
-            raise ValueError(f"action must be 5 finite numbers {ACTION_NAMES}, got {action!r}")
+            raise ThrowError(f"action must be 5 finite numbers {ACTION_NAMES}, got {action!r}")
         a = physical_action(a) if self.actions == "normalized" else np.clip(a, ACTION_LOW, ACTION_HIGH)
         params = ThrowParams(
             side="A",
@@ -449,7 +450,7 @@ class ThrowEnv(_KubbEnv):
         width, height: rendered image size, px.
 
     Raises:
-        ValueError: an unknown value of any of them.
+        MatchSetupError: an unknown value of any of them.
     """
 
     _reset_options = ("layout", "target")
@@ -468,7 +469,7 @@ class ThrowEnv(_KubbEnv):
             _choice("target", target, TARGETS)
         self.reward = _choice("reward", reward, REWARDS)
         if not (isinstance(dense, (int, float)) and math.isfinite(dense) and dense >= 0):
-            raise ValueError(f"dense must be a number >= 0, got {dense!r}")
+            raise MatchSetupError(f"dense must be a number >= 0, got {dense!r}")
         self.dense = float(dense)
         self.fixed_target = target
         lo, hi = _pose_bounds(len(PIECES))

@@ -31,6 +31,8 @@ import functools
 import math
 from dataclasses import dataclass, field, replace
 
+from kubb3d.errors import EquipmentError, UnknownNameError
+
 RUBBERWOOD_DENSITY = 620.0
 """kg/m³, middle of the 595–640 kg/m³ range for rubberwood (docs/physics.md)."""
 
@@ -417,11 +419,11 @@ class EquipmentSet:
         """The piece description of a kind (``kubb``, ``king``, ``baton``, ``stake``).
 
         Raises:
-            ValueError: unknown kind, or a kind this set does not have (no stakes on a board).
+            EquipmentError: unknown kind, or a kind this set does not have (no stakes on a board).
         """
         piece = {"kubb": self.kubb, "king": self.king, "baton": self.baton, "stake": self.stake}.get(kind)
         if piece is None:
-            raise ValueError(f"equipment set {self.name!r} has no piece of kind {kind!r}")
+            raise EquipmentError(f"equipment set {self.name!r} has no piece of kind {kind!r}")
         return piece
 
     @property
@@ -449,13 +451,13 @@ class EquipmentSet:
         """The same set made of another wood (name in :data:`WOODS` or density kg/m³).
 
         Raises:
-            ValueError: unknown wood name or non-positive density.
+            UnknownNameError, EquipmentError: unknown wood name or non-positive density.
         """
         density = WOODS.get(wood) if isinstance(wood, str) else float(wood)
         if density is None:
-            raise ValueError(f"unknown wood {wood!r}; expected one of {sorted(WOODS)} or a density in kg/m³")
+            raise UnknownNameError(f"unknown wood {wood!r}; expected one of {sorted(WOODS)} or a density in kg/m³")
         if not density > 0:
-            raise ValueError(f"wood density must be > 0 kg/m³, got {density}")
+            raise EquipmentError(f"wood density must be > 0 kg/m³, got {density}")
         return replace(self, wood_density=density)
 
 
@@ -510,12 +512,12 @@ def get_set(name: str) -> EquipmentSet:
     """Look up an equipment set by name.
 
     Raises:
-        ValueError: unknown name (the message lists the known ones).
+        UnknownNameError: unknown name (the message lists the known ones).
     """
     try:
         return EQUIPMENT_SETS[name]
     except KeyError:
-        raise ValueError(f"unknown equipment set {name!r}; expected one of {sorted(EQUIPMENT_SETS)}") from None
+        raise UnknownNameError(f"unknown equipment set {name!r}; expected one of {sorted(EQUIPMENT_SETS)}") from None
 
 
 @functools.lru_cache(maxsize=None)

@@ -33,6 +33,9 @@ import tempfile
 from pathlib import Path
 from typing import Callable
 
+from kubb3d.errors import FileSafetyError as FileSafetyError, ReplayError as ReplayError
+
+
 try:  # POSIX
     import fcntl
 except ImportError:  # pragma: no cover - Windows
@@ -76,27 +79,17 @@ def file_name(value: str) -> Path:
     in a path separator (``--replay newdir/``), which names a folder, not a file.
 
     Raises:
-        ValueError: the name ends in a separator.
+        FileSafetyError: the name ends in a separator.
     """
     seps = tuple(s for s in (os.sep, os.altsep) if s)
     if value.endswith(seps):
-        raise ValueError(f"{value!r} ends with {value[-1]!r}: give a file name, not a folder")
+        raise FileSafetyError(f"{value!r} ends with {value[-1]!r}: give a file name, not a folder")
     return Path(value)
 
 
 class InputWarning(UserWarning):
     """Something in an input file that a reader skipped; the CLI prints it as one line
     ``warning: …``, every time."""
-
-
-class FileSafetyError(ValueError):
-    """An output path that breaks the rule, a file another process holds, a full disk."""
-
-
-class ReplayError(ValueError):
-    """A replay file that cannot be used (message names the file, the line and the field).
-    Raised by :mod:`kubb3d.replay` and the match's resume; defined here so that a match, which
-    only names it, does not load the replay reader's schemas (pydantic)."""
 
 
 def _lstat(p: Path, what: str) -> os.stat_result | None:

@@ -19,6 +19,7 @@ import math
 from dataclasses import dataclass
 
 from kubb3d.equipment import EQUIPMENT_SETS, EquipmentSet
+from kubb3d.errors import JudgeInputError
 from kubb3d.physics.world import World
 from kubb3d.snapshot import Snapshot, tilt_from_vertical
 
@@ -27,7 +28,7 @@ def equipment_for(snapshot: Snapshot) -> EquipmentSet:
     """The equipment set whose kubb (or king) size matches the snapshot's pieces.
 
     Raises:
-        ValueError: no kubb or king in the snapshot, or no set matches (sizes in the message).
+        JudgeInputError: no kubb or king in the snapshot, or no set matches (sizes in the message).
     """
     for p in snapshot.pieces.values():
         if p.kind in ("kubb", "king"):
@@ -35,11 +36,11 @@ def equipment_for(snapshot: Snapshot) -> EquipmentSet:
                 ref = eq.kubb.half_extents if p.kind == "kubb" else eq.king.half_extents
                 if all(abs(a - b) < 1e-6 for a, b in zip(ref, p.half_extents)):
                     return eq
-            raise ValueError(
+            raise JudgeInputError(
                 f"no equipment set has a {p.kind} of half extents {p.half_extents} m; known sets: "
                 f"{sorted(EQUIPMENT_SETS)}"
             )
-    raise ValueError("the snapshot holds no kubb or king to infer the equipment set from")
+    raise JudgeInputError("the snapshot holds no kubb or king to infer the equipment set from")
 
 
 @dataclass
@@ -61,10 +62,10 @@ class PhysicsHandCheck:
     calls: int = 0
 
     def __call__(self, snapshot: Snapshot, piece_id: str) -> bool:
-        """Run the check. Raises ValueError for an unknown piece or equipment."""
+        """Run the check. Raises JudgeInputError for an unknown piece or equipment."""
         p = snapshot.pieces.get(piece_id)
         if p is None:
-            raise ValueError(f"no piece {piece_id!r} in the snapshot")
+            raise JudgeInputError(f"no piece {piece_id!r} in the snapshot")
         self.calls += 1
         eq = self.equipment or equipment_for(snapshot)
         with World(eq, snapshot.pitch, self.ground, stakes=False, air_drag=False) as world:

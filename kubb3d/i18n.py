@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping
 
+from kubb3d.errors import LanguageError as LanguageError
 from kubb3d.judge.messages import Msg
 
 DOMAIN = "kubb3d"
@@ -26,10 +27,6 @@ DEFAULT = "en"
 ENV_VARS = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
 DECIMAL_COMMA = frozenset({"de"})
 """Languages that write a decimal comma: a float parameter formatted as ``3.25`` shows as ``3,25``."""
-
-
-class LanguageError(ValueError):
-    """An unknown language was asked for (the message names the available ones)."""
 
 
 def available() -> tuple[str, ...]:

@@ -57,6 +57,7 @@ from typing import Any, Callable, Collection, Generator, Mapping
 
 import numpy as np
 
+from kubb3d.errors import IllegalAction, MatchSetupError, OptionError
 from kubb3d.judge.messages import known, msg, nmsg, piece_name
 from kubb3d.judge.options import BY_NAME, options_for
 from kubb3d.files import ExclusiveFile, rewrite_locked
@@ -175,7 +176,7 @@ class MatchConfig:
             object.__setattr__(self, "options", tuple(sorted(self.options.items())))
         for name, value in self.options:
             if name not in BY_NAME:
-                raise ValueError(f"unknown referee option {name!r}; expected one of {', '.join(BY_NAME)}")
+                raise OptionError(f"unknown referee option {name!r}; expected one of {', '.join(BY_NAME)}")
             option_value(name, value)
 
     def player_names(self) -> tuple[str, str]:
@@ -404,8 +405,8 @@ class Match:
             caller passes its own action to :meth:`step`.
 
     Raises:
-        ValueError: bad configuration (unknown ruleset or skill, a ``human`` key that is not
-            a player name …).
+        MatchSetupError, UnknownNameError, OptionError: bad configuration (unknown ruleset or
+            skill, a ``human`` key that is not a player name …).
         TypeError: a person's throw that is not a ``ThrowParams`` (on a board:
             ``FlickParams``).
     """
@@ -433,7 +434,7 @@ class Match:
         sizes = None
         if ts is not None:
             if config.ruleset != "wikinger":
-                raise ValueError("team sizes apply to the wikinger ruleset only (DM is a duel)")
+                raise MatchSetupError("team sizes apply to the wikinger ruleset only (DM is a duel)")
             pair = (ts, ts) if isinstance(ts, int) else tuple(ts)
             sizes = dict(zip(names, (int(x) for x in pair)))
         tl = config.time_limit_s
@@ -480,7 +481,7 @@ class Match:
         action record needs ``after`` (no world yet, or after a lag throw's own world)."""
         unknown = sorted(set(self.human) - set(names))
         if unknown:
-            raise ValueError(
+            raise MatchSetupError(
                 f"human players {unknown} are not players of this match; expected names among {list(names)}"
             )
         self.events: list[Event] = []
@@ -705,7 +706,7 @@ class Match:
             RuntimeError: the match is already over; a person's throw is due and no
                 parameters were given.
             TypeError: parameters of the wrong type for the person's throw.
-            ValueError: an action that is not legal now, or parameters where none are asked.
+            IllegalAction: an action that is not legal now, or parameters where none are asked.
         """
         return run_frames(self.step_iter(answer))
 
@@ -728,7 +729,7 @@ class Match:
             return self._finish(c, c.result)
         if c.run is None:
             if answer is not None:
-                raise ValueError(
+                raise IllegalAction(
                     f"no throw is asked for now ({c.player} plays {type(c.action).__name__} as a "
                     "simulated player): call step() without parameters"
                 )

@@ -26,6 +26,8 @@ import math
 from dataclasses import dataclass
 from typing import Literal
 
+from kubb3d.errors import PitchError
+
 Side = Literal["A", "B"]
 """A side of the pitch: ``A`` throws towards +x, ``B`` towards −x."""
 
@@ -38,7 +40,7 @@ KING_ID = "king"
 def baseline_ids(side: str) -> tuple[str, ...]:
     """Ids of a side's baseline kubbs, e.g. ``('A1', …, 'A5')``."""
     if side not in SIDES:
-        raise ValueError(f"side must be 'A' or 'B', got {side!r}")
+        raise PitchError(f"side must be 'A' or 'B', got {side!r}")
     return tuple(f"{side}{i}" for i in range(1, KUBBS_PER_BASELINE + 1))
 
 
@@ -54,11 +56,11 @@ def as_side(value: object) -> Side:
     """``value`` as a :data:`Side`.
 
     Raises:
-        ValueError: ``value`` is not ``A`` or ``B``.
+        PitchError: ``value`` is not ``A`` or ``B``.
     """
     if value == "A" or value == "B":
         return "A" if value == "A" else "B"
-    raise ValueError(f"side must be 'A' or 'B', got {value!r}")
+    raise PitchError(f"side must be 'A' or 'B', got {value!r}")
 
 
 PITCH_LENGTH_M = (2.0, 30.0)
@@ -87,9 +89,9 @@ class Pitch:
 
     def __post_init__(self) -> None:
         if not (math.isfinite(self.length) and math.isfinite(self.width)) or self.length <= 0 or self.width <= 0:
-            raise ValueError(f"pitch length and width must be positive finite metres, got {self.length}×{self.width}")
+            raise PitchError(f"pitch length and width must be positive finite metres, got {self.length}×{self.width}")
         if not (math.isfinite(self.baseline_inset) and 0 <= self.baseline_inset < self.length / 2):
-            raise ValueError(f"baseline_inset must be between 0 and half the length, got {self.baseline_inset}")
+            raise PitchError(f"baseline_inset must be between 0 and half the length, got {self.baseline_inset}")
 
     # --- lines -----------------------------------------------------------
     def baseline_x(self, side: str) -> float:

@@ -54,6 +54,7 @@ from typing import Sequence
 import numpy as np
 
 from kubb3d.equipment import EquipmentSet
+from kubb3d.errors import MatchSetupError, PlayerError, UnknownNameError
 from kubb3d.pitch import Pitch
 from kubb3d.throw import FlickParams, ThrowParams, solve_aim
 
@@ -82,7 +83,7 @@ class Skill:
         for f in ("speed_rel_sd", "elevation_sd_deg", "azimuth_sd_deg", "spin_sd_rps", "tilt_sd_deg"):
             v = getattr(self, f)
             if not (math.isfinite(v) and v >= 0):
-                raise ValueError(f"{f} must be a finite number >= 0, got {v!r}")
+                raise PlayerError(f"{f} must be a finite number >= 0, got {v!r}")
 
     def perturb(self, params: ThrowParams, rng: np.random.Generator) -> ThrowParams:
         """The intended throw with release noise (draws 5 normals from ``rng``)."""
@@ -136,7 +137,7 @@ class FlickSkill:
         for f in ("speed_rel_sd", "azimuth_sd_deg", "spin_sd_rps"):
             v = getattr(self, f)
             if not (math.isfinite(v) and v >= 0):
-                raise ValueError(f"{f} must be a finite number >= 0, got {v!r}")
+                raise PlayerError(f"{f} must be a finite number >= 0, got {v!r}")
 
     def perturb(self, params, rng: np.random.Generator):
         """The intended flick with noise (draws 3 normals from ``rng``)."""
@@ -175,19 +176,19 @@ which is why simulated Kubbuteo matches often ended by an early king."""
 
 
 def get_flick_skill(name: str) -> FlickSkill:
-    """A flick preset by name. Raises ValueError listing the known ones."""
+    """A flick preset by name. Raises UnknownNameError listing the known ones."""
     try:
         return FLICK_SKILLS[name]
     except KeyError:
-        raise ValueError(f"unknown skill {name!r}; expected one of {sorted(FLICK_SKILLS)}") from None
+        raise UnknownNameError(f"unknown skill {name!r}; expected one of {sorted(FLICK_SKILLS)}") from None
 
 
 def get_skill(name: str) -> Skill:
-    """A preset by name. Raises ValueError listing the known ones."""
+    """A preset by name. Raises UnknownNameError listing the known ones."""
     try:
         return SKILLS[name]
     except KeyError:
-        raise ValueError(f"unknown skill {name!r}; expected one of {sorted(SKILLS)}") from None
+        raise UnknownNameError(f"unknown skill {name!r}; expected one of {sorted(SKILLS)}") from None
 
 
 # ---------------------------------------------------------------------- aiming
@@ -205,7 +206,7 @@ def fast_aim(
     :func:`kubb3d.throw.solve_aim` (the world's flight model, drag and time step), cached.
 
     Raises:
-        ValueError: the target is not in front of the throwing line, or out of reach.
+        ThrowError: the target is not in front of the throwing line, or out of reach.
     """
     return _aim_cached(equipment, pitch, tuple(round(float(v), 6) for v in target), base, kind, dt, air_drag)
 
@@ -290,7 +291,7 @@ class Strategy:
 
     def __post_init__(self) -> None:
         if self.field_order not in ("nearest", "cluster"):
-            raise ValueError(
+            raise PlayerError(
                 f"strategy {self.name!r}: field_order must be 'nearest' or 'cluster', got {self.field_order!r}"
             )
         for f in (
@@ -305,7 +306,7 @@ class Strategy:
         ):
             v = getattr(self, f)
             if not (math.isfinite(v) and v >= 0):
-                raise ValueError(f"strategy {self.name!r}: {f} must be a finite number >= 0, got {v!r}")
+                raise PlayerError(f"strategy {self.name!r}: {f} must be a finite number >= 0, got {v!r}")
 
 
 CLUSTER_RADIUS = 0.35
@@ -343,11 +344,11 @@ STRATEGIES: dict[str, Strategy] = {
 
 
 def get_strategy(name: str) -> Strategy:
-    """A strategy by name. Raises ValueError listing the known ones."""
+    """A strategy by name. Raises UnknownNameError listing the known ones."""
     try:
         return STRATEGIES[name]
     except KeyError:
-        raise ValueError(f"unknown strategy {name!r}; expected one of {sorted(STRATEGIES)}") from None
+        raise UnknownNameError(f"unknown strategy {name!r}; expected one of {sorted(STRATEGIES)}") from None
 
 
 @dataclass(frozen=True)
@@ -385,10 +386,10 @@ class Player:
             (:attr:`Strategy.field_order`), then nearest the line; upright ones preferred.
 
         Raises:
-            ValueError: no kubbs.
+            PlayerError: no kubbs.
         """
         if not kubbs:
-            raise ValueError("no kubbs to throw at")
+            raise PlayerError("no kubbs to throw at")
         field_xy = [(pos[0], pos[1]) for _, base, pos, _ in kubbs if not base]
         cluster = self.strategy.field_order == "cluster"
 
@@ -583,7 +584,7 @@ class Player:
         from kubb3d.pitch import KING_ID
 
         if not kubbs:
-            raise ValueError("no kubbs to flick at")
+            raise PlayerError("no kubbs to flick at")
         kp = world.pose(KING_ID)[0] if world.has_piece(KING_ID) else None
         f = world.pitch.forward(side)
 
@@ -686,10 +687,10 @@ def _path_clearance(a, b, c) -> float:
 def make_players(
     names: Sequence[str], skills: Sequence[str], team_size: int = 1, strategies: Sequence[str] = ("default", "default")
 ) -> tuple[Player, Player]:
-    """Two players from names, skill preset names and strategy names. Raises ValueError for
+    """Two players from names, skill preset names and strategy names. Raises MatchSetupError or UnknownNameError for
     unknown skills or strategies."""
     if len(skills) != 2 or len(names) != 2 or len(strategies) != 2:
-        raise ValueError("need exactly two players")
+        raise MatchSetupError("need exactly two players")
     return tuple(
         Player(n, get_skill(s), team_size=team_size, strategy=get_strategy(st))
         for n, s, st in zip(names, skills, strategies)

@@ -42,6 +42,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping
 
+from kubb3d.errors import ReplayError, UnknownNameError
+
 PROCEDURE_CHECKS: dict[str, str] = {
     "lag_result": "the lag goes to the side the rule book names (DM §3, WS Sequence of Play)",
     "raise_after_inkasts": "the receiving side raises after the turn's last inkast, rethrow and penalty (DM §7, WS 12)",
@@ -109,15 +111,15 @@ def check_procedure(records: Iterable[Mapping[str, Any]]) -> ProcedureReport:
     """Check a match's replay records (the header first, as :mod:`kubb3d.match` writes them).
 
     Raises:
-        ValueError: no header, or a ruleset this module has no expectations for.
+        ReplayError, UnknownNameError: no header, or a ruleset this module has no expectations for.
     """
     records = list(records)
     if not records or records[0].get("type") != "header":
-        raise ValueError("a replay starts with its header record")
+        raise ReplayError("a replay starts with its header record")
     header = records[0]
     ruleset = header["ruleset"]
     if ruleset not in RULES:
-        raise ValueError(f"no procedure expectations for ruleset {ruleset!r}; expected one of {sorted(RULES)}")
+        raise UnknownNameError(f"no procedure expectations for ruleset {ruleset!r}; expected one of {sorted(RULES)}")
     expect = RULES[ruleset]
     half_length = float(header["pitch"]["length"]) / 2
     names = list(header["config"].get("names") or [])

@@ -102,6 +102,7 @@ from pydantic import (
 )
 
 from kubb3d.equipment import EQUIPMENT_SETS, LYING_DISK_KUBB, EquipmentSet, get_set
+from kubb3d.errors import ScenarioError as ScenarioError
 from kubb3d.judge import (
     Consequence,
     InkastContext,
@@ -137,10 +138,6 @@ MAX_COORD_M = 100.0
 # and within a range that means something (angles one turn either way, places near the pitch)
 Deg = Annotated[StrictFloat, Field(ge=-360.0, le=360.0)]
 Coord = Annotated[StrictFloat, Field(ge=-MAX_COORD_M, le=MAX_COORD_M)]
-
-
-class ScenarioError(ValueError):
-    """A scenario file that cannot be read, validated or built (one-line message)."""
 
 
 # ---------------------------------------------------------------- schema

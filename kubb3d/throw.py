@@ -40,6 +40,7 @@ from typing import Any, Callable, Generator, Mapping
 
 import numpy as np
 
+from kubb3d.errors import ThrowError
 from kubb3d.judge.messages import msg
 from kubb3d.equipment import LYING_DISK_KUBB, EquipmentSet
 from kubb3d.physics.aero import RodDrag, piece_drag
@@ -152,7 +153,7 @@ class ThrowParams:
         return float(foot), float(self.lateral if self.foot_lateral is None else self.foot_lateral)
 
     def validate(self) -> None:
-        """Raise ValueError naming the first bad field (NaN, non-positive speed, bad side, a release
+        """Raise ThrowError naming the first bad field (NaN, non-positive speed, bad side, a release
         point out of arm's reach of the stance …)."""
         _check_side_and_numbers(
             self,
@@ -173,37 +174,37 @@ class ThrowParams:
         for name in ("foot_behind_line", "foot_lateral"):
             v = getattr(self, name)
             if v is not None and (isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v)):
-                raise ValueError(f"{name} must be a finite number or None, got {v!r}")
+                raise ThrowError(f"{name} must be a finite number or None, got {v!r}")
         if self.step_after < 0:
-            raise ValueError(f"step_after must be >= 0 m, got {self.step_after}")
+            raise ThrowError(f"step_after must be >= 0 m, got {self.step_after}")
         foot, foot_y = self.stance()
         reach = math.hypot(foot - self.behind_line, foot_y - self.lateral)
         if reach > ARM_REACH:
-            raise ValueError(
+            raise ThrowError(
                 f"the release point must be within arm's reach ({ARM_REACH:.1f} m) of the front foot, got {reach:.2f} "
                 "m (behind_line, lateral, foot_behind_line, foot_lateral)"
             )
         if not 0 < self.speed <= MAX_RELEASE_SPEED:
-            raise ValueError(f"speed must be > 0 and at most {MAX_RELEASE_SPEED:.0f} m/s, got {self.speed}")
+            raise ThrowError(f"speed must be > 0 and at most {MAX_RELEASE_SPEED:.0f} m/s, got {self.speed}")
         if self.height <= 0:
-            raise ValueError(f"height must be > 0 m, got {self.height}")
+            raise ThrowError(f"height must be > 0 m, got {self.height}")
         if not -90 < self.elevation_deg < 90:
-            raise ValueError(f"elevation_deg must be between -90 and 90, got {self.elevation_deg}")
+            raise ThrowError(f"elevation_deg must be between -90 and 90, got {self.elevation_deg}")
         if abs(self.spin_rps) > 20 or abs(self.helicopter_rps) > 20:
-            raise ValueError("spin_rps and helicopter_rps must be within ±20 rev/s")
+            raise ThrowError("spin_rps and helicopter_rps must be within ±20 rev/s")
 
 
 def _check_side_and_numbers(params, names: tuple[str, ...]) -> None:
-    """ValueError unless ``params.side`` is A or B and every named field is a finite number
+    """ThrowError unless ``params.side`` is A or B and every named field is a finite number
     (``line_x`` too, when set)."""
     if params.side not in ("A", "B"):
-        raise ValueError(f"side must be 'A' or 'B', got {params.side!r}")
+        raise ThrowError(f"side must be 'A' or 'B', got {params.side!r}")
     for name in names:
         value = getattr(params, name)
         if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-            raise ValueError(f"{name} must be a finite number, got {value!r}")
+            raise ThrowError(f"{name} must be a finite number, got {value!r}")
     if params.line_x is not None and not math.isfinite(params.line_x):
-        raise ValueError(f"line_x must be a finite number, got {params.line_x!r}")
+        raise ThrowError(f"line_x must be a finite number, got {params.line_x!r}")
 
 
 def _frame(forward: np.ndarray, tilt: float, release_angle: float) -> tuple[np.ndarray, np.ndarray]:
@@ -241,7 +242,7 @@ def release_from_params(params: ThrowParams, pitch: Pitch, ground_z: float = 0.0
     """Turn a player's throw description into a :class:`Release`.
 
     Raises:
-        ValueError: see :meth:`ThrowParams.validate`.
+        ThrowError: see :meth:`ThrowParams.validate`.
     """
     params.validate()
     fwd_sign = pitch.forward(params.side)
@@ -837,17 +838,17 @@ def throw_iter(
             before the result is taken, s (None: the world's).
 
     Raises:
-        ValueError: bad parameters or unknown ruleset.
+        ThrowError: bad parameters or unknown ruleset.
         PhysicsGlitch: the simulation blew up.
     """
     rules = get_rulebook(ruleset).throw_rules
     if rules is None:
-        raise ValueError(
+        raise ThrowError(
             f"the {ruleset} ruleset has no baton throws; expected one of {rulebook_names(baton_throws=True)}"
         )
     if max_tilt_deg is not ...:
         if max_tilt_deg is not None and not 0.0 <= max_tilt_deg <= 90.0:
-            raise ValueError(f"max_tilt_deg must be from 0 to 90 or None, got {max_tilt_deg!r}")
+            raise ThrowError(f"max_tilt_deg must be from 0 to 90 or None, got {max_tilt_deg!r}")
         rules = replace(rules, max_tilt_deg=max_tilt_deg)
     release = release_from_params(params, world.pitch)
     return (
@@ -933,12 +934,12 @@ class AimSolution:
     flight_time: float
 
 
-def unknown_target(world: World, target: str) -> ValueError:
+def unknown_target(world: World, target: str) -> ThrowError:
     """The one-line error for a target that is no piece of ``world``, listing the kubbs and king
     it could have named (a lower-case id gets a hint)."""
     choices = world.piece_ids("kubb", "king")
     hint = next((f" (did you mean {name}?)" for name in choices if name.lower() == target.lower()), "")
-    return ValueError(f"unknown target {target!r}{hint}; expected one of {', '.join(choices)}")
+    return ThrowError(f"unknown target {target!r}{hint}; expected one of {', '.join(choices)}")
 
 
 def aim_point(world: World, target: str) -> tuple[float, float, float]:
@@ -946,7 +947,7 @@ def aim_point(world: World, target: str) -> tuple[float, float, float]:
     of the way up; kubb3d's choice, the rules say nothing), the centre of anything else.
 
     Raises:
-        ValueError: no piece ``target`` in the world.
+        ThrowError: no piece ``target`` in the world.
     """
     if not world.has_piece(target):
         raise unknown_target(world, target)
@@ -972,7 +973,7 @@ def aim(
         piece_kind: ``baton`` or ``kubb`` (an inkast).
 
     Raises:
-        ValueError: unknown target, target behind the line, or out of reach at this elevation.
+        ThrowError: unknown target, target behind the line, or out of reach at this elevation.
     """
     if isinstance(target, str):
         tx, ty, tz = aim_point(world, target)
@@ -1007,7 +1008,7 @@ def solve_aim(
     ballistic speed, to 0.01 mm, with bisection over 0.5–40 m/s as the fallback.
 
     Raises:
-        ValueError: target behind the line, unknown ``piece_kind``, or out of reach.
+        ThrowError: target behind the line, unknown ``piece_kind``, or out of reach.
     """
     tx, ty, tz = target
     fwd = pitch.forward(base.side)
@@ -1015,9 +1016,9 @@ def solve_aim(
     rx, ry = line_x - fwd * base.behind_line, base.lateral
     dx, dy = tx - rx, ty - ry
     if fwd * dx <= 0.1:
-        raise ValueError(f"target at x={tx:.2f} m is not in front of the throwing line of side {base.side}")
+        raise ThrowError(f"target at x={tx:.2f} m is not in front of the throwing line of side {base.side}")
     if piece_kind not in ("baton", "kubb"):
-        raise ValueError(f"piece_kind must be 'baton' or 'kubb', got {piece_kind!r}")
+        raise ThrowError(f"piece_kind must be 'baton' or 'kubb', got {piece_kind!r}")
     azimuth = math.degrees(math.atan2(fwd * dy, fwd * dx))
     distance = math.hypot(dx, dy)
     drag = piece_drag(equipment, piece_kind) if air_drag else None
@@ -1072,7 +1073,7 @@ def solve_aim(
         e1 = error(v1)[0]
     lo, hi = 0.5, MAX_RELEASE_SPEED
     if error(hi)[0] < 0:
-        raise ValueError(f"target out of reach at elevation {base.elevation_deg}° (needs more than {hi} m/s)")
+        raise ThrowError(f"target out of reach at elevation {base.elevation_deg}° (needs more than {hi} m/s)")
     for _ in range(50):
         mid = 0.5 * (lo + hi)
         if error(mid)[0] < 0:
@@ -1096,7 +1097,7 @@ def inkast(
     thrown into (``PieceState.side``).
 
     Raises:
-        ValueError: bad parameters or unreachable target.
+        ThrowError: bad parameters or unreachable target.
     """
     target_side = opponent(base.side)
     if world.has_piece(kubb):
@@ -1179,22 +1180,22 @@ class FlickParams:
     offset: float = 0.0
 
     def validate(self) -> None:
-        """Raise ValueError naming the first bad field."""
+        """Raise ThrowError naming the first bad field."""
         _check_side_and_numbers(self, ("lateral", "behind_line", "speed", "azimuth_deg", "spin_rps", "offset"))
         if self.speed <= 0:
-            raise ValueError(f"speed must be > 0 m/s, got {self.speed}")
+            raise ThrowError(f"speed must be > 0 m/s, got {self.speed}")
 
 
 def release_from_flick(world: World, params: FlickParams, kind: str = "baton") -> Release:
     """The release state of a flicked disk (``kind`` ``baton`` or ``kubb``) lying flat on the board.
 
     Raises:
-        ValueError: bad parameters, or an equipment set without disks.
+        ThrowError: bad parameters, or an equipment set without disks.
     """
     params.validate()
     eq = world.equipment
     if eq.board is None:
-        raise ValueError(f"flicks need a table-top set such as 'kubbuteo', not {eq.name!r}")
+        raise ThrowError(f"flicks need a table-top set such as 'kubbuteo', not {eq.name!r}")
     pitch = world.pitch
     fwd_sign = pitch.forward(params.side)
     line_x = pitch.baseline_x(params.side) if params.line_x is None else params.line_x
@@ -1207,7 +1208,7 @@ def release_from_flick(world: World, params: FlickParams, kind: str = "baton") -
         quat, half_thickness = LYING_DISK_KUBB, eq.kubb.thickness / 2
         radius = eq.kubb.radius
     else:
-        raise ValueError(f"only batons and kubbs are flicked, not {kind!r}")
+        raise ThrowError(f"only batons and kubbs are flicked, not {kind!r}")
     mass = eq.mass(kind)
     i_z = 0.5 * mass * radius * radius  # solid disk about its axis
     spin = 2 * math.pi * params.spin_rps - mass * params.speed * params.offset / i_z
@@ -1223,7 +1224,7 @@ def flick(world: World, piece: str, params: FlickParams, *, kind: str = "baton",
     """Flick a disk (added to the world if missing) and simulate until everything rests.
 
     Raises:
-        ValueError: bad parameters.
+        ThrowError: bad parameters.
         PhysicsGlitch: the simulation blew up.
     """
     release = release_from_flick(world, params, kind)
@@ -1238,7 +1239,7 @@ def aim_flick(
     (``μ`` the ground's friction).
 
     Raises:
-        ValueError: unknown target or target behind the line.
+        ThrowError: unknown target or target behind the line.
     """
     if isinstance(target, str):
         if not world.has_piece(target):
@@ -1251,7 +1252,7 @@ def aim_flick(
     line_x = pitch.baseline_x(base.side) if base.line_x is None else base.line_x
     dx, dy = tx - (line_x - fwd * base.behind_line), ty - base.lateral
     if fwd * dx <= 0:
-        raise ValueError(f"target at x={tx:.3f} m is not in front of the flicking line of side {base.side}")
+        raise ThrowError(f"target at x={tx:.3f} m is not in front of the flicking line of side {base.side}")
     distance = math.hypot(dx, dy)
     speed = math.sqrt(arrive_speed**2 + 2 * world.ground.friction * GRAVITY * distance)
     return replace(base, speed=speed, azimuth_deg=math.degrees(math.atan2(fwd * dy, fwd * dx)))

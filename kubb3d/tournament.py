@@ -30,6 +30,7 @@ from typing import Callable, Sequence
 
 import numpy as np
 
+from kubb3d.errors import MatchSetupError, UnknownNameError
 from kubb3d.rules.wikinger import GameResult, Stechen, group_ranking
 from kubb3d.workers import process_pool
 
@@ -222,19 +223,19 @@ def run_tournament(
         progress: called with 1 after each game.
 
     Raises:
-        ValueError: team count or skills out of range.
+        MatchSetupError: team count or skills out of range.
     """
     from kubb3d.players import SKILLS
 
     if not 2 <= n_teams <= 16:
-        raise ValueError(f"teams must be from 2 to 16, got {n_teams}")
+        raise MatchSetupError(f"teams must be from 2 to 16, got {n_teams}")
     teams = [f"T{i + 1}" for i in range(n_teams)]
     sk = list(skills) if skills is not None else ["club"] * n_teams
     if len(sk) != n_teams:
-        raise ValueError(f"give one skill per team ({n_teams}), got {len(sk)}")
+        raise MatchSetupError(f"give one skill per team ({n_teams}), got {len(sk)}")
     for s in sk:
         if s not in SKILLS:
-            raise ValueError(f"unknown skill {s!r}; expected one of {sorted(SKILLS)}")
+            raise UnknownNameError(f"unknown skill {s!r}; expected one of {sorted(SKILLS)}")
     skill_of = dict(zip(teams, sk))
     jobs = []
     for k, (a, b) in enumerate(pairings(teams)):

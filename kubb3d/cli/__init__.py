@@ -50,10 +50,7 @@ except ImportError:  # pragma: no cover - older Typer on top of Click
     from click import exceptions as _click_exc  # type: ignore[no-redef]
 
 
-class UserError(Exception):
-    """A mistake in the user's input: printed as one line, exit code 2."""
-
-
+from kubb3d.errors import UserError as UserError  # noqa: E402  (re-exported)
 from kubb3d.ranges import one_line as _one_line  # noqa: E402  (every error line goes through it)
 
 

@@ -49,6 +49,7 @@ from typing import NamedTuple
 
 from kubb3d.dames.die import DIRECTIONS, OPPOSITE, STEP, Die
 from kubb3d.dames.rules import DamesRules, cell_name, line_of, parse_cell
+from kubb3d.errors import DamesError, IllegalMoveError as IllegalMoveError
 
 TI_CYCLE = {2: 3, 3: 1, 1: 2}
 """The ti-kubb value of the move after a move with the key's value.
@@ -58,10 +59,6 @@ suivant puis 1 au joueur suivant, puis 2 au joueur suivant et ainsi de suite ».
 
 FIRST_TI_VALUE = 2
 LAST_LINE = 7
-
-
-class IllegalMoveError(ValueError):
-    """A move that the rules forbid in the current position; the message says why."""
 
 
 class Kubb(NamedTuple):
@@ -117,14 +114,14 @@ class Move:
     def __post_init__(self) -> None:
         if self.start is None:
             if self.path or self.place is None:
-                raise ValueError("a move without a kubb must be a ti-kubb placement only (@cell)")
+                raise DamesError("a move without a kubb must be a ti-kubb placement only (@cell)")
         else:
             if not 0 <= self.start < 64:
-                raise ValueError(f"start cell must be 0..63, got {self.start}")
+                raise DamesError(f"start cell must be 0..63, got {self.start}")
             if not self.path or any(d not in DIRECTIONS for d in self.path):
-                raise ValueError(f"path must be one or more of N, E, S, W, got {self.path!r}")
+                raise DamesError(f"path must be one or more of N, E, S, W, got {self.path!r}")
         if self.place is not None and not 0 <= self.place < 64:
-            raise ValueError(f"ti-kubb cell must be 0..63, got {self.place}")
+            raise DamesError(f"ti-kubb cell must be 0..63, got {self.place}")
 
     def __str__(self) -> str:
         text = "" if self.start is None else cell_name(self.start) + self.path
@@ -137,7 +134,7 @@ class Move:
         """Parse ``"b1NE@d5"``, ``"c7N"`` or ``"@d5"`` (case and spaces ignored).
 
         Raises:
-            ValueError: the text does not have that shape.
+            DamesError: the text does not have that shape.
         """
         t = "".join(text.split())
         head, at, tail = t.partition("@")
@@ -145,7 +142,7 @@ class Move:
         roll_ok = m is not None if head else bool(at)  # a roll, or nothing before '@'
         place_ok = _CELL_RE.fullmatch(tail) is not None if at else True
         if not (roll_ok and place_ok):
-            raise ValueError(
+            raise DamesError(
                 f"cannot read move {text!r}: write the kubb's cell, the roll directions and "
                 "the ti-kubb's cell, like b1NE@d5"
             )
@@ -521,25 +518,25 @@ def parse_position(text: str, rules: DamesRules | None = None) -> tuple[DamesRul
     """Read a position string; ``rules`` default to the standard ones for its seats.
 
     Raises:
-        ValueError: malformed string, or inconsistent with ``rules`` (the
+        DamesError: malformed string, or inconsistent with ``rules`` (the
             message names the offending field).
     """
     fields = text.split()
     if len(fields) not in (5, 6):
-        raise ValueError(
+        raise DamesError(
             f"a position has 6 fields (board seats to-roll ti-value ti-cell turns), got {len(fields)}"
         )
     grid, seats, to_roll, ti_value_s, ti_s = fields[:5]
     ply_s = fields[5] if len(fields) == 6 else "0"
     if seats not in ("SN", "SENW"):
-        raise ValueError(f"seats must be SN (2 players) or SENW (4 players), got {seats!r}")
+        raise DamesError(f"seats must be SN (2 players) or SENW (4 players), got {seats!r}")
     if rules is None:
         rules = DamesRules(players=len(seats))  # type: ignore[arg-type]
     elif rules.seats != seats:
-        raise ValueError(f"position is for seats {seats} but the rules are for {rules.seats}")
+        raise DamesError(f"position is for seats {seats} but the rules are for {rules.seats}")
     ranks = grid.split("/")
     if len(ranks) != 8:
-        raise ValueError(f"the board needs 8 ranks separated by '/', got {len(ranks)}")
+        raise DamesError(f"the board needs 8 ranks separated by '/', got {len(ranks)}")
     cells: list[Kubb | None] = [None] * 64
     for r, rank in enumerate(ranks):
         y = 7 - r
@@ -555,22 +552,22 @@ def parse_position(text: str, rules: DamesRules | None = None) -> tuple[DamesRul
                 try:
                     die = Die.parse(rank[i + 1 : i + 4])
                 except ValueError as exc:
-                    raise ValueError(f"rank {y + 1}: bad kubb {rank[i:i + 4]!r}: {exc}") from None
+                    raise DamesError(f"rank {y + 1}: bad kubb {rank[i:i + 4]!r}: {exc}") from None
                 cells[y * 8 + x] = Kubb(ch, die)
                 x += 1
                 i += 4
             else:
-                raise ValueError(f"rank {y + 1}: unexpected {ch!r} (use digits 1-8 and seat letters {seats})")
+                raise DamesError(f"rank {y + 1}: unexpected {ch!r} (use digits 1-8 and seat letters {seats})")
         if x != 8:
-            raise ValueError(f"rank {y + 1} describes {x} cells instead of 8")
+            raise DamesError(f"rank {y + 1} describes {x} cells instead of 8")
     for seat in seats:
         n = sum(1 for k in cells if k is not None and k.seat == seat)
         if n > rules.kubbs_per_player:
-            raise ValueError(f"{seat} has {n} kubbs, more than the {rules.kubbs_per_player} of the game")
+            raise DamesError(f"{seat} has {n} kubbs, more than the {rules.kubbs_per_player} of the game")
     if len(to_roll) != 1 or to_roll not in seats:
-        raise ValueError(f"the player to roll must be one of {', '.join(seats)}, got {to_roll!r}")
+        raise DamesError(f"the player to roll must be one of {', '.join(seats)}, got {to_roll!r}")
     if ti_value_s not in ("1", "2", "3"):
-        raise ValueError(f"the ti-kubb value must be 1, 2 or 3, got {ti_value_s!r}")
+        raise DamesError(f"the ti-kubb value must be 1, 2 or 3, got {ti_value_s!r}")
     pending, ti_cell = False, -1
     turn = seats.index(to_roll)
     placer = (turn - 1) % len(seats)
@@ -578,14 +575,14 @@ def parse_position(text: str, rules: DamesRules | None = None) -> tuple[DamesRul
         pending = True
         if len(ti_s) > 1:
             if len(ti_s) != 2 or ti_s[1] not in seats:
-                raise ValueError(f"'?' may be followed by the seat holding the ti-kubb, got {ti_s!r}")
+                raise DamesError(f"'?' may be followed by the seat holding the ti-kubb, got {ti_s!r}")
             placer = seats.index(ti_s[1])
     elif ti_s != "-":
         ti_cell = parse_cell(ti_s)
         if cells[ti_cell] is not None:
-            raise ValueError(f"the ti-kubb cannot stand on {ti_s}: a kubb is there")
+            raise DamesError(f"the ti-kubb cannot stand on {ti_s}: a kubb is there")
     if not ply_s.isdigit():
-        raise ValueError(f"the turn count must be a whole number, got {ply_s!r}")
+        raise DamesError(f"the turn count must be a whole number, got {ply_s!r}")
     return rules, State(tuple(cells), turn, int(ti_value_s), ti_cell, pending, int(ply_s), placer)
 
 
@@ -604,7 +601,7 @@ class DamesBoard:
             number of players taken from ``position`` if given).
 
     Raises:
-        ValueError: malformed ``position`` or mismatch with ``rules``.
+        DamesError: malformed ``position`` or mismatch with ``rules``.
     """
 
     def __init__(self, position: str | None = None, rules: DamesRules | None = None) -> None:
@@ -635,7 +632,7 @@ class DamesBoard:
         pending placement by the player before ``to_roll``.
 
         Raises:
-            ValueError: bad cell, kubb or field (as for a position string).
+            DamesError: bad cell, kubb or field (as for a position string).
         """
         rules = rules or DamesRules()
         grid: list[str | None] = [None] * 64
@@ -725,7 +722,7 @@ class DamesBoard:
         """Replace the position (same rules) and clear the move stack.
 
         Raises:
-            ValueError: malformed position or one for other seats; the board is then unchanged.
+            DamesError: malformed position or one for other seats; the board is then unchanged.
         """
         _, st = parse_position(position, self.rules)
         self._st = st

@@ -31,6 +31,8 @@ from typing import NamedTuple
 
 import numpy as np
 
+from kubb3d.errors import DamesError
+
 DIRECTIONS = "NESW"
 """The four roll directions, clockwise from north.  Diagonals do not exist
 (``RKD`` Déroulement du jeu: « dans n'importe quelle direction sauf diagonale »)."""
@@ -68,14 +70,14 @@ class Die(NamedTuple):
         """Checked constructor.
 
         Raises:
-            ValueError: a face is outside 1..6, two faces repeat, or two of the
+            DamesError: a face is outside 1..6, two faces repeat, or two of the
                 three are opposite faces (sum 7), which no die can show at once.
         """
         faces = (top, north, east)
         if any(not isinstance(f, int) or not 1 <= f <= 6 for f in faces):
-            raise ValueError(f"die faces must be integers 1..6, got {faces}")
+            raise DamesError(f"die faces must be integers 1..6, got {faces}")
         if len(set(faces)) != 3 or any(a + b == 7 for a in faces for b in faces):
-            raise ValueError(
+            raise DamesError(
                 f"faces {faces} cannot be top, north and east of one die "
                 "(they must differ and no two may be opposite, i.e. sum to 7)"
             )
@@ -86,10 +88,10 @@ class Die(NamedTuple):
         """Parse the three-digit notation ``"124"`` (top, north, east).
 
         Raises:
-            ValueError: not exactly three digits, or not a possible orientation.
+            DamesError: not exactly three digits, or not a possible orientation.
         """
         if len(text) != 3 or not text.isdigit():
-            raise ValueError(f"a die is written as three digits top-north-east, got {text!r}")
+            raise DamesError(f"a die is written as three digits top-north-east, got {text!r}")
         return cls.make(int(text[0]), int(text[1]), int(text[2]))
 
     def __str__(self) -> str:
@@ -140,12 +142,12 @@ class Die(NamedTuple):
         """Unit vector ``(x, y, z)`` (east, north, up) along which face ``value`` looks.
 
         Raises:
-            ValueError: ``value`` is not in 1..6.
+            DamesError: ``value`` is not in 1..6.
         """
         for name, face in self.faces().items():
             if face == value:
                 return _AXIS[name]
-        raise ValueError(f"a die has faces 1..6, got {value}")
+        raise DamesError(f"a die has faces 1..6, got {value}")
 
     def matrix(self) -> np.ndarray:
         """3×3 integer rotation-like matrix: column ``k`` is the board direction of face ``k+1``.

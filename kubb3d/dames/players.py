@@ -53,6 +53,7 @@ from kubb3d.dames.board import (
 )
 from kubb3d.dames.die import STEP
 from kubb3d.dames.rules import DamesRules
+from kubb3d.errors import DamesError
 
 WIN = 1000.0
 """Score of a won game in :func:`evaluate` units (plus the point margin)."""
@@ -165,9 +166,9 @@ class RandomPlayer:
         self.rng = rng
 
     def choose(self, board: DamesBoard) -> Move:
-        """A random legal move.  Raises ValueError if the game is over."""
+        """A random legal move.  Raises DamesError if the game is over."""
         if board.is_game_over():
-            raise ValueError("the game is over")
+            raise DamesError("the game is over")
         if board.state.pending:
             return _opening_placement(board, self.rng)
         rolls = board.legal_rolls()
@@ -189,9 +190,9 @@ class GreedyPlayer:
         self.rng = rng
 
     def choose(self, board: DamesBoard) -> Move:
-        """The greedy move.  Raises ValueError if the game is over."""
+        """The greedy move.  Raises DamesError if the game is over."""
         if board.is_game_over():
-            raise ValueError("the game is over")
+            raise DamesError("the game is over")
         if board.state.pending:
             return _opening_placement(board, self.rng)
         geo, st, me = board._geo, board.state, board.turn
@@ -242,25 +243,25 @@ class SearchPlayer:
             decides.  Results then depend on machine speed (not reproducible).
 
     Raises:
-        ValueError: ``depth < 1`` or ``time_limit <= 0``.
+        DamesError: ``depth < 1`` or ``time_limit <= 0``.
     """
 
     name = "search"
 
     def __init__(self, rng: np.random.Generator, depth: int = 2, time_limit: float | None = None) -> None:
         if depth < 1:
-            raise ValueError(f"search depth must be at least 1, got {depth}")
+            raise DamesError(f"search depth must be at least 1, got {depth}")
         if time_limit is not None and time_limit <= 0:
-            raise ValueError(f"time limit must be positive, got {time_limit}")
+            raise DamesError(f"time limit must be positive, got {time_limit}")
         self.rng = rng
         self.depth = depth
         self.time_limit = time_limit
         self.stats = SearchStats()
 
     def choose(self, board: DamesBoard) -> Move:
-        """The move the search prefers.  Raises ValueError if the game is over."""
+        """The move the search prefers.  Raises DamesError if the game is over."""
         if board.is_game_over():
-            raise ValueError("the game is over")
+            raise DamesError("the game is over")
         if board.state.pending:
             return self._choose_opening_placement(board)
         t0 = time.perf_counter()
@@ -419,7 +420,7 @@ def make_player(kind: str, rng: np.random.Generator, depth: int = 2, time_limit:
     """Build a computer player by name (``random``, ``greedy``, ``search``).
 
     Raises:
-        ValueError: unknown ``kind``.
+        DamesError: unknown ``kind``.
     """
     if kind == "random":
         return RandomPlayer(rng)
@@ -427,7 +428,7 @@ def make_player(kind: str, rng: np.random.Generator, depth: int = 2, time_limit:
         return GreedyPlayer(rng)
     if kind == "search":
         return SearchPlayer(rng, depth=depth, time_limit=time_limit)
-    raise ValueError(f"unknown player {kind!r}; choose from {', '.join(PLAYER_KINDS)}")
+    raise DamesError(f"unknown player {kind!r}; choose from {', '.join(PLAYER_KINDS)}")
 
 
 @dataclass
@@ -459,11 +460,11 @@ def play_game(
             advances a kubb or removes one).
 
     Raises:
-        ValueError: wrong number of players for the rules.
+        DamesError: wrong number of players for the rules.
     """
     board = DamesBoard(position, rules)
     if len(players) != len(board.rules.seats):
-        raise ValueError(f"{len(board.rules.seats)} players needed for seats {board.rules.seats}, got {len(players)}")
+        raise DamesError(f"{len(board.rules.seats)} players needed for seats {board.rules.seats}, got {len(players)}")
     by_seat = dict(zip(board.rules.seats, players))
     start = board.position()
     moves: list[Move] = []
@@ -532,7 +533,7 @@ def run_selfplay(
     before seating, so every player starts from every seat equally often.
 
     Raises:
-        ValueError: unknown kind, or not one player per seat of ``rules``.
+        DamesError: unknown kind, or not one player per seat of ``rules``.
     """
     rules = rules or DamesRules(players=len(kinds))  # type: ignore[arg-type]
     n = len(kinds)

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from kubb3d.dames.die import Die
+from kubb3d.errors import DamesError
 
 SEAT_ORDER = "SENW"
 """All seats in counter-clockwise turn order, starting with the first player."""
@@ -38,10 +39,10 @@ def cell_name(cell: int) -> str:
     """``0 -> "a1"``, ``63 -> "h8"``.
 
     Raises:
-        ValueError: ``cell`` outside ``0..63``.
+        DamesError: ``cell`` outside ``0..63``.
     """
     if not 0 <= cell < 64:
-        raise ValueError(f"cell index must be 0..63, got {cell}")
+        raise DamesError(f"cell index must be 0..63, got {cell}")
     return "abcdefgh"[cell % 8] + str(cell // 8 + 1)
 
 
@@ -49,11 +50,11 @@ def parse_cell(text: str) -> int:
     """``"a1" -> 0``, ``"h8" -> 63`` (case-insensitive).
 
     Raises:
-        ValueError: not a file letter a..h followed by a rank digit 1..8.
+        DamesError: not a file letter a..h followed by a rank digit 1..8.
     """
     t = text.strip().lower()
     if len(t) != 2 or t[0] not in "abcdefgh" or t[1] not in "12345678":
-        raise ValueError(f"a cell is a file a-h and a rank 1-8, like e4; got {text!r}")
+        raise DamesError(f"a cell is a file a-h and a rank 1-8, like e4; got {text!r}")
     return "abcdefgh".index(t[0]) + 8 * (int(t[1]) - 1)
 
 
@@ -68,7 +69,7 @@ def line_of(seat: str, cell: int) -> int:
         return 7 - x
     if seat == "W":
         return x
-    raise ValueError(f"unknown seat {seat!r}")
+    raise DamesError(f"unknown seat {seat!r}")
 
 
 def lateral_of(seat: str, cell: int) -> int:
@@ -84,7 +85,7 @@ def frame_to_board(seat: str, top: int, front: int, right: int) -> Die:
     face on his right hand as he looks that way.
 
     Raises:
-        ValueError: the three faces are not a possible orientation.
+        DamesError: the three faces are not a possible orientation.
     """
     if seat == "S":
         return Die.make(top, front, right)
@@ -94,7 +95,7 @@ def frame_to_board(seat: str, top: int, front: int, right: int) -> Die:
         return Die.make(top, right, 7 - front)
     if seat == "W":
         return Die.make(top, 7 - right, front)
-    raise ValueError(f"unknown seat {seat!r}")
+    raise DamesError(f"unknown seat {seat!r}")
 
 
 @dataclass(frozen=True)
@@ -158,19 +159,19 @@ class DamesRules:
 
     def __post_init__(self) -> None:
         if self.players not in (2, 4):
-            raise ValueError(f"Roll Kubb Dames is played by 2 or 4 players, got {self.players!r}")
+            raise DamesError(f"Roll Kubb Dames is played by 2 or 4 players, got {self.players!r}")
         if self.multi_combat not in MULTI_COMBAT:
-            raise ValueError(f"multi_combat must be one of {', '.join(MULTI_COMBAT)}; got {self.multi_combat!r}")
+            raise DamesError(f"multi_combat must be one of {', '.join(MULTI_COMBAT)}; got {self.multi_combat!r}")
         if self.opening_placement not in OPENING:
-            raise ValueError(
+            raise DamesError(
                 f"opening_placement must be one of {', '.join(OPENING)}; got {self.opening_placement!r}"
             )
         if self.eliminated not in ELIMINATED:
-            raise ValueError(f"eliminated must be one of {', '.join(ELIMINATED)}; got {self.eliminated!r}")
+            raise DamesError(f"eliminated must be one of {', '.join(ELIMINATED)}; got {self.eliminated!r}")
         try:
             frame_to_board("S", 1, self.start_front, self.start_right)
         except ValueError:
-            raise ValueError(
+            raise DamesError(
                 f"start faces front={self.start_front}, right={self.start_right} are impossible with 1 on top "
                 "(use two different faces from 2..5 that are not opposite)"
             ) from None

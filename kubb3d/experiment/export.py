@@ -13,6 +13,7 @@ import csv
 import json
 from pathlib import Path
 
+from kubb3d.errors import FileSafetyError, UnknownNameError
 from kubb3d.experiment.store import read_rows
 from kubb3d.files import write_output
 
@@ -60,16 +61,16 @@ def export(results: str | Path, fmt: str, out: str | Path | None = None, *, timi
         The written path.
 
     Raises:
-        ValueError: unknown format.
+        UnknownNameError: unknown format. FileSafetyError: ``out`` is the results file.
         StoreError: not a results file.
         RuntimeError: Parquet without pyarrow installed.
     """
     if fmt not in FORMATS:
-        raise ValueError(f"unknown format {fmt!r}; expected one of {list(FORMATS)}")
+        raise UnknownNameError(f"unknown format {fmt!r}; expected one of {list(FORMATS)}")
     results = Path(results)
     out = Path(out) if out is not None else results.with_suffix("." + fmt)
     if out.resolve() == results.resolve() or (out.exists() and results.exists() and out.samefile(results)):
-        raise ValueError(f"{out}: the export would overwrite the results file itself; choose another --out")
+        raise FileSafetyError(f"{out}: the export would overwrite the results file itself; choose another --out")
     rows = read_rows(results)
     cols = columns(rows)
     if not timing:

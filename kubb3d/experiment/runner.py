@@ -50,6 +50,7 @@ from multiprocessing import get_all_start_methods, get_context
 from pathlib import Path
 from typing import Callable, Iterable
 
+from kubb3d.errors import ClusterRefused as ClusterRefused, SpecError, UnknownNameError
 from kubb3d.experiment.dask_task import run_trials
 from kubb3d.experiment.spec import LoadedSpec, from_json
 from kubb3d.experiment.store import ResultStore, StoreError
@@ -310,11 +311,11 @@ def check_size(loaded: LoadedSpec, max_trials: int | None) -> None:
     """Refuse, at once, a run of more than :data:`MAX_TRIALS_PER_RUN` trials.
 
     Raises:
-        ValueError: the message says how to run the spec in parts.
+        SpecError: the message says how to run the spec in parts.
     """
     total = loaded.n_trials
     if min(total, total if max_trials is None else max(0, max_trials)) > MAX_TRIALS_PER_RUN:
-        raise ValueError(
+        raise SpecError(
             f"{total} trials are more than one run takes ({MAX_TRIALS_PER_RUN}); run them in parts with "
             f"--max-trials N (repeat the command to go on) or make the grid smaller"
         )
@@ -484,12 +485,6 @@ def _local(loaded: LoadedSpec, todo: list[int], workers: int, scheduler, emit) -
         # it may be closing, and printed "OSError: Bad file descriptor" (1 SIGTERM in 8)
         pool.shutdown(wait=True, cancel_futures=True)
     return tasks
-
-
-class ClusterRefused(RuntimeError):
-    """The Dask cluster cannot serve the run, found before any trial: unreachable scheduler, TLS
-    refused, no worker, a scheduler or worker without kubb3d or with other versions. Nothing
-    is written."""
 
 
 class ClusterFailed(RuntimeError):
@@ -745,7 +740,7 @@ def run(
         A :class:`RunReport`.
 
     Raises:
-        ValueError: unknown backend, workers < 1, or more than :data:`MAX_TRIALS_PER_RUN`
+        UnknownNameError, SpecError: unknown backend, workers < 1, or more than :data:`MAX_TRIALS_PER_RUN`
             trials asked for (raised before ``out`` is touched).
         ClusterRefused: the Dask cluster cannot serve the run (:class:`DaskCluster`; with a
             ``scheduler``, raised before ``out`` is touched).
@@ -755,12 +750,12 @@ def run(
             run is writing it.
     """
     if backend not in BACKENDS:
-        raise ValueError(f"unknown backend {backend!r}; expected one of {list(BACKENDS)}")
+        raise UnknownNameError(f"unknown backend {backend!r}; expected one of {list(BACKENDS)}")
     if backend == "serial":
         workers = 1
     workers = workers or os.cpu_count() or 1
     if workers < 1:
-        raise ValueError(f"workers must be >= 1, got {workers}")
+        raise SpecError(f"workers must be >= 1, got {workers}")
     out = Path(out)
     total = loaded.n_trials
     check_size(loaded, max_trials)

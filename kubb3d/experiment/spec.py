@@ -50,6 +50,7 @@ from pydantic import (
     model_validator,
 )
 
+from kubb3d.errors import SpecError as SpecError
 from kubb3d.judge.rulebook import rulebook_names, ruleset_alias
 from kubb3d.pitch import PITCH_LENGTH_M, PITCH_WIDTH_M
 from kubb3d.ranges import MAX_ID_CHARS, MAX_TEXT_CHARS, MAX_TITLE_CHARS, shown
@@ -110,10 +111,6 @@ LEAN_TILT_MAX_DEG = 80.0
 PIECE_COORD_MAX_M = 100.0
 """m: the largest |x| or |y| of a spec's piece, the scenario loader's bound
 (:data:`kubb3d.scenario.MAX_COORD_M`; tests/experiment/test_rows_checked.py ties them)."""
-
-
-class SpecError(ValueError):
-    """A spec that cannot be read or fails validation: ``file: field: reason`` on one line."""
 
 
 # ------------------------------------------------------------------ value forms

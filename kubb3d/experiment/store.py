@@ -38,6 +38,7 @@ import warnings
 from pathlib import Path
 from typing import Iterable, Iterator
 
+from kubb3d.errors import StoreError as StoreError
 from kubb3d.files import FileSafetyError, InputWarning, check_output, fcntl, lock_fd
 
 STORE_SCHEMA = "1"
@@ -45,10 +46,6 @@ STORE_SCHEMA = "1"
 
 class BadRowsWarning(InputWarning):
     """Rows of a results file that readers skip (see :meth:`ResultStore.rows`)."""
-
-
-class StoreError(ValueError):
-    """A results file that cannot be used: another spec, another program's file, locked."""
 
 
 class ResultStore:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
+from kubb3d.errors import JudgeInputError
 from kubb3d.judge.options import option
 from kubb3d.judge.rulebook import get_rulebook
 from kubb3d.judge.rulings import Consequence, Pose, Ruling, RulingsLookup
@@ -56,13 +57,13 @@ class InkastContext:
         get_rulebook(self.ruleset)
         option(self.options, "raise_order", self.ruleset)  # a bad value fails here
         if self.thrower not in (None, "A", "B"):
-            raise ValueError(f"thrower must be 'A', 'B' or None, got {self.thrower!r}")
+            raise JudgeInputError(f"thrower must be 'A', 'B' or None, got {self.thrower!r}")
         if self.inkasting_side not in ("A", "B"):
-            raise ValueError(f"inkasting_side must be 'A' or 'B', got {self.inkasting_side!r}")
+            raise JudgeInputError(f"inkasting_side must be 'A' or 'B', got {self.inkasting_side!r}")
         if self.attempt not in (1, 2):
-            raise ValueError(f"attempt must be 1 or 2, got {self.attempt!r}")
+            raise JudgeInputError(f"attempt must be 1 or 2, got {self.attempt!r}")
         if self.prefer not in ("back", "front"):
-            raise ValueError(f"prefer must be 'back' or 'front', got {self.prefer!r}")
+            raise JudgeInputError(f"prefer must be 'back' or 'front', got {self.prefer!r}")
 
 
 @dataclass(frozen=True)

@@ -20,6 +20,7 @@ import math
 from collections.abc import Sequence
 
 from kubb3d.equipment import DiskPiece, MushroomPiece, get_set
+from kubb3d.errors import JudgeInputError
 from kubb3d.judge import citations as C
 from kubb3d.judge.messages import msg
 from kubb3d.judge.analysis import ContactIndex
@@ -92,12 +93,12 @@ def judge_return(after: Snapshot, ctx: InkastContext, params: JudgeParams) -> In
         params: tolerances (``kubbuteo``).
 
     Raises:
-        ValueError: an inkasted id that is not a kubb of the snapshot.
+        JudgeInputError: an inkasted id that is not a kubb of the snapshot.
     """
     pieces = after.pieces
     for kid in ctx.inkasted:
         if kid not in pieces or pieces[kid].kind != "kubb":
-            raise ValueError(f"inkasted piece {kid!r} is not a kubb of the snapshot")
+            raise JudgeInputError(f"inkasted piece {kid!r} is not a kubb of the snapshot")
     index = ContactIndex(after)
     half = opponent(ctx.inkasting_side)
     rules = (C.KT_RULES,)

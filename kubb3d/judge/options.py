@@ -13,6 +13,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Literal, Mapping
 
+from kubb3d.errors import OptionError
 from kubb3d.judge.rulebook import get_rulebook
 
 
@@ -268,14 +269,14 @@ def default(name: str, ruleset: str) -> Any:
 
     Raises:
         KeyError: unknown option.
-        ValueError: unknown ruleset, or a rule book that gives no default for the option.
+        OptionError: unknown ruleset, or a rule book that gives no default for the option.
     """
     book = get_rulebook(ruleset)
     if name in book.options:
         return book.options[name]
     defaults = BY_NAME[name].defaults
     if ruleset not in defaults:
-        raise ValueError(f"the {ruleset} rule book gives no default for the referee option {name!r}")
+        raise OptionError(f"the {ruleset} rule book gives no default for the referee option {name!r}")
     return defaults[ruleset]
 
 
@@ -283,15 +284,15 @@ def option(options: Mapping[str, Any] | None, name: str, ruleset: str) -> Any:
     """The value in force: ``options[name]`` if given, else the ruleset's default.
 
     Raises:
-        ValueError: unknown option name or a value not among its choices.
+        OptionError: unknown option name or a value not among its choices.
     """
     if name not in BY_NAME:
-        raise ValueError(f"unknown referee option {name!r}; expected one of {sorted(BY_NAME)}")
+        raise OptionError(f"unknown referee option {name!r}; expected one of {sorted(BY_NAME)}")
     if options and name in options:
         v = options[name]
         ch = BY_NAME[name].choices
         if ch is not None and v not in ch:
-            raise ValueError(f"referee option {name} must be one of {list(ch)}, got {v!r}")
+            raise OptionError(f"referee option {name} must be one of {list(ch)}, got {v!r}")
         return v
     return default(name, ruleset)
 
@@ -306,21 +307,21 @@ def parse_option(text: str) -> tuple[str, Any]:
     number inside its bounds (``none`` where no limit is allowed).
 
     Raises:
-        ValueError: one line naming what is wrong and what was expected (no ``=``, an unknown
+        OptionError: one line naming what is wrong and what was expected (no ``=``, an unknown
             name with the known ones, a value not among the choices or out of bounds).
     """
     name, sep, raw = text.partition("=")
     name, raw = name.strip(), raw.strip()
     if not sep or not name:
-        raise ValueError(f"--option: expected NAME=VALUE, got {text!r}")
+        raise OptionError(f"--option: expected NAME=VALUE, got {text!r}")
     if name not in BY_NAME:
-        raise ValueError(f"--option: unknown referee option {name!r}; expected one of {', '.join(BY_NAME)}")
+        raise OptionError(f"--option: unknown referee option {name!r}; expected one of {', '.join(BY_NAME)}")
     return name, option_value(name, raw)
 
 
 def option_value(name: str, raw: Any) -> Any:
     """``raw`` (a word from the command line, or a value read from a file) as a value of the
-    option ``name``. Raises ValueError as :func:`parse_option`."""
+    option ``name``. Raises OptionError as :func:`parse_option`."""
     o = BY_NAME[name]
     if o.parse is not None:
         return o.parse(raw)
@@ -331,10 +332,10 @@ def option_value(name: str, raw: Any) -> Any:
                 return True
             if word in _FALSE or word is False:
                 return False
-            raise ValueError(f"--option {name}: expected true or false, got {raw!r}")
+            raise OptionError(f"--option {name}: expected true or false, got {raw!r}")
         if raw in o.choices:
             return raw
-        raise ValueError(f"--option {name}: expected one of {', '.join(map(str, o.choices))}, got {raw!r}")
+        raise OptionError(f"--option {name}: expected one of {', '.join(map(str, o.choices))}, got {raw!r}")
     if o.nullable and (word is None or word == "none"):
         return None
     try:
@@ -344,7 +345,7 @@ def option_value(name: str, raw: Any) -> Any:
     lo, hi = o.bounds or (-math.inf, math.inf)
     if not lo <= value <= hi:
         extra = " or none" if o.nullable else ""
-        raise ValueError(f"--option {name}: expected a number from {lo:g} to {hi:g}{extra}, got {raw!r}")
+        raise OptionError(f"--option {name}: expected a number from {lo:g} to {hi:g}{extra}, got {raw!r}")
     return value
 
 

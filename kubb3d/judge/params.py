@@ -10,6 +10,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, replace
 
+from kubb3d.errors import JudgeInputError
+
 
 @dataclass(frozen=True)
 class JudgeParams:
@@ -72,9 +74,9 @@ class JudgeParams:
         for name in self.__dataclass_fields__:
             value = getattr(self, name)
             if not (isinstance(value, (int, float)) and math.isfinite(value) and value >= 0):
-                raise ValueError(f"JudgeParams.{name} must be a finite number >= 0, got {value!r}")
+                raise JudgeInputError(f"JudgeParams.{name} must be a finite number >= 0, got {value!r}")
         if not 0 < self.lying_tilt <= math.pi / 2:
-            raise ValueError(f"JudgeParams.lying_tilt must be in (0, π/2] rad, got {self.lying_tilt}")
+            raise JudgeInputError(f"JudgeParams.lying_tilt must be in (0, π/2] rad, got {self.lying_tilt}")
 
 
     def scaled(self, factor: float) -> "JudgeParams":
@@ -82,10 +84,10 @@ class JudgeParams:
         angles and force fractions unchanged).
 
         Raises:
-            ValueError: factor not a positive finite number.
+            JudgeInputError: factor not a positive finite number.
         """
         if not (math.isfinite(factor) and factor > 0):
-            raise ValueError(f"scale factor must be a positive number, got {factor!r}")
+            raise JudgeInputError(f"scale factor must be a positive number, got {factor!r}")
         lengths = ("tip_margin", "doubt_margin", "base_tol", "ground_tol", "moved_tol", "king_clearance", "block_tol")
         return replace(self, **{n: getattr(self, n) * factor for n in lengths})
 

@@ -49,6 +49,7 @@ import math
 from dataclasses import dataclass, replace
 from typing import Mapping, cast
 
+from kubb3d.errors import JudgeInputError
 from kubb3d.judge.messages import ids, join, msg, piece_name
 from kubb3d.judge.geometry import (
     UP,
@@ -315,7 +316,7 @@ def judge_inkast(after: Snapshot, ctx: InkastContext, params: JudgeParams | None
         An :class:`InkastJudgement` (see the module doc for the rules applied).
 
     Raises:
-        ValueError: an inkasted id that is not a kubb of the snapshot.
+        JudgeInputError: an inkasted id that is not a kubb of the snapshot.
     """
     book = get_rulebook(ctx.ruleset)
     if book.returns_by_flick:
@@ -324,7 +325,7 @@ def judge_inkast(after: Snapshot, ctx: InkastContext, params: JudgeParams | None
     pieces = after.pieces
     for kid in ctx.inkasted:
         if kid not in pieces or pieces[kid].kind != "kubb":
-            raise ValueError(f"inkasted piece {kid!r} is not a kubb of the snapshot")
+            raise JudgeInputError(f"inkasted piece {kid!r} is not a kubb of the snapshot")
     index = ContactIndex(after)
     inkasted = list(dict.fromkeys(ctx.inkasted))
     rulings, raise_now, winner, loser = _rule_disturbed(after, ctx, book, params, index, inkasted)

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, Literal, Mapping, cast
 
+from kubb3d.errors import UnknownNameError
 from kubb3d.judge.params import DEFAULT_PARAMS, JudgeParams
 from kubb3d.judge.rulings import Status
 
@@ -184,7 +185,7 @@ def canonical_ruleset(name: str) -> str:
     case (``ws`` and ``WS`` → ``wikinger``, ``kt`` → ``kubbuteo``, ``DM`` → ``dm``).
 
     Raises:
-        ValueError: unknown name (the message lists the names and short names).
+        UnknownNameError: unknown name (the message lists the names and short names).
     """
     _load_builtin()
     if name in _BOOKS:
@@ -193,7 +194,7 @@ def canonical_ruleset(name: str) -> str:
         if name.lower() in (book.name.lower(), book.seed.lower()):
             return book.name
     known = ", ".join(f"{b.name} ({b.seed.lower()})" for b in _BOOKS.values())
-    raise ValueError(f"unknown ruleset {name!r}; expected one of {known}")
+    raise UnknownNameError(f"unknown ruleset {name!r}; expected one of {known}")
 
 
 def ruleset_alias(value: Any) -> Any:
@@ -209,7 +210,7 @@ def get_rulebook(name: str) -> Rulebook:
     """The rule book registered as ``name`` (or its short name, :func:`canonical_ruleset`).
 
     Raises:
-        ValueError: unknown name (the message lists the known ones).
+        UnknownNameError: unknown name (the message lists the known ones).
     """
     _load_builtin()
     book = _BOOKS.get(name)

@@ -34,6 +34,7 @@ import math
 from typing import Callable
 
 from kubb3d.equipment import kubbuteo_disk
+from kubb3d.errors import JudgeInputError
 from kubb3d.judge.analysis import Analysis, ContactIndex
 from kubb3d.judge.messages import msg, names, piece_name
 from kubb3d.judge.geometry import Vec, add, apply, ccw, columns, com, end_face, inside_margin, rot, tipping_angle
@@ -92,14 +93,14 @@ def analyse(
         index: a prebuilt :class:`ContactIndex` (speed; built if None).
 
     Raises:
-        ValueError: unknown piece id, or a piece that is not a kubb or the king.
+        JudgeInputError: unknown piece id, or a piece that is not a kubb or the king.
     """
     params = params or DEFAULT_PARAMS
     p = snapshot.pieces.get(piece_id)
     if p is None:
-        raise ValueError(f"no piece {piece_id!r} in the snapshot")
+        raise JudgeInputError(f"no piece {piece_id!r} in the snapshot")
     if p.kind not in JUDGED_KINDS:
-        raise ValueError(f"piece {piece_id!r} is a {p.kind}; only kubbs and the king have a status")
+        raise JudgeInputError(f"piece {piece_id!r} is a {p.kind}; only kubbs and the king have a status")
     if index is None:
         index = ContactIndex(snapshot)
     if p.shape in ("disk", "mushroom"):
@@ -323,7 +324,7 @@ def piece_status(
     DM §5) is applied by :func:`kubb3d.judge.judge_throw`.
 
     Raises:
-        ValueError: unknown id or not a kubb/king.
+        JudgeInputError: unknown id or not a kubb/king.
     """
     a = analyse(snapshot, piece_id, params, hand_check)
     return a.status, a.reason

@@ -39,6 +39,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping
 
+from kubb3d.errors import JudgeInputError
 from kubb3d.judge.messages import concat, join, msg, piece_name
 from kubb3d.judge.options import option
 from kubb3d.judge.params import DEFAULT_PARAMS, JudgeParams
@@ -56,7 +57,7 @@ def _violation_rule(v: Any) -> tuple[str, str]:
         return str(v[0]), v[1] if isinstance(v[1], str) else str(v[1])
     rule, reason = getattr(v, "rule", None), getattr(v, "reason", None)
     if rule is None:
-        raise ValueError(f"a violation must be a kubb3d.throw.Violation or a (rule, reason) pair, got {v!r}")
+        raise JudgeInputError(f"a violation must be a kubb3d.throw.Violation or a (rule, reason) pair, got {v!r}")
     return str(rule), reason if isinstance(reason, str) else str(reason)
 
 
@@ -110,9 +111,9 @@ class ThrowContext:
         for name in ("first_foul_warning", "baseline_after_field"):
             option(self.options, name, self.ruleset)  # a bad value fails here
         if self.earlier_fouls < 0:
-            raise ValueError(f"earlier_fouls must be 0 or more, got {self.earlier_fouls!r}")
+            raise JudgeInputError(f"earlier_fouls must be 0 or more, got {self.earlier_fouls!r}")
         if self.thrower not in ("A", "B"):
-            raise ValueError(f"thrower must be 'A' or 'B', got {self.thrower!r}")
+            raise JudgeInputError(f"thrower must be 'A' or 'B', got {self.thrower!r}")
         for v in self.violations:
             _violation_rule(v)
 
@@ -294,7 +295,7 @@ def judge_throw(
         A :class:`ThrowJudgement`.
 
     Raises:
-        ValueError: a context id that is not a piece of the snapshot.
+        JudgeInputError: a context id that is not a piece of the snapshot.
     """
     book = get_rulebook(ctx.ruleset)
     params = params or book.params
@@ -303,7 +304,7 @@ def judge_throw(
     for name in ("field_kubbs", "already_felled", "pending_raise", "accidents"):
         unknown = sorted(set(getattr(ctx, name)) - set(pieces))
         if unknown:
-            raise ValueError(f"ThrowContext.{name} names pieces not in the snapshot: {unknown}")
+            raise JudgeInputError(f"ThrowContext.{name} names pieces not in the snapshot: {unknown}")
     t = _Throw.read(ctx, book, pieces)
     tally = _Tally()
     judged = list(t.target_kubbs) + ([KING_ID] if KING_ID in pieces else [])
@@ -615,7 +616,7 @@ def judge_accident(
     with the foot is set up again and does not count).
 
     Raises:
-        ValueError: unknown ruleset or piece.
+        UnknownNameError, JudgeInputError: unknown ruleset or piece.
     """
     rules = get_rulebook(ruleset).cites.accident
     params = params or DEFAULT_PARAMS

@@ -57,6 +57,7 @@ from types import EllipsisType
 from typing import Any, Iterable, Mapping, Sequence, cast
 
 from kubb3d.equipment import get_set
+from kubb3d.errors import IllegalAction as IllegalAction, MatchSetupError, OutcomeError, UnknownNameError
 from kubb3d.judge.messages import N_, Msg, Nn_, concat, ids, join, msg, nmsg
 from kubb3d.judge.rulebook import Rulebook, canonical_ruleset, get_rulebook, rulebook_names
 from kubb3d.judge.rulings import Pose
@@ -72,10 +73,6 @@ MAX_ROUND_CAP = 10_000
 has the same bound."""
 MAX_TIME_LIMIT_S = 1e6
 """s: the longest time limit a replay may hold (``kubb3d match --time-limit`` is bounded to match)."""
-
-
-class IllegalAction(ValueError):
-    """The action is not among :meth:`MatchState.legal_actions` (or the match is over)."""
 
 
 class Phase(str, Enum):
@@ -305,10 +302,10 @@ def action_to_dict(action: Action) -> dict[str, Any]:
 
 
 def action_from_dict(d: Mapping[str, Any]) -> Action:
-    """Inverse of :func:`action_to_dict`. Raises ValueError for an unknown type."""
+    """Inverse of :func:`action_to_dict`. Raises UnknownNameError for an unknown type."""
     cls = ACTION_TYPES.get(str(d.get("type")))
     if cls is None:
-        raise ValueError(f"unknown action type {d.get('type')!r}; expected one of {sorted(ACTION_TYPES)}")
+        raise UnknownNameError(f"unknown action type {d.get('type')!r}; expected one of {sorted(ACTION_TYPES)}")
     kw: dict[str, Any] = {
         f.name: (tuple(d[f.name]) if isinstance(d.get(f.name), list) else d.get(f.name))
         for f in fields(cls)
@@ -443,7 +440,7 @@ def outcome_from_dict(d: Mapping[str, Any] | None) -> LagResult | ThrowOutcome |
             bool(d["king_felled"]),
             tuple(d.get("rulings", ())),
         )
-    raise ValueError(f"unknown outcome kind {kind!r}")
+    raise UnknownNameError(f"unknown outcome kind {kind!r}")
 
 
 # ---------------------------------------------------------------------- ruleset
@@ -518,7 +515,7 @@ class Ruleset:
         (:mod:`kubb3d.judge.rulebook`).
 
         Raises:
-            ValueError: no rule book is registered under :attr:`name`.
+            UnknownNameError: no rule book is registered under :attr:`name`.
         """
         return get_rulebook(self.name)
 
@@ -688,7 +685,7 @@ def get_ruleset(name: str, **overrides: Any) -> Ruleset:
     with field overrides.
 
     Raises:
-        ValueError: unknown name (the message lists the known ones).
+        UnknownNameError: unknown name (the message lists the known ones).
     """
     import kubb3d.rules  # noqa: F401  (registers the built-in rulesets)
 
@@ -699,7 +696,7 @@ def get_ruleset(name: str, **overrides: Any) -> Ruleset:
         except ValueError:
             cls = None
     if cls is None:
-        raise ValueError(f"unknown ruleset {name!r}; expected one of {sorted(_RULESETS)}")
+        raise UnknownNameError(f"unknown ruleset {name!r}; expected one of {sorted(_RULESETS)}")
     return cls(**overrides)
 
 
@@ -776,7 +773,7 @@ class MatchState:
         team_sizes: player → team size (default ``ruleset.team_size`` for both).
 
     Raises:
-        ValueError: bad arguments.
+        MatchSetupError: bad arguments.
     """
 
     def __init__(
@@ -790,21 +787,21 @@ class MatchState:
         team_sizes: Mapping[str, int] | None = None,
     ) -> None:
         if len(players) != 2 or players[0] == players[1]:
-            raise ValueError(f"need two different player names, got {players!r}")
+            raise MatchSetupError(f"need two different player names, got {players!r}")
         self.ruleset = ruleset
         self.players = tuple(players)
         self.sets = ruleset.sets if sets is None else int(sets)
         if self.sets < 1:
-            raise ValueError(f"sets must be >= 1, got {self.sets}")
+            raise MatchSetupError(f"sets must be >= 1, got {self.sets}")
         self.time_limit_s = ruleset.time_limit_s if time_limit_s is ... else time_limit_s
         if self.time_limit_s is not None and not self.time_limit_s > 0:
-            raise ValueError(f"time limit must be > 0 s, got {self.time_limit_s}")
+            raise MatchSetupError(f"time limit must be > 0 s, got {self.time_limit_s}")
         if round_cap < 3:
-            raise ValueError(f"round_cap must be >= 3, got {round_cap}")
+            raise MatchSetupError(f"round_cap must be >= 3, got {round_cap}")
         self.round_cap = int(round_cap)
         self.team_sizes = {p: int((team_sizes or {}).get(p, ruleset.team_size)) for p in players}
         if min(self.team_sizes.values()) < 1:
-            raise ValueError(f"team sizes must be >= 1, got {self.team_sizes}")
+            raise MatchSetupError(f"team sizes must be >= 1, got {self.team_sizes}")
         self.pitch = ruleset.pitch
         eq = get_set(ruleset.equipment)
         self._kubb_z = eq.kubb.height / 2
@@ -1315,10 +1312,10 @@ class MatchState:
         rs = self.ruleset
         unknown = (set(r.valid) | set(r.invalid) | set(r.stossel)) - set(kubbs)
         if unknown:
-            raise ValueError(f"inkast outcome names kubbs that were not inkasted: {sorted(unknown)}")
+            raise OutcomeError(f"inkast outcome names kubbs that were not inkasted: {sorted(unknown)}")
         missing = set(kubbs) - set(r.valid) - set(r.invalid) - set(r.stossel)
         if missing:
-            raise ValueError(f"inkast outcome says nothing about {sorted(missing)}")
+            raise OutcomeError(f"inkast outcome says nothing about {sorted(missing)}")
         for k in kubbs:
             if k not in self.inkasted_this_turn:
                 self.inkasted_this_turn.append(k)
@@ -1396,7 +1393,7 @@ class MatchState:
         rs = self.ruleset
         self._tick(rs.time.place_s)
         if a.position is None:
-            raise ValueError(f"PlaceKubb of {a.kubb} needs a position")
+            raise IllegalAction(f"PlaceKubb of {a.kubb} needs a position")
         x, y = a.position
         k = self.kubbs[a.kubb]
         k.half, k.baseline, k.standing, k.pose = a.half, False, True, Pose((float(x), float(y), self._kubb_z))
@@ -1562,10 +1559,10 @@ class MatchState:
         )
         if r.winner is not None or r.loser is not None:
             if r.winner is not None and r.loser is not None and r.winner == r.loser:
-                raise ValueError("throw outcome names the same side as winner and loser")
+                raise OutcomeError("throw outcome names the same side as winner and loser")
             win_side = r.winner if r.winner is not None else opponent(cast(Side, r.loser))
             if win_side == s and not (king and r.legal):
-                raise ValueError(
+                raise OutcomeError(
                     f"the judge gave the win to the thrower {s} for a throw that was not a legal king throw"
                 )
             self.king_standing = False

@@ -44,6 +44,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Sequence
 
+from kubb3d.errors import IllegalAction, MatchSetupError, OutcomeError
 from kubb3d.equipment import get_set
 from kubb3d.pitch import PITCHES, Pitch
 from kubb3d.rules.core import LagResult, MatchState, Ruleset, Termination, TimeModel, register_ruleset
@@ -78,7 +79,7 @@ class Wikinger(Ruleset):
     def __post_init__(self) -> None:
         super().__post_init__()
         if self.team_size < 1:
-            raise ValueError(f"team size must be >= 1, got {self.team_size}")
+            raise MatchSetupError(f"team size must be >= 1, got {self.team_size}")
 
     def lag_lost(self, result: LagResult) -> bool:
         """A lag baton that hit the king, felled or not, loses the lag (WS "Sequence of Play":
@@ -167,7 +168,7 @@ class Stechen:
         time: per-throw time model.
 
     Raises:
-        ValueError: fewer than two teams.
+        MatchSetupError: fewer than two teams.
     """
 
     teams: Sequence[str]
@@ -182,7 +183,7 @@ class Stechen:
 
     def __post_init__(self) -> None:
         if len(self.teams) < 2 or len(set(self.teams)) != len(self.teams):
-            raise ValueError(f"a Stechen needs at least two different teams, got {list(self.teams)}")
+            raise MatchSetupError(f"a Stechen needs at least two different teams, got {list(self.teams)}")
         self.felled = {t: 0 for t in self.teams}
 
     def _team_done(self) -> bool:
@@ -208,9 +209,9 @@ class Stechen:
         not pushed: the referee stands it up, WS)."""
         legal = self.legal_actions()
         if action not in legal:
-            raise ValueError(f"{action} is not legal now; legal: {legal}")
+            raise IllegalAction(f"{action} is not legal now; legal: {legal}")
         if felled < 0:
-            raise ValueError(f"felled must be >= 0, got {felled}")
+            raise OutcomeError(f"felled must be >= 0, got {felled}")
         t = action.team
         self.felled[t] = min(self.kubbs, self.felled[t] + felled)
         self._thrown += 1

@@ -23,6 +23,7 @@ from typing import Any
 
 import numpy as np
 
+from kubb3d.errors import NoDisplay as NoDisplay
 from kubb3d.judge.rulebook import get_rulebook
 from kubb3d.judge.rulings import Pose
 from kubb3d.pitch import KING_ID, Pitch, baseline_ids, opponent
@@ -33,10 +34,6 @@ from kubb3d.judge.messages import concat, msg
 from kubb3d.viewer.hud import HELP_FLICK, HELP_PLAY, HELP_VIEW, Hud, font_size, last_throw_lines, wrap_labels, layout_labels, legend_items, power_label, ruling_lines, throw_lines, translate_hud, violation_lines
 from kubb3d.viewer.hud import mode_tags as _modes
 from kubb3d.viewer.scene import PieceView, Scene, Segment, Timeline, segment_from_throw
-
-
-class NoDisplay(RuntimeError):
-    """No display to open a window on (use ``--screenshot`` for headless rendering)."""
 
 
 def load_pyglet(headless: bool):

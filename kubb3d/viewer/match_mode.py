@@ -39,6 +39,7 @@ from typing import Any, Callable, Generator, Mapping
 
 import numpy as np
 
+from kubb3d.errors import MatchSetupError, MatchUnavailable as MatchUnavailable
 from kubb3d.i18n import ENGLISH, Translator
 from kubb3d.judge.messages import N_, Msg, concat, join, known, msg, nmsg
 from kubb3d.pitch import KING_ID, opponent
@@ -75,10 +76,6 @@ class _Stream:
     k: int = 0  # the live throw on screen
     hold: float = 0.0  # s the live throw on screen has been at rest
     result: Any = None
-
-
-class MatchUnavailable(RuntimeError):
-    """Match mode cannot run with these options (the message says why)."""
 
 
 @dataclass
@@ -193,7 +190,7 @@ class MatchSession:
         round_cap: turns per set before the match is cut off (None: the match's default).
 
     Raises:
-        ValueError: unknown ruleset or skill, a person who is not a player.
+        UnknownNameError, MatchSetupError: unknown ruleset or skill, a person who is not a player.
     """
 
     tr: Translator = ENGLISH
@@ -208,7 +205,7 @@ class MatchSession:
             cfg = replace(cfg, round_cap=round_cap)
         names = cfg.player_names()
         if person not in names:
-            raise ValueError(f"the person must be one of the players {list(names)}, got {person!r}")
+            raise MatchSetupError(f"the person must be one of the players {list(names)}, got {person!r}")
         self.person, self.opponent_skill = person, opponent
         self.other = names[1] if names[0] == person else names[0]
         self.match = Match(cfg, replay=replay, human=[person], replace_replay=replace_replay)
