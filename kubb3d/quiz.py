@@ -25,6 +25,7 @@ from kubb3d.i18n import ENGLISH, Translator
 from kubb3d.judge.messages import N_, msg, nmsg, piece_name
 from kubb3d.judge.rulebook import get_rulebook
 from kubb3d.judge.rulings import Consequence
+from kubb3d.scenario import Built, collect, run
 
 EVENTS = {"throw": N_("throw"), "inkast": N_("inkast")}
 """The scenario events as the quiz names them (translatable)."""
@@ -79,8 +80,7 @@ def run_quiz(
     *,
     seed: int,
     count: int | None = None,
-    out_dir: str | Path = "quiz-images",
-    images: bool = True,
+    render: Callable[[Built, str], tuple[Path, Path]] | None = None,
     ask: Callable[[str], str] = read_answer,
     say: Callable[[str], None] = print,
     tr: Translator = ENGLISH,
@@ -88,15 +88,15 @@ def run_quiz(
 ) -> tuple[int, int]:
     """Run the quiz in ``tr``'s language; returns (correct answers, questions asked).
 
-    ``show`` (``quiz --view``: :func:`kubb3d.viewer.app.quiz_view`) is called with each
-    scenario's path after its description and before its first question; the quiz itself
-    needs no window.
+    ``render`` (the command line's pictures: :func:`kubb3d.viewer.still.render_views` into
+    ``--out``) is called with each built scenario and its file's stem and returns the top and
+    side views' paths; None: text only. ``show`` (``quiz --view``:
+    :func:`kubb3d.viewer.app.quiz_view`) is called with each scenario's path after its
+    description and before its first question. The quiz itself needs no window.
 
     Raises:
         kubb3d.scenario.ScenarioError: a bad scenario file or path.
     """
-    from kubb3d.scenario import collect, render_views, run
-
     files = collect(list(paths))
     rng = np.random.default_rng(seed)
     order = [files[i] for i in rng.permutation(len(files))]
@@ -116,7 +116,7 @@ def run_quiz(
     )
     try:
         for n, path in enumerate(order, 1):
-            res, built = run(path, keep_world=images)
+            res, built = run(path, keep_world=render is not None)
             try:
                 say("")
                 say(
@@ -133,9 +133,9 @@ def run_quiz(
                 )
                 if res.spec.description:
                     say(f"  {tr(res.spec.description)}")
-                if built is not None:
+                if render is not None and built is not None:
                     try:
-                        top, side = render_views(built, out_dir, path.stem)
+                        top, side = render(built, path.stem)
                         say("  " + tr(msg("views: {top}  {side}", top=str(top), side=str(side))))
                     except NotImplementedError as exc:  # the table-top board is not drawn yet
                         say("  " + tr(msg("(no picture: {why})", why=str(exc))))

@@ -904,22 +904,3 @@ def collect(paths: Sequence[str | Path]) -> list[Path]:
                 f"{p}: no such file or directory, nor a shipped scenario of that name (kubb3d scenario list)"
             )
     return out
-
-
-# ---------------------------------------------------------------- rendering (quiz)
-def render_views(built: Built, out_dir: str | Path, stem: str, size: tuple[int, int] = (640, 480)) -> tuple[Path, Path]:
-    """Save a top view and a side view of a built scenario as PNG, drawn by the 3D view's
-    renderer with the pieces labelled (:func:`kubb3d.viewer.still.situation_views`), centred on
-    the pieces the scenario is about. Imports pyglet (headless EGL) when called.
-
-    Returns:
-        (top view path, side view path).
-    """
-    from kubb3d.viewer.app import load_pyglet
-
-    load_pyglet(headless=True)
-    from kubb3d.viewer.still import situation_views
-
-    snap = built.snapshot
-    focus = [e.piece for e in built.spec.expect if e.piece in snap.pieces]
-    return situation_views(snap, built.world.equipment.name, focus, out_dir, stem, size)

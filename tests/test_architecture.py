@@ -111,6 +111,24 @@ def test_only_the_views_import_pyglet():
     assert not bad, bad
 
 
+
+# the modules that draw (or hand a picture to a caller) and may import the viewer; the game
+# below them (scenario, match, quiz, replay …) is drawn by it and never reaches up to it
+VIEWER_USERS = ("kubb3d.viewer", "kubb3d.cli", "kubb3d.dames.view", "kubb3d.display", "kubb3d.envs")
+
+
+def test_the_game_does_not_import_the_viewer():
+    """Lazy imports included: kubb3d.scenario once imported the viewer to draw the quiz's
+    pictures while the viewer imported kubb3d.scenario (a cycle hidden in functions)."""
+    bad = [
+        f"{name}:{line} imports {mod}"
+        for name, path in MODULES
+        if not _under(name, VIEWER_USERS)
+        for line, mod in _imports(path)
+        if _under(mod, ("kubb3d.viewer",))
+    ]
+    assert not bad, bad
+
 def test_the_layering_test_sees_lazy_imports(tmp_path):
     src = tmp_path / "m.py"
     src.write_text("def f():\n    from kubb3d.physics.world import World\n    import pybullet\n")
@@ -199,3 +217,84 @@ def test_no_two_test_modules_share_a_file_name():
 
     names = Counter(p.name for p in (Path(__file__).resolve().parent).rglob("test_*.py"))
     assert [n for n, k in names.items() if k > 1] == []
+
+
+def _is_type_checking(node: ast.AST) -> bool:
+    test = node.test if isinstance(node, ast.If) else None
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
+
+
+def _top_level_imports(tree: ast.Module):
+    """The import statements that run when the module is imported: not those inside a function
+    or an ``if TYPE_CHECKING:`` block (those inside ``try``/``if`` at module level count)."""
+    stack = list(tree.body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            yield node
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)) or _is_type_checking(node):
+            continue
+        else:
+            stack.extend(ast.iter_child_nodes(node))
+
+
+def module_graph(pkg: Path) -> dict[str, set[str]]:
+    """module → the modules of the package that importing it imports first, read from its
+    module-level imports (ast; function-level imports are left out: they run when called).
+
+    ``import a.b.c`` and ``from a.b import c`` reach ``a.b.c`` and the packages above it;
+    ``from a.b import name`` (not a module) reaches ``a.b``. A package above the importing
+    module itself is left out: Python has started it before the module runs."""
+    files = {}
+    for path in pkg.rglob("*.py"):
+        parts = path.relative_to(pkg.parent).with_suffix("").parts
+        files[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = path
+    graph: dict[str, set[str]] = {}
+    for name, path in files.items():
+        is_package = path.name == "__init__.py"
+        ancestors = {".".join(name.split(".")[:i]) for i in range(1, name.count(".") + 1 + is_package)}
+        reached: set[str] = set()
+        for node in _top_level_imports(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                targets = [a.name for a in node.names]
+            else:
+                base = node.module or ""
+                if node.level:
+                    here = name.split(".") if is_package else name.split(".")[:-1]
+                    base = ".".join(here[: len(here) - node.level + 1] + ([base] if base else []))
+                targets = [f"{base}.{a.name}" if f"{base}.{a.name}" in files else base for a in node.names]
+            for target in targets:
+                parts = target.split(".")
+                for i in range(1, len(parts) + 1):
+                    module = ".".join(parts[:i])
+                    if module in files and module != name and module not in ancestors:
+                        reached.add(module)
+        graph[name] = reached
+    return graph
+
+
+def test_no_import_cycle_in_the_package():
+    """No module of kubb3d imports, at module level, a module that imports it back (directly or
+    through others): each can be read, tested and moved on its own."""
+    graph = module_graph(PKG)
+    assert "kubb3d.viewer.app" in graph["kubb3d.viewer.still"]  # the graph sees module-level imports
+    assert "kubb3d.rules.dm" in graph["kubb3d.rules"]
+    assert _cycle(graph) is None, _cycle(graph)
+
+
+def test_the_package_graph_finds_cycles_and_skips_lazy_imports(tmp_path):
+    pkg = tmp_path / "p"
+    (pkg / "sub").mkdir(parents=True)
+    (pkg / "__init__.py").write_text("")
+    (pkg / "sub" / "__init__.py").write_text("from p.sub import leaf\n")
+    (pkg / "sub" / "leaf.py").write_text("from p.sub import other  # a submodule\nfrom p import top\n")
+    (pkg / "sub" / "other.py").write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import p.top\n")
+    (pkg / "top.py").write_text("def f():\n    from p.sub.leaf import x\n")
+    graph = module_graph(pkg)
+    assert graph["p.sub.leaf"] == {"p.sub.other", "p.top"}
+    assert graph["p.sub.other"] == set() and graph["p.top"] == set()
+    assert _cycle(graph) is None
+    (pkg / "top.py").write_text("try:\n    from .sub.leaf import x\nexcept ImportError:\n    pass\n")
+    assert _cycle(module_graph(pkg)) == ["p.sub", "p.sub.leaf", "p.top", "p.sub"]

@@ -70,7 +70,7 @@ def test_the_quiz_gives_the_explanation_after_the_answer_in_its_language():
             asked_at.append(len(out))
             return "1"
 
-        right, asked = run_quiz([path], seed=0, images=False, ask=ask, say=out.append, tr=translator(lang))
+        right, asked = run_quiz([path], seed=0, ask=ask, say=out.append, tr=translator(lang))
         assert (right, asked) == (1, 1)  # 1 = raise here, the judge's ruling
         lines = [s.strip() for s in out]
         assert explanation in lines
@@ -93,7 +93,7 @@ def test_every_question_offers_its_right_answer(path):
 def test_a_kubb_pushed_across_the_sideline_can_be_ruled_right():
     out: list[str] = []
     right, asked = run_quiz(
-        [resolve_scenario("dm_standing_pushed_across_sideline")], seed=0, images=False,
+        [resolve_scenario("dm_standing_pushed_across_sideline")], seed=0,
         ask=lambda prompt: "set inside", say=out.append,
     )
     assert (right, asked) == (1, 1), "\n".join(out)

@@ -153,6 +153,15 @@ def quiz_command(
             output_folder(out, "--out", create=False)
         except FileSafetyError as exc:
             _fail(str(exc))
+    render = None
+    if images:  # the pictures come from the 3D view's renderer, into --out
+        from kubb3d.viewer.still import render_views
+
+        def render_to_out(built, stem: str) -> tuple[Path, Path]:
+            return render_views(built, out, stem)
+
+        render = render_to_out
+
     show = None
     if view:
         from kubb3d.viewer import app as viewer_app
@@ -163,7 +172,7 @@ def quiz_command(
             _fail(f"--view: {exc}")
         show = viewer_app.quiz_view
     try:
-        run_quiz(files or [scenarios_dir()], seed=seed, count=count, out_dir=out, images=images, tr=tr, show=show)
+        run_quiz(files or [scenarios_dir()], seed=seed, count=count, render=render, tr=tr, show=show)
     except ScenarioError as exc:
         _fail(str(exc))
 

@@ -682,13 +682,12 @@ def register_ruleset(cls: type[Ruleset]) -> type[Ruleset]:
 
 def get_ruleset(name: str, **overrides: Any) -> Ruleset:
     """A ruleset by name (``dm``, ``wikinger``) or its rule book's short name (``ws``, ``kt``),
-    with field overrides.
+    with field overrides. The built-in rulesets are registered by :mod:`kubb3d.rules`, which
+    Python runs before this module (its package) whichever way it is imported.
 
     Raises:
         UnknownNameError: unknown name (the message lists the known ones).
     """
-    import kubb3d.rules  # noqa: F401  (registers the built-in rulesets)
-
     cls = _RULESETS.get(name)
     if cls is None and name not in _RULESETS:
         try:
@@ -703,8 +702,6 @@ def get_ruleset(name: str, **overrides: Any) -> Ruleset:
 def ruleset_names() -> list[str]:
     """The rulesets a match can be played under, sorted: the registered rule books
     (:func:`kubb3d.judge.rulebook.rulebook_names`) that have a rules-engine class."""
-    import kubb3d.rules  # noqa: F401
-
     return sorted(n for n in rulebook_names() if n in _RULESETS)
 
 

@@ -10,15 +10,18 @@ from __future__ import annotations
 
 import math
 from pathlib import Path
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
 import numpy as np
 
-from kubb3d.viewer.app import App
+from kubb3d.viewer.app import App, load_pyglet
 from kubb3d.viewer.camera import OrbitCamera
 from kubb3d.viewer.hud import Hud
 from kubb3d.equipment import get_set
 from kubb3d.viewer.scene import PieceView, Scene, outside_labels
+
+if TYPE_CHECKING:
+    from kubb3d.scenario import Built
 
 
 class _StillSession:
@@ -139,3 +142,17 @@ def situation_views(snapshot, equipment: str, focus: Sequence[str], out_dir: str
         return paths[0], paths[1]
     finally:
         r.close()
+
+
+def render_views(built: Built, out_dir: str | Path, stem: str, size: tuple[int, int] = (640, 480)) -> tuple[Path, Path]:
+    """Save a top view and a side view of a built scenario (:func:`kubb3d.scenario.run` with
+    ``keep_world=True``) as PNG, the pieces labelled, centred on the pieces the scenario is
+    about (:func:`situation_views`). Loads pyglet headless (EGL) when called.
+
+    Returns:
+        (top view path, side view path).
+    """
+    load_pyglet(headless=True)
+    snap = built.snapshot
+    focus = [e.piece for e in built.spec.expect if e.piece in snap.pieces]
+    return situation_views(snap, built.world.equipment.name, focus, out_dir, stem, size)

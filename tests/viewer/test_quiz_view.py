@@ -27,7 +27,7 @@ def test_the_quiz_shows_each_situation_before_asking_and_needs_no_window(tmp_pat
         log.append("ask")
         return "1"
 
-    right, asked = run_quiz(files, seed=0, images=False, ask=ask, say=lambda s: None, show=lambda p: log.append(p.stem))
+    right, asked = run_quiz(files, seed=0, ask=ask, say=lambda s: None, show=lambda p: log.append(p.stem))
     assert asked == 2 and 0 <= right <= 2
     # each situation is shown once, before its own question
     assert [e for e in log] in (
@@ -83,7 +83,8 @@ def test_the_quiz_pictures_mark_the_outside_of_the_pitch(tmp_path, name):
     from PIL import Image
 
     from kubb3d.library import resolve_scenario
-    from kubb3d.scenario import render_views, run
+    from kubb3d.scenario import run
+    from kubb3d.viewer.still import render_views
 
     res, built = run(resolve_scenario(name), keep_world=True)
     try:

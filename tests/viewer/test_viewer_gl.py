@@ -186,7 +186,8 @@ def test_quiz_views_come_from_the_3d_renderer(tmp_path):
     from PIL import Image
 
     from kubb3d.library import resolve_scenario
-    from kubb3d.scenario import render_views, run
+    from kubb3d.scenario import run
+    from kubb3d.viewer.still import render_views
 
     res, built = run(resolve_scenario("dm_baseline_kubb_felled_early"), keep_world=True)
     try:
