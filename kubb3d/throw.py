@@ -342,7 +342,7 @@ class ThrowResult:
 
     piece: str
     release: Release
-    params: ThrowParams | None
+    params: ThrowParams | FlickParams | None
     metrics: FlightMetrics
     violations: list[Violation]
     first_contact: FirstContact | None
@@ -450,7 +450,7 @@ def simulate_iter(
     release: Release,
     *,
     kind: str = "baton",
-    params: ThrowParams | None = None,
+    params: ThrowParams | FlickParams | None = None,
     rules: ThrowRules | None = None,
     line_x: float | None = None,
     side: str | None = None,

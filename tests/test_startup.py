@@ -81,7 +81,7 @@ def test_stored_mass_properties_are_the_meshes_and_other_pieces_are_built():
 def test_median_of_a_trajectory_record_is_numpys():
     import numpy as np
 
-    from kubb3d.match import _median
+    from kubb3d.match.records import _median
 
     rng = np.random.default_rng(2)
     for n in range(1, 40):

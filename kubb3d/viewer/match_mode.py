@@ -213,7 +213,7 @@ class MatchSession:
         self.pitch = m.pitch
         self.builder = TimelineBuilder(m.header)
         self.scene = self.builder.scene()
-        self.flick = m.table
+        self.flick = m.flow.flicks
         self.controls = (FlickControls if self.flick else MatchControls)(self.pitch, m.state.end_of[person])
         self._kind_mode = "baton"
         self._saved = {"baton": dict(BATON_DEFAULTS), "kubb": dict(KUBB_DEFAULTS)}

@@ -8,7 +8,7 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
-import kubb3d.match as match_mod
+import kubb3d.match.flow as match_flow
 from kubb3d.match import Match, MatchConfig, ReplayError
 from kubb3d.cli.match import parse_players, register
 from kubb3d.physics.world import PhysicsGlitch
@@ -85,7 +85,7 @@ def test_unreadable_replays_are_user_errors(tmp_path):
 
 def test_physics_glitch_is_logged_and_the_throw_rerun(tmp_path, monkeypatch):
     calls = {"n": 0}
-    real = match_mod.throw_iter
+    real = match_flow.throw_iter
 
     def flaky(world, params, **kw):  # the match streams its throws: a generator of frames
         calls["n"] += 1
@@ -95,7 +95,7 @@ def test_physics_glitch_is_logged_and_the_throw_rerun(tmp_path, monkeypatch):
             raise PhysicsGlitch("baton1 became NaN (injected)")
         return (yield from run)
 
-    monkeypatch.setattr(match_mod, "throw_iter", flaky)
+    monkeypatch.setattr(match_flow, "throw_iter", flaky)  # where the match throws on grass
     events = []
     m = Match(MatchConfig(ruleset="dm", seed=2, round_cap=3), replay=tmp_path / "g.jsonl", on_event=events.append)
     out = m.run()

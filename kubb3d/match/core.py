@@ -1,0 +1,301 @@
+"""The state a match carries besides the rules engine's: its configuration, players, judge,
+the physics world (rebuilt at every turn boundary from recorded poses), the replay log and
+the per-action random generators. :class:`MatchCore` is the base of
+:class:`~kubb3d.match.Match`; the step protocol, the throws and the human input build on it."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import replace
+from pathlib import Path
+from typing import Callable, Collection, Mapping, cast
+
+import numpy as np
+
+from kubb3d.equipment import EquipmentSet, get_set
+from kubb3d.errors import MatchSetupError
+from kubb3d.files import ExclusiveFile
+from kubb3d.judge.options import options_for
+from kubb3d.judge.rulings import Pose
+from kubb3d.match.config import MatchConfig
+from kubb3d.match.flow import PieceFlow, ThrowFlow
+from kubb3d.match.kubbuteo import FlickFlow
+from kubb3d.match.protocol import Current, HumanThrow, Judge
+from kubb3d.match.records import SCHEMA, ReplayLog, pose_list, pose_rounded, poses_after
+from kubb3d.physics.world import World
+from kubb3d.pitch import KING_ID, Side
+from kubb3d.players import Player, get_skill, get_strategy
+from kubb3d.rules import Event, MatchState, Ruleset, get_ruleset
+
+import kubb3d.judge
+
+
+def flow_for(ruleset: Ruleset) -> PieceFlow:
+    """How a ruleset's pieces are thrown: flicked on a board when
+    :attr:`~kubb3d.rules.Ruleset.flicks` (Kubbuteo), else thrown on grass."""
+    return FlickFlow() if ruleset.flicks else ThrowFlow()
+
+
+class MatchCore:
+    """A match's configuration, players, judge, world and replay log (see :class:`~kubb3d.match.Match`
+    for the arguments and errors)."""
+
+    def __init__(
+        self,
+        config: MatchConfig,
+        *,
+        judge: Judge | None = None,
+        replay: str | os.PathLike | None = None,
+        on_event: Callable[[Event], None] | None = None,
+        human: Mapping[str, HumanThrow] | Collection[str] | None = None,
+        replace_replay: bool = True,
+        _resume: bool = False,
+    ) -> None:
+        options = dict(config.options)
+        self.ruleset = get_ruleset(config.ruleset, **options_for(options, "ruleset"))
+        self.judge_options = options_for(options, "judge")
+        self.throw_options = options_for(options, "throw")
+        if self.ruleset.ground != "grass" and config.ground == "grass":
+            config = replace(config, ground=self.ruleset.ground)  # Kubbuteo: the board
+        self.config = config
+        names = config.player_names()
+        ts = config.team_size
+        sizes = None
+        if ts is not None:
+            if self.ruleset.team_size == 1:
+                raise MatchSetupError("team sizes apply to the wikinger ruleset only (DM is a duel)")
+            pair = (ts, ts) if isinstance(ts, int) else tuple(ts)
+            sizes = dict(zip(names, (int(x) for x in pair)))
+        tl = config.time_limit_s
+        self.state = MatchState(
+            self.ruleset,
+            names,
+            sets=config.sets,
+            time_limit_s=(... if tl is not None and tl < 0 else tl),
+            round_cap=config.round_cap,
+            team_sizes=sizes,
+        )
+        self.flow: PieceFlow = flow_for(self.ruleset)
+        """How pieces are thrown under this ruleset (thrown on grass, flicked on a board)."""
+        self.players = {
+            n: Player(
+                n,
+                get_skill(s),
+                team_size=self.state.team_sizes[n],
+                flick=self.flow.flick_skill(s),
+                strategy=get_strategy(st),
+            )
+            for n, s, st in zip(names, config.skills, config.strategies)
+        }
+        if judge is None:
+            judge = kubb3d.judge  # the module itself fits the Judge protocol
+        self.judge: Judge = judge
+        self.on_event = on_event
+        self.pitch = self.ruleset.pitch
+        self.world: World | None = None
+        self.world_key: tuple[int, int] | None = None
+        self.round_key: tuple[int, int] | None = None
+        self.round_start: dict[str, Pose] = {}
+        self.action_index = 0
+        self.glitches: list[dict] = []
+        self.last_records: list[dict] = []
+        """The replay records of the last :meth:`~kubb3d.match.Match.step` (its
+        :attr:`~kubb3d.match.StepResult.records`)."""
+        self.log = ReplayLog()
+        if isinstance(human, str):
+            human = (human,)
+        self.human: dict[str, HumanThrow | None] = (
+            dict(human) if isinstance(human, Mapping) else dict.fromkeys(human or ())
+        )
+        self._current: Current | None = None
+        self._step_throws: list[dict] = []
+        self._recorded: dict[str, list[float]] | None = None
+        """The poses a replay reader has after the last record (rounded), or None where no
+        action record needs ``after`` (no world yet, or after a lag throw's own world)."""
+        unknown = sorted(set(self.human) - set(names))
+        if unknown:
+            raise MatchSetupError(
+                f"human players {unknown} are not players of this match; expected names among {list(names)}"
+            )
+        self.events: list[Event] = []
+        self.replay_path = Path(replay) if replay is not None else None
+        self.header = {
+            "type": "header",
+            "schema": SCHEMA,
+            "config": config.to_dict(),
+            "ruleset": self.ruleset.name,
+            "equipment": self.ruleset.equipment,
+            "pitch": {"length": self.pitch.length, "width": self.pitch.width},
+        }
+        """The replay's ``header`` record (configuration, ruleset, equipment, pitch)."""
+        if self.replay_path is not None and not _resume:
+            # the replay is written under an exclusive lock (two matches never interleave lines)
+            # (replace_replay False: created with O_EXCL, so no file is ever truncated unasked)
+            self.log.fh = ExclusiveFile(self.replay_path, replace=replace_replay, exclusive=not replace_replay)
+            self._write(self.header)
+            self.log.take()  # the header belongs to no step
+
+    # ------------------------------------------------------------------ replay io
+    def _write(self, rec: dict) -> None:
+        self.log.write(rec)
+
+    def close(self) -> None:
+        """Close the replay file and the world."""
+        self.log.close()
+        if self.world is not None:
+            self.world.close()
+            self.world = None
+
+    def _emit(self, events: list[Event]) -> None:
+        for e in events:
+            self.events.append(e)
+            if self.on_event is not None:
+                self.on_event(e)
+
+    def _note(self, kind: str, text: str, rules: tuple[str, ...] = (), side: str | None = None) -> Event:
+        s = self.state
+        return Event(
+            round(s.clock, 3),
+            s.set_no,
+            s.turn_no,
+            kind,
+            text,
+            tuple(rules),
+            cast("Side | None", side),
+            s.player_at(cast(Side, side)) if side else None,
+        )
+
+    def _rng(self, attempt: int = 0, throw_no: int = 0) -> np.random.Generator:
+        """The generator of this action's ``throw_no``-th throw (0-based; an inkast throws one
+        kubb after another), ``attempt``-th try (package doc "Randomness")."""
+        key = (self.action_index, attempt) if throw_no == 0 else (self.action_index, attempt, throw_no)
+        return np.random.default_rng(np.random.SeedSequence(self.config.seed, spawn_key=key))
+
+    # ------------------------------------------------------------------ world
+    @property
+    def _w(self) -> World:
+        """The match's world (there is one from the first set on)."""
+        world = self.world
+        assert world is not None, "the match has no world before its first set"
+        return world
+
+    def _new_world(self) -> World:
+        return World(self.ruleset.equipment, self.pitch, self.config.ground)
+
+    def _standard_poses(self) -> dict[str, list[float]]:
+        eq = self._eq()
+        out = {}
+        for side in ("A", "B"):
+            for kid, (x, y) in self.pitch.baseline_kubb_positions(side).items():
+                out[kid] = [x, y, eq.kubb.height / 2, 0.0, 0.0, 0.0, 1.0]
+        out[KING_ID] = [0.0, 0.0, eq.king.height / 2, 0.0, 0.0, 0.0, 1.0]
+        return out
+
+    def _eq(self) -> EquipmentSet:
+        return get_set(self.ruleset.equipment)
+
+    def _build(self, poses: Mapping[str, list[float]], sides: Mapping[str, str]) -> None:
+        if self.world is not None:
+            self.world.close()
+        w = self._new_world()
+        for pid in sorted(poses):
+            p = poses[pid]
+            kind = "king" if pid == KING_ID else "kubb"
+            w.add_piece(pid, kind, tuple(p[:3]), tuple(p[3:]), side=sides.get(pid))
+            w.set_pose(pid, tuple(p[:3]), tuple(p[3:]), wake=False)
+        w.sleep_all()
+        self.world = w
+
+    def _boundary_poses(self) -> tuple[dict[str, list[float]], dict[str, str]]:
+        s = self.state
+        w = self._w
+        poses: dict[str, list[float]] = {}
+        sides: dict[str, str] = {}
+        for kid, k in sorted(s.kubbs.items()):
+            if k.removed:
+                continue
+            sides[kid] = k.half
+            if k.standing:
+                poses[kid] = list(k.pose.position) + list(k.pose.quat_xyzw)
+            else:
+                pos, q = w.pose(kid)
+                poses[kid] = pose_list(pos, q)
+        pos, q = w.pose(KING_ID)
+        poses[KING_ID] = pose_list(pos, q)
+        return poses, sides
+
+    def _ensure_world(self) -> None:
+        s = self.state
+        if s.set_no == 0:
+            return
+        key = (s.set_no, s.turn_no)
+        if key == self.world_key:
+            return
+        if self.world_key is None or key[0] != self.world_key[0]:
+            poses = self._standard_poses()
+            sides = {k: k[0] for k in poses if k != KING_ID}
+        else:
+            poses, sides = self._boundary_poses()
+        self._write(
+            {"type": "world", "i": self.action_index, "set": key[0], "turn": key[1], "poses": poses, "sides": sides}
+        )
+        self._build(poses, sides)
+        self.world_key = key
+        self._recorded = {pid: pose_rounded(p[:3], p[3:]) for pid, p in poses.items()}
+
+    def _world_poses(self, world: World | None = None) -> dict[str, list[float]]:
+        """Rounded poses of every piece in ``world`` (default: the match's; kubbs, king, batons)."""
+        w = self._w if world is None else world
+        return {pid: pose_rounded(*w.pose(pid)) for pid in sorted(w.piece_ids("kubb", "king", "baton"))}
+
+    def _after(self, extra: dict) -> dict:
+        """The ``after`` field of the action record being written (see :func:`poses_after`):
+        against the poses the reader has once it played the action's trajectories. A lag
+        throw's record brings its own world (``before`` and the private ``_final``)."""
+        final = extra.pop("_final", None)
+        if final is not None:
+            base = dict(extra["before"])
+            self._recorded = None  # the lag world is gone; the next world record sets it up
+        elif self._recorded is None or self.world is None:
+            return {}
+        else:
+            base = dict(self._recorded)
+            final = self._recorded = self._world_poses()
+        for th in extra.get("throws", ()):
+            for pid, arr in th["trajectory"]["poses"].items():
+                if arr:
+                    base[pid] = arr[-1]
+        return poses_after(base, final)
+
+    def _save(self) -> tuple[dict[str, list[float]], dict[str, str]]:
+        snap = self._w.snapshot(contacts=False)
+        poses = {
+            pid: list(p.position) + list(p.quat_xyzw) for pid, p in snap.pieces.items() if p.kind in ("kubb", "king")
+        }
+        sides: dict[str, str] = {
+            pid: p.side for pid, p in snap.pieces.items() if p.kind == "kubb" and p.side is not None
+        }
+        return poses, sides
+
+    def _restorer(self) -> Callable[[], None]:
+        """The function that puts the world back as it is now (kubbs, king, batons): a throw
+        repeated after a physics glitch starts from it."""
+        poses, sides = self._save()
+        batons = [(pid, pose_list(*self._w.pose(pid))) for pid in self._w.piece_ids("baton")]
+
+        def restore() -> None:
+            self._build(poses, sides)
+            for pid, p in batons:
+                self._w.add_piece(pid, "baton", tuple(p[:3]), tuple(p[3:]))
+                self._w.set_pose(pid, tuple(p[:3]), tuple(p[3:]), wake=False)
+            self._w.sleep_all()
+
+        return restore
+
+    def _floor_z(self) -> float:
+        board = self._eq().board
+        return -board.table_height if board is not None else 0.0
+
+    def _park(self, kid: str) -> None:
+        """Pick a kubb up: lay it off play (:meth:`~kubb3d.match.flow.PieceFlow.park`)."""
+        self.flow.park(self, kid)
