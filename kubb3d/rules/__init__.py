@@ -1,4 +1,7 @@
-"""Rules engine (no physics): :mod:`~kubb3d.rules.core` plus rulesets found by name.
+"""Rules engine (no physics): the state (:mod:`~kubb3d.rules.core`, its inkast phase in
+:mod:`~kubb3d.rules.inkast_phase`), actions (:mod:`~kubb3d.rules.actions`), outcomes
+(:mod:`~kubb3d.rules.outcomes`), the ruleset base and registry (:mod:`~kubb3d.rules.ruleset`)
+and one module per ruleset (``dm``, ``wikinger``, ``kubbuteo``), found by name.
 
 >>> from kubb3d.rules import MatchState, get_ruleset
 >>> state = MatchState(get_ruleset("dm"))
