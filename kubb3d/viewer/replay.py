@@ -24,11 +24,10 @@ from types import SimpleNamespace
 
 import numpy as np
 
+from kubb3d.errors import ReplayError, ScenarioError
 from kubb3d.pitch import KING_ID, Pitch
 from kubb3d.viewer.hud import outcome_line
 from kubb3d.viewer.scene import PieceView, Scene, Segment, Timeline
-
-from kubb3d.replay import ReplayError  # noqa: E402  (one error type for every replay reader)
 
 
 def _rulings(judgement: dict | None, outcome: dict | None) -> tuple:
@@ -329,8 +328,6 @@ def load_session(path: str | Path):
     path = resolve_scenario(path)
 
     if path.suffix.lower() == ".toml":
-        from kubb3d.scenario import ScenarioError
-
         try:
             return scenario_session(path)
         except ScenarioError as exc:
