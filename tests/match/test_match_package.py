@@ -61,3 +61,20 @@ def test_a_new_ruleset_that_flicks_gets_the_flick_flow_without_a_name():
 def test_no_module_of_the_match_is_a_room_everyone_passes_through():
     sizes = {p.name: len(p.read_text(encoding="utf-8").splitlines()) for p in PACKAGE.glob("*.py")}
     assert len(sizes) >= 8 and max(sizes.values()) < 600, sizes
+
+
+def test_names_and_team_sizes_follow_the_ruleset_not_its_spelling():
+    """The match once compared ``config.ruleset`` with "wikinger": the rule book's short name
+    ``ws`` then got duel names and had its team sizes refused."""
+    from kubb3d.errors import MatchSetupError
+    from kubb3d.match import Match, MatchConfig
+
+    for name in ("wikinger", "ws"):
+        assert MatchConfig(ruleset=name).player_names() == ("T1", "T2")
+        m = Match(MatchConfig(ruleset=name, team_size=(3, 4)))
+        assert m.state.team_sizes == {"T1": 3, "T2": 4}
+        m.close()
+    for name in ("dm", "kubbuteo", "kt"):
+        assert MatchConfig(ruleset=name).player_names() == ("P1", "P2")
+        with pytest.raises(MatchSetupError, match="team sizes apply"):
+            Match(MatchConfig(ruleset=name, team_size=2))
