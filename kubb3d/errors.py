@@ -104,6 +104,11 @@ class DamesError(Kubb3dError, ValueError):
     (:mod:`kubb3d.dames`); the message says which field and what was expected."""
 
 
+class WhatIfError(Kubb3dError, ValueError):
+    """A what-if that cannot be asked of this replay (one line naming the option and what was
+    expected; :mod:`kubb3d.whatif`)."""
+
+
 class IllegalMoveError(DamesError):
     """A move of Kubb Dames that the rules forbid in the current position; the message says why."""
 

@@ -32,17 +32,13 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
+from kubb3d.errors import WhatIfError as WhatIfError
 from kubb3d.experiment.stats import wilson
 from kubb3d.files import ReplayError
 from kubb3d.pitch import opponent
 
 MAX_SAMPLES = 100_000
 """The most samples one what-if may ask for."""
-
-
-class WhatIfError(ValueError):
-    """A what-if that cannot be asked of this replay (one line naming the option and what was
-    expected)."""
 
 
 @dataclass(frozen=True)

@@ -69,7 +69,7 @@ def baton_schedule(raw: Any) -> str:
     has the *n*-th number of batons, every turn after the list the last one.
 
     Raises:
-        ValueError: not 1 to :data:`MAX_SCHEDULE` whole numbers from 1 to :data:`MAX_BATONS`.
+        OptionError: not 1 to :data:`MAX_SCHEDULE` whole numbers from 1 to :data:`MAX_BATONS`.
     """
 
     def whole(w: Any) -> bool:
@@ -83,7 +83,7 @@ def baton_schedule(raw: Any) -> str:
     if len(numbers) != len(parts) or not 1 <= len(numbers) <= MAX_SCHEDULE or not all(
         1 <= n <= MAX_BATONS for n in numbers
     ):
-        raise ValueError(
+        raise OptionError(
             f"--option opening: expected 1 to {MAX_SCHEDULE} whole numbers of batons from 1 to {MAX_BATONS} "
             f"such as 2-4-6, got {raw!r}"
         )

@@ -128,7 +128,8 @@ def test_a_quiz_top_view_shows_where_on_the_pitch_the_pieces_are(tmp_path, name)
     from PIL import Image
 
     from kubb3d.library import resolve_scenario
-    from kubb3d.scenario import build, render_views
+    from kubb3d.scenario import build
+    from kubb3d.viewer.still import render_views
 
     built = build(resolve_scenario(name))
     try:
