@@ -84,7 +84,7 @@ class Situation:
 
     def gap(self, a: str, b: str) -> float:
         """Closest distance between two pieces' surfaces (negative: overlap)."""
-        return self.built.world.closest_distance(a, [b], 1.0)
+        return self.built.world.engine.closest_distance(a, [b], 1.0)
 
     def centre_out(self, pid: str) -> float:
         """How far the piece's centre is beyond a sideline."""
