@@ -252,10 +252,11 @@ class _ChosenPlayer:
         return str(self._choice.target)
 
     def _moved(self, first: tuple[float, float], spot: tuple[float, float]) -> tuple[float, float]:
-        """``spot`` moved by the step that takes the player's first spot to the chosen one."""
+        """``spot`` moved by the step that takes the player's first spot to the chosen one (the
+        step is formed first, so choosing the player's own spot moves nothing, to the bit)."""
         assert self._choice.inkast_at is not None
         cx, cy = self._choice.inkast_at
-        return (spot[0] + cx - first[0], spot[1] + cy - first[1])
+        return (spot[0] + (cx - first[0]), spot[1] + (cy - first[1]))
 
     def inkast_target(self, pitch: Any, side: str, index: int) -> tuple[float, float]:
         own = self._player.inkast_target

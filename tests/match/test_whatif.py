@@ -10,6 +10,8 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from kubb3d.cli import _register_subapps, app
@@ -242,3 +244,32 @@ def test_json_document_is_the_same_for_the_same_seed(capped):
     for p in capped.players:
         k = d["summary"]["wins"][p]["count"]
         assert f"{p} wins {k}/2" in text
+
+
+@settings(max_examples=200, deadline=None, derandomize=True)
+@given(
+    depth=st.floats(0.5, 3.9),
+    side_m=st.floats(-2.2, 2.2),
+    index=st.integers(0, 9),
+    depth_step=st.floats(0.0, 0.6),
+    side_step=st.floats(-0.6, 0.6),
+)
+def test_choosing_the_players_own_inkast_spot_moves_no_kubb_by_a_bit(depth, side_m, index, depth_step, side_step):
+    """Every kubb of an inkast keeps its own target, bit for bit, when the chosen spot is the
+    player's own first spot (a sum like spot + chosen - first is not spot in floating point, and
+    the ulp changed where a seeded kubb landed); another spot shifts every kubb by the same step."""
+    from kubb3d.pitch import Pitch
+    from kubb3d.whatif import _ChosenPlayer
+
+    class Grid:
+        def inkast_target(self, pitch, side, n):
+            return (depth + 0.3 * (n // 3), side_m + 0.3 * (n % 3))
+
+    pitch, own = Pitch(), Grid()
+    first = own.inkast_target(pitch, "A", 0)
+    assert _ChosenPlayer(own, Choice(inkast_at=first)).inkast_target(pitch, "A", index) == own.inkast_target(
+        pitch, "A", index
+    )
+    moved = _ChosenPlayer(own, Choice(inkast_at=(first[0] + depth_step, first[1] + side_step)))
+    got, base = moved.inkast_target(pitch, "A", index), own.inkast_target(pitch, "A", index)
+    assert got == pytest.approx((base[0] + depth_step, base[1] + side_step), abs=1e-12)
