@@ -85,6 +85,7 @@ def test_a_second_king_throw_in_a_turn_is_caught_under_dm_only(replay):
 
 
 def test_raising_before_the_last_inkast_is_caught(replay):
+    # WS basic rule 12 (boundary): "Kubbs may only be set up after all knocked-over kubbs have been thrown"
     records = copy.deepcopy(replay)
     inkast = _first(records, "Inkast")
     at = records.index(inkast)

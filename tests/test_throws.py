@@ -38,6 +38,7 @@ def test_release_puts_the_baton_in_the_flight_plane_with_the_asked_spin():
 
 
 def test_40_degree_tilt_is_illegal_under_dm_with_citation():
+    # DM §5 technique (applied): „eine Schieflage von mehr als 30 ° ist dagegen verboten“
     with World.standard() as w:
         sol = aim(w, "B3", ThrowParams(tilt_deg=40.0))
         r = throw(w, sol.params, ruleset="dm")
@@ -47,6 +48,7 @@ def test_40_degree_tilt_is_illegal_under_dm_with_citation():
 
 
 def test_25_degree_tilt_is_legal_under_dm():
+    # DM §5 technique (boundary): „eine Schieflage von mehr als 30 ° ist dagegen verboten“
     with World.standard() as w:
         r = throw(w, aim(w, "B3", ThrowParams(tilt_deg=25.0)).params, ruleset="dm")
     assert r.legal
@@ -54,6 +56,7 @@ def test_25_degree_tilt_is_legal_under_dm():
 
 
 def test_helicopter_throw_is_illegal_under_ws():
+    # WS basic rule 5 (applied): "no horizontal rotation"
     with World.standard("standard", Pitch(7.5, 5.0)) as w:
         p = aim(w, "B3", ThrowParams(spin_rps=0.0, helicopter_rps=2.0, release_angle_deg=0.0)).params
         r = throw(w, p, ruleset="wikinger")
@@ -62,6 +65,7 @@ def test_helicopter_throw_is_illegal_under_ws():
 
 
 def test_end_over_end_throw_is_not_a_helicopter_even_tilted():
+    # WS basic rule 5 (boundary): "no horizontal rotation"
     with World.standard("standard", Pitch(7.5, 5.0)) as w:
         r = throw(w, aim(w, "B2", ThrowParams(tilt_deg=30.0, spin_rps=2.5)).params, ruleset="wikinger")
     assert r.metrics.helicopter == pytest.approx(0.0, abs=1e-9)
@@ -69,6 +73,7 @@ def test_end_over_end_throw_is_not_a_helicopter_even_tilted():
 
 
 def test_foot_faults_past_the_line_and_outside_the_sidelines():
+    # DM §5 stance (applied): „mit beiden Füßen innerhalb der imaginär verlängerten Seitenlinien“
     with World.standard() as w:
         r = throw(w, ThrowParams(behind_line=-0.2, foot_behind_line=-0.05, speed=6.0), ruleset="dm")
         assert [v.rule for v in r.violations] == ["DM §5"]
@@ -154,6 +159,7 @@ def test_distance_to_king_counts_the_whole_baton():
 
 def test_the_foot_is_judged_not_the_hand():
     # issue #12: a hand in front of the feet is normal; the stance decides (DM §5, WS basic rule 7)
+    # DM §5 line (boundary): „Das Überschreiten der Grundlinie bzw. vorverlegten Wurflinie“
     with World.standard() as w:
         r = throw(w, ThrowParams(behind_line=-0.10, speed=6.0), ruleset="dm")  # foot 0.30 m behind
         assert r.violations == [] and r.legal

@@ -42,6 +42,7 @@ def test_mover_top_value_after_the_roll() -> None:
     ],
 )
 def test_single_combat(their_top: int, mover_stays: bool, they_stay: bool) -> None:
+    # RKD Combat (applied): „le Kubb ayant la valeur la plus élevée remporte le combat“
     die = {2: "N213", 6: "N624", 4: "N412"}[their_top]
     board = board_with({"d5": die})
     board.push(Move.parse("d3N@h5"))
@@ -55,6 +56,7 @@ def test_single_combat(their_top: int, mover_stays: bool, they_stay: bool) -> No
 def test_only_the_moved_kubb_fights() -> None:
     # N's kubb on e3 already touches S's d3 mover-to-be; nothing happens until
     # a kubb moves next to an opponent, and then only that kubb fights.
+    # RKD Combat (boundary): „le Kubb ayant la valeur la plus élevée remporte le combat“
     board = board_with({"e3": "N624", "c5": "N213"})
     board.push(Move.parse("a1N@h5"))  # S's reserve moves: no combat on d3/e3
     assert board.kubb_at(20) is not None and board.kubb_at(19) is not None
@@ -100,6 +102,7 @@ def test_frozen_kubbs_neither_fight_nor_are_fought() -> None:
     # N's kubb on c1 is on N's last line (rank 1): frozen.  S's c3 kubb rolling
     # south to c2 would touch it but that is no attack, so the backward roll is
     # illegal; S's b2 kubb rolling east to c2 likewise.
+    # RKD Combat: frozen (applied): „Les Kubbs de la dernière ligne de chaque camp restent“
     board = DamesBoard.from_kubbs({"c1": "N624", "c3": "S124", "b2": "S124", "h8": "N153"}, ti_value=1)
     for text in ("c3S@h5", "b2E@h5"):
         with pytest.raises(IllegalMoveError, match="advance"):
@@ -120,6 +123,7 @@ def test_blockade_ends_the_game() -> None:
     # S's only movable kubb, h7, must roll 1: h8 holds the ti-kubb, g7 is
     # sideways with no opponent near, h6 goes back.  S is blocked.
     # Points: S has a8 (5) + b8 (3) = 8 on rank 8, N has a1 (6) on rank 1.
+    # RKD Règle du jeu: blocked (applied): „Si un joueur ne peut pas jouer (blocage), fin de la partie“
     board = DamesBoard.from_kubbs(
         {"h7": "S124", "a8": "S531", "b8": "S312", "a1": "N624", "d5": "N153"}, ti_value=1, ti_cell="h8"
     )
@@ -135,6 +139,7 @@ def test_blockade_ends_the_game() -> None:
 def test_all_on_last_line_ends_the_game_and_scores() -> None:
     # S's last movable kubb a7 rolls N onto a8 (top 7 - 2 = 5); b8 (top 3) is
     # already there.  The game ends with that roll: no ti-kubb placement.
+    # RKD But du jeu (applied): „le plus de points avec les Kubbs de la dernière ligne de son camp“
     board = DamesBoard.from_kubbs({"a7": "S124", "b8": "S312", "c1": "N624", "d5": "N153"}, ti_value=1)
     assert list(board.legal_moves()) == [Move(48, "N", None)]  # a7E would be sideways
     with pytest.raises(IllegalMoveError, match="ends the game"):
@@ -148,6 +153,7 @@ def test_all_on_last_line_ends_the_game_and_scores() -> None:
 
 
 def test_equal_points_is_a_tie() -> None:
+    # RKD But du jeu (boundary): „le plus de points avec les Kubbs de la dernière ligne de son camp“
     board = DamesBoard.from_kubbs({"a7": "S124", "c1": "N531", "d5": "N153"}, ti_value=1)
     board.push(Move.parse("a7N"))
     out = board.outcome()
@@ -180,6 +186,7 @@ def test_losing_every_kubb_drops_the_player_out_by_default() -> None:
 
 def test_four_players_turn_order_and_directions() -> None:
     # Counter-clockwise seen from above: S (rank 1), E (file h), N (rank 8), W (file a).
+    # RKD Règle du jeu: turn order (applied): „dans le sens contraire des aiguilles d'une montre“
     rules = DamesRules(players=4)
     board = DamesBoard(rules=rules)
     assert rules.seats == "SENW"

@@ -18,6 +18,7 @@ def test_four_rolls_in_one_direction_return_to_start(direction: str) -> None:
 
 
 def test_opposite_faces_sum_to_seven() -> None:
+    # RKD Matériel (applied): „chaque Kubb a les valeurs de 1 à 6 comme un dé“
     for die in ORIENTATIONS:
         for d in [die] + [die.roll(k) for k in DIRECTIONS]:
             faces = d.faces()
@@ -99,11 +100,13 @@ def test_each_seat_starts_with_the_same_die_seen_from_its_side() -> None:
 
 @pytest.mark.parametrize("text", ["117", "12", "1x4", "162", "070", "1234"])
 def test_impossible_dice_are_rejected(text: str) -> None:
+    # RKD Matériel (boundary): „chaque Kubb a les valeurs de 1 à 6 comme un dé“
     with pytest.raises(ValueError):
         Die.parse(text)
 
 
 def test_impossible_start_faces_are_rejected() -> None:
+    # RKD Règle du jeu: set-up (boundary): „avec la valeur 1, sur la première ligne de son camp“
     with pytest.raises(ValueError, match="impossible"):
         DamesRules(start_front=2, start_right=5)  # 2 and 5 are opposite faces
     with pytest.raises(ValueError):

@@ -46,6 +46,8 @@ def test_start_two_players() -> None:
     #   (via h1) have one: +2.  EE, WW stay on the first line: not advancing.
     # 20 rolls; none fights, so 12 kubbs stay and 64 - 12 = 52 cells are free
     # for the ti-kubb: 20 * 52 = 1040 moves.
+    # RKD Règle du jeu: turn order (boundary): „dans le sens contraire des aiguilles d'une montre“
+    # RKD Nombre de joueurs (applied): „Kubbs par joueur“
     board = DamesBoard()
     assert board.turn == "S" and board.ti_value == 2 and board.ti_cell is None
     assert len(board.legal_rolls()) == 20
@@ -58,6 +60,7 @@ def test_start_two_players() -> None:
 def test_start_four_players() -> None:
     # S has c1..f1: NN, NE, NW each (12) + c1WN (via b1) + f1EN (via g1) = 14
     # rolls; 16 kubbs on the board leave 48 free cells: 14 * 48 = 672 moves.
+    # RKD Nombre de joueurs (boundary): „Kubbs par joueur“
     board = DamesBoard(rules=DamesRules(players=4))
     assert len(board.legal_rolls()) == 14
     assert board.count_legal_moves() == 14 * 48
@@ -84,6 +87,8 @@ def test_start_four_players() -> None:
 )
 def test_lone_kubb_in_the_middle(value: int, n_rolls: int) -> None:
     # S on d4, far from N's only kubb on a8: 2 kubbs, 62 free cells after any roll.
+    # RKD Déroulement du jeu: rolling (applied): „dans n'importe quelle direction sauf diagonale“
+    # RKD Règle du jeu: blocked (boundary): „Si un joueur ne peut pas jouer (blocage), fin de la partie“
     board = DamesBoard.from_kubbs({"d4": "S124", "a8": "N153"}, ti_value=value)
     assert len(board.legal_rolls()) == n_rolls
     assert board.count_legal_moves() == n_rolls * 62
@@ -99,6 +104,7 @@ def test_corner_kubb() -> None:
 def test_ti_kubb_blocks_its_cell() -> None:
     # As the value-2 case above with the ti-kubb on d5: NN, NE and NW all pass
     # d5, leaving EN and WN.  The ti-kubb is picked up, so 62 cells are free.
+    # RKD Règle du jeu: ti-kubb (boundary): „La valeur du petit Kubb noir (le ti-kubb) débute à 2“
     board = DamesBoard.from_kubbs({"d4": "S124", "a8": "N153"}, ti_value=2, ti_cell="d5")
     assert rolls(board) == ["d4EN", "d4WN"]
     assert board.count_legal_moves() == 2 * 62
@@ -127,6 +133,7 @@ def test_perft_two_turns_with_blocking_placements() -> None:
 def test_sideways_move_is_allowed_only_as_an_attack() -> None:
     # S on b4 rolling 1: N (b5) gains a line; E (c4) is an attack on N's d4...
     # no: c4 touches d4, so it is an attack and allowed; W (a4) is neither.
+    # RKD Déroulement du jeu: progress (applied): „sauf quand il attaque un Kubb adverse“
     board = DamesBoard.from_kubbs({"b4": "S124", "d4": "N312", "a8": "N153"}, ti_value=1)
     assert rolls(board) == ["b4E", "b4N"]
     with pytest.raises(IllegalMoveError, match="advance at least one line"):
@@ -135,6 +142,7 @@ def test_sideways_move_is_allowed_only_as_an_attack() -> None:
 
 def test_backward_attack_is_allowed() -> None:
     # S on d5 rolling 1 south to d4 touches N's d3 kubb: an attack, so allowed.
+    # RKD Déroulement du jeu: progress (boundary): „sauf quand il attaque un Kubb adverse“
     board = DamesBoard.from_kubbs({"d5": "S124", "d3": "N312", "a8": "N153"}, ti_value=1)
     assert "d5S" in rolls(board)
 
@@ -166,6 +174,7 @@ def test_straight_only_option() -> None:
 
 def test_frozen_kubbs_do_not_move() -> None:
     # S's kubb on c8 is on its last line: frozen; only d4 moves (value 1: N).
+    # RKD Combat: frozen (boundary): „Les Kubbs de la dernière ligne de chaque camp restent“
     board = DamesBoard.from_kubbs({"c8": "S124", "d4": "S124", "a8": "N153"}, ti_value=1)
     assert rolls(board) == ["d4N"]
     with pytest.raises(IllegalMoveError, match="frozen"):
@@ -173,6 +182,7 @@ def test_frozen_kubbs_do_not_move() -> None:
 
 
 def test_reasons_for_illegal_moves() -> None:
+    # RKD Déroulement du jeu: rolling (boundary): „dans n'importe quelle direction sauf diagonale“
     board = DamesBoard()
     cases = {
         "a1NN@e5": "no kubb on a1",
@@ -233,6 +243,7 @@ def test_push_pop_restores_everything() -> None:
 
 def test_ti_value_cycle() -> None:
     # « débute à 2, avec le premier joueur, puis 3 ... puis 1 ... puis 2 »
+    # RKD Règle du jeu: ti-kubb (applied): „La valeur du petit Kubb noir (le ti-kubb) débute à 2“
     board = DamesBoard()
     values = []
     for text in ["b1NN@h4", "b8SSS@h5", "b3N@h4", "c8SS@h5", "c1NNN@h4"]:

@@ -15,6 +15,7 @@ START_4 = "2N153N153N153N1532/8/W1326E145/W1326E145/W1326E145/W1326E145/8/2S124S
 
 
 def test_start_positions() -> None:
+    # RKD Règle du jeu: set-up (applied): „avec la valeur 1, sur la première ligne de son camp“
     assert DamesBoard().position() == START_2
     assert DamesBoard(rules=DamesRules(players=4)).position() == START_4
     assert DamesBoard(rules=DamesRules(opening_placement="last_player")).position().endswith(" SN S 2 ? 0")

@@ -15,6 +15,7 @@ from kubb3d.judge.params import DEFAULT_PARAMS
 @pytest.mark.parametrize("ruleset", ["dm", "wikinger"])
 @pytest.mark.parametrize("factor, set_up_again", [(1.5, True), (0.5, False)])
 def test_a_standing_kubb_moved_past_the_tolerance_is_set_up_where_it_stood(ruleset, factor, set_up_again):
+    # WS basic rule 14 (boundary): "set them up again at the position where they stood"
     before = {"A3": Pose((-1.0, 1.0, HZ))}
     moved = kubb("A3", -1.0 + factor * DEFAULT_PARAMS.moved_tol, 1.0, side="A")
     thrown = kubb("B1", -2.0, -1.0, lying_yaw_deg=0, side="A")

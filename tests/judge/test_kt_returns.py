@@ -180,6 +180,7 @@ def test_a_returned_kubb_is_moved_sideways_in_mm_steps_first_to_plus_y():
 def test_a_returned_kubb_is_kept_clear_of_the_kings_cap():
     """The king as a circle of its cap radius against the disk's rectangular footprint: the
     first 1 mm step that clears it, and not one step before."""
+    # KT rules: returns (boundary): "stood up where they come to rest"
     king_r = SET.king.diameter / 2
     x = -(DISK[0] + 0.002)    # the footprint's near face 2 mm from the king's axis, across x
     pose = stand_up_spot(snapshot(lying("B1", x, 0.0)), "B1", "A", {"king": (0.0, 0.0, 0.0)})

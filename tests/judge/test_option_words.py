@@ -61,6 +61,7 @@ def test_none_means_no_limit_only_where_allowed():
 
 
 def test_a_malformed_or_unknown_option_is_refused_in_one_line():
+    # DM §11 organiser (boundary): „hat in allen Belangen der Veranstalter das letzte Wort“
     for text in ("max_tilt_deg", "=3", " = 3"):
         with pytest.raises(ValueError, match=r"^--option: expected NAME=VALUE, got "):
             parse_option(text)

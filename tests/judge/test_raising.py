@@ -18,6 +18,8 @@ def _det(q):
 
 
 def test_lying_kubb_raised_towards_own_baseline():
+    # DM §7 one valid direction (boundary): „Sind Kubbs nur in eine Richtung gültig im Feld aufstellbar, so ist
+    # diese Richtung zu wählen“
     k = kubb("B1", -2.0, 0.5, lying_yaw_deg=0, side="A")
     j = judge_inkast(snap(k), InkastContext(inkasting_side="B", inkasted=("B1",)))
     r = j.ruling("B1")
@@ -58,6 +60,8 @@ def test_invalid_rethrow_then_penalty():
 
 
 def test_block_building_may_stand_out_under_dm_not_ws():
+    # DM §7 tipping geometry (boundary): „über eine der kurzen Kanten auf ihre Grundfläche gekippt“
+    # DM §7 clusters, block building (applied): „Blockbau immer erlaubt“
     lying = kubb("B1", -2.0, -2.5 + 0.3 * 2 * HZ - HZ, lying_yaw_deg=90, side="A")  # 30 % inside
     inner_end = -2.5 + 0.3 * 2 * HZ
     blocker = kubb("A1", -2.0, inner_end + 0.01 + HX, side="A")
@@ -72,6 +76,7 @@ def test_block_building_may_stand_out_under_dm_not_ws():
 
 def test_raising_never_touches_the_king():
     # lying along y, its +y end 7.5 mm from the king; the other direction is free
+    # DM §7 king (applied): „dürfen ihn beim Aufstellvorgang jedoch nicht berühren“
     k = kubb("B1", -0.05, -0.045 - 0.0075 - HZ, lying_yaw_deg=90, side="A")
     r = judge_inkast(snap(k, king()), InkastContext(inkasting_side="B", inkasted=("B1",))).ruling("B1")
     assert r.raised_pose.position[1] < -0.1
@@ -95,6 +100,7 @@ def test_stossel_place_freely_and_invalid():
 
 
 def test_leaning_kubb_tipped_over_ground_edge():
+    # DM §7 leaning inkast (applied): „sind über diese Kante zu kippen“
     base = kubb("B1", -2.0, 0.0, lying_yaw_deg=0, side="A")
     # B2: foot on the ground at y = 0.12, body resting on B1 (60° from vertical, towards −y)
     lean = kubb("B2", -2.0, 0.12 + HX, tilt_deg=60, toward_deg=-90, side="A")
@@ -127,6 +133,7 @@ def test_king_felled_and_disturbed_pieces():
 
 
 def test_upright_landing_and_errors():
+    # DM §7 raising (boundary): „über eine der kurzen Kanten auf ihre Grundfläche gekippt“
     up = kubb("B1", -1.2, 0.7, side="A")
     j = judge_inkast(snap(up), InkastContext(inkasting_side="B", inkasted=("B1",)))
     assert j.raised["B1"].position == pytest.approx((-1.2, 0.7, HZ))

@@ -138,6 +138,7 @@ def test_each_ruleset_cites_its_own_seed_for_accidents():
 def test_raise_order_decides_which_kubb_gets_a_contested_square():
     # A inkasted K1 then K2 into half B; both lie along x with a 7 cm gap between them, and
     # standing S blocks K2's square towards B's baseline, so K1 and K2 both want the gap
+    # DM §11 organiser (applied): „hat in allen Belangen der Veranstalter das letzte Wort“
     from kubb3d.judge import InkastContext, judge_inkast
 
     s = snap(kubb("K1", 2.0, 1.0, lying_yaw_deg=0), kubb("K2", 2.221, 1.0, lying_yaw_deg=0), kubb("S", 2.332, 1.0))
@@ -156,6 +157,7 @@ def test_raise_order_decides_which_kubb_gets_a_contested_square():
 def test_first_foul_is_only_warned_when_the_option_is_on():
     # B3 fell to a throw with a foot fault: penalised by default (raised again), warned as the
     # thrower's first foul with first_foul_warning (counts), penalised again at the second foul
+    # DM §5 warning first (applied): „zunächst eine Verwarnung auszusprechen“
     s = snap(kubb("B3", 4.0, 0.3, lying_yaw_deg=0))
     foul = dict(thrower="A", legal=False, violations=(("DM §5", "foot fault"),))
     r = judge_throw(s, ThrowContext(**foul)).ruling("B3")

@@ -83,6 +83,7 @@ def test_king_statuses():
 
 
 def test_hand_check_decides_doubtful_case():
+    # DM §5 hand check (applied): „ob ein Kubb allein stehfähig ist“
     s, l, c = leaning_pair(26.0)  # margin ≈ −1.3 mm, inside the 4 mm doubt band
     sn = snap(s, l, contacts=[c])
     calls = []
@@ -100,6 +101,7 @@ def test_hand_check_decides_doubtful_case():
 
 
 def test_clear_case_skips_hand_check():
+    # DM §5 hand check (boundary): „ob ein Kubb allein stehfähig ist“
     s, l, c = leaning_pair(35.0)
     sn = snap(s, l, contacts=[c])
 

@@ -21,6 +21,7 @@ def test_standing_and_leaning_field_kubbs():
 
 
 def test_wikinger_leaning_cites_basic_rule_9():
+    # WS basic rule 9 (applied): "lies against a throwing stick or another hit kubb counts as knocked over"
     s, l, c = leaning_pair(30)
     j = judge_throw(snap(s, l, contacts=[c]), ThrowContext(ruleset="wikinger", field_kubbs=frozenset({"S", "L"})))
     assert j.ruling("L").rules == ("WS basic rule 9",)

@@ -22,6 +22,7 @@ def test_scaled_tolerances_fit_the_disk():
 
 
 def test_kubb_knocked_off_the_edge_falls_to_the_floor_and_is_ruled_off_the_board():
+    # KT Equipment (boundary): "The board is 4 foot by 2 foot"
     with World.standard("kubbuteo") as w:
         bx, by = w.pitch.baseline_kubb_positions("B")["B5"]
         # a hard flick from 0.3 m in front of the centre straight at B5 (9 cm from the board's end)

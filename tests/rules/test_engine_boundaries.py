@@ -281,6 +281,7 @@ def test_a_king_felled_early_with_only_the_loser_named_wins_for_the_other_side()
 def test_dm_the_king_throw_is_offered_once_the_half_is_clear_in_a_later_turn():
     """DM §10: the king throw from the baseline once every kubb of the opponent's half is down,
     one per turn (the count starts anew each turn)."""
+    # DM §10 king throw (boundary): „Es gibt nur einen Königswurf pro Runde“
     from kubb3d.rules import KingThrow
     from rules_helpers import clear_half
 

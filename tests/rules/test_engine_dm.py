@@ -180,6 +180,7 @@ def _to_king(s: MatchState) -> None:
 
 
 def test_king_throw_only_after_all_kubbs_and_wins():
+    # DM §1 early king (boundary): „Wird der König vorzeitig mit Kubb oder Wurfholz zu Fall gebracht“
     s = dm()
     _to_king(s)
     acts = s.legal_actions()

@@ -36,6 +36,8 @@ def lag(s: MatchState, da: float, db: float, ka: bool = False, kb: bool = False)
 
 
 def test_ws_pitch_and_lag_winner_starts_without_choice():
+    # WS The Playing Field (applied): "5 m wide and 7.50 m long"
+    # WS Start of Play (boundary): "Team A begins and throws all of its throwing sticks"
     s = ws()
     assert s.pitch.length == 7.5 and s.pitch.width == 5.0
     lag(s, 0.4, 0.2)
@@ -53,6 +55,8 @@ def test_ws_king_hit_in_lag_gives_other_team_the_start_and_both_hits_the_left_te
 
 
 def test_ws_six_batons_each_thrown_by_a_different_player():
+    # WS basic rule 4 (applied): "Each player receives one throwing stick"
+    # WS basic rule 2 (boundary): "receives the 6 throwing sticks and throws them all"
     s = ws()
     lag(s, 0.1, 0.2)
     members = [throw(s).thrower for _ in range(6)]
@@ -131,6 +135,7 @@ def test_ws_clock_equal_baselines_draw_zero_points():
 
 
 def test_ws_turn_in_progress_is_finished_after_the_clock():
+    # WS notes: extra time, turn finished (applied): "the turn that has begun is played to its end"
     s = ws(time_limit_s=10.0)
     lag(s, 0.1, 0.2)
     throw(s)

@@ -114,6 +114,7 @@ def test_an_own_kubb_tilted_just_past_the_tolerance_is_stood_again(factor, distu
 
 def test_an_own_kubb_moved_exactly_the_tolerance_stays():
     """"More than" OWN_KUBB_MOVED_M: a move of exactly that much is not a disturbance."""
+    # KT rules: six flicks (boundary): "removing the baton and any knocked over kubbs"
     before = {"A2": Pose((0.0, 0.0, 0.016))}
     now = {"A2": Pose((OWN_KUBB_MOVED_M, 0.0, 0.016))}
     assert after_flick("b1", (), (), {}, before, now).stand_again == {}
@@ -127,6 +128,7 @@ def test_an_own_kubb_without_a_pose_now_is_not_checked():
 
 # ------------------------------------------------------------------ the advance line
 def test_without_field_kubbs_the_line_is_the_baseline(kt):
+    # KT rules: advance line (boundary): "the kubb closest to the King now represents that player's baseline"
     state = _state(kt, {"A1": ("A", True, (-0.5207, 0.0))})
     assert kt.throwing_line(state, "A") == pytest.approx(state.pitch.baseline_x("A"))
     assert kt.throwing_line(state, "B") == pytest.approx(state.pitch.baseline_x("B"))

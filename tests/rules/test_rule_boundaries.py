@@ -80,6 +80,7 @@ def test_ws_level_teams_without_a_head_to_head_result_go_to_a_stechen():
     """"If this comparison also ends in a draw, or if 3 teams are level on points after the
     group stage, a playoff (Stechen) is thrown": two level teams that did not decide it
     between them (no game, or a 0:0 draw) form one tier."""
+    # WS Tie-Break (ranking) (boundary): "the head-to-head result of the two teams decides"
     from kubb3d.rules.wikinger import GameResult, group_ranking
 
     games = [GameResult("X", "Z", 2, 0), GameResult("Y", "W", 2, 0)]

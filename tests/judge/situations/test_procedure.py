@@ -109,6 +109,7 @@ def test_dm_lag_king_felled_loses_both_felled_or_tie_repeats():
     # DM §3: "Fällt er jedoch, so einigen sich beide Parteien auf den Verursacher, welcher damit den
     # Anwurf verliert. Sollten beide Seiten gleich nah am König gelandet sein, ihn zu Fall gebracht
     # haben ..., wird der Anwurf wiederholt."
+    # DM §3 lag throw (boundary): „eine Berührung des Königs ist dabei erlaubt“
     s = state("dm")
     lag(s, 0.0, 0.9, ka=True)
     assert s.choice_queue[0][0] == s.player_at("B")
@@ -136,6 +137,7 @@ def test_dm_lag_winner_chooses_end_or_opener_loser_gets_the_rest():
 
 def test_ws_lag_nearer_team_starts_either_side():
     # WS Sequence of Play: "The player who is closer gains the right to throw."
+    # WS Sequence of Play (boundary): "If the king is hit, the other team automatically gains the right to throw"
     for da, db, first in [(0.1, 0.3, "A"), (0.3, 0.1, "B")]:
         s = state("wikinger")
         lag(s, da, db)
@@ -289,6 +291,7 @@ def test_advance_line_through_the_right_field_kubb(ruleset, near_centre, near_ki
 
 def test_dm_advance_line_falls_back_to_the_baseline_when_the_field_kubb_is_felled():
     # DM §8: only while kubbs "in der eigenen Feldhälfte stehen" (the boundary: none stands).
+    # DM §8 advance line (boundary): „durch den zur Mittellinie am nächsten stehenden Kubb“
     s = started("dm")
     throw(s, {"B1"})
     finish_turn(s)
@@ -309,6 +312,7 @@ def test_half_with_an_early_baseline_kubb_pending_is_not_cleared(ruleset, x):
     # DM §5: "Fällt ein Grundlinienkubb, während in der dazugehörigen Feldhälfte noch Kubbs stehen,
     # so gilt er nicht als gefallen": with B3 pending, felling the other four clears nothing, so no
     # king throw (DM §10: "sämtliche Feld- und Grundlinienkubbs abgeworfen").
+    # DM §1 aim (boundary): „alle Kubbs im gegnerischen Feld und anschließend den König“
     s = started(ruleset)
     finish_turn(s)
     throw(s, {"A1"})
@@ -362,6 +366,8 @@ def test_dm_penalty_kubb_that_fells_the_king_loses_for_its_thrower():
 def test_dm_own_penalty_throw_that_fells_the_king_loses_for_the_inkaster():
     # The boundary of the one above: the second penalty throw is the original inkaster's (B); if it
     # fells the king, B loses.
+    # DM §6 penalty kubbs (boundary): „Misslingt ihm dies, erhält der ursprüngliche Einwerfer einen weiteren
+    # Versuch“
     s = started("dm")
     throw(s, {"B1"})
     finish_turn(s)
@@ -444,6 +450,7 @@ def test_ws_clock_ends_after_the_turn_in_which_time_runs_out_exactly_at_the_limi
     # has been completed, ... the team with the larger number of kubbs on its baseline wins and
     # receives one point." One turn takes T seconds: a limit of exactly T has run out at its end;
     # a limit just above T has not.
+    # WS basic rule 1 (boundary): "limited to 20 minutes"
     t = _ws_first_turn(10_000.0).clock
     at = _ws_first_turn(t)
     assert at.phase == Phase.OVER
@@ -509,6 +516,7 @@ def test_dm_tiebreak_kubb_is_the_one_nearest_the_baseline_line():
 def test_dm_tiebreak_tie_or_several_baseline_kubbs_the_opposite_player_chooses():
     # DM §9 step 3: "Stehen noch mehrere Kubbs auf der Grundlinie, entscheidet der gegenüberstehende
     # Spieler, welcher Grundlinien-Kubb entfernt wird."
+    # DM §9 tie-break (boundary): „der am nähestens zur Grundlinie steht“
     spots = [(-3.3, 2.0), (-3.3, -1.0), (-1.0, -1.5), (-1.0, -1.0), (-1.0, -0.5), (-1.0, 0.0), (-1.0, 0.5)]
     s, ids = _dm_half_a_without_baseline_kubbs(spots)
     candidates, chooser = s.tiebreak_candidates("B", "A")
@@ -524,6 +532,7 @@ def test_dm_tiebreak_tie_or_several_baseline_kubbs_the_opposite_player_chooses()
 def test_dm_sets_switch_ends_and_the_right_to_open():
     # DM §3: "Wird über mehrere Sätze gespielt, so wechseln die Spieler nach jedem Satz die Seiten
     # sowie das Recht, den Satz eröffnen zu dürfen." DM §4: each set opens with 2 batons.
+    # DM §3 choice, sets (boundary): „Der Gewinner des Anwurfes darf eine Seite wählen“
     s = started("dm", sets=3)
     at_a = s.player_at("A")
     opener = s.player_at(s.turn_side)
