@@ -5,7 +5,8 @@ Every clause row of the DM, WS, KT and RKD tables names an "applied" test (the r
 situation file (``tests/judge/situations/NAME.toml``), and quotes the rule book's words it rests
 on. Each named test must exist and quote those words (with the book's short name) in its
 docstring, comments or leading comment; a row borrowed from another book says so and why. A test
-or situation that cites a clause with no row fails. The "also checked by" column may name
+or situation that cites a clause with no row fails, and so does one marked as a row's test
+(``# DM §7 validity (boundary):``) that the row does not name. The "also checked by" column may name
 scenario files, whole test files, audit checks and commands; each must exist.
 """
 
@@ -190,6 +191,25 @@ def unknown_claims(text: str, rows: tuple[Row, ...] | list[Row]) -> list[str]:
     )
 
 
+MARKER = re.compile(r"^\s*#\s*(?P<clause>[^#\n]+?) \((?P<kind>applied|boundary)\):", re.MULTILINE)
+"""A test's or situation's own claim on a row: ``# DM §7 validity (boundary): „…“``."""
+
+
+def marker_problems(name: str, text: str, rows: tuple[Row, ...] | list[Row]) -> list[str]:
+    """Why the claims *text* (the test or situation *name*) makes are wrong: a claimed row that does
+    not exist, or a row that does not name the test in the claimed column."""
+    by_clause = {row.clause: row for row in rows}
+    problems = []
+    for match in MARKER.finditer(text):
+        clause, kind = match.group("clause"), match.group("kind")
+        row = by_clause.get(clause)
+        if row is None:
+            problems.append(f"{name} claims row {clause!r}, which docs/rules.md does not have")
+        elif name not in resolve(getattr(row, kind))[0]:
+            problems.append(f"{name} claims to be the {kind} test of {clause!r}, which names other tests")
+    return problems
+
+
 @pytest.mark.parametrize("row", clause_rows(), ids=lambda row: row.clause)
 def test_every_clause_row_has_an_applied_and_a_boundary_test_quoting_it(row):
     assert row_problems(row) == []
@@ -220,6 +240,20 @@ def test_every_test_cites_only_clauses_with_a_row():
         for name, text in functions.items()
     }
     assert {name: bad for name, bad in claims.items() if bad} == {}
+
+
+def test_every_claim_of_a_row_is_the_rows():
+    """A test marked ``# CLAUSE (applied):`` or ``(boundary):`` is that row's test in that column."""
+    problems = [
+        problem
+        for file, functions in sources_of_tests().items()
+        if file != Path(__file__).name
+        for name, text in functions.items()
+        for problem in marker_problems(f"{file}::{name}", text, clause_rows())
+    ]
+    for path in sorted(SITUATIONS.glob("*.toml")):
+        problems += marker_problems(path.stem, path.read_text(encoding="utf-8"), clause_rows())
+    assert problems == []
 
 
 # ---- the checker itself can fail ---------------------------------------------------------------
@@ -254,4 +288,12 @@ def test_the_checker_accepts_a_held_row_and_refuses_each_kind_of_fault():
         parse_rows(GOOD.replace("„Spieler A startet mit 2 Hölzern, B wirft 4“", "two, then four"))
     assert unknown_claims("# DM §4: ... DM §12: ...", [row]) == ["DM §12"]
     assert unknown_claims("# RKD Combat", [row]) == ["RKD Combat"]
+    applied = "test_rule_boundaries.py::test_dm_baton_schedule_2_4_then_6"
+    assert marker_problems(applied, "    # DM §4 opening (applied): „…“", [row]) == []
+    assert marker_problems(applied, "    # DM §4 opening (boundary): „…“", [row]) == [
+        f"{applied} claims to be the boundary test of 'DM §4 opening', which names other tests"
+    ]
+    assert marker_problems(applied, "    # DM §4 schedule (applied): „…“", [row]) == [
+        f"{applied} claims row 'DM §4 schedule', which docs/rules.md does not have"
+    ]
     assert unknown_claims('check(citation="DM §12")', [row]) == []  # code, not a claim

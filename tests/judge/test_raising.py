@@ -60,7 +60,7 @@ def test_invalid_rethrow_then_penalty():
 
 
 def test_block_building_may_stand_out_under_dm_not_ws():
-    # DM §7 tipping geometry (boundary): „über eine der kurzen Kanten auf ihre Grundfläche gekippt“
+    # WS ← DM §7 tipping geometry (boundary): „über eine der kurzen Kanten auf ihre Grundfläche gekippt“
     # DM §7 clusters, block building (applied): „Blockbau immer erlaubt“
     lying = kubb("B1", -2.0, -2.5 + 0.3 * 2 * HZ - HZ, lying_yaw_deg=90, side="A")  # 30 % inside
     inner_end = -2.5 + 0.3 * 2 * HZ
