@@ -111,3 +111,28 @@ def test_the_measured_tables_in_the_docs_add_up(mutation):
         total = rows.pop("total", None)
         if total is not None:
             assert total == sum(rows.values(), Counter()) + Counter({c: 0 for c in mutation.COLUMNS}), block
+
+
+def test_an_equivalent_entry_whose_mutant_changed_is_stale(mutation, tmp_path):
+    """mutmut renumbers a function's mutants when the function changes: an entry whose mutant in
+    mutants/ no longer makes the listed change is named, one not generated yet is not judged."""
+    source = tmp_path / "kubb3d" / "rules" / "dm.py"
+    source.parent.mkdir(parents=True)
+    source.write_text(
+        "def x_f__mutmut_1(a):\n    return a >= 0\n\n\ndef x_f__mutmut_2(a):\n    return a > 1\n\n"
+        "class C:\n    def xǁCǁg__mutmut_1(self):\n        return None\n    def xǁCǁg__mutmut_2(self):\n"
+        "        return 1\n",
+        encoding="utf-8",
+    )
+    entry = {"original": "return a > 0", "reason": "r"}
+    entries = [
+        {**entry, "mutant": "kubb3d.rules.dm.x_f__mutmut_1", "mutated": "return a >= 0"},
+        {**entry, "mutant": "kubb3d.rules.dm.x_f__mutmut_2", "mutated": "return a >= 0"},
+        {**entry, "mutant": "kubb3d.rules.dm.xǁCǁg__mutmut_1", "mutated": "return 1"},
+        {**entry, "mutant": "kubb3d.rules.dm.x_f__mutmut_9", "mutated": "return a >= 0"},
+        {**entry, "mutant": "kubb3d.rules.wikinger.x_f__mutmut_1", "mutated": "return a >= 0"},
+    ]
+    assert mutation.stale_equivalents(entries, tmp_path) == [
+        "kubb3d.rules.dm.x_f__mutmut_2",
+        "kubb3d.rules.dm.xǁCǁg__mutmut_1",
+    ]
