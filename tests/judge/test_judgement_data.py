@@ -5,6 +5,7 @@ docs/mutation.md)."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import pytest
 from helpers import HZ, king, kubb, snap
@@ -61,3 +62,29 @@ def test_a_string_with_braces_is_left_as_it_is(text):
 def test_a_message_stays_the_same_message():
     message = Msg("{piece} fell.", piece="B3")
     assert known(message) is message
+
+
+def test_a_ruling_as_json_has_its_reason_and_only_the_fields_it_has():
+    """DM §7: an inkasted kubb raised where it lies has a validity and a raised pose; a ruling on a
+    throw has neither, so its dict leaves them out."""
+    raised = judge_inkast(
+        snap(kubb("B1", -2.0, 0.5, lying_yaw_deg=0, side="A")), InkastContext(inkasting_side="B", inkasted=("B1",))
+    ).ruling("B1")
+    d = raised.to_dict()
+    assert list(d) == ["piece", "status", "consequence", "rules", "reason", "hand_check", "valid", "raised_pose"]
+    assert d["reason"] == raised.reason and d["reason"] and d["hand_check"] is False and d["valid"] is True
+    assert d["raised_pose"] == {
+        "position_m": list(raised.raised_pose.position),
+        "quat_xyzw": list(raised.raised_pose.quat_xyzw),
+    }
+    plain = replace(raised, valid=None, raised_pose=None).to_dict()
+    assert list(plain) == ["piece", "status", "consequence", "rules", "reason", "hand_check"]
+
+
+def test_asking_for_a_piece_without_a_ruling_names_the_piece():
+    j = judge_inkast(
+        snap(kubb("B1", -2.0, 0.5, lying_yaw_deg=0, side="A")), InkastContext(inkasting_side="B", inkasted=("B1",))
+    )
+    with pytest.raises(KeyError) as error:
+        j.ruling("B7")
+    assert error.value.args == ("B7",)
