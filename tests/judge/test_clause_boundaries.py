@@ -148,11 +148,12 @@ def test_a_leaner_that_would_stand_out_waits_for_its_supporter():
     """DM §7 leaning inkast: „Kubbs, welche sich gegen andere Kubbs stützen und nur mit einer Kante den
     Boden berühren, sind über diese Kante zu kippen. Stehen sie dann im Aus, ist der sie zuvor
     stützende Kubb zuerst aufzustellen und der zuvor gestützte Kubb entsprechend über die andere
-    Kante aufzuklappen.“ B2's foot is on the ground 2 cm inside the sideline y = +2.5, its body on
-    B1: tipped over its ground edge it would stand out, so it is tipped the other way, back into
-    the field, after B1."""
+    Kante aufzuklappen.“ B2's ground edge is 5 cm inside the sideline y = +2.5, its body on B1:
+    tipped over that edge its 7 cm base would reach 2 cm over the line, so it is tipped the other
+    way, over its far end, back into the field, after B1 (the boundary of
+    ``test_raising.py::test_leaning_kubb_tipped_over_ground_edge``)."""
     base = kubb("B1", -2.0, 2.3, lying_yaw_deg=0, side="A")
-    lean = kubb("B2", -2.0, 2.48 - HX, tilt_deg=60, toward_deg=-90, side="A")
+    lean = kubb("B2", -2.0, 2.45 + HX, tilt_deg=60, toward_deg=-90, side="A")
     contact = touch("B2", "B1", (-2.0, 2.33, 2 * HX), (0.0, 0.6, 0.8), 2.0)
     sn = snap(base, lean, contacts=[contact, *ground_contacts(lean), *ground_contacts(base)], auto_ground=False)
     j = judge_inkast(sn, InkastContext(inkasting_side="B", inkasted=("B1", "B2")))
@@ -160,6 +161,24 @@ def test_a_leaner_that_would_stand_out_waits_for_its_supporter():
     assert r.consequence is Consequence.RAISE_HERE and r.valid is True
     y = r.raised_pose.position[1]
     assert y + HX <= 2.5 + 1e-9 and y < 2.45, "tipped back into the field, not over its ground edge"
+    # lying flat from its ground edge (2.45) towards B1, its far end 15 cm on, tipped over that end
+    assert y == pytest.approx(2.45 - 2 * HZ - HX, abs=1e-6)
+
+
+def test_a_leaner_by_the_centre_line_is_tipped_back_over_its_far_end():
+    """DM §7 leaning inkast, along the pitch: „Stehen sie dann im Aus, ist der sie zuvor stützende Kubb
+    zuerst aufzustellen und der zuvor gestützte Kubb entsprechend über die andere Kante
+    aufzuklappen.“ B2's ground edge is 5 cm short of the centre line (x = -0.05 in A's half), its
+    body leaning on B1 towards A's baseline: over that edge it would stand across the line, so it is
+    tipped over its far end, 15 cm back towards A's baseline."""
+    base = kubb("B1", -0.16, 0.5, lying_yaw_deg=90, side="A")
+    lean = kubb("B2", -0.05 + HX, 0.5, tilt_deg=60, toward_deg=180, side="A")
+    contact = touch("B2", "B1", (-0.18, 0.5, 2 * HX), (0.6, 0.0, 0.8), 2.0)
+    sn = snap(base, lean, contacts=[contact, *ground_contacts(lean), *ground_contacts(base)], auto_ground=False)
+    r = judge_inkast(sn, InkastContext(inkasting_side="B", inkasted=("B1", "B2"))).ruling("B2")
+    assert r.consequence is Consequence.RAISE_HERE and r.valid is True
+    x, y = r.raised_pose.position[:2]
+    assert x == pytest.approx(-0.05 - 2 * HZ - HX, abs=1e-6) and y == pytest.approx(0.5, abs=1e-6)
 
 
 def _stossel(y: float):

@@ -81,3 +81,16 @@ def test_with_its_squares_taken_a_stossel_gets_the_nearest_free_square_on_a_ring
     step = 2 * HX + 2 * DEFAULT_PARAMS.block_tol
     ring = min(math.hypot(x + 2.0, y - dy) for dy in (-0.11, 0.11)) / step
     assert ring == pytest.approx(round(ring), abs=1e-6) and 1 <= round(ring) <= 3
+
+
+def test_a_stossel_by_the_centre_line_passes_over_the_squares_beyond_it():
+    """DM §7: the stößel is placed „an einer frei wählbaren, gültigen Position im gegnerischen Feld“.
+    By the centre line the first squares of the ring (towards +x, into B's half) are outside A's
+    half: the search goes on round the ring instead of giving up, and the spot is in A's half."""
+    judgement = _stossel_on_two(-0.1, 0.5, blocked=True)
+    spot = _stood("B3", judgement.raised["B3"])
+    x, y = spot.position[:2]
+    assert judgement.ruling("B3").consequence is Consequence.PLACE_FREELY
+    assert x <= -HX and abs(y) <= 2.5 - HX
+    step = 2 * HX + 2 * DEFAULT_PARAMS.block_tol
+    assert math.hypot(x + 0.1, y - 0.5) <= 3.5 * step

@@ -1,0 +1,65 @@
+"""The rules engine's record of an inkast (kubb3d.rules.core): its outcome as data, the stößel
+event's citation, a king felled by an inkasted kubb, and when the match is over (issue #37 item 5:
+each test kills mutants of rules/core.py that survived the fast tests; docs/mutation.md)."""
+
+from __future__ import annotations
+
+from rules_helpers import start, throw
+
+from kubb3d.judge.rulings import Pose
+from kubb3d.rules import Inkast, InkastOutcome, MatchState, Raise, Termination, ThrowOutcome, get_ruleset
+from kubb3d.rules.core import outcome_from_dict
+
+
+def dm() -> MatchState:
+    return MatchState(get_ruleset("dm"), ("Ann", "Bob"))
+
+
+def test_an_inkast_outcome_as_data_keeps_every_field():
+    outcome = InkastOutcome(
+        valid={"B2": Pose((-1.0, 0.5, 0.075)), "B1": Pose((-1.2, 0.1, 0.075))},
+        invalid=frozenset({"B4", "B3"}),
+        stossel=frozenset({"B5"}),
+        king_felled=True,
+        rulings=({"piece": "B1", "consequence": "raise here"},),
+    )
+    d = outcome.to_dict()
+    assert list(d) == ["kind", "valid", "invalid", "stossel", "king_felled", "rulings"]
+    assert d["kind"] == "inkast" and list(d["valid"]) == ["B1", "B2"]
+    assert d["invalid"] == ["B3", "B4"] and d["stossel"] == ["B5"] and d["king_felled"] is True
+    assert d["rulings"] == [{"piece": "B1", "consequence": "raise here"}]
+    back = outcome_from_dict(d)
+    assert isinstance(back, InkastOutcome) and back.rulings == outcome.rulings and back.stossel == outcome.stossel
+
+
+def test_a_stossel_is_recorded_under_dm_7():
+    """DM §7: „Kubbs, die auf anderen Kubbs liegen und keinen Bodenkontakt mehr haben, werden als
+    “Stößel“ bezeichnet“; the play-by-play names it and cites the section."""
+    s = dm()
+    start(s)
+    throw(s, ThrowOutcome(felled=frozenset({"B1", "B2"})))
+    throw(s)
+    s.push(Inkast("B", ("B1", "B2"), 1), InkastOutcome(valid={"B1": Pose((-1, 0.5, 0.075))}, stossel=frozenset({"B2"})))
+    event = next(e for e in s.events if "stößel" in e.text)
+    assert event.text == "stößel: B2 (placed freely after raising)" and event.rules == ("DM §7",)
+    s.push(Raise("A", ("B1",)))
+
+
+def test_a_king_felled_by_an_inkasted_kubb_is_down_and_the_match_over():
+    """DM §1: „Wird der König vorzeitig mit Kubb oder Wurfholz zu Fall gebracht, hat die gegnerische
+    Mannschaft gewonnen.“ The inkasting player (Bob) felled it: the king is down, the match is
+    over and Ann has won; a valid inkast that leaves the king standing changes neither."""
+    s = dm()
+    start(s)
+    throw(s, ThrowOutcome(felled=frozenset({"B1"})))
+    throw(s)
+    assert not s.is_over() and s.king_standing
+    s.push(s.legal_actions()[0], InkastOutcome(valid={"B1": Pose((-1, 0, 0.075))}, king_felled=True))
+    assert not s.king_standing and s.is_over()
+    assert s.outcome().winner == "Ann" and s.outcome().termination == Termination.EARLY_KING
+    calm = dm()
+    start(calm)
+    throw(calm, ThrowOutcome(felled=frozenset({"B1"})))
+    throw(calm)
+    calm.push(calm.legal_actions()[0], InkastOutcome(valid={"B1": Pose((-1, 0, 0.075))}))
+    assert calm.king_standing and not calm.is_over()
