@@ -11,7 +11,9 @@ import pytest
 from helpers import HZ, king, kubb, snap
 
 from kubb3d.judge import InkastContext, Pose, judge_inkast
+from kubb3d.judge.geometry import columns, rot
 from kubb3d.judge.messages import Msg, known
+from kubb3d.judge.raising import _inflate
 
 
 def test_an_inkast_judgement_as_json_names_every_field():
@@ -88,3 +90,26 @@ def test_asking_for_a_piece_without_a_ruling_names_the_piece():
     with pytest.raises(KeyError) as error:
         j.ruling("B7")
     assert error.value.args == ("B7",)
+
+
+def flat(points):
+    return [v for point in points for v in point]
+
+
+def test_a_kubb_landed_upright_on_its_top_end_is_raised_without_turning():
+    """DM §7: the kubbs are raised „ohne Drehen oder Verschieben“: one that landed standing on its top
+    end stays on it (its long axis down), where it stands."""
+    upside_down = kubb("B1", -1.2, 0.7, tilt_deg=180, z=HZ, side="A")
+    j = judge_inkast(snap(upside_down), InkastContext(inkasting_side="B", inkasted=("B1",)))
+    pose = j.raised["B1"]
+    assert pose.position == pytest.approx((-1.2, 0.7, HZ))
+    assert flat(columns(rot(pose.quat_xyzw))) == pytest.approx([-1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, -1.0])
+
+
+def test_inflating_a_square_moves_each_corner_out_along_its_diagonal():
+    """The raising's safety margin around an obstacle: a square grown by ``by`` on every side."""
+    grown = _inflate([(0.0, 0.0), (2.0, 0.0), (2.0, 2.0), (0.0, 2.0)], 0.1)
+    assert flat(grown) == pytest.approx([-0.1, -0.1, 2.1, -0.1, 2.1, 2.1, -0.1, 2.1])
+    out = 1.0 + 0.05 * 2**0.5
+    diamond = _inflate([(1.0, 0.0), (0.0, 1.0), (-1.0, 0.0), (0.0, -1.0)], 0.05)
+    assert flat(diamond) == pytest.approx([out, 0.0, 0.0, out, -out, 0.0, 0.0, -out])

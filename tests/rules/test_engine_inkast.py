@@ -7,7 +7,17 @@ from __future__ import annotations
 from rules_helpers import start, throw
 
 from kubb3d.judge.rulings import Pose
-from kubb3d.rules import Inkast, InkastOutcome, MatchState, Raise, Termination, ThrowOutcome, get_ruleset
+from kubb3d.rules import (
+    Inkast,
+    InkastOutcome,
+    LagResult,
+    LagThrow,
+    MatchState,
+    Raise,
+    Termination,
+    ThrowOutcome,
+    get_ruleset,
+)
 from kubb3d.rules.core import outcome_from_dict
 
 
@@ -63,3 +73,14 @@ def test_a_king_felled_by_an_inkasted_kubb_is_down_and_the_match_over():
     throw(calm)
     calm.push(calm.legal_actions()[0], InkastOutcome(valid={"B1": Pose((-1, 0, 0.075))}))
     assert calm.king_standing and not calm.is_over()
+
+
+def test_a_lag_baton_that_fells_the_king_is_named_in_the_play_by_play():
+    """DM §3: „Fällt er jedoch, so einigen sich beide Parteien auf den Verursacher, welcher damit den
+    Anwurf verliert.“ The lag line says the king was felled; a lag that only came near it does not."""
+    s = dm()
+    s.push(LagThrow("A"), LagResult(0.0, king_felled=True))
+    s.push(LagThrow("B"), LagResult(0.4))
+    lags = [e.text for e in s.events if e.kind == "lag"]
+    assert lags[0] == "Ann lag throw from end A: 0.000 m from the king, king felled"
+    assert lags[1] == "Bob lag throw from end B: 0.400 m from the king"
