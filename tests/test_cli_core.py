@@ -92,3 +92,22 @@ def test_view_of_a_kubbuteo_scenario_draws_the_board(cli, tmp_path, root):
     assert img.shape == (360, 640, 3)
     red, green, blue = img[..., 0], img[..., 1], img[..., 2]
     assert ((red > green) & (green > blue) & (red > 150)).mean() > 0.05  # the board's pale wood
+
+
+def test_a_json_invocation_does_not_turn_the_next_ones_errors_into_json():
+    """In one process (a notebook, a test runner), `--json` of one call must not make a later
+    call without it print its error as JSON on stdout (it leaked from `rules show --json` into
+    the dames CLI's bad-flag errors)."""
+    from typer.testing import CliRunner
+
+    from kubb3d.cli import _register_subapps, app
+
+    _register_subapps()
+    runner = CliRunner()
+    assert runner.invoke(app, ["rules", "show", "dm", "--json"]).exit_code == 0
+    from kubb3d.cli.dames import app as dames_app  # a sub-app called directly, as its tests do
+
+    refused = runner.invoke(dames_app, ["play", "--players", "wizard"])
+    assert refused.exit_code == 2 and refused.stdout == "", refused.stdout
+    as_json = runner.invoke(app, ["throw", "--speed", "-3", "--json"])
+    assert as_json.exit_code == 2 and "speed" in json.loads(as_json.stdout)["error"]

@@ -245,6 +245,7 @@ class OneLineErrors(TyperGroup):
                 _error(f"the simulation failed (check positions and sizes in the input): {exc}")
             raise
         finally:
+            _JSON_ERRORS[0] = False  # one invocation's --json must not reach the next (in-process callers)
             if old_term is not None:
                 signal.signal(signal.SIGTERM, old_term)
         if not standalone_mode:
