@@ -1,7 +1,7 @@
 """The ``kubb3d`` command line (Typer): this module holds the main app and the ``throw``,
 ``bench`` and ``models`` commands; each other command group is one module of this package
 (``match``, ``judge`` and ``quiz``, ``scenario``, ``experiment``, ``audit`` and ``rules``,
-``validate``, ``calibrate``, ``tournament``, ``play`` and ``view``, ``dames``, ``whatif``), registered by
+``validate``, ``calibrate``, ``tournament``, ``play`` and ``view``, ``dames``, ``whatif``, ``analyse``), registered by
 :func:`main`.
 
 Every subcommand turns a user mistake into a one-line error on stderr and a
@@ -560,6 +560,7 @@ _SUBAPP_MODULES = {
     "scenario": "kubb3d.cli.scenario",
     "dames": "kubb3d.cli.dames",
     "whatif": "kubb3d.cli.whatif",
+    "analyse": "kubb3d.cli.analyse",
 }
 """Command name → the module of this package that registers it (the commands defined here,
 ``throw``, ``bench`` and ``models``, are always there)."""

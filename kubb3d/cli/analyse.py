@@ -1,0 +1,191 @@
+"""``kubb3d analyse``: each side's win probability after the actions of a recorded match, by
+rollouts, as a curve with its 95 % band (PNG), the actions that moved it most, and with
+``--at ACTION --alternatives`` the choices a player had there (:mod:`kubb3d.analyse`).
+
+Call :func:`register` with the main Typer app. Bad input (a bad replay, an action out of range,
+an option out of its range, an output that cannot be written) is one line ``error: …`` on
+stderr and exit code 2, before any match is played and with nothing written.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any, Optional
+
+import typer
+
+from kubb3d.cli.whatif import _fail, _percent
+
+DEFAULT_SAMPLES = 8
+DEFAULT_EVERY = 1
+DEFAULT_SEED = 1
+TOP_MOVES = 5
+
+
+def curve_lines(doc: dict) -> list[str]:
+    """The text report of an ``analyse`` document (:func:`kubb3d.analyse.curve_document`)."""
+    players = doc["players"]
+    played = doc["played"]
+    out = [
+        f"win probability: {doc['replay']}, {len(doc['points'])} points, {doc['samples']} rollouts each "
+        f"(every {doc['every']} action{'s' * (doc['every'] != 1)}), seed {doc['seed']}",
+        f"as played: {played['winner'] + ' wins' if played['winner'] else 'draw'} "
+        f"({str(played['termination']).lower()})",
+    ]
+    draws = any(point["draws"]["p"] for point in doc["points"])
+    columns = [f"{p} wins" for p in players] + ["draw"] * draws
+    out.append(f"{'after':>5}  {'action':<28} " + "  ".join(f"{c:<38}" for c in columns))
+    for point in doc["points"]:
+        label = "start" if point["after"] < 0 else str(point["after"])
+        rates = [point["wins"][p] for p in players] + [point["draws"]] * draws
+        cells = "  ".join(f"{_percent(rate):<38}" for rate in rates)
+        exact = "  (the match's end)" if point["exact"] else ""
+        out.append(f"{label:>5}  {(point['action'] or 'before the first action')[:28]:<28} {cells}{exact}")
+    out.append(f"moved {players[0]}'s chance most:")
+    for step in doc["moves"]:
+        span = str(step["last"]) if step["first"] == step["last"] else f"{step['first']}–{step['last']}"
+        out.append(
+            f"  action {span} ({step['action']}): {100 * step['before']:.0f} % → {100 * step['after']:.0f} % "
+            f"({100 * step['change']:+.0f} points)"
+        )
+    return out
+
+
+def alternatives_lines(doc: dict) -> list[str]:
+    """The text report of an ``analyse --alternatives`` document."""
+    player = doc["player"]
+    n = doc["alternatives"][0]["summary"]["samples"]
+    out = [
+        f"choices at action {doc['at']} ({doc['action']}) of {doc['replay']}: {n} rollouts each, seed {doc['seed']}",
+    ]
+    width = max(len(alt["label"]) for alt in doc["alternatives"])
+    for alt in doc["alternatives"]:
+        rate = alt["summary"]["wins"].get(player)
+        text = _percent(rate) if rate is not None else "?"
+        out.append(f"  {alt['label']:<{width}}  {player} wins {text}")
+    return out
+
+
+def register(app: typer.Typer) -> None:
+    """Add the ``analyse`` command to ``app``."""
+
+    @app.command("analyse")
+    def analyse_command(
+        replay: Path = typer.Argument(..., help="A replay written by `kubb3d match --replay` (a finished match)."),
+        samples: int = typer.Option(
+            DEFAULT_SAMPLES,
+            "--samples",
+            min=1,
+            max=100_000,
+            help="Rollouts per point. Each plays the rest of the match: a point costs about SAMPLES times the "
+                 "rest of the match (a whole DM match ≈ 1.6 s of CPU), so a curve costs about "
+                 "SAMPLES × ACTIONS/EVERY × half a match; a --round-cap 3 match with the defaults takes "
+                 "seconds, a whole match minutes per worker.",
+        ),
+        every: int = typer.Option(
+            DEFAULT_EVERY, "--every", min=1, help="Analyse every K-th action only (0, K, 2K … and the last)."
+        ),
+        seed: int = typer.Option(
+            DEFAULT_SEED, "--seed", min=0, help="Root seed of the rollouts: the same seed gives the same result."
+        ),
+        workers: int = typer.Option(
+            1, "--workers", min=1, max=64, help="Processes to play the rollouts on (the result does not depend on it)."
+        ),
+        png: Optional[Path] = typer.Option(
+            None, "--png", help="Draw the curve with its 95 % band into this PNG file (replaced if it exists)."
+        ),
+        at: Optional[int] = typer.Option(
+            None, "--at", help="With --alternatives: the action (its index `i` in the replay) whose choices to compare."
+        ),
+        with_alternatives: bool = typer.Option(
+            False,
+            "--alternatives",
+            help="Compare the choices at --at by the acting side's win probability: every standing target of a "
+                 "baton throw, or the player's own inkast and a few other spots.",
+        ),
+        as_json: bool = typer.Option(False, "--json", help="Print the result as one JSON document."),
+    ) -> None:
+        """Estimate each side's win probability after every action of a recorded match by rollouts
+        (the match continued from the next action with fresh seeds, as `kubb3d whatif` does), list
+        the actions that moved it most and draw the curve with its 95 % band (--png); with --at
+        ACTION --alternatives, compare the choices the player had at that action."""
+        from kubb3d.analyse import (
+            AnalyseError,
+            alternatives,
+            alternatives_document,
+            analysed_actions,
+            choices_at,
+            curve_document,
+            win_curve,
+        )
+        from kubb3d.files import FileSafetyError, ReplayError, check_output, write_output
+        from kubb3d.whatif import WhatIfError, read_recorded
+
+        try:
+            if at is not None and not with_alternatives:
+                raise AnalyseError("--at: give it with --alternatives (the curve covers every action)")
+            if with_alternatives and at is None:
+                raise AnalyseError("--alternatives: give the action with --at ACTION")
+            if with_alternatives and png is not None:
+                raise AnalyseError("--png: draws the curve; leave it out with --alternatives")
+            if png is not None:
+                check_output(png, "--png", overwrite=True)
+            recorded = read_recorded(replay)
+            if with_alternatives:
+                assert at is not None
+                choices = choices_at(recorded, at)
+                total = len(choices) * samples
+            else:
+                if recorded.outcome is None:
+                    raise AnalyseError(
+                        f"{recorded.path.name}: the replay has no outcome (an interrupted match); finish it "
+                        "with kubb3d match --resume"
+                    )
+                total = samples * (len(analysed_actions(max(recorded.actions), every)) - 1)
+        except (ReplayError, FileSafetyError, ValueError) as exc:
+            _fail(str(exc))
+        from rich.console import Console
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+        console = Console(stderr=True)
+        bar = Progress(
+            TextColumn("analyse"),
+            BarColumn(bar_width=20),
+            MofNCompleteColumn(),
+            TimeRemainingColumn(),
+            TextColumn("left"),
+            console=console,
+            transient=True,
+            disable=not console.is_terminal,
+        )
+        doc: dict[str, Any]
+        with bar:
+            task = bar.add_task("rollouts", total=total)
+            try:
+                if with_alternatives:
+                    assert at is not None
+                    found = alternatives(
+                        recorded, at, samples, seed=seed, workers=workers,
+                        progress=lambda done, n: bar.update(task, completed=done),
+                    )
+                    doc = alternatives_document(recorded, at, seed, found)
+                else:
+                    points = win_curve(
+                        recorded, samples, every=every, seed=seed, workers=workers,
+                        progress=lambda done, n: bar.update(task, completed=done),
+                    )
+                    doc = curve_document(recorded, points, samples=samples, every=every, seed=seed, top=TOP_MOVES)
+                    if png is not None:
+                        from kubb3d.analyse import write_png
+
+                        write_output(png, lambda tmp: write_png(recorded, points, tmp, TOP_MOVES), "--png")
+            except (ReplayError, WhatIfError, FileSafetyError) as exc:
+                bar.stop()
+                _fail(str(exc))
+        if as_json:
+            sys.stdout.write(json.dumps(doc, ensure_ascii=False) + "\n")
+            return
+        for line in alternatives_lines(doc) if with_alternatives else curve_lines(doc):
+            typer.echo(line)
