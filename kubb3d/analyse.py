@@ -167,7 +167,7 @@ def moves(recorded: Recorded, points: list[Point], top: int = 5) -> list[dict[st
     (largest first; ties by action): per step the actions it spans (``first`` … ``last``), the
     last one described, the probabilities before and after and the change."""
     player = recorded.players[0]
-    steps = []
+    steps: list[dict[str, Any]] = []
     for before, point in zip(points, points[1:]):
         steps.append(
             {
@@ -237,17 +237,16 @@ def alternatives(
     choices = choices_at(recorded, at)
     total = len(choices) * samples
     out: list[Alternative] = []
+    done = 0
+
+    def advance(j: int, result: Continuation) -> None:
+        nonlocal done
+        done += 1
+        if progress is not None:
+            progress(done, total)
+
     for label, choice in choices:
-        base = len(out) * samples
-        results = whatif(
-            recorded,
-            at,
-            samples,
-            seed=seed,
-            choice=choice,
-            workers=workers,
-            progress=None if progress is None else (lambda j, r, base=base: progress(base + j + 1, total)),
-        )
+        results = whatif(recorded, at, samples, seed=seed, choice=choice, workers=workers, progress=advance)
         out.append(Alternative(label, choice, results))
     return out
 

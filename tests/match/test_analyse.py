@@ -1,0 +1,190 @@
+"""``kubb3d analyse`` (issue #33 item 3): win probability after the actions of a recorded match.
+
+Held against what the command does not choose: the point after action k is ``whatif --at k+1``
+with the same seed; the point after the last action is the replay's own outcome record; each
+point's probabilities are shares of its rollouts (the players' and the draws' add to 1); with
+``--every`` the points are the actions the option names; bad input is one line, exit 2 and
+nothing written. Matches are cut after 3 turns (``kubb3d match --round-cap 3``) to stay cheap.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from kubb3d.analyse import alternatives, choices_at, win_curve
+from kubb3d.cli import _register_subapps, app
+from kubb3d.match import Match, MatchConfig
+from kubb3d.whatif import read_recorded, state_at, summarise, whatif
+
+_register_subapps()
+runner = CliRunner()
+
+
+def _short(tmp_path_factory, seed: int):
+    path = tmp_path_factory.mktemp("analyse") / f"dm{seed}.jsonl"
+    Match(MatchConfig(ruleset="dm", seed=seed, round_cap=3), replay=path).run()
+    return read_recorded(path)
+
+
+@pytest.fixture(scope="module")
+def won(tmp_path_factory):
+    """A DM match cut after 3 turns (seed 2) that one side wins, with two inkasts."""
+    rec = _short(tmp_path_factory, 2)
+    assert rec.outcome["winner"] is not None and any(a["type"] == "Inkast" for _, a, _ in rec.actions.values())
+    return rec
+
+
+@pytest.fixture(scope="module")
+def drawn(tmp_path_factory):
+    """A DM match cut after 3 turns (seed 3) that ends in a draw."""
+    rec = _short(tmp_path_factory, 3)
+    assert rec.outcome["winner"] is None
+    return rec
+
+
+def _analyse(rec, *args: str) -> dict:
+    res = runner.invoke(app, ["analyse", str(rec.path), *args, "--json"])
+    assert res.exit_code == 0, res.output
+    return json.loads(res.output)
+
+
+@pytest.fixture(scope="module")
+def doc(won):
+    """Every 4th action of the won match, 2 rollouts per point."""
+    return _analyse(won, "--every", "4", "--samples", "2", "--seed", "5")
+
+
+def test_the_same_seed_gives_the_same_document(won, doc):
+    assert _analyse(won, "--every", "4", "--samples", "2", "--seed", "5") == doc
+
+
+def test_the_point_after_the_last_action_is_the_recorded_outcome(won, drawn, doc):
+    last = doc["points"][-1]
+    winner = won.outcome["winner"]
+    loser = next(p for p in won.players if p != winner)
+    assert last["after"] == max(won.actions) and last["exact"] and last["samples"] == 0
+    assert last["wins"][winner] == {"p": 1.0, "ci95": [1.0, 1.0]} and last["wins"][loser]["p"] == 0.0
+    assert doc["played"] == {"winner": winner, "termination": won.outcome["termination"]}
+    final = win_curve(drawn, 1, every=max(drawn.actions) + 1)[-1]
+    assert final.exact and final.draws == 1 and all(final.p(p) == 0.0 for p in drawn.players)
+
+
+def test_each_point_is_shares_of_its_rollouts(doc):
+    """P1 + P2 = 1 − draws, each a count of the samples over the samples, intervals around them."""
+    for point in doc["points"]:
+        wins = [point["wins"][p]["p"] for p in doc["players"]]
+        assert sum(wins) == pytest.approx(1 - point["draws"]["p"], abs=1e-12)
+        n = point["samples"] or 1
+        for rate in [*point["wins"].values(), point["draws"]]:
+            assert (rate["p"] * n) == pytest.approx(round(rate["p"] * n), abs=1e-9)
+            assert rate["ci95"][0] <= rate["p"] <= rate["ci95"][1]
+
+
+def test_every_k_analyses_every_kth_action_and_the_last(won, doc):
+    last = max(won.actions)
+    afters = [point["after"] for point in doc["points"]]
+    assert afters[0] == -1 and afters[-1] == last and doc["every"] == 4
+    assert [b - a for a, b in zip(afters[1:-1], afters[2:-1])] == [4] * (len(afters) - 3)
+    assert afters[1] == 0 and afters[-2] + 4 > last and afters[-2] != last
+    assert len(afters) == 2 + len([i for i in range(last) if i % 4 == 0])
+
+
+def test_a_point_is_whatif_from_the_next_action(won, doc):
+    """The rollouts behind the point after action k are ``whatif --at k+1`` with the same seed."""
+    point = doc["points"][-2]
+    k = point["after"]
+    summary = summarise(won.players, whatif(won, k + 1, 2, seed=5))
+    for player in won.players:
+        assert point["wins"][player]["p"] == summary["wins"][player]["p"]
+        assert point["wins"][player]["ci95"] == summary["wins"][player]["ci95"]
+
+
+def test_the_moves_are_the_biggest_steps_of_the_curve(doc):
+    player = doc["players"][0]
+    points = doc["points"]
+    steps = sorted(
+        (abs(b["wins"][player]["p"] - a["wins"][player]["p"]) for a, b in zip(points, points[1:])), reverse=True
+    )
+    assert [abs(m["change"]) for m in doc["moves"]] == pytest.approx(steps[: len(doc["moves"])])
+    for move in doc["moves"]:
+        before = next(p for p in points if p["after"] == move["first"] - 1)
+        assert move["before"] == before["wins"][player]["p"]
+
+
+def test_workers_give_the_same_curve(won):
+    every = max(won.actions) // 2 + 1
+    assert win_curve(won, 1, every=every, seed=3, workers=2) == win_curve(won, 1, every=every, seed=3)
+
+
+def test_baton_alternatives_are_the_standing_targets_with_the_same_seeds(won):
+    """Every kubb standing in the target half is a choice; aiming at the kubb the player aimed at
+    (the recorded lateral) plays exactly as the player's own choice with the same seeds."""
+    at = max(i for i, (_, a, _) in won.actions.items() if a["type"] == "BatonThrow")
+    side = won.actions[at][1]["side"]
+    standing = state_at(won, at).standing_in("B" if side == "A" else "A")
+    choices = choices_at(won, at)
+    assert [label for label, _ in choices] == ["own choice", *(f"at {k.id}" for k in standing)]
+    own_lateral = json.loads(won.lines[won.actions[at][0]])["throws"][0]["intended"]["lateral"]
+    aimed = [k.id for k in standing if abs(k.pose.position[1] - own_lateral) < 0.01]
+    assert len(aimed) == 1
+    found = {alt.label: alt for alt in alternatives(won, at, 2, seed=4)}
+    assert [r.seed for r in found["own choice"].results] == [r.seed for r in found[f"at {aimed[0]}"].results]
+    assert found["own choice"].results == found[f"at {aimed[0]}"].results
+
+
+def test_inkast_alternatives_lie_in_the_half_the_kubbs_are_thrown_into(won):
+    at = max(i for i, (_, a, _) in won.actions.items() if a["type"] == "Inkast")
+    side = won.actions[at][1]["side"]
+    pitch = state_at(won, at).pitch
+    spots = [choice.inkast_at for _, choice in choices_at(won, at)[1:]]
+    assert len(spots) == 5 and len(set(spots)) == 5
+    assert all(pitch.in_half("B" if side == "A" else "A", x, y) for x, y in spots)
+    res = runner.invoke(app, ["analyse", str(won.path), "--at", str(at), "--alternatives", "--samples", "1", "--json"])
+    assert res.exit_code == 0, res.output
+    got = json.loads(res.output)
+    assert [alt["choice"]["inkast_at"] for alt in got["alternatives"]] == [None, *(list(s) for s in spots)]
+    assert all(alt["summary"]["samples"] == 1 for alt in got["alternatives"])
+
+
+def test_the_png_is_written(won, tmp_path):
+    out = tmp_path / "curve.png"
+    every = str(max(won.actions) + 1)
+    res = runner.invoke(app, ["analyse", str(won.path), "--every", every, "--samples", "1", "--png", str(out)])
+    assert res.exit_code == 0, res.output
+    assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+@pytest.mark.parametrize(
+    "args, expected",
+    [
+        (["--every", "0"], "--every"),
+        (["--samples", "0"], "--samples"),
+        (["--at", "5"], "--at: give it with --alternatives"),
+        (["--alternatives"], "--alternatives: give the action with --at"),
+        (["--at", "999", "--alternatives"], "--at: expected an action of"),
+        (["--at", "0", "--alternatives"], "action 0 is LagThrow; expected a BatonThrow"),
+        (["--png", "MISSING/curve.png"], "--png: the folder"),
+        (["--png", "FOLDER"], "is a folder"),
+    ],
+)
+def test_bad_input_is_one_line_exit_2_and_nothing_written(won, tmp_path, args, expected):
+    args = [str(tmp_path / "nowhere" / "curve.png") if a == "MISSING/curve.png" else a for a in args]
+    args = [str(tmp_path) if a == "FOLDER" else a for a in args]
+    res = runner.invoke(app, ["analyse", str(won.path), *args])
+    lines = [line for line in res.output.splitlines() if line.strip()]
+    assert res.exit_code == 2 and len(lines) == 1 and lines[0].startswith("error: "), res.output
+    assert expected in lines[0]
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_bad_or_unfinished_replay_is_one_line(won, tmp_path):
+    cut = tmp_path / "cut.jsonl"
+    cut.write_text("\n".join(won.lines[:-1]) + "\n")  # no outcome record: an interrupted match
+    out = tmp_path / "curve.png"
+    for path, expected in [(cut, "interrupted"), (tmp_path / "none.jsonl", "none.jsonl")]:
+        res = runner.invoke(app, ["analyse", str(path), "--png", str(out)])
+        assert res.exit_code == 2 and res.output.count("\n") == 1 and res.output.startswith("error: "), res.output
+        assert expected in res.output and not out.exists()
