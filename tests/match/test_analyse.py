@@ -10,6 +10,7 @@ nothing written. Matches are cut after 3 turns (``kubb3d match --round-cap 3``) 
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from typer.testing import CliRunner
@@ -188,3 +189,20 @@ def test_a_bad_or_unfinished_replay_is_one_line(won, tmp_path):
         res = runner.invoke(app, ["analyse", str(path), "--png", str(out)])
         assert res.exit_code == 2 and res.output.count("\n") == 1 and res.output.startswith("error: "), res.output
         assert expected in res.output and not out.exists()
+
+
+def test_the_docs_name_the_inkast_spots_compared():
+    """docs/analysis.md words the spots of INKAST_DEPTHS; the count and fractions must agree."""
+    from pathlib import Path
+
+    from kubb3d.analyse import INKAST_DEPTHS
+
+    text = " ".join((Path(__file__).resolve().parents[2] / "docs" / "analysis.md").read_text().split())
+    words = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7}
+    fractions = {"a quarter": 0.25, "half": 0.5, "three quarters": 0.75, "a third": 1 / 3, "two thirds": 2 / 3}
+    pattern = r"at an inkast, (\w+) spots .*?: (a quarter|a third|half)(?:, (\w+(?: \w+)?))? and (\w+ \w+) of"
+    m = re.search(pattern, text)
+    assert m, "docs/analysis.md no longer describes the inkast spots"
+    assert words[m.group(1)] == len(INKAST_DEPTHS) + 2
+    named = [fractions[g] for g in m.groups()[1:] if g is not None]
+    assert named == pytest.approx(list(INKAST_DEPTHS))
