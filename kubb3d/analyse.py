@@ -41,10 +41,6 @@ to the target half's baseline, on the long axis; the middle one also a quarter o
 width to either side."""
 
 
-class AnalyseError(WhatIfError):
-    """An analysis that cannot be asked of this replay (one line naming the option)."""
-
-
 @dataclass(frozen=True)
 class Point:
     """Each side's win probability after one action.
@@ -83,7 +79,7 @@ def analysed_actions(last: int, every: int) -> list[int]:
     """The actions a curve has a point after: −1 (before the first), 0, ``every``, 2·``every`` …
     and ``last`` (the final action) always."""
     if every < 1:
-        raise AnalyseError(f"--every: expected 1 or more, got {every}")
+        raise WhatIfError(f"--every: expected 1 or more, got {every}")
     return [-1, *sorted(set(range(0, last + 1, every)) | {last})]
 
 
@@ -92,7 +88,7 @@ def _final(recorded: Recorded) -> Point:
     last = max(recorded.actions)
     outcome = state_at(recorded, last + 1).outcome()
     if outcome is None:
-        raise AnalyseError(f"{recorded.path.name}: the match does not end after its last action {last} "
+        raise WhatIfError(f"{recorded.path.name}: the match does not end after its last action {last} "
                            "(an interrupted replay); finish it with kubb3d match --resume")
     winner = outcome.to_dict()["winner"]
     return Point(last, {p: int(p == winner) for p in recorded.players}, int(winner is None), 0, exact=True)
@@ -112,13 +108,14 @@ def win_curve(
     (processes). ``progress(done, total)`` after each rollout.
 
     Raises:
-        AnalyseError: ``samples`` outside 1 … MAX_SAMPLES, ``every`` or ``workers`` below 1, an
-            interrupted replay. WhatIfError, ReplayError: as :func:`continue_match`.
+        WhatIfError: ``samples`` outside 1 … MAX_SAMPLES, ``every`` or ``workers`` below 1, an
+            interrupted replay, or as :func:`continue_match`.
+        ReplayError: as :func:`continue_match`.
     """
     if not 1 <= samples <= MAX_SAMPLES:
-        raise AnalyseError(f"--samples: expected from 1 to {MAX_SAMPLES}, got {samples}")
+        raise WhatIfError(f"--samples: expected from 1 to {MAX_SAMPLES}, got {samples}")
     if workers < 1:
-        raise AnalyseError(f"--workers: expected 1 or more, got {workers}")
+        raise WhatIfError(f"--workers: expected 1 or more, got {workers}")
     last = max(recorded.actions)
     afters = analysed_actions(last, every)
     final = _final(recorded)
@@ -199,16 +196,13 @@ def choices_at(recorded: Recorded, at: int) -> list[tuple[str, Choice]]:
     :data:`INKAST_DEPTHS` (pitch coordinates, m).
 
     Raises:
-        AnalyseError: ``at`` out of range, or an action that is neither a baton throw nor an inkast.
+        WhatIfError: ``at`` out of range, or an action that is neither a baton throw nor an inkast.
     """
-    try:
-        check_at(recorded, at)
-    except WhatIfError as exc:
-        raise AnalyseError(str(exc)) from None
+    check_at(recorded, at)
     action = recorded.actions[at][1]
     kind = action["type"]
     if kind not in ("BatonThrow", "Inkast"):
-        raise AnalyseError(
+        raise WhatIfError(
             f"--alternatives: action {at} is {kind}; expected a BatonThrow (targets) or an Inkast (spots)"
         )
     state = state_at(recorded, at)

@@ -18,7 +18,7 @@ import typer
 
 from kubb3d.cli.whatif import _fail, _percent
 
-DEFAULT_SAMPLES = 8
+DEFAULT_SAMPLES = 4
 DEFAULT_EVERY = 1
 DEFAULT_SEED = 1
 TOP_MOVES = 5
@@ -112,7 +112,6 @@ def register(app: typer.Typer) -> None:
         the actions that moved it most and draw the curve with its 95 % band (--png); with --at
         ACTION --alternatives, compare the choices the player had at that action."""
         from kubb3d.analyse import (
-            AnalyseError,
             alternatives,
             alternatives_document,
             analysed_actions,
@@ -125,11 +124,11 @@ def register(app: typer.Typer) -> None:
 
         try:
             if at is not None and not with_alternatives:
-                raise AnalyseError("--at: give it with --alternatives (the curve covers every action)")
+                raise WhatIfError("--at: give it with --alternatives (the curve covers every action)")
             if with_alternatives and at is None:
-                raise AnalyseError("--alternatives: give the action with --at ACTION")
+                raise WhatIfError("--alternatives: give the action with --at ACTION")
             if with_alternatives and png is not None:
-                raise AnalyseError("--png: draws the curve; leave it out with --alternatives")
+                raise WhatIfError("--png: draws the curve; leave it out with --alternatives")
             if png is not None:
                 check_output(png, "--png", overwrite=True)
             recorded = read_recorded(replay)
@@ -139,7 +138,7 @@ def register(app: typer.Typer) -> None:
                 total = len(choices) * samples
             else:
                 if recorded.outcome is None:
-                    raise AnalyseError(
+                    raise WhatIfError(
                         f"{recorded.path.name}: the replay has no outcome (an interrupted match); finish it "
                         "with kubb3d match --resume"
                     )
