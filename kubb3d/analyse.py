@@ -328,7 +328,8 @@ def write_png(recorded: Recorded, points: list[Point], path: Any, top: int = 5) 
         )
     n = max(p.samples for p in points)
     ax.set_ylim(-0.04, 1.1)
-    ticks = [t for t in ax.get_xticks() if 0 <= t <= points[-1].after]
+    span = points[-1].after + 1
+    ticks = [t for t in ax.get_xticks() if 0.06 * span <= t <= points[-1].after]
     ax.set_xticks([-1, *ticks], ["start", *(f"{t:g}" for t in ticks)])
     ax.set_xlabel("after action (dotted: turn boundaries; numbers: the biggest moves of " + first + "'s chance)")
     ax.set_ylabel("win probability")

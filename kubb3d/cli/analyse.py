@@ -79,10 +79,10 @@ def register(app: typer.Typer) -> None:
             "--samples",
             min=1,
             max=100_000,
-            help="Rollouts per point. Each plays the rest of the match: a point costs about SAMPLES times the "
-                 "rest of the match (a whole DM match ≈ 1.6 s of CPU), so a curve costs about "
-                 "SAMPLES × ACTIONS/EVERY × half a match; a --round-cap 3 match with the defaults takes "
-                 "seconds, a whole match minutes per worker.",
+            help="Rollouts per point. Each rebuilds the world, replays the turn up to its action and plays "
+                 "the match on: about the cost of a whole match (≈ 2 s of CPU for a DM match), so a curve "
+                 "costs SAMPLES × ACTIONS/EVERY matches: seconds for a --round-cap 3 match, about ten "
+                 "minutes of CPU for a whole DM match of some 70 actions (use --every and --workers).",
         ),
         every: int = typer.Option(
             DEFAULT_EVERY, "--every", min=1, help="Analyse every K-th action only (0, K, 2K … and the last)."
