@@ -35,6 +35,7 @@ WRITERS: list[tuple[str, str]] = [
     ("validate --quick --markdown {o}", "--markdown"),
     ("calibrate --png {o}", "--png"),
     ("calibrate --markdown {o}", "--markdown"),
+    ("analyse m.jsonl --png {o}", "--png"),  # the output is checked before the replay is read
 ]
 # commands whose option names a folder: a link is refused, missing parents are never made
 FOLDER_WRITERS: list[tuple[str, str]] = [

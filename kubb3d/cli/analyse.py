@@ -17,6 +17,7 @@ from typing import Any, Optional
 import typer
 
 from kubb3d.cli.whatif import _fail, _percent
+from kubb3d.files import file_name
 
 DEFAULT_SAMPLES = 4
 DEFAULT_EVERY = 1
@@ -94,7 +95,10 @@ def register(app: typer.Typer) -> None:
             1, "--workers", min=1, max=64, help="Processes to play the rollouts on (the result does not depend on it)."
         ),
         png: Optional[Path] = typer.Option(
-            None, "--png", help="Draw the curve with its 95 % band into this PNG file (replaced if it exists)."
+            None,
+            "--png",
+            parser=file_name,
+            help="Draw the curve with its 95 % band into this PNG file (replaced if it exists).",
         ),
         at: Optional[int] = typer.Option(
             None, "--at", help="With --alternatives: the action (its index `i` in the replay) whose choices to compare."
