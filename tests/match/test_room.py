@@ -1,0 +1,82 @@
+"""Pieces the rules place never overlap another piece (kubb3d.match.room): the helper on
+generated layouts, and seeded matches whose world records and outcomes the replay reader
+accepts (the reader refuses overlapping poses, kubb3d.replay)."""
+
+from __future__ import annotations
+
+import math
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from kubb3d.equipment import get_set
+from kubb3d.judge.geometry import box_overlap_depth
+from kubb3d.match.room import ROOM_TOL_M, make_room, overlapping
+
+KUBB = get_set("standard").kubb.half_extents
+KING = get_set("standard").king.half_extents
+LYING = (0.0, math.sin(math.pi / 4), 0.0, math.cos(math.pi / 4))  # long axis along x
+
+
+def half_extents(pid: str) -> tuple[float, float, float]:
+    return KING if pid == "king" else KUBB
+
+
+def _heading(q: tuple[float, float, float, float], yaw: float) -> list[float]:
+    """``q`` turned by ``yaw`` rad about the vertical (quaternion product, x, y, z, w)."""
+    cz, sz = math.cos(yaw / 2), math.sin(yaw / 2)
+    x, y, z, w = q
+    return [cz * x - sz * y, cz * y + sz * x, cz * z + sz * w, cz * w - sz * z]
+
+
+coord = st.floats(-0.6, 0.6, allow_nan=False)
+yaw = st.floats(-math.pi, math.pi, allow_nan=False)
+
+
+@st.composite
+def layouts(draw):
+    """Standing kubbs (placed by the rules, none overlapping another) and lying kubbs
+    anywhere among them, all in a 1.2 m square: poses, the placed ids."""
+    poses: dict[str, list[float]] = {}
+    placed = []
+    for n in range(draw(st.integers(1, 6))):
+        pose = [draw(coord), draw(coord), KUBB[2]] + _heading((0.0, 0.0, 0.0, 1.0), draw(yaw))
+        if all(box_overlap_depth(pose[:3], pose[3:], KUBB, p[:3], p[3:], KUBB) <= 0 for p in poses.values()):
+            poses[f"A{n}"] = pose
+            placed.append(f"A{n}")
+    for n in range(draw(st.integers(1, 8))):
+        poses[f"B{n}"] = [draw(coord), draw(coord), KUBB[0]] + _heading(LYING, draw(yaw))
+    return poses, placed
+
+
+@settings(max_examples=150, deadline=None)
+@given(layouts())
+def test_make_room_leaves_no_overlap(layout):
+    poses, placed = layout
+    out = make_room(poses, placed, half_extents)
+    moved = {pid for pid in poses if out[pid] != poses[pid]}
+    # no placed piece is cut into (beyond resting contact); no moved piece cuts into anything
+    assert [(a, b) for a, b, _ in overlapping(out, half_extents, ROOM_TOL_M) if a in placed or b in placed] == []
+    assert [(a, b) for a, b, _ in overlapping(out, half_extents) if a in moved or b in moved] == []
+    hit = {
+        b if a in placed else a
+        for a, b, _ in overlapping(poses, half_extents, ROOM_TOL_M)
+        if (a in placed) != (b in placed)
+    }
+    assert moved == hit  # only the pieces on a placed one move
+    for pid, pose in poses.items():
+        assert out[pid][2:] == pose[2:]  # horizontally: height and heading kept
+
+
+def test_make_room_moves_the_lying_kubb_straight_off():
+    """The case of WS seed 2 on a changed physics: a kubb lying 6.5 cm from a baseline spot
+    where a kubb is raised again is moved straight away from that spot until they only touch."""
+    spot = [-3.75, 1.6667, KUBB[2], 0.0, 0.0, 0.0, 1.0]
+    lying = [-3.6849, 1.6775, KUBB[0]] + _heading(LYING, 0.5)
+    assert box_overlap_depth(spot[:3], spot[3:], KUBB, lying[:3], lying[3:], KUBB) > 0.01
+    out = make_room({"A5": spot, "B1": lying}, {"A5"}, half_extents)
+    gap = -box_overlap_depth(spot[:3], spot[3:], KUBB, out["B1"][:3], out["B1"][3:], KUBB)
+    assert 0.0 <= gap <= 0.003
+    before = math.atan2(lying[1] - spot[1], lying[0] - spot[0])
+    after = math.atan2(out["B1"][1] - spot[1], out["B1"][0] - spot[0])
+    assert abs(after - before) < 1e-9  # straight away from the spot
