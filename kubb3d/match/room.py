@@ -62,38 +62,44 @@ def make_room(
     for pid in to_move:
         home = out[pid]
         he = half_extents(pid)
-
-        def hit(xy: tuple[float, float]) -> tuple[str, float] | None:
-            for oid in cleared:
-                o = out[oid]
-                d = box_overlap_depth((xy[0], xy[1], home[2]), home[3:], he, o[:3], o[3:], half_extents(oid))
-                if d > 0.0:
-                    return oid, d
-            return None
-
+        obstacles = [(out[oid], half_extents(oid)) for oid in cleared]
         x, y = home[0], home[1]
         for _ in range(_MAX_PUSHES):
-            h = hit((x, y))
+            h = _first_hit(home, he, (x, y), obstacles)
             if h is None:
                 break
-            o = out[h[0]]
+            o, depth = h
             vx, vy = x - o[0], y - o[1]
             n = math.hypot(vx, vy)
             vx, vy = (vx / n, vy / n) if n > 1e-9 else (1.0, 0.0)
-            x, y = x + vx * (h[1] + ROOM_MARGIN_M), y + vy * (h[1] + ROOM_MARGIN_M)
+            x, y = x + vx * (depth + ROOM_MARGIN_M), y + vy * (depth + ROOM_MARGIN_M)
         else:
-            x, y = _free_ring(home, hit, 2 * max(he) + ROOM_MARGIN_M)
+            x, y = _free_ring(home, he, obstacles, 2 * max(he) + ROOM_MARGIN_M)
         out[pid] = [x, y] + home[2:]
         cleared.append(pid)
     return out
 
 
-def _free_ring(home: Sequence[float], hit: Callable[[tuple[float, float]], object], step: float) -> tuple[float, float]:
-    """The first spot on rings of radius k·``step`` (m) around ``home`` where ``hit`` finds nothing."""
+Obstacles = list[tuple[list[float], Sequence[float]]]
+
+
+def _first_hit(
+    pose: Sequence[float], he: Sequence[float], xy: tuple[float, float], obstacles: Obstacles
+) -> tuple[list[float], float] | None:
+    """The first obstacle (pose, half sizes) a piece of ``pose`` moved to ``xy`` cuts into, and how deep (m)."""
+    for o, ho in obstacles:
+        d = box_overlap_depth((xy[0], xy[1], pose[2]), pose[3:], he, o[:3], o[3:], ho)
+        if d > 0.0:
+            return o, d
+    return None
+
+
+def _free_ring(home: Sequence[float], he: Sequence[float], obstacles: Obstacles, step: float) -> tuple[float, float]:
+    """The first spot on rings of radius k·``step`` (m) around ``home`` free of ``obstacles``."""
     for ring in range(1, 1000):
         for i in range(8 * ring):
             ang = 2 * math.pi * i / (8 * ring)
             xy = (home[0] + ring * step * math.cos(ang), home[1] + ring * step * math.sin(ang))
-            if hit(xy) is None:
+            if _first_hit(home, he, xy, obstacles) is None:
                 return xy
     raise RuntimeError("no free spot within 1000 rings")  # unreachable: finitely many obstacles
