@@ -21,6 +21,7 @@ from kubb3d.match.config import MatchConfig
 from kubb3d.match.flow import PieceFlow, ThrowFlow
 from kubb3d.match.kubbuteo import FlickFlow
 from kubb3d.match.protocol import Current, HumanThrow, Judge
+from kubb3d.match.room import make_room
 from kubb3d.match.records import SCHEMA, ReplayLog, pose_list, pose_rounded, poses_after
 from kubb3d.physics.world import World
 from kubb3d.pitch import KING_ID, Side
@@ -191,6 +192,32 @@ class MatchCore:
         out[KING_ID] = [0.0, 0.0, eq.king.height / 2, 0.0, 0.0, 0.0, 1.0]
         return out
 
+    def _half_extents(self, pid: str) -> tuple[float, float, float]:
+        """The half sizes of a piece's box (the king's or a kubb's), m."""
+        eq = self._eq()
+        return (eq.king if pid == KING_ID else eq.kubb).half_extents
+
+    def _make_room(self, placed: Collection[str], felled: Collection[str] = ()) -> None:
+        """Move every piece lying on a piece the rules just set in the world (``placed``: raised,
+        set back, placed by hand, stood up) straight off it (:func:`kubb3d.match.room.make_room`);
+        kubbs standing for the engine (but not ``felled``, the ones the throw being judged
+        felled or raises at the end of the turn, nor the ones raised at the end) and the king stay.
+        The order of pose resets is sorted (bit for bit)."""
+        if not placed:
+            return
+        w, s = self._w, self.state
+        poses = {pid: pose_list(*w.pose(pid)) for pid in w.piece_ids("kubb", "king")}
+        fixed = {
+            pid
+            for pid in poses
+            if pid == KING_ID or (pid in s.kubbs and s.kubbs[pid].standing and not s.kubbs[pid].removed)
+        }
+        lying = set(felled) | s.raise_at_end  # (standing for the engine, lying in the world)
+        out = make_room(poses, set(placed), self._half_extents, fixed - set(placed) - lying)
+        for pid in sorted(out):
+            if out[pid] != poses[pid]:
+                w.set_pose(pid, tuple(out[pid][:3]), tuple(out[pid][3:]), wake=False)
+
     def _eq(self) -> EquipmentSet:
         return get_set(self.ruleset.equipment)
 
@@ -236,6 +263,10 @@ class MatchCore:
             sides = {k: k[0] for k in poses if k != KING_ID}
         else:
             poses, sides = self._boundary_poses()
+            # a kubb raised again at its original spot stands there: a felled kubb lying on the
+            # spot (picked up at the next inkast) is moved off it (docs/rules.md "Pieces placed by the rules")
+            standing = {kid for kid, k in s.kubbs.items() if k.standing and not k.removed} | {KING_ID}
+            poses = make_room(poses, standing, self._half_extents)
         self._write(
             {"type": "world", "i": self.action_index, "set": key[0], "turn": key[1], "poses": poses, "sides": sides}
         )

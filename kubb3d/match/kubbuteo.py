@@ -165,6 +165,7 @@ class FlickFlow(PieceFlow):
         for kid, p in clear.stand_again.items():
             if w.has_piece(kid):
                 w.set_pose(kid, p.position, p.quat_xyzw, wake=False)
+        match._make_room({kid for kid in clear.stand_again if w.has_piece(kid)})
         w.sleep_all()
 
     # ------------------------------------------------------------------ kubbs

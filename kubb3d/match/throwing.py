@@ -163,12 +163,14 @@ class Throwing(MatchCore):
             self._w.set_pose(
                 a.kubb, (a.position[0], a.position[1], eq.kubb.height / 2), (0.0, 0.0, 0.0, 1.0), wake=False
             )
+            self._make_room({a.kubb})
             return None, {}, []
         if isinstance(a, RemoveTieBreakKubb):
             self._w.remove_piece(a.kubb)
             return None, {}, []
         if isinstance(a, Raise):
             self.flow.raise_kubbs(self, a)
+            self._make_room(set(a.kubbs))
         return None, {}, []
 
     def _lag_world(self) -> tuple[dict[str, World], Callable[[], None]]:
@@ -273,15 +275,19 @@ class Throwing(MatchCore):
             options=self.judge_options,
         )
         j = self.judge.judge_throw(res.final, ctx)
+        placed = set()
         for pid in sorted(j.raise_now):
             if pid in self.round_start and self._w.has_piece(pid):
                 p = self.round_start[pid]
                 self._w.set_pose(pid, p.position, p.quat_xyzw, wake=False)
+                placed.add(pid)
         for r in j.rulings:
             # a standing kubb pushed across a sideline is set back inside (kubb3d's decision)
             pose = r.raised_pose
             if r.consequence is Consequence.SET_INSIDE and pose is not None and self._w.has_piece(r.piece):
                 self._w.set_pose(r.piece, pose.position, pose.quat_xyzw, wake=False)
+                placed.add(r.piece)
+        self._make_room(placed, j.felled | (j.raise_again - j.raise_now))
         poses = {}
         for k in s.standing_in(half):
             if k.id not in j.felled and k.id not in j.raise_again and self._w.has_piece(k.id):
@@ -385,13 +391,16 @@ class Throwing(MatchCore):
         # on its spot, the ones the judge ruled moved and the ones shifted too little for a
         # ruling, as the judge raised against the spots (kubb3d.judge.raising); then raise the
         # valid kubbs (DM §7)
+        set_back = set()
         for pid, p in sorted(before.items()):
             if pid == KING_ID and king_felled:
                 continue
             cur = snap[pid]
             if tuple(cur.position) != tuple(p.position) or tuple(cur.quat_xyzw) != tuple(p.quat_xyzw):
                 self._w.set_pose(pid, p.position, p.quat_xyzw, wake=False)
+                set_back.add(pid)
         self.flow.stand_valid(self, valid)
+        self._make_room(set_back | set(valid if self.flow.flicks else ()))
         # sorted: the order of the pose resets reaches the physics engine (its contact pairs),
         # and a set of strings iterates in a per-process order (PYTHONHASHSEED)
         for kid in sorted(set(invalid) | set(stossel) | (set(kubbs) - set(valid) - set(invalid) - set(stossel))):
