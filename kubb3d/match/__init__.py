@@ -9,8 +9,9 @@ Physical bookkeeping (kubb3d's choices):
 
 * The world is rebuilt at every turn boundary from the poses of the pieces ("world"
   records of the replay): standing kubbs at the engine's poses (so kubbs ruled "raise
-  again" stand at their original spot, ``DM §5``), felled kubbs where they lie, batons
-  collected. Set starts use the standard set-up. Rebuilding from recorded poses makes a
+  again" stand at their original spot, ``DM §5``), felled kubbs where they lie (one lying on
+  a piece the rules placed is moved off it, :mod:`kubb3d.match.room`), batons collected. Set
+  starts use the standard set-up. Rebuilding from recorded poses makes a
   resumed match continue exactly like an uninterrupted one.
 * Lag throws (``DM §3``, ``§9``; WS "Sequence of Play") are simulated one by one in a fresh
   standard world each (the two simultaneous throws do not interact); a king more than 30°

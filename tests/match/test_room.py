@@ -5,12 +5,18 @@ accepts (the reader refuses overlapping poses, kubb3d.replay)."""
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kubb3d.equipment import get_set
+from kubb3d.equipment import EQUIPMENT_SETS, get_set
 from kubb3d.judge.geometry import box_overlap_depth
+from kubb3d.match import MatchConfig, play
+from kubb3d.pitch import KING_ID
+from kubb3d.replay import OVERLAP_TOL_M, read_replay
+from kubb3d.rules import get_ruleset
 from kubb3d.match.room import ROOM_TOL_M, make_room, overlapping
 
 KUBB = get_set("standard").kubb.half_extents
@@ -80,3 +86,53 @@ def test_make_room_moves_the_lying_kubb_straight_off():
     before = math.atan2(lying[1] - spot[1], lying[0] - spot[0])
     after = math.atan2(out["B1"][1] - spot[1], out["B1"][0] - spot[0])
     assert abs(after - before) < 1e-9  # straight away from the spot
+
+
+def replay_overlaps(path: Path) -> list[str]:
+    """The replay read as the reader does (its world records checked by the reader itself), and
+    every pair of kubbs or king cutting into each other by more than the reader's tolerance
+    once an action is over (world record, then each action's trajectories' last poses and its
+    ``after``): "line: piece piece depth"."""
+    rp = read_replay(path)
+    assert rp.header.config is not None
+    eq = EQUIPMENT_SETS[get_ruleset(rp.header.config.ruleset).equipment]
+
+    def extents(pid: str) -> tuple[float, float, float]:
+        return (eq.king if pid == KING_ID else eq.kubb).half_extents
+
+    poses: dict[str, list[float]] | None = None
+    found = []
+    for n, record, raw in rp.records:
+        if record.type == "world":
+            poses = {pid: list(p) for pid, p in record.poses.items()}
+            continue
+        if record.type != "action" or poses is None or raw.get("before") is not None:
+            continue  # (a lag throw brings a world of its own)
+        for throw in raw.get("throws", ()):
+            for pid, samples in throw["trajectory"]["poses"].items():
+                if samples:
+                    poses[pid] = list(samples[-1])
+        after = raw.get("after", {})
+        poses.update(after.get("poses", {}))
+        for pid in after.get("gone", ()):
+            poses.pop(pid, None)
+        pieces = {pid: p for pid, p in poses.items() if pid == KING_ID or pid in eq_ids(rp)}
+        found += [f"{n}: {a} {b} {d * 1000:.0f} mm" for a, b, d in overlapping(pieces, extents, OVERLAP_TOL_M)]
+    return found
+
+
+def eq_ids(rp) -> set[str]:
+    """The kubbs of a replay: the pieces of its world records other than the king."""
+    return {pid for _, r, _ in rp.records if r.type == "world" for pid in r.poses if pid != KING_ID}
+
+
+@pytest.mark.parametrize(
+    "ruleset,seed",
+    [("dm", 1), ("dm", 2), ("dm", 3), ("wikinger", 1), ("wikinger", 2), ("wikinger", 3), ("kubbuteo", 1)],
+)
+def test_seeded_matches_never_leave_pieces_overlapping(ruleset, seed, tmp_path):
+    """Short seeded matches (3 turns a set): the replay reader accepts every world record and
+    no action leaves two pieces cutting into each other."""
+    path = tmp_path / f"{ruleset}{seed}.jsonl"
+    play(MatchConfig(ruleset=ruleset, seed=seed, round_cap=3), replay=path)
+    assert replay_overlaps(path) == []
