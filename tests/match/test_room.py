@@ -13,7 +13,8 @@ from hypothesis import strategies as st
 
 from kubb3d.equipment import EQUIPMENT_SETS, get_set
 from kubb3d.judge.geometry import box_overlap_depth
-from kubb3d.match import MatchConfig, play
+from kubb3d.match import Match, MatchConfig, play
+from kubb3d.match.records import pose_list
 from kubb3d.pitch import KING_ID
 from kubb3d.replay import OVERLAP_TOL_M, read_replay
 from kubb3d.rules import get_ruleset
@@ -135,4 +136,32 @@ def test_seeded_matches_never_leave_pieces_overlapping(ruleset, seed, tmp_path):
     no action leaves two pieces cutting into each other."""
     path = tmp_path / f"{ruleset}{seed}.jsonl"
     play(MatchConfig(ruleset=ruleset, seed=seed, round_cap=3), replay=path)
+    assert replay_overlaps(path) == []
+
+
+def test_a_felled_kubb_on_a_spot_is_moved_off_at_the_turn_boundary(tmp_path):
+    """The physics2 case forced on main's physics: at a turn boundary a felled kubb lies 6.5 cm
+    from a standing kubb's spot (cutting into it); the world record keeps the standing kubb at
+    the engine's pose, moves the felled one straight off it, and the replay stays readable."""
+    path = tmp_path / "ws1.jsonl"
+    m = Match(MatchConfig(ruleset="wikinger", seed=1, round_cap=3), replay=path)
+    s = m.state
+    while True:
+        m.step()
+        felled = sorted(kid for kid, k in s.kubbs.items() if not k.standing and not k.removed)
+        if m.world_key is not None and (s.set_no, s.turn_no) != m.world_key and felled:
+            break
+    lying = felled[0]
+    spot = next(k for k in s.standing_in(s.kubbs[lying].half) if k.baseline)
+    x, y, _ = spot.pose.position
+    he = m._half_extents(lying)
+    m._w.set_pose(lying, (x + 0.065, y + 0.011, he[0]), LYING, wake=False)
+    before = pose_list(*m._w.pose(lying))
+    m.pending()  # the turn boundary: the world record
+    world = next(r for r in m.log.take() if r["type"] == "world")
+    here, there = world["poses"][spot.id], world["poses"][lying]
+    assert here == list(spot.pose.position) + list(spot.pose.quat_xyzw)
+    assert box_overlap_depth(here[:3], here[3:], he, there[:3], there[3:], he) <= 0.0
+    assert there[2:] == before[2:] and there[:2] != before[:2]
+    m.run()
     assert replay_overlaps(path) == []
