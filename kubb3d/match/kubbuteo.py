@@ -197,3 +197,4 @@ class FlickFlow(PieceFlow):
         """A valid return is stood up where it rests at once (``KT rules``)."""
         for kid, pose in valid.items():
             match._w.set_pose(kid, pose.position, pose.quat_xyzw, wake=False)
+        match._make_room(set(valid))

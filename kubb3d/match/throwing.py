@@ -400,7 +400,7 @@ class Throwing(MatchCore):
                 self._w.set_pose(pid, p.position, p.quat_xyzw, wake=False)
                 set_back.add(pid)
         self.flow.stand_valid(self, valid)
-        self._make_room(set_back | set(valid if self.flow.flicks else ()))
+        self._make_room(set_back)
         # sorted: the order of the pose resets reaches the physics engine (its contact pairs),
         # and a set of strings iterates in a per-process order (PYTHONHASHSEED)
         for kid in sorted(set(invalid) | set(stossel) | (set(kubbs) - set(valid) - set(invalid) - set(stossel))):
