@@ -27,6 +27,7 @@ not depend on the number of worker processes.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import os
 from dataclasses import asdict, dataclass, field
@@ -52,15 +53,18 @@ DISTANCES = (4.0, 5.0, 6.0, 7.0, 8.0)
 def baton_trial(args) -> dict:
     """One player throw at a baseline kubb of B (B1…B5 in turn) from ``distance`` m (child seed
     ``i`` of ``seed``), on flat ground or, with a ninth element ``terrain_cm`` > 0, on a terrain
-    heightfield of that amplitude, cm (its seed ``i``); returns felled count, slide after
-    landing, fastest piece at rest, rest flag, time from the release until rest (or the time
-    limit) in s, the pieces the baton touched, where it rests (m), steps and the final poses."""
+    heightfield of that amplitude, cm (its seed ``i``), and with a tenth element the player's
+    release speed multiplied by it (a nudge: ``kubb3d validate`` holds the step's effect on where a
+    baton rests against a 0.1 % faster release); returns felled count, slide after landing,
+    fastest piece at rest, rest flag, time from the release until rest (or the time limit) in s,
+    the pieces the baton touched, where it rests (m), steps and the final poses."""
     from kubb3d.pitch import PITCHES, baseline_ids
     from kubb3d.players import Player, get_skill
     from kubb3d.throw import aim_point, throw
 
     i, n, seed, dt, skill, set_name, ground, distance, *more = args
     terrain_cm = more[0] if more else 0.0
+    speed_scale = more[1] if len(more) > 1 else 1.0
     terrain = Terrain(terrain_cm / 100.0, seed=i) if terrain_cm > 0 else None
     pitch = PITCHES["dm"]
     player = Player(skill, get_skill(skill))
@@ -70,6 +74,8 @@ def baton_trial(args) -> dict:
         aim_pt = aim_point(w, target)
         line_x = pitch.baseline_x("B") - distance
         _, params = player.baton_throw(w.equipment, pitch, "A", line_x, aim_pt, rng, dt=w.quiet_dt)
+        if speed_scale != 1.0:
+            params = dataclasses.replace(params, speed=params.speed * speed_scale)
         r = throw(w, params, baton="baton1", ruleset="dm")
         slide = None
         if r.first_contact is not None and r.first_contact.piece == "ground":
@@ -186,9 +192,13 @@ def run_throws(
     terrain_cm: float = 0.0,
     workers: int = 1,
     progress: Callable[[int], None] | None = None,
+    speed_scale: float = 1.0,
 ) -> list[dict]:
-    """``n`` seeded player throws (:func:`baton_trial`), in order, on ``workers`` processes."""
-    more = (terrain_cm,) if terrain_cm > 0 else ()
+    """``n`` seeded player throws (:func:`baton_trial`), in order, on ``workers`` processes; each
+    release speed multiplied by ``speed_scale``."""
+    more: tuple[float, ...] = (terrain_cm,) if terrain_cm > 0 else ()
+    if speed_scale != 1.0:
+        more = (terrain_cm, speed_scale)
     jobs = [(i, n, seed, dt, skill, set_name, ground, distance, *more) for i in range(n)]
     return _run(baton_trial, jobs, workers, progress)
 

@@ -93,7 +93,7 @@ def register(app: typer.Typer) -> None:
         else:
             from rich.progress import Progress
 
-            total = throws * 4
+            total = throws * 5  # the step, half of it, a nudged release, 1/480 s, 1/240 s
             with Progress(transient=True, disable=as_json or not sys.stderr.isatty()) as bar:
                 task = bar.add_task("player throws", total=total)
                 report = run_validation(

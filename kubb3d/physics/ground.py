@@ -21,7 +21,9 @@ the *pair* values below are what a contact gets:
   :meth:`kubb3d.physics.forces.Forces.apply_plowing`); 0 on hard ground.
 * every ground is a rigid contact (a static box or heightfield with split
   impulse): the grounds differ by their coefficients only, and a flat ground
-  and a flat heightfield give the same rebounds (docs/validation.md).
+  and a flat heightfield give the same rebounds (docs/validation.md). The field
+  grounds carry :data:`RIGID_CONTACT_STIFFNESS` so that a contact's whole
+  penetration is removed in the step it is found (docs/physics.md "Ground contact").
 """
 
 from __future__ import annotations
@@ -31,6 +33,16 @@ from dataclasses import dataclass
 
 WOOD_ON_WOOD_FRICTION = 0.5
 WOOD_ON_WOOD_RESTITUTION = 0.5
+RIGID_CONTACT_STIFFNESS = 1e12
+"""N/m: the contact stiffness of the field grounds, with no damping: not a soft contact but
+Bullet's way to set one body's error reduction. It turns ERP into dt·k / (dt·k + c) = 1 for
+ground contacts (the pieces add c = 0.1 N·s/m: 1 − 10⁻¹⁰) with a CFM of 1/(dt²·k), under 10⁻⁵
+down to 1/3840 s, so split impulse removes a contact's whole penetration in the step it is
+found, with no speed added. With PyBullet's 0.08 a piece that struck the ground kept most of
+the up to v·dt it had sunk in while it bounced off, so a 1 m drop rebounded 1.96–2.26 cm on
+grass depending on where in the step it struck (e²·h = 2.25 cm). The flat ground only: a terrain
+heightfield keeps Bullet's ERP (:meth:`kubb3d.physics.world.World._set_surface`; docs/physics.md
+"Ground contact")."""
 
 
 @dataclass(frozen=True)
@@ -45,9 +57,11 @@ class Ground:
         spinning_friction: torsional friction length of a baton spinning flat on
             it, m (resisting torque = value · N).
         restitution: coefficient of restitution of wood on this ground.
-        contact_stiffness: N/m, or None for a rigid contact (every shipped ground is
-            rigid: a soft contact made rebounds and hit rates depend on the time step,
-            docs/physics.md "Ground contact").
+        contact_stiffness: N/m, or None for Bullet's default contact (ERP 0.08). Every
+            shipped ground is rigid: the field grounds carry :data:`RIGID_CONTACT_STIFFNESS`
+            with no damping, which only sets the share of a penetration removed per step to
+            1; a soft contact (finite stiffness with damping) made rebounds and hit rates
+            depend on the time step (docs/physics.md "Ground contact").
         contact_damping: N·s/m, used with ``contact_stiffness``.
         plowing: s/m, the plowing resistance of soft ground acting on a thrown piece that
             slides on it: an extra horizontal force k · N · v_h (see
@@ -76,6 +90,8 @@ class Ground:
 
 GRASS = Ground(
     name="grass",
+    contact_stiffness=RIGID_CONTACT_STIFFNESS,
+    contact_damping=0.0,
     friction=0.45,
     rolling_resistance=0.25,
     spinning_friction=0.004,
@@ -94,6 +110,8 @@ GRASS = Ground(
 
 WET_GRASS = Ground(
     name="wet-grass",
+    contact_stiffness=RIGID_CONTACT_STIFFNESS,
+    contact_damping=0.0,
     friction=0.2,
     rolling_resistance=0.2,
     spinning_friction=0.003,
@@ -108,6 +126,8 @@ WET_GRASS = Ground(
 
 TURF = Ground(
     name="turf",
+    contact_stiffness=RIGID_CONTACT_STIFFNESS,
+    contact_damping=0.0,
     friction=0.35,
     rolling_resistance=0.15,
     spinning_friction=0.002,
@@ -123,6 +143,8 @@ TURF = Ground(
 
 PLANE = Ground(
     name="plane",
+    contact_stiffness=RIGID_CONTACT_STIFFNESS,
+    contact_damping=0.0,
     friction=0.5,
     rolling_resistance=0.0,
     spinning_friction=0.0,

@@ -143,7 +143,11 @@ class GroundSurface:
         self._equipment = equipment
 
     def set_surface(self, body: int) -> None:
-        """Give a static body the ground's friction, restitution and softness, and put it to sleep."""
+        """Give a static body the ground's friction, restitution and softness, and put it to sleep.
+        A terrain heightfield gets no contact stiffness: its contacts act only once they penetrate
+        (``TERRAIN_CONTACT_PROCESSING``), and taking a whole penetration out in one step lifted a
+        piece resting on it clear of them, so it fell back and rocked (a baton at 0.013 m/s and
+        0.19 rad/s at every other sample; docs/physics.md "Ground contact")."""
         client, ground = self._client, self.ground
         pb.changeDynamics(
             body,
@@ -157,7 +161,7 @@ class GroundSurface:
             activationState=pb.ACTIVATION_STATE_SLEEP,
             physicsClientId=client,
         )
-        if ground.contact_stiffness is not None:
+        if ground.contact_stiffness is not None and self.terrain is None:
             pb.changeDynamics(
                 body,
                 -1,
