@@ -5,9 +5,11 @@ restitution multiply, rolling and spinning friction combine as
 ``r_a·μ_b + r_b·μ_a``. kubb3d therefore sets the wood's coefficients so that
 the *pair* values below are what a contact gets:
 
-* wood on wood: μ = 0.5 (static ≈ 0.5, kinetic ≈ 0.3; we use one value, the
-  static one, docs/physics.md "Reference numbers"), restitution 0.5 (hardwood blocks
-  dropped on hardwood rebound to ≈ 25 % of their height: e = √0.25).
+* wood on wood: μ = 0.5, the static coefficient (measured on sawn timber: static 0.46–0.47,
+  kinetic 0.33–0.36, means). The engine has one coefficient for sticking and sliding; a kubb
+  leaning on another rests on it, so the static value is kept and the kinetic one is the low end
+  of its range (docs/physics.md "Material and ground parameters"). Restitution 0.5 (hardwood
+  blocks dropped on hardwood rebound to ≈ 25 % of their height: e = √0.25; unmeasured).
 * wood on ground: ``Ground.friction``, ``Ground.restitution``.
 * rolling and spinning friction act only on batons (a cylinder needs them to
   stop rolling, docs/physics.md); kubbs get none so that their static tipping
@@ -32,6 +34,9 @@ import math
 from dataclasses import dataclass
 
 WOOD_ON_WOOD_FRICTION = 0.5
+"""Friction of wood on wood, static: timber on timber 0.47 (mean; kinetic 0.36), chestnut on
+chestnut 0.36–0.55 static and 0.28–0.39 kinetic by face and direction (docs/physics.md "Material
+and ground parameters")."""
 WOOD_ON_WOOD_RESTITUTION = 0.5
 RIGID_CONTACT_STIFFNESS = 1e12
 """N/m: the contact stiffness of the field grounds, with no damping: not a soft contact but
@@ -160,7 +165,8 @@ BOARD = Ground(
     restitution=0.5,
     source=(
         "smooth (planed, varnished) wood under a wooden disk, rule book KT 'Equipment': kinetic friction "
-        "of wood on smooth wood 0.2-0.4 (docs/physics.md gives 0.3 for wood on wood); hard, lively contact"
+        "of sawn timber on timber 0.28-0.39, a varnished board perhaps less (docs/physics.md 'Material and "
+        "ground parameters'); hard, lively contact"
     ),
 )
 
