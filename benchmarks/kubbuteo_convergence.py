@@ -1,0 +1,97 @@
+"""Do Kubbuteo flick outcomes converge with the time step? (issue 29 item 4)
+
+Seeded flicks from A's baseline at B1…B5 in turn on a fresh board (as
+:func:`kubb3d.calibrate.flick_trial` throws them), each at 1/960 s (the table's step), 1/1920 s
+and 1/3840 s. For each pair of steps: the share of flicks whose set of toppled pieces changes,
+with its Wilson 95 % interval, and the paired change of the pieces knocked per flick with its 95 %
+interval; and, as a yardstick of how sensitive a flick is, the same at 1/960 s with the flick 0.1 %
+faster (``--nudge``). Prints one JSON document with the process CPU time and the 1-minute load::
+
+    nice -n 10 .venv/bin/python benchmarks/kubbuteo_convergence.py --flicks 30 --seed 7
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import math
+import os
+import time
+
+import numpy as np
+
+from kubb3d.calibrate import wilson
+from kubb3d.physics.world import TABLE_DT, World
+from kubb3d.pitch import baseline_ids
+from kubb3d.players import FLICK_SKILLS, Player, get_skill
+from kubb3d.throw import flick
+
+STEPS = (TABLE_DT, TABLE_DT / 2, TABLE_DT / 4)
+"""s: the table's step, half and a quarter of it."""
+
+
+def toppled(i: int, n: int, seed: int, skill: str, dt: float, speed_scale: float = 1.0) -> list[str]:
+    """The pieces flick ``i`` of ``n`` (seed ``seed``, preset ``skill``) topples at step ``dt`` s,
+    its speed multiplied by ``speed_scale``."""
+    rng = np.random.default_rng(np.random.SeedSequence(seed).spawn(n)[i])
+    player = Player(skill, get_skill(skill), flick=FLICK_SKILLS[skill])
+    with World.standard("kubbuteo", dt=dt) as w:
+        target = baseline_ids("B")[i % 5]
+        pos, _ = w.pose(target)
+        _, params = player.baton_flick(w, "A", w.pitch.baseline_x("A"), (float(pos[0]), float(pos[1])), rng)
+        if speed_scale != 1.0:
+            params = dataclasses.replace(params, speed=params.speed * speed_scale)
+        return sorted(flick(w, "baton1", params).toppled)
+
+
+def compare(a: list[list[str]], b: list[list[str]]) -> dict:
+    """Changed sets (count, share, Wilson 95 %) and the paired change of knocked per flick."""
+    changed = sum(x != y for x, y in zip(a, b))
+    _, lo, hi = wilson(changed, len(a))
+    d = np.array([len(y) - len(x) for x, y in zip(a, b)], dtype=float)
+    half = 1.96 * float(d.std(ddof=1)) / math.sqrt(len(d)) if len(d) > 1 else 0.0
+    return {
+        "changed": changed,
+        "flicks": len(a),
+        "share": changed / len(a),
+        "share_95": [lo, hi],
+        "knocked_change": float(d.mean()),
+        "knocked_change_95": half,
+    }
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--flicks", type=int, default=30, help="flicks per preset")
+    ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--skills", default="novice,club,elite")
+    ap.add_argument("--nudge", type=float, default=0.001, help="share by which the nudged flicks are faster")
+    a = ap.parse_args()
+    cpu0 = time.process_time()
+    runs: dict[float, list[list[str]]] = {dt: [] for dt in STEPS}
+    nudged: list[list[str]] = []
+    for skill in a.skills.split(","):
+        for i in range(a.flicks):
+            for dt in STEPS:
+                runs[dt].append(toppled(i, a.flicks, a.seed, skill, dt))
+            nudged.append(toppled(i, a.flicks, a.seed, skill, STEPS[0], 1.0 + a.nudge))
+    out = {
+        "flicks": len(runs[STEPS[0]]),
+        "seed": a.seed,
+        "skills": a.skills,
+        "pairs": {
+            f"1/{round(1 / x)} -> 1/{round(1 / y)}": compare(runs[x], runs[y])
+            for x, y in ((STEPS[0], STEPS[1]), (STEPS[1], STEPS[2]), (STEPS[0], STEPS[2]))
+        },
+        f"nudged {a.nudge:g} at 1/{round(1 / STEPS[0])}": compare(runs[STEPS[0]], nudged),
+        "knocked_per_flick": {f"1/{round(1 / dt)}": float(np.mean([len(r) for r in runs[dt]])) for dt in STEPS},
+        "cpu_s": round(time.process_time() - cpu0, 1),
+        "load_1min": os.getloadavg()[0],
+    }
+    print(json.dumps(out, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
