@@ -46,7 +46,7 @@ down to 1/3840 s, so split impulse removes a contact's whole penetration in the 
 found, with no speed added. With PyBullet's 0.08 a piece that struck the ground kept most of
 the up to v·dt it had sunk in while it bounced off, so a 1 m drop rebounded 1.96–2.26 cm on
 grass depending on where in the step it struck (e²·h = 2.25 cm). The flat ground only: a terrain
-heightfield keeps Bullet's ERP (:meth:`kubb3d.physics.world.World._set_surface`; docs/physics.md
+heightfield keeps Bullet's ERP (:meth:`kubb3d.physics.terrain.GroundSurface.set_surface`; docs/physics.md
 "Ground contact")."""
 
 
