@@ -11,7 +11,7 @@ from kubb3d.physics.world import World
 PHYSICS = Path(__file__).resolve().parents[1] / "kubb3d" / "physics"
 
 # the order of docs/architecture.md; the leaves every module may use come first
-BASE = ["_pybullet", "ground", "aero"]
+BASE = ["_pybullet", "ground", "aero", "parameters"]
 CONCERNS = ["poses", "terrain", "forces", "engine", "stepping", "flight", "rest", "contact_forces", "export"]
 ORDER = BASE + CONCERNS + ["world"]
 
