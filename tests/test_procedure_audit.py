@@ -12,14 +12,23 @@ from kubb3d.match import Match, MatchConfig
 from kubb3d.procedure import PROCEDURE_CHECKS, check_procedure
 
 
+EXERCISED = ("lag_result", "raise_after_inkasts", "line_in_own_half", "king_throw_line")
+"""The checks a match used here must exercise (a king throw among them)."""
+
+
 @pytest.fixture(scope="module", params=["dm", "wikinger", "kubbuteo"])
 def replay(request, tmp_path_factory):
-    path = tmp_path_factory.mktemp("procedure") / f"{request.param}.jsonl"
-    m = Match(MatchConfig(ruleset=request.param, seed=1), replay=path)
-    while m.state.outcome() is None:
-        m.step()
-    m.close()
-    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+    """The first seeded match (seeds 1-6) of the ruleset that exercises every check in EXERCISED."""
+    for seed in range(1, 7):
+        path = tmp_path_factory.mktemp("procedure") / f"{request.param}-{seed}.jsonl"
+        m = Match(MatchConfig(ruleset=request.param, seed=seed), replay=path)
+        while m.state.outcome() is None:
+            m.step()
+        m.close()
+        records = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+        if all(check_procedure(records).checked[check] > 0 for check in EXERCISED):
+            return records
+    pytest.fail(f"no {request.param} match of seeds 1-6 exercises all of {EXERCISED}")
 
 
 def _first(records, kind):
@@ -29,7 +38,7 @@ def _first(records, kind):
 def test_a_played_match_follows_its_rule_book(replay):
     report = check_procedure(replay)
     assert report.findings == []
-    for check in ("lag_result", "raise_after_inkasts", "line_in_own_half", "king_throw_line"):
+    for check in EXERCISED:
         assert report.checked[check] > 0, check
 
 
@@ -40,11 +49,12 @@ def _caught(records, check):
 def test_a_lag_given_to_the_farther_baton_is_caught(replay):
     records = copy.deepcopy(replay)
     lags = [r for r in records if (r.get("action") or {}).get("type") == "LagThrow"][:2]
-    # swap the two distances: the rule book now gives the lag to the other side
+    # swap the two lag results (distance and king touch): the rule book now gives the lag to
+    # the other side
     a, b = lags[0]["outcome"], lags[1]["outcome"]
-    if a["distance_m"] == b["distance_m"]:
+    if (a["distance_m"], a.get("king_hit", False)) == (b["distance_m"], b.get("king_hit", False)):
         pytest.skip("a tied lag")
-    a["distance_m"], b["distance_m"] = b["distance_m"], a["distance_m"]
+    lags[0]["outcome"], lags[1]["outcome"] = b, a
     assert _caught(records, "lag_result")
 
 
@@ -53,7 +63,8 @@ def test_a_lag_baton_touching_the_king_loses_under_ws_only(replay):
     lags = [r for r in records if (r.get("action") or {}).get("type") == "LagThrow"][:2]
     won = next(e["text"].split()[0] for e in lags[1]["events"] if "wins the lag" in e["text"])
     winner = next(r for r in lags if r["events"][0]["text"].startswith(won + " "))
-    winner["outcome"]["king_hit"] = True  # the winner's baton touched the king
+    winner["outcome"]["king_hit"] = True  # the winner's baton touched the king, the other's did not
+    next(r for r in lags if r is not winner)["outcome"].pop("king_hit", None)
     caught = _caught(records, "lag_result")
     # WS "If the king is hit, the other team automatically gains the right to throw";
     # DM §3 "eine Berührung des Königs ist dabei erlaubt"
