@@ -143,7 +143,7 @@ BARE_VALUE_ERROR_ALLOWED = {
     ("kubb3d/judge/options.py", "turn numbers start at 1"),
 }
 CHECKED = (
-    "judge", "rules", "dames", "match", "throw.py", "pitch.py", "equipment.py", "players.py", "tournament.py",
+    "judge", "rules", "dames", "match", "throw", "pitch.py", "equipment.py", "players.py", "tournament.py",
     "envs.py", "handcheck.py", "procedure.py", "files.py", "whatif.py",
 )
 

@@ -221,7 +221,7 @@ def test_the_integrated_flight_hands_over_clear_of_everything_and_the_engine_ste
     # the free flight integrated outside the engine hands the piece back at least FLIGHT_MARGIN
     # (bounding box to ground, bounding spheres to pieces) from everything: the first fine step
     # after it has no contact point; a long engine step taken far from everything reads none
-    # either (kubb3d/throw.py)
+    # either (kubb3d/throw/simulation.py)
     from kubb3d.bench import _throws
     from kubb3d.physics import world as W
     from kubb3d.physics.stepping import Stepper

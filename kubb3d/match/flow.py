@@ -28,6 +28,7 @@ from kubb3d.throw import (
     ThrowResult,
     distance_to_king,
     release_from_params,
+    SimulationOptions,
     simulate_iter,
     throw_iter,
 )
@@ -100,9 +101,7 @@ class PieceFlow:
         return LagResult(dist if inside else None, felled, KING_ID in res.touched)
 
     # ------------------------------------------------------------------ batons
-    def baton_target(
-        self, match: MatchCore, player: Player, side: str, candidates: Candidates, line_x: float
-    ) -> str:
+    def baton_target(self, match: MatchCore, player: Player, side: str, candidates: Candidates, line_x: float) -> str:
         """The kubb the player aims the baton at."""
         return player.choose_target(side, candidates, line_x)
 
@@ -168,9 +167,7 @@ class PieceFlow:
                 match._w,
                 kid,
                 release_from_params(p, match.pitch),
-                kind="kubb",
-                params=p,
-                settle_s=match.throw_options.get("settle_s"),
+                SimulationOptions(kind="kubb", params=p, settle_s=match.throw_options.get("settle_s")),
             )
 
         return make, run
@@ -186,4 +183,3 @@ class PieceFlow:
 
 class ThrowFlow(PieceFlow):
     """Batons and kubbs thrown underarm on grass (DM, WS)."""
-

@@ -19,7 +19,15 @@ from kubb3d.pitch import KING_ID
 from kubb3d.players import FlickSkill, Player, get_flick_skill
 from kubb3d.rules import BatonThrow, KingThrow, LagResult, Raise
 from kubb3d.rules.kubbuteo import after_flick
-from kubb3d.throw import LYING_DISK_KUBB, FlickParams, ThrowFrame, ThrowResult, release_from_flick, simulate_iter
+from kubb3d.throw import (
+    LYING_DISK_KUBB,
+    FlickParams,
+    SimulationOptions,
+    ThrowFrame,
+    ThrowResult,
+    release_from_flick,
+    simulate_iter,
+)
 
 if TYPE_CHECKING:
     from kubb3d.match.core import MatchCore
@@ -40,11 +48,9 @@ def flick_iter(
         world,
         piece,
         release_from_flick(world, p, kind),
-        kind=kind,
-        params=p,
-        max_time=FLICK_MAX_TIME,
-        sliding=True,
-        settle_s=match.throw_options.get("settle_s"),
+        SimulationOptions(
+            kind=kind, params=p, max_time=FLICK_MAX_TIME, sliding=True, settle_s=match.throw_options.get("settle_s")
+        ),
     )
 
 
@@ -103,9 +109,7 @@ class FlickFlow(PieceFlow):
         return LagResult(dist if on_board else None, felled, KING_ID in res.touched)
 
     # ------------------------------------------------------------------ batons
-    def baton_target(
-        self, match: MatchCore, player: Player, side: str, candidates: Candidates, line_x: float
-    ) -> str:
+    def baton_target(self, match: MatchCore, player: Player, side: str, candidates: Candidates, line_x: float) -> str:
         return player.choose_flick_target(match._w, side, candidates, line_x)
 
     def before_baton(self, match: MatchCore, side: str) -> dict[str, Pose]:
@@ -123,6 +127,7 @@ class FlickFlow(PieceFlow):
     ) -> tuple[Make, Run]:
         """A king flick arrives firmly (:attr:`kubb3d.players.Strategy.king_arrive_mps`), a
         flick at a kubb as :meth:`~kubb3d.players.Player.baton_flick`'s default."""
+
         def make(rng: np.random.Generator) -> tuple[Params, Params]:
             aim = (target[0], target[1])
             if king:
