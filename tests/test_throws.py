@@ -264,3 +264,25 @@ def test_streamed_frames_are_the_trajectory_and_end_at_the_result():
     assert frames[-1].time_s == streamed.rest_time
     for pid, p in streamed.final.pieces.items():
         assert np.array_equal(last[pid], np.array((*p.position, *p.quat_xyzw)))
+
+
+def test_simulation_options_and_their_keyword_shorthand_are_the_same_throw():
+    """Issue 31: ``simulate`` takes a ``SimulationOptions``; its fields by keyword replace the
+    object's (the same result bit for bit), and a field it does not have is refused."""
+    from kubb3d.judge.rulebook import get_rulebook
+    from kubb3d.throw import SimulationOptions, simulate
+
+    params = ThrowParams(speed=9.5, elevation_deg=22.0, tilt_deg=40.0)
+    options = SimulationOptions(params=params, rules=get_rulebook("dm").throw_rules, side="A")
+    results = []
+    cut_short = replace(options, max_time=0.3)
+    for args, fields in (((options,), {}), ((), vars(options)), ((cut_short,), {"max_time": 15.0})):
+        with World.standard("standard") as w:
+            results.append(simulate(w, "baton1", release_from_params(params, w.pitch), *args, **fields))
+    assert results[0].to_json() == results[1].to_json() == results[2].to_json()
+    assert [v.rule for v in results[0].violations] == ["DM §5"] and results[0].rest_time > 0.3
+    with World.standard("standard") as w:
+        cut = simulate(w, "baton1", release_from_params(params, w.pitch), options, max_time=0.3)
+        assert cut.rest_time <= 0.3 + 1e-6 and not cut.at_rest
+        with pytest.raises(TypeError, match="spin"):
+            simulate(w, "baton1", release_from_params(params, w.pitch), spin=1.0)
