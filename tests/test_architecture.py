@@ -310,7 +310,6 @@ def test_the_package_graph_finds_cycles_and_skips_lazy_imports(tmp_path):
 # modules still over the bound (issue #31), each with its reason; the list only shrinks
 LONG_MODULES = {
     "kubb3d/validate.py": "a flat catalogue of validation cases",
-    "kubb3d/viewer/render.py": "the OpenGL renderer, not split yet",
 }
 
 

@@ -411,12 +411,13 @@ class DamesRenderer:
     def __init__(self, width: int, height: int) -> None:
         from pyglet import gl
 
-        from kubb3d.viewer.render import _PLANAR_FS, _PLANAR_VS, GLMesh, Program
+        from kubb3d.viewer.gl_objects import GLMesh, Program
+        from kubb3d.viewer.shaders import PLANAR_FS, PLANAR_VS
 
         self.gl = gl
         self.width, self.height = int(width), int(height)
         self._prog = Program(_VS, _FS)
-        self._shadow = Program(_PLANAR_VS, _PLANAR_FS)
+        self._shadow = Program(PLANAR_VS, PLANAR_FS)
         layout = (3, 3, 4)
         self._board = GLMesh(board_vertices(), layout=layout)
         self._dice = {h: GLMesh(die_vertices(h), layout=layout) for h in (1, -1)}
@@ -527,13 +528,13 @@ class DamesRenderer:
 
     def read_pixels(self) -> np.ndarray:
         """The framebuffer (height, width, 3) uint8, top row first."""
-        from kubb3d.viewer.render import read_framebuffer
+        from kubb3d.viewer.gl_objects import read_framebuffer
 
         return read_framebuffer(self._fbo, self.width, self.height)
 
     def blit(self, width: int, height: int) -> None:
         """Copy the frame to the window (default framebuffer) of width × height px."""
-        from kubb3d.viewer.render import blit_framebuffer
+        from kubb3d.viewer.gl_objects import blit_framebuffer
 
         blit_framebuffer(self._fbo, self.width, self.height, width, height)
 
