@@ -28,228 +28,230 @@ def _fail(msg: str) -> NoReturn:
     raise typer.Exit(2)
 
 
+rules_app = typer.Typer(
+    help="The rulesets and the referee's options for what the rule books leave open.", no_args_is_help=True
+)
+
+@rules_app.command("show")
+def rules_show(
+    ruleset: str = typer.Argument(..., help="dm, wikinger or kubbuteo."),
+    as_json: bool = typer.Option(False, "--json", help="Print the options as JSON."),
+) -> None:
+    """List a ruleset's referee options (decisions the rule books leave open) with their defaults;
+    set one with --option NAME=VALUE on match, judge, audit and play, or in an [options] table
+    of a scenario or experiment file."""
+    from kubb3d.judge.options import OPTIONS
+    from kubb3d.judge.rulebook import canonical_ruleset
+    from kubb3d.rules import get_ruleset, ruleset_names
+
+    try:
+        ruleset = canonical_ruleset(ruleset)
+    except ValueError as exc:
+        _fail(str(exc))
+    if ruleset not in ruleset_names():
+        _fail(f"unknown ruleset {ruleset!r}; expected one of {ruleset_names()}")
+    rs = get_ruleset(ruleset)
+    rows = [
+        {
+            "option": o.name,
+            "default": o.defaults[ruleset],
+            "choices": None if o.choices is None else list(o.choices),
+            "question": o.question,
+            "concerns": o.concerns,
+            "where": o.where,
+            "set_by": o.set_by,
+            "accepts": o.accepts,
+            "variants": [{"value": value, "source": source} for value, source in o.variants.items()],
+        }
+        for o in OPTIONS
+    ]
+    if as_json:
+        sys.stdout.write(
+            json.dumps(
+                {"ruleset": ruleset, "pitch_m": [rs.pitch.length, rs.pitch.width], "options": rows},
+                ensure_ascii=False,
+            )
+            + "\n"
+        )
+        return
+    # one block per option, not a seven-column table: at 80 columns the table squeezed the
+    # sentences into columns a word wide (330 lines for dm)
+    from rich.console import Console
+    from rich.padding import Padding
+    from rich.text import Text
+
+    console = Console(highlight=False)
+    console.print(
+        Text(
+            f"referee options of ruleset {ruleset} (decisions the rule books leave open; docs/rules.md); set one "
+            "with --option NAME=VALUE (match, judge, audit, play) or an [options] table in a scenario or "
+            "experiment file"
+        )
+    )
+    for r in rows:
+        choices = (
+            r["accepts"] or "a number"
+            if r["choices"] is None
+            else " | ".join(str(c).lower() if isinstance(c, bool) else str(c) for c in r["choices"])
+        )
+        console.print()
+        console.print(Text.assemble((r["option"], "bold"), f"  default: {r['default']}  (choices: {choices})"))
+        for label, key in (("open", "question"), ("concerns", "concerns"), ("applied in", "where"),
+                           ("set by", "set_by")):
+            console.print(Padding(Text(f"{label}: {r[key]}"), (0, 0, 0, 2), expand=False))
+        for v in r["variants"]:
+            value = v["value"]
+            value = "none" if value is None else f"{value:g}" if isinstance(value, float) else value
+            console.print(Padding(Text(f"variant {value}: {v['source']}"), (0, 0, 0, 2), expand=False))
+
+def audit(
+    ruleset: str = typer.Option("dm", help="Ruleset: dm, wikinger or kubbuteo."),
+    matches: int = typer.Option(20, help="Number of seeded matches (seeds FIRST_SEED, FIRST_SEED+1, …)."),
+    players: Optional[str] = typer.Option(
+        None, help="Skill of each side, e.g. 'elite,club' (novice, club, elite)."
+    ),
+    workers: int = typer.Option(1, help="Processes to play matches on (the report does not depend on it)."),
+    first_seed: int = typer.Option(0, min=0, help="Seed of the first match."),
+    replay_dir: Path = typer.Option(
+        Path("kubb3d-audit"), help="Folder for the replay files of matches with a violation (for `kubb3d view`)."
+    ),
+    as_json: bool = typer.Option(False, "--json", help="Print the report as one JSON document."),
+    log: Optional[Path] = typer.Option(
+        None,
+        parser=file_name,
+        help="Append each finished match's report to this file as one JSON line (a long run can be read while it "
+             "goes on).",
+    ),
+    option: Optional[list[str]] = referee_option(),
+) -> None:
+    """Play seeded matches and check after every action that the referee ruled right."""
+    from kubb3d.audit import CHECKS, run_audit
+    from kubb3d.cli.match import parse_players
+    from kubb3d.ranges import expected, span
+    from kubb3d.judge.rulebook import canonical_ruleset
+    from kubb3d.rules import ruleset_names
+
+    options = referee_options(option)
+    try:
+        ruleset = canonical_ruleset(ruleset)
+    except ValueError as exc:
+        _fail(str(exc))
+    if ruleset not in ruleset_names():
+        _fail(f"unknown ruleset {ruleset!r}; expected one of {ruleset_names()}")
+    if not 1 <= matches <= 100_000:
+        _fail(expected("--matches", span(1, 100_000), matches))
+    if not 1 <= workers <= 256:
+        _fail(expected("--workers", span(1, 256), workers))
+    try:
+        skills, team = parse_players(players, ruleset)
+    except ValueError as exc:
+        _fail(str(exc))
+    if team is not None:
+        _fail("--players takes skills only here (no team sizes)")
+    from kubb3d.files import ExclusiveFile, FileSafetyError, check_output
+
+    if os.path.lexists(replay_dir) and (replay_dir.is_symlink() or not replay_dir.is_dir()):
+        _fail(f"--replay-dir {replay_dir} exists and is not a folder (a symbolic link is not followed)")
+    if not os.path.lexists(replay_dir) and not replay_dir.parent.is_dir():
+        _fail(f"--replay-dir: the folder {replay_dir.parent} does not exist (it is not created)")
+
+    log_fh = None
+    if log is not None:
+        # appended under a lock; never through a symbolic link, never a FIFO (it would block)
+        try:
+            check_output(log, "--log", overwrite=True)
+            log_fh = ExclusiveFile(log, create=True)
+        except FileSafetyError as exc:
+            _fail(str(exc))
+
+    def write_log(r) -> None:
+        if log_fh is not None:
+            log_fh.write(json.dumps(r.to_dict(), ensure_ascii=False) + "\n")
+
+    if as_json:
+        rep = run_audit(
+            ruleset,
+            matches,
+            players=skills,
+            workers=workers,
+            first_seed=first_seed,
+            replay_dir=replay_dir,
+            on_match=write_log,
+            options=options,
+        )
+        sys.stdout.write(json.dumps(rep.to_dict(), ensure_ascii=False) + "\n")
+        raise typer.Exit(1 if rep.violations else 0)
+
+    from rich.console import Console
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+    from rich.table import Table
+
+    console = Console(highlight=False)
+    found = [0]
+    with Progress(
+        TextColumn("[bold]audit {task.fields[ruleset]}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("violations {task.fields[bad]}"),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+        console=console,
+        transient=True,
+    ) as prog:
+        task = prog.add_task("audit", total=matches, ruleset=ruleset, bad=0)
+
+        def on_match(r) -> None:
+            write_log(r)
+            found[0] += len(r.violations)
+            prog.update(task, advance=1, bad=found[0])
+
+        rep = run_audit(
+            ruleset,
+            matches,
+            players=skills,
+            workers=workers,
+            first_seed=first_seed,
+            replay_dir=replay_dir,
+            on_match=on_match,
+            options=options,
+        )
+    t = Table(title=f"audit of {rep.matches} {ruleset} matches (seeds {first_seed}–{first_seed + matches - 1})")
+    t.add_column("check")
+    t.add_column("what must hold")
+    t.add_column("checked", justify="right")
+    t.add_column("violations", justify="right")
+    for k, desc in CHECKS.items():
+        n = rep.count(k)
+        t.add_row(k, desc, str(rep.checked.get(k, 0)), f"[red]{n}[/red]" if n else "0")
+    console.print(t)
+    pct = 100.0 * rep.felled_standing / rep.felled if rep.felled else 0.0
+    console.print(
+        f"kubbs counted felled by a throw: {rep.felled}; of them ruled standing at rest (knocked past tipping and "
+        f"back up, DM §5): {rep.felled_standing} ({pct:.1f} %)"
+    )
+    if rep.wall_s:
+        slow = max(sorted(rep.wall_s), key=rep.wall_s.__getitem__)
+        console.print(
+            f"wall time per match (on {workers} worker(s), load average {os.getloadavg()[0]:.1f} at the end): mean "
+            f"{sum(rep.wall_s.values()) / len(rep.wall_s):.1f} s, slowest seed {slow} ({rep.wall_s[slow]:.1f} s)"
+        )
+    for v in sorted(rep.violations, key=lambda v: (v.seed, v.action, v.check)):
+        console.print(
+            f"[red]{v.check}[/red] seed {v.seed} action {v.action}: {v.detail.replace('[', chr(92) + '[')}  "
+            f"[dim]{v.replay}[/dim]"
+        )
+    console.print(f"[bold]{len(rep.violations)} violation(s)[/bold]")
+    raise typer.Exit(1 if rep.violations else 0)
+
+
 def register(app: typer.Typer) -> None:
     """Add the ``audit`` command and the ``rules`` group (``rules show``) to ``app``."""
-    rules_app = typer.Typer(
-        help="The rulesets and the referee's options for what the rule books leave open.", no_args_is_help=True
-    )
     app.add_typer(rules_app, name="rules")
-
-    @rules_app.command("show")
-    def rules_show(
-        ruleset: str = typer.Argument(..., help="dm, wikinger or kubbuteo."),
-        as_json: bool = typer.Option(False, "--json", help="Print the options as JSON."),
-    ) -> None:
-        """List a ruleset's referee options (decisions the rule books leave open) with their defaults;
-        set one with --option NAME=VALUE on match, judge, audit and play, or in an [options] table
-        of a scenario or experiment file."""
-        from kubb3d.judge.options import OPTIONS
-        from kubb3d.judge.rulebook import canonical_ruleset
-        from kubb3d.rules import get_ruleset, ruleset_names
-
-        try:
-            ruleset = canonical_ruleset(ruleset)
-        except ValueError as exc:
-            _fail(str(exc))
-        if ruleset not in ruleset_names():
-            _fail(f"unknown ruleset {ruleset!r}; expected one of {ruleset_names()}")
-        rs = get_ruleset(ruleset)
-        rows = [
-            {
-                "option": o.name,
-                "default": o.defaults[ruleset],
-                "choices": None if o.choices is None else list(o.choices),
-                "question": o.question,
-                "concerns": o.concerns,
-                "where": o.where,
-                "set_by": o.set_by,
-                "accepts": o.accepts,
-                "variants": [{"value": value, "source": source} for value, source in o.variants.items()],
-            }
-            for o in OPTIONS
-        ]
-        if as_json:
-            sys.stdout.write(
-                json.dumps(
-                    {"ruleset": ruleset, "pitch_m": [rs.pitch.length, rs.pitch.width], "options": rows},
-                    ensure_ascii=False,
-                )
-                + "\n"
-            )
-            return
-        # one block per option, not a seven-column table: at 80 columns the table squeezed the
-        # sentences into columns a word wide (330 lines for dm)
-        from rich.console import Console
-        from rich.padding import Padding
-        from rich.text import Text
-
-        console = Console(highlight=False)
-        console.print(
-            Text(
-                f"referee options of ruleset {ruleset} (decisions the rule books leave open; docs/rules.md); set one "
-                "with --option NAME=VALUE (match, judge, audit, play) or an [options] table in a scenario or "
-                "experiment file"
-            )
-        )
-        for r in rows:
-            choices = (
-                r["accepts"] or "a number"
-                if r["choices"] is None
-                else " | ".join(str(c).lower() if isinstance(c, bool) else str(c) for c in r["choices"])
-            )
-            console.print()
-            console.print(Text.assemble((r["option"], "bold"), f"  default: {r['default']}  (choices: {choices})"))
-            for label, key in (("open", "question"), ("concerns", "concerns"), ("applied in", "where"),
-                               ("set by", "set_by")):
-                console.print(Padding(Text(f"{label}: {r[key]}"), (0, 0, 0, 2), expand=False))
-            for v in r["variants"]:
-                value = v["value"]
-                value = "none" if value is None else f"{value:g}" if isinstance(value, float) else value
-                console.print(Padding(Text(f"variant {value}: {v['source']}"), (0, 0, 0, 2), expand=False))
-
-    @app.command("audit")
-    def audit(
-        ruleset: str = typer.Option("dm", help="Ruleset: dm, wikinger or kubbuteo."),
-        matches: int = typer.Option(20, help="Number of seeded matches (seeds FIRST_SEED, FIRST_SEED+1, …)."),
-        players: Optional[str] = typer.Option(
-            None, help="Skill of each side, e.g. 'elite,club' (novice, club, elite)."
-        ),
-        workers: int = typer.Option(1, help="Processes to play matches on (the report does not depend on it)."),
-        first_seed: int = typer.Option(0, min=0, help="Seed of the first match."),
-        replay_dir: Path = typer.Option(
-            Path("kubb3d-audit"), help="Folder for the replay files of matches with a violation (for `kubb3d view`)."
-        ),
-        as_json: bool = typer.Option(False, "--json", help="Print the report as one JSON document."),
-        log: Optional[Path] = typer.Option(
-            None,
-            parser=file_name,
-            help="Append each finished match's report to this file as one JSON line (a long run can be read while it "
-                 "goes on).",
-        ),
-        option: Optional[list[str]] = referee_option(),
-    ) -> None:
-        """Play seeded matches and check after every action that the referee ruled right."""
-        from kubb3d.audit import CHECKS, run_audit
-        from kubb3d.cli.match import parse_players
-        from kubb3d.ranges import expected, span
-        from kubb3d.judge.rulebook import canonical_ruleset
-        from kubb3d.rules import ruleset_names
-
-        options = referee_options(option)
-        try:
-            ruleset = canonical_ruleset(ruleset)
-        except ValueError as exc:
-            _fail(str(exc))
-        if ruleset not in ruleset_names():
-            _fail(f"unknown ruleset {ruleset!r}; expected one of {ruleset_names()}")
-        if not 1 <= matches <= 100_000:
-            _fail(expected("--matches", span(1, 100_000), matches))
-        if not 1 <= workers <= 256:
-            _fail(expected("--workers", span(1, 256), workers))
-        try:
-            skills, team = parse_players(players, ruleset)
-        except ValueError as exc:
-            _fail(str(exc))
-        if team is not None:
-            _fail("--players takes skills only here (no team sizes)")
-        from kubb3d.files import ExclusiveFile, FileSafetyError, check_output
-
-        if os.path.lexists(replay_dir) and (replay_dir.is_symlink() or not replay_dir.is_dir()):
-            _fail(f"--replay-dir {replay_dir} exists and is not a folder (a symbolic link is not followed)")
-        if not os.path.lexists(replay_dir) and not replay_dir.parent.is_dir():
-            _fail(f"--replay-dir: the folder {replay_dir.parent} does not exist (it is not created)")
-
-        log_fh = None
-        if log is not None:
-            # appended under a lock; never through a symbolic link, never a FIFO (it would block)
-            try:
-                check_output(log, "--log", overwrite=True)
-                log_fh = ExclusiveFile(log, create=True)
-            except FileSafetyError as exc:
-                _fail(str(exc))
-
-        def write_log(r) -> None:
-            if log_fh is not None:
-                log_fh.write(json.dumps(r.to_dict(), ensure_ascii=False) + "\n")
-
-        if as_json:
-            rep = run_audit(
-                ruleset,
-                matches,
-                players=skills,
-                workers=workers,
-                first_seed=first_seed,
-                replay_dir=replay_dir,
-                on_match=write_log,
-                options=options,
-            )
-            sys.stdout.write(json.dumps(rep.to_dict(), ensure_ascii=False) + "\n")
-            raise typer.Exit(1 if rep.violations else 0)
-
-        from rich.console import Console
-        from rich.progress import (
-            BarColumn,
-            MofNCompleteColumn,
-            Progress,
-            TextColumn,
-            TimeElapsedColumn,
-            TimeRemainingColumn,
-        )
-        from rich.table import Table
-
-        console = Console(highlight=False)
-        found = [0]
-        with Progress(
-            TextColumn("[bold]audit {task.fields[ruleset]}"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TextColumn("violations {task.fields[bad]}"),
-            TimeElapsedColumn(),
-            TimeRemainingColumn(),
-            console=console,
-            transient=True,
-        ) as prog:
-            task = prog.add_task("audit", total=matches, ruleset=ruleset, bad=0)
-
-            def on_match(r) -> None:
-                write_log(r)
-                found[0] += len(r.violations)
-                prog.update(task, advance=1, bad=found[0])
-
-            rep = run_audit(
-                ruleset,
-                matches,
-                players=skills,
-                workers=workers,
-                first_seed=first_seed,
-                replay_dir=replay_dir,
-                on_match=on_match,
-                options=options,
-            )
-        t = Table(title=f"audit of {rep.matches} {ruleset} matches (seeds {first_seed}–{first_seed + matches - 1})")
-        t.add_column("check")
-        t.add_column("what must hold")
-        t.add_column("checked", justify="right")
-        t.add_column("violations", justify="right")
-        for k, desc in CHECKS.items():
-            n = rep.count(k)
-            t.add_row(k, desc, str(rep.checked.get(k, 0)), f"[red]{n}[/red]" if n else "0")
-        console.print(t)
-        pct = 100.0 * rep.felled_standing / rep.felled if rep.felled else 0.0
-        console.print(
-            f"kubbs counted felled by a throw: {rep.felled}; of them ruled standing at rest (knocked past tipping and "
-            f"back up, DM §5): {rep.felled_standing} ({pct:.1f} %)"
-        )
-        if rep.wall_s:
-            slow = max(sorted(rep.wall_s), key=rep.wall_s.__getitem__)
-            console.print(
-                f"wall time per match (on {workers} worker(s), load average {os.getloadavg()[0]:.1f} at the end): mean "
-                f"{sum(rep.wall_s.values()) / len(rep.wall_s):.1f} s, slowest seed {slow} ({rep.wall_s[slow]:.1f} s)"
-            )
-        for v in sorted(rep.violations, key=lambda v: (v.seed, v.action, v.check)):
-            console.print(
-                f"[red]{v.check}[/red] seed {v.seed} action {v.action}: {v.detail.replace('[', chr(92) + '[')}  "
-                f"[dim]{v.replay}[/dim]"
-            )
-        console.print(f"[bold]{len(rep.violations)} violation(s)[/bold]")
-        raise typer.Exit(1 if rep.violations else 0)
+    app.command("audit")(audit)

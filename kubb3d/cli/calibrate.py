@@ -17,88 +17,89 @@ import typer
 from kubb3d.files import file_name
 
 
+def calibrate(
+    throws: int = typer.Option(400, min=10, max=100_000, help="Throws per preset at 8 m."),
+    turns: int = typer.Option(200, min=10, max=100_000, help="Six-baton turns for the elite distribution."),
+    distance_throws: int = typer.Option(
+        150, min=10, max=100_000, help="Throws per preset at each of 4, 5, 6 and 7 m."
+    ),
+    inkasts: int = typer.Option(100, min=10, max=100_000, help="Inkasts per preset."),
+    flicks: int = typer.Option(60, min=10, max=100_000, help="Kubbuteo flicks per preset."),
+    seed: int = typer.Option(7, min=0, help="Seed of every trial (child seeds per trial)."),
+    workers: int = typer.Option(
+        0, min=0, max=256, help="Processes (0: all cores); the figures do not depend on it."
+    ),
+    png: Optional[Path] = typer.Option(
+        None,
+        "--png",
+        parser=file_name,
+        help="Also write a figure: hit rate against distance, six-baton distribution."
+    ),
+    markdown: Optional[Path] = typer.Option(
+        None,
+        "--markdown",
+        parser=file_name,
+        help="Also write the figures as Markdown (docs/calibration.md is made this way)."
+    ),
+    as_json: bool = typer.Option(
+        False, "--json", help="Print the report as one JSON document instead of the table."
+    ),
+) -> None:
+    """Measure the skill presets against real play: kubbs felled per baton at 8 m (novice ≈ 10 %,
+    club ≈ 22 %, elite ≈ 42 %), the elite six-baton distribution against the binomial, hit rate
+    against distance, inkast spread and Kubbuteo flicks, each with its 95 % interval."""
+    from kubb3d.calibrate import markdown as to_markdown
+    from kubb3d.calibrate import run_calibration, write_figure
+    from kubb3d.files import check_output
+
+    for out, what in ((png, "--png"), (markdown, "--markdown")):
+        if out is not None:
+            check_output(out, what, overwrite=True)
+    from rich.progress import Progress
+
+    total = 3 * (throws + 4 * distance_throws + inkasts + flicks) + turns
+    with Progress(transient=True, disable=as_json or not sys.stderr.isatty()) as bar:
+        task = bar.add_task("calibration trials", total=total)
+        cal = run_calibration(
+            throws=throws,
+            turns=turns,
+            distance_throws=distance_throws,
+            inkasts=inkasts,
+            flicks=flicks,
+            seed=seed,
+            workers=workers or None,
+            progress=lambda k: bar.advance(task, k),
+        )
+    from kubb3d.cli.validate import output_options, write_outputs
+
+    command = (
+        f"kubb3d calibrate --throws {throws} --turns {turns} --distance-throws {distance_throws} "
+        f"--inkasts {inkasts} --flicks {flicks} --seed {seed}"
+    ) + output_options(png, markdown)
+    write_outputs(cal, png, markdown, command, write_figure, to_markdown)
+    if as_json:
+        sys.stdout.write(json.dumps(cal.to_json(), ensure_ascii=False) + "\n")
+    else:
+        from kubb3d.cli.tables import print_rows
+
+        print_rows(
+            "kubb3d player calibration",
+            ("figure", "value", "95 % interval", "trials", "reference", "in band"),
+            [
+                (
+                    f.label,
+                    f"{f.value:.3f}",
+                    f"{f.low:.3f}–{f.high:.3f}",
+                    str(f.trials),
+                    f.reference,
+                    "" if f.passed is None else ("yes" if f.passed else "[red]NO[/red]"),
+                )
+                for f in cal.figures
+            ],
+        )
+    raise typer.Exit(0 if cal.passed else 1)
+
+
 def register(app: typer.Typer) -> None:
     """Add the ``calibrate`` command to ``app``."""
-
-    @app.command("calibrate")
-    def calibrate(
-        throws: int = typer.Option(400, min=10, max=100_000, help="Throws per preset at 8 m."),
-        turns: int = typer.Option(200, min=10, max=100_000, help="Six-baton turns for the elite distribution."),
-        distance_throws: int = typer.Option(
-            150, min=10, max=100_000, help="Throws per preset at each of 4, 5, 6 and 7 m."
-        ),
-        inkasts: int = typer.Option(100, min=10, max=100_000, help="Inkasts per preset."),
-        flicks: int = typer.Option(60, min=10, max=100_000, help="Kubbuteo flicks per preset."),
-        seed: int = typer.Option(7, min=0, help="Seed of every trial (child seeds per trial)."),
-        workers: int = typer.Option(
-            0, min=0, max=256, help="Processes (0: all cores); the figures do not depend on it."
-        ),
-        png: Optional[Path] = typer.Option(
-            None,
-            "--png",
-            parser=file_name,
-            help="Also write a figure: hit rate against distance, six-baton distribution."
-        ),
-        markdown: Optional[Path] = typer.Option(
-            None,
-            "--markdown",
-            parser=file_name,
-            help="Also write the figures as Markdown (docs/calibration.md is made this way)."
-        ),
-        as_json: bool = typer.Option(
-            False, "--json", help="Print the report as one JSON document instead of the table."
-        ),
-    ) -> None:
-        """Measure the skill presets against real play: kubbs felled per baton at 8 m (novice ≈ 10 %,
-        club ≈ 22 %, elite ≈ 42 %), the elite six-baton distribution against the binomial, hit rate
-        against distance, inkast spread and Kubbuteo flicks, each with its 95 % interval."""
-        from kubb3d.calibrate import markdown as to_markdown
-        from kubb3d.calibrate import run_calibration, write_figure
-        from kubb3d.files import check_output
-
-        for out, what in ((png, "--png"), (markdown, "--markdown")):
-            if out is not None:
-                check_output(out, what, overwrite=True)
-        from rich.progress import Progress
-
-        total = 3 * (throws + 4 * distance_throws + inkasts + flicks) + turns
-        with Progress(transient=True, disable=as_json or not sys.stderr.isatty()) as bar:
-            task = bar.add_task("calibration trials", total=total)
-            cal = run_calibration(
-                throws=throws,
-                turns=turns,
-                distance_throws=distance_throws,
-                inkasts=inkasts,
-                flicks=flicks,
-                seed=seed,
-                workers=workers or None,
-                progress=lambda k: bar.advance(task, k),
-            )
-        from kubb3d.cli.validate import output_options, write_outputs
-
-        command = (
-            f"kubb3d calibrate --throws {throws} --turns {turns} --distance-throws {distance_throws} "
-            f"--inkasts {inkasts} --flicks {flicks} --seed {seed}"
-        ) + output_options(png, markdown)
-        write_outputs(cal, png, markdown, command, write_figure, to_markdown)
-        if as_json:
-            sys.stdout.write(json.dumps(cal.to_json(), ensure_ascii=False) + "\n")
-        else:
-            from kubb3d.cli.tables import print_rows
-
-            print_rows(
-                "kubb3d player calibration",
-                ("figure", "value", "95 % interval", "trials", "reference", "in band"),
-                [
-                    (
-                        f.label,
-                        f"{f.value:.3f}",
-                        f"{f.low:.3f}–{f.high:.3f}",
-                        str(f.trials),
-                        f.reference,
-                        "" if f.passed is None else ("yes" if f.passed else "[red]NO[/red]"),
-                    )
-                    for f in cal.figures
-                ],
-            )
-        raise typer.Exit(0 if cal.passed else 1)
+    app.command("calibrate")(calibrate)

@@ -49,448 +49,444 @@ def _user_error(msg: str) -> Exception:
     return UserError(msg)
 
 
-def make_app() -> typer.Typer:
-    """The ``experiment`` sub-app."""
-    app = typer.Typer(
-        help="Batch experiments: thousands of simulated throws over parameters and seeds.", no_args_is_help=True
-    )
+experiment_app = typer.Typer(
+    help="Batch experiments: thousands of simulated throws over parameters and seeds.", no_args_is_help=True
+)
 
-    @app.command("run")
-    def run_cmd(
-        spec: Path = typer.Argument(
-            ...,
-            help="Experiment spec (TOML file), or the short name of a shipped spec such as hit-8m (see `kubb3d "
-                 "experiment list`).",
-        ),
-        out: Optional[Path] = typer.Option(
-            None,
-            "--out",
-            "-o",
-            parser=file_name,
-            help="Results file (SQLite; default: SPEC-NAME.sqlite in the current folder). Running again with the same "
-                 "spec resumes it.",
-        ),
-        workers: Optional[int] = typer.Option(
-            None, min=1, help="Worker processes (default: all cores); the size of a Dask LocalCluster."
-        ),
-        backend: Backend = typer.Option(
-            Backend.local, help="local processes, serial (this process) or a dask cluster."
-        ),
-        scheduler: Optional[str] = typer.Option(
-            None, help="Dask scheduler address, e.g. tcp://10.0.0.5:8786 (default: a LocalCluster)."
-        ),
-        min_workers: int = typer.Option(
-            1,
-            min=1,
-            help="With --scheduler: wait for this many Dask workers before the first trial (up to Dask's connect "
-                 "timeout, 30 s unless DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT is set).",
-        ),
-        max_trials: Optional[int] = typer.Option(None, min=0, help="Stop after this many new trials."),
-        quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
-        as_json: bool = typer.Option(
-            False, "--json", help="Print what the run did as one JSON document (no progress bar)."
-        ),
-        mix_versions: bool = typer.Option(
-            False,
-            "--mix-versions",
-            help="Add rows to a results file whose rows another kubb3d, PyBullet, numpy or Python made (refused "
-                 "otherwise); the mix is recorded in the file.",
-        ),
-    ) -> None:
-        """Run every trial of SPEC not yet in RESULTS, in parallel, storing rows as they finish.
+@experiment_app.command("run")
+def run_cmd(
+    spec: Path = typer.Argument(
+        ...,
+        help="Experiment spec (TOML file), or the short name of a shipped spec such as hit-8m (see `kubb3d "
+             "experiment list`).",
+    ),
+    out: Optional[Path] = typer.Option(
+        None,
+        "--out",
+        "-o",
+        parser=file_name,
+        help="Results file (SQLite; default: SPEC-NAME.sqlite in the current folder). Running again with the same "
+             "spec resumes it.",
+    ),
+    workers: Optional[int] = typer.Option(
+        None, min=1, help="Worker processes (default: all cores); the size of a Dask LocalCluster."
+    ),
+    backend: Backend = typer.Option(
+        Backend.local, help="local processes, serial (this process) or a dask cluster."
+    ),
+    scheduler: Optional[str] = typer.Option(
+        None, help="Dask scheduler address, e.g. tcp://10.0.0.5:8786 (default: a LocalCluster)."
+    ),
+    min_workers: int = typer.Option(
+        1,
+        min=1,
+        help="With --scheduler: wait for this many Dask workers before the first trial (up to Dask's connect "
+             "timeout, 30 s unless DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT is set).",
+    ),
+    max_trials: Optional[int] = typer.Option(None, min=0, help="Stop after this many new trials."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
+    as_json: bool = typer.Option(
+        False, "--json", help="Print what the run did as one JSON document (no progress bar)."
+    ),
+    mix_versions: bool = typer.Option(
+        False,
+        "--mix-versions",
+        help="Add rows to a results file whose rows another kubb3d, PyBullet, numpy or Python made (refused "
+             "otherwise); the mix is recorded in the file.",
+    ),
+) -> None:
+    """Run every trial of SPEC not yet in RESULTS, in parallel, storing rows as they finish.
 
-        With --backend dask --scheduler, the client, scheduler and every worker must have the same kubb3d,
-        PyBullet, numpy and Python (checked before the first trial; docs/cluster.md). A failure of the cluster
-        stops the run with exit 1 and stores nothing for the trials it had: run the same command to resume.
-        """
-        from kubb3d.experiment import ClusterFailed, SpecError, StoreError, load_spec, run
-        from kubb3d.experiment.runner import check_size
-        from kubb3d.library import resolve_experiment
+    With --backend dask --scheduler, the client, scheduler and every worker must have the same kubb3d,
+    PyBullet, numpy and Python (checked before the first trial; docs/cluster.md). A failure of the cluster
+    stops the run with exit 1 and stores nothing for the trials it had: run the same command to resume.
+    """
+    from kubb3d.experiment import ClusterFailed, SpecError, StoreError, load_spec, run
+    from kubb3d.experiment.runner import check_size
+    from kubb3d.library import resolve_experiment
 
-        spec = resolve_experiment(spec)
-        if out is None:
-            out = Path(f"{spec.stem}.sqlite")
-        if scheduler and backend is not Backend.dask:
-            raise _user_error("--scheduler needs --backend dask")
-        if workers is not None and workers > MAX_WORKERS:  # a local Dask cluster of 100000 processes hung
-            raise _user_error(expected("--workers", span(1, MAX_WORKERS), workers))
-        if workers is not None and backend is Backend.serial:
-            raise _user_error("--workers does not apply to --backend serial (one trial after another in this process)")
-        if min_workers != 1 and not scheduler:
-            raise _user_error("--min-workers applies only with --scheduler (use --workers for the size of a local run)")
-        if workers is not None and scheduler:
-            raise _user_error(
-                "--workers does not apply with --scheduler (the cluster's workers run the trials: start as many as "
-                "you want with `dask worker --nworkers N`)"
-            )
-        if backend is Backend.dask:
-            import importlib.util
-
-            if importlib.util.find_spec("dask") is None or importlib.util.find_spec("distributed") is None:
-                raise _user_error("--backend dask needs Dask: pip install 'kubb3d[dask]'")
-            import logging
-
-            import distributed  # noqa: F401  (sets its loggers' levels from Dask's configuration)
-
-            # a lost scheduler or worker is reported in one line (ClusterFailed), not by Dask's
-            # client logging its tracebacks (its own loggers, e.g. distributed.client, have levels)
-            for name in ["distributed", *logging.root.manager.loggerDict]:
-                if name == "distributed" or name.startswith("distributed."):
-                    logging.getLogger(name).setLevel(logging.CRITICAL)
-        try:
-            loaded = load_spec(spec)
-            check_size(loaded, max_trials)
-        except (SpecError, ValueError) as exc:
-            raise _user_error(str(exc)) from None
-        import signal
-
-        def on_term(signum, frame):  # SIGTERM: stop like Ctrl-C (workers stopped, message, resumable)
-            raise KeyboardInterrupt
-
-        signal.signal(signal.SIGTERM, on_term)
-        from kubb3d.files import FileSafetyError, check_output
-
-        try:  # before the banner: a refused --out is the only line
-            check_output(out, "--out", overwrite=True)
-        except FileSafetyError as exc:
-            raise _user_error(str(exc)) from None
-        if out.exists() and out.stat().st_size > 0:
-            with open(out, "rb") as fh:
-                if fh.read(16) != b"SQLite format 3\x00":
-                    raise _user_error(
-                        f"--out: {out} exists and is not a kubb3d results file (SQLite); give another file name"
-                    )
-        typer.echo(
-            f"{loaded.spec.title}: {loaded.n_points} grid points × {loaded.spec.trials_per_point} = {loaded.n_trials} "
-            f"trials → {out}",
-            err=True,
+    spec = resolve_experiment(spec)
+    if out is None:
+        out = Path(f"{spec.stem}.sqlite")
+    if scheduler and backend is not Backend.dask:
+        raise _user_error("--scheduler needs --backend dask")
+    if workers is not None and workers > MAX_WORKERS:  # a local Dask cluster of 100000 processes hung
+        raise _user_error(expected("--workers", span(1, MAX_WORKERS), workers))
+    if workers is not None and backend is Backend.serial:
+        raise _user_error("--workers does not apply to --backend serial (one trial after another in this process)")
+    if min_workers != 1 and not scheduler:
+        raise _user_error("--min-workers applies only with --scheduler (use --workers for the size of a local run)")
+    if workers is not None and scheduler:
+        raise _user_error(
+            "--workers does not apply with --scheduler (the cluster's workers run the trials: start as many as "
+            "you want with `dask worker --nworkers N`)"
         )
-        try:
-            first_error: list[str] = []
+    if backend is Backend.dask:
+        import importlib.util
 
-            def note(rows: list[dict]) -> None:
-                if not first_error:
-                    first_error.extend(str(r.get("error")) for r in rows[:1] if not r.get("ok"))
+        if importlib.util.find_spec("dask") is None or importlib.util.find_spec("distributed") is None:
+            raise _user_error("--backend dask needs Dask: pip install 'kubb3d[dask]'")
+        import logging
 
-            report = run(
-                loaded,
-                out,
-                workers=workers,
-                backend=backend.value,
-                scheduler=scheduler,
-                progress=not (quiet or as_json),
-                max_trials=max_trials,
-                on_rows=note,
-                mix_versions=mix_versions,
-                min_workers=min_workers,
-            )
-        except StoreError as exc:
-            raise _user_error(str(exc)) from None
-        except ClusterFailed as exc:  # rows of the trials that finished are kept
-            from kubb3d.experiment import open_results
+        import distributed  # noqa: F401  (sets its loggers' levels from Dask's configuration)
 
+        # a lost scheduler or worker is reported in one line (ClusterFailed), not by Dask's
+        # client logging its tracebacks (its own loggers, e.g. distributed.client, have levels)
+        for name in ["distributed", *logging.root.manager.loggerDict]:
+            if name == "distributed" or name.startswith("distributed."):
+                logging.getLogger(name).setLevel(logging.CRITICAL)
+    try:
+        loaded = load_spec(spec)
+        check_size(loaded, max_trials)
+    except (SpecError, ValueError) as exc:
+        raise _user_error(str(exc)) from None
+    import signal
+
+    def on_term(signum, frame):  # SIGTERM: stop like Ctrl-C (workers stopped, message, resumable)
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, on_term)
+    from kubb3d.files import FileSafetyError, check_output
+
+    try:  # before the banner: a refused --out is the only line
+        check_output(out, "--out", overwrite=True)
+    except FileSafetyError as exc:
+        raise _user_error(str(exc)) from None
+    if out.exists() and out.stat().st_size > 0:
+        with open(out, "rb") as fh:
+            if fh.read(16) != b"SQLite format 3\x00":
+                raise _user_error(
+                    f"--out: {out} exists and is not a kubb3d results file (SQLite); give another file name"
+                )
+    typer.echo(
+        f"{loaded.spec.title}: {loaded.n_points} grid points × {loaded.spec.trials_per_point} = {loaded.n_trials} "
+        f"trials → {out}",
+        err=True,
+    )
+    try:
+        first_error: list[str] = []
+
+        def note(rows: list[dict]) -> None:
+            if not first_error:
+                first_error.extend(str(r.get("error")) for r in rows[:1] if not r.get("ok"))
+
+        report = run(
+            loaded,
+            out,
+            workers=workers,
+            backend=backend.value,
+            scheduler=scheduler,
+            progress=not (quiet or as_json),
+            max_trials=max_trials,
+            on_rows=note,
+            mix_versions=mix_versions,
+            min_workers=min_workers,
+        )
+    except StoreError as exc:
+        raise _user_error(str(exc)) from None
+    except ClusterFailed as exc:  # rows of the trials that finished are kept
+        from kubb3d.experiment import open_results
+
+        with open_results(out) as store:
+            n, _ = store.count()
+        message = (
+            f"{exc}; {n} of {loaded.n_trials} trials stored in {out}, the rest are left: run the same command to "
+            "resume"
+        )
+        if as_json:
+            import json
+
+            typer.echo(json.dumps({"error": message, "stored": n, "total": loaded.n_trials}, ensure_ascii=False))
+        typer.echo(f"error: {message}", err=True)
+        raise typer.Exit(1) from None
+    except (RuntimeError, ValueError) as exc:  # an unreachable Dask scheduler, too many trials
+        raise _user_error(str(exc)) from None
+    except KeyboardInterrupt:
+        from kubb3d.experiment import open_results
+
+        try:  # (an interrupt while the results file was being made leaves none to count)
             with open_results(out) as store:
                 n, _ = store.count()
-            message = (
-                f"{exc}; {n} of {loaded.n_trials} trials stored in {out}, the rest are left: run the same command to "
-                "resume"
-            )
-            if as_json:
-                import json
-
-                typer.echo(json.dumps({"error": message, "stored": n, "total": loaded.n_trials}, ensure_ascii=False))
-            typer.echo(f"error: {message}", err=True)
-            raise typer.Exit(1) from None
-        except (RuntimeError, ValueError) as exc:  # an unreachable Dask scheduler, too many trials
-            raise _user_error(str(exc)) from None
-        except KeyboardInterrupt:
-            from kubb3d.experiment import open_results
-
-            try:  # (an interrupt while the results file was being made leaves none to count)
-                with open_results(out) as store:
-                    n, _ = store.count()
-            except StoreError:
-                n = 0
-            typer.echo(
-                f"interrupted: {n} of {loaded.n_trials} trials stored in {out}; run the same command to resume",
-                err=True,
-            )
-            raise typer.Exit(130) from None
-        done = report.skipped + report.ran
-        per_worker = report.rate / max(1, min(report.workers, max(report.ran, 1)))
-        if as_json:
-            import json
-
-            typer.echo(
-                json.dumps(
-                    {
-                        "spec": str(spec),
-                        "title": loaded.spec.title,
-                        "results": str(out),
-                        "total": report.total,
-                        "stored": done,
-                        "skipped": report.skipped,
-                        "ran": report.ran,
-                        "failed": report.failed,
-                        "seconds": report.seconds,
-                        "trials_per_s": report.rate,
-                        "workers": report.workers,
-                        "threads": report.threads,
-                        "backend": report.backend,
-                        "versions": report.versions,
-                    }
-                )
-            )
-        else:
-            typer.echo(
-                f"{report.ran} trials run ({report.failed} failed) in {report.seconds:.1f} s: {report.rate:.2f} "
-                f"trials/s, {per_worker:.2f} per worker ({_plural(report.workers, 'worker')}, "
-                f"{_plural(report.threads, 'thread')}); {done}/{report.total} stored in {out}"
-                + (f" ({report.skipped} were already there)" if report.skipped else "")
-            )
-        if report.ran and report.failed == report.ran:
-            # not a silent success: every trial of this call failed (exit 1, the rows are kept)
-            typer.echo(
-                f"error: all {report.ran} trials failed; the first: "
-                f"{' '.join((first_error or ['?'])[0].split())[:300]}",
-                err=True,
-            )
-            raise typer.Exit(1)
-
-    @app.command("list")
-    def list_cmd(
-        as_json: bool = typer.Option(
-            False, "--json", help="Print a JSON list of {name, title, measures, trials, path}."
-        ),
-    ) -> None:
-        """List the shipped experiment specs: short name (usable as `kubb3d experiment run NAME`), trials and title."""
+        except StoreError:
+            n = 0
+        typer.echo(
+            f"interrupted: {n} of {loaded.n_trials} trials stored in {out}; run the same command to resume",
+            err=True,
+        )
+        raise typer.Exit(130) from None
+    done = report.skipped + report.ran
+    per_worker = report.rate / max(1, min(report.workers, max(report.ran, 1)))
+    if as_json:
         import json
 
-        from kubb3d.experiment import load_spec
-        from kubb3d.library import experiment_files
-
-        rows: list[dict[str, Any]] = []
-        for path in experiment_files():
-            loaded = load_spec(path)
-            rows.append(
+        typer.echo(
+            json.dumps(
                 {
-                    "name": path.stem,
+                    "spec": str(spec),
                     "title": loaded.spec.title,
-                    "measures": list(loaded.spec.measures),
-                    "trials": loaded.n_trials,
-                    "path": str(path),
+                    "results": str(out),
+                    "total": report.total,
+                    "stored": done,
+                    "skipped": report.skipped,
+                    "ran": report.ran,
+                    "failed": report.failed,
+                    "seconds": report.seconds,
+                    "trials_per_s": report.rate,
+                    "workers": report.workers,
+                    "threads": report.threads,
+                    "backend": report.backend,
+                    "versions": report.versions,
                 }
             )
-        if as_json:
-            typer.echo(json.dumps(rows, indent=2, ensure_ascii=False))
-            return
-        width = max(len(r["name"]) for r in rows)
-        for r in rows:
-            typer.echo(f"{r['name']:<{width}}  {r['trials']:>6} trials  {r['title']}")
+        )
+    else:
+        typer.echo(
+            f"{report.ran} trials run ({report.failed} failed) in {report.seconds:.1f} s: {report.rate:.2f} "
+            f"trials/s, {per_worker:.2f} per worker ({_plural(report.workers, 'worker')}, "
+            f"{_plural(report.threads, 'thread')}); {done}/{report.total} stored in {out}"
+            + (f" ({report.skipped} were already there)" if report.skipped else "")
+        )
+    if report.ran and report.failed == report.ran:
+        # not a silent success: every trial of this call failed (exit 1, the rows are kept)
+        typer.echo(
+            f"error: all {report.ran} trials failed; the first: "
+            f"{' '.join((first_error or ['?'])[0].split())[:300]}",
+            err=True,
+        )
+        raise typer.Exit(1)
 
-    @app.command("fields")
-    def fields_cmd() -> None:
-        """Print the spec reference: every field of every table with type, default, unit and
-        meaning, the factor and draw forms, and the results columns of each measure
-        (docs/experiments.md is this text)."""
-        from kubb3d.experiment.fields import reference_markdown
+@experiment_app.command("list")
+def list_cmd(
+    as_json: bool = typer.Option(
+        False, "--json", help="Print a JSON list of {name, title, measures, trials, path}."
+    ),
+) -> None:
+    """List the shipped experiment specs: short name (usable as `kubb3d experiment run NAME`), trials and title."""
+    import json
 
-        typer.echo(reference_markdown())
+    from kubb3d.experiment import load_spec
+    from kubb3d.library import experiment_files
 
-    @app.command("export")
-    def export_cmd(
-        results: Path = typer.Argument(..., help="Results file (SQLite)."),
-        fmt: Format = typer.Option(Format.csv, "--format", help="csv or parquet."),
-        out: Optional[Path] = typer.Option(
-            None, "--out", "-o", parser=file_name, help="Output file (default: RESULTS with the format's suffix)."
-        ),
-        timing: bool = typer.Option(
-            True,
-            "--timing/--no-timing",
-            help="Keep the wall_s column (--no-timing: exports of identical runs are identical).",
-        ),
-    ) -> None:
-        """Write the results as one row per trial (CSV or Parquet)."""
-        from kubb3d.experiment import StoreError
-        from kubb3d.experiment.export import export
-
-        _not_the_input(out, results)
-
-        try:
-            path = export(results, fmt.value, out, timing=timing)
-        except (StoreError, RuntimeError, ValueError) as exc:
-            raise _user_error(str(exc)) from None
-        typer.echo(f"wrote {path}")
-
-    @app.command("plot")
-    def plot_cmd(
-        results: Path = typer.Argument(..., help="Results file (SQLite)."),
-        x: str = typer.Option(..., help="Column on the horizontal axis, e.g. speed."),
-        measure: str = typer.Option("hit", help="Column (hit, n_felled …) or column=value (status_L=leaning)."),
-        y: Optional[str] = typer.Option(None, help="Second column: draw a heatmap, e.g. elevation."),
-        group: Optional[str] = typer.Option(None, help="One curve per value of this column (curves only)."),
-        bins: int = typer.Option(12, min=2, max=1000, help="Bins for continuous columns."),
-        out: Optional[Path] = typer.Option(
-            None, "--out", "-o", parser=file_name, help="PNG file (default: RESULTS-<measure>-<x>[-<y>].png)."
-        ),
-        where: List[str] = typer.Option(
-            [], "--where", help="Keep only trials with column=value (repeatable), e.g. --where spin=1.5."
-        ),
-    ) -> None:
-        """Plot a measure: a heatmap over --x and --y, or curves with 95 % Wilson intervals.
-        Grid factors on no axis and in no --where are pooled over (a note says which)."""
-        from kubb3d.experiment import StoreError, open_results
-        from kubb3d.experiment.plot import plot
-        from kubb3d.experiment.export import columns
-        from kubb3d.experiment.stats import match_column
-
-        _not_the_input(out, results)
-        try:
-            with open_results(results) as store:
-                rows = list(store.rows())
-                title = _title(store)
-                cols = columns(rows)
-                used = {match_column(c, cols) for c in (x, y, group) if c} | {
-                    match_column(w.split("=", 1)[0].strip(), cols) for w in where if "=" in w
-                }
-                pooled = _pooled(store, used)
-            rows = _where(rows, where)
-        except StoreError as exc:
-            raise _user_error(str(exc)) from None
-        except ValueError as exc:
-            raise _user_error(str(exc)) from None
-        if not rows:
-            raise _user_error("no trial matches --where")
-        if out is None:
-
-            def safe(text: str) -> str:  # a column name never makes a path (no / or ..)
-                return "".join(ch if ch.isalnum() or ch == "_" else "-" for ch in text)
-
-            out = results.with_name(f"{results.stem}-{safe(measure)}-{safe(x)}" + (f"-{safe(y)}" if y else "") + ".png")
-        try:
-            path = plot(rows, out, x=x, y=y, measure=measure, group_by=group, bins=bins, title=title)
-        except ValueError as exc:
-            raise _user_error(str(exc)) from None
-        if pooled:  # after the plot: an error stays the only line
-            typer.echo(
-                f"note: pooled over the factors {', '.join(pooled)} (use --group or --where to separate them)", err=True
-            )
-        typer.echo(f"wrote {path}")
-
-    @app.command("summary")
-    def summary_cmd(
-        results: Path = typer.Argument(..., help="Results file (SQLite)."),
-        by: List[str] = typer.Option([], "--by", help="Group by this column (repeatable), e.g. --by skill."),
-        measure: str = typer.Option(
-            "hit", help="Column or column=value, as for plot; a text column gives the rate of each of its values."
-        ),
-        where: List[str] = typer.Option(
-            [], "--where", help="Keep only trials with column=value (repeatable), e.g. --where skill=club."
-        ),
-        as_json: bool = typer.Option(False, "--json", help="Print the groups as one JSON document."),
-    ) -> None:
-        """Print the measure per group with 95 % intervals (Wilson for rates). Trials that
-        finished without a value (a draw has no winner) count in every rate's denominator;
-        grid factors in no --by and no --where are pooled over (a note says which)."""
-        from rich.console import Console
-        from rich.table import Table
-
-        from kubb3d.experiment import StoreError, open_results
-        from kubb3d.experiment.export import columns
-        from kubb3d.experiment.stats import group as group_rows
-        from kubb3d.experiment.stats import match_column, measure_fn, text_values
-
-        try:
-            with open_results(results) as store:
-                rows = list(store.rows())
-                title = _title(store)
-        except StoreError as exc:
-            raise _user_error(str(exc)) from None
-        cols = columns(rows)
-        try:
-            keys = [match_column(b, cols) for b in by]
-            label, fn, binary = measure_fn(measure, cols)
-            used = set(keys) | {match_column(w.split("=", 1)[0].strip(), cols) for w in where if "=" in w}
-            rows = _where(rows, where)
-        except ValueError as exc:
-            raise _user_error(str(exc)) from None
-        if not rows:
-            raise _user_error("no trial matches --where")
-        try:
-            with open_results(results) as store:
-                pooled = _pooled(store, used)
-        except StoreError:
-            pooled = []
-        texts = None if binary else text_values(rows, fn)
-        try:
-            if texts is not None:
-                # a text column (a winner, a first contact …): the rate of each of its values
-                from dataclasses import replace as _replace
-
-                cells = []
-                for value in texts:
-                    _, fv, _ = measure_fn(f"{label}={value}", cols)
-                    cells += [_replace(c, key=(*c.key, value)) for c in group_rows(rows, keys, fv, True)]
-                keys = [*keys, label]
-                label = f"{label}: rate of each value"
-            else:
-                cells = group_rows(rows, keys, fn, True if binary else None)
-        except ValueError as exc:  # a value of the wrong kind in a hand-edited file
-            raise _user_error(str(exc)) from None
-        if pooled and not as_json:
-            typer.echo(
-                f"note: pooled over the factors {', '.join(pooled)} (use --by or --where to separate them)", err=True
-            )
-        failed = sum(1 for r in rows if not r.get("ok"))
-        rate = bool(cells) and all(c.k is not None for c in cells)
-        if as_json:
-            import json
-            import math
-
-            def num(x):
-                return None if isinstance(x, float) and not math.isfinite(x) else x
-
-            doc = {
-                "title": title,
-                "measure": label,
-                "trials": len(rows),
-                "failed": failed,
-                "by": keys,
-                "where": list(where),
-                "pooled_over": pooled,
-                "statistic": "rate" if rate else "mean",
-                "interval": "wilson 95 %" if rate else "95 %",
-                "groups": [
-                    {
-                        "key": dict(zip(keys, c.key)),
-                        "n": c.n,
-                        "k": c.k,
-                        "value": num(c.value),
-                        "lo": num(c.lo),
-                        "hi": num(c.hi),
-                    }
-                    for c in cells
-                ],
+    rows: list[dict[str, Any]] = []
+    for path in experiment_files():
+        loaded = load_spec(path)
+        rows.append(
+            {
+                "name": path.stem,
+                "title": loaded.spec.title,
+                "measures": list(loaded.spec.measures),
+                "trials": loaded.n_trials,
+                "path": str(path),
             }
-            typer.echo(json.dumps(doc))
-            return
-        table = Table(title=f"{label} ({len(rows)} trials, {failed} failed)")
-        for k in keys:
-            table.add_column(k)
-        table.add_column("n", justify="right")
-        if rate:
-            table.add_column("k", justify="right")
-        table.add_column("rate" if rate else "mean", justify="right")
-        table.add_column("95 % interval", justify="right")
-        for c in cells:
-            vals = [str(v) if not isinstance(v, float) else f"{v:g}" for v in c.key]
-            extra = [str(c.k)] if rate else []
-            table.add_row(*vals, str(c.n), *extra, f"{c.value:.3f}", f"{c.lo:.3f} – {c.hi:.3f}")
-        con = Console(width=160)
-        con.print(f"[bold]{title}[/]")
-        con.print(table)
+        )
+    if as_json:
+        typer.echo(json.dumps(rows, indent=2, ensure_ascii=False))
+        return
+    width = max(len(r["name"]) for r in rows)
+    for r in rows:
+        typer.echo(f"{r['name']:<{width}}  {r['trials']:>6} trials  {r['title']}")
 
-    return app
+@experiment_app.command("fields")
+def fields_cmd() -> None:
+    """Print the spec reference: every field of every table with type, default, unit and
+    meaning, the factor and draw forms, and the results columns of each measure
+    (docs/experiments.md is this text)."""
+    from kubb3d.experiment.fields import reference_markdown
+
+    typer.echo(reference_markdown())
+
+@experiment_app.command("export")
+def export_cmd(
+    results: Path = typer.Argument(..., help="Results file (SQLite)."),
+    fmt: Format = typer.Option(Format.csv, "--format", help="csv or parquet."),
+    out: Optional[Path] = typer.Option(
+        None, "--out", "-o", parser=file_name, help="Output file (default: RESULTS with the format's suffix)."
+    ),
+    timing: bool = typer.Option(
+        True,
+        "--timing/--no-timing",
+        help="Keep the wall_s column (--no-timing: exports of identical runs are identical).",
+    ),
+) -> None:
+    """Write the results as one row per trial (CSV or Parquet)."""
+    from kubb3d.experiment import StoreError
+    from kubb3d.experiment.export import export
+
+    _not_the_input(out, results)
+
+    try:
+        path = export(results, fmt.value, out, timing=timing)
+    except (StoreError, RuntimeError, ValueError) as exc:
+        raise _user_error(str(exc)) from None
+    typer.echo(f"wrote {path}")
+
+@experiment_app.command("plot")
+def plot_cmd(
+    results: Path = typer.Argument(..., help="Results file (SQLite)."),
+    x: str = typer.Option(..., help="Column on the horizontal axis, e.g. speed."),
+    measure: str = typer.Option("hit", help="Column (hit, n_felled …) or column=value (status_L=leaning)."),
+    y: Optional[str] = typer.Option(None, help="Second column: draw a heatmap, e.g. elevation."),
+    group: Optional[str] = typer.Option(None, help="One curve per value of this column (curves only)."),
+    bins: int = typer.Option(12, min=2, max=1000, help="Bins for continuous columns."),
+    out: Optional[Path] = typer.Option(
+        None, "--out", "-o", parser=file_name, help="PNG file (default: RESULTS-<measure>-<x>[-<y>].png)."
+    ),
+    where: List[str] = typer.Option(
+        [], "--where", help="Keep only trials with column=value (repeatable), e.g. --where spin=1.5."
+    ),
+) -> None:
+    """Plot a measure: a heatmap over --x and --y, or curves with 95 % Wilson intervals.
+    Grid factors on no axis and in no --where are pooled over (a note says which)."""
+    from kubb3d.experiment import StoreError, open_results
+    from kubb3d.experiment.plot import plot
+    from kubb3d.experiment.export import columns
+    from kubb3d.experiment.stats import match_column
+
+    _not_the_input(out, results)
+    try:
+        with open_results(results) as store:
+            rows = list(store.rows())
+            title = _title(store)
+            cols = columns(rows)
+            used = {match_column(c, cols) for c in (x, y, group) if c} | {
+                match_column(w.split("=", 1)[0].strip(), cols) for w in where if "=" in w
+            }
+            pooled = _pooled(store, used)
+        rows = _where(rows, where)
+    except StoreError as exc:
+        raise _user_error(str(exc)) from None
+    except ValueError as exc:
+        raise _user_error(str(exc)) from None
+    if not rows:
+        raise _user_error("no trial matches --where")
+    if out is None:
+
+        def safe(text: str) -> str:  # a column name never makes a path (no / or ..)
+            return "".join(ch if ch.isalnum() or ch == "_" else "-" for ch in text)
+
+        out = results.with_name(f"{results.stem}-{safe(measure)}-{safe(x)}" + (f"-{safe(y)}" if y else "") + ".png")
+    try:
+        path = plot(rows, out, x=x, y=y, measure=measure, group_by=group, bins=bins, title=title)
+    except ValueError as exc:
+        raise _user_error(str(exc)) from None
+    if pooled:  # after the plot: an error stays the only line
+        typer.echo(
+            f"note: pooled over the factors {', '.join(pooled)} (use --group or --where to separate them)", err=True
+        )
+    typer.echo(f"wrote {path}")
+
+@experiment_app.command("summary")
+def summary_cmd(
+    results: Path = typer.Argument(..., help="Results file (SQLite)."),
+    by: List[str] = typer.Option([], "--by", help="Group by this column (repeatable), e.g. --by skill."),
+    measure: str = typer.Option(
+        "hit", help="Column or column=value, as for plot; a text column gives the rate of each of its values."
+    ),
+    where: List[str] = typer.Option(
+        [], "--where", help="Keep only trials with column=value (repeatable), e.g. --where skill=club."
+    ),
+    as_json: bool = typer.Option(False, "--json", help="Print the groups as one JSON document."),
+) -> None:
+    """Print the measure per group with 95 % intervals (Wilson for rates). Trials that
+    finished without a value (a draw has no winner) count in every rate's denominator;
+    grid factors in no --by and no --where are pooled over (a note says which)."""
+    from rich.console import Console
+    from rich.table import Table
+
+    from kubb3d.experiment import StoreError, open_results
+    from kubb3d.experiment.export import columns
+    from kubb3d.experiment.stats import group as group_rows
+    from kubb3d.experiment.stats import match_column, measure_fn, text_values
+
+    try:
+        with open_results(results) as store:
+            rows = list(store.rows())
+            title = _title(store)
+    except StoreError as exc:
+        raise _user_error(str(exc)) from None
+    cols = columns(rows)
+    try:
+        keys = [match_column(b, cols) for b in by]
+        label, fn, binary = measure_fn(measure, cols)
+        used = set(keys) | {match_column(w.split("=", 1)[0].strip(), cols) for w in where if "=" in w}
+        rows = _where(rows, where)
+    except ValueError as exc:
+        raise _user_error(str(exc)) from None
+    if not rows:
+        raise _user_error("no trial matches --where")
+    try:
+        with open_results(results) as store:
+            pooled = _pooled(store, used)
+    except StoreError:
+        pooled = []
+    texts = None if binary else text_values(rows, fn)
+    try:
+        if texts is not None:
+            # a text column (a winner, a first contact …): the rate of each of its values
+            from dataclasses import replace as _replace
+
+            cells = []
+            for value in texts:
+                _, fv, _ = measure_fn(f"{label}={value}", cols)
+                cells += [_replace(c, key=(*c.key, value)) for c in group_rows(rows, keys, fv, True)]
+            keys = [*keys, label]
+            label = f"{label}: rate of each value"
+        else:
+            cells = group_rows(rows, keys, fn, True if binary else None)
+    except ValueError as exc:  # a value of the wrong kind in a hand-edited file
+        raise _user_error(str(exc)) from None
+    if pooled and not as_json:
+        typer.echo(
+            f"note: pooled over the factors {', '.join(pooled)} (use --by or --where to separate them)", err=True
+        )
+    failed = sum(1 for r in rows if not r.get("ok"))
+    rate = bool(cells) and all(c.k is not None for c in cells)
+    if as_json:
+        import json
+        import math
+
+        def num(x):
+            return None if isinstance(x, float) and not math.isfinite(x) else x
+
+        doc = {
+            "title": title,
+            "measure": label,
+            "trials": len(rows),
+            "failed": failed,
+            "by": keys,
+            "where": list(where),
+            "pooled_over": pooled,
+            "statistic": "rate" if rate else "mean",
+            "interval": "wilson 95 %" if rate else "95 %",
+            "groups": [
+                {
+                    "key": dict(zip(keys, c.key)),
+                    "n": c.n,
+                    "k": c.k,
+                    "value": num(c.value),
+                    "lo": num(c.lo),
+                    "hi": num(c.hi),
+                }
+                for c in cells
+            ],
+        }
+        typer.echo(json.dumps(doc))
+        return
+    table = Table(title=f"{label} ({len(rows)} trials, {failed} failed)")
+    for k in keys:
+        table.add_column(k)
+    table.add_column("n", justify="right")
+    if rate:
+        table.add_column("k", justify="right")
+    table.add_column("rate" if rate else "mean", justify="right")
+    table.add_column("95 % interval", justify="right")
+    for c in cells:
+        vals = [str(v) if not isinstance(v, float) else f"{v:g}" for v in c.key]
+        extra = [str(c.k)] if rate else []
+        table.add_row(*vals, str(c.n), *extra, f"{c.value:.3f}", f"{c.lo:.3f} – {c.hi:.3f}")
+    con = Console(width=160)
+    con.print(f"[bold]{title}[/]")
+    con.print(table)
 
 
 def _where(rows: list[dict], conditions: list[str]) -> list[dict]:
@@ -546,7 +542,9 @@ def _title(store) -> str:
 
 def register(app: typer.Typer) -> None:
     """Add the ``experiment`` sub-app (run, list, fields, export, plot, summary) to the main ``kubb3d`` app."""
-    app.add_typer(make_app(), name="experiment", help="Batch experiments: run specs in parallel, resume, export, plot.")
+    app.add_typer(
+        experiment_app, name="experiment", help="Batch experiments: run specs in parallel, resume, export, plot."
+    )
 
 
 def main() -> None:
@@ -557,7 +555,7 @@ def main() -> None:
     from kubb3d.cli import UserError
 
     try:
-        make_app()(prog_name="kubb3d experiment")
+        experiment_app(prog_name="kubb3d experiment")
     except UserError as exc:
         typer.echo(f"error: {one_line(exc)}", err=True)
         sys.exit(2)

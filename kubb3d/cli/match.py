@@ -128,199 +128,200 @@ def match_document(m, out) -> dict:
     }
 
 
+def match(
+    ruleset: Optional[str] = typer.Option(
+        None,
+        help=f"Ruleset: {ruleset_help()}.",
+    ),
+    players: Optional[str] = typer.Option(
+        None,
+        help="Skill of each side: 'elite,club' (novice, club, elite); wikinger also 'club:6,elite:4' or team sizes "
+             "'6,4'.",
+    ),
+    seed: Optional[int] = typer.Option(
+        None, min=0, help=f"Root seed: the same seed plays the same match (default {DEFAULT_SEED})."
+    ),
+    sets: Optional[int] = typer.Option(None, help="Best of this many sets (DM; default 1)."),
+    time_limit: Optional[float] = typer.Option(
+        None,
+        "--time-limit",
+        help="Time limit in minutes of simulated time (DM: then the §9 tie-break; wikinger default 20).",
+    ),
+    round_cap: Optional[int] = typer.Option(
+        None, help=f"Turns per set before the match is cut off (no endless matches; default {DEFAULT_ROUND_CAP})."
+    ),
+    strategy: Optional[str] = typer.Option(
+        None,
+        help="Strategy of each side, 'default,deep-inkast' (default, deep-inkast, cluster-first; see "
+             "kubb3d/players.py STRATEGIES).",
+    ),
+    replay: Optional[Path] = typer.Option(
+        None, parser=file_name, help="Write the replay (JSON lines) to this new file."
+    ),
+    force: bool = typer.Option(False, "--force", help="Let --replay replace an existing file."),
+    resume: Optional[Path] = typer.Option(
+        None, help="Continue the interrupted match in this replay file (other options are taken from it)."
+    ),
+    as_json: bool = typer.Option(
+        False, "--json", help="Print the match as one JSON document ending in the outcome."
+    ),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="Print only the result."),
+    option: Optional[list[str]] = referee_option(),
+    lang: Optional[str] = lang_option(),
+) -> None:
+    """Play a whole match of Kubb in the physics world, refereed by the judge."""
+    from kubb3d.match import Match, MatchConfig, ReplayError
+    from kubb3d.rules import ruleset_names
+
+    tr = translator_for(lang)
+    kind_width = max(8, *(len(tr(k)) for k in EVENT_KINDS))
+
+    if resume is not None:
+        given = [
+            flag
+            for flag, v in (
+                ("--ruleset", ruleset),
+                ("--players", players),
+                ("--seed", seed),
+                ("--sets", sets),
+                ("--time-limit", time_limit),
+                ("--round-cap", round_cap),
+                ("--strategy", strategy),
+                ("--replay", replay),
+                ("--option", option or None),
+            )
+            if v is not None
+        ]
+        if force:
+            given.append("--force")
+        if given:
+            _fail(
+                f"--resume continues the match recorded in the file; {', '.join(given)} cannot change it (drop "
+                f"{'it' if len(given) == 1 else 'them'})"
+            )
+    elif force and replay is None:
+        _fail("--force applies to --replay only")
+    options = referee_options(option)
+    ruleset = "dm" if ruleset is None else ruleset
+    seed = DEFAULT_SEED if seed is None else seed
+    round_cap = DEFAULT_ROUND_CAP if round_cap is None else round_cap
+    try:
+        ruleset = canonical_ruleset(ruleset)
+    except ValueError as exc:
+        _fail(str(exc))
+    if ruleset not in ruleset_names():
+        _fail(f"unknown ruleset {ruleset!r}; expected one of {ruleset_names()}")
+    try:
+        skills, team = parse_players(players, ruleset)
+    except ValueError as exc:
+        _fail(str(exc))
+    strategies: tuple[str, str] = ("default", "default")
+    if strategy is not None:
+        from kubb3d.players import STRATEGIES
+
+        parts = tuple(p.strip() for p in strategy.split(","))
+        if len(parts) != 2:
+            _fail(f"--strategy needs two comma-separated names, got {strategy!r}")
+        for p in parts:
+            if p not in STRATEGIES:
+                _fail(f"unknown strategy {p!r} in --strategy; expected one of {sorted(STRATEGIES)}")
+        strategies = (parts[0], parts[1])
+    if sets is not None and ruleset == "wikinger":
+        _fail(
+            "--sets does not apply to --ruleset wikinger (a Wikinger-Schach match is one game against the clock)"
+        )
+    if sets is not None and not 1 <= sets <= 9:
+        _fail(expected("--sets", span(1, 9), sets))
+    from kubb3d.rules.core import MAX_ROUND_CAP, MAX_TIME_LIMIT_S
+
+    # the bounds of the replay reader: a match written must be one that can be resumed
+    if time_limit is not None and not (time_limit > 0 and time_limit * 60 <= MAX_TIME_LIMIT_S):
+        _fail(
+            expected("--time-limit", span(0, MAX_TIME_LIMIT_S / 60, " minutes", open_lo=True), time_limit)
+        )
+    if not 3 <= round_cap <= MAX_ROUND_CAP:
+        _fail(expected("--round-cap", span(3, MAX_ROUND_CAP), round_cap))
+    from kubb3d.files import FileSafetyError, check_output
+
+    try:
+        if replay is not None:
+            check_output(replay, "--replay", overwrite=force)
+        if resume is not None and resume.is_symlink():
+            _fail(f"--resume: {resume} is a symbolic link; give the path of the replay file itself")
+    except FileSafetyError as exc:
+        _fail(str(exc))
+    console = None
+    # on a terminal: rich colours; into a pipe or file: plain lines, never wrapped
+    plain = not as_json and not quiet and not sys.stdout.isatty()
+    if not as_json and not quiet and not plain:
+        from rich.console import Console
+
+        console = Console(highlight=False)
+
+    def show(e) -> None:
+        mins = f"{int(e.clock_s // 60):3d}:{int(e.clock_s % 60):02d}"
+        where = f"S{e.set_no} R{e.turn_no:<2d}" if e.set_no else "      "
+        kind = f"{tr(e.kind):{kind_width}s}"
+        if plain:
+            sys.stdout.write(
+                f"{mins} {where} {kind} {tr(e.text)}" + (f" ({', '.join(e.rules)})" if e.rules else "") + "\n"
+            )
+            return
+        if console is None:
+            return
+        cite = f" [dim]({', '.join(e.rules)})[/dim]" if e.rules else ""
+        style = {
+            "result": "bold green",
+            "set": "bold",
+            "turn": "bold cyan",
+            "glitch": "red",
+            "foul": "red",
+            "ruling": "dim",
+        }.get(e.kind, "")
+        text = tr(e.text).replace("[", "\\[")
+        console.print(
+            f"[dim]{mins} {where}[/dim] [{style or 'default'}]{kind} {text}[/{style or 'default'}]{cite}"
+        )
+
+    try:
+        if resume is not None:
+            m = Match.resume(resume, on_event=show)
+        else:
+            tl = -1.0 if time_limit is None else time_limit * 60.0
+            cfg = MatchConfig(
+                ruleset=ruleset,
+                skills=skills,
+                seed=seed,
+                sets=sets,
+                time_limit_s=tl,
+                round_cap=round_cap,
+                team_size=team,
+                strategies=strategies,
+                options=tuple(sorted(options.items())),
+            )
+            m = Match(cfg, replay=replay, on_event=show, replace_replay=force)
+    except ReplayError as exc:
+        _fail(str(exc))
+    except (ValueError, OSError) as exc:
+        _fail(str(exc))
+    except RuntimeError as exc:
+        _fail(str(exc))
+    try:
+        out = m.run()
+        assert out is not None  # run() without max_actions plays to the end
+    except FileSafetyError as exc:
+        _fail(str(exc))
+    if as_json:
+        doc = match_document(m, out)
+        sys.stdout.write(json.dumps(doc, ensure_ascii=False) + "\n")
+        return
+    line = tr(result_line(out, m.state.clock))
+    if console is not None:
+        console.print(f"[bold]{line}[/bold]")
+    else:
+        typer.echo(line)
+
+
 def register(app: typer.Typer) -> None:
     """Add the ``match`` command to ``app``."""
-
-    @app.command("match")
-    def match(
-        ruleset: Optional[str] = typer.Option(
-            None,
-            help=f"Ruleset: {ruleset_help()}.",
-        ),
-        players: Optional[str] = typer.Option(
-            None,
-            help="Skill of each side: 'elite,club' (novice, club, elite); wikinger also 'club:6,elite:4' or team sizes "
-                 "'6,4'.",
-        ),
-        seed: Optional[int] = typer.Option(
-            None, min=0, help=f"Root seed: the same seed plays the same match (default {DEFAULT_SEED})."
-        ),
-        sets: Optional[int] = typer.Option(None, help="Best of this many sets (DM; default 1)."),
-        time_limit: Optional[float] = typer.Option(
-            None,
-            "--time-limit",
-            help="Time limit in minutes of simulated time (DM: then the §9 tie-break; wikinger default 20).",
-        ),
-        round_cap: Optional[int] = typer.Option(
-            None, help=f"Turns per set before the match is cut off (no endless matches; default {DEFAULT_ROUND_CAP})."
-        ),
-        strategy: Optional[str] = typer.Option(
-            None,
-            help="Strategy of each side, 'default,deep-inkast' (default, deep-inkast, cluster-first; see "
-                 "kubb3d/players.py STRATEGIES).",
-        ),
-        replay: Optional[Path] = typer.Option(
-            None, parser=file_name, help="Write the replay (JSON lines) to this new file."
-        ),
-        force: bool = typer.Option(False, "--force", help="Let --replay replace an existing file."),
-        resume: Optional[Path] = typer.Option(
-            None, help="Continue the interrupted match in this replay file (other options are taken from it)."
-        ),
-        as_json: bool = typer.Option(
-            False, "--json", help="Print the match as one JSON document ending in the outcome."
-        ),
-        quiet: bool = typer.Option(False, "--quiet", "-q", help="Print only the result."),
-        option: Optional[list[str]] = referee_option(),
-        lang: Optional[str] = lang_option(),
-    ) -> None:
-        """Play a whole match of Kubb in the physics world, refereed by the judge."""
-        from kubb3d.match import Match, MatchConfig, ReplayError
-        from kubb3d.rules import ruleset_names
-
-        tr = translator_for(lang)
-        kind_width = max(8, *(len(tr(k)) for k in EVENT_KINDS))
-
-        if resume is not None:
-            given = [
-                flag
-                for flag, v in (
-                    ("--ruleset", ruleset),
-                    ("--players", players),
-                    ("--seed", seed),
-                    ("--sets", sets),
-                    ("--time-limit", time_limit),
-                    ("--round-cap", round_cap),
-                    ("--strategy", strategy),
-                    ("--replay", replay),
-                    ("--option", option or None),
-                )
-                if v is not None
-            ]
-            if force:
-                given.append("--force")
-            if given:
-                _fail(
-                    f"--resume continues the match recorded in the file; {', '.join(given)} cannot change it (drop "
-                    f"{'it' if len(given) == 1 else 'them'})"
-                )
-        elif force and replay is None:
-            _fail("--force applies to --replay only")
-        options = referee_options(option)
-        ruleset = "dm" if ruleset is None else ruleset
-        seed = DEFAULT_SEED if seed is None else seed
-        round_cap = DEFAULT_ROUND_CAP if round_cap is None else round_cap
-        try:
-            ruleset = canonical_ruleset(ruleset)
-        except ValueError as exc:
-            _fail(str(exc))
-        if ruleset not in ruleset_names():
-            _fail(f"unknown ruleset {ruleset!r}; expected one of {ruleset_names()}")
-        try:
-            skills, team = parse_players(players, ruleset)
-        except ValueError as exc:
-            _fail(str(exc))
-        strategies: tuple[str, str] = ("default", "default")
-        if strategy is not None:
-            from kubb3d.players import STRATEGIES
-
-            parts = tuple(p.strip() for p in strategy.split(","))
-            if len(parts) != 2:
-                _fail(f"--strategy needs two comma-separated names, got {strategy!r}")
-            for p in parts:
-                if p not in STRATEGIES:
-                    _fail(f"unknown strategy {p!r} in --strategy; expected one of {sorted(STRATEGIES)}")
-            strategies = (parts[0], parts[1])
-        if sets is not None and ruleset == "wikinger":
-            _fail(
-                "--sets does not apply to --ruleset wikinger (a Wikinger-Schach match is one game against the clock)"
-            )
-        if sets is not None and not 1 <= sets <= 9:
-            _fail(expected("--sets", span(1, 9), sets))
-        from kubb3d.rules.core import MAX_ROUND_CAP, MAX_TIME_LIMIT_S
-
-        # the bounds of the replay reader: a match written must be one that can be resumed
-        if time_limit is not None and not (time_limit > 0 and time_limit * 60 <= MAX_TIME_LIMIT_S):
-            _fail(
-                expected("--time-limit", span(0, MAX_TIME_LIMIT_S / 60, " minutes", open_lo=True), time_limit)
-            )
-        if not 3 <= round_cap <= MAX_ROUND_CAP:
-            _fail(expected("--round-cap", span(3, MAX_ROUND_CAP), round_cap))
-        from kubb3d.files import FileSafetyError, check_output
-
-        try:
-            if replay is not None:
-                check_output(replay, "--replay", overwrite=force)
-            if resume is not None and resume.is_symlink():
-                _fail(f"--resume: {resume} is a symbolic link; give the path of the replay file itself")
-        except FileSafetyError as exc:
-            _fail(str(exc))
-        console = None
-        # on a terminal: rich colours; into a pipe or file: plain lines, never wrapped
-        plain = not as_json and not quiet and not sys.stdout.isatty()
-        if not as_json and not quiet and not plain:
-            from rich.console import Console
-
-            console = Console(highlight=False)
-
-        def show(e) -> None:
-            mins = f"{int(e.clock_s // 60):3d}:{int(e.clock_s % 60):02d}"
-            where = f"S{e.set_no} R{e.turn_no:<2d}" if e.set_no else "      "
-            kind = f"{tr(e.kind):{kind_width}s}"
-            if plain:
-                sys.stdout.write(
-                    f"{mins} {where} {kind} {tr(e.text)}" + (f" ({', '.join(e.rules)})" if e.rules else "") + "\n"
-                )
-                return
-            if console is None:
-                return
-            cite = f" [dim]({', '.join(e.rules)})[/dim]" if e.rules else ""
-            style = {
-                "result": "bold green",
-                "set": "bold",
-                "turn": "bold cyan",
-                "glitch": "red",
-                "foul": "red",
-                "ruling": "dim",
-            }.get(e.kind, "")
-            text = tr(e.text).replace("[", "\\[")
-            console.print(
-                f"[dim]{mins} {where}[/dim] [{style or 'default'}]{kind} {text}[/{style or 'default'}]{cite}"
-            )
-
-        try:
-            if resume is not None:
-                m = Match.resume(resume, on_event=show)
-            else:
-                tl = -1.0 if time_limit is None else time_limit * 60.0
-                cfg = MatchConfig(
-                    ruleset=ruleset,
-                    skills=skills,
-                    seed=seed,
-                    sets=sets,
-                    time_limit_s=tl,
-                    round_cap=round_cap,
-                    team_size=team,
-                    strategies=strategies,
-                    options=tuple(sorted(options.items())),
-                )
-                m = Match(cfg, replay=replay, on_event=show, replace_replay=force)
-        except ReplayError as exc:
-            _fail(str(exc))
-        except (ValueError, OSError) as exc:
-            _fail(str(exc))
-        except RuntimeError as exc:
-            _fail(str(exc))
-        try:
-            out = m.run()
-            assert out is not None  # run() without max_actions plays to the end
-        except FileSafetyError as exc:
-            _fail(str(exc))
-        if as_json:
-            doc = match_document(m, out)
-            sys.stdout.write(json.dumps(doc, ensure_ascii=False) + "\n")
-            return
-        line = tr(result_line(out, m.state.clock))
-        if console is not None:
-            console.print(f"[bold]{line}[/bold]")
-        else:
-            typer.echo(line)
+    app.command("match")(match)

@@ -14,84 +14,85 @@ import typer
 from kubb3d.ranges import expected, span, one_line
 
 
+def tournament(
+    ruleset: str = typer.Option(
+        "wikinger", help="Ruleset of the tournament: wikinger (the WS group stage with its Stechen)."
+    ),
+    teams: int = typer.Option(4, help="Teams in the group (2 to 16), named T1, T2 …"),
+    seed: int = typer.Option(1, min=0, help="Root seed: the same seed plays the same tournament."),
+    players: Optional[str] = typer.Option(
+        None, help="Skill of each team, comma-separated (novice, club, elite); default club for all."
+    ),
+    ground: str = typer.Option("grass", help="Ground of every game: grass, wet-grass, turf or plane."),
+    workers: int = typer.Option(
+        1, min=1, max=256, help="Processes for the group games (the result does not depend on it)."
+    ),
+    replay_dir: Optional[Path] = typer.Option(
+        None, help="Write each game's replay into this existing folder (T1-T2.jsonl …, for kubb3d view)."
+    ),
+    as_json: bool = typer.Option(
+        False, "--json", help="Print the games, the ranking and the Stechen rounds as one JSON document."
+    ),
+) -> None:
+    """Play a Wikinger-Schach group in physics: every team against every other (20-minute
+    games, points 2/1/0), ranked by points and head to head, teams still level by a Stechen
+    thrown in physics (WS "Tie-Break After the Group Stage")."""
+    from kubb3d.physics.ground import GROUNDS
+    from kubb3d.tournament import run_tournament
+
+    def fail(msg: str) -> NoReturn:
+        from kubb3d.cli import _json_error
+
+        typer.echo(f"error: {one_line(msg)}", err=True)
+        _json_error(msg)
+        raise typer.Exit(2)
+
+    if ruleset != "wikinger":
+        fail(f"tournament: only --ruleset wikinger has a group stage in the rule documents (WS), got {ruleset!r}")
+    if not 2 <= teams <= 16:
+        fail(expected("--teams", span(2, 16), teams))
+    if ground not in GROUNDS or ground == "board":
+        fail(f"unknown ground {ground!r}; expected one of {sorted(g for g in GROUNDS if g != 'board')}")
+    if replay_dir is not None and replay_dir.is_symlink():
+        fail(f"--replay-dir {replay_dir} is a symbolic link; give the path of the folder itself")
+    if replay_dir is not None and not replay_dir.is_dir():
+        fail(f"--replay-dir {replay_dir} is not an existing folder (the folder {replay_dir.parent} does not exist "
+             "or it is a file; it is not created)" if not replay_dir.parent.is_dir() else
+             f"--replay-dir {replay_dir} is not an existing folder")
+    skills = None
+    if players is not None:
+        skills = [p.strip() for p in players.split(",")]
+    from rich.progress import Progress
+
+    n_games = teams * (teams - 1) // 2
+    try:
+        with Progress(transient=True, disable=as_json or not sys.stderr.isatty()) as bar:
+            task = bar.add_task("group games", total=n_games)
+            res = run_tournament(
+                teams,
+                seed,
+                skills=skills,
+                ground=ground,
+                workers=workers,
+                replay_dir=replay_dir,
+                progress=lambda k: bar.advance(task, k),
+            )
+    except ValueError as exc:
+        fail(str(exc))
+    if as_json:
+        sys.stdout.write(json.dumps(res.to_json(), ensure_ascii=False) + "\n")
+        return
+    for g in res.games:
+        typer.echo(f"{g.team1} – {g.team2}: points {g.points1}:{g.points2}")
+    for ts, felled in res.stechen:
+        typer.echo(
+            "Stechen " + ", ".join(f"{t} {felled[t]}" for t in ts) + " pawns (WS Tie-Break After the Group Stage)"
+        )
+    typer.echo("rank  team  skill   points")
+    for i, t in enumerate(res.ranking):
+        typer.echo(f"{i + 1:4d}  {t:4s}  {res.skills[t]:6s}  {res.points[t]:6d}")
+
+
 def register(app: typer.Typer) -> None:
     """Add the ``tournament`` command to ``app``."""
-
-    @app.command("tournament")
-    def tournament(
-        ruleset: str = typer.Option(
-            "wikinger", help="Ruleset of the tournament: wikinger (the WS group stage with its Stechen)."
-        ),
-        teams: int = typer.Option(4, help="Teams in the group (2 to 16), named T1, T2 …"),
-        seed: int = typer.Option(1, min=0, help="Root seed: the same seed plays the same tournament."),
-        players: Optional[str] = typer.Option(
-            None, help="Skill of each team, comma-separated (novice, club, elite); default club for all."
-        ),
-        ground: str = typer.Option("grass", help="Ground of every game: grass, wet-grass, turf or plane."),
-        workers: int = typer.Option(
-            1, min=1, max=256, help="Processes for the group games (the result does not depend on it)."
-        ),
-        replay_dir: Optional[Path] = typer.Option(
-            None, help="Write each game's replay into this existing folder (T1-T2.jsonl …, for kubb3d view)."
-        ),
-        as_json: bool = typer.Option(
-            False, "--json", help="Print the games, the ranking and the Stechen rounds as one JSON document."
-        ),
-    ) -> None:
-        """Play a Wikinger-Schach group in physics: every team against every other (20-minute
-        games, points 2/1/0), ranked by points and head to head, teams still level by a Stechen
-        thrown in physics (WS "Tie-Break After the Group Stage")."""
-        from kubb3d.physics.ground import GROUNDS
-        from kubb3d.tournament import run_tournament
-
-        def fail(msg: str) -> NoReturn:
-            from kubb3d.cli import _json_error
-
-            typer.echo(f"error: {one_line(msg)}", err=True)
-            _json_error(msg)
-            raise typer.Exit(2)
-
-        if ruleset != "wikinger":
-            fail(f"tournament: only --ruleset wikinger has a group stage in the rule documents (WS), got {ruleset!r}")
-        if not 2 <= teams <= 16:
-            fail(expected("--teams", span(2, 16), teams))
-        if ground not in GROUNDS or ground == "board":
-            fail(f"unknown ground {ground!r}; expected one of {sorted(g for g in GROUNDS if g != 'board')}")
-        if replay_dir is not None and replay_dir.is_symlink():
-            fail(f"--replay-dir {replay_dir} is a symbolic link; give the path of the folder itself")
-        if replay_dir is not None and not replay_dir.is_dir():
-            fail(f"--replay-dir {replay_dir} is not an existing folder (the folder {replay_dir.parent} does not exist "
-                 "or it is a file; it is not created)" if not replay_dir.parent.is_dir() else
-                 f"--replay-dir {replay_dir} is not an existing folder")
-        skills = None
-        if players is not None:
-            skills = [p.strip() for p in players.split(",")]
-        from rich.progress import Progress
-
-        n_games = teams * (teams - 1) // 2
-        try:
-            with Progress(transient=True, disable=as_json or not sys.stderr.isatty()) as bar:
-                task = bar.add_task("group games", total=n_games)
-                res = run_tournament(
-                    teams,
-                    seed,
-                    skills=skills,
-                    ground=ground,
-                    workers=workers,
-                    replay_dir=replay_dir,
-                    progress=lambda k: bar.advance(task, k),
-                )
-        except ValueError as exc:
-            fail(str(exc))
-        if as_json:
-            sys.stdout.write(json.dumps(res.to_json(), ensure_ascii=False) + "\n")
-            return
-        for g in res.games:
-            typer.echo(f"{g.team1} – {g.team2}: points {g.points1}:{g.points2}")
-        for ts, felled in res.stechen:
-            typer.echo(
-                "Stechen " + ", ".join(f"{t} {felled[t]}" for t in ts) + " pawns (WS Tie-Break After the Group Stage)"
-            )
-        typer.echo("rank  team  skill   points")
-        for i, t in enumerate(res.ranking):
-            typer.echo(f"{i + 1:4d}  {t:4s}  {res.skills[t]:6s}  {res.points[t]:6d}")
+    app.command("tournament")(tournament)

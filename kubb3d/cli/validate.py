@@ -44,81 +44,82 @@ THROWS = 2000
 """:data:`kubb3d.validate.THROWS`, here so that ``--help`` loads no physics (a test ties them)."""
 
 
+def validate(
+    throws: int = typer.Option(
+        THROWS,
+        min=10,
+        max=100_000,
+        help="Seeded elite player throws per time step for the hit-rate and rest rows (the default is enough "
+        "for the hit rate's convergence row: its 95 % interval narrower than its tolerance).",
+    ),
+    quick: bool = typer.Option(False, "--quick", help="Only the fast rows (no player throws): a few seconds."),
+    seed: int = typer.Option(7, min=0, help="Seed of the player throws."),
+    workers: int = typer.Option(
+        0, min=0, max=256, help="Processes for the player throws (0: all cores); the rows do not depend on it."
+    ),
+    png: Optional[Path] = typer.Option(
+        None,
+        "--png",
+        parser=file_name,
+        help="Also write a figure: rebounds and slides per ground, hit rate against the time step."
+    ),
+    markdown: Optional[Path] = typer.Option(
+        None,
+        "--markdown",
+        parser=file_name,
+        help="Also write the table as Markdown (docs/validation.md is made this way)."
+    ),
+    as_json: bool = typer.Option(
+        False, "--json", help="Print the report as one JSON document instead of the table."
+    ),
+) -> None:
+    """Check the physics against formulas and measured references: masses and inertia, tipping
+    angles, rebounds, slide and roll distances, time to rest, flight range with and without
+    drag, tunnelling up to 40 m/s, terrain contact, the hit rate's convergence when the time
+    step is halved, and bit-identical repeats. One row per quantity with its reference's source."""
+    from kubb3d.files import check_output
+    from kubb3d.validate import markdown as to_markdown
+    from kubb3d.validate import run_validation, write_figure
+
+    for out, what in ((png, "--png"), (markdown, "--markdown")):
+        if out is not None:
+            check_output(out, what, overwrite=True)
+    if quick:
+        report = run_validation(quick=True)
+    else:
+        from rich.progress import Progress
+
+        total = throws * 5  # the step, half of it, a nudged release, 1/480 s, 1/240 s
+        with Progress(transient=True, disable=as_json or not sys.stderr.isatty()) as bar:
+            task = bar.add_task("player throws", total=total)
+            report = run_validation(
+                throws=throws, seed=seed, workers=workers or None, progress=lambda k: bar.advance(task, k)
+            )
+    command = "kubb3d validate" + (" --quick" if quick else f" --throws {throws} --seed {seed}") + output_options(
+        png, markdown
+    )
+    write_outputs(report, png, markdown, command, write_figure, to_markdown)
+    if as_json:
+        sys.stdout.write(json.dumps(report.to_json(), ensure_ascii=False) + "\n")
+    else:
+        from kubb3d.cli.tables import print_rows
+        from kubb3d.validate import KIND_TITLES, KINDS, row_cells
+
+        for kind, meaning in KINDS.items():
+            rows = [r for r in report.rows if r.kind == kind]
+            if not rows:
+                continue
+            print_rows(
+                f"kubb3d physics validation: {KIND_TITLES[kind].lower()} ({meaning})",
+                ("group", "quantity", "reference", "source", "expected", "simulated", "tolerance", "pass"),
+                [row_cells(r, "[red]NO[/red]") for r in rows],
+                head=2,
+            )
+        failed = sum(not r.passed for r in report.rows)
+        typer.echo(f"{len(report.rows) - failed} of {len(report.rows)} rows pass")
+    raise typer.Exit(0 if report.passed else 1)
+
+
 def register(app: typer.Typer) -> None:
     """Add the ``validate`` command to ``app``."""
-
-    @app.command("validate")
-    def validate(
-        throws: int = typer.Option(
-            THROWS,
-            min=10,
-            max=100_000,
-            help="Seeded elite player throws per time step for the hit-rate and rest rows (the default is enough "
-            "for the hit rate's convergence row: its 95 % interval narrower than its tolerance).",
-        ),
-        quick: bool = typer.Option(False, "--quick", help="Only the fast rows (no player throws): a few seconds."),
-        seed: int = typer.Option(7, min=0, help="Seed of the player throws."),
-        workers: int = typer.Option(
-            0, min=0, max=256, help="Processes for the player throws (0: all cores); the rows do not depend on it."
-        ),
-        png: Optional[Path] = typer.Option(
-            None,
-            "--png",
-            parser=file_name,
-            help="Also write a figure: rebounds and slides per ground, hit rate against the time step."
-        ),
-        markdown: Optional[Path] = typer.Option(
-            None,
-            "--markdown",
-            parser=file_name,
-            help="Also write the table as Markdown (docs/validation.md is made this way)."
-        ),
-        as_json: bool = typer.Option(
-            False, "--json", help="Print the report as one JSON document instead of the table."
-        ),
-    ) -> None:
-        """Check the physics against formulas and measured references: masses and inertia, tipping
-        angles, rebounds, slide and roll distances, time to rest, flight range with and without
-        drag, tunnelling up to 40 m/s, terrain contact, the hit rate's convergence when the time
-        step is halved, and bit-identical repeats. One row per quantity with its reference's source."""
-        from kubb3d.files import check_output
-        from kubb3d.validate import markdown as to_markdown
-        from kubb3d.validate import run_validation, write_figure
-
-        for out, what in ((png, "--png"), (markdown, "--markdown")):
-            if out is not None:
-                check_output(out, what, overwrite=True)
-        if quick:
-            report = run_validation(quick=True)
-        else:
-            from rich.progress import Progress
-
-            total = throws * 5  # the step, half of it, a nudged release, 1/480 s, 1/240 s
-            with Progress(transient=True, disable=as_json or not sys.stderr.isatty()) as bar:
-                task = bar.add_task("player throws", total=total)
-                report = run_validation(
-                    throws=throws, seed=seed, workers=workers or None, progress=lambda k: bar.advance(task, k)
-                )
-        command = "kubb3d validate" + (" --quick" if quick else f" --throws {throws} --seed {seed}") + output_options(
-            png, markdown
-        )
-        write_outputs(report, png, markdown, command, write_figure, to_markdown)
-        if as_json:
-            sys.stdout.write(json.dumps(report.to_json(), ensure_ascii=False) + "\n")
-        else:
-            from kubb3d.cli.tables import print_rows
-            from kubb3d.validate import KIND_TITLES, KINDS, row_cells
-
-            for kind, meaning in KINDS.items():
-                rows = [r for r in report.rows if r.kind == kind]
-                if not rows:
-                    continue
-                print_rows(
-                    f"kubb3d physics validation: {KIND_TITLES[kind].lower()} ({meaning})",
-                    ("group", "quantity", "reference", "source", "expected", "simulated", "tolerance", "pass"),
-                    [row_cells(r, "[red]NO[/red]") for r in rows],
-                    head=2,
-                )
-            failed = sum(not r.passed for r in report.rows)
-            typer.echo(f"{len(report.rows) - failed} of {len(report.rows)} rows pass")
-        raise typer.Exit(0 if report.passed else 1)
+    app.command("validate")(validate)

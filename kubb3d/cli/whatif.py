@@ -110,81 +110,82 @@ def whatif_document(recorded, at: int, seed: int, choice, results) -> dict:
     }
 
 
+def whatif_command(
+    replay: Path = typer.Argument(..., help="A replay written by `kubb3d match --replay`."),
+    at: int = typer.Option(
+        ..., "--at", help="The action to continue from (its index `i` in the replay, from 0): it is played again."
+    ),
+    samples: int = typer.Option(
+        DEFAULT_SAMPLES, "--samples", min=1, max=100_000, help="How many continuations (each ~ a match's cost)."
+    ),
+    seed: int = typer.Option(
+        DEFAULT_SEED, "--seed", min=0, help="Root seed of the samples: the same seed gives the same samples."
+    ),
+    target: Optional[str] = typer.Option(
+        None, "--target", help="At a baton throw: the kubb aimed at instead (a kubb standing in the target half)."
+    ),
+    inkast_at: Optional[str] = typer.Option(
+        None,
+        "--inkast-at",
+        help="At an inkast: where the first kubb is aimed instead, X,Y in m (pitch coordinates, end A at "
+             "x = -length/2); the others keep the player's spacing.",
+    ),
+    workers: int = typer.Option(
+        1, "--workers", min=1, max=64, help="Processes to play the samples on (the result does not depend on it)."
+    ),
+    as_json: bool = typer.Option(False, "--json", help="Print the outcome distribution as one JSON document."),
+) -> None:
+    """Continue a recorded match from one of its actions N times with fresh seeds (optionally with
+    another choice there) and print each side's win probability with its 95 % interval, the
+    turns left and how the samples ended."""
+    from kubb3d.files import ReplayError
+    from kubb3d.whatif import Choice, WhatIfError, check_at, check_choice, read_recorded, whatif
+
+    try:
+        point = None if inkast_at is None else _point(inkast_at)
+        choice = Choice(target=target, inkast_at=point)
+        recorded = read_recorded(replay)
+        check_at(recorded, at)
+        check_choice(recorded, at, choice)
+    except (ReplayError, ValueError) as exc:
+        _fail(str(exc))
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    console = Console(stderr=True)
+    bar = Progress(
+        TextColumn("what if"),
+        BarColumn(bar_width=20),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        TextColumn("left"),
+        console=console,
+        transient=True,
+        disable=not console.is_terminal,
+    )
+    with bar:
+        task = bar.add_task("samples", total=samples)
+        try:
+            results = whatif(
+                recorded,
+                at,
+                samples,
+                seed=seed,
+                choice=choice,
+                workers=workers,
+                progress=lambda j, r: bar.advance(task),
+            )
+        except (ReplayError, WhatIfError) as exc:
+            bar.stop()
+            _fail(str(exc))
+    doc = whatif_document(recorded, at, seed, choice, results)
+    if as_json:
+        sys.stdout.write(json.dumps(doc, ensure_ascii=False) + "\n")
+        return
+    for line in report_lines(doc):
+        typer.echo(line)
+
+
 def register(app: typer.Typer) -> None:
     """Add the ``whatif`` command to ``app``."""
-
-    @app.command("whatif")
-    def whatif_command(
-        replay: Path = typer.Argument(..., help="A replay written by `kubb3d match --replay`."),
-        at: int = typer.Option(
-            ..., "--at", help="The action to continue from (its index `i` in the replay, from 0): it is played again."
-        ),
-        samples: int = typer.Option(
-            DEFAULT_SAMPLES, "--samples", min=1, max=100_000, help="How many continuations (each ~ a match's cost)."
-        ),
-        seed: int = typer.Option(
-            DEFAULT_SEED, "--seed", min=0, help="Root seed of the samples: the same seed gives the same samples."
-        ),
-        target: Optional[str] = typer.Option(
-            None, "--target", help="At a baton throw: the kubb aimed at instead (a kubb standing in the target half)."
-        ),
-        inkast_at: Optional[str] = typer.Option(
-            None,
-            "--inkast-at",
-            help="At an inkast: where the first kubb is aimed instead, X,Y in m (pitch coordinates, end A at "
-                 "x = -length/2); the others keep the player's spacing.",
-        ),
-        workers: int = typer.Option(
-            1, "--workers", min=1, max=64, help="Processes to play the samples on (the result does not depend on it)."
-        ),
-        as_json: bool = typer.Option(False, "--json", help="Print the outcome distribution as one JSON document."),
-    ) -> None:
-        """Continue a recorded match from one of its actions N times with fresh seeds (optionally with
-        another choice there) and print each side's win probability with its 95 % interval, the
-        turns left and how the samples ended."""
-        from kubb3d.files import ReplayError
-        from kubb3d.whatif import Choice, WhatIfError, check_at, check_choice, read_recorded, whatif
-
-        try:
-            point = None if inkast_at is None else _point(inkast_at)
-            choice = Choice(target=target, inkast_at=point)
-            recorded = read_recorded(replay)
-            check_at(recorded, at)
-            check_choice(recorded, at, choice)
-        except (ReplayError, ValueError) as exc:
-            _fail(str(exc))
-        from rich.console import Console
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-
-        console = Console(stderr=True)
-        bar = Progress(
-            TextColumn("what if"),
-            BarColumn(bar_width=20),
-            MofNCompleteColumn(),
-            TimeRemainingColumn(),
-            TextColumn("left"),
-            console=console,
-            transient=True,
-            disable=not console.is_terminal,
-        )
-        with bar:
-            task = bar.add_task("samples", total=samples)
-            try:
-                results = whatif(
-                    recorded,
-                    at,
-                    samples,
-                    seed=seed,
-                    choice=choice,
-                    workers=workers,
-                    progress=lambda j, r: bar.advance(task),
-                )
-            except (ReplayError, WhatIfError) as exc:
-                bar.stop()
-                _fail(str(exc))
-        doc = whatif_document(recorded, at, seed, choice, results)
-        if as_json:
-            sys.stdout.write(json.dumps(doc, ensure_ascii=False) + "\n")
-            return
-        for line in report_lines(doc):
-            typer.echo(line)
+    app.command("whatif")(whatif_command)

@@ -65,13 +65,13 @@ def test_dask_backend_without_dask_is_a_one_line_error(monkeypatch, tmp_path):
     from typer.testing import CliRunner
 
     from kubb3d.cli import UserError
-    from kubb3d.cli.experiment import make_app
+    from kubb3d.cli.experiment import experiment_app
 
     real = importlib.util.find_spec
     monkeypatch.setattr(
         importlib.util, "find_spec", lambda name, *a: None if name in ("dask", "distributed") else real(name, *a)
     )
-    r = CliRunner().invoke(make_app(), ["run", "hit-8m", "-o", str(tmp_path / "x.sqlite"), "--backend", "dask"])
+    r = CliRunner().invoke(experiment_app, ["run", "hit-8m", "-o", str(tmp_path / "x.sqlite"), "--backend", "dask"])
     assert isinstance(r.exception, UserError) and "pip install 'kubb3d[dask]'" in str(r.exception)
     assert not (tmp_path / "x.sqlite").exists()
 
