@@ -1,0 +1,42 @@
+"""``kubb3d models``: build or check the meshes and URDF files in models/.
+
+Wired into the main app by :func:`register`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+models_app = typer.Typer(help="Build or check the meshes and URDF files in models/.", no_args_is_help=True)
+
+
+@models_app.command("build")
+def models_build(
+    out: Optional[Path] = typer.Option(None, help="Folder to write to (default: the models/ folder kubb3d uses)."),
+) -> None:
+    """Generate every mesh (OBJ) and URDF file from the equipment sets."""
+    from kubb3d.assets import write_models
+
+    paths = write_models(out)
+    typer.echo(f"wrote {len(paths)} files to {paths[0].parent}")
+
+
+@models_app.command("check")
+def models_check() -> None:
+    """Check that the model files equal a fresh build (exit 1 if not)."""
+    from kubb3d.assets import check_models, models_dir
+
+    problems = check_models()
+    if problems:
+        for p in problems:
+            typer.echo(p, err=True)
+        typer.echo(f"{len(problems)} model file(s) differ from a fresh build; run `kubb3d models build`", err=True)
+        raise typer.Exit(1)
+    typer.echo(f"models in {models_dir()} match a fresh build")
+
+
+def register(app: typer.Typer) -> None:
+    """Add the ``models`` group (build, check) to ``app``."""
+    app.add_typer(models_app, name="models")

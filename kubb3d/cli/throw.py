@@ -1,0 +1,190 @@
+"""``kubb3d throw``: one baton thrown underhand at the standard set-up, and what happened.
+
+Wired into the main app by :func:`register`; user mistakes raise :class:`kubb3d.cli.UserError`."""
+
+from __future__ import annotations
+
+import json
+from enum import Enum
+from typing import Optional
+
+import typer
+
+from kubb3d.errors import UserError
+from kubb3d.judge.rulebook import canonical_ruleset, ruleset_enum, ruleset_help
+
+
+class SetName(str, Enum):
+    standard = "standard"
+    dm_small = "dm-small"
+
+
+class GroundName(str, Enum):
+    grass = "grass"
+    wet_grass = "wet-grass"
+    turf = "turf"
+    plane = "plane"
+
+
+RulesetName = ruleset_enum(baton_throws=True)
+
+
+def throw(
+    target: Optional[str] = typer.Option(
+        None, help="Aim at this piece (e.g. B3, king): the aim solver picks speed and azimuth."
+    ),
+    side: str = typer.Option("A", help="Thrower's side: A throws towards +x, B towards -x."),
+    speed: Optional[float] = typer.Option(
+        None, help="Release speed, m/s [default: 10.0] (not with --target, which picks it)."
+    ),
+    elevation_deg: float = typer.Option(20.0, help="Release angle above the horizontal, degrees."),
+    azimuth_deg: Optional[float] = typer.Option(
+        None,
+        help="Horizontal angle from straight ahead, degrees, positive to the left [default: 0.0] (not with "
+             "--target, which picks it).",
+    ),
+    spin_rps: float = typer.Option(1.5, help="End-over-end spin, rev/s; positive turns the top forward."),
+    tilt_deg: float = typer.Option(
+        0.0, help="Tilt of the baton out of the vertical flight plane, degrees (DM §5 allows 30)."
+    ),
+    helicopter_rps: float = typer.Option(0.0, help="Horizontal (helicopter) spin, rev/s (WS basic rule 5 forbids it)."),
+    lateral: float = typer.Option(
+        0.0, help="Sideways position of the release point, m (must stay within the sidelines)."
+    ),
+    behind_line: float = typer.Option(
+        0.05,
+        help="Release point (hand) distance behind the throwing line, m (negative: the hand is past the line, "
+             "allowed).",
+    ),
+    foot_behind_line: Optional[float] = typer.Option(
+        None,
+        help="Toe of the front foot behind the throwing line at the release, m (negative: foot fault, DM §5, WS basic "
+             "rule 7); default 0.40 m behind the release point.",
+    ),
+    step_after: float = typer.Option(
+        0.0, help="How far the front foot steps forward after the release, m (past the line: foot fault, DM §5)."
+    ),
+    height: float = typer.Option(0.5, help="Release height, m."),
+    release_angle_deg: float = typer.Option(60.0, help="Angle of the baton above the horizontal at release, degrees."),
+    line_x: Optional[float] = typer.Option(None, help="x of the throwing line, m (default: the thrower's baseline)."),
+    equipment: SetName = typer.Option(SetName.standard, "--set", help="Equipment set."),
+    ground: GroundName = typer.Option(GroundName.grass, help="Playing surface."),
+    ruleset: RulesetName = typer.Option(  # type: ignore[valid-type]
+        "dm", help=f"Whose throwing rules to check: {ruleset_help(baton_throws=True)}."
+    ),
+    pitch_length: float = typer.Option(8.0, help="Pitch length, m (WS: 7.5)."),
+    terrain_cm: float = typer.Option(0.0, help="Uneven ground: bump amplitude (standard deviation), cm; 0 = flat."),
+    seed: int = typer.Option(0, min=0, help="Seed of the uneven ground (and of anything else random)."),
+    as_json: bool = typer.Option(False, "--json", help="Print the result as JSON."),
+) -> None:
+    """Throw one baton underhand at the standard set-up and report what happened.
+
+    Legality (tilt, helicopter, foot fault) is measured from the simulated
+    flight, not taken from the flags.
+    """
+    import math
+
+    from kubb3d.physics.world import PhysicsGlitch, Terrain, World
+    from kubb3d.experiment.spec import TERRAIN_CM_MAX, throw_range
+    from kubb3d.pitch import PITCH_LENGTH_M, Pitch
+    from kubb3d.ranges import expected, span
+    from kubb3d.throw import ThrowParams, aim
+    from kubb3d.throw import throw as do_throw
+
+    if side not in ("A", "B"):
+        raise UserError(expected("--side", "A or B", repr(side)))
+    if target is not None and (speed is not None or azimuth_deg is not None):
+        given = " and ".join(o for o, v in (("--speed", speed), ("--azimuth-deg", azimuth_deg)) if v is not None)
+        raise UserError(f"{given} cannot be given with --target, whose aim solver picks speed and azimuth")
+    speed = 10.0 if speed is None else speed
+    azimuth_deg = 0.0 if azimuth_deg is None else azimuth_deg
+    if not (math.isfinite(terrain_cm) and 0 <= terrain_cm <= TERRAIN_CM_MAX):
+        raise UserError(expected("--terrain-cm", span(0, TERRAIN_CM_MAX, " cm"), terrain_cm))
+    # ranges a real throw can have (else a "legal throw" would be reported for nonsense)
+    lo, hi = PITCH_LENGTH_M
+    if not (math.isfinite(pitch_length) and lo <= pitch_length <= hi):
+        raise UserError(expected("--pitch-length", span(lo, hi, " m"), pitch_length))
+    # the ranges of an experiment spec's [throw] (kubb3d.experiment.spec.ThrowSpec), one rule for both
+    values = {"speed": speed, "elevation_deg": elevation_deg, "spin_rps": spin_rps, "tilt_deg": tilt_deg,
+              "helicopter_rps": helicopter_rps, "release_angle_deg": release_angle_deg, "height": height,
+              "lateral": lateral, "behind_line": behind_line, "azimuth_deg": azimuth_deg}
+    for name, value in values.items():
+        rng = throw_range(name)
+        if not (math.isfinite(value) and rng.ok(value)):
+            raise UserError(expected(f"--{name.replace('_', '-')}", rng.text, value))
+    if line_x is not None and not (math.isfinite(line_x) and abs(line_x) <= pitch_length / 2):
+        raise UserError(
+            f"--line-x must lie on the pitch, from {-pitch_length / 2:g} to {pitch_length / 2:g} m, got {line_x}"
+        )
+    try:
+        pitch = Pitch(pitch_length, 5.0)
+        params = ThrowParams(
+            side=side,
+            line_x=line_x,
+            lateral=lateral,
+            behind_line=behind_line,
+            height=height,
+            speed=speed,
+            elevation_deg=elevation_deg,
+            azimuth_deg=azimuth_deg,
+            spin_rps=spin_rps,
+            tilt_deg=tilt_deg,
+            helicopter_rps=helicopter_rps,
+            release_angle_deg=release_angle_deg,
+            foot_behind_line=foot_behind_line,
+            step_after=step_after,
+        )
+        params.validate()
+        terrain = Terrain(terrain_cm / 100.0, seed=seed) if terrain_cm > 0 else None
+        with World.standard(equipment.value, pitch, ground.value, terrain=terrain) as world:
+            if target is not None:
+                params = aim(world, target, params).params
+            result = do_throw(world, params, ruleset=canonical_ruleset(ruleset.value))  # type: ignore[attr-defined]
+    except ValueError as exc:
+        raise UserError(str(exc)) from None
+    except PhysicsGlitch as exc:
+        raise UserError(f"the simulation failed: {exc}") from None
+    if as_json:
+        typer.echo(json.dumps(result.to_json(), indent=2))
+        return
+    _print_throw(result, target)
+
+
+def _print_throw(result, target) -> None:
+    import math
+
+    from rich.console import Console
+
+    con = Console()
+    p = result.params
+    con.print(
+        f"[bold]Throw[/] from side {p.side}: {p.speed:.2f} m/s at {p.elevation_deg:.1f}°, azimuth "
+        f"{p.azimuth_deg:+.2f}°, spin {p.spin_rps:+.2f} rev/s"
+        + (f" (aimed at {target})" if target else "")
+    )
+    fc = result.first_contact
+    if fc is None:
+        con.print("  no contact")
+    else:
+        con.print(
+            f"  first contact: [bold]{fc.piece}[/] after {fc.time:.3f} s at ({fc.position[0]:.2f}, "
+            f"{fc.position[1]:.2f}, {fc.position[2]:.2f}) m"
+        )
+    con.print(
+        f"  tilt out of plane {math.degrees(result.metrics.max_tilt):.1f}°, horizontal rotation "
+        f"{math.degrees(result.metrics.helicopter):.0f}°"
+    )
+    if result.legal:
+        con.print("  [green]legal throw[/]")
+    for v in result.violations:
+        con.print(f"  [red]illegal[/] ({v.rule}): {v.reason}")
+    con.print(f"  touched: {', '.join(result.touched) or '-'}")
+    con.print(f"  toppled: [bold]{', '.join(result.toppled) or '-'}[/]")
+    con.print(
+        f"  at rest after {result.rest_time:.2f} s" + ("" if result.at_rest else " (time limit reached before rest)")
+    )
+
+
+def register(app: typer.Typer) -> None:
+    """Add the ``throw`` command to ``app``."""
+    app.command()(throw)
