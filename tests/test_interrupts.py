@@ -25,6 +25,14 @@ ROOT = Path(__file__).resolve().parents[1]
 pytestmark = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs Linux /proc")
 
 
+def _as_from_a_terminal() -> None:
+    """In the child before it runs: SIGINT handled by default, as a terminal starts a command. A
+    test run started in the background of a non-interactive shell (``pytest &``) has SIGINT
+    ignored, which every child inherits and Python keeps; the commands then rightly ran on past
+    the Ctrl-C, and these tests failed for the way they were started."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _interrupt(
     tmp_path: Path,
     args: list[str],
@@ -44,7 +52,13 @@ def _interrupt(
     cmd = [sys.executable, "-c", "from kubb3d.cli import main; main()", *args]
     with open(out, "wb") as fo, open(err, "wb") as fe:
         proc = subprocess.Popen(
-            cmd, cwd=tmp_path, start_new_session=True, stdout=fo, stderr=fe, env={**os.environ, "PYTHONUNBUFFERED": "1"}
+            cmd,
+            cwd=tmp_path,
+            start_new_session=True,
+            stdout=fo,
+            stderr=fe,
+            env={**os.environ, "PYTHONUNBUFFERED": "1"},
+            preexec_fn=_as_from_a_terminal,
         )
     try:
         deadline = time.monotonic() + 120
@@ -150,6 +164,7 @@ def test_an_interrupt_at_any_moment_of_a_run_start_is_one_line(tmp_path, offset_
         proc = subprocess.Popen(
             [str(script), "experiment", "run", "hit-8m", "--out", str(out), "--workers", "2", "-q"],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True, cwd=tmp_path,
+            preexec_fn=_as_from_a_terminal,
         )
         deadline = time.monotonic() + 30
         while not _catches_sigterm(proc.pid) and time.monotonic() < deadline:
