@@ -149,20 +149,9 @@ def register(app: typer.Typer) -> None:
                 total = samples * (len(analysed_actions(max(recorded.actions), every)) - 1)
         except (ReplayError, FileSafetyError, ValueError) as exc:
             _fail(str(exc))
-        from rich.console import Console
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+        from kubb3d.cli.tables import count_bar
 
-        console = Console(stderr=True)
-        bar = Progress(
-            TextColumn("analyse"),
-            BarColumn(bar_width=20),
-            MofNCompleteColumn(),
-            TimeRemainingColumn(),
-            TextColumn("left"),
-            console=console,
-            transient=True,
-            disable=not console.is_terminal,
-        )
+        bar = count_bar("analyse")
         doc: dict[str, Any]
         with bar:
             task = bar.add_task("rollouts", total=total)

@@ -3,7 +3,7 @@
 A rich table of six or eight columns of sentences, printed into an 80-column terminal or pipe,
 squeezes every sentence into a column a word or two wide (``kubb3d validate --quick`` printed
 over 300 lines). :func:`print_rows` prints the table when it fits and one block per row when it
-does not.
+does not. :func:`count_bar` is the progress bar of a command that counts its work to stderr.
 """
 
 from __future__ import annotations
@@ -70,3 +70,21 @@ SHORT = 30
 def _indented(console: Console, parts: list[Text]) -> None:
     if parts:
         console.print(Padding(Text("  ·  ").join(parts), (0, 0, 0, 2), expand=False))
+
+
+def count_bar(label: str):
+    """A transient rich progress bar on stderr, shown only on a terminal: ``label``, the bar,
+    done of total, the time left (``kubb3d whatif``, ``kubb3d analyse``)."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    console = Console(stderr=True)
+    return Progress(
+        TextColumn(label),
+        BarColumn(bar_width=20),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        TextColumn("left"),
+        console=console,
+        transient=True,
+        disable=not console.is_terminal,
+    )

@@ -149,20 +149,9 @@ def whatif_command(
         check_choice(recorded, at, choice)
     except (ReplayError, ValueError) as exc:
         _fail(str(exc))
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+    from kubb3d.cli.tables import count_bar
 
-    console = Console(stderr=True)
-    bar = Progress(
-        TextColumn("what if"),
-        BarColumn(bar_width=20),
-        MofNCompleteColumn(),
-        TimeRemainingColumn(),
-        TextColumn("left"),
-        console=console,
-        transient=True,
-        disable=not console.is_terminal,
-    )
+    bar = count_bar("what if")
     with bar:
         task = bar.add_task("samples", total=samples)
         try:
