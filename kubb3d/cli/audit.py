@@ -168,17 +168,20 @@ def audit(
         if log_fh is not None:
             log_fh.write(json.dumps(r.to_dict(), ensure_ascii=False) + "\n")
 
+    from functools import partial
+
+    audit = partial(
+        run_audit,
+        ruleset,
+        matches,
+        players=skills,
+        workers=workers,
+        first_seed=first_seed,
+        replay_dir=replay_dir,
+        options=options,
+    )
     if as_json:
-        rep = run_audit(
-            ruleset,
-            matches,
-            players=skills,
-            workers=workers,
-            first_seed=first_seed,
-            replay_dir=replay_dir,
-            on_match=write_log,
-            options=options,
-        )
+        rep = audit(on_match=write_log)
         sys.stdout.write(json.dumps(rep.to_dict(), ensure_ascii=False) + "\n")
         raise typer.Exit(1 if rep.violations else 0)
 
@@ -212,16 +215,7 @@ def audit(
             found[0] += len(r.violations)
             prog.update(task, advance=1, bad=found[0])
 
-        rep = run_audit(
-            ruleset,
-            matches,
-            players=skills,
-            workers=workers,
-            first_seed=first_seed,
-            replay_dir=replay_dir,
-            on_match=on_match,
-            options=options,
-        )
+        rep = audit(on_match=on_match)
     t = Table(title=f"audit of {rep.matches} {ruleset} matches (seeds {first_seed}–{first_seed + matches - 1})")
     t.add_column("check")
     t.add_column("what must hold")
