@@ -58,7 +58,7 @@ def module_of(path: str) -> str:
 
 
 def source_modules() -> list[str]:
-    """Every mutated source file, as ``kubb3d/judge/x.py`` paths."""
+    """Every mutated source file, as paths like ``kubb3d/judge/raising.py``."""
     return sorted(str(p.relative_to(ROOT)) for pkg in PACKAGES for p in (ROOT / pkg).glob("*.py"))
 
 

@@ -5,7 +5,7 @@ a small black ti-kubb sets the distance of each move (2, 3, 1, 2, ...) and
 blocks the cell it stands on.  See ``kubb3d/dames/README.md`` for the rules as
 implemented, the notation and the computer players.
 
-Readings of the seed (``RKD``) chosen here; the starred ones are options of
+Readings of the RKD rule book chosen here; the starred ones are options of
 :class:`DamesRules`:
 
 * goal: « la dernière ligne de son camp » is the edge facing the player's

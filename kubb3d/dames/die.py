@@ -1,6 +1,6 @@
 """The kubb as a die: its exact orientation and how it changes when rolled.
 
-Seed ``RKD`` (Matériel): « chaque Kubb a les valeurs de 1 à 6 comme un dé »,
+The RKD rule book (Matériel): « chaque Kubb a les valeurs de 1 à 6 comme un dé »,
 so every kubb is a six-sided die whose opposite faces sum to 7, and
 (Déroulement du jeu) it moves by « rouler », tipping over one edge per cell.
 

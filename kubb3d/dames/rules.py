@@ -112,7 +112,7 @@ class DamesRules:
             counter-clockwise); with the mirror face 3 it is a mirrored die.
         straight_only: a move is one straight run instead of a path of
             orthogonal single-cell rolls that may turn.  Default False: the
-            seed forbids only diagonals and going back over one's own path
+            rule book forbids only diagonals and going back over one's own path
             (« Il n'est pas autorisé à revenir sur ses pas »), which only
             matters if the path can turn.
         diagonal_combat: « à côté » includes the four diagonal neighbours.

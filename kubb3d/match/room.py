@@ -18,7 +18,7 @@ ROOM_MARGIN_M = 0.002
 
 ROOM_TOL_M = 0.001
 """m: how deep a piece may cut into a placed piece and stay where it is (resting contact in the
-physics engine; the judge's block tolerance, docs/judge.md)."""
+physics engine; the judge's ``JudgeParams.block_tol``, kubb3d/judge/params.py)."""
 
 _MAX_PUSHES = 200
 

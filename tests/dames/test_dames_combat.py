@@ -1,6 +1,6 @@
 """Combat, frozen kubbs, the end of the game and scoring, four players.
 
-Seed RKD, Combat: « Si le Kubb d'un joueur venant de jouer est positionné à
+The RKD rule book, Combat: « Si le Kubb d'un joueur venant de jouer est positionné à
 côté d'un Kubb adverse, il y a combat : le Kubb ayant la valeur la plus élevée
 remporte le combat et « prend » le Kubb ... ayant la valeur la plus faible ...
 Si les 2 valeurs sont identiques ... les 2 Kubbs sont « sortis » du jeu.  Les

@@ -1,6 +1,6 @@
 """Legal moves: counts worked out by hand (perft style), the ti-kubb, the rule options.
 
-Seed RKD, Déroulement du jeu: the player rolls ONE kubb exactly the ti-kubb's
+The RKD rule book, Déroulement du jeu: the player rolls ONE kubb exactly the ti-kubb's
 value, orthogonally (« sauf diagonale »), never back over its own path, and
 « Il doit progresser/avancer d'au moins une ligne à chaque coup, sauf quand il
 attaque un Kubb adverse »; then he puts the ti-kubb on any free cell.
