@@ -1,5 +1,6 @@
 """Paths the documentation and the code point readers to exist: every repository path named in
-README.md, docs/, the package (code and its READMEs) and benchmarks/, and every constant named
+README.md, docs/, the package (code and its READMEs), benchmarks/ and the shipped
+scenarios and specs, and every constant named
 as ``kubb3d/module.py NAME`` is defined in that module. Moves and renames leave such pointers
 behind (a validation source still named ``kubb3d/physics/world.py SETTLE_S`` after the constant
 moved to rest.py)."""
@@ -21,7 +22,8 @@ HISTORY = {
 
 def _pointing_files() -> list[Path]:
     files = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md")), *sorted((ROOT / "benchmarks").glob("*.py"))]
-    return files + sorted((ROOT / "kubb3d").rglob("*.py")) + sorted((ROOT / "kubb3d").rglob("*.md"))
+    files += sorted((ROOT / "kubb3d").rglob("*.py")) + sorted((ROOT / "kubb3d").rglob("*.md"))
+    return files + sorted((ROOT / "scenarios").rglob("*.toml"))
 
 
 def _defined_names(module: Path) -> set[str]:

@@ -21,7 +21,7 @@ def test_shipped_specs_validate():
     assert {"hit-8m.toml", "tilt-limit.toml", "skill-calibration.toml", "leaning-survival.toml"} <= names
     sizes = {p.name: (load_spec(p).n_points, load_spec(p).n_trials) for p in SHIPPED}
     assert sizes["hit-8m.toml"] == (25 * 7, 25 * 7 * 6)
-    assert sizes["skill-calibration.toml"] == (15, 300)
+    assert sizes["skill-calibration.toml"] == (15, 1200)
     assert sizes["leaning-survival.toml"] == (6, 120)
 
 
