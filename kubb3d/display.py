@@ -89,7 +89,8 @@ def show(
         path: save a PNG here instead of opening a window. Without a display (no
             ``DISPLAY``/``WAYLAND_DISPLAY``) a PNG is always saved, by default to
             :data:`DEFAULT_PNG` in the current folder, with a warning naming it.
-        width, height: window or picture size, px.
+        width: window or picture width, px.
+        height: window or picture height, px.
         equipment: equipment set to draw (default: the one whose kubbs match the pieces').
         at: for a replay, a throw or a scenario: the time to picture, s (default: the end).
 
