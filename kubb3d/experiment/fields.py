@@ -33,7 +33,7 @@ FIELDS: dict[tuple[str, str], tuple[str, str]] = {
     ("top level", "options"): (
         "",
         "the [options] table: referee options NAME = VALUE for every trial (kubb3d rules show; the match's, or the "
-        "throw's and the judge's for a throw)",
+        "throw's and the judge's for a throw), or NAME = { grid = [...] } for a factor (column option_NAME)",
     ),
     ("[setup]", "ruleset"): ("", "whose rules judge the throw: dm or wikinger"),
     ("[setup]", "equipment"): ("", "equipment set: standard, dm-small or kubbuteo"),

@@ -537,12 +537,23 @@ class ExperimentSpec(_Model):
     @field_validator("options")
     @classmethod
     def _options(cls, v: dict[str, Any]) -> dict[str, Any]:
+        """Each option's value as the option holds it, or a grid of such values (a factor: the
+        study of a rule variant, e.g. ``opening = { grid = ["2-4-6", "6-6-6"] }``)."""
         from kubb3d.judge.options import BY_NAME, option_value
 
         for name in v:
             if name not in BY_NAME:
                 raise ValueError(f"unknown referee option {name!r}; expected one of {', '.join(BY_NAME)}")
-        return {name: option_value(name, value) for name, value in v.items()}
+        out: dict[str, Any] = {}
+        for name, value in v.items():
+            if isinstance(value, Grid) or (isinstance(value, dict) and set(value) == {"grid"}):
+                words = value.grid if isinstance(value, Grid) else value["grid"]
+                if not isinstance(words, list) or not words:
+                    raise ValueError(f"{name}: a grid needs a list of values")
+                out[name] = Grid(grid=[option_value(name, word) for word in words])
+            else:
+                out[name] = option_value(name, value)
+        return out
 
     @model_validator(mode="after")
     def _line_on_pitch(self):
@@ -709,6 +720,12 @@ def _walk(model: BaseModel, path: tuple, out_f: list, out_d: list, names: dict) 
         elif isinstance(value, list) and value and isinstance(value[0], BaseModel):
             for i, item in enumerate(value):
                 _walk(item, here + (i,), out_f, out_d, names)
+        elif fname == "options" and not path:
+            for option, setting in value.items():
+                if isinstance(setting, Grid):
+                    name = f"option_{option}"
+                    names[name] = here + (option,)
+                    out_f.append(Factor(name, here + (option,), tuple(setting.values())))
         elif isinstance(value, FACTOR_FORMS + RANDOM_FORMS):
             name = _column_name(here, model)
             if name in names:
@@ -850,6 +867,8 @@ def _check_kinds(spec: ExperimentSpec, factors, draws, where: str) -> None:
         ("match", "strategy_b"),
     }
     for item in list(factors) + list(draws):
+        if item.path[0] == "options":  # checked by the option itself (ExperimentSpec._options)
+            continue
         values = item.values if isinstance(item, Factor) else getattr(item.dist, "choice", [])
         is_name = item.path in name_fields
         for v in values:

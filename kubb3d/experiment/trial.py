@@ -67,6 +67,14 @@ class _Values:
             self.by_path[d.path] = v
             self.columns[d.name] = v
 
+    def options(self) -> dict[str, Any]:
+        """The referee options of this trial: the spec's [options], a gridded one at this
+        trial's grid point."""
+        return {
+            name: self.by_path[("options", name)] if ("options", name) in self.by_path else value
+            for name, value in self.loaded.spec.options.items()
+        }
+
     def out_of_range(self) -> str | None:
         """Why a gridded or drawn value of this trial lies outside the range a fixed value of
         its field must have (:class:`kubb3d.experiment.spec.Range`), or None. A normal draw
@@ -156,7 +164,7 @@ def _match(values: _Values, seq: np.random.SeedSequence) -> dict:
         round_cap=m.round_cap,
         time_limit_s=None if m.time_limit_min is None else 60.0 * m.time_limit_min,
         ground=str(values.get(("match", "ground")) or "grass"),
-        options=tuple(sorted(values.loaded.spec.options.items())),
+        options=tuple(sorted(values.options().items())),
     )
     match = Match(config)
     opener = None
@@ -369,7 +377,7 @@ def _throw(loaded: LoadedSpec, values: _Values, world, rng, measures: set) -> di
 
         params = get_skill(skill).perturb(params, rng)
     ruleset = loaded.spec.setup.ruleset
-    options = loaded.spec.options
+    options = values.options()
     result = throw(
         world, params, baton=t.baton, ruleset=ruleset, max_time=t.max_time_s, **options_for(options, "throw")
     )
