@@ -141,9 +141,9 @@ MEASURE_COLUMNS: dict[str, str] = {
     "rulings": "`judge_felled`, `judge_raise` (JSON lists), `judge_winner`, `judge_status` (id → status, JSON)",
     "status": "`status_<id>` for every id in `watch`: standing, fallen, leaning or stößel",
     "match": "`match_winner` (A, B or null), `match_draw` (0/1), `match_skill_a`, `match_skill_b`, `match_ground`, "
-             "`match_strategy_a`, `match_strategy_b`, `match_opener` (A or B: who threw first), `match_felled_a`, "
-             "`match_felled_b` (kubbs felled by each side's throws), `match_termination`, `match_points_a`, "
-             "`match_points_b`, `match_turns`, `match_minutes` (simulated), `match_seed`",
+    "`match_strategy_a`, `match_strategy_b`, `match_opener` (A or B: who threw first), `match_opener_won` "
+    "(0/1, null for a draw), `match_felled_a`, `match_felled_b` (kubbs felled by each side's throws), "
+    "`match_termination`, `match_points_a`, `match_points_b`, `match_turns`, `match_minutes` (simulated), `match_seed`",
 }
 
 FORMS = (

@@ -75,7 +75,7 @@ MEASURES = ("hit", "felled", "first_contact", "landing", "tilt", "flight_time", 
 * ``status`` — ``status_<id>`` for every id in ``watch``: the judge's piece status
   (standing / fallen / leaning / stößel).
 * ``match`` — a whole match per trial: ``match_winner``, ``match_draw``, ``match_skill_a``/``_b``,
-  ``match_strategy_a``/``_b``, ``match_opener``, ``match_felled_a``/``_b``,
+  ``match_strategy_a``/``_b``, ``match_opener``, ``match_opener_won``, ``match_felled_a``/``_b``,
   ``match_termination``, ``match_points_a``/``_b``, ``match_turns``, ``match_minutes``
   (see :mod:`kubb3d.experiment.trial`).
 """

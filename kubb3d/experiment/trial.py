@@ -149,7 +149,8 @@ def _match(values: _Values, seq: np.random.SeedSequence) -> dict:
     state. Columns: ``match_termination``, ``match_winner`` (``A`` = first player, ``B``, or
     null for a draw), ``match_draw`` (true for a draw), ``match_skill_a``/``_b`` (the presets),
     ``match_ground``, ``match_strategy_a``/``_b`` (the strategies),
-    ``match_opener`` (``A``/``B``: who threw first in the first set), ``match_felled_a``/``_b``
+    ``match_opener`` (``A``/``B``: who threw first in the first set), ``match_opener_won`` (whether
+    that side won; null for a draw: the first-player advantage), ``match_felled_a``/``_b``
     (kubbs each player's throws felled, as the judge counted them), ``match_points_a``/``_b``,
     ``match_turns``, ``match_minutes`` (simulated)."""
     from kubb3d.match import Match, MatchConfig
@@ -194,6 +195,7 @@ def _match(values: _Values, seq: np.random.SeedSequence) -> dict:
         "match_strategy_a": config.strategies[0],
         "match_strategy_b": config.strategies[1],
         "match_opener": side_of.get(opener),
+        "match_opener_won": None if opener is None or outcome.winner is None else outcome.winner == opener,
         "match_termination": outcome.termination.name.lower(),
         "match_winner": side_of.get(outcome.winner),
         "match_draw": outcome.winner is None,

@@ -51,6 +51,9 @@ def test_match_trials_give_an_outcome_per_row_and_repeat_exactly(tmp_path):
         assert r["match_minutes"] > 0
         assert r["match_draw"] == (r["match_winner"] is None)
         assert r["match_skill_a"] == "elite" and r["match_opener"] in ("A", "B")
+        # the first-player advantage column agrees with who opened and who won
+        expected = None if r["match_winner"] is None else r["match_winner"] == r["match_opener"]
+        assert (None if r["match_opener_won"] is None else bool(r["match_opener_won"])) == expected
         assert r["match_felled_a"] >= 0 and r["match_felled_b"] >= 0
     strip = lambda rs: [{k: v for k, v in r.items() if k != "wall_s"} for r in rs]  # noqa: E731
     assert strip(rows) == strip(read_rows(tmp_path / "b.sqlite"))
