@@ -42,8 +42,9 @@ observation's ``action_mask``, as PettingZoo's tools pass it).
   - kubbs (``inkast``, ``penalty``): every kubb's landing spot moves by a0 · :data:`KUBB_SPAN_M`
     forward and a1 · :data:`KUBB_SPAN_M` to the left (the whole group of an inkast moves); the
     lob's elevation is the player's (55°) + a2 · :data:`KUBB_ELEVATION_SPAN_DEG`.
-  - the aim point is then kept :data:`AHEAD_M` in front of the throwing line and
-    :data:`EDGE_M` inside the sidelines and the far baseline (``aim_clamped`` in ``info``).
+  - the moved point is then kept :data:`AHEAD_M` in front of the line thrown from and
+    :data:`EDGE_M` inside the sidelines (a kubb's also inside the far baseline), never
+    further in than the player's own point (``aim_clamped`` in ``info`` says it was moved).
 
 Observation: ``{"observation": float64 (OBS_SIZE,), "action_mask": int8 (11,)}``, in the
 observing agent's frame:
@@ -66,7 +67,9 @@ Rewards: at the end of the match +1 for the winner, −1 for the loser, 0 each f
 ``terminated``; nothing truncates.
 
 ``info`` of the agent that acted: ``decision``, ``action`` (the rules action performed, as a
-dict), ``events`` (its play-by-play lines), ``aim_clamped``; once the match is over every agent's
+dict), ``events`` (its play-by-play lines and those of the actions performed for the players
+after it), ``throws`` (the replay's throw records of its step: piece, legality, ``intended`` and
+released parameters, trajectory), ``aim_clamped``; once the match is over every agent's
 ``info`` holds ``outcome`` (:meth:`~kubb3d.rules.Outcome.to_dict`).
 
 Seeding: ``reset(seed=s)`` plays the match of ``MatchConfig(seed=s)`` (``kubb3d match --seed
@@ -451,6 +454,7 @@ class KubbMatchEnv(AECEnv):
             "decision": kind,
             "action": action_to_dict(result.action),
             "events": [e.to_dict() for e in result.events],
+            "throws": list(result.throws),
             "aim_clamped": decision.clamped,
         }
         events = self._advance()

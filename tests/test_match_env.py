@@ -1,0 +1,155 @@
+"""The PettingZoo match environment (kubb3d.envs.match_env, docs/envs.md): PettingZoo's own
+API test, whole DM matches between random and baseline agents, bit for bit for a seed, and
+the baseline agents' match against the match ``kubb3d match`` plays."""
+
+import subprocess
+import sys
+import warnings
+
+import numpy as np
+import pytest
+
+pytest.importorskip("pettingzoo")
+
+from pettingzoo.test import api_test  # noqa: E402
+
+from kubb3d.envs import match_env as M  # noqa: E402
+from kubb3d.errors import IllegalAction, MatchSetupError, UnknownNameError  # noqa: E402
+from kubb3d.match import MatchConfig, play  # noqa: E402
+
+# What api_test says about any environment with action masks (PettingZoo's own chess gets
+# the same): Dict spaces, a dict observation, and agents named like players rather than
+# "player_0". Anything else it says is a defect of ours (docs/envs.md "Checks").
+KNOWN_API_WARNINGS = {
+    "Observation space for each agent probably should be gymnasium.spaces.box or gymnasium.spaces.discrete",
+    "Action space for each agent probably should be gymnasium.spaces.box or gymnasium.spaces.discrete",
+    'We recommend agents to be named in the format <descriptor>_<number>, like "player_0"',
+    "Observation is not a NumPy array",
+    "the match environment takes no reset options; ignored ['options']",
+}
+
+
+def _play(env, agent, seed, max_steps=None):
+    """Play the match of ``seed`` with ``agent(observation)`` for both players (the whole match,
+    or ``max_steps`` steps); returns the observations and rewards seen (in order) and the env."""
+    env.reset(seed=seed)
+    seen = []
+    for name in env.agent_iter(max_steps or 2**63):
+        obs, reward, terminated, truncated, info = env.last()
+        seen.append((name, obs["observation"].tobytes(), obs["action_mask"].tobytes(), reward))
+        env.step(None if terminated or truncated else agent(obs))
+    return seen, env
+
+
+def test_api_test_passes_with_only_the_known_warnings():
+    env = M.KubbMatchEnv()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        api_test(env, num_cycles=10)
+    env.close()
+    assert {str(w.message) for w in caught} <= KNOWN_API_WARNINGS
+
+
+def test_baseline_agents_play_the_match_kubb3d_match_plays():
+    """aim 0 and the player's own target: the simulated players' match of the same seed, action
+    for action and outcome for outcome (rest poses to the bit)."""
+    env = M.KubbMatchEnv(skills=("club", "elite"))
+    seen, env = _play(env, M.baseline_agent, 4)  # 35 actions (seeds 0-7 take 32 to 104)
+    outcome, match = play(MatchConfig(seed=4, skills=("club", "elite")))
+    assert env.match.state.history == match.state.history
+    assert env.match.state.outcome() == outcome
+    decisions = [name for name, *_ in seen[:-2]]
+    throws = [a for a, _ in match.state.history if type(a).__name__ in ("LagThrow", "BatonThrow", "KingThrow")]
+    inkasts = [a for a, _ in match.state.history if type(a).__name__ in ("Inkast", "PenaltyThrow")]
+    assert len(decisions) == len(throws) + len(inkasts)
+    # the last two entries are the terminated agents: +1 for the winner, -1 for the loser
+    final = {name: reward for name, _, _, reward in seen[-2:]}
+    loser = next(p for p in ("P1", "P2") if p != outcome.winner)
+    assert final == {outcome.winner: 1.0, loser: -1.0}
+    env.close()
+
+
+def test_random_agents_play_a_whole_match_the_same_twice_and_differently_otherwise():
+    def random_with(seed):
+        rng = np.random.default_rng(seed)
+        return lambda obs: M.random_agent(obs, rng)
+
+    runs = []
+    # match seed 4 with agent seed 5: 100 decisions (match seeds 0-5 take 100 to 368)
+    for agent_seed, steps in ((5, None), (5, None), (6, 12)):
+        env = M.KubbMatchEnv()
+        seen, env = _play(env, random_with(agent_seed), 4, steps)
+        runs.append((seen, env.match.state.history, env.match.state.outcome()))
+        env.close()
+    assert runs[0] == runs[1]
+    assert runs[0][2] is not None and runs[0][2].winner in ("P1", "P2")
+    assert len(runs[0][0]) > 50
+    # other agents, another match from their first throws on
+    assert runs[2][0][:12] != runs[0][0][:12] and runs[2][1] != runs[0][1][: len(runs[2][1])]
+
+
+def test_observations_are_in_the_agents_own_frame():
+    """Before the first set (the lag) the pieces stand at the DM set-up: each agent's own kubbs
+    on its baseline at x = -4 m, the opponent's at +4 m, the king at the centre, whichever end."""
+    env = M.KubbMatchEnv()
+    env.reset(seed=3)
+    for agent in env.agents:
+        vec = env.observe(agent)["observation"]
+        slots = vec[: M.SLOTS * M.SLOT_SIZE].reshape(M.SLOTS, M.SLOT_SIZE)
+        assert np.allclose(slots[:5, 0], -4.0) and np.allclose(slots[5:10, 0], 4.0)
+        assert slots[10, 0] == 0.0 and np.all(slots[:5, 9] == 1) and np.all(slots[5:10, 9] == 0)
+        assert np.all(slots[:, 7] == 1) and np.all(slots[:, 10] == 1)  # standing, upright
+    p1, p2 = (env.observe(a)["observation"] for a in ("P1", "P2"))
+    assert p1[M.OBS_SIZE - M.SCALARS + 1] == 0.0 and p2[M.OBS_SIZE - M.SCALARS + 1] == 1.0
+    env.close()
+
+
+def test_aim_moves_the_lag_throw_by_its_span_and_sets_the_elevation():
+    """a0 = +1 moves the lag's aim point 1 m (BATON_SPAN_M) forward: the baton comes to rest
+    about 1 m further on than the player's own lag of the same seed; a2 sets the elevation."""
+    rest = {}
+    for a0, a2 in ((0.0, 0.0), (1.0, 0.5)):
+        env = M.KubbMatchEnv(skills=("elite", "elite"))
+        env.reset(seed=4)
+        env.step({"target": M.KING_SLOT, "aim": np.array([a0, 0.0, a2], dtype=np.float32)})
+        info = env.infos["P1"]
+        assert info["decision"] == "lag" and not info["aim_clamped"]
+        throw = info["throws"][0]
+        assert throw["intended"]["elevation_deg"] == pytest.approx(22.0 + 18.0 * a2)
+        rest[a0] = throw["trajectory"]["poses"]["baton1"][-1][0]
+        env.close()
+    assert 0.6 < rest[1.0] - rest[0.0] < 1.4
+
+
+def test_illegal_actions_are_refused_with_a_clear_error():
+    env = M.KubbMatchEnv()
+    env.reset(seed=0)
+    with pytest.raises(IllegalAction, match=r"target slot 3 is not legal now; legal slots are \[10\]"):
+        env.step({"target": 3, "aim": np.zeros(3)})
+    with pytest.raises(IllegalAction, match="must be a dict with 'target' and 'aim'"):
+        env.step(np.zeros(4))
+    with pytest.raises(IllegalAction, match="aim must be 3 finite numbers"):
+        env.step({"target": 10, "aim": [0.0, np.nan, 0.0]})
+    with pytest.raises(MatchSetupError, match="plays only"):
+        M.KubbMatchEnv(ruleset="kubbuteo")
+    with pytest.raises(UnknownNameError, match="unknown skill"):
+        M.KubbMatchEnv(skills=("pro", "club"))
+    env.close()
+
+
+def test_without_pettingzoo_the_error_names_the_extra():
+    code = (
+        "import sys\n"
+        "class Block:\n"
+        "    def find_spec(self, name, path=None, target=None):\n"
+        "        if name.split('.')[0] == 'pettingzoo':\n"
+        "            raise ModuleNotFoundError(f'No module named {name!r}', name=name)\n"
+        "sys.meta_path.insert(0, Block())\n"
+        "import kubb3d.envs.match_env\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], timeout=60, capture_output=True, text=True)
+    assert done.returncode == 1
+    assert done.stderr.strip().splitlines()[-1] == (
+        "ModuleNotFoundError: kubb3d.envs.match_env needs PettingZoo, which kubb3d's 'gym' extra installs: "
+        "pip install 'kubb3d[gym]'"
+    )
