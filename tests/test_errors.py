@@ -144,7 +144,7 @@ BARE_VALUE_ERROR_ALLOWED = {
 }
 CHECKED = (
     "judge", "rules", "dames", "match", "throw", "pitch.py", "equipment.py", "players.py", "tournament.py",
-    "envs.py", "handcheck.py", "procedure.py", "files.py", "whatif.py",
+    "envs", "handcheck.py", "procedure.py", "files.py", "whatif.py",
 )
 
 

@@ -153,3 +153,26 @@ def test_without_pettingzoo_the_error_names_the_extra():
         "ModuleNotFoundError: kubb3d.envs.match_env needs PettingZoo, which kubb3d's 'gym' extra installs: "
         "pip install 'kubb3d[gym]'"
     )
+
+
+DOC = __import__("pathlib").Path(__file__).resolve().parents[1] / "docs" / "envs.md"
+
+
+def test_the_docs_spans_are_the_modules():
+    text = DOC.read_text(encoding="utf-8")
+    table = text.split("<!-- match-env-spans")[1].split("\n\n")[0]
+    rows = {}
+    for line in table.splitlines():
+        cells = [c.strip() for c in line.strip("|").split("|")]
+        if len(cells) == 2 and cells[0].startswith("`"):
+            rows[cells[0].strip("`")] = float(cells[1].split()[0].rstrip("°"))
+    names = ("BATON_SPAN_M", "BATON_ELEVATION_SPAN_DEG", "KUBB_SPAN_M", "KUBB_ELEVATION_SPAN_DEG", "AHEAD_M", "EDGE_M")
+    assert rows == {name: getattr(M, name) for name in names}
+
+
+def test_the_docs_example_plays_a_match(capsys):
+    code = DOC.read_text(encoding="utf-8").split("```python\n")[1].split("```")[0]
+    exec(compile(code, str(DOC), "exec"), {})
+    lines = capsys.readouterr().out.split("\n")
+    # both agents are told the end: +1 for one, -1 for the other
+    assert sorted(lines[:2]) == ["P1 -1.0", "P2 1.0"] or sorted(lines[:2]) == ["P1 1.0", "P2 -1.0"]

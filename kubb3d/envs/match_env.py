@@ -623,11 +623,11 @@ def baseline_agent(observation: Mapping[str, np.ndarray], strategy: str = "defau
     """The simulated player's decision from an observation: for a baton the kubb
     :meth:`~kubb3d.players.Player.choose_target` of ``strategy`` picks (upright flag, baseline
     flag, position and throwing line read from the observation), ``aim`` 0 (the player's own
-    aim point and elevation). Raises ValueError when the observation asks for no decision."""
+    aim point and elevation). Raises IllegalAction when the observation asks for no decision."""
     vec, mask, kind, end = _unpack(observation)
     legal = np.flatnonzero(mask)
     if kind is None or len(legal) == 0:
-        raise ValueError("the observation asks for no decision (the match is over or another agent acts)")
+        raise IllegalAction("the observation asks for no decision (the match is over or another agent acts)")
     slot = int(legal[0])
     if kind == "baton":
         ids = slot_ids(end)
@@ -647,6 +647,6 @@ def random_agent(observation: Mapping[str, np.ndarray], rng: np.random.Generator
     _, mask, _, _ = _unpack(observation)
     legal = np.flatnonzero(mask)
     if len(legal) == 0:
-        raise ValueError("the observation asks for no decision (the match is over or another agent acts)")
+        raise IllegalAction("the observation asks for no decision (the match is over or another agent acts)")
     slot = int(legal[int(rng.integers(len(legal)))])
     return {"target": slot, "aim": rng.uniform(-1.0, 1.0, 3).astype(np.float32)}
