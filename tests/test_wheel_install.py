@@ -84,6 +84,19 @@ def test_shipped_experiment_runs_by_short_name(wheel_venv, outside):
     assert (outside / "leaning-survival.sqlite").is_file()
 
 
+def test_pettingzoo_match_env_passes_api_test_from_the_wheel(wheel_venv, outside):
+    code = (
+        "import warnings; from pettingzoo.test import api_test; from kubb3d.envs import match_env\n"
+        "with warnings.catch_warnings():\n"
+        "    warnings.simplefilter('ignore'); api_test(match_env.KubbMatchEnv(), num_cycles=3)\n"
+        "print(match_env.__file__)"
+    )
+    r = _run(wheel_venv, "python", "-c", code, cwd=outside)
+    assert r.returncode == 0, r.stderr
+    assert "Passed API test" in r.stdout
+    assert r.stdout.strip().splitlines()[-1].startswith(str(wheel_venv))  # the wheel's copy
+
+
 def test_gymnasium_env_from_the_wheel(wheel_venv, outside):
     code = (
         "import warnings, gymnasium, kubb3d; env = gymnasium.make('kubb3d/Throw-v0'); "
