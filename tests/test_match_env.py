@@ -176,3 +176,18 @@ def test_the_docs_example_plays_a_match(capsys):
     lines = capsys.readouterr().out.split("\n")
     # both agents are told the end: +1 for one, -1 for the other
     assert sorted(lines[:2]) == ["P1 -1.0", "P2 1.0"] or sorted(lines[:2]) == ["P1 1.0", "P2 -1.0"]
+
+
+def test_reset_without_a_seed_follows_the_last_seed():
+    """reset(seed=s) plays MatchConfig(seed=s); later resets draw their seeds from s."""
+    seeds = []
+    for _ in range(2):
+        env = M.KubbMatchEnv()
+        env.reset(seed=3)
+        first = env.match.config.seed
+        env.reset()
+        seeds.append((first, env.match.config.seed))
+        env.close()
+    assert seeds[0] == seeds[1] and seeds[0][0] == 3 and seeds[0][1] != 3
+    with pytest.raises(MatchSetupError, match="seed must be an integer >= 0"):
+        M.KubbMatchEnv().reset(seed=-1)
