@@ -174,6 +174,34 @@ def test_rgb_array_render_uses_the_headless_renderer():
     assert ((g[:, 1] > g[:, 0] + 15) & (g[:, 1] > g[:, 2] + 15)).mean() > 0.3  # mostly grass
 
 
+def test_rgb_array_list_draws_the_flight_between_the_two_positions():
+    """rgb_array_list: the start, one frame per trajectory sample, the rest after the rulings;
+    its first and last frames are what rgb_array draws at the reset and after the step."""
+    pytest.importorskip("pyglet")
+    from kubb3d.physics.rest import SAMPLE_INTERVAL
+
+    assert E.FLIGHT_FPS == round(1 / SAMPLE_INTERVAL)
+    still = gym.make("kubb3d/Throw-v0", render_mode="rgb_array", width=64, height=48)
+    still.reset(seed=0, options={"target": "B3"})
+    start = still.render()
+    still.step(E.normalized_action(AT_B3))
+    rest = still.render()
+    still.close()
+    env = gym.make("kubb3d/Throw-v0", render_mode="rgb_array_list", width=64, height=48)
+    assert env.metadata["render_fps"] == E.FLIGHT_FPS
+    env.reset(seed=0, options={"target": "B3"})
+    env.step(E.normalized_action(AT_B3))
+    frames = env.render()
+    samples = len(env.unwrapped.last_result.trajectory.times)
+    assert env.render() == []  # the frames since the last render
+    env.close()
+    assert len(frames) == samples + 2 and samples > 30
+    assert np.array_equal(frames[0], start) and np.array_equal(frames[-1], rest)
+    assert not np.array_equal(frames[0], rest)
+    moving = sum(not np.array_equal(a, b) for a, b in zip(frames[1:], frames[2:]))
+    assert moving > samples / 3
+
+
 def test_cross_entropy_example_runs_a_short_version():
     spec = importlib.util.spec_from_file_location("cem_throw", ROOT / "docs" / "examples" / "cem_throw.py")
     mod = importlib.util.module_from_spec(spec)

@@ -95,7 +95,13 @@ with the default ``NEXT_STEP`` every other step of ``Throw-v0`` is a reset that 
 action.
 
 ``render_mode="rgb_array"`` draws the position with the viewer's headless OpenGL renderer
-(imported only then), an array of shape (height, width, 3), uint8.
+(imported only then), an array of shape (height, width, 3), uint8. ``render_mode="rgb_array_list"``
+draws the flight: ``render()`` returns the frames since the last ``reset`` or ``render``, a list
+of such arrays: the position at the reset, then for every throw one frame per sample of its
+trajectory (:data:`FLIGHT_FPS` a second of simulated time: release, flight, bounces, the
+pieces coming to rest) and the position after the judge's rulings (what ``rgb_array``
+shows). ``metadata["render_fps"]`` is :data:`FLIGHT_FPS`, so a video of the list plays in real
+time.
 """
 
 from __future__ import annotations
@@ -155,6 +161,10 @@ ACTION_NAMES = ("speed", "elevation_deg", "azimuth_deg", "spin_rps", "tilt_deg")
 POSITION_LOW = (-10.0, -10.0, -1.0)
 POSITION_HIGH = (10.0, 10.0, 3.0)
 """Bounds of an observed position, m (a piece outside them is reported at the bound)."""
+
+FLIGHT_FPS = 30
+"""Frames per second of simulated time in ``rgb_array_list`` (a throw's trajectory samples,
+:data:`kubb3d.physics.rest.SAMPLE_INTERVAL`)."""
 
 _SUBSTEPS = 16
 """Linear interpolation steps between two trajectory samples for ``closest_m``."""
@@ -227,7 +237,7 @@ def closest_approach(result: ThrowResult, point, baton_length: float) -> float |
 class _KubbEnv(gym.Env):
     """What both environments share: the world, the throw, the judge and the renderer."""
 
-    metadata = {"render_modes": ["rgb_array"], "render_fps": 4}
+    metadata = {"render_modes": ["rgb_array", "rgb_array_list"], "render_fps": FLIGHT_FPS}
     _reset_options: tuple[str, ...] = ("layout",)
 
     def __init__(
@@ -248,7 +258,7 @@ class _KubbEnv(gym.Env):
         from kubb3d.players import SKILLS
 
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise MatchSetupError(f"render_mode must be None or 'rgb_array', got {render_mode!r}")
+            raise MatchSetupError(f"render_mode must be None, 'rgb_array' or 'rgb_array_list', got {render_mode!r}")
         if ruleset != "dm":
             raise MatchSetupError(f"only the dm ruleset is available in the environments, got {ruleset!r}")
         if not (isinstance(terrain_cm, (int, float)) and math.isfinite(terrain_cm) and terrain_cm >= 0):
@@ -270,7 +280,8 @@ class _KubbEnv(gym.Env):
             self.action_space = spaces.Box(ACTION_LOW, ACTION_HIGH, dtype=np.float32)
         self.world: World | None = None
         self.last_result: ThrowResult | None = None
-        self._renderer = None
+        self._renderer: Any = None
+        self._frames: list[np.ndarray] = []
         self._over = True
 
     # ------------------------------------------------------------------ helpers
@@ -317,6 +328,9 @@ class _KubbEnv(gym.Env):
         self.felled: set[str] = set()
         self.round_start = {pid: self._pose(pid) for pid in self._w.piece_ids("kubb", "king")}
         self._over = False
+        self._frames = []
+        if self.render_mode == "rgb_array_list":
+            self._frames.append(self._draw(self._w.snapshot()))
 
     def _pose(self, pid: str) -> Pose:
         from kubb3d.judge import Pose
@@ -392,6 +406,8 @@ class _KubbEnv(gym.Env):
                 self._w.set_pose(pid, p.position, p.quat_xyzw, wake=False)
         new = set(j.felled) - self.felled
         self.felled |= new
+        if self.render_mode == "rgb_array_list":
+            self._draw_flight(res)
         info = {
             "legal": res.legal,
             "violations": [{"rule": v.rule, "reason": v.reason} for v in res.violations],
@@ -416,16 +432,42 @@ class _KubbEnv(gym.Env):
 
     # ------------------------------------------------------------------ Gymnasium API
     def render(self):
-        """The current position as an RGB array (height, width, 3), uint8; None without
-        ``render_mode="rgb_array"``."""
+        """``rgb_array``: the current position as an RGB array (height, width, 3), uint8;
+        ``rgb_array_list``: the frames since the last reset or render, a list of such arrays
+        (module docstring); None without a render mode."""
+        if self.render_mode == "rgb_array_list":
+            frames, self._frames = self._frames, []
+            return frames
         if self.render_mode != "rgb_array" or self.world is None:
             return None
-        snap = self.world.snapshot()
+        return self._draw(self.world.snapshot())
+
+    def _draw(self, snap) -> np.ndarray:
         if self._renderer is None:
             from kubb3d.viewer.still import StillRenderer
 
-            self._renderer = StillRenderer(snap, self.world.equipment.name, *self.size, camera="orbit", focus=PIECES)
+            self._renderer = StillRenderer(snap, self._w.equipment.name, *self.size, camera="orbit", focus=PIECES)
         return self._renderer.render(snap)
+
+    def _draw_flight(self, result: ThrowResult) -> None:
+        """Add a frame per trajectory sample of ``result`` (the pieces that did not move where
+        they rest) and one of the position now to the ``rgb_array_list`` frames."""
+        from dataclasses import replace
+
+        traj = result.trajectory
+        final = result.final
+        for i in range(len(traj.times)):
+            pieces = dict(final.pieces)
+            for pid, arr in traj.poses.items():
+                if pid in pieces and len(arr):
+                    row = arr[min(i, len(arr) - 1)]
+                    pieces[pid] = replace(
+                        pieces[pid],
+                        position=(float(row[0]), float(row[1]), float(row[2])),
+                        quat_xyzw=(float(row[3]), float(row[4]), float(row[5]), float(row[6])),
+                    )
+            self._frames.append(self._draw(replace(final, pieces=pieces)))
+        self._frames.append(self._draw(self._w.snapshot()))
 
     def close(self) -> None:
         if self._renderer is not None:
@@ -440,7 +482,7 @@ class ThrowEnv(_KubbEnv):
     """``kubb3d/Throw-v0``: one baton thrown at one target kubb of side B's baseline.
 
     Args:
-        render_mode: None or ``"rgb_array"``.
+        render_mode: None, ``"rgb_array"`` or ``"rgb_array_list"`` (the flight, module docstring).
         target: the kubb to aim at (``B1``…``B5``); None: drawn by :attr:`np_random` at
             each reset (``reset(options={"target": …})`` overrides it for one episode).
         reward: ``"target"`` or ``"any"``; dense: the weight w ≥ 0 of the dense term
