@@ -191,3 +191,17 @@ def test_reset_without_a_seed_follows_the_last_seed():
     assert seeds[0] == seeds[1] and seeds[0][0] == 3 and seeds[0][1] != 3
     with pytest.raises(MatchSetupError, match="seed must be an integer >= 0"):
         M.KubbMatchEnv().reset(seed=-1)
+
+
+def test_rgb_array_draws_the_pitch_once_the_first_set_has_started():
+    pytest.importorskip("pyglet")
+    env = M.KubbMatchEnv(render_mode="rgb_array", width=64, height=48)
+    env.reset(seed=4)
+    assert env.render() is None  # the lag throws have worlds of their own
+    while env.match.world is None:
+        env.step(M.baseline_agent(env.last()[0]))
+    img = env.render()
+    env.close()
+    assert img.shape == (48, 64, 3) and img.dtype == np.uint8
+    g = img.reshape(-1, 3).astype(int)
+    assert ((g[:, 1] > g[:, 0] + 15) & (g[:, 1] > g[:, 2] + 15)).mean() > 0.3  # mostly grass
