@@ -130,6 +130,8 @@ def test_illegal_actions_are_refused_with_a_clear_error():
         env.step(np.zeros(4))
     with pytest.raises(IllegalAction, match="aim must be 3 finite numbers"):
         env.step({"target": 10, "aim": [0.0, np.nan, 0.0]})
+    with pytest.raises(MatchSetupError, match="actions must be one of"):
+        M.KubbMatchEnv(actions="box")
     with pytest.raises(MatchSetupError, match="plays only"):
         M.KubbMatchEnv(ruleset="kubbuteo")
     with pytest.raises(UnknownNameError, match="unknown skill"):
@@ -205,3 +207,35 @@ def test_rgb_array_draws_the_pitch_once_the_first_set_has_started():
     assert img.shape == (48, 64, 3) and img.dtype == np.uint8
     g = img.reshape(-1, 3).astype(int)
     assert ((g[:, 1] > g[:, 0] + 15) & (g[:, 1] > g[:, 2] + 15)).mean() > 0.3  # mostly grass
+
+
+def test_flat_actions_pick_the_best_scored_legal_target_and_pass_api_test():
+    mask = np.zeros(M.SLOTS, dtype=np.int8)
+    mask[[2, 5, 7]] = 1
+    scores = np.full(M.SLOTS + 3, -1.0)
+    scores[0] = 1.0  # the best score, but not legal
+    scores[5] = scores[7] = 0.5  # a tie: the lower slot
+    scores[M.SLOTS :] = (0.25, -0.5, 1.0)
+    action = M.flat_to_dict(scores, mask)
+    assert action["target"] == 5 and np.array_equal(action["aim"], np.float32([0.25, -0.5, 1.0]))
+    with pytest.raises(IllegalAction, match="14 finite numbers"):
+        M.flat_to_dict(scores[:5], mask)
+    # the flat env plays the match of the dict env fed the same actions converted
+    rng = np.random.default_rng(1)
+    flat, plain = M.KubbMatchEnv(actions="flat"), M.KubbMatchEnv()
+    flat.reset(seed=4)
+    plain.reset(seed=4)
+    for _ in range(10):
+        obs = flat.last()[0]
+        vec = rng.uniform(-1.0, 1.0, M.SLOTS + 3).astype(np.float32)
+        flat.step(vec)
+        plain.step(M.flat_to_dict(vec, obs["action_mask"]))
+    assert flat.match.state.history == plain.match.state.history and len(flat.match.state.history) >= 10
+    flat.close()
+    plain.close()
+    env = M.KubbMatchEnv(actions="flat")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        api_test(env, num_cycles=5)
+    env.close()
+    assert {str(w.message) for w in caught} <= KNOWN_API_WARNINGS

@@ -25,7 +25,10 @@ towards +x from its baseline at x = −L/2 (a proper rotation: the physics is th
 
 Action: ``{"target": int in 0…10, "aim": float32 (3,) in [−1, 1]}``
 (:func:`action_space`, a ``gymnasium.spaces.Dict`` whose ``sample(mask)`` takes the
-observation's ``action_mask``, as PettingZoo's tools pass it).
+observation's ``action_mask``, as PettingZoo's tools pass it). With ``actions="flat"`` (for
+learners without ``Dict`` actions) the action is a float32 vector of 14 values in [−1, 1]:
+11 scores, one per slot, and the ``aim``; the target is the legal slot with the highest score
+(:func:`flat_to_dict`), so every vector is legal.
 
 * ``target``: the piece slot aimed at (slot order below). Legal targets are the slots whose
   ``action_mask`` is 1: for ``baton`` the kubbs standing in the opponent's half, for ``lag`` and
@@ -275,11 +278,43 @@ class _MaskedDict(spaces.Dict):
         return super().sample(mask=mask, probability=probability)
 
 
-def action_space(seed: int | None = None) -> spaces.Dict:
-    """A new action space (module doc): ``target`` Discrete(11), ``aim`` Box(−1, 1, (3,), float32)."""
+class _MaskedBox(spaces.Box):
+    """The flat action space: a ``Box`` whose ``sample(mask)`` accepts (and needs not) the
+    observation's ``action_mask``: every vector is a legal action."""
+
+    def sample(self, mask: Any = None, probability: Any = None) -> np.ndarray:
+        return super().sample()
+
+
+ACTIONS = ("dict", "flat")
+"""Action conventions (module doc)."""
+
+
+def action_space(actions: str = "dict", seed: int | None = None) -> spaces.Space:
+    """A new action space (module doc): ``dict``: ``target`` Discrete(11) and ``aim``
+    Box(−1, 1, (3,), float32); ``flat``: Box(−1, 1, (14,), float32)."""
+    if actions == "flat":
+        return _MaskedBox(-1.0, 1.0, shape=(SLOTS + 3,), dtype=np.float32, seed=seed)
     return _MaskedDict(
         {"target": spaces.Discrete(SLOTS), "aim": spaces.Box(-1.0, 1.0, shape=(3,), dtype=np.float32)}, seed=seed
     )
+
+
+def flat_to_dict(action: Any, mask: Any) -> dict[str, Any]:
+    """The ``dict`` action of a ``flat`` one (14 values): the target is the legal slot (``mask``
+    1) with the highest of the first 11 values (the lowest slot on a tie), ``aim`` the last 3.
+
+    Raises:
+        IllegalAction: not 14 finite numbers, or a mask without a legal slot.
+    """
+    vec = np.asarray(action, dtype=np.float64).reshape(-1)
+    if vec.shape != (SLOTS + 3,) or not np.all(np.isfinite(vec)):
+        raise IllegalAction(f"a flat action must be {SLOTS + 3} finite numbers in [-1, 1], got {action!r}")
+    legal = np.flatnonzero(np.asarray(mask))
+    if len(legal) == 0:
+        raise IllegalAction("no target is legal now (the match is over or another agent acts)")
+    slot = int(legal[int(np.argmax(vec[legal]))])
+    return {"target": slot, "aim": vec[SLOTS:].astype(np.float32)}
 
 
 def _observation_bounds() -> tuple[np.ndarray, np.ndarray]:
@@ -306,6 +341,7 @@ class KubbMatchEnv(AECEnv):
         names: the players' (agents') names; default ``P1``, ``P2``.
         sets, time_limit_s, round_cap: as :class:`~kubb3d.match.MatchConfig` (best of
             ``sets``; time limit s, None none, −1 the ruleset's; turns per set before the cut).
+        actions: ``dict`` (the default) or ``flat`` (module doc).
         width, height: rendered image size, px.
 
     Raises:
@@ -325,12 +361,16 @@ class KubbMatchEnv(AECEnv):
         sets: int | None = None,
         time_limit_s: float | None = -1.0,
         round_cap: int = DEFAULT_ROUND_CAP,
+        actions: str = "dict",
         width: int = 480,
         height: int = 360,
     ) -> None:
         super().__init__()
         if render_mode not in (None, "rgb_array"):
             raise MatchSetupError(f"render_mode must be None or 'rgb_array', got {render_mode!r}")
+        if actions not in ACTIONS:
+            raise MatchSetupError(f"actions must be one of {ACTIONS}, got {actions!r}")
+        self.actions = actions
         if ruleset not in RULESETS:
             raise MatchSetupError(f"the match environment plays only {list(RULESETS)}, got ruleset {ruleset!r}")
         self.render_mode = render_mode
@@ -346,7 +386,7 @@ class KubbMatchEnv(AECEnv):
         Match(self.config).close()  # refuses bad skills, strategies, names, sets … now, not at reset
         self.possible_agents = list(self.config.player_names())
         self.agents: list[str] = []
-        self._action_spaces = {a: action_space() for a in self.possible_agents}
+        self._action_spaces = {a: action_space(actions) for a in self.possible_agents}
         lo, hi = _observation_bounds()
         self._observation_spaces = {
             a: spaces.Dict(
@@ -463,6 +503,8 @@ class KubbMatchEnv(AECEnv):
 
     def _parse(self, action: Mapping[str, Any] | None, agent: str) -> tuple[str | None, np.ndarray]:
         """The target's piece id (None where the decision has none) and the aim, checked."""
+        if self.actions == "flat":
+            action = flat_to_dict(action, self._mask(agent))
         if not isinstance(action, Mapping) or set(action) != {"target", "aim"}:
             raise IllegalAction(f"{agent}'s action must be a dict with 'target' and 'aim', got {action!r}")
         aim = np.asarray(action["aim"], dtype=np.float64).reshape(-1)
