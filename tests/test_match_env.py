@@ -15,7 +15,6 @@ from pettingzoo.test import api_test  # noqa: E402
 
 from kubb3d.envs import match_env as M  # noqa: E402
 from kubb3d.errors import IllegalAction, MatchSetupError, UnknownNameError  # noqa: E402
-from kubb3d.match import MatchConfig, play  # noqa: E402
 
 # What api_test says about any environment with action masks (PettingZoo's own chess gets
 # the same): Dict spaces, a dict observation, and agents named like players rather than
@@ -50,22 +49,31 @@ def test_api_test_passes_with_only_the_known_warnings():
     assert {str(w.message) for w in caught} <= KNOWN_API_WARNINGS
 
 
-def test_baseline_agents_play_the_match_kubb3d_match_plays():
+def test_baseline_agents_play_the_match_kubb3d_match_plays(match_app):
     """aim 0 and the player's own target: the simulated players' match of the same seed, action
-    for action and outcome for outcome (rest poses to the bit)."""
+    for action and outcome for outcome (rest poses to the bit), as ``kubb3d match --json`` says."""
+    import json
+
+    from typer.testing import CliRunner
+
+    from kubb3d.cli.match import match_document
+
     env = M.KubbMatchEnv(skills=("club", "elite"))
     seen, env = _play(env, M.baseline_agent, 4)  # 35 actions (seeds 0-7 take 32 to 104)
-    outcome, match = play(MatchConfig(seed=4, skills=("club", "elite")))
-    assert env.match.state.history == match.state.history
-    assert env.match.state.outcome() == outcome
+    done = CliRunner().invoke(match_app, ["match", "--players", "club,elite", "--seed", "4", "--json"])
+    assert done.exit_code == 0, done.output
+    cli = json.loads(done.stdout)
+    ours = json.loads(json.dumps(match_document(env.match, env.match.state.outcome())))
+    assert ours["actions"] == cli["actions"] and ours["events"] == cli["events"] and ours["outcome"] == cli["outcome"]
+    history = env.match.state.history
+    throws = [a for a, _ in history if type(a).__name__ in ("LagThrow", "BatonThrow", "KingThrow")]
+    inkasts = [a for a, _ in history if type(a).__name__ in ("Inkast", "PenaltyThrow")]
     decisions = [name for name, *_ in seen[:-2]]
-    throws = [a for a, _ in match.state.history if type(a).__name__ in ("LagThrow", "BatonThrow", "KingThrow")]
-    inkasts = [a for a, _ in match.state.history if type(a).__name__ in ("Inkast", "PenaltyThrow")]
-    assert len(decisions) == len(throws) + len(inkasts)
+    assert len(decisions) == len(throws) + len(inkasts) and len(history) == 35
     # the last two entries are the terminated agents: +1 for the winner, -1 for the loser
     final = {name: reward for name, _, _, reward in seen[-2:]}
-    loser = next(p for p in ("P1", "P2") if p != outcome.winner)
-    assert final == {outcome.winner: 1.0, loser: -1.0}
+    winner = cli["outcome"]["winner"]
+    assert final == {winner: 1.0, next(p for p in ("P1", "P2") if p != winner): -1.0}
     env.close()
 
 

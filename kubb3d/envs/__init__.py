@@ -6,7 +6,8 @@ pitch: side A throws from its baseline (x = −4 m) at side B's five baseline ku
 ``B1``…``B5`` and the king. Importing this module registers both ids with Gymnasium;
 ``import kubb3d`` imports it when Gymnasium is already imported, so
 ``import gymnasium, kubb3d; gymnasium.make("kubb3d/Throw-v0")`` works (otherwise
-``import kubb3d.envs`` or ``gymnasium.make("kubb3d.envs:kubb3d/Throw-v0")``).
+``import kubb3d.envs`` or ``gymnasium.make("kubb3d.envs:kubb3d/Throw-v0")``). A whole match for two
+agents is the PettingZoo environment of :mod:`kubb3d.envs.match_env` (docs/envs.md).
 
 Action (both), a float32 vector of shape (5,). By default (``actions="normalized"``) each
 value lies in [−1, 1] and is mapped linearly onto the physical range below
