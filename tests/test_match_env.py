@@ -30,14 +30,17 @@ KNOWN_API_WARNINGS = {
 
 def _play(env, agent, seed, max_steps=None):
     """Play the match of ``seed`` with ``agent(observation)`` for both players (the whole match,
-    or ``max_steps`` steps); returns the observations and rewards seen (in order) and the env."""
+    or ``max_steps`` steps); returns the observations and rewards seen (in order), the env and
+    the throw records of every step."""
     env.reset(seed=seed)
-    seen = []
+    seen, throws = [], []
     for name in env.agent_iter(max_steps or 2**63):
         obs, reward, terminated, truncated, info = env.last()
         seen.append((name, obs["observation"].tobytes(), obs["action_mask"].tobytes(), reward))
         env.step(None if terminated or truncated else agent(obs))
-    return seen, env
+        if not (terminated or truncated):
+            throws.append(env.infos[name]["throws"])  # trajectories, releases, legality
+    return seen, env, throws
 
 
 def test_api_test_passes_with_only_the_known_warnings():
@@ -59,7 +62,7 @@ def test_baseline_agents_play_the_match_kubb3d_match_plays(match_app):
     from kubb3d.cli.match import match_document
 
     env = M.KubbMatchEnv(skills=("club", "elite"))
-    seen, env = _play(env, M.baseline_agent, 4)  # 35 actions (seeds 0-7 take 32 to 104)
+    seen, env, _ = _play(env, M.baseline_agent, 4)  # 35 actions (seeds 0-7 take 32 to 104)
     done = CliRunner().invoke(match_app, ["match", "--players", "club,elite", "--seed", "4", "--json"])
     assert done.exit_code == 0, done.output
     cli = json.loads(done.stdout)
@@ -86,12 +89,12 @@ def test_random_agents_play_a_whole_match_the_same_twice_and_differently_otherwi
     # match seed 4 with agent seed 5: 100 decisions (match seeds 0-5 take 100 to 368)
     for agent_seed, steps in ((5, None), (5, None), (6, 12)):
         env = M.KubbMatchEnv()
-        seen, env = _play(env, random_with(agent_seed), 4, steps)
-        runs.append((seen, env.match.state.history, env.match.state.outcome()))
+        seen, env, throws = _play(env, random_with(agent_seed), 4, steps)
+        runs.append((seen, env.match.state.history, env.match.state.outcome(), throws))
         env.close()
     assert runs[0] == runs[1]
     assert runs[0][2] is not None and runs[0][2].winner in ("P1", "P2")
-    assert len(runs[0][0]) > 50
+    assert len(runs[0][0]) > 50 and sum(len(t) for t in runs[0][3]) > 50
     # other agents, another match from their first throws on
     assert runs[2][0][:12] != runs[0][0][:12] and runs[2][1] != runs[0][1][: len(runs[2][1])]
 
