@@ -6,15 +6,15 @@ Agents: the two players, named as in the :class:`~kubb3d.match.MatchConfig` (``P
 end A, ``P2`` at end B). A player keeps his name when the players change ends between sets
 (``DM §3``). An agent acts at each decision the rules give him, in the match's order:
 
-========  =====  =============================================================================
-index     name   the decision
-========  =====  =============================================================================
-0         lag    a lag throw (``DM §3``, ``§9``) at the king
-1         baton  a baton at a standing kubb of the opponent's half (``DM §5``, ``§8``)
-2         king   a baton at the king (``DM §10``)
-3         inkast the felled kubbs thrown into the opponent's half (``DM §6``), all in one step
-4         penalty a penalty kubb (``DM §6``), thrown by either side
-========  =====  =============================================================================
+=====  =======  ==========================================================================
+index  name     the decision
+=====  =======  ==========================================================================
+0      lag      a lag throw (``DM §3``, ``§9``) at the king
+1      baton    a baton at a standing kubb of the opponent's half (``DM §5``, ``§8``)
+2      king     a baton at the king (``DM §10``)
+3      inkast   the felled kubbs thrown into the opponent's half (``DM §6``), all in one step
+4      penalty  a penalty kubb (``DM §6``), thrown by either side
+=====  =======  ==========================================================================
 
 Everything else (choices of end and opener, raising, placing a stößel or a penalty kubb,
 removing a tie-break kubb) is done as the simulated player does it (:mod:`kubb3d.players`).
@@ -41,10 +41,12 @@ learners without ``Dict`` actions) the action is a float32 vector of 14 values i
   - batons (``lag``, ``baton``, ``king``): the aim point moves by a0 · :data:`BATON_SPAN_M`
     forward and a1 · :data:`BATON_SPAN_M` to the thrower's left from the player's (the target's
     :func:`~kubb3d.throw.aim_point`; for the lag :attr:`~kubb3d.players.Strategy.lag_short_m`
-    short of the king); the elevation is the player's (22°) + a2 · :data:`BATON_ELEVATION_SPAN_DEG`.
+    short of the king); the elevation is the player's (:attr:`~kubb3d.players.Style.elevation_deg`)
+    + a2 · :data:`BATON_ELEVATION_SPAN_DEG`.
   - kubbs (``inkast``, ``penalty``): every kubb's landing spot moves by a0 · :data:`KUBB_SPAN_M`
     forward and a1 · :data:`KUBB_SPAN_M` to the left (the whole group of an inkast moves); the
-    lob's elevation is the player's (55°) + a2 · :data:`KUBB_ELEVATION_SPAN_DEG`.
+    lob's elevation is the player's (:attr:`~kubb3d.players.Style.inkast_elevation_deg`) + a2 ·
+    :data:`KUBB_ELEVATION_SPAN_DEG`.
   - the moved point is then kept :data:`AHEAD_M` in front of the line thrown from and
     :data:`EDGE_M` inside the sidelines (a kubb's also inside the far baseline), never
     further in than the player's own point (``aim_clamped`` in ``info`` says it was moved).
@@ -124,15 +126,15 @@ SLOT_SIZE = 12
 """Values per piece slot: x, y, z, quaternion (4), five flags."""
 SCALARS = 9
 OBS_SIZE = SLOTS * SLOT_SIZE + BATONS * 4 + len(DECISIONS) + SCALARS
-"""Length of the observation vector (170)."""
+"""Length of the observation vector."""
 BATON_SPAN_M = 1.0
 """m: how far ``aim`` a0 and a1 = ±1 move a baton's aim point."""
 BATON_ELEVATION_SPAN_DEG = 18.0
-"""deg: how far ``aim`` a2 = ±1 changes a baton's elevation (the player's 22° gives 4°…40°)."""
+"""deg: how far ``aim`` a2 = ±1 changes a baton's elevation."""
 KUBB_SPAN_M = 2.0
 """m: how far ``aim`` a0 and a1 = ±1 move a kubb's landing spot."""
 KUBB_ELEVATION_SPAN_DEG = 20.0
-"""deg: how far ``aim`` a2 = ±1 changes a lob's elevation (the player's 55° gives 35°…75°)."""
+"""deg: how far ``aim`` a2 = ±1 changes a lob's elevation."""
 AHEAD_M = 0.5
 """m: the least distance of an aim point in front of the throwing line."""
 EDGE_M = 0.1
