@@ -250,3 +250,31 @@ def test_flat_actions_pick_the_best_scored_legal_target_and_pass_api_test():
         api_test(env, num_cycles=5)
     env.close()
     assert {str(w.message) for w in caught} <= KNOWN_API_WARNINGS
+
+
+def test_aim_moves_an_inkast_group_to_the_throwers_left():
+    """a1 = +0.5 moves every landing spot of an inkast KUBB_SPAN_M / 2 to the thrower's left (in
+    his own frame; here from end B, where that is -y): the kubbs come to rest about 1 m further
+    left than the player's own group of the same seed. The player aims his group at +y from
+    either end (kubb3d.players), on this thrower's right: a1 = -1 would move it 2 m beyond that
+    sideline and is kept inside."""
+    rest, clamped = {}, {}
+    for a1 in (0.0, 0.5, -1.0):
+        env = M.KubbMatchEnv(skills=("elite", "elite"))
+        env.reset(seed=4)
+        while True:
+            obs = env.last()[0]
+            kind = M.DECISIONS[int(np.argmax(obs["observation"][M.SLOTS * M.SLOT_SIZE + M.BATONS * 4 :][:5]))]
+            if kind == "inkast" and env.match.state.end_of[env.agent_selection] == "B":
+                break  # (end B: the frame turned by 180°)
+            env.step(M.baseline_agent(obs))
+        agent = env.agent_selection
+        left = env.match.pitch.forward(env.match.state.end_of[agent])  # +y is A's left, -y B's
+        env.step({"target": M.KING_SLOT, "aim": np.array([0.0, a1, 0.0], dtype=np.float32)})
+        info = env.infos[agent]
+        assert info["decision"] == "inkast"
+        ys = [t["trajectory"]["poses"][t["piece"]][-1][1] for t in info["throws"]]
+        rest[a1], clamped[a1] = left * np.mean(ys), info["aim_clamped"]
+        env.close()
+    assert 0.6 < rest[0.5] - rest[0.0] < 1.4
+    assert clamped == {0.0: False, 0.5: False, -1.0: True}
