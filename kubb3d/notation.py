@@ -373,7 +373,7 @@ def _turn(line: str, n: int, set_no: int, side: str | None) -> Turn:
             if k >= len(line):
                 if last_sep == "|":  # the 2013 article ends a turn with "|"
                     break
-                raise NotationError(n, i, "expected a baton entry after '/'")
+                raise NotationError(n, i + 1, "expected a baton entry after '/'")
         else:
             last_sep = " "
             i = j
@@ -480,6 +480,7 @@ def replay_notation(config: Mapping[str, Any], actions: Iterable[tuple[dict, dic
             pending.clear()
             out.append(Turn(current[1], current[0], token[turn_player], tuple(inkast), tuple(batons)))
         inkast, batons = [], []
+        penalised.clear()  # P counts a turn's penalty kubbs: the same kubb may be one again later
 
     def add_inkast(tok: str, *acts: Action) -> None:
         if inkast and inkast[-1].token == tok:

@@ -99,8 +99,9 @@ def notation_command(
         if out is not None:
             check_output(out, "--out", overwrite=True)
         if replay is not None:
-            record = record_of_replay(replay)
-            text = format_record(record) if not as_json else json.dumps(record.to_dict(), ensure_ascii=False) + "\n"
+            text = format_record(record_of_replay(replay))
+            if as_json:  # the record as read back, with the line of each turn
+                text = json.dumps(parse_notation(text).to_dict(), ensure_ascii=False) + "\n"
         else:
             assert read is not None
             source = read_input(read, "notation file")
