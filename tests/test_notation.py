@@ -326,3 +326,16 @@ def test_the_command_writes_the_record_and_reads_it_back(club_match, tmp_path):
     assert json.loads(direct.stdout)["turns"] == json.loads(read.stdout)["turns"]
     words = runner.invoke(app, ["notation", "--read", str(out)])
     assert words.exit_code == 0 and len(words.stdout.splitlines()) == len(parse_notation(text).turns) + 1
+
+
+def test_the_pages_example_is_what_the_command_prints(club_match):
+    """docs/notation.md shows the record of `kubb3d match --seed 1` (club against club, DM)."""
+    from pathlib import Path
+
+    page = (Path(__file__).resolve().parents[1] / "docs" / "notation.md").read_text(encoding="utf-8")
+    shown = page.split("\n```\n", 1)[1].split("```", 1)[0]
+    assert shown == format_record(record_of_replay(club_match))
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    quoted = [line for line in shown.splitlines() if line.startswith("4. ")]
+    assert quoted and f"`{quoted[0]}`" in page and f"`{quoted[0]}`" in readme
+    assert parse_notation(shown).result == Result("a", "king")
