@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping, Sequence, Union
 
 from kubb3d.errors import Kubb3dError
+from kubb3d.judge.messages import msg
 
 INKAST_LETTERS = "IRPYQN"
 """Actions that mark an entry as one of the kubb tossing (inkast) phase (planetkubb.com, "Planet
@@ -49,7 +50,8 @@ _RESULT = re.compile(r"^# result: (?:([A-Za-z]+) wins|draw) \(([a-z_]+)\)$")
 
 
 class NotationError(Kubb3dError, ValueError):
-    """Notation that cannot be read: ``line:column: what was expected`` (1-based)."""
+    """Notation that cannot be read: ``line:column: what was expected`` (1-based; ``what`` a
+    translatable message)."""
 
     def __init__(self, line: int, column: int, what: str) -> None:
         super().__init__(f"{line}:{column}: {what}")
@@ -270,11 +272,11 @@ def _header(text: str, n: int) -> Line:
     if m:
         if m[2] not in TERMINATIONS:
             col = text.index("(") + 2
-            raise NotationError(n, col, f"result: expected how the match ended, one of {', '.join(TERMINATIONS)}; "
-                                        f"got {m[2]!r}")
+            raise NotationError(n, col, msg("result: expected how the match ended, one of {names}; got '{got}'",
+                                            names=", ".join(TERMINATIONS), got=m[2]))
         return Result(m[1], m[2])
     if text.startswith("# result:"):
-        raise NotationError(n, 1, "result: expected '# result: TOKEN wins (HOW)' or '# result: draw (HOW)'")
+        raise NotationError(n, 1, msg("result: expected '# result: TOKEN wins (HOW)' or '# result: draw (HOW)'"))
     body = text[1:]
     return Comment(body[1:] if body.startswith(" ") else body)
 
@@ -290,7 +292,8 @@ def _entry(line: str, i: int, n: int) -> tuple[Entry, int]:
     if i < len(line) and line[i] == MISS:
         i += 1
         if i < len(line) and not _separator(line[i]):
-            raise NotationError(n, i + 1, f"expected a separator after '-' (a miss stands alone), got {line[i]!r}")
+            raise NotationError(n, i + 1, msg("expected a separator after '-' (a miss stands alone), got '{char}'",
+                                              char=line[i]))
         return Entry(token, (Action(MISS),)), i
     actions: list[Action] = []
     while i < len(line) and not _separator(line[i]):
@@ -300,27 +303,29 @@ def _entry(line: str, i: int, n: int) -> tuple[Entry, int]:
             count = int(m.group()) if len(m.group()) < 4 else 10_000
             i = m.end()
             if i >= len(line) or _separator(line[i]):
-                raise NotationError(n, i + 1, "expected an action letter after the count")
+                raise NotationError(n, i + 1, msg("expected an action letter after the count"))
         letter = line[i].upper()
         if letter not in INKAST_LETTERS + BATON_LETTERS:
-            what = "a player token needs a ':' after it; " if line[i].isalpha() and token is None else ""
-            raise NotationError(
-                n, i + 1, f"{what}expected an action letter ({INKAST_LETTERS + BATON_LETTERS}) or '-', got {line[i]!r}"
-            )
+            letters = INKAST_LETTERS + BATON_LETTERS
+            what = msg("expected an action letter ({letters}) or '-', got '{char}'", letters=letters, char=line[i])
+            if line[i].isalpha() and token is None:
+                what = msg("a player token needs a ':' after it; {what}", what=what)
+            raise NotationError(n, i + 1, what)
         if letter == "K" and count is not None:
-            raise NotationError(n, m.start() + 1 if m else i + 1, "K (the king felled) takes no count")
+            raise NotationError(n, m.start() + 1 if m else i + 1, msg("K (the king felled) takes no count"))
         if count is not None:
             lo, hi = COUNT_RANGE[letter]
             if not lo <= count <= hi:
                 raise NotationError(n, m.start() + 1 if m else i + 1,
-                                    f"{letter}: expected a count from {lo} to {hi}, got {m.group() if m else count}")
+                                    msg("{letter}: expected a count from {lo} to {hi}, got {got}",
+                                        letter=letter, lo=lo, hi=hi, got=m.group() if m else str(count)))
         elif letter in NO_DEFAULT:
-            raise NotationError(n, i + 1, f"{letter} needs a count before it (it has no default)")
+            raise NotationError(n, i + 1, msg("{letter} needs a count before it (it has no default)", letter=letter))
         actions.append(Action(letter, count))
         i += 1
     if not actions:
         where = i + 1 if i > start else start + 1
-        raise NotationError(n, where, "expected an action (a letter, or '-' for a miss)")
+        raise NotationError(n, where, msg("expected an action (a letter, or '-' for a miss)"))
     return Entry(token, tuple(actions)), i
 
 
@@ -335,7 +340,7 @@ def _turn(line: str, n: int, set_no: int, side: str | None) -> Turn:
     if m:
         number = int(m[1]) if len(m[1]) < 7 else 10**6
         if not 1 <= number < 10**6:
-            raise NotationError(n, i + 1, f"turn number: expected from 1 to 999999, got {m[1]}")
+            raise NotationError(n, i + 1, msg("turn number: expected from 1 to 999999, got {got}", got=m[1]))
         i = m.end()
     inkast: list[Entry] = []
     batons: list[Entry] = []
@@ -346,20 +351,22 @@ def _turn(line: str, n: int, set_no: int, side: str | None) -> Turn:
         if i >= len(line):
             break
         if line[i] in "/|":
-            raise NotationError(n, i + 1, "expected an entry before the separator")
+            raise NotationError(n, i + 1, msg("expected an entry before the separator"))
         col = i + 1
         entry, i = _entry(line, i, n)
         is_inkast = any(a.letter in INKAST_LETTERS for a in entry.actions)
         if is_inkast:
             if batons:
-                raise NotationError(n, col, "an inkast entry after a baton (the kubbs are thrown in before the batons)")
+                raise NotationError(
+                    n, col, msg("an inkast entry after a baton (the kubbs are thrown in before the batons)")
+                )
             if last_sep != " ":
-                raise NotationError(n, col, "an inkast entry after '/' (inkast entries are separated by spaces)")
+                raise NotationError(n, col, msg("an inkast entry after '/' (inkast entries are separated by spaces)"))
             inkast.append(entry)
         else:
             batons.append(entry)
             if len(batons) > BATONS_PER_TURN:
-                raise NotationError(n, col, f"more than {BATONS_PER_TURN} batons in one turn")
+                raise NotationError(n, col, msg("more than {n} batons in one turn", n=BATONS_PER_TURN))
         # the separator after the entry
         j = i
         while j < len(line) and line[j] in " \t":
@@ -373,12 +380,12 @@ def _turn(line: str, n: int, set_no: int, side: str | None) -> Turn:
             if k >= len(line):
                 if last_sep == "|":  # the 2013 article ends a turn with "|"
                     break
-                raise NotationError(n, i + 1, "expected a baton entry after '/'")
+                raise NotationError(n, i + 1, msg("expected a baton entry after '/'"))
         else:
             last_sep = " "
             i = j
     if not inkast and not batons:
-        raise NotationError(n, i + 1, "expected the turn's entries after its number")
+        raise NotationError(n, i + 1, msg("expected the turn's entries after its number"))
     return Turn(number, set_no, side, tuple(inkast), tuple(batons), n)
 
 
@@ -405,16 +412,20 @@ def parse_notation(text: str) -> Record:
             item = _header(line.lstrip(), n)
             if isinstance(item, Player):
                 if item.token in tokens:
-                    raise NotationError(n, 10, f"player token {item.token!r} declared twice")
+                    raise NotationError(n, 10, msg("player token '{token}' declared twice", token=item.token))
                 tokens.append(item.token)
             elif isinstance(item, SetStart):
                 if item.opener not in tokens:
-                    raise NotationError(n, line.index(":") + 3, f"set: {item.opener!r} is not a declared player token")
+                    raise NotationError(n, line.index(":") + 3,
+                                        msg("set: '{token}' is not a declared player token", token=item.opener))
                 if seen_set and item.number != set_no + 1:
-                    raise NotationError(n, 7, f"set: expected set {set_no + 1}, got {item.number}")
+                    raise NotationError(
+                        n, 7, msg("set: expected set {want}, got {got}", want=set_no + 1, got=item.number)
+                    )
                 set_no, opener, in_set, seen_set = item.number, item.opener, 0, True
             elif isinstance(item, (SetWon, Result)) and item.winner is not None and item.winner not in tokens:
-                raise NotationError(n, line.index(item.winner) + 1, f"{item.winner!r} is not a declared player token")
+                col = line.rindex(" " + item.winner) + 2 if isinstance(item, SetWon) else line.index(": ") + 3
+                raise NotationError(n, col, msg("'{token}' is not a declared player token", token=item.winner))
             lines.append(item)
             continue
         in_set += 1

@@ -339,3 +339,18 @@ def test_the_pages_example_is_what_the_command_prints(club_match):
     quoted = [line for line in shown.splitlines() if line.startswith("4. ")]
     assert quoted and f"`{quoted[0]}`" in page and f"`{quoted[0]}`" in readme
     assert parse_notation(shown).result == Result("a", "king")
+
+
+def test_the_words_and_errors_of_read_speak_german(tmp_path, club_match):
+    """--lang de: the turns in words and the error line in German; the record stays data."""
+    bad = tmp_path / "bad.txt"
+    bad.write_text("1. a:-/a:Z\n", encoding="utf-8")
+    result = runner.invoke(app, ["notation", "--read", str(bad), "--lang", "de"])
+    assert result.exit_code == 2
+    assert f"error: {bad}:1:10: erwartet einen Aktionsbuchstaben (IRPYQNFBK) oder '-', gefunden 'Z'" in result.stderr
+    record = tmp_path / "m.txt"
+    record.write_text(format_record(record_of_replay(club_match)), encoding="utf-8")
+    english = runner.invoke(app, ["notation", "--read", str(record)]).stdout.splitlines()
+    german = runner.invoke(app, ["notation", "--read", str(record), "--lang", "de"]).stdout.splitlines()
+    assert len(german) == len(english) and german[-1] == "Ergebnis: a (P1) gewinnt (König)"
+    assert all(g.startswith("Zeile ") for g in german[:-1]) and all(e.startswith("line ") for e in english[:-1])

@@ -15,8 +15,12 @@ from typing import Optional
 
 import typer
 
+from kubb3d.cli.lang import lang_option, translator_for
+
 from kubb3d.cli.whatif import _fail
 from kubb3d.files import file_name
+from kubb3d.judge.messages import Msg, join, msg
+from kubb3d.notation import TERMINATIONS
 
 
 def record_of_replay(path: Path):
@@ -43,32 +47,38 @@ def record_of_replay(path: Path):
 
 
 def turn_lines(record) -> list[str]:
-    """The turns of a record in words, one line each (``kubb3d notation --read``)."""
+    """The turns of a record in words, one message per line (``kubb3d notation --read``)."""
     players = record.players
     out = []
     for t in record.turns:
-        who = "?" if t.side is None else f"{t.side} ({players.get(t.side, '?')})"
-        number = "" if t.number is None else f" turn {t.number}"
         parts = []
         if t.inkast:
-            parts.append(
-                f"{t.inkast_total('I')} in, {t.inkast_total('R')} rethrown, {t.inkast_total('P')} penalty"
-                + (", king felled" if any(e.king for e in t.inkast) else "")
-            )
-        batons = [
-            "miss" if not (e.total("F") or e.total("B") or e.king)
-            else " ".join(x for x in (f"{e.total('F')} field" * bool(e.total("F")),
-                                      f"{e.total('B')} baseline" * bool(e.total("B")),
-                                      "king" * e.king) if x)
-            for e in t.batons
-        ]
+            parts.append(msg(
+                "{kubbs_in} thrown in, {rethrown} thrown again, {penalty} penalty kubbs",
+                kubbs_in=t.inkast_total("I"), rethrown=t.inkast_total("R"), penalty=t.inkast_total("P"),
+            ))
+            if any(e.king for e in t.inkast):
+                parts.append(msg("king felled"))
+        batons = []
+        for e in t.batons:
+            felled = [msg("{n} field", n=e.total("F"))] * bool(e.total("F"))
+            felled += [msg("{n} baseline", n=e.total("B"))] * bool(e.total("B")) + [msg("king")] * e.king
+            batons.append(join(felled, " ") if felled else msg("miss"))
         if batons:
-            parts.append("batons: " + ", ".join(batons))
-        out.append(f"line {t.line}: set {t.set}{number}, {who}: " + "; ".join(parts))
+            parts.append(msg("batons: {batons}", batons=join(batons)))
+        out.append(msg(
+            "line {line}: set {set}, turn {turn}, {side} ({player}): {what}",
+            line=t.line, set=t.set, turn="?" if t.number is None else t.number, side=t.side or "?",
+            player=players.get(t.side, "?"), what=join(parts, "; "),
+        ))
     result = record.result
     if result is not None:
-        who = "draw" if result.winner is None else f"{result.winner} ({players.get(result.winner, '?')}) wins"
-        out.append(f"result: {who} ({result.how})")
+        how = Msg(result.how) if result.how in TERMINATIONS else result.how
+        out.append(
+            msg("result: draw ({how})", how=how) if result.winner is None
+            else msg("result: {side} ({player}) wins ({how})", side=result.winner,
+                     player=players.get(result.winner, "?"), how=how)
+        )
     return out
 
 
@@ -85,6 +95,7 @@ def notation_command(
     as_json: bool = typer.Option(
         False, "--json", help="Print the record read back: players, sets, each turn's inkast counts and batons, result."
     ),
+    lang: Optional[str] = lang_option(),
 ) -> None:
     """Write a recorded match in the Planet Kubb Game Notation (one line per turn: inkast counts,
     then one entry per baton: F field kubb, B baseline kubb, K king, - a miss), or read such a
@@ -93,6 +104,7 @@ def notation_command(
     from kubb3d.files import FileSafetyError, ReplayError, check_output, read_input, write_output
     from kubb3d.notation import NotationError, format_record, parse_notation
 
+    tr = translator_for(lang)  # the words of --read and its errors; the record and --json stay English (data)
     try:
         if (replay is None) == (read is None):
             raise ValueError("kubb3d notation: give either a REPLAY or --read FILE (exactly one)")
@@ -108,11 +120,11 @@ def notation_command(
             try:
                 record = parse_notation(source)
             except NotationError as exc:
-                raise ValueError(f"{read}:{exc}") from None
+                raise ValueError(f"{read}:{exc.line}:{exc.column}: {tr(exc.what)}") from None
             if as_json:
                 text = json.dumps(record.to_dict(), ensure_ascii=False) + "\n"
             else:
-                text = "".join(line + "\n" for line in turn_lines(record))
+                text = "".join(tr(line) + "\n" for line in turn_lines(record))
         if out is not None:
             write_output(out, lambda tmp: tmp.write_text(text, encoding="utf-8"), "--out")
             return
