@@ -222,6 +222,16 @@ CASES: list[tuple[str, str]] = [
     ("match --resume {d}/replay_world_missing_piece.jsonl", "missing B3"),
     ("view {d}/scenario_title_too_long.toml", "at most 200 characters"),
     ("judge {d}/scenario_id_too_long.toml", "at most 40 characters"),
+    # --- notation: a replay it cannot read, malformed notation (line and column), one input
+    ("notation {d}/replay_schema_1.jsonl", "replay schema 1"),
+    ("notation {d}/replay_no_config.jsonl", "config"),
+    ("notation --read {d}/not_a_spec.txt", "not_a_spec.txt:1:1: a player token needs a ':'"),
+    ("notation --read {d}/no-such.txt", "no-such.txt"),
+    ("notation --read ''", "--read: expected a value"),
+    ("notation --json", "give either a REPLAY or --read FILE"),
+    ("notation {d}/replay_no_config.jsonl --read {d}/not_a_spec.txt", "exactly one"),
+    ("notation --read {d}/not_a_spec.txt --out {d}/no-such-folder/o.txt", "does not exist"),
+    ("notation --read {d}/empty.toml --lang xx", "available: de, en"),
     # --- dames: bounded work
     ("dames play --players search,search --depth 100", "--depth"),
     ("dames play --players random,random --depth 7", "--depth"),
@@ -237,6 +247,8 @@ SUBPROCESS_CASES: list[tuple[str, str]] = [
     ("judge {d}/fifo.toml", "fifo.toml"),
     ("experiment run {d}/fifo.toml --out {d}/o.sqlite", "fifo.toml"),
     ("match --resume {d}/fifo.toml", "fifo.toml"),
+    ("notation --read /dev/zero", "/dev/zero"),
+    ("notation --read {d}/fifo.toml", "fifo.toml"),
     ("audit --matches 1 --log {d}/fifo.toml", "not a regular file"),
 ]
 

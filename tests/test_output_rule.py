@@ -36,6 +36,7 @@ WRITERS: list[tuple[str, str]] = [
     ("calibrate --png {o}", "--png"),
     ("calibrate --markdown {o}", "--markdown"),
     ("analyse m.jsonl --png {o}", "--png"),  # the output is checked before the replay is read
+    ("notation m.jsonl --out {o}", "--out"),  # (as analyse)
 ]
 # commands whose option names a folder: a link is refused, missing parents are never made
 FOLDER_WRITERS: list[tuple[str, str]] = [
