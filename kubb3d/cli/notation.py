@@ -46,10 +46,10 @@ def record_of_replay(path: Path):
         raise ReplayError(f"{recorded.path}: a recorded action does not fit the match: {why}") from None
 
 
-def turn_lines(record) -> list[str]:
+def turn_lines(record) -> list[Msg]:
     """The turns of a record in words, one message per line (``kubb3d notation --read``)."""
     players = record.players
-    out = []
+    out: list[Msg] = []
     for t in record.turns:
         parts = []
         if t.inkast:
