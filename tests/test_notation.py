@@ -307,6 +307,20 @@ def test_a_replayed_match_reads_back_to_its_own_turns(club_match):
     assert any(e.total("F") for t in record.turns for e in t.batons)
 
 
+@pytest.fixture(scope="module")
+def tiebreak_match(tmp_path_factory):
+    """A club DM match with a 2-minute time limit (seed 1): it goes to the DM §9 tie-break."""
+    path = tmp_path_factory.mktemp("notation") / "tiebreak.jsonl"
+    _play(path, 1, time_limit_s=120.0)
+    return path
+
+
+def test_the_tie_break_is_written_as_comments_between_the_turns(tiebreak_match):
+    record = _agrees(tiebreak_match)
+    removed = [x for x in record.lines if isinstance(x, Comment) and x.text_.startswith("tiebreak: ")]
+    assert any("removed" in x.text_ for x in removed)
+
+
 def test_rethrows_and_penalty_kubbs_are_counted_per_turn(penalty_match):
     record = _agrees(penalty_match)
     assert sum(t.inkast_total("P") for t in record.turns) >= 1
