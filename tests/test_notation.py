@@ -368,3 +368,13 @@ def test_the_words_and_errors_of_read_speak_german(tmp_path, club_match):
     german = runner.invoke(app, ["notation", "--read", str(record), "--lang", "de"]).stdout.splitlines()
     assert len(german) == len(english) and german[-1] == "Ergebnis: a (P1) gewinnt (König)"
     assert all(g.startswith("Zeile ") for g in german[:-1]) and all(e.startswith("line ") for e in english[:-1])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="0123456789.:/| -\n#abFBKIRPYQNXkfiß", max_size=40))
+def test_any_text_is_read_or_refused_with_a_line_and_column(text):
+    try:
+        parse_notation(text)
+    except NotationError as exc:
+        lines = text.splitlines()
+        assert 1 <= exc.line <= len(lines) and 1 <= exc.column <= len(lines[exc.line - 1]) + 1, (exc, text)
