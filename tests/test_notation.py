@@ -378,3 +378,18 @@ def test_any_text_is_read_or_refused_with_a_line_and_column(text):
     except NotationError as exc:
         lines = text.splitlines()
         assert 1 <= exc.line <= len(lines) and 1 <= exc.column <= len(lines[exc.line - 1]) + 1, (exc, text)
+
+
+def test_a_replay_whose_actions_do_not_fit_the_match_is_refused(club_match, tmp_path):
+    """A replay edited so that the side out of turn throws: one line, exit code 2, nothing written."""
+    lines = club_match.read_text(encoding="utf-8").splitlines()
+    k = next(i for i, line in enumerate(lines) if '"BatonThrow"' in line)
+    record = json.loads(lines[k])
+    record["action"]["side"] = "A" if record["action"]["side"] == "B" else "B"
+    lines[k] = json.dumps(record)
+    edited = tmp_path / "edited.jsonl"
+    edited.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    out = tmp_path / "out.txt"
+    result = runner.invoke(app, ["notation", str(edited), "--out", str(out)])
+    assert result.exit_code == 2 and not out.exists()
+    assert result.stderr.count("\n") == 1 and "a recorded action does not fit the match" in result.stderr

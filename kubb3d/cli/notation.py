@@ -31,19 +31,24 @@ def record_of_replay(path: Path):
     """
     from kubb3d.files import ReplayError
     from kubb3d.notation import replay_notation
-    from kubb3d.whatif import read_recorded
+    from kubb3d.replay import read_replay
 
-    recorded = read_recorded(path)
-    actions = []
-    for i in sorted(recorded.actions):
-        line, action, outcome = recorded.actions[i]
-        events = json.loads(recorded.lines[line]).get("events") or []
-        actions.append((action, outcome, [e for e in events if isinstance(e, dict)]))
+    replay = read_replay(path)
+    if replay.header.config is None:
+        raise ReplayError(f"{replay.path}:1: config: missing (a match record needs the match's configuration)")
+    actions, outcome = [], None
+    for _, record, raw in replay.records:
+        if record.type == "action":
+            events = raw.get("events")
+            events = [e for e in events if isinstance(e, dict)] if isinstance(events, list) else []
+            actions.append((raw["action"], raw.get("outcome"), events))
+        elif record.type == "outcome":
+            outcome = raw
     try:
-        return replay_notation(recorded.header["config"], actions, recorded.outcome)
+        return replay_notation(replay.header_dict["config"], actions, outcome)
     except (ValueError, TypeError, KeyError, AttributeError) as exc:
         why = " ".join(str(exc).split())[:200]
-        raise ReplayError(f"{recorded.path}: a recorded action does not fit the match: {why}") from None
+        raise ReplayError(f"{replay.path}: a recorded action does not fit the match: {why}") from None
 
 
 def turn_lines(record) -> list[Msg]:
