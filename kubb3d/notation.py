@@ -281,8 +281,9 @@ def _header(text: str, n: int) -> Line:
     return Comment(body[1:] if body.startswith(" ") else body)
 
 
-def _entry(line: str, i: int, n: int) -> tuple[Entry, int]:
-    """The entry starting at ``line[i]`` and the index after it."""
+def _entry(line: str, i: int, n: int, thrown_in: list[bool]) -> tuple[Entry, int]:
+    """The entry starting at ``line[i]`` and the index after it. ``thrown_in[0]``: an ``I`` was
+    read earlier in the turn (an ``R`` repeats kubbs thrown in, so it cannot come first)."""
     start = i
     token = None
     m = re.compile(r"[A-Za-z]+:").match(line, i)
@@ -321,6 +322,11 @@ def _entry(line: str, i: int, n: int) -> tuple[Entry, int]:
                                         letter=letter, lo=lo, hi=hi, got=m.group() if m else str(count)))
         elif letter in NO_DEFAULT:
             raise NotationError(n, i + 1, msg("{letter} needs a count before it (it has no default)", letter=letter))
+        if letter == "I":
+            thrown_in[0] = True
+        elif letter == "R" and not thrown_in[0]:
+            raise NotationError(n, m.start() + 1 if m else i + 1,
+                                msg("R (kubbs thrown again) before any I (kubbs thrown in) of the turn"))
         actions.append(Action(letter, count))
         i += 1
     if not actions:
@@ -344,6 +350,7 @@ def _turn(line: str, n: int, set_no: int, side: str | None) -> Turn:
         i = m.end()
     inkast: list[Entry] = []
     batons: list[Entry] = []
+    thrown_in = [False]
     last_sep = " "
     while True:
         while i < len(line) and line[i] in " \t":
@@ -353,7 +360,7 @@ def _turn(line: str, n: int, set_no: int, side: str | None) -> Turn:
         if line[i] in "/|":
             raise NotationError(n, i + 1, msg("expected an entry before the separator"))
         col = i + 1
-        entry, i = _entry(line, i, n)
+        entry, i = _entry(line, i, n, thrown_in)
         is_inkast = any(a.letter in INKAST_LETTERS for a in entry.actions)
         if is_inkast:
             if batons:

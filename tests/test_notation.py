@@ -102,6 +102,19 @@ def _inkast_entry(draw) -> Entry:
     return Entry(draw(st.none() | st.sampled_from(_TOKENS + ("jp", "M"))), tuple(actions))
 
 
+def _i_before_r(entries: list[Entry]) -> tuple[Entry, ...]:
+    """The entries with an I put first where an R would come before any I (ask.planetkubb.com:
+    "3R8I" is not allowed)."""
+    for e in entries:
+        for a in e.actions:
+            if a.letter == "I":
+                return tuple(entries)
+            if a.letter == "R":
+                first = entries[0]
+                return (Entry(first.token, (Action("I"), *first.actions)), *entries[1:])
+    return tuple(entries)
+
+
 @st.composite
 def _baton_entry(draw) -> Entry:
     token = draw(st.none() | st.sampled_from(_TOKENS + ("aa", "g")))
@@ -120,7 +133,7 @@ def _record(draw) -> Record:
         opener = draw(st.sampled_from(_TOKENS))
         lines.append(SetStart(set_no, opener, draw(st.sampled_from("AB"))))
         for k in range(1, draw(st.integers(0, 5)) + 1):
-            inkast = tuple(draw(st.lists(_inkast_entry(), max_size=3)))
+            inkast = _i_before_r(draw(st.lists(_inkast_entry(), max_size=3)))
             batons = tuple(draw(st.lists(_baton_entry(), min_size=0 if inkast else 1, max_size=BATONS_PER_TURN)))
             side = opener if k % 2 else ("b" if opener == "a" else "a")  # turns alternate
             lines.append(Turn(draw(st.none() | st.just(k)), set_no, side, inkast, batons))
@@ -173,6 +186,8 @@ def test_case_and_separators_do_not_change_what_is_read(record):
         ("F/F/F/F/F/F/-", 1, 13, "more than 6 batons"),
         ("F/2I", 1, 3, "an inkast entry after a baton"),
         ("a:1I/a:2I", 1, 6, "an inkast entry after '/'"),
+        ("3R8I", 1, 1, "R (kubbs thrown again) before any I"),
+        ("j:2Y m:R j:I", 1, 8, "R (kubbs thrown again) before any I"),
         ("12", 1, 3, "expected an action letter after the count"),
         ("0. F", 1, 1, "turn number: expected from 1"),
         ("# player a: P1\n# set 1: b opens from end A", 2, 10, "'b' is not a declared player token"),
