@@ -336,6 +336,28 @@ def test_the_tie_break_is_written_as_comments_between_the_turns(tiebreak_match):
     assert any("removed" in x.text_ for x in removed)
 
 
+@pytest.mark.parametrize("ruleset, config", [
+    ("wikinger", {"team_size": 3, "round_cap": 6}),
+    ("kubbuteo", {"round_cap": 6}),
+])
+def test_teams_and_flicks_read_back_to_their_own_turns(ruleset, config, tmp_path):
+    """WS (teams of 3: a baton's token names its thrower) and Kubbuteo (flicks and returns, seed 3)."""
+    from kubb3d.match import Match, MatchConfig
+
+    path = tmp_path / f"{ruleset}.jsonl"
+    Match(MatchConfig(ruleset=ruleset, seed=3, **config), replay=path).run()
+    record = _agrees(path)
+    throwers = [
+        json.loads(line)["action"].get("thrower", 0)
+        for line in path.read_text(encoding="utf-8").splitlines()
+        if '"BatonThrow"' in line or '"KingThrow"' in line
+    ]
+    tokens = [e.token for t in record.turns for e in t.batons]
+    assert len(tokens) == len(throwers)
+    for token, thrower, turn_side in zip(tokens, throwers, [t.side for t in record.turns for _ in t.batons]):
+        assert token == (turn_side if ruleset != "wikinger" else f"{turn_side}{'abc'[thrower]}")
+
+
 def test_rethrows_and_penalty_kubbs_are_counted_per_turn(penalty_match):
     record = _agrees(penalty_match)
     assert sum(t.inkast_total("P") for t in record.turns) >= 1
