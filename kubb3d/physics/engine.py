@@ -516,7 +516,7 @@ class Engine:
     def com_pose(self, piece_id: str) -> tuple[Vec3, Quat]:
         """(centre of mass position m, quat_xyzw) as plain tuples, straight from the engine."""
         piece = self.pieces[piece_id]
-        pose = pb.getBasePositionAndOrientation(piece.body, physicsClientId=self.client)
+        pose = pb.getBasePositionAndOrientation(piece.body, self.client)
         if piece.roll is not None:
             piece.pose_read = (self.tick, pose)  # for the rolling resistance, this step
         return pose
@@ -524,7 +524,7 @@ class Engine:
     def com_velocity(self, piece_id: str) -> tuple[Vec3, Vec3]:
         """(linear velocity m/s, angular velocity rad/s) as plain tuples, world frame."""
         piece = self.pieces[piece_id]
-        velocity = pb.getBaseVelocity(piece.body, physicsClientId=self.client)
+        velocity = pb.getBaseVelocity(piece.body, self.client)
         if piece.roll is not None:
             piece.velocity_read = (self.tick, velocity)  # for the rolling resistance, this step
         return velocity
@@ -544,7 +544,7 @@ class Engine:
         by_body = self.by_body
         return [
             ContactPoint(point[8], point[2], by_body.get(point[2], "?"), point[5], point[9])
-            for point in pb.getContactPoints(bodyA=self.pieces[piece_id].body, physicsClientId=self.client)
+            for point in pb.getContactPoints(self.pieces[piece_id].body, -1, -2, -2, self.client)
         ]
 
     def closest_distance(self, piece_id: str, others: Sequence[str], within: float) -> float:

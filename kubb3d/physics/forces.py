@@ -173,6 +173,8 @@ class Forces:
         engine = self._engine
         client, ground, h, tick = engine.client, engine.ground_body, engine.step_dt, engine.tick
         solved = engine.solved_gap
+        # PyBullet's functions bound once and called with positional arguments (issue #32)
+        velocity, contacts, pose = pb.getBaseVelocity, pb.getContactPoints, pb.getBasePositionAndOrientation
         for piece in engine.rollers:
             # what a step hook has read in this step already (the thrown piece's watch) is not
             # read again: its ground contacts, velocity and pose
@@ -187,7 +189,7 @@ class Forces:
             if piece.velocity_read is not None and piece.velocity_read[0] == tick:
                 (vx, vy, vz), (wx, wy, wz) = piece.velocity_read[1]
             else:
-                (vx, vy, vz), (wx, wy, wz) = pb.getBaseVelocity(piece.body, physicsClientId=client)
+                (vx, vy, vz), (wx, wy, wz) = velocity(piece.body, client)
             if piece.rows is not None:
                 # on terrain: Bullet's rows while slow, the torque about the axis while fast
                 fast = vx * vx + vy * vy + vz * vz > TERRAIN_ROLL_SPEED * TERRAIN_ROLL_SPEED
@@ -204,7 +206,7 @@ class Forces:
             if wx == 0.0 and wy == 0.0 and wz == 0.0:
                 continue  # asleep or still (Bullet zeroes a sleeping body's velocities)
             if not watched:
-                points = pb.getContactPoints(bodyA=piece.body, bodyB=ground, physicsClientId=client)
+                points = contacts(piece.body, ground, -2, -2, client)
                 normal, nx, ny, nz = ground_force(points, ground, solved)
                 if normal <= 0.0:
                     continue
@@ -213,7 +215,7 @@ class Forces:
             if piece.pose_read is not None and piece.pose_read[0] == tick:
                 quat = piece.pose_read[1][1]
             else:
-                quat = pb.getBasePositionAndOrientation(piece.body, physicsClientId=client)[1]
+                quat = pose(piece.body, client)[1]
             ax, ay, az = long_axis(quat)
             k = 1.0 / math.sqrt(nx * nx + ny * ny + nz * nz)
             nx, ny, nz = nx * k, ny * k, nz * k
@@ -234,9 +236,7 @@ class Forces:
             cos2 = (ax * ux + ay * uy + az * uz) ** 2
             hold = (i_axis * cos2 + i_diameter * (1.0 - cos2)) * abs(turn) / h
             torque = -math.copysign(min(crr_r * normal * s, hold), turn)
-            pb.applyExternalTorque(
-                piece.body, -1, (torque * ux, torque * uy, torque * uz), pb.WORLD_FRAME, physicsClientId=client
-            )
+            pb.applyExternalTorque(piece.body, -1, (torque * ux, torque * uy, torque * uz), pb.WORLD_FRAME, client)
 
 
 class ContactWatch:
@@ -271,10 +271,18 @@ class ContactWatch:
 
         def hook() -> None:
             nonlocal drag
-            points = contacts(bodyA=body, physicsClientId=client)
-            normal, nx, ny, nz = ground_force(points, ground, solved)
+            # positional arguments (PyBullet parses keywords slower); ground_force's sums inline,
+            # in the same order, in the one pass over the points (docs/speed.md, issue #32)
+            points = contacts(body, -1, -2, -2, client)
+            normal = nx = ny = nz = 0.0
             for point in points:
                 other_body = point[2]
+                if other_body == ground and point[8] <= solved:
+                    f, d = point[9], point[7]
+                    normal += f
+                    nx += f * d[0]
+                    ny += f * d[1]
+                    nz += f * d[2]
                 if other_body not in flat:
                     other = by_body.get(other_body, "?")
                     if self.first is None:
@@ -289,8 +297,8 @@ class ContactWatch:
             plowing = plow > 0 and normal > 0.0
             if drag is None and not plowing:
                 return
-            vel = velocity(body, physicsClientId=client)
-            state = pose(body, physicsClientId=client)
+            vel = velocity(body, client)
+            state = pose(body, client)
             if roller:
                 piece.velocity_read = (tick, vel)
                 piece.pose_read = (tick, state)
@@ -303,11 +311,11 @@ class ContactWatch:
                 else:
                     x, y, z, w = quat  # its long axis (poses.long_axis, inline: once per step)
                     axis = (2 * (x * z + y * w), 2 * (y * z - x * w), 1 - 2 * (x * x + y * y))
-                    apply_force(body, -1, drag.force(v, axis), com, frame, physicsClientId=client)
+                    apply_force(body, -1, drag.force(v, axis), com, frame, client)
             if plowing:
                 # Forces.apply_plowing: the exact solution of m dv/dt = -k N v over one step
                 h = engine.step_dt
                 scale = mass * -expm1(-plow * normal * h / mass) / h
-                apply_force(body, -1, (-scale * vx, -scale * vy, 0.0), com, frame, physicsClientId=client)
+                apply_force(body, -1, (-scale * vx, -scale * vy, 0.0), com, frame, client)
 
         self.hook = hook

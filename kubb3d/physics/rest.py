@@ -140,7 +140,7 @@ class Rest:
         off: set[str] = set()
         read = pb.getBasePositionAndOrientation
         for piece in engine.movable:
-            pose = read(piece.body, physicsClientId=client)
+            pose = read(piece.body, client)  # positional: faster to parse (issue #32)
             pos, quat = pose
             moved = pose != piece.sampled  # unmoved (asleep, say): checked and in its history already
             if moved and not (
@@ -231,7 +231,7 @@ class Rest:
         off = engine.off_board
         read, sqrt = pb.getBaseVelocity, math.sqrt
         for piece in engine.movable:
-            (vx, vy, vz), (wx, wy, wz) = read(piece.body, physicsClientId=client)
+            (vx, vy, vz), (wx, wy, wz) = read(piece.body, client)  # positional (issue #32)
             v2, w2 = vx * vx + vy * vy + vz * vz, wx * wx + wy * wy + wz * wz
             awake = piece.awake = v2 > 0.0 or w2 > 0.0
             if not awake and not off:

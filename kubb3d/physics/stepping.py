@@ -177,12 +177,13 @@ class Stepper:
         engine = self._engine
         client = engine.client
         resist = self._forces.resist_rolling if rolling and engine.rollers else None
+        hooks, acting, simulate = self._hooks, self._acting, pb.stepSimulation
         for _ in range(n):
-            for hook in self._acting if engine.untouched else self._hooks:
+            for hook in acting if engine.untouched else hooks:
                 hook()
             if resist is not None:
                 resist()
-            pb.stepSimulation(physicsClientId=client)
+            simulate(client)  # positional: PyBullet parses keywords slower (docs/speed.md, issue #32)
             engine.tick += 1
             engine.untouched = False
             engine.taken_dt = engine.step_dt
@@ -381,18 +382,18 @@ class Stepper:
                 n = min(slide.wait, left)
                 if n > 1:
                     self.step(n - 1)
-                slide.v, slide.w = pb.getBaseVelocity(body, physicsClientId=client)
+                slide.v, slide.w = pb.getBaseVelocity(body, client)
                 self.step(1)
                 slide.wait -= n
                 left -= n
                 slide.acc = None
                 continue
-            v, w = pb.getBaseVelocity(body, physicsClientId=client)
+            v, w = pb.getBaseVelocity(body, client)
             want = h
             if slide.v is not None and slide.w is not None:
                 inv = 1.0 / slide.h
                 ax, ay, az = (v[0] - slide.v[0]) * inv, (v[1] - slide.v[1]) * inv, (v[2] - slide.v[2]) * inv
-                com, (qx, qy, qz, qw) = pb.getBasePositionAndOrientation(body, physicsClientId=client)
+                com, (qx, qy, qz, qw) = pb.getBasePositionAndOrientation(body, client)
                 if slide.on_field:
                     # a baton lying on the field: its axis level, not rocking about the level
                     # axis across it, slowed by no more than the ground and the air can
@@ -451,7 +452,7 @@ class Stepper:
                     alpha = ((w[0] - slide.w[0]) * inv, (w[1] - slide.w[1]) * inv, (w[2] - slide.w[2]) * inv)
                     self.shift_step(sliding.id, slide.h, want, (ax, ay, az), alpha)
                     slide.h = want
-                    v, w = pb.getBaseVelocity(body, physicsClientId=client)
+                    v, w = pb.getBaseVelocity(body, client)
             slide.v, slide.w = v, w
             self.step(1)
             if want != h:
