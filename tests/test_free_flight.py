@@ -216,3 +216,33 @@ def test_pieces_count_at_rest_until_something_moves_them():
         assert w.stepper.others_at_rest("B2")
         w.sleep_all()
         assert w.stepper.others_at_rest("B2")
+
+
+@pytest.mark.parametrize(
+    "speed, spin, tilt, heli, kind",
+    [
+        (11.0, 1.5, 10.0, 0.0, "baton"),
+        (6.0, 3.0, -40.0, 2.0, "baton"),
+        (4.0, 0.3, 5.0, 0.0, "kubb"),
+        (9.0, 0.0, 0.0, 0.0, "baton"),
+    ],
+)
+def test_the_written_out_runge_kutta_step_is_the_one_through_axis_and_accel_bit_for_bit(speed, spin, tilt, heli, kind):
+    """Flight.advance writes out axis() and accel() (issue #32): the same floats as
+    _advance_generic, which calls them, at every step length and for each kind of throw."""
+    eq = get_set("standard")
+    drag = piece_drag(eq, kind)
+    params = ThrowParams(speed=speed, spin_rps=spin, tilt_deg=tilt, helicopter_rps=heli, azimuth_deg=7.0)
+    rel = release_from_params(params, World.standard().pitch)
+    mass = eq.baton_mass if kind == "baton" else eq.mass(kind)
+    fast = flight_module.Flight(rel, mass, (2.155e-3, 6.84e-5), drag, DT, 16)
+    slow = flight_module.Flight(rel, mass, (2.155e-3, 6.84e-5), drag, DT, 16)
+    for m in [1, 2, 4, 8, 16, 16, 3, 16] * 20:
+        fast.advance(m)
+        slow._advance_generic(m)
+        assert (fast.p, fast.v, fast.axis_now, fast.t) == (slow.p, slow.v, slow.axis_now, slow.t)
+    # a change of the drag factor by 1e-12 of it is seen: the comparison can fail
+    slow.drag = (slow.drag[0] * (1 + 1e-12), *slow.drag[1:])
+    fast.advance(16)
+    slow._advance_generic(16)
+    assert fast.v != slow.v

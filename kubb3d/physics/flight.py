@@ -217,6 +217,77 @@ class Flight:
 
     def advance(self, m: int) -> None:
         """One classical Runge–Kutta step of ``m`` fine steps."""
+        if self.drag is None:
+            self._advance_generic(m)
+            return
+        # :meth:`axis` and :meth:`accel` written out, the same operations in the same order (one
+        # Python call instead of seven per step: issue #32; tests/test_free_flight.py holds it
+        # to _advance_generic bit for bit)
+        h = m * self.fine
+        t = self.t * self.fine
+        (px, py, pz), (vx, vy, vz) = self.p, self.v
+        rate, (ax, ay, az), (bx, by, bz), (cx, cy, cz) = self.rate, self.par, self.perp, self.cross
+        sqrt, cos, sin = math.sqrt, math.cos, math.sin
+        a = rate * (t + 0.5 * h)
+        c, s = cos(a), sin(a)
+        mx, my, mz = ax + c * bx + s * cx, ay + c * by + s * cy, az + c * bz + s * cz
+        a = rate * (t + h)
+        c, s = cos(a), sin(a)
+        ex, ey, ez = ax + c * bx + s * cx, ay + c * by + s * cy, az + c * bz + s * cz
+        k0, side, end = self.drag
+        half = 0.5 * h
+        nx, ny, nz = self.axis_now
+        speed = sqrt(vx * vx + vy * vy + vz * vz)
+        if speed == 0.0:
+            k1x, k1y, k1z = 0.0, 0.0, -GRAVITY
+        else:
+            cos_a = abs(vx * nx + vy * ny + vz * nz) / speed
+            r = 1.0 - cos_a * cos_a
+            k = k0 * ((side * sqrt(r if r > 0.0 else 0.0) + end * cos_a) * speed)
+            k1x, k1y, k1z = k * vx, k * vy, k * vz - GRAVITY
+        v2x, v2y, v2z = vx + half * k1x, vy + half * k1y, vz + half * k1z
+        speed = sqrt(v2x * v2x + v2y * v2y + v2z * v2z)
+        if speed == 0.0:
+            k2x, k2y, k2z = 0.0, 0.0, -GRAVITY
+        else:
+            cos_a = abs(v2x * mx + v2y * my + v2z * mz) / speed
+            r = 1.0 - cos_a * cos_a
+            k = k0 * ((side * sqrt(r if r > 0.0 else 0.0) + end * cos_a) * speed)
+            k2x, k2y, k2z = k * v2x, k * v2y, k * v2z - GRAVITY
+        v3x, v3y, v3z = vx + half * k2x, vy + half * k2y, vz + half * k2z
+        speed = sqrt(v3x * v3x + v3y * v3y + v3z * v3z)
+        if speed == 0.0:
+            k3x, k3y, k3z = 0.0, 0.0, -GRAVITY
+        else:
+            cos_a = abs(v3x * mx + v3y * my + v3z * mz) / speed
+            r = 1.0 - cos_a * cos_a
+            k = k0 * ((side * sqrt(r if r > 0.0 else 0.0) + end * cos_a) * speed)
+            k3x, k3y, k3z = k * v3x, k * v3y, k * v3z - GRAVITY
+        v4x, v4y, v4z = vx + h * k3x, vy + h * k3y, vz + h * k3z
+        speed = sqrt(v4x * v4x + v4y * v4y + v4z * v4z)
+        if speed == 0.0:
+            k4x, k4y, k4z = 0.0, 0.0, -GRAVITY
+        else:
+            cos_a = abs(v4x * ex + v4y * ey + v4z * ez) / speed
+            r = 1.0 - cos_a * cos_a
+            k = k0 * ((side * sqrt(r if r > 0.0 else 0.0) + end * cos_a) * speed)
+            k4x, k4y, k4z = k * v4x, k * v4y, k * v4z - GRAVITY
+        s = h / 6.0
+        self.p = (
+            px + s * (vx + 2.0 * (v2x + v3x) + v4x),
+            py + s * (vy + 2.0 * (v2y + v3y) + v4y),
+            pz + s * (vz + 2.0 * (v2z + v3z) + v4z),
+        )
+        self.v = (
+            vx + s * (k1x + 2.0 * (k2x + k3x) + k4x),
+            vy + s * (k1y + 2.0 * (k2y + k3y) + k4y),
+            vz + s * (k1z + 2.0 * (k2z + k3z) + k4z),
+        )
+        self.t += m
+        self.axis_now = (ex, ey, ez)
+
+    def _advance_generic(self, m: int) -> None:
+        """:meth:`advance` through :meth:`axis` and :meth:`accel` (any drag, or none)."""
         h = m * self.fine
         t = self.t * self.fine
         (px, py, pz), (vx, vy, vz) = self.p, self.v
