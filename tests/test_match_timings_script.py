@@ -1,0 +1,49 @@
+"""benchmarks/match_timings.py and benchmarks/match_memory.py (issue #32, docs/speed.md "Issue
+#32"): a quick run of each, what they print against the goals, and their refusals."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from kubb3d.match import Match, MatchConfig
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _run(script: str, *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / script), *args], capture_output=True, text=True, timeout=600
+    )
+
+
+def test_match_timings_plays_the_seeds_it_names_and_judges_the_median_against_the_goal():
+    r = _run("match_timings.py", "--seeds", "1", "--kubbuteo-seeds", "0", "--json")
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    figures = json.loads(lines[-1])
+    assert set(figures) == {"startup_cpu_s", "load_before", "dm", "load_after"}  # no Kubbuteo asked for
+    dm = figures["dm"]
+    assert dm["seeds"] == 1 and dm["median_cpu_s"] == dm["max_cpu_s"] == dm["mean_cpu_s"] > 0.0
+    # the match it timed is the match seed 1 plays here
+    match = Match(MatchConfig(ruleset="dm", skills=("club", "club"), seed=1))
+    outcome = match.run()
+    assert outcome is not None
+    seed_line = next(line for line in lines if line.startswith("dm seed 1:"))
+    assert f"{match.state.total_turns} turns, winner {outcome.winner}" in seed_line
+    verdict = "met" if dm["median_cpu_s"] <= 1.0 else "not met"
+    assert any(line.startswith("dm: median") and line.endswith(f"goal <= 1 s: {verdict}") for line in lines)
+
+
+@pytest.mark.parametrize(
+    "script, args",
+    [("match_timings.py", ["--seeds", "0"]), ("match_memory.py", ["--matches", "0"])],
+)
+def test_the_scripts_refuse_an_empty_run_in_one_line(script, args):
+    r = _run(script, *args)
+    assert r.returncode == 2 and "Traceback" not in r.stderr
+    assert len(r.stderr.strip().splitlines()) == 1 and "at least" in r.stderr
