@@ -31,7 +31,7 @@ from kubb3d.rules.practice import PracticeRound
 from kubb3d.viewer.controls import Controller, FlickControls, ThrowControls, TIMELINE_HEIGHT
 from kubb3d.i18n import ENGLISH, Translator
 from kubb3d.judge.messages import concat, msg
-from kubb3d.viewer.hud import HELP_FLICK, HELP_PLAY, HELP_VIEW, Hud, font_size, last_throw_lines, wrap_labels, layout_labels, legend_items, power_label, ruling_lines, throw_lines, translate_hud, violation_lines
+from kubb3d.viewer.hud import HELP_FLICK, HELP_PLAY, HELP_VIEW, Hud, font_size, last_throw_lines, wrap_labels, layout_labels, legend_items, power_label, release_warnings, ruling_history, ruling_lines, throw_felled, throw_lines, translate_hud, violation_lines
 from kubb3d.viewer.hud import mode_tags as _modes
 from kubb3d.viewer.scene import PieceView, Scene, Segment, Timeline, segment_from_throw
 
@@ -111,6 +111,7 @@ class PlaySession:
         round_start = {pid: _pose(p.pose) for pid, p in self.scene.pieces.items() if p.kind in ("kubb", "king")}
         self.round = PracticeRound(self.ruleset, self.side, round_start)
         self.thrown = 0
+        self.history: list[tuple[str, tuple, list[str] | None]] = []  # (label, rulings, felled) per throw
         self.gone: frozenset[str] = frozenset()
         self.segment: Segment | None = None
         self.t = 0.0
@@ -160,6 +161,9 @@ class PlaySession:
         self.result, self.judgement = result, judgement
         label = f"side {self.side}: {baton} ({self.thrown}/{self.batons})"
         self.segment = segment_from_throw(result, start, label, judgement.rulings if judgement else (), raised)
+        self.segment.info["felled"] = throw_felled(judgement)
+        if judgement is not None:
+            self.history.append((label, tuple(judgement.rulings), self.segment.info["felled"]))
         record = {"piece": baton, "legal": result.legal, "violations": [{"rule": v.rule} for v in result.violations], "release": {"velocity_mps": list(result.release.velocity)}}
         self.segment.info["throw"] = throw_facts(record, self.segment.times, self.segment.poses, self.segment.start)
         if baton not in self.scene.pieces:
@@ -238,24 +242,32 @@ class PlaySession:
         what = {"book": get_rulebook(self.ruleset).title, "side": self.side, "n": min(self.thrown + 1, self.batons), "total": self.batons, "camera": ctl.camera_mode}
         title = msg("kubb3d: free flicks ({book} rules), side {side}, baton {n}/{total}, camera {camera}", **what) if self.flick else msg("kubb3d: free throws ({book} rules), side {side}, baton {n}/{total}, camera {camera}", **what)
         h = Hud(title=concat(title, *_modes(ctl)))
-        h.lines = throw_lines(c)
+        h.settings = throw_lines(c)
         if self.result is not None:
             felled = sorted(self.felled)
             h.lines.append(msg("felled this round: {felled}", felled=", ".join(felled) if felled else "-"))
-        if ctl.camera_mode == "thrower":  # the power bar only in the thrower's own view
+        if c.charging or self.can_throw:  # the power bar wherever a throw can be charged
             h.power = c.power if (c.charging or not self.busy) else None
+            h.power_mark = c.last_power
             h.power_label = power_label(c)
         seg = self.segment
         if self.result is not None:
             h.flags = violation_lines(self.result.violations)
         if seg is not None and seg.at_rest(self.t):
-            h.rulings = ruling_lines(seg.rulings, tr=self.tr)
+            h.rulings = ruling_lines(seg.rulings, tr=self.tr, felled_now=seg.info.get("felled"))
             h.legend = True
             h.last_throw = last_throw_lines(seg)
+        if not self.busy:
+            h.flags = [*h.flags, *self.warnings()]
         h.help = (HELP_FLICK if self.flick else HELP_PLAY) if ctl.show_help else []
+        h.rulings_list = ruling_history(self.history, tr=self.tr) if ctl.show_rulings else []
         aim = msg("aim with the mouse, hold the left button or SPACE for power, release to flick (F1: help)") if self.flick else msg("aim with the mouse, hold the left button or SPACE for power, release to throw (F1: help)")
         h.message = self.message or ("" if self.result else aim)
         return h
+
+    def warnings(self) -> list[str]:
+        """What would make the throw being prepared illegal (:func:`release_warnings`)."""
+        return release_warnings(self.controls, get_rulebook(self.ruleset).throw_rules)
 
     def close(self) -> None:
         if self.world is not None:
@@ -374,8 +386,11 @@ class ReplaySession:
         if seg.at_rest(local):
             h.last_throw = last_throw_lines(seg)
             if seg.rulings:
-                h.rulings = ruling_lines(seg.rulings, tr=self.tr)
+                h.rulings = ruling_lines(seg.rulings, tr=self.tr, felled_now=seg.info.get("felled"))
                 h.legend = True
+        if ctl.show_rulings:  # the segments played so far
+            done = [sg for k, sg in enumerate(tl.segments) if sg.rulings and (k < i or (k == i and seg.at_rest(local)))]
+            h.rulings_list = ruling_history([(self.tr(sg.label), sg.rulings, sg.info.get("felled")) for sg in done], tr=self.tr)
         d = tl.duration or 1.0
         h.timeline = tl.t / d
         h.marks = [float(s) / d for s in tl.starts]
@@ -436,9 +451,10 @@ def scenario_session(path: str | Path, *, reveal: bool = True) -> ReplaySession:
 
 
 # ================================================================== overlay
-AVOID_MARGIN_PX = 16
-"""px: the panels are placed this far clear of the pieces, so that a layout lasts while the
-pieces or the camera move a little (it is redone when a panel would cover a piece)."""
+SIDE_SHARE = 0.30
+"""Share of the window's width the HUD's corner panels take at most (their lines wrapped)."""
+FADED_ALPHA = 40
+"""Opacity (of 255) of a panel's background where it lies over a piece."""
 LABEL_LIFT_M = 0.06
 """m: a piece's label is drawn this far above its top."""
 
@@ -497,10 +513,8 @@ def piece_marks(scene: Scene, view_proj: np.ndarray, width: int, height: int) ->
 class Overlay:
     """Draws a :class:`Hud` with pyglet text and shapes over the current framebuffer.
 
-    The text size follows the width (:func:`~kubb3d.viewer.hud.font_size`); when the status
-    panel (top left) and the rulings (top right) do not fit side by side, the rulings go
-    under the status panel, and the power bar shrinks to stay clear of the legend.
-    :attr:`panels` keeps the rectangles of the last layout, name → (x, y, w, h) px from the
+    The text size follows the width (:func:`~kubb3d.viewer.hud.font_size`); the panels stand in
+    one fixed layout (:meth:`_build`). :attr:`panels` keeps the rectangles of the last layout, name → (x, y, w, h) px from the
     bottom left.
     """
 
@@ -516,6 +530,8 @@ class Overlay:
         self._label_pool: dict[str, tuple] = {}  # piece id → (shadow, text) labels
         self._items: list = []
         self.panels: dict[str, tuple[int, int, int, int]] = {}
+        self.faded: set[str] = set()
+        """The panels drawn see-through in the last frame: over a piece."""
         self.label_boxes: dict[str, tuple[float, float, float, float]] = {}
         """piece id → the box (x0, y0, x1, y1) px, top-left origin, of its label in the last frame."""
 
@@ -524,29 +540,28 @@ class Overlay:
 
         from pyglet.math import Mat4
 
-        # rebuilt when the text changes or a panel would now cover a piece (the panels stay put
-        # while they can); the labels are moved every frame without a rebuild
+        # rebuilt when the text changes or the panels over a piece change (drawn see-through
+        # there); the panels themselves never move; the labels are moved every frame
         key = (repr(replace(hud, labels=[], avoid=[])), width, height)
-        if key != self._key or self._covering(hud.avoid, height):
-            m = AVOID_MARGIN_PX
-            self._build(replace(hud, avoid=[(x0 - m, y0 - m, x1 + m, y1 + m) for x0, y0, x1, y1 in hud.avoid]), width, height)
+        if key != self._key or self._covered(hud.avoid, height) != self.faded:
+            self._build(hud, width, height)
             self._key = key
         self._place_labels(hud.labels, width, height)
         self.window.projection = Mat4.orthogonal_projection(0, width, 0, height, -255, 255)
         self._batch.draw()
         self._label_batch.draw()
 
-    def _covering(self, avoid, height: int) -> bool:
-        """True if a panel of the current layout (the modal ones aside) covers a piece's screen
+    def _covered(self, avoid, height: int) -> set[str]:
+        """The panels of the current layout (the modal ones aside) over a piece's screen
         rectangle (x0, y0, x1, y1, top-left origin)."""
+        out = set()
         for name, (x, y, w, h) in self.panels.items():
-            if name in ("help", "summary"):
+            if name in ("help", "summary", "rulings_list"):
                 continue
             top = height - y - h
-            for x0, y0, x1, y1 in avoid:
-                if x < x1 and x0 < x + w and top < y1 and y0 < top + h:
-                    return True
-        return False
+            if any(x < x1 and x0 < x + w and top < y1 and y0 < top + h for x0, y0, x1, y1 in avoid):
+                out.add(name)
+        return out
 
     def _place_labels(self, labels, width: int, height: int) -> None:
         """Piece labels: the id above each piece, light text on a dark shadow (a pool of
@@ -577,46 +592,33 @@ class Overlay:
                 lab.visible = True
 
     def _build(self, hud: Hud, width: int, height: int) -> None:
+        """One fixed layout, whatever the pieces or the camera do (issue 34: panels that
+        jumped between corners from throw to throw were hard to follow): the status panel
+        top left and the rulings top right, each at most :data:`SIDE_SHARE` of the width wide
+        (lines wrapped); the legend bottom left, the last-throw card bottom right, the throw
+        being prepared, the power bar and the message in the bottom centre (above the bottom
+        row when the window is too narrow for it); red banners top centre. The thrower and
+        top cameras keep the pitch in the band between (:data:`~kubb3d.viewer.camera.HUD_TOP_SHARE`);
+        a panel over a piece all the same (a turned orbit view) is drawn see-through."""
         pg = self.pyglet
         batch = pg.graphics.Batch()
         back, front = pg.graphics.Group(order=0), pg.graphics.Group(order=1)
         # the modal panels (summary, help) over everything else, their text included
         modal_back, modal_front = pg.graphics.Group(order=2), pg.graphics.Group(order=3)
-        items = []
+        items: list = []
         panels: dict[str, tuple[int, int, int, int]] = {}
         fs = font_size(width)
         line_h = int(fs * 1.55)
         pad = max(4, fs * 2 // 3)
-        # what panels must not cover: the pieces in view (bottom-left origin, a margin around)
-        taken = [(x0 - 3, height - y1 - 3, x1 + 3, height - y0 + 3) for x0, y0, x1, y1 in hud.avoid]
-
-        def free(x, y, w, h) -> float:
-            """Area of (x, y, w, h) covered by pieces and panels already placed, px²."""
-            area = 0.0
-            for a0, b0, a1, b1 in taken:
-                dx, dy = min(x + w, a1) - max(x, a0), min(y + h, b1) - max(y, b0)
-                if dx > 0 and dy > 0:
-                    area += dx * dy
-            return area
-
-        def spot(w, h, prefer) -> tuple[int, int]:
-            """Bottom-left corner for a w×h panel: the first place along the window's edges
-            (in the order of ``prefer``) that covers nothing, else the one that covers least."""
-            bottom = TIMELINE_HEIGHT + pad if hud.timeline is not None else pad
-            xs = {"left": pad, "right": width - pad - w}
-            cands = []
-            for where in prefer:
-                v, hside = where.split("-")
-                x = xs[hside]
-                ys = range(height - pad - h, bottom - 1, -max(8, line_h)) if v == "top" else range(bottom, height - pad - h + 1, max(8, line_h))
-                cands += [(x, y) for y in ys]
-            cands = [c for c in cands if c[0] >= 0] or [(pad, height - pad - h)]
-            best = min(cands, key=lambda c: (free(c[0], c[1], w, h) > 0, free(c[0], c[1], w, h), cands.index(c)))
-            return best
+        side_w = int(width * SIDE_SHARE)
+        pieces = [(x0, height - y1, x1, height - y0) for x0, y0, x1, y1 in hud.avoid]  # bottom-left origin
+        faded: set[str] = set()
 
         def panel(x, y, w, h, color=(10, 15, 20, 150), name=None, group=back):
+            if name and group is back and any(x < a1 and a0 < x + w and y < b1 and b0 < y + h for a0, b0, a1, b1 in pieces):
+                color = (*color[:3], min(color[3], FADED_ALPHA))  # see-through over a piece
+                faded.add(name)
             items.append(pg.shapes.Rectangle(x, y, w, h, color=color, batch=batch, group=group))
-            taken.append((x, y, x + w, y + h))
             if name:
                 panels[name] = (int(x), int(y), int(w), int(h))
 
@@ -625,71 +627,115 @@ class Overlay:
             items.append(lab)
             return lab
 
-        def block(lines, prefer, size=fs, first_bold=True, color=(10, 15, 20, 150), dim_indented=False, name=None):
-            """Lines of text in a panel put where it covers no piece (see ``spot``)."""
-            labs = []
-            for i, s in enumerate(lines):
-                col = (200, 210, 220, 255) if dim_indented and s.startswith("   ") else (255, 255, 255, 255)
-                labs.append(label(s, 0, 0, size=size, bold=(first_bold and i == 0), color=col))
-            w = max((lab.content_width for lab in labs), default=0) + 2 * pad
-            h = line_h * len(lines) + pad
-            x0, y0 = spot(w, h, prefer)
+        def lines_of(lines, max_w, size=fs, first_bold=True, dim_indented=False, limit=None):
+            """Labels of ``lines`` wrapped to ``max_w`` px, at most ``limit`` of them."""
+            labs: list = []
+            for i, text in enumerate(lines):
+                if limit is not None and len(labs) >= limit:
+                    break
+                col = (200, 210, 220, 255) if dim_indented and text.startswith("   ") else (255, 255, 255, 255)
+                labs += wrap_labels(text, lambda t, b=(first_bold and i == 0), c=col: label(t, 0, 0, size=size, bold=b, color=c), max_w)
+            if limit is not None:
+                for extra in labs[limit:]:
+                    extra.delete()
+                labs = labs[:limit]
+            return labs
+
+        def place(labs, x0, top, name, color=(10, 15, 20, 150), right=False):
+            """The labels in a panel whose top edge is at ``top`` (x0: its left edge, or its
+            right edge with ``right``); returns the panel (x, y, w, h)."""
+            if not labs:
+                return None
+            w = max(lab.content_width for lab in labs) + 2 * pad
+            h = line_h * len(labs) + pad
+            x = x0 - w if right else x0
             for i, lab in enumerate(labs):
-                lab.x, lab.y = x0 + pad, y0 + h - (i + 1) * line_h + 4
-            panel(x0, y0, w, h, color, name=name)
-            return w, h
+                lab.x, lab.y = x + pad, top - (i + 1) * line_h + 4
+            panel(x, top - h, w, h, color, name=name)
+            return (x, top - h, w, h)
 
         bottom = TIMELINE_HEIGHT + pad if hud.timeline is not None else pad
-        # centred: the power bar (its label under it) and the message over it, low in the
-        # window unless that covers a piece (then the top, then up the centre column)
-        bw, bh = min(360, width - 4 * pad), max(10, int(fs * 1.5))
-        power_h = line_h + bh + 10 if hud.power is not None else 0
-        msg = label(hud.message, width // 2, 0, anchor_x="center", color=(255, 235, 120, 255)) if hud.message else None
-        mw = msg.content_width + 2 * pad if msg is not None else 0
-        group_h = power_h + (line_h + 4 + (10 if power_h else 0) if msg is not None else 0)
-        if group_h:
-            gw = max(bw + 8 if power_h else 0, mw)
-            top_y = max(bottom, height - pad - group_h)
-            ys = [bottom, top_y] + list(range(bottom + line_h, top_y, max(8, line_h)))
-            base = min(ys, key=lambda y: (free(width // 2 - gw // 2, y, gw, group_h) > 0, ys.index(y)))
-            if hud.power is not None:
-                x0, y0 = width // 2 - bw // 2, base + line_h + 6
-                panel(x0 - 4, base, bw + 8, power_h, name="power")
-                fill = max(0.0, min(1.0, hud.power))
-                r = int(255 * min(1.0, 2 * fill))
-                g = int(255 * min(1.0, 2 * (1 - fill)))
-                items.append(pg.shapes.Rectangle(x0, y0, int(bw * fill), bh, color=(r, g, 40, 255), batch=batch, group=front))
-                label(hud.power_label, width // 2, base + 6, anchor_x="center")
-            if msg is not None:
-                yy = base + (power_h + 10 if power_h else 0)
-                msg.y = yy + 7
-                panel(width // 2 - mw // 2, yy, mw, line_h + 4, name="message")
+        top = height - pad
+        text_w = max(40, side_w - 2 * pad)
 
-        # panels along the edges, each where it covers no piece
-        if hud.title or hud.lines:
-            block([hud.title, *hud.lines], ("top-left", "bottom-left", "top-right", "bottom-right"), name="status")
-        if hud.rulings:
-            small = max(fs - 1, 7)
-            rl = hud.rulings[: max(1, (height - 220) // line_h)]
-            block([self.tr("rulings"), *rl], ("top-right", "bottom-right", "top-left", "bottom-left"), size=small, dim_indented=True, name="rulings")
-        if hud.last_throw:
-            block(hud.last_throw, ("bottom-right", "top-right", "bottom-left", "top-left"), first_bold=True, name="last_throw")
+        # ---- the bottom row: legend (left), last-throw card (right), the throw in hand (centre)
+        legend_box = card_box = None
         if hud.legend:
             items_ = legend_items()
             lw = int(fs * 12.5)
             lh = line_h * len(items_) + pad
-            x0, y0 = spot(lw, lh, ("bottom-left", "bottom-right", "top-left", "top-right"))
-            panel(x0, y0, lw, lh, name="legend")
+            panel(pad, bottom, lw, lh, name="legend")
+            legend_box = (pad, bottom, lw, lh)
             for i, (name, rgb) in enumerate(items_):
-                yy = y0 + lh - (i + 1) * line_h
-                items.append(pg.shapes.Rectangle(x0 + pad, yy + 1, fs, fs, color=tuple(int(255 * math.sqrt(c)) for c in rgb) + (255,), batch=batch, group=front))
-                label(self.tr(name), x0 + pad + fs + 8, yy + 3)
-        for s in hud.flags:  # violations: red banners
-            lab = label(s, 0, 0, bold=True)
-            bw = lab.content_width + 2 * pad
-            x0, y0 = spot(bw, line_h + 4, ("top-left", "top-right", "bottom-left", "bottom-right"))
-            lab.x, lab.y = x0 + pad, y0 + 7
-            panel(x0, y0, bw, line_h + 4, color=(180, 20, 20, 225), name="flags")
+                yy = bottom + lh - (i + 1) * line_h
+                items.append(pg.shapes.Rectangle(pad + pad, yy + 1, fs, fs, color=tuple(int(255 * math.sqrt(c)) for c in rgb) + (255,), batch=batch, group=front))
+                label(self.tr(name), pad + pad + fs + 8, yy + 3)
+        if hud.last_throw:
+            labs = lines_of(hud.last_throw, text_w)
+            card_h = line_h * len(labs) + pad
+            card_box = place(labs, width - pad, bottom + card_h, "last_throw", right=True)
+        row_top = max([bottom] + [b[1] + b[3] for b in (legend_box, card_box) if b is not None])
+        left_edge = legend_box[0] + legend_box[2] + pad if legend_box else pad
+        right_edge = card_box[0] - pad if card_box else width - pad
+        bw, bh = min(360, width - 4 * pad), max(10, int(fs * 1.5))
+        centre: list = []  # (kind, labels or None) from the bottom up
+        # between the corners if the power bar fits there (the text wrapped to that width)
+        mid = 2 * min(width // 2 - left_edge, right_edge - width // 2)
+        in_row = mid >= (bw + 8 if hud.power is not None else 160)
+        text_mid = (mid if in_row else width - 2 * pad) - 2 * pad
+        set_labs = lines_of(hud.settings, text_mid, first_bold=False) if hud.settings else []
+        power_h = line_h + bh + 10 if hud.power is not None else 0
+        y = bottom if in_row else row_top + pad
+        centre_top = y
+        if hud.power is not None:
+            x0, y0 = width // 2 - bw // 2, y + line_h + 6
+            panel(x0 - 4, y, bw + 8, power_h, name="power")
+            fill = max(0.0, min(1.0, hud.power))
+            r = int(255 * min(1.0, 2 * fill))
+            g = int(255 * min(1.0, 2 * (1 - fill)))
+            items.append(pg.shapes.Rectangle(x0, y0, int(bw * fill), bh, color=(r, g, 40, 255), batch=batch, group=front))
+            if hud.power_mark is not None:  # the previous release's power
+                mx = x0 + int(bw * max(0.0, min(1.0, hud.power_mark)))
+                items.append(pg.shapes.Rectangle(mx - 1, y0 - 3, 3, bh + 6, color=(255, 255, 255, 255), batch=batch, group=front))
+            label(hud.power_label, width // 2, y + 6, anchor_x="center")
+            y += power_h
+            centre_top = y
+        for labs, name in ((set_labs, "settings"),):
+            if not labs:
+                continue
+            w = max(lab.content_width for lab in labs) + 2 * pad
+            h = line_h * len(labs) + pad
+            for i, lab in enumerate(labs):
+                lab.x, lab.y = width // 2 - w // 2 + pad, y + h - (i + 1) * line_h + 4
+            panel(width // 2 - w // 2, y, w, h, name=name)
+            y += h
+            centre_top = y
+        floor = max(row_top, centre_top if y > bottom else row_top) + pad
+
+        # ---- the top corners: status (left), rulings (right), down to the bottom row at most
+        room = max(1, (top - floor) // line_h)
+        if hud.title or hud.lines:
+            place(lines_of([hud.title, *hud.lines], text_w, limit=room), pad, top, "status")
+        if hud.rulings:
+            small = max(fs - 1, 7)
+            place(lines_of([self.tr("rulings"), *hud.rulings], text_w, size=small, dim_indented=True, limit=room), width - pad, top, "rulings", right=True)
+        # ---- the message and the red banners under it: top centre, between the corners
+        mid_w = max(120, width - 2 * side_w - 4 * pad)
+        fy = top
+        if hud.message:
+            labs = lines_of([hud.message], mid_w - 2 * pad, first_bold=False)
+            for lab in labs:
+                lab.color = (255, 235, 120, 255)
+            w = max(lab.content_width for lab in labs) + 2 * pad
+            box = place(labs, width // 2 - w // 2, fy, "message")
+            if box is not None:
+                fy = box[1] - 2
+        for text in hud.flags:
+            labs = lines_of([text], mid_w - 2 * pad)
+            w = max(lab.content_width for lab in labs) + 2 * pad
+            box = place(labs, width // 2 - w // 2, fy, "flags", color=(180, 20, 20, 225))
+            if box is not None:
+                fy = box[1] - 2
 
         # timeline: bottom strip
         if hud.timeline is not None:
@@ -701,12 +747,18 @@ class Overlay:
 
         # modal panels, centred and opaque over everything else: the end-of-match summary and
         # the help; a line wider than the window is wrapped (continuation lines indented)
-        for lines_, name in ((hud.summary, "summary"), (hud.help, "help")):
+        for lines_, name in ((hud.summary, "summary"), (hud.rulings_list, "rulings_list"), (hud.help, "help")):  # noqa: B007
             if not lines_:
                 continue
             labs_w = []
+            room = max(1, (height - 2 * pad) // line_h - 1)  # lines that fit the window
             for i, s in enumerate(lines_):
+                if len(labs_w) >= room:
+                    break
                 labs_w += wrap_labels(s, lambda t, b=(i == 0): label(t, 0, 0, bold=b, group=modal_front), width - 4 * pad)
+            for extra in labs_w[room:]:
+                extra.delete()
+            labs_w = labs_w[:room]
             hw = max(lab.content_width for lab in labs_w) + 2 * pad
             hh = line_h * len(labs_w) + pad
             x0, top = width // 2 - hw // 2, height // 2 + hh // 2
@@ -714,7 +766,7 @@ class Overlay:
                 lab.x, lab.y = x0 + pad, top - (i + 1) * line_h + 4
             panel(x0, top - hh, hw, hh, color=(10, 15, 20, 255), name=name, group=modal_back)
 
-        self._batch, self._items, self.panels = batch, items, panels
+        self._batch, self._items, self.panels, self.faded = batch, items, panels, faded
 
 
 # ================================================================== the app
@@ -770,29 +822,39 @@ class App:
         """Advance by ``dt`` s of wall time and draw one frame into the off-screen buffer
         (``hud=False``: the 3D view alone)."""
         ctl, s = self.controller, self.session
-        ctl.throw.update(dt)
-        s.update(dt * ctl.time_scale)
+        if getattr(s, "controls", None) is not None and ctl.throw is not s.controls:
+            ctl.throw = s.controls  # a rematch made new controls: no stale aim or stance
+        ctl.confirm_quit = bool(getattr(s, "confirm_quit", False))
+        ctl.throw.update()
+        computer = bool(getattr(s, "computer_on_screen", False))
+        s.update(dt * ctl.rate(computer))
         ctl.busy = s.busy
         ctl.can_throw = s.can_throw
         if self.pending_params is not None:
             params, self.pending_params = self.pending_params, None
             self._throw(params)
         scene = s.scene
-        if ctl.mode == "play" and not s.busy:
-            scene.aim = ctl.throw.aim_line()
-            scene.release_point = ctl.throw.release_point()
-        else:
-            scene.aim = None
-            scene.release_point = None
         f = s.follow() if ctl.camera_mode == "follow" else None
         cam = ctl.camera(*(f if f is not None else (None, None)), dt=dt)
         self.camera = cam
+        warnings: list[str] = []
+        if ctl.mode == "play" and not s.busy:
+            ctl.aim_through(cam.view_proj(self.renderer.width, self.renderer.height))
+            scene.aim = ctl.throw.aim_line()
+            scene.release_point = ctl.throw.release_point()
+            warnings = s.warnings() if hasattr(s, "warnings") else []
+        else:
+            scene.aim = None
+            scene.release_point = None
+        scene.aim_warning = bool(warnings)
         self.renderer.render(scene, cam)
         if not hud:
             return
         h = translate_hud(s.hud(ctl), self.tr)
         if self.error:
             h.flags = [*h.flags, self.error]
+        if ctl.quit_asked:
+            h.message = self.tr(msg("leave the match? ESC again: quit    any other key: go on"))
         self._marks = piece_marks(scene, cam.view_proj(self.renderer.width, self.renderer.height), self.renderer.width, self.renderer.height)
         h.avoid, labels = self._marks
         if ctl.show_labels:
@@ -887,6 +949,8 @@ class App:
             params = self.controller.throw.release()
             if params is not None:
                 self.pending_params = params
+        elif cmd in ("cancel", "ask-quit"):
+            pass  # the controller dropped the charge / the HUD asks
         elif cmd == "quit":
             self.window.close()
             if not self.headless:

@@ -159,7 +159,6 @@ like a camera over the thrower's shoulder)."""
 THROWER_EYE_BACK = 2.4
 """m: the camera is this far behind the release point, so that the throwing line, the aim
 line's start and the far baseline are all in the picture."""
-THROWER_FOV = math.radians(44.0)
 
 
 def thrower_camera(pitch: Pitch, side: str = "A", line_x: float | None = None, lateral: float = 0.0, azimuth: float = 0.0) -> Camera:
@@ -177,27 +176,57 @@ def thrower_camera(pitch: Pitch, side: str = "A", line_x: float | None = None, l
     far = abs(far_x - lx) + back + 0.3 * s
     near_angle = math.atan2(height, back - 0.4 * s)
     far_angle = math.atan2(height - 0.1 * s, far)
-    down = 0.5 * (near_angle + far_angle)
+    down, fov = _fit_band(near_angle, far_angle, THROWER_TOP_SHARE)
     target = eye + np.array((d[0] * math.cos(down), d[1] * math.cos(down), -math.sin(down)))
-    return Camera(eye, target, fov_y=THROWER_FOV, near=0.1 * s, far=120.0)
+    return Camera(eye, target, fov_y=fov, near=0.1 * s, far=120.0)
 
 
-TOP_PITCH_SHARE = 0.68
-"""Share of the image width the top camera gives the pitch (and 2 m behind each baseline, where
-kubbs are parked); the rest, on the right, is left for the HUD's panels."""
+def _fit_band(near_angle: float, far_angle: float, top_share: float) -> tuple[float, float]:
+    """(angle down, vertical field of view), rad, of a camera that sees a near point
+    ``near_angle`` and a far point ``far_angle`` below the horizontal at the lower edge of
+    the picture's band above the HUD's bottom row (:data:`HUD_BOTTOM_SHARE`) and
+    ``top_share`` of the height below its top: ``tan(near − down) / tan(fov/2) = 1 − 2·bottom``
+    and ``tan(down − far) / tan(fov/2) = 1 − 2·top_share``, solved by bisection on ``down``."""
+    lo_ndc, hi_ndc = 1 - 2 * HUD_BOTTOM_SHARE, 1 - 2 * top_share
+    a, b = far_angle, near_angle
+    for _ in range(60):
+        down = 0.5 * (a + b)
+        if math.tan(near_angle - down) * hi_ndc > math.tan(down - far_angle) * lo_ndc:
+            a = down
+        else:
+            b = down
+    return down, 2 * math.atan(math.tan(near_angle - down) / lo_ndc)
+
+
+HUD_TOP_SHARE = 0.30
+"""Share of the picture's height along its top edge where the HUD's status and rulings panels
+stand (:class:`~kubb3d.viewer.app.Overlay`, one fixed layout)."""
+HUD_BOTTOM_SHARE = 0.17
+"""Share of the picture's height along its bottom edge where the HUD's legend, power bar and
+last-throw card stand."""
+THROWER_TOP_SHARE = 0.16
+"""The thrower's view puts the far baseline this share of the height below the picture's top:
+the corner panels above it cover sky and the grass outside the far half's sidelines (the
+whole :data:`HUD_TOP_SHARE` would widen the view from 44° to 60° and shrink the far kubbs)."""
 
 
 def top_camera(pitch: Pitch, aspect: float = 16 / 9) -> Camera:
-    """Straight down on the whole pitch, x (A → B) to the right, +y up in the image; the pitch
-    fills the left :data:`TOP_PITCH_SHARE` of the image."""
-    fov = math.radians(40.0)
+    """Straight down on the whole pitch (and 2 m behind each baseline, where kubbs are parked),
+    x (A → B) to the right, +y up in the image; the pitch is centred across the picture and
+    fitted into the band between :data:`HUD_TOP_SHARE` and :data:`HUD_BOTTOM_SHARE`, where the
+    HUD's panels never cover it. On a field the view is 50° wide (the eye about 13 m up, where
+    the fog of distance has not begun); over a table-top board 10° (the eye high above): the
+    board is drawn almost as a plan and the floor beside it is seen past its edges (Kubbuteo's
+    parked disks, 8 cm beyond the board's ends)."""
     s = view_scale(pitch)
+    fov = math.radians(50.0 if s >= 1.0 else 10.0)
     half_x = pitch.length / 2 + 2.0 * s
     half_y = pitch.width / 2 + 0.8 * s
-    view_half_x = half_x / TOP_PITCH_SHARE
-    h = max(half_y, view_half_x / aspect) / math.tan(fov / 2)
-    cx = h * math.tan(fov / 2) * aspect - half_x  # the pitch's left end at the image's left edge
-    return Camera(np.array((cx, 0.0, h)), np.array((cx, 0.0, 0.0)), up=np.array((0.0, 1.0, 0.0)), fov_y=fov, near=0.1 * s)
+    band = 1.0 - HUD_TOP_SHARE - HUD_BOTTOM_SHARE
+    half_h = max(half_y / band, half_x / aspect)  # half the picture's height on the ground, m
+    h = half_h / math.tan(fov / 2)
+    cy = (HUD_TOP_SHARE + band / 2 - 0.5) * 2 * half_h  # the band's middle at y = 0
+    return Camera(np.array((0.0, cy, h)), np.array((0.0, cy, 0.0)), up=np.array((0.0, 1.0, 0.0)), fov_y=fov, near=0.1 * s)
 
 
 @dataclass

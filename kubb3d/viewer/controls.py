@@ -10,7 +10,8 @@ Throwing controls (play mode):
 
 ==========================  ==============================================================
 mouse move                  aim: the azimuth points at the grass under the pointer
-hold left button / SPACE    charge the power bar; release to throw
+hold left button / SPACE    charge the power bar (by the clock, not by frames); release to
+                            throw; right button or ESC while charging: cancel the charge
 wheel, UP / DOWN            elevation ±1° (SHIFT: ±5°; the wheel zooms in the orbit view)
 Q / E                       end-over-end spin −/+ 0.25 rev/s
 Z / X                       tilt −/+ 5°
@@ -20,12 +21,15 @@ LEFT / RIGHT                release point along the throwing line (to the throwe
 W / S                       release point 5 cm forward / back (past the line: foot fault)
 1 2 3 4, C                  thrower / orbit / top / follow camera; C cycles
 right drag, SHIFT+drag      orbit / pan (switches to the orbit camera); +/- zoom
-M                           slow motion (¼ speed) on/off
+M                           slow motion (¼ speed) on/off for the person's throws
+SHIFT+M                     slow motion for every throw (the computer's too) on/off
+TAB                         the rulings list (every ruling of the match with its reason and
+                            rule) on/off
 P                           pause the animation
 N                           skip the animation to rest
 R                           new round (all pieces back)
 F1                          help on/off
-ESCAPE                      quit
+ESCAPE                      quit (in a match still on: asks first, ESC again quits)
 ==========================  ==============================================================
 
 Replay controls (view mode): SPACE play/pause, RIGHT / LEFT next / previous throw,
@@ -36,7 +40,9 @@ and mouse as above.
 from __future__ import annotations
 
 import math
+import time
 from dataclasses import dataclass, field
+from typing import Callable
 
 import numpy as np
 
@@ -76,8 +82,11 @@ class ThrowControls:
         height: release height, m.
         azimuth_deg, elevation_deg, spin_rps, tilt_deg: as in :class:`~kubb3d.throw.ThrowParams`.
         helicopter: horizontal rotation switched on (:data:`HELICOPTER_RPS`).
-        power: the power bar, 0–1.
+        power: the power bar, 0–1: the time since the charge began over
+            :data:`CHARGE_TIME`, by ``clock`` (wall time, whatever the frame rate).
         charging: the button is held.
+        last_power: the power of the previous release (marked on the bar), or None.
+        clock: the time in seconds (default :func:`time.monotonic`; tests pass their own).
     """
 
     pitch: Pitch
@@ -93,6 +102,9 @@ class ThrowControls:
     helicopter: bool = False
     power: float = 0.0
     charging: bool = False
+    last_power: float | None = None
+    clock: Callable[[], float] = field(default=time.monotonic, repr=False, compare=False)
+    charge_start: float = 0.0
 
     @property
     def line(self) -> float:
@@ -144,11 +156,19 @@ class ThrowControls:
     def start_charge(self) -> None:
         self.charging = True
         self.power = 0.0
+        self.charge_start = self.clock()
 
-    def update(self, dt: float) -> None:
-        """Advance the power bar by ``dt`` s of holding."""
+    def update(self) -> None:
+        """Set the power bar from the time the button has been held (by :attr:`clock`: a
+        stalled frame neither loses nor adds power)."""
         if self.charging:
-            self.power = min(1.0, self.power + dt / CHARGE_TIME)
+            self.power = min(1.0, max(0.0, (self.clock() - self.charge_start) / CHARGE_TIME))
+
+    def cancel_charge(self) -> bool:
+        """Drop the charge without throwing; True if there was one."""
+        was = self.charging
+        self.charging, self.power = False, 0.0
+        return was
 
     def params(self, speed: float | None = None) -> ThrowParams:
         """The throw as :class:`~kubb3d.throw.ThrowParams` (speed from the power bar by default)."""
@@ -170,9 +190,10 @@ class ThrowControls:
         """Let go: the throw's parameters, or None if nothing was charged."""
         if not self.charging:
             return None
+        self.update()  # the power at the moment of the release, not at the last frame
         self.charging = False
         p = self.params()
-        self.power = 0.0
+        self.last_power, self.power = self.power, 0.0
         return p
 
     def adjust(self, action: str, big: bool = False) -> bool:
@@ -260,13 +281,16 @@ PLAY_KEYS = {
 VIEW_KEYS = {"SPACE": "playpause", "RIGHT": "next", "LEFT": "prev", "UP": "faster", "DOWN": "slower", "HOME": "home", "END": "end"}
 COMMON_KEYS = {
     "1": "cam:thrower", "2": "cam:orbit", "3": "cam:top", "4": "cam:follow", "C": "cam:cycle",
-    "M": "slowmo", "P": "pause", "N": "skip", "R": "reset", "F1": "help", "ESCAPE": "quit",
+    "M": "slowmo", "P": "pause", "TAB": "rulings", "N": "skip", "R": "reset", "F1": "help", "ESCAPE": "quit",
     "0": "cam:reset", "NUM_0": "cam:reset", "L": "labels", "F12": "screenshot",
     "PLUS": "zoom+", "EQUAL": "zoom+", "NUM_ADD": "zoom+", "MINUS": "zoom-", "NUM_SUBTRACT": "zoom-",
 }
 
 SLOW_MOTION = 0.25
 """Playback rate in slow motion."""
+COMPUTER_RATE = 2.0
+"""Playback rate of a simulated player's throws in a match (issue 34: its turns took
+25–40 s to watch; docs/viewer.md, "Computer turns")."""
 TIMELINE_HEIGHT = 36
 """px: height of the timeline strip at the bottom of the window in view mode."""
 
@@ -282,7 +306,12 @@ class Controller:
         camera_mode: one of :data:`~kubb3d.viewer.camera.CAMERA_MODES`.
         throw: the throwing controls (play mode).
         busy: a throw is being animated (no new throw can be charged).
-        slow_motion, paused, show_help, show_labels: toggles.
+        slow_motion: slow motion for the person's throws (M); ``slow_all``: for every throw,
+            the computer's too (SHIFT+M).
+        paused, show_help, show_labels, show_rulings: toggles (the rulings list: TAB).
+        confirm_quit: ESC asks before quitting (a match still on); ``quit_asked``: it has asked.
+        aim_view: ``P @ V`` (4, 4) of the picture last drawn: the pointer aims through it, so
+            that the aim line drawn is the aim thrown (None: the current camera's).
     """
 
     pitch: Pitch
@@ -296,10 +325,15 @@ class Controller:
     busy: bool = False
     can_throw: bool = True
     slow_motion: bool = False
+    slow_all: bool = False
     paused: bool = False
     show_help: bool = False
     show_labels: bool = True
+    show_rulings: bool = False
+    confirm_quit: bool = False
+    quit_asked: bool = False
     mouse: tuple[float, float] | None = None
+    aim_view: np.ndarray | None = None
     _drag_button: str | None = None
 
     def __post_init__(self) -> None:
@@ -312,8 +346,18 @@ class Controller:
     # ------------------------------------------------------------ cameras
     @property
     def time_scale(self) -> float:
-        """Animation rate: 0 paused, :data:`SLOW_MOTION` in slow motion, else 1."""
-        return 0.0 if self.paused else (SLOW_MOTION if self.slow_motion else 1.0)
+        """Animation rate of the person's throws: 0 paused, :data:`SLOW_MOTION` in slow
+        motion (M or SHIFT+M), else 1."""
+        return 0.0 if self.paused else (SLOW_MOTION if (self.slow_motion or self.slow_all) else 1.0)
+
+    def rate(self, computer: bool) -> float:
+        """Animation rate of a throw on screen (``computer``: a simulated player's): the
+        computer's throws play at :data:`COMPUTER_RATE`, in slow motion only with SHIFT+M."""
+        if self.paused:
+            return 0.0
+        if computer:
+            return SLOW_MOTION if self.slow_all else COMPUTER_RATE
+        return self.time_scale
 
     def camera(self, follow_pose=None, follow_velocity=None, dt: float = 0.0) -> Camera:
         """The current camera; the follow camera needs the followed piece's pose (7,) and
@@ -371,6 +415,9 @@ class Controller:
         ``charge`` (power bar started), ``quit``, ``reset``, ``skip``, ``playpause``, ``next``,
         ``prev``, ``faster``, ``slower``, ``home``, ``end``."""
         name = name.lstrip("_") if name not in ("_",) else name
+        if name == "ESCAPE":
+            return self._escape()
+        self.quit_asked = False  # any other key: stay
         if self.mode == "play" and name == "SPACE":
             return self._start_charge()
         if self.mode == "play" and name in PLAY_KEYS:
@@ -383,8 +430,14 @@ class Controller:
             return None
         if action.startswith("cam:"):
             self.set_camera(action[4:])
+        elif action == "slowmo" and shift:
+            self.slow_all = not self.slow_all
+            self.slow_motion = self.slow_all
         elif action == "slowmo":
             self.slow_motion = not self.slow_motion
+            self.slow_all = False
+        elif action == "rulings":
+            self.show_rulings = not self.show_rulings
         elif action == "pause":
             self.paused = not self.paused
         elif action == "help":
@@ -405,6 +458,18 @@ class Controller:
             return "throw"
         return None
 
+    def _escape(self) -> str:
+        """ESC: cancel a charge (``cancel``); else quit (``quit``), in a match still on only
+        when asked before (the first ESC returns ``ask-quit``)."""
+        if self.mode == "play" and self.throw.cancel_charge():
+            self.quit_asked = False
+            return "cancel"
+        if self.confirm_quit and not self.quit_asked:
+            self.quit_asked = True
+            return "ask-quit"
+        self.quit_asked = False
+        return "quit"
+
     def _start_charge(self) -> str | None:
         if self.busy or not self.can_throw or self.throw.charging:
             return None
@@ -415,11 +480,18 @@ class Controller:
     def _aim_from_mouse(self, x: float, y: float) -> None:
         if self.mode != "play" or self.busy:
             return
-        if self.camera_mode not in ("thrower", "top", "orbit"):
-            return
-        p = ground_point(x, y, self.camera().view_proj(self.width, self.height), self.width, self.height)
+        vp = self.aim_view if self.aim_view is not None else self.camera().view_proj(self.width, self.height)
+        p = ground_point(x, y, vp, self.width, self.height)
         if p is not None:
             self.throw.aim_at(p)
+
+    def aim_through(self, view_proj: np.ndarray) -> None:
+        """The picture now drawn is seen through ``view_proj`` (4, 4): the pointer aims through
+        it from now on, and the aim follows the pointer at once (a camera change, a turned
+        orbit view, the next throw's stance), so that the aim line drawn is the aim thrown."""
+        self.aim_view = np.asarray(view_proj, dtype=float)
+        if self.mouse is not None:
+            self._aim_from_mouse(*self.mouse)
 
     def mouse_motion(self, x: float, y: float) -> None:
         """Pointer moved to (x, y) px from the top-left: aims in play mode."""
@@ -427,9 +499,13 @@ class Controller:
         self._aim_from_mouse(x, y)
 
     def mouse_press(self, x: float, y: float, button: str, shift: bool = False) -> str | None:
-        """Returns ``charge`` (left button in play mode) or ``seek:<t fraction>`` (click on the
-        timeline in view mode) or None."""
+        """Returns ``charge`` (left button in play mode), ``cancel`` (right button while
+        charging: the charge is dropped) or ``seek:<t fraction>`` (click on the timeline in
+        view mode) or None."""
         self.mouse = (x, y)
+        self.quit_asked = False
+        if button == "right" and self.mode == "play" and self.throw.cancel_charge():
+            return "cancel"
         if self.mode == "view" and button == "left" and y >= self.height - TIMELINE_HEIGHT:
             return f"seek:{min(1.0, max(0.0, x / self.width))}"
         if button == "left" and not shift and self.mode == "play":

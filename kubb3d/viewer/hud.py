@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from kubb3d.i18n import ENGLISH, Translator
-from kubb3d.judge.messages import N_, Msg, join, msg, piece_name
+from kubb3d.judge.messages import N_, Msg, concat, join, msg, piece_name
 from kubb3d.viewer.controls import SPEED_MAX, SPEED_MIN, ThrowControls
 from kubb3d.viewer.scene import STATUS_COLORS
 
@@ -25,7 +25,9 @@ class Hud:
         title: first line, top left.
         lines: the status panel under it (top left).
         power: power-bar fill in [0, 1] or None (no bar).
+        power_mark: the previous release's power in [0, 1], marked on the bar, or None.
         power_label: text under the bar.
+        settings: the throw being prepared (angles, spin, release point), over the power bar.
         flags: red banners (illegal throws with their rules), top centre.
         rulings: the side panel (top right), one entry per line.
         legend: show the status colour legend (bottom left).
@@ -34,6 +36,8 @@ class Hud:
         message: a one-line message (bottom centre).
         last_throw: the last-throw panel (what the throw did), shown once it is at rest.
         summary: the end-of-match panel (shown centred when not empty).
+        rulings_list: the rulings list (TAB): every ruling so far with its reason and rule,
+            the latest first (shown centred when not empty).
         labels: piece labels, (text, x px, y px from the top-left) where each is drawn.
         avoid: screen rectangles (x0, y0, x1, y1) px from the top-left that panels must not
             cover (the pieces in view).
@@ -42,7 +46,9 @@ class Hud:
     title: str = ""
     lines: list[str] = field(default_factory=list)
     power: float | None = None
+    power_mark: float | None = None
     power_label: str = ""
+    settings: list[str] = field(default_factory=list)
     flags: list[str] = field(default_factory=list)
     rulings: list[str] = field(default_factory=list)
     legend: bool = False
@@ -52,20 +58,21 @@ class Hud:
     message: str = ""
     last_throw: list[str] = field(default_factory=list)
     summary: list[str] = field(default_factory=list)
+    rulings_list: list[str] = field(default_factory=list)
     labels: list[tuple[str, float, float]] = field(default_factory=list)
     avoid: list[tuple[float, float, float, float]] = field(default_factory=list)
 
 
 HELP_PLAY = [
-    N_("mouse: aim    hold left button or SPACE: power, release to throw"),
+    N_("mouse: aim    hold left button or SPACE: power, release to throw    right button or ESC: cancel the charge"),
     N_("wheel / UP DOWN: elevation    Q E: spin    Z X: tilt    H: helicopter"),
     N_("LEFT RIGHT: release point along the line    W S: step forward / back"),
     N_("1 thrower  2 orbit  3 top  4 follow  C cycle  0 reset camera    right drag: orbit   SHIFT drag: pan   +/-: zoom"),
-    N_("M: slow motion    P: pause    N: skip to rest    R: new round (after a match: rematch)"),
-    N_("L: piece labels    F12: save a screenshot    F1: help    ESC: quit"),
+    N_("M: slow motion of your throws (SHIFT+M: of every throw)    P: pause    N: skip to rest    R: new round (after a match: rematch)"),
+    N_("TAB: the rulings list (reasons and rules)    L: piece labels    F12: save a screenshot    F1: help    ESC: quit (a match asks first)"),
 ]
 HELP_FLICK = [
-    N_("mouse: direction of the flick    hold left button or SPACE: power, release to flick"),
+    N_("mouse: direction of the flick    hold left button or SPACE: power, release to flick    right button or ESC: cancel"),
     N_("Q E: spin    LEFT RIGHT: disk along the line (SHIFT: 5 cm)    W S: forward / back"),
     *HELP_PLAY[3:],
 ]
@@ -73,7 +80,7 @@ HELP_VIEW = [
     N_("SPACE: play / pause    RIGHT LEFT: next / previous throw    UP DOWN: speed"),
     N_("HOME END: start / end    click the timeline: seek"),
     N_("1 thrower  2 orbit  3 top  4 follow  C cycle  0 reset camera    right drag: orbit   SHIFT drag: pan   +/-: zoom"),
-    N_("M: slow motion    L: piece labels    F12: save a screenshot    F1: help    ESC: quit"),
+    N_("M: slow motion    TAB: the rulings list    L: piece labels    F12: save a screenshot    F1: help    ESC: quit"),
 ]
 PANEL_WORDS = (N_("rulings"), N_("raise-again"))
 """The rulings panel's heading and the legend's one entry that is not a status (translatable)."""
@@ -105,12 +112,14 @@ def translate_hud(h: Hud, tr: Translator) -> Hud:
         h,
         title=tr(h.title),
         lines=each(h.lines),
+        settings=each(h.settings),
         power_label=tr(h.power_label),
         flags=each(h.flags),
         help=each(h.help),
         message=tr(h.message),
         last_throw=each(h.last_throw),
         summary=each(h.summary),
+        rulings_list=each(h.rulings_list),
     )
 
 
@@ -134,12 +143,15 @@ def throw_lines(c: ThrowControls) -> list[str]:
         ]
     at = {"y": c.lateral, "d": abs(c.behind_line), "x": c.line}
     return [
-        msg("elevation {elevation:+.0f}°   azimuth {azimuth:+.1f}°", elevation=c.elevation_deg, azimuth=c.azimuth_deg),
-        msg(
-            "spin {spin:+.2f} rev/s   tilt {tilt:+.0f}°   helicopter {helicopter}",
-            spin=c.spin_rps,
-            tilt=c.tilt_deg,
-            helicopter=msg("ON") if c.helicopter else msg("off"),
+        concat(
+            msg("elevation {elevation:+.0f}°   azimuth {azimuth:+.1f}°", elevation=c.elevation_deg, azimuth=c.azimuth_deg),
+            "   ",
+            msg(
+                "spin {spin:+.2f} rev/s   tilt {tilt:+.0f}°   helicopter {helicopter}",
+                spin=c.spin_rps,
+                tilt=c.tilt_deg,
+                helicopter=msg("ON") if c.helicopter else msg("off"),
+            ),
         ),
         msg("release y {y:+.2f} m, {d:.2f} m behind the line (x {x:+.2f} m)", **at)
         if c.behind_line >= 0
@@ -167,12 +179,15 @@ def violation_lines(violations) -> list[str]:
     return [msg("ILLEGAL ({rule}): {reason}", rule=v.rule, reason=v.reason) for v in violations]
 
 
-def ruling_lines(rulings, width: int = 48, tr: Translator = ENGLISH) -> list[str]:
+def ruling_lines(rulings, width: int = 48, tr: Translator = ENGLISH, felled_now=None, grouped: bool = True) -> list[str]:
     """The side panel in ``tr``'s language: one header line per ruling with a consequence
     (piece, status, consequence, citations) followed by its reason wrapped to ``width``
-    characters and indented; the pieces that simply still stand share one line per citation."""
+    characters and indented; the pieces that simply still stand share one line per citation,
+    and so do (given ``felled_now``, the pieces this throw felled) the kubbs felled by an
+    earlier throw of the round (``grouped=False``: those lines are left out)."""
     out = []
     standing: dict[str, list[str]] = {}
+    earlier: dict[str, list[str]] = {}
     for r in rulings:
         status = getattr(r.status, "value", r.status)
         consequence = str(getattr(r.consequence, "value", r.consequence))
@@ -180,11 +195,68 @@ def ruling_lines(rulings, width: int = 48, tr: Translator = ENGLISH) -> list[str
         if consequence == "none" and status == "standing":
             standing.setdefault(cites, []).append(r.piece)
             continue
+        if felled_now is not None and consequence == "counts as felled" and r.piece not in felled_now:
+            earlier.setdefault(cites, []).append(r.piece)
+            continue
         out.append(f"{r.piece}: {tr(status)}" + (f", {tr(consequence)}" if consequence != "none" else "") + f"  [{cites}]")
         for part in textwrap.wrap(tr(r.reason), width):
             out.append("   " + part)
+    if not grouped:
+        return out
+    for cites, pieces in earlier.items():
+        out.append(tr(msg("felled by an earlier throw: {pieces}  [{rules}]", pieces=join([piece_name(p) for p in pieces]), rules=cites)))
     for cites, pieces in standing.items():
         out.append(tr(msg("still standing: {pieces}  [{rules}]", pieces=join([piece_name(p) for p in pieces]), rules=cites)))
+    return out
+
+
+def throw_felled(judgement) -> list[str] | None:
+    """What one throw felled, from its judgement (a :class:`~kubb3d.judge.Judgement` or a
+    replay's ``judgement`` dict): the kubbs it felled (``felled``: not those felled earlier in
+    the round) and the king if it fell (a game won or lost); None without a judgement."""
+    if judgement is None:
+        return None
+    get = judgement.get if isinstance(judgement, dict) else (lambda k, d=None: getattr(judgement, k, d))
+    out = set(get("felled", ()) or ())
+    for r in get("rulings", ()) or ():
+        piece = r["piece"] if isinstance(r, dict) else r.piece
+        cons = r.get("consequence") if isinstance(r, dict) else getattr(r.consequence, "value", r.consequence)
+        if piece == "king" and str(cons) in ("game won", "game lost"):
+            out.add(piece)
+    return sorted(out)
+
+
+def ruling_history(entries, tr: Translator = ENGLISH, width: int = 72) -> list[str]:
+    """The rulings list (TAB) in ``tr``'s language: for each (label, rulings, felled) of the
+    throws and inkasts so far, the latest first, the label and every ruling with a
+    consequence (piece, status, consequence, the rules cited) with its reason wrapped to
+    ``width`` characters; a kubb standing, or felled by an earlier throw, is left out."""
+    out = [tr(msg("rulings so far, the latest first (TAB: close)"))]
+    for label, rulings, felled in reversed(list(entries)):
+        lines = ruling_lines(rulings, width, tr, felled, grouped=False)
+        if lines:
+            out.append(tr(label))
+            out += ["   " + s for s in lines]
+    if len(out) == 1:
+        out.append(tr(msg("no ruling yet")))
+    return out
+
+
+def release_warnings(c: ThrowControls, rules) -> list[str]:
+    """What would make the throw being prepared illegal, known before the release (``rules``:
+    the ruleset's :class:`~kubb3d.judge.rulebook.ThrowRules`, None: no check): a tilt out of
+    the flight plane above the limit (DM §5), helicopter rotation where it is forbidden (WS
+    basic rule 5), the front foot past the line (DM §5). The flight decides: a tilt within
+    the limit at the release may still grow, this is the warning a referee gives beforehand."""
+    if rules is None or getattr(c, "flick", False):
+        return []
+    out = []
+    if rules.max_tilt_deg is not None and abs(c.tilt_deg) > rules.max_tilt_deg:
+        out.append(msg("WARNING ({rule}): tilt {tilt:.0f}° at the release, more than {max:.0f}° out of the flight plane is illegal", rule=rules.tilt_rule, tilt=abs(c.tilt_deg), max=rules.max_tilt_deg))
+    if rules.forbid_helicopter and c.helicopter:
+        out.append(msg("WARNING ({rule}): helicopter rotation is illegal", rule=rules.helicopter_rule))
+    if c.behind_line < 0:
+        out.append(msg("WARNING ({rule}): the release is past the throwing line (a foot fault)", rule=rules.foot_rule))
     return out
 
 
@@ -235,12 +307,15 @@ def layout_labels(labels, widths, height: float, gap: float = LABEL_GAP_PX, scre
 def last_throw_lines(seg) -> list[str]:
     """The last-throw panel of a played-back :class:`~kubb3d.viewer.scene.Segment` at rest:
     the piece and its release speed (m/s), where it came down (m), the first piece it hit,
-    legal or not (with the rules broken) and what the judge counts as felled."""
+    legal or not (with the rules broken) and what this throw felled (the segment's
+    ``info["felled"]``, :func:`throw_felled`: not the kubbs felled earlier in the round)."""
     f = seg.info.get("throw") if seg is not None else None
     if not f:
         return []
     land = f["landing"]
-    felled = [r.piece for r in seg.rulings if str(getattr(r.consequence, "value", r.consequence)) == "counts as felled"]
+    felled = seg.info.get("felled")
+    if felled is None:  # no judgement of this throw alone: what the rulings count as felled
+        felled = [r.piece for r in seg.rulings if str(getattr(r.consequence, "value", r.consequence)) == "counts as felled"]
     hit = piece_name(f["first_hit"]) if f["first_hit"] else msg("nothing")
     down = ", ".join(felled) if felled else msg("nothing")
     if f.get("slid"):  # a flick: where the disk stopped, in cm on the board
@@ -250,6 +325,15 @@ def last_throw_lines(seg) -> list[str]:
     else:
         where = msg("came down at x {x:+.2f} m, y {y:+.2f} m", x=land[0], y=land[1]) if land else msg("came down at -")
         last = msg("last throw: {piece} at {speed:.1f} m/s", piece=f["piece"], speed=f["speed_mps"])
+    lag = seg.info.get("lag")
+    if lag is not None:  # a lag throw: how close to the king it came (DM §3)
+        if lag["king_felled"]:
+            result = msg("lag: the king fell")
+        elif lag["distance_m"] is None:
+            result = msg("lag: out, no distance")
+        else:
+            result = msg("lag: {distance:.2f} m from the king", distance=lag["distance_m"])
+        return [last, msg("{where}   first hit: {hit}", where=where, hit=hit), result]
     return [
         last,
         msg("{where}   first hit: {hit}", where=where, hit=hit),

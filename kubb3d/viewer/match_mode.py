@@ -45,7 +45,7 @@ from kubb3d.judge.messages import N_, Msg, concat, join, known, msg, nmsg
 from kubb3d.pitch import KING_ID, opponent
 from kubb3d.rules import Phase
 from kubb3d.viewer.controls import SPEED_MAX, SPEED_MIN, Controller, FlickControls, ThrowControls
-from kubb3d.viewer.hud import mode_tags as _modes, HELP_FLICK, HELP_PLAY, Hud, last_throw_lines, outcome_line, power_label, ruling_lines, throw_lines
+from kubb3d.viewer.hud import mode_tags as _modes, HELP_FLICK, HELP_PLAY, Hud, last_throw_lines, outcome_line, power_label, release_warnings, ruling_history, ruling_lines, throw_lines
 from kubb3d.viewer.scene import HOLD_TIME, LiveSegment, PieceView, Segment
 
 PERSON = "P1"
@@ -229,7 +229,11 @@ class MatchSession:
         self._live = 0  # throws of the action under way already played (a person's inkast)
         self._stream: _Stream | None = None  # the step being simulated and drawn
         self._pending = None  # the match's last Pending (who acts)
-        self.config = (ruleset, opponent, seed, person, replay, round_cap)
+        self.card: list[str] = []  # the last throw's card: stays until the person's next release
+        self.card_rulings: tuple = ()  # the rulings of the last action at rest, and what it felled
+        self.card_felled: list[str] | None = None
+        self.history: list[tuple[str, tuple, list[str] | None]] = []  # the rulings list (TAB)
+        self.config = (ruleset, opponent, seed, person, replay, round_cap, options)
         self.facts: list[str] = state_lines(m.state, person, self.flick)
 
     # ---------------------------------------------------------------- state
@@ -251,6 +255,28 @@ class MatchSession:
     def can_throw(self) -> bool:
         return self.request is not None
 
+    @property
+    def confirm_quit(self) -> bool:
+        """ESC asks before it leaves the match, unless the match is over."""
+        return not self.over
+
+    @property
+    def computer_on_screen(self) -> bool:
+        """The simulated player's action is being played back (it plays faster, and in slow
+        motion only when asked for every throw: :meth:`Controller.rate`)."""
+        seg = self.segment
+        if self.request is not None or not self.playing or seg is None:
+            return False
+        return seg.info.get("actor") not in (None, self.person)
+
+    def warnings(self) -> list[str]:
+        """What would make the person's baton throw being prepared illegal
+        (:func:`~kubb3d.viewer.hud.release_warnings`; none for an inkast or a flick)."""
+        req = self.request
+        if req is None or req.kind in ("inkast", "penalty") or self.flick:
+            return []
+        return release_warnings(self.controls, self.match.ruleset.book.throw_rules)
+
     def throw(self, params) -> None:
         """The person released: perform the asked-for throw with ``params``
         (:class:`~kubb3d.throw.ThrowParams`); its playback starts at once.
@@ -264,6 +290,7 @@ class MatchSession:
         params.validate()
         self.request = None
         self.message = ""
+        self.card, self.card_rulings, self.card_felled = [], (), None
         self._begin(params)
         self.update(0.0)  # the release is on screen in this very frame
 
@@ -438,7 +465,21 @@ class MatchSession:
         if after["news"]:
             self.news = after["news"]
 
+    def _rest(self, seg: Segment) -> None:
+        """A segment came to rest: its card and rulings are shown from now until the person's
+        next release (or the next throw at rest), its rulings join the rulings list; once."""
+        if seg.info.get("rested"):
+            return
+        seg.info["rested"] = True
+        if seg.info.get("throw"):
+            self.card = last_throw_lines(seg)
+        if seg.rulings:
+            self.card_rulings, self.card_felled = tuple(seg.rulings), seg.info.get("felled")
+            self.history.append((seg.label, tuple(seg.rulings), seg.info.get("felled")))
+
     def _show(self, seg: Segment, t: float) -> None:
+        if seg.at_rest(t):
+            self._rest(seg)
         if seg.at_rest(t) and "after" in seg.info:  # once: later steps may have newer facts
             self._apply(seg.info.pop("after"))
         sc = self.scene
@@ -532,6 +573,8 @@ class MatchSession:
         while self._stream is not None:
             self._pull(math.inf)
         for seg in [self.segment, *self.queue] if self.segment is not None else self.queue:
+            if not seg.info.get("live"):
+                self._rest(seg)
             if "after" in seg.info:
                 self._apply(seg.info.pop("after"))
         if self.queue:
@@ -558,20 +601,23 @@ class MatchSession:
         if over:  # the result is said once, in the summary
             h.summary = self.summary()
         if self.request is not None:
-            h.lines += throw_lines(self.controls)
-            if ctl.camera_mode == "thrower":  # the power bar only in the thrower's own view
-                h.power = self.controls.power
-                h.power_label = power_label(self.controls)
+            h.settings = throw_lines(self.controls)
+            # the power bar wherever the person can charge, the last release's power marked
+            h.power = self.controls.power
+            h.power_mark = self.controls.last_power
+            h.power_label = power_label(self.controls)
+            h.flags = self.warnings()
         elif seg is not None:
             if not over:
                 h.lines.append(seg.label)
             h.flags = list(seg.info.get("flags", []))
-            if seg.at_rest(self.t):
-                h.last_throw = last_throw_lines(seg)
-                if seg.rulings:
-                    h.rulings = ruling_lines(seg.rulings, tr=self.tr)
-                    h.legend = True
+        # the last throw's card and rulings stay until the person's next release
+        h.last_throw = list(self.card)
+        if self.card_rulings:
+            h.rulings = ruling_lines(self.card_rulings, tr=self.tr, felled_now=self.card_felled)
+            h.legend = True
         h.help = (HELP_FLICK if self.flick else HELP_PLAY) if ctl.show_help else []
+        h.rulings_list = ruling_history(self.history, tr=self.tr) if ctl.show_rulings else []
         h.message = self.error or ("" if over else self.message)
         return h
 
@@ -622,9 +668,9 @@ class MatchSession:
         if not self.over:
             self.message = msg("the match is still on (R starts a rematch once it is over)")
             return
-        ruleset, opponent, seed, person, replay, round_cap = self.config
+        ruleset, opponent, seed, person, replay, round_cap, options = self.config
         self.match.close()
-        self.__init__(ruleset, opponent, seed + 1, person, replay, self.hold, round_cap)
+        self.__init__(ruleset, opponent, seed + 1, person, replay, self.hold, round_cap, options)
 
     def close(self) -> None:
         """Close the match (its world and replay file)."""

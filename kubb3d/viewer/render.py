@@ -512,7 +512,7 @@ class Renderer:
         if scene.aim is not None:
             s, e = scene.aim
             self._dyn.upload(quads_along([((s[0], s[1]), (e[0], e[1]), 0.025 * k)], 0.004 * k))
-            prog["u_color"] = (1.0, 0.95, 0.25, 0.9)
+            prog["u_color"] = (1.0, 0.15, 0.1, 0.95) if scene.aim_warning else (1.0, 0.95, 0.25, 0.9)
             prog["u_dash"] = 0.3 * k
             self._dyn.draw()
         if scene.release_point is not None:

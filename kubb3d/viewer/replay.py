@@ -26,7 +26,7 @@ import numpy as np
 
 from kubb3d.errors import ReplayError, ScenarioError
 from kubb3d.pitch import KING_ID, Pitch
-from kubb3d.viewer.hud import outcome_line
+from kubb3d.viewer.hud import outcome_line, throw_felled
 from kubb3d.viewer.scene import PieceView, Scene, Segment, Timeline
 
 
@@ -200,10 +200,10 @@ class TimelineBuilder:
         self.hidden = {pid for pid, k in self.kinds.items() if k == "baton"} | gone
         self._add(Segment(f"set {self.set_no}, turn {self.turn_no}: pieces set up", {**start, **{k: v.copy() for k, v in self.poses.items()}}, info=self._info()))
 
-    def _throw(self, th: dict, label: str, line_x, rulings: tuple = (), after: dict[str, np.ndarray] | None = None) -> Segment:
+    def _throw(self, th: dict, label: str, line_x, rulings: tuple = (), after: dict[str, np.ndarray] | None = None, felled: list[str] | None = None) -> Segment:
         """The segment of one throw, from the current poses; ``after``: the poses the match put
         pieces at once the action was over, animated after the rest (the judge's raising, a
-        kubb parked or set back)."""
+        kubb parked or set back); ``felled``: what the throw felled (its judgement's)."""
         poses, kinds = self.poses, self.kinds
         piece = th["piece"]
         kinds.setdefault(piece, self.kind_of(piece))
@@ -226,6 +226,8 @@ class TimelineBuilder:
         raised = {pid: p.copy() for pid, p in (after or {}).items() if pid in end}
         info = self._info(flags=flags, line_x=line_x)
         info["throw"] = throw_facts(th, times, tposes, start)
+        if felled is not None:
+            info["felled"] = felled
         seg = self._add(Segment(label, start, times, tposes, end, raised, rulings, piece, info))
         poses.update(end)
         return seg
@@ -237,6 +239,7 @@ class TimelineBuilder:
         action = rec.get("action") or {}
         throws = rec.get("throws") or []
         rulings = _rulings(rec.get("judgement"), rec.get("outcome"))
+        felled = throw_felled(rec.get("judgement"))
         label = self.describe(action)
         line_x = action.get("line_x")
         before = rec.get("before")
@@ -255,7 +258,10 @@ class TimelineBuilder:
                 continue  # played live while the action was under way; the poses followed
             tag = f" ({j + 1}/{len(throws)})" if len(throws) > 1 else ""
             last = j == len(throws) - 1
-            self._throw(th, label + tag, line_x, rulings if last else (), moved if last else None)
+            seg = self._throw(th, label + tag, line_x, rulings if last else (), moved if last else None, felled if last else None)
+            out = rec.get("outcome") or {}
+            if last and out.get("kind") == "lag":  # the lag's result on its card (DM §3)
+                seg.info["lag"] = {"distance_m": out.get("distance_m"), "king_felled": bool(out.get("king_felled"))}
         self.poses.update({k: v.copy() for k, v in moved.items()})
         self.hidden -= set(moved)
         self.hidden |= set(after.get("gone") or ())

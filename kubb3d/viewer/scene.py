@@ -155,6 +155,7 @@ class Scene:
         pieces: piece id → :class:`PieceView`.
         throwing_line: x of the current throwing line, m, highlighted on the grass (None: none).
         aim: (start (3,), end (3,)) of the aim line on the grass, m, or None.
+        aim_warning: the throw being prepared would be illegal: the aim line is drawn red.
         release_point: the release point marker (3,), m, or None.
         trace: the thrown piece's path so far (N, 3), m, or None.
         hidden: ids not drawn (batons still in hand).
@@ -169,6 +170,7 @@ class Scene:
     pieces: dict[str, PieceView] = field(default_factory=dict)
     throwing_line: float | None = None
     aim: tuple[np.ndarray, np.ndarray] | None = None
+    aim_warning: bool = False
     release_point: np.ndarray | None = None
     trace: np.ndarray | None = None
     hidden: set[str] = field(default_factory=set)

@@ -20,10 +20,12 @@ W, H = 1280, 720
 
 
 def test_flick_controls_power_keys_and_params():
-    c = FlickControls(BOARD, "A")
+    now = [10.0]
+    c = FlickControls(BOARD, "A", clock=lambda: now[0])
     assert c.lateral == pytest.approx(BOARD.width / 12)  # the gap between A3 and A4
     c.start_charge()
-    c.update(CHARGE_TIME / 2)
+    now[0] += CHARGE_TIME / 2
+    c.update()
     assert c.speed == pytest.approx((FLICK_SPEED[0] + FLICK_SPEED[1]) / 2)
     for key in ("spin+", "spin+", "left", "fwd"):
         assert c.adjust(key)

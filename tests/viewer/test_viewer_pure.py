@@ -9,7 +9,7 @@ import pytest
 
 from kubb3d.pitch import Pitch
 from kubb3d.viewer.camera import OrbitCamera, ground_point, project, thrower_camera, top_camera
-from kubb3d.viewer.controls import CHARGE_TIME, SPEED_MAX, SPEED_MIN, Controller
+from kubb3d.viewer.controls import CHARGE_TIME, COMPUTER_RATE, SLOW_MOTION, SPEED_MAX, SPEED_MIN, Controller, ThrowControls
 from kubb3d.viewer.replay import ReplayError, load_replay
 from kubb3d.viewer.scene import Segment, Timeline, sample_trajectory
 
@@ -75,16 +75,77 @@ def test_keys_change_the_throw():
     assert c.key_press("ESCAPE") == "quit"
 
 
+class FakeClock:
+    """A clock the test moves by hand, s."""
+
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
 def test_power_bar_hold_and_release():
-    c = Controller(PITCH)
+    clock = FakeClock()
+    c = Controller(PITCH, throw=ThrowControls(PITCH, clock=clock))
     assert c.key_press("SPACE") == "charge"
-    c.throw.update(CHARGE_TIME / 2)
+    clock.now += CHARGE_TIME / 2
+    c.throw.update()
+    assert c.throw.power == pytest.approx(0.5)
     assert c.key_release("SPACE") == "throw"
     p = c.throw.release()
     assert p.speed == pytest.approx((SPEED_MIN + SPEED_MAX) / 2)
-    assert c.throw.power == 0 and not c.throw.charging
+    assert c.throw.power == 0 and not c.throw.charging and c.throw.last_power == pytest.approx(0.5)
     c.busy = True
     assert c.key_press("SPACE") is None  # no new throw during playback
+
+
+def test_power_is_the_time_held_whatever_the_frames():
+    """Issue 34: the charge added each frame's time capped at 0.1 s, so a stalled frame lost
+    power (identical 0.95 s holds gave 7.4–7.7 m/s and once 3.9 m/s). The power is the time
+    held by the clock: however the frames fall, a 0.95 s hold gives the same speed."""
+    speeds = []
+    for frames in ([0.95], [0.016] * 30 + [0.47], [0.5, 0.05, 0.4]):
+        clock = FakeClock()
+        c = Controller(PITCH, throw=ThrowControls(PITCH, clock=clock))
+        c.key_press("SPACE")
+        for dt in frames:
+            clock.now += dt
+            c.throw.update()
+        c.key_release("SPACE")
+        speeds.append(c.throw.release().speed)
+    want = SPEED_MIN + 0.95 / CHARGE_TIME * (SPEED_MAX - SPEED_MIN)
+    assert speeds == pytest.approx([want] * 3, abs=1e-9)
+
+
+def test_a_charge_is_cancelled_and_escape_asks_before_leaving_a_match():
+    clock = FakeClock()
+    c = Controller(PITCH, throw=ThrowControls(PITCH, clock=clock))
+    assert c.mouse_press(W / 2, H / 2, "left") == "charge"
+    clock.now += 0.8
+    assert c.mouse_press(W / 2, H / 2, "right") == "cancel"  # the right button drops the charge
+    assert not c.throw.charging and c.throw.power == 0.0
+    assert c.mouse_release(W / 2, H / 2, "left") is None  # nothing thrown
+    c.key_press("SPACE")
+    assert c.key_press("ESCAPE") == "cancel" and c.key_release("SPACE") is None  # so does ESC
+    assert c.key_press("ESCAPE") == "quit"  # no match: ESC quits
+    c.confirm_quit = True  # a match still on: ESC asks first, any other key goes on
+    assert c.key_press("ESCAPE") == "ask-quit" and c.quit_asked
+    c.key_press("UP")
+    assert not c.quit_asked and c.key_press("ESCAPE") == "ask-quit"
+    assert c.key_press("ESCAPE") == "quit"
+
+
+def test_computer_throws_play_faster_and_slow_motion_is_for_the_persons_throws():
+    c = Controller(PITCH)
+    assert (c.rate(False), c.rate(True)) == (1.0, COMPUTER_RATE) and COMPUTER_RATE >= 2.0
+    c.key_press("M")
+    assert (c.rate(False), c.rate(True)) == (SLOW_MOTION, COMPUTER_RATE)
+    c.key_press("M", shift=True)  # SHIFT+M: every throw in slow motion
+    assert (c.rate(False), c.rate(True)) == (SLOW_MOTION, SLOW_MOTION)
+    c.key_press("M", shift=True)
+    c.key_press("P")
+    assert (c.rate(False), c.rate(True)) == (0.0, 0.0)
 
 
 def test_mouse_aims_at_the_pointed_kubb():
