@@ -28,6 +28,7 @@ from kubb3d.judge.rulebook import get_rulebook
 from kubb3d.judge.rulings import Pose
 from kubb3d.pitch import KING_ID, Pitch, baseline_ids, opponent
 from kubb3d.rules.practice import PracticeRound
+from kubb3d.viewer.camera import HUD_TOP_SHARE
 from kubb3d.viewer.controls import Controller, FlickControls, ThrowControls, TIMELINE_HEIGHT
 from kubb3d.i18n import ENGLISH, Translator
 from kubb3d.judge.messages import concat, msg
@@ -713,7 +714,8 @@ class Overlay:
         floor = max(row_top, centre_top if y > bottom else row_top) + pad
 
         # ---- the top corners: status (left), rulings (right), down to the bottom row at most
-        room = max(1, (top - floor) // line_h)
+        # ... and within the top band the cameras keep free of the pitch (HUD_TOP_SHARE)
+        room = max(1, (min(top - floor, int(height * HUD_TOP_SHARE)) - pad) // line_h)
         if hud.title or hud.lines:
             place(lines_of([hud.title, *hud.lines], text_w, limit=room), pad, top, "status")
         if hud.rulings:
@@ -861,6 +863,7 @@ class App:
             h.labels = labels
         if self.note:
             h.message = self.note
+        self.last_hud = h  # what this frame's overlay shows (tests read it)
         self.renderer.bind()
         self.overlay.draw(h, self.renderer.width, self.renderer.height)
 
