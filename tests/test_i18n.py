@@ -281,10 +281,10 @@ def test_hud_texts_in_german():
     de = translator("de")
     c = Controller(Pitch()).throw
     en_lines = throw_lines(c)
-    assert en_lines[1].endswith("helicopter off") and "behind the line" in en_lines[2]
+    assert en_lines[0].endswith("helicopter off") and "behind the line" in en_lines[1]  # angles and spin on one line
     de_lines = [de(t) for t in en_lines]
-    assert de_lines[0].startswith("Abwurfwinkel ") and de_lines[1].endswith("Hubschrauber aus")
-    assert "hinter der Wurflinie" in de_lines[2] and de(power_label(c)).startswith("Kraft ")
+    assert de_lines[0].startswith("Abwurfwinkel ") and de_lines[0].endswith("Hubschrauber aus")
+    assert "hinter der Wurflinie" in de_lines[1] and de(power_label(c)).startswith("Kraft ")
     reason = msg(
         "{name} is tilted {deg:.0f}° and only stays up because it leans on {others}.", name="A2", deg=30.0, others="A1"
     )
@@ -308,7 +308,10 @@ def test_hud_texts_in_german():
     assert de(line) == "Spiel vorbei: du gewinnst: P2 hat den König vorzeitig zu Fall gebracht (DM §1)"
     h = translate_hud(Hud(title=line, help=list(HELP_PLAY), message=msg("no baton left: R for a new round")), de)
     assert h.title == de(line) and h.message == "kein Wurfholz mehr: R für eine neue Runde"
-    assert h.help[-1] == "L: Beschriftungen    F12: Bildschirmfoto speichern    F1: Hilfe    ESC: beenden"
+    assert h.help[-1] == (
+        "TAB: Liste der Entscheidungen (Gründe und Regeln)    L: Beschriftungen    F12: Bildschirmfoto speichern    "
+        "F1: Hilfe    ESC: beenden (im Spiel mit Rückfrage)"
+    )
     assert translate_hud(h, ENGLISH) is h
 
 

@@ -679,7 +679,6 @@ class Overlay:
         left_edge = legend_box[0] + legend_box[2] + pad if legend_box else pad
         right_edge = card_box[0] - pad if card_box else width - pad
         bw, bh = min(360, width - 4 * pad), max(10, int(fs * 1.5))
-        centre: list = []  # (kind, labels or None) from the bottom up
         # between the corners if the power bar fits there (the text wrapped to that width)
         mid = 2 * min(width // 2 - left_edge, right_edge - width // 2)
         in_row = mid >= (bw + 8 if hud.power is not None else 160)

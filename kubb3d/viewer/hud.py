@@ -250,7 +250,7 @@ def release_warnings(c: ThrowControls, rules) -> list[str]:
     the limit at the release may still grow, this is the warning a referee gives beforehand."""
     if rules is None or getattr(c, "flick", False):
         return []
-    out = []
+    out: list[str] = []
     if rules.max_tilt_deg is not None and abs(c.tilt_deg) > rules.max_tilt_deg:
         out.append(msg("WARNING ({rule}): tilt {tilt:.0f}° at the release, more than {max:.0f}° out of the flight plane is illegal", rule=rules.tilt_rule, tilt=abs(c.tilt_deg), max=rules.max_tilt_deg))
     if rules.forbid_helicopter and c.helicopter:

@@ -16,7 +16,7 @@ from xplay_helpers import WindowPlay, persons_throws, records, summary_shown
 
 pytestmark = [pytest.mark.slow, pytest.mark.gl]
 
-AIMS = ((490, 100), (566, 100), (714, 100), (788, 100))
+AIMS = ((507, 126), (574, 126), (706, 126), (771, 126))
 """px: where the person points in turn in the thrower's view: the far baseline's kubbs beside
 the middle one (a baton aimed at B3 passes over the king and may fell it early); inkasted
 kubbs land in the far half."""
@@ -52,7 +52,7 @@ def test_a_whole_dm_match_through_input_events(display, tmp_path):
         app.close()
 
 
-KT_AIMS = ((607, 113), (542, 113), (640, 113))
+KT_AIMS = ((610, 130), (550, 130), (640, 130))
 """px: where the person points in turn in the Kubbuteo thrower's view (1280 × 720, from A's
 baseline): B4, B5 and between B3 and B4, whose straight paths from the gap where the disk
 starts pass the king by 5 cm or more (a king knocked early loses the game, KT "Rules")."""

@@ -140,7 +140,8 @@ def test_the_end_of_match_summary_covers_every_panel_under_it_and_fits_the_windo
     session = PlaySession()
     base = session.hud
     long_line = "match over: you win: " + "a reason that is much longer than the window is wide " * 3
-    summary = [long_line, "sets won: P1 0 – 0 P2    turns 3    clock 2:29", *["you threw 12 batons"] * 20, "R: rematch (a new seed)    ESC: quit"]
+    summary = [long_line, "sets won: P1 0 – 0 P2    turns 3    clock 2:29", *["you threw 12 batons"] * 20,
+               "R: rematch (a new seed)    ESC: quit"]
     rulings = [f"B{i}: fallen, counts as felled  [DM §5]" for i in range(1, 6)] + ["   a reason " * 6] * 12
     app = App(session, w, h, headless=True, mode="play", camera="thrower")
     try:

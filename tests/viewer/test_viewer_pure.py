@@ -9,7 +9,9 @@ import pytest
 
 from kubb3d.pitch import Pitch
 from kubb3d.viewer.camera import OrbitCamera, ground_point, project, thrower_camera, top_camera
-from kubb3d.viewer.controls import CHARGE_TIME, COMPUTER_RATE, SLOW_MOTION, SPEED_MAX, SPEED_MIN, Controller, ThrowControls
+from kubb3d.viewer.controls import (
+    CHARGE_TIME, COMPUTER_RATE, SLOW_MOTION, SPEED_MAX, SPEED_MIN, Controller, ThrowControls,
+)
 from kubb3d.viewer.replay import ReplayError, load_replay
 from kubb3d.viewer.scene import Segment, Timeline, sample_trajectory
 
