@@ -629,13 +629,17 @@ class Overlay:
             return lab
 
         def lines_of(lines, max_w, size=fs, first_bold=True, dim_indented=False, limit=None):
-            """Labels of ``lines`` wrapped to ``max_w`` px, at most ``limit`` of them."""
+            """Labels of ``lines`` wrapped to ``max_w`` px: the whole lines that fit in
+            ``limit`` labels (the first one at least, cut to the limit)."""
             labs: list = []
             for i, text in enumerate(lines):
-                if limit is not None and len(labs) >= limit:
-                    break
                 col = (200, 210, 220, 255) if dim_indented and text.startswith("   ") else (255, 255, 255, 255)
-                labs += wrap_labels(text, lambda t, b=(first_bold and i == 0), c=col: label(t, 0, 0, size=size, bold=b, color=c), max_w)
+                more = wrap_labels(text, lambda t, b=(first_bold and i == 0), c=col: label(t, 0, 0, size=size, bold=b, color=c), max_w)
+                if limit is not None and labs and len(labs) + len(more) > limit:
+                    for extra in more:
+                        extra.delete()
+                    break
+                labs += more
             if limit is not None:
                 for extra in labs[limit:]:
                     extra.delete()

@@ -288,7 +288,7 @@ COMMON_KEYS = {
 
 SLOW_MOTION = 0.25
 """Playback rate in slow motion."""
-COMPUTER_RATE = 2.0
+COMPUTER_RATE = 2.5
 """Playback rate of a simulated player's throws in a match (issue 34: its turns took
 25–40 s to watch; docs/viewer.md, "Computer turns")."""
 TIMELINE_HEIGHT = 36

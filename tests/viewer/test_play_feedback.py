@@ -328,3 +328,28 @@ def test_the_computers_lag_throw_is_on_its_card():
         assert card[-1] == f"lag: {lags[-1]['outcome']['distance_m']:.2f} m from the king", card
     finally:
         s.close()
+
+
+def test_an_invalid_inkast_shows_its_reason_while_it_is_thrown_again():
+    """Issue 34 finding 1: an invalid inkast said only "invalid inkast of B2: thrown again"; its
+    reason was readable only in ``kubb3d view``. The person's kubb thrown far too short: while
+    the rethrow waits, the rulings panel gives the ruling, its rule and its reason."""
+    from dataclasses import replace
+
+    s = MatchSession("dm", "club", seed=3)
+    person = scripted_person(s.match)
+    try:
+        _play_to_person(s, person, ("inkast",))
+        kubb = s.request.piece
+        s.throw(replace(person(s.request), speed=2.0))  # lands a metre or two in front: not in the far half
+        for _ in range(10):  # the other kubbs of the inkast, then the judgement
+            _play_to_person(s, person, ("inkast", "penalty"))
+            if s.request.piece == kubb:
+                break
+            s.throw(person(s.request))
+        h = s.hud(Controller(s.pitch, throw=s.controls))
+        head = next(i for i, ln in enumerate(h.rulings) if ln.startswith(f"{kubb}:") and "rethrow" in ln)
+        assert re.search(r"\[DM §\d+", h.rulings[head]) and h.rulings[head + 1].startswith("   ")
+        assert s.request.piece == kubb  # thrown again, the reason still on screen
+    finally:
+        s.close()
