@@ -527,6 +527,7 @@ class Overlay:
         self.window = window
         self._key = None
         self._batch = None
+        self._modal = None
         self._label_batch = None
         self._label_pool: dict[str, tuple] = {}  # piece id → (shadow, text) labels
         self._items: list = []
@@ -551,6 +552,7 @@ class Overlay:
         self.window.projection = Mat4.orthogonal_projection(0, width, 0, height, -255, 255)
         self._batch.draw()
         self._label_batch.draw()
+        self._modal.draw()  # the help, the summary and the rulings list over the piece labels
 
     def _covered(self, avoid, height: int) -> set[str]:
         """The panels of the current layout (the modal ones aside) over a piece's screen
@@ -606,6 +608,7 @@ class Overlay:
         back, front = pg.graphics.Group(order=0), pg.graphics.Group(order=1)
         # the modal panels (summary, help) over everything else, their text included
         modal_back, modal_front = pg.graphics.Group(order=2), pg.graphics.Group(order=3)
+        modal = pg.graphics.Batch()  # drawn after the piece labels too
         items: list = []
         panels: dict[str, tuple[int, int, int, int]] = {}
         fs = font_size(width)
@@ -619,12 +622,13 @@ class Overlay:
             if name and group is back and any(x < a1 and a0 < x + w and y < b1 and b0 < y + h for a0, b0, a1, b1 in pieces):
                 color = (*color[:3], min(color[3], FADED_ALPHA))  # see-through over a piece
                 faded.add(name)
-            items.append(pg.shapes.Rectangle(x, y, w, h, color=color, batch=batch, group=group))
+            on = modal if group is modal_back else batch
+            items.append(pg.shapes.Rectangle(x, y, w, h, color=color, batch=on, group=group))
             if name:
                 panels[name] = (int(x), int(y), int(w), int(h))
 
         def label(text, x, y, size=fs, color=(255, 255, 255, 255), bold=False, anchor_x="left", group=front):
-            lab = pg.text.Label(text, x=x, y=y, font_size=size, color=color, weight="bold" if bold else "normal", anchor_x=anchor_x, anchor_y="baseline", batch=batch, group=group, font_name="DejaVu Sans")
+            lab = pg.text.Label(text, x=x, y=y, font_size=size, color=color, weight="bold" if bold else "normal", anchor_x=anchor_x, anchor_y="baseline", batch=modal if group is modal_front else batch, group=group, font_name="DejaVu Sans")
             items.append(lab)
             return lab
 
@@ -771,7 +775,7 @@ class Overlay:
                 lab.x, lab.y = x0 + pad, top - (i + 1) * line_h + 4
             panel(x0, top - hh, hw, hh, color=(10, 15, 20, 255), name=name, group=modal_back)
 
-        self._batch, self._items, self.panels, self.faded = batch, items, panels, faded
+        self._batch, self._modal, self._items, self.panels, self.faded = batch, modal, items, panels, faded
 
 
 # ================================================================== the app
