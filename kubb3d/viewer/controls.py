@@ -9,7 +9,8 @@ only translates its events into these calls and acts on the returned commands.
 Throwing controls (play mode):
 
 ==========================  ==============================================================
-mouse move                  aim: the azimuth points at the grass under the pointer
+mouse move                  aim: the azimuth points at the grass under the pointer, in every
+                            camera, through the picture last drawn (the aim drawn is thrown)
 hold left button / SPACE    charge the power bar (by the clock, not by frames); release to
                             throw; right button or ESC while charging: cancel the charge
 wheel, UP / DOWN            elevation ±1° (SHIFT: ±5°; the wheel zooms in the orbit view)
