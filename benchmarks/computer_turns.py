@@ -6,9 +6,9 @@ frame advancing the playback by the wall time since the last one times the contr
 (:meth:`~kubb3d.viewer.controls.Controller.rate`). The person's throws are scripted
 (:func:`~kubb3d.viewer.match_mode.scripted_person`) and released at once. A computer turn is a
 run of frames from the end of the person's last throw to the next request to the person; its
-wall time is reported, for the computer's throws at ``--rate`` 1 (before issue 34) and at the
-default :data:`~kubb3d.viewer.controls.COMPUTER_RATE`, interleaved turn by turn is not
-possible (a match is one sequence), so the two runs follow each other: report the load.
+wall time is reported, for the computer's throws at ``--rate`` 1 (before issue 34) or at the
+default :data:`~kubb3d.viewer.controls.COMPUTER_RATE`. A match is one sequence, so the two
+rates cannot be interleaved turn by turn: the runs follow each other, report the load.
 
 Usage::
 
@@ -68,7 +68,8 @@ def main() -> None:
     turns = run(a.seed, a.turns, a.rate)
     load1 = os.getloadavg()[0]
     shown = ", ".join(f"{t:.1f}" for t in turns)
-    print(f"seed {a.seed}, rate {a.rate or 'default'}: computer turns {shown} s (median {statistics.median(turns):.1f} s); "
+    median = statistics.median(turns)
+    print(f"seed {a.seed}, rate {a.rate or 'default'}: computer turns {shown} s (median {median:.1f} s); "
           f"load {load0:.1f} -> {load1:.1f}")
 
 
