@@ -1,0 +1,350 @@
+"""The HUD overlay of the viewer window: one fixed layout of panels drawn with pyglet over the
+3D picture (:class:`Overlay`), and where the pieces and their labels are on screen
+(:func:`piece_marks`). The panels' contents come as a :class:`~kubb3d.viewer.hud.Hud`.
+
+Import pyglet through :func:`kubb3d.viewer.app.load_pyglet` first (headless or not): the
+overlay gets the module handed in.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from kubb3d.i18n import ENGLISH, Translator
+from kubb3d.viewer.camera import HUD_TOP_SHARE
+from kubb3d.viewer.controls import TIMELINE_HEIGHT
+from kubb3d.viewer.hud import Hud, font_size, layout_labels, legend_items, wrap_labels
+from kubb3d.viewer.scene import Scene
+
+SIDE_SHARE = 0.30
+"""Share of the window's width the HUD's corner panels take at most (their lines wrapped)."""
+FADED_ALPHA = 40
+"""Opacity (of 255) of a panel's background where it lies over a piece."""
+LABEL_LIFT_M = 0.06
+"""m: a piece's label is drawn this far above its top."""
+
+
+def behind_board(point, view_proj: np.ndarray, length: float, width: float) -> bool:
+    """True if the board's top (z = 0, ``length`` × ``width`` m centred on the origin) lies
+    between the camera and ``point`` (x, y, z m): the line of sight through the point, from
+    the near plane (perspective or orthographic), crosses the top inside the board."""
+    m = np.asarray(view_proj, dtype=float)
+    p = np.asarray(point, dtype=float)
+    clip = m @ np.append(p, 1.0)
+    if clip[3] <= 0:
+        return False  # behind the camera: not drawn anyway
+    near = np.linalg.solve(m, np.array((clip[0] / clip[3], clip[1] / clip[3], -1.0, 1.0)))
+    q = near[:3] / near[3]
+    if not q[2] > 0.0 > p[2]:
+        return False
+    hit = q + (p - q) * (q[2] / (q[2] - p[2]))
+    return bool(abs(hit[0]) <= length / 2 and abs(hit[1]) <= width / 2)
+
+
+def piece_marks(scene: Scene, view_proj: np.ndarray, width: int, height: int) -> tuple[list[tuple[float, float, float, float]], list[tuple[str, float, float]]]:
+    """The screen rectangles (x0, y0, x1, y1) px, top-left origin, of the kubbs and the king in
+    view (their bounding boxes' corners projected, with the label above) and their labels
+    (id, x, y) px, then the scene's area labels in view (text, x, y): what the HUD must not
+    cover, and what it writes."""
+    from kubb3d.equipment import get_set
+    from kubb3d.viewer.camera import project, view_scale
+    from kubb3d.viewer.scene import quat_matrix
+
+    eq = get_set(scene.equipment)
+    lift = view_scale(scene.pitch)
+    rects, labels = [], []
+    for pid, pv in sorted(scene.pieces.items()):
+        if pv.kind not in ("kubb", "king") or pid in scene.hidden:
+            continue
+        if eq.board is not None and behind_board(pv.pose[:3], view_proj, eq.board.length, eq.board.width):
+            continue  # on the floor, seen through the table top: no label over the board
+        half = np.array((eq.king if pv.kind == "king" else eq.kubb).half_extents)
+        corners = np.array([(sx, sy, sz) for sx in (-1, 1) for sy in (-1, 1) for sz in (-1, 1)]) * half
+        pts = corners @ quat_matrix(pv.pose[3:]).T + pv.pose[:3]
+        top = np.array((pv.pose[0], pv.pose[1], pts[:, 2].max() + LABEL_LIFT_M * lift))
+        px, vis = project(np.vstack([pts, top]), view_proj, width, height)
+        if not vis.any():
+            continue
+        x0, y0 = px.min(axis=0)
+        x1, y1 = px.max(axis=0)
+        rects.append((float(x0), float(y0), float(x1), float(y1)))
+        labels.append((pid, float(px[-1, 0]), float(px[-1, 1])))
+    if scene.area_labels:  # names of areas (the outside of the pitch) where they are in view
+        px, vis = project(np.array([p for _, p in scene.area_labels], dtype=float), view_proj, width, height)
+        labels += [(text, float(x), float(y)) for (text, _), (x, y), v in zip(scene.area_labels, px, vis) if v]
+    return rects, labels
+
+
+class Overlay:
+    """Draws a :class:`Hud` with pyglet text and shapes over the current framebuffer.
+
+    The text size follows the width (:func:`~kubb3d.viewer.hud.font_size`); the panels stand in
+    one fixed layout (:meth:`_build`). :attr:`panels` keeps the rectangles of the last layout, name → (x, y, w, h) px from the
+    bottom left.
+    """
+
+    tr: Translator = ENGLISH
+    """The language of the panel headings and the legend."""
+
+    def __init__(self, pyglet, window) -> None:
+        self.pyglet = pyglet
+        self.window = window
+        self._key: tuple | None = None
+        self._batch: Any = None
+        self._modal: Any = None
+        self._label_batch: Any = None
+        self._label_pool: dict[str, tuple] = {}  # piece id → (shadow, text) labels
+        self._items: list = []
+        self.panels: dict[str, tuple[int, int, int, int]] = {}
+        self.faded: set[str] = set()
+        """The panels drawn see-through in the last frame: over a piece."""
+        self.label_boxes: dict[str, tuple[float, float, float, float]] = {}
+        """piece id → the box (x0, y0, x1, y1) px, top-left origin, of its label in the last frame."""
+
+    def draw(self, hud: Hud, width: int, height: int) -> None:
+        from dataclasses import replace
+
+        from pyglet.math import Mat4
+
+        # rebuilt when the text changes or the panels over a piece change (drawn see-through
+        # there); the panels themselves never move; the labels are moved every frame
+        key = (repr(replace(hud, labels=[], avoid=[])), width, height)
+        if key != self._key or self._covered(hud.avoid, height) != self.faded:
+            self._build(hud, width, height)
+            self._key = key
+        self._place_labels(hud.labels, width, height)
+        self.window.projection = Mat4.orthogonal_projection(0, width, 0, height, -255, 255)
+        self._batch.draw()
+        self._label_batch.draw()
+        self._modal.draw()  # the help, the summary and the rulings list over the piece labels
+
+    def _covered(self, avoid, height: int) -> set[str]:
+        """The panels of the current layout (the modal ones aside) over a piece's screen
+        rectangle (x0, y0, x1, y1, top-left origin)."""
+        out = set()
+        for name, (x, y, w, h) in self.panels.items():
+            if name in ("help", "summary", "rulings_list"):
+                continue
+            top = height - y - h
+            if any(x < x1 and x0 < x + w and top < y1 and y0 < top + h for x0, y0, x1, y1 in avoid):
+                out.add(name)
+        return out
+
+    def _place_labels(self, labels, width: int, height: int) -> None:
+        """Piece labels: the id above each piece, light text on a dark shadow (a pool of
+        pyglet labels, moved rather than rebuilt)."""
+        pg = self.pyglet
+        if self._label_batch is None:
+            self._label_batch = pg.graphics.Batch()
+        size = max(7, font_size(width) - 2)
+        for text, _, _ in labels:
+            if text not in self._label_pool:
+                self._label_pool[text] = tuple(pg.text.Label(text, font_size=size, color=c, weight="bold", anchor_x="center", anchor_y="baseline", batch=self._label_batch, font_name="DejaVu Sans") for c in ((0, 0, 0, 220), (255, 255, 230, 255)))
+        for pair in self._label_pool.values():
+            if pair[1].font_size != size:
+                for lab in pair:
+                    lab.font_size = size
+        # adjacent pieces' labels are stacked rather than drawn over each other
+        widths = {text: self._label_pool[text][1].content_width for text, _, _ in labels}
+        tall = max((self._label_pool[text][1].content_height for text, _, _ in labels), default=0)
+        where = {text: (x, y) for text, x, y in layout_labels(labels, widths, tall, screen_width=width)}
+        self.label_boxes = {text: (x - widths[text] / 2, y - tall, x + widths[text] / 2, y) for text, (x, y) in where.items()}
+        for text, pair in self._label_pool.items():
+            xy = where.get(text)
+            for lab, dx, dy in zip(pair, (1, 0), (-1, 0)):
+                if xy is None:
+                    lab.visible = False
+                    continue
+                lab.position = (xy[0] + dx, height - xy[1] + dy, 0)
+                lab.visible = True
+
+    def _build(self, hud: Hud, width: int, height: int) -> None:
+        """One fixed layout, whatever the pieces or the camera do (issue 34: panels that
+        jumped between corners from throw to throw were hard to follow): the status panel
+        top left and the rulings top right, each at most :data:`SIDE_SHARE` of the width wide
+        (lines wrapped); the legend bottom left, the last-throw card bottom right, the throw
+        being prepared, the power bar and the message in the bottom centre (above the bottom
+        row when the window is too narrow for it); red banners top centre. The thrower and
+        top cameras keep the pitch in the band between (:data:`~kubb3d.viewer.camera.HUD_TOP_SHARE`);
+        a panel over a piece all the same (a turned orbit view) is drawn see-through."""
+        pg = self.pyglet
+        batch = pg.graphics.Batch()
+        back, front = pg.graphics.Group(order=0), pg.graphics.Group(order=1)
+        # the modal panels (summary, help) over everything else, their text included
+        modal_back, modal_front = pg.graphics.Group(order=2), pg.graphics.Group(order=3)
+        modal = pg.graphics.Batch()  # drawn after the piece labels too
+        items: list = []
+        panels: dict[str, tuple[int, int, int, int]] = {}
+        fs = font_size(width)
+        line_h = int(fs * 1.55)
+        pad = max(4, fs * 2 // 3)
+        side_w = int(width * SIDE_SHARE)
+        pieces = [(x0, height - y1, x1, height - y0) for x0, y0, x1, y1 in hud.avoid]  # bottom-left origin
+        faded: set[str] = set()
+
+        def panel(x, y, w, h, color=(10, 15, 20, 150), name=None, group=back):
+            if name and group is back and any(x < a1 and a0 < x + w and y < b1 and b0 < y + h for a0, b0, a1, b1 in pieces):
+                color = (*color[:3], min(color[3], FADED_ALPHA))  # see-through over a piece
+                faded.add(name)
+            on = modal if group is modal_back else batch
+            items.append(pg.shapes.Rectangle(x, y, w, h, color=color, batch=on, group=group))
+            if name:
+                panels[name] = (int(x), int(y), int(w), int(h))
+
+        def label(text, x, y, size=fs, color=(255, 255, 255, 255), bold=False, anchor_x="left", group=front):
+            lab = pg.text.Label(text, x=x, y=y, font_size=size, color=color, weight="bold" if bold else "normal", anchor_x=anchor_x, anchor_y="baseline", batch=modal if group is modal_front else batch, group=group, font_name="DejaVu Sans")
+            items.append(lab)
+            return lab
+
+        def lines_of(lines, max_w, size=fs, first_bold=True, dim_indented=False, limit=None):
+            """Labels of ``lines`` wrapped to ``max_w`` px: the whole lines that fit in
+            ``limit`` labels (the first one at least, cut to the limit)."""
+            labs: list = []
+            for i, text in enumerate(lines):
+                col = (200, 210, 220, 255) if dim_indented and text.startswith("   ") else (255, 255, 255, 255)
+                more = wrap_labels(text, lambda t, b=(first_bold and i == 0), c=col: label(t, 0, 0, size=size, bold=b, color=c), max_w)
+                if limit is not None and labs and len(labs) + len(more) > limit:
+                    for extra in more:
+                        extra.delete()
+                    break
+                labs += more
+            if limit is not None:
+                for extra in labs[limit:]:
+                    extra.delete()
+                labs = labs[:limit]
+            return labs
+
+        def place(labs, x0, top, name, color=(10, 15, 20, 150), right=False):
+            """The labels in a panel whose top edge is at ``top`` (x0: its left edge, or its
+            right edge with ``right``); returns the panel (x, y, w, h)."""
+            if not labs:
+                return None
+            w = max(lab.content_width for lab in labs) + 2 * pad
+            h = line_h * len(labs) + pad
+            x = x0 - w if right else x0
+            for i, lab in enumerate(labs):
+                lab.x, lab.y = x + pad, top - (i + 1) * line_h + 4
+            panel(x, top - h, w, h, color, name=name)
+            return (x, top - h, w, h)
+
+        bottom = TIMELINE_HEIGHT + pad if hud.timeline is not None else pad
+        top = height - pad
+        text_w = max(40, side_w - 2 * pad)
+
+        # ---- the bottom row: legend (left), last-throw card (right), the throw in hand (centre)
+        legend_box = card_box = None
+        if hud.legend:
+            items_ = legend_items()
+            lw = int(fs * 12.5)
+            lh = line_h * len(items_) + pad
+            panel(pad, bottom, lw, lh, name="legend")
+            legend_box = (pad, bottom, lw, lh)
+            for i, (name, rgb) in enumerate(items_):
+                yy = bottom + lh - (i + 1) * line_h
+                items.append(pg.shapes.Rectangle(pad + pad, yy + 1, fs, fs, color=tuple(int(255 * math.sqrt(c)) for c in rgb) + (255,), batch=batch, group=front))
+                label(self.tr(name), pad + pad + fs + 8, yy + 3)
+        if hud.last_throw:
+            labs = lines_of(hud.last_throw, text_w)
+            card_h = line_h * len(labs) + pad
+            card_box = place(labs, width - pad, bottom + card_h, "last_throw", right=True)
+        row_top = max([bottom] + [b[1] + b[3] for b in (legend_box, card_box) if b is not None])
+        left_edge = legend_box[0] + legend_box[2] + pad if legend_box else pad
+        right_edge = card_box[0] - pad if card_box else width - pad
+        bw, bh = min(360, width - 4 * pad), max(10, int(fs * 1.5))
+        # between the corners if the power bar fits there (the text wrapped to that width)
+        mid = 2 * min(width // 2 - left_edge, right_edge - width // 2)
+        in_row = mid >= (bw + 8 if hud.power is not None else 160)
+        text_mid = (mid if in_row else width - 2 * pad) - 2 * pad
+        set_labs = lines_of(hud.settings, text_mid, first_bold=False) if hud.settings else []
+        power_h = line_h + bh + 10 if hud.power is not None else 0
+        y = bottom if in_row else row_top + pad
+        centre_top = y
+        if hud.power is not None:
+            x0, y0 = width // 2 - bw // 2, y + line_h + 6
+            panel(x0 - 4, y, bw + 8, power_h, name="power")
+            fill = max(0.0, min(1.0, hud.power))
+            r = int(255 * min(1.0, 2 * fill))
+            g = int(255 * min(1.0, 2 * (1 - fill)))
+            items.append(pg.shapes.Rectangle(x0, y0, int(bw * fill), bh, color=(r, g, 40, 255), batch=batch, group=front))
+            if hud.power_mark is not None:  # the previous release's power
+                mx = x0 + int(bw * max(0.0, min(1.0, hud.power_mark)))
+                items.append(pg.shapes.Rectangle(mx - 1, y0 - 3, 3, bh + 6, color=(255, 255, 255, 255), batch=batch, group=front))
+            label(hud.power_label, width // 2, y + 6, anchor_x="center")
+            y += power_h
+            centre_top = y
+        for labs, name in ((set_labs, "settings"),):
+            if not labs:
+                continue
+            w = max(lab.content_width for lab in labs) + 2 * pad
+            h = line_h * len(labs) + pad
+            for i, lab in enumerate(labs):
+                lab.x, lab.y = width // 2 - w // 2 + pad, y + h - (i + 1) * line_h + 4
+            panel(width // 2 - w // 2, y, w, h, name=name)
+            y += h
+            centre_top = y
+        floor = max(row_top, centre_top if y > bottom else row_top) + pad
+
+        # ---- the top corners: status (left), rulings (right), down to the bottom row at most
+        # ... and within the top band the cameras keep free of the pitch (HUD_TOP_SHARE)
+        room = max(1, (min(top - floor, int(height * HUD_TOP_SHARE)) - pad) // line_h)
+        if hud.title or hud.lines:
+            place(lines_of([hud.title, *hud.lines], text_w, limit=room), pad, top, "status")
+        if hud.rulings:
+            small = max(fs - 1, 7)
+            place(lines_of([self.tr("rulings"), *hud.rulings], text_w, size=small, dim_indented=True, limit=room), width - pad, top, "rulings", right=True)
+        # ---- the message and the red banners under it: top centre, between the corners
+        mid_w = max(120, width - 2 * side_w - 4 * pad)
+        fy = top
+        if hud.message:
+            labs = lines_of([hud.message], mid_w - 2 * pad, first_bold=False)
+            for lab in labs:
+                lab.color = (255, 235, 120, 255)
+            w = max(lab.content_width for lab in labs) + 2 * pad
+            box = place(labs, width // 2 - w // 2, fy, "message")
+            if box is not None:
+                fy = box[1] - 2
+        for text in hud.flags:
+            labs = lines_of([text], mid_w - 2 * pad)
+            w = max(lab.content_width for lab in labs) + 2 * pad
+            box = place(labs, width // 2 - w // 2, fy, "flags", color=(180, 20, 20, 225))
+            if box is not None:
+                fy = box[1] - 2
+
+        # timeline: bottom strip
+        if hud.timeline is not None:
+            panel(0, 0, width, TIMELINE_HEIGHT, color=(10, 15, 20, 190))
+            for m in hud.marks:
+                items.append(pg.shapes.Rectangle(int(m * width), 4, 2, TIMELINE_HEIGHT - 8, color=(150, 160, 170, 255), batch=batch, group=front))
+            items.append(pg.shapes.Rectangle(0, TIMELINE_HEIGHT // 2 - 3, int(hud.timeline * width), 6, color=(255, 200, 40, 255), batch=batch, group=front))
+            items.append(pg.shapes.Rectangle(int(hud.timeline * width) - 3, 3, 6, TIMELINE_HEIGHT - 6, color=(255, 255, 255, 255), batch=batch, group=front))
+
+        # modal panels, centred and opaque over everything else: the end-of-match summary and
+        # the help; a line wider than the window is wrapped (continuation lines indented)
+        for lines_, name in ((hud.summary, "summary"), (hud.rulings_list, "rulings_list"), (hud.help, "help")):  # noqa: B007
+            if not lines_:
+                continue
+            labs_w: list[Any] = []
+            room = max(1, (height - 2 * pad) // line_h - 1)  # lines that fit the window
+            for i, s in enumerate(lines_):
+                if len(labs_w) >= room:
+                    break
+                bold = i == 0
+
+                def make(t: str, b: bool = bold) -> Any:
+                    return label(t, 0, 0, bold=b, group=modal_front)
+
+                labs_w += wrap_labels(s, make, width - 4 * pad)
+            for extra in labs_w[room:]:
+                extra.delete()
+            labs_w = labs_w[:room]
+            hw = max(lab.content_width for lab in labs_w) + 2 * pad
+            hh = line_h * len(labs_w) + pad
+            x0, top = width // 2 - hw // 2, height // 2 + hh // 2
+            for i, lab in enumerate(labs_w):
+                lab.x, lab.y = x0 + pad, top - (i + 1) * line_h + 4
+            panel(x0, top - hh, hw, hh, color=(10, 15, 20, 255), name=name, group=modal_back)
+
+        self._batch, self._modal, self._items, self.panels, self.faded = batch, modal, items, panels, faded
