@@ -21,20 +21,28 @@ Exit codes: 0 done, 2 refused (bad argument), 1 mutmut failed.
 from __future__ import annotations
 
 import argparse
+import ast
+import hashlib
 import json
+import math
 import os
 import random
 import signal
 import subprocess
 import sys
+import textwrap
 import time
 import tomllib
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 MUTANTS = ROOT / "mutants"
 EQUIVALENTS = ROOT / "benchmarks" / "mutation_equivalents.toml"
+LINE_TESTS = MUTANTS / "line-tests.json"
+# the same Hypothesis examples in every run, so that a test reaches the same lines with and without a mutant
+HYPOTHESIS_SEED = "--hypothesis-seed=0"
 PACKAGES = ("kubb3d/judge", "kubb3d/rules")
 # the statuses mutmut writes into its .meta files, by exit code (mutmut.stats.status_by_exit_code)
 STATUS_BY_EXIT_CODE = {
@@ -152,21 +160,35 @@ def score(counts: Counter[str]) -> float | None:
     return None if checked == 0 else 100.0 * (counts["killed"] + counts["timeout"]) / checked
 
 
+def interval(counts: Counter[str], z: float = 1.96) -> tuple[float, float] | None:
+    """The 95 % Wilson score interval of :func:`score`, in percent (the checked mutants of a sample
+    as a binomial draw of the module's); None when nothing was checked."""
+    checked = counts["killed"] + counts["timeout"] + counts["survived"] + counts["no tests"] + counts["other"]
+    if checked == 0:
+        return None
+    p = (counts["killed"] + counts["timeout"]) / checked
+    centre = (p + z * z / (2 * checked)) / (1 + z * z / checked)
+    half = z * math.sqrt(p * (1 - p) / checked + z * z / (4 * checked * checked)) / (1 + z * z / checked)
+    return 100.0 * max(0.0, centre - half), 100.0 * min(1.0, centre + half)
+
+
 def report_table(rows: dict[str, Counter[str]], markdown: bool) -> str:
     lines = []
-    header = ("module",) + COLUMNS + ("score",)
+    header = ("module",) + COLUMNS + ("score", "95 % interval")
     if markdown:
         lines.append("| " + " | ".join(header) + " |")
         lines.append("|" + "---|" * len(header))
     else:
-        lines.append(f"{'module':28}" + "".join(f"{c:>12}" for c in header[1:]))
+        lines.append(f"{'module':28}" + "".join(f"{c:>12}" for c in header[1:-1]) + f"{header[-1]:>16}")
     for module, counts in rows.items():
         value = score(counts)
+        bounds = interval(counts)
         cells = [str(counts[c]) for c in COLUMNS] + ["–" if value is None else f"{value:.1f} %"]
+        cells.append("–" if bounds is None else f"{bounds[0]:.1f}–{bounds[1]:.1f} %")
         if markdown:
             lines.append(f"| {module} | " + " | ".join(cells) + " |")
         else:
-            lines.append(f"{module:28}" + "".join(f"{c:>12}" for c in cells))
+            lines.append(f"{module:28}" + "".join(f"{c:>12}" for c in cells[:-1]) + f"{cells[-1]:>16}")
     return "\n".join(lines)
 
 
@@ -224,16 +246,210 @@ def _waits_on_a_lock(pid: int) -> bool:
         return False
 
 
+def _collect_line_tests_here(out: str, selection: list[str]) -> None:
+    """Run the fast tests once in this process (cwd: mutants/) under coverage.py; write *out*.
+
+    Each test's lines are recorded under its node id; lines run while a test's fixtures are set up
+    or torn down under ``setup NODEID`` (a module-scoped fixture runs for the first test of its file
+    only, so :func:`_driver` gives such lines to every test of that file)."""
+    import coverage
+    import pytest
+
+    sys.path.insert(0, os.getcwd())
+    cov = coverage.Coverage(data_file=None, source=[str(Path(pkg).resolve()) for pkg in PACKAGES])
+
+    class Contexts:
+        @pytest.hookimpl(wrapper=True)
+        def pytest_runtest_setup(self, item: pytest.Item) -> object:
+            cov.switch_context("setup " + item.nodeid)
+            return (yield)
+
+        @pytest.hookimpl(wrapper=True)
+        def pytest_runtest_call(self, item: pytest.Item) -> object:
+            cov.switch_context(item.nodeid)
+            return (yield)
+
+        @pytest.hookimpl(wrapper=True)
+        def pytest_runtest_teardown(self, item: pytest.Item) -> object:
+            cov.switch_context("setup " + item.nodeid)
+            return (yield)
+
+    cov.start()
+    code = pytest.main(["--rootdir=.", "-q", "-p", "no:cacheprovider", HYPOTHESIS_SEED, *selection],
+                       plugins=[Contexts()])
+    cov.stop()
+    data = cov.get_data()
+    lines: dict[str, dict[str, list[str]]] = {}
+    for measured in data.measured_files():
+        relative = str(Path(measured).resolve().relative_to(Path.cwd().resolve()))
+        by_line = data.contexts_by_lineno(measured)
+        lines[relative] = {str(n): sorted(c for c in contexts if c) for n, contexts in by_line.items()}
+    Path(out).write_text(json.dumps({"pytest_exit_code": int(code), "lines": lines}), encoding="utf-8")
+
+
+def line_tests_fingerprint() -> str:
+    """A hash of the fast tests and the mutated sources: the line coverage is measured again when it changes."""
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["mutmut"]
+    files = [p for sel in config["pytest_add_cli_args_test_selection"] for p in
+             ([ROOT / sel] if (ROOT / sel).is_file() else sorted((ROOT / sel).rglob("*.py")))]
+    files += [ROOT / m for m in source_modules()]
+    digest = hashlib.sha256()
+    for path in files:
+        digest.update(str(path.relative_to(ROOT)).encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()
+
+
+def collect_line_tests(deselect: list[str]) -> dict[str, dict[str, list[str]]]:
+    """File (``kubb3d/judge/x.py`` in mutants/) -> line -> the tests that ran it (:func:`_collect_line_tests_here`).
+
+    One run of the fast tests under coverage.py, niced, in a child process; kept in
+    ``mutants/line-tests.json`` until the tests or the sources change."""
+    fingerprint = line_tests_fingerprint()
+    if LINE_TESTS.exists():
+        kept = json.loads(LINE_TESTS.read_text(encoding="utf-8"))
+        if kept.get("fingerprint") == fingerprint:
+            return kept["lines"]
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["mutmut"]
+    selection = [*config["pytest_add_cli_args_test_selection"], *(f"--deselect={node}" for node in deselect)]
+    print(f"mutation.py: measuring which fast test runs which line (coverage.py, {len(deselect)} deselected)",
+          file=sys.stderr)
+    code = (f"import runpy; runpy.run_path({str(Path(__file__).resolve())!r})['_collect_line_tests_here']"
+            f"({str(LINE_TESTS)!r}, {selection!r})")
+    subprocess.run(["nice", "-n", "10", sys.executable, "-c", code], cwd=MUTANTS, check=False,
+                   stdout=subprocess.DEVNULL)
+    measured = json.loads(LINE_TESTS.read_text(encoding="utf-8"))
+    if measured["pytest_exit_code"] != 0:
+        print(f"mutation.py: the fast tests under coverage.py ended with exit code {measured['pytest_exit_code']}",
+              file=sys.stderr)
+    measured["fingerprint"] = fingerprint
+    LINE_TESTS.write_text(json.dumps(measured), encoding="utf-8")
+    return measured["lines"]
+
+
+def _header_lines(function_source: str, line: int) -> range | None:
+    """The lines of the innermost statement of *function_source* holding *line* (1-based, in the
+    function); for a compound statement only its header (``if …:``), not its body. None: the
+    signature or decorators (the mutant changes the function as a whole)."""
+    tree = ast.parse(textwrap.dedent(function_source))
+    function = tree.body[0]
+    if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)) or line < function.body[0].lineno:
+        return None
+    best: range | None = None
+    for node in ast.walk(function):
+        if not isinstance(node, ast.stmt) or node is function:
+            continue
+        end = node.end_lineno or node.lineno
+        bodies = [getattr(node, field) for field in ("body", "orelse", "finalbody", "handlers", "cases")
+                  if getattr(node, field, None)]
+        if bodies:
+            end = min(block[0].lineno for block in bodies) - 1
+            if isinstance(node, ast.If) and node.orelse:  # `else:` / `elif` lines belong to the header too
+                end = max(end, node.lineno)
+        span = range(node.lineno, max(end, node.lineno) + 1)
+        if line in span and (best is None or len(span) <= len(best)):
+            best = span
+    return best
+
+
+def mutated_lines(source: list[str], spans: dict[str, list[int]], function: str) -> list[int] | None:
+    """The lines of ``…__mutmut_orig`` in mutants/ whose statement the mutant *function* changes.
+
+    *source* is the file's lines, *spans* mutmut's ``.spans`` (first and last line of each
+    function). None when the mutant cannot be placed on a line (its signature changed, or its
+    length): then every test that calls the function is run, as mutmut does."""
+    original = function.rsplit("__mutmut_", 1)[0] + "__mutmut_orig"
+    if function not in spans or original not in spans:
+        return None
+    m0, m1 = spans[function]
+    o0, o1 = spans[original]
+    mutant_lines = [line.replace(function, original) for line in source[m0 - 1:m1]]
+    original_lines = source[o0 - 1:o1]
+    if len(mutant_lines) != len(original_lines):
+        return None
+    changed = [i + 1 for i, (a, b) in enumerate(zip(mutant_lines, original_lines, strict=True)) if a != b]
+    if not changed:
+        return None
+    text = "\n".join(original_lines)
+    lines: set[int] = set()
+    for line in changed:
+        header = _header_lines(text, line)
+        if header is None:
+            return None
+        lines |= {o0 - 1 + n for n in header}
+    return sorted(lines)
+
+
+def plan_line_tests(names: list[str], line_tests: dict[str, dict[str, list[str]]]) -> dict[str, list[str] | None]:
+    """Mutant name -> the coverage contexts (test node ids, ``setup NODEID``) that run its line;
+    None: run every test that calls its function."""
+    plan: dict[str, list[str] | None] = {}
+    by_module: dict[str, list[str]] = {}
+    for name in names:
+        by_module.setdefault(name.rsplit(".", 1)[0], []).append(name)
+    for module, members in by_module.items():
+        path = module.replace(".", "/") + ".py"
+        spans = json.loads((MUTANTS / (path + ".spans")).read_text(encoding="utf-8"))["spans"]
+        source = (MUTANTS / path).read_text(encoding="utf-8").splitlines()
+        covered = line_tests.get(path, {})
+        for name in members:
+            lines = mutated_lines(source, spans, name.rsplit(".", 1)[1])
+            plan[name] = None if lines is None else sorted({t for n in lines for t in covered.get(str(n), [])})
+    return plan
+
+
+def _driver(plan_file: str, argv: list[str]) -> None:
+    """`mutmut run` (in this process) with each mutant of *plan_file* tested only by the tests that
+    run its line: mutmut's per-function test table gets one entry per mutant, the function's tests
+    that the plan names (``setup NODEID``: every test of that file that calls the function)."""
+    import mutmut.__main__ as mutmut_main
+    from mutmut.state import state
+
+    plan: dict[str, list[str] | None] = json.loads(Path(plan_file).read_text(encoding="utf-8"))
+    planned = {name for name, contexts in plan.items() if contexts is not None}
+    by_function = mutmut_main.mangled_name_from_mutant_name
+    collect = mutmut_main.collect_or_load_stats
+
+    def collect_and_plan(*args: Any, **kwargs: Any) -> Any:
+        result = collect(*args, **kwargs)
+        table = state().tests_by_mangled_function_name
+        for name in planned:
+            function_tests = set(table.get(by_function(name), set()))
+            chosen: set[str] = set()
+            for context in plan[name] or []:
+                if context.startswith("setup "):
+                    test_file = context.removeprefix("setup ").split("::")[0]
+                    chosen |= {test for test in function_tests if test.split("::")[0] == test_file}
+                elif context in function_tests:
+                    chosen.add(context)
+            table[name] = chosen
+        return result
+
+    mutmut_main.collect_or_load_stats = collect_and_plan
+    def function_or_mutant(mutant_name: str) -> str:
+        return mutant_name if mutant_name in planned else by_function(mutant_name)
+
+    mutmut_main.mangled_name_from_mutant_name = function_or_mutant
+    sys.argv = ["mutmut", *argv]
+    mutmut_main.cli()
+
+
 def run_mutmut(names: list[str], max_children: int, deselect: list[str], time_limit: float | None,
-               hang_s: float = 60.0) -> int:
+               hang_s: float = 60.0, plan: dict[str, list[str] | None] | None = None) -> int:
     """`mutmut run` on *names*, niced; stopped with Ctrl-C's signal after *time_limit* seconds.
 
     A worker that sleeps on a lock for *hang_s* is ended (mutmut's timeout counts CPU time, so a
     deadlocked fork would wait for ever); mutmut records it as killed by a signal ("other")."""
     env = dict(os.environ)
-    env["PYTEST_ADDOPTS"] = " ".join(f"--deselect {node}" for node in deselect)
-    mutmut = Path(sys.executable).with_name("mutmut")
-    command = ["nice", "-n", "10", str(mutmut), "run", "--max-children", str(max_children), *names]
+    env["PYTEST_ADDOPTS"] = " ".join([HYPOTHESIS_SEED, *(f"--deselect {node}" for node in deselect)])
+    arguments = ["run", "--max-children", str(max_children), *names]
+    if plan is None:
+        command = ["nice", "-n", "10", str(Path(sys.executable).with_name("mutmut")), *arguments]
+    else:
+        plan_file = MUTANTS / "line-plan.json"
+        plan_file.write_text(json.dumps(plan), encoding="utf-8")
+        code = (f"import runpy; runpy.run_path({str(Path(__file__).resolve())!r})['_driver']"
+                f"({str(plan_file)!r}, {arguments!r})")
+        command = ["nice", "-n", "10", sys.executable, "-c", code]
     process = subprocess.Popen(command, cwd=ROOT, env=env, start_new_session=True)
     started = time.monotonic()
     asleep_since: dict[int, float] = {}
@@ -258,13 +474,15 @@ def run_mutmut(names: list[str], max_children: int, deselect: list[str], time_li
     return process.returncode
 
 
-def sample_names(names: list[str], fraction: float, seed: int) -> list[str]:
-    """A seeded sample of *names*: the same seed and mutants give the same sample."""
-    if fraction >= 1.0:
+def sample_names(names: list[str], fraction: float, seed: int, size: int | None = None) -> list[str]:
+    """A seeded sample of *names*, *fraction* of them or *size* of them (all when fewer): the same
+    seed and mutants give the same sample."""
+    count = round(fraction * len(names)) if size is None else min(size, len(names))
+    if count >= len(names):
         return sorted(names)
     rng = random.Random(seed)
     ordered = sorted(names)
-    return sorted(rng.sample(ordered, round(fraction * len(ordered))))
+    return sorted(rng.sample(ordered, count))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -276,6 +494,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="one source file, e.g. kubb3d/rules/kubbuteo.py (repeatable; default: all)")
     parser.add_argument("--sample", type=float, default=1.0, metavar="FRACTION",
                         help="run a seeded sample of each module's mutants, 0 < FRACTION <= 1 (default 1)")
+    parser.add_argument("--sample-size", type=int, metavar="N",
+                        help="run a seeded sample of N mutants of each module (all when it has fewer); "
+                             "instead of --sample")
     parser.add_argument("--seed", type=int, default=0, help="seed of the sample (default 0)")
     parser.add_argument("--max-children", type=int, default=1, help="mutmut's parallel workers (default 1)")
     parser.add_argument("--time-limit", type=float, metavar="SECONDS",
@@ -283,6 +504,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--skip-slower-than", type=float, metavar="SECONDS",
                         help="deselect the fast tests that took longer than this in mutmut's last full run "
                              "(the command-line tests in subprocesses; the score is then a lower bound)")
+    parser.add_argument("--by-line", action="store_true",
+                        help="test each mutant only with the fast tests that run its line (measured once with "
+                             "coverage.py), not every test that calls its function")
     parser.add_argument("--rerun", choices=("survivors", "all"),
                         help="run again the mutants that survived (after new tests), or all of them")
     parser.add_argument("--report", action="store_true", help="only read and print the results, run nothing")
@@ -303,6 +527,10 @@ def main(argv: list[str] | None = None) -> int:
             modules.append(path)
     if not 0.0 < args.sample <= 1.0:
         refuse(f"--sample: expected a fraction in (0, 1], got {args.sample}")
+    if args.sample_size is not None and args.sample_size < 1:
+        refuse(f"--sample-size: expected at least 1 mutant, got {args.sample_size}")
+    if args.sample_size is not None and args.sample != 1.0:
+        refuse("--sample-size: give either --sample or --sample-size, not both")
     if args.max_children < 1:
         refuse(f"--max-children: expected at least 1, got {args.max_children}")
     try:
@@ -319,7 +547,7 @@ def main(argv: list[str] | None = None) -> int:
     results = read_results(MUTANTS, modules)
     selected: set[str] = set()
     for module in modules:
-        selected |= set(sample_names(list(results[module]), args.sample, args.seed))
+        selected |= set(sample_names(list(results[module]), args.sample, args.seed, args.sample_size))
 
     if not args.report:
         todo = sorted(n for n in selected if wanted(results[module_of_name(n, modules)][n], args.rerun))
@@ -332,7 +560,13 @@ def main(argv: list[str] | None = None) -> int:
                 for node in slow:
                     print(f"mutation.py: deselected, slower than {args.skip_slower_than:g} s: {node}", file=sys.stderr)
                 deselect += slow
-            code = run_mutmut(todo, args.max_children, deselect, args.time_limit)
+            plan = plan_line_tests(todo, collect_line_tests(deselect)) if args.by_line else None
+            if plan is not None:
+                placed = [contexts for contexts in plan.values() if contexts is not None]
+                print(f"mutation.py: {len(placed)} of {len(plan)} mutants placed on a line, "
+                      f"{sum(not contexts for contexts in placed)} of them on a line no fast test runs",
+                      file=sys.stderr)
+            code = run_mutmut(todo, args.max_children, deselect, args.time_limit, plan=plan)
             if code not in (0, 130, -signal.SIGINT):
                 print(f"mutation.py: mutmut run ended with exit code {code}", file=sys.stderr)
         results = read_results(MUTANTS, modules)
@@ -357,14 +591,15 @@ def main(argv: list[str] | None = None) -> int:
     load = os.getloadavg()
     if args.json:
         print(json.dumps({
-            "sample": args.sample, "seed": args.seed, "seconds": round(elapsed, 1),
+            "sample": args.sample, "sample_size": args.sample_size, "seed": args.seed, "seconds": round(elapsed, 1),
             "load": [round(value, 2) for value in load],
-            "modules": {m: dict(c) | {"score": score(c)} for m, c in rows.items()},
+            "modules": {m: dict(c) | {"score": score(c), "interval": interval(c)} for m, c in rows.items()},
             "survivors": survivors,
         }, indent=2))
     else:
         print(report_table(rows, args.markdown))
-        print(f"\nsample {args.sample:g} (seed {args.seed}), {elapsed:.0f} s, load {load[0]:.2f} {load[1]:.2f} "
+        drawn = f"{args.sample_size} a module" if args.sample_size is not None else f"{args.sample:g}"
+        print(f"\nsample {drawn} (seed {args.seed}), {elapsed:.0f} s, load {load[0]:.2f} {load[1]:.2f} "
               f"{load[2]:.2f}; {len(survivors)} survivors in mutants/survivors.txt (`mutmut show NAME`)")
     return 0
 

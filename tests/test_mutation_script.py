@@ -50,9 +50,29 @@ def test_the_sample_is_seeded_and_of_the_asked_size(mutation):
     assert first == mutation.sample_names(list(reversed(names)), 0.1, seed=3)
     assert first != mutation.sample_names(names, 0.1, seed=4)
     assert mutation.sample_names(names, 1.0, seed=3) == sorted(names)
+    by_size = mutation.sample_names(names, 1.0, seed=3, size=20)
+    assert len(by_size) == 20 and by_size == mutation.sample_names(list(reversed(names)), 1.0, seed=3, size=20)
+    assert mutation.sample_names(names[:15], 1.0, seed=3, size=20) == sorted(names[:15])
     assert mutation.module_of("kubb3d/judge/raising.py") == "kubb3d.judge.raising"
     modules = ["kubb3d/rules/core.py", "kubb3d/rules/kubbuteo.py"]
     assert mutation.module_of_name("kubb3d.rules.kubbuteo.x_after_flick__mutmut_3", modules) == modules[1]
+
+
+def test_the_interval_is_the_wilson_score_interval(mutation):
+    """The bounds are the two proportions p0 at which the score test just accepts the measured
+    share: (share - p0)^2 = z^2 p0 (1 - p0) / n (the interval's definition, not its closed form)."""
+    for killed, survived in ((90, 10), (45, 5), (1, 9), (30, 0)):
+        counts = Counter({"killed": killed, "survived": survived})
+        low, high = mutation.interval(counts)
+        n, share = killed + survived, killed / (killed + survived)
+        assert low < 100 * share <= high
+        for bound in (low / 100, high / 100):
+            if 0 < bound < 1:
+                assert (share - bound) ** 2 == pytest.approx(1.96 ** 2 * bound * (1 - bound) / n, rel=1e-9)
+    assert mutation.interval(Counter({"killed": 30}))[1] == pytest.approx(100.0)
+    wide, narrow = (mutation.interval(Counter({"killed": 9 * k, "survived": k})) for k in (5, 50))
+    assert wide[0] < narrow[0] and narrow[1] < wide[1]
+    assert mutation.interval(Counter({"not checked": 4, "equivalent": 2})) is None
 
 
 @pytest.mark.parametrize("args, message", [
@@ -61,6 +81,8 @@ def test_the_sample_is_seeded_and_of_the_asked_size(mutation):
     (["--module", "judge/nothing.py"], "--module: 'judge/nothing.py' is not a source file of kubb3d/judge or "
                                        "kubb3d/rules"),
     (["--max-children", "0"], "--max-children: expected at least 1, got 0"),
+    (["--sample-size", "0"], "--sample-size: expected at least 1 mutant, got 0"),
+    (["--sample", "0.5", "--sample-size", "10"], "--sample-size: give either --sample or --sample-size, not both"),
 ])
 def test_bad_arguments_are_refused_in_one_line_before_any_work(args, message, tmp_path):
     result = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "mutation.py"), *args],
@@ -106,7 +128,10 @@ def test_the_measured_tables_in_the_docs_add_up(mutation):
             counts = Counter(dict(zip(mutation.COLUMNS, map(int, cells[1:9]))))
             assert sum(counts[c] for c in mutation.COLUMNS[1:]) == counts["mutants"], line
             value = mutation.score(counts)
-            assert " ".join(cells[9:]) == ("–" if value is None else f"{value:.1f} %"), line
+            shown = "–" if value is None else f"{value:.1f} %"
+            bounds = mutation.interval(counts)
+            with_interval = shown + " " + ("–" if bounds is None else f"{bounds[0]:.1f}–{bounds[1]:.1f} %")
+            assert " ".join(cells[9:]) in (shown, with_interval), line
             rows[cells[0]] = counts
         total = rows.pop("total", None)
         if total is not None:
@@ -136,3 +161,43 @@ def test_an_equivalent_entry_whose_mutant_changed_is_stale(mutation, tmp_path):
         "kubb3d.rules.dm.x_f__mutmut_2",
         "kubb3d.rules.dm.xǁCǁg__mutmut_1",
     ]
+
+
+def test_a_mutant_is_placed_on_the_statement_it_changes(mutation):
+    """--by-line runs a mutant only with the tests that ran its statement: the changed line of the
+    mutant, carried over to the original's copy; a condition's whole header (it can span lines)
+    but not its body; the signature (or a changed length) cannot be placed."""
+    source = [
+        "def x_f__mutmut_orig(a, b=1):",    # 1
+        "    total = 0",                     # 2
+        "    if (a > 0 and",                 # 3
+        "            b > 0):",               # 4
+        "        total = a",                 # 5
+        "    return total",                  # 6
+        "def x_f__mutmut_1(a, b=1):",       # 7
+        "    total = 0",
+        "    if (a > 0 and",
+        "            b >= 0):",              # 10: the mutated condition
+        "        total = a",
+        "    return total",
+        "def x_f__mutmut_2(a, b=1):",       # 13
+        "    total = 0",
+        "    if (a > 0 and",
+        "            b > 0):",
+        "        total = None",              # 17: the mutated body
+        "    return total",
+        "def x_f__mutmut_3(a, b=2):",       # 19: the mutated default
+        "    total = 0",
+        "    if (a > 0 and",
+        "            b > 0):",
+        "        total = a",
+        "    return total",
+    ]
+    spans = {"x_f__mutmut_orig": [1, 6], "x_f__mutmut_1": [7, 12], "x_f__mutmut_2": [13, 18],
+             "x_f__mutmut_3": [19, 24]}
+    assert mutation.mutated_lines(source, spans, "x_f__mutmut_1") == [3, 4]
+    assert mutation.mutated_lines(source, spans, "x_f__mutmut_2") == [5]
+    assert mutation.mutated_lines(source, spans, "x_f__mutmut_3") is None
+    assert mutation.mutated_lines(source, spans, "x_f__mutmut_9") is None
+    shorter = {**spans, "x_f__mutmut_2": [13, 17]}
+    assert mutation.mutated_lines(source, shorter, "x_f__mutmut_2") is None
