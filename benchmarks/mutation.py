@@ -287,43 +287,70 @@ def _collect_line_tests_here(out: str, selection: list[str]) -> None:
     Path(out).write_text(json.dumps({"pytest_exit_code": int(code), "lines": lines}), encoding="utf-8")
 
 
-def line_tests_fingerprint() -> str:
-    """A hash of the fast tests and the mutated sources: the line coverage is measured again when it changes."""
+def _fast_test_files() -> dict[str, str]:
+    """Every Python file of the fast tests (``tests/judge/x.py``) -> a hash of its text."""
     config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["mutmut"]
     files = [p for sel in config["pytest_add_cli_args_test_selection"] for p in
              ([ROOT / sel] if (ROOT / sel).is_file() else sorted((ROOT / sel).rglob("*.py")))]
-    files += [ROOT / m for m in source_modules()]
+    return {str(p.relative_to(ROOT)): hashlib.sha256(p.read_bytes()).hexdigest() for p in files}
+
+
+def _sources_fingerprint() -> str:
+    """A hash of the mutated sources and of the fast tests' helpers (every file not named test_*.py)."""
     digest = hashlib.sha256()
-    for path in files:
-        digest.update(str(path.relative_to(ROOT)).encode() + b"\0" + path.read_bytes())
+    for path in source_modules():
+        digest.update(path.encode() + b"\0" + (ROOT / path).read_bytes())
+    for path, file_hash in sorted(_fast_test_files().items()):
+        if not Path(path).name.startswith("test_"):
+            digest.update(path.encode() + b"\0" + file_hash.encode())
     return digest.hexdigest()
+
+
+def _context_file(context: str) -> str:
+    """The test file of a coverage context (``setup tests/judge/x.py::t`` -> ``tests/judge/x.py``)."""
+    return context.removeprefix("setup ").split("::")[0]
 
 
 def collect_line_tests(deselect: list[str]) -> dict[str, dict[str, list[str]]]:
     """File (``kubb3d/judge/x.py`` in mutants/) -> line -> the tests that ran it (:func:`_collect_line_tests_here`).
 
-    One run of the fast tests under coverage.py, niced, in a child process; kept in
-    ``mutants/line-tests.json`` until the tests or the sources change."""
-    fingerprint = line_tests_fingerprint()
+    Runs the fast tests under coverage.py, niced, in a child process, and keeps the result in
+    ``mutants/line-tests.json``: when only test files (``test_*.py``) changed or were added since,
+    only those are run again; when a source or a helper changed, all of them."""
+    sources = _sources_fingerprint()
+    files = {path: file_hash for path, file_hash in _fast_test_files().items() if Path(path).name.startswith("test_")}
+    lines: dict[str, dict[str, list[str]]] = {}
+    run = sorted(files)
     if LINE_TESTS.exists():
         kept = json.loads(LINE_TESTS.read_text(encoding="utf-8"))
-        if kept.get("fingerprint") == fingerprint:
-            return kept["lines"]
-    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["mutmut"]
-    selection = [*config["pytest_add_cli_args_test_selection"], *(f"--deselect={node}" for node in deselect)]
-    print(f"mutation.py: measuring which fast test runs which line (coverage.py, {len(deselect)} deselected)",
-          file=sys.stderr)
-    code = (f"import runpy; runpy.run_path({str(Path(__file__).resolve())!r})['_collect_line_tests_here']"
-            f"({str(LINE_TESTS)!r}, {selection!r})")
-    subprocess.run(["nice", "-n", "10", sys.executable, "-c", code], cwd=MUTANTS, check=False,
-                   stdout=subprocess.DEVNULL)
-    measured = json.loads(LINE_TESTS.read_text(encoding="utf-8"))
-    if measured["pytest_exit_code"] != 0:
-        print(f"mutation.py: the fast tests under coverage.py ended with exit code {measured['pytest_exit_code']}",
-              file=sys.stderr)
-    measured["fingerprint"] = fingerprint
-    LINE_TESTS.write_text(json.dumps(measured), encoding="utf-8")
-    return measured["lines"]
+        if kept.get("sources") == sources:
+            old = kept.get("test_files", {})
+            run = sorted(path for path, file_hash in files.items() if old.get(path) != file_hash)
+            dropped = set(run) | (set(old) - set(files))
+            lines = {source: {line: [c for c in contexts if _context_file(c) not in dropped]
+                              for line, contexts in by_line.items()}
+                     for source, by_line in kept["lines"].items()}
+            if not run and not dropped:
+                return lines
+    if run:
+        selection = [*run, *(f"--deselect={node}" for node in deselect)]
+        print(f"mutation.py: measuring which fast test runs which line (coverage.py, {len(run)} test files, "
+              f"{len(deselect)} tests deselected)", file=sys.stderr)
+        measured_file = MUTANTS / "line-tests-new.json"
+        code = (f"import runpy; runpy.run_path({str(Path(__file__).resolve())!r})['_collect_line_tests_here']"
+                f"({str(measured_file)!r}, {selection!r})")
+        subprocess.run(["nice", "-n", "10", sys.executable, "-c", code], cwd=MUTANTS, check=False,
+                       stdout=subprocess.DEVNULL)
+        measured = json.loads(measured_file.read_text(encoding="utf-8"))
+        if measured["pytest_exit_code"] != 0:
+            print(f"mutation.py: the fast tests under coverage.py ended with exit code "
+                  f"{measured['pytest_exit_code']}", file=sys.stderr)
+        for source, by_line in measured["lines"].items():
+            into = lines.setdefault(source, {})
+            for line, contexts in by_line.items():
+                into[line] = sorted({*into.get(line, []), *contexts})
+    LINE_TESTS.write_text(json.dumps({"sources": sources, "test_files": files, "lines": lines}), encoding="utf-8")
+    return lines
 
 
 def _header_lines(function_source: str, line: int) -> range | None:
