@@ -1,0 +1,222 @@
+"""Every branch of the judge's status analysis read back in full (kubb3d.judge.status and
+kubb3d.judge.table): the status, the reason a player reads, the tilt, the ground contact and
+the doubt, each against the same piece in a neighbouring case (issue #37 item 5: the mutants
+these tests kill survived the fast tests; docs/mutation.md).
+
+DM §5: "Ein Kubb gilt als umgeworfen, wenn er nicht mehr aufrecht steht"; a kubb that only
+stays up leaning on another counts as felled (WS basic rule 9: "A kubb that is leaning against
+another kubb ... counts as knocked over"). KT: kubbs are disks stood on their flat.
+"""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from kubb3d.equipment import get_set
+from kubb3d.judge import JudgeParams, analyse
+from kubb3d.judge.geometry import quat_from_rows, quat_yaw, rot, rows_from_columns
+from kubb3d.judge.messages import Msg, msg
+from kubb3d.judge.rulebook import get_rulebook
+from kubb3d.judge.rulings import Status
+from kubb3d.judge.throws import ThrowContext, _violation_rule, judge_accident
+from kubb3d.errors import JudgeInputError
+from kubb3d.rules.kubbuteo import kubbuteo_pitch
+from kubb3d.snapshot import GROUND_ID, Contact, PieceState, Snapshot
+from kubb3d.throw import Violation
+
+from helpers import HX, HZ, kubb, snap, touch
+
+# ---------------------------------------------------------------- kubbs and the king
+
+
+def _rolled(pid: str, angle_deg: float, axis: str) -> PieceState:
+    """A standard kubb turned by *angle_deg* about its own x or y axis, its lowest corner on the ground."""
+    c, s = math.cos(math.radians(angle_deg)), math.sin(math.radians(angle_deg))
+    rows = ((1.0, 0.0, 0.0), (0.0, c, -s), (0.0, s, c)) if axis == "x" else ((c, 0.0, s), (0.0, 1.0, 0.0),
+                                                                           (-s, 0.0, c))
+    # the lowest corner of a box turned by the angle: centre height = half width · |sin| + half height · cos
+    z = HX * abs(s) + HZ * c
+    return PieceState(pid, "kubb", "box", (HX, HX, HZ), (1.0, 0.0, z), quat_from_rows(rows), 0.4557,
+                      max_tilt=math.radians(abs(angle_deg)), side="B")
+
+
+@pytest.mark.parametrize("angle", [10.0, -10.0])
+def test_a_square_kubb_tilted_the_same_angle_towards_any_side_rules_the_same(angle):
+    """Without contact records the judge finds the ground from the box's corners: a kubb turned
+    about either of its short axes, either way, touches the ground with a corner of the side it
+    leans to, and stands (10° is under its tipping angle)."""
+    rulings = []
+    for axis in ("x", "y"):
+        piece = _rolled("B1", angle, axis)
+        a = analyse(snap(piece, auto_ground=False), "B1")
+        rulings.append((a.status, a.grounded, round(a.tilt, 12)))
+    assert rulings[0] == rulings[1] == (Status.STANDING, True, round(math.radians(abs(angle)), 12))
+
+
+def test_a_corner_exactly_at_the_ground_tolerance_touches_the_ground():
+    """JudgeParams.ground_tol: "a corner within this height" counts as touching the ground
+    (pieces without contact data); a hair above it does not."""
+    piece = kubb("B1", 1.0, 0.0, z=HZ + 0.002)
+    lowest = piece.position[2] + (-HZ)  # upright: the lowest corners are the centre less half the height
+    at = analyse(snap(piece, auto_ground=False), "B1", JudgeParams(ground_tol=lowest))
+    above = analyse(snap(piece, auto_ground=False), "B1", JudgeParams(ground_tol=math.nextafter(lowest, 0.0)))
+    assert (at.status, at.grounded) == (Status.STANDING, True)
+    assert (above.status, above.grounded) == (Status.FALLEN, False)
+    assert str(above.reason) == "B1 does not rest on the ground."
+
+
+def test_a_king_lying_on_a_kubb_off_the_ground_is_down_with_its_tilt_kept():
+    """A piece off the ground resting on others is fallen (a kubb on kubbs is a stößel, DM §7:
+    "Stößel"); the analysis keeps the tilt it measured, whatever the branch."""
+    b1 = kubb("B1", 1.0, 0.0)
+    tilt = math.radians(80.0)
+    c, s = math.cos(tilt), math.sin(tilt)
+    rows = ((c, 0.0, s), (0.0, 1.0, 0.0), (-s, 0.0, c))
+    lying_king = PieceState("king", "king", "box", (0.045, 0.045, 0.15), (1.0, 0.0, 0.2), quat_from_rows(rows), 1.5,
+                            (0.0, 0.0, -0.01), max_tilt=tilt)
+    on_top = touch("king", "B1", (1.0, 0.0, 2 * HZ), (0.0, 0.0, 1.0), 14.0)
+    snapshot = snap(b1, lying_king, contacts=[on_top], auto_ground=False)
+    a = analyse(snapshot, "king")
+    assert (a.status, a.grounded, a.doubt, a.supporters) == (Status.FALLEN, False, False, ("B1",))
+    assert a.tilt == pytest.approx(tilt, abs=1e-12)
+    assert str(a.reason) == "king rests on B1 and does not touch the ground."
+    stossel = kubb("B2", 1.0, 0.0, lying_yaw_deg=0.0, z=2 * HZ + HX)
+    snapshot = snap(b1, stossel, contacts=[touch("B2", "B1", (1.0, 0.0, 2 * HZ), (0.0, 0.0, 1.0), 4.0)],
+                    auto_ground=False)
+    b2 = analyse(snapshot, "B2")
+    assert (b2.status, b2.grounded, b2.supporters) == (Status.STOSSEL, False, ("B1",))
+    assert b2.tilt == pytest.approx(math.pi / 2, abs=1e-12)
+
+
+def test_the_hand_check_names_the_kubb_it_took_away():
+    """DM §5's hand check, when the kubb stands on its own once its neighbour is taken away: the
+    reason names that neighbour; when it falls, the neighbour is its supporter."""
+    b1 = kubb("B1", 1.0, 0.0, tilt_deg=5.0, toward_deg=0.0)
+    lean = touch("B1", "B2", (1.0 + HX, 0.0, 0.1), (-1.0, 0.0, 0.0), 3.0)
+    snapshot = snap(b1, kubb("B2", 1.0 + 2 * HX + 0.01, 0.0), contacts=[lean])
+    stood = analyse(snapshot, "B1", hand_check=lambda _snapshot, _pid: True)
+    fell = analyse(snapshot, "B1", hand_check=lambda _snapshot, _pid: False)
+    assert (stood.status, stood.doubt, stood.hand_check, stood.supporters) == (Status.STANDING, True, True, ())
+    assert str(stood.reason) == "In the hand check B1 stood on its own once B2 was taken away, so it is standing."
+    assert (fell.status, fell.supporters) == (Status.LEANING, ("B2",))
+    assert str(fell.reason) == "In the hand check B1 fell once B2 was taken away, so it only stood with that help."
+
+
+# ---------------------------------------------------------------- Kubbuteo disks and the mushroom king
+
+DISK = get_set("kubbuteo").kubb.half_extents  # (thickness/2, radius, height/2)
+PARAMS = get_rulebook("kubbuteo").params
+MASS = 0.005
+
+
+def _disk(pid: str, *, tilt_deg: float = 0.0, spin_deg: float = 0.0, lift: float = 0.0) -> PieceState:
+    """A disk kubb on its flat at (0.3, 0), its face tilted *tilt_deg* (about its own y axis) or
+    turned *spin_deg* on its rim (about its own x axis, the flat leaving the board)."""
+    t, u = math.radians(tilt_deg), math.radians(spin_deg)
+    tilt_rows = ((math.cos(t), 0.0, math.sin(t)), (0.0, 1.0, 0.0), (-math.sin(t), 0.0, math.cos(t)))
+    spin_rows = ((1.0, 0.0, 0.0), (0.0, math.cos(u), -math.sin(u)), (0.0, math.sin(u), math.cos(u)))
+    rows = tuple(tuple(sum(tilt_rows[i][k] * spin_rows[k][j] for k in range(3)) for j in range(3)) for i in range(3))
+    return PieceState(pid, "kubb", "disk", DISK, (0.3, 0.0, DISK[2] + lift), quat_from_rows(rows), mass=MASS,
+                      side="B")
+
+
+def _board(*pieces: PieceState, contacts=()) -> Snapshot:
+    return Snapshot(0.0, {p.id: p for p in pieces}, tuple(contacts), kubbuteo_pitch(), 9.81)
+
+
+def _on_board(p: PieceState) -> Contact:
+    foot = (p.position[0], p.position[1], 0.0)
+    return Contact(p.id, GROUND_ID, foot, foot, (0.0, 0.0, 1.0), MASS * 9.81)
+
+
+def _against_b2(force: float) -> Contact:
+    point = (0.3 + DISK[0], 0.0, DISK[2])
+    return Contact("B1", "B2", point, point, (-1.0, 0.0, 0.0), force)
+
+
+def test_a_disk_in_the_air_rests_on_nothing_and_keeps_its_tilt():
+    lifted = analyse(_board(_disk("B1", tilt_deg=8.0, lift=0.05)), "B1", PARAMS)
+    assert (lifted.status, lifted.grounded, lifted.doubt, lifted.margin) == (Status.FALLEN, False, False, -math.inf)
+    assert lifted.tilt == pytest.approx(math.radians(8.0), abs=1e-12)
+    assert str(lifted.reason) == "B1 does not rest on the board."
+    down = analyse(_board(_disk("B1", tilt_deg=8.0)), "B1", PARAMS)
+    assert down.grounded and down.tilt == pytest.approx(lifted.tilt, abs=1e-12)
+
+
+def test_a_disk_on_its_flat_touching_another_stands_on_its_own():
+    """KT stands a kubb on its flat; one whose centre of mass is over the flat stands, whatever it
+    touches: the reason says so and names what it touches."""
+    b1, b2 = _disk("B1"), _disk("B2")
+    weight = MASS * 9.81
+    a = analyse(_board(b1, b2, contacts=[_on_board(b1), _against_b2(weight)]), "B1", PARAMS)
+    alone = analyse(_board(b1, contacts=[_on_board(b1)]), "B1", PARAMS)
+    assert (a.status, a.supporters, a.touching) == (Status.STANDING, (), ("B2",))
+    assert str(a.reason) == "B1 stands on its own: it touches B2 but its centre of mass is over its base."
+    assert (alone.status, alone.margin) == (Status.STANDING, a.margin)
+    assert str(alone.reason) == "B1 stands on its flat and carries its own weight."
+
+
+def test_a_disk_past_its_tipping_angle_leans_on_a_neighbour_or_has_fallen():
+    """The same tilted disk with and without the disk it leans on: leaning (it only stays up
+    because of B2: counts as felled, WS basic rule 9) or fallen; both name the tilt."""
+    b1, b2 = _disk("B1", tilt_deg=40.0), _disk("B2")
+    weight = MASS * 9.81
+    leaning = analyse(_board(b1, b2, contacts=[_on_board(b1), _against_b2(weight)]), "B1", PARAMS)
+    fallen = analyse(_board(b1, contacts=[_on_board(b1)]), "B1", PARAMS)
+    assert (leaning.status, leaning.supporters, leaning.grounded) == (Status.LEANING, ("B2",), True)
+    assert str(leaning.reason) == "B1 is tilted 40° and only stays up because it leans on B2."
+    assert (fallen.status, fallen.supporters, fallen.grounded, fallen.doubt) == (Status.FALLEN, (), True, False)
+    assert str(fallen.reason) == "B1 is tilted 40°, past its tipping angle."
+    assert fallen.margin == leaning.margin < 0
+    assert fallen.tilt == leaning.tilt == pytest.approx(math.radians(40.0), abs=1e-12)
+
+
+def test_a_disk_turned_onto_its_round_rim_has_fallen():
+    """A disk upright but turned on its rim, its flat off the board, does not stand on its flat."""
+    rim = analyse(_board(_disk("B1", spin_deg=40.0), contacts=[]), "B1", PARAMS)
+    flat = analyse(_board(_disk("B1")), "B1", PARAMS)
+    assert (rim.status, rim.doubt, rim.grounded) == (Status.FALLEN, False, True)
+    assert str(rim.reason) == "B1 rests on its round rim, not on its flat."
+    assert rim.margin < PARAMS.tip_margin <= flat.margin and flat.status is Status.STANDING
+    assert rim.tilt == pytest.approx(0.0, abs=1e-9)
+
+
+# ---------------------------------------------------------------- throws and accidents
+
+
+def test_an_accident_is_ruled_with_the_thresholds_given():
+    """judge_accident classifies each piece with the referee's thresholds, as analyse does: a kubb
+    tilted 20° stands under the default margin and has fallen under a tip margin of 3 cm."""
+    piece = kubb("B1", 1.0, 0.0, tilt_deg=20.0, toward_deg=0.0)
+    snapshot = snap(piece)
+    strict = JudgeParams(tip_margin=0.03, doubt_margin=0.031)
+    default_ruling, = judge_accident(snapshot, {"B1"}, {}, "dm")
+    strict_ruling, = judge_accident(snapshot, {"B1"}, {}, "dm", strict)
+    assert default_ruling.status is analyse(snapshot, "B1").status is Status.STANDING
+    assert strict_ruling.status is analyse(snapshot, "B1", strict).status is Status.FALLEN
+
+
+def test_a_violation_keeps_its_translatable_reason_and_one_without_a_rule_is_refused():
+    reason = msg("the baton was thrown overarm")
+    rule, kept = _violation_rule(Violation("DM §5", reason))
+    assert (rule, kept) == ("DM §5", "the baton was thrown overarm") and type(kept) is Msg
+    assert type(_violation_rule(("DM §5", reason))[1]) is Msg
+    with pytest.raises(JudgeInputError, match="a violation must be a kubb3d.throw.Violation or a"):
+        ThrowContext(violations=(object(),))
+
+
+# ---------------------------------------------------------------- geometry
+
+
+def test_rows_from_columns_and_the_yaw_quaternion():
+    """A matrix built from its columns has them as columns; a yaw by θ turns the x axis to
+    (cos θ, sin θ, 0) and keeps the vertical (independent: the rotation's definition)."""
+    x, y, z = (0.0, 1.0, 0.0), (-1.0, 0.0, 0.0), (0.0, 0.0, 1.0)
+    rows = rows_from_columns(x, y, z)
+    assert tuple(tuple(rows[i][j] for i in range(3)) for j in range(3)) == (x, y, z)
+    for theta in (0.3, -2.0):
+        r = rot(quat_yaw(theta))
+        assert [r[i][0] for i in range(3)] == pytest.approx([math.cos(theta), math.sin(theta), 0.0], abs=1e-12)
+        assert [r[i][2] for i in range(3)] == pytest.approx([0.0, 0.0, 1.0], abs=1e-12)
