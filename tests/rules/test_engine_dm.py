@@ -370,6 +370,8 @@ def test_time_up_then_sets_level_gives_deciding_set_with_third_lag():
     assert acts == [Choose(lag_winner, "advantage", "tiebreak"), Choose(lag_winner, "advantage", "choices")]
     s.push(acts[0])
     other = "Ann" if lag_winner == "Bob" else "Bob"
+    assert (s.events[-1].text, s.events[-1].rules) == (
+        f"{lag_winner} takes the tie-break advantage; {lag_winner} has the tie-break advantage", ("DM §9",))
     assert s.tb_advantage == lag_winner and s.choice_queue[0][0] == other
     s.push(Choose(other, "end", "A"))
     s.push(Choose(other, "start", other))

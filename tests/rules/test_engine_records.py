@@ -1,0 +1,126 @@
+"""The rules engine's records at the cases no fast test reached (issue #37 item 5: the mutants
+these tests kill survived the fast tests; docs/mutation.md): a tied lag's line, penalty kubbs
+one after another, two stößel in one inkast, the time-up leader from either side, an unknown
+action in a replay, the state as data, and a ruleset registered again."""
+
+from __future__ import annotations
+
+import pytest
+from rules_helpers import start, throw
+
+from kubb3d.errors import UnknownNameError
+from kubb3d.judge.rulings import Pose
+from kubb3d.rules import (
+    Inkast,
+    InkastOutcome,
+    LagResult,
+    LagThrow,
+    MatchState,
+    PenaltyThrow,
+    Raise,
+    ThrowOutcome,
+    get_ruleset,
+)
+from kubb3d.rules.actions import ACTION_TYPES, action_from_dict
+from kubb3d.rules.ruleset import register_ruleset
+
+
+def dm(**kw) -> MatchState:
+    return MatchState(get_ruleset("dm"), ("Ann", "Bob"), **kw)
+
+
+def test_a_tied_lag_is_repeated_and_says_so():
+    """DM §3: "Bei Gleichstand ... wird der Wurf wiederholt": the play-by-play names the tie."""
+    s = dm()
+    s.push(LagThrow("A"), LagResult(0.3))
+    s.push(LagThrow("B"), LagResult(0.3))
+    assert (s.events[-1].kind, s.events[-1].text, s.events[-1].rules) == ("lag", "lag throw tied: repeated",
+                                                                          ("DM §3",))
+    assert s.legal_actions()[0] == LagThrow("A")
+
+
+def test_each_penalty_kubb_starts_again_with_the_opponent():
+    """DM §6: "Diese Kubbs wirft der Gegner ... Misslingt ihm dies, erhält der ursprüngliche
+    Einwerfer einen weiteren Versuch": the alternation starts anew with the opponent for each
+    penalty kubb, and each throw is one line naming its thrower."""
+    s = dm()
+    start(s)
+    throw(s, ThrowOutcome(felled=frozenset({"B1", "B2"})))
+    throw(s)
+    for attempt in (1, 2):
+        s.push(Inkast("B", ("B1", "B2"), attempt), InkastOutcome(invalid=frozenset({"B1", "B2"})))
+    assert s.legal_actions() == [PenaltyThrow("A", "B1", 1, "B")]
+    s.push(PenaltyThrow("A", "B1", 1, "B"), InkastOutcome(invalid=frozenset({"B1"})))
+    s.push(PenaltyThrow("B", "B1", 2, "B"), InkastOutcome(valid={"B1": Pose((-3.5, 2.0, 0.075))}))
+    assert s.legal_actions() == [PenaltyThrow("A", "B2", 1, "B")]
+    penalties = [(e.text, e.player, e.rules) for e in s.events if e.text.startswith("penalty throw")]
+    assert penalties == [("penalty throw 1 of B1 by Ann invalid", "Ann", ("DM §6",)),
+                         ("penalty throw 2 of B1 by Bob valid", "Bob", ("DM §6",))]
+
+
+def test_two_stossel_of_one_inkast_are_one_line_of_the_inkaster():
+    """DM §7 "Stößel": kubbs lying on others are placed freely after the raising; the line names
+    them all and the inkaster."""
+    s = dm()
+    start(s)
+    throw(s, ThrowOutcome(felled=frozenset({"B1", "B2", "B3"})))
+    throw(s)
+    s.push(Inkast("B", ("B1", "B2", "B3"), 1),
+           InkastOutcome(valid={"B1": Pose((-1, 0.5, 0.075))}, stossel=frozenset({"B3", "B2"})))
+    line = next(e for e in s.events if "stößel" in e.text)
+    assert (line.text, line.player) == ("stößel: B2, B3 (placed freely after raising)", "Bob")
+    s.push(Raise("A", ("B1",)))
+
+
+@pytest.mark.parametrize("leader, other", [("Ann", "Bob"), ("Bob", "Ann")])
+def test_dm_time_up_at_a_sets_end_gives_the_match_to_the_set_leader_either_side(leader, other):
+    """DM §9: after the organiser's time, only "Sollten beide Spieler ... die gleiche Anzahl an
+    Siegen haben" is a deciding set played: otherwise the player ahead in sets wins, whichever
+    of the two he is."""
+    for lag_side in ("A", "B"):   # the leader must not open: the opener's early king loses him the set
+        s = dm(sets=5, time_limit_s=1.0)
+        start(s, lag_winner_side=lag_side)
+        if s.player_at(s.turn_side) == other:
+            break
+    s.set_wins = {leader: 1, other: 0}
+    opener = s.turn_side
+    throw(s, ThrowOutcome(winner="B" if opener == "A" else "A", loser=opener))   # the set to the leader: 2 to 0
+    out = s.outcome()
+    assert out is not None and out.winner == leader
+    assert out.reason == f"time is up and {leader} leads in sets (DM §9)"
+
+
+@pytest.mark.parametrize("leader, other", [("Left", "Right"), ("Right", "Left")])
+def test_ws_time_up_the_team_ahead_in_sets_wins_either_side(leader, other):
+    """WS "End of the Game": when time is up the team that has won more sets wins, whichever of
+    the two it is."""
+    ws = get_ruleset("wikinger")
+    s = MatchState(ws, ("Left", "Right"), sets=3)
+    start(s)
+    s.set_wins = {leader: 1, other: 0}
+    out = ws.time_up_result(s)
+    assert out is not None and out.winner == leader
+    assert out.reason == f"time is up and {leader} leads in sets ({ws.cite('time')})"
+    assert ws.cite("time").startswith("WS")
+
+
+def test_an_unknown_action_in_a_replay_is_named_with_the_known_ones():
+    with pytest.raises(UnknownNameError) as refused:
+        action_from_dict({"type": "juggle"})
+    assert str(refused.value) == f"unknown action type 'juggle'; expected one of {sorted(ACTION_TYPES)}"
+
+
+def test_the_state_as_data_names_set_turn_and_side():
+    s = dm()
+    start(s)
+    data = s.to_dict()
+    assert list(data)[:5] == ["phase", "set", "turn", "turn_side", "clock_s"]
+    assert (data["set"], data["turn"], data["turn_side"]) == (s.set_no, s.turn_no, s.turn_side) == (1, 1, "A")
+
+
+def test_a_ruleset_registered_again_is_found_by_its_name():
+    """register_ruleset runs at import (where mutmut cannot see it): calling it again registers
+    the class under its name field's default and returns it unchanged."""
+    cls = type(get_ruleset("wikinger"))
+    assert register_ruleset(cls) is cls
+    assert type(get_ruleset("wikinger")) is cls and get_ruleset("ws").name == "wikinger"
