@@ -5,9 +5,12 @@ action in a replay, the state as data, and a ruleset registered again."""
 
 from __future__ import annotations
 
+import math
+
 import pytest
 from rules_helpers import start, throw
 
+from kubb3d.equipment import get_set
 from kubb3d.errors import UnknownNameError
 from kubb3d.judge.rulings import Pose
 from kubb3d.rules import (
@@ -22,6 +25,7 @@ from kubb3d.rules import (
     get_ruleset,
 )
 from kubb3d.rules.actions import ACTION_TYPES, action_from_dict
+from kubb3d.rules.core import KubbInfo
 from kubb3d.rules.ruleset import register_ruleset
 
 
@@ -124,3 +128,63 @@ def test_a_ruleset_registered_again_is_found_by_its_name():
     cls = type(get_ruleset("wikinger"))
     assert register_ruleset(cls) is cls
     assert type(get_ruleset("wikinger")) is cls and get_ruleset("ws").name == "wikinger"
+
+
+def test_a_king_felled_by_an_inkasted_kubb_names_the_inkaster_and_the_rule():
+    """DM §1: "Wird der König vorzeitig mit Kubb oder Wurfholz zu Fall gebracht, hat die
+    gegnerische Mannschaft gewonnen": the result says who felled it, with what, and the clause."""
+    s = dm()
+    start(s)
+    throw(s, ThrowOutcome(felled=frozenset({"B1"})))
+    throw(s)
+    s.push(s.legal_actions()[0], InkastOutcome(valid={"B1": Pose((-1, 0, 0.075))}, king_felled=True))
+    assert s.outcome().reason == "Bob felled the king early with an inkasted kubb (DM §1)"
+
+
+# ------------------------------------------------------------------ a kubb placed by hand (WS basic rule 11)
+def _ws(kubbs: dict[str, tuple[float, float, float]]) -> tuple:
+    """A WS match with kubbs standing in half A at (x, y), turned by yaw (deg)."""
+    ws = get_ruleset("wikinger")
+    s = MatchState(ws, ("Left", "Right"))
+    s.kubbs = {kid: KubbInfo(kid, "A", False, True,
+                             Pose((x, y, 0.075), (0.0, 0.0, math.sin(math.radians(yaw) / 2),
+                                                  math.cos(math.radians(yaw) / 2))))
+               for kid, (x, y, yaw) in kubbs.items()}
+    return ws, s
+
+
+def test_a_placed_kubb_must_have_its_whole_footprint_inside_the_half():
+    """DM §7 „mit seiner gesamten Grundfläche im Feld“, which WS basic rule 11's placement
+    follows: a kubb with its edge on the baseline is inside, a hair further out is not."""
+    ws, s = _ws({})
+    hw = get_set(ws.equipment).kubb.width / 2
+    inside = -ws.pitch.length / 2 + hw
+    assert ws.placement_error(s, "B1", "A", (inside, 1.0)) is None
+    outside = ws.placement_error(s, "B1", "A", (math.nextafter(inside, -10.0), 1.0))
+    assert outside == "the kubb's footprint must lie inside half A (WS basic rule 11)"
+
+
+@pytest.mark.parametrize("direction", [(1, 0), (-1, 0), (0, 1), (0, -1)])
+def test_a_placed_kubb_may_stand_beside_a_kubb_on_any_side_but_not_overlap_it(direction):
+    """A placed kubb's square, on each side of a standing kubb: 1 mm apart it is allowed, 1 mm
+    into it refused."""
+    ws, s = _ws({"A1": (-2.0, 0.5, 0.0)})
+    hw = get_set(ws.equipment).kubb.width / 2
+    dx, dy = direction
+    for gap, allowed in ((0.001, True), (-0.001, False)):
+        spot = (-2.0 + dx * (2 * hw + gap), 0.5 + dy * (2 * hw + gap))
+        error = ws.placement_error(s, "B1", "A", spot)
+        assert (error is None) is allowed, (spot, error)
+        if not allowed:
+            assert error == "the kubb would overlap A1 (WS basic rule 11)"
+
+
+def test_a_standing_kubb_turned_45_degrees_reaches_further_than_one_square_to_the_lines():
+    """The standing kubb's square is turned by its yaw: turned 45° its corner reaches hw·√2 from
+    its centre, so a kubb placed 1.39 hw beyond its side overlaps the turned kubb's corner but
+    not the same kubb square to the lines."""
+    for yaw, overlaps in ((45.0, True), (0.0, False)):
+        ws, s = _ws({"A1": (-2.0, 0.5, yaw)})
+        hw = get_set(ws.equipment).kubb.width / 2
+        error = ws.placement_error(s, "B1", "A", (-2.0 + hw + 1.39 * hw, 0.5))
+        assert (error is not None) is overlaps, (yaw, error)
