@@ -43,6 +43,7 @@ EQUIVALENTS = ROOT / "benchmarks" / "mutation_equivalents.toml"
 LINE_TESTS = MUTANTS / "line-tests.json"
 # the same Hypothesis examples in every run, so that a test reaches the same lines with and without a mutant
 HYPOTHESIS_SEED = "--hypothesis-seed=0"
+WALL_STRETCH = 10.0  # the wall-clock limit of a mutant's tests, in units of mutmut's (see _driver)
 PACKAGES = ("kubb3d/judge", "kubb3d/rules")
 # the statuses mutmut writes into its .meta files, by exit code (mutmut.stats.status_by_exit_code)
 STATUS_BY_EXIT_CODE = {
@@ -429,7 +430,19 @@ def _driver(plan_file: str, argv: list[str]) -> None:
     run its line: mutmut's per-function test table gets one entry per mutant, the function's tests
     that the plan names (``setup NODEID``: every test of that file that calls the function)."""
     import mutmut.__main__ as mutmut_main
+    import mutmut.workers.isolation as isolation
     from mutmut.state import state
+
+    # mutmut ends a worker after 15 times its tests' recorded time, counted both in CPU seconds
+    # (setrlimit) and in wall seconds; on a shared machine under load the wall count ends workers
+    # that only waited for a core (an equivalent mutant "timed out" at load 10), so the wall limit
+    # is stretched WALL_STRETCH times and the CPU limit alone catches a mutant that loops
+    wall_limit = isolation.register_timeout
+
+    def stretched(pid: int, timeout_s: float) -> None:
+        wall_limit(pid, timeout_s * WALL_STRETCH)
+
+    isolation.register_timeout = stretched
 
     plan: dict[str, list[str] | None] = json.loads(Path(plan_file).read_text(encoding="utf-8"))
     planned = {name for name, contexts in plan.items() if contexts is not None}
@@ -534,8 +547,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--by-line", action="store_true",
                         help="test each mutant only with the fast tests that run its line (measured once with "
                              "coverage.py), not every test that calls its function")
-    parser.add_argument("--rerun", choices=("survivors", "all"),
-                        help="run again the mutants that survived (after new tests), or all of them")
+    parser.add_argument("--rerun", choices=("survivors", "timeouts", "all"),
+                        help="run again the mutants that survived (after new tests), that timed out (a timeout "
+                             "under load can be the machine's, not the mutant's), or all of them")
     parser.add_argument("--report", action="store_true", help="only read and print the results, run nothing")
     parser.add_argument("--markdown", action="store_true", help="print the table as Markdown (for docs/)")
     parser.add_argument("--json", action="store_true", help="print the counts as JSON")
@@ -635,6 +649,8 @@ def wanted(code: int | None, rerun: str | None) -> bool:
     """Run a mutant with this exit code (None: never checked) under ``--rerun``?"""
     if code is None or rerun == "all":
         return True
+    if rerun == "timeouts":
+        return STATUS_BY_EXIT_CODE.get(code) == "timeout"
     return rerun == "survivors" and STATUS_BY_EXIT_CODE.get(code) in ("survived", "no tests")
 
 

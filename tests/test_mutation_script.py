@@ -201,3 +201,13 @@ def test_a_mutant_is_placed_on_the_statement_it_changes(mutation):
     assert mutation.mutated_lines(source, spans, "x_f__mutmut_9") is None
     shorter = {**spans, "x_f__mutmut_2": [13, 17]}
     assert mutation.mutated_lines(source, shorter, "x_f__mutmut_2") is None
+
+
+def test_which_mutants_a_rerun_runs_again(mutation):
+    """--rerun survivors: survived and no tests; --rerun timeouts: the timeouts (a timeout under
+    load can be the machine's); a mutant never checked always; --rerun all: every one."""
+    codes = {"killed": 1, "survived": 0, "no tests": 33, "timeout": -24, "not checked": None}
+    chosen = {rerun: sorted(name for name, code in codes.items() if mutation.wanted(code, rerun))
+              for rerun in (None, "survivors", "timeouts", "all")}
+    assert chosen == {None: ["not checked"], "survivors": ["no tests", "not checked", "survived"],
+                      "timeouts": ["not checked", "timeout"], "all": sorted(codes)}
