@@ -220,3 +220,18 @@ def test_rows_from_columns_and_the_yaw_quaternion():
         r = rot(quat_yaw(theta))
         assert [r[i][0] for i in range(3)] == pytest.approx([math.cos(theta), math.sin(theta), 0.0], abs=1e-12)
         assert [r[i][2] for i in range(3)] == pytest.approx([0.0, 0.0, 1.0], abs=1e-12)
+
+
+def test_a_kubb_with_only_a_corner_over_the_line_has_that_corners_share_inside():
+    """DM §7's validity reads the share of the footprint inside the half: a square turned 45°
+    (half diagonal r) with only its corner d over the centre line has a triangle of area d²
+    inside, a share of d² / (2 r²) (the triangle's own area, not the clipping's), in either half."""
+    from kubb3d.judge.raising import share_inside
+    from kubb3d.pitch import Pitch
+
+    pitch = Pitch(8.0, 5.0)
+    r, d = 0.05, 0.01
+    for side, sign in (("A", 1.0), ("B", -1.0)):
+        centre = sign * (r - d)
+        diamond = [(centre + r, 0.0), (centre, r), (centre - r, 0.0), (centre, -r)]
+        assert share_inside(diamond, pitch, side, 0.0) == pytest.approx(d * d / (2 * r * r), rel=1e-9)
