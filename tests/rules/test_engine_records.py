@@ -25,7 +25,7 @@ from kubb3d.rules import (
     get_ruleset,
 )
 from kubb3d.rules.actions import ACTION_TYPES, action_from_dict
-from kubb3d.rules.core import KubbInfo
+from kubb3d.rules.core import KubbInfo, outcome_from_dict
 from kubb3d.rules.ruleset import register_ruleset
 
 
@@ -188,3 +188,14 @@ def test_a_standing_kubb_turned_45_degrees_reaches_further_than_one_square_to_th
         hw = get_set(ws.equipment).kubb.width / 2
         error = ws.placement_error(s, "B1", "A", (-2.0 + hw + 1.39 * hw, 0.5))
         assert (error is not None) is overlaps, (yaw, error)
+
+
+def test_a_replay_written_before_poses_rulings_and_turns_were_recorded_still_reads():
+    """Older replay records lack a throw's ``poses`` and ``rulings`` and a pose's ``quat_xyzw``:
+    they read as none and as upright (the unit quaternion)."""
+    old_throw = {"kind": "throw", "felled": ["B1"], "raise_again": [], "winner": None, "loser": None, "legal": True}
+    back = outcome_from_dict(old_throw)
+    assert (back.poses, back.rulings, back.felled) == ({}, (), frozenset({"B1"}))
+    old_inkast = {"kind": "inkast", "valid": {"B1": {"position_m": [-1.0, 0.5, 0.075]}}, "invalid": [],
+                  "stossel": [], "king_felled": False}
+    assert outcome_from_dict(old_inkast).valid["B1"] == Pose((-1.0, 0.5, 0.075), (0, 0, 0, 1))
