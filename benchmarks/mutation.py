@@ -550,6 +550,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rerun", choices=("survivors", "timeouts", "all"),
                         help="run again the mutants that survived (after new tests), that timed out (a timeout "
                              "under load can be the machine's, not the mutant's), or all of them")
+    parser.add_argument("--no-new", action="store_true",
+                        help="with --rerun: run only mutants checked before, none that was never checked")
     parser.add_argument("--report", action="store_true", help="only read and print the results, run nothing")
     parser.add_argument("--markdown", action="store_true", help="print the table as Markdown (for docs/)")
     parser.add_argument("--json", action="store_true", help="print the counts as JSON")
@@ -591,7 +593,8 @@ def main(argv: list[str] | None = None) -> int:
         selected |= set(sample_names(list(results[module]), args.sample, args.seed, args.sample_size))
 
     if not args.report:
-        todo = sorted(n for n in selected if wanted(results[module_of_name(n, modules)][n], args.rerun))
+        todo = sorted(n for n in selected if wanted(results[module_of_name(n, modules)][n], args.rerun)
+                      and not (args.no_new and results[module_of_name(n, modules)][n] is None))
         if todo:
             deselect = failing_fast_tests()
             for node in deselect:
