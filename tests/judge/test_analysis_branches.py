@@ -20,6 +20,7 @@ from kubb3d.judge.geometry import quat_from_rows, quat_yaw, rot, rows_from_colum
 from kubb3d.judge.messages import Msg, msg
 from kubb3d.judge.rulebook import get_rulebook
 from kubb3d.judge.rulings import Status
+from kubb3d.judge.status import piece_status
 from kubb3d.judge.throws import ThrowContext, _violation_rule, judge_accident
 from kubb3d.errors import JudgeInputError
 from kubb3d.rules.kubbuteo import kubbuteo_pitch
@@ -101,6 +102,8 @@ def test_the_hand_check_names_the_kubb_it_took_away():
     assert (stood.status, stood.doubt, stood.hand_check, stood.supporters) == (Status.STANDING, True, True, ())
     assert str(stood.reason) == "In the hand check B1 stood on its own once B2 was taken away, so it is standing."
     assert (fell.status, fell.supporters) == (Status.LEANING, ("B2",))
+    assert piece_status(snapshot, "B1", hand_check=lambda _snapshot, _pid: True) == (stood.status, stood.reason)
+    assert piece_status(snapshot, "B1", hand_check=lambda _snapshot, _pid: False) == (fell.status, fell.reason)
     assert str(fell.reason) == "In the hand check B1 fell once B2 was taken away, so it only stood with that help."
 
 
@@ -213,7 +216,7 @@ def test_a_violation_keeps_its_translatable_reason_and_one_without_a_rule_is_ref
 def test_rows_from_columns_and_the_yaw_quaternion():
     """A matrix built from its columns has them as columns; a yaw by θ turns the x axis to
     (cos θ, sin θ, 0) and keeps the vertical (independent: the rotation's definition)."""
-    x, y, z = (0.0, 1.0, 0.0), (-1.0, 0.0, 0.0), (0.0, 0.0, 1.0)
+    x, y, z = (0.0, 0.0, 1.0), (1.0, 0.0, 0.0), (0.0, 1.0, 0.0)   # a proper rotation, every column different
     rows = rows_from_columns(x, y, z)
     assert tuple(tuple(rows[i][j] for i in range(3)) for j in range(3)) == (x, y, z)
     for theta in (0.3, -2.0):
