@@ -2,7 +2,7 @@
 :func:`main`; each command group is one module of this package (``throw``, ``bench``,
 ``models``, ``match``, ``judge`` and ``quiz``, ``scenario``, ``experiment``, ``audit`` and
 ``rules``, ``validate``, ``calibrate``, ``tournament``, ``play`` and ``view``, ``dames``,
-``whatif``, ``analyse``, ``notation``), registered by :func:`main`.
+``whatif``, ``analyse``, ``notation``, ``export``), registered by :func:`main`.
 
 Every subcommand turns a user mistake into a one-line error on stderr and a
 non-zero exit code (2), never a traceback: raise :class:`UserError` for that.
@@ -319,6 +319,7 @@ _SUBAPP_MODULES = {
     "whatif": "kubb3d.cli.whatif",
     "analyse": "kubb3d.cli.analyse",
     "notation": "kubb3d.cli.notation",
+    "export": "kubb3d.cli.export",
 }
 """Command name → the module of this package that registers it, in the order of ``kubb3d --help``."""
 _registered: set[str] = set()

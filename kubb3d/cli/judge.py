@@ -139,6 +139,11 @@ def quiz_command(
     view: bool = typer.Option(
         False, "--view", help="Open each situation in the 3D view before its question (close the window to answer)."
     ),
+    html: Optional[Path] = typer.Option(
+        None,
+        "--html",
+        help="Write the quiz as a web page into this folder (index.html: offline, on a phone too) instead of asking.",
+    ),
 ) -> None:
     """Referee training: rule on scenarios one at a time, then see the right ruling and its rule."""
     from kubb3d.library import scenarios_dir
@@ -146,6 +151,9 @@ def quiz_command(
     from kubb3d.scenario import ScenarioError
 
     tr = translator_for(lang)
+    if html is not None:
+        _quiz_site(files or [scenarios_dir()], html, seed=seed, count=count, tr=tr)
+        return
     if images:
         from kubb3d.files import FileSafetyError, output_folder
 
@@ -175,6 +183,23 @@ def quiz_command(
         run_quiz(files or [scenarios_dir()], seed=seed, count=count, render=render, tr=tr, show=show)
     except ScenarioError as exc:
         _fail(str(exc))
+
+
+def _quiz_site(files: List[Path], folder: Path, *, seed: int, count: Optional[int], tr) -> None:
+    """``quiz --html``: the quiz as one offline page, ``index.html`` in ``folder`` (docs/web.md)."""
+    from kubb3d.files import FileSafetyError, output_folder, write_output
+    from kubb3d.judge.messages import msg
+    from kubb3d.scenario import ScenarioError
+    from kubb3d.web.page import quiz_page
+
+    try:
+        output_folder(folder, "--html", create=False)  # before any work
+        page = quiz_page(files, seed=seed, count=count, tr=tr).encode("utf-8")
+        output_folder(folder, "--html")
+        index = write_output(folder / "index.html", lambda tmp: tmp.write_bytes(page), "--html")
+    except (ScenarioError, FileSafetyError) as exc:
+        _fail(str(exc))
+    typer.echo(tr(msg("wrote {path} ({size:.2f} MB)", path=str(index), size=len(page) / 1e6)))
 
 
 def register(app: typer.Typer) -> None:

@@ -1,0 +1,346 @@
+"""Self-contained web pages of a replay, a scenario and the referee quiz (docs/web.md).
+
+:func:`replay_page` turns a match replay (``kubb3d match --replay``) or a scenario file into one
+HTML page: the pitch and the pieces in 3D (three.js, carried inside the page), play and pause,
+a throw back and forward, a timeline, each ruling with its reason and citation, piece labels.
+:func:`quiz_page` does the same for the referee quiz (:mod:`kubb3d.quiz`): every situation in 3D,
+the choices, and the ruling, its reason and the scenario's explanation only after a choice.
+
+The pages read what the viewer reads (:func:`kubb3d.viewer.replay.load_session`: the timeline of
+segments and the scene) and play it the way :class:`kubb3d.viewer.scene.Segment` does; the
+piece meshes are the model files' (:func:`kubb3d.viewer.meshes.load_piece_meshes`). Poses are
+rounded to :data:`DECIMALS` places (0.1 mm, 1e-4 of a quaternion) to keep a whole DM match small.
+All text is in the given :class:`~kubb3d.i18n.Translator`'s language.
+"""
+
+from __future__ import annotations
+
+import base64
+import functools
+import json
+import re
+from importlib import resources
+from pathlib import Path
+from typing import Any, Sequence
+
+import numpy as np
+
+from kubb3d.i18n import ENGLISH, Translator
+from kubb3d.judge.messages import N_, msg, nmsg
+
+DECIMALS = 4
+"""Decimal places of every number of a pose in a page (m and quaternion components)."""
+
+THREE_JS = "three.module.min.js"
+"""The three.js build carried inside each page (npm package ``three`` 0.170.0, MIT licence in
+``three.LICENSE`` beside it)."""
+
+UI = {
+    "play": N_("play"),
+    "pause": N_("pause"),
+    "prev": N_("◀ throw"),
+    "next": N_("throw ▶"),
+    "labels": N_("labels"),
+    "view": N_("reset view"),
+    "rulings": N_("rulings"),
+    "timeline": N_("timeline"),
+    "help": N_("drag to turn the view, wheel or pinch to zoom"),
+    "noWebgl": N_("This browser cannot draw 3D (WebGL is off); the rulings and the timeline still work."),
+    "right": N_("Right"),
+    "wrong": N_("Not quite"),
+    "score": N_("Score"),
+    "question": N_("question"),
+    "nextQuestion": N_("next situation"),
+    "done": N_("That was the last situation."),
+    "explanation": N_("Why"),
+}
+"""Words of the pages' buttons and headings, translated when a page is made."""
+
+
+def _num(x: float) -> float:
+    v = round(float(x), DECIMALS)
+    return 0.0 if v == 0 else v  # no "-0.0"
+
+
+def _pose(p: Any) -> list[float]:
+    return [_num(v) for v in np.asarray(p, dtype=float).reshape(7)]
+
+
+def _value(x: Any) -> str:
+    return str(getattr(x, "value", x))
+
+
+@functools.lru_cache(maxsize=None)
+def piece_meshes(equipment: str) -> dict[str, dict[str, list[float]]]:
+    """Kind → ``{"v": positions, "n": normals}`` (flat lists, 3 per vertex, m, body frame,
+    unindexed triangles) of the equipment set's model files (``models/<set>-<kind>.obj``).
+
+    Raises:
+        FileNotFoundError: a model file is missing (run ``kubb3d models build``).
+    """
+    from kubb3d.viewer.meshes import load_piece_meshes
+
+    out = {}
+    for kind, arr in load_piece_meshes(equipment).items():
+        out[kind] = {
+            "v": [round(float(v), 5) for v in arr[:, :3].reshape(-1)],
+            "n": [round(float(v), 3) for v in arr[:, 3:6].reshape(-1)],
+        }
+    return out
+
+
+def _standing(rulings: Sequence[Any], tr: Translator) -> list[str]:
+    """One line per citation for the pieces that simply still stand (as the viewer's panel)."""
+    from kubb3d.judge.messages import join, piece_name
+
+    by_cites: dict[str, list[str]] = {}
+    for r in rulings:
+        if _value(r.consequence) == "none" and _value(r.status) == "standing":
+            by_cites.setdefault(", ".join(r.rules), []).append(r.piece)
+    return [
+        tr(msg("still standing: {pieces}  [{rules}]", pieces=join([piece_name(p) for p in pieces]), rules=cites))
+        for cites, pieces in by_cites.items()
+    ]
+
+
+def _rulings(rulings: Sequence[Any], tr: Translator) -> list[dict]:
+    """The rulings other than "still standing", each with its reason and citations."""
+    from kubb3d.viewer.scene import overlay_status
+
+    return [
+        {
+            "piece": r.piece,
+            "status": tr(_value(r.status)),
+            "consequence": tr(_value(r.consequence)),
+            "none": _value(r.consequence) == "none",
+            "rules": list(r.rules),
+            "reason": tr(r.reason),
+            "overlay": overlay_status(r),
+        }
+        for r in rulings
+        if not (_value(r.consequence) == "none" and _value(r.status) == "standing")
+    ]
+
+
+def _delta(poses: dict[str, list[float]], base: dict[str, list[float]]) -> dict[str, list[float]]:
+    return {pid: p for pid, p in poses.items() if base.get(pid) != p}
+
+
+def scene_data(session: Any, tr: Translator = ENGLISH) -> dict:
+    """The JSON-ready data of a :class:`kubb3d.viewer.app.ReplaySession` for the page's player.
+
+    Each segment stores its poses as changes from where the previous one left the pieces
+    (``start``), its trajectory samples (``times`` s, ``poses`` T × 7 flattened), the poses at rest
+    where they differ from the last samples (``end``), the judge's raising (``raised``), the
+    hidden pieces, its rulings and HUD lines in ``tr``'s language.
+    """
+    from kubb3d.viewer.hud import last_throw_lines
+    from kubb3d.viewer.scene import HOLD_TIME, RAISE_TIME, STATUS_COLORS
+    from kubb3d.viewer.textures import WOOD
+
+    scene = session.scene
+    pitch = scene.pitch
+    board = scene.board
+    segments = []
+    final: dict[str, list[float]] = {}
+    for seg in session.timeline.segments:
+        start = {pid: _pose(p) for pid, p in seg.start.items()}
+        traj = {pid: [_num(v) for v in np.asarray(arr, dtype=float).reshape(-1)] for pid, arr in seg.poses.items()}
+        default_end = dict(start)
+        for pid, flat in traj.items():
+            if flat:
+                default_end[pid] = flat[-7:]
+        end = {pid: _pose(p) for pid, p in (seg.end or {}).items()}
+        raised = {pid: _pose(p) for pid, p in seg.raised.items()}
+        info = seg.info or {}
+        segments.append(
+            {
+                "label": tr(seg.label),
+                "start": _delta(start, final),
+                "times": [_num(t) for t in seg.times],
+                "poses": traj,
+                "end": _delta(end, default_end),
+                "raised": raised,
+                "hidden": sorted(info.get("hidden", ())),
+                "thrown": seg.thrown,
+                "lines": [tr(line) for line in info.get("lines", ())],
+                "flags": [tr(line) for line in info.get("flags", ())],
+                "lastThrow": [tr(line) for line in last_throw_lines(seg)],
+                "rulings": _rulings(seg.rulings, tr),
+                "standing": _standing(seg.rulings, tr),
+            }
+        )
+        final = {**start, **default_end, **end, **raised}
+    pieces = {pid: {"kind": p.kind, "side": p.side} for pid, p in scene.pieces.items()}
+    return {
+        "equipment": scene.equipment,
+        "pitch": {
+            "length": pitch.length,
+            "width": pitch.width,
+            "lines": [[a[0], a[1], b[0], b[1], w] for a, b, w in scene.line_segments()],
+            "board": None
+            if board is None
+            else {
+                "length": board.length,
+                "width": board.width,
+                "thickness": board.thickness,
+                "height": board.table_height,
+            },
+        },
+        "meshes": piece_meshes(scene.equipment),
+        "wood": {k: list(v) for k, v in WOOD.items()},
+        "statusColors": {k: list(v) for k, v in STATUS_COLORS.items()},
+        "statusNames": {k: tr(k) for k in STATUS_COLORS},
+        "pieces": pieces,
+        "segments": segments,
+        "hold": HOLD_TIME,
+        "raise": RAISE_TIME,
+        "focus": list(getattr(session, "focus", [])),
+    }
+
+
+def _asset(name: str) -> str:
+    return (resources.files("kubb3d.web") / name).read_text(encoding="utf-8")
+
+
+def _json_script(data: Any) -> str:
+    """JSON safe inside a ``<script>`` element (no ``</`` can end it early)."""
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/")
+
+
+def _page(template: str, title: str, lang: str, data: dict) -> str:
+    from html import escape
+
+    parts = {
+        "{{LANG}}": escape(lang),
+        "{{TITLE}}": escape(title),
+        "{{DATA}}": _json_script(data),
+        "{{PLAYER}}": _asset("player.js"),
+        "{{THREE}}": _asset(THREE_JS),
+    }
+    # one pass: the inserted text (the data, the library) is not searched for placeholders
+    return re.sub(r"\{\{(LANG|TITLE|DATA|PLAYER|THREE)\}\}", lambda m: parts[m.group(0)], _asset(template))
+
+
+def _ui(tr: Translator) -> dict[str, str]:
+    return {key: tr(text) for key, text in UI.items()}
+
+
+def replay_page(path: str | Path, tr: Translator = ENGLISH) -> str:
+    """The HTML page of a match replay (``.jsonl``) or a scenario file (``.toml``, or a shipped
+    scenario's short name), in ``tr``'s language.
+
+    Raises:
+        kubb3d.errors.ReplayError: the file cannot be shown (bad replay, bad scenario …).
+        FileNotFoundError: a model file is missing.
+    """
+    from kubb3d.viewer.replay import load_session
+
+    session = load_session(path)
+    data = scene_data(session, tr)
+    title = tr(session.title)
+    data.update(title=title, info=[tr(line) for line in session.info], ui=_ui(tr))
+    return _page("replay.html", title, tr.lang, data)
+
+
+def _hide(payload: Any) -> str:
+    """The answer part of a quiz question, base64 of its JSON: the page shows it only after a
+    choice, and a glance at the page's source does not give it away either."""
+    return base64.b64encode(json.dumps(payload, ensure_ascii=False).encode()).decode()
+
+
+def quiz_data(paths: Sequence[str | Path], *, seed: int, count: int | None = None, tr: Translator = ENGLISH) -> dict:
+    """The questions of the quiz in the order :func:`kubb3d.quiz.run_quiz` asks them (same
+    seed, same order): per scenario its title, rule book, event, description and scene at rest
+    without rulings, and per asked piece the choices and the hidden answer (the right choice's
+    index, the verdict line, the reason, the citations) and the scenario's explanation.
+
+    Raises:
+        kubb3d.scenario.ScenarioError: a bad scenario file or path.
+    """
+    from kubb3d.judge.messages import piece_name
+    from kubb3d.judge.rulebook import get_rulebook
+    from kubb3d.quiz import CHOICES, EVENTS
+    from kubb3d.scenario import collect, run
+    from kubb3d.viewer.app import scenario_session
+
+    files = collect(list(paths))
+    rng = np.random.default_rng(seed)
+    order = [files[i] for i in rng.permutation(len(files))]
+    if count is not None:
+        order = order[:count]
+    questions = []
+    for path in order:
+        res, _ = run(path)
+        session = scenario_session(path, reveal=False)
+        choices = CHOICES[res.spec.event]
+        rulings = {r.piece: r for r in res.judgement.rulings}
+        asks = []
+        for pid in res.spec.quiz or [res.spec.expect[0].piece]:
+            ruling = rulings.get(pid)
+            if ruling is None:
+                continue
+            answer = {
+                "right": choices.index(ruling.consequence) if ruling.consequence in choices else -1,
+                "line": tr(
+                    msg(
+                        "{piece} is {status} → {consequence} ({rules}).",
+                        piece=piece_name(pid),
+                        status=tr(ruling.status.value),
+                        consequence=tr(ruling.consequence.value),
+                        rules=", ".join(ruling.rules),
+                    )
+                ),
+                "reason": tr(ruling.reason),
+                "rules": list(ruling.rules),
+            }
+            asks.append(
+                {
+                    "question": tr(msg("What happens to {piece}?", piece=piece_name(pid))),
+                    "choices": [tr(c.value) for c in choices],
+                    "answer": _hide(answer),
+                }
+            )
+        scene = scene_data(session, tr)
+        for seg in scene["segments"]:  # the question's page shows the situation only
+            seg["rulings"], seg["raised"] = [], {}
+        questions.append(
+            {
+                "heading": tr(
+                    msg(
+                        "{title}  ({book} rules, {event})",
+                        title=tr(res.spec.title),
+                        book=get_rulebook(res.spec.ruleset).title,
+                        event=tr(EVENTS.get(res.spec.event, res.spec.event)),
+                    )
+                ),
+                "description": tr(res.spec.description) if res.spec.description else "",
+                "scene": scene,
+                "asks": asks,
+                "explanation": _hide(tr(res.spec.explanation) if res.spec.explanation else ""),
+            }
+        )
+    return {
+        "intro": tr(
+            nmsg(
+                "Referee quiz: {count} situation (seed {seed}). Choose what happens to each piece asked about.",
+                "Referee quiz: {count} situations (seed {seed}). Choose what happens to each piece asked about.",
+                len(questions),
+                count=len(questions),
+                seed=seed,
+            )
+        ),
+        "questions": questions,
+    }
+
+
+def quiz_page(paths: Sequence[str | Path], *, seed: int, count: int | None = None, tr: Translator = ENGLISH) -> str:
+    """The one HTML page of the quiz (:func:`quiz_data`), in ``tr``'s language.
+
+    Raises:
+        kubb3d.scenario.ScenarioError: a bad scenario file or path.
+    """
+    data = quiz_data(paths, seed=seed, count=count, tr=tr)
+    title = tr(msg("kubb3d referee quiz"))
+    data.update(title=title, ui=_ui(tr))
+    return _page("quiz.html", title, tr.lang, data)
