@@ -252,8 +252,9 @@ def _hide(payload: Any) -> str:
 def quiz_data(paths: Sequence[str | Path], *, seed: int, count: int | None = None, tr: Translator = ENGLISH) -> dict:
     """The questions of the quiz in the order :func:`kubb3d.quiz.run_quiz` asks them (same
     seed, same order): per scenario its title, rule book, event, description and scene at rest
-    without rulings, and per asked piece the choices and the hidden answer (the right choice's
-    index, the verdict line, the reason, the citations) and the scenario's explanation.
+    without rulings (the piece meshes once per equipment set, in ``meshes``), and per asked
+    piece the choices and the hidden answer (the right choice's index, the verdict line, the
+    reason, the citations) and the scenario's explanation.
 
     Raises:
         kubb3d.scenario.ScenarioError: a bad scenario file or path.
@@ -270,6 +271,7 @@ def quiz_data(paths: Sequence[str | Path], *, seed: int, count: int | None = Non
     if count is not None:
         order = order[:count]
     questions = []
+    meshes: dict[str, dict] = {}
     for path in order:
         res, _ = run(path)
         session = scenario_session(path, reveal=False)
@@ -302,6 +304,7 @@ def quiz_data(paths: Sequence[str | Path], *, seed: int, count: int | None = Non
                 }
             )
         scene = scene_data(session, tr)
+        meshes.setdefault(scene["equipment"], scene.pop("meshes"))  # once per equipment set
         for seg in scene["segments"]:  # the question's page shows the situation only
             seg["rulings"], seg["raised"] = [], {}
         questions.append(
@@ -331,6 +334,7 @@ def quiz_data(paths: Sequence[str | Path], *, seed: int, count: int | None = Non
             )
         ),
         "questions": questions,
+        "meshes": meshes,
     }
 
 

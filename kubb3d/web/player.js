@@ -168,10 +168,16 @@ class Kubb3dPlayer {
     this.resetView();
     this.attachControls();
     this.resize();
-    window.addEventListener("resize", () => {
+    this.onResize = () => {
       this.resize();
       this.render();
-    });
+    };
+    window.addEventListener("resize", this.onResize);
+  }
+
+  dispose() {
+    window.removeEventListener("resize", this.onResize);
+    this.renderer.dispose();
   }
 
   resetView() {

@@ -1,0 +1,25 @@
+"""Shared inputs of the web page tests: one seeded DM match replay (played once a session)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+MATCH_SEED = 1
+"""The match whose page the tests open (a whole one-set DM match, 124 segments)."""
+
+
+@pytest.fixture(scope="session")
+def dm_replay(tmp_path_factory) -> Path:
+    """A replay of a whole DM match (``kubb3d match --seed 1 --replay``)."""
+    path = tmp_path_factory.mktemp("web-replay") / "dm.jsonl"
+    subprocess.run(
+        [sys.executable, "-m", "kubb3d", "match", "--seed", str(MATCH_SEED), "--replay", str(path), "-q"],
+        check=True,
+        capture_output=True,
+        timeout=300,
+    )
+    return path
