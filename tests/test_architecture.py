@@ -112,9 +112,9 @@ def test_only_the_views_import_pyglet():
 
 
 
-# the modules that draw (or hand a picture to a caller) and may import the viewer; the game
+# the modules that draw (or hand a picture or a web page to a caller) and may import the viewer; the game
 # below them (scenario, match, quiz, replay …) is drawn by it and never reaches up to it
-VIEWER_USERS = ("kubb3d.viewer", "kubb3d.cli", "kubb3d.dames.view", "kubb3d.display", "kubb3d.envs")
+VIEWER_USERS = ("kubb3d.viewer", "kubb3d.web", "kubb3d.cli", "kubb3d.dames.view", "kubb3d.display", "kubb3d.envs")
 
 
 def test_the_game_does_not_import_the_viewer():

@@ -1,0 +1,218 @@
+"""The web pages in a real browser (issue #35 item 3; docs/web.md "The browser test"): headless
+Chromium opens the replay page and the quiz from disk. No console errors; the canvas draws the
+pieces where the replay file says (positions read here in Python, projected with the page's camera:
+the pixel at each piece changes when the page hides the pieces, bare ground does not); the
+timeline steps; a quiz answer reveals the reason, which was nowhere on the page before.
+
+Screenshots go to the module's temporary folder, or to ``KUBB3D_WEB_SHOTS`` if set."""
+
+from __future__ import annotations
+
+import base64
+import json
+import os
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+from cdp_browser import Browser, find_chromium
+from PIL import Image
+
+from kubb3d.i18n import translator
+from kubb3d.library import scenarios_dir
+from kubb3d.viewer.replay import load_session
+from kubb3d.web.page import quiz_data, quiz_page, replay_page
+
+CHROMIUM = find_chromium()
+pytestmark = pytest.mark.skipif(
+    CHROMIUM is None, reason="no chromium here (Debian's package; .ci/run installs it with apt-get install chromium)"
+)
+WIDTH, HEIGHT = 1000, 800
+QUIZ = {"seed": 0, "count": 3}
+
+
+@pytest.fixture(scope="module")
+def shots(tmp_path_factory) -> Path:
+    folder = Path(os.environ.get("KUBB3D_WEB_SHOTS") or tmp_path_factory.mktemp("web-shots"))
+    folder.mkdir(parents=True, exist_ok=True)
+    print(f"screenshots: {folder}")
+    return folder
+
+
+@pytest.fixture(scope="module")
+def pages(dm_replay, tmp_path_factory) -> dict[str, Path]:
+    folder = tmp_path_factory.mktemp("web-pages")
+    made = {
+        "replay": replay_page(dm_replay),
+        "replay-de": replay_page(dm_replay, translator("de")),
+        "quiz": quiz_page([scenarios_dir()], **QUIZ),
+    }
+    out = {}
+    for name, html in made.items():
+        out[name] = folder / f"{name}.html"
+        out[name].write_text(html, encoding="utf-8")
+    return out
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with Browser(CHROMIUM, WIDTH, HEIGHT) as b:
+        yield b
+
+
+def open_page(browser: Browser, path: Path) -> dict:
+    browser.open(path)
+    browser.wait_for("window.kubb3dPage && window.kubb3dPage.ready")
+    return browser.evaluate("kubb3dPage.state()")
+
+
+def screenshot(browser: Browser, folder: Path, name: str) -> np.ndarray:
+    time.sleep(0.2)  # one more frame
+    path = browser.screenshot(folder / f"{name}.png")
+    return np.asarray(Image.open(path).convert("RGB"), dtype=int)
+
+
+def project(camera: dict, rect: dict, point) -> tuple[int, int] | None:
+    """Screenshot pixel (column, row) of a world point (m) through the page's camera, or None
+    outside the canvas."""
+    m = np.asarray(camera["matrix"], dtype=float).reshape(4, 4).T  # three.js: column-major
+    clip = m @ np.append(np.asarray(point, dtype=float), 1.0)
+    if clip[3] <= 0:
+        return None
+    x, y = clip[0] / clip[3], clip[1] / clip[3]
+    col = rect["left"] + (x + 1) / 2 * camera["width"]
+    row = rect["top"] + (1 - y) / 2 * camera["height"]
+    inside = (
+        rect["left"] + 3 <= col < rect["left"] + rect["width"] - 3
+        and rect["top"] + 3 <= row < rect["top"] + rect["height"] - 3
+    )
+    return (int(col), int(row)) if inside and row < HEIGHT - 3 else None
+
+
+def change(a: np.ndarray, b: np.ndarray, at: tuple[int, int]) -> int:
+    """The largest colour difference, 0-765, between two screenshots in the 3 × 3 pixels at ``at``."""
+    col, row = at
+    return int(
+        np.abs(a[row - 1 : row + 2, col - 1 : col + 2] - b[row - 1 : row + 2, col - 1 : col + 2]).sum(axis=2).max()
+    )
+
+
+def check_pieces_drawn(browser: Browser, shots: Path, name: str, poses: dict, kinds: dict, hidden: set) -> int:
+    """Assert that every shown kubb and the king is drawn where ``poses`` (from the replay file)
+    puts it and that the ground away from all pieces is untouched; the number of pieces checked."""
+    camera = browser.evaluate("kubb3dPage.camera()")
+    rect = browser.evaluate("JSON.parse(JSON.stringify(document.getElementById('view').getBoundingClientRect()))")
+    with_pieces = screenshot(browser, shots, name)
+    browser.evaluate("kubb3dPage.piecesVisible(false)")
+    bare = screenshot(browser, shots, name + "-no-pieces")
+    browser.evaluate("kubb3dPage.piecesVisible(true)")
+    shown = {pid: pose for pid, pose in poses.items() if pid not in hidden}
+    checked = 0
+    for pid, pose in shown.items():
+        if kinds[pid] not in ("kubb", "king"):
+            continue
+        at = project(camera, rect, pose[:3])
+        if at is None:
+            continue
+        assert change(with_pieces, bare, at) > 60, f"{name}: {pid} is not drawn at {at}"
+        checked += 1
+    ground = 0
+    for x in np.linspace(-3.8, 3.8, 9):
+        for y in np.linspace(-2.3, 2.3, 7):
+            if min(np.hypot(p[0] - x, p[1] - y) for p in shown.values()) < 0.6:
+                continue
+            at = project(camera, rect, (x, y, 0.0))
+            if at is None:
+                continue
+            assert change(with_pieces, bare, at) < 8, f"{name}: something drawn on bare ground at ({x:.1f}, {y:.1f})"
+            ground += 1
+    assert ground >= 20
+    return checked
+
+
+def test_replay_page_draws_the_pieces_where_the_replay_says_and_steps(browser, pages, shots, dm_replay):
+    state = open_page(browser, pages["replay"])
+    assert browser.evaluate("kubb3dPage.webgl") is True
+    timeline = load_session(dm_replay).timeline
+    segments = timeline.segments
+    assert (state["segment"], state["segments"]) == (0, len(segments))
+    browser.evaluate("document.getElementById('showlabels').click()")  # the labels off: bare pixels
+    kinds = {pid: load_session(dm_replay).scene.pieces[pid].kind for pid in segments[0].start}
+    # the first turn's set-up, then the end of a throw that felled kubbs (tinted, at rest)
+    felled = next(i for i, s in enumerate(segments) if any(str(r.consequence) == "counts as felled" for r in s.rulings))
+    checked = 0
+    for i, local in ((2, 0.0), (felled, segments[felled].duration - 0.01)):
+        browser.evaluate(f"kubb3dPage.seek({float(timeline.starts[i]) + local!r})")
+        assert browser.evaluate("kubb3dPage.state().segment") == i
+        seg = segments[i]
+        checked += check_pieces_drawn(
+            browser, shots, f"replay-segment-{i + 1}", seg.poses_at(local), kinds, set(seg.info.get("hidden", ()))
+        )
+    assert checked >= 16
+    # the timeline steps: a throw forward and back; the panel and the highlighted line follow
+    browser.evaluate("kubb3dPage.seek(0)")
+    for expected in (1, 2, 3):
+        browser.evaluate("document.getElementById('next').click()")
+        assert browser.evaluate("kubb3dPage.state().segment") == expected
+        where = browser.evaluate("document.getElementById('where').textContent")
+        assert where == f"{segments[expected].label}   ({expected + 1}/{len(segments)})"
+        now = browser.evaluate(
+            "[...document.querySelectorAll('#segments li')].findIndex(li => li.classList.contains('now'))"
+        )
+        assert now == expected
+    browser.evaluate("document.getElementById('prev').click()")
+    assert browser.evaluate("kubb3dPage.state().segment") == 2
+    browser.evaluate("document.getElementById('showlabels').click()")
+    screenshot(browser, shots, "replay-labels")
+    before = browser.evaluate("kubb3dPage.state().t")
+    browser.evaluate("document.getElementById('play').click()")
+    time.sleep(1.0)
+    playing = browser.evaluate("kubb3dPage.state()")
+    browser.evaluate("document.getElementById('play').click()")
+    assert playing["playing"] and playing["t"] > before + 0.2
+    assert browser.evaluate("kubb3dPage.state().playing") is False
+    # a ruling with its reason and citation, shown at rest
+    browser.evaluate(f"kubb3dPage.seek({float(timeline.starts[felled]) + segments[felled].duration - 0.01!r})")
+    text = browser.evaluate("document.getElementById('rulings').innerText")
+    ruling = next(r for r in segments[felled].rulings if str(r.consequence) == "counts as felled")
+    assert f"{ruling.piece}: " in text and ", ".join(ruling.rules) in text and ruling.reason in text
+    screenshot(browser, shots, "replay-ruling")
+    assert browser.errors == []
+
+
+def test_german_replay_page(browser, pages, shots, dm_replay):
+    open_page(browser, pages["replay-de"])
+    words = browser.evaluate(
+        "['play', 'timelineword', 'rulingsword'].map(id => document.getElementById(id).textContent)"
+    )
+    assert words == ["abspielen", "Zeitleiste", "Entscheidungen"]
+    timeline = load_session(dm_replay).timeline
+    felled = next(
+        i for i, s in enumerate(timeline.segments) if any(str(r.consequence) == "counts as felled" for r in s.rulings)
+    )
+    browser.evaluate(f"kubb3dPage.seek({float(timeline.starts[felled]) + timeline.segments[felled].duration - 0.01!r})")
+    assert translator("de")("counts as felled") in browser.evaluate("document.getElementById('rulings').innerText")
+    screenshot(browser, shots, "replay-de")
+    assert browser.errors == []
+
+
+def test_quiz_answer_reveals_the_reason_only_after_a_choice(browser, pages, shots):
+    data = quiz_data([scenarios_dir()], **QUIZ)
+    first = data["questions"][0]
+    answer = json.loads(base64.b64decode(first["asks"][0]["answer"]))
+    state = open_page(browser, pages["quiz"])
+    assert state == {"question": 0, "questions": 3, "right": 0, "asked": 0}
+    assert browser.evaluate("kubb3dPage.webgl") is True
+    before = " ".join(browser.evaluate("document.body.innerText").split())  # innerText folds spaces
+    assert (
+        " ".join(first["heading"].split()) in before and answer["reason"] not in before and answer["line"] not in before
+    )
+    screenshot(browser, shots, "quiz-question")
+    wrong = 1 if answer["right"] == 0 else 0
+    browser.evaluate(f"document.querySelectorAll('.ask')[0].querySelectorAll('.choices button')[{wrong}].click()")
+    after = browser.evaluate("document.querySelector('.ask .verdict').innerText")
+    assert answer["reason"] in after and answer["line"] in after and after.startswith("Not quite")
+    assert browser.evaluate("kubb3dPage.state()")["asked"] == 1
+    screenshot(browser, shots, "quiz-answered")
+    assert browser.errors == []
