@@ -5,6 +5,7 @@ standard library only. Used by the web page tests (docs/web.md "The browser test
 from __future__ import annotations
 
 import base64
+import fcntl
 import json
 import os
 import queue
@@ -49,23 +50,21 @@ class Browser:
         self.profile = tempfile.mkdtemp(prefix="kubb3d-chromium-")
         to_browser_r, self._to_browser = os.pipe()
         self._from_browser, from_browser_w = os.pipe()
-
-        def pipes() -> None:  # in the child: fd 3 to read commands, fd 4 to write replies
-            # through fresh copies: dup2 onto the same number would keep the close-on-exec flag
-            read_copy, write_copy = os.dup(to_browser_r), os.dup(from_browser_w)
-            os.dup2(read_copy, 3)
-            os.dup2(write_copy, 4)
-
+        # the browser's ends numbered 10 and up, made fds 3 and 4 by bash (dash knows fds 0-9
+        # only), which then becomes the browser (no preexec_fn: not safe in a process with threads)
+        ends = [fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 10) for fd in (to_browser_r, from_browser_w)]
+        for fd in (to_browser_r, from_browser_w):
+            os.close(fd)
+        command = [executable, *FLAGS, f"--user-data-dir={self.profile}", "--remote-debugging-pipe", "about:blank"]
         self.proc = subprocess.Popen(
-            [executable, *FLAGS, f"--user-data-dir={self.profile}", "--remote-debugging-pipe", "about:blank"],
+            ["bash", "-c", f'exec "$0" "$@" 3<&{ends[0]} 4>&{ends[1]}', *command],
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
-            close_fds=False,
-            preexec_fn=pipes,
+            pass_fds=ends,
         )
-        os.close(to_browser_r)
-        os.close(from_browser_w)
+        for fd in ends:
+            os.close(fd)
         self._next = 0
         self._replies: dict[int, queue.Queue] = {}
         self._lock = threading.Lock()
