@@ -245,3 +245,15 @@ def test_docs_quote_what_the_export_prints(tmp_path):
             assert r.returncode == 0, r.stderr
             got += [line, *r.stdout.strip().splitlines()]
     assert got == lines
+
+
+def test_json_says_what_was_written(tmp_path):
+    r = kubb3d("export", "dm_accident_wind", "--html", "wind.html", "--gltf", "wind.glb", "--json", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    written = json.loads(r.stdout)
+    assert set(written) == {"html", "gltf"}
+    for kind, row in written.items():
+        path = tmp_path / row["path"]
+        assert path.stat().st_size == row["bytes"], kind
+    assert (tmp_path / "wind.glb").read_bytes()[:4] == b"glTF"
+    assert (tmp_path / "wind.html").read_text(encoding="utf-8").startswith("<!doctype html>")
