@@ -134,6 +134,7 @@ class Kubb3dPlayer {
       m.position.x = (x0 + x1) / 2;
       m.position.y = (y0 + y1) / 2;
       m.rotation.z = Math.atan2(y1 - y0, x1 - x0);
+      m.renderOrder += 60; // after the board's top
     }
     this.geometries = {};
     this.radius = {};

@@ -30,6 +30,8 @@ pytestmark = pytest.mark.skipif(
 )
 WIDTH, HEIGHT = 1000, 800
 QUIZ = {"seed": 0, "count": 3}
+KT_SCENARIO = "kt_return_short"
+"""A scenario on the Kubbuteo board (a table-top: the board's lines were once hidden under it)."""
 
 
 @pytest.fixture(scope="module")
@@ -47,6 +49,7 @@ def pages(dm_replay, tmp_path_factory) -> dict[str, Path]:
         "replay": replay_page(dm_replay),
         "replay-de": replay_page(dm_replay, translator("de")),
         "quiz": quiz_page([scenarios_dir()], **QUIZ),
+        "board": replay_page(KT_SCENARIO),
     }
     out = {}
     for name, html in made.items():
@@ -215,4 +218,30 @@ def test_quiz_answer_reveals_the_reason_only_after_a_choice(browser, pages, shot
     assert answer["reason"] in after and answer["line"] in after and after.startswith("Not quite")
     assert browser.evaluate("kubb3dPage.state()")["asked"] == 1
     screenshot(browser, shots, "quiz-answered")
+    assert browser.errors == []
+
+
+def test_the_board_shows_its_baselines(browser, pages, shots):
+    """KT "Equipment": baselines marked 3.5 in from the narrow ends. Along each baseline the
+    page's pixels are darker (ink) than the board 2 cm beside it (the lines were drawn before
+    the board's top once, and it covered them)."""
+    open_page(browser, pages["board"])
+    browser.evaluate("kubb3dPage.seek(1e9)")
+    scene = load_session(KT_SCENARIO).scene
+    camera = browser.evaluate("kubb3dPage.camera()")
+    rect = browser.evaluate("JSON.parse(JSON.stringify(document.getElementById('view').getBoundingClientRect()))")
+    image = screenshot(browser, shots, "board")
+    darker = 0
+    for side in ("A", "B"):
+        x = scene.pitch.baseline_x(side)
+        inward = -np.sign(x) * 0.02
+        for y in np.linspace(-0.8, 0.8, 9) * scene.pitch.half_width:
+            on, beside = project(camera, rect, (x, y, 0.0)), project(camera, rect, (x + inward, y, 0.0))
+            if on is None or beside is None:
+                continue
+            col, row = on
+            ink = image[row - 1 : row + 2, col - 1 : col + 2].sum(axis=2).min()
+            board = image[beside[1], beside[0]].sum()
+            darker += ink < board - 60
+    assert darker >= 14
     assert browser.errors == []
