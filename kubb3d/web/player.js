@@ -159,7 +159,7 @@ class Kubb3dPlayer {
       if (info.kind === "kubb" || info.kind === "king" || info.kind === "baton") {
         const div = document.createElement("div");
         div.className = "label " + info.kind;
-        div.textContent = pid === "king" ? data.kingName || "king" : pid;
+        div.textContent = pid; // ids, as in the 3D viewer (docs/german.md)
         labelLayer.appendChild(div);
         this.labels[pid] = div;
       }
