@@ -18,15 +18,16 @@ def test_version_and_module_entry(root):
 
 
 def test_shell_completion_knows_the_subcommands(root):
-    env = {**os.environ, "_KUBB3D_COMPLETE": "complete_bash", "COMP_WORDS": "kubb3d exp", "COMP_CWORD": "1"}
-    r = subprocess.run(
-        [sys.executable, "-c", "from kubb3d.cli import main; main(prog_name='kubb3d')"],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        env=env,
-    )
-    assert r.stdout.split() == ["experiment"]
+    for words, expected in (("kubb3d exp", ["export", "experiment"]), ("kubb3d expe", ["experiment"])):
+        env = {**os.environ, "_KUBB3D_COMPLETE": "complete_bash", "COMP_WORDS": words, "COMP_CWORD": "1"}
+        r = subprocess.run(
+            [sys.executable, "-c", "from kubb3d.cli import main; main(prog_name='kubb3d')"],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            env=env,
+        )
+        assert r.stdout.split() == expected, words
 
 
 def test_short_names_of_shipped_files(cli, tmp_path):
