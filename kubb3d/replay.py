@@ -59,6 +59,16 @@ class ConfigRecord(BaseModel):
     strategies: tuple[str, str] = ("default", "default")
     trajectory_hz: Finite = Field(15.0, gt=0, le=1000)
     options: dict[str, Any] = {}
+    difficulty: str = "exact"
+
+    @field_validator("difficulty")
+    @classmethod
+    def _difficulty(cls, v: str) -> str:
+        from kubb3d.match.human import DIFFICULTIES
+
+        if v not in DIFFICULTIES:
+            raise ValueError(f"unknown difficulty; expected one of {', '.join(DIFFICULTIES)}")
+        return v
 
     @field_validator("options")
     @classmethod

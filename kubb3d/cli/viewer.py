@@ -29,6 +29,19 @@ class Camera(str, Enum):
 Ruleset = ruleset_enum()
 
 
+class Difficulty(str, Enum):
+    """``--difficulty``: :data:`kubb3d.match.human.DIFFICULTIES` (kept in step by a test)."""
+
+    exact = "exact"
+    easy = "easy"
+    club = "club"
+    elite = "elite"
+
+
+DEFAULT_DIFFICULTY = "club"
+"""The person's release error when ``--difficulty`` is not given (with ``--opponent`` or ``--challenge``)."""
+
+
 def _user_error(message: str) -> Exception:
     from kubb3d.cli import UserError
 
@@ -61,6 +74,7 @@ def play(
     replay: Optional[Path] = typer.Option(None, parser=file_name, help="With --opponent: save the match as a replay (JSON lines) to this new file (`kubb3d view FILE`)."),
     force: bool = typer.Option(False, help="Let --replay replace an existing file."),
     round_cap: Optional[int] = typer.Option(None, min=3, max=1000, help="With --opponent: turns per set before the match is cut off (3 or more; default 60)."),
+    difficulty: Optional[Difficulty] = typer.Option(None, help=f"With --opponent: the release error of your throws and flicks: the simulated players' noise of that level (easy is novice's), growing with the power you give; exact: none, for practice (default {DEFAULT_DIFFICULTY}; docs/viewer.md \"Difficulty\")."),
     option: Optional[list[str]] = referee_option(),
     lang: Optional[str] = lang_option(),
 ) -> None:
@@ -90,8 +104,9 @@ def play(
     if (EQUIPMENT_SETS[equipment].board is not None) != on_board:
         raise _user_error(f"--set {equipment} does not go with --ruleset {rules_name} (its set is {own!r})")
     options = referee_options(option)
-    if opponent is None and (replay is not None or round_cap is not None or options):
-        raise _user_error("--replay, --round-cap and --option need --opponent (a match)")
+    if opponent is None and (replay is not None or round_cap is not None or options or difficulty is not None):
+        raise _user_error("--replay, --round-cap, --difficulty and --option need --opponent (a match)")
+    level = DEFAULT_DIFFICULTY if difficulty is None else difficulty.value
     if replay is not None:
         from kubb3d.files import check_output
 
@@ -100,7 +115,7 @@ def play(
         from kubb3d.viewer.match_mode import MatchUnavailable, match_session
 
         try:
-            session = match_session(rules_name, opponent, equipment, seed, hold=screenshot is not None, replay=replay, round_cap=round_cap, options=options, replace_replay=force)
+            session = match_session(rules_name, opponent, equipment, seed, hold=screenshot is not None, replay=replay, round_cap=round_cap, options=options, replace_replay=force, difficulty=level)
         except MatchUnavailable as exc:
             raise _user_error(str(exc)) from None
         except ValueError as exc:

@@ -29,6 +29,8 @@ class MatchConfig:
         strategies: each side's strategy name (:data:`kubb3d.players.STRATEGIES`).
         options: the referee's options that differ from the ruleset's defaults, as sorted
             (name, value) pairs (:mod:`kubb3d.judge.options`; ``--option NAME=VALUE``).
+        difficulty: the release error of a person's throws (:data:`kubb3d.match.human.DIFFICULTIES`;
+            ``exact``: none); simulated players keep their ``skills``.
 
     Raises:
         OptionError: an unknown referee option or a value it does not take.
@@ -46,8 +48,12 @@ class MatchConfig:
     trajectory_hz: float = 15.0
     strategies: tuple[str, str] = ("default", "default")
     options: tuple[tuple[str, Any], ...] = ()
+    difficulty: str = "exact"
 
     def __post_init__(self) -> None:
+        from kubb3d.match.human import check_difficulty
+
+        check_difficulty(self.difficulty)
         if isinstance(self.options, Mapping):
             object.__setattr__(self, "options", tuple(sorted(self.options.items())))
         for name, value in self.options:
@@ -74,6 +80,8 @@ class MatchConfig:
             d["options"] = dict(self.options)
         else:
             del d["options"]  # replays of matches with the defaults stay as they were
+        if self.difficulty == "exact":
+            del d["difficulty"]  # likewise
         return d
 
     @classmethod

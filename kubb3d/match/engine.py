@@ -65,8 +65,10 @@ class Match(HumanInput):
             callable (:data:`HumanThrow`) that :meth:`step` asks itself. Keyed by player
             *name*, not by side, because players change ends between sets (``DM §3``).
             Whenever such a player throws a baton (or the king, or the lag) or inkasts a
-            kubb, the parameters are simulated verbatim (no release noise, no strategy) and
-            written to the replay as the throw's ``params`` and ``intended``. Choices,
+            kubb, the parameters are the intended release: the release simulated is that one with
+            the person's error of :attr:`MatchConfig.difficulty` (``exact``: verbatim;
+            :func:`kubb3d.match.human.person_release`), and the replay keeps both, as the throw's
+            ``intended`` and ``params``. Choices,
             placements and raising stay with the simulated player's strategy unless the
             caller passes its own action to :meth:`step`.
 

@@ -188,6 +188,7 @@ class MatchSession:
         replay: also write the match replay to this path (None: no file).
         hold: do not start match actions on :meth:`update` (headless screenshots).
         round_cap: turns per set before the match is cut off (None: the match's default).
+        difficulty: the person's release error (:data:`kubb3d.match.human.DIFFICULTIES`).
 
     Raises:
         UnknownNameError, MatchSetupError: unknown ruleset or skill, a person who is not a player.
@@ -196,11 +197,11 @@ class MatchSession:
     tr: Translator = ENGLISH
     """The language of the HUD (the app sets it from ``--lang``, docs/german.md)."""
 
-    def __init__(self, ruleset: str = "dm", opponent: str = "club", seed: int = 0, person: str = PERSON, replay: str | Path | None = None, hold: bool = False, round_cap: int | None = None, options: Mapping[str, Any] | None = None, replace_replay: bool = True) -> None:
+    def __init__(self, ruleset: str = "dm", opponent: str = "club", seed: int = 0, person: str = PERSON, replay: str | Path | None = None, hold: bool = False, round_cap: int | None = None, options: Mapping[str, Any] | None = None, replace_replay: bool = True, difficulty: str = "exact") -> None:
         from kubb3d.match import Match, MatchConfig
         from kubb3d.viewer.replay import TimelineBuilder
 
-        cfg = MatchConfig(ruleset=ruleset, skills=(opponent, opponent), seed=seed, options=tuple(sorted((options or {}).items())))
+        cfg = MatchConfig(ruleset=ruleset, skills=(opponent, opponent), seed=seed, options=tuple(sorted((options or {}).items())), difficulty=difficulty)
         if round_cap is not None:
             cfg = replace(cfg, round_cap=round_cap)
         names = cfg.player_names()
@@ -677,11 +678,11 @@ class MatchSession:
         self.match.close()
 
 
-def match_session(ruleset: str, opponent: str, equipment: str, seed: int, hold: bool = False, replay: str | Path | None = None, round_cap: int | None = None, options: Mapping[str, Any] | None = None, replace_replay: bool = True) -> MatchSession:
+def match_session(ruleset: str, opponent: str, equipment: str, seed: int, hold: bool = False, replay: str | Path | None = None, round_cap: int | None = None, options: Mapping[str, Any] | None = None, replace_replay: bool = True, difficulty: str = "exact") -> MatchSession:
     """The session for ``kubb3d play --opponent`` (``hold``: headless screenshot; ``replay``:
     the replay file to write, replaced if it exists only with ``replace_replay``; ``round_cap``:
     turns per set, None: the match's default; ``options``: referee options,
-    :mod:`kubb3d.judge.options`).
+    :mod:`kubb3d.judge.options`; ``difficulty``: the person's release error).
 
     Raises:
         MatchUnavailable: an equipment set the ruleset does not play with (``standard``, the
@@ -695,4 +696,4 @@ def match_session(ruleset: str, opponent: str, equipment: str, seed: int, hold: 
     want = get_ruleset(ruleset).equipment
     if equipment not in (want, "standard"):  # "standard" is the option's default: the ruleset's set
         raise MatchUnavailable(f"a {ruleset} match is played with the {want!r} set; --set {equipment} only works without --opponent")
-    return MatchSession(ruleset, opponent, seed, replay=replay, hold=hold, round_cap=round_cap, options=options, replace_replay=replace_replay)
+    return MatchSession(ruleset, opponent, seed, replay=replay, hold=hold, round_cap=round_cap, options=options, replace_replay=replace_replay, difficulty=difficulty)

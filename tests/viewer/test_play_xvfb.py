@@ -29,8 +29,9 @@ def test_a_whole_dm_match_through_input_events(display, tmp_path):
     from PIL import Image
 
     replay = tmp_path / "match.jsonl"
+    # --difficulty exact: the person's releases as he made them (the default, club, adds an error)
     app = WindowPlay(display, tmp_path, "--opponent", "club", "--seed", "1", "--round-cap", "4",
-                     "--replay", str(replay))
+                     "--replay", str(replay), "--difficulty", "exact")
     try:
         app.wait_for_first_frame()
         app.shot("start")
@@ -68,7 +69,7 @@ def test_a_whole_kubbuteo_match_through_input_events(display, tmp_path):
 
     replay = tmp_path / "kt.jsonl"
     app = WindowPlay(display, tmp_path, "--ruleset", "kubbuteo", "--opponent", "club", "--seed", "2",
-                     "--round-cap", "3", "--replay", str(replay))
+                     "--round-cap", "3", "--replay", str(replay), "--difficulty", "exact")
     try:
         app.wait_for_first_frame()
         app.shot("start")
