@@ -74,7 +74,10 @@ def play(
     replay: Optional[Path] = typer.Option(None, parser=file_name, help="With --opponent: save the match as a replay (JSON lines) to this new file (`kubb3d view FILE`)."),
     force: bool = typer.Option(False, help="Let --replay replace an existing file."),
     round_cap: Optional[int] = typer.Option(None, min=3, max=1000, help="With --opponent: turns per set before the match is cut off (3 or more; default 60)."),
-    difficulty: Optional[Difficulty] = typer.Option(None, help=f"With --opponent: the release error of your throws and flicks: the simulated players' noise of that level (easy is novice's), growing with the power you give; exact: none, for practice (default {DEFAULT_DIFFICULTY}; docs/viewer.md \"Difficulty\")."),
+    difficulty: Optional[Difficulty] = typer.Option(None, help=f"With --opponent or --challenge: the release error of your throws and flicks: the simulated players' noise of that level (easy is novice's), growing with the power you give; exact: none, for practice (default {DEFAULT_DIFFICULTY}; docs/viewer.md \"Difficulty\")."),
+    challenge: Optional[str] = typer.Option(None, help="Play a drill with a score and a best score kept between sessions: baseline (five kubbs, six batons), inkast (five kubbs into a ring), king (the king shot) (docs/viewer.md \"Challenges\")."),
+    auto: bool = typer.Option(False, "--auto", help="With --challenge: the computer plays the drill headless (its aim, your error) and prints the score."),
+    as_json: bool = typer.Option(False, "--json", help="With --challenge --auto: print the run as one JSON document."),
     option: Optional[list[str]] = referee_option(),
     lang: Optional[str] = lang_option(),
 ) -> None:
@@ -104,8 +107,22 @@ def play(
     if (EQUIPMENT_SETS[equipment].board is not None) != on_board:
         raise _user_error(f"--set {equipment} does not go with --ruleset {rules_name} (its set is {own!r})")
     options = referee_options(option)
+    if challenge is None and (auto or as_json):
+        raise _user_error("--auto and --json need --challenge")
+    if as_json and not auto:
+        raise _user_error("--json needs --auto (the computer's run of the challenge)")
+    if challenge is not None:
+        if opponent is not None or replay is not None or round_cap is not None or options:
+            raise _user_error("--challenge is a drill of its own: drop --opponent, --replay, --round-cap and --option")
+        if rules_name != "dm" or equipment != "standard":
+            raise _user_error("the challenges are drills on the DM pitch with the standard set: drop --ruleset and --set")
+        from kubb3d.cli.challenge import run_challenge
+
+        level = DEFAULT_DIFFICULTY if difficulty is None else difficulty.value
+        run_challenge(challenge, level, seed, auto=auto, as_json=as_json, screenshot=screenshot, after=after, width=width, height=height, camera=camera.value, tr=tr)
+        return
     if opponent is None and (replay is not None or round_cap is not None or options or difficulty is not None):
-        raise _user_error("--replay, --round-cap, --difficulty and --option need --opponent (a match)")
+        raise _user_error("--replay, --round-cap, --difficulty and --option need --opponent (a match) or --challenge")
     level = DEFAULT_DIFFICULTY if difficulty is None else difficulty.value
     if replay is not None:
         from kubb3d.files import check_output
