@@ -313,6 +313,7 @@ _SUBAPP_MODULES = {
     "tournament": "kubb3d.cli.tournament",
     "play": "kubb3d.cli.viewer",
     "view": "kubb3d.cli.viewer",
+    "stats": "kubb3d.cli.stats",
     "experiment": "kubb3d.cli.experiment",
     "scenario": "kubb3d.cli.scenario",
     "dames": "kubb3d.cli.dames",

@@ -660,8 +660,15 @@ class MatchSession:
             outcome_line(out.winner, out.reason, self.person),
             msg("sets won: {p1} {w1} – {w2} {p2}    turns {turns}    clock {clock}", p1=p1, w1=st.set_wins[p1], w2=st.set_wins[p2], p2=p2, turns=st.turn_no, clock=_clock(st.clock)),
             did,
+            *self.stats_lines(),
             msg("R: rematch (a new seed)    ESC: quit"),
         ]
+
+    def stats_lines(self) -> list[str]:
+        """Both players' figures of the match so far (:mod:`kubb3d.stats`, as ``kubb3d stats``)."""
+        from kubb3d.stats import match_stats, stats_lines
+
+        return stats_lines(match_stats(self.match.header, [r for r in self.records if r.get("type") == "action"]))
 
     def new_round(self) -> None:
         """Rematch once the match is over (the next seed; the same opponent and replay path);
