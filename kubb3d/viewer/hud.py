@@ -340,7 +340,17 @@ def last_throw_lines(seg) -> list[str]:
         msg("legal   felled: {felled}", felled=down)
         if f["legal"]
         else msg("ILLEGAL ({rules})   felled: {felled}", rules=", ".join(f["violations"]), felled=down),
+        *release_error_lines(f),
     ]
+
+
+def release_error_lines(facts: dict) -> list[str]:
+    """The intended and the actual release of a throw whose two differ (a person's error of
+    ``--difficulty``, a simulated player's noise): speed, m/s, and azimuth, deg; else nothing."""
+    want, got = facts.get("intended"), facts.get("released")
+    if not want or not got or want == got:
+        return []
+    return [msg("intended {speed_in:.2f} m/s {azimuth_in:+.1f}°, released {speed_out:.2f} m/s {azimuth_out:+.1f}°", speed_in=want["speed"], azimuth_in=want["azimuth_deg"], speed_out=got["speed"], azimuth_out=got["azimuth_deg"])]
 
 
 def wrap_labels(text: str, make: Callable[[str], Any], max_w: float) -> list[Any]:

@@ -96,7 +96,8 @@ def throw_facts(th: dict, times: np.ndarray, tposes: dict[str, np.ndarray], star
     within 3 cm of its resting height, or None), ``slid`` (released less than 3 cm above z = 0:
     a flicked disk, even one that then falls off the board) and then ``rest`` ((x, y) m of its
     last sample), ``first_hit`` (the first other piece that
-    moved more than :data:`MOVED_M`, or None), ``legal`` and ``violations`` (rules)."""
+    moved more than :data:`MOVED_M`, or None), ``legal`` and ``violations`` (rules), ``intended``
+    and ``released`` (the thrower's intended and actual parameters, dicts, or None)."""
     piece = th["piece"]
     rel = th.get("release") or {}
     speed = float(np.linalg.norm(rel.get("velocity_mps", (0.0, 0.0, 0.0))))
@@ -116,7 +117,7 @@ def throw_facts(th: dict, times: np.ndarray, tposes: dict[str, np.ndarray], star
         moved = np.nonzero(np.linalg.norm(tposes[pid][:, :3] - start[pid][:3], axis=1) > MOVED_M)[0]
         if len(moved) and moved[0] < first_i:
             first, first_i = pid, int(moved[0])
-    return {"piece": piece, "speed_mps": speed, "landing": landing, "slid": slid, "rest": rest, "first_hit": first, "legal": bool(th.get("legal", True)), "violations": [v.get("rule", "?") for v in th.get("violations", [])]}
+    return {"piece": piece, "speed_mps": speed, "landing": landing, "slid": slid, "rest": rest, "first_hit": first, "legal": bool(th.get("legal", True)), "violations": [v.get("rule", "?") for v in th.get("violations", [])], "intended": th.get("intended"), "released": th.get("params")}
 
 
 class TimelineBuilder:

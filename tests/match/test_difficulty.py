@@ -139,3 +139,27 @@ def test_the_cli_offers_every_difficulty_and_refuses_it_without_a_match(cli, tmp
     assert not (tmp_path / "x.png").exists()
     r = cli("play", "--opponent", "club", "--difficulty", "pro", "--screenshot", str(tmp_path / "x.png"))
     assert r.returncode == 2 and "pro" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_the_replay_viewer_shows_the_intended_and_the_actual_release(tmp_path):
+    from kubb3d.viewer.hud import last_throw_lines
+    from kubb3d.viewer.replay import load_replay
+
+    for difficulty in ("club", "exact"):
+        path = tmp_path / f"{difficulty}.jsonl"
+        m = Match(MatchConfig(ruleset="dm", seed=4, difficulty=difficulty, round_cap=3), replay=path, human=["P1"])
+        answers = _logged(m)
+        m.run(max_actions=14)
+        person = _person_throws(path, answers)
+        timeline, _, _ = load_replay(path)
+        shown = [seg for seg in timeline.segments if (seg.info.get("throw") or {}).get("intended") in answers]
+        assert len(shown) == len(person) >= 2
+        for seg, th in zip(shown, person):
+            lines = last_throw_lines(seg)
+            want, got = th["intended"], th["params"]
+            line = (
+                f"intended {want['speed']:.2f} m/s {want['azimuth_deg']:+.1f}°, "
+                f"released {got['speed']:.2f} m/s {got['azimuth_deg']:+.1f}°"
+            )
+            # with the error the panel's last line names both releases; exact throws have none
+            assert (lines[-1] == line) if difficulty == "club" else not any(s.startswith("intended") for s in lines)
