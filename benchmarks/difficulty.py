@@ -12,7 +12,8 @@ its output.
 Usage::
 
     python benchmarks/difficulty.py [--matches 100] [--rulesets dm,kubbuteo] [--difficulty club]
-        [--opponent club] [--json]
+        [--opponent club] [--first-seed 1] [--json]
+    ... --json chunks | python benchmarks/difficulty.py --combine   # one line per ruleset
 """
 
 from __future__ import annotations
@@ -23,23 +24,26 @@ import sys
 import time
 
 
-def run(ruleset: str, matches: int, difficulty: str, opponent: str, first_seed: int = 1) -> dict:
-    """Play ``matches`` matches; the person's wins, the opponent's and the draws, with the rate."""
-    from kubb3d.experiment.stats import wilson
+def play_one(ruleset: str, seed: int, difficulty: str, opponent: str) -> str | None:
+    """One match, the person (P1) played by the strategy through the person's error: its winner."""
     from kubb3d.match import Match, MatchConfig
     from kubb3d.match.human import strategy_person
 
-    wins = {"person": 0, "computer": 0, "draw": 0}
-    winners: list[str | None] = []
+    cfg = MatchConfig(ruleset=ruleset, skills=(opponent, opponent), seed=seed, difficulty=difficulty)
+    m = Match(cfg, human=["P1"])
+    m.human["P1"] = strategy_person(m, "P1")
+    out = m.run()
+    assert out is not None
+    return out.winner
+
+
+def run(ruleset: str, matches: int, difficulty: str, opponent: str, first_seed: int = 1) -> dict:
+    """Play ``matches`` matches; the person's wins, the opponent's and the draws, with the rate."""
+    from kubb3d.experiment.stats import wilson
+
     t0 = time.perf_counter()
-    for seed in range(first_seed, first_seed + matches):
-        cfg = MatchConfig(ruleset=ruleset, skills=(opponent, opponent), seed=seed, difficulty=difficulty)
-        m = Match(cfg, human=["P1"])
-        m.human["P1"] = strategy_person(m, "P1")
-        out = m.run()
-        assert out is not None
-        winners.append(out.winner)
-        wins["person" if out.winner == "P1" else "computer" if out.winner == "P2" else "draw"] += 1
+    winners = [play_one(ruleset, seed, difficulty, opponent) for seed in range(first_seed, first_seed + matches)]
+    wins = {"person": winners.count("P1"), "computer": winners.count("P2"), "draw": winners.count(None)}
     decided = wins["person"] + wins["computer"]
     lo, hi = wilson(wins["person"], decided) if decided else (0.0, 1.0)
     return {
@@ -56,6 +60,32 @@ def run(ruleset: str, matches: int, difficulty: str, opponent: str, first_seed: 
     }
 
 
+def combine(runs: list[dict]) -> list[dict]:
+    """Merge runs of the same ruleset, difficulty and opponent over consecutive seeds (chunks of
+    one long run) into one run each, in the order first seen."""
+    from kubb3d.experiment.stats import wilson
+
+    merged: dict[tuple, dict] = {}
+    for r in runs:
+        key = (r["ruleset"], r["difficulty"], r["opponent"])
+        if key not in merged:
+            merged[key] = dict(r)
+            continue
+        m = merged[key]
+        if r["seeds"][0] != m["seeds"][1] + 1:
+            raise SystemExit(f"{key}: seeds {r['seeds']} do not follow {m['seeds']}")
+        m["seeds"] = [m["seeds"][0], r["seeds"][1]]
+        m["winners"] = m["winners"] + r["winners"]
+        m["seconds"] += r["seconds"]
+    for m in merged.values():
+        w = m["winners"]
+        m.update(matches=len(w), person=w.count("P1"), computer=w.count("P2"), draw=w.count(None))
+        decided = m["person"] + m["computer"]
+        m["person_rate"] = m["person"] / decided if decided else None
+        m["interval95"] = list(wilson(m["person"], decided)) if decided else [0.0, 1.0]
+    return list(merged.values())
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--matches", type=int, default=100)
@@ -64,7 +94,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--opponent", default="club")
     parser.add_argument("--first-seed", type=int, default=1)
     parser.add_argument("--json", action="store_true", help="one JSON document per ruleset")
+    parser.add_argument("--combine", action="store_true", help="merge the --json lines read from stdin (chunks)")
     args = parser.parse_args(argv)
+    if args.combine:
+        runs = [json.loads(line) for line in sys.stdin if line.strip()]
+        for r in combine(runs):
+            print(json.dumps(r))
+        return 0
     for ruleset in args.rulesets.split(","):
         r = run(ruleset, args.matches, args.difficulty, args.opponent, args.first_seed)
         if args.json:
