@@ -75,6 +75,7 @@ def play(
     force: bool = typer.Option(False, help="Let --replay replace an existing file."),
     round_cap: Optional[int] = typer.Option(None, min=3, max=1000, help="With --opponent: turns per set before the match is cut off (3 or more; default 60)."),
     difficulty: Optional[Difficulty] = typer.Option(None, help=f"With --opponent or --challenge: the release error of your throws and flicks: the simulated players' noise of that level (easy is novice's), growing with the power you give; exact: none, for practice (default {DEFAULT_DIFFICULTY}; docs/viewer.md \"Difficulty\")."),
+    best_of: Optional[int] = typer.Option(None, "--best-of", help="With --opponent: best of this many sets (an odd number from 1 to 9; DM and Kubbuteo), e.g. a short best of three: --best-of 3 --round-cap 6."),
     challenge: Optional[str] = typer.Option(None, help="Play a drill with a score and a best score kept between sessions: baseline (five kubbs, six batons), inkast (five kubbs into a ring), king (the king shot) (docs/viewer.md \"Challenges\")."),
     auto: bool = typer.Option(False, "--auto", help="With --challenge: the computer plays the drill headless (its aim, your error) and prints the score."),
     as_json: bool = typer.Option(False, "--json", help="With --challenge --auto: print the run as one JSON document."),
@@ -112,8 +113,8 @@ def play(
     if as_json and not auto:
         raise _user_error("--json needs --auto (the computer's run of the challenge)")
     if challenge is not None:
-        if opponent is not None or replay is not None or round_cap is not None or options:
-            raise _user_error("--challenge is a drill of its own: drop --opponent, --replay, --round-cap and --option")
+        if opponent is not None or replay is not None or round_cap is not None or options or best_of is not None:
+            raise _user_error("--challenge is a drill of its own: drop --opponent, --replay, --round-cap, --best-of and --option")
         if rules_name != "dm" or equipment != "standard":
             raise _user_error("the challenges are drills on the DM pitch with the standard set: drop --ruleset and --set")
         from kubb3d.cli.challenge import run_challenge
@@ -121,8 +122,15 @@ def play(
         level = DEFAULT_DIFFICULTY if difficulty is None else difficulty.value
         run_challenge(challenge, level, seed, auto=auto, as_json=as_json, screenshot=screenshot, after=after, width=width, height=height, camera=camera.value, tr=tr)
         return
+    if opponent is None and best_of is not None:
+        raise _user_error("--best-of needs --opponent (a match)")
     if opponent is None and (replay is not None or round_cap is not None or options or difficulty is not None):
         raise _user_error("--replay, --round-cap, --difficulty and --option need --opponent (a match) or --challenge")
+    if best_of is not None:
+        if rules_name == "wikinger":
+            raise _user_error("--best-of does not apply to --ruleset wikinger (one game against the clock)")
+        if not (1 <= best_of <= 9 and best_of % 2 == 1):
+            raise _user_error(expected("--best-of", "an odd number from 1 to 9", best_of))
     level = DEFAULT_DIFFICULTY if difficulty is None else difficulty.value
     if replay is not None:
         from kubb3d.files import check_output
@@ -132,7 +140,7 @@ def play(
         from kubb3d.viewer.match_mode import MatchUnavailable, match_session
 
         try:
-            session = match_session(rules_name, opponent, equipment, seed, hold=screenshot is not None, replay=replay, round_cap=round_cap, options=options, replace_replay=force, difficulty=level)
+            session = match_session(rules_name, opponent, equipment, seed, hold=screenshot is not None, replay=replay, round_cap=round_cap, options=options, replace_replay=force, difficulty=level, sets=best_of)
         except MatchUnavailable as exc:
             raise _user_error(str(exc)) from None
         except ValueError as exc:

@@ -189,6 +189,7 @@ class MatchSession:
         hold: do not start match actions on :meth:`update` (headless screenshots).
         round_cap: turns per set before the match is cut off (None: the match's default).
         difficulty: the person's release error (:data:`kubb3d.match.human.DIFFICULTIES`).
+        sets: best of this many sets (None: the ruleset's default).
 
     Raises:
         UnknownNameError, MatchSetupError: unknown ruleset or skill, a person who is not a player.
@@ -197,11 +198,11 @@ class MatchSession:
     tr: Translator = ENGLISH
     """The language of the HUD (the app sets it from ``--lang``, docs/german.md)."""
 
-    def __init__(self, ruleset: str = "dm", opponent: str = "club", seed: int = 0, person: str = PERSON, replay: str | Path | None = None, hold: bool = False, round_cap: int | None = None, options: Mapping[str, Any] | None = None, replace_replay: bool = True, difficulty: str = "exact") -> None:
+    def __init__(self, ruleset: str = "dm", opponent: str = "club", seed: int = 0, person: str = PERSON, replay: str | Path | None = None, hold: bool = False, round_cap: int | None = None, options: Mapping[str, Any] | None = None, replace_replay: bool = True, difficulty: str = "exact", sets: int | None = None) -> None:
         from kubb3d.match import Match, MatchConfig
         from kubb3d.viewer.replay import TimelineBuilder
 
-        cfg = MatchConfig(ruleset=ruleset, skills=(opponent, opponent), seed=seed, options=tuple(sorted((options or {}).items())), difficulty=difficulty)
+        cfg = MatchConfig(ruleset=ruleset, skills=(opponent, opponent), seed=seed, options=tuple(sorted((options or {}).items())), difficulty=difficulty, sets=sets)
         if round_cap is not None:
             cfg = replace(cfg, round_cap=round_cap)
         names = cfg.player_names()
@@ -234,7 +235,8 @@ class MatchSession:
         self.card_rulings: tuple = ()  # the rulings of the last action at rest, and what it felled
         self.card_felled: list[str] | None = None
         self.history: list[tuple[str, tuple, list[str] | None]] = []  # the rulings list (TAB)
-        self.config = (ruleset, opponent, seed, person, replay, round_cap, options)
+        # everything a rematch keeps (R: the next seed)
+        self.config = {"ruleset": ruleset, "opponent": opponent, "seed": seed, "person": person, "replay": replay, "round_cap": round_cap, "options": options, "difficulty": difficulty, "sets": sets}
         self.facts: list[str] = state_lines(m.state, person, self.flick)
 
     # ---------------------------------------------------------------- state
@@ -671,21 +673,20 @@ class MatchSession:
         return stats_lines(match_stats(self.match.header, [r for r in self.records if r.get("type") == "action"]))
 
     def new_round(self) -> None:
-        """Rematch once the match is over (the next seed; the same opponent and replay path);
-        ignored while the match goes on."""
+        """Rematch once the match is over (the next seed; the same opponent, replay path,
+        difficulty, sets, round cap and referee options); ignored while the match goes on."""
         if not self.over:
             self.message = msg("the match is still on (R starts a rematch once it is over)")
             return
-        ruleset, opponent, seed, person, replay, round_cap, options = self.config
         self.match.close()
-        self.__init__(ruleset, opponent, seed + 1, person, replay, self.hold, round_cap, options)
+        self.__init__(**{**self.config, "seed": self.config["seed"] + 1, "hold": self.hold})
 
     def close(self) -> None:
         """Close the match (its world and replay file)."""
         self.match.close()
 
 
-def match_session(ruleset: str, opponent: str, equipment: str, seed: int, hold: bool = False, replay: str | Path | None = None, round_cap: int | None = None, options: Mapping[str, Any] | None = None, replace_replay: bool = True, difficulty: str = "exact") -> MatchSession:
+def match_session(ruleset: str, opponent: str, equipment: str, seed: int, hold: bool = False, replay: str | Path | None = None, round_cap: int | None = None, options: Mapping[str, Any] | None = None, replace_replay: bool = True, difficulty: str = "exact", sets: int | None = None) -> MatchSession:
     """The session for ``kubb3d play --opponent`` (``hold``: headless screenshot; ``replay``:
     the replay file to write, replaced if it exists only with ``replace_replay``; ``round_cap``:
     turns per set, None: the match's default; ``options``: referee options,
@@ -703,4 +704,4 @@ def match_session(ruleset: str, opponent: str, equipment: str, seed: int, hold: 
     want = get_ruleset(ruleset).equipment
     if equipment not in (want, "standard"):  # "standard" is the option's default: the ruleset's set
         raise MatchUnavailable(f"a {ruleset} match is played with the {want!r} set; --set {equipment} only works without --opponent")
-    return MatchSession(ruleset, opponent, seed, replay=replay, hold=hold, round_cap=round_cap, options=options, replace_replay=replace_replay, difficulty=difficulty)
+    return MatchSession(ruleset, opponent, seed, replay=replay, hold=hold, round_cap=round_cap, options=options, replace_replay=replace_replay, difficulty=difficulty, sets=sets)
