@@ -1,0 +1,73 @@
+"""docs/viewer.md "Difficulty" and "Challenges" quote figures that come from the code and from
+``benchmarks/difficulty.py``: the benchmark's JSON lines are quoted whole, the prose's rates and
+intervals are recomputed from them, and the first match of each ruleset is played again."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from kubb3d.challenges import KING_POINTS, RING_CENTRE, RING_RADIUS
+from kubb3d.experiment.stats import wilson
+from kubb3d.match.human import POWER_FACTOR_RANGE
+
+DOC = Path(__file__).resolve().parents[1] / "docs" / "viewer.md"
+NAMES = {"dm": "DM", "kubbuteo": "Kubbuteo"}
+
+
+def _runs() -> list[dict]:
+    text = DOC.read_text(encoding="utf-8")
+    section = text.split("### Measured: the person's side against the computer", 1)[1].split("\n## ", 1)[0]
+    return [json.loads(line.strip()) for line in section.splitlines() if line.startswith("    {")]
+
+
+def prose(run: dict) -> str:
+    """The sentence the doc gives for one ruleset's run."""
+    decided = run["person"] + run["computer"]
+    lo, hi = wilson(run["person"], decided)
+    return (
+        f"{NAMES[run['ruleset']]}: the person's side won {run['person']} and lost {run['computer']} of "
+        f"{run['matches']} matches ({run['draw']} drawn), {100 * run['person'] / decided:.0f} % of the decided "
+        f"ones (95 % interval {100 * lo:.0f}–{100 * hi:.0f} %)"
+    )
+
+
+def test_the_doc_quotes_a_run_per_ruleset_and_its_prose_follows_from_it():
+    runs = _runs()
+    assert sorted(r["ruleset"] for r in runs) == ["dm", "kubbuteo"]
+    text = " ".join(DOC.read_text(encoding="utf-8").split())
+    for run in runs:
+        assert run["difficulty"] == "club" and run["opponent"] == "club"
+        winners = run["winners"]
+        assert len(winners) == run["matches"] == run["seeds"][1] - run["seeds"][0] + 1
+        assert (winners.count("P1"), winners.count("P2"), winners.count(None)) == (
+            run["person"], run["computer"], run["draw"]
+        )
+        assert prose(run) in text
+        lo, hi = wilson(run["person"], run["person"] + run["computer"])
+        assert lo <= 0.5 <= hi  # "Both intervals hold 50 %"
+    assert "Both intervals hold 50 %" in text
+
+
+@pytest.mark.parametrize("ruleset", ["dm", "kubbuteo"])
+def test_the_first_match_of_the_quoted_run_plays_the_same(ruleset):
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("difficulty_bench", DOC.parents[1] / "benchmarks" / "difficulty.py")
+    assert spec is not None and spec.loader is not None
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    run = next(r for r in _runs() if r["ruleset"] == ruleset)
+    assert bench.play_one(ruleset, run["seeds"][0], run["difficulty"], run["opponent"]) == run["winners"][0]
+
+
+def test_the_docs_figures_of_the_model_and_the_drills_are_the_codes():
+    text = " ".join(DOC.read_text(encoding="utf-8").split())
+    lo, hi = POWER_FACTOR_RANGE
+    assert f"clipped to {lo:g}–{hi:g}." in text
+    x, y = RING_CENTRE
+    ring = f"a ring of radius {RING_RADIUS:g} m, centred {x:g} m past the centre line and {y:g} m to the side"
+    assert f"{ring} (x {x:+g}, y {y:+g} m)" in text
+    assert "{}, {} or {} as the first, second or third baton fells it".format(*KING_POINTS) in text
