@@ -333,7 +333,7 @@ def last_throw_lines(seg) -> list[str]:
             result = msg("lag: out, no distance")
         else:
             result = msg("lag: {distance:.2f} m from the king", distance=lag["distance_m"])
-        return [last, msg("{where}   first hit: {hit}", where=where, hit=hit), result]
+        return [last, msg("{where}   first hit: {hit}", where=where, hit=hit), result, *release_error_lines(f)]
     return [
         last,
         msg("{where}   first hit: {hit}", where=where, hit=hit),
