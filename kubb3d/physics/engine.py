@@ -25,7 +25,7 @@ from kubb3d.model_files import model_path
 from kubb3d.physics._pybullet import pb
 from kubb3d.physics.aero import RodDrag, piece_drag
 from kubb3d.physics.forces import ROLLING_ROW_FRICTION
-from kubb3d.physics.ground import WOOD_ON_WOOD_FRICTION, WOOD_ON_WOOD_RESTITUTION, Ground
+from kubb3d.physics.ground import Ground, current_materials
 from kubb3d.physics.poses import BOX_CORNERS, ContactPoint, Point, Quat, Vec3, frame_from_com, long_axis
 from kubb3d.physics.terrain import PIECE_KINDS, TERRAIN_CONTACT_PROCESSING, GroundSurface, Terrain
 from kubb3d.pitch import Pitch, Side
@@ -265,6 +265,8 @@ class Engine:
         solver_iterations: int,
     ) -> None:
         self.equipment, self.pitch, self.ground, self.terrain = equipment, pitch, ground, terrain
+        self.materials = current_materials()
+        """wood on wood as :func:`kubb3d.physics.ground.use_materials` set it when the engine was built"""
         self.dt, self.quiet_dt, self.air_drag = dt, quiet_dt, air_drag
         self.step_dt = dt
         """s: the length of the next step."""
@@ -302,7 +304,7 @@ class Engine:
         """The PyBullet client id (for renderers and measurements; the judge never uses it); −1
         once the engine is closed."""
         self._configure(solver_iterations)
-        self.surface = GroundSurface(self.client, equipment, pitch, ground, terrain)
+        self.surface = GroundSurface(self.client, equipment, pitch, ground, terrain, self.materials)
         self.ground_body = self.surface.body
         self.by_body[self.ground_body] = GROUND_ID
         if self.surface.board is not None:
@@ -434,10 +436,10 @@ class Engine:
         client = self.client
         mass = pb.getDynamicsInfo(body, -1, physicsClientId=client)[0]
         ground = self.ground
-        mu = math.sqrt(WOOD_ON_WOOD_FRICTION)
+        mu = math.sqrt(self.materials.wood_friction)
         dynamics: dict[str, float | int] = dict(
             lateralFriction=mu,
-            restitution=math.sqrt(WOOD_ON_WOOD_RESTITUTION),
+            restitution=math.sqrt(self.materials.wood_restitution),
             linearDamping=0.0,
             angularDamping=0.0,
             rollingFriction=0.0,

@@ -31,7 +31,10 @@ the *pair* values below are what a contact gets:
 from __future__ import annotations
 
 import math
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
+from typing import Iterator
 
 WOOD_ON_WOOD_FRICTION = 0.5
 """Friction of wood on wood, static: timber on timber 0.47 (mean; kinetic 0.36), chestnut on
@@ -173,13 +176,55 @@ BOARD = Ground(
 GROUNDS: dict[str, Ground] = {g.name: g for g in (GRASS, WET_GRASS, TURF, PLANE, BOARD)}
 
 
+@dataclass(frozen=True)
+class Materials:
+    """The material parameters a world is built with: wood on wood, and the grounds by name
+    (those not given are :data:`GROUNDS`'). The default is what the code ships.
+
+    Attributes:
+        wood_friction: wood-on-wood friction μ, dimensionless.
+        wood_restitution: wood-on-wood restitution e, dimensionless.
+        grounds: the grounds that replace the shipped ones of their names.
+    """
+
+    wood_friction: float = WOOD_ON_WOOD_FRICTION
+    wood_restitution: float = WOOD_ON_WOOD_RESTITUTION
+    grounds: tuple[Ground, ...] = ()
+
+
+_SHIPPED = Materials()
+_MATERIALS: ContextVar[Materials | None] = ContextVar("kubb3d_materials", default=None)
+
+
+def current_materials() -> Materials:
+    """The materials a world built now gets: those of the innermost :func:`use_materials`, else
+    the shipped ones."""
+    return _MATERIALS.get() or _SHIPPED
+
+
+@contextmanager
+def use_materials(materials: Materials) -> Iterator[Materials]:
+    """Build the worlds made inside the ``with`` block (and the grounds :func:`get_ground` gives)
+    with ``materials``; a world keeps them after the block. Nothing global changes: the
+    setting is a context variable, undone when the block is left."""
+    token = _MATERIALS.set(materials)
+    try:
+        yield materials
+    finally:
+        _MATERIALS.reset(token)
+
+
 def get_ground(name: str) -> Ground:
-    """Look up a ground by name.
+    """Look up a ground by name (as :func:`use_materials` replaced it, if it did).
 
     Raises:
         ValueError: unknown name.
     """
     try:
-        return GROUNDS[name]
+        shipped = GROUNDS[name]
     except KeyError:
         raise ValueError(f"unknown ground {name!r}; expected one of {sorted(GROUNDS)}") from None
+    for ground in current_materials().grounds:
+        if ground.name == name:
+            return ground
+    return shipped

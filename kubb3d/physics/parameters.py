@@ -8,12 +8,12 @@ no measured source says so: "unmeasured", the range assumed and why.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Callable
+from dataclasses import dataclass, replace
+from typing import Any, Callable, Mapping
 
 from kubb3d.equipment import BEECH_DENSITY, RUBBERWOOD_DENSITY
 from kubb3d.physics.aero import AIR_DENSITY, RodDrag
-from kubb3d.physics.ground import GROUNDS, WOOD_ON_WOOD_FRICTION, WOOD_ON_WOOD_RESTITUTION
+from kubb3d.physics.ground import GROUNDS, WOOD_ON_WOOD_FRICTION, WOOD_ON_WOOD_RESTITUTION, Materials
 
 UNMEASURED = "unmeasured"
 """How a source cell that rests on no measurement starts."""
@@ -57,6 +57,11 @@ class Parameter:
     high: float
     source: str
     code: str = ""
+
+    @property
+    def unmeasured(self) -> bool:
+        """True when no measured source gives the value (the source says "unmeasured")."""
+        return self.source.startswith(UNMEASURED) or f"({UNMEASURED})" in self.source
 
 
 def _ground(name: str, field_name: str) -> Callable[[], float]:
@@ -345,3 +350,47 @@ def markdown_table() -> str:
         span = _number(p.low) if p.low == p.high else f"{_number(p.low)}–{_number(p.high)}"
         lines.append(f"| {p.name} | {p.applies_to} | {_number(p.value())}{unit} | {span}{unit} | {p.source} |")
     return "\n".join(lines) + "\n"
+
+
+_WOOD_CODES = {"WOOD_ON_WOOD_FRICTION": "wood_friction", "WOOD_ON_WOOD_RESTITUTION": "wood_restitution"}
+
+
+def by_code(code: str) -> Parameter:
+    """The row of :data:`PARAMETERS` whose :attr:`Parameter.code` is ``code``.
+
+    Raises:
+        KeyError: no such row.
+    """
+    for p in PARAMETERS:
+        if p.code == code:
+            return p
+    raise KeyError(code)
+
+
+def overridable(code: str) -> bool:
+    """True when :func:`materials` can set the parameter of that code: a ground field
+    (``ground:NAME.FIELD``) or wood on wood; densities and drag are not."""
+    return code in _WOOD_CODES or code.startswith("ground:")
+
+
+def materials(values: Mapping[str, float]) -> Materials:
+    """The :class:`~kubb3d.physics.ground.Materials` that give the parameters of the codes in
+    ``values`` those values and leave the others as shipped; use it with
+    :func:`kubb3d.physics.ground.use_materials`.
+
+    Raises:
+        ValueError: a code that is not a row of :data:`PARAMETERS` or not :func:`overridable`,
+            or a value the ground refuses (:class:`~kubb3d.physics.ground.Ground`).
+    """
+    wood: dict[str, float] = {}
+    fields: dict[str, dict[str, Any]] = {}
+    for code, value in values.items():
+        if not (overridable(code) and any(p.code == code for p in PARAMETERS)):
+            raise ValueError(f"parameter {code!r} cannot be overridden; expected a ground field or wood on wood")
+        if code in _WOOD_CODES:
+            wood[_WOOD_CODES[code]] = float(value)
+        else:
+            ground, field_name = code[len("ground:"):].split(".")
+            fields.setdefault(ground, {})[field_name] = float(value)
+    grounds = tuple(replace(GROUNDS[name], **changed) for name, changed in fields.items())
+    return Materials(grounds=grounds, **wood)

@@ -16,7 +16,7 @@ import numpy as np
 from kubb3d.equipment import EquipmentSet
 from kubb3d.model_files import model_path
 from kubb3d.physics._pybullet import pb
-from kubb3d.physics.ground import WOOD_ON_WOOD_FRICTION, WOOD_ON_WOOD_RESTITUTION, Ground
+from kubb3d.physics.ground import Ground, Materials
 from kubb3d.physics.poses import BOX_CORNERS, Quat, lowest_corner, rotation, support_margin
 from kubb3d.pitch import Pitch
 from kubb3d.snapshot import PieceKind
@@ -80,6 +80,7 @@ class GroundSurface:
         pitch: the pitch (a heightfield covers it and :data:`TERRAIN_APRON` around it).
         ground: the playing surface's material.
         terrain: a heightfield, or None for the flat ground.
+        materials: wood on wood (the ground's coefficients are divided by its square roots).
 
     Attributes:
         body: the ground body (the floor under a table top).
@@ -87,9 +88,16 @@ class GroundSurface:
     """
 
     def __init__(
-        self, client: int, equipment: EquipmentSet, pitch: Pitch, ground: Ground, terrain: Terrain | None
+        self,
+        client: int,
+        equipment: EquipmentSet,
+        pitch: Pitch,
+        ground: Ground,
+        terrain: Terrain | None,
+        materials: Materials = Materials(),
     ) -> None:
         self._client = client
+        self._materials = materials
         self.ground = ground
         self.terrain = terrain
         self._grid: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
@@ -152,8 +160,8 @@ class GroundSurface:
         pb.changeDynamics(
             body,
             -1,
-            lateralFriction=ground.friction / math.sqrt(WOOD_ON_WOOD_FRICTION),
-            restitution=ground.restitution / math.sqrt(WOOD_ON_WOOD_RESTITUTION),
+            lateralFriction=ground.friction / math.sqrt(self._materials.wood_friction),
+            restitution=ground.restitution / math.sqrt(self._materials.wood_restitution),
             rollingFriction=0.0,
             spinningFriction=0.0,
             # asleep: Bullet skips a pair of which neither body is awake, so a piece asleep on
