@@ -310,6 +310,7 @@ _SUBAPP_MODULES = {
     "rules": "kubb3d.cli.audit",
     "validate": "kubb3d.cli.validate",
     "calibrate": "kubb3d.cli.calibrate",
+    "sensitivity": "kubb3d.cli.sensitivity",
     "tournament": "kubb3d.cli.tournament",
     "play": "kubb3d.cli.viewer",
     "view": "kubb3d.cli.viewer",
