@@ -35,6 +35,8 @@ WRITERS: list[tuple[str, str]] = [
     ("validate --quick --markdown {o}", "--markdown"),
     ("calibrate --png {o}", "--png"),
     ("calibrate --markdown {o}", "--markdown"),
+    ("sensitivity --markdown {o}", "--markdown"),
+    ("sensitivity --save {o}", "--save"),
     ("analyse m.jsonl --png {o}", "--png"),  # the output is checked before the replay is read
     ("notation m.jsonl --out {o}", "--out"),  # (as analyse)
 ]
@@ -45,8 +47,15 @@ FOLDER_WRITERS: list[tuple[str, str]] = [
     ("audit --matches 1 --replay-dir {o}", "--replay-dir"),
     ("tournament --replay-dir {o}", "--replay-dir"),
 ]
-OUTPUT_OPTIONS = {"--screenshot", "--replay", "--log", "--out", "--png", "--markdown", "--replay-dir"}
-SUFFIX = {"--screenshot": ".png", "--png": ".png", "--markdown": ".md", "--log": ".jsonl", "--replay": ".jsonl"}
+OUTPUT_OPTIONS = {"--screenshot", "--replay", "--log", "--out", "--png", "--markdown", "--replay-dir", "--save"}
+SUFFIX = {
+    "--screenshot": ".png",
+    "--png": ".png",
+    "--markdown": ".md",
+    "--log": ".jsonl",
+    "--replay": ".jsonl",
+    "--save": ".json",
+}
 
 
 def _all_commands(group, prefix=()):

@@ -41,6 +41,12 @@ def calibrate(
         parser=file_name,
         help="Also write the figures as Markdown (docs/calibration.md is made this way)."
     ),
+    sensitivity: Optional[Path] = typer.Option(
+        None,
+        "--sensitivity",
+        help="Quote in the Markdown how far the unmeasured parameters move each figure, from this report "
+        "of `kubb3d sensitivity --save` (docs/sensitivity.json).",
+    ),
     as_json: bool = typer.Option(
         False, "--json", help="Print the report as one JSON document instead of the table."
     ),
@@ -55,6 +61,11 @@ def calibrate(
     for out, what in ((png, "--png"), (markdown, "--markdown")):
         if out is not None:
             check_output(out, what, overwrite=True)
+    shifts = None
+    if sensitivity is not None:
+        from kubb3d.sensitivity import read_shifts
+
+        shifts = read_shifts(sensitivity)
     from rich.progress import Progress
 
     total = 3 * (throws + 4 * distance_throws + inkasts + flicks) + turns
@@ -75,8 +86,10 @@ def calibrate(
     command = (
         f"kubb3d calibrate --throws {throws} --turns {turns} --distance-throws {distance_throws} "
         f"--inkasts {inkasts} --flicks {flicks} --seed {seed}"
-    ) + output_options(png, markdown)
-    write_outputs(cal, png, markdown, command, write_figure, to_markdown)
+    ) + (f" --sensitivity {sensitivity}" if sensitivity is not None else "") + output_options(png, markdown)
+    write_outputs(
+        cal, png, markdown, command, write_figure, lambda r, c, i: to_markdown(r, c, i, shifts)
+    )
     if as_json:
         sys.stdout.write(json.dumps(cal.to_json(), ensure_ascii=False) + "\n")
     else:

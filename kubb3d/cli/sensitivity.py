@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import List, Optional
+from typing import Any, List, Optional
 
 import typer
 
@@ -78,7 +78,16 @@ def sensitivity(
         known = candidates()
         for code in parameter:
             if code not in known:
-                raise typer.BadParameter(f"{code!r} is not varied; expected one of {', '.join(known)}", param_hint="'--parameter'")
+                raise typer.BadParameter(
+                    f"{code!r} is not varied; expected one of {', '.join(known)}", param_hint="'--parameter'"
+                )
+    if trajectories and (morris_throws or morris_flicks):
+        import importlib.util
+
+        if importlib.util.find_spec("SALib") is None:
+            from kubb3d.errors import UserError
+
+            raise UserError("the global design needs SALib: pip install 'kubb3d[sensitivity]' (or --trajectories 0)")
     for out, what in ((markdown, "--markdown"), (save, "--save")):
         if out is not None:
             check_output(out, what, overwrite=True)
@@ -87,7 +96,7 @@ def sensitivity(
     from kubb3d.sensitivity import markdown as to_markdown
     from kubb3d.sensitivity import plan_size, run_sensitivity
 
-    settings = dict(
+    settings: dict[str, Any] = dict(
         throws=throws,
         morris_throws=morris_throws,
         trajectories=trajectories,
@@ -99,7 +108,9 @@ def sensitivity(
     )
     with Progress(transient=True, disable=as_json or not sys.stderr.isatty()) as bar:
         task = bar.add_task("throws, flicks and matches", total=plan_size(**settings))
-        report = run_sensitivity(seed=seed, workers=workers or None, progress=lambda k: bar.advance(task, k), **settings)
+        report = run_sensitivity(
+            seed=seed, workers=workers or None, progress=lambda k: bar.advance(task, k), **settings
+        )
     from kubb3d.files import atomic_write
 
     command = report.command() + "".join(
