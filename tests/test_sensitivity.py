@@ -154,3 +154,16 @@ def test_calibration_page_gains_the_shift_column_only_when_asked():
     assert "| 1.000 | 0.960–1.000 | 100 |  |  |  |" in quoted  # a figure the run did not vary: an empty cell
     head = [ln for ln in quoted.splitlines() if ln.startswith("| figure")][0]
     assert head.count("|") == 8 and quoted.count(" --- |") == 7
+
+
+@pytest.mark.parametrize("content", [None, "{}", "not json"])
+def test_calibrate_refuses_a_file_that_is_not_a_budget(content, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    if content is not None:
+        Path("s.json").write_text(content, encoding="utf-8")
+    _register_subapps("calibrate")
+    args = ["calibrate", "--sensitivity", "s.json", "--markdown", "c.md"]
+    res = CliRunner().invoke(app, args, catch_exceptions=False)
+    lines = [ln for ln in res.stderr.splitlines() if ln.strip()]
+    assert res.exit_code == 2 and len(lines) == 1 and "s.json: not a report of `kubb3d sensitivity --save`" in lines[0]
+    assert not Path("c.md").exists()
