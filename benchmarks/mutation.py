@@ -289,7 +289,7 @@ def _collect_line_tests_here(out: str, selection: list[str]) -> None:
 
 
 def _fast_test_files() -> dict[str, str]:
-    """Every Python file of the fast tests (``tests/judge/x.py``) -> a hash of its text."""
+    """Every Python file of the fast tests (``tests/judge/test_analysis_branches.py``) -> a hash of its text."""
     config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["mutmut"]
     files = [p for sel in config["pytest_add_cli_args_test_selection"] for p in
              ([ROOT / sel] if (ROOT / sel).is_file() else sorted((ROOT / sel).rglob("*.py")))]
@@ -308,12 +308,12 @@ def _sources_fingerprint() -> str:
 
 
 def _context_file(context: str) -> str:
-    """The test file of a coverage context (``setup tests/judge/x.py::t`` -> ``tests/judge/x.py``)."""
+    """The test file of a coverage context (``setup tests/judge/test_analysis_branches.py::test_x`` -> the file)."""
     return context.removeprefix("setup ").split("::")[0]
 
 
 def collect_line_tests(deselect: list[str]) -> dict[str, dict[str, list[str]]]:
-    """File (``kubb3d/judge/x.py`` in mutants/) -> line -> the tests that ran it (:func:`_collect_line_tests_here`).
+    """File (``kubb3d/judge/status.py`` in mutants/) -> line -> the tests that ran it.
 
     Runs the fast tests under coverage.py, niced, in a child process, and keeps the result in
     ``mutants/line-tests.json``: when only test files (``test_*.py``) changed or were added since,
