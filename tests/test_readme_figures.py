@@ -159,6 +159,15 @@ def _env_target_reward() -> tuple[float]:
     return (reward,)
 
 
+def _sb3_run() -> tuple[float, float, float, float]:
+    """docs/examples/sb3_throw.json (written by docs/examples/sb3_throw.py, tied to docs/envs.md by
+    tests/test_sb3_example.py): the training steps, the seed, the held-out hits and episodes."""
+    import json
+
+    record = json.loads((ROOT / "docs" / "examples" / "sb3_throw.json").read_text(encoding="utf-8"))
+    return record["steps"], record["seed"], record["final"]["hits"], record["final"]["throws"]
+
+
 CLAIMS: list[tuple[str, Callable[[], tuple[float, ...]]]] = [
     (r"Python ≥ (\d+\.\d+)", lambda: (_python(),)),
     (r"on a (\d+)×(\d+) m grass pitch", lambda: (_pitch("dm").width, _pitch("dm").length)),
@@ -236,6 +245,10 @@ CLAIMS: list[tuple[str, Callable[[], tuple[float, ...]]]] = [
     (r"then to its end (\d+) times", lambda: (_whatif_example("--samples"),)),
     (r"makes the baton of action (\d+) aim at", lambda: (_whatif_example("--at"),)),
     (r"aims the inkast of action (\d+) there", lambda: (_whatif_example("--at"),)),
+    (
+        r"after (\d+) environment steps \(seed (\d+)\) its policy hits the target in (\d+) of (\d+) held-out",
+        _sb3_run,
+    ),
 ]
 """(pattern over the README's prose, the values of its groups from where they are made)."""
 

@@ -7,6 +7,7 @@ the script wrote.
 
 from __future__ import annotations
 
+import copy
 import importlib.util
 import json
 import subprocess
@@ -34,12 +35,16 @@ def _example():
 def test_a_short_training_runs_and_its_policy_acts_in_the_box():
     pytest.importorskip("stable_baselines3", reason="stable-baselines3 is not installed (the 'rl' extra)")
     example = _example()
+    asked = copy.deepcopy(example.SAC_SETTINGS)
     seeds = range(10_000, 10_006)
     lines: list[str] = []
     record = example.train(
         steps=200, seed=0, every=100, held_out=seeds, settings={"learning_starts": 100}, say=lines.append
     )
     assert [point["steps"] for point in record["curve"]] == [100, 200]
+    # SAC writes its own keys into the policy_kwargs it is given: neither the module's settings
+    # nor the record may change (the committed run's record got `use_sde` that way)
+    assert example.SAC_SETTINGS == asked and record["settings"] == {**asked, "learning_starts": 100}
     assert record["final"] == {k: v for k, v in record["curve"][-1].items() if k not in ("steps", "train_hit_rate")}
     assert lines[-1].startswith("final policy after 200 steps (seed 0, dense 1)")
     json.dumps({k: v for k, v in record.items() if k != "model"})  # the record is JSON as it stands
@@ -70,7 +75,11 @@ def test_the_docs_table_is_the_committed_run():
     final = record["final"]
     # the run is the one the script's defaults make, measured on all its held-out seeds
     assert (record["steps"], record["seed"], record["env_kwargs"]) == (15_000, 0, {"dense": example.DENSE})
-    assert record["settings"] == example.SAC_SETTINGS
+    # written before train() copied the settings for SAC, the record holds SAC's own default
+    # use_sde=False in policy_kwargs besides the settings asked for
+    settings = copy.deepcopy(record["settings"])
+    assert settings["policy_kwargs"].pop("use_sde") is False
+    assert settings == example.SAC_SETTINGS
     assert record["held_out_seeds"] == [min(example.HELD_OUT), max(example.HELD_OUT)]
     assert final["throws"] == len(example.HELD_OUT) == sum(n for _, n in final["per_target"].values())
     assert final["hits"] == sum(h for h, _ in final["per_target"].values())

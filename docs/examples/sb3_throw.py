@@ -25,6 +25,7 @@ tens of minutes (docs/envs.md gives the run's wall and CPU time).
 from __future__ import annotations
 
 import argparse
+import copy
 import json
 import os
 import sys
@@ -95,7 +96,7 @@ def train(
     from stable_baselines3.common.callbacks import BaseCallback
 
     torch.set_num_threads(1)
-    settings = {**SAC_SETTINGS, **(settings or {})}
+    settings = copy.deepcopy({**SAC_SETTINGS, **(settings or {})})
     env = gym.make("kubb3d/Throw-v0", dense=dense)
     eval_env = gym.make("kubb3d/Throw-v0", dense=dense)
     curve: list[dict[str, Any]] = []
@@ -122,7 +123,8 @@ def train(
     load_start = os.getloadavg()
     wall, cpu = time.perf_counter(), time.process_time()
     try:
-        model = SAC("MlpPolicy", env, seed=seed, verbose=0, device="cpu", **settings)
+        # SAC adds its own keys to policy_kwargs: it gets a copy, the record keeps what was asked
+        model = SAC("MlpPolicy", env, seed=seed, verbose=0, device="cpu", **copy.deepcopy(settings))
         model.learn(total_timesteps=steps, callback=Checkpoints())
         final = measure(model, steps)
     finally:
@@ -148,6 +150,8 @@ def train(
         "cpu_s": cpu,
         "load_start": list(load_start),
         "load_end": list(os.getloadavg()),
+        "nice": os.nice(0),
+        "cpus": os.cpu_count(),
         "versions": {
             "stable_baselines3": stable_baselines3.__version__,
             "torch": torch.__version__,
@@ -174,12 +178,15 @@ def markdown(record: dict[str, Any]) -> str:
             f"| {point['steps']:,} | {point['hit_rate']:.2f} ({point['hits']}/{point['throws']}) "
             f"| {low:.2f}–{high:.2f} | {point['train_hit_rate']:.2f} |"
         )
+    machine = "".join(
+        text.format(record[key]) for key, text in (("nice", ", niceness {}"), ("cpus", ", {} CPUs")) if key in record
+    )
     per_target = ", ".join(f"{t} {h}/{n}" for t, (h, n) in final["per_target"].items())
     lines += [
         "",
         f"Final policy, per target kubb: {per_target}. The run took {record['wall_s'] / 60:.0f} min wall and "
-        f"{record['cpu_s'] / 60:.0f} CPU-min (one thread, `nice -n 10`, load {record['load_start'][0]:.1f} at the "
-        f"start and {record['load_end'][0]:.1f} at the end on 2 cores; stable-baselines3 "
+        f"{record['cpu_s'] / 60:.0f} CPU-min (one thread{machine}, load {record['load_start'][0]:.1f} at the "
+        f"start and {record['load_end'][0]:.1f} at the end; stable-baselines3 "
         f"{record['versions']['stable_baselines3']}, torch {record['versions']['torch']}).",
     ]
     return "\n".join(lines)
