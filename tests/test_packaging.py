@@ -80,6 +80,9 @@ def test_ci_runs_the_readme_test_line(root):
     assert ci_lines, ".ci/run must run pytest"
     for line in ci_lines:
         assert line in readme, f".ci/run line not in README: {line}"
+    # the README's whole set-up-and-test line, not a piece of it, is a line of .ci/run
+    test_line = next(l.strip() for l in readme.splitlines() if "'.[test]'" in l and "pytest" in l)
+    assert test_line in ci_lines, f"README's test line is not a line of .ci/run: {test_line}"
 
 
 def test_test_module_names_are_unique(root):
