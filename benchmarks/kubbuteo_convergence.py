@@ -5,7 +5,9 @@ Seeded flicks from A's baseline at B1…B5 in turn on a fresh board (as
 and 1/3840 s. For each pair of steps: the share of flicks whose set of toppled pieces changes,
 with its Wilson 95 % interval, and the paired change of the pieces knocked per flick with its 95 %
 interval; and, as a yardstick of how sensitive a flick is, the same at 1/960 s with the flick 0.1 %
-faster (``--nudge``). Prints one JSON document with the process CPU time and the 1-minute load::
+faster (``--nudge``, a comma-separated list for several), and how many of the flicks the step
+changes any nudge changes too. Prints one JSON document with the process CPU time and the 1-minute
+load::
 
     nice -n 10 .venv/bin/python benchmarks/kubbuteo_convergence.py --flicks 30 --seed 7
 """
@@ -66,16 +68,21 @@ def main() -> int:
     ap.add_argument("--flicks", type=int, default=30, help="flicks per preset")
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--skills", default="novice,club,elite")
-    ap.add_argument("--nudge", type=float, default=0.001, help="share by which the nudged flicks are faster")
+    ap.add_argument("--nudge", default="0.001", help="share(s) by which the nudged flicks are faster, comma-separated")
     a = ap.parse_args()
     cpu0 = time.process_time()
     runs: dict[float, list[list[str]]] = {dt: [] for dt in STEPS}
-    nudged: list[list[str]] = []
+    nudges = [float(x) for x in a.nudge.split(",")]
+    nudged: dict[float, list[list[str]]] = {x: [] for x in nudges}
     for skill in a.skills.split(","):
         for i in range(a.flicks):
             for dt in STEPS:
                 runs[dt].append(toppled(i, a.flicks, a.seed, skill, dt))
-            nudged.append(toppled(i, a.flicks, a.seed, skill, STEPS[0], 1.0 + a.nudge))
+            for x in nudges:
+                nudged[x].append(toppled(i, a.flicks, a.seed, skill, STEPS[0], 1.0 + x))
+    base = runs[STEPS[0]]
+    by_step = {j for j in range(len(base)) if any(runs[dt][j] != base[j] for dt in STEPS[1:])}
+    by_nudge = {j for j in range(len(base)) if any(nudged[x][j] != base[j] for x in nudges)}
     out = {
         "flicks": len(runs[STEPS[0]]),
         "seed": a.seed,
@@ -84,7 +91,10 @@ def main() -> int:
             f"1/{round(1 / x)} -> 1/{round(1 / y)}": compare(runs[x], runs[y])
             for x, y in ((STEPS[0], STEPS[1]), (STEPS[1], STEPS[2]), (STEPS[0], STEPS[2]))
         },
-        f"nudged {a.nudge:g} at 1/{round(1 / STEPS[0])}": compare(runs[STEPS[0]], nudged),
+        **{f"nudged {x:g} at 1/{round(1 / STEPS[0])}": compare(base, nudged[x]) for x in nudges},
+        "changed_by_a_step": len(by_step),
+        "changed_by_a_nudge": len(by_nudge),
+        "changed_by_both": len(by_step & by_nudge),
         "knocked_per_flick": {f"1/{round(1 / dt)}": float(np.mean([len(r) for r in runs[dt]])) for dt in STEPS},
         "cpu_s": round(time.process_time() - cpu0, 1),
         "load_1min": os.getloadavg()[0],
