@@ -7,6 +7,7 @@ from __future__ import annotations
 import inspect
 import io
 import os
+import re
 import subprocess
 import sys
 
@@ -82,3 +83,20 @@ def test_validate_is_readable_in_an_80_column_pipe():
     text = " ".join(r.stdout.split())
     for quantity in ("standard kubb mass", "range back to release height, 10 m/s at 30°, no drag"):
         assert quantity in text, r.stdout
+
+
+def test_no_help_loses_a_bracketed_word_to_markup():
+    # `kubb3d rules --help` read "or in an  table": Typer's rich help took "[options]" for a
+    # markup tag and dropped it. Every bracketed word of a command's or option's help is shown.
+    _register_subapps()
+    root = get_command(app)
+    bracket = re.compile(r"\[[a-z][a-z _.-]*\]")
+    lost = []
+    for path, command in _commands(root):
+        texts = [command.help or ""] + [getattr(param, "help", None) or "" for param in command.params]
+        wanted = {match.group(0) for text in texts for match in bracket.finditer(text)}
+        if not wanted:
+            continue
+        shown = " ".join(" ".join(_help(list(path))).split())
+        lost += [f"kubb3d {' '.join(path)}: {word}" for word in sorted(wanted) if word not in shown]
+    assert not lost, lost

@@ -38,7 +38,7 @@ def rules_show(
     as_json: bool = typer.Option(False, "--json", help="Print the options as JSON."),
 ) -> None:
     """List a ruleset's referee options (decisions the rule books leave open) with their defaults;
-    set one with --option NAME=VALUE on match, judge, audit and play, or in an [options] table
+    set one with --option NAME=VALUE on match, judge, audit and play, or in the options table
     of a scenario or experiment file."""
     from kubb3d.judge.options import OPTIONS
     from kubb3d.judge.rulebook import canonical_ruleset

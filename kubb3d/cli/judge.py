@@ -176,8 +176,11 @@ def quiz_command(
 
         try:  # a window first: the headless pictures then render in its (hidden) context
             viewer_app.load_pyglet(headless=False)
-        except viewer_app.NoDisplay as exc:
-            _fail(f"--view: {exc}")
+        except viewer_app.NoDisplay:
+            _fail(
+                "--view: no display to open a window on (DISPLAY is not set); without --view the quiz "
+                "saves its pictures as PNG files, and --html DIR writes it as a web page"
+            )
         show = viewer_app.quiz_view
     try:
         run_quiz(files or [scenarios_dir()], seed=seed, count=count, render=render, tr=tr, show=show)

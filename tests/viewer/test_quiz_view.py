@@ -68,6 +68,7 @@ def test_quiz_view_shows_the_position_without_its_answer_and_the_outside_veiled(
 
 
 def test_quiz_view_without_a_display_is_a_one_line_error(monkeypatch, tmp_path):
+    import re
     import subprocess
     import sys
 
@@ -76,6 +77,15 @@ def test_quiz_view_without_a_display_is_a_one_line_error(monkeypatch, tmp_path):
                        capture_output=True, text=True, env=env, cwd=tmp_path, timeout=120)
     assert r.returncode == 2 and r.stdout == ""
     assert r.stderr.count("\n") == 1 and r.stderr.startswith("error: --view: no display")
+    # the hint names what quiz has (it once said "use --screenshot", an option of play only)
+    hinted = set(re.findall(r"--[a-z-]+", r.stderr)) - {"--view"}
+    quiz_options = subprocess.run(
+        [sys.executable, "-m", "kubb3d", "quiz", "--help"],
+        capture_output=True,
+        text=True,
+        env={**env, "COLUMNS": "200"},
+    ).stdout
+    assert hinted and all(option in quiz_options for option in hinted), hinted
 
 
 @pytest.mark.parametrize("name", ["dm_inkast_outside_rethrow", "dm_baseline_kubb_felled_early"])
