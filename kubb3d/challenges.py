@@ -38,7 +38,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from kubb3d.errors import Kubb3dError, UnknownNameError
+from kubb3d.errors import ChallengeError, UnknownNameError
 from kubb3d.judge.messages import N_, msg, nmsg
 
 RING_CENTRE = (2.0, 1.0)
@@ -50,10 +50,6 @@ KING_POINTS = (10, 6, 3)
 """Points for a king felled by the first, second, third baton."""
 DATA_DIR_ENV = "KUBB3D_DATA_DIR"
 """Environment variable naming the folder of the best scores instead of the user's data folder."""
-
-
-class ChallengeError(Kubb3dError, ValueError):
-    """An unreadable best-score file, or a throw when the drill is over."""
 
 
 @dataclass(frozen=True)

@@ -113,6 +113,19 @@ class IllegalMoveError(DamesError):
     """A move of Kubb Dames that the rules forbid in the current position; the message says why."""
 
 
+class NotationError(Kubb3dError, ValueError):
+    """Game notation that cannot be read: ``line:column: what was expected`` (1-based; ``what`` a
+    translatable message; :mod:`kubb3d.notation`)."""
+
+    def __init__(self, line: int, column: int, what: str) -> None:
+        super().__init__(f"{line}:{column}: {what}")
+        self.line, self.column, self.what = line, column, what
+
+
+class ChallengeError(Kubb3dError, ValueError):
+    """An unreadable best-score file, or a throw when the drill is over (:mod:`kubb3d.challenges`)."""
+
+
 # ------------------------------------------------------------ running
 class NoDisplay(Kubb3dError, RuntimeError):
     """No display to open a window on (use ``--screenshot`` for headless rendering)."""

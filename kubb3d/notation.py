@@ -21,7 +21,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping, Sequence, Union
 
-from kubb3d.errors import Kubb3dError
+from kubb3d.errors import NotationError
 from kubb3d.judge.messages import msg
 
 INKAST_LETTERS = "IRPYQN"
@@ -47,15 +47,6 @@ _PLAYER = re.compile(r"^# player ([A-Za-z]+): (.+)$")
 _SET = re.compile(r"^# set ([1-9][0-9]*): ([A-Za-z]+) opens from end ([AB])$")
 _SET_WON = re.compile(r"^# set ([1-9][0-9]*) won by ([A-Za-z]+)$")
 _RESULT = re.compile(r"^# result: (?:([A-Za-z]+) wins|draw) \(([a-z_]+)\)$")
-
-
-class NotationError(Kubb3dError, ValueError):
-    """Notation that cannot be read: ``line:column: what was expected`` (1-based; ``what`` a
-    translatable message)."""
-
-    def __init__(self, line: int, column: int, what: str) -> None:
-        super().__init__(f"{line}:{column}: {what}")
-        self.line, self.column, self.what = line, column, what
 
 
 # ---------------------------------------------------------------------- the typed record
