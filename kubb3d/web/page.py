@@ -27,6 +27,7 @@ import numpy as np
 
 from kubb3d.i18n import ENGLISH, Translator
 from kubb3d.judge.messages import N_, msg, nmsg
+from kubb3d.judge.rulings import Consequence
 
 DECIMALS = 4
 """Decimal places of every number of a pose in a page (m and quaternion components)."""
@@ -103,8 +104,10 @@ def _standing(rulings: Sequence[Any], tr: Translator) -> list[str]:
     ]
 
 
-def _rulings(rulings: Sequence[Any], tr: Translator) -> list[dict]:
-    """The rulings other than "still standing", each with its reason and citations."""
+def _rulings(rulings: Sequence[Any], tr: Translator, felled_now: Sequence[str] | None = None) -> list[dict]:
+    """The rulings other than "still standing", each with its reason and citations; ``earlier``
+    marks a kubb that counts as felled but was felled by an earlier throw of the round (not in
+    ``felled_now``, what this throw felled; None: not known)."""
     from kubb3d.viewer.scene import overlay_status
 
     return [
@@ -113,6 +116,9 @@ def _rulings(rulings: Sequence[Any], tr: Translator) -> list[dict]:
             "status": tr(_value(r.status)),
             "consequence": tr(_value(r.consequence)),
             "none": _value(r.consequence) == "none",
+            "earlier": felled_now is not None
+            and r.piece not in felled_now
+            and _value(r.consequence) == Consequence.COUNTS_AS_FELLED.value,
             "rules": list(r.rules),
             "reason": tr(r.reason),
             "overlay": overlay_status(r),
@@ -166,7 +172,7 @@ def scene_data(session: Any, tr: Translator = ENGLISH) -> dict:
                 "lines": [tr(line) for line in info.get("lines", ())],
                 "flags": [tr(line) for line in info.get("flags", ())],
                 "lastThrow": [tr(line) for line in last_throw_lines(seg)],
-                "rulings": _rulings(seg.rulings, tr),
+                "rulings": _rulings(seg.rulings, tr, info.get("felled")),
                 "standing": _standing(seg.rulings, tr),
             }
         )

@@ -97,6 +97,24 @@ def test_the_page_holds_every_segment_as_the_viewer_plays_it(dm_page, dm_replay)
     assert sum(d for _, _, d in decoded) == pytest.approx(session.timeline.duration, abs=0.01)
 
 
+def test_the_timeline_names_what_each_throw_felled_not_the_whole_round(dm_page, dm_replay):
+    """Issue 34 finding 2 in the page: the timeline repeated "B2: counts as felled" after every
+    later throw of the round. A kubb that counts as felled is marked on a throw's entry only if
+    that throw's judgement felled it (the viewer card's figure, ``info["felled"]``)."""
+    data = page_data(dm_page)
+    segments = load_session(dm_replay).timeline.segments
+    throws_with_earlier = 0
+    for seg, shown in zip(segments, data["segments"]):
+        felled_now = seg.info.get("felled")
+        if felled_now is None:
+            continue
+        marked = {r["piece"] for r in shown["rulings"] if not r["none"] and not r["earlier"]}
+        counted = {r["piece"] for r in shown["rulings"] if r["consequence"] == "counts as felled"}
+        assert counted & marked == counted & set(felled_now), seg.label
+        throws_with_earlier += bool(counted - set(felled_now))
+    assert throws_with_earlier > 0  # the match has throws after a kubb fell earlier in the round
+
+
 def test_a_whole_dm_match_is_one_page_under_5_mb_that_needs_no_network(dm_page):
     size = len(dm_page.encode("utf-8"))
     assert size < MAX_PAGE_BYTES, size
