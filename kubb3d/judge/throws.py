@@ -320,10 +320,11 @@ def judge_throw(
         elif pid == KING_ID:
             _rule_king(tally, t, pid, a, down)
         else:
-            # under field_kubb_inside = half a field kubb may stand partly out where it was
-            # raised: only one the throw moved is set back inside (US rule book)
+            # a field kubb may stand partly out where it was raised (DM §7: "darf er an diese
+            # herangeklappt werden und dann ggf. im Aus stehen"; under field_kubb_inside = half
+            # also the US rule book): only one the throw moved was pushed and is set back inside
             start = ctx.round_start.get(pid)
-            stays = t.partly_out_stays and start is not None and not _moved(p, start, params)
+            stays = start is not None and not _moved(p, start, params)
             _rule_target_kubb(tally, t, p, a, down, after.pitch, stays)
     _rule_own_half(tally, t, after, params, hand_check, index)
     return tally.judgement(t.warned)

@@ -299,10 +299,12 @@ def test_an_experiment_spec_and_the_command_line_take_the_variants(tmp_path):
     assert {v["value"] for v in shown["field_kubb_inside"]["variants"]} == {"whole", "half"}
 
 
-def test_under_half_a_kubb_partly_out_stays_until_a_throw_moves_it():
-    """A field kubb raised partly across the sideline (valid under ``half``) is not set inside by
-    a throw that left it where it stood; one the throw pushed is (``standing_outside``), and
-    under ``whole`` every standing kubb across the line is, as before."""
+def test_a_kubb_partly_out_stays_until_a_throw_moves_it():
+    """A field kubb raised partly across the sideline (valid under ``half``; under ``whole`` when
+    other kubbs blocked its raising, DM §7: "so darf er an diese herangeklappt werden und dann
+    ggf. im Aus stehen") is not set inside by a throw that left it where it stood; one the throw
+    pushed is (``standing_outside``). Found by the 2026-12-06 examination: under ``whole`` the
+    judge set every standing kubb across the line inside, moved or not."""
     from kubb3d.judge import Pose, ThrowContext, judge_throw
 
     across = kubb("B1", 2.0, -2.5)  # standing, half of its base beyond y = -2.5
@@ -311,7 +313,8 @@ def test_under_half_a_kubb_partly_out_stays_until_a_throw_moves_it():
     cases = [
         ("half", spot, Consequence.NONE),
         ("half", pushed_from, Consequence.SET_INSIDE),
-        ("whole", spot, Consequence.SET_INSIDE),
+        ("whole", spot, Consequence.NONE),
+        ("whole", pushed_from, Consequence.SET_INSIDE),
     ]
     for value, round_start, expected in cases:
         ctx = ThrowContext(thrower="A", round_start={"B1": round_start}, options={"field_kubb_inside": value})
