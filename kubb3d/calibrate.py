@@ -37,7 +37,7 @@ import numpy as np
 
 from kubb3d.experiment import stats
 from kubb3d.physics.world import DT, Terrain, World
-from kubb3d.workers import process_pool
+from kubb3d.workers import map_jobs
 
 SKILL_NAMES = ("novice", "club", "elite")
 BANDS = {"novice": (0.05, 0.15), "club": (0.17, 0.27), "elite": (0.37, 0.47)}
@@ -164,22 +164,6 @@ def flick_trial(args) -> dict:
     return {"knocked": sum(1 for k in r.toppled if k.startswith("B")), "king": KING_ID in r.toppled}
 
 
-def _run(fn: Callable, jobs: list, workers: int, progress: Callable[[int], None] | None) -> list:
-    out = []
-    if workers <= 1:
-        for j in jobs:
-            out.append(fn(j))
-            if progress:
-                progress(1)
-        return out
-    with process_pool(workers) as pool:
-        for r in pool.map(fn, jobs, chunksize=2):
-            out.append(r)
-            if progress:
-                progress(1)
-    return out
-
-
 def run_throws(
     n: int,
     seed: int,
@@ -200,7 +184,7 @@ def run_throws(
     if speed_scale != 1.0:
         more = (terrain_cm, speed_scale)
     jobs = [(i, n, seed, dt, skill, set_name, ground, distance, *more) for i in range(n)]
-    return _run(baton_trial, jobs, workers, progress)
+    return map_jobs(baton_trial, jobs, workers, progress)
 
 
 # ---------------------------------------------------------------------- statistics
@@ -316,7 +300,7 @@ def run_calibration(
             curve.append((d, m, lo, hi))
         cal.curves[skill] = curve
     if "elite" in skills:
-        counts = _run(turn_trial, [(i, turns, seed + 2, "elite") for i in range(turns)], w, progress)
+        counts = map_jobs(turn_trial, [(i, turns, seed + 2, "elite") for i in range(turns)], w, progress)
         cal.turn_counts = counts
         ref = binomial_capped()
         for label, k_set, p_ref in (("P(0)", {0}, ref[0]), ("P(≥ 3)", {3, 4, 5}, sum(ref[3:])), ("P(5)", {5}, ref[5])):
@@ -335,7 +319,7 @@ def run_calibration(
                 )
             )
     for skill in skills:
-        res = _run(inkast_trial, [(i, inkasts, seed + 3, skill) for i in range(inkasts)], w, progress)
+        res = map_jobs(inkast_trial, [(i, inkasts, seed + 3, skill) for i in range(inkasts)], w, progress)
         offs = np.array([r["offset"] for r in res])
         med = float(np.median(offs))
         q = np.quantile(offs, [0.25, 0.75])
@@ -361,7 +345,7 @@ def run_calibration(
             )
         )
     for skill in skills:
-        res = _run(flick_trial, [(i, flicks, seed + 4, skill) for i in range(flicks)], w, progress)
+        res = map_jobs(flick_trial, [(i, flicks, seed + 4, skill) for i in range(flicks)], w, progress)
         m, lo, hi = mean_ci([r["knocked"] for r in res])
         cal.figures.append(Figure("flicks", f"{skill}: Kubbuteo kubbs knocked per baseline flick", m, lo, hi, flicks))
         p, lo, hi = wilson(sum(r["king"] for r in res), flicks)

@@ -38,7 +38,7 @@ import numpy as np
 from kubb3d.calibrate import SKILL_NAMES, baton_trial, flick_trial, mean_ci, wilson
 from kubb3d.physics.parameters import PARAMETERS, Parameter, materials
 from kubb3d.physics.world import DT
-from kubb3d.workers import process_pool
+from kubb3d.workers import map_jobs
 
 MODEL_CHOICE = {
     "WOOD_ON_WOOD_FRICTION": "measured, but the engine's one coefficient stands for the static and the kinetic "
@@ -295,22 +295,6 @@ def _morris(params: list[Parameter], sample: np.ndarray, y: list[float], rng: np
     ]
 
 
-def _execute(jobs: list, workers: int, progress: Callable[[int], None] | None) -> list:
-    out = []
-    if workers <= 1:
-        for job in jobs:
-            out.append(run_job(job))
-            if progress:
-                progress(1)
-        return out
-    with process_pool(workers) as pool:
-        for r in pool.map(run_job, jobs, chunksize=4):
-            out.append(r)
-            if progress:
-                progress(1)
-    return out
-
-
 def plan_size(
     *,
     throws: int,
@@ -386,7 +370,7 @@ def run_sensitivity(
             jobs.append(("flick", items, (i, n, seed + 4, FLICK_SKILL)))
             index.append(("flick", k, FLICK_SKILL))
     results: dict[tuple, list] = {}
-    for key, r in zip(index, _execute(jobs, w, progress)):
+    for key, r in zip(index, map_jobs(run_job, jobs, w, progress, chunksize=4)):
         results.setdefault(key, []).append(r)  # in order: the pool's map keeps it
 
     figures: list[FigureBudget] = []
@@ -451,7 +435,7 @@ def run_sensitivity(
         match_params = [p for p in lawn if p.code in chosen]
         match_oat, _ = _points(match_params, 0, rng)
         mjobs = [("match", tuple(sorted(pt.items())), (j, seed)) for pt in match_oat for j in range(matches)]
-        won = _execute(mjobs, w, progress)
+        won = map_jobs(run_job, mjobs, w, progress, chunksize=4)
         for k in range(len(match_oat)):
             results[("match", k, "club")] = won[k * matches : (k + 1) * matches]
         played = lambda k: [float(x) for x in results[("match", k, "club")]]  # noqa: E731

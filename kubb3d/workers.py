@@ -104,3 +104,30 @@ def process_pool(
         raise
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
+
+
+def map_jobs(
+    fn: Callable[[Any], Any],
+    jobs: list,
+    workers: int,
+    progress: Callable[[int], None] | None = None,
+    *,
+    chunksize: int = 2,
+) -> list:
+    """``[fn(job) for job in jobs]``, in order, in this process (``workers`` ≤ 1) or on a
+    :func:`process_pool` of ``workers``; ``progress(1)`` after each job. ``fn`` and the jobs
+    must pickle for a pool."""
+    if workers <= 1:
+        out = []
+        for job in jobs:
+            out.append(fn(job))
+            if progress:
+                progress(1)
+        return out
+    results = []
+    with process_pool(workers) as pool:
+        for result in pool.map(fn, jobs, chunksize=chunksize):
+            results.append(result)
+            if progress:
+                progress(1)
+    return results
