@@ -78,6 +78,7 @@ def test_power_is_the_time_held_when_frames_stall():
     app = App(session, W, H, headless=True, mode="play", camera="thrower")
     try:
         app.frame(0.0)
+        pressed = time.monotonic()  # the app's clock starts inside the press: between these two
         app.on_mouse_press(W / 2, H / 3, mouse.LEFT, 0)
         t0 = time.monotonic()
         app.frame(0.016)
@@ -87,7 +88,7 @@ def test_power_is_the_time_held_when_frames_stall():
         app.frame(0.016)
         held = time.monotonic() - t0
         app.on_mouse_release(W / 2, H / 3, mouse.LEFT, 0)
-        released = time.monotonic() - t0
+        released = time.monotonic() - pressed
         app.frame(0.0)
         speed = float(np.linalg.norm(session.result.release.velocity))
         lo, hi = (SPEED_MIN + f * (SPEED_MAX - SPEED_MIN) for f in (held / CHARGE_TIME, released / CHARGE_TIME))
