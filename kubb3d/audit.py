@@ -643,23 +643,12 @@ def replay_state(path: str | os.PathLike, ruleset_name: str):
     """A fresh engine with every action and outcome of a replay file pushed (the state the file
     describes), and the file's outcome record (None if missing)."""
     from kubb3d.match import MatchConfig
-    from kubb3d.rules import MatchState, action_from_dict, get_ruleset, outcome_from_dict
+    from kubb3d.rules import action_from_dict, get_ruleset, outcome_from_dict
 
     recs = [json.loads(line) for line in Path(path).read_text(encoding="utf-8").splitlines() if line.strip()]
     cfg = MatchConfig.from_dict(recs[0]["config"])
     rs = get_ruleset(ruleset_name)
-    names = cfg.player_names()
-    ts = cfg.team_size
-    sizes = None if ts is None else dict(zip(names, (ts, ts) if isinstance(ts, int) else tuple(ts)))
-    tl = cfg.time_limit_s
-    st = MatchState(
-        rs,
-        names,
-        sets=cfg.sets,
-        time_limit_s=(... if tl is not None and tl < 0 else tl),
-        round_cap=cfg.round_cap,
-        team_sizes=sizes,
-    )
+    st = cfg.new_state(rs)
     for r in recs:
         if r.get("type") == "action":
             st.push(action_from_dict(r["action"]), outcome_from_dict(r.get("outcome")))

@@ -126,7 +126,7 @@ def match_stats(header: dict, actions: list[dict]) -> dict[str, PlayerStats]:
         ReplayError: no configuration in the header, or records that do not fit the rules.
     """
     from kubb3d.match.config import MatchConfig
-    from kubb3d.rules import MatchState, action_from_dict, get_ruleset, outcome_from_dict
+    from kubb3d.rules import action_from_dict, get_ruleset, outcome_from_dict
 
     cfg_d = header.get("config")
     if not cfg_d:
@@ -134,20 +134,7 @@ def match_stats(header: dict, actions: list[dict]) -> dict[str, PlayerStats]:
     cfg = MatchConfig.from_dict(cfg_d)
     ruleset = get_ruleset(cfg.ruleset)
     names = cfg.player_names()
-    ts = cfg.team_size
-    sizes = None
-    if ts is not None and ruleset.team_size > 1:
-        pair = (ts, ts) if isinstance(ts, int) else tuple(ts)
-        sizes = dict(zip(names, (int(x) for x in pair)))
-    tl = cfg.time_limit_s
-    state = MatchState(
-        ruleset,
-        names,
-        sets=cfg.sets,
-        time_limit_s=(... if tl is not None and tl < 0 else tl),
-        round_cap=cfg.round_cap,
-        team_sizes=sizes,
-    )
+    state = cfg.new_state(ruleset)
     bins = distance_bins(ruleset.pitch.length)
     stats = {n: PlayerStats(n, bins=[[lo, hi, 0, 0] for lo, hi in bins]) for n in names}
     for rec in actions:

@@ -68,6 +68,28 @@ class MatchConfig:
             return (first, second)
         return ("T1", "T2") if get_ruleset(self.ruleset).team_size > 1 else ("P1", "P2")
 
+    def new_state(self, ruleset: Any):
+        """A fresh :class:`~kubb3d.rules.MatchState` of this match under ``ruleset`` (a ruleset
+        object): its players, sets, team sizes (when given), turn cap and time limit (a negative
+        limit: the clock runs without one)."""
+        from kubb3d.rules import MatchState
+
+        names = self.player_names()
+        ts = self.team_size
+        sizes = None
+        if ts is not None:
+            pair = (ts, ts) if isinstance(ts, int) else tuple(ts)
+            sizes = dict(zip(names, (int(x) for x in pair)))
+        tl = self.time_limit_s
+        return MatchState(
+            ruleset,
+            names,
+            sets=self.sets,
+            time_limit_s=(... if tl is not None and tl < 0 else tl),
+            round_cap=self.round_cap,
+            team_sizes=sizes,
+        )
+
     def to_dict(self) -> dict:
         """The configuration as the replay's header keeps it (options only when set)."""
         d = asdict(self)

@@ -26,7 +26,7 @@ from kubb3d.match.records import SCHEMA, ReplayLog, pose_list, pose_rounded, pos
 from kubb3d.physics.world import World
 from kubb3d.pitch import KING_ID, Side
 from kubb3d.players import Player, get_skill, get_strategy
-from kubb3d.rules import Event, MatchState, Ruleset, get_ruleset
+from kubb3d.rules import Event, Ruleset, get_ruleset
 
 import kubb3d.judge
 
@@ -59,23 +59,10 @@ class MatchCore:
         if self.ruleset.ground != "grass" and config.ground == "grass":
             config = replace(config, ground=self.ruleset.ground)  # Kubbuteo: the board
         self.config = config
+        if config.team_size is not None and self.ruleset.team_size == 1:
+            raise MatchSetupError("team sizes apply to the wikinger ruleset only (DM is a duel)")
         names = config.player_names()
-        ts = config.team_size
-        sizes = None
-        if ts is not None:
-            if self.ruleset.team_size == 1:
-                raise MatchSetupError("team sizes apply to the wikinger ruleset only (DM is a duel)")
-            pair = (ts, ts) if isinstance(ts, int) else tuple(ts)
-            sizes = dict(zip(names, (int(x) for x in pair)))
-        tl = config.time_limit_s
-        self.state = MatchState(
-            self.ruleset,
-            names,
-            sets=config.sets,
-            time_limit_s=(... if tl is not None and tl < 0 else tl),
-            round_cap=config.round_cap,
-            team_sizes=sizes,
-        )
+        self.state = config.new_state(self.ruleset)
         self.flow: PieceFlow = flow_for(self.ruleset)
         """How pieces are thrown under this ruleset (thrown on grass, flicked on a board)."""
         self.players = {
