@@ -60,6 +60,8 @@ Pure except for :func:`audit_match`, which plays the match (physics through
 
 from __future__ import annotations
 
+from kubb3d.ranges import listed
+
 import json
 import math
 import os
@@ -589,11 +591,11 @@ class _Auditor:
             self.bad(
                 "conserved",
                 i,
-                f"world and engine disagree: only in world {sorted(in_world - live)}, only in engine "
-                f"{sorted(live - in_world)}",
+                f"world and engine disagree: only in world {listed(sorted(in_world - live))}, only in engine "
+                f"{listed(sorted(live - in_world))}",
             )
         if removed & in_world:
-            self.bad("conserved", i, f"tie-break kubbs {sorted(removed & in_world)} are still in the world")
+            self.bad("conserved", i, f"tie-break kubbs {listed(sorted(removed & in_world))} are still in the world")
         if world.piece_ids("king") != [KING_ID]:
             self.bad("conserved", i, f"the world holds kings {world.piece_ids('king')}")
         if len(world.piece_ids("baton")) > 6:

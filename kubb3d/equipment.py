@@ -27,6 +27,8 @@ Sources of the numbers
 
 from __future__ import annotations
 
+from kubb3d.ranges import listed
+
 import functools
 import math
 from dataclasses import dataclass, field, replace
@@ -455,7 +457,10 @@ class EquipmentSet:
         """
         density = WOODS.get(wood) if isinstance(wood, str) else float(wood)
         if density is None:
-            raise UnknownNameError(f"unknown wood {wood!r}; expected one of {sorted(WOODS)} or a density in kg/m³")
+            raise UnknownNameError(
+                f"unknown wood {wood!r}"
+                f"; expected one of {listed(sorted(WOODS))} or a density in kg/m³"
+            )
         if not density > 0:
             raise EquipmentError(f"wood density must be > 0 kg/m³, got {density}")
         return replace(self, wood_density=density)
@@ -517,7 +522,8 @@ def get_set(name: str) -> EquipmentSet:
     try:
         return EQUIPMENT_SETS[name]
     except KeyError:
-        raise UnknownNameError(f"unknown equipment set {name!r}; expected one of {sorted(EQUIPMENT_SETS)}") from None
+        raise UnknownNameError(f"unknown equipment set {name!r}"
+                               f"; expected one of {listed(sorted(EQUIPMENT_SETS))}") from None
 
 
 @functools.lru_cache(maxsize=None)

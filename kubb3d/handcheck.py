@@ -15,6 +15,8 @@ threshold :mod:`kubb3d.throw` uses for "upright at rest").
 
 from __future__ import annotations
 
+from kubb3d.ranges import listed
+
 import math
 from dataclasses import dataclass
 
@@ -38,7 +40,7 @@ def equipment_for(snapshot: Snapshot) -> EquipmentSet:
                     return eq
             raise JudgeInputError(
                 f"no equipment set has a {p.kind} of half extents {p.half_extents} m; known sets: "
-                f"{sorted(EQUIPMENT_SETS)}"
+                f"{listed(sorted(EQUIPMENT_SETS))}"
             )
     raise JudgeInputError("the snapshot holds no kubb or king to infer the equipment set from")
 

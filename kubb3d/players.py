@@ -46,6 +46,8 @@ All randomness comes from a passed :class:`numpy.random.Generator`.
 
 from __future__ import annotations
 
+from kubb3d.ranges import listed
+
 import math
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
@@ -180,7 +182,7 @@ def get_flick_skill(name: str) -> FlickSkill:
     try:
         return FLICK_SKILLS[name]
     except KeyError:
-        raise UnknownNameError(f"unknown skill {name!r}; expected one of {sorted(FLICK_SKILLS)}") from None
+        raise UnknownNameError(f"unknown skill {name!r}; expected one of {listed(sorted(FLICK_SKILLS))}") from None
 
 
 def get_skill(name: str) -> Skill:
@@ -188,7 +190,7 @@ def get_skill(name: str) -> Skill:
     try:
         return SKILLS[name]
     except KeyError:
-        raise UnknownNameError(f"unknown skill {name!r}; expected one of {sorted(SKILLS)}") from None
+        raise UnknownNameError(f"unknown skill {name!r}; expected one of {listed(sorted(SKILLS))}") from None
 
 
 # ---------------------------------------------------------------------- aiming
@@ -348,7 +350,7 @@ def get_strategy(name: str) -> Strategy:
     try:
         return STRATEGIES[name]
     except KeyError:
-        raise UnknownNameError(f"unknown strategy {name!r}; expected one of {sorted(STRATEGIES)}") from None
+        raise UnknownNameError(f"unknown strategy {name!r}; expected one of {listed(sorted(STRATEGIES))}") from None
 
 
 @dataclass(frozen=True)

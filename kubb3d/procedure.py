@@ -38,6 +38,8 @@ Pure: plain dicts in, findings out.
 
 from __future__ import annotations
 
+from kubb3d.ranges import listed
+
 import re
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping
@@ -119,7 +121,8 @@ def check_procedure(records: Iterable[Mapping[str, Any]]) -> ProcedureReport:
     header = records[0]
     ruleset = header["ruleset"]
     if ruleset not in RULES:
-        raise UnknownNameError(f"no procedure expectations for ruleset {ruleset!r}; expected one of {sorted(RULES)}")
+        raise UnknownNameError(f"no procedure expectations for ruleset {ruleset!r}"
+                               f"; expected one of {listed(sorted(RULES))}")
     expect = RULES[ruleset]
     half_length = float(header["pitch"]["length"]) / 2
     names = list(header["config"].get("names") or [])

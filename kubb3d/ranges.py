@@ -60,8 +60,9 @@ MAX_TEXT_CHARS = 5000
 
 def shown(value: object, limit: int = 60) -> str:
     """``repr(value)`` for an error message, cut to ``limit`` characters (a 5 MB title must
-    not come back as a 5 MB error line)."""
-    text = repr(value)
+    not come back as a 5 MB error line). A boolean is spelt as in the TOML or JSON file the
+    user wrote it in (``true``, not Python's ``True``)."""
+    text = ("true" if value else "false") if isinstance(value, bool) else repr(value)
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
@@ -75,3 +76,9 @@ def one_line(text: object) -> str:
     :data:`MAX_ERROR_CHARS` is cut."""
     line = " ".join(str(text).split())
     return line if len(line) <= MAX_ERROR_CHARS else line[: MAX_ERROR_CHARS - 1] + "…"
+
+
+def listed(names: object) -> str:
+    """Names for a message, ``club, elite, novice``: the words a reader types, not a Python
+    list (``['club', 'elite', 'novice']``). ``names``: any iterable; each item as ``str``."""
+    return ", ".join(str(n) for n in names)  # type: ignore[attr-defined]

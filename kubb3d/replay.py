@@ -8,6 +8,8 @@ the file's content. A last line cut off by an interruption is dropped.
 
 from __future__ import annotations
 
+from kubb3d.ranges import listed
+
 import json
 import math
 from dataclasses import dataclass
@@ -86,7 +88,7 @@ class ConfigRecord(BaseModel):
         from kubb3d.rules import ruleset_names
 
         if v not in ruleset_names():
-            raise ValueError(f"unknown ruleset; expected one of {ruleset_names()}")
+            raise ValueError(f"unknown ruleset; expected one of {listed(ruleset_names())}")
         return v
 
     @field_validator("skills")
@@ -96,7 +98,7 @@ class ConfigRecord(BaseModel):
 
         bad = [s for s in v if s not in SKILLS]
         if bad:
-            raise ValueError(f"unknown skill; expected one of {sorted(SKILLS)}")
+            raise ValueError(f"unknown skill; expected one of {listed(sorted(SKILLS))}")
         return v
 
     @field_validator("strategies")
@@ -105,7 +107,7 @@ class ConfigRecord(BaseModel):
         from kubb3d.players import STRATEGIES
 
         if any(x not in STRATEGIES for x in v):
-            raise ValueError(f"unknown strategy; expected one of {sorted(STRATEGIES)}")
+            raise ValueError(f"unknown strategy; expected one of {listed(sorted(STRATEGIES))}")
         return v
 
     @field_validator("ground")
@@ -114,7 +116,7 @@ class ConfigRecord(BaseModel):
         from kubb3d.physics.ground import GROUNDS
 
         if v not in GROUNDS:
-            raise ValueError(f"unknown ground; expected one of {sorted(GROUNDS)}")
+            raise ValueError(f"unknown ground; expected one of {listed(sorted(GROUNDS))}")
         return v
 
     @field_validator("time_limit_s")
@@ -277,7 +279,7 @@ def read_replay(path: str | Path) -> Replay:
             raise ReplayError(f"{path}:{n}: a replay record must be a JSON object, got {type(d).__name__}")
         model = _BY_TYPE.get(d.get("type"))  # type: ignore[arg-type]
         if model is None:
-            raise ReplayError(f"{path}:{n}: type: expected one of {sorted(_BY_TYPE)}")
+            raise ReplayError(f"{path}:{n}: type: expected one of {listed(sorted(_BY_TYPE))}")
         try:
             records.append((n, model.model_validate(d), d))
         except ValidationError as exc:

@@ -119,7 +119,7 @@ from kubb3d.judge.rulebook import get_rulebook, rulebook_names, ruleset_alias
 from kubb3d.pitch import KING_ID, PITCH_LENGTH_M, PITCH_WIDTH_M, SIDES, Pitch, baseline_ids, opponent
 from kubb3d.rules import get_ruleset
 from kubb3d.snapshot import Snapshot
-from kubb3d.ranges import MAX_ID_CHARS, MAX_TEXT_CHARS, MAX_TITLE_CHARS, shown
+from kubb3d.ranges import MAX_ID_CHARS, MAX_TEXT_CHARS, MAX_TITLE_CHARS, shown, listed
 
 RulesetName = Annotated[Literal[tuple(rulebook_names())], BeforeValidator(ruleset_alias)]  # type: ignore[valid-type]
 """The registered ruleset names (:func:`kubb3d.judge.rulebook.rulebook_names`), as a type for the schema."""
@@ -276,7 +276,7 @@ class ScenarioSpec(_Model):
     @classmethod
     def _equipment(cls, v: str | None) -> str | None:
         if v is not None and v not in EQUIPMENT_SETS:
-            raise ValueError(f"unknown equipment set {v!r}; expected one of {sorted(EQUIPMENT_SETS)}")
+            raise ValueError(f"unknown equipment set {v!r}; expected one of {listed(sorted(EQUIPMENT_SETS))}")
         return v
 
     @model_validator(mode="after")
@@ -290,7 +290,7 @@ class ScenarioSpec(_Model):
         ids = [p.id for p in self.pieces]
         dup = sorted({i for i in ids if ids.count(i) > 1})
         if dup:
-            raise ValueError(f"piece ids must be unique, repeated: {dup}")
+            raise ValueError(f"piece ids must be unique, repeated: {listed(dup)}")
         return self
 
     @property
@@ -788,14 +788,14 @@ def judge_built(b: Built, options: Mapping[str, Any] | None = None) -> tuple[Any
         for name in ("field_kubbs", "already_felled", "accidents"):
             bad = sorted(set(ctx_args[name]) - set(snap.pieces))
             if bad:
-                raise ScenarioError(f"{b.path}: throw.{name}: unknown pieces {bad}")
+                raise ScenarioError(f"{b.path}: throw.{name}: unknown pieces {listed(bad)}")
         hc = PhysicsHandCheck(spec.equipment_set, spec.ground_name) if t.hand_check else None
         j = judge_throw(snap, ThrowContext(**ctx_args), params, hc)
         return j, (hc.calls if hc else 0)
     k = spec.inkast
     bad = sorted(set(k.inkasted) - set(snap.pieces))
     if bad:
-        raise ScenarioError(f"{b.path}: inkast.inkasted: unknown pieces {bad}")
+        raise ScenarioError(f"{b.path}: inkast.inkasted: unknown pieces {listed(bad)}")
     notkubb = [i for i in k.inkasted if snap.pieces[i].kind != "kubb"]
     if notkubb:
         raise ScenarioError(f"{b.path}: inkast.inkasted: expected kubbs, got {notkubb}")
@@ -830,7 +830,7 @@ def compare(spec: ScenarioSpec, judgement: Any) -> list[str]:
             )
         missing = [c for c in e.rules if c not in r.rules]
         if missing:
-            out.append(f"{e.piece}: expected citations {missing}, got {list(r.rules)}")
+            out.append(f"{e.piece}: expected citations {listed(missing)}, got {listed(r.rules)}")
         if e.hand_check is not None and r.hand_check != e.hand_check:
             out.append(f"{e.piece}: hand_check expected {e.hand_check}, got {r.hand_check}")
         if e.valid is not None and r.valid != e.valid:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import shlex
 import shutil
 import signal
@@ -237,6 +238,14 @@ CASES: list[tuple[str, str]] = [
     ("dames play --players random,random --depth 7", "--depth"),
     ("dames selfplay --games 1000000000", "--games"),
     ("dames play --players search,search --time-limit nan", "--time-limit"),
+    # --- unknown names: listed as words to type, each once (readable() checks every case)
+    ("match --ruleset xx", "expected one of dm, kubbuteo (kt), wikinger (ws)"),
+    ("rules show xx", "expected one of dm, kubbuteo (kt), wikinger (ws)"),
+    ("audit --ruleset xx --matches 1", "expected one of dm,"),
+    ("match --players club,pro", "expected one of club, elite, novice"),
+    ("match --strategy default,nope", "expected one of cluster-first, deep-inkast, default"),
+    ("tournament --teams 2 --players club,pro", "expected one of club, elite, novice"),
+    ("tournament --ground mud", "expected one of grass,"),
 ]
 
 # read special files: in a subprocess, under a timeout
@@ -280,6 +289,28 @@ def _argv(line: str, d: Path, x: Path) -> list[str]:
     return [a.replace("{d}", str(d)).replace("{x}", str(x)) for a in shlex.split(line)]
 
 
+UNREADABLE = [
+    (re.compile(r"[\[(]\s*'[^']*'\s*[,\])]"), "a Python list or tuple of names"),
+    (re.compile(r"\b([\w-]+) \(\1\)"), "a name repeated in parentheses"),
+    (re.compile(r"\b(True|False)\b"), "a Python boolean"),
+]
+"""What an error line must not show a reader: Python's spelling of values (``['club', 'elite']``,
+``True``) or a name that repeats itself (``dm (dm)``)."""
+
+
+def readable(line: str) -> None:
+    for pattern, what in UNREADABLE:
+        found = pattern.search(line)
+        assert found is None, f"{what} ({found.group(0)!r}) in: {line}"
+
+
+def test_readable_catches_what_it_names():
+    readable("error: unknown skill 'pro'; expected one of club, elite, novice")
+    for bad in ("expected one of ['club', 'elite']", "expected one of dm (dm), wikinger (ws)", "allowed: True"):
+        with pytest.raises(AssertionError):
+            readable(bad)
+
+
 def _check(code: int, stdout: str, stderr: str, words: str, line: str) -> None:
     text = stdout + stderr
     if "--json" in line.split():
@@ -293,6 +324,7 @@ def _check(code: int, stdout: str, stderr: str, words: str, line: str) -> None:
     lines = [ln for ln in stderr.splitlines() if ln.strip()]
     assert len(lines) == 1 and lines[0].startswith("error: "), stderr
     assert words.lower() in lines[0].lower(), lines[0]
+    readable(lines[0])
     assert "secret-line" not in text  # never echo a file the user did not ask to read
 
 

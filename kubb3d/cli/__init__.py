@@ -38,7 +38,24 @@ import json  # noqa: E402
 from typing import NoReturn  # noqa: E402
 
 import typer  # noqa: E402
-from typer.core import TyperGroup  # noqa: E402
+from typer.core import TyperGroup, TyperOption  # noqa: E402
+
+
+def _no_placeholder_on_flags() -> None:
+    """Show no value placeholder on an on/off flag in ``--help``: Typer's rich help wrote
+    ``<bool>`` beside every one (``--json <bool>``), as if the flag took a value; Click's own
+    help leaves it out. Options that take a value keep theirs (``<int>``, ``NAME=VALUE``)."""
+    typed = TyperOption.display_type_rich
+
+    def display_type_rich(self, ctx):  # type: ignore[no-untyped-def]
+        if self.is_flag and self.metavar is None:
+            return None
+        return typed(self, ctx)
+
+    TyperOption.display_type_rich = display_type_rich  # type: ignore[method-assign]
+
+
+_no_placeholder_on_flags()
 
 
 try:  # recent Typer ships its own copy of Click

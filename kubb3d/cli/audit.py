@@ -41,15 +41,13 @@ def rules_show(
     set one with --option NAME=VALUE on match, judge, audit and play, or in the options table
     of a scenario or experiment file."""
     from kubb3d.judge.options import OPTIONS
-    from kubb3d.judge.rulebook import canonical_ruleset
-    from kubb3d.rules import get_ruleset, ruleset_names
+    from kubb3d.cli.referee import ruleset_named
+    from kubb3d.rules import get_ruleset
 
     try:
-        ruleset = canonical_ruleset(ruleset)
+        ruleset = ruleset_named(ruleset)
     except ValueError as exc:
         _fail(str(exc))
-    if ruleset not in ruleset_names():
-        _fail(f"unknown ruleset {ruleset!r}; expected one of {ruleset_names()}")
     rs = get_ruleset(ruleset)
     rows = [
         {
@@ -128,16 +126,13 @@ def audit(
     from kubb3d.audit import CHECKS, run_audit
     from kubb3d.cli.match import parse_players
     from kubb3d.ranges import expected, span
-    from kubb3d.judge.rulebook import canonical_ruleset
-    from kubb3d.rules import ruleset_names
+    from kubb3d.cli.referee import ruleset_named
 
     options = referee_options(option)
     try:
-        ruleset = canonical_ruleset(ruleset)
+        ruleset = ruleset_named(ruleset)
     except ValueError as exc:
         _fail(str(exc))
-    if ruleset not in ruleset_names():
-        _fail(f"unknown ruleset {ruleset!r}; expected one of {ruleset_names()}")
     if not 1 <= matches <= 100_000:
         _fail(expected("--matches", span(1, 100_000), matches))
     if not 1 <= workers <= 256:

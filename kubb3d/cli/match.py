@@ -14,12 +14,12 @@ from typing import NoReturn, Optional
 import typer
 
 from kubb3d.cli.lang import lang_option, translator_for
-from kubb3d.cli.referee import referee_option, referee_options
+from kubb3d.cli.referee import referee_option, referee_options, ruleset_named
 from kubb3d.files import file_name
 from kubb3d.judge.messages import N_, Msg, msg
-from kubb3d.judge.rulebook import canonical_ruleset, ruleset_help
+from kubb3d.judge.rulebook import ruleset_help
 from kubb3d.rules.core import DEFAULT_ROUND_CAP, get_ruleset, ruleset_names
-from kubb3d.ranges import expected, span, one_line
+from kubb3d.ranges import expected, span, one_line, listed
 
 DEFAULT_SEED = 1
 
@@ -90,7 +90,7 @@ def parse_players(spec: str | None, ruleset: str) -> tuple[tuple[str, str], tupl
         if skill.isdigit() and not size:
             skill, size = "club", skill
         if skill not in SKILLS:
-            raise ValueError(f"unknown skill {skill!r} in --players; expected one of {sorted(SKILLS)}")
+            raise ValueError(f"unknown skill {skill!r} in --players; expected one of {listed(sorted(SKILLS))}")
         skills.append(skill)
         if size:
             if get_ruleset(ruleset).team_size == 1:
@@ -171,7 +171,6 @@ def match(
 ) -> None:
     """Play a whole match of Kubb in the physics world, refereed by the judge."""
     from kubb3d.match import Match, MatchConfig, ReplayError
-    from kubb3d.rules import ruleset_names
 
     tr = translator_for(lang)
     kind_width = max(8, *(len(tr(k)) for k in EVENT_KINDS))
@@ -206,11 +205,9 @@ def match(
     seed = DEFAULT_SEED if seed is None else seed
     round_cap = DEFAULT_ROUND_CAP if round_cap is None else round_cap
     try:
-        ruleset = canonical_ruleset(ruleset)
+        ruleset = ruleset_named(ruleset)
     except ValueError as exc:
         _fail(str(exc))
-    if ruleset not in ruleset_names():
-        _fail(f"unknown ruleset {ruleset!r}; expected one of {ruleset_names()}")
     try:
         skills, team = parse_players(players, ruleset)
     except ValueError as exc:
@@ -224,7 +221,7 @@ def match(
             _fail(f"--strategy needs two comma-separated names, got {strategy!r}")
         for p in parts:
             if p not in STRATEGIES:
-                _fail(f"unknown strategy {p!r} in --strategy; expected one of {sorted(STRATEGIES)}")
+                _fail(f"unknown strategy {p!r} in --strategy; expected one of {listed(sorted(STRATEGIES))}")
         strategies = (parts[0], parts[1])
     if sets is not None and ruleset == "wikinger":
         _fail(

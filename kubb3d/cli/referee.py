@@ -32,3 +32,25 @@ def referee_options(values: Optional[list[str]]) -> dict[str, Any]:
         typer.echo(f"error: {one_line(exc)}", err=True)
         _json_error(str(exc))
         raise typer.Exit(2) from None
+
+
+def ruleset_named(name: str) -> str:
+    """The ruleset a match can be played under, given by its name or its rule book's short
+    name in any case (``WS`` → ``wikinger``). Raises ValueError worded for a reader: the names,
+    each with its short name only where that is another word (``dm, wikinger (ws), …``, not
+    ``dm (dm)``)."""
+    from kubb3d.errors import UnknownNameError
+    from kubb3d.judge.rulebook import canonical_ruleset, get_rulebook
+    from kubb3d.rules import ruleset_names
+
+    try:
+        found = canonical_ruleset(name)
+    except UnknownNameError:
+        found = None
+    if found in ruleset_names():
+        return found
+    names = []
+    for n in ruleset_names():
+        short = get_rulebook(n).seed.lower()
+        names.append(n if short == n else f"{n} ({short})")
+    raise ValueError(f"unknown ruleset {name!r}; expected one of {', '.join(names)}")

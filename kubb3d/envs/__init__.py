@@ -107,6 +107,8 @@ time.
 
 from __future__ import annotations
 
+from kubb3d.ranges import listed
+
 import math
 from typing import TYPE_CHECKING, Any
 
@@ -298,7 +300,10 @@ class _KubbEnv(gym.Env):
         options = dict(options or {})
         unknown = sorted(set(options) - set(self._reset_options))
         if unknown:
-            raise MatchSetupError(f"unknown reset option(s) {unknown}; expected some of {list(self._reset_options)}")
+            raise MatchSetupError(
+                f"unknown reset option(s) {listed(unknown)}"
+                f"; expected some of {listed(list(self._reset_options))}"
+            )
         if "layout" in options:
             _choice("layout", options["layout"], LAYOUTS)
         if "target" in options and options["target"] is not None:

@@ -90,6 +90,8 @@ match ``kubb3d match`` plays) and :func:`random_agent`.
 
 from __future__ import annotations
 
+from kubb3d.ranges import listed
+
 import math
 import warnings
 from dataclasses import dataclass, replace
@@ -374,7 +376,7 @@ class KubbMatchEnv(AECEnv):
             raise MatchSetupError(f"actions must be one of {ACTIONS}, got {actions!r}")
         self.actions = actions
         if ruleset not in RULESETS:
-            raise MatchSetupError(f"the match environment plays only {list(RULESETS)}, got ruleset {ruleset!r}")
+            raise MatchSetupError(f"the match environment plays only {listed(list(RULESETS))}, got ruleset {ruleset!r}")
         self.render_mode = render_mode
         self.config = MatchConfig(
             ruleset=ruleset,
@@ -422,7 +424,9 @@ class KubbMatchEnv(AECEnv):
     # ------------------------------------------------------------------ episode
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         if options:
-            warnings.warn(f"the match environment takes no reset options; ignored {sorted(options)}", stacklevel=2)
+            warnings.warn(
+                f"the match environment takes no reset options"
+                f"; ignored {listed(sorted(options))}", stacklevel=2)
         if seed is not None:
             if not isinstance(seed, (int, np.integer)) or seed < 0:
                 raise MatchSetupError(f"seed must be an integer >= 0, got {seed!r}")

@@ -9,6 +9,8 @@ seconds the trial took on its worker) is the last column.
 
 from __future__ import annotations
 
+from kubb3d.ranges import listed
+
 import csv
 import json
 from pathlib import Path
@@ -66,7 +68,7 @@ def export(results: str | Path, fmt: str, out: str | Path | None = None, *, timi
         RuntimeError: Parquet without pyarrow installed.
     """
     if fmt not in FORMATS:
-        raise UnknownNameError(f"unknown format {fmt!r}; expected one of {list(FORMATS)}")
+        raise UnknownNameError(f"unknown format {fmt!r}; expected one of {listed(list(FORMATS))}")
     results = Path(results)
     out = Path(out) if out is not None else results.with_suffix("." + fmt)
     if out.resolve() == results.resolve() or (out.exists() and results.exists() and out.samefile(results)):

@@ -40,6 +40,8 @@ is a failure of the cluster, never stored (:func:`_dask`): the run stops with
 
 from __future__ import annotations
 
+from kubb3d.ranges import listed
+
 import itertools
 import os
 import time
@@ -750,7 +752,7 @@ def run(
             run is writing it.
     """
     if backend not in BACKENDS:
-        raise UnknownNameError(f"unknown backend {backend!r}; expected one of {list(BACKENDS)}")
+        raise UnknownNameError(f"unknown backend {backend!r}; expected one of {listed(list(BACKENDS))}")
     if backend == "serial":
         workers = 1
     workers = workers or os.cpu_count() or 1

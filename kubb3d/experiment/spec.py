@@ -53,7 +53,7 @@ from pydantic import (
 from kubb3d.errors import SpecError as SpecError
 from kubb3d.judge.rulebook import rulebook_names, ruleset_alias
 from kubb3d.pitch import PITCH_LENGTH_M, PITCH_WIDTH_M
-from kubb3d.ranges import MAX_ID_CHARS, MAX_TEXT_CHARS, MAX_TITLE_CHARS, shown
+from kubb3d.ranges import MAX_ID_CHARS, MAX_TEXT_CHARS, MAX_TITLE_CHARS, shown, listed
 
 SCHEMA_VERSION = 1
 
@@ -327,10 +327,10 @@ class SetupSpec(_Model):
         from kubb3d.equipment import EQUIPMENT_SETS
 
         if v not in EQUIPMENT_SETS:
-            raise ValueError(f"unknown equipment set {v!r}; expected one of {sorted(EQUIPMENT_SETS)}")
+            raise ValueError(f"unknown equipment set {v!r}; expected one of {listed(sorted(EQUIPMENT_SETS))}")
         if EQUIPMENT_SETS[v].board is not None:  # every ruleset here throws batons on a pitch
             pitch_sets = sorted(n for n, e in EQUIPMENT_SETS.items() if e.board is None)
-            raise ValueError(f"{v!r} is a table-top set; a baton throw on a pitch needs one of {pitch_sets}")
+            raise ValueError(f"{v!r} is a table-top set; a baton throw on a pitch needs one of {listed(pitch_sets)}")
         return v
 
     @model_validator(mode="after")
@@ -344,11 +344,13 @@ class SetupSpec(_Model):
         ids = [p.id for p in self.pieces]
         dup = sorted({i for i in ids if ids.count(i) > 1})
         if dup:
-            raise ValueError(f"piece ids must be unique, repeated: {dup}")
+            raise ValueError(f"piece ids must be unique, repeated: {listed(dup)}")
         if self.layout == "standard":
             clash = sorted(i for i in ids if _is_standard_id(i))
             if clash:
-                raise ValueError(f"piece ids {clash} are pieces of the standard layout already; choose other ids")
+                raise ValueError(
+                    f"piece ids {listed(clash)} are pieces of the standard layout already; choose other ids"
+                )
         placed: set[str] = set()
         for p in self.pieces:
             if (
@@ -451,7 +453,7 @@ class ThrowSpec(_Model):
             raise ValueError("skill presets need kubb3d.players, which is not available") from None
         bad = [n for n in names if n not in SKILLS]
         if bad:
-            raise ValueError(f"unknown skill preset {bad[0]!r}; expected one of {sorted(SKILLS)}")
+            raise ValueError(f"unknown skill preset {bad[0]!r}; expected one of {listed(sorted(SKILLS))}")
         return v
 
 
@@ -502,7 +504,8 @@ class MatchSpec(_Model):
         names = [v] if isinstance(v, str) else (v.grid if isinstance(v, Grid) else v.choice)
         bad = [n for n in names if n not in GROUNDS or n == "board"]
         if bad:
-            raise ValueError(f"unknown ground {bad[0]!r}; expected one of {sorted(g for g in GROUNDS if g != 'board')}")
+            raise ValueError(f"unknown ground {bad[0]!r}"
+                             f"; expected one of {listed(sorted(g for g in GROUNDS if g != 'board'))}")
         return v
 
     @field_validator("strategy_a", "strategy_b")
@@ -516,7 +519,7 @@ class MatchSpec(_Model):
             if n not in STRATEGIES
         ]
         if bad:
-            raise ValueError(f"unknown strategy {bad[0]!r}; expected one of {sorted(STRATEGIES)}")
+            raise ValueError(f"unknown strategy {bad[0]!r}; expected one of {listed(sorted(STRATEGIES))}")
         return v
 
 
@@ -586,7 +589,7 @@ class ExperimentSpec(_Model):
             return self
         throw_only = {"hit", "first_contact", "landing", "tilt", "flight_time", "rulings"} & set(self.measures)
         if self.throw is None and throw_only:
-            raise ValueError(f"measures {sorted(throw_only)} need a [throw] table")
+            raise ValueError(f"measures {listed(sorted(throw_only))} need a [throw] table")
         if "status" in self.measures and not self.watch:
             raise ValueError("the 'status' measure needs 'watch' = [piece ids]")
         if self.throw is None and self.disturb is None:
@@ -879,7 +882,8 @@ def _check_kinds(spec: ExperimentSpec, factors, draws, where: str) -> None:
         if item.path == ("setup", "ground"):
             for v in values:
                 if v not in GROUNDS:
-                    raise SpecError(f"{where}: setup.ground: unknown ground {v!r}; expected one of {sorted(GROUNDS)}")
+                    raise SpecError(f"{where}: setup.ground: unknown ground {v!r}"
+                                    f"; expected one of {listed(sorted(GROUNDS))}")
         if (
             item.path in (("throw", "target"), ("throw", "skill"))
             and isinstance(item, Draw)
@@ -889,7 +893,7 @@ def _check_kinds(spec: ExperimentSpec, factors, draws, where: str) -> None:
     g = spec.setup.ground
     base = g if isinstance(g, str) else (g.base if isinstance(g, GroundSpec) else None)
     if base is not None and base not in GROUNDS:
-        raise SpecError(f"{where}: setup.ground: unknown ground {base!r}; expected one of {sorted(GROUNDS)}")
+        raise SpecError(f"{where}: setup.ground: unknown ground {base!r}; expected one of {listed(sorted(GROUNDS))}")
     ids = {p.id for p in spec.setup.pieces}
     if spec.setup.layout == "standard":
         ids |= {f"{s}{i}" for s in "AB" for i in range(1, 6)} | {"king"}
@@ -898,14 +902,16 @@ def _check_kinds(spec: ExperimentSpec, factors, draws, where: str) -> None:
             [("disturb.piece", spec.disturb.piece)] if spec.disturb else []
         ):
             if pid not in ids:
-                raise SpecError(f"{where}: {name}: no piece {pid!r} in the set-up; expected one of {sorted(ids)}")
+                raise SpecError(f"{where}: {name}: no piece {pid!r} in the set-up"
+                                f"; expected one of {listed(sorted(ids))}")
         tg = spec.throw.target if spec.throw else None
         targets = (
             [] if tg is None else [tg] if isinstance(tg, str) else list(tg.grid if isinstance(tg, Grid) else tg.choice)
         )
         for a in targets:
             if a not in ids:
-                raise SpecError(f"{where}: throw.target: no piece {a!r} in the set-up; expected one of {sorted(ids)}")
+                raise SpecError(f"{where}: throw.target: no piece {a!r} in the set-up"
+                                f"; expected one of {listed(sorted(ids))}")
     if spec.throw is not None:
         _check_baton(spec.throw.baton, ids | {f"{s}{i}" for s in "AB" for i in range(1, 6)} | {"king"}, where)
 

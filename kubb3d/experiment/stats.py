@@ -9,6 +9,8 @@ It stays inside [0, 1] and is sensible for k = 0 or k = n, unlike the normal app
 
 from __future__ import annotations
 
+from kubb3d.ranges import listed
+
 import math
 from dataclasses import dataclass
 from typing import Any, Callable, Sequence
@@ -53,7 +55,7 @@ def match_column(name: str, available: Sequence[str]) -> str:
     if len(hits) == 1:
         return hits[0]
     if hits:
-        raise ValueError(f"column {name!r} is ambiguous: {sorted(hits)}")
+        raise ValueError(f"column {name!r} is ambiguous: {listed(sorted(hits))}")
     raise ValueError(f"no column {name!r}; available: {', '.join(sorted(available))}")
 
 

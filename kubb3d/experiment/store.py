@@ -30,6 +30,8 @@ read-only.
 
 from __future__ import annotations
 
+from kubb3d.ranges import listed
+
 import json
 import os
 import sqlite3
@@ -124,7 +126,7 @@ class ResultStore:
         db = self.db
         tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
         if tables and not {"meta", "trials"} <= tables:
-            raise StoreError(f"{self.path}: not a kubb3d results file (tables {sorted(tables)})")
+            raise StoreError(f"{self.path}: not a kubb3d results file (tables {listed(sorted(tables))})")
         if not self.readonly:  # only after the file is known ours: another program's is never changed
             db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA synchronous=FULL")

@@ -5,6 +5,8 @@ the per-action random generators. :class:`MatchCore` is the base of
 
 from __future__ import annotations
 
+from kubb3d.ranges import listed
+
 import os
 from dataclasses import replace
 from pathlib import Path
@@ -103,7 +105,8 @@ class MatchCore:
         unknown = sorted(set(self.human) - set(names))
         if unknown:
             raise MatchSetupError(
-                f"human players {unknown} are not players of this match; expected names among {list(names)}"
+                f"human players {listed(unknown)} are not players of this match"
+                f"; expected names among {listed(list(names))}"
             )
         self.events: list[Event] = []
         self.replay_path = Path(replay) if replay is not None else None

@@ -4,6 +4,8 @@ end, :meth:`Match.resume` continues an interrupted match from its replay file.""
 
 from __future__ import annotations
 
+from kubb3d.ranges import listed
+
 import os
 from dataclasses import replace
 from pathlib import Path
@@ -306,7 +308,8 @@ class Match(HumanInput):
                 unknown = sorted(set(r.poses) - known)
                 if unknown:
                     raise ReplayError(
-                        f"{path}:{n}: poses: unknown pieces {unknown[:5]}; expected among {sorted(known)}"
+                        f"{path}:{n}: poses: unknown pieces {listed(unknown[:5])}"
+                        f"; expected among {listed(sorted(known))}"
                     )
         worlds = [(n, r) for n, r, _ in rp.records if r.type == "world"]
         cut_line = 1
