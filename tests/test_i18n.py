@@ -84,6 +84,23 @@ def test_catalog_passes_babels_checks():
     assert problems == []
 
 
+LIST_FIELDS = re.compile(r"\{(others|kubbs|field|pieces|ids|names|felled)\}")
+BACK_REFERENCE = re.compile(r"\b(them|they|their|these|those|all of)\b")
+
+
+def test_a_list_referred_back_to_takes_its_count():
+    # "it touches B2 but ... so it does not need them": a list of pieces can hold one piece, so a
+    # message that refers back to the list ("them", "their spots") has a singular form (nmsg)
+    plain = [m for m in _source_messages() if isinstance(m, str)]
+    counted = [m for m in _source_messages() if isinstance(m, tuple)]
+    bad = [m for m in plain if LIST_FIELDS.search(m) and BACK_REFERENCE.search(m)]
+    assert bad == []
+    # the counted ones say it in the singular too (a pair is not two copies of the plural)
+    for singular, plural in counted:
+        if LIST_FIELDS.search(plural) and BACK_REFERENCE.search(plural):
+            assert not BACK_REFERENCE.search(singular), singular
+
+
 def test_placeholders_are_named():
     positional = [mid for mid in _source_messages() if any(f == "" or f.isdigit() for f, _ in _fields(mid))]
     assert positional == []

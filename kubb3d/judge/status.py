@@ -36,7 +36,7 @@ from typing import Callable
 from kubb3d.equipment import kubbuteo_disk
 from kubb3d.errors import JudgeInputError
 from kubb3d.judge.analysis import Analysis, ContactIndex
-from kubb3d.judge.messages import msg, names, piece_name
+from kubb3d.judge.messages import msg, names, nmsg, piece_name
 from kubb3d.judge.geometry import Vec, add, apply, ccw, columns, com, end_face, inside_margin, rot, tipping_angle
 from kubb3d.judge.params import DEFAULT_PARAMS, JudgeParams
 from kubb3d.judge.rulings import Status
@@ -224,9 +224,12 @@ def analyse(
             (),
         )
         if strong:
-            reason = msg(
+            reason = nmsg(
+                "{name} stands on its own: it touches {others} but its centre of mass is over its base, so it "
+                "does not need it.",
                 "{name} stands on its own: it touches {others} but its centre of mass is over its base, so it "
                 "does not need them.",
+                len(strong),
                 name=name,
                 others=names(strong),
             )

@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping
 
 from kubb3d.errors import JudgeInputError
-from kubb3d.judge.messages import concat, join, msg, piece_name
+from kubb3d.judge.messages import concat, join, msg, nmsg, piece_name
 from kubb3d.judge.options import option
 from kubb3d.judge.params import DEFAULT_PARAMS, JudgeParams
 from kubb3d.judge.analysis import Analysis
@@ -525,8 +525,10 @@ def _rule_target_kubb(
     if field_first:
         why = concat(
             why,
-            msg(
+            nmsg(
+                " Field kubb {field} stood when the throw began, but fell before it did, so it counts.",
                 " Field kubbs {field} stood when the throw began, but all of them fell before it did, so it counts.",
+                len(t.standing_field),
                 field=", ".join(sorted(t.standing_field)),
             ),
         )

@@ -813,7 +813,12 @@ class MatchState:
         if self.raise_at_end:
             self._emit(
                 "raise",
-                msg("raised again at their original spots: {kubbs}", kubbs=ids(sorted(self.raise_at_end))),
+                nmsg(
+                    "raised again at its original spot: {kubbs}",
+                    "raised again at their original spots: {kubbs}",
+                    len(self.raise_at_end),
+                    kubbs=ids(sorted(self.raise_at_end)),
+                ),
                 (rs.cite("early_baseline"),),
                 s,
             )

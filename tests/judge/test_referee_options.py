@@ -179,7 +179,7 @@ def test_baseline_kubb_after_the_last_field_kubb_in_contact_order():
     by_order = judge_throw(s, ThrowContext(**ctx, options={"baseline_after_field": "contact order"}))
     assert by_order.felled == {"F", "B3"}
     assert by_order.ruling("B3").reason.endswith(
-        ". Field kubbs F stood when the throw began, but all of them fell before it did, so it counts.")
+        ". Field kubb F stood when the throw began, but fell before it did, so it counts.")  # one: no "all of them"
     # B3 went first: it fell while F still stood, so it does not count in either reading
     reversed_ctx = ThrowContext(**{**ctx, "fall_order": ("B3", "F")}, options={"baseline_after_field": "contact order"})
     first = judge_throw(s, reversed_ctx)
