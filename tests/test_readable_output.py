@@ -100,3 +100,14 @@ def test_no_help_loses_a_bracketed_word_to_markup():
         shown = " ".join(" ".join(_help(list(path))).split())
         lost += [f"kubb3d {' '.join(path)}: {word}" for word in sorted(wanted) if word not in shown]
     assert not lost, lost
+
+
+def test_no_help_shows_a_value_placeholder_on_an_on_off_flag():
+    # `kubb3d match --help` showed `--json <bool>` as if the flag took a value: every command's
+    # help is read; options that take a value keep their placeholder (`--seed <int range>`)
+    _register_subapps()
+    root = get_command(app)
+    helps = {path: "\n".join(_help(list(path))) for path, c in _commands(root) if not hasattr(c, "commands")}
+    assert [p for p, text in helps.items() if "<bool>" in text] == []
+    assert "--json  " in helps[("match",)] and re.search(r"--seed +<int", helps[("match",)])
+    assert sum("<int" in text for text in helps.values()) > 10
