@@ -55,9 +55,11 @@ def _seed(*key: int, root: int) -> int:
     )
 
 
-def play_game(args) -> GameResult:
+def play_game(args) -> tuple[GameResult, str, str]:
     """One group game in physics: a whole WS match between two teams (picklable arguments:
-    team1, team2, skill1, skill2, seed, ground, replay path or None)."""
+    team1, team2, skill1, skill2, seed, ground, replay path or None). Returns the result, how
+    the game ended (a ``Termination`` name in lower case: ``king``, ``time``, ``round_cap`` …)
+    and the referee's reason (one English sentence with its rule)."""
     from kubb3d.match import MatchConfig, play
 
     team1, team2, skill1, skill2, seed, ground, replay = args
@@ -66,7 +68,8 @@ def play_game(args) -> GameResult:
     close = getattr(match, "close", None)
     if close is not None:
         close()
-    return GameResult(team1, team2, int(outcome.points.get(team1, 0)), int(outcome.points.get(team2, 0)))
+    result = GameResult(team1, team2, int(outcome.points.get(team1, 0)), int(outcome.points.get(team2, 0)))
+    return result, outcome.termination.name.lower(), str(outcome.reason)
 
 
 def stechen_positions(pitch) -> list[tuple[float, float]]:
@@ -147,6 +150,8 @@ class TournamentResult:
         ranking: teams in rank order.
         points: team → group points.
         stechen: the Stechen rounds thrown: (teams, felled per team) each.
+        endings: per game (in the order of ``games``) how it ended and the referee's reason, as
+            :func:`play_game` returns them; ``("", "")`` where the player gave none.
     """
 
     teams: list[str]
@@ -155,12 +160,16 @@ class TournamentResult:
     ranking: list[str]
     points: dict[str, int]
     stechen: list[tuple[tuple[str, ...], dict[str, int]]] = field(default_factory=list)
+    endings: list[tuple[str, str]] = field(default_factory=list)
 
     def to_json(self) -> dict:
         return {
             "teams": self.teams,
             "skills": self.skills,
-            "games": [asdict(g) for g in self.games],
+            "games": [
+                {**asdict(g), "ended": how, "reason": why}
+                for g, (how, why) in zip(self.games, self.endings or [("", "")] * len(self.games))
+            ],
             "ranking": [
                 {"rank": i + 1, "team": t, "points": self.points[t], "skill": self.skills[t]}
                 for i, t in enumerate(self.ranking)
@@ -221,7 +230,8 @@ def run_tournament(
         ground: the ground of every game and Stechen.
         workers: processes for the group games (the result does not depend on it).
         replay_dir: write each game's replay there (``T1-T2.jsonl`` …).
-        play: plays one game from :func:`play_game`'s arguments (tests pass a stand-in).
+        play: plays one game from :func:`play_game`'s arguments and returns what it returns, or
+            only the :class:`GameResult` (tests pass a stand-in).
         progress: called with 1 after each game.
 
     Raises:
@@ -244,20 +254,25 @@ def run_tournament(
         replay = None if replay_dir is None else str(Path(replay_dir) / f"{a}-{b}.jsonl")
         jobs.append((a, b, skill_of[a], skill_of[b], _seed(0, k, root=seed), ground, replay))
     games: list[GameResult] = []
+    endings: list[tuple[str, str]] = []
+
+    def keep(played) -> None:
+        game, how, why = played if isinstance(played, tuple) else (played, "", "")
+        games.append(game)
+        endings.append((how, why))
+        if progress:
+            progress(1)
+
     if workers <= 1 or play is not play_game:
         for j in jobs:
-            games.append(play(j))
-            if progress:
-                progress(1)
+            keep(play(j))
     else:
         with process_pool(workers) as pool:
-            for g in pool.map(play, jobs):
-                games.append(g)
-                if progress:
-                    progress(1)
+            for played in pool.map(play, jobs):
+                keep(played)
     points = {t: 0 for t in teams}
     for g in games:
         points[g.team1] += g.points1
         points[g.team2] += g.points2
     ranking, rounds = rank_group(games, skill_of, seed, ground)
-    return TournamentResult(teams, skill_of, games, ranking, points, rounds)
+    return TournamentResult(teams, skill_of, games, ranking, points, rounds, endings)

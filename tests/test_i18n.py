@@ -275,13 +275,13 @@ def test_match_play_by_play_in_german(match_app):
     lag = re.search(r"P1 lag throw from end A: (\d+)\.(\d{3}) m from the king \(DM §3\)", en.stdout)
     assert lag, en.stdout
     assert f"Anwurf       P1 Anwurf von Seite A: {lag[1]},{lag[2]} m vom König (DM §3)" in de.stdout
-    assert de_lines[-1].startswith("Ergebnis: P1 gewinnt (Rundenlimit; Punkte P1 0, P2 0; ")
-    count = re.search(r"P1 has more baseline kubbs standing \((\d+) to (\d+)\)$", en_lines[-1])
+    assert de_lines[-1].startswith("Ergebnis: P1 gewinnt (Rundenlimit erreicht; siehe docs/rules.md) — ")
+    count = re.search(r"P1 has more baseline kubbs standing \((\d+) to (\d+)\); sets won: P1 0, P2 0; ", en_lines[-1])
     assert count, en_lines[-1]
-    assert de_lines[-1].endswith(
+    assert (
         "das Limit von 3 Wurfrunden pro Satz wurde erreicht (Regel von kubb3d): P1 hat mehr stehende "
-        f"Grundlinienkubbs ({count[1]} zu {count[2]})"
-    )
+        f"Grundlinienkubbs ({count[1]} zu {count[2]}); gewonnene Sätze: P1 0, P2 0; "
+    ) in de_lines[-1]
     for english in (" turn ", " throw ", "nothing felled", " wins ", " from the king"):
         assert english not in de.stdout, english
 

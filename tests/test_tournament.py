@@ -38,6 +38,9 @@ def test_three_teams_level_on_points_throw_a_stechen_in_physics():
     assert first[1][r.ranking[0]] == best and list(first[1].values()).count(best) == 1
     for teams, _felled in r.stechen[1:]:
         assert set(teams) < {"T1", "T2", "T3"}
+    assert r.endings == [("", "")] * 6  # the stand-in says nothing of how its games ended
+    doc = r.to_json()
+    assert doc["games"][0] == {"team1": "T1", "team2": "T2", "points1": 2, "points2": 0, "ended": "", "reason": ""}
     again = run_tournament(4, 5, play=_fake_game)
     assert (again.ranking, again.stechen) == (r.ranking, r.stechen)  # same seed, same tournament
 

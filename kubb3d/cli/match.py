@@ -44,22 +44,42 @@ EVENT_KINDS = (
 )
 """The play-by-play's event kinds (``Event.kind``), each a translatable word."""
 TERMINATIONS = (N_("king"), N_("early_king"), N_("sets"), N_("time"), N_("round_cap"))
-"""How a match ended (``Termination`` names in lower case, as the result line gives them)."""
+"""How a match ended (``Termination`` names in lower case, as ``--json`` and the notation give them)."""
+ENDINGS = {
+    "king": N_("the king felled"),
+    "early_king": N_("the king felled early"),
+    "sets": N_("on sets"),
+    "time": N_("time up"),
+    "round_cap": N_("turn cap reached; see docs/rules.md"),
+}
+"""Each of :data:`TERMINATIONS` in words for the result line (the turn cap is no rule book's:
+docs/rules.md "Decisions where the rule books are silent")."""
 
 
-def result_line(out, clock_s: float) -> str:
-    """The last line of ``kubb3d match``: winner, how it ended, points, simulated minutes, reason."""
+def points_words(out, ruleset: str) -> Msg:
+    """What the points of a finished match are, with their numbers: the sets won where the
+    ruleset scores a match by its sets (DM §3), else the ruleset's match points (WS "End of the
+    Game": 2 for the king, 1 for more baseline kubbs when time or the cap ends it)."""
+    numbers = ", ".join(f"{p} {v}" for p, v in out.points.items())
+    if ruleset == "wikinger":
+        return msg("WS points (2 for the king, 1 for more baseline kubbs at the end): {points}", points=numbers)
+    return msg("sets won: {points}", points=numbers)
+
+
+def result_line(out, clock_s: float, ruleset: str = "dm") -> str:
+    """The last line of ``kubb3d match``: winner, how it ended in words, the points and what
+    they are, simulated minutes, the referee's reason (with its rule)."""
     how = out.termination.name.lower()
     params = {
-        "how": Msg(how) if how in TERMINATIONS else how,
-        "points": ", ".join(f"{p} {v}" for p, v in out.points.items()),
+        "how": Msg(ENDINGS[how]) if how in ENDINGS else how,
+        "points": points_words(out, ruleset),
         "minutes": clock_s / 60,
         "reason": out.reason,
     }
     if out.winner is None:
-        return msg("result: draw ({how}; points {points}; {minutes:.1f} min simulated) — {reason}", **params)
+        return msg("result: draw ({how}) — {reason}; {points}; {minutes:.1f} min simulated", **params)
     return msg(
-        "result: {player} wins ({how}; points {points}; {minutes:.1f} min simulated) — {reason}",
+        "result: {player} wins ({how}) — {reason}; {points}; {minutes:.1f} min simulated",
         player=out.winner,
         **params,
     )
@@ -312,7 +332,7 @@ def match(
         doc = match_document(m, out)
         sys.stdout.write(json.dumps(doc, ensure_ascii=False) + "\n")
         return
-    line = tr(result_line(out, m.state.clock))
+    line = tr(result_line(out, m.state.clock, ruleset))
     if console is not None:
         console.print(f"[bold]{line}[/bold]")
     else:

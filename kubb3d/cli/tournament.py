@@ -14,6 +14,29 @@ import typer
 from kubb3d.ranges import expected, span, one_line, listed
 
 
+POINTS_LINE = (
+    "group points per game: 2 for felling the king (or the other team's early king), 1 for more "
+    "baseline kubbs standing when the 20 minutes or the turn cap end it, 0 for a loss or a draw "
+    '(WS "End of the Game"; the turn cap is kubb3d\'s rule: docs/rules.md)'
+)
+"""The first line of the games: what a game's points are, with the rule."""
+
+
+def game_line(game, how: str, why: str) -> str:
+    """One group game in words: ``T1 – T2: T1 wins (the king felled), 2:0 points — <reason>``;
+    ``how`` a ``Termination`` name in lower case (``""``: not known), ``why`` the referee's reason."""
+    from kubb3d.cli.match import ENDINGS
+
+    if game.points1 == game.points2:
+        head = "draw"
+    else:
+        head = f"{game.team1 if game.points1 > game.points2 else game.team2} wins"
+    if how:
+        head += f" ({ENDINGS.get(how, how)})"
+    line = f"{game.team1} – {game.team2}: {head}, {game.points1}:{game.points2} points"
+    return f"{line} — {why}" if why else line
+
+
 def tournament(
     ruleset: str = typer.Option(
         "wikinger", help="Ruleset of the tournament: wikinger (the WS group stage with its Stechen)."
@@ -82,8 +105,9 @@ def tournament(
     if as_json:
         sys.stdout.write(json.dumps(res.to_json(), ensure_ascii=False) + "\n")
         return
-    for g in res.games:
-        typer.echo(f"{g.team1} – {g.team2}: points {g.points1}:{g.points2}")
+    typer.echo(POINTS_LINE)
+    for g, (how, why) in zip(res.games, res.endings or [("", "")] * len(res.games)):
+        typer.echo(game_line(g, how, why))
     for ts, felled in res.stechen:
         typer.echo(
             "Stechen " + ", ".join(f"{t} {felled[t]}" for t in ts) + " pawns (WS Tie-Break After the Group Stage)"
