@@ -282,8 +282,32 @@ def test_match_play_by_play_in_german(match_app):
         "das Limit von 3 Wurfrunden pro Satz wurde erreicht (Regel von kubb3d): P1 hat mehr stehende "
         f"Grundlinienkubbs ({count[1]} zu {count[2]}); gewonnene Sätze: P1 0, P2 0; "
     ) in de_lines[-1]
-    for english in (" turn ", " throw ", "nothing felled", " wins ", " from the king"):
+    for english in (" turn ", " throw ", "nothing felled", " wins ", " from the king", "baton"):
         assert english not in de.stdout, english
+    assert "(Wurfholz 1, Wurflinie x = " in de.stdout and "(baton 1, line x = " in en.stdout
+
+
+@pytest.mark.parametrize("piece,english,german", [("baton3", "baton 3", "Wurfholz 3"), ("king", "king", "König")])
+def test_pieces_named_by_words_in_every_language(piece, english, german):
+    # the German play-by-play said "Wurf 1 (baton1, …)" and "gestützt auf baton3": a baton's id
+    # is a word of the language, like the king; a kubb's id (B3) is a name and stays
+    assert names([piece]) == english and translator("de")(names([piece])) == german
+    assert translator("de")(names(["B3", piece])) == f"B3 und {german}"
+
+
+def test_judge_prints_scenario_titles_in_the_chosen_language(judge_app):
+    # `kubb3d judge NAME --lang de` printed the German rulings under the English title
+    po = _po()
+    res = CliRunner().invoke(judge_app, ["judge", "dm_accident_wind", "ws_inkast_on_line", "--lang", "de"])
+    assert res.exit_code == 0, res.output
+    from kubb3d.scenario import load
+
+    heads = [line for line in res.stdout.splitlines() if line.startswith("/")]
+    assert len(heads) == 2
+    for head, name in zip(heads, ("dm_accident_wind", "ws_inkast_on_line")):
+        title = load(SCENARIOS / f"{name}.toml").title
+        assert po[title] and po[title] != title
+        assert head.endswith(f": {po[title]} [{load(SCENARIOS / f'{name}.toml').ruleset}]"), head
 
 
 # ---------------------------------------------------------------- the 3D view's HUD

@@ -40,7 +40,7 @@ PENALTY_MODES = {"throw": N_("throw"), "place": N_("place")}
 
 
 def _format(res: Result, tr: Translator = ENGLISH) -> str:
-    lines = [f"{res.path}: {res.spec.title} [{res.spec.ruleset}]"]
+    lines = [f"{res.path}: {tr(res.spec.title)} [{res.spec.ruleset}]"]
     for r in res.judgement.rulings:
         extra = []
         if r.hand_check:
@@ -98,7 +98,7 @@ def judge_command(
         results.append(res)
         if check and not as_json:
             if res.mismatches:
-                typer.echo(f"FAIL {p}: {res.spec.title}")
+                typer.echo(f"FAIL {p}: {tr(res.spec.title)}")
                 for m in res.mismatches:
                     typer.echo(f"     {m}")
             else:

@@ -75,8 +75,13 @@ def nmsg(singular: str, plural: str, n: int, /, **params: Any) -> Msg:
 
 
 def piece_name(piece_id: str) -> str:
-    """A piece id as a message parameter: the king as a translatable word, other ids as they are."""
-    return msg("king") if piece_id == "king" else piece_id
+    """A piece id as a message parameter: the king and a baton (``baton3`` → ``baton 3``,
+    German ``Wurfholz 3``) as translatable words, other ids (kubbs ``B3``) as they are."""
+    if piece_id == "king":
+        return msg("king")
+    if piece_id.startswith("baton") and piece_id[5:].isdigit():
+        return msg("baton {n}", n=int(piece_id[5:]))
+    return piece_id
 
 
 def ids(pieces: Iterable[str]) -> str:

@@ -59,7 +59,7 @@ from typing import Any, Iterable, Mapping, Sequence, cast
 
 from kubb3d.equipment import get_set
 from kubb3d.errors import IllegalAction as IllegalAction, MatchSetupError, OutcomeError
-from kubb3d.judge.messages import concat, ids, join, msg, nmsg
+from kubb3d.judge.messages import concat, ids, join, msg, nmsg, piece_name
 from kubb3d.judge.rulings import Pose
 from kubb3d.pitch import BATON_IDS, SIDES, Side, as_side, opponent
 from kubb3d.rules import inkast_phase
@@ -748,7 +748,7 @@ class MatchState:
             k = self.kubbs.get(kid)
             if k is not None and k.standing and kid not in self.raise_at_end:
                 k.pose = pose
-        where = {"n": self.batons_thrown, "baton": a.baton, "x": a.line_x}
+        where = {"n": self.batons_thrown, "baton": piece_name(a.baton), "x": a.line_x}
         if rs.flicks:  # KT rules: "flicks the six batons"
             what = (
                 msg("king flick {n} ({baton}, line x = {x:.2f} m)", **where)

@@ -28,7 +28,7 @@ def test_kubbuteo_play_by_play_and_labels_say_flick():
     throws = [e.text for e in events if e.kind == "throw"]
     assert lag and all("lag flick" in t for t in lag) and not any("throw" in t for t in lag)
     assert len(throws) >= 6 and all(" flick " in t and "throw" not in t for t in throws)
-    assert de(throws[0]).startswith("P1 Schnipper 1 (baton1, Wurflinie x = ")
+    assert de(throws[0]).startswith("P1 Schnipper 1 (Wurfholz 1, Wurflinie x = ")
     returns = [e.text for e in events if e.kind == "inkast"]  # KT: "returning knocked down Kubbs"
     assert returns and all(" returns " in t for t in returns) and not any("inkast" in t for t in returns)
     assert " schnippt " in de(returns[0]) and " zurück in Hälfte " in de(returns[0])

@@ -260,7 +260,7 @@ def test_a_throw_that_names_a_kubb_already_down_does_not_fell_it_again():
     throw(s, ThrowOutcome(felled=frozenset({"B1"}), legal=False))
     texts = [e.text for e in s.events[-3:]]
     assert texts[0] == "B1 cannot be felled by this throw (not standing in half B); ignored"
-    assert texts[1] == "Ann throw 2 (baton2, line x = -4.00 m): nothing felled; illegal throw"
+    assert texts[1] == "Ann throw 2 (baton 2, line x = -4.00 m): nothing felled; illegal throw"
     assert s.felled_in("B") == ["B1"]
 
 
