@@ -39,13 +39,7 @@ from kubb3d.experiment import stats
 from kubb3d.physics.world import DT, Terrain, World
 from kubb3d.workers import map_jobs
 
-SKILL_NAMES = ("novice", "club", "elite")
-BANDS = {"novice": (0.05, 0.15), "club": (0.17, 0.27), "elite": (0.37, 0.47)}
-"""Preset → band (kubbs felled per baton at 8 m) the preset is tuned into: ±5 points around
-10 %, 22 % and 42 %."""
-TARGETS = {"novice": 0.10, "club": 0.22, "elite": 0.42}
-HIT_P = 0.42
-"""The competitive hit rate at 8 m the six-baton distribution is held against."""
+from kubb3d.targets import BANDS as BANDS, HIT_P as HIT_P, SKILL_NAMES as SKILL_NAMES, TARGETS as TARGETS
 DISTANCES = (4.0, 5.0, 6.0, 7.0, 8.0)
 
 
