@@ -5,6 +5,7 @@ A bad name or value is one line and exit 2; a good one reaches the part that rea
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -159,3 +160,31 @@ def test_a_ruleset_may_be_named_by_its_rule_books_short_name(alias, name):
     assert res.exit_code == 0 and json.loads(res.output)["ruleset"] == name
     res = _run("rules", "show", "xx")
     assert res.exit_code == 2 and "wikinger (ws)" in res.output
+
+
+CODE = re.compile(r"\b(True|False|None)\b|kubb3d\.\w|\b\w+\(|\b[A-Z][A-Z_]{3,}\b|\b[A-Z]\w+\.\w+|\w+:\w+_\w+")
+"""What a referee does not read: Python's True/False/None, module paths (kubb3d.judge.throws),
+calls (simulate(…)), constants (SETTLE_S), attributes (ThrowContext.options), module:function."""
+
+
+@pytest.mark.parametrize("ruleset", ["dm", "wikinger", "kubbuteo"])
+def test_rules_show_speaks_to_a_referee(ruleset):
+    # `kubb3d rules show` printed "default: False" and lines "applied in: kubb3d.judge.throws:judge_throw"
+    res = _run("rules", "show", ruleset)
+    assert res.exit_code == 0, res.output
+    text = " ".join(res.stdout.split())
+    found = CODE.search(text.replace("docs/rules.md", "").replace("docs/physics.md", "").replace("NAME=VALUE", ""))
+    assert found is None, found.group(0)
+    # every default it prints is a value --option takes back
+    for o in OPTIONS:
+        shown = re.search(rf"{o.name} default: (.+?) \(choices", text)
+        assert shown, o.name
+        assert parse_option(f"{o.name}={shown.group(1)}") == (o.name, o.defaults[ruleset])
+    assert "first_foul_warning default: no (choices: no | yes)" in text
+
+
+def test_code_pattern_catches_what_it_names():
+    for code in ("default: False", "applied in: kubb3d.judge.throws:judge_throw", "set by: ThrowContext.options",
+                 "simulate(…, settle_s=…)", "Default: SETTLE_S"):
+        assert CODE.search(code), code
+    assert CODE.search("concerns: DM §5, §10; WS basic rule 14 by analogy; KT rules (2 in)") is None

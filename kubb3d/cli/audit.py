@@ -83,24 +83,35 @@ def rules_show(
         Text(
             f"referee options of ruleset {ruleset} (decisions the rule books leave open; docs/rules.md); set one "
             "with --option NAME=VALUE (match, judge, audit, play) or an [options] table in a scenario or "
-            "experiment file"
+            "experiment file; --json also names the code that applies each"
         )
     )
     for r in rows:
-        choices = (
-            r["accepts"] or "a number"
-            if r["choices"] is None
-            else " | ".join(str(c).lower() if isinstance(c, bool) else str(c) for c in r["choices"])
-        )
+        choices = "a number" if r["choices"] is None and not r["accepts"] else r["accepts"]
+        if r["choices"] is not None:
+            choices = " | ".join(option_word(c) for c in r["choices"])
         console.print()
-        console.print(Text.assemble((r["option"], "bold"), f"  default: {r['default']}  (choices: {choices})"))
-        for label, key in (("open", "question"), ("concerns", "concerns"), ("applied in", "where"),
-                           ("set by", "set_by")):
+        console.print(
+            Text.assemble((r["option"], "bold"), f"  default: {option_word(r['default'])}  (choices: {choices})")
+        )
+        for label, key in (("open", "question"), ("concerns", "concerns")):
             console.print(Padding(Text(f"{label}: {r[key]}"), (0, 0, 0, 2), expand=False))
         for v in r["variants"]:
-            value = v["value"]
-            value = "none" if value is None else f"{value:g}" if isinstance(value, float) else value
-            console.print(Padding(Text(f"variant {value}: {v['source']}"), (0, 0, 0, 2), expand=False))
+            line = f"variant {option_word(v['value'])}: {v['source']}"
+            console.print(Padding(Text(line), (0, 0, 0, 2), expand=False))
+
+
+def option_word(value: object) -> str:
+    """A referee option's value as a referee reads it and ``--option NAME=VALUE`` takes it back:
+    ``yes``/``no`` for a yes-or-no option (not Python's ``True``/``False``), ``none``, ``30``
+    for the number 30.0, a choice as it is."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if value is None:
+        return "none"
+    if isinstance(value, float):
+        return f"{value:g}"
+    return str(value)
 
 def audit(
     ruleset: str = typer.Option("dm", help="Ruleset: dm, wikinger or kubbuteo."),

@@ -187,8 +187,8 @@ OPTIONS: tuple[Option, ...] = (
         None,
         "How long every piece must stay still (and no kubb balance on an edge) before the referee "
         "rules, s (a kubb that falls later than that falls in the next throw's time); at most 15 s "
-        "after the release. Default: kubb3d.physics.world.SETTLE_S, on the Kubbuteo table top "
-        "TABLE_SETTLE_S, scaled to the disk's size (docs/physics.md 'Rest on a table top').",
+        "after the release. The default is the physics world's rest time, shorter on the Kubbuteo "
+        "table top, scaled to the disk's size (docs/physics.md 'Rest on a table top').",
         "DM §5 (no time given)",
         "kubb3d.throw:simulate (World.run_until_rest)",
         "simulate(…, settle_s=…)",
