@@ -27,7 +27,7 @@ Sources of the numbers
 
 from __future__ import annotations
 
-from kubb3d.ranges import listed
+from kubb3d.ranges import did_you_mean, listed
 
 import functools
 import math
@@ -459,7 +459,7 @@ class EquipmentSet:
         if density is None:
             raise UnknownNameError(
                 f"unknown wood {wood!r}"
-                f"; expected one of {listed(sorted(WOODS))} or a density in kg/m³"
+                f"{did_you_mean(wood, sorted(WOODS))}; expected one of {listed(sorted(WOODS))} or a density in kg/m³"
             )
         if not density > 0:
             raise EquipmentError(f"wood density must be > 0 kg/m³, got {density}")
@@ -523,6 +523,7 @@ def get_set(name: str) -> EquipmentSet:
         return EQUIPMENT_SETS[name]
     except KeyError:
         raise UnknownNameError(f"unknown equipment set {name!r}"
+                               f"{did_you_mean(name, sorted(EQUIPMENT_SETS))}"
                                f"; expected one of {listed(sorted(EQUIPMENT_SETS))}") from None
 
 

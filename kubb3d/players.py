@@ -46,7 +46,7 @@ All randomness comes from a passed :class:`numpy.random.Generator`.
 
 from __future__ import annotations
 
-from kubb3d.ranges import listed
+from kubb3d.ranges import did_you_mean, listed
 
 import math
 from dataclasses import dataclass, field, replace
@@ -182,7 +182,8 @@ def get_flick_skill(name: str) -> FlickSkill:
     try:
         return FLICK_SKILLS[name]
     except KeyError:
-        raise UnknownNameError(f"unknown skill {name!r}; expected one of {listed(sorted(FLICK_SKILLS))}") from None
+        raise UnknownNameError(f"unknown skill {name!r}"
+            f"{did_you_mean(name, sorted(FLICK_SKILLS))}; expected one of {listed(sorted(FLICK_SKILLS))}") from None
 
 
 def get_skill(name: str) -> Skill:
@@ -190,7 +191,8 @@ def get_skill(name: str) -> Skill:
     try:
         return SKILLS[name]
     except KeyError:
-        raise UnknownNameError(f"unknown skill {name!r}; expected one of {listed(sorted(SKILLS))}") from None
+        raise UnknownNameError(f"unknown skill {name!r}"
+            f"{did_you_mean(name, sorted(SKILLS))}; expected one of {listed(sorted(SKILLS))}") from None
 
 
 # ---------------------------------------------------------------------- aiming
@@ -350,7 +352,8 @@ def get_strategy(name: str) -> Strategy:
     try:
         return STRATEGIES[name]
     except KeyError:
-        raise UnknownNameError(f"unknown strategy {name!r}; expected one of {listed(sorted(STRATEGIES))}") from None
+        raise UnknownNameError(f"unknown strategy {name!r}"
+            f"{did_you_mean(name, sorted(STRATEGIES))}; expected one of {listed(sorted(STRATEGIES))}") from None
 
 
 @dataclass(frozen=True)

@@ -38,7 +38,7 @@ Pure: plain dicts in, findings out.
 
 from __future__ import annotations
 
-from kubb3d.ranges import listed
+from kubb3d.ranges import did_you_mean, listed
 
 import re
 from dataclasses import dataclass, field
@@ -122,7 +122,7 @@ def check_procedure(records: Iterable[Mapping[str, Any]]) -> ProcedureReport:
     ruleset = header["ruleset"]
     if ruleset not in RULES:
         raise UnknownNameError(f"no procedure expectations for ruleset {ruleset!r}"
-                               f"; expected one of {listed(sorted(RULES))}")
+                               f"{did_you_mean(ruleset, sorted(RULES))}; expected one of {listed(sorted(RULES))}")
     expect = RULES[ruleset]
     half_length = float(header["pitch"]["length"]) / 2
     names = list(header["config"].get("names") or [])

@@ -82,3 +82,12 @@ def listed(names: object) -> str:
     """Names for a message, ``club, elite, novice``: the words a reader types, not a Python
     list (``['club', 'elite', 'novice']``). ``names``: any iterable; each item as ``str``."""
     return ", ".join(str(n) for n in names)  # type: ignore[attr-defined]
+
+
+def did_you_mean(name: str, names: object) -> str:
+    """``; did you mean 'speed'?`` for the name of ``names`` closest to a mistyped ``name``
+    (difflib's ratio of at least 0.6), else ``""``: to put after ``unknown … 'spd'``."""
+    import difflib
+
+    near = difflib.get_close_matches(name, [str(n) for n in names], n=1, cutoff=0.6)  # type: ignore[attr-defined]
+    return f"; did you mean {near[0]!r}?" if near else ""

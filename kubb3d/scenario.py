@@ -119,7 +119,7 @@ from kubb3d.judge.rulebook import get_rulebook, rulebook_names, ruleset_alias
 from kubb3d.pitch import KING_ID, PITCH_LENGTH_M, PITCH_WIDTH_M, SIDES, Pitch, baseline_ids, opponent
 from kubb3d.rules import get_ruleset
 from kubb3d.snapshot import Snapshot
-from kubb3d.ranges import MAX_ID_CHARS, MAX_TEXT_CHARS, MAX_TITLE_CHARS, shown, listed
+from kubb3d.ranges import did_you_mean, MAX_ID_CHARS, MAX_TEXT_CHARS, MAX_TITLE_CHARS, shown, listed
 
 RulesetName = Annotated[Literal[tuple(rulebook_names())], BeforeValidator(ruleset_alias)]  # type: ignore[valid-type]
 """The registered ruleset names (:func:`kubb3d.judge.rulebook.rulebook_names`), as a type for the schema."""
@@ -276,7 +276,8 @@ class ScenarioSpec(_Model):
     @classmethod
     def _equipment(cls, v: str | None) -> str | None:
         if v is not None and v not in EQUIPMENT_SETS:
-            raise ValueError(f"unknown equipment set {v!r}; expected one of {listed(sorted(EQUIPMENT_SETS))}")
+            raise ValueError(f"unknown equipment set {v!r}"
+                f"{did_you_mean(v, sorted(EQUIPMENT_SETS))}; expected one of {listed(sorted(EQUIPMENT_SETS))}")
         return v
 
     @model_validator(mode="after")

@@ -24,7 +24,7 @@ processes play the matches.
 
 from __future__ import annotations
 
-from kubb3d.ranges import listed
+from kubb3d.ranges import did_you_mean, listed
 
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -247,7 +247,8 @@ def run_tournament(
         raise MatchSetupError(f"give one skill per team ({n_teams}), got {len(sk)}")
     for s in sk:
         if s not in SKILLS:
-            raise UnknownNameError(f"unknown skill {s!r}; expected one of {listed(sorted(SKILLS))}")
+            raise UnknownNameError(f"unknown skill {s!r}"
+                f"{did_you_mean(s, sorted(SKILLS))}; expected one of {listed(sorted(SKILLS))}")
     skill_of = dict(zip(teams, sk))
     jobs = []
     for k, (a, b) in enumerate(pairings(teams)):

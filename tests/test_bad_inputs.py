@@ -246,6 +246,16 @@ CASES: list[tuple[str, str]] = [
     ("match --strategy default,nope", "expected one of cluster-first, deep-inkast, default"),
     ("tournament --teams 2 --players club,pro", "expected one of club, elite, novice"),
     ("tournament --ground mud", "expected one of grass,"),
+    # --- a mistyped name: the closest one offered
+    ("match --ruleset wikingr", "did you mean 'wikinger'?"),
+    ("rules show kubuteo", "did you mean 'kubbuteo'?"),
+    ("match --players club,elit", "did you mean 'elite'?"),
+    ("match --strategy default,deep-inkats", "did you mean 'deep-inkast'?"),
+    ("tournament --teams 2 --players club,novise", "did you mean 'novice'?"),
+    ("tournament --ground gras", "did you mean 'grass'?"),
+    ("experiment plot {d}/results.sqlite --x spd", "did you mean 'speed'?"),
+    ("experiment plot {d}/results.sqlite --x speed --measure hitt", "did you mean 'hit'?"),
+    ("experiment summary {d}/results.sqlite --by elevaton", "did you mean 'elevation_deg'?"),
 ]
 
 # read special files: in a subprocess, under a timeout
@@ -274,10 +284,29 @@ def _snapshot(folder: Path) -> dict[str, str]:
     return out
 
 
+@pytest.fixture(scope="session")
+def results_file(tmp_path_factory) -> Path:
+    """A small experiment's results (``{d}/results.sqlite``): 4 throws of the tiny spec."""
+    import importlib.util
+
+    where = Path(__file__).resolve().parent / "experiment" / "experiment_helpers.py"
+    helpers = importlib.util.module_from_spec(importlib.util.spec_from_file_location("tiny_spec", where))
+    helpers.__loader__.exec_module(helpers)  # type: ignore[union-attr]
+    write_tiny = helpers.write_tiny
+    _register_subapps()
+    folder = tmp_path_factory.mktemp("results")
+    spec = write_tiny(folder, trials_per_point=1)
+    res = CliRunner().invoke(app, ["experiment", "run", str(spec), "--out", str(folder / "results.sqlite"),
+                                   "--workers", "1"])
+    assert res.exit_code == 0, res.output
+    return folder / "results.sqlite"
+
+
 @pytest.fixture
-def scratch(tmp_path, monkeypatch):
+def scratch(tmp_path, monkeypatch, results_file):
     d = tmp_path / "bad_inputs"
     shutil.copytree(HERE, d)
+    shutil.copy(results_file, d / "results.sqlite")
     os.mkfifo(d / "fifo.toml")
     notes = tmp_path / "notes.txt"
     notes.write_text("my notes\n")

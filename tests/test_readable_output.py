@@ -109,5 +109,8 @@ def test_no_help_shows_a_value_placeholder_on_an_on_off_flag():
     root = get_command(app)
     helps = {path: "\n".join(_help(list(path))) for path, c in _commands(root) if not hasattr(c, "commands")}
     assert [p for p, text in helps.items() if "<bool>" in text] == []
+    # nor Python's type names: `--by <list[str]>`, `<list[Path]>`, `<Path>`
+    assert [p for p, text in helps.items() if re.search(r"<(list\[|Path>)", text)] == []
+    assert re.search(r"--by +<str>", helps[("experiment", "summary")])
     assert "--json  " in helps[("match",)] and re.search(r"--seed +<int", helps[("match",)])
     assert sum("<int" in text for text in helps.values()) > 10

@@ -38,21 +38,36 @@ import json  # noqa: E402
 from typing import NoReturn  # noqa: E402
 
 import typer  # noqa: E402
-from typer.core import TyperGroup, TyperOption  # noqa: E402
+from typer.core import TyperArgument, TyperGroup, TyperOption  # noqa: E402
 
 
 def _no_placeholder_on_flags() -> None:
     """Show no value placeholder on an on/off flag in ``--help``: Typer's rich help wrote
     ``<bool>`` beside every one (``--json <bool>``), as if the flag took a value; Click's own
-    help leaves it out. Options that take a value keep theirs (``<int>``, ``NAME=VALUE``)."""
+    help leaves it out. Options that take a value keep theirs (``<int>``, ``NAME=VALUE``), in
+    words rather than Python's type names: ``<list[str]>`` → ``<str>`` (the help says it
+    repeats), ``<Path>`` → ``<path>``."""
+    import re
+
     typed = TyperOption.display_type_rich
+    argument_typed = TyperArgument.display_type_rich
+
+    def plain(text):  # type: ignore[no-untyped-def]
+        if not isinstance(text, str):
+            return text
+        text = re.sub(r"list\[([^\]]*)\]", r"\1", text)
+        return text.replace("<Path>", "<path>")
 
     def display_type_rich(self, ctx):  # type: ignore[no-untyped-def]
         if self.is_flag and self.metavar is None:
             return None
-        return typed(self, ctx)
+        return plain(typed(self, ctx))
+
+    def argument_type_rich(self, ctx):  # type: ignore[no-untyped-def]
+        return plain(argument_typed(self, ctx))
 
     TyperOption.display_type_rich = display_type_rich  # type: ignore[method-assign]
+    TyperArgument.display_type_rich = argument_type_rich  # type: ignore[method-assign]
 
 
 _no_placeholder_on_flags()

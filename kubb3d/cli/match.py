@@ -19,7 +19,7 @@ from kubb3d.files import file_name
 from kubb3d.judge.messages import N_, Msg, msg
 from kubb3d.judge.rulebook import ruleset_help
 from kubb3d.rules.core import DEFAULT_ROUND_CAP, get_ruleset, ruleset_names
-from kubb3d.ranges import expected, span, one_line, listed
+from kubb3d.ranges import did_you_mean, expected, span, one_line, listed
 
 DEFAULT_SEED = 1
 
@@ -110,7 +110,8 @@ def parse_players(spec: str | None, ruleset: str) -> tuple[tuple[str, str], tupl
         if skill.isdigit() and not size:
             skill, size = "club", skill
         if skill not in SKILLS:
-            raise ValueError(f"unknown skill {skill!r} in --players; expected one of {listed(sorted(SKILLS))}")
+            raise ValueError(f"unknown skill {skill!r} in --players"
+                f"{did_you_mean(skill, sorted(SKILLS))}; expected one of {listed(sorted(SKILLS))}")
         skills.append(skill)
         if size:
             if get_ruleset(ruleset).team_size == 1:
@@ -241,7 +242,8 @@ def match(
             _fail(f"--strategy needs two comma-separated names, got {strategy!r}")
         for p in parts:
             if p not in STRATEGIES:
-                _fail(f"unknown strategy {p!r} in --strategy; expected one of {listed(sorted(STRATEGIES))}")
+                _fail(f"unknown strategy {p!r} in --strategy"
+                    f"{did_you_mean(p, sorted(STRATEGIES))}; expected one of {listed(sorted(STRATEGIES))}")
         strategies = (parts[0], parts[1])
     if sets is not None and ruleset == "wikinger":
         _fail(

@@ -53,4 +53,7 @@ def ruleset_named(name: str) -> str:
     for n in ruleset_names():
         short = get_rulebook(n).seed.lower()
         names.append(n if short == n else f"{n} ({short})")
-    raise ValueError(f"unknown ruleset {name!r}; expected one of {', '.join(names)}")
+    from kubb3d.ranges import did_you_mean
+
+    spelt = [n for n in ruleset_names()] + [get_rulebook(n).seed.lower() for n in ruleset_names()]
+    raise ValueError(f"unknown ruleset {name!r}{did_you_mean(name.lower(), spelt)}; expected one of {', '.join(names)}")

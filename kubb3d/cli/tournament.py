@@ -11,7 +11,7 @@ from typing import NoReturn, Optional
 
 import typer
 
-from kubb3d.ranges import expected, span, one_line, listed
+from kubb3d.ranges import did_you_mean, expected, span, one_line, listed
 
 
 POINTS_LINE = (
@@ -75,7 +75,9 @@ def tournament(
     if not 2 <= teams <= 16:
         fail(expected("--teams", span(2, 16), teams))
     if ground not in GROUNDS or ground == "board":
-        fail(f"unknown ground {ground!r}; expected one of {listed(sorted(g for g in GROUNDS if g != 'board'))}")
+        fail(f"unknown ground {ground!r}"
+            f"{did_you_mean(ground, sorted(g for g in GROUNDS if g != 'board'))}"
+            f"; expected one of {listed(sorted(g for g in GROUNDS if g != 'board'))}")
     if replay_dir is not None and replay_dir.is_symlink():
         fail(f"--replay-dir {replay_dir} is a symbolic link; give the path of the folder itself")
     if replay_dir is not None and not replay_dir.is_dir():

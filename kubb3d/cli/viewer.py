@@ -15,7 +15,7 @@ import typer
 from kubb3d.cli.lang import lang_option, translator_for
 from kubb3d.cli.referee import referee_option, referee_options
 from kubb3d.files import file_name
-from kubb3d.ranges import expected, span, listed
+from kubb3d.ranges import did_you_mean, expected, span, listed
 from kubb3d.judge.rulebook import ruleset_enum
 
 
@@ -99,7 +99,7 @@ def play(
     from kubb3d.rules import get_ruleset
 
     if equipment not in EQUIPMENT_SETS:
-        raise _user_error(f"unknown equipment set {equipment!r}; expected one of {listed(sorted(EQUIPMENT_SETS))}")
+        raise _user_error(f"unknown equipment set {equipment!r}{did_you_mean(equipment, sorted(EQUIPMENT_SETS))}; expected one of {listed(sorted(EQUIPMENT_SETS))}")
     rules_name = get_ruleset(ruleset.value).name  # ws, kt: the rule books' short names
     own = get_ruleset(rules_name).equipment
     on_board = EQUIPMENT_SETS[own].board is not None

@@ -9,7 +9,7 @@ seconds the trial took on its worker) is the last column.
 
 from __future__ import annotations
 
-from kubb3d.ranges import listed
+from kubb3d.ranges import did_you_mean, listed
 
 import csv
 import json
@@ -68,7 +68,8 @@ def export(results: str | Path, fmt: str, out: str | Path | None = None, *, timi
         RuntimeError: Parquet without pyarrow installed.
     """
     if fmt not in FORMATS:
-        raise UnknownNameError(f"unknown format {fmt!r}; expected one of {listed(list(FORMATS))}")
+        raise UnknownNameError(f"unknown format {fmt!r}"
+            f"{did_you_mean(fmt, list(FORMATS))}; expected one of {listed(list(FORMATS))}")
     results = Path(results)
     out = Path(out) if out is not None else results.with_suffix("." + fmt)
     if out.resolve() == results.resolve() or (out.exists() and results.exists() and out.samefile(results)):

@@ -40,7 +40,7 @@ is a failure of the cluster, never stored (:func:`_dask`): the run stops with
 
 from __future__ import annotations
 
-from kubb3d.ranges import listed
+from kubb3d.ranges import did_you_mean, listed
 
 import itertools
 import os
@@ -752,7 +752,8 @@ def run(
             run is writing it.
     """
     if backend not in BACKENDS:
-        raise UnknownNameError(f"unknown backend {backend!r}; expected one of {listed(list(BACKENDS))}")
+        raise UnknownNameError(f"unknown backend {backend!r}"
+            f"{did_you_mean(backend, list(BACKENDS))}; expected one of {listed(list(BACKENDS))}")
     if backend == "serial":
         workers = 1
     workers = workers or os.cpu_count() or 1

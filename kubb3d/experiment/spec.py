@@ -53,7 +53,7 @@ from pydantic import (
 from kubb3d.errors import SpecError as SpecError
 from kubb3d.judge.rulebook import rulebook_names, ruleset_alias
 from kubb3d.pitch import PITCH_LENGTH_M, PITCH_WIDTH_M
-from kubb3d.ranges import MAX_ID_CHARS, MAX_TEXT_CHARS, MAX_TITLE_CHARS, shown, listed
+from kubb3d.ranges import did_you_mean, MAX_ID_CHARS, MAX_TEXT_CHARS, MAX_TITLE_CHARS, shown, listed
 
 SCHEMA_VERSION = 1
 
@@ -327,7 +327,8 @@ class SetupSpec(_Model):
         from kubb3d.equipment import EQUIPMENT_SETS
 
         if v not in EQUIPMENT_SETS:
-            raise ValueError(f"unknown equipment set {v!r}; expected one of {listed(sorted(EQUIPMENT_SETS))}")
+            raise ValueError(f"unknown equipment set {v!r}"
+                f"{did_you_mean(v, sorted(EQUIPMENT_SETS))}; expected one of {listed(sorted(EQUIPMENT_SETS))}")
         if EQUIPMENT_SETS[v].board is not None:  # every ruleset here throws batons on a pitch
             pitch_sets = sorted(n for n, e in EQUIPMENT_SETS.items() if e.board is None)
             raise ValueError(f"{v!r} is a table-top set; a baton throw on a pitch needs one of {listed(pitch_sets)}")
@@ -453,7 +454,8 @@ class ThrowSpec(_Model):
             raise ValueError("skill presets need kubb3d.players, which is not available") from None
         bad = [n for n in names if n not in SKILLS]
         if bad:
-            raise ValueError(f"unknown skill preset {bad[0]!r}; expected one of {listed(sorted(SKILLS))}")
+            raise ValueError(f"unknown skill preset {bad[0]!r}"
+                f"{did_you_mean(bad[0], sorted(SKILLS))}; expected one of {listed(sorted(SKILLS))}")
         return v
 
 
@@ -505,6 +507,7 @@ class MatchSpec(_Model):
         bad = [n for n in names if n not in GROUNDS or n == "board"]
         if bad:
             raise ValueError(f"unknown ground {bad[0]!r}"
+                             f"{did_you_mean(bad[0], sorted(g for g in GROUNDS if g != 'board'))}"
                              f"; expected one of {listed(sorted(g for g in GROUNDS if g != 'board'))}")
         return v
 
@@ -519,7 +522,8 @@ class MatchSpec(_Model):
             if n not in STRATEGIES
         ]
         if bad:
-            raise ValueError(f"unknown strategy {bad[0]!r}; expected one of {listed(sorted(STRATEGIES))}")
+            raise ValueError(f"unknown strategy {bad[0]!r}"
+                f"{did_you_mean(bad[0], sorted(STRATEGIES))}; expected one of {listed(sorted(STRATEGIES))}")
         return v
 
 
@@ -883,7 +887,7 @@ def _check_kinds(spec: ExperimentSpec, factors, draws, where: str) -> None:
             for v in values:
                 if v not in GROUNDS:
                     raise SpecError(f"{where}: setup.ground: unknown ground {v!r}"
-                                    f"; expected one of {listed(sorted(GROUNDS))}")
+                                    f"{did_you_mean(v, sorted(GROUNDS))}; expected one of {listed(sorted(GROUNDS))}")
         if (
             item.path in (("throw", "target"), ("throw", "skill"))
             and isinstance(item, Draw)
@@ -893,7 +897,8 @@ def _check_kinds(spec: ExperimentSpec, factors, draws, where: str) -> None:
     g = spec.setup.ground
     base = g if isinstance(g, str) else (g.base if isinstance(g, GroundSpec) else None)
     if base is not None and base not in GROUNDS:
-        raise SpecError(f"{where}: setup.ground: unknown ground {base!r}; expected one of {listed(sorted(GROUNDS))}")
+        raise SpecError(f"{where}: setup.ground: unknown ground {base!r}"
+            f"{did_you_mean(base, sorted(GROUNDS))}; expected one of {listed(sorted(GROUNDS))}")
     ids = {p.id for p in spec.setup.pieces}
     if spec.setup.layout == "standard":
         ids |= {f"{s}{i}" for s in "AB" for i in range(1, 6)} | {"king"}
@@ -903,7 +908,7 @@ def _check_kinds(spec: ExperimentSpec, factors, draws, where: str) -> None:
         ):
             if pid not in ids:
                 raise SpecError(f"{where}: {name}: no piece {pid!r} in the set-up"
-                                f"; expected one of {listed(sorted(ids))}")
+                                f"{did_you_mean(pid, sorted(ids))}; expected one of {listed(sorted(ids))}")
         tg = spec.throw.target if spec.throw else None
         targets = (
             [] if tg is None else [tg] if isinstance(tg, str) else list(tg.grid if isinstance(tg, Grid) else tg.choice)
@@ -911,7 +916,7 @@ def _check_kinds(spec: ExperimentSpec, factors, draws, where: str) -> None:
         for a in targets:
             if a not in ids:
                 raise SpecError(f"{where}: throw.target: no piece {a!r} in the set-up"
-                                f"; expected one of {listed(sorted(ids))}")
+                                f"{did_you_mean(a, sorted(ids))}; expected one of {listed(sorted(ids))}")
     if spec.throw is not None:
         _check_baton(spec.throw.baton, ids | {f"{s}{i}" for s in "AB" for i in range(1, 6)} | {"king"}, where)
 

@@ -9,7 +9,7 @@ It stays inside [0, 1] and is sensible for k = 0 or k = n, unlike the normal app
 
 from __future__ import annotations
 
-from kubb3d.ranges import listed
+from kubb3d.ranges import did_you_mean, listed
 
 import math
 from dataclasses import dataclass
@@ -56,7 +56,11 @@ def match_column(name: str, available: Sequence[str]) -> str:
         return hits[0]
     if hits:
         raise ValueError(f"column {name!r} is ambiguous: {listed(sorted(hits))}")
-    raise ValueError(f"no column {name!r}; available: {', '.join(sorted(available))}")
+    from kubb3d.experiment.export import LEADING
+
+    bookkeeping = set(LEADING) | {"wall_s"}  # which trial, its seed, whether it ran: nothing to plot
+    shown = sorted(c for c in available if c not in bookkeeping)
+    raise ValueError(f"no column {name!r}{did_you_mean(name, available)} (columns: {listed(shown)})")
 
 
 def measure_fn(expr: str, available: Sequence[str]) -> tuple[str, Callable[[dict], Any], bool]:
