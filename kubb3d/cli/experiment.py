@@ -83,7 +83,13 @@ def run_cmd(
         help="With --scheduler: wait for this many Dask workers before the first trial (up to Dask's connect "
              "timeout, 30 s unless DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT is set).",
     ),
-    max_trials: Optional[int] = typer.Option(None, min=0, help="Stop after this many new trials."),
+    max_trials: Optional[int] = typer.Option(
+        None,
+        min=0,
+        help="Run at most this many of the trials still to run, spread over the grid (a stride through it "
+             "set by the spec's seed, every point once before any twice), not the grid's first points; "
+             "repeat the command to run the next part.",
+    ),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
     as_json: bool = typer.Option(
         False, "--json", help="Print what the run did as one JSON document (no progress bar)."

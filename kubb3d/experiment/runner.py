@@ -43,6 +43,7 @@ from __future__ import annotations
 from kubb3d.ranges import did_you_mean, listed
 
 import itertools
+import math
 import os
 import time
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
@@ -50,7 +51,9 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from multiprocessing import get_all_start_methods, get_context
 from pathlib import Path
-from typing import Callable, Iterable
+from typing import Callable, Iterable, Iterator
+
+import numpy as np
 
 from kubb3d.errors import ClusterRefused as ClusterRefused, SpecError, UnknownNameError
 from kubb3d.experiment.dask_task import run_trials
@@ -307,6 +310,30 @@ MAX_TRIALS_PER_RUN = 10_000_000
 """The most trials one call of :func:`run` takes (about five days at the 24 trials/s of the local
 backend in docs/speed.md); a larger spec runs in parts with ``max_trials``. It also bounds the
 memory of the list of pending trials (80 MB)."""
+
+
+GOLDEN = (math.sqrt(5) - 1) / 2
+"""The stride of :func:`spread_order` as a share of the grid (a Weyl sequence's step)."""
+
+
+def spread_order(loaded: LoadedSpec) -> Iterator[int]:
+    """Every trial index once, in the order a run with ``--max-trials`` takes them: repetition
+    by repetition as in index order (so every grid point runs ``k`` times before any runs
+    ``k + 1`` times), but within a repetition the grid points in a stride through the grid
+    (grid point ``(offset + j · stride) mod P``; ``stride`` ≈ 0.618 P, coprime with P;
+    ``offset`` from the spec's seed). So the first N < P trials are spread over every factor's
+    range rather than taking the first N points of the grid, the same N for the same spec,
+    and parts run one after another cover every trial once. Lazy: a grid of 10^12 points
+    enumerates only what it runs."""
+    n = loaded.n_points
+    stride = max(1, round(n * GOLDEN))
+    while math.gcd(stride, n) != 1:
+        stride += 1
+    offset = int(np.random.SeedSequence(loaded.spec.seed).generate_state(2, dtype=np.uint64)[0]) % n
+    for rep in range(loaded.spec.trials_per_point):
+        base = rep * n
+        for j in range(n):
+            yield base + (offset + j * stride) % n
 
 
 def check_size(loaded: LoadedSpec, max_trials: int | None) -> None:
@@ -731,7 +758,8 @@ def run(
         backend: ``local``, ``serial`` or ``dask`` (module doc).
         scheduler: Dask scheduler address (``tcp://host:8786``); None: a LocalCluster.
         progress: show a rich progress bar (rate, time left) on the terminal.
-        max_trials: stop after this many new trials (None: all).
+        max_trials: run at most this many of the trials still to run (None: all), taken in
+            :func:`spread_order` (spread over the grid, not its first points).
         on_rows: called with each batch of stored rows.
         min_workers: with ``scheduler``, the workers to wait for before the first trial (up to
             Dask's ``distributed.comm.timeouts.connect``).
@@ -774,8 +802,10 @@ def run(
             out, loaded.sha256, loaded.to_json(), versions=versions(), mix_versions=mix_versions
         ) as store:
             done = store.finished()
-            # the trials still to run, enumerated lazily: a huge grid with --max-trials lists only those
-            pending = (i for i in range(total) if i not in done)
+            # the trials still to run, enumerated lazily: a huge grid with --max-trials lists only those;
+            # a part of a run (--max-trials) takes them spread over the grid (spread_order)
+            order = range(total) if max_trials is None else spread_order(loaded)
+            pending = (i for i in order if i not in done)
             todo = list(itertools.islice(pending, None if max_trials is None else max(0, max_trials)))
             skipped = sum(1 for i in done if i < total)
             counts = {"ran": 0, "failed": 0}

@@ -17,7 +17,8 @@ form                            meaning
 
 The grid points are the Cartesian product of all factors, in the order the factors appear in
 the file. Trial ``i`` runs grid point ``i mod P`` (P points) for the ``i div P``-th time, so
-a run stopped early covers every point about equally, and raising ``trials_per_point``
+a run stopped early covers every point about equally (a part run with ``--max-trials`` takes
+them in a stride through the grid: :func:`kubb3d.experiment.runner.spread_order`), and raising ``trials_per_point``
 extends a finished run without changing its rows. Trial ``i`` draws everything random from
 ``numpy.random.default_rng(SeedSequence(seed).spawn(N)[i])``: first the ``uniform`` /
 ``normal`` / ``choice`` values in file order, then the skill preset's release noise.

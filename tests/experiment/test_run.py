@@ -4,6 +4,7 @@ trials are stored with their reason, another spec's results file is refused."""
 
 from __future__ import annotations
 
+import itertools
 import os
 import signal
 import subprocess
@@ -311,8 +312,66 @@ def test_a_huge_grid_runs_lazily_with_max_trials(tmp_path):
     assert (rep.ran, rep.skipped, rep.total) == (1, 0, 10**12)
     rep2 = run(loaded, out, backend="serial", progress=False, max_trials=2)
     assert (rep2.ran, rep2.skipped) == (2, 1)
-    assert [r["trial"] for r in read_rows(out)] == [0, 1, 2]
+    from kubb3d.experiment.runner import spread_order
+
+    first = list(itertools.islice(spread_order(loaded), 3))
+    assert [r["trial"] for r in read_rows(out)] == sorted(first)  # spread over the grid, not 0, 1, 2
     assert time.perf_counter() - t0 < 60
+
+
+GRID = """
+schema = 1
+title = "grid"
+seed = {seed}
+trials_per_point = 3
+measures = ["hit"]
+
+[setup]
+ruleset = "dm"
+
+[throw]
+target = "B2"
+speed = {{ grid = [8.0, 8.5, 9.0, 9.5, 10.0, 10.5, 11.0, 11.5, 12.0, 12.5] }}
+elevation_deg = {{ grid = [20.0, 22.0, 24.0, 26.0, 28.0, 30.0, 32.0, 34.0, 36.0, 38.0] }}
+spin_rps = {{ grid = [1.0, 2.0] }}
+"""
+
+
+def test_max_trials_takes_a_part_spread_over_the_grid(tmp_path):
+    # --max-trials 20 of a 10 × 10 × 2 grid took the grid's first 20 points: one speed of ten
+    from kubb3d.experiment.runner import spread_order
+
+    spec = tmp_path / "grid.toml"
+    spec.write_text(GRID.format(seed=7))
+    loaded = load_spec(spec)
+    order = list(spread_order(loaded))
+    assert sorted(order) == list(range(loaded.n_trials))  # every trial once: parts add up to the run
+    n = loaded.n_points
+    # repetition by repetition: every point runs k times before any runs k + 1 times
+    assert all(set(order[r * n:(r + 1) * n]) == set(range(r * n, (r + 1) * n)) for r in range(3))
+    for k in (20, 40):
+        part = [loaded.point(i % n) for i in order[:k]]
+        for factor, size in (("speed", 10), ("elevation_deg", 10), ("spin_rps", 2)):
+            assert len({p[factor] for p in part}) == size, (k, factor)  # every value of every factor
+    tenth = [loaded.point(i % n) for i in order[:10]]
+    assert min(len({p[f] for p in tenth}) for f in ("speed", "elevation_deg")) >= 5  # a stride, not strata
+    # in grid order the first 20 trials held one speed of ten
+    assert len({loaded.point(i)["speed"] for i in range(20)}) == 1
+    assert len({loaded.point(i % n)["speed"] for i in order[:5]}) >= 4
+    # the seed chooses where the part starts; the same seed the same part
+    other = tmp_path / "other.toml"
+    other.write_text(GRID.format(seed=8))
+    assert list(itertools.islice(spread_order(load_spec(other)), 20)) != order[:20]
+    assert list(itertools.islice(spread_order(load_spec(spec)), 20)) == order[:20]
+
+
+def test_parts_of_a_run_add_up_to_the_whole_run(tiny_reference, tmp_path):
+    spec, reference, _ = tiny_reference
+    loaded = load_spec(spec)
+    out = tmp_path / "parts.sqlite"
+    ran = [run(loaded, out, backend="serial", max_trials=3, progress=False).ran for _ in range(6)]
+    assert ran == [3, 3, 3, 3, 3, 1]
+    assert strip_wall(read_rows(out)) == reference  # the same rows as one whole run
 
 
 def test_a_run_whose_trials_all_fail_exits_1_with_one_line(tmp_path, monkeypatch):
