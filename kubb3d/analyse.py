@@ -296,12 +296,23 @@ def curve_document(
 
 
 def write_png(recorded: Recorded, points: list[Point], path: Any, top: int = 5) -> None:
-    """A PNG of the curve: each player's win probability after each analysed action with its 95 %
-    band, dotted lines at turn boundaries, the ``top`` moves marked."""
+    """A PNG of the curve (:func:`curve_figure`)."""
+    import matplotlib.pyplot as plt
+
+    fig = curve_figure(recorded, points, top)
+    fig.savefig(path, dpi=110, format="png")
+    plt.close(fig)
+
+
+def curve_figure(recorded: Recorded, points: list[Point], top: int = 5) -> Any:
+    """The curve as a matplotlib figure: each player's win probability after each analysed
+    action with its 95 % band, dotted lines at turn boundaries, the ``top`` moves marked; the
+    actions on the x axis at whole numbers (an action 2.5 does not exist)."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    from matplotlib.ticker import MaxNLocator
 
     fig, ax = plt.subplots(figsize=(10, 4.2))
     x = [p.after for p in points]
@@ -329,12 +340,12 @@ def write_png(recorded: Recorded, points: list[Point], path: Any, top: int = 5) 
     n = max(p.samples for p in points)
     ax.set_ylim(-0.04, 1.1)
     span = points[-1].after + 1
-    ticks = [t for t in ax.get_xticks() if 0.06 * span <= t <= points[-1].after]
-    ax.set_xticks([-1, *ticks], ["start", *(f"{t:g}" for t in ticks)])
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ticks = [int(t) for t in ax.get_xticks() if 0.06 * span <= t <= points[-1].after]
+    ax.set_xticks([-1, *ticks], ["start", *(str(t) for t in ticks)])
     ax.set_xlabel("after action (dotted: turn boundaries; numbers: the biggest moves of " + first + "'s chance)")
     ax.set_ylabel("win probability")
     ax.set_title(f"{recorded.path.name}: win probability, {n} rollouts per point, 95 % Wilson band")
     ax.legend(loc="best", fontsize=8)
     fig.tight_layout()
-    fig.savefig(path, dpi=110, format="png")
-    plt.close(fig)
+    return fig

@@ -81,9 +81,9 @@ def register(app: typer.Typer) -> None:
             min=1,
             max=100_000,
             help="Rollouts per point. Each rebuilds the world, replays the turn up to its action and plays "
-                 "the match on: about the cost of a whole match (≈ 2 s of CPU for a DM match), so a curve "
-                 "costs SAMPLES × ACTIONS/EVERY matches: seconds for a --round-cap 3 match, about ten "
-                 "minutes of CPU for a whole DM match of some 70 actions (use --every and --workers).",
+                 "the match on: about the cost of a whole match, so a curve costs SAMPLES × ACTIONS/EVERY "
+                 "matches: seconds for a --round-cap 3 match, minutes of CPU for a whole match (use --every "
+                 "and --workers; a progress bar shows how far it is; docs/analysis.md \"Cost\").",
         ),
         every: int = typer.Option(
             DEFAULT_EVERY, "--every", min=1, help="Analyse every K-th action only (0, K, 2K … and the last)."

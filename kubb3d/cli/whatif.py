@@ -116,7 +116,12 @@ def whatif_command(
         ..., "--at", help="The action to continue from (its index `i` in the replay, from 0): it is played again."
     ),
     samples: int = typer.Option(
-        DEFAULT_SAMPLES, "--samples", min=1, max=100_000, help="How many continuations (each ~ a match's cost)."
+        DEFAULT_SAMPLES,
+        "--samples",
+        min=1,
+        max=100_000,
+        help="How many continuations: each costs about what a whole match costs, so tens of them take "
+             "minutes of CPU (a progress bar shows how far it is; --workers spreads them).",
     ),
     seed: int = typer.Option(
         DEFAULT_SEED, "--seed", min=0, help="Root seed of the samples: the same seed gives the same samples."

@@ -217,3 +217,24 @@ def test_the_docs_name_the_inkast_spots_compared():
     assert words[m.group(1)] == len(INKAST_DEPTHS) + 2
     named = [fractions[g] for g in m.groups()[1:] if g is not None]
     assert named == pytest.approx(list(INKAST_DEPTHS))
+
+
+@pytest.mark.parametrize("last", [1, 2, 3, 5, 8, 13, 99])
+def test_the_curve_marks_whole_actions_only(won, last):
+    # the PNG of a short match read "2.5" and "7.5" under its x axis: actions are whole numbers
+    import matplotlib.pyplot as plt
+
+    from kubb3d.analyse import Point, curve_figure
+
+    last = min(last, max(won.actions))  # a point is after an action the replay holds
+    players = won.players
+    points = [Point(i, {players[0]: 1, players[1]: 0}, 0, 1) for i in range(-1, last + 1)]
+    fig = curve_figure(won, points, top=0)
+    try:
+        labels = [t.get_text() for t in fig.axes[0].get_xticklabels()]
+        ticks = list(fig.axes[0].get_xticks())
+    finally:
+        plt.close(fig)
+    assert labels[0] == "start" and ticks[0] == -1
+    assert all(label.isdigit() for label in labels[1:]), labels
+    assert [int(label) for label in labels[1:]] == ticks[1:] and all(0 <= t <= last for t in ticks[1:])
