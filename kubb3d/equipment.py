@@ -459,7 +459,8 @@ class EquipmentSet:
         if density is None:
             raise UnknownNameError(
                 f"unknown wood {wood!r}"
-                f"{did_you_mean(wood, sorted(WOODS))}; expected one of {listed(sorted(WOODS))} or a density in kg/m³"
+                f"{did_you_mean(str(wood), sorted(WOODS))}"
+                f"; expected one of {listed(sorted(WOODS))} or a density in kg/m³"
             )
         if not density > 0:
             raise EquipmentError(f"wood density must be > 0 kg/m³, got {density}")
