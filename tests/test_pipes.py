@@ -3,6 +3,7 @@ events in causal order, and --json with structured fields and null instead of se
 
 import json
 import re
+from pathlib import Path
 
 LINE = re.compile(r"^ *\d+:\d\d (S\d+ R[\d ]{2}|      ) (\S+) +(.*)$")
 
@@ -142,9 +143,19 @@ def test_summary_and_plot_where_and_the_pooled_note(cli, tmp_path):
         cli("experiment", "summary", str(out), "--by", "speed", "--where", "elevation=10", "--json").stdout
     )
     assert doc["pooled_over"] == [] and doc["where"] == ["elevation=10"]
-    # hit-8m's grid: 25 speeds x 7 elevations, the elevation varying fastest: the first 30
-    # trials are 4 speeds x 7 elevations and 2 more; elevation 10 for 5 speeds
-    assert doc["trials"] == 5 and [g["key"]["speed"] for g in doc["groups"]] == [8.5, 8.75, 9.0, 9.25, 9.5]
+    # hit-8m's grid: 25 speeds x 7 elevations; --max-trials 30 takes 30 points spread over it
+    # (experiment.runner.spread_order): those at elevation 10 are the summary's groups
+    import itertools
+
+    from kubb3d.experiment import load_spec
+    from kubb3d.experiment.runner import spread_order
+    from kubb3d.library import resolve_experiment
+
+    loaded = load_spec(resolve_experiment(Path("hit-8m")))
+    part = [loaded.point(i % loaded.n_points) for i in itertools.islice(spread_order(loaded), 30)]
+    speeds = sorted(p["speed"] for p in part if p["elevation_deg"] == 10)
+    assert 2 <= len(speeds) <= 8 and len({p["speed"] for p in part}) >= 20  # spread, not 4 speeds
+    assert doc["trials"] == len(speeds) and [g["key"]["speed"] for g in doc["groups"]] == speeds
     r = cli("experiment", "plot", str(out), "--x", "speed", "--where", "elevation=15", "-o", str(tmp_path / "p.png"))
     assert r.returncode == 0, r.stderr
     assert "pooled" not in r.stderr and (tmp_path / "p.png").read_bytes()[:4] == b"\x89PNG"
