@@ -157,15 +157,24 @@ class Continuation:
 
 
 def describe_action(recorded: Recorded, at: int) -> str:
-    """The action ``at`` in a few words (``BatonThrow B baton3``), for the report."""
+    """The action ``at`` in a few words (``B baton throw, baton 3``; ``A inkast, B1,B4``;
+    ``P2 chooses end: A``), for the report: the action's type in words, not its class name
+    (``BatonThrow``), a baton as the play-by-play names it."""
+    import re
+
     action = recorded.actions[at][1]
-    words = [str(action["type"])]
-    for key in ("side", "player", "what", "value", "baton", "kubb"):
-        if key in action and action[key] is not None:
-            words.append(str(action[key]))
+    kind = re.sub(r"(?<=[a-z])(?=[A-Z])", " ", str(action["type"])).lower()  # BatonThrow → baton throw
+    if kind == "choose":
+        return f"{action.get('player')} chooses {action.get('what')}: {action.get('value')}"
+    words = [f"{action['side']} {kind}" if action.get("side") else kind]
+    if action.get("baton"):
+        baton = str(action["baton"])
+        words.append(f"baton {baton[5:]}" if baton.startswith("baton") and baton[5:].isdigit() else baton)
+    if action.get("kubb"):
+        words.append(str(action["kubb"]))
     if action.get("kubbs"):
         words.append(",".join(action["kubbs"]))
-    return " ".join(words)
+    return ", ".join(words)
 
 
 def check_at(recorded: Recorded, at: int) -> None:

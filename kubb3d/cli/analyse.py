@@ -27,13 +27,15 @@ TOP_MOVES = 5
 
 def curve_lines(doc: dict) -> list[str]:
     """The text report of an ``analyse`` document (:func:`kubb3d.analyse.curve_document`)."""
+    from kubb3d.cli.match import ending_name
+
     players = doc["players"]
     played = doc["played"]
     out = [
         f"win probability: {doc['replay']}, {len(doc['points'])} points, {doc['samples']} rollouts each "
         f"(every {doc['every']} action{'s' * (doc['every'] != 1)}), seed {doc['seed']}",
         f"as played: {played['winner'] + ' wins' if played['winner'] else 'draw'} "
-        f"({str(played['termination']).lower()})",
+        f"(ended by {ending_name(played['termination'])})",
     ]
     draws = any(point["draws"]["p"] for point in doc["points"])
     columns = [f"{p} wins" for p in players] + ["draw"] * draws

@@ -54,6 +54,22 @@ ENDINGS = {
 }
 """Each of :data:`TERMINATIONS` in words for the result line (the turn cap is no rule book's:
 docs/rules.md "Decisions where the rule books are silent")."""
+ENDING_NAMES = {
+    "king": "the king",
+    "early_king": "an early king",
+    "sets": "sets",
+    "time": "time up",
+    "round_cap": "the turn cap",
+}
+"""Each of :data:`TERMINATIONS` in a few words for counts (``whatif``'s "ended by: the king 7,
+the turn cap 3"; English, as those reports)."""
+
+
+def ending_name(termination: object) -> str:
+    """:data:`ENDING_NAMES` of a termination as a replay or an outcome names it (``ROUND_CAP``,
+    ``round_cap``); an unknown one as it is, in lower case."""
+    key = str(termination).lower()
+    return ENDING_NAMES.get(key, key)
 
 
 def points_words(out, ruleset: str) -> Msg:

@@ -50,6 +50,8 @@ def _percent(rate: dict) -> str:
 
 def report_lines(doc: dict) -> list[str]:
     """The text report of a what-if document (:func:`whatif_document`)."""
+    from kubb3d.cli.match import ending_name
+
     s = doc["summary"]
     n = s["samples"]
     choice = doc["choice"]
@@ -66,14 +68,14 @@ def report_lines(doc: dict) -> list[str]:
     if played is not None:
         out.append(
             f"as played: {played['winner'] + ' wins' if played['winner'] else 'draw'} "
-            f"({played['termination'].lower()})"
+            f"(ended by {ending_name(played['termination'])})"
         )
     width = max(len(p) for p in s["wins"])
     for player, rate in s["wins"].items():
         out.append(f"{player:<{width}} wins {rate['count']:>{len(str(n))}}/{n}  {_percent(rate)}")
     if s["draws"]["count"]:
         out.append(f"{'draws':<{width + 5}} {s['draws']['count']:>{len(str(n))}}/{n}  {_percent(s['draws'])}")
-    ended = ", ".join(f"{k.lower()} {v}" for k, v in s["terminations"].items())
+    ended = ", ".join(f"{ending_name(k)} {v}" for k, v in s["terminations"].items())
     out.append(f"ended by: {ended}")
     t = s["turns_left"]
     out.append(f"turns left: mean {t['mean']:.1f}, least {t['min']}, most {t['max']}")

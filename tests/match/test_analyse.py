@@ -238,3 +238,20 @@ def test_the_curve_marks_whole_actions_only(won, last):
     assert labels[0] == "start" and ticks[0] == -1
     assert all(label.isdigit() for label in labels[1:]), labels
     assert [int(label) for label in labels[1:]] == ticks[1:] and all(0 <= t <= last for t in ticks[1:])
+
+
+def test_reports_name_actions_and_endings_in_words(won):
+    # `whatif` and `analyse` printed "(BatonThrow A baton1)", "as played: P1 wins (round_cap)" and
+    # "ended by: round_cap 1": class names, ids and code names where a reader wants words
+    from kubb3d.whatif import describe_action
+
+    described = [describe_action(won, i) for i in sorted(won.actions)]
+    assert all(re.search(r"[a-z][A-Z]|\bbaton\d|_", text) is None for text in described), described
+    assert any(text.endswith("baton throw, baton 1") for text in described)
+    curve = runner.invoke(app, ["analyse", str(won.path), "--every", str(max(won.actions) + 1), "--samples", "1"])
+    assert curve.exit_code == 0, curve.output
+    what = runner.invoke(app, ["whatif", str(won.path), "--at", str(max(won.actions)), "--samples", "1"])
+    assert what.exit_code == 0, what.output
+    for text in (curve.stdout, what.stdout):
+        assert re.search(r"\b(round_cap|early_king)\b|BatonThrow|Inkast [AB]", text) is None, text
+        assert "as played: " in text and "(ended by " in text
