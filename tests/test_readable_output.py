@@ -114,3 +114,17 @@ def test_no_help_shows_a_value_placeholder_on_an_on_off_flag():
     assert re.search(r"--by +<str>", helps[("experiment", "summary")])
     assert "--json  " in helps[("match",)] and re.search(r"--seed +<int", helps[("match",)])
     assert sum("<int" in text for text in helps.values()) > 10
+
+
+def test_no_help_points_a_reader_into_the_code():
+    # `kubb3d match --help` said "see kubb3d/players.py STRATEGIES", `audit` "seeds FIRST_SEED, …",
+    # `stats` "definitions: kubb3d/stats.py": a file of the source, a constant, a module path
+    _register_subapps()
+    root = get_command(app)
+    code = re.compile(r"kubb3d/[\w/]+\.py|\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b|\b(True|False)\b|\bkubb3d\.\w+\.\w+")
+    environment = {"DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT"}  # a variable the reader sets: a name to type
+    found = []
+    for path, _command in _commands(root):
+        text = "\n".join(_help(list(path)))
+        found += [(path, m.group(0)) for m in code.finditer(text) if m.group(0) not in environment]
+    assert found == []

@@ -115,7 +115,7 @@ def option_word(value: object) -> str:
 
 def audit(
     ruleset: str = typer.Option("dm", help="Ruleset: dm, wikinger or kubbuteo."),
-    matches: int = typer.Option(20, help="Number of seeded matches (seeds FIRST_SEED, FIRST_SEED+1, …)."),
+    matches: int = typer.Option(20, help="Number of seeded matches (seeds --first-seed, --first-seed + 1, …)."),
     players: Optional[str] = typer.Option(
         None, help="Skill of each side, e.g. 'elite,club' (novice, club, elite)."
     ),

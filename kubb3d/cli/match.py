@@ -189,8 +189,9 @@ def match(
     ),
     strategy: Optional[str] = typer.Option(
         None,
-        help="Strategy of each side, 'default,deep-inkast' (default, deep-inkast, cluster-first; see "
-             "kubb3d/players.py STRATEGIES).",
+        help="Strategy of each side, 'default,deep-inkast': default (field kubbs nearest the line first, a "
+             "tight inkast group past the centre line), deep-inkast (as default, the inkast group lands deep) "
+             "or cluster-first (as default, the field kubb with most neighbours first).",
     ),
     replay: Optional[Path] = typer.Option(
         None, parser=file_name, help="Write the replay (JSON lines) to this new file."

@@ -19,8 +19,10 @@ def stats(
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object: player → figures."),
     lang: Optional[str] = lang_option(),
 ) -> None:
-    """Per-player figures of a match: batons that hit (and by distance), kubbs felled a turn,
-    inkast spread (definitions: kubb3d/stats.py)."""
+    """Per-player figures of a match: the batons that hit (felled a kubb the referee counts),
+    also by the distance from the release to the first piece moved; kubbs felled a turn; the
+    inkast spread (root mean square distance of an inkast's kubbs from their centre) and the
+    share of inkasted kubbs ruled invalid."""
     from kubb3d.cli import UserError
     from kubb3d.errors import ReplayError
     from kubb3d.stats import replay_stats, stats_lines
