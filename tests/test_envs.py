@@ -281,7 +281,7 @@ def test_dense_term_falls_as_the_closest_approach_grows():
 
 def test_bad_options_are_refused_with_a_clear_error():
     env = gym.make("kubb3d/Throw-v0")
-    with pytest.raises(ValueError, match=r"unknown reset option\(s\) \['tagret'\]; expected some of"):
+    with pytest.raises(ValueError, match=r"unknown reset option\(s\) tagret; did you mean 'target'\?; expected"):
         env.reset(seed=0, options={"tagret": "B2"})
     with pytest.raises(ValueError, match="target must be one of"):
         env.reset(seed=0, options={"target": "A3"})

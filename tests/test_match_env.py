@@ -24,7 +24,7 @@ KNOWN_API_WARNINGS = {
     "Action space for each agent probably should be gymnasium.spaces.box or gymnasium.spaces.discrete",
     'We recommend agents to be named in the format <descriptor>_<number>, like "player_0"',
     "Observation is not a NumPy array",
-    "the match environment takes no reset options; ignored ['options']",
+    "the match environment takes no reset options; ignored options",
 }
 
 

@@ -107,7 +107,7 @@ time.
 
 from __future__ import annotations
 
-from kubb3d.ranges import listed
+from kubb3d.ranges import did_you_mean, listed
 
 import math
 from typing import TYPE_CHECKING, Any
@@ -301,7 +301,7 @@ class _KubbEnv(gym.Env):
         unknown = sorted(set(options) - set(self._reset_options))
         if unknown:
             raise MatchSetupError(
-                f"unknown reset option(s) {listed(unknown)}"
+                f"unknown reset option(s) {listed(unknown)}{did_you_mean(unknown[0], self._reset_options)}"
                 f"; expected some of {listed(list(self._reset_options))}"
             )
         if "layout" in options:
