@@ -9,7 +9,7 @@ import re
 import pytest
 
 from kubb3d.cli.match import ENDINGS, TERMINATIONS, result_line
-from kubb3d.cli.tournament import POINTS_LINE, game_line
+from kubb3d.cli.tournament import game_line, points_line
 from kubb3d.i18n import translator
 from kubb3d.rules.outcomes import Outcome, Termination
 from kubb3d.rules.wikinger import CLOCK_WIN_POINTS, WIN_POINTS, GameResult
@@ -70,5 +70,10 @@ def test_a_tournament_game_says_how_it_ended(how, points, head):
 
 
 def test_the_points_line_gives_the_ws_points():
-    assert f"{WIN_POINTS} for felling the king" in POINTS_LINE
-    assert f"{CLOCK_WIN_POINTS} for more baseline kubbs" in POINTS_LINE and 'WS "End of the Game"' in POINTS_LINE
+    from kubb3d.rules import get_ruleset
+
+    line = points_line()
+    assert f"{WIN_POINTS} for felling the king" in line and 'WS "End of the Game"' in line
+    assert f"{CLOCK_WIN_POINTS} for more baseline kubbs standing when the " in line
+    limit = get_ruleset("wikinger").time_limit_s
+    assert limit is not None and f"the {limit / 60:g} minutes" in line

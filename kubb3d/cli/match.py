@@ -78,7 +78,14 @@ def points_words(out, ruleset: str) -> Msg:
     Game": 2 for the king, 1 for more baseline kubbs when time or the cap ends it)."""
     numbers = ", ".join(f"{p} {v}" for p, v in out.points.items())
     if ruleset == "wikinger":
-        return msg("WS points (2 for the king, 1 for more baseline kubbs at the end): {points}", points=numbers)
+        from kubb3d.rules.wikinger import CLOCK_WIN_POINTS, WIN_POINTS
+
+        return msg(
+            "WS points ({king} for the king, {baseline} for more baseline kubbs at the end): {points}",
+            king=WIN_POINTS,
+            baseline=CLOCK_WIN_POINTS,
+            points=numbers,
+        )
     return msg("sets won: {points}", points=numbers)
 
 

@@ -14,12 +14,19 @@ import typer
 from kubb3d.ranges import did_you_mean, expected, span, one_line, listed
 
 
-POINTS_LINE = (
-    "group points per game: 2 for felling the king (or the other team's early king), 1 for more "
-    "baseline kubbs standing when the 20 minutes or the turn cap end it, 0 for a loss or a draw "
-    '(WS "End of the Game"; the turn cap is kubb3d\'s rule: docs/rules.md)'
-)
-"""The first line of the games: what a game's points are, with the rule."""
+def points_line() -> str:
+    """The first line of the games: what a game's points are, with the rule, the figures from
+    the WS ruleset (:data:`kubb3d.rules.wikinger.WIN_POINTS`, its clock)."""
+    from kubb3d.rules import get_ruleset
+    from kubb3d.rules.wikinger import CLOCK_WIN_POINTS, WIN_POINTS
+
+    limit = get_ruleset("wikinger").time_limit_s
+    clock = f"the {limit / 60:g} minutes" if limit else "the clock"
+    return (
+        f"group points per game: {WIN_POINTS} for felling the king (or the other team's early king), "
+        f"{CLOCK_WIN_POINTS} for more baseline kubbs standing when {clock} or the turn cap end it, 0 for a "
+        'loss or a draw (WS "End of the Game"; the turn cap is kubb3d\'s rule: docs/rules.md)'
+    )
 
 
 def game_line(game, how: str, why: str) -> str:
@@ -107,7 +114,7 @@ def tournament(
     if as_json:
         sys.stdout.write(json.dumps(res.to_json(), ensure_ascii=False) + "\n")
         return
-    typer.echo(POINTS_LINE)
+    typer.echo(points_line())
     for g, (how, why) in zip(res.games, res.endings or [("", "")] * len(res.games)):
         typer.echo(game_line(g, how, why))
     for ts, felled in res.stechen:
