@@ -60,8 +60,6 @@ Pure except for :func:`audit_match`, which plays the match (physics through
 
 from __future__ import annotations
 
-from kubb3d.ranges import listed
-
 import json
 import math
 import os
@@ -75,6 +73,7 @@ from kubb3d.judge.geometry import tipping_angle as _tipping
 from kubb3d.judge.rulebook import get_rulebook
 from kubb3d.pitch import KING_ID, opponent
 from kubb3d.procedure import PROCEDURE_CHECKS, check_procedure
+from kubb3d.ranges import listed
 
 MOVED_M = 0.01
 """m: a piece whose base centre moved more than this during a throw was moved by it."""

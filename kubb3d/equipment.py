@@ -27,13 +27,12 @@ Sources of the numbers
 
 from __future__ import annotations
 
-from kubb3d.ranges import did_you_mean, listed
-
 import functools
 import math
 from dataclasses import dataclass, field, replace
 
 from kubb3d.errors import EquipmentError, UnknownNameError
+from kubb3d.ranges import did_you_mean, listed
 
 RUBBERWOOD_DENSITY = 620.0
 """kg/m³, middle of the 595–640 kg/m³ range for rubberwood (docs/physics.md)."""

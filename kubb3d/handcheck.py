@@ -15,14 +15,13 @@ threshold :mod:`kubb3d.throw` uses for "upright at rest").
 
 from __future__ import annotations
 
-from kubb3d.ranges import listed
-
 import math
 from dataclasses import dataclass
 
 from kubb3d.equipment import EQUIPMENT_SETS, EquipmentSet
 from kubb3d.errors import JudgeInputError
 from kubb3d.physics.world import World
+from kubb3d.ranges import listed
 from kubb3d.snapshot import Snapshot, tilt_from_vertical
 
 

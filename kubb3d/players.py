@@ -46,8 +46,6 @@ All randomness comes from a passed :class:`numpy.random.Generator`.
 
 from __future__ import annotations
 
-from kubb3d.ranges import did_you_mean, listed
-
 import math
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
@@ -58,6 +56,7 @@ import numpy as np
 from kubb3d.equipment import EquipmentSet
 from kubb3d.errors import MatchSetupError, PlayerError, UnknownNameError
 from kubb3d.pitch import Pitch
+from kubb3d.ranges import did_you_mean, listed
 from kubb3d.throw import FlickParams, ThrowParams, solve_aim
 
 

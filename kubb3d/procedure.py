@@ -38,13 +38,12 @@ Pure: plain dicts in, findings out.
 
 from __future__ import annotations
 
-from kubb3d.ranges import did_you_mean, listed
-
 import re
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping
 
 from kubb3d.errors import ReplayError, UnknownNameError
+from kubb3d.ranges import did_you_mean, listed
 
 PROCEDURE_CHECKS: dict[str, str] = {
     "lag_result": "the lag goes to the side the rule book names (DM §3, WS Sequence of Play)",

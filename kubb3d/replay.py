@@ -8,8 +8,6 @@ the file's content. A last line cut off by an interruption is dropped.
 
 from __future__ import annotations
 
-from kubb3d.ranges import listed
-
 import json
 import math
 from dataclasses import dataclass
@@ -19,6 +17,7 @@ from typing import Annotated, Any, Literal, Union
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationError, field_validator
 
 from kubb3d.files import ReplayError as ReplayError  # the one error of every replay reader
+from kubb3d.ranges import listed
 from kubb3d.rules.core import DEFAULT_ROUND_CAP
 from kubb3d.rules.core import MAX_ROUND_CAP as MAX_ROUND_CAP
 from kubb3d.rules.core import MAX_TIME_LIMIT_S as MAX_TIME_LIMIT_S

@@ -24,8 +24,6 @@ processes play the matches.
 
 from __future__ import annotations
 
-from kubb3d.ranges import did_you_mean, listed
-
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Callable, Sequence
@@ -33,6 +31,7 @@ from typing import Callable, Sequence
 import numpy as np
 
 from kubb3d.errors import MatchSetupError, UnknownNameError
+from kubb3d.ranges import did_you_mean, listed
 from kubb3d.rules.wikinger import GameResult, Stechen, group_ranking
 from kubb3d.workers import process_pool
 

@@ -107,8 +107,6 @@ time.
 
 from __future__ import annotations
 
-from kubb3d.ranges import did_you_mean, listed
-
 import math
 from typing import TYPE_CHECKING, Any
 
@@ -125,6 +123,7 @@ except ModuleNotFoundError as missing:  # pragma: no cover - exercised in a subp
 
 from kubb3d.errors import MatchSetupError, ThrowError
 from kubb3d.pitch import KING_ID
+from kubb3d.ranges import did_you_mean, listed
 
 if TYPE_CHECKING:
     from kubb3d.judge import Pose

@@ -90,8 +90,6 @@ match ``kubb3d match`` plays) and :func:`random_agent`.
 
 from __future__ import annotations
 
-from kubb3d.ranges import listed
-
 import math
 import warnings
 from dataclasses import dataclass, replace
@@ -114,6 +112,7 @@ from kubb3d.match import Match, MatchConfig
 from kubb3d.match.flow import Make, Params, Run, ThrowFlow
 from kubb3d.pitch import KING_ID, opponent
 from kubb3d.players import Player, get_strategy
+from kubb3d.ranges import listed
 from kubb3d.rules import BatonThrow, Inkast, KingThrow, LagThrow, PenaltyThrow, action_to_dict
 from kubb3d.rules.core import DEFAULT_ROUND_CAP
 from kubb3d.snapshot import tilt_from_vertical

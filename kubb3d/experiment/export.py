@@ -9,8 +9,6 @@ seconds the trial took on its worker) is the last column.
 
 from __future__ import annotations
 
-from kubb3d.ranges import did_you_mean, listed
-
 import csv
 import json
 from pathlib import Path
@@ -18,6 +16,7 @@ from pathlib import Path
 from kubb3d.errors import FileSafetyError, UnknownNameError
 from kubb3d.experiment.store import read_rows
 from kubb3d.files import write_output
+from kubb3d.ranges import did_you_mean, listed
 
 FORMATS = ("csv", "parquet")
 LEADING = ("trial", "point", "rep", "seed_entropy", "spawn_key", "ok", "error")

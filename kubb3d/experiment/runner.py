@@ -40,8 +40,6 @@ is a failure of the cluster, never stored (:func:`_dask`): the run stops with
 
 from __future__ import annotations
 
-from kubb3d.ranges import did_you_mean, listed
-
 import itertools
 import math
 import os
@@ -59,6 +57,7 @@ from kubb3d.errors import ClusterRefused as ClusterRefused, SpecError, UnknownNa
 from kubb3d.experiment.dask_task import run_trials
 from kubb3d.experiment.spec import LoadedSpec, from_json
 from kubb3d.experiment.store import ResultStore, StoreError
+from kubb3d.ranges import did_you_mean, listed
 
 BACKENDS = ("local", "serial", "dask")
 

@@ -9,11 +9,10 @@ It stays inside [0, 1] and is sensible for k = 0 or k = n, unlike the normal app
 
 from __future__ import annotations
 
-from kubb3d.ranges import did_you_mean, listed
-
 import math
 from dataclasses import dataclass
 from typing import Any, Callable, Sequence
+from kubb3d.ranges import did_you_mean, listed
 
 Z95 = 1.959963984540054
 """Normal quantile of a two-sided 95 % interval."""

@@ -30,8 +30,6 @@ read-only.
 
 from __future__ import annotations
 
-from kubb3d.ranges import listed
-
 import json
 import os
 import sqlite3
@@ -42,6 +40,7 @@ from typing import Iterable, Iterator
 
 from kubb3d.errors import StoreError as StoreError
 from kubb3d.files import FileSafetyError, InputWarning, check_output, fcntl, lock_fd
+from kubb3d.ranges import listed
 
 STORE_SCHEMA = "1"
 

@@ -5,8 +5,6 @@ the per-action random generators. :class:`MatchCore` is the base of
 
 from __future__ import annotations
 
-from kubb3d.ranges import listed
-
 import os
 from dataclasses import replace
 from pathlib import Path
@@ -28,6 +26,7 @@ from kubb3d.match.records import SCHEMA, ReplayLog, pose_list, pose_rounded, pos
 from kubb3d.physics.world import World
 from kubb3d.pitch import KING_ID, Side
 from kubb3d.players import Player, get_skill, get_strategy
+from kubb3d.ranges import listed
 from kubb3d.rules import Event, Ruleset, get_ruleset
 
 import kubb3d.judge

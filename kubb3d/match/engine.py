@@ -4,8 +4,6 @@ end, :meth:`Match.resume` continues an interrupted match from its replay file.""
 
 from __future__ import annotations
 
-from kubb3d.ranges import listed
-
 import os
 from dataclasses import replace
 from pathlib import Path
@@ -29,6 +27,7 @@ from kubb3d.match.protocol import (
 from kubb3d.match.records import causal_order, pose_rounded
 from kubb3d.physics.world import PhysicsGlitch
 from kubb3d.pitch import KING_ID
+from kubb3d.ranges import listed
 from kubb3d.rules import (
     Action,
     BatonThrow,
