@@ -174,6 +174,30 @@ def disk_kubb_mesh(disk: DiskPiece, sections: int = CYLINDER_SECTIONS * 2 + 1, i
     return mesh
 
 
+def rounded_disk_mesh(
+    disk: CylinderPiece, fillet: float, inset: float = 0.0, sections: int = CYLINDER_SECTIONS * 2, arc: int = 6
+) -> trimesh.Trimesh:
+    """A disk (axis +z, centre at the origin) whose two rims are rounded with radius ``fillet``, m
+    (a quarter circle from the face to the side, ``arc`` segments), ``sections`` round.
+
+    ``inset`` (m) pulls every surface in by that much and the fillet with it (collision meshes,
+    see :data:`CONVEX_MARGIN`: the margin puts it back). Raises ``ValueError`` when the fillet is
+    not between ``inset`` and half the disk's thickness, or the mesh does not close."""
+    if not inset <= fillet <= disk.length / 2:
+        raise ValueError(f"fillet {fillet} m: expected {inset} to {disk.length / 2} m")
+    r, h, f = disk.radius - inset, disk.length / 2 - inset, fillet - inset
+    angles = np.linspace(-math.pi / 2, 0.0, arc + 1)
+    lower = [(r - f + f * math.cos(a), -h + f + f * math.sin(a)) for a in angles]
+    upper = [(x, -z) for x, z in reversed(lower)]
+    profile = [(0.0, -h), *lower, *upper, (0.0, h)]
+    if f == 0.0:
+        profile = [(0.0, -h), (r, -h), (r, h), (0.0, h)]
+    mesh = trimesh.creation.revolve(np.array(profile), sections=sections)
+    if not mesh.is_watertight:  # trimesh merged profile points lying too close together
+        raise ValueError(f"fillet {fillet} m with {arc} segments: the mesh is not closed; use fewer")
+    return mesh
+
+
 def mushroom_parts(king: MushroomPiece, inset: float = 0.0) -> tuple[trimesh.Trimesh, trimesh.Trimesh]:
     """(stem, cap) meshes of the Kubbuteo king, origin at the bounding-box centre, axis +z
     (the cap shrunk by ``inset``, m, for collision)."""
@@ -268,7 +292,7 @@ def _inertial(mass: float, diag, com=(0.0, 0.0, 0.0)) -> str:
     )
 
 
-def face_sphere_centres(disk: CylinderPiece | DiskPiece) -> list[tuple[float, float, float]]:
+def face_sphere_centres(disk: CylinderPiece | DiskPiece, fillet: float = 0.0) -> list[tuple[float, float, float]]:
     """Centres of the face spheres of a table-top disk in its body frame, m (a list of
     2 × :data:`FACE_SPHERES` (x, y, z)), each :data:`FACE_SPHERE_RADIUS` in from a face and from
     the rim or the flat.
@@ -284,7 +308,7 @@ def face_sphere_centres(disk: CylinderPiece | DiskPiece) -> list[tuple[float, fl
         end = math.sqrt(rho * rho - flat * flat)
         rim = [(-end, flat), (end, flat), (0.0, rho)]
         return [(sx * face, y, z - shift) for y, z in rim for sx in (-1, 1)]
-    rho, face = disk.radius - s, disk.length / 2 - s
+    rho, face = disk.radius - max(s, fillet), disk.length / 2 - s
     centres = []
     for k in range(FACE_SPHERES):
         a = 2 * math.pi * k / FACE_SPHERES
