@@ -19,9 +19,11 @@ that a penetration goes at the same rate per second), ``no-quiet-step`` (every s
 ``settle-x2`` (the table's settle window doubled) and ``rounded-rim`` (the baton disk's two
 rims rounded with radius ``--fillet`` mm: a convex mesh instead of Bullet's cylinder, face spheres
 moved in to where the rounding starts). Prints one JSON document with the process CPU
-time and the 1-minute load::
+time and the 1-minute load; docs/kubbuteo_convergence*.json are its output for the commands they
+record::
 
-    nice -n 10 .venv/bin/python benchmarks/kubbuteo_convergence.py --flicks 30 --seed 7
+    nice -n 5 .venv/bin/python benchmarks/kubbuteo_convergence.py --flicks 100 --seed 7 \
+        --nudge 0.0001,-0.0001 --eighth > docs/kubbuteo_convergence.json
 """
 
 from __future__ import annotations
