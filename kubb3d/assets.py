@@ -298,9 +298,11 @@ def face_sphere_centres(disk: CylinderPiece | DiskPiece, fillet: float = 0.0) ->
     the rim or the flat.
 
     A baton disk (:class:`CylinderPiece`, axis +z, centre at the origin) has them evenly round
-    the rim. A kubb (:class:`DiskPiece`, axis +x, its centre ``flat_depth / 2`` below the
-    origin) has them at the two ends of its flat (so that standing, and tipping over the flat's
-    long edge, it rests on the flat's four corners at every step) and at the top of its rim."""
+    the rim; with its rims rounded with radius ``fillet`` (m, :func:`rounded_disk_mesh`, larger
+    than the spheres' radius) ``fillet`` in from it, where the rounding starts. A kubb
+    (:class:`DiskPiece`, axis +x, its centre ``flat_depth / 2`` below the origin) has them at the
+    two ends of its flat (so that standing, and tipping over the flat's long edge, it rests on the
+    flat's four corners at every step) and at the top of its rim."""
     s = FACE_SPHERE_RADIUS
     if isinstance(disk, DiskPiece):
         rho, face, shift = disk.radius - s, disk.thickness / 2 - s, disk.flat_depth / 2
