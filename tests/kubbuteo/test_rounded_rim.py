@@ -69,3 +69,35 @@ def test_a_mesh_that_does_not_close_is_refused():
     # 30 segments on a 1 mm rounding: trimesh merges the profile's points and the mesh opens
     with pytest.raises(ValueError, match="not closed"):
         rounded_disk_mesh(BATON, 0.001, sections=360, arc=30)
+
+
+def test_bullet_rounds_the_shipped_cylinder_s_rims_by_its_margin(tmp_path):
+    """docs/physics.md: the baton disk's cylinder, as the engine loads it, has its rims rounded by
+    the 1 mm collision margin, no more: tilted 45°, its lowest point is (√2 − 1) × 1 mm above the
+    sharp disk's, at any turn about its axis."""
+    import pybullet as pb
+
+    from kubb3d.model_files import models_dir
+
+    text = (models_dir() / "kubbuteo-baton.urdf").read_text(encoding="utf-8")
+    head, _, rest = text.partition("  <collision>")
+    cylinder = "  <collision>" + rest.split("</collision>")[0] + "</collision>\n"
+    assert "<cylinder" in cylinder and "<sphere" not in cylinder
+    (tmp_path / "kubbuteo-baton.obj").write_text((models_dir() / "kubbuteo-baton.obj").read_text(encoding="utf-8"))
+    (tmp_path / "cylinder.urdf").write_text(head + cylinder + "</link>\n</robot>\n", encoding="utf-8")
+    client = pb.connect(pb.DIRECT)
+    try:
+        flags = pb.URDF_USE_INERTIA_FROM_FILE | pb.URDF_USE_IMPLICIT_CYLINDER  # as the engine loads it
+        disk = pb.loadURDF(str(tmp_path / "cylinder.urdf"), flags=flags, physicsClientId=client)
+        floor = pb.createCollisionShape(pb.GEOM_BOX, halfExtents=(1, 1, 0.1), physicsClientId=client)
+        board = pb.createMultiBody(0, floor, basePosition=(0, 0, -0.1), physicsClientId=client)
+        sharp = (BATON.radius + BATON.length / 2) * math.sin(math.pi / 4)
+        for spin in (0.0, 0.4, 1.0):
+            tilt = pb.getQuaternionFromEuler((math.pi / 4, 0.0, 0.0))
+            turn = pb.getQuaternionFromEuler((0.0, 0.0, spin))
+            _, quat = pb.multiplyTransforms((0, 0, 0), tilt, (0, 0, 0), turn)
+            pb.resetBasePositionAndOrientation(disk, (0, 0, 0.05), quat, physicsClientId=client)
+            gap = min(p[8] for p in pb.getClosestPoints(disk, board, 0.2, physicsClientId=client))
+            assert sharp - (0.05 - gap) == pytest.approx((math.sqrt(2) - 1) * CONVEX_MARGIN, abs=1e-6)
+    finally:
+        pb.disconnect(client)
