@@ -82,6 +82,8 @@ def use_variant(variant: str, fillet: float = 0.002) -> None:
 
         rest_module.Rest.__init__ = doubled  # type: ignore[method-assign]
     elif variant == "rounded-rim":
+        import atexit
+        import shutil
         import tempfile
         from pathlib import Path
 
@@ -90,6 +92,7 @@ def use_variant(variant: str, fillet: float = 0.002) -> None:
 
         baton = EQUIPMENT_SETS["kubbuteo"].baton
         folder = Path(tempfile.mkdtemp(prefix="rounded-rim-"))
+        atexit.register(shutil.rmtree, folder, ignore_errors=True)
         mesh = assets.rounded_disk_mesh(baton, fillet, inset=CONVEX_MARGIN, sections=48, arc=4)
         (folder / "kubbuteo-baton-collision.obj").write_text(mesh.export(file_type="obj"))
         text = assets.models_dir().joinpath("kubbuteo-baton.urdf").read_text()
