@@ -2,8 +2,10 @@
 
 On a CPU renderer (Mesa llvmpipe) the wall-clock rate depends on how many cores other
 processes leave free, so this also reports the process's CPU time per frame (all threads,
-llvmpipe's included) and the 1-minute load average before and after: compare runs by CPU
-time, or by frames per second at a similar load.
+llvmpipe's included), the main thread's share of it (Python, the HUD, the OpenGL calls and
+llvmpipe's vertex work; the rest is llvmpipe's rasterizer threads) and the 1-minute load
+average before and after: compare runs by CPU time, or by frames per second at a similar
+load. ``1000 / cpu_ms`` is the rate one idle core would give if the work ran there in series.
 
 Scenes (1280×720 unless given, HUD included, orbit camera turning, one baton flying):
 
@@ -14,12 +16,15 @@ Scenes (1280×720 unless given, HUD included, orbit camera turning, one baton fl
 
 Usage::
 
-    .venv/bin/python benchmarks/viewer_fps.py [--frames 200] [--width 1280] [--height 720]
+    .venv/bin/python benchmarks/viewer_fps.py [--frames 200] [--width 1280] [--height 720] [--json]
+
+``--json``: one JSON object a scene (what docs/viewer.md "Frame rate" quotes).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import os
 import time
@@ -27,8 +32,9 @@ import time
 import numpy as np
 
 
-def run(width: int, height: int, frames: int, tumbling: bool) -> tuple[float, float, int]:
-    """(frames per second, CPU ms per frame, shadow-map redraws) over ``frames`` frames."""
+def run(width: int, height: int, frames: int, tumbling: bool) -> tuple[float, float, float, int]:
+    """(frames per second, CPU ms per frame (all threads), the main thread's CPU ms per frame,
+    shadow-map redraws) over ``frames`` frames."""
     from kubb3d.viewer.app import App, PlaySession
     from kubb3d.viewer.scene import PieceView
 
@@ -46,7 +52,7 @@ def run(width: int, height: int, frames: int, tumbling: bool) -> tuple[float, fl
         app.frame(0.0)
         app.renderer.finish()
         redraws = 0
-        t0, c0 = time.perf_counter(), time.process_time()
+        t0, c0, m0 = time.perf_counter(), time.process_time(), time.thread_time()
         for k in range(frames):
             ctl.orbit.orbit(0.01, 0.0)
             scene.pieces["baton1"].pose[:3] = (-2.0 + 0.02 * k % 6.0, 0.0, 0.6 + 0.3 * math.sin(0.05 * k))
@@ -55,8 +61,8 @@ def run(width: int, height: int, frames: int, tumbling: bool) -> tuple[float, fl
             app.frame(1 / 60)
             redraws += app.renderer.stats.shadow_redrawn
         app.renderer.finish()
-        wall, cpu = time.perf_counter() - t0, time.process_time() - c0
-        return frames / wall, 1000 * cpu / frames, redraws
+        wall, cpu, main = time.perf_counter() - t0, time.process_time() - c0, time.thread_time() - m0
+        return frames / wall, 1000 * cpu / frames, 1000 * main / frames, redraws
     finally:
         app.close()
 
@@ -66,18 +72,26 @@ def main() -> None:
     ap.add_argument("--frames", type=int, default=200)
     ap.add_argument("--width", type=int, default=1280)
     ap.add_argument("--height", type=int, default=720)
+    ap.add_argument("--json", action="store_true", help="one JSON object a scene")
     args = ap.parse_args()
     from kubb3d.viewer.app import load_pyglet
 
     load_pyglet(headless=True)
     for name, tumbling in (("flying", False), ("tumbling", True)):
         load0 = os.getloadavg()[0]
-        fps, cpu_ms, redraws = run(args.width, args.height, args.frames, tumbling)
+        fps, cpu_ms, main_ms, redraws = run(args.width, args.height, args.frames, tumbling)
         load1 = os.getloadavg()[0]
+        if args.json:
+            print(json.dumps({
+                "scene": name, "width": args.width, "height": args.height, "frames": args.frames,
+                "fps": round(fps, 1), "cpu_ms": round(cpu_ms, 2), "main_thread_ms": round(main_ms, 2),
+                "shadow_redraws": redraws, "load": [round(load0, 2), round(load1, 2)], "cpus": os.cpu_count(),
+            }))
+            continue
         print(
-            f"{name:9s} {args.width}x{args.height}: {fps:5.1f} frames/s, {cpu_ms:5.1f} ms CPU per frame, "
-            f"shadow map redrawn {redraws}/{args.frames} frames, load {load0:.2f} → {load1:.2f} on {os.cpu_count()} "
-            "CPUs"
+            f"{name:9s} {args.width}x{args.height}: {fps:5.1f} frames/s, {cpu_ms:5.1f} ms CPU per frame "
+            f"({main_ms:4.1f} ms main thread; one idle core: {1000 / cpu_ms:4.1f} frames/s), shadow map redrawn "
+            f"{redraws}/{args.frames} frames, load {load0:.2f} → {load1:.2f} on {os.cpu_count()} CPUs"
         )
 
 

@@ -518,9 +518,10 @@ class App:
         f = s.follow() if ctl.camera_mode == "follow" else None
         cam = ctl.camera(*(f if f is not None else (None, None)), dt=dt)
         self.camera = cam
+        view_proj = cam.view_proj(self.renderer.width, self.renderer.height)
         warnings: list[str] = []
         if ctl.mode == "play" and not s.busy:
-            ctl.aim_through(cam.view_proj(self.renderer.width, self.renderer.height))
+            ctl.aim_through(view_proj)
             scene.aim = ctl.throw.aim_line()
             scene.release_point = ctl.throw.release_point()
             warnings = s.warnings() if hasattr(s, "warnings") else []
@@ -536,7 +537,7 @@ class App:
             h.flags = [*h.flags, self.error]
         if ctl.quit_asked:
             h.message = self.tr(msg("leave the match? ESC again: quit    any other key: go on"))
-        self._marks = piece_marks(scene, cam.view_proj(self.renderer.width, self.renderer.height), self.renderer.width, self.renderer.height)
+        self._marks = piece_marks(scene, view_proj, self.renderer.width, self.renderer.height)
         h.avoid, labels = self._marks
         if ctl.show_labels:
             h.labels = labels

@@ -9,6 +9,8 @@ import ctypes
 import numpy as np
 from pyglet import gl
 
+from kubb3d.viewer.scene import rotation_matrices
+
 
 def f32(m: np.ndarray) -> tuple:
     """A (4, 4) matrix as 16 floats in OpenGL's column-major order."""
@@ -22,12 +24,8 @@ def model_matrices(poses: np.ndarray) -> np.ndarray:
     """Model matrices (N, 4, 4) float32 of poses (N, 7) (centre m, ``quat_xyzw``), as
     :func:`~kubb3d.viewer.scene.model_matrix` for many at once."""
     p = np.asarray(poses, dtype=float).reshape(-1, 7)
-    q = p[:, 3:] / np.linalg.norm(p[:, 3:], axis=1, keepdims=True)
-    x, y, z, w = q.T
     m = np.zeros((len(p), 4, 4))
-    m[:, 0, 0], m[:, 0, 1], m[:, 0, 2] = 1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)
-    m[:, 1, 0], m[:, 1, 1], m[:, 1, 2] = 2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w)
-    m[:, 2, 0], m[:, 2, 1], m[:, 2, 2] = 2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)
+    m[:, :3, :3] = rotation_matrices(p[:, 3:])
     m[:, :3, 3] = p[:, :3]
     m[:, 3, 3] = 1.0
     return m.astype(np.float32)

@@ -87,6 +87,18 @@ def quat_matrix(q) -> np.ndarray:
     return quat_to_matrix((x, y, z, w))
 
 
+def rotation_matrices(quats) -> np.ndarray:
+    """Rotation matrices (N, 3, 3) float64 of quaternions (N, 4) ``quat_xyzw`` (normalised
+    here), :func:`quat_matrix` for many at once."""
+    q = np.asarray(quats, dtype=float).reshape(-1, 4)
+    x, y, z, w = (q / np.linalg.norm(q, axis=1, keepdims=True)).T
+    m = np.empty((len(q), 3, 3))
+    m[:, 0, 0], m[:, 0, 1], m[:, 0, 2] = 1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)
+    m[:, 1, 0], m[:, 1, 1], m[:, 1, 2] = 2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w)
+    m[:, 2, 0], m[:, 2, 1], m[:, 2, 2] = 2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)
+    return m
+
+
 def model_matrix(pose) -> np.ndarray:
     """Model matrix (4, 4) of a pose (7,): body frame → world."""
     m = np.eye(4)

@@ -269,3 +269,46 @@ def test_labels_of_adjacent_pieces_are_stacked_not_overlapped():
     text = "OUT (behind baseline B)"
     ((_, x, y),) = layout_labels([(text, 630.0, 50.0)], {text: 160.0}, 14.0, screen_width=640)
     assert (x, y) == (560.0, 50.0)
+
+
+@pytest.mark.parametrize("camera", ["thrower", "top", "orbit"])
+def test_piece_marks_project_every_piece_as_one_at_a_time(camera):
+    """piece_marks projects all pieces at once (for speed); each rectangle and label point is
+    the one of that piece's eight box corners, rotated by its own quaternion and projected
+    alone, and its label point above the highest corner."""
+    from kubb3d.equipment import get_set
+    from kubb3d.viewer.overlay import LABEL_LIFT_M, piece_marks
+    from kubb3d.viewer.scene import PieceView, Scene, quat_matrix
+
+    scene = Scene(PITCH)
+    upright = (0.0, 0.0, 0.0, 1.0)
+    for i, y in enumerate((-2.0, -1.0, 0.0, 1.0, 2.0)):
+        scene.pieces[f"A{i + 1}"] = PieceView("kubb", np.array((-4.0, y, 0.15, *upright)))
+        scene.pieces[f"B{i + 1}"] = PieceView("kubb", np.array((4.0, y, 0.15, *upright)))
+    scene.pieces["king"] = PieceView("king", np.array((0.0, 0.0, 0.15, *upright)))
+    scene.pieces["baton1"] = PieceView("baton", np.array((-3.0, 0.0, 0.02, *upright)))
+    scene.hidden.add("A5")
+    tilt = np.array((0.2, -0.4, 0.1, 0.9))
+    scene.pieces["B2"].pose[3:] = tilt / np.linalg.norm(tilt)
+    scene.pieces["A4"].pose[:] = (-3.5, 0.4, 0.035, 0.0, math.sin(math.pi / 4), 0.0, math.cos(math.pi / 4))
+    cameras = {"thrower": thrower_camera(PITCH), "top": top_camera(PITCH), "orbit": OrbitCamera(elevation=0.5).camera()}
+    cam = cameras[camera]
+    vp = cam.view_proj(W, H)
+    rects, labels = piece_marks(scene, vp, W, H)
+    eq = get_set(scene.equipment)
+    want_rects, want_labels = [], []
+    for pid, pv in sorted(scene.pieces.items()):
+        if pv.kind not in ("kubb", "king") or pid in scene.hidden:
+            continue
+        half = np.array((eq.king if pv.kind == "king" else eq.kubb).half_extents)
+        pts = [pv.pose[:3] + quat_matrix(pv.pose[3:]) @ (np.array((sx, sy, sz)) * half)
+               for sx in (-1, 1) for sy in (-1, 1) for sz in (-1, 1)]
+        top = (pv.pose[0], pv.pose[1], max(p[2] for p in pts) + LABEL_LIFT_M)
+        px, vis = project(np.array([*pts, top]), vp, W, H)
+        if vis.any():
+            want_rects.append((*px.min(axis=0), *px.max(axis=0)))
+            want_labels.append((pid, *px[-1]))
+    assert len(rects) == len(want_rects) >= 5
+    assert np.allclose(rects, want_rects, atol=1e-6)
+    assert [t for t, *_ in labels[: len(want_labels)]] == [t for t, *_ in want_labels]
+    assert np.allclose([xy for _, *xy in labels[: len(want_labels)]], [xy for _, *xy in want_labels], atol=1e-6)
