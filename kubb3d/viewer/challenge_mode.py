@@ -56,6 +56,8 @@ class ChallengeSession(PlaySession):
         self.world = self.run.world  # type: ignore[assignment]
         self.scene = Scene.from_world(self.world)
         self.scene.throwing_line = self.controls.line
+        if self.challenge.piece == "kubb":  # the ring the kubbs are lobbed at, painted on the grass
+            self.scene.rings = [(RING_CENTRE, RING_RADIUS)]
         self.round = self.run.round if self.run.round is not None else PracticeRound("dm", "A", {})
         self.thrown = 0
         self.gone = frozenset()

@@ -143,6 +143,14 @@ def quads_along(segments, z: float) -> np.ndarray:
     return np.array(out, dtype=np.float32).reshape(-1, 6)
 
 
+def ring_segments(centre, radius: float, width: float, sides: int = 64) -> list:
+    """Segments ((x0, y0), (x1, y1), width m) of a circle of ``radius`` m around ``centre``
+    (x, y) m, ``sides`` chords, for :func:`quads_along`."""
+    a = np.linspace(0.0, 2 * np.pi, sides + 1)
+    pts = np.c_[centre[0] + radius * np.cos(a), centre[1] + radius * np.sin(a)]
+    return [((float(p[0]), float(p[1])), (float(q[0]), float(q[1])), width) for p, q in zip(pts[:-1], pts[1:])]
+
+
 def ribbon(points: np.ndarray, eye: np.ndarray, width: float) -> np.ndarray:
     """A camera-facing strip (vertices (6(N−1), 6)) of ``width`` m along a polyline (N, 3)."""
     p = np.asarray(points, dtype=float)

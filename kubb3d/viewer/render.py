@@ -48,6 +48,7 @@ from kubb3d.viewer.meshes import (
     load_piece_meshes,
     quads_along,
     ribbon,
+    ring_segments,
     sky_rows,
     table_vertices,
 )
@@ -494,6 +495,10 @@ class Renderer:
             self._dyn.draw()
         prog["u_color"] = (0.95, 0.95, 0.92, 1.0) if self.board is None else (0.06, 0.04, 0.03, 1.0)  # dark ink on wood
         self._lines.draw()
+        if scene.rings:  # a target ring (the inkast challenge): orange paint, 6 cm wide
+            self._dyn.upload(quads_along([seg for centre, r in scene.rings for seg in ring_segments(centre, r, 0.06 * k)], 0.002 * k))
+            prog["u_color"] = (1.0, 0.45, 0.05, 0.9)
+            self._dyn.draw()
         h = scene.pitch.half_width
         if scene.throwing_line is not None:
             x = scene.throwing_line

@@ -175,6 +175,8 @@ class Scene:
             referee views: which side of a line is out).
         area_labels: (text, world point (3,) m) written on the picture like piece labels (the
             names of the shaded areas, :func:`outside_labels`).
+        rings: target rings painted on the ground: ((x, y) centre m, radius m) (the inkast
+            challenge's ring).
     """
 
     pitch: Pitch
@@ -188,6 +190,7 @@ class Scene:
     hidden: set[str] = field(default_factory=set)
     outside_shade: bool = False
     area_labels: list[tuple[str, tuple[float, float, float]]] = field(default_factory=list)
+    rings: list[tuple[tuple[float, float], float]] = field(default_factory=list)
 
     @classmethod
     def from_snapshot(cls, snapshot, equipment: str = "standard") -> "Scene":

@@ -49,3 +49,46 @@ def test_cli_screenshot_of_a_challenge(cli, tmp_path):
     assert out.exists()
     # the computer's throws of --after are not the person's best
     assert not (tmp_path / "data" / "challenges.json").exists()
+
+
+@pytest.mark.parametrize("camera", ["top", "thrower"])
+def test_the_inkast_ring_is_painted_where_the_drill_scores(tmp_path, camera):
+    """Issue 34: the inkast drill's ring was only named in the panel. It is painted on the grass:
+    the pixels on the circle of RING_RADIUS around RING_CENTRE (where the drill's points change
+    from 5 upwards) change when it is drawn; its centre and the grass twice as far out do not."""
+    import math
+
+    import numpy as np
+
+    from kubb3d.challenges import RING_CENTRE, RING_RADIUS, ring_points
+    from kubb3d.viewer.app import App
+    from kubb3d.viewer.camera import project
+
+    assert ring_points(RING_CENTRE[0] + RING_RADIUS, RING_CENTRE[1]) == 5  # the circle drawn is the scored one
+    w, h = 1280, 720  # a player's window: at half that the thrower sees the far side of the ring gapped
+    app = App(ChallengeSession("inkast", "club", scores=BestScores(tmp_path / "s")), w, h, headless=True, camera=camera)
+    try:
+        scene = app.session.scene
+        assert scene.rings == [(RING_CENTRE, RING_RADIUS)]
+        app.frame(0.0, hud=False)
+        drawn = app.pixels().astype(int)
+        vp = app.camera.view_proj(w, h)
+        scene.rings = []
+        app.frame(0.0, hud=False)
+        bare = app.pixels().astype(int)
+        cx, cy = RING_CENTRE
+        quarters = np.radians([0, 90, 180, 270])
+        on = [(cx + RING_RADIUS * math.cos(a), cy + RING_RADIUS * math.sin(a), 0.0) for a in quarters]
+        off = [(cx, cy, 0.0), (cx + 2 * RING_RADIUS, cy, 0.0), (cx, cy - 2 * RING_RADIUS, 0.0)]
+        px, vis = project(np.array(on + off), vp, w, h)
+        assert vis.all()
+        change = np.abs(drawn - bare).sum(axis=2)
+        # the largest change within 2 px of each point (the near and far sides of the ring are
+        # foreshortened to about a pixel in the thrower's view)
+        diff = [int(change[int(y) - 2:int(y) + 3, int(x) - 2:int(x) + 3].max()) for x, y in px]
+        assert all(d > 60 for d in diff[:4]), diff
+        assert all(d == 0 for d in diff[4:]), diff
+        r, g, b = drawn[int(px[0][1]), int(px[0][0])]
+        assert r > g > b  # orange on green grass
+    finally:
+        app.close()
