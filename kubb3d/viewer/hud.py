@@ -269,8 +269,14 @@ LABEL_GAP_PX = 2.0
 """px: the least space between two piece labels."""
 
 
+LABEL_SIDEWAYS_COST = 3.0
+"""How much more a pixel sideways costs than a pixel up when a label makes room
+(:func:`layout_labels`): two or three adjacent pieces' labels stack over their own columns; a
+cluster's labels spread sideways rather than piling up into the labels behind them."""
+
+
 def layout_labels(labels, widths, height: float, gap: float = LABEL_GAP_PX, screen_width: float | None = None) -> list[tuple[str, float, float]]:
-    """Piece labels moved apart so that no two overlap (adjacent pieces' labels stacked).
+    """Piece labels moved apart so that no two overlap.
 
     Args:
         labels: (text, x, y) px, top-left origin: the label's centre x and baseline y above
@@ -283,22 +289,38 @@ def layout_labels(labels, widths, height: float, gap: float = LABEL_GAP_PX, scre
     Returns:
         (text, x, y) in the order given. The labels lowest on screen (the nearest pieces in
         a perspective view) keep their place; a label that would overlap one already placed
-        goes up (smaller y) just above it, never sideways, so it stays over its piece's
-        column (only the picture's edge moves a label sideways). Ties are broken by x and text: the layout does not depend on the input order.
+        takes the free place nearest its own, a pixel sideways counting
+        :data:`LABEL_SIDEWAYS_COST` pixels up: just above the labels it touches, or left or
+        right of them with a space of a fifth of the height (searched best first from there). Ties are broken by x and text: the layout
+        does not depend on the input order.
     """
+    import heapq
+
     order = sorted(range(len(labels)), key=lambda i: (-labels[i][2], labels[i][1], labels[i][0]))
     placed: list[tuple[float, float, float, float]] = []  # x0, y0 (top), x1, y1 (baseline)
     out: dict[int, tuple[str, float, float]] = {}
     for i in order:
         text, x, y = labels[i]
         half = widths[text] / 2 + gap / 2
-        if screen_width is not None:
-            x = min(max(x, widths[text] / 2), screen_width - widths[text] / 2)
-        for _ in range(len(placed) + 1):
+        space = height / 5  # a label moved beside others keeps a space from them
+
+        def inside(x: float, w: float = widths[text]) -> float:
+            return x if screen_width is None else min(max(x, w / 2), screen_width - w / 2)
+
+        x0, y0 = inside(x), y
+        todo = [(0.0, y0, x0)]
+        seen = {(round(x0, 3), round(y0, 3))}
+        while True:
+            _, y, x = heapq.heappop(todo)
             hit = [b for b in placed if b[0] < x + half and x - half < b[2] and b[1] < y + gap / 2 and y - height - gap / 2 < b[3]]
             if not hit:
                 break
-            y = min(b[1] for b in hit) - gap / 2  # just above the highest it touches
+            # just above the highest it touches (always free in the end), or left or right of them
+            for nx, ny in ((x, min(b[1] for b in hit) - gap / 2), (inside(min(b[0] for b in hit) - half - space), y),
+                           (inside(max(b[2] for b in hit) + half + space), y)):
+                if (round(nx, 3), round(ny, 3)) not in seen:
+                    seen.add((round(nx, 3), round(ny, 3)))
+                    heapq.heappush(todo, (abs(ny - y0) + LABEL_SIDEWAYS_COST * abs(nx - x0), ny, nx))
         placed.append((x - half, y - height - gap / 2, x + half, y + gap / 2))
         out[i] = (text, x, y)
     return [out[i] for i in range(len(labels))]

@@ -150,7 +150,8 @@ def test_labels_toggle_and_camera_reset():
 @pytest.mark.parametrize("camera", ["thrower", "top"])
 def test_labels_of_adjacent_kubbs_do_not_overlap(camera):
     """Issue 18 (noticed): three field kubbs side by side and one lying against them; their
-    drawn labels do not overlap and each stays over its own piece's column."""
+    drawn labels do not overlap and each stays over its own piece's column (its centre over
+    the piece: issue 34 lets a label make room sideways too)."""
     from itertools import combinations
 
     session = PlaySession()
@@ -162,15 +163,56 @@ def test_labels_of_adjacent_kubbs_do_not_overlap(camera):
     try:
         app.frame(0.0)
         boxes = app.overlay.label_boxes
-        anchors = {t: x for t, x, _ in app._marks[1]}
         assert {"B1", "B2", "B3", "B4", "king"} <= set(boxes)
         for (a, p), (b, q) in combinations(boxes.items(), 2):
             assert not (p[0] < q[2] and q[0] < p[2] and p[1] < q[3] and q[1] < p[3]), (a, p, b, q)
+        # over its own piece: the label's centre over the piece's screen rectangle, give or take
+        # half a label's height (the top view's kubbs are 7 px wide)
+        rects = dict(zip((t for t, _, _ in app._marks[1]), app._marks[0]))
+        tall = max(y1 - y0 for _, y0, _, y1 in boxes.values())
         for t, (x0, _, x1, _) in boxes.items():
-            assert (x0 + x1) / 2 == pytest.approx(anchors[t])
+            assert rects[t][0] - tall / 2 <= (x0 + x1) / 2 <= rects[t][2] + tall / 2, (t, (x0 + x1) / 2, rects[t])
     finally:
         app.close()
 
+
+
+@pytest.mark.parametrize("camera", ["thrower", "top", "orbit"])
+def test_a_clusters_labels_do_not_pile_into_the_baseline_labels(camera):
+    """Issue 34: the labels of six field kubbs lying close together in front of baseline B were
+    stacked straight up, past the baseline kubbs' labels, B4's pushed into the top panels. In
+    a crowded scene no two label boxes overlap, each stays within four label heights above
+    and two label widths beside its piece, and the labels of pieces away from the cluster
+    keep their places."""
+    import math
+
+    from kubb3d.viewer.scene import PieceView
+
+    session = PlaySession()
+    sc = session.scene
+    rng = np.random.default_rng(1)
+    for i in range(6):  # 12 cm apart along the pitch, 10 cm across: an inkast's heap
+        yaw = rng.uniform(0, math.pi)
+        x, y = 2.6 + 0.12 * (i % 3), 0.5 + 0.1 * (i // 3) + 0.02 * i
+        pose = (x, y, 0.075, 0, 0, math.sin(yaw / 2), math.cos(yaw / 2))
+        sc.pieces[f"F{i + 1}"] = PieceView("kubb", np.array(pose))
+    app = App(session, 1280, 720, headless=True, mode="play", camera=camera)
+    try:
+        app.frame(0.0)
+        boxes = app.overlay.label_boxes
+        anchors = {t: (x, y) for t, x, y in app._marks[1]}
+        assert {f"F{i}" for i in range(1, 7)} | {"B3", "B4", "king"} <= set(boxes)
+        for (a, p), (b, q) in combinations(boxes.items(), 2):
+            assert not (p[0] < q[2] and q[0] < p[2] and p[1] < q[3] and q[1] < p[3]), (camera, a, p, b, q)
+        tall = max(y1 - y0 for _, y0, _, y1 in boxes.values())
+        wide = max(x1 - x0 for x0, _, x1, _ in boxes.values())
+        for t, (x0, _, x1, y1) in boxes.items():
+            ax, ay = anchors[t]
+            assert ay - 4 * tall - 1e-6 <= y1 <= ay and abs((x0 + x1) / 2 - ax) <= 2 * wide, (camera, t)
+        moved = {t for t, (x0, _, x1, y1) in boxes.items() if ((x0 + x1) / 2, y1) != pytest.approx(anchors[t])}
+        assert {"A1", "A2", "A3", "A4", "A5", "B1", "king"}.isdisjoint(moved), moved
+    finally:
+        app.close()
 
 
 @pytest.mark.parametrize("size", [(1280, 720), (960, 720)])
