@@ -133,6 +133,8 @@ class HeaderRecord(BaseModel):
     schema_: Literal[2] = Field(alias="schema")
     config: ConfigRecord | None = None
     """None only in files for viewing (a match cannot be resumed without it)."""
+    people: list[str] | None = None
+    """The players a person played (``kubb3d play --opponent``); left out when none."""
 
 
 def _pose_ok(p: list[float]) -> list[float]:

@@ -117,7 +117,10 @@ class MatchCore:
             "equipment": self.ruleset.equipment,
             "pitch": {"length": self.pitch.length, "width": self.pitch.width},
         }
-        """The replay's ``header`` record (configuration, ruleset, equipment, pitch)."""
+        """The replay's ``header`` record (configuration, ruleset, equipment, pitch; ``people``: the
+        players a person played, when any)."""
+        if self.human:  # who a person played (the viewer names them); simulated matches' headers stay as they were
+            self.header["people"] = sorted(self.human)
         if self.replay_path is not None and not _resume:
             # the replay is written under an exclusive lock (two matches never interleave lines)
             # (replace_replay False: created with O_EXCL, so no file is ever truncated unasked)

@@ -343,5 +343,8 @@ def load_session(path: str | Path):
     cfg = header.get("config", {})
     names = cfg.get("names") or ["A", "B"]
     skills = cfg.get("skills") or ["?", "?"]
-    title = f"kubb3d view: {header.get('ruleset', '?')} match {names[0]} ({skills[0]}) vs {names[1]} ({skills[1]}), seed {cfg.get('seed')}"
+    people = set(header.get("people") or ())
+    difficulty = cfg.get("difficulty", "exact")  # the person's release error (left out when exact)
+    who = [f"{n} (person, {difficulty})" if n in people else f"{n} ({k})" for n, k in zip(names, skills)]
+    title = f"kubb3d view: {header.get('ruleset', '?')} match {who[0]} vs {who[1]}, seed {cfg.get('seed')}"
     return ReplaySession(tl, scene, title)

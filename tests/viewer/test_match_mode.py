@@ -157,6 +157,20 @@ def test_cli_opponent(tmp_path, cli):
     # tied and thrown again, 2 since the ninth speed round's flight, when it is not)
     throws = sum(len(json.loads(line).get("throws") or []) for line in rp.read_text().splitlines())
     assert header["config"]["round_cap"] == 3 and len(tl.segments) == throws >= 2
+    # issue 34: the view named the person "P1 (club)" like the computer; the header says who
+    # the person played, and the view's title names them (with the release error they had)
+    from kubb3d.viewer.replay import load_session
+
+    assert header["people"] == ["P1"]
+    title = load_session(rp).title
+    assert "P1 (person, club) vs P2 (club)" in title, title
+    from kubb3d.match import Match, MatchConfig
+
+    simulated = Match(MatchConfig(seed=0))
+    try:
+        assert "people" not in simulated.header  # simulated matches' replays stay as they were
+    finally:
+        simulated.close()
     bad = (
         (("--replay", str(rp)), "exists"),
         (("--replay", str(tmp_path / "x.jsonl"), "--opponent", "club", "--screenshot", str(out), "--round-cap", "2"),
