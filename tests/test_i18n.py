@@ -371,7 +371,7 @@ def test_match_hud_facts_in_german():
         lines = [de(t) for t in state_lines(m.state, "P1")]
         assert lines[0].startswith("Satz 1 (best of 1): gewonnene Sätze P1 ")
         assert lines[1].startswith("Phase ") and "Wurfrunde" in lines[1] and "Wurflinie x " in lines[2]
-        assert lines[3].startswith("stehende Kubbs: A (") and "gefallen" in lines[3]
+        assert lines[3].startswith("stehende Kubbs:  A (") and "gefallen" in lines[3]  # two spaces: a break place
     finally:
         m.close()
 

@@ -554,9 +554,10 @@ def hud_of(board: DamesBoard, last: str = "", message: str = ""):
     lines = [f"turn {board.ply + 1}: {act}", f"points: {pts}"]
     if last:
         lines.append(f"last move: {last}")
-    return Hud(
-        title="Roll Kubb Dames   (drag: turn, wheel: zoom, R: reset view, ESC: quit)", lines=lines, message=message
-    )
+    # the controls a line of their own, each set apart by three spaces: a narrow panel wraps
+    # between them (hud.wrap_text), never between a key and what it does
+    lines.append("drag: turn   wheel: zoom   R: reset view   ESC: quit")
+    return Hud(title="Roll Kubb Dames", lines=lines, message=message)
 
 
 def board_labels(view_proj: np.ndarray, width: int, height: int) -> list[tuple[str, float, float]]:

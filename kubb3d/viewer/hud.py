@@ -375,25 +375,99 @@ def release_error_lines(facts: dict) -> list[str]:
     return [msg("intended {speed_in:.2f} m/s {azimuth_in:+.1f}°, released {speed_out:.2f} m/s {azimuth_out:+.1f}°", speed_in=want["speed"], azimuth_in=want["azimuth_deg"], speed_out=got["speed"], azimuth_out=got["azimuth_deg"])]
 
 
+WRAP_INDENT = "   "
+"""Continuation lines of a wrapped HUD line start with this."""
+
+
+def wrap_text(text: str, width_of: Callable[[str], float], max_w: float) -> list[str]:
+    """``text`` broken into lines at most ``max_w`` px wide (``width_of(line)`` in px) where a
+    break allows, continuation lines indented by :data:`WRAP_INDENT`. Groups set apart by two
+    or more spaces (the HUD's "A (P1) 5   B (P2) 4", "R: reset view   ESC: quit") are kept
+    whole on a line if they fit one; a group too wide is broken at spaces, after a comma
+    outside brackets rather than later on the line when that keeps the line at least
+    :data:`WRAP_COMMA_FILL` full and the text on no more lines."""
+    if width_of(text) <= max_w or " " not in text.strip():
+        return [text]
+    by_comma, filled = _wrap(text, width_of, max_w, WRAP_COMMA_FILL), _wrap(text, width_of, max_w, None)
+    return by_comma if len(by_comma) <= len(filled) else filled
+
+
+def _wrap(text: str, width_of: Callable[[str], float], max_w: float, comma_fill: float | None) -> list[str]:
+    """:func:`wrap_text` with breaks after a comma that keep a line ``comma_fill`` full (None:
+    no such breaks)."""
+    import re
+
+    lines: list[str] = []
+
+    def fits(line: str) -> bool:
+        return width_of((WRAP_INDENT if lines else "") + line.rstrip()) <= max_w
+
+    def words(group: str) -> str:
+        """Put the words of ``group`` onto lines; returns its last, unfinished line."""
+        parts = re.split(r"( +)", group.strip())
+        tokens = [a + b for a, b in zip(parts[::2], [*parts[1::2], ""])]
+        depth, comma = 0, []
+        for tok in tokens:  # the tokens after which a comma outside brackets ends
+            depth += sum({"(": 1, "[": 1, ")": -1, "]": -1}.get(ch, 0) for ch in tok)
+            comma.append(depth <= 0 and tok.rstrip().endswith(","))
+        line: list[int] = []  # token indices on the current line
+        for i in range(len(tokens)):
+            if not line or fits("".join(tokens[j] for j in line + [i])):
+                line.append(i)
+                continue
+            cut = len(line)
+            for k in range(len(line) - 1 if comma_fill is not None else 0, 0, -1):
+                if comma[line[k - 1]] and not comma[line[-1]]:
+                    head = "".join(tokens[j] for j in line[:k])
+                    if comma_fill is not None and width_of((WRAP_INDENT if lines else "") + head.rstrip()) >= comma_fill * max_w:
+                        cut = k
+                    break
+            lines.append("".join(tokens[j] for j in line[:cut]).rstrip())
+            line = line[cut:] + [i]
+            while len(line) > 1 and not fits("".join(tokens[j] for j in line)):
+                lines.append("".join(tokens[j] for j in line[:-1]).rstrip())
+                line = line[-1:]
+        return "".join(tokens[j] for j in line)
+
+    line = ""
+    for group in _split(text, 0):
+        sep = group[len(group.rstrip()):]
+        if fits(line + group):
+            line = line + group if line else group.lstrip()
+            continue
+        if line.strip():
+            lines.append(line.rstrip())
+        line = group.strip() + sep if fits(group) else words(group) + sep
+    if line.strip():
+        lines.append(line.rstrip())
+    return [(WRAP_INDENT if i else "") + line for i, line in enumerate(lines)]
+
+
+WRAP_COMMA_FILL = 0.5
+"""A wrapped line ends after a comma rather than at the last space that fits when that keeps
+it at least this share of the width full (:func:`wrap_text`)."""
+
+
+def _split(text: str, level: int) -> list[str]:
+    """``text`` cut after its runs of two or more spaces (``level`` 0), each piece keeping its
+    trailing spaces."""
+    import re
+
+    parts = re.split(r"(?<=\S)(\s{2,})", text)
+    return [a + b for a, b in zip(parts[::2], [*parts[1::2], ""])]
+
+
 def wrap_labels(text: str, make: Callable[[str], Any], max_w: float) -> list[Any]:
     """Labels of ``text`` (each made by ``make(line)``, which has a ``content_width`` in px and
-    ``delete()``) broken at spaces so that each is at most ``max_w`` px wide where a break
-    allows; continuation lines are indented by three spaces. Labels made to measure are deleted."""
-    whole = make(text)
-    if whole.content_width <= max_w or " " not in text.strip():
-        return [whole]
-    whole.delete()
-    out: list[Any] = []
-    line = ""
-    for word in text.split(" "):
-        trial = f"{line} {word}" if line else word
-        probe = make(("   " if out else "") + trial)
-        fits = probe.content_width <= max_w
-        probe.delete()
-        if fits or not line:
-            line = trial
-        else:
-            out.append(make(("   " if out else "") + line))
-            line = word
-    out.append(make(("   " if out else "") + line))
-    return out
+    ``delete()``) wrapped by :func:`wrap_text` to ``max_w`` px. Labels made to measure are
+    deleted."""
+    widths: dict[str, float] = {}
+
+    def width_of(line: str) -> float:
+        if line not in widths:
+            probe = make(line)
+            widths[line] = probe.content_width
+            probe.delete()
+        return widths[line]
+
+    return [make(line) for line in wrap_text(text, width_of, max_w)]

@@ -166,7 +166,9 @@ def state_lines(state, person: str, flick: bool = False) -> list[str]:
             felled = len(s.felled_in(half))
             field = sum(1 for k in standing if not k.baseline)
             per.append(concat(f"{half} ({owner}) {len(standing)}", nmsg(" incl. {n} field", " incl. {n} field", field, n=field) if field else "", msg(", {n} felled", n=felled) if felled else ""))
-        lines.append(concat(msg("kubbs standing: "), join(per, "   "), "" if s.king_standing else msg("   KING DOWN")))
+        # the heading, each half and KING DOWN set apart by two spaces or more: a narrow panel
+        # wraps the line between them (hud.wrap_text), not inside a half's count
+        lines.append(concat(msg("kubbs standing: "), " ", join(per, "   "), "" if s.king_standing else msg("   KING DOWN")))
     limit = msg(" of {limit}", limit=_clock(s.time_limit_s)) if s.time_limit_s else ""
     lines.append(msg("clock {clock}{limit}", clock=_clock(s.clock), limit=limit))
     return lines

@@ -312,3 +312,43 @@ def test_piece_marks_project_every_piece_as_one_at_a_time(camera):
     assert np.allclose(rects, want_rects, atol=1e-6)
     assert [t for t, *_ in labels[: len(want_labels)]] == [t for t, *_ in want_labels]
     assert np.allclose([xy for _, *xy in labels[: len(want_labels)]], [xy for _, *xy in want_labels], atol=1e-6)
+
+
+def test_hud_lines_wrap_between_groups_not_inside_them():
+    """Issue 34: in narrow panels the Dames title broke "ESC: / quit)" and the kubbs-standing
+    line broke inside a half's count ("A (P1) 5 incl. / 2 field"). Groups set apart by two
+    spaces or more stay whole where they fit a line; a group is broken at spaces, after a comma
+    outside brackets when that keeps the line half full; no word is lost and every line fits
+    where a break allows."""
+    from kubb3d.viewer.hud import WRAP_INDENT, wrap_text
+
+    def width_of(text: str) -> float:  # a fixed-width font: 10 px a character
+        return 10.0 * len(text)
+
+    standing = "kubbs standing:  A (P1) 5 incl. 3 field, 2 felled   B (P2) 4 incl. 1 field   KING DOWN"
+    controls = "drag: turn   wheel: zoom   R: reset view   ESC: quit"
+    title = "kubb3d: free throws (DM rules), side A, baton 1/6, camera thrower"
+    hint = "aim with the mouse, hold the left button or SPACE for power, release to throw (F1: help)"
+    for text in (standing, controls, title, hint):
+        for max_w in (200.0, 250.0, 350.0, 500.0, 2000.0):
+            lines = wrap_text(text, width_of, max_w)
+            assert " ".join(w for line in lines for w in line.split()) == " ".join(text.split())
+            assert all(line.startswith(WRAP_INDENT) for line in lines[1:]) and not lines[0].startswith(" ")
+            assert all(width_of(line) <= max_w for line in lines), (max_w, lines)
+            assert (len(lines) == 1) == (width_of(text) <= max_w)
+    assert wrap_text(standing, width_of, 350.0) == [
+        "kubbs standing:", "   A (P1) 5 incl. 3 field, 2 felled", "   B (P2) 4 incl. 1 field", "   KING DOWN"]
+    assert wrap_text(standing, width_of, 400.0) == [
+        "kubbs standing:", "   A (P1) 5 incl. 3 field, 2 felled", "   B (P2) 4 incl. 1 field   KING DOWN"]
+    for max_w in (150.0, 200.0, 250.0, 350.0):  # never a key without what it does
+        assert not any(line.rstrip().endswith(":") for line in wrap_text(controls, width_of, max_w))
+    # after the comma 31 of 38 characters in: rather than "... (DM rules), side" / "A, baton ..."
+    assert wrap_text(title, width_of, 380.0) == [
+        "kubb3d: free throws (DM rules),", "   side A, baton 1/6, camera thrower"]
+    # ... but not when that would take more lines than filling them
+    assert len(wrap_text(title, width_of, 250.0)) == 3
+    # a comma 19 of 54 characters in is too early (under half): the line is filled
+    assert wrap_text(hint, width_of, 540.0)[0] == "aim with the mouse, hold the left button or SPACE for"
+    # a comma inside brackets is not a break place
+    assert wrap_text("the rules (DM, WS and KT) apply", width_of, 200.0)[0] == "the rules (DM, WS"
+    assert wrap_text("averyveryverylongword fits", width_of, 100.0) == ["averyveryverylongword", "   fits"]
