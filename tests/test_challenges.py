@@ -135,9 +135,11 @@ def test_cli_auto_prints_the_score_and_refuses_what_does_not_fit(cli, tmp_path):
         (("--challenge", "kong", "--auto"), "baseline, inkast, king"),
         (("--auto",), "need --challenge"),
         (("--challenge", "king", "--json"), "--json needs --auto"),
+        (("--challenge", "baseline", "--auto", "--screenshot", str(tmp_path / "c.png")), "drop --auto"),
         (("--challenge", "king", "--opponent", "club"), "drop --opponent"),
         (("--challenge", "king", "--ruleset", "kubbuteo"), "drop --ruleset"),
     ):
         r = cli("play", *args)
         assert r.returncode == 2 and why in r.stderr and "Traceback" not in r.stderr, (args, r.stderr)
         assert len(r.stderr.strip().splitlines()) == 1
+    assert not (tmp_path / "c.png").exists()  # refused before any work

@@ -112,6 +112,8 @@ def play(
         raise _user_error("--auto and --json need --challenge")
     if as_json and not auto:
         raise _user_error("--json needs --auto (the computer's run of the challenge)")
+    if auto and screenshot is not None:  # it used to be ignored without a word
+        raise _user_error("--auto prints the computer's run and draws nothing: for a picture drop --auto (--screenshot F --after N)")
     if challenge is not None:
         if opponent is not None or replay is not None or round_cap is not None or options or best_of is not None:
             raise _user_error("--challenge is a drill of its own: drop --opponent, --replay, --round-cap, --best-of and --option")
