@@ -18,7 +18,8 @@ Usage::
 
     .venv/bin/python benchmarks/viewer_fps.py [--frames 200] [--width 1280] [--height 720] [--json]
 
-``--json``: one JSON object a scene (what docs/viewer.md "Frame rate" quotes).
+``--json``: one JSON object a scene (what docs/viewer.md "Frame rate" quotes), with the
+commit of the kubb3d measured (``git describe --always --dirty`` in its folder, or null).
 """
 
 from __future__ import annotations
@@ -67,6 +68,22 @@ def run(width: int, height: int, frames: int, tumbling: bool) -> tuple[float, fl
         app.close()
 
 
+def commit() -> str | None:
+    """The commit of the kubb3d package imported (its folder's ``git describe --always
+    --dirty``), or None outside a git checkout."""
+    import subprocess
+    from pathlib import Path
+
+    import kubb3d
+
+    try:
+        out = subprocess.run(["git", "describe", "--always", "--dirty"], cwd=Path(kubb3d.__file__).parent,
+                             capture_output=True, text=True, timeout=10)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    return out.stdout.strip() or None if out.returncode == 0 else None
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--frames", type=int, default=200)
@@ -77,6 +94,7 @@ def main() -> None:
     from kubb3d.viewer.app import load_pyglet
 
     load_pyglet(headless=True)
+    version = commit() if args.json else None
     for name, tumbling in (("flying", False), ("tumbling", True)):
         load0 = os.getloadavg()[0]
         fps, cpu_ms, main_ms, redraws = run(args.width, args.height, args.frames, tumbling)
@@ -86,6 +104,7 @@ def main() -> None:
                 "scene": name, "width": args.width, "height": args.height, "frames": args.frames,
                 "fps": round(fps, 1), "cpu_ms": round(cpu_ms, 2), "main_thread_ms": round(main_ms, 2),
                 "shadow_redraws": redraws, "load": [round(load0, 2), round(load1, 2)], "cpus": os.cpu_count(),
+                "commit": version,
             }))
             continue
         print(
