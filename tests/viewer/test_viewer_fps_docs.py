@@ -1,0 +1,79 @@
+"""docs/viewer.md "Frame rate" quotes ``benchmarks/viewer_fps.py --json`` lines whole; every
+figure of its prose is recomputed here from them, and the benchmark still writes such lines."""
+
+from __future__ import annotations
+
+import json
+import os
+import statistics
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+DOC = ROOT / "docs" / "viewer.md"
+
+
+def _section() -> str:
+    return DOC.read_text(encoding="utf-8").split("\n## Frame rate\n", 1)[1].split("\n## ", 1)[0]
+
+
+def _runs() -> list[dict]:
+    return [json.loads(line.strip()) for line in _section().splitlines() if line.startswith("    {")]
+
+
+def _span(values, fmt: str) -> str:
+    lo, hi = format(min(values), fmt), format(max(values), fmt)
+    return lo if lo == hi else f"{lo}–{hi}"
+
+
+def _scene(runs: list[dict], commit: str, scene: str) -> str:
+    rs = [r for r in runs if r["commit"] == commit and r["scene"] == scene]
+    assert len(rs) == 2, (commit, scene)  # "run twice"
+    return (
+        f"{scene}: {_span([r['cpu_ms'] for r in rs], '.1f')} ms CPU a frame "
+        f"(main thread {_span([r['main_thread_ms'] for r in rs], '.1f')} ms), "
+        f"{_span([1000 / r['cpu_ms'] for r in rs], '.0f')} frames/s on one idle core; "
+        f"{_span([r['fps'] for r in rs], '.1f')} frames/s wall"
+    )
+
+
+def test_the_frame_rate_prose_follows_from_the_quoted_benchmark_lines():
+    runs = _runs()
+    text = " ".join(_section().split())
+    main = text.split("run twice on main (", 1)[1].split(")", 1)[0]
+    (change,) = {r["commit"] for r in runs} - {main}
+    assert all(r["frames"] == 400 and (r["width"], r["height"]) == (1280, 720) and r["cpus"] == 2 for r in runs)
+    for label, commit in (("main", main), ("this change", change)):
+        assert f"* {label}: {_scene(runs, commit, 'flying')}; {_scene(runs, commit, 'tumbling')}" in text
+
+    def mean_main(commit: str, scene: str) -> float:
+        return statistics.mean(r["main_thread_ms"] for r in runs if r["commit"] == commit and r["scene"] == scene)
+
+    fell = " and ".join(f"{mean_main(main, s) - mean_main(change, s):.2f} ms ({s})" for s in ("flying", "tumbling"))
+    assert f"The main thread's mean time a frame fell by {fell}." in text
+    idle = min(1000 / r["cpu_ms"] for r in runs)
+    assert f"would draw at least {idle:.0f} frames/s, more than the 30 asked for even in the worst case" in text
+    assert idle > 30
+    assert f"at load {_span([v for r in runs for v in r['load']], '.1f')} on 2 cores" in text
+    assert f"got {_span([r['fps'] * r['cpu_ms'] / 1000 for r in runs], '.2f')} of a core" in text
+    assert f"drew {_span([r['fps'] for r in runs], '.1f')} frames/s." in text
+    # "the main thread's work is a quarter" (of the CPU time a frame)
+    assert all(0.2 <= r["main_thread_ms"] / r["cpu_ms"] <= 0.3 for r in runs)
+    assert all(r["shadow_redraws"] == r["frames"] for r in runs if r["scene"] == "tumbling")
+
+
+@pytest.mark.gl
+def test_the_benchmark_writes_the_lines_the_doc_quotes():
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
+    r = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "viewer_fps.py"), "--frames", "3", "--json",
+                        "--width", "320", "--height", "180"], capture_output=True, text=True, timeout=300, env=env)
+    assert r.returncode == 0, r.stderr
+    lines = [json.loads(line) for line in r.stdout.splitlines()]
+    assert [x["scene"] for x in lines] == ["flying", "tumbling"]
+    assert {tuple(sorted(x)) for x in lines} == {tuple(sorted(x)) for x in _runs()}
+    flying, tumbling = lines
+    assert tumbling["shadow_redraws"] == 3 and flying["shadow_redraws"] <= 1
+    assert all(0 < x["main_thread_ms"] <= x["cpu_ms"] and x["fps"] > 0 for x in lines)
