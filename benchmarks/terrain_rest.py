@@ -13,7 +13,7 @@ The figures are simulated: load changes only the wall time.
 
 Usage::
 
-    .venv/bin/python benchmarks/terrain_rest.py [--pieces 6] [--seconds 5] [--seed 3]
+    .venv/bin/python benchmarks/terrain_rest.py [--pieces 6] [--seconds 5] [--seed 3] [--fine]
 """
 
 from __future__ import annotations
@@ -37,9 +37,11 @@ KING_CASES = (("king", "lying"), ("king", "standing"))
 """Run after every ground's CASES, so that those draw the same spots as before the king was added."""
 
 
-def rest_run(terrain: Terrain | None, kind: str, pose: str, rng: np.random.Generator, seconds: float):
+def rest_run(
+    terrain: Terrain | None, kind: str, pose: str, rng: np.random.Generator, seconds: float, fine: bool = False
+):
     """(samples in motion, samples, creep m, sink m) of one piece at rest, or None if it did not
-    come to rest."""
+    come to rest. ``fine``: hold it at the fine step instead of the quiet one."""
     with World("standard", ground="grass", stakes=False, terrain=terrain) as w:
         place(w, kind, pose, rng)  # a random spot and heading, 2 mm above the ground
         if not w.run_until_rest(5.0).at_rest:
@@ -48,7 +50,7 @@ def rest_run(terrain: Terrain | None, kind: str, pose: str, rng: np.random.Gener
         pb.changeDynamics(
             body, -1, activationState=pb.ACTIVATION_STATE_DISABLE_SLEEPING, physicsClientId=w.engine.client
         )
-        w.use_step(w.quiet_dt)
+        w.use_step(w.dt if fine else w.quiet_dt)
         com0 = np.array(w.com_pose("p")[0])
         moving = samples = 0
         creep = sink = 0.0
@@ -68,12 +70,13 @@ def main() -> None:
     ap.add_argument("--pieces", type=int, default=6, help="pieces of each case on each ground")
     ap.add_argument("--seconds", type=float, default=5.0)
     ap.add_argument("--seed", type=int, default=3)
+    ap.add_argument("--fine", action="store_true", help="hold the pieces at the fine step, not the quiet one")
     a = ap.parse_args()
     rng = np.random.default_rng(a.seed)
     plan = [(n, t, case) for n, t in GROUNDS.items() for case in CASES]
     plan += [(n, t, case) for n, t in GROUNDS.items() for case in KING_CASES]
     for name, terrain, (kind, pose) in plan:
-        every = [rest_run(terrain, kind, pose, rng, a.seconds) for _ in range(a.pieces)]
+        every = [rest_run(terrain, kind, pose, rng, a.seconds, a.fine) for _ in range(a.pieces)]
         runs = [r for r in every if r is not None]
         moving, samples = sum(r[0] for r in runs), sum(r[1] for r in runs)
         lo, hi = wilson(moving, samples)

@@ -52,7 +52,7 @@ def test_model_check_notices_a_changed_file(tmp_path):
     write_models(tmp_path)
     assert check_models(tmp_path) == []
     urdf = tmp_path / "standard-kubb.urdf"
-    urdf.write_text(urdf.read_text().replace("0.07", "0.08", 1))
+    urdf.write_text(urdf.read_text().replace("0.06996", "0.08", 1))
     obj = tmp_path / "dm-small-king.obj"
     obj.write_text(obj.read_text().replace("v ", "v 1", 1))
     crown = tmp_path / "standard-king-crown.obj"

@@ -605,16 +605,16 @@ def test_standing_kubbs_on_terrain_rest_without_creeping():
 
 
 def test_a_kubb_on_a_marginal_support_of_the_terrain_is_waited_for_then_at_rest():
-    """A kubb stood on 1 cm terrain (seed 4, at 1/1920 s) settles on three corners with its centre
-    of mass on the diagonal of two of them (the third carries 0.06 N) and the fourth corner 1.4 mm
-    up: inside the hull of the points that touch, but not 0.5 mm inside. Counted as a balance it was
-    never at rest; such a support now makes the world wait MARGINAL_SETTLE_S (2 s) of stillness
-    instead of 0.5 s, and it is called at rest at 2.07 s and moves 0.05 mm in the next 3 s
-    (docs/physics.md "Rest on the heightfield")."""
+    """A kubb stood on 1 cm terrain (seed 4, at 1/1920 s) settles on a support that holds its
+    centre of mass inside the hull of the points that touch, but not 0.5 mm inside. Counted as a
+    balance it was never at rest; such a support makes the world wait MARGINAL_SETTLE_S (2 s) of
+    stillness instead of 0.5 s (docs/physics.md "Rest on the heightfield"). The pose: one of 3 of
+    168 random ones that settle so since the kubbs' corner spheres are 10 mm (issue 29; the one
+    before came to rest on a firm support at 0.7 s)."""
     from kubb3d.physics.rest import MARGINAL_SETTLE_S
     from kubb3d.physics.world import Terrain
 
-    x, y, heading = -2.6586, -1.3952, 1.0386
+    x, y, heading = -2.3859, -1.2835, 0.9638
     q = (0.0, 0.0, math.sin(heading / 2), math.cos(heading / 2))
     with World("standard", ground="grass", stakes=False, terrain=Terrain(0.01, seed=4), dt=1 / 1920) as w:
         w.add_piece("k", "kubb", (x, y, w.height_on_ground("kubb", x, y, q) + 0.002), q, sleeping=False)

@@ -305,6 +305,7 @@ class Engine:
         once the engine is closed."""
         self._configure(solver_iterations)
         self.surface = GroundSurface(self.client, equipment, pitch, ground, terrain, self.materials)
+        self.surface.use_step(self.dt, fine=True)
         self.ground_body = self.surface.body
         self.by_body[self.ground_body] = GROUND_ID
         if self.surface.board is not None:
@@ -345,10 +346,12 @@ class Engine:
         pb.setPhysicsEngineParameter(contactERP=float(erp), physicsClientId=self.client)
 
     def use_step(self, dt: float) -> None:
-        """Take steps of ``dt`` seconds from now on."""
+        """Take steps of ``dt`` seconds from now on (a terrain's contacts follow:
+        :meth:`~kubb3d.physics.terrain.GroundSurface.use_step`)."""
         if dt != self.step_dt:
             self.step_dt = dt
             pb.setPhysicsEngineParameter(fixedTimeStep=dt, physicsClientId=self.client)
+            self.surface.use_step(dt, fine=dt <= self.dt)
 
     def force_scale(self) -> float:
         """What a normal force PyBullet reports now must be multiplied by to be the force of the

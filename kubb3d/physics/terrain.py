@@ -26,10 +26,20 @@ FLAT_GROUND_HALF_EXTENTS = (60.0, 60.0, 1.0)
 maximal coordinates (a rigid-body contact, with split impulse) rather than PyBullet's plane
 (docs/physics.md "Ground contact")."""
 
-TERRAIN_CONTACT_PROCESSING = 0.0
-"""m: a terrain heightfield's contacts reach the solver only once they touch (PyBullet's
+TERRAIN_CONTACT_PROCESSING = 5e-6
+"""m: a terrain heightfield's contacts reach the solver only once they are this close (PyBullet's
 ``contactProcessingThreshold`` of the heightfield body; Bullet's default processes every contact
-within the 2 mm breaking threshold): docs/physics.md "Ground contact"."""
+within the 2 mm breaking threshold, and the triangles' edges ahead of a sliding piece then braked
+it: docs/physics.md "Ground contact"). Not 0: with the whole penetration taken out at the fine step
+(:data:`TERRAIN_QUIET_ERP`), a resting piece pushed out at one end sank at the other, whose contact
+was not processed yet, and rocked."""
+
+TERRAIN_QUIET_ERP = 0.08
+"""The share of a penetration a terrain heightfield's contacts take out per step at steps longer
+than the world's fine step (Bullet's own value). At the fine step they take out all of it, as the
+flat ground's do (:data:`kubb3d.physics.ground.RIGID_CONTACT_STIFFNESS`), so that a drop rebounds to
+e²·h wherever in a step it strikes; at the quiet step, where nothing moves fast, taking out all of
+it made pieces resting on 1 cm terrain rock (docs/physics.md "Ground contact")."""
 
 TERRAIN_APRON = 5.0
 """m: a terrain heightfield reaches this far beyond the pitch on every side, so that a piece
@@ -152,10 +162,7 @@ class GroundSurface:
 
     def set_surface(self, body: int) -> None:
         """Give a static body the ground's friction, restitution and softness, and put it to sleep.
-        A terrain heightfield gets no contact stiffness: its contacts act only once they penetrate
-        (``TERRAIN_CONTACT_PROCESSING``), and taking a whole penetration out in one step lifted a
-        piece resting on it clear of them, so it fell back and rocked (a baton at 0.013 m/s and
-        0.19 rad/s at every other sample; docs/physics.md "Ground contact")."""
+        A terrain heightfield's contact stiffness follows the step (:meth:`use_step`)."""
         client, ground = self._client, self.ground
         pb.changeDynamics(
             body,
@@ -169,7 +176,7 @@ class GroundSurface:
             activationState=pb.ACTIVATION_STATE_SLEEP,
             physicsClientId=client,
         )
-        if ground.contact_stiffness is not None and self.terrain is None:
+        if ground.contact_stiffness is not None and self.terrain is None:  # terrain: use_step
             pb.changeDynamics(
                 body,
                 -1,
@@ -177,6 +184,20 @@ class GroundSurface:
                 contactDamping=ground.contact_damping,
                 physicsClientId=client,
             )
+
+    def use_step(self, dt: float, fine: bool) -> None:
+        """Set a terrain heightfield's contacts for steps of ``dt`` s: at the world's fine step
+        (``fine``) they take out a penetration's whole depth in the step it is found, as the flat
+        ground's do, else :data:`TERRAIN_QUIET_ERP` of it per step. Bullet makes a contact's ERP
+        dt·k / (dt·k + c) from its stiffness k and damping c, so the damping that gives an ERP at
+        ``dt`` is dt·k·(1/ERP − 1). Nothing to do on the flat ground, a board or a soft ground."""
+        stiffness = self.ground.contact_stiffness
+        if self.terrain is None or stiffness is None:
+            return
+        damping = 0.0 if fine else dt * stiffness * (1.0 / TERRAIN_QUIET_ERP - 1.0)
+        pb.changeDynamics(
+            self.body, -1, contactStiffness=stiffness, contactDamping=damping, physicsClientId=self._client
+        )
 
     @property
     def top(self) -> float:
