@@ -533,6 +533,26 @@ def test_a_kubb_carries_a_sphere_in_each_corner_inside_its_faces():
     assert 0.0 < CORNER_SPHERE_INSET < CORNER_SPHERE_RADIUS
 
 
+def test_a_kubb_on_terrain_stands_on_the_larger_corner_spheres_and_on_the_flat_ground_not():
+    """A world on terrain loads the field kubb with TERRAIN_CORNER_SPHERE_RADIUS spheres (a kubb
+    dropped on its end stuck in a heightfield with 1 mm ones), the flat ground with 1 mm ones
+    (docs/physics.md "Ground contact"): a standing kubb touches the ground at its spheres, one
+    radius in from its faces."""
+    from kubb3d.assets import CORNER_SPHERE_RADIUS, TERRAIN_CORNER_SPHERE_RADIUS
+    from kubb3d.physics.world import Terrain
+
+    assert TERRAIN_CORNER_SPHERE_RADIUS > CORNER_SPHERE_RADIUS
+    for terrain, radius in ((None, CORNER_SPHERE_RADIUS), (Terrain(0.0), TERRAIN_CORNER_SPHERE_RADIUS)):
+        with World("standard", stakes=False, terrain=terrain) as w:
+            w.add_piece("k", "kubb", (0.0, 0.0, w.height_on_ground("kubb", 0.0, 0.0)), sleeping=False)
+            w.step(w.steps_for(0.2))
+            centre = w.pose("k")[0]
+            touching = [c.position for c in w.contacts_of("k") if c.distance < 1e-4]
+            assert len(touching) >= 4
+            reach = max(max(abs(p[0] - centre[0]), abs(p[1] - centre[1])) for p in touching)
+            assert reach == pytest.approx(w.equipment.kubb.width / 2 - radius, abs=1e-4), terrain
+
+
 @pytest.mark.parametrize("seed", [1, 5])
 def test_standing_pieces_are_put_on_terrain_with_no_corner_below_it(seed):
     """``World.standard`` on 1 cm terrain puts every kubb and the king on the ground with no corner
@@ -609,8 +629,8 @@ def test_a_kubb_on_a_marginal_support_of_the_terrain_is_waited_for_then_at_rest(
     centre of mass inside the hull of the points that touch, but not 0.5 mm inside. Counted as a
     balance it was never at rest; such a support makes the world wait MARGINAL_SETTLE_S (2 s) of
     stillness instead of 0.5 s (docs/physics.md "Rest on the heightfield"). The pose: one of 3 of
-    168 random ones that settle so since the kubbs' corner spheres are 10 mm (issue 29; the one
-    before came to rest on a firm support at 0.7 s)."""
+    168 random ones that settle so since a kubb's corner spheres on terrain are 10 mm (issue 29; the
+    one before came to rest on a firm support at 0.7 s)."""
     from kubb3d.physics.rest import MARGINAL_SETTLE_S
     from kubb3d.physics.world import Terrain
 

@@ -373,9 +373,12 @@ class Engine:
         equipment, client = self.equipment, self.client
         cylinder = fixed_cylinder(equipment.name, kind) if kind == "stake" else None
         if cylinder is None:
+            # a field kubb on terrain has larger corner spheres (kubb3d.assets.TERRAIN_CORNER_SPHERE_RADIUS)
+            on_terrain = self.surface.terrain is not None and equipment.board is None
+            model = "kubb-terrain" if kind == "kubb" and on_terrain else kind
             return [
                 pb.loadURDF(
-                    str(model_path(equipment.name, kind)),
+                    str(model_path(equipment.name, model)),
                     basePosition=position,
                     baseOrientation=quat_xyzw,
                     useMaximalCoordinates=True,
