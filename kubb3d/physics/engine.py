@@ -203,6 +203,9 @@ class PieceBody:
     velocity_read: tuple | None = None
     """(:attr:`Engine.tick`, the velocities last read) (a field baton only; None once something
     sets its velocity)."""
+    gyration: float = 0.0
+    """m: √(I_max / m), its largest principal moment of inertia over its mass: its kinetic energy
+    of turning at ω rad/s is at most ½·m·(gyration·ω)²."""
     corners: np.ndarray = field(init=False, repr=False)
     """m, shape (8, 3): the corners of the bounding box in the body frame."""
 
@@ -248,6 +251,7 @@ class Engine:
         terrain: a heightfield, or None for the flat ground.
         dt: the fine step, s (> 0).
         quiet_dt: the long step, s (≥ ``dt``).
+        far_dt: the step of a piece moving fast alone far from the others, s (``dt``: none).
         air_drag: apply air drag to flying pieces.
         solver_iterations: constraint solver iterations per step.
     """
@@ -261,6 +265,7 @@ class Engine:
         *,
         dt: float,
         quiet_dt: float,
+        far_dt: float,
         air_drag: bool,
         solver_iterations: int,
     ) -> None:
@@ -268,6 +273,8 @@ class Engine:
         self.materials = current_materials()
         """wood on wood as :func:`kubb3d.physics.ground.use_materials` set it when the engine was built"""
         self.dt, self.quiet_dt, self.air_drag = dt, quiet_dt, air_drag
+        self.far_dt = far_dt
+        """s: the step of a piece moving fast alone, far from every other piece (``dt``: none)"""
         self.step_dt = dt
         """s: the length of the next step."""
         self.taken_dt = dt
@@ -440,7 +447,8 @@ class Engine:
         if kind == "kubb" and side is None:
             side = self.pitch.half_of(position[0])
         client = self.client
-        mass = pb.getDynamicsInfo(body, -1, physicsClientId=client)[0]
+        info = pb.getDynamicsInfo(body, -1, physicsClientId=client)
+        mass = info[0]
         ground = self.ground
         mu = math.sqrt(self.materials.wood_friction)
         dynamics: dict[str, float | int] = dict(
@@ -484,6 +492,8 @@ class Engine:
         qx, qy, qz, qw = quat_xyzw
         owner = None if side is None else SIDE_NAMES[side]
         piece = PieceBody(piece_id, PIECE_KINDS[kind], shape, half, body, mass, com_local, owner, drag, roll=roll)
+        if mass > 0.0:
+            piece.gyration = math.sqrt(max(info[2]) / mass)
         if kind == "baton":
             piece.rows = rows
         if equipment.board is not None and kind in ("baton", "kubb"):

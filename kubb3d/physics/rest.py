@@ -440,18 +440,39 @@ class Rest:
         quiet_since = None
         held: list[Any] | None = None  # [time, poses, balanced ids, quarter marks] every piece stayed near since
         field = engine.equipment.board is None
+        was_far = False
         try:
             while engine.time < end:
                 moving, fastest, leader, others = self.motion()
-                alone = stepper.slide if fastest > QUIET_SPEED else None
-                if alone is not None and (leader is None or alone.piece is not leader or others > QUIET_SPEED):
-                    stepper.end_slide()
-                    alone = None
-                if alone is None and fastest > QUIET_SPEED and others <= QUIET_SPEED and leader is not None:
-                    alone = stepper.start_slide(leader)
-                if alone is None:
-                    stepper.end_slide()
-                    engine.use_step(engine.dt if fastest > QUIET_SPEED else engine.quiet_dt)
+                span = min(interval, max(end - engine.time, 0.0))
+                slide = stepper.slide
+                far = (
+                    stepper.far_for(leader, span, others)
+                    if (
+                        leader is not None
+                        and fastest > QUIET_SPEED
+                        and others <= QUIET_SPEED
+                        and engine.far_dt > engine.dt
+                        and (slide is None or slide.piece is not leader or slide.h == engine.dt)
+                    )
+                    else None
+                )
+                alone = None
+                if far is not None:
+                    stepper.end_slide()  # at the fine step, or another piece's: nothing to carry over
+                else:
+                    if was_far:
+                        engine.use_step(engine.dt)  # a slide starts from the fine step
+                    alone = stepper.slide if fastest > QUIET_SPEED else None
+                    if alone is not None and (leader is None or alone.piece is not leader or others > QUIET_SPEED):
+                        stepper.end_slide()
+                        alone = None
+                    if alone is None and fastest > QUIET_SPEED and others <= QUIET_SPEED and leader is not None:
+                        alone = stepper.start_slide(leader)
+                    if alone is None:
+                        stepper.end_slide()
+                        engine.use_step(engine.dt if fastest > QUIET_SPEED else engine.quiet_dt)
+                was_far = far is not None
                 unstable = [] if moving else self.unstable_pieces()
                 if not moving and not unstable:
                     if quiet_since is None:
@@ -477,8 +498,9 @@ class Rest:
                                 return self._came_to_rest(start_steps)
                     else:
                         held = None
-                span = min(interval, max(end - engine.time, 0.0))
-                if alone is not None:
+                if far is not None:
+                    stepper.far_steps(far)
+                elif alone is not None:
                     stepper.slide_for(alone, span, others)
                 else:
                     stepper.step(stepper.steps_for(span))

@@ -44,7 +44,34 @@ SLIDE_LEVEL_SIN = math.sin(math.radians(3.0))
 within 3° of the horizontal; then the disk's tests hold for it too, with its plowing and air
 drag added to the deceleration it may have."""
 
+FAR_CHECK = 4
+"""A piece far from the others (:meth:`Stepper.far_steps`, off by default) takes this many far
+steps between two checks of its clearance."""
+FAR_SAFETY = 1.5
+"""How many times its speed bound a far piece's clearance must allow for (the bound is exact if
+nothing adds energy; Bullet's contacts may add a little)."""
+FAR_AWAY = 1.0
+"""m: a far piece must also move away (horizontally) from every other piece whose clearance is
+less than this, so that the longer steps do not change how it arrives there."""
+
 StepHook = Callable[[], None]
+
+
+@dataclass
+class Far:
+    """A piece moving fast alone, far from every other piece (:meth:`Stepper.far_for`)."""
+
+    piece: PieceBody
+    ratio: int
+    """the far step is this many fine steps"""
+    spheres: list[tuple[float, float, float, float]]
+    """(x, y, z, r): another piece's centre of mass, m, and both pieces' reach, m"""
+    others_speed: float
+    """m/s: the fastest point of the other pieces when they were read"""
+    read_at: float
+    """s: when they were read (world time)"""
+    fine_steps: int
+    """the span to advance, in fine steps"""
 
 
 @dataclass
@@ -295,6 +322,82 @@ class Stepper:
         piece.last_turn = NO_TURN
         engine.elapsed += seconds
         engine.time = engine.elapsed
+
+    # ------------------------------------------------------------------ a piece moving fast alone
+    def far_for(self, piece: PieceBody, span: float, others: float) -> Far | None:
+        """A :class:`Far` for ``piece``, the only piece faster than :data:`QUIET_SPEED` (every
+        other one at most ``others`` m/s), if it is far from every other piece now
+        (:meth:`far_steps` may take the coming ``span`` s at
+        :attr:`~kubb3d.physics.engine.Engine.far_dt`); None if not, on a table top, on terrain,
+        for a baton lying level and not bouncing (the slide's case: :meth:`slide_for`), or when
+        ``far_dt`` is not a whole number (≥ 2) of fine steps."""
+        engine = self._engine
+        if engine.equipment.board is not None or engine.terrain is not None:
+            return None
+        ratio = round(engine.far_dt / engine.dt)
+        if ratio < 2 or ratio * engine.dt != engine.far_dt:
+            return None
+        client, reach = engine.client, piece.reach
+        if piece.kind == "baton":
+            # a baton lying level and not bouncing: the slide's longer steps (slide_for)
+            quat = pb.getBasePositionAndOrientation(piece.body, client)[1]
+            vz = pb.getBaseVelocity(piece.body, client)[0][2]
+            if abs(long_axis(quat)[2]) < SLIDE_LEVEL_SIN and abs(vz) < SLIDE_STEADY_VZ:
+                return None
+        read = pb.getBasePositionAndOrientation
+        spheres = []
+        for other in engine.pieces.values():
+            if other is not piece:
+                ox, oy, oz = read(other.body, client)[0]
+                spheres.append((ox, oy, oz, reach + other.reach))
+        far = Far(piece, ratio, spheres, others, engine.time, max(1, int(round(span / engine.dt))))
+        return far if self._far_gap(far, far.ratio * FAR_CHECK * engine.dt) else None
+
+    def _far_gap(self, far: Far, tau: float) -> bool:
+        """True if the far piece cannot come within :data:`SLIDE_MARGIN` of another piece in the
+        next ``tau`` s. Its centre of mass moves slower than √(v² + (gyration·ω)² + 2·g·z) m/s
+        (all its kinetic energy of turning and of falling to the ground turned into speed; the
+        ground, drag, plowing and rolling resistance take energy), taken
+        :data:`FAR_SAFETY` times; the others at most ``others`` m/s plus free fall since they were
+        read."""
+        engine = self._engine
+        client, piece = engine.client, far.piece
+        (vx, vy, vz), (wx, wy, wz) = pb.getBaseVelocity(piece.body, client)
+        x, y, z = pb.getBasePositionAndOrientation(piece.body, client)[0]
+        g = piece.gyration
+        bound = math.sqrt(
+            vx * vx + vy * vy + vz * vz + g * g * (wx * wx + wy * wy + wz * wz)
+            + 2.0 * GRAVITY * max(0.0, z - self._ground_top)
+        )
+        since = engine.time - far.read_at + tau
+        need = FAR_SAFETY * bound * tau + far.others_speed * since + GRAVITY * since * since / 2 + SLIDE_MARGIN
+        for ox, oy, oz, rr in far.spheres:
+            gap = math.sqrt((x - ox) ** 2 + (y - oy) ** 2 + (z - oz) ** 2) - rr
+            if gap <= need or (gap <= FAR_AWAY and (x - ox) * vx + (y - oy) * vy <= 0.0):
+                return False
+        return True
+
+    def far_steps(self, far: Far) -> None:
+        """Advance the span of a :class:`Far` (from :meth:`far_for`): steps of
+        :attr:`~kubb3d.physics.engine.Engine.far_dt`, :data:`FAR_CHECK` at a time while the piece
+        stays far from every other piece (:meth:`_far_gap`), the rest of the span at the fine
+        step once it is not (or less than one long step is left). The step length stays what
+        the last step took."""
+        engine = self._engine
+        left, ratio = far.fine_steps, far.ratio
+        h = engine.dt
+        checked = True  # far_for has checked the first FAR_CHECK steps
+        while left >= ratio:
+            k = min(FAR_CHECK, left // ratio)
+            if not checked and not self._far_gap(far, k * ratio * h):
+                break
+            engine.use_step(engine.far_dt)
+            self.step(k)
+            left -= k * ratio
+            checked = False
+        if left > 0:
+            engine.use_step(h)
+            self.step(left)
 
     # ------------------------------------------------------------------ a piece sliding alone
     def start_slide(self, piece: PieceBody) -> Slide | None:

@@ -66,10 +66,15 @@ class World:
         solver_iterations: constraint solver iterations per step.
         quiet_dt: the long step, s (default: :data:`QUIET_STEPS` × ``dt``, at most
             :data:`QUIET_DT`). Pass ``dt`` to step at ``dt`` throughout, free flights too.
+        far_dt: the step of a piece moving fast alone on the flat field, far from every other
+            piece and moving away from the near ones
+            (:meth:`~kubb3d.physics.stepping.Stepper.far_for`), a whole number of fine steps;
+            default ``dt``: off, because a ground impact at a longer step is not converged
+            (docs/speed.md "Eleventh round"). For measurements.
 
     Raises:
         ValueError: unknown equipment or ground, non-positive ``dt``, ``quiet_dt`` shorter
-            than ``dt``.
+            than ``dt``, ``far_dt`` outside [``dt``, ``quiet_dt``].
 
     Attributes:
         engine: the client, its clock and bodies (:class:`~kubb3d.physics.engine.Engine`).
@@ -91,6 +96,7 @@ class World:
         stakes: bool = True,
         solver_iterations: int = 50,
         quiet_dt: float | None = None,
+        far_dt: float | None = None,
     ) -> None:
         equipment = get_set(equipment) if isinstance(equipment, str) else equipment
         board = equipment.board
@@ -108,6 +114,10 @@ class World:
             quiet_dt = max(dt, min(QUIET_STEPS * dt, QUIET_DT))
         elif not (quiet_dt >= dt and math.isfinite(quiet_dt)):
             raise ValueError(f"quiet_dt must be at least dt = {dt} s, got {quiet_dt}")
+        if far_dt is None:
+            far_dt = dt
+        elif not (dt <= far_dt <= quiet_dt):
+            raise ValueError(f"far_dt must be from dt = {dt} s to quiet_dt = {quiet_dt} s, got {far_dt}")
         self.engine = Engine(
             equipment,
             pitch,
@@ -115,6 +125,7 @@ class World:
             terrain,
             dt=dt,
             quiet_dt=float(quiet_dt),
+            far_dt=float(far_dt),
             air_drag=air_drag,
             solver_iterations=solver_iterations,
         )
