@@ -81,6 +81,7 @@ def main() -> None:
     ap.add_argument("--inkasts", type=int, default=150, help="club inkasts (default 150)")
     ap.add_argument("--far-steps", type=int, default=2, help="the far step in fine steps (default 2)")
     ap.add_argument("--json", action="store_true", help="print the figures as one JSON document")
+    ap.add_argument("--save", default=None, help="write the figures to this JSON file")
     a = ap.parse_args()
     if a.throws < 2 or a.inkasts < 2 or a.far_steps < 2:
         print("far_steps.py: --throws and --inkasts must be at least 2, --far-steps at least 2", file=sys.stderr)
@@ -104,23 +105,42 @@ def main() -> None:
         "felled_difference": _ci(d),
         "differing_throws": int(np.count_nonzero(d)),
         "cpu_s": out["cpu_s"],
+        "felled_default": out["felled_default"],
+        "felled_far": out["felled_far"],
     }
     offsets = {name: inkast_offsets(a.inkasts, 5, value) for name, value in (("default", None), ("far", far_dt))}
     figures["inkast_offset_m"] = {n: _ci(offsets[n]) for n in offsets}
     figures["inkast_offset_difference_m"] = _ci(np.subtract(offsets["far"], offsets["default"]))
     figures["load_before"], figures["load_after"] = out["load_before"], _load()
-    s, f = figures["steps_per_throw"], figures["felled_per_baton"]
-    print(f"steps per throw: {s['default']:.1f} default, {s['far']:.1f} far ({s['far'] / s['default'] - 1:+.1%})")
-    (dm, dh) = figures["felled_difference"]
-    print(
-        f"felled per baton: {f['default']:.3f} default, {f['far']:.3f} far; paired difference {dm:+.3f} ± {dh:.3f}, "
-        f"{figures['differing_throws']} throws differ"
-    )
-    (o0, h0), (o1, h1) = figures["inkast_offset_m"]["default"], figures["inkast_offset_m"]["far"]
-    (od, oh) = figures["inkast_offset_difference_m"]
-    print(f"inkast offset: {o0:.3f} ± {h0:.3f} m default, {o1:.3f} ± {h1:.3f} m far; paired {od:+.3f} ± {oh:.3f} m")
+    figures["command"] = " ".join(["benchmarks/far_steps.py", *sys.argv[1:]])
+    print(summary(figures))
+    if a.save:
+        with open(a.save, "w", encoding="utf-8") as fh:
+            json.dump(figures, fh, indent=1)
+            fh.write("\n")
     if a.json:
         print(json.dumps(figures))
+
+
+def summary(figures: dict) -> str:
+    """The lines docs/speed.md quotes from a run's figures."""
+    s, f = figures["steps_per_throw"], figures["felled_per_baton"]
+    (dm, dh) = figures["felled_difference"]
+    (o0, h0), (o1, h1) = figures["inkast_offset_m"]["default"], figures["inkast_offset_m"]["far"]
+    (od, oh) = figures["inkast_offset_difference_m"]
+    cpu = figures["cpu_s"]
+    pairs = ", ".join(f"{d:.2f} → {x:.2f} s" for d, x in zip(cpu["default"], cpu["far"]))
+    return "\n".join(
+        [
+            f"* steps per bench throw: {s['default']:.1f} → {s['far']:.1f} ({s['far'] / s['default'] - 1:+.1%}); "
+            f"CPU of the {len(figures['felled_default'])} throws, default → far, alternated: {pairs} "
+            f"(load {figures['load_before']:.1f} before, {figures['load_after']:.1f} after);",
+            f"* kubbs felled per baton: {f['default']:.3f} → {f['far']:.3f}, paired difference {dm:+.3f} ± {dh:.3f} "
+            f"(95 %), {figures['differing_throws']} throws differ;",
+            f"* a club inkast's rest offset from its spot: {o0:.3f} ± {h0:.3f} m → {o1:.3f} ± {h1:.3f} m, "
+            f"paired difference {od:+.3f} ± {oh:.3f} m.",
+        ]
+    )
 
 
 if __name__ == "__main__":
