@@ -175,7 +175,7 @@ def markdown(doc: dict) -> str:
             )
     lines += [
         "",
-        f"Equivalent ({doc['load_before']:.1f} load before, {doc['load_after']:.1f} after): "
+        f"Equivalent (load {doc['load_before']:.1f} before, {doc['load_after']:.1f} after): "
         + "; ".join(verdicts)
         + ".",
     ]

@@ -1,0 +1,67 @@
+"""benchmarks/equivalence.py and benchmarks/far_steps.py (issue #32): the figures docs/speed.md
+quotes are those of the committed runs (docs/speed_equivalence.json, docs/speed_far_steps.json),
+and the scripts compute what they claim."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _script(name: str):
+    spec = importlib.util.spec_from_file_location(name, ROOT / "benchmarks" / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_docs_quote_the_committed_equivalence_run_and_its_figures_follow_from_its_rows():
+    equivalence = _script("equivalence")
+    doc = json.loads((ROOT / "docs" / "speed_equivalence.json").read_text(encoding="utf-8"))
+    figures = equivalence.figures(doc)
+    assert json.loads(json.dumps(figures)) == doc["figures"]
+    # recomputed by hand from the rows: the paired difference of the felled kubbs
+    felled = {s: np.array([row["felled"] for row in doc["throws"][s]]) for s in ("kubb3d", "plain")}
+    d = felled["kubb3d"] - felled["plain"]
+    assert figures["throws"]["paired_difference"][0] == float(d.mean())
+    assert figures["throws"]["differing_throws"] == int(np.count_nonzero(d))
+    p1 = [row["winner"] == "P1" for row in doc["matches"]["plain"]]
+    assert figures["matches"]["p1_wins"]["plain"][0] == sum(p1) / len(p1)
+    text = (ROOT / "docs" / "speed.md").read_text(encoding="utf-8")
+    assert equivalence.markdown(doc) in text
+    assert doc["command"].endswith("--save docs/speed_equivalence.json --markdown")
+    assert f"`{doc['command']}`" in text
+
+
+def test_docs_quote_the_committed_far_steps_run():
+    far_steps = _script("far_steps")
+    figures = json.loads((ROOT / "docs" / "speed_far_steps.json").read_text(encoding="utf-8"))
+    assert far_steps.summary(figures) in (ROOT / "docs" / "speed.md").read_text(encoding="utf-8")
+
+
+def test_equivalence_script_pairs_the_same_throws_and_refuses_an_interval_of_one():
+    r = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "equivalence.py"), "--throws", "3", "--matches", "0"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert r.returncode == 0, r.stderr
+    figures = json.loads(r.stdout.splitlines()[-1])
+    throws = figures["throws"]
+    assert throws["n"] == 3 and set(throws["felled_per_baton"]) == {"kubb3d", "plain"}
+    # the plain schedule steps at 1/960 s throughout: several times the steps
+    assert throws["steps_per_throw"]["plain"] > 2 * throws["steps_per_throw"]["kubb3d"]
+    for args in (["--throws", "1", "--matches", "0"], ["--throws", "0", "--matches", "0"]):
+        bad = subprocess.run(
+            [sys.executable, str(ROOT / "benchmarks" / "equivalence.py"), *args], capture_output=True, text=True
+        )
+        assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1 and "Traceback" not in bad.stderr
