@@ -144,6 +144,12 @@ MEASURE_COLUMNS: dict[str, str] = {
     "`match_strategy_a`, `match_strategy_b`, `match_opener` (A or B: who threw first), `match_opener_won` "
     "(0/1, null for a draw), `match_felled_a`, `match_felled_b` (kubbs felled by each side's throws), "
     "`match_termination`, `match_points_a`, `match_points_b`, `match_turns`, `match_minutes` (simulated), `match_seed`",
+    "turns": "with `match`: `turns` (one record per throwing turn, JSON list: `set_no`, `turn_no`, `side`, "
+    "`advance_line`, `field_standing` and `field_inkasted` at the first baton, `first_baton_field_felled`, `batons`, "
+    "`eight_m_throws`, `eight_m_felled`, `field_left`, null when the set ended in the turn); per side A and B: "
+    "`turns_field_standing_a`, `turns_field_inkasted_a`, `turns_first_baton_felled_a`, `turns_advantage_lines_a` "
+    "(turns that left field kubbs standing), `turns_eight_m_throws_a`, `turns_eight_m_felled_a` (and `_b`); "
+    "`turns_first_advantage_line` (A, B or null: who left the match's first advantage line)",
 }
 
 FORMS = (

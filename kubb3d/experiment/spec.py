@@ -58,7 +58,9 @@ from kubb3d.ranges import did_you_mean, MAX_ID_CHARS, MAX_TEXT_CHARS, MAX_TITLE_
 
 SCHEMA_VERSION = 1
 
-MEASURES = ("hit", "felled", "first_contact", "landing", "tilt", "flight_time", "rest", "rulings", "status", "match")
+MEASURES = (
+    "hit", "felled", "first_contact", "landing", "tilt", "flight_time", "rest", "rulings", "status", "match", "turns"
+)
 """What a trial can record (columns in :mod:`kubb3d.experiment.trial`):
 
 * ``hit`` — ``hit``: the throw's ``target`` (or, without one, any kubb of the target half)
@@ -79,6 +81,9 @@ MEASURES = ("hit", "felled", "first_contact", "landing", "tilt", "flight_time", 
   ``match_strategy_a``/``_b``, ``match_opener``, ``match_opener_won``, ``match_felled_a``/``_b``,
   ``match_termination``, ``match_points_a``/``_b``, ``match_turns``, ``match_minutes``
   (see :mod:`kubb3d.experiment.trial`).
+* ``turns`` — with ``match``: one record per throwing turn (``turns``: field kubbs standing and
+  inkasted at the first baton, field kubbs the first baton felled, advance line, 8 m throws,
+  field kubbs left) and per-side sums ``turns_*_a``/``_b`` (:mod:`kubb3d.experiment.turns`).
 """
 
 AIM_OFFSETS = ("speed_offset", "elevation_offset_deg", "azimuth_offset_deg")
@@ -579,11 +584,13 @@ class ExperimentSpec(_Model):
             raise ValueError("measures must not repeat")
         if (self.match is not None) != ("match" in self.measures):
             raise ValueError("the 'match' measure and a [match] table go together")
+        if "turns" in self.measures and self.match is None:
+            raise ValueError("the 'turns' measure counts the turns of a whole match: it needs a [match] table")
         if self.match is not None:
-            if self.measures != ["match"] or self.throw is not None or self.disturb is not None:
+            if not set(self.measures) <= {"match", "turns"} or self.throw is not None or self.disturb is not None:
                 raise ValueError(
-                    "a [match] trial plays a whole match: no [throw] or [disturb] table, and 'match' as the only "
-                    "measure"
+                    "a [match] trial plays a whole match: no [throw] or [disturb] table, and 'match' (with 'turns') "
+                    "as the only measures"
                 )
             # a match sets up its own pitch: a [setup] table or 'watch' would be silently ignored
             if self.setup != SetupSpec() or self.watch:

@@ -152,7 +152,9 @@ def _match(values: _Values, seq: np.random.SeedSequence) -> dict:
     ``match_opener`` (``A``/``B``: who threw first in the first set), ``match_opener_won`` (whether
     that side won; null for a draw: the first-player advantage), ``match_felled_a``/``_b``
     (kubbs each player's throws felled, as the judge counted them), ``match_points_a``/``_b``,
-    ``match_turns``, ``match_minutes`` (simulated)."""
+    ``match_turns``, ``match_minutes`` (simulated). With the ``turns`` measure also the
+    ``turns*`` columns of :meth:`kubb3d.experiment.turns.TurnTally.columns`."""
+    from kubb3d.experiment.turns import TurnTally
     from kubb3d.match import Match, MatchConfig
 
     m = values.loaded.spec.match
@@ -168,10 +170,17 @@ def _match(values: _Values, seq: np.random.SeedSequence) -> dict:
         options=tuple(sorted(values.options().items())),
     )
     match = Match(config)
+    a, b = config.player_names()
+    side_of = {a: "A", b: "B"}
+    tally = TurnTally(side_of) if "turns" in values.loaded.spec.measures else None
     opener = None
     try:
         while match.state.outcome() is None:
-            match.step()
+            if tally is not None:
+                tally.before(match.state)
+            step = match.step()
+            if tally is not None:
+                tally.after(match.state, step.action, step.outcome)
             if opener is None and match.state.set_no >= 1:
                 opener = match.state.opener
         outcome = match.state.outcome()
@@ -179,15 +188,13 @@ def _match(values: _Values, seq: np.random.SeedSequence) -> dict:
         close = getattr(match, "close", None)
         if close is not None:
             close()
-    a, b = config.player_names()
-    side_of = {a: "A", b: "B"}
     felled = {"A": 0, "B": 0}
     throws = [o for act, o in match.state.history if type(act).__name__ in ("BatonThrow", "KingThrow")]
     throw_events = [e for e in match.events if e.kind == "throw"]
     for o, e in zip(throws, throw_events):
         if e.player in side_of and o is not None:
             felled[side_of[e.player]] += len(o.felled)
-    return {
+    row = {
         "match_seed": str(seed),
         "match_skill_a": config.skills[0],
         "match_skill_b": config.skills[1],
@@ -206,6 +213,9 @@ def _match(values: _Values, seq: np.random.SeedSequence) -> dict:
         "match_turns": int(match.state.total_turns),
         "match_minutes": round(float(match.state.clock) / 60.0, 3),
     }
+    if tally is not None:
+        row.update(tally.columns())
+    return row
 
 
 # ------------------------------------------------------------------ set-up

@@ -62,7 +62,7 @@ def test_match_trials_give_an_outcome_per_row_and_repeat_exactly(tmp_path):
 @pytest.mark.parametrize(
     "extra, words",
     [
-        ('measures = ["match", "hit"]', "only measure"),
+        ('measures = ["match", "hit"]', "only measures"),
         ('[throw]\ntarget = "B1"', r"no \[throw\]"),
     ],
 )
