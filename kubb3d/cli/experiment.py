@@ -495,6 +495,64 @@ def summary_cmd(
     con.print(table)
 
 
+@experiment_app.command("studies")
+def studies_cmd(
+    sources: List[Path] = typer.Argument(
+        ...,
+        help="Results files of the shipped studies (opening-advantage, first-baton; partial runs too), or one "
+        "studies JSON document (docs/studies.json) to render as Markdown.",
+    ),
+    sensitivity: Optional[Path] = typer.Option(
+        None, "--sensitivity", help="docs/sensitivity.json: adds the physics band to the summary."
+    ),
+    as_json: bool = typer.Option(False, "--json", help="Print the summary as JSON (docs/studies.json)."),
+) -> None:
+    """Summarise the research studies: with results files, their figures and 95 % intervals (--json:
+    the JSON document docs/studies.json); with that JSON document, the page docs/studies.md."""
+    import json
+
+    from kubb3d.experiment import StoreError
+    from kubb3d.experiment.studies import StudyError, render, summarise
+
+    if len(sources) == 1 and sources[0].suffix == ".json":
+        try:
+            doc = json.loads(sources[0].read_text(encoding="utf-8"))
+        except (OSError, ValueError) as exc:
+            raise _user_error(f"{sources[0]}: cannot read a studies JSON document ({exc})") from None
+        try:
+            page = render(doc, f"kubb3d experiment studies {sources[0].as_posix()}")
+        except StudyError as exc:
+            raise _user_error(f"{sources[0]}: {exc}") from None
+        if as_json:
+            typer.echo(json.dumps(doc, indent=1, ensure_ascii=False))
+        else:
+            typer.echo(page, nl=False)
+        return
+    band = None
+    if sensitivity is not None:
+        try:
+            band = json.loads(sensitivity.read_text(encoding="utf-8"))
+            if not isinstance(band, dict) or not isinstance(band.get("figures"), list):
+                raise ValueError("no list of figures")
+        except (OSError, ValueError) as exc:
+            raise _user_error(f"--sensitivity: {sensitivity}: not a sensitivity document ({exc})") from None
+    try:
+        doc = summarise(sources, band)
+    except (StoreError, StudyError) as exc:
+        raise _user_error(str(exc)) from None
+    except (KeyError, TypeError) as exc:
+        raise _user_error(f"--sensitivity: {sensitivity}: not a sensitivity document (no {exc})") from None
+    # the command as docs quote it: results files by name (no folders of this machine)
+    words = ["kubb3d experiment studies", *(p.name for p in sources)]
+    if sensitivity is not None:
+        words += ["--sensitivity", sensitivity.as_posix() if not sensitivity.is_absolute() else sensitivity.name]
+    doc["command"] = " ".join(words + ["--json"])
+    if as_json:
+        typer.echo(json.dumps(doc, indent=1, ensure_ascii=False))
+    else:
+        typer.echo(render(doc, " ".join(words)), nl=False)
+
+
 def _where(rows: list[dict], conditions: list[str]) -> list[dict]:
     """The rows matching every ``column=value`` (numbers compared as numbers).
 

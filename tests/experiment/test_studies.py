@@ -1,0 +1,120 @@
+"""The studies summary (kubb3d.experiment.studies): its intervals against independent formulas,
+its figures against the rows of a real run, and the refusal of foreign results files."""
+
+import json
+import math
+import subprocess
+import sys
+
+import pytest
+
+from kubb3d.experiment import read_rows, run
+from kubb3d.experiment.spec import load_spec
+from kubb3d.experiment.stats import Z95
+from kubb3d.experiment.studies import (
+    FIRST_BATON_TEAMS,
+    StudyError,
+    needed_per_arm,
+    ratio_interval,
+    real_first_baton,
+    render,
+    summarise,
+)
+from kubb3d.library import experiments_dir
+
+
+def test_ratio_interval_of_single_trials_is_the_wald_interval_with_n_minus_1():
+    """Clusters of one trial each (x = 1, y = 0 or 1): R = p and SE = √(p(1−p)/(n−1))."""
+    ys = [1] * 30 + [0] * 70
+    got = ratio_interval([(y, 1) for y in ys])
+    p, n = 0.3, 100
+    se = math.sqrt(p * (1 - p) / (n - 1))
+    assert got["value"] == pytest.approx(p)
+    assert got["low"] == pytest.approx(p - Z95 * se) and got["high"] == pytest.approx(p + Z95 * se)
+    assert got["clusters"] == n
+
+
+def test_ratio_interval_relations():
+    pairs = [(3, 10), (1, 7), (5, 9), (0, 4), (2, 12)]
+    base = ratio_interval(pairs)
+    assert base["value"] == pytest.approx(11 / 42)
+    # scaling every cluster changes nothing; four copies of the clusters halve the width (n/(n−1) aside)
+    scaled = ratio_interval([(2 * y, 2 * x) for y, x in pairs])
+    assert scaled["low"] == pytest.approx(base["low"]) and scaled["high"] == pytest.approx(base["high"])
+    four = ratio_interval(pairs * 4)
+    ratio = (four["high"] - four["low"]) / (base["high"] - base["low"])
+    assert ratio == pytest.approx(0.5 * math.sqrt((20 / 19) / (5 / 4)), rel=1e-9)
+    # clusters without any kubbs count for nothing; one cluster has no interval
+    assert ratio_interval(pairs + [(0, 0)]) == base
+    assert ratio_interval([(3, 10)])["low"] is None
+    assert ratio_interval([])["value"] is None
+
+
+def test_matches_needed_per_arm():
+    # the textbook case: 50 % against 60 %, 95 % two-sided, power 80 %: about 385 per group
+    assert 380 <= needed_per_arm(0.5, 0.1) <= 390
+    # a quarter of the difference needs about sixteen times the matches
+    assert needed_per_arm(0.5, 0.025) == pytest.approx(16 * needed_per_arm(0.5, 0.1), rel=0.05)
+
+
+def test_the_real_first_baton_range_is_the_sources_teams():
+    real = real_first_baton()
+    assert round(100 * real["low"], 1) == 37.9 and round(100 * real["high"], 1) == 47.1
+    assert real["felled"] == sum(f for _, f, _ in FIRST_BATON_TEAMS) and real["inkasted"] == 436
+    assert real["pooled"]["low"] < real["pooled"]["value"] < real["pooled"]["high"]
+
+
+@pytest.fixture(scope="module")
+def first_baton_run(tmp_path_factory):
+    """Two matches of the shipped first-baton spec (novice and club against club)."""
+    folder = tmp_path_factory.mktemp("fb")
+    loaded = load_spec(experiments_dir() / "first-baton.toml")
+    results = folder / "first-baton.sqlite"
+    run(loaded, results, workers=1, backend="serial", progress=False, max_trials=2)
+    return results
+
+
+def test_summary_figures_are_the_rows_counted_turn_by_turn(first_baton_run):
+    rows = read_rows(first_baton_run)
+    doc = summarise([first_baton_run])
+    study = doc["studies"]["first-baton"]
+    assert study["stored"] == 2 and study["planned"] == 600 and study["failed"] == 0
+    assert [p["preset"] for p in study["rows"]] == ["novice", "club"]
+    for p, row in zip(study["rows"], rows):
+        mine = [t for t in row["turns"] if t["side"] == "A"]
+        standing = sum(t["field_standing"] for t in mine)
+        felled = sum(t["first_baton_field_felled"] for t in mine)
+        assert (p["field_standing"], p["first_baton_felled"]) == (standing, felled)
+        assert p["efficiency"]["value"] == (pytest.approx(felled / standing) if standing else None)
+        throws = sum(t["eight_m_throws"] for t in mine)
+        assert p["eight_m_throws"] == throws
+        if throws:
+            assert p["eight_m"]["value"] == pytest.approx(sum(t["eight_m_felled"] for t in mine) / throws)
+        assert p["won"]["k"] == (row["match_winner"] == "A") and p["matches"] == 1
+    # the advantage line: per matchup, who left the first line and whether that side lost
+    for a, row in zip(doc["advantage_line"], rows):
+        assert a["matchup"] == f"{row['match_skill_a']} v club"
+        first = next((t["side"] for t in row["turns"] if t["field_left"]), None)
+        assert a["with_a_line"] == (first is not None)
+        if first is not None and row["match_winner"] is not None:
+            assert a["leaver_lost"]["k"] == (row["match_winner"] != first)
+    page = render(json.loads(json.dumps(doc)), "kubb3d experiment studies x.json")
+    assert "| `first-baton` | 600 | 2 | 0 |" in page and "| `opening-advantage` | — | 0 (not run) |" in page
+
+
+def test_a_results_file_of_another_spec_is_refused(tmp_path, first_baton_run):
+    from kubb3d.experiment.store import ResultStore
+
+    other = tmp_path / "other.sqlite"
+    ResultStore(other, "0" * 64, "{}").close()
+    with pytest.raises(StudyError, match="not a shipped study"):
+        summarise([other])
+    with pytest.raises(StudyError, match="second results file"):
+        summarise([first_baton_run, first_baton_run])
+    res = subprocess.run(
+        [sys.executable, "-m", "kubb3d", "experiment", "studies", str(other)], capture_output=True, text=True
+    )
+    assert res.returncode == 2 and res.stdout == ""
+    assert res.stderr.count("\n") == 1 and "not a shipped study" in res.stderr
+    with pytest.raises(StudyError, match="schema"):
+        render({"schema": 99}, "x")

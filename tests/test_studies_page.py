@@ -1,0 +1,45 @@
+"""docs/studies.md is the rendering of docs/studies.json, and docs/studies.json holds results of
+today's shipped study specs (their hashes, their planned trials) with consistent counts."""
+
+import json
+from pathlib import Path
+
+from kubb3d.experiment.spec import load_spec
+from kubb3d.experiment.studies import STUDY_SPECS, real_first_baton
+from kubb3d.library import experiments_dir
+
+ROOT = Path(__file__).resolve().parents[1]
+DOC = ROOT / "docs" / "studies.json"
+PAGE = ROOT / "docs" / "studies.md"
+
+
+def test_the_page_is_the_rendering_of_the_json(cli):
+    res = cli("experiment", "studies", "docs/studies.json")  # run in the checkout's root
+    assert res.returncode == 0, res.stderr
+    assert res.stdout == PAGE.read_text(encoding="utf-8")
+
+
+def test_the_json_holds_results_of_the_shipped_specs():
+    doc = json.loads(DOC.read_text(encoding="utf-8"))
+    assert doc["studies"], "no study in docs/studies.json"
+    for name, study in doc["studies"].items():
+        assert name in STUDY_SPECS
+        loaded = load_spec(experiments_dir() / f"{name}.toml")
+        assert study["spec_sha256"] == loaded.sha256, f"{name}: docs/studies.json is of another version of the spec"
+        assert study["planned"] == loaded.n_trials
+        assert 0 < study["stored"] <= study["planned"]
+        assert sum(r["matches"] for r in study["rows"]) == study["stored"] - study["failed"]
+    # the advantage-line counts cover exactly the matches of the studies
+    assert sum(a["matches"] for a in doc["advantage_line"]) == sum(
+        s["stored"] - s["failed"] for s in doc["studies"].values()
+    )
+
+
+def test_the_page_quotes_the_real_range_and_every_match_count():
+    page = PAGE.read_text(encoding="utf-8")
+    real = real_first_baton()
+    assert f"{100 * real['low']:.1f} % to {100 * real['high']:.1f} %" in page
+    doc = json.loads(DOC.read_text(encoding="utf-8"))
+    for study in doc["studies"].values():
+        assert f"| {study['planned']:,} | {study['stored']:,} |" in page
+        assert f"`kubb3d experiment run {study['spec']} --out {study['spec']}.sqlite`" in page
