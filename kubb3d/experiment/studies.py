@@ -41,11 +41,16 @@ planetkubb.com, July 2015)."""
 
 FIRST_BATON_SOURCE = 'Planet Kubb, "Planet Kubb Award 2015: First Baton Efficiency to Kubbitz" (planetkubb.com, 2015)'
 
-ADVANTAGE_LINE_REAL = {"lost_share": 0.88, "games": 32, "year": 2012, "source": "Planet Kubb (pitch.planetkubb.com)"}
+ADVANTAGE_LINE_REAL: dict[str, Any] = {
+    "lost_share": 0.88,
+    "games": 32,
+    "year": 2012,
+    "source": "Planet Kubb (pitch.planetkubb.com)",
+}
 """One count from real play: of 32 recorded games in which a side left an advantage line, the
 side that left it lost 88 % (Planet Kubb, 2012)."""
 
-EIGHT_M_REAL = {"rate": 0.42, "source": 'kubbon.com, "42: the answer" (2012)'}
+EIGHT_M_REAL: dict[str, Any] = {"rate": 0.42, "source": 'kubbon.com, "42: the answer" (2012)'}
 """The 8 m hit rate per baton quoted as what it takes to play competitively (tournament videos,
 2012)."""
 
@@ -91,8 +96,8 @@ def difference(a: dict, b: dict) -> dict[str, Any]:
 
 
 # ------------------------------------------------------------------ studies
-def _opening(rows: list[dict]) -> list[dict]:
-    out = []
+def _opening(rows: list[dict]) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
     variants: list[str] = []
     for r in rows:
         if r["option_opening"] not in variants:
