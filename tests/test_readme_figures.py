@@ -114,6 +114,23 @@ def _interval_level() -> float:
     return 100 * (2 * NormalDist().cdf(Z95) - 1)
 
 
+def _studies_elite_first_baton() -> tuple[float, float]:
+    """docs/studies.json (generated from the study runs, held to docs/studies.md by
+    tests/test_studies_page.py): the elite preset's first-baton efficiency, %, and its matches."""
+    import json
+
+    doc = json.loads((ROOT / "docs" / "studies.json").read_text(encoding="utf-8"))
+    row = next(p for p in doc["studies"]["first-baton"]["rows"] if p["preset"] == "elite")
+    return 100 * row["efficiency"]["value"], float(row["matches"])
+
+
+def _real_first_baton_range() -> tuple[float, float]:
+    from kubb3d.experiment.studies import real_first_baton
+
+    real = real_first_baton()
+    return 100 * real["low"], 100 * real["high"]
+
+
 def _python() -> float:
     meta = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
     return float(meta["project"]["requires-python"].removeprefix(">="))
@@ -175,6 +192,12 @@ CLAIMS: list[tuple[str, Callable[[], tuple[float, ...]]]] = [
     (r"\(DM §5: ≤ (\d+)°\)", lambda: (_tilt_limit(),)),
     (r"hit rates with (\d+) % intervals", lambda: (_interval_level(),)),
     (r"with a (\d+) % interval", lambda: (_interval_level(),)),
+    (r"with (\d+) % intervals and the number of matches each run got", lambda: (_interval_level(),)),
+    (
+        r"the elite preset fells (\d+) % of the field kubbs standing at the first baton of its turns \((\d+) matches",
+        _studies_elite_first_baton,
+    ),
+    (r"below the (\d+\.\d)–(\d+\.\d) % of the eight quarter-final teams", _real_first_baton_range),
     (r"lag throw, (\d+)-(\d+)-(\d+) opening", _dm_opening),
     (r"(\d+)-minute clock, points (\d+)/(\d+)/(\d+)", lambda: (_pitch_clock_min(), *_ws_points())),
     (r"WS: (\d+)×(\d+\.\d+) m pitch", lambda: (_pitch("wikinger").width, _pitch("wikinger").length)),

@@ -444,13 +444,15 @@ def render(doc: dict[str, Any], command: str) -> str:
         lines.append("Not run yet.")
     else:
         lines += [
-            "| matchup (A v B) | matches | with a line left | lines left | the side that left the first lost |",
+            "| matchup (A v B) | matches | with a line left | lines left (per match) | the side that left the first "
+            "lost |",
             "| --- | --- | --- | --- | --- |",
         ]
         for a in doc["advantage_line"]:
             lost = a["leaver_lost"]
             lines.append(
-                f"| {a['matchup']} | {a['matches']} | {a['with_a_line']} | {a['lines_left']} | "
+                f"| {a['matchup']} | {a['matches']} | {a['with_a_line']} | {a['lines_left']} "
+                f"({a['lines_left'] / a['matches']:.1f}) | "
                 f"{lost['k']} of {lost['n']}: {_iv(lost)} |"
             )
     # --- physics
