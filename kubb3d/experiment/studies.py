@@ -179,6 +179,31 @@ def _advantage(rows: list[dict]) -> list[dict]:
     return out
 
 
+EIGHT_M_BINS = (0.0, 0.2, 0.3, 0.4, 0.5)
+"""Lower edges of the bins of a side's 8 m rate in one match (kubbs felled per 8 m baton); the
+last bin has no upper edge (two kubbs felled by one baton can take a rate past 1)."""
+EIGHT_M_MIN_THROWS = 6
+"""A side's 8 m rate in a match counts when it threw at least this many 8 m batons."""
+
+
+def _eight_m_ladder(rows: list[dict]) -> list[dict]:
+    """Every side of every match with per-turn records and at least :data:`EIGHT_M_MIN_THROWS`
+    8 m batons, binned by its 8 m rate in that match: how many such sides won their match."""
+    sides = []
+    for r in rows:
+        if "turns_eight_m_throws_a" not in r:
+            continue
+        for label in ("a", "b"):
+            throws = r[f"turns_eight_m_throws_{label}"]
+            if throws >= EIGHT_M_MIN_THROWS:
+                sides.append((r[f"turns_eight_m_felled_{label}"] / throws, r.get("match_winner") == label.upper()))
+    out = []
+    for lo, hi in zip(EIGHT_M_BINS, (*EIGHT_M_BINS[1:], None)):
+        mine = [won for v, won in sides if lo <= v and (hi is None or v < hi)]
+        out.append({"low": lo, "high": hi, "won": rate(sum(mine), len(mine))})
+    return out
+
+
 def _physics(sensitivity: dict) -> list[dict]:
     """Per preset, the 8 m kubbs-per-baton figure of docs/sensitivity.json: shipped value and
     the band over its one-at-a-time points."""
@@ -251,6 +276,7 @@ def summarise(results: Sequence[str | Path], sensitivity: dict | None = None) ->
         doc["studies"][name] = study
         all_rows += rows
     doc["advantage_line"] = _advantage(all_rows)
+    doc["eight_m_ladder"] = _eight_m_ladder(all_rows)
     if sensitivity is not None:
         doc["physics"] = _physics(sensitivity)
     return doc
@@ -428,6 +454,23 @@ def render(doc: dict[str, Any], command: str) -> str:
                 f"| {p['preset']} | {p['opponent']} | {p['eight_m_throws']} | {_iv(p['eight_m'])} | "
                 f"{w['k']} of {w['n']}: {_iv(w)} | {p['draws']} |"
             )
+    ladder = doc.get("eight_m_ladder") or []
+    if any(b["won"]["n"] for b in ladder):
+        lines += [
+            "",
+            "Across all matches with per-turn records (every preset and opening, both sides), a side's 8 m rate in "
+            f"one match (at least {EIGHT_M_MIN_THROWS} such batons) against whether it won that match: what a hit "
+            "rate is worth, with the better player's other strengths mixed in.",
+            "",
+            "| 8 m rate in the match | sides | won their match |",
+            "| --- | --- | --- |",
+        ]
+        for b in ladder:
+            w = b["won"]
+            where = f"{100 * b['low']:.0f} % or more" if b["high"] is None else (
+                f"{100 * b['low']:.0f} % to {100 * b['high']:.0f} %"
+            )
+            lines.append(f"| {where} | {w['n']} | {w['k']}: {_iv(w)} |")
     # --- advantage line
     lines += [
         "",

@@ -98,6 +98,21 @@ def test_summary_figures_are_the_rows_counted_turn_by_turn(first_baton_run):
         assert a["with_a_line"] == (first is not None)
         if first is not None and row["match_winner"] is not None:
             assert a["leaver_lost"]["k"] == (row["match_winner"] != first)
+    # the 8 m ladder: every side with at least six 8 m batons in its match, in the bin of its rate
+    sides = [
+        (sum(t["eight_m_felled"] for t in mine) / n, row["match_winner"] == label)
+        for row in rows
+        for label in "AB"
+        for mine in [[t for t in row["turns"] if t["side"] == label]]
+        for n in [sum(t["eight_m_throws"] for t in mine)]
+        if n >= 6
+    ]
+    ladder = doc["eight_m_ladder"]
+    assert sum(b["won"]["n"] for b in ladder) == len(sides)
+    assert sum(b["won"]["k"] for b in ladder) == sum(won for _, won in sides)
+    for value, _ in sides:
+        assert sum(1 for b in ladder if b["low"] <= value and (b["high"] is None or value < b["high"])) == 1
+    assert ladder[-1]["high"] is None and all(b["high"] == n["low"] for b, n in zip(ladder, ladder[1:]))
     page = render(json.loads(json.dumps(doc)), "kubb3d experiment studies x.json")
     assert "| `first-baton` | 600 | 2 | 0 |" in page and "| `opening-advantage` | — | 0 (not run) |" in page
 
