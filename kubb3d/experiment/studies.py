@@ -334,6 +334,7 @@ def render(doc: dict[str, Any], command: str) -> str:
     studies = doc["studies"]
     real = real_first_baton()
     adv = ADVANTAGE_LINE_REAL
+    real_adv = rate(round(adv["lost_share"] * adv["games"]), adv["games"])
     lines = [
         "# Studies: the questions Kubb players argue about",
         "",
@@ -373,7 +374,8 @@ def render(doc: dict[str, Any], command: str) -> str:
     lines += ["", "## First-player advantage per opening", ""]
     s = studies.get("opening-advantage")
     lines.append(
-        "Club against club. The first player is the lag winner, who opens the set (`match_opener`). The openings "
+        "Club against club. The first player is the side that opens the set (`match_opener`): the lag winner, "
+        "whose simulated player always chooses to open (kubb3d/players.py, `choose`). The openings "
         "are the referee option `opening`: 2-4-6 (DM §4, the U.S. rule), 6-6-6 (WS basic rule 2, the World "
         "Championship's default), 4-6-6 and 3-6-6 (community variants; `kubb3d rules show dm` gives their "
         "sources). A match cut off at 40 turns is a draw and has no first-player result."
@@ -479,7 +481,8 @@ def render(doc: dict[str, Any], command: str) -> str:
         "A side that ends its turn with field kubbs standing leaves its opponent an advance line (DM §8; the "
         '"advantage line" of U.S. play). Real play: in '
         f"{adv['games']} recorded games of {adv['year']} the side that left one lost {_pct(adv['lost_share'], 0)} "
-        f"({adv['source']}). Simulated: of the decided matches in which a line was left, how often the side that "
+        f"({adv['source']}); 88 % of 32 is {real_adv['k']} games, whose interval is {_iv(real_adv)}. "
+        "Simulated: of the decided matches in which a line was left, how often the side that "
         "left the first one lost; all matches with per-turn records, by matchup.",
         "",
     ]
