@@ -11,9 +11,12 @@ Piece ids:
 ``B1`` … ``B5``           side B's baseline kubbs at x = +L/2, numbered in +y
 ``king``                  the king on the centre point
 ``baton1`` … ``baton6``   the batons
-``stake-A-left`` …        corner stakes ``stake-{A,B}-{left,right}`` (left = −y)
+``stake-A-left`` …        corner stakes ``stake-{A,B}-{left,right}``
 ``stake-mid-left/right``  the centre-line stakes
 ========================  =====================================================
+
+Left and right in every name (stakes here, sidelines in scenario files) are as seen from side
+A's baseline looking along +x, as for a thrower of side A: left is +y, right is −y.
 
 Sources: pitch 5×8 m (``DM §2``); 5×7.5 m (``WS`` "The Playing Field"); five
 kubbs per baseline "at equal distances … between the corner sticks" (``WS``
@@ -35,6 +38,10 @@ SIDES: tuple[Side, Side] = ("A", "B")
 KUBBS_PER_BASELINE = 5
 BATON_IDS = tuple(f"baton{i}" for i in range(1, 7))
 KING_ID = "king"
+
+LEFT_OF_SIDE_A = 1.0
+"""Sign of y on side A's left: side A faces +x with z up, so its left is +y. Every left and right
+in a name (a stake, a sideline) means side A's, seen from its baseline."""
 
 
 def baseline_ids(side: str) -> tuple[str, ...]:
@@ -137,15 +144,17 @@ class Pitch:
         return (0.0, 0.0)
 
     def stake_positions(self) -> dict[str, tuple[float, float]]:
-        """(x, y) of the four corner stakes and two centre-line stakes, m."""
+        """(x, y) of the four corner stakes and two centre-line stakes, m; left (+y) and right (−y)
+        as seen from side A's baseline (:data:`LEFT_OF_SIDE_A`). In the order −y before +y (the
+        physics builds them in this order)."""
         h = self.half_width
         out = {}
         for side in SIDES:
             x = self.baseline_x(side)
-            out[f"stake-{side}-left"] = (x, -h)
-            out[f"stake-{side}-right"] = (x, h)
-        out["stake-mid-left"] = (0.0, -h)
-        out["stake-mid-right"] = (0.0, h)
+            out[f"stake-{side}-right"] = (x, -h * LEFT_OF_SIDE_A)
+            out[f"stake-{side}-left"] = (x, h * LEFT_OF_SIDE_A)
+        out["stake-mid-right"] = (0.0, -h * LEFT_OF_SIDE_A)
+        out["stake-mid-left"] = (0.0, h * LEFT_OF_SIDE_A)
         return out
 
     def throwing_line_ok(self, side: str, line_x: float, x: float, y: float) -> bool:

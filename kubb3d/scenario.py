@@ -60,7 +60,8 @@ Placements (``place``):
                           baton), its foot on the side ``from_deg`` of it
 ``stacked``               lying on the pieces ``on`` (a list), above their centre or
                           ``at``, axis along ``yaw_deg`` (a stößel)
-``across_line``           lying across ``line`` (``sideline-left``, ``sideline-right``,
+``across_line``           lying across ``line`` (``sideline-left``, ``sideline-right``: left
+                          and right as seen from side A's baseline, so left is +y;
                           ``centre``, ``baseline-A``, ``baseline-B``) at ``along``, with
                           the fraction ``inside`` of its length in half ``half``
 ``pose``                  explicit ``position`` (bounding-box centre) and ``quat_xyzw``
@@ -116,7 +117,7 @@ from kubb3d.judge import (
 )
 from kubb3d.judge.geometry import quat_from_rows, rot
 from kubb3d.judge.rulebook import get_rulebook, rulebook_names, ruleset_alias
-from kubb3d.pitch import KING_ID, PITCH_LENGTH_M, PITCH_WIDTH_M, SIDES, Pitch, baseline_ids, opponent
+from kubb3d.pitch import KING_ID, LEFT_OF_SIDE_A, PITCH_LENGTH_M, PITCH_WIDTH_M, SIDES, Pitch, baseline_ids, opponent
 from kubb3d.rules import get_ruleset
 from kubb3d.snapshot import Snapshot
 from kubb3d.ranges import did_you_mean, MAX_ID_CHARS, MAX_TEXT_CHARS, MAX_TITLE_CHARS, shown, listed
@@ -599,7 +600,8 @@ def _across(where: str, s: PieceSpec, pitch: Pitch, he) -> tuple:
     f = s.inside
     hw = pitch.half_width
     if s.line in ("sideline-left", "sideline-right"):
-        sign = -1.0 if s.line == "sideline-left" else 1.0
+        # left and right as seen from side A's baseline (kubb3d.pitch.LEFT_OF_SIDE_A)
+        sign = LEFT_OF_SIDE_A if s.line == "sideline-left" else -LEFT_OF_SIDE_A
         inward = -sign
         y = sign * hw + inward * (f - 0.5) * length
         return (s.along, y, he[0]), _lying_rows(math.pi / 2)

@@ -97,7 +97,8 @@ FIELDS: dict[tuple[str, str], tuple[str, str]] = {
     ),
     ("PieceSpec", "line"): (
         "",
-        "line a piece lies across: sideline-left, sideline-right, centre, baseline-A, baseline-B",
+        "line a piece lies across: sideline-left (y = +half width), sideline-right (y = −half width), centre, "
+        "baseline-A, baseline-B; left and right as seen from side A's baseline",
     ),
     ("PieceSpec", "along"): ("m", "position along that line (y for centre and baselines, x for sidelines)"),
     ("PieceSpec", "inside"): ("", "fraction of the piece's length inside the pitch or in the given half, 0 to 1"),
@@ -271,7 +272,8 @@ def reference_markdown() -> str:
         "`kubb3d scenario schema` prints the JSON Schema of the format for editors.",
         "",
         "Units: lengths in m, angles in degrees (field names end in `_deg`). The pitch origin is its",
-        "centre, x runs from side A's baseline to side B's, y to the left of side A, z up.",
+        "centre, x runs from side A's baseline to side B's, y to the left of side A, z up. Left and right in",
+        "every name (`sideline-left`, `stake-A-right`, …) are side A's, seen from its baseline: left is +y.",
         "Piece ids: `A1`…`A5` and `B1`…`B5` (baseline kubbs, numbered in +y), `king`,",
         "`baton1`…, any other name for a field kubb.",
         "",

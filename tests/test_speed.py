@@ -34,8 +34,11 @@ def test_seeded_throws_are_bit_identical_to_the_reference_from_before_the_speed_
     # rest": the thrown baton's final pose moved by at most 0.5 mm in each, nothing else moved;
     # the same kubbs felled, pieces touched and steps in 40 of 40), and when the field grounds took
     # out a contact's whole penetration in a step (docs/physics.md "Ground contact": 39 of 40 the
-    # same kubbs felled, 40 of 40 the same pieces touched, 443.5 -> 446.4 steps per throw): felled
-    # kubbs, touched pieces, step counts and a digest of every final pose must all be equal
+    # same kubbs felled, 40 of 40 the same pieces touched, 443.5 -> 446.4 steps per throw), and
+    # when left and right in the stakes' names became side A's (tests/test_named_sides.py: the
+    # digests hash the ids; with the old names the 40 digests were the stored ones, every pose bit
+    # for bit): felled kubbs, touched pieces, step counts and a digest of every final pose must all
+    # be equal
     stored = json.loads(REFERENCE.read_text())
     assert stored["seed"] == 0 and len(stored["throws"]) == 40
     rows = reference_results(40, seed=0)

@@ -466,7 +466,7 @@ def test_the_history_counts_a_kubb_felled_monotonically(m1, m2):
 
 
 def _across(pid: str, line_y: float, inside: float, along: float, ruleset: str) -> Snapshot:
-    """A kubb lying across the right sideline of side A's half with the fraction ``inside`` of
+    """A kubb lying across the left sideline (+y) of side A's half with the fraction ``inside`` of
     its length inside the field."""
     y = line_y - (inside - 0.5) * 2 * HZ
     p = replace(kubb(pid, along, y, lying_yaw_deg=90.0), side="A")

@@ -36,7 +36,7 @@ def test_lying_kubb_raised_towards_own_baseline():
 
 
 def test_only_valid_direction_is_used():
-    k = kubb("B1", -2.0, -2.5, lying_yaw_deg=90, side="A")  # across the left sideline, half out
+    k = kubb("B1", -2.0, -2.5, lying_yaw_deg=90, side="A")  # across the right sideline (-y), half out
     r = judge_inkast(snap(k), InkastContext(inkasting_side="B", inkasted=("B1",))).ruling("B1")
     assert r.raised_pose.position[1] == pytest.approx(-2.5 + HZ + HX)
     assert "only one direction" in r.reason

@@ -122,7 +122,7 @@ def test_share_inside_is_the_overlap_of_a_square_and_the_half():
 
 
 def _lying_beyond_the_sideline(share: float):
-    """A kubb lying along y outside the left sideline of half A, whose raised base over its
+    """A kubb lying along y outside the right sideline (-y) of half A, whose raised base over its
     +y end (the one towards the field) would have ``share`` of its area inside."""
     top = -2.5 + share * 2 * HX
     return kubb("B1", -2.0, top - 2 * HX - HZ, lying_yaw_deg=90, side="A")
