@@ -209,7 +209,8 @@ class Ruleset:
         """Why a hand-placed kubb at ``position`` (m) is not allowed, or None.
 
         Default: the kubb's footprint must lie inside ``half`` (``DM §7`` "gesamte Grundfläche
-        im Feld") and its centre at least ``min_king_distance_m`` + half a kubb from the king.
+        im Feld"), its centre at least ``min_king_distance_m`` + half a kubb from the king, and
+        its square overlapping no standing kubb, the king or a stake by more than 0.1 mm.
         """
         x, y = position
         hw = get_set(self.equipment).kubb.width / 2

@@ -6,9 +6,10 @@ kill mutants that survived the fast tests; docs/mutation.md)."""
 from __future__ import annotations
 
 import pytest
-from helpers import HZ, king, kubb, snap
+from helpers import HX, HZ, king, kubb, snap
 
 from kubb3d.judge import Consequence, InkastContext, Pose, judge_inkast
+from kubb3d.judge.geometry import overlap_depth, square
 from kubb3d.judge.params import DEFAULT_PARAMS
 
 
@@ -44,3 +45,40 @@ def test_an_inkasted_kubb_that_fells_the_king_loses_and_the_rulings_come_king_fi
     assert king_ruling.consequence is Consequence.GAME_LOST and (judgement.winner, judgement.loser) == ("A", "B")
     assert king_ruling.reason.startswith(
         "An inkasted kubb of side B felled the king before all kubbs were down, so side B loses.")
+
+
+def test_a_kubb_raised_onto_the_spot_of_a_kubb_set_up_again_is_moved_straight_off_it():
+    """WS basic rule 14: A3, knocked over by the inkast, is set up again where it stood; B1, tipped
+    up over its short edge, would stand 1 mm into that spot, so it is moved straight away from
+    the spot's centre until the two only touch (kubb3d's decision), and stays valid. The same
+    throw with A3 having stood elsewhere raises B1 where it tips."""
+    knocked = kubb("A3", -1.0, 1.6, lying_yaw_deg=0, side="A")
+    thrown = kubb("B1", -0.821, 1.026, lying_yaw_deg=0, side="A")
+    spot = (-1.0, 1.0)
+
+    def raised(stood_at):
+        ctx = InkastContext(ruleset="wikinger", inkasting_side="B", inkasted=("B1",),
+                            before={"A3": Pose((*stood_at, HZ))})
+        return judge_inkast(snap(thrown, knocked), ctx).ruling("B1")
+
+    free, pushed = raised((-1.0, 1.6)), raised(spot)
+    assert free.consequence is pushed.consequence is Consequence.RAISE_HERE
+    assert free.valid and pushed.valid
+    assert "spot" not in free.reason
+    assert pushed.reason.endswith(": it would stand on A3's spot, so it is moved off it until they touch.")
+    assert pushed.raised_pose.quat_xyzw == free.raised_pose.quat_xyzw
+    assert pushed.raised_pose.position[2] == free.raised_pose.position[2]
+
+    def base(pose):
+        return square(pose.position[:2], (1.0, 0.0), HX)
+
+    a3 = square(spot, (1.0, 0.0), HX)
+    tol = DEFAULT_PARAMS.block_tol
+    assert overlap_depth(base(free.raised_pose), a3) > tol  # where it tips it stands on the spot
+    assert -tol <= overlap_depth(base(pushed.raised_pose), a3) <= tol  # moved off: they touch
+    # moved straight away from the spot's centre
+    away = (free.raised_pose.position[0] - spot[0], free.raised_pose.position[1] - spot[1])
+    step = (pushed.raised_pose.position[0] - free.raised_pose.position[0],
+            pushed.raised_pose.position[1] - free.raised_pose.position[1])
+    assert away[0] * step[1] - away[1] * step[0] == pytest.approx(0.0, abs=1e-12)
+    assert away[0] * step[0] + away[1] * step[1] > 0

@@ -190,6 +190,36 @@ def test_a_standing_kubb_turned_45_degrees_reaches_further_than_one_square_to_th
         assert (error is not None) is overlaps, (yaw, error)
 
 
+def test_a_standing_kubb_turned_30_degrees_is_not_its_mirror_image():
+    """Turned +30° (counter-clockwise) a kubb's upper corner points at 75°, (√3 − 1)/2 · hw right
+    of its centre and (√3 + 1)/2 · hw above it; turned −30° that corner is on the left. A kubb
+    placed up and to the right, its lower edge 0.1 hw under the corner's height, overlaps the
+    kubb turned +30° only; the same spot mirrored left overlaps the kubb turned −30° only."""
+    corner_x, corner_y = (math.sqrt(3) - 1) / 2, (math.sqrt(3) + 1) / 2  # in hw, turned +30°
+    for yaw, side, overlaps in ((30.0, 1, True), (-30.0, 1, False), (-30.0, -1, True), (30.0, -1, False)):
+        ws, s = _ws({"A1": (-2.0, 0.5, yaw)})
+        hw = get_set(ws.equipment).kubb.width / 2
+        spot = (-2.0 + side * (corner_x + 1.0) * hw, 0.5 + (corner_y + 0.9) * hw)
+        error = ws.placement_error(s, "B1", "A", spot)
+        assert (error is not None) is overlaps, (yaw, side, error)
+
+
+def test_a_placed_kubb_may_overlap_another_footprint_by_0_1_mm_but_not_more(monkeypatch):
+    """placement_error refuses an overlap deeper than 0.1 mm (``> 1e-4``, the solver's slack;
+    a kubb touching another is allowed): at exactly 0.1 mm allowed, one float step more refused."""
+    from kubb3d.judge import geometry
+
+    ws, s = _ws({"A1": (-2.0, 0.5, 0.0)})
+    hw = get_set(ws.equipment).kubb.width / 2
+    spot = (-2.0 + 2 * hw - 1e-4, 0.5)  # 0.1 mm into A1 as computed: the depth is set below
+    for depth, allowed in ((1e-4, True), (math.nextafter(1e-4, 1.0), False), (0.0, True)):
+        monkeypatch.setattr(geometry, "overlap_depth", lambda a, b, depth=depth: depth)
+        error = ws.placement_error(s, "B1", "A", spot)
+        assert (error is None) is allowed, (depth, error)
+        if not allowed:
+            assert error == "the kubb would overlap the king (WS basic rule 11)"  # the first one looked at
+
+
 def test_a_replay_written_before_poses_rulings_and_turns_were_recorded_still_reads():
     """Older replay records lack a throw's ``poses`` and ``rulings`` and a pose's ``quat_xyzw``:
     they read as none and as upright (the unit quaternion)."""
