@@ -811,7 +811,8 @@ def _push_clear(
 ) -> tuple[tuple[float, float], str] | None:
     """Move a square base (centre, side direction ``d2``, half side ``half``, m) straight away
     from the obstacles it overlaps until it only touches them: (new centre, the first obstacle
-    it overlapped), or None if it overlaps nothing. At most 50 steps."""
+    it overlapped), or None if it overlaps nothing; centred on an obstacle's centre, along +x
+    (no direction is nearer). At most 50 steps."""
     cx, cy = centre
     first = None
     for _ in range(50):
