@@ -525,6 +525,17 @@ def sample_names(names: list[str], fraction: float, seed: int, size: int | None 
     return sorted(rng.sample(ordered, count))
 
 
+def render_run(doc: dict[str, Any], markdown: bool = False) -> str:
+    """The table and the closing line a run prints, from its JSON document (``--json``, ``--save``):
+    docs/mutation.md quotes runs through this (``--render``)."""
+    rows = {m: Counter({c: int(counts[c]) for c in COLUMNS}) for m, counts in doc["modules"].items()}
+    drawn = f"{doc['sample_size']} a module" if doc["sample_size"] is not None else f"{doc['sample']:g}"
+    load = doc["load"]
+    return (report_table(rows, markdown) + f"\n\nsample {drawn} (seed {doc['seed']}), {doc['seconds']:.0f} s, load "
+            f"{load[0]:.2f} {load[1]:.2f} {load[2]:.2f}; {len(doc['survivors'])} survivors in mutants/survivors.txt "
+            "(`mutmut show NAME`)")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         description="Mutation score of kubb3d/judge and kubb3d/rules against the fast tests (mutmut 3).",
@@ -555,6 +566,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--report", action="store_true", help="only read and print the results, run nothing")
     parser.add_argument("--markdown", action="store_true", help="print the table as Markdown (for docs/)")
     parser.add_argument("--json", action="store_true", help="print the counts as JSON")
+    parser.add_argument("--save", type=Path, metavar="FILE",
+                        help="also write the run's JSON document (the command, counts, load, survivors) to FILE, "
+                             "for docs/mutation.md (quoted with --render FILE)")
+    parser.add_argument("--render", type=Path, metavar="FILE",
+                        help="print the table of a run saved with --save, run nothing")
     parser.add_argument("--equivalents", action="store_true",
                         help="print the equivalent mutants as the Markdown table of docs/mutation.md, run nothing")
     args = parser.parse_args(argv)
@@ -581,6 +597,14 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError as error:
         refuse(str(error))
 
+    if args.render is not None:
+        try:
+            print(render_run(json.loads(args.render.read_text(encoding="utf-8")), args.markdown))
+        except (OSError, ValueError, KeyError, TypeError):
+            refuse(f"--render: {args.render}: expected a run's JSON document written by --save")
+        return 0
+    if args.save is not None and not args.save.parent.is_dir():
+        refuse(f"--save: the folder {args.save.parent} does not exist")
     if args.equivalents:
         print(equivalents_table(load_equivalent_entries()))
         return 0
@@ -633,18 +657,19 @@ def main(argv: list[str] | None = None) -> int:
     (MUTANTS / "survivors.txt").write_text("".join(f"{name}\n" for name in survivors), encoding="utf-8")
     elapsed = time.monotonic() - started
     load = os.getloadavg()
+    doc = {
+        "command": "benchmarks/mutation.py " + " ".join(argv if argv is not None else sys.argv[1:]),
+        "sample": args.sample, "sample_size": args.sample_size, "seed": args.seed, "seconds": round(elapsed, 1),
+        "load": [round(value, 2) for value in load],
+        "modules": {m: dict(c) | {"score": score(c), "interval": interval(c)} for m, c in rows.items()},
+        "survivors": survivors,
+    }
+    if args.save is not None:
+        args.save.write_text(json.dumps(doc, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     if args.json:
-        print(json.dumps({
-            "sample": args.sample, "sample_size": args.sample_size, "seed": args.seed, "seconds": round(elapsed, 1),
-            "load": [round(value, 2) for value in load],
-            "modules": {m: dict(c) | {"score": score(c), "interval": interval(c)} for m, c in rows.items()},
-            "survivors": survivors,
-        }, indent=2))
+        print(json.dumps(doc, indent=2))
     else:
-        print(report_table(rows, args.markdown))
-        drawn = f"{args.sample_size} a module" if args.sample_size is not None else f"{args.sample:g}"
-        print(f"\nsample {drawn} (seed {args.seed}), {elapsed:.0f} s, load {load[0]:.2f} {load[1]:.2f} "
-              f"{load[2]:.2f}; {len(survivors)} survivors in mutants/survivors.txt (`mutmut show NAME`)")
+        print(render_run(doc, args.markdown))
     return 0
 
 

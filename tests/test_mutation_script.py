@@ -211,3 +211,57 @@ def test_which_mutants_a_rerun_runs_again(mutation):
               for rerun in (None, "survivors", "timeouts", "all")}
     assert chosen == {None: ["not checked"], "survivors": ["no tests", "not checked", "survived"],
                       "timeouts": ["not checked", "timeout"], "all": sorted(codes)}
+
+
+def _doc_of_block(block: str, mutation) -> dict:
+    """A run's JSON document read back from a printed block (the inverse of render_run)."""
+    lines = block.strip().splitlines()
+    modules = {}
+    for line in lines[1:]:
+        cells = line.split()
+        if cells and (cells[0].startswith("kubb3d/") or cells[0] == "total"):
+            modules[cells[0]] = dict(zip(mutation.COLUMNS, map(int, cells[1:9])))
+    last = re.match(r"sample (\S+)(?: a module)? \(seed (\d+)\), (\d+) s, load (\S+) (\S+) (\S+); (\d+) survivors",
+                    lines[-1])
+    assert last, lines[-1]
+    size = "a module" in lines[-1]
+    return {
+        "sample": 1.0 if size else float(last[1]), "sample_size": int(last[1]) if size else None, "seed": int(last[2]),
+        "seconds": float(last[3]), "load": [float(last[i]) for i in (4, 5, 6)], "modules": modules,
+        "survivors": [f"m{i}" for i in range(int(last[7]))],
+    }
+
+
+def test_a_saved_run_renders_as_the_runs_quoted_in_the_docs(mutation):
+    """render_run (``--render``, and what a run prints) gives back, from the counts alone, every
+    block docs/mutation.md quotes: the format of a saved run is the format of the typed ones."""
+    text = (ROOT / "docs" / "mutation.md").read_text(encoding="utf-8")
+    blocks = [b for b in re.findall(r"```\n(module .*?)```", text, flags=re.S) if "\nsample " in b and "interval" in b]
+    assert len(blocks) >= 3  # the first rounds' blocks predate the closing line and the interval
+    for block in blocks:
+        assert mutation.render_run(_doc_of_block(block, mutation)) == block.strip()
+
+
+def test_every_run_quoted_from_a_saved_file_is_that_file_rendered(mutation, tmp_path):
+    """A block after ``<!-- mutation-run: FILE -->`` in docs/mutation.md is ``--render FILE``."""
+    text = (ROOT / "docs" / "mutation.md").read_text(encoding="utf-8")
+    for path, block in re.findall(r"<!-- mutation-run: (\S+) -->\n```\n(.*?)```", text, flags=re.S):
+        doc = json.loads((ROOT / path).read_text(encoding="utf-8"))
+        assert block.strip() == mutation.render_run(doc), path
+    # the command line: --render prints it, a file that is no run is refused in one line
+    saved = tmp_path / "run.json"
+    doc = {"command": "benchmarks/mutation.py --sample 0.5", "sample": 0.5, "sample_size": None, "seed": 3,
+           "seconds": 12.4, "load": [1.0, 2.5, 3.25],
+           "modules": {"kubb3d/rules/dm.py": {c: 0 for c in mutation.COLUMNS} | {"mutants": 5, "killed": 4,
+                                                                              "survived": 1}},
+           "survivors": ["x"]}
+    saved.write_text(json.dumps(doc), encoding="utf-8")
+    script = str(ROOT / "benchmarks" / "mutation.py")
+    run = subprocess.run([sys.executable, script, "--render", str(saved)], capture_output=True, text=True)
+    assert run.returncode == 0 and run.stdout.strip() == mutation.render_run(doc)
+    assert "kubb3d/rules/dm.py" in run.stdout and "80.0 %" in run.stdout
+    assert run.stdout.strip().endswith("sample 0.5 (seed 3), 12 s, load 1.00 2.50 3.25; 1 survivors in "
+                                       "mutants/survivors.txt (`mutmut show NAME`)")
+    saved.write_text("[]", encoding="utf-8")
+    bad = subprocess.run([sys.executable, script, "--render", str(saved)], capture_output=True, text=True)
+    assert bad.returncode == 2 and bad.stderr.strip().count("\n") == 0 and "--render" in bad.stderr
