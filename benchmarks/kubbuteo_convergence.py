@@ -38,11 +38,9 @@ import time
 
 import numpy as np
 
-from kubb3d.calibrate import wilson
-from kubb3d.physics.world import TABLE_DT, World
-from kubb3d.pitch import baseline_ids
-from kubb3d.players import FLICK_SKILLS, Player, get_skill
-from kubb3d.throw import flick
+from kubb3d.calibrate import flick_toppled, wilson
+from kubb3d.physics.world import TABLE_DT
+from kubb3d.validate import against_nudge_floor
 
 STEPS = (TABLE_DT, TABLE_DT / 2, TABLE_DT / 4)
 """s: the table's step, half and a quarter of it."""
@@ -116,16 +114,8 @@ def use_variant(variant: str, fillet: float = 0.002) -> None:
 
 def toppled(i: int, n: int, seed: int, skill: str, dt: float, speed_scale: float = 1.0) -> list[str]:
     """The pieces flick ``i`` of ``n`` (seed ``seed``, preset ``skill``) topples at step ``dt`` s,
-    its speed multiplied by ``speed_scale``."""
-    rng = np.random.default_rng(np.random.SeedSequence(seed).spawn(n)[i])
-    player = Player(skill, get_skill(skill), flick=FLICK_SKILLS[skill])
-    with World.standard("kubbuteo", dt=dt) as w:
-        target = baseline_ids("B")[i % 5]
-        pos, _ = w.pose(target)
-        _, params = player.baton_flick(w, "A", w.pitch.baseline_x("A"), (float(pos[0]), float(pos[1])), rng)
-        if speed_scale != 1.0:
-            params = dataclasses.replace(params, speed=params.speed * speed_scale)
-        return sorted(flick(w, "baton1", params).toppled)
+    its speed multiplied by ``speed_scale`` (:func:`kubb3d.calibrate.flick_toppled`)."""
+    return flick_toppled((i, n, seed, skill, dt, speed_scale))
 
 
 def compare(a: list[list[str]], b: list[list[str]]) -> dict:
@@ -149,20 +139,19 @@ def excess(a: list[list[str]], b: list[list[str]], base: list[list[str]], nudged
     ``base`` to ``nudged`` (a nudge of the flick), paired flick by flick: the two kinds of
     discordant flick (changed by the step only, by the nudge only), the difference of the two
     shares and its paired 95 % interval (Wald: √(b + c − (b − c)²/n)/n), and whether that interval
-    reaches zero, so that the step is not shown to change more flicks than the nudge does."""
+    reaches zero, so that the step is not shown to change more flicks than the nudge does
+    (:func:`kubb3d.validate.against_nudge_floor`, which ``kubb3d validate``'s ``flicks`` rows use)."""
     by_step = [x != y for x, y in zip(a, b)]
     by_nudge = [x != y for x, y in zip(base, nudged)]
-    n = len(by_step)
     step_only = sum(s and not u for s, u in zip(by_step, by_nudge))
     nudge_only = sum(u and not s for s, u in zip(by_step, by_nudge))
-    diff = (step_only - nudge_only) / n
-    half = 1.96 * math.sqrt(max(step_only + nudge_only - (step_only - nudge_only) ** 2 / n, 0.0)) / n
+    diff, lo, hi = against_nudge_floor(by_step, by_nudge)
     return {
         "step_only": step_only,
         "nudge_only": nudge_only,
         "share_excess": diff,
-        "share_excess_95": [diff - half, diff + half],
-        "within_nudge_floor": diff - half <= 0.0,
+        "share_excess_95": [lo, hi],
+        "within_nudge_floor": lo <= 0.0,
     }
 
 

@@ -158,6 +158,46 @@ def flick_trial(args) -> dict:
     return {"knocked": sum(1 for k in r.toppled if k.startswith("B")), "king": KING_ID in r.toppled}
 
 
+FLICK_PRESETS = ("novice", "club", "elite")
+"""The flick presets :func:`run_flicks` throws, in order."""
+
+
+def flick_toppled(args) -> list[str]:
+    """The pieces (sorted ids) seeded Kubbuteo flick ``i`` of ``n`` topples: args ``(i, n, seed,
+    skill, dt, speed_scale)``; from A's baseline at B1…B5 in turn on a fresh board at step ``dt`` s,
+    the flick's speed multiplied by ``speed_scale`` (the same flick as :func:`flick_trial`'s)."""
+    from kubb3d.pitch import baseline_ids
+    from kubb3d.players import FLICK_SKILLS, Player, get_skill
+    from kubb3d.throw import flick
+
+    i, n, seed, skill, dt, speed_scale = args
+    rng = np.random.default_rng(np.random.SeedSequence(seed).spawn(n)[i])
+    player = Player(skill, get_skill(skill), flick=FLICK_SKILLS[skill])
+    with World.standard("kubbuteo", dt=dt) as w:
+        target = baseline_ids("B")[i % 5]
+        pos, _ = w.pose(target)
+        _, params = player.baton_flick(w, "A", w.pitch.baseline_x("A"), (float(pos[0]), float(pos[1])), rng)
+        if speed_scale != 1.0:
+            params = dataclasses.replace(params, speed=params.speed * speed_scale)
+        return sorted(flick(w, "baton1", params).toppled)
+
+
+def run_flicks(
+    per_skill: int,
+    seed: int,
+    dt: float,
+    *,
+    skills: tuple[str, ...] = FLICK_PRESETS,
+    speed_scale: float = 1.0,
+    workers: int = 1,
+    progress: Callable[[int], None] | None = None,
+) -> list[list[str]]:
+    """:func:`flick_toppled` of ``per_skill`` seeded flicks of each preset in ``skills`` (preset
+    by preset, in order), on ``workers`` processes."""
+    jobs = [(i, per_skill, seed, skill, dt, speed_scale) for skill in skills for i in range(per_skill)]
+    return map_jobs(flick_toppled, jobs, workers, progress)
+
+
 def run_throws(
     n: int,
     seed: int,

@@ -43,6 +43,11 @@ the simulator gives, the tolerance and whether it passes. The groups:
                 moves no more at half the step than with a release 0.1 % faster; slide after
                 landing; no throw at rest with a piece faster than 0.05 m/s; none at the time
                 limit; the same throw twice gives bit-identical results
+``flicks``      seeded Kubbuteo flicks (novice, club, elite): how many more flicks change their
+                set of toppled pieces when the step is halved than with the flick 0.01 % faster,
+                and the same for the pieces knocked per flick, paired flick by flick: halving may
+                change no more than that nudge does (docs/physics.md "Flick outcomes against the
+                time step")
 ==============  =================================================================================
 
 Every row has a kind (:data:`KINDS`): a ``check`` holds the simulation against a reference that
@@ -60,13 +65,13 @@ from __future__ import annotations
 import math
 import os
 from dataclasses import asdict, dataclass, field
-from typing import Callable, Iterable
+from typing import Callable, Iterable, Sequence
 
 import numpy as np
 
-from kubb3d.calibrate import BANDS, baton_trial, run_throws
+from kubb3d.calibrate import BANDS, baton_trial, run_flicks, run_throws
 from kubb3d.physics.ground import GROUNDS
-from kubb3d.physics.world import DT, GRAVITY, SETTLE_S, TABLE_SETTLE_S, Terrain, World
+from kubb3d.physics.world import DT, GRAVITY, SETTLE_S, TABLE_DT, TABLE_SETTLE_S, Terrain, World
 
 DROP_HEIGHT = 1.0
 """m: drop height of the rebound rows (lowest point above the ground)."""
@@ -104,6 +109,14 @@ THROWS = 2000
 """Seeded elite throws per step of the ``throws`` group: the paired change of the felled rate
 when the step is halved had a 95 % interval of ±0.010 over 1,000 throws and ±0.017 over 300, wider
 than :data:`FELLED_RATE_TOLERANCE` with the change; about ±0.007 over 2,000."""
+FLICKS = 100
+"""Seeded Kubbuteo flicks per preset (novice, club, elite) of the ``flicks`` group, each at the
+table's step, at half of it and 0.01 % faster: 900 flicks, about 30 s of CPU. Over these 300 the
+halving changed 8 and the nudge 6, the paired excess's 95 % interval about ±2 points
+(docs/kubbuteo_convergence.json)."""
+FLICK_NUDGE = 0.0001
+"""The share by which the nudged flicks are faster (0.01 %; a player's speed spread is 5–12 %,
+docs/physics.md "Flick outcomes against the time step")."""
 KINDS = {
     "check": "against a reference independent of the parameter it checks",
     "plumbing": "the engine against kubb3d's own inputs (does it apply what it was given)",
@@ -1379,6 +1392,83 @@ def check_throws(
     return rows
 
 
+# ---------------------------------------------------------------------- flicks
+def against_nudge_floor(by_step: Sequence[float], by_nudge: Sequence[float]) -> tuple[float, float, float]:
+    """(mean, low, high) of ``by_step − by_nudge`` flick by flick, with a paired normal 95 %
+    interval: how much more a change of step moves each flick's outcome than a nudge of the flick
+    does (booleans: how many more flicks it changes, as a share; for 0/1 values the interval is
+    the paired Wald one, √(b + c − (b − c)²/n)/n with b, c the two kinds of discordant flick).
+    The step is within the nudge floor when ``low`` ≤ 0."""
+    d = np.array(by_step, dtype=float) - np.array(by_nudge, dtype=float)
+    n = len(d)
+    mean = float(d.mean())
+    half = 1.96 * math.sqrt(max(float(np.sum((d - mean) ** 2)), 0.0)) / n if n else 0.0
+    return mean, mean - half, mean + half
+
+
+def flick_rows(base: list[list[str]], half: list[list[str]], nudged: list[list[str]]) -> list[Row]:
+    """The ``flicks`` rows from the pieces each flick toppled at the table's step (``base``), at
+    half of it (``half``) and :data:`FLICK_NUDGE` faster at the step (``nudged``), flick by flick."""
+    n = len(base)
+    if not n or len(half) != n or len(nudged) != n:
+        raise ValueError(
+            f"flick_rows: three runs of the same flicks expected, got {len(base)}, {len(half)}, {len(nudged)}"
+        )
+    steps = f"1/{round(1 / TABLE_DT)} → 1/{round(2 / TABLE_DT)} s"
+    nudge = f"{FLICK_NUDGE * 100:g} % faster"
+    by_step = [a != b for a, b in zip(base, half)]
+    by_nudge = [a != b for a, b in zip(base, nudged)]
+    step_only = sum(s and not u for s, u in zip(by_step, by_nudge))
+    nudge_only = sum(u and not s for s, u in zip(by_step, by_nudge))
+    share, lo, hi = against_nudge_floor(by_step, by_nudge)
+    source = (
+        "sensitivity: halving the step must not change more flicks than a nudge far below a player's spread "
+        "does (docs/physics.md 'Flick outcomes against the time step')"
+    )
+    knocked_step = [len(b) - len(a) for a, b in zip(base, half)]
+    knocked_nudge = [len(b) - len(a) for a, b in zip(base, nudged)]
+    k_step, k_lo, k_hi = against_nudge_floor(knocked_step, [0] * n)
+    k_excess, ke_lo, ke_hi = against_nudge_floor(knocked_step, knocked_nudge)
+    return [
+        Row(
+            "flicks",
+            f"Kubbuteo flicks: knocked set changed by halving the step vs by a {FLICK_NUDGE * 100:g} % nudge, "
+            f"{n} flicks: "
+            f"by halving ({steps}) {sum(by_step)}, by a flick {nudge} {sum(by_nudge)}; by the halving only "
+            f"{step_only}, by the nudge only {nudge_only}; paired excess 95 % {lo * 100:+.1f} to {hi * 100:+.1f} "
+            "points",
+            f"no more than with a flick {nudge}",
+            source,
+            sum(by_nudge) / n * 100,
+            sum(by_step) / n * 100,
+            "%",
+            "paired 95 % interval of the excess reaches 0 or lies below",
+            lo <= 0.0,
+        ),
+        Row(
+            "flicks",
+            f"change of the pieces knocked per flick when the step is halved ({steps}; 95 % {k_lo:+.3f} to "
+            f"{k_hi:+.3f}), less the change with a flick {nudge}: paired 95 % {ke_lo:+.3f} to {ke_hi:+.3f}",
+            f"no more than with a flick {nudge}",
+            source,
+            float(np.mean(knocked_nudge)),
+            k_step,
+            "pieces/flick",
+            "paired 95 % interval of the difference reaches 0",
+            ke_lo <= 0.0 <= ke_hi,
+        ),
+    ]
+
+
+def check_flicks(per_skill: int = FLICKS, seed: int = 7, workers: int = 1, progress=None) -> list[Row]:
+    """:func:`flick_rows` of ``per_skill`` seeded flicks of each preset (:func:`run_flicks`)."""
+    runs = [
+        run_flicks(per_skill, seed, dt, speed_scale=scale, workers=workers, progress=progress)
+        for dt, scale in ((TABLE_DT, 1.0), (TABLE_DT / 2, 1.0), (TABLE_DT, 1.0 + FLICK_NUDGE))
+    ]
+    return flick_rows(*runs)
+
+
 # ---------------------------------------------------------------------- the whole suite
 def run_validation(
     *,
@@ -1388,8 +1478,9 @@ def run_validation(
     workers: int | None = None,
     progress=None,
     extra_dts: Iterable[float] = (1 / 240, 1 / 480),
+    flicks: int = FLICKS,
 ) -> Report:
-    """Run the validation; ``quick`` runs a fast subset (no player throws).
+    """Run the validation; ``quick`` runs a fast subset (no player throws, no flicks).
 
     Args:
         quick: the subset the tests run (a few seconds).
@@ -1398,6 +1489,7 @@ def run_validation(
         workers: processes for the player throws (default: all cores).
         progress: called with the number of player throws done since the last call.
         extra_dts: further time steps, s, whose felled-per-baton rate goes into the figure.
+        flicks: seeded Kubbuteo flicks per preset in the ``flicks`` group.
     """
     report = Report()
     steps: list[Callable[[], list[Row]]] = [
@@ -1419,6 +1511,7 @@ def run_validation(
     if not quick:
         w = workers or os.cpu_count() or 1
         report.rows.extend(check_throws(throws, seed, w, report.felled_vs_dt, progress, extra_dts))
+        report.rows.extend(check_flicks(flicks, seed, w, progress))
     return report
 
 

@@ -190,3 +190,82 @@ def test_the_baton_rest_row_holds_the_step_to_what_a_nudged_release_does(monkeyp
     assert row.passed and row.simulated == pytest.approx(10.0) and row.expected == pytest.approx(20.0)
     row = fake(20, 10)
     assert not row.passed and row.kind == "check"
+
+
+def _flick_row(rows, start):
+    return next(r for r in rows if r.quantity.startswith(start))
+
+
+def test_the_flick_rows_fail_when_halving_changes_clearly_more_flicks_than_the_nudge():
+    # 300 made-up flicks: halving the step changes the toppled set of 30 (10 %), the nudge of 6
+    # (2 %), 4 of them the same flicks: 26 by the step only, 2 by the nudge only, an excess of
+    # 8 points with a paired 95 % interval of about ±3.5, all above 0
+    n = 300
+    base = [["B1"] for _ in range(n)]
+    half = [["B1", "B2"] if i < 30 else ["B1"] for i in range(n)]
+    nudged = [["B1", "B2"] if 26 <= i < 32 else ["B1"] for i in range(n)]
+    rows = validate.flick_rows(base, half, nudged)
+    assert [r.group for r in rows] == ["flicks", "flicks"] and all(r.kind == "check" for r in rows)
+    changed = _flick_row(rows, "Kubbuteo flicks: knocked set changed by halving the step vs by a 0.01 % nudge")
+    assert changed.simulated == pytest.approx(10.0) and changed.expected == pytest.approx(2.0)
+    assert "by the halving only 26, by the nudge only 2" in changed.quantity
+    assert not changed.passed
+    # each changed flick knocks one piece more: +0.100 per flick by halving, +0.020 by the nudge
+    knocked = _flick_row(rows, "change of the pieces knocked per flick")
+    assert knocked.simulated == pytest.approx(0.1) and knocked.expected == pytest.approx(0.02)
+    assert not knocked.passed
+    # the same flicks with the nudge changing the same 30 (in the other direction for the count):
+    # no excess in changed sets, and the knocked change differs in sign: only the second row fails
+    nudged = [[] if i < 30 else ["B1"] for i in range(n)]
+    rows = validate.flick_rows(base, half, nudged)
+    assert _flick_row(rows, "Kubbuteo flicks").passed
+    assert not _flick_row(rows, "change of the pieces knocked").passed
+
+
+def test_the_nudge_floor_interval_is_the_paired_wald_one():
+    # b flicks changed by the step only, c by the nudge only, of n: (b − c)/n ± 1.96 √(b + c − (b − c)²/n)/n
+    n, b, c = 300, 3, 1
+    by_step = [True] * b + [False] * c + [True] * 5 + [False] * (n - b - c - 5)
+    by_nudge = [False] * b + [True] * c + [True] * 5 + [False] * (n - b - c - 5)
+    mean, lo, hi = validate.against_nudge_floor(by_step, by_nudge)
+    half = 1.96 * math.sqrt(b + c - (b - c) ** 2 / n) / n
+    assert mean == pytest.approx((b - c) / n)
+    assert (lo, hi) == pytest.approx((mean - half, mean + half))
+    assert lo < 0 < hi  # 3 against 1 of 300 is within the floor
+
+
+def test_a_small_real_flick_run_passes_the_criterion_arithmetic():
+    # 4 real flicks of each preset at 1/960 s, 1/1920 s and 0.01 % faster: the rows' figures are
+    # those of the runs (recomputed here from the toppled sets) and the verdict is the criterion's
+    from kubb3d.calibrate import run_flicks
+
+    per_skill = 4
+    runs = [
+        run_flicks(per_skill, 7, dt, speed_scale=scale)
+        for dt, scale in ((validate.TABLE_DT, 1.0), (validate.TABLE_DT / 2, 1.0), (validate.TABLE_DT, 1.0001))
+    ]
+    n = 3 * per_skill
+    assert all(len(r) == n for r in runs) and any(runs[0])  # some flick topples something
+    rows = validate.check_flicks(per_skill, 7)
+    changed = _flick_row(rows, "Kubbuteo flicks")
+    by_step = [a != b for a, b in zip(runs[0], runs[1])]
+    by_nudge = [a != b for a, b in zip(runs[0], runs[2])]
+    assert changed.simulated == pytest.approx(100 * sum(by_step) / n)
+    assert changed.expected == pytest.approx(100 * sum(by_nudge) / n)
+    _, lo, _ = validate.against_nudge_floor(by_step, by_nudge)
+    assert changed.passed == (lo <= 0)
+    assert changed.passed  # the table converges to the nudge floor (docs/physics.md)
+    knocked = _flick_row(rows, "change of the pieces knocked")
+    assert knocked.simulated == pytest.approx(sum(len(b) - len(a) for a, b in zip(runs[0], runs[1])) / n)
+    assert knocked.passed
+
+
+def test_flick_rows_refuse_runs_of_different_flicks():
+    with pytest.raises(ValueError, match="three runs of the same flicks"):
+        validate.flick_rows([[]] * 3, [[]] * 2, [[]] * 3)
+
+
+def test_the_command_default_is_the_number_of_flicks():
+    from kubb3d.cli import validate as cli_validate
+
+    assert cli_validate.FLICKS == validate.FLICKS

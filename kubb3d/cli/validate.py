@@ -42,6 +42,8 @@ def output_options(png: Optional[Path], markdown: Optional[Path]) -> str:
 
 THROWS = 2000
 """:data:`kubb3d.validate.THROWS`, here so that ``--help`` loads no physics (a test ties them)."""
+FLICKS = 100
+""":data:`kubb3d.validate.FLICKS` (the same)."""
 
 
 def validate(
@@ -52,7 +54,9 @@ def validate(
         help="Seeded elite player throws per time step for the hit-rate and rest rows (the default is enough "
         "for the hit rate's convergence row: its 95 % interval narrower than its tolerance).",
     ),
-    quick: bool = typer.Option(False, "--quick", help="Only the fast rows (no player throws): a few seconds."),
+    quick: bool = typer.Option(
+        False, "--quick", help="Only the fast rows (no player throws, no Kubbuteo flicks): a few seconds."
+    ),
     seed: int = typer.Option(7, min=0, help="Seed of the player throws."),
     workers: int = typer.Option(
         0, min=0, max=256, help="Processes for the player throws (0: all cores); the rows do not depend on it."
@@ -76,7 +80,8 @@ def validate(
     """Check the physics against formulas and measured references: masses and inertia, tipping
     angles, rebounds, slide and roll distances, time to rest, flight range with and without
     drag, tunnelling up to 40 m/s, terrain contact, the hit rate's convergence when the time
-    step is halved, and bit-identical repeats. One row per quantity with its reference's source."""
+    step is halved, Kubbuteo flicks against the step, and bit-identical repeats. One row per
+    quantity with its reference's source."""
     from kubb3d.files import check_output
     from kubb3d.validate import markdown as to_markdown
     from kubb3d.validate import run_validation, write_figure
@@ -89,9 +94,10 @@ def validate(
     else:
         from rich.progress import Progress
 
-        total = throws * 5  # the step, half of it, a nudged release, 1/480 s, 1/240 s
+        # the step, half of it, a nudged release, 1/480 s, 1/240 s; the flicks at the table's step, half, nudged
+        total = throws * 5 + FLICKS * 3 * 3
         with Progress(transient=True, disable=as_json or not sys.stderr.isatty()) as bar:
-            task = bar.add_task("player throws", total=total)
+            task = bar.add_task("player throws and flicks", total=total)
             report = run_validation(
                 throws=throws, seed=seed, workers=workers or None, progress=lambda k: bar.advance(task, k)
             )
