@@ -57,9 +57,12 @@ def validate(
     quick: bool = typer.Option(
         False, "--quick", help="Only the fast rows (no player throws, no Kubbuteo flicks): a few seconds."
     ),
-    seed: int = typer.Option(7, min=0, help="Seed of the player throws."),
+    seed: int = typer.Option(7, min=0, help="Seed of the player throws and the Kubbuteo flicks."),
     workers: int = typer.Option(
-        0, min=0, max=256, help="Processes for the player throws (0: all cores); the rows do not depend on it."
+        0,
+        min=0,
+        max=256,
+        help="Processes for the player throws and flicks (0: all cores); the rows do not depend on it.",
     ),
     png: Optional[Path] = typer.Option(
         None,
