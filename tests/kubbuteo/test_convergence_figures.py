@@ -123,3 +123,24 @@ def test_excess_is_the_paired_difference_of_the_saved_sets():
         assert row["share_excess"] == pytest.approx((step - nudged) / run["flicks"])
         lo, hi = row["share_excess_95"]
         assert lo <= row["share_excess"] <= hi and row["within_nudge_floor"] == (lo <= 0)
+
+
+def test_the_validation_flick_rows_are_the_benchmarks_first_halving():
+    # `kubb3d validate` throws the same 300 seeded flicks (seed 7, 100 per preset) as the
+    # benchmark's saved run: its flick row must count what the benchmark counted
+    from kubb3d.validate import FLICK_NUDGE, FLICKS
+
+    run = _run("kubbuteo_convergence.json")
+    page = (ROOT / "docs" / "validation.md").read_text(encoding="utf-8")
+    row = next(line for line in page.splitlines() if "Kubbuteo flicks: knocked set changed" in line)
+    assert run["seed"] == 7 and run["flicks"] == 3 * FLICKS
+    halving = run["pairs"]["1/960 -> 1/1920"]
+    nudged = run[f"nudged {FLICK_NUDGE:g} at 1/960"]
+    floor = run["halvings_against_nudges"][f"1/960 -> 1/1920 against nudged {FLICK_NUDGE:g}"]
+    assert (
+        f"{run['flicks']} flicks: by halving (1/960 → 1/1920 s) {halving['changed']}, by a flick "
+        f"{FLICK_NUDGE * 100:g} % faster {nudged['changed']}; by the halving only {floor['step_only']}, "
+        f"by the nudge only {floor['nudge_only']}; paired excess 95 % {100 * floor['share_excess_95'][0]:+.1f} to "
+        f"{100 * floor['share_excess_95'][1]:+.1f} points"
+    ) in row
+    assert row.rstrip().endswith("| yes |") == floor["within_nudge_floor"]
