@@ -122,6 +122,11 @@ class NotationError(Kubb3dError, ValueError):
         self.line, self.column, self.what = line, column, what
 
 
+class StudyError(Kubb3dError, ValueError):
+    """A results file that is not one of the shipped studies, or a summary that is not one
+    (:mod:`kubb3d.experiment.studies`)."""
+
+
 class ChallengeError(Kubb3dError, ValueError):
     """An unreadable best-score file, or a throw when the drill is over (:mod:`kubb3d.challenges`)."""
 

@@ -512,7 +512,8 @@ def studies_cmd(
     import json
 
     from kubb3d.experiment import StoreError
-    from kubb3d.experiment.studies import StudyError, render, summarise
+    from kubb3d.errors import StudyError
+    from kubb3d.experiment.studies import render, summarise
 
     if len(sources) == 1 and sources[0].suffix == ".json":
         try:

@@ -16,6 +16,7 @@ import math
 from pathlib import Path
 from typing import Any, Sequence
 
+from kubb3d.errors import StudyError
 from kubb3d.experiment.stats import Z95, wilson
 
 SCHEMA = 1
@@ -53,10 +54,6 @@ side that left it lost 88 % (Planet Kubb, 2012)."""
 EIGHT_M_REAL: dict[str, Any] = {"rate": 0.42, "source": 'kubbon.com, "42: the answer" (2012)'}
 """The 8 m hit rate per baton quoted as what it takes to play competitively (tournament videos,
 2012)."""
-
-
-class StudyError(ValueError):
-    """A results file that is not one of the shipped studies, or a summary that is not one."""
 
 
 # ------------------------------------------------------------------ intervals
