@@ -25,7 +25,7 @@ from kubb3d.i18n import ENGLISH, Translator
 from kubb3d.judge.messages import N_, msg, nmsg, piece_name
 from kubb3d.judge.rulebook import get_rulebook
 from kubb3d.judge.rulings import Consequence
-from kubb3d.scenario import Built, collect, run
+from kubb3d.scenario import Built, ScenarioError, check_all, collect, run
 
 EVENTS = {"throw": N_("throw"), "inkast": N_("inkast")}
 """The scenario events as the quiz names them (translatable)."""
@@ -98,6 +98,9 @@ def run_quiz(
         kubb3d.scenario.ScenarioError: a bad scenario file or path.
     """
     files = collect(list(paths))
+    errors = check_all(files)  # every file before the first line: a refusal does nothing
+    if errors:
+        raise ScenarioError("; ".join(errors))
     rng = np.random.default_rng(seed)
     order = [files[i] for i in rng.permutation(len(files))]
     if count is not None:

@@ -882,6 +882,21 @@ def run(
     return res, None
 
 
+def check_all(paths: Sequence[Path]) -> list[str]:
+    """Load and validate every scenario file before any of them is run (exit 2 means nothing was done).
+
+    Returns:
+        One error line per bad file (see :func:`load`), in the order of ``paths``; empty if all are good.
+    """
+    errors = []
+    for path in paths:
+        try:
+            load(path)
+        except ScenarioError as exc:
+            errors.append(str(exc))
+    return errors
+
+
 def collect(paths: Sequence[str | Path]) -> list[Path]:
     """Scenario files from files and directories (``*.toml`` directly inside a directory,
     sorted; sub-directories such as ``scenarios/experiments/`` are not searched). A name that

@@ -4,6 +4,7 @@ answer."""
 
 from __future__ import annotations
 
+import json
 import re
 import tomllib
 
@@ -108,3 +109,22 @@ def test_every_scenario_describes_its_situation(path):
     description = doc.get("description", "").strip()
     assert description, f"{path.name}: no `description` of what happened"
     assert description != doc["title"].strip() and len(description.split()) >= 6, f"{path.name}: {description!r}"
+
+
+@pytest.mark.parametrize("command", [["quiz"], ["judge"], ["judge", "--json"], ["judge", "--check"]])
+def test_one_bad_file_among_good_ones_refuses_before_any_work(command, tmp_path, cli):
+    # exit 2 means nothing was done: the good file first must not be asked, ruled or drawn
+    good = resolve_scenario("dm_accident_wind")
+    bad = tmp_path / "bad.toml"
+    bad.write_text(good.read_text(encoding="utf-8").replace("accident = true", "accident = true\ntilt_dg = 10"))
+    out = tmp_path / "images"
+    extra = ["--out", str(out)] if command[0] == "quiz" else []
+    result = cli(*command, *extra, str(good), str(bad))
+    assert result.returncode == 2, result.stderr
+    errors = result.stderr.strip().splitlines()
+    assert len(errors) == 1 and str(bad) in errors[0] and "tilt_dg" in errors[0], result.stderr
+    if "--json" in command:  # the refusal is the whole document: no rulings of the good file
+        assert set(json.loads(result.stdout)) == {"error"}
+    else:
+        assert result.stdout == ""
+    assert not out.exists()

@@ -75,7 +75,7 @@ def judge_command(
 ) -> None:
     """Build judge scenarios in physics, let them settle and print the referee's rulings."""
     from kubb3d.library import scenarios_dir
-    from kubb3d.scenario import ScenarioError, collect, judge_options, run
+    from kubb3d.scenario import ScenarioError, check_all, collect, judge_options, run
 
     tr = translator_for(lang)
     try:
@@ -87,7 +87,16 @@ def judge_command(
         paths = collect(files or [scenarios_dir()])
     except ScenarioError as exc:
         _fail(str(exc))
-    results, errors = [], []
+    errors = check_all(paths)  # every file before the first ruling: a refusal does nothing
+    for error in errors:
+        typer.echo(f"error: {one_line(error)}", err=True)
+    if errors:
+        if as_json:
+            from kubb3d.cli import _json_error
+
+            _json_error("; ".join(errors))
+        raise typer.Exit(2)
+    results = []
     for p in paths:
         try:
             res, _ = run(p, options=options)
