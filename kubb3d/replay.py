@@ -62,6 +62,13 @@ class ConfigRecord(BaseModel):
     options: dict[str, Any] = {}
     difficulty: str = "exact"
 
+    @field_validator("sets")
+    @classmethod
+    def _sets(cls, v: int | None) -> int | None:
+        if v is not None and v % 2 == 0:  # best of N sets: one side must win more (DM §3)
+            raise ValueError("expected an odd number of sets (best of 1, 3, 5, 7 or 9)")
+        return v
+
     @field_validator("difficulty")
     @classmethod
     def _difficulty(cls, v: str) -> str:

@@ -69,6 +69,7 @@ CASES: list[tuple[str, str]] = [
     ("match --time-limit 100000", "--time-limit"),
     # --- match flags
     ("match --sets 100", "--sets"),
+    ("match --sets 2", "odd number"),
     ("match --time-limit nan", "--time-limit"),
     ("match --round-cap 1", "--round-cap"),
     ("match --ruleset wikinger --sets 3", "--sets"),
@@ -92,6 +93,7 @@ CASES: list[tuple[str, str]] = [
     ("match --resume {d}/replay_config_list.jsonl", "config"),
     ("match --resume {d}/replay_three_skills.jsonl", "skills"),
     ("match --resume {d}/replay_sets_100.jsonl", "sets"),
+    ("match --resume {d}/replay_sets_2.jsonl", "odd number of sets"),
     ("match --resume {d}/replay_action_without_i.jsonl", ":2"),
     ("match --resume {d}/replay_action_i_string.jsonl", ":2"),
     ("match --resume {d}/replay_world_short_pose.jsonl", ":2"),

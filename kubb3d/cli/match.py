@@ -185,7 +185,7 @@ def match(
     seed: Optional[int] = typer.Option(
         None, min=0, help=f"Root seed: the same seed plays the same match (default {DEFAULT_SEED})."
     ),
-    sets: Optional[int] = typer.Option(None, help="Best of this many sets (DM; default 1)."),
+    sets: Optional[int] = typer.Option(None, help="Best of this many sets, an odd number from 1 to 9 (DM; default 1)."),
     time_limit: Optional[float] = typer.Option(
         None,
         "--time-limit",
@@ -273,8 +273,8 @@ def match(
         _fail(
             "--sets does not apply to --ruleset wikinger (a Wikinger-Schach match is one game against the clock)"
         )
-    if sets is not None and not 1 <= sets <= 9:
-        _fail(expected("--sets", span(1, 9), sets))
+    if sets is not None and not (1 <= sets <= 9 and sets % 2 == 1):  # best of N: one side wins more (DM §3)
+        _fail(expected("--sets", "an odd number from 1 to 9", sets))
     from kubb3d.rules.core import MAX_ROUND_CAP, MAX_TIME_LIMIT_S
 
     # the bounds of the replay reader: a match written must be one that can be resumed
