@@ -259,6 +259,7 @@ class Figure:
         trials: how many trials it rests on.
         reference: what it is held against (text), or "" for a curve to read.
         passed: inside its band (None: no band).
+        spread: what ``low``–``high`` is: ``95 % interval`` or, for a median, ``quartiles``.
     """
 
     name: str
@@ -269,6 +270,7 @@ class Figure:
     trials: int
     reference: str = ""
     passed: bool | None = None
+    spread: str = "95 % interval"
 
 
 @dataclass
@@ -365,6 +367,7 @@ def run_calibration(
                 float(q[0]),
                 float(q[1]),
                 inkasts,
+                spread="quartiles",
             )
         )
         p, lo, hi = wilson(sum(r["inside"] for r in res), inkasts)

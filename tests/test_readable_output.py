@@ -128,3 +128,27 @@ def test_no_help_points_a_reader_into_the_code():
         text = "\n".join(_help(list(path)))
         found += [(path, m.group(0)) for m in code.finditer(text) if m.group(0) not in environment]
     assert found == []
+
+
+def test_blocks_leave_out_empty_cells_and_calibration_names_its_quartiles():
+    # `kubb3d calibrate` printed the inkast median's quartiles as "95 % interval: …" and rows
+    # without a reference as "reference:   ·  in band:" with nothing after the colons
+    from kubb3d.calibrate import Calibration, Figure
+    from kubb3d.cli.calibrate import CALIBRATION_COLUMNS, calibration_rows
+
+    cal = Calibration(
+        [
+            Figure("inkast", "club: inkast rest offset from the aimed spot, median (quartiles)", 0.31, 0.18, 0.52, 40,
+                   spread="quartiles"),
+            Figure("felled", "elite: kubbs felled per baton at 8 m", 0.41, 0.37, 0.45, 600, "about 42 %", True),
+        ]
+    )
+    out = io.StringIO()
+    print_rows("calibration", CALIBRATION_COLUMNS, calibration_rows(cal),
+               console=Console(file=out, width=60, highlight=False))
+    blocks = out.getvalue().split("\n\n")[1:]
+    assert len(blocks) == 2
+    assert "spread: 0.180–0.520 (quartiles)" in blocks[0] and "95 %" not in blocks[0]
+    assert "reference" not in blocks[0] and "in band" not in blocks[0]
+    assert "spread: 0.370–0.450 (95 % interval)" in blocks[1]
+    assert "reference: about 42 %" in blocks[1] and "in band: yes" in blocks[1]

@@ -93,22 +93,28 @@ def calibrate(
     else:
         from kubb3d.cli.tables import print_rows
 
-        print_rows(
-            "kubb3d player calibration",
-            ("figure", "value", "95 % interval", "trials", "reference", "in band"),
-            [
-                (
-                    f.label,
-                    f"{f.value:.3f}",
-                    f"{f.low:.3f}–{f.high:.3f}",
-                    str(f.trials),
-                    f.reference,
-                    "" if f.passed is None else ("yes" if f.passed else "[red]NO[/red]"),
-                )
-                for f in cal.figures
-            ],
-        )
+        print_rows("kubb3d player calibration", CALIBRATION_COLUMNS, calibration_rows(cal))
     raise typer.Exit(0 if cal.passed else 1)
+
+
+CALIBRATION_COLUMNS = ("figure", "value", "spread", "trials", "reference", "in band")
+
+
+def calibration_rows(cal) -> list[tuple[str, ...]]:
+    """The printed table's rows of a :class:`kubb3d.calibrate.Calibration`, one per figure, a cell per
+    :data:`CALIBRATION_COLUMNS`: the spread names its kind (95 % interval or quartiles); a figure
+    without a reference or band leaves those cells empty (omitted where rows print as blocks)."""
+    return [
+        (
+            f.label,
+            f"{f.value:.3f}",
+            f"{f.low:.3f}–{f.high:.3f} ({f.spread})",
+            str(f.trials),
+            f.reference,
+            "" if f.passed is None else ("yes" if f.passed else "[red]NO[/red]"),
+        )
+        for f in cal.figures
+    ]
 
 
 def calibrate_help() -> str:

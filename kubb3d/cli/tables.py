@@ -34,8 +34,8 @@ def print_rows(
 ) -> None:
     """Print ``rows`` (each one string per column of ``columns``; rich markup allowed) as a
     table titled ``title`` if it fits the console's width (:func:`fits`), else as one block per
-    row: its first ``head`` cells on one line, then ``column: cell`` for each other column,
-    indented. Errors: ValueError if a row has not one cell per column."""
+    row: its first ``head`` cells on one line, then ``column: cell`` for each other column with
+    a non-empty cell, indented. Errors: ValueError if a row has not one cell per column."""
     if any(len(r) != len(columns) for r in rows):
         raise ValueError(f"every row needs {len(columns)} cells ({', '.join(columns)})")
     console = console or Console()
@@ -53,6 +53,8 @@ def print_rows(
         console.print(Text.from_markup("  ".join(r[:head])))
         line: list[Text] = []  # short cells side by side, a long one on its own line
         for col, cell in zip(columns[head:], r[head:]):
+            if not Text.from_markup(cell).plain.strip():  # nothing to say: no "reference:" left empty
+                continue
             text = Text(f"{col}: ") + Text.from_markup(cell)
             if len(text.plain) > SHORT:
                 _indented(console, line)
