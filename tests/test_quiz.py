@@ -128,3 +128,21 @@ def test_one_bad_file_among_good_ones_refuses_before_any_work(command, tmp_path,
     else:
         assert result.stdout == ""
     assert not out.exists()
+
+
+def test_a_penalty_kubbs_explanation_names_it_and_not_the_free_placement_choice():
+    # ws_inkast_penalty_place's answer was "penalty kubb" but its explanation said "side B places it
+    # freely", the words of the other choice "place freely" (a valid stößel, placed by the inkasting
+    # side): after a wrong "place freely" the explanation seemed to agree with it
+    from kubb3d.scenario import run
+
+    penalty = [p for p in scenario_files() if any(
+        e.get("consequence") == Consequence.PENALTY_KUBB.value
+        for e in tomllib.loads(p.read_text(encoding="utf-8")).get("expect", []))]
+    assert {p.stem for p in penalty} >= {"ws_inkast_penalty_place", "dm_inkast_outside_penalty"}
+    for path in penalty:
+        res, _ = run(path)
+        for r in res.judgement.rulings:
+            if r.consequence is Consequence.PENALTY_KUBB:
+                reason = str(r.reason)
+                assert "penalty kubb" in reason and not re.search(r"\bfreely\b", reason), (path.stem, reason)

@@ -176,8 +176,8 @@ def judge_return(after: Snapshot, ctx: InkastContext, params: JudgeParams) -> In
                         consequence=Consequence.PENALTY_KUBB,
                         rules=rules,
                         reason=msg(
-                            "{why}: a further misflick, placed by the receiving player anywhere in his half at "
-                            "least 2 in from the king.",
+                            "{why}: a further misflick, so it becomes a penalty kubb: the receiving player places "
+                            "it anywhere in his half at least 2 in from the king.",
                             why=why,
                         ),
                         valid=False,

@@ -750,8 +750,8 @@ def _rule_inkasted(plan: _RaisingPlan, kid: str) -> Ruling:
         )
     else:
         reason = msg(
-            "{why} after the rethrow, so side {half} places it freely in its own field, at least one "
-            "baton length ({baton_m:.2f} m) from the king.",
+            "{why} after the rethrow, so it becomes a penalty kubb: side {half} places it by hand wherever it "
+            "likes in its own field, at least one baton length ({baton_m:.2f} m) from the king.",
             why=why,
             half=plan.half_side,
             baton_m=params.baton_length,

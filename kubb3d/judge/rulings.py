@@ -49,9 +49,10 @@ class Consequence(str, Enum):
     RETHROW = N_("rethrow")
     """An invalid inkast: thrown again once (DM §6, WS basic rule 11)."""
     PENALTY_KUBB = N_("penalty kubb")
-    """Invalid twice: becomes a penalty kubb (DM §6 throw, WS basic rule 11 free placement)."""
+    """Invalid twice: becomes a penalty kubb, thrown (DM §6) or placed by the opponent in its own field
+    (WS basic rule 11)."""
     PLACE_FREELY = N_("place freely")
-    """A stößel or penalty kubb placed by hand at a valid spot (DM §7, WS basic rule 11)."""
+    """A valid stößel, placed by hand by the inkasting side at a valid spot (DM §7, WS basic rule 13)."""
     GAME_LOST = N_("game lost")
     """The king fell early: the thrower's side loses (DM §1, WS "End of the Game")."""
     GAME_WON = N_("game won")

@@ -91,8 +91,8 @@ def test_the_one_misflick_is_the_first_every_later_one_is_placed():
     assert [ruling(judgement, k).consequence for k in ("B1", "B2", "B3")] == [
         Consequence.RETHROW, Consequence.PENALTY_KUBB, Consequence.RAISE_HERE]
     assert ruling(judgement, "B2").reason == (
-        "B2 went off the board: a further misflick, placed by the receiving player anywhere in his half at "
-        "least 2 in from the king.")
+        "B2 went off the board: a further misflick, so it becomes a penalty kubb: the receiving player places "
+        "it anywhere in his half at least 2 in from the king.")
     assert judgement.penalty == "place" and set(judgement.raised) == {"B3"}
     # the reflick (attempt 2) has no misflick left: its first miss is placed
     again = ruled(snapshot(king(), lying("B1", 0.05, 0.1)), ("B1",), attempt=2)
