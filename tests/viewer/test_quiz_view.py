@@ -55,9 +55,10 @@ def test_quiz_view_shows_the_position_without_its_answer_and_the_outside_veiled(
     app = App(s, 640, 360, headless=True, mode="view", camera="orbit")
     try:
         app.frame(0.0)
-        hw = s.scene.pitch.half_width
+        # the sideline B1 lies beyond (its y says which: the scenario's words name the left one)
+        edge = np.copysign(s.scene.pitch.half_width, float(s.scene.pieces["B1"].pose[1]))
         x = float(s.scene.pieces["B1"].pose[0]) + 0.5
-        pts = np.array(((x, -hw + 0.4, 0.0), (x, -hw - 0.4, 0.0)))
+        pts = np.array(((x, edge - np.sign(edge) * 0.4, 0.0), (x, edge + np.sign(edge) * 0.4, 0.0)))
         (pin, pout), vis = project(pts, app.camera.view_proj(640, 360), 640, 360)
         assert vis.all()
         inside, outside = (img[int(p[1]), int(p[0])] for p in (pin, pout))
