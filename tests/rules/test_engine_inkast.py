@@ -4,6 +4,8 @@ each test kills mutants of rules/core.py that survived the fast tests; docs/muta
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from rules_helpers import start, throw
 
 from kubb3d.judge.rulings import Pose
@@ -84,3 +86,38 @@ def test_a_lag_baton_that_fells_the_king_is_named_in_the_play_by_play():
     lags = [e.text for e in s.events if e.kind == "lag"]
     assert lags[0] == "Ann lag throw from end A: 0.000 m from the king, king felled"
     assert lags[1] == "Bob lag throw from end B: 0.400 m from the king"
+
+
+def test_a_stossel_placed_by_hand_is_named_and_cites_dm_7():
+    """DM §7: „Der “Stößel” wird vom einwerfenden Team aufgenommen und nach dem Aufstellvorgang an
+    einer frei wählbaren, gültigen Position im gegnerischen Feld platziert.“ The inkasting player
+    (Bob) places it in A's half after the raising; the event says who placed which kubb where and
+    cites DM §7, not the penalty kubb's clause."""
+    s = dm()
+    start(s)
+    throw(s, ThrowOutcome(felled=frozenset({"B1", "B2"})))
+    throw(s)
+    s.push(Inkast("B", ("B1", "B2"), 1), InkastOutcome(valid={"B1": Pose((-1, 0.5, 0.075))}, stossel=frozenset({"B2"})))
+    s.push(Raise("A", ("B1",)))
+    [place] = s.legal_actions()
+    assert (place.kubb, place.reason, place.side, place.half) == ("B2", "stößel", "B", "A")
+    s.push(replace(place, position=(-2.0, -1.0)))
+    event = s.events[-1]
+    assert event.text == "Bob places stößel B2 at (-2.00, -1.00) m"
+    assert event.rules == (s.ruleset.cite("stossel"),) == ("DM §7",)
+    assert s.ruleset.cite("penalty_place") != s.ruleset.cite("stossel")
+    assert s.kubbs["B2"].standing and s.kubbs["B2"].pose.position[:2] == (-2.0, -1.0)
+
+
+def test_the_state_as_data_carries_the_outcome_once_the_match_is_over():
+    """MatchState.to_dict's summary ends with the outcome: None while the match runs, the
+    outcome's own data once the king fell early (DM §1)."""
+    s = dm()
+    start(s)
+    throw(s, ThrowOutcome(felled=frozenset({"B1"})))
+    throw(s)
+    assert list(s.to_dict())[-1] == "outcome" and s.to_dict()["outcome"] is None
+    s.push(s.legal_actions()[0], InkastOutcome(valid={"B1": Pose((-1, 0, 0.075))}, king_felled=True))
+    over = s.outcome()
+    assert over is not None and s.to_dict()["outcome"] == over.to_dict()
+    assert s.to_dict()["outcome"]["winner"] == "Ann"
