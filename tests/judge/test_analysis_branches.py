@@ -238,3 +238,12 @@ def test_a_kubb_with_only_a_corner_over_the_line_has_that_corners_share_inside()
         centre = sign * (r - d)
         diamond = [(centre + r, 0.0), (centre, r), (centre - r, 0.0), (centre, -r)]
         assert share_inside(diamond, pitch, side, 0.0) == pytest.approx(d * d / (2 * r * r), rel=1e-9)
+
+
+def test_a_throw_context_refuses_a_negative_foul_count_in_one_line():
+    """ThrowContext.earlier_fouls counts fouls already called (DM §5's warning needs it): a
+    negative count is refused with the field and the value, 0 is taken."""
+    assert ThrowContext(earlier_fouls=0).earlier_fouls == 0
+    with pytest.raises(JudgeInputError) as refused:
+        ThrowContext(earlier_fouls=-1)
+    assert str(refused.value) == "earlier_fouls must be 0 or more, got -1"

@@ -6,8 +6,11 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import pytest
+
 from rules_helpers import start, throw
 
+from kubb3d.errors import OutcomeError
 from kubb3d.judge.rulings import Pose
 from kubb3d.rules import (
     Inkast,
@@ -103,7 +106,7 @@ def test_a_stossel_placed_by_hand_is_named_and_cites_dm_7():
     assert (place.kubb, place.reason, place.side, place.half) == ("B2", "stößel", "B", "A")
     s.push(replace(place, position=(-2.0, -1.0)))
     event = s.events[-1]
-    assert event.text == "Bob places stößel B2 at (-2.00, -1.00) m"
+    assert event.text == "Bob places stößel B2 at (-2.00, -1.00) m" and (event.side, event.player) == ("B", "Bob")
     assert event.rules == (s.ruleset.cite("stossel"),) == ("DM §7",)
     assert s.ruleset.cite("penalty_place") != s.ruleset.cite("stossel")
     assert s.kubbs["B2"].standing and s.kubbs["B2"].pose.position[:2] == (-2.0, -1.0)
@@ -121,3 +124,13 @@ def test_the_state_as_data_carries_the_outcome_once_the_match_is_over():
     over = s.outcome()
     assert over is not None and s.to_dict()["outcome"] == over.to_dict()
     assert s.to_dict()["outcome"]["winner"] == "Ann"
+
+
+def test_a_throw_outcome_naming_one_side_winner_and_loser_is_refused_in_words():
+    """A throw's outcome cannot make the same side win and lose; the engine says so in one line
+    (bad input from a caller, not a traceback of its own)."""
+    s = dm()
+    start(s)
+    with pytest.raises(OutcomeError) as refused:
+        throw(s, ThrowOutcome(winner="A", loser="A"))
+    assert str(refused.value) == "throw outcome names the same side as winner and loser"
