@@ -105,6 +105,12 @@ def test_the_hand_check_names_the_kubb_it_took_away():
     assert piece_status(snapshot, "B1", hand_check=lambda _snapshot, _pid: True) == (stood.status, stood.reason)
     assert piece_status(snapshot, "B1", hand_check=lambda _snapshot, _pid: False) == (fell.status, fell.reason)
     assert str(fell.reason) == "In the hand check B1 fell once B2 was taken away, so it only stood with that help."
+    # the hand check decides the status only: the measured pose is the one without it
+    unchecked = analyse(snapshot, "B1")
+    for ruled in (stood, fell):
+        assert (ruled.tilt, ruled.margin, ruled.grounded, ruled.touching) == (
+            unchecked.tilt, unchecked.margin, unchecked.grounded, unchecked.touching)
+    assert unchecked.grounded is True and unchecked.margin > 0.0 and unchecked.touching == ("B2",)
 
 
 # ---------------------------------------------------------------- Kubbuteo disks and the mushroom king
