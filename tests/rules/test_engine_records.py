@@ -229,3 +229,15 @@ def test_a_replay_written_before_poses_rulings_and_turns_were_recorded_still_rea
     old_inkast = {"kind": "inkast", "valid": {"B1": {"position_m": [-1.0, 0.5, 0.075]}}, "invalid": [],
                   "stossel": [], "king_felled": False}
     assert outcome_from_dict(old_inkast).valid["B1"] == Pose((-1.0, 0.5, 0.075), (0, 0, 0, 1))
+
+
+def test_taking_back_an_action_keeps_the_match_settings():
+    """MatchState.pop rebuilds the state from its history: the sets, the clock limit, the round
+    cap and the team sizes are those the match was set up with, not the defaults."""
+    s = dm(sets=3, time_limit_s=600.0, round_cap=5)
+    start(s)
+    throw(s)
+    settings = (s.sets, s.time_limit_s, s.round_cap, s.team_sizes)
+    s.pop()
+    assert (s.sets, s.time_limit_s, s.round_cap, s.team_sizes) == settings
+    assert settings[:3] == (3, 600.0, 5) and dm().round_cap != 5
