@@ -661,7 +661,8 @@ def main(argv: list[str] | None = None) -> int:
         "command": "benchmarks/mutation.py " + " ".join(argv if argv is not None else sys.argv[1:]),
         "sample": args.sample, "sample_size": args.sample_size, "seed": args.seed, "seconds": round(elapsed, 1),
         "load": [round(value, 2) for value in load],
-        "modules": {m: dict(c) | {"score": score(c), "interval": interval(c)} for m, c in rows.items()},
+        "modules": {m: {col: c[col] for col in COLUMNS} | {"score": score(c), "interval": interval(c)}
+                    for m, c in rows.items()},
         "survivors": survivors,
     }
     if args.save is not None:
