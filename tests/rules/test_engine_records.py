@@ -241,3 +241,18 @@ def test_taking_back_an_action_keeps_the_match_settings():
     s.pop()
     assert (s.sets, s.time_limit_s, s.round_cap, s.team_sizes) == settings
     assert settings[:3] == (3, 600.0, 5) and dm().round_cap != 5
+
+
+def test_a_match_won_on_sets_says_how_many_and_cites_the_sets_clause():
+    """Best of three: the set that gives a player a second set ends the match (here a king felled
+    by an inkast, DM §1), and the result names the sets won and the ruleset's clause on sets."""
+    s = dm(sets=3)
+    start(s)
+    s.set_wins = {"Ann": 1, "Bob": 0}  # as after a first set won by Ann
+    throw(s, ThrowOutcome(felled=frozenset({"B1"})))
+    throw(s)
+    s.push(s.legal_actions()[0], InkastOutcome(valid={"B1": Pose((-1, 0, 0.075))}, king_felled=True))
+    out = s.outcome()
+    assert out is not None and (out.winner, out.sets) == ("Ann", {"Ann": 2, "Bob": 0})
+    assert out.reason == f"Ann won 2 of best-of-3 sets ({s.ruleset.cite('sets')})"
+    assert s.ruleset.cite("sets") == "DM §3"
