@@ -326,9 +326,15 @@ def judge_options(options: Mapping[str, Any]) -> dict[str, Any]:
         if name not in BY_NAME:
             raise ValueError(f"unknown referee option {name!r}; expected one of {', '.join(BY_NAME)}")
         if BY_NAME[name].applies != "judge":
+            scope = (
+                "applies to whole matches"
+                if BY_NAME[name].applies == "ruleset"
+                else "applies to simulating a throw (a scenario states its throw's legality with `legal`)"
+            )
             raise ValueError(
-                f"referee option {name!r} applies to whole matches, not to judging one throw or inkast; "
-                f"expected one of {', '.join(n for n, o in BY_NAME.items() if o.applies == 'judge')}"
+                f"referee option {name!r} {scope}, not to judging one throw or inkast; it is set on "
+                f"{BY_NAME[name].set_on}; expected one of "
+                f"{', '.join(n for n, o in BY_NAME.items() if o.applies == 'judge')}"
             )
         out[name] = option_value(name, value)
     return out

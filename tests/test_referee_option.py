@@ -80,6 +80,24 @@ def test_judge_refuses_an_option_of_whole_matches():
     assert res.exit_code == 2 and "applies to whole matches" in res.output
 
 
+def test_judge_takes_exactly_the_options_rules_show_says_it_takes():
+    # each option at its DM default: judge accepts it iff `rules show` names judge where it is set,
+    # and a refusal says why in the option's own terms (a throw's tilt limit is not "whole matches")
+    rows = json.loads(_run("rules", "show", "dm", "--json").output)["options"]
+    shown = {row["option"]: row["set_on"] for row in rows}
+    assert set(shown) == set(BY_NAME)
+    for name, where in shown.items():
+        value = BY_NAME[name].defaults["dm"]
+        word = "none" if value is None else ",".join(map(str, value)) if isinstance(value, (list, tuple)) else value
+        res = _run("judge", "dm_illegal_throw_tilt", "--option", f"{name}={word}")
+        assert (res.exit_code == 0) == ("judge" in where), (name, where, res.output)
+        if res.exit_code:
+            assert res.exit_code == 2 and where in res.output, res.output
+            kind = BY_NAME[name].applies
+            assert ("whole matches" in res.output) == (kind == "ruleset"), res.output
+            assert ("simulating a throw" in res.output) == (kind == "throw"), res.output
+
+
 class _Recorder:
     """A judge that records the options of every context it is given."""
 

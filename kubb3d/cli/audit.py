@@ -37,9 +37,10 @@ def rules_show(
     ruleset: str = typer.Argument(..., help="dm, wikinger or kubbuteo."),
     as_json: bool = typer.Option(False, "--json", help="Print the options as JSON."),
 ) -> None:
-    """List a ruleset's referee options (decisions the rule books leave open) with their defaults;
-    set one with --option NAME=VALUE on match, judge, audit and play, or in the options table
-    of a scenario or experiment file."""
+    """List a ruleset's referee options (decisions the rule books leave open) with their defaults
+    and where each is set: --option NAME=VALUE on match, audit and play or an experiment file's
+    options table take every option; judge and a scenario's options table take those the judge
+    reads."""
     from kubb3d.judge.options import OPTIONS
     from kubb3d.cli.referee import ruleset_named
     from kubb3d.rules import get_ruleset
@@ -59,6 +60,7 @@ def rules_show(
             "where": o.where,
             "set_by": o.set_by,
             "accepts": o.accepts,
+            "set_on": o.set_on,
             "variants": [{"value": value, "source": source} for value, source in o.variants.items()],
         }
         for o in OPTIONS
@@ -82,8 +84,8 @@ def rules_show(
     console.print(
         Text(
             f"referee options of ruleset {ruleset} (decisions the rule books leave open; docs/rules.md); set one "
-            "with --option NAME=VALUE (match, judge, audit, play) or an [options] table in a scenario or "
-            "experiment file; --json also names the code that applies each"
+            "with --option NAME=VALUE or an [options] table where its 'set on' line says; --json also names "
+            "the code that applies each"
         )
     )
     for r in rows:
@@ -94,7 +96,7 @@ def rules_show(
         console.print(
             Text.assemble((r["option"], "bold"), f"  default: {option_word(r['default'])}  (choices: {choices})")
         )
-        for label, key in (("open", "question"), ("concerns", "concerns")):
+        for label, key in (("open", "question"), ("concerns", "concerns"), ("set on", "set_on")):
             console.print(Padding(Text(f"{label}: {r[key]}"), (0, 0, 0, 2), expand=False))
         for v in r["variants"]:
             line = f"variant {option_word(v['value'])}: {v['source']}"

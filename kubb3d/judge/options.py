@@ -56,6 +56,14 @@ class Option:
     parse: Callable[[Any], Any] | None = None
     accepts: str | None = None
 
+    @property
+    def set_on(self) -> str:
+        """Where the option can be set: every command that plays matches takes every option;
+        ``judge`` and a scenario's ``[options]`` table only the judge's (a scenario is one throw
+        or inkast whose throw states its legality, not a simulated throw or a match)."""
+        where = "match, audit, play and experiment specs"
+        return where + (", judge and a scenario's [options] table" if self.applies == "judge" else "")
+
 
 MAX_BATONS = 6
 """Batons of a side (DM §4, WS basic rule 2, KT rules: six)."""
