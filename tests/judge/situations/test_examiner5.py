@@ -25,7 +25,27 @@ from typer.testing import CliRunner
 HERE = Path(__file__).resolve().parent / "examiner5"
 FILES = sorted(HERE.glob("*.toml"))
 
-WRONG: dict[str, str] = {}
+RAISE_NO_LOOK_AHEAD = (
+    "kind: DM §7 'so aufzustellen, dass möglichst alle mit ihrer gesamten Grundfläche im Feld stehen' "
+    "(WS basic rule 13 'it must be tipped into the field'): inkasted kubbs are raised one at a time in "
+    "throwing order, each the way the raiser prefers when it alone could go either way; a kubb raised onto "
+    "the only in-field spot of a later one leaves that one standing partly out (DM, block building) or "
+    "invalid and thrown again (WS), though raising the first the other way keeps both inside"
+)
+WRONG: dict[str, str] = {
+    "dm5_inkast_raising_keeps_both_inside": RAISE_NO_LOOK_AHEAD,
+    "dm5_inkast_raising_keeps_both_inside_mirrored": RAISE_NO_LOOK_AHEAD,
+    "dm5_inkast_raising_keeps_both_inside_swapped": RAISE_NO_LOOK_AHEAD,
+    "ws5_inkast_kubb_on_line_tipped_in_beside_another": RAISE_NO_LOOK_AHEAD,
+}
+# copies whose relation to their original fails because the original is ruled wrongly
+WRONG_RELATIONS: dict[str, str] = {
+    "dm5_inkast_raising_keeps_both_inside_reordered": RAISE_NO_LOOK_AHEAD + " (throwing order changes the ruling)",
+    "dm5_inkast_raising_keeps_both_inside_prefer_back": RAISE_NO_LOOK_AHEAD + " (the preference changes it)",
+    "ws5_inkast_kubb_on_line_tipped_in_beside_another_reordered": RAISE_NO_LOOK_AHEAD + " (throwing order changes it)",
+    "ws5_inkast_kubb_on_line_tipped_in_beside_another_prefer_back": RAISE_NO_LOOK_AHEAD
+    + " (the preference changes it)",
+}
 
 MIRRORED_BASELINE = {f"{side}{n}": f"{side}{6 - n}" for side in "AB" for n in range(1, 6)}
 """Baseline kubbs are numbered in +y: mirrored (y -> -y), B1 stands where B5 stood."""
@@ -69,6 +89,20 @@ COPIES: dict[str, tuple[str, str, dict[str, str]]] = {
     "kt5_return_just_short_mirrored": ("../kt_return_just_short", "mirror", {}),
     "kt5_return_off_board_second_time_by_a": ("../kt_return_off_board_second_time_placed", "swap", {}),
     "kt5_return_past_centre_line_by_a": ("../kt_return_just_past_centre", "swap", {}),
+    "dm5_inkast_raising_keeps_both_inside_mirrored": ("dm5_inkast_raising_keeps_both_inside", "mirror", {}),
+    "dm5_inkast_raising_keeps_both_inside_swapped": ("dm5_inkast_raising_keeps_both_inside", "swap", {}),
+    "dm5_inkast_raising_keeps_both_inside_reordered": ("dm5_inkast_raising_keeps_both_inside", "same", {}),
+    "dm5_inkast_raising_keeps_both_inside_prefer_back": ("dm5_inkast_raising_keeps_both_inside", "same", {}),
+    "ws5_inkast_kubb_on_line_tipped_in_beside_another_reordered": (
+        "ws5_inkast_kubb_on_line_tipped_in_beside_another",
+        "same",
+        {},
+    ),
+    "ws5_inkast_kubb_on_line_tipped_in_beside_another_prefer_back": (
+        "ws5_inkast_kubb_on_line_tipped_in_beside_another",
+        "same",
+        {},
+    ),
 }
 
 # (a, b, piece): the two files differ in one fact the rule book names, so the piece's consequence
@@ -107,7 +141,7 @@ def judged(app, path: Path) -> dict:
 def test_at_least_40_situations_each_quoting_its_clause():
     assert len(FILES) >= 40
     names = {f.stem for f in FILES}
-    assert set(WRONG) <= names
+    assert set(WRONG) <= names and set(WRONG_RELATIONS) <= set(COPIES)
     for copy, (original, _, _) in COPIES.items():
         assert copy in names and _path(original).is_file(), (copy, original)
     for a, b, _ in FLIPS:
@@ -143,7 +177,13 @@ def _swap_id(piece: str) -> str:
     return piece
 
 
-@pytest.mark.parametrize("copy", sorted(COPIES))
+def _relation(copy: str):
+    if copy in WRONG_RELATIONS:
+        return pytest.param(copy, marks=pytest.mark.xfail(strict=True, reason=WRONG_RELATIONS[copy]), id=copy)
+    return pytest.param(copy, id=copy)
+
+
+@pytest.mark.parametrize("copy", [_relation(c) for c in sorted(COPIES)])
 def test_copies_rule_as_their_originals(judge_app, copy):
     original, how, relabel = COPIES[copy]
     a = judged(judge_app, _path(original))
