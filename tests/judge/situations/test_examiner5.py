@@ -89,6 +89,7 @@ COPIES: dict[str, tuple[str, str, dict[str, str]]] = {
     "kt5_return_just_short_mirrored": ("../kt_return_just_short", "mirror", {}),
     "kt5_return_off_board_second_time_by_a": ("../kt_return_off_board_second_time_placed", "swap", {}),
     "kt5_return_past_centre_line_by_a": ("../kt_return_just_past_centre", "swap", {}),
+    "dm5_inkast_stossel_on_standing_field_kubbs_swapped": ("dm5_inkast_stossel_on_standing_field_kubbs", "swap", {}),
     "dm5_inkast_raising_keeps_both_inside_mirrored": ("dm5_inkast_raising_keeps_both_inside", "mirror", {}),
     "dm5_inkast_raising_keeps_both_inside_swapped": ("dm5_inkast_raising_keeps_both_inside", "swap", {}),
     "dm5_inkast_raising_keeps_both_inside_reordered": ("dm5_inkast_raising_keeps_both_inside", "same", {}),
@@ -573,3 +574,31 @@ def test_ws_a_straight_baton_is_no_helicopter():
     with World.standard("standard", Pitch(7.5, 5.0)) as world:
         result = throw_baton(world, aim(world, "B3", ThrowParams()).params, ruleset="wikinger")
     assert result.legal and abs(result.metrics.helicopter) < 1e-6
+
+
+def test_kt_returns_come_from_the_original_baseline_while_batons_use_the_advance_line():
+    # KT: "If either player leaves Field Kubbs standing, the kubb closest to the King now represents
+    # that player's baseline ... This rule applies when flicking at Field and Baseline Kubbs only;
+    # fallen kubbs are returned from the original baseline." A simulated Kubbuteo match (seed 1):
+    # every return is flicked from the baseline (x = -/+0.5207 m); batons also from advance lines.
+    import kubb3d
+    from kubb3d.pitch import Pitch
+
+    board = Pitch(1.2192, 0.6096, 0.0889)
+    match = kubb3d.Match(kubb3d.MatchConfig(ruleset="kubbuteo", seed=1))
+    returns: set[tuple[str, float]] = set()
+    batons: set[tuple[str, float]] = set()
+    try:
+        while match.pending() is not None:
+            result = match.step()
+            for flick in result.throws:
+                line = (result.action.side, round(flick["params"]["line_x"], 4))
+                if isinstance(result.action, Inkast):
+                    returns.add(line)
+                elif isinstance(result.action, BatonThrow):
+                    batons.add(line)
+    finally:
+        match.close()
+    baseline = {side: round(board.baseline_x(side), 4) for side in "AB"}
+    assert returns and all(x == baseline[side] for side, x in returns), returns
+    assert any(x != baseline[side] for side, x in batons), "no advance line in this match"
