@@ -90,6 +90,11 @@ COPIES: dict[str, tuple[str, str, dict[str, str]]] = {
     "kt5_return_off_board_second_time_by_a": ("../kt_return_off_board_second_time_placed", "swap", {}),
     "kt5_return_past_centre_line_by_a": ("../kt_return_just_past_centre", "swap", {}),
     "dm5_inkast_stossel_on_standing_field_kubbs_swapped": ("dm5_inkast_stossel_on_standing_field_kubbs", "swap", {}),
+    "dm5_inkast_along_pitch_by_far_baseline_one_way_prefer_back": (
+        "dm5_inkast_along_pitch_by_far_baseline_one_way",
+        "same",
+        {},
+    ),
     "dm5_inkast_raising_keeps_both_inside_mirrored": ("dm5_inkast_raising_keeps_both_inside", "mirror", {}),
     "dm5_inkast_raising_keeps_both_inside_swapped": ("dm5_inkast_raising_keeps_both_inside", "swap", {}),
     "dm5_inkast_raising_keeps_both_inside_reordered": ("dm5_inkast_raising_keeps_both_inside", "same", {}),
@@ -112,6 +117,7 @@ FLIPS: list[tuple[str, str, str]] = [
     ("dm5_baseline_kubb_leaning_on_baton_field_kubb_stands", "dm5_baseline_kubb_leaning_on_baton_half_clear", "B2"),
     ("dm5_inkast_upright_astride_centre_line", "dm5_inkast_upright_just_past_centre_line", "B1"),
     ("dm5_inkast_stossel_over_thrower_half", "dm5_inkast_stossel_over_receiver_half", "B3"),
+    ("scenarios/dm_inkast_stossel_invalid", "dm5_inkast_stossel_invalid_on_second_attempt", "B3"),
 ]
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -146,7 +152,7 @@ def test_at_least_40_situations_each_quoting_its_clause():
     for copy, (original, _, _) in COPIES.items():
         assert copy in names and _path(original).is_file(), (copy, original)
     for a, b, _ in FLIPS:
-        assert {a, b} <= names
+        assert _path(a).is_file() and _path(b).is_file(), (a, b)
     for f in FILES:
         head = "".join(line for line in f.read_text(encoding="utf-8").splitlines(True) if line.startswith("#"))
         assert re.search(r"\b(DM §\d+|WS|KT)\b", head), f.name
@@ -176,6 +182,24 @@ def _swap_id(piece: str) -> str:
     if len(piece) == 2 and piece[0] in "AB" and piece[1].isdigit():
         return {"A": "B", "B": "A"}[piece[0]] + piece[1]
     return piece
+
+
+# (file, piece, at once): DM §5 sets up kubbs felled by "wind, poor ground, by accident or similar
+# mishaps ... at once" ("umgehend"), but a baseline kubb felled while field kubbs stand "only at the
+# end of the throwing round" ("erst am Ende der Wurfrunde").
+TIMING = [
+    ("dm5_accident_wind_by_b", "A2", True),
+    ("dm5_king_blown_over_by_wind", "king", True),
+    ("dm5_baseline_kubb_leaning_on_baton_field_kubb_stands", "B2", False),
+    ("dm5_baseline_kubb_leaning_on_baton_field_kubb_stands_swapped", "A2", False),
+]
+
+
+@pytest.mark.parametrize("name, piece, at_once", TIMING, ids=[t[0] for t in TIMING])
+def test_dm_accidents_are_set_up_at_once_early_baseline_kubbs_at_the_end_of_the_round(judge_app, name, piece, at_once):
+    doc = judged(judge_app, _path(name))
+    assert piece in doc["raise_again"]
+    assert (piece in doc["raise_now"]) == at_once
 
 
 def _relation(copy: str):
