@@ -626,3 +626,128 @@ def test_kt_returns_come_from_the_original_baseline_while_batons_use_the_advance
     baseline = {side: round(board.baseline_x(side), 4) for side in "AB"}
     assert returns and all(x == baseline[side] for side, x in returns), returns
     assert any(x != baseline[side] for side, x in batons), "no advance line in this match"
+
+
+# ---- Roll Kubb Dames (rule book RKD), through kubb3d.dames ------------------------------------
+
+
+def _rank(cell: int) -> int:
+    return cell // 8 + 1
+
+
+@pytest.mark.parametrize("players, per_player", [(2, 6), (4, 4)])
+def test_rkd_set_up_six_kubbs_each_on_the_central_cells_showing_1(players, per_player):
+    # RKD Nombre de joueurs: "2 players: 6 kubbs per player. VARIANT: 4 players / 4 kubbs per player";
+    # RKD Règle du jeu: "each player puts his kubbs on the board, showing 1, on the first line of his
+    # camp: on the central cells of his first line."
+    from kubb3d.dames import DamesBoard, DamesRules, cell_name
+
+    board = DamesBoard(rules=DamesRules(players=players))
+    by_seat: dict[str, list[str]] = {}
+    for cell, kubb in board.kubbs().items():
+        assert kubb.top == 1
+        by_seat.setdefault(kubb.seat, []).append(cell_name(cell))
+    assert len(by_seat) == players and all(len(cells) == per_player for cells in by_seat.values())
+    assert sorted(by_seat["S"]) == [f"{f}1" for f in ("bcdefg" if players == 2 else "cdef")]
+    assert sorted(by_seat["N"]) == [f"{f}8" for f in ("bcdefg" if players == 2 else "cdef")]
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_rkd_ti_kubb_sets_2_3_1_and_every_roll_is_that_long_orthogonal_without_going_back(seed):
+    # RKD Règle du jeu: "The value of the small black kubb (the ti-kubb) starts at 2 with the first
+    # player, then 3 for the next player, then 1 for the next, then 2 ... and so on." RKD Déroulement
+    # du jeu: the player "moves, by rolling in any direction except diagonally, one of his kubbs by the
+    # value of the ti-kubb; he may not go back on his steps during a move. Only one kubb is moved."
+    import numpy as np
+
+    from kubb3d.dames import DamesBoard
+
+    rng = np.random.default_rng(seed)
+    board = DamesBoard()
+    values = []
+    while not board.is_game_over() and len(values) < 30:
+        values.append(board.ti_value)
+        for roll in board.legal_rolls():
+            assert len(roll.path) == board.ti_value and set(roll.path) <= set("NESW")
+            cells, cell = [roll.start], roll.start
+            for step in roll.path:
+                cell += {"N": 8, "S": -8, "E": 1, "W": -1}[step]
+                cells.append(cell)
+            assert cells[-1] == roll.end and len(set(cells)) == len(cells), roll  # never back on its steps
+        moves = list(board.legal_moves())
+        board.push(moves[int(rng.integers(len(moves)))])
+    assert values == [(2, 3, 1)[i % 3] for i in range(len(values))]
+
+
+def test_rkd_every_roll_advances_a_line_unless_it_attacks():
+    # RKD Déroulement du jeu: "It must progress/advance by at least one line at every move, except when
+    # it attacks an opponent's kubb." From the start position every roll of S goes up a rank, every
+    # roll of N down one.
+    from kubb3d.dames import DamesBoard
+
+    board = DamesBoard()
+    for seat, sign in (("S", 1), ("N", -1)):
+        assert board.roller == seat
+        rolls = board.legal_rolls()
+        assert rolls and all((_rank(r.end) - _rank(r.start)) * sign >= 1 for r in rolls)
+        board.push(next(iter(board.legal_moves())))
+
+
+@pytest.mark.parametrize("path, attacked", [("NN", None), ("EE", "g3"), ("WW", "a3")])
+def test_rkd_two_rolls_the_same_way_turn_the_die_upside_down(path, attacked):
+    # RKD Matériel: "each kubb has the values 1 to 6 like a die" (opposite faces add up to 7); rolled
+    # over two edges the same way, the face that was on top ends at the bottom: 1 -> 6. Mirrored (east
+    # and west) the same; those rolls advance no line, so they end next to an opponent's kubb (an
+    # attack, RKD Déroulement du jeu "except when it attacks an opponent's kubb").
+    from kubb3d.dames import DamesBoard, parse_cell
+
+    kubbs = {"d3": "S124", "a8": "N153"}
+    if attacked:
+        kubbs[attacked] = "N153"
+    board = DamesBoard.from_kubbs(kubbs, ti_value=2)
+    rolls = [r for r in board.legal_rolls() if r.start == parse_cell("d3") and r.path == path]
+    assert len(rolls) == 1 and rolls[0].die.top == 6
+
+
+@pytest.mark.parametrize(
+    "mover, other, removed", [("S124", "N315", ["N"]), ("S654", "N315", ["S"]), ("S124", "N642", ["N", "S"])]
+)
+def test_rkd_combat_higher_takes_lower_equal_both_out(mover, other, removed):
+    # RKD Combat: "If the kubb of a player who has just moved stands next to an opponent's kubb, there
+    # is combat: the kubb with the higher value wins and 'takes' the kubb (compulsory capture) with the
+    # lower value: it is taken out of the game. If both values are equal, both kubbs are taken out."
+    # S's kubb rolls d3 -> d5 (north twice: its top turns over, 1 -> 6 or 6 -> 1) next to N's kubb on d6.
+    from kubb3d.dames import DamesBoard, Move, parse_cell
+
+    board = DamesBoard.from_kubbs({"d3": mover, "d6": other, "a8": "N153"}, ti_value=2)
+    board.push(Move(parse_cell("d3"), "NN", parse_cell("h1")))
+    assert sorted(kubb.seat for _, kubb in board.last_removed) == sorted(removed)
+
+
+def test_rkd_a_kubb_on_its_last_line_is_frozen_and_cannot_be_fought():
+    # RKD Combat: "The kubbs on the last line of each camp stay 'frozen' and can no longer be moved,
+    # nor fight, nor be fought." N's kubb on d1 (N's last line) shows 1; S's kubb rolls c1 -> c2 -> d2
+    # next to it showing a higher value: no combat. N's frozen kubb has no roll.
+    from kubb3d.dames import DamesBoard, Move, parse_cell
+
+    board = DamesBoard.from_kubbs({"c1": "S124", "d1": "N153", "a8": "N153"}, ti_value=2)
+    assert board.is_frozen(parse_cell("d1"))
+    board.push(Move(parse_cell("c1"), "NE", parse_cell("h5")))
+    assert board.last_removed == () and board.kubb_at(parse_cell("d1")) is not None
+    assert all(r.start != parse_cell("d1") for r in board.legal_rolls())
+
+
+def test_rkd_game_ends_with_all_kubbs_on_the_last_line_and_most_points_wins():
+    # RKD But du jeu: "When a player has all his kubbs (those still in play) on the last line of his
+    # camp, or cannot play (blocked), the game is over. The winner is the one with the most points
+    # from the kubbs on the last line of his camp." S's last kubb rolls d7 -> d8; N has one kubb on
+    # its last line (rank 1) showing 2 and one in play.
+    from kubb3d.dames import DamesBoard, Move
+
+    board = DamesBoard.from_kubbs({"d7": "S124", "a1": "N214", "h5": "N153"}, ti_value=1)
+    roll = next(r for r in board.legal_rolls() if r.path == "N")
+    board.push(Move(roll.start, "N", None))
+    out = board.outcome()
+    assert out is not None and out.player == "S"
+    assert out.points == {"S": roll.die.top, "N": 2}
+    assert out.winner == ("S" if roll.die.top > 2 else "N" if roll.die.top < 2 else None)
