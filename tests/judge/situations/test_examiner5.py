@@ -95,6 +95,7 @@ COPIES: dict[str, tuple[str, str, dict[str, str]]] = {
         "same",
         {},
     ),
+    "dm5_inkast_leaning_supporter_first_mirrored": ("scenarios/dm_inkast_leaning_supporter_first", "mirror", {}),
     "dm5_inkast_raising_keeps_both_inside_mirrored": ("dm5_inkast_raising_keeps_both_inside", "mirror", {}),
     "dm5_inkast_raising_keeps_both_inside_swapped": ("dm5_inkast_raising_keeps_both_inside", "swap", {}),
     "dm5_inkast_raising_keeps_both_inside_reordered": ("dm5_inkast_raising_keeps_both_inside", "same", {}),
@@ -751,3 +752,21 @@ def test_rkd_game_ends_with_all_kubbs_on_the_last_line_and_most_points_wins():
     assert out is not None and out.player == "S"
     assert out.points == {"S": roll.die.top, "N": 2}
     assert out.winner == ("S" if roll.die.top > 2 else "N" if roll.die.top < 2 else None)
+
+
+@pytest.mark.parametrize("opener", ["A", "B"])
+def test_ws_each_player_throws_one_baton_of_the_six(opener):
+    # WS basic rule 2: "The team whose turn it is receives the 6 throwing sticks and throws them all
+    # one after another"; basic rule 4: "Each player receives one throwing stick. Throws are made in
+    # any order." Two turns of a six-player team: six batons each, six different throwers each.
+    state = opened_by("wikinger", opener)
+    for _ in range(2):
+        side, turn = state.turn_side, (state.set_no, state.turn_no)
+        throwers, batons = [], []
+        while (state.set_no, state.turn_no) == turn:
+            action = state.legal_actions()[0]
+            assert isinstance(action, BatonThrow) and action.side == side
+            throwers.append(action.thrower)
+            batons.append(action.baton)
+            state.push(action, ThrowOutcome())
+        assert len(batons) == 6 and len(set(batons)) == 6 and len(set(throwers)) == 6
