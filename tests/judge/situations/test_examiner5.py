@@ -118,6 +118,8 @@ FLIPS: list[tuple[str, str, str]] = [
     ("dm5_baseline_kubb_leaning_on_baton_field_kubb_stands", "dm5_baseline_kubb_leaning_on_baton_half_clear", "B2"),
     ("dm5_inkast_upright_astride_centre_line", "dm5_inkast_upright_just_past_centre_line", "B1"),
     ("dm5_inkast_stossel_over_thrower_half", "dm5_inkast_stossel_over_receiver_half", "B3"),
+    ("dm5_baseline_kubbs_stand_again_field_kubb_stands", "dm5_baseline_kubbs_stand_again_half_clear", "B2"),
+    ("dm5_baseline_kubbs_stand_again_field_kubb_stands", "dm5_baseline_kubbs_stand_again_half_clear", "B4"),
     ("scenarios/dm_inkast_stossel_invalid", "dm5_inkast_stossel_invalid_on_second_attempt", "B3"),
 ]
 
