@@ -37,9 +37,12 @@ WRONG: dict[str, str] = {
     "dm5_inkast_raising_keeps_both_inside_mirrored": RAISE_NO_LOOK_AHEAD,
     "dm5_inkast_raising_keeps_both_inside_swapped": RAISE_NO_LOOK_AHEAD,
     "ws5_inkast_kubb_on_line_tipped_in_beside_another": RAISE_NO_LOOK_AHEAD,
+    "ws5_inkast_kubb_on_line_behind_a_lying_kubb": RAISE_NO_LOOK_AHEAD
+    + " (here: the later kubb, still lying, covers it)",
 }
 # copies whose relation to their original fails because the original is ruled wrongly
 WRONG_RELATIONS: dict[str, str] = {
+    "ws5_inkast_kubb_on_line_behind_a_lying_kubb_reordered": RAISE_NO_LOOK_AHEAD + " (throwing order changes it)",
     "dm5_inkast_raising_keeps_both_inside_reordered": RAISE_NO_LOOK_AHEAD + " (throwing order changes the ruling)",
     "dm5_inkast_raising_keeps_both_inside_prefer_back": RAISE_NO_LOOK_AHEAD + " (the preference changes it)",
     "ws5_inkast_kubb_on_line_tipped_in_beside_another_reordered": RAISE_NO_LOOK_AHEAD + " (throwing order changes it)",
@@ -96,6 +99,11 @@ COPIES: dict[str, tuple[str, str, dict[str, str]]] = {
         {},
     ),
     "dm5_inkast_leaning_supporter_first_mirrored": ("scenarios/dm_inkast_leaning_supporter_first", "mirror", {}),
+    "ws5_inkast_kubb_on_line_behind_a_lying_kubb_reordered": (
+        "ws5_inkast_kubb_on_line_behind_a_lying_kubb",
+        "same",
+        {},
+    ),
     "dm5_inkast_raising_keeps_both_inside_mirrored": ("dm5_inkast_raising_keeps_both_inside", "mirror", {}),
     "dm5_inkast_raising_keeps_both_inside_swapped": ("dm5_inkast_raising_keeps_both_inside", "swap", {}),
     "dm5_inkast_raising_keeps_both_inside_reordered": ("dm5_inkast_raising_keeps_both_inside", "same", {}),
