@@ -70,6 +70,16 @@ def _session(obj: Any, equipment: str | None):
     return _StillSession(scene, [p for p, s in snap.pieces.items() if s.kind in ("kubb", "king")]), "orbit"
 
 
+def _free_default() -> Path:
+    """:data:`DEFAULT_PNG`, or the first of ``kubb3d-show-2.png``, ``-3`` … that does not exist."""
+    first = Path(DEFAULT_PNG)
+    out, n = first, 1
+    while os.path.lexists(out):
+        n += 1
+        out = first.with_name(f"{first.stem}-{n}{first.suffix}")
+    return out
+
+
 def show(
     obj: Any,
     path: str | Path | None = None,
@@ -78,6 +88,7 @@ def show(
     height: int = 540,
     equipment: str | None = None,
     at: float | None = None,
+    force: bool = False,
 ) -> Path | None:
     """Show ``obj`` in the 3D viewer, or save a PNG of it.
 
@@ -93,20 +104,31 @@ def show(
         height: window or picture height, px.
         equipment: equipment set to draw (default: the one whose kubbs match the pieces').
         at: for a replay, a throw or a scenario: the time to picture, s (default: the end).
+        force: let ``path`` replace an existing file (the rule of the command line's ``--force``:
+            without it an existing file is refused). The default file never replaces one: an
+            existing ``kubb3d-show.png`` makes it ``kubb3d-show-2.png``, ``-3`` … instead.
 
     Returns:
         The PNG's path, or None after the window was closed.
 
     Raises:
         TypeError: ``obj`` is none of the above.
+        kubb3d.files.FileSafetyError: ``path`` exists (without ``force``), is a link or a folder,
+            does not end in ``.png``, or its folder does not exist.
         kubb3d.viewer.replay.ReplayError: a file that cannot be shown.
     """
+    from kubb3d.files import FileSafetyError, check_output
+
+    if path is not None:  # before any work
+        if Path(path).suffix.lower() != ".png":
+            raise FileSafetyError(f"kubb3d.show: path must name a .png file (a PNG picture), got {path}")
+        check_output(path, "kubb3d.show path", overwrite=force)
     session, camera = _session(obj, equipment)
     headless = path is not None or not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
     from kubb3d.viewer.app import App, screenshot_session
 
     if headless:
-        out = Path(path if path is not None else DEFAULT_PNG)
+        out = Path(path) if path is not None else _free_default()
         if path is None:
             warnings.warn(f"kubb3d.show: no display, so the picture was saved to {out.resolve()}", stacklevel=2)
         if hasattr(session, "timeline"):

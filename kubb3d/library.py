@@ -47,6 +47,23 @@ def resolve_scenario(name: str | Path) -> Path:
     return _lookup(name, scenarios_dir()) or Path(name)
 
 
+def not_found(name: str | Path, kind: str = "scenario") -> str:
+    """The message for a ``name`` that is neither a file nor a shipped ``kind`` (``scenario`` or
+    ``spec``), with the nearest shipped name when one is close (:func:`kubb3d.ranges.did_you_mean`):
+    ``dm_acident_wind: no such file or directory, nor a shipped scenario of that name; did you mean
+    'dm_accident_wind'? (kubb3d scenario list)``."""
+    from kubb3d.ranges import did_you_mean
+
+    files = scenario_files() if kind == "scenario" else experiment_files()
+    text = str(name)
+    if Path(text).suffix.lower() not in ("", ".toml"):  # a replay's or another file's name
+        return f"{name}: no such file"
+    stem = Path(text[:-5] if text.lower().endswith(".toml") else text).name
+    listing = "kubb3d scenario list" if kind == "scenario" else "kubb3d experiment list"
+    near = did_you_mean(stem, [f.stem for f in files])
+    return f"{name}: no such file or directory, nor a shipped {kind} of that name{near} ({listing})"
+
+
 def resolve_experiment(name: str | Path) -> Path:
     """``name`` as given if that file exists, else the shipped spec of that short name
     (``hit-8m`` → ``…/experiments/hit-8m.toml``), else ``name`` unchanged."""

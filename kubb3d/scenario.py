@@ -924,7 +924,7 @@ def collect(paths: Sequence[str | Path]) -> list[Path]:
         elif p.exists():
             out.append(p)
         else:
-            raise ScenarioError(
-                f"{p}: no such file or directory, nor a shipped scenario of that name (kubb3d scenario list)"
-            )
+            from kubb3d.library import not_found
+
+            raise ScenarioError(not_found(p))
     return out

@@ -77,7 +77,8 @@ CASES: list[tuple[str, str]] = [
     ("match --resume {d}/replay_sets_100.jsonl --seed 99", "--seed"),
     ("match --resume {d}/replay_sets_100.jsonl --players elite,club --ruleset wikinger", "--resume"),
     ("match --force", "--force"),
-    ("match --replay {x}", "already exists"),
+    ("match --replay {x}", "must name a .jsonl file"),  # the notes, whatever their name:
+    ("match --replay {d}/replay_sets_2.jsonl", "already exists"),
     ("match --replay {d}/no-such-folder/r.jsonl", "does not exist"),
     ("match --replay {d}", "folder"),
     ("match --replay /dev/null --force", "regular file"),
@@ -148,9 +149,10 @@ CASES: list[tuple[str, str]] = [
     # --- results readers and their outputs
     # (plot --out RESULTS replaced the results by the picture; run --out NOTES printed its
     # banner before refusing a file that is no results file)
-    ("experiment plot {d}/not_a_spec.txt --x speed --out {d}/not_a_spec.txt", "is the results file being read"),
-    ("experiment export {d}/not_a_spec.txt --out {d}/not_a_spec.txt", "is the results file being read"),
-    ("experiment run hit-8m --out {x}", "is not a kubb3d results file"),
+    ("experiment plot {d}/not_a_spec.txt --x speed --out {d}/not_a_spec.txt", "must name a .png file"),
+    ("experiment export {d}/not_a_spec.txt --out {d}/not_a_spec.txt", "must name a .csv or .parquet file"),
+    ("experiment plot {d}/results.sqlite --x speed --out {d}/results.sqlite", "must name a .png file"),
+    ("experiment run hit-8m --out {x}", "must name a .sqlite or .sqlite3 or .db file"),
     ("experiment summary {d}/empty.toml", "empty.toml"),
     ("experiment summary {d}/not_a_spec.txt", "not_a_spec.txt"),
     ("experiment export {d}/not_a_spec.txt --out {d}/o.csv", "not_a_spec.txt"),

@@ -14,6 +14,7 @@ import shlex
 from pathlib import Path
 
 import pytest
+import typer.main
 from typer.testing import CliRunner
 
 from kubb3d import files
@@ -39,6 +40,8 @@ WRITERS: list[tuple[str, str]] = [
     ("sensitivity --save {o}", "--save"),
     ("analyse m.jsonl --png {o}", "--png"),  # the output is checked before the replay is read
     ("notation m.jsonl --out {o}", "--out"),  # (as analyse)
+    ("export m.jsonl --html {o}", "--html"),  # (as analyse)
+    ("export m.jsonl --gltf {o}", "--gltf"),
 ]
 # commands whose option names a folder: a link is refused, missing parents are never made
 FOLDER_WRITERS: list[tuple[str, str]] = [
@@ -46,16 +49,23 @@ FOLDER_WRITERS: list[tuple[str, str]] = [
     ("quiz --count 1 --out {o}", "--out"),
     ("audit --matches 1 --replay-dir {o}", "--replay-dir"),
     ("tournament --replay-dir {o}", "--replay-dir"),
+    ("quiz --count 1 --html {o}", "--html"),
 ]
-OUTPUT_OPTIONS = {"--screenshot", "--replay", "--log", "--out", "--png", "--markdown", "--replay-dir", "--save"}
-SUFFIX = {
-    "--screenshot": ".png",
-    "--png": ".png",
-    "--markdown": ".md",
-    "--log": ".jsonl",
-    "--replay": ".jsonl",
-    "--save": ".json",
-}
+
+
+def _suffix(line: str, opt: str) -> str:
+    """The first suffix the option of the command on ``line`` takes (kubb3d/cli/outputs.py)."""
+    from kubb3d.cli.outputs import output_of
+
+    _register_subapps()
+    group = typer.main.get_command(app)
+    for name, cmd in _all_commands(group):
+        if line.startswith(name + " "):
+            for p in cmd.params:
+                out = output_of(p)
+                if out is not None and out.option == opt and out.suffixes:
+                    return out.suffixes[0]
+    raise AssertionError(f"{line}: no file option {opt}")
 
 
 def _all_commands(group, prefix=()):
@@ -67,7 +77,7 @@ def _all_commands(group, prefix=()):
 
 
 def test_the_walk_covers_every_output_option():
-    import typer.main
+    from kubb3d.cli.outputs import output_of
 
     _register_subapps()
     group = typer.main.get_command(app)
@@ -75,8 +85,9 @@ def test_the_walk_covers_every_output_option():
     for name, cmd in _all_commands(group):
         names.add(name)
         for p in cmd.params:
-            for opt in set(p.opts) & OUTPUT_OPTIONS:
-                found.add((name, opt))
+            out = output_of(p)
+            if out is not None:
+                found.add((name, out.option))
 
     def command(line: str) -> str:
         two = " ".join(line.split()[:2])
@@ -136,7 +147,7 @@ def _refused(res, words: str) -> None:
 def test_writers_never_write_through_a_planted_link(line, opt, tmp_path, monkeypatch, results):
     monkeypatch.chdir(tmp_path)
     (tmp_path / "notes.txt").write_text("my notes\n")
-    name = "l" + SUFFIX.get(opt, ".out")
+    name = "l" + _suffix(line, opt)
     (tmp_path / name).symlink_to("notes.txt")
     before = _digest(tmp_path)
     _refused(_invoke(line, name, results), "symbolic link")
@@ -146,7 +157,7 @@ def test_writers_never_write_through_a_planted_link(line, opt, tmp_path, monkeyp
 @pytest.mark.parametrize("line,opt", WRITERS, ids=[w[0] for w in WRITERS])
 def test_writers_never_create_folders(line, opt, tmp_path, monkeypatch, results):
     monkeypatch.chdir(tmp_path)
-    _refused(_invoke(line, "missing/x" + SUFFIX.get(opt, ".out"), results), "does not exist")
+    _refused(_invoke(line, "missing/x" + _suffix(line, opt), results), "does not exist")
     assert list(tmp_path.iterdir()) == []
 
 

@@ -16,8 +16,8 @@ from typing import Any, Optional
 
 import typer
 
+from kubb3d.cli.outputs import force_option, output_option
 from kubb3d.cli.whatif import _fail, _percent
-from kubb3d.files import file_name
 
 DEFAULT_SAMPLES = 4
 DEFAULT_EVERY = 1
@@ -96,12 +96,10 @@ def register(app: typer.Typer) -> None:
         workers: int = typer.Option(
             1, "--workers", min=1, max=64, help="Processes to play the rollouts on (the result does not depend on it)."
         ),
-        png: Optional[Path] = typer.Option(
-            None,
-            "--png",
-            parser=file_name,
-            help="Draw the curve with its 95 % band into this PNG file (replaced if it exists).",
+        png: Optional[Path] = output_option(
+            "--png", "Draw the curve with its 95 % band into this PNG file.", suffixes=(".png",), kind="a PNG picture"
         ),
+        force: bool = force_option(),
         at: Optional[int] = typer.Option(
             None, "--at", help="With --alternatives: the action (its index `i` in the replay) whose choices to compare."
         ),
@@ -136,7 +134,7 @@ def register(app: typer.Typer) -> None:
             if with_alternatives and png is not None:
                 raise WhatIfError("--png: draws the curve; leave it out with --alternatives")
             if png is not None:
-                check_output(png, "--png", overwrite=True)
+                check_output(png, "--png", overwrite=force)
             recorded = read_recorded(replay)
             if with_alternatives:
                 assert at is not None

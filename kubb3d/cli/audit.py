@@ -15,9 +15,10 @@ from typing import NoReturn, Optional
 
 import typer
 
+from kubb3d.cli.outputs import Output, check, force_option, output_option
+from kubb3d.errors import UserError
 from kubb3d.cli.referee import referee_option, referee_options
 from kubb3d.ranges import one_line
-from kubb3d.files import file_name
 
 
 def _fail(msg: str) -> NoReturn:
@@ -123,16 +124,22 @@ def audit(
     ),
     workers: int = typer.Option(1, help="Processes to play matches on (the report does not depend on it)."),
     first_seed: int = typer.Option(0, min=0, help="Seed of the first match."),
-    replay_dir: Path = typer.Option(
-        Path("kubb3d-audit"), help="Folder for the replay files of matches with a violation (for `kubb3d view`)."
+    replay_dir: Path = output_option(
+        "--replay-dir",
+        "Folder for the replay files of matches with a violation (for `kubb3d view`).",
+        folder_files=("*.jsonl",),
+        default=Path("kubb3d-audit"),
     ),
     as_json: bool = typer.Option(False, "--json", help="Print the report as one JSON document."),
-    log: Optional[Path] = typer.Option(
-        None,
-        parser=file_name,
-        help="Append each finished match's report to this file as one JSON line (a long run can be read while it "
-             "goes on).",
+    log: Optional[Path] = output_option(
+        "--log",
+        "Append each finished match's report to this file as one JSON line (a long run can be read while it "
+        "goes on).",
+        suffixes=(".jsonl",),
+        kind="JSON lines",
+        existing="append",
     ),
+    force: bool = force_option(),
     option: Optional[list[str]] = referee_option(),
 ) -> None:
     """Play seeded matches and check after every action that the referee ruled right."""
@@ -162,6 +169,10 @@ def audit(
         _fail(f"--replay-dir {replay_dir} exists and is not a folder (a symbolic link is not followed)")
     if not os.path.lexists(replay_dir) and not replay_dir.parent.is_dir():
         _fail(f"--replay-dir: the folder {replay_dir.parent} does not exist (it is not created)")
+    try:  # the default folder (not checked as the line was read): replays of the same seeds would be replaced
+        check(replay_dir, Output("--replay-dir", (), "", folder_files=("*.jsonl",)), force=force)
+    except UserError as exc:
+        _fail(str(exc))
 
     log_fh = None
     if log is not None:

@@ -14,7 +14,7 @@ from typing import Optional
 
 import typer
 
-from kubb3d.files import file_name
+from kubb3d.cli.outputs import force_option, output_option
 
 
 def calibrate(
@@ -29,18 +29,19 @@ def calibrate(
     workers: int = typer.Option(
         0, min=0, max=256, help="Processes (0: all cores); the figures do not depend on it."
     ),
-    png: Optional[Path] = typer.Option(
-        None,
+    png: Optional[Path] = output_option(
         "--png",
-        parser=file_name,
-        help="Also write a figure: hit rate against distance, six-baton distribution."
+        "Also write a figure: hit rate against distance, six-baton distribution.",
+        suffixes=(".png",),
+        kind="a PNG picture",
     ),
-    markdown: Optional[Path] = typer.Option(
-        None,
+    markdown: Optional[Path] = output_option(
         "--markdown",
-        parser=file_name,
-        help="Also write the figures as Markdown (docs/calibration.md is made this way)."
+        "Also write the figures as Markdown (docs/calibration.md is made this way).",
+        suffixes=(".md",),
+        kind="Markdown",
     ),
+    force: bool = force_option(),
     sensitivity: Optional[Path] = typer.Option(
         None,
         "--sensitivity",
@@ -58,7 +59,7 @@ def calibrate(
 
     for out, what in ((png, "--png"), (markdown, "--markdown")):
         if out is not None:
-            check_output(out, what, overwrite=True)
+            check_output(out, what, overwrite=force)
     shifts = None
     if sensitivity is not None:
         from kubb3d.sensitivity import read_shifts

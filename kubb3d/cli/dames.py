@@ -33,13 +33,13 @@ try:  # recent Typer ships its own copy of Click
 except ImportError:  # pragma: no cover - older Typer on top of Click
     from click.exceptions import NoArgsIsHelpError, UsageError  # type: ignore[no-redef,assignment]
 
+from kubb3d.cli.outputs import force_option, output_option
 from kubb3d.dames.board import DamesBoard, IllegalMoveError, Move
 from kubb3d.dames.die import STEP
 from kubb3d.dames.players import PLAYER_KINDS, Player, make_player, run_selfplay
 from kubb3d.dames.render import SEAT_NAME, describe_roll, render
 from kubb3d.dames.rules import DamesRules, cell_name
 from kubb3d.ranges import expected, span, one_line
-from kubb3d.files import file_name
 
 
 class _OneLineErrors(TyperCommand):
@@ -215,12 +215,13 @@ def play(
     view: bool = typer.Option(
         False, "--view", help="Show the game in a 3D window, each move animated (people type moves in the terminal)."
     ),
-    screenshot: Path | None = typer.Option(
-        None,
+    screenshot: Path | None = output_option(
         "--screenshot",
-        parser=file_name,
-        help="Render the board in 3D headless to this PNG and exit (computer players only)."
+        "Render the board in 3D headless to this PNG and exit (computer players only).",
+        suffixes=(".png",),
+        kind="a PNG picture",
     ),
+    force: bool = force_option(),
     after: int = typer.Option(0, "--after", help="With --screenshot: the position after this many moves."),
     straight_only: bool = StraightOpt,
     diagonal_combat: bool = DiagOpt,

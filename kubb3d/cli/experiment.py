@@ -12,7 +12,8 @@ from typing import Any, List, Optional
 
 import typer
 
-from kubb3d.files import file_name
+from kubb3d.cli.outputs import Output, check, force_option, output_option
+from kubb3d.errors import FileSafetyError, UserError
 from kubb3d.ranges import expected, span, one_line
 
 MAX_WORKERS = 256
@@ -60,14 +61,16 @@ def run_cmd(
         help="Experiment spec (TOML file), or the short name of a shipped spec such as hit-8m (see `kubb3d "
              "experiment list`).",
     ),
-    out: Optional[Path] = typer.Option(
-        None,
+    out: Optional[Path] = output_option(
         "--out",
-        "-o",
-        parser=file_name,
-        help="Results file (SQLite; default: SPEC-NAME.sqlite in the current folder). Running again with the same "
-             "spec resumes it.",
+        "Results file (SQLite; default: SPEC-NAME.sqlite in the current folder). Running again with the same "
+        "spec resumes it.",
+        suffixes=(".sqlite", ".sqlite3", ".db"),
+        kind="a results file (SQLite)",
+        existing="append",
+        aliases=("-o",),
     ),
+    force: bool = force_option("Accepted for every writing command; a results file is resumed, never replaced."),
     workers: Optional[int] = typer.Option(
         None, min=1, help="Worker processes (default: all cores); the size of a Dask LocalCluster."
     ),
@@ -305,9 +308,14 @@ def fields_cmd() -> None:
 def export_cmd(
     results: Path = typer.Argument(..., help="Results file (SQLite)."),
     fmt: Format = typer.Option(Format.csv, "--format", help="csv or parquet."),
-    out: Optional[Path] = typer.Option(
-        None, "--out", "-o", parser=file_name, help="Output file (default: RESULTS with the format's suffix)."
+    out: Optional[Path] = output_option(
+        "--out",
+        "Output file (default: RESULTS with the format's suffix).",
+        suffixes=(".csv", ".parquet"),
+        kind="CSV or Parquet",
+        aliases=("-o",),
     ),
+    force: bool = force_option(),
     timing: bool = typer.Option(
         True,
         "--timing/--no-timing",
@@ -319,6 +327,13 @@ def export_cmd(
     from kubb3d.experiment.export import export
 
     _not_the_input(out, results)
+    if out is not None and out.suffix.lower() != "." + fmt.value:
+        raise _user_error(f"--out: {out} does not end in .{fmt.value}, the suffix of --format {fmt.value}")
+    if out is None:  # the default name, checked as a given one is
+        try:
+            check(results.with_suffix("." + fmt.value), Output("--out", ("." + fmt.value,), fmt.value), force=force)
+        except (UserError, FileSafetyError) as exc:
+            raise _user_error(str(exc)) from None
 
     try:
         path = export(results, fmt.value, out, timing=timing)
@@ -334,9 +349,11 @@ def plot_cmd(
     y: Optional[str] = typer.Option(None, help="Second column: draw a heatmap, e.g. elevation."),
     group: Optional[str] = typer.Option(None, help="One curve per value of this column (curves only)."),
     bins: int = typer.Option(12, min=2, max=1000, help="Bins for continuous columns."),
-    out: Optional[Path] = typer.Option(
-        None, "--out", "-o", parser=file_name, help="PNG file (default: RESULTS-<measure>-<x>[-<y>].png)."
+    out: Optional[Path] = output_option(
+        "--out", "PNG file (default: RESULTS-<measure>-<x>[-<y>].png).", suffixes=(".png",), kind="a PNG picture",
+        aliases=("-o",),
     ),
+    force: bool = force_option(),
     where: List[str] = typer.Option(
         [], "--where", help="Keep only trials with column=value (repeatable), e.g. --where spin=1.5."
     ),
@@ -371,6 +388,10 @@ def plot_cmd(
             return "".join(ch if ch.isalnum() or ch == "_" else "-" for ch in text)
 
         out = results.with_name(f"{results.stem}-{safe(measure)}-{safe(x)}" + (f"-{safe(y)}" if y else "") + ".png")
+        try:  # the default name, checked as a given one is
+            check(out, Output("--out", (".png",), "a PNG picture"), force=force)
+        except (UserError, FileSafetyError) as exc:
+            raise _user_error(str(exc)) from None
     try:
         path = plot(rows, out, x=x, y=y, measure=measure, group_by=group, bins=bins, title=title)
     except ValueError as exc:

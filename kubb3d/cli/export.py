@@ -8,18 +8,26 @@ from typing import Callable, Optional
 import typer
 
 from kubb3d.cli.lang import lang_option, translator_for
+from kubb3d.cli.outputs import force_option, output_option
 
 
 def export_command(
     source: Path = typer.Argument(
         ..., help="A match replay (kubb3d match --replay), a scenario file or a shipped scenario's short name."
     ),
-    html: Optional[Path] = typer.Option(
-        None, "--html", help="Write one HTML page that plays it in 3D, offline from disk (three.js inside)."
+    html: Optional[Path] = output_option(
+        "--html",
+        "Write one HTML page (.html) that plays it in 3D, offline from disk (three.js inside).",
+        suffixes=(".html", ".htm"),
+        kind="an HTML page",
     ),
-    gltf: Optional[Path] = typer.Option(
-        None, "--gltf", help="Write the scene where it ends as glTF binary (.glb) for any 3D tool."
+    gltf: Optional[Path] = output_option(
+        "--gltf",
+        "Write the scene where it ends as glTF binary (.glb) for any 3D tool.",
+        suffixes=(".glb",),
+        kind="glTF binary",
     ),
+    force: bool = force_option(),
     lang: Optional[str] = lang_option(),
     as_json: bool = typer.Option(False, "--json", help="Print what was written as one JSON object."),
 ) -> None:
@@ -37,7 +45,7 @@ def export_command(
         raise UserError("kubb3d export: expected --html OUT.html or --gltf OUT.glb (or both)")
     for option, path in (("--html", html), ("--gltf", gltf)):
         if path is not None:
-            check_output(path, option, overwrite=True)  # before any work
+            check_output(path, option, overwrite=force)  # (checked as the line was read, too)
     if html is not None and gltf is not None and html.resolve() == gltf.resolve():
         raise UserError("--gltf: the same file as --html; expected two files")
     outputs = []

@@ -18,6 +18,7 @@ import typer
 from kubb3d.ranges import one_line
 
 from kubb3d.cli.lang import lang_option, translator_for
+from kubb3d.cli.outputs import Output, check, force_option, output_option
 from kubb3d.cli.referee import referee_option, referee_options
 from kubb3d.i18n import ENGLISH, Translator
 from kubb3d.judge.messages import N_, msg
@@ -135,6 +136,10 @@ def judge_command(
         raise typer.Exit(1)
 
 
+QUIZ_IMAGES = ("*.png",)
+"""The files ``quiz --out`` writes (the top and side view of each scenario)."""
+
+
 def quiz_command(
     files: List[Path] = typer.Argument(
         None,
@@ -142,17 +147,23 @@ def quiz_command(
     ),
     seed: int = typer.Option(0, min=0, help="Seed of the question order (numpy Generator)."),
     count: Optional[int] = typer.Option(None, min=1, help="Ask at most this many scenarios."),
-    out: Path = typer.Option(Path("quiz-images"), help="Folder for the rendered top and side views (PNG)."),
+    out: Path = output_option(
+        "--out",
+        "Folder for the rendered top and side views (PNG).",
+        folder_files=QUIZ_IMAGES,
+        default=Path("quiz-images"),
+    ),
     images: bool = typer.Option(True, help="Render the views (off: text only)."),
     lang: Optional[str] = lang_option(),
     view: bool = typer.Option(
         False, "--view", help="Open each situation in the 3D view before its question (close the window to answer)."
     ),
-    html: Optional[Path] = typer.Option(
-        None,
+    html: Optional[Path] = output_option(
         "--html",
-        help="Write the quiz as a web page into this folder (index.html: offline, on a phone too) instead of asking.",
+        "Write the quiz as a web page into this folder (index.html: offline, on a phone too) instead of asking.",
+        folder_files=("index.html",),
     ),
+    force: bool = force_option(),
 ) -> None:
     """Referee training: rule on scenarios one at a time, then see the right ruling and its rule."""
     from kubb3d.library import scenarios_dir
@@ -164,11 +175,13 @@ def quiz_command(
         _quiz_site(files or [scenarios_dir()], html, seed=seed, count=count, tr=tr)
         return
     if images:
+        from kubb3d.errors import UserError
         from kubb3d.files import FileSafetyError, output_folder
 
         try:  # checked before the first question; made (one level deep) with the first picture
             output_folder(out, "--out", create=False)
-        except FileSafetyError as exc:
+            check(out, Output("--out", (), "", folder_files=QUIZ_IMAGES), force=force)
+        except (FileSafetyError, UserError) as exc:
             _fail(str(exc))
     render = None
     if images:  # the pictures come from the 3D view's renderer, into --out

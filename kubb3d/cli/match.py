@@ -13,9 +13,9 @@ from typing import NoReturn, Optional
 
 import typer
 
+from kubb3d.cli.outputs import force_option, output_option
 from kubb3d.cli.lang import lang_option, translator_for
 from kubb3d.cli.referee import referee_option, referee_options, ruleset_named
-from kubb3d.files import file_name
 from kubb3d.judge.messages import N_, Msg, msg
 from kubb3d.judge.rulebook import ruleset_help
 from kubb3d.rules.core import DEFAULT_ROUND_CAP, get_ruleset, ruleset_names
@@ -200,10 +200,13 @@ def match(
              "tight inkast group past the centre line), deep-inkast (as default, the inkast group lands deep) "
              "or cluster-first (as default, the field kubb with most neighbours first).",
     ),
-    replay: Optional[Path] = typer.Option(
-        None, parser=file_name, help="Write the replay (JSON lines) to this new file."
+    replay: Optional[Path] = output_option(
+        "--replay",
+        "Write the replay (JSON lines) to this new file.",
+        suffixes=(".jsonl",),
+        kind="a replay (JSON lines)",
     ),
-    force: bool = typer.Option(False, "--force", help="Let --replay replace an existing file."),
+    force: bool = force_option("Let --replay replace an existing file."),
     resume: Optional[Path] = typer.Option(
         None, help="Continue the interrupted match in this replay file (other options are taken from it)."
     ),

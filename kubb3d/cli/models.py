@@ -9,12 +9,19 @@ from typing import Optional
 
 import typer
 
+from kubb3d.cli.outputs import force_option, output_option
+
 models_app = typer.Typer(help="Build or check the meshes and URDF files in models/.", no_args_is_help=True)
 
 
 @models_app.command("build")
 def models_build(
-    out: Optional[Path] = typer.Option(None, help="Folder to write to (default: the models/ folder kubb3d uses)."),
+    out: Optional[Path] = output_option(
+        "--out",
+        "Folder to write to (default: the models/ folder kubb3d uses, rebuilt in place).",
+        folder_files=("*.obj", "*.urdf", "manifest.json", "mass_properties.json"),
+    ),
+    force: bool = force_option(),
 ) -> None:
     """Generate every mesh (OBJ) and URDF file from the equipment sets."""
     from kubb3d.assets import write_models

@@ -15,10 +15,10 @@ from typing import Optional
 
 import typer
 
+from kubb3d.cli.outputs import force_option, output_option
 from kubb3d.cli.lang import lang_option, translator_for
 
 from kubb3d.cli.whatif import _fail
-from kubb3d.files import file_name
 from kubb3d.judge.messages import Msg, join, msg
 from kubb3d.notation import TERMINATIONS
 
@@ -94,9 +94,13 @@ def notation_command(
     read: Optional[Path] = typer.Option(
         None, "--read", help="Read a record in the notation instead and print its turns (with --json: the typed form)."
     ),
-    out: Optional[Path] = typer.Option(
-        None, "--out", parser=file_name, help="Write the output to this file instead (replaced if it exists)."
+    out: Optional[Path] = output_option(
+        "--out",
+        "Write the output to this file instead (.txt; .json with --json).",
+        suffixes=(".txt", ".kubb", ".json"),
+        kind="text",
     ),
+    force: bool = force_option(),
     as_json: bool = typer.Option(
         False, "--json", help="Print the record read back: players, sets, each turn's inkast counts and batons, result."
     ),
@@ -114,7 +118,7 @@ def notation_command(
         if (replay is None) == (read is None):
             raise ValueError("kubb3d notation: give either a REPLAY or --read FILE (exactly one)")
         if out is not None:
-            check_output(out, "--out", overwrite=True)
+            check_output(out, "--out", overwrite=force)
         if replay is not None:
             text = format_record(record_of_replay(replay))
             if as_json:  # the record as read back, with the line of each turn

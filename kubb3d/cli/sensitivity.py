@@ -14,7 +14,7 @@ from typing import Any, List, Optional
 
 import typer
 
-from kubb3d.files import file_name
+from kubb3d.cli.outputs import force_option, output_option
 
 
 def sensitivity(
@@ -52,18 +52,19 @@ def sensitivity(
     workers: int = typer.Option(
         0, min=0, max=256, help="Processes (0: all cores); the figures do not depend on it."
     ),
-    markdown: Optional[Path] = typer.Option(
-        None,
+    markdown: Optional[Path] = output_option(
         "--markdown",
-        parser=file_name,
-        help="Also write the budget as Markdown (docs/sensitivity.md is made this way).",
+        "Also write the budget as Markdown (docs/sensitivity.md is made this way).",
+        suffixes=(".md",),
+        kind="Markdown",
     ),
-    save: Optional[Path] = typer.Option(
-        None,
+    save: Optional[Path] = output_option(
         "--save",
-        parser=file_name,
-        help="Also write the report as JSON (docs/sensitivity.json, which `kubb3d calibrate --sensitivity` quotes).",
+        "Also write the report as JSON (docs/sensitivity.json, which `kubb3d calibrate --sensitivity` quotes).",
+        suffixes=(".json",),
+        kind="JSON",
     ),
+    force: bool = force_option(),
     as_json: bool = typer.Option(False, "--json", help="Print the report as one JSON document instead of the table."),
 ) -> None:
     """Re-compute the headline figures (kubbs felled per baton at 8 m per preset, slide after
@@ -90,7 +91,7 @@ def sensitivity(
             raise UserError("the global design needs SALib: pip install 'kubb3d[sensitivity]' (or --trajectories 0)")
     for out, what in ((markdown, "--markdown"), (save, "--save")):
         if out is not None:
-            check_output(out, what, overwrite=True)
+            check_output(out, what, overwrite=force)
     from rich.progress import Progress
 
     from kubb3d.sensitivity import markdown as to_markdown

@@ -11,6 +11,7 @@ from typing import NoReturn, Optional
 
 import typer
 
+from kubb3d.cli.outputs import force_option, output_option
 from kubb3d.ranges import did_you_mean, expected, span, one_line, listed
 
 
@@ -57,9 +58,12 @@ def tournament(
     workers: int = typer.Option(
         1, min=1, max=256, help="Processes for the group games (the result does not depend on it)."
     ),
-    replay_dir: Optional[Path] = typer.Option(
-        None, help="Write each game's replay into this existing folder (T1-T2.jsonl …, for kubb3d view)."
+    replay_dir: Optional[Path] = output_option(
+        "--replay-dir",
+        "Write each game's replay into this existing folder (T1-T2.jsonl …, for kubb3d view).",
+        folder_files=("*.jsonl",),
     ),
+    force: bool = force_option(),
     as_json: bool = typer.Option(
         False, "--json", help="Print the games, the ranking and the Stechen rounds as one JSON document."
     ),

@@ -14,7 +14,7 @@ from typing import Optional
 
 import typer
 
-from kubb3d.files import file_name
+from kubb3d.cli.outputs import force_option, output_option
 
 
 def write_outputs(report, png: Optional[Path], markdown: Optional[Path], command: str, figure, to_markdown) -> None:
@@ -64,18 +64,19 @@ def validate(
         max=256,
         help="Processes for the player throws and flicks (0: all cores); the rows do not depend on it.",
     ),
-    png: Optional[Path] = typer.Option(
-        None,
+    png: Optional[Path] = output_option(
         "--png",
-        parser=file_name,
-        help="Also write a figure: rebounds and slides per ground, hit rate against the time step."
+        "Also write a figure: rebounds and slides per ground, hit rate against the time step.",
+        suffixes=(".png",),
+        kind="a PNG picture",
     ),
-    markdown: Optional[Path] = typer.Option(
-        None,
+    markdown: Optional[Path] = output_option(
         "--markdown",
-        parser=file_name,
-        help="Also write the table as Markdown (docs/validation.md is made this way)."
+        "Also write the table as Markdown (docs/validation.md is made this way).",
+        suffixes=(".md",),
+        kind="Markdown",
     ),
+    force: bool = force_option(),
     as_json: bool = typer.Option(
         False, "--json", help="Print the report as one JSON document instead of the table."
     ),
@@ -91,7 +92,7 @@ def validate(
 
     for out, what in ((png, "--png"), (markdown, "--markdown")):
         if out is not None:
-            check_output(out, what, overwrite=True)
+            check_output(out, what, overwrite=force)
     if quick:
         report = run_validation(quick=True)
     else:

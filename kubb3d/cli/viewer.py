@@ -12,9 +12,9 @@ from typing import Optional
 
 import typer
 
+from kubb3d.cli.outputs import force_option, output_option
 from kubb3d.cli.lang import lang_option, translator_for
 from kubb3d.cli.referee import referee_option, referee_options
-from kubb3d.files import file_name
 from kubb3d.ranges import did_you_mean, expected, span, listed
 from kubb3d.judge.rulebook import ruleset_enum
 
@@ -65,14 +65,14 @@ def play(
     ruleset: Ruleset = typer.Option("dm", help="Rules for throws and rulings (and the match with --opponent)."),
     opponent: Optional[str] = typer.Option(None, help="Play a whole match against a simulated player of this skill (novice, club, elite)."),
     equipment: str = typer.Option("standard", "--set", help="Equipment set (standard, dm-small; kubbuteo comes with --ruleset kubbuteo)."),
-    screenshot: Optional[Path] = typer.Option(None, parser=file_name, help="Render one frame headless to this PNG and exit (no display needed)."),
+    screenshot: Optional[Path] = output_option("--screenshot", "Render one frame headless to this PNG and exit (no display needed).", suffixes=(".png",), kind="a PNG picture"),
     after: int = typer.Option(0, min=0, max=60, help="With --screenshot: the frame after this many scripted throws (aimed at B1, B2 …); with --opponent, match actions (your throws scripted)."),
     seed: int = typer.Option(0, min=0, help="Seed of the scripted throws' release errors (and of the opponent)."),
     camera: Camera = typer.Option(Camera.thrower, help="Initial camera."),
     width: int = typer.Option(1280, help="Window / image width, px."),
     height: int = typer.Option(720, help="Window / image height, px."),
-    replay: Optional[Path] = typer.Option(None, parser=file_name, help="With --opponent: save the match as a replay (JSON lines) to this new file (`kubb3d view FILE`)."),
-    force: bool = typer.Option(False, help="Let --replay replace an existing file."),
+    replay: Optional[Path] = output_option("--replay", "With --opponent: save the match as a replay (JSON lines) to this new file (`kubb3d view FILE`).", suffixes=(".jsonl",), kind="a replay (JSON lines)"),
+    force: bool = force_option(),
     round_cap: Optional[int] = typer.Option(None, min=3, max=1000, help="With --opponent: turns per set before the match is cut off (3 or more; default 60)."),
     difficulty: Optional[Difficulty] = typer.Option(None, help=f"With --opponent or --challenge: the release error of your throws and flicks: the simulated players' noise of that level (easy is novice's), growing with the power you give; exact: none, for practice (default {DEFAULT_DIFFICULTY}; docs/viewer.md \"Difficulty\")."),
     best_of: Optional[int] = typer.Option(None, "--best-of", help="With --opponent: best of this many sets (an odd number from 1 to 9; DM and Kubbuteo), e.g. a short best of three: --best-of 3 --round-cap 6."),
@@ -194,7 +194,8 @@ def _run(session, screenshot: Optional[Path], width: int, height: int, camera: s
 
 def view(
     path: Path = typer.Argument(..., help="A replay written by `kubb3d match --replay`, a scenario file (scenarios/*.toml) or a shipped scenario's short name (`kubb3d scenario list`)."),
-    screenshot: Optional[Path] = typer.Option(None, parser=file_name, help="Render one frame headless to this PNG and exit (no display needed)."),
+    screenshot: Optional[Path] = output_option("--screenshot", "Render one frame headless to this PNG and exit (no display needed).", suffixes=(".png",), kind="a PNG picture"),
+    force: bool = force_option(),
     at: Optional[float] = typer.Option(None, help="With --screenshot: the replay time, s (default: the end)."),
     camera: Camera = typer.Option(Camera.orbit, help="Initial camera."),
     width: int = typer.Option(1280, help="Window / image width, px."),
@@ -216,7 +217,9 @@ def view(
 
     path = resolve_scenario(path)
     if not path.is_file():
-        raise _user_error(f"{path}: no such file, nor a shipped scenario of that name (kubb3d scenario list)")
+        from kubb3d.library import not_found
+
+        raise _user_error(not_found(path))
     from kubb3d.viewer.replay import ReplayError, load_session
 
     try:

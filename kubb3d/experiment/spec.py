@@ -958,7 +958,9 @@ def load_spec(path: str | Path) -> LoadedSpec:
     from kubb3d.files import FileSafetyError, load_toml
 
     if not path.exists():
-        raise SpecError(f"{path}: no such file, nor a shipped spec of that name (kubb3d experiment list)")
+        from kubb3d.library import not_found
+
+        raise SpecError(not_found(path, "spec"))
     try:
         # special files, huge files and deep nesting refused; no line of the file is echoed
         data = load_toml(path, "experiment spec")

@@ -18,6 +18,7 @@ Pure Python + numpy: no OpenGL here.
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 from types import SimpleNamespace
@@ -333,7 +334,10 @@ def load_session(path: str | Path):
     from kubb3d.viewer.app import ReplaySession, scenario_session
 
     path = resolve_scenario(path)
+    if not os.path.lexists(path):
+        from kubb3d.library import not_found
 
+        raise ReplayError(not_found(path))
     if path.suffix.lower() == ".toml":
         try:
             return scenario_session(path)

@@ -198,8 +198,10 @@ def kubb3d(*args: str, cwd: Path) -> subprocess.CompletedProcess:
         (("export", "dm.jsonl"), "expected --html OUT.html or --gltf OUT.glb"),
         (("export", "junk.jsonl", "--html", "out.html"), "not a JSON line"),
         (("export", "missing.jsonl", "--html", "out.html"), "missing.jsonl"),
-        (("export", "dm.jsonl", "--html", "folder"), "folder is a folder"),
-        (("export", "dm.jsonl", "--html", "same", "--gltf", "same"), "the same file as --html"),
+        (("export", "dm.jsonl", "--html", "folder.html"), "folder.html is a folder"),
+        (("export", "dm.jsonl", "--html", "folder"), "--html must name a .html or .htm file"),
+        (("export", "dm.jsonl", "--html", "same.glb", "--gltf", "same.glb"), "--html must name a .html"),
+        (("export", "dm.jsonl", "--gltf", "m.gltf"), "--gltf must name a .glb file (glTF binary), got m.gltf"),
         (("export", "dm.jsonl", "--html", "x.html", "--lang", "xx"), "unknown language"),
         (("quiz", "--html", "afile"), "afile"),
         (("quiz", "nosuch.toml", "--html", "site"), "nosuch.toml"),
@@ -209,6 +211,7 @@ def test_bad_input_is_one_line_exit_2_and_nothing_written(tmp_path, dm_replay, a
     (tmp_path / "dm.jsonl").write_bytes(dm_replay.read_bytes())
     (tmp_path / "junk.jsonl").write_text('{"type": "header", "schema": 2}\nnot json\n{}\n')
     (tmp_path / "folder").mkdir()
+    (tmp_path / "folder.html").mkdir()
     (tmp_path / "afile").write_text("x")
     before = sorted(p.name for p in tmp_path.iterdir())
     r = kubb3d(*args, cwd=tmp_path)
