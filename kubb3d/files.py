@@ -476,6 +476,57 @@ def read_input(path: str | os.PathLike, what: str, *, max_bytes: int = MAX_INPUT
         raise FileSafetyError(f"{what} {p} is not UTF-8 text (byte {exc.start})") from None
 
 
+REPLAY_KIND = "a kubb3d match replay"
+NOTATION_KIND = "a match record in the game notation"
+TOML_KIND = "a TOML file (a scenario or an experiment spec)"
+RESULTS_KIND = "an experiment results file (SQLite)"
+
+
+def kind_of_text(text: str) -> str | None:
+    """What an input file looks like, from its first line that is not blank, for a message that
+    names what was given and what was expected: :data:`REPLAY_KIND` (a JSON header line),
+    :data:`NOTATION_KIND` (a ``#`` comment line or a numbered turn ``1. …``), :data:`TOML_KIND`
+    (valid TOML), :data:`RESULTS_KIND` (SQLite's magic), else None."""
+    import json
+
+    if text.startswith("SQLite format 3\x00"):
+        return RESULTS_KIND
+    for line in (raw.strip() for raw in text.splitlines()):
+        if not line:
+            continue
+        if line.startswith("#"):  # a notation header, else a comment (TOML has them too)
+            if re.match(r"#\s*(player \w+:|set \d+|result:|Planet Kubb)", line, re.IGNORECASE):
+                return NOTATION_KIND
+            continue
+        if line.startswith("{"):
+            try:
+                doc = json.loads(line)
+            except (ValueError, RecursionError):
+                return None
+            return REPLAY_KIND if isinstance(doc, dict) and doc.get("type") == "header" else None
+        if re.match(r"\d+\.\s", line):
+            return NOTATION_KIND
+        if re.fullmatch(r"\[\[?[\w.\-\"]+\]\]?(\s*#.*)?|[\w\-\"]+\s*=.*", line):
+            import tomllib
+
+            try:
+                tomllib.loads(text)
+            except (ValueError, RecursionError):
+                return None
+            return TOML_KIND
+        return None
+    return None
+
+
+def wrong_kind(path: str | os.PathLike, text: str, expected: str, hint: str = "") -> str | None:
+    """``FILE is <what it looks like>, not <expected>`` (with ``hint``) when the text looks like
+    another kind of kubb3d file than ``expected`` (:func:`kind_of_text`), else None."""
+    found = kind_of_text(text)
+    if found is None or found == expected:
+        return None
+    return f"{path} is {found}, not {expected}" + (f"; {hint}" if hint else "")
+
+
 def _toml_position(exc: ValueError) -> str:
     """' at line L, column C: reason' of a TOML syntax error (Python 3.11-3.13 keep the position
     only in the message; 3.14 adds ``lineno``/``colno``), or '' when the error names none."""

@@ -255,6 +255,11 @@ def read_replay(path: str | Path) -> Replay:
         text = read_input(path, "replay file", torn_tail=True)
     except FileSafetyError as exc:
         raise ReplayError(str(exc)) from None
+    from kubb3d.files import REPLAY_KIND, wrong_kind
+
+    other = wrong_kind(path, text, REPLAY_KIND, "expected a replay written by kubb3d match --replay")
+    if other is not None:
+        raise ReplayError(other)
     lines = text.splitlines()
     docs: list[tuple[int, Any]] = []
     for n, line in enumerate(lines, 1):

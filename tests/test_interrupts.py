@@ -104,7 +104,25 @@ def test_match_in_one_process_ends_with_interrupted_on_sigterm(tmp_path):
     code, out, err = _interrupt(
         tmp_path, ["match", "--seed", "2"], signal.SIGTERM, group=False, members=1, output=True
     )
-    assert code == 130 and err == "interrupted\n", err
+    assert code == 130 and err.startswith("interrupted: the match was not saved; give --replay FILE"), err
+    assert err.count("\n") == 1
+
+
+def test_a_match_interrupted_by_ctrl_c_says_how_to_resume_and_the_words_work(tmp_path):
+    """The tryout: Ctrl-C during kubb3d match said only "interrupted". With --replay the line
+    names the command that resumes it, and that command finishes the match."""
+    code, out, err = _interrupt(
+        tmp_path, ["match", "--seed", "2", "--replay", "r.jsonl"], signal.SIGINT, group=True, members=1,
+        output=True,
+    )
+    assert code == 130 and err.count("\n") == 1, err
+    assert err.startswith("interrupted: ") and err.rstrip().endswith("resume with kubb3d match --resume r.jsonl")
+    words = err.rstrip().split("resume with kubb3d ", 1)[1].split()
+    resumed = subprocess.run(
+        [sys.executable, "-m", "kubb3d", *words], cwd=tmp_path, capture_output=True, text=True, timeout=300
+    )
+    assert resumed.returncode == 0, resumed.stderr
+    assert "result:" in resumed.stdout
 
 
 def test_experiment_run_ctrl_c_to_the_group_leaves_no_worker_and_no_traceback(tmp_path):

@@ -168,6 +168,37 @@ def _empty_word(group, args: list[str]) -> str | None:
     return None
 
 
+def _missing_value(group, args: list[str]) -> str | None:
+    """The message for an option that takes a value and is given none: the last word of the line
+    (``match --option``), or followed by another option of the command, which Click took as its
+    value (``match --option --seed 3`` set ``--option`` to ``--seed``); None if there is none."""
+    command, i = group, 0
+    while i < len(args) and args[i] in getattr(command, "commands", {}):
+        command, i = command.commands[args[i]], i + 1
+    if command is group or getattr(command, "commands", None):
+        return None
+    options = {}
+    for param in getattr(command, "params", ()):
+        for name in (*param.opts, *getattr(param, "secondary_opts", ())):
+            if name.startswith("-"):
+                options[name] = param
+    j = i
+    while j < len(args):
+        word, param = args[j], options.get(args[j])
+        if word == "--":
+            return None
+        if param is None or getattr(param, "is_flag", False) or getattr(param, "count", False):
+            j += 1
+            continue
+        shape = f" ({param.metavar})" if getattr(param, "metavar", None) and "=" in param.metavar else ""
+        if j + 1 == len(args):
+            return f"{word}: expected a value{shape}, got nothing"
+        if args[j + 1] in options or args[j + 1].split("=", 1)[0] in options:
+            return f"{word}: expected a value{shape}, got the option {args[j + 1]}"
+        j += 2
+    return None
+
+
 def _range_error(exc: Exception, args: list[str]) -> str | None:
     """A Typer ``min``/``max`` check that failed, worded like every other range error
     (:func:`kubb3d.ranges.expected`): ``--throws: expected from 1 to 100000, got 0``; None for
@@ -239,6 +270,9 @@ class OneLineErrors(TyperGroup):
             empty = _empty_word(self, words)
             if empty is not None:
                 raise UserError(empty)
+            missing = _missing_value(self, words)
+            if missing is not None:
+                raise UserError(missing)
             code = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
         except _click_exc.NoArgsIsHelpError as exc:
             typer.echo(exc.format_message(), err=True)

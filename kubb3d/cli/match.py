@@ -357,6 +357,12 @@ def match(
         assert out is not None  # run() without max_actions plays to the end
     except FileSafetyError as exc:
         _fail(str(exc))
+    except KeyboardInterrupt:  # Ctrl-C, SIGTERM: say what can be resumed (kubb3d.cli.OneLineErrors)
+        typer.echo(interrupted_line(m.replay_path), err=True)
+        from kubb3d.cli import _json_error
+
+        _json_error(interrupted_line(m.replay_path))
+        raise typer.Exit(130) from None
     if as_json:
         doc = match_document(m, out)
         sys.stdout.write(json.dumps(doc, ensure_ascii=False) + "\n")
@@ -366,6 +372,14 @@ def match(
         console.print(f"[bold]{line}[/bold]")
     else:
         typer.echo(line)
+
+
+def interrupted_line(replay: Optional[Path]) -> str:
+    """The line a match interrupted by Ctrl-C or SIGTERM ends with: how to resume it from its
+    replay (every finished action is in it), or that it was not saved."""
+    if replay is None:
+        return "interrupted: the match was not saved; give --replay FILE to be able to resume one (--resume FILE)"
+    return f"interrupted: the replay {replay} holds every finished action; resume with kubb3d match --resume {replay}"
 
 
 def register(app: typer.Typer) -> None:

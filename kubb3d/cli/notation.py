@@ -110,7 +110,8 @@ def notation_command(
     then one entry per baton: F field kubb, B baseline kubb, K king, - a miss), or read such a
     record back (--read) as the list of its turns. The mapping and what the notation cannot
     hold: docs/notation.md."""
-    from kubb3d.files import FileSafetyError, ReplayError, check_output, read_input, write_output
+    from kubb3d.files import NOTATION_KIND, FileSafetyError, ReplayError, check_output, read_input, write_output
+    from kubb3d.files import wrong_kind
     from kubb3d.notation import NotationError, format_record, parse_notation
 
     tr = translator_for(lang)  # the words of --read and its errors; the record and --json stay English (data)
@@ -126,6 +127,11 @@ def notation_command(
         else:
             assert read is not None
             source = read_input(read, "notation file")
+            other = wrong_kind(
+                read, source, NOTATION_KIND, "--read expects a record such as kubb3d notation REPLAY --out m.txt writes"
+            )
+            if other is not None:
+                raise ValueError(other)
             try:
                 record = parse_notation(source)
             except NotationError as exc:

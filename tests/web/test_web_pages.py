@@ -199,7 +199,7 @@ def kubb3d(*args: str, cwd: Path) -> subprocess.CompletedProcess:
         (("export", "junk.jsonl", "--html", "out.html"), "not a JSON line"),
         (("export", "missing.jsonl", "--html", "out.html"), "missing.jsonl"),
         (("export", "dm.jsonl", "--html", "folder.html"), "folder.html is a folder"),
-        (("export", "dm.jsonl", "--html", "folder"), "--html must name a .html or .htm file"),
+        (("export", "dm.jsonl", "--html", "page.txt"), "--html must name a .html or .htm file"),
         (("export", "dm.jsonl", "--html", "same.glb", "--gltf", "same.glb"), "--html must name a .html"),
         (("export", "dm.jsonl", "--gltf", "m.gltf"), "--gltf must name a .glb file (glTF binary), got m.gltf"),
         (("export", "dm.jsonl", "--html", "x.html", "--lang", "xx"), "unknown language"),

@@ -1,0 +1,176 @@
+"""Input mistakes a new user made, each checked over every command that could make it (the
+commands and options are found in the Typer app):
+
+* a mistyped shipped name (``export dm_acident_wind``): the nearest shipped name is suggested,
+  wherever a shipped scenario or spec is taken;
+* the wrong kind of file (a notation record given as a replay, a replay to ``notation --read``):
+  one line naming the file, what it is and what was expected;
+* an option given no value (``match --option`` at the end, or ``--option --seed 3``, which took
+  ``--seed`` as its value): one line naming the option.
+"""
+
+from __future__ import annotations
+
+import typing
+from pathlib import Path
+
+import pytest
+import typer.main
+from typer.testing import CliRunner
+
+from kubb3d.cli import _register_subapps, app
+from kubb3d.cli.outputs import output_of
+from kubb3d.library import experiment_files, scenario_files
+
+REQUIRED = {"--at": "1"}
+"""A value for each required option of a command the walk runs (a new one must be added)."""
+NEEDS = {("export",): ["--html", "x.html"]}
+"""What a command needs before it reads its input (export: something to write)."""
+
+
+def _commands():
+    _register_subapps()
+
+    def walk(group, prefix=()):
+        for name, cmd in getattr(group, "commands", {}).items():
+            if getattr(cmd, "commands", None):
+                yield from walk(cmd, (*prefix, name))
+            else:
+                yield (*prefix, name), cmd
+
+    return list(walk(typer.main.get_command(app)))
+
+
+COMMANDS = _commands()
+
+
+def _takes_a_path(param) -> bool:
+    annotation = param.type_descriptor.annotation
+    return annotation is Path or Path in typing.get_args(annotation)
+
+
+def _inputs(word: str):
+    """(command, parameter) of each path the command reads whose help names ``word``."""
+    return [
+        (path, param)
+        for path, cmd in COMMANDS
+        for param in cmd.params
+        if _takes_a_path(param) and output_of(param) is None and word in (param.help or "").lower()
+    ]
+
+
+def _argv(path, param, value: str, cmd) -> list[str]:
+    words = [*path]
+    words += [value] if not param.opts[0].startswith("-") else [param.opts[0], value]
+    for other in cmd.params:
+        if other is not param and other.required and other.opts[0].startswith("-"):
+            assert other.opts[0] in REQUIRED, f"{' '.join(path)}: give a value for {other.opts[0]} in REQUIRED"
+            words += [other.opts[0], REQUIRED[other.opts[0]]]
+    return words + NEEDS.get(tuple(path), [])
+
+
+def _one_line(args: list[str], cwd: Path, monkeypatch) -> str:
+    monkeypatch.chdir(cwd)
+    res = CliRunner().invoke(app, args, catch_exceptions=False)
+    lines = [line for line in res.stderr.splitlines() if line.strip()]
+    assert res.exit_code == 2, (args, res.stdout, res.stderr)
+    assert len(lines) == 1 and lines[0].startswith("error: "), res.stderr
+    return lines[0]
+
+
+SHIPPED = _inputs("short name")
+
+
+def test_the_walk_finds_every_command_that_takes_a_shipped_name():
+    found = {" ".join(path) for path, _ in SHIPPED}
+    assert {"judge", "quiz", "view", "export", "experiment run"} <= found, found
+
+
+def _mistyped(name: str) -> str:
+    return name[:3] + name[4:]  # one letter dropped: dm_acident_wind
+
+
+@pytest.mark.parametrize("path,param", SHIPPED, ids=[" ".join(p) for p, _ in SHIPPED])
+def test_a_mistyped_shipped_name_gets_the_nearest_one(path, param, tmp_path, monkeypatch):
+    cmd = dict(COMMANDS)[path]
+    shipped = experiment_files() if "spec" in (param.help or "") else scenario_files()
+    real = next(f.stem for f in shipped if len(f.stem) > 8)
+    line = _one_line(_argv(path, param, _mistyped(real), cmd), tmp_path, monkeypatch)
+    assert line.startswith(f"error: {_mistyped(real)}: ") and f"did you mean {real!r}?" in line, line
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_name_near_nothing_gets_no_suggestion(tmp_path, monkeypatch):
+    line = _one_line(["export", "zzzzzzzz", "--html", "x.html"], tmp_path, monkeypatch)
+    assert "did you mean" not in line and "no such file" in line
+
+
+REPLAY_READERS = _inputs("replay")
+
+
+@pytest.fixture(scope="module")
+def files(tmp_path_factory) -> dict[str, Path]:
+    """A finished short replay and its record in the notation."""
+    folder = tmp_path_factory.mktemp("kinds")
+    runner = CliRunner()
+    replay = folder / "m.jsonl"
+    res = runner.invoke(app, ["match", "--seed", "1", "--round-cap", "3", "--replay", str(replay), "-q"])
+    assert res.exit_code == 0, res.stderr
+    record = folder / "m.txt"
+    res = runner.invoke(app, ["notation", str(replay), "--out", str(record)])
+    assert res.exit_code == 0, res.stderr
+    return {"replay": replay, "record": record}
+
+
+def test_the_walk_finds_the_replay_readers_the_tryout_used():
+    found = {(" ".join(path), param.name) for path, param in REPLAY_READERS}
+    assert {("stats", "replay"), ("view", "path"), ("analyse", "replay"), ("match", "resume")} <= found, found
+
+
+@pytest.mark.parametrize("path,param", REPLAY_READERS, ids=[" ".join(p) + " " + q.name for p, q in REPLAY_READERS])
+def test_a_notation_record_given_as_a_replay_is_named(path, param, files, tmp_path, monkeypatch):
+    cmd = dict(COMMANDS)[path]
+    record = files["record"]
+    line = _one_line(_argv(path, param, str(record), cmd), tmp_path, monkeypatch)
+    assert line == (
+        f"error: {record} is a match record in the game notation, not a kubb3d match replay; "
+        "expected a replay written by kubb3d match --replay"
+    )
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_replay_given_to_notation_read_is_named(files, tmp_path, monkeypatch):
+    replay = files["replay"]
+    line = _one_line(["notation", "--read", str(replay)], tmp_path, monkeypatch)
+    assert line.startswith(f"error: {replay} is a kubb3d match replay, not a match record in the game notation")
+    assert "kubb3d notation REPLAY --out" in line
+    # what each reads is still read
+    monkeypatch.chdir(tmp_path)
+    assert CliRunner().invoke(app, ["notation", "--read", str(files["record"])]).exit_code == 0
+    assert CliRunner().invoke(app, ["stats", str(replay)]).exit_code == 0
+
+
+def _value_options():
+    for path, cmd in COMMANDS:
+        for param in cmd.params:
+            if param.opts[0].startswith("-") and not getattr(param, "is_flag", False) and not param.count:
+                yield path, param
+
+
+VALUE_OPTIONS = list(_value_options())
+
+
+def test_the_walk_finds_the_option_of_the_tryout():
+    assert (("match",), "--option") in {(p, q.opts[0]) for p, q in VALUE_OPTIONS}
+    assert len(VALUE_OPTIONS) > 100
+
+
+@pytest.mark.parametrize("path,param", VALUE_OPTIONS, ids=[" ".join(p) + " " + q.opts[0] for p, q in VALUE_OPTIONS])
+def test_an_option_without_its_value_is_named(path, param, tmp_path, monkeypatch):
+    option = param.opts[0]
+    line = _one_line([*path, option], tmp_path, monkeypatch)
+    assert line.startswith(f"error: {option}: expected a value") and line.endswith("got nothing"), line
+    cmd = dict(COMMANDS)[path]
+    other = next(o for p in cmd.params if p is not param for o in p.opts if o.startswith("--"))
+    line = _one_line([*path, option, other, "1"], tmp_path, monkeypatch)
+    assert line.startswith(f"error: {option}: expected a value") and line.endswith(f"got the option {other}"), line
