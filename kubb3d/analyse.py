@@ -20,6 +20,7 @@ from typing import Any, Callable
 
 from kubb3d.experiment.stats import wilson
 from kubb3d.pitch import opponent
+from kubb3d.ranges import counted
 from kubb3d.whatif import (
     MAX_SAMPLES,
     Choice,
@@ -345,7 +346,7 @@ def curve_figure(recorded: Recorded, points: list[Point], top: int = 5) -> Any:
     ax.set_xticks([-1, *ticks], ["start", *(str(t) for t in ticks)])
     ax.set_xlabel("after action (dotted: turn boundaries; numbers: the biggest moves of " + first + "'s chance)")
     ax.set_ylabel("win probability")
-    ax.set_title(f"{recorded.path.name}: win probability, {n} rollouts per point, 95 % Wilson band")
+    ax.set_title(f"{recorded.path.name}: win probability, {counted(n, 'rollout')} per point, 95 % Wilson band")
     ax.legend(loc="best", fontsize=8)
     fig.tight_layout()
     return fig

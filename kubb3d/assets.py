@@ -27,6 +27,7 @@ from kubb3d.model_files import com_local as com_local
 from kubb3d.model_files import king_com_height as king_com_height
 from kubb3d.model_files import model_path as model_path
 from kubb3d.model_files import models_dir as models_dir
+from kubb3d.ranges import counted
 from kubb3d.equipment import (
     EQUIPMENT_SETS,
     BoxPiece,
@@ -205,7 +206,7 @@ def rounded_disk_mesh(
         profile = [(0.0, -h), (r, -h), (r, h), (0.0, h)]
     mesh = trimesh.creation.revolve(np.array(profile), sections=sections)
     if not mesh.is_watertight:  # trimesh merged profile points lying too close together
-        raise ValueError(f"fillet {fillet} m with {arc} segments: the mesh is not closed; use fewer")
+        raise ValueError(f"fillet {fillet} m with {counted(arc, 'segment')}: the mesh is not closed; use fewer")
     return mesh
 
 

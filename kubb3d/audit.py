@@ -74,6 +74,7 @@ from kubb3d.judge.rulebook import get_rulebook
 from kubb3d.pitch import KING_ID, opponent
 from kubb3d.procedure import PROCEDURE_CHECKS, check_procedure
 from kubb3d.ranges import listed
+from kubb3d.ranges import counted
 
 MOVED_M = 0.01
 """m: a piece whose base centre moved more than this during a throw was moved by it."""
@@ -585,7 +586,7 @@ class _Auditor:
         removed = {k for k, v in state.kubbs.items() if v.removed}
         expected = 2 * len(self.pitch.baseline_kubb_positions("A"))
         if len(state.kubbs) and len(state.kubbs) != expected:
-            self.bad("conserved", i, f"the engine has {len(state.kubbs)} kubbs, the ruleset {expected}")
+            self.bad("conserved", i, f"the engine has {counted(len(state.kubbs), 'kubb')}, the ruleset {expected}")
         if state.kubbs and in_world != live:
             self.bad(
                 "conserved",
@@ -598,7 +599,7 @@ class _Auditor:
         if world.piece_ids("king") != [KING_ID]:
             self.bad("conserved", i, f"the world holds kings {world.piece_ids('king')}")
         if len(world.piece_ids("baton")) > 6:
-            self.bad("conserved", i, f"{len(world.piece_ids('baton'))} batons in the world")
+            self.bad("conserved", i, f"{counted(len(world.piece_ids('baton')), 'baton')} in the world")
         board = world.equipment.board is not None
         for kid in sorted(live & in_world):
             pos, q = world.pose(kid)

@@ -31,6 +31,7 @@ from dataclasses import replace
 import numpy as np
 
 from kubb3d.physics._pybullet import pb
+from kubb3d.ranges import counted
 
 
 def rss_mb() -> float:
@@ -357,7 +358,7 @@ def run_bench(n: int, memory_throws: int, seed: int, *, show: bool = True, check
     load_before = _load()
     phase(f"timing {n} full throws…")
     t_full, s_full = full_throws(throws, felled=felled, digests=digests)
-    phase(f"timing the bare PyBullet loop on the same {n} throws…")
+    phase(f"timing the bare PyBullet loop on the same {counted(n, 'throw')}…")
     t_bare, s_bare = bare_loop(throws)
     load_after = _load()
     figures = {
@@ -374,7 +375,7 @@ def run_bench(n: int, memory_throws: int, seed: int, *, show: bool = True, check
         phase("equivalence check: the same throws at plain steps, and a re-run…")
         figures.update(equivalence(throws, felled, digests))
     if memory_throws:
-        phase(f"memory growth over {memory_throws} throws…")
+        phase(f"memory growth over {counted(memory_throws, 'throw')}…")
         base, growth = memory_growth_mb(memory_throws, seed + 1)
         figures.update(rss_after_warmup_mb=base, growth_mb=growth, memory_throws=memory_throws)
     table = Table(title=f"kubb3d bench: {n} full throws at the standard set-up, one core")
@@ -389,7 +390,9 @@ def run_bench(n: int, memory_throws: int, seed: int, *, show: bool = True, check
     table.add_row("load average (before / after timing)", f"{load_before:.1f} / {load_after:.1f}")
     if check:
         f = figures
-        table.add_row(f"re-run of {f['rerun_throws']} throws bit-identical", "yes" if f["identical_rerun"] else "NO")
+        table.add_row(
+            f"re-run of {counted(f['rerun_throws'], 'throw')} bit-identical", "yes" if f["identical_rerun"] else "NO"
+        )
         table.add_row(
             "felled per baton (kubb3d, 95 %)", f"{f['felled_per_baton']:.3f} ± {f['felled_per_baton_ci95']:.3f}"
         )
@@ -406,7 +409,7 @@ def run_bench(n: int, memory_throws: int, seed: int, *, show: bool = True, check
     table.add_row("memory of one World", f"{figures['world_mb']:.1f} MB")
     if memory_throws:
         table.add_row(
-            f"memory growth over {memory_throws} throws",
+            f"memory growth over {counted(memory_throws, 'throw')}",
             f"{figures['growth_mb']:.1f} MB (from {figures['rss_after_warmup_mb']:.0f} MB)",
         )
     if show:

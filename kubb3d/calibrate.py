@@ -40,6 +40,7 @@ from kubb3d.physics.world import DT, Terrain, World
 from kubb3d.workers import map_jobs
 
 from kubb3d.targets import BANDS as BANDS, HIT_P as HIT_P, SKILL_NAMES as SKILL_NAMES, TARGETS as TARGETS
+from kubb3d.ranges import counted
 DISTANCES = (4.0, 5.0, 6.0, 7.0, 8.0)
 
 
@@ -421,7 +422,7 @@ def write_figure(cal: Calibration, path) -> None:
         ks = np.arange(6)
         sim = [sum(1 for c in cal.turn_counts if c == k) / n for k in ks]
         ax.bar(ks - 0.2, binomial_capped(), 0.4, label=f"min(Binomial(6, {HIT_P}), 5)", color="#9ab")
-        ax.bar(ks + 0.2, sim, 0.4, label=f"elite, {n} turns", color="#375")
+        ax.bar(ks + 0.2, sim, 0.4, label=f"elite, {counted(n, 'turn')}", color="#375")
         ax.set_xlabel("kubbs felled with six batons (of five)")
         ax.set_ylabel("share of turns")
         ax.set_title("Six batons at five baseline kubbs, 8 m")
@@ -470,7 +471,7 @@ def markdown(cal: Calibration, command: str, image: str | None = None, shifts: d
         ref = binomial_capped()
         lines += [
             "",
-            f"Six batons at five baseline kubbs (elite, {n} turns) against min(Binomial(6, {HIT_P}), 5):",
+            f"Six batons at five baseline kubbs (elite, {counted(n, 'turn')}) against min(Binomial(6, {HIT_P}), 5):",
             "",
             "| kubbs felled | simulated | binomial |",
             "| --- | --- | --- |",

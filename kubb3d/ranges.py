@@ -84,6 +84,13 @@ def listed(names: object) -> str:
     return ", ".join(str(n) for n in names)  # type: ignore[attr-defined]
 
 
+def counted(n: int, singular: str, plural: str | None = None) -> str:
+    """``n`` and its noun in English, singular for 1: ``1 rollout``, ``4 rollouts``, ``0 rollouts``
+    (``plural``: for a noun that does not just add ``s``, ``matches``). Text that is translated
+    uses :func:`kubb3d.judge.messages.nmsg` instead."""
+    return f"{n} {singular if n == 1 else plural or singular + 's'}"
+
+
 def did_you_mean(name: str, names: object) -> str:
     """``; did you mean 'speed'?`` for the name of ``names`` closest to a mistyped ``name``
     (difflib's ratio of at least 0.6), else ``""``: to put after ``unknown … 'spd'``."""

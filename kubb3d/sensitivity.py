@@ -39,6 +39,7 @@ from kubb3d.calibrate import SKILL_NAMES, baton_trial, flick_trial, mean_ci, wil
 from kubb3d.physics.parameters import PARAMETERS, Parameter, materials
 from kubb3d.physics.world import DT
 from kubb3d.workers import map_jobs
+from kubb3d.ranges import counted
 
 MODEL_CHOICE = {
     "WOOD_ON_WOOD_FRICTION": "measured, but the engine's one coefficient stands for the static and the kinetic "
@@ -558,13 +559,17 @@ def markdown(report: Sensitivity, command: str) -> str:
         "Set-up as docs/calibration.md (DM pitch, `dm-small` set, grass, the physics default); flicks on",
         "the Kubbuteo board; matches DM, club against club. Each figure is measured at the shipped",
         "parameters, then with one parameter at the low and at the high end of its plausible range",
-        f"(docs/physics.md \"Material and ground parameters\"; {c['throws']} throws per preset, {c['flicks']} flicks,",
-        f"{c['matches']} matches per point, every point the same seeded trials, so an effect is a paired",
+        f"(docs/physics.md \"Material and ground parameters\"; {counted(c['throws'], 'throw')} per preset, "
+        f"{counted(c['flicks'], 'flick')},",
+        f"{counted(c['matches'], 'match', 'matches')} per point, every point the same seeded trials, so an effect "
+        "is a paired",
         "difference with its 95 % interval), and over a global design: Morris's elementary effects",
-        f"(SALib, {c['trajectories']} trajectories of {MORRIS_LEVELS} levels, {c['morris_throws']} "
-        f"throws per preset and {c['morris_flicks']} flicks per point). Matches",
+        f"(SALib, {counted(c['trajectories'], 'trajectory', 'trajectories')} of {MORRIS_LEVELS} levels, "
+        f"{c['morris_throws']} "
+        f"{'throw' if c['morris_throws'] == 1 else 'throws'} per preset and {counted(c['morris_flicks'], 'flick')} "
+        "per point). Matches",
         "take seconds each: they are played one at a time only, at the ends of the",
-        f"{c['match_drivers']} parameters that move the kubbs felled per baton most (resolved effects).",
+        f"{counted(c['match_drivers'], 'parameter')} that move the kubbs felled per baton most (resolved effects).",
         "",
         "## Parameters varied",
         "",

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from kubb3d.errors import ReplayError
-from kubb3d.judge.messages import msg
+from kubb3d.judge.messages import concat, msg, nmsg
 
 MOVED_M = 0.005
 """m: a piece that moved this far during a throw was touched (the first such is the first hit)."""
@@ -206,19 +206,16 @@ def stats_lines(stats: dict[str, PlayerStats]) -> list[str]:
     """The figures as lines of text (messages, for ``kubb3d stats`` and the end-of-match summary)."""
     lines: list[str] = []
     for ps in stats.values():
-        per_turn = "-" if ps.kubbs_per_turn is None else f"{ps.kubbs_per_turn:.2f}"
-        spread = "-" if ps.inkast_spread_m is None else f"{ps.inkast_spread_m:.2f}"
-        lines.append(
-            msg(
-                "{player}: {hits}/{batons} batons hit ({rate}), {per_turn} kubbs a turn, inkast spread {spread} m",
-                player=ps.player,
-                hits=ps.hits,
-                batons=ps.batons,
-                rate=_pct(ps.hit_rate),
-                per_turn=per_turn,
-                spread=spread,
-            )
-        )
+        # a figure with no value is left out, never printed as "-" ("inkast spread - m")
+        parts = [nmsg("{player}: {hits}/{batons} baton hit", "{player}: {hits}/{batons} batons hit", ps.batons,
+                      player=ps.player, hits=ps.hits, batons=ps.batons)]
+        if ps.hit_rate is not None:
+            parts.append(msg(" ({rate})", rate=_pct(ps.hit_rate)))
+        if ps.kubbs_per_turn is not None:
+            parts.append(msg(", {per_turn} kubbs a turn", per_turn=f"{ps.kubbs_per_turn:.2f}"))
+        if ps.inkast_spread_m is not None:
+            parts.append(msg(", inkast spread {spread} m", spread=f"{ps.inkast_spread_m:.2f}"))
+        lines.append(concat(*parts))
         parts = []
         for lo, hi, n, h in ps.bins:
             if n:

@@ -240,7 +240,7 @@ def check_choice(recorded: Recorded, at: int, choice: Choice) -> None:
         if not pitch.in_half(half, x, y):
             lo, hi = sorted((0.0, pitch.baseline_x(half)))
             raise WhatIfError(
-                f"--inkast-at: ({x:g}, {y:g}) m is not in half {half}, where action {at} throws its kubbs; "
+                f"--inkast-at: ({x:g}, {y:g}) m is not in half {half}, where the kubbs of action {at} are thrown; "
                 f"expected x from {lo:g} to {hi:g} and y from {-pitch.half_width:g} to {pitch.half_width:g} m"
             )
 

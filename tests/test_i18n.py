@@ -364,7 +364,7 @@ def test_match_hud_facts_in_german():
     m = Match(MatchConfig(ruleset="dm", seed=1))
     try:
         before = state_lines(m.state, "P1")
-        lag = "Anwurf (best of 1 Sätze): lande dein Wurfholz möglichst nah am König"
+        lag = "Anwurf (best of 1 Satz): lande dein Wurfholz möglichst nah am König"
         assert [de(t) for t in before] == [lag, "Uhr 0:00"]
         while m.state.set_no == 0 or not any(m.state.felled_in(h) for h in "AB"):
             m.step()

@@ -113,3 +113,23 @@ def test_the_match_summary_shows_both_players_figures():
         assert summary[-1].startswith("R: rematch")
     finally:
         s.close()
+
+
+def test_a_figure_without_a_value_is_left_out_not_printed_as_a_dash():
+    """The tryout: Kubbuteo's stats read "inkast spread - m" (no inkast of two kubbs or more)."""
+    from kubb3d.i18n import translator
+    from kubb3d.stats import PlayerStats
+
+    none = PlayerStats("P1")  # no baton, no turn, no inkast
+    one = PlayerStats("P2", batons=1, hits=1, turns=2, kubbs_felled=3)  # no spread
+    full = PlayerStats("P3", batons=8, hits=3, turns=2, kubbs_felled=3, spread_sq=0.5, spread_n=2)
+    lines = stats_lines({"P1": none, "P2": one, "P3": full})
+    assert lines == [
+        "P1: 0/0 batons hit",
+        "P2: 1/1 baton hit (100 %), 1.50 kubbs a turn",
+        "P3: 3/8 batons hit (38 %), 1.50 kubbs a turn, inkast spread 0.50 m",
+    ]
+    german = [translator("de")(line) for line in lines]
+    assert german[1] == "P2: 1/1 Wurfholz traf (100 %), 1.50 Kubbs je Runde"
+    assert german[2].endswith("Streuung der Einwürfe 0.50 m")
+    assert not any(" - " in line or "- m" in line for line in lines + german)

@@ -18,6 +18,7 @@ import typer
 
 from kubb3d.cli.outputs import force_option, output_option
 from kubb3d.cli.whatif import _fail, _percent
+from kubb3d.ranges import counted
 
 DEFAULT_SAMPLES = 4
 DEFAULT_EVERY = 1
@@ -32,28 +33,48 @@ def curve_lines(doc: dict) -> list[str]:
     players = doc["players"]
     played = doc["played"]
     out = [
-        f"win probability: {doc['replay']}, {len(doc['points'])} points, {doc['samples']} rollouts each "
-        f"(every {doc['every']} action{'s' * (doc['every'] != 1)}), seed {doc['seed']}",
+        f"win probability: {doc['replay']}",  # a line of its own: the path is as long as the user gave it
+        f"{counted(len(doc['points']), 'point')}, {counted(doc['samples'], 'rollout')} each "
+        f"(every {counted(doc['every'], 'action')}), seed {doc['seed']}",
         f"as played: {played['winner'] + ' wins' if played['winner'] else 'draw'} "
         f"(ended by {ending_name(played['termination'])})",
     ]
     draws = any(point["draws"]["p"] for point in doc["points"])
     columns = [f"{p} wins" for p in players] + ["draw"] * draws
-    out.append(f"{'after':>5}  {'action':<28} " + "  ".join(f"{c:<38}" for c in columns))
+    out.append(f"each cell: the probability with its 95 % interval; {END_MARK} the match's end (as played)")
+    head = "".join(f"  {c[:CELL_WIDTH]:<{CELL_WIDTH}}" for c in columns)
+    out.append(f"{'after':>5}  {'action':<{ACTION_WIDTH}}{head}")
     for point in doc["points"]:
-        label = "start" if point["after"] < 0 else str(point["after"])
+        label = "start" if point["after"] < 0 else str(point["after"]) + (END_MARK if point["exact"] else "")
         rates = [point["wins"][p] for p in players] + [point["draws"]] * draws
-        cells = "  ".join(f"{_percent(rate):<38}" for rate in rates)
-        exact = "  (the match's end)" if point["exact"] else ""
-        out.append(f"{label:>5}  {(point['action'] or 'before the first action')[:28]:<28} {cells}{exact}")
+        action = (point["action"] or "before the first action")[:ACTION_WIDTH]
+        cells = "".join(f"  {_cell(rate):<{CELL_WIDTH}}" for rate in rates)
+        out.append(f"{label:>5}  {action:<{ACTION_WIDTH}}{cells}")
+    moved = [step for step in doc["moves"] if round(100 * step["change"]) != 0]
+    if not moved:  # a change that rounds to 0 points says nothing ("+0 points")
+        out.append(f"no action moved {players[0]}'s chance by 1 point or more")
+        return [line.rstrip() for line in out]
     out.append(f"moved {players[0]}'s chance most:")
-    for step in doc["moves"]:
+    for step in moved:
         span = str(step["last"]) if step["first"] == step["last"] else f"{step['first']}–{step['last']}"
         out.append(
             f"  action {span} ({step['action']}): {100 * step['before']:.0f} % → {100 * step['after']:.0f} % "
             f"({100 * step['change']:+.0f} points)"
         )
-    return out
+    return [line.rstrip() for line in out]
+
+
+ACTION_WIDTH = 26
+CELL_WIDTH = 17
+END_MARK = "*"
+TEXT_WIDTH = 100
+"""The widest line of the text report (:func:`curve_lines`): ``5 + 2 + 26 + 3 × (2 + 17)`` = 90."""
+
+
+def _cell(rate: dict) -> str:
+    """``  62.5 % (31–86)``: a probability and its 95 % interval in whole percent (the JSON has them all)."""
+    lo, hi = rate["ci95"]
+    return f"{100 * rate['p']:5.1f} % ({100 * lo:.0f}–{100 * hi:.0f})"
 
 
 def alternatives_lines(doc: dict) -> list[str]:
@@ -61,7 +82,8 @@ def alternatives_lines(doc: dict) -> list[str]:
     player = doc["player"]
     n = doc["alternatives"][0]["summary"]["samples"]
     out = [
-        f"choices at action {doc['at']} ({doc['action']}) of {doc['replay']}: {n} rollouts each, seed {doc['seed']}",
+        f"choices at action {doc['at']} ({doc['action']}) of {doc['replay']}: {counted(n, 'rollout')} each, "
+        f"seed {doc['seed']}",
     ]
     width = max(len(alt["label"]) for alt in doc["alternatives"])
     for alt in doc["alternatives"]:

@@ -19,6 +19,7 @@ from kubb3d.cli.outputs import Output, check, force_option, output_option
 from kubb3d.errors import UserError
 from kubb3d.cli.referee import referee_option, referee_options
 from kubb3d.ranges import one_line
+from kubb3d.ranges import counted
 
 
 def _fail(msg: str) -> NoReturn:
@@ -235,7 +236,8 @@ def audit(
             prog.update(task, advance=1, bad=found[0])
 
         rep = audit(on_match=on_match)
-    t = Table(title=f"audit of {rep.matches} {ruleset} matches (seeds {first_seed}–{first_seed + matches - 1})")
+    played = counted(rep.matches, f"{ruleset} match", f"{ruleset} matches")
+    t = Table(title=f"audit of {played} (seeds {first_seed}–{first_seed + matches - 1})")
     t.add_column("check")
     t.add_column("what must hold")
     t.add_column("checked", justify="right")

@@ -9,6 +9,7 @@ import json
 import typer
 
 from kubb3d.errors import UserError
+from kubb3d.ranges import counted
 
 
 def bench(
@@ -45,7 +46,7 @@ def bench(
                                    "frames": frames}))
         else:
             typer.echo(f"headless renderer: {fps:.1f} frames/s on the pitch, {board:.1f} on the Kubbuteo board, at "
-                       f"1280x720 over {frames} frames")
+                       f"1280x720 over {counted(frames, 'frame')}")
         return
     from kubb3d.bench import run_bench
 

@@ -40,6 +40,7 @@ from kubb3d.dames.players import PLAYER_KINDS, Player, make_player, run_selfplay
 from kubb3d.dames.render import SEAT_NAME, describe_roll, render
 from kubb3d.dames.rules import DamesRules, cell_name
 from kubb3d.ranges import expected, span, one_line
+from kubb3d.ranges import counted
 
 
 class _OneLineErrors(TyperCommand):
@@ -303,7 +304,7 @@ def play(
     assert outcome is not None
     if not shown:
         console.print(render(board))
-    console.print(f"game over after {board.ply} turns: {outcome.result()}")
+    console.print(f"game over after {counted(board.ply, 'turn')}: {outcome.result()}")
 
 
 def _check_view(view: bool, screenshot: Path | None, after: int, kinds: list[str]) -> None:
@@ -350,7 +351,7 @@ def _screenshot(board: DamesBoard, agents: dict[str, Player | None], after: int,
         _fail(str(exc))
     except Exception as exc:  # no OpenGL (EGL) on this machine
         _fail(f"could not render the 3D view: {exc}")
-    typer.echo(f"wrote {path} (after {board.ply} turns)")
+    typer.echo(f"wrote {path} (after {counted(board.ply, 'turn')})")
 
 
 def _play_in_window(console: Console, board: DamesBoard, agents: dict[str, Player | None]) -> None:
@@ -370,7 +371,7 @@ def _play_in_window(console: Console, board: DamesBoard, agents: dict[str, Playe
     except NoDisplay as exc:
         _fail(str(exc))
     if result is not None:
-        console.print(f"game over after {board.ply} turns: {result}")
+        console.print(f"game over after {counted(board.ply, 'turn')}: {result}")
     else:
         console.print("game stopped")
 
@@ -528,7 +529,7 @@ def selfplay(
         sys.stdout.write(json.dumps(doc) + "\n")
         return
     console = _console()
-    table = Table(title=f"{games} games, seed {seed}, seats {rules.seats}{' rotated' if rotate else ''}")
+    table = Table(title=f"{counted(games, 'game')}, seed {seed}, seats {rules.seats}{' rotated' if rotate else ''}")
     table.add_column("player")
     table.add_column("wins", justify="right")
     table.add_column("win rate", justify="right")

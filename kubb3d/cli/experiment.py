@@ -15,6 +15,7 @@ import typer
 from kubb3d.cli.outputs import Output, check, force_option, output_option
 from kubb3d.errors import FileSafetyError, UserError
 from kubb3d.ranges import expected, span, one_line
+from kubb3d.ranges import counted
 
 MAX_WORKERS = 256
 """The most worker processes a run starts on this machine (as ``audit`` and ``tournament``)."""
@@ -38,10 +39,6 @@ def _not_the_input(out: Optional[Path], results: Path) -> None:
 
     if out is not None and out.exists() and results.exists() and os.path.samefile(out, results):
         raise _user_error(f"--out: {out} is the results file being read; give another file name")
-
-
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}" + ("" if n == 1 else "s")
 
 
 def _user_error(msg: str) -> Exception:
@@ -168,8 +165,9 @@ def run_cmd(
                     f"--out: {out} exists and is not a kubb3d results file (SQLite); give another file name"
                 )
     typer.echo(
-        f"{loaded.spec.title}: {loaded.n_points} grid points × {loaded.spec.trials_per_point} = {loaded.n_trials} "
-        f"trials → {out}",
+        f"{loaded.spec.title}: {counted(loaded.n_points, 'grid point')} × {loaded.spec.trials_per_point} = "
+        f"{counted(loaded.n_trials, 'trial')} "
+        f"→ {out}",
         err=True,
     )
     try:
@@ -199,7 +197,8 @@ def run_cmd(
         with open_results(out) as store:
             n, _ = store.count()
         message = (
-            f"{exc}; {n} of {loaded.n_trials} trials stored in {out}, the rest are left: run the same command to "
+            f"{exc}; {n} of {counted(loaded.n_trials, 'trial')} stored in {out}, the rest are left: run the same "
+            "command to "
             "resume"
         )
         if as_json:
@@ -219,7 +218,7 @@ def run_cmd(
         except StoreError:
             n = 0
         typer.echo(
-            f"interrupted: {n} of {loaded.n_trials} trials stored in {out}; run the same command to resume",
+            f"interrupted: {n} of {counted(loaded.n_trials, 'trial')} stored in {out}; run the same command to resume",
             err=True,
         )
         raise typer.Exit(130) from None
@@ -250,15 +249,15 @@ def run_cmd(
         )
     else:
         typer.echo(
-            f"{report.ran} trials run ({report.failed} failed) in {report.seconds:.1f} s: {report.rate:.2f} "
-            f"trials/s, {per_worker:.2f} per worker ({_plural(report.workers, 'worker')}, "
-            f"{_plural(report.threads, 'thread')}); {done}/{report.total} stored in {out}"
+            f"{counted(report.ran, 'trial')} run ({report.failed} failed) in {report.seconds:.1f} s: {report.rate:.2f} "
+            f"trials/s, {per_worker:.2f} per worker ({counted(report.workers, 'worker')}, "
+            f"{counted(report.threads, 'thread')}); {done}/{report.total} stored in {out}"
             + (f" ({report.skipped} were already there)" if report.skipped else "")
         )
     if report.ran and report.failed == report.ran:
         # not a silent success: every trial of this call failed (exit 1, the rows are kept)
         typer.echo(
-            f"error: all {report.ran} trials failed; the first: "
+            f"error: {'the' if report.ran == 1 else 'all'} {counted(report.ran, 'trial')} failed; the first: "
             f"{' '.join((first_error or ['?'])[0].split())[:300]}",
             err=True,
         )
@@ -293,7 +292,7 @@ def list_cmd(
         return
     width = max(len(r["name"]) for r in rows)
     for r in rows:
-        typer.echo(f"{r['name']:<{width}}  {r['trials']:>6} trials  {r['title']}")
+        typer.echo(f"{r['name']:<{width}}  {r['trials']:>6} {'trial ' if r['trials'] == 1 else 'trials'}  {r['title']}")
 
 @experiment_app.command("fields")
 def fields_cmd() -> None:
@@ -499,7 +498,7 @@ def summary_cmd(
         }
         typer.echo(json.dumps(doc))
         return
-    table = Table(title=f"{label} ({len(rows)} trials, {failed} failed)")
+    table = Table(title=f"{label} ({counted(len(rows), 'trial')}, {failed} failed)")
     for k in keys:
         table.add_column(k)
     table.add_column("n", justify="right")

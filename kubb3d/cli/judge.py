@@ -22,6 +22,7 @@ from kubb3d.cli.outputs import Output, check, force_option, output_option
 from kubb3d.cli.referee import referee_option, referee_options
 from kubb3d.i18n import ENGLISH, Translator
 from kubb3d.judge.messages import N_, msg
+from kubb3d.ranges import counted
 
 
 def _fail(msg: str) -> NoReturn:
@@ -123,8 +124,8 @@ def judge_command(
     failed = [r for r in results if r.mismatches]
     if check and not as_json:
         typer.echo(
-            f"{len(results) - len(failed)} of {len(paths)} scenarios as expected"
-            + (f", {len(errors)} bad files" if errors else "")
+            f"{len(results) - len(failed)} of {counted(len(paths), 'scenario')} as expected"
+            + (f", {counted(len(errors), 'bad file')}" if errors else "")
         )
     if errors:
         if as_json and not results:  # the refusals as the document

@@ -10,6 +10,7 @@ from typing import Optional
 import typer
 
 from kubb3d.cli.outputs import force_option, output_option
+from kubb3d.ranges import counted
 
 models_app = typer.Typer(help="Build or check the meshes and URDF files in models/.", no_args_is_help=True)
 
@@ -27,7 +28,7 @@ def models_build(
     from kubb3d.assets import write_models
 
     paths = write_models(out)
-    typer.echo(f"wrote {len(paths)} files to {paths[0].parent}")
+    typer.echo(f"wrote {counted(len(paths), 'file')} to {paths[0].parent}")
 
 
 @models_app.command("check")

@@ -14,6 +14,7 @@ from rich.console import Console
 from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
+from kubb3d.ranges import counted
 
 
 def fits(columns: Sequence[str], rows: Sequence[Sequence[str]], width: int) -> bool:
@@ -37,7 +38,7 @@ def print_rows(
     row: its first ``head`` cells on one line, then ``column: cell`` for each other column with
     a non-empty cell, indented. Errors: ValueError if a row has not one cell per column."""
     if any(len(r) != len(columns) for r in rows):
-        raise ValueError(f"every row needs {len(columns)} cells ({', '.join(columns)})")
+        raise ValueError(f"every row needs {counted(len(columns), 'cell')} ({', '.join(columns)})")
     console = console or Console()
     if fits(columns, rows, console.width):
         table = Table(title=title)

@@ -15,6 +15,7 @@ from typing import Optional
 import typer
 
 from kubb3d.cli.outputs import force_option, output_option
+from kubb3d.ranges import counted
 
 
 def write_outputs(report, png: Optional[Path], markdown: Optional[Path], command: str, figure, to_markdown) -> None:
@@ -126,7 +127,7 @@ def validate(
                 head=2,
             )
         failed = sum(not r.passed for r in report.rows)
-        typer.echo(f"{len(report.rows) - failed} of {len(report.rows)} rows pass")
+        typer.echo(f"{len(report.rows) - failed} of {counted(len(report.rows), 'row')} pass")
     raise typer.Exit(0 if report.passed else 1)
 
 

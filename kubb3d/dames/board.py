@@ -50,6 +50,7 @@ from typing import NamedTuple
 from kubb3d.dames.die import DIRECTIONS, OPPOSITE, STEP, Die
 from kubb3d.dames.rules import DamesRules, cell_name, line_of, parse_cell
 from kubb3d.errors import DamesError, IllegalMoveError as IllegalMoveError
+from kubb3d.ranges import counted
 
 TI_CYCLE = {2: 3, 3: 1, 1: 2}
 """The ti-kubb value of the move after a move with the key's value.
@@ -559,11 +560,11 @@ def parse_position(text: str, rules: DamesRules | None = None) -> tuple[DamesRul
             else:
                 raise DamesError(f"rank {y + 1}: unexpected {ch!r} (use digits 1-8 and seat letters {seats})")
         if x != 8:
-            raise DamesError(f"rank {y + 1} describes {x} cells instead of 8")
+            raise DamesError(f"rank {y + 1} describes {counted(x, 'cell')} instead of 8")
     for seat in seats:
         n = sum(1 for k in cells if k is not None and k.seat == seat)
         if n > rules.kubbs_per_player:
-            raise DamesError(f"{seat} has {n} kubbs, more than the {rules.kubbs_per_player} of the game")
+            raise DamesError(f"{seat} has {counted(n, 'kubb')}, more than the {rules.kubbs_per_player} of the game")
     if len(to_roll) != 1 or to_roll not in seats:
         raise DamesError(f"the player to roll must be one of {', '.join(seats)}, got {to_roll!r}")
     if ti_value_s not in ("1", "2", "3"):

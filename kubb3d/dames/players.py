@@ -54,6 +54,7 @@ from kubb3d.dames.board import (
 from kubb3d.dames.die import STEP
 from kubb3d.dames.rules import DamesRules
 from kubb3d.errors import DamesError
+from kubb3d.ranges import counted
 
 WIN = 1000.0
 """Score of a won game in :func:`evaluate` units (plus the point margin)."""
@@ -464,7 +465,9 @@ def play_game(
     """
     board = DamesBoard(position, rules)
     if len(players) != len(board.rules.seats):
-        raise DamesError(f"{len(board.rules.seats)} players needed for seats {board.rules.seats}, got {len(players)}")
+        raise DamesError(
+            f"{counted(len(board.rules.seats), 'player')} needed for seats {board.rules.seats}, got {len(players)}"
+        )
     by_seat = dict(zip(board.rules.seats, players))
     start = board.position()
     moves: list[Move] = []

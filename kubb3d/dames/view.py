@@ -25,6 +25,7 @@ import numpy as np
 
 from kubb3d.dames.board import DamesBoard, Kubb, Move
 from kubb3d.dames.die import STEP, Die
+from kubb3d.ranges import counted
 
 CELL = 0.09
 """m: side of a board cell."""
@@ -793,7 +794,7 @@ def play_in_window(
         outcome = board.outcome()
         if outcome is not None:
             result[0] = outcome.result()
-            app.message = f"game over after {board.ply} turns: {result[0]} (ESC closes)"
+            app.message = f"game over after {counted(board.ply, 'turn')}: {result[0]} (ESC closes)"
 
     thread = threading.Thread(target=worker, daemon=True)
     thread.start()

@@ -16,6 +16,7 @@ from typing import Any, Sequence
 
 from kubb3d.experiment.export import columns
 from kubb3d.experiment.stats import bin_column, group, key_value, match_column, measure_fn
+from kubb3d.ranges import counted
 
 UNITS = {
     "speed": "m/s",
@@ -93,7 +94,7 @@ def plot(
         raise ValueError("--group works with curves (no --y)")
     fig, ax = plt.subplots(figsize=(7.5, 5.5), dpi=120)
     binary_values = None if not binary else True
-    note = f"{n_ok} trials" + (f", {n_failed} failed (left out)" if n_failed else "")
+    note = counted(n_ok, 'trial') + (f", {n_failed} failed (left out)" if n_failed else "")
     if y is not None:
         per_cell: dict[tuple[Any, Any], int] = {}
         for r in rows:

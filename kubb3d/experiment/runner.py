@@ -58,6 +58,7 @@ from kubb3d.experiment.dask_task import run_trials
 from kubb3d.experiment.spec import LoadedSpec, from_json
 from kubb3d.experiment.store import ResultStore, StoreError
 from kubb3d.ranges import did_you_mean, listed
+from kubb3d.ranges import counted
 
 BACKENDS = ("local", "serial", "dask")
 
@@ -344,7 +345,7 @@ def check_size(loaded: LoadedSpec, max_trials: int | None) -> None:
     total = loaded.n_trials
     if min(total, total if max_trials is None else max(0, max_trials)) > MAX_TRIALS_PER_RUN:
         raise SpecError(
-            f"{total} trials are more than one run takes ({MAX_TRIALS_PER_RUN}); run them in parts with "
+            f"{counted(total, 'trial')} are more than one run takes ({MAX_TRIALS_PER_RUN}); run them in parts with "
             f"--max-trials N (repeat the command to go on) or make the grid smaller"
         )
 

@@ -55,6 +55,7 @@ from kubb3d.errors import SpecError as SpecError
 from kubb3d.judge.rulebook import rulebook_names, ruleset_alias
 from kubb3d.pitch import PITCH_LENGTH_M, PITCH_WIDTH_M
 from kubb3d.ranges import did_you_mean, MAX_ID_CHARS, MAX_TEXT_CHARS, MAX_TITLE_CHARS, shown, listed
+from kubb3d.ranges import counted
 
 SCHEMA_VERSION = 1
 
@@ -837,7 +838,7 @@ def validate(data: dict, path: Path | None = None) -> LoadedSpec:
         sha = hashlib.sha256(sc.read_bytes()).hexdigest()
     loaded = LoadedSpec(spec, path, tuple(factors), tuple(draws), sha, None if sha is None else str(sc.resolve()))
     if loaded.n_points > 1_000_000:
-        raise SpecError(f"{where}: the grid has {loaded.n_points} points; at most 1000000")
+        raise SpecError(f"{where}: the grid has {counted(loaded.n_points, 'point')}; at most 1000000")
     return loaded
 
 

@@ -41,6 +41,7 @@ from typing import Iterable, Iterator
 from kubb3d.errors import StoreError as StoreError
 from kubb3d.files import FileSafetyError, InputWarning, check_output, fcntl, lock_fd
 from kubb3d.ranges import listed
+from kubb3d.ranges import counted
 
 STORE_SCHEMA = "1"
 
@@ -172,7 +173,7 @@ class ResultStore:
         if n and not mix:
             made = f"made by {describe(stored)}" if isinstance(stored, dict) else "made by versions it does not record"
             raise StoreError(
-                f"{self.path}: holds {n} rows {made}; this run has {describe(versions)}; use another --out "
+                f"{self.path}: holds {counted(n, 'row')} {made}; this run has {describe(versions)}; use another --out "
                 "file, or --mix-versions to add to it anyway (recorded in the file)"
             )
         with self.db:

@@ -10,6 +10,7 @@ import numpy as np
 from pyglet import gl
 
 from kubb3d.viewer.scene import rotation_matrices
+from kubb3d.ranges import counted
 
 
 def f32(m: np.ndarray) -> tuple:
@@ -112,7 +113,7 @@ class Program:
             elif n % 4 == 0:
                 gl.glUniform4fv(loc, n // 4, (gl.GLfloat * n)(*v))
             else:
-                raise ValueError(f"cannot set uniform {name} from {n} numbers")
+                raise ValueError(f"cannot set uniform {name} from {counted(n, 'number')}")
 
 
 class GLMesh:

@@ -140,10 +140,15 @@ def state_lines(state, person: str, flick: bool = False) -> list[str]:
     s = state
     p1, p2 = s.players
     if s.set_no == 0 and flick:
-        return [msg("lag flicks (best of {sets} sets): stop your baton closest to the king", sets=s.sets), msg("clock {clock}", clock=_clock(s.clock))]
+        return [nmsg("lag flicks (best of {sets} set): stop your baton closest to the king", "lag flicks (best of {sets} sets): stop your baton closest to the king", s.sets, sets=s.sets), msg("clock {clock}", clock=_clock(s.clock))]
     if s.set_no == 0:  # before the first set: the lag throws (DM §3)
         return [
-            msg("lag throws (best of {sets} sets): land your baton closest to the king", sets=s.sets),
+            nmsg(
+                "lag throws (best of {sets} set): land your baton closest to the king",
+                "lag throws (best of {sets} sets): land your baton closest to the king",
+                s.sets,
+                sets=s.sets,
+            ),
             msg("clock {clock}", clock=_clock(s.clock)),
         ]
     lines: list[str] = [msg("set {n} (best of {sets}): sets won {p1} {w1} – {w2} {p2}", n=s.set_no, sets=s.sets, p1=p1, w1=s.set_wins[p1], w2=s.set_wins[p2], p2=p2)]

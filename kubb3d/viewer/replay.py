@@ -29,6 +29,7 @@ from kubb3d.errors import ReplayError, ScenarioError
 from kubb3d.pitch import KING_ID, Pitch
 from kubb3d.viewer.hud import outcome_line, throw_felled
 from kubb3d.viewer.scene import PieceView, Scene, Segment, Timeline
+from kubb3d.ranges import counted
 
 
 def _rulings(judgement: dict | None, outcome: dict | None) -> tuple:
@@ -216,7 +217,7 @@ class TimelineBuilder:
         for pid, arr in tposes.items():
             kinds.setdefault(pid, self.kind_of(pid))
             if len(arr) != len(times):
-                raise ValueError(f"trajectory of {pid} has {len(arr)} poses for {len(times)} times")
+                raise ValueError(f"trajectory of {pid} has {counted(len(arr), 'pose')} for {counted(len(times), 'time')}")
         start = {k: v.copy() for k, v in poses.items()}
         if piece in tposes and len(tposes[piece]):
             start[piece] = tposes[piece][0].copy()

@@ -255,3 +255,39 @@ def test_reports_name_actions_and_endings_in_words(won):
     for text in (curve.stdout, what.stdout):
         assert re.search(r"\b(round_cap|early_king)\b|BatonThrow|Inkast [AB]", text) is None, text
         assert "as played: " in text and "(ended by " in text
+
+
+def test_the_text_report_fits_100_columns_and_prints_no_zero_change(doc):
+    """The tryout: the curve's table was 170 columns wide and ended in "(+0 points)" lines."""
+    import copy
+
+    from kubb3d.cli.analyse import curve_lines
+
+    widest = {"p": 1.0, "ci95": [1.0, 1.0]}  # 100.0 % (100–100), in every column
+    wide = copy.deepcopy(doc)
+    for point in wide["points"]:
+        point["wins"] = {p: widest for p in wide["players"]}
+        point["draws"] = widest  # the third column
+        point["action"] = "B baton throw, baton 6, a long description of what happened"
+    assert len(curve_lines(doc)) > 5
+    for report in (curve_lines(doc), curve_lines(wide)):
+        report = [line for line in report if doc["replay"] not in line]  # the path, as long as given
+        assert max(len(line) for line in report) <= 100, max(report, key=len)
+    zero = copy.deepcopy(doc)
+    step = dict(zero["moves"][0], change=0.004, before=0.5, after=0.504)
+    zero["moves"] = [step, *zero["moves"]]
+    lines = curve_lines(zero)
+    assert not any(re.search(r"\([+-]0 points\)", line) for line in lines), lines
+    real = [m for m in doc["moves"] if round(100 * m["change"]) != 0]
+    assert sum("points)" in line for line in lines) == len(real)
+    zero["moves"] = [step]
+    assert curve_lines(zero)[-1] == f"no action moved {doc['players'][0]}'s chance by 1 point or more"
+
+
+def test_the_text_reports_of_a_real_curve_fit_100_columns(won):
+    every = str(max(won.actions) // 3)
+    res = runner.invoke(app, ["analyse", str(won.path), "--every", every, "--samples", "2"])
+    assert res.exit_code == 0, res.output
+    lines = [line for line in res.stdout.splitlines() if str(won.path) not in line]  # the path as given
+    assert len(lines) > 5 and max(len(line) for line in lines) <= 100, res.stdout
+    assert "2 rollouts each" in res.stdout and "*" in res.stdout
