@@ -390,8 +390,10 @@ def run_bench(n: int, memory_throws: int, seed: int, *, show: bool = True, check
     table.add_row("load average (before / after timing)", f"{load_before:.1f} / {load_after:.1f}")
     if check:
         f = figures
+        reruns = f["rerun_throws"]
+        assert isinstance(reruns, int)
         table.add_row(
-            f"re-run of {counted(f['rerun_throws'], 'throw')} bit-identical", "yes" if f["identical_rerun"] else "NO"
+            f"re-run of {counted(reruns, 'throw')} bit-identical", "yes" if f["identical_rerun"] else "NO"
         )
         table.add_row(
             "felled per baton (kubb3d, 95 %)", f"{f['felled_per_baton']:.3f} ± {f['felled_per_baton_ci95']:.3f}"

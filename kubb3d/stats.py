@@ -207,15 +207,23 @@ def stats_lines(stats: dict[str, PlayerStats]) -> list[str]:
     lines: list[str] = []
     for ps in stats.values():
         # a figure with no value is left out, never printed as "-" ("inkast spread - m")
-        parts = [nmsg("{player}: {hits}/{batons} baton hit", "{player}: {hits}/{batons} batons hit", ps.batons,
-                      player=ps.player, hits=ps.hits, batons=ps.batons)]
+        figures: list[str] = [
+            nmsg(
+                "{player}: {hits}/{batons} baton hit",
+                "{player}: {hits}/{batons} batons hit",
+                ps.batons,
+                player=ps.player,
+                hits=ps.hits,
+                batons=ps.batons,
+            )
+        ]
         if ps.hit_rate is not None:
-            parts.append(msg(" ({rate})", rate=_pct(ps.hit_rate)))
+            figures.append(msg(" ({rate})", rate=_pct(ps.hit_rate)))
         if ps.kubbs_per_turn is not None:
-            parts.append(msg(", {per_turn} kubbs a turn", per_turn=f"{ps.kubbs_per_turn:.2f}"))
+            figures.append(msg(", {per_turn} kubbs a turn", per_turn=f"{ps.kubbs_per_turn:.2f}"))
         if ps.inkast_spread_m is not None:
-            parts.append(msg(", inkast spread {spread} m", spread=f"{ps.inkast_spread_m:.2f}"))
-        lines.append(concat(*parts))
+            figures.append(msg(", inkast spread {spread} m", spread=f"{ps.inkast_spread_m:.2f}"))
+        lines.append(concat(*figures))
         parts = []
         for lo, hi, n, h in ps.bins:
             if n:
