@@ -680,7 +680,8 @@ def audit_match(
         seed: the match seed.
         players: skill presets of the two sides.
         options: referee options (:mod:`kubb3d.judge.options`) the match is played under.
-        replay_dir: folder for the replay file (a temporary folder if None).
+        replay_dir: folder for the replay file (a temporary folder if None); made (one level
+            deep) only when a replay is kept there, so a clean audit leaves no empty folder.
         keep_clean: keep the replay file of a match without violations too.
 
     Returns:
@@ -694,14 +695,12 @@ def audit_match(
 
     t0 = time.perf_counter()
     report = AuditReport(ruleset, matches=1, seeds=[seed])
-    tmp = None
-    if replay_dir is None:
-        tmp = tempfile.mkdtemp(prefix="kubb3d-audit-")
-        replay_dir = tmp
     from kubb3d.files import output_folder
 
-    replay_dir = output_folder(replay_dir, "--replay-dir")  # made one level deep, never its parents
-    path = replay_dir / f"{ruleset}-seed{seed}.jsonl"
+    if replay_dir is not None:
+        output_folder(replay_dir, "--replay-dir", create=False)  # checked now, made when a replay is kept
+    tmp = tempfile.mkdtemp(prefix="kubb3d-audit-")  # played here; a kept replay moves to replay_dir
+    path = Path(tmp) / f"{ruleset}-seed{seed}.jsonl"
     judge = RecordingJudge()
     config = MatchConfig(
         ruleset=ruleset, skills=tuple(players), seed=seed, options=tuple(sorted((options or {}).items()))
@@ -788,12 +787,16 @@ def audit_match(
         m.close()
     report.per_seed[seed] = (report.felled, report.felled_standing)
     report.wall_s[seed] = time.perf_counter() - t0
+    if (report.violations or keep_clean) and replay_dir is not None:
+        kept = output_folder(replay_dir, "--replay-dir") / path.name  # made one level deep, never its parents
+        shutil.move(str(path), str(kept))
+        path = kept
     if report.violations or keep_clean:
         for v in report.violations:
             v.replay = str(path)
     else:
-        path.unlink(missing_ok=True)
-    if tmp is not None and not report.violations and not keep_clean:
+        shutil.rmtree(tmp, ignore_errors=True)
+    if path.parent != Path(tmp):
         shutil.rmtree(tmp, ignore_errors=True)
     return report
 

@@ -1,5 +1,5 @@
 """A count and its noun agree, everywhere: "1 rollout", "4 rollouts" (the tryout read
-"1 rollouts" in ``kubb3d analyse --samples 1``).
+"1 rollouts" in ``kubb3d analyse --samples 1``, and "on 1 worker(s)" in ``audit``).
 
 Every f-string and every ``msg()`` template of the package is read (its syntax tree): a number
 put straight before a plural noun of :data:`NOUNS` must come from ``counted()`` (English text)
@@ -59,6 +59,10 @@ def _pairs():
                 for before, value, after in zip([None, *parts], parts, [*parts[1:], None]):
                     if not isinstance(value, ast.FormattedValue) or not isinstance(after, ast.Constant):
                         continue
+                    lazy = re.match(r" ([a-z ]+\(s\))", str(after.value))  # "1 worker(s)": never right
+                    if lazy:
+                        yield rel, node.lineno, "{" + ast.unparse(value.value) + "}", lazy.group(1)
+                        continue
                     word = re.match(r" ([a-z]+)\b", str(after.value))
                     if not word or word.group(1) not in NOUNS:
                         continue
@@ -76,8 +80,8 @@ def _pairs():
                 and isinstance(node.args[0], ast.Constant)
                 and isinstance(node.args[0].value, str)
             ):
-                for found in re.finditer(r"(.)?\{(\w+)(:[^}]*)?\} ([a-z]+)\b", node.args[0].value):
-                    if found.group(4) in NOUNS and found.group(1) not in ("/", ":"):
+                for found in re.finditer(r"(.)?\{(\w+)(:[^}]*)?\} ([a-z]+(\(s\))?)", node.args[0].value):
+                    if (found.group(4) in NOUNS or found.group(5)) and found.group(1) not in ("/", ":"):
                         if not (found.group(3) and _DECIMAL.search(found.group(3))):
                             yield rel, node.lineno, "{" + found.group(2) + "}", found.group(4)
 
@@ -98,9 +102,11 @@ def test_every_exemption_is_still_needed():
 
 def test_the_scan_finds_the_kind_it_is_for(tmp_path, monkeypatch):
     """The check reads the code the tryout's line came from as it was: it would fail on it."""
-    (tmp_path / "old.py").write_text('n = 1\nline = f"{n} rollouts each, seed 1"\nok = f"{n:.2f} kubbs"\n')
+    (tmp_path / "old.py").write_text(
+        'n = 1\nline = f"{n} rollouts each, seed 1"\nok = f"{n:.2f} kubbs"\nlazy = f"on {n} worker(s)"\n'
+    )
     monkeypatch.setattr(sys.modules[__name__], "PACKAGE", tmp_path)
-    assert [(t, w) for _, _, t, w in _pairs()] == [("{n}", "rollouts")]
+    assert [(t, w) for _, _, t, w in _pairs()] == [("{n}", "rollouts"), ("{n}", "worker(s)")]
 
 
 @pytest.mark.parametrize("n, words", [(0, "0 rollouts"), (1, "1 rollout"), (2, "2 rollouts")])

@@ -254,7 +254,8 @@ def audit(
     if rep.wall_s:
         slow = max(sorted(rep.wall_s), key=rep.wall_s.__getitem__)
         console.print(
-            f"wall time per match (on {workers} worker(s), load average {os.getloadavg()[0]:.1f} at the end): mean "
+            f"wall time per match (on {counted(workers, 'worker')}, load average {os.getloadavg()[0]:.1f} at the end): "
+            "mean "
             f"{sum(rep.wall_s.values()) / len(rep.wall_s):.1f} s, slowest seed {slow} ({rep.wall_s[slow]:.1f} s)"
         )
     for v in sorted(rep.violations, key=lambda v: (v.seed, v.action, v.check)):
@@ -262,7 +263,12 @@ def audit(
             f"[red]{v.check}[/red] seed {v.seed} action {v.action}: {v.detail.replace('[', chr(92) + '[')}  "
             f"[dim]{v.replay}[/dim]"
         )
-    console.print(f"[bold]{len(rep.violations)} violation(s)[/bold]")
+    kept = sorted({v.replay for v in rep.violations if v.replay})
+    where = (
+        f"; {counted(len(kept), 'replay')} in {replay_dir}" if kept
+        else f"; no replay kept ({replay_dir} is made only for a match with a violation)"
+    )
+    console.print(f"[bold]{counted(len(rep.violations), 'violation')}[/bold]{where}")
     raise typer.Exit(1 if rep.violations else 0)
 
 

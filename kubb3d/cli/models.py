@@ -40,7 +40,10 @@ def models_check() -> None:
     if problems:
         for p in problems:
             typer.echo(p, err=True)
-        typer.echo(f"{len(problems)} model file(s) differ from a fresh build; run `kubb3d models build`", err=True)
+        verb = "differs" if len(problems) == 1 else "differ"
+        typer.echo(
+            f"{counted(len(problems), 'model file')} {verb} from a fresh build; run `kubb3d models build`", err=True
+        )
         raise typer.Exit(1)
     typer.echo(f"models in {models_dir()} match a fresh build")
 

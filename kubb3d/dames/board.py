@@ -938,7 +938,7 @@ class DamesBoard:
         if geo.line[seat][start] == LAST_LINE:
             return f"the kubb on {name} is on its last line: frozen, it cannot move"
         if len(move.path) != st.ti_value:
-            return f"the ti-kubb shows {st.ti_value}: roll exactly {st.ti_value} cell(s), not {len(move.path)}"
+            return f"the ti-kubb shows {st.ti_value}: roll exactly {counted(st.ti_value, 'cell')}, not {len(move.path)}"
         if geo.rules.straight_only and len(set(move.path)) > 1:
             return "these rules allow straight rolls only"
         cell, seen = start, {start}

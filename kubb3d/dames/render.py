@@ -13,6 +13,7 @@ from rich.text import Text
 
 from kubb3d.dames.board import DamesBoard, Roll, is_attack
 from kubb3d.dames.rules import cell_name
+from kubb3d.ranges import counted
 
 SEAT_STYLE = {"S": "bold red", "N": "bold blue", "E": "bold green", "W": "bold magenta"}
 SEAT_NAME = {"S": "South", "N": "North", "E": "East", "W": "West"}
@@ -53,7 +54,7 @@ def status_line(board: DamesBoard) -> Text:
         act = f"{board.turn} places the ti-kubb (value {board.ti_value}) before {board.roller} rolls"
     else:
         where = cell_name(board.ti_cell) if board.ti_cell is not None else "off the board"
-        act = f"{board.turn} rolls {board.ti_value} cell(s); ti-kubb {where}"
+        act = f"{board.turn} rolls {counted(board.ti_value, 'cell')}; ti-kubb {where}"
     return Text(f"turn {board.ply + 1}: {act}   points: {pts}")
 
 

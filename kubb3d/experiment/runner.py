@@ -618,7 +618,7 @@ class DaskCluster:
             client.wait_for_workers(wanted, timeout=timeout)
         except Exception:
             have = len(client.nthreads())
-            raise ClusterRefused(f"the Dask scheduler {address} has {have} worker(s), fewer than the {wanted} "
+            raise ClusterRefused(f"the Dask scheduler {address} has {counted(have, 'worker')}, fewer than the {wanted} "
                                  f"waited for ({timeout:g} s); start them (docs/cluster.md)") from None
         try:
             answers = client.run(versions, on_error="return")

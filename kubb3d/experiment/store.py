@@ -282,8 +282,9 @@ class ResultStore:
             d["wall_s"] = wall if isinstance(wall, (int, float)) else None
             yield d
         if bad:
-            warnings.warn(BadRowsWarning(f"{self.path}: skipped {len(bad)} row(s) that are not kubb3d trial rows "
-                                         f"(first: {bad[0]})"), stacklevel=2)
+            verb = "is" if len(bad) == 1 else "are"
+            warnings.warn(BadRowsWarning(f"{self.path}: skipped {counted(len(bad), 'row')} that {verb} not kubb3d "
+                                         f"trial rows (first: {bad[0]})"), stacklevel=2)
 
     def _unlock(self) -> None:
         if self._lock_fd is not None:

@@ -24,10 +24,10 @@ def test_play_with_piped_moves() -> None:
     out = result.output
     assert "  1. S b1NN@h4 (top 6)" in out
     assert "  2. N " in out
-    assert "illegal move: the ti-kubb shows 1: roll exactly 1 cell(s), not 3" in out
+    assert "illegal move: the ti-kubb shows 1: roll exactly 1 cell, not 3" in out
     assert "Type a move as" in out  # 'help'
     assert "  c1N -> c2, top 5" in out  # 'moves' lists the rolls of 1 now possible
-    assert "illegal move: the ti-kubb shows 1: roll exactly 1 cell(s), not 2" in out  # c1NN
+    assert "illegal move: the ti-kubb shows 1: roll exactly 1 cell, not 2" in out  # c1NN
     assert " SN S 1 " in out  # the 'position' command
     assert "end of input" in out and "game stopped" in out
     assert "Traceback" not in out

@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import json
 import math
+import os
 
 import pytest
 
+from kubb3d.files import FileSafetyError
 from kubb3d.audit import CHECKS, AuditReport, _Auditor, audit_match, cites_ruleset
 from kubb3d.judge import Consequence, Ruling, Status, ThrowContext, ThrowJudgement
 from kubb3d.rules import get_ruleset
@@ -273,3 +275,29 @@ def test_the_audit_uses_the_judges_tipping_angle_for_a_low_centre_of_mass():
     assert aud._standing_problem(low) is None
     high = replace(low, com_local=(0.0, 0.0, 0.02))  # centre of mass above: tips at 20.2°
     assert "tipping angle 20°" in (aud._standing_problem(high) or "")
+
+
+def test_a_clean_audit_makes_no_folder_and_says_where_replays_go(tmp_path):
+    """The tryout: `kubb3d audit` left an empty kubb3d-audit/ folder behind after 0 violations.
+    The folder is made for a kept replay only (the default folder, as any --replay-dir)."""
+    import subprocess
+    import sys
+
+    r = subprocess.run(
+        [sys.executable, "-m", "kubb3d", "audit", "--matches", "1", "--first-seed", "1"],
+        capture_output=True, text=True, timeout=300, cwd=tmp_path, env={**os.environ, "COLUMNS": "200"},
+    )
+    assert r.returncode == 0, r.stderr  # docs/reliability.md: 0 when no violation, 1 with one
+    assert list(tmp_path.iterdir()) == []
+    last = r.stdout.strip().splitlines()[-1]
+    assert last == "0 violations; no replay kept (kubb3d-audit is made only for a match with a violation)"
+    assert "on 1 worker," in r.stdout
+
+
+def test_a_kept_replay_makes_its_folder_one_level_deep(tmp_path, dm1):
+    rep, replay = dm1
+    assert rep.violations == [] and replay.exists() and sorted(replay.parent.iterdir()) == [replay]
+    again = audit_match("dm", 1, replay_dir=tmp_path / "clean")  # nothing kept: no folder
+    assert again.violations == [] and not (tmp_path / "clean").exists()
+    with pytest.raises(FileSafetyError, match="does not exist"):
+        audit_match("dm", 1, replay_dir=tmp_path / "a" / "b")
