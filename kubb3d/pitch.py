@@ -79,6 +79,25 @@ PITCH_WIDTH_M = (1.0, 30.0)
 baseline kubbs and two stakes need about a metre)."""
 
 
+AROUND_PITCH_M = 2.0
+"""m: how far beyond a pitch's lines a scenario or an experiment spec may place a piece (a baton
+rolled past the baseline, a kubb knocked out: the shipped scenarios go 0.3 m beyond at most);
+farther is a mistake, not a position (x = 15 on an 8 m pitch)."""
+
+
+def off_the_pitch(pitch: "Pitch", x: float, y: float) -> str | None:
+    """None when (x, y) (m, pitch coordinates) lies on ``pitch`` or within :data:`AROUND_PITCH_M`
+    of its lines; else the words for a refusal: ``expected x from -6 to 6 m and y from -4.5 to
+    4.5 m (the 8 × 5 m pitch and 2 m around it), got (15, 0)``."""
+    hx, hy = pitch.length / 2 + AROUND_PITCH_M, pitch.width / 2 + AROUND_PITCH_M
+    if abs(x) <= hx and abs(y) <= hy:
+        return None
+    return (
+        f"expected x from {-hx:g} to {hx:g} m and y from {-hy:g} to {hy:g} m (the {pitch.length:g} × "
+        f"{pitch.width:g} m pitch and {AROUND_PITCH_M:g} m around it), got ({x:g}, {y:g})"
+    )
+
+
 @dataclass(frozen=True)
 class Pitch:
     """A rectangular Kubb pitch.

@@ -372,7 +372,7 @@ def load(path: str | Path) -> ScenarioSpec:
     if data.get("schema") != SCHEMA_VERSION:
         raise ScenarioError(f"{path}: schema: expected {SCHEMA_VERSION}, got {data.get('schema')!r}")
     try:
-        return ScenarioSpec.model_validate(data)
+        spec = ScenarioSpec.model_validate(data)
     except ValidationError as exc:
         # the deepest error is the most specific one (a union's other branches are noise)
         # (a misspelt name before the "missing" field it causes: kubb3d.fieldnames)
@@ -394,6 +394,31 @@ def load(path: str | Path) -> ScenarioSpec:
         if pydantic_bound(err) is not None:
             msg, got = pydantic_bound(err), ""
         raise ScenarioError(f"{path}: {loc}: {msg}{got}{more}") from None
+    _check_on_the_pitch(path, spec, data)
+    return spec
+
+
+def _check_on_the_pitch(path: Path, spec: ScenarioSpec, data: dict) -> None:
+    """Every place a scenario gives (a piece's ``at``, ``position``, ``origin``; an expected
+    ``raised_at``) lies on its pitch or near it (:func:`kubb3d.pitch.off_the_pitch`).
+
+    Raises:
+        ScenarioError: ``FILE: pieces[0] (id B2).at: expected x from -6 to 6 m …, got (15, 0)``.
+    """
+    from kubb3d.pitch import off_the_pitch
+
+    pitch = spec.pitch_obj
+    places = [
+        (f"pieces[{i}].{name}", getattr(piece, name))
+        for i, piece in enumerate(spec.pieces)
+        for name in ("at", "position", "origin")
+    ]
+    places += [(f"expect[{i}].raised_at", e.raised_at) for i, e in enumerate(spec.expect)]
+    for loc, place in places:
+        if place is not None:
+            why = off_the_pitch(pitch, place[0], place[1])
+            if why is not None:
+                raise ScenarioError(f"{path}: {_piece_loc(loc, data)}: {why}")
 
 
 def _piece_loc(loc: str, data: dict) -> str:

@@ -18,6 +18,7 @@ from typing import Annotated, Any, Literal, Union, get_args, get_origin
 from pydantic import BaseModel
 from pydantic_core import PydanticUndefined
 
+from kubb3d.pitch import AROUND_PITCH_M
 from kubb3d import scenario as sc
 
 # (model, field) → (unit, meaning); unit "" when the field has none
@@ -85,7 +86,11 @@ FIELDS: dict[tuple[str, str], tuple[str, str]] = {
         "owner side of a kubb (default: its baseline side for place = baseline, else the half it lies in)",
     ),
     ("PieceSpec", "place"): ("", "how the piece is placed: see Placements"),
-    ("PieceSpec", "at"): ("m", "[x, y] on the pitch (origin at its centre, x from side A to side B)"),
+    ("PieceSpec", "at"): (
+        "m",
+        "[x, y] on the pitch (origin at its centre, x from side A to side B), at most "
+        f"{AROUND_PITCH_M:g} m beyond its lines",
+    ),
     ("PieceSpec", "yaw_deg"): ("deg", "turn about the vertical axis (the long axis of a lying piece)"),
     ("PieceSpec", "upside_down"): ("", "a standing piece stands on its top end"),
     ("PieceSpec", "tilt_deg"): ("deg", "tilt from the vertical, 0 to 90 (tilted and leaning pieces)"),

@@ -174,3 +174,59 @@ def test_an_option_without_its_value_is_named(path, param, tmp_path, monkeypatch
     other = next(o for p in cmd.params if p is not param for o in p.opts if o.startswith("--"))
     line = _one_line([*path, option, other, "1"], tmp_path, monkeypatch)
     assert line.startswith(f"error: {option}: expected a value") and line.endswith(f"got the option {other}"), line
+
+
+SCENARIO = (Path(__file__).resolve().parents[1] / "scenarios" / "dm_accident_wind.toml").read_text()
+SPEC = """schema = 1
+title = "one piece"
+seed = 7
+trials_per_point = 1
+measures = ["hit"]
+
+[setup]
+ruleset = "dm"
+layout = "empty"
+
+[throw]
+target = "X1"
+
+[[setup.pieces]]
+id = "X1"
+at = [{x}, 0.0]
+"""
+
+
+def _placed(folder: Path, spec: bool, x: float) -> Path:
+    """A scenario (or spec) whose piece lies at ``x`` m (the DM pitch is 8 m long: ends at ±4)."""
+    if spec:
+        path = folder / f"spec_{x}.toml"
+        path.write_text(SPEC.format(x=x))
+    else:
+        path = folder / f"scenario_{x}.toml"
+        path.write_text(SCENARIO.replace("at = [3.9, -0.833]", f"at = [{x}, -0.833]"))
+    return path
+
+
+@pytest.mark.parametrize("path,param", SHIPPED, ids=[" ".join(p) for p, _ in SHIPPED])
+def test_a_piece_far_off_the_pitch_is_refused_with_file_field_and_range(path, param, tmp_path, monkeypatch):
+    """The tryout's scenario had a piece at x = 15 m, off the 8 × 5 m pitch, and was judged."""
+    cmd = dict(COMMANDS)[path]
+    spec = "spec" in (param.help or "")
+    bad = _placed(tmp_path, spec, 15.0)
+    line = _one_line(_argv(path, param, str(bad), cmd), tmp_path, monkeypatch)
+    field = "setup: pieces[0] (id X1).at" if spec else "pieces[0] (id B2).at"
+    assert line.startswith(f"error: {bad}: {field}: expected x from -6 to 6 m and y from -4.5 to 4.5 m"), line
+    assert line.endswith("(the 8 × 5 m pitch and 2 m around it), got (15, " + ("0)" if spec else "-0.833)")), line
+    assert sorted(p.name for p in tmp_path.iterdir()) == [bad.name]
+
+
+@pytest.mark.parametrize("spec", [False, True], ids=["scenario", "spec"])
+def test_the_bound_is_two_metres_past_the_end_line(spec, tmp_path):
+    from kubb3d.errors import ScenarioError, SpecError
+    from kubb3d.experiment import load_spec
+    from kubb3d.scenario import load
+
+    read = load_spec if spec else load
+    read(_placed(tmp_path, spec, 5.9))  # 1.9 m past the end: a baton can roll that far
+    with pytest.raises(SpecError if spec else ScenarioError, match="expected x from -6 to 6 m"):
+        read(_placed(tmp_path, spec, 6.1))

@@ -384,6 +384,12 @@ class SetupSpec(_Model):
             return self
         eq = EQUIPMENT_SETS[self.equipment]
         pitch = Pitch(self.pitch.length, self.pitch.width) if isinstance(self.pitch, PitchSpec) else PITCHES[self.pitch]
+        from kubb3d.pitch import off_the_pitch
+
+        for i, p in enumerate(self.pieces):  # a place far off the pitch is a mistake (x = 15 on 8 m)
+            why = None if p.at is None else off_the_pitch(pitch, p.at[0], p.at[1])
+            if why is not None:
+                raise ValueError(f"pieces[{i}] (id {p.id}).at: {why}")
         feet: list[tuple[str, list]] = []
         if self.layout == "standard":
             for side in "AB":
