@@ -145,7 +145,8 @@ def test_cli_screenshot_after_moves(tmp_path):
 
     assert Image.open(out).size == (1024, 768)
     for args, msg in (
-        (["play", "--players", "human,random", "--screenshot", str(out), "--after", "2"], "computer players only"),
+        (["play", "--players", "human,random", "--screenshot", str(tmp_path / "h.png"), "--after", "2"],
+         "computer players only"),
         (["play", "--after", "2"], "--after only makes sense with --screenshot"),
         (["play", "--screenshot", str(tmp_path / "d.jpg")], "must name a .png file"),
     ):

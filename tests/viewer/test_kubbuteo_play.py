@@ -111,7 +111,7 @@ def test_play_kubbuteo_screenshot_and_set_mismatch(tmp_path, cli):
     r = cli("play", "--ruleset", "kubbuteo", "--screenshot", str(out), "--width", "320", "--height", "180")
     assert r.returncode == 0, r.stderr
     assert out.stat().st_size > 5_000
-    r = cli("play", "--ruleset", "dm", "--set", "kubbuteo", "--screenshot", str(out))
+    r = cli("play", "--ruleset", "dm", "--set", "kubbuteo", "--screenshot", str(tmp_path / "dm.png"))
     assert r.returncode == 2 and "--set kubbuteo" in r.stderr and "Traceback" not in r.stderr
 
 

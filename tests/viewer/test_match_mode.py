@@ -143,10 +143,11 @@ def test_cli_opponent(tmp_path, cli):
     r = cli("play", "--opponent", "club", "--screenshot", str(out), "--after", "3", "--width", "320", "--height", "180")
     assert r.returncode == 0, r.stderr
     assert out.exists()
-    r = cli("play", "--opponent", "wizard", "--screenshot", str(out))
+    r = cli("play", "--opponent", "wizard", "--screenshot", str(tmp_path / "w.png"))
     assert r.returncode == 2 and "wizard" in r.stderr and "Traceback" not in r.stderr
     # --replay saves the match (a valid replay the viewer reads); refused without --opponent
     rp = tmp_path / "m.jsonl"
+    out = tmp_path / "m2.png"  # (an existing picture is replaced only with --force)
     r = cli("play", "--opponent", "club", "--screenshot", str(out), "--after", "4", "--replay", str(rp),
             "--round-cap", "3", "--width", "320", "--height", "180")
     assert r.returncode == 0, r.stderr
@@ -173,7 +174,8 @@ def test_cli_opponent(tmp_path, cli):
         simulated.close()
     bad = (
         (("--replay", str(rp)), "exists"),
-        (("--replay", str(tmp_path / "x.jsonl"), "--opponent", "club", "--screenshot", str(out), "--round-cap", "2"),
+        (("--replay", str(tmp_path / "x.jsonl"), "--opponent", "club", "--screenshot", str(tmp_path / "r.png"),
+          "--round-cap", "2"),
          "round-cap"),
         (("--replay", str(tmp_path / "y.jsonl")), "need --opponent"),
     )
