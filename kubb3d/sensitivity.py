@@ -569,7 +569,8 @@ def markdown(report: Sensitivity, command: str) -> str:
         f"{'throw' if c['morris_throws'] == 1 else 'throws'} per preset and {counted(c['morris_flicks'], 'flick')} "
         "per point). Matches",
         "take seconds each: they are played one at a time only, at the ends of the",
-        f"{counted(c['match_drivers'], 'parameter')} that move the kubbs felled per baton most (resolved effects).",
+        f"{counted(c['match_drivers'], 'parameter')} that {'moves' if c['match_drivers'] == 1 else 'move'} the kubbs "
+        "felled per baton most (resolved effects).",
         "",
         "## Parameters varied",
         "",

@@ -82,7 +82,7 @@ def test_a_kubbuteo_match_answered_with_flicks_to_its_end():
     s = MatchSession("kubbuteo", "club", seed=2, hold=True, round_cap=3)
     try:
         assert s.flick and isinstance(s.controls, FlickControls)
-        assert s.facts[0].startswith("lag flicks (best of 1 sets)")
+        assert s.facts[0].startswith("lag flicks (best of 1 set)")
         kinds = set()
         for _ in range(200):
             if s.over:
