@@ -169,11 +169,12 @@ def test_the_walk_finds_the_option_of_the_tryout():
 def test_an_option_without_its_value_is_named(path, param, tmp_path, monkeypatch):
     option = param.opts[0]
     line = _one_line([*path, option], tmp_path, monkeypatch)
-    assert line.startswith(f"error: {option}: expected a value") and line.endswith("got nothing"), line
+    named = f"error: kubb3d {' '.join(path)} {option}: expected a value"  # the command named, as the tryout asked
+    assert line.startswith(named) and line.endswith("got nothing"), line
     cmd = dict(COMMANDS)[path]
     other = next(o for p in cmd.params if p is not param for o in p.opts if o.startswith("--"))
     line = _one_line([*path, option, other, "1"], tmp_path, monkeypatch)
-    assert line.startswith(f"error: {option}: expected a value") and line.endswith(f"got the option {other}"), line
+    assert line.startswith(named) and line.endswith(f"got the option {other}"), line
 
 
 SCENARIO = (Path(__file__).resolve().parents[1] / "scenarios" / "dm_accident_wind.toml").read_text()

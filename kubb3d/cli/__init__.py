@@ -171,7 +171,8 @@ def _empty_word(group, args: list[str]) -> str | None:
 def _missing_value(group, args: list[str]) -> str | None:
     """The message for an option that takes a value and is given none: the last word of the line
     (``match --option``), or followed by another option of the command, which Click took as its
-    value (``match --option --seed 3`` set ``--option`` to ``--seed``); None if there is none."""
+    value (``match --option --seed 3`` set ``--option`` to ``--seed``); None if there is none.
+    It names the command: ``kubb3d match --option: expected a value (NAME=VALUE), got nothing``."""
     command, i = group, 0
     while i < len(args) and args[i] in getattr(command, "commands", {}):
         command, i = command.commands[args[i]], i + 1
@@ -191,10 +192,11 @@ def _missing_value(group, args: list[str]) -> str | None:
             j += 1
             continue
         shape = f" ({param.metavar})" if getattr(param, "metavar", None) and "=" in param.metavar else ""
+        where = " ".join(["kubb3d", *args[:i], word])  # the command named: "kubb3d match --option"
         if j + 1 == len(args):
-            return f"{word}: expected a value{shape}, got nothing"
+            return f"{where}: expected a value{shape}, got nothing"
         if args[j + 1] in options or args[j + 1].split("=", 1)[0] in options:
-            return f"{word}: expected a value{shape}, got the option {args[j + 1]}"
+            return f"{where}: expected a value{shape}, got the option {args[j + 1]}"
         j += 2
     return None
 
