@@ -400,16 +400,20 @@ def rewrite_locked(path: str | os.PathLike, data: bytes) -> ExclusiveFile:
     return handle
 
 
-def write_output(path: str | os.PathLike, write: Callable[[Path], object], what: str = "--out") -> Path:
-    """Write an output file safely: check ``path`` against the output rule (an existing regular
-    file may be replaced), let ``write(tmp)`` fill a fresh temporary file in the same folder,
-    fsync it and rename it over ``path``. A planted symlink or device is never followed and a
-    failed write (a full disk) leaves no partial file.
+def write_output(
+    path: str | os.PathLike, write: Callable[[Path], object], what: str = "--out", *, overwrite: bool = True
+) -> Path:
+    """Write an output file safely: check ``path`` against the output rule, let ``write(tmp)``
+    fill a fresh temporary file in the same folder, fsync it and rename it over ``path``. A
+    planted symlink or device is never followed and a failed write (a full disk) leaves no
+    partial file. ``overwrite=False`` (a command without ``--force``): an existing file is
+    refused, also one made by another program while this one worked (the temporary file is
+    linked to the name, which fails if the name exists, instead of renamed over it).
 
     Raises:
         FileSafetyError: the rule is broken, or the write failed (e.g. no space left).
     """
-    p = check_output(path, what, overwrite=True)
+    p = check_output(path, what, overwrite=overwrite)
     try:
         fd, name = _mkstemp(p)
     except OSError as exc:
@@ -421,7 +425,10 @@ def write_output(path: str | os.PathLike, write: Callable[[Path], object], what:
         with open(tmp, "rb") as fh:
             os.fsync(fh.fileno())
         os.chmod(tmp, 0o644)
-        os.replace(tmp, p)
+        if overwrite:
+            os.replace(tmp, p)
+        else:
+            _link_new(tmp, p, what)
     except BaseException as exc:
         try:
             tmp.unlink()
@@ -432,6 +439,21 @@ def write_output(path: str | os.PathLike, write: Callable[[Path], object], what:
         raise
     _fsync_dir(p.parent)
     return p
+
+
+def _link_new(tmp: Path, p: Path, what: str) -> None:
+    """Give the written temporary file the name ``p`` only if nothing has it (a hard link fails
+    on an existing name), then drop the temporary name; where hard links are not supported,
+    check and rename."""
+    try:
+        os.link(tmp, p)
+    except FileExistsError:
+        raise FileSafetyError(f"{what}: {p} already exists; choose another file (or --force to replace it)") from None
+    except OSError:
+        check_output(p, what)
+        os.replace(tmp, p)
+        return
+    tmp.unlink()
 
 
 MAX_INPUT_BYTES = 256 * 1024 * 1024

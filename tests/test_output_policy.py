@@ -237,3 +237,24 @@ def test_show_refuses_an_existing_picture_and_never_replaces_its_default(tmp_pat
 
     (tmp_path / display.DEFAULT_PNG).write_bytes(b"an earlier picture")
     assert display._free_default() == Path("kubb3d-show-2.png")
+
+
+def test_a_file_made_while_the_command_worked_is_not_replaced_without_force(tmp_path):
+    """The check as the line is read comes minutes before an analyse writes: a file another
+    program makes meanwhile is refused at the write too (write_output links, never renames over)."""
+    from kubb3d.files import FileSafetyError, write_output
+
+    out = tmp_path / "curve.png"
+
+    def meanwhile(tmp: Path) -> None:
+        tmp.write_bytes(b"the new picture")
+        out.write_bytes(b"made by another program")  # after the check, before the rename
+
+    with pytest.raises(FileSafetyError, match="already exists"):
+        write_output(out, meanwhile, "--png", overwrite=False)
+    assert out.read_bytes() == b"made by another program" and sorted(os.listdir(tmp_path)) == ["curve.png"]
+    out.unlink()
+    write_output(out, lambda tmp: tmp.write_bytes(b"first"), "--png", overwrite=False)
+    assert out.read_bytes() == b"first" and oct(out.stat().st_mode & 0o777) == "0o644"
+    write_output(out, meanwhile, "--png", overwrite=True)  # --force: replaced
+    assert out.read_bytes() == b"the new picture" and sorted(os.listdir(tmp_path)) == ["curve.png"]

@@ -194,7 +194,9 @@ def register(app: typer.Typer) -> None:
                     if png is not None:
                         from kubb3d.analyse import write_png
 
-                        write_output(png, lambda tmp: write_png(recorded, points, tmp, TOP_MOVES), "--png")
+                        write_output(
+                            png, lambda tmp: write_png(recorded, points, tmp, TOP_MOVES), "--png", overwrite=force
+                        )
             except (ReplayError, WhatIfError, FileSafetyError) as exc:
                 bar.stop()
                 _fail(str(exc))

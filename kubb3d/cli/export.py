@@ -61,7 +61,7 @@ def export_command(
     except ReplayError as exc:
         raise UserError(str(exc)) from None
     for kind, path, blob in outputs:
-        write_output(path, _writer(blob), f"--{kind}")
+        write_output(path, _writer(blob), f"--{kind}", overwrite=force)
     if as_json:
         typer.echo(json.dumps({kind: {"path": str(path), "bytes": len(blob)} for kind, path, blob in outputs}))
         return

@@ -173,7 +173,7 @@ def quiz_command(
 
     tr = translator_for(lang)
     if html is not None:
-        _quiz_site(files or [scenarios_dir()], html, seed=seed, count=count, tr=tr)
+        _quiz_site(files or [scenarios_dir()], html, seed=seed, count=count, tr=tr, force=force)
         return
     if images:
         from kubb3d.errors import UserError
@@ -211,7 +211,7 @@ def quiz_command(
         _fail(str(exc))
 
 
-def _quiz_site(files: List[Path], folder: Path, *, seed: int, count: Optional[int], tr) -> None:
+def _quiz_site(files: List[Path], folder: Path, *, seed: int, count: Optional[int], tr, force: bool = False) -> None:
     """``quiz --html``: the quiz as one offline page, ``index.html`` in ``folder`` (docs/web.md)."""
     from kubb3d.files import FileSafetyError, output_folder, write_output
     from kubb3d.judge.messages import msg
@@ -222,7 +222,7 @@ def _quiz_site(files: List[Path], folder: Path, *, seed: int, count: Optional[in
         output_folder(folder, "--html", create=False)  # before any work
         page = quiz_page(files, seed=seed, count=count, tr=tr).encode("utf-8")
         output_folder(folder, "--html")
-        index = write_output(folder / "index.html", lambda tmp: tmp.write_bytes(page), "--html")
+        index = write_output(folder / "index.html", lambda tmp: tmp.write_bytes(page), "--html", overwrite=force)
     except (ScenarioError, FileSafetyError) as exc:
         _fail(str(exc))
     typer.echo(tr(msg("wrote {path} ({size:.2f} MB)", path=str(index), size=len(page) / 1e6)))

@@ -141,7 +141,7 @@ def notation_command(
             else:
                 text = "".join(tr(line) + "\n" for line in turn_lines(record))
         if out is not None:
-            write_output(out, lambda tmp: tmp.write_text(text, encoding="utf-8"), "--out")
+            write_output(out, lambda tmp: tmp.write_text(text, encoding="utf-8"), "--out", overwrite=force)
             return
     except (ReplayError, FileSafetyError, ValueError) as exc:
         _fail(str(exc))
