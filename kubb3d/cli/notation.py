@@ -97,7 +97,7 @@ def notation_command(
     out: Optional[Path] = output_option(
         "--out",
         "Write the output to this file instead (.txt; .json with --json).",
-        suffixes=(".txt", ".kubb", ".json"),
+        suffixes=(".txt", ".json"),
         kind="text",
     ),
     force: bool = force_option(),
