@@ -69,9 +69,12 @@ resting on the ``plane`` ground into a roll at 1/960 s; the spheres sink 0.01 mm
 ground while they slide and up to 0.2 mm into a heightfield, and with an inset of 0.02 mm a baton
 sliding on a flat heightfield slid up to 5 % short again (0.25 mm: 0.9-2.5 %)."""
 
-CORNER_SPHERE_RADIUS = 0.001
+CORNER_SPHERE_RADIUS = 0.0001
 """m: radius of the eight spheres in a field kubb's corners (:func:`corner_sphere_centres`) on the
-flat ground."""
+flat ground. A standing kubb rests on the spheres' lowest points, one radius in from its edges, so
+sliding upright it tips at μ > (w − 2r)/h instead of the block's w/h: with 1 mm, 0.453 for the
+standard kubb, 0.7 % above grass's 0.45, and it fell at every step (docs/physics.md "An upright
+kubb sliding"); with 0.1 mm, 0.465."""
 TERRAIN_CORNER_SPHERE_RADIUS = 0.01
 """m: the same on a terrain heightfield (the model ``<set>-kubb-terrain.urdf``). Bullet collides a
 sphere with a heightfield triangle from either side: a sphere whose centre has sunk below a
@@ -90,8 +93,8 @@ kubb lying on the ground two or three points per step with unequal forces: pushe
 at 2 m/s it turned while it slid, 16-156 mm sideways depending on the ground, and slid 1.5-4.8 %
 short of v²/(2 μ g), differently at each step. A sphere's contact is exact (one point below its
 centre, kept at every step), so a kubb lying or standing on a face rests on its four corners at
-every step (docs/physics.md "A kubb sliding on the ground"). Tilted by more than about 1°, the
-box's edge reaches lower than the spheres and takes the contact, as before."""
+every step (docs/physics.md "A kubb sliding on the ground"). Tilted by more than about 17° (1.2°
+with 1 mm spheres), the box's edge reaches lower than the spheres and takes the contact."""
 
 CYLINDER_SECTIONS = 32
 """Facets around a round piece's visual mesh (collision uses an exact cylinder)."""

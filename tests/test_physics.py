@@ -535,9 +535,9 @@ def test_a_kubb_carries_a_sphere_in_each_corner_inside_its_faces():
 
 def test_a_kubb_on_terrain_stands_on_the_larger_corner_spheres_and_on_the_flat_ground_not():
     """A world on terrain loads the field kubb with TERRAIN_CORNER_SPHERE_RADIUS spheres (a kubb
-    dropped on its end stuck in a heightfield with 1 mm ones), the flat ground with 1 mm ones
-    (docs/physics.md "Ground contact"): a standing kubb touches the ground at its spheres, one
-    radius in from its faces."""
+    dropped on its end stuck in a heightfield with 1 mm ones), the flat ground with
+    CORNER_SPHERE_RADIUS ones (docs/physics.md "Ground contact"): a standing kubb touches the
+    ground at its spheres, one radius in from its faces."""
     from kubb3d.assets import CORNER_SPHERE_RADIUS, TERRAIN_CORNER_SPHERE_RADIUS
     from kubb3d.physics.world import Terrain
 
