@@ -184,9 +184,18 @@ class Report:
         }
 
 
+def tolerance_text(rel: float, abs_tol: float = 0.0, unit: str = "") -> str:
+    """A tolerance as the tables print it: ``±1.5 %``, ``±0.0667 s`` or ``±2 % or ±0.0001 m``.
+
+    ``rel`` is a fraction of the expected value, ``abs_tol`` an amount in ``unit``; each to three
+    significant digits, a zero part left out (both zero: ``exact``)."""
+    parts = [f"±{rel * 100:.3g} %" if rel else "", f"±{abs_tol:.3g} {unit}".rstrip() if abs_tol else ""]
+    return " or ".join(p for p in parts if p) or "exact"
+
+
 def _rel_row(group, quantity, reference, source, expected, simulated, unit, rel, abs_tol=0.0, kind="check") -> Row:
     ok = abs(simulated - expected) <= max(rel * abs(expected), abs_tol)
-    tol = f"±{rel * 100:g} %" + (f" or ±{abs_tol:g} {unit}" if abs_tol else "")
+    tol = tolerance_text(rel, abs_tol, unit)
     return Row(group, quantity, reference, source, float(expected), float(simulated), unit, tol, bool(ok), kind)
 
 
@@ -848,7 +857,7 @@ def _drift_rows(
     if kind == "baton":
         limit, tol_text = (BATON_TERRAIN_DRIFT_LIMIT if terrain else BATON_DRIFT_LIMIT), ""
     else:
-        limit, tol_text = tol * d, f" ({tol:.0%} of v²/(2 μ g))"
+        limit, tol_text = tol * d, f" ({tol * 100:.3g} % of v²/(2 μ g))"
     rows = []
     if drift:
         rows.append(

@@ -3,6 +3,7 @@ statically stable, no frozen bodies, nominal rebounds on every ground form, plow
 ground, the validation suite's fast rows."""
 
 import math
+import re
 from pathlib import Path
 
 import numpy as np
@@ -146,6 +147,25 @@ def test_validation_fast_rows_plumbing_and_tuned_pass():
     doc = (Path(__file__).parents[1] / "docs" / "validation.md").read_text()
     missing = [r.quantity for r in report.rows if f"| {r.group} | {r.quantity} |" not in doc]
     assert not missing, f"docs/validation.md lacks rows (regenerate it with the command in its header): {missing}"
+
+
+def test_validation_tolerances_are_printed_short():
+    # docs/validation.md printed the settle window's two frames as "±0 % or ±0.0666667 s": a
+    # tolerance has three significant digits at most and no part that is zero
+    from kubb3d.validate import run_validation, tolerance_text
+
+    assert tolerance_text(0.0, 2 / 30, "s") == "±0.0667 s"
+    assert tolerance_text(0.015) == "±1.5 %"
+    assert tolerance_text(0.02, 1e-4, "m") == "±2 % or ±0.0001 m"
+    assert tolerance_text(0.0) == "exact"
+    report = run_validation(quick=True)
+    long = []
+    for r in report.rows:
+        numbers = re.findall(r"\d+(?:\.\d+)?", r.tolerance.replace("v²", "").replace("95 %", ""))
+        digits = [n.replace(".", "").lstrip("0") for n in numbers]
+        if "±0 %" in r.tolerance or " 0 %" in r.tolerance or any(len(d) > 3 for d in digits):
+            long.append(r.tolerance)
+    assert not long, long
 
 
 COARSER_IN_QUICK = {"tipping", "tunnelling"}
