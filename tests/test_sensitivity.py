@@ -156,6 +156,28 @@ def test_calibration_page_gains_the_shift_column_only_when_asked():
     assert head.count("|") == 8 and quoted.count(" --- |") == 7
 
 
+def test_calibration_page_heads_each_row_with_what_it_holds():
+    # docs/calibration.md put the inkast offsets' quartiles under a "95 % interval" head
+    from kubb3d.calibrate import Calibration, Figure
+    from kubb3d.calibrate import markdown as calibration_page
+
+    offset = "club: inkast rest offset from the aimed spot, median (quartiles)"
+    cal = Calibration()
+    cal.figures += [
+        Figure("felled_8m", "club: kubbs felled per baton at 8 m", 0.2, 0.15, 0.25, 400, "≈ 22%", True),
+        Figure("inkast", offset, 0.23, 0.12, 0.36, 100, spread="quartiles"),
+        Figure("inkast", "club: inkasts resting inside the opponent's half at the first attempt", 1.0, 0.96, 1.0, 100),
+    ]
+    for page in (calibration_page(cal, "kubb3d calibrate"), calibration_page(cal, "kubb3d calibrate", shifts={})):
+        head = ""
+        for line in page.splitlines():
+            if line.startswith("| figure |"):
+                head = line.split(" | ")[2]
+            elif line.startswith("| club"):
+                assert head == ("quartiles" if line.startswith(f"| {offset} |") else "95 % interval"), line
+        assert f"| {offset} | 0.230 | 0.120–0.360 | 100 |" in page
+
+
 @pytest.mark.parametrize("content", [None, "{}", "not json"])
 def test_calibrate_refuses_a_file_that_is_not_a_budget(content, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
