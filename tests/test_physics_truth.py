@@ -168,6 +168,27 @@ def test_validation_tolerances_are_printed_short():
     assert not long, long
 
 
+def test_physics_md_quotes_the_validation_s_hit_rate_against_the_step():
+    # docs/physics.md "Why 1/960 s" quotes the felled rates of docs/validation.md (whose test
+    # holds it to `kubb3d validate`): a re-run that moves them leaves the sentence stale
+    root = Path(__file__).parents[1]
+    physics = " ".join((root / "docs" / "physics.md").read_text(encoding="utf-8").split())
+    page = (root / "docs" / "validation.md").read_text(encoding="utf-8")
+    rates = dict(re.findall(r"^\| 1/(\d+) s \| ([0-9.]+) \| ±[0-9.]+ \| (?:\d+) \|$", page, flags=re.M))
+    throws = re.search(r"^\| 1/960 s \| [0-9.]+ \| ±[0-9.]+ \| (\d+) \|$", page, flags=re.M)
+    change = re.search(
+        r"change of that rate when dt is halved \(1/1920 s: [0-9.]+\); paired 95 % (±[0-9.]+) \|.*?\| "
+        r"0 kubbs/baton \| ([0-9.]+) kubbs/baton \|",
+        page,
+    )
+    assert throws and change and set(rates) == {"240", "480", "960", "1920"}
+    quoted = (
+        f"{int(throws.group(1)):,} throws (docs/validation.md): {rates['240']}, {rates['480']}, {rates['960']} and "
+        f"{rates['1920']}, paired difference {change.group(2)} {change.group(1)[0]} {change.group(1)[1:]}."
+    )
+    assert quoted in physics, quoted
+
+
 COARSER_IN_QUICK = {"tipping", "tunnelling"}
 """Groups whose quick rows are computed coarser than the full run's (fewer bisection steps, fewer
 batons): their values differ, their verdicts must not."""
