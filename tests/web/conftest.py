@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 MATCH_SEED = 1
-"""The match whose page the tests open (a whole one-set DM match, 124 segments)."""
+"""The match whose page the tests open (a whole one-set DM match; docs/web.md gives its segments)."""
 
 
 @pytest.fixture(scope="session")
