@@ -189,6 +189,49 @@ def test_physics_md_quotes_the_validation_s_hit_rate_against_the_step():
     assert quoted in physics, quoted
 
 
+def test_physics_md_quotes_the_pages_regenerated_with_the_thin_corner_spheres():
+    # docs/physics.md "An upright kubb sliding" gives the generated pages' figures after the
+    # spheres went to 0.1 mm; each "after" is held to its page (whose own test holds it to the
+    # command that writes it), the "before" is history
+    root = Path(__file__).parents[1]
+    physics = " ".join((root / "docs" / "physics.md").read_text(encoding="utf-8").split())
+    para = physics[physics.index("The generated pages, regenerated with 0.1 mm") :]
+    para = para[: para.index("On a flat heightfield")]
+    validation = (root / "docs" / "validation.md").read_text(encoding="utf-8")
+    rows = re.findall(r"^\| (?!group |---)[^|]+ \| .* \| (yes|\*\*no\*\*) \|$", validation, flags=re.M)
+    assert f"{rows.count('yes')} of {len(rows)} rows pass" in para
+    rates = dict(re.findall(r"^\| 1/(\d+) s \| ([0-9.]+) \| ±[0-9.]+ \| \d+ \|$", validation, flags=re.M))
+    assert re.search(rf"→ {rates['960']} at 1/960 s and [0-9.]+ → {rates['1920']} at 1/1920 s", para)
+    calibration = (root / "docs" / "calibration.md").read_text(encoding="utf-8")
+    for skill in ("novice", "club", "elite"):
+        value = re.search(rf"^\| {skill}: kubbs felled per baton at 8 m \| ([0-9.]+) \|", calibration, flags=re.M)
+        assert value and re.search(rf"{skill} [0-9.]+ → {value.group(1)}\b", para), skill
+    five = re.search(
+        r"^\| elite, six batons at five baseline kubbs \(8 m\): P\(5\) \| ([0-9.]+) \| ([0-9.–]+) \| (\d+) \|"
+        r" ([0-9.]+)% .*\| (yes|\*\*no\*\*) \|",
+        calibration,
+        flags=re.M,
+    )
+    assert five
+    share, interval, turns, binomial, band = five.groups()
+    felled = round(float(share) * int(turns))
+    assert f"of {turns} elite turns" in para and f"{felled} felled all five" in para
+    assert f"({share}, 95 % {interval}, now below" in para and float(interval.split("–")[1]) < float(binomial) / 100
+    assert f'\'s {float(binomial) / 100:.3f}: "no" in its band' in para and band == "**no**"
+    web = (root / "docs" / "web.md").read_text(encoding="utf-8")
+    one = re.search(r"^result: P1 wins \(the king felled\) .* ([0-9.]+) min simulated$", web, flags=re.M)
+    three = re.search(
+        r"^result: (P\d) wins \(on sets\) .* sets won: P1 (\d), P2 (\d); ([0-9.]+) min simulated$", web, flags=re.M
+    )
+    assert one and three
+    notation = (root / "docs" / "notation.md").read_text(encoding="utf-8")
+    last = re.findall(r"^(\d+)\. a:.*a:K$", notation, flags=re.M)
+    assert last and f"P1's king throw in turn {last[-1]}, after {one.group(1)} simulated minutes" in para
+    winner, p1, p2, minutes = three.groups()
+    sets = f"{max(p1, p2)}–{min(p1, p2)}"
+    assert f"goes to {winner} {sets} in {minutes} minutes" in para
+
+
 COARSER_IN_QUICK = {"tipping", "tunnelling"}
 """Groups whose quick rows are computed coarser than the full run's (fewer bisection steps, fewer
 batons): their values differ, their verdicts must not."""
