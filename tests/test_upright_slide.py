@@ -67,3 +67,28 @@ def test_grass_slides_an_upright_kubb_upright():
     """Grass's friction is below the limit at 0°, where it is least."""
     assert GRASS.friction < tipping_limit(0.0)
     assert tilt_after_push(GRASS.friction, 0.0, 1 / 960) < 1.0
+
+
+def test_docs_quote_the_upright_slide_benchmark():
+    """docs/physics.md "An upright kubb sliding" quotes `benchmarks/upright_slide.py --limit`: the
+    statics limit of the corner spheres' contacts and, at 1/960 s, the friction bracket from which
+    the kubb pushed at heading 0 falls (both moved when the spheres went from 1 to 0.1 mm)."""
+    import importlib.util
+    from pathlib import Path
+
+    from kubb3d.assets import CORNER_SPHERE_RADIUS
+    from kubb3d.equipment import EQUIPMENT_SETS
+
+    root = Path(__file__).resolve().parents[1]
+    spec = importlib.util.spec_from_file_location("upright_slide", root / "benchmarks" / "upright_slide.py")
+    assert spec is not None and spec.loader is not None
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    text = " ".join((root / "docs" / "physics.md").read_text(encoding="utf-8").split())
+    fix = text[text.index("**Fix.** The flat ground's corner spheres are") :]
+    fix = fix[: fix.index("(the same command)")]
+    kubb = EQUIPMENT_SETS["standard"].kubb
+    assert f"modelled limit {(kubb.width - 2 * CORNER_SPHERE_RADIUS) / kubb.height:.3f}," in fix
+    low, high = bench.tipping_friction(1 / 960)
+    assert f"Heading 0 now falls from {low:.4f}–{high:.4f} at 1/960 s" in fix
+    assert high < tipping_limit(0.0) and GRASS.friction < low
