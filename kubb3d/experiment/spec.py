@@ -56,6 +56,7 @@ from kubb3d.judge.rulebook import rulebook_names, ruleset_alias
 from kubb3d.pitch import PITCH_LENGTH_M, PITCH_WIDTH_M
 from kubb3d.ranges import did_you_mean, MAX_ID_CHARS, MAX_TEXT_CHARS, MAX_TITLE_CHARS, shown, listed
 from kubb3d.ranges import counted
+from kubb3d.experiment.spec_locations import field_path, most_telling, short_loc, union_field
 
 SCHEMA_VERSION = 1
 
@@ -751,7 +752,9 @@ def _walk(model: BaseModel, path: tuple, out_f: list, out_d: list, names: dict) 
         elif isinstance(value, FACTOR_FORMS + RANDOM_FORMS):
             name = _column_name(here, model)
             if name in names:
-                raise SpecError(f"two factors would both be called {name!r} ({_fmt(names[name])} and {_fmt(here)})")
+                raise SpecError(
+                    f"two factors would both be called {name!r} ({field_path(names[name])} and {field_path(here)})"
+                )
             names[name] = here
             if isinstance(value, FACTOR_FORMS):
                 out_f.append(Factor(name, here, tuple(value.values())))
@@ -773,13 +776,6 @@ def _column_name(path: tuple, model: BaseModel) -> str:
     return path[-1]
 
 
-def _fmt(loc: tuple) -> str:
-    out = ""
-    for part in loc:
-        out += f"[{part}]" if isinstance(part, int) else ("." if out else "") + str(part)
-    return out or "(top level)"
-
-
 def validate(data: dict, path: Path | None = None) -> LoadedSpec:
     """Validate a spec given as a dict (as read from TOML).
 
@@ -798,8 +794,8 @@ def validate(data: dict, path: Path | None = None) -> LoadedSpec:
     except ValidationError as exc:
         from kubb3d.fieldnames import prefer_unknown, unknown_field
 
-        err = _most_telling(prefer_unknown(exc.errors(), ExperimentSpec))
-        loc = _fmt(_short_loc(tuple(err["loc"])))
+        err = most_telling(prefer_unknown(exc.errors(), ExperimentSpec))
+        loc = field_path(short_loc(tuple(err["loc"])))
         msg = err["msg"].removeprefix("Value error, ")
         got = (
             f" (got {shown(err['input'])})"
@@ -814,9 +810,9 @@ def validate(data: dict, path: Path | None = None) -> LoadedSpec:
         if pydantic_bound(err) is not None:
             msg, got = pydantic_bound(err), ""
         # other fields that fail (a value failing every branch of a union is one field)
-        fields = {_union_field(tuple(e["loc"])) for e in exc.errors()} - {_union_field(tuple(err["loc"]))}
+        fields = {union_field(tuple(e["loc"])) for e in exc.errors()} - {union_field(tuple(err["loc"]))}
         more = f" (+{len(fields)} more)" if fields else ""
-        raise SpecError(f"{where}: {'' if loc == _fmt(()) else loc + ': '}{msg}{got}{more}") from None
+        raise SpecError(f"{where}: {'' if loc == field_path(()) else loc + ': '}{msg}{got}{more}") from None
     try:
         factors: list[Factor] = []
         draws: list[Draw] = []
@@ -848,32 +844,6 @@ def validate(data: dict, path: Path | None = None) -> LoadedSpec:
     return loaded
 
 
-def _most_telling(errors: list[dict]) -> dict:
-    """The error to show of a failed validation: a check of ours (a range, a rule) before
-    pydantic's type errors, then the deepest location (for a value that fits no branch of a
-    union, the branch it came closest to), then the first."""
-    return min(enumerate(errors), key=lambda ie: (ie[1].get("type") != "value_error", -len(ie[1]["loc"]), ie[0]))[1]
-
-
-def _is_branch(part) -> bool:
-    return isinstance(part, str) and (
-        part[:1].isupper() or part in ("float", "str", "int") or part.startswith(("literal[", "function-"))
-    )
-
-
-def _short_loc(loc: tuple) -> tuple:
-    # pydantic adds the union branch names (float, Grid …) to the location: drop them
-    return tuple(part for part in loc if not _is_branch(part))
-
-
-def _union_field(loc: tuple) -> tuple:
-    """The location up to the first union branch name: the field a value was given for."""
-    for k, part in enumerate(loc):
-        if _is_branch(part):
-            return loc[:k]
-    return loc
-
-
 def _check_kinds(spec: ExperimentSpec, factors, draws, where: str) -> None:
     """String values only where names are expected; names that exist."""
     from kubb3d.physics.ground import GROUNDS
@@ -895,9 +865,9 @@ def _check_kinds(spec: ExperimentSpec, factors, draws, where: str) -> None:
         is_name = item.path in name_fields
         for v in values:
             if is_name and not isinstance(v, str):
-                raise SpecError(f"{where}: {_fmt(item.path)}: expected names (strings), got {v!r}")
+                raise SpecError(f"{where}: {field_path(item.path)}: expected names (strings), got {v!r}")
             if not is_name and isinstance(v, str):
-                raise SpecError(f"{where}: {_fmt(item.path)}: expected numbers, got {v!r}")
+                raise SpecError(f"{where}: {field_path(item.path)}: expected numbers, got {v!r}")
         if item.path == ("setup", "ground"):
             for v in values:
                 if v not in GROUNDS:
@@ -908,7 +878,7 @@ def _check_kinds(spec: ExperimentSpec, factors, draws, where: str) -> None:
             and isinstance(item, Draw)
             and not isinstance(item.dist, Choice)
         ):
-            raise SpecError(f"{where}: {_fmt(item.path)}: expected a name, a grid or a choice")
+            raise SpecError(f"{where}: {field_path(item.path)}: expected a name, a grid or a choice")
     g = spec.setup.ground
     base = g if isinstance(g, str) else (g.base if isinstance(g, GroundSpec) else None)
     if base is not None and base not in GROUNDS:
