@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from kubb3d.errors import LanguageError as LanguageError
-from kubb3d.judge.messages import Msg
+from kubb3d.judge.messages import CONTEXT, Msg
 
 DOMAIN = "kubb3d"
 LOCALE_DIR = Path(__file__).resolve().parent / "locale"
@@ -113,7 +113,7 @@ def render(message: Msg, gettext_: Any, *, decimal_comma: bool = False, ngettext
     if message.forms is not None and ngettext_ is not None:
         template = str(ngettext_(*message.forms))
     else:
-        template = str(gettext_(message.template))
+        template = str(gettext_(message.template)).split(CONTEXT)[-1]  # untranslated: without its context
     return _COMMA.vformat(template, (), params) if decimal_comma else template.format(**params)
 
 
@@ -133,13 +133,14 @@ ENGLISH = Translator(DEFAULT, gettext.NullTranslations())
 """English: every text as it is."""
 
 SCENARIO_TEXTS = ("title", "description", "explanation")
-"""The fields of a scenario file (docs/scenarios.md) that the quiz shows, translated by the catalog."""
+"""The fields of a scenario file (docs/scenarios.md) that the quiz shows, translated by the catalog;
+so is each ``reason`` of a throw's ``violations`` (the judge's reason quotes it)."""
 
 
 def extract_scenario_texts(fileobj: Any, keywords: Any, comment_tags: Any, options: Any) -> Any:
     """Babel extraction method for scenario files (``babel.cfg``): yields ``(line, None,
-    text, [])`` for each title, description and explanation, so they join the catalog like the code's
-    messages."""
+    text, [])`` for each title, description, explanation and violation reason, so they join the
+    catalog like the code's messages."""
     import tomllib
 
     text = fileobj.read().decode("utf-8")
@@ -150,3 +151,9 @@ def extract_scenario_texts(fileobj: Any, keywords: Any, comment_tags: Any, optio
         if isinstance(value, str) and value:
             line = next((i for i, ln in enumerate(lines, 1) if ln.lstrip().startswith(key)), 1)
             yield line, None, value, []
+    throw = doc.get("throw")
+    for violation in throw.get("violations", ()) if isinstance(throw, dict) else ():
+        reason = violation.get("reason") if isinstance(violation, dict) else None
+        if isinstance(reason, str) and reason:
+            line = next((i for i, ln in enumerate(lines, 1) if reason in ln), 1)
+            yield line, None, reason, []

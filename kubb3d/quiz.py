@@ -25,6 +25,7 @@ from kubb3d.i18n import ENGLISH, Translator
 from kubb3d.judge.messages import N_, msg, nmsg, piece_name
 from kubb3d.judge.rulebook import get_rulebook
 from kubb3d.judge.rulings import Consequence
+from kubb3d.pitch import KING_ID
 from kubb3d.scenario import Built, ScenarioError, check_all, collect, run
 
 EVENTS = {"throw": N_("throw"), "inkast": N_("inkast")}
@@ -73,6 +74,28 @@ def read_answer(prompt: str) -> str:
     if sys.stdin is None or sys.stdin.closed:
         raise EOFError
     return input(prompt)
+
+
+def question(piece_id: str) -> str:
+    """The question about one piece: ``What happens to A2?``, ``What happens to the king?``
+    (German ``Was geschieht mit dem König?``: the king's is a sentence of its own, its article
+    in the case the sentence needs)."""
+    if piece_id == KING_ID:
+        return msg("What happens to the king?")
+    return msg("What happens to {piece}?", piece=piece_name(piece_id))
+
+
+def ruling_line(piece_id: str, ruling, tr: Translator = ENGLISH) -> str:
+    """The answer's one line: ``A2 is leaning → counts as felled (DM §5).`` (the king's: ``The
+    king is fallen → …``)."""
+    what = {
+        "status": tr(ruling.status.value),
+        "consequence": tr(ruling.consequence.value),
+        "rules": ", ".join(ruling.rules),
+    }
+    if piece_id == KING_ID:
+        return msg("The king is {status} → {consequence} ({rules}).", **what)
+    return msg("{piece} is {status} → {consequence} ({rules}).", piece=piece_name(piece_id), **what)
 
 
 def run_quiz(
@@ -155,7 +178,7 @@ def run_quiz(
                 ruling = rulings.get(pid)
                 if ruling is None:
                     continue
-                say("  " + tr(msg("What happens to {piece}?", piece=piece_name(pid))))
+                say("  " + tr(question(pid)))
                 for i, c in enumerate(choices, 1):
                     say(f"    {i}. {tr(c.value)}")
                 answer = None
@@ -168,19 +191,7 @@ def run_quiz(
                 ok = answer == ruling.consequence
                 right += ok
                 verdict = msg("Right") if ok else msg("Not quite")
-                say(
-                    "  "
-                    + tr(
-                        msg(
-                            "{verdict}: {piece} is {status} → {consequence} ({rules}).",
-                            verdict=verdict,
-                            piece=piece_name(pid),
-                            status=tr(ruling.status.value),
-                            consequence=tr(ruling.consequence.value),
-                            rules=", ".join(ruling.rules),
-                        )
-                    )
-                )
+                say("  " + tr(msg("{verdict}: {line}", verdict=verdict, line=ruling_line(pid, ruling, tr))))
                 say(f"  {tr(ruling.reason)}")
             if res.spec.explanation:
                 say(f"  {tr(res.spec.explanation)}")

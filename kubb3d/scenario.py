@@ -116,6 +116,7 @@ from kubb3d.judge import (
     judge_throw,
 )
 from kubb3d.judge.geometry import quat_from_rows, rot
+from kubb3d.judge.messages import known
 from kubb3d.judge.rulebook import get_rulebook, rulebook_names, ruleset_alias
 from kubb3d.pitch import KING_ID, LEFT_OF_SIDE_A, PITCH_LENGTH_M, PITCH_WIDTH_M, SIDES, Pitch, baseline_ids, opponent
 from kubb3d.rules import get_ruleset
@@ -800,7 +801,7 @@ def judge_built(b: Built, options: Mapping[str, Any] | None = None) -> tuple[Any
             ruleset=spec.ruleset,
             thrower=t.thrower,
             legal=t.legal,
-            violations=tuple((v["rule"], v["reason"]) for v in t.violations),
+            violations=tuple((v["rule"], known(v["reason"])) for v in t.violations),  # a catalog message
             king_throw=t.king_throw,
             round_start=b.round_start,
             options={**spec.options, **(options or {})},

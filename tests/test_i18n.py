@@ -19,21 +19,22 @@ ROOT = Path(__file__).resolve().parents[1]
 PKG = ROOT / "kubb3d"
 PO = PKG / "locale" / "de" / "LC_MESSAGES" / "kubb3d.po"
 MO = PO.with_suffix(".mo")
-KEYWORDS = {**DEFAULT_KEYWORDS, "msg": None, "nmsg": (1, 2), "Nn_": (1, 2)}
+KEYWORDS = {**DEFAULT_KEYWORDS, "msg": None, "nmsg": (1, 2), "Nn_": (1, 2), "pmsg": ((1, "c"), 2)}
 SCENARIOS = ROOT / "scenarios"
 
 
 def _source_messages() -> dict:
     """msgid → where it is, for every literal passed to msg(), N_() or _() in the package and
     every scenario title, description and explanation (the method map of babel.cfg); a message with a count
-    (nmsg(), Nn_()) as its (singular, plural) pair."""
+    (nmsg(), Nn_()) as its (singular, plural) pair; one with a context (pmsg()) as gettext keys it,
+    ``context\x04template``."""
     out: dict = {}
-    for filename, lineno, message, _comments, _context in extract_from_dir(
+    for filename, lineno, message, _comments, context in extract_from_dir(
         str(ROOT), method_map=MAPPING, keywords=KEYWORDS
     ):
         ok = isinstance(message, str) or (len(message) == 2 and all(isinstance(m, str) for m in message))
         assert ok, (filename, lineno, message)
-        out.setdefault(message, f"{filename}:{lineno}")
+        out.setdefault(f"{context}\x04{message}" if context else message, f"{filename}:{lineno}")
     return out
 
 
@@ -47,9 +48,10 @@ def test_babel_cfg_maps_what_the_test_extracts():
 
 
 def _po() -> dict:
-    """msgid → msgstr; of a plural entry (singular, plural) → (German forms)."""
+    """msgid → msgstr; of a plural entry (singular, plural) → (German forms); of an entry with a
+    context ``context\x04msgid`` (the key gettext looks it up by)."""
     with PO.open("rb") as fh:
-        return {m.id: m.string for m in read_po(fh, locale="de") if m.id}
+        return {f"{m.context}\x04{m.id}" if m.context else m.id: m.string for m in read_po(fh, locale="de") if m.id}
 
 
 def _fields(template) -> list[tuple[str, str]]:
@@ -236,10 +238,10 @@ def test_quiz_asks_and_explains_in_german(judge_app):
     assert r.exit_code == 0, r.output
     out = r.output
     assert out.startswith("Schiedsrichter-Quiz: 2 Situationen (Seed 3).")
-    assert "Was geschieht mit A2?" in out and "Was geschieht mit König?" in out
+    assert "Was geschieht mit A2?" in out and "Was geschieht mit dem König?" in out  # issue 34: its article
     assert "    2. gilt als gefallen" in out and "    4. Spiel verloren" in out
     assert "Richtig: A2 ist angelehnt → gilt als gefallen (DM §5)." in out
-    assert "weil er sich gegen" in out or "Prüfung per Hand" in out  # the leaning kubb's reason
+    assert "weil er an A1 lehnt" in out or "Prüfung per Hand" in out  # the leaning kubb's reason
     assert "Seite A hat den König zu Fall gebracht, bevor alle Kubbs in der Hälfte von Seite B gefallen waren" in out
     assert out.rstrip().endswith("Ergebnis: 2 von 2")
     assert "[2/2] Kubb mit 30° an einen Feldkubb gelehnt  (DM-Regeln, Wurf)" in out  # the scenario's title
@@ -252,9 +254,9 @@ def test_quiz_in_german_from_lang_environment(judge_app):
     env = {"LANG": "de_DE.UTF-8", "LANGUAGE": None, "LC_ALL": None, "LC_MESSAGES": None}
     r = CliRunner().invoke(judge_app, ["quiz", QUIZ[1], "--no-images"], input="4\n", env=env)
     assert r.exit_code == 0, r.output
-    assert "Was geschieht mit" in r.output and "Richtig: König ist gefallen → Spiel verloren" in r.output
+    assert "Was geschieht mit dem König?" in r.output and "Richtig: Der König ist gefallen → Spiel verloren" in r.output
     r = CliRunner().invoke(judge_app, ["quiz", QUIZ[1], "--no-images", "--lang", "en"], input="4\n", env=env)
-    assert "What happens to king?" in r.output and "Right: king is fallen → game lost" in r.output
+    assert "What happens to the king?" in r.output and "Right: The king is fallen → game lost" in r.output
 
 
 def test_bad_lang_is_one_line_with_the_languages(judge_app):
@@ -340,7 +342,7 @@ def test_hud_texts_in_german():
     assert ruling_lines(rulings)[-1] == "still standing: B1, king  [DM §5]"
     panel = ruling_lines(rulings, width=40, tr=de)
     assert panel[0] == "A2: angelehnt, gilt als gefallen  [DM §5]"
-    german = "A2 ist um 30° geneigt und hält sich nur aufrecht, weil er sich gegen A1 stützt."
+    german = "A2 ist um 30° geneigt und hält sich nur aufrecht, weil er an A1 lehnt."
     assert " ".join(p.strip() for p in panel[1:-1]) == german
     assert max(len(p) for p in panel[1:-1]) <= 43 and panel[-1] == "stehen noch: B1, König  [DM §5]"
     early = msg("{player} felled the king early ({rule})", player="P2", rule="DM §1")
@@ -364,12 +366,12 @@ def test_match_hud_facts_in_german():
     m = Match(MatchConfig(ruleset="dm", seed=1))
     try:
         before = state_lines(m.state, "P1")
-        lag = "Anwurf (best of 1 Satz): lande dein Wurfholz möglichst nah am König"
+        lag = "Anwurf (höchstens 1 Satz): lande dein Wurfholz möglichst nah am König"  # one set: the singular
         assert [de(t) for t in before] == [lag, "Uhr 0:00"]
         while m.state.set_no == 0 or not any(m.state.felled_in(h) for h in "AB"):
             m.step()
         lines = [de(t) for t in state_lines(m.state, "P1")]
-        assert lines[0].startswith("Satz 1 (best of 1): gewonnene Sätze P1 ")
+        assert lines[0].startswith("Satz 1 (von höchstens 1): gewonnene Sätze P1 ")
         assert lines[1].startswith("Phase ") and "Wurfrunde" in lines[1] and "Wurflinie x " in lines[2]
         assert lines[3].startswith("stehende Kubbs:  A (") and "gefallen" in lines[3]  # two spaces: a break place
     finally:

@@ -21,7 +21,7 @@ from kubb3d.cli.lang import lang_option, translator_for
 from kubb3d.cli.outputs import Output, check, force_option, output_option
 from kubb3d.cli.referee import referee_option, referee_options
 from kubb3d.i18n import ENGLISH, Translator
-from kubb3d.judge.messages import N_, msg
+from kubb3d.judge.messages import N_, msg, piece_name
 from kubb3d.ranges import counted
 
 
@@ -52,7 +52,8 @@ def _format(res: Result, tr: Translator = ENGLISH) -> str:
             extra.append(tr(msg("at ({x:.3f}, {y:.3f}) m", x=x, y=y)))
         tail = f" ({'; '.join(extra)})" if extra else ""
         lines.append(
-            f"  {r.piece:<8} {tr(r.status.value):<9} → {tr(r.consequence.value)}{tail}  [{', '.join(r.rules)}]"
+            f"  {tr(piece_name(r.piece)):<8} {tr(r.status.value):<9} → {tr(r.consequence.value)}{tail}"
+            f"  [{', '.join(r.rules)}]"
         )
         lines.append(f"           {tr(r.reason)}")
     j = res.judgement
@@ -189,7 +190,7 @@ def quiz_command(
         from kubb3d.viewer.still import render_views
 
         def render_to_out(built, stem: str) -> tuple[Path, Path]:
-            return render_views(built, out, stem)
+            return render_views(built, out, stem, tr=tr)
 
         render = render_to_out
 

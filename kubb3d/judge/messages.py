@@ -15,7 +15,7 @@ count, so each language picks its own form (gettext ``ngettext`` and the catalog
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Mapping
+from typing import Any, Callable, Iterable, Mapping
 
 
 def N_(text: str) -> str:
@@ -47,7 +47,8 @@ class Msg(str):
     """Of a message with a count (:func:`nmsg`): (singular, plural, count); else None."""
 
     def __new__(cls, template: str, /, **params: Any) -> Msg:
-        self = super().__new__(cls, template.format(**params) if params else template.format())
+        text = template.split(CONTEXT)[-1]  # a context (:func:`pmsg`) is not part of the text
+        self = super().__new__(cls, text.format(**params) if params else text.format())
         self.template = template
         self.params = params
         return self
@@ -63,6 +64,17 @@ def _rebuild(template: str, params: dict[str, Any], forms: tuple[str, str, int] 
 def msg(template: str, /, **params: Any) -> Msg:
     """A :class:`Msg` (the name the catalog extractor looks for)."""
     return Msg(template, **params)
+
+
+CONTEXT = "\x04"
+"""Between a message's context and its template (gettext's ``msgctxt`` separator)."""
+
+
+def pmsg(context: str, template: str, /, **params: Any) -> Msg:
+    """A :class:`Msg` whose English ``template`` needs another translation in ``context`` (the
+    catalog's ``msgctxt``): ``pmsg("after a preposition", "the king")`` is ``the king`` in
+    English and ``dem König`` in German, where plain ``msg("the king")`` is ``der König``."""
+    return Msg(f"{context}{CONTEXT}{template}", **params)
 
 
 def nmsg(singular: str, plural: str, n: int, /, **params: Any) -> Msg:
@@ -84,14 +96,34 @@ def piece_name(piece_id: str) -> str:
     return piece_id
 
 
-def ids(pieces: Iterable[str]) -> str:
-    """Piece ids joined by commas for a message, the king translatable (``B1, king``)."""
-    return join([piece_name(p) for p in pieces])
+def piece_subject(piece_id: str) -> str:
+    """A piece as the subject that opens a sentence: ``The king`` (German ``Der König``),
+    ``Baton 3``, a kubb's id as it is (``{name} lies on the ground.``)."""
+    if piece_id == "king":
+        return msg("The king")
+    if piece_id.startswith("baton") and piece_id[5:].isdigit():
+        return msg("Baton {n}", n=int(piece_id[5:]))
+    return piece_id
 
 
-def names(ids: Iterable[str]) -> str:
-    """Piece ids for a message: ``B1``, ``B1 and B2``, ``B1, B2 and B3`` (the ``and`` translatable)."""
-    items = [piece_name(i) for i in ids]
+def piece_object(piece_id: str) -> str:
+    """A piece after a preposition: ``the king`` (German ``dem König``: the German templates
+    put it in the dative, ``an {others}``, ``auf {others}``, ``mit {others}``), other pieces as
+    :func:`piece_name` (``baton 3``, ``B3``)."""
+    return pmsg("after a preposition", "the king") if piece_id == "king" else piece_name(piece_id)
+
+
+def ids(pieces: Iterable[str], name: Callable[[str], str] | None = None) -> str:
+    """Piece ids joined by commas for a message, the king translatable (``B1, king``);
+    ``name``: how each is named (default :func:`piece_name`; :func:`piece_object` after a
+    preposition)."""
+    return join([(name or piece_name)(p) for p in pieces])
+
+
+def names(ids: Iterable[str], name: Callable[[str], str] | None = None) -> str:
+    """Piece ids for a message: ``B1``, ``B1 and B2``, ``B1, B2 and B3`` (the ``and``
+    translatable); ``name`` as for :func:`ids`."""
+    items = [(name or piece_name)(i) for i in ids]
     if len(items) <= 1:
         return items[0] if items else ""
     return msg("{first} and {last}", first=join(items[:-1]), last=items[-1])

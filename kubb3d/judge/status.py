@@ -36,7 +36,7 @@ from typing import Callable
 from kubb3d.equipment import kubbuteo_disk
 from kubb3d.errors import JudgeInputError
 from kubb3d.judge.analysis import Analysis, ContactIndex
-from kubb3d.judge.messages import msg, names, nmsg, piece_name
+from kubb3d.judge.messages import msg, names, nmsg, piece_object, piece_subject
 from kubb3d.judge.geometry import Vec, add, apply, ccw, columns, com, end_face, inside_margin, rot, tipping_angle
 from kubb3d.judge.params import DEFAULT_PARAMS, JudgeParams
 from kubb3d.judge.rulings import Status
@@ -138,7 +138,7 @@ def analyse(
     # a body that only presses down on the piece (lies on top of it) does not hold it up
     strong = tuple(o for o in strong if up_push.get(o, 0.0) > -0.5)
 
-    name = piece_name(piece_id)
+    name = piece_subject(piece_id)  # every reason opens with the piece
     if grounded and tilt <= params.flat_tilt and not strong:
         # fast path (most pieces): flat on its base, nothing leaning on it; the centre of
         # mass is then at least hx·cos(t) − hc·sin(t) inside the base (≥ 3 cm for a kubb)
@@ -169,7 +169,9 @@ def analyse(
             return Analysis(
                 piece=piece_id,
                 status=Status.STOSSEL,
-                reason=msg("{name} lies on {others} without touching the ground.", name=name, others=names(kubbs)),
+                reason=msg(
+                    "{name} lies on {others} without touching the ground.", name=name, others=names(kubbs, piece_object)
+                ),
                 tilt=tilt,
                 margin=margin,
                 grounded=False,
@@ -182,7 +184,9 @@ def analyse(
                 piece=piece_id,
                 status=Status.FALLEN,
                 reason=msg(
-                    "{name} rests on {others} and does not touch the ground.", name=name, others=names(touching)
+                    "{name} rests on {others} and does not touch the ground.",
+                    name=name,
+                    others=names(touching, piece_object),
                 ),
                 tilt=tilt,
                 margin=margin,
@@ -203,7 +207,7 @@ def analyse(
             doubt=False,
         )
     if tilt >= params.lying_tilt:
-        extra = msg(", propped on {others}", others=names(strong)) if strong else ""
+        extra = msg(", propped on {others}", others=names(strong, piece_object)) if strong else ""
         return Analysis(
             piece=piece_id,
             status=Status.FALLEN,
@@ -231,7 +235,7 @@ def analyse(
                 "does not need them.",
                 len(strong),
                 name=name,
-                others=names(strong),
+                others=names(strong, piece_object),
             )
     elif strong:
         doubt = margin > -params.doubt_margin
@@ -241,7 +245,7 @@ def analyse(
                 "{name} is tilted {deg:.0f}° and only stays up because it leans on {others}.",
                 name=name,
                 deg=deg,
-                others=names(strong),
+                others=names(strong, piece_object),
             ),
             strong,
         )
@@ -264,9 +268,9 @@ def analyse(
                 piece=piece_id,
                 status=Status.STANDING,
                 reason=msg(
-                    "In the hand check {name} stood on its own once {others} was taken away, so it is standing.",
+                    "{name} stood on its own in the hand check once {others} was taken away, so it is standing.",
                     name=name,
-                    others=names(helpers),
+                    others=names(helpers, piece_object),
                 ),
                 tilt=tilt,
                 margin=margin,
@@ -280,9 +284,9 @@ def analyse(
             piece=piece_id,
             status=Status.LEANING,
             reason=msg(
-                "In the hand check {name} fell once {others} was taken away, so it only stood with that help.",
+                "{name} fell in the hand check once {others} was taken away, so it only stood with that help.",
                 name=name,
-                others=names(helpers),
+                others=names(helpers, piece_object),
             ),
             tilt=tilt,
             margin=margin,

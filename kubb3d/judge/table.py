@@ -37,7 +37,7 @@ from __future__ import annotations
 import math
 
 from kubb3d.equipment import kubbuteo_disk, kubbuteo_king
-from kubb3d.judge.messages import ids, msg, piece_name
+from kubb3d.judge.messages import ids, msg, piece_object, piece_subject
 from kubb3d.judge.analysis import Analysis, ContactIndex
 from kubb3d.judge.geometry import apply, com, rot
 from kubb3d.judge.params import JudgeParams
@@ -100,7 +100,7 @@ def off_board(snapshot: Snapshot, piece_id: str, index: ContactIndex) -> bool:
 
 def analyse_table_piece(snapshot: Snapshot, p: PieceState, params: JudgeParams, index: ContactIndex) -> Analysis:
     """Status of a disk kubb or the mushroom king (module doc)."""
-    name = piece_name(p.id)
+    name = piece_subject(p.id)  # every reason opens with the piece
     recs = index.by_piece.get(p.id)
     forces: dict[str, float] = {}
     up: dict[str, float] = {}
@@ -149,7 +149,11 @@ def analyse_table_piece(snapshot: Snapshot, p: PieceState, params: JudgeParams, 
             return Analysis(
                 piece=p.id,
                 status=Status.FALLEN,
-                reason=msg("{name} rests on {others} and does not touch the board.", name=name, others=ids(touching)),
+                reason=msg(
+                    "{name} rests on {others} and does not touch the board.",
+                    name=name,
+                    others=ids(touching, piece_object),
+                ),
                 tilt=tilt,
                 margin=-math.inf,
                 grounded=False,
@@ -205,7 +209,7 @@ def analyse_table_piece(snapshot: Snapshot, p: PieceState, params: JudgeParams, 
             reason = msg(
                 "{name} stands on its own: it touches {others} but its centre of mass is over its base.",
                 name=name,
-                others=ids(strong),
+                others=ids(strong, piece_object),
             )
         return Analysis(
             piece=p.id,
@@ -226,7 +230,7 @@ def analyse_table_piece(snapshot: Snapshot, p: PieceState, params: JudgeParams, 
                 "{name} is tilted {deg:.0f}° and only stays up because it leans on {others}.",
                 name=name,
                 deg=deg,
-                others=ids(strong),
+                others=ids(strong, piece_object),
             ),
             tilt=tilt,
             margin=margin,

@@ -9,9 +9,9 @@ from typing import TYPE_CHECKING, Any, Sequence, cast
 
 from kubb3d.equipment import get_set
 from kubb3d.errors import UnknownNameError
-from kubb3d.judge.messages import N_, Nn_, msg
+from kubb3d.judge.messages import N_, Nn_, msg, piece_object
 from kubb3d.judge.rulebook import Rulebook, canonical_ruleset, get_rulebook, rulebook_names
-from kubb3d.pitch import Pitch, Side
+from kubb3d.pitch import KING_ID, Pitch, Side
 from kubb3d.rules.outcomes import LagResult, Outcome, Termination
 
 if TYPE_CHECKING:
@@ -231,7 +231,7 @@ class Ruleset:
         # no overlap with a standing kubb, the king or a stake (its footprint is a free spot)
         mine = _square((x, y), 0.0, hw)
         Square = list[tuple[float, float]]
-        others: list[tuple[str, Square]] = [(msg("the king"), _square(self.pitch.king_position, 0.0, king))]
+        others: list[tuple[str, Square]] = [(piece_object(KING_ID), _square(self.pitch.king_position, 0.0, king))]
         for oid, k in sorted(state.kubbs.items()):
             if oid != kubb and k.standing and not k.removed:
                 qx, qy, qz, qw = k.pose.quat_xyzw

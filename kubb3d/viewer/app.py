@@ -27,9 +27,10 @@ from kubb3d.judge.rulebook import get_rulebook
 from kubb3d.judge.rulings import Pose
 from kubb3d.pitch import KING_ID, Pitch, baseline_ids, opponent
 from kubb3d.rules.practice import PracticeRound
+from kubb3d.viewer.camera import camera_name
 from kubb3d.viewer.controls import Controller, FlickControls, ThrowControls
 from kubb3d.i18n import ENGLISH, Translator
-from kubb3d.judge.messages import concat, msg
+from kubb3d.judge.messages import concat, known, msg
 from kubb3d.viewer.hud import HELP_FLICK, HELP_PLAY, HELP_VIEW, Hud, last_throw_lines, power_label, release_warnings, ruling_history, ruling_lines, throw_felled, throw_lines, translate_hud, violation_lines
 from kubb3d.viewer.hud import mode_tags as _modes
 from kubb3d.viewer.overlay import Overlay, behind_board as behind_board, piece_marks  # the HUD (behind_board: re-exported)
@@ -239,7 +240,7 @@ class PlaySession:
 
     def hud(self, ctl: Controller) -> Hud:
         c = self.controls
-        what = {"book": get_rulebook(self.ruleset).title, "side": self.side, "n": min(self.thrown + 1, self.batons), "total": self.batons, "camera": ctl.camera_mode}
+        what = {"book": get_rulebook(self.ruleset).title, "side": self.side, "n": min(self.thrown + 1, self.batons), "total": self.batons, "camera": camera_name(ctl.camera_mode)}
         title = msg("kubb3d: free flicks ({book} rules), side {side}, baton {n}/{total}, camera {camera}", **what) if self.flick else msg("kubb3d: free throws ({book} rules), side {side}, baton {n}/{total}, camera {camera}", **what)
         h = Hud(title=concat(title, *_modes(ctl)))
         h.settings = throw_lines(c)
@@ -425,17 +426,21 @@ def scenario_session(path: str | Path, *, reveal: bool = True) -> ReplaySession:
         moved = {pid: np.stack((initial[pid], start[pid])) for pid in initial if pid in start and not np.allclose(initial[pid], start[pid], atol=1e-4)}
         times = np.array((0.0, 0.4)) if moved else np.zeros(0)
         rulings = tuple(judgement.rulings) if reveal else ()
-        seg = Segment(built.spec.title, {**start, **{k: v[0] for k, v in moved.items()}}, times, moved, start, raised if reveal else {}, rulings, None)
+        seg = Segment(known(built.spec.title), {**start, **{k: v[0] for k, v in moved.items()}}, times, moved, start, raised if reveal else {}, rulings, None)
         mism = sc.compare(built.spec, judgement)
-        info = [msg("scenario {name}: {ruleset} rules, event {event}", name=Path(path).name, ruleset=built.spec.ruleset, event=built.spec.event)]
+        from kubb3d.quiz import EVENTS
+
+        event = EVENTS.get(built.spec.event)
+        book = get_rulebook(built.spec.ruleset).title
+        info = [msg("scenario {name}: {ruleset} rules, event {event}", name=Path(path).name, ruleset=book, event=msg(event) if event else built.spec.event)]
         if reveal:
             info.append(msg("matches the expected rulings") if not mism else msg("differs from the file: {why}", why=mism[0]))
             if built.spec.explanation:
-                info.append(built.spec.explanation)
+                info.append(known(built.spec.explanation))
         else:
             info.append(msg("your ruling? close the window (ESC) to answer"))
         tl = Timeline([seg], playing=True)
-        session = ReplaySession(tl, scene, f"kubb3d view: {built.spec.title}", info)
+        session = ReplaySession(tl, scene, msg("kubb3d view: {title}", title=known(built.spec.title)), info)
         # what the scenario is about: the pieces it places or moves, and the ones not ruled standing
         ruled = {r.piece for r in judgement.rulings if getattr(getattr(r, "status", None), "value", getattr(r, "status", None)) != "standing"}
         session.focus = [pid for pid in start if pid in {p.id for p in built.spec.pieces} | set(moved) | set(raised) | ruled]
@@ -539,8 +544,8 @@ class App:
             h.message = self.tr(msg("leave the match? ESC again: quit    any other key: go on"))
         self._marks = piece_marks(scene, view_proj, self.renderer.width, self.renderer.height)
         h.avoid, labels = self._marks
-        if ctl.show_labels:
-            h.labels = labels
+        if ctl.show_labels:  # the king's and the areas' names in the HUD's language, kubb ids as they are
+            h.labels = [(self.tr(text), x, y) for text, x, y in labels]
         if self.note:
             h.message = self.note
         self.last_hud = h  # what this frame's overlay shows (tests read it)

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from kubb3d.judge.messages import N_, msg
 from kubb3d.pitch import Pitch
 
 
@@ -152,6 +153,15 @@ def view_scale(pitch: Pitch) -> float:
 
 CAMERA_MODES = ("thrower", "orbit", "top", "follow")
 """The viewer's cameras, in the order of the keys 1–4."""
+
+CAMERA_NAMES = {"thrower": N_("thrower"), "orbit": N_("orbit"), "top": N_("top"), "follow": N_("follow")}
+"""The cameras' names as the HUD's title and help say them (translatable: German ``Werfer``,
+``Orbit``, ``von oben``, ``folgen``, as the help line's keys 1–4)."""
+
+
+def camera_name(mode: str) -> str:
+    """A camera mode (:data:`CAMERA_MODES`) as a word of the language (a message)."""
+    return msg(CAMERA_NAMES[mode]) if mode in CAMERA_NAMES else mode
 
 THROWER_EYE_HEIGHT = 1.9
 """m: height of the thrower's-view camera (a little above a standing adult's eyes, 1.5–1.7 m,

@@ -12,6 +12,7 @@ from kubb3d.challenges import BestScores, ChallengeRun, RING_CENTRE, RING_RADIUS
 from kubb3d.judge.messages import concat, msg
 from kubb3d.rules.practice import PracticeRound
 from kubb3d.viewer.app import PlaySession
+from kubb3d.viewer.camera import camera_name
 from kubb3d.viewer.controls import Controller
 from kubb3d.viewer.hud import Hud
 from kubb3d.viewer.hud import mode_tags as _modes
@@ -108,7 +109,7 @@ class ChallengeSession(PlaySession):
         run = self.run
         assert run is not None
         c = self.challenge
-        h.title = concat(msg("kubb3d: challenge {title} ({difficulty}), camera {camera}", title=msg(c.title), difficulty=self.difficulty, camera=ctl.camera_mode), *_modes(ctl))
+        h.title = concat(msg("kubb3d: challenge {title} ({difficulty}), camera {camera}", title=msg(c.title), difficulty=self.difficulty, camera=camera_name(ctl.camera_mode)), *_modes(ctl))
         best = self.scores.get(c.name, self.difficulty)
         head = [run.status(), msg(c.goal)]
         if c.piece == "kubb":

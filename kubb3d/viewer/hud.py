@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from kubb3d.i18n import ENGLISH, Translator
-from kubb3d.judge.messages import N_, Msg, concat, join, msg, piece_name
+from kubb3d.judge.messages import N_, Msg, concat, ids, join, msg, piece_name
 from kubb3d.viewer.controls import SPEED_MAX, SPEED_MIN, ThrowControls
 from kubb3d.viewer.scene import STATUS_COLORS
 
@@ -97,9 +97,10 @@ def mode_tags(ctl) -> list[str]:
 
 
 def translate_hud(h: Hud, tr: Translator) -> Hud:
-    """``h`` with every text in ``tr``'s language (docs/german.md); the rulings panel is made in
-    that language by :func:`ruling_lines` already (its reasons are wrapped after translation),
-    piece labels are ids and stay as they are."""
+    """``h`` with every text in ``tr``'s language (docs/german.md), the piece labels too (the
+    king and a baton are words: ``König``, ``Wurfholz 3``; a kubb's id stays); the rulings
+    panel is made in that language by :func:`ruling_lines` already (its reasons are wrapped
+    after translation)."""
     from dataclasses import replace
 
     if tr.lang == ENGLISH.lang:
@@ -120,6 +121,7 @@ def translate_hud(h: Hud, tr: Translator) -> Hud:
         last_throw=each(h.last_throw),
         summary=each(h.summary),
         rulings_list=each(h.rulings_list),
+        labels=[(tr(text), x, y) for text, x, y in h.labels],
     )
 
 
@@ -198,7 +200,7 @@ def ruling_lines(rulings, width: int = 48, tr: Translator = ENGLISH, felled_now=
         if felled_now is not None and consequence == "counts as felled" and r.piece not in felled_now:
             earlier.setdefault(cites, []).append(r.piece)
             continue
-        out.append(f"{r.piece}: {tr(status)}" + (f", {tr(consequence)}" if consequence != "none" else "") + f"  [{cites}]")
+        out.append(f"{tr(piece_name(r.piece))}: {tr(status)}" + (f", {tr(consequence)}" if consequence != "none" else "") + f"  [{cites}]")
         for part in textwrap.wrap(tr(r.reason), width):
             out.append("   " + part)
     if not grouped:
@@ -339,14 +341,14 @@ def last_throw_lines(seg) -> list[str]:
     if felled is None:  # no judgement of this throw alone: what the rulings count as felled
         felled = [r.piece for r in seg.rulings if str(getattr(r.consequence, "value", r.consequence)) == "counts as felled"]
     hit = piece_name(f["first_hit"]) if f["first_hit"] else msg("nothing")
-    down = ", ".join(felled) if felled else msg("nothing")
+    down = ids(felled) if felled else msg("nothing")
     if f.get("slid"):  # a flick: where the disk stopped, in cm on the board
         rest = f.get("rest")
         where = msg("stopped at x {x_cm:+.1f} cm, y {y_cm:+.1f} cm", x_cm=rest[0] * 100, y_cm=rest[1] * 100) if rest else msg("stopped at -")
-        last = msg("last flick: {piece} at {speed:.1f} m/s", piece=f["piece"], speed=f["speed_mps"])
+        last = msg("last flick: {piece} at {speed:.1f} m/s", piece=piece_name(f["piece"]), speed=f["speed_mps"])
     else:
         where = msg("came down at x {x:+.2f} m, y {y:+.2f} m", x=land[0], y=land[1]) if land else msg("came down at -")
-        last = msg("last throw: {piece} at {speed:.1f} m/s", piece=f["piece"], speed=f["speed_mps"])
+        last = msg("last throw: {piece} at {speed:.1f} m/s", piece=piece_name(f["piece"]), speed=f["speed_mps"])
     lag = seg.info.get("lag")
     if lag is not None:  # a lag throw: how close to the king it came (DM §3)
         if lag["king_felled"]:

@@ -41,9 +41,10 @@ import numpy as np
 
 from kubb3d.errors import MatchSetupError, MatchUnavailable as MatchUnavailable
 from kubb3d.i18n import ENGLISH, Translator
-from kubb3d.judge.messages import N_, Msg, concat, join, known, msg, nmsg
+from kubb3d.judge.messages import N_, Msg, concat, join, known, msg, nmsg, piece_name
 from kubb3d.pitch import KING_ID, opponent
 from kubb3d.rules import Phase
+from kubb3d.viewer.camera import camera_name
 from kubb3d.viewer.controls import SPEED_MAX, SPEED_MIN, Controller, FlickControls, ThrowControls
 from kubb3d.viewer.hud import mode_tags as _modes, HELP_FLICK, HELP_PLAY, Hud, last_throw_lines, outcome_line, power_label, release_warnings, ruling_history, ruling_lines, throw_lines
 from kubb3d.viewer.scene import HOLD_TIME, LiveSegment, PieceView, Segment
@@ -360,7 +361,7 @@ class MatchSession:
     def _live_label(self, action, piece: str) -> str:
         from kubb3d.match import action_to_dict
 
-        return self.builder.describe(action_to_dict(action)) if action is not None else piece
+        return self.builder.describe(action_to_dict(action)) if action is not None else piece_name(piece)
 
     def _land(self, st: _Stream) -> None:
         """The step under way returned: its segments replace the live throws, the one on screen
@@ -528,7 +529,7 @@ class MatchSession:
         self.request = req
         half = opponent(req.side)
         text = (_FLICK_TEXT if self.flick else _KIND_TEXT)[req.kind]
-        what = Msg(text, **{k: v for k, v in (("piece", req.piece), ("half", half), ("into", req.into)) if "{" + k + "}" in text})
+        what = Msg(text, **{k: v for k, v in (("piece", piece_name(req.piece)), ("half", half), ("into", req.into)) if "{" + k + "}" in text})
         self.message = msg("YOUR TURN: {what} (hold the left button or SPACE, release to flick)", what=what) if self.flick else msg("YOUR TURN: {what} (hold the left button or SPACE, release to throw)", what=what)
 
     # ---------------------------------------------------------------- per frame
@@ -603,7 +604,7 @@ class MatchSession:
     def hud(self, ctl: Controller) -> Hud:
         rules = self.match.ruleset.book.title
         side = self.match.state.end_of[self.person] if self.request is None else self.controls.side
-        title = msg("kubb3d: {book} match, you ({person}, end {side}) vs {other} ({skill}), camera {camera}", book=rules, person=self.person, side=side, other=self.other, skill=self.opponent_skill, camera=ctl.camera_mode)
+        title = msg("kubb3d: {book} match, you ({person}, end {side}) vs {other} ({skill}), camera {camera}", book=rules, person=self.person, side=side, other=self.other, skill=self.opponent_skill, camera=camera_name(ctl.camera_mode))
         h = Hud(title=concat(title, *_modes(ctl)))
         over = self.over and not self.playing
         h.lines = list(self.facts) + ([] if over else [concat("» ", t) for t in self.news])

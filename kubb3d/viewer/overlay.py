@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from kubb3d.i18n import ENGLISH, Translator
+from kubb3d.judge.messages import piece_name
 from kubb3d.viewer.camera import HUD_TOP_SHARE
 from kubb3d.viewer.controls import TIMELINE_HEIGHT
 from kubb3d.viewer.hud import Hud, font_size, layout_labels, legend_items, wrap_labels
@@ -47,8 +48,9 @@ def behind_board(point, view_proj: np.ndarray, length: float, width: float) -> b
 def piece_marks(scene: Scene, view_proj: np.ndarray, width: int, height: int) -> tuple[list[tuple[float, float, float, float]], list[tuple[str, float, float]]]:
     """The screen rectangles (x0, y0, x1, y1) px, top-left origin, of the kubbs and the king in
     view (their bounding boxes' corners projected, with the label above) and their labels
-    (id, x, y) px, then the scene's area labels in view (text, x, y): what the HUD must not
-    cover, and what it writes."""
+    (name, x, y) px (:func:`~kubb3d.judge.messages.piece_name`: a kubb's id, the king as a
+    message to translate), then the scene's area labels in view (text, x, y): what the HUD
+    must not cover, and what it writes."""
     from kubb3d.equipment import get_set
     from kubb3d.viewer.camera import project, view_scale
     from kubb3d.viewer.scene import rotation_matrices
@@ -75,7 +77,7 @@ def piece_marks(scene: Scene, view_proj: np.ndarray, width: int, height: int) ->
                 continue
             (x0, y0), (x1, y1) = p.min(axis=0), p.max(axis=0)
             rects.append((float(x0), float(y0), float(x1), float(y1)))
-            labels.append((pid, float(p[-1, 0]), float(p[-1, 1])))
+            labels.append((piece_name(pid), float(p[-1, 0]), float(p[-1, 1])))
     if scene.area_labels:  # names of areas (the outside of the pitch) where they are in view
         px, vis = project(np.array([p for _, p in scene.area_labels], dtype=float), view_proj, width, height)
         labels += [(text, float(x), float(y)) for (text, _), (x, y), v in zip(scene.area_labels, px, vis) if v]

@@ -26,6 +26,7 @@ from types import SimpleNamespace
 import numpy as np
 
 from kubb3d.errors import ReplayError, ScenarioError
+from kubb3d.judge.messages import N_, concat, ids, msg, piece_name
 from kubb3d.pitch import KING_ID, Pitch
 from kubb3d.viewer.hud import outcome_line, throw_felled
 from kubb3d.viewer.scene import PieceView, Scene, Segment, Timeline
@@ -67,25 +68,29 @@ def _snake(name: str) -> str:
     return re.sub(r"(?<!^)(?=[A-Z])", "_", str(name)).lower()
 
 
-WORDS = {"baton_throw": "baton throw", "king_throw": "KING THROW", "lag_throw": "lag throw", "inkast": "inkast", "penalty_throw": "penalty kubb", "place_kubb": "places a kubb", "raise": "raising", "choose": "chooses"}
-"""Segment labels of the action types (English, like the replay file)."""
-FLICK_WORDS = {**WORDS, "baton_throw": "flick", "king_throw": "KING FLICK", "lag_throw": "lag flick", "inkast": "return"}
+WORDS = {"baton_throw": N_("baton throw"), "king_throw": N_("KING THROW"), "lag_throw": N_("lag throw"), "inkast": N_("inkast"), "penalty_throw": N_("penalty kubb"), "place_kubb": N_("places a kubb"), "raise": N_("raising"), "choose": N_("chooses")}
+"""Segment labels of the action types (translatable words)."""
+FLICK_WORDS = {**WORDS, "baton_throw": N_("flick"), "king_throw": N_("KING FLICK"), "lag_throw": N_("lag flick"), "inkast": N_("return")}
 """The same on a table-top board, in KT's words ("flicks the six batons", "returning knocked down kubbs")."""
 
 
 def _describe(action: dict, flick: bool = False) -> str:
-    """A segment label: the side and what it does (``flick``: in Kubbuteo's words)."""
+    """A segment label, a message: the side and what it does (``flick``: in Kubbuteo's words),
+    with the baton (``B: baton throw (baton 2)``) or the kubbs (``A: inkast A1, B3``) it moves."""
     t = _snake(action.get("type", "action"))
     side = action.get("side") or action.get("player") or ""
-    what = (FLICK_WORDS if flick else WORDS).get(t, t.replace("_", " "))
-    extra = ""
-    if "baton" in action:
-        extra = f" {action['baton']}"
+    words = FLICK_WORDS if flick else WORDS
+    what = msg(words[t]) if t in words else t.replace("_", " ")
+    pieces = [action["baton"]] if "baton" in action else []
     if "kubbs" in action:
-        extra = f" {', '.join(action['kubbs'])}"
+        pieces = list(action["kubbs"])
     if "kubb" in action:
-        extra = f" {action['kubb']}"
-    return f"{side}: {what}{extra}".strip()
+        pieces = [action["kubb"]]
+    if pieces and "baton" in action and pieces == [action["baton"]]:
+        return msg("{side}: {action} ({baton})", side=side, action=what, baton=piece_name(action["baton"]))
+    if pieces:
+        return msg("{side}: {action} {pieces}", side=side, action=what, pieces=ids(pieces))
+    return msg("{side}: {action}", side=side, action=what) if side else what
 
 
 MOVED_M = 0.005
@@ -161,7 +166,7 @@ class TimelineBuilder:
         return "king" if pid == KING_ID else ("baton" if pid.startswith("baton") else "kubb")
 
     def _info(self, lines_=(), flags=(), line_x=None) -> dict:
-        return {"hidden": set(self.hidden), "lines": [f"set {self.set_no}, turn {self.turn_no}", *lines_], "flags": list(flags), "throwing_line": line_x}
+        return {"hidden": set(self.hidden), "lines": [msg("set {set}, turn {turn}", set=self.set_no, turn=self.turn_no), *lines_], "flags": list(flags), "throwing_line": line_x}
 
     def _add(self, seg: Segment) -> Segment:
         self.segments.append(seg)
@@ -201,7 +206,7 @@ class TimelineBuilder:
         self.poses.update(new)
         self.sides.update(rec.get("sides", {}))
         self.hidden = {pid for pid, k in self.kinds.items() if k == "baton"} | gone
-        self._add(Segment(f"set {self.set_no}, turn {self.turn_no}: pieces set up", {**start, **{k: v.copy() for k, v in self.poses.items()}}, info=self._info()))
+        self._add(Segment(msg("set {set}, turn {turn}: pieces set up", set=self.set_no, turn=self.turn_no), {**start, **{k: v.copy() for k, v in self.poses.items()}}, info=self._info()))
 
     def _throw(self, th: dict, label: str, line_x, rulings: tuple = (), after: dict[str, np.ndarray] | None = None, felled: list[str] | None = None) -> Segment:
         """The segment of one throw, from the current poses; ``after``: the poses the match put
@@ -221,7 +226,7 @@ class TimelineBuilder:
         start = {k: v.copy() for k, v in poses.items()}
         if piece in tposes and len(tposes[piece]):
             start[piece] = tposes[piece][0].copy()
-        flags = [f"ILLEGAL ({v.get('rule', '?')}): {v.get('reason', '')}" for v in th.get("violations", [])]
+        flags = [msg("ILLEGAL ({rule}): {reason}", rule=v.get("rule", "?"), reason=v.get("reason", "")) for v in th.get("violations", [])]
         end = {k: v.copy() for k, v in start.items()}
         for pid, arr in tposes.items():
             if len(arr):
@@ -261,7 +266,7 @@ class TimelineBuilder:
                 continue  # played live while the action was under way; the poses followed
             tag = f" ({j + 1}/{len(throws)})" if len(throws) > 1 else ""
             last = j == len(throws) - 1
-            seg = self._throw(th, label + tag, line_x, rulings if last else (), moved if last else None, felled if last else None)
+            seg = self._throw(th, concat(label, tag), line_x, rulings if last else (), moved if last else None, felled if last else None)
             out = rec.get("outcome") or {}
             if last and out.get("kind") == "lag":  # the lag's result on its card (DM §3)
                 seg.info["lag"] = {"distance_m": out.get("distance_m"), "king_felled": bool(out.get("king_felled"))}
@@ -350,6 +355,16 @@ def load_session(path: str | Path):
     skills = cfg.get("skills") or ["?", "?"]
     people = set(header.get("people") or ())
     difficulty = cfg.get("difficulty", "exact")  # the person's release error (left out when exact)
-    who = [f"{n} (person, {difficulty})" if n in people else f"{n} ({k})" for n, k in zip(names, skills)]
-    title = f"kubb3d view: {header.get('ruleset', '?')} match {who[0]} vs {who[1]}, seed {cfg.get('seed')}"
+    who = [msg("{name} (person, {difficulty})", name=n, difficulty=difficulty) if n in people else f"{n} ({k})" for n, k in zip(names, skills)]
+    title = msg("kubb3d view: {book} match {first} vs {second}, seed {seed}", book=_book(header.get("ruleset")), first=who[0], second=who[1], seed=str(cfg.get("seed")))
     return ReplaySession(tl, scene, title)
+
+
+def _book(ruleset) -> str:
+    """The rule book's short title of a replay's ruleset (``DM``), or the name as written."""
+    from kubb3d.judge.rulebook import get_rulebook
+
+    try:
+        return get_rulebook(str(ruleset)).title
+    except (KeyError, ValueError):
+        return str(ruleset)

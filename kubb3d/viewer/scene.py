@@ -13,6 +13,7 @@ from typing import Iterable, Mapping
 
 import numpy as np
 
+from kubb3d.judge.messages import msg
 from kubb3d.pitch import Pitch
 from kubb3d.snapshot import quat_to_matrix
 
@@ -67,15 +68,16 @@ def outside_quads(pitch: Pitch, extent: float = 40.0) -> list[tuple[tuple[float,
 
 def outside_labels(pitch: Pitch, near, offset: float) -> list[tuple[str, tuple[float, float, float]]]:
     """Names of the outside bands (:func:`outside_quads`), each at the point ``offset`` m out
-    from its line, level with the point ``near`` (x, y) m (the pieces a view is about)."""
+    from its line, level with the point ``near`` (x, y) m (the pieces a view is about); the
+    names are messages (translated where the HUD is drawn)."""
     hl, hw = pitch.length / 2, pitch.half_width
     x = float(min(max(near[0], -hl + offset), hl - offset))
     y = float(min(max(near[1], -hw + offset), hw - offset))
     return [
-        ("OUT (behind baseline A)", (-hl - offset, y, 0.0)),
-        ("OUT (behind baseline B)", (hl + offset, y, 0.0)),
-        (f"OUT (beyond sideline y {hw:+.2f} m)", (x, hw + offset, 0.0)),
-        (f"OUT (beyond sideline y {-hw:+.2f} m)", (x, -hw - offset, 0.0)),
+        (msg("OUT (behind baseline {side})", side="A"), (-hl - offset, y, 0.0)),
+        (msg("OUT (behind baseline {side})", side="B"), (hl + offset, y, 0.0)),
+        (msg("OUT (beyond sideline y {y:+.2f} m)", y=hw), (x, hw + offset, 0.0)),
+        (msg("OUT (beyond sideline y {y:+.2f} m)", y=-hw), (x, -hw - offset, 0.0)),
     ]
 
 

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Sequence
 
 import numpy as np
 
+from kubb3d.i18n import ENGLISH, Translator
 from kubb3d.viewer.app import App, load_pyglet
 from kubb3d.viewer.camera import OrbitCamera
 from kubb3d.viewer.hud import Hud
@@ -29,6 +30,7 @@ class _StillSession:
 
     busy = False
     can_throw = False
+    tr: Translator = ENGLISH  # the labels' language
 
     def __init__(self, scene: Scene, focus: Sequence[str] = ()) -> None:
         self.scene = scene
@@ -57,11 +59,13 @@ class StillRenderer:
         camera: ``thrower`` (behind side A's baseline), ``top`` or ``orbit`` (an orbit camera
             framing ``focus``, or the whole pitch).
         focus: piece ids the ``orbit`` camera frames.
+        tr: the language of the labels (the king's and the areas' names).
     """
 
-    def __init__(self, snapshot, equipment: str, width: int = 640, height: int = 480, *, camera: str = "thrower", focus: Sequence[str] = ()) -> None:
+    def __init__(self, snapshot, equipment: str, width: int = 640, height: int = 480, *, camera: str = "thrower", focus: Sequence[str] = (), tr: Translator = ENGLISH) -> None:
         scene = Scene.from_snapshot(snapshot, equipment)
         self.session = _StillSession(scene, [f for f in focus if f in scene.pieces])
+        self.session.tr = tr
         self.app = App(self.session, width, height, headless=True, mode="view", camera=camera)
 
     def render(self, snapshot) -> np.ndarray:
@@ -95,7 +99,7 @@ def _nearest_landmark(snapshot, ids: Sequence[str], near) -> np.ndarray:
     return np.array((best[0], best[1], 0.0))
 
 
-def situation_views(snapshot, equipment: str, focus: Sequence[str], out_dir: str | Path, stem: str, size: tuple[int, int] = (640, 480)) -> tuple[Path, Path]:
+def situation_views(snapshot, equipment: str, focus: Sequence[str], out_dir: str | Path, stem: str, size: tuple[int, int] = (640, 480), tr: Translator = ENGLISH) -> tuple[Path, Path]:
     """Save a top and a side view of a rule situation as PNG (``<stem>-top.png``,
     ``<stem>-side.png`` in ``out_dir``), drawn by the 3D view's renderer: grass, pitch lines,
     shadows, the sky on the horizon of the side view and every kubb and the king labelled
@@ -109,6 +113,7 @@ def situation_views(snapshot, equipment: str, focus: Sequence[str], out_dir: str
         out_dir: folder (created if missing, its parent never: :func:`kubb3d.files.output_folder`).
         stem: file name stem.
         size: (width, height) px.
+        tr: the language of the labels.
 
     Returns:
         (top view path, side view path).
@@ -123,7 +128,7 @@ def situation_views(snapshot, equipment: str, focus: Sequence[str], out_dir: str
     centre = (pts.min(axis=0) + pts.max(axis=0)) / 2
     spread = max(spread, float(np.ptp(pts[:, :2], axis=0).max()) * 0.75 + 0.25)
     w, h = size
-    r = StillRenderer(snapshot, equipment, w, h, camera="orbit", focus=ids)
+    r = StillRenderer(snapshot, equipment, w, h, camera="orbit", focus=ids, tr=tr)
     try:
         ctl = r.app.controller
         sc = r.session.scene
@@ -144,10 +149,11 @@ def situation_views(snapshot, equipment: str, focus: Sequence[str], out_dir: str
         r.close()
 
 
-def render_views(built: Built, out_dir: str | Path, stem: str, size: tuple[int, int] = (640, 480)) -> tuple[Path, Path]:
+def render_views(built: Built, out_dir: str | Path, stem: str, size: tuple[int, int] = (640, 480), tr: Translator = ENGLISH) -> tuple[Path, Path]:
     """Save a top view and a side view of a built scenario (:func:`kubb3d.scenario.run` with
     ``keep_world=True``) as PNG, the pieces labelled, centred on the pieces the scenario is
-    about (:func:`situation_views`). Loads pyglet headless (EGL) when called.
+    about (:func:`situation_views`), labelled in ``tr``'s language. Loads pyglet headless (EGL)
+    when called.
 
     Returns:
         (top view path, side view path).
@@ -155,4 +161,4 @@ def render_views(built: Built, out_dir: str | Path, stem: str, size: tuple[int, 
     load_pyglet(headless=True)
     snap = built.snapshot
     focus = [e.piece for e in built.spec.expect if e.piece in snap.pieces]
-    return situation_views(snap, built.world.equipment.name, focus, out_dir, stem, size)
+    return situation_views(snap, built.world.equipment.name, focus, out_dir, stem, size, tr)

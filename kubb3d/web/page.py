@@ -108,11 +108,13 @@ def _rulings(rulings: Sequence[Any], tr: Translator, felled_now: Sequence[str] |
     """The rulings other than "still standing", each with its reason and citations; ``earlier``
     marks a kubb that counts as felled but was felled by an earlier throw of the round (not in
     ``felled_now``, what this throw felled; None: not known)."""
+    from kubb3d.judge.messages import piece_name
     from kubb3d.viewer.scene import overlay_status
 
     return [
         {
             "piece": r.piece,
+            "name": tr(piece_name(r.piece)),
             "status": tr(_value(r.status)),
             "consequence": tr(_value(r.consequence)),
             "none": _value(r.consequence) == "none",
@@ -138,7 +140,8 @@ def scene_data(session: Any, tr: Translator = ENGLISH) -> dict:
     Each segment stores its poses as changes from where the previous one left the pieces
     (``start``), its trajectory samples (``times`` s, ``poses`` T × 7 flattened), the poses at rest
     where they differ from the last samples (``end``), the judge's raising (``raised``), the
-    hidden pieces, its rulings and HUD lines in ``tr``'s language.
+    hidden pieces, its rulings and HUD lines in ``tr``'s language; each piece its label
+    (``name``: ``A3``, ``König``, ``Wurfholz 2``) in that language too.
     """
     from kubb3d.viewer.hud import last_throw_lines
     from kubb3d.viewer.scene import HOLD_TIME, RAISE_TIME, STATUS_COLORS
@@ -177,7 +180,10 @@ def scene_data(session: Any, tr: Translator = ENGLISH) -> dict:
             }
         )
         final = {**start, **default_end, **end, **raised}
-    pieces = {pid: {"kind": p.kind, "side": p.side} for pid, p in scene.pieces.items()}
+    from kubb3d.judge.messages import piece_name
+
+    # each piece's label: a kubb's id, the king and a baton as words of the language
+    pieces = {pid: {"kind": p.kind, "side": p.side, "name": tr(piece_name(pid))} for pid, p in scene.pieces.items()}
     return {
         "equipment": scene.equipment,
         "pitch": {
@@ -265,9 +271,8 @@ def quiz_data(paths: Sequence[str | Path], *, seed: int, count: int | None = Non
     Raises:
         kubb3d.scenario.ScenarioError: a bad scenario file or path.
     """
-    from kubb3d.judge.messages import piece_name
     from kubb3d.judge.rulebook import get_rulebook
-    from kubb3d.quiz import CHOICES, EVENTS
+    from kubb3d.quiz import CHOICES, EVENTS, question, ruling_line
     from kubb3d.scenario import collect, run
     from kubb3d.viewer.app import scenario_session
 
@@ -290,21 +295,13 @@ def quiz_data(paths: Sequence[str | Path], *, seed: int, count: int | None = Non
                 continue
             answer = {
                 "right": choices.index(ruling.consequence) if ruling.consequence in choices else -1,
-                "line": tr(
-                    msg(
-                        "{piece} is {status} → {consequence} ({rules}).",
-                        piece=piece_name(pid),
-                        status=tr(ruling.status.value),
-                        consequence=tr(ruling.consequence.value),
-                        rules=", ".join(ruling.rules),
-                    )
-                ),
+                "line": tr(ruling_line(pid, ruling, tr)),
                 "reason": tr(ruling.reason),
                 "rules": list(ruling.rules),
             }
             asks.append(
                 {
-                    "question": tr(msg("What happens to {piece}?", piece=piece_name(pid))),
+                    "question": tr(question(pid)),
                     "choices": [tr(c.value) for c in choices],
                     "answer": _hide(answer),
                 }

@@ -159,7 +159,7 @@ class Kubb3dPlayer {
       if (info.kind === "kubb" || info.kind === "king" || info.kind === "baton") {
         const div = document.createElement("div");
         div.className = "label " + info.kind;
-        div.textContent = pid; // ids, as in the 3D viewer (docs/german.md)
+        div.textContent = info.name || pid; // a kubb's id, the king and a baton in the page's language
         labelLayer.appendChild(div);
         this.labels[pid] = div;
       }

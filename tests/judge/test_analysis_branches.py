@@ -82,7 +82,7 @@ def test_a_king_lying_on_a_kubb_off_the_ground_is_down_with_its_tilt_kept():
     a = analyse(snapshot, "king")
     assert (a.status, a.grounded, a.doubt, a.supporters) == (Status.FALLEN, False, False, ("B1",))
     assert a.tilt == pytest.approx(tilt, abs=1e-12)
-    assert str(a.reason) == "king rests on B1 and does not touch the ground."
+    assert str(a.reason) == "The king rests on B1 and does not touch the ground."  # a sentence opens with its article
     stossel = kubb("B2", 1.0, 0.0, lying_yaw_deg=0.0, z=2 * HZ + HX)
     snapshot = snap(b1, stossel, contacts=[touch("B2", "B1", (1.0, 0.0, 2 * HZ), (0.0, 0.0, 1.0), 4.0)],
                     auto_ground=False)
@@ -100,11 +100,11 @@ def test_the_hand_check_names_the_kubb_it_took_away():
     stood = analyse(snapshot, "B1", hand_check=lambda _snapshot, _pid: True)
     fell = analyse(snapshot, "B1", hand_check=lambda _snapshot, _pid: False)
     assert (stood.status, stood.doubt, stood.hand_check, stood.supporters) == (Status.STANDING, True, True, ())
-    assert str(stood.reason) == "In the hand check B1 stood on its own once B2 was taken away, so it is standing."
+    assert str(stood.reason) == "B1 stood on its own in the hand check once B2 was taken away, so it is standing."
     assert (fell.status, fell.supporters) == (Status.LEANING, ("B2",))
     assert piece_status(snapshot, "B1", hand_check=lambda _snapshot, _pid: True) == (stood.status, stood.reason)
     assert piece_status(snapshot, "B1", hand_check=lambda _snapshot, _pid: False) == (fell.status, fell.reason)
-    assert str(fell.reason) == "In the hand check B1 fell once B2 was taken away, so it only stood with that help."
+    assert str(fell.reason) == "B1 fell in the hand check once B2 was taken away, so it only stood with that help."
     # the hand check decides the status only: the measured pose is the one without it
     unchecked = analyse(snapshot, "B1")
     for ruled in (stood, fell):

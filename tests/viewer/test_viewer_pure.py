@@ -234,7 +234,7 @@ def test_last_throw_facts_from_a_record():
     felled = SimpleNamespace(piece="B3", status="fallen", consequence="counts as felled", rules=("DM §5",), reason="")
     seg = Segment("x", start, info={"throw": f}, rulings=(felled,))
     lines = last_throw_lines(seg)
-    assert lines[0] == "last throw: baton1 at 10.0 m/s" and "first hit: B3" in lines[1]
+    assert lines[0] == "last throw: baton 1 at 10.0 m/s" and "first hit: B3" in lines[1]
     assert lines[2] == "ILLEGAL (DM §5)   felled: B3"
     assert outcome_line("P1", "P1 felled the king (DM §10)", "P1") == "match over: you win: P1 felled the king (DM §10)"
     assert outcome_line(None, "") == "match over: draw"
