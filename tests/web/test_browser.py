@@ -190,6 +190,12 @@ def test_german_replay_page(browser, pages, shots, dm_replay):
         "['play', 'timelineword', 'rulingsword'].map(id => document.getElementById(id).textContent)"
     )
     assert words == ["abspielen", "Zeitleiste", "Entscheidungen"]
+    # issue 34: the title, the timeline and the labels over the pieces in words, not identifiers
+    assert browser.evaluate("document.title") == "kubb3d-Ansicht: DM-Spiel P1 (club) gegen P2 (club), Seed 1"
+    labels = browser.evaluate("[...document.querySelectorAll('#labels .label')].map((d) => d.textContent)")
+    assert "König" in labels and "Wurfholz 1" in labels and "A1" in labels and "king" not in labels
+    steps = browser.evaluate("document.getElementById('segments').textContent")
+    assert "A: Wurf (Wurfholz 1)" in steps and "Satz 1, Wurfrunde 1: Aufstellung" in steps and "baton" not in steps
     timeline = load_session(dm_replay).timeline
     felled = next(
         i for i, s in enumerate(timeline.segments) if any(str(r.consequence) == "counts as felled" for r in s.rulings)
