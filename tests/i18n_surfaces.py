@@ -185,6 +185,13 @@ def judge_terminal(judge_app, lang: str) -> Texts:
     return [("judge", line) for line in r.stdout.splitlines()]
 
 
+def match_terminal(match_app, args, lang: str) -> Texts:
+    """``kubb3d match ARGS --lang LANG``: the play-by-play and the result line."""
+    r = CliRunner().invoke(match_app, ["match", *args, "--lang", lang])
+    assert r.exit_code == 0, r.output
+    return [("match", line) for line in r.stdout.splitlines()]
+
+
 def _controller(scene, **toggles):
     from kubb3d.viewer.controls import Controller
 
@@ -319,12 +326,9 @@ def without(text: str, recorded: str) -> str:
 
 
 def citations() -> set[str]:
-    """Every rule citation the shipped scenarios' rulings give (``DM §5``, ``WS End of the Game``)."""
-    from kubb3d.scenario import collect, run
+    """Every rule citation the judge and the rules engine may give (``DM §5``, ``WS End of the
+    Game``: names of rules, kept in every language) and the page they point to for kubb3d's own
+    rules (``docs/rules.md``)."""
+    from kubb3d.judge.citations import known_citations
 
-    out: set[str] = set()
-    for path in collect([scenarios_dir()]):
-        res, _ = run(path)
-        for r in res.judgement.rulings:
-            out.update(r.rules)
-    return out
+    return set(known_citations()) | {"docs/rules.md"}

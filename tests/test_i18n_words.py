@@ -1,9 +1,9 @@
 """Every word a German user reads is German (issue 34): no identifier shown as it is written in the
 code ("baton throw baton1", "Kamera thrower", the label "king", "Ereignis throw", an English page
 title) and no king without his article ("Was geschieht mit König?", "What happens to king?"), on
-every surface: the quiz (terminal and web page), the judge, a replay's web page and the 3D view's
-HUD and labels of replays (DM, WS, Kubbuteo), of every shipped scenario and of free play, a
-challenge and a match under every camera (tests/i18n_surfaces.py gathers them)."""
+every surface: the quiz (terminal and web page), the judge, a match's play-by-play, a replay's web
+page and the 3D view's HUD and labels of replays (DM, WS, Kubbuteo), of every shipped scenario and
+of free play, a challenge and a match under every camera (tests/i18n_surfaces.py gathers them)."""
 
 from __future__ import annotations
 
@@ -30,7 +30,7 @@ def replays(tmp_path_factory):
     return [surfaces.replay_file(folder, *args) for args in REPLAYS]
 
 
-def _gather(lang: str, replays, judge_app) -> tuple[surfaces.Texts, surfaces.Texts]:
+def _gather(lang: str, replays, judge_app, match_app) -> tuple[surfaces.Texts, surfaces.Texts]:
     """(texts of the surfaces made by the code, texts of the replays' surfaces less the English
     sentences their files recorded as data)."""
     from kubb3d.viewer.replay import load_session
@@ -40,6 +40,8 @@ def _gather(lang: str, replays, judge_app) -> tuple[surfaces.Texts, surfaces.Tex
     texts = surfaces.quiz_terminal(tr) + surfaces.judge_terminal(judge_app, lang)
     texts += surfaces.page_texts(quiz_page([scenarios_dir()], seed=0, tr=tr))
     texts += surfaces.scenario_huds(tr) + surfaces.session_titles(tr)
+    for args in REPLAYS:
+        texts += surfaces.match_terminal(match_app, args, lang)
     replayed: surfaces.Texts = []
     for path in replays:
         recorded = "\n".join(sorted(surfaces.file_texts(path)))
@@ -49,18 +51,18 @@ def _gather(lang: str, replays, judge_app) -> tuple[surfaces.Texts, surfaces.Tex
 
 
 @pytest.fixture(scope="module")
-def german(replays, judge_app):
-    return _gather("de", replays, judge_app)
+def german(replays, judge_app, match_app):
+    return _gather("de", replays, judge_app, match_app)
 
 
 @pytest.fixture(scope="module")
-def english(replays, judge_app):
-    return _gather("en", replays, judge_app)
+def english(replays, judge_app, match_app):
+    return _gather("en", replays, judge_app, match_app)
 
 
 @pytest.fixture(scope="module")
 def citations():
-    return surfaces.citations() | {"KT rules"}
+    return surfaces.citations()
 
 
 def test_the_checks_find_what_the_german_user_saw(citations):

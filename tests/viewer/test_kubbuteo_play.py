@@ -131,7 +131,7 @@ def test_last_flick_panel_says_where_the_disk_stopped():
     facts = throw_facts(record, times, {"baton1": disk, "B4": b4}, start)
     assert facts["slid"] and facts["landing"] is None and facts["rest"] == pytest.approx((0.3412, 0.1015))
     lines = last_throw_lines(Segment("x", start, times, {"baton1": disk, "B4": b4}, info={"throw": facts}))
-    assert lines[0] == "last flick: baton1 at 2.4 m/s"
+    assert lines[0] == "last flick: baton 1 at 2.4 m/s"
     assert lines[1] == "stopped at x +34.1 cm, y +10.2 cm   first hit: B4"
     # a disk flicked off the board ends on the floor 0.75 m down: still a flick, not a landing
     off = np.vstack((disk[:2], [[0.75, 0.12, -0.746, *q]]))

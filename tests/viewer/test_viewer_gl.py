@@ -207,3 +207,22 @@ def test_quiz_views_come_from_the_3d_renderer(tmp_path):
     assert seen.mean() > 0.8  # grass (or veiled grass) seen from above
     # the labels: light text (as drawn over pieces) that plain grass and wood never have
     assert ((top_img > 235).all(axis=2)).sum() > 30
+
+
+def test_the_window_labels_the_king_and_the_areas_in_its_language():
+    # issue 34: a German window wrote "king" over the king and "OUT (behind baseline A)" on the grass
+    from kubb3d.i18n import translator
+    from kubb3d.library import scenarios_dir
+    from kubb3d.viewer.app import scenario_session
+
+    session = scenario_session(scenarios_dir() / "dm_leaning_on_king.toml")
+    session.tr = translator("de")
+    a = App(session, W, H, headless=True, mode="view", camera="orbit")
+    try:
+        a.frame(0.0)
+        labels = {text for text, _, _ in a.last_hud.labels}
+        assert "König" in labels and "king" not in labels and "A1" in labels
+        assert any(text.startswith("AUS (") for text in labels) and not any("OUT" in text for text in labels)
+        assert a.last_hud.title.startswith("kubb3d-Ansicht: ") and "Ereignis Wurf" in " ".join(a.last_hud.lines)
+    finally:
+        a.close()
