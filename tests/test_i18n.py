@@ -45,6 +45,11 @@ def test_babel_cfg_maps_what_the_test_extracts():
     text = (ROOT / "babel.cfg").read_text()
     assert "[python: kubb3d/**.py]" in text and "[scenario: scenarios/*.toml]" in text
     assert "scenario = kubb3d.i18n:extract_scenario_texts" in text
+    # the catalog's update command extracts with the keywords this test does (docs/german.md)
+    command = next(ln for ln in (ROOT / "docs" / "german.md").read_text().splitlines() if "pybabel extract" in ln)
+    spec = {"msg": None, "nmsg": (1, 2), "Nn_": (1, 2), "pmsg": ((1, "c"), 2)}
+    assert re.findall(r"-k (\S+)", command) == ["msg", "nmsg:1,2", "Nn_:1,2", "pmsg:1c,2"]
+    assert {k: KEYWORDS[k] for k in spec} == spec
 
 
 def _po() -> dict:
