@@ -11,9 +11,12 @@ Nothing here is global: a :class:`Translator` is made at the edge and passed on.
 
 from __future__ import annotations
 
+import functools
 import gettext
 import os
+import re
 import string
+import struct
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping
@@ -84,9 +87,16 @@ class Translator:
 
     def __call__(self, text: str) -> str:
         """``text`` in this language: a :class:`Msg` rendered from its translated template and
-        parameters (nested messages translated too), any other string looked up as a whole."""
+        parameters (nested messages translated too; one read back from a file, ``recorded``,
+        first parsed into its template, :func:`parse`), any other string looked up as a whole."""
         if isinstance(text, Msg):
-            return render(text, self.gettext, decimal_comma=self.lang in DECIMAL_COMMA, ngettext_=self.catalog.ngettext)
+            return render(
+                text,
+                self.gettext,
+                decimal_comma=self.lang in DECIMAL_COMMA,
+                ngettext_=self.catalog.ngettext,
+                parse_recorded=self.lang != DEFAULT,
+            )
         return self.gettext(text) if text else text
 
 
@@ -101,20 +111,159 @@ class _CommaFormatter(string.Formatter):
 _COMMA = _CommaFormatter()
 
 
-def render(message: Msg, gettext_: Any, *, decimal_comma: bool = False, ngettext_: Any = None) -> str:
+def render(
+    message: Msg, gettext_: Any, *, decimal_comma: bool = False, ngettext_: Any = None, parse_recorded: bool = False
+) -> str:
     """``message`` made from ``gettext_(template)`` and its parameters, nested ``Msg``
     parameters rendered the same way; plain-string parameters (piece ids) are kept. A message
     with a count (:func:`~kubb3d.judge.messages.nmsg`) takes its form from
-    ``ngettext_(singular, plural, n)`` (without one: its English form)."""
-    params = {
-        k: render(v, gettext_, decimal_comma=decimal_comma, ngettext_=ngettext_) if isinstance(v, Msg) else v
-        for k, v in message.params.items()
-    }
+    ``ngettext_(singular, plural, n)`` (without one: its English form). ``parse_recorded``: a
+    message read back from a file (``recorded``) is first parsed into its template (:func:`parse`)."""
+    if parse_recorded and message.recorded:
+        message = parse(str(message)) or message
+    opts = {"decimal_comma": decimal_comma, "ngettext_": ngettext_, "parse_recorded": parse_recorded}
+    params = {k: render(v, gettext_, **opts) if isinstance(v, Msg) else v for k, v in message.params.items()}
     if message.forms is not None and ngettext_ is not None:
         template = str(ngettext_(*message.forms))
     else:
         template = str(gettext_(message.template)).split(CONTEXT)[-1]  # untranslated: without its context
     return _COMMA.vformat(template, (), params) if decimal_comma else template.format(**params)
+
+
+@dataclass(frozen=True)
+class _Template:
+    """One English message form of the catalogs, ready to match a sentence: the regular
+    expression, the message's context, its template, its (singular, plural) pair if it has a
+    count, each placeholder's name and format spec."""
+
+    pattern: re.Pattern[str]
+    context: str
+    template: str
+    plural: tuple[str, str] | None
+    fields: tuple[tuple[str, str], ...]  # (name, format spec), each name once
+
+
+def _catalog_messages() -> list[tuple[str, tuple[str, ...]]]:
+    """(context, English forms) of every message of the first compiled catalog (the ``.mo``
+    format: the original strings' table at the offset in bytes 12–16, entries of length and
+    offset; ``context\\x04msgid``, plural forms split by ``\\x00``)."""
+    found = sorted(LOCALE_DIR.glob(f"*/LC_MESSAGES/{DOMAIN}.mo"))
+    if not found:
+        return []
+    data = found[0].read_bytes()
+    count, table = struct.unpack("<2I", data[8:16])
+    out = []
+    for i in range(count):
+        length, offset = struct.unpack("<2I", data[table + 8 * i : table + 8 * i + 8])
+        raw = data[offset : offset + length].decode("utf-8")
+        if raw:
+            context, _, ids = raw.rpartition(CONTEXT)
+            out.append((context, tuple(ids.split("\x00"))))
+    return out
+
+
+@functools.lru_cache(maxsize=1)
+def _templates() -> tuple[_Template, ...]:
+    """Every English message form as a :class:`_Template`, the most literal text first."""
+    out = []
+    for context, forms in _catalog_messages():
+        plural = (forms[0], forms[1]) if len(forms) == 2 else None
+        for form in forms:
+            regex, literal = "", 0
+            fields: list[tuple[str, str]] = []
+            groups: dict[str, str] = {}  # placeholder → its regex group
+            for text, name, spec, _ in string.Formatter().parse(form):
+                regex += re.escape(text)
+                literal += len(text)
+                if name is None:
+                    continue
+                if name in groups:  # the same value again
+                    regex += f"(?P={groups[name]})"
+                    continue
+                groups[name] = f"g{len(groups)}"
+                fields.append((name, spec or ""))
+                regex += f"(?P<{groups[name]}>.*?)"
+            pattern = re.compile(regex, re.S)
+            out.append((literal, _Template(pattern, context, form, plural, tuple(fields))))
+    out.sort(key=lambda item: -item[0])
+    return tuple(t for _, t in out)
+
+
+@functools.lru_cache(maxsize=8)
+def _in_context(context: str) -> tuple[_Template, ...]:
+    """The templates of ``context`` first, then those without one."""
+    return tuple(t for t in _templates() if context and t.context == context) + tuple(
+        t for t in _templates() if not t.context
+    )
+
+
+OBJECTS = ("others", "other")
+"""Placeholders that hold pieces after a preposition (their king is the context's form)."""
+PREPOSITION = "after a preposition"
+"""The context of a piece named after a preposition (:func:`kubb3d.judge.messages.piece_object`)."""
+
+
+@functools.lru_cache(maxsize=4096)
+def parse(text: str, context: str = "") -> Msg | None:
+    """The message an English ``text`` was made from, found among the catalog's templates (the
+    most literal first): its parameters read back (numbers as numbers where the template formats
+    them, words and nested sentences parsed in turn, the pieces of :data:`OBJECTS` in the context
+    :data:`PREPOSITION`), or None when no template gives back ``text`` exactly.
+
+    Sentences read back from a file (a replay's reasons) are parsed so that they can be
+    translated; the result renders to ``text`` in English, byte for byte."""
+    from kubb3d.judge.messages import nmsg, pmsg
+
+    if not text or not re.search(r"[a-z]{2}", text):
+        return None  # ids, numbers and citations ("A3", "DM §5") are no sentence
+    for t in _in_context(context):
+        found = t.pattern.fullmatch(text)
+        if found is None:
+            continue
+        groups = iter(found.groups())
+        params = {
+            name: _value(next(groups), spec, PREPOSITION if name in OBJECTS else context) for name, spec in t.fields
+        }
+        try:
+            if t.plural is not None:
+                count = next((v for v in params.values() if isinstance(v, int)), None)
+                if count is None:
+                    continue
+                made = nmsg(t.plural[0], t.plural[1], count, **params)
+            else:
+                made = pmsg(t.context, t.template, **params) if t.context else Msg(t.template, **params)
+        except (KeyError, ValueError, IndexError):
+            continue
+        if str(made) == text:
+            return made
+    parts = text.split(", ")  # a list made by join(): each part a message or an id
+    if len(parts) > 1:
+        read = [parse(part, context) or part for part in parts]
+        if any(isinstance(part, Msg) for part in read) and not any(
+            re.search(r"[a-z]{2}", part) for part in read if not isinstance(part, Msg)
+        ):
+            from kubb3d.judge.messages import join
+
+            joined = join(read)
+            return joined if isinstance(joined, Msg) and str(joined) == text else None
+    return None
+
+
+def _value(text: str, spec: str, context: str) -> Any:
+    """A parameter read back: a number where the spec formats one, a parsed message, or the text."""
+    if spec[-1:] in tuple("eEfFgG%"):
+        try:
+            return float(text.rstrip("%")) / (100 if spec.endswith("%") else 1)
+        except ValueError:
+            return text
+    if spec.endswith("d"):
+        try:
+            return int(text)
+        except ValueError:
+            return text
+    if text.isdigit():
+        return int(text)
+    return parse(text, context) or text
 
 
 def translator(lang: str | None = None, environ: Mapping[str, str] | None = None) -> Translator:

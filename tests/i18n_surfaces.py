@@ -294,37 +294,6 @@ def replay_file(tmp: Path, *args: str) -> Path:
     return path
 
 
-def file_texts(path: Path) -> set[str]:
-    """The English sentences a replay file holds as data (reasons, event texts): the view shows
-    them as written (docs/german.md)."""
-    out: set[str] = set()
-
-    def walk(value: Any) -> None:
-        if isinstance(value, str) and " " in value:
-            out.add(value)
-        elif isinstance(value, dict):
-            for item in value.values():
-                walk(item)
-        elif isinstance(value, list):
-            for item in value:
-                walk(item)
-
-    for line in path.read_text().splitlines():
-        walk(json.loads(line))
-    return out
-
-
-def without(text: str, recorded: str) -> str:
-    """``text`` less the sentences a replay file recorded (``recorded``: them joined by new
-    lines): each whole one taken out, and nothing left of a line of words that is a piece of
-    one (a reason wrapped over lines of a panel; a piece's id alone is kept)."""
-    for sentence in recorded.splitlines():
-        if sentence and sentence in text:
-            text = text.replace(sentence, " ")
-    rest = text.strip()
-    return "" if rest in recorded and not re.fullmatch(r"[A-Z]\d+", rest) else text
-
-
 def citations() -> set[str]:
     """Every rule citation the judge and the rules engine may give (``DM §5``, ``WS End of the
     Game``: names of rules, kept in every language) and the page they point to for kubb3d's own

@@ -7,6 +7,7 @@ of free play, a challenge and a match under every camera (tests/i18n_surfaces.py
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -31,8 +32,8 @@ def replays(tmp_path_factory):
 
 
 def _gather(lang: str, replays, judge_app, match_app) -> tuple[surfaces.Texts, surfaces.Texts]:
-    """(texts of the surfaces made by the code, texts of the replays' surfaces less the English
-    sentences their files recorded as data)."""
+    """(texts of the surfaces made by the code, texts of the replays' surfaces: the sentences
+    their files recorded in English read back and translated too)."""
     from kubb3d.viewer.replay import load_session
     from kubb3d.web.page import quiz_page, replay_page
 
@@ -44,9 +45,7 @@ def _gather(lang: str, replays, judge_app, match_app) -> tuple[surfaces.Texts, s
         texts += surfaces.match_terminal(match_app, args, lang)
     replayed: surfaces.Texts = []
     for path in replays:
-        recorded = "\n".join(sorted(surfaces.file_texts(path)))
-        shown = surfaces.page_texts(replay_page(path, tr)) + surfaces.replay_hud(load_session(path), tr, path.stem)
-        replayed += [(where, surfaces.without(text, recorded)) for where, text in shown]
+        replayed += surfaces.page_texts(replay_page(path, tr)) + surfaces.replay_hud(load_session(path), tr, path.stem)
     return texts, replayed
 
 
@@ -138,3 +137,31 @@ def test_german_words_where_the_tryout_found_identifiers(german, english):
     assert {text for where, text in replayed if where == "page label of baton2"} == {"Wurfholz 2"}
     hud_labels = {text for where, text in texts if where.endswith(" label")}
     assert "König" in hud_labels and "AUS (hinter Grundlinie A)" in hud_labels and "king" not in hud_labels
+
+
+def test_every_sentence_a_replay_recorded_is_read_back_and_translated(replays):
+    # a replay keeps the judge's reasons and the result as English text; the view and the page
+    # parse each back into its template, which gives the same English and a German sentence
+    from kubb3d.i18n import parse
+
+    de = translator("de")
+    sentences = set()
+    for path in replays:
+        for line in path.read_text().splitlines():
+            rec = json.loads(line)
+            rows = ((rec.get("judgement") or {}).get("rulings") or []) + (
+                (rec.get("outcome") or {}).get("rulings") or []
+            )
+            sentences |= {row["reason"] for row in rows if isinstance(row, dict) and row.get("reason")}
+            if rec.get("type") == "outcome":
+                sentences.add(rec["reason"])
+            for throw in rec.get("throws") or ():
+                sentences |= {v["reason"] for v in throw.get("violations", ())}
+    assert len(sentences) > 30
+    unread = sorted(s for s in sentences if parse(s) is None)
+    assert not unread, unread
+    assert all(str(parse(s)) == s for s in sentences)  # the English, byte for byte
+    same = sorted(s for s in sentences if de(parse(s)) == s)
+    assert not same, same
+    assert parse("A1 lies on the ground, propped on B2.").params["name"] == "A1"  # not a sentence of its own
+    assert parse("A1 is not a sentence any template makes") is None

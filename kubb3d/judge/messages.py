@@ -45,6 +45,8 @@ class Msg(str):
     params: Mapping[str, Any]
     forms: tuple[str, str, int] | None = None
     """Of a message with a count (:func:`nmsg`): (singular, plural, count); else None."""
+    recorded: bool = False
+    """English text read back from a file (:func:`recorded`), its template not known."""
 
     def __new__(cls, template: str, /, **params: Any) -> Msg:
         text = template.split(CONTEXT)[-1]  # a context (:func:`pmsg`) is not part of the text
@@ -142,6 +144,17 @@ def join(parts: Iterable[str], sep: str = ", ") -> str:
 def concat(*parts: str) -> str:
     """``parts`` one after the other (see :func:`join`)."""
     return join(parts, "")
+
+
+def recorded(text: str) -> str:
+    """A sentence read back as text (a replay file keeps the judge's reasons and a match's result
+    in English): a :class:`Msg` that a translator to another language first reads back into its
+    template and parameters (:func:`kubb3d.i18n.parse`); one no template makes stays English."""
+    if not text or isinstance(text, Msg):
+        return text
+    message = Msg(text.replace("{", "{{").replace("}", "}}"))
+    message.recorded = True
+    return message
 
 
 def known(text: str) -> str:
