@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from kubb3d.errors import ReplayError
-from kubb3d.judge.messages import concat, msg, nmsg
+from kubb3d.judge.messages import concat, join, msg, nmsg
 
 MOVED_M = 0.005
 """m: a piece that moved this far during a throw was touched (the first such is the first hit)."""
@@ -220,15 +220,16 @@ def stats_lines(stats: dict[str, PlayerStats]) -> list[str]:
         if ps.hit_rate is not None:
             figures.append(msg(" ({rate})", rate=_pct(ps.hit_rate)))
         if ps.kubbs_per_turn is not None:
-            figures.append(msg(", {per_turn} kubbs a turn", per_turn=f"{ps.kubbs_per_turn:.2f}"))
+            # numbers as message parameters, so that German writes its decimal comma (2,43)
+            figures.append(msg(", {per_turn} kubbs a turn", per_turn=msg("{value:.2f}", value=ps.kubbs_per_turn)))
         if ps.inkast_spread_m is not None:
-            figures.append(msg(", inkast spread {spread} m", spread=f"{ps.inkast_spread_m:.2f}"))
+            figures.append(msg(", inkast spread {spread} m", spread=msg("{value:.2f}", value=ps.inkast_spread_m)))
         lines.append(concat(*figures))
         parts = []
         for lo, hi, n, h in ps.bins:
             if n:
-                span = f"{lo:.1f}–{hi:.1f} m" if hi is not None else f"≥ {lo:.1f} m"
-                parts.append(f"{span} {h}/{n}")
+                span = msg("{lo:.1f}–{hi:.1f} m", lo=lo, hi=hi) if hi is not None else msg("≥ {lo:.1f} m", lo=lo)
+                parts.append(concat(span, f" {h}/{n}"))
         if parts:
-            lines.append(msg("   hits by distance: {bins}", bins=", ".join(parts)))
+            lines.append(msg("   hits by distance: {bins}", bins=join(parts)))
     return lines

@@ -192,6 +192,17 @@ def match_terminal(match_app, args, lang: str) -> Texts:
     return [("match", line) for line in r.stdout.splitlines()]
 
 
+def stats_terminal(path: Path, lang: str) -> Texts:
+    """``kubb3d stats REPLAY --lang LANG``: both players' figures."""
+    import subprocess
+    import sys
+
+    cmd = [sys.executable, "-m", "kubb3d", "stats", str(path), "--lang", lang]
+    r = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    return [("stats", line) for line in r.stdout.splitlines()]
+
+
 def _controller(scene, **toggles):
     from kubb3d.viewer.controls import Controller
 

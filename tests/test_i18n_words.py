@@ -46,6 +46,7 @@ def _gather(lang: str, replays, judge_app, match_app) -> tuple[surfaces.Texts, s
     replayed: surfaces.Texts = []
     for path in replays:
         replayed += surfaces.page_texts(replay_page(path, tr)) + surfaces.replay_hud(load_session(path), tr, path.stem)
+        replayed += surfaces.stats_terminal(path, lang)
     return texts, replayed
 
 
@@ -105,6 +106,9 @@ def test_german_output_has_no_english_identifier_words(german, citations):
         if words:
             found.setdefault(" ".join(sorted(set(words))), (where, text))
     assert not found, "\n".join(f"{w}: {where}: {text!r}" for w, (where, text) in found.items())
+    # and German numbers have a decimal comma: "0,52 m", not "0.52 m" (a number formatted before it was a parameter)
+    points = {(where, text) for where, text in texts + replayed if re.search(r"\d\.\d", text)}
+    assert not points, sorted(points)[:20]
 
 
 @pytest.mark.parametrize("lang", ["de", "en"])
