@@ -32,8 +32,9 @@ def test_kubbuteo_play_by_play_and_labels_say_flick():
     returns = [e.text for e in events if e.kind == "inkast"]  # KT: "returning knocked down Kubbs"
     assert returns and all(" returns " in t for t in returns) and not any("inkast" in t for t in returns)
     assert " schnippt " in de(returns[0]) and " zurück in Hälfte " in de(returns[0])
-    assert "A: lag flick" in labels and "A: flick baton1" in labels and any(": return " in x for x in labels)
+    assert "A: lag flick" in labels and "A: flick (baton 1)" in labels and any(": return " in x for x in labels)
     assert not any("throw" in label for label in labels)
+    assert "A: Schnipper (Wurfholz 1)" in [de(label) for label in labels]  # issue 34: words, not ids
 
 
 def test_dm_play_by_play_and_labels_keep_throws():
