@@ -130,6 +130,6 @@ def test_a_figure_without_a_value_is_left_out_not_printed_as_a_dash():
         "P3: 3/8 batons hit (38 %), 1.50 kubbs a turn, inkast spread 0.50 m",
     ]
     german = [translator("de")(line) for line in lines]
-    assert german[1] == "P2: 1/1 Wurfholz traf (100 %), 1.50 Kubbs je Runde"
-    assert german[2].endswith("Streuung der Einwürfe 0.50 m")
+    assert german[1] == "P2: 1/1 Wurfholz traf (100 %), 1,50 Kubbs je Runde"  # a decimal comma (issue 34)
+    assert german[2].endswith("Streuung der Einwürfe 0,50 m")
     assert not any(" - " in line or "- m" in line for line in lines + german)
