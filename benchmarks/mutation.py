@@ -35,7 +35,7 @@ import time
 import tomllib
 from collections import Counter
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 ROOT = Path(__file__).resolve().parents[1]
 MUTANTS = ROOT / "mutants"
@@ -53,6 +53,7 @@ STATUS_BY_EXIT_CODE = {
     36: "timeout", 24: "timeout", -24: "timeout", 152: "timeout", 255: "timeout",
     None: "not checked",
 }
+SAVE_EVERY_S = 120.0  # how often a run with --save writes what it has checked so far
 COLUMNS = ("mutants", "killed", "survived", "timeout", "no tests", "equivalent", "other", "not checked")
 
 
@@ -296,6 +297,33 @@ def _fast_test_files() -> dict[str, str]:
     return {str(p.relative_to(ROOT)): hashlib.sha256(p.read_bytes()).hexdigest() for p in files}
 
 
+def mutated_sources_hash() -> str:
+    """A hash of the mutated sources alone: mutmut's names and numbers of the mutants follow from them,
+    so a saved run's results (``--resume``) hold only for the same hash."""
+    digest = hashlib.sha256()
+    for path in source_modules():
+        digest.update(path.encode() + b"\0" + (ROOT / path).read_bytes())
+    return digest.hexdigest()
+
+
+def restore_results(mutants_dir: Path, saved: dict[str, int], modules: list[str]) -> int:
+    """Write the exit codes of a saved run (mutant name -> code) into mutmut's .meta files of
+    *modules*, for the mutants with no result yet; return how many were restored."""
+    restored = 0
+    for module in modules:
+        meta = mutants_dir / (module + ".meta")
+        if not meta.exists():
+            continue
+        data = json.loads(meta.read_text(encoding="utf-8"))
+        codes = data["exit_code_by_key"]
+        for name in codes:
+            if codes[name] is None and name in saved:
+                codes[name] = saved[name]
+                restored += 1
+        meta.write_text(json.dumps(data, indent=4), encoding="utf-8")
+    return restored
+
+
 def _sources_fingerprint() -> str:
     """A hash of the mutated sources and of the fast tests' helpers (every file not named test_*.py)."""
     digest = hashlib.sha256()
@@ -474,11 +502,14 @@ def _driver(plan_file: str, argv: list[str]) -> None:
 
 
 def run_mutmut(names: list[str], max_children: int, deselect: list[str], time_limit: float | None,
-               hang_s: float = 60.0, plan: dict[str, list[str] | None] | None = None) -> int:
+               hang_s: float = 60.0, plan: dict[str, list[str] | None] | None = None,
+               progress: Callable[[], None] | None = None, progress_s: float = SAVE_EVERY_S) -> int:
     """`mutmut run` on *names*, niced; stopped with Ctrl-C's signal after *time_limit* seconds.
 
     A worker that sleeps on a lock for *hang_s* is ended (mutmut's timeout counts CPU time, so a
-    deadlocked fork would wait for ever); mutmut records it as killed by a signal ("other")."""
+    deadlocked fork would wait for ever); mutmut records it as killed by a signal ("other").
+    *progress* is called every *progress_s* seconds while mutmut runs (``--save`` writes the partial
+    run then: mutmut records each mutant's result in mutants/ as soon as it has it)."""
     env = dict(os.environ)
     env["PYTEST_ADDOPTS"] = " ".join([HYPOTHESIS_SEED, *(f"--deselect {node}" for node in deselect)])
     arguments = ["run", "--max-children", str(max_children), *names]
@@ -492,9 +523,13 @@ def run_mutmut(names: list[str], max_children: int, deselect: list[str], time_li
         command = ["nice", "-n", "10", sys.executable, "-c", code]
     process = subprocess.Popen(command, cwd=ROOT, env=env, start_new_session=True)
     started = time.monotonic()
+    saved_at = started
     asleep_since: dict[int, float] = {}
     while process.poll() is None:
         now = time.monotonic()
+        if progress is not None and now - saved_at > progress_s:
+            progress()
+            saved_at = now
         if time_limit is not None and now - started > time_limit:
             print(f"mutation.py: time limit of {time_limit:.0f} s reached, stopping mutmut", file=sys.stderr)
             process.send_signal(signal.SIGINT)
@@ -569,6 +604,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--save", type=Path, metavar="FILE",
                         help="also write the run's JSON document (the command, counts, load, survivors) to FILE, "
                              "for docs/mutation.md (quoted with --render FILE)")
+    parser.add_argument("--resume", type=Path, metavar="FILE",
+                        help="first take the results of a run saved with --save (of the same sources) for the "
+                             "mutants not checked yet, so that a stopped run goes on where it stopped")
     parser.add_argument("--render", type=Path, metavar="FILE",
                         help="print the table of a run saved with --save, run nothing")
     parser.add_argument("--equivalents", action="store_true",
@@ -608,9 +646,27 @@ def main(argv: list[str] | None = None) -> int:
     if args.equivalents:
         print(equivalents_table(load_equivalent_entries()))
         return 0
+    resumed: dict[str, int] = {}
+    if args.resume is not None:
+        try:
+            saved_run = json.loads(args.resume.read_text(encoding="utf-8"))
+            resumed = {str(name): int(code) for name, code in saved_run["results"].items()}
+            saved_sources = saved_run["sources"]
+        except (OSError, ValueError, KeyError, TypeError, AttributeError):
+            refuse(f"--resume: {args.resume}: expected a run's JSON document with its results, written by --save")
+        if saved_sources != mutated_sources_hash():
+            refuse(f"--resume: {args.resume}: saved from other sources of {' and '.join(PACKAGES)}; its mutants' "
+                   "numbers may differ, run them again")
     started = time.monotonic()
     if not args.report:
         generate_mutants()
+        if resumed:
+            count = restore_results(MUTANTS, resumed, modules)
+            print(f"mutation.py: {count} results taken from {args.resume}", file=sys.stderr)
+    for name in stale_equivalents(load_equivalent_entries(), MUTANTS):
+        print(f"mutation.py: {name} no longer makes the change listed in {EQUIVALENTS.name}; look at it "
+              "again (counted as not equivalent)", file=sys.stderr)
+        equivalents.pop(name, None)
     results = read_results(MUTANTS, modules)
     selected: set[str] = set()
     for module in modules:
@@ -634,15 +690,35 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"mutation.py: {len(placed)} of {len(plan)} mutants placed on a line, "
                       f"{sum(not contexts for contexts in placed)} of them on a line no fast test runs",
                       file=sys.stderr)
-            code = run_mutmut(todo, args.max_children, deselect, args.time_limit, plan=plan)
+            def save_partial() -> None:
+                doc = run_document(args, argv, modules, read_results(MUTANTS, modules), selected, equivalents,
+                                   time.monotonic() - started, partial=True)
+                args.save.write_text(json.dumps(doc, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+
+            code = run_mutmut(todo, args.max_children, deselect, args.time_limit, plan=plan,
+                              progress=save_partial if args.save is not None else None)
             if code not in (0, 130, -signal.SIGINT):
                 print(f"mutation.py: mutmut run ended with exit code {code}", file=sys.stderr)
         results = read_results(MUTANTS, modules)
 
-    for name in stale_equivalents(load_equivalent_entries(), MUTANTS):
-        print(f"mutation.py: {name} no longer makes the change listed in {EQUIVALENTS.name}; look at it "
-              "again (counted as not equivalent)", file=sys.stderr)
-        equivalents.pop(name, None)
+    doc = run_document(args, argv, modules, results, selected, equivalents, time.monotonic() - started)
+    MUTANTS.mkdir(exist_ok=True)
+    (MUTANTS / "survivors.txt").write_text("".join(f"{name}\n" for name in doc["survivors"]), encoding="utf-8")
+    if args.save is not None:
+        args.save.write_text(json.dumps(doc, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    if args.json:
+        print(json.dumps(doc, indent=2))
+    else:
+        print(render_run(doc, args.markdown))
+    return 0
+
+
+def run_document(args: argparse.Namespace, argv: list[str] | None, modules: list[str],
+                 results: dict[str, dict[str, int | None]], selected: set[str], equivalents: dict[str, str],
+                 elapsed: float, partial: bool = False) -> dict[str, Any]:
+    """A run's JSON document (``--json``, ``--save``): the command, the counts per module, the load,
+    the survivors, and each checked mutant's exit code with the hash of the sources (``--resume``).
+    *partial*: written while mutmut still runs."""
     rows = {module: tally(results[module], equivalents, selected) for module in modules}
     total: Counter[str] = Counter()
     for counts in rows.values():
@@ -653,25 +729,18 @@ def main(argv: list[str] | None = None) -> int:
         name for module in modules for name, code in results[module].items()
         if name in selected and STATUS_BY_EXIT_CODE.get(code) in ("survived", "no tests") and name not in equivalents
     )
-    MUTANTS.mkdir(exist_ok=True)
-    (MUTANTS / "survivors.txt").write_text("".join(f"{name}\n" for name in survivors), encoding="utf-8")
-    elapsed = time.monotonic() - started
-    load = os.getloadavg()
-    doc = {
+    return {
         "command": "benchmarks/mutation.py " + " ".join(argv if argv is not None else sys.argv[1:]),
         "sample": args.sample, "sample_size": args.sample_size, "seed": args.seed, "seconds": round(elapsed, 1),
-        "load": [round(value, 2) for value in load],
+        "load": [round(value, 2) for value in os.getloadavg()],
         "modules": {m: {col: c[col] for col in COLUMNS} | {"score": score(c), "interval": interval(c)}
                     for m, c in rows.items()},
         "survivors": survivors,
+        "partial": partial,
+        "sources": mutated_sources_hash(),
+        "results": {name: code for module in modules for name, code in sorted(results[module].items())
+                    if name in selected and code is not None},
     }
-    if args.save is not None:
-        args.save.write_text(json.dumps(doc, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
-    if args.json:
-        print(json.dumps(doc, indent=2))
-    else:
-        print(render_run(doc, args.markdown))
-    return 0
 
 
 def wanted(code: int | None, rerun: str | None) -> bool:

@@ -265,3 +265,69 @@ def test_every_run_quoted_from_a_saved_file_is_that_file_rendered(mutation, tmp_
     saved.write_text("[]", encoding="utf-8")
     bad = subprocess.run([sys.executable, script, "--render", str(saved)], capture_output=True, text=True)
     assert bad.returncode == 2 and bad.stderr.strip().count("\n") == 0 and "--render" in bad.stderr
+
+
+def test_a_run_saves_what_it_has_checked_and_a_stopped_run_resumes_from_it(mutation, tmp_path, monkeypatch):
+    """--save keeps each checked mutant's exit code with the hash of the sources; --resume writes
+    them back into mutmut's .meta files for the mutants with no result, and only for the same sources."""
+    codes = {"kubb3d.rules.dm.x_f__mutmut_1": 1, "kubb3d.rules.dm.x_f__mutmut_2": 0,
+             "kubb3d.rules.dm.x_f__mutmut_3": None, "kubb3d.rules.dm.x_f__mutmut_4": 1}
+    args = mutation.main.__globals__["argparse"].Namespace(sample=1.0, sample_size=3, seed=0)
+    selected = set(codes) - {"kubb3d.rules.dm.x_f__mutmut_4"}
+    doc = mutation.run_document(args, ["--save", "x.json"], ["kubb3d/rules/dm.py"], {"kubb3d/rules/dm.py": codes},
+                                selected, {}, 12.0, partial=True)
+    # only the sample's checked mutants; the counts are those of the sample
+    assert doc["results"] == {"kubb3d.rules.dm.x_f__mutmut_1": 1, "kubb3d.rules.dm.x_f__mutmut_2": 0}
+    assert doc["partial"] is True and doc["sources"] == mutation.mutated_sources_hash()
+    assert doc["modules"]["kubb3d/rules/dm.py"]["not checked"] == 1
+    assert doc["survivors"] == ["kubb3d.rules.dm.x_f__mutmut_2"]
+    # the hash follows the mutated sources (their text decides mutmut's numbering), not the tests
+    monkeypatch.setattr(mutation, "ROOT", tmp_path)
+    (tmp_path / "kubb3d" / "rules").mkdir(parents=True)
+    (tmp_path / "kubb3d" / "rules" / "dm.py").write_text("x = 1\n", encoding="utf-8")
+    first = mutation.mutated_sources_hash()
+    (tmp_path / "kubb3d" / "rules" / "dm.py").write_text("x = 2\n", encoding="utf-8")
+    assert mutation.mutated_sources_hash() != first
+    monkeypatch.undo()
+
+    meta = tmp_path / "kubb3d" / "rules" / "dm.py.meta"
+    fresh = {"kubb3d.rules.dm.x_f__mutmut_1": None, "kubb3d.rules.dm.x_f__mutmut_2": 0,
+             "kubb3d.rules.dm.x_f__mutmut_3": None}
+    meta.write_text(json.dumps({"exit_code_by_key": fresh, "durations_by_key": {}}), encoding="utf-8")
+    saved = {"kubb3d.rules.dm.x_f__mutmut_1": 1, "kubb3d.rules.dm.x_f__mutmut_2": 1}
+    assert mutation.restore_results(tmp_path, saved, ["kubb3d/rules/dm.py", "kubb3d/rules/core.py"]) == 1
+    # a result mutmut already has stays (a rerun of survivors is mutmut's), a mutant not in the file stays unchecked
+    assert json.loads(meta.read_text(encoding="utf-8"))["exit_code_by_key"] == {
+        "kubb3d.rules.dm.x_f__mutmut_1": 1, "kubb3d.rules.dm.x_f__mutmut_2": 0, "kubb3d.rules.dm.x_f__mutmut_3": None}
+
+    # a file of other sources is refused in one line, before any work
+    other = tmp_path / "other.json"
+    other.write_text(json.dumps(doc | {"sources": "0" * 64}), encoding="utf-8")
+    script = str(ROOT / "benchmarks" / "mutation.py")
+    bad = subprocess.run([sys.executable, script, "--resume", str(other), "--module", "rules/dm.py"],
+                         capture_output=True, text=True, cwd=tmp_path)
+    assert bad.returncode == 2 and bad.stderr.strip().count("\n") == 0 and "other sources" in bad.stderr
+
+
+def test_a_run_with_save_writes_its_progress_while_mutmut_runs(mutation, monkeypatch):
+    """run_mutmut calls its progress callback every progress_s seconds until mutmut ends."""
+    clock = iter(range(0, 10_000, 50))
+    polls = iter([None] * 9 + [0])
+
+    class FakeMutmut:
+        pid = -1
+        returncode = 0
+
+        def __init__(self, *args, **kwargs):
+            pass
+
+        def poll(self):
+            return next(polls)
+
+    monkeypatch.setattr(mutation.subprocess, "Popen", FakeMutmut)
+    monkeypatch.setattr(mutation.time, "monotonic", lambda: float(next(clock)))
+    monkeypatch.setattr(mutation.time, "sleep", lambda seconds: None)
+    calls = []
+    assert mutation.run_mutmut(["m"], 1, [], None, progress=lambda: calls.append(1), progress_s=120.0) == 0
+    # nine polls of a running mutmut, 50 s apart from 50 s to 450 s: saved after 150 s, 300 s and 450 s
+    assert len(calls) == 3
