@@ -7,6 +7,7 @@ from rules_helpers import MISS, clear_half, finish_turn, inkast_all_valid, play_
 
 from kubb3d.pitch import opponent
 from kubb3d.judge.rulings import Pose
+from kubb3d.rules.core import PENALTY_ALTERNATION_CAP
 from kubb3d.rules import (
     BatonThrow,
     Choose,
@@ -248,6 +249,34 @@ def test_penalty_alternation_is_capped_by_placement():
         s.push(a, InkastOutcome(invalid=frozenset({"B1"})))
     a = s.legal_actions()[0]
     assert isinstance(a, PlaceKubb) and a.side == "A" and a.half == "A"
+
+
+def test_the_penalty_kubb_after_one_placed_by_hand_starts_its_alternation_with_the_opponent():
+    """DM §6 ("Diese Kubbs wirft der Gegner"): every penalty kubb is first thrown by the
+    opponent, whether the one before it was thrown validly or placed by hand after
+    PENALTY_ALTERNATION_CAP failures; and the placed kubb stands where it was put."""
+    def two_penalty_kubbs() -> MatchState:
+        s = dm()
+        start(s)
+        throw(s, ThrowOutcome(felled=frozenset({"B1", "B2"})))
+        throw(s)
+        for attempt in (1, 2):
+            s.push(Inkast("B", ("B1", "B2"), attempt), InkastOutcome(invalid=frozenset({"B1", "B2"})))
+        return s
+
+    thrown = two_penalty_kubbs()
+    thrown.push(thrown.legal_actions()[0], InkastOutcome(valid={"B1": Pose((-3.5, 2.0, 0.075))}))
+    placed = two_penalty_kubbs()
+    for _ in range(PENALTY_ALTERNATION_CAP):
+        placed.push(placed.legal_actions()[0], InkastOutcome(invalid=frozenset({"B1"})))
+    placed.push(PlaceKubb("A", "B1", (-3.0, 1.0), "penalty", "A"))
+    assert placed.kubbs["B1"].standing and placed.kubbs["B1"].pose.position[:2] == (-3.0, 1.0)
+    assert placed.legal_actions() == thrown.legal_actions() == [PenaltyThrow("A", "B2", 1, "B")]
+    # and the second kubb is placed by hand only after as many failures of its own
+    for number in range(1, PENALTY_ALTERNATION_CAP + 1):
+        assert placed.legal_actions() == [PenaltyThrow("A" if number % 2 else "B", "B2", number, "B")]
+        placed.push(placed.legal_actions()[0], InkastOutcome(invalid=frozenset({"B2"})))
+    assert placed.legal_actions() == [PlaceKubb("A", "B2", None, "penalty", "A")]
 
 
 def test_stossel_placed_by_inkaster_after_raising_and_placement_checked():
