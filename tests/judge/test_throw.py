@@ -4,6 +4,8 @@ import pytest
 from helpers import king, kubb, leaning_pair, snap
 
 from kubb3d.judge import Consequence, Pose, Status, ThrowContext, judge_accident, judge_throw
+from kubb3d.i18n import translator
+from kubb3d.pitch import opponent
 from kubb3d.throw import Violation
 
 START = {"B3": Pose((4.0, 0.0, 0.075)), "king": Pose((0.0, 0.0, 0.15)), "F": Pose((1.5, 0.2, 0.075))}
@@ -112,6 +114,23 @@ def test_king_after_all_down_but_no_king_throw_is_set_up_again():
     r = j.ruling("king")
     assert r.consequence is Consequence.RAISE_AT_ORIGINAL_SPOT and r.rules == ("WS Tie-Break After the Group Stage",)
     assert j.winner is None
+
+
+@pytest.mark.parametrize("thrower", ["A", "B"])
+def test_king_after_all_down_but_no_king_throw_loses_under_kt_and_says_so_in_each_language(thrower):
+    """The same throw under KT ("Knocking over the King from anywhere but the baseline will
+    result in losing the game"; docs/rules.md): the thrower loses, and the ruling names
+    the thrower as the loser in English and, translated, in German."""
+    target = opponent(thrower)
+    sign = 1.0 if target == "B" else -1.0
+    b = kubb(f"{target}3", sign * 3.9, 0.0, lying_yaw_deg=0, side=target)
+    ctx = ThrowContext(ruleset="kubbuteo", thrower=thrower, already_felled=frozenset({b.id}))
+    j = judge_throw(snap(king(lying=True), b), ctx)
+    r = j.ruling("king")
+    assert r.consequence is Consequence.GAME_LOST and (j.winner, j.loser) == (target, thrower)
+    assert r.rules == ("KT rules",) and f"so side {thrower} loses" in r.reason
+    german = translator("de")(r.reason)
+    assert f"verliert Seite {thrower}" in german and "loses" not in german and "king" not in german
 
 
 def test_accidents_and_pending_raise():
