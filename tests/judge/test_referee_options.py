@@ -54,6 +54,9 @@ def test_own_half_kubb_moved_by_a_throw_is_stood_up_again():
         ThrowContext(thrower="A", own_standing={"F1": spot}, options={"own_half_knock": "raise at end of round"}),
     )
     assert "F1" in later.raise_again and "F1" not in later.raise_now
+    # the reason says when, as the option and the judgement do
+    assert r.reason.endswith("it is stood up again where it stood, at once.")
+    assert later.ruling("F1").reason.endswith("it is stood up again where it stood, at the end of the round.")
     # an own kubb the throw did not move gets no ruling
     still = judge_throw(snap(kubb("F1", -1.5, 0.0, side="A"), kubb("B1", 4.0, 0.0)), ctx)
     with pytest.raises(KeyError):

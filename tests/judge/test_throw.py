@@ -137,6 +137,12 @@ def test_accidents_and_pending_raise():
     b3 = kubb("B3", 3.9, 0.0, lying_yaw_deg=0)
     j = judge_throw(snap(b3), ThrowContext(accidents=frozenset({"B3"}), round_start=START))
     assert j.ruling("B3").consequence is Consequence.RAISE_AT_ORIGINAL_SPOT and j.raise_now == {"B3"}
+    # DM §5: the piece moved by accident is stood up again, and its ruling says which one
+    start = START | {"A2": Pose((-4.0, 0.0, 0.075))}
+    for pid, x in (("B3", 3.9), ("A2", -3.9)):
+        moved = judge_throw(snap(kubb(pid, x, 0.0, lying_yaw_deg=0, side=pid[0])),
+                            ThrowContext(accidents=frozenset({pid}), round_start=start))
+        assert moved.ruling(pid).reason.startswith(f"{pid} was moved by accident")
     p = judge_throw(snap(b3), ThrowContext(pending_raise=frozenset({"B3"})))
     assert p.ruling("B3").consequence is Consequence.RAISE_AT_ORIGINAL_SPOT and p.raise_now == frozenset()
     rulings = judge_accident(snap(b3), {"B3"}, START, "wikinger")
