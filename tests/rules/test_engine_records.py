@@ -1,14 +1,16 @@
 """The rules engine's records at the cases no fast test reached (issue #37 item 5: the mutants
 these tests kill survived the fast tests; docs/mutation.md): a tied lag's line, penalty kubbs
 one after another, two stößel in one inkast, the time-up leader from either side, an unknown
-action in a replay, the state as data, and a ruleset registered again."""
+action in a replay, the state as data, a ruleset registered again, the king throws a turn
+allows and the result of a set the king ended."""
 
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import pytest
-from rules_helpers import start, throw
+from rules_helpers import finish_turn, start, throw
 
 from kubb3d.equipment import get_set
 from kubb3d.errors import UnknownNameError
@@ -16,10 +18,12 @@ from kubb3d.judge.rulings import Pose
 from kubb3d.rules import (
     Inkast,
     InkastOutcome,
+    KingThrow,
     LagResult,
     LagThrow,
     MatchState,
     PenaltyThrow,
+    Phase,
     Raise,
     ThrowOutcome,
     get_ruleset,
@@ -256,3 +260,43 @@ def test_a_match_won_on_sets_says_how_many_and_cites_the_sets_clause():
     assert out is not None and (out.winner, out.sets) == ("Ann", {"Ann": 2, "Bob": 0})
     assert out.reason == f"Ann won 2 of best-of-3 sets ({s.ruleset.cite('sets')})"
     assert s.ruleset.cite("sets") == "DM §3"
+
+
+# ------------------------------------------------------------------ king throws (DM §1, §10; WS End of the Game)
+def _half_b_cleared(ruleset) -> MatchState:
+    """Ann (side A) has felled all five kubbs of half B with her first throw of her second turn."""
+    s = MatchState(ruleset, ("Ann", "Bob"))
+    start(s)
+    finish_turn(s)
+    finish_turn(s)
+    throw(s, ThrowOutcome(felled=frozenset({"B1", "B2", "B3", "B4", "B5"})))
+    return s
+
+
+@pytest.mark.parametrize("limit", [1, 2, 3, None])
+def test_a_turn_ends_after_as_many_missed_king_throws_as_the_ruleset_allows(limit):
+    """DM §10 ("Es gibt nur einen Königswurf pro Runde"): a turn allows king_throws_per_turn
+    king throws (DM: one), None as many as batons are left; every missed one counts."""
+    s = _half_b_cleared(replace(get_ruleset("dm"), king_throws_per_turn=limit))
+    batons = s.batons_left
+    thrown = 0
+    while s.turn_side == "A" and s.phase is Phase.THROW:
+        assert isinstance(s.legal_actions()[0], KingThrow)
+        throw(s)
+        thrown += 1
+    assert thrown == (batons if limit is None else limit) and batons > 3
+
+
+@pytest.mark.parametrize("ruleset", ["dm", "wikinger"])
+def test_a_set_ended_by_the_king_names_who_felled_it(ruleset):
+    """DM §10 and §1, WS End of the Game: a legal king throw that fells the king wins the set for
+    its thrower, a king felled early loses it; either way the result names the thrower."""
+    won = _half_b_cleared(get_ruleset(ruleset))
+    throw(won, ThrowOutcome(winner="A"))
+    early = MatchState(get_ruleset(ruleset), ("Ann", "Bob"))
+    start(early)
+    throw(early, ThrowOutcome(loser="A"))
+    assert (won.outcome().winner, early.outcome().winner) == ("Ann", "Bob")
+    for state, book in ((won, "king"), (early, "early_king")):
+        cite = state.ruleset.cite(book)
+        assert state.outcome().reason.startswith("Ann felled the king") and state.outcome().reason.endswith(f"({cite})")
