@@ -154,6 +154,21 @@ def test_a_disk_in_the_air_rests_on_nothing_and_keeps_its_tilt():
     assert down.grounded and down.tilt == pytest.approx(lifted.tilt, abs=1e-12)
 
 
+def test_a_disk_off_the_board_resting_on_another_is_down_and_held_up_by_it():
+    """As a king or a stößel resting on a kubb (above): a disk that touches no board but rests on
+    another disk has fallen, the disk under it is what holds it up, and it is no doubtful case
+    for a hand check; the same disk on nothing has no supporter."""
+    on_b2 = _disk("B1", tilt_deg=60.0, lift=0.02)
+    point = (0.3, 0.0, 2 * DISK[2])
+    carried = Contact("B1", "B2", point, point, (0.0, 0.0, 1.0), MASS * 9.81)
+    resting = analyse(_board(on_b2, _disk("B2"), contacts=[carried]), "B1", PARAMS)
+    alone = analyse(_board(on_b2, contacts=[]), "B1", PARAMS)
+    assert (resting.status, resting.grounded, resting.touching) == (Status.FALLEN, False, ("B2",))
+    assert resting.supporters == resting.touching and resting.doubt is False
+    assert str(resting.reason) == "B1 rests on B2 and does not touch the board."
+    assert (alone.status, alone.supporters, alone.doubt) == (Status.FALLEN, (), False)
+
+
 def test_a_disk_on_its_flat_touching_another_stands_on_its_own():
     """KT stands a kubb on its flat; one whose centre of mass is over the flat stands, whatever it
     touches: the reason says so and names what it touches."""
