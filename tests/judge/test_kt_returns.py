@@ -20,7 +20,7 @@ from kubb3d.judge import analyse
 from kubb3d.judge.inkast import InkastContext
 from kubb3d.judge.kubbuteo import judge_return, stand_up_spot
 from kubb3d.judge.rulebook import get_rulebook
-from kubb3d.judge.rulings import Consequence, Pose
+from kubb3d.judge.rulings import Consequence, Pose, Status
 from kubb3d.rules.kubbuteo import kubbuteo_pitch
 from kubb3d.snapshot import PieceState, Snapshot
 
@@ -137,6 +137,22 @@ def test_pieces_a_return_moved_are_stood_up_again_where_they_stood():
     assert a2.reason == "A2 was moved by a returned kubb, so it is stood up again where it stood."
     assert judgement.raise_now == {"A2"}
     assert not any(r.piece in ("A1", "A3") for r in judgement.rulings)
+
+
+def test_a_moved_piece_is_judged_with_the_tolerances_of_the_table():
+    """The status of a piece a return moved is the one the KT book's tolerances give (its lengths
+    scaled to the disk, kubb3d.judge.table): a disk 3 mm above the board does not rest on it,
+    though a Kubb kubb would within the default ground_tol of 5 mm."""
+    start = {"A2": Pose((-0.52, 0.0, DISK[2]))}
+    lift = 3 * PARAMS.ground_tol
+    assert lift < get_rulebook("dm").params.ground_tol
+    lifted = PieceState("A2", "kubb", "disk", DISK, (-0.52 + 1.5 * PARAMS.moved_tol, 0.0, DISK[2] + lift), UPRIGHT,
+                        mass=0.005, side="A")
+    after = snapshot(king(), lying("B1", -0.4, 0.0), lifted)
+    a2 = ruling(ruled(after, ("B1",), before=start), "A2")
+    assert a2.consequence is Consequence.RAISE_AT_ORIGINAL_SPOT
+    assert a2.status is analyse(after, "A2", PARAMS).status is Status.FALLEN
+    assert analyse(after, "A2", get_rulebook("dm").params).status is Status.STANDING
 
 
 # ------------------------------------------------------------------ where a returned kubb stands
