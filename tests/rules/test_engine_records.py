@@ -300,3 +300,22 @@ def test_a_set_ended_by_the_king_names_who_felled_it(ruleset):
     for state, book in ((won, "king"), (early, "early_king")):
         cite = state.ruleset.cite(book)
         assert state.outcome().reason.startswith("Ann felled the king") and state.outcome().reason.endswith(f"({cite})")
+
+
+@pytest.mark.parametrize("ruleset, again", [("dm", "thrown again"), ("wikinger", "thrown again"),
+                                            ("kubbuteo", "flicked again")])
+def test_an_inkast_to_be_repeated_is_one_line_of_its_kind_by_its_player(ruleset, again):
+    """DM §6 ("erneut geworfen"), WS basic rule 11, KT ("returned to Player B for reflicking"):
+    an invalid first inkast is thrown (under KT flicked) again; the play-by-play says so in an
+    inkast line of the inkasting side and player, citing the book's inkast clause."""
+    s = MatchState(get_ruleset(ruleset), ("Ann", "Bob"))
+    start(s)
+    throw(s, ThrowOutcome(felled=frozenset({"B1"})))
+    while not isinstance(s.legal_actions()[0], Inkast):
+        throw(s)
+    n = len(s.events)
+    s.push(s.legal_actions()[0], InkastOutcome(invalid=frozenset({"B1"})))
+    assert s.legal_actions() == [Inkast("B", ("B1",), 2)]
+    [line] = s.events[n:]
+    assert (line.kind, line.side, line.player, line.rules) == ("inkast", "B", "Bob", (s.ruleset.cite("inkast"),))
+    assert "B1" in line.text and line.text.endswith(f": {again}")
