@@ -8,7 +8,7 @@ import math
 import pytest
 
 from helpers import kubb, snap
-from kubb3d.judge import Consequence, Pose, ThrowContext, judge_throw
+from kubb3d.judge import Consequence, Pose, ThrowContext, analyse, judge_throw
 from kubb3d.judge.options import BY_NAME, OPTIONS, option
 from kubb3d.judge.rulings import Status
 from kubb3d.rules import MatchState, get_ruleset
@@ -68,6 +68,11 @@ def test_standing_kubb_across_the_sideline_option():
     r = judge_throw(s, ThrowContext(thrower="A")).ruling("B1")
     assert r.status is Status.STANDING and r.consequence is Consequence.SET_INSIDE
     assert r.raised_pose.position[1] == pytest.approx(-2.5 + 0.035, abs=1e-6)
+    # the reason gives how far it was out, the distance it is moved back; the hand check is the analysis's
+    moved_cm = (r.raised_pose.position[1] - s.pieces["B1"].position[1]) * 100
+    assert r.reason == (f"B1 still stands but was pushed {moved_cm:.1f} cm across the sideline, so it is set back "
+                        "just inside the field (kubb3d's decision).")
+    assert r.hand_check is analyse(s, "B1").hand_check is False
     stays = judge_throw(s, ThrowContext(thrower="A", options={"standing_outside": "stays"})).ruling("B1")
     assert stays.consequence is Consequence.NONE
     inside = judge_throw(snap(kubb("B1", 2.0, -2.40)), ThrowContext(thrower="A")).ruling("B1")
