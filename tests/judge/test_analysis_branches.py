@@ -154,6 +154,19 @@ def test_a_disk_in_the_air_rests_on_nothing_and_keeps_its_tilt():
     assert down.grounded and down.tilt == pytest.approx(lifted.tilt, abs=1e-12)
 
 
+def test_a_disk_off_the_board_is_off_and_says_which():
+    """KT rules: a kubb that leaves the board counts as knocked (module doc of kubb3d.judge.table):
+    below the board top or on the floor, the analysis is of that disk, off the board, with no
+    margin to stand on (as a disk in the air), held by nothing and no hand-check case."""
+    below = _disk("B1", lift=-2 * DISK[2])
+    on_floor = _disk("B2", tilt_deg=80.0)
+    floor = Contact("B2", "floor", (0.3, 0.0, 0.0), (0.3, 0.0, 0.0), (0.0, 0.0, 1.0), MASS * 9.81)
+    for snapshot, pid in ((_board(below), "B1"), (_board(on_floor, contacts=[floor]), "B2")):
+        off = analyse(snapshot, pid, PARAMS)
+        assert (off.piece, off.status, off.supporters, off.doubt) == (pid, Status.OFF_BOARD, (), False)
+        assert off.margin == -math.inf and str(off.reason) == f"{pid} went off the board."
+
+
 def test_a_disk_off_the_board_resting_on_another_is_down_and_held_up_by_it():
     """As a king or a stößel resting on a kubb (above): a disk that touches no board but rests on
     another disk has fallen, the disk under it is what holds it up, and it is no doubtful case
