@@ -44,6 +44,10 @@ def test_a_stossel_is_proposed_a_free_spot_next_to_the_kubbs_it_lay_on():
     kubb width out, from where the stößel lay."""
     judgement = _stossel_on_two(-2.0, 0.0)
     assert judgement.ruling("B3").consequence is Consequence.PLACE_FREELY and judgement.stossel == {"B3"}
+    # DM §7's words: it lay on kubbs without touching the ground, and the inkasting side places it freely
+    assert judgement.ruling("B3").reason == (
+        "B3 lies on B1, B2 without touching the ground and would stand fully inside from where it lies, so side "
+        "B places it anywhere valid in the field.")
     spot = _stood("B3", judgement.raised["B3"])
     for other in ("B1", "B2"):
         depth = overlap_depth(footprint(spot), footprint(_stood(other, judgement.raised[other])))
