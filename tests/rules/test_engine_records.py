@@ -319,3 +319,18 @@ def test_an_inkast_to_be_repeated_is_one_line_of_its_kind_by_its_player(ruleset,
     [line] = s.events[n:]
     assert (line.kind, line.side, line.player, line.rules) == ("inkast", "B", "Bob", (s.ruleset.cite("inkast"),))
     assert "B1" in line.text and line.text.endswith(f": {again}")
+
+
+@pytest.mark.parametrize("early, text", [({"B1"}, "raised again at its original spot: B1"),
+                                         ({"B1", "B2"}, "raised again at their original spots: B1, B2")])
+def test_kubbs_felled_too_early_are_raised_at_the_end_of_the_turn_in_a_raise_line(early, text):
+    """DM §5: baseline kubbs felled before the field kubbs are raised again at their spots when
+    the turn ends: one line of the same kind as any raising, by the side whose turn ends."""
+    s = dm()
+    start(s)
+    throw(s, ThrowOutcome(raise_again=frozenset(early)))
+    n = len(s.events)
+    finish_turn(s)
+    [line] = [e for e in s.events[n:] if e.text.startswith("raised again")]
+    assert (line.kind, line.side, line.player, line.rules, line.text) == ("raise", "A", "Ann", ("DM §5",), text)
+    assert all(s.kubbs[k].standing for k in early) and s.turn_side == "B"
