@@ -223,6 +223,22 @@ def test_a_turned_standing_kubb_blocks_with_its_turned_footprint():
     assert mirrored.position[:2] == pytest.approx((0.0921, 0.1958))
 
 
+@pytest.mark.parametrize("yaw_deg", [-36.2, 30.0, 45.0, -60.0, 135.0])
+def test_a_kubb_stood_up_beside_a_turned_kubb_clears_its_footprint(yaw_deg):
+    """Module doc ("a disk as its rectangular footprint turned by its yaw"): wherever a returned
+    kubb resting against a turned standing disk is stood up, its footprint is clear of that
+    disk's footprint as the geometry of the snapshot gives it, by the block tolerance."""
+    from kubb3d.judge.geometry import footprint, overlap_depth
+
+    yaw = math.radians(yaw_deg)
+    turned = (0.0, 0.0, math.sin(yaw / 2), math.cos(yaw / 2))
+    a5 = PieceState("A5", "kubb", "disk", DISK, (-0.2, 0.05, DISK[2]), turned, mass=0.005, side="A")
+    after = snapshot(a5, lying("B2", -0.2 + DISK[0], 0.05 + DISK[0]))
+    pose = stand_up_spot(after, "B2", "A", {"A5": (-0.2, 0.05, yaw)})
+    stood = PieceState("B2", "kubb", "disk", DISK, pose.position, pose.quat_xyzw, mass=0.005, side="A")
+    assert overlap_depth(footprint(stood), footprint(a5)) <= -1e-4
+
+
 def test_with_no_free_spot_across_the_board_the_kubb_stands_where_it_rests():
     wall = {f"W{i}": (-0.2, -0.3 + 0.03 * i, 0.0) for i in range(21)}
     pose = stand_up_spot(snapshot(lying("B1", -0.2, 0.01)), "B1", "A", wall)
