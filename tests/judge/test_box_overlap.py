@@ -41,3 +41,39 @@ def test_a_kubb_lying_on_top_of_another_touches_and_a_sunk_one_overlaps():
 
 def test_far_apart_is_negative():
     assert box_overlap_depth((0, 0, 0.075), UP, H, (2.0, 1.0, 0.075), yaw(0.3), H) < -1.0
+
+
+def _mul(q, r):
+    """Quaternion product q·r (xyzw): r turned, then q."""
+    x1, y1, z1, w1 = q
+    x2, y2, z2, w2 = r
+    return (w1 * x2 + x1 * w2 + y1 * z2 - z1 * y2, w1 * y2 - x1 * z2 + y1 * w2 + z1 * x2,
+            w1 * z2 + x1 * y2 - y1 * x2 + z1 * w2, w1 * w2 - x1 * x2 - y1 * y2 - z1 * z2)
+
+
+def _about(axis, angle):
+    s = math.sin(angle / 2)
+    return (axis[0] * s, axis[1] * s, axis[2] * s, math.cos(angle / 2))
+
+
+def _turn(q, p):
+    """The point p turned by the unit quaternion q."""
+    x, y, z, _ = _mul(_mul(q, (*p, 0.0)), (-q[0], -q[1], -q[2], q[3]))
+    return (x, y, z)
+
+
+def test_two_kubbs_crossing_edge_on_edge_cut_by_the_depth_of_their_edges_however_the_pair_is_turned():
+    """Two kubbs lying on an edge (turned 45° about their long axes), one on the other, their long
+    axes 60° apart: only the cross product of the two edges separates them, and they cut into each
+    other by their two half diagonals less the height between their centres. Turning the whole pair
+    in space does not change that."""
+    along_x = _mul(_about((1, 0, 0), math.pi / 4), _about((0, 1, 0), math.pi / 2))  # long axis x, an edge up
+    at_60 = _mul(_about((0, 0, 1), math.pi / 3), along_x)  # the same, its long axis 60° from x
+    reach = 0.035 * math.sqrt(2)
+    for height in (2 * reach - 0.01, 2 * reach + 0.002):
+        depth = box_overlap_depth((0, 0, 0), along_x, H, (0, 0, height), at_60, H)
+        assert math.isclose(depth, 2 * reach - height, abs_tol=1e-9)
+        for turn in (_about((0, 1, 0), math.pi / 2), _about((1, 0, 0), -math.pi / 2), _about((0.6, 0, 0.8), 1.0)):
+            turned = box_overlap_depth((0, 0, 0), _mul(turn, along_x), H, _turn(turn, (0, 0, height)),
+                                       _mul(turn, at_60), H)
+            assert math.isclose(turned, depth, abs_tol=1e-9)
