@@ -167,6 +167,20 @@ def test_a_disk_off_the_board_is_off_and_says_which():
         assert off.margin == -math.inf and str(off.reason) == f"{pid} went off the board."
 
 
+def test_a_disk_on_its_face_and_the_king_on_its_side_have_fallen_each_in_its_words():
+    """Module doc of kubb3d.judge.table: a disk whose plane is at least lying_tilt from vertical
+    lies on a face, the king whose axis is lies on its side; both have fallen on the board, held
+    by nothing, with no margin to stand on and no doubt."""
+    face = _disk("B1", tilt_deg=90.0, lift=DISK[0] - DISK[2])
+    king_he = get_set("kubbuteo").king.half_extents
+    side = PieceState("king", "king", "mushroom", king_he, (0.3, 0.2, king_he[0]),
+                      (0.0, math.sin(math.pi / 4), 0.0, math.cos(math.pi / 4)), mass=0.02)
+    for piece, words in ((face, "B1 lies on a face on the board."), (side, "king lies on its side on the board.")):
+        down = analyse(_board(piece, contacts=[_on_board(piece)]), piece.id, PARAMS)
+        assert (down.status, down.grounded, down.supporters, down.doubt) == (Status.FALLEN, True, (), False)
+        assert down.margin == -math.inf and str(down.reason) == words
+
+
 def test_a_disk_off_the_board_resting_on_another_is_down_and_held_up_by_it():
     """As a king or a stößel resting on a kubb (above): a disk that touches no board but rests on
     another disk has fallen, the disk under it is what holds it up, and it is no doubtful case
