@@ -14,14 +14,16 @@ import math
 
 import pytest
 
-from kubb3d.equipment import get_set
+from kubb3d.equipment import get_set, kubbuteo_disk
 from kubb3d.judge import JudgeParams, analyse
 from kubb3d.judge.geometry import quat_from_rows, quat_yaw, rot, rows_from_columns
 from kubb3d.judge.messages import Msg, msg
 from kubb3d.judge.rulebook import get_rulebook
 from kubb3d.judge.rulings import Status
 from kubb3d.judge.status import piece_status
+from kubb3d.judge.table import flat_margin
 from kubb3d.judge.throws import ThrowContext, _violation_rule, judge_accident
+from kubb3d.model_files import com_local
 from kubb3d.errors import JudgeInputError
 from kubb3d.rules.kubbuteo import kubbuteo_pitch
 from kubb3d.snapshot import GROUND_ID, Contact, PieceState, Snapshot
@@ -165,6 +167,41 @@ def test_a_disk_off_the_board_is_off_and_says_which():
         off = analyse(snapshot, pid, PARAMS)
         assert (off.piece, off.status, off.supporters, off.doubt) == (pid, Status.OFF_BOARD, (), False)
         assert off.margin == -math.inf and str(off.reason) == f"{pid} went off the board."
+
+
+@pytest.mark.parametrize("direction_deg", [0.0, 28.6, 60.2, 90.0, 197.2])
+def test_a_disks_margin_on_its_flat_runs_out_at_its_tipping_angle_in_every_direction(direction_deg):
+    """Module doc, step 4: a disk stands while the vertical through its centre of mass meets its
+    flat; the equipment gives the angle where it leaves it in each direction (tan θ = min(a /
+    |cos d|, b / |sin d|) / h, DiskPiece.tipping_angle_towards: 11.2° sideways, 19.1° in its
+    plane, 21.7° towards a corner). flat_margin is positive 0.02° short of it and negative 0.02° past it."""
+    disk = kubbuteo_disk()
+    direction = math.radians(direction_deg)
+    axis = (-math.sin(direction), math.cos(direction), 0.0)  # turns body +z towards the direction
+
+    def tilted(angle: float) -> PieceState:
+        q = (axis[0] * math.sin(angle / 2), axis[1] * math.sin(angle / 2), 0.0, math.cos(angle / 2))
+        return PieceState("B1", "kubb", "disk", DISK, (0.3, 0.0, DISK[2]), q, mass=MASS,
+                          com_local=com_local(get_set("kubbuteo"), "kubb"), side="B")
+
+    tipping = disk.tipping_angle_towards(direction)
+    assert flat_margin(tilted(tipping - math.radians(0.02))) > 0 > flat_margin(tilted(tipping + math.radians(0.02)))
+
+
+def test_a_disk_weighted_to_one_face_keeps_less_margin_tilted_that_way():
+    """Module doc, step 4, for a disk whose centre of mass sits 0.5 mm towards its +x face: tilted
+    5° towards that face, the vertical through it comes nearer the flat's edge than tilted 5° the
+    other way, and both nearer than upright."""
+    cz = com_local(get_set("kubbuteo"), "kubb")[2]
+
+    def tilted(direction: float, angle: float) -> PieceState:
+        s = math.sin(angle / 2)
+        q = (-math.sin(direction) * s, math.cos(direction) * s, 0.0, math.cos(angle / 2))
+        return PieceState("B1", "kubb", "disk", DISK, (0.3, 0.0, DISK[2]), q, mass=MASS, com_local=(0.0005, 0.0, cz),
+                          side="B")
+
+    towards, away = flat_margin(tilted(0.0, math.radians(5.0))), flat_margin(tilted(math.pi, math.radians(5.0)))
+    assert 0 < towards < away < flat_margin(tilted(0.0, 0.0))
 
 
 def test_a_disk_on_its_face_and_the_king_on_its_side_have_fallen_each_in_its_words():
