@@ -14,7 +14,7 @@ import math
 
 import pytest
 
-from kubb3d.equipment import get_set, kubbuteo_disk
+from kubb3d.equipment import get_set, kubbuteo_disk, kubbuteo_king
 from kubb3d.judge import JudgeParams, analyse
 from kubb3d.judge.geometry import quat_from_rows, quat_yaw, rot, rows_from_columns
 from kubb3d.judge.messages import Msg, msg
@@ -202,6 +202,23 @@ def test_a_disk_weighted_to_one_face_keeps_less_margin_tilted_that_way():
 
     towards, away = flat_margin(tilted(0.0, math.radians(5.0))), flat_margin(tilted(math.pi, math.radians(5.0)))
     assert 0 < towards < away < flat_margin(tilted(0.0, 0.0))
+
+
+@pytest.mark.parametrize("direction", [0.0, 1.0, 2.5, 4.0])
+def test_the_mushroom_king_stands_up_to_its_tipping_angle_and_not_past_it(direction):
+    """Module doc (the king): it stands while the vertical through its centre of mass meets its
+    stem's foot (MushroomPiece.tipping_angle, 12.6°, from the equipment's own sizes); 0.05° short
+    of that it stands, 0.05° past it it has fallen, whichever way it leans and wherever it is on
+    the board."""
+    king_set = get_set("kubbuteo")
+    he, tipping = king_set.king.half_extents, kubbuteo_king().tipping_angle
+    for past, expected in ((-0.05, Status.STANDING), (0.05, Status.FALLEN)):
+        angle = tipping + math.radians(past)
+        s = math.sin(angle / 2)
+        q = (-math.sin(direction) * s, math.cos(direction) * s, 0.0, math.cos(angle / 2))
+        king = PieceState("king", "king", "mushroom", he, (0.3, 0.2, he[2]), q, mass=0.02,
+                          com_local=com_local(king_set, "king"))
+        assert analyse(_board(king, contacts=[_on_board(king)]), "king", PARAMS).status is expected, past
 
 
 def test_a_disk_on_its_face_and_the_king_on_its_side_have_fallen_each_in_its_words():
