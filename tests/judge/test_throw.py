@@ -64,6 +64,9 @@ def test_already_felled_and_standing_again():
     )
     assert j.ruling("F").consequence is Consequence.COUNTS_AS_FELLED
     assert j.felled == frozenset() and j.felled_total == {"F"}
+    # a kubb felled once stays felled for the round (the ruling cites DM §5) and its reason says so
+    assert j.ruling("F").reason == ("F stands again, but it was already felled earlier this round, so it still "
+                                    "counts as felled.")
 
 
 def test_illegal_throw_raises_felled_kubbs_now():
