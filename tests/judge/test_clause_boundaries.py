@@ -228,3 +228,23 @@ def test_a_kubb_may_be_raised_arbitrarily_close_to_the_king():
     assert r.consequence is Consequence.RAISE_HERE and r.valid is True
     assert r.raised_pose.position[0] == pytest.approx(x, abs=1e-9)
     assert "king" not in r.reason
+
+
+def test_a_kubb_tipped_against_a_blocker_may_stand_partly_out_under_dm_and_says_so():
+    """DM §7: "Ist es nicht möglich einen Kubb über die komplette Länge aufzuklappen, da dort bereits
+    andere Kubbs den Platz blockieren, so darf er an diese herangeklappt werden und dann ggf. im Aus
+    stehen." A kubb lying across the sideline, its inward raising blocked by X1: tipped up against
+    X1 it is valid, and its reason says it may stand partly out exactly when its base crosses the
+    line. Without that clause (WS) the one whose base would cross it is not valid."""
+    crossing = []
+    for lying_y, blocker_y in ((2.535, 2.40), (2.52, 2.39)):
+        pieces = (kubb("X1", -2.0, blocker_y, side="A"), kubb("B2", -2.0, lying_y, lying_yaw_deg=90, side="B"))
+        j = judge_inkast(snap(*pieces), InkastContext(inkasting_side="B", inkasted=("B2",)))
+        out = j.raised["B2"].position[1] + HX > 2.5
+        crossing.append(out)
+        r = j.ruling("B2")
+        assert r.valid and "it is tipped up against X1" in r.reason
+        assert ("it is tipped up against X1 and may stand partly out" in r.reason) == out
+        ws = judge_inkast(snap(*pieces), InkastContext(ruleset="wikinger", inkasting_side="B", inkasted=("B2",)))
+        assert ws.ruling("B2").valid is not out
+    assert crossing == [True, False]
