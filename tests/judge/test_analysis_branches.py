@@ -221,6 +221,57 @@ def test_the_mushroom_king_stands_up_to_its_tipping_angle_and_not_past_it(direct
         assert analyse(_board(king, contacts=[_on_board(king)]), "king", PARAMS).status is expected, past
 
 
+@pytest.mark.parametrize("direction_deg", [0.0, 60.2, 90.0])
+def test_a_disk_on_the_board_stands_short_of_its_tipping_angle_and_not_past_it(direction_deg):
+    """The same as flat_margin's test, through analyse: 0.2° short of the equipment's tipping angle
+    (DiskPiece.tipping_angle_towards) a disk on the board stands on its flat, 0.2° past it it has
+    fallen (module doc, steps 4 and 5)."""
+    direction = math.radians(direction_deg)
+    tipping = kubbuteo_disk().tipping_angle_towards(direction)
+    for past, expected in ((-0.2, Status.STANDING), (0.2, Status.FALLEN)):
+        angle = tipping + math.radians(past)
+        s = math.sin(angle / 2)
+        q = (-math.sin(direction) * s, math.cos(direction) * s, 0.0, math.cos(angle / 2))
+        disk = PieceState("B1", "kubb", "disk", DISK, (0.3, 0.0, DISK[2]), q, mass=MASS,
+                          com_local=com_local(get_set("kubbuteo"), "kubb"), side="B")
+        assert analyse(_board(disk, contacts=[_on_board(disk)]), "B1", PARAMS).status is expected, past
+
+
+def test_a_disk_near_its_tipping_angle_is_a_doubtful_case_only_when_it_touches_another():
+    """DM §5's hand check takes away the piece a kubb touches: a disk standing 1° short of its
+    tipping angle (within doubt_margin of the flat's edge) is doubtful when it touches a neighbour,
+    and not when it stands alone (nothing to take away)."""
+    angle = kubbuteo_disk().tipping_angle_towards(0.0) - math.radians(1.0)
+    q = (0.0, math.sin(angle / 2), 0.0, math.cos(angle / 2))
+    b1 = PieceState("B1", "kubb", "disk", DISK, (0.3, 0.0, DISK[2]), q, mass=MASS,
+                    com_local=com_local(get_set("kubbuteo"), "kubb"), side="B")
+    alone = analyse(_board(b1, contacts=[_on_board(b1)]), "B1", PARAMS)
+    touching = analyse(_board(b1, _disk("B2"), contacts=[_on_board(b1), _against_b2(MASS * 9.81)]), "B1", PARAMS)
+    assert PARAMS.tip_margin <= alone.margin < PARAMS.doubt_margin
+    assert (alone.status, alone.doubt) == (Status.STANDING, False)
+    assert (touching.status, touching.doubt, touching.margin) == (Status.STANDING, True, alone.margin)
+
+
+def test_a_disk_resting_on_its_rim_without_contact_data_touches_the_board_with_its_lowest_point():
+    """Without contact data a disk rests on the board when the lowest point of its outline is
+    within ground_tol of it. Rolled 40° in its plane, its flat off the board, that point is on its
+    round rim, a radius below the circle's centre: with the centre a radius up it rests (on its rim,
+    so it has fallen), lifted twice ground_tol it does not rest on the board."""
+    t2, r, h2 = DISK
+    roll = math.radians(40.0)
+    q = (math.sin(roll / 2), 0.0, 0.0, math.cos(roll / 2))
+    centre_z = r - (h2 - r) * math.cos(roll)  # the bounding box's centre with the circle's centre r up
+    resting = PieceState("B1", "kubb", "disk", DISK, (0.3, 0.0, centre_z), q, mass=MASS, side="B")
+    lifted = PieceState("B1", "kubb", "disk", DISK, (0.3, 0.0, centre_z + 2 * PARAMS.ground_tol), q, mass=MASS,
+                        side="B")
+    on_rim = analyse(_board(resting, contacts=[]), "B1", PARAMS)
+    above = analyse(_board(lifted, contacts=[]), "B1", PARAMS)
+    assert (on_rim.status, on_rim.grounded, str(on_rim.reason)) == (
+        Status.FALLEN, True, "B1 rests on its round rim, not on its flat.")
+    assert (above.status, above.grounded, str(above.reason)) == (
+        Status.FALLEN, False, "B1 does not rest on the board.")
+
+
 def test_a_disk_on_its_face_and_the_king_on_its_side_have_fallen_each_in_its_words():
     """Module doc of kubb3d.judge.table: a disk whose plane is at least lying_tilt from vertical
     lies on a face, the king whose axis is lies on its side; both have fallen on the board, held
