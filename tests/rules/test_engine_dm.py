@@ -373,7 +373,10 @@ def test_tiebreak_kubb_is_the_one_nearest_the_baseline():
     assert cands == ["A1"] and chooser == "A"
 
 
-def test_time_up_then_sets_level_gives_deciding_set_with_third_lag():
+@pytest.mark.parametrize("value", ["tiebreak", "choices"])
+def test_time_up_then_sets_level_gives_deciding_set_with_third_lag(value):
+    """DM §9: the winner of the third lag takes either the tie-break advantage (the other then
+    chooses end and opener) or the choice of end and opener (the other then has the advantage)."""
     s = dm(sets=3, time_limit_s=200.0)
     start(s)
     throw(s, ThrowOutcome(winner="B", loser="A"))  # Ann errs: Bob 1-0, clock 6 s
@@ -397,19 +400,21 @@ def test_time_up_then_sets_level_gives_deciding_set_with_third_lag():
     lag_winner = s.player_at("B")
     acts = s.legal_actions()
     assert acts == [Choose(lag_winner, "advantage", "tiebreak"), Choose(lag_winner, "advantage", "choices")]
-    s.push(acts[0])
+    s.push(Choose(lag_winner, "advantage", value))
     other = "Ann" if lag_winner == "Bob" else "Bob"
-    assert (s.events[-1].text, s.events[-1].rules) == (
-        f"{lag_winner} takes the tie-break advantage; {lag_winner} has the tie-break advantage", ("DM §9",))
-    assert s.tb_advantage == lag_winner and s.choice_queue[0][0] == other
-    s.push(Choose(other, "end", "A"))
-    s.push(Choose(other, "start", other))
-    assert s.set_no == 3 and s.opener == other and s.tb_stage == "decider_pending"
+    holder, chooser = (lag_winner, other) if value == "tiebreak" else (other, lag_winner)
+    took = "the tie-break advantage" if value == "tiebreak" else "the choice of end and opener"
+    assert (s.events[-1].text, s.events[-1].rules, s.events[-1].player) == (
+        f"{lag_winner} takes {took}; {holder} has the tie-break advantage", ("DM §9",), lag_winner)
+    assert s.tb_advantage == holder and s.choice_queue[0][0] == chooser
+    s.push(Choose(chooser, "end", "A"))
+    s.push(Choose(chooser, "start", chooser))
+    assert s.set_no == 3 and s.opener == chooser and s.tb_stage == "decider_pending"
     # turns 1-3 without removal; at the end of turn 3 the advantage holder removes one
     while s.turn_no <= 3 and s.phase != Phase.TIEBREAK:
         step_default(s)
     assert s.turn_no == 3 and s.phase == Phase.TIEBREAK
-    adv_side = s.end_of[lag_winner]
+    adv_side = s.end_of[holder]
     assert all(a.half != adv_side for a in s.legal_actions())
     step_default(s)
     assert s.turn_no == 4 and s.tb_stage == "every"
