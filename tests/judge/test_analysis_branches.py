@@ -272,6 +272,22 @@ def test_a_disk_resting_on_its_rim_without_contact_data_touches_the_board_with_i
         Status.FALLEN, False, "B1 does not rest on the board.")
 
 
+def test_a_tipped_disk_is_held_up_only_by_pieces_that_push_it_up_and_names_the_strongest_first():
+    """Module doc, step 5: a disk past its tipping angle is leaning when another body carries at
+    least support_force_fraction of its weight. A disk lying on top of it pushes it down and holds
+    nothing up; of two it leans on, the one carrying more is named first, whatever their names."""
+    b1, weight = _disk("B1", tilt_deg=40.0), MASS * 9.81
+    point = (0.3 + DISK[0], 0.0, DISK[2])
+    strong = Contact("B1", "B3", point, point, (-1.0, 0.0, 0.0), 0.8 * weight)
+    weak = Contact("B1", "B2", point, point, (-1.0, 0.0, 0.0), 0.2 * weight)
+    on_top = Contact("B1", "B4", point, point, (0.0, 0.0, -1.0), weight)
+    two = analyse(_board(b1, _disk("B2"), _disk("B3"), contacts=[_on_board(b1), weak, strong]), "B1", PARAMS)
+    pressed = analyse(_board(b1, _disk("B4"), contacts=[_on_board(b1), on_top]), "B1", PARAMS)
+    assert (two.status, two.supporters, two.touching) == (Status.LEANING, ("B3", "B2"), ("B3", "B2"))
+    assert str(two.reason) == "B1 is tilted 40° and only stays up because it leans on B3, B2."
+    assert (pressed.status, pressed.supporters, pressed.touching) == (Status.FALLEN, (), ("B4",))
+
+
 def test_a_disk_on_its_face_and_the_king_on_its_side_have_fallen_each_in_its_words():
     """Module doc of kubb3d.judge.table: a disk whose plane is at least lying_tilt from vertical
     lies on a face, the king whose axis is lies on its side; both have fallen on the board, held
