@@ -1,11 +1,13 @@
 """Inkast rulings and raising geometry from hand-built snapshots (DM §6, §7; WS basic rules 10–14)."""
 
+import math
 
 import pytest
-from helpers import HX, HZ, ground_contacts, king, kubb, snap, touch
+from helpers import HX, HZ, MASS, ground_contacts, king, kubb, snap, touch
 
 from kubb3d.judge import Consequence, InkastContext, JudgeParams, Pose, Status, judge_inkast
-from kubb3d.judge.geometry import columns, rot
+from kubb3d.judge.geometry import columns, quat_from_rows, rot
+from kubb3d.snapshot import PieceState
 
 
 def _det(q):
@@ -142,3 +144,24 @@ def test_upright_landing_and_errors():
     with pytest.raises(ValueError, match="attempt"):
         InkastContext(attempt=3)
     assert "raised" in j.to_dict()
+
+
+def test_a_lying_kubb_is_raised_to_the_same_spot_whichever_of_its_four_sides_is_down():
+    """A kubb's cross-section is square (DM §7 raises it over the end's bottom edge, whichever side
+    it lies on): the same kubb rolled 3°, 93°, −87° and 183° about its long axis is one and the same
+    body, so it is raised to one and the same spot."""
+    def rolled(roll_deg: float) -> PieceState:
+        lying = kubb("B1", -2.0, 0.7, lying_yaw_deg=30.0)
+        c, s = math.cos(math.radians(roll_deg)), math.sin(math.radians(roll_deg))
+        r = rot(lying.quat_xyzw)
+        turned = tuple(tuple(r[i][0] * c_ + r[i][1] * s_ for c_, s_ in ((c, s), (-s, c))) + (r[i][2],)
+                       for i in range(3))
+        return PieceState("B1", "kubb", "box", (HX, HX, HZ), lying.position, quat_from_rows(turned), MASS, side="B")
+
+    spots = []
+    for roll in (3.0, 93.0, -87.0, 183.0):
+        j = judge_inkast(snap(rolled(roll)), InkastContext(inkasting_side="B", inkasted=("B1",)))
+        assert j.ruling("B1").consequence is Consequence.RAISE_HERE
+        spots.append(j.raised["B1"].position)
+    for spot in spots[1:]:
+        assert spot == pytest.approx(spots[0], abs=1e-9)
