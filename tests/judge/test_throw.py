@@ -3,7 +3,7 @@
 import pytest
 from helpers import king, kubb, leaning_pair, snap
 
-from kubb3d.judge import Consequence, Pose, Status, ThrowContext, judge_accident, judge_throw
+from kubb3d.judge import Consequence, Pose, Status, ThrowContext, analyse, judge_accident, judge_throw
 from kubb3d.i18n import translator
 from kubb3d.pitch import opponent
 from kubb3d.throw import Violation
@@ -143,9 +143,11 @@ def test_accidents_and_pending_raise():
     # DM §5: the piece moved by accident is stood up again, and its ruling says which one
     start = START | {"A2": Pose((-4.0, 0.0, 0.075))}
     for pid, x in (("B3", 3.9), ("A2", -3.9)):
-        moved = judge_throw(snap(kubb(pid, x, 0.0, lying_yaw_deg=0, side=pid[0])),
-                            ThrowContext(accidents=frozenset({pid}), round_start=start))
+        after = snap(kubb(pid, x, 0.0, lying_yaw_deg=0, side=pid[0]))
+        moved = judge_throw(after, ThrowContext(accidents=frozenset({pid}), round_start=start))
         assert moved.ruling(pid).reason.startswith(f"{pid} was moved by accident")
+        # a ruling records whether a hand check decided its piece's status, as the analysis did
+        assert moved.ruling(pid).hand_check is analyse(after, pid).hand_check is False
     p = judge_throw(snap(b3), ThrowContext(pending_raise=frozenset({"B3"})))
     assert p.ruling("B3").consequence is Consequence.RAISE_AT_ORIGINAL_SPOT and p.raise_now == frozenset()
     rulings = judge_accident(snap(b3), {"B3"}, START, "wikinger")
