@@ -6,6 +6,7 @@ allows and the result of a set the king ended."""
 
 from __future__ import annotations
 
+import json
 import math
 from dataclasses import replace
 
@@ -334,3 +335,15 @@ def test_kubbs_felled_too_early_are_raised_at_the_end_of_the_turn_in_a_raise_lin
     [line] = [e for e in s.events[n:] if e.text.startswith("raised again")]
     assert (line.kind, line.side, line.player, line.rules, line.text) == ("raise", "A", "Ann", ("DM §5",), text)
     assert all(s.kubbs[k].standing for k in early) and s.turn_side == "B"
+
+
+def test_a_finished_matchs_data_holds_its_outcome_under_the_names_its_readers_use():
+    """The state's data (replays, --json) keeps the outcome as the notation, what-if and analysis
+    readers take it: termination by name, winner, points, sets and reason, as JSON."""
+    s = _half_b_cleared(get_ruleset("wikinger"))
+    throw(s, ThrowOutcome(winner="A"))
+    outcome = s.outcome()
+    data = json.loads(json.dumps(s.to_dict()))["outcome"]
+    assert data == {"termination": outcome.termination.name, "winner": "Ann", "points": dict(outcome.points),
+                    "sets": {"Ann": 1, "Bob": 0}, "reason": outcome.reason}
+    assert data["termination"] == "KING" and data["points"] and data["reason"].startswith("Ann felled the king")
