@@ -296,7 +296,7 @@ def test_a_disk_on_its_face_and_the_king_on_its_side_have_fallen_each_in_its_wor
     king_he = get_set("kubbuteo").king.half_extents
     side = PieceState("king", "king", "mushroom", king_he, (0.3, 0.2, king_he[0]),
                       (0.0, math.sin(math.pi / 4), 0.0, math.cos(math.pi / 4)), mass=0.02)
-    for piece, words in ((face, "B1 lies on a face on the board."), (side, "king lies on its side on the board.")):
+    for piece, words in ((face, "B1 lies on a face on the board."), (side, "The king lies on its side on the board.")):
         down = analyse(_board(piece, contacts=[_on_board(piece)]), piece.id, PARAMS)
         assert (down.status, down.grounded, down.supporters, down.doubt) == (Status.FALLEN, True, (), False)
         assert down.margin == -math.inf and str(down.reason) == words
