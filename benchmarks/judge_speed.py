@@ -5,7 +5,9 @@
 Builds the standard set-up in physics (10 baseline kubbs, king, stakes), adds seven
 field kubbs (one leaning on another, one lying) and two batons, lets it settle,
 and times :func:`kubb3d.judge.judge_throw` (no hand check) and
-:func:`kubb3d.judge.judge_inkast` on the resulting snapshot.
+:func:`kubb3d.judge.judge_inkast` on the resulting snapshot; then
+:func:`~kubb3d.judge.judge_inkast` on hand-built clusters of lying kubbs by the sideline, whose
+raisings are chosen together (DM §7 "möglichst alle", WS basic rule 13).
 """
 
 from __future__ import annotations
@@ -91,6 +93,45 @@ def main() -> None:
         f"judge_inkast: median {statistics.median(t) * 1e6:.0f} µs CPU per call (one inkasted kubb, fastest batch "
         f"{min(t) * 1e6:.0f} µs)"
     )
+    cluster_timings()
+
+
+def cluster_snapshot(n: int, out_m: float):
+    """``n`` kubbs lying across the pitch end to end by the left sideline of A's half (x = -2 m,
+    the outermost reaching ``out_m`` over the line), no physics: a cluster whose raisings meet."""
+    from kubb3d.judge.geometry import quat_from_rows
+    from kubb3d.pitch import Pitch
+    from kubb3d.snapshot import GROUND_ID, Contact, PieceState, Snapshot
+
+    pitch = Pitch(8.0, 5.0)
+    hx, hz = 0.035, 0.075
+    rows = ((0.0, 1.0, 0.0), (0.0, 0.0, 1.0), (1.0, 0.0, 0.0))  # lying, long axis (body z) along +y
+    pieces, contacts = {}, []
+    for i in range(n):
+        y = pitch.half_width + out_m - hz - i * (2 * hz + 0.071)
+        pid = f"K{i + 1}"
+        pieces[pid] = PieceState(
+            pid, "kubb", "box", (hx, hx, hz), (-2.0 - 0.01 * i, y, hx), quat_from_rows(rows), 0.4557
+        )
+        for sy in (-1, 1):
+            for sx in (-1, 1):
+                c = (-2.0 - 0.01 * i + sx * hx, y + sy * hz, 0.0)
+                contacts.append(Contact(pid, GROUND_ID, c, c, (0.0, 0.0, 1.0), 0.4557 * 9.81 / 4))
+    return Snapshot(0.0, pieces, tuple(contacts), pitch, 9.81)
+
+
+def cluster_timings() -> None:
+    for ruleset in ("dm", "wikinger"):
+        for n in (2, 4):
+            snap = cluster_snapshot(n, 0.12)
+            ictx = InkastContext(
+                inkasting_side="B", inkasted=tuple(sorted(snap.pieces, reverse=True)), ruleset=ruleset, prefer="front"
+            )
+            t = time_it(lambda snap=snap, ictx=ictx: judge_inkast(snap, ictx), 10, 10)
+            print(
+                f"judge_inkast {ruleset}, {n} lying kubbs end to end by the sideline: median "
+                f"{statistics.median(t) * 1e6:.0f} µs CPU per call (fastest batch {min(t) * 1e6:.0f} µs)"
+            )
 
 
 if __name__ == "__main__":
