@@ -132,8 +132,9 @@ OPTIONS: tuple[Option, ...] = (
         "raise_order",
         {"dm": "throwing order", "wikinger": "throwing order", "kubbuteo": "throwing order"},
         ("throwing order", "nearest baseline first"),
-        "The order in which the raising side raises inkasted kubbs whose tipping squares overlap "
-        "(DM §7 makes raising the opponent's job but names no order).",
+        "The order in which the raising side raises inkasted kubbs whose tipping squares overlap, "
+        "where orders keep equally many kubbs inside (DM §7 makes raising the opponent's job and asks "
+        "for as many as possible inside, but names no order).",
         "DM §7; WS basic rules 10, 12",
         "kubb3d.judge.raising:judge_inkast",
         "InkastContext.options",
