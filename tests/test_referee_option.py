@@ -36,6 +36,7 @@ def _run(*args: str):
         ("settle_s=abc", "expected a number from 0.05 to 15"),
         ("settle_s=1e9", "expected a number from 0.05 to 15"),
         ("max_tilt_deg=nan", "expected a number from 0 to 90 or none"),
+        ("helicopter_limit=400", "expected a number from 0 to 360"),
     ],
 )
 def test_a_bad_option_is_one_line_and_exit_2(command, word, expected):

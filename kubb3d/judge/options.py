@@ -191,6 +191,25 @@ OPTIONS: tuple[Option, ...] = (
         },
     ),
     Option(
+        "helicopter_limit",
+        {"dm": 90.0, "wikinger": 90.0, "kubbuteo": 90.0},
+        None,
+        "How far a baton may turn about the vertical (besides its end-over-end spin) before its first "
+        "contact, degrees, and not be a helicopter throw: WS basic rule 5 forbids 'horizontal rotation' "
+        "and DM §5 allows only forward or backward rotation, neither with an angle; the VM rules of 2019 "
+        "call a turn of more than 90° a helicopter. Read where the ruleset bans helicopters (WS); kubb3d "
+        "holds DM throws to the tilt limit only.",
+        "WS basic rule 5; DM §5",
+        "kubb3d.throw:check_legality",
+        "throw(…, helicopter_limit=…)",
+        applies="throw",
+        bounds=(0.0, 360.0),
+        variants={
+            90.0: "VM 2019 (the only rule book giving an angle; WS and DM forbid horizontal rotation "
+            "without one) (docs/rules.md 'Rule variants')",
+        },
+    ),
+    Option(
         "settle_s",
         {"dm": 0.5, "wikinger": 0.5, "kubbuteo": 0.25},
         None,

@@ -92,6 +92,8 @@ class ThrowRules:
         max_tilt_deg: largest allowed tilt out of the flight plane, deg (None: no limit).
         tilt_rule: citation for the tilt limit.
         forbid_helicopter: forbid horizontal (helicopter) rotation.
+        helicopter_limit_deg: more turn about the vertical before the first contact than this,
+            deg, is a helicopter throw (the referee option ``helicopter_limit``; VM 2019: 90°).
         helicopter_rule: citation for it.
         foot_rule: citation for the throwing-line and sideline checks.
     """
@@ -99,6 +101,7 @@ class ThrowRules:
     max_tilt_deg: float | None = 30.0
     tilt_rule: str = "DM §5"
     forbid_helicopter: bool = False
+    helicopter_limit_deg: float = 90.0
     helicopter_rule: str = "WS basic rule 5"
     foot_rule: str = "DM §5"
 

@@ -27,8 +27,9 @@ Flight legality (computed from the simulation, never copied from the input):
   turns about its spin axis only and accumulates nothing, whatever its release angle;
   a baton turning about the vertical accumulates that turn whether its long axis is
   horizontal, raised or vertical (a baton spinning about its own vertical axis turns
-  horizontally too). More than 90° before the first contact is a helicopter throw
-  (``WS basic rule 5``: "no horizontal rotation"). If the release spin axis is within
+  horizontally too). More than the referee option ``helicopter_limit`` (90°, the VM rules
+  of 2019) before the first contact is a helicopter throw (``WS basic rule 5``: "no
+  horizontal rotation", no angle). If the release spin axis is within
   13° of the vertical, the spin itself is horizontal rotation and all vertical rotation
   counts.
 * **foot fault**: the front foot of the stance (:meth:`ThrowParams.stance`) must be

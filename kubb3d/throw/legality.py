@@ -16,7 +16,8 @@ HELICOPTER_SPIN_AXIS_HORIZONTAL_MIN = 0.05
 """Squared horizontal length of the release spin axis below which (within 13° of the
 vertical) all vertical rotation counts as helicopter rotation."""
 HELICOPTER_LIMIT = math.radians(90.0)
-"""rad: more rotation about the vertical than this before the first contact is a helicopter throw."""
+"""rad: more rotation about the vertical than this before the first contact is a helicopter throw,
+by default (VM 2019; the referee option ``helicopter_limit``, :attr:`ThrowRules.helicopter_limit_deg`)."""
 
 
 def check_legality(
@@ -46,7 +47,7 @@ def check_legality(
                 ),
             )
         )
-    if rules.forbid_helicopter and metrics.helicopter > HELICOPTER_LIMIT:
+    if rules.forbid_helicopter and metrics.helicopter > math.radians(rules.helicopter_limit_deg):
         out.append(
             Violation(
                 rules.helicopter_rule,

@@ -382,6 +382,7 @@ def throw_iter(
     ruleset: str = "dm",
     max_time: float = 15.0,
     max_tilt_deg: float | None | EllipsisType = ...,
+    helicopter_limit: float | None = None,
     settle_s: float | None = None,
 ) -> Generator[ThrowFrame, None, ThrowResult]:
     """Throw a baton as described by ``params`` and simulate until rest, yielding the
@@ -393,6 +394,9 @@ def throw_iter(
             largest tilt out of the flight plane, deg, None for no limit; ``...`` takes the
             ruleset's (DM §5: 30°; WS basic rule 5 gives no number: none). A throw tilted more
             breaks the ruleset's tilt rule (``DM §5``, ``WS basic rule 5``).
+        helicopter_limit: the referee option ``helicopter_limit``: the most turn about the
+            vertical before the first contact, deg, that is no helicopter throw where the ruleset
+            forbids one (WS basic rule 5); None takes the ruleset's (VM 2019: 90°).
         settle_s: the referee option ``settle_s``: how long everything must stay at rest
             before the result is taken, s (None: the world's).
 
@@ -409,6 +413,10 @@ def throw_iter(
         if max_tilt_deg is not None and not 0.0 <= max_tilt_deg <= 90.0:
             raise ThrowError(f"max_tilt_deg must be from 0 to 90 or None, got {max_tilt_deg!r}")
         rules = replace(rules, max_tilt_deg=max_tilt_deg)
+    if helicopter_limit is not None:
+        if not 0.0 <= helicopter_limit <= 360.0:
+            raise ThrowError(f"helicopter_limit must be from 0 to 360 degrees, got {helicopter_limit!r}")
+        rules = replace(rules, helicopter_limit_deg=helicopter_limit)
     release = release_from_params(params, world.pitch)
     return (
         yield from simulate_iter(

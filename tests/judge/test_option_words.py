@@ -41,8 +41,12 @@ def test_a_number_is_taken_inside_its_bounds_and_refused_a_hair_outside():
     assert parse_option("max_tilt_deg=90") == ("max_tilt_deg", 90.0)
     assert parse_option("settle_s=0.05") == ("settle_s", 0.05)
     assert parse_option("settle_s=15") == ("settle_s", 15.0)
+    assert parse_option("helicopter_limit=0") == ("helicopter_limit", 0.0)
+    assert parse_option("helicopter_limit=360") == ("helicopter_limit", 360.0)
     for text, expected in [("max_tilt_deg=90.001", "0 to 90 or none"), ("max_tilt_deg=-0.001", "0 to 90 or none"),
-                           ("settle_s=0.049", "0.05 to 15"), ("settle_s=15.01", "0.05 to 15")]:
+                           ("settle_s=0.049", "0.05 to 15"), ("settle_s=15.01", "0.05 to 15"),
+                           ("helicopter_limit=360.001", "0 to 360"), ("helicopter_limit=-0.001", "0 to 360"),
+                           ("helicopter_limit=none", "0 to 360")]:
         name, value = text.split("=")
         with pytest.raises(ValueError, match=rf"^--option {name}: expected a number from {expected}, "
                                              rf"got '{value}'$"):

@@ -557,30 +557,45 @@ def test_lag_baton_off_the_pitch_loses_to_one_that_lands(ruleset, off):
         assert state.player_at(state.turn_side) == winner
 
 
-WS_HELICOPTER_90 = (
-    "kind: WS basic rule 5 'no \"helicopter throw\", i.e. no horizontal rotation': a baton that turns "
-    "about 80 deg horizontally before its first contact is ruled legal; kubb3d calls a throw a helicopter "
-    "only past 90 deg (the VM 2019 definition), and this threshold is no referee option"
-)
-
-
-@pytest.mark.xfail(strict=True, reason=WS_HELICOPTER_90)
-def test_ws_a_baton_turning_80_degrees_flat_is_a_horizontal_rotation():
+def test_ws_the_helicopter_limit_decides_whether_an_80_degree_turn_is_a_horizontal_rotation():
     # WS basic rule 5: "The throwing sticks are held at the end and thrown straight from below (no
-    # "helicopter throw", i.e. no horizontal rotation)." 0.5 rev/s of flat spin turns the baton
-    # about 80 deg about the vertical before it reaches B3: a horizontal rotation.
+    # "helicopter throw", i.e. no horizontal rotation)." WS gives no angle; the referee option
+    # helicopter_limit does, 90° by default (the VM rules of 2019: more than a quarter turn before the
+    # baton hits anything). 0.5 rev/s of flat spin turns the baton about 80° about the vertical before
+    # it reaches B3: legal at 90°, a helicopter at 45° (set as on the command line, --option), and the
+    # ruling flips just where the limit passes the measured turn.
+    import math
+    from dataclasses import replace
+
+    from kubb3d.judge.options import default, options_for, parse_options
+    from kubb3d.judge.rulebook import get_rulebook
     from kubb3d.physics.world import World
     from kubb3d.pitch import Pitch
-    from kubb3d.throw import ThrowParams, aim
+    from kubb3d.throw import ThrowParams, aim, check_legality
     from kubb3d.throw import throw as throw_baton
 
+    def helicopter(result) -> bool:
+        return "WS basic rule 5" in [v.rule for v in result.violations]
+
+    assert default("helicopter_limit", "wikinger") == 90.0
     with World.standard("standard", Pitch(7.5, 5.0)) as world:
         params = aim(world, "B3", ThrowParams(helicopter_rps=0.5)).params
-        result = throw_baton(world, params, ruleset="wikinger")
-    import math
-
-    assert math.degrees(result.metrics.helicopter) > 60
-    assert "WS basic rule 5" in [v.rule for v in result.violations]
+        usual = throw_baton(world, params, ruleset="wikinger")
+    with World.standard("standard", Pitch(7.5, 5.0)) as world:
+        options = options_for(parse_options(["helicopter_limit=45"]), "throw")
+        strict = throw_baton(world, params, ruleset="wikinger", **options)
+    turn = math.degrees(usual.metrics.helicopter)
+    assert 60 < turn < 90 and math.degrees(strict.metrics.helicopter) == pytest.approx(turn, abs=1e-9)
+    assert not helicopter(usual) and usual.legal
+    assert helicopter(strict) and not strict.legal
+    rules = get_rulebook("wikinger").throw_rules
+    for limit, expected in ((turn - 1e-6, True), (turn + 1e-6, False)):
+        broken = check_legality(
+            usual.metrics, usual.release, replace(rules, helicopter_limit_deg=limit), Pitch(7.5, 5.0), None, None
+        )
+        assert ("WS basic rule 5" in [v.rule for v in broken]) is expected, (limit, turn)
+    with World.standard("standard", Pitch(7.5, 5.0)) as world, pytest.raises(ValueError, match="helicopter_limit"):
+        throw_baton(world, params, ruleset="wikinger", helicopter_limit=400.0)
 
 
 def test_ws_a_straight_baton_is_no_helicopter():
