@@ -594,19 +594,25 @@ class _RaisingPlan:
         rule 13: a kubb on the line must be tipped in, so it is not raised where another kubb
         would keep it out).
 
-        Kubbs whose reach (:meth:`reach`) meets no other's are raised on their own, the raiser's
-        preferred way. In a group that meets, every raising order (``order`` first) and every
-        allowed way of each kubb (:meth:`raisings`, preferred first) is searched depth first; the
-        first best one found is kept, so the raiser's preference and ``order`` decide only
-        between raisings that keep equally many kubbs valid and inside. The search stops at the
+        First the preferred raising in ``order``; a group of kubbs whose reaches (:meth:`reach`)
+        meet keeps it if it has each of them valid and wholly inside. Otherwise every raising
+        order of the group (``order`` first) and every allowed way of each kubb (:meth:`raisings`,
+        preferred first) is searched depth first; the first best one found is kept, so the
+        raiser's preference and ``order`` decide only between raisings that keep equally many
+        kubbs valid and inside. The search stops at the
         first raising with every kubb that could stand inside (:meth:`bound`) inside, or after
         :data:`RAISING_SEARCH_STEPS` kubbs raised, keeping the best found."""
         todo = [kid for kid in order if kid not in self.chosen]
-        for group in self.groups(todo) if len(todo) > 1 else [todo]:
-            if len(group) == 1:
-                self.raise_lying(group[0])
-            else:
-                self._search(group)
+        start = self._saved()
+        gains = {kid: self.take(kid, self.raisings(kid)[0]) for kid in todo}
+        if all(gain == (1, 1) for gain in gains.values()):
+            return
+        for group in self.groups(todo):
+            if all(gains[kid] == (1, 1) for kid in group):
+                continue  # groups do not meet: this one's preferred raising stays
+            for kid in group:
+                self._unraise(kid, start)
+            self._search(group)
 
     def reach(self, kid: str) -> tuple[float, float, float, float]:
         """Bounding box (x0, y0, x1, y1, m) of lying kubb ``kid`` and both its unblocked tipping
@@ -692,6 +698,15 @@ class _RaisingPlan:
     def _restore(self, state: _PlanState) -> None:
         self.obstacles, self.chosen = dict(state[0]), dict(state[1])
         self.options, self.notes = dict(state[2]), dict(state[3])
+
+    def _unraise(self, kid: str, state: _PlanState) -> None:
+        """Kubb ``kid`` back as it was in ``state`` (lying, not raised yet)."""
+        self.obstacles[kid] = state[0][kid]
+        self.chosen.pop(kid, None)
+        self.options.pop(kid, None)
+        self.notes.pop(kid, None)
+        if kid in state[3]:
+            self.notes[kid] = state[3][kid]
 
     def _search(self, group: list[str]) -> None:
         """The depth-first search of :meth:`raise_lying_jointly` over one group: at each depth
