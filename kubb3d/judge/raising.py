@@ -17,9 +17,10 @@ neither turned about the vertical nor shifted.
 * **Together** (DM §7 "so aufzustellen, dass möglichst alle mit ihrer gesamten Grundfläche im
   Feld stehen"; WS basic rule 13): the lying kubbs of an inkast are raised so that as many as
   possible are valid, then stand wholly inside; every raising order and direction of kubbs whose
-  squares can meet is searched (``_RaisingPlan.raise_lying_jointly``). The preference above and
-  the option ``raise_order`` decide only between equally good raisings, so the throwing order
-  and the preference change no ruling that one of them could improve.
+  squares can meet is searched (``_RaisingPlan.raise_lying_jointly``, :mod:`kubb3d.judge.together`).
+  The preference above and the option ``raise_order`` decide only between equally good
+  raisings, so the throwing order and the preference change no ruling that one of them could
+  improve.
 * **Block building** (DM §7): other kubbs, lying or standing, and the king
   block the tipping square; the kubb is then tipped up against the nearest
   blocker and may stand partly out (DM: still valid if the unblocked square
@@ -73,6 +74,7 @@ from kubb3d.judge.geometry import (
     unit,
     clip_halfplane,
 )
+from kubb3d.judge import together
 from kubb3d.judge.options import option
 from kubb3d.judge.params import JudgeParams
 from kubb3d.judge.rulebook import Rulebook, get_rulebook
@@ -84,10 +86,6 @@ from kubb3d.pitch import KING_ID, Pitch, Side, opponent
 from kubb3d.snapshot import GROUND_ID, PieceState, Snapshot
 
 Poly = list[tuple[float, float]]
-
-RAISING_SEARCH_STEPS = 500
-"""Most kubbs raised while searching how to raise one group of lying kubbs together (DM §7
-"möglichst alle"): the search then keeps the best raising found, the preferred one first."""
 
 
 # ---------------------------------------------------------------- geometry of a tip
@@ -421,9 +419,6 @@ def _rule_disturbed(
     return rulings, raise_now, winner, loser
 
 
-_PlanState = tuple[dict[str, Poly], dict[str, "TipOption | None"], dict[str, list["TipOption"]], dict[str, str]]
-
-
 class _RaisingPlan:
     """Where each inkasted kubb of one inkast stands after raising (DM §7; WS basic rules
     10–13): the kubbs classified, the obstacles as the kubbs are raised one by one, the tip
@@ -567,7 +562,7 @@ class _RaisingPlan:
         of :meth:`preference` (DM §7: if only one direction is valid, that one); else, a kubb on
         the line, each way of tipping it into the field (WS basic rule 13); else ``[(None,
         False)]``, invalid. Sets ``options[kid]``."""
-        opts = tip_options(self.pieces[kid], self.pitch, self.half_side, self.others(kid), self.params)
+        opts = self.tips(kid, self.others(kid))
         self.options[kid] = opts
         good = sorted((o for o in opts if self.valid(o)), key=self.preference)
         if good:
@@ -577,6 +572,10 @@ class _RaisingPlan:
             if tipped:
                 return [(o, True) for o in tipped]
         return [(None, False)]
+
+    def tips(self, kid: str, obstacles: Mapping[str, Poly]) -> list[TipOption]:
+        """:func:`tip_options` of lying kubb ``kid`` into the raising half, against ``obstacles``."""
+        return tip_options(self.pieces[kid], self.pitch, self.half_side, obstacles, self.params)
 
     def take(self, kid: str, raising: tuple[TipOption | None, bool]) -> tuple[int, int]:
         """Commit one of :meth:`raisings`; (1 if valid, 1 if its base stands wholly inside)."""
@@ -594,179 +593,24 @@ class _RaisingPlan:
         rule 13: a kubb on the line must be tipped in, so it is not raised where another kubb
         would keep it out).
 
-        First the preferred raising in ``order``; a group of kubbs whose reaches (:meth:`reach`)
-        meet keeps it if it has each of them valid and wholly inside. Otherwise every raising
-        order of the group (``order`` first) and every allowed way of each kubb (:meth:`raisings`,
-        preferred first) is searched depth first; the first best one found is kept, so the
+        First the preferred raising in ``order``; a group of kubbs whose reaches meet
+        (:func:`kubb3d.judge.together.groups`) keeps it if it has each of them valid and wholly
+        inside. Otherwise every raising order of the group (``order`` first) and every allowed
+        way of each kubb (:meth:`raisings`, preferred first) is searched depth first
+        (:func:`kubb3d.judge.together.search`); the first best one found is kept, so the
         raiser's preference and ``order`` decide only between raisings that keep equally many
-        kubbs valid and inside. The search stops at the
-        first raising with every kubb that could stand inside (:meth:`bound`) inside, or after
-        :data:`RAISING_SEARCH_STEPS` kubbs raised, keeping the best found."""
+        kubbs valid and inside."""
         todo = [kid for kid in order if kid not in self.chosen]
-        start = self._saved()
+        start = together.saved(self)
         gains = {kid: self.take(kid, self.raisings(kid)[0]) for kid in todo}
         if all(gain == (1, 1) for gain in gains.values()):
             return
-        for group in self.groups(todo):
+        for group in together.groups(self, todo):
             if all(gains[kid] == (1, 1) for kid in group):
                 continue  # groups do not meet: this one's preferred raising stays
             for kid in group:
-                self._unraise(kid, start)
-            self._search(group)
-
-    def reach(self, kid: str) -> tuple[float, float, float, float]:
-        """Bounding box (x0, y0, x1, y1, m) of lying kubb ``kid`` and both its unblocked tipping
-        squares, widened by a kubb width (a tip in from the line, a push off a spot): where its
-        raised base can end up."""
-        if kid not in self.reaches:
-            p = self.pieces[kid]
-            pts = list(footprint(p))
-            for o in tip_options(p, self.pitch, self.half_side, {}, self.params):
-                pts += o.ideal
-            grow = 2 * p.half_extents[0]
-            xs, ys = [x for x, _ in pts], [y for _, y in pts]
-            self.reaches[kid] = (min(xs) - grow, min(ys) - grow, max(xs) + grow, max(ys) + grow)
-        return self.reaches[kid]
-
-    def groups(self, kids: list[str]) -> list[list[str]]:
-        """``kids`` split into groups whose reaches (:meth:`reach`) meet, each in ``kids``' order,
-        the groups in the order of their first kubb."""
-        boxes = {k: self.reach(k) for k in kids}
-        label = {k: i for i, k in enumerate(kids)}
-
-        def meet(a: str, b: str) -> bool:
-            (ax0, ay0, ax1, ay1), (bx0, by0, bx1, by1) = boxes[a], boxes[b]
-            return ax0 <= bx1 and bx0 <= ax1 and ay0 <= by1 and by0 <= ay1
-
-        for i, a in enumerate(kids):
-            for b in kids[i + 1 :]:
-                if meet(a, b) and label[a] != label[b]:
-                    old, new = max(label[a], label[b]), min(label[a], label[b])
-                    label = {k: new if v == old else v for k, v in label.items()}
-        out: dict[int, list[str]] = {}
-        for k in kids:
-            out.setdefault(label[k], []).append(k)
-        return list(out.values())
-
-    def bound(self, kid: str, group: list[str]) -> tuple[int, int]:
-        """At most (valid, wholly inside) that lying kubb ``kid`` of ``group`` can be, whatever the
-        others of the group do: what it gets raised alone against the pieces not in the group,
-        or (1, 1) if one of its tipping squares, slid back towards the kubb further than those
-        pieces already push it (tipped up against a kubb of the group), fits inside the half.
-        Pushes off a spot (a few mm) are not counted."""
-        others = {o: poly for o, poly in self.obstacles.items() if o != kid and o not in group}
-        saved, self.obstacles = self.obstacles, others
-        try:
-            alone = self.raisings(kid)
-        finally:
-            self.obstacles = saved
-        got = (0, 0)
-        for opt, _ in alone:
-            if opt is not None:
-                got = max(got, (1, int(opt.inside)))
-        if got == (1, 1):
-            return got
-        p = self.pieces[kid]
-        lo, hi = (-self.pitch.length / 2, 0.0) if self.half_side == "A" else (0.0, self.pitch.length / 2)
-        hw, tol = self.pitch.half_width, self.params.line_tol
-        width = 2 * p.half_extents[0]
-        for o in self.options[kid]:
-            # the square slides back along its tipping direction, at most onto the kubb's own end
-            cx = sum(x for x, _ in o.ideal) / 4
-            cy = sum(y for _, y in o.ideal) / 4
-            bx = sum(x for x, _ in o.base) / 4
-            by = sum(y for _, y in o.base) / 4
-            n = math.hypot(cx - p.position[0], cy - p.position[1]) or 1.0
-            dx, dy = (cx - p.position[0]) / n, (cy - p.position[1]) / n
-            s_lo, s_hi = -width - 2 * self.params.block_tol, (bx - cx) * dx + (by - cy) * dy
-            for x, y in o.ideal:
-                for value, rate, low, high in ((x, dx, lo - tol, hi + tol), (y, dy, -hw - tol, hw + tol)):
-                    if abs(rate) < 1e-12:
-                        if not low <= value <= high:
-                            s_lo, s_hi = 1.0, 0.0
-                        continue
-                    a, b = (low - value) / rate, (high - value) / rate
-                    s_lo, s_hi = max(s_lo, min(a, b)), min(s_hi, max(a, b))
-            if s_lo <= s_hi + 1e-12:
-                return (1, 1)
-        return got
-
-    def _saved(self) -> _PlanState:
-        """A copy of what raising changes (obstacles, chosen, options, notes)."""
-        return dict(self.obstacles), dict(self.chosen), dict(self.options), dict(self.notes)
-
-    def _restore(self, state: _PlanState) -> None:
-        self.obstacles, self.chosen = dict(state[0]), dict(state[1])
-        self.options, self.notes = dict(state[2]), dict(state[3])
-
-    def _unraise(self, kid: str, state: _PlanState) -> None:
-        """Kubb ``kid`` back as it was in ``state`` (lying, not raised yet)."""
-        self.obstacles[kid] = state[0][kid]
-        self.chosen.pop(kid, None)
-        self.options.pop(kid, None)
-        self.notes.pop(kid, None)
-        if kid in state[3]:
-            self.notes[kid] = state[3][kid]
-
-    def _search(self, group: list[str]) -> None:
-        """The depth-first search of :meth:`raise_lying_jointly` over one group: at each depth
-        every kubb not raised yet (in ``group``'s order) with each of its raisings; a set of
-        raised kubbs standing where an earlier branch put them is not searched again."""
-        start = self._saved()
-        bounds = {kid: self.bound(kid, group) for kid in group}
-        while any(b == (0, 0) for b in bounds.values()):
-            # a kubb that cannot be valid stays where it lies, whatever the others do
-            for kid in [k for k in group if bounds[k] == (0, 0)]:
-                self._restore(start)
-                self.take(kid, self.raisings(kid)[0])
-                start = self._saved()
-            group = [k for k in group if bounds[k] != (0, 0)]
-            bounds = {kid: self.bound(kid, group) for kid in group}
-        self._restore(start)
-        best: tuple[int, int] | None = None
-        best_state = start
-        seen: set[tuple[tuple[str, tuple[float, float] | None], ...]] = set()
-        steps = 0
-
-        def add(a: tuple[int, int], b: tuple[int, int]) -> tuple[int, int]:
-            return a[0] + b[0], a[1] + b[1]
-
-        total = (0, 0)
-        for kid in group:
-            total = add(total, bounds[kid])
-
-        def search(done: tuple[str, ...], score: tuple[int, int]) -> bool:
-            """True: stop searching (every kubb at its bound, or out of steps)."""
-            nonlocal best, best_state, steps
-            left = [kid for kid in group if kid not in done]
-            rest = (0, 0)
-            for kid in left:
-                rest = add(rest, bounds[kid])
-            if best is not None and add(score, rest) <= best:
-                return False  # cannot beat the best found
-            if not left:
-                best, best_state = score, self._saved()
-                return score == total
-            here = self._saved()
-            for kid in left:
-                self._restore(here)
-                raisings = self.raisings(kid)
-                ready = self._saved()
-                for raising in raisings:
-                    steps += 1
-                    gained = add(score, self.take(kid, raising))
-                    key = tuple(sorted((k, _where(self.chosen[k])) for k in done + (kid,)))
-                    if key not in seen:
-                        seen.add(key)
-                        if search(done + (kid,), gained):
-                            return True
-                    self._restore(ready)
-                    if steps >= RAISING_SEARCH_STEPS:
-                        return True
-            return False
-
-        search((), (0, 0))
-        self._restore(best_state)
+                together.unraise(self, kid, start)
+            together.search(self, group)
 
     # ------------------------------------------------------------ on the line (WS basic rule 13)
     def on_the_line(self, poly: Poly) -> bool:
@@ -1025,11 +869,6 @@ def _raised_reason(plan: _RaisingPlan, kid: str, opt: TipOption) -> str:
             detail=detail,
         )
     return msg("{piece} is valid and is raised over its short edge at ({x:.2f}, {y:.2f}) m.", **where)
-
-
-def _where(opt: TipOption | None) -> tuple[float, float] | None:
-    """Where a raising puts a kubb, to the micrometre (None: invalid, it stays lying)."""
-    return None if opt is None else (round(opt.pose.position[0], 6), round(opt.pose.position[1], 6))
 
 
 def _push_clear(
