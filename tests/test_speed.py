@@ -39,8 +39,11 @@ def test_seeded_throws_are_bit_identical_to_the_reference_from_before_the_speed_
     # digests hash the ids; with the old names the 40 digests were the stored ones, every pose bit
     # for bit), and when the kubbs' corner spheres went from 1 to 0.1 mm (docs/physics.md "An
     # upright kubb sliding": 39 of 40 the same kubbs felled, B5 of throw 12 now slides 1.1 m
-    # upright; 40 of 40 the same pieces touched, 446.4 -> 452.1 steps per throw): felled kubbs,
-    # touched pieces, step counts and a digest of every final pose must all be equal
+    # upright; 40 of 40 the same pieces touched, 446.4 -> 452.1 steps per throw), and when the
+    # pieces that cannot tip went to sleep early in the settle window (docs/speed.md "Twelfth
+    # round": before the corner spheres, 200 of 200 bench throws the same kubbs felled and pieces
+    # touched, every final pose within 0.015 mm, 502.5 -> 407.0 steps): felled kubbs, touched
+    # pieces, step counts and a digest of every final pose must all be equal
     stored = json.loads(REFERENCE.read_text())
     assert stored["seed"] == 0 and len(stored["throws"]) == 40
     rows = reference_results(40, seed=0)

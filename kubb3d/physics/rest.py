@@ -71,6 +71,14 @@ SUPPORT_TOUCH = 0.00005
 contact this close, touches it and supports the block whatever :data:`REST_CREEP` says."""
 WORLD_LIMIT = 50.0
 """m: a piece farther than this from the pitch centre (or NaN) is a physics glitch."""
+SLEEP_AFTER = 0.1
+"""s: once every piece has been slow and statically stable this long (the settle window's start),
+the pieces that cannot tip are put to sleep (:meth:`Rest.sleep_resting`); when all are asleep
+the rest of the window is certain and is not stepped (docs/speed.md "Twelfth round")."""
+SLEEP_MARGIN = 0.01
+"""m: a kubb or king is put to sleep early only while its centre of mass lies this far inside the
+support polygon of its corners on the ground (ten times :data:`STABLE_MARGIN`): a block nearer
+its balance stays awake for the whole settle window."""
 FLOOR_MARGIN = 0.001
 """m: a table-top piece whose bounding sphere comes this close to the floor (with a contact), or
 that is all this far below the board top, beside the board and not moving towards it, has fallen
@@ -104,8 +112,13 @@ class Rest:
         surface: its ground (heights under a block's corners on terrain).
     """
 
-    def __init__(self, engine: Engine, stepper: Stepper, surface: GroundSurface) -> None:
+    def __init__(
+        self, engine: Engine, stepper: Stepper, surface: GroundSurface, *, sleep_early: bool = False
+    ) -> None:
         self._engine = engine
+        self.sleep_early = sleep_early and engine.equipment.board is None and engine.terrain is None
+        """put resting pieces to sleep early in the settle window (:meth:`sleep_resting`; on the
+        flat field only)"""
         self._stepper = stepper
         self._surface = surface
         self.settle_s = TABLE_SETTLE_S if engine.equipment.board is not None else SETTLE_S
@@ -362,6 +375,37 @@ class Rest:
         corners: np.ndarray = self._engine.frame(piece, com, quat_xyzw) + piece.corners @ rotation(quat_xyzw).T
         return corners
 
+    def sleep_resting(self) -> bool:
+        """Put every awake movable piece that cannot tip to sleep, its velocities zeroed: a baton,
+        and a kubb or king whose centre of mass lies :data:`SLEEP_MARGIN` inside the support
+        polygon of its bounding-box corners within :data:`GROUND_TOUCH` of the flat ground. Call
+        only while every piece is slow and statically stable (:meth:`iter_until_rest` does, from
+        :data:`SLEEP_AFTER` into the settle window). Bullet wakes a sleeping piece again when an
+        awake one comes near it (their bounding boxes meet). True if every movable piece is
+        asleep now: then no step can move anything, and the rest of the window is certain.
+        """
+        engine = self._engine
+        client = engine.client
+        all_asleep = True
+        for piece in engine.movable:
+            if not piece.awake:
+                continue
+            if piece.kind != "baton":
+                if piece.shape != "box":
+                    all_asleep = False
+                    continue
+                com, quat = pb.getBasePositionAndOrientation(piece.body, client)
+                corners = self.box_corners(piece, com, quat)
+                low = corners[corners[:, 2] < GROUND_TOUCH]
+                if support_margin(low[:, :2].tolist(), (com[0], com[1])) < SLEEP_MARGIN:
+                    all_asleep = False
+                    continue
+            pb.resetBaseVelocity(piece.body, (0.0, 0.0, 0.0), (0.0, 0.0, 0.0), physicsClientId=client)
+            pb.changeDynamics(piece.body, -1, activationState=pb.ACTIVATION_STATE_SLEEP, physicsClientId=client)
+            piece.velocity_read = None
+            piece.awake = False
+        return all_asleep
+
     def at_rest_now(self) -> bool:
         """True when every movable piece is slow and no block is in a balance that will tip."""
         return not self.motion()[0] and not self.unstable_pieces()
@@ -477,7 +521,18 @@ class Rest:
                 if not moving and not unstable:
                     if quiet_since is None:
                         quiet_since = engine.time
-                    if engine.time - quiet_since >= self._window(settle_s) - 1e-9:
+                    window_end = quiet_since + self._window(settle_s)
+                    if engine.time >= window_end - 1e-9:
+                        return self._came_to_rest(start_steps)
+                    if (
+                        self.sleep_early
+                        and engine.time - quiet_since >= SLEEP_AFTER - 1e-9
+                        and window_end <= end
+                        and self.sleep_resting()
+                    ):
+                        # everything asleep: no step can move anything before the window's end
+                        engine.elapsed = max(engine.elapsed, window_end)
+                        engine.time = engine.elapsed
                         return self._came_to_rest(start_steps)
                 else:
                     quiet_since = None

@@ -65,12 +65,19 @@ class World:
         stakes: add the corner and centre-line stakes as fixed bodies.
         solver_iterations: constraint solver iterations per step.
         quiet_dt: the long step, s (default: :data:`QUIET_STEPS` × ``dt``, at most
-            :data:`QUIET_DT`). Pass ``dt`` to step at ``dt`` throughout, free flights too.
+            :data:`QUIET_DT`). Pass ``dt`` to step at ``dt`` throughout, free flights too, and
+            (unless ``sleep_early`` says otherwise) without early sleep: plain stepping, the
+            reference of ``benchmarks/equivalence.py``.
         far_dt: the step of a piece moving fast alone on the flat field, far from every other
             piece and moving away from the near ones
             (:meth:`~kubb3d.physics.stepping.Stepper.far_for`), a whole number of fine steps;
             default ``dt``: off, because a ground impact at a longer step is not converged
             (docs/speed.md "Eleventh round"). For measurements.
+        sleep_early: on the flat field, put the pieces that cannot tip to sleep once the world
+            has been at rest for :data:`~kubb3d.physics.rest.SLEEP_AFTER` and end the settle
+            window without stepping once all are asleep
+            (:meth:`~kubb3d.physics.rest.Rest.sleep_resting`); default: on unless ``quiet_dt``
+            equals ``dt``.
 
     Raises:
         ValueError: unknown equipment or ground, non-positive ``dt``, ``quiet_dt`` shorter
@@ -97,6 +104,7 @@ class World:
         solver_iterations: int = 50,
         quiet_dt: float | None = None,
         far_dt: float | None = None,
+        sleep_early: bool | None = None,
     ) -> None:
         equipment = get_set(equipment) if isinstance(equipment, str) else equipment
         board = equipment.board
@@ -131,7 +139,9 @@ class World:
         )
         self.forces = Forces(self.engine)
         self.stepper = Stepper(self.engine, self.forces, self.engine.surface.top)
-        self.rest = Rest(self.engine, self.stepper, self.engine.surface)
+        if sleep_early is None:
+            sleep_early = self.engine.quiet_dt > self.engine.dt
+        self.rest = Rest(self.engine, self.stepper, self.engine.surface, sleep_early=sleep_early)
         self._window = ForceWindow(self.engine, self.stepper, self.rest)
         if stakes and equipment.stake is not None:
             half = equipment.stake.length / 2
