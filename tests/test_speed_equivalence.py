@@ -65,3 +65,23 @@ def test_equivalence_script_pairs_the_same_throws_and_refuses_an_interval_of_one
             [sys.executable, str(ROOT / "benchmarks" / "equivalence.py"), *args], capture_output=True, text=True
         )
         assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1 and "Traceback" not in bad.stderr
+
+
+def test_step_phases_times_every_phase_and_the_engine_within_it():
+    """benchmarks/step_phases.py --cpu: every counted phase has its CPU time, the engine's share
+    of it is less than the whole, and timing the steps does not change what is counted."""
+    step_phases = _script("step_phases")
+    plain_counts, plain_throws = step_phases.count_steps("dm", 1)
+    cpu: dict = {}
+    counts, throws = step_phases.count_steps("dm", 1, cpu)
+    assert (counts, throws) == (plain_counts, plain_throws)
+    assert set(cpu["steps"]) == set(counts) and set(cpu["engine"]) <= set(counts)
+    assert all(0.0 < cpu["engine"][key] < cpu["steps"][key] for key in cpu["engine"] if counts[key] > 100)
+    text = step_phases.table(counts, throws, cpu)
+    assert text.splitlines()[0].endswith("| CPU of the steps | µs per step (engine) |")
+    # without --cpu the same rows, less the two CPU columns
+    plain = step_phases.table(counts, throws).splitlines()
+    timed = text.splitlines()
+    assert len(plain) == len(timed)
+    for short, long in zip(plain[2:], timed[2:]):
+        assert long.startswith(short) and long.count("|") == short.count("|") + 2
