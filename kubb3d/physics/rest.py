@@ -530,9 +530,13 @@ class Rest:
                         and window_end <= end
                         and self.sleep_resting()
                     ):
-                        # everything asleep: no step can move anything before the window's end
-                        engine.elapsed = max(engine.elapsed, window_end)
-                        engine.time = engine.elapsed
+                        # everything asleep: no step can move anything before the window's end;
+                        # the clock and the samples go on as the steps would have taken them
+                        while engine.time < window_end - 1e-9:
+                            span = min(interval, max(end - engine.time, 0.0))
+                            engine.elapsed += stepper.steps_for(span) * engine.step_dt
+                            engine.time = engine.elapsed
+                            yield engine.time, cur
                         return self._came_to_rest(start_steps)
                 else:
                     quiet_since = None
