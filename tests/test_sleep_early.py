@@ -51,6 +51,7 @@ def test_plain_stepping_keeps_the_full_window_and_the_same_outcomes():
     """World(quiet_dt=dt) (the reference of benchmarks/equivalence.py) does not sleep early; the
     same throws with and without early sleep fell the same kubbs, touch the same pieces and end
     within a tenth of a millimetre of each other."""
+    steps = {"full": 0, "early": 0}
     for params, _ in _throws(12, 3):
         with World.standard(sleep_early=False) as world:
             assert not world.rest.sleep_early
@@ -59,9 +60,12 @@ def test_plain_stepping_keeps_the_full_window_and_the_same_outcomes():
             assert world.rest.sleep_early
             early = _final(world, params)
         assert early[3:] == full[3:]
-        assert early[2] < full[2]
+        assert early[2] <= full[2]  # not fewer where a piece near its balance kept it awake
+        steps["full"] += full[2]
+        steps["early"] += early[2]
         for pid, (pos, _) in full[0].items():
             assert math.dist(pos, early[0][pid][0]) < 1e-4, pid
+    assert steps["early"] < 0.9 * steps["full"]
     assert not World(quiet_dt=DT).rest.sleep_early
     assert not World("kubbuteo").rest.sleep_early  # on the flat field only
 
