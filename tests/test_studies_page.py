@@ -43,3 +43,15 @@ def test_the_page_quotes_the_real_range_and_every_match_count():
     for study in doc["studies"].values():
         assert f"| {study['planned']:,} | {study['stored']:,} |" in page
         assert f"`kubb3d experiment run {study['spec']} --out {study['spec']}.sqlite`" in page
+
+
+def test_the_physics_section_is_todays_sensitivity_page():
+    """The "Physics uncertainty" table quotes docs/sensitivity.json as it stands: a physics change
+    that regenerates docs/sensitivity.* must refresh it too (`kubb3d experiment studies
+    docs/studies.json --sensitivity docs/sensitivity.json --json`)."""
+    from kubb3d.experiment.studies import physics_band
+
+    doc = json.loads(DOC.read_text(encoding="utf-8"))
+    sensitivity = json.loads((ROOT / "docs" / "sensitivity.json").read_text(encoding="utf-8"))
+    assert doc["physics"], "docs/studies.json has no physics section"
+    assert doc["physics"] == physics_band(sensitivity), "docs/studies.json's physics is not docs/sensitivity.json's"

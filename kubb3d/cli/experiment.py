@@ -523,25 +523,52 @@ def studies_cmd(
         "studies JSON document (docs/studies.json) to render as Markdown.",
     ),
     sensitivity: Optional[Path] = typer.Option(
-        None, "--sensitivity", help="docs/sensitivity.json: adds the physics band to the summary."
+        None,
+        "--sensitivity",
+        help="docs/sensitivity.json: adds the physics band to the summary; with a studies JSON document, "
+        "replaces its physics section (no results files needed).",
     ),
     as_json: bool = typer.Option(False, "--json", help="Print the summary as JSON (docs/studies.json)."),
 ) -> None:
     """Summarise the research studies: with results files, their figures and 95 % intervals (--json:
-    the JSON document docs/studies.json); with that JSON document, the page docs/studies.md."""
+    the JSON document docs/studies.json); with that JSON document, the page docs/studies.md.
+
+    After a physics change regenerates docs/sensitivity.json, `kubb3d experiment studies
+    docs/studies.json --sensitivity docs/sensitivity.json --json > studies.json` prints the document
+    with its physics section refreshed; move studies.json over docs/studies.json (a shell redirect
+    into the file it reads would empty it first)."""
     import json
 
     from kubb3d.experiment import StoreError
     from kubb3d.errors import StudyError
-    from kubb3d.experiment.studies import render, summarise
+    from kubb3d.experiment.studies import physics_band, render, summarise
 
+    band = None
+    if sensitivity is not None:
+        try:
+            band = json.loads(sensitivity.read_text(encoding="utf-8"))
+            if not isinstance(band, dict) or not isinstance(band.get("figures"), list):
+                raise ValueError("no list of figures")
+            physics = physics_band(band)
+        except (OSError, ValueError) as exc:
+            raise _user_error(f"--sensitivity: {sensitivity}: not a sensitivity document ({exc})") from None
+        except (KeyError, TypeError) as exc:
+            raise _user_error(f"--sensitivity: {sensitivity}: not a sensitivity document (no {exc})") from None
+    sensitivity_words = []
+    if sensitivity is not None:
+        sensitivity_words = [
+            "--sensitivity", sensitivity.as_posix() if not sensitivity.is_absolute() else sensitivity.name
+        ]
     if len(sources) == 1 and sources[0].suffix == ".json":
         try:
             doc = json.loads(sources[0].read_text(encoding="utf-8"))
         except (OSError, ValueError) as exc:
             raise _user_error(f"{sources[0]}: cannot read a studies JSON document ({exc})") from None
+        words = ["kubb3d experiment studies", sources[0].as_posix(), *sensitivity_words]
+        if band is not None and isinstance(doc, dict):
+            doc["physics"] = physics
         try:
-            page = render(doc, f"kubb3d experiment studies {sources[0].as_posix()}")
+            page = render(doc, " ".join(words))
         except StudyError as exc:
             raise _user_error(f"{sources[0]}: {exc}") from None
         if as_json:
@@ -549,24 +576,12 @@ def studies_cmd(
         else:
             typer.echo(page, nl=False)
         return
-    band = None
-    if sensitivity is not None:
-        try:
-            band = json.loads(sensitivity.read_text(encoding="utf-8"))
-            if not isinstance(band, dict) or not isinstance(band.get("figures"), list):
-                raise ValueError("no list of figures")
-        except (OSError, ValueError) as exc:
-            raise _user_error(f"--sensitivity: {sensitivity}: not a sensitivity document ({exc})") from None
     try:
         doc = summarise(sources, band)
     except (StoreError, StudyError) as exc:
         raise _user_error(str(exc)) from None
-    except (KeyError, TypeError) as exc:
-        raise _user_error(f"--sensitivity: {sensitivity}: not a sensitivity document (no {exc})") from None
     # the command as docs quote it: results files by name (no folders of this machine)
-    words = ["kubb3d experiment studies", *(p.name for p in sources)]
-    if sensitivity is not None:
-        words += ["--sensitivity", sensitivity.as_posix() if not sensitivity.is_absolute() else sensitivity.name]
+    words = ["kubb3d experiment studies", *(p.name for p in sources), *sensitivity_words]
     doc["command"] = " ".join(words + ["--json"])
     if as_json:
         typer.echo(json.dumps(doc, indent=1, ensure_ascii=False))
