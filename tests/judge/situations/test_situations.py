@@ -14,6 +14,7 @@ from functools import cache
 from pathlib import Path
 
 import pytest
+from situation_relations import assert_rules_alike
 from typer.testing import CliRunner
 
 HERE = Path(__file__).resolve().parent
@@ -103,37 +104,9 @@ def test_situation_rules_as_the_rule_book_says(judge_app, path):
     assert doc["ok"], doc["mismatches"]
 
 
-def _swap_id(piece: str) -> str:
-    if len(piece) == 2 and piece[0] in "AB" and piece[1].isdigit():
-        return {"A": "B", "B": "A"}[piece[0]] + piece[1]
-    return piece
-
-
-def _transform(xy, how: str):
-    x, y = xy[0], xy[1]
-    return (x, -y) if how == "mirror" else (-x, y)
-
-
 @pytest.mark.parametrize("copy", sorted(COPIES))
 def test_mirrored_and_swapped_copies_rule_as_their_originals(judge_app, copy):
     original, how = COPIES[copy]
     a = judged(judge_app, _path(original))
     b = judged(judge_app, _path(copy))
-    rename = _swap_id if how == "swap" else (lambda p: p)
-    side = (lambda s: {"A": "B", "B": "A"}.get(s, s)) if how == "swap" else (lambda s: s)
-    by_piece = {r["piece"]: r for r in b["rulings"]}
-    compared = 0
-    for r in a["rulings"]:
-        other = by_piece.get(rename(r["piece"]))
-        if other is None:  # a piece only one of the two files sets up
-            continue
-        compared += 1
-        for key in ("status", "consequence", "valid"):
-            assert other.get(key) == r.get(key), (r["piece"], key, r.get(key), other.get(key))
-        if r.get("raised_pose") and other.get("raised_pose"):
-            want = _transform(r["raised_pose"]["position_m"], how)
-            got = other["raised_pose"]["position_m"]
-            assert abs(want[0] - got[0]) < 0.01 and abs(want[1] - got[1]) < 0.01, (r["piece"], want, got)
-    assert compared >= 1
-    assert side(a.get("winner")) == b.get("winner") and side(a.get("loser")) == b.get("loser")
-    assert a.get("penalty") == b.get("penalty")
+    assert_rules_alike(a, b, how)

@@ -1,0 +1,44 @@
+"""The relation two judged situation files must keep when one is the other mirrored (y → −y),
+its sides swapped (x → −x, A ↔ B) or its pieces relabelled: the same status, consequence and
+validity per piece, raised spots transformed alike (within 1 cm), winner and penalty alike."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+
+def swap_id(piece: str) -> str:
+    """A1 ↔ B1 …; other ids (king, batons, field kubbs' own names) unchanged."""
+    if len(piece) == 2 and piece[0] in "AB" and piece[1].isdigit():
+        return {"A": "B", "B": "A"}[piece[0]] + piece[1]
+    return piece
+
+
+def transformed(xy, how: str) -> tuple[float, float]:
+    """A point of the original in the copy: ``mirror`` y → −y, ``swap`` x → −x, else unmoved."""
+    x, y = xy[0], xy[1]
+    return {"mirror": (x, -y), "swap": (-x, y)}.get(how, (x, y))
+
+
+def assert_rules_alike(a: dict, b: dict, how: str, rename: Callable[[str], str] | None = None) -> None:
+    """``a`` and ``b`` are `kubb3d judge --json` documents of an original and its copy made by
+    ``how`` (``mirror`` or ``swap``, or another word for a relabelling with ``rename``)."""
+    if rename is None:
+        rename = swap_id if how == "swap" else (lambda p: p)
+    side = (lambda s: {"A": "B", "B": "A"}.get(s, s)) if how == "swap" else (lambda s: s)
+    by_piece = {r["piece"]: r for r in b["rulings"]}
+    compared = 0
+    for r in a["rulings"]:
+        other = by_piece.get(rename(r["piece"]))
+        if other is None:  # a piece only one of the two files sets up
+            continue
+        compared += 1
+        for key in ("status", "consequence", "valid"):
+            assert other.get(key) == r.get(key), (r["piece"], key, r.get(key), other.get(key))
+        if r.get("raised_pose") and other.get("raised_pose"):
+            want = transformed(r["raised_pose"]["position_m"], how)
+            got = other["raised_pose"]["position_m"]
+            assert abs(want[0] - got[0]) < 0.01 and abs(want[1] - got[1]) < 0.01, (r["piece"], want, got)
+    assert compared >= 1
+    assert side(a.get("winner")) == b.get("winner") and side(a.get("loser")) == b.get("loser")
+    assert a.get("penalty") == b.get("penalty")
