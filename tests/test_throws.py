@@ -55,6 +55,21 @@ def test_25_degree_tilt_is_legal_under_dm():
     assert math.degrees(r.metrics.max_tilt) == pytest.approx(25.0, abs=1.0)
 
 
+@pytest.mark.parametrize("helicopter_rps", [0.05, 0.1, 0.2, 0.5])
+def test_dm_holds_a_horizontal_rotation_to_its_tilt_limit(helicopter_rps):
+    # DM §5: „Rückwärts oder vorwärts gerichtete Rotationen sind dabei erlaubt, eine Schieflage von
+    # mehr als 30 ° ist dagegen verboten“. A baton turning flat (no end-over-end spin) leaves the
+    # flight plane by the angle it has turned, up to 90°: DM needs no helicopter angle of its own,
+    # the tilt limit rules a flat turn of more than 30° a foul, whatever helicopter_limit says.
+    with World.standard() as w:
+        params = aim(w, "B3", ThrowParams(spin_rps=0.0, release_angle_deg=0.0, helicopter_rps=helicopter_rps)).params
+        result = throw(w, params, ruleset="dm", helicopter_limit=360.0)
+    turn, tilt = math.degrees(result.metrics.helicopter), math.degrees(result.metrics.max_tilt)
+    assert tilt == pytest.approx(min(turn, 90.0), abs=0.2)
+    assert result.legal is (tilt <= 30.0)
+    assert [v.rule for v in result.violations] == ([] if tilt <= 30.0 else ["DM §5"])
+
+
 def test_helicopter_throw_is_illegal_under_ws():
     # WS basic rule 5 (applied): "no horizontal rotation"
     with World.standard("standard", Pitch(7.5, 5.0)) as w:
