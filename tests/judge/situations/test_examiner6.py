@@ -105,6 +105,16 @@ COPIES: dict[str, tuple[str, str]] = {
     "dm6_inkast_outside_penalty_mirrored": ("scenarios/dm_inkast_outside_penalty", "mirror"),
     "dm6_legal_throw_fells_baseline_kubb_by_a": ("dm6_legal_throw_fells_baseline_kubb_by_b", "swap"),
     "dm6_inkast_parallel_to_baseline_either_end_mirrored": ("dm6_inkast_parallel_to_baseline_either_end", "mirror"),
+    "dm6_king_throw_win_mirrored": ("scenarios/dm_king_throw_win", "mirror"),
+    "ws6_king_throw_win_mirrored": ("scenarios/ws_king_throw_win", "mirror"),
+    "dm6_inkast_disturbs_field_kubb_mirrored": ("scenarios/dm_inkast_disturbs_field_kubb", "mirror"),
+    "dm6_inkast_disturbs_field_kubb_swapped": ("scenarios/dm_inkast_disturbs_field_kubb", "swap"),
+    "ws6_baseline_kubb_after_the_field_kubb_is_down_swapped": (
+        "../ws_baseline_kubb_after_the_field_kubb_is_down",
+        "swap",
+    ),
+    "dm6_inkast_block_building_mirrored": ("scenarios/dm_inkast_block_building", "mirror"),
+    "ws6_king_touched_standing_swapped": ("scenarios/ws_king_touched_standing", "swap"),
 }
 
 # mirrored copies of a kubb lying parallel to the baseline with room on both ends (the raiser may tip
@@ -132,6 +142,12 @@ FLIPS: list[tuple[str, str, str]] = [
     # DM §5: a foul or a legal throw
     ("../dm_illegal_throw_by_b_raises_felled", "dm6_legal_throw_fells_baseline_kubb_by_b", "A3"),
     ("dm6_illegal_throw_by_a_raises_felled", "dm6_legal_throw_fells_baseline_kubb_by_a", "B3"),
+    # WS basic rule 8: a field kubb still standing or none, with the sides swapped
+    (
+        "ws6_baseline_kubb_with_a_field_kubb_standing_swapped",
+        "ws6_baseline_kubb_after_the_field_kubb_is_down_swapped",
+        "A4",
+    ),
     # WS basic rule 7: a foot fault or a legal throw
     ("../ws_foot_fault_field_kubb_raised_by_b", "ws6_legal_throw_fells_field_kubb_by_b", "X1"),
 ]
@@ -597,3 +613,56 @@ def test_rkd_north_reaching_its_last_line_ends_the_game_with_the_points_of_that_
     assert out is not None and out.player == "N"
     assert out.points == {"N": roll.die.top, "S": 2}
     assert out.winner == ("N" if roll.die.top > 2 else "S" if roll.die.top < 2 else None)
+
+
+@pytest.mark.parametrize("opener", ["A", "B"])
+def test_dm_every_set_opens_with_2_4_6_by_the_player_who_did_not_open_the_last(opener):
+    # DM §3: „Wird über mehrere Sätze gespielt, so wechseln die Spieler nach jedem Satz die Seiten sowie
+    # das Recht, den Satz eröffnen zu dürfen.“ DM §4 (Erste Wurfrunde): „Spieler A startet mit 2
+    # Hölzern, B wirft 4, danach erhält jeder Spieler pro Wurfrunde 6 Hölzer.“ The opener wins set 1
+    # with a king throw in his third turn; set 2 is opened by the other player, at the other end, again
+    # with 2, then 4, then 6 batons.
+    state = opened_by("dm", opener, sets=3)
+    first_player = state.player_at(opener)
+    finish_turn(state)
+    finish_turn(state)
+    throw(state, {f"{opponent(opener)}{n}" for n in range(1, 6)})
+    king = state.legal_actions()[0]
+    assert isinstance(king, KingThrow)
+    state.push(king, ThrowOutcome(winner=opener, loser=opponent(opener)))
+    assert state.set_no == 2 and state.phase == Phase.THROW
+    second_player = state.player_at(state.turn_side)
+    assert second_player != first_player
+    assert state.end_of[first_player] != opener  # the ends are switched too
+    turns = []
+    for _ in range(3):
+        turns.append((state.player_at(state.turn_side), state.batons_left))
+        finish_turn(state)
+    assert turns == [(second_player, 2), (first_player, 4), (second_player, 6)]
+
+
+@pytest.mark.parametrize("during", ["inkast", "raising"])
+def test_dm_tiebreak_a_throwing_round_begun_with_an_inkast_is_thrown_to_its_end(during):
+    # DM §9 step 1: „Der Spieler der gerade am Zug ist, beendet seine Wurfrunde. (Eine neue Wurfrunde
+    # beginnt mit dem ersten eingeworfenen Kubb und endet mit dem Wurf des letzten Wurfholzes)“. A opens
+    # and fells B1; the time runs out while B inkasts it (or while A raises it): B's throwing round has
+    # begun, so B's inkast is raised and B throws all 4 of his batons (DM §4) before the second lag.
+    probe = opened_by("dm", "A")
+    throw(probe, {"B1"})
+    finish_turn(probe)
+    before_inkast = probe.clock
+    probe.push(probe.legal_actions()[0], InkastOutcome(valid={"B1": Pose((-1.0, 0.0, 0.075))}))
+    after_inkast = probe.clock
+    probe.push(probe.legal_actions()[0])
+    after_raising = probe.clock
+    assert before_inkast < after_inkast < after_raising
+    limit = (before_inkast + after_inkast) / 2 if during == "inkast" else (after_inkast + after_raising) / 2
+    state = opened_by("dm", "A", time_limit_s=limit)
+    throw(state, {"B1"})
+    finish_turn(state)
+    inkast_valid(state, {"B1": (-1.0, 0.0)})
+    batons = 0
+    while state.phase == Phase.THROW and state.turn_side == "B":
+        throw(state)
+        batons += 1
+    assert batons == 4 and state.phase == Phase.LAG
