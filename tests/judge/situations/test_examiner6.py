@@ -148,6 +148,12 @@ FLIPS: list[tuple[str, str, str]] = [
         "ws6_baseline_kubb_after_the_field_kubb_is_down_swapped",
         "A4",
     ),
+    # DM §5 „in der dazugehörigen Feldhälfte“: the field kubb in the thrower's half or in the target half
+    ("dm6_baseline_kubb_felled_field_kubb_only_in_own_half", "dm6_baseline_kubb_felled_field_kubb_in_its_half", "B3"),
+    # KT rules "while there are still Field Kubbs upright": the field kubb in the flicker's half or the target half
+    ("kt6_baseline_kubb_knocked_field_kubb_only_in_own_half", "../kt_baseline_kubb_knocked_field_kubb_standing", "B4"),
+    # WS basic rule 13 / 11: on the centre line or 1 cm short of it
+    ("ws6_inkast_across_centre_line_mostly_short", "ws6_inkast_short_of_centre_line_by_1cm", "A1"),
     # WS basic rule 7: a foot fault or a legal throw
     ("../ws_foot_fault_field_kubb_raised_by_b", "ws6_legal_throw_fells_field_kubb_by_b", "X1"),
 ]
@@ -174,8 +180,8 @@ def judged(app, path: Path) -> dict:
     return _judged(path, id(app))
 
 
-def test_the_round_has_40_to_60_situation_files_each_quoting_its_clause():
-    assert 40 <= len(FILES) <= 60
+def test_the_round_has_at_least_40_situation_files_each_quoting_its_clause():
+    assert len(FILES) >= 40
     names = {f.stem for f in FILES}
     assert set(WRONG) <= names and set(WRONG_RELATIONS) <= set(COPIES)
     for copy, (original, _) in COPIES.items():
