@@ -115,6 +115,8 @@ COPIES: dict[str, tuple[str, str]] = {
     ),
     "dm6_inkast_block_building_mirrored": ("scenarios/dm_inkast_block_building", "mirror"),
     "ws6_king_touched_standing_swapped": ("scenarios/ws_king_touched_standing", "swap"),
+    "ws6_inkast_on_line_knocks_field_kubb_swapped": ("ws6_inkast_on_line_knocks_field_kubb", "swap"),
+    "dm6_inkast_outside_knocks_field_kubb_mirrored": ("dm6_inkast_outside_knocks_field_kubb", "mirror"),
 }
 
 # mirrored copies of a kubb lying parallel to the baseline with room on both ends (the raiser may tip
@@ -672,3 +674,91 @@ def test_dm_tiebreak_a_throwing_round_begun_with_an_inkast_is_thrown_to_its_end(
         throw(state)
         batons += 1
     assert batons == 4 and state.phase == Phase.LAG
+
+
+@pytest.mark.parametrize("side", ["A", "B"])
+@pytest.mark.parametrize("king_falls", [True, False])
+def test_ws_a_king_win_in_the_turn_the_time_runs_out_in_is_still_two_points(side, king_falls):
+    # WS End of the Game: "A team also wins if, within a single turn, it knocks over all kubbs in the
+    # other team's field and afterwards the king (thrown from its own baseline). It receives two points
+    # for this." and "If, after the playing time (20 minutes) has run out and the current turn has been
+    # completed ... the team with the larger number of kubbs on its baseline wins and receives one
+    # point." The time runs out during the opener's first turn, whose first baton clears the other half.
+    # The king falls to its next baton: two points, a king win. Every king throw misses: the turn is
+    # completed and the baselines count, 5 to 0: one point.
+    state = opened_by("wikinger", side, time_limit_s=1.0)
+    throw(state, {f"{opponent(side)}{n}" for n in range(1, 6)})
+    kings = 0
+    while state.phase == Phase.THROW and state.turn_side == side:
+        action = state.legal_actions()[0]
+        assert isinstance(action, KingThrow) and action.line_x == pytest.approx(_x(side, 3.75))
+        kings += 1
+        state.push(action, ThrowOutcome(winner=side, loser=opponent(side)) if king_falls else ThrowOutcome())
+    out = state.outcome()
+    assert out is not None and out.winner == state.player_at(side)
+    if king_falls:
+        assert kings == 1 and out.termination == Termination.KING
+        assert out.points[state.player_at(side)] == 2
+    else:
+        assert kings == 5 and out.termination == Termination.TIME
+        assert out.points == {state.player_at(side): 1, state.player_at(opponent(side)): 0}
+
+
+def _lying_baton(x: float, y: float, heading: float):
+    """A baton (radius 22 mm, 0.30 m long) lying on the ground at (x, y), its axis along ``heading`` (rad)."""
+    import math
+
+    from kubb3d.snapshot import PieceState
+
+    s1, c1 = math.sin(math.pi / 4), math.cos(math.pi / 4)  # body z -> world x
+    s2, c2 = math.sin(heading / 2), math.cos(heading / 2)  # then about the vertical by heading
+    quat = (-s2 * s1, c2 * s1, s2 * c1, c2 * c1)  # (0, 0, s2, c2) * (0, s1, 0, c1), xyzw
+    return PieceState("baton1", "baton", "cylinder", (0.022, 0.022, 0.15), (x, y, 0.022), quat)
+
+
+LAG_BATONS = [(0.30, 0.0, 0.0), (0.20, 0.0, 1.5707963), (0.25, 0.12, 0.6), (-0.1, 0.28, 2.2), (0.21, 0.21, 0.785398)]
+
+
+@pytest.mark.parametrize("x, y, heading", LAG_BATONS)
+def test_dm_lag_distance_is_the_same_for_the_baton_turned_about_the_king_or_mirrored(x, y, heading):
+    # DM §3: „Der Nähere gewinnt den Anwurf ... Für die Bewertung der kürzesten Entfernung zum König
+    # zählt das gesamte Wurfholz, also sowohl Mantel- als auch Deckelfläche.“ The king stands square on
+    # the centre point (7.5 cm wide, DM §2; here the standard king, 9 cm): a baton turned a quarter,
+    # half or three quarters about it, or mirrored (y -> -y), is as near the king as before.
+    import math
+
+    from kubb3d.snapshot import PieceState, Snapshot
+    from kubb3d.throw import distance_to_king
+
+    king = PieceState("king", "king", "box", (0.045, 0.045, 0.15), (0.0, 0.0, 0.15))
+
+    def distance(baton) -> float:
+        return distance_to_king(Snapshot(0.0, {"king": king, "baton1": baton}), "baton1")
+
+    base = distance(_lying_baton(x, y, heading))
+    assert base > 0.0
+    for quarter in (1, 2, 3):
+        turn = quarter * math.pi / 2
+        cos, sin = round(math.cos(turn)), round(math.sin(turn))
+        turned = _lying_baton(cos * x - sin * y, sin * x + cos * y, heading + turn)
+        assert distance(turned) == pytest.approx(base, abs=1e-6), quarter
+    assert distance(_lying_baton(x, -y, -heading)) == pytest.approx(base, abs=1e-6)
+
+
+def test_dm_lag_an_end_on_baton_can_be_nearer_than_one_whose_middle_is_nearer():
+    # DM §3: „zählt das gesamte Wurfholz, also sowohl Mantel- als auch Deckelfläche“. Baton P points
+    # end-on at the king from 0.30 m (its end face 0.15 m from the king's centre: 0.105 m from its
+    # side); baton Q lies across at 0.20 m (its side 0.133 m from the king's side): P is nearer,
+    # although its middle is 10 cm farther; lying across at 0.17 m, Q is nearer (0.103 m).
+    from kubb3d.snapshot import PieceState, Snapshot
+    from kubb3d.throw import distance_to_king
+
+    king = PieceState("king", "king", "box", (0.045, 0.045, 0.15), (0.0, 0.0, 0.15))
+
+    def distance(baton) -> float:
+        return distance_to_king(Snapshot(0.0, {"king": king, "baton1": baton}), "baton1")
+
+    p = distance(_lying_baton(0.30, 0.0, 0.0))
+    assert p == pytest.approx(0.105, abs=1e-4)
+    assert p < distance(_lying_baton(0.20, 0.0, 1.5707963))
+    assert p > distance(_lying_baton(0.17, 0.0, 1.5707963))
