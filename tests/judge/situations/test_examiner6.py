@@ -117,6 +117,8 @@ COPIES: dict[str, tuple[str, str]] = {
     "ws6_king_touched_standing_swapped": ("scenarios/ws_king_touched_standing", "swap"),
     "ws6_inkast_on_line_knocks_field_kubb_swapped": ("ws6_inkast_on_line_knocks_field_kubb", "swap"),
     "dm6_inkast_outside_knocks_field_kubb_mirrored": ("dm6_inkast_outside_knocks_field_kubb", "mirror"),
+    "dm6_two_field_kubbs_leaning_on_each_other_swapped": ("dm6_two_field_kubbs_leaning_on_each_other", "swap"),
+    "dm6_two_field_kubbs_tilted_20_stand_alone_mirrored": ("dm6_two_field_kubbs_tilted_20_stand_alone", "mirror"),
 }
 
 # mirrored copies of a kubb lying parallel to the baseline with room on both ends (the raiser may tip
@@ -156,6 +158,8 @@ FLIPS: list[tuple[str, str, str]] = [
     ("kt6_baseline_kubb_knocked_field_kubb_only_in_own_half", "../kt_baseline_kubb_knocked_field_kubb_standing", "B4"),
     # WS basic rule 13 / 11: on the centre line or 1 cm short of it
     ("ws6_inkast_across_centre_line_mostly_short", "ws6_inkast_short_of_centre_line_by_1cm", "A1"),
+    # DM §5 „allein stehfähig“: tilted 30° (past the tipping angle, held by the other) or 20°
+    ("dm6_two_field_kubbs_leaning_on_each_other", "dm6_two_field_kubbs_tilted_20_stand_alone", "F1"),
     # WS basic rule 7: a foot fault or a legal throw
     ("../ws_foot_fault_field_kubb_raised_by_b", "ws6_legal_throw_fells_field_kubb_by_b", "X1"),
 ]
@@ -762,3 +766,31 @@ def test_dm_lag_an_end_on_baton_can_be_nearer_than_one_whose_middle_is_nearer():
     assert p == pytest.approx(0.105, abs=1e-4)
     assert p < distance(_lying_baton(0.20, 0.0, 1.5707963))
     assert p > distance(_lying_baton(0.17, 0.0, 1.5707963))
+
+
+@pytest.mark.parametrize("winner_side", ["A", "B"])
+@pytest.mark.parametrize("first", ["end", "start"])
+def test_dm_lag_winner_takes_either_decision_and_the_loser_may_choose_either_way(winner_side, first):
+    # DM §3: „Der Gewinner des Anwurfes darf eine Seite wählen oder entscheiden, welches Team die ersten
+    # Würfe erhält. Der Verlierer erhält die übrig gebliebene Entscheidung.“ Whoever wins the lag, at
+    # either end: he may take either decision, and each decision has both answers (an end: A or B; the
+    # first throws: himself or the other); the loser then gets the other decision, with both answers.
+    state = MatchState(get_ruleset("dm"), ("L", "R"))
+    near, far = (0.1, 0.3) if winner_side == "A" else (0.3, 0.1)
+    state.push(LagThrow("A"), LagResult(near))
+    state.push(LagThrow("B"), LagResult(far))
+    winner = state.player_at(winner_side)
+    loser = next(p for p in ("L", "R") if p != winner)
+    offered = {(a.player, a.what, a.value) for a in state.legal_actions()}
+    assert offered == {(winner, "end", "A"), (winner, "end", "B"), (winner, "start", "L"), (winner, "start", "R")}
+    value = "A" if first == "end" else loser  # the winner takes end A, or lets the loser open
+    state.push(Choose(winner, first, value))
+    rest = "start" if first == "end" else "end"
+    answers = {"L", "R"} if rest == "start" else {"A", "B"}
+    assert {(a.player, a.what, a.value) for a in state.legal_actions()} == {(loser, rest, v) for v in answers}
+    state.push(Choose(loser, rest, sorted(answers)[1]))  # R opens / the loser takes end B
+    if first == "end":
+        assert state.end_of[winner] == "A" and state.player_at(state.turn_side) == "R"
+    else:
+        assert state.end_of[loser] == "B" and state.player_at(state.turn_side) == loser
+    assert state.batons_left == 2  # DM §4: the opener starts with 2
