@@ -119,6 +119,7 @@ COPIES: dict[str, tuple[str, str]] = {
     "dm6_inkast_outside_knocks_field_kubb_mirrored": ("dm6_inkast_outside_knocks_field_kubb", "mirror"),
     "dm6_two_field_kubbs_leaning_on_each_other_swapped": ("dm6_two_field_kubbs_leaning_on_each_other", "swap"),
     "dm6_two_field_kubbs_tilted_20_stand_alone_mirrored": ("dm6_two_field_kubbs_tilted_20_stand_alone", "mirror"),
+    "dm6_king_felled_with_the_last_field_kubb_by_b": ("dm6_king_felled_with_the_last_field_kubb", "swap"),
 }
 
 # mirrored copies of a kubb lying parallel to the baseline with room on both ends (the raiser may tip
@@ -794,3 +795,29 @@ def test_dm_lag_winner_takes_either_decision_and_the_loser_may_choose_either_way
     else:
         assert state.end_of[loser] == "B" and state.player_at(state.turn_side) == loser
     assert state.batons_left == 2  # DM §4: the opener starts with 2
+
+
+@pytest.mark.parametrize("ruleset", ["dm", "wikinger", "kubbuteo"])
+@pytest.mark.parametrize("thrower", ["A", "B"])
+def test_a_baseline_kubb_felled_too_early_is_stood_up_and_not_thrown_in(ruleset, thrower):
+    # DM §5: „Fällt ein Grundlinienkubb, während in der dazugehörigen Feldhälfte noch Kubbs stehen, so
+    # gilt er nicht als gefallen, wird jedoch erst am Ende der Wurfrunde wieder am ursprünglichen Ort
+    # aufgestellt.“ KT rules: "Any Baseline Kubbs knocked over while there are still Field Kubbs upright
+    # are simply stood up again." (WS basic rule 8 with DM §5's handling, borrowed.) The receiving side
+    # has a field kubb standing; the thrower's baton fells it and a baseline kubb 3 too early (the judge's
+    # ruling: raise again). Only the field kubb is thrown in; the baseline stands five again. Either side.
+    other = opponent(thrower)
+    state = opened_by(ruleset, other)
+    throw(state, {f"{thrower}1"})
+    finish_turn(state)
+    depth = 0.15 if ruleset == "kubbuteo" else 1.0
+    inkast_valid(state, {f"{thrower}1": (_x(other, depth), 0.1)}, z=0.01)
+    assert state.turn_side == thrower
+    state.push(
+        state.legal_actions()[0],
+        ThrowOutcome(felled=frozenset({f"{thrower}1"}), raise_again=frozenset({f"{other}3"})),
+    )
+    finish_turn(state)
+    (action,) = state.legal_actions()
+    assert isinstance(action, Inkast) and action.side == other and action.kubbs == (f"{thrower}1",)
+    assert state.baseline_standing(other) == 5
