@@ -120,6 +120,8 @@ COPIES: dict[str, tuple[str, str]] = {
     "dm6_two_field_kubbs_leaning_on_each_other_swapped": ("dm6_two_field_kubbs_leaning_on_each_other", "swap"),
     "dm6_two_field_kubbs_tilted_20_stand_alone_mirrored": ("dm6_two_field_kubbs_tilted_20_stand_alone", "mirror"),
     "dm6_king_felled_with_the_last_field_kubb_by_b": ("dm6_king_felled_with_the_last_field_kubb", "swap"),
+    "dm6_inkast_diagonal_by_sideline_one_way_mirrored": ("dm6_inkast_diagonal_by_sideline_one_way", "mirror"),
+    "dm6_inkast_diagonal_by_sideline_one_way_swapped": ("dm6_inkast_diagonal_by_sideline_one_way", "swap"),
 }
 
 # mirrored copies of a kubb lying parallel to the baseline with room on both ends (the raiser may tip
