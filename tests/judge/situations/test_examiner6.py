@@ -441,7 +441,7 @@ def test_kt_a_second_misflick_is_placed_by_the_other_player_2_in_from_the_king(r
     ],
 )
 @pytest.mark.parametrize("order", ["near centre first", "near king first"])
-def test_side_bs_advance_line_is_side_as_with_the_sides_swapped(ruleset, near_centre, near_king, expected, order):
+def test_side_bs_advance_line_mirrors_side_as_with_the_sides_swapped(ruleset, near_centre, near_king, expected, order):
     # Sides swapped (x -> -x, A <-> B) of test_procedure.py's advance-line test: B opens, fells A1 and
     # A2, A inkasts them into B's half, where they stand; B's next batons come from the line through
     # the same kubb as A's did there, at +x instead of -x. Inkasted in the other order: the same line.
