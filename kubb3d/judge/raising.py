@@ -13,7 +13,9 @@ neither turned about the vertical nor shifted.
 * **Direction**: if only one direction is valid, that one (DM §7). If both are
   valid, the raising side chooses; the judge picks an unblocked direction over
   a blocked one and then ``InkastContext.prefer``: ``back`` (default, towards
-  the raising side's own baseline, away from the opponent) or ``front``.
+  the raising side's own baseline, away from the opponent) or ``front``; between two
+  directions equally far from it (a kubb lying along the baseline), the one nearer the
+  pitch's long axis, so that a mirrored situation is raised mirrored.
 * **Together** (DM §7 "so aufzustellen, dass möglichst alle mit ihrer gesamten Grundfläche im
   Feld stehen"; WS basic rule 13): the lying kubbs of an inkast are raised so that as many as
   possible are valid, then stand wholly inside; every raising order and direction of kubbs whose
@@ -54,7 +56,8 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, replace
-from typing import Iterator, Mapping, cast
+from functools import cmp_to_key
+from typing import Iterable, Iterator, Mapping, cast
 
 from kubb3d.errors import JudgeInputError
 from kubb3d.judge.messages import ids, join, msg, piece_name
@@ -89,6 +92,11 @@ Poly = list[tuple[float, float]]
 
 
 # ---------------------------------------------------------------- geometry of a tip
+SAME_DISTANCE = 1e-3
+"""m: two raised spots whose distances to the own baseline differ by less count as equally far
+(kubb3d's tolerance for the raiser's preference; the rule books name none)."""
+
+
 @dataclass(frozen=True)
 class TipOption:
     """One way to raise a kubb: over the bottom edge of end ``end``.
@@ -490,19 +498,37 @@ class _RaisingPlan:
             return True
         return self.half_counts and share_inside(o.base, self.pitch, self.half_side, self.params.line_tol) >= 0.5
 
-    def preference(self, o: TipOption) -> tuple[bool, float, int]:
-        """Sort key of the raising side's choice: unblocked first, then ``InkastContext.prefer``
-        (the distance to the own baseline, to the micrometre, so that two directions equally far
-        fall to the next key however the pose was rounded), then the kubb's +z end."""
+    def ordered(self, opts: Iterable[TipOption]) -> list[TipOption]:
+        """``opts`` in the raising side's order of choice: unblocked first, then
+        ``InkastContext.prefer`` (the raised spot's distance to the own baseline; two spots less
+        than ``SAME_DISTANCE`` apart count as equally far, so a kubb lying along the baseline is
+        not sent one way by a few micrometres of its pose), then nearer the pitch's long axis
+        (y = 0: a mirrored situation is raised mirrored; DM §7 leaves the short edge free), then
+        towards +y (a kubb centred on the long axis); never by which end is which."""
         sign = 1.0 if self.ctx.prefer == "back" else -1.0
-        return (bool(o.blocked_by), round(sign * abs(o.pose.position[0] - self.baseline_x), 6), -o.end)
+
+        def distance(o: TipOption) -> float:
+            return sign * abs(o.pose.position[0] - self.baseline_x)
+
+        def compare(a: TipOption, b: TipOption) -> int:
+            if bool(a.blocked_by) != bool(b.blocked_by):
+                return 1 if a.blocked_by else -1
+            if abs(distance(a) - distance(b)) >= SAME_DISTANCE:
+                return -1 if distance(a) < distance(b) else 1
+            key_a, key_b = (round(abs(a.pose.position[1]), 6), -a.pose.position[1]), (
+                round(abs(b.pose.position[1]), 6),
+                -b.pose.position[1],
+            )
+            return (key_a > key_b) - (key_a < key_b)
+
+        return sorted(opts, key=cmp_to_key(compare))
 
     def pick(self, opts: list[TipOption]) -> TipOption | None:
         """An unblocked valid option over a blocked one, then ``InkastContext.prefer``."""
         good = [o for o in opts if self.valid(o)]
         if not good:
             return None
-        return min(good, key=self.preference)
+        return self.ordered(good)[0]
 
     def commit(self, kid: str, opt: TipOption | None) -> None:
         if opt is not None:
@@ -559,12 +585,12 @@ class _RaisingPlan:
     def raisings(self, kid: str) -> list[tuple[TipOption | None, bool]]:
         """The ways the rules allow to raise lying kubb ``kid`` against the obstacles as they are
         now, most preferred first: (option, tipped in from the line). The valid tips in the order
-        of :meth:`preference` (DM §7: if only one direction is valid, that one); else, a kubb on
+        of :meth:`ordered` (DM §7: if only one direction is valid, that one); else, a kubb on
         the line, each way of tipping it into the field (WS basic rule 13); else ``[(None,
         False)]``, invalid. Sets ``options[kid]``."""
         opts = self.tips(kid, self.others(kid))
         self.options[kid] = opts
-        good = sorted((o for o in opts if self.valid(o)), key=self.preference)
+        good = self.ordered(o for o in opts if self.valid(o))
         if good:
             return [(o, False) for o in good]
         if self.on_the_line(footprint(self.pieces[kid])):
@@ -641,7 +667,7 @@ class _RaisingPlan:
 
     def _tipped_in(self, kid: str, opts: list[TipOption]) -> Iterator[TipOption]:
         """Every way :meth:`tip_in` tries that ends inside and free, in its order."""
-        order = sorted(opts, key=self.preference)
+        order = self.ordered(opts)
         lo, hi = (-self.pitch.length / 2, 0.0) if self.half_side == "A" else (0.0, self.pitch.length / 2)
         hw = self.pitch.half_width
         half = self.pieces[kid].half_extents[0]

@@ -150,3 +150,32 @@ def test_mirrored_kubbs_are_raised_mirrored(spec, ruleset):
         if ra.raised_pose is not None:
             (xa, ya, _), (xb, yb, _) = ra.raised_pose.position, rb.raised_pose.position
             assert (xb, yb) == pytest.approx((xa, -ya), abs=1e-6), k
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    x=st.floats(-3.6, -0.4),
+    y=st.floats(-2.2, 2.2),
+    yaw=st.one_of(st.sampled_from([0.0, 90.0, -90.0]), st.floats(-180.0, 180.0)),
+    ruleset=st.sampled_from(["dm", "wikinger"]),
+    prefer=st.sampled_from(["front", "back"]),
+)
+def test_a_lone_kubb_anywhere_in_the_half_is_raised_mirrored_and_end_for_end_alike(x, y, yaw, ruleset, prefer):
+    # DM §7 „über eine der kurzen Kanten“ and WS basic rule 13 say nothing of left or right, and a kubb's
+    # two ends are alike: a kubb lying anywhere in A's half, in particular along the baseline (yaw 90°:
+    # both short edges equally far from it), is raised at the mirrored spot when the situation is
+    # mirrored (y -> -y), and at the same spot when it lies turned end for end (yaw + 180°).
+    ctx = InkastContext(inkasting_side="B", inkasted=("K0",), prefer=prefer, ruleset=ruleset)
+
+    def raised(kubbs):
+        return judge_inkast(snap(*kubbs), ctx).ruling("K0")
+
+    ra = raised(lying([(x, y, yaw)]))
+    rb = raised(lying([(x, y, yaw)], mirror=True))
+    rc = raised(lying([(x, y, yaw + 180.0)]))
+    assert (ra.valid, ra.consequence) == (rb.valid, rb.consequence) == (rc.valid, rc.consequence)
+    if ra.raised_pose is not None:
+        (xa, ya, _), (xb, yb, _), (xc, yc, _) = (r.raised_pose.position for r in (ra, rb, rc))
+        assert (xc, yc) == pytest.approx((xa, ya), abs=1e-5)
+        if abs(y) > 1e-3:  # centred on the long axis, a mirror swaps the two equal choices
+            assert (xb, yb) == pytest.approx((xa, -ya), abs=1e-5)
