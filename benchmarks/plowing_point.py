@@ -1,8 +1,8 @@
 """Where should the grass's plowing act? (issue 29 item 5)
 
-kubb3d applies the plowing −k·N·v of a thrown piece at its centre of mass (``centre``), so it has
-no torque. This compares, on the same seeded player throws at 8 m (dm-small, grass), three ways
-of applying it where the ground touches:
+The plowing −k·N·v of a thrown piece acted at its centre of mass (``centre``, the model before),
+so it had no torque. This compares, on the same seeded player throws at 8 m (dm-small, grass by
+default), ways of applying it where the ground touches:
 
 ``contacts``     at the mean of the piece's ground contact points weighted by their normal
                  forces, with the centre of mass's velocity
@@ -11,15 +11,20 @@ of applying it where the ground touches:
 ``dissipative``  there, with the velocity of that point (v + ω × r: a rolling baton's bottom is at
                  rest and gets none) and the point's least effective mass in the step's exact
                  solution (1/m' = 1/m + r²/I_min), so that it never adds energy
+``point``        the same with the point's exact 2×2 effective mass (:func:`plowing_impulse`)
+``split``        kubb3d's (:meth:`kubb3d.physics.forces.Forces.apply_plowing`): ``centre`` and then
+                 ``point``, each with k
 
-For each: kubbs felled per baton (paired change against ``centre`` with its 95 % interval), the
-slide after landing (median and quartiles, throws that landed on the ground first), throws at
-rest, mean time to rest, physics steps per throw (or the glitch if a piece sped up out of the
-world); and the speed from which an upright kubb
-sliding on grass with μ = 0.1 starts to tip forward, against statics (w/h − μ)/k. Prints one
-JSON document with the CPU time and the 1-minute load::
+For each (and each ``--plowing`` k): kubbs felled per baton (paired change against the first run
+with its 95 % interval), the slide after landing (median and quartiles, throws that landed on the
+ground first), throws at rest, mean time to rest, physics steps per throw (or the glitch if a
+piece sped up out of the world); and the speed from which an upright kubb sliding on grass with
+μ = 0.1 starts to tip forward, against statics (w/h − μ)/k. Prints one JSON document with the CPU
+time and the 1-minute load (and a line per run on stderr)::
 
     nice -n 10 .venv/bin/python benchmarks/plowing_point.py --throws 300 --skill elite
+    nice -n 10 .venv/bin/python benchmarks/plowing_point.py --throws 300 --variants centre,point,split \
+        --plowing 0.2,0.6,2 --no-tip
 """
 
 from __future__ import annotations
@@ -29,7 +34,9 @@ import dataclasses
 import json
 import math
 import os
+import sys
 import time
+from typing import Sequence
 
 import numpy as np
 
@@ -37,19 +44,74 @@ import kubb3d.physics.forces as forces_module
 from kubb3d.calibrate import run_throws
 from kubb3d.equipment import get_set
 from kubb3d.physics._pybullet import pb
-from kubb3d.physics.ground import get_ground
+from kubb3d.physics.ground import Materials, get_ground, use_materials
 from kubb3d.physics.world import PhysicsGlitch, World
 
-VARIANTS = ("centre", "contacts", "below", "dissipative")
+SHIPPED_WATCH = forces_module.ContactWatch
+VARIANTS = ("centre", "contacts", "below", "dissipative", "point", "split")
 TIP_FRICTION = 0.1
 """The friction of the tipping test's ground: below a kubb's w/h, so that friction alone cannot tip it."""
+
+
+def plowing_impulse(
+    plowed: float,
+    mass: float,
+    inertia: Sequence[float],
+    quat: Sequence[float],
+    drop: float,
+    velocity: Sequence[float],
+    spin: Sequence[float],
+) -> tuple[float, float]:
+    """The horizontal impulse, N·s (x, y), of the ``point`` variant's plowing over one step on a
+    rigid body, applied ``drop`` m straight above (below if < 0) its centre of mass: the exact
+    solution of du/dt = −k N K u over the step for that point's horizontal velocity
+    u = v + ω × (0, 0, drop), K its 2×2 horizontal inverse effective mass (1/m + drop² times rows
+    of the world inverse inertia, 1/kg), held over the step. The impulse −K⁻¹ (1 − exp(−k N h K)) u
+    brings u towards 0, never past it, and never raises the body's kinetic energy; with
+    drop = 0 it is the centre of mass's −m (1 − exp(−k N h / m)) v_h.
+
+    Args:
+        plowed: k · N · h, kg (plowing s/m times the normal force N times the step s).
+        mass: kg, > 0.
+        inertia: principal moments of inertia about the body axes, kg·m², all > 0.
+        quat: orientation (x, y, z, w), the frame of ``inertia``.
+        drop: m, the height of the point above the centre of mass.
+        velocity: linear velocity, m/s (3 floats).
+        spin: angular velocity, rad/s, world frame (3 floats).
+    """
+    ux = velocity[0] + spin[1] * drop
+    uy = velocity[1] - spin[0] * drop
+    if ux == 0.0 and uy == 0.0:
+        return 0.0, 0.0
+    qx, qy, qz, qw = quat
+    # the first two rows of the rotation matrix (the body axes as columns)
+    r00, r01, r02 = 1 - 2 * (qy * qy + qz * qz), 2 * (qx * qy - qz * qw), 2 * (qx * qz + qy * qw)
+    r10, r11, r12 = 2 * (qx * qy + qz * qw), 1 - 2 * (qx * qx + qz * qz), 2 * (qy * qz - qx * qw)
+    i0, i1, i2 = 1.0 / inertia[0], 1.0 / inertia[1], 1.0 / inertia[2]
+    a00 = r00 * r00 * i0 + r01 * r01 * i1 + r02 * r02 * i2
+    a11 = r10 * r10 * i0 + r11 * r11 * i1 + r12 * r12 * i2
+    a01 = r00 * r10 * i0 + r01 * r11 * i1 + r02 * r12 * i2
+    d2, inv = drop * drop, 1.0 / mass
+    # K = [[kxx, kxy], [kxy, kyy]]: a unit impulse along x at the point changes u by K's first column
+    kxx, kyy, kxy = inv + d2 * a11, inv + d2 * a00, -d2 * a01
+    mean, half = (kxx + kyy) / 2, (kxx - kyy) / 2
+    spread = math.sqrt(half * half + kxy * kxy)
+    if spread <= 1e-9 * mean:
+        g = -math.expm1(-plowed * mean) / mean
+        return -g * ux, -g * uy
+    high, low = mean + spread, mean - spread
+    f_high, f_low = -math.expm1(-plowed * high) / high, -math.expm1(-plowed * low) / low
+    # f(K) = alpha + beta K, f(λ) = (1 − exp(−plowed λ)) / λ on K's two eigenvalues
+    beta = (f_high - f_low) / (high - low)
+    alpha = f_high - beta * high
+    return -(alpha * ux + beta * (kxx * ux + kxy * uy)), -(alpha * uy + beta * (kxy * ux + kyy * uy))
 
 
 def watch_class(variant: str) -> type:
     """A thrown piece's watch (as :class:`kubb3d.physics.forces.ContactWatch`: touched pieces,
     first contact, air drag, the batons' ground reads) with the plowing applied as ``variant``."""
-    real = forces_module.ContactWatch
-    if variant == "centre":
+    real = SHIPPED_WATCH
+    if variant == "split":
         return real
 
     class Watch(real):  # type: ignore[misc, valid-type]
@@ -59,7 +121,8 @@ def watch_class(variant: str) -> type:
             self.drag = piece.drag if engine.air_drag else None
             self.active = True
             client, body, ground = engine.client, piece.body, engine.ground_body
-            least = min(pb.getDynamicsInfo(body, -1, physicsClientId=client)[2])
+            inertia = pb.getDynamicsInfo(body, -1, physicsClientId=client)[2]
+            least = min(inertia)
 
             def hook() -> None:
                 points = pb.getContactPoints(bodyA=body, physicsClientId=client)
@@ -96,7 +159,14 @@ def watch_class(variant: str) -> type:
                     return
                 h = engine.step_dt
                 centre = (px / weight, py / weight, pz / weight)
-                if variant == "contacts":
+                if variant == "point":
+                    at = (com[0], com[1], centre[2])
+                    ix, iy = plowing_impulse(plow * normal * h, piece.mass, inertia, quat, centre[2] - com[2], v, spin)
+                    pb.applyExternalForce(body, -1, (ix / h, iy / h, 0.0), at, pb.WORLD_FRAME, physicsClientId=client)
+                    return
+                if variant == "centre":
+                    at, ux, uy, inv = com, v[0], v[1], 1.0 / piece.mass
+                elif variant == "contacts":
                     at, ux, uy, inv = centre, v[0], v[1], 1.0 / piece.mass
                 else:
                     dz = centre[2] - com[2]
@@ -150,40 +220,64 @@ def main() -> int:
     ap.add_argument("--throws", type=int, default=100)
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--skill", default="elite")
+    ap.add_argument("--ground", default="grass")
     ap.add_argument("--variants", default=",".join(VARIANTS))
+    ap.add_argument("--plowing", default="", help="comma-separated k s/m for each variant (default: the ground's)")
+    ap.add_argument("--dt", type=float, default=None, help="time step s (default: the engine's)")
+    ap.add_argument("--no-tip", action="store_true", help="skip the tipping speed")
     a = ap.parse_args()
     cpu0 = time.process_time()
     kubb = get_set("standard").kubb
-    reference = (kubb.width / kubb.height - TIP_FRICTION) / get_ground("grass").plowing
+    shipped = get_ground(a.ground)
+    ks = [float(k) for k in a.plowing.split(",")] if a.plowing else [shipped.plowing]
     real = forces_module.ContactWatch
-    out: dict = {"throws": a.throws, "seed": a.seed, "skill": a.skill, "tip_reference_m_s": reference, "variants": {}}
+    out: dict = {"throws": a.throws, "seed": a.seed, "skill": a.skill, "ground": a.ground, "variants": {}}
     base = None
     try:
         for variant in a.variants.split(","):
             forces_module.ContactWatch = watch_class(variant)
-            try:
-                rows = run_throws(a.throws, a.seed, skill=a.skill, workers=1)
-            except PhysicsGlitch as glitch:  # a piece sped up out of the world
-                out["variants"][variant] = {"glitch": str(glitch)}
-                continue
-            felled = np.array([r["felled"] for r in rows], dtype=float)
-            slides = [r["slide"] for r in rows if r["slide"] is not None]
-            entry = {
-                "felled_per_baton": float(felled.mean()),
-                "slide_median_m": float(np.median(slides)),
-                "slide_quartiles_m": [float(np.percentile(slides, 25)), float(np.percentile(slides, 75))],
-                "at_rest": sum(bool(r["at_rest"]) for r in rows),
-                "rest_time_mean_s": float(np.mean([r["rest_time"] for r in rows])),
-                "steps_per_throw": float(np.mean([r["steps"] for r in rows])),
-                "tip_speed_m_s": tip_speed(reference),
-            }
-            if base is None:
-                base = felled
-            else:
-                d = felled - base
-                entry["felled_change"] = float(d.mean())
-                entry["felled_change_95"] = 1.96 * float(d.std(ddof=1)) / math.sqrt(len(d))
-            out["variants"][variant] = entry
+            for k in ks:
+                name = variant if len(ks) == 1 else f"{variant} k={k:g}"
+                ground = dataclasses.replace(shipped, plowing=k)
+                grass = dataclasses.replace(get_ground("grass"), plowing=k)
+                grounds = (ground,) if a.ground == "grass" else (ground, grass)
+                with use_materials(Materials(grounds=grounds)):
+                    try:
+                        rows = run_throws(
+                            a.throws,
+                            a.seed,
+                            **({"dt": a.dt} if a.dt else {}),
+                            skill=a.skill,
+                            ground=a.ground,
+                            workers=1,
+                        )
+                    except PhysicsGlitch as glitch:  # a piece sped up out of the world
+                        out["variants"][name] = {"glitch": str(glitch)}
+                        continue
+                    felled = np.array([r["felled"] for r in rows], dtype=float)
+                    slides = [r["slide"] for r in rows if r["slide"] is not None]
+                    entry = {
+                        "plowing": k,
+                        "felled_per_baton": float(felled.mean()),
+                        "slide_median_m": float(np.median(slides)),
+                        "slide_quartiles_m": [float(np.percentile(slides, 25)), float(np.percentile(slides, 75))],
+                        "landed": len(slides),
+                        "at_rest": sum(bool(r["at_rest"]) for r in rows),
+                        "rest_time_mean_s": float(np.mean([r["rest_time"] for r in rows])),
+                        "steps_per_throw": float(np.mean([r["steps"] for r in rows])),
+                    }
+                    if not a.no_tip:
+                        reference = (kubb.width / kubb.height - TIP_FRICTION) / k
+                        entry["tip_reference_m_s"] = reference
+                        entry["tip_speed_m_s"] = tip_speed(reference)
+                if base is None:
+                    base = felled
+                else:
+                    d = felled - base
+                    entry["felled_change"] = float(d.mean())
+                    entry["felled_change_95"] = 1.96 * float(d.std(ddof=1)) / math.sqrt(len(d))
+                out["variants"][name] = entry
+                print(name, json.dumps(entry), flush=True, file=sys.stderr)
     finally:
         forces_module.ContactWatch = real
     out["cpu_s"] = round(time.process_time() - cpu0, 1)
