@@ -120,7 +120,7 @@ def render(
     ``ngettext_(singular, plural, n)`` (without one: its English form). ``parse_recorded``: a
     message read back from a file (``recorded``) is first parsed into its template (:func:`parse`)."""
     if parse_recorded and message.recorded:
-        message = parse(str(message)) or message
+        message = from_data(str(message), message.data) or parse(str(message)) or message
     opts = {"decimal_comma": decimal_comma, "ngettext_": ngettext_, "parse_recorded": parse_recorded}
     params = {k: render(v, gettext_, **opts) if isinstance(v, Msg) else v for k, v in message.params.items()}
     if message.forms is not None and ngettext_ is not None:
@@ -247,6 +247,70 @@ def parse(text: str, context: str = "") -> Msg | None:
             joined = join(read)
             return joined if isinstance(joined, Msg) and str(joined) == text else None
     return None
+
+
+@functools.lru_cache(maxsize=1)
+def _catalog_ids() -> frozenset[tuple[str, ...]]:
+    """(context, English forms…) of every message of the catalog: the ids :func:`from_data` takes."""
+    return frozenset((context, *forms) for context, forms in _catalog_messages())
+
+
+def from_data(text: str, data: Any) -> Msg | None:
+    """The message ``data`` describes (a sentence's id and parameters as a file kept them,
+    :func:`kubb3d.judge.messages.message_data`), or None unless it gives back the English ``text``
+    byte for byte and every template in it is a message of this version's catalog or a list made by
+    :func:`~kubb3d.judge.messages.join` (data written by an older version whose wording has since
+    changed, or edited by hand, is not used: the caller falls back to :func:`parse`)."""
+    if not isinstance(data, dict):
+        return None
+    try:
+        made = _from_data(data, 0)
+    except (KeyError, ValueError, IndexError, TypeError, AttributeError):
+        return None
+    return made if made is not None and str(made) == text else None
+
+
+def _from_data(data: Any, depth: int) -> Msg | None:
+    from kubb3d.judge.messages import MAX_NESTING, nmsg, pmsg
+
+    if not isinstance(data, dict) or depth > MAX_NESTING or not set(data) <= {"id", "ctx", "plural", "n", "params"}:
+        return None
+    template, context, plural, params = data.get("id"), data.get("ctx", ""), data.get("plural"), data.get("params", {})
+    if not isinstance(template, str) or not isinstance(context, str) or not isinstance(params, dict):
+        return None
+    values: dict[str, Any] = {}
+    for name, value in params.items():
+        if isinstance(value, dict):
+            value = _from_data(value, depth + 1)
+        elif isinstance(value, bool) or not isinstance(value, (str, int, float)):
+            value = None
+        if value is None:
+            return None
+        values[name] = value
+    if plural is not None:
+        count = data.get("n")
+        if not isinstance(plural, str) or not isinstance(count, int) or isinstance(count, bool):
+            return None
+        if (context, template, plural) not in _catalog_ids() or context:
+            return None
+        return nmsg(template, plural, count, **values)
+    if (context, template) in _catalog_ids():
+        return pmsg(context, template, **values) if context else Msg(template, **values)
+    return Msg(template, **values) if not context and _is_join(template, values) else None
+
+
+def _is_join(template: str, values: Mapping[str, Any]) -> bool:
+    """``template`` is one :func:`~kubb3d.judge.messages.join` makes for ``values``: ``{p0}``,
+    ``{p1}`` … in order, plain, between them one separator without letters."""
+    parts = list(string.Formatter().parse(template))
+    names = [name for _, name, _, _ in parts if name is not None]
+    if names != [f"p{i}" for i in range(len(values))] or set(values) != set(names) or len(names) < 1:
+        return False
+    if any(spec or conversion for _, name, spec, conversion in parts if name is not None):
+        return False
+    seps = [literal for literal, name, _, _ in parts if name is not None][1:]
+    trailing = [literal for literal, name, _, _ in parts if name is None]
+    return parts[0][0] == "" and not any(trailing) and len(set(seps)) <= 1 and not re.search(r"[A-Za-z]", "".join(seps))
 
 
 def _value(text: str, spec: str, context: str) -> Any:

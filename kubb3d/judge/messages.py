@@ -15,6 +15,8 @@ count, so each language picks its own form (gettext ``ngettext`` and the catalog
 
 from __future__ import annotations
 
+import math
+import numbers
 from typing import Any, Callable, Iterable, Mapping
 
 
@@ -47,6 +49,9 @@ class Msg(str):
     """Of a message with a count (:func:`nmsg`): (singular, plural, count); else None."""
     recorded: bool = False
     """English text read back from a file (:func:`recorded`), its template not known."""
+    data: Any = None
+    """Of a message read back from a file: its id and parameters as the file kept them
+    (:func:`message_data`), or None."""
 
     def __new__(cls, template: str, /, **params: Any) -> Msg:
         text = template.split(CONTEXT)[-1]  # a context (:func:`pmsg`) is not part of the text
@@ -146,15 +151,60 @@ def concat(*parts: str) -> str:
     return join(parts, "")
 
 
-def recorded(text: str) -> str:
+def recorded(text: str, data: Any = None) -> str:
     """A sentence read back as text (a replay file keeps the judge's reasons and a match's result
     in English): a :class:`Msg` that a translator to another language first reads back into its
-    template and parameters (:func:`kubb3d.i18n.parse`); one no template makes stays English."""
+    template and parameters, from ``data`` (the sentence's message as :func:`message_data` wrote it,
+    :func:`kubb3d.i18n.from_data`) where the file has it, else by parsing the text
+    (:func:`kubb3d.i18n.parse`); one neither gives stays English."""
     if not text or isinstance(text, Msg):
         return text
     message = Msg(text.replace("{", "{{").replace("}", "}}"))
     message.recorded = True
+    message.data = data
     return message
+
+
+MAX_NESTING = 16
+"""Deepest message in a message's parameters that :func:`message_data` writes (a reason nests 4 at most)."""
+
+
+def message_data(text: str, _depth: int = 0) -> dict[str, Any] | None:
+    """A message's id and parameters as JSON data, to be kept beside its English text (a replay's
+    reasons, docs/viewer.md "What a replay records"): ``id`` (the template, the gettext ``msgid``),
+    ``ctx`` (its context, :func:`pmsg`), ``plural`` and ``n`` (of :func:`nmsg`), ``params`` (name →
+    number, piece id, or a message's data in turn); keys with nothing in them left out.
+
+    None for a plain string, a message read back from a file (:func:`recorded`), or one with a
+    parameter JSON cannot keep exactly (not a finite number, a string or a message)."""
+    if not isinstance(text, Msg) or text.recorded or _depth > MAX_NESTING:
+        return None
+    context, _, template = text.template.rpartition(CONTEXT)
+    out: dict[str, Any] = {"id": template}
+    if context:
+        out["ctx"] = context
+    if text.forms is not None:
+        out["id"], out["plural"], out["n"] = text.forms
+    params: dict[str, Any] = {}
+    for name, value in text.params.items():
+        if isinstance(value, Msg):
+            value = message_data(value, _depth + 1)
+            if value is None:
+                return None
+        elif isinstance(value, str):
+            value = str(value)
+        elif isinstance(value, bool):
+            return None
+        elif isinstance(value, numbers.Integral):
+            value = int(value)
+        elif isinstance(value, numbers.Real) and math.isfinite(value):
+            value = float(value)
+        else:
+            return None
+        params[name] = value
+    if params:
+        out["params"] = params
+    return out
 
 
 def known(text: str) -> str:

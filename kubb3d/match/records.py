@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
 import numpy as np
 
+from kubb3d.judge.messages import message_data
 from kubb3d.rules import Event
 from kubb3d.throw import FlickParams, ThrowParams, ThrowResult
 
@@ -110,6 +111,24 @@ def throw_record(res: ThrowResult, hz: float, intended: ThrowParams | FlickParam
     return d
 
 
+def with_message_ids(rec: dict) -> dict:
+    """``rec`` with the id and parameters of each sentence the judge, the throw check and the
+    rules wrote in English (a ruling's ``reason``, a foul's ``reason``, the result's ``reason``)
+    beside it as ``reason_msg`` (:func:`~kubb3d.judge.messages.message_data`), so that a reader
+    translates it without parsing the English (docs/viewer.md "What a replay records")."""
+    holders: list[dict] = [rec] if rec.get("type") == "outcome" else []
+    for part in (rec.get("judgement"), rec.get("outcome")):
+        if isinstance(part, dict):
+            holders += [r for r in part.get("rulings") or () if isinstance(r, dict)]
+    for throw in rec.get("throws") or ():
+        holders += [v for v in throw.get("violations") or () if isinstance(v, dict)]
+    for holder in holders:
+        data = message_data(holder.get("reason", ""))
+        if data is not None:
+            holder["reason_msg"] = data
+    return rec
+
+
 class ReplayLog:
     """The records a match writes: to its replay file (if any), and kept until the step that
     wrote them hands them out (:attr:`~kubb3d.match.StepResult.records`)."""
@@ -119,7 +138,9 @@ class ReplayLog:
         self.unreturned: list[dict] = []
 
     def write(self, rec: dict) -> None:
-        """Keep ``rec`` and append it to the file as one compact JSON line."""
+        """Keep ``rec`` (its sentences' message ids added, :func:`with_message_ids`) and append it
+        to the file as one compact JSON line."""
+        rec = with_message_ids(rec)
         self.unreturned.append(rec)
         if self.fh is not None:
             self.fh.write(json.dumps(rec, separators=(",", ":"), ensure_ascii=False) + "\n")

@@ -14,8 +14,10 @@ A match replay (JSON lines, schema 2, see :mod:`kubb3d.match`) becomes a
 * an action without throws that moves pieces (a placement) is a still segment.
 
 The sentences the file recorded in English (the judge's reasons, the result, a foul's reason)
-are read back as :func:`~kubb3d.judge.messages.recorded` messages: a translator parses them into
-their templates (:func:`kubb3d.i18n.parse`) and shows them in its language.
+are read back as :func:`~kubb3d.judge.messages.recorded` messages: a translator makes them from
+the id and parameters the file keeps beside each (``reason_msg``, :func:`kubb3d.i18n.from_data`),
+or, in files written before, parses the English into its template (:func:`kubb3d.i18n.parse`),
+and shows them in its language.
 
 Pure Python + numpy: no OpenGL here.
 """
@@ -49,7 +51,7 @@ def _rulings(judgement: dict | None, outcome: dict | None) -> tuple:
     for r in rows:
         if not isinstance(r, dict) or "piece" not in r:
             continue
-        out.append(SimpleNamespace(piece=r["piece"], status=r.get("status", "?"), consequence=r.get("consequence", "none"), rules=tuple(r.get("rules", ())), reason=recorded(r.get("reason", "")), raised_pose=r.get("raised_pose")))
+        out.append(SimpleNamespace(piece=r["piece"], status=r.get("status", "?"), consequence=r.get("consequence", "none"), rules=tuple(r.get("rules", ())), reason=recorded(r.get("reason", ""), r.get("reason_msg")), raised_pose=r.get("raised_pose")))
     return tuple(out)
 
 
@@ -190,7 +192,7 @@ class TimelineBuilder:
         elif typ == "action":
             self._action(rec, shown)
         elif typ == "outcome":
-            text = outcome_line(rec.get("winner"), recorded(str(rec.get("reason", ""))))
+            text = outcome_line(rec.get("winner"), recorded(str(rec.get("reason", "")), rec.get("reason_msg")))
             last_rulings = next((sg.rulings for sg in reversed(self.segments) if sg.rulings), ())
             self._add(Segment(text, {k: v.copy() for k, v in self.poses.items()}, rulings=last_rulings, info=self._info([text])))
         return self.segments[n0:]
@@ -230,7 +232,7 @@ class TimelineBuilder:
         start = {k: v.copy() for k, v in poses.items()}
         if piece in tposes and len(tposes[piece]):
             start[piece] = tposes[piece][0].copy()
-        flags = [msg("ILLEGAL ({rule}): {reason}", rule=v.get("rule", "?"), reason=recorded(v.get("reason", ""))) for v in th.get("violations", [])]
+        flags = [msg("ILLEGAL ({rule}): {reason}", rule=v.get("rule", "?"), reason=recorded(v.get("reason", ""), v.get("reason_msg"))) for v in th.get("violations", [])]
         end = {k: v.copy() for k, v in start.items()}
         for pid, arr in tposes.items():
             if len(arr):

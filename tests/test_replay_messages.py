@@ -1,0 +1,158 @@
+"""A replay keeps each reason's message id and parameters beside its English text (``reason_msg``,
+docs/viewer.md "What a replay records"); German pages translate from them, and from the English
+text (:func:`kubb3d.i18n.parse`) in replays written before."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+import i18n_surfaces as surfaces
+import kubb3d.i18n as i18n
+from kubb3d.i18n import from_data, parse, translator
+from kubb3d.judge.messages import join, message_data, msg, names, nmsg, piece_object, recorded
+
+REPLAYS = (
+    ("--seed", "1", "--round-cap", "4"),
+    ("--ruleset", "ws", "--seed", "2", "--round-cap", "3"),
+    ("--ruleset", "kubbuteo", "--seed", "2", "--round-cap", "3"),
+)
+"""Short seeded DM, WS and Kubbuteo matches (the ones tests/test_i18n_words.py reads)."""
+
+GLITCHES = (
+    "{n} glitch in a row: the throw counts as a throw without effect",
+    "{n} glitches in a row: the throw counts as a throw without effect",
+)
+"""A message of the catalog with a count."""
+
+LIES = "{name} lies on the ground{extra}."
+"""A message of the catalog (the judge's)."""
+
+OLD = Path(__file__).parent / "data" / "replay_before_message_ids.jsonl"
+"""A DM replay (seed 1, 1 Hz trajectories, cut after 17 actions, its result line kept) written at
+commit 4c66753, before replays kept message ids: reasons as English text only."""
+
+
+@pytest.fixture(scope="module")
+def replays(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("msg-replays")
+    return [surfaces.replay_file(folder, *args) for args in REPLAYS]
+
+
+def holders(path: Path) -> list[dict]:
+    """Every dict of a replay that holds a ``reason``: rulings, fouls, the result."""
+    out = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        rec = json.loads(line)
+        if rec.get("type") == "outcome":
+            out.append(rec)
+        for part in (rec.get("judgement"), rec.get("outcome")):
+            if isinstance(part, dict):
+                out += [r for r in part.get("rulings") or () if isinstance(r, dict)]
+        for throw in rec.get("throws") or ():
+            out += list(throw.get("violations", ()))
+    return [h for h in out if h.get("reason")]
+
+
+def english_reasons_on_page(path: Path, reasons: set[str]) -> set[str]:
+    from kubb3d.web.page import replay_page
+
+    texts = surfaces.page_texts(replay_page(path, translator("de")))
+    return {reason for reason in reasons for _, text in texts if reason in text}
+
+
+def test_translating_from_ids_gives_what_parsing_the_english_gave(replays):
+    de = translator("de")
+    seen = {}
+    for path in replays:
+        sentences = {h["reason"] for h in holders(path)}
+        assert len(sentences) > 15, path.name  # each game has sentences of its own
+        for h in holders(path):
+            assert "reason_msg" in h, h["reason"]  # every sentence kept its message
+            made = from_data(h["reason"], h["reason_msg"])
+            assert made is not None and str(made) == h["reason"]
+            parsed = parse(h["reason"])
+            assert parsed is not None, h["reason"]
+            seen[h["reason"]] = (de(made), de(parsed))
+    assert len(seen) >= 50
+    differ = {en: pair for en, pair in seen.items() if pair[0] != pair[1]}
+    assert not differ, list(differ.items())[:5]
+    assert not [en for en, (german, _) in seen.items() if german == en]  # all of them German
+
+
+def test_a_replay_read_back_shows_no_english_reason_in_german(replays, tmp_path, monkeypatch):
+    path = replays[0]
+    reasons = {h["reason"] for h in holders(path)}
+    # without the ids (and with parsing turned off) the page does show English reasons: the check sees them
+    stripped = tmp_path / "stripped.jsonl"
+    stripped.write_text(path.read_text(encoding="utf-8").replace('"reason_msg":', '"reason_was":'), encoding="utf-8")
+    monkeypatch.setattr(i18n, "parse", lambda text, context="": None)
+    assert len(english_reasons_on_page(stripped, reasons)) > 5
+    assert english_reasons_on_page(path, reasons) == set()  # from the ids alone
+
+
+def test_a_replay_written_before_still_loads_and_translates(monkeypatch):
+    from kubb3d.replay import read_replay
+
+    text = OLD.read_text(encoding="utf-8")
+    assert "reason_msg" not in text and json.loads(text.splitlines()[0])["schema"] == 2
+    assert len(read_replay(OLD).records) == 18
+    reasons = {h["reason"] for h in holders(OLD)}
+    assert len(reasons) >= 15
+    assert english_reasons_on_page(OLD, reasons) == set()  # parsed back, as before
+    de = translator("de")
+    assert all(de(recorded(reason)) != reason for reason in reasons)
+    monkeypatch.setattr(i18n, "parse", lambda text, context="": None)
+    assert len(english_reasons_on_page(OLD, reasons)) >= 4  # the page shows them: parsing is what translates them
+
+
+def test_a_file_whose_ids_do_not_make_its_text_falls_back_to_the_text(tmp_path):
+    de = translator("de")
+    lies = msg(LIES, extra="", name="A1")
+    data = message_data(lies)
+    assert data == {"id": LIES, "params": {"name": "A1", "extra": ""}}
+    assert de(recorded(str(lies), data)) == "A1 liegt auf dem Boden."
+    # the English edited by hand: its own sentence is parsed, the ids are not used
+    assert de(recorded("A2 lies on the ground.", data)) == "A2 liegt auf dem Boden."
+    # an id this version has no template for (older wording), a template reaching into its values,
+    # wrong types, unknown keys: not used
+    for bad in (
+        {"id": "{name} lay on the ground{extra}.", "params": {"name": "A1", "extra": ""}},
+        {"id": "{name.__class__}", "params": {"name": "A1"}},
+        {"id": "{p0.__class__}", "params": {"p0": "A1"}},
+        {"id": LIES, "params": {"name": ["A1"], "extra": ""}},
+        {"id": LIES, "params": {"name": "A1", "extra": ""}, "more": 1},
+        {"id": LIES, "params": {"name": "A1"}},
+        {"id": 3},
+        LIES,
+    ):
+        assert from_data(str(lies), bad) is None, bad
+    assert de(recorded(str(lies), {"id": "{name.__class__}", "params": {"name": "A1"}})) == "A1 liegt auf dem Boden."
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        msg(LIES, extra="", name=names(["A1", "king"])),
+        join([msg(LIES, extra="", name="A1"), "B2"]),
+        nmsg(GLITCHES[0], GLITCHES[1], 2, n=2),
+        msg(LIES, extra="", name=piece_object("king")),
+    ],
+    ids=["nested", "join", "plural", "context"],
+)
+def test_message_data_rebuilds_the_message_through_json(message):
+    data = json.loads(json.dumps(message_data(message)))
+    made = from_data(str(message), data)
+    assert made is not None and str(made) == str(message)
+    de = translator("de")
+    assert de(made) == de(message)
+    assert message_data(made) == data
+
+
+def test_no_message_data_for_what_json_cannot_keep():
+    assert message_data("A1 lies on the ground.") is None  # a plain string
+    assert message_data(recorded("A1 lies on the ground.")) is None
+    assert message_data(msg("{x:.2f} m", x=float("nan"))) is None
+    assert message_data(msg("{x} m", x=True)) is None
