@@ -25,7 +25,9 @@ from kubb3d.rules.core import MAX_TIME_LIMIT_S as MAX_TIME_LIMIT_S
 SCHEMA = 2
 """Replay format version. 2: action records say where the pieces are after the action
 (``after``, ``before``). Schema 1 files are refused in one line (they lack those poses, and a
-reader would have to redo the rules to show them; docs/viewer.md "What a replay records")."""
+reader would have to redo the rules to show them; docs/viewer.md "What a replay records").
+Reasons with their message beside them (``reason_msg``) are schema 2 too: an optional key that
+readers without it ignore."""
 OLD_SCHEMAS = {1: "it does not record where the pieces are after each action"}
 MAX_POSITION_M = 100.0
 """Largest |coordinate| of a recorded pose, m (pitches are at most a few tens of metres)."""

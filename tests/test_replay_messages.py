@@ -5,6 +5,7 @@ text (:func:`kubb3d.i18n.parse`) in replays written before."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -156,3 +157,22 @@ def test_no_message_data_for_what_json_cannot_keep():
     assert message_data(recorded("A1 lies on the ground.")) is None
     assert message_data(msg("{x:.2f} m", x=float("nan"))) is None
     assert message_data(msg("{x} m", x=True)) is None
+
+
+def test_docs_give_what_the_ids_add_to_a_replay(replays, root):
+    # docs/viewer.md quotes the share the key adds to the DM match's file (held loosely: physics moves the bytes)
+    def without(value):
+        if isinstance(value, dict):
+            return {k: without(v) for k, v in value.items() if k != "reason_msg"}
+        return [without(v) for v in value] if isinstance(value, list) else value
+
+    lines = replays[0].read_text(encoding="utf-8").splitlines()
+    written = [json.dumps(without(json.loads(line)), separators=(",", ":"), ensure_ascii=False) for line in lines]
+    before = sum(len(line.encode("utf-8")) + 1 for line in written)
+    now = sum(len(line.encode("utf-8")) + 1 for line in lines)
+    doc = " ".join((root / "docs" / "viewer.md").read_text(encoding="utf-8").split())
+    quoted = re.search(
+        r"The key makes a replay larger: by (\d+) % in the test's DM match \(`kubb3d match (.*?) --replay`", doc
+    )
+    assert quoted and quoted.group(2).split() == list(REPLAYS[0])
+    assert abs(100 * (now / before - 1) - int(quoted.group(1))) <= 4, now / before
