@@ -1320,8 +1320,8 @@ def check_throws(
             "throws",
             f"throws whose baton touched only the ground that rests {BATON_REST_SPREAD * 100:g} cm or more from "
             f"where it rests at dt = 1/{round(2 / DT)} s: {moved} of {alone} (all throws: {moved_all} of {n}); with "
-            f"a release {RELEASE_NUDGE:.1%} faster at dt = 1/{round(1 / DT)} s: {nudge_moved} of {nudge_alone}",
-            f"no more than with a release {RELEASE_NUDGE:.1%} faster",
+            f"a release {RELEASE_NUDGE * 100:g} % faster at dt = 1/{round(1 / DT)} s: {nudge_moved} of {nudge_alone}",
+            f"no more than with a release {RELEASE_NUDGE * 100:g} % faster",
             "sensitivity: halving the step must not move a result more than a change far below a player's "
             "spread does (docs/physics.md 'Where a thrown baton comes to rest')",
             nudge_share * 100,

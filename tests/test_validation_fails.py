@@ -188,6 +188,8 @@ def test_the_baton_rest_row_holds_the_step_to_what_a_nudged_release_does(monkeyp
 
     row = fake(10, 20)
     assert row.passed and row.simulated == pytest.approx(10.0) and row.expected == pytest.approx(20.0)
+    # a percentage with its space, as everywhere else ("0.1% faster" was printed)
+    assert "a release 0.1 % faster" in row.quantity and row.reference == "no more than with a release 0.1 % faster"
     row = fake(20, 10)
     assert not row.passed and row.kind == "check"
 
