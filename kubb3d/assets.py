@@ -1,6 +1,6 @@
 """Meshes (OBJ) and URDF files for every piece of every equipment set.
 
-``kubb3d models build`` writes them into the top-level ``models/`` folder
+``kubb3d models build --in-place`` writes them into the top-level ``models/`` folder
 (installed as the package data of ``kubb3d.models``); ``kubb3d models check``
 rebuilds them in memory and compares with the files on disk: the URDF text
 must be identical and the OBJ geometry equal to 1e-9 m (so that a trimesh
@@ -524,8 +524,9 @@ def build_all() -> dict[str, str]:
     return files
 
 
-def write_models(out: Path | None = None) -> list[Path]:
-    """Build every file and write it to ``out`` (default: :func:`models_dir`). Returns the paths.
+def write_models(out: Path) -> list[Path]:
+    """Build every file and write it to ``out`` (the folder kubb3d reads is :func:`models_dir`:
+    no default, so that nothing rebuilds it unasked). Returns the paths.
 
     The folder is made if its parent exists (never its parents); each file is written by the
     output rule (:mod:`kubb3d.files`: no symbolic link followed, a failed write leaves nothing).
@@ -535,7 +536,7 @@ def write_models(out: Path | None = None) -> list[Path]:
     """
     from kubb3d.files import output_folder, write_output
 
-    out = output_folder(out or models_dir(), "--out")
+    out = output_folder(out, "--out")
     written = []
     for name, text in build_all().items():
         data = text.encode("utf-8")

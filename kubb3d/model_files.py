@@ -1,7 +1,7 @@
 """Where the generated model files are at run time, and the mass properties of each shipped piece
 stored beside them, read without building a mesh.
 
-``kubb3d models build`` (:func:`kubb3d.assets.build_all`) writes ``mass_properties.json`` into
+``kubb3d models build --in-place`` (:func:`kubb3d.assets.build_all`) writes ``mass_properties.json`` into
 ``models/``: per piece description its mesh's volume, m³, and centre of mass in the body frame,
 m, exactly as the meshes give them (JSON keeps every bit of a float). A piece described as a
 shipped one takes them from there; any other piece (a test's, a custom set's) has its mesh built
@@ -34,11 +34,11 @@ def model_path(set_name: str, kind: str) -> Path:
     """Path of the URDF of one piece, e.g. ``model_path('standard', 'kubb')``.
 
     Raises:
-        FileNotFoundError: the file is missing (run ``kubb3d models build``).
+        FileNotFoundError: the file is missing (run ``kubb3d models build --in-place``).
     """
     path = models_dir() / f"{set_name}-{kind}.urdf"
     if not path.is_file():
-        raise FileNotFoundError(f"model file {path.name} is missing; run `kubb3d models build`")
+        raise FileNotFoundError(f"model file {path.name} is missing; run `kubb3d models build --in-place`")
     return path
 
 

@@ -19,15 +19,29 @@ models_app = typer.Typer(help="Build or check the meshes and URDF files in model
 def models_build(
     out: Optional[Path] = output_option(
         "--out",
-        "Folder to write to (default: the models/ folder kubb3d uses, rebuilt in place).",
+        "Folder to write to (required unless --in-place).",
         folder_files=("*.obj", "*.urdf", "manifest.json", "mass_properties.json"),
+    ),
+    in_place: bool = typer.Option(
+        False,
+        "--in-place",
+        help="Rebuild the models folder kubb3d itself reads (the checkout's models/, or the installed package's).",
     ),
     force: bool = force_option(),
 ) -> None:
-    """Generate every mesh (OBJ) and URDF file from the equipment sets."""
-    from kubb3d.assets import write_models
+    """Generate every mesh (OBJ) and URDF file from the equipment sets, into --out, or with
+    --in-place into the models folder kubb3d reads (never that folder without --in-place)."""
+    from kubb3d.assets import models_dir, write_models
+    from kubb3d.errors import UserError
 
-    paths = write_models(out)
+    own = models_dir()
+    if in_place and out is not None:
+        raise UserError("--in-place rebuilds the models folder kubb3d reads; give it or --out FOLDER, not both")
+    if out is None and not in_place:
+        raise UserError(f"--out: expected a folder to write to (or --in-place to rebuild {own}, which kubb3d reads)")
+    if out is not None and out.is_dir() and own.is_dir() and out.samefile(own):
+        raise UserError(f"--out: {out} is the models folder kubb3d reads; give --in-place to rebuild it")
+    paths = write_models(own if in_place else out)
     typer.echo(f"wrote {counted(len(paths), 'file')} to {paths[0].parent}")
 
 
@@ -42,7 +56,8 @@ def models_check() -> None:
             typer.echo(p, err=True)
         verb = "differs" if len(problems) == 1 else "differ"
         typer.echo(
-            f"{counted(len(problems), 'model file')} {verb} from a fresh build; run `kubb3d models build`", err=True
+            f"{counted(len(problems), 'model file')} {verb} from a fresh build; run `kubb3d models build --in-place`",
+            err=True,
         )
         raise typer.Exit(1)
     typer.echo(f"models in {models_dir()} match a fresh build")

@@ -50,7 +50,7 @@ def load_piece_meshes(equipment: str) -> dict[str, np.ndarray]:
     set has (a table-top set has no stakes).
 
     Raises:
-        FileNotFoundError: a model file is missing (run ``kubb3d models build``).
+        FileNotFoundError: a model file is missing (run ``kubb3d models build --in-place``).
     """
     from kubb3d.equipment import get_set
 
@@ -61,7 +61,7 @@ def load_piece_meshes(equipment: str) -> dict[str, np.ndarray]:
             continue
         path = models_dir() / f"{equipment}-{kind}.obj"
         if not path.is_file():
-            raise FileNotFoundError(f"model file {path.name} is missing; run `kubb3d models build`")
+            raise FileNotFoundError(f"model file {path.name} is missing; run `kubb3d models build --in-place`")
         # force="mesh" makes it one Trimesh
         mesh = cast(trimesh.Trimesh, trimesh.load(path, file_type="obj", process=False, force="mesh"))
         out[kind] = mesh_vertices(mesh, round_axis(eq.piece(kind)))

@@ -77,7 +77,7 @@ def piece_meshes(equipment: str) -> dict[str, dict[str, list[float]]]:
     unindexed triangles) of the equipment set's model files (``models/<set>-<kind>.obj``).
 
     Raises:
-        FileNotFoundError: a model file is missing (run ``kubb3d models build``).
+        FileNotFoundError: a model file is missing (run ``kubb3d models build --in-place``).
     """
     from kubb3d.viewer.meshes import load_piece_meshes
 
