@@ -322,7 +322,7 @@ def run_calibration(
                 lo,
                 hi,
                 throws,
-                f"≈ {TARGETS[skill]:.0%} (band {band[0]:.2f}–{band[1]:.2f})",
+                f"≈ {TARGETS[skill] * 100:.0f} % (band {band[0]:.2f}–{band[1]:.2f})",
                 band[0] <= m <= band[1],
             )
         )
@@ -351,7 +351,7 @@ def run_calibration(
                     lo,
                     hi,
                     turns,
-                    f"{p_ref:.1%} (binomial, p = {HIT_P})",
+                    f"{p_ref * 100:.1f} % (binomial, p = {HIT_P})",
                     lo <= p_ref <= hi,
                 )
             )

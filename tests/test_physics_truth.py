@@ -416,6 +416,7 @@ def test_calibrate_command_small_run(tmp_path):
     assert set(data["distance_curves"]) == {"novice", "club", "elite"} and len(data["turn_counts"]) == 10
     assert all(0 <= c <= 5 for c in data["turn_counts"])
     assert "| elite: kubbs felled per baton at 8 m |" in md.read_text()
+    assert not re.findall(r".{20}\d%", md.read_text())  # a percentage with its space, as elsewhere
 
 
 def test_strategies_are_named_and_change_the_choices():

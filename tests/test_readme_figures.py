@@ -46,7 +46,7 @@ def _calibration(skill: str) -> tuple[float, float, float, int]:
 
 def _elite_real_play() -> float:
     cal = (ROOT / "docs" / "calibration.md").read_text(encoding="utf-8")
-    m = re.search(r"\| elite: kubbs felled per baton at 8 m \|[^\n]*\| ≈ (\d+)% \(band", cal)
+    m = re.search(r"\| elite: kubbs felled per baton at 8 m \|[^\n]*\| ≈ (\d+) % \(band", cal)
     assert m
     return float(m.group(1))
 

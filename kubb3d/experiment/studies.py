@@ -524,10 +524,10 @@ def render(doc: dict[str, Any], command: str) -> str:
         if club is not None and club["shipped"]:
             lines += [
                 "",
-                f"The club preset's kubbs per baton spans {club['low'] / club['shipped']:.0%} to "
-                f"{club['high'] / club['shipped']:.0%} of its shipped value over that band; the studies' levels "
-                "(an efficiency, a hit rate) can move with it before any sampling noise. Differences made at one "
-                "physics for all (opening against opening, preset against preset) are less exposed than levels.",
+                f"The club preset's kubbs per baton spans {100 * club['low'] / club['shipped']:.0f} % to "
+                f"{100 * club['high'] / club['shipped']:.0f} % of its shipped value over that band; the studies' "
+                "levels (an efficiency, a hit rate) can move with it before any sampling noise. Differences made at "
+                "one physics for all (opening against opening, preset against preset) are less exposed than levels.",
             ]
     else:
         lines.append("(docs/sensitivity.json was not given to the summary.)")
