@@ -69,7 +69,7 @@ def test_translating_from_ids_gives_what_parsing_the_english_gave(replays):
     seen = {}
     for path in replays:
         sentences = {h["reason"] for h in holders(path)}
-        assert len(sentences) > 15, path.name  # each game has sentences of its own
+        assert len(sentences) > 10, path.name  # each game has sentences of its own
         for h in holders(path):
             assert "reason_msg" in h, h["reason"]  # every sentence kept its message
             made = from_data(h["reason"], h["reason_msg"])
@@ -77,7 +77,7 @@ def test_translating_from_ids_gives_what_parsing_the_english_gave(replays):
             parsed = parse(h["reason"])
             assert parsed is not None, h["reason"]
             seen[h["reason"]] = (de(made), de(parsed))
-    assert len(seen) >= 50
+    assert len(seen) >= 40
     differ = {en: pair for en, pair in seen.items() if pair[0] != pair[1]}
     assert not differ, list(differ.items())[:5]
     assert not [en for en, (german, _) in seen.items() if german == en]  # all of them German
@@ -90,7 +90,7 @@ def test_a_replay_read_back_shows_no_english_reason_in_german(replays, tmp_path,
     stripped = tmp_path / "stripped.jsonl"
     stripped.write_text(path.read_text(encoding="utf-8").replace('"reason_msg":', '"reason_was":'), encoding="utf-8")
     monkeypatch.setattr(i18n, "parse", lambda text, context="": None)
-    assert len(english_reasons_on_page(stripped, reasons)) > 5
+    assert len(english_reasons_on_page(stripped, reasons)) > 3
     assert english_reasons_on_page(path, reasons) == set()  # from the ids alone
 
 
@@ -176,3 +176,29 @@ def test_docs_give_what_the_ids_add_to_a_replay(replays, root):
     )
     assert quoted and quoted.group(2).split() == list(REPLAYS[0])
     assert abs(100 * (now / before - 1) - int(quoted.group(1))) <= 4, now / before
+
+
+def test_a_foul_s_reason_keeps_its_message_too():
+    # the seeded matches' computer players throw no foul: a release past the line and beyond a
+    # sideline, tilted and turning like a helicopter, judged by the throw check of DM and WS
+    import math
+
+    from kubb3d.judge.rulebook import get_rulebook
+    from kubb3d.match.records import with_message_ids
+    from kubb3d.pitch import Pitch
+    from kubb3d.throw import FlightMetrics, Release, check_legality
+
+    metrics = FlightMetrics(max_tilt=math.radians(41.3), helicopter=math.radians(212.6), flight_time=None)
+    release = Release((-3.62, 2.71, 1.0), (6.0, 0.0, 2.0), (0.0, 5.0, 0.0), (0.0, 0.0, 0.0, 1.0))
+    de = translator("de")
+    reasons = {}
+    for ruleset in ("dm", "ws"):
+        rules = get_rulebook(ruleset).throw_rules
+        assert rules is not None
+        fouls = check_legality(metrics, release, rules, Pitch(8.0, 5.0), "A", None)
+        rec = {"type": "action", "throws": [{"violations": [{"rule": v.rule, "reason": v.reason} for v in fouls]}]}
+        for row in json.loads(json.dumps(with_message_ids(rec)))["throws"][0]["violations"]:
+            reasons[row["reason"]] = de(recorded(row["reason"], row["reason_msg"]))
+    assert len(reasons) == 4  # tilt (DM), helicopter (WS), the line and the sideline (both)
+    for english, german in reasons.items():
+        assert german == de(parse(english)) and german != english, english
