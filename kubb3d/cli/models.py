@@ -37,11 +37,15 @@ def models_build(
     own = models_dir()
     if in_place and out is not None:
         raise UserError("--in-place rebuilds the models folder kubb3d reads; give it or --out FOLDER, not both")
-    if out is None and not in_place:
-        raise UserError(f"--out: expected a folder to write to (or --in-place to rebuild {own}, which kubb3d reads)")
-    if out is not None and out.is_dir() and own.is_dir() and out.samefile(own):
+    if out is None:
+        if not in_place:
+            raise UserError(
+                f"--out: expected a folder to write to (or --in-place to rebuild {own}, which kubb3d reads)"
+            )
+        out = own
+    elif out.is_dir() and own.is_dir() and out.samefile(own):
         raise UserError(f"--out: {out} is the models folder kubb3d reads; give --in-place to rebuild it")
-    paths = write_models(own if in_place else out)
+    paths = write_models(out)
     typer.echo(f"wrote {counted(len(paths), 'file')} to {paths[0].parent}")
 
 

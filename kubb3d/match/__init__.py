@@ -42,8 +42,8 @@ cleared, raised, parked or placed pieces (``after``: the poses that differ from 
 last trajectory samples, or from the earlier records for pieces that did not move, and the
 pieces taken out of the world, ``gone``); a lag throw, simulated in a fresh world, gives that
 world's poses before the throw (``before``). Every reason (a ruling's, a foul's, the result's)
-has its message id and parameters beside it (``reason_msg``), for readers in other languages. A reader needs no rules to show the match:
-docs/viewer.md "What a replay records".
+has its message id and parameters beside it (``reason_msg``), for readers in other languages.
+A reader needs no rules to show the match: docs/viewer.md "What a replay records".
 
 The package, by concern:
 
