@@ -154,7 +154,7 @@ class Forces:
         read of the piece's state."""
         return ContactWatch(self._engine, self._engine.pieces[piece_id], drag_until)
 
-    def resist_rolling(self) -> None:
+    def resist_rolling(self, rollers: Sequence[PieceBody] | None = None) -> None:
         """Apply the ground's rolling resistance to every field baton that touched it in the last
         step, for the coming step: a torque of c_rr · r · N · s about u against the baton's turn
         ω·u, u its axis with its part along the contact normal taken out (s = |u| before
@@ -166,13 +166,14 @@ class Forces:
 
         Reads the batons a step hook read in this step (the thrown piece) and every baton awake
         at the last motion check (:attr:`~kubb3d.physics.engine.PieceBody.awake`); a baton woken
-        by a strike gets its resistance from the next check on (docs/speed.md)."""
+        by a strike gets its resistance from the next check on (docs/speed.md). ``rollers``: only
+        these of the engine's field batons, in its order (None: all)."""
         engine = self._engine
         client, ground, h, tick = engine.client, engine.ground_body, engine.step_dt, engine.tick
         solved = engine.solved_gap
         # PyBullet's functions bound once and called with positional arguments (issue #32)
         velocity, contacts, pose = pb.getBaseVelocity, pb.getContactPoints, pb.getBasePositionAndOrientation
-        for piece in engine.rollers:
+        for piece in engine.rollers if rollers is None else rollers:
             # what a step hook has read in this step already (the thrown piece's watch) is not
             # read again: its ground contacts, velocity and pose
             read = piece.ground_read

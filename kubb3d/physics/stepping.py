@@ -177,43 +177,72 @@ class Stepper:
         self._hooks: list[StepHook] = []
         self._acting: list[StepHook] = []
         """the hooks that are no mere contact watch"""
+        self._read: list[PieceBody] = []
+        """the field batons whose ground contacts a hook reads"""
         self.slide: Slide | None = None
         """the piece sliding alone now, if any"""
 
     # ------------------------------------------------------------------ fixed steps
-    def add_step_hook(self, hook: StepHook, *, watch: bool = False) -> None:
+    def add_step_hook(self, hook: StepHook, *, watch: bool = False, reads: PieceBody | None = None) -> None:
         """Call ``hook()`` before every step (to apply forces such as drag).
 
         Args:
             hook: the function.
             watch: the hook only reads the contacts of the step just taken (it applies no
                 force): it is skipped after a step in which no piece could touch another one.
+            reads: the field baton whose ground contacts the hook reads for the rolling
+                resistance (:attr:`~kubb3d.physics.engine.PieceBody.ground_read`), if any: the
+                resistance then looks at it in every step, awake or not.
         """
         self._hooks.append(hook)
         if not watch:
             self._acting.append(hook)
+        if reads is not None:
+            self._read.append(reads)
 
     def clear_step_hooks(self) -> None:
         """Remove every step hook."""
         self._hooks.clear()
         self._acting.clear()
+        self._read.clear()
 
     def step(self, n: int = 1, *, rolling: bool = True) -> None:
         """Advance ``n`` steps of the engine's step length, with the field batons' rolling
         resistance unless ``rolling`` is False (no baton can touch the ground while it turns)."""
         engine = self._engine
         client = engine.client
-        resist = self._forces.resist_rolling if rolling and engine.rollers else None
         hooks, acting, simulate = self._hooks, self._acting, pb.stepSimulation
-        for _ in range(n):
-            for hook in acting if engine.untouched else hooks:
-                hook()
-            if resist is not None:
-                resist()
-            simulate(client)  # positional: PyBullet parses keywords slower (docs/speed.md, issue #32)
-            engine.tick += 1
+        # the batons the rolling resistance can act on in these steps, in their order: those
+        # awake at the last motion check (`awake` changes only between calls), those a hook
+        # reads (the thrown baton's watch) and any whose ground contacts were read since the
+        # last step; it passes over every other one (docs/speed.md, "Thirteenth round")
+        read, tick = self._read, engine.tick
+        live = (
+            [
+                p
+                for p in engine.rollers
+                if p.awake or p in read or (p.ground_read is not None and p.ground_read[0] == tick)
+            ]
+            if rolling
+            else None
+        )
+        if not live and not hooks and n > 0:
+            for _ in range(n):
+                simulate(client)  # positional: PyBullet parses keywords slower (docs/speed.md, issue #32)
+            engine.tick += n
             engine.untouched = False
             engine.taken_dt = engine.step_dt
+        else:
+            resist = self._forces.resist_rolling
+            for _ in range(n):
+                for hook in acting if engine.untouched else hooks:
+                    hook()
+                if live:
+                    resist(live)
+                simulate(client)
+                engine.tick += 1
+                engine.untouched = False
+                engine.taken_dt = engine.step_dt
         engine.stepped_since_rest = True
         engine.steps += n
         engine.elapsed += n * engine.step_dt

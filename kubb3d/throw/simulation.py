@@ -275,7 +275,8 @@ def _until_rest(
     # missed; the same read gives the ground's normal force for the plowing, and air drag
     # until the piece first drops below DRAG_MIN_SPEED
     watch = world.forces.contact_watch(piece, drag_until=DRAG_MIN_SPEED)
-    world.stepper.add_step_hook(watch.hook, watch=not watch.active)
+    body = world.engine.pieces[piece]
+    world.stepper.add_step_hook(watch.hook, watch=not watch.active, reads=body if body.roll is not None else None)
     try:
         rest = world.rest.iter_until_rest(
             max(0.0, opts.max_time - (world.time - run.t0)), sample_every=opts.record_every, settle_s=opts.settle_s
