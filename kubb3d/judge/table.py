@@ -34,6 +34,7 @@ support, ``leaning`` with support, else ``standing``.
 
 from __future__ import annotations
 
+import functools
 import math
 
 from kubb3d.equipment import kubbuteo_disk, kubbuteo_king
@@ -51,12 +52,11 @@ RIM_SAMPLES = 72
 """Points per face on a disk's outline (5° apart) when finding its lowest points."""
 
 
-def _disk_outline(p: PieceState) -> list[tuple[tuple[float, float, float], bool]]:
-    """Points of a disk kubb's outline in the world, each with "on the flat": the rim circle
-    of both faces, clipped by the flat chord at body z = −height/2."""
-    t2, r, h2 = p.half_extents
+@functools.lru_cache(maxsize=None)
+def _disk_rim(t2: float, r: float, h2: float) -> tuple[tuple[float, float, float, bool], ...]:
+    """The points of :func:`_disk_outline` in the disk's body frame (x, y, z m, on the flat),
+    for half extents (t2, r, h2); computed once per shape."""
     zc = h2 - r  # the disk's centre in the body frame (the flat cuts the circle below)
-    rm = rot(p.quat_xyzw)
     out = []
     for i in range(RIM_SAMPLES):
         th = 2 * math.pi * i / RIM_SAMPLES
@@ -66,9 +66,28 @@ def _disk_outline(p: PieceState) -> list[tuple[tuple[float, float, float], bool]
             z = -h2
             y = max(-math.sqrt(max(r * r - (h2 + zc) ** 2, 0.0)), min(y, math.sqrt(max(r * r - (h2 + zc) ** 2, 0.0))))
         for x in (-t2, t2):
-            v = apply(rm, (x, y, z))
-            out.append(((p.position[0] + v[0], p.position[1] + v[1], p.position[2] + v[2]), flat))
-    return out
+            out.append((x, y, z, flat))
+    return tuple(out)
+
+
+def _disk_outline(p: PieceState) -> list[tuple[tuple[float, float, float], bool]]:
+    """Points of a disk kubb's outline in the world, each with "on the flat": the rim circle
+    of both faces, clipped by the flat chord at body z = −height/2."""
+    t2, r, h2 = p.half_extents
+    (a, b, c), (d, e, f), (g, h, k) = rot(p.quat_xyzw)
+    px, py, pz = p.position
+    # geometry.apply written out (the same operations in the same order)
+    return [
+        (
+            (
+                px + (a * x + b * y + c * z),
+                py + (d * x + e * y + f * z),
+                pz + (g * x + h * y + k * z),
+            ),
+            flat,
+        )
+        for x, y, z, flat in _disk_rim(t2, r, h2)
+    ]
 
 
 def flat_margin(p: PieceState) -> float:

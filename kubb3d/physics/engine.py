@@ -286,6 +286,12 @@ class Engine:
         """Physics steps taken, counted once a :meth:`kubb3d.physics.stepping.Stepper.step` call ends."""
         self.tick = 0
         """Physics steps taken, counted per step."""
+        self.placed = 0
+        """Counts kubb3d's changes of a piece's pose (placing, the free-flight hand-over, laying a
+        piece on the floor) and of the bodies (added, removed)."""
+        self.sampled_at: tuple[int, int] = (-1, -1)
+        """(:attr:`tick`, :attr:`placed`) at the last sample of every movable piece's pose
+        (:attr:`PieceBody.sampled`); while both are unchanged those are the poses now."""
         self.pieces: dict[str, PieceBody] = {}
         self.movable: list[PieceBody] = []
         """every piece but the stakes, in the order they were added"""
@@ -501,6 +507,7 @@ class Engine:
             piece.disk_reach = math.hypot(r, thin) + (r - r_flat) + math.sqrt(sum(x * x for x in com_local))
         piece.reset_tilt((qx, qy, qz, qw))
         self.pieces[piece_id] = piece
+        self.placed += 1
         if kind != "stake":
             self.movable.append(piece)
             if not sleeping:
@@ -513,6 +520,7 @@ class Engine:
     def remove(self, piece_id: str) -> None:
         """Take a piece out of the engine (KeyError if unknown)."""
         piece = self.pieces.pop(piece_id)
+        self.placed += 1
         if piece.roll is not None:
             self.rollers.remove(piece)
         if piece.kind != "stake":

@@ -182,6 +182,7 @@ class Rest:
             piece.sampled = pose
             out[piece.id] = pose
         engine.off_board = off
+        engine.sampled_at = (engine.tick, engine.placed)
         self._sampled_at = engine.steps
         return out
 
@@ -226,6 +227,7 @@ class Rest:
                 piece.com_local
             )
             pb.resetBasePositionAndOrientation(piece.body, down.tolist(), quat, physicsClientId=client)
+            engine.placed += 1
         pb.resetBaseVelocity(piece.body, (0.0, 0.0, 0.0), (0.0, 0.0, 0.0), physicsClientId=client)
         pb.changeDynamics(piece.body, -1, activationState=pb.ACTIVATION_STATE_SLEEP, physicsClientId=client)
 

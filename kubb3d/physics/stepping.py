@@ -346,6 +346,7 @@ class Stepper:
         piece = engine.pieces[piece_id]
         client = engine.client
         pb.resetBasePositionAndOrientation(piece.body, tuple(com), tuple(quat_xyzw), physicsClientId=client)
+        engine.placed += 1
         pb.resetBaseVelocity(piece.body, tuple(velocity), tuple(angular_velocity), physicsClientId=client)
         piece.pose_read = piece.velocity_read = None
         piece.last_turn = NO_TURN
@@ -495,10 +496,15 @@ class Stepper:
         H, h = engine.quiet_dt, engine.dt
         left = max(1, int(round(span / h)))
         slide.others = []
+        # the poses of the last sample where nothing has stepped or been placed since (the same
+        # floats the engine gives: docs/speed.md "Thirteenth round")
+        sampled = engine.sampled_at == (engine.tick, engine.placed)
+        read = pb.getBasePositionAndOrientation
         for piece in engine.pieces.values():
             if piece is sliding or (piece.kind == "stake" and not slide.on_field) or piece.id in engine.off_board:
                 continue
-            com = pb.getBasePositionAndOrientation(piece.body, physicsClientId=client)[0]
+            pose = piece.sampled if sampled else None
+            com = (pose if pose is not None else read(piece.body, client))[0]
             slide.others.append((com[0], com[1], com[2], piece.disk_reach + sliding.disk_reach))
         slide.others_speed, slide.others_time = others, engine.time
         slide.at, slide.gap = None, -math.inf

@@ -338,6 +338,7 @@ class World:
         com = np.asarray(position, dtype=float) + m @ np.array(piece.com_local)
         client = engine.client
         pb.resetBasePositionAndOrientation(piece.body, com.tolist(), quat_xyzw, physicsClientId=client)
+        engine.placed += 1
         pb.resetBaseVelocity(piece.body, list(linear_velocity), list(angular_velocity), physicsClientId=client)
         piece.pose_read = piece.velocity_read = None
         piece.last_turn = NO_TURN  # a turn set here is not the contacts' answer
