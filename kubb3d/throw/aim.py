@@ -16,7 +16,14 @@ from kubb3d.physics.flight import Flight, quat_multiply
 from kubb3d.physics.world import DT, GRAVITY, World
 from kubb3d.pitch import Pitch, Side, opponent
 from kubb3d.snapshot import Snapshot
-from kubb3d.throw.params import MAX_RELEASE_SPEED, FlickParams, Release, ThrowParams, release_from_params
+from kubb3d.throw.params import (
+    MAX_RELEASE_SPEED,
+    FlickParams,
+    Release,
+    ThrowParams,
+    release_at_speeds,
+    release_from_params,
+)
 from kubb3d.throw.results import ThrowResult
 from kubb3d.throw.simulation import simulate, throw
 
@@ -183,13 +190,14 @@ def solve_aim(
         inertia = (i1, i3)
 
     memo: dict[float, tuple[float, float]] = {}
+    release_at = release_at_speeds(replace(base, azimuth_deg=azimuth), pitch)
 
     def error(speed: float) -> tuple[float, float]:
         """(height above the target when the flight reaches it, m — very negative if it
         falls short; time, s); each speed is integrated once (the solution's is asked again)."""
         if speed in memo:
             return memo[speed]
-        rel = release_from_params(replace(base, speed=speed, azimuth_deg=azimuth), pitch)
+        rel = release_at(speed)
         # the flight stays in its vertical plane: turn it about the vertical onto +x, from the
         # release point, the orientation and the spin with it (the drag depends on the angle
         # between the velocity and the long axis)

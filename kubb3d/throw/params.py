@@ -8,8 +8,8 @@ side B; azimuths are measured from it, positive to the thrower's left.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, replace
+from typing import Any, Callable
 
 import numpy as np
 
@@ -188,6 +188,16 @@ def _euler_from_matrix(m: np.ndarray) -> tuple[float, float, float]:
     return (roll, pitch, yaw)
 
 
+def _heading(params: ThrowParams, pitch: Pitch) -> tuple[np.ndarray, np.ndarray]:
+    """(the horizontal unit vector of the throw's azimuth, the unit vector of its release
+    velocity), shape (3,) each."""
+    fwd_sign = pitch.forward(params.side)
+    az = math.radians(params.azimuth_deg)
+    forward = np.array((fwd_sign * math.cos(az), fwd_sign * math.sin(az), 0.0))
+    el = math.radians(params.elevation_deg)
+    return forward, math.cos(el) * forward + np.array((0.0, 0.0, math.sin(el)))
+
+
 def release_from_params(params: ThrowParams, pitch: Pitch, ground_z: float = 0.0) -> Release:
     """Turn a player's throw description into a :class:`Release`.
 
@@ -197,10 +207,8 @@ def release_from_params(params: ThrowParams, pitch: Pitch, ground_z: float = 0.0
     params.validate()
     fwd_sign = pitch.forward(params.side)
     line_x = pitch.baseline_x(params.side) if params.line_x is None else params.line_x
-    az = math.radians(params.azimuth_deg)
-    forward = np.array((fwd_sign * math.cos(az), fwd_sign * math.sin(az), 0.0))
-    el = math.radians(params.elevation_deg)
-    velocity = params.speed * (math.cos(el) * forward + np.array((0.0, 0.0, math.sin(el))))
+    forward, heading = _heading(params, pitch)
+    velocity = params.speed * heading
     matrix, spin_axis = _frame(forward, math.radians(params.tilt_deg), math.radians(params.release_angle_deg))
     omega = 2 * math.pi * params.spin_rps * spin_axis + np.array((0.0, 0.0, 2 * math.pi * params.helicopter_rps))
     position = (line_x - fwd_sign * params.behind_line, params.lateral, ground_z + params.height)
@@ -210,6 +218,34 @@ def release_from_params(params: ThrowParams, pitch: Pitch, ground_z: float = 0.0
         angular_velocity=vec3(omega),
         quat_xyzw=_quat_from_matrix(matrix),
     )
+
+
+def release_at_speeds(params: ThrowParams, pitch: Pitch) -> Callable[[float], Release]:
+    """``speed ↦ release_from_params(replace(params, speed=speed), pitch)``, the same floats, with
+    what does not depend on the speed (the orientation, the spin, the release point, the
+    direction) worked out at the first call (an aim solver tries many speeds).
+
+    Raises:
+        ThrowError: as :func:`release_from_params` (the first call checks every field, the
+            others the speed).
+    """
+    known: list[tuple[Release, np.ndarray]] = []
+
+    def at(speed: float) -> Release:
+        if not known:
+            first = replace(params, speed=speed)
+            release = release_from_params(first, pitch)
+            known.append((release, _heading(first, pitch)[1]))
+            return release
+        # the checks ThrowParams.validate makes of the speed, in its order and words
+        if isinstance(speed, bool) or not isinstance(speed, (int, float)) or not math.isfinite(speed):
+            raise ThrowError(f"speed must be a finite number, got {speed!r}")
+        if not 0 < speed <= MAX_RELEASE_SPEED:
+            raise ThrowError(f"speed must be > 0 and at most {MAX_RELEASE_SPEED:.0f} m/s, got {speed}")
+        release, heading = known[0]
+        return Release(release.position, vec3(speed * heading), release.angular_velocity, release.quat_xyzw)
+
+    return at
 
 
 @dataclass(frozen=True)
