@@ -49,7 +49,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
-from typing import Sequence
+from typing import Mapping, Sequence
 
 import numpy as np
 
@@ -519,7 +519,9 @@ class Player:
         return out
 
     # -------------------------------------------------------------- Kubbuteo flicks
-    def flick_start(self, world, side: str, line_x: float, target: tuple[float, float]) -> float:
+    def flick_start(
+        self, world, side: str, line_x: float, target: tuple[float, float], *, poses: Mapping | None = None
+    ) -> float:
         """Lateral start (y, m) of a flick from ``line_x`` at ``target`` (x, y m): from the
         baseline a gap between two own baseline kubbs (or a kubb and the board edge), the one
         nearest the target whose straight path clears the king by the strategy's
@@ -527,9 +529,13 @@ class Player:
         spot nearest the target's y, in steps of 1 cm, whose straight path keeps the disk 2 mm
         clear of every standing piece near the line and clears the king in the same way. The king counts
         only when it stands between the line and the target (not for a throw at the king or a
-        lag flick that stops short of it)."""
+        lag flick that stops short of it). ``poses``: the bounding-box centres of the world's kubbs
+        and king as :meth:`~kubb3d.physics.world.World.pose` gives them now, if the caller has
+        read them (None: read here)."""
         from kubb3d.pitch import KING_ID
 
+        if poses is None:
+            poses = {pid: world.pose(pid)[0] for pid in world.piece_ids("kubb", "king")}
         eq = world.equipment
         pitch = world.pitch
         r = eq.baton.radius
@@ -537,7 +543,7 @@ class Player:
         target_y = target[1]
         own = []
         for pid in world.piece_ids("kubb", "king"):
-            pos, _ = world.pose(pid)
+            pos = poses[pid]
             if pos[2] > 0 and abs(pos[0] - line_x) < 0.06 and math.hypot(pos[0] - target[0], pos[1] - target[1]) > 0.01:
                 own.append((float(pos[0]), float(pos[1])))
         start_x = line_x - pitch.forward(side) * 0.025
@@ -558,24 +564,27 @@ class Player:
         if not free:
             return float(np.clip(target_y, -hw, hw))
         f = pitch.forward(side)
-        king = world.pose(KING_ID)[0] if world.has_piece(KING_ID) else None
+        king = poses[KING_ID] if world.has_piece(KING_ID) else None
         if king is not None and (float(king[0]) - start_x) * f > 0 and (target[0] - float(king[0])) * f > 0:
             # the king stands between the line and the target: give it a berth
-            need = self._king_berth(world, start_x)
+            need = self._king_berth(world, start_x, king)
             berth = [_path_clearance((start_x, y), target, (float(king[0]), float(king[1]))) for y in free]
             safe = [y for y, b in zip(free, berth) if b >= need]
             return float(safe[0] if safe else free[max(range(len(free)), key=lambda i: (berth[i], -i))])
         return float(free[0])
 
-    def _king_berth(self, world, start_x: float) -> float:
-        """How far, m, a flick's straight path from ``start_x`` should pass the king's centre:
-        the two radii plus ``king_clearance_sd`` standard deviations of the flicker's direction
-        error over the distance to the king."""
+    def _king_berth(self, world, start_x: float, king=None) -> float:
+        """How far, m, a flick's straight path from ``start_x`` should pass the king's centre
+        (``king``: its bounding-box centre if the caller has read it): the two radii plus
+        ``king_clearance_sd`` standard deviations of the flicker's direction error over the
+        distance to the king."""
         from kubb3d.pitch import KING_ID
 
         eq = world.equipment
         skill = self.flick or FLICK_SKILLS["club"]
-        spread = math.radians(skill.azimuth_sd_deg) * abs(float(world.pose(KING_ID)[0][0]) - start_x)
+        if king is None:
+            king = world.pose(KING_ID)[0]
+        spread = math.radians(skill.azimuth_sd_deg) * abs(float(king[0]) - start_x)
         return eq.king.diameter / 2 + eq.baton.radius + self.strategy.king_clearance_sd * spread
 
     def choose_flick_target(
@@ -589,7 +598,9 @@ class Player:
 
         if not kubbs:
             raise PlayerError("no kubbs to flick at")
-        kp = world.pose(KING_ID)[0] if world.has_piece(KING_ID) else None
+        # the poses once for every candidate (the world does not move while a player chooses)
+        poses = {pid: world.pose(pid)[0] for pid in world.piece_ids("kubb", "king")}
+        kp = poses[KING_ID] if world.has_piece(KING_ID) else None
         f = world.pitch.forward(side)
 
         def blocked(pos) -> bool:
@@ -598,8 +609,8 @@ class Player:
             start_x = line_x - f * 0.025
             if not ((float(kp[0]) - start_x) * f > 0 and (pos[0] - float(kp[0])) * f > 0):
                 return False
-            y0 = self.flick_start(world, side, line_x, pos[:2])
-            return _path_clearance((start_x, y0), pos[:2], kp[:2]) < self._king_berth(world, start_x)
+            y0 = self.flick_start(world, side, line_x, pos[:2], poses=poses)
+            return _path_clearance((start_x, y0), pos[:2], kp[:2]) < self._king_berth(world, start_x, kp)
 
         def key(k):
             kid, base, pos, upright = k
