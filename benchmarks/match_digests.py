@@ -1,12 +1,14 @@
 """Write or check digests of seeded club-vs-club matches (``tests/data/match_digests.json``).
 
 A speed change that keeps results bit-identical must leave every seeded match as it was. Per
-match this records two SHA-256 digests: of the replay file (JSON lines, poses rounded as a
-replay stores them) and of every snapshot the match took (its time, the engine's step count,
-every piece's position, quaternion and velocities and every contact's points, normal, force
-and distance, all as exact hexadecimal floats), so that a change in the last bit of any
-judged state shows. ``tests/test_match_digests.py`` compares the current code with the stored
-file, which was written by the code before the thirteenth round of issue #32 (docs/speed.md).
+match this records a SHA-256 digest of every snapshot the match took (its time, the engine's
+step count, every piece's position, quaternion, velocities and history and every contact's
+points, normal, force and distance, all as exact hexadecimal floats), so that a change in the
+last bit of any judged state shows, and how the match ended (the ending, the winner, the
+turns). Not the replay file itself: its wording and fields change with the messages and the
+replay format, not with the physics (``--replays`` prints their digests, to compare two codes
+side by side). ``tests/test_match_digests.py`` compares the current code with the stored file,
+which was written by the code before the thirteenth round of issue #32 (docs/speed.md).
 
 Usage::
 
@@ -46,10 +48,10 @@ def snapshot_bytes(snapshot, steps: int) -> bytes:
     return b";".join(parts)
 
 
-def match_digest(ruleset: str, seed: int) -> dict:
-    """{"replay": digest of the replay file, "snapshots": digest of every snapshot taken,
-    "count": how many, "turns": the match's turns, "winner": its winner} of one club-vs-club
-    match played in this process."""
+def match_digest(ruleset: str, seed: int, *, replay: bool = False) -> dict:
+    """{"snapshots": digest of every snapshot taken, "count": how many, "turns": the match's
+    turns, "ending": the termination's name, "winner": its winner} of one club-vs-club match
+    played in this process; with ``replay``, "replay" too: the digest of its replay file."""
     import kubb3d.physics.world as world_module
     from kubb3d.match import Match, MatchConfig
 
@@ -71,22 +73,30 @@ def match_digest(ruleset: str, seed: int) -> dict:
             match = Match(MatchConfig(ruleset=ruleset, skills=("club", "club"), seed=seed), replay=path)
             outcome = match.run()
             match.close()
-            replay = hashlib.sha256(path.read_bytes()).hexdigest()
+            replay_digest = hashlib.sha256(path.read_bytes()).hexdigest()
     finally:
         world_module.export_snapshot = original
-    return {
-        "replay": replay,
+    row = {
         "snapshots": states.hexdigest(),
         "count": count,
         "turns": match.state.total_turns,
+        "ending": None if outcome is None else outcome.termination.name,
         "winner": None if outcome is None else str(outcome.winner),
     }
+    if replay:
+        row["replay"] = replay_digest
+    return row
 
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--write", action="store_true", help="store the digests instead of comparing")
+    ap.add_argument("--replays", action="store_true", help="print each match's digests and its replay's, and stop")
     a = ap.parse_args()
+    if a.replays:
+        for ruleset, seed in MATCHES:
+            print(ruleset, seed, json.dumps(match_digest(ruleset, seed, replay=True), sort_keys=True))
+        return 0
     rows = {f"{ruleset} {seed}": match_digest(ruleset, seed) for ruleset, seed in MATCHES}
     if a.write:
         PATH.write_text(json.dumps(rows, indent=1) + "\n")
