@@ -64,6 +64,7 @@ from __future__ import annotations
 
 import math
 import os
+import re
 from dataclasses import asdict, dataclass, field
 from typing import Callable, Iterable, Sequence
 
@@ -1525,49 +1526,50 @@ def run_validation(
     return report
 
 
-def write_figure(report: Report, path) -> None:
-    """A PNG: rebound per ground (reference vs simulated), slide distance per ground, and
-    kubbs felled per baton against the time step (with 95 % intervals)."""
+def short_label(quantity: str) -> str:
+    """A figure's short name of a rebound, slide or roll row: the piece, the speed of a slide
+    or roll, the ground, ``hf`` for a flat heightfield and the heading or angle, e.g.
+    ``"baton, wet-grass hf"``, ``"kubb 2 m/s, grass hf 30°"``, ``"baton roll 3 m/s, grass 45°"``."""
+    piece = "kubb" if quantity.split()[0] == "kubb" or quantity.startswith("lying kubb") else "baton"
+    speed = re.search(r"from (\d+(?:\.\d+)?) m/s", quantity)
+    grounds = re.findall(r" on ([\w-]+)", quantity)  # the last: "on its end from 1 m on grass"
+    angle = re.search(r"(?:heading|at) (\d+)°", quantity)
+    words = [piece + (" roll" if "rolling" in quantity else "") + (f" {speed.group(1)} m/s" if speed else "")]
+    place = (grounds[-1] if grounds else "?") + (" hf" if "heightfield" in quantity else "")
+    return f"{words[0]}, {place}" + (f" {angle.group(1)}°" if angle else "")
+
+
+def figure(report: Report):
+    """The figure of :func:`write_figure` (a matplotlib ``Figure``): horizontal bars, one row a
+    quantity under its short name (:func:`short_label`), so that no two labels overlap."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, axes = plt.subplots(1, 3, figsize=(15, 4.5))
-    reb = [r for r in report.rows if r.group == "rebound"]
-    ax = axes[0]
-    xs = np.arange(len(reb))
-    ax.bar(xs - 0.2, [r.expected for r in reb], 0.4, label="e²·h", color="#9bb")
-    ax.bar(xs + 0.2, [r.simulated for r in reb], 0.4, label="simulated", color="#386")
-    ax.set_xticks(
-        xs,
-        [
-            r.quantity.replace(" dropped lying flat from 1 m on ", "\n")
-            .replace(" dropped on its end from 1 m on ", "\n")
-            .replace("(flat heightfield)", "hf")
-            .replace("(flat ground)", "flat")
-            for r in reb
-        ],
-        fontsize=7,
-        rotation=60,
-    )
-    ax.set_ylabel("rebound, cm")
-    ax.set_title("Rebound after a 1 m drop")
-    ax.legend()
-    sl = [r for r in report.rows if r.group in ("slide", "roll") and "slope" not in r.quantity]
-    ax = axes[1]
-    xs = np.arange(len(sl))
-    ax.bar(xs - 0.2, [r.expected for r in sl], 0.4, label="formula", color="#bb9")
-    ax.bar(xs + 0.2, [r.simulated for r in sl], 0.4, label="simulated", color="#a63")
-    ax.set_xticks(
-        xs,
-        [r.quantity.replace("lying ", "").replace(" along its axis", "").replace(" from ", "\n") for r in sl],
-        fontsize=7,
-        rotation=60,
-    )
-    ax.set_ylabel("distance, m")
-    ax.set_title("Slide and roll distances")
-    ax.legend()
+    def formula(group: str, row: Row) -> bool:  # the rows against a formula, not a halved step
+        halved = row.reference.startswith("the same at")
+        return row.group in group.split() and not halved and "slope" not in row.quantity
+
+    rebound = "e² h + e √(2 g h) dt / 2"
+    slide = "v² / (2 μ g); rolling: (1 + ½) v² / (2 c_rr g)"
+    panels = [
+        ([r for r in report.rows if formula("rebound", r)], rebound, "rebound, cm", "Rebound after a 1 m drop",
+         ("#9bb", "#386")),
+        ([r for r in report.rows if formula("slide roll", r)], slide, "distance, m", "Slide and roll distances",
+         ("#bb9", "#a63")),
+    ]
+    tallest = max(len(rows) for rows, *_ in panels)
+    fig, axes = plt.subplots(1, 3, figsize=(16, max(4.5, 1.6 + 0.26 * tallest)), width_ratios=(1, 1, 1.1))
+    for ax, (rows, reference, unit, title, (c_ref, c_sim)) in zip(axes, panels):
+        ys = np.arange(len(rows))[::-1]  # the first row on top
+        ax.barh(ys + 0.2, [r.expected for r in rows], 0.4, label=reference, color=c_ref)
+        ax.barh(ys - 0.2, [r.simulated for r in rows], 0.4, label="simulated", color=c_sim)
+        ax.set_yticks(ys, [short_label(r.quantity) for r in rows], fontsize=8)
+        ax.set_ylim(-0.7, len(rows) - 0.3)
+        ax.set_xlabel(unit)
+        ax.set_title(title)
+        ax.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.09), frameon=False)  # under the bars
     ax = axes[2]
     if report.felled_vs_dt:
         dts = [1 / d for d, *_ in report.felled_vs_dt]
@@ -1580,12 +1582,24 @@ def write_figure(report: Report, path) -> None:
         )
         ax.set_xscale("log", base=2)
         ax.set_xticks(dts, [f"1/{round(d)}" for d in dts])
+        ax.minorticks_off()
         ax.axvline(1 / DT, color="grey", ls=":", label="default step")
-        ax.legend()
+        ax.legend(fontsize=8)
     ax.set_xlabel("time step, s")
     ax.set_ylabel("kubbs felled per baton (elite, 8 m)")
     ax.set_title("Hit rate against the time step")
-    fig.tight_layout()
+    fig.text(0.005, 0.005, "hf: flat heightfield", fontsize=8)
+    fig.tight_layout(rect=(0, 0.03, 1, 1))
+    return fig
+
+
+def write_figure(report: Report, path) -> None:
+    """A PNG: rebound per piece and ground (the formula against the simulation), slide and roll
+    distance per piece and ground, and kubbs felled per baton against the time step (with 95 %
+    intervals)."""
+    import matplotlib.pyplot as plt
+
+    fig = figure(report)
     fig.savefig(path, dpi=110, format="png")
     plt.close(fig)
 
