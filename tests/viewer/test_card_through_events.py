@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import re
+from typing import Callable
 
 import numpy as np
 import pytest
@@ -49,11 +50,11 @@ def _wrapped(lines: list[str]) -> int:
     fs = font_size(W)
     max_w = max(40, int(W * SIDE_SHARE) - 2 * max(4, fs * 2 // 3))
 
-    def width_of(text: str, bold: bool) -> float:
-        label = pyglet.text.Label(text, font_size=fs, weight="bold" if bold else "normal", font_name="DejaVu Sans")
-        return label.content_width
+    def widths(bold: bool) -> Callable[[str], float]:
+        weight = "bold" if bold else "normal"
+        return lambda text: pyglet.text.Label(text, font_size=fs, weight=weight, font_name="DejaVu Sans").content_width
 
-    return sum(len(wrap_text(line, lambda t, b=(i == 0): width_of(t, b), max_w)) for i, line in enumerate(lines))
+    return sum(len(wrap_text(line, widths(i == 0), max_w)) for i, line in enumerate(lines))
 
 
 def _card_pixels(app: App) -> np.ndarray:
@@ -89,7 +90,9 @@ def _throw_by_events(app: App, s: MatchSession, intended, clock: Clock) -> tuple
         big = abs(diff) >= 5
         app.on_key_press(key.UP if diff > 0 else key.DOWN, key.MOD_SHIFT if big else 0)
         app.on_key_release(key.UP if diff > 0 else key.DOWN, 0)
-    target = (float(s.request.target[0]), float(s.request.target[1]), 0.0)
+    req = s.request
+    assert req is not None and req.target is not None
+    target = (float(req.target[0]), float(req.target[1]), 0.0)
     app.frame(0.0)
     (px,), _ = project(target, app.camera.view_proj(W, H), W, H)
     app.on_mouse_motion(px[0], H - px[1], 0, 0)
