@@ -571,6 +571,28 @@ def render_run(doc: dict[str, Any], markdown: bool = False) -> str:
             "(`mutmut show NAME`)")
 
 
+def compare_runs(before: dict[str, Any], after: dict[str, Any]) -> str:
+    """The Markdown table of two saved runs side by side (``--compare BEFORE AFTER``): each module's
+    score, its 95 % interval and how many of its sample's mutants were checked (equivalent ones in
+    brackets), from the counts alone; a module missing from a run is shown as not measured."""
+    runs = (before, after)
+    header = ("module", "before", "95 % interval", "checked (equivalent)", "after", "95 % interval",
+              "checked (equivalent)")
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    modules = list(after["modules"]) + [m for m in before["modules"] if m not in after["modules"]]
+    for module in modules:
+        cells = [f"`{module.removeprefix('kubb3d/')}`"]
+        for doc in runs:
+            counts = Counter({c: int(doc["modules"].get(module, {}).get(c, 0)) for c in COLUMNS})
+            value, bounds = score(counts), interval(counts)
+            cells.append("–" if value is None else f"{value:.1f} %")
+            cells.append("–" if bounds is None else f"{bounds[0]:.1f}–{bounds[1]:.1f} %")
+            checked = counts["mutants"] - counts["not checked"]
+            cells.append(f"{checked} of {counts['mutants']} ({counts['equivalent']})")
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         description="Mutation score of kubb3d/judge and kubb3d/rules against the fast tests (mutmut 3).",
@@ -609,6 +631,9 @@ def main(argv: list[str] | None = None) -> int:
                              "mutants not checked yet, so that a stopped run goes on where it stopped")
     parser.add_argument("--render", type=Path, metavar="FILE",
                         help="print the table of a run saved with --save, run nothing")
+    parser.add_argument("--compare", type=Path, nargs=2, metavar=("BEFORE", "AFTER"),
+                        help="print two runs saved with --save side by side as a Markdown table (score, "
+                             "interval, mutants checked), run nothing")
     parser.add_argument("--equivalents", action="store_true",
                         help="print the equivalent mutants as the Markdown table of docs/mutation.md, run nothing")
     args = parser.parse_args(argv)
@@ -640,6 +665,16 @@ def main(argv: list[str] | None = None) -> int:
             print(render_run(json.loads(args.render.read_text(encoding="utf-8")), args.markdown))
         except (OSError, ValueError, KeyError, TypeError):
             refuse(f"--render: {args.render}: expected a run's JSON document written by --save")
+        return 0
+    if args.compare is not None:
+        docs = []
+        for path in args.compare:
+            try:
+                docs.append(json.loads(path.read_text(encoding="utf-8")))
+                render_run(docs[-1])
+            except (OSError, ValueError, KeyError, TypeError, AttributeError):
+                refuse(f"--compare: {path}: expected a run's JSON document written by --save")
+        print(compare_runs(docs[0], docs[1]))
         return 0
     if args.save is not None and not args.save.parent.is_dir():
         refuse(f"--save: the folder {args.save.parent} does not exist")

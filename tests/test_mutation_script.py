@@ -267,6 +267,56 @@ def test_every_run_quoted_from_a_saved_file_is_that_file_rendered(mutation, tmp_
     assert bad.returncode == 2 and bad.stderr.strip().count("\n") == 0 and "--render" in bad.stderr
 
 
+def test_two_saved_runs_compare_module_by_module(mutation, tmp_path):
+    """--compare BEFORE AFTER: each module's score, interval and checked mutants of the two runs,
+    from the counts alone; a module one run did not measure is a dash; every such table in
+    docs/mutation.md (after ``<!-- mutation-compare: BEFORE AFTER -->``) is the script's output."""
+    zero = {c: 0 for c in mutation.COLUMNS}
+    before = {"modules": {"kubb3d/rules/dm.py": zero | {"mutants": 10, "killed": 3, "survived": 1,
+                                                       "not checked": 6}}}
+    after = {"modules": {"kubb3d/rules/dm.py": zero | {"mutants": 10, "killed": 4, "equivalent": 1,
+                                                      "not checked": 5},
+                         "kubb3d/judge/table.py": zero | {"mutants": 2, "not checked": 2}}}
+    lines = mutation.compare_runs(before, after).splitlines()
+    # 3 of 4 killed before (Wilson 30.1-95.4 %), 4 of 4 after with one equivalent left out
+    assert lines[2] == "| `rules/dm.py` | 75.0 % | 30.1–95.4 % | 4 of 10 (0) | 100.0 % | 51.0–100.0 % | 5 of 10 (1) |"
+    assert lines[3] == "| `judge/table.py` | – | – | 0 of 0 (0) | – | – | 0 of 2 (0) |"
+    text = (ROOT / "docs" / "mutation.md").read_text(encoding="utf-8")
+    quoted = re.findall(r"^<!-- mutation-compare: (\S+) (\S+) -->\n(.*?)\n\n", text, flags=re.S | re.M)
+    assert quoted
+    for first, second, table in quoted:
+        docs = [json.loads((ROOT / path).read_text(encoding="utf-8")) for path in (first, second)]
+        assert table.strip() == mutation.compare_runs(*docs), (first, second)
+    script = str(ROOT / "benchmarks" / "mutation.py")
+    saved = tmp_path / "run.json"
+    saved.write_text("{}", encoding="utf-8")
+    bad = subprocess.run([sys.executable, script, "--compare", quoted[0][0], str(saved)], capture_output=True,
+                         text=True, cwd=ROOT)
+    assert bad.returncode == 2 and bad.stdout == "" and bad.stderr.strip().count("\n") == 0
+    assert "--compare" in bad.stderr and "run.json" in bad.stderr
+
+
+def test_the_scores_in_the_prose_of_a_saved_round_come_from_its_runs(mutation):
+    """In a round of docs/mutation.md that quotes saved runs, every score and interval written in a
+    sentence (outside the printed blocks and the tables) is one that ``--render`` prints for one of
+    that round's files: a figure typed by hand, or left over from another run, breaks it."""
+    text = (ROOT / "docs" / "mutation.md").read_text(encoding="utf-8")
+    checked = 0
+    for section in re.split(r"\n(?=### )", text):
+        files = re.findall(r"^<!-- mutation-(?:run|compare): (\S+)(?: (\S+))? -->$", section, flags=re.M)
+        paths = {path for pair in files for path in pair if path}
+        if not paths:
+            continue
+        rendered = "\n".join(mutation.render_run(json.loads((ROOT / path).read_text(encoding="utf-8")))
+                             for path in sorted(paths))
+        prose = "\n".join(line for line in re.sub(r"```.*?```", "", section, flags=re.S).splitlines()
+                          if not line.startswith("|"))
+        for figure in re.findall(r"\d+\.\d(?:–\d+\.\d)? %", prose):
+            assert figure in rendered, (section.splitlines()[0], figure)
+            checked += 1
+    assert checked >= 4
+
+
 def test_a_run_saves_what_it_has_checked_and_a_stopped_run_resumes_from_it(mutation, tmp_path, monkeypatch):
     """--save keeps each checked mutant's exit code with the hash of the sources; --resume writes
     them back into mutmut's .meta files for the mutants with no result, and only for the same sources."""
