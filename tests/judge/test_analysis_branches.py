@@ -29,7 +29,7 @@ from kubb3d.rules.kubbuteo import kubbuteo_pitch
 from kubb3d.snapshot import GROUND_ID, Contact, PieceState, Snapshot
 from kubb3d.throw import Violation
 
-from helpers import HX, HZ, kubb, snap, touch
+from helpers import HX, HZ, king, kubb, snap, touch
 
 # ---------------------------------------------------------------- kubbs and the king
 
@@ -68,6 +68,23 @@ def test_a_corner_exactly_at_the_ground_tolerance_touches_the_ground():
     assert (at.status, at.grounded) == (Status.STANDING, True)
     assert (above.status, above.grounded) == (Status.FALLEN, False)
     assert str(above.reason) == "B1 does not rest on the ground."
+    # nothing touches it, nothing holds it up, and nothing about it is in doubt
+    assert (above.piece, above.touching, above.supporters, above.doubt) == ("B1", (), (), False)
+
+
+@pytest.mark.parametrize("axis", ["x", "y"])
+def test_a_tilted_kubb_finds_the_ground_with_its_lowest_corner_about_either_axis(axis):
+    """Without contact records the judge takes the lowest of the box's eight corners: a kubb
+    turned 10° about either short axis, lifted so that corner is 2 mm up, rests on the ground
+    with ground_tol 3 mm and not with 1 mm (the corner's height is the half width times the
+    sine plus the half height times the cosine below the centre, whichever axis it turned about)."""
+    piece = _rolled("B1", 10.0, axis)
+    lifted = PieceState("B1", "kubb", "box", piece.half_extents, (1.0, 0.0, piece.position[2] + 0.002),
+                        piece.quat_xyzw, piece.mass, max_tilt=piece.max_tilt, side="B")
+    near = analyse(snap(lifted, auto_ground=False), "B1", JudgeParams(ground_tol=0.003))
+    far = analyse(snap(lifted, auto_ground=False), "B1", JudgeParams(ground_tol=0.001))
+    assert (near.status, near.grounded) == (Status.STANDING, True)
+    assert (far.status, far.grounded, str(far.reason)) == (Status.FALLEN, False, "B1 does not rest on the ground.")
 
 
 def test_a_king_lying_on_a_kubb_off_the_ground_is_down_with_its_tilt_kept():
@@ -115,6 +132,22 @@ def test_the_hand_check_names_the_kubb_it_took_away():
     assert unchecked.grounded is True and unchecked.margin > 0.0 and unchecked.touching == ("B2",)
 
 
+def test_the_hand_check_names_the_king_it_took_away_with_its_article():
+    """The hand check's reason names the king after a preposition as ``the king`` (German ``dem
+    König``), as every other reason does, when the kubb stood or fell once the king was taken away."""
+    b1 = kubb("B1", 0.3, 0.0, tilt_deg=5.0, toward_deg=180.0)
+    lean = touch("B1", "king", (0.3 - HX, 0.0, 0.1), (1.0, 0.0, 0.0), 3.0)
+    snapshot = snap(b1, king(0.3 - HX - 0.045 - 0.01, 0.0), contacts=[lean])
+    stood = analyse(snapshot, "B1", hand_check=lambda _snapshot, _pid: True)
+    fell = analyse(snapshot, "B1", hand_check=lambda _snapshot, _pid: False)
+    assert str(stood.reason) == (
+        "B1 stood on its own in the hand check once the king was taken away, so it is standing.")
+    assert str(fell.reason) == (
+        "B1 fell in the hand check once the king was taken away, so it only stood with that help.")
+    assert (stood.status, fell.status, fell.supporters) == (Status.STANDING, Status.LEANING, ("king",))
+    assert stood.doubt is fell.doubt is True  # a hand check is made only in a doubtful case
+
+
 # ---------------------------------------------------------------- Kubbuteo disks and the mushroom king
 
 DISK = get_set("kubbuteo").kubb.half_extents  # (thickness/2, radius, height/2)
@@ -152,6 +185,7 @@ def test_a_disk_in_the_air_rests_on_nothing_and_keeps_its_tilt():
     assert (lifted.status, lifted.grounded, lifted.doubt, lifted.margin) == (Status.FALLEN, False, False, -math.inf)
     assert lifted.tilt == pytest.approx(math.radians(8.0), abs=1e-12)
     assert str(lifted.reason) == "B1 does not rest on the board."
+    assert (lifted.piece, lifted.touching, lifted.supporters) == ("B1", (), ())
     down = analyse(_board(_disk("B1", tilt_deg=8.0)), "B1", PARAMS)
     assert down.grounded and down.tilt == pytest.approx(lifted.tilt, abs=1e-12)
 
@@ -343,6 +377,20 @@ def test_a_disk_past_its_tipping_angle_leans_on_a_neighbour_or_has_fallen():
     assert str(fallen.reason) == "B1 is tilted 40°, past its tipping angle."
     assert fallen.margin == leaning.margin < 0
     assert fallen.tilt == leaning.tilt == pytest.approx(math.radians(40.0), abs=1e-12)
+
+
+def test_a_disk_on_its_rim_is_said_to_rest_on_it_only_while_it_leans_under_5_degrees():
+    """A disk turned onto its round rim has fallen either way; the reason says it rests on its
+    rim while its plane leans under 5° from vertical (it stands on the rim like a wheel), and
+    gives the tilt from 5° on."""
+    reasons = {}
+    for tilt in (4.9, 5.1):
+        disk = _disk("B1", tilt_deg=tilt, spin_deg=40.0)
+        ruled = analyse(_board(disk, contacts=[_on_board(disk)]), "B1", PARAMS)
+        assert (ruled.status, ruled.grounded, ruled.supporters) == (Status.FALLEN, True, ())
+        reasons[tilt] = str(ruled.reason)
+    assert reasons == {4.9: "B1 rests on its round rim, not on its flat.",
+                       5.1: "B1 is tilted 5°, past its tipping angle."}
 
 
 def test_a_disk_turned_onto_its_round_rim_has_fallen():

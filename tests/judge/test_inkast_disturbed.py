@@ -87,13 +87,21 @@ def test_a_kubb_raised_onto_the_spot_of_a_kubb_set_up_again_is_moved_straight_of
 def test_a_kubb_landed_upright_exactly_on_a_spot_is_moved_off_it_along_plus_x():
     """A kubb landed upright with its centre exactly on the spot where A3 is set up again has no
     direction away from it: it is moved along +x until the two touch (kubb3d's decision), not
-    divided by a zero distance. Landed on a free spot it stays where it landed."""
+    divided by a zero distance. Landed on a free spot it stays where it landed; the reason says
+    which it was."""
     knocked = kubb("A3", -1.0, 1.6, lying_yaw_deg=0, side="A")
     landed = kubb("B1", -1.0, 1.0, side="A")
     tol = DEFAULT_PARAMS.block_tol
+    reasons = []
     for stood, expected in (((-1.0, 1.0), (-1.0 + 2 * HX + tol, 1.0)), ((-1.0, 1.6), (-1.0, 1.0))):
         ctx = InkastContext(ruleset="wikinger", inkasting_side="B", inkasted=("B1",),
                             before={"A3": Pose((*stood, HZ))})
         ruling = judge_inkast(snap(landed, knocked), ctx).ruling("B1")
         assert ruling.valid and ruling.consequence is Consequence.RAISE_HERE
         assert ruling.raised_pose.position[:2] == pytest.approx(expected, abs=1e-9), stood
+        reasons.append(str(ruling.reason))
+    assert reasons == [
+        "B1 is valid and is raised over its short edge at (-0.93, 1.00) m: it landed upright on its base where A3 "
+        "stands, so it is moved off A3 until they touch.",
+        "B1 is valid and is raised over its short edge at (-1.00, 1.00) m: it landed upright on its base.",
+    ]

@@ -29,7 +29,9 @@ def test_lying_kubb_is_fallen():
 def test_tilted_past_tipping_without_support_is_fallen():
     a = analyse(snap(kubb("K", 1.0, 0.0, tilt_deg=30)), "K")
     assert a.status is Status.FALLEN
-    assert "past its tipping angle of 25°" in a.reason
+    # the whole sentence: the tilt and the tipping angle atan(half width / half height) = 25.0°
+    assert round(math.degrees(math.atan(HX / HZ))) == 25
+    assert str(a.reason) == "K is tilted 30°, past its tipping angle of 25°."
     assert a.margin < 0
 
 

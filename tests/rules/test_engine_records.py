@@ -169,6 +169,50 @@ def test_a_placed_kubb_must_have_its_whole_footprint_inside_the_half():
     assert outside == "the kubb's footprint must lie inside half A (WS basic rule 11)"
 
 
+@pytest.mark.parametrize("half", ["A", "B"])
+def test_a_placed_kubb_may_touch_each_line_of_its_half_from_inside_but_not_cross_it(half):
+    """DM §7's whole footprint inside the field, at each of the four lines of either half (its
+    baseline, the centre line, both sidelines): a kubb with its edge exactly on the line is
+    inside, one float step further out is not."""
+    ws, s = _ws({})
+    hw = get_set(ws.equipment).kubb.width / 2
+    length, side = ws.pitch.length, ws.pitch.half_width
+    lo, hi = (-length / 2, 0.0) if half == "A" else (0.0, length / 2)
+    middle = (lo + hi) / 2
+    refused = f"the kubb's footprint must lie inside half {half} (WS basic rule 11)"
+    for edge, outward in (((lo + hw, 1.5), (-1.0, 0.0)), ((hi - hw, 1.5), (1.0, 0.0)),
+                          ((middle, side - hw), (0.0, 1.0)), ((middle, -(side - hw)), (0.0, -1.0))):
+        assert ws.placement_error(s, "B1", half, edge) is None, edge
+        beyond = (math.nextafter(edge[0], edge[0] + outward[0]) if outward[0] else edge[0],
+                  math.nextafter(edge[1], edge[1] + outward[1]) if outward[1] else edge[1])
+        assert ws.placement_error(s, "B1", half, beyond) == refused, beyond
+
+
+def test_a_placed_kubb_too_near_the_king_is_told_how_far_it_must_stand():
+    """WS basic rule 11's penalty kubb stands at least the ruleset's distance (0.3 m, centre to
+    centre) from the king: 1 mm short of it the refusal says so in full; at it, it is allowed."""
+    ws, s = _ws({})
+    assert ws.min_king_distance_m == 0.3 and ws.penalty_distance == "centre"
+    assert ws.placement_error(s, "B1", "A", (-0.299, 0.0)) == (
+        "the kubb must stand at least 0.30 m from the king (WS basic rule 11)")
+    assert ws.placement_error(s, "B1", "A", (-0.3, 0.0)) is None
+
+
+def test_a_placed_kubb_may_not_overlap_a_stake_but_may_stand_clear_of_it():
+    """A stake's footprint is its diameter's square to the lines: a kubb at the sideline 1 mm into
+    the square of the centre-line stake is refused, naming it; one 0.2 stake radii clear of it is
+    allowed (turned, the square's corner would reach 1.38 radii out along the line)."""
+    ws, s = _ws({})
+    hw = get_set(ws.equipment).kubb.width / 2
+    radius = get_set(ws.equipment).stake.radius
+    stake, (sx, sy) = next((sid, xy) for sid, xy in sorted(ws.pitch.stake_positions().items())
+                           if xy[0] == 0.0 and xy[1] > 0.0)
+    y = sy - hw  # the kubb's edge on the sideline
+    assert ws.placement_error(s, "B1", "B", (sx + radius - 0.001 + hw, y)) == (
+        f"the kubb would overlap {stake} (WS basic rule 11)")
+    assert ws.placement_error(s, "B1", "B", (sx + 1.2 * radius + hw, y)) is None
+
+
 @pytest.mark.parametrize("direction", [(1, 0), (-1, 0), (0, 1), (0, -1)])
 def test_a_placed_kubb_may_stand_beside_a_kubb_on_any_side_but_not_overlap_it(direction):
     """A placed kubb's square, on each side of a standing kubb: 1 mm apart it is allowed, 1 mm
