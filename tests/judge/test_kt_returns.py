@@ -193,6 +193,23 @@ def test_a_returned_kubb_is_moved_sideways_in_mm_steps_first_to_plus_y():
     assert pose.position[1] == pytest.approx(edge - 0.001 * steps)
 
 
+def test_a_returned_kubb_may_stand_exactly_0_1_mm_clear_of_a_blocker_but_not_closer(monkeypatch):
+    """stand_up_spot's clearance is at least the block tolerance, 0.1 mm (``<= -1e-4``): a disk
+    whose footprint is exactly 0.1 mm from a blocker's where it lies is stood there; one float
+    step closer, it is moved on by the 1 mm steps. The gap is set below (a difference of
+    coordinates does not land on the double nearest 0.1 mm)."""
+    from kubb3d.judge import kubbuteo as kt_judge
+
+    y0 = 0.0
+    for gap, expected in ((-1e-4, y0), (math.nextafter(-1e-4, 0.0), y0 + 0.001)):
+        def depth(here, _blocker, gap=gap):
+            return gap if sum(y for _, y in here) / len(here) == y0 else -1.0  # clear everywhere else
+
+        monkeypatch.setattr(kt_judge, "overlap_depth", depth)
+        pose = stand_up_spot(snapshot(lying("B1", -0.2, y0)), "B1", "A", {"A2": (-0.2, 0.5, 0.0)})
+        assert pose.position[1] == pytest.approx(expected, abs=1e-12), gap
+
+
 def test_a_returned_kubb_is_kept_clear_of_the_kings_cap():
     """The king as a circle of its cap radius against the disk's rectangular footprint: the
     first 1 mm step that clears it, and not one step before."""

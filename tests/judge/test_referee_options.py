@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 
@@ -61,6 +62,39 @@ def test_own_half_kubb_moved_by_a_throw_is_stood_up_again():
     still = judge_throw(snap(kubb("F1", -1.5, 0.0, side="A"), kubb("B1", 4.0, 0.0)), ctx)
     with pytest.raises(KeyError):
         still.ruling("F1")
+
+
+def _turned(q, by):
+    """The quaternion (x, y, z, w) of the pose q followed by the body turn ``by`` (Hamilton product q·by)."""
+    x1, y1, z1, w1 = q
+    x2, y2, z2, w2 = by
+    return (w1 * x2 + x1 * w2 + y1 * z2 - z1 * y2, w1 * y2 - x1 * z2 + y1 * w2 + z1 * x2,
+            w1 * z2 + x1 * y2 - y1 * x2 + z1 * w2, w1 * w2 - x1 * x2 - y1 * y2 - z1 * z2)
+
+
+def test_a_kubb_across_the_sideline_is_set_back_by_the_end_it_stands_on_however_its_pose_is_written():
+    """A kubb is the same box either way up: standing tilted 10° towards the sideline y = −2.5 with
+    its ground edge 1 cm beyond it, it is set back 1 cm whether its pose says its −z end is down,
+    or its +z end (the body turned 180° about its own x or y axis), or the quaternion's sign is
+    flipped. Its top end leans 2·HZ·sin 10° further out; that is not what stands on the ground."""
+    hx = 0.035
+    upright = kubb("B1", 2.0, -2.5 + hx - 0.01, tilt_deg=10.0, toward_deg=-90.0)
+    q = upright.quat_xyzw
+    poses = [q, tuple(-c for c in q)]
+    for flip in ((1.0, 0.0, 0.0, 0.0), (0.0, 1.0, 0.0, 0.0)):
+        turned = _turned(q, flip)
+        poses += [turned, tuple(-c for c in turned)]
+    assert any(c[1] < -0.5 for c in poses) and any(c[1] > 0.5 for c in poses)  # both signs of a large y part
+    rulings = []
+    for quat in poses:
+        piece = dataclasses.replace(upright, quat_xyzw=quat)
+        r = judge_throw(snap(piece), ThrowContext(thrower="A")).ruling("B1")
+        assert r.consequence is Consequence.SET_INSIDE, quat
+        rulings.append((r.raised_pose.position[1] - upright.position[1], r.reason))
+    for moved, reason in rulings:
+        assert moved == pytest.approx(0.01, abs=1e-9)
+        assert reason == ("B1 still stands but was pushed 1.0 cm across the sideline, so it is set back just inside "
+                          "the field (kubb3d's decision).")
 
 
 def test_standing_kubb_across_the_sideline_option():
