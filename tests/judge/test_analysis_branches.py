@@ -238,6 +238,22 @@ def test_a_disk_weighted_to_one_face_keeps_less_margin_tilted_that_way():
     assert 0 < towards < away < flat_margin(tilted(0.0, 0.0))
 
 
+def test_a_disk_weighted_to_one_side_of_its_plane_keeps_less_margin_tilted_that_way():
+    """The same for a centre of mass 0.5 mm towards +y, in the disk's plane: tilted 15° with its top
+    towards +y (about −x; its tipping angle that way is 19.1°) the vertical through it comes nearer
+    the flat's end than tilted 15° towards −y, and both nearer than upright."""
+    cz = com_local(get_set("kubbuteo"), "kubb")[2]
+
+    def tilted(angle: float) -> PieceState:
+        q = (-math.sin(angle / 2), 0.0, 0.0, math.cos(angle / 2))  # about −x: the top moves to +y
+        return PieceState("B1", "kubb", "disk", DISK, (0.3, 0.0, DISK[2]), q, mass=MASS, com_local=(0.0, 0.0005, cz),
+                          side="B")
+
+    assert rot(tilted(math.radians(15.0)).quat_xyzw)[1][2] > 0  # the body's z axis leans to +y
+    towards, away = flat_margin(tilted(math.radians(15.0))), flat_margin(tilted(math.radians(-15.0)))
+    assert 0 < towards < away < flat_margin(tilted(0.0))
+
+
 @pytest.mark.parametrize("direction", [0.0, 1.0, 2.5, 4.0])
 def test_the_mushroom_king_stands_up_to_its_tipping_angle_and_not_past_it(direction):
     """Module doc (the king): it stands while the vertical through its centre of mass meets its

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from rules_helpers import MISS, clear_half, finish_turn, inkast_all_valid, play_out, start, step_default, throw
 
@@ -483,6 +485,8 @@ def test_action_and_outcome_roundtrip():
     ]
     for a in acts:
         assert action_from_dict(action_to_dict(a)) == a
+        # JSON-friendly: what JSON gives back is the dict itself (tuples written as lists)
+        assert json.loads(json.dumps(action_to_dict(a))) == action_to_dict(a), a
     outs = [
         LagResult(0.25, True),
         ThrowOutcome(

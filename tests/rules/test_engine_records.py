@@ -81,6 +81,49 @@ def test_two_stossel_of_one_inkast_are_one_line_of_the_inkaster():
     s.push(Raise("A", ("B1",)))
 
 
+def test_a_valid_dm_inkast_is_a_thrown_inkast_in_the_play_by_play_not_a_return():
+    """DM §6: kubbs are thrown into the opponent's half ("einwerfen"); only the KT book flicks them
+    back ("returns"), so a valid DM inkast's line says it was inkasted."""
+    s = dm()
+    start(s)
+    throw(s, ThrowOutcome(felled=frozenset({"B1"})))
+    throw(s)
+    s.push(Inkast("B", ("B1",), 1), InkastOutcome(valid={"B1": Pose((-1, 0.5, 0.075))}))
+    line = next(e for e in s.events if e.kind == "inkast")
+    assert (line.text, line.player, line.rules) == ("Bob inkasts B1 validly into half A", "Bob", ("DM §6",))
+
+
+def test_a_standing_kubb_a_throw_moved_stands_where_the_throw_left_it():
+    """A throw's outcome carries the new poses of kubbs that still stand (moved, not felled): the
+    state keeps each where it now stands, and leaves a kubb the throw did not move where it was."""
+    s = dm()
+    start(s)
+    before = s.kubbs["B3"].pose
+    moved = Pose((4.0, 0.3, 0.075), (0.0, 0.0, math.sin(0.1), math.cos(0.1)))
+    throw(s, ThrowOutcome(poses={"B2": moved}))
+    assert (s.kubbs["B2"].pose, s.kubbs["B2"].standing) == (moved, True)
+    assert s.kubbs["B3"].pose == before
+
+
+def test_a_throw_outcome_reads_a_judgement_without_rulings_or_with_rulings_already_as_data():
+    """ThrowOutcome.from_judgement keeps the rulings as Ruling.to_dict dicts: a judgement without
+    rulings gives none, rulings that are dicts already are kept as they are, a Ruling is turned
+    into its dict."""
+    from types import SimpleNamespace
+
+    from kubb3d.judge.rulings import Consequence, Ruling, Status
+
+    bare = SimpleNamespace(felled={"B1"}, raise_again=set(), winner=None, loser=None)
+    assert ThrowOutcome.from_judgement(bare).rulings == ()
+    ruling = Ruling(piece="B1", status=Status.FALLEN, consequence=Consequence.COUNTS_AS_FELLED, rules=("DM §5",),
+                    reason="B1 lies on the ground.")
+    as_data = SimpleNamespace(**vars(bare), rulings=[ruling.to_dict()])
+    as_objects = SimpleNamespace(**vars(bare), rulings=[ruling])
+    assert ThrowOutcome.from_judgement(as_data).rulings == (ruling.to_dict(),)
+    assert ThrowOutcome.from_judgement(as_objects).rulings == (ruling.to_dict(),)
+    assert ThrowOutcome.from_judgement(as_data).felled == frozenset({"B1"})
+
+
 @pytest.mark.parametrize("leader, other", [("Ann", "Bob"), ("Bob", "Ann")])
 def test_dm_time_up_at_a_sets_end_gives_the_match_to_the_set_leader_either_side(leader, other):
     """DM §9: after the organiser's time, only "Sollten beide Spieler ... die gleiche Anzahl an
