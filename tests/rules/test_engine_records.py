@@ -14,7 +14,7 @@ import pytest
 from rules_helpers import finish_turn, start, throw
 
 from kubb3d.equipment import get_set
-from kubb3d.errors import UnknownNameError
+from kubb3d.errors import OutcomeError, UnknownNameError
 from kubb3d.judge.rulings import Pose
 from kubb3d.rules import (
     Inkast,
@@ -91,6 +91,34 @@ def test_a_valid_dm_inkast_is_a_thrown_inkast_in_the_play_by_play_not_a_return()
     s.push(Inkast("B", ("B1",), 1), InkastOutcome(valid={"B1": Pose((-1, 0.5, 0.075))}))
     line = next(e for e in s.events if e.kind == "inkast")
     assert (line.text, line.player, line.rules) == ("Bob inkasts B1 validly into half A", "Bob", ("DM §6",))
+
+
+def test_a_baton_throws_line_says_what_it_felled_and_only_an_illegal_one_says_so():
+    """DM §5: the play-by-play line of a baton throw, cited to the throwing clause: what it felled
+    and nothing more when it was legal, "; illegal throw" added when it was not."""
+    s = dm()
+    start(s)
+    throw(s, ThrowOutcome(felled=frozenset({"B1"})))
+    throw(s, ThrowOutcome(legal=False))
+    lines = [(e.text, e.rules, e.player) for e in s.events if e.kind == "throw"]
+    assert lines == [("Ann throw 1 (baton 1, line x = -4.00 m): felled B1", ("DM §5",), "Ann"),
+                     ("Ann throw 2 (baton 2, line x = -4.00 m): nothing felled; illegal throw", ("DM §5",), "Ann")]
+
+
+def test_an_inkast_outcome_must_speak_of_every_inkasted_kubb_and_of_no_other():
+    """An inkast outcome that names a kubb not inkasted, or says nothing about one that was, is
+    refused in words, and the state is left as it was."""
+    s = dm()
+    start(s)
+    throw(s, ThrowOutcome(felled=frozenset({"B1", "B2"})))
+    throw(s)
+    inkast = Inkast("B", ("B1", "B2"), 1)
+    spot = Pose((-1, 0.5, 0.075))
+    with pytest.raises(OutcomeError, match=r"inkast outcome names kubbs that were not inkasted: \['B3'\]"):
+        s.push(inkast, InkastOutcome(valid={"B1": spot, "B2": spot, "B3": spot}))
+    with pytest.raises(OutcomeError, match=r"inkast outcome says nothing about \['B2'\]"):
+        s.push(inkast, InkastOutcome(valid={"B1": spot}))
+    assert s.legal_actions()[0] == inkast
 
 
 def test_a_standing_kubb_a_throw_moved_stands_where_the_throw_left_it():
