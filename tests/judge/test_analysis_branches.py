@@ -274,6 +274,23 @@ def test_the_mushroom_king_stands_up_to_its_tipping_angle_and_not_past_it(direct
             assert str(ruled.reason) == "The king stands on its stem and carries its own weight."
 
 
+def test_the_mushroom_king_upside_down_has_fallen_even_when_rounding_puts_its_axis_below_minus_one():
+    """Turned half over about a horizontal axis at 45°, the king's axis height 1 − 2(x² + y²) comes
+    out a hair below −1 in floats (−1.0000000000000004): it is clamped, so the king lies 180°
+    from upright and has fallen, as with an exact −1."""
+    king_set = get_set("kubbuteo")
+    he = king_set.king.half_extents
+    h = math.sqrt(0.5)
+    rulings = []
+    for q in ((h, h, 0.0, 0.0), (1.0, 0.0, 0.0, 0.0)):
+        king = PieceState("king", "king", "mushroom", he, (0.3, 0.2, he[2]), q, mass=0.02,
+                          com_local=com_local(king_set, "king"))
+        ruled = analyse(_board(king, contacts=[_on_board(king)]), "king", PARAMS)
+        rulings.append((ruled.status, ruled.tilt))
+    assert 1 - 2 * (h * h + h * h) < -1.0
+    assert rulings == [(Status.FALLEN, math.pi), (Status.FALLEN, math.pi)]
+
+
 @pytest.mark.parametrize("direction_deg", [0.0, 60.2, 90.0])
 def test_a_disk_on_the_board_stands_short_of_its_tipping_angle_and_not_past_it(direction_deg):
     """The same as flat_margin's test, through analyse: 0.2° short of the equipment's tipping angle

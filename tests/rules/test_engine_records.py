@@ -121,6 +121,41 @@ def test_an_inkast_outcome_must_speak_of_every_inkasted_kubb_and_of_no_other():
     assert s.legal_actions()[0] == inkast
 
 
+def test_the_play_by_play_keeps_the_clock_to_the_millisecond():
+    """An event's clock is the match clock when it happened, rounded to the millisecond: with
+    12.34567 s a baton throw, the throws are logged at 12.346 s and 24.691 s."""
+    from kubb3d.rules.ruleset import TimeModel
+
+    s = MatchState(replace(get_ruleset("dm"), time=TimeModel(baton_throw_s=12.34567)), ("Ann", "Bob"))
+    start(s)
+    throw(s)
+    throw(s)
+    assert [e.clock_s for e in s.events if e.kind == "throw"] == [round(12.34567, 3), round(2 * 12.34567, 3)]
+
+
+def test_the_turns_of_a_match_are_counted_up():
+    """MatchState.total_turns counts the turns begun in the match: the opening turn is the first,
+    the next one the second."""
+    s = dm()
+    start(s)
+    assert s.total_turns == 1
+    finish_turn(s)
+    assert s.total_turns == 2
+
+
+def test_a_kt_lag_is_flicked_and_a_key_no_book_cites_names_the_ruleset():
+    """KT rules: the lag is flicked, and its line says so (DM and WS throw it); a rule key a
+    book has no citation for is cited by the ruleset's name."""
+    lines = {}
+    for name in ("kubbuteo", "dm"):
+        s = MatchState(get_ruleset(name), ("Ann", "Bob"))
+        s.push(LagThrow("A"), LagResult(0.1))
+        lines[name] = s.events[-1].text
+        assert get_ruleset(name).cite("no such rule") == name
+    assert lines == {"kubbuteo": "Ann lag flick from end A: 0.100 m from the king",
+                     "dm": "Ann lag throw from end A: 0.100 m from the king"}
+
+
 def test_a_standing_kubb_a_throw_moved_stands_where_the_throw_left_it():
     """A throw's outcome carries the new poses of kubbs that still stand (moved, not felled): the
     state keeps each where it now stands, and leaves a kubb the throw did not move where it was."""
