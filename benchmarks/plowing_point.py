@@ -12,8 +12,8 @@ default), ways of applying it where the ground touches:
                  rest and gets none) and the point's least effective mass in the step's exact
                  solution (1/m' = 1/m + r²/I_min), so that it never adds energy
 ``point``        the same with the point's exact 2×2 effective mass (:func:`plowing_impulse`)
-``split``        ``centre`` and then ``point`` on the velocities it leaves, each with k
-                 (:func:`plowing_impulses`)
+``split``        kubb3d's (:meth:`kubb3d.physics.forces.Forces.apply_plowing`): ``centre`` and then
+                 ``point``, each with k
 
 For each (and each ``--plowing`` k): kubbs felled per baton (paired change against the first run
 with its 95 % interval), the slide after landing (median and quartiles, throws that landed on the
@@ -107,34 +107,11 @@ def plowing_impulse(
     return -(alpha * ux + beta * (kxx * ux + kxy * uy)), -(alpha * uy + beta * (kxy * ux + kyy * uy))
 
 
-def plowing_impulses(
-    plowed: float,
-    mass: float,
-    inertia: Sequence[float],
-    quat: Sequence[float],
-    drop: float,
-    velocity: Sequence[float],
-    spin: Sequence[float],
-) -> tuple[float, float, float, float]:
-    """The ``split`` variant's horizontal impulses, N·s: (x, y) at the centre of mass, the exact
-    solution of m dv/dt = −k N v_h over the step, −m (1 − exp(−k N h / m)) v_h; then (x, y) at the
-    point ``drop`` m above it, :func:`plowing_impulse` on the velocities the first leaves. Neither
-    raises the kinetic energy; at drop = 0 they are one exact step of 2k. Arguments as
-    :func:`plowing_impulse`."""
-    slow = math.expm1(-plowed / mass)  # minus the share of v_h the first part takes away
-    after = (velocity[0] * (1.0 + slow), velocity[1] * (1.0 + slow), velocity[2])
-    return (
-        mass * slow * velocity[0],
-        mass * slow * velocity[1],
-        *plowing_impulse(plowed, mass, inertia, quat, drop, after, spin),
-    )
-
-
 def watch_class(variant: str) -> type:
     """A thrown piece's watch (as :class:`kubb3d.physics.forces.ContactWatch`: touched pieces,
     first contact, air drag, the batons' ground reads) with the plowing applied as ``variant``."""
     real = SHIPPED_WATCH
-    if variant == "centre":
+    if variant == "split":
         return real
 
     class Watch(real):  # type: ignore[misc, valid-type]
@@ -182,18 +159,14 @@ def watch_class(variant: str) -> type:
                     return
                 h = engine.step_dt
                 centre = (px / weight, py / weight, pz / weight)
-                if variant in ("point", "split"):
-                    at, plowed, drop = (com[0], com[1], centre[2]), plow * normal * h, centre[2] - com[2]
-                    if variant == "split":
-                        cx, cy, ix, iy = plowing_impulses(plowed, piece.mass, inertia, quat, drop, v, spin)
-                        pb.applyExternalForce(
-                            body, -1, (cx / h, cy / h, 0.0), com, pb.WORLD_FRAME, physicsClientId=client
-                        )
-                    else:
-                        ix, iy = plowing_impulse(plowed, piece.mass, inertia, quat, drop, v, spin)
+                if variant == "point":
+                    at = (com[0], com[1], centre[2])
+                    ix, iy = plowing_impulse(plow * normal * h, piece.mass, inertia, quat, centre[2] - com[2], v, spin)
                     pb.applyExternalForce(body, -1, (ix / h, iy / h, 0.0), at, pb.WORLD_FRAME, physicsClientId=client)
                     return
-                if variant == "contacts":
+                if variant == "centre":
+                    at, ux, uy, inv = com, v[0], v[1], 1.0 / piece.mass
+                elif variant == "contacts":
                     at, ux, uy, inv = centre, v[0], v[1], 1.0 / piece.mass
                 else:
                     dz = centre[2] - com[2]
@@ -248,7 +221,7 @@ def main() -> int:
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--skill", default="elite")
     ap.add_argument("--ground", default="grass")
-    ap.add_argument("--variants", default=",".join(VARIANTS), help="comma-separated; name:k runs it with that k only")
+    ap.add_argument("--variants", default=",".join(VARIANTS))
     ap.add_argument("--plowing", default="", help="comma-separated k s/m for each variant (default: the ground's)")
     ap.add_argument("--dt", type=float, default=None, help="time step s (default: the engine's)")
     ap.add_argument("--no-tip", action="store_true", help="skip the tipping speed")
@@ -261,53 +234,50 @@ def main() -> int:
     out: dict = {"throws": a.throws, "seed": a.seed, "skill": a.skill, "ground": a.ground, "variants": {}}
     base = None
     try:
-        runs = []
-        for spec in a.variants.split(","):
-            variant, _, fixed = spec.partition(":")
-            runs += [(variant, float(fixed))] if fixed else [(variant, k) for k in ks]
-        for variant, k in runs:
+        for variant in a.variants.split(","):
             forces_module.ContactWatch = watch_class(variant)
-            name = f"{variant} k={k:g}"
-            ground = dataclasses.replace(shipped, plowing=k)
-            grass = dataclasses.replace(get_ground("grass"), plowing=k)
-            grounds = (ground,) if a.ground == "grass" else (ground, grass)
-            with use_materials(Materials(grounds=grounds)):
-                try:
-                    rows = run_throws(
-                        a.throws,
-                        a.seed,
-                        **({"dt": a.dt} if a.dt else {}),
-                        skill=a.skill,
-                        ground=a.ground,
-                        workers=1,
-                    )
-                except PhysicsGlitch as glitch:  # a piece sped up out of the world
-                    out["variants"][name] = {"glitch": str(glitch)}
-                    continue
-                felled = np.array([r["felled"] for r in rows], dtype=float)
-                slides = [r["slide"] for r in rows if r["slide"] is not None]
-                entry = {
-                    "plowing": k,
-                    "felled_per_baton": float(felled.mean()),
-                    "slide_median_m": float(np.median(slides)),
-                    "slide_quartiles_m": [float(np.percentile(slides, 25)), float(np.percentile(slides, 75))],
-                    "landed": len(slides),
-                    "at_rest": sum(bool(r["at_rest"]) for r in rows),
-                    "rest_time_mean_s": float(np.mean([r["rest_time"] for r in rows])),
-                    "steps_per_throw": float(np.mean([r["steps"] for r in rows])),
-                }
-                if not a.no_tip:
-                    reference = (kubb.width / kubb.height - TIP_FRICTION) / k
-                    entry["tip_reference_m_s"] = reference
-                    entry["tip_speed_m_s"] = tip_speed(reference)
-            if base is None:
-                base = felled
-            else:
-                d = felled - base
-                entry["felled_change"] = float(d.mean())
-                entry["felled_change_95"] = 1.96 * float(d.std(ddof=1)) / math.sqrt(len(d))
-            out["variants"][name] = entry
-            print(name, json.dumps(entry), flush=True, file=sys.stderr)
+            for k in ks:
+                name = variant if len(ks) == 1 else f"{variant} k={k:g}"
+                ground = dataclasses.replace(shipped, plowing=k)
+                grass = dataclasses.replace(get_ground("grass"), plowing=k)
+                grounds = (ground,) if a.ground == "grass" else (ground, grass)
+                with use_materials(Materials(grounds=grounds)):
+                    try:
+                        rows = run_throws(
+                            a.throws,
+                            a.seed,
+                            **({"dt": a.dt} if a.dt else {}),
+                            skill=a.skill,
+                            ground=a.ground,
+                            workers=1,
+                        )
+                    except PhysicsGlitch as glitch:  # a piece sped up out of the world
+                        out["variants"][name] = {"glitch": str(glitch)}
+                        continue
+                    felled = np.array([r["felled"] for r in rows], dtype=float)
+                    slides = [r["slide"] for r in rows if r["slide"] is not None]
+                    entry = {
+                        "plowing": k,
+                        "felled_per_baton": float(felled.mean()),
+                        "slide_median_m": float(np.median(slides)),
+                        "slide_quartiles_m": [float(np.percentile(slides, 25)), float(np.percentile(slides, 75))],
+                        "landed": len(slides),
+                        "at_rest": sum(bool(r["at_rest"]) for r in rows),
+                        "rest_time_mean_s": float(np.mean([r["rest_time"] for r in rows])),
+                        "steps_per_throw": float(np.mean([r["steps"] for r in rows])),
+                    }
+                    if not a.no_tip:
+                        reference = (kubb.width / kubb.height - TIP_FRICTION) / k
+                        entry["tip_reference_m_s"] = reference
+                        entry["tip_speed_m_s"] = tip_speed(reference)
+                if base is None:
+                    base = felled
+                else:
+                    d = felled - base
+                    entry["felled_change"] = float(d.mean())
+                    entry["felled_change_95"] = 1.96 * float(d.std(ddof=1)) / math.sqrt(len(d))
+                out["variants"][name] = entry
+                print(name, json.dumps(entry), flush=True, file=sys.stderr)
     finally:
         forces_module.ContactWatch = real
     out["cpu_s"] = round(time.process_time() - cpu0, 1)

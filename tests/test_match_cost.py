@@ -34,7 +34,7 @@ class _WatchFromParts:
             plow = self.plow and normal > 0.0
             if not (self.drag or plow):
                 return
-            v = engine.com_velocity(piece)[0]
+            v, spin = engine.com_velocity(piece)
             com, q = engine.com_pose(piece)
             if self.drag:
                 vx, vy, vz = v
@@ -44,7 +44,7 @@ class _WatchFromParts:
                 else:
                     forces.apply_drag(piece, (com, q, v))
             if plow:
-                forces.apply_plowing(piece, normal, (com, v))
+                forces.apply_plowing(piece, normal, (com, q, v, spin))
 
         self.hook = hook
 

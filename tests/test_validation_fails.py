@@ -271,3 +271,27 @@ def test_the_command_default_is_the_number_of_flicks():
     from kubb3d.cli import validate as cli_validate
 
     assert cli_validate.FLICKS == validate.FLICKS
+
+
+def test_the_plowing_row_needs_the_plowing_where_the_ground_touches(monkeypatch):
+    import kubb3d.physics.forces as forces_module
+
+    rows = validate.check_plowing()
+    assert [r.passed for r in rows] == [True, True]
+    # the statics threshold is (w/h − μ)/k: with k halved in the engine it doubles
+    grass = world_module.get_ground("grass")
+    _engine_ground(monkeypatch, plowing=grass.plowing / 2)
+    assert validate.plow_tip_speed() > 1.5 * validate.plow_tip_reference()
+    assert not validate.check_plowing()[0].passed
+    monkeypatch.undo()
+    # the same plowing, both parts at the centre of mass, has no torque: friction alone never
+    # tips the kubb, the search ends at its top
+    real = forces_module.plowing_impulses
+
+    def at_centre(plowed, mass, inertia, quat, drop, velocity, spin):
+        cx, cy, px, py = real(plowed, mass, inertia, quat, 0.0, velocity, spin)
+        return cx + px, cy + py, 0.0, 0.0
+
+    monkeypatch.setattr(forces_module, "plowing_impulses", at_centre)
+    assert not validate.plow_tips(2 * validate.plow_tip_reference())
+    assert validate.plow_tip_speed(iterations=1) == 2 * validate.plow_tip_reference()

@@ -203,6 +203,8 @@ class PieceBody:
     velocity_read: tuple | None = None
     """(:attr:`Engine.tick`, the velocities last read) (a field baton only; None once something
     sets its velocity)."""
+    inertia: tuple[float, float, float] = (0.0, 0.0, 0.0)
+    """kg·m²: its principal moments of inertia about its body axes (x, y, z; the quat's frame)."""
     gyration: float = 0.0
     """m: √(I_max / m), its largest principal moment of inertia over its mass: its kinetic energy
     of turning at ω rad/s is at most ½·m·(gyration·ω)²."""
@@ -500,6 +502,7 @@ class Engine:
         piece = PieceBody(piece_id, PIECE_KINDS[kind], shape, half, body, mass, com_local, owner, drag, roll=roll)
         if mass > 0.0:
             piece.gyration = math.sqrt(max(info[2]) / mass)
+            piece.inertia = (float(info[2][0]), float(info[2][1]), float(info[2][2]))
         if kind == "baton":
             piece.rows = rows
         if equipment.board is not None and kind in ("baton", "kubb"):

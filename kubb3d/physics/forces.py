@@ -49,6 +49,79 @@ def ground_force(points: ContactPoints, ground_body: int, solved_gap: float) -> 
     return normal, nx, ny, nz
 
 
+def ground_height(points: ContactPoints, ground_body: int, solved_gap: float) -> float | None:
+    """The mean height, m, of the contact points with ``ground_body`` that the solver processed in
+    the last step (as :func:`ground_force`), weighted by their normal forces, on the piece; None
+    if they carry no force."""
+    normal = z = 0.0
+    for point in points:
+        if point[2] == ground_body and point[8] <= solved_gap:
+            f = point[9]
+            normal += f
+            z += f * point[5][2]
+    return z / normal if normal > 0.0 else None
+
+
+def plowing_impulses(
+    plowed: float,
+    mass: float,
+    inertia: Sequence[float],
+    quat: Sequence[float],
+    drop: float,
+    velocity: Sequence[float],
+    spin: Sequence[float],
+) -> tuple[float, float, float, float]:
+    """The horizontal impulses, N·s, of the plowing over one step on a rigid body: (x, y) at its
+    centre of mass, then (x, y) at the point ``drop`` m straight above it (below if < 0), the
+    height of its ground contacts (docs/physics.md "Plowing").
+
+    The first is the exact solution of m dv/dt = −k N v_h over the step: −m (1 − exp(−k N h / m)) v_h.
+    The second, on the velocities the first leaves, the exact solution of du/dt = −k N K u for the
+    point's horizontal velocity u = v + ω × (0, 0, drop), K its 2×2 horizontal inverse effective
+    mass (1/m + drop² times rows of the world inverse inertia, 1/kg) held over the step:
+    −K⁻¹ (1 − exp(−k N h K)) u. Each brings its velocity towards 0 and never past it, and neither
+    raises the body's kinetic energy.
+
+    Args:
+        plowed: k · N · h, kg (the ground's plowing s/m times the normal force N times the step s).
+        mass: kg, > 0.
+        inertia: principal moments of inertia about the body axes, kg·m², all > 0.
+        quat: orientation (x, y, z, w), the frame of ``inertia``.
+        drop: m, the height of the point above the centre of mass.
+        velocity: linear velocity, m/s (3 floats).
+        spin: angular velocity, rad/s, world frame (3 floats).
+    """
+    inv = 1.0 / mass
+    slow = math.expm1(-plowed * inv)  # minus the share of v_h the first takes away
+    cx, cy = mass * slow * velocity[0], mass * slow * velocity[1]
+    ux = velocity[0] * (1.0 + slow) + spin[1] * drop
+    uy = velocity[1] * (1.0 + slow) - spin[0] * drop
+    if ux == 0.0 and uy == 0.0:
+        return cx, cy, 0.0, 0.0
+    qx, qy, qz, qw = quat
+    # the first two rows of the rotation matrix (the body axes as columns)
+    r00, r01, r02 = 1 - 2 * (qy * qy + qz * qz), 2 * (qx * qy - qz * qw), 2 * (qx * qz + qy * qw)
+    r10, r11, r12 = 2 * (qx * qy + qz * qw), 1 - 2 * (qx * qx + qz * qz), 2 * (qy * qz - qx * qw)
+    i0, i1, i2 = 1.0 / inertia[0], 1.0 / inertia[1], 1.0 / inertia[2]
+    a00 = r00 * r00 * i0 + r01 * r01 * i1 + r02 * r02 * i2
+    a11 = r10 * r10 * i0 + r11 * r11 * i1 + r12 * r12 * i2
+    a01 = r00 * r10 * i0 + r01 * r11 * i1 + r02 * r12 * i2
+    d2 = drop * drop
+    # K = [[kxx, kxy], [kxy, kyy]]: a unit impulse along x at the point changes u by K's first column
+    kxx, kyy, kxy = inv + d2 * a11, inv + d2 * a00, -d2 * a01
+    mean, half = (kxx + kyy) / 2, (kxx - kyy) / 2
+    spread = math.sqrt(half * half + kxy * kxy)
+    if spread <= 1e-9 * mean:
+        g = -math.expm1(-plowed * mean) / mean
+        return cx, cy, -g * ux, -g * uy
+    high, low = mean + spread, mean - spread
+    f_high, f_low = -math.expm1(-plowed * high) / high, -math.expm1(-plowed * low) / low
+    # f(K) = alpha + beta K, f(λ) = (1 − exp(−plowed λ)) / λ on K's two eigenvalues
+    beta = (f_high - f_low) / (high - low)
+    alpha = f_high - beta * high
+    return cx, cy, -(alpha * ux + beta * (kxx * ux + kxy * uy)), -(alpha * uy + beta * (kxy * ux + kyy * uy))
+
+
 class Forces:
     """The force models of one engine.
 
@@ -91,19 +164,29 @@ class Forces:
         force = piece.drag.force(velocity, (2 * (x * z + y * w), 2 * (y * z - x * w), 1 - 2 * (x * x + y * y)))
         pb.applyExternalForce(piece.body, -1, force, com, pb.WORLD_FRAME, physicsClientId=client)
 
-    def apply_plowing(self, piece_id: str, normal: float | None = None, state: tuple[Any, Any] | None = None) -> None:
-        """Apply the ground's plowing resistance to one piece for the coming step: a horizontal
-        force F = −k · N · v_h on its centre of mass, k the ground's
+    def apply_plowing(
+        self,
+        piece_id: str,
+        normal: float | None = None,
+        state: tuple[Any, Any, Any, Any] | None = None,
+        height: float | None = None,
+    ) -> None:
+        """Apply the ground's plowing resistance to one piece for the coming step, k the ground's
         :attr:`~kubb3d.physics.ground.Ground.plowing` (s/m), N the normal force of its ground
-        contacts in the last step (N), v_h its horizontal velocity (m/s), as the exact solution
-        of m dv/dt = −k N v over one step (it never reverses the motion). No-op on a ground
-        without plowing.
+        contacts in the last step (N): a horizontal force −k · N · v_h at its centre of mass, and
+        one −k · N · u at its ground contacts' height straight below it, u that point's
+        horizontal velocity (m/s), each as the exact solution over one step
+        (:func:`plowing_impulses`: neither reverses the motion it resists nor adds energy; the
+        second turns a piece whose end digs in). No-op on a ground without plowing.
 
         Args:
             piece_id: the piece.
             normal: the summed normal force of its ground contacts in the last step, N, if the
                 caller has just read it.
-            state: its (centre of mass, linear velocity) if the caller has just read them.
+            state: its (centre of mass, quat_xyzw, linear velocity, angular velocity) if the
+                caller has just read them.
+            height: the normal-weighted mean height of its ground contacts, m (:func:`ground_height`),
+                if the caller has just read it.
         """
         engine = self._engine
         k = engine.ground.plowing
@@ -111,22 +194,26 @@ class Forces:
             return
         piece = engine.pieces[piece_id]
         client = engine.client
-        if normal is None:
-            points = pb.getContactPoints(bodyA=piece.body, bodyB=engine.ground_body, physicsClientId=client)
-            normal = ground_force(points, engine.ground_body, engine.solved_gap)[0]
-            if engine.taken_dt != engine.step_dt:
-                normal *= engine.force_scale()
-        if normal <= 0.0:
+        if normal is None or height is None:
+            points = list(pb.getContactPoints(bodyA=piece.body, bodyB=engine.ground_body, physicsClientId=client))
+            if normal is None:
+                normal = ground_force(points, engine.ground_body, engine.solved_gap)[0]
+                if engine.taken_dt != engine.step_dt:
+                    normal *= engine.force_scale()
+            if height is None:
+                height = ground_height(points, engine.ground_body, engine.solved_gap)
+        if normal <= 0.0 or height is None:
             return
         if state is None:
-            com = pb.getBasePositionAndOrientation(piece.body, physicsClientId=client)[0]
-            vx, vy, _ = pb.getBaseVelocity(piece.body, physicsClientId=client)[0]
+            com, quat = pb.getBasePositionAndOrientation(piece.body, physicsClientId=client)
+            v, spin = pb.getBaseVelocity(piece.body, physicsClientId=client)
         else:
-            com, (vx, vy, _) = state
+            com, quat, v, spin = state
         h = engine.step_dt
-        scale = piece.mass * -math.expm1(-k * normal * h / piece.mass) / h
+        cx, cy, px, py = plowing_impulses(k * normal * h, piece.mass, piece.inertia, quat, height - com[2], v, spin)
+        pb.applyExternalForce(piece.body, -1, (cx / h, cy / h, 0.0), com, pb.WORLD_FRAME, physicsClientId=client)
         pb.applyExternalForce(
-            piece.body, -1, (-scale * vx, -scale * vy, 0.0), com, pb.WORLD_FRAME, physicsClientId=client
+            piece.body, -1, (px / h, py / h, 0.0), (com[0], com[1], height), pb.WORLD_FRAME, physicsClientId=client
         )
 
     def touching_now(self, piece_id: str) -> tuple[float, list[tuple[str, tuple[float, ...]]]]:
@@ -266,14 +353,14 @@ class ContactWatch:
         roller, mass, limit2 = piece.roll is not None, piece.mass, drag_until**2
         touched = self.touched
         contacts, velocity, pose = pb.getContactPoints, pb.getBaseVelocity, pb.getBasePositionAndOrientation
-        apply_force, frame, expm1 = pb.applyExternalForce, pb.WORLD_FRAME, math.expm1
+        apply_force, frame, impulses, inertia = pb.applyExternalForce, pb.WORLD_FRAME, plowing_impulses, piece.inertia
 
         def hook() -> None:
             nonlocal drag
             # positional arguments (PyBullet parses keywords slower); ground_force's sums inline,
             # in the same order, in the one pass over the points (docs/speed.md, issue #32)
             points = contacts(body, -1, -2, -2, client)
-            normal = nx = ny = nz = 0.0
+            normal = nx = ny = nz = pz = 0.0
             for point in points:
                 other_body = point[2]
                 if other_body == ground and point[8] <= solved:
@@ -282,11 +369,13 @@ class ContactWatch:
                     nx += f * d[0]
                     ny += f * d[1]
                     nz += f * d[2]
+                    pz += f * point[5][2]
                 if other_body not in flat:
                     other = by_body.get(other_body, "?")
                     if self.first is None:
                         self.first = (other, engine.time, point[5])
                     touched.add(other)
+            height = pz / normal if normal > 0.0 else 0.0  # ground_height, inline
             if engine.taken_dt != engine.step_dt:
                 k = engine.force_scale()  # as Forces.touching_now: the force of the step taken
                 normal, nx, ny, nz = normal * k, nx * k, ny * k, nz * k
@@ -301,7 +390,7 @@ class ContactWatch:
             if roller:
                 piece.velocity_read = (tick, vel)
                 piece.pose_read = (tick, state)
-            v, (com, quat) = vel[0], state
+            (v, spin), (com, quat) = vel, state
             vx, vy, vz = v
             if drag is not None:
                 if vx * vx + vy * vy + vz * vz < limit2:
@@ -312,9 +401,10 @@ class ContactWatch:
                     axis = (2 * (x * z + y * w), 2 * (y * z - x * w), 1 - 2 * (x * x + y * y))
                     apply_force(body, -1, drag.force(v, axis), com, frame, client)
             if plowing:
-                # Forces.apply_plowing: the exact solution of m dv/dt = -k N v over one step
+                # Forces.apply_plowing: at the contacts' height below the centre of mass
                 h = engine.step_dt
-                scale = mass * -expm1(-plow * normal * h / mass) / h
-                apply_force(body, -1, (-scale * vx, -scale * vy, 0.0), com, frame, client)
+                cx, cy, px, py = impulses(plow * normal * h, mass, inertia, quat, height - com[2], v, spin)
+                apply_force(body, -1, (cx / h, cy / h, 0.0), com, frame, client)
+                apply_force(body, -1, (px / h, py / h, 0.0), (com[0], com[1], height), frame, client)
 
         self.hook = hook

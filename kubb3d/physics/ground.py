@@ -72,7 +72,8 @@ class Ground:
             depend on the time step (docs/physics.md "Ground contact").
         contact_damping: N·s/m, used with ``contact_stiffness``.
         plowing: s/m, the plowing resistance of soft ground acting on a thrown piece that
-            slides on it: an extra horizontal force k · N · v_h (see
+            slides on it: extra horizontal forces k · N · v at its centre of mass and where it
+            touches (see
             :meth:`kubb3d.physics.forces.Forces.apply_plowing`); 0 on hard ground.
         source: where the numbers come from.
     """
@@ -104,15 +105,15 @@ GRASS = Ground(
     rolling_resistance=0.25,
     spinning_friction=0.004,
     restitution=0.15,
-    plowing=0.2,
+    plowing=0.13,
     source=(
         "dry mown lawn: wood sliding friction 0.4-0.5, wet about 0.2 (docs/physics.md 'Reference "
         "numbers'); rolling resistance of a 2 cm rod in lawn grass 0.25 (a football on artificial "
         "turf rolls with 0.13-0.25, derived from the FIFA ball-roll range; a thin rod sinks "
         "deeper into longer grass); restitution 0.15 (a dropped kubb barely bounces on a lawn; "
-        "measured: rebound e²·h within 5 %); plowing 0.2 s/m, calibrated so that a baton landing "
+        "measured: rebound e²·h within 5 %); plowing 0.13 s/m, calibrated so that a baton landing "
         "from an 8 m throw stops 0.3-1.5 m further on (an estimate from play, no measured figure "
-        "found; simulated median 0.5 m, docs/validation.md)"
+        "found; simulated median 0.5 m, docs/physics.md 'Plowing')"
     ),
 )
 
@@ -124,11 +125,12 @@ WET_GRASS = Ground(
     rolling_resistance=0.2,
     spinning_friction=0.003,
     restitution=0.1,
-    plowing=0.2,
+    plowing=0.11,
     source=(
         "wet lawn: sliding friction about 0.2 (docs/physics.md 'Reference numbers'); rolling "
         "resistance a little lower and restitution lower than dry grass (water film, soft soil); "
-        "plowing as dry grass (estimate: softer soil, more slip)"
+        "plowing 0.11 s/m, tuned to the slide after landing (median 0.8 m) that dry grass's "
+        "plowing gave it before the plowing acted where the ground touches (docs/physics.md 'Plowing')"
     ),
 )
 
@@ -140,12 +142,14 @@ TURF = Ground(
     rolling_resistance=0.15,
     spinning_friction=0.002,
     restitution=0.3,
-    plowing=0.1,
+    plowing=0.06,
     source=(
         "short artificial turf with sand and rubber infill: lower sliding friction than lawn; "
         "rolling resistance 0.15, the middle of the 0.13-0.25 that the FIFA ball-roll range (4-8 m "
         "from a 1 m ramp) gives for a football (docs/physics.md 'Ground'); livelier rebound "
-        "(restitution 0.3); plowing half of a lawn's (estimate: the infill gives way less)"
+        "(restitution 0.3); plowing 0.06 s/m, tuned to the slide after landing (median 1.5 m) that half "
+        "a lawn's plowing gave it before the plowing acted where the ground touches (estimate: the "
+        "infill gives way less; docs/physics.md 'Plowing')"
     ),
 )
 

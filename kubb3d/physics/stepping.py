@@ -512,8 +512,9 @@ class Stepper:
         tilt2 = SLIDE_STEADY_TILT**2
         plow = drag = 0.0
         if slide.on_field:
-            # a field baton: slowed by friction, plowing (k·g·v) and perhaps air drag
-            plow = engine.ground.plowing
+            # a field baton: slowed by friction, plowing (k·g·v at its centre of mass and as much
+            # at most where it touches, Forces.apply_plowing) and perhaps air drag
+            plow = 2.0 * engine.ground.plowing
             drag = sliding.drag.most / sliding.mass if engine.air_drag and sliding.drag is not None else 0.0
         while left > 0:
             if slide.wait > 0:
