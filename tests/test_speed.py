@@ -42,8 +42,11 @@ def test_seeded_throws_are_bit_identical_to_the_reference_from_before_the_speed_
     # upright; 40 of 40 the same pieces touched, 446.4 -> 452.1 steps per throw), and when the
     # pieces that cannot tip went to sleep early in the settle window (docs/speed.md "Twelfth
     # round": before the corner spheres, 200 of 200 bench throws the same kubbs felled and pieces
-    # touched, every final pose within 0.015 mm, 502.5 -> 407.0 steps): felled kubbs, touched
-    # pieces, step counts and a digest of every final pose must all be equal
+    # touched, every final pose within 0.015 mm, 502.5 -> 407.0 steps), and when the plowing came
+    # to act also where the ground touches, grass k 0.13 s/m (docs/physics.md "Plowing": every
+    # final pose changed, 40 of 40 the same kubbs felled and pieces touched, 356.1 -> 524.3 steps
+    # per throw): felled kubbs, touched pieces, step counts and a digest of every final pose must
+    # all be equal
     stored = json.loads(REFERENCE.read_text())
     assert stored["seed"] == 0 and len(stored["throws"]) == 40
     rows = reference_results(40, seed=0)
