@@ -8,7 +8,8 @@ last bit of any judged state shows, and how the match ended (the ending, the win
 turns). Not the replay file itself: its wording and fields change with the messages and the
 replay format, not with the physics (``--replays`` prints their digests, to compare two codes
 side by side). ``tests/test_match_digests.py`` compares the current code with the stored file,
-which was written by the code before the thirteenth round of issue #32 (docs/speed.md).
+which was written by the code before the thirteenth round of issue #32 (docs/speed.md) and
+again after the plowing came to act also where the ground touches (docs/physics.md "Plowing").
 
 Usage::
 

@@ -31,8 +31,10 @@ def _digests():
 
 
 def test_seeded_matches_are_bit_identical_to_the_code_before_the_round():
-    # tests/data/match_digests.json was written by main 4c66753 (before the round); rewrite it
-    # only after a deliberate physics change (benchmarks/match_digests.py --write)
+    # tests/data/match_digests.json was written by main 4c66753 (before the round) and rewritten
+    # when the plowing came to act also where the ground touches (docs/physics.md "Plowing": the
+    # three DM matches changed, the Kubbuteo match on its board that does not plow did not); rewrite
+    # it only after a deliberate physics change (benchmarks/match_digests.py --write)
     digests = _digests()
     stored = json.loads(digests.PATH.read_text())
     assert sorted(stored) == sorted(f"{r} {s}" for r, s in digests.MATCHES)
