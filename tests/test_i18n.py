@@ -277,17 +277,24 @@ def test_match_play_by_play_in_german(match_app):
     assert de.exit_code == 0 and en.exit_code == 0, de.output + en.output
     de_lines, en_lines = de.stdout.splitlines(), en.stdout.splitlines()
     assert len(de_lines) == len(en_lines) > 10  # the same match, line for line
-    assert "Wurfrunde    Wurfrunde 1: P1 (Seite B) mit 2 Wurfhölzern (DM §4)" in de.stdout
-    assert "turn     turn 1: P1 (end B) with 2 batons (DM §4)" in en.stdout
-    lag = re.search(r"P1 lag throw from end A: (\d+)\.(\d{3}) m from the king \(DM §3\)", en.stdout)
+    # the same match's lines, whoever opens and whatever the lag felled
+    turn = re.search(r"turn     turn 1: (P\d) \(end ([AB])\) with 2 batons \(DM §4\)", en.stdout)
+    assert turn, en.stdout
+    assert f"Wurfrunde    Wurfrunde 1: {turn[1]} (Seite {turn[2]}) mit 2 Wurfhölzern (DM §4)" in de.stdout
+    lag = re.search(r"P1 lag throw from end A: (\d+)\.(\d{3}) m from the king(, king felled)? \(DM §3\)", en.stdout)
     assert lag, en.stdout
-    assert f"Anwurf       P1 Anwurf von Seite A: {lag[1]},{lag[2]} m vom König (DM §3)" in de.stdout
-    assert de_lines[-1].startswith("Ergebnis: P1 gewinnt (Rundenlimit erreicht; siehe docs/rules.md) — ")
-    count = re.search(r"P1 has more baseline kubbs standing \((\d+) to (\d+)\); sets won: P1 0, P2 0; ", en_lines[-1])
-    assert count, en_lines[-1]
+    felled = ", König gefallen" if lag[3] else ""
+    assert f"Anwurf       P1 Anwurf von Seite A: {lag[1]},{lag[2]} m vom König{felled} (DM §3)" in de.stdout
+    count = re.search(
+        r"^result: (P\d) wins \(turn cap reached; .* (P\d) has more baseline kubbs standing \((\d+) to (\d+)\); "
+        r"sets won: P1 0, P2 0; ",
+        en_lines[-1],
+    )
+    assert count and count[1] == count[2], en_lines[-1]
+    assert de_lines[-1].startswith(f"Ergebnis: {count[1]} gewinnt (Rundenlimit erreicht; siehe docs/rules.md) — ")
     assert (
-        "das Limit von 3 Wurfrunden pro Satz wurde erreicht (Regel von kubb3d): P1 hat mehr stehende "
-        f"Grundlinienkubbs ({count[1]} zu {count[2]}); gewonnene Sätze: P1 0, P2 0; "
+        f"das Limit von 3 Wurfrunden pro Satz wurde erreicht (Regel von kubb3d): {count[1]} hat mehr stehende "
+        f"Grundlinienkubbs ({count[3]} zu {count[4]}); gewonnene Sätze: P1 0, P2 0; "
     ) in de_lines[-1]
     for english in (" turn ", " throw ", "nothing felled", " wins ", " from the king", "baton"):
         assert english not in de.stdout, english
@@ -365,6 +372,7 @@ def test_hud_texts_in_german():
 
 def test_match_hud_facts_in_german():
     from kubb3d.match import Match, MatchConfig
+    from kubb3d.rules import Phase
     from kubb3d.viewer.match_mode import state_lines
 
     de = translator("de")
@@ -373,7 +381,13 @@ def test_match_hud_facts_in_german():
         before = state_lines(m.state, "P1")
         lag = "Anwurf (höchstens 1 Satz): lande dein Wurfholz möglichst nah am König"  # one set: the singular
         assert [de(t) for t in before] == [lag, "Uhr 0:00"]
-        while m.state.set_no == 0 or not any(m.state.felled_in(h) for h in "AB"):
+        # a throwing turn after a kubb fell: the phase, the throwing line and the felled count shown
+        while (
+            m.state.set_no == 0
+            or not any(m.state.felled_in(h) for h in "AB")
+            or m.state.phase is not Phase.THROW
+            or m.state.line_x is None
+        ):
             m.step()
         lines = [de(t) for t in state_lines(m.state, "P1")]
         assert lines[0].startswith("Satz 1 (von höchstens 1): gewonnene Sätze P1 ")
