@@ -60,6 +60,7 @@ from functools import cmp_to_key
 from typing import Iterable, Iterator, Mapping, cast
 
 from kubb3d.errors import JudgeInputError
+from kubb3d.judge.clearing import clear_of, push_clear
 from kubb3d.judge.messages import ids, join, msg, piece_name
 from kubb3d.judge.geometry import (
     UP,
@@ -546,13 +547,22 @@ class _RaisingPlan:
         xb = columns(rot(opt.pose.quat_xyzw))[0]
         d2 = unit((xb[0], xb[1], 0.0))[:2]
         centre = (opt.pose.position[0], opt.pose.position[1])
-        pushed = _push_clear(centre, d2, half, self.others(kid), self.params)
+        pushed = clear_of(centre, d2, half, self.others(kid), self.params)
         if pushed is None:
             return opt
-        (cx, cy), who = pushed
+        (cx, cy), who, least = pushed
         base = square((cx, cy), d2, half)
         inside = _inside(base, self.pitch, self.half_side, self.params.line_tol)
-        note = msg("it would stand on {other}'s spot, so it is moved off it until they touch", other=piece_name(who))
+        note = (
+            msg("it would stand on {other}'s spot, so it is moved off it until they touch", other=piece_name(who))
+            if least is None
+            else msg(
+                "it would stand on {other}'s spot, and no straight move off it clears the pieces there, "
+                "so it is moved the least way, {distance:.2f} m, until it only touches them",
+                other=piece_name(who),
+                distance=least,
+            )
+        )
         self.notes[kid] = join([self.notes[kid], note], "; ") if kid in self.notes else note
         pose = Pose((cx, cy, opt.pose.position[2]), opt.pose.quat_xyzw)
         return TipOption(opt.end, pose, base, opt.ideal, opt.blocked_by, inside or opt.inside, opt.ideal_inside)
@@ -681,7 +691,7 @@ class _RaisingPlan:
             centre = (o.pose.position[0] + dx, o.pose.position[1] + dy)
             xb = columns(rot(o.pose.quat_xyzw))[0]
             d2 = unit((xb[0], xb[1], 0.0))[:2]
-            pushed = _push_clear(centre, d2, half, others, self.params)
+            pushed = push_clear(centre, d2, half, others, self.params)
             if pushed is not None:
                 centre = pushed[0]
             base = square(centre, d2, half)
@@ -738,15 +748,25 @@ class _RaisingPlan:
         d2 = unit((xb[0], xb[1], 0.0))[:2]
         base = square(base_c, d2, p.half_extents[0])
         note: str = msg("it landed upright on its base")
-        pushed = _push_clear(base_c, d2, p.half_extents[0], self.others(kid), self.params)
+        pushed = clear_of(base_c, d2, p.half_extents[0], self.others(kid), self.params)
         if pushed is not None:
             # it stands on the spot of a kubb set up again there (WS basic rule 14, DM §5), or
-            # overlaps another: moved straight off it until they touch (kubb3d's decision)
-            base_c, who = pushed
+            # overlaps another: moved straight off it until they touch, or if that cannot clear
+            # it, the least way (kubb3d's decision)
+            base_c, who, least = pushed
             base = square(base_c, d2, p.half_extents[0])
-            note = msg(
-                "it landed upright on its base where {other} stands, so it is moved off {other} until they touch",
-                other=piece_name(who),
+            note = (
+                msg(
+                    "it landed upright on its base where {other} stands, so it is moved off {other} until they touch",
+                    other=piece_name(who),
+                )
+                if least is None
+                else msg(
+                    "it landed upright on its base where {other} stands, and no straight move off {other} clears "
+                    "the pieces there, so it is moved the least way, {distance:.2f} m, until it only touches them",
+                    other=piece_name(who),
+                    distance=least,
+                )
             )
         inside = _inside(base, self.pitch, self.half_side, self.params.line_tol)
         stood = TipOption(
@@ -895,37 +915,6 @@ def _raised_reason(plan: _RaisingPlan, kid: str, opt: TipOption) -> str:
             detail=detail,
         )
     return msg("{piece} is valid and is raised over its short edge at ({x:.2f}, {y:.2f}) m.", **where)
-
-
-def _push_clear(
-    centre: Pt, d2: Pt, half: float, obstacles: Mapping[str, Poly], params: JudgeParams
-) -> tuple[tuple[float, float], str] | None:
-    """Move a square base (centre, side direction ``d2``, half side ``half``, m) straight away
-    from the obstacles it overlaps until it only touches them: (new centre, the first obstacle
-    it overlapped), or None if it overlaps nothing; centred on an obstacle's centre, along +x
-    (no direction is nearer). At most 50 steps."""
-    cx, cy = centre
-    first = None
-    for _ in range(50):
-        moved = False
-        base = square((cx, cy), d2, half)
-        for oid, poly in sorted(obstacles.items()):
-            depth = overlap_depth(base, poly)
-            if depth <= params.block_tol:
-                continue
-            ox = sum(x for x, _ in poly) / len(poly)
-            oy = sum(y for _, y in poly) / len(poly)
-            vx, vy = cx - ox, cy - oy
-            n = math.hypot(vx, vy)
-            vx, vy = (vx / n, vy / n) if n > 1e-9 else (1.0, 0.0)
-            step = depth + params.block_tol
-            cx, cy = cx + vx * step, cy + vy * step
-            first = first or oid
-            moved = True
-            break
-        if not moved:
-            break
-    return None if first is None else ((cx, cy), first)
 
 
 def _flat_on_ground(p: PieceState) -> PieceState:

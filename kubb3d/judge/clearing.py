@@ -1,0 +1,126 @@
+"""The least move that clears a raised kubb's square base of the pieces it overlaps (kubb3d's
+decision, docs/rules.md "Raising next to a disturbed kubb"): used when the straight push away
+from a spot cannot clear it, e.g. a kubb between two spots less than a kubb's width apart."""
+
+from __future__ import annotations
+
+import math
+from typing import Mapping, Sequence
+
+from kubb3d.judge.geometry import Pt, overlap_depth, square
+from kubb3d.judge.params import JudgeParams
+
+DIRECTIONS = 72  # every 5°, symmetric about the pitch's long axis
+REACH = 3.0  # m, the farthest a base is moved
+
+
+def overlaps(centre: Pt, d2: Pt, half: float, obstacles: Mapping[str, Sequence[Pt]], params: JudgeParams) -> bool:
+    """Whether the square base (centre, side direction ``d2``, half side ``half``, m) overlaps
+    any obstacle by more than ``params.block_tol``."""
+    base = square(centre, d2, half)
+    return any(overlap_depth(base, poly) > params.block_tol for poly in obstacles.values())
+
+
+def _directions() -> list[Pt]:
+    """Unit directions every 360°/DIRECTIONS, each with its exact mirror (y → −y)."""
+    out: list[Pt] = []
+    for i in range(DIRECTIONS // 2 + 1):
+        ang = 2 * math.pi * i / DIRECTIONS
+        c, s = math.cos(ang), math.sin(ang)
+        out.append((c, s))
+        if 0 < i < DIRECTIONS // 2:
+            out.append((c, -s))
+    return out
+
+
+def nearest_clear(
+    centre: Pt, d2: Pt, half: float, obstacles: Mapping[str, Sequence[Pt]], params: JudgeParams
+) -> tuple[Pt, float] | None:
+    """The centre nearest ``centre`` (searched along 72 directions, stepping a quarter of
+    ``half``, then bisected to 1e-9 m so the base touches what stops it) where the square base
+    overlaps no obstacle by more than ``params.block_tol``, and the distance moved, m; None if
+    none lies within ``REACH``. Equal distances (to 1e-9 m): nearer the long axis (y = 0), then
+    towards +y, so a mirrored situation is cleared mirrored."""
+    if not overlaps(centre, d2, half, obstacles, params):
+        return centre, 0.0
+    step = half / 4
+    best: tuple[tuple[float, float, float], Pt, float] | None = None
+    for ux, uy in _directions():
+        far = REACH if best is None else best[2]
+        hit, t = 0.0, step
+        while t <= far + step:
+            if not overlaps((centre[0] + ux * t, centre[1] + uy * t), d2, half, obstacles, params):
+                break
+            hit, t = t, t + step
+        else:
+            continue
+        low, high = hit, t
+        for _ in range(60):
+            if high - low <= 1e-10:
+                break
+            mid = (low + high) / 2
+            if overlaps((centre[0] + ux * mid, centre[1] + uy * mid), d2, half, obstacles, params):
+                low = mid
+            else:
+                high = mid
+        spot = (centre[0] + ux * high, centre[1] + uy * high)
+        key = (round(high, 9), round(abs(spot[1]), 6), -spot[1])
+        if best is None or key < best[0]:
+            best = (key, spot, high)
+    return None if best is None else (best[1], best[2])
+
+
+def push_clear(
+    centre: Pt, d2: Pt, half: float, obstacles: Mapping[str, Sequence[Pt]], params: JudgeParams
+) -> tuple[Pt, str] | None:
+    """Move a square base (centre, side direction ``d2``, half side ``half``, m) straight away
+    from the obstacles it overlaps until it only touches them: (new centre, the first obstacle
+    it overlapped), or None if it overlaps nothing; centred on an obstacle's centre, along +x
+    (no direction is nearer). At most 50 steps."""
+    cx, cy = centre
+    first = None
+    for _ in range(50):
+        moved = False
+        base = square((cx, cy), d2, half)
+        for oid, poly in sorted(obstacles.items()):
+            depth = overlap_depth(base, poly)
+            if depth <= params.block_tol:
+                continue
+            ox = sum(x for x, _ in poly) / len(poly)
+            oy = sum(y for _, y in poly) / len(poly)
+            vx, vy = cx - ox, cy - oy
+            n = math.hypot(vx, vy)
+            vx, vy = (vx / n, vy / n) if n > 1e-9 else (1.0, 0.0)
+            step = depth + params.block_tol
+            cx, cy = cx + vx * step, cy + vy * step
+            first = first or oid
+            moved = True
+            break
+        if not moved:
+            break
+    return None if first is None else ((cx, cy), first)
+
+
+def clear_of(
+    centre: Pt, d2: Pt, half: float, obstacles: Mapping[str, Sequence[Pt]], params: JudgeParams
+) -> tuple[Pt, str, float | None] | None:
+    """A square base (as :func:`push_clear`) cleared of the obstacles it overlaps: None if it
+    overlaps none; if it overlaps one and the straight push off that one clears it of all, (that
+    centre, the obstacle, None); else (two overlapped, or the push ends on another) the least
+    move of :func:`nearest_clear`: (its centre, the obstacle overlapped deepest, by id on a tie
+    to 1e-9 m, the distance moved, m). Which id a piece has does not change where it ends."""
+    base = square(centre, d2, half)
+    hits = sorted((-round(overlap_depth(base, poly), 9), oid) for oid, poly in obstacles.items())
+    hits = [hit for hit in hits if -hit[0] > params.block_tol]
+    if not hits:
+        return None
+    who = hits[0][1]
+    if len(hits) == 1:
+        pushed = push_clear(centre, d2, half, {who: obstacles[who]}, params)
+        if pushed is not None and not overlaps(pushed[0], d2, half, obstacles, params):
+            return pushed[0], who, None
+    least = nearest_clear(centre, d2, half, obstacles, params)
+    if least is None:  # nothing free within REACH: the straight push, as far as it goes
+        pushed = push_clear(centre, d2, half, obstacles, params)
+        return None if pushed is None else (pushed[0], pushed[1], None)
+    return least[0], who, least[1]
