@@ -110,8 +110,8 @@ def clear_of(
     move of :func:`nearest_clear`: (its centre, the obstacle overlapped deepest, by id on a tie
     to 1e-9 m, the distance moved, m). Which id a piece has does not change where it ends."""
     base = square(centre, d2, half)
-    hits = sorted((-round(overlap_depth(base, poly), 9), oid) for oid, poly in obstacles.items())
-    hits = [hit for hit in hits if -hit[0] > params.block_tol]
+    depths = {oid: overlap_depth(base, poly) for oid, poly in obstacles.items()}
+    hits = sorted((-round(depth, 9), oid) for oid, depth in depths.items() if depth > params.block_tol)
     if not hits:
         return None
     who = hits[0][1]
