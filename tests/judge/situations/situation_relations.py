@@ -4,7 +4,27 @@ validity per piece, raised spots transformed alike (within 1 cm), winner and pen
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
+from functools import cache
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+_APPS: dict[int, object] = {}
+
+
+@cache
+def _judged(path: Path, app_id: int) -> dict:
+    result = CliRunner().invoke(_APPS[app_id], ["judge", "--check", "--json", str(path)])
+    assert result.exit_code in (0, 1), result.output
+    return json.loads(result.output[result.output.index("{") :])
+
+
+def judged(app, path: Path) -> dict:
+    """`kubb3d judge --check --json PATH` through the Typer ``app``, once per file (cached)."""
+    _APPS[id(app)] = app
+    return _judged(path, id(app))
 
 
 def swap_id(piece: str) -> str:

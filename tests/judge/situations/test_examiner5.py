@@ -13,15 +13,12 @@ A file without an ``[outcome]`` winner expects the game to go on: no winner, no 
 
 from __future__ import annotations
 
-import json
 import re
 import tomllib
-from functools import cache
 from pathlib import Path
 
 import pytest
-from situation_relations import assert_rules_alike, swap_id
-from typer.testing import CliRunner
+from situation_relations import assert_rules_alike, judged, swap_id
 
 HERE = Path(__file__).resolve().parent / "examiner5"
 FILES = sorted(HERE.glob("*.toml"))
@@ -127,19 +124,6 @@ def _path(name: str) -> Path:
     return (HERE / (name + ".toml")).resolve()
 
 
-_APPS: dict[int, object] = {}
-
-
-@cache
-def _judged(path: Path, app_id: int) -> dict:
-    r = CliRunner().invoke(_APPS[app_id], ["judge", "--check", "--json", str(path)])
-    assert r.exit_code in (0, 1), r.output
-    return json.loads(r.output[r.output.index("{") :])
-
-
-def judged(app, path: Path) -> dict:
-    _APPS[id(app)] = app
-    return _judged(path, id(app))
 
 
 def test_at_least_40_situations_each_quoting_its_clause():

@@ -13,15 +13,12 @@ A file kubb3d rules otherwise is listed in :data:`WRONG` and marked ``xfail(stri
 
 from __future__ import annotations
 
-import json
 import re
 import tomllib
-from functools import cache
 from pathlib import Path
 
 import pytest
-from situation_relations import assert_rules_alike, swap_id
-from typer.testing import CliRunner
+from situation_relations import assert_rules_alike, judged, swap_id
 
 from kubb3d.judge.rulings import Pose
 from kubb3d.pitch import opponent
@@ -175,19 +172,6 @@ def _path(name: str) -> Path:
     return (HERE / (name + ".toml")).resolve()
 
 
-_APPS: dict[int, object] = {}
-
-
-@cache
-def _judged(path: Path, app_id: int) -> dict:
-    result = CliRunner().invoke(_APPS[app_id], ["judge", "--check", "--json", str(path)])
-    assert result.exit_code in (0, 1), result.output
-    return json.loads(result.output[result.output.index("{") :])
-
-
-def judged(app, path: Path) -> dict:
-    _APPS[id(app)] = app
-    return _judged(path, id(app))
 
 
 def test_the_round_has_at_least_40_situation_files_each_quoting_its_clause():
