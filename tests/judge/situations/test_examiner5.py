@@ -18,6 +18,7 @@ import tomllib
 from pathlib import Path
 
 import pytest
+from match_procedure import finish_turn, opened_by, throw
 from situation_relations import assert_rules_alike, judged, swap_id
 
 HERE = Path(__file__).resolve().parent / "examiner5"
@@ -214,33 +215,6 @@ from kubb3d.rules import (  # noqa: E402
     ThrowOutcome,
     get_ruleset,
 )
-
-
-def opened_by(ruleset: str, opener: str, **kw) -> MatchState:
-    """A match whose side ``opener`` won the lag and opens (DM §3: the loser takes his end)."""
-    state = MatchState(get_ruleset(ruleset), ("L", "R"), **kw)
-    near, far = (0.1, 0.3) if opener == "A" else (0.3, 0.1)
-    state.push(LagThrow("A"), LagResult(near))
-    state.push(LagThrow("B"), LagResult(far))
-    if state.phase == Phase.CHOOSE:
-        winner = state.player_at(opener)
-        state.push(Choose(winner, "start", winner))
-        loser = state.choice_queue[0][0]
-        state.push(Choose(loser, "end", state.end_of[loser]))
-    assert state.turn_side == opener
-    return state
-
-
-def throw(state: MatchState, felled=(), **kw) -> None:
-    action = state.legal_actions()[0]
-    assert isinstance(action, (BatonThrow, KingThrow)), action
-    state.push(action, ThrowOutcome(felled=frozenset(felled), **kw))
-
-
-def finish_turn(state: MatchState) -> None:
-    turn = (state.set_no, state.turn_no)
-    while state.phase == Phase.THROW and (state.set_no, state.turn_no) == turn:
-        throw(state)
 
 
 def play_on(state: MatchState, lag_winner: str, turns: int) -> list[tuple[str, object]]:
