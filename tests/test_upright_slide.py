@@ -89,21 +89,62 @@ def test_grass_slides_an_upright_kubb_upright():
     assert tilt_after_push(GRASS.friction, 0.0, 1 / 960) < 1.0
 
 
-def test_docs_quote_the_upright_slide_benchmark():
-    """docs/physics.md "An upright kubb sliding" quotes `benchmarks/upright_slide.py --limit`: the
-    statics limit of the corner spheres' contacts and, at 1/960 s, the friction bracket from which
-    the kubb pushed at heading 0 falls (both moved when the spheres went from 1 to 0.1 mm)."""
+def _bench():
     import importlib.util
     from pathlib import Path
-
-    from kubb3d.assets import CORNER_SPHERE_RADIUS
-    from kubb3d.equipment import EQUIPMENT_SETS
 
     root = Path(__file__).resolve().parents[1]
     spec = importlib.util.spec_from_file_location("upright_slide", root / "benchmarks" / "upright_slide.py")
     assert spec is not None and spec.loader is not None
     bench = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(bench)
+    return root, bench
+
+
+def test_docs_quote_the_heightfield_isolation():
+    """docs/physics.md "An upright kubb sliding" quotes `benchmarks/upright_slide.py --isolate` and
+    `--reach` at grass's 0.45: how many of 18 fell with each kubb model on each ground, and how far
+    ahead of its centre each holds the kubb up. The flat ground with the field kubb is the one that
+    must match statics; the terrain kubb's spheres must hold it up less far than the block would."""
+    root, bench = _bench()
+    text = " ".join((root / "docs" / "physics.md").read_text(encoding="utf-8").split())
+    headings = [0.0, 15.0, 30.0, 45.0, 60.0, 75.0]
+    for friction in (0.3, 0.45):
+        with use_materials(Materials(grounds=(dataclasses.replace(GRASS, friction=friction),))):
+            counts = [bench.fallen(terrain, headings, model)[1] for terrain in (False, True) for model in bench.MODELS]
+        assert f"| {friction:g} | " + " | ".join(str(count) for count in counts) + " |" in text
+        assert counts[0] == 0
+    with use_materials(Materials(grounds=(dataclasses.replace(GRASS, friction=0.45),))):
+        reach = {
+            (terrain, model): bench.support_reach(terrain, model) for terrain in (False, True) for model in bench.MODELS
+        }
+    from kubb3d.equipment import EQUIPMENT_SETS
+
+    kubb = EQUIPMENT_SETS["standard"].kubb
+    height = kubb.height
+
+    def cell(terrain: bool, model: str) -> str:
+        value = reach[(terrain, model)]
+        return f"{value * 1e3:.2f} mm (μ {2 * value / height:.3f})"
+
+    assert f"| flat ground | {cell(False, 'field')} | {cell(False, 'terrain')} |" in text
+    assert f"| flat heightfield | {cell(True, 'field')} | {cell(True, 'terrain')} |" in text
+    with use_materials(Materials(grounds=(dataclasses.replace(GRASS, friction=0.3),))):
+        spheres = bench.support_reach(False, "terrain")
+    from kubb3d.assets import TERRAIN_CORNER_SPHERE_RADIUS
+
+    assert spheres == pytest.approx(kubb.width / 2 - TERRAIN_CORNER_SPHERE_RADIUS, abs=1e-4)
+    assert f"(μ = 0.3: {spheres * 1e3:.2f} mm," in text
+
+
+def test_docs_quote_the_upright_slide_benchmark():
+    """docs/physics.md "An upright kubb sliding" quotes `benchmarks/upright_slide.py --limit`: the
+    statics limit of the corner spheres' contacts and, at 1/960 s, the friction bracket from which
+    the kubb pushed at heading 0 falls (both moved when the spheres went from 1 to 0.1 mm)."""
+    from kubb3d.assets import CORNER_SPHERE_RADIUS
+    from kubb3d.equipment import EQUIPMENT_SETS
+
+    root, bench = _bench()
     text = " ".join((root / "docs" / "physics.md").read_text(encoding="utf-8").split())
     fix = text[text.index("**Fix.** The flat ground's corner spheres are") :]
     fix = fix[: fix.index("(the same command)")]
