@@ -20,7 +20,9 @@ corner spheres, the flat ground's) and the terrain kubb (10 mm spheres, a height
 what the model does and what the heightfield does show apart. With ``--reach``, per ground and
 model, how far ahead of the centre the kubb pushed at heading 0 is held up while it slides: the
 farthest ground contact carrying force along the push in its first 0.1 s at 1/1920 s, and the
-friction 2·reach/h that statics lets it slide upright with.
+friction 2·reach/h that statics lets it slide upright with. With ``--scan``, per ground and step,
+the frictions 0.20, 0.21 … 0.47 at which the kubb pushed at heading 0 falls (on a heightfield
+they need not be a range).
 """
 
 from __future__ import annotations
@@ -137,6 +139,21 @@ def tipping_friction(dt: float, low: float = 0.40, high: float = 0.50, step: flo
     return low, high
 
 
+SCAN = tuple(k / 100 for k in range(20, 48))
+"""The frictions of ``--scan``."""
+
+
+def scan(terrain: bool, dt: float) -> list[float]:
+    """The frictions of :data:`SCAN` at which the kubb pushed at heading 0 falls at steps of ``dt`` s,
+    on a flat heightfield (``terrain``) or the flat ground."""
+    fell = []
+    for friction in SCAN:
+        with use_materials(Materials(grounds=(dataclasses.replace(GRASS, friction=friction),))):
+            if falls(dt, 0.0, terrain):
+                fell.append(friction)
+    return fell
+
+
 def print_reach(frictions: list[float]) -> None:
     """Print :func:`support_reach` per friction, ground and kubb model, with the statics limit
     2·reach/h it gives."""
@@ -164,7 +181,15 @@ def main() -> None:
     ap.add_argument("--limit", action="store_true", help="bisect the friction from which it falls at heading 0")
     ap.add_argument("--isolate", action="store_true", help="each kubb model (field, terrain) on each ground")
     ap.add_argument("--reach", action="store_true", help="how far ahead of its centre a sliding kubb is held up")
+    ap.add_argument("--scan", action="store_true", help="the frictions 0.20-0.47 at which it falls at heading 0")
     a = ap.parse_args()
+    if a.scan:
+        for terrain in (False, True):
+            for s in STEPS:
+                where = "flat heightfield" if terrain else "flat ground"
+                fell = ", ".join(f"{friction:.2f}" for friction in scan(terrain, 1 / s))
+                print(f"{where:16s} 1/{s} s: falls at μ = {fell}", flush=True)
+        return
     if a.reach:
         print_reach([float(f) for f in a.frictions.split(",")])
         return

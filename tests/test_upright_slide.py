@@ -137,6 +137,37 @@ def test_docs_quote_the_heightfield_isolation():
     assert f"(μ = 0.3: {spheres * 1e3:.2f} mm," in text
 
 
+def _runs(values: list[float]) -> str:
+    """Frictions as docs/physics.md writes them: "0.30, 0.41, 0.43–0.47" (runs of 0.01 joined)."""
+    runs: list[list[float]] = []
+    for value in values:
+        if runs and round(value - runs[-1][-1], 6) == 0.01:
+            runs[-1].append(value)
+        else:
+            runs.append([value])
+    return ", ".join(
+        ", ".join(f"{value:.2f}" for value in run) if len(run) < 3 else f"{run[0]:.2f}–{run[-1]:.2f}" for run in runs
+    )
+
+
+def test_docs_quote_the_friction_scan():
+    """docs/physics.md quotes `benchmarks/upright_slide.py --scan`: from which friction the kubb
+    pushed at heading 0 falls at each step, on the flat ground (where it must be within 0.01 of the
+    block's statics, 0.467) and on the flat heightfield (where it falls below it)."""
+    root, bench = _bench()
+    text = " ".join((root / "docs" / "physics.md").read_text(encoding="utf-8").split())
+    flat = [bench.scan(False, 1 / s) for s in bench.STEPS]
+    for fell in flat:
+        assert fell == [f for f in bench.SCAN if f >= fell[0]]  # a range: upright below, fallen above
+        assert abs(fell[0] - tipping_limit(0.0)) < 0.011
+    first, second, third = (f"{fell[0]:.2f} at 1/{s} s" for fell, s in zip(flat, bench.STEPS))
+    assert f"on the flat ground from μ = {first}, {second} and {third}" in text
+    heightfield = [bench.scan(True, 1 / s) for s in bench.STEPS]
+    quoted = "; ".join(f"{_runs(fell)} at 1/{s} s" for fell, s in zip(heightfield, bench.STEPS))
+    assert f"on the flat heightfield at μ = {quoted}:" in text
+    assert all(fell[0] < tipping_limit(0.0) - 0.05 for fell in heightfield)
+
+
 def test_docs_quote_the_upright_slide_benchmark():
     """docs/physics.md "An upright kubb sliding" quotes `benchmarks/upright_slide.py --limit`: the
     statics limit of the corner spheres' contacts and, at 1/960 s, the friction bracket from which
