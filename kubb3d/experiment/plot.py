@@ -31,6 +31,12 @@ UNITS = {
 }
 
 
+MAX_X_LABELS = 13
+"""The most tick labels a heatmap's horizontal axis carries (every k-th cell's value)."""
+MAX_Y_LABELS = 16
+"""The same for its vertical axis."""
+
+
 def axis_label(col: str) -> str:
     """``elevation_deg`` → ``elevation (°)``; ``speed`` → ``speed (m/s)``."""
     for key, unit in UNITS.items():
@@ -125,10 +131,7 @@ def plot(
             vmin=0.0 if is_rate else None,
             vmax=1.0 if is_rate else None,
         )
-        step_x = max(1, len(xs) // 12)
-        ax.set_xticks(range(0, len(xs), step_x), [_fmt(v) for v in xs[::step_x]])
-        step_y = max(1, len(ys) // 16)
-        ax.set_yticks(range(0, len(ys), step_y), [_fmt(v) for v in ys[::step_y]])
+        heat_ticks = (ax, xs, ys)  # labelled once the layout is final (_label_cells)
         ax.set_xlabel(axis_label(xc))
         ax.set_ylabel(axis_label(yc))
         bar = fig.colorbar(im, ax=ax)
@@ -180,6 +183,9 @@ def plot(
             ax.legend(fontsize=8)
     ax.set_title(f"{title or label}\n{note}", fontsize=10)
     fig.tight_layout()
+    if y is not None:
+        _label_cells(fig, *heat_ticks)
+        fig.tight_layout()  # again, around the labels kept
     from kubb3d.files import write_output
 
     # the output rule (kubb3d.files): the folder must exist, no symlink or device followed,
@@ -189,6 +195,29 @@ def plot(
     finally:
         plt.close(fig)
     return out
+
+
+def _label_cells(fig, ax, xs: list, ys: list) -> None:
+    """Label every k-th cell of a heatmap's axes with its value: k the smallest step from
+    ``len / MAX_*_LABELS`` on at which no two labels' drawn boxes touch (a partial run's 23
+    speeds were once all labelled, one over the next; binned values such as 8.9875 are wide)."""
+    for values, set_ticks, labels, lo, hi, most in (
+        (xs, ax.set_xticks, ax.get_xticklabels, "x0", "x1", MAX_X_LABELS),
+        (ys, ax.set_yticks, ax.get_yticklabels, "y0", "y1", MAX_Y_LABELS),
+    ):
+        step = max(1, -(-len(values) // most))
+        while True:
+            set_ticks(range(0, len(values), step), [_fmt(v) for v in values[::step]])
+            fig.canvas.draw()
+            renderer = fig.canvas.get_renderer()
+            boxes = sorted(
+                (text.get_window_extent(renderer) for text in labels() if text.get_text()),
+                key=lambda box: getattr(box, lo),
+            )
+            apart = all(getattr(b, lo) > getattr(a, hi) for a, b in zip(boxes, boxes[1:]))
+            if apart or step >= len(values):
+                break
+            step += 1
 
 
 def _order(v):

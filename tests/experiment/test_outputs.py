@@ -208,3 +208,41 @@ def test_a_curve_over_categories_draws_no_line_between_them(results, tmp_path, m
     plot(rows, tmp_path / "cat.png", x="first_contact", measure="hit")
     plot(rows, tmp_path / "num.png", x="tilt", measure="hit")
     assert styles == ["none", "-"], styles
+
+
+@pytest.mark.parametrize("n_x, n_y", [(12, 7), (14, 7), (23, 7), (25, 7), (40, 17), (7, 31)])
+def test_heatmap_tick_labels_do_not_overlap(tmp_path, monkeypatch, n_x, n_y):
+    # `experiment plot` of a partial hit-8m run (30 trials, 23 of the 25 speeds) labelled every
+    # speed, each label running into the next; the labels' drawn boxes must leave a gap
+    import matplotlib.figure
+
+    from kubb3d.experiment.plot import plot
+
+    speeds = [8.5 + 0.25 * i for i in range(n_x)]  # labels as wide as 10.25
+    elevations = [10.0 + 2.5 * j for j in range(n_y)]
+    rows = [
+        {"trial": k, "ok": True, "speed": s, "elevation_deg": e, "hit": (k % 3 == 0)}
+        for k, (s, e) in enumerate((s, e) for s in speeds for e in elevations)
+    ]
+    gaps: dict[str, list[float]] = {}
+    savefig = matplotlib.figure.Figure.savefig
+
+    def spy(fig, *args, **kwargs):
+        fig.canvas.draw()
+        renderer = fig.canvas.get_renderer()
+        ax = fig.axes[0]  # the heatmap (the colour bar comes after it)
+        for axis, labels, lo, hi in (
+            ("x", ax.get_xticklabels(), "x0", "x1"),
+            ("y", ax.get_yticklabels(), "y0", "y1"),
+        ):
+            boxes = sorted(
+                (t.get_window_extent(renderer) for t in labels if t.get_visible() and t.get_text()),
+                key=lambda b: getattr(b, lo),
+            )
+            gaps[axis] = [getattr(b, lo) - getattr(a, hi) for a, b in zip(boxes, boxes[1:])]
+        return savefig(fig, *args, **kwargs)
+
+    monkeypatch.setattr(matplotlib.figure.Figure, "savefig", spy)
+    plot(rows, tmp_path / "heat.png", x="speed", y="elevation", measure="hit")
+    assert gaps["x"] and min(gaps["x"]) > 0, (n_x, gaps["x"])
+    assert gaps["y"] and min(gaps["y"]) > 0, (n_y, gaps["y"])
