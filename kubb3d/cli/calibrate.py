@@ -95,7 +95,26 @@ def calibrate(
         from kubb3d.cli.tables import print_rows
 
         print_rows("kubb3d player calibration", CALIBRATION_COLUMNS, calibration_rows(cal))
+        if cal.curves:  # the hit rate against distance the help promises, as --markdown gives it
+            from kubb3d.calibrate import DISTANCES
+
+            typer.echo("")
+            print_rows(
+                "kubbs felled per baton against the distance from the throwing line (95 % interval)",
+                ("preset", *(f"{d:g} m" for d in DISTANCES)),
+                distance_rows(cal),
+            )
     raise typer.Exit(0 if cal.passed else 1)
+
+
+def distance_rows(cal) -> list[tuple[str, ...]]:
+    """The printed rows of a calibration's hit rate against distance: per preset its name, then
+    per distance of :data:`kubb3d.calibrate.DISTANCES` ``value (low–high)``, as docs/calibration.md
+    has them."""
+    return [
+        (skill, *(f"{value:.2f} ({low:.2f}–{high:.2f})" for _, value, low, high in curve))
+        for skill, curve in cal.curves.items()
+    ]
 
 
 CALIBRATION_COLUMNS = ("figure", "value", "spread", "trials", "reference", "in band")
