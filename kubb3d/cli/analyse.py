@@ -200,6 +200,10 @@ def register(app: typer.Typer) -> None:
             except (ReplayError, WhatIfError, FileSafetyError) as exc:
                 bar.stop()
                 _fail(str(exc))
+        if png is not None and not with_alternatives:
+            from kubb3d.cli.outputs import say_wrote
+
+            say_wrote(png)
         if as_json:
             sys.stdout.write(json.dumps(doc, ensure_ascii=False) + "\n")
             return

@@ -142,6 +142,9 @@ def notation_command(
                 text = "".join(tr(line) + "\n" for line in turn_lines(record))
         if out is not None:
             write_output(out, lambda tmp: tmp.write_text(text, encoding="utf-8"), "--out", overwrite=force)
+            from kubb3d.cli.outputs import say_wrote
+
+            say_wrote(out)
             return
     except (ReplayError, FileSafetyError, ValueError) as exc:
         _fail(str(exc))

@@ -146,3 +146,10 @@ def output_of(param: Any) -> Optional[Output]:
     info = getattr(getattr(param, "type_descriptor", None), "parameter_info", None)
     parser = getattr(info, "parser", None)
     return parser if isinstance(parser, Output) else None
+
+
+def say_wrote(path: Path | str) -> None:
+    """Tell the user a file was written: ``wrote PATH`` on stderr, so that stdout stays the
+    report (or the ``--json`` document) whatever the options (analyse --png, notation --out,
+    validate, calibrate and sensitivity outputs once wrote without a word)."""
+    typer.echo(f"wrote {path}", err=True)

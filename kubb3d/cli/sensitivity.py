@@ -117,10 +117,14 @@ def sensitivity(
     command = report.command() + "".join(
         f" {what} {path}" for path, what in ((markdown, "--markdown"), (save, "--save")) if path is not None
     )
+    from kubb3d.cli.outputs import say_wrote
+
     if save is not None:
         atomic_write(save, (json.dumps(report.to_json(), ensure_ascii=False, indent=1) + "\n").encode("utf-8"))
+        say_wrote(save)
     if markdown is not None:
         atomic_write(markdown, to_markdown(report, command).encode("utf-8"))
+        say_wrote(markdown)
     if as_json:
         sys.stdout.write(json.dumps(report.to_json(), ensure_ascii=False) + "\n")
         return

@@ -23,8 +23,10 @@ def write_outputs(report, png: Optional[Path], markdown: Optional[Path], command
     command, image)``, the image linked relative to the Markdown file) where asked."""
     from kubb3d.files import atomic_write, write_output
 
+    from kubb3d.cli.outputs import say_wrote
+
     if png is not None:
-        write_output(png, lambda tmp: figure(report, tmp), "--png")
+        say_wrote(write_output(png, lambda tmp: figure(report, tmp), "--png"))
     if markdown is not None:
         image = None
         if png is not None:
@@ -33,6 +35,7 @@ def write_outputs(report, png: Optional[Path], markdown: Optional[Path], command
             except ValueError:
                 image = str(png)
         atomic_write(markdown, to_markdown(report, command, image).encode("utf-8"))
+        say_wrote(markdown)
 
 
 def output_options(png: Optional[Path], markdown: Optional[Path]) -> str:
