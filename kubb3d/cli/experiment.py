@@ -368,6 +368,7 @@ def plot_cmd(
     try:
         with open_results(results) as store:
             rows = list(store.rows())
+            _some_trials(results, rows)
             title = _title(store)
             cols = columns(rows)
             used = {match_column(c, cols) for c in (x, y, group) if c} | {
@@ -401,6 +402,16 @@ def plot_cmd(
         )
     typer.echo(f"wrote {path}")
 
+def _some_trials(results: Path, rows: list) -> None:
+    """ValueError naming the file when it holds no trial yet (``run --max-trials 0``, or a run
+    stopped before its first trial finished): ``summary`` and ``plot`` once answered "no column
+    'speed' (columns: )"."""
+    if not rows:
+        raise ValueError(
+            f"{results}: no trial stored yet; `kubb3d experiment run SPEC --out {results}` runs them"
+        )
+
+
 @experiment_app.command("summary")
 def summary_cmd(
     results: Path = typer.Argument(..., help="Results file (SQLite)."),
@@ -428,7 +439,10 @@ def summary_cmd(
         with open_results(results) as store:
             rows = list(store.rows())
             title = _title(store)
+        _some_trials(results, rows)
     except StoreError as exc:
+        raise _user_error(str(exc)) from None
+    except ValueError as exc:
         raise _user_error(str(exc)) from None
     cols = columns(rows)
     try:

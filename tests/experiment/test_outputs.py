@@ -246,3 +246,27 @@ def test_heatmap_tick_labels_do_not_overlap(tmp_path, monkeypatch, n_x, n_y):
     plot(rows, tmp_path / "heat.png", x="speed", y="elevation", measure="hit")
     assert gaps["x"] and min(gaps["x"]) > 0, (n_x, gaps["x"])
     assert gaps["y"] and min(gaps["y"]) > 0, (n_y, gaps["y"])
+
+
+def test_a_results_file_without_trials_is_named_in_one_line(tmp_path):
+    # `run --max-trials 0` (or a run stopped before its first trial) leaves a results file with no
+    # rows; summary and plot answered "no column 'speed' (columns: )"
+    empty = tmp_path / "empty.sqlite"
+    made = subprocess.run(
+        [sys.executable, "-m", "kubb3d", "experiment", "run", "hit-8m", "--out", str(empty), "--max-trials", "0",
+         "--backend", "serial", "-q"],
+        capture_output=True, text=True, timeout=300,
+    )
+    assert made.returncode == 0 and empty.exists(), made.stderr
+    for args in (
+        ["summary", str(empty), "--by", "speed"],
+        ["summary", str(empty), "--json"],
+        ["plot", str(empty), "--x", "speed", "--out", str(tmp_path / "e.png")],
+    ):
+        res = subprocess.run(
+            [sys.executable, "-m", "kubb3d", "experiment", *args], capture_output=True, text=True, timeout=300
+        )
+        lines = [ln for ln in res.stderr.splitlines() if ln.strip()]
+        assert res.returncode == 2 and len(lines) == 1, (args, res.stderr)
+        assert lines[0].startswith(f"error: {empty}: no trial stored yet") and "experiment run" in lines[0], lines
+    assert not (tmp_path / "e.png").exists()
