@@ -375,6 +375,7 @@ def plot_cmd(
                 match_column(w.split("=", 1)[0].strip(), cols) for w in where if "=" in w
             }
             pooled = _pooled(store, used)
+            grid = _grid(store)
         rows = _where(rows, where)
     except StoreError as exc:
         raise _user_error(str(exc)) from None
@@ -393,7 +394,7 @@ def plot_cmd(
         except (UserError, FileSafetyError) as exc:
             raise _user_error(str(exc)) from None
     try:
-        path = plot(rows, out, x=x, y=y, measure=measure, group_by=group, bins=bins, title=title)
+        path = plot(rows, out, x=x, y=y, measure=measure, group_by=group, bins=bins, title=title, grid_values=grid)
     except ValueError as exc:
         raise _user_error(str(exc)) from None
     if pooled:  # after the plot: an error stays the only line
@@ -643,6 +644,17 @@ def _pooled(store, used: set[str]) -> list[str]:
     except (ValueError, KeyError, TypeError):
         return []
     return [f.name for f in loaded.factors if f.name not in used and len(f.values) > 1]
+
+
+def _grid(store) -> dict[str, tuple]:
+    """The spec's grid factors, column → values (empty for a file without its spec)."""
+    from kubb3d.experiment.spec import from_json
+
+    try:
+        loaded = from_json(store.meta().get("spec_json") or "")
+    except (ValueError, KeyError, TypeError):
+        return {}
+    return {f.name: tuple(f.values) for f in loaded.factors}
 
 
 def _title(store) -> str:

@@ -12,7 +12,7 @@ Continuous columns (drawn values: more than 3 × ``bins`` distinct values) are b
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Mapping, Sequence
 
 from kubb3d.experiment.export import columns
 from kubb3d.experiment.stats import bin_column, group, key_value, match_column, measure_fn
@@ -63,6 +63,7 @@ def plot(
     group_by: str | None = None,
     bins: int = 12,
     title: str | None = None,
+    grid_values: Mapping[str, Sequence[Any]] | None = None,
 ) -> Path:
     """Draw the results and save a PNG.
 
@@ -75,6 +76,9 @@ def plot(
         group_by: one curve per value of this column (curves only).
         bins: bins for continuous columns (see the module doc).
         title: figure title (default: the measure).
+        grid_values: the spec's grid factors, column → its values: a heatmap axis on such a column has
+            a cell for every value, an empty one where no trial has it yet (a partial run), so
+            that cells stand where their values do.
 
     Returns:
         The PNG path.
@@ -115,8 +119,8 @@ def plot(
         cells = group(rows, [xc, yc], fn, binary_values)
         if not cells:
             raise ValueError(f"no values of {label!r} in the results")
-        xs = sorted({c.key[0] for c in cells}, key=_order)
-        ys = sorted({c.key[1] for c in cells}, key=_order)
+        xs = _with_grid({c.key[0] for c in cells}, (grid_values or {}).get(xc))
+        ys = _with_grid({c.key[1] for c in cells}, (grid_values or {}).get(yc))
         grid = np.full((len(ys), len(xs)), np.nan)
         counts = np.zeros((len(ys), len(xs)), dtype=int)
         for c in cells:
@@ -195,6 +199,14 @@ def plot(
     finally:
         plt.close(fig)
     return out
+
+
+def _with_grid(present: set, values: Sequence[Any] | None) -> list:
+    """An axis's values in order: those of ``present``, and all the grid factor's ``values``
+    when it has every present one (a binned or another column keeps its own)."""
+    if values is not None and present <= set(values):
+        present = present | set(values)
+    return sorted(present, key=_order)
 
 
 def _label_cells(fig, ax, xs: list, ys: list) -> None:

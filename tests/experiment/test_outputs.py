@@ -270,3 +270,41 @@ def test_a_results_file_without_trials_is_named_in_one_line(tmp_path):
         assert res.returncode == 2 and len(lines) == 1, (args, res.stderr)
         assert lines[0].startswith(f"error: {empty}: no trial stored yet") and "experiment run" in lines[0], lines
     assert not (tmp_path / "e.png").exists()
+
+
+def test_a_partial_run_heatmap_keeps_each_cell_at_its_grid_value(tmp_path, monkeypatch):
+    # a partial hit-8m run lacked some speeds, and its heatmap closed the gaps: 12.75 drawn next
+    # to 13.5, each cell a column left of its value. With the spec's grid the partial picture is
+    # the full one with the missing columns empty
+    import matplotlib.axes
+    import numpy as np
+
+    from kubb3d.experiment.plot import plot
+
+    speeds = [8.5 + 0.25 * i for i in range(25)]
+    elevations = [10.0 + 5.0 * j for j in range(7)]
+    rows = [
+        {"trial": k, "ok": True, "speed": s, "elevation_deg": e, "hit": (k * 7) % 5 == 0}
+        for k, (s, e) in enumerate((s, e) for s in speeds for e in elevations for _ in range(2))
+    ]
+    drawn: list = []
+    imshow = matplotlib.axes.Axes.imshow
+
+    def spy(self, data, *args, **kwargs):
+        drawn.append(np.array(data, dtype=float))
+        return imshow(self, data, *args, **kwargs)
+
+    monkeypatch.setattr(matplotlib.axes.Axes, "imshow", spy)
+    grid = {"speed": tuple(speeds), "elevation_deg": tuple(elevations)}
+    missing = {speeds[3], speeds[18], speeds[19]}
+    plot(rows, tmp_path / "full.png", x="speed", y="elevation", measure="hit", grid_values=grid)
+    part = [r for r in rows if r["speed"] not in missing]
+    plot(part, tmp_path / "part.png", x="speed", y="elevation", measure="hit", grid_values=grid)
+    plot(part, tmp_path / "nogrid.png", x="speed", y="elevation", measure="hit")
+    full, partial, closed = drawn
+    assert partial.shape == full.shape == (7, 25)
+    gaps = [speeds.index(s) for s in sorted(missing)]
+    assert np.isnan(partial[:, gaps]).all()
+    kept = [i for i in range(25) if i not in gaps]
+    assert np.array_equal(partial[:, kept], full[:, kept])
+    assert closed.shape == (7, 22)  # without the grid the columns close up (the old picture)
