@@ -84,13 +84,19 @@ def read_recorded(path: str | Path) -> Recorded:
 
     Raises:
         ReplayError: unreadable file, not a replay, a bad record (file, line, field named), no
-            configuration, no action, or a gap in the action numbers.
+            configuration, a player a person played (``kubb3d play``), no action, or a gap in the
+            action numbers.
     """
     from kubb3d.replay import read_replay
 
     rp = read_replay(path)
     if rp.header.config is None:
         raise ReplayError(f"{rp.path}:1: config: missing (a what-if needs the match configuration)")
+    if rp.header.people:  # their throws are no simulated player's: action 1 on never replays as recorded
+        raise ReplayError(
+            f"{rp.path}:1: people: {', '.join(rp.header.people)} played by a person (kubb3d play); a what-if "
+            "replays every action with the simulated players, so it needs a match of kubb3d match --replay"
+        )
     actions: dict[int, tuple[int, dict, dict | None]] = {}
     worlds: list[tuple[int, int]] = []
     outcome = None
