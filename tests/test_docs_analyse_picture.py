@@ -5,6 +5,10 @@ The page shows docs/images/analyse.png under `kubb3d match --seed 1 --replay m.j
 after the physics changed: the committed curve ran to action 97 of a match that now ends at
 action 84, with other turning points. This test runs the page's commands in an empty folder
 (like tests/test_readme_pictures.py for the README's pictures) and compares the picture.
+
+The analyse step runs with ``--workers 2`` added: the curve does not depend on it
+(tests/match/test_analyse.py::test_workers_give_the_same_curve) and the suite's machine has two
+cores, so its rollouts take about half the time.
 """
 
 from __future__ import annotations
@@ -21,6 +25,9 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 PAGE = ROOT / "docs" / "analysis.md"
 PICTURE = "docs/images/analyse.png"
+
+WORKERS = ["--workers", "2"]
+"""Added to the page's analyse command (the result does not depend on it; see above)."""
 
 MEAN_DIFF = 0.1
 """Largest mean absolute difference, 0–255 levels per channel (tests/test_readme_pictures.py's
@@ -58,7 +65,7 @@ def test_the_page_commands_remake_the_picture(tmp_path):
     (tmp_path / "docs" / "images").mkdir(parents=True)
     for step in _commands():
         done = subprocess.run(
-            [sys.executable, "-m", "kubb3d", *step[1:], *(["-q"] if step[1] == "match" else [])],
+            [sys.executable, "-m", "kubb3d", *step[1:], *(["-q"] if step[1] == "match" else WORKERS)],
             cwd=tmp_path,
             capture_output=True,
             text=True,
