@@ -114,3 +114,16 @@ def judge_app():
 def match_app():
     """The match commands as a Typer app."""
     return _sub_app("kubb3d.cli.match")
+
+
+@pytest.fixture(scope="session")
+def stats_app():
+    """The ``stats`` command as a Typer app."""
+    return _sub_app("kubb3d.cli.stats")
+
+
+@pytest.fixture(scope="session")
+def short_replays_folder(tmp_path_factory) -> Path:
+    """One folder for the short seeded replays of ``i18n_surfaces.replay_file`` (it plays a match
+    only when its file is not there yet), shared by the modules that read them; they only read."""
+    return tmp_path_factory.mktemp("short-replays")

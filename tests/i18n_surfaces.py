@@ -192,14 +192,11 @@ def match_terminal(match_app, args, lang: str) -> Texts:
     return [("match", line) for line in r.stdout.splitlines()]
 
 
-def stats_terminal(path: Path, lang: str) -> Texts:
-    """``kubb3d stats REPLAY --lang LANG``: both players' figures."""
-    import subprocess
-    import sys
-
-    cmd = [sys.executable, "-m", "kubb3d", "stats", str(path), "--lang", lang]
-    r = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
-    assert r.returncode == 0, r.stderr
+def stats_terminal(stats_app, path: Path, lang: str) -> Texts:
+    """``kubb3d stats REPLAY --lang LANG``: both players' figures (in this process, as
+    :func:`match_terminal`: a subprocess cost an interpreter start and kubb3d's import each)."""
+    r = CliRunner().invoke(stats_app, ["stats", str(path), "--lang", lang])
+    assert r.exit_code == 0, r.output
     return [("stats", line) for line in r.stdout.splitlines()]
 
 

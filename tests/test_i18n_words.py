@@ -26,12 +26,11 @@ throws, raisings, a king throw, the end of a match."""
 
 
 @pytest.fixture(scope="module")
-def replays(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("i18n-replays")
-    return [surfaces.replay_file(folder, *args) for args in REPLAYS]
+def replays(short_replays_folder):
+    return [surfaces.replay_file(short_replays_folder, *args) for args in REPLAYS]
 
 
-def _gather(lang: str, replays, judge_app, match_app) -> tuple[surfaces.Texts, surfaces.Texts]:
+def _gather(lang: str, replays, judge_app, match_app, stats_app) -> tuple[surfaces.Texts, surfaces.Texts]:
     """(texts of the surfaces made by the code, texts of the replays' surfaces: the sentences
     their files recorded in English read back and translated too)."""
     from kubb3d.viewer.replay import load_session
@@ -46,18 +45,18 @@ def _gather(lang: str, replays, judge_app, match_app) -> tuple[surfaces.Texts, s
     replayed: surfaces.Texts = []
     for path in replays:
         replayed += surfaces.page_texts(replay_page(path, tr)) + surfaces.replay_hud(load_session(path), tr, path.stem)
-        replayed += surfaces.stats_terminal(path, lang)
+        replayed += surfaces.stats_terminal(stats_app, path, lang)
     return texts, replayed
 
 
 @pytest.fixture(scope="module")
-def german(replays, judge_app, match_app):
-    return _gather("de", replays, judge_app, match_app)
+def german(replays, judge_app, match_app, stats_app):
+    return _gather("de", replays, judge_app, match_app, stats_app)
 
 
 @pytest.fixture(scope="module")
-def english(replays, judge_app, match_app):
-    return _gather("en", replays, judge_app, match_app)
+def english(replays, judge_app, match_app, stats_app):
+    return _gather("en", replays, judge_app, match_app, stats_app)
 
 
 @pytest.fixture(scope="module")

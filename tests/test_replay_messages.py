@@ -37,9 +37,8 @@ commit 4c66753, before replays kept message ids: reasons as English text only.""
 
 
 @pytest.fixture(scope="module")
-def replays(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("msg-replays")
-    return [surfaces.replay_file(folder, *args) for args in REPLAYS]
+def replays(short_replays_folder):
+    return [surfaces.replay_file(short_replays_folder, *args) for args in REPLAYS]
 
 
 def holders(path: Path) -> list[dict]:
