@@ -250,14 +250,24 @@ def replay_hud(session, tr: Translator, where: str) -> Texts:
     return out
 
 
-def scenario_huds(tr: Translator) -> Texts:
-    """The 3D view of every shipped scenario (``kubb3d view NAME``): its HUD and labels."""
+def scenario_sessions() -> list[tuple[str, Any]]:
+    """(name, session) of the 3D view of every shipped scenario (``kubb3d view NAME``), with the
+    rulings and as the quiz shows it (before the answer). The sessions are the same in every
+    language (:func:`replay_hud` sets ``tr``), so one list serves all."""
     from kubb3d.viewer.app import scenario_session
 
-    out: Texts = []
+    out: list[tuple[str, Any]] = []
     for path in sorted(scenarios_dir().glob("*.toml")):
-        out += replay_hud(scenario_session(path), tr, path.stem)
-        out += replay_hud(scenario_session(path, reveal=False), tr, path.stem + " (quiz)")
+        out += [(path.stem, scenario_session(path)), (path.stem + " (quiz)", scenario_session(path, reveal=False))]
+    return out
+
+
+def scenario_huds(tr: Translator, sessions: list[tuple[str, Any]] | None = None) -> Texts:
+    """The HUD and labels of :func:`scenario_sessions` (``sessions``, if given: building them
+    takes seconds)."""
+    out: Texts = []
+    for name, session in scenario_sessions() if sessions is None else sessions:
+        out += replay_hud(session, tr, name)
     return out
 
 

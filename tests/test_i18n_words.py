@@ -30,7 +30,13 @@ def replays(short_replays_folder):
     return [surfaces.replay_file(short_replays_folder, *args) for args in REPLAYS]
 
 
-def _gather(lang: str, replays, judge_app, match_app, stats_app) -> tuple[surfaces.Texts, surfaces.Texts]:
+@pytest.fixture(scope="module")
+def scenario_views():
+    """The 3D view of every shipped scenario, built once for both languages."""
+    return surfaces.scenario_sessions()
+
+
+def _gather(lang: str, replays, views, judge_app, match_app, stats_app) -> tuple[surfaces.Texts, surfaces.Texts]:
     """(texts of the surfaces made by the code, texts of the replays' surfaces: the sentences
     their files recorded in English read back and translated too)."""
     from kubb3d.viewer.replay import load_session
@@ -39,7 +45,7 @@ def _gather(lang: str, replays, judge_app, match_app, stats_app) -> tuple[surfac
     tr = translator(lang) if lang != "en" else ENGLISH
     texts = surfaces.quiz_terminal(tr) + surfaces.judge_terminal(judge_app, lang)
     texts += surfaces.page_texts(quiz_page([scenarios_dir()], seed=0, tr=tr))
-    texts += surfaces.scenario_huds(tr) + surfaces.session_titles(tr)
+    texts += surfaces.scenario_huds(tr, views) + surfaces.session_titles(tr)
     for args in REPLAYS:
         texts += surfaces.match_terminal(match_app, args, lang)
     replayed: surfaces.Texts = []
@@ -50,13 +56,13 @@ def _gather(lang: str, replays, judge_app, match_app, stats_app) -> tuple[surfac
 
 
 @pytest.fixture(scope="module")
-def german(replays, judge_app, match_app, stats_app):
-    return _gather("de", replays, judge_app, match_app, stats_app)
+def german(replays, scenario_views, judge_app, match_app, stats_app):
+    return _gather("de", replays, scenario_views, judge_app, match_app, stats_app)
 
 
 @pytest.fixture(scope="module")
-def english(replays, judge_app, match_app, stats_app):
-    return _gather("en", replays, judge_app, match_app, stats_app)
+def english(replays, scenario_views, judge_app, match_app, stats_app):
+    return _gather("en", replays, scenario_views, judge_app, match_app, stats_app)
 
 
 @pytest.fixture(scope="module")
