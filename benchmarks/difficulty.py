@@ -6,8 +6,10 @@ noise-free intention) and released with the person's error of ``--difficulty``
 (:func:`kubb3d.match.human.person_release`, the code path of ``kubb3d play --difficulty``);
 P2 is the simulated ``--opponent`` preset. Prints the person's wins, the opponent's, the draws
 and the person's win rate with its 95 % Wilson interval (draws count as half a win for neither:
-the rate is wins over decided matches and over all matches). docs/viewer.md "Difficulty" quotes
-its output.
+the rate is wins over decided matches and over all matches). The JSON output also records each
+match's number of actions and the commit the code ran on (``commit``, with ``clean`` false when
+the package's files differed from it), so that a test can replay seeds and tie the quoted run to the
+code. docs/viewer.md "Difficulty" quotes its output.
 
 Usage::
 
@@ -20,12 +22,33 @@ from __future__ import annotations
 
 import argparse
 import json
+import subprocess
 import sys
 import time
+from pathlib import Path
 
 
-def play_one(ruleset: str, seed: int, difficulty: str, opponent: str) -> str | None:
-    """One match, the person (P1) played by the strategy through the person's error: its winner."""
+def code_commit() -> tuple[str | None, bool]:
+    """The commit of the checkout the ``kubb3d`` package is imported from, and whether the
+    package's files match it (no uncommitted change under ``kubb3d/``); (None, False) outside git."""
+    import kubb3d
+
+    package = Path(kubb3d.__file__).resolve().parent
+
+    def git(*args: str) -> str:
+        return subprocess.run(["git", *args], cwd=package, capture_output=True, text=True, check=True).stdout
+
+    try:
+        commit = git("rev-parse", "HEAD").strip()
+        clean = git("status", "--porcelain", "--", ".") == ""
+    except (OSError, subprocess.CalledProcessError):
+        return None, False
+    return commit, clean
+
+
+def play_match(ruleset: str, seed: int, difficulty: str, opponent: str) -> tuple[str | None, int]:
+    """One match, the person (P1) played by the strategy through the person's error: its winner
+    (None for a draw) and its number of actions."""
     from kubb3d.match import Match, MatchConfig
     from kubb3d.match.human import strategy_person
 
@@ -34,15 +57,22 @@ def play_one(ruleset: str, seed: int, difficulty: str, opponent: str) -> str | N
     m.human["P1"] = strategy_person(m, "P1")
     out = m.run()
     assert out is not None
-    return out.winner
+    return out.winner, m.action_index
+
+
+def play_one(ruleset: str, seed: int, difficulty: str, opponent: str) -> str | None:
+    """One match's winner (:func:`play_match`)."""
+    return play_match(ruleset, seed, difficulty, opponent)[0]
 
 
 def run(ruleset: str, matches: int, difficulty: str, opponent: str, first_seed: int = 1) -> dict:
     """Play ``matches`` matches; the person's wins, the opponent's and the draws, with the rate."""
     from kubb3d.experiment.stats import wilson
 
+    commit, clean = code_commit()
     t0 = time.perf_counter()
-    winners = [play_one(ruleset, seed, difficulty, opponent) for seed in range(first_seed, first_seed + matches)]
+    played = [play_match(ruleset, seed, difficulty, opponent) for seed in range(first_seed, first_seed + matches)]
+    winners = [winner for winner, _ in played]
     wins = {"person": winners.count("P1"), "computer": winners.count("P2"), "draw": winners.count(None)}
     decided = wins["person"] + wins["computer"]
     lo, hi = wilson(wins["person"], decided) if decided else (0.0, 1.0)
@@ -57,6 +87,9 @@ def run(ruleset: str, matches: int, difficulty: str, opponent: str, first_seed: 
         "interval95": [lo, hi],
         "seconds": time.perf_counter() - t0,
         "winners": winners,
+        "actions": [n for _, n in played],
+        "commit": commit,
+        "clean": clean,
     }
 
 
@@ -74,8 +107,11 @@ def combine(runs: list[dict]) -> list[dict]:
         m = merged[key]
         if r["seeds"][0] != m["seeds"][1] + 1:
             raise SystemExit(f"{key}: seeds {r['seeds']} do not follow {m['seeds']}")
+        if (r.get("commit"), r.get("clean")) != (m.get("commit"), m.get("clean")):
+            raise SystemExit(f"{key}: seeds {r['seeds']} ran on {r.get('commit')}, the first on {m.get('commit')}")
         m["seeds"] = [m["seeds"][0], r["seeds"][1]]
         m["winners"] = m["winners"] + r["winners"]
+        m["actions"] = m.get("actions", []) + r.get("actions", [])
         m["seconds"] += r["seconds"]
     for m in merged.values():
         w = m["winners"]
