@@ -22,8 +22,41 @@ from kubb3d.viewer.scene import Scene
 
 SIDE_SHARE = 0.30
 """Share of the window's width the HUD's corner panels take at most (their lines wrapped)."""
-FADED_ALPHA = 40
-"""Opacity (of 255) of a panel's background where it lies over a piece."""
+PANEL_COLOR = (10, 15, 20, 150)
+"""A panel's background, RGBA 0–255."""
+TEXT_CONTRAST = 4.5
+"""Least contrast ratio of a panel's white text to what lies behind it: WCAG 2.1, success
+criterion 1.4.3 (level AA, normal text)."""
+
+
+def relative_luminance(rgb) -> float:
+    """WCAG 2.1 relative luminance (0–1) of an sRGB colour given as 0–255 levels."""
+    c = np.asarray(rgb, dtype=float)[:3] / 255.0
+    lin = np.where(c <= 0.04045, c / 12.92, ((c + 0.055) / 1.055) ** 2.4)
+    return float(lin @ (0.2126, 0.7152, 0.0722))
+
+
+def contrast_ratio(a, b) -> float:
+    """WCAG 2.1 contrast ratio (1–21) of two sRGB colours (0–255 levels)."""
+    la, lb = sorted((relative_luminance(a), relative_luminance(b)))
+    return (lb + 0.05) / (la + 0.05)
+
+
+def readable_alpha(color=PANEL_COLOR[:3], text=(255, 255, 255), under=(255, 255, 255), ratio=TEXT_CONTRAST) -> int:
+    """The least opacity (of 255) of a panel of ``color`` at which ``text`` on it keeps
+    ``ratio`` against the panel blended over ``under`` (default: a white piece, the worst case)."""
+    for alpha in range(256):
+        a = alpha / 255.0
+        if contrast_ratio(text, a * np.asarray(color, float) + (1 - a) * np.asarray(under, float)) >= ratio:
+            return alpha
+    raise ValueError(f"no opacity of {color} keeps {ratio}:1 for text {text}")
+
+
+FADED_ALPHA = readable_alpha()
+"""Opacity (of 255) of a panel's background where it lies over a piece: the least at which
+its white text stays readable over a white piece (:data:`TEXT_CONTRAST`), so that the piece
+still shows through as much as it can. It was 40, and the king's white showed through the
+text of the throw's panel (docs/viewer.md, "One fixed layout")."""
 LABEL_LIFT_M = 0.06
 """m: a piece's label is drawn this far above its top."""
 
@@ -191,7 +224,7 @@ class Overlay:
         pieces = [(x0, height - y1, x1, height - y0) for x0, y0, x1, y1 in hud.avoid]  # bottom-left origin
         faded: set[str] = set()
 
-        def panel(x, y, w, h, color=(10, 15, 20, 150), name=None, group=back):
+        def panel(x, y, w, h, color=PANEL_COLOR, name=None, group=back):
             if name and group is back and any(x < a1 and a0 < x + w and y < b1 and b0 < y + h for a0, b0, a1, b1 in pieces):
                 color = (*color[:3], min(color[3], FADED_ALPHA))  # see-through over a piece
                 faded.add(name)
@@ -223,7 +256,7 @@ class Overlay:
                 labs = labs[:limit]
             return labs
 
-        def place(labs, x0, top, name, color=(10, 15, 20, 150), right=False):
+        def place(labs, x0, top, name, color=PANEL_COLOR, right=False):
             """The labels in a panel whose top edge is at ``top`` (x0: its left edge, or its
             right edge with ``right``); returns the panel (x, y, w, h)."""
             if not labs:
