@@ -1,10 +1,13 @@
 """docs/viewer.md "Difficulty" and "Challenges" quote figures that come from the code and from
 ``benchmarks/difficulty.py``: the benchmark's JSON lines are quoted whole, the prose's rates and
-intervals are recomputed from them, and the first match of each ruleset is played again."""
+intervals are recomputed from them, the commands' seeds are the runs', and three matches of each
+ruleset, from different chunks, are played again (their winner and their number of actions), so
+that a run made on other physics fails here."""
 
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -18,9 +21,7 @@ NAMES = {"dm": "DM", "kubbuteo": "Kubbuteo"}
 
 
 def _runs() -> list[dict]:
-    text = DOC.read_text(encoding="utf-8")
-    section = text.split("### Measured: the person's side against the computer", 1)[1].split("\n## ", 1)[0]
-    return [json.loads(line.strip()) for line in section.splitlines() if line.startswith("    {")]
+    return [json.loads(line.strip()) for line in _section().splitlines() if line.startswith("    {")]
 
 
 def prose(run: dict) -> str:
@@ -51,8 +52,43 @@ def test_the_doc_quotes_a_run_per_ruleset_and_its_prose_follows_from_it():
     assert "Both intervals hold 50 %" in text
 
 
+def _section() -> str:
+    text = DOC.read_text(encoding="utf-8")
+    return text.split("### Measured: the person's side against the computer", 1)[1].split("\n## ", 1)[0]
+
+
+def test_the_runs_ran_on_one_clean_commit_that_the_doc_names():
+    runs = _runs()
+    commits = {(r["commit"], r["clean"]) for r in runs}
+    assert len(commits) == 1, commits
+    ((commit, clean),) = commits
+    assert re.fullmatch(r"[0-9a-f]{40}", commit) and clean is True
+    assert f"commit {commit[:12]}" in " ".join(_section().split())
+    for run in runs:
+        assert len(run["actions"]) == run["matches"] and min(run["actions"]) > 0
+
+
+def test_the_commands_play_the_seeds_of_the_quoted_runs():
+    """Each ``for s in …`` loop of the command block plays chunks of ten seeds of one ruleset;
+    together they are the seeds of that ruleset's quoted run, no more, no less."""
+    loop = r"for s in ([\d ]+); do\n\s+python benchmarks/difficulty.py --rulesets (\w+) --matches (\d+)"
+    loops = re.findall(loop, _section())
+    assert sorted(ruleset for _, ruleset, _ in loops) == ["dm", "kubbuteo"]
+    for starts, ruleset, size in loops:
+        seeds = [s + i for s in map(int, starts.split()) for i in range(int(size))]
+        run = next(r for r in _runs() if r["ruleset"] == ruleset)
+        assert seeds == list(range(run["seeds"][0], run["seeds"][1] + 1)), ruleset
+
+
+def _replayed(run: dict) -> list[int]:
+    """The seeds played again: the first, one in the middle and the last (three chunks)."""
+    first, last = run["seeds"]
+    return sorted({first, (first + last) // 2, last})
+
+
+@pytest.mark.slow
 @pytest.mark.parametrize("ruleset", ["dm", "kubbuteo"])
-def test_the_first_match_of_the_quoted_run_plays_the_same(ruleset):
+def test_matches_of_the_quoted_run_play_the_same(ruleset):
     import importlib.util
 
     spec = importlib.util.spec_from_file_location("difficulty_bench", DOC.parents[1] / "benchmarks" / "difficulty.py")
@@ -60,7 +96,15 @@ def test_the_first_match_of_the_quoted_run_plays_the_same(ruleset):
     bench = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(bench)
     run = next(r for r in _runs() if r["ruleset"] == ruleset)
-    assert bench.play_one(ruleset, run["seeds"][0], run["difficulty"], run["opponent"]) == run["winners"][0]
+    seeds = _replayed(run)
+    assert len(seeds) == 3
+    for seed in seeds:
+        i = seed - run["seeds"][0]
+        played = bench.play_match(ruleset, seed, run["difficulty"], run["opponent"])
+        assert played == (run["winners"][i], run["actions"][i]), (
+            f"seed {seed} of the {ruleset} run quoted in docs/viewer.md: {played} played, "
+            f"{(run['winners'][i], run['actions'][i])} quoted (made on {run['commit'][:12]}): run it again"
+        )
 
 
 def test_the_docs_figures_of_the_model_and_the_drills_are_the_codes():
