@@ -139,7 +139,7 @@ class Overlay:
         self._items: list = []
         self.panels: dict[str, tuple[int, int, int, int]] = {}
         self.faded: set[str] = set()
-        """The panels drawn see-through in the last frame: over a piece."""
+        """The panels over a piece in the last frame, drawn at :data:`FADED_ALPHA`."""
         self.label_boxes: dict[str, tuple[float, float, float, float]] = {}
         """piece id → the box (x0, y0, x1, y1) px, top-left origin, of its label in the last frame."""
 
@@ -148,7 +148,7 @@ class Overlay:
 
         from pyglet.math import Mat4
 
-        # rebuilt when the text changes or the panels over a piece change (drawn see-through
+        # rebuilt when the text changes or the panels over a piece change (drawn at FADED_ALPHA
         # there); the panels themselves never move; the labels are moved every frame
         key = (repr(replace(hud, labels=[], avoid=[])), width, height)
         if key != self._key or self._covered(hud.avoid, height) != self.faded:
@@ -208,7 +208,8 @@ class Overlay:
         being prepared, the power bar and the message in the bottom centre (above the bottom
         row when the window is too narrow for it); red banners top centre. The thrower and
         top cameras keep the pitch in the band between (:data:`~kubb3d.viewer.camera.HUD_TOP_SHARE`);
-        a panel over a piece all the same (a turned orbit view) is drawn see-through."""
+        a panel over a piece all the same (a turned orbit view) is drawn at
+        :data:`FADED_ALPHA`, as see-through as its text allows."""
         pg = self.pyglet
         batch = pg.graphics.Batch()
         back, front = pg.graphics.Group(order=0), pg.graphics.Group(order=1)
@@ -226,7 +227,7 @@ class Overlay:
 
         def panel(x, y, w, h, color=PANEL_COLOR, name=None, group=back):
             if name and group is back and any(x < a1 and a0 < x + w and y < b1 and b0 < y + h for a0, b0, a1, b1 in pieces):
-                color = (*color[:3], min(color[3], FADED_ALPHA))  # see-through over a piece
+                color = (*color[:3], min(color[3], FADED_ALPHA))  # over a piece: as light as stays readable
                 faded.add(name)
             on = modal if group is modal_back else batch
             items.append(pg.shapes.Rectangle(x, y, w, h, color=color, batch=on, group=group))

@@ -96,7 +96,7 @@ def test_replay_hud_covers_no_piece(short_replay, size, camera, tmp_path):
     """Issue 18: with labels on, no HUD panel lies over a kubb or the king, at 16:9 and 4:3, at
     every throw of a replay that has rulings and a last-throw panel to show (issue 34: in the
     orbit view, which the cameras of the fixed layout do not frame, a panel over a piece is
-    drawn see-through, and only such a panel)."""
+    drawn lighter, at FADED_ALPHA, and only such a panel)."""
     from kubb3d.viewer.replay import load_session
 
     w, h = size
