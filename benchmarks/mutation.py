@@ -372,8 +372,12 @@ def collect_line_tests(deselect: list[str]) -> dict[str, dict[str, list[str]]]:
                        stdout=subprocess.DEVNULL)
         measured = json.loads(measured_file.read_text(encoding="utf-8"))
         if measured["pytest_exit_code"] != 0:
-            print(f"mutation.py: the fast tests under coverage.py ended with exit code "
-                  f"{measured['pytest_exit_code']}", file=sys.stderr)
+            # a test file of the work tree that mutmut has not copied into mutants/ yet (exit code
+            # 4), or a test failing there: without the lines every mutant would count as reached by
+            # no test, so nothing is planned or run
+            refuse(f"the fast tests under coverage.py in {MUTANTS.name}/ ended with exit code "
+                   f"{measured['pytest_exit_code']}; no mutant was run (a test file added after mutmut "
+                   "copied the tests? run again)")
         for source, by_line in measured["lines"].items():
             into = lines.setdefault(source, {})
             for line, contexts in by_line.items():

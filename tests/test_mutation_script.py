@@ -381,3 +381,23 @@ def test_a_run_with_save_writes_its_progress_while_mutmut_runs(mutation, monkeyp
     assert mutation.run_mutmut(["m"], 1, [], None, progress=lambda: calls.append(1), progress_s=120.0) == 0
     # nine polls of a running mutmut, 50 s apart from 50 s to 450 s: saved after 150 s, 300 s and 450 s
     assert len(calls) == 3
+
+
+def test_a_failed_coverage_run_is_refused_and_plans_nothing(mutation, tmp_path, monkeypatch):
+    """The run that records which fast test runs which line must pass: a test file of the work tree
+    that mutmut has not copied into mutants/ yet makes pytest end with exit code 4, and the empty
+    lines would place every mutant on a line no test runs ("no tests"). It is refused in one line,
+    and no line table is kept."""
+    monkeypatch.setattr(mutation, "MUTANTS", tmp_path)
+    monkeypatch.setattr(mutation, "LINE_TESTS", tmp_path / "line-tests.json")
+
+    def coverage_run(command, **kwargs):
+        (tmp_path / "line-tests-new.json").write_text(json.dumps({"pytest_exit_code": 4, "lines": {}}),
+                                                      encoding="utf-8")
+        return subprocess.CompletedProcess(command, 0)
+
+    monkeypatch.setattr(mutation.subprocess, "run", coverage_run)
+    with pytest.raises(SystemExit) as refused:
+        mutation.collect_line_tests([])
+    assert refused.value.code == 2
+    assert not (tmp_path / "line-tests.json").exists()
