@@ -500,3 +500,43 @@ def test_a_throw_context_refuses_a_negative_foul_count_in_one_line():
     with pytest.raises(JudgeInputError) as refused:
         ThrowContext(earlier_fouls=-1)
     assert str(refused.value) == "earlier_fouls must be 0 or more, got -1"
+
+
+def test_the_mushroom_king_without_contact_data_rests_on_the_board_with_the_lowest_point_of_its_foot():
+    """Without contact data the king rests on the board when the lowest point of its foot, a circle
+    of the stem's diameter (the equipment) tilted with it, is within ground_tol of the board: that
+    point lies half the stem's diameter times sin(tilt) below the foot's centre, which is the
+    king's half height times cos(tilt) below its middle. Tilted 10° (short of its tipping angle)
+    with that point 1 µm inside ground_tol it stands; 1 µm outside it does not rest on the board."""
+    king_set = get_set("kubbuteo")
+    he, foot_r = king_set.king.half_extents, kubbuteo_king().stem_diameter / 2
+    tilt = math.radians(10.0)
+    assert tilt < kubbuteo_king().tipping_angle
+    q = (0.0, math.sin(tilt / 2), 0.0, math.cos(tilt / 2))
+    ruled = {}
+    for gap in (-1e-6, 1e-6):
+        z = PARAMS.ground_tol + gap + he[2] * math.cos(tilt) + foot_r * math.sin(tilt)
+        king = PieceState("king", "king", "mushroom", he, (0.3, 0.2, z), q, mass=0.02,
+                          com_local=com_local(king_set, "king"))
+        ruled[gap] = analyse(_board(king, contacts=[]), "king", PARAMS)
+    assert (ruled[-1e-6].status, ruled[-1e-6].grounded) == (Status.STANDING, True)
+    assert str(ruled[-1e-6].reason) == "The king stands on its stem and carries its own weight."
+    assert (ruled[1e-6].status, ruled[1e-6].grounded, str(ruled[1e-6].reason)) == (
+        Status.FALLEN, False, "The king does not rest on the board.")
+
+
+def test_a_disk_leaning_just_past_its_tipping_angle_is_a_doubtful_case_and_one_far_past_it_is_not():
+    """DM §5's hand check is for doubtful cases: a disk 0.5° past its tipping angle leaning on B2
+    has its centre of mass within doubt_margin outside its flat, so it is a doubtful case; tilted
+    40° it leans clearly and is not one. Both lean on B2 (WS basic rule 9: counts as felled)."""
+    angle = kubbuteo_disk().tipping_angle_towards(0.0) + math.radians(0.5)
+    q = (0.0, math.sin(angle / 2), 0.0, math.cos(angle / 2))
+    just = PieceState("B1", "kubb", "disk", DISK, (0.3, 0.0, DISK[2]), q, mass=MASS,
+                      com_local=com_local(get_set("kubbuteo"), "kubb"), side="B")
+    far = _disk("B1", tilt_deg=40.0)
+    weight = MASS * 9.81
+    rulings = [analyse(_board(b1, _disk("B2"), contacts=[_on_board(b1), _against_b2(weight)]), "B1", PARAMS)
+               for b1 in (just, far)]
+    assert -PARAMS.doubt_margin < rulings[0].margin < 0 and rulings[1].margin < -PARAMS.doubt_margin
+    assert [(r.status, r.supporters, r.doubt) for r in rulings] == [
+        (Status.LEANING, ("B2",), True), (Status.LEANING, ("B2",), False)]
