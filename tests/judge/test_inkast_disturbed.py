@@ -45,6 +45,8 @@ def test_an_inkasted_kubb_that_fells_the_king_loses_and_the_rulings_come_king_fi
     assert king_ruling.consequence is Consequence.GAME_LOST and (judgement.winner, judgement.loser) == ("A", "B")
     assert king_ruling.reason.startswith(
         "An inkasted kubb of side B felled the king before all kubbs were down, so side B loses.")
+    # no hand check decides an inkast: each ruling's data says false, the king's included, not null
+    assert [r.to_dict()["hand_check"] for r in judgement.rulings] == [False, False, False, False]
 
 
 def test_a_kubb_raised_onto_the_spot_of_a_kubb_set_up_again_is_moved_straight_off_it():

@@ -121,6 +121,21 @@ def test_share_inside_is_the_overlap_of_a_square_and_the_half():
     assert share_inside(corner, pitch, "A", 0.0) == pytest.approx(0.25, abs=1e-12)
 
 
+@pytest.mark.parametrize("side", ["A", "B"])
+def test_share_inside_widens_each_line_of_the_half_by_the_tolerance(side):
+    """JudgeParams.line_tol: "a raised kubb's base may cross a line by at most this much". A square
+    of side 2·HX centred on each of the half's four lines (baseline, centre line, both sidelines)
+    has half of itself inside; with the lines widened by 1 cm it has (HX + 1 cm) / (2·HX), the
+    same for every line and either half."""
+    pitch, tol = PITCHES["dm"], 0.01
+    lo, hi = (-pitch.length / 2, 0.0) if side == "A" else (0.0, pitch.length / 2)
+    mid_x = (lo + hi) / 2
+    for cx, cy in ((lo, 0.5), (hi, 0.5), (mid_x, pitch.half_width), (mid_x, -pitch.half_width)):
+        square = [(cx - HX, cy - HX), (cx + HX, cy - HX), (cx + HX, cy + HX), (cx - HX, cy + HX)]
+        assert share_inside(square, pitch, side, 0.0) == pytest.approx(0.5, abs=1e-12), (cx, cy)
+        assert share_inside(square, pitch, side, tol) == pytest.approx((HX + tol) / (2 * HX), abs=1e-12), (cx, cy)
+
+
 def _lying_beyond_the_sideline(share: float):
     """A kubb lying along y outside the right sideline (-y) of half A, whose raised base over its
     +y end (the one towards the field) would have ``share`` of its area inside."""
