@@ -375,7 +375,8 @@ def test_a_disk_on_its_face_and_the_king_on_its_side_have_fallen_each_in_its_wor
 def test_a_disk_off_the_board_resting_on_another_is_down_and_held_up_by_it():
     """As a king or a stößel resting on a kubb (above): a disk that touches no board but rests on
     another disk has fallen, the disk under it is what holds it up, and it is no doubtful case
-    for a hand check; the same disk on nothing has no supporter."""
+    for a hand check; the same disk on nothing has no supporter. Off the board neither has a base
+    on it to stand on, so neither has a margin (minus infinity), as a disk off the board."""
     on_b2 = _disk("B1", tilt_deg=60.0, lift=0.02)
     point = (0.3, 0.0, 2 * DISK[2])
     carried = Contact("B1", "B2", point, point, (0.0, 0.0, 1.0), MASS * 9.81)
@@ -385,6 +386,7 @@ def test_a_disk_off_the_board_resting_on_another_is_down_and_held_up_by_it():
     assert resting.supporters == resting.touching and resting.doubt is False
     assert str(resting.reason) == "B1 rests on B2 and does not touch the board."
     assert (alone.status, alone.supporters, alone.doubt) == (Status.FALLEN, (), False)
+    assert resting.margin == alone.margin == -math.inf
 
 
 def test_a_disk_on_its_flat_touching_another_stands_on_its_own():
