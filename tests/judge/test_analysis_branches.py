@@ -18,6 +18,7 @@ from kubb3d.equipment import get_set, kubbuteo_disk, kubbuteo_king
 from kubb3d.judge import JudgeParams, analyse
 from kubb3d.judge.geometry import quat_from_rows, quat_yaw, rot, rows_from_columns
 from kubb3d.judge.messages import Msg, msg
+from kubb3d.i18n import translator
 from kubb3d.judge.rulebook import get_rulebook
 from kubb3d.judge.rulings import Status
 from kubb3d.judge.status import piece_status
@@ -29,7 +30,7 @@ from kubb3d.rules.kubbuteo import kubbuteo_pitch
 from kubb3d.snapshot import GROUND_ID, Contact, PieceState, Snapshot
 from kubb3d.throw import Violation
 
-from helpers import HX, HZ, king, kubb, snap, touch
+from helpers import HX, HZ, king, kubb, leaning_pair, snap, touch
 
 # ---------------------------------------------------------------- kubbs and the king
 
@@ -542,3 +543,39 @@ def test_a_disk_leaning_just_past_its_tipping_angle_is_a_doubtful_case_and_one_f
     assert -PARAMS.doubt_margin < rulings[0].margin < 0 and rulings[1].margin < -PARAMS.doubt_margin
     assert [(r.status, r.supporters, r.doubt) for r in rulings] == [
         (Status.LEANING, ("B2",), True), (Status.LEANING, ("B2",), False)]
+
+
+def test_a_kubb_standing_on_its_own_says_it_needs_neither_one_nor_two_pieces_it_touches():
+    """DM §5: a kubb that stands on its own ("allein stehfähig") stands whatever touches it. The
+    reason names what it touches, the strongest first, the king with its article, and says it
+    does not need it (one piece) or them (two): the same sentence in the singular and plural."""
+    a1 = kubb("A1", 1.0, 0.0, side="A")
+    by_a2 = touch("A1", "A2", (1.0 + HX, 0.0, HZ), (-1.0, 0.0, 0.0), 1.0)
+    by_king = touch("A1", "king", (1.0 - HX, 0.0, HZ), (1.0, 0.0, 0.0), 0.5)
+    pieces = (a1, kubb("A2", 1.0 + 2 * HX, 0.0, side="A"), king(1.0 - HX - 0.045, 0.0))
+    one = analyse(snap(*pieces, contacts=[by_king]), "A1")
+    two = analyse(snap(*pieces, contacts=[by_a2, by_king]), "A1")
+    assert [(a.status, a.touching, a.supporters, a.doubt) for a in (one, two)] == [
+        (Status.STANDING, ("king",), (), False), (Status.STANDING, ("A2", "king"), (), False)]
+    assert str(one.reason) == (
+        "A1 stands on its own: it touches the king but its centre of mass is over its base, so it does not need it.")
+    assert str(two.reason) == (
+        "A1 stands on its own: it touches A2 and the king but its centre of mass is over its base, so it does not "
+        "need them.")
+
+
+def test_a_kubb_leaning_on_the_king_or_on_two_pieces_names_them_after_on():
+    """DM §5: a kubb that only stays up because it leans on other pieces counts as felled; the
+    reason names what holds it up, the king with its article after "on" (German "an dem König"), two
+    supporters joined with "and", the one carrying more first."""
+    s, leaner, by_s = leaning_pair(30.0, support_force=0.24)
+    king_piece = king(s.position[0] + 0.01, s.position[1] + 0.2)
+    by_king = touch("L", "king", by_s.position_on_a, by_s.normal_on_b, 0.3)
+    on_king = analyse(snap(leaner, king_piece, contacts=[by_king]), "L")
+    on_both = analyse(snap(s, leaner, king_piece, contacts=[by_s, by_king]), "L")
+    assert [(a.status, a.supporters) for a in (on_king, on_both)] == [
+        (Status.LEANING, ("king",)), (Status.LEANING, ("king", "S"))]
+    assert str(on_king.reason) == "L is tilted 30° and only stays up because it leans on the king."
+    assert str(on_both.reason) == "L is tilted 30° and only stays up because it leans on the king and S."
+    assert translator("de")(on_king.reason) == (
+        "L ist um 30° geneigt und hält sich nur aufrecht, weil er an dem König lehnt.")
