@@ -232,6 +232,19 @@ def slow_tests(seconds: float) -> list[str]:
     return sorted(node for node, duration in durations.items() if duration > seconds)
 
 
+def gl_tests() -> list[str]:
+    """Node ids of the fast tests marked ``gl`` (they draw with OpenGL). Mesa's software renderer
+    waits for ever on a condition variable inside a worker that mutmut forks (its threads are not
+    in the fork), so such a test would hang every mutant that reaches it alive."""
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["mutmut"]
+    result = subprocess.run(
+        ["nice", "-n", "10", sys.executable, "-m", "pytest", "-q", "--collect-only", "-p", "no:cacheprovider",
+         "-m", "gl", *config["pytest_add_cli_args_test_selection"]],
+        cwd=ROOT, capture_output=True, text=True, check=False,
+    )
+    return sorted(line.strip() for line in result.stdout.splitlines() if "::" in line)
+
+
 def _children(pid: int) -> list[int]:
     """Child process ids of *pid* (Linux /proc; [] elsewhere)."""
     try:
@@ -620,7 +633,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="test each mutant only with the fast tests that run its line (measured once with "
                              "coverage.py), not every test that calls its function")
     parser.add_argument("--rerun", choices=("survivors", "timeouts", "all"),
-                        help="run again the mutants that survived (after new tests), that timed out (a timeout "
+                        help="run again the mutants that survived or got no verdict (after new tests), that "
+                             "timed out (a timeout "
                              "under load can be the machine's, not the mutant's), or all of them")
     parser.add_argument("--no-new", action="store_true",
                         help="with --rerun: run only mutants checked before, none that was never checked")
@@ -718,6 +732,10 @@ def main(argv: list[str] | None = None) -> int:
             deselect = failing_fast_tests()
             for node in deselect:
                 print(f"mutation.py: deselected, fails before any mutation: {node}", file=sys.stderr)
+            for node in gl_tests():
+                print(f"mutation.py: deselected, draws with OpenGL (hangs in mutmut's forked workers): {node}",
+                      file=sys.stderr)
+                deselect.append(node)
             if args.skip_slower_than is not None:
                 slow = slow_tests(args.skip_slower_than)
                 for node in slow:
@@ -788,7 +806,8 @@ def wanted(code: int | None, rerun: str | None) -> bool:
         return True
     if rerun == "timeouts":
         return STATUS_BY_EXIT_CODE.get(code) == "timeout"
-    return rerun == "survivors" and STATUS_BY_EXIT_CODE.get(code) in ("survived", "no tests")
+    # "other": a worker ended without a verdict (killed by a signal, a deadlock ended): not killed
+    return rerun == "survivors" and STATUS_BY_EXIT_CODE.get(code, "other") in ("survived", "no tests", "other")
 
 
 def module_of_name(name: str, modules: list[str]) -> str:

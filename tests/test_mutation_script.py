@@ -204,13 +204,24 @@ def test_a_mutant_is_placed_on_the_statement_it_changes(mutation):
 
 
 def test_which_mutants_a_rerun_runs_again(mutation):
-    """--rerun survivors: survived and no tests; --rerun timeouts: the timeouts (a timeout under
-    load can be the machine's); a mutant never checked always; --rerun all: every one."""
-    codes = {"killed": 1, "survived": 0, "no tests": 33, "timeout": -24, "not checked": None}
+    """--rerun survivors: survived, no tests and "other" (a worker ended without a verdict, as the
+    hung ones: not killed); --rerun timeouts: the timeouts (a timeout under load can be the
+    machine's); a mutant never checked always; --rerun all: every one."""
+    codes = {"killed": 1, "survived": 0, "no tests": 33, "timeout": -24, "other": -9, "not checked": None}
     chosen = {rerun: sorted(name for name, code in codes.items() if mutation.wanted(code, rerun))
               for rerun in (None, "survivors", "timeouts", "all")}
-    assert chosen == {None: ["not checked"], "survivors": ["no tests", "not checked", "survived"],
+    assert chosen == {None: ["not checked"], "survivors": ["no tests", "not checked", "other", "survived"],
                       "timeouts": ["not checked", "timeout"], "all": sorted(codes)}
+
+
+def test_the_fast_tests_that_draw_with_opengl_are_deselected(mutation):
+    """Round 7: every hung worker (status.py, throws.py) was inside Mesa's glGenerateMipmap, drawing
+    the quiz's pictures in a process mutmut had forked. The fast tests marked ``gl`` are those that
+    draw; the script deselects them, and the quiz test with pictures is one."""
+    drawing = mutation.gl_tests()
+    assert "tests/judge/test_quiz_handcheck.py::test_quiz_with_piped_answers" in drawing
+    assert all(node.startswith(("tests/judge/", "tests/rules/", "tests/test_procedure_audit.py")) for node in drawing)
+    assert "tests/judge/test_quiz_handcheck.py::test_quiz_order_follows_seed_and_ends_on_eof" not in drawing
 
 
 def _doc_of_block(block: str, mutation) -> dict:

@@ -3,6 +3,7 @@
 import math
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from kubb3d.handcheck import PhysicsHandCheck, equipment_for
@@ -13,6 +14,7 @@ from kubb3d.snapshot import PieceState, Snapshot
 ROOT = Path(__file__).resolve().parents[2]
 
 
+@pytest.mark.gl  # draws the quiz's pictures
 def test_quiz_with_piped_answers(judge_app, tmp_path):
     files = [
         str(ROOT / "scenarios" / "dm_leaning_on_field_kubb.toml"),
