@@ -1,5 +1,8 @@
 """Throw rulings from hand-built snapshots: every consequence (DM §1, §5, §10; WS basic rules 7–9)."""
 
+import math
+from dataclasses import replace
+
 import pytest
 from helpers import king, kubb, leaning_pair, snap
 
@@ -170,3 +173,21 @@ def test_to_dict_is_json_friendly():
     d = judge_throw(snap(s, l, contacts=[c]), ThrowContext(field_kubbs=frozenset({"S", "L"}))).to_dict()
     text = json.dumps(d, ensure_ascii=False)
     assert '"leaning"' in text and d["felled"] == ["L"]
+
+
+def test_a_king_standing_again_after_being_knocked_past_tipping_is_felled_early_and_says_so():
+    """DM §5: a piece knocked past its tipping angle counts as fallen even if it stands again; DM §1:
+    "Wird der König vorzeitig mit Kubb oder Wurfholz zu Fall gebracht, hat die gegnerische
+    Mannschaft gewonnen." The king at rest upright, knocked 40° during A's throw while B3 still
+    stands, is felled early: side A loses, and the reason says the king stands again (its status)
+    but went past its tipping angle; knocked 5° it is no felling at all."""
+    ctx = ThrowContext(thrower="A")
+    knocked = judge_throw(snap(replace(king(), max_tilt=math.radians(40.0)), kubb("B3", 4.0, 0.0)), ctx)
+    rocked = judge_throw(snap(replace(king(), max_tilt=math.radians(5.0)), kubb("B3", 4.0, 0.0)), ctx)
+    ruling = knocked.ruling("king")
+    assert (ruling.status, ruling.consequence) == (Status.STANDING, Consequence.GAME_LOST)
+    assert (knocked.winner, knocked.loser) == ("B", "A")
+    assert str(ruling.reason) == (
+        "Side A felled the king before all kubbs of side B's half were down, so side A loses. (The king stands "
+        "again but was knocked past its tipping angle during the throw.)")
+    assert rocked.ruling("king").consequence is Consequence.NONE and rocked.winner is None
