@@ -8,6 +8,8 @@ from helpers import HX, HZ, MASS, G, ground_contacts, king, kubb, leaning_pair, 
 from kubb3d.judge import JudgeParams, Status, analyse, piece_status
 from kubb3d.snapshot import PieceState, Snapshot
 
+DEFAULT_DOUBT_MARGIN = JudgeParams().doubt_margin
+
 
 def test_upright_kubb_is_standing():
     status, reason = piece_status(snap(kubb("K", 1.0, 0.5)), "K")
@@ -121,6 +123,20 @@ def test_tilted_standing_kubb_with_support_is_doubtful():
     sn = snap(k, other, contacts=[c])
     a = analyse(sn, "K")
     assert a.status is Status.STANDING and a.doubt
+
+
+def test_a_supported_kubb_is_doubtful_only_when_tilted_more_than_flat_tilt():
+    """JudgeParams.flat_tilt: "a supported piece tilted more than this on its base is also" a
+    doubtful case (DM §5's hand check). The same kubb, tilted 2° against another and well inside
+    its base: with flat_tilt exactly its tilt it is not doubtful, with flat_tilt one float step
+    below its tilt it is."""
+    k = kubb("K", 1.0, 0.0, tilt_deg=2, toward_deg=0)
+    sn = snap(k, kubb("O", 1.2, 0.0), contacts=[touch("K", "O", (1.1, 0.0, 0.14), (-1.0, 0.0, 0.0), 1.0)])
+    tilt = analyse(sn, "K").tilt
+    at = analyse(sn, "K", JudgeParams(flat_tilt=tilt))
+    below = analyse(sn, "K", JudgeParams(flat_tilt=math.nextafter(tilt, 0.0)))
+    assert at.margin >= DEFAULT_DOUBT_MARGIN and at.margin == below.margin
+    assert [(a.status, a.doubt) for a in (at, below)] == [(Status.STANDING, False), (Status.STANDING, True)]
 
 
 def test_errors():
