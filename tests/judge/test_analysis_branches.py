@@ -223,6 +223,35 @@ def test_a_disks_margin_on_its_flat_runs_out_at_its_tipping_angle_in_every_direc
     assert flat_margin(tilted(tipping - math.radians(0.02))) > 0 > flat_margin(tilted(tipping + math.radians(0.02)))
 
 
+@pytest.mark.parametrize(("axis", "angle_deg"), [((0.0, 1.0), 6.0), ((0.0, 1.0), -6.0), ((1.0, 0.0), 12.0),
+                                                 ((1.0, 0.0), -12.0)])
+def test_a_disks_margin_is_the_distance_on_the_board_from_its_centre_of_mass_to_the_flats_edge(axis, angle_deg):
+    """flat_margin's words: "the least distance of that point from the rectangle's sides,
+    foreshortened onto the board", measured here in the world instead of the disk's frame. Tilted
+    about one of its own axes (6° towards a face, 12° along its plane, short of its tipping
+    angles), the flat's edge that way stays horizontal, and the margin is the horizontal distance
+    from the centre of mass to that edge's line: the edge's point and the centre of mass rotated
+    into the world, their difference across the edge."""
+    disk = kubbuteo_disk()
+    a, b, _ = disk.support
+    angle = math.radians(angle_deg)
+    q = (axis[0] * math.sin(angle / 2), axis[1] * math.sin(angle / 2), 0.0, math.cos(angle / 2))
+    com = com_local(get_set("kubbuteo"), "kubb")
+    piece = PieceState("B1", "kubb", "disk", DISK, (0.3, 0.0, DISK[2]), q, mass=MASS, com_local=com, side="B")
+    rm = rot(q)
+    flat_z = -DISK[2] + disk.edge_radius
+
+    def world(point):
+        return [sum(rm[i][k] * point[k] for k in range(3)) for i in range(3)]
+
+    centre = world(com)
+    # tilted about body y the edge governing is x = ±a (along body y, horizontal); about body x it is y = ±b
+    across = 0 if axis == (0.0, 1.0) else 1
+    edges = [world([sign * (a, b)[across] if k == across else 0.0 for k in range(2)] + [flat_z]) for sign in (1, -1)]
+    distance = min(abs(edge[across] - centre[across]) for edge in edges)
+    assert flat_margin(piece) == pytest.approx(distance, abs=1e-12)
+
+
 def test_a_disk_weighted_to_one_face_keeps_less_margin_tilted_that_way():
     """Module doc, step 4, for a disk whose centre of mass sits 0.5 mm towards its +x face: tilted
     5° towards that face, the vertical through it comes nearer the flat's edge than tilted 5° the
