@@ -400,6 +400,10 @@ def test_a_disk_on_its_face_and_the_king_on_its_side_have_fallen_each_in_its_wor
         down = analyse(_board(piece, contacts=[_on_board(piece)]), piece.id, PARAMS)
         assert (down.status, down.grounded, down.supporters, down.doubt) == (Status.FALLEN, True, (), False)
         assert down.margin == -math.inf and str(down.reason) == words
+    # lying against B2 it has still fallen, held by nothing, and touches B2
+    against = analyse(_board(face, _disk("B2"), contacts=[_on_board(face), _against_b2(MASS * 9.81)]), "B1", PARAMS)
+    assert (against.status, against.touching, against.supporters, str(against.reason)) == (
+        Status.FALLEN, ("B2",), (), "B1 lies on a face on the board.")
 
 
 def test_a_disk_off_the_board_resting_on_another_is_down_and_held_up_by_it():
