@@ -175,6 +175,38 @@ def test_to_dict_is_json_friendly():
     assert '"leaning"' in text and d["felled"] == ["L"]
 
 
+def test_a_throw_judgement_as_data_has_every_field_under_its_name():
+    """ThrowJudgement.to_dict: each field of the judgement under its own name, sets sorted: L felled
+    by this throw, F felled earlier this round, both in felled_total; nothing to raise, no winner,
+    and the throw was not a warned foul."""
+    s, leaner, c = leaning_pair(30)
+    ctx = ThrowContext(field_kubbs=frozenset({"S", "L", "F"}), already_felled=frozenset({"F"}))
+    judgement = judge_throw(snap(s, leaner, kubb("F", 1.5, 0.2), contacts=[c]), ctx)
+    d = judgement.to_dict()
+    assert list(d) == ["event", "rulings", "felled", "felled_total", "raise_again", "raise_now", "winner", "loser",
+                       "warned"]
+    assert (d["event"], d["felled"], d["felled_total"], d["winner"], d["loser"], d["warned"]) == (
+        "throw", ["L"], ["F", "L"], None, None, False)
+    assert (d["raise_again"], d["raise_now"]) == (sorted(judgement.raise_again), sorted(judgement.raise_now))
+    assert d["rulings"] == [r.to_dict() for r in judgement.rulings]
+
+
+def test_a_kubb_felled_earlier_this_round_still_counts_as_felled_lying_or_standing_again():
+    """DM §5: a kubb felled earlier this round counts as felled; lying, the reason says it was felled
+    earlier and why it is down; stood up again, it still counts and the reason says so. Neither is
+    felled by this throw."""
+    ctx = ThrowContext(field_kubbs=frozenset({"F"}), already_felled=frozenset({"F"}))
+    lying = judge_throw(snap(kubb("F", 1.5, 0.2, lying_yaw_deg=0)), ctx)
+    standing = judge_throw(snap(kubb("F", 1.5, 0.2)), ctx)
+    assert [(j.ruling("F").consequence, str(j.ruling("F").reason), j.felled, j.felled_total)
+            for j in (lying, standing)] == [
+        (Consequence.COUNTS_AS_FELLED, "F was already felled earlier this round. F lies on the ground.", frozenset(),
+         frozenset({"F"})),
+        (Consequence.COUNTS_AS_FELLED, "F stands again, but it was already felled earlier this round, so it still "
+         "counts as felled.", frozenset(), frozenset({"F"})),
+    ]
+
+
 def test_a_king_standing_again_after_being_knocked_past_tipping_is_felled_early_and_says_so():
     """DM §5: a piece knocked past its tipping angle counts as fallen even if it stands again; DM §1:
     "Wird der König vorzeitig mit Kubb oder Wurfholz zu Fall gebracht, hat die gegnerische
