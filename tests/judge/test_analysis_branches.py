@@ -612,3 +612,30 @@ def test_a_kubb_leaning_on_the_king_or_on_two_pieces_names_them_after_on():
     assert str(on_both.reason) == "L is tilted 30° and only stays up because it leans on the king and S."
     assert translator("de")(on_king.reason) == (
         "L ist um 30° geneigt und hält sich nur aufrecht, weil er an dem König lehnt.")
+
+
+def test_a_tipped_disk_leans_on_a_piece_carrying_at_least_the_support_fraction_of_its_weight():
+    """Module doc of kubb3d.judge.table, step 5: a disk past its tipping angle is leaning when
+    another body carries at least support_force_fraction of its weight. B2 carrying exactly that
+    share holds it up; a float step less does not, and the disk has fallen."""
+    b1 = _disk("B1", tilt_deg=40.0)
+    share = PARAMS.support_force_fraction * (MASS * 9.81)
+    rulings = [analyse(_board(b1, _disk("B2"), contacts=[_on_board(b1), _against_b2(force)]), "B1", PARAMS)
+               for force in (share, math.nextafter(share, 0.0))]
+    assert [(r.status, r.supporters, r.touching) for r in rulings] == [
+        (Status.LEANING, ("B2",), ("B2",)), (Status.FALLEN, (), ("B2",))]
+
+
+def test_a_piece_is_off_the_board_only_when_its_centre_is_below_the_board_top():
+    """kubb3d.judge.table.off_board: a piece is off the board when it touches the floor or "its
+    bounding-box centre is below the board top" (z = 0): a centre exactly at z = 0 is not below
+    it, one a float step lower is."""
+    from kubb3d.judge.analysis import ContactIndex
+    from kubb3d.judge.table import off_board
+
+    ruled = []
+    for z in (0.0, math.nextafter(0.0, -1.0)):
+        disk = PieceState("B1", "kubb", "disk", DISK, (0.3, 0.0, z), (0.0, 0.0, 0.0, 1.0), mass=MASS, side="B")
+        snapshot = _board(disk)
+        ruled.append(off_board(snapshot, "B1", ContactIndex(snapshot)))
+    assert ruled == [False, True]
