@@ -163,6 +163,21 @@ def test_a_field_kubb_half_inside_is_valid_only_under_the_half_rule(share, whole
     assert default.valid is whole  # DM §7: the whole base
 
 
+def test_a_field_kubb_exactly_half_inside_is_valid_under_the_half_rule(monkeypatch):
+    """docs/rules.md, option field_kubb_inside: `half` is "with at least half of its base's area
+    inside". A base's share is a ratio of float areas that rarely lands on 0.5 exactly, so the
+    share is set: exactly one half is valid, a float step less is not."""
+    import kubb3d.judge.raising as raising
+
+    sn = snap(_lying_beyond_the_sideline(0.6))
+    ctx = InkastContext(inkasting_side="B", inkasted=("B1",), options={"field_kubb_inside": "half"})
+    ruled = []
+    for share in (0.5, math.nextafter(0.5, 0.0)):
+        monkeypatch.setattr(raising, "share_inside", lambda *args, share=share: share)
+        ruled.append(judge_inkast(sn, ctx).ruling("B1").valid)
+    assert ruled == [True, False]
+
+
 def test_field_kubb_option_reaches_the_judge_from_a_word():
     assert parse_option("field_kubb_inside=half") == ("field_kubb_inside", "half")
     with pytest.raises(ValueError, match="expected one of whole, half"):
