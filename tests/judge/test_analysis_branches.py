@@ -639,3 +639,19 @@ def test_a_piece_is_off_the_board_only_when_its_centre_is_below_the_board_top():
         snapshot = _board(disk)
         ruled.append(off_board(snapshot, "B1", ContactIndex(snapshot)))
     assert ruled == [False, True]
+
+
+def test_a_disk_whose_margin_is_exactly_tip_margin_stands(monkeypatch):
+    """JudgeParams.tip_margin: "the centre of mass must project at least this far inside the base
+    footprint for the piece to count as self-supporting". A margin of exactly tip_margin stands, a
+    float step less (with nothing to lean on) has fallen; the margin is set, as no pose lands on
+    it exactly."""
+    import kubb3d.judge.table as table
+
+    disk = _disk("B1", tilt_deg=5.0)
+    ruled = []
+    for margin in (PARAMS.tip_margin, math.nextafter(PARAMS.tip_margin, 0.0)):
+        monkeypatch.setattr(table, "flat_margin", lambda p, margin=margin: margin)
+        a = analyse(_board(disk, contacts=[_on_board(disk)]), "B1", PARAMS)
+        ruled.append((a.status, a.margin))
+    assert ruled == [(Status.STANDING, PARAMS.tip_margin), (Status.FALLEN, math.nextafter(PARAMS.tip_margin, 0.0))]
