@@ -223,3 +223,18 @@ def test_a_king_standing_again_after_being_knocked_past_tipping_is_felled_early_
         "Side A felled the king before all kubbs of side B's half were down, so side A loses. (The king stands "
         "again but was knocked past its tipping angle during the throw.)")
     assert rocked.ruling("king").consequence is Consequence.NONE and rocked.winner is None
+
+
+def test_an_own_half_kubb_moved_by_accident_is_ruled_once_as_an_accident():
+    """A2 stands in thrower A's own half and is knocked over by accident, not by the throw: DM §5 has
+    it stood up again as an accident. The own-half rule (a kubb the throw moved there) does not rule
+    it a second time; moved by the throw instead, only the own-half rule speaks."""
+    start = START | {"A2": Pose((-4.0, 0.0, 0.075))}
+    after = snap(kubb("A2", -3.9, 0.0, lying_yaw_deg=0, side="A"))
+    own = {"A2": start["A2"]}
+    accident = judge_throw(after, ThrowContext(thrower="A", accidents=frozenset({"A2"}), round_start=start,
+                                               own_standing=own))
+    thrown = judge_throw(after, ThrowContext(thrower="A", round_start=start, own_standing=own))
+    assert [r.piece for r in accident.rulings] == ["A2"] and [r.piece for r in thrown.rulings] == ["A2"]
+    assert accident.ruling("A2").reason.startswith("A2 was moved by accident")
+    assert thrown.ruling("A2").reason.startswith("A2 stands in the thrower's own half and was moved by the throw")
