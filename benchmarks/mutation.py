@@ -224,12 +224,18 @@ def failing_fast_tests() -> list[str]:
 
 
 def slow_tests(seconds: float) -> list[str]:
-    """Node ids of the tests that took longer than *seconds* in mutmut's recorded run."""
-    stats = MUTANTS / "mutmut-stats.json"
-    if not stats.exists():
-        return []
-    durations = json.loads(stats.read_text(encoding="utf-8"))["duration_by_test"]
-    return sorted(node for node, duration in durations.items() if duration > seconds)
+    """Node ids of the tests that took longer than *seconds* in mutmut's recorded run.
+
+    mutmut's next statistics leave out the tests a run deselected, so each test once found slow
+    is kept with its time in ``mutants/slow-tests.json`` and stays deselected (a newer time of
+    the same test replaces it)."""
+    stats, kept_file = MUTANTS / "mutmut-stats.json", MUTANTS / "slow-tests.json"
+    kept: dict[str, float] = json.loads(kept_file.read_text(encoding="utf-8")) if kept_file.exists() else {}
+    durations = json.loads(stats.read_text(encoding="utf-8"))["duration_by_test"] if stats.exists() else {}
+    slow = {node: duration for node, duration in {**kept, **durations}.items() if duration > seconds}
+    if kept_file.parent.exists():
+        kept_file.write_text(json.dumps(slow, indent=1, sort_keys=True), encoding="utf-8")
+    return sorted(slow)
 
 
 def gl_tests() -> list[str]:

@@ -412,3 +412,20 @@ def test_a_failed_coverage_run_is_refused_and_plans_nothing(mutation, tmp_path, 
         mutation.collect_line_tests([])
     assert refused.value.code == 2
     assert not (tmp_path / "line-tests.json").exists()
+
+
+def test_a_test_once_found_slow_stays_deselected(mutation, tmp_path, monkeypatch):
+    """Round 7: run 1 deselected four tests slower than 10 s, mutmut's statistics of that run had no
+    time for them, and run 2 would have run them all again. A test once found slow is kept with its
+    time; a newer time of the same test replaces it."""
+    monkeypatch.setattr(mutation, "MUTANTS", tmp_path)
+    stats = tmp_path / "mutmut-stats.json"
+    stats.write_text(json.dumps({"duration_by_test": {"t::cli": 25.0, "t::fast": 0.5}}), encoding="utf-8")
+    assert mutation.slow_tests(10) == ["t::cli"]
+    stats.write_text(json.dumps({"duration_by_test": {"t::fast": 0.5, "t::other": 12.0}}), encoding="utf-8")
+    assert mutation.slow_tests(10) == ["t::cli", "t::other"]
+    stats.write_text(json.dumps({"duration_by_test": {"t::cli": 3.0}}), encoding="utf-8")
+    assert mutation.slow_tests(10) == ["t::other"]
+    stats.write_text(json.dumps({"duration_by_test": {}}), encoding="utf-8")
+    assert mutation.slow_tests(10) == ["t::other"]
+
