@@ -27,6 +27,7 @@ import json
 import math
 import os
 import random
+import shutil
 import signal
 import subprocess
 import sys
@@ -354,6 +355,20 @@ def _sources_fingerprint() -> str:
     return digest.hexdigest()
 
 
+def sync_test_files() -> list[str]:
+    """Copy into mutants/ each fast test file whose text there differs from the work tree's; the
+    copied paths. mutmut refreshes its copy of the tests only when ``mutmut run`` starts, after the
+    coverage run: tests written meanwhile were run by mutmut but in no mutant's plan (round 7)."""
+    copied = []
+    for path, file_hash in _fast_test_files().items():
+        target = MUTANTS / path
+        if not target.exists() or hashlib.sha256(target.read_bytes()).hexdigest() != file_hash:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(ROOT / path, target)
+            copied.append(path)
+    return sorted(copied)
+
+
 def _context_file(context: str) -> str:
     """The test file of a coverage context (``setup tests/judge/test_analysis_branches.py::test_x`` -> the file)."""
     return context.removeprefix("setup ").split("::")[0]
@@ -366,6 +381,7 @@ def collect_line_tests(deselect: list[str]) -> dict[str, dict[str, list[str]]]:
     ``mutants/line-tests.json``: when only test files (``test_*.py``) changed or were added since,
     only those are run again; when a source or a helper changed, all of them."""
     sources = _sources_fingerprint()
+    sync_test_files()
     files = {path: file_hash for path, file_hash in _fast_test_files().items() if Path(path).name.startswith("test_")}
     lines: dict[str, dict[str, list[str]]] = {}
     run = sorted(files)

@@ -429,3 +429,24 @@ def test_a_test_once_found_slow_stays_deselected(mutation, tmp_path, monkeypatch
     stats.write_text(json.dumps({"duration_by_test": {}}), encoding="utf-8")
     assert mutation.slow_tests(10) == ["t::other"]
 
+
+def test_the_coverage_run_measures_the_work_trees_tests(mutation, tmp_path, monkeypatch):
+    """Round 7's run 2: mutmut had copied the tests into mutants/ while they were still being
+    written, the coverage run measured that copy, and six mutants whose killing tests came later
+    were run without them. Before measuring, each fast test file that differs (or is missing) in
+    mutants/ is copied from the work tree; the same ones are left alone."""
+    root, mutants = tmp_path / "root", tmp_path / "mutants"
+    (root / "tests" / "judge").mkdir(parents=True)
+    (mutants / "tests" / "judge").mkdir(parents=True)
+    (root / "pyproject.toml").write_text('[tool.mutmut]\npytest_add_cli_args_test_selection = ["tests/judge"]\n',
+                                         encoding="utf-8")
+    for name, text in (("test_new.py", "x = 2\n"), ("test_same.py", "y = 1\n"), ("test_added.py", "z = 3\n")):
+        (root / "tests" / "judge" / name).write_text(text, encoding="utf-8")
+    (mutants / "tests" / "judge" / "test_new.py").write_text("x = 1\n", encoding="utf-8")
+    (mutants / "tests" / "judge" / "test_same.py").write_text("y = 1\n", encoding="utf-8")
+    monkeypatch.setattr(mutation, "ROOT", root)
+    monkeypatch.setattr(mutation, "MUTANTS", mutants)
+    assert mutation.sync_test_files() == ["tests/judge/test_added.py", "tests/judge/test_new.py"]
+    assert (mutants / "tests" / "judge" / "test_new.py").read_text(encoding="utf-8") == "x = 2\n"
+    assert mutation.sync_test_files() == []
+
