@@ -385,11 +385,17 @@ class ContactWatch:
             plowing = plow > 0 and normal > 0.0
             if drag is None and not plowing:
                 return
-            vel = velocity(body, client)
-            state = pose(body, client)
             if roller:
+                # a field baton's state read in this step already (Stepper.slide_for) is not read again
+                read = piece.velocity_read
+                vel = read[1] if read is not None and read[0] == tick else velocity(body, client)
+                read = piece.pose_read
+                state = read[1] if read is not None and read[0] == tick else pose(body, client)
                 piece.velocity_read = (tick, vel)
                 piece.pose_read = (tick, state)
+            else:
+                vel = velocity(body, client)
+                state = pose(body, client)
             (v, spin), (com, quat) = vel, state
             vx, vy, vz = v
             if drag is not None:

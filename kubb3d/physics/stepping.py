@@ -493,6 +493,9 @@ class Stepper:
         engine = self._engine
         client, sliding = engine.client, slide.piece
         body = sliding.body
+        # a field baton's velocities and pose read here are kept for this step's hooks and its
+        # rolling resistance (PieceBody.velocity_read, pose_read: valid for one engine tick)
+        roller = sliding.roll is not None
         H, h = engine.quiet_dt, engine.dt
         left = max(1, int(round(span / h)))
         slide.others = []
@@ -521,18 +524,25 @@ class Stepper:
                 n = min(slide.wait, left)
                 if n > 1:
                     self.step(n - 1)
-                slide.v, slide.w = pb.getBaseVelocity(body, client)
+                velocities = pb.getBaseVelocity(body, client)
+                slide.v, slide.w = velocities
+                if roller:
+                    sliding.velocity_read = (engine.tick, velocities)
                 self.step(1)
                 slide.wait -= n
                 left -= n
                 slide.acc = None
                 continue
-            v, w = pb.getBaseVelocity(body, client)
+            velocities = pb.getBaseVelocity(body, client)
+            v, w = velocities
             want = h
             if slide.v is not None and slide.w is not None:
                 inv = 1.0 / slide.h
                 ax, ay, az = (v[0] - slide.v[0]) * inv, (v[1] - slide.v[1]) * inv, (v[2] - slide.v[2]) * inv
-                com, (qx, qy, qz, qw) = pb.getBasePositionAndOrientation(body, client)
+                pose = pb.getBasePositionAndOrientation(body, client)
+                com, (qx, qy, qz, qw) = pose
+                if roller:
+                    sliding.pose_read = (engine.tick, pose)
                 if slide.on_field:
                     # a baton lying on the field: its axis level, not rocking about the level
                     # axis across it, slowed by no more than the ground and the air can
@@ -591,8 +601,12 @@ class Stepper:
                     alpha = ((w[0] - slide.w[0]) * inv, (w[1] - slide.w[1]) * inv, (w[2] - slide.w[2]) * inv)
                     self.shift_step(sliding.id, slide.h, want, (ax, ay, az), alpha)
                     slide.h = want
-                    v, w = pb.getBaseVelocity(body, client)
+                    velocities = pb.getBaseVelocity(body, client)
+                    v, w = velocities
             slide.v, slide.w = v, w
+            if roller:
+                # the state just read is the step hooks' (the thrown baton's watch): not read again
+                sliding.velocity_read = (engine.tick, velocities)
             self.step(1)
             if want != h:
                 # it was at least 2·speed·H clear of everything: this step touched only the board
