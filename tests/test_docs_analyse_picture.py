@@ -1,7 +1,7 @@
 """docs/analysis.md's win-probability picture is what the commands written above it make.
 
 The page shows docs/images/analyse.png under `kubb3d match --seed 1 --replay m.jsonl` and
-`kubb3d analyse m.jsonl --every 6 --samples 4 --png docs/images/analyse.png`. Nothing re-made it
+`kubb3d analyse m.jsonl --every 12 --samples 4 --png docs/images/analyse.png`. Nothing re-made it
 after the physics changed: the committed curve ran to action 97 of a match that now ends at
 action 84, with other turning points. This test runs the page's commands in an empty folder
 (like tests/test_readme_pictures.py for the README's pictures) and compares the picture.
