@@ -55,8 +55,7 @@ def readable_alpha(color=PANEL_COLOR[:3], text=(255, 255, 255), under=(255, 255,
 FADED_ALPHA = readable_alpha()
 """Opacity (of 255) of a panel's background where it lies over a piece: the least at which
 its white text stays readable over a white piece (:data:`TEXT_CONTRAST`), so that the piece
-still shows through as much as it can. It was 40, and the king's white showed through the
-text of the throw's panel (docs/viewer.md, "One fixed layout")."""
+still shows through as much as it can (docs/viewer.md, "One fixed layout")."""
 LABEL_LIFT_M = 0.06
 """m: a piece's label is drawn this far above its top."""
 
