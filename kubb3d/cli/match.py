@@ -331,6 +331,15 @@ def match(
 
     try:
         if resume is not None:
+            from kubb3d.replay import read_replay
+
+            people = read_replay(resume).header.people
+            if people:  # their side would go on with a simulated player's throws, without a word
+                raise ReplayError(
+                    f"{resume}:1: people: {', '.join(people)} played by a person (kubb3d play); kubb3d match "
+                    "--resume plays every side with the simulated players, so it continues only a match of "
+                    "kubb3d match --replay"
+                )
             m = Match.resume(resume, on_event=show)
         else:
             tl = -1.0 if time_limit is None else time_limit * 60.0

@@ -1,5 +1,5 @@
-"""`kubb3d whatif` and `analyse` refuse a match a person played (`kubb3d play --opponent`), before
-any rollout, naming the person.
+"""`kubb3d whatif`, `analyse` and `match --resume` refuse a match a person played (`kubb3d play
+--opponent`), before any rollout or throw, naming the person.
 
 A what-if replays the recorded actions with the simulated players. The person's throws are
 nobody's of those, so on the replay of `kubb3d play --opponent club --replay p.jsonl` a what-if
@@ -45,15 +45,18 @@ def person_replay(tmp_path_factory) -> Path:
         ("whatif", "--at", "3", "--samples", "2"),
         ("whatif", "--at", "0", "--samples", "2"),
         ("analyse", "--samples", "1"),
+        ("match", "--resume"),
     ],
 )
 def test_a_person_s_match_is_refused_before_any_rollout(person_replay, args):
-    done = _kubb3d(person_replay.parent, args[0], person_replay.name, *args[1:])
+    before = person_replay.read_bytes()
+    done = _kubb3d(person_replay.parent, *args, person_replay.name)
     lines = [ln for ln in done.stderr.splitlines() if ln.strip()]
     assert done.returncode == 2 and len(lines) == 1, done.stderr
     header = json.loads(person_replay.read_text(encoding="utf-8").splitlines()[0])
     assert lines[0].startswith(f"error: {person_replay.name}:1: people: ")
     assert all(name in lines[0] for name in header["people"]) and "kubb3d play" in lines[0]
+    assert person_replay.read_bytes() == before  # match --resume rewrites the file it resumes
 
 
 def test_why_the_person_s_actions_do_not_replay(person_replay, tmp_path):
