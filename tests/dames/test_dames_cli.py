@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -130,3 +131,19 @@ def test_through_the_main_entry_point() -> None:
         cwd=ROOT,
     )
     assert probe.stdout.strip() == "False False"
+
+
+def test_the_readmes_game_against_the_computer_asks_a_person_to_move() -> None:
+    """The README offered `kubb3d dames play --players search,random` to play "against a computer
+    player in the terminal": that plays two computers against each other and never asks for a
+    move. The command the README gives there must seat a person (a prompt for a move) and a
+    computer player (a move made without input)."""
+    text = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
+    m = re.search(r"against a computer player in the terminal \(`kubb3d dames ([^`]*)`", text)
+    assert m, "the README's sentence on playing against the computer"
+    args = m.group(1).split()
+    result = runner.invoke(app, [*args, "--seed", "1"], input="")
+    assert result.exit_code == 0, result.output
+    assert "to move, roll" in result.output and "end of input" in result.output
+    seats = re.search(r"Roll Kubb Dames: (.*); seed", result.output).group(1)
+    assert "human" in seats and any(k in seats for k in ("search", "greedy", "random")), seats
