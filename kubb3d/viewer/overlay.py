@@ -56,6 +56,16 @@ FADED_ALPHA = readable_alpha()
 """Opacity (of 255) of a panel's background where it lies over a piece: the least at which
 its white text stays readable over a white piece (:data:`TEXT_CONTRAST`), so that the piece
 still shows through as much as it can (docs/viewer.md, "One fixed layout")."""
+MODAL_PANELS = ("help", "summary", "rulings_list")
+"""The panels shown on request over everything else (piece labels too); the others stand in
+the fixed layout and keep the piece labels off them."""
+
+
+def _overlap(a, b) -> bool:
+    """Whether two rectangles (x0, y0, x1, y1) overlap (touching edges do not)."""
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
 LABEL_LIFT_M = 0.06
 """m: a piece's label is drawn this far above its top."""
 
@@ -163,13 +173,18 @@ class Overlay:
         """The panels of the current layout (the modal ones aside) over a piece's screen
         rectangle (x0, y0, x1, y1, top-left origin)."""
         out = set()
-        for name, (x, y, w, h) in self.panels.items():
-            if name in ("help", "summary", "rulings_list"):
+        for name, rect in self.panels.items():
+            if name in MODAL_PANELS:
                 continue
-            top = height - y - h
-            if any(x < x1 and x0 < x + w and top < y1 and y0 < top + h for x0, y0, x1, y1 in avoid):
+            if any(_overlap(self._top_left(rect, height), box) for box in avoid):
                 out.add(name)
         return out
+
+    @staticmethod
+    def _top_left(rect, height: int) -> tuple[float, float, float, float]:
+        """A panel's (x, y, w, h), bottom-left origin, as (x0, y0, x1, y1) from the top left."""
+        x, y, w, h = rect
+        return (x, height - y - h, x + w, height - y)
 
     def _place_labels(self, labels, width: int, height: int) -> None:
         """Piece labels: the id above each piece, light text on a dark shadow (a pool of
@@ -189,7 +204,13 @@ class Overlay:
         widths = {text: self._label_pool[text][1].content_width for text, _, _ in labels}
         tall = max((self._label_pool[text][1].content_height for text, _, _ in labels), default=0)
         where = {text: (x, y) for text, x, y in layout_labels(labels, widths, tall, screen_width=width)}
-        self.label_boxes = {text: (x - widths[text] / 2, y - tall, x + widths[text] / 2, y) for text, (x, y) in where.items()}
+        boxes = {text: (x - widths[text] / 2, y - tall, x + widths[text] / 2, y) for text, (x, y) in where.items()}
+        # a label that would lie on a panel is left out: drawn over it, it wrote over the
+        # panel's text (the rulings of a scenario seen from its orbit camera); the piece
+        # itself still shows through the panel
+        under = [self._top_left(rect, height) for name, rect in self.panels.items() if name not in MODAL_PANELS]
+        self.label_boxes = {text: box for text, box in boxes.items() if not any(_overlap(box, r) for r in under)}
+        where = {text: xy for text, xy in where.items() if text in self.label_boxes}
         for text, pair in self._label_pool.items():
             xy = where.get(text)
             for lab, dx, dy in zip(pair, (1, 0), (-1, 0)):

@@ -343,3 +343,31 @@ def test_the_docs_give_the_panels_opacities_of_the_code():
         a = alpha / 255
         under = a * np.array(PANEL_COLOR[:3]) + (1 - a) * 255.0
         assert (contrast_ratio((255, 255, 255), under) >= TEXT_CONTRAST) is ok
+
+
+@pytest.mark.parametrize("name", ["dm_leaning_on_field_kubb", "dm_king_felled_early"])
+def test_no_label_is_drawn_over_a_panel(name):
+    """`kubb3d view dm_leaning_on_field_kubb --screenshot …` (orbit camera, 960×540) drew the
+    labels B2, king and "OUT (behind baseline B)" over the rulings panel's text, which could not
+    be read there. A label that would lie on a panel of the fixed layout is left out; every
+    other label is drawn where the layout put it, so the labels drawn are exactly those laid
+    out off the panels."""
+    w, h = 960, 540
+    session = scenario_session(ROOT / "scenarios" / f"{name}.toml")
+    app = App(session, w, h, headless=True, mode="view", camera="orbit")
+    try:
+        session.timeline.playing = False
+        session.command("seek:1.0")  # the end, as the screenshot shows it
+        app.frame(0.0)
+        ov = app.overlay
+        panels = [p for n, p in ov.panels.items() if n not in ("help", "summary", "rulings_list")]
+        _, labels = app._marks
+        drawn = {text for text, pair in ov._label_pool.items() if pair[1].visible}
+        assert drawn == set(ov.label_boxes) and drawn <= {text for text, _, _ in labels}
+        for text, box in ov.label_boxes.items():
+            assert not any(_covers(p, box, h) for p in panels), text
+        left_out = {text for text, _, _ in labels} - drawn
+        assert left_out, "this view has labels under the rulings panel (the case of the bug)"
+        assert {"A1", "king"} & drawn  # the pieces of the situation keep theirs
+    finally:
+        app.close()
