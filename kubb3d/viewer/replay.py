@@ -172,7 +172,9 @@ class TimelineBuilder:
         return "king" if pid == KING_ID else ("baton" if pid.startswith("baton") else "kubb")
 
     def _info(self, lines_=(), flags=(), line_x=None) -> dict:
-        return {"hidden": set(self.hidden), "lines": [msg("set {set}, turn {turn}", set=self.set_no, turn=self.turn_no), *lines_], "flags": list(flags), "throwing_line": line_x}
+        # the lag throws come before set 1: "set 0, turn 0" read as a set of its own
+        where = msg("set {set}, turn {turn}", set=self.set_no, turn=self.turn_no) if self.set_no else msg("lag throws, before set 1")
+        return {"hidden": set(self.hidden), "lines": [where, *lines_], "flags": list(flags), "throwing_line": line_x}
 
     def _add(self, seg: Segment) -> Segment:
         self.segments.append(seg)

@@ -117,6 +117,26 @@ def test_the_timeline_names_what_each_throw_felled_not_the_whole_round(dm_page, 
     assert throws_with_earlier > 0  # the match has throws after a kubb fell earlier in the round
 
 
+def test_the_lag_throws_are_not_shown_as_a_set_0(dm_page, dm_replay):
+    """A match's page (and the viewer) said "set 0, turn 0" under the lag throws, as if they were
+    a set before set 1. Every segment before the first set's set-up says that the lag comes
+    before set 1, in English and in German; every later one names a set from 1 on, the set and
+    turn of the segment's own replay line."""
+    segments = load_session(dm_replay).timeline.segments
+    first_setup = next(i for i, seg in enumerate(segments) if seg.label.endswith("pieces set up"))
+    assert first_setup >= 2  # the two lag throws
+    data, de = page_data(dm_page), page_data(replay_page(dm_replay, tr=translator("de")))
+    for i, (seg, shown, shown_de) in enumerate(zip(segments, data["segments"], de["segments"])):
+        head, head_de = shown["lines"][0], shown_de["lines"][0]
+        if i < first_setup:
+            assert (head, head_de) == ("lag throws, before set 1", "Anwürfe, vor Satz 1"), i
+        else:
+            m = re.fullmatch(r"set (\d+), turn (\d+)", head)
+            assert m and int(m.group(1)) >= 1, (i, head)
+            assert head_de == f"Satz {m.group(1)}, Wurfrunde {m.group(2)}", (i, head_de)
+    assert "set 0" not in dm_page
+
+
 def test_a_whole_dm_match_is_one_page_under_5_mb_that_needs_no_network(dm_page):
     size = len(dm_page.encode("utf-8"))
     assert size < MAX_PAGE_BYTES, size
