@@ -45,7 +45,7 @@ def test_the_turn_cap_is_said_to_be_kubb3ds_rule_and_found_in_the_rules_doc():
 
     rules = (Path(__file__).resolve().parents[1] / "docs" / "rules.md").read_text()
     assert "docs/rules.md" in ENDINGS["round_cap"]
-    assert "round cap ends a set after 60 turns" in rules and "no rule book has one" in rules
+    assert "round cap ends the match when a set reaches 60 turns" in rules and "no rule book has one" in rules
 
 
 def test_a_draw_is_a_draw():

@@ -453,6 +453,27 @@ def test_round_cap_ends_match():
     )
 
 
+def test_round_cap_ends_a_best_of_three_in_its_first_set_as_the_docs_say(root):
+    """The README said "a set is cut off after --round-cap turns" and docs/rules.md "the round cap
+    ends a set", so a best of three would go on to set 2; the engine ends the match (`kubb3d match
+    --sets 3 --round-cap 3` printed "sets won: P1 0, P2 0"). Capped in set 1 of a best of three
+    and of a best of one alike, the match is over at the same turn, with no set won, and the two
+    docs say the match is cut off."""
+    ends = []
+    for sets in (1, 3):
+        s = dm(round_cap=5, sets=sets)
+        start(s)
+        play_out(s)
+        out = s.outcome()
+        assert out.termination == Termination.ROUND_CAP and out.sets == {"Ann": 0, "Bob": 0}
+        ends.append((s.set_no, s.turn_no, out.winner))
+    assert ends[0] == ends[1] and ends[0][:2] == (1, 5)
+    readme = " ".join((root / "README.md").read_text(encoding="utf-8").split())
+    rules = " ".join((root / "docs" / "rules.md").read_text(encoding="utf-8").split())
+    assert "the match is cut off when a set reaches `--round-cap` turns" in readme
+    assert "The round cap ends the match when a set reaches" in rules
+
+
 def test_round_cap_names_why_the_winner_wins():
     """The cap's outcome says why its winner wins (more sets, else more of its own baseline kubbs
     standing), not only that the cap was reached (a player read "you win" at 0–0 sets)."""
