@@ -1634,6 +1634,7 @@ def figure(report: Report):
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    from matplotlib.transforms import offset_copy
 
     def formula(group: str, row: Row) -> bool:  # the rows against a formula, not a halved step
         halved = row.reference.startswith("the same at")
@@ -1657,7 +1658,10 @@ def figure(report: Report):
         ax.set_ylim(-0.7, len(rows) - 0.3)
         ax.set_xlabel(unit)
         ax.set_title(title)
-        ax.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.09), frameon=False)  # under the bars
+        # under the bars, 34 points below the axes whatever their height: at -0.09 of the axes'
+        # height, the short panels of --quick put it over the tick labels and the axis label
+        below = offset_copy(ax.transAxes, fig=fig, y=-34, units="points")
+        ax.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, 0.0), bbox_transform=below, frameon=False)
     ax = axes[2]
     if report.felled_vs_dt:
         dts = [1 / d for d, *_ in report.felled_vs_dt]
@@ -1673,6 +1677,11 @@ def figure(report: Report):
         ax.minorticks_off()
         ax.axvline(1 / DT, color="grey", ls=":", label="default step")
         ax.legend(fontsize=8)
+    else:  # --quick plays no throws: say so rather than leave an empty frame
+        ax.set_xticks([])
+        ax.set_yticks([])
+        ax.text(0.5, 0.5, "not run: --quick plays no player throws", ha="center", va="center", fontsize=9,
+                transform=ax.transAxes)
     ax.set_xlabel("time step, s")
     ax.set_ylabel("kubbs felled per baton (elite, 8 m)")
     ax.set_title("Hit rate against the time step")

@@ -37,13 +37,30 @@ def test_the_doc_has_the_rows_the_figure_draws():
     assert sum(r.group == "slide" for r in report.rows) >= 20
 
 
-def test_no_two_texts_of_the_figure_overlap_and_all_lie_inside_it():
-    fig = figure(_doc_report())
+QUICK_LABELS = {"baton, grass", "baton, grass hf", "kubb, grass", "kubb, grass hf", "kubb 2 m/s, grass",
+                "baton 6 m/s, grass", "kubb 2 m/s, grass hf 0°", "baton roll 3 m/s, turf"}
+"""The rows `kubb3d validate --quick --png` draws (no player throws: no time-step panel)."""
+
+
+def _quick_report() -> Report:
+    """docs/validation.md's rows of a `--quick` run: four bars a panel, no hit rates."""
+    rows = [r for r in _doc_report().rows if short_label(r.quantity) in QUICK_LABELS]
+    return Report(rows=rows, felled_vs_dt=[])
+
+
+@pytest.mark.parametrize("quick", [False, True])
+def test_no_two_texts_of_the_figure_overlap_and_all_lie_inside_it(quick):
+    """`kubb3d validate --quick --png` drew its two legends over the tick labels and the axis
+    labels of the short panels (placed at -0.09 of the axes' height) and an empty time-step
+    panel: the figure of a --quick run is checked as the full one is, and its time-step panel
+    says why it is empty."""
+    fig = figure(_quick_report() if quick else _doc_report())
     fig.canvas.draw()
     renderer = fig.canvas.get_renderer()  # type: ignore[attr-defined]
     page = fig.bbox
     texts = [*fig.texts]
-    for ax in fig.axes:  # the tick labels drawn (those of ticks within the axis' view), titles, legends
+    for ax in fig.axes:
+        texts += ax.texts  # the tick labels drawn (those of ticks within the axis' view), titles, legends
         x0, x1 = sorted(ax.get_xlim())
         y0, y1 = sorted(ax.get_ylim())
         texts += [t for t in ax.get_xticklabels() if x0 <= t.get_position()[0] <= x1]
@@ -54,7 +71,12 @@ def test_no_two_texts_of_the_figure_overlap_and_all_lie_inside_it():
     texts = [t for t in texts if t.get_visible() and t.get_text().strip()]
     boxes = [(t.get_text(), t.get_window_extent(renderer)) for t in texts]
     labels = [name for name, _ in boxes]
-    assert "baton, wet-grass hf" in labels and "kubb 2 m/s, grass hf 30°" in labels
+    if quick:
+        assert set(labels) >= QUICK_LABELS and "baton, wet-grass hf" not in labels
+        assert "not run: --quick plays no player throws" in labels
+    else:
+        assert "baton, wet-grass hf" in labels and "kubb 2 m/s, grass hf 30°" in labels
+        assert not any(name.startswith("not run") for name in labels)
     for name, box in boxes:
         assert page.x0 - 0.5 <= box.x0 and box.x1 <= page.x1 + 0.5, name
         assert page.y0 - 0.5 <= box.y0 and box.y1 <= page.y1 + 0.5, name
