@@ -68,3 +68,20 @@ def resolve_experiment(name: str | Path) -> Path:
     """``name`` as given if that file exists, else the shipped spec of that short name
     (``hit-8m`` → ``…/experiments/hit-8m.toml``), else ``name`` unchanged."""
     return _lookup(name, experiments_dir()) or Path(name)
+
+
+def wrong_kind(data: dict, path: str | Path, wanted: str) -> str | None:
+    """The one-line error for a TOML file of the other kind: an experiment spec given where a
+    judge scenario is read (``wanted="scenario"``: ``kubb3d judge``, ``view``, ``quiz``,
+    ``export``) or a scenario given to ``kubb3d experiment run`` (``wanted="spec"``), told by
+    the top-level fields only one kind has; None when the file is not plainly the other kind
+    (then the schema's own message names the field)."""
+    spec_keys = [k for k in ("trials_per_point", "measures") if k in data]
+    scenario_keys = [k for k in ("expect", "event") if k in data]
+    if wanted == "scenario" and spec_keys and not scenario_keys:
+        return (f"{path}: an experiment spec (it has {spec_keys[0]}), not a judge scenario; "
+                f"run it with kubb3d experiment run {path}")
+    if wanted == "spec" and scenario_keys and not spec_keys:
+        return (f"{path}: a judge scenario (it has {scenario_keys[0]}), not an experiment spec; "
+                f"rule on it with kubb3d judge {path}")
+    return None

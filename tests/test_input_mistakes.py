@@ -105,6 +105,41 @@ def test_a_name_near_nothing_gets_no_suggestion(tmp_path, monkeypatch):
     assert "did you mean" not in line and "no such file" in line
 
 
+@pytest.mark.parametrize("path,param", SHIPPED, ids=[" ".join(p) for p, _ in SHIPPED])
+def test_a_file_of_the_other_kind_is_named_with_the_command_it_is_for(path, param, tmp_path, monkeypatch):
+    """`kubb3d judge scenarios/experiments/hit-8m.toml` said "throw.side: unknown field in
+    [throw]; expected one of: field_kubbs, … (+13 more)", as if a scenario had a typo, and
+    `experiment run scenarios/dm_accident_wind.toml` the same the other way. Every command that
+    reads a scenario, given a shipped spec, and `experiment run`, given a shipped scenario, says
+    in one line which kind the file is and the command that takes it."""
+    cmd = dict(COMMANDS)[path]
+    takes_spec = "spec" in (param.help or "")
+    other = (scenario_files() if takes_spec else experiment_files())[0]
+    line = _one_line(_argv(path, param, str(other), cmd), tmp_path, monkeypatch)
+    if takes_spec:
+        assert line == (f"error: {other}: a judge scenario (it has expect), not an experiment spec; "
+                        f"rule on it with kubb3d judge {other}"), line
+    else:
+        assert line.startswith(f"error: {other}: an experiment spec (it has ") and line.endswith(
+            f"), not a judge scenario; run it with kubb3d experiment run {other}"), line
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_every_shipped_file_is_told_apart_from_the_other_kind():
+    """The kinds are told by top-level fields only one kind has: no shipped scenario is taken
+    for a spec, no shipped spec for a scenario, and each is refused by the other's reader."""
+    import tomllib
+
+    from kubb3d.library import wrong_kind
+
+    for kind, files in (("scenario", scenario_files()), ("spec", experiment_files())):
+        other = "spec" if kind == "scenario" else "scenario"
+        for f in files:
+            data = tomllib.loads(f.read_text(encoding="utf-8"))
+            assert wrong_kind(data, f, kind) is None, f
+            assert wrong_kind(data, f, other) is not None, f
+
+
 REPLAY_READERS = _inputs("replay")
 
 
