@@ -251,3 +251,28 @@ def test_the_board_shows_its_baselines(browser, pages, shots):
             darker += ink < board - 60
     assert darker >= 14
     assert browser.errors == []
+
+
+def test_on_a_phone_the_timeline_scrolls_itself_not_the_page(pages, shots, dm_replay):
+    """A match page opened on a phone (400 × 800: the timeline below the scene) scrolled itself
+    down to the timeline's current line on opening and at every throw (scrollIntoView scrolls
+    every scrolled box up to the page), taking the scene off the screen. Stepping through the
+    throws now leaves the page where it is, and the current line is still inside the list's
+    visible box every time: the list scrolled to it, as on a wide screen."""
+    segments = load_session(dm_replay).timeline.segments
+    with Browser(CHROMIUM, 400, 800) as phone:
+        open_page(phone, pages["replay"])
+        assert phone.evaluate("window.scrollY") == 0
+        for expected in range(1, min(len(segments), 40)):
+            phone.evaluate("document.getElementById('next').click()")
+            assert phone.evaluate("kubb3dPage.state().segment") == expected
+            assert phone.evaluate("window.scrollY") == 0, expected
+            inside = phone.evaluate(
+                "(() => { const l = document.getElementById('segments').getBoundingClientRect();"
+                " const n = document.querySelector('#segments li.now').getBoundingClientRect();"
+                " return n.top >= l.top - 1 && n.bottom <= l.bottom + 1; })()"
+            )
+            assert inside, expected
+        assert phone.evaluate("document.getElementById('segments').scrollTop") > 0
+        screenshot(phone, shots, "replay-phone")
+        assert phone.errors == []
