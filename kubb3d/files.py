@@ -490,6 +490,9 @@ def read_input(path: str | os.PathLike, what: str, *, max_bytes: int = MAX_INPUT
         raise FileSafetyError(f"cannot read {what} {p}: {exc.strerror or exc}") from None
     if len(data) > max_bytes:
         raise FileSafetyError(f"{what} {p} is too large (more than {max_bytes / 1e6:.0f} MB)")
+    if data.startswith(b"SQLite format 3\x00"):  # every input read here is text: said "not UTF-8
+        article = "an" if what[:1] in "aeiou" else "a"  # text (byte 102)" or "no header line"
+        raise FileSafetyError(f"{p} is {RESULTS_KIND}, not {article} {what}")
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:

@@ -70,7 +70,7 @@ def resolve_experiment(name: str | Path) -> Path:
     return _lookup(name, experiments_dir()) or Path(name)
 
 
-def wrong_kind(data: dict, path: str | Path, wanted: str) -> str | None:
+def other_toml_kind(data: dict, path: str | Path, wanted: str) -> str | None:
     """The one-line error for a TOML file of the other kind: an experiment spec given where a
     judge scenario is read (``wanted="scenario"``: ``kubb3d judge``, ``view``, ``quiz``,
     ``export``) or a scenario given to ``kubb3d experiment run`` (``wanted="spec"``), told by

@@ -368,9 +368,9 @@ def load(path: str | Path) -> ScenarioSpec:
         data = load_toml(path, "scenario")
     except FileSafetyError as exc:
         raise ScenarioError(str(exc)) from None
-    from kubb3d.library import wrong_kind
+    from kubb3d.library import other_toml_kind
 
-    if (other := wrong_kind(data, path, "scenario")) is not None:
+    if (other := other_toml_kind(data, path, "scenario")) is not None:
         raise ScenarioError(other)
     if "schema" not in data:
         raise ScenarioError(f"{path}: schema: missing; expected schema = {SCHEMA_VERSION}")

@@ -130,14 +130,14 @@ def test_every_shipped_file_is_told_apart_from_the_other_kind():
     for a spec, no shipped spec for a scenario, and each is refused by the other's reader."""
     import tomllib
 
-    from kubb3d.library import wrong_kind
+    from kubb3d.library import other_toml_kind
 
     for kind, files in (("scenario", scenario_files()), ("spec", experiment_files())):
         other = "spec" if kind == "scenario" else "scenario"
         for f in files:
             data = tomllib.loads(f.read_text(encoding="utf-8"))
-            assert wrong_kind(data, f, kind) is None, f
-            assert wrong_kind(data, f, other) is not None, f
+            assert other_toml_kind(data, f, kind) is None, f
+            assert other_toml_kind(data, f, other) is not None, f
 
 
 REPLAY_READERS = _inputs("replay")
@@ -171,6 +171,28 @@ def test_a_notation_record_given_as_a_replay_is_named(path, param, files, tmp_pa
         f"error: {record} is a match record in the game notation, not a kubb3d match replay; "
         "expected a replay written by kubb3d match --replay"
     )
+    assert list(tmp_path.iterdir()) == []
+
+
+READERS = [*SHIPPED, *REPLAY_READERS, *_inputs("record")]
+
+
+@pytest.mark.parametrize("path,param", READERS, ids=[" ".join(p) + " " + q.name for p, q in READERS])
+def test_a_results_file_given_as_text_is_named(path, param, tmp_path_factory, tmp_path, monkeypatch):
+    """`kubb3d export hits.sqlite --html m.html` said "replay file hits.sqlite is not UTF-8 text
+    (byte 102)". An experiment's results file given to any command that reads a scenario, a
+    spec, a replay or a notation record is named for what it is, in one line."""
+    import sqlite3
+
+    results = tmp_path_factory.mktemp("results") / "hits.sqlite"
+    with sqlite3.connect(results) as db:
+        db.execute("CREATE TABLE trials (trial INTEGER, row TEXT)")
+        db.execute("INSERT INTO trials VALUES (0, 'é' || char(0))")
+    db.close()
+    cmd = dict(COMMANDS)[path]
+    line = _one_line(_argv(path, param, str(results), cmd), tmp_path, monkeypatch)
+    assert line.startswith(f"error: {results} is an experiment results file (SQLite), not a"), line
+    assert "UTF-8" not in line
     assert list(tmp_path.iterdir()) == []
 
 

@@ -943,9 +943,9 @@ def load_spec(path: str | Path) -> LoadedSpec:
         data = load_toml(path, "experiment spec")
     except FileSafetyError as exc:
         raise SpecError(str(exc)) from None
-    from kubb3d.library import wrong_kind
+    from kubb3d.library import other_toml_kind
 
-    if (other := wrong_kind(data, path, "spec")) is not None:
+    if (other := other_toml_kind(data, path, "spec")) is not None:
         raise SpecError(other)
     return validate(data, path)
 
