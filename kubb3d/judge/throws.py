@@ -71,7 +71,8 @@ class ThrowContext:
         legal: False if the throw broke a throwing rule (DM §5; WS basic rules 5, 7).
         violations: the broken rules, :class:`kubb3d.throw.Violation` or (rule, reason) pairs.
         king_throw: the throw was a king throw from the baseline after every kubb of
-            the target half was down (DM §10, WS "End of the Game").
+            the target half was down (DM §10, WS "End of the Game"); taken as one only when
+            every kubb of the target half is in ``already_felled`` (else the king fell early).
         round_start: piece id → pose at the start of the round (where a kubb or the
             king is raised again).
         field_kubbs: ids of the field kubbs standing in the target half when the throw began.
@@ -363,7 +364,11 @@ def _rule_king(tally: _Tally, t: _Throw, pid: str, a: Analysis, down: bool) -> N
         )
         return
     raised = _raise_pose(ctx, pid)
-    if ctx.king_throw and t.legal:
+    all_down = set(t.target_kubbs) <= set(ctx.already_felled)
+    # the pieces decide, not the flag: a "king throw" while a kubb of the target half still
+    # stood when it began fells the king early (DM §1, §10)
+    king_throw = ctx.king_throw and all_down
+    if king_throw and t.legal:
         tally.winner, tally.loser = ctx.thrower, t.target
         reason = msg(
             "Side {side} felled the king with a legal king throw after all kubbs were down, so side {side} "
@@ -377,14 +382,14 @@ def _rule_king(tally: _Tally, t: _Throw, pid: str, a: Analysis, down: bool) -> N
                 piece=pid, status=a.status, consequence=Consequence.GAME_WON, rules=rules, reason=reason, hand_check=hc
             )
         )
-    elif ctx.king_throw:
+    elif king_throw:
         reason = msg(
             "The king throw was not legal ({fouls}), so it does not count and the king is set up again.",
             fouls=t.foul_text,
         )
         rules = tuple(dict.fromkeys(t.foul_rules + cites.king_throw_invalid))
         tally.stand_again(pid, a, rules, reason, raised, now=True)
-    elif t.target_kubbs and set(t.target_kubbs) <= set(ctx.already_felled) and t.king_off_baseline == "raise":
+    elif t.target_kubbs and all_down and t.king_off_baseline == "raise":
         reason = msg(
             "All kubbs were down but this was not a king throw from the baseline, so the throw is invalid and the "
             "king is set up again."
@@ -397,7 +402,7 @@ def _rule_king(tally: _Tally, t: _Throw, pid: str, a: Analysis, down: bool) -> N
             if a.status is not Status.STANDING
             else msg("The king stands again but was knocked past its tipping angle during the throw.")
         )
-        if t.target_kubbs and set(t.target_kubbs) <= set(ctx.already_felled):
+        if t.target_kubbs and all_down:
             reason = msg(
                 "Side {side} felled the king, but not with a king throw from the baseline, so side {side} loses. "
                 "({why})",

@@ -135,6 +135,9 @@ FLIPS: list[tuple[str, str, str]] = [
     ),
     # KT rules: a field kubb still upright (B2 stood up again) or down earlier (B2 counts)
     ("kt7_baseline_kubb_off_board_field_kubb_standing", "kt7_two_baseline_kubbs_knocked_field_kubb_down_earlier", "B2"),
+    # DM §1, §10: a king throw while B5 still stood (the king fell early: lost) or after it fell (won);
+    # the pieces decide, not the scenario's king_throw flag
+    ("dm7_king_throw_flag_with_baseline_kubb_standing", "dm7_king_throw_flag_with_every_baseline_kubb_down", "king"),
 ]
 
 # (file, piece, at once): DM §5 stands a baseline kubb felled too early up „erst am Ende der
