@@ -37,6 +37,8 @@ from typing import Any
 
 import numpy as np
 
+from kubb3d.bench import mean_ci95 as mean_ci95  # Student's t (kubb3d.experiment.stats)
+
 SCHEDULES = ("kubb3d", "plain")
 """kubb3d's step schedule, and plain steps of DT throughout."""
 
@@ -48,20 +50,21 @@ def _load() -> float:
         return 0.0
 
 
-def mean_ci95(values: Any) -> tuple[float, float]:
-    """(mean, half width of its 95 % interval: 1.96 standard errors) of a sample (nan with
-    fewer than two values)."""
-    x = np.asarray(values, dtype=float)
-    if len(x) < 2:
-        return (float(x.mean()) if len(x) else math.nan), math.nan
-    return float(x.mean()), float(1.96 * x.std(ddof=1) / math.sqrt(len(x)))
-
-
 def two_sample(a: Any, b: Any) -> tuple[float, float]:
-    """(mean of ``a`` − mean of ``b``, half width of its 95 % interval), independent samples."""
+    """(mean of ``a`` − mean of ``b``, half width of its Welch 95 % interval: Student's t at the
+    Welch–Satterthwaite degrees of freedom, rounded down), independent samples; NaN half width
+    when either has fewer than two values."""
+    from kubb3d.experiment.stats import t95
+
     x, y = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
-    se = math.sqrt(x.var(ddof=1) / len(x) + y.var(ddof=1) / len(y))
-    return float(x.mean() - y.mean()), 1.96 * se
+    if len(x) < 2 or len(y) < 2:
+        return float(x.mean() - y.mean()) if len(x) and len(y) else math.nan, math.nan
+    va, vb = x.var(ddof=1) / len(x), y.var(ddof=1) / len(y)
+    se = math.sqrt(va + vb)
+    if se == 0:
+        return float(x.mean() - y.mean()), 0.0
+    df = (va + vb) ** 2 / (va**2 / (len(x) - 1) + vb**2 / (len(y) - 1))
+    return float(x.mean() - y.mean()), t95(max(1, math.floor(df))) * se
 
 
 def throw_rows(n: int, seed: int, schedule: str) -> list[dict]:

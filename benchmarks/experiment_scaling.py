@@ -264,7 +264,7 @@ def cluster_costs(runs: list[dict]) -> dict[str, tuple[float, float]]:
     (ms); each as (mean, half width of its 95 % t interval; NaN for one run)."""
     import math
 
-    from kubbuteo_turns import t95
+    from kubb3d.experiment.stats import t95
 
     def ci(values: list[float]) -> tuple[float, float]:
         m = statistics.fmean(values)
@@ -292,7 +292,7 @@ def paired_ratio(ratios: list[float]) -> dict:
     ``behind`` if below, else ``not decided``."""
     import math
 
-    from kubbuteo_turns import t95
+    from kubb3d.experiment.stats import t95
 
     mean = statistics.fmean(ratios)
     half = math.nan if len(ratios) < 2 else t95(len(ratios) - 1) * statistics.stdev(ratios) / math.sqrt(len(ratios))

@@ -34,8 +34,10 @@ def _load() -> float:
 
 
 def _ci(values) -> tuple[float, float]:
-    x = np.asarray(values, dtype=float)
-    return float(x.mean()), float(1.96 * x.std(ddof=1) / math.sqrt(len(x)))
+    """(mean, half width of its Student's t 95 % interval; NaN for one value)."""
+    from kubb3d.bench import mean_ci95
+
+    return mean_ci95(values)
 
 
 def bench_throws(throws, far_dt: float | None) -> tuple[float, list[int], list[int]]:

@@ -39,6 +39,7 @@ import time
 import numpy as np
 
 from kubb3d.calibrate import flick_toppled, wilson
+from kubb3d.experiment.stats import t95
 from kubb3d.physics.world import TABLE_DT
 from kubb3d.validate import against_nudge_floor
 
@@ -123,7 +124,8 @@ def compare(a: list[list[str]], b: list[list[str]]) -> dict:
     changed = sum(x != y for x, y in zip(a, b))
     _, lo, hi = wilson(changed, len(a))
     d = np.array([len(y) - len(x) for x, y in zip(a, b)], dtype=float)
-    half = 1.96 * float(d.std(ddof=1)) / math.sqrt(len(d)) if len(d) > 1 else 0.0
+    # Student's t (kubb3d.experiment.stats); one flick has no interval (NaN, never a zero width)
+    half = t95(len(d) - 1) * float(d.std(ddof=1)) / math.sqrt(len(d)) if len(d) > 1 else math.nan
     return {
         "changed": changed,
         "flicks": len(a),

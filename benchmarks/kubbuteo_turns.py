@@ -33,21 +33,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from kubb3d.experiment.stats import t95
 from kubb3d.match import Match, MatchConfig
-
-T95 = {
-    1: 12.71, 2: 4.30, 3: 3.18, 4: 2.78, 5: 2.57, 6: 2.45, 7: 2.36, 8: 2.31, 9: 2.26, 10: 2.23,
-    15: 2.13, 20: 2.09, 25: 2.06, 30: 2.04, 40: 2.02, 60: 2.00, 120: 1.98,
-}  # fmt: skip
-"""Two-sided 95 % quantiles of Student's t by degrees of freedom (a table: no scipy needed)."""
-
-
-def t95(df: int) -> float:
-    """The 95 % t quantile for ``df`` degrees of freedom (the next smaller tabulated one above 10;
-    1.96 past 120)."""
-    if df > 120:
-        return 1.96
-    return T95[max(k for k in T95 if k <= df)]
 
 
 def seeds_arg(text: str) -> list[int]:

@@ -24,7 +24,6 @@ import argparse
 import ast
 import hashlib
 import json
-import math
 import os
 import random
 import shutil
@@ -163,16 +162,23 @@ def score(counts: Counter[str]) -> float | None:
     return None if checked == 0 else 100.0 * (counts["killed"] + counts["timeout"]) / checked
 
 
-def interval(counts: Counter[str], z: float = 1.96) -> tuple[float, float] | None:
-    """The 95 % Wilson score interval of :func:`score`, in percent (the checked mutants of a sample
-    as a binomial draw of the module's); None when nothing was checked."""
+MUTATION_Z = 1.96
+"""The normal quantile of :func:`interval` (docs/mutation.md's recorded tables use it)."""
+
+
+def interval(counts: Counter[str]) -> tuple[float, float] | None:
+    """The 95 % Wilson score interval of :func:`score` (:func:`kubb3d.experiment.stats.wilson`), in
+    percent (the checked mutants of a sample as a binomial draw of the module's); None when nothing
+    was checked."""
+    from kubb3d.experiment.stats import wilson
+
     checked = counts["killed"] + counts["timeout"] + counts["survived"] + counts["no tests"] + counts["other"]
     if checked == 0:
         return None
-    p = (counts["killed"] + counts["timeout"]) / checked
-    centre = (p + z * z / (2 * checked)) / (1 + z * z / checked)
-    half = z * math.sqrt(p * (1 - p) / checked + z * z / (4 * checked * checked)) / (1 + z * z / checked)
-    return 100.0 * max(0.0, centre - half), 100.0 * min(1.0, centre + half)
+    # z = 1.96, the rounded quantile the runs recorded in docs/mutation.md were scored with (Z95,
+    # 1.95996…, moves one of their bounds by 0.1 point)
+    low, high = wilson(counts["killed"] + counts["timeout"], checked, z=MUTATION_Z)
+    return 100.0 * low, 100.0 * high
 
 
 def report_table(rows: dict[str, Counter[str]], markdown: bool) -> str:

@@ -42,6 +42,7 @@ import numpy as np
 
 import kubb3d.physics.forces as forces_module
 from kubb3d.calibrate import run_throws
+from kubb3d.experiment.stats import t95
 from kubb3d.equipment import get_set
 from kubb3d.physics._pybullet import pb
 from kubb3d.physics.ground import Materials, get_ground, use_materials
@@ -275,7 +276,9 @@ def main() -> int:
                 else:
                     d = felled - base
                     entry["felled_change"] = float(d.mean())
-                    entry["felled_change_95"] = 1.96 * float(d.std(ddof=1)) / math.sqrt(len(d))
+                    entry["felled_change_95"] = (
+                        t95(len(d) - 1) * float(d.std(ddof=1)) / math.sqrt(len(d)) if len(d) > 1 else math.nan
+                    )
                 out["variants"][name] = entry
                 print(name, json.dumps(entry), flush=True, file=sys.stderr)
     finally:

@@ -94,11 +94,14 @@ def full_throws(
 
 
 def mean_ci95(values) -> tuple[float, float]:
-    """(mean, half width of its 95 % interval: 1.96 standard errors) of a sample."""
+    """(mean, half width of its Student's t 95 % interval, :func:`kubb3d.experiment.stats.t95`) of
+    a sample; the half width is NaN for fewer than two values (no interval)."""
+    from kubb3d.experiment.stats import t95
+
     x = np.asarray(values, dtype=float)
     if len(x) < 2:
         return float(x.mean()) if len(x) else math.nan, math.nan
-    return float(x.mean()), float(1.96 * x.std(ddof=1) / math.sqrt(len(x)))
+    return float(x.mean()), float(t95(len(x) - 1) * x.std(ddof=1) / math.sqrt(len(x)))
 
 
 def equivalence(throws, felled: list[int], digests: list[str], rerun: int = 10) -> dict:

@@ -36,6 +36,7 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from kubb3d.calibrate import SKILL_NAMES, baton_trial, flick_trial, mean_ci, wilson
+from kubb3d.experiment.stats import no_interval, t95
 from kubb3d.physics.parameters import PARAMETERS, Parameter, materials
 from kubb3d.physics.world import DT
 from kubb3d.workers import map_jobs
@@ -122,7 +123,8 @@ class Effect:
     Attributes:
         code: the parameter's code. end: ``low`` or ``high``. setting: its value there.
         value: the figure. delta: value − the shipped figure (mean of the paired differences).
-        low, high: delta's 95 % interval (normal, paired). pairs: trials compared.
+        low, high: delta's 95 % interval (Student's t, paired; ±∞ for one pair). pairs: trials
+            compared.
     """
 
     code: str
@@ -250,7 +252,8 @@ def _paired(base: Sequence[float | None], other: Sequence[float | None]) -> tupl
     if len(diffs) == 0:
         return math.nan, math.nan, math.nan, 0
     m = float(diffs.mean())
-    half = 1.96 * float(diffs.std(ddof=1)) / math.sqrt(len(diffs)) if len(diffs) > 1 else math.inf
+    # Student's t (kubb3d.experiment.stats); one pair has no interval: ±∞, never resolved
+    half = t95(len(diffs) - 1) * float(diffs.std(ddof=1)) / math.sqrt(len(diffs)) if len(diffs) > 1 else math.inf
     return m, m - half, m + half, len(diffs)
 
 
@@ -385,7 +388,8 @@ def run_sensitivity(
             k_won = sum(bool(x) for x in base)
             value, low, high = wilson(k_won, len(base))
         else:
-            value, low, high = mean_ci([x for x in base if x is not None]) if key != "slide" else _slide_ci(base)
+            value, lo_m, hi_m = mean_ci([x for x in base if x is not None]) if key != "slide" else _slide_ci(base)
+            low, high = (math.nan, math.nan) if lo_m is None or hi_m is None else (lo_m, hi_m)  # none: NaN
         fb = FigureBudget(key, label, len(base), value, low, high)
         for k, pt in enumerate(oat[1:], start=1):
             ((code, setting),) = pt.items()
@@ -474,7 +478,7 @@ def _felled(results: dict[tuple, list], skill: str) -> Callable[[int], list]:
     return lambda k: [float(f) for f, _ in results[("throw", k, skill)]]
 
 
-def _slide_ci(base: Sequence[float | None]) -> tuple[float, float, float]:
+def _slide_ci(base: Sequence[float | None]) -> tuple[float, float | None, float | None]:
     return mean_ci([x for x in base if x is not None])
 
 
@@ -511,7 +515,7 @@ def figure_rows(report: Sensitivity) -> list[tuple[str, ...]]:
         rows.append(
             (
                 f.label,
-                f"{_f(f.value)} ({_f(f.low)}–{_f(f.high)})",
+                f"{_f(f.value)} ({no_interval(f.trials) if math.isnan(f.low) else f'{_f(f.low)}–{_f(f.high)}'})",
                 str(f.trials) + (f" / {f.morris_trials}" if f.morris_trials else ""),
                 f"{_f(lo)}–{_f(hi)}",
                 f"{_f(g[0])}–{_f(g[1])}" if g else "not run",

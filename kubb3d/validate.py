@@ -78,6 +78,7 @@ import numpy as np
 import kubb3d.physics.world as physics_world
 from kubb3d.calibrate import BANDS, baton_trial, run_flicks, run_throws
 from kubb3d.equipment import get_set
+from kubb3d.experiment.stats import Z95, t95
 from kubb3d.physics.ground import GROUNDS
 from kubb3d.physics.world import DT, GRAVITY, SETTLE_S, TABLE_DT, TABLE_SETTLE_S, Terrain, World
 from kubb3d.ranges import counted
@@ -1341,8 +1342,12 @@ def check_terrain() -> list[Row]:
 
 # ---------------------------------------------------------------------- throws
 def _rate(rows: list[dict]) -> tuple[float, float]:
+    """(kubbs felled per baton, half width of its Student's t 95 % interval; NaN for one throw,
+    which has none: it was a zero width)."""
     x = np.array([r["felled"] for r in rows], dtype=float)
-    return float(x.mean()), float(1.96 * x.std(ddof=1) / math.sqrt(len(x))) if len(x) > 1 else 0.0
+    if len(x) < 2:
+        return float(x.mean()), math.nan
+    return float(x.mean()), float(t95(len(x) - 1) * x.std(ddof=1) / math.sqrt(len(x)))
 
 
 def _rests_apart(a_runs: list[dict], b_runs: list[dict]) -> tuple[int, int, int]:
@@ -1367,7 +1372,8 @@ def check_throws(
     p0, c0 = _rate(base)
     p1, c1 = _rate(half)
     d = np.array([b["felled"] - a["felled"] for a, b in zip(base, half)], dtype=float)  # half − default
-    diff, ci = float(d.mean()), float(1.96 * d.std(ddof=1) / math.sqrt(len(d)))
+    # paired: Student's t of the differences (kubb3d.experiment.stats)
+    diff, ci = float(d.mean()), float(t95(max(1, len(d) - 1)) * d.std(ddof=1) / math.sqrt(len(d)))
     lo, hi = BANDS["elite"]
     rows.append(
         Row(
@@ -1496,11 +1502,14 @@ def against_nudge_floor(by_step: Sequence[float], by_nudge: Sequence[float]) -> 
     interval: how much more a change of step moves each flick's outcome than a nudge of the flick
     does (booleans: how many more flicks it changes, as a share; for 0/1 values the interval is
     the paired Wald one, √(b + c − (b − c)²/n)/n with b, c the two kinds of discordant flick).
-    The step is within the nudge floor when ``low`` ≤ 0."""
+    The step is within the nudge floor when ``low`` ≤ 0. Fewer than two flicks have no interval:
+    (−∞, ∞), never the zero width one flick once had."""
     d = np.array(by_step, dtype=float) - np.array(by_nudge, dtype=float)
     n = len(d)
-    mean = float(d.mean())
-    half = 1.96 * math.sqrt(max(float(np.sum((d - mean) ** 2)), 0.0)) / n if n else 0.0
+    mean = float(d.mean()) if n else math.nan
+    if n < 2:
+        return mean, -math.inf, math.inf
+    half = Z95 * math.sqrt(max(float(np.sum((d - mean) ** 2)), 0.0)) / n
     return mean, mean - half, mean + half
 
 

@@ -68,7 +68,7 @@ def test_the_interval_is_the_wilson_score_interval(mutation):
         assert low < 100 * share <= high
         for bound in (low / 100, high / 100):
             if 0 < bound < 1:
-                assert (share - bound) ** 2 == pytest.approx(1.96 ** 2 * bound * (1 - bound) / n, rel=1e-9)
+                assert (share - bound) ** 2 == pytest.approx(mutation.MUTATION_Z**2 * bound * (1 - bound) / n, rel=1e-9)
     assert mutation.interval(Counter({"killed": 30}))[1] == pytest.approx(100.0)
     wide, narrow = (mutation.interval(Counter({"killed": 9 * k, "survived": k})) for k in (5, 50))
     assert wide[0] < narrow[0] and narrow[1] < wide[1]

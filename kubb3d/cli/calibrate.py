@@ -110,9 +110,11 @@ def calibrate(
 def distance_rows(cal) -> list[tuple[str, ...]]:
     """The printed rows of a calibration's hit rate against distance: per preset its name, then
     per distance of :data:`kubb3d.calibrate.DISTANCES` ``value (low–high)``, as docs/calibration.md
-    has them."""
+    has them (``n = 1: no interval`` for a single throw)."""
+    from kubb3d.experiment.stats import interval_text
+
     return [
-        (skill, *(f"{value:.2f} ({low:.2f}–{high:.2f})" for _, value, low, high in curve))
+        (skill, *(f"{value:.2f} ({interval_text(low, high, 2)})" for _, value, low, high in curve))
         for skill, curve in cal.curves.items()
     ]
 
@@ -122,13 +124,16 @@ CALIBRATION_COLUMNS = ("figure", "value", "spread", "trials", "reference", "in b
 
 def calibration_rows(cal) -> list[tuple[str, ...]]:
     """The printed table's rows of a :class:`kubb3d.calibrate.Calibration`, one per figure, a cell per
-    :data:`CALIBRATION_COLUMNS`: the spread names its kind (95 % interval or quartiles); a figure
-    without a reference or band leaves those cells empty (omitted where rows print as blocks)."""
+    :data:`CALIBRATION_COLUMNS`: the spread names its kind (95 % interval or quartiles), or says
+    there is none (the mean of a single trial); a figure without a reference or band leaves those
+    cells empty (omitted where rows print as blocks)."""
+    from kubb3d.experiment.stats import interval_text
+
     return [
         (
             f.label,
             f"{f.value:.3f}",
-            f"{f.low:.3f}–{f.high:.3f} ({f.spread})",
+            interval_text(f.low, f.high, n=f.trials) + ("" if f.low is None else f" ({f.spread})"),
             str(f.trials),
             f.reference,
             "" if f.passed is None else ("yes" if f.passed else "[red]NO[/red]"),

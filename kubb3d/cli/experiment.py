@@ -425,16 +425,17 @@ def summary_cmd(
     ),
     as_json: bool = typer.Option(False, "--json", help="Print the groups as one JSON document."),
 ) -> None:
-    """Print the measure per group with 95 % intervals (Wilson for rates). Trials that
-    finished without a value (a draw has no winner) count in every rate's denominator;
-    grid factors in no --by and no --where are pooled over (a note says which)."""
+    """Print the measure per group with 95 % intervals (Wilson for rates, Student's t for means;
+    a group of one value has none). Trials that finished without a value (a draw has no winner)
+    count in every rate's denominator; grid factors in no --by and no --where are pooled over
+    (a note says which)."""
     from rich.console import Console
     from rich.table import Table
 
     from kubb3d.experiment import StoreError, open_results
     from kubb3d.experiment.export import columns
     from kubb3d.experiment.stats import group as group_rows
-    from kubb3d.experiment.stats import match_column, measure_fn, text_values
+    from kubb3d.experiment.stats import floor_of, match_column, measure_fn, no_interval, text_values
 
     try:
         with open_results(results) as store:
@@ -473,7 +474,7 @@ def summary_cmd(
             keys = [*keys, label]
             label = f"{label}: rate of each value"
         else:
-            cells = group_rows(rows, keys, fn, True if binary else None)
+            cells = group_rows(rows, keys, fn, True if binary else None, floor=floor_of(label))
     except ValueError as exc:  # a value of the wrong kind in a hand-edited file
         raise _user_error(str(exc)) from None
     if pooled and not as_json:
@@ -498,7 +499,8 @@ def summary_cmd(
             "where": list(where),
             "pooled_over": pooled,
             "statistic": "rate" if rate else "mean",
-            "interval": "wilson 95 %" if rate else "95 %",
+            # a mean's: Student's t (null lo and hi for a group of one value: no interval)
+            "interval": "wilson 95 %" if rate else "student t 95 %",
             "groups": [
                 {
                     "key": dict(zip(keys, c.key)),
@@ -524,7 +526,8 @@ def summary_cmd(
     for c in cells:
         vals = [str(v) if not isinstance(v, float) else f"{v:g}" for v in c.key]
         extra = [str(c.k)] if rate else []
-        table.add_row(*vals, str(c.n), *extra, f"{c.value:.3f}", f"{c.lo:.3f} – {c.hi:.3f}")
+        span = no_interval(c.n) if c.lo is None or c.hi is None else f"{c.lo:.3f} – {c.hi:.3f}"
+        table.add_row(*vals, str(c.n), *extra, f"{c.value:.3f}", span)
     con = Console(width=160)
     con.print(f"[bold]{title}[/]")
     con.print(table)

@@ -3,7 +3,9 @@
 * ``x`` and ``y`` given: a heatmap of the measure over the two columns, each cell labelled
   with its rate (or mean) and its number of trials.
 * only ``x``: curves of the measure against ``x`` (one per value of ``group``) with 95 %
-  intervals: Wilson for rates, mean ± 1.96 standard errors for numbers.
+  intervals: Wilson for rates, Student's t for means (:mod:`kubb3d.experiment.stats`; the low end
+  at 0 for a count, a time or a distance). A mean of one trial, or of trials all alike, has no
+  interval: its point is drawn hollow, without a bar, and the title says so.
 
 Continuous columns (drawn values: more than 3 × ``bins`` distinct values) are binned into
 ``bins`` equal bins.
@@ -15,7 +17,7 @@ from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 from kubb3d.experiment.export import columns
-from kubb3d.experiment.stats import bin_column, group, key_value, match_column, measure_fn
+from kubb3d.experiment.stats import bin_column, floor_of, group, key_value, match_column, measure_fn
 from kubb3d.ranges import counted
 
 UNITS = {
@@ -159,9 +161,10 @@ def plot(
         gc = match_column(group_by, cols) if group_by else None
         groups = sorted({key_value(r.get(gc)) for r in rows if r.get("ok")}, key=_order) if gc else [None]
         any_line = False
+        singles = 0
         for g in groups:
             sub = [r for r in rows if gc is None or key_value(r.get(gc)) == g]
-            cells = group(sub, [xc], fn, binary_values)
+            cells = group(sub, [xc], fn, binary_values, floor=floor_of(label))
             if not cells:
                 continue
             any_line = True
@@ -169,17 +172,26 @@ def plot(
             numeric = all(isinstance(v, (int, float)) for v in xv)
             pos = xv if numeric else list(range(len(xv)))
             val = [c.value for c in cells]
-            err = [[max(0.0, c.value - c.lo) for c in cells], [max(0.0, c.hi - c.value) for c in cells]]
+            # no bar (NaN) where there is no interval (one trial, no spread), never a zero-length one
+            err = [[np.nan if c.lo is None else max(0.0, c.value - c.lo) for c in cells],
+                   [np.nan if c.hi is None else max(0.0, c.hi - c.value) for c in cells]]
             # a line only joins numbers: between categories (club, elite, novice) it would invent an order
-            ax.errorbar(pos, val, yerr=err, marker="o", capsize=3, linestyle="-" if numeric else "none",
-                        label=None if gc is None else f"{gc} = {_fmt(g)}")
+            bars = ax.errorbar(pos, val, yerr=err, marker="o", capsize=3, linestyle="-" if numeric else "none",
+                               label=None if gc is None else f"{gc} = {_fmt(g)}")
+            single = [(p, c.value) for p, c in zip(pos, cells) if c.lo is None]
+            if single:
+                ax.plot(*zip(*single), linestyle="none", marker="o", markersize=7, markerfacecolor="white",
+                        markeredgecolor=bars.lines[0].get_color())
+                singles += len(single)
             if not numeric:
                 ax.set_xticks(pos, [_fmt(v) for v in xv])
         if not any_line:
             raise ValueError(f"no values of {label!r} in the results")
         is_rate = binary or all(isinstance(fn(r), bool) for r in rows if r.get("ok") and fn(r) is not None)
         ax.set_xlabel(axis_label(xc))
-        ax.set_ylabel(f"{label} rate (95 % Wilson interval)" if is_rate else f"mean {label} (95 % interval)")
+        ax.set_ylabel(f"{label} rate (95 % Wilson interval)" if is_rate else f"mean {label} (95 % t interval)")
+        if singles:
+            note += f"; hollow: {counted(singles, 'point')} without an interval (one trial, or no spread)"
         if is_rate:
             ax.set_ylim(-0.02, 1.02)
         ax.grid(alpha=0.3)

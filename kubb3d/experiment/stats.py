@@ -5,6 +5,21 @@ The Wilson score interval (Wilson 1927) for k successes in n trials at normal qu
     centre = (p + z²/2n) / (1 + z²/n),   half = z √(p(1−p)/n + z²/4n²) / (1 + z²/n),   p = k/n
 
 It stays inside [0, 1] and is sensible for k = 0 or k = n, unlike the normal approximation.
+
+The interval of a mean of n values (:func:`mean_interval`) is Student's t interval,
+mean ± t₀.₉₇₅(n − 1) · s / √n with s the sample standard deviation (ddof 1): the normal quantile
+1.96 in its place is too narrow at small n (t₀.₉₇₅(4) = 2.776), and one value (n = 1), or values
+all alike (s = 0), have no interval at all, never a zero-width one. The t quantile (:func:`t95`) is exact for an integer
+number of degrees of freedom ν up to :data:`T_EXACT_DF`: the two-sided probability P(|T| ≤ t) is
+a finite sum in θ = atan(t / √ν) (Abramowitz and Stegun 1964, *Handbook of Mathematical
+Functions*, 26.7.3 for odd ν, 26.7.4 for even ν), inverted by bisection on θ; past it, the
+Cornish–Fisher expansion in 1/ν (ibid. 26.7.5, four terms). A quantity that cannot be negative
+(a count, a time, a distance) has its interval's low end raised to 0 (``floor``): the true mean
+lies at or above 0 whatever the sample, so the clipped interval covers it exactly as often as
+the unclipped one did.
+
+Every 95 % interval kubb3d prints comes from here: :func:`wilson` for a rate,
+:func:`mean_interval` (or :func:`t95` for a paired difference or a ratio estimator) for a mean.
 """
 
 from __future__ import annotations
@@ -16,6 +31,122 @@ from kubb3d.ranges import did_you_mean, listed
 
 Z95 = 1.959963984540054
 """Normal quantile of a two-sided 95 % interval."""
+
+
+T_EXACT_DF = 200
+"""Degrees of freedom up to which :func:`t95` sums the exact distribution (module doc)."""
+
+
+def _t_two_sided(theta: float, df: int) -> float:
+    """P(|T| ≤ √df · tan θ) for Student's t with ``df`` degrees of freedom (A&S 26.7.3/26.7.4)."""
+    c2 = math.cos(theta) ** 2
+    s = math.sin(theta)
+    term, total = 1.0, 1.0
+    if df % 2:  # odd: 2/π (θ + sin θ cos θ (1 + 2/3 cos²θ + 2·4/(3·5) cos⁴θ + … )), the sum to cos^(ν−3)
+        if df == 1:
+            return 2 * theta / math.pi
+        for j in range(1, (df - 1) // 2):
+            term *= c2 * (2 * j) / (2 * j + 1)
+            total += term
+        return 2 / math.pi * (theta + s * math.cos(theta) * total)
+    for j in range(1, df // 2):  # even: sin θ (1 + 1/2 cos²θ + 1·3/(2·4) cos⁴θ + … ), to cos^(ν−2)
+        term *= c2 * (2 * j - 1) / (2 * j)
+        total += term
+    return s * total
+
+
+def t_quantile(p: float, df: int) -> float:
+    """The two-sided ``p`` quantile of Student's t with ``df`` ≥ 1 degrees of freedom: the t with
+    P(|T| ≤ t) = p (``t_quantile(0.95, 4)`` = 2.776, the 0.975 quantile). Module doc.
+
+    Raises:
+        ValueError: ``df`` < 1 or ``p`` outside (0, 1).
+    """
+    if df < 1 or int(df) != df:
+        raise ValueError(f"need a whole number of degrees of freedom >= 1, got {df}")
+    if not 0.0 < p < 1.0:
+        raise ValueError(f"need 0 < p < 1, got {p}")
+    df = int(df)
+    if df > T_EXACT_DF:
+        from statistics import NormalDist
+
+        x = NormalDist().inv_cdf((1 + p) / 2)
+        g1 = (x**3 + x) / 4
+        g2 = (5 * x**5 + 16 * x**3 + 3 * x) / 96
+        g3 = (3 * x**7 + 19 * x**5 + 17 * x**3 - 15 * x) / 384
+        g4 = (79 * x**9 + 776 * x**7 + 1482 * x**5 - 1920 * x**3 - 945 * x) / 92160
+        return x + g1 / df + g2 / df**2 + g3 / df**3 + g4 / df**4
+    lo, hi = 0.0, math.pi / 2
+    for _ in range(200):  # the probability rises with θ; bisect until the bounds stop moving
+        mid = (lo + hi) / 2
+        if mid in (lo, hi):
+            break
+        if _t_two_sided(mid, df) < p:
+            lo = mid
+        else:
+            hi = mid
+    return math.sqrt(df) * math.tan((lo + hi) / 2)
+
+
+ALIKE = 1e-9
+"""Values whose standard deviation is at most this share of their largest magnitude count as all
+alike (:func:`mean_interval`): two flight times of the same 1/960 s steps summed in another
+order differ by 1e-16 s, and gave the interval 0.983–0.983."""
+
+_T95: dict[int, float] = {}
+
+
+def t95(df: int) -> float:
+    """The t quantile of a two-sided 95 % interval with ``df`` degrees of freedom (cached)."""
+    if df not in _T95:
+        _T95[df] = t_quantile(0.95, df)
+    return _T95[df]
+
+
+def mean_interval(
+    values: Sequence[float], floor: float | None = None
+) -> tuple[float, float | None, float | None]:
+    """(mean, low, high) of ``values`` with Student's t 95 % interval (module doc); low and high
+    are None for a single value, and for values all alike (no spread, from which the t interval
+    would be the zero-width one: ten throws that fell no kubb say nothing of how few they fell),
+    which have no interval. ``floor``: the least value the quantity can take (0 for a count, a
+    time, a distance): the low end is kept at or above it.
+
+    Raises:
+        ValueError: no values.
+    """
+    xs = [float(v) for v in values]
+    n = len(xs)
+    if n == 0:
+        raise ValueError("the mean of no values")
+    mean = sum(xs) / n
+    if n == 1:
+        return mean, None, None
+    sd = math.sqrt(sum((x - mean) * (x - mean) for x in xs) / (n - 1))  # no OverflowError
+    if sd <= ALIKE * max(abs(x) for x in xs):  # alike but for rounding (a time summed of steps)
+        return mean, None, None
+    half = t95(n - 1) * sd / math.sqrt(n)
+    lo = mean - half
+    return mean, lo if floor is None else max(floor, lo), mean + half
+
+
+NO_INTERVAL = "n = 1: no interval"
+"""What is printed in place of the interval of a mean of one value (:func:`mean_interval`)."""
+
+
+def no_interval(n: int | None = None) -> str:
+    """What is printed where a mean of ``n`` values has no interval (:func:`mean_interval`):
+    :data:`NO_INTERVAL` for one value, ``no spread in n = 4: no interval`` for values all alike."""
+    if n == 1:
+        return NO_INTERVAL
+    return "no interval" if n is None else f"no spread in n = {n}: no interval"
+
+
+def interval_text(low: float | None, high: float | None, digits: int = 3, n: int | None = None) -> str:
+    """``low–high`` with ``digits`` decimals, or :func:`no_interval` of ``n`` when there is none."""
+    if low is None or high is None:
+        return no_interval(n)
+    return f"{low:.{digits}f}–{high:.{digits}f}"
 
 
 def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float]:
@@ -136,19 +267,49 @@ class Cell:
         key: the group's values, one per grouping column.
         n: trials counted (ok trials with a value).
         value: rate (binary measure) or mean.
-        lo, hi: 95 % interval: Wilson for a rate, mean ± 1.96 standard errors otherwise.
+        lo, hi: 95 % interval: Wilson for a rate, Student's t for a mean (:func:`mean_interval`,
+            its low end at 0 for a quantity that cannot be negative, :func:`floor_of`); None for
+            the mean of one value or of values all alike, which has no interval.
         k: successes (binary) or None.
     """
 
     key: tuple
     n: int
     value: float
-    lo: float
-    hi: float
+    lo: float | None
+    hi: float | None
     k: int | None
 
 
-def group(rows: Sequence[dict], by: Sequence[str], fn: Callable[[dict], Any], binary: bool | None = None) -> list[Cell]:
+NONNEGATIVE_COLUMNS = frozenset(
+    {
+        "kubbs_felled", "n_felled", "slide_m", "max_tilt_deg", "match_turns", "match_minutes",
+        "match_felled_a", "match_felled_b", "match_points_a", "match_points_b",
+    }
+)  # fmt: skip
+"""Results columns of counts, distances and angles that cannot be negative (docs/experiments.md,
+"Measures"); with the times (``*_s``) and the per-side turn counts (``turns_*``) they are the
+columns :func:`floor_of` gives 0."""
+
+
+def floor_of(column: str) -> float | None:
+    """The least value a results column can take by its definition: 0 for a count, a time, a
+    distance (:data:`NONNEGATIVE_COLUMNS`, ``*_s``, ``turns_*`` but the JSON ``turns`` and the side
+    letter ``turns_first_advantage_line``), None for any other (a position, a factor)."""
+    if column in NONNEGATIVE_COLUMNS or column.endswith("_s"):
+        return 0.0
+    if column.startswith("turns_") and column != "turns_first_advantage_line":
+        return 0.0
+    return None
+
+
+def group(
+    rows: Sequence[dict],
+    by: Sequence[str],
+    fn: Callable[[dict], Any],
+    binary: bool | None = None,
+    floor: float | None = None,
+) -> list[Cell]:
     """Aggregate a measure over groups of rows (failed rows and missing values are left out).
 
     Args:
@@ -156,6 +317,7 @@ def group(rows: Sequence[dict], by: Sequence[str], fn: Callable[[dict], Any], bi
         by: grouping column names (may be empty: one group).
         fn: row → value (bool, number or None).
         binary: treat values as 0/1 outcomes; None: decide from the values (all bools).
+        floor: the least value the measure can take (:func:`floor_of`), for a mean's interval.
 
     Returns:
         Cells sorted by key.
@@ -182,11 +344,8 @@ def group(rows: Sequence[dict], by: Sequence[str], fn: Callable[[dict], Any], bi
             lo, hi = wilson(k, n)
             out.append(Cell(key, n, k / n, lo, hi, k))
         else:
-            xs = [float(v) for v in vs]
-            mean = sum(xs) / n
-            sd = math.sqrt(sum((x - mean) * (x - mean) for x in xs) / (n - 1)) if n > 1 else 0.0  # no OverflowError
-            half = Z95 * sd / math.sqrt(n)
-            out.append(Cell(key, n, mean, mean - half, mean + half, None))
+            mean, lo_m, hi_m = mean_interval(vs, floor)
+            out.append(Cell(key, n, mean, lo_m, hi_m, None))
     return out
 
 

@@ -5,8 +5,12 @@ of the shipped study specs (``opening-advantage``, ``first-baton``), kept as one
 Intervals: a rate of matches has its Wilson interval (:func:`kubb3d.experiment.stats.wilson`);
 a rate of kubbs pooled over the turns of many matches (first-baton efficiency, kubbs felled per
 8 m baton) is a ratio of sums whose turns are not independent within a match, so its interval
-is the ratio estimator's, with the match as the cluster: R = Σy / Σx over matches,
-SE = √(n/(n−1) · Σ(y − R·x)²) / Σx, R ± 1.96 SE (clipped to [0, 1]).
+is the ratio estimator's, with the match as the cluster: R = Σy / Σx over n matches,
+SE = √(n/(n−1) · Σ(y − R·x)²) / Σx, R ± t SE with t Student's 95 % quantile for n − 1 degrees
+of freedom (:func:`kubb3d.experiment.stats.t95`: 2.365 for the eight teams of
+:data:`FIRST_BATON_TEAMS`, where the normal 1.96 was too narrow); none for a single match. Its low
+end is clipped to 0 and, for a share that cannot pass 1 (kubbs felled of those standing), its high
+end to 1: the true ratio lies in that range, so clipping keeps the interval's coverage.
 """
 
 from __future__ import annotations
@@ -17,7 +21,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from kubb3d.errors import StudyError
-from kubb3d.experiment.stats import Z95, wilson
+from kubb3d.experiment.stats import Z95, t95, wilson
 
 SCHEMA = 1
 """Version of the JSON document :func:`summarise` writes."""
@@ -57,8 +61,10 @@ EIGHT_M_REAL: dict[str, Any] = {"rate": 0.42, "source": 'kubbon.com, "42: the an
 
 
 # ------------------------------------------------------------------ intervals
-def ratio_interval(pairs: Sequence[tuple[float, float]], z: float = Z95) -> dict[str, Any]:
-    """Σy / Σx over clusters ``(y, x)`` with the ratio estimator's interval (module doc).
+def ratio_interval(pairs: Sequence[tuple[float, float]], ceiling: float | None = 1.0) -> dict[str, Any]:
+    """Σy / Σx over clusters ``(y, x)`` with the ratio estimator's interval (module doc);
+    ``ceiling``: the most the ratio can be (1 for a share; None for kubbs felled per baton, which
+    can pass 1).
 
     Returns ``{"value", "low", "high", "clusters"}``; value None when Σx = 0, low/high None with
     fewer than two clusters."""
@@ -72,7 +78,9 @@ def ratio_interval(pairs: Sequence[tuple[float, float]], z: float = Z95) -> dict
         return {"value": r, "low": None, "high": None, "clusters": n}
     s2 = sum((y - r * x) ** 2 for y, x in used) / (n - 1)
     se = math.sqrt(n * s2) / sx
-    return {"value": r, "low": max(0.0, r - z * se), "high": min(1.0, r + z * se), "clusters": n}
+    half = t95(n - 1) * se
+    high = r + half if ceiling is None else min(ceiling, r + half)
+    return {"value": r, "low": max(0.0, r - half), "high": high, "clusters": n}
 
 
 def rate(k: int, n: int) -> dict[str, Any]:
@@ -143,7 +151,9 @@ def _first_baton(rows: list[dict]) -> list[dict]:
                     [(r["turns_first_baton_felled_a"], r["turns_field_inkasted_a"]) for r in mine]
                 ),
                 "eight_m_throws": sum(r["turns_eight_m_throws_a"] for r in mine),
-                "eight_m": ratio_interval([(r["turns_eight_m_felled_a"], r["turns_eight_m_throws_a"]) for r in mine]),
+                "eight_m": ratio_interval(
+                    [(r["turns_eight_m_felled_a"], r["turns_eight_m_throws_a"]) for r in mine], ceiling=None
+                ),
                 "won": rate(sum(1 for r in decided if r["match_winner"] == "A"), len(decided)),
                 "draws": len(mine) - len(decided),
             }

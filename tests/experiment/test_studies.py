@@ -11,7 +11,7 @@ import pytest
 
 from kubb3d.experiment import read_rows, run
 from kubb3d.experiment.spec import load_spec
-from kubb3d.experiment.stats import Z95
+from kubb3d.experiment.stats import t95
 from kubb3d.experiment.studies import (
     FIRST_BATON_TEAMS,
     StudyError,
@@ -25,13 +25,15 @@ from kubb3d.library import experiments_dir
 
 
 def test_ratio_interval_of_single_trials_is_the_wald_interval_with_n_minus_1():
-    """Clusters of one trial each (x = 1, y = 0 or 1): R = p and SE = √(p(1−p)/(n−1))."""
+    """Clusters of one trial each (x = 1, y = 0 or 1): R = p and SE = √(p(1−p)/(n−1)), with Student's
+    quantile for n − 1 degrees of freedom (1.984 at 99)."""
     ys = [1] * 30 + [0] * 70
     got = ratio_interval([(y, 1) for y in ys])
     p, n = 0.3, 100
     se = math.sqrt(p * (1 - p) / (n - 1))
     assert got["value"] == pytest.approx(p)
-    assert got["low"] == pytest.approx(p - Z95 * se) and got["high"] == pytest.approx(p + Z95 * se)
+    assert got["low"] == pytest.approx(p - 1.9842 * se, abs=1e-4 * se)
+    assert got["high"] == pytest.approx(p + t95(n - 1) * se)
     assert got["clusters"] == n
 
 
@@ -39,12 +41,13 @@ def test_ratio_interval_relations():
     pairs = [(3, 10), (1, 7), (5, 9), (0, 4), (2, 12)]
     base = ratio_interval(pairs)
     assert base["value"] == pytest.approx(11 / 42)
-    # scaling every cluster changes nothing; four copies of the clusters halve the width (n/(n−1) aside)
+    # scaling every cluster changes nothing; four copies of the clusters halve the width (n/(n−1) and
+    # the t quantiles of 4 and 19 degrees of freedom aside)
     scaled = ratio_interval([(2 * y, 2 * x) for y, x in pairs])
     assert scaled["low"] == pytest.approx(base["low"]) and scaled["high"] == pytest.approx(base["high"])
     four = ratio_interval(pairs * 4)
     ratio = (four["high"] - four["low"]) / (base["high"] - base["low"])
-    assert ratio == pytest.approx(0.5 * math.sqrt((20 / 19) / (5 / 4)), rel=1e-9)
+    assert ratio == pytest.approx(0.5 * math.sqrt((20 / 19) / (5 / 4)) * t95(19) / t95(4), rel=1e-9)
     # clusters without any kubbs count for nothing; one cluster has no interval
     assert ratio_interval(pairs + [(0, 0)]) == base
     assert ratio_interval([(3, 10)])["low"] is None
