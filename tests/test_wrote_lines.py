@@ -1,10 +1,14 @@
 """A command that writes a file the user named says so: every file that appears in the folder is
-named by a ``wrote PATH`` line (stdout or stderr).
+named by a ``wrote PATH`` line (stdout or stderr; ``wrote N replays to FOLDER`` for a folder of
+them), so a user can tell from the output what was made.
 
 `kubb3d analyse REPLAY --png curve.png`, `notation --out`, and the `--png` / `--markdown` of
 `validate` (and of `calibrate`, which writes through the same code) once wrote without a word,
 where `export`, `experiment plot` and `play --screenshot` say "wrote ...": a new user could not
-tell from the output whether the picture had been made.
+tell from the output whether the picture had been made. Later users found `match --replay`,
+`play --replay` and `audit --log` silent too. :data:`RUNS` holds a run of every output option the
+CLI has (the walk of tests/test_output_policy.py), checked to be complete, so a new one cannot be
+silent.
 """
 
 from __future__ import annotations
@@ -17,13 +21,16 @@ from pathlib import Path
 
 import pytest
 
+from test_output_policy import OUTPUTS
 
-def _kubb3d(folder: Path, *args: str) -> subprocess.CompletedProcess:
+
+def _kubb3d(folder: Path, *args: str, stdin: str | None = None, codes=(0,)) -> subprocess.CompletedProcess:
     env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
     done = subprocess.run(
-        [sys.executable, "-m", "kubb3d", *args], cwd=folder, capture_output=True, text=True, timeout=600, env=env
+        [sys.executable, "-m", "kubb3d", *args], cwd=folder, capture_output=True, text=True, timeout=900, env=env,
+        input=stdin,
     )
-    assert done.returncode == 0, f"{args}: {done.stderr}"
+    assert done.returncode in codes, f"{args}: {done.stderr}"
     return done
 
 
@@ -32,6 +39,25 @@ def replay_folder(tmp_path_factory) -> Path:
     folder = tmp_path_factory.mktemp("wrote")
     _kubb3d(folder, "match", "--round-cap", "3", "--replay", "m.jsonl", "-q")
     return folder
+
+
+def _named(output: str) -> set[Path]:
+    """The paths the ``wrote`` lines name (a folder for ``wrote N replays to FOLDER``), and the
+    pictures of a quiz's ``views:`` lines (its pictures are named with each question)."""
+    named = set()
+    for line in output.splitlines():
+        line = line.strip()
+        if m := re.match(r"wrote \d+ \S+ to (\S+)$", line):
+            named.add(Path(m.group(1)))
+        elif m := re.match(r"wrote (\S+)", line):
+            named.add(Path(m.group(1)))
+        elif line.startswith("views: "):
+            named |= {Path(p) for p in line.split()[1:]}
+    return named
+
+
+def _files(folder: Path) -> set[Path]:
+    return {p.relative_to(folder) for p in folder.rglob("*") if p.is_file()}
 
 
 @pytest.mark.parametrize(
@@ -54,3 +80,82 @@ def test_every_file_written_is_named(replay_folder, args):
     assert made == named, (args, made, named)
     if "--json" in args:  # the document alone on stdout
         assert not done.stdout.startswith("wrote") and done.stdout.lstrip().startswith("{")
+
+
+REPORTS = "--throws 10 --turns 10 --distance-throws 10 --inkasts 10 --flicks 10 --workers 1"
+RUNS: dict[tuple[str, str], tuple[str, ...]] = {
+    ("quiz", "--out"): ("quiz --count 1 --out pictures",),
+    ("quiz", "--html"): ("quiz --count 1 --html site",),
+    ("match", "--replay"): ("match --round-cap 3 --replay r.jsonl -q", "match --round-cap 3 --replay j.jsonl --json"),
+    # a folder of replays of the matches with a violation: none here, so none is made (the walk
+    # below asserts that nothing unnamed appears)
+    ("audit", "--replay-dir"): ("audit --ruleset wikinger --matches 1 --replay-dir kept --log a.jsonl",),
+    ("audit", "--log"): ("audit --ruleset wikinger --matches 1 --log b.jsonl --json",),
+    ("validate", "--png"): ("validate --quick --png v.png",),
+    ("validate", "--markdown"): ("validate --quick --markdown v.md",),
+    ("calibrate", "--png"): (f"calibrate {REPORTS} --png c.png",),
+    ("calibrate", "--markdown"): (f"calibrate {REPORTS} --markdown c.md --json",),
+    ("sensitivity", "--markdown"): (
+        "sensitivity --throws 2 --morris-throws 0 --trajectories 0 --flicks 0 --matches 0 --workers 1 "
+        "--parameter ground:grass.plowing --markdown s.md --save s.json",
+    ),
+    ("sensitivity", "--save"): (),  # (with --markdown above)
+    ("tournament", "--replay-dir"): ("tournament --teams 2 --replay-dir games",),
+    ("play", "--screenshot"): ("play --screenshot p.png",),
+    ("play", "--replay"): ("play --opponent club --screenshot q.png --replay q.jsonl",),
+    ("view", "--screenshot"): ("view dm_king_throw_win --screenshot v2.png",),
+    ("analyse", "--png"): (),  # test_every_file_written_is_named
+    ("notation", "--out"): (),
+    ("export", "--html"): (),
+    ("export", "--gltf"): (),
+    ("models build", "--out"): ("models build --out models",),
+    ("experiment run", "--out"): ("experiment run tiny.toml --out t.sqlite --backend serial -q",),
+    ("experiment export", "--out"): ("experiment export t.sqlite --format csv --out t.csv",),
+    ("experiment plot", "--out"): ("experiment plot t.sqlite --x speed --out t.png",),
+    ("dames play", "--screenshot"): ("dames play --players random,random --seed 1 --screenshot d.png",),
+}
+"""A run of each output option; several options in one line are checked together."""
+
+STDIN = {"quiz": "1\n"}
+EXIT_CODES = {"calibrate": (0, 1), "audit": (0, 1)}  # a figure out of its band; a violation found
+
+
+def test_every_output_option_has_a_run():
+    walked = {(" ".join(c), o.option) for c, _, o in OUTPUTS}
+    assert walked == set(RUNS), (sorted(walked - set(RUNS)), sorted(set(RUNS) - walked))
+
+
+@pytest.fixture(scope="module")
+def work_folder(tmp_path_factory) -> Path:
+    import importlib.util
+
+    where = Path(__file__).resolve().parent / "experiment" / "experiment_helpers.py"
+    helpers = importlib.util.module_from_spec(importlib.util.spec_from_file_location("tiny_spec", where))
+    helpers.__loader__.exec_module(helpers)  # type: ignore[union-attr]
+    folder = tmp_path_factory.mktemp("every")
+    helpers.write_tiny(folder, trials_per_point=1)
+    return folder
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("line", [line for lines in RUNS.values() for line in lines], ids=lambda s: s[:60])
+def test_every_output_option_names_what_it_wrote(work_folder, line):
+    args = line.split()
+    if args[0] == "experiment" and args[1] != "run" and not (work_folder / "t.sqlite").exists():
+        _kubb3d(work_folder, *RUNS[("experiment run", "--out")][0].split())
+    if args[0] == "tournament":  # (its folder must exist: it is not made)
+        (work_folder / "games").mkdir(exist_ok=True)
+    before = _files(work_folder)
+    done = _kubb3d(work_folder, *args, stdin=STDIN.get(args[0]), codes=EXIT_CODES.get(args[0], (0,)))
+    made = _files(work_folder) - before
+    assert made, line
+    named = _named(done.stdout + "\n" + done.stderr)
+    silent = {f for f in made if not any(p == f or p in f.parents for p in named)}
+    assert not silent, (line, silent, done.stdout[-500:], done.stderr[-500:])
+    if "--json" in args:  # the wrote line goes to stderr: the document stays alone on stdout
+        assert done.stdout.lstrip().startswith("{") and "wrote" not in done.stdout, line
+
+
+def test_german_says_wrote_in_german(replay_folder):
+    done = _kubb3d(replay_folder, "match", "--round-cap", "3", "--replay", "de.jsonl", "-q", "--lang", "de")
+    assert "de.jsonl geschrieben" in done.stderr and "wrote" not in done.stderr

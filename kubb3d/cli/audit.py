@@ -202,6 +202,7 @@ def audit(
     )
     if as_json:
         rep = audit(on_match=write_log)
+        _say_written(rep, log)
         sys.stdout.write(json.dumps(rep.to_dict(), ensure_ascii=False) + "\n")
         raise typer.Exit(1 if rep.violations else 0)
 
@@ -269,7 +270,18 @@ def audit(
         else f"; no replay kept ({replay_dir} is made only for a match with a violation)"
     )
     console.print(f"[bold]{counted(len(rep.violations), 'violation')}[/bold]{where}")
+    _say_written(rep, log)
     raise typer.Exit(1 if rep.violations else 0)
+
+
+def _say_written(rep, log: Optional[Path]) -> None:
+    """``wrote PATH`` on stderr for each replay kept in --replay-dir and for --log."""
+    from kubb3d.cli.outputs import say_wrote
+
+    for path in sorted({v.replay for v in rep.violations if v.replay}):
+        say_wrote(path)
+    if log is not None:
+        say_wrote(log)
 
 
 def register(app: typer.Typer) -> None:

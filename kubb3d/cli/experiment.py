@@ -224,6 +224,10 @@ def run_cmd(
         raise typer.Exit(130) from None
     done = report.skipped + report.ran
     per_worker = report.rate / max(1, min(report.workers, max(report.ran, 1)))
+    if report.ran:  # (stderr: stdout stays the summary line or the JSON document)
+        from kubb3d.cli.outputs import say_wrote
+
+        say_wrote(out)
     if as_json:
         import json
 

@@ -372,6 +372,10 @@ def match(
 
         _json_error(interrupted_line(m.replay_path))
         raise typer.Exit(130) from None
+    if m.replay_path is not None:  # (stderr: stdout stays the play-by-play or the JSON document)
+        from kubb3d.cli.outputs import say_wrote
+
+        say_wrote(m.replay_path, tr)
     if as_json:
         doc = match_document(m, out)
         sys.stdout.write(json.dumps(doc, ensure_ascii=False) + "\n")

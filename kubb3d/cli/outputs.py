@@ -148,8 +148,13 @@ def output_of(param: Any) -> Optional[Output]:
     return parser if isinstance(parser, Output) else None
 
 
-def say_wrote(path: Path | str) -> None:
+def say_wrote(path: Path | str, tr: Any = None) -> None:
     """Tell the user a file was written: ``wrote PATH`` on stderr, so that stdout stays the
     report (or the ``--json`` document) whatever the options (analyse --png, notation --out,
-    validate, calibrate and sensitivity outputs once wrote without a word)."""
-    typer.echo(f"wrote {path}", err=True)
+    validate, calibrate and sensitivity outputs, match and play --replay, audit --log once wrote
+    without a word). ``tr``: the command's translator (``--lang``), for a command that speaks
+    German."""
+    from kubb3d.judge.messages import msg
+
+    line = msg("wrote {path}", path=str(path))
+    typer.echo(tr(line) if tr is not None else str(line), err=True)

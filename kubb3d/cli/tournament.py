@@ -115,6 +115,11 @@ def tournament(
             )
     except ValueError as exc:
         fail(str(exc))
+    if replay_dir is not None:  # one line on stderr, as models build names the files it wrote
+        from kubb3d.ranges import counted
+
+        kept = [g for g in res.games if (replay_dir / f"{g.team1}-{g.team2}.jsonl").is_file()]
+        typer.echo(f"wrote {counted(len(kept), 'replay')} to {replay_dir}", err=True)
     if as_json:
         sys.stdout.write(json.dumps(res.to_json(), ensure_ascii=False) + "\n")
         return

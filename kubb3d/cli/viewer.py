@@ -149,6 +149,10 @@ def play(
             raise _user_error(f"--opponent: {exc}") from None
         session.tr = tr
         _run(session, screenshot, width, height, camera.value, "play", after=after)
+        if replay is not None and replay.is_file():  # (stderr: as every command that writes a file)
+            from kubb3d.cli.outputs import say_wrote
+
+            say_wrote(replay, tr)
         return
     from kubb3d.viewer import app as A
 
