@@ -146,3 +146,39 @@ def test_a_penalty_kubbs_explanation_names_it_and_not_the_free_placement_choice(
             if r.consequence is Consequence.PENALTY_KUBB:
                 reason = str(r.reason)
                 assert "penalty kubb" in reason and not re.search(r"\bfreely\b", reason), (path.stem, reason)
+
+
+def _quiz_in(folder, *args: str):
+    import os
+    import subprocess
+    import sys
+
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
+    return subprocess.run(
+        [sys.executable, "-m", "kubb3d", "quiz", "--count", "1", *args], cwd=folder, input="1\n",
+        capture_output=True, text=True, timeout=300, env=env,
+    )
+
+
+def test_a_second_quiz_replaces_the_pictures_of_the_first_in_its_own_folder(tmp_path):
+    # `kubb3d quiz` twice in one folder: the second refused to start ("quiz-images/… already
+    # exists"), though it would draw the same pictures into the quiz's own folder
+    first = _quiz_in(tmp_path)
+    assert first.returncode == 0 and first.stderr == "", first.stderr
+    pictures = sorted((tmp_path / "quiz-images").iterdir())
+    assert pictures and all(p.suffix == ".png" for p in pictures)
+    mine = tmp_path / "quiz-images" / "mine.png"  # a picture the quiz did not draw stays
+    mine.write_bytes(b"not the quiz's")
+    second = _quiz_in(tmp_path)
+    assert second.returncode == 0, second.stderr
+    note = "note: replacing the pictures of an earlier quiz in quiz-images (--out DIR keeps them)"
+    assert second.stderr.strip() == note
+    assert first.stdout == second.stdout and mine.read_bytes() == b"not the quiz's"
+    german = _quiz_in(tmp_path, "--lang", "de")
+    assert german.returncode == 0 and "werden ersetzt" in german.stderr, german.stderr
+    # a folder the user names keeps the rule of every output folder: refused, with what to do
+    named = _quiz_in(tmp_path, "--out", "quiz-images")
+    lines = named.stderr.strip().splitlines()
+    assert named.returncode == 2 and len(lines) == 1 and "--force" in lines[0] and "another folder" in lines[0]
+    forced = _quiz_in(tmp_path, "--out", "quiz-images", "--force")
+    assert forced.returncode == 0 and forced.stderr == "", forced.stderr

@@ -143,6 +143,7 @@ QUIZ_IMAGES = ("*.png",)
 
 
 def quiz_command(
+    ctx: typer.Context,
     files: List[Path] = typer.Argument(
         None,
         help="Scenario files, directories or short names (default: the shipped library; see `kubb3d scenario list`).",
@@ -151,7 +152,8 @@ def quiz_command(
     count: Optional[int] = typer.Option(None, min=1, help="Ask at most this many scenarios."),
     out: Path = output_option(
         "--out",
-        "Folder for the rendered top and side views (PNG).",
+        "Folder for the rendered top and side views (PNG). The default folder's pictures of an earlier quiz are "
+        "replaced; a folder you name that holds pictures needs --force.",
         folder_files=QUIZ_IMAGES,
         default=Path("quiz-images"),
     ),
@@ -180,9 +182,20 @@ def quiz_command(
         from kubb3d.errors import UserError
         from kubb3d.files import FileSafetyError, output_folder
 
+        # The default folder is the quiz's own: a second quiz replaces the pictures of the first
+        # (renders of the same scenarios) and says so, where it once refused to start. A folder
+        # the user named keeps the rule of every output folder: refused unless --force.
+        own = getattr(ctx.get_parameter_source("out"), "name", "") == "DEFAULT"
+        spec = Output("--out", (), "", folder_files=QUIZ_IMAGES)
         try:  # checked before the first question; made (one level deep) with the first picture
             output_folder(out, "--out", create=False)
-            check(out, Output("--out", (), "", folder_files=QUIZ_IMAGES), force=force)
+            if own and not force:
+                try:
+                    check(out, spec, force=False)
+                except UserError:
+                    typer.echo(tr(msg("note: replacing the pictures of an earlier quiz in {folder} (--out DIR keeps "
+                                      "them)", folder=str(out))), err=True)
+            check(out, spec, force=force or own)
         except (FileSafetyError, UserError) as exc:
             _fail(str(exc))
     render = None
