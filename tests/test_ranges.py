@@ -29,6 +29,9 @@ CASES = [
     ("match --sets 0", "--sets: expected an odd number from 1 to 9, got 0"),
     ("play --opponent club --best-of 0", "--best-of: expected an odd number from 1 to 9, got 0"),
     ("match --round-cap 2", "--round-cap: expected from 3 to 10000, got 2"),
+    # the same cap whichever command plays the match (play once stopped at 1000)
+    ("match --round-cap 10001", "--round-cap: expected from 3 to 10000, got 10001"),
+    ("play --opponent club --round-cap 10001", "--round-cap: expected from 3 to 10000, got 10001"),
     ("match --time-limit 0", "--time-limit: expected more than 0 and at most 16666.7 minutes, got 0.0"),
     ("tournament --teams 1", "--teams: expected from 2 to 16, got 1"),
     ("dames play --players search,search --depth 9", "--depth: expected from 1 to 6, got 9"),

@@ -17,6 +17,7 @@ from kubb3d.cli.lang import lang_option, translator_for
 from kubb3d.cli.referee import referee_option, referee_options
 from kubb3d.ranges import did_you_mean, expected, span, listed
 from kubb3d.judge.rulebook import ruleset_enum
+from kubb3d.rules.core import MAX_ROUND_CAP
 
 
 class Camera(str, Enum):
@@ -73,7 +74,7 @@ def play(
     height: int = typer.Option(720, help="Window / image height, px."),
     replay: Optional[Path] = output_option("--replay", "With --opponent: save the match as a replay (JSON lines) to this new file (`kubb3d view FILE`).", suffixes=(".jsonl",), kind="a replay (JSON lines)"),
     force: bool = force_option(),
-    round_cap: Optional[int] = typer.Option(None, min=3, max=1000, help="With --opponent: turns per set before the match is cut off (3 or more; default 60)."),
+    round_cap: Optional[int] = typer.Option(None, min=3, max=MAX_ROUND_CAP, help="With --opponent: turns per set before the match is cut off (3 or more; default 60)."),
     difficulty: Optional[Difficulty] = typer.Option(None, help=f"With --opponent or --challenge: the release error of your throws and flicks: the simulated players' noise of that level (easy is novice's), growing with the power you give; exact: none, for practice (default {DEFAULT_DIFFICULTY}; docs/viewer.md \"Difficulty\")."),
     best_of: Optional[int] = typer.Option(None, "--best-of", help="With --opponent: best of this many sets (an odd number from 1 to 9; DM and Kubbuteo), e.g. a short best of three: --best-of 3 --round-cap 6."),
     challenge: Optional[str] = typer.Option(None, help="Play a drill with a score and a best score kept between sessions: baseline (five kubbs, six batons), inkast (five kubbs into a ring), king (the king shot) (docs/viewer.md \"Challenges\")."),
