@@ -62,7 +62,8 @@ class Challenge:
         goal: how it scores (a translatable message template).
         throws: pieces thrown.
         piece: ``baton`` or ``kubb``.
-        max_score: the best score possible.
+        max_score: the best score possible (the baseline drill: all five kubbs felled by the
+            first baton, 50 + 5 × 5; five batons, one a kubb, make 55).
     """
 
     name: str
@@ -82,7 +83,7 @@ CHALLENGES: dict[str, Challenge] = {
             N_("fell the five kubbs on B's baseline with six batons: 10 a kubb, 5 a baton left; the king must stand"),
             6,
             "baton",
-            55,
+            75,
         ),
         Challenge(
             "inkast",
@@ -121,13 +122,15 @@ def ring_points(x: float, y: float) -> int:
 @dataclass
 class ThrowScore:
     """What one throw of a drill did: the piece, its intended and actual release (dicts of the
-    parameters), the points it made and a line saying why."""
+    parameters), the points it made, a line saying why and the pieces this throw felled (the
+    kubbs the judge counts as felled by it, not by an earlier baton, and the king if it fell)."""
 
     piece: str
     intended: dict
     released: dict
     points: int
     text: str
+    felled: tuple[str, ...] = ()
 
 
 @dataclass
@@ -249,15 +252,15 @@ class ChallengeRun:
         else:
             res = throw(self.world, released, baton=piece, ruleset="dm")
         self.last_result = res
-        points, text = self._score(res)
-        row = ThrowScore(piece, asdict(intended), asdict(released), points, text)
+        points, text, felled = self._score(res)
+        row = ThrowScore(piece, asdict(intended), asdict(released), points, text, felled)
         self.throws.append(row)
         self.score += points
         if self.thrown >= self.challenge.throws:
             self.over = True
         return row
 
-    def _score(self, res) -> tuple[int, str]:
+    def _score(self, res) -> tuple[int, str, tuple[str, ...]]:
         from kubb3d.judge import judge_throw
         from kubb3d.match.flow import KING_FELLED_TILT
         from kubb3d.pitch import KING_ID
@@ -266,7 +269,7 @@ class ChallengeRun:
             x, y = (float(v) for v in res.final[res.piece].position[:2])
             pts = ring_points(x, y)
             d = math.hypot(x - RING_CENTRE[0], y - RING_CENTRE[1])
-            return pts, nmsg(
+            text = nmsg(
                 "{piece} rests {d:.2f} m from the ring's centre: {points} point",
                 "{piece} rests {d:.2f} m from the ring's centre: {points} points",
                 pts,
@@ -274,41 +277,43 @@ class ChallengeRun:
                 d=d,
                 points=pts,
             )
+            return pts, text, ()
+        king_down = res.final_tilt.get(KING_ID, 0.0) > KING_FELLED_TILT
         if self.name == "king":
-            felled = res.final_tilt.get(KING_ID, 0.0) > KING_FELLED_TILT
-            if felled and res.legal:
+            if king_down and res.legal:
                 self.over = True
                 pts = KING_POINTS[self.thrown]
-                return pts, msg("the king falls: {points} points", points=pts)
-            if felled:
+                return pts, msg("the king falls: {points} points", points=pts), (KING_ID,)
+            if king_down:
                 self.over = True
                 rules = ", ".join(v.rule for v in res.violations)
-                return 0, msg("the king falls to an illegal throw ({rules}): 0 points", rules=rules)
-            return 0, msg("the king stands")
+                return 0, msg("the king falls to an illegal throw ({rules}): 0 points", rules=rules), (KING_ID,)
+            return 0, msg("the king stands"), ()
         assert self.round is not None
         before = self.round.felled
         j = judge_throw(res.final, self.round.context(res.legal, tuple(res.violations), res.final.pieces))
         self.round.record(j)
         self.last_rulings = tuple(j.rulings)
-        if self.round.winner is not None or res.final_tilt.get(KING_ID, 0.0) > KING_FELLED_TILT:
+        new = sorted(set(self.round.felled & set(self.targets)) - set(before))
+        if self.round.winner is not None or king_down:
             self.over = True
             self.score = 0
-            return 0, msg("the king fell before the kubbs: the drill is lost, 0 points")
-        new = sorted(set(self.round.felled & set(self.targets)) - set(before))
+            return 0, msg("the king fell before the kubbs: the drill is lost, 0 points"), (*new, KING_ID)
         pts = 10 * len(new)
         if set(self.targets) <= self.round.felled:
             self.over = True
             left = self.challenge.throws - self.thrown - 1
             pts += 5 * left
-            return pts, nmsg(
+            text = nmsg(
                 "all five down with {left} baton left: {points} points",
                 "all five down with {left} batons left: {points} points",
                 left,
                 left=left,
                 points=pts,
             )
+            return pts, text, tuple(new)
         down = ", ".join(new) if new else msg("nothing")
-        return pts, msg("felled {felled}: {points} points", felled=down, points=pts)
+        return pts, msg("felled {felled}: {points} points", felled=down, points=pts), tuple(new)
 
     def status(self) -> str:
         """One line for the HUD: the drill, the score and the throws left."""

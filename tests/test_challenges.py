@@ -60,6 +60,32 @@ def test_baseline_scores_ten_a_kubb_and_five_a_baton_left():
         assert exact.score == 10 * felled and len(exact.throws) == 6
 
 
+def test_the_most_points_are_the_drills_best_run():
+    """The baseline drill said "of 55 points", five batons a kubb each; a baton that fells two
+    leaves one more baton, and the first felling all five leaves five: 50 + 5 × 5."""
+    from kubb3d.pitch import baseline_ids
+
+    base = CHALLENGES["baseline"]
+    kubbs = len(baseline_ids("B"))
+    assert base.max_score == 10 * kubbs + 5 * (base.throws - 1) > 10 * kubbs + 5 * (base.throws - kubbs)
+    assert CHALLENGES["inkast"].max_score == 10 * CHALLENGES["inkast"].throws
+    assert CHALLENGES["king"].max_score == KING_POINTS[0] == max(KING_POINTS)
+
+
+def test_each_throw_names_what_it_felled():
+    """What a throw felled (the viewer's card): kubbs felled by an earlier baton are not
+    counted again, and a king shot's felling baton names the king."""
+    exact = play_challenge("baseline", difficulty="exact", seed=1)
+    felled = [set(t.felled) for t in exact.throws]
+    assert sum(len(f) for f in felled) == len(set().union(*felled))  # no kubb twice
+    for i, (t, f) in enumerate(zip(exact.throws, felled)):  # 10 a kubb this throw felled (+ batons left)
+        assert t.points in (10 * len(f), 10 * len(f) + 5 * (6 - i - 1)), (i, t)
+    king = play_challenge("king", difficulty="exact")
+    assert [t.felled for t in king.throws] == [("king",)]
+    miss = play_challenge("king", _wide, difficulty="exact")
+    assert all(t.felled == () for t in miss.throws)
+
+
 def test_the_inkast_points_are_the_ring_points_of_where_each_kubb_rests():
     run = play_challenge("inkast", difficulty="club", seed=2)
     assert len(run.throws) == 5

@@ -91,6 +91,7 @@ class ChallengeSession(PlaySession):
         rulings = run.last_rulings
         label = f"{row.piece} ({self.thrown}/{self.batons})"
         self.segment = segment_from_throw(result, start, label, rulings, {})
+        self.segment.info["felled"] = list(row.felled)  # the card: this throw's, not the round's
         record = {"piece": row.piece, "legal": result.legal, "violations": [{"rule": v.rule} for v in result.violations], "release": {"velocity_mps": list(result.release.velocity)}}
         self.segment.info["throw"] = throw_facts(record, self.segment.times, self.segment.poses, self.segment.start)
         if row.piece not in self.scene.pieces:
@@ -111,14 +112,17 @@ class ChallengeSession(PlaySession):
         c = self.challenge
         h.title = concat(msg("kubb3d: challenge {title} ({difficulty}), camera {camera}", title=msg(c.title), difficulty=self.difficulty, camera=camera_name(ctl.camera_mode)), *_modes(ctl))
         best = self.scores.get(c.name, self.difficulty)
-        head = [run.status(), msg(c.goal)]
-        if c.piece == "kubb":
-            head.append(msg("the ring: centre x {x:+.2f} m, y {y:+.2f} m, radius {r:.2f} m", x=RING_CENTRE[0], y=RING_CENTRE[1], r=RING_RADIUS))
-        head.append(msg("best score: {best}", best=best) if best is not None else msg("best score: none yet"))
-        h.lines = head + h.lines
+        # what changes from throw to throw first: a small window's panel keeps the lines that fit
+        head = [run.status()]
         if run.throws:
             last = run.throws[-1]
-            h.lines.append(msg("intended {speed_in:.2f} m/s {azimuth_in:+.1f}°, released {speed_out:.2f} m/s {azimuth_out:+.1f}°", speed_in=last.intended["speed"], azimuth_in=last.intended["azimuth_deg"], speed_out=last.released["speed"], azimuth_out=last.released["azimuth_deg"]))
+            head.append(msg("intended {speed_in:.2f} m/s {azimuth_in:+.1f}°, released {speed_out:.2f} m/s {azimuth_out:+.1f}°", speed_in=last.intended["speed"], azimuth_in=last.intended["azimuth_deg"], speed_out=last.released["speed"], azimuth_out=last.released["azimuth_deg"]))
+        if run.round is not None:  # the baseline drill: the kubbs felled so far (a round's)
+            head += h.lines
+        head.append(msg("best score: {best}", best=best) if best is not None else msg("best score: none yet"))
+        if c.piece == "kubb":
+            head.append(msg("the ring: centre x {x:+.2f} m, y {y:+.2f} m, radius {r:.2f} m", x=RING_CENTRE[0], y=RING_CENTRE[1], r=RING_RADIUS))
+        h.lines = [*head, msg(c.goal)]
         if run.over:
             done = msg("NEW BEST: {score} points (R: again)", score=run.score) if self.new_best else msg("run over: {score} points (R: again)", score=run.score)
             h.message = concat(self.message, "   ", done) if self.message else done
