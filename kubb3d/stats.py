@@ -224,6 +224,16 @@ def stats_lines(stats: dict[str, PlayerStats]) -> list[str]:
             figures.append(msg(", {per_turn} kubbs a turn", per_turn=msg("{value:.2f}", value=ps.kubbs_per_turn)))
         if ps.inkast_spread_m is not None:
             figures.append(msg(", inkast spread {spread} m", spread=msg("{value:.2f}", value=ps.inkast_spread_m)))
+        if ps.inkast_kubbs:  # the share ruled invalid (the help promised it; only --json gave it)
+            figures.append(
+                nmsg(
+                    ", {invalid} of {kubbs} inkasted kubb invalid",
+                    ", {invalid} of {kubbs} inkasted kubbs invalid",
+                    ps.inkast_kubbs,
+                    invalid=ps.inkast_invalid,
+                    kubbs=ps.inkast_kubbs,
+                )
+            )
         lines.append(concat(*figures))
         parts = []
         for lo, hi, n, h in ps.bins:

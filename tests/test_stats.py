@@ -52,9 +52,11 @@ def test_a_matchs_figures_agree_with_a_count_from_the_events(played):
         if rec["type"] != "action" or rec["action"]["type"] not in ("BatonThrow", "KingThrow", "Inkast"):
             continue
         ev = next(e for e in rec["events"] if e["kind"] in ("throw", "inkast"))
-        w = want.setdefault(ev["player"], {"batons": 0, "hits": 0, "felled": 0, "turns": 0, "inkast": 0, "ends": []})
+        zero = {"batons": 0, "hits": 0, "felled": 0, "turns": 0, "inkast": 0, "invalid": 0, "ends": []}
+        w = want.setdefault(ev["player"], zero)
         if rec["action"]["type"] == "Inkast":
             w["inkast"] += len(rec["throws"])
+            w["invalid"] += sum(r.get("valid") is False for r in (rec.get("judgement") or {}).get("rulings", []))
             ends = [th["trajectory"]["poses"][th["piece"]][-1][:2] for th in rec["throws"]]
             if len(ends) > 1:
                 w["ends"].append(ends)
@@ -69,8 +71,8 @@ def test_a_matchs_figures_agree_with_a_count_from_the_events(played):
     assert set(stats) == set(want) == {"P1", "P2"}
     for name, ps in stats.items():
         w = want[name]
-        assert (ps.batons, ps.hits, ps.kubbs_felled, ps.turns, ps.inkast_kubbs) == (
-            w["batons"], w["hits"], w["felled"], w["turns"], w["inkast"]
+        assert (ps.batons, ps.hits, ps.kubbs_felled, ps.turns, ps.inkast_kubbs, ps.inkast_invalid) == (
+            w["batons"], w["hits"], w["felled"], w["turns"], w["inkast"], w["invalid"]
         )
         assert sum(b[2] for b in ps.bins) == ps.batons and sum(b[3] for b in ps.bins) == ps.hits
         # the spread: root mean square distance from each attempt's centroid (numpy's variance)
@@ -123,13 +125,20 @@ def test_a_figure_without_a_value_is_left_out_not_printed_as_a_dash():
     none = PlayerStats("P1")  # no baton, no turn, no inkast
     one = PlayerStats("P2", batons=1, hits=1, turns=2, kubbs_felled=3)  # no spread
     full = PlayerStats("P3", batons=8, hits=3, turns=2, kubbs_felled=3, spread_sq=0.5, spread_n=2)
-    lines = stats_lines({"P1": none, "P2": one, "P3": full})
+    inkasts = PlayerStats("P4", inkasts=2, inkast_kubbs=5, inkast_invalid=1)  # no baton thrown yet
+    single = PlayerStats("P5", inkasts=1, inkast_kubbs=1)
+    lines = stats_lines({"P1": none, "P2": one, "P3": full, "P4": inkasts, "P5": single})
     assert lines == [
         "P1: 0/0 batons hit",
         "P2: 1/1 baton hit (100 %), 1.50 kubbs a turn",
         "P3: 3/8 batons hit (38 %), 1.50 kubbs a turn, inkast spread 0.50 m",
+        # kubb3d stats --help promises the share of inkasted kubbs ruled invalid: it was in --json only
+        "P4: 0/0 batons hit, 1 of 5 inkasted kubbs invalid",
+        "P5: 0/0 batons hit, 0 of 1 inkasted kubb invalid",
     ]
     german = [translator("de")(line) for line in lines]
     assert german[1] == "P2: 1/1 Wurfholz traf (100 %), 1,50 Kubbs je Runde"  # a decimal comma (issue 34)
     assert german[2].endswith("Streuung der Einwürfe 0,50 m")
+    assert german[3].endswith(", 1 von 5 eingeworfenen Kubbs ungültig")
+    assert german[4].endswith(", 0 von 1 eingeworfenen Kubb ungültig")
     assert not any(" - " in line or "- m" in line for line in lines + german)
