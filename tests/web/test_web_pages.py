@@ -126,7 +126,7 @@ def test_the_lag_throws_are_not_shown_as_a_set_0(dm_page, dm_replay):
     first_setup = next(i for i, seg in enumerate(segments) if seg.label.endswith("pieces set up"))
     assert first_setup >= 2  # the two lag throws
     data, de = page_data(dm_page), page_data(replay_page(dm_replay, tr=translator("de")))
-    for i, (seg, shown, shown_de) in enumerate(zip(segments, data["segments"], de["segments"])):
+    for i, (_seg, shown, shown_de) in enumerate(zip(segments, data["segments"], de["segments"])):
         head, head_de = shown["lines"][0], shown_de["lines"][0]
         if i < first_setup:
             assert (head, head_de) == ("lag throws, before set 1", "Anwürfe, vor Satz 1"), i
