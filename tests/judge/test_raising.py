@@ -165,3 +165,24 @@ def test_a_lying_kubb_is_raised_to_the_same_spot_whichever_of_its_four_sides_is_
         spots.append(j.raised["B1"].position)
     for spot in spots[1:]:
         assert spot == pytest.approx(spots[0], abs=1e-9)
+
+
+@pytest.mark.parametrize("yaw_deg", [0.0, 30.0, 90.0, 135.0])
+def test_each_tip_option_stands_on_the_end_it_names(yaw_deg):
+    """kubb3d.judge.tip_options gives "the ways to raise kubb p ... one per end in ends", and each
+    option's end is "the end face it will stand on": raised over end −1 the kubb stands on its −z
+    face (its axis up), over end +1 on its +z face (axis down), upright either way, and the two
+    bases lie on either side of the lying kubb along its axis."""
+    from kubb3d.judge import tip_options
+    from kubb3d.pitch import Pitch
+
+    lying = kubb("B1", 1.0, 0.5, lying_yaw_deg=yaw_deg)
+    options = tip_options(lying, Pitch(), "B", {}, JudgeParams())
+    assert [o.end for o in options] == [1, -1]
+    assert [o.end for o in tip_options(lying, Pitch(), "B", {}, JudgeParams(), ends=(-1,))] == [-1]
+    axis = columns(rot(lying.quat_xyzw))[2]
+    for o in options:
+        z_axis = columns(rot(o.pose.quat_xyzw))[2]
+        assert z_axis[2] == pytest.approx(-o.end, abs=1e-9)
+        along = (o.pose.position[0] - lying.position[0]) * axis[0] + (o.pose.position[1] - lying.position[1]) * axis[1]
+        assert math.copysign(1.0, along) == o.end

@@ -238,3 +238,51 @@ def test_an_own_half_kubb_moved_by_accident_is_ruled_once_as_an_accident():
     assert [r.piece for r in accident.rulings] == ["A2"] and [r.piece for r in thrown.rulings] == ["A2"]
     assert accident.ruling("A2").reason.startswith("A2 was moved by accident")
     assert thrown.ruling("A2").reason.startswith("A2 stands in the thrower's own half and was moved by the throw")
+
+
+def test_a_standing_king_touched_by_one_piece_names_it_and_by_two_says_other_pieces():
+    """DM §1: only a felled king ends the game. A king still standing says so, and names the one
+    piece that touches it, or says "other pieces" when two do, or nothing when none does."""
+    from helpers import touch
+
+    b1, b2 = kubb("B1", 0.3, 0.0, lying_yaw_deg=0), kubb("B2", -0.3, 0.0, lying_yaw_deg=0)
+    on_b1 = touch("B1", "king", (0.045, 0.0, 0.05), (1.0, 0.0, 0.0), 0.5)
+    on_b2 = touch("B2", "king", (-0.045, 0.0, 0.05), (-1.0, 0.0, 0.0), 0.5)
+    reasons = [judge_throw(snap(king(), b1, b2, contacts=cs), ThrowContext(thrower="A")).ruling("king").reason
+               for cs in ([], [on_b1], [on_b1, on_b2])]
+    tail = "; only a felled king ends the game."
+    assert reasons == ["The king still stands on its own" + tail,
+                       "The king still stands on its own although B1 touches it" + tail,
+                       "The king still stands on its own although other pieces touch it" + tail]
+
+
+def test_the_hand_check_decides_a_doubtful_own_half_kubb_the_throw_moved():
+    """DM §5: a doubtful case is decided by hand ("im Zweifelsfall ... per Hand überprüft"). L,
+    of the thrower's own half, was moved by the throw and leans doubtfully on S: it is stood up
+    again where it stood whatever its state, and its ruling gives the state the hand check found
+    and says that the hand check decided; without one, no hand check is named."""
+    s, l, c = leaning_pair(26.0)
+    s, l = replace(s, side="A"), replace(l, side="A")
+    ctx = ThrowContext(thrower="A", own_standing={"L": Pose((-4.0, 0.0, 0.075))})
+    ruled = [judge_throw(snap(s, l, contacts=[c]), ctx, hand_check=hc).ruling("L")
+             for hc in (None, lambda sn, pid: True, lambda sn, pid: False)]
+    assert [(r.status, r.hand_check, r.consequence) for r in ruled] == [
+        (Status.LEANING, False, Consequence.RAISE_AT_ORIGINAL_SPOT),
+        (Status.STANDING, True, Consequence.RAISE_AT_ORIGINAL_SPOT),
+        (Status.LEANING, True, Consequence.RAISE_AT_ORIGINAL_SPOT)]
+    assert all(r.reason.startswith("L stands in the thrower's own half and was moved by the throw") for r in ruled)
+
+
+def test_a_target_kubb_left_standing_gives_the_reason_it_stands():
+    """A baseline kubb the throw left standing has nothing happen to it (DM §5), and its ruling
+    says why it stands, the reason of its analysis: alone on its base, or held up by the hand
+    check in a doubtful lean."""
+    alone = snap(kubb("B3", 4.0, 0.0), king())
+    s, l, c = leaning_pair(26.0)
+    leaning = snap(s, l, king(), contacts=[c])
+    for sn, pid, hc in ((alone, "B3", None), (leaning, "L", lambda snapshot, piece: True)):
+        r = judge_throw(sn, ThrowContext(thrower="A"), hand_check=hc).ruling(pid)
+        assert r.status is Status.STANDING and r.consequence is Consequence.NONE
+        assert r.reason == analyse(sn, pid, hand_check=hc).reason
+    assert judge_throw(alone, ThrowContext(thrower="A")).ruling("B3").reason == (
+        "B3 stands on its base and carries its own weight without help from any other piece.")
