@@ -186,3 +186,39 @@ def test_each_tip_option_stands_on_the_end_it_names(yaw_deg):
         assert z_axis[2] == pytest.approx(-o.end, abs=1e-9)
         along = (o.pose.position[0] - lying.position[0]) * axis[0] + (o.pose.position[1] - lying.position[1]) * axis[1]
         assert math.copysign(1.0, along) == o.end
+
+
+def test_a_baton_lying_on_the_raising_spot_does_not_block_the_kubb_but_a_kubb_does():
+    """A baton is not in the way of a kubb raised after an inkast (the raising's obstacles are the
+    other kubbs and the king; batons are picked up before the inkast): A1 is raised to the same
+    spot with a baton lying there as alone, and over its other end with a kubb there."""
+    lying = kubb("A1", 1.5, 0.0, lying_yaw_deg=0, side="A")
+    ctx = InkastContext(inkasting_side="A", inkasted=("A1",))
+    alone = judge_inkast(snap(lying), ctx).ruling("A1").raised_pose
+    x, y = alone.position[0], alone.position[1]
+    baton = PieceState("baton1", "baton", "cylinder", (0.022, 0.022, 0.15), (x, y, 0.022), mass=0.28)
+    blocker = PieceState("B9", "kubb", "box", lying.half_extents, (x, y, HZ), (0.0, 0.0, 0.0, 1.0), MASS, side="B")
+    assert judge_inkast(snap(lying, baton), ctx).ruling("A1").raised_pose == alone
+    other_end = judge_inkast(snap(lying, blocker), ctx).ruling("A1").raised_pose
+    assert other_end.position[0] == pytest.approx(1.5 - (x - 1.5)) and other_end.position[1] == pytest.approx(y)
+
+
+def test_a_lying_kubb_touches_the_ground_with_the_end_its_ground_contacts_are_near():
+    """kubb3d.judge.raising._ground_ends: a ground contact within 2·base_tol of an end face counts
+    for that end, one farther along the kubb for both (a kubb lying flat). A1 lies along x:
+    contacts 1.5·base_tol and 2.5·base_tol from each end face along its axis, and at its middle."""
+    from kubb3d.judge.analysis import ContactIndex
+    from kubb3d.judge.raising import _ground_ends
+    from kubb3d.snapshot import GROUND_ID, Contact
+
+    params = JudgeParams()
+    lying = kubb("A1", 1.5, 0.0, lying_yaw_deg=0, side="A")
+    z_axis = columns(rot(lying.quat_xyzw))[2]
+
+    def ends(along):
+        point = (1.5 + along * z_axis[0], 0.0, 0.0)
+        sn = snap(lying, contacts=[Contact("A1", GROUND_ID, point, point, (0.0, 0.0, 1.0), 1.0)], auto_ground=False)
+        return _ground_ends(sn, ContactIndex(sn), lying, params)
+
+    near, far = HZ - 1.5 * params.base_tol, HZ - 2.5 * params.base_tol
+    assert [ends(a) for a in (near, far, 0.0, -far, -near)] == [{1}, {1, -1}, {1, -1}, {1, -1}, {-1}]
