@@ -150,3 +150,32 @@ def test_errors():
         JudgeParams(lying_tilt=2.0)
     with pytest.raises(ValueError, match="tip_margin"):
         JudgeParams(tip_margin=float("nan"))
+
+
+def test_a_lying_kubb_says_what_props_it_up_with_the_king_in_the_dative():
+    """A kubb on the ground past lying_tilt has fallen (DM §5), whatever props it up, and its reason
+    names what does: "propped on the king" (German "an dem König", the dative of piece_object) or
+    "propped on B2", nothing when it lies alone; its tilt is the same lying flat in every case."""
+    from kubb3d.i18n import translator
+
+    b1 = kubb("B1", 0.3, 0.0, lying_yaw_deg=0)
+    alone = analyse(snap(b1), "B1")
+    propped = [analyse(snap(b1, other, contacts=[touch("B1", other.id, (0.3, 0.035, 0.05), (0.0, -0.7, 0.7), 3.0)]),
+                       "B1") for other in (king(), kubb("B2", 0.3, 0.1, lying_yaw_deg=0))]
+    assert [a.reason for a in (alone, *propped)] == [
+        "B1 lies on the ground.", "B1 lies on the ground, propped on the king.", "B1 lies on the ground, propped on B2."]
+    assert translator("de")(propped[0].reason) == "B1 liegt auf dem Boden, an dem König gelehnt."
+    assert all(a.status is Status.FALLEN and not a.doubt for a in (alone, *propped))
+    assert alone.tilt == pytest.approx(math.pi / 2) and all(a.tilt == alone.tilt for a in propped)
+
+
+def test_a_kubb_standing_alone_is_no_doubtful_case():
+    """DM §5's hand check is for doubtful cases: a kubb standing upright or a little tilted with
+    nothing touching it is not one, so its analysis is not marked doubtful and no hand check is asked."""
+
+    def no_hand_check(snapshot, pid):
+        raise AssertionError("no doubtful case")
+
+    for tilt in (0.0, 1.0):
+        a = analyse(snap(kubb("K", 1.0, 0.5, tilt_deg=tilt)), "K", hand_check=no_hand_check)
+        assert a.status is Status.STANDING and a.doubt is False and a.hand_check is False
