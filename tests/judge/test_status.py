@@ -179,3 +179,26 @@ def test_a_kubb_standing_alone_is_no_doubtful_case():
     for tilt in (0.0, 1.0):
         a = analyse(snap(kubb("K", 1.0, 0.5, tilt_deg=tilt)), "K", hand_check=no_hand_check)
         assert a.status is Status.STANDING and a.doubt is False and a.hand_check is False
+
+
+@pytest.mark.parametrize("toward_deg", [0.0, 90.0, 180.0, 270.0])
+def test_a_slightly_tilted_kubb_gives_how_far_its_weighted_centre_is_inside_its_base(toward_deg):
+    """Analysis.margin is "how far the centre of mass projects inside the base footprint". A kubb
+    weighted 2 cm below its middle and tilted 2° over one edge (within flat_tilt, nothing touching
+    it) gives the distance from its centre of mass's ground point to that edge, as the geometry
+    of its base face gives it, and more than the same kubb evenly weighted (a lower centre of
+    mass moves less towards the edge)."""
+    from dataclasses import replace
+
+    from kubb3d.judge.geometry import ccw, com, end_face, inside_margin
+
+    even = kubb("K", 1.0, 0.5, tilt_deg=2.0, toward_deg=toward_deg)
+    low = replace(even, com_local=(0.0, 0.0, -0.02))
+    margins = []
+    for p in (even, low):
+        a = analyse(snap(p), "K")
+        cm = com(p)
+        face = ccw([(c[0], c[1]) for c in end_face(p, -1)])
+        assert a.status is Status.STANDING and a.margin == pytest.approx(inside_margin((cm[0], cm[1]), face), abs=1e-12)
+        margins.append(a.margin)
+    assert margins[1] > margins[0]
