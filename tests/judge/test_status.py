@@ -202,3 +202,19 @@ def test_a_slightly_tilted_kubb_gives_how_far_its_weighted_centre_is_inside_its_
         assert a.status is Status.STANDING and a.margin == pytest.approx(inside_margin((cm[0], cm[1]), face), abs=1e-12)
         margins.append(a.margin)
     assert margins[1] > margins[0]
+
+
+def test_a_kubb_at_the_last_float_step_before_lying_flat_has_no_base_to_stand_on():
+    """A kubb tilted π/2 − 1e-6 rad or more has no base face under it: its margin is −∞ (no base
+    footprint to project into), a float step less tilted it is the margin its end face gives.
+    The quaternion's y is chosen so that the analysis computes exactly that tilt."""
+    from dataclasses import replace
+
+    y = 0.7071064276330685
+    at = replace(kubb("K", 1.0, 0.5, lying_yaw_deg=0), position=(1.0, 0.5, HX),
+                 quat_xyzw=(0.0, y, 0.0, math.sqrt(1 - y * y)))
+    below = replace(at, quat_xyzw=(0.0, math.nextafter(y, 0.0), 0.0, math.sqrt(1 - y * y)))
+    a, b = analyse(snap(at), "K"), analyse(snap(below), "K")
+    assert a.tilt == math.pi / 2 - 1e-6 and b.tilt < a.tilt
+    assert a.status is b.status is Status.FALLEN
+    assert a.margin == -math.inf and math.isfinite(b.margin)
