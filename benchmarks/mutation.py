@@ -315,12 +315,15 @@ def _collect_line_tests_here(out: str, selection: list[str]) -> None:
     Path(out).write_text(json.dumps({"pytest_exit_code": int(code), "lines": lines}), encoding="utf-8")
 
 
-def _fast_test_files() -> dict[str, str]:
-    """Every Python file of the fast tests (``tests/judge/test_analysis_branches.py``) -> a hash of its text."""
+def _fast_test_files(copy: Path | None = None) -> dict[str, str]:
+    """Every Python file of the fast tests (``tests/judge/test_analysis_branches.py``) -> a hash of its text
+    in the work tree, or in *copy* (``mutants/``; "" for a file missing there)."""
     config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["mutmut"]
-    files = [p for sel in config["pytest_add_cli_args_test_selection"] for p in
+    files = [p.relative_to(ROOT) for sel in config["pytest_add_cli_args_test_selection"] for p in
              ([ROOT / sel] if (ROOT / sel).is_file() else sorted((ROOT / sel).rglob("*.py")))]
-    return {str(p.relative_to(ROOT)): hashlib.sha256(p.read_bytes()).hexdigest() for p in files}
+    base = ROOT if copy is None else copy
+    return {str(p): hashlib.sha256((base / p).read_bytes()).hexdigest() if (base / p).exists() else ""
+            for p in files}
 
 
 def mutated_sources_hash() -> str:
@@ -385,15 +388,21 @@ def collect_line_tests(deselect: list[str]) -> dict[str, dict[str, list[str]]]:
 
     Runs the fast tests under coverage.py, niced, in a child process, and keeps the result in
     ``mutants/line-tests.json``: when only test files (``test_*.py``) changed or were added since,
-    only those are run again; when a source or a helper changed, all of them."""
+    only those are run again; when a source or a helper changed, all of them.
+
+    The table keeps the hash of each test file as measured, in mutants/: `mutmut run` copies the
+    work tree's tests there again after the measurement, so a file changed meanwhile is measured
+    again next time. A table without these hashes (``"measured": "mutants"``) is measured again in
+    full: round 7's recorded the work tree's hashes for an older copy, and run 3 trusted it."""
     sources = _sources_fingerprint()
     sync_test_files()
-    files = {path: file_hash for path, file_hash in _fast_test_files().items() if Path(path).name.startswith("test_")}
+    files = {path: file_hash for path, file_hash in _fast_test_files(MUTANTS).items()
+             if Path(path).name.startswith("test_")}
     lines: dict[str, dict[str, list[str]]] = {}
     run = sorted(files)
     if LINE_TESTS.exists():
         kept = json.loads(LINE_TESTS.read_text(encoding="utf-8"))
-        if kept.get("sources") == sources:
+        if kept.get("sources") == sources and kept.get("measured") == "mutants":
             old = kept.get("test_files", {})
             run = sorted(path for path, file_hash in files.items() if old.get(path) != file_hash)
             dropped = set(run) | (set(old) - set(files))
@@ -423,7 +432,8 @@ def collect_line_tests(deselect: list[str]) -> dict[str, dict[str, list[str]]]:
             into = lines.setdefault(source, {})
             for line, contexts in by_line.items():
                 into[line] = sorted({*into.get(line, []), *contexts})
-    LINE_TESTS.write_text(json.dumps({"sources": sources, "test_files": files, "lines": lines}), encoding="utf-8")
+    LINE_TESTS.write_text(json.dumps({"sources": sources, "measured": "mutants", "test_files": files, "lines": lines}),
+                          encoding="utf-8")
     return lines
 
 
@@ -616,6 +626,40 @@ def render_run(doc: dict[str, Any], markdown: bool = False) -> str:
             "(`mutmut show NAME`)")
 
 
+def combine_runs(runs: list[tuple[str, dict[str, Any]]]) -> str:
+    """The Markdown table of every module measured by saved *runs* ((file name, document), oldest
+    first; ``--combine FILE...``): each module's row is the one of the last run that measured it
+    (score, 95 % interval, mutants checked of its sample, equivalent ones, its sample: "all" when the
+    module has fewer mutants than the sample size, and the run),
+    and the total adds those rows' counts, so its score pools every module's checked mutants."""
+    latest: dict[str, tuple[str, dict[str, Any], Counter[str]]] = {}
+    for name, doc in runs:
+        for module, counts in doc["modules"].items():
+            if module != "total":
+                latest[module] = (name, doc, Counter({c: int(counts[c]) for c in COLUMNS}))
+    header = ("module", "score", "95 % interval", "checked (equivalent)", "sample", "run")
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    total: Counter[str] = Counter()
+    for module in sorted(latest):
+        name, doc, counts = latest[module]
+        total.update(counts)
+        size = doc["sample_size"]
+        drawn = (f"{doc['sample']:g} (seed {doc['seed']})" if size is None else
+                 "all" if counts["mutants"] < size else f"{size} (seed {doc['seed']})")
+        lines.append(_combined_row(f"`{module.removeprefix('kubb3d/')}`", counts, drawn, f"`{name}`"))
+    lines.append(_combined_row("total", total, "", ""))
+    return "\n".join(lines)
+
+
+def _combined_row(label: str, counts: Counter[str], drawn: str, run: str) -> str:
+    value, bounds = score(counts), interval(counts)
+    checked = counts["mutants"] - counts["not checked"]
+    cells = [label, "–" if value is None else f"{value:.1f} %",
+             "–" if bounds is None else f"{bounds[0]:.1f}–{bounds[1]:.1f} %",
+             f"{checked} of {counts['mutants']} ({counts['equivalent']})", drawn, run]
+    return "| " + " | ".join(cells) + " |"
+
+
 def compare_runs(before: dict[str, Any], after: dict[str, Any]) -> str:
     """The Markdown table of two saved runs side by side (``--compare BEFORE AFTER``): each module's
     score, its 95 % interval and how many of its sample's mutants were checked (equivalent ones in
@@ -680,6 +724,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--compare", type=Path, nargs=2, metavar=("BEFORE", "AFTER"),
                         help="print two runs saved with --save side by side as a Markdown table (score, "
                              "interval, mutants checked), run nothing")
+    parser.add_argument("--combine", type=Path, nargs="+", metavar="FILE",
+                        help="print every module of runs saved with --save (oldest first) with the score of the "
+                             "last run that measured it, and their total, as a Markdown table; run nothing")
     parser.add_argument("--equivalents", action="store_true",
                         help="print the equivalent mutants as the Markdown table of docs/mutation.md, run nothing")
     args = parser.parse_args(argv)
@@ -721,6 +768,16 @@ def main(argv: list[str] | None = None) -> int:
             except (OSError, ValueError, KeyError, TypeError, AttributeError):
                 refuse(f"--compare: {path}: expected a run's JSON document written by --save")
         print(compare_runs(docs[0], docs[1]))
+        return 0
+    if args.combine is not None:
+        combined = []
+        for path in args.combine:
+            try:
+                combined.append((path.name, json.loads(path.read_text(encoding="utf-8"))))
+                render_run(combined[-1][1])
+            except (OSError, ValueError, KeyError, TypeError, AttributeError):
+                refuse(f"--combine: {path}: expected a run's JSON document written by --save")
+        print(combine_runs(combined))
         return 0
     if args.save is not None and not args.save.parent.is_dir():
         refuse(f"--save: the folder {args.save.parent} does not exist")

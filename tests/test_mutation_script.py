@@ -450,3 +450,46 @@ def test_the_coverage_run_measures_the_work_trees_tests(mutation, tmp_path, monk
     assert (mutants / "tests" / "judge" / "test_new.py").read_text(encoding="utf-8") == "x = 2\n"
     assert mutation.sync_test_files() == []
 
+
+
+def test_a_line_table_is_kept_only_for_the_test_files_it_measured(mutation, tmp_path, monkeypatch):
+    """Round 7's run 3: the line table of run 2 recorded the work tree's hashes of the test files
+    but had measured mutmut's older copy in mutants/, so the copied files matched the record, were
+    not measured again, and six mutants ran without the tests written to kill them. The table keeps
+    the hashes of the copy it measured; a table without them is measured again in full, and a file
+    `mutmut run` later copied anew is measured again alone."""
+    root, mutants = tmp_path / "root", tmp_path / "mutants"
+    for base in (root, mutants):
+        (base / "tests" / "judge").mkdir(parents=True)
+    (root / "pyproject.toml").write_text('[tool.mutmut]\npytest_add_cli_args_test_selection = ["tests/judge"]\n',
+                                         encoding="utf-8")
+    for name in ("test_a.py", "test_b.py"):
+        (root / "tests" / "judge" / name).write_text(f"# {name}\n", encoding="utf-8")
+    monkeypatch.setattr(mutation, "ROOT", root)
+    monkeypatch.setattr(mutation, "MUTANTS", mutants)
+    monkeypatch.setattr(mutation, "LINE_TESTS", mutants / "line-tests.json")
+    measured: list[list[str]] = []
+
+    def coverage_run(command, **kwargs):
+        files = sorted(re.findall(r"'(tests/judge/test_\w+\.py)'", command[-1]))
+        measured.append(files)
+        lines = {"kubb3d/judge/x.py": {"3": [f"{f}::test_it" for f in files]}}
+        (mutants / "line-tests-new.json").write_text(json.dumps({"pytest_exit_code": 0, "lines": lines}),
+                                                     encoding="utf-8")
+        return subprocess.CompletedProcess(command, 0)
+
+    monkeypatch.setattr(mutation.subprocess, "run", coverage_run)
+    # a table as round 7's script wrote it: the work tree's hashes, no record of what was measured
+    mutation.LINE_TESTS.write_text(json.dumps({"sources": mutation._sources_fingerprint(),
+                                               "test_files": mutation._fast_test_files(), "lines": {}}),
+                                   encoding="utf-8")
+    lines = mutation.collect_line_tests([])
+    assert measured == [["tests/judge/test_a.py", "tests/judge/test_b.py"]]
+    assert lines["kubb3d/judge/x.py"]["3"] == ["tests/judge/test_a.py::test_it", "tests/judge/test_b.py::test_it"]
+    assert mutation.collect_line_tests([]) == lines and len(measured) == 1
+    # mutmut copies a test file changed meanwhile into mutants/: that file alone is measured again
+    (root / "tests" / "judge" / "test_b.py").write_text("# test_b.py, a new test\n", encoding="utf-8")
+    (mutants / "tests" / "judge" / "test_b.py").write_text("# test_b.py, a new test\n", encoding="utf-8")
+    mutation.collect_line_tests([])
+    assert measured[-1] == ["tests/judge/test_b.py"]
+
