@@ -1,0 +1,50 @@
+"""kubb3d.judge.messages' helpers that no ruling of the other fast tests reaches: a sentence read
+back from a file, a counted message as data, a baton opening a sentence; and the one-line refusals
+of a bad InkastContext."""
+
+from __future__ import annotations
+
+import pytest
+
+from kubb3d.errors import JudgeInputError
+from kubb3d.i18n import translator
+from kubb3d.judge import InkastContext
+from kubb3d.judge.messages import Msg, message_data, msg, nmsg, piece_subject, recorded
+
+
+def test_a_recorded_sentence_reads_back_as_its_own_text_braces_and_all():
+    """recorded: a sentence of a file becomes a message whose text is the sentence itself, braces
+    included (they are no placeholders), marked as read back and carrying its data; nothing to
+    read back ("" ) stays as it is, and a message already is one."""
+    for text in ("B1 {stood} here", "a } alone", "{", "plain"):
+        back = recorded(text, {"id": "x"})
+        assert isinstance(back, Msg) and str(back) == text and back.recorded and back.data == {"id": "x"}
+        assert message_data(back) is None
+    assert recorded("") == "" and type(recorded("")) is str
+    m = msg("{piece} stands.", piece="B1")
+    assert recorded(m) is m
+
+
+def test_a_counted_message_keeps_both_forms_and_its_count_as_data():
+    """message_data of an nmsg: ``id`` the singular, ``plural`` the plural, ``n`` the count, beside
+    its parameters (docs/viewer.md, "What a replay records")."""
+    assert message_data(nmsg("{n} kubb", "{n} kubbs", 3, n=3)) == {
+        "id": "{n} kubb", "plural": "{n} kubbs", "n": 3, "params": {"n": 3}}
+    assert message_data(nmsg("{n} kubb", "{n} kubbs", 1, n=1))["n"] == 1
+
+
+def test_a_baton_opens_a_sentence_with_its_number():
+    """piece_subject: ``Baton 3`` (German ``Wurfholz 3``), the king as ``The king``, a kubb by its id."""
+    assert [piece_subject(p) for p in ("baton3", "king", "B3")] == ["Baton 3", "The king", "B3"]
+    assert translator("de")(piece_subject("baton3")) == "Wurfholz 3"
+
+
+@pytest.mark.parametrize("field, value, words", [
+    ("thrower", "C", "thrower must be 'A', 'B' or None, got 'C'"),
+    ("inkasting_side", "C", "inkasting_side must be 'A' or 'B', got 'C'"),
+    ("prefer", "up", "prefer must be 'back' or 'front', got 'up'"),
+])
+def test_a_bad_inkast_context_is_refused_naming_the_field_and_the_value(field, value, words):
+    with pytest.raises(JudgeInputError) as refused:
+        InkastContext(**({"inkasting_side": "A", "inkasted": ("A1",)} | {field: value}))
+    assert str(refused.value) == words
