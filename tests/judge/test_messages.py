@@ -48,3 +48,12 @@ def test_a_bad_inkast_context_is_refused_naming_the_field_and_the_value(field, v
     with pytest.raises(JudgeInputError) as refused:
         InkastContext(**({"inkasting_side": "A", "inkasted": ("A1",)} | {field: value}))
     assert str(refused.value) == words
+
+
+def test_a_message_in_a_message_is_kept_as_data_in_turn():
+    """message_data: a parameter that is a message is written as that message's data, nested; one
+    that cannot be kept (a sentence read back from a file) leaves the whole message without data."""
+    inner = msg("{piece} stands.", piece="B1")
+    assert message_data(msg("{why} Nothing happens.", why=inner)) == {
+        "id": "{why} Nothing happens.", "params": {"why": {"id": "{piece} stands.", "params": {"piece": "B1"}}}}
+    assert message_data(msg("{why} Nothing happens.", why=recorded("B1 stands."))) is None
