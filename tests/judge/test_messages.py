@@ -57,3 +57,21 @@ def test_a_message_in_a_message_is_kept_as_data_in_turn():
     assert message_data(msg("{why} Nothing happens.", why=inner)) == {
         "id": "{why} Nothing happens.", "params": {"why": {"id": "{piece} stands.", "params": {"piece": "B1"}}}}
     assert message_data(msg("{why} Nothing happens.", why=recorded("B1 stands."))) is None
+
+
+def test_a_message_nested_deeper_than_max_nesting_is_not_kept_as_data():
+    """message_data writes messages nested MAX_NESTING deep (a reason nests 4 at most) and no
+    deeper: a chain of MAX_NESTING messages in messages has data, one more has none."""
+    from kubb3d.judge.messages import MAX_NESTING
+
+    def chain(n):
+        m = msg("end")
+        for _ in range(n):
+            m = msg("({x})", x=m)
+        return m
+
+    kept = message_data(chain(MAX_NESTING))
+    for _ in range(MAX_NESTING):
+        kept = kept["params"]["x"]
+    assert kept == {"id": "end"}
+    assert message_data(chain(MAX_NESTING + 1)) is None
