@@ -31,3 +31,19 @@ def test_kubbs_whose_reaches_meet_through_another_are_one_group_and_a_far_one_it
     assert groups(plan, ["K0", "K1", "K2", "K3"]) == [["K0", "K1", "K3"], ["K2"]]
     assert groups(plan, ["K2", "K3", "K0", "K1"]) == [["K2"], ["K3", "K0", "K1"]]
     assert groups(plan, ["K0", "K2", "K3"]) == [["K0"], ["K2"], ["K3"]]
+
+
+def test_a_kubb_lying_past_either_baseline_can_be_neither_valid_nor_inside():
+    """together.bound is "at most (valid, wholly inside)" a lying kubb can be: lying 0.2 m past
+    the baseline of the half it is raised into, none of its tipping squares can be slid inside,
+    (0, 0); 0.2 m inside, (1, 1); the same in A's half and, mirrored, in B's."""
+    from kubb3d.judge.together import bound
+
+    found = {}
+    for inkasting, x in (("A", 4.2), ("A", 3.8), ("B", -4.2), ("B", -3.8)):
+        lying = kubb("K0", x, 0.0, lying_yaw_deg=0, side="B" if inkasting == "A" else "A")
+        sn = snap(lying)
+        ctx = InkastContext(inkasting_side=inkasting, inkasted=("K0",))
+        book = get_rulebook(ctx.ruleset)
+        found[x] = bound(_RaisingPlan(sn, ctx, book, book.params, ContactIndex(sn), ["K0"]), "K0", ["K0"])
+    assert found == {4.2: (0, 0), 3.8: (1, 1), -4.2: (0, 0), -3.8: (1, 1)}
