@@ -310,16 +310,22 @@ def test_two_saved_runs_compare_module_by_module(mutation, tmp_path):
 def test_the_scores_in_the_prose_of_a_saved_round_come_from_its_runs(mutation):
     """In a round of docs/mutation.md that quotes saved runs, every score and interval written in a
     sentence (outside the printed blocks and the tables) is one that ``--render`` prints for one of
-    that round's files: a figure typed by hand, or left over from another run, breaks it."""
+    that round's files, or its ``--combine`` table: a figure typed by hand, or left over from
+    another run, breaks it."""
     text = (ROOT / "docs" / "mutation.md").read_text(encoding="utf-8")
     checked = 0
     for section in re.split(r"\n(?=### )", text):
         files = re.findall(r"^<!-- mutation-(?:run|compare): (\S+)(?: (\S+))? -->$", section, flags=re.M)
         paths = {path for pair in files for path in pair if path}
+        paths |= {p for combined in re.findall(r"^<!-- mutation-combine: (.+?) -->$", section, flags=re.M)
+                  for p in combined.split()}
         if not paths:
             continue
         rendered = "\n".join(mutation.render_run(json.loads((ROOT / path).read_text(encoding="utf-8")))
                              for path in sorted(paths))
+        for combined in re.findall(r"^<!-- mutation-combine: (.+?) -->$", section, flags=re.M):
+            rendered += "\n" + mutation.combine_runs([(Path(p).name, json.loads((ROOT / p).read_text(encoding="utf-8")))
+                                                      for p in combined.split()])
         prose = "\n".join(line for line in re.sub(r"```.*?```", "", section, flags=re.S).splitlines()
                           if not line.startswith("|"))
         for figure in re.findall(r"\d+\.\d(?:–\d+\.\d)? %", prose):
@@ -493,3 +499,26 @@ def test_a_line_table_is_kept_only_for_the_test_files_it_measured(mutation, tmp_
     mutation.collect_line_tests([])
     assert measured[-1] == ["tests/judge/test_b.py"]
 
+
+def test_saved_runs_combine_into_one_table_of_every_module(mutation, tmp_path):
+    """--combine FILE...: every module any of the runs measured, with the row of the last run that
+    measured it, and a total adding those rows' counts; every such table in docs/mutation.md (after
+    ``<!-- mutation-combine: FILE... -->``) is the script's output."""
+    zero = {c: 0 for c in mutation.COLUMNS}
+    old = {"sample": 1.0, "sample_size": 100, "seed": 0,
+           "modules": {"kubb3d/rules/dm.py": zero | {"mutants": 10, "killed": 3, "survived": 1, "not checked": 6},
+                       "kubb3d/judge/table.py": zero | {"mutants": 100, "killed": 99, "survived": 1},
+                       "total": zero | {"mutants": 110, "killed": 102, "survived": 2, "not checked": 6}}}
+    new = {"sample": 1.0, "sample_size": 40, "seed": 0,
+           "modules": {"kubb3d/rules/dm.py": zero | {"mutants": 10, "killed": 9, "equivalent": 1}}}
+    lines = mutation.combine_runs([("old.json", old), ("new.json", new)]).splitlines()
+    # dm.py from the newer run (9 of 9 killed, one equivalent left out), table.py from the older one
+    assert lines[2] == "| `judge/table.py` | 99.0 % | 94.6–99.8 % | 100 of 100 (0) | 100 (seed 0) | `old.json` |"
+    assert lines[3] == "| `rules/dm.py` | 100.0 % | 70.1–100.0 % | 10 of 10 (1) | all | `new.json` |"
+    assert lines[4] == "| total | 99.1 % | 95.0–99.8 % | 110 of 110 (1) |  |  |"
+    text = (ROOT / "docs" / "mutation.md").read_text(encoding="utf-8")
+    quoted = re.findall(r"^<!-- mutation-combine: (.+?) -->\n(.*?)\n\n", text, flags=re.S | re.M)
+    assert quoted
+    for paths, table in quoted:
+        runs = [(Path(p).name, json.loads((ROOT / p).read_text(encoding="utf-8"))) for p in paths.split()]
+        assert table.strip() == mutation.combine_runs(runs), paths
