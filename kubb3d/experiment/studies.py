@@ -383,7 +383,10 @@ def render(doc: dict[str, Any], command: str) -> str:
             + (" (the studies' files differ in versions)." if len(made) > 1 else "."),
             "A partial run is summarised as it stands; the same `run` command adds the missing trials (every "
             "grid point gets about the same number of matches at any moment), then the two commands at the top "
-            "regenerate this page.",
+            "regenerate this page. The results files are kept in the repository, compressed, as "
+            "studies/SPEC.sqlite.xz: `benchmarks/study_results.py unpack --to DIR` restores them for `run` to "
+            "resume and `pack` puts them back; tests/test_study_results.py summarises them into docs/studies.json "
+            "and replays stored matches with the code of the day.",
         ]
     # --- opening
     lines += ["", "## First-player advantage per opening", ""]
