@@ -38,8 +38,10 @@ def pack(results: Path, folder: Path = STUDIES) -> Path:
     """Write ``folder/<spec>.sqlite.xz`` from the results file ``results``; returns its path."""
     with tempfile.TemporaryDirectory() as tmp:
         copy = Path(tmp) / "copy.sqlite"
-        with sqlite3.connect(f"{results.resolve().as_uri()}?mode=ro", uri=True) as source, sqlite3.connect(copy) as dest:
+        source = sqlite3.connect(f"{results.resolve().as_uri()}?mode=ro", uri=True)
+        with sqlite3.connect(copy) as dest:
             source.backup(dest)
+        source.close()
         db = sqlite3.connect(copy)
         try:
             name = spec_name(db)

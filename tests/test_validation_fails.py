@@ -225,12 +225,15 @@ def test_the_flick_rows_fail_when_halving_changes_clearly_more_flicks_than_the_n
 
 
 def test_the_nudge_floor_interval_is_the_paired_wald_one():
-    # b flicks changed by the step only, c by the nudge only, of n: (b − c)/n ± 1.96 √(b + c − (b − c)²/n)/n
+    # b flicks changed by the step only, c by the nudge only, of n: (b − c)/n ± z √(b + c − (b − c)²/n)/n,
+    # z the normal distribution's 97.5 % quantile (1.95996…)
+    from statistics import NormalDist
+
     n, b, c = 300, 3, 1
     by_step = [True] * b + [False] * c + [True] * 5 + [False] * (n - b - c - 5)
     by_nudge = [False] * b + [True] * c + [True] * 5 + [False] * (n - b - c - 5)
     mean, lo, hi = validate.against_nudge_floor(by_step, by_nudge)
-    half = 1.96 * math.sqrt(b + c - (b - c) ** 2 / n) / n
+    half = NormalDist().inv_cdf(0.975) * math.sqrt(b + c - (b - c) ** 2 / n) / n
     assert mean == pytest.approx((b - c) / n)
     assert (lo, hi) == pytest.approx((mean - half, mean + half))
     assert lo < 0 < hi  # 3 against 1 of 300 is within the floor

@@ -163,7 +163,10 @@ def test_a_lying_kubb_says_what_props_it_up_with_the_king_in_the_dative():
     propped = [analyse(snap(b1, other, contacts=[touch("B1", other.id, (0.3, 0.035, 0.05), (0.0, -0.7, 0.7), 3.0)]),
                        "B1") for other in (king(), kubb("B2", 0.3, 0.1, lying_yaw_deg=0))]
     assert [a.reason for a in (alone, *propped)] == [
-        "B1 lies on the ground.", "B1 lies on the ground, propped on the king.", "B1 lies on the ground, propped on B2."]
+        "B1 lies on the ground.",
+        "B1 lies on the ground, propped on the king.",
+        "B1 lies on the ground, propped on B2.",
+    ]
     assert translator("de")(propped[0].reason) == "B1 liegt auf dem Boden, an dem König gelehnt."
     assert all(a.status is Status.FALLEN and not a.doubt for a in (alone, *propped))
     assert alone.tilt == pytest.approx(math.pi / 2) and all(a.tilt == alone.tilt for a in propped)
