@@ -9,6 +9,7 @@ from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 _APPS: dict[int, object] = {}
@@ -62,3 +63,11 @@ def assert_rules_alike(a: dict, b: dict, how: str, rename: Callable[[str], str] 
     assert compared >= 1
     assert side(a.get("winner")) == b.get("winner") and side(a.get("loser")) == b.get("loser")
     assert a.get("penalty") == b.get("penalty")
+
+
+def marked(f: Path, wrong: dict[str, str]):
+    """``f`` as a test parameter named by its stem; a file listed in ``wrong`` (stem -> what kubb3d
+    rules instead of the rule book) is a strict expected failure."""
+    if f.stem in wrong:
+        return pytest.param(f, marks=pytest.mark.xfail(strict=True, reason=wrong[f.stem]), id=f.stem)
+    return pytest.param(f, id=f.stem)

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 from match_procedure import finish_turn, opened_by, throw
-from situation_relations import assert_rules_alike, judged, swap_id
+from situation_relations import assert_rules_alike, judged, swap_id, marked
 
 HERE = Path(__file__).resolve().parent / "examiner5"
 FILES = sorted(HERE.glob("*.toml"))
@@ -140,13 +140,7 @@ def test_at_least_40_situations_each_quoting_its_clause():
         assert re.search(r"\b(DM §\d+|WS|KT)\b", head), f.name
 
 
-def _marked(f: Path):
-    if f.stem in WRONG:
-        return pytest.param(f, marks=pytest.mark.xfail(strict=True, reason=WRONG[f.stem]), id=f.stem)
-    return pytest.param(f, id=f.stem)
-
-
-@pytest.mark.parametrize("path", [_marked(f) for f in FILES])
+@pytest.mark.parametrize("path", [marked(f, WRONG) for f in FILES])
 def test_situation_rules_as_the_rule_book_says(judge_app, path):
     doc = judged(judge_app, path)
     assert doc["ok"], doc["mismatches"]

@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pytest
 from match_procedure import finish_turn, opened_by, throw
-from situation_relations import assert_rules_alike, judged, swap_id
+from situation_relations import assert_rules_alike, judged, swap_id, marked
 
 from kubb3d.rules import Inkast, InkastOutcome, KingThrow, PenaltyThrow, Phase, PlaceKubb, ThrowOutcome
 
@@ -175,13 +175,7 @@ def test_the_round_has_at_least_40_new_situations_each_quoting_its_clause():
         assert "Expected" in head, f.name  # the comment states the ruling
 
 
-def _marked(f: Path):
-    if f.stem in WRONG:
-        return pytest.param(f, marks=pytest.mark.xfail(strict=True, reason=WRONG[f.stem]), id=f.stem)
-    return pytest.param(f, id=f.stem)
-
-
-@pytest.mark.parametrize("path", [_marked(f) for f in FILES])
+@pytest.mark.parametrize("path", [marked(f, WRONG) for f in FILES])
 def test_situation_rules_as_the_rule_book_says(judge_app, path):
     doc = judged(judge_app, path)
     assert doc["ok"], doc["mismatches"]
