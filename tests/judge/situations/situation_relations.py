@@ -5,6 +5,7 @@ validity per piece, raised spots transformed alike (within 1 cm), winner and pen
 from __future__ import annotations
 
 import json
+import tomllib
 from collections.abc import Callable
 from functools import cache
 from pathlib import Path
@@ -71,3 +72,14 @@ def marked(f: Path, wrong: dict[str, str]):
     if f.stem in wrong:
         return pytest.param(f, marks=pytest.mark.xfail(strict=True, reason=wrong[f.stem]), id=f.stem)
     return pytest.param(f, id=f.stem)
+
+
+def assert_rules_as_written(app, path: Path, *, penalty: bool = True) -> None:
+    """``path`` rules as its ``[[expect]]`` says, with the winner and loser its ``[outcome]``
+    names (none: the game goes on) and, with ``penalty``, its penalty."""
+    doc = judged(app, path)
+    assert doc["ok"], doc["mismatches"]
+    outcome = tomllib.loads(path.read_text(encoding="utf-8")).get("outcome", {})
+    assert (doc["winner"], doc["loser"]) == (outcome.get("winner"), outcome.get("loser"))
+    if penalty:
+        assert doc.get("penalty") == outcome.get("penalty")
