@@ -105,6 +105,7 @@ RKD_FLIPS: list[tuple[str, str, str]] = [
     ("rkd8_combat_attacker_lower_is_taken", "rkd8_combat_equal_both_out", "removed"),  # equal: both out
     ("rkd8_all_on_last_line_most_points_wins", "rkd8_all_on_last_line_fewer_points_loses", "winner"),
     ("rkd8_blockade_ends_the_game", "rkd8_no_blockade_with_one_roll_left", "over"),  # « blocage »
+    ("rkd8_ti_kubb_placement_blocks_opponent", "rkd8_ti_kubb_placement_leaves_a_roll", "over"),
     ("rkd8_frozen_kubb_has_no_roll", "rkd8_kubb_one_line_short_attacks", "ends"),  # « figés »
 ]
 
