@@ -7,6 +7,7 @@ game length.  The search player should win at least 90 % of the games.
 Usage::
 
     python benchmarks/dames_search_vs_random.py [--games 100] [--seed 2026] [--depth 2]
+        [--eliminated ends_game|drops_out]
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import argparse
 import sys
 
 from kubb3d.dames.players import run_selfplay
-from kubb3d.dames.rules import DamesRules
+from kubb3d.dames.rules import ELIMINATED, DamesRules
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -23,10 +24,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--depth", type=int, default=2, help="search look-ahead in turns")
+    parser.add_argument(
+        "--eliminated", choices=ELIMINATED, default=DamesRules().eliminated, help="a player with no kubb left"
+    )
     args = parser.parse_args(argv)
-    summary = run_selfplay(["search", "random"], args.games, args.seed, DamesRules(), depth=args.depth)
+    rules = DamesRules(eliminated=args.eliminated)
+    summary = run_selfplay(["search", "random"], args.games, args.seed, rules, depth=args.depth)
     rate = summary.win_rate("search")
-    print(f"games: {summary.games} (seed {args.seed}, search depth {args.depth}, seats alternating)")
+    print(
+        f"games: {summary.games} (seed {args.seed}, search depth {args.depth}, seats alternating, "
+        f"eliminated={rules.eliminated})"
+    )
     print(f"search wins: {summary.wins['search']}  random wins: {summary.wins['random']}  ties: {summary.ties}")
     print(f"search win rate: {100 * rate:.1f} %")
     print(f"average game length: {summary.mean_turns:.1f} turns (min {min(summary.turns)}, max {max(summary.turns)})")

@@ -157,9 +157,10 @@ ForcedOpt = typer.Option(
     rich_help_panel=_RULE_HELP,
 )
 ElimOpt = typer.Option(
-    "drops_out",
+    "ends_game",
     "--eliminated",
-    help="A player with no kubbs left: drops_out (default: the others play on) | ends_game.",
+    help="A player with no kubbs left: ends_game (default: the game is over, as the rule book says) | "
+    "drops_out (a variant: the others play on).",
     rich_help_panel=_RULE_HELP,
 )
 FrontOpt = typer.Option(2, "--start-front", help="Face towards the goal at the start.", rich_help_panel=_RULE_HELP)

@@ -30,11 +30,13 @@ Readings of the RKD rule book chosen here; the starred ones are options of
   that a taking roll must be played).
 * kubbs on their last line are frozen (« ni être déplacés, ni combattre, ni
   être combattus »).
-* end: a player still in play with all his kubbs on his last line (a player
-  whose kubbs were all taken drops out and the others play on;
-  *``eliminated="ends_game"`` for the literal reading), or the player to move
-  blocked (« ne peut pas jouer (blocage) »); most last-line points wins, a
-  shared best score is a tie.
+* end: a player with all his kubbs still in play on his last line (« tous
+  ses Kubbs (ceux qui sont encore enjeu) sur la dernière ligne de son camp »),
+  which includes a player whose kubbs were all taken: he has none off that
+  line and cannot play (*``eliminated="drops_out"``, kubb3d's variant: he
+  drops out and the others play on); or the player to move blocked (« ne peut
+  pas jouer (blocage) »); most last-line points wins, a shared best score is
+  a tie.
 * order: S, E, N, W, counter-clockwise (« dans le sens contraire des
   aiguilles d'une montre »); the ti-kubb value runs 2, 3, 1, 2, ... per move.
 

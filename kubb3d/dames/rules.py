@@ -136,14 +136,15 @@ class DamesRules:
             rule (a kubb that ends next to an opponent must fight, neither
             side can decline), not as a constraint on the choice of move.
         eliminated: what happens when a player has no kubb left at all:
-            ``"drops_out"`` (default: he is out of the game, his turns are
-            skipped and the others play on; « ceux qui sont encore en jeu »
-            speaks of the kubbs still in play, and a player without any is no
-            longer in play, so his empty last line ends nothing) or
-            ``"ends_game"`` (the literal reading: all of his kubbs still in
-            play, none, are on his last line, so the game ends at once; with
-            four players that ends almost every game in a 0-0 tie and takes
-            the move from the seats in between).
+            ``"ends_game"`` (default; ``RKD`` But du jeu: « Quand un joueur à
+            tous ses Kubbs (ceux qui sont encore enjeu) sur la dernière ligne
+            de son camp, ou ne peut pas jouer (blocage) la partie est finie »:
+            all of his kubbs still in play, none, are on his last line and he
+            cannot play, so the game ends at once and the points decide) or
+            ``"drops_out"`` (kubb3d's variant, not in the rule book:
+            he is out of the game, his turns are skipped and the others play
+            on until someone still in play finishes or is blocked, or nobody
+            has a kubb left).
     """
 
     players: Literal[2, 4] = 2
@@ -155,7 +156,7 @@ class DamesRules:
     roll_through_kubbs: bool = False
     opening_placement: Literal["none", "last_player"] = "none"
     forced_capture: bool = False
-    eliminated: Literal["ends_game", "drops_out"] = "drops_out"
+    eliminated: Literal["ends_game", "drops_out"] = "ends_game"
 
     def __post_init__(self) -> None:
         if self.players not in (2, 4):

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import pytest
 
-from kubb3d.dames import DamesBoard, DamesRules, IllegalMoveError, Move, Termination
+from kubb3d.dames import DamesBoard, DamesRules, IllegalMoveError, Move, Termination, parse_cell
 
 # A mover on d3 with die top 5, north 3, east 1 rolls N to d4 and shows 7 - 3 = 4.
 MOVER = {"d3": "S531"}
@@ -160,28 +160,41 @@ def test_equal_points_is_a_tie() -> None:
     assert out is not None and out.points == {"S": 5, "N": 5} and out.winner is None
 
 
-def test_losing_every_kubb_drops_the_player_out_by_default() -> None:
-    # S's only kubb d4 rolls E to e4 showing 3 next to N's f4 kubb of top 3:
-    # both leave.  S has no kubb left in play (« ceux qui sont encore en jeu »):
-    # by default he drops out, d4E needs a placement among 63 free cells
-    # (61 + 63 moves), and N plays on alone.
+def test_losing_every_kubb_ends_the_game_by_default() -> None:
+    # RKD But du jeu: no kubb left (applied): « Quand un joueur à tous ses Kubbs (ceux qui sont encore enjeu) sur la
+    # dernière ligne de son camp, ou ne peut pas jouer (blocage) la partie est finie ».
+    # S's only kubb d4 rolls E to e4 showing 3 next to N's f4 kubb of top 3: both leave.
+    # All of S's (zero) kubbs still in play are on his last line and he cannot play: the
+    # game ends at once, so d4E has no placement (61 + 1 moves).  The end message says
+    # so instead of "all his kubbs".
     kubbs = {"d4": "S124", "f4": "N312", "a8": "N153"}
     board = DamesBoard.from_kubbs(kubbs, ti_value=1)
-    assert board.count_legal_moves() == 61 + 63
-    board.push(Move.parse("d4E@h1"))
-    assert board.outcome() is None and board.turn == "N"
-    board.push(board.parse_move("a8SS@h5"))
-    assert board.turn == "N"  # S is skipped; N places the ti-kubb for himself
-    # The literal reading ends the game at once: all of S's (zero) kubbs are on
-    # his last line.  The end message says so instead of "all his kubbs".
-    rules = DamesRules(eliminated="ends_game")
-    board = DamesBoard.from_kubbs(kubbs, rules=rules, ti_value=1)
+    assert board.rules.eliminated == "ends_game"
     assert board.count_legal_moves() == 61 + 1
     board.push(Move.parse("d4E"))
     out = board.outcome()
     assert out is not None and out.termination is Termination.ALL_ON_LAST_LINE
     assert out.player == "S" and out.winner is None and out.kubbs_left == 0
     assert out.result() == "tie 0-0 (S has no kubb left in play)"
+    # kubb3d's variant: S drops out, d4E needs a placement among 63 free cells
+    # (61 + 63 moves), and N plays on alone.
+    board = DamesBoard.from_kubbs(kubbs, rules=DamesRules(eliminated="drops_out"), ti_value=1)
+    assert board.count_legal_moves() == 61 + 63
+    board.push(Move.parse("d4E@h1"))
+    assert board.outcome() is None and board.turn == "N"
+    board.push(board.parse_move("a8SS@h5"))
+    assert board.turn == "N"  # S is skipped; N places the ti-kubb for himself
+
+
+def test_a_player_with_one_kubb_left_plays_on() -> None:
+    # RKD But du jeu: no kubb left (boundary): « tous ses Kubbs (ceux qui sont encore enjeu) sur
+    # la dernière ligne »: the same combat with a second S kubb on b2, off his last line: S
+    # still has a kubb in play that can roll, so the game goes on and d4E needs a placement.
+    board = DamesBoard.from_kubbs({"d4": "S124", "b2": "S124", "f4": "N312", "a8": "N153"}, ti_value=1)
+    board.push(Move.parse("d4E@h1"))
+    assert sorted(c for c, _ in board.last_removed) == [parse_cell("e4"), parse_cell("f4")]
+    assert set(board.kubbs()) == {parse_cell("b2"), parse_cell("a8")}
+    assert board.outcome() is None and board.turn == "N"
 
 
 def test_four_players_turn_order_and_directions() -> None:

@@ -12,8 +12,8 @@ are small files of their own (a position and checks, :mod:`rkd_situations`) play
 public engine ``kubb3d.dames.DamesBoard``. KT and WS situations are ordinary judge scenarios.
 Relations: mirrored, sides-swapped (turned 180° on the board) and relabelled (the board turned 90°,
 seats renamed) copies must be ruled as their originals, transformed; pairs that differ in one fact
-the rule book names must differ in that ruling. A file kubb3d rules otherwise is listed in
-:data:`WRONG` (or :data:`RKD_WRONG`) and marked ``xfail(strict=True)``.
+the rule book names must differ in that ruling. A judge file kubb3d rules otherwise is listed in
+:data:`WRONG` and marked ``xfail(strict=True)``; every RKD file must pass.
 """
 
 from __future__ import annotations
@@ -31,19 +31,6 @@ RKD_FILES = sorted((HERE / "rkd").glob("*.toml"))
 
 # file -> "<rule book words>: kubb3d rules X" for files kubb3d rules otherwise than the rule book
 WRONG: dict[str, str] = {}
-
-_ELIMINATED = (
-    "RKD But du jeu « Quand un joueur à tous ses Kubbs (ceux qui sont encore enjeu) sur la dernière "
-    "ligne de son camp, ou ne peut pas jouer (blocage) la partie est finie »: a player whose last kubb "
-    "is taken has none in play and cannot play, so the game ends; kubb3d plays on without him "
-    "(outcome None; DamesRules.eliminated defaults to 'drops_out')"
-)
-RKD_WRONG: dict[str, str] = {
-    "rkd8_last_kubb_taken_two_players": _ELIMINATED,
-    "rkd8_last_kubb_taken_two_players_by_n": _ELIMINATED,
-    "rkd8_last_kubb_taken_four_players": _ELIMINATED,
-    "rkd8_last_kubb_taken_four_players_turned": _ELIMINATED,
-}
 
 MIRRORED_BASELINE = {f"{side}{n}": f"{side}{6 - n}" for side in "AB" for n in range(1, 6)}
 """Baseline kubbs are numbered in +y: mirrored (y -> -y), B1 stands where B5 stood."""
@@ -126,8 +113,7 @@ def test_the_round_has_at_least_40_new_situations_each_quoting_its_clause():
     originals = [f for f in FILES if f.stem not in COPIES] + [f for f in RKD_FILES if f.stem not in RKD_COPIES]
     assert len(originals) >= 40 and len(COPIES) + len(RKD_COPIES) >= 20
     names = {f.stem for f in FILES}
-    rkd_names = {f.stem for f in RKD_FILES}
-    assert set(WRONG) <= names and set(RKD_WRONG) <= rkd_names
+    assert set(WRONG) <= names
     for copy, (original, _) in COPIES.items():
         assert _path(original).is_file(), (copy, original)
     for copy, (original, _) in RKD_COPIES.items():
@@ -163,7 +149,7 @@ def test_one_named_fact_flips_the_ruling(judge_app, a, b, piece):
     assert ra["consequence"] != rb["consequence"], (ra["consequence"], rb["consequence"])
 
 
-@pytest.mark.parametrize("path", [marked(f, RKD_WRONG) for f in RKD_FILES])
+@pytest.mark.parametrize("path", RKD_FILES, ids=[f.stem for f in RKD_FILES])
 def test_rkd_situation_plays_as_the_rule_book_says(path):
     doc = rkd.load(path)
     for check in doc["check"]:
