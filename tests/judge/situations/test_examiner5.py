@@ -650,9 +650,13 @@ def test_rkd_combat_higher_takes_lower_equal_both_out(mover, other, removed):
     # S's kubb rolls d3 -> d5 (north twice: its top turns over, 1 -> 6 or 6 -> 1) next to N's kubb on d6.
     from kubb3d.dames import DamesBoard, Move, parse_cell
 
+    # d3 is S's only kubb: when it is taken, S has no kubb left in play and cannot play, so by RKD But
+    # du jeu the game is over and the roll has no ti-kubb placement.
+    ends = "S" in removed
     board = DamesBoard.from_kubbs({"d3": mover, "d6": other, "a8": "N153"}, ti_value=2)
-    board.push(Move(parse_cell("d3"), "NN", parse_cell("h1")))
+    board.push(Move(parse_cell("d3"), "NN", None if ends else parse_cell("h1")))
     assert sorted(kubb.seat for _, kubb in board.last_removed) == sorted(removed)
+    assert (board.outcome() is not None) == ends
 
 
 def test_rkd_a_kubb_on_its_last_line_is_frozen_and_cannot_be_fought():

@@ -539,10 +539,14 @@ def test_rkd_combat_when_north_moves_is_souths_turned(mover, other, removed):
     # e6 -> e4 (south twice) next to S's kubb on e3; the same kubbs leave, seats swapped.
     from kubb3d.dames import DamesBoard, Move, parse_cell
 
+    # e6 is N's only kubb: when it is taken, N has no kubb left in play and cannot play, so by RKD But
+    # du jeu the game is over and the roll has no ti-kubb placement.
+    ends = "S" in removed
     kubbs = _turned({"d3": mover, "d6": other, "a8": "N153"})
     board = DamesBoard.from_kubbs(kubbs, to_roll="N", ti_value=2)
-    board.push(Move(parse_cell("e6"), "SS", parse_cell("a8")))
+    board.push(Move(parse_cell("e6"), "SS", None if ends else parse_cell("a8")))
     assert sorted(kubb.seat for _, kubb in board.last_removed) == sorted(_TURN[s] for s in removed)
+    assert (board.outcome() is not None) == ends
 
 
 def test_rkd_a_kubb_on_norths_last_line_is_frozen_too():
