@@ -79,6 +79,8 @@ FLIPS: list[tuple[str, str, str]] = [
     ("kt9_reflick_rests_in_half_valid", "kt9_return_short_again_placed", "B1"),
     # KT "reach the opponent's half": just over the centre (valid) or just short of it (reflick)
     ("kt9_return_just_over_centre_valid", "kt9_return_just_short_of_centre_reflick", "B1"),
+    # KT "gone off the board": centre 1 cm inside the end (raise here) or 2.4 mm past it (reflick)
+    ("kt9_return_overhanging_end_valid", "kt9_return_tipped_off_the_end_reflick", "B1"),
     # WS basic rule 11: outside once (repeated) or twice (placed)
     ("ws9_inkast_outside_once_repeated", "ws9_inkast_outside_twice_placed", "A1"),
 ]
@@ -132,6 +134,15 @@ def test_ws_throw_back_touching_nothing_sets_nothing_up_again(judge_app):
     """WS basic rule 14 the other way: nothing knocked or moved, no field kubb ruled back."""
     doc = judged(judge_app, _path("ws9_inkast_touches_nothing_field_kubb_stays"))
     assert all(r["piece"] != "F1" for r in doc["rulings"]), doc["rulings"]
+
+
+def test_ws_kubb_on_the_sideline_is_stood_up_inside(judge_app):
+    """WS basic rule 13: "it must be tipped into the field. The kubb may no longer be standing on the
+    line": A1 is stood up with its whole 7 cm base inside the 2.5 m half width."""
+    doc = judged(judge_app, _path("ws9_inkast_on_sideline_tipped_in"))
+    (a1,) = [r for r in doc["rulings"] if r["piece"] == "A1"]
+    x, y, _ = a1["raised_pose"]["position_m"]
+    assert 0 < x < 3.75 and y + 0.035 < 2.5, (x, y)
 
 
 # ---- the match engine: what a scenario file cannot hold ------------------------------------------
@@ -331,6 +342,16 @@ def ws_king_early_two_points_to_the_other_team():
     s.push(s.legal_actions()[0], ThrowOutcome(winner="B", loser="A"))
     out = s.outcome()
     assert s.legal_actions() == [] and out.points == {s.player_at("A"): 0, s.player_at("B"): 2}
+
+
+def ws_foot_fault_throw_not_repeated_kubbs_set_up_again():
+    """WS basic rule 7: "the throw is invalid and may not be repeated. Pawns that have fallen over are
+    set up again": the baton is spent and B2 stands again."""
+    s = opened_by("wikinger", "A")
+    s.push(s.legal_actions()[0], ThrowOutcome(legal=False, raise_again=frozenset({"B2"})))
+    state = s.to_dict()
+    assert state["batons_left"] == 5 and s.legal_actions()[0].baton == "baton2"
+    assert state["kubbs"]["B2"]["standing"] and s.baseline_standing("B") == 5
 
 
 def ws_lag_closer_team_starts():
