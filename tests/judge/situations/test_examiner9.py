@@ -105,6 +105,23 @@ def test_the_round_has_at_least_40_situations_each_quoting_its_clause():
         assert re.search(r"\b(WS|KT)\b", head) and '"' in head and "Expected" in head, f.name
 
 
+def test_the_examination_page_counts_match_the_files():
+    """The counts table of docs/examinations/2026-12-06-late.md is these files' and checks' count."""
+    page = (Path(__file__).resolve().parents[3] / "docs" / "examinations" / "2026-12-06-late.md").read_text(
+        encoding="utf-8"
+    )
+    count = lambda label: int(re.search(r"\| " + re.escape(label) + r" \| (\d+)", page).group(1))  # noqa: E731
+    originals = [f.stem for f in FILES if f.stem not in COPIES]
+    kt, ws = sum(n.startswith("kt9") for n in originals), sum(n.startswith("ws9") for n in originals)
+    assert count("judge situations (originals)") == len(originals) and f"({kt} KT, {ws} WS)" in page
+    assert count("copies (mirror, swap, relabel)") == len(COPIES)
+    assert count("one-fact flip pairs") == len(FLIPS)
+    assert count("match-engine situations") == len(ENGINE_CHECKS)
+    assert count("situations in all") == len(originals) + len(ENGINE_CHECKS)
+    assert count("kubb3d rules otherwise (strict xfail)") == len(WRONG)
+    assert count("kubb3d rules as the rule book says") == len(originals) + len(ENGINE_CHECKS) - len(WRONG)
+
+
 @pytest.mark.parametrize("path", [marked(f, WRONG) for f in FILES])
 def test_situation_rules_as_the_rule_book_says(judge_app, path):
     assert_rules_as_written(judge_app, path)
