@@ -253,6 +253,24 @@ def kt_placed_kubb_at_least_2_in_from_the_king_in_own_half():
     assert at(0.3, 0.0) is not None  # the returning player's half
 
 
+def kt_placed_kubb_is_a_field_kubb():
+    """KT Rules 2 and 3: a misflicked kubb "placed by Player A ... in their own half" stands there like
+    the returned ones, so B "must first knock down any standing Field Kubbs": it is a field kubb."""
+    s = _returns_misflicked("kubbuteo", {"B1"}, {"B1"})
+    s.push(s.legal_actions()[0], InkastOutcome(invalid=frozenset({"B1"})))
+    s.push(dataclasses.replace(s.legal_actions()[0], position=(-0.1, 0.1)))
+    while s.phase != Phase.THROW:
+        s.push(s.legal_actions()[0])
+    assert s.turn_side == "B" and s.field_kubbs("A") == frozenset({"B1"})
+
+
+def kt_no_time_limit():
+    """KT Rules: "Play continues in this fashion until a player has knocked down all kubbs": the KT text
+    sets no clock."""
+    assert get_ruleset("kubbuteo").time_limit_s is None
+    assert MatchState(get_ruleset("kubbuteo"), ("L", "R")).time_limit_s is None
+
+
 def kt_advance_to_the_field_kubb_closest_to_the_king():
     """KT Rules: "If either player leaves Field Kubbs standing, the kubb closest to the King now
     represents that player's baseline": F at 0.30 m from the king (x = -0.10, by a long side) and G
@@ -320,6 +338,27 @@ def ws_begun_turn_played_to_its_end():
     assert s.clock > 20 and not s.is_over() and isinstance(s.legal_actions()[0], BatonThrow)
     throw(s)
     assert s.is_over()
+
+
+def ws_turn_not_begun_is_not_played():
+    """WS: "the turn that has begun is played to its end" – only that one: with a 40 s limit A's turn
+    ends at 36 s and the change of ends passes 40 s, so B's turn does not begin (5:5, a draw)."""
+    s = opened_by("wikinger", "A", time_limit_s=40)
+    finish_turn(s)
+    assert s.is_over() and s.outcome().winner is None
+
+
+def ws_opponents_turn_begun_before_the_limit_played_to_its_end():
+    """WS: "the turn that has begun is played to its end": with a 60 s limit B's turn begins at 51 s and
+    B throws all six batons, the last at about 100 s."""
+    s = opened_by("wikinger", "A", time_limit_s=60)
+    finish_turn(s)
+    assert not s.is_over() and s.turn_side == "B"
+    thrown = 0
+    while not s.is_over():
+        throw(s)
+        thrown += 1
+    assert thrown == 6 and s.clock > 90
 
 
 def ws_time_up_more_baseline_kubbs_wins_one_point():
