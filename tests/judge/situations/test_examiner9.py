@@ -67,6 +67,10 @@ FLIPS: list[tuple[str, str, str]] = [
     ("kt9_baseline_knocked_field_kubb_upright_stood_again", "kt9_baseline_knocked_after_field_kubb_down_counts", "B2"),
     # KT king: toppled early (lost) or nudged upright (game goes on)
     ("kt9_king_knocked_early_loses", "kt9_king_slid_upright_game_goes_on", "king"),
+    # KT king: rocked 12° and back (game goes on) or tipped 25° over (lost)
+    ("kt9_king_rocked_back_game_goes_on", "kt9_king_tipped_over_loses", "king"),
+    # KT "knock over": off the board (counts) or spun on its rim, upright (none)
+    ("kt9_baseline_kubb_knocked_off_the_board_counts", "kt9_kubb_turned_on_its_rim_stands", "B2"),
     # KT "all kubbs in the other player's half": all down (won) or a field kubb upright (lost)
     ("kt9_king_from_baseline_after_clearing_wins", "kt9_king_from_baseline_field_kubb_upright_loses", "king"),
     # KT "from the baseline": a king attempt after clearing (won) or a flick at the last kubb (lost)
