@@ -85,6 +85,8 @@ FLIPS: list[tuple[str, str, str]] = [
     ("kt9_return_just_over_centre_valid", "kt9_return_just_short_of_centre_reflick", "B1"),
     # KT "gone off the board": centre 1 cm inside the end (raise here) or 2.4 mm past it (reflick)
     ("kt9_return_overhanging_end_valid", "kt9_return_tipped_off_the_end_reflick", "B1"),
+    # WS: knocked over by a baton (counts) or by a foot (set up again, "does not count")
+    ("ws9_kubb_knocked_by_baton_counts", "ws9_kubb_knocked_by_foot_set_up_again", "B2"),
     # WS basic rule 11: outside once (repeated) or twice (placed)
     ("ws9_inkast_outside_once_repeated", "ws9_inkast_outside_twice_placed", "A1"),
 ]
