@@ -95,8 +95,28 @@ def test_foot_faults_past_the_line_and_outside_the_sidelines():
         assert "front foot is 0.05 m past the throwing line" in r.violations[0].reason
     with World.standard() as w:
         r = throw(w, ThrowParams(lateral=2.7, speed=6.0), ruleset="wikinger")
-        assert [v.rule for v in r.violations] == ["WS basic rule 7"]
+        assert [v.rule for v in r.violations] == ["WS basic rule 6"]
         assert "sidelines" in r.violations[0].reason
+
+
+def test_ws_a_throw_from_beyond_the_sideline_is_not_from_the_baseline():
+    # WS basic rule 6 throwing position (applied): „Throws are made from the baseline“: a thrower
+    # beyond the extended sideline is not on it; the foot over the line breaks basic rule 7 besides
+    with World.standard() as w:
+        r = throw(w, ThrowParams(lateral=2.7, foot_behind_line=-0.05, speed=6.0), ruleset="wikinger")
+        assert [v.rule for v in r.violations] == ["WS basic rule 7", "WS basic rule 6"]
+        assert not r.legal
+    with World.standard() as w:  # the same stance under DM §5, one clause for both
+        r = throw(w, ThrowParams(lateral=2.7, foot_behind_line=-0.05, speed=6.0), ruleset="dm")
+        assert [v.rule for v in r.violations] == ["DM §5", "DM §5"]
+
+
+def test_ws_a_throw_from_the_baseline_near_the_sideline_is_legal():
+    # WS basic rule 6 throwing position (boundary): „Throws are made from the baseline“: 0.1 m inside
+    # the sideline the thrower stands on the baseline
+    with World.standard() as w:
+        r = throw(w, ThrowParams(lateral=2.4, speed=6.0), ruleset="wikinger")
+        assert r.violations == [] and r.legal
 
 
 @pytest.mark.parametrize(

@@ -95,7 +95,9 @@ class ThrowRules:
         helicopter_limit_deg: more turn about the vertical before the first contact than this,
             deg, is a helicopter throw (the referee option ``helicopter_limit``; VM 2019: 90°).
         helicopter_rule: citation for it.
-        foot_rule: citation for the throwing-line and sideline checks.
+        foot_rule: citation for the throwing-line check (the foot past the line).
+        side_rule: citation for the sideline check (the thrower beyond the extended sidelines);
+            None: the same as ``foot_rule`` (DM §5 has both in one clause).
     """
 
     max_tilt_deg: float | None = 30.0
@@ -104,6 +106,12 @@ class ThrowRules:
     helicopter_limit_deg: float = 90.0
     helicopter_rule: str = "WS basic rule 5"
     foot_rule: str = "DM §5"
+    side_rule: str | None = None
+
+    @property
+    def sideline_rule(self) -> str:
+        """The citation of the sideline check: :attr:`side_rule`, else :attr:`foot_rule`."""
+        return self.side_rule or self.foot_rule
 
 
 @dataclass(frozen=True)

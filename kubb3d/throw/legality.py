@@ -84,7 +84,7 @@ def check_legality(
         if abs(foot_y) > pitch.half_width + 1e-9:
             out.append(
                 Violation(
-                    rules.foot_rule,
+                    rules.sideline_rule,
                     msg(
                         "foot fault: the front foot is outside the extended sidelines (|y| = {y_m:.2f} m > "
                         "{half_width_m:.2f} m)",
@@ -106,7 +106,7 @@ def check_legality(
         if abs(y) > pitch.half_width + 1e-9:
             out.append(
                 Violation(
-                    rules.foot_rule,
+                    rules.sideline_rule,
                     msg(
                         "foot fault: the release point is outside the extended sidelines (|y| = {y_m:.2f} m > "
                         "{half_width_m:.2f} m)",

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+from pathlib import Path
 from enum import Enum
 
 import pytest
@@ -113,3 +114,27 @@ def test_ruleset_choices_are_the_registered_books_in_order():
     with pytest.raises(ValueError, match=r"^unknown ruleset 'duel'; expected one of dm \(dm\), wikinger \(ws\), "
                                          r"kubbuteo \(kt\)$"):
         get_rulebook("duel")
+
+
+def test_every_event_cites_its_own_rule_book_or_a_kubb3d_decision():
+    """Never a clause of another rule book, and never a rule book for what it does not say: KT's
+    text has no lag and no time limit ("Player A flicks the six batons" is all it says of who
+    starts), so those events cite kubb3d's decisions, which docs/rules.md lists; WS's sideline
+    foul cites basic rule 6 ("Throws are made from the baseline"), its foot fault basic rule 7."""
+    prefixes = {"dm": "DM ", "wikinger": "WS ", "kubbuteo": "KT "}
+    for name, prefix in prefixes.items():
+        book = get_rulebook(name)
+        for key, cite in book.events.items():
+            assert citations.is_known(cite), (name, key, cite)
+            assert cite.startswith((prefix, citations.KUBB3D + ":")), (name, key, cite)
+    kubbuteo = get_rulebook("kubbuteo").events
+    assert kubbuteo["lag"] == citations.KUBB3D_KT_LAG
+    assert {kubbuteo[key] for key in ("time", "tiebreak", "tiebreak_decider")} == {citations.KUBB3D_KT_TIME}
+    assert kubbuteo["king"] == kubbuteo["early_king"] == citations.KT_RULES  # KT does say these
+    rules_md = (Path(__file__).resolve().parents[2] / "docs" / "rules.md").read_text(encoding="utf-8")
+    assert "Kubbuteo: who starts (a lag flick)" in rules_md
+    assert "KT has no time limit" in rules_md
+    wikinger = get_rulebook("wikinger").throw_rules
+    assert (wikinger.foot_rule, wikinger.sideline_rule) == ("WS basic rule 7", "WS basic rule 6")
+    dm = get_rulebook("dm").throw_rules
+    assert dm.foot_rule == dm.sideline_rule == "DM §5"

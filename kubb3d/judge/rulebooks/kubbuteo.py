@@ -35,12 +35,16 @@ KUBBUTEO = register_rulebook(
             warning=_KT,
         ),
         events={
-            key: C.KT_RULES
-            for key in (
-                "lag", "sets", "schedule", "throw", "early_baseline", "inkast", "penalty", "penalty_place",
-                "raise", "stossel", "place", "advance", "tiebreak", "tiebreak_decider", "time", "king",
-                "early_king",
-            )
+            **{
+                key: C.KT_RULES
+                for key in (
+                    "sets", "schedule", "throw", "early_baseline", "inkast", "penalty", "penalty_place",
+                    "raise", "stossel", "place", "advance", "king", "early_king",
+                )
+            },
+            # the KT text is silent on who starts and on time: kubb3d's decisions (docs/rules.md)
+            "lag": C.KUBB3D_KT_LAG,
+            **{key: C.KUBB3D_KT_TIME for key in ("time", "tiebreak", "tiebreak_decider")},
         },
         cite_violations=False,
         glitch=C.KT_RULES,

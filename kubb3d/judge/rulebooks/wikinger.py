@@ -50,9 +50,11 @@ WIKINGER = register_rulebook(
         block_building=False,
         penalty="place",
         on_line="tip in",  # WS basic rule 13
-        # WS basic rule 5: no helicopter throws; basic rule 7: from behind the line
-        # (no tilt limit; the option max_tilt_deg can set one, cited as basic rule 5)
+        # WS basic rule 5: no helicopter throws; basic rule 7: the toe behind the line; basic
+        # rule 6: "Throws are made from the baseline", so not from beyond the sidelines (no tilt
+        # limit; the option max_tilt_deg can set one, cited as basic rule 5)
         throw_rules=ThrowRules(max_tilt_deg=None, tilt_rule="WS basic rule 5", forbid_helicopter=True,
-                               helicopter_rule="WS basic rule 5", foot_rule=C.WS_FOOT),
+                               helicopter_rule="WS basic rule 5", foot_rule=C.WS_FOOT,
+                               side_rule=C.WS_FROM_LINE),
     )
 )
