@@ -286,3 +286,33 @@ def test_a_target_kubb_left_standing_gives_the_reason_it_stands():
         assert r.reason == analyse(sn, pid, hand_check=hc).reason
     assert judge_throw(alone, ThrowContext(thrower="A")).ruling("B3").reason == (
         "B3 stands on its base and carries its own weight without help from any other piece.")
+
+
+def test_a_king_set_up_again_after_a_throw_that_does_not_count_is_set_up_at_once():
+    """DM §10 and WS "End of the Game": a king felled after every kubb was down, by a throw that
+    is no king throw from the baseline (WS) or by a king throw that broke a rule (DM §5), is set
+    up again before the next throw, not at the end of the round: it is in ``raise_now`` as well as
+    ``raise_again``, and nothing counts as felled."""
+    b3 = kubb("B3", 3.9, 0.0, lying_yaw_deg=0)
+    not_a_king_throw = judge_throw(
+        snap(king(lying=True), b3), ThrowContext(ruleset="wikinger", thrower="A", already_felled=frozenset({"B3"}))
+    )
+    illegal = judge_throw(
+        snap(king(lying=True), b3),
+        ThrowContext(thrower="A", king_throw=True, legal=False, violations=(("DM §5", "foot fault"),),
+                     already_felled=frozenset({"B3"}), round_start=START),
+    )
+    for j in (not_a_king_throw, illegal):
+        assert j.ruling("king").consequence is Consequence.RAISE_AT_ORIGINAL_SPOT
+        assert (j.raise_now, j.raise_again, j.felled) == ({"king"}, {"king"}, frozenset())
+
+
+def test_the_fouls_of_an_illegal_king_throw_are_named_without_their_full_stops():
+    """The reason of an illegal king throw names its fouls in brackets, each without the full stop
+    its own reason ends with (DM §5, §10), joined by "; "; a reason without one is kept whole."""
+    b3 = kubb("B3", 3.9, 0.0, lying_yaw_deg=0)
+    ctx = ThrowContext(thrower="A", king_throw=True, legal=False, already_felled=frozenset({"B3"}), round_start=START,
+                       violations=(("DM §5", "The baton was thrown overarm."), ("DM §5", "foot fault")))
+    reason = judge_throw(snap(king(lying=True), b3), ctx).ruling("king").reason
+    assert reason == ("The king throw was not legal (The baton was thrown overarm; foot fault), so it does not count "
+                      "and the king is set up again.")
