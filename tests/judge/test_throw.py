@@ -316,3 +316,14 @@ def test_the_fouls_of_an_illegal_king_throw_are_named_without_their_full_stops()
     reason = judge_throw(snap(king(lying=True), b3), ctx).ruling("king").reason
     assert reason == ("The king throw was not legal (The baton was thrown overarm; foot fault), so it does not count "
                       "and the king is set up again.")
+
+
+def test_a_legal_king_throw_says_who_won_and_why():
+    """DM §10: the king felled by a legal king throw after every kubb of the half was down wins;
+    the reason says so in full, in English and German."""
+    b3 = kubb("B3", 3.9, 0.0, lying_yaw_deg=0)
+    ctx = ThrowContext(thrower="B", king_throw=True, already_felled=frozenset({"B3", "A1"}), round_start=START)
+    r = judge_throw(snap(king(lying=True), b3, kubb("A1", -3.9, 0.0, lying_yaw_deg=0, side="A")), ctx).ruling("king")
+    assert r.reason == "Side B felled the king with a legal king throw after all kubbs were down, so side B wins."
+    assert translator("de")(r.reason) == ("Seite B hat den König mit einem gültigen Königswurf umgeworfen, nachdem "
+                                          "alle Kubbs gefallen waren, also gewinnt Seite B.")
