@@ -556,6 +556,14 @@ def _driver(plan_file: str, argv: list[str]) -> None:
     mutmut_main.cli()
 
 
+def interruptible() -> None:
+    """In mutmut's process before it starts: Ctrl-C's signal back to its default. A command started
+    in the background of a shell without job control ignores SIGINT, and so does every process it
+    starts; Python then installs no KeyboardInterrupt, and mutmut went on past ``--time-limit``
+    (round 9, docs/mutation.md) until the script killed it a minute later, its worker left running."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def run_mutmut(names: list[str], max_children: int, deselect: list[str], time_limit: float | None,
                hang_s: float = 60.0, plan: dict[str, list[str] | None] | None = None,
                progress: Callable[[], None] | None = None, progress_s: float = SAVE_EVERY_S) -> int:
@@ -576,7 +584,7 @@ def run_mutmut(names: list[str], max_children: int, deselect: list[str], time_li
         code = (f"import runpy; runpy.run_path({str(Path(__file__).resolve())!r})['_driver']"
                 f"({str(plan_file)!r}, {arguments!r})")
         command = ["nice", "-n", "10", sys.executable, "-c", code]
-    process = subprocess.Popen(command, cwd=ROOT, env=env, start_new_session=True)
+    process = subprocess.Popen(command, cwd=ROOT, env=env, start_new_session=True, preexec_fn=interruptible)
     started = time.monotonic()
     saved_at = started
     asleep_since: dict[int, float] = {}

@@ -522,3 +522,22 @@ def test_saved_runs_combine_into_one_table_of_every_module(mutation, tmp_path):
     for paths, table in quoted:
         runs = [(Path(p).name, json.loads((ROOT / p).read_text(encoding="utf-8"))) for p in paths.split()]
         assert table.strip() == mutation.combine_runs(runs), paths
+
+
+def test_mutmut_is_started_so_that_the_time_limit_can_stop_it(mutation):
+    """--time-limit stops mutmut with Ctrl-C's signal; a script started in the background of a shell
+    without job control ignores SIGINT and so would mutmut, so its process gets the default back
+    (Python then turns SIGINT into KeyboardInterrupt, on which mutmut ends its workers and stops)."""
+    import signal
+
+    probe = [sys.executable, "-c",
+             "import signal; h = signal.getsignal(signal.SIGINT); print(getattr(h, '__name__', h))"]
+    before = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        ignored = subprocess.run(probe, capture_output=True, text=True, check=True).stdout.strip()
+        restored = subprocess.run(probe, capture_output=True, text=True, check=True,
+                                  preexec_fn=mutation.interruptible).stdout.strip()
+    finally:
+        signal.signal(signal.SIGINT, before)
+    assert (ignored, restored) == (str(int(signal.SIG_IGN)), "default_int_handler")
+    assert "preexec_fn=interruptible" in (ROOT / "benchmarks" / "mutation.py").read_text(encoding="utf-8")
