@@ -47,3 +47,42 @@ def test_a_kubb_lying_past_either_baseline_can_be_neither_valid_nor_inside():
         book = get_rulebook(ctx.ruleset)
         found[x] = bound(_RaisingPlan(sn, ctx, book, book.params, ContactIndex(sn), ["K0"]), "K0", ["K0"])
     assert found == {4.2: (0, 0), 3.8: (1, 1), -4.2: (0, 0), -3.8: (1, 1)}
+
+
+def _square(x0, y0, side):
+    return [(x0, y0), (x0 + side, y0), (x0 + side, y0 + side), (x0, y0 + side)]
+
+
+def test_a_tipping_square_slid_back_a_kubb_width_may_cross_a_line_by_line_tol_but_not_more():
+    """together.bound: "(1, 1) if one of its tipping squares, slid back towards the kubb further than
+    those pieces already push it, fits inside the half", a raised base crossing a line by at most
+    ``line_tol`` (JudgeParams: "a raised kubb's base may cross a line by at most this much"). A kubb
+    raised into A's half whose one tipping square (given by hand, nothing pushing it) still lies
+    5 mm past the sideline y = +half width after sliding back a kubb's width and twice
+    ``block_tol``, or 5 mm past the centre line: (1, 1) with ``line_tol`` 1 cm, (0, 0) with none;
+    the kubb on the square's near side, so the square slides straight back across the line."""
+    from dataclasses import replace
+    from types import SimpleNamespace
+
+    from kubb3d.judge.together import bound
+
+    found = []
+    for tol in (0.01, 0.0):
+        for across in ("sideline", "centre line"):
+            plan = _plan([kubb("K0", -2.0, 0.0, lying_yaw_deg=0, side="A")])
+            assert plan.half_side == "A"  # x from -length/2 to 0
+            plan.params = replace(plan.params, line_tol=tol)
+            width = 2 * plan.pieces["K0"].half_extents[0]
+            past = width + 2 * plan.params.block_tol + 0.005  # the square's far side past the line
+            hw = plan.pitch.half_width
+            if across == "sideline":  # tipped towards +y, across y = +hw
+                sq = _square(-2.0 - width / 2, hw + past - width, width)
+                centre = (-2.0, hw + past - width - 0.04, 0.035)
+            else:  # tipped towards +x, across x = 0
+                sq = _square(past - width, -width / 2, width)
+                centre = (past - width - 0.04, 0.0, 0.035)
+            plan.pieces["K0"] = replace(plan.pieces["K0"], position=centre)
+            plan.raisings = lambda kid: [(None, False)]
+            plan.options = {"K0": [SimpleNamespace(ideal=sq, base=sq)]}
+            found.append(bound(plan, "K0", ["K0"]))
+    assert found == [(1, 1), (1, 1), (0, 0), (0, 0)]
