@@ -94,3 +94,24 @@ def test_a_base_squeezed_along_the_pitch_is_cleared_towards_plus_y_whatever_its_
     (x, y), moved = found
     assert moved == pytest.approx(2 * HALF - DEFAULT_PARAMS.block_tol, abs=1e-9)
     assert (x, y - cy) == pytest.approx((0.0, moved), abs=1e-9)
+
+
+def test_the_straight_push_between_two_squares_gives_up_after_50_pushes(monkeypatch):
+    """push_clear: "At most 50 steps." A base overlapping two squares from either side along x is
+    pushed off one into the other and back: it is pushed exactly 50 times, and names the first
+    square it overlapped."""
+    pushes = []
+    real = clearing.overlap_depth
+
+    def counted(base, poly):
+        depth = real(base, poly)
+        if depth > DEFAULT_PARAMS.block_tol:
+            pushes.append(depth)
+        return depth
+
+    monkeypatch.setattr(clearing, "overlap_depth", counted)
+    obstacles = {"K1": square((2 * HALF - 0.01, 0.0), (1.0, 0.0), HALF),
+                 "K2": square((-(2 * HALF - 0.01), 0.0), (1.0, 0.0), HALF)}
+    pushed = clearing.push_clear((0.0, 0.0), (1.0, 0.0), HALF, obstacles, DEFAULT_PARAMS)
+    assert pushed is not None and pushed[1] == "K1"
+    assert len(pushes) == 50

@@ -327,3 +327,16 @@ def test_a_legal_king_throw_says_who_won_and_why():
     assert r.reason == "Side B felled the king with a legal king throw after all kubbs were down, so side B wins."
     assert translator("de")(r.reason) == ("Seite B hat den König mit einem gültigen Königswurf umgeworfen, nachdem "
                                           "alle Kubbs gefallen waren, also gewinnt Seite B.")
+
+
+def test_a_baseline_kubb_felled_before_the_field_kubbs_says_which_still_stand():
+    """DM §5: a baseline kubb felled while field kubbs still stand in its half does not count and
+    is raised at its spot at the end of the round; the reason names those field kubbs, sorted."""
+    b3 = kubb("B3", 3.9, 0.0, lying_yaw_deg=180)
+    ctx = ThrowContext(field_kubbs=frozenset({"F2", "F1"}), round_start=START)
+    r = judge_throw(snap(kubb("F1", 1.5, 0.2), kubb("F2", 1.0, -0.4), b3), ctx).ruling("B3")
+    assert r.rules == ("DM §5",)
+    assert r.reason == ("Baseline kubb B3 fell while field kubbs (F1, F2) still stood in its half, so it does not "
+                        "count and is raised at its spot at the end of the round.")
+    assert translator("de")(r.reason).startswith("Grundlinienkubb B3 fiel, während in seiner Feldhälfte noch "
+                                                 "Feldkubbs (F1, F2) standen")
