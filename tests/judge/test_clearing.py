@@ -115,3 +115,14 @@ def test_the_straight_push_between_two_squares_gives_up_after_50_pushes(monkeypa
     pushed = clearing.push_clear((0.0, 0.0), (1.0, 0.0), HALF, obstacles, DEFAULT_PARAMS)
     assert pushed is not None and pushed[1] == "K1"
     assert len(pushes) == 50
+
+
+@pytest.mark.parametrize("deep, shallow", [("K1", "K2"), ("K2", "K1")])
+def test_a_base_overlapping_two_squares_names_the_one_it_overlaps_deepest(deep, shallow):
+    """clear_of: a base overlapping two pieces is moved the least way clear of both and named after
+    "the obstacle overlapped deepest" (by id only on a tie), whichever id that one has."""
+    obstacles = {deep: square((2 * HALF - 0.02, 0.0), (1.0, 0.0), HALF),
+                 shallow: square((-(2 * HALF - 0.005), 0.0), (1.0, 0.0), HALF)}
+    cleared = clearing.clear_of((0.0, 0.0), (1.0, 0.0), HALF, obstacles, DEFAULT_PARAMS)
+    assert cleared is not None
+    assert cleared[1] == deep and cleared[2] is not None and cleared[2] > 0
