@@ -50,6 +50,17 @@ def test_a_bad_inkast_context_is_refused_naming_the_field_and_the_value(field, v
     assert str(refused.value) == words
 
 
+@pytest.mark.parametrize("thrower, feller", [(None, "B"), ("A", "A"), ("B", "B")])
+def test_an_inkast_context_takes_either_side_or_none_as_its_thrower(thrower, feller):
+    """InkastContext.thrower: "who threw the kubbs, if not the inkasting side" (a penalty kubb
+    thrown by the receiving side into its own half, DM §6): 'A', 'B' or None are taken, and the
+    side that loses if the king falls is the thrower, else the inkasting side (DM §1)."""
+    assert InkastContext(inkasting_side="B", inkasted=("A1",), thrower=thrower).feller == feller
+    for bad in ("a", "b", ""):
+        with pytest.raises(JudgeInputError):
+            InkastContext(inkasting_side="B", inkasted=("A1",), thrower=bad)
+
+
 def test_a_message_in_a_message_is_kept_as_data_in_turn():
     """message_data: a parameter that is a message is written as that message's data, nested; one
     that cannot be kept (a sentence read back from a file) leaves the whole message without data."""
