@@ -182,7 +182,6 @@ class _Throw:
     foul_text: str
     by_order: bool
     king_off_baseline: str
-    partly_out_stays: bool = False
 
     @classmethod
     def read(cls, ctx: ThrowContext, book: Rulebook, pieces: Mapping[str, PieceState]) -> "_Throw":
@@ -216,7 +215,6 @@ class _Throw:
             foul_text=foul_text,
             by_order=option(ctx.options, "baseline_after_field", ctx.ruleset) == "contact order",
             king_off_baseline=book.king_off_baseline,
-            partly_out_stays=option(ctx.options, "field_kubb_inside", ctx.ruleset) == "half",
         )
 
 
