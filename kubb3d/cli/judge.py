@@ -71,7 +71,14 @@ def judge_command(
         help="Scenario files (.toml), directories holding them, or short names of shipped scenarios (default: the "
              "whole shipped library; see `kubb3d scenario list`).",
     ),
-    as_json: bool = typer.Option(False, "--json", help="Print the rulings as JSON."),
+    as_json: bool = typer.Option(
+        False,
+        "--json",
+        help="Print the rulings as JSON Lines: one JSON object per scenario (file, title, ruleset, event, "
+             "rulings, ok, mismatches and the judgement's other fields), one per line, in the order judged, "
+             "whether one scenario or many; a single scenario is thus one JSON document. A refusal before any "
+             "ruling is the one object {\"error\": …}.",
+    ),
     check: bool = typer.Option(False, "--check", help="Compare with the expected rulings; exit 1 on any difference."),
     option: Optional[List[str]] = referee_option(),
     lang: Optional[str] = lang_option(),
@@ -120,8 +127,8 @@ def judge_command(
             for m in res.mismatches:
                 typer.echo(f"  differs from expected: {m}")
     if as_json and (results or not errors):  # no document when every file was refused
-        docs = [r.to_dict() for r in results]
-        typer.echo(json.dumps(docs[0] if len(docs) == 1 and len(paths) == 1 else docs, indent=2, ensure_ascii=False))
+        for r in results:  # JSON Lines: the same object per scenario, one scenario or many
+            typer.echo(json.dumps(r.to_dict(), ensure_ascii=False))
     failed = [r for r in results if r.mismatches]
     if check and not as_json:
         typer.echo(

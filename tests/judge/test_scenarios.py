@@ -42,6 +42,27 @@ def test_json_for_the_leaning_case(app):
     assert "DM §5" in ruling["rules"]
 
 
+def test_json_is_one_object_per_scenario_however_many(app, tmp_path):
+    # one scenario printed an object and several a list: a reader had to know the count first
+    one = SCENARIOS / "dm_leaning_on_field_kubb.toml"
+    two = SCENARIOS / "dm_king_felled_early.toml"
+    alone = tmp_path / "alone"
+    alone.mkdir()
+    (alone / one.name).write_text(one.read_text(encoding="utf-8"), encoding="utf-8")
+    shapes = {}
+    for args in ([str(one)], [str(one), str(two)], [str(alone)]):
+        r = CliRunner().invoke(app, ["judge", *args, "--json"])
+        assert r.exit_code == 0, r.output
+        docs = [json.loads(line) for line in r.stdout.splitlines()]
+        assert all(isinstance(d, dict) for d in docs), r.stdout
+        shapes[len(args), args[0]] = [Path(d["file"]).name for d in docs]
+        assert all({"file", "title", "ruleset", "rulings", "ok", "mismatches"} <= set(d) for d in docs)
+    assert list(shapes.values()) == [[one.name], [one.name, two.name], [one.name]]
+    r = CliRunner().invoke(app, ["judge", "--help"])
+    words = " ".join(w for w in r.stdout.split() if w != "│")
+    assert "JSON Lines: one JSON object per scenario" in words, words
+
+
 def _write(tmp_path, name, text):
     p = tmp_path / name
     p.write_text(text, encoding="utf-8")
