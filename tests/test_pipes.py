@@ -106,7 +106,8 @@ def test_summary_of_a_text_column_counts_each_value_and_keeps_draws(cli, tmp_pat
         store.add([(r, 0.1) for r in rows])
     doc = json.loads(cli("experiment", "summary", str(path), "--measure", "match_winner", "--json").stdout)
     got = {g["key"]["match_winner"]: (g["k"], g["n"]) for g in doc["groups"]}
-    assert got == {"A": (2, 3), "null": (1, 3)}  # the draw is in every denominator, the failure in none
+    # the draw is in every denominator, the failure in none; B, which never won, at 0
+    assert got == {"A": (2, 3), "B": (0, 3), "null": (1, 3)}
     assert doc["failed"] == 1
     doc = json.loads(cli("experiment", "summary", str(path), "--measure", "match_winner=A", "--json").stdout)
     assert [(g["k"], g["n"]) for g in doc["groups"]] == [(2, 3)]
@@ -155,7 +156,8 @@ def test_summary_and_plot_where_and_the_pooled_note(cli, tmp_path):
     part = [loaded.point(i % loaded.n_points) for i in itertools.islice(spread_order(loaded), 30)]
     speeds = sorted(p["speed"] for p in part if p["elevation_deg"] == 10)
     assert 2 <= len(speeds) <= 8 and len({p["speed"] for p in part}) >= 20  # spread, not 4 speeds
-    assert doc["trials"] == len(speeds) and [g["key"]["speed"] for g in doc["groups"]] == speeds
+    assert doc["trials"] == len(speeds) and [g["key"]["speed"] for g in doc["groups"] if g["n"]] == speeds
+    assert len(doc["groups"]) == 25  # every speed of the grid, n = 0 where no trial ran yet
     r = cli("experiment", "plot", str(out), "--x", "speed", "--where", "elevation=15", "-o", str(tmp_path / "p.png"))
     assert r.returncode == 0, r.stderr
     assert "pooled" not in r.stderr and (tmp_path / "p.png").read_bytes()[:4] == b"\x89PNG"

@@ -439,7 +439,15 @@ def summary_cmd(
     from kubb3d.experiment import StoreError, open_results
     from kubb3d.experiment.export import columns
     from kubb3d.experiment.stats import group as group_rows
-    from kubb3d.experiment.stats import floor_of, match_column, measure_fn, no_interval, text_values
+    from kubb3d.experiment.stats import (
+        KNOWN_VALUES,
+        design_keys,
+        floor_of,
+        match_column,
+        measure_fn,
+        no_interval,
+        text_values,
+    )
 
     try:
         with open_results(results) as store:
@@ -454,7 +462,8 @@ def summary_cmd(
     try:
         keys = [match_column(b, cols) for b in by]
         label, fn, binary = measure_fn(measure, cols)
-        used = set(keys) | {match_column(w.split("=", 1)[0].strip(), cols) for w in where if "=" in w}
+        narrowed = {match_column(w.split("=", 1)[0].strip(), cols) for w in where if "=" in w}
+        used = set(keys) | narrowed
         rows = _where(rows, where)
     except ValueError as exc:
         raise _user_error(str(exc)) from None
@@ -463,9 +472,12 @@ def summary_cmd(
     try:
         with open_results(results) as store:
             pooled = _pooled(store, used)
+            grid = _grid(store)
     except StoreError:
-        pooled = []
-    texts = None if binary else text_values(rows, fn)
+        pooled, grid = [], {}
+    # every arm of the grid and every side a winner can be gets its row, at zero if need be
+    expected = design_keys(keys, grid, rows, narrowed)
+    texts = None if binary else text_values(rows, fn, KNOWN_VALUES.get(label, ()))
     try:
         if texts is not None:
             # a text column (a winner, a first contact …): the rate of each of its values
@@ -474,11 +486,11 @@ def summary_cmd(
             cells = []
             for value in texts:
                 _, fv, _ = measure_fn(f"{label}={value}", cols)
-                cells += [_replace(c, key=(*c.key, value)) for c in group_rows(rows, keys, fv, True)]
+                cells += [_replace(c, key=(*c.key, value)) for c in group_rows(rows, keys, fv, True, expected=expected)]
             keys = [*keys, label]
             label = f"{label}: rate of each value"
         else:
-            cells = group_rows(rows, keys, fn, True if binary else None, floor=floor_of(label))
+            cells = group_rows(rows, keys, fn, True if binary else None, floor=floor_of(label), expected=expected)
     except ValueError as exc:  # a value of the wrong kind in a hand-edited file
         raise _user_error(str(exc)) from None
     if pooled and not as_json:
@@ -531,7 +543,8 @@ def summary_cmd(
         vals = [str(v) if not isinstance(v, float) else f"{v:g}" for v in c.key]
         extra = [str(c.k)] if rate else []
         span = no_interval(c.n) if c.lo is None or c.hi is None else f"{c.lo:.3f} – {c.hi:.3f}"
-        table.add_row(*vals, str(c.n), *extra, f"{c.value:.3f}", span)
+        value = "–" if not c.n else f"{c.value:.3f}"  # an arm no finished trial reached
+        table.add_row(*vals, str(c.n), *extra, value, span)
     con = Console(width=160)
     con.print(f"[bold]{title}[/]")
     con.print(table)

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Collection, Mapping, Sequence
 from kubb3d.ranges import did_you_mean, listed
 
 Z95 = 1.959963984540054
@@ -136,9 +136,12 @@ NO_INTERVAL = "n = 1: no interval"
 
 def no_interval(n: int | None = None) -> str:
     """What is printed where a mean of ``n`` values has no interval (:func:`mean_interval`):
-    :data:`NO_INTERVAL` for one value, ``no spread in n = 4: no interval`` for values all alike."""
+    :data:`NO_INTERVAL` for one value, ``no spread in n = 4: no interval`` for values all alike,
+    ``no trial: no interval`` for none."""
     if n == 1:
         return NO_INTERVAL
+    if n == 0:  # an arm of the grid no finished trial reached
+        return "no trial: no interval"
     return "no interval" if n is None else f"no spread in n = {n}: no interval"
 
 
@@ -227,15 +230,24 @@ def measure_fn(expr: str, available: Sequence[str]) -> tuple[str, Callable[[dict
     return col, (lambda r: r.get(col)), False
 
 
-def text_values(rows: Sequence[dict], fn: Callable[[dict], Any]) -> list[str] | None:
+SIDES = ("A", "B")
+"""The two sides of a match or a throw (DM §1): every value a winner column can take but null."""
+
+KNOWN_VALUES: dict[str, tuple[str, ...]] = {"match_winner": SIDES, "judge_winner": SIDES}
+"""Text measures whose values are known before any trial: a summary shows each of them, at
+zero when no trial gave it (the strategy lab's B row when B never won)."""
+
+
+def text_values(rows: Sequence[dict], fn: Callable[[dict], Any], known: Sequence[str] = ()) -> list[str] | None:
     """The distinct values (``null`` for none) of a measure that holds text in finished trials,
-    or whose every value is a list (``felled``: each id in them), sorted; None for a numeric or
-    boolean measure."""
+    or whose every value is a list (``felled``: each id in them), sorted, with every value of
+    ``known`` (:data:`KNOWN_VALUES`) though no trial gave it; None for a numeric or boolean
+    measure."""
     vals = [fn(r) for r in rows if r.get("ok")]
     lists = bool(vals) and all(isinstance(v, list) or v is None for v in vals)
-    if not (lists or any(isinstance(v, str) for v in vals)):
+    if not (lists or any(isinstance(v, str) for v in vals) or (known and all(v is None for v in vals))):
         return None
-    out: set[str] = set()
+    out: set[str] = set(known)
     for v in vals:
         if isinstance(v, list):
             out.update(str(key_value(x)) for x in v)
@@ -309,6 +321,7 @@ def group(
     fn: Callable[[dict], Any],
     binary: bool | None = None,
     floor: float | None = None,
+    expected: Sequence[tuple] = (),
 ) -> list[Cell]:
     """Aggregate a measure over groups of rows (failed rows and missing values are left out).
 
@@ -318,11 +331,13 @@ def group(
         fn: row → value (bool, number or None).
         binary: treat values as 0/1 outcomes; None: decide from the values (all bools).
         floor: the least value the measure can take (:func:`floor_of`), for a mean's interval.
+        expected: keys that get a cell though no trial counted in them (the grid's arms,
+            :func:`design_keys`): ``n`` 0, ``k`` 0 for a rate, value NaN and no interval.
 
     Returns:
         Cells sorted by key.
     """
-    buckets: dict[tuple, list] = {}
+    buckets: dict[tuple, list] = {tuple(key_value(x) for x in k): [] for k in expected}
     for r in rows:
         if not r.get("ok"):
             continue
@@ -339,7 +354,9 @@ def group(
     for key in sorted(buckets, key=lambda k: tuple((0, x) if isinstance(x, (int, float)) else (1, str(x)) for x in k)):
         vs = buckets[key]
         n = len(vs)
-        if binary:
+        if not n:
+            out.append(Cell(key, 0, math.nan, None, None, 0 if binary else None))
+        elif binary:
             k = sum(1 for v in vs if v)
             lo, hi = wilson(k, n)
             out.append(Cell(key, n, k / n, lo, hi, k))
@@ -347,6 +364,31 @@ def group(
             mean, lo_m, hi_m = mean_interval(vs, floor)
             out.append(Cell(key, n, mean, lo_m, hi_m, None))
     return out
+
+
+MAX_DESIGN_KEYS = 10_000
+"""The most grid points :func:`design_keys` lists (a grid of 10^12 points is run in parts and
+summarised by what ran)."""
+
+
+def design_keys(
+    by: Sequence[str], grid: Mapping[str, Sequence[Any]], rows: Sequence[dict], narrowed: Collection[str] = ()
+) -> list[tuple]:
+    """Every group key the experiment's design promises when each column of ``by`` is a grid
+    factor (``grid``: column → values; the grid points are their product, docs/experiments.md):
+    an arm no finished trial reached still gets its row. A column in ``narrowed`` (a ``--where``
+    kept some of its values) keeps only the values found in ``rows``. Empty when a column of
+    ``by`` is no grid factor."""
+    if not by or any(c not in grid for c in by) or math.prod(len(grid[c]) for c in by) > MAX_DESIGN_KEYS:
+        return []
+    import itertools
+
+    def values(c: str) -> Sequence[Any]:
+        if c in narrowed:
+            return list({key_value(r.get(c)) for r in rows})
+        return grid[c]
+
+    return list(itertools.product(*(values(c) for c in by)))
 
 
 def bin_column(rows: Sequence[dict], col: str, bins: int) -> tuple[list[dict], str]:
