@@ -40,6 +40,39 @@ def test_throw_human_readable_output_mentions_the_ruling(cli):
     assert "DM §5" in r.stdout and "illegal" in r.stdout
 
 
+def test_throw_at_the_king_says_an_early_king_loses_in_english_and_german(cli):
+    # `throw --target king` at the standard set-up reported "toppled: king" and "legal throw"
+    # and nothing about the rule: with B1-B5 standing the king felled loses (DM §10, §1)
+    en = cli("throw", "--target", "king")
+    de = cli("throw", "--target", "king", "--lang", "de")
+    assert en.returncode == 0 and de.returncode == 0, en.stderr + de.stderr
+    en_text, de_text = (" ".join(r.stdout.split()) for r in (en, de))
+    assert ("Throwing at the king before every field and baseline kubb of side B's half is down: B1, B2, B3, "
+            "B4, B5 still stand, so a king felled now loses the game for side A. [DM §10, DM §1]") in en_text
+    assert ("Wurf auf den König, bevor alle Feld- und Grundlinienkubbs der Feldhälfte von Seite B gefallen "
+            "sind: B1, B2, B3, B4, B5 stehen noch, also verliert Seite A das Spiel, wenn der König jetzt fällt. "
+            "[DM §10, DM §1]") in de_text
+    # the aim solver's baton fells the king: the referee's ruling with its rule, in both languages
+    assert "ruling: king fallen → game lost [DM §1]" in en_text
+    assert "Entscheidung: König gefallen → Spiel verloren [DM §1]" in de_text
+    assert "so side A loses" in en_text and "also verliert Seite A" in de_text
+    for english in ("legal throw", "toppled", "first contact", "at rest"):
+        assert english not in de_text, english
+    doc = json.loads(cli("throw", "--target", "king", "--json").stdout)
+    assert doc["king_warning"]["rules"] == ["DM §10", "DM §1"]
+    assert [(r["consequence"], r["rules"]) for r in doc["rulings"] if r["piece"] == "king"] == [
+        ("game lost", ["DM §1"])
+    ]
+    ws = json.loads(cli("throw", "--target", "king", "--ruleset", "wikinger", "--json").stdout)
+    assert ws["king_warning"]["rules"] == ["WS End of the Game"]
+
+
+def test_throw_at_a_kubb_gives_no_king_warning_and_rules_the_kubb(cli):
+    doc = json.loads(cli("throw", "--target", "B3", "--json").stdout)
+    assert "king_warning" not in doc
+    assert {r["piece"]: r["consequence"] for r in doc["rulings"]}["B3"] == "counts as felled"
+
+
 def test_models_check_passes_on_the_committed_files(cli):
     r = cli("models", "check")
     assert r.returncode == 0, r.stdout + r.stderr

@@ -10,8 +10,13 @@ from typing import Optional
 
 import typer
 
+from kubb3d.cli.lang import lang_option, translator_for
 from kubb3d.errors import UserError
+from kubb3d.i18n import ENGLISH, Translator
+from kubb3d.judge.messages import ids, msg, piece_name
 from kubb3d.judge.rulebook import canonical_ruleset, ruleset_enum, ruleset_help
+from kubb3d.judge.throws import early_king_warning
+from kubb3d.pitch import Side
 
 
 class SetName(str, Enum):
@@ -75,12 +80,20 @@ def throw(
     pitch_length: float = typer.Option(8.0, help="Pitch length, m (WS: 7.5)."),
     terrain_cm: float = typer.Option(0.0, help="Uneven ground: bump amplitude (standard deviation), cm; 0 = flat."),
     seed: int = typer.Option(0, min=0, help="Seed of the uneven ground (and of anything else random)."),
-    as_json: bool = typer.Option(False, "--json", help="Print the result as JSON."),
+    as_json: bool = typer.Option(
+        False,
+        "--json",
+        help="Print the result as JSON, with the referee's rulings on the target half and the king "
+             "(`rulings`) and, for a throw at the king while kubbs stand, the warning (`king_warning`).",
+    ),
+    lang: Optional[str] = lang_option(),
 ) -> None:
     """Throw one baton underhand at the standard set-up and report what happened.
 
     Legality (tilt, helicopter, foot fault) is measured from the simulated
-    flight, not taken from the flags.
+    flight, not taken from the flags. The referee rules on the target half and the king as
+    after any throw of a turn (DM §5, §1); a throw at the king while kubbs of that half stand
+    is no king throw (DM §10), and the output says that a king felled by it loses.
     """
     import math
 
@@ -91,6 +104,7 @@ def throw(
     from kubb3d.throw import ThrowParams, aim
     from kubb3d.throw import throw as do_throw
 
+    tr = translator_for(lang)
     if side not in ("A", "B"):
         raise UserError(expected("--side", "A or B", repr(side)))
     if target is not None and (speed is not None or azimuth_deg is not None):
@@ -139,50 +153,96 @@ def throw(
         with World.standard(equipment.value, pitch, ground.value, terrain=terrain) as world:
             if target is not None:
                 params = aim(world, target, params).params
-            result = do_throw(world, params, ruleset=canonical_ruleset(ruleset.value))  # type: ignore[attr-defined]
+            book = canonical_ruleset(ruleset.value)  # type: ignore[attr-defined]
+            thrower: Side = "A" if params.side == "A" else "B"
+            standing = _target_kubbs(world, thrower)  # before the throw: what the king throw waits for
+            result = do_throw(world, params, ruleset=book)
+        judgement = _judge(result, book, thrower, king_throw=target == "king")
+        warning = early_king_warning(book, thrower, standing) if target == "king" else None
     except ValueError as exc:
         raise UserError(str(exc)) from None
     except PhysicsGlitch as exc:
         raise UserError(f"the simulation failed: {exc}") from None
     if as_json:
-        typer.echo(json.dumps(result.to_json(), indent=2))
+        doc = {**result.to_json(), "rulings": [r.to_dict() for r in judgement.rulings]}
+        if warning is not None:
+            doc["king_warning"] = warning.to_dict()
+        typer.echo(json.dumps(doc, indent=2, ensure_ascii=False))
         return
-    _print_throw(result, target)
+    _print_throw(result, target, judgement, warning, tr)
 
 
-def _print_throw(result, target) -> None:
+def _target_kubbs(world, side: Side) -> list[str]:
+    """The kubbs standing in the half ``side`` throws at (field and baseline kubbs)."""
+    from kubb3d.pitch import opponent
+
+    return sorted(pid for pid, p in world.snapshot().pieces.items() if p.kind == "kubb" and p.side == opponent(side))
+
+
+def _judge(result, ruleset: str, side: Side, *, king_throw: bool):
+    """The referee's rulings after the throw, as after the first baton of a turn at the standard
+    set-up: the target half's kubbs standing, none felled earlier (DM §5, §1, §10)."""
+    from kubb3d.judge import ThrowContext, judge_throw
+    from kubb3d.pitch import baseline_ids, opponent
+
+    snap = result.final
+    field = frozenset(
+        pid for pid, p in snap.pieces.items() if p.kind == "kubb" and p.side == opponent(side)
+        and pid not in baseline_ids(opponent(side))
+    )
+    ctx = ThrowContext(ruleset=ruleset, thrower=side, legal=result.legal, violations=tuple(result.violations),
+                       king_throw=king_throw, field_kubbs=field)
+    return judge_throw(snap, ctx)
+
+
+def _print_throw(result, target, judgement, warning, tr: Translator = ENGLISH) -> None:
     import math
 
     from rich.console import Console
+    from rich.markup import escape
 
-    con = Console()
+    from kubb3d.judge import Consequence
+
+    con = Console(highlight=False)
     p = result.params
-    con.print(
-        f"[bold]Throw[/] from side {p.side}: {p.speed:.2f} m/s at {p.elevation_deg:.1f}°, azimuth "
-        f"{p.azimuth_deg:+.2f}°, spin {p.spin_rps:+.2f} rev/s"
-        + (f" (aimed at {target})" if target else "")
-    )
+    aimed = tr(msg(" (aimed at {target})", target=piece_name(target))) if target else ""
+    con.print("[bold]" + escape(tr(msg(
+        "Throw from side {side}: {speed:.2f} m/s at {elevation:.1f}°, azimuth {azimuth:+.2f}°, spin {spin:+.2f} rev/s",
+        side=p.side, speed=p.speed, elevation=p.elevation_deg, azimuth=p.azimuth_deg, spin=p.spin_rps,
+    )) + aimed) + "[/]")
+    if warning is not None:  # before the physics' account: the rule holds whatever the baton does
+        con.print(f"  [yellow]{escape(tr(warning.message))}[/] [{escape(', '.join(warning.rules))}]")
     fc = result.first_contact
     if fc is None:
-        con.print("  no contact")
+        con.print("  " + escape(tr(msg("no contact"))))
     else:
-        con.print(
-            f"  first contact: [bold]{fc.piece}[/] after {fc.time:.3f} s at ({fc.position[0]:.2f}, "
-            f"{fc.position[1]:.2f}, {fc.position[2]:.2f}) m"
-        )
-    con.print(
-        f"  tilt out of plane {math.degrees(result.metrics.max_tilt):.1f}°, horizontal rotation "
-        f"{math.degrees(result.metrics.helicopter):.0f}°"
-    )
+        con.print("  " + escape(tr(msg(
+            "first contact: {piece} after {time:.3f} s at ({x:.2f}, {y:.2f}, {z:.2f}) m",
+            piece=piece_name(fc.piece), time=fc.time, x=fc.position[0], y=fc.position[1], z=fc.position[2],
+        ))))
+    con.print("  " + escape(tr(msg(
+        "tilt out of plane {tilt:.1f}°, horizontal rotation {rotation:.0f}°",
+        tilt=math.degrees(result.metrics.max_tilt), rotation=math.degrees(result.metrics.helicopter),
+    ))))
     if result.legal:
-        con.print("  [green]legal throw[/]")
+        con.print("  [green]" + escape(tr(msg("legal throw"))) + "[/]")
     for v in result.violations:
-        con.print(f"  [red]illegal[/] ({v.rule}): {v.reason}")
-    con.print(f"  touched: {', '.join(result.touched) or '-'}")
-    con.print(f"  toppled: [bold]{', '.join(result.toppled) or '-'}[/]")
-    con.print(
-        f"  at rest after {result.rest_time:.2f} s" + ("" if result.at_rest else " (time limit reached before rest)")
+        con.print("  [red]" + escape(tr(msg("illegal"))) + f"[/] ({escape(v.rule)}): {escape(tr(v.reason))}")
+    con.print("  " + escape(tr(msg("touched: {pieces}", pieces=ids(result.touched) if result.touched else "-"))))
+    con.print("  " + escape(tr(msg("toppled: {pieces}", pieces=ids(result.toppled) if result.toppled else "-"))))
+    rest = (
+        msg("at rest after {time:.2f} s", time=result.rest_time)
+        if result.at_rest
+        else msg("at rest after {time:.2f} s (time limit reached before rest)", time=result.rest_time)
     )
+    con.print("  " + escape(tr(rest)))
+    for r in judgement.rulings:  # what the referee decides; the pieces left standing say nothing
+        if r.consequence is Consequence.NONE:
+            continue
+        ruling = msg("ruling: {piece} {status} → {consequence}", piece=piece_name(r.piece), status=msg(r.status.value),
+                     consequence=msg(r.consequence.value))
+        con.print(f"  {escape(tr(ruling))}  [{escape(', '.join(r.rules))}]")
+        con.print(f"    {escape(tr(r.reason))}")
 
 
 def register(app: typer.Typer) -> None:

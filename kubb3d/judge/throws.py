@@ -642,3 +642,39 @@ def judge_accident(
             )
         )
     return tuple(out)
+
+
+@dataclass(frozen=True)
+class KingThrowWarning:
+    """What the referee says before a baton is thrown at the king while kubbs of the target
+    half still stand: the king is thrown at only once every field and baseline kubb there is
+    down (DM §10; WS "End of the Game"), and a king felled before that loses the game for the
+    thrower (DM §1). ``message``: the sentence; ``rules``: its citations."""
+
+    message: str
+    rules: tuple[str, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-friendly dict."""
+        return {"message": self.message, "rules": list(self.rules)}
+
+
+def early_king_warning(ruleset: str, thrower: Side, standing: Iterable[str]) -> KingThrowWarning | None:
+    """The warning for a throw at the king by ``thrower`` while the kubbs ``standing`` (of the
+    target half: field and baseline kubbs) still stand; None when none stands (a king throw)."""
+    up = sorted(standing)
+    if not up:
+        return None
+    book = get_rulebook(ruleset)
+    king = (book.events["king"],) if "king" in book.events else ()  # the king throw's own rule (DM §10)
+    text = nmsg(
+        "Throwing at the king before every field and baseline kubb of side {target}'s half is down: {kubbs} "
+        "still stands, so a king felled now loses the game for side {side}.",
+        "Throwing at the king before every field and baseline kubb of side {target}'s half is down: {kubbs} "
+        "still stand, so a king felled now loses the game for side {side}.",
+        len(up),
+        target=opponent(thrower),
+        kubbs=join(up),
+        side=thrower,
+    )
+    return KingThrowWarning(text, tuple(dict.fromkeys(king + book.cites.game_end)))
