@@ -472,7 +472,8 @@ class MatchState:
         rs = self.ruleset
         self._tick(rs.time.lag_throw_s)
         self.lag_results[a.side] = r
-        d = msg("off the pitch") if r.distance is None else msg("{d_m:.3f} m from the king", d_m=r.distance)
+        d = msg("off the pitch") if r.distance is None else msg("{d_cm:.1f} cm from the king", d_cm=r.distance * 100) \
+            if rs.flicks else msg("{d_m:.3f} m from the king", d_m=r.distance)  # cm on the Kubbuteo board
         who = self.player_at(a.side)
         felled = (
             msg(", king felled")
@@ -706,7 +707,9 @@ class MatchState:
         if self.line_x != self.pitch.baseline_x(s):
             self._emit(
                 "line",
-                msg("{player} advances to the line x = {x:.2f} m", player=self.player_at(s), x=self.line_x),
+                msg("{player} advances to the line x = {x_cm:.1f} cm", player=self.player_at(s), x_cm=self.line_x * 100)
+                if self.ruleset.flicks else msg("{player} advances to the line x = {x:.2f} m", player=self.player_at(s),
+                                                x=self.line_x),
                 (self.ruleset.cite("advance"),),
                 s,
             )
@@ -749,12 +752,10 @@ class MatchState:
             if k is not None and k.standing and kid not in self.raise_at_end:
                 k.pose = pose
         where = {"n": self.batons_thrown, "baton": piece_name(a.baton), "x": a.line_x}
-        if rs.flicks:  # KT rules: "flicks the six batons"
-            what = (
-                msg("king flick {n} ({baton}, line x = {x:.2f} m)", **where)
-                if king
-                else msg("flick {n} ({baton}, line x = {x:.2f} m)", **where)
-            )
+        if rs.flicks:  # KT rules: "flicks the six batons"; lengths on the board in cm
+            at = {"n": self.batons_thrown, "baton": piece_name(a.baton), "x_cm": a.line_x * 100}
+            what = (msg("king flick {n} ({baton}, line x = {x_cm:.1f} cm)", **at) if king
+                    else msg("flick {n} ({baton}, line x = {x_cm:.1f} cm)", **at))
         else:
             what = (
                 msg("king throw {n} ({baton}, line x = {x:.2f} m)", **where)

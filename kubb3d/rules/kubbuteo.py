@@ -216,8 +216,8 @@ class Kubbuteo(Ruleset):
             return msg("the kubb must stand on the board inside half {half} ({rule})", half=half, rule=KT_RULES)
         if math.hypot(x, y) < self.min_king_distance_m:
             return msg(
-                "the kubb must stand at least 2 in ({need_m:.4f} m) from the king ({rule})",
-                need_m=self.min_king_distance_m,
+                "the kubb must stand at least 2 in ({need_cm:.2f} cm) from the king ({rule})",
+                need_cm=self.min_king_distance_m * 100,
                 rule=KT_RULES,
             )
         for oid, k in sorted(state.kubbs.items()):

@@ -356,7 +356,11 @@ def last_throw_lines(seg) -> list[str]:
         elif lag["distance_m"] is None:
             result = msg("lag: out, no distance")
         else:
-            result = msg("lag: {distance:.2f} m from the king", distance=lag["distance_m"])
+            result = (
+                msg("lag: {distance_cm:.1f} cm from the king", distance_cm=lag["distance_m"] * 100)
+                if f.get("slid")  # a lag flick: on the board, in cm like the rest of the panel
+                else msg("lag: {distance:.2f} m from the king", distance=lag["distance_m"])
+            )
         return [last, msg("{where}   first hit: {hit}", where=where, hit=hit), result, *release_error_lines(f)]
     return [
         last,

@@ -133,7 +133,7 @@ def _clock(seconds: float) -> str:
 
 def state_lines(state, person: str, flick: bool = False) -> list[str]:
     """The match facts of the HUD's status panel for a :class:`~kubb3d.rules.MatchState`:
-    sets, phase and whose turn, throwing line (m; only while throwing, ``DM §8``: the state
+    sets, phase and whose turn, throwing line (m; cm on a Kubbuteo board; only while throwing, ``DM §8``: the state
     keeps the last thrower's line through the next inkast; while inkasting the baseline,
     ``DM §6``) and batons left, kubbs standing per half (and felled ones waiting), the match
     clock (m:ss); ``flick``: on a table-top board, whose start is a lag flick (kubb3d's start
@@ -158,10 +158,17 @@ def state_lines(state, person: str, flick: bool = False) -> list[str]:
         who = s.player_at(s.turn_side)
         turn = msg("{player} (you), end {end}", player=who, end=s.turn_side) if who == person else msg("{player}, end {end}", player=who, end=s.turn_side)
     lines.append(msg("phase {phase}   turn {n}: {turn}", phase=known(s.phase.value), n=s.turn_no, turn=turn))
+    board = s.ruleset.flicks  # Kubbuteo: lengths in cm, as the flick panels give them
     if s.turn_side is not None and s.phase is Phase.THROW and s.line_x is not None:
-        lines.append(msg("throwing line x {x:+.2f} m   batons left {batons}", x=s.line_x, batons=s.batons_left))
+        if board:
+            lines.append(msg("throwing line x {x_cm:+.1f} cm   batons left {batons}", x_cm=s.line_x * 100, batons=s.batons_left))
+        else:
+            lines.append(msg("throwing line x {x:+.2f} m   batons left {batons}", x=s.line_x, batons=s.batons_left))
     elif s.turn_side is not None and s.phase is Phase.INKAST:  # from the baseline (DM §6)
-        lines.append(msg("inkast from the baseline x {x:+.2f} m   batons left {batons}", x=s.pitch.baseline_x(s.turn_side), batons=s.batons_left))
+        if board:
+            lines.append(msg("inkast from the baseline x {x_cm:+.1f} cm   batons left {batons}", x_cm=s.pitch.baseline_x(s.turn_side) * 100, batons=s.batons_left))
+        else:
+            lines.append(msg("inkast from the baseline x {x:+.2f} m   batons left {batons}", x=s.pitch.baseline_x(s.turn_side), batons=s.batons_left))
     else:  # the state keeps the last thrower's line until the next throwing phase
         lines.append(msg("throwing line -   batons left {batons}", batons=s.batons_left))
     if s.kubbs:

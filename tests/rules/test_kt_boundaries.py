@@ -206,7 +206,7 @@ def test_a_placed_kubb_stands_at_least_2_in_from_the_king(kt):
         x, y = -KING_CLEARANCE_M * math.cos(direction), KING_CLEARANCE_M * math.sin(direction)
         assert kt.placement_error(state, "B1", "A", (x * 1.001, y * 1.001)) is None
         error = kt.placement_error(state, "B1", "A", (x * 0.99, y * 0.99))
-        assert error == "the kubb must stand at least 2 in (0.0508 m) from the king (KT rules)"
+        assert error == "the kubb must stand at least 2 in (5.08 cm) from the king (KT rules)"
 
 
 def test_a_placed_kubb_does_not_overlap_another_standing_kubb(kt):
