@@ -86,9 +86,11 @@ def run_cmd(
     max_trials: Optional[int] = typer.Option(
         None,
         min=0,
-        help="Run at most this many of the trials still to run, spread over the grid (a stride through it "
-             "set by the spec's seed, every point once before any twice), not the grid's first points; "
-             "repeat the command to run the next part.",
+        help="Run at most N more trials in this call, not N in all: on resume the trials the results file "
+             "holds already do not count (a file with 10 stored and --max-trials 5 ends with at most 15). They "
+             "are taken from the trials still to run, spread over the grid (a stride through it set by the "
+             "spec's seed, every point once before any twice), not the grid's first points; repeat the command "
+             "to run the next part. 0 runs none.",
     ),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
     as_json: bool = typer.Option(
