@@ -52,16 +52,20 @@ def not_found(name: str | Path, kind: str = "scenario") -> str:
     ``spec``), with the nearest shipped name when one is close (:func:`kubb3d.ranges.did_you_mean`):
     ``dm_acident_wind: no such file or directory, nor a shipped scenario of that name; did you mean
     'dm_accident_wind'? (kubb3d scenario list)``."""
+    from kubb3d.judge.messages import msg
     from kubb3d.ranges import did_you_mean
 
     files = scenario_files() if kind == "scenario" else experiment_files()
     text = str(name)
     if Path(text).suffix.lower() not in ("", ".toml"):  # a replay's or another file's name
-        return f"{name}: no such file"
+        return msg("{name}: no such file", name=text)
     stem = Path(text[:-5] if text.lower().endswith(".toml") else text).name
-    listing = "kubb3d scenario list" if kind == "scenario" else "kubb3d experiment list"
     near = did_you_mean(stem, [f.stem for f in files])
-    return f"{name}: no such file or directory, nor a shipped {kind} of that name{near} ({listing})"
+    if kind == "scenario":
+        return msg("{name}: no such file or directory, nor a shipped scenario of that name{near} (kubb3d scenario "
+                   "list)", name=text, near=near)
+    return msg("{name}: no such file or directory, nor a shipped spec of that name{near} (kubb3d experiment list)",
+               name=text, near=near)
 
 
 def resolve_experiment(name: str | Path) -> Path:

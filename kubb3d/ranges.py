@@ -14,21 +14,34 @@ def _num(x: float) -> str:
 
 def span(lo: float | None = None, hi: float | None = None, unit: str = "", *, open_lo: bool = False) -> str:
     """A range in words: ``from 1 to 9``, ``0 or more``, ``more than 0 and at most 40 m/s``,
-    ``at most 5 s``; ``unit`` (with its leading space, or ``°``) after the upper or only bound."""
+    ``at most 5 s``; ``unit`` (with its leading space, or ``°``) after the upper or only bound.
+    A message (:func:`kubb3d.judge.messages.msg`): an error line gives it in the command line's
+    language (kubb3d/cli/lang.py), the words of a unit (`` minutes``) too."""
+    from kubb3d.judge.messages import N_, msg
+
+    if unit in (N_(" minutes"), N_(" seconds")):
+        unit = msg(unit)
     if lo is not None and hi is not None:
         if open_lo:
-            return f"more than {_num(lo)} and at most {_num(hi)}{unit}"
-        return f"from {_num(lo)} to {_num(hi)}{unit}"
+            return msg("more than {lo} and at most {hi}{unit}", lo=_num(lo), hi=_num(hi), unit=unit)
+        return msg("from {lo} to {hi}{unit}", lo=_num(lo), hi=_num(hi), unit=unit)
     if lo is not None:
-        return f"more than {_num(lo)}{unit}" if open_lo else f"{_num(lo)}{unit} or more"
+        return (
+            msg("more than {lo}{unit}", lo=_num(lo), unit=unit)
+            if open_lo
+            else msg("{lo}{unit} or more", lo=_num(lo), unit=unit)
+        )
     if hi is not None:
-        return f"at most {_num(hi)}{unit}"
-    return "a number"
+        return msg("at most {hi}{unit}", hi=_num(hi), unit=unit)
+    return msg("a number")
 
 
 def expected(option: str, what: str, got: object) -> str:
-    """``<option>: expected <what>, got <got>`` (``got`` as given: a number, or the words)."""
-    return f"{option}: expected {what}, got {got}"
+    """``<option>: expected <what>, got <got>`` (``got`` as given: a number, or the words), as a
+    message (:func:`span`)."""
+    from kubb3d.judge.messages import msg
+
+    return msg("{option}: expected {what}, got {got}", option=option, what=what, got=got)
 
 
 _PYDANTIC_BOUNDS = {
@@ -97,4 +110,6 @@ def did_you_mean(name: str, names: object) -> str:
     import difflib
 
     near = difflib.get_close_matches(name, [str(n) for n in names], n=1, cutoff=0.6)  # type: ignore[attr-defined]
-    return f"; did you mean {near[0]!r}?" if near else ""
+    from kubb3d.judge.messages import msg
+
+    return msg("; did you mean {name}?", name=repr(near[0])) if near else ""

@@ -398,7 +398,7 @@ def test_the_words_and_errors_of_read_speak_german(tmp_path, club_match):
     bad.write_text("1. a:-/a:Z\n", encoding="utf-8")
     result = runner.invoke(app, ["notation", "--read", str(bad), "--lang", "de"])
     assert result.exit_code == 2
-    assert f"error: {bad}:1:10: erwartet einen Aktionsbuchstaben (IRPYQNFBK) oder '-', gefunden 'Z'" in result.stderr
+    assert f"Fehler: {bad}:1:10: erwartet einen Aktionsbuchstaben (IRPYQNFBK) oder '-', gefunden 'Z'" in result.stderr
     record = tmp_path / "m.txt"
     record.write_text(format_record(record_of_replay(club_match)), encoding="utf-8")
     english = runner.invoke(app, ["notation", "--read", str(record)]).stdout.splitlines()

@@ -94,9 +94,16 @@ def _json_error(msg: str) -> None:
         sys.stdout.flush()
 
 
-def _error(msg: str, code: int = 2) -> NoReturn:
-    typer.echo(f"error: {_one_line(msg)}", err=True)
-    _json_error(msg)
+_COMMAND_WORDS: list[list[str]] = [[]]
+"""The words of the command line being run (set by :class:`OneLineErrors`): its ``--lang`` is
+the language of its error lines (:func:`kubb3d.cli.lang.error_line`)."""
+
+
+def _error(msg: object, code: int = 2) -> NoReturn:
+    from kubb3d.cli.lang import error_line
+
+    typer.echo(error_line(msg), err=True)
+    _json_error(str(msg))  # the JSON document is data: English
     sys.exit(code)
 
 
@@ -268,6 +275,7 @@ class OneLineErrors(TyperGroup):
             old_term = signal.signal(signal.SIGTERM, _sigterm_as_interrupt)
         words = list(sys.argv[1:] if args is None else args)
         _JSON_ERRORS[0] = "--json" in words[: words.index("--") if "--" in words else None]
+        _COMMAND_WORDS[0] = words
         try:
             empty = _empty_word(self, words)
             if empty is not None:
@@ -285,7 +293,10 @@ class OneLineErrors(TyperGroup):
                 _error(ranged)
             name = exc.ctx.command_path if exc.ctx is not None else "kubb3d"
             # a parser's ValueError reaches Click through pydantic, which prefixes "Value error, "
-            _error(f"{name}: {exc.format_message().replace('Value error, ', '')}")
+            text = exc.format_message().replace("Value error, ", "")
+            from kubb3d.cli.lang import usage_message
+
+            _error(usage_message(name, text))
         except _click_exc.ClickException as exc:
             _error(exc.format_message())
         except (_Interrupted, KeyboardInterrupt):
@@ -295,7 +306,7 @@ class OneLineErrors(TyperGroup):
         except typer.Abort:  # an EOF at a prompt
             _error("interrupted", 130)
         except (UserError, NotImplementedError, FileSafetyError) as exc:
-            _error(str(exc))
+            _error(exc.args[0] if len(exc.args) == 1 and isinstance(exc.args[0], str) else str(exc))
         except BrokenPipeError:
             _pipe_closed()
         except OSError as exc:
@@ -311,6 +322,7 @@ class OneLineErrors(TyperGroup):
             raise
         finally:
             _JSON_ERRORS[0] = False  # one invocation's --json must not reach the next (in-process callers)
+            _COMMAND_WORDS[0] = []
             if old_term is not None:
                 signal.signal(signal.SIGTERM, old_term)
         if not standalone_mode:

@@ -18,14 +18,15 @@ import typer
 from kubb3d.cli.outputs import Output, check, force_option, output_option
 from kubb3d.errors import UserError
 from kubb3d.cli.referee import referee_option, referee_options
-from kubb3d.ranges import one_line
 from kubb3d.ranges import counted
 
 
 def _fail(msg: str) -> NoReturn:
     from kubb3d.cli import _json_error
 
-    typer.echo(f"error: {one_line(msg)}", err=True)
+    from kubb3d.cli.lang import error_line
+
+    typer.echo(error_line(msg), err=True)
     _json_error(msg)
     raise typer.Exit(2)
 

@@ -39,7 +39,7 @@ from kubb3d.dames.die import STEP
 from kubb3d.dames.players import PLAYER_KINDS, Player, make_player, run_selfplay
 from kubb3d.dames.render import SEAT_NAME, describe_roll, render
 from kubb3d.dames.rules import DamesRules, cell_name
-from kubb3d.ranges import expected, span, one_line
+from kubb3d.ranges import expected, span
 from kubb3d.ranges import counted
 
 
@@ -67,7 +67,9 @@ def _fail(message: str) -> NoReturn:
     # one line here, not kubb3d.cli.UserError: this app also runs alone (its tests)
     from kubb3d.cli import _json_error
 
-    typer.echo(f"error: {one_line(message)}", err=True)
+    from kubb3d.cli.lang import error_line
+
+    typer.echo(error_line(message), err=True)
     _json_error(message)
     raise typer.Exit(2)
 

@@ -14,7 +14,7 @@ import typer
 
 from kubb3d.cli.outputs import Output, check, force_option, output_option
 from kubb3d.errors import FileSafetyError, UserError
-from kubb3d.ranges import expected, span, one_line
+from kubb3d.ranges import expected, span
 from kubb3d.ranges import counted
 
 MAX_WORKERS = 256
@@ -705,7 +705,9 @@ def main() -> None:
     try:
         experiment_app(prog_name="kubb3d experiment")
     except UserError as exc:
-        typer.echo(f"error: {one_line(exc)}", err=True)
+        from kubb3d.cli.lang import error_line
+
+        typer.echo(error_line(exc), err=True)
         sys.exit(2)
 
 

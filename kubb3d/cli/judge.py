@@ -15,9 +15,8 @@ from typing import TYPE_CHECKING, List, NoReturn, Optional
 
 import typer
 
-from kubb3d.ranges import one_line
 
-from kubb3d.cli.lang import lang_option, translator_for
+from kubb3d.cli.lang import error_line, lang_option, translator_for
 from kubb3d.cli.outputs import Output, check, force_option, output_option
 from kubb3d.cli.referee import referee_option, referee_options
 from kubb3d.i18n import ENGLISH, Translator
@@ -28,7 +27,7 @@ from kubb3d.ranges import counted
 def _fail(msg: str) -> NoReturn:
     from kubb3d.cli import _json_error
 
-    typer.echo(f"error: {one_line(msg)}", err=True)
+    typer.echo(error_line(msg), err=True)
     _json_error(msg)
     raise typer.Exit(2)
 
@@ -99,7 +98,7 @@ def judge_command(
         _fail(str(exc))
     errors = check_all(paths)  # every file before the first ruling: a refusal does nothing
     for error in errors:
-        typer.echo(f"error: {one_line(error)}", err=True)
+        typer.echo(error_line(error), err=True)
     if errors:
         if as_json:
             from kubb3d.cli import _json_error
@@ -112,7 +111,7 @@ def judge_command(
             res, _ = run(p, options=options)
         except ScenarioError as exc:
             errors.append(str(exc))
-            typer.echo(f"error: {one_line(exc)}", err=True)
+            typer.echo(error_line(exc), err=True)
             continue
         results.append(res)
         if check and not as_json:

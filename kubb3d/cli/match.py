@@ -14,12 +14,12 @@ from typing import NoReturn, Optional
 import typer
 
 from kubb3d.cli.outputs import force_option, output_option
-from kubb3d.cli.lang import lang_option, translator_for
+from kubb3d.cli.lang import error_line, lang_option, translator_for
 from kubb3d.cli.referee import referee_option, referee_options, ruleset_named
 from kubb3d.judge.messages import N_, Msg, msg
 from kubb3d.judge.rulebook import ruleset_help
 from kubb3d.rules.core import DEFAULT_ROUND_CAP, get_ruleset, ruleset_names
-from kubb3d.ranges import did_you_mean, expected, span, one_line, listed
+from kubb3d.ranges import did_you_mean, expected, span, listed
 
 DEFAULT_SEED = 1
 
@@ -111,7 +111,7 @@ def result_line(out, clock_s: float, ruleset: str = "dm") -> str:
 def _fail(msg: str) -> NoReturn:
     from kubb3d.cli import _json_error
 
-    typer.echo(f"error: {one_line(msg)}", err=True)
+    typer.echo(error_line(msg), err=True)
     _json_error(msg)
     raise typer.Exit(2)
 
@@ -125,7 +125,7 @@ def parse_players(spec: str | None, ruleset: str) -> tuple[tuple[str, str], tupl
         return ("club", "club"), None
     parts = [p.strip() for p in spec.split(",")]
     if len(parts) != 2 or not all(parts):
-        raise ValueError(f"--players needs two comma-separated entries, got {spec!r}")
+        raise ValueError(msg("--players needs two comma-separated entries, got {spec}", spec=repr(spec)))
     skills: list[str] = []
     sizes: list[int | None] = []
     for p in parts:
@@ -277,7 +277,7 @@ def match(
             "--sets does not apply to --ruleset wikinger (a Wikinger-Schach match is one game against the clock)"
         )
     if sets is not None and not (1 <= sets <= 9 and sets % 2 == 1):  # best of N: one side wins more (DM §3)
-        _fail(expected("--sets", "an odd number from 1 to 9", sets))
+        _fail(expected("--sets", msg("an odd number from 1 to 9"), sets))
     from kubb3d.rules.core import MAX_ROUND_CAP, MAX_TIME_LIMIT_S
 
     # the bounds of the replay reader: a match written must be one that can be resumed

@@ -77,9 +77,10 @@ def _check(ctx: typer.Context, param: typer.CallbackParam, value: Optional[Path]
         return check(value, out, force=bool(ctx.params["force"]))
     except (UserError, FileSafetyError) as exc:  # one line and exit 2 in any app (the dames' own too)
         from kubb3d.cli import _json_error
-        from kubb3d.ranges import one_line
 
-        typer.echo(f"error: {one_line(exc)}", err=True)
+        from kubb3d.cli.lang import error_line
+
+        typer.echo(error_line(exc), err=True)
         _json_error(str(exc))
         raise typer.Exit(2) from None
 

@@ -27,9 +27,10 @@ def referee_options(values: Optional[list[str]]) -> dict[str, Any]:
         return parse_options(values or ())
     except ValueError as exc:
         from kubb3d.cli import _json_error
-        from kubb3d.ranges import one_line
 
-        typer.echo(f"error: {one_line(exc)}", err=True)
+        from kubb3d.cli.lang import error_line
+
+        typer.echo(error_line(exc), err=True)
         _json_error(str(exc))
         raise typer.Exit(2) from None
 
@@ -56,4 +57,7 @@ def ruleset_named(name: str) -> str:
     from kubb3d.ranges import did_you_mean
 
     spelt = [n for n in ruleset_names()] + [get_rulebook(n).seed.lower() for n in ruleset_names()]
-    raise ValueError(f"unknown ruleset {name!r}{did_you_mean(name.lower(), spelt)}; expected one of {', '.join(names)}")
+    from kubb3d.judge.messages import msg
+
+    raise ValueError(msg("unknown ruleset {name}{near}; expected one of {names}", name=repr(name),
+                         near=did_you_mean(name.lower(), spelt), names=", ".join(names)))

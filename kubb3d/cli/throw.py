@@ -106,7 +106,7 @@ def throw(
 
     tr = translator_for(lang)
     if side not in ("A", "B"):
-        raise UserError(expected("--side", "A or B", repr(side)))
+        raise UserError(expected("--side", msg("A or B"), repr(side)))
     if target is not None and (speed is not None or azimuth_deg is not None):
         given = " and ".join(o for o, v in (("--speed", speed), ("--azimuth-deg", azimuth_deg)) if v is not None)
         raise UserError(f"{given} cannot be given with --target, whose aim solver picks speed and azimuth")

@@ -12,7 +12,7 @@ from typing import NoReturn, Optional
 import typer
 
 from kubb3d.cli.outputs import force_option, output_option
-from kubb3d.ranges import did_you_mean, expected, span, one_line, listed
+from kubb3d.ranges import did_you_mean, expected, span, listed
 
 
 def points_line() -> str:
@@ -77,7 +77,9 @@ def tournament(
     def fail(msg: str) -> NoReturn:
         from kubb3d.cli import _json_error
 
-        typer.echo(f"error: {one_line(msg)}", err=True)
+        from kubb3d.cli.lang import error_line
+
+        typer.echo(error_line(msg), err=True)
         _json_error(msg)
         raise typer.Exit(2)
 

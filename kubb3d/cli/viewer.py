@@ -17,6 +17,7 @@ from kubb3d.cli.lang import lang_option, translator_for
 from kubb3d.cli.referee import referee_option, referee_options
 from kubb3d.ranges import did_you_mean, expected, span, listed
 from kubb3d.judge.rulebook import ruleset_enum
+from kubb3d.judge.messages import msg
 from kubb3d.rules.core import MAX_ROUND_CAP
 
 
@@ -133,7 +134,7 @@ def play(
         if rules_name == "wikinger":
             raise _user_error("--best-of does not apply to --ruleset wikinger (one game against the clock)")
         if not (1 <= best_of <= 9 and best_of % 2 == 1):
-            raise _user_error(expected("--best-of", "an odd number from 1 to 9", best_of))
+            raise _user_error(expected("--best-of", msg("an odd number from 1 to 9"), best_of))
     level = DEFAULT_DIFFICULTY if difficulty is None else difficulty.value
     if replay is not None:
         from kubb3d.files import check_output

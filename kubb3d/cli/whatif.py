@@ -15,7 +15,6 @@ from typing import NoReturn, Optional
 
 import typer
 
-from kubb3d.ranges import one_line
 
 DEFAULT_SAMPLES = 20
 DEFAULT_SEED = 1
@@ -24,7 +23,9 @@ DEFAULT_SEED = 1
 def _fail(text: str) -> NoReturn:
     from kubb3d.cli import _json_error
 
-    typer.echo(f"error: {one_line(text)}", err=True)
+    from kubb3d.cli.lang import error_line
+
+    typer.echo(error_line(text), err=True)
     _json_error(text)
     raise typer.Exit(2)
 
