@@ -160,5 +160,20 @@ def render_views(built: Built, out_dir: str | Path, stem: str, size: tuple[int, 
     """
     load_pyglet(headless=True)
     snap = built.snapshot
-    focus = [e.piece for e in built.spec.expect if e.piece in snap.pieces]
-    return situation_views(snap, built.world.equipment.name, focus, out_dir, stem, size, tr)
+    return situation_views(snap, built.world.equipment.name, situation_focus(built.spec, snap), out_dir, stem, size, tr)
+
+
+def situation_focus(spec, snapshot) -> list[str]:
+    """The pieces a quiz picture of scenario ``spec`` frames: those its expected rulings are
+    about, the batons it places (the thrown baton: where it came to rest), and for a king
+    throw every kubb of the half thrown at, since the ruling depends on that whole half
+    being down (DM §10; WS "End of the Game"). The king throw's top view once showed the
+    king alone."""
+    from kubb3d.pitch import opponent
+
+    focus = [e.piece for e in spec.expect]
+    focus += [pid for pid, p in snapshot.pieces.items() if p.kind == "baton"]
+    if spec.event == "throw" and spec.throw is not None and spec.throw.king_throw:
+        half = opponent(spec.throw.thrower)
+        focus += [pid for pid, p in snapshot.pieces.items() if p.kind == "kubb" and p.side == half]
+    return [pid for pid in dict.fromkeys(focus) if pid in snapshot.pieces]

@@ -150,3 +150,26 @@ def test_a_quiz_top_view_shows_where_on_the_pitch_the_pieces_are(tmp_path, name)
     img = np.asarray(Image.open(top).convert("RGB")).astype(int)
     line = (img.min(axis=2) > 215).mean()  # the chalk of a line (a label's letters are a few pixels)
     assert line > 0.004, (name, line)
+
+
+@pytest.mark.parametrize("name", ["dm_king_throw_win", "ws_king_throw_win"])
+def test_a_king_throw_picture_frames_the_baton_and_the_whole_half(tmp_path, name):
+    # the top view of a won king throw showed the king alone, filling the picture: neither the
+    # baton that felled it nor B's half, whose kubbs all down make the throw a king throw
+    from PIL import Image
+
+    from kubb3d.library import resolve_scenario
+    from kubb3d.scenario import build
+    from kubb3d.viewer.still import render_views, situation_focus
+
+    built = build(resolve_scenario(name))
+    try:
+        assert situation_focus(built.spec, built.snapshot) == ["king", "baton1", "B1", "B2", "B3", "B4", "B5"]
+        top, _side = render_views(built, tmp_path, "s", size=(320, 240))
+    finally:
+        built.close()
+    img = np.asarray(Image.open(top).convert("RGB")).astype(int)
+    # columns a pitch line crosses from sideline to sideline (its chalk may be split over two)
+    chalk = np.convolve((img.min(axis=2) > 215).mean(axis=0), np.ones(3), mode="same") > 0.4
+    lines = np.count_nonzero(np.diff(chalk.astype(int)) == 1) + int(chalk[0])
+    assert lines >= 2, lines  # the centre line by the king and B's baseline with its kubbs
