@@ -324,6 +324,24 @@ class FollowCamera:
         return Camera(self.eye.copy(), target, fov_y=math.radians(55.0), near=0.05 * k)
 
 
+def fit_in_band(orbit: OrbitCamera, points, width: int, height: int, margin: float = 0.05) -> OrbitCamera:
+    """``orbit`` moved back along its line of sight (distance × 1.02 a step, up to
+    :data:`OrbitCamera.MAX_DISTANCE`) until every one of ``points`` (N, 3) m lies in the
+    picture's band between the HUD's top and bottom rows (:data:`HUD_TOP_SHARE` halved: the
+    top panels stand in the corners; :data:`HUD_BOTTOM_SHARE` and ``margin`` of the height
+    above it, where the throw settings and the power bar stand) and ``margin`` inside its
+    sides, as the thrower's and the top view keep the pitch between the panels."""
+    top, bottom = HUD_TOP_SHARE / 2, 1.0 - HUD_BOTTOM_SHARE - margin
+    pts = np.atleast_2d(np.asarray(points, dtype=float))
+    while orbit.distance < OrbitCamera.MAX_DISTANCE:
+        px, _ = project(pts, orbit.camera().view_proj(width, height), width, height)
+        x, y = px[:, 0] / width, px[:, 1] / height
+        if y.min() >= top and y.max() <= bottom and x.min() >= margin and x.max() <= 1 - margin:
+            break
+        orbit.zoom(1.02)
+    return orbit
+
+
 def frame_points(points, aspect: float, elevation: float = math.radians(35.0), azimuth: float = math.atan2(-0.45, -1.0), margin: float = 1.25, min_distance: float = 2.5) -> OrbitCamera:
     """An orbit camera seeing every point (N, 3) (m), looking at their bounding box's centre
     from ``elevation`` and ``azimuth`` (rad; the default: from behind side A, a little to the

@@ -49,7 +49,7 @@ import numpy as np
 
 from kubb3d.pitch import Pitch
 from kubb3d.throw import ThrowParams
-from kubb3d.viewer.camera import CAMERA_MODES, Camera, FollowCamera, OrbitCamera, ground_point, thrower_camera, top_camera, view_scale
+from kubb3d.viewer.camera import CAMERA_MODES, Camera, FollowCamera, OrbitCamera, fit_in_band, ground_point, thrower_camera, top_camera, view_scale
 
 SPEED_MIN = 3.0
 """m/s: release speed at an empty power bar."""
@@ -393,10 +393,17 @@ class Controller:
 
     def start_orbit(self) -> OrbitCamera:
         """The orbit camera's start view: in play mode the target half seen from behind the
-        thrower's left shoulder, 30° down; in view mode the whole pitch from its side."""
+        thrower's left shoulder, 30° down, aimed between the king and the far baseline and far
+        enough back that both stand between the HUD's panels (:func:`fit_in_band`: the king
+        stood under the throw settings of the README's after-throw picture); in view mode the
+        whole pitch from its side."""
         f = self.pitch.forward(self.throw.side)
         if self.mode == "play":
-            return OrbitCamera(target=np.array((f * self.pitch.length * 0.3, 0.0, 0.0)), azimuth=math.atan2(-0.45, -f), elevation=math.radians(30.0), distance=5.2 * view_scale(self.pitch))
+            s, far = view_scale(self.pitch), self.pitch.baseline_x("B" if self.throw.side == "A" else "A")
+            orbit = OrbitCamera(target=np.array((far / 2, 0.0, 0.0)), azimuth=math.atan2(-0.45, -f), elevation=math.radians(30.0), distance=5.2 * s)
+            hw = self.pitch.half_width
+            king = [(0.0, 0.0, 0.0), (0.0, 0.0, 0.45 * s)]  # its foot, and its top with the label over it
+            return fit_in_band(orbit, [*king, (far, -hw, 0.0), (far, hw, 0.0)], self.width, self.height)
         return OrbitCamera(target=np.zeros(3), azimuth=math.atan2(-1.0, -0.35), elevation=math.radians(35.0), distance=1.15 * self.pitch.length)
 
     def _orbit_from(self, cam: Camera) -> None:

@@ -371,3 +371,26 @@ def test_no_label_is_drawn_over_a_panel(name):
         assert {"A1", "king"} & drawn  # the pieces of the situation keep theirs
     finally:
         app.close()
+
+
+@pytest.mark.parametrize("size", [(960, 540), (1280, 720), (960, 720)])
+def test_the_orbit_start_view_of_play_keeps_the_king_and_the_far_half_clear_of_the_panels(size):
+    # README's after-throw picture (play --after 2 --seed 1 --camera orbit, 960 × 540) had the
+    # king under the throw settings: the orbit camera's start view in play mode now stands back
+    # until the king and the far baseline lie between the HUD's rows (camera.fit_in_band)
+    w, h = size
+    session = PlaySession()
+    app = App(session, w, h, headless=True, mode="play", camera="orbit")
+    try:
+        scripted_throws(session, 2, np.random.default_rng(1))
+        app.frame(0.0)
+        rects, labels = app._marks
+        marked = {str(name): rect for (name, _, _), rect in zip(labels, rects)}
+        assert {"king", "B1", "B2", "B3", "B4", "B5"} <= set(marked), sorted(marked)
+        assert {"settings", "power", "last_throw", "rulings", "status"} <= set(app.overlay.panels)
+        for pid in ("king", "B1", "B2", "B3", "B4", "B5"):
+            covered = [n for n, panel in app.overlay.panels.items() if _covers(panel, marked[pid], h)]
+            assert covered == [], (pid, covered)
+        assert not app.overlay.faded
+    finally:
+        app.close()
