@@ -65,7 +65,7 @@ def _check_out(path: Path) -> None:
 
 def play(
     ruleset: Ruleset = typer.Option("dm", help="Rules for throws and rulings (and the match with --opponent)."),
-    opponent: Optional[str] = typer.Option(None, help="Play a whole match against a simulated player of this skill (novice, club, elite)."),
+    opponent: Optional[str] = typer.Option(None, help="Play a whole match against a simulated player of this skill (novice, club, elite); you play P1 (in a WS match team T1)."),
     equipment: str = typer.Option("standard", "--set", help="Equipment set (standard, dm-small; kubbuteo comes with --ruleset kubbuteo)."),
     screenshot: Optional[Path] = output_option("--screenshot", "Render one frame headless to this PNG and exit (no display needed).", suffixes=(".png",), kind="a PNG picture"),
     after: int = typer.Option(0, min=0, max=60, help="With --screenshot: the frame after this many scripted throws (aimed at B1, B2 …); with --opponent, match actions (your throws scripted); with --challenge, the computer's throws of the drill."),

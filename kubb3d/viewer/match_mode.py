@@ -1,7 +1,7 @@
 """Match mode of ``kubb3d play --opponent SKILL``: a whole match against a simulated player.
 
 :class:`MatchSession` runs a :class:`kubb3d.match.Match` inside the viewer. The person is one
-player of the match (``P1`` by default; he starts at end A and changes ends between sets like
+player of the match (the first by default: ``P1``, ``T1`` in a WS team match; he starts at end A and changes ends between sets like
 the match says); the other player is simulated.
 
 How the session advances (pure Python, no OpenGL, no threads; the app calls
@@ -199,7 +199,8 @@ class MatchSession:
         ruleset: ``dm`` or ``wikinger``.
         opponent: skill preset of the simulated player (``novice``, ``club``, ``elite``).
         seed: the match's root seed (the opponent's release noise, choices …).
-        person: name of the person's player (``P1`` or ``P2`` in DM).
+        person: name of the person's player (``P1`` or ``P2`` in DM; None: the first player,
+            ``P1``, or ``T1`` in a WS team match).
         replay: also write the match replay to this path (None: no file).
         hold: do not start match actions on :meth:`update` (headless screenshots).
         round_cap: turns per set before the match is cut off (None: the match's default).
@@ -213,7 +214,7 @@ class MatchSession:
     tr: Translator = ENGLISH
     """The language of the HUD (the app sets it from ``--lang``, docs/german.md)."""
 
-    def __init__(self, ruleset: str = "dm", opponent: str = "club", seed: int = 0, person: str = PERSON, replay: str | Path | None = None, hold: bool = False, round_cap: int | None = None, options: Mapping[str, Any] | None = None, replace_replay: bool = True, difficulty: str = "exact", sets: int | None = None) -> None:
+    def __init__(self, ruleset: str = "dm", opponent: str = "club", seed: int = 0, person: str | None = None, replay: str | Path | None = None, hold: bool = False, round_cap: int | None = None, options: Mapping[str, Any] | None = None, replace_replay: bool = True, difficulty: str = "exact", sets: int | None = None) -> None:
         from kubb3d.match import Match, MatchConfig
         from kubb3d.viewer.replay import TimelineBuilder
 
@@ -221,6 +222,8 @@ class MatchSession:
         if round_cap is not None:
             cfg = replace(cfg, round_cap=round_cap)
         names = cfg.player_names()
+        if person is None:  # the first player: P1 in a duel, T1 in a team match (WS)
+            person = names[0]
         if person not in names:
             raise MatchSetupError(f"the person must be one of the players {list(names)}, got {person!r}")
         self.person, self.opponent_skill = person, opponent

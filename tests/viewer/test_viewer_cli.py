@@ -52,3 +52,21 @@ def test_view_and_show_take_a_shipped_scenario_by_name(tmp_path, cli):
 
     png = tmp_path / "dm.png"
     assert kubb3d.show("dm_king_felled_early", png, width=320, height=180) == png and png.is_file()
+
+
+def test_play_opponent_screenshot_for_every_ruleset(tmp_path, cli):
+    """`play --opponent` headless for every ruleset `--ruleset` accepts (WS's teams T1/T2 too:
+    the person plays the first player, T1 there, P1 in a duel)."""
+    import pytest
+    from PIL import Image
+
+    from kubb3d.judge.rulebook import ruleset_enum
+
+    names = [e.value for e in ruleset_enum()]
+    assert {"dm", "wikinger", "ws", "kubbuteo", "kt"} <= set(names)
+    for name in names:
+        out = tmp_path / f"{name}.png"
+        r = cli("play", "--ruleset", name, "--opponent", "club", "--seed", "1", "--after", "3", "--screenshot", str(out), "--width", "160", "--height", "90")
+        if r.returncode != 0:
+            pytest.fail(f"--ruleset {name}: {r.stderr.strip()}")
+        assert Image.open(out).size == (160, 90)
