@@ -328,11 +328,14 @@ def layout_labels(labels, widths, height: float, gap: float = LABEL_GAP_PX, scre
     return [out[i] for i in range(len(labels))]
 
 
-def last_throw_lines(seg) -> list[str]:
+def last_throw_lines(seg, person: str | None = None) -> list[str]:
     """The last-throw panel of a played-back :class:`~kubb3d.viewer.scene.Segment` at rest:
     the piece and its release speed (m/s), where it came down (m), the first piece it hit,
     legal or not (with the rules broken) and what this throw felled (the segment's
-    ``info["felled"]``, :func:`throw_felled`: not the kubbs felled earlier in the round)."""
+    ``info["felled"]``, :func:`throw_felled`: not the kubbs felled earlier in the round).
+    ``person``: in a match against the computer, the person's player; the first line then
+    names the thrower (the segment's ``info["actor"]``) in place of "last throw": ``P1 (you): …``,
+    ``P2 (computer): …``."""
     f = seg.info.get("throw") if seg is not None else None
     if not f:
         return []
@@ -349,6 +352,11 @@ def last_throw_lines(seg) -> list[str]:
     else:
         where = msg("came down at x {x:+.2f} m, y {y:+.2f} m", x=land[0], y=land[1]) if land else msg("came down at -")
         last = msg("last throw: {piece} at {speed:.1f} m/s", piece=piece_name(f["piece"]), speed=f["speed_mps"])
+    actor = seg.info.get("actor")
+    if person is not None and actor is not None:  # whose throw (the computer's looked like one's own)
+        # in place of "last throw": a wider card would squeeze the settings panel beside it
+        who = N_("{player} (you): {piece} at {speed:.1f} m/s") if actor == person else N_("{player} (computer): {piece} at {speed:.1f} m/s")
+        last = Msg(who, player=actor, piece=piece_name(f["piece"]), speed=f["speed_mps"])
     lag = seg.info.get("lag")
     if lag is not None:  # a lag throw: how close to the king it came (DM §3)
         if lag["king_felled"]:

@@ -493,7 +493,7 @@ class MatchSession:
             return
         seg.info["rested"] = True
         if seg.info.get("throw"):
-            self.card = last_throw_lines(seg)
+            self.card = last_throw_lines(seg, self.person)
         if seg.rulings:
             self.card_rulings, self.card_felled = tuple(seg.rulings), seg.info.get("felled")
             self.history.append((seg.label, tuple(seg.rulings), seg.info.get("felled")))

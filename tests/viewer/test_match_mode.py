@@ -305,3 +305,40 @@ def test_the_hud_line_is_always_the_line_of_the_side_whose_turn_it_is():
     finally:
         m.close()
     assert {("inkast", "A"), ("inkast", "B"), ("throw", "A"), ("throw", "B")} <= checked
+
+
+def test_the_last_throw_card_names_whose_throw_it_is():
+    """The card after a throw names its thrower: the computer's lag throw is not shown as if it
+    were the person's ("P2 (computer): baton 1 at 6.7 m/s"), in English and in German."""
+    from kubb3d.i18n import translator
+
+    de = translator("de")
+    s = MatchSession("dm", "club", seed=SEED)
+    person = scripted_person(s.match)
+    seen: dict[str, list[str]] = {}
+    lag = ""
+    try:
+        for _ in range(300):
+            if s.request is not None:
+                s.throw(person(s.request))
+            else:
+                s.update(0.0)
+            while s._stream is not None:
+                s.update(0.0)
+            s.skip()
+            s.update(0.0)
+            if s.card:
+                first = str(s.card[0])
+                actor = "P1" if first.startswith("P1 (you): ") else "P2" if first.startswith("P2 (computer): ") else None
+                assert actor is not None, first
+                assert re.fullmatch(r"P[12] \((you|computer)\): baton \d at \d+\.\d m/s", first), first
+                seen.setdefault(actor, []).append(first)
+                german = de(s.card[0])
+                assert german.startswith({"P1": "P1 (du): Wurfholz ", "P2": "P2 (Computer): Wurfholz "}[actor]), german
+                if actor == "P2" and any(str(line).startswith("lag: ") for line in s.card):
+                    lag = first
+                if "P1" in seen and lag:
+                    break
+        assert set(seen) == {"P1", "P2"} and lag.startswith("P2 (computer): baton")
+    finally:
+        s.close()
