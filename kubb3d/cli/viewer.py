@@ -50,6 +50,13 @@ def _user_error(message: str) -> Exception:
     return UserError(message)
 
 
+def _match_only(flags: list[str], here: str) -> str:
+    """The error for match options given where there is no match (``here``: what is played)."""
+    one = len(flags) == 1
+    names = flags[0] if one else ", ".join(flags[:-1]) + " and " + flags[-1]
+    return f"{names} {'needs' if one else 'need'} --opponent (a match): {here} take no {'such option' if one else 'such options'}"
+
+
 def _check_size(width: int, height: int) -> None:
     if not (16 <= width <= 8192 and 16 <= height <= 8192):
         raise _user_error(expected("--width and --height", span(16, 8192, " px"), f"{width}×{height}"))
@@ -81,7 +88,7 @@ def play(
     challenge: Optional[str] = typer.Option(None, help="Play a drill with a score and a best score kept between sessions: baseline (five kubbs, six batons), inkast (five kubbs into a ring), king (the king shot) (docs/viewer.md \"Challenges\")."),
     auto: bool = typer.Option(False, "--auto", help="With --challenge: the computer plays the drill headless (its aim, your error) and prints the score."),
     as_json: bool = typer.Option(False, "--json", help="With --challenge --auto: print the run as one JSON document."),
-    option: Optional[list[str]] = referee_option(),
+    option: Optional[list[str]] = referee_option("With --opponent: "),
     lang: Optional[str] = lang_option(),
 ) -> None:
     """Throw batons in a 3D view of a regulation pitch (free throws, or a match with --opponent);
@@ -116,9 +123,14 @@ def play(
         raise _user_error("--json needs --auto (the computer's run of the challenge)")
     if auto and screenshot is not None:  # it used to be ignored without a word
         raise _user_error("--auto prints the computer's run and draws nothing: for a picture drop --auto (--screenshot F --after N)")
+    # --replay, --round-cap, --best-of and --option are a match's (--opponent): free throws
+    # and the drills take none of them; --difficulty goes with a match or a drill
+    match_only = [flag for flag, given in (("--replay", replay is not None), ("--round-cap", round_cap is not None), ("--best-of", best_of is not None), ("--option", bool(option))) if given]
     if challenge is not None:
-        if opponent is not None or replay is not None or round_cap is not None or options or best_of is not None:
-            raise _user_error("--challenge is a drill of its own: drop --opponent, --replay, --round-cap, --best-of and --option")
+        if opponent is not None:
+            raise _user_error("--challenge and --opponent exclude each other (a drill or a match): drop --opponent or --challenge")
+        if match_only:
+            raise _user_error(_match_only(match_only, "--challenge drills"))
         if rules_name != "dm" or equipment != "standard":
             raise _user_error("the challenges are drills on the DM pitch with the standard set: drop --ruleset and --set")
         from kubb3d.cli.challenge import run_challenge
@@ -126,10 +138,10 @@ def play(
         level = DEFAULT_DIFFICULTY if difficulty is None else difficulty.value
         run_challenge(challenge, level, seed, auto=auto, as_json=as_json, screenshot=screenshot, after=after, width=width, height=height, camera=camera.value, tr=tr)
         return
-    if opponent is None and best_of is not None:
-        raise _user_error("--best-of needs --opponent (a match)")
-    if opponent is None and (replay is not None or round_cap is not None or options or difficulty is not None):
-        raise _user_error("--replay, --round-cap, --difficulty and --option need --opponent (a match) or --challenge")
+    if opponent is None and match_only:
+        raise _user_error(_match_only(match_only, "free throws"))
+    if opponent is None and difficulty is not None:
+        raise _user_error("--difficulty needs --opponent (a match) or --challenge (a drill): free throws are exact")
     if best_of is not None:
         if rules_name == "wikinger":
             raise _user_error("--best-of does not apply to --ruleset wikinger (one game against the clock)")

@@ -135,7 +135,7 @@ def test_the_cli_offers_every_difficulty_and_refuses_it_without_a_match(cli, tmp
 
     assert [d.value for d in Difficulty] == list(DIFFICULTIES) and DEFAULT_DIFFICULTY in DIFFICULTIES
     r = cli("play", "--difficulty", "easy", "--screenshot", str(tmp_path / "x.png"))
-    assert r.returncode == 2 and "need --opponent" in r.stderr and "Traceback" not in r.stderr
+    assert r.returncode == 2 and "--difficulty needs --opponent" in r.stderr and "Traceback" not in r.stderr
     assert not (tmp_path / "x.png").exists()
     r = cli("play", "--opponent", "club", "--difficulty", "pro", "--screenshot", str(tmp_path / "x.png"))
     assert r.returncode == 2 and "pro" in r.stderr and "Traceback" not in r.stderr

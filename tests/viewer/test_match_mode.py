@@ -177,7 +177,7 @@ def test_cli_opponent(tmp_path, cli):
         (("--replay", str(tmp_path / "x.jsonl"), "--opponent", "club", "--screenshot", str(tmp_path / "r.png"),
           "--round-cap", "2"),
          "round-cap"),
-        (("--replay", str(tmp_path / "y.jsonl")), "need --opponent"),
+        (("--replay", str(tmp_path / "y.jsonl")), "--replay needs --opponent (a match)"),
     )
     for args, msg in bad:
         r = cli("play", *(("--opponent", "club", "--screenshot", str(out)) if msg == "exists" else ()), *args)

@@ -70,3 +70,36 @@ def test_play_opponent_screenshot_for_every_ruleset(tmp_path, cli):
         if r.returncode != 0:
             pytest.fail(f"--ruleset {name}: {r.stderr.strip()}")
         assert Image.open(out).size == (160, 90)
+
+
+def test_play_match_options_agree_on_where_they_are_taken(tmp_path, cli):
+    """`--option`, `--replay`, `--round-cap`, `--best-of` are a match's (--opponent): refused
+    with free throws and with a drill by messages that say the same; `--difficulty` is taken
+    by a match and a drill, refused with free throws."""
+    shot = ("--screenshot", str(tmp_path / "x.png"))
+    given = {
+        "--option": ("--option", "max_tilt_deg=20"),
+        "--replay": ("--replay", str(tmp_path / "m.jsonl")),
+        "--round-cap": ("--round-cap", "4"),
+        "--best-of": ("--best-of", "3"),
+    }
+    modes = {"free throws": shot, "--challenge drills": ("--challenge", "king", "--auto")}
+    for flag, args in given.items():
+        for here, mode in modes.items():
+            r = cli("play", *mode, *args)
+            assert r.returncode == 2 and "Traceback" not in r.stderr, (flag, here, r.stderr)
+            assert r.stderr.strip() == f"error: {flag} needs --opponent (a match): {here} take no such option", (flag, here)
+    r = cli("play", *shot, *given["--option"], *given["--round-cap"])
+    assert r.stderr.strip() == "error: --round-cap and --option need --opponent (a match): free throws take no such options"
+    r = cli("play", *shot, "--difficulty", "easy")
+    assert r.returncode == 2 and r.stderr.strip() == "error: --difficulty needs --opponent (a match) or --challenge (a drill): free throws are exact"
+    assert not (tmp_path / "x.png").exists() and not (tmp_path / "m.jsonl").exists()
+    # taken: --option with a match, --difficulty with a drill
+    r = cli("play", "--opponent", "club", "--option", "max_tilt_deg=20", "--round-cap", "3", *shot, "--width", "64", "--height", "36")
+    assert r.returncode == 0, r.stderr
+    import json
+
+    (tmp_path / "data").mkdir()
+    r = subprocess.run([sys.executable, "-c", "from kubb3d.cli import main; main()", "play", "--challenge", "king", "--auto", "--difficulty", "easy", "--json"], capture_output=True, text=True, cwd=tmp_path, env={**__import__("os").environ, "KUBB3D_DATA_DIR": str(tmp_path / "data")})
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout)["difficulty"] == "easy"
