@@ -3,7 +3,7 @@
 A replay is input like any other file: every record is validated with pydantic before a
 match is resumed (:meth:`kubb3d.match.Match.resume`) or shown (:mod:`kubb3d.viewer.replay`).
 Errors name the file, the line and the field, and give the allowed range; they never quote
-the file's content. A last line cut off by an interruption is dropped.
+the file's content. A last line cut off by an interruption is dropped, with a warning.
 """
 
 from __future__ import annotations
@@ -243,8 +243,11 @@ def _field_error(path: Path, n: int, exc: ValidationError) -> ReplayError:
     return ReplayError(f"{path}:{n}: {loc}: {msg}")
 
 
-def read_replay(path: str | Path) -> Replay:
-    """Read and validate a replay file.
+def read_replay(path: str | Path, warn: bool = True) -> Replay:
+    """Read and validate a replay file. A truncated file is read as far as it goes, with one
+    :class:`~kubb3d.files.InputWarning` (``warn``; off for a resume, which expects one) for
+    every command that reads replays alike: a cut last line (dropped), or a match replay
+    without its result line.
 
     Raises:
         ReplayError: unreadable or special file, not JSON lines, a record that fails the
@@ -264,6 +267,7 @@ def read_replay(path: str | Path) -> Replay:
         raise ReplayError(other)
     lines = text.splitlines()
     docs: list[tuple[int, Any]] = []
+    cut = _torn(path, text)  # read_input dropped the bytes of a cut last character
     for n, line in enumerate(lines, 1):
         if not line.strip():
             continue
@@ -271,6 +275,7 @@ def read_replay(path: str | Path) -> Replay:
             docs.append((n, json.loads(line)))
         except (ValueError, RecursionError) as exc:  # ValueError: also an integer of > 4300 digits
             if n == len(lines):
+                cut = True
                 break  # a line cut off by the interruption
             why = " (a number with too many digits)" if "digits" in str(exc) else ""
             raise ReplayError(f"{path}:{n}: not a JSON line{why}") from None
@@ -300,7 +305,33 @@ def read_replay(path: str | Path) -> Replay:
         except ValidationError as exc:
             raise _field_error(path, n, exc) from None
     _check_overlaps(path, header, records)
+    if warn:
+        _warn_truncated(path, header, records, cut)
     return Replay(path, header, head, records, lines)
+
+
+def _torn(path: Path, text: str) -> bool:
+    """True if the file has more bytes than ``text`` (a cut last line dropped on reading)."""
+    try:
+        return path.stat().st_size > len(text.encode("utf-8"))
+    except OSError:
+        return False
+
+
+def _warn_truncated(path: Path, header: HeaderRecord, records: list, cut: bool) -> None:
+    """One line on stderr (through the CLI's warnings) for a replay cut off: its last line
+    incomplete, or a match replay whose result line is missing."""
+    import warnings
+
+    from kubb3d.files import InputWarning
+
+    actions = sum(1 for _, r, _ in records if r.type == "action")
+    result = any(r.type == "outcome" for _, r, _ in records)
+    did = f"{actions} action{'' if actions == 1 else 's'} read, {'the result read' if result else 'no result'}"
+    if cut:
+        warnings.warn(f"{path}: last line incomplete (cut off?); {did}", InputWarning, stacklevel=3)
+    elif not result and header.config is not None:
+        warnings.warn(f"{path}: no result line (cut off, or the match was not finished); {actions} action{'' if actions == 1 else 's'} read", InputWarning, stacklevel=3)
 
 
 def _check_overlaps(path: Path, header: HeaderRecord, records: list) -> None:

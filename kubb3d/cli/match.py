@@ -333,7 +333,7 @@ def match(
         if resume is not None:
             from kubb3d.replay import read_replay
 
-            people = read_replay(resume).header.people
+            people = read_replay(resume, warn=False).header.people
             if people:  # their side would go on with a simulated player's throws, without a word
                 raise ReplayError(
                     f"{resume}:1: people: {', '.join(people)} played by a person (kubb3d play); kubb3d match "

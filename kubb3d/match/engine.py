@@ -292,7 +292,7 @@ class Match(HumanInput):
         from kubb3d.replay import read_replay
 
         path = Path(path)
-        rp = read_replay(path)  # every record validated (kubb3d.replay): file, line, field
+        rp = read_replay(path, warn=False)  # (a resume expects a cut file) every record validated (kubb3d.replay): file, line, field
         lines = rp.lines
         if rp.header.config is None:
             raise ReplayError(f"{path}:1: config: missing (the match configuration is needed to resume)")
