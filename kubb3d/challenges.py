@@ -381,8 +381,12 @@ class BestScores:
             return
         try:
             doc = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-            raise ChallengeError(f"{path}: not a best-score file ({exc.__class__.__name__}); move it away") from None
+        except OSError as exc:
+            raise ChallengeError(f"{path}: cannot read the best scores: {exc.strerror or exc}") from None
+        except UnicodeDecodeError:
+            raise ChallengeError(f"{path}: not a best-score file (not UTF-8 text); move it away") from None
+        except json.JSONDecodeError as exc:
+            raise ChallengeError(f"{path}: not a best-score file (not JSON: line {exc.lineno}, column {exc.colno}); move it away") from None
         best = doc.get("best") if isinstance(doc, dict) else None
         if not isinstance(best, dict) or not all(isinstance(v, int) and not isinstance(v, bool) for v in best.values()):
             raise ChallengeError(f"{path}: best: expected an object of whole numbers (challenge/difficulty: score)")

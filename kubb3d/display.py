@@ -122,7 +122,7 @@ def show(
     if path is not None:  # before any work
         if Path(path).suffix.lower() != ".png":
             raise FileSafetyError(f"kubb3d.show: path must name a .png file (a PNG picture), got {path}")
-        check_output(path, "kubb3d.show path", overwrite=force)
+        check_output(path, "kubb3d.show path", overwrite=force, force_word="force=True")
     session, camera = _session(obj, equipment)
     headless = path is not None or not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
     from kubb3d.viewer.app import App, screenshot_session

@@ -102,7 +102,7 @@ def _lstat(p: Path, what: str) -> os.stat_result | None:
     except OSError as exc:
         raise FileSafetyError(f"{what}: cannot use {p}: {exc.strerror}") from None
 
-def check_output(path: str | os.PathLike, what: str, *, overwrite: bool = False) -> Path:
+def check_output(path: str | os.PathLike, what: str, *, overwrite: bool = False, force_word: str = "--force") -> Path:
     """Check ``path`` against the output rule (module doc); returns it as a Path.
 
     Args:
@@ -124,7 +124,7 @@ def check_output(path: str | os.PathLike, what: str, *, overwrite: bool = False)
         if not stat.S_ISREG(st.st_mode):
             raise FileSafetyError(f"{what}: {p} is not a regular file (a device, FIFO or socket)")
         if not overwrite:
-            raise FileSafetyError(f"{what}: {p} already exists; choose another file (or --force to replace it)")
+            raise FileSafetyError(f"{what}: {p} already exists; choose another file (or {force_word} to replace it)")
     parent = p.parent
     if not parent.is_dir():
         raise FileSafetyError(f"{what}: the folder {parent} does not exist (it is not created)")
@@ -580,6 +580,8 @@ def load_toml(path: str | os.PathLike, what: str) -> dict:
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
+        if Path(path).suffix.lower() == ".json":  # "line 1, column 1" told nothing
+            raise FileSafetyError(f"{what} {path}: a JSON file; {what}s are TOML files (.toml)") from None
         raise FileSafetyError(f"{what} {path}: not valid TOML{_toml_position(exc)}") from None
     except RecursionError:
         raise FileSafetyError(f"{what} {path}: nested too deeply to be a kubb3d file") from None

@@ -286,7 +286,7 @@ def read_replay(path: str | Path, warn: bool = True) -> Replay:
         s = head.get("schema")
         why = OLD_SCHEMAS.get(s) if isinstance(s, int) else None
         raise ReplayError(
-            f"{path}:{n0}: replay schema {s if isinstance(s, (int, float)) else type(s).__name__}, expected {SCHEMA}"
+            f"{path}:{n0}: " + ("schema: missing in the header line" if s is None else f"replay schema {s}" if isinstance(s, (int, float)) and not isinstance(s, bool) else "schema: not a number") + f", expected {SCHEMA}"
             + (f" ({why}; play the match again with kubb3d match --replay)" if why else "")
         )
     try:

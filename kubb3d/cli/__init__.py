@@ -208,15 +208,29 @@ def _missing_value(group, args: list[str]) -> str | None:
     return None
 
 
+def _number_kind(param) -> str | None:
+    """``an integer`` or ``a number`` for an option typed ``int`` or ``float`` (Optional
+    too), else None."""
+    import typing
+
+    ann = getattr(getattr(param, "type_descriptor", None), "annotation", None)
+    kinds = set(typing.get_args(ann)) or {ann}
+    if bool in kinds:
+        return None
+    return "an integer" if int in kinds else "a number" if float in kinds else None
+
+
 def _range_error(exc: Exception, args: list[str]) -> str | None:
     """A Typer ``min``/``max`` check that failed, worded like every other range error
-    (:func:`kubb3d.ranges.expected`): ``--throws: expected from 1 to 100000, got 0``; None for
+    (:func:`kubb3d.ranges.expected`): ``--throws: expected from 1 to 100000, got 0``, or a
+    number option given a word: ``--seed: expected an integer (0 or more), got abc``; None for
     any other usage error."""
     from kubb3d.ranges import expected, span
 
     param = getattr(exc, "param", None)
     lo, hi = getattr(param, "min", None), getattr(param, "max", None)
-    if param is None or (lo is None and hi is None):
+    number = _number_kind(param)
+    if param is None or (lo is None and hi is None and number is None):
         return None
     opts = list(getattr(param, "opts", ()))
     got = None
@@ -227,7 +241,15 @@ def _range_error(exc: Exception, args: list[str]) -> str | None:
             got = word.split("=", 1)[1]
     if got is None:
         return None
-    return expected(opts[-1] if opts else param.name, span(lo, hi), got)
+    name = opts[-1] if opts else param.name
+    try:
+        (int if number == "an integer" else float)(got)
+    except ValueError:  # not a number at all: say which kind ("expected 0 or more, got abc" did not)
+        if number is not None:
+            return expected(name, number if lo is None and hi is None else f"{number} ({span(lo, hi)})", got)
+    if lo is None and hi is None:
+        return None
+    return expected(name, span(lo, hi), got)
 
 
 class OneLineErrors(TyperGroup):
