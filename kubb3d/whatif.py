@@ -314,12 +314,16 @@ def continue_match(
 
     check_at(recorded, at)
     check_choice(recorded, at, choice)
+    state_at(recorded, at)  # a recorded action that does not fit is named here (not "other physics")
     boundary = max((w for w in recorded.worlds if w[0] <= at), default=None)
     keep = recorded.lines[: boundary[1] + 1] if boundary is not None else recorded.lines[:1]
     with tempfile.TemporaryDirectory(prefix="kubb3d-whatif-") as tmp:
         path = Path(tmp) / "replay.jsonl"
         path.write_text("\n".join(keep) + "\n", encoding="utf-8")
-        m = Match.resume(path)
+        try:
+            m = Match.resume(path)
+        except ReplayError as exc:  # its lines are the file's first ones: name the file, not the copy
+            raise ReplayError(str(exc).replace(str(path), str(recorded.path))) from None
         try:
             while m.action_index < at:
                 i = m.action_index

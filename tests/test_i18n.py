@@ -155,8 +155,12 @@ def test_counts_take_the_languages_plural_form(judge_app):
 # f-strings that are not sentences for people: action reprs in the engine's legality message
 # (a programming error of a caller), a handler name, baton ids
 NOT_SENTENCES = {
-    "f'{action} is not legal now (phase {self.phase.value}); legal: {legal}'",
-    "f'{action} is not legal now; legal: {legal}'",
+    "f'{action_words(action)} is not legal now (phase {self.phase.value}); legal: {legal_words(legal)}'",
+    "f'{action_words(action)} is not legal now; legal: {legal_words(legal)}'",
+    # an action in words for those messages (kubb3d.rules.actions.action_words, legal_words)
+    'f"{name} ({\', \'.join(parts)})"',
+    "f'{shown}; … ({len(actions)} in all)'",
+    'f"{f.name.replace(\'_\', \' \')} {getattr(action, f.name)}"',
     "f'_push_{type(action).__name__}'",
     "f'baton{self._thrown + 1}'",
 }

@@ -58,3 +58,40 @@ def test_a_json_scenario_is_told_that_scenarios_are_toml(tmp_path, cli):
     path.write_text('{"ruleset": "dm"}')
     r = cli("judge", str(path))
     assert r.returncode == 2 and r.stderr.strip() == f"error: scenario {path}: a JSON file; scenarios are TOML files (.toml)"
+
+
+def _replay_with(tmp_path, change):
+    """The test replay with its first action of a type changed by ``change`` (a dict → None)."""
+    from pathlib import Path
+
+    lines = (Path(__file__).parent / "data" / "replay_before_message_ids.jsonl").read_text().splitlines()
+    for i, line in enumerate(lines):
+        d = json.loads(line)
+        if d.get("type") == "action" and change(d["action"]):
+            lines[i] = json.dumps(d)
+            break
+    path = tmp_path / "r.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def test_an_illegal_or_unknown_recorded_action_is_told_in_words(tmp_path, cli):
+    def other_side(a):
+        if a.get("type") != "BatonThrow":
+            return False
+        a["side"] = "B" if a["side"] == "A" else "A"
+        return True
+
+    path = _replay_with(tmp_path, other_side)
+    for args in (("stats", str(path)), ("whatif", str(path), "--at", "12", "--samples", "1")):
+        r = cli(*args)
+        assert r.returncode == 2, r.stderr
+        line = r.stderr.strip()
+        assert "baton throw (side " in line and "is not legal now" in line and "; legal: baton throw (side " in line, line
+        assert "BatonThrow(" not in line and "kubb3d-whatif" not in line and str(path) in line or path.name in line, line
+    path = _replay_with(tmp_path, lambda a: a.get("type") == "LagThrow" and a.update(type="Lagthrow") is None)
+    for args in (("stats", str(path)), ("whatif", str(path), "--at", "3", "--samples", "1")):
+        r = cli(*args)
+        line = r.stderr.strip()
+        assert r.returncode == 2 and "unknown action type 'Lagthrow'; expected one of BatonThrow, Choose," in line, line
+        assert "other physics" not in line and "kubb3d-whatif" not in line and "[" not in line, line

@@ -170,10 +170,32 @@ def action_from_dict(d: Mapping[str, Any]) -> Action:
     """Inverse of :func:`action_to_dict`. Raises UnknownNameError for an unknown type."""
     cls = ACTION_TYPES.get(str(d.get("type")))
     if cls is None:
-        raise UnknownNameError(f"unknown action type {d.get('type')!r}; expected one of {sorted(ACTION_TYPES)}")
+        raise UnknownNameError(f"unknown action type {d.get('type')!r}; expected one of {', '.join(sorted(ACTION_TYPES))}")
     kw: dict[str, Any] = {
         f.name: (tuple(d[f.name]) if isinstance(d.get(f.name), list) else d.get(f.name))
         for f in fields(cls)
         if f.name in d
     }
     return cls(**kw)
+
+
+def action_words(action: Any) -> str:
+    """An action in words for an error line, not a Python repr: ``baton throw (side A,
+    baton baton1, line x 4.0, thrower 0)``; fields that are None are left out."""
+    import re
+
+    name = re.sub(r"(?<!^)(?=[A-Z])", " ", type(action).__name__).lower()
+    try:
+        parts = [f"{f.name.replace('_', ' ')} {getattr(action, f.name)}" for f in fields(action) if getattr(action, f.name) is not None]
+    except TypeError:  # not a dataclass
+        return str(action)
+    return f"{name} ({', '.join(parts)})" if parts else name
+
+
+def legal_words(actions: Any, most: int = 4) -> str:
+    """The legal actions in words (:func:`action_words`), the first ``most`` and how many in all."""
+    actions = list(actions)
+    if not actions:
+        return "none"
+    shown = "; ".join(action_words(a) for a in actions[:most])
+    return shown if len(actions) <= most else f"{shown}; … ({len(actions)} in all)"

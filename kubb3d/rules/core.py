@@ -77,7 +77,7 @@ from kubb3d.rules.actions import (  # the engine's vocabulary, importable from h
     Action as Action,
     ACTION_TYPES as ACTION_TYPES,
     action_to_dict as action_to_dict,
-    action_from_dict as action_from_dict,
+    action_from_dict as action_from_dict, action_words, legal_words,
 )
 from kubb3d.rules.outcomes import (  # the engine's vocabulary, importable from here as before
     Termination as Termination,
@@ -370,10 +370,10 @@ class MatchState:
         legal = self.legal_actions()
         if isinstance(action, PlaceKubb):
             if not any(replace(action, position=None) == a for a in legal):
-                return f"{action} is not legal now; legal: {legal}"
+                return f"{action_words(action)} is not legal now; legal: {legal_words(legal)}"
             return self.placement_error(action)
         if action not in legal:
-            return f"{action} is not legal now (phase {self.phase.value}); legal: {legal}"
+            return f"{action_words(action)} is not legal now (phase {self.phase.value}); legal: {legal_words(legal)}"
         return None
 
     # ------------------------------------------------------------------ push

@@ -47,6 +47,7 @@ from typing import Sequence
 from kubb3d.errors import IllegalAction, MatchSetupError, OutcomeError
 from kubb3d.equipment import get_set
 from kubb3d.pitch import PITCHES, Pitch
+from kubb3d.rules.actions import action_words, legal_words
 from kubb3d.rules.core import LagResult, MatchState, Ruleset, Termination, TimeModel, register_ruleset
 
 
@@ -209,7 +210,7 @@ class Stechen:
         not pushed: the referee stands it up, WS)."""
         legal = self.legal_actions()
         if action not in legal:
-            raise IllegalAction(f"{action} is not legal now; legal: {legal}")
+            raise IllegalAction(f"{action_words(action)} is not legal now; legal: {legal_words(legal)}")
         if felled < 0:
             raise OutcomeError(f"felled must be >= 0, got {felled}")
         t = action.team

@@ -223,7 +223,7 @@ def test_ws_time_up_the_team_ahead_in_sets_wins_either_side(leader, other):
 def test_an_unknown_action_in_a_replay_is_named_with_the_known_ones():
     with pytest.raises(UnknownNameError) as refused:
         action_from_dict({"type": "juggle"})
-    assert str(refused.value) == f"unknown action type 'juggle'; expected one of {sorted(ACTION_TYPES)}"
+    assert str(refused.value) == f"unknown action type 'juggle'; expected one of {', '.join(sorted(ACTION_TYPES))}"
 
 
 def test_the_state_as_data_names_set_turn_and_side():

@@ -111,7 +111,7 @@ def test_ws_stechen_refusals_name_the_problem():
     with pytest.raises(ValueError, match=r"^a Stechen needs at least two different teams, got \['X', 'X'\]$"):
         Stechen(["X", "X"])
     stechen = Stechen(["X", "Y"])
-    with pytest.raises(ValueError, match=r"is not legal now; legal: \[StechenThrow\(team='X'"):
+    with pytest.raises(ValueError, match=r"is not legal now; legal: stechen throw \(team X"):
         stechen.push(StechenThrow("Y", 0, "baton1"), 1)
     with pytest.raises(ValueError, match=r"^felled must be >= 0, got -1$"):
         stechen.push(stechen.legal_actions()[0], -1)
