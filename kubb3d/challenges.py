@@ -386,7 +386,8 @@ class BestScores:
         except UnicodeDecodeError:
             raise ChallengeError(f"{path}: not a best-score file (not UTF-8 text); move it away") from None
         except json.JSONDecodeError as exc:
-            raise ChallengeError(f"{path}: not a best-score file (not JSON: line {exc.lineno}, column {exc.colno}); move it away") from None
+            where = f"line {exc.lineno}, column {exc.colno}"
+            raise ChallengeError(f"{path}: not a best-score file (not JSON: {where}); move it away") from None
         best = doc.get("best") if isinstance(doc, dict) else None
         if not isinstance(best, dict) or not all(isinstance(v, int) and not isinstance(v, bool) for v in best.values()):
             raise ChallengeError(f"{path}: best: expected an object of whole numbers (challenge/difficulty: score)")

@@ -286,7 +286,15 @@ def read_replay(path: str | Path, warn: bool = True) -> Replay:
         s = head.get("schema")
         why = OLD_SCHEMAS.get(s) if isinstance(s, int) else None
         raise ReplayError(
-            f"{path}:{n0}: " + ("schema: missing in the header line" if s is None else f"replay schema {s}" if isinstance(s, (int, float)) and not isinstance(s, bool) else "schema: not a number") + f", expected {SCHEMA}"
+            f"{path}:{n0}: "
+            + (
+                "schema: missing in the header line"
+                if s is None
+                else f"replay schema {s}"
+                if _number(s)
+                else "schema: not a number"
+            )
+            + f", expected {SCHEMA}"
             + (f" ({why}; play the match again with kubb3d match --replay)" if why else "")
         )
     try:
@@ -310,6 +318,10 @@ def read_replay(path: str | Path, warn: bool = True) -> Replay:
     return Replay(path, header, head, records, lines)
 
 
+def _number(s: Any) -> bool:
+    return isinstance(s, (int, float)) and not isinstance(s, bool)
+
+
 def _torn(path: Path, text: str) -> bool:
     """True if the file has more bytes than ``text`` (a cut last line dropped on reading)."""
     try:
@@ -331,7 +343,9 @@ def _warn_truncated(path: Path, header: HeaderRecord, records: list, cut: bool) 
     if cut:
         warnings.warn(f"{path}: last line incomplete (cut off?); {did}", InputWarning, stacklevel=3)
     elif not result and header.config is not None:
-        warnings.warn(f"{path}: no result line (cut off, or the match was not finished); {actions} action{'' if actions == 1 else 's'} read", InputWarning, stacklevel=3)
+        read = f"{actions} action{'' if actions == 1 else 's'} read"
+        why = "no result line (cut off, or the match was not finished)"
+        warnings.warn(f"{path}: {why}; {read}", InputWarning, stacklevel=3)
 
 
 def _check_overlaps(path: Path, header: HeaderRecord, records: list) -> None:

@@ -160,7 +160,7 @@ NOT_SENTENCES = {
     # an action in words for those messages (kubb3d.rules.actions.action_words, legal_words)
     'f"{name} ({\', \'.join(parts)})"',
     "f'{shown}; … ({len(actions)} in all)'",
-    'f"{f.name.replace(\'_\', \' \')} {getattr(action, f.name)}"',
+    'f"{name.replace(\'_\', \' \')} {value}"',
     "f'_push_{type(action).__name__}'",
     "f'baton{self._thrown + 1}'",
 }

@@ -21,13 +21,21 @@ def test_a_number_option_given_a_word_says_which_number(cli):
 def test_a_replay_header_without_schema_names_the_field(tmp_path):
     from kubb3d.replay import ReplayError, read_replay
 
-    for schema, words in ((None, "schema: missing in the header line, expected 2"), ("two", "schema: not a number, expected 2"), (1, "replay schema 1, expected 2")):
+    for schema, words in (
+        (None, "schema: missing in the header line, expected 2"),
+        ("two", "schema: not a number, expected 2"),
+        (1, "replay schema 1, expected 2"),
+    ):
         path = tmp_path / "r.jsonl"
         head = {"type": "header"} if schema is None else {"type": "header", "schema": schema}
         path.write_text(json.dumps(head) + "\n")
         with pytest.raises(ReplayError) as err:
             read_replay(path)
-        assert f"{path}:1: {words}" in str(err.value) and "NoneType" not in str(err.value) and "str" not in str(err.value).split(":")[-1]
+        assert (
+            f"{path}:1: {words}" in str(err.value)
+            and "NoneType" not in str(err.value)
+            and "str" not in str(err.value).split(":")[-1]
+        )
 
 
 def test_a_broken_best_score_file_says_what_is_wrong_in_words(tmp_path):
@@ -36,7 +44,10 @@ def test_a_broken_best_score_file_says_what_is_wrong_in_words(tmp_path):
     (tmp_path / "challenges.json").write_text('{"best": {')
     with pytest.raises(ChallengeError) as err:
         BestScores(tmp_path)
-    assert str(err.value) == f"{tmp_path / 'challenges.json'}: not a best-score file (not JSON: line 1, column 11); move it away"
+    assert (
+        str(err.value)
+        == f"{tmp_path / 'challenges.json'}: not a best-score file (not JSON: line 1, column 11); move it away"
+    )
     (tmp_path / "challenges.json").write_bytes(b"\xff\xfe")
     with pytest.raises(ChallengeError, match=r"not UTF-8 text"):
         BestScores(tmp_path)
@@ -57,7 +68,10 @@ def test_a_json_scenario_is_told_that_scenarios_are_toml(tmp_path, cli):
     path = tmp_path / "s.json"
     path.write_text('{"ruleset": "dm"}')
     r = cli("judge", str(path))
-    assert r.returncode == 2 and r.stderr.strip() == f"error: scenario {path}: a JSON file; scenarios are TOML files (.toml)"
+    assert (
+        r.returncode == 2
+        and r.stderr.strip() == f"error: scenario {path}: a JSON file; scenarios are TOML files (.toml)"
+    )
 
 
 def _replay_with(tmp_path, change):
@@ -87,8 +101,12 @@ def test_an_illegal_or_unknown_recorded_action_is_told_in_words(tmp_path, cli):
         r = cli(*args)
         assert r.returncode == 2, r.stderr
         line = r.stderr.strip()
-        assert "baton throw (side " in line and "is not legal now" in line and "; legal: baton throw (side " in line, line
-        assert "BatonThrow(" not in line and "kubb3d-whatif" not in line and str(path) in line or path.name in line, line
+        assert "baton throw (side " in line and "is not legal now" in line and "; legal: baton throw (side " in line, (
+            line
+        )
+        assert "BatonThrow(" not in line and "kubb3d-whatif" not in line and str(path) in line or path.name in line, (
+            line
+        )
     path = _replay_with(tmp_path, lambda a: a.get("type") == "LagThrow" and a.update(type="Lagthrow") is None)
     for args in (("stats", str(path)), ("whatif", str(path), "--at", "3", "--samples", "1")):
         r = cli(*args)

@@ -31,7 +31,10 @@ def _cut_files(tmp_path: Path) -> dict[str, tuple[Path, str]]:
     nores.write_text("".join(lines[:-1]))
     return {
         "cut": (cut, f"warning: {cut}: last line incomplete (cut off?); {actions} actions read, no result"),
-        "nores": (nores, f"warning: {nores}: no result line (cut off, or the match was not finished); {actions} actions read"),
+        "nores": (
+            nores,
+            f"warning: {nores}: no result line (cut off, or the match was not finished); {actions} actions read",
+        ),
     }
 
 

@@ -17,7 +17,8 @@ OPTION_HELP = (
 def referee_option(when: str = "") -> Any:
     """The repeatable ``--option`` Typer option (``None``: every option at its ruleset's default);
     ``when``: the help's opening, where a command takes it only with another option."""
-    return typer.Option(None, "--option", help=when + OPTION_HELP[0].lower() + OPTION_HELP[1:] if when else OPTION_HELP, metavar="NAME=VALUE")
+    text = when + OPTION_HELP[0].lower() + OPTION_HELP[1:] if when else OPTION_HELP
+    return typer.Option(None, "--option", help=text, metavar="NAME=VALUE")
 
 
 def referee_options(values: Optional[list[str]]) -> dict[str, Any]:

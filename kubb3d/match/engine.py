@@ -292,7 +292,8 @@ class Match(HumanInput):
         from kubb3d.replay import read_replay
 
         path = Path(path)
-        rp = read_replay(path, warn=False)  # (a resume expects a cut file) every record validated (kubb3d.replay): file, line, field
+        # every record validated (kubb3d.replay): file, line, field; a cut file is what a resume expects
+        rp = read_replay(path, warn=False)
         lines = rp.lines
         if rp.header.config is None:
             raise ReplayError(f"{path}:1: config: missing (the match configuration is needed to resume)")

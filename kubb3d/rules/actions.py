@@ -170,7 +170,8 @@ def action_from_dict(d: Mapping[str, Any]) -> Action:
     """Inverse of :func:`action_to_dict`. Raises UnknownNameError for an unknown type."""
     cls = ACTION_TYPES.get(str(d.get("type")))
     if cls is None:
-        raise UnknownNameError(f"unknown action type {d.get('type')!r}; expected one of {', '.join(sorted(ACTION_TYPES))}")
+        known = ", ".join(sorted(ACTION_TYPES))
+        raise UnknownNameError(f"unknown action type {d.get('type')!r}; expected one of {known}")
     kw: dict[str, Any] = {
         f.name: (tuple(d[f.name]) if isinstance(d.get(f.name), list) else d.get(f.name))
         for f in fields(cls)
@@ -186,7 +187,8 @@ def action_words(action: Any) -> str:
 
     name = re.sub(r"(?<!^)(?=[A-Z])", " ", type(action).__name__).lower()
     try:
-        parts = [f"{f.name.replace('_', ' ')} {getattr(action, f.name)}" for f in fields(action) if getattr(action, f.name) is not None]
+        given = [(f.name, getattr(action, f.name)) for f in fields(action)]
+        parts = [f"{name.replace('_', ' ')} {value}" for name, value in given if value is not None]
     except TypeError:  # not a dataclass
         return str(action)
     return f"{name} ({', '.join(parts)})" if parts else name

@@ -329,7 +329,7 @@ def test_the_last_throw_card_names_whose_throw_it_is():
             s.update(0.0)
             if s.card:
                 first = str(s.card[0])
-                actor = "P1" if first.startswith("P1 (you): ") else "P2" if first.startswith("P2 (computer): ") else None
+                actor = {"P1 (you)": "P1", "P2 (computer)": "P2"}.get(first.split(": ")[0])
                 assert actor is not None, first
                 assert re.fullmatch(r"P[12] \((you|computer)\): baton \d at \d+\.\d m/s", first), first
                 seen.setdefault(actor, []).append(first)

@@ -66,7 +66,9 @@ def test_play_opponent_screenshot_for_every_ruleset(tmp_path, cli):
     assert {"dm", "wikinger", "ws", "kubbuteo", "kt"} <= set(names)
     for name in names:
         out = tmp_path / f"{name}.png"
-        r = cli("play", "--ruleset", name, "--opponent", "club", "--seed", "1", "--after", "3", "--screenshot", str(out), "--width", "160", "--height", "90")
+        size = ("--width", "160", "--height", "90")
+        args = ("--ruleset", name, "--opponent", "club", "--seed", "1", "--after", "3", "--screenshot", str(out), *size)
+        r = cli("play", *args)
         if r.returncode != 0:
             pytest.fail(f"--ruleset {name}: {r.stderr.strip()}")
         assert Image.open(out).size == (160, 90)
@@ -88,18 +90,27 @@ def test_play_match_options_agree_on_where_they_are_taken(tmp_path, cli):
         for here, mode in modes.items():
             r = cli("play", *mode, *args)
             assert r.returncode == 2 and "Traceback" not in r.stderr, (flag, here, r.stderr)
-            assert r.stderr.strip() == f"error: {flag} needs --opponent (a match): {here} take no such option", (flag, here)
+            line = f"error: {flag} needs --opponent (a match): {here} take no such option"
+            assert r.stderr.strip() == line, (flag, here)
     r = cli("play", *shot, *given["--option"], *given["--round-cap"])
-    assert r.stderr.strip() == "error: --round-cap and --option need --opponent (a match): free throws take no such options"
+    line = "error: --round-cap and --option need --opponent (a match): free throws take no such options"
+    assert r.stderr.strip() == line
     r = cli("play", *shot, "--difficulty", "easy")
-    assert r.returncode == 2 and r.stderr.strip() == "error: --difficulty needs --opponent (a match) or --challenge (a drill): free throws are exact"
+    line = "error: --difficulty needs --opponent (a match) or --challenge (a drill): free throws are exact"
+    assert r.returncode == 2 and r.stderr.strip() == line
     assert not (tmp_path / "x.png").exists() and not (tmp_path / "m.jsonl").exists()
     # taken: --option with a match, --difficulty with a drill
-    r = cli("play", "--opponent", "club", "--option", "max_tilt_deg=20", "--round-cap", "3", *shot, "--width", "64", "--height", "36")
+    size = ("--width", "64", "--height", "36")
+    r = cli("play", "--opponent", "club", "--option", "max_tilt_deg=20", "--round-cap", "3", *shot, *size)
     assert r.returncode == 0, r.stderr
     import json
 
     (tmp_path / "data").mkdir()
-    r = subprocess.run([sys.executable, "-c", "from kubb3d.cli import main; main()", "play", "--challenge", "king", "--auto", "--difficulty", "easy", "--json"], capture_output=True, text=True, cwd=tmp_path, env={**__import__("os").environ, "KUBB3D_DATA_DIR": str(tmp_path / "data")})
+    import os
+
+    drill = ("play", "--challenge", "king", "--auto", "--difficulty", "easy", "--json")
+    env = {**os.environ, "KUBB3D_DATA_DIR": str(tmp_path / "data")}
+    main = "from kubb3d.cli import main; main()"
+    r = subprocess.run([sys.executable, "-c", main, *drill], capture_output=True, text=True, cwd=tmp_path, env=env)
     assert r.returncode == 0, r.stderr
     assert json.loads(r.stdout)["difficulty"] == "easy"
