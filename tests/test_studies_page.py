@@ -55,3 +55,19 @@ def test_the_physics_section_is_todays_sensitivity_page():
     sensitivity = json.loads((ROOT / "docs" / "sensitivity.json").read_text(encoding="utf-8"))
     assert doc["physics"], "docs/studies.json has no physics section"
     assert doc["physics"] == physics_band(sensitivity), "docs/studies.json's physics is not docs/sensitivity.json's"
+
+
+def test_appended_rows_are_named_by_the_code_that_made_them_from_its_first_run():
+    """A results file resumed with --mix-versions (the store's ``mixed_versions`` list, one entry
+    per appending run) names each other code once, with the rows stored before its first run."""
+    import json
+
+    from kubb3d.experiment.studies import _appended_by
+
+    def run(code: str, before: int) -> dict:
+        return {"versions": {"kubb3d_code": code}, "stored_before": before, "at": 0.0}
+
+    meta = {"mixed_versions": json.dumps([run("bbb", 486), run("bbb", 586), run("ccc", 900), run("bbb", 1000)])}
+    assert _appended_by(meta) == {"bbb": 486, "ccc": 900}
+    assert list(_appended_by(meta)) == ["bbb", "ccc"]
+    assert _appended_by({}) == {}

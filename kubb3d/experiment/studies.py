@@ -101,6 +101,15 @@ def difference(a: dict, b: dict) -> dict[str, Any]:
 
 
 # ------------------------------------------------------------------ studies
+def _appended_by(meta: dict[str, str]) -> dict[str, int]:
+    """{kubb3d code: rows stored before its first appended run} of a results file whose rows were
+    appended with ``--mix-versions`` (the store's ``mixed_versions``), in the order they came."""
+    out: dict[str, int] = {}
+    for entry in json.loads(meta.get("mixed_versions") or "[]"):
+        out.setdefault(str(entry.get("versions", {}).get("kubb3d_code")), int(entry.get("stored_before", 0)))
+    return out
+
+
 def _opening(rows: list[dict]) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     variants: list[str] = []
@@ -282,6 +291,7 @@ def summarise(results: Sequence[str | Path], sensitivity: dict | None = None) ->
             "failed": failed,
             "versions": {k: versions.get(k) for k in FIELDS},
             "mixed_versions": bool(meta.get("mixed_versions")),
+            "appended_by": _appended_by(meta),
             "run": f"kubb3d experiment run {name} --out {name}.sqlite",
         }
         study["rows"] = _opening(rows) if name == "opening-advantage" else _first_baton(rows)
@@ -381,6 +391,12 @@ def render(doc: dict[str, Any], command: str) -> str:
             f"Rows made by kubb3d {v.get('kubb3d')} (code {v.get('kubb3d_code')}), PyBullet {v.get('pybullet')}, "
             f"numpy {v.get('numpy')}, Python {v.get('python')}"
             + (" (the studies' files differ in versions)." if len(made) > 1 else "."),
+            *[
+                f"`{name}`: rows from match {first + 1:,} on were appended with `--mix-versions` by "
+                f"kubb3d code {code}."
+                for name, s in studies.items()
+                for code, first in s.get("appended_by", {}).items()
+            ],
             "A partial run is summarised as it stands; the same `run` command adds the missing trials (every "
             "grid point gets about the same number of matches at any moment), then the two commands at the top "
             "regenerate this page. The results files are kept in the repository, compressed, as "
