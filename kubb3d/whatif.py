@@ -79,17 +79,30 @@ class Recorded:
         return (str(names[0]), str(names[1]))
 
 
-def read_recorded(path: str | Path) -> Recorded:
-    """Read and validate a replay (:func:`kubb3d.replay.read_replay`) for what-ifs.
+def read_recorded(path: str | Path, *, warn: bool = True) -> Recorded:
+    """Read and validate a replay (:func:`kubb3d.replay.read_replay`) for what-ifs. Its warning
+    of a cut-off file (``warn``) is given only once the replay is accepted: a refusal is the one
+    line a command prints.
 
     Raises:
         ReplayError: unreadable file, not a replay, a bad record (file, line, field named), no
             configuration, a player a person played (``kubb3d play``), no action, or a gap in the
             action numbers.
     """
+    import warnings
+
     from kubb3d.replay import read_replay
 
-    rp = read_replay(path)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        rp = read_replay(path, warn=warn)
+    recorded = _validated(rp)
+    for warning in caught:
+        warnings.showwarning(warning.message, warning.category, warning.filename, warning.lineno)
+    return recorded
+
+
+def _validated(rp) -> Recorded:
     if rp.header.config is None:
         raise ReplayError(f"{rp.path}:1: config: missing (a what-if needs the match configuration)")
     if rp.header.people:  # their throws are no simulated player's: action 1 on never replays as recorded

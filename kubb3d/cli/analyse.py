@@ -157,7 +157,7 @@ def register(app: typer.Typer) -> None:
                 raise WhatIfError("--png: draws the curve; leave it out with --alternatives")
             if png is not None:
                 check_output(png, "--png", overwrite=force)
-            recorded = read_recorded(replay)
+            recorded = read_recorded(replay, warn=with_alternatives)  # else it refuses one without outcome
             if with_alternatives:
                 assert at is not None
                 choices = choices_at(recorded, at)
