@@ -172,3 +172,25 @@ def test_rkd_one_named_fact_flips_the_ruling(a, b, key):
     da, db = rkd.load(_rkd_path(a)), rkd.load(_rkd_path(b))
     ga, gb = rkd.observe(da, da["check"][0]), rkd.observe(db, db["check"][0])
     assert ga.get(key) != gb.get(key), (ga.get(key), gb.get(key))
+
+
+def test_the_examination_page_counts_its_files():
+    """The situations, copies and one-fact pairs of docs/examinations/2026-12-06-night.md's counts
+    table are these files' (its verdict columns are the day's record, before the RKD fix)."""
+    page = (Path(__file__).resolve().parents[3] / "docs" / "examinations" / "2026-12-06-night.md").read_text(
+        encoding="utf-8"
+    )
+
+    def row(label: str) -> tuple[int, int, int]:
+        found = re.search(r"^\| " + re.escape(label) + r"[^|]* \| (\d+) \| (\d+) \| (\d+) \|", page, re.MULTILINE)
+        assert found, label
+        return tuple(int(n) for n in found.groups())
+
+    rkd = [f.stem for f in RKD_FILES if f.stem not in RKD_COPIES]
+    judge = [f.stem for f in FILES if f.stem not in COPIES]
+    pairs = lambda prefix: sum(a.startswith(prefix) for a, _, _ in FLIPS)  # noqa: E731
+    assert row("RKD positions") == (len(rkd), len(RKD_COPIES), len(RKD_FLIPS))
+    for book, prefix in (("KT", "kt8"), ("WS", "ws8")):
+        copies = sum(c.startswith(prefix) for c in COPIES)
+        assert row(f"{book} judge scenarios") == (sum(n.startswith(prefix) for n in judge), copies, pairs(prefix))
+    assert row("total") == (len(rkd) + len(judge), len(RKD_COPIES) + len(COPIES), len(RKD_FLIPS) + len(FLIPS))
