@@ -226,7 +226,9 @@ class Overlay:
         top left and the rulings top right, each at most :data:`SIDE_SHARE` of the width wide
         (lines wrapped); the legend bottom left, the last-throw card bottom right, the throw
         being prepared, the power bar and the message in the bottom centre (above the bottom
-        row when the window is too narrow for it); red banners top centre. The thrower and
+        row when the window is too narrow for it); red banners top centre under the message,
+        or over the bottom centre's panels where they would cover a piece or its label up
+        there (the far baseline in the thrower's view). The thrower and
         top cameras keep the pitch in the band between (:data:`~kubb3d.viewer.camera.HUD_TOP_SHARE`);
         a panel over a piece all the same (a turned orbit view) is drawn at
         :data:`FADED_ALPHA`, as see-through as its text allows."""
@@ -366,12 +368,42 @@ class Overlay:
             box = place(labs, width // 2 - w // 2, fy, "message")
             if box is not None:
                 fy = box[1] - 2
-        for text in hud.flags:
-            labs = lines_of([text], mid_w - 2 * pad)
-            w = max(lab.content_width for lab in labs) + 2 * pad
-            box = place(labs, width // 2 - w // 2, fy, "flags", color=(180, 20, 20, 225))
-            if box is not None:
+        # the banners under the message, or, where they would lie over a piece or its label
+        # there (the far baseline's kubbs B1–B5 16 % below the top in the thrower's view,
+        # THROWER_TOP_SHARE), over the throw being prepared in the bottom centre
+        labelled = [(a0, b0, a1, b1 + line_h) for a0, b0, a1, b1 in pieces]  # a label stands on its piece
+
+        def banner_stack(max_w):
+            """The banners' labels wrapped to ``max_w`` px, their (w, h) and the stack's (w, h)."""
+            labs_ = [labs for labs in (lines_of([text], max_w) for text in hud.flags) if labs]
+            sizes_ = [(max(lab.content_width for lab in labs) + 2 * pad, line_h * len(labs) + pad) for labs in labs_]
+            return labs_, sizes_, max(w for w, _ in sizes_), sum(h for _, h in sizes_) + 2 * (len(sizes_) - 1)
+
+        def clear(y0: float, w: float, h: float) -> bool:
+            """No piece or label under a stack ``w`` × ``h`` px, centred, from ``y0`` up."""
+            x0 = width // 2 - w // 2
+            return not any(x0 < a1 and a0 < x0 + w and y0 < b1 and b0 < y0 + h for a0, b0, a1, b1 in labelled)
+
+        banners = []
+        if hud.flags:
+            banners, sizes, stack_w, stack_h = banner_stack(mid_w - 2 * pad)
+            low = (y if y > bottom else bottom) + pad
+            if not clear(fy - stack_h, stack_w, stack_h):  # as wide as the bottom centre's text
+                wide = banner_stack(text_mid)
+                used, unused = (wide, banners) if clear(low, *wide[2:]) else (None, wide[0])
+                for labs in unused:
+                    for lab in labs:
+                        lab.delete()
+                if used is not None:
+                    banners, sizes, stack_w, stack_h = used
+                    fy = low + stack_h
+        if banners:
+            union = None
+            for labs, (w, _) in zip(banners, sizes):
+                box = place(labs, width // 2 - w // 2, fy, "flags", color=(180, 20, 20, 225))
                 fy = box[1] - 2
+                union = box if union is None else (min(union[0], box[0]), box[1], max(union[0] + union[2], box[0] + box[2]) - min(union[0], box[0]), union[1] + union[3] - box[1])
+            panels["flags"] = tuple(int(v) for v in union)
 
         # timeline: bottom strip
         if hud.timeline is not None:

@@ -394,3 +394,48 @@ def test_the_orbit_start_view_of_play_keeps_the_king_and_the_far_half_clear_of_t
         assert not app.overlay.faded
     finally:
         app.close()
+
+
+@pytest.mark.parametrize("size", [(960, 540), (1280, 720)])
+def test_the_red_banners_leave_the_far_baselines_kubbs_and_labels_clear(size):
+    """A user's report: at 960×540 the tilt warning (and the ILLEGAL banners) covered B1–B5
+    on the far baseline in the thrower's view, and at 1280×720 hid their labels. With two
+    banners up (a tilt past DM §5's 30° and a release past the line), the banners' rectangle
+    meets no piece's and no label's rectangle, every piece keeps its label, and the banners do
+    not cover the other panels; in the top view, whose top band is free of the pitch, they stay
+    under the message."""
+    from pyglet.window import key
+
+    w, h = size
+    app = App(PlaySession(), w, h, headless=True, mode="play", camera="thrower")
+    try:
+        app.frame(0.0)
+        for _ in range(7):  # 35°
+            app.on_key_press(key.X, 0)
+        for _ in range(30):  # the release past the throwing line
+            app.on_key_press(key.W, 0)
+        app.frame(0.0)
+        flags = app.last_hud.flags
+        assert len(flags) == 2 and flags[0].startswith("WARNING (DM §5): tilt 35°")
+        assert "past the throwing line" in flags[1]
+        panels = app.overlay.panels
+        banner = panels["flags"]
+        rects, labels = app._marks
+        names = {text for text, _, _ in labels}
+        assert {"B1", "B2", "B3", "B4", "B5", "king"} <= names
+        assert set(app.overlay.label_boxes) == names  # every label drawn, none left out under a panel
+        for rect in rects:
+            assert not _covers(banner, rect, h), (banner, rect)
+        for text, box in app.overlay.label_boxes.items():
+            assert not _covers(banner, box, h), (text, banner, box)
+        for name, (x, y, pw, ph) in panels.items():
+            assert name == "flags" or not _overlap(banner, (x, y, pw, ph)), (name, banner)
+        assert "flags" not in app.overlay.faded
+        app.controller.set_camera("top")
+        app.frame(0.0)
+        (_, y, _, ph), (_, my, _, _) = app.overlay.panels["flags"], app.overlay.panels["message"]
+        assert y + ph == my - 2  # just under the message, top centre
+        for rect in app._marks[0]:
+            assert not _covers(app.overlay.panels["flags"], rect, h)
+    finally:
+        app.close()
