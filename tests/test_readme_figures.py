@@ -215,6 +215,7 @@ CLAIMS: list[tuple[str, Callable[[], tuple[float, ...]]]] = [
         ),
     ),
     (r"the speed \((\d+\.\d+)–(\d+\.\d+) m/s\)", lambda: _flick_speeds()),
+    (r"its name shows for (\d+) s\)", lambda: (_note_seconds(),)),
     (r"how does hit probability at (\d+) m depend", lambda: (_pitch("dm").length,)),
     (r"Hit probability at (\d+) m\]", lambda: (_pitch("dm").length,)),
     (r"\(A\), (\d+) matches each", lambda: (_strategy_matches(),)),
@@ -327,6 +328,12 @@ def _board_ft() -> tuple[float, float]:
 
 def _board_inset_in() -> float:
     return _eq("kubbuteo").baseline_inset / 0.0254
+
+
+def _note_seconds() -> float:
+    from kubb3d.viewer.app import NOTE_SECONDS
+
+    return NOTE_SECONDS
 
 
 def _flick_speeds() -> tuple[float, float]:

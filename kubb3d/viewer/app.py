@@ -17,8 +17,9 @@ Call :func:`load_pyglet` before anything else of this module touches pyglet: wit
 from __future__ import annotations
 
 import os
+import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 
@@ -457,6 +458,9 @@ def scenario_session(path: str | Path, *, reveal: bool = True) -> ReplaySession:
 
 # ================================================================== the app
 PYGLET_BUTTONS = {1: "left", 2: "middle", 4: "right"}
+NOTE_SECONDS = 3.0
+"""s: how long a passing note (F12's "saved kubb3d-….png") stays in the message line, by the
+app's clock; then the session's own message shows again."""
 
 
 class App:
@@ -468,9 +472,11 @@ class App:
         headless: render off-screen only (no display needed).
         mode: ``play`` or ``view``.
         camera: initial camera mode.
+        clock: the time in seconds (default :func:`time.monotonic`; tests pass their own):
+            a passing note goes after :data:`NOTE_SECONDS` by it.
     """
 
-    def __init__(self, session, width: int = 1280, height: int = 720, *, headless: bool = False, mode: str = "play", camera: str = "thrower") -> None:
+    def __init__(self, session, width: int = 1280, height: int = 720, *, headless: bool = False, mode: str = "play", camera: str = "thrower", clock: Callable[[], float] = time.monotonic) -> None:
         self.tr: Translator = getattr(session, "tr", ENGLISH)  # the HUD's language (docs/german.md)
         pyglet = load_pyglet(headless)
         from kubb3d.viewer.render import Renderer
@@ -496,7 +502,9 @@ class App:
             self.controller.orbit = frame_points(focus, width / height)
         self.pending_params = None
         self.error = ""
-        self.note = ""  # a passing note (a screenshot saved)
+        self.note = ""  # a passing note (a screenshot saved), until note_until by clock
+        self.note_until = 0.0
+        self.clock = clock
         self.shots = 0
         self._marks: tuple[list, list] = ([], [])  # the last frame's piece rectangles and labels
         self._last = None
@@ -546,6 +554,8 @@ class App:
         h.avoid, labels = self._marks
         if ctl.show_labels:  # the king's and the areas' names in the HUD's language, kubb ids as they are
             h.labels = [(self.tr(text), x, y) for text, x, y in labels]
+        if self.note and self.clock() >= self.note_until:
+            self.note = ""
         if self.note:
             h.message = self.note
         self.last_hud = h  # what this frame's overlay shows (tests read it)
@@ -652,6 +662,7 @@ class App:
             self.shots += 1
             out = self.screenshot(Path.cwd() / f"kubb3d-{os.getpid()}-{self.shots:03d}.png")
             self.note = self.tr(msg("saved {name}", name=out.name))
+            self.note_until = self.clock() + NOTE_SECONDS
         elif hasattr(s, "command"):
             s.command(cmd)
 

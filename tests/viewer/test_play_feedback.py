@@ -8,6 +8,7 @@ from __future__ import annotations
 import math
 import re
 import time
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -355,3 +356,42 @@ def test_an_invalid_inkast_shows_its_reason_while_it_is_thrown_again():
         assert s.request.piece == kubb  # thrown again, the reason still on screen
     finally:
         s.close()
+
+
+def test_the_screenshot_note_goes_after_a_few_seconds(tmp_path, monkeypatch):
+    """A user's report: F12's "saved kubb3d-….png" stayed in the message line for good, over
+    the session's own message. By the app's clock (injected: no sleeping) the note shows for
+    NOTE_SECONDS and then gives the line back; a second F12 shows it again for as long."""
+    from kubb3d.viewer.app import NOTE_SECONDS
+
+    monkeypatch.chdir(tmp_path)
+    now = [100.0]
+    session = PlaySession()
+    app = App(session, W, H, headless=True, mode="play", camera="thrower", clock=lambda: now[0])
+    try:
+        app.frame(0.0)
+        before = app.last_hud.message
+        assert before and not before.startswith("saved")
+        app.on_key_press(key.F12, 0)
+        shot = sorted(tmp_path.glob("kubb3d-*.png"))
+        assert len(shot) == 1
+        app.frame(0.0)
+        assert app.last_hud.message == f"saved {shot[0].name}"
+        now[0] += NOTE_SECONDS - 0.1
+        app.frame(0.0)
+        assert app.last_hud.message == f"saved {shot[0].name}"
+        now[0] += 0.2
+        app.frame(0.0)
+        assert app.last_hud.message == before
+        assert "message" in app.overlay.panels  # the line drawn is the session's again
+        app.on_key_press(key.F12, 0)
+        app.frame(0.0)
+        assert app.last_hud.message.startswith("saved kubb3d-") and app.last_hud.message.endswith("-002.png")
+        now[0] += NOTE_SECONDS
+        app.frame(0.0)
+        assert app.last_hud.message == before
+        assert 2.0 <= NOTE_SECONDS <= 5.0  # "a few seconds"
+        readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+        assert f"its name shows for {NOTE_SECONDS:g} s" in readme
+    finally:
+        app.close()
