@@ -226,7 +226,7 @@ def piece_labels(labels, tr: Translator):
 def hud_texts(hud) -> list[str]:
     """Every text line of a :class:`~kubb3d.viewer.hud.Hud`."""
     out = [hud.title, hud.power_label, hud.message]
-    for key in ("lines", "settings", "flags", "rulings", "help", "last_throw", "summary", "rulings_list"):
+    for key in ("lines", "settings", "flags", "rulings", "help", "last_throw", "summary", "rulings_list", "prompt"):
         out += list(getattr(hud, key))
     out += [text for text, _, _ in hud.labels]
     return [str(t) for t in out if t]

@@ -284,6 +284,7 @@ COMMON_KEYS = {
     "1": "cam:thrower", "2": "cam:orbit", "3": "cam:top", "4": "cam:follow", "C": "cam:cycle",
     "M": "slowmo", "P": "pause", "TAB": "rulings", "N": "skip", "R": "reset", "F1": "help", "ESCAPE": "quit",
     "0": "cam:reset", "NUM_0": "cam:reset", "L": "labels", "F12": "screenshot",
+    "O": "choose:open", "G": "choose:give",  # the lag winner's choice in a match (DM §3)
     "PLUS": "zoom+", "EQUAL": "zoom+", "NUM_ADD": "zoom+", "MINUS": "zoom-", "NUM_SUBTRACT": "zoom-",
 }
 

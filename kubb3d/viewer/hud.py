@@ -38,6 +38,8 @@ class Hud:
         summary: the end-of-match panel (shown centred when not empty).
         rulings_list: the rulings list (TAB): every ruling so far with its reason and rule,
             the latest first (shown centred when not empty).
+        prompt: a question the person answers with a key (the lag winner's choice, ``DM §3``),
+            shown centred when not empty.
         labels: piece labels, (text, x px, y px from the top-left) where each is drawn.
         avoid: screen rectangles (x0, y0, x1, y1) px from the top-left that panels must not
             cover (the pieces in view).
@@ -59,6 +61,7 @@ class Hud:
     last_throw: list[str] = field(default_factory=list)
     summary: list[str] = field(default_factory=list)
     rulings_list: list[str] = field(default_factory=list)
+    prompt: list[str] = field(default_factory=list)
     labels: list[tuple[str, float, float]] = field(default_factory=list)
     avoid: list[tuple[float, float, float, float]] = field(default_factory=list)
 
@@ -121,6 +124,7 @@ def translate_hud(h: Hud, tr: Translator) -> Hud:
         last_throw=each(h.last_throw),
         summary=each(h.summary),
         rulings_list=each(h.rulings_list),
+        prompt=each(h.prompt),
         labels=[(tr(text), x, y) for text, x, y in h.labels],
     )
 

@@ -43,7 +43,7 @@ from kubb3d.errors import MatchSetupError, MatchUnavailable as MatchUnavailable
 from kubb3d.i18n import ENGLISH, Translator
 from kubb3d.judge.messages import N_, Msg, concat, join, known, msg, nmsg, piece_name
 from kubb3d.pitch import KING_ID, opponent
-from kubb3d.rules import Phase
+from kubb3d.rules import Choose, Phase
 from kubb3d.viewer.camera import camera_name
 from kubb3d.viewer.controls import SPEED_MAX, SPEED_MIN, Controller, FlickControls, ThrowControls
 from kubb3d.viewer.hud import mode_tags as _modes, HELP_FLICK, HELP_PLAY, Hud, last_throw_lines, outcome_line, power_label, release_warnings, ruling_history, ruling_lines, throw_lines
@@ -158,6 +158,9 @@ def state_lines(state, person: str, flick: bool = False) -> list[str]:
         who = s.player_at(s.turn_side)
         turn = msg("{player} (you), end {end}", player=who, end=s.turn_side) if who == person else msg("{player}, end {end}", player=who, end=s.turn_side)
     lines.append(msg("phase {phase}   turn {n}: {turn}", phase=known(s.phase.value), n=s.turn_no, turn=turn))
+    why = opening_line(s)
+    if why:
+        lines.append(why)
     board = s.ruleset.flicks  # Kubbuteo: lengths in cm, as the flick panels give them
     if s.turn_side is not None and s.phase is Phase.THROW and s.line_x is not None:
         if board:
@@ -185,6 +188,25 @@ def state_lines(state, person: str, flick: bool = False) -> list[str]:
     limit = msg(" of {limit}", limit=_clock(s.time_limit_s)) if s.time_limit_s else ""
     lines.append(msg("clock {clock}{limit}", clock=_clock(s.clock), limit=limit))
     return lines
+
+
+def opening_line(state) -> str:
+    """Who opens the set and why, with the clause, during the opener's first turn (else ""):
+    after the lag the winner chooses an end or who opens and the loser takes the other
+    decision (``DM §3``; the deciding set after time ran out, ``DM §9``); where the rules give
+    no choice the lag winner opens (WS "Sequence of Play"; Kubbuteo: kubb3d's lag rule, KT
+    says nothing); from the second set on the right to open changes (``DM §3``)."""
+    s = state
+    if s.set_no == 0 or s.opener is None or s.turn_no > 1:
+        return ""
+    rs = s.ruleset
+    if getattr(s, "tb_decider", False):
+        return msg("{player} opens, as chosen after the deciding lag [{rule}]", player=s.opener, rule=rs.cite("tiebreak_decider"))
+    if s.set_no > 1:
+        return msg("{player} opens: the right to open changes every set [{rule}]", player=s.opener, rule=rs.cite("sets"))
+    if rs.lag_choice:
+        return msg("{player} opens, as chosen after the lag [{rule}]", player=s.opener, rule=rs.cite("lag"))
+    return msg("{player} opens: the lag winner opens, without a choice [{rule}]", player=s.opener, rule=rs.cite("lag"))
 
 
 _FLICK_TEXT = {"lag": N_("your lag flick: stop the baton close to the king"), "baton": N_("your flick: {piece} at the kubbs in half {half}"), "king": N_("KING FLICK with {piece} from your baseline"), "inkast": N_("return {piece}: flick it into half {into}"), "penalty": N_("return {piece} again: flick it into half {into}")}
@@ -241,6 +263,7 @@ class MatchSession:
         self.news: list[str] = []  # texts of the last action's events (not rulings), at most 3
         self.hold = hold
         self.request = None  # the HumanRequest waiting for the person's throw
+        self.choice: tuple[Choose, Choose] | None = None  # the person's lag-winner choice asked (DM §3): open, give
         self.queue: list[Segment] = []
         self.segment: Segment | None = None
         self.t = 0.0
@@ -561,11 +584,13 @@ class MatchSession:
             break
         if self.segment is not None and self.request is None:
             self._show(self.segment, self.t)
-        if not self.playing and self.request is None and not self.over and not self.hold and not self.error:
+        if not self.playing and self.request is None and self.choice is None and not self.over and not self.hold and not self.error:
             p = self._pending = self.match.pending()
             if p.request is not None:
                 self.facts = state_lines(self.match.state, self.person, self.flick)
                 self._prepare(p.request, self._world_poses(p.request.world))
+            elif self._ask(p):
+                pass  # the person's keys answer (command)
             else:
                 self.message = self._actor(p)
                 self._begin()
@@ -574,6 +599,52 @@ class MatchSession:
             self.message = concat(outcome_line(out.winner, out.reason, self.person), msg("   (R: rematch, ESC: quit)"))
         elif self.segment is not None and self.playing and self.segment.info.get("actor") not in (None, self.person):
             self.message = msg("computer ({player}, {skill}) is playing: {label}", player=self.other, skill=self.opponent_skill, label=self.segment.label)
+
+    def _ask(self, p) -> bool:
+        """The person won the lag and may decide who opens (``DM §3``: the winner chooses an end
+        or who opens, the loser takes the other decision): ask, O or G (:meth:`choose`); True
+        if asked. The computer, when it wins, opens itself (``Player.choose``, kubb3d/players.py)."""
+        if not isinstance(p.action, Choose) or p.player != self.person:
+            return False
+        legal = [a for a in self.match.state.legal_actions() if isinstance(a, Choose)]
+        starts = {a.value: a for a in legal if a.what == "start"}
+        if self.person not in starts or self.other not in starts or not any(a.what == "end" for a in legal):
+            return False  # not the lag winner's first decision (the loser's, or a DM §9 decider's)
+        self.choice = (starts[self.person], starts[self.other])
+        self.message = msg("you won the lag: O you open, G {other} opens [{rule}]", other=self.other, rule=self.match.ruleset.cite("lag"))
+        return True
+
+    def choose(self, open_: bool) -> None:
+        """Answer the lag winner's choice: the person opens (``open_``) or lets the other
+        player open; the other player then takes the remaining decision, the ends (``DM §3``).
+
+        Raises:
+            RuntimeError: no choice is asked now."""
+        if self.choice is None:
+            raise RuntimeError("no choice is asked now")
+        a = self.choice[0 if open_ else 1]
+        self.choice = None
+        self.message = ""
+        self._begin(a)
+        self.update(0.0)
+
+    def command(self, cmd: str) -> None:
+        """A key's command the app does not handle itself: O and G answer the lag winner's
+        choice (ignored when none is asked)."""
+        if cmd in ("choose:open", "choose:give") and self.choice is not None:
+            self.choose(cmd == "choose:open")
+
+    def choice_prompt(self) -> list[str]:
+        """The lag winner's choice as a centred panel: the result, the clause and the two keys."""
+        if self.choice is None:
+            return []
+        rule = self.match.ruleset.cite("lag")
+        return [
+            msg("you ({player}) won the lag: who opens the set?", player=self.person),
+            msg("the lag winner chooses an end or who opens; the loser takes the other decision [{rule}]", rule=rule),
+            msg("O: you open (you throw first)"),
+            msg("G: {other} opens (then {other} chooses the ends)", other=self.other),
+        ]
 
     @staticmethod
     def _world_poses(w) -> dict[str, np.ndarray]:
@@ -639,6 +710,7 @@ class MatchSession:
             h.legend = True
         h.help = (HELP_FLICK if self.flick else HELP_PLAY) if ctl.show_help else []
         h.rulings_list = ruling_history(self.history, tr=self.tr) if ctl.show_rulings else []
+        h.prompt = self.choice_prompt()
         h.message = self.error or ("" if over else self.message)
         return h
 

@@ -56,7 +56,7 @@ FADED_ALPHA = readable_alpha()
 """Opacity (of 255) of a panel's background where it lies over a piece: the least at which
 its white text stays readable over a white piece (:data:`TEXT_CONTRAST`), so that the piece
 still shows through as much as it can (docs/viewer.md, "One fixed layout")."""
-MODAL_PANELS = ("help", "summary", "rulings_list")
+MODAL_PANELS = ("help", "summary", "rulings_list", "prompt")
 """The panels shown on request over everything else (piece labels too); the others stand in
 the fixed layout and keep the piece labels off them."""
 
@@ -415,7 +415,7 @@ class Overlay:
 
         # modal panels, centred and opaque over everything else: the end-of-match summary and
         # the help; a line wider than the window is wrapped (continuation lines indented)
-        for lines_, name in ((hud.summary, "summary"), (hud.rulings_list, "rulings_list"), (hud.help, "help")):  # noqa: B007
+        for lines_, name in ((hud.summary, "summary"), (hud.prompt, "prompt"), (hud.rulings_list, "rulings_list"), (hud.help, "help")):  # noqa: B007
             if not lines_:
                 continue
             labs_w: list[Any] = []

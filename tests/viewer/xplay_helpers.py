@@ -113,7 +113,8 @@ class WindowPlay:
         """Until the replay has its outcome: point at ``aims[i]`` (px) in turn, hold the button
         ``holds[i]`` s in turn and release (ignored unless the person's throw is due), a
         screenshot every ``shot_every[0]``-th try (offset ``shot_every[1]``), N to skip the
-        playback to rest (the opponent's throws too). Then the summary's screenshot, returned.
+        playback to rest (the opponent's throws too), O to open the set if the person won the lag
+        and is asked (DM §3; no other key answers it). Then the summary's screenshot, returned.
         Fails after ``time_limit_s`` s."""
         end = time.monotonic() + time_limit_s
         cycles = 0
@@ -125,6 +126,7 @@ class WindowPlay:
             if cycles % shot_every[0] == shot_every[1]:
                 self.shot(f"{name}-{cycles}")
             self.xdo("key", "n")
+            self.xdo("key", "o")
             time.sleep(0.3)
             cycles += 1
         time.sleep(2.0)
