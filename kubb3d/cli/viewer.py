@@ -214,13 +214,18 @@ def view(
     path: Path = typer.Argument(..., help="A replay written by `kubb3d match --replay`, a scenario file (scenarios/*.toml) or a shipped scenario's short name (`kubb3d scenario list`)."),
     screenshot: Optional[Path] = output_option("--screenshot", "Render one frame headless to this PNG and exit (no display needed).", suffixes=(".png",), kind="a PNG picture"),
     force: bool = force_option(),
-    at: Optional[float] = typer.Option(None, help="With --screenshot: the replay time, s (default: the end)."),
+    at: Optional[float] = typer.Option(None, help="With --screenshot: the replay time, s (default: the end; a scenario's ruling; 0: a scenario as set up)."),
     camera: Camera = typer.Option(Camera.orbit, help="Initial camera."),
     width: int = typer.Option(1280, help="Window / image width, px."),
     height: int = typer.Option(720, help="Window / image height, px."),
     lang: Optional[str] = lang_option(),
 ) -> None:
     """Replay a match (play/pause, next throw, speed, timeline) or look at a scenario with its rulings.
+
+    A scenario opens paused on its pieces as the file sets them up (a leaning kubb leans),
+    before the ruling; SPACE plays the ruling: the pieces come to rest, the judge's colours and
+    the rulings panel appear, kubbs to raise are raised. --screenshot shows the end (the
+    ruling) unless --at is given.
 
     Keys: SPACE play/pause, RIGHT/LEFT next/previous throw, UP/DOWN speed, HOME/END,
     click on the timeline to seek; 1-4 cameras, right drag orbits, F1 help, ESC quits.

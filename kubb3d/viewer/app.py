@@ -326,6 +326,9 @@ class ReplaySession:
         self.info = info or []
         self.update(0.0)
 
+    before_rest: str = ""
+    """The message line while the segment on screen is not yet at rest (a scenario as set up:
+    how to see its ruling)."""
     busy = False
     can_throw = False
     focus: list[str] = []  # pieces the orbit camera frames at the start (view mode)
@@ -384,6 +387,8 @@ class ReplaySession:
         h = Hud(title=msg("{title}   [{state}, ×{speed:g}{slow}]", title=self.title, state=state, speed=tl.speed, slow=slow))
         where = msg("{label}   ({n}/{total})", label=self.tr(seg.label), n=i + 1, total=len(tl.segments))
         h.lines = [where, msg("t = {t:.2f} s of {duration:.2f} s", t=tl.t, duration=tl.duration), *self.info, *seg.info.get("lines", [])]
+        if self.before_rest and not seg.at_rest(local):
+            h.message = self.before_rest
         h.flags = list(seg.info.get("flags", []))
         if seg.at_rest(local):
             h.last_throw = last_throw_lines(seg)
@@ -404,10 +409,12 @@ class ReplaySession:
 
 
 def scenario_session(path: str | Path, *, reveal: bool = True) -> ReplaySession:
-    """A session showing a scenario file at rest with its rulings (and the judge's raised
-    poses animated, if any); ``reveal=False`` (the quiz, before the answer) shows the position
-    only: no rulings, tints or raising. On a pitch of grass the ground outside the lines is
-    veiled and named (:func:`~kubb3d.viewer.scene.outside_labels`).
+    """A session showing a scenario file: paused on the pieces as the file sets them up (no
+    tints, no rulings yet), SPACE then plays the settling to rest, the rulings (tints and the
+    panel) and the judge's raised poses, if any; ``reveal=False`` (the quiz, before the
+    answer) shows the position only, playing: no rulings, tints or raising. On a pitch of
+    grass the ground outside the lines is veiled and named
+    (:func:`~kubb3d.viewer.scene.outside_labels`).
 
     Raises:
         kubb3d.scenario.ScenarioError: bad file.
@@ -425,7 +432,8 @@ def scenario_session(path: str | Path, *, reveal: bool = True) -> ReplaySession:
         # settling from the file's poses to rest, as a short linear blend (the scenario
         # builder keeps no trajectory)
         moved = {pid: np.stack((initial[pid], start[pid])) for pid in initial if pid in start and not np.allclose(initial[pid], start[pid], atol=1e-4)}
-        times = np.array((0.0, 0.4)) if moved else np.zeros(0)
+        # (with the rulings, always: the pieces as set up come before the ruling, t < 0.4 s)
+        times = np.array((0.0, 0.4)) if moved or reveal else np.zeros(0)
         rulings = tuple(judgement.rulings) if reveal else ()
         seg = Segment(known(built.spec.title), {**start, **{k: v[0] for k, v in moved.items()}}, times, moved, start, raised if reveal else {}, rulings, None)
         mism = sc.compare(built.spec, judgement)
@@ -440,8 +448,10 @@ def scenario_session(path: str | Path, *, reveal: bool = True) -> ReplaySession:
                 info.append(known(built.spec.explanation))
         else:
             info.append(msg("your ruling? close the window (ESC) to answer"))
-        tl = Timeline([seg], playing=True)
+        tl = Timeline([seg], playing=not reveal)  # a ruling waits for SPACE
         session = ReplaySession(tl, scene, msg("kubb3d view: {title}", title=known(built.spec.title)), info)
+        if reveal:
+            session.before_rest = msg("as set up, before the ruling: SPACE plays the ruling (colours, rulings, raising)")
         # what the scenario is about: the pieces it places or moves, and the ones not ruled standing
         ruled = {r.piece for r in judgement.rulings if getattr(getattr(r, "status", None), "value", getattr(r, "status", None)) != "standing"}
         session.focus = [pid for pid in start if pid in {p.id for p in built.spec.pieces} | set(moved) | set(raised) | ruled]
