@@ -191,14 +191,14 @@ def state_lines(state, person: str, flick: bool = False) -> list[str]:
 
 
 def opening_line(state) -> str:
-    """Who opens the set and why, with the clause, during the opener's first turn (else ""):
+    """Who opens the set and why, with the clause, until the opener's first throw (else ""):
     after the lag the winner chooses an end or who opens and the loser takes the other
     decision (``DM §3``; the deciding set after time ran out, ``DM §9``); where the rules give
     no choice the lag winner opens (WS "Sequence of Play"; Kubbuteo: kubb3d's lag rule, KT
     says nothing); from the second set on the right to open changes (``DM §3``)."""
     s = state
-    if s.set_no == 0 or s.opener is None or s.turn_no > 1:
-        return ""
+    if s.set_no == 0 or s.opener is None or s.turn_no > 1 or s.batons_thrown:
+        return ""  # once the opener has thrown, the play-by-play takes the panel's room
     rs = s.ruleset
     if getattr(s, "tb_decider", False):
         return msg("{player} opens, as chosen after the deciding lag [{rule}]", player=s.opener, rule=rs.cite("tiebreak_decider"))
