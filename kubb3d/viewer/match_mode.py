@@ -444,7 +444,7 @@ class MatchSession:
         script = scripted_person(self.match, self.person)
         out: list[dict] = []
         while len(out) < n and not self.over:
-            p = self.match.pending()
+            p = self._pending = self.match.pending()  # whose action: its segments' actor (the card's name)
             r = self.match.step(None if p.request is None else script(p.request))
             self._take(r)
             if r.done:

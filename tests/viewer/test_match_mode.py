@@ -342,3 +342,23 @@ def test_the_last_throw_card_names_whose_throw_it_is():
         assert set(seen) == {"P1", "P2"} and lag.startswith("P2 (computer): baton")
     finally:
         s.close()
+
+
+def test_the_card_after_scripted_actions_names_who_threw():
+    """The README's Kubbuteo picture (``kubb3d play --ruleset kubbuteo --opponent club --seed 1
+    --after 3``) showed P1's first flick on a card titled "P2 (computer)": the actions played
+    at once by ``--after`` were all put down to the computer. After each of the first three
+    actions (P1's lag flick, P2's, P1's first flick) the card names the player who acted and
+    the piece of that action."""
+    s = MatchSession("kubbuteo", "club", seed=1, hold=True)
+    try:
+        for n, who, lag in ((1, "P1 (you)", True), (2, "P2 (computer)", True), (3, "P1 (you)", False)):
+            (rec,) = s.advance_throws(1)
+            assert sum(r["type"] == "action" for r in s.records) == n
+            thrower = "P1" if who.startswith("P1") else "P2"
+            assert rec["action"]["side"] == s.match.state.end_of[thrower]
+            assert s.card[0].startswith(f"{who}: baton 1 at "), (n, s.card)
+            assert any(line.startswith("lag: ") for line in s.card) is lag
+        assert s.news[0].startswith("P1 flick 1 (baton 1")
+    finally:
+        s.close()
