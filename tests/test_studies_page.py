@@ -4,6 +4,8 @@ today's shipped study specs (their hashes, their planned trials) with consistent
 import json
 from pathlib import Path
 
+import pytest
+
 from kubb3d.experiment.spec import load_spec
 from kubb3d.experiment.studies import STUDY_SPECS, real_first_baton
 from kubb3d.library import experiments_dir
@@ -71,3 +73,22 @@ def test_appended_rows_are_named_by_the_code_that_made_them_from_its_first_run()
     assert _appended_by(meta) == {"bbb": 486, "ccc": 900}
     assert list(_appended_by(meta)) == ["bbb", "ccc"]
     assert _appended_by({}) == {}
+
+
+def test_the_physics_sections_small_sample_holds_the_calibrated_figures():
+    """The page says the sensitivity run's value at the shipped parameters differs from
+    docs/calibration.md's larger sample only within its own interval, and that band = value +
+    shift: both must hold for every preset the section lists."""
+    import re
+
+    doc = json.loads(DOC.read_text(encoding="utf-8"))
+    cal = (ROOT / "docs" / "calibration.md").read_text(encoding="utf-8")
+    presets = [f for f in doc["physics"] if f["key"].startswith("felled-")]
+    assert [f["key"] for f in presets] == ["felled-novice", "felled-club", "felled-elite"]
+    for f in presets:
+        m = re.search(rf"\| {re.escape(f['label'])} \| ([0-9.]+) \|", cal)
+        assert m, f["label"]
+        assert f["shipped_low"] <= float(m.group(1)) <= f["shipped_high"], f["label"]
+        assert f["low"] == pytest.approx(f["shipped"] + min(f["shift_low"], 0.0))
+        assert f["high"] == pytest.approx(f["shipped"] + max(f["shift_high"], 0.0))
+    assert "within its interval" in " ".join(PAGE.read_text(encoding="utf-8").split())

@@ -223,7 +223,10 @@ def _eight_m_ladder(rows: list[dict]) -> list[dict]:
 def physics_band(sensitivity: dict) -> list[dict]:
     """The physics section of docs/studies.json from the document of docs/sensitivity.json: per
     preset its 8 m kubbs-per-baton figure, and the first player's match share, each with its
-    shipped value and the band over its one-at-a-time points (figure order kept).
+    value at the shipped parameters (``shipped``, its 95 % interval ``shipped_low``/``shipped_high``
+    and ``trials``: that run's own sample), the band over its one-at-a-time points (``low``,
+    ``high``) and the shifts they make (``shift_low``, ``shift_high``: the smallest and largest
+    paired change; figure order kept).
 
     Raises:
         KeyError, TypeError: ``sensitivity`` is not a sensitivity document.
@@ -232,9 +235,22 @@ def physics_band(sensitivity: dict) -> list[dict]:
     for fig in sensitivity.get("figures", []):
         key = fig.get("key", "")
         if key.startswith("felled-") or key == "match":
-            values = [fig["value"], *(e["value"] for e in fig.get("effects", []))]
+            effects = fig.get("effects", [])
+            values = [fig["value"], *(e["value"] for e in effects)]
+            shifts = [0.0, *(e["value"] - fig["value"] for e in effects)]
             out.append(
-                {"key": key, "label": fig["label"], "shipped": fig["value"], "low": min(values), "high": max(values)}
+                {
+                    "key": key,
+                    "label": fig["label"],
+                    "trials": fig["trials"],
+                    "shipped": fig["value"],
+                    "shipped_low": fig["low"],
+                    "shipped_high": fig["high"],
+                    "low": min(values),
+                    "high": max(values),
+                    "shift_low": round(min(shifts), 12),
+                    "shift_high": round(max(shifts), 12),
+                }
             )
     return out
 
@@ -546,15 +562,31 @@ def render(doc: dict[str, Any], command: str) -> str:
         "",
     ]
     if doc.get("physics"):
-        lines += ["| figure (docs/sensitivity.md) | shipped | band, one parameter at a time |", "| --- | --- | --- |"]
+        lines += [
+            "| figure (docs/sensitivity.md) | at the shipped parameters (trials, 95 % interval) "
+            "| shift, one parameter at a time | band |",
+            "| --- | --- | --- | --- |",
+        ]
         for f in doc["physics"]:
-            lines.append(f"| {f['label']} | {f['shipped']:.3f} | {f['low']:.3f}–{f['high']:.3f} |")
+            lines.append(
+                f"| {f['label']} | {f['shipped']:.3f} ({f['trials']}, {f['shipped_low']:.3f}–{f['shipped_high']:.3f}) "
+                f"| {f['shift_low']:+.3f} to {f['shift_high']:+.3f} | {f['low']:.3f}–{f['high']:.3f} |"
+            )
+        lines += [
+            "",
+            "The value at the shipped parameters is the sensitivity run's own small sample (the trials column), "
+            "so it differs from the larger samples of docs/calibration.md and of the tables above within its "
+            "interval; the shifts are paired differences over the same seeded trials, and they are what carries "
+            "over to another sample: add them to a figure above for its physics band.",
+        ]
         club = next((f for f in doc["physics"] if f["key"] == "felled-club"), None)
         if club is not None and club["shipped"]:
+            low, high = (100 * club[k] / club["shipped"] for k in ("shift_low", "shift_high"))
             lines += [
                 "",
-                f"The club preset's kubbs per baton spans {100 * club['low'] / club['shipped']:.0f} % to "
-                f"{100 * club['high'] / club['shipped']:.0f} % of its shipped value over that band; the studies' "
+                f"The club preset's kubbs per baton moves by {club['shift_low']:+.3f} to {club['shift_high']:+.3f} "
+                f"({low:+.0f} % to {high:+.0f} % "
+                "of its value) over that band; the studies' "
                 "levels (an efficiency, a hit rate) can move with it before any sampling noise. Differences made at "
                 "one physics for all (opening against opening, preset against preset) are less exposed than levels.",
             ]
