@@ -170,7 +170,10 @@ def quiz_command(
     ),
     html: Optional[Path] = output_option(
         "--html",
-        "Write the quiz as a web page into this folder (index.html: offline, on a phone too) instead of asking.",
+        "Write the quiz as one web page instead of asking: a .html name is that file (as export --html), a "
+        "name without a suffix a folder to hold index.html (offline, on a phone too).",
+        suffixes=(".html", ".htm"),
+        kind="a web page; or a folder name without a suffix",
         folder_files=("index.html",),
     ),
     force: bool = force_option(),
@@ -222,7 +225,7 @@ def quiz_command(
         except viewer_app.NoDisplay:
             _fail(
                 "--view: no display to open a window on (DISPLAY is not set); without --view the quiz "
-                "saves its pictures as PNG files, and --html DIR writes it as a web page"
+                "saves its pictures as PNG files, and --html QUIZ.html writes it as a web page"
             )
         show = viewer_app.quiz_view
     try:
@@ -231,18 +234,23 @@ def quiz_command(
         _fail(str(exc))
 
 
-def _quiz_site(files: List[Path], folder: Path, *, seed: int, count: Optional[int], tr, force: bool = False) -> None:
-    """``quiz --html``: the quiz as one offline page, ``index.html`` in ``folder`` (docs/web.md)."""
+def _quiz_site(files: List[Path], target: Path, *, seed: int, count: Optional[int], tr, force: bool = False) -> None:
+    """``quiz --html``: the quiz as one self-contained offline page, the file ``target`` when it
+    ends in .html/.htm, else ``index.html`` in the folder ``target`` (docs/web.md)."""
     from kubb3d.files import FileSafetyError, output_folder, write_output
     from kubb3d.judge.messages import msg
     from kubb3d.scenario import ScenarioError
     from kubb3d.web.page import quiz_page
 
+    in_folder = target.suffix.lower() not in (".html", ".htm")
     try:
-        output_folder(folder, "--html", create=False)  # before any work
+        if in_folder:
+            output_folder(target, "--html", create=False)  # before any work
         page = quiz_page(files, seed=seed, count=count, tr=tr).encode("utf-8")
-        output_folder(folder, "--html")
-        index = write_output(folder / "index.html", lambda tmp: tmp.write_bytes(page), "--html", overwrite=force)
+        if in_folder:
+            output_folder(target, "--html")
+        path = target / "index.html" if in_folder else target
+        index = write_output(path, lambda tmp: tmp.write_bytes(page), "--html", overwrite=force)
     except (ScenarioError, FileSafetyError) as exc:
         _fail(str(exc))
     typer.echo(tr(msg("wrote {path} ({size:.2f} MB)", path=str(index), size=len(page) / 1e6)))

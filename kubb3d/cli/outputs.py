@@ -10,6 +10,8 @@ has :func:`force_option`. Before any work, while the command line is read:
   its file (``audit --log`` appends, ``experiment run --out`` resumes) keeps it (``append``);
 * a folder option refuses a folder that already holds a file of the kind it writes (``--html``:
   ``index.html``; ``--replay-dir``: ``*.jsonl``) unless ``--force`` is given;
+* an option with both (``quiz --html``) takes a name with one of its suffixes as a file, as
+  ``export --html`` does, and a name without a suffix as a folder;
 * the path rule of :func:`kubb3d.files.check_output` (no symbolic link, no special file, an
   existing parent folder) holds as before.
 
@@ -40,6 +42,7 @@ class Output:
         kind: what it writes, in words for the message (``a PNG picture``).
         existing: ``replace`` (an existing file needs ``--force``) or ``append`` (kept and added to).
         folder_files: for a folder option: the names (glob patterns) of the files it writes there.
+            With ``suffixes`` too, a name without a suffix is a folder (:meth:`names_folder`).
     """
 
     option: str
@@ -52,11 +55,16 @@ class Output:
     def is_folder(self) -> bool:
         return not self.suffixes
 
+    def names_folder(self, value: str | Path) -> bool:
+        """Whether ``value`` names a folder: always for a folder option; for a file-or-folder
+        option (``quiz --html``) a name without a suffix (``quiz``, ``quiz/``)."""
+        return self.is_folder or (bool(self.folder_files) and not Path(value).suffix)
+
     def __call__(self, value: str) -> Path:
         """Typer's ``parser``: the name as a Path (a name ending in a separator names a folder)."""
         from kubb3d.files import file_name
 
-        return Path(value) if self.is_folder else file_name(value)
+        return Path(value) if self.names_folder(value) else file_name(value)
 
 
 def _check(ctx: typer.Context, param: typer.CallbackParam, value: Optional[Path]) -> Optional[Path]:
@@ -96,7 +104,7 @@ def check(value: Path, out: Output, *, force: bool) -> Path:
     from kubb3d.errors import UserError
     from kubb3d.files import check_output, output_folder
 
-    if out.is_folder:
+    if out.names_folder(value):
         output_folder(value, out.option, create=False)
         if force or not value.is_dir():
             return value
@@ -127,9 +135,10 @@ def output_option(
     aliases: tuple[str, ...] = (),
     default: Any = None,
 ) -> Any:
-    """A Typer option naming a file (``suffixes`` and ``kind``) or a folder (``folder_files``)
-    the command writes, checked by the rule of the module doc as the command line is read."""
-    if bool(suffixes) == bool(folder_files):
+    """A Typer option naming a file (``suffixes`` and ``kind``), a folder (``folder_files``) or
+    either (both given) the command writes, checked by the rule of the module doc as the command
+    line is read."""
+    if not suffixes and not folder_files:
         raise ValueError(f"{option}: give the suffixes of a file or the files written into a folder")
     if existing not in ("replace", "append"):
         raise ValueError(f"{option}: existing is 'replace' or 'append', got {existing!r}")

@@ -227,6 +227,8 @@ def kubb3d(*args: str, cwd: Path) -> subprocess.CompletedProcess:
         (("export", "dm.jsonl", "--html", "x.html", "--lang", "xx"), "unknown language"),
         (("quiz", "--html", "afile"), "afile"),
         (("quiz", "nosuch.toml", "--html", "site"), "nosuch.toml"),
+        (("quiz", "--html", "quiz.txt"), "--html must name a .html or .htm file"),
+        (("quiz", "--html", "folder.html"), "folder.html is a folder"),  # as export's
     ],
 )
 def test_bad_input_is_one_line_exit_2_and_nothing_written(tmp_path, dm_replay, args, expected):
@@ -287,6 +289,23 @@ def test_docs_quote_what_the_export_prints(tmp_path):
             assert r.returncode == 0, r.stderr
             got += [line, *r.stdout.strip().splitlines()]
     assert got == lines
+
+
+def test_a_html_name_is_a_file_for_quiz_as_for_export(tmp_path, dm_replay):
+    """``--html q.html`` writes the file q.html for both commands (once quiz made a folder q.html);
+    a name without a suffix is still the quiz's folder with index.html."""
+    (tmp_path / "dm.jsonl").write_bytes(dm_replay.read_bytes())
+    for args in (("quiz", "--count", "1", "--html", "q.html"), ("export", "dm.jsonl", "--html", "m.html")):
+        r = kubb3d(*args, cwd=tmp_path)
+        assert r.returncode == 0, r.stderr
+        page = tmp_path / args[-1]
+        assert r.stdout.startswith(f"wrote {args[-1]} (")
+        assert page.is_file() and page.read_text(encoding="utf-8").startswith("<!doctype html>"), args
+    r = kubb3d("quiz", "--count", "1", "--html", "site", cwd=tmp_path)
+    assert r.returncode == 0 and r.stdout.startswith("wrote site/index.html ("), r.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["dm.jsonl", "m.html", "q.html", "site"]
+    again = kubb3d("quiz", "--count", "1", "--html", "q.html", cwd=tmp_path)
+    assert again.returncode == 2 and again.stderr.startswith("error: --html: q.html already exists"), again.stderr
 
 
 def test_json_says_what_was_written(tmp_path):
