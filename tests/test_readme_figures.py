@@ -199,6 +199,7 @@ CLAIMS: list[tuple[str, Callable[[], tuple[float, ...]]]] = [
     ),
     (r"below the (\d+\.\d)–(\d+\.\d) % of the eight quarter-final teams", _real_first_baton_range),
     (r"lag throw, (\d+)-(\d+)-(\d+) opening", _dm_opening),
+    (r"N worker processes, (\d+) to (\d+) \((\d+) is refused\)", lambda: (1, _max_workers(), 0)),
     (r"(\d+)-minute clock, points (\d+)/(\d+)/(\d+)", lambda: (_pitch_clock_min(), *_ws_points())),
     (r"WS: (\d+)×(\d+\.\d+) m pitch", lambda: (_pitch("wikinger").width, _pitch("wikinger").length)),
     (r"flicked on a (\d+)×(\d+) ft board", lambda: _board_ft()),
@@ -310,6 +311,12 @@ def _whatif_inkast_example() -> float:
     value = re.search(r"`--at (\d+) --inkast-at ", text)
     assert value, "README.md no longer shows an --at N --inkast-at X,Y example"
     return float(value.group(1))
+
+
+def _max_workers() -> float:
+    from kubb3d.cli.processes import MAX_WORKERS
+
+    return MAX_WORKERS
 
 
 def _pitch_clock_min() -> float:

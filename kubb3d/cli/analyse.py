@@ -16,6 +16,7 @@ from typing import Any, Optional
 
 import typer
 
+from kubb3d.cli.processes import workers_for, workers_option
 from kubb3d.cli.outputs import force_option, output_option
 from kubb3d.cli.whatif import _fail, _percent
 from kubb3d.ranges import counted
@@ -115,9 +116,7 @@ def register(app: typer.Typer) -> None:
         seed: int = typer.Option(
             DEFAULT_SEED, "--seed", min=0, help="Root seed of the rollouts: the same seed gives the same result."
         ),
-        workers: int = typer.Option(
-            1, "--workers", min=1, max=64, help="Processes to play the rollouts on (the result does not depend on it)."
-        ),
+        workers: Optional[int] = workers_option(),
         png: Optional[Path] = output_option(
             "--png", "Draw the curve with its 95 % band into this PNG file.", suffixes=(".png",), kind="a PNG picture"
         ),
@@ -162,6 +161,7 @@ def register(app: typer.Typer) -> None:
                 assert at is not None
                 choices = choices_at(recorded, at)
                 total = len(choices) * samples
+                workers = workers_for(workers, samples)
             else:
                 if recorded.outcome is None:
                     raise WhatIfError(
@@ -169,6 +169,7 @@ def register(app: typer.Typer) -> None:
                         "with kubb3d match --resume"
                     )
                 total = samples * (len(analysed_actions(max(recorded.actions), every)) - 1)
+                workers = workers_for(workers, total)
         except (ReplayError, FileSafetyError, ValueError) as exc:
             _fail(str(exc))
         from kubb3d.cli.tables import count_bar

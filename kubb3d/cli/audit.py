@@ -15,6 +15,7 @@ from typing import NoReturn, Optional
 
 import typer
 
+from kubb3d.cli.processes import workers_for, workers_option
 from kubb3d.cli.outputs import Output, check, force_option, output_option
 from kubb3d.errors import UserError
 from kubb3d.cli.referee import referee_option, referee_options
@@ -124,7 +125,7 @@ def audit(
     players: Optional[str] = typer.Option(
         None, help="Skill of each side, e.g. 'elite,club' (novice, club, elite)."
     ),
-    workers: int = typer.Option(1, help="Processes to play matches on (the report does not depend on it)."),
+    workers: Optional[int] = workers_option(),
     first_seed: int = typer.Option(0, min=0, help="Seed of the first match."),
     replay_dir: Path = output_option(
         "--replay-dir",
@@ -157,8 +158,7 @@ def audit(
         _fail(str(exc))
     if not 1 <= matches <= 100_000:
         _fail(expected("--matches", span(1, 100_000), matches))
-    if not 1 <= workers <= 256:
-        _fail(expected("--workers", span(1, 256), workers))
+    workers = workers_for(workers, matches)
     try:
         skills, team = parse_players(players, ruleset)
     except ValueError as exc:

@@ -14,6 +14,7 @@ from typing import Optional
 
 import typer
 
+from kubb3d.cli.processes import workers_for, workers_option
 from kubb3d.cli.outputs import force_option, output_option
 
 
@@ -26,9 +27,7 @@ def calibrate(
     inkasts: int = typer.Option(100, min=10, max=100_000, help="Inkasts per preset."),
     flicks: int = typer.Option(60, min=10, max=100_000, help="Kubbuteo flicks per preset."),
     seed: int = typer.Option(7, min=0, help="Seed of every trial (child seeds per trial)."),
-    workers: int = typer.Option(
-        0, min=0, max=256, help="Processes (0: all cores); the figures do not depend on it."
-    ),
+    workers: Optional[int] = workers_option(),
     png: Optional[Path] = output_option(
         "--png",
         "Also write a figure: hit rate against distance, six-baton distribution.",
@@ -77,7 +76,7 @@ def calibrate(
             inkasts=inkasts,
             flicks=flicks,
             seed=seed,
-            workers=workers or None,
+            workers=workers_for(workers),
             progress=lambda k: bar.advance(task, k),
         )
     from kubb3d.cli.validate import output_options, write_outputs

@@ -12,13 +12,12 @@ from typing import Any, List, Optional
 
 import typer
 
+from kubb3d.cli.processes import MAX_WORKERS, workers_option
 from kubb3d.cli.outputs import Output, check, force_option, output_option
 from kubb3d.errors import FileSafetyError, UserError
 from kubb3d.ranges import expected, span
 from kubb3d.ranges import counted
 
-MAX_WORKERS = 256
-"""The most worker processes a run starts on this machine (as ``audit`` and ``tournament``)."""
 
 
 class Backend(str, Enum):
@@ -68,9 +67,7 @@ def run_cmd(
         aliases=("-o",),
     ),
     force: bool = force_option("Accepted for every writing command; a results file is resumed, never replaced."),
-    workers: Optional[int] = typer.Option(
-        None, min=1, help="Worker processes (default: all cores); the size of a Dask LocalCluster."
-    ),
+    workers: Optional[int] = workers_option("With --backend dask: the size of a Dask LocalCluster."),
     backend: Backend = typer.Option(
         Backend.local, help="local processes, serial (this process) or a dask cluster."
     ),

@@ -14,6 +14,7 @@ from typing import Any, List, Optional
 
 import typer
 
+from kubb3d.cli.processes import workers_for, workers_option
 from kubb3d.cli.outputs import force_option, output_option
 
 
@@ -49,9 +50,7 @@ def sensitivity(
         help="Vary only this parameter (its code in docs/sensitivity.md, e.g. ground:grass.plowing); repeat it.",
     ),
     seed: int = typer.Option(7, min=0, help="Seed of every trial (those of `kubb3d calibrate`) and of the design."),
-    workers: int = typer.Option(
-        0, min=0, max=256, help="Processes (0: all cores); the figures do not depend on it."
-    ),
+    workers: Optional[int] = workers_option(),
     markdown: Optional[Path] = output_option(
         "--markdown",
         "Also write the budget as Markdown (docs/sensitivity.md is made this way).",
@@ -110,7 +109,7 @@ def sensitivity(
     with Progress(transient=True, disable=as_json or not sys.stderr.isatty()) as bar:
         task = bar.add_task("throws, flicks and matches", total=plan_size(**settings))
         report = run_sensitivity(
-            seed=seed, workers=workers or None, progress=lambda k: bar.advance(task, k), **settings
+            seed=seed, workers=workers_for(workers), progress=lambda k: bar.advance(task, k), **settings
         )
     from kubb3d.files import atomic_write
 

@@ -11,6 +11,7 @@ from typing import NoReturn, Optional
 
 import typer
 
+from kubb3d.cli.processes import workers_for, workers_option
 from kubb3d.cli.outputs import force_option, output_option
 from kubb3d.ranges import did_you_mean, expected, span, listed
 
@@ -55,9 +56,7 @@ def tournament(
         None, help="Skill of each team, comma-separated (novice, club, elite); default club for all."
     ),
     ground: str = typer.Option("grass", help="Ground of every game: grass, wet-grass, turf or plane."),
-    workers: int = typer.Option(
-        1, min=1, max=256, help="Processes for the group games (the result does not depend on it)."
-    ),
+    workers: Optional[int] = workers_option(),
     replay_dir: Optional[Path] = output_option(
         "--replay-dir",
         "Write each game's replay into this existing folder (T1-T2.jsonl …, for kubb3d view).",
@@ -111,7 +110,7 @@ def tournament(
                 seed,
                 skills=skills,
                 ground=ground,
-                workers=workers,
+                workers=workers_for(workers, n_games),
                 replay_dir=replay_dir,
                 progress=lambda k: bar.advance(task, k),
             )

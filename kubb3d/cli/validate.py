@@ -14,6 +14,7 @@ from typing import Optional
 
 import typer
 
+from kubb3d.cli.processes import workers_for, workers_option
 from kubb3d.cli.outputs import force_option, output_option
 from kubb3d.ranges import counted
 
@@ -62,12 +63,7 @@ def validate(
         False, "--quick", help="Only the fast rows (no player throws, no Kubbuteo flicks): a few seconds."
     ),
     seed: int = typer.Option(7, min=0, help="Seed of the player throws and the Kubbuteo flicks."),
-    workers: int = typer.Option(
-        0,
-        min=0,
-        max=256,
-        help="Processes for the player throws and flicks (0: all cores); the rows do not depend on it.",
-    ),
+    workers: Optional[int] = workers_option("They play the player throws and flicks."),
     png: Optional[Path] = output_option(
         "--png",
         "Also write a figure: rebounds and slides per ground, hit rate against the time step.",
@@ -107,7 +103,7 @@ def validate(
         with Progress(transient=True, disable=as_json or not sys.stderr.isatty()) as bar:
             task = bar.add_task("player throws and flicks", total=total)
             report = run_validation(
-                throws=throws, seed=seed, workers=workers or None, progress=lambda k: bar.advance(task, k)
+                throws=throws, seed=seed, workers=workers_for(workers), progress=lambda k: bar.advance(task, k)
             )
     command = "kubb3d validate" + (" --quick" if quick else f" --throws {throws} --seed {seed}") + output_options(
         png, markdown

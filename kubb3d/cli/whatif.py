@@ -15,6 +15,8 @@ from typing import NoReturn, Optional
 
 import typer
 
+from kubb3d.cli.processes import workers_for, workers_option
+
 
 DEFAULT_SAMPLES = 20
 DEFAULT_SEED = 1
@@ -138,9 +140,7 @@ def whatif_command(
         help="At an inkast: where the first kubb is aimed instead, X,Y in m (pitch coordinates, end A at "
              "x = -length/2); the others keep the player's spacing.",
     ),
-    workers: int = typer.Option(
-        1, "--workers", min=1, max=64, help="Processes to play the samples on (the result does not depend on it)."
-    ),
+    workers: Optional[int] = workers_option(),
     as_json: bool = typer.Option(False, "--json", help="Print the outcome distribution as one JSON document."),
 ) -> None:
     """Continue a recorded match from one of its actions N times with fresh seeds (optionally with
@@ -169,7 +169,7 @@ def whatif_command(
                 samples,
                 seed=seed,
                 choice=choice,
-                workers=workers,
+                workers=workers_for(workers, samples),
                 progress=lambda j, r: bar.advance(task),
             )
         except (ReplayError, WhatIfError) as exc:
