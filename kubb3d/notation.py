@@ -41,12 +41,15 @@ BATONS_PER_TURN = 6
 """Batons of a set (every rule book kubb3d knows): a turn has at most six baton entries."""
 
 TERMINATIONS = ("king", "early_king", "sets", "time", "round_cap")
-"""How a match ended, as the result line names it (``Termination`` names in lower case)."""
+"""How a match ended (``Termination`` names in lower case, as ``--json`` gives them)."""
+RESULT_WORDS = {how: how.replace("_", " ") for how in TERMINATIONS}
+"""Each of :data:`TERMINATIONS` as the result line writes it (``# result: a wins (round cap)``);
+the reader takes the token too (``round_cap``, as records written before said it)."""
 
 _PLAYER = re.compile(r"^# player ([A-Za-z]+): (.+)$")
 _SET = re.compile(r"^# set ([1-9][0-9]*): ([A-Za-z]+) opens from end ([AB])$")
 _SET_WON = re.compile(r"^# set ([1-9][0-9]*) won by ([A-Za-z]+)$")
-_RESULT = re.compile(r"^# result: (?:([A-Za-z]+) wins|draw) \(([a-z_]+)\)$")
+_RESULT = re.compile(r"^# result: (?:([A-Za-z]+) wins|draw) \(([a-z_ ]+)\)$")
 
 
 # ---------------------------------------------------------------------- the typed record
@@ -183,7 +186,8 @@ class Result:
     how: str
 
     def text(self) -> str:
-        return f"# result: {'draw' if self.winner is None else self.winner + ' wins'} ({self.how})"
+        how = RESULT_WORDS.get(self.how, self.how)
+        return f"# result: {'draw' if self.winner is None else self.winner + ' wins'} ({how})"
 
 
 @dataclass(frozen=True)
@@ -261,11 +265,12 @@ def _header(text: str, n: int) -> Line:
             return build(m)
     m = _RESULT.match(text)
     if m:
-        if m[2] not in TERMINATIONS:
+        how = m[2].replace(" ", "_")
+        if how not in TERMINATIONS:
             col = text.index("(") + 2
             raise NotationError(n, col, msg("result: expected how the match ended, one of {names}; got '{got}'",
-                                            names=", ".join(TERMINATIONS), got=m[2]))
-        return Result(m[1], m[2])
+                                            names=", ".join(RESULT_WORDS.values()), got=m[2]))
+        return Result(m[1], how)
     if text.startswith("# result:"):
         raise NotationError(n, 1, msg("result: expected '# result: TOKEN wins (HOW)' or '# result: draw (HOW)'"))
     body = text[1:]

@@ -403,7 +403,7 @@ def test_the_words_and_errors_of_read_speak_german(tmp_path, club_match):
     record.write_text(format_record(record_of_replay(club_match)), encoding="utf-8")
     english = runner.invoke(app, ["notation", "--read", str(record)]).stdout.splitlines()
     german = runner.invoke(app, ["notation", "--read", str(record), "--lang", "de"]).stdout.splitlines()
-    assert len(german) == len(english) and german[-1] == "Ergebnis: a (P1) gewinnt (König)"
+    assert len(german) == len(english) and german[-1] == "Ergebnis: a (P1) gewinnt (der König gefallen)"
     assert all(g.startswith("Zeile ") for g in german[:-1]) and all(e.startswith("line ") for e in english[:-1])
 
 
@@ -430,3 +430,27 @@ def test_a_replay_whose_actions_do_not_fit_the_match_is_refused(club_match, tmp_
     result = runner.invoke(app, ["notation", str(edited), "--out", str(out)])
     assert result.exit_code == 2 and not out.exists()
     assert result.stderr.count("\n") == 1 and "a recorded action does not fit the match" in result.stderr
+
+
+def test_a_match_cut_at_the_round_cap_is_written_and_read_in_words(tmp_path):
+    """The result of a match the round cap ended reads "round cap" in the record and "turn cap
+    reached" in --read's words (once the raw token round_cap in both); a record that still says
+    round_cap reads the same."""
+    from kubb3d.match import Match, MatchConfig
+
+    path = tmp_path / "capped.jsonl"
+    Match(MatchConfig(ruleset="dm", seed=1, round_cap=3), replay=path).run()
+    record = record_of_replay(path)
+    assert record.result is not None and record.result.how == "round_cap"
+    text = format_record(record)
+    assert text.splitlines()[-1].endswith(" (round cap)") and "round_cap" not in text
+    assert parse_notation(text) == record
+    old = text.replace("(round cap)", "(round_cap)")
+    assert parse_notation(old) == record
+    out = tmp_path / "capped.txt"
+    out.write_text(text, encoding="utf-8")
+    words = runner.invoke(app, ["notation", "--read", str(out)])
+    assert words.exit_code == 0 and "round_cap" not in words.stdout
+    assert words.stdout.splitlines()[-1].endswith("(turn cap reached; see docs/rules.md)"), words.stdout
+    as_json = runner.invoke(app, ["notation", "--read", str(out), "--json"])
+    assert json.loads(as_json.stdout)["result"]["how"] == "round_cap"

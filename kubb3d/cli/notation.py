@@ -20,7 +20,7 @@ from kubb3d.cli.lang import lang_option, translator_for
 
 from kubb3d.cli.whatif import _fail
 from kubb3d.judge.messages import Msg, join, msg
-from kubb3d.notation import TERMINATIONS
+from kubb3d.cli.match import ENDINGS
 
 
 def record_of_replay(path: Path):
@@ -78,7 +78,7 @@ def turn_lines(record) -> list[Msg]:
         ))
     result = record.result
     if result is not None:
-        how = Msg(result.how) if result.how in TERMINATIONS else result.how
+        how = Msg(ENDINGS[result.how]) if result.how in ENDINGS else result.how  # as match's result line
         out.append(
             msg("result: draw ({how})", how=how) if result.winner is None
             else msg("result: {side} ({player}) wins ({how})", side=result.winner,
