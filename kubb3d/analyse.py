@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from kubb3d.experiment.stats import wilson
+from kubb3d.judge.messages import number_text
 from kubb3d.pitch import opponent
 from kubb3d.ranges import counted
 from kubb3d.whatif import (
@@ -215,7 +216,9 @@ def choices_at(recorded: Recorded, at: int) -> list[tuple[str, Choice]]:
     depth = pitch.baseline_x(half)
     spots = [(f * depth, 0.0) for f in INKAST_DEPTHS]
     spots += [(INKAST_DEPTHS[1] * depth, s * pitch.half_width / 2) for s in (-1.0, 1.0)]
-    return own + [(f"inkast at ({x:.2f}, {y:.2f}) m", Choice(inkast_at=(x, y))) for x, y in spots]
+    return own + [
+        (f"inkast at ({number_text(x, '.2f')}, {number_text(y, '.2f')}) m", Choice(inkast_at=(x, y))) for x, y in spots
+    ]
 
 
 def alternatives(

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from kubb3d.errors import LanguageError as LanguageError
-from kubb3d.judge.messages import CONTEXT, Msg
+from kubb3d.judge.messages import CONTEXT, FORMATTER, Msg, PlainFormatter
 
 DOMAIN = "kubb3d"
 LOCALE_DIR = Path(__file__).resolve().parent / "locale"
@@ -100,8 +100,8 @@ class Translator:
         return self.gettext(text) if text else text
 
 
-class _CommaFormatter(string.Formatter):
-    """``str.format`` that writes floats with a decimal comma."""
+class _CommaFormatter(PlainFormatter):
+    """``str.format`` that writes floats with a decimal comma (and no ``-0,00``)."""
 
     def format_field(self, value: Any, format_spec: str) -> Any:
         text = super().format_field(value, format_spec)
@@ -127,7 +127,7 @@ def render(
         template = str(ngettext_(*message.forms))
     else:
         template = str(gettext_(message.template)).split(CONTEXT)[-1]  # untranslated: without its context
-    return _COMMA.vformat(template, (), params) if decimal_comma else template.format(**params)
+    return (_COMMA if decimal_comma else FORMATTER).vformat(template, (), params)
 
 
 @dataclass(frozen=True)

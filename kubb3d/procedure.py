@@ -43,6 +43,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping
 
 from kubb3d.errors import ReplayError, UnknownNameError
+from kubb3d.judge.messages import number_text
 from kubb3d.ranges import did_you_mean, listed
 
 PROCEDURE_CHECKS: dict[str, str] = {
@@ -154,12 +155,17 @@ def check_procedure(records: Iterable[Mapping[str, Any]]) -> ProcedureReport:
             own = -half_length <= x <= 0.0 if side == "A" else 0.0 <= x <= half_length
             report.checked["line_in_own_half"] += 1
             if not own:
-                report.bad("line_in_own_half", i, f"side {side} threw from x = {x:.3f} m, outside its own half")
+                report.bad(
+                    "line_in_own_half", i, f"side {side} threw from x = {number_text(x, '.3f')} m, outside its own half"
+                )
             if kind == "KingThrow":
                 baseline = (half_length - expect.baseline_inset_m) * (-1.0 if side == "A" else 1.0)
                 report.checked["king_throw_line"] += 1
                 if abs(x - baseline) > 1e-6:
-                    report.bad("king_throw_line", i, f"a king throw from x = {x:.3f} m, not the baseline {baseline}")
+                    report.bad(
+                        "king_throw_line", i,
+                        f"a king throw from x = {number_text(x, '.3f')} m, not the baseline {baseline}",
+                    )
                 king_throws += 1
                 report.checked["king_throws_per_turn"] += 1
                 limit = expect.king_throws_per_turn

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from kubb3d.errors import StudyError
+from kubb3d.judge.messages import FORMATTER
 from kubb3d.experiment.stats import Z95, t95, wilson
 
 SCHEMA = 1
@@ -337,7 +338,10 @@ def _iv(d: dict | None, digits: int = 1) -> str:
 def _signed(d: dict | None) -> str:
     if d is None or d.get("value") is None:
         return "—"
-    return f"{100 * d['value']:+.1f} points ({100 * d['low']:+.1f} to {100 * d['high']:+.1f})"
+    return FORMATTER.format(  # (no "-0.0 points")
+        "{value:+.1f} points ({low:+.1f} to {high:+.1f})",
+        value=100 * d["value"], low=100 * d["low"], high=100 * d["high"],
+    )
 
 
 def needed_per_arm(p: float, diff: float, power_z: float = 0.8416212335729143) -> int:

@@ -17,7 +17,38 @@ from __future__ import annotations
 
 import math
 import numbers
+import string
 from typing import Any, Callable, Iterable, Mapping
+
+
+def number_text(value: Any, spec: str = "") -> str:
+    """``format(value, spec)``, but never a negative zero: a negative number that rounds to zero
+    at the spec's precision prints as zero (``-0.001`` with ``.2f`` is ``0.00``, with ``+.1f``
+    ``+0.0``; ``-0.0`` is ``0.0``). Every coordinate and figure the program prints for people
+    goes through here (:class:`Msg` and :mod:`kubb3d.i18n` format with :data:`FORMATTER`)."""
+    text = format(value, spec)
+    if (
+        isinstance(value, numbers.Real)
+        and not isinstance(value, numbers.Integral)
+        and math.isfinite(value)
+        and math.copysign(1.0, float(value)) < 0
+        and "-" in text
+    ):
+        plain = format(abs(value), spec)
+        if not any(c in "123456789" for c in plain.partition("e")[0].partition("E")[0]):
+            return plain  # only zeros left: the minus sign was all that was printed of the value
+    return text
+
+
+class PlainFormatter(string.Formatter):
+    """``str.format`` whose numbers go through :func:`number_text` (no ``-0.00``)."""
+
+    def format_field(self, value: Any, format_spec: str) -> Any:
+        return number_text(value, format_spec)
+
+
+FORMATTER = PlainFormatter()
+"""The formatter of every message (``FORMATTER.vformat(template, (), params)``)."""
 
 
 def N_(text: str) -> str:
@@ -55,7 +86,7 @@ class Msg(str):
 
     def __new__(cls, template: str, /, **params: Any) -> Msg:
         text = template.split(CONTEXT)[-1]  # a context (:func:`pmsg`) is not part of the text
-        self = super().__new__(cls, text.format(**params) if params else text.format())
+        self = super().__new__(cls, FORMATTER.vformat(text, (), params))
         self.template = template
         self.params = params
         return self
