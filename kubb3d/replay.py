@@ -336,16 +336,22 @@ def _warn_truncated(path: Path, header: HeaderRecord, records: list, cut: bool) 
     import warnings
 
     from kubb3d.files import InputWarning
+    from kubb3d.judge.messages import msg, nmsg
 
     actions = sum(1 for _, r, _ in records if r.type == "action")
     result = any(r.type == "outcome" for _, r, _ in records)
-    did = f"{actions} action{'' if actions == 1 else 's'} read, {'the result read' if result else 'no result'}"
     if cut:
-        warnings.warn(f"{path}: last line incomplete (cut off?); {did}", InputWarning, stacklevel=3)
+        warnings.warn(InputWarning(nmsg(
+            "{path}: last line incomplete (cut off?); {n} action read, {result}",
+            "{path}: last line incomplete (cut off?); {n} actions read, {result}",
+            actions, path=str(path), n=actions, result=msg("the result read") if result else msg("no result"),
+        )), stacklevel=3)
     elif not result and header.config is not None:
-        read = f"{actions} action{'' if actions == 1 else 's'} read"
-        why = "no result line (cut off, or the match was not finished)"
-        warnings.warn(f"{path}: {why}; {read}", InputWarning, stacklevel=3)
+        warnings.warn(InputWarning(nmsg(
+            "{path}: no result line (cut off, or the match was not finished); {n} action read",
+            "{path}: no result line (cut off, or the match was not finished); {n} actions read",
+            actions, path=str(path), n=actions,
+        )), stacklevel=3)
 
 
 def _check_overlaps(path: Path, header: HeaderRecord, records: list) -> None:

@@ -285,7 +285,9 @@ class OneLineErrors(TyperGroup):
         from kubb3d.files import FileSafetyError, InputWarning
 
         def one_line_warning(message, category, filename, lineno, file=None, line=None):
-            typer.echo(f"warning: {_one_line(message)}", err=True)
+            from kubb3d.cli.lang import warning_line
+
+            typer.echo(warning_line(message), err=True)
 
         warnings.showwarning = one_line_warning
         warnings.simplefilter("always", InputWarning)

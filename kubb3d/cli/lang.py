@@ -131,6 +131,13 @@ def translated(text: object, tr: Translator) -> str:
     return head + sep + translated(tail, tr) if sep and tail else text
 
 
+def warning_line(message: object, tr: Translator | None = None) -> str:
+    """The one line ``warning: MESSAGE`` (German ``Warnung: …``) of something a command read
+    past (a cut replay, bad result rows), in the command line's language as :func:`error_line`."""
+    tr = command_line_translator() if tr is None else tr
+    return tr(msg("warning: {message}", message=one_line(translated(message, tr))))
+
+
 def error_line(message: object, tr: Translator | None = None) -> str:
     """The one line ``error: MESSAGE`` (German ``Fehler: …``) of a refused input, in the command
     line's language (:func:`command_line_translator`) or ``tr``'s."""

@@ -42,6 +42,7 @@ from kubb3d.errors import StoreError as StoreError
 from kubb3d.files import FileSafetyError, InputWarning, check_output, fcntl, lock_fd
 from kubb3d.ranges import listed
 from kubb3d.ranges import counted
+from kubb3d.judge.messages import Msg, msg, nmsg
 
 STORE_SCHEMA = "1"
 
@@ -265,26 +266,28 @@ class ResultStore:
         object, ``trial`` missing or not its own index) is skipped; when the rows have been
         read, one :class:`BadRowsWarning` says how many and why the first was.
         """
-        bad: list[str] = []
+        bad: list[Msg] = []
         for trial, row, wall in self.db.execute("SELECT trial, row, wall_s FROM trials ORDER BY trial"):
             why = None
             try:
                 d = json.loads(row) if isinstance(row, (str, bytes)) else None
             except (ValueError, RecursionError):
-                d, why = None, "not valid JSON"
+                d, why = None, msg("not valid JSON")
             if why is None and not isinstance(d, dict):
-                why = "not a JSON object"
+                why = msg("not a JSON object")
             elif why is None and isinstance(d, dict) and (type(d.get("trial")) is not int or d["trial"] != trial):
-                why = "its 'trial' field is not the trial's index"
+                why = msg("its 'trial' field is not the trial's index")
             if why is not None or not isinstance(d, dict):
-                bad.append(f"trial {trial}: {why}")
+                bad.append(msg("trial {trial}: {why}", trial=trial, why=why))
                 continue
             d["wall_s"] = wall if isinstance(wall, (int, float)) else None
             yield d
         if bad:
-            verb = "is" if len(bad) == 1 else "are"
-            warnings.warn(BadRowsWarning(f"{self.path}: skipped {counted(len(bad), 'row')} that {verb} not kubb3d "
-                                         f"trial rows (first: {bad[0]})"), stacklevel=2)
+            warnings.warn(BadRowsWarning(nmsg(
+                "{path}: skipped {n} row that is not a kubb3d trial row (first: {first})",
+                "{path}: skipped {n} rows that are not kubb3d trial rows (first: {first})",
+                len(bad), path=str(self.path), n=len(bad), first=bad[0],
+            )), stacklevel=2)
 
     def _unlock(self) -> None:
         if self._lock_fd is not None:
