@@ -602,7 +602,7 @@ def studies_cmd(
         if band is not None and isinstance(doc, dict):
             doc["physics"] = physics
         try:
-            page = render(doc, " ".join(words))
+            page = render(doc, " ".join(words), source=sources[0].as_posix())
         except StudyError as exc:
             raise _user_error(f"{sources[0]}: {exc}") from None
         if as_json:
