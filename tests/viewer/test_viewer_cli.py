@@ -114,3 +114,22 @@ def test_play_match_options_agree_on_where_they_are_taken(tmp_path, cli):
     r = subprocess.run([sys.executable, "-c", main, *drill], capture_output=True, text=True, cwd=tmp_path, env=env)
     assert r.returncode == 0, r.stderr
     assert json.loads(r.stdout)["difficulty"] == "easy"
+
+
+def test_the_readmes_wikinger_schach_command_starts_a_match_against_the_computer(tmp_path, cli):
+    """README.md's command for Wikinger-Schach against the computer, run headless (its own words
+    plus --screenshot): it starts a WS match of team T1 against a simulated T2."""
+    import re
+    import shlex
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    found = re.findall(r"Wikinger-Schach against the computer:\s*`(kubb3d play [^`]+)`", readme)
+    assert len(found) == 1, "README.md shows no command for Wikinger-Schach against the computer"
+    words = shlex.split(found[0])[1:]
+    assert words[words.index("--ruleset") + 1] in ("ws", "wikinger") and "--opponent" in words
+    out = tmp_path / "ws.png"
+    r = cli(*words, "--seed", "1", "--after", "2", "--screenshot", str(out), "--width", "160", "--height", "90")
+    assert r.returncode == 0 and out.is_file(), r.stderr
+    help_text = cli(*words, "--help").stdout
+    assert "team T1" in help_text  # the --opponent help names the side the person plays in WS
