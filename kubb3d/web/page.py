@@ -41,6 +41,8 @@ UI = {
     "pause": N_("pause"),
     "prev": N_("◀ throw"),
     "next": N_("throw ▶"),
+    "watch": N_("↺ watch throw"),
+    "watchHelp": N_("this throw again from its start, up to its ruling"),
     "labels": N_("labels"),
     "view": N_("reset view"),
     "rulings": N_("rulings"),
@@ -252,6 +254,8 @@ def replay_page(path: str | Path, tr: Translator = ENGLISH) -> str:
     data = scene_data(session, tr)
     title = tr(session.title)
     data.update(title=title, info=[tr(line) for line in session.info], ui=_ui(tr))
+    if session.before_rest:  # a scenario: opens on its ruling, the situation as set up a stop before
+        data.update(setUp=tr(msg("as set up, before the ruling")), beforeRest=tr(session.before_rest))
     return _page("replay.html", title, tr.lang, data)
 
 

@@ -32,6 +32,8 @@ WIDTH, HEIGHT = 1000, 800
 QUIZ = {"seed": 0, "count": 3}
 KT_SCENARIO = "kt_return_short"
 """A scenario on the Kubbuteo board (a table-top: the board's lines were once hidden under it)."""
+LEANING = "dm_leaning_on_field_kubb"
+"""A scenario whose ruling (a leaning kubb counts as felled) the page must show on opening."""
 
 
 @pytest.fixture(scope="module")
@@ -50,6 +52,7 @@ def pages(dm_replay, tmp_path_factory) -> dict[str, Path]:
         "replay-de": replay_page(dm_replay, translator("de")),
         "quiz": quiz_page([scenarios_dir()], **QUIZ),
         "board": replay_page(KT_SCENARIO),
+        "scenario": replay_page(LEANING),
     }
     out = {}
     for name, html in made.items():
@@ -276,3 +279,82 @@ def test_on_a_phone_the_timeline_scrolls_itself_not_the_page(pages, shots, dm_re
         assert phone.evaluate("document.getElementById('segments').scrollTop") > 0
         screenshot(phone, shots, "replay-phone")
         assert phone.errors == []
+
+
+def rulings_text(browser: Browser) -> str:
+    return browser.evaluate("document.getElementById('rulings').innerText")
+
+
+def wait_until_paused(browser: Browser, timeout_s: float = 15.0) -> dict:
+    browser.wait_for("!kubb3dPage.state().playing", timeout_s)
+    return browser.evaluate("kubb3dPage.state()")
+
+
+def test_going_to_a_throw_shows_its_ruling(browser, pages, shots, dm_replay):
+    """A user's report: a click on a timeline line (``A: baton throw (baton 4) · B1: counts as
+    felled``), ◀ / ▶ and the arrow keys landed at the start of the throw, the rulings area empty,
+    and play ran on into the next throw. Each now lands where the throw's pieces are at rest,
+    with its rulings; play stops at a ruling; ↺ watch throw plays it again from its start."""
+    segments = load_session(dm_replay).timeline.segments
+    felled = [
+        i for i, s in enumerate(segments) if i > 0 and any(str(r.consequence) == "counts as felled" for r in s.rulings)
+    ]
+    i = felled[1]
+    ruling = next(r for r in segments[i].rulings if str(r.consequence) == "counts as felled")
+    head = f"{ruling.piece}: {ruling.status}, {ruling.consequence}"
+    open_page(browser, pages["replay"])
+    assert ruling.reason not in rulings_text(browser)
+    browser.evaluate(f"document.querySelectorAll('#segments li')[{i}].click()")
+    state = browser.evaluate("kubb3dPage.state()")
+    assert state["segment"] == i and state["local"] >= segments[i].times[-1]
+    text = rulings_text(browser)
+    assert head in text and ruling.reason in text and ", ".join(ruling.rules) in text
+    screenshot(browser, shots, "replay-timeline-click")
+    # the arrow keys: back a throw and forward again, each at rest with its rulings
+    key = "document.dispatchEvent(new KeyboardEvent('keydown', {{key: '{}'}}))"
+    browser.evaluate(key.format("ArrowLeft"))
+    assert browser.evaluate("kubb3dPage.state().segment") == i - 1
+    browser.evaluate(key.format("ArrowRight"))
+    assert browser.evaluate("kubb3dPage.state().segment") == i
+    assert ruling.reason in rulings_text(browser)
+    # ↺ watch throw: from the throw's start (no ruling yet), stopping at its ruling
+    browser.evaluate("document.getElementById('watch').click()")
+    state = browser.evaluate("kubb3dPage.state()")
+    assert state["segment"] == i and state["playing"] and state["local"] < 0.5
+    assert ruling.reason not in rulings_text(browser)
+    state = wait_until_paused(browser)
+    assert state["segment"] == i and segments[i].times[-1] <= state["local"] < segments[i].times[-1] + 0.2
+    assert ruling.reason in rulings_text(browser)
+    # play from the throw before the previous ruling stops at that ruling, not later
+    j = felled[0]
+    browser.evaluate(f"document.querySelectorAll('#segments li')[{j - 1}].click()")
+    browser.evaluate("document.getElementById('play').click()")
+    state = wait_until_paused(browser, 30.0)
+    assert state["segment"] == j and state["local"] < segments[j].times[-1] + 0.2
+    first = next(r for r in segments[j].rulings if str(r.consequence) == "counts as felled")
+    assert first.reason in rulings_text(browser)
+    assert browser.errors == []
+
+
+def test_a_scenario_page_opens_on_its_ruling(browser, pages, shots):
+    """A scenario page opened at 0.0 s without its ruling until play was pressed. It opens on the
+    ruling (the pieces at rest, tinted); the situation as set up is the timeline's first line,
+    and play from there stops at the ruling again."""
+    ruling = next(r for r in load_session(LEANING).timeline.segments[0].rulings if r.piece == "A2")
+    state = open_page(browser, pages["scenario"])
+    text = rulings_text(browser)
+    status, consequence = (getattr(x, "value", x) for x in (ruling.status, ruling.consequence))
+    head = f"A2: {status}, {consequence}"
+    assert head == "A2: leaning, counts as felled" and head in text and ruling.reason in text
+    assert state["local"] >= 0.4 and not state["playing"] and state.get("stops") == 2
+    screenshot(browser, shots, "scenario-ruling")
+    lines = browser.evaluate("[...document.querySelectorAll('#segments li')].map((li) => li.textContent)")
+    assert lines[0] == "as set up, before the ruling" and lines[1].startswith("Kubb leaning on a field kubb")
+    browser.evaluate("document.querySelectorAll('#segments li')[0].click()")
+    assert browser.evaluate("kubb3dPage.state().t") == 0
+    assert ruling.reason not in rulings_text(browser)
+    screenshot(browser, shots, "scenario-set-up")
+    browser.evaluate("document.getElementById('play').click()")
+    state = wait_until_paused(browser)
+    assert 0.4 <= state["local"] < 0.6 and ruling.reason in rulings_text(browser)
+    assert browser.errors == []
