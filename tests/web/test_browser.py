@@ -162,7 +162,7 @@ def test_replay_page_draws_the_pieces_where_the_replay_says_and_steps(browser, p
         browser.evaluate("document.getElementById('next').click()")
         assert browser.evaluate("kubb3dPage.state().segment") == expected
         where = browser.evaluate("document.getElementById('where').textContent")
-        assert where == f"{segments[expected].label}   ({expected + 1}/{len(segments)})"
+        assert where == f"{segments[expected].label} ({expected + 1}/{len(segments)})"  # two cells
         now = browser.evaluate(
             "[...document.querySelectorAll('#segments li')].findIndex(li => li.classList.contains('now'))"
         )
@@ -358,3 +358,38 @@ def test_a_scenario_page_opens_on_its_ruling(browser, pages, shots):
     state = wait_until_paused(browser)
     assert 0.4 <= state["local"] < 0.6 and ruling.reason in rulings_text(browser)
     assert browser.errors == []
+
+
+COLUMNS = """[...document.querySelectorAll('#last > div, #rulings > div:not(.ruling)')].map((div) => {
+  const cells = [...div.querySelectorAll('.cell')].map((c) => c.getBoundingClientRect());
+  const gaps = cells.slice(1).map((c, k) => (c.top >= cells[k].bottom - 1 ? null : c.left - cells[k].right));
+  return { text: div.textContent, cells: cells.length, gaps };
+})"""
+"""Each line of the last throw's facts and the "still standing" lines: its text, its cells and
+the gap in px between neighbouring cells (null: the next cell wrapped onto a line of its own)."""
+
+
+@pytest.mark.parametrize("size", [(WIDTH, HEIGHT), (400, 800)], ids=["desktop", "phone"])
+def test_the_last_throws_columns_keep_a_gap(pages, shots, dm_replay, size):
+    """A user's report: the panel's lines ran together (``y +0.79 m first hit: nothing``,
+    ``legal felled: nothing``): the 3D viewer lays them out in columns with runs of spaces, which
+    the browser folds into one. Each column is now a cell of its own with a visible gap, on a
+    wide screen and on a phone."""
+    timeline = load_session(dm_replay).timeline
+    segments = timeline.segments
+    i = next(k for k, s in enumerate(segments) if s.info.get("throw", {}).get("legal") and not s.info.get("lag"))
+    with Browser(CHROMIUM, *size) as b:
+        open_page(b, pages["replay"])
+        b.evaluate(f"kubb3dPage.seek({float(timeline.starts[i]) + segments[i].duration - 0.01!r})")  # at rest
+        lines = b.evaluate(COLUMNS)
+        texts = [line["text"] for line in lines]
+        hit = next(line for line in lines if "first hit:" in line["text"])
+        legal = next(line for line in lines if line["text"].startswith("legal"))
+        standing = [line for line in lines if line["text"].startswith("still standing:")]
+        assert hit["cells"] == 2 and legal["cells"] == 2 and standing and all(s["cells"] == 2 for s in standing), texts
+        gaps = [g for line in (hit, legal, *standing) for g in line["gaps"]]
+        assert gaps and all(g is None or g >= 12 for g in gaps), (texts, gaps)
+        assert b.evaluate("document.getElementById('last').innerText").count("first hit:") == 1
+        b.evaluate("document.getElementById('last').scrollIntoView()")
+        screenshot(b, shots, f"replay-columns-{size[0]}")
+        assert b.errors == []
