@@ -14,6 +14,29 @@ async function kubb3dLoadThree() {
   }
 }
 
+const KUBB3D_NEGATIVE_ZERO = /(?<![\w.,])-(0(?:[.,]0+)?)(?![.,]?\d)/g;
+// a number written as a negative zero in a text ("-0.0°", German "-0,0°", "x -0.00 m"): the
+// rounding of a small negative value, shown without its sign; "-0.05", "1-0" and ids are left
+
+function kubb3dNoNegativeZero(value) {
+  // the value with every text in it (strings of objects and arrays, deeply) free of negative zeros
+  if (typeof value === "string") return value.replace(KUBB3D_NEGATIVE_ZERO, "$1");
+  if (Array.isArray(value)) {
+    if (value.length && typeof value[0] === "number") return value; // poses, meshes
+    return value.map(kubb3dNoNegativeZero);
+  }
+  if (value && typeof value === "object") {
+    for (const key of Object.keys(value)) value[key] = kubb3dNoNegativeZero(value[key]);
+  }
+  return value;
+}
+
+function kubb3dFixed(x, digits) {
+  // x.toFixed(digits) that never writes a negative zero ("-0.0" for -0.01)
+  const s = x.toFixed(digits);
+  return Number(s) === 0 ? s.replace("-", "") : s;
+}
+
 function kubb3dSegments(data) {
   // full start / end poses of every segment from the page's changes, and their durations
   let final = {};

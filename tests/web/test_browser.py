@@ -11,6 +11,7 @@ from __future__ import annotations
 import base64
 import json
 import os
+import re
 import time
 from pathlib import Path
 
@@ -393,3 +394,34 @@ def test_the_last_throws_columns_keep_a_gap(pages, shots, dm_replay, size):
         b.evaluate("document.getElementById('last').scrollIntoView()")
         screenshot(b, shots, f"replay-columns-{size[0]}")
         assert b.errors == []
+
+
+NEGATIVE_ZERO = re.compile(r"(?<![\w.,])-0(?:[.,]0+)?(?![.,]?\d)")
+"""A number written as a negative zero: ``-0.0°``, ``-0,0°``, ``x -0.00 m`` (not ``-0.05``, ``1-0``)."""
+
+
+@pytest.mark.parametrize("page", ["replay", "replay-de"])
+def test_the_page_never_shows_a_negative_zero(browser, pages, dm_replay, page):
+    """A user's report: ``intended 7.61 m/s -0.0°`` (German ``-0,0°``) on the page. Every segment
+    at rest (the last throw's facts, the rulings, the clock) is read off the page: no line has a
+    negative zero, and the page's own check of its texts turns one into a zero and leaves other
+    numbers be."""
+    timeline = load_session(dm_replay).timeline
+    ends = [float(t) + s.duration - 0.01 for t, s in zip(timeline.starts, timeline.segments)]
+    open_page(browser, pages[page])
+    texts = browser.evaluate(
+        f"{json.dumps(ends)}.map((t) => {{ kubb3dPage.seek(t); return document.body.innerText; }})"
+    )
+    assert len(texts) == len(ends) and any("°" in text for text in texts)
+    shown = [line for text in texts for line in text.splitlines() if NEGATIVE_ZERO.search(line)]
+    assert shown == []
+    cases = {
+        "intended 7.61 m/s -0.0°, released 7.36 m/s +0.0°": "intended 7.61 m/s 0.0°, released 7.36 m/s +0.0°",
+        "beabsichtigt 7,61 m/s -0,0°": "beabsichtigt 7,61 m/s 0,0°",
+        "x -0.00 m, y -0.96 m": "x 0.00 m, y -0.96 m",
+        "-0.05 m; 1-0; -0.5°; -10.0 cm; -0": "-0.05 m; 1-0; -0.5°; -10.0 cm; 0",
+    }
+    got = browser.evaluate(f"{json.dumps(list(cases))}.map(kubb3dNoNegativeZero)")
+    assert got == list(cases.values())
+    assert browser.evaluate("[-0.04, -0, 0.04, -0.06].map((x) => kubb3dFixed(x, 1))") == ["0.0", "0.0", "0.0", "-0.1"]
+    assert browser.errors == []
