@@ -46,6 +46,12 @@ def _user_error(msg: str) -> Exception:
     return UserError(msg)
 
 
+def _comma_list(values: List[str]) -> List[str]:
+    """The names of a repeatable option, each given alone or in a comma list (``--by a,b`` is
+    ``--by a --by b``), stripped; an empty one is kept as it is for the caller to refuse."""
+    return [part.strip() for value in values for part in value.split(",")]
+
+
 experiment_app = typer.Typer(
     help="Batch experiments: thousands of simulated throws over parameters and seeds.", no_args_is_help=True
 )
@@ -419,7 +425,9 @@ def _some_trials(results: Path, rows: list) -> None:
 @experiment_app.command("summary")
 def summary_cmd(
     results: Path = typer.Argument(..., help="Results file (SQLite)."),
-    by: List[str] = typer.Option([], "--by", help="Group by this column (repeatable), e.g. --by skill."),
+    by: List[str] = typer.Option(
+        [], "--by", help="Group by this column (repeatable, or a comma list), e.g. --by skill or --by ground,spin_rps."
+    ),
     measure: str = typer.Option(
         "hit", help="Column or column=value, as for plot; a text column gives the rate of each of its values."
     ),
@@ -459,7 +467,7 @@ def summary_cmd(
         raise _user_error(str(exc)) from None
     cols = columns(rows)
     try:
-        keys = [match_column(b, cols) for b in by]
+        keys = [match_column(b, cols) for b in _comma_list(by)]
         label, fn, binary = measure_fn(measure, cols)
         narrowed = {match_column(w.split("=", 1)[0].strip(), cols) for w in where if "=" in w}
         used = set(keys) | narrowed

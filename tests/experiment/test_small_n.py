@@ -109,3 +109,13 @@ def test_plot_draws_no_bar_for_one_trial(small, tmp_path, monkeypatch):
         assert not any(math.isnan(x) for x in lows) and "hollow" not in titles[-1]
     # no zero-length bar, whatever n
     assert all(x > 0 for yerr in bars for side in yerr for x in side if not math.isnan(x))
+
+
+def test_summary_by_takes_a_comma_list_as_repeated_by(small):
+    # `--by ground,spin_rps` was one column name: "no column 'ground,spin_rps'"
+    n, results = small
+    repeated = json.loads(_summary(results, "--by", "speed", "--by", "elevation", "--json").stdout)
+    listed = json.loads(_summary(results, "--by", "speed,elevation", "--json").stdout)
+    spaced = json.loads(_summary(results, "--by", "speed, elevation", "--json").stdout)
+    assert listed == repeated == spaced and len(listed["groups"]) == 4
+    assert set(listed["groups"][0]["key"]) == {"speed", "elevation_deg"}
