@@ -552,6 +552,21 @@ def wrong_kind(path: str | os.PathLike, text: str, expected: str, hint: str = ""
     return f"{path} is {found}, not {expected}" + (f"; {hint}" if hint else "")
 
 
+def replay_not_toml(path: str | os.PathLike, what: str) -> str:
+    """``FILE is a kubb3d match replay, not a scenario; open it with …``: a replay (by its
+    ``.jsonl`` name or its header line) given where a TOML file (``what``) is read, as a
+    message of the catalog. It said "not valid TOML at line 1, column 1"."""
+    from kubb3d.judge.messages import N_, msg
+
+    nots = {"scenario": N_("not a judge scenario"), "experiment spec": N_("not an experiment spec")}
+    return msg(
+        "{path} is a kubb3d match replay, {not_what}; read it with kubb3d analyse {path} or watch it with "
+        "kubb3d view {path}",
+        path=str(path),
+        not_what=msg(nots[what]) if what in nots else f"not a {what}",
+    )
+
+
 def _toml_position(exc: ValueError) -> str:
     """' at line L, column C: reason' of a TOML syntax error (Python 3.11-3.13 keep the position
     only in the message; 3.14 adds ``lineno``/``colno``), or '' when the error names none."""
@@ -577,6 +592,8 @@ def load_toml(path: str | os.PathLike, what: str) -> dict:
     import tomllib
 
     text = read_input(path, what)
+    if Path(path).suffix.lower() == ".jsonl" or kind_of_text(text) == REPLAY_KIND:  # said "not valid TOML"
+        raise FileSafetyError(replay_not_toml(path, what))
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:

@@ -288,3 +288,27 @@ def test_the_bound_is_two_metres_past_the_end_line(spec, tmp_path):
     read(_placed(tmp_path, spec, 5.9))  # 1.9 m past the end: a baton can roll that far
     with pytest.raises(SpecError if spec else ScenarioError, match="expected x from -6 to 6 m"):
         read(_placed(tmp_path, spec, 6.1))
+
+
+TOML_READERS = [(path, param) for path, param in SHIPPED if "replay" not in (param.help or "").lower()]
+
+
+def test_the_walk_finds_the_toml_readers_the_tryout_used():
+    assert {"judge", "experiment run"} <= {" ".join(path) for path, _ in TOML_READERS}
+
+
+@pytest.mark.parametrize("path,param", TOML_READERS, ids=[" ".join(p) for p, _ in TOML_READERS])
+@pytest.mark.parametrize("name", ["m.jsonl", "m.toml"])
+def test_a_replay_given_for_a_toml_file_is_named_with_the_commands_it_is_for(path, param, name, files, tmp_path,
+                                                                            monkeypatch):
+    """`kubb3d judge m.jsonl` and `kubb3d experiment run m.jsonl` said "not valid TOML at line 1,
+    column 1": a replay, known by its name or its header line, is named with the commands that take it."""
+    cmd = dict(COMMANDS)[path]
+    replay = tmp_path / "given" / name
+    replay.parent.mkdir()
+    replay.write_bytes(files["replay"].read_bytes())
+    line = _one_line(_argv(path, param, str(replay), cmd), tmp_path, monkeypatch)
+    kind = "an experiment spec" if "spec" in (param.help or "") else "a judge scenario"
+    assert line == (f"error: {replay} is a kubb3d match replay, not {kind}; read it with kubb3d analyse {replay} "
+                    f"or watch it with kubb3d view {replay}"), line
+    assert [p.name for p in tmp_path.iterdir()] == ["given"]
