@@ -176,15 +176,20 @@ class Continuation:
 
 
 def describe_action(recorded: Recorded, at: int) -> str:
-    """The action ``at`` in a few words (``B baton throw, baton 3``; ``A inkast, B1,B4``;
-    ``P2 chooses end: A``), for the report: the action's type in words, not its class name
-    (``BatonThrow``), a baton as the play-by-play names it."""
+    """The action ``at`` in a few words (``B baton throw, baton 3``; ``A inkast, B1,B4``; a
+    choice in the match's own sentence, ``P2 decides that P2 opens``), for the report: the
+    action's type in words, not its class name (``BatonThrow``), a baton as the play-by-play
+    names it."""
     import re
 
     action = recorded.actions[at][1]
     kind = re.sub(r"(?<=[a-z])(?=[A-Z])", " ", str(action["type"])).lower()  # BatonThrow → baton throw
     if kind == "choose":
-        return f"{action.get('player')} chooses {action.get('what')}: {action.get('value')}"
+        from kubb3d.rules.actions import choice_message
+
+        player = str(action.get("player"))
+        other = next((name for name in recorded.players if name != player), player)
+        return choice_message(player, str(action.get("what")), str(action.get("value")), other)
     words = [f"{action['side']} {kind}" if action.get("side") else kind]
     if action.get("baton"):
         baton = str(action["baton"])

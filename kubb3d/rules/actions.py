@@ -52,6 +52,26 @@ class Choose:
     value: str
 
 
+def choice_message(player: str, what: str, value: str, other: str) -> str:
+    """The play-by-play's sentence of a :class:`Choose` (``DM §3``, ``DM §9``): ``P2 takes end
+    A``, ``P2 decides that P2 opens``, ``P1 takes the tie-break advantage; …``; ``other``: the
+    other player (who gets the advantage the chooser leaves). One wording for the match's lines
+    and the reports of ``kubb3d analyse`` and ``whatif``; a message of the catalog."""
+    from kubb3d.judge.messages import msg
+
+    if what == "end":
+        return msg("{player} takes end {end}", player=player, end=value)
+    if what == "start":
+        return msg("{player} decides that {opener} opens", player=player, opener=value)
+    if value == "tiebreak":  # what == "advantage" (action_from_dict checks the value)
+        return msg(
+            "{player} takes the tie-break advantage; {adv} has the tie-break advantage", player=player, adv=player
+        )
+    return msg(
+        "{player} takes the choice of end and opener; {adv} has the tie-break advantage", player=player, adv=other
+    )
+
+
 @dataclass(frozen=True)
 class Inkast:
     """Side throws the kubbs felled in its half into the opponent's half (``DM §6``).

@@ -77,7 +77,7 @@ from kubb3d.rules.actions import (  # the engine's vocabulary, importable from h
     Action as Action,
     ACTION_TYPES as ACTION_TYPES,
     action_to_dict as action_to_dict,
-    action_from_dict as action_from_dict, action_words, legal_words,
+    action_from_dict as action_from_dict, action_words, choice_message, legal_words,
 )
 from kubb3d.rules.outcomes import (  # the engine's vocabulary, importable from here as before
     Termination as Termination,
@@ -552,24 +552,8 @@ class MatchState:
         if a.what == "advantage":
             adv, chooser = (a.player, other) if a.value == "tiebreak" else (other, a.player)
             self.tb_advantage = adv
-            self._emit(
-                "choice",
-                (
-                    msg(
-                        "{player} takes the tie-break advantage; {adv} has the tie-break advantage",
-                        player=a.player,
-                        adv=adv,
-                    )
-                    if a.value == "tiebreak"
-                    else msg(
-                        "{player} takes the choice of end and opener; {adv} has the tie-break advantage",
-                        player=a.player,
-                        adv=adv,
-                    )
-                ),
-                (rs.cite("tiebreak_decider"),),
-                player=a.player,
-            )
+            said = choice_message(a.player, a.what, a.value, other)
+            self._emit("choice", said, (rs.cite("tiebreak_decider"),), player=a.player)
             self.choice_queue = [(chooser, ("end",)), (chooser, ("start",))]
             self._chosen = set()
             return
@@ -577,20 +561,9 @@ class MatchState:
             end = as_side(a.value)
             self.end_of[a.player] = end
             self.end_of[other] = opponent(end)
-            self._emit(
-                "choice",
-                msg("{player} takes end {end}", player=a.player, end=a.value),
-                (rs.cite("lag"),),
-                player=a.player,
-            )
         else:
             self.opener = a.value
-            self._emit(
-                "choice",
-                msg("{player} decides that {opener} opens", player=a.player, opener=a.value),
-                (rs.cite("lag"),),
-                player=a.player,
-            )
+        self._emit("choice", choice_message(a.player, a.what, a.value, other), (rs.cite("lag"),), player=a.player)
         self._chosen.add(a.what)
         if not self.choice_queue:
             remaining = tuple(w for w in ("end", "start") if w not in self._chosen)

@@ -291,3 +291,16 @@ def test_the_text_reports_of_a_real_curve_fit_100_columns(won):
     lines = [line for line in res.stdout.splitlines() if str(won.path) not in line]  # the path as given
     assert len(lines) > 5 and max(len(line) for line in lines) <= 100, res.stdout
     assert "2 rollouts each" in res.stdout and "*" in res.stdout
+
+
+def test_a_choice_is_named_in_the_match_s_own_words(won):
+    # `analyse` said "P2 chooses start: P2" where `match` said "P2 decides that P2 opens" (its
+    # report and `whatif`'s name an action by describe_action)
+    from kubb3d.whatif import describe_action
+
+    choices = [(i, line) for i, (line, action, _) in won.actions.items() if action["type"] == "Choose"]
+    assert {won.actions[i][1]["what"] for i, _ in choices} == {"start", "end"}
+    for i, line in choices:
+        said = [event["text"] for event in json.loads(won.lines[line])["events"] if event["kind"] == "choice"]
+        assert [describe_action(won, i)] == said
+    assert any(re.fullmatch(r"P\d decides that P\d opens", describe_action(won, i)) for i, _ in choices)
