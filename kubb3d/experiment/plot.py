@@ -1,7 +1,9 @@
 """Plots of experiment results (matplotlib, Agg backend, PNG).
 
 * ``x`` and ``y`` given: a heatmap of the measure over the two columns, each cell labelled
-  with its rate (or mean) and its number of trials.
+  with its rate (or mean) and its number of trials. After a partial run (``--max-trials``) the
+  title says how many cells ran (``160 of 175 cells run, 1 trial each``) and the legend names
+  the grey cells no trial has reached (``not run (15)``).
 * only ``x``: curves of the measure against ``x`` (one per value of ``group``) with 95 %
   intervals: Wilson for rates, Student's t for means (:mod:`kubb3d.experiment.stats`; the low end
   at 0 for a count, a time or a distance). A mean of one trial, or of trials all alike, has no
@@ -33,6 +35,8 @@ UNITS = {
 }
 
 
+NOT_RUN_COLOUR = "0.85"
+"""The colour of a heatmap cell no trial has run yet (a partial run), named in the legend."""
 MAX_X_LABELS = 13
 """The most tick labels a heatmap's horizontal axis carries (every k-th cell's value)."""
 MAX_Y_LABELS = 16
@@ -113,7 +117,8 @@ def plot(
             if r.get("ok"):
                 key = (key_value(r.get(match_column(x, cols))), key_value(r.get(match_column(y, cols))))
                 per_cell[key] = per_cell.get(key, 0) + 1
-        if per_cell and len(set(per_cell.values())) == 1:
+        uniform = per_cell and len(set(per_cell.values())) == 1
+        if uniform:
             note += f", {next(iter(per_cell.values()))} per cell"
     if y is not None:
         yc = match_column(y, cols)
@@ -129,17 +134,34 @@ def plot(
             i, j = ys.index(c.key[1]), xs.index(c.key[0])
             grid[i, j], counts[i, j] = c.value, c.n
         is_rate = all(c.k is not None for c in cells)
+        ran = {(key_value(r.get(xc)), key_value(r.get(yc))) for r in rows if r.get("ok")}
+        n_run, n_cells = len(ran & {(a, b) for a in xs for b in ys}), len(xs) * len(ys)
+        if n_run < n_cells:  # a partial run: "1 per cell" was said of a grid with empty cells
+            each = counted(next(iter(per_cell.values())), "trial") + " each" if uniform else counted(n_ok, "trial")
+            note = f"{n_run} of {n_cells} cells run, {each}" + (f", {n_failed} failed (left out)" if n_failed else "")
+        cmap = matplotlib.colormaps["viridis"].copy()
+        cmap.set_bad(NOT_RUN_COLOUR)  # was the white of the axes, in no legend
         im = ax.imshow(
             grid,
             origin="lower",
             aspect="auto",
-            cmap="viridis",
+            cmap=cmap,
             vmin=0.0 if is_rate else None,
             vmax=1.0 if is_rate else None,
         )
         heat_ticks = (ax, xs, ys)  # labelled once the layout is final (_label_cells)
         ax.set_xlabel(axis_label(xc))
         ax.set_ylabel(axis_label(yc))
+        if n_run < n_cells:
+            from matplotlib.patches import Patch
+
+            ax.legend(
+                handles=[Patch(facecolor=NOT_RUN_COLOUR, edgecolor="0.5", label=f"not run ({n_cells - n_run})")],
+                loc="upper left",
+                bbox_to_anchor=(0.0, -0.1),
+                fontsize=8,
+                frameon=False,
+            )
         bar = fig.colorbar(im, ax=ax)
         bar.set_label(f"{label} rate" if is_rate else f"mean {label}")
         label_cells = len(xs) <= 12 and len(ys) <= 16  # room for "rate / n" in each cell

@@ -308,3 +308,43 @@ def test_a_partial_run_heatmap_keeps_each_cell_at_its_grid_value(tmp_path, monke
     kept = [i for i in range(25) if i not in gaps]
     assert np.array_equal(partial[:, kept], full[:, kept])
     assert closed.shape == (7, 22)  # without the grid the columns close up (the old picture)
+
+
+def _heatmap_words(rows, path, monkeypatch, **kwargs) -> tuple[str, list[str]]:
+    """(title, legend texts) of the heatmap ``plot`` draws of ``rows``."""
+    import matplotlib.figure
+
+    from kubb3d.experiment.plot import plot
+
+    seen: list = []
+    savefig = matplotlib.figure.Figure.savefig
+
+    def spy(self, *args, **kw):
+        ax = self.axes[0]
+        legend = ax.get_legend()
+        seen.append((ax.get_title(), [t.get_text() for t in legend.get_texts()] if legend else []))
+        return savefig(self, *args, **kw)
+
+    monkeypatch.setattr(matplotlib.figure.Figure, "savefig", spy)
+    plot(rows, path, x="speed", y="elevation", measure="hit", **kwargs)
+    monkeypatch.undo()
+    return seen[-1]
+
+
+def test_a_partial_run_heatmap_says_how_many_cells_ran(tmp_path, monkeypatch):
+    # after `--max-trials 160` of a 25 × 7 grid the title said "160 trials, 1 per cell" while 15
+    # cells were empty (white, in no legend)
+    speeds = [8.5 + 0.25 * i for i in range(25)]
+    elevations = [10.0 + 5.0 * j for j in range(7)]
+    cells = [(s, e) for e in elevations for s in speeds]
+    rows = [
+        {"trial": k, "ok": True, "speed": s, "elevation_deg": e, "hit": k % 3 == 0} for k, (s, e) in enumerate(cells)
+    ]
+    grid = {"speed": tuple(speeds), "elevation_deg": tuple(elevations)}
+    title, legend = _heatmap_words(rows, tmp_path / "full.png", monkeypatch, grid_values=grid)
+    assert title == "hit\n175 trials, 1 per cell" and legend == []
+    title, legend = _heatmap_words(rows[:160], tmp_path / "part.png", monkeypatch, grid_values=grid)
+    assert title == "hit\n160 of 175 cells run, 1 trial each" and legend == ["not run (15)"]
+    twice = rows[:160] + [dict(r, trial=r["trial"] + 1000) for r in rows[:10]]
+    title, legend = _heatmap_words(twice, tmp_path / "uneven.png", monkeypatch, grid_values=grid)
+    assert title == "hit\n160 of 175 cells run, 170 trials" and legend == ["not run (15)"]
