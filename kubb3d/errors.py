@@ -14,6 +14,16 @@ during a run, a worker with other versions), private control-flow exceptions, an
 from __future__ import annotations
 
 
+def message(exc: BaseException) -> str:
+    """The message ``exc`` was raised with, as it was given: its one ``str`` argument (a
+    translatable message, :class:`kubb3d.judge.messages.Msg`, stays one, so that the error line
+    can speak the command line's language), else ``str(exc)``. ``str(exc)`` would keep only the
+    English text."""
+    if len(exc.args) == 1 and isinstance(exc.args[0], str):
+        return exc.args[0]
+    return str(exc)
+
+
 class Kubb3dError(Exception):
     """The base of every error kubb3d raises for a caller's mistake."""
 

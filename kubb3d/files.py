@@ -120,14 +120,16 @@ def check_output(path: str | os.PathLike, what: str, *, overwrite: bool = False,
         if stat.S_ISLNK(st.st_mode):
             raise FileSafetyError(f"{what}: {p} is a symbolic link; give the path of a regular file")
         if stat.S_ISDIR(st.st_mode):
-            raise FileSafetyError(f"{what}: {p} is a folder; give a file name")
+            raise FileSafetyError(msg("{what}: {path} is a folder; give a file name", what=what, path=str(p)))
         if not stat.S_ISREG(st.st_mode):
-            raise FileSafetyError(f"{what}: {p} is not a regular file (a device, FIFO or socket)")
+            raise FileSafetyError(
+                msg("{what}: {path} is not a regular file (a device, FIFO or socket)", what=what, path=str(p))
+            )
         if not overwrite:
-            raise FileSafetyError(f"{what}: {p} already exists; choose another file (or {force_word} to replace it)")
+            raise FileSafetyError(_exists(what, p, force_word))
     parent = p.parent
     if not parent.is_dir():
-        raise FileSafetyError(f"{what}: the folder {parent} does not exist (it is not created)")
+        raise FileSafetyError(_no_folder(what, parent))
     return p
 
 
@@ -151,7 +153,7 @@ def output_folder(path: str | os.PathLike, what: str, *, create: bool = True) ->
             raise FileSafetyError(f"{what}: {p} exists and is not a folder")
         return p
     if not p.parent.is_dir():
-        raise FileSafetyError(f"{what}: the folder {p.parent} does not exist (it is not created)")
+        raise FileSafetyError(_no_folder(what, p.parent))
     if not create:
         return p
     try:
@@ -289,7 +291,8 @@ class ExclusiveFile:
             fd = os.open(self.path, flags, 0o644)
         except FileExistsError:
             raise FileSafetyError(
-                f"{self.path} already exists; choose another file (or --force to replace it)"
+                msg("{path} already exists; choose another file (or {force} to replace it)", path=str(self.path),
+                     force="--force")
             ) from None
         except OSError as exc:
             if exc.errno in (errno.ELOOP, errno.EMLINK):
@@ -448,7 +451,7 @@ def _link_new(tmp: Path, p: Path, what: str) -> None:
     try:
         os.link(tmp, p)
     except FileExistsError:
-        raise FileSafetyError(f"{what}: {p} already exists; choose another file (or --force to replace it)") from None
+        raise FileSafetyError(_exists(what, p, "--force")) from None
     except OSError:
         check_output(p, what)
         os.replace(tmp, p)
@@ -492,13 +495,45 @@ def read_input(path: str | os.PathLike, what: str, *, max_bytes: int = MAX_INPUT
         raise FileSafetyError(f"{what} {p} is too large (more than {max_bytes / 1e6:.0f} MB)")
     if data.startswith(b"SQLite format 3\x00"):  # every input read here is text: said "not UTF-8
         article = "an" if what[:1] in "aeiou" else "a"  # text (byte 102)" or "no header line"
-        raise FileSafetyError(f"{p} is {RESULTS_KIND}, not {article} {what}")
+        nots = {
+            "a scenario": N_("not a scenario"), "an experiment spec": N_("not an experiment spec"),
+            "a replay file": N_("not a replay file"), "a notation file": N_("not a notation file"),
+        }
+        not_what = f"not {article} {what}"
+        not_what = msg(nots[f"{article} {what}"]) if f"{article} {what}" in nots else not_what
+        raise FileSafetyError(msg("{path} is an experiment results file (SQLite), {not_what}", path=str(p),
+                                  not_what=not_what))
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
         if torn_tail and exc.start > data.rfind(b"\n"):
             return data[: data.rfind(b"\n") + 1].decode("utf-8")  # only the cut last line is bad
         raise FileSafetyError(f"{what} {p} is not UTF-8 text (byte {exc.start})") from None
+
+
+def N_(text: str) -> str:
+    """Marks a message for the catalog (as :func:`kubb3d.judge.messages.N_`)."""
+    return text
+
+
+def msg(template: str, /, **params: object) -> str:
+    """A message of the catalog (:func:`kubb3d.judge.messages.msg`, imported when an error is made)."""
+    from kubb3d.judge.messages import msg
+
+    return msg(template, **params)
+
+
+def _exists(what: str, p: Path, force_word: str) -> str:
+    from kubb3d.judge.messages import msg
+
+    return msg("{what}: {path} already exists; choose another file (or {force} to replace it)", what=what,
+               path=str(p), force=force_word)
+
+
+def _no_folder(what: str, folder: Path) -> str:
+    from kubb3d.judge.messages import msg
+
+    return msg("{what}: the folder {folder} does not exist (it is not created)", what=what, folder=str(folder))
 
 
 REPLAY_KIND = "a kubb3d match replay"

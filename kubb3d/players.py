@@ -56,7 +56,7 @@ import numpy as np
 from kubb3d.equipment import EquipmentSet
 from kubb3d.errors import MatchSetupError, PlayerError, UnknownNameError
 from kubb3d.pitch import Pitch
-from kubb3d.ranges import did_you_mean, listed
+from kubb3d.ranges import did_you_mean, listed, unknown_name
 from kubb3d.throw import FlickParams, ThrowParams, solve_aim
 
 
@@ -181,8 +181,7 @@ def get_flick_skill(name: str) -> FlickSkill:
     try:
         return FLICK_SKILLS[name]
     except KeyError:
-        raise UnknownNameError(f"unknown skill {name!r}"
-            f"{did_you_mean(name, sorted(FLICK_SKILLS))}; expected one of {listed(sorted(FLICK_SKILLS))}") from None
+        raise UnknownNameError(unknown_name("skill", name, FLICK_SKILLS)) from None
 
 
 def get_skill(name: str) -> Skill:
@@ -190,8 +189,7 @@ def get_skill(name: str) -> Skill:
     try:
         return SKILLS[name]
     except KeyError:
-        raise UnknownNameError(f"unknown skill {name!r}"
-            f"{did_you_mean(name, sorted(SKILLS))}; expected one of {listed(sorted(SKILLS))}") from None
+        raise UnknownNameError(unknown_name("skill", name, SKILLS)) from None
 
 
 # ---------------------------------------------------------------------- aiming

@@ -123,7 +123,9 @@ def run_quiz(
     files = collect(list(paths))
     errors = check_all(files)  # every file before the first line: a refusal does nothing
     if errors:
-        raise ScenarioError("; ".join(errors))
+        from kubb3d.judge.messages import join
+
+        raise ScenarioError(join(errors, "; "))
     rng = np.random.default_rng(seed)
     order = [files[i] for i in rng.permutation(len(files))]
     if count is not None:

@@ -87,7 +87,9 @@ class ConfigRecord(BaseModel):
 
         unknown = sorted(set(v) - set(BY_NAME))
         if unknown:
-            raise ValueError(f"unknown referee option {unknown[0]!r}; expected one of {', '.join(BY_NAME)}")
+            from kubb3d.ranges import unknown_option
+
+            raise ValueError(unknown_option(unknown[0]))
         return {name: option_value(name, value) for name, value in v.items()}
 
     @field_validator("ruleset")
@@ -239,8 +241,10 @@ def _field_error(path: Path, n: int, exc: ValidationError) -> ReplayError:
     err = exc.errors()[0]
     loc = ".".join(str(x) for x in err["loc"] if x not in ("function-after[_pose_ok(), list[float]]",)) or "record"
     loc = loc.replace("schema_", "schema")
-    msg = err["msg"]
-    return ReplayError(f"{path}:{n}: {loc}: {msg}")
+    from kubb3d.judge.messages import concat
+    from kubb3d.ranges import pydantic_message
+
+    return ReplayError(concat(f"{path}:{n}: {loc}: ", pydantic_message(err)))
 
 
 def read_replay(path: str | Path, warn: bool = True) -> Replay:
@@ -277,10 +281,14 @@ def read_replay(path: str | Path, warn: bool = True) -> Replay:
             if n == len(lines):
                 cut = True
                 break  # a line cut off by the interruption
-            why = " (a number with too many digits)" if "digits" in str(exc) else ""
-            raise ReplayError(f"{path}:{n}: not a JSON line{why}") from None
+            from kubb3d.judge.messages import concat, msg
+
+            why = msg(" (a number with too many digits)") if "digits" in str(exc) else ""
+            raise ReplayError(concat(f"{path}:{n}: ", msg("not a JSON line"), why)) from None
     if not docs or not isinstance(docs[0][1], dict) or docs[0][1].get("type") != "header":
-        raise ReplayError(f"{path}:1: not a kubb3d match replay (no header line)")
+        from kubb3d.judge.messages import concat, msg
+
+        raise ReplayError(concat(f"{path}:1: ", msg("not a kubb3d match replay (no header line)")))
     n0, head = docs[0]
     if head.get("schema") != SCHEMA:
         s = head.get("schema")

@@ -103,7 +103,7 @@ from pydantic import (
 )
 
 from kubb3d.equipment import EQUIPMENT_SETS, LYING_DISK_KUBB, EquipmentSet, get_set
-from kubb3d.errors import ScenarioError as ScenarioError
+from kubb3d.errors import ScenarioError as ScenarioError, message as error_message
 from kubb3d.judge import (
     Consequence,
     InkastContext,
@@ -116,12 +116,12 @@ from kubb3d.judge import (
     judge_throw,
 )
 from kubb3d.judge.geometry import quat_from_rows, rot
-from kubb3d.judge.messages import known
+from kubb3d.judge.messages import concat, known, msg
 from kubb3d.judge.rulebook import get_rulebook, rulebook_names, ruleset_alias
 from kubb3d.pitch import KING_ID, LEFT_OF_SIDE_A, PITCH_LENGTH_M, PITCH_WIDTH_M, SIDES, Pitch, baseline_ids, opponent
 from kubb3d.rules import get_ruleset
 from kubb3d.snapshot import Snapshot
-from kubb3d.ranges import did_you_mean, MAX_ID_CHARS, MAX_TEXT_CHARS, MAX_TITLE_CHARS, shown, listed
+from kubb3d.ranges import did_you_mean, MAX_ID_CHARS, MAX_TEXT_CHARS, MAX_TITLE_CHARS, shown, listed, unknown_option
 
 RulesetName = Annotated[Literal[tuple(rulebook_names())], BeforeValidator(ruleset_alias)]  # type: ignore[valid-type]
 """The registered ruleset names (:func:`kubb3d.judge.rulebook.rulebook_names`), as a type for the schema."""
@@ -325,7 +325,7 @@ def judge_options(options: Mapping[str, Any]) -> dict[str, Any]:
     out = {}
     for name, value in options.items():
         if name not in BY_NAME:
-            raise ValueError(f"unknown referee option {name!r}; expected one of {', '.join(BY_NAME)}")
+            raise ValueError(unknown_option(name))
         if BY_NAME[name].applies != "judge":
             scope = (
                 "applies to whole matches"
@@ -367,7 +367,7 @@ def load(path: str | Path) -> ScenarioSpec:
         # special files, huge files and deep nesting refused; no line of the file is echoed
         data = load_toml(path, "scenario")
     except FileSafetyError as exc:
-        raise ScenarioError(str(exc)) from None
+        raise ScenarioError(error_message(exc)) from None
     from kubb3d.library import other_toml_kind
 
     if (other := other_toml_kind(data, path, "scenario")) is not None:
@@ -388,9 +388,14 @@ def load(path: str | Path) -> ScenarioSpec:
             tuple(x for x in err["loc"] if not (isinstance(x, str) and (x.startswith("literal[") or x[:1].isupper())))
         )
         loc = _piece_loc(loc, data)
-        got = f" (got {shown(err['input'])})" if "input" in err and not isinstance(err["input"], dict) else ""
-        more = f" (+{len(exc.errors()) - 1} more)" if len(exc.errors()) > 1 else ""
-        msg = err["msg"].removeprefix("Value error, ")
+        from kubb3d.judge.messages import concat
+        from kubb3d.judge.messages import msg as message
+        from kubb3d.ranges import pydantic_message
+
+        given = "input" in err and not isinstance(err["input"], dict)
+        got = message(" (got {value})", value=shown(err["input"])) if given else ""
+        more = message(" (+{n} more)", n=len(exc.errors()) - 1) if len(exc.errors()) > 1 else ""
+        msg = pydantic_message(err)
         if err.get("type") == "extra_forbidden" and err["loc"]:
             msg = unknown_field(ScenarioSpec, tuple(err["loc"]), listed_by="docs/scenarios.md lists them")
             got = ""
@@ -398,7 +403,7 @@ def load(path: str | Path) -> ScenarioSpec:
 
         if pydantic_bound(err) is not None:
             msg, got = pydantic_bound(err), ""
-        raise ScenarioError(f"{path}: {loc}: {msg}{got}{more}") from None
+        raise ScenarioError(concat(f"{path}: {loc}: ", msg, got, more)) from None
     _check_on_the_pitch(path, spec, data)
     return spec
 
@@ -654,7 +659,10 @@ def _across(where: str, s: PieceSpec, pitch: Pitch, he) -> tuple:
 def _lean(where: str, s: PieceSpec, world, he, kind: str) -> tuple:
     on = s.on
     if not world.has_piece(on):
-        raise ScenarioError(f"{where}.on: no piece {on!r} placed before it (it must not itself be leaning or stacked)")
+        raise ScenarioError(
+            concat(f"{where}.on: ", msg("no piece {name} placed before it (it must not itself be leaning or stacked)",
+                                        name=repr(on)))
+        )
     sp, _ = world.pose(on)
     frm = math.radians(s.from_deg)
     toward = frm + math.pi  # the kubb leans towards the supporter
@@ -695,7 +703,7 @@ def _stack(where: str, s: PieceSpec, world, he, kind: str) -> tuple:
     ons = list(s.on)
     for o in ons:
         if not world.has_piece(o):
-            raise ScenarioError(f"{where}.on: no piece {o!r} placed before it")
+            raise ScenarioError(concat(f"{where}.on: ", msg("no piece {name} placed before it", name=repr(o))))
     if s.at is not None:
         x, y = s.at
     else:
@@ -929,7 +937,7 @@ def check_all(paths: Sequence[Path]) -> list[str]:
         try:
             load(path)
         except ScenarioError as exc:
-            errors.append(str(exc))
+            errors.append(error_message(exc))  # a translatable message stays one (the error line's language)
     return errors
 
 

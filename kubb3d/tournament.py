@@ -31,7 +31,7 @@ from typing import Callable, Sequence
 import numpy as np
 
 from kubb3d.errors import MatchSetupError, UnknownNameError
-from kubb3d.ranges import did_you_mean, listed
+from kubb3d.ranges import unknown_name
 from kubb3d.rules.wikinger import GameResult, Stechen, group_ranking
 from kubb3d.workers import process_pool
 
@@ -246,8 +246,7 @@ def run_tournament(
         raise MatchSetupError(f"give one skill per team ({n_teams}), got {len(sk)}")
     for s in sk:
         if s not in SKILLS:
-            raise UnknownNameError(f"unknown skill {s!r}"
-                f"{did_you_mean(s, sorted(SKILLS))}; expected one of {listed(sorted(SKILLS))}")
+            raise UnknownNameError(unknown_name("skill", s, SKILLS))
     skill_of = dict(zip(teams, sk))
     jobs = []
     for k, (a, b) in enumerate(pairings(teams)):

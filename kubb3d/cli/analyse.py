@@ -9,6 +9,8 @@ stderr and exit code 2, before any match is played and with nothing written.
 
 from __future__ import annotations
 
+from kubb3d.errors import message as error_message
+
 import json
 import sys
 from pathlib import Path
@@ -171,7 +173,7 @@ def register(app: typer.Typer) -> None:
                 total = samples * (len(analysed_actions(max(recorded.actions), every)) - 1)
                 workers = workers_for(workers, total)
         except (ReplayError, FileSafetyError, ValueError) as exc:
-            _fail(str(exc))
+            _fail(error_message(exc))
         from kubb3d.cli.tables import count_bar
 
         bar = count_bar("analyse")
@@ -200,7 +202,7 @@ def register(app: typer.Typer) -> None:
                         )
             except (ReplayError, WhatIfError, FileSafetyError) as exc:
                 bar.stop()
-                _fail(str(exc))
+                _fail(error_message(exc))
         if png is not None and not with_alternatives:
             from kubb3d.cli.outputs import say_wrote
 

@@ -7,6 +7,8 @@ exits 0 without violations and 1 with some.
 
 from __future__ import annotations
 
+from kubb3d.errors import message as error_message
+
 import json
 import os
 import sys
@@ -52,7 +54,7 @@ def rules_show(
     try:
         ruleset = ruleset_named(ruleset)
     except ValueError as exc:
-        _fail(str(exc))
+        _fail(error_message(exc))
     rs = get_ruleset(ruleset)
     rows = [
         {
@@ -155,14 +157,14 @@ def audit(
     try:
         ruleset = ruleset_named(ruleset)
     except ValueError as exc:
-        _fail(str(exc))
+        _fail(error_message(exc))
     if not 1 <= matches <= 100_000:
         _fail(expected("--matches", span(1, 100_000), matches))
     workers = workers_for(workers, matches)
     try:
         skills, team = parse_players(players, ruleset)
     except ValueError as exc:
-        _fail(str(exc))
+        _fail(error_message(exc))
     if team is not None:
         _fail("--players takes skills only here (no team sizes)")
     from kubb3d.files import ExclusiveFile, FileSafetyError, check_output
@@ -174,7 +176,7 @@ def audit(
     try:  # the default folder (not checked as the line was read): replays of the same seeds would be replaced
         check(replay_dir, Output("--replay-dir", (), "", folder_files=("*.jsonl",)), force=force)
     except UserError as exc:
-        _fail(str(exc))
+        _fail(error_message(exc))
 
     log_fh = None
     if log is not None:
@@ -183,7 +185,7 @@ def audit(
             check_output(log, "--log", overwrite=True)
             log_fh = ExclusiveFile(log, create=True)
         except FileSafetyError as exc:
-            _fail(str(exc))
+            _fail(error_message(exc))
 
     def write_log(r) -> None:
         if log_fh is not None:

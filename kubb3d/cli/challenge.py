@@ -3,6 +3,8 @@ headless by the computer (``--auto``, with ``--json``). Called by :func:`kubb3d.
 
 from __future__ import annotations
 
+from kubb3d.errors import message as error_message
+
 import json
 import sys
 from pathlib import Path
@@ -56,7 +58,7 @@ def run_challenge(
         get_challenge(name)
         scores = BestScores()
     except (UnknownNameError, ChallengeError) as exc:
-        raise UserError(str(exc)) from None
+        raise UserError(error_message(exc)) from None
     if auto:
         run = play_challenge(name, difficulty=difficulty, seed=seed)
         best = scores.get(name, difficulty)
@@ -100,7 +102,7 @@ def run_challenge(
         app = A.App(session, width, height, headless=False, mode="play", camera=camera)
     except A.NoDisplay as exc:
         session.close()
-        raise UserError(str(exc)) from None
+        raise UserError(error_message(exc)) from None
     try:
         app.run()
     finally:

@@ -15,6 +15,8 @@ goes on.
 
 from __future__ import annotations
 
+from kubb3d.errors import message as error_message
+
 import math
 import os
 import sys
@@ -109,7 +111,7 @@ def _rules(
             eliminated=eliminated,  # type: ignore[arg-type]
         )
     except ValueError as exc:
-        _fail(str(exc))
+        _fail(error_message(exc))
 
 
 def _parse_players(text: str, allow_human: bool) -> list[str]:
@@ -329,7 +331,7 @@ def _check_view(view: bool, screenshot: Path | None, after: int, kinds: list[str
     try:
         check_output(screenshot, "--screenshot", overwrite=True)
     except FileSafetyError as exc:
-        _fail(str(exc))
+        _fail(error_message(exc))
     if after and "human" in kinds:
         _fail("--screenshot --after needs computer players only (no human seat)")
 
@@ -351,7 +353,7 @@ def _screenshot(board: DamesBoard, agents: dict[str, Player | None], after: int,
     try:
         path = render_png(board, out)
     except FileSafetyError as exc:  # the output rule, a full disk
-        _fail(str(exc))
+        _fail(error_message(exc))
     except Exception as exc:  # no OpenGL (EGL) on this machine
         _fail(f"could not render the 3D view: {exc}")
     typer.echo(f"wrote {path} (after {counted(board.ply, 'turn')})")
@@ -372,7 +374,7 @@ def _play_in_window(console: Console, board: DamesBoard, agents: dict[str, Playe
     try:
         result = play_in_window(board, agents, on_move, human)
     except NoDisplay as exc:
-        _fail(str(exc))
+        _fail(error_message(exc))
     if result is not None:
         console.print(f"game over after {counted(board.ply, 'turn')}: {result}")
     else:

@@ -6,6 +6,8 @@ file, unknown column) become :class:`kubb3d.cli.UserError`: one line, exit code 
 
 from __future__ import annotations
 
+from kubb3d.errors import message as error_message
+
 from enum import Enum
 from pathlib import Path
 from typing import Any, List, Optional
@@ -150,7 +152,7 @@ def run_cmd(
         loaded = load_spec(spec)
         check_size(loaded, max_trials)
     except (SpecError, ValueError) as exc:
-        raise _user_error(str(exc)) from None
+        raise _user_error(error_message(exc)) from None
     import signal
 
     def on_term(signum, frame):  # SIGTERM: stop like Ctrl-C (workers stopped, message, resumable)
@@ -162,7 +164,7 @@ def run_cmd(
     try:  # before the banner: a refused --out is the only line
         check_output(out, "--out", overwrite=True)
     except FileSafetyError as exc:
-        raise _user_error(str(exc)) from None
+        raise _user_error(error_message(exc)) from None
     if out.exists() and out.stat().st_size > 0:
         with open(out, "rb") as fh:
             if fh.read(16) != b"SQLite format 3\x00":
@@ -195,7 +197,7 @@ def run_cmd(
             min_workers=min_workers,
         )
     except StoreError as exc:
-        raise _user_error(str(exc)) from None
+        raise _user_error(error_message(exc)) from None
     except ClusterFailed as exc:  # rows of the trials that finished are kept
         from kubb3d.experiment import open_results
 
@@ -213,7 +215,7 @@ def run_cmd(
         typer.echo(f"error: {message}", err=True)
         raise typer.Exit(1) from None
     except (RuntimeError, ValueError) as exc:  # an unreachable Dask scheduler, too many trials
-        raise _user_error(str(exc)) from None
+        raise _user_error(error_message(exc)) from None
     except KeyboardInterrupt:
         from kubb3d.experiment import open_results
 
@@ -341,12 +343,12 @@ def export_cmd(
         try:
             check(results.with_suffix("." + fmt.value), Output("--out", ("." + fmt.value,), fmt.value), force=force)
         except (UserError, FileSafetyError) as exc:
-            raise _user_error(str(exc)) from None
+            raise _user_error(error_message(exc)) from None
 
     try:
         path = export(results, fmt.value, out, timing=timing)
     except (StoreError, RuntimeError, ValueError) as exc:
-        raise _user_error(str(exc)) from None
+        raise _user_error(error_message(exc)) from None
     typer.echo(f"wrote {path}")
 
 @experiment_app.command("plot")
@@ -387,9 +389,9 @@ def plot_cmd(
             grid = _grid(store)
         rows = _where(rows, where)
     except StoreError as exc:
-        raise _user_error(str(exc)) from None
+        raise _user_error(error_message(exc)) from None
     except ValueError as exc:
-        raise _user_error(str(exc)) from None
+        raise _user_error(error_message(exc)) from None
     if not rows:
         raise _user_error("no trial matches --where")
     if out is None:
@@ -401,11 +403,11 @@ def plot_cmd(
         try:  # the default name, checked as a given one is
             check(out, Output("--out", (".png",), "a PNG picture"), force=force)
         except (UserError, FileSafetyError) as exc:
-            raise _user_error(str(exc)) from None
+            raise _user_error(error_message(exc)) from None
     try:
         path = plot(rows, out, x=x, y=y, measure=measure, group_by=group, bins=bins, title=title, grid_values=grid)
     except ValueError as exc:
-        raise _user_error(str(exc)) from None
+        raise _user_error(error_message(exc)) from None
     if pooled:  # after the plot: an error stays the only line
         typer.echo(
             f"note: pooled over the factors {', '.join(pooled)} (use --group or --where to separate them)", err=True
@@ -462,9 +464,9 @@ def summary_cmd(
             title = _title(store)
         _some_trials(results, rows)
     except StoreError as exc:
-        raise _user_error(str(exc)) from None
+        raise _user_error(error_message(exc)) from None
     except ValueError as exc:
-        raise _user_error(str(exc)) from None
+        raise _user_error(error_message(exc)) from None
     cols = columns(rows)
     try:
         keys = [match_column(b, cols) for b in _comma_list(by)]
@@ -473,7 +475,7 @@ def summary_cmd(
         used = set(keys) | narrowed
         rows = _where(rows, where)
     except ValueError as exc:
-        raise _user_error(str(exc)) from None
+        raise _user_error(error_message(exc)) from None
     if not rows:
         raise _user_error("no trial matches --where")
     try:
@@ -499,7 +501,7 @@ def summary_cmd(
         else:
             cells = group_rows(rows, keys, fn, True if binary else None, floor=floor_of(label), expected=expected)
     except ValueError as exc:  # a value of the wrong kind in a hand-edited file
-        raise _user_error(str(exc)) from None
+        raise _user_error(error_message(exc)) from None
     if pooled and not as_json:
         typer.echo(
             f"note: pooled over the factors {', '.join(pooled)} (use --by or --where to separate them)", err=True
@@ -621,7 +623,7 @@ def studies_cmd(
     try:
         doc = summarise(sources, band)
     except (StoreError, StudyError) as exc:
-        raise _user_error(str(exc)) from None
+        raise _user_error(error_message(exc)) from None
     # the command as docs quote it: results files by name (no folders of this machine)
     words = ["kubb3d experiment studies", *(p.name for p in sources), *sensitivity_words]
     doc["command"] = " ".join(words + ["--json"])

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from kubb3d.errors import message as error_message
+
 from pathlib import Path
 from typing import Callable, Optional
 
@@ -59,7 +61,7 @@ def export_command(
 
             outputs.append(("gltf", gltf, scene_glb(source)))
     except ReplayError as exc:
-        raise UserError(str(exc)) from None
+        raise UserError(error_message(exc)) from None
     for kind, path, blob in outputs:
         write_output(path, _writer(blob), f"--{kind}", overwrite=force)
     if as_json:

@@ -9,6 +9,8 @@ naming the file and field (exit 2); nothing prints a traceback.
 
 from __future__ import annotations
 
+from kubb3d.errors import message as error_message
+
 import json
 from pathlib import Path
 from typing import TYPE_CHECKING, List, NoReturn, Optional
@@ -95,7 +97,7 @@ def judge_command(
     try:
         paths = collect(files or [scenarios_dir()])
     except ScenarioError as exc:
-        _fail(str(exc))
+        _fail(error_message(exc))
     errors = check_all(paths)  # every file before the first ruling: a refusal does nothing
     for error in errors:
         typer.echo(error_line(error), err=True)
@@ -110,7 +112,7 @@ def judge_command(
         try:
             res, _ = run(p, options=options)
         except ScenarioError as exc:
-            errors.append(str(exc))
+            errors.append(error_message(exc))
             typer.echo(error_line(exc), err=True)
             continue
         results.append(res)
@@ -206,7 +208,7 @@ def quiz_command(
                                       "them)", folder=str(out))), err=True)
             check(out, spec, force=force or own)
         except (FileSafetyError, UserError) as exc:
-            _fail(str(exc))
+            _fail(error_message(exc))
     render = None
     if images:  # the pictures come from the 3D view's renderer, into --out
         from kubb3d.viewer.still import render_views
@@ -231,7 +233,7 @@ def quiz_command(
     try:
         run_quiz(files or [scenarios_dir()], seed=seed, count=count, render=render, tr=tr, show=show)
     except ScenarioError as exc:
-        _fail(str(exc))
+        _fail(error_message(exc))
 
 
 def _quiz_site(files: List[Path], target: Path, *, seed: int, count: Optional[int], tr, force: bool = False) -> None:
@@ -252,7 +254,7 @@ def _quiz_site(files: List[Path], target: Path, *, seed: int, count: Optional[in
         path = target / "index.html" if in_folder else target
         index = write_output(path, lambda tmp: tmp.write_bytes(page), "--html", overwrite=force)
     except (ScenarioError, FileSafetyError) as exc:
-        _fail(str(exc))
+        _fail(error_message(exc))
     typer.echo(tr(msg("wrote {path} ({size:.2f} MB)", path=str(index), size=len(page) / 1e6)))
 
 

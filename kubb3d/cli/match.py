@@ -6,6 +6,8 @@ replay file) print one line ``error: …`` on stderr and exit with code 2, no tr
 
 from __future__ import annotations
 
+from kubb3d.errors import message as error_message
+
 import json
 import sys
 from pathlib import Path
@@ -19,7 +21,7 @@ from kubb3d.cli.referee import referee_option, referee_options, ruleset_named
 from kubb3d.judge.messages import N_, Msg, msg
 from kubb3d.judge.rulebook import ruleset_help
 from kubb3d.rules.core import DEFAULT_ROUND_CAP, get_ruleset, ruleset_names
-from kubb3d.ranges import did_you_mean, expected, span, listed
+from kubb3d.ranges import expected, span, unknown_name
 
 DEFAULT_SEED = 1
 
@@ -133,8 +135,7 @@ def parse_players(spec: str | None, ruleset: str) -> tuple[tuple[str, str], tupl
         if skill.isdigit() and not size:
             skill, size = "club", skill
         if skill not in SKILLS:
-            raise ValueError(f"unknown skill {skill!r} in --players"
-                f"{did_you_mean(skill, sorted(SKILLS))}; expected one of {listed(sorted(SKILLS))}")
+            raise ValueError(unknown_name("skill", skill, SKILLS, "--players"))
         skills.append(skill)
         if size:
             if get_ruleset(ruleset).team_size == 1:
@@ -255,11 +256,11 @@ def match(
     try:
         ruleset = ruleset_named(ruleset)
     except ValueError as exc:
-        _fail(str(exc))
+        _fail(error_message(exc))
     try:
         skills, team = parse_players(players, ruleset)
     except ValueError as exc:
-        _fail(str(exc))
+        _fail(error_message(exc))
     strategies: tuple[str, str] = ("default", "default")
     if strategy is not None:
         from kubb3d.players import STRATEGIES
@@ -269,8 +270,7 @@ def match(
             _fail(f"--strategy needs two comma-separated names, got {strategy!r}")
         for p in parts:
             if p not in STRATEGIES:
-                _fail(f"unknown strategy {p!r} in --strategy"
-                    f"{did_you_mean(p, sorted(STRATEGIES))}; expected one of {listed(sorted(STRATEGIES))}")
+                _fail(unknown_name("strategy", p, STRATEGIES, "--strategy"))
         strategies = (parts[0], parts[1])
     if sets is not None and ruleset == "wikinger":
         _fail(
@@ -295,7 +295,7 @@ def match(
         if resume is not None and resume.is_symlink():
             _fail(f"--resume: {resume} is a symbolic link; give the path of the replay file itself")
     except FileSafetyError as exc:
-        _fail(str(exc))
+        _fail(error_message(exc))
     console = None
     # on a terminal: rich colours; into a pipe or file: plain lines, never wrapped
     plain = not as_json and not quiet and not sys.stdout.isatty()
@@ -356,16 +356,16 @@ def match(
             )
             m = Match(cfg, replay=replay, on_event=show, replace_replay=force)
     except ReplayError as exc:
-        _fail(str(exc))
+        _fail(error_message(exc))
     except (ValueError, OSError) as exc:
-        _fail(str(exc))
+        _fail(error_message(exc))
     except RuntimeError as exc:
-        _fail(str(exc))
+        _fail(error_message(exc))
     try:
         out = m.run()
         assert out is not None  # run() without max_actions plays to the end
     except FileSafetyError as exc:
-        _fail(str(exc))
+        _fail(error_message(exc))
     except KeyboardInterrupt:  # Ctrl-C, SIGTERM: say what can be resumed (kubb3d.cli.OneLineErrors)
         typer.echo(interrupted_line(m.replay_path), err=True)
         from kubb3d.cli import _json_error

@@ -8,6 +8,8 @@ column named), both or neither input, or an output that cannot be written is one
 
 from __future__ import annotations
 
+from kubb3d.errors import message as error_message
+
 import json
 import sys
 from pathlib import Path
@@ -147,7 +149,7 @@ def notation_command(
             say_wrote(out)
             return
     except (ReplayError, FileSafetyError, ValueError) as exc:
-        _fail(str(exc))
+        _fail(error_message(exc))
     sys.stdout.write(text)
 
 

@@ -103,6 +103,7 @@ def check(value: Path, out: Output, *, force: bool) -> Path:
     """
     from kubb3d.errors import UserError
     from kubb3d.files import check_output, output_folder
+    from kubb3d.judge.messages import msg, pmsg
 
     if out.names_folder(value):
         output_folder(value, out.option, create=False)
@@ -111,17 +112,37 @@ def check(value: Path, out: Output, *, force: bool) -> Path:
         for entry in sorted(os.listdir(value)):
             if any(fnmatch.fnmatch(entry, pattern) for pattern in out.folder_files):
                 raise UserError(
-                    f"{out.option}: {value / entry} already exists; choose another folder (or --force to replace "
-                    "the files it writes there)"
+                    msg("{option}: {path} already exists; choose another folder (or --force to replace the files it "
+                        "writes there)", option=out.option, path=str(value / entry))
                 )
         return value
     if os.path.lexists(value) and (value.is_symlink() or not value.is_file()):
         check_output(value, out.option, overwrite=True)  # a link, a folder, a device: the path rule's own words
     if value.suffix.lower() not in out.suffixes:
-        endings = " or ".join(out.suffixes)  # the words of the screenshot checks before this module
-        raise UserError(f"{out.option} must name a {endings} file ({out.kind}), got {value}")
+        endings = out.suffixes[0]  # "a or b or c", the words of the screenshot checks before this module
+        for suffix in out.suffixes[1:]:  # a context of its own: no other "x or y" is read back as one
+            endings = pmsg("file suffixes", "{names} or {last}", names=endings, last=suffix)
+        kind = msg(out.kind) if out.kind in KIND_WORDS else out.kind
+        raise UserError(
+            msg("{option} must name a {endings} file ({kind}), got {path}", option=out.option, endings=endings,
+                kind=kind, path=str(value))
+        )
     check_output(value, out.option, overwrite=force or out.existing == "append")
     return value
+
+
+def N_(text: str) -> str:
+    """Marks a word for the catalog (as :func:`kubb3d.judge.messages.N_`, without importing the judge)."""
+    return text
+
+
+KIND_WORDS = (
+    N_("CSV or Parquet"), N_("JSON lines"), N_("JSON"), N_("Markdown"), N_("a PNG picture"),
+    N_("a replay (JSON lines)"), N_("a results file (SQLite)"), N_("a web page; or a folder name without a suffix"),
+    N_("an HTML page"), N_("glTF binary"), N_("text"),
+)
+"""The ``kind`` words of the output options, in the catalog: the error of a wrong suffix names
+the kind in the command line's language."""
 
 
 def output_option(

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from kubb3d.errors import message as error_message
+
 import json
 import sys
 from pathlib import Path
@@ -31,7 +33,7 @@ def stats(
     try:
         figures = replay_stats(replay)
     except ReplayError as exc:
-        raise UserError(str(exc)) from None
+        raise UserError(error_message(exc)) from None
     if as_json:
         sys.stdout.write(json.dumps({name: ps.to_dict() for name, ps in figures.items()}, ensure_ascii=False) + "\n")
         return

@@ -4,6 +4,8 @@ Wired into the main app by :func:`register`; user mistakes raise :class:`kubb3d.
 
 from __future__ import annotations
 
+from kubb3d.errors import message as error_message
+
 import json
 from enum import Enum
 from typing import Optional
@@ -160,7 +162,7 @@ def throw(
         judgement = _judge(result, book, thrower, king_throw=target == "king")
         warning = early_king_warning(book, thrower, standing) if target == "king" else None
     except ValueError as exc:
-        raise UserError(str(exc)) from None
+        raise UserError(error_message(exc)) from None
     except PhysicsGlitch as exc:
         raise UserError(f"the simulation failed: {exc}") from None
     if as_json:

@@ -4,6 +4,8 @@ exit 2."""
 
 from __future__ import annotations
 
+from kubb3d.errors import message as error_message
+
 import json
 import sys
 from pathlib import Path
@@ -13,7 +15,7 @@ import typer
 
 from kubb3d.cli.processes import workers_for, workers_option
 from kubb3d.cli.outputs import force_option, output_option
-from kubb3d.ranges import did_you_mean, expected, span, listed
+from kubb3d.ranges import expected, span
 
 
 def points_line() -> str:
@@ -87,9 +89,9 @@ def tournament(
     if not 2 <= teams <= 16:
         fail(expected("--teams", span(2, 16), teams))
     if ground not in GROUNDS or ground == "board":
-        fail(f"unknown ground {ground!r}"
-            f"{did_you_mean(ground, sorted(g for g in GROUNDS if g != 'board'))}"
-            f"; expected one of {listed(sorted(g for g in GROUNDS if g != 'board'))}")
+        from kubb3d.ranges import unknown_name
+
+        fail(unknown_name("ground", ground, (g for g in GROUNDS if g != "board")))
     if replay_dir is not None and replay_dir.is_symlink():
         fail(f"--replay-dir {replay_dir} is a symbolic link; give the path of the folder itself")
     if replay_dir is not None and not replay_dir.is_dir():
@@ -115,7 +117,7 @@ def tournament(
                 progress=lambda k: bar.advance(task, k),
             )
     except ValueError as exc:
-        fail(str(exc))
+        fail(error_message(exc))
     if replay_dir is not None:  # one line on stderr, as models build names the files it wrote
         from kubb3d.ranges import counted
 

@@ -6,6 +6,8 @@ command bodies, so ``import kubb3d`` and ``kubb3d --help`` never load it.
 
 from __future__ import annotations
 
+from kubb3d.errors import message as error_message
+
 from enum import Enum
 from pathlib import Path
 from typing import Optional
@@ -158,7 +160,7 @@ def play(
         try:
             session = match_session(rules_name, opponent, equipment, seed, hold=screenshot is not None, replay=replay, round_cap=round_cap, options=options, replace_replay=force, difficulty=level, sets=best_of)
         except MatchUnavailable as exc:
-            raise _user_error(str(exc)) from None
+            raise _user_error(error_message(exc)) from None
         except ValueError as exc:
             raise _user_error(f"--opponent: {exc}") from None
         session.tr = tr
@@ -179,7 +181,7 @@ def play(
         session.tr = tr
         _run(session, None, width, height, camera.value, "play")
     except A.NoDisplay as exc:
-        raise _user_error(str(exc)) from None
+        raise _user_error(error_message(exc)) from None
 
 
 def _run(session, screenshot: Optional[Path], width: int, height: int, camera: str, mode: str, after: int = 0) -> None:
@@ -203,7 +205,7 @@ def _run(session, screenshot: Optional[Path], width: int, height: int, camera: s
         app = A.App(session, width, height, headless=False, mode=mode, camera=camera)
     except A.NoDisplay as exc:
         session.close()
-        raise _user_error(str(exc)) from None
+        raise _user_error(error_message(exc)) from None
     try:
         app.run()
     finally:
@@ -248,7 +250,7 @@ def view(
     try:
         session = load_session(path)
     except ReplayError as exc:
-        raise _user_error(str(exc)) from None
+        raise _user_error(error_message(exc)) from None
     session.tr = tr
     if screenshot is not None:
         from kubb3d.viewer import app as A

@@ -8,6 +8,8 @@ is played where the replay alone shows it.
 
 from __future__ import annotations
 
+from kubb3d.errors import message as error_message
+
 import json
 import sys
 from pathlib import Path
@@ -156,7 +158,7 @@ def whatif_command(
         check_at(recorded, at)
         check_choice(recorded, at, choice)
     except (ReplayError, ValueError) as exc:
-        _fail(str(exc))
+        _fail(error_message(exc))
     from kubb3d.cli.tables import count_bar
 
     bar = count_bar("what if")
@@ -174,7 +176,7 @@ def whatif_command(
             )
         except (ReplayError, WhatIfError) as exc:
             bar.stop()
-            _fail(str(exc))
+            _fail(error_message(exc))
     doc = whatif_document(recorded, at, seed, choice, results)
     if as_json:
         sys.stdout.write(json.dumps(doc, ensure_ascii=False) + "\n")

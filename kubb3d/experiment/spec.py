@@ -170,7 +170,10 @@ class _Model(BaseModel):
             return v
         for x in _form_values(v):
             if isinstance(x, (int, float)) and not isinstance(x, bool) and not rng.ok(x):
-                raise ValueError(f"expected {rng.text}, got {x!r}")  # kubb3d.ranges wording
+                from kubb3d.judge.messages import msg
+                from kubb3d.ranges import range_words
+
+                raise ValueError(msg("expected {what}, got {got}", what=range_words(rng.text), got=repr(x)))
         return v
 
 
@@ -564,7 +567,9 @@ class ExperimentSpec(_Model):
 
         for name in v:
             if name not in BY_NAME:
-                raise ValueError(f"unknown referee option {name!r}; expected one of {', '.join(BY_NAME)}")
+                from kubb3d.ranges import unknown_option
+
+                raise ValueError(unknown_option(name))
         out: dict[str, Any] = {}
         for name, value in v.items():
             if isinstance(value, Grid) or (isinstance(value, dict) and set(value) == {"grid"}):
@@ -796,9 +801,13 @@ def validate(data: dict, path: Path | None = None) -> LoadedSpec:
 
         err = most_telling(prefer_unknown(exc.errors(), ExperimentSpec))
         loc = field_path(short_loc(tuple(err["loc"])))
-        msg = err["msg"].removeprefix("Value error, ")
+        from kubb3d.judge.messages import concat
+        from kubb3d.judge.messages import msg as message
+        from kubb3d.ranges import pydantic_message
+
+        msg = pydantic_message(err)
         got = (
-            f" (got {shown(err['input'])})"
+            message(" (got {value})", value=shown(err["input"]))
             if "input" in err and not isinstance(err["input"], dict) and repr(err["input"]) not in msg
             else ""
         )
@@ -811,8 +820,8 @@ def validate(data: dict, path: Path | None = None) -> LoadedSpec:
             msg, got = pydantic_bound(err), ""
         # other fields that fail (a value failing every branch of a union is one field)
         fields = {union_field(tuple(e["loc"])) for e in exc.errors()} - {union_field(tuple(err["loc"]))}
-        more = f" (+{len(fields)} more)" if fields else ""
-        raise SpecError(f"{where}: {'' if loc == field_path(()) else loc + ': '}{msg}{got}{more}") from None
+        more = message(" (+{n} more)", n=len(fields)) if fields else ""
+        raise SpecError(concat(f"{where}: {'' if loc == field_path(()) else loc + ': '}", msg, got, more)) from None
     try:
         factors: list[Factor] = []
         draws: list[Draw] = []
@@ -942,7 +951,9 @@ def load_spec(path: str | Path) -> LoadedSpec:
         # special files, huge files and deep nesting refused; no line of the file is echoed
         data = load_toml(path, "experiment spec")
     except FileSafetyError as exc:
-        raise SpecError(str(exc)) from None
+        from kubb3d.errors import message
+
+        raise SpecError(message(exc)) from None
     from kubb3d.library import other_toml_kind
 
     if (other := other_toml_kind(data, path, "spec")) is not None:

@@ -343,7 +343,10 @@ def parse_option(text: str) -> tuple[str, Any]:
     if not sep or not name:
         raise OptionError(f"--option: expected NAME=VALUE, got {text!r}")
     if name not in BY_NAME:
-        raise OptionError(f"--option: unknown referee option {name!r}; expected one of {', '.join(BY_NAME)}")
+        from kubb3d.judge.messages import concat
+        from kubb3d.ranges import unknown_option
+
+        raise OptionError(concat("--option: ", unknown_option(name)))
     return name, option_value(name, raw)
 
 

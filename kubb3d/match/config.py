@@ -58,7 +58,9 @@ class MatchConfig:
             object.__setattr__(self, "options", tuple(sorted(self.options.items())))
         for name, value in self.options:
             if name not in BY_NAME:
-                raise OptionError(f"unknown referee option {name!r}; expected one of {', '.join(BY_NAME)}")
+                from kubb3d.ranges import unknown_option
+
+                raise OptionError(unknown_option(name))
             option_value(name, value)
 
     def player_names(self) -> tuple[str, str]:

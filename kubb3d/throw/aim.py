@@ -98,8 +98,13 @@ def unknown_target(world: World, target: str) -> ThrowError:
     """The one-line error for a target that is no piece of ``world``, listing the kubbs and king
     it could have named (a lower-case id gets a hint)."""
     choices = world.piece_ids("kubb", "king")
-    hint = next((f" (did you mean {name}?)" for name in choices if name.lower() == target.lower()), "")
-    return ThrowError(f"unknown target {target!r}{hint}; expected one of {', '.join(choices)}")
+    from kubb3d.judge.messages import msg
+
+    hint = next((msg(" (did you mean {name}?)", name=name) for name in choices if name.lower() == target.lower()), "")
+    return ThrowError(
+        msg("unknown target {name}{hint}; expected one of {names}", name=repr(target), hint=hint,
+            names=", ".join(choices))
+    )
 
 
 def aim_point(world: World, target: str) -> tuple[float, float, float]:
