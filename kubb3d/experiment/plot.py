@@ -139,8 +139,7 @@ def plot(
         if n_run < n_cells:  # a partial run: "1 per cell" was said of a grid with empty cells
             each = counted(next(iter(per_cell.values())), "trial") + " each" if uniform else counted(n_ok, "trial")
             note = f"{n_run} of {n_cells} cells run, {each}" + (f", {n_failed} failed (left out)" if n_failed else "")
-        cmap = matplotlib.colormaps["viridis"].copy()
-        cmap.set_bad(NOT_RUN_COLOUR)  # was the white of the axes, in no legend
+        cmap = matplotlib.colormaps["viridis"].with_extremes(bad=NOT_RUN_COLOUR)  # was the axes' white, in no legend
         im = ax.imshow(
             grid,
             origin="lower",
