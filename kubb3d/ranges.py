@@ -166,7 +166,7 @@ def pydantic_message(err: dict) -> str:
     made: object = None
     if kind in ("value_error", "assertion_error"):
         cause = ctx.get("error")
-        args = getattr(cause, "args", ())
+        args: tuple[object, ...] = tuple(getattr(cause, "args", ()))
         made = args[0] if len(args) == 1 and isinstance(args[0], Msg) else None
     elif kind == "literal_error":
         names, _, last = str(ctx.get("expected", "")).rpartition(" or ")
@@ -268,14 +268,10 @@ def counted(n: int, singular: str, plural: str | None = None) -> str:
 
 
 def did_you_mean(name: str, names: object) -> str:
-    """``; did you mean 'speed'?`` for the name of ``names`` closest to a mistyped ``name``
-    (difflib's ratio of at least 0.6), else ``""``: to put after ``unknown … 'spd'``."""
-    import difflib
+    """:func:`kubb3d.judge.messages.did_you_mean` (kept here for the readers that import it)."""
+    from kubb3d.judge.messages import did_you_mean as near
 
-    near = difflib.get_close_matches(name, [str(n) for n in names], n=1, cutoff=0.6)  # type: ignore[attr-defined]
-    from kubb3d.judge.messages import msg
-
-    return msg("; did you mean {name}?", name=repr(near[0])) if near else ""
+    return near(name, names)
 
 
 def unknown_name(kind: str, name: str, names: object, where: str = "") -> str:
@@ -299,14 +295,7 @@ def _name_kinds() -> tuple[str, ...]:
 
 
 def unknown_option(name: str) -> str:
-    """``unknown referee option 'x'; expected one of …`` (with the nearest name, if any), as a
-    message: one wording for every reader of referee options (scenario, spec, replay, match)."""
-    from kubb3d.judge.messages import msg
-    from kubb3d.judge.options import BY_NAME
+    """:func:`kubb3d.judge.options.unknown_option` (kept here for the readers that import it)."""
+    from kubb3d.judge.options import unknown_option as unknown
 
-    return msg(
-        "unknown referee option {name}{near}; expected one of {names}",
-        name=repr(name),
-        near=did_you_mean(name, sorted(BY_NAME)),
-        names=", ".join(BY_NAME),
-    )
+    return unknown(name)

@@ -138,7 +138,8 @@ def plot(
         n_run, n_cells = len(ran & {(a, b) for a in xs for b in ys}), len(xs) * len(ys)
         if n_run < n_cells:  # a partial run: "1 per cell" was said of a grid with empty cells
             each = counted(next(iter(per_cell.values())), "trial") + " each" if uniform else counted(n_ok, "trial")
-            note = f"{n_run} of {n_cells} cells run, {each}" + (f", {n_failed} failed (left out)" if n_failed else "")
+            note = f"{n_run} of {counted(n_cells, 'cell')} run, {each}"
+            note += f", {n_failed} failed (left out)" if n_failed else ""
         cmap = matplotlib.colormaps["viridis"].with_extremes(bad=NOT_RUN_COLOUR)  # was the axes' white, in no legend
         im = ax.imshow(
             grid,

@@ -242,3 +242,12 @@ def known(text: str) -> str:
     """A string computed at run time that is itself a catalog message (an enum value marked with
     ``N_`` where it is defined, e.g. a ruling's status): as a :class:`Msg`, so it is translated."""
     return text if isinstance(text, Msg) or "{" in text or "}" in text else Msg(text)
+
+
+def did_you_mean(name: str, names: object) -> str:
+    """``; did you mean 'speed'?`` for the name of ``names`` closest to a mistyped ``name``
+    (difflib's ratio of at least 0.6), else ``""``: to put after ``unknown … 'spd'``."""
+    import difflib
+
+    near = difflib.get_close_matches(name, [str(n) for n in names], n=1, cutoff=0.6)  # type: ignore[attr-defined]
+    return msg("; did you mean {name}?", name=repr(near[0])) if near else ""

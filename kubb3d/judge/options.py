@@ -344,7 +344,6 @@ def parse_option(text: str) -> tuple[str, Any]:
         raise OptionError(f"--option: expected NAME=VALUE, got {text!r}")
     if name not in BY_NAME:
         from kubb3d.judge.messages import concat
-        from kubb3d.ranges import unknown_option
 
         raise OptionError(concat("--option: ", unknown_option(name)))
     return name, option_value(name, raw)
@@ -389,3 +388,16 @@ def options_for(options: Mapping[str, Any] | None, applies: str) -> dict[str, An
     """The options among ``options`` that the part ``applies`` reads (``judge``, ``ruleset``,
     ``throw``)."""
     return {k: v for k, v in (options or {}).items() if BY_NAME[k].applies == applies}
+
+
+def unknown_option(name: str) -> str:
+    """``unknown referee option 'x'; expected one of …`` (with the nearest name, if any), as a
+    message: one wording for every reader of referee options (scenario, spec, replay, match)."""
+    from kubb3d.judge.messages import did_you_mean, msg
+
+    return msg(
+        "unknown referee option {name}{near}; expected one of {names}",
+        name=repr(name),
+        near=did_you_mean(name, sorted(BY_NAME)),
+        names=", ".join(BY_NAME),
+    )

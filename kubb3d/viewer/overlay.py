@@ -398,12 +398,14 @@ class Overlay:
                     banners, sizes, stack_w, stack_h = used
                     fy = low + stack_h
         if banners:
-            union = None
+            union: tuple[int, int, int, int] | None = None
             for labs, (w, _) in zip(banners, sizes):
                 box = place(labs, width // 2 - w // 2, fy, "flags", color=(180, 20, 20, 225))
                 fy = box[1] - 2
                 union = box if union is None else (min(union[0], box[0]), box[1], max(union[0] + union[2], box[0] + box[2]) - min(union[0], box[0]), union[1] + union[3] - box[1])
-            panels["flags"] = tuple(int(v) for v in union)
+            if union is not None:
+                x, y, w, h = (int(v) for v in union)
+                panels["flags"] = (x, y, w, h)
 
         # timeline: bottom strip
         if hud.timeline is not None:
