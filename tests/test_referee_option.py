@@ -31,7 +31,7 @@ def _run(*args: str):
         ("nonsense", "expected NAME=VALUE"),
         ("=1", "expected NAME=VALUE"),
         ("bogus=1", "unknown referee option 'bogus'"),
-        ("raise_order=random", "expected one of throwing order, nearest baseline first"),
+        ("raise_order=random", "expected one of throwing_order, nearest_baseline_first"),
         ("first_foul_warning=maybe", "expected true or false"),
         ("settle_s=abc", "expected a number from 0.05 to 15"),
         ("settle_s=1e9", "expected a number from 0.05 to 15"),

@@ -349,9 +349,16 @@ def parse_option(text: str) -> tuple[str, Any]:
     return name, option_value(name, raw)
 
 
+def typed(value: Any) -> str:
+    """An option's value as one types it after ``--option NAME=``: ``set_inside`` for the
+    choice ``set inside`` (:func:`option_value` reads either)."""
+    return str(value).replace(" ", "_")
+
+
 def option_value(name: str, raw: Any) -> Any:
     """``raw`` (a word from the command line, or a value read from a file) as a value of the
-    option ``name``. Raises OptionError as :func:`parse_option`."""
+    option ``name``: a choice with spaces may be written with underscores (``set_inside``),
+    in any case. Raises OptionError as :func:`parse_option`."""
     o = BY_NAME[name]
     if o.parse is not None:
         return o.parse(raw)
@@ -363,9 +370,10 @@ def option_value(name: str, raw: Any) -> Any:
             if word in _FALSE or word is False:
                 return False
             raise OptionError(f"--option {name}: expected true or false, got {raw!r}")
-        if raw in o.choices:
-            return raw
-        raise OptionError(f"--option {name}: expected one of {', '.join(map(str, o.choices))}, got {raw!r}")
+        for choice in o.choices:  # `set_inside` is `set inside`: a value one can type unquoted
+            if word == choice or (isinstance(word, str) and word.replace("_", " ") == choice):
+                return choice
+        raise OptionError(f"--option {name}: expected one of {', '.join(map(typed, o.choices))}, got {raw!r}")
     if o.nullable and (word is None or word == "none"):
         return None
     try:

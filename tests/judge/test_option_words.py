@@ -31,7 +31,7 @@ def test_a_yes_or_no_option_read_from_a_file_takes_the_booleans_and_refuses_othe
 def test_a_choice_is_one_of_the_listed_words():
     assert parse_option("raise_order = nearest baseline first") == ("raise_order", "nearest baseline first")
     assert parse_option("advance_line=back edge") == ("advance_line", "back edge")
-    with pytest.raises(ValueError, match=r"^--option advance_line: expected one of centre, front edge, back edge, "
+    with pytest.raises(ValueError, match=r"^--option advance_line: expected one of centre, front_edge, back_edge, "
                                          r"got 'middle'$"):
         parse_option("advance_line=middle")
 
