@@ -22,7 +22,7 @@ from kubb3d.cli.lang import error_line, lang_option, translator_for
 from kubb3d.cli.outputs import Output, check, force_option, output_option
 from kubb3d.cli.referee import referee_option, referee_options
 from kubb3d.i18n import ENGLISH, Translator
-from kubb3d.judge.messages import N_, msg, piece_name
+from kubb3d.judge.messages import N_, at_spot, msg, piece_name
 from kubb3d.ranges import counted
 
 
@@ -50,7 +50,7 @@ def _format(res: Result, tr: Translator = ENGLISH) -> str:
             extra.append(tr(msg("hand check")))
         if r.raised_pose is not None:
             x, y, _ = r.raised_pose.position
-            extra.append(tr(msg("at ({x:.3f}, {y:.3f}) m", x=x, y=y)))
+            extra.append(tr(at_spot(x, y)))
         tail = f" ({'; '.join(extra)})" if extra else ""
         lines.append(
             f"  {tr(piece_name(r.piece)):<8} {tr(r.status.value):<9} → {tr(r.consequence.value)}{tail}"

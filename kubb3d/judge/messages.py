@@ -151,6 +151,13 @@ def piece_object(piece_id: str) -> str:
     return pmsg("after a preposition", "the king") if piece_id == "king" else piece_name(piece_id)
 
 
+def at_spot(x: float, y: float) -> Msg:
+    """Where a kubb is raised or set, as every line of one ruling writes it: ``at (-2.10, 0.03) m``,
+    to the centimetre like the reasons (``… is raised over its short edge at (-2.10, 0.03) m``),
+    so one spot reads the same both times (a tape measure reads centimetres)."""
+    return msg("at ({x:.2f}, {y:.2f}) m", x=x, y=y)
+
+
 def ids(pieces: Iterable[str], name: Callable[[str], str] | None = None) -> str:
     """Piece ids joined by commas for a message, the king translatable (``B1, king``);
     ``name``: how each is named (default :func:`piece_name`; :func:`piece_object` after a
