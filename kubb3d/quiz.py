@@ -98,6 +98,22 @@ def ruling_line(piece_id: str, ruling, tr: Translator = ENGLISH) -> str:
     return msg("{piece} is {status} → {consequence} ({rules}).", piece=piece_name(piece_id), **what)
 
 
+def quiz_files(paths: Sequence[str | Path]) -> list[Path]:
+    """The scenario files of ``paths`` (:func:`kubb3d.scenario.collect`), every one checked
+    before the quiz says or writes anything (a refusal does nothing).
+
+    Raises:
+        kubb3d.scenario.ScenarioError: a path that is not there, or a bad file (each named).
+    """
+    files = collect(list(paths))
+    errors = check_all(files)
+    if errors:
+        from kubb3d.judge.messages import join
+
+        raise ScenarioError(join(errors, "; "))  # translatable messages stay so (the line's language)
+    return files
+
+
 def run_quiz(
     paths: Sequence[str | Path],
     *,
@@ -120,12 +136,7 @@ def run_quiz(
     Raises:
         kubb3d.scenario.ScenarioError: a bad scenario file or path.
     """
-    files = collect(list(paths))
-    errors = check_all(files)  # every file before the first line: a refusal does nothing
-    if errors:
-        from kubb3d.judge.messages import join
-
-        raise ScenarioError(join(errors, "; "))
+    files = quiz_files(paths)
     rng = np.random.default_rng(seed)
     order = [files[i] for i in rng.permutation(len(files))]
     if count is not None:

@@ -182,3 +182,19 @@ def test_a_second_quiz_replaces_the_pictures_of_the_first_in_its_own_folder(tmp_
     assert named.returncode == 2 and len(lines) == 1 and "--force" in lines[0] and "another folder" in lines[0]
     forced = _quiz_in(tmp_path, "--out", "quiz-images", "--force")
     assert forced.returncode == 0 and forced.stderr == "", forced.stderr
+
+
+def test_a_bad_scenario_is_one_error_line_before_any_note_about_the_pictures(tmp_path):
+    # `kubb3d quiz nosuch` beside the pictures of an earlier quiz said "note: replacing the
+    # pictures …" and then refused: the inputs are checked before the folder is looked at
+    (tmp_path / "quiz-images").mkdir()
+    (tmp_path / "quiz-images" / "old-top.png").write_bytes(b"an earlier quiz's")
+    bad = tmp_path / "bad.toml"
+    bad.write_text("schema = 1\n", encoding="utf-8")
+    for arg, words in (("nosuch", "nosuch: no such file or directory"), (str(bad), "bad.toml")):
+        res = _quiz_in(tmp_path, arg)
+        lines = res.stderr.strip().splitlines()
+        assert res.returncode == 2 and len(lines) == 1, res.stderr
+        assert lines[0].startswith("error: ") and words in lines[0] and "note" not in lines[0], lines
+        assert res.stdout == ""
+    assert (tmp_path / "quiz-images" / "old-top.png").read_bytes() == b"an earlier quiz's"

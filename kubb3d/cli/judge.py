@@ -182,13 +182,17 @@ def quiz_command(
 ) -> None:
     """Referee training: rule on scenarios one at a time, then see the right ruling and its rule."""
     from kubb3d.library import scenarios_dir
-    from kubb3d.quiz import run_quiz
+    from kubb3d.quiz import quiz_files, run_quiz
     from kubb3d.scenario import ScenarioError
 
     tr = translator_for(lang)
     if html is not None:
         _quiz_site(files or [scenarios_dir()], html, seed=seed, count=count, tr=tr, force=force)
         return
+    try:  # the scenarios before anything is said or replaced: a refusal is its one error line
+        quiz_files(files or [scenarios_dir()])
+    except ScenarioError as exc:
+        _fail(str(exc))
     if images:
         from kubb3d.errors import UserError
         from kubb3d.files import FileSafetyError, output_folder
