@@ -906,8 +906,21 @@ def _raised_reason(plan: _RaisingPlan, kid: str, opt: TipOption) -> str:
         parts.append(msg("only one direction keeps its whole base inside the field, so that one is used"))
     if any(o.blocked_by == KING_ID for o in opts):
         parts.append(msg("it must not touch the king"))
-    detail = join(parts, "; ")
     where = {"piece": kid, "x": opt.pose.position[0], "y": opt.pose.position[1]}
+    if kid in plan.upright and opt.end == -1:  # on its base already: nothing to tip (DM §7)
+        moved = [part for part in parts if part != msg("it landed upright on its base")]
+        if moved:
+            return msg(
+                "{piece} is valid and is not tipped: {detail}; it stands at ({x:.2f}, {y:.2f}) m.",
+                **where,
+                detail=join(moved, "; "),
+            )
+        return msg(
+            "{piece} is valid and is not tipped, as it landed upright on its base; it stays standing where it is, "
+            "at ({x:.2f}, {y:.2f}) m.",
+            **where,
+        )
+    detail = join(parts, "; ")
     if detail:
         return msg(
             "{piece} is valid and is raised over its short edge at ({x:.2f}, {y:.2f}) m: {detail}.",

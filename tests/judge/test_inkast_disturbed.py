@@ -103,7 +103,8 @@ def test_a_kubb_landed_upright_exactly_on_a_spot_is_moved_off_it_along_plus_x():
         assert ruling.raised_pose.position[:2] == pytest.approx(expected, abs=1e-9), stood
         reasons.append(str(ruling.reason))
     assert reasons == [
-        "B1 is valid and is raised over its short edge at (-0.93, 1.00) m: it landed upright on its base where A3 "
-        "stands, so it is moved off A3 until they touch.",
-        "B1 is valid and is raised over its short edge at (-1.00, 1.00) m: it landed upright on its base.",
+        "B1 is valid and is not tipped: it landed upright on its base where A3 stands, so it is moved off A3 until "
+        "they touch; it stands at (-0.93, 1.00) m.",
+        "B1 is valid and is not tipped, as it landed upright on its base; it stays standing where it is, at "
+        "(-1.00, 1.00) m.",
     ]

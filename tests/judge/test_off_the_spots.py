@@ -49,9 +49,9 @@ def test_a_kubb_landed_upright_in_a_gap_narrower_than_a_kubb_is_moved_the_least_
     assert max(_depth(pose, a3), _depth(pose, a4)) == pytest.approx(TOL, abs=1e-6)  # they touch
     assert pose.position[:2] == pytest.approx((-1.0, 1.0 - (2 * HX - TOL)), abs=1e-6)
     assert str(ruling.reason) == (
-        "B1 is valid and is raised over its short edge at (-1.00, 0.93) m: it landed upright on its base where A3 "
-        "stands, and no straight move off A3 clears the pieces there, so it is moved the least way, 0.07 m, until "
-        "it only touches them."
+        "B1 is valid and is not tipped: it landed upright on its base where A3 stands, and no straight move off A3 "
+        "clears the pieces there, so it is moved the least way, 0.07 m, until it only touches them; it stands at "
+        "(-1.00, 0.93) m."
     )
 
 

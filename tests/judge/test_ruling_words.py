@@ -50,3 +50,44 @@ def test_one_spot_is_written_one_way_in_one_ruling(built):
             assert len(set(spots)) == 1, (name, line, reason)
             seen += len(SPOT.findall(reason))
     assert seen >= 10  # reasons that give the spot were compared
+
+
+CONTRADICTIONS = (
+    # (what one part says, what another part says): never both about one piece
+    (re.compile(r"\braised over its short edge|\bis raised\b|\btipped (up|into)\b"),
+     re.compile(r"stays as it stands|stays standing|\bnot tipped\b")),
+    (re.compile(r"\bis valid\b"), re.compile(r"\bis invalid\b|thrown again|penalty kubb")),
+    (re.compile(r"→ counts as felled"), re.compile(r"\bdoes not count\b|\bstill stands\b(?! again)")),
+    (re.compile(r"→ none\b"), re.compile(r"\bis raised\b|set up again|stood up again|set back|counts as (felled|fallen)")),
+)
+
+
+def explanations(built):
+    """(scenario, piece, the quiz's answer: the ruling line, the reason and the scenario's
+    explanation) for every ruling of every shipped scenario."""
+    from kubb3d.quiz import ruling_line
+
+    for name, b in built.items():
+        judgement, _ = judge_built(b)
+        asked = b.spec.quiz or [e.piece for e in b.spec.expect[:1]]
+        for r in judgement.rulings:  # the scenario's explanation follows the asked pieces' answers
+            told = b.spec.explanation if r.piece in asked else ""
+            yield name, r, "\n".join((ruling_line(r.piece, r), r.reason, told))
+
+
+def test_no_explanation_says_a_piece_is_raised_and_stays_as_it_stands(built):
+    """``dm_inkast_landed_upright`` said ``B1 is valid and is raised over its short edge …: it
+    landed upright on its base`` and then ``It stays as it stands``."""
+    found = []
+    for name, r, text in explanations(built):
+        for a, b in CONTRADICTIONS:
+            if a.search(text) and b.search(text):
+                found.append((name, r.piece, a.pattern, b.pattern, text))
+    assert found == []
+
+
+def test_the_patterns_catch_the_old_wording():
+    old = ("B1 is standing → raise here (DM §7).\nB1 is valid and is raised over its short edge at (-1.20, 0.70) m: "
+           "it landed upright on its base.\nIt stays as it stands.")
+    a, b = CONTRADICTIONS[0]
+    assert a.search(old) and b.search(old)
