@@ -22,11 +22,11 @@ from typing import Callable, Sequence
 import numpy as np
 
 from kubb3d.i18n import ENGLISH, Translator
-from kubb3d.judge.messages import N_, msg, nmsg, piece_name
+from kubb3d.judge.messages import N_, join, msg, nmsg, piece_name
 from kubb3d.judge.rulebook import get_rulebook
 from kubb3d.judge.rulings import Consequence
 from kubb3d.pitch import KING_ID
-from kubb3d.scenario import Built, ScenarioError, check_all, collect, run
+from kubb3d.scenario import Built, ScenarioError, check_all, collect, has_expectations, load, run
 
 EVENTS = {"throw": N_("throw"), "inkast": N_("inkast")}
 """The scenario events as the quiz names them (translatable)."""
@@ -103,15 +103,21 @@ def quiz_files(paths: Sequence[str | Path]) -> list[Path]:
     before the quiz says or writes anything (a refusal does nothing).
 
     Raises:
-        kubb3d.scenario.ScenarioError: a path that is not there, or a bad file (each named).
+        kubb3d.scenario.ScenarioError: a path that is not there, a bad file, or one without
+            ``[[expect]]`` (each named).
     """
     files = collect(list(paths))
     errors = check_all(files)
+    if not errors:  # the quiz teaches rulings that its files' expectations check
+        errors = [msg("{file}: expect: {why}", file=str(path), why=UNCHECKED)
+                  for path in files if not has_expectations(load(path))]
     if errors:
-        from kubb3d.judge.messages import join
-
-        raise ScenarioError(join(errors, "; "))  # translatable messages stay so (the line's language)
+        raise ScenarioError(join(errors, "; "))
     return files
+
+
+UNCHECKED = msg("the quiz asks only rulings the file's [[expect]] checks, and it has none (kubb3d judge gives its ruling)")
+"""Why the quiz refuses a scenario without expectations (:func:`quiz_files`)."""
 
 
 def run_quiz(

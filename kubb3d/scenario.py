@@ -39,7 +39,7 @@ Schema version 1 (every length in m, every angle in degrees, names end in ``_deg
     tilt_deg = 30
     from_deg = 180
 
-    [[expect]]
+    [[expect]]                     # optional for `kubb3d judge` (then it only rules)
     piece = "B1"
     status = "leaning"
     consequence = "counts as felled"
@@ -265,7 +265,7 @@ class ScenarioSpec(_Model):
     throw: ThrowSpec | None = None
     inkast: InkastSpec | None = None
     pieces: list[PieceSpec] = []
-    expect: list[ExpectSpec] = Field(min_length=1)
+    expect: list[ExpectSpec] = []
     outcome: OutcomeSpec | None = None
     options: dict[str, Any] = {}
 
@@ -768,6 +768,11 @@ class Result:
     mismatches: list[str] = field(default_factory=list)
     hand_checks: int = 0
 
+    @property
+    def compared(self) -> bool:
+        """The file states expectations that the rulings were compared with."""
+        return has_expectations(self.spec)
+
     def to_dict(self) -> dict:
         return {
             "file": str(self.path),
@@ -775,8 +780,16 @@ class Result:
             "ruleset": self.spec.ruleset,
             **self.judgement.to_dict(),
             "ok": not self.mismatches,
+            "compared": self.compared,
             "mismatches": self.mismatches,
         }
+
+
+def has_expectations(spec: ScenarioSpec) -> bool:
+    """The file says what the rulings should be (``[[expect]]`` or ``[outcome]``); without,
+    ``kubb3d judge`` only rules (a referee's "what is the ruling here?"), ``--check`` and the
+    quiz refuse it."""
+    return bool(spec.expect) or spec.outcome is not None
 
 
 def judge_built(b: Built, options: Mapping[str, Any] | None = None) -> tuple[Any, int]:

@@ -3,7 +3,8 @@
 
 ``kubb3d judge FILE…`` builds each scenario, lets it settle in physics and prints
 the rulings (``--json`` for data); ``--check`` compares them with the expected
-rulings and exits 1 on any difference. A bad file is reported in one line
+rulings and exits 1 on any difference. A file without ``[[expect]]`` is judged and
+compared with nothing; ``--check`` refuses it. A bad file is reported in one line
 naming the file and field (exit 2); nothing prints a traceback.
 """
 
@@ -26,11 +27,11 @@ from kubb3d.judge.messages import N_, at_spot, msg, piece_name
 from kubb3d.ranges import counted
 
 
-def _fail(msg: str) -> NoReturn:
+def _fail(msg: object) -> NoReturn:
     from kubb3d.cli import _json_error
 
     typer.echo(error_line(msg), err=True)
-    _json_error(msg)
+    _json_error(str(msg))
     raise typer.Exit(2)
 
 
@@ -80,13 +81,18 @@ def judge_command(
              "whether one scenario or many; a single scenario is thus one JSON document. A refusal before any "
              "ruling is the one object {\"error\": …}.",
     ),
-    check: bool = typer.Option(False, "--check", help="Compare with the expected rulings; exit 1 on any difference."),
+    check: bool = typer.Option(
+        False,
+        "--check",
+        help="Compare with the expected rulings; exit 1 on any difference. A file without [[expect]] is refused "
+             "(exit 2): without --check it is judged, nothing compared.",
+    ),
     option: Optional[List[str]] = referee_option(),
     lang: Optional[str] = lang_option(),
 ) -> None:
     """Build judge scenarios in physics, let them settle and print the referee's rulings."""
     from kubb3d.library import scenarios_dir
-    from kubb3d.scenario import ScenarioError, check_all, collect, judge_options, run
+    from kubb3d.scenario import ScenarioError, check_all, collect, has_expectations, judge_options, load, run
 
     tr = translator_for(lang)
     try:
@@ -99,8 +105,11 @@ def judge_command(
     except ScenarioError as exc:
         _fail(error_message(exc))
     errors = check_all(paths)  # every file before the first ruling: a refusal does nothing
+    if check and not errors:  # --check compares: a file that expects nothing has nothing to check
+        errors = [msg("{file}: expect: {why}", file=str(p), why=NOTHING_TO_CHECK)
+                  for p in paths if not has_expectations(load(p))]
     for error in errors:
-        typer.echo(error_line(error), err=True)
+        typer.echo(error_line(error, tr), err=True)
     if errors:
         if as_json:
             from kubb3d.cli import _json_error
@@ -145,6 +154,10 @@ def judge_command(
     if check and failed:
         raise typer.Exit(1)
 
+
+NOTHING_TO_CHECK = msg("--check compares the rulings with the file's [[expect]], and it has none (without --check "
+                       "judge prints the rulings)")
+"""Why ``judge --check`` refuses a scenario without expectations (docs/scenarios.md)."""
 
 QUIZ_IMAGES = ("*.png",)
 """The files ``quiz --out`` writes (the top and side view of each scenario)."""
@@ -192,7 +205,7 @@ def quiz_command(
     try:  # the scenarios before anything is said or replaced: a refusal is its one error line
         quiz_files(files or [scenarios_dir()])
     except ScenarioError as exc:
-        _fail(str(exc))
+        _fail(exc)
     if images:
         from kubb3d.errors import UserError
         from kubb3d.files import FileSafetyError, output_folder

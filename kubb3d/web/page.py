@@ -277,10 +277,11 @@ def quiz_data(paths: Sequence[str | Path], *, seed: int, count: int | None = Non
     """
     from kubb3d.judge.rulebook import get_rulebook
     from kubb3d.quiz import CHOICES, EVENTS, question, ruling_line
-    from kubb3d.scenario import collect, run
+    from kubb3d.quiz import quiz_files
+    from kubb3d.scenario import run
     from kubb3d.viewer.app import scenario_session
 
-    files = collect(list(paths))
+    files = quiz_files(paths)
     rng = np.random.default_rng(seed)
     order = [files[i] for i in rng.permutation(len(files))]
     if count is not None:
