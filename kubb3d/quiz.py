@@ -116,7 +116,9 @@ def quiz_files(paths: Sequence[str | Path]) -> list[Path]:
     return files
 
 
-UNCHECKED = msg("the quiz asks only rulings the file's [[expect]] checks, and it has none (kubb3d judge gives its ruling)")
+UNCHECKED = msg(
+    "the quiz asks only rulings the file's [[expect]] checks, and it has none (kubb3d judge gives its ruling)"
+)
 """Why the quiz refuses a scenario without expectations (:func:`quiz_files`)."""
 
 

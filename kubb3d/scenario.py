@@ -109,7 +109,6 @@ from kubb3d.judge import (
     InkastContext,
     JudgeParams,
     Pose,
-    Ruling,
     Status,
     ThrowContext,
     judge_inkast,
@@ -339,6 +338,14 @@ def judge_options(options: Mapping[str, Any]) -> dict[str, Any]:
             )
         out[name] = option_value(name, value)
     return out
+
+
+def changes_options(spec: ScenarioSpec, options: Mapping[str, Any] | None) -> bool:
+    """``options`` (``judge --option``) set an option to another value than the file's own
+    ``[options]`` or, where it sets none, the rule book's default."""
+    from kubb3d.judge.options import default
+
+    return any(spec.options.get(k, default(k, spec.ruleset)) != v for k, v in (options or {}).items())
 
 
 def _fmt_loc(loc: tuple) -> str:
@@ -767,6 +774,9 @@ class Result:
     judgement: Any
     mismatches: list[str] = field(default_factory=list)
     hand_checks: int = 0
+    not_compared: tuple[str, ...] = ()
+    """Pieces (and ``outcome``) whose expectations were not compared: options other than the
+    file's own (``judge --option``) change their rulings (:mod:`kubb3d.scenario_expect`)."""
 
     @property
     def compared(self) -> bool:
@@ -782,6 +792,7 @@ class Result:
             "ok": not self.mismatches,
             "compared": self.compared,
             "mismatches": self.mismatches,
+            "not_compared": list(self.not_compared),
         }
 
 
@@ -873,47 +884,6 @@ def judge_built(b: Built, options: Mapping[str, Any] | None = None) -> tuple[Any
     return judge_inkast(snap, ctx, params), 0
 
 
-def compare(spec: ScenarioSpec, judgement: Any) -> list[str]:
-    """Differences between a judgement and the file's expectations (empty: as expected)."""
-    out = []
-    by = {r.piece: r for r in judgement.rulings}
-    for e in spec.expect:
-        r: Ruling | None = by.get(e.piece)
-        if r is None:
-            out.append(f"{e.piece}: expected a ruling, got none")
-            continue
-        if e.status is not None and r.status != e.status:
-            out.append(f"{e.piece}: status expected {e.status.value!r}, got {r.status.value!r} ({r.reason})")
-        if e.consequence is not None and r.consequence != e.consequence:
-            out.append(
-                f"{e.piece}: consequence expected {e.consequence.value!r}, got {r.consequence.value!r} ({r.reason})"
-            )
-        missing = [c for c in e.rules if c not in r.rules]
-        if missing:
-            out.append(f"{e.piece}: expected citations {listed(missing)}, got {listed(r.rules)}")
-        if e.hand_check is not None and r.hand_check != e.hand_check:
-            out.append(f"{e.piece}: hand_check expected {e.hand_check}, got {r.hand_check}")
-        if e.valid is not None and r.valid != e.valid:
-            out.append(f"{e.piece}: valid expected {e.valid}, got {r.valid}")
-        if e.raised_at is not None:
-            if r.raised_pose is None:
-                out.append(f"{e.piece}: expected a raised pose at {list(e.raised_at)}, got none")
-            else:
-                dx = math.dist(e.raised_at, r.raised_pose.position[:2])
-                if dx > e.tol_m:
-                    got = [round(c, 3) for c in r.raised_pose.position[:2]]
-                    out.append(f"{e.piece}: raised at expected {list(e.raised_at)} ± {e.tol_m} m, got {got}")
-    if spec.outcome is not None:
-        for name in ("winner", "loser", "penalty"):
-            want = getattr(spec.outcome, name)
-            got = getattr(judgement, name, None)
-            if want is not None and want != got:
-                out.append(f"outcome.{name}: expected {want!r}, got {got!r}")
-        if spec.outcome.winner is None and spec.outcome.loser is None:
-            pass
-    return out
-
-
 def run(
     path: str | Path, *, keep_world: bool = False, options: Mapping[str, Any] | None = None
 ) -> tuple[Result, Built | None]:
@@ -926,10 +896,15 @@ def run(
     Raises:
         ScenarioError: see :func:`load` and :func:`build`.
     """
+    from kubb3d.scenario_expect import compare, touched
+
     built = build(path)
     try:
         judgement, calls = judge_built(built, options)
-        res = Result(Path(path), built.spec, judgement, compare(built.spec, judgement), calls)
+        # expectations are written for the file's own options: what other options change is not compared
+        own = judge_built(built)[0] if changes_options(built.spec, options) else judgement
+        skip = touched(own, judgement)
+        res = Result(Path(path), built.spec, judgement, compare(built.spec, judgement, skip), calls, skip)
     except Exception:
         built.close()
         raise

@@ -54,7 +54,9 @@ FIELDS: dict[tuple[str, str], tuple[str, str]] = {
     ("ScenarioSpec", "throw"): ("", "the throw being judged (event = throw; defaults apply when left out)"),
     ("ScenarioSpec", "inkast"): ("", "the inkast being judged (event = inkast; required then)"),
     ("ScenarioSpec", "pieces"): ("", "pieces added to the set-up, or replacing set-up pieces of the same id"),
-    ("ScenarioSpec", "expect"): ("", "the rulings a referee should give; without any, judge only rules (--check and the quiz need them)"),
+    ("ScenarioSpec", "expect"): (
+        "", "the rulings a referee should give; without any, judge only rules (--check and the quiz need them)"
+    ),
     ("ScenarioSpec", "outcome"): ("", "the expected game outcome or penalty, if any"),
     ("ScenarioSpec", "options"): (
         "",
@@ -280,6 +282,12 @@ def reference_markdown() -> str:
         "here?\"; `kubb3d judge FILE` prints the rulings and compares nothing. `kubb3d judge --check` and",
         "`kubb3d quiz` refuse such a file in one line before anything runs: there is nothing to check, and",
         "the quiz asks only rulings that are checked against what the file expects.",
+        "",
+        "Expectations are for the file's own options (its `[options]`, else the rule book's defaults).",
+        "`kubb3d judge FILE --option NAME=VALUE` with another value judges the file a second time under its",
+        "own options and compares only the expectations of pieces whose ruling the option leaves as it was;",
+        "the others are named on one line, `not compared: B1 (…)`, and are no failure of `--check`. A ruling",
+        "the option changed cites it (`option standing_outside=stays`) and its reason says so.",
         "",
         "Units: lengths in m, angles in degrees (field names end in `_deg`). The pitch origin is its",
         "centre, x runs from side A's baseline to side B's, y to the left of side A, z up. Left and right in",

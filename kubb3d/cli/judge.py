@@ -4,7 +4,9 @@
 ``kubb3d judge FILE…`` builds each scenario, lets it settle in physics and prints
 the rulings (``--json`` for data); ``--check`` compares them with the expected
 rulings and exits 1 on any difference. A file without ``[[expect]]`` is judged and
-compared with nothing; ``--check`` refuses it. A bad file is reported in one line
+compared with nothing; ``--check`` refuses it. Under ``--option`` values other than the
+file's own, only the expectations of rulings the options do not change are compared (the
+others are named on a line of their own). A bad file is reported in one line
 naming the file and field (exit 2); nothing prints a traceback.
 """
 
@@ -23,7 +25,7 @@ from kubb3d.cli.lang import error_line, lang_option, translator_for
 from kubb3d.cli.outputs import Output, check, force_option, output_option
 from kubb3d.cli.referee import referee_option, referee_options
 from kubb3d.i18n import ENGLISH, Translator
-from kubb3d.judge.messages import N_, at_spot, msg, piece_name
+from kubb3d.judge.messages import N_, at_spot, msg, nmsg, piece_name
 from kubb3d.ranges import counted
 
 
@@ -125,17 +127,22 @@ def judge_command(
             typer.echo(error_line(exc), err=True)
             continue
         results.append(res)
+        skipped = tr(not_compared(res.not_compared)) if res.not_compared else ""
         if check and not as_json:
             if res.mismatches:
                 typer.echo(f"FAIL {p}: {tr(res.spec.title)}")
                 for m in res.mismatches:
                     typer.echo(f"     {m}")
+                if skipped:
+                    typer.echo(f"     {skipped}")
             else:
-                typer.echo(f"ok   {p}")
+                typer.echo(f"ok   {p}" + (f"; {skipped}" if skipped else ""))
         elif not as_json:
             typer.echo(_format(res, tr))
             for m in res.mismatches:
                 typer.echo(f"  differs from expected: {m}")
+            if skipped:
+                typer.echo(f"  {skipped}")
     if as_json and (results or not errors):  # no document when every file was refused
         for r in results:  # JSON Lines: the same object per scenario, one scenario or many
             typer.echo(json.dumps(r.to_dict(), ensure_ascii=False))
@@ -153,6 +160,19 @@ def judge_command(
         raise typer.Exit(2)
     if check and failed:
         raise typer.Exit(1)
+
+
+def not_compared(pieces: tuple[str, ...]) -> str:
+    """The line saying which expectations ``judge --option`` left out: those of the pieces (and
+    the outcome) whose ruling the options change (:mod:`kubb3d.scenario_expect`)."""
+    return nmsg(
+        "not compared: {pieces} (the file's expectations are for its own options, and --option changes this "
+        "ruling)",
+        "not compared: {pieces} (the file's expectations are for its own options, and --option changes these "
+        "rulings)",
+        len(pieces),
+        pieces=", ".join(pieces),
+    )
 
 
 NOTHING_TO_CHECK = msg("--check compares the rulings with the file's [[expect]], and it has none (without --check "

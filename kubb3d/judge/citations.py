@@ -62,6 +62,16 @@ def known_citations() -> frozenset[str]:
     return frozenset(out)
 
 
+OPTION = "option"
+"""Prefix of a referee option set to another value than the rule book's default:
+``option opening=4-6-6`` (:func:`kubb3d.judge.options.option_cite`)."""
+
+
 def is_known(citation: str) -> bool:
-    """True for a citation of :func:`known_citations` or a ``kubb3d decision: …``."""
+    """True for a citation of :func:`known_citations`, a ``kubb3d decision: …`` or a referee
+    option at another value than its default (``option NAME=VALUE``)."""
+    if citation.startswith(OPTION + " "):
+        from kubb3d.judge.options import BY_NAME
+
+        return citation[len(OPTION) + 1:].partition("=")[0] in BY_NAME
     return citation in known_citations() or citation.startswith(KUBB3D + ":")

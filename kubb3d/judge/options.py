@@ -351,8 +351,83 @@ def parse_option(text: str) -> tuple[str, Any]:
 
 def typed(value: Any) -> str:
     """An option's value as one types it after ``--option NAME=``: ``set_inside`` for the
-    choice ``set inside`` (:func:`option_value` reads either)."""
+    choice ``set inside``, ``yes``/``no`` for a yes-or-no option, ``none`` for no limit, a
+    number as ``45`` (:func:`option_value` reads each)."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if value is None:
+        return "none"
+    if isinstance(value, float):
+        return format(value, "g")
     return str(value).replace(" ", "_")
+
+
+OPTION_CITE = "option"  # kubb3d.judge.citations.OPTION
+"""Prefix of the citation of a referee option set to another value than the rule book's
+default: ``option opening=4-6-6`` (:func:`option_cite`). Such a ruling or event cites the
+option, not the clause whose default it replaces (``DM §4`` says 2-4-6)."""
+
+
+def option_cite(name: str, value: Any) -> str:
+    """The citation of option ``name`` at ``value``: ``option standing_outside=stays``."""
+    return OPTION_CITE + " " + _set(name, value)
+
+
+def _set(name: str, value: Any) -> str:
+    """``NAME=VALUE`` as one types it (a name of a setting, not a sentence)."""
+    return name + "=" + typed(value)
+
+
+DEFAULT = object()
+""":func:`changed_option`'s answer for an option at its default."""
+
+
+def changed_option(options: Mapping[str, Any] | None, name: str, ruleset: str) -> Any:
+    """The value of option ``name`` in ``options`` if it is not the ruleset's default, else
+    :data:`DEFAULT` (the rule book decides, and is cited)."""
+    value = option(options, name, ruleset)
+    return DEFAULT if value == default(name, ruleset) else value
+
+
+
+def source(name: str, value: Any) -> str:
+    """Where ``value`` of option ``name`` is the rule, as ``kubb3d rules show`` lists it (its
+    variant's source without the pointer to docs/rules.md), or "" for kubb3d's own alternative."""
+    text = BY_NAME[name].variants.get(value, "")
+    return text.replace(" (docs/rules.md 'Rule variants')", "")
+
+
+def option_note(name: str, value: Any, ruleset: str) -> str:
+    """The sentence a reason ends with when option ``name`` at the non-default ``value``
+    decided it: `` The referee option field_kubb_inside=half decides this: US rule book …``, or
+    for an alternative of kubb3d's own `` The referee option standing_outside=stays decides this,
+    not the default set_inside (kubb3d rules show dm).``"""
+    from kubb3d.judge.messages import msg
+
+    where = source(name, value)
+    if where:
+        return msg(" The referee option {option} decides this: {source}.", option=_set(name, value),
+                   source=where)
+    return msg(
+        " The referee option {option} decides this, not the default {default} (kubb3d rules show {ruleset}).",
+        option=_set(name, value),
+        default=typed(default(name, ruleset)),
+        ruleset=ruleset,
+    )
+
+
+def decided_by(ruling: Any, name: str, value: Any, ruleset: str, *, replaces: Iterable[str] = ()) -> Any:
+    """``ruling`` (a :class:`kubb3d.judge.rulings.Ruling`) as option ``name`` at the non-default
+    ``value`` decided it: its reason ends naming the option and its source (:func:`option_note`),
+    its citations name the option (:func:`option_cite`) in place of ``replaces``, the clauses
+    of the default it replaces."""
+    from dataclasses import replace
+
+    from kubb3d.judge.messages import concat
+
+    gone = set(replaces)
+    rules = tuple(dict.fromkeys([r for r in ruling.rules if r not in gone] + [option_cite(name, value)]))
+    return replace(ruling, rules=rules, reason=concat(ruling.reason, option_note(name, value, ruleset)))
 
 
 def option_value(name: str, raw: Any) -> Any:

@@ -79,7 +79,7 @@ from kubb3d.judge.geometry import (
     clip_halfplane,
 )
 from kubb3d.judge import together
-from kubb3d.judge.options import option
+from kubb3d.judge.options import DEFAULT, changed_option, decided_by, default, option
 from kubb3d.judge.params import JudgeParams
 from kubb3d.judge.rulebook import Rulebook, get_rulebook
 from kubb3d.judge.rulings import Consequence, Pose, Ruling, Status
@@ -350,8 +350,19 @@ def judge_inkast(after: Snapshot, ctx: InkastContext, params: JudgeParams | None
     plan.raise_all()
     raised: dict[str, Pose] = {}
     penalty = None
+    # the rulings an option at another value than the default decided: those the default changes
+    plans = {}
+    for name in ("raise_order", "field_kubb_inside"):
+        if (value := changed_option(ctx.options, name, ctx.ruleset)) is not DEFAULT:
+            plans[name, value] = _RaisingPlan(
+                after, replace(ctx, options={**ctx.options, name: default(name, ctx.ruleset)}), book, params, index,
+                inkasted)
+            plans[name, value].raise_all()
     for kid in inkasted:
         ruling = _rule_inkasted(plan, kid)
+        for (name, value), other in plans.items():
+            if _rule_inkasted(other, kid) != ruling:
+                ruling = decided_by(ruling, name, value, ctx.ruleset)
         rulings.append(ruling)
         if ruling.raised_pose is not None:
             raised[kid] = ruling.raised_pose

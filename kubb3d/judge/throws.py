@@ -36,12 +36,12 @@ Decisions where the rules are silent (documented in the rulings' reasons):
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Iterable, Mapping
 
 from kubb3d.errors import JudgeInputError
 from kubb3d.judge.messages import concat, join, msg, nmsg, piece_name
-from kubb3d.judge.options import option
+from kubb3d.judge.options import DEFAULT, changed_option, decided_by, default, option
 from kubb3d.judge.params import DEFAULT_PARAMS, JudgeParams
 from kubb3d.judge.analysis import Analysis
 from kubb3d.judge.geometry import end_face
@@ -293,9 +293,36 @@ def judge_throw(
     Returns:
         A :class:`ThrowJudgement`.
 
+    A referee option at another value than the rule book's default that changes a ruling (the
+    piece judged again under the default rules otherwise) is named in that ruling's reason and
+    citations (:func:`kubb3d.judge.options.decided_by`).
+
     Raises:
         JudgeInputError: a context id that is not a piece of the snapshot.
     """
+    judgement = _judge_throw(after, ctx, params, hand_check)
+    for name in sorted(ctx.options):
+        value = changed_option(ctx.options, name, ctx.ruleset)
+        if value is DEFAULT or name not in THROW_OPTIONS:
+            continue
+        plain = _judge_throw(after, replace(ctx, options={**ctx.options, name: default(name, ctx.ruleset)}), params,
+                             hand_check)
+        before = {r.piece: r for r in plain.rulings}
+        rulings = tuple(r if before.get(r.piece) == r else decided_by(r, name, value, ctx.ruleset)
+                        for r in judgement.rulings)
+        judgement = replace(judgement, rulings=rulings)
+    return judgement
+
+
+THROW_OPTIONS = ("own_half_knock", "standing_outside", "first_foul_warning", "baseline_after_field",
+                 "field_kubb_inside")
+"""The referee options :func:`judge_throw` reads (kubb3d.judge.options: where)."""
+
+
+def _judge_throw(
+    after: Snapshot, ctx: ThrowContext, params: JudgeParams | None = None, hand_check: HandCheck | None = None
+) -> ThrowJudgement:
+    """:func:`judge_throw` without naming the options that decided a ruling."""
     book = get_rulebook(ctx.ruleset)
     params = params or book.params
     index = ContactIndex(after)
@@ -467,9 +494,23 @@ def _rule_target_kubb(
         tally.rule(ruling, counts=True)
         return
     if not down:
-        set_inside = option(ctx.options, "standing_outside", ctx.ruleset) == "set inside" and not stays
-        inside = _set_inside(p, pitch) if set_inside else None
-        if inside is None:
+        outside = option(ctx.options, "standing_outside", ctx.ruleset)
+        inside = None if stays else _set_inside(p, pitch)
+        if inside is not None and outside == "stays":
+            ruling = Ruling(
+                piece=pid,
+                status=a.status,
+                consequence=Consequence.NONE,
+                rules=cites.felled,
+                reason=msg(
+                    "{piece} still stands but was pushed {out_cm:.1f} cm across the sideline; it stays where it "
+                    "stands.",
+                    piece=pid,
+                    out_cm=inside[1] * 100,
+                ),
+                hand_check=hc,
+            )
+        elif inside is None:
             ruling = Ruling(
                 piece=pid,
                 status=a.status,

@@ -7,7 +7,6 @@ from __future__ import annotations
 import pytest
 from typer.testing import CliRunner
 
-from kubb3d.cli import app
 from kubb3d.experiment import load_spec
 from kubb3d.judge.options import BY_NAME, option_value, parse_option, typed
 from kubb3d.scenario import judge_options
@@ -40,14 +39,15 @@ def test_a_scenario_and_an_experiment_spec_take_it_too(tmp_path):
     assert options["time_up"].grid == ["count baseline kubbs", "tie-break kubbs"]
 
 
-def test_the_refusal_lists_values_one_can_type():
-    res = CliRunner().invoke(app, ["judge", "dm_standing_pushed_across_sideline", "--option", "standing_outside=x"])
+def test_the_refusal_lists_values_one_can_type(judge_app):
+    res = CliRunner().invoke(judge_app, ["judge", "dm_standing_pushed_across_sideline",
+                                         "--option", "standing_outside=x"])
     assert res.exit_code == 2
     assert res.output.strip() == "error: --option standing_outside: expected one of set_inside, stays, got 'x'"
     assert typed("nearest baseline first") == "nearest_baseline_first"
 
 
-def test_underscores_judge_as_the_spaced_value():
-    res = CliRunner().invoke(app, ["judge", "dm_standing_pushed_across_sideline", "--option",
+def test_underscores_judge_as_the_spaced_value(judge_app):
+    res = CliRunner().invoke(judge_app, ["judge", "dm_standing_pushed_across_sideline", "--option",
                                    "standing_outside=set_inside", "--check"])
     assert res.exit_code == 0, res.output

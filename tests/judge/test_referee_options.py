@@ -57,7 +57,10 @@ def test_own_half_kubb_moved_by_a_throw_is_stood_up_again():
     assert "F1" in later.raise_again and "F1" not in later.raise_now
     # the reason says when, as the option and the judgement do
     assert r.reason.endswith("it is stood up again where it stood, at once.")
-    assert later.ruling("F1").reason.endswith("it is stood up again where it stood, at the end of the round.")
+    assert later.ruling("F1").reason.endswith(
+        "it is stood up again where it stood, at the end of the round. The referee option "
+        "own_half_knock=raise_at_end_of_round decides this, not the default raise_now (kubb3d rules show dm).")
+    assert later.ruling("F1").rules[-1] == "option own_half_knock=raise_at_end_of_round"
     # an own kubb the throw did not move gets no ruling
     still = judge_throw(snap(kubb("F1", -1.5, 0.0, side="A"), kubb("B1", 4.0, 0.0)), ctx)
     with pytest.raises(KeyError):
@@ -220,8 +223,9 @@ def test_baseline_kubb_after_the_last_field_kubb_in_contact_order():
     assert judge_throw(s, ThrowContext(**ctx)).ruling("B3").consequence is Consequence.RAISE_AT_ORIGINAL_SPOT
     by_order = judge_throw(s, ThrowContext(**ctx, options={"baseline_after_field": "contact order"}))
     assert by_order.felled == {"F", "B3"}
-    assert by_order.ruling("B3").reason.endswith(
-        ". Field kubb F stood when the throw began, but fell before it did, so it counts.")  # one: no "all of them"
+    assert by_order.ruling("B3").reason.endswith(  # one: no "all of them"; the option that decided it named
+        ". Field kubb F stood when the throw began, but fell before it did, so it counts. The referee option "
+        "baseline_after_field=contact_order decides this, not the default throw_start (kubb3d rules show dm).")
     # B3 went first: it fell while F still stood, so it does not count in either reading
     reversed_ctx = ThrowContext(**{**ctx, "fall_order": ("B3", "F")}, options={"baseline_after_field": "contact order"})
     first = judge_throw(s, reversed_ctx)

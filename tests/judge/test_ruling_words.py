@@ -11,7 +11,8 @@ import re
 import pytest
 
 from kubb3d.cli.judge import _format
-from kubb3d.library import scenarios_dir
+from kubb3d.judge.options import BY_NAME, default, option_cite
+from kubb3d.library import resolve_scenario, scenarios_dir
 from kubb3d.scenario import Result, build, judge_built
 
 PATHS = sorted(scenarios_dir().glob("*.toml"))
@@ -58,7 +59,8 @@ CONTRADICTIONS = (
      re.compile(r"stays as it stands|stays standing|\bnot tipped\b")),
     (re.compile(r"\bis valid\b"), re.compile(r"\bis invalid\b|thrown again|penalty kubb")),
     (re.compile(r"→ counts as felled"), re.compile(r"\bdoes not count\b|\bstill stands\b(?! again)")),
-    (re.compile(r"→ none\b"), re.compile(r"\bis raised\b|set up again|stood up again|set back|counts as (felled|fallen)")),
+    (re.compile(r"→ none\b"),
+     re.compile(r"\bis raised\b|set up again|stood up again|set back|counts as (felled|fallen)")),
 )
 
 
@@ -91,3 +93,52 @@ def test_the_patterns_catch_the_old_wording():
            "it landed upright on its base.\nIt stays as it stands.")
     a, b = CONTRADICTIONS[0]
     assert a.search(old) and b.search(old)
+
+
+JUDGE_OPTIONS = [
+    (o.name, value)
+    for o in BY_NAME.values()
+    if o.applies == "judge"
+    for value in o.choices
+]
+
+
+def test_every_ruling_an_option_changes_names_the_option(built):
+    """For every referee option the judge reads, each value other than the rule book's default,
+    and every shipped scenario: each ruling the option changes (against the scenario judged
+    under its own options) names the option in its reason and cites it, and does not keep the
+    citations of the default's ruling alone (``standing_outside=stays`` once gave B1 the bare
+    'stands on its base …' with DM §5 only)."""
+    changed = {}
+    for name, value in JUDGE_OPTIONS:
+        for stem, b in built.items():
+            if value == b.spec.options.get(name, default(name, b.spec.ruleset)):
+                continue  # the scenario's own value
+            own, _ = judge_built(b)
+            other, _ = judge_built(b, {name: value})
+            before = {r.piece: r for r in own.rulings}
+            for r in other.rulings:
+                if before.get(r.piece) == r:
+                    continue
+                changed.setdefault((name, value), []).append(f"{stem}:{r.piece}")
+                cite = option_cite(name, value)
+                assert name in r.reason and cite in r.rules, (stem, r.piece, r.reason, r.rules)
+                assert str(before[r.piece].reason) != str(r.reason)
+    # the relation is not empty: these options change rulings of the shipped library
+    assert {("standing_outside", "stays"), ("field_kubb_inside", "half"), ("first_foul_warning", True),
+            ("own_half_knock", "raise at end of round")} <= set(changed), changed
+
+
+def test_judging_under_another_option_compares_only_what_it_leaves(built):
+    """``judge --option standing_outside=stays`` printed three 'differs from expected' lines for
+    B1, whose expectations are for the default; now B1 is named as not compared and the rest
+    is compared."""
+    from kubb3d.scenario import run
+
+    res, _ = run(resolve_scenario("dm_standing_pushed_across_sideline"), options={"standing_outside": "stays"})
+    assert res.mismatches == [] and res.not_compared == ("B1",)
+    res, _ = run(resolve_scenario("dm_standing_pushed_across_sideline"), options={"standing_outside": "set inside"})
+    assert res.mismatches == [] and res.not_compared == ()
+    # an option that changes nothing in a scenario leaves every expectation compared
+    res, _ = run(resolve_scenario("dm_leaning_on_field_kubb"), options={"standing_outside": "stays"})
+    assert res.not_compared == () and res.mismatches == []
