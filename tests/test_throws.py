@@ -249,14 +249,14 @@ def test_helicopter_measure_does_not_depend_on_the_release_angle(release_angle, 
 
 def test_max_tilt_option_sets_the_tilt_limit_of_either_ruleset():
     # referee option max_tilt_deg: a 40° tilted throw is legal under DM without a limit, and a
-    # foul under WS with a 30° limit, cited from WS's "thrown straight" (basic rule 5)
+    # foul under WS with a 30° limit, cited as the option (WS basic rule 5 gives no number)
     with World.standard() as w:
         p = aim(w, "B3", ThrowParams(tilt_deg=40.0)).params
         assert throw(w, p, ruleset="dm", max_tilt_deg=None).legal
     with World.standard("standard", Pitch(7.5, 5.0)) as w:
         p = aim(w, "B3", ThrowParams(tilt_deg=40.0)).params
         r = throw(w, p, ruleset="wikinger", max_tilt_deg=30.0)
-    assert [v.rule for v in r.violations] == ["WS basic rule 5"]
+    assert [v.rule for v in r.violations] == ["option max_tilt_deg=30"]
     with World.standard() as w, pytest.raises(ValueError, match="max_tilt_deg"):
         throw(w, p, ruleset="dm", max_tilt_deg=120.0)
 

@@ -746,7 +746,7 @@ class MatchState:
         self._emit(
             "throw",
             msg("{player} {what}: {result}", player=self.player_at(s), what=what, result=res),
-            (rs.cite("king") if king else rs.cite("throw"),),
+            (rs.cite("king") if king else rs.cite("throw"),) + rs.line_cites(a.line_x != self.pitch.baseline_x(s)),
             s,
         )
         if r.winner is not None or r.loser is not None:

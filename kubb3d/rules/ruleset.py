@@ -19,6 +19,17 @@ if TYPE_CHECKING:
 
 
 # ---------------------------------------------------------------------- time
+
+EVENT_OPTIONS = {
+    "schedule": "opening",
+    "advance": "advance_line",
+    "time": "time_up",
+    "tiebreak": "time_up",
+    "tiebreak_decider": "time_up",
+}
+"""The ruleset option that decides the play-by-play events of a rule key (:meth:`Ruleset.cite`):
+the batons of a turn, the advance line, what happens when time is up."""
+
 @dataclass(frozen=True)
 class TimeModel:
     """Simulated seconds each action takes, so that clocks run headless and deterministically.
@@ -127,10 +138,32 @@ class Ruleset:
         """
         return get_rulebook(self.name)
 
-    def cite(self, key: str) -> str:
+    def cite(self, key: str, option: str | None = None) -> str:
         """Citation for a rule key (``lag``, ``schedule``, ``advance`` …; the rule book's
-        :attr:`~kubb3d.judge.rulebook.Rulebook.events`), or the ruleset's name."""
+        :attr:`~kubb3d.judge.rulebook.Rulebook.events`), or the ruleset's name. Where a referee
+        option decides the event (``option``, else :data:`EVENT_OPTIONS` of the key) and this
+        ruleset sets it to another value than the rule book's default, the option
+        (``option opening=4-6-6``: DM §4 says 2-4-6; docs/rules.md "Decisions where the rule books
+        are silent")."""
+        from kubb3d.judge.options import default, option_cite
+
+        name = option or EVENT_OPTIONS.get(key)
+        if name is not None:
+            value = getattr(self, name)
+            try:
+                changed = value != default(name, self.name)
+            except ValueError:  # a ruleset without a rule book or default of its own (OptionError …)
+                changed = False
+            if changed:
+                return option_cite(name, value)
         return self.book.events.get(key, self.name)
+
+    def line_cites(self, advanced: bool) -> tuple[str, ...]:
+        """What a throw from an ``advanced`` line cites besides the throwing rule: the option
+        ``advance_line`` where it is not the rule book's default (it put the line there), else
+        nothing (the line event cites the advance rule)."""
+        cite = self.cite("advance")
+        return (cite,) if advanced and cite.startswith("option ") else ()
 
     def batons_for_turn(self, turn_no: int) -> int:
         """Batons in the ``turn_no``-th turn of a set (1-based) under :attr:`opening`.
@@ -226,7 +259,7 @@ class Ruleset:
             return msg(
                 "the kubb must stand at least {need_m:.2f} m from the king ({rule})",
                 need_m=need,
-                rule=self.cite("place"),
+                rule=self.cite("place", "penalty_distance"),
             )
         # no overlap with a standing kubb, the king or a stake (its footprint is a free spot)
         mine = _square((x, y), 0.0, hw)

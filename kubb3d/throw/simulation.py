@@ -12,6 +12,7 @@ import numpy as np
 
 from kubb3d.errors import ThrowError
 from kubb3d.judge.rulebook import ThrowRules, get_rulebook, rulebook_names
+from kubb3d.judge.options import default, option_cite
 from kubb3d.physics.flight import FLIGHT_MARGIN, FreeFlight
 from kubb3d.physics.rest import SAMPLE_INTERVAL
 from kubb3d.physics.world import World
@@ -375,6 +376,38 @@ def throw(world: World, params: ThrowParams, **kwargs: Any) -> ThrowResult:
     return run_frames(throw_iter(world, params, **kwargs))
 
 
+
+def throw_rules_for(
+    ruleset: str, *, max_tilt_deg: float | None | EllipsisType = ..., helicopter_limit: float | None = None
+) -> ThrowRules:
+    """The throwing rules a baton throw under ``ruleset`` is checked by, with the referee options
+    ``max_tilt_deg`` (``...``: the ruleset's) and ``helicopter_limit`` (None: the ruleset's). A
+    limit other than the rule book's default is cited as the option (``option max_tilt_deg=45``),
+    not as the clause whose number it replaces (DM §5 says 30°).
+
+    Raises:
+        ThrowError: a limit out of range, or a ruleset without baton throws.
+    """
+    rules = get_rulebook(ruleset).throw_rules
+    if rules is None:
+        raise ThrowError(
+            f"the {ruleset} ruleset has no baton throws; expected one of {rulebook_names(baton_throws=True)}"
+        )
+    if max_tilt_deg is not ...:
+        if max_tilt_deg is not None and not 0.0 <= max_tilt_deg <= 90.0:
+            raise ThrowError(f"max_tilt_deg must be from 0 to 90 or None, got {max_tilt_deg!r}")
+        rules = replace(rules, max_tilt_deg=max_tilt_deg)
+        if max_tilt_deg != default("max_tilt_deg", ruleset):  # a foul is the option's, not the clause's
+            rules = replace(rules, tilt_rule=option_cite("max_tilt_deg", max_tilt_deg))
+    if helicopter_limit is not None:
+        if not 0.0 <= helicopter_limit <= 360.0:
+            raise ThrowError(f"helicopter_limit must be from 0 to 360 degrees, got {helicopter_limit!r}")
+        rules = replace(rules, helicopter_limit_deg=helicopter_limit)
+        if helicopter_limit != default("helicopter_limit", ruleset):
+            rules = replace(rules, helicopter_rule=option_cite("helicopter_limit", helicopter_limit))
+    return rules
+
+
 def throw_iter(
     world: World,
     params: ThrowParams,
@@ -405,19 +438,7 @@ def throw_iter(
         ThrowError: bad parameters or unknown ruleset.
         PhysicsGlitch: the simulation blew up.
     """
-    rules = get_rulebook(ruleset).throw_rules
-    if rules is None:
-        raise ThrowError(
-            f"the {ruleset} ruleset has no baton throws; expected one of {rulebook_names(baton_throws=True)}"
-        )
-    if max_tilt_deg is not ...:
-        if max_tilt_deg is not None and not 0.0 <= max_tilt_deg <= 90.0:
-            raise ThrowError(f"max_tilt_deg must be from 0 to 90 or None, got {max_tilt_deg!r}")
-        rules = replace(rules, max_tilt_deg=max_tilt_deg)
-    if helicopter_limit is not None:
-        if not 0.0 <= helicopter_limit <= 360.0:
-            raise ThrowError(f"helicopter_limit must be from 0 to 360 degrees, got {helicopter_limit!r}")
-        rules = replace(rules, helicopter_limit_deg=helicopter_limit)
+    rules = throw_rules_for(ruleset, max_tilt_deg=max_tilt_deg, helicopter_limit=helicopter_limit)
     release = release_from_params(params, world.pitch)
     return (
         yield from simulate_iter(

@@ -286,7 +286,8 @@ def test_counting_at_time_up_takes_sets_first_then_baseline_kubbs():
     out = dm.time_up_result(state)
     standing = {at_a: 2, at_b: 4}
     assert out.winner == at_b and out.points == {"P1": 0, "P2": 0}
-    assert f"time is up with {standing['P1']}:{standing['P2']} baseline kubbs standing (DM §9)" in out.reason
+    counted = f"time is up with {standing['P1']}:{standing['P2']} baseline kubbs standing"
+    assert f"{counted} (option time_up=count_baseline_kubbs)" in out.reason  # the option, not DM §9's tie-break
     state.set_wins[at_a] = 1  # a set ahead beats more baseline kubbs standing
     out = dm.time_up_result(state)
     assert out.winner == at_a and f"{at_a} leads in sets" in out.reason and out.points == dict(state.set_wins)
