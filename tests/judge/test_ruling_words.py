@@ -11,6 +11,7 @@ import re
 import pytest
 
 from kubb3d.cli.judge import _format
+from kubb3d.judge.messages import number_text
 from kubb3d.judge.options import BY_NAME, default, option_cite
 from kubb3d.library import resolve_scenario, scenarios_dir
 from kubb3d.scenario import Result, build, judge_built
@@ -47,7 +48,7 @@ def test_one_spot_is_written_one_way_in_one_ruling(built):
             if ruling.raised_pose is None:
                 continue
             x, y = ruling.raised_pose.position[:2]
-            assert SPOT.findall(line) == [(f"{x:.2f}", f"{y:.2f}")], (name, line)
+            assert SPOT.findall(line) == [(number_text(x, ".2f"), number_text(y, ".2f"))], (name, line)
             assert len(set(spots)) == 1, (name, line, reason)
             seen += len(SPOT.findall(reason))
     assert seen >= 10  # reasons that give the spot were compared
