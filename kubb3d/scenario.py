@@ -884,6 +884,14 @@ def judge_built(b: Built, options: Mapping[str, Any] | None = None) -> tuple[Any
     return judge_inkast(snap, ctx, params), 0
 
 
+def compare(spec: ScenarioSpec, judgement: Any, skip: Sequence[str] = ()) -> list[str]:
+    """Differences between a judgement and the file's expectations
+    (:func:`kubb3d.scenario_expect.compare`)."""
+    from kubb3d.scenario_expect import compare as differences
+
+    return differences(spec, judgement, skip)
+
+
 def run(
     path: str | Path, *, keep_world: bool = False, options: Mapping[str, Any] | None = None
 ) -> tuple[Result, Built | None]:
@@ -896,7 +904,7 @@ def run(
     Raises:
         ScenarioError: see :func:`load` and :func:`build`.
     """
-    from kubb3d.scenario_expect import compare, touched
+    from kubb3d.scenario_expect import touched
 
     built = build(path)
     try:

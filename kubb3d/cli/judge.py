@@ -86,8 +86,8 @@ def judge_command(
     check: bool = typer.Option(
         False,
         "--check",
-        help="Compare with the expected rulings; exit 1 on any difference. A file without [[expect]] is refused "
-             "(exit 2): without --check it is judged, nothing compared.",
+        help="Compare with the expected rulings; exit 1 on any difference. A file without expect tables is "
+             "refused (exit 2): without --check it is judged, nothing compared.",
     ),
     option: Optional[List[str]] = referee_option(),
     lang: Optional[str] = lang_option(),
