@@ -70,9 +70,9 @@ def compare(spec: ScenarioSpec, judgement: Any, skip: Iterable[str] = ()) -> lis
     if spec.outcome is not None and "outcome" not in skip:
         for name in ("winner", "loser", "penalty"):
             want = getattr(spec.outcome, name)
-            got = getattr(judgement, name, None)
-            if want is not None and want != got:
-                out.append(f"outcome.{name}: expected {want!r}, got {got!r}")
+            ruled = getattr(judgement, name, None)
+            if want is not None and want != ruled:
+                out.append(f"outcome.{name}: expected {want!r}, got {ruled!r}")
         if spec.outcome.winner is None and spec.outcome.loser is None:
             pass
     return out
