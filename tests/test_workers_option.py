@@ -81,3 +81,26 @@ def test_the_readme_states_the_rule_for_the_commands_that_have_it():
     assert rule, "README states no --workers rule"
     assert set(re.findall(r"`([^`]+)`", rule.group(1))) == {" ".join(p) for p in WITH_WORKERS}
     assert int(rule.group(2)) == MAX_WORKERS
+
+
+@pytest.mark.parametrize(
+    "args, timing",
+    [
+        (("tournament", "--teams", "3", "--seed", "2", "--json"), ()),
+        (("audit", "--matches", "2", "--json"), ("wall_s",)),
+    ],
+    ids=["tournament", "audit"],
+)
+def test_the_result_does_not_depend_on_the_workers(cli, args, timing):
+    """Every ``--help`` says "the result does not depend on it": audit and tournament (whatif,
+    analyse and experiments have their own tests) give the same document on 1 and 2 workers,
+    their timings aside."""
+    import json
+
+    docs = []
+    for workers in ("1", "2"):
+        res = cli(*args, "--workers", workers)
+        assert res.returncode == 0, res.stderr
+        doc = json.loads(res.stdout)
+        docs.append({k: v for k, v in doc.items() if k not in timing})
+    assert docs[0] == docs[1]
