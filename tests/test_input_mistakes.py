@@ -15,10 +15,10 @@ import typing
 from pathlib import Path
 
 import pytest
-import typer.main
 from typer.testing import CliRunner
 
-from kubb3d.cli import _register_subapps, app
+from cli_walk import commands
+from kubb3d.cli import app
 from kubb3d.cli.outputs import output_of
 from kubb3d.library import experiment_files, scenario_files
 
@@ -28,20 +28,7 @@ NEEDS = {("export",): ["--html", "x.html"]}
 """What a command needs before it reads its input (export: something to write)."""
 
 
-def _commands():
-    _register_subapps()
-
-    def walk(group, prefix=()):
-        for name, cmd in getattr(group, "commands", {}).items():
-            if getattr(cmd, "commands", None):
-                yield from walk(cmd, (*prefix, name))
-            else:
-                yield (*prefix, name), cmd
-
-    return list(walk(typer.main.get_command(app)))
-
-
-COMMANDS = _commands()
+COMMANDS = commands()
 
 
 def _takes_a_path(param) -> bool:

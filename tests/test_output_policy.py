@@ -22,7 +22,8 @@ import typer.main
 import typer.testing
 from typer.testing import CliRunner
 
-from kubb3d.cli import _register_subapps, app
+from cli_walk import commands, group as cli_group
+from kubb3d.cli import app
 from kubb3d.cli.outputs import Output, output_of
 
 READS = {
@@ -47,19 +48,6 @@ READS = {
 """(command, parameter) of every path a command only reads."""
 
 
-def _group():
-    _register_subapps()
-    return typer.main.get_command(app)
-
-
-def _commands(group, prefix=()):
-    for name, cmd in getattr(group, "commands", {}).items():
-        if getattr(cmd, "commands", None):
-            yield from _commands(cmd, (*prefix, name))
-        else:
-            yield (*prefix, name), cmd
-
-
 def _takes_a_path(param) -> bool:
     annotation = param.type_descriptor.annotation
     return annotation is Path or Path in typing.get_args(annotation)
@@ -67,7 +55,7 @@ def _takes_a_path(param) -> bool:
 
 def _outputs() -> list[tuple[tuple[str, ...], str, Output]]:
     found = []
-    for path, cmd in _commands(_group()):
+    for path, cmd in commands():
         for param in cmd.params:
             out = output_of(param)
             if out is not None:
@@ -95,7 +83,7 @@ def test_the_walk_finds_the_writers_the_tryout_named():
 def test_every_path_is_an_output_option_or_an_input():
     """A new option that takes a path is made with output_option or is listed as read."""
     unclassified = []
-    for path, cmd in _commands(_group()):
+    for path, cmd in commands():
         for param in cmd.params:
             if _takes_a_path(param) and output_of(param) is None and (" ".join(path), param.name) not in READS:
                 unclassified.append((" ".join(path), param.name))
@@ -105,7 +93,7 @@ def test_every_path_is_an_output_option_or_an_input():
 
 
 def test_every_command_that_writes_has_an_eager_force():
-    group = dict(_commands(_group()))
+    group = dict(commands())
     for path in {c for c, _, _ in OUTPUTS}:
         force = [p for p in group[path].params if p.name == "force"]
         assert force and force[0].opts == ["--force"] and force[0].is_eager, path
@@ -114,10 +102,10 @@ def test_every_command_that_writes_has_an_eager_force():
 def _invoke(args: list[str], monkeypatch, stub: bool = False):
     """Run the command line in this process; ``stub``: the commands' bodies only record their
     arguments (the options are read and checked as always, no work is done)."""
-    group = _group()
+    group = cli_group()
     reached: list[dict] = []
     if stub:
-        for _, cmd in _commands(group):
+        for _, cmd in commands(group):
             cmd.callback = functools.partial(lambda _cmd, **kw: reached.append(kw), cmd)
     monkeypatch.setattr(typer.testing, "_get_command", lambda _: group)
     return CliRunner().invoke(app, args, catch_exceptions=False), reached

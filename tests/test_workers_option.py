@@ -8,25 +8,16 @@ from __future__ import annotations
 import re
 
 import pytest
-import typer.main
 from typer.testing import CliRunner
 
-from kubb3d.cli import _register_subapps, app
+from cli_walk import commands
+from kubb3d.cli import app
 from kubb3d.cli.processes import MAX_WORKERS, WORKERS_HELP, workers_for
 
 
-def _commands(group, prefix=()):
-    for name, cmd in getattr(group, "commands", {}).items():
-        if getattr(cmd, "commands", None):
-            yield from _commands(cmd, (*prefix, name))
-        else:
-            yield (*prefix, name), cmd
-
-
 def _with_workers() -> dict[tuple[str, ...], object]:
-    _register_subapps()
     found = {}
-    for path, cmd in _commands(typer.main.get_command(app)):
+    for path, cmd in commands():
         for param in cmd.params:
             if "--workers" in param.opts:
                 found[path] = param
