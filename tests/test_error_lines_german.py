@@ -148,6 +148,13 @@ def test_the_table_covers_many_commands():
     assert len({line.split()[0] for line, _ in CASES}) >= 8
 
 
+def test_docs_german_counts_the_table_as_it_is():
+    """docs/german.md says how many bad command lines of how many commands this file runs."""
+    doc = " ".join((Path(__file__).resolve().parents[1] / "docs" / "german.md").read_text(encoding="utf-8").split())
+    commands = len({line.split()[0] for line, _ in CASES})
+    assert f"runs {len(CASES)} bad command lines of {commands} commands" in doc
+
+
 @pytest.mark.parametrize("line, english", CASES, ids=[c[0] for c in CASES])
 def test_an_error_line_is_german_under_a_german_language(line, english, folder, monkeypatch):
     _register_subapps()
