@@ -199,6 +199,17 @@ def test_rematch_after_the_match_is_over():
         s.close()
 
 
+def _simulate_step(session, person) -> None:
+    """One step of the match: the scripted person's throw if one is asked, else the clock at 0;
+    then the step simulated to its end, nothing of it played yet."""
+    if session.request is not None:
+        session.throw(person(session.request))
+    else:
+        session.update(0.0)
+    while session._stream is not None:
+        session.update(0.0)
+
+
 def test_facts_wait_until_the_throw_is_played():
     """Issue 18: the HUD does not show what a throw did (kubbs standing, felled, the news)
     before the throw has been played back to rest."""
@@ -207,14 +218,9 @@ def test_facts_wait_until_the_throw_is_played():
     seen = 0
     try:
         for _ in range(300):
-            if s.request is not None:
-                s.throw(person(s.request))
-            else:
-                s.update(0.0)
             # the step's last segment: queued, or on screen already (a streamed throw that took
             # over from its live frames)
-            while s._stream is not None:  # the step is simulated to its end, nothing played yet
-                s.update(0.0)
+            _simulate_step(s, person)
             last = ([s.segment] if s.segment is not None else []) + s.queue
             last = last[-1] if last else None
             if last is not None and last.info.get("after", {}).get("facts") not in (None, s.facts):
@@ -319,12 +325,7 @@ def test_the_last_throw_card_names_whose_throw_it_is():
     lag = ""
     try:
         for _ in range(300):
-            if s.request is not None:
-                s.throw(person(s.request))
-            else:
-                s.update(0.0)
-            while s._stream is not None:
-                s.update(0.0)
+            _simulate_step(s, person)
             s.skip()
             s.update(0.0)
             if s.card:
