@@ -136,7 +136,15 @@ def _never_unencodable() -> None:
             pass
 
 
+_SIGNALS_TAKEN = [0]
+"""Ctrl-C and SIGTERM taken by :func:`_sigterm_as_interrupt` in this invocation."""
+
+
 def _sigterm_as_interrupt(signum, frame) -> NoReturn:
+    """SIGTERM, and Ctrl-C once :func:`main` runs: KeyboardInterrupt, counted, so that an error
+    a library made of the interrupt (pydantic-core turns a KeyboardInterrupt raised while it
+    builds a model into a SchemaError) still ends as the line ``interrupted``."""
+    _SIGNALS_TAKEN[0] += 1
     raise KeyboardInterrupt
 
 
@@ -341,6 +349,10 @@ class OneLineErrors(TyperGroup):
         except Exception as exc:
             from kubb3d.physics.world import PhysicsGlitch
 
+            if _SIGNALS_TAKEN[0]:  # an interrupt that a library wrapped into its own error
+                typer.echo("interrupted", err=True)
+                _json_error("interrupted")
+                sys.exit(130)
             if isinstance(exc, PhysicsGlitch):
                 _error(f"the simulation failed (check positions and sizes in the input): {exc}")
             raise
@@ -470,7 +482,7 @@ def main(prog_name: str | None = None) -> None:
     any other line (help, a mistake, shell completion) registers all."""
     signal.signal(signal.SIGTERM, _sigterm_as_interrupt)  # from here on (OneLineErrors.main)
     if signal.getsignal(signal.SIGINT) is _interrupted_while_starting:
-        signal.signal(signal.SIGINT, signal.default_int_handler)  # Ctrl-C: KeyboardInterrupt again
+        signal.signal(signal.SIGINT, _sigterm_as_interrupt)  # Ctrl-C: KeyboardInterrupt again, counted
     try:
         _never_unencodable()
         try:
@@ -482,6 +494,11 @@ def main(prog_name: str | None = None) -> None:
         _register_subapps(_command_of(sys.argv[1:]))
     except KeyboardInterrupt:
         typer.echo("interrupted", err=True)
+        sys.exit(130)
+    except Exception:
+        if not _SIGNALS_TAKEN[0]:
+            raise
+        typer.echo("interrupted", err=True)  # a library's error made of the interrupt
         sys.exit(130)
     try:
         app(prog_name=prog_name)
