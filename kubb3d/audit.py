@@ -457,12 +457,12 @@ class _Auditor:
         valid kubbs not raised yet (DM §7, WS basic rule 12: :meth:`raised` checks them at the
         Raise action)."""
         from kubb3d.judge.geometry import footprint, overlap_depth
-        from kubb3d.judge.raising import _state_at
+        from kubb3d.judge.tipping import state_at
 
         now = now or {}
         half = opponent(ctx.inkasting_side)
         raised = {
-            pid: _state_at(snap.pieces[pid], pose)
+            pid: state_at(snap.pieces[pid], pose)
             for pid, pose in sorted(getattr(j, "raised", {}).items())
             if pid in snap.pieces
         }

@@ -13,7 +13,8 @@ Entry points:
 """
 
 from kubb3d.judge.params import DEFAULT_PARAMS, JudgeParams
-from kubb3d.judge.raising import InkastContext, InkastJudgement, judge_inkast, tip_options
+from kubb3d.judge.raising import InkastContext, InkastJudgement, judge_inkast
+from kubb3d.judge.tipping import tip_options
 from kubb3d.judge.rulings import Consequence, Pose, Ruling, Status
 from kubb3d.judge.status import Analysis, HandCheck, analyse, knocked_past_tipping, piece_status
 from kubb3d.judge.throws import ThrowContext, ThrowJudgement, judge_accident, judge_throw

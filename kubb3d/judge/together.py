@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING
 from kubb3d.judge.geometry import footprint
 
 if TYPE_CHECKING:
-    from kubb3d.judge.raising import Poly, TipOption, _RaisingPlan
+    from kubb3d.judge.raising import _RaisingPlan
+    from kubb3d.judge.tipping import Poly, TipOption
 
     _PlanState = tuple[dict[str, Poly], dict[str, TipOption | None], dict[str, list[TipOption]], dict[str, str]]
     """What raising changes in a plan: obstacles, chosen, options, notes."""

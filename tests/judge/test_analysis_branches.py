@@ -518,7 +518,7 @@ def test_a_kubb_with_only_a_corner_over_the_line_has_that_corners_share_inside()
     """DM §7's validity reads the share of the footprint inside the half: a square turned 45°
     (half diagonal r) with only its corner d over the centre line has a triangle of area d²
     inside, a share of d² / (2 r²) (the triangle's own area, not the clipping's), in either half."""
-    from kubb3d.judge.raising import share_inside
+    from kubb3d.judge.tipping import share_inside
     from kubb3d.pitch import Pitch
 
     pitch = Pitch(8.0, 5.0)

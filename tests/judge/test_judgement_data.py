@@ -13,7 +13,7 @@ from helpers import HZ, king, kubb, snap
 from kubb3d.judge import InkastContext, Pose, judge_inkast
 from kubb3d.judge.geometry import columns, rot
 from kubb3d.judge.messages import Msg, known
-from kubb3d.judge.raising import _inflate
+from kubb3d.judge.tipping import inflate
 
 
 def test_an_inkast_judgement_as_json_names_every_field():
@@ -108,8 +108,8 @@ def test_a_kubb_landed_upright_on_its_top_end_is_raised_without_turning():
 
 def test_inflating_a_square_moves_each_corner_out_along_its_diagonal():
     """The raising's safety margin around an obstacle: a square grown by ``by`` on every side."""
-    grown = _inflate([(0.0, 0.0), (2.0, 0.0), (2.0, 2.0), (0.0, 2.0)], 0.1)
+    grown = inflate([(0.0, 0.0), (2.0, 0.0), (2.0, 2.0), (0.0, 2.0)], 0.1)
     assert flat(grown) == pytest.approx([-0.1, -0.1, 2.1, -0.1, 2.1, 2.1, -0.1, 2.1])
     out = 1.0 + 0.05 * 2**0.5
-    diamond = _inflate([(1.0, 0.0), (0.0, 1.0), (-1.0, 0.0), (0.0, -1.0)], 0.05)
+    diamond = inflate([(1.0, 0.0), (0.0, 1.0), (-1.0, 0.0), (0.0, -1.0)], 0.05)
     assert flat(diamond) == pytest.approx([out, 0.0, 0.0, out, -out, 0.0, 0.0, -out])

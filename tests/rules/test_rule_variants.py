@@ -14,7 +14,7 @@ import pytest
 
 from kubb3d.judge import Consequence, InkastContext, judge_inkast
 from kubb3d.judge.options import BY_NAME, baton_schedule, option, parse_option
-from kubb3d.judge.raising import share_inside
+from kubb3d.judge.tipping import share_inside
 from kubb3d.judge.rulebook import get_rulebook
 from kubb3d.pitch import PITCHES
 from kubb3d.rules import BatonThrow, MatchState, Phase, get_ruleset
