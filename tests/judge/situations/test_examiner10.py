@@ -107,6 +107,14 @@ FLIPS: list[tuple[str, str, str]] = [
     ("dm10_inkast_stossel_placed_freely", "dm10_inkast_stossel_over_sideline_invalid", "B3"),
     # DM §1 "anschließend den König": the king after the last kubb (won) or with it (lost)
     ("dm10_king_throw_after_clearing_wins", "dm10_king_felled_with_the_last_baseline_kubb_loses", "king"),
+    # DM §7 "ohne Drehen": the 45° base's corner 7 mm inside (valid) or 6 mm over (rethrow)
+    ("dm10_inkast_at_45_degrees_corner_inside_valid", "dm10_inkast_at_45_degrees_corner_over_sideline_invalid", "B3"),
+    # option field_kubb_inside at the centre line: 58 % in A's half under whole (rethrow) or half (valid)
+    (
+        "dm10_inkast_58_percent_past_centre_line_invalid",
+        "opt10_inkast_58_percent_past_centre_line_valid_under_half",
+        "B5",
+    ),
 ]
 
 # (default file, option file, piece): the option changes how the piece is stood up, not its consequence
