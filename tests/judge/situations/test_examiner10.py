@@ -392,6 +392,28 @@ def dm_penalty_kubb_thrown_by_the_opponent_then_alternating():
     assert s.legal_actions() == [Raise("A", ("B1",))]
 
 
+def dm_stossel_placed_by_the_inkaster_as_near_the_king_as_it_fits():
+    """DM §7: "Der „Stößel“ wird vom einwerfenden Team aufgenommen und nach dem Aufstellvorgang an
+    einer frei wählbaren, gültigen Position im gegnerischen Feld platziert." and "Kubbs können
+    beliebig nah am König stehen" (the inkasting side places the Stößel after the raising, anywhere
+    valid in the opponent's field; kubbs may stand as near the king as you like): after A raises B1
+    and B2, B places B3 in A's half; 2.5 mm from the king's face is allowed, overlapping the king or
+    B1, or standing over a line, is not."""
+    s = _opened(get_ruleset("dm"))
+    throw(s, {"B1", "B2", "B3"})
+    finish_turn(s)
+    valid = {"B1": Pose((-2.1, 0.45, 0.075)), "B2": Pose((-2.1, 0.55, 0.075))}
+    s.push(Inkast("B", ("B1", "B2", "B3")), InkastOutcome(valid=valid, stossel=frozenset({"B3"})))
+    assert s.legal_actions() == [Raise("A", ("B1", "B2"))]
+    s.push(s.legal_actions()[0])
+    (place,) = s.legal_actions()
+    assert (place.side, place.kubb, place.half) == ("B", "B3", "A")
+    at = lambda x, y: s.placement_error(dataclasses.replace(place, position=(x, y)))  # noqa: E731
+    assert at(-0.07, 0.0) is None and at(-2.0, 2.46) is None  # king 7.5 cm, kubb 6 cm wide
+    for x, y in ((-0.05, 0.0), (-2.1, 0.45), (-2.0, 2.48), (0.2, 0.0), (-3.98, 0.42)):
+        assert "DM §7" in (at(x, y) or ""), (x, y)
+
+
 def dm_next_set_swaps_ends_and_opener():
     """DM §3: "Wird über mehrere Sätze gespielt, so wechseln die Spieler nach jedem Satz die Seiten
     sowie das Recht, den Satz eröffnen zu dürfen." and DM §4 (2 batons first): L opened set 1 from
