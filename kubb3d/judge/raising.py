@@ -163,8 +163,13 @@ def judge_inkast(after: Snapshot, ctx: InkastContext, params: JudgeParams | None
     for name in ("raise_order", "field_kubb_inside"):
         if (value := changed_option(ctx.options, name, ctx.ruleset)) is not DEFAULT:
             plans[name, value] = _RaisingPlan(
-                after, replace(ctx, options={**ctx.options, name: default(name, ctx.ruleset)}), book, params, index,
-                inkasted)
+                after,
+                replace(ctx, options={**ctx.options, name: default(name, ctx.ruleset)}),
+                book,
+                params,
+                index,
+                inkasted,
+            )
             plans[name, value].raise_all()
     for kid in inkasted:
         ruling = _rule_inkasted(plan, kid)
@@ -335,9 +340,12 @@ class _RaisingPlan:
                 return 1 if a.blocked_by else -1
             if abs(distance(a) - distance(b)) >= SAME_DISTANCE:
                 return -1 if distance(a) < distance(b) else 1
-            key_a, key_b = (round(abs(a.pose.position[1]), 6), -a.pose.position[1]), (
-                round(abs(b.pose.position[1]), 6),
-                -b.pose.position[1],
+            key_a, key_b = (
+                (round(abs(a.pose.position[1]), 6), -a.pose.position[1]),
+                (
+                    round(abs(b.pose.position[1]), 6),
+                    -b.pose.position[1],
+                ),
             )
             return (key_a > key_b) - (key_a < key_b)
 
@@ -655,8 +663,14 @@ def _rule_inkasted(plan: _RaisingPlan, kid: str) -> Ruling:
             piece=kid,
             others=ids(a.supporters),
         )
+    elif kid in plan.upright and plan.half_counts:  # option field_kubb_inside = half (US)
+        why = msg("{piece} stands with less than half of its base inside the field", piece=kid)
     elif kid in plan.upright:
         why = msg("{piece} stands with part of its base outside the field", piece=kid)
+    elif plan.half_counts:
+        why = msg(
+            "{piece} cannot be raised with at least half of its base inside the field in either direction", piece=kid
+        )
     else:
         why = msg("{piece} cannot be raised with its whole base inside the field in either direction", piece=kid)
     if ctx.attempt == 1:
