@@ -11,14 +11,16 @@ from kubb3d.rules import (
     LagThrow,
     MatchState,
     Phase,
+    Ruleset,
     ThrowOutcome,
     get_ruleset,
 )
 
 
-def opened_by(ruleset: str, opener: str, **kw) -> MatchState:
-    """A match whose side ``opener`` won the lag and opens (DM §3: the loser takes his end)."""
-    state = MatchState(get_ruleset(ruleset), ("L", "R"), **kw)
+def opened_by(ruleset: str | Ruleset, opener: str = "A", **kw) -> MatchState:
+    """A match under ``ruleset`` (a name or a Ruleset) whose side ``opener`` won the lag and opens
+    (DM §3: the loser takes his end)."""
+    state = MatchState(get_ruleset(ruleset) if isinstance(ruleset, str) else ruleset, ("L", "R"), **kw)
     near, far = (0.1, 0.3) if opener == "A" else (0.3, 0.1)
     state.push(LagThrow("A"), LagResult(near))
     state.push(LagThrow("B"), LagResult(far))

@@ -36,6 +36,20 @@ def swap_id(piece: str) -> str:
     return piece
 
 
+MIRRORED_BASELINE = {f"{side}{n}": f"{side}{6 - n}" for side in "AB" for n in range(1, 6)}
+"""The baseline kubbs of a mirrored copy (y → −y): A1 ↔ A5, A2 ↔ A4 …"""
+
+
+def renamer(how: str, relabelled: dict[str, str] | None = None) -> Callable[[str], str]:
+    """How a copy made by ``how`` names the original's pieces: ``swap`` A1 ↔ B1 (:func:`swap_id`),
+    ``mirror`` the baseline kubbs renumbered (:data:`MIRRORED_BASELINE`), else (a relabelling)
+    by ``relabelled``; ids not named keep their name."""
+    if how == "swap":
+        return swap_id
+    names = MIRRORED_BASELINE if how == "mirror" else (relabelled or {})
+    return lambda piece: names.get(piece, piece)
+
+
 def transformed(xy, how: str) -> tuple[float, float]:
     """A point of the original in the copy: ``mirror`` y → −y, ``swap`` x → −x, else unmoved."""
     x, y = xy[0], xy[1]

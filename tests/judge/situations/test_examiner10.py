@@ -22,13 +22,12 @@ import re
 from pathlib import Path
 
 import pytest
-from match_procedure import finish_turn, throw
-from situation_relations import assert_rules_alike, assert_rules_as_written, judged, marked, swap_id
+from match_procedure import finish_turn, opened_by, throw
+from situation_relations import assert_rules_alike, assert_rules_as_written, judged, marked, renamer, swap_id
 from typer.testing import CliRunner
 
 from kubb3d.rules import (
     BatonThrow,
-    Choose,
     Inkast,
     InkastOutcome,
     KingThrow,
@@ -52,7 +51,6 @@ PAGE = Path(__file__).resolve().parents[3] / "docs" / "examinations" / "2026-12-
 # file or check -> "<rule book words>: kubb3d rules X" where kubb3d rules otherwise than the rule book
 WRONG: dict[str, str] = {}
 
-MIRRORED_BASELINE = {f"{side}{n}": f"{side}{6 - n}" for side in "AB" for n in range(1, 6)}
 RELABELLED = {"F1": "F7"}
 _SUFFIX = {"by_b": "swap", "by_a": "swap", "mirrored": "mirror", "relabelled": "relabel"}
 # copy -> (original, how)
@@ -171,12 +169,7 @@ def test_situation_rules_as_the_rule_book_says(judge_app, path):
 def test_copies_rule_as_their_originals(judge_app, copy):
     original, how = COPIES[copy]
     a, b = judged(judge_app, _path(original)), judged(judge_app, _path(copy))
-    if how == "swap":
-        rename = swap_id
-    elif how == "mirror":
-        rename = lambda piece: MIRRORED_BASELINE.get(piece, piece)  # noqa: E731
-    else:
-        rename = lambda piece: RELABELLED.get(piece, piece)  # noqa: E731
+    rename = renamer(how, RELABELLED)
     assert_rules_alike(a, b, how, rename)
     # the citations follow too (an option's ruling cites it in the copy as well)
     by_piece = {r["piece"]: r for r in b["rulings"]}
@@ -252,23 +245,8 @@ def test_option_reason_under_half_names_the_half_criterion(judge_app):
 B_KUBBS = frozenset(f"B{n}" for n in range(1, 6))
 
 
-def _opened(ruleset, opener: str = "A", **kw) -> MatchState:
-    """A match under ``ruleset`` (a Ruleset) whose side ``opener`` won the lag and opens."""
-    state = MatchState(ruleset, ("L", "R"), **kw)
-    near, far = (0.1, 0.3) if opener == "A" else (0.3, 0.1)
-    state.push(LagThrow("A"), LagResult(near))
-    state.push(LagThrow("B"), LagResult(far))
-    if state.phase == Phase.CHOOSE:
-        winner = state.player_at(opener)
-        state.push(Choose(winner, "start", winner))
-        loser = state.choice_queue[0][0]
-        state.push(Choose(loser, "end", state.end_of[loser]))
-    assert state.turn_side == opener
-    return state
-
-
 def _batons_per_turn(ruleset, turns: int = 4) -> list[int]:
-    s, out = _opened(ruleset), []
+    s, out = opened_by(ruleset), []
     for _ in range(turns):
         out.append(s.to_dict()["batons_left"])
         finish_turn(s)  # nothing felled: the other side throws next
@@ -298,7 +276,7 @@ def opt_opening_four_and_three_to_start():
 def _field_kubbs_in_a(ruleset, placed: dict[str, tuple[float, float]]) -> MatchState:
     """A fells the ``placed`` B kubbs, B inkasts them to ``placed`` in A's half, A raises them, and
     B's batons fell nothing: A throws next with those field kubbs standing in its own half."""
-    s = _opened(ruleset)
+    s = opened_by(ruleset)
     throw(s, set(placed))
     finish_turn(s)
     kubbs = tuple(sorted(placed))
@@ -371,7 +349,7 @@ def dm_penalty_kubb_thrown_by_the_opponent_then_alternating():
     dies, erhält der ursprüngliche Einwerfer einen weiteren Versuch." (... penalty kubbs, which the
     opposing player throws from the same baseline into his half; if he fails, the original inkaster
     gets another try): B's B1 invalid twice: A throws it from B's baseline, then B, then A raises."""
-    s = _opened(get_ruleset("dm"))
+    s = opened_by(get_ruleset("dm"))
     throw(s, {"B1"})
     finish_turn(s)
     s.push(Inkast("B", ("B1",)), InkastOutcome(invalid=frozenset({"B1"})))
@@ -391,7 +369,7 @@ def dm_stossel_placed_by_the_inkaster_as_near_the_king_as_it_fits():
     valid in the opponent's field; kubbs may stand as near the king as you like): after A raises B1
     and B2, B places B3 in A's half; 2.5 mm from the king's face is allowed, overlapping the king or
     B1, or standing over a line, is not."""
-    s = _opened(get_ruleset("dm"))
+    s = opened_by(get_ruleset("dm"))
     throw(s, {"B1", "B2", "B3"})
     finish_turn(s)
     valid = {"B1": Pose((-2.1, 0.45, 0.075)), "B2": Pose((-2.1, 0.55, 0.075))}
@@ -410,7 +388,7 @@ def dm_next_set_swaps_ends_and_opener():
     """DM §3: "Wird über mehrere Sätze gespielt, so wechseln die Spieler nach jedem Satz die Seiten
     sowie das Recht, den Satz eröffnen zu dürfen." and DM §4 (2 batons first): L opened set 1 from
     end A and wins it; set 2 is opened by R, now at end A, with 2 batons, no new lag."""
-    s = _opened(get_ruleset("dm"), sets=3)
+    s = opened_by(get_ruleset("dm"), sets=3)
     throw(s, B_KUBBS)
     (king,) = s.legal_actions()
     s.push(king, ThrowOutcome(winner="A", loser="B"))
@@ -461,7 +439,7 @@ def dm_tie_break_after_the_time():
     (the player at the throw finishes his turn; a second lag; the player with the advantage, after
     his inkasted kubbs are raised, takes a tie-break kubb out of the opponent's half; with several on
     the baseline the opposite player picks which.)"""
-    s = _opened(get_ruleset("dm"), time_limit_s=1.0)
+    s = opened_by(get_ruleset("dm"), time_limit_s=1.0)
     throw(s, {"B1"})
     assert s.phase == Phase.THROW and s.turn_side == "A"  # time is up, but A finishes its turn
     throw(s)
@@ -485,7 +463,7 @@ def dm_tie_break_advantage_to_the_side_that_just_threw():
     timed turn and wins the second lag; B's turn comes first with no kubb taken out; once A's
     inkasted kubb is raised, a kubb of B's half is taken out (B picks among its baseline kubbs)
     before A throws."""
-    s = _opened(get_ruleset("dm"), time_limit_s=1.0)
+    s = opened_by(get_ruleset("dm"), time_limit_s=1.0)
     throw(s, {"B1"})
     throw(s)
     s.push(s.legal_actions()[0], LagResult(0.1))  # A's second lag throw is nearer: A's advantage
@@ -507,13 +485,13 @@ def ws_time_up_counts_baseline_kubbs():
     """WS End of the Game: after the playing time and the current turn, "the team with the larger
     number of kubbs on its baseline wins and receives one point"; "an equal number of kubbs, the
     game ends in a draw. No team receives a point."""
-    s = _opened(get_ruleset("wikinger"), time_limit_s=1.0)
+    s = opened_by(get_ruleset("wikinger"), time_limit_s=1.0)
     throw(s, {"B1", "B2"})
     assert s.phase == Phase.THROW  # the turn begun is played to its end
     finish_turn(s)
     o = s.outcome()
     assert (o.winner, dict(o.points)) == ("L", {"L": 1, "R": 0}) and "WS End of the Game" in o.reason
-    s = _opened(get_ruleset("wikinger"), time_limit_s=1.0)
+    s = opened_by(get_ruleset("wikinger"), time_limit_s=1.0)
     finish_turn(s)
     o = s.outcome()
     assert o.winner is None and dict(o.points) == {"L": 0, "R": 0}
@@ -522,7 +500,7 @@ def ws_time_up_counts_baseline_kubbs():
 def opt_time_up_count_under_dm_cites_the_option():
     """Option time_up = count baseline kubbs (WS End of the Game; US practice) in a DM match: the
     side with more baseline kubbs standing wins, and the reason cites the option, not DM §9."""
-    s = _opened(get_ruleset("dm", time_up="count baseline kubbs"), time_limit_s=1.0)
+    s = opened_by(get_ruleset("dm", time_up="count baseline kubbs"), time_limit_s=1.0)
     throw(s, {"B1", "B2"})
     finish_turn(s)
     o = s.outcome()
@@ -533,19 +511,19 @@ def ws_king_win_two_points_early_king_two_for_the_other():
     """WS End of the Game: a team that knocks over all kubbs and then the king from its baseline
     "receives two points"; a team that knocks the king over too early loses, "the opposing team
     wins and receives two points"."""
-    s = _opened(get_ruleset("wikinger"))
+    s = opened_by(get_ruleset("wikinger"))
     throw(s, B_KUBBS)
     (king,) = [a for a in s.legal_actions() if isinstance(a, KingThrow)]
     assert king.line_x == pytest.approx(-3.75)
     s.push(king, ThrowOutcome(winner="A", loser="B"))
     assert s.outcome().winner == "L" and dict(s.outcome().points) == {"L": 2, "R": 0}
-    s = _opened(get_ruleset("wikinger"))
+    s = opened_by(get_ruleset("wikinger"))
     throw(s, (), winner="B", loser="A")
     assert s.outcome().winner == "R" and dict(s.outcome().points) == {"L": 0, "R": 2}
 
 
 def _ws_penalty_place(ruleset) -> tuple[MatchState, PlaceKubb]:
-    s = _opened(ruleset)
+    s = opened_by(ruleset)
     throw(s, {"B1"})
     finish_turn(s)
     s.push(Inkast("B", ("B1",)), InkastOutcome(invalid=frozenset({"B1"})))

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 from match_procedure import finish_turn, opened_by, throw
-from situation_relations import assert_rules_alike, assert_rules_as_written, judged, marked, swap_id
+from situation_relations import MIRRORED_BASELINE, assert_rules_alike, assert_rules_as_written, judged, marked, swap_id
 
 HERE = Path(__file__).resolve().parent / "examiner5"
 FILES = sorted(HERE.glob("*.toml"))
@@ -33,7 +33,6 @@ WRONG: dict[str, str] = {}
 # copies whose relation to their original fails because the original is ruled wrongly
 WRONG_RELATIONS: dict[str, str] = {}
 
-MIRRORED_BASELINE = {f"{side}{n}": f"{side}{6 - n}" for side in "AB" for n in range(1, 6)}
 """Baseline kubbs are numbered in +y: mirrored (y -> -y), B1 stands where B5 stood."""
 
 # copy -> (original, how, relabel): how is "mirror" (y -> -y) or "swap" (x -> -x, A <-> B) or

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 from match_procedure import finish_turn, opened_by, throw
-from situation_relations import assert_rules_alike, assert_rules_as_written, judged, marked, swap_id
+from situation_relations import MIRRORED_BASELINE, assert_rules_alike, assert_rules_as_written, judged, marked, renamer
 
 from kubb3d.judge.rulings import Pose
 from kubb3d.pitch import opponent
@@ -49,7 +49,6 @@ WRONG: dict[str, str] = {}
 # copies whose relation to their original fails because one of the two is ruled wrongly
 WRONG_RELATIONS: dict[str, str] = {}
 
-MIRRORED_BASELINE = {f"{side}{n}": f"{side}{6 - n}" for side in "AB" for n in range(1, 6)}
 """Baseline kubbs are numbered in +y: mirrored (y -> -y), B1 stands where B5 stood."""
 
 # copy -> (original, how): how is "mirror" (y -> -y, baseline kubbs renumbered) or "swap" (x -> -x, A <-> B).
@@ -204,7 +203,7 @@ def test_copies_rule_as_their_originals(judge_app, copy):
     original, how = COPIES[copy]
     a = judged(judge_app, _path(original))
     b = judged(judge_app, _path(copy))
-    rename = swap_id if how == "swap" else (lambda piece: MIRRORED_BASELINE.get(piece, piece))
+    rename = renamer(how)
     assert_rules_alike(a, b, how, rename)
 
 

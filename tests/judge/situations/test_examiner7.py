@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 from match_procedure import finish_turn, opened_by, throw
-from situation_relations import assert_rules_alike, assert_rules_as_written, judged, marked, swap_id
+from situation_relations import assert_rules_alike, assert_rules_as_written, judged, marked, renamer
 
 from kubb3d.rules import Inkast, InkastOutcome, KingThrow, PenaltyThrow, Phase, PlaceKubb, ThrowOutcome
 
@@ -32,7 +32,6 @@ FILES = sorted(HERE.glob("*.toml"))
 # file -> "<rule book words>: kubb3d rules X" for files kubb3d rules otherwise than the rule book
 WRONG: dict[str, str] = {}
 
-MIRRORED_BASELINE = {f"{side}{n}": f"{side}{6 - n}" for side in "AB" for n in range(1, 6)}
 """Baseline kubbs are numbered in +y: mirrored (y -> -y), B1 stands where B5 stood."""
 
 # copy -> (original, how, relabel): how is "mirror" (y -> -y, baseline kubbs renumbered), "swap"
@@ -184,12 +183,7 @@ def test_copies_rule_as_their_originals(judge_app, copy):
     original, how, relabel = COPIES[copy]
     a = judged(judge_app, _path(original))
     b = judged(judge_app, _path(copy))
-    if how == "swap":
-        rename = swap_id
-    elif how == "mirror":
-        rename = lambda piece: MIRRORED_BASELINE.get(piece, piece)  # noqa: E731
-    else:
-        rename = lambda piece: relabel.get(piece, piece)  # noqa: E731
+    rename = renamer(how, relabel)
     assert_rules_alike(a, b, how, rename)
 
 

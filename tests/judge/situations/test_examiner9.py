@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 from match_procedure import finish_turn, opened_by, throw
-from situation_relations import assert_rules_alike, assert_rules_as_written, judged, marked, swap_id
+from situation_relations import assert_rules_alike, assert_rules_as_written, judged, marked, renamer
 
 from kubb3d.rules import (
     BatonThrow,
@@ -46,7 +46,6 @@ FILES = sorted(HERE.glob("*.toml"))
 # file -> "<rule book words>: kubb3d rules X" for files kubb3d rules otherwise than the rule book
 WRONG: dict[str, str] = {}
 
-MIRRORED_BASELINE = {f"{side}{n}": f"{side}{6 - n}" for side in "AB" for n in range(1, 6)}
 RELABELLED = {"F1": "F7", "F2": "F8"}
 _SUFFIX = {"by_b": "swap", "by_a": "swap", "mirrored": "mirror", "relabelled": "relabel"}
 # copy -> (original, how)
@@ -137,12 +136,7 @@ def test_situation_rules_as_the_rule_book_says(judge_app, path):
 def test_copies_rule_as_their_originals(judge_app, copy):
     original, how = COPIES[copy]
     a, b = judged(judge_app, _path(original)), judged(judge_app, _path(copy))
-    if how == "swap":
-        rename = swap_id
-    elif how == "mirror":
-        rename = lambda piece: MIRRORED_BASELINE.get(piece, piece)  # noqa: E731
-    else:
-        rename = lambda piece: RELABELLED.get(piece, piece)  # noqa: E731
+    rename = renamer(how, RELABELLED)
     assert_rules_alike(a, b, how, rename)
 
 
