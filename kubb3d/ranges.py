@@ -168,7 +168,7 @@ def pydantic_message(err: dict) -> str:
         cause = ctx.get("error")
         args: tuple[object, ...] = tuple(getattr(cause, "args", ()))
         made = args[0] if len(args) == 1 and isinstance(args[0], Msg) else None
-    elif kind == "literal_error":
+    elif kind in ("literal_error", "enum"):  # an Enum field says it as a Literal does
         names, _, last = str(ctx.get("expected", "")).rpartition(" or ")
         if names:
             made = msg("Input should be {names} or {last}", names=names, last=last)
@@ -192,9 +192,10 @@ def pydantic_message(err: dict) -> str:
                 n, kind=msg(found[1]), actual_length=actual, **{key: n},
             )
     elif kind in _PYDANTIC_TEMPLATES:
+        params = {k: v for k, v in ctx.items() if isinstance(v, (int, float, str))}
+        params.setdefault("class_name", str(ctx.get("class_name", "")))  # given twice was a TypeError
         try:
-            made = msg(_PYDANTIC_TEMPLATES[kind], **{k: v for k, v in ctx.items() if isinstance(v, (int, float, str))},
-                       class_name=str(ctx.get("class_name", "")))
+            made = msg(_PYDANTIC_TEMPLATES[kind], **params)
         except (KeyError, IndexError, ValueError):
             made = None
     if made is not None and str(made) == text:
