@@ -66,15 +66,21 @@ def unknown_field(model: type[BaseModel], loc: tuple, *, listed_by: str = "") ->
     """The message for an unknown field at ``loc``: ``unknown field in [throw]; did you mean
     'speed'?``, or with no close name the names allowed there. ``listed_by`` is where all are
     described (appended in parentheses)."""
+    from kubb3d.judge.messages import concat, msg
+
     table, names = table_of(model, loc)
     near = difflib.get_close_matches(str(loc[-1]), names, n=1, cutoff=0.6)
     if near:
-        hint = f"; did you mean {near[0]!r}?"
+        hint = msg("; did you mean {name}?", name=repr(near[0]))
     elif names:
-        hint = f"; expected one of: {', '.join(names)}"
+        hint = msg("; expected one of: {names}", names=", ".join(names))
     else:
-        hint = " (this table takes no fields)"
-    return f"unknown field in {table}{hint}" + (f" ({listed_by})" if listed_by else "")
+        hint = msg(" (this table takes no fields)")
+    if listed_by.endswith(" lists them"):  # where all are described: a file or a command
+        listed_by = msg("{source} lists them", source=listed_by.removesuffix(" lists them"))
+    where = msg("the top level") if table == "the top level" else table
+    found = msg("unknown field in {table}{hint}", table=where, hint=hint)
+    return concat(found, " (", listed_by, ")") if listed_by else found
 
 
 def prefer_unknown(errors: list[dict], model: type[BaseModel]) -> list[dict]:

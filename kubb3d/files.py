@@ -83,7 +83,8 @@ def file_name(value: str) -> Path:
     """
     seps = tuple(s for s in (os.sep, os.altsep) if s)
     if value.endswith(seps):
-        raise FileSafetyError(f"{value!r} ends with {value[-1]!r}: give a file name, not a folder")
+        raise FileSafetyError(msg("{value} ends with {sep}: give a file name, not a folder", value=repr(value),
+                                  sep=repr(value[-1])))
     return Path(value)
 
 
@@ -476,23 +477,27 @@ def read_input(path: str | os.PathLike, what: str, *, max_bytes: int = MAX_INPUT
         FileSafetyError: the file cannot be used as ``what``.
     """
     p = Path(path)
+    words = _what_words(what)
     try:
         st = os.stat(p)
     except OSError as exc:
-        raise FileSafetyError(f"cannot read {what} {p}: {exc.strerror or exc}") from None
+        raise FileSafetyError(_cannot_read(words, p, exc)) from None
     if stat.S_ISDIR(st.st_mode):
-        raise FileSafetyError(f"{what} {p} is a folder, not a file")
+        raise FileSafetyError(msg("{what} {path} is a folder, not a file", what=words, path=str(p)))
     if not stat.S_ISREG(st.st_mode):
-        raise FileSafetyError(f"{what} {p} is not a regular file (a device, FIFO or socket)")
+        raise FileSafetyError(msg("{what} {path} is not a regular file (a device, FIFO or socket)", what=words,
+                                  path=str(p)))
     if st.st_size > max_bytes:
-        raise FileSafetyError(f"{what} {p} is too large ({st.st_size / 1e6:.0f} MB; at most {max_bytes / 1e6:.0f} MB)")
+        raise FileSafetyError(msg("{what} {path} is too large ({mb:.0f} MB; at most {most:.0f} MB)", what=words,
+                                  path=str(p), mb=st.st_size / 1e6, most=max_bytes / 1e6))
     try:
         with open(p, "rb") as fh:
             data = fh.read(max_bytes + 1)
     except OSError as exc:
-        raise FileSafetyError(f"cannot read {what} {p}: {exc.strerror or exc}") from None
+        raise FileSafetyError(_cannot_read(words, p, exc)) from None
     if len(data) > max_bytes:
-        raise FileSafetyError(f"{what} {p} is too large (more than {max_bytes / 1e6:.0f} MB)")
+        raise FileSafetyError(msg("{what} {path} is too large (more than {most:.0f} MB)", what=words, path=str(p),
+                                  most=max_bytes / 1e6))
     if data.startswith(b"SQLite format 3\x00"):  # every input read here is text: said "not UTF-8
         article = "an" if what[:1] in "aeiou" else "a"  # text (byte 102)" or "no header line"
         nots = {
@@ -508,7 +513,16 @@ def read_input(path: str | os.PathLike, what: str, *, max_bytes: int = MAX_INPUT
     except UnicodeDecodeError as exc:
         if torn_tail and exc.start > data.rfind(b"\n"):
             return data[: data.rfind(b"\n") + 1].decode("utf-8")  # only the cut last line is bad
-        raise FileSafetyError(f"{what} {p} is not UTF-8 text (byte {exc.start})") from None
+        raise FileSafetyError(msg("{what} {path} is not UTF-8 text (byte {byte})", what=words, path=str(p),
+                                  byte=exc.start)) from None
+
+
+def _what_words(what: str) -> str:
+    """The kind of input file (``scenario``, ``experiment spec``, ``replay file``, ``notation
+    file``) as a message of the catalog, for the error lines that name it; another as it is."""
+    known = {"scenario": N_("scenario"), "experiment spec": N_("experiment spec"), "replay file": N_("replay file"),
+             "notation file": N_("notation file")}
+    return msg(known[what]) if what in known else what
 
 
 def N_(text: str) -> str:
@@ -521,6 +535,16 @@ def msg(template: str, /, **params: object) -> str:
     from kubb3d.judge.messages import msg
 
     return msg(template, **params)
+
+
+_OS_REASONS = (N_("No such file or directory"), N_("Permission denied"), N_("Is a directory"), N_("Not a directory"))
+"""The operating system's reasons (``strerror``, English) that an error line gives in its language."""
+
+
+def _cannot_read(words: str, p: Path, exc: OSError) -> str:
+    reason = exc.strerror or str(exc)
+    return msg("cannot read {what} {path}: {reason}", what=words, path=str(p),
+               reason=msg(reason) if reason in _OS_REASONS else reason)
 
 
 def _exists(what: str, p: Path, force_word: str) -> str:
@@ -536,10 +560,10 @@ def _no_folder(what: str, folder: Path) -> str:
     return msg("{what}: the folder {folder} does not exist (it is not created)", what=what, folder=str(folder))
 
 
-REPLAY_KIND = "a kubb3d match replay"
-NOTATION_KIND = "a match record in the game notation"
-TOML_KIND = "a TOML file (a scenario or an experiment spec)"
-RESULTS_KIND = "an experiment results file (SQLite)"
+REPLAY_KIND = N_("a kubb3d match replay")
+NOTATION_KIND = N_("a match record in the game notation")
+TOML_KIND = N_("a TOML file (a scenario or an experiment spec)")
+RESULTS_KIND = N_("an experiment results file (SQLite)")
 
 
 def kind_of_text(text: str) -> str | None:
@@ -584,7 +608,10 @@ def wrong_kind(path: str | os.PathLike, text: str, expected: str, hint: str = ""
     found = kind_of_text(text)
     if found is None or found == expected:
         return None
-    return f"{path} is {found}, not {expected}" + (f"; {hint}" if hint else "")
+    if hint:
+        return msg("{path} is {found}, not {expected}; {hint}", path=str(path), found=msg(found),
+                   expected=msg(expected), hint=hint)
+    return msg("{path} is {found}, not {expected}", path=str(path), found=msg(found), expected=msg(expected))
 
 
 def replay_not_toml(path: str | os.PathLike, what: str) -> str:
@@ -604,17 +631,52 @@ def replay_not_toml(path: str | os.PathLike, what: str) -> str:
 
 def _toml_position(exc: ValueError) -> str:
     """' at line L, column C: reason' of a TOML syntax error (Python 3.11-3.13 keep the position
-    only in the message; 3.14 adds ``lineno``/``colno``), or '' when the error names none."""
+    only in the message; 3.14 adds ``lineno``/``colno``), or '' when the error names none; a
+    message of the catalog, the reason too where it is one of :data:`_TOML_REASONS`."""
     text = str(exc)
     found = re.search(r"\(at line (\d+), column (\d+)\)", text)
     if found:
         line, column = found.group(1), found.group(2)
     else:
         line, column = getattr(exc, "lineno", None), getattr(exc, "colno", None)
-    reason = re.sub(r"\s*\(at (line \d+, column \d+|end of document)\)", "", text).strip()
+    reason = _toml_reason(re.sub(r"\s*\(at (line \d+, column \d+|end of document)\)", "", text).strip())
     if not line:
-        return f" at the end of the file: {reason}" if "(at end of document)" in text else ""
-    return f" at line {line}, column {column}" + (f": {reason}" if reason else "")
+        return msg(" at the end of the file: {reason}", reason=reason) if "(at end of document)" in text else ""
+    where = msg(" at line {line}, column {column}", line=str(line), column=str(column))
+    return msg("{where}: {reason}", where=where, reason=reason) if reason else where
+
+
+_TOML_REASONS = (
+    N_("Cannot overwrite a value"), N_("Escaped character is not a Unicode scalar value"),
+    N_("Expected '=' after a key in a key/value pair"), N_("Expected ']' at the end of a table declaration"),
+    N_("Expected ']]' at the end of an array declaration"), N_("Invalid date or datetime"), N_("Invalid hex value"),
+    N_("Invalid initial character for a key part"), N_("Invalid statement"), N_("Invalid value"),
+    N_("Unclosed array"), N_("Unclosed inline table"), N_("Unescaped '\\' in a string"), N_("Unterminated string"),
+    N_("Expected newline or end of document after a statement"),
+)
+"""The reasons Python's TOML reader (``tomllib``, English) gives for a syntax error, as messages."""
+
+_TOML_FORMS = (
+    (r"Cannot declare (?P<key>.+) twice", N_("Cannot declare {key} twice")),
+    (r"Cannot mutate immutable namespace (?P<key>.+)", N_("Cannot mutate immutable namespace {key}")),
+    (r"Cannot redefine namespace (?P<key>.+)", N_("Cannot redefine namespace {key}")),
+    (r"Duplicate inline table key (?P<key>.+)", N_("Duplicate inline table key {key}")),
+    (r"Found invalid character (?P<char>.+)", N_("Found invalid character {char}")),
+    (r"Illegal character (?P<char>.+)", N_("Illegal character {char}")),
+    (r"Expected (?P<what>'.*')", N_("Expected {what}")),
+)
+"""(pattern, message) of ``tomllib``'s reasons that name a key or a character."""
+
+
+def _toml_reason(reason: str) -> str:
+    """``reason`` (``tomllib``'s English) as a message of the catalog, or as it is."""
+    if reason in _TOML_REASONS:
+        return msg(reason.replace("{", "{{").replace("}", "}}"))
+    for pattern, template in _TOML_FORMS:
+        found = re.fullmatch(pattern, reason)
+        if found is not None:
+            return msg(template, **found.groupdict())
+    return reason
 
 
 def load_toml(path: str | os.PathLike, what: str) -> dict:
@@ -627,15 +689,22 @@ def load_toml(path: str | os.PathLike, what: str) -> dict:
     import tomllib
 
     text = read_input(path, what)
+    words = _what_words(what)
     if Path(path).suffix.lower() == ".jsonl" or kind_of_text(text) == REPLAY_KIND:  # said "not valid TOML"
         raise FileSafetyError(replay_not_toml(path, what))
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         if Path(path).suffix.lower() == ".json":  # "line 1, column 1" told nothing
-            raise FileSafetyError(f"{what} {path}: a JSON file; {what}s are TOML files (.toml)") from None
-        raise FileSafetyError(f"{what} {path}: not valid TOML{_toml_position(exc)}") from None
+            kinds = {"scenario": N_("scenarios"), "experiment spec": N_("experiment specs")}
+            plural = msg(kinds[what]) if what in kinds else f"{what}s"
+            raise FileSafetyError(msg("{what} {path}: a JSON file; {kinds} are TOML files (.toml)", what=words,
+                                      path=str(path), kinds=plural)) from None
+        raise FileSafetyError(msg("{what} {path}: not valid TOML{position}", what=words, path=str(path),
+                                  position=_toml_position(exc))) from None
     except RecursionError:
-        raise FileSafetyError(f"{what} {path}: nested too deeply to be a kubb3d file") from None
+        raise FileSafetyError(msg("{what} {path}: nested too deeply to be a kubb3d file", what=words,
+                                  path=str(path))) from None
     except ValueError:  # an integer of more than 4300 digits (Python's int-from-text limit)
-        raise FileSafetyError(f"{what} {path}: not valid TOML (a number with too many digits)") from None
+        raise FileSafetyError(msg("{what} {path}: not valid TOML (a number with too many digits)", what=words,
+                                  path=str(path))) from None

@@ -83,9 +83,13 @@ def other_toml_kind(data: dict, path: str | Path, wanted: str) -> str | None:
     spec_keys = [k for k in ("trials_per_point", "measures") if k in data]
     scenario_keys = [k for k in ("expect", "event") if k in data]
     if wanted == "scenario" and spec_keys and not scenario_keys:
-        return (f"{path}: an experiment spec (it has {spec_keys[0]}), not a judge scenario; "
-                f"run it with kubb3d experiment run {path}")
+        from kubb3d.judge.messages import msg
+
+        return msg("{path}: an experiment spec (it has {field}), not a judge scenario; run it with kubb3d experiment "
+                   "run {path}", path=str(path), field=spec_keys[0])
     if wanted == "spec" and scenario_keys and not spec_keys:
-        return (f"{path}: a judge scenario (it has {scenario_keys[0]}), not an experiment spec; "
-                f"rule on it with kubb3d judge {path}")
+        from kubb3d.judge.messages import msg
+
+        return msg("{path}: a judge scenario (it has {field}), not an experiment spec; rule on it with kubb3d judge "
+                   "{path}", path=str(path), field=scenario_keys[0])
     return None

@@ -295,6 +295,22 @@ def _name_kinds() -> tuple[str, ...]:
     return (N_("skill"), N_("strategy"), N_("ground"), N_("skill preset"))
 
 
+def off_the_pitch(pitch: object, x: float, y: float) -> str | None:
+    """:func:`kubb3d.pitch.off_the_pitch` as a message of the catalog (the pitch module builds
+    no messages): None when (x, y) lies on the pitch or near it."""
+    from kubb3d.judge.messages import msg
+    from kubb3d.pitch import AROUND_PITCH_M, off_the_pitch as off
+
+    if off(pitch, x, y) is None:  # type: ignore[arg-type]
+        return None
+    hx, hy = pitch.length / 2 + AROUND_PITCH_M, pitch.width / 2 + AROUND_PITCH_M  # type: ignore[attr-defined]
+    return msg(
+        "expected x from {lo_x:g} to {hi_x:g} m and y from {lo_y:g} to {hi_y:g} m (the {length:g} × {width:g} m pitch "
+        "and {around:g} m around it), got ({x:g}, {y:g})", lo_x=-hx, hi_x=hx, lo_y=-hy, hi_y=hy,
+        length=pitch.length, width=pitch.width, around=AROUND_PITCH_M, x=x, y=y,  # type: ignore[attr-defined]
+    )
+
+
 def unknown_option(name: str) -> str:
     """:func:`kubb3d.judge.options.unknown_option` (kept here for the readers that import it)."""
     from kubb3d.judge.options import unknown_option as unknown

@@ -17,6 +17,7 @@ from typing import Annotated, Any, Literal, Union
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationError, field_validator
 
 from kubb3d.files import ReplayError as ReplayError  # the one error of every replay reader
+from kubb3d.judge.messages import N_
 from kubb3d.ranges import listed
 from kubb3d.rules.core import DEFAULT_ROUND_CAP
 from kubb3d.rules.core import MAX_ROUND_CAP as MAX_ROUND_CAP
@@ -28,7 +29,7 @@ SCHEMA = 2
 reader would have to redo the rules to show them; docs/viewer.md "What a replay records").
 Reasons with their message beside them (``reason_msg``) are schema 2 too: an optional key that
 readers without it ignore."""
-OLD_SCHEMAS = {1: "it does not record where the pieces are after each action"}
+OLD_SCHEMAS = {1: N_("it does not record where the pieces are after each action")}
 MAX_POSITION_M = 100.0
 """Largest |coordinate| of a recorded pose, m (pitches are at most a few tens of metres)."""
 
@@ -68,7 +69,9 @@ class ConfigRecord(BaseModel):
     @classmethod
     def _sets(cls, v: int | None) -> int | None:
         if v is not None and v % 2 == 0:  # best of N sets: one side must win more (DM §3)
-            raise ValueError("expected an odd number of sets (best of 1, 3, 5, 7 or 9)")
+            from kubb3d.judge.messages import msg
+
+            raise ValueError(msg("expected an odd number of sets (best of 1, 3, 5, 7 or 9)"))
         return v
 
     @field_validator("difficulty")
@@ -149,11 +152,13 @@ class HeaderRecord(BaseModel):
 
 
 def _pose_ok(p: list[float]) -> list[float]:
+    from kubb3d.judge.messages import msg
+
     if any(abs(c) > MAX_POSITION_M for c in p[:3]):
-        raise ValueError(f"position beyond {MAX_POSITION_M:g} m of the pitch centre")
+        raise ValueError(msg("position beyond {far:g} m of the pitch centre", far=MAX_POSITION_M))
     n = math.sqrt(sum(q * q for q in p[3:]))
     if abs(n - 1.0) > 1e-3:
-        raise ValueError(f"quaternion of length {n:.3g}, expected a unit quaternion")
+        raise ValueError(msg("quaternion of length {n:.3g}, expected a unit quaternion", n=n))
     return p
 
 
@@ -162,7 +167,10 @@ def _poses_ok(v: dict[str, list[float]] | None) -> dict[str, list[float]] | None
         try:
             _pose_ok(pose)
         except ValueError as exc:
-            raise ValueError(f"{pid}: {exc}") from None
+            from kubb3d.errors import message
+            from kubb3d.judge.messages import concat
+
+            raise ValueError(concat(f"{pid}: ", message(exc))) from None
     return v
 
 
@@ -263,10 +271,14 @@ def read_replay(path: str | Path, warn: bool = True) -> Replay:
     try:
         text = read_input(path, "replay file", torn_tail=True)
     except FileSafetyError as exc:
-        raise ReplayError(str(exc)) from None
+        from kubb3d.errors import message
+
+        raise ReplayError(message(exc)) from None
     from kubb3d.files import REPLAY_KIND, wrong_kind
 
-    other = wrong_kind(path, text, REPLAY_KIND, "expected a replay written by kubb3d match --replay")
+    from kubb3d.judge.messages import msg
+
+    other = wrong_kind(path, text, REPLAY_KIND, msg("expected a replay written by kubb3d match --replay"))
     if other is not None:
         raise ReplayError(other)
     lines = text.splitlines()
@@ -293,18 +305,17 @@ def read_replay(path: str | Path, warn: bool = True) -> Replay:
     if head.get("schema") != SCHEMA:
         s = head.get("schema")
         why = OLD_SCHEMAS.get(s) if isinstance(s, int) else None
-        raise ReplayError(
-            f"{path}:{n0}: "
-            + (
-                "schema: missing in the header line"
-                if s is None
-                else f"replay schema {s}"
-                if _number(s)
-                else "schema: not a number"
-            )
-            + f", expected {SCHEMA}"
-            + (f" ({why}; play the match again with kubb3d match --replay)" if why else "")
-        )
+        from kubb3d.judge.messages import concat, msg
+
+        raise ReplayError(concat(
+            f"{path}:{n0}: ",
+            msg("schema: missing in the header line, expected {schema}", schema=SCHEMA)
+            if s is None
+            else msg("replay schema {found}, expected {schema}", found=s, schema=SCHEMA)
+            if _number(s)
+            else msg("schema: not a number, expected {schema}", schema=SCHEMA),
+            msg(" ({why}; play the match again with kubb3d match --replay)", why=msg(why)) if why else "",
+        ))
     try:
         header = HeaderRecord.model_validate(head)
     except ValidationError as exc:
@@ -312,10 +323,16 @@ def read_replay(path: str | Path, warn: bool = True) -> Replay:
     records = []
     for n, d in docs[1:]:
         if not isinstance(d, dict):
-            raise ReplayError(f"{path}:{n}: a replay record must be a JSON object, got {type(d).__name__}")
+            from kubb3d.judge.messages import concat, msg
+
+            raise ReplayError(concat(f"{path}:{n}: ", msg("a replay record must be a JSON object, got {kind}",
+                                                          kind=type(d).__name__)))
         model = _BY_TYPE.get(d.get("type"))  # type: ignore[arg-type]
         if model is None:
-            raise ReplayError(f"{path}:{n}: type: expected one of {listed(sorted(_BY_TYPE))}")
+            from kubb3d.judge.messages import concat, msg
+
+            raise ReplayError(concat(f"{path}:{n}: type: ", msg("expected one of {names}",
+                                                                names=listed(sorted(_BY_TYPE)))))
         try:
             records.append((n, model.model_validate(d), d))
         except ValidationError as exc:
@@ -385,7 +402,8 @@ def _check_overlaps(path: Path, header: HeaderRecord, records: list) -> None:
                 hb = (eq.king if b == "king" else eq.kubb).half_extents
                 depth = box_overlap_depth(pa[:3], pa[3:], ha, pb[:3], pb[3:], hb)
                 if depth > OVERLAP_TOL_M:
-                    raise ReplayError(
-                        f"{path}:{n}: poses: {a} and {b} overlap by {depth * 1000:.0f} mm"
-                        " (pieces cannot pass through each other)"
-                    )
+                    from kubb3d.judge.messages import concat, msg
+
+                    raise ReplayError(concat(f"{path}:{n}: poses: ", msg(
+                        "{a} and {b} overlap by {mm:.0f} mm (pieces cannot pass through each other)",
+                        a=a, b=b, mm=depth * 1000)))

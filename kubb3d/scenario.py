@@ -188,17 +188,17 @@ class PieceSpec(_Model):
         }.get(self.place, ())
         for name in need:
             if getattr(self, name) is None:
-                raise ValueError(f"place = {self.place!r} needs the field {name!r}")
+                raise ValueError(msg("place = {place} needs the field {name}", place=repr(self.place), name=repr(name)))
         if self.place == "leaning" and not isinstance(self.on, str):
-            raise ValueError("place = 'leaning' needs 'on' to be one piece id")
+            raise ValueError(msg("place = 'leaning' needs 'on' to be one piece id"))
         if self.place == "stacked" and isinstance(self.on, str):
             object.__setattr__(self, "on", [self.on])
         if self.place == "stacked" and not self.on:
-            raise ValueError("place = 'stacked' needs 'on' to name at least one piece")
+            raise ValueError(msg("place = 'stacked' needs 'on' to name at least one piece"))
         for name in ("at", "position", "quat_xyzw", "origin"):
             v = getattr(self, name)
             if v is not None and not all(math.isfinite(c) for c in v):
-                raise ValueError(f"{name} must hold finite numbers, got {v}")
+                raise ValueError(msg("{name} must hold finite numbers, got {got}", name=name, got=str(v)))
         return self
 
 
@@ -215,7 +215,7 @@ class ThrowSpec(_Model):
     def _violations(cls, v: list[dict[str, str]]) -> list[dict[str, str]]:
         for item in v:
             if set(item) != {"rule", "reason"}:
-                raise ValueError("each violation needs exactly the keys 'rule' and 'reason'")
+                raise ValueError(msg("each violation needs exactly the keys 'rule' and 'reason'"))
         return v
 
 
@@ -277,22 +277,22 @@ class ScenarioSpec(_Model):
     @classmethod
     def _equipment(cls, v: str | None) -> str | None:
         if v is not None and v not in EQUIPMENT_SETS:
-            raise ValueError(f"unknown equipment set {v!r}"
-                f"{did_you_mean(v, sorted(EQUIPMENT_SETS))}; expected one of {listed(sorted(EQUIPMENT_SETS))}")
+            raise ValueError(msg("unknown equipment set {name}{near}; expected one of {names}", name=repr(v),
+                             near=did_you_mean(v, sorted(EQUIPMENT_SETS)), names=listed(sorted(EQUIPMENT_SETS))))
         return v
 
     @model_validator(mode="after")
     def _event(self) -> "ScenarioSpec":
         if self.event == "throw" and self.inkast is not None:
-            raise ValueError("event = 'throw' takes a [throw] table, not [inkast]")
+            raise ValueError(msg("event = 'throw' takes a [throw] table, not [inkast]"))
         if self.event == "inkast" and self.inkast is None:
-            raise ValueError("event = 'inkast' needs an [inkast] table")
+            raise ValueError(msg("event = 'inkast' needs an [inkast] table"))
         if self.event == "inkast" and self.throw is not None:
-            raise ValueError("event = 'inkast' takes an [inkast] table, not [throw]")
+            raise ValueError(msg("event = 'inkast' takes an [inkast] table, not [throw]"))
         ids = [p.id for p in self.pieces]
         dup = sorted({i for i in ids if ids.count(i) > 1})
         if dup:
-            raise ValueError(f"piece ids must be unique, repeated: {listed(dup)}")
+            raise ValueError(msg("piece ids must be unique, repeated: {ids}", ids=listed(dup)))
         return self
 
     @property
@@ -369,7 +369,7 @@ def load(path: str | Path) -> ScenarioSpec:
     from kubb3d.files import FileSafetyError, load_toml
 
     if not path.exists():
-        raise ScenarioError(f"{path}: no such file")
+        raise ScenarioError(msg("{path}: no such file", path=str(path)))
     try:
         # special files, huge files and deep nesting refused; no line of the file is echoed
         data = load_toml(path, "scenario")
@@ -380,9 +380,11 @@ def load(path: str | Path) -> ScenarioSpec:
     if (other := other_toml_kind(data, path, "scenario")) is not None:
         raise ScenarioError(other)
     if "schema" not in data:
-        raise ScenarioError(f"{path}: schema: missing; expected schema = {SCHEMA_VERSION}")
+        raise ScenarioError(msg("{where}: schema: missing; expected schema = {schema}", where=str(path),
+                                schema=SCHEMA_VERSION))
     if data.get("schema") != SCHEMA_VERSION:
-        raise ScenarioError(f"{path}: schema: expected {SCHEMA_VERSION}, got {data.get('schema')!r}")
+        raise ScenarioError(msg("{where}: schema: expected {schema}, got {got}", where=str(path), schema=SCHEMA_VERSION,
+                                got=repr(data.get("schema"))))
     try:
         spec = ScenarioSpec.model_validate(data)
     except ValidationError as exc:
@@ -395,22 +397,20 @@ def load(path: str | Path) -> ScenarioSpec:
             tuple(x for x in err["loc"] if not (isinstance(x, str) and (x.startswith("literal[") or x[:1].isupper())))
         )
         loc = _piece_loc(loc, data)
-        from kubb3d.judge.messages import concat
-        from kubb3d.judge.messages import msg as message
         from kubb3d.ranges import pydantic_message
 
         given = "input" in err and not isinstance(err["input"], dict)
-        got = message(" (got {value})", value=shown(err["input"])) if given else ""
-        more = message(" (+{n} more)", n=len(exc.errors()) - 1) if len(exc.errors()) > 1 else ""
-        msg = pydantic_message(err)
+        got = msg(" (got {value})", value=shown(err["input"])) if given else ""
+        more = msg(" (+{n} more)", n=len(exc.errors()) - 1) if len(exc.errors()) > 1 else ""
+        why = pydantic_message(err)
         if err.get("type") == "extra_forbidden" and err["loc"]:
-            msg = unknown_field(ScenarioSpec, tuple(err["loc"]), listed_by="docs/scenarios.md lists them")
+            why = unknown_field(ScenarioSpec, tuple(err["loc"]), listed_by="docs/scenarios.md lists them")
             got = ""
         from kubb3d.ranges import pydantic_bound
 
         if pydantic_bound(err) is not None:
-            msg, got = pydantic_bound(err), ""
-        raise ScenarioError(concat(f"{path}: {loc}: ", msg, got, more)) from None
+            why, got = pydantic_bound(err), ""
+        raise ScenarioError(concat(f"{path}: {loc}: ", why, got, more)) from None
     _check_on_the_pitch(path, spec, data)
     return spec
 
@@ -422,7 +422,7 @@ def _check_on_the_pitch(path: Path, spec: ScenarioSpec, data: dict) -> None:
     Raises:
         ScenarioError: ``FILE: pieces[0] (id B2).at: expected x from -6 to 6 m …, got (15, 0)``.
     """
-    from kubb3d.pitch import off_the_pitch
+    from kubb3d.ranges import off_the_pitch
 
     pitch = spec.pitch_obj
     places = [
@@ -435,7 +435,7 @@ def _check_on_the_pitch(path: Path, spec: ScenarioSpec, data: dict) -> None:
         if place is not None:
             why = off_the_pitch(pitch, place[0], place[1])
             if why is not None:
-                raise ScenarioError(f"{path}: {_piece_loc(loc, data)}: {why}")
+                raise ScenarioError(concat(f"{path}: {_piece_loc(loc, data)}: ", why))
 
 
 def _piece_loc(loc: str, data: dict) -> str:
@@ -614,7 +614,8 @@ def _place_all(path: Path, spec: ScenarioSpec, world, pitch: Pitch, eq: Equipmen
             q = s.quat_xyzw
             n = math.sqrt(sum(c * c for c in q))
             if n < 1e-9:
-                raise ScenarioError(f"{where}.quat_xyzw: expected a non-zero quaternion, got {list(q)}")
+                raise ScenarioError(concat(f"{where}.quat_xyzw: ", msg("expected a non-zero quaternion, got {got}",
+                                                                       got=str(list(q)))))
             rows = rot(tuple(c / n for c in q))
             pos = s.position
         elif s.place == "leaning":
@@ -691,7 +692,8 @@ def _lean(where: str, s: PieceSpec, world, he, kind: str) -> tuple:
         lo, hi = 0.0, 0.6
         place(hi)
         if world.engine.closest_distance(tmp, target, 0.05) < 0.0005:
-            raise ScenarioError(f"{where}: cannot lean on {on!r} from {s.from_deg}°: it is in the way even 0.6 m away")
+            raise ScenarioError(concat(f"{where}: ", msg("cannot lean on {on} from {deg}°: it is in the way even 0.6 m "
+                                                         "away", on=repr(on), deg=str(s.from_deg))))
         for _ in range(32):
             mid = (lo + hi) / 2
             place(mid)
@@ -747,13 +749,15 @@ def _check_overlaps(path: Path, world) -> None:
             if board is not None and (abs(px) > board.length / 2 or abs(py) > board.width / 2):
                 low += board.table_height  # beside a table-top board: the floor is the ground
             if low < -OVERLAP_TOL:
-                raise ScenarioError(f"{path}: pieces: {a} is {-low * 1000:.0f} mm below the ground")
+                raise ScenarioError(concat(f"{path}: pieces: ", msg("{a} is {mm:.0f} mm below the ground", a=a,
+                                                                    mm=-low * 1000)))
         for b in ids[i + 1 :]:
             if world.kind(a) == "stake" and world.kind(b) == "stake":
                 continue
             d = world.engine.closest_distance(a, [b], 0.0)
             if d < -OVERLAP_TOL:
-                raise ScenarioError(f"{path}: pieces: {a} and {b} overlap by {-d * 1000:.0f} mm")
+                raise ScenarioError(concat(f"{path}: pieces: ", msg("{a} and {b} overlap by {mm:.0f} mm", a=a, b=b,
+                                                                    mm=-d * 1000)))
 
 
 # ---------------------------------------------------------------- judging
@@ -859,17 +863,17 @@ def judge_built(b: Built, options: Mapping[str, Any] | None = None) -> tuple[Any
         for name in ("field_kubbs", "already_felled", "accidents"):
             bad = sorted(set(ctx_args[name]) - set(snap.pieces))
             if bad:
-                raise ScenarioError(f"{b.path}: throw.{name}: unknown pieces {listed(bad)}")
+                raise ScenarioError(concat(f"{b.path}: throw.{name}: ", msg("unknown pieces {ids}", ids=listed(bad))))
         hc = PhysicsHandCheck(spec.equipment_set, spec.ground_name) if t.hand_check else None
         j = judge_throw(snap, ThrowContext(**ctx_args), params, hc)
         return j, (hc.calls if hc else 0)
     k = spec.inkast
     bad = sorted(set(k.inkasted) - set(snap.pieces))
     if bad:
-        raise ScenarioError(f"{b.path}: inkast.inkasted: unknown pieces {listed(bad)}")
+        raise ScenarioError(concat(f"{b.path}: inkast.inkasted: ", msg("unknown pieces {ids}", ids=listed(bad))))
     notkubb = [i for i in k.inkasted if snap.pieces[i].kind != "kubb"]
     if notkubb:
-        raise ScenarioError(f"{b.path}: inkast.inkasted: expected kubbs, got {notkubb}")
+        raise ScenarioError(concat(f"{b.path}: inkast.inkasted: ", msg("expected kubbs, got {got}", got=str(notkubb))))
     before = {}
     for pid, p in snap.pieces.items():
         if p.kind not in ("kubb", "king") or pid in k.inkasted:
@@ -953,7 +957,7 @@ def collect(paths: Sequence[str | Path]) -> list[Path]:
         if p.is_dir():
             found = sorted(p.glob("*.toml"))
             if not found:
-                raise ScenarioError(f"{p}: no *.toml scenario files in this directory")
+                raise ScenarioError(msg("{path}: no *.toml scenario files in this directory", path=str(p)))
             out += found
         elif p.exists():
             out.append(p)

@@ -165,21 +165,23 @@ def _empty_word(group, args: list[str]) -> str | None:
     """The message for the first empty word of a command line (``--ruleset ''``, ``--out=``,
     ``judge ''``), or None. No option or argument of kubb3d takes an empty string: a path
     would be read as the current folder, a name as a silent default."""
+    from kubb3d.judge.messages import msg
+
     flags = None
     for i, word in enumerate(args):
         if word == "--":
             return None
         if word.startswith("--") and word.endswith("=") and len(word) > 3:
-            return f"{word[:-1]}: expected a value, got an empty string"
+            return msg("{option}: expected a value, got an empty string", option=word[:-1])
         if word != "":
             continue
         prev = args[i - 1] if i else ""
         if flags is None:
             flags = _flags(group)
         if prev.startswith("-") and "=" not in prev and prev not in flags:
-            return f"{prev}: expected a value, got an empty string"
-        command = " ".join(w for w in args[:i] if not w.startswith("-"))
-        return f"kubb3d {command}: argument {i + 1} is an empty string; expected a file or a name"
+            return msg("{option}: expected a value, got an empty string", option=prev)
+        command = "kubb3d " + " ".join(w for w in args[:i] if not w.startswith("-"))
+        return msg("{command}: argument {n} is an empty string; expected a file or a name", command=command, n=i + 1)
     return None
 
 
@@ -208,10 +210,13 @@ def _missing_value(group, args: list[str]) -> str | None:
             continue
         shape = f" ({param.metavar})" if getattr(param, "metavar", None) and "=" in param.metavar else ""
         where = " ".join(["kubb3d", *args[:i], word])  # the command named: "kubb3d match --option"
+        from kubb3d.judge.messages import msg
+
         if j + 1 == len(args):
-            return f"{where}: expected a value{shape}, got nothing"
+            return msg("{where}: expected a value{shape}, got nothing", where=where, shape=shape)
         if args[j + 1] in options or args[j + 1].split("=", 1)[0] in options:
-            return f"{where}: expected a value{shape}, got the option {args[j + 1]}"
+            return msg("{where}: expected a value{shape}, got the option {option}", where=where, shape=shape,
+                       option=args[j + 1])
         j += 2
     return None
 
@@ -225,7 +230,9 @@ def _number_kind(param) -> str | None:
     kinds = set(typing.get_args(ann)) or {ann}
     if bool in kinds:
         return None
-    return "an integer" if int in kinds else "a number" if float in kinds else None
+    from kubb3d.judge.messages import msg
+
+    return msg("an integer") if int in kinds else msg("a number") if float in kinds else None
 
 
 def _range_error(exc: Exception, args: list[str]) -> str | None:
@@ -254,7 +261,10 @@ def _range_error(exc: Exception, args: list[str]) -> str | None:
         (int if number == "an integer" else float)(got)
     except ValueError:  # not a number at all: say which kind ("expected 0 or more, got abc" did not)
         if number is not None:
-            return expected(name, number if lo is None and hi is None else f"{number} ({span(lo, hi)})", got)
+            from kubb3d.judge.messages import concat
+
+            kind = number if lo is None and hi is None else concat(number, " (", span(lo, hi), ")")
+            return expected(name, kind, got)
     if lo is None and hi is None:
         return None
     return expected(name, span(lo, hi), got)

@@ -136,7 +136,10 @@ def _check_search(kinds: list[str], depth: int | None, time_limit: float | None)
     if "search" not in kinds:
         given = [flag for flag, v in (("--depth", depth), ("--time-limit", time_limit)) if v is not None]
         if given:
-            _fail(f"{' and '.join(given)} apply to the search player only; --players has none")
+            from kubb3d.judge.messages import msg
+
+            options = given[0] if len(given) == 1 else msg("{first} and {last}", first=given[0], last=given[1])
+            _fail(msg("{options} apply to the search player only; --players has none", options=options))
     if depth is not None and not 1 <= depth <= MAX_DEPTH:
         _fail(expected("--depth", span(1, MAX_DEPTH), depth))
     if time_limit is not None and not (math.isfinite(time_limit) and 0 < time_limit <= MAX_TIME_LIMIT_S):

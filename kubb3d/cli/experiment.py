@@ -19,6 +19,7 @@ from kubb3d.cli.outputs import Output, check, force_option, output_option
 from kubb3d.errors import FileSafetyError, UserError
 from kubb3d.ranges import expected, span
 from kubb3d.ranges import counted
+from kubb3d.judge.messages import msg
 
 
 
@@ -122,23 +123,25 @@ def run_cmd(
     if out is None:
         out = Path(f"{spec.stem}.sqlite")
     if scheduler and backend is not Backend.dask:
-        raise _user_error("--scheduler needs --backend dask")
+        raise _user_error(msg("--scheduler needs --backend dask"))
     if workers is not None and workers > MAX_WORKERS:  # a local Dask cluster of 100000 processes hung
         raise _user_error(expected("--workers", span(1, MAX_WORKERS), workers))
     if workers is not None and backend is Backend.serial:
-        raise _user_error("--workers does not apply to --backend serial (one trial after another in this process)")
+        raise _user_error(msg("--workers does not apply to --backend serial (one trial after another in this process)"))
     if min_workers != 1 and not scheduler:
-        raise _user_error("--min-workers applies only with --scheduler (use --workers for the size of a local run)")
+        raise _user_error(msg(
+            "--min-workers applies only with --scheduler (use --workers for the size of a local run)"
+        ))
     if workers is not None and scheduler:
-        raise _user_error(
+        raise _user_error(msg(
             "--workers does not apply with --scheduler (the cluster's workers run the trials: start as many as "
             "you want with `dask worker --nworkers N`)"
-        )
+        ))
     if backend is Backend.dask:
         import importlib.util
 
         if importlib.util.find_spec("dask") is None or importlib.util.find_spec("distributed") is None:
-            raise _user_error("--backend dask needs Dask: pip install 'kubb3d[dask]'")
+            raise _user_error(msg("--backend dask needs Dask: pip install 'kubb3d[dask]'"))
         import logging
 
         import distributed  # noqa: F401  (sets its loggers' levels from Dask's configuration)
@@ -393,7 +396,7 @@ def plot_cmd(
     except ValueError as exc:
         raise _user_error(error_message(exc)) from None
     if not rows:
-        raise _user_error("no trial matches --where")
+        raise _user_error(msg("no trial matches --where"))
     if out is None:
 
         def safe(text: str) -> str:  # a column name never makes a path (no / or ..)
@@ -477,7 +480,7 @@ def summary_cmd(
     except ValueError as exc:
         raise _user_error(error_message(exc)) from None
     if not rows:
-        raise _user_error("no trial matches --where")
+        raise _user_error(msg("no trial matches --where"))
     try:
         with open_results(results) as store:
             pooled = _pooled(store, used)

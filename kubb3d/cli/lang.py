@@ -43,6 +43,7 @@ _CLICK_MESSAGES = (
      N_("Invalid value for {param}: {value} is not one of {choices}.")),
     (r"Invalid value for (?P<param>'.+?'): (?P<value>'.*') is not a valid (?P<kind>integer|float|boolean)\.",
      N_("Invalid value for {param}: {value} is not a valid {kind}.")),
+    (r"Invalid value for (?P<param>'.+?'): (?P<text>.+)", N_("Invalid value for {param}: {text}")),
 )
 """(pattern of Click's English text, kubb3d's template) for :func:`usage_message`."""
 
@@ -66,6 +67,10 @@ def usage_message(command: str, text: str) -> Msg:
             if "kind" in params:  # Click's word for the type
                 kinds = {"integer": N_("integer"), "float": N_("float"), "boolean": N_("boolean")}
                 params["kind"] = msg(kinds[params["kind"]])
+            if "text" in params:  # a parser's own message (kubb3d.files.file_name), read back
+                from kubb3d.i18n import parse
+
+                params["text"] = parse(params["text"]) or params["text"]
             return Msg(WHERE, command=command, message=msg(template, **params))
     return Msg(WHERE, command=command, message=text)
 

@@ -18,7 +18,7 @@ import typer
 from kubb3d.cli.outputs import force_option, output_option
 from kubb3d.cli.lang import error_line, lang_option, translator_for
 from kubb3d.cli.referee import referee_option, referee_options, ruleset_named
-from kubb3d.judge.messages import N_, Msg, msg
+from kubb3d.judge.messages import N_, Msg, msg, nmsg
 from kubb3d.judge.rulebook import ruleset_help
 from kubb3d.rules.core import DEFAULT_ROUND_CAP, get_ruleset, ruleset_names
 from kubb3d.ranges import expected, span, unknown_name
@@ -243,12 +243,11 @@ def match(
         if force:
             given.append("--force")
         if given:
-            _fail(
-                f"--resume continues the match recorded in the file; {', '.join(given)} cannot change it (drop "
-                f"{'it' if len(given) == 1 else 'them'})"
-            )
+            _fail(nmsg("--resume continues the match recorded in the file; {options} cannot change it (drop it)",
+                       "--resume continues the match recorded in the file; {options} cannot change it (drop them)",
+                       len(given), options=", ".join(given)))
     elif force and replay is None:
-        _fail("--force applies to --replay only")
+        _fail(msg("--force applies to --replay only"))
     options = referee_options(option)
     ruleset = "dm" if ruleset is None else ruleset
     seed = DEFAULT_SEED if seed is None else seed
@@ -267,15 +266,15 @@ def match(
 
         parts = tuple(p.strip() for p in strategy.split(","))
         if len(parts) != 2:
-            _fail(f"--strategy needs two comma-separated names, got {strategy!r}")
+            _fail(msg("--strategy needs two comma-separated names, got {got}", got=repr(strategy)))
         for p in parts:
             if p not in STRATEGIES:
                 _fail(unknown_name("strategy", p, STRATEGIES, "--strategy"))
         strategies = (parts[0], parts[1])
     if sets is not None and ruleset == "wikinger":
-        _fail(
+        _fail(msg(
             "--sets does not apply to --ruleset wikinger (a Wikinger-Schach match is one game against the clock)"
-        )
+        ))
     if sets is not None and not (1 <= sets <= 9 and sets % 2 == 1):  # best of N: one side wins more (DM §3)
         _fail(expected("--sets", msg("an odd number from 1 to 9"), sets))
     from kubb3d.rules.core import MAX_ROUND_CAP, MAX_TIME_LIMIT_S
@@ -293,7 +292,7 @@ def match(
         if replay is not None:
             check_output(replay, "--replay", overwrite=force)
         if resume is not None and resume.is_symlink():
-            _fail(f"--resume: {resume} is a symbolic link; give the path of the replay file itself")
+            _fail(msg("--resume: {path} is a symbolic link; give the path of the replay file itself", path=str(resume)))
     except FileSafetyError as exc:
         _fail(error_message(exc))
     console = None

@@ -37,7 +37,10 @@ def record_of_replay(path: Path):
 
     replay = read_replay(path)
     if replay.header.config is None:
-        raise ReplayError(f"{replay.path}:1: config: missing (a match record needs the match's configuration)")
+        from kubb3d.judge.messages import concat, msg
+
+        raise ReplayError(concat(f"{replay.path}:1: config: ",
+                                 msg("missing (a match record needs the match's configuration)")))
     actions, outcome = [], None
     for _, record, raw in replay.records:
         if record.type == "action":
@@ -119,7 +122,10 @@ def notation_command(
     tr = translator_for(lang)  # the words of --read and its errors; the record and --json stay English (data)
     try:
         if (replay is None) == (read is None):
-            raise ValueError("kubb3d notation: give either a REPLAY or --read FILE (exactly one)")
+            from kubb3d.judge.messages import msg
+
+            raise ValueError(msg("{command}: give either a REPLAY or --read FILE (exactly one)",
+                                 command="kubb3d notation"))
         if out is not None:
             check_output(out, "--out", overwrite=force)
         if replay is not None:
@@ -129,9 +135,10 @@ def notation_command(
         else:
             assert read is not None
             source = read_input(read, "notation file")
-            other = wrong_kind(
-                read, source, NOTATION_KIND, "--read expects a record such as kubb3d notation REPLAY --out m.txt writes"
-            )
+            from kubb3d.judge.messages import msg
+
+            hint = msg("--read expects a record such as kubb3d notation REPLAY --out m.txt writes")
+            other = wrong_kind(read, source, NOTATION_KIND, hint)
             if other is not None:
                 raise ValueError(other)
             try:

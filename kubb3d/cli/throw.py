@@ -110,8 +110,10 @@ def throw(
     if side not in ("A", "B"):
         raise UserError(expected("--side", msg("A or B"), repr(side)))
     if target is not None and (speed is not None or azimuth_deg is not None):
-        given = " and ".join(o for o, v in (("--speed", speed), ("--azimuth-deg", azimuth_deg)) if v is not None)
-        raise UserError(f"{given} cannot be given with --target, whose aim solver picks speed and azimuth")
+        given = [o for o, v in (("--speed", speed), ("--azimuth-deg", azimuth_deg)) if v is not None]
+        options = given[0] if len(given) == 1 else msg("{first} and {last}", first=given[0], last=given[1])
+        raise UserError(msg("{options} cannot be given with --target, whose aim solver picks speed and azimuth",
+                            options=options))
     speed = 10.0 if speed is None else speed
     azimuth_deg = 0.0 if azimuth_deg is None else azimuth_deg
     if not (math.isfinite(terrain_cm) and 0 <= terrain_cm <= TERRAIN_CM_MAX):
@@ -129,9 +131,8 @@ def throw(
         if not (math.isfinite(value) and rng.ok(value)):
             raise UserError(expected(f"--{name.replace('_', '-')}", rng.text, value))
     if line_x is not None and not (math.isfinite(line_x) and abs(line_x) <= pitch_length / 2):
-        raise UserError(
-            f"--line-x must lie on the pitch, from {-pitch_length / 2:g} to {pitch_length / 2:g} m, got {line_x}"
-        )
+        raise UserError(msg("--line-x must lie on the pitch, from {lo:g} to {hi:g} m, got {got}", lo=-pitch_length / 2,
+                            hi=pitch_length / 2, got=line_x))
     try:
         pitch = Pitch(pitch_length, 5.0)
         params = ThrowParams(

@@ -19,7 +19,7 @@ from kubb3d.cli.lang import lang_option, translator_for
 from kubb3d.cli.referee import referee_option, referee_options
 from kubb3d.ranges import did_you_mean, expected, span, listed
 from kubb3d.judge.rulebook import ruleset_enum
-from kubb3d.judge.messages import msg
+from kubb3d.judge.messages import N_, msg, nmsg
 from kubb3d.rules.core import MAX_ROUND_CAP
 
 
@@ -54,9 +54,8 @@ def _user_error(message: str) -> Exception:
 
 def _match_only(flags: list[str], here: str) -> str:
     """The error for match options given where there is no match (``here``: what is played)."""
-    one = len(flags) == 1
-    names = flags[0] if one else ", ".join(flags[:-1]) + " and " + flags[-1]
-    return f"{names} {'needs' if one else 'need'} --opponent (a match): {here} take no {'such option' if one else 'such options'}"
+    names = flags[0] if len(flags) == 1 else msg("{first} and {last}", first=", ".join(flags[:-1]), last=flags[-1])
+    return nmsg("{names} needs --opponent (a match): {here} take no such option", "{names} need --opponent (a match): {here} take no such options", len(flags), names=names, here=msg(here))
 
 
 def _check_size(width: int, height: int) -> None:
@@ -68,7 +67,7 @@ def _check_out(path: Path) -> None:
     from kubb3d.files import check_output
 
     if path.suffix.lower() != ".png":
-        raise _user_error(f"--screenshot must name a .png file, got {path}")
+        raise _user_error(msg("--screenshot must name a .png file, got {path}", path=str(path)))
     check_output(path, "--screenshot", overwrite=True)
 
 
@@ -105,48 +104,48 @@ def play(
     if screenshot is not None:
         _check_out(screenshot)
     elif after:
-        raise _user_error("--after only makes sense with --screenshot")
+        raise _user_error(msg("--after only makes sense with --screenshot"))
     from kubb3d.equipment import EQUIPMENT_SETS
     from kubb3d.rules import get_ruleset
 
     if equipment not in EQUIPMENT_SETS:
-        raise _user_error(f"unknown equipment set {equipment!r}{did_you_mean(equipment, sorted(EQUIPMENT_SETS))}; expected one of {listed(sorted(EQUIPMENT_SETS))}")
+        raise _user_error(msg("unknown equipment set {name}{near}; expected one of {names}", name=repr(equipment), near=did_you_mean(equipment, sorted(EQUIPMENT_SETS)), names=listed(sorted(EQUIPMENT_SETS))))
     rules_name = get_ruleset(ruleset.value).name  # ws, kt: the rule books' short names
     own = get_ruleset(rules_name).equipment
     on_board = EQUIPMENT_SETS[own].board is not None
     if on_board and equipment == "standard":  # the option's default: the ruleset's own set
         equipment = own
     if (EQUIPMENT_SETS[equipment].board is not None) != on_board:
-        raise _user_error(f"--set {equipment} does not go with --ruleset {rules_name} (its set is {own!r})")
+        raise _user_error(msg("--set {name} does not go with --ruleset {ruleset} (its set is {own})", name=equipment, ruleset=rules_name, own=repr(own)))
     options = referee_options(option)
     if challenge is None and (auto or as_json):
-        raise _user_error("--auto and --json need --challenge")
+        raise _user_error(msg("--auto and --json need --challenge"))
     if as_json and not auto:
-        raise _user_error("--json needs --auto (the computer's run of the challenge)")
+        raise _user_error(msg("--json needs --auto (the computer's run of the challenge)"))
     if auto and screenshot is not None:  # it used to be ignored without a word
-        raise _user_error("--auto prints the computer's run and draws nothing: for a picture drop --auto (--screenshot F --after N)")
+        raise _user_error(msg("--auto prints the computer's run and draws nothing: for a picture drop --auto (--screenshot F --after N)"))
     # --replay, --round-cap, --best-of and --option are a match's (--opponent): free throws
     # and the drills take none of them; --difficulty goes with a match or a drill
     match_only = [flag for flag, given in (("--replay", replay is not None), ("--round-cap", round_cap is not None), ("--best-of", best_of is not None), ("--option", bool(option))) if given]
     if challenge is not None:
         if opponent is not None:
-            raise _user_error("--challenge and --opponent exclude each other (a drill or a match): drop --opponent or --challenge")
+            raise _user_error(msg("--challenge and --opponent exclude each other (a drill or a match): drop --opponent or --challenge"))
         if match_only:
-            raise _user_error(_match_only(match_only, "--challenge drills"))
+            raise _user_error(_match_only(match_only, N_("--challenge drills")))
         if rules_name != "dm" or equipment != "standard":
-            raise _user_error("the challenges are drills on the DM pitch with the standard set: drop --ruleset and --set")
+            raise _user_error(msg("the challenges are drills on the DM pitch with the standard set: drop --ruleset and --set"))
         from kubb3d.cli.challenge import run_challenge
 
         level = DEFAULT_DIFFICULTY if difficulty is None else difficulty.value
         run_challenge(challenge, level, seed, auto=auto, as_json=as_json, screenshot=screenshot, after=after, width=width, height=height, camera=camera.value, tr=tr)
         return
     if opponent is None and match_only:
-        raise _user_error(_match_only(match_only, "free throws"))
+        raise _user_error(_match_only(match_only, N_("free throws")))
     if opponent is None and difficulty is not None:
-        raise _user_error("--difficulty needs --opponent (a match) or --challenge (a drill): free throws are exact")
+        raise _user_error(msg("--difficulty needs --opponent (a match) or --challenge (a drill): free throws are exact"))
     if best_of is not None:
         if rules_name == "wikinger":
-            raise _user_error("--best-of does not apply to --ruleset wikinger (one game against the clock)")
+            raise _user_error(msg("--best-of does not apply to --ruleset wikinger (one game against the clock)"))
         if not (1 <= best_of <= 9 and best_of % 2 == 1):
             raise _user_error(expected("--best-of", msg("an odd number from 1 to 9"), best_of))
     level = DEFAULT_DIFFICULTY if difficulty is None else difficulty.value
@@ -162,7 +161,9 @@ def play(
         except MatchUnavailable as exc:
             raise _user_error(error_message(exc)) from None
         except ValueError as exc:
-            raise _user_error(f"--opponent: {exc}") from None
+            from kubb3d.judge.messages import concat
+
+            raise _user_error(concat("--opponent: ", error_message(exc))) from None
         session.tr = tr
         _run(session, screenshot, width, height, camera.value, "play", after=after)
         if replay is not None and replay.is_file():  # (stderr: as every command that writes a file)

@@ -344,10 +344,13 @@ def check_size(loaded: LoadedSpec, max_trials: int | None) -> None:
     """
     total = loaded.n_trials
     if min(total, total if max_trials is None else max(0, max_trials)) > MAX_TRIALS_PER_RUN:
-        raise SpecError(
-            f"{counted(total, 'trial')} are more than one run takes ({MAX_TRIALS_PER_RUN}); run them in parts with "
-            f"--max-trials N (repeat the command to go on) or make the grid smaller"
-        )
+        from kubb3d.judge.messages import nmsg
+
+        raise SpecError(nmsg(
+            "{n} trial is more than one run takes ({most}); run them in parts with --max-trials N (repeat the command "
+            "to go on) or make the grid smaller",
+            "{n} trials are more than one run takes ({most}); run them in parts with --max-trials N (repeat the "
+            "command to go on) or make the grid smaller", total, n=total, most=MAX_TRIALS_PER_RUN))
 
 
 def _died_row(loaded: LoadedSpec, index: int, why: str) -> dict:

@@ -52,10 +52,12 @@ from pydantic import (
 )
 
 from kubb3d.errors import SpecError as SpecError
+from kubb3d.judge.messages import concat, msg, nmsg
 from kubb3d.judge.rulebook import rulebook_names, ruleset_alias
 from kubb3d.pitch import PITCH_LENGTH_M, PITCH_WIDTH_M
 from kubb3d.ranges import did_you_mean, MAX_ID_CHARS, MAX_TEXT_CHARS, MAX_TITLE_CHARS, shown, listed
-from kubb3d.ranges import counted
+from kubb3d.ranges import counted, unknown_name
+from kubb3d.errors import message
 from kubb3d.experiment.spec_locations import field_path, most_telling, short_loc, union_field
 
 SCHEMA_VERSION = 1
@@ -170,7 +172,6 @@ class _Model(BaseModel):
             return v
         for x in _form_values(v):
             if isinstance(x, (int, float)) and not isinstance(x, bool) and not rng.ok(x):
-                from kubb3d.judge.messages import msg
                 from kubb3d.ranges import range_words
 
                 raise ValueError(msg("expected {what}, got {got}", what=range_words(rng.text), got=repr(x)))
@@ -185,9 +186,9 @@ class Grid(_Model):
     def _finite(cls, v):
         for x in v:
             if isinstance(x, float) and not math.isfinite(x):
-                raise ValueError("grid values must be finite")
+                raise ValueError(msg("grid values must be finite"))
         if len(set(map(repr, v))) != len(v):
-            raise ValueError("grid values must be unique")
+            raise ValueError(msg("grid values must be unique"))
         return v
 
     def values(self) -> list:
@@ -201,9 +202,9 @@ class Linspace(_Model):
     @classmethod
     def _check(cls, v):
         if not (math.isfinite(v[0]) and math.isfinite(v[1])):
-            raise ValueError("start and stop must be finite")
+            raise ValueError(msg("start and stop must be finite"))
         if not 1 <= v[2] <= 10_000:
-            raise ValueError(f"the number of values must be between 1 and 10000, got {v[2]}")
+            raise ValueError(msg("the number of values must be between 1 and 10000, got {got}", got=str(v[2])))
         return v
 
     def values(self) -> list:
@@ -218,7 +219,7 @@ class Uniform(_Model):
     @classmethod
     def _check(cls, v):
         if not (math.isfinite(v[0]) and math.isfinite(v[1])) or v[0] > v[1]:
-            raise ValueError(f"expected [lo, hi] with finite lo <= hi, got {list(v)}")
+            raise ValueError(msg("expected [lo, hi] with finite lo <= hi, got {got}", got=str(list(v))))
         return v
 
     def draw(self, rng: np.random.Generator) -> float:
@@ -232,7 +233,7 @@ class Normal(_Model):
     @classmethod
     def _check(cls, v):
         if not (math.isfinite(v[0]) and math.isfinite(v[1])) or v[1] < 0:
-            raise ValueError(f"expected [mean, sd] with finite mean and sd >= 0, got {list(v)}")
+            raise ValueError(msg("expected [mean, sd] with finite mean and sd >= 0, got {got}", got=str(list(v))))
         return v
 
     def draw(self, rng: np.random.Generator) -> float:
@@ -290,8 +291,8 @@ class PieceSpec(_Model):
     @classmethod
     def _at(cls, v):
         if v is not None and not all(abs(c) <= PIECE_COORD_MAX_M for c in v):
-            bound = f"{-PIECE_COORD_MAX_M:g} to {PIECE_COORD_MAX_M:g} m"
-            raise ValueError(f"expected [x, y] each from {bound}, got {list(v)}")
+            raise ValueError(msg("expected [x, y] each from {lo:g} to {hi:g} m, got {got}", lo=-PIECE_COORD_MAX_M,
+                                     hi=PIECE_COORD_MAX_M, got=str(list(v))))
         return v
     on: str | None = None
     tilt_deg: Annotated[
@@ -304,12 +305,12 @@ class PieceSpec(_Model):
     @model_validator(mode="after")
     def _needs(self):
         if self.place == "standing" and self.at is None:
-            raise ValueError("place = 'standing' needs 'at' = [x, y] in m")
+            raise ValueError(msg("place = 'standing' needs 'at' = [x, y] in m"))
         if self.place == "leaning":
             if self.on is None or self.tilt_deg is None:
-                raise ValueError("place = 'leaning' needs 'on' (a piece id) and 'tilt_deg'")
+                raise ValueError(msg("place = 'leaning' needs 'on' (a piece id) and 'tilt_deg'"))
             if self.kind != "kubb":
-                raise ValueError("only a kubb can be placed leaning")
+                raise ValueError(msg("only a kubb can be placed leaning"))
         return self
 
 
@@ -338,31 +339,31 @@ class SetupSpec(_Model):
         from kubb3d.equipment import EQUIPMENT_SETS
 
         if v not in EQUIPMENT_SETS:
-            raise ValueError(f"unknown equipment set {v!r}"
-                f"{did_you_mean(v, sorted(EQUIPMENT_SETS))}; expected one of {listed(sorted(EQUIPMENT_SETS))}")
+            raise ValueError(msg("unknown equipment set {name}{near}; expected one of {names}", name=repr(v),
+                             near=did_you_mean(v, sorted(EQUIPMENT_SETS)), names=listed(sorted(EQUIPMENT_SETS))))
         if EQUIPMENT_SETS[v].board is not None:  # every ruleset here throws batons on a pitch
             pitch_sets = sorted(n for n, e in EQUIPMENT_SETS.items() if e.board is None)
-            raise ValueError(f"{v!r} is a table-top set; a baton throw on a pitch needs one of {listed(pitch_sets)}")
+            raise ValueError(msg("{name} is a table-top set; a baton throw on a pitch needs one of {names}",
+                                     name=repr(v), names=listed(pitch_sets)))
         return v
 
     @model_validator(mode="after")
     def _layout(self):
         if self.layout == "scenario" and not self.scenario:
-            raise ValueError("layout = 'scenario' needs 'scenario' = path of a scenario file")
+            raise ValueError(msg("layout = 'scenario' needs 'scenario' = path of a scenario file"))
         if self.layout != "scenario" and self.scenario:
-            raise ValueError("'scenario' is only used with layout = 'scenario'")
+            raise ValueError(msg("'scenario' is only used with layout = 'scenario'"))
         if self.layout == "scenario" and self.pieces:
-            raise ValueError("layout = 'scenario' takes its pieces from the scenario file, not from 'pieces'")
+            raise ValueError(msg("layout = 'scenario' takes its pieces from the scenario file, not from 'pieces'"))
         ids = [p.id for p in self.pieces]
         dup = sorted({i for i in ids if ids.count(i) > 1})
         if dup:
-            raise ValueError(f"piece ids must be unique, repeated: {listed(dup)}")
+            raise ValueError(msg("piece ids must be unique, repeated: {ids}", ids=listed(dup)))
         if self.layout == "standard":
             clash = sorted(i for i in ids if _is_standard_id(i))
             if clash:
-                raise ValueError(
-                    f"piece ids {listed(clash)} are pieces of the standard layout already; choose other ids"
-                )
+                raise ValueError(msg("piece ids {ids} are pieces of the standard layout already; choose other ids",
+                                         ids=listed(clash)))
         placed: set[str] = set()
         for p in self.pieces:
             if (
@@ -370,7 +371,8 @@ class SetupSpec(_Model):
                 and p.on not in placed
                 and not (self.layout == "standard" and _is_standard_id(p.on))
             ):
-                raise ValueError(f"piece {p.id!r} leans on {p.on!r}, which is not placed before it")
+                raise ValueError(msg("piece {id} leans on {on}, which is not placed before it", id=repr(p.id),
+                                     on=repr(p.on)))
             placed.add(p.id)
         return self
 
@@ -388,12 +390,12 @@ class SetupSpec(_Model):
             return self
         eq = EQUIPMENT_SETS[self.equipment]
         pitch = Pitch(self.pitch.length, self.pitch.width) if isinstance(self.pitch, PitchSpec) else PITCHES[self.pitch]
-        from kubb3d.pitch import off_the_pitch
+        from kubb3d.ranges import off_the_pitch
 
         for i, p in enumerate(self.pieces):  # a place far off the pitch is a mistake (x = 15 on 8 m)
             why = None if p.at is None else off_the_pitch(pitch, p.at[0], p.at[1])
             if why is not None:
-                raise ValueError(f"pieces[{i}] (id {p.id}).at: {why}")
+                raise ValueError(concat(f"pieces[{i}] (id {p.id}).at: ", why))
         feet: list[tuple[str, list]] = []
         if self.layout == "standard":
             for side in "AB":
@@ -409,7 +411,8 @@ class SetupSpec(_Model):
             for b, fb in feet[:i]:
                 d = overlap_depth(fa, fb)
                 if d > OVERLAP_TOL:
-                    raise ValueError(f"pieces {b!r} and {a!r} overlap by {d * 1000:.0f} mm; move one of them")
+                    raise ValueError(msg("pieces {first} and {second} overlap by {mm:.0f} mm; move one of them",
+                                             first=repr(b), second=repr(a), mm=d * 1000))
         return self
 
 
@@ -451,12 +454,15 @@ class ThrowSpec(_Model):
     @model_validator(mode="after")
     def _aim(self):
         if self.aim and self.target is None:
-            raise ValueError("aim = true needs a 'target' (a piece id)")
+            raise ValueError(msg("aim = true needs a 'target' (a piece id)"))
         offsets = [n for n in AIM_OFFSETS if getattr(self, n) is not None]
         if offsets and not self.aim:
-            raise ValueError(f"{', '.join(offsets)} shift the aim solution: they need aim = true")
+            raise ValueError(nmsg("{names} shifts the aim solution: it needs aim = true",
+                                  "{names} shift the aim solution: they need aim = true", len(offsets),
+                                  names=", ".join(offsets)))
         if self.aim and (self.speed is not None or self.azimuth_deg is not None):
-            raise ValueError("with aim = true the aim solver sets speed and azimuth: remove 'speed' and 'azimuth_deg'")
+            raise ValueError(msg(
+                "with aim = true the aim solver sets speed and azimuth: remove 'speed' and 'azimuth_deg'"))
         return self
 
     @field_validator("skill")
@@ -471,8 +477,7 @@ class ThrowSpec(_Model):
             raise ValueError("skill presets need kubb3d.players, which is not available") from None
         bad = [n for n in names if n not in SKILLS]
         if bad:
-            raise ValueError(f"unknown skill preset {bad[0]!r}"
-                f"{did_you_mean(bad[0], sorted(SKILLS))}; expected one of {listed(sorted(SKILLS))}")
+            raise ValueError(unknown_name("skill preset", bad[0], SKILLS))
         return v
 
 
@@ -523,9 +528,7 @@ class MatchSpec(_Model):
         names = [v] if isinstance(v, str) else (v.grid if isinstance(v, Grid) else v.choice)
         bad = [n for n in names if n not in GROUNDS or n == "board"]
         if bad:
-            raise ValueError(f"unknown ground {bad[0]!r}"
-                             f"{did_you_mean(bad[0], sorted(g for g in GROUNDS if g != 'board'))}"
-                             f"; expected one of {listed(sorted(g for g in GROUNDS if g != 'board'))}")
+            raise ValueError(unknown_name("ground", bad[0], [g for g in GROUNDS if g != "board"]))
         return v
 
     @field_validator("strategy_a", "strategy_b")
@@ -539,8 +542,7 @@ class MatchSpec(_Model):
             if n not in STRATEGIES
         ]
         if bad:
-            raise ValueError(f"unknown strategy {bad[0]!r}"
-                f"{did_you_mean(bad[0], sorted(STRATEGIES))}; expected one of {listed(sorted(STRATEGIES))}")
+            raise ValueError(unknown_name("strategy", bad[0], STRATEGIES))
         return v
 
 
@@ -575,7 +577,7 @@ class ExperimentSpec(_Model):
             if isinstance(value, Grid) or (isinstance(value, dict) and set(value) == {"grid"}):
                 words = value.grid if isinstance(value, Grid) else value["grid"]
                 if not isinstance(words, list) or not words:
-                    raise ValueError(f"{name}: a grid needs a list of values")
+                    raise ValueError(msg("{name}: a grid needs a list of values", name=name))
                 out[name] = Grid(grid=[option_value(name, word) for word in words])
             else:
                 out[name] = option_value(name, value)
@@ -586,19 +588,18 @@ class ExperimentSpec(_Model):
         if self.throw is not None and self.throw.line_x is not None:
             half = self.pitch_obj.length / 2
             if abs(self.throw.line_x) > half:
-                raise ValueError(
-                    f"throw.line_x: {self.throw.line_x!r} is off the pitch; expected from {-half:g} to {half:g} m"
-                )
+                raise ValueError(msg("{field}: {got} is off the pitch; expected from {lo:g} to {hi:g} m",
+                                         field="throw.line_x", got=repr(self.throw.line_x), lo=-half, hi=half))
         return self
 
     @model_validator(mode="after")
     def _measures(self):
         if len(set(self.measures)) != len(self.measures):
-            raise ValueError("measures must not repeat")
+            raise ValueError(msg("measures must not repeat"))
         if (self.match is not None) != ("match" in self.measures):
-            raise ValueError("the 'match' measure and a [match] table go together")
+            raise ValueError(msg("the 'match' measure and a [match] table go together"))
         if "turns" in self.measures and self.match is None:
-            raise ValueError("the 'turns' measure counts the turns of a whole match: it needs a [match] table")
+            raise ValueError(msg("the 'turns' measure counts the turns of a whole match: it needs a [match] table"))
         if self.match is not None:
             if not set(self.measures) <= {"match", "turns"} or self.throw is not None or self.disturb is not None:
                 raise ValueError(
@@ -614,11 +615,11 @@ class ExperimentSpec(_Model):
             return self
         throw_only = {"hit", "first_contact", "landing", "tilt", "flight_time", "rulings"} & set(self.measures)
         if self.throw is None and throw_only:
-            raise ValueError(f"measures {listed(sorted(throw_only))} need a [throw] table")
+            raise ValueError(msg("measures {names} need a [throw] table", names=listed(sorted(throw_only))))
         if "status" in self.measures and not self.watch:
-            raise ValueError("the 'status' measure needs 'watch' = [piece ids]")
+            raise ValueError(msg("the 'status' measure needs 'watch' = [piece ids]"))
         if self.throw is None and self.disturb is None:
-            raise ValueError("nothing happens in a trial: give a [throw] or a [disturb] table")
+            raise ValueError(msg("nothing happens in a trial: give a [throw] or a [disturb] table"))
         return self
 
     @property
@@ -789,11 +790,13 @@ def validate(data: dict, path: Path | None = None) -> LoadedSpec:
     """
     where = str(path) if path is not None else "<spec>"
     if not isinstance(data, dict):
-        raise SpecError(f"{where}: expected a table")
+        raise SpecError(msg("{where}: expected a table", where=where))
     if "schema" not in data:
-        raise SpecError(f"{where}: schema: missing; expected schema = {SCHEMA_VERSION}")
+        raise SpecError(msg("{where}: schema: missing; expected schema = {schema}", where=where,
+                                schema=SCHEMA_VERSION))
     if data["schema"] != SCHEMA_VERSION:
-        raise SpecError(f"{where}: schema: expected {SCHEMA_VERSION}, got {data['schema']!r}")
+        raise SpecError(msg("{where}: schema: expected {schema}, got {got}", where=where, schema=SCHEMA_VERSION,
+                                got=repr(data["schema"])))
     try:
         spec = ExperimentSpec.model_validate(data)
     except ValidationError as exc:
@@ -801,33 +804,31 @@ def validate(data: dict, path: Path | None = None) -> LoadedSpec:
 
         err = most_telling(prefer_unknown(exc.errors(), ExperimentSpec))
         loc = field_path(short_loc(tuple(err["loc"])))
-        from kubb3d.judge.messages import concat
-        from kubb3d.judge.messages import msg as message
         from kubb3d.ranges import pydantic_message
 
-        msg = pydantic_message(err)
+        why = pydantic_message(err)
         got = (
-            message(" (got {value})", value=shown(err["input"]))
-            if "input" in err and not isinstance(err["input"], dict) and repr(err["input"]) not in msg
+            msg(" (got {value})", value=shown(err["input"]))
+            if "input" in err and not isinstance(err["input"], dict) and repr(err["input"]) not in why
             else ""
         )
         if err.get("type") == "extra_forbidden" and err["loc"]:
-            msg = unknown_field(ExperimentSpec, tuple(err["loc"]), listed_by="`kubb3d experiment fields` lists them")
+            why = unknown_field(ExperimentSpec, tuple(err["loc"]), listed_by="`kubb3d experiment fields` lists them")
             got = ""
         from kubb3d.ranges import pydantic_bound
 
         if pydantic_bound(err) is not None:
-            msg, got = pydantic_bound(err), ""
+            why, got = pydantic_bound(err), ""
         # other fields that fail (a value failing every branch of a union is one field)
         fields = {union_field(tuple(e["loc"])) for e in exc.errors()} - {union_field(tuple(err["loc"]))}
-        more = message(" (+{n} more)", n=len(fields)) if fields else ""
-        raise SpecError(concat(f"{where}: {'' if loc == field_path(()) else loc + ': '}", msg, got, more)) from None
+        more = msg(" (+{n} more)", n=len(fields)) if fields else ""
+        raise SpecError(concat(f"{where}: {'' if loc == field_path(()) else loc + ': '}", why, got, more)) from None
     try:
         factors: list[Factor] = []
         draws: list[Draw] = []
         _walk(spec, (), factors, draws, {})
     except SpecError as exc:
-        raise SpecError(f"{where}: {exc}") from None
+        raise SpecError(concat(f"{where}: ", message(exc))) from None
     _check_kinds(spec, factors, draws, where)
     sha = None
     if spec.setup.layout == "scenario":
@@ -835,13 +836,13 @@ def validate(data: dict, path: Path | None = None) -> LoadedSpec:
         if not sc.is_absolute() and path is not None:
             sc = path.parent / sc
         if not sc.is_file():
-            raise SpecError(f"{where}: setup.scenario: no such file {str(sc)!r}")
+            raise SpecError(concat(f"{where}: setup.scenario: ", msg("no such file {path}", path=repr(str(sc)))))
         from kubb3d.scenario import ScenarioError, load
 
         try:
             scenario = load(sc)
         except ScenarioError as exc:
-            raise SpecError(f"{where}: setup.scenario: {exc}") from None
+            raise SpecError(concat(f"{where}: setup.scenario: ", message(exc))) from None
         if spec.throw is not None:
             from kubb3d.scenario import _kind
 
@@ -874,25 +875,25 @@ def _check_kinds(spec: ExperimentSpec, factors, draws, where: str) -> None:
         is_name = item.path in name_fields
         for v in values:
             if is_name and not isinstance(v, str):
-                raise SpecError(f"{where}: {field_path(item.path)}: expected names (strings), got {v!r}")
+                got = msg("expected names (strings), got {got}", got=repr(v))
+                raise SpecError(concat(f"{where}: {field_path(item.path)}: ", got))
             if not is_name and isinstance(v, str):
-                raise SpecError(f"{where}: {field_path(item.path)}: expected numbers, got {v!r}")
+                got = msg("expected numbers, got {got}", got=repr(v))
+                raise SpecError(concat(f"{where}: {field_path(item.path)}: ", got))
         if item.path == ("setup", "ground"):
             for v in values:
                 if v not in GROUNDS:
-                    raise SpecError(f"{where}: setup.ground: unknown ground {v!r}"
-                                    f"{did_you_mean(v, sorted(GROUNDS))}; expected one of {listed(sorted(GROUNDS))}")
+                    raise SpecError(concat(f"{where}: setup.ground: ", unknown_name("ground", v, GROUNDS)))
         if (
             item.path in (("throw", "target"), ("throw", "skill"))
             and isinstance(item, Draw)
             and not isinstance(item.dist, Choice)
         ):
-            raise SpecError(f"{where}: {field_path(item.path)}: expected a name, a grid or a choice")
+            raise SpecError(concat(f"{where}: {field_path(item.path)}: ", msg("expected a name, a grid or a choice")))
     g = spec.setup.ground
     base = g if isinstance(g, str) else (g.base if isinstance(g, GroundSpec) else None)
     if base is not None and base not in GROUNDS:
-        raise SpecError(f"{where}: setup.ground: unknown ground {base!r}"
-            f"{did_you_mean(base, sorted(GROUNDS))}; expected one of {listed(sorted(GROUNDS))}")
+        raise SpecError(concat(f"{where}: setup.ground: ", unknown_name("ground", base, GROUNDS)))
     ids = {p.id for p in spec.setup.pieces}
     if spec.setup.layout == "standard":
         ids |= {f"{s}{i}" for s in "AB" for i in range(1, 6)} | {"king"}
@@ -901,18 +902,21 @@ def _check_kinds(spec: ExperimentSpec, factors, draws, where: str) -> None:
             [("disturb.piece", spec.disturb.piece)] if spec.disturb else []
         ):
             if pid not in ids:
-                raise SpecError(f"{where}: {name}: no piece {pid!r} in the set-up"
-                                f"{did_you_mean(pid, sorted(ids))}; expected one of {listed(sorted(ids))}")
+                raise SpecError(concat(f"{where}: {name}: ", _no_piece(pid, ids)))
         tg = spec.throw.target if spec.throw else None
         targets = (
             [] if tg is None else [tg] if isinstance(tg, str) else list(tg.grid if isinstance(tg, Grid) else tg.choice)
         )
         for a in targets:
             if a not in ids:
-                raise SpecError(f"{where}: throw.target: no piece {a!r} in the set-up"
-                                f"{did_you_mean(a, sorted(ids))}; expected one of {listed(sorted(ids))}")
+                raise SpecError(concat(f"{where}: throw.target: ", _no_piece(a, ids)))
     if spec.throw is not None:
         _check_baton(spec.throw.baton, ids | {f"{s}{i}" for s in "AB" for i in range(1, 6)} | {"king"}, where)
+
+
+def _no_piece(pid: str, ids: set[str]) -> str:
+    return msg("no piece {id} in the set-up{near}; expected one of {names}", id=repr(pid),
+               near=did_you_mean(pid, sorted(ids)), names=listed(sorted(ids)))
 
 
 def _check_baton(baton: str, piece_ids: set[str], where: str) -> None:
@@ -923,9 +927,8 @@ def _check_baton(baton: str, piece_ids: set[str], where: str) -> None:
         SpecError: the name is taken.
     """
     if baton in piece_ids:
-        raise SpecError(
-            f"{where}: throw.baton: {baton!r} is a kubb or the king of the set-up; name a baton (default 'baton1')"
-        )
+        raise SpecError(msg("{where}: throw.baton: {name} is a kubb or the king of the set-up; name a baton "
+                                "(default 'baton1')", where=where, name=repr(baton)))
 
 
 def throw_range(name: str) -> Range:

@@ -27,6 +27,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from typing import Any, Callable, Collection, Mapping, Sequence
+from kubb3d.judge.messages import msg
 from kubb3d.ranges import did_you_mean, listed
 
 Z95 = 1.959963984540054
@@ -188,12 +189,13 @@ def match_column(name: str, available: Sequence[str]) -> str:
     if len(hits) == 1:
         return hits[0]
     if hits:
-        raise ValueError(f"column {name!r} is ambiguous: {listed(sorted(hits))}")
+        raise ValueError(msg("column {name} is ambiguous: {names}", name=repr(name), names=listed(sorted(hits))))
     from kubb3d.experiment.export import LEADING
 
     bookkeeping = set(LEADING) | {"wall_s"}  # which trial, its seed, whether it ran: nothing to plot
     shown = sorted(c for c in available if c not in bookkeeping)
-    raise ValueError(f"no column {name!r}{did_you_mean(name, available)} (columns: {listed(shown)})")
+    near = did_you_mean(name, available)
+    raise ValueError(msg("no column {name}{near} (columns: {names})", name=repr(name), near=near, names=listed(shown)))
 
 
 def measure_fn(expr: str, available: Sequence[str]) -> tuple[str, Callable[[dict], Any], bool]:

@@ -42,7 +42,10 @@ from kubb3d.errors import StoreError as StoreError
 from kubb3d.files import FileSafetyError, InputWarning, check_output, fcntl, lock_fd
 from kubb3d.ranges import listed
 from kubb3d.ranges import counted
-from kubb3d.judge.messages import Msg, msg, nmsg
+from kubb3d.judge.messages import N_, Msg, msg, nmsg
+
+_SQLITE_REASONS = (N_("file is not a database"), N_("database disk image is malformed"))
+"""SQLite's reasons (English) for a file that is no database, as messages of the catalog."""
 
 STORE_SCHEMA = "1"
 
@@ -89,14 +92,17 @@ class ResultStore:
                 check_output(self.path, "--out", overwrite=True)
                 fd = os.open(self.path, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o644)
             except FileSafetyError as exc:
-                raise StoreError(str(exc)) from None
+                from kubb3d.errors import message
+
+                raise StoreError(message(exc)) from None
             except OSError as exc:
-                raise StoreError(f"{self.path}: cannot open: {exc.strerror or exc}") from None
+                raise StoreError(msg("{path}: cannot open: {reason}", path=str(self.path),
+                                     reason=exc.strerror or str(exc))) from None
             try:
                 lock_fd(fd, self.path)
             except FileSafetyError:
                 os.close(fd)
-                raise StoreError(f"{self.path}: another run is writing this results file") from None
+                raise StoreError(msg("{path}: another run is writing this results file", path=str(self.path))) from None
             self._lock_fd = fd
         try:
             if lock:
@@ -109,7 +115,7 @@ class ResultStore:
                 self.db = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro{rest}", uri=True, timeout=30.0)
         except sqlite3.Error as exc:
             self._unlock()
-            raise StoreError(f"{self.path}: cannot open: {exc}") from None
+            raise StoreError(msg("{path}: cannot open: {reason}", path=str(self.path), reason=str(exc))) from None
         try:
             self._init(spec_sha256, spec_json)
             if versions is not None and not self.readonly:
@@ -118,7 +124,8 @@ class ResultStore:
             self.close()
             if isinstance(exc, StoreError):
                 raise
-            raise StoreError(f"{self.path}: not a kubb3d results file ({exc})") from None
+            why = msg(str(exc)) if str(exc) in _SQLITE_REASONS else str(exc)
+            raise StoreError(msg("{path}: not a kubb3d results file ({why})", path=str(self.path), why=why)) from None
         except BaseException:  # an interrupt: the lock is released at once, not at exit
             self.close()
             raise
@@ -127,13 +134,14 @@ class ResultStore:
         db = self.db
         tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
         if tables and not {"meta", "trials"} <= tables:
-            raise StoreError(f"{self.path}: not a kubb3d results file (tables {listed(sorted(tables))})")
+            raise StoreError(msg("{path}: not a kubb3d results file (tables {tables})", path=str(self.path),
+                                 tables=listed(sorted(tables))))
         if not self.readonly:  # only after the file is known ours: another program's is never changed
             db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA synchronous=FULL")
         if not tables:
             if spec_sha256 is None:
-                raise StoreError(f"{self.path}: no results in this file")
+                raise StoreError(msg("{path}: no results in this file", path=str(self.path)))
             with db:
                 db.execute("BEGIN")  # one transaction: an interrupt leaves no tables without meta
                 db.execute("CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL)")
@@ -153,13 +161,13 @@ class ResultStore:
             return
         meta = dict(db.execute("SELECT key, value FROM meta"))
         if meta.get("schema") != STORE_SCHEMA:
-            raise StoreError(f"{self.path}: results layout {meta.get('schema')!r}, this kubb3d reads {STORE_SCHEMA!r}")
+            raise StoreError(msg("{path}: results layout {found}, this kubb3d reads {schema}", path=str(self.path),
+                                 found=repr(meta.get("schema")), schema=repr(STORE_SCHEMA)))
         if spec_sha256 is not None and meta.get("spec_sha256") != spec_sha256:
-            raise StoreError(
-                f"{self.path}: holds results of a different spec (hash {meta.get('spec_sha256', '?')[:12]}…, this spec "
-                f"{spec_sha256[:12]}…); "
-                "use another --out file or the spec that made it"
-            )
+            raise StoreError(msg(
+                "{path}: holds results of a different spec (hash {stored}…, this spec {hash}…); use another --out "
+                "file or the spec that made it", path=str(self.path), stored=meta.get("spec_sha256", "?")[:12],
+                hash=spec_sha256[:12]))
 
     def _check_versions(self, versions: dict, mix: bool) -> None:
         from kubb3d.experiment.versions import describe
@@ -339,9 +347,9 @@ def open_results(path: str | Path) -> ResultStore:
     """
     path = Path(path)
     if not path.is_file():
-        raise StoreError(f"{path}: no such results file")
+        raise StoreError(msg("{path}: no such results file", path=str(path)))
     if path.stat().st_size == 0:
-        raise StoreError(f"{path}: not a kubb3d results file (it is empty)")
+        raise StoreError(msg("{path}: not a kubb3d results file ({why})", path=str(path), why=msg("it is empty")))
     return ResultStore(path, lock=False)
 
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Literal, Mapping
 
 from kubb3d.errors import OptionError
+from kubb3d.judge.messages import msg
 from kubb3d.judge.rulebook import get_rulebook
 
 
@@ -91,10 +92,9 @@ def baton_schedule(raw: Any) -> str:
     if len(numbers) != len(parts) or not 1 <= len(numbers) <= MAX_SCHEDULE or not all(
         1 <= n <= MAX_BATONS for n in numbers
     ):
-        raise OptionError(
-            f"--option opening: expected 1 to {MAX_SCHEDULE} whole numbers of batons from 1 to {MAX_BATONS} "
-            f"such as 2-4-6, got {raw!r}"
-        )
+        raise OptionError(msg(
+            "{option}: expected 1 to {most} whole numbers of batons from 1 to {batons} such as 2-4-6, got {got}",
+            option="--option opening", most=MAX_SCHEDULE, batons=MAX_BATONS, got=repr(raw)))
     return "-".join(str(n) for n in numbers)
 
 
@@ -341,7 +341,7 @@ def parse_option(text: str) -> tuple[str, Any]:
     name, sep, raw = text.partition("=")
     name, raw = name.strip(), raw.strip()
     if not sep or not name:
-        raise OptionError(f"--option: expected NAME=VALUE, got {text!r}")
+        raise OptionError(msg("{option}: expected NAME=VALUE, got {got}", option="--option", got=repr(text)))
     if name not in BY_NAME:
         from kubb3d.judge.messages import concat
 
@@ -438,17 +438,19 @@ def option_value(name: str, raw: Any) -> Any:
     if o.parse is not None:
         return o.parse(raw)
     word = raw.strip().lower() if isinstance(raw, str) else raw
+    where = "--option " + name  # the option as typed, for the error lines
     if o.choices is not None:
         if set(o.choices) == {False, True}:
             if word in _TRUE or word is True:
                 return True
             if word in _FALSE or word is False:
                 return False
-            raise OptionError(f"--option {name}: expected true or false, got {raw!r}")
+            raise OptionError(msg("{option}: expected true or false, got {got}", option=where, got=repr(raw)))
         for choice in o.choices:  # `set_inside` is `set inside`: a value one can type unquoted
             if word == choice or (isinstance(word, str) and word.replace("_", " ") == choice):
                 return choice
-        raise OptionError(f"--option {name}: expected one of {', '.join(map(typed, o.choices))}, got {raw!r}")
+        raise OptionError(msg("{option}: expected one of {names}, got {got}", option=where,
+                              names=", ".join(map(typed, o.choices)), got=repr(raw)))
     if o.nullable and (word is None or word == "none"):
         return None
     try:
@@ -457,8 +459,9 @@ def option_value(name: str, raw: Any) -> Any:
         value = math.nan
     lo, hi = o.bounds or (-math.inf, math.inf)
     if not lo <= value <= hi:
-        extra = " or none" if o.nullable else ""
-        raise OptionError(f"--option {name}: expected a number from {lo:g} to {hi:g}{extra}, got {raw!r}")
+        extra = msg(" or none") if o.nullable else ""
+        raise OptionError(msg("{option}: expected a number from {lo:g} to {hi:g}{extra}, got {got}",
+                              option=where, lo=lo, hi=hi, extra=extra, got=repr(raw)))
     return value
 
 

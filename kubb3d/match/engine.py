@@ -296,7 +296,10 @@ class Match(HumanInput):
         rp = read_replay(path, warn=False)
         lines = rp.lines
         if rp.header.config is None:
-            raise ReplayError(f"{path}:1: config: missing (the match configuration is needed to resume)")
+            from kubb3d.judge.messages import concat, msg
+
+            needed = msg("missing (the match configuration is needed to resume)")
+            raise ReplayError(concat(f"{path}:1: config: ", needed))
         try:
             config = MatchConfig.from_dict(rp.header.config.model_dump())
             m = cls(config, judge=judge, replay=None, on_event=on_event, _resume=True)
@@ -307,10 +310,11 @@ class Match(HumanInput):
             if r.type == "world":
                 unknown = sorted(set(r.poses) - known)
                 if unknown:
-                    raise ReplayError(
-                        f"{path}:{n}: poses: unknown pieces {listed(unknown[:5])}"
-                        f"; expected among {listed(sorted(known))}"
-                    )
+                    from kubb3d.judge.messages import concat, msg
+
+                    raise ReplayError(concat(f"{path}:{n}: poses: ", msg(
+                        "unknown pieces {unknown}; expected among {known}", unknown=listed(unknown[:5]),
+                        known=listed(sorted(known)))))
         worlds = [(n, r) for n, r, _ in rp.records if r.type == "world"]
         cut_line = 1
         boundary = None
@@ -339,9 +343,11 @@ class Match(HumanInput):
             in_game = {kid for kid, k in m.state.kubbs.items() if not k.removed} | {KING_ID}
             if set(boundary.poses) != in_game:
                 missing, extra = sorted(in_game - set(boundary.poses)), sorted(set(boundary.poses) - in_game)
-                why = [f"missing {', '.join(missing)}"] if missing else []
-                why += [f"no such piece in the match: {', '.join(extra)}"] if extra else []
-                raise ReplayError(f"{path}:{cut_line}: poses: {'; '.join(why)}")
+                from kubb3d.judge.messages import concat, join, msg
+
+                why = [msg("missing {pieces}", pieces=", ".join(missing))] if missing else []
+                why += [msg("no such piece in the match: {pieces}", pieces=", ".join(extra))] if extra else []
+                raise ReplayError(concat(f"{path}:{cut_line}: poses: ", join(why, "; ")))
             try:
                 m._build(boundary.poses, boundary.sides)
             except (ValueError, PhysicsGlitch) as exc:

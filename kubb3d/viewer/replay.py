@@ -325,13 +325,13 @@ def load_replay(path: str | Path) -> tuple[Timeline, Scene, dict]:
         raise ReplayError(f"{path}:1: bad header: {exc}") from None
     for n, _, rec in rp.records:
         if not isinstance(rec, dict):
-            raise ReplayError(f"{path}:{n}: expected a JSON object")
+            raise ReplayError(concat(f"{path}:{n}: ", msg("expected a JSON object")))
         try:
             b.feed(rec)
         except (KeyError, TypeError, ValueError) as exc:
             raise ReplayError(f"{path}:{n}: malformed {rec.get('type') or 'record'} record: {exc}") from None
     if not b.segments:
-        raise ReplayError(f"{path}: the replay holds no turns or throws")
+        raise ReplayError(concat(f"{path}: ", msg("the replay holds no turns or throws")))
     scene = b.scene()
     return Timeline(b.segments), scene, header
 
@@ -356,7 +356,9 @@ def load_session(path: str | Path):
         try:
             return scenario_session(path)
         except ScenarioError as exc:
-            raise ReplayError(str(exc)) from None
+            from kubb3d.errors import message
+
+            raise ReplayError(message(exc)) from None
     tl, scene, header = load_replay(path)
     cfg = header.get("config", {})
     names = cfg.get("names") or ["A", "B"]
