@@ -7,7 +7,11 @@ English and in German (in this process): the German line differs from the Englis
 ``Fehler:`` and holds none of the English marker words; the English line is the one the
 commands printed before (byte for byte). Errors carry their message (kubb3d.judge.messages.msg)
 to the error line, which translates it (kubb3d/cli/lang.py); pydantic's messages are made
-messages by their error type (kubb3d.ranges.pydantic_message)."""
+messages by their error type (kubb3d.ranges.pydantic_message).
+
+The same relation runs over every line of the bad-input table (tests/test_bad_inputs.py): the
+German run ends as the English one does and quotes what the user typed as the English line does.
+Only an unknown ``--lang`` stays English (its own error, docs/german.md)."""
 
 from __future__ import annotations
 
@@ -108,13 +112,56 @@ CASES = [
      "error: --option: unknown referee option 'nosuch'; expected one of own_half_knock, standing_outs"
      'ide, raise_order, advance_line, penalty_distance, first_foul_warning, max_tilt_deg, helicopter_'
      'limit, settle_s, baseline_after_field, opening, field_kubb_inside, time_up'),
+    # the rarer lines: the command's own checks, file syntax, results files, spec names
+    ('throw --line-x 10', 'error: --line-x must lie on the pitch, from -4 to 4 m, got 10.0'),
+    ('match --resume replay_sets_100.jsonl --seed 99',
+     'error: --resume continues the match recorded in the file; --seed cannot change it (drop it)'),
+    ('match --resume replay_world_far_pose.jsonl',
+     'error: replay_world_far_pose.jsonl:2: poses: A1: position beyond 100 m of the pitch centre'),
+    ('match --option opening=xyz',
+     "error: --option opening: expected 1 to 12 whole numbers of batons from 1 to 6 such as 2-4-6, got 'xyz'"),
+    ('judge not_a_spec.txt',
+     "error: scenario not_a_spec.txt: not valid TOML at line 2, column 4: Expected '=' after a key in a key/value "
+     'pair'),
+    ('experiment run spec_broken_toml.toml --out o.sqlite',
+     'error: experiment spec spec_broken_toml.toml: not valid TOML at line 3, column 3: Invalid initial character for '
+     'a key part'),
+    ('experiment summary not_a_spec.txt', 'error: not_a_spec.txt: not a kubb3d results file (file is not a database)'),
+    ('experiment summary other.sqlite', 'error: other.sqlite: not a kubb3d results file (tables foo)'),
+    ('experiment run spec_skill_pro.toml --out o.sqlite',
+     "error: spec_skill_pro.toml: throw.skill: unknown skill preset 'pro'; expected one of club, elite, novice"),
+    ('experiment run spec_ground_mud.toml --out o.sqlite',
+     "error: spec_ground_mud.toml: setup.ground: unknown ground 'mud'; expected one of board, grass, plane, turf, "
+     'wet-grass'),
+    ('experiment run spec_pieces_overlap.toml --out o.sqlite',
+     "error: spec_pieces_overlap.toml: setup: pieces 'P' and 'Q' overlap by 49 mm; move one of them"),
+    ('experiment run spec_speed_nan.toml --backend serial --workers 8 --out o.sqlite',
+     'error: --workers does not apply to --backend serial (one trial after another in this process)'),
+    ("quiz --out '' --no-images", 'error: --out: expected a value, got an empty string'),
+    ('notation --json', 'error: kubb3d notation: give either a REPLAY or --read FILE (exactly one)'),
+    ('dames play --players random,random --depth 7',
+     'error: --depth apply to the search player only; --players has none'),
 ]
 
 ENGLISH_MARKERS = (
     "expected", "must", "unknown", "already exists", "not a", "Input should", "should have", "got ", "at most",
-    "between", "degrees", "does not exist",
+    "between", "degrees", "does not", "cannot", "needs", "missing", "not valid", "overlap", "beyond", "apply",
+    "give ", "no such", " is ", " are ", " of the ", "with ", "the ", "only ",
 )
-"""Words of the English lines that a German line must not hold."""
+"""Words of the English lines that a German line must not hold (outside what the user typed, :func:`_words`)."""
+
+
+def _words(line: str) -> str:
+    """``line`` without what stays as the user typed it: quoted values, options, paths and file names
+    (``spec_pieces_overlap.toml`` holds "overlap")."""
+    line = re.sub(r"'[^']*'", "", line)
+    line = re.sub(r"--[\w-]+", "", line)
+    line = re.sub(r"/\S+", "", line)
+    return re.sub(r"[\w.-]+\.(toml|jsonl|sqlite|txt|png|html|htm|json|csv)\b", "", line)
+
+
+def _english_words(german: str) -> list[str]:
+    return [word for word in ENGLISH_MARKERS if word in _words(german)]
 
 
 @pytest.fixture(scope="module")
@@ -123,8 +170,12 @@ def folder(tmp_path_factory) -> Path:
     d = tmp_path_factory.mktemp("errors")
     for name in ("replay_seed_negative.jsonl", "replay_three_skills.jsonl", "scenario_tilt_str.toml",
                  "scenario_at_nan.toml", "spec_elevation_95.toml", "spec_speed_nan.toml", "spec_empty_grid.toml",
-                 "scenario_stacked_on_nothing.toml"):
+                 "scenario_stacked_on_nothing.toml", "replay_sets_100.jsonl", "replay_world_far_pose.jsonl",
+                 "not_a_spec.txt", "spec_broken_toml.toml", "spec_pieces_overlap.toml"):
         shutil.copy(BAD / name, d / name)
+    spec = (BAD / "spec_speed_nan.toml").read_text()
+    (d / "spec_skill_pro.toml").write_text(spec.replace("speed = nan", 'speed = 8.0\nskill = "pro"'))
+    (d / "spec_ground_mud.toml").write_text(spec.replace('"grass"', '"mud"').replace("nan", "8.0"))
     (d / "sideways.toml").write_text(SCENARIO.replace("{piece}", 'place = "sideways"'))
     (d / "lean_b9.toml").write_text(SCENARIO.replace("{piece}", 'place = "leaning"\non = "B9"\ntilt_deg = 30'))
     (d / "junk.jsonl").write_text('{"hello": 1}\n')
@@ -132,6 +183,9 @@ def folder(tmp_path_factory) -> Path:
     (d / "start.png").write_text("png\n")
     with sqlite3.connect(d / "hits.sqlite") as db:
         db.execute("CREATE TABLE trials (trial INTEGER, row TEXT)")
+    db.close()
+    with sqlite3.connect(d / "other.sqlite") as db:  # another program's database
+        db.execute("CREATE TABLE foo (x INTEGER)")
     db.close()
     return d
 
@@ -164,6 +218,45 @@ def test_an_error_line_is_german_under_a_german_language(line, english, folder, 
     assert _line(args, "en") == english
     german = _line(args, "de")
     assert german != english and german.startswith("Fehler: "), german
-    found = [word for word in ENGLISH_MARKERS if re.search(re.escape(word), german)]
+    found = _english_words(german)
     assert not found, (found, german)
     assert sorted(os.listdir(folder)) == before
+
+
+# ---------------------------------------------------------------- every bad input, in both languages
+import test_bad_inputs as bad  # noqa: E402  (its table, its scratch folder and its results file)
+
+results_file = bad.results_file
+scratch = bad.scratch
+
+ENGLISH_ONLY = ("--lang xx",)
+"""Command lines whose error stays English on purpose: an unknown ``--lang`` (docs/german.md)."""
+
+
+def _typed(line: str) -> set[str]:
+    """What the user typed, as an error line quotes it: quoted values, options, paths."""
+    found = re.findall(r"'[^']*'|--[\w-]+|(?<!\S)/\S+", line)  # a path: a word that starts with /
+    return {re.sub(r"[:;,)]+$", "", t) for t in found}
+
+
+@pytest.mark.parametrize("line", [c[0] for c in bad.CASES], ids=[c[0] for c in bad.CASES])
+def test_every_bad_input_speaks_german_and_keeps_what_was_typed(line, scratch):
+    """A relation over the whole bad-input table (tests/test_bad_inputs.py): the German run ends as
+    the English one does (exit code, the JSON document of ``--json``, which is data), its one line
+    starts ``Fehler:`` and holds none of the English marker words outside what was typed, and
+    quotes every value, option and path the English line quotes."""
+    d, notes = scratch
+    _register_subapps()
+    args = bad._argv(line, d, notes)
+    runs = {lang: CliRunner().invoke(app, args, env={"LANGUAGE": lang}) for lang in ("en", "de")}
+    english, german = (runs[lang].stderr.strip() for lang in ("en", "de"))
+    assert runs["de"].exit_code == runs["en"].exit_code == 2
+    assert runs["de"].stdout == runs["en"].stdout  # the --json document: English data
+    assert "\n" not in german and english.startswith("error: "), (english, german)
+    if any(word in line for word in ENGLISH_ONLY):
+        assert german == english
+        return
+    assert german.startswith("Fehler: ") and german != english, german
+    found = _english_words(german)
+    assert not found, (found, german)
+    assert _typed(english) <= _typed(german), (english, german)
