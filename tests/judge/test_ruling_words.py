@@ -143,3 +143,44 @@ def test_judging_under_another_option_compares_only_what_it_leaves(built):
     # an option that changes nothing in a scenario leaves every expectation compared
     res, _ = run(resolve_scenario("dm_leaning_on_field_kubb"), options={"standing_outside": "stays"})
     assert res.not_compared == () and res.mismatches == []
+
+
+BARELY_OVER = """schema = 1
+title = "a kubb barely over the sideline"
+ruleset = "dm"
+event = "inkast"
+
+[options]
+field_kubb_inside = "half"
+
+[inkast]
+inkasting_side = "B"
+inkasted = ["B2"]
+
+[[pieces]]
+id = "B2"
+place = "lying"
+at = [-2.0, {y}]
+yaw_deg = 0
+"""
+
+
+@pytest.mark.parametrize("over_mm", [0.1, 0.4, 2.0, 20.0])
+def test_a_share_of_the_base_inside_is_never_rounded_up_to_all_of_it(tmp_path, over_mm):
+    """Under field_kubb_inside = half a kubb whose raised base crosses the sideline by 0.1 mm was
+    "valid … 100% of its base is inside the field", the same kubb the default rules out for not
+    standing wholly inside. The share is written rounded down: what is not all of it never reads
+    as 100 %, and the figure is the whole per cent below the share (60 mm wide base)."""
+    from kubb3d.equipment import EQUIPMENT_SETS
+
+    half = EQUIPMENT_SETS["dm-small"].kubb.width / 2
+    path = tmp_path / "barely.toml"
+    path.write_text(BARELY_OVER.format(y=2.5 - half + over_mm / 1000), encoding="utf-8")
+    b = build(path)
+    try:
+        judgement, _ = judge_built(b)
+    finally:
+        b.close()
+    (ruling,) = [r for r in judgement.rulings if r.piece == "B2"]
+    share = 1 - over_mm / 1000 / (2 * half)
+    assert ruling.valid and f"{int(share * 100)}% of its base is inside" in str(ruling.reason), ruling.reason
