@@ -22,7 +22,9 @@ model, how far ahead of the centre the kubb pushed at heading 0 is held up while
 farthest ground contact carrying force along the push in its first 0.1 s at 1/1920 s, and the
 friction 2·reach/h that statics lets it slide upright with. With ``--scan``, per ground and step,
 the frictions 0.20, 0.21 … 0.47 at which the kubb pushed at heading 0 falls (on a heightfield
-they need not be a range).
+they need not be a range). With ``--spots N``, per friction and step, how many of N kubbs stood at
+random spots within 0.5 m of the origin and pushed at random headings 0–5° (seed 1) fall on the
+flat heightfield: a heightfield is not the same everywhere under a kubb, the flat ground is.
 """
 
 from __future__ import annotations
@@ -70,25 +72,33 @@ def kubb_model(model: str | None) -> Iterator[None]:
         engine_module.model_path = real  # type: ignore[assignment]
 
 
-def pushed(w: World, heading: float) -> int:
-    """Stand a standard kubb at the origin of world ``w``, a face's normal ``heading`` rad from x,
-    push it at :data:`SPEED` along x and return its body."""
+def pushed(w: World, heading: float, x: float = 0.0, y: float = 0.0) -> int:
+    """Stand a standard kubb at (``x``, ``y``) (the origin) of world ``w``, a face's normal
+    ``heading`` rad from x, push it at :data:`SPEED` along x and return its body."""
     q = (0.0, 0.0, math.sin(heading / 2), math.cos(heading / 2))
-    w.add_piece("k", "kubb", (0.0, 0.0, w.height_on_ground("kubb", 0.0, 0.0, q)), q, sleeping=False)
+    w.add_piece("k", "kubb", (x, y, w.height_on_ground("kubb", x, y, q)), q, sleeping=False)
     body = w.engine.body_of("k")
     pb.resetBaseVelocity(body, (SPEED, 0.0, 0.0), (0.0, 0.0, 0.0), physicsClientId=w.engine.client)
     return body
 
 
-def falls(dt: float, heading: float, terrain: bool, seconds: float = 3.0, model: str | None = None) -> bool:
-    """True if a standard kubb standing on grass, pushed at :data:`SPEED` along x with a face's
-    normal ``heading`` rad from x, is tilted more than 45° after ``seconds`` s at steps of ``dt`` s,
-    on a flat heightfield (``terrain``) or the flat ground, with the kubb model of :func:`kubb_model`."""
+def falls(
+    dt: float,
+    heading: float,
+    terrain: bool,
+    seconds: float = 3.0,
+    model: str | None = None,
+    spot: tuple[float, float] = (0.0, 0.0),
+) -> bool:
+    """True if a standard kubb standing on grass at ``spot`` (x, y), pushed at :data:`SPEED` along
+    x with a face's normal ``heading`` rad from x, is tilted more than 45° after ``seconds`` s at
+    steps of ``dt`` s, on a flat heightfield (``terrain``) or the flat ground, with the kubb model
+    of :func:`kubb_model`."""
     with (
         kubb_model(model),
         World("standard", ground="grass", stakes=False, dt=dt, terrain=Terrain(0.0) if terrain else None) as w,
     ):
-        pushed(w, heading)
+        pushed(w, heading, *spot)
         w.step(w.steps_for(seconds))
         return bool(quat_to_matrix(w.com_pose("k")[1])[2, 2] < math.cos(math.radians(45)))
 
@@ -154,6 +164,24 @@ def scan(terrain: bool, dt: float) -> list[float]:
     return fell
 
 
+SPOTS_SEED = 1
+"""The seed of ``--spots``."""
+
+
+def spots_fallen(count: int, dt: float) -> int:
+    """How many of ``count`` kubbs at random spots within 0.5 m of the origin, pushed at random
+    headings 0–5° (:data:`SPOTS_SEED`), fall on the flat heightfield at steps of ``dt`` s, at the
+    grass friction in use."""
+    import numpy as np
+
+    rng = np.random.default_rng(SPOTS_SEED)
+    spots, headings = rng.uniform(-0.5, 0.5, (count, 2)), rng.uniform(0.0, 5.0, count)
+    return sum(
+        falls(dt, math.radians(heading), True, 2.0, spot=(float(x), float(y)))
+        for (x, y), heading in zip(spots, headings)
+    )
+
+
 def print_reach(frictions: list[float]) -> None:
     """Print :func:`support_reach` per friction, ground and kubb model, with the statics limit
     2·reach/h it gives."""
@@ -182,7 +210,14 @@ def main() -> None:
     ap.add_argument("--isolate", action="store_true", help="each kubb model (field, terrain) on each ground")
     ap.add_argument("--reach", action="store_true", help="how far ahead of its centre a sliding kubb is held up")
     ap.add_argument("--scan", action="store_true", help="the frictions 0.20-0.47 at which it falls at heading 0")
+    ap.add_argument("--spots", type=int, default=0, help="kubbs at random spots and headings 0-5 degrees")
     a = ap.parse_args()
+    if a.spots:
+        for friction in (float(f) for f in a.frictions.split(",")):
+            with use_materials(Materials(grounds=(dataclasses.replace(GRASS, friction=friction),))):
+                cells = [f"1/{s} s: {spots_fallen(a.spots, 1 / s)}" for s in STEPS]
+            print(f"μ = {friction:g}, flat heightfield, fell of {a.spots}: " + ", ".join(cells), flush=True)
+        return
     if a.scan:
         for terrain in (False, True):
             for s in STEPS:
