@@ -281,7 +281,11 @@ class Rest:
     def _tipping(self, marks: list[Samples], balanced: set[str]) -> bool:
         """True if a block of ``balanced`` moved, between the last two of ``marks`` (a quarter of
         the held window apart), more than :data:`HELD_GROWTH` times its move between the two
-        before plus :data:`HELD_STILL`: it moves ever faster, starting to tip."""
+        before plus :data:`HELD_STILL`: it moves ever faster, starting to tip. With fewer than
+        three marks (a sample came more than a quarter window after the last) nothing tells, and
+        the window is held again (True): no rest declared on too little evidence."""
+        if len(marks) < 3:
+            return True
         a, b, c = marks[-3:]
         return any(
             self._point_move(pid, b, c) > HELD_GROWTH * self._point_move(pid, a, b) + HELD_STILL for pid in balanced
