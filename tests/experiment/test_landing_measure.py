@@ -48,6 +48,6 @@ def test_factors_relative_to_the_aimed_throw(tmp_path):
     assert speeds[1] - speeds[0] == pytest.approx(1.0) and speeds[2] - speeds[1] == pytest.approx(1.0)
     assert all(r["thrown_azimuth_deg"] == pytest.approx(0.5, abs=1e-9) for r in rows)  # B3 is straight ahead
     # an offset without aiming is refused; unset offsets leave the hash of older specs alone
-    with pytest.raises(SpecError, match="need aim = true"):
+    with pytest.raises(SpecError, match="needs aim = true"):
         validate({**spec, "throw": {"target": "B3", "speed": 10.0, "speed_offset": 1.0}})
     assert "speed_offset" not in validate({**spec, "throw": {"target": "B3", "aim": True}}).normalised()["throw"]
