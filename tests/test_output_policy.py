@@ -246,3 +246,28 @@ def test_a_file_made_while_the_command_worked_is_not_replaced_without_force(tmp_
     assert out.read_bytes() == b"first" and oct(out.stat().st_mode & 0o777) == "0o644"
     write_output(out, meanwhile, "--png", overwrite=True)  # --force: replaced
     assert out.read_bytes() == b"the new picture" and sorted(os.listdir(tmp_path)) == ["curve.png"]
+
+
+SWITCHED = [(c, n, o) for c, n, o in OUTPUTS if o.written_if]
+
+
+def test_the_quiz_pictures_are_written_only_under_images():
+    assert [(" ".join(c), o.option, o.written_if) for c, _, o in SWITCHED] == [("quiz", "--out", "images")]
+
+
+@pytest.mark.parametrize("case", SWITCHED, ids=map(_id, SWITCHED))
+def test_an_output_not_written_under_its_switch_is_not_refused(case, tmp_path, monkeypatch):
+    """``quiz --no-images --out quiz-images`` writes no picture: an earlier quiz's pictures there
+    are no reason to refuse (the tryout's quiz refused with "already exists … (or --force …)")."""
+    command, name, out = case
+    monkeypatch.chdir(tmp_path)
+    switch = next(p for p in dict(commands())[command].params if p.name == out.written_if)
+    assert switch.is_eager and switch.secondary_opts, switch.opts  # read before the output, and --no-… exists
+    given, planted = _plant(out, tmp_path)
+    for args in ([out.option, given.name, *switch.secondary_opts], [*switch.secondary_opts, out.option, given.name]):
+        res, reached = _invoke([*command, *args], monkeypatch, stub=True)
+        assert "already exists" not in res.stderr and res.exit_code == 0, res.stderr
+        assert reached and reached[0][out.written_if] is False and Path(reached[0][name]) == Path(given.name)
+    res, reached = _invoke([*command, out.option, given.name, *switch.opts], monkeypatch, stub=True)
+    assert "already exists" in _one_error_line(res) and reached == []  # switched on: the rule holds
+    assert planted.read_text() == "the user's file\n"

@@ -196,9 +196,12 @@ def quiz_command(
         "Folder for the rendered top and side views (PNG). The default folder's pictures of an earlier quiz are "
         "replaced; a folder you name that holds pictures needs --force.",
         folder_files=QUIZ_IMAGES,
+        written_if="images",
         default=Path("quiz-images"),
     ),
-    images: bool = typer.Option(True, help="Render the views (off: text only)."),
+    images: bool = typer.Option(
+        True, is_eager=True, help="Render the views (off: text only; --out is then not written)."
+    ),
     lang: Optional[str] = lang_option(),
     view: bool = typer.Option(
         False, "--view", help="Open each situation in the 3D view before its question (close the window to answer)."

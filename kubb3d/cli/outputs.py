@@ -10,6 +10,8 @@ has :func:`force_option`. Before any work, while the command line is read:
   its file (``audit --log`` appends, ``experiment run --out`` resumes) keeps it (``append``);
 * a folder option refuses a folder that already holds a file of the kind it writes (``--html``:
   ``index.html``; ``--replay-dir``: ``*.jsonl``) unless ``--force`` is given;
+* an option written only under a switch (``quiz --out`` with ``--images``) is not refused when
+  the switch is off (``--no-images``): nothing is written there;
 * an option with both (``quiz --html``) takes a name with one of its suffixes as a file, as
   ``export --html`` does, and a name without a suffix as a folder;
 * the path rule of :func:`kubb3d.files.check_output` (no symbolic link, no special file, an
@@ -43,6 +45,9 @@ class Output:
         existing: ``replace`` (an existing file needs ``--force``) or ``append`` (kept and added to).
         folder_files: for a folder option: the names (glob patterns) of the files it writes there.
             With ``suffixes`` too, a name without a suffix is a folder (:meth:`names_folder`).
+        written_if: the name of the command's on/off switch without which nothing is written
+            there (``quiz --no-images``: no pictures in ``--out``), read first (``is_eager``);
+            with the switch off the existing-output rule does not apply. Empty: always written.
     """
 
     option: str
@@ -50,6 +55,7 @@ class Output:
     kind: str
     existing: str = "replace"
     folder_files: tuple[str, ...] = ()
+    written_if: str = ""
 
     @property
     def is_folder(self) -> bool:
@@ -79,6 +85,11 @@ def _check(ctx: typer.Context, param: typer.CallbackParam, value: Optional[Path]
     assert out is not None
     if "force" not in ctx.params:  # a programming error, caught by tests/test_output_policy.py
         raise RuntimeError(f"{ctx.command_path} has {out.option} but no eager --force")
+    if out.written_if:
+        if out.written_if not in ctx.params:  # a programming error, caught by tests/test_output_policy.py
+            raise RuntimeError(f"{ctx.command_path}: {out.option} is written if {out.written_if}, which is not eager")
+        if not ctx.params[out.written_if]:  # nothing is written there: nothing to refuse
+            return value
     from kubb3d.errors import FileSafetyError, UserError
 
     try:
@@ -153,17 +164,18 @@ def output_option(
     kind: str = "",
     existing: str = "replace",
     folder_files: tuple[str, ...] = (),
+    written_if: str = "",
     aliases: tuple[str, ...] = (),
     default: Any = None,
 ) -> Any:
     """A Typer option naming a file (``suffixes`` and ``kind``), a folder (``folder_files``) or
     either (both given) the command writes, checked by the rule of the module doc as the command
-    line is read."""
+    line is read (not when the switch ``written_if`` is off: :class:`Output`)."""
     if not suffixes and not folder_files:
         raise ValueError(f"{option}: give the suffixes of a file or the files written into a folder")
     if existing not in ("replace", "append"):
         raise ValueError(f"{option}: existing is 'replace' or 'append', got {existing!r}")
-    spec = Output(option, tuple(s.lower() for s in suffixes), kind, existing, folder_files)
+    spec = Output(option, tuple(s.lower() for s in suffixes), kind, existing, folder_files, written_if)
     return typer.Option(default, option, *aliases, parser=spec, callback=_check, help=help, metavar="PATH")
 
 
