@@ -76,3 +76,11 @@ def compare(spec: ScenarioSpec, judgement: Any, skip: Iterable[str] = ()) -> lis
         if spec.outcome.winner is None and spec.outcome.loser is None:
             pass
     return out
+
+
+def count(spec: ScenarioSpec, skip: Iterable[str] = ()) -> int:
+    """How many expectations :func:`compare` compares: the ``[[expect]]`` tables of the pieces
+    not in ``skip``, and ``[outcome]`` (one) unless ``outcome`` is in ``skip``."""
+    skip = set(skip)
+    pieces = sum(1 for e in spec.expect if e.piece not in skip)
+    return pieces + int(spec.outcome is not None and "outcome" not in skip)

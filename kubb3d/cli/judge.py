@@ -2,7 +2,8 @@
 :func:`register`.
 
 ``kubb3d judge FILE…`` builds each scenario, lets it settle in physics and prints
-the rulings (``--json`` for data); ``--check`` compares them with the expected
+the rulings (``--json`` for data), and then each difference from the file's expectations or
+one line saying they match; ``--check`` compares them with the expected
 rulings and exits 1 on any difference. A file without ``[[expect]]`` is judged and
 compared with nothing; ``--check`` refuses it. Under ``--option`` values other than the
 file's own, only the expectations of rulings the options do not change are compared (the
@@ -141,6 +142,8 @@ def judge_command(
             typer.echo(_format(res, tr))
             for m in res.mismatches:
                 typer.echo(f"  differs from expected: {m}")
+            if not res.mismatches and expectations(res):  # as loud as a difference: view and export say so too
+                typer.echo("  " + tr(matches(expectations(res))))
             if skipped:
                 typer.echo(f"  {skipped}")
     if as_json and (results or not errors):  # no document when every file was refused
@@ -160,6 +163,21 @@ def judge_command(
         raise typer.Exit(2)
     if check and failed:
         raise typer.Exit(1)
+
+
+def expectations(res: Result) -> int:
+    """How many of the file's expectations were compared with the rulings (those ``--option``
+    leaves out are not)."""
+    from kubb3d.scenario_expect import count
+
+    return count(res.spec, res.not_compared)
+
+
+def matches(n: int) -> str:
+    """The line of a judged file whose rulings are what its ``n`` expectations say (the words of
+    ``view`` and ``export --html``)."""
+    return nmsg("matches the expected rulings ({n} expectation compared)",
+                "matches the expected rulings ({n} expectations compared)", n, n=n)
 
 
 def not_compared(pieces: tuple[str, ...]) -> str:
