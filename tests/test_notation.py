@@ -403,7 +403,7 @@ def test_the_words_and_errors_of_read_speak_german(tmp_path, club_match):
     record.write_text(format_record(record_of_replay(club_match)), encoding="utf-8")
     english = runner.invoke(app, ["notation", "--read", str(record)]).stdout.splitlines()
     german = runner.invoke(app, ["notation", "--read", str(record), "--lang", "de"]).stdout.splitlines()
-    assert len(german) == len(english) and german[-1] == "Ergebnis: a (P1) gewinnt (der König gefallen)"
+    assert len(german) == len(english) and german[-1] == "Ergebnis: a (P1) gewinnt (der König ist gefallen)"
     assert all(g.startswith("Zeile ") for g in german[:-1]) and all(e.startswith("line ") for e in english[:-1])
 
 

@@ -124,11 +124,23 @@ def nmsg(singular: str, plural: str, n: int, /, **params: Any) -> Msg:
     return m
 
 
+BODIES = ("ground", "floor")
+"""The bodies other than pieces that a contact names (:data:`kubb3d.snapshot.GROUND_ID`, the
+ground or a table's board; ``floor``, the floor under a Kubbuteo table), as words in the
+catalog (context ``a body touched``: German ``Boden``, where the surface of an experiment's
+``ground`` column is ``Untergrund``)."""
+
+
 def piece_name(piece_id: str) -> str:
     """A piece id as a message parameter: the king and a baton (``baton3`` → ``baton 3``,
-    German ``Wurfholz 3``) as translatable words, other ids (kubbs ``B3``) as they are."""
+    German ``Wurfholz 3``) and the ground (:data:`BODIES`) as translatable words, other ids
+    (kubbs ``B3``) as they are."""
     if piece_id == "king":
         return msg("king")
+    if piece_id == "ground":
+        return pmsg("a body touched", "ground")
+    if piece_id == "floor":
+        return pmsg("a body touched", "floor")
     if piece_id.startswith("baton") and piece_id[5:].isdigit():
         return msg("baton {n}", n=int(piece_id[5:]))
     return piece_id
