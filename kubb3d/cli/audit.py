@@ -44,9 +44,9 @@ def rules_show(
     as_json: bool = typer.Option(False, "--json", help="Print the options as JSON."),
 ) -> None:
     """List a ruleset's referee options (decisions the rule books leave open) with their defaults
-    and where each is set: --option NAME=VALUE on match, audit and play or an experiment file's
-    options table take every option; judge and a scenario's options table take those the judge
-    reads."""
+    (an option the ruleset does not read says so) and where each is set: --option NAME=VALUE on
+    match, audit and play or an experiment file's options table take every option; judge and a
+    scenario's options table take those the judge reads."""
     from kubb3d.judge.options import OPTIONS
     from kubb3d.cli.referee import ruleset_named
     from kubb3d.rules import get_ruleset
@@ -68,6 +68,8 @@ def rules_show(
             "accepts": o.accepts,
             "set_on": o.set_on,
             "variants": [{"value": value, "source": source} for value, source in o.variants.items()],
+            "read": ruleset not in o.not_read,
+            "not_read": o.not_read.get(ruleset),
         }
         for o in OPTIONS
     ]
@@ -102,6 +104,8 @@ def rules_show(
         console.print(
             Text.assemble((r["option"], "bold"), f"  default: {option_word(r['default'])}  (choices: {choices})")
         )
+        if r["not_read"]:  # its value changes nothing under this ruleset (docs/rules.md says so too)
+            console.print(Padding(Text(f"not read under {ruleset}: {r['not_read']}"), (0, 0, 0, 2), expand=False))
         for label, key in (("open", "question"), ("concerns", "concerns"), ("set on", "set_on")):
             console.print(Padding(Text(f"{label}: {r[key]}"), (0, 0, 0, 2), expand=False))
         for v in r["variants"]:

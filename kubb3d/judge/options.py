@@ -41,6 +41,10 @@ class Option:
         parse: for a value that is neither a choice nor a number (the opening batons): turns a
             word or a file's value into the option's value, ValueError otherwise.
         accepts: what ``parse`` accepts, for ``kubb3d rules show``.
+        not_read: ruleset → why no code reads the option under it (its value changes nothing
+            there; ``kubb3d rules show`` says so): a Kubbuteo return is judged where it rests
+            (:func:`kubb3d.judge.kubbuteo.judge_return` reads no option), a flick is no baton
+            throw (the KT rule book has no ``throw_rules``), DM bans no helicopter.
     """
 
     name: str
@@ -56,6 +60,7 @@ class Option:
     variants: Mapping[Any, str] = field(default_factory=dict)
     parse: Callable[[Any], Any] | None = None
     accepts: str | None = None
+    not_read: Mapping[str, str] = field(default_factory=dict)
 
     @property
     def set_on(self) -> str:
@@ -138,6 +143,7 @@ OPTIONS: tuple[Option, ...] = (
         "DM §7; WS basic rules 10, 12",
         "kubb3d.judge.raising:judge_inkast",
         "InkastContext.options",
+        not_read={"kubbuteo": "a returned kubb is judged where it rests, not raised (KT rules)"},
     ),
     Option(
         "advance_line",
@@ -184,6 +190,7 @@ OPTIONS: tuple[Option, ...] = (
         applies="throw",
         bounds=(0.0, 90.0),
         nullable=True,
+        not_read={"kubbuteo": "disks are flicked, not thrown: a flick has no flight plane to leave (KT rules)"},
         variants={
             30.0: "DM §5; VM from 2026 and US rule book v4.0 (2024) (docs/rules.md 'Rule variants')",
             45.0: "VM until 2025, US rule book 2013 to v3.x (docs/rules.md 'Rule variants')",
@@ -204,6 +211,10 @@ OPTIONS: tuple[Option, ...] = (
         "throw(…, helicopter_limit=…)",
         applies="throw",
         bounds=(0.0, 360.0),
+        not_read={
+            "dm": "DM bans no helicopter as such: its throws are held to the tilt limit (max_tilt_deg)",
+            "kubbuteo": "disks are flicked, not thrown: a flick does not fly (KT rules)",
+        },
         variants={
             90.0: "VM 2019 (the only rule book giving an angle; WS and DM forbid horizontal rotation "
             "without one) (docs/rules.md 'Rule variants')",
@@ -268,6 +279,7 @@ OPTIONS: tuple[Option, ...] = (
             "whole": "DM §7 ('gesamte Grundfläche im Feld'); WS basic rule 13; VM from 2024",
             "half": "US rule book (at least 50 % of the footprint); VM before 2024 (docs/rules.md 'Rule variants')",
         },
+        not_read={"kubbuteo": "a returned kubb is judged where it rests, not raised (KT rules)"},
     ),
     Option(
         "time_up",
