@@ -174,12 +174,14 @@ def run_cmd(
                 raise _user_error(
                     f"--out: {out} exists and is not a kubb3d results file (SQLite); give another file name"
                 )
-    typer.echo(
-        f"{loaded.spec.title}: {counted(loaded.n_points, 'grid point')} × {loaded.spec.trials_per_point} = "
-        f"{counted(loaded.n_trials, 'trial')} "
-        f"→ {out}",
-        err=True,
-    )
+    def banner() -> None:  # once the results file is accepted: a refusal is the only line
+        typer.echo(
+            f"{loaded.spec.title}: {counted(loaded.n_points, 'grid point')} × {loaded.spec.trials_per_point} = "
+            f"{counted(loaded.n_trials, 'trial')} "
+            f"→ {out}",
+            err=True,
+        )
+
     try:
         first_error: list[str] = []
 
@@ -198,6 +200,7 @@ def run_cmd(
             on_rows=note,
             mix_versions=mix_versions,
             min_workers=min_workers,
+            on_start=banner,
         )
     except StoreError as exc:
         raise _user_error(error_message(exc)) from None
@@ -261,12 +264,19 @@ def run_cmd(
                 }
             )
         )
+    elif not report.ran:  # no rate of nothing: say why nothing ran
+        typer.echo(
+            f"nothing left to run: all {counted(report.total, 'trial')} are already stored in {out}"
+            if done >= report.total
+            else f"no trial run (--max-trials {max_trials}); {done}/{report.total} stored in {out}"
+        )
     else:
         typer.echo(
             f"{counted(report.ran, 'trial')} run ({report.failed} failed) in {report.seconds:.1f} s: {report.rate:.2f} "
             f"trials/s, {per_worker:.2f} per worker ({counted(report.workers, 'worker')}, "
             f"{counted(report.threads, 'thread')}); {done}/{report.total} stored in {out}"
-            + (f" ({report.skipped} were already there)" if report.skipped else "")
+            + (f" ({report.skipped} {'was' if report.skipped == 1 else 'were'} already there)"
+               if report.skipped else "")
         )
     if report.ran and report.failed == report.ran:
         # not a silent success: every trial of this call failed (exit 1, the rows are kept)

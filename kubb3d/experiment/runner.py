@@ -751,6 +751,7 @@ def run(
     on_rows: Callable[[list[dict]], None] | None = None,
     mix_versions: bool = False,
     min_workers: int = 1,
+    on_start: Callable[[], None] | None = None,
 ) -> RunReport:
     """Run every trial of ``loaded`` not yet stored in ``out``.
 
@@ -768,6 +769,8 @@ def run(
             Dask's ``distributed.comm.timeouts.connect``).
         mix_versions: append to a results file whose rows other versions made
             (:mod:`kubb3d.experiment.versions`); the mix is recorded in the file.
+        on_start: called once ``out`` is open and accepted (its spec and versions), before the
+            first trial: a command's banner comes after every refusal, never before one.
 
     Returns:
         A :class:`RunReport`.
@@ -804,6 +807,8 @@ def run(
         with ResultStore(
             out, loaded.sha256, loaded.to_json(), versions=versions(), mix_versions=mix_versions
         ) as store:
+            if on_start is not None:
+                on_start()
             done = store.finished()
             # the trials still to run, enumerated lazily: a huge grid with --max-trials lists only those;
             # a part of a run (--max-trials) takes them spread over the grid (spread_order)
