@@ -162,7 +162,8 @@ def test_summary_and_plot_where_and_the_pooled_note(cli, tmp_path):
     assert r.returncode == 0, r.stderr
     assert "pooled" not in r.stderr and (tmp_path / "p.png").read_bytes()[:4] == b"\x89PNG"
     r = cli("experiment", "summary", str(out), "--where", "elevation=99")
-    assert r.returncode == 2 and r.stderr == "error: no trial matches --where\n"
+    assert r.returncode == 2  # the values there are: a reader sees why nothing matched
+    assert r.stderr == "error: no trial matches --where elevation=99; elevation_deg has 10, 15, 20, 25, 30, 35, 40\n"
 
 
 def test_experiment_run_json(cli, tmp_path):

@@ -382,7 +382,8 @@ def plot_cmd(
     ),
 ) -> None:
     """Plot a measure: a heatmap over --x and --y, or curves with 95 % Wilson intervals.
-    Grid factors on no axis and in no --where are pooled over (a note says which)."""
+    Grid factors on no axis and in no --where are pooled over (a note says which). A column is
+    named in full, without its unit (speed for speed_mps) or by a start only it has (sk for skill)."""
     from kubb3d.experiment import StoreError, open_results
     from kubb3d.experiment.plot import plot
     from kubb3d.experiment.export import columns
@@ -441,7 +442,8 @@ def _some_trials(results: Path, rows: list) -> None:
 def summary_cmd(
     results: Path = typer.Argument(..., help="Results file (SQLite)."),
     by: List[str] = typer.Option(
-        [], "--by", help="Group by this column (repeatable, or a comma list), e.g. --by skill or --by ground,spin_rps."
+        [], "--by", help="Group by this column (repeatable, or a comma list), e.g. --by skill or --by ground,spin_rps; "
+                         "a unique start of a column's name will do (--by sk)."
     ),
     measure: str = typer.Option(
         "hit", help="Column or column=value, as for plot; a text column gives the rate of each of its values."
@@ -454,7 +456,8 @@ def summary_cmd(
     """Print the measure per group with 95 % intervals (Wilson for rates, Student's t for means;
     a group of one value has none). Trials that finished without a value (a draw has no winner)
     count in every rate's denominator; grid factors in no --by and no --where are pooled over
-    (a note says which)."""
+    (a note says which). A column is named in full, without its unit (speed for speed_mps) or by
+    a start only it has (sk for skill)."""
     from rich.console import Console
     from rich.table import Table
 
@@ -672,8 +675,27 @@ def _where(rows: list[dict], conditions: list[str]) -> list[dict]:
                     return False
             return ("null" if v is None else str(v)) == want
 
-        rows = [r for r in rows if same(r.get(col))]
+        kept = [r for r in rows if same(r.get(col))]
+        if rows and not kept:  # say what there is: the values of that column in the trials left
+            raise ValueError(msg("no trial matches --where {condition}; {column} has {values}", condition=cond,
+                                 column=col, values=_values(rows, col)))
+        rows = kept
     return rows
+
+
+def _values(rows: list[dict], col: str, most: int = 12) -> str:
+    """The values ``col`` takes in ``rows``, as ``--where`` takes them back: sorted, numbers as
+    numbers (``9.6, 10.4``), at most ``most`` of them; more numbers as their range, more words
+    cut off after ``most`` with how many there are."""
+    values = {r.get(col) for r in rows}
+    numbers = sorted(v for v in values if isinstance(v, (int, float)) and not isinstance(v, bool))
+    words = sorted(("null" if v is None else str(v)) for v in values if v not in numbers or isinstance(v, bool))
+    shown = [f"{v:g}" if isinstance(v, float) else str(v) for v in numbers] + words
+    if len(shown) > most and not words:  # a drawn column (azimuth): its range
+        return f"{len(numbers)} values from {numbers[0]:g} to {numbers[-1]:g}"
+    if len(shown) > most:
+        return ", ".join(shown[:most]) + f", … ({len(shown)} values)"
+    return ", ".join(shown)
 
 
 def _pooled(store, used: set[str]) -> list[str]:
