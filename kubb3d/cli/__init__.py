@@ -290,6 +290,22 @@ class OneLineErrors(TyperGroup):
         except BrokenPipeError:  # before Typer, which would end it with exit code 1
             _pipe_closed()
 
+    def resolve_command(self, ctx, args):  # type: ignore[override]
+        """Typer's, and for a word that is a command of a group (``kubb3d summary``) the group's
+        command among the suggestions: ``did you mean 'experiment summary'?``."""
+        try:
+            return super().resolve_command(ctx, args)
+        except _click_exc.UsageError as exc:
+            name = args[0] if args else ""
+            homes = [f"{group} {name}" for group, cmd in self.commands.items() if name in getattr(cmd, "commands", {})]
+            if homes:
+                more = ", ".join(repr(h) for h in homes)
+                if exc.message.endswith("?"):  # Typer's close matches among the commands, then these
+                    exc.message = f"{exc.message[:-1]}, {more}?"
+                else:
+                    exc.message = f"{exc.message.rstrip('.')}. Did you mean {more}?"
+            raise
+
     def make_context(self, *args, **kwargs):  # type: ignore[override]
         # parsing the options imports pydantic (0.2 s): an interrupt then was a silent exit 130
         try:
