@@ -564,13 +564,15 @@ REPLAY_KIND = N_("a kubb3d match replay")
 NOTATION_KIND = N_("a match record in the game notation")
 TOML_KIND = N_("a TOML file (a scenario or an experiment spec)")
 RESULTS_KIND = N_("an experiment results file (SQLite)")
+HTML_KIND = N_("an HTML page")
 
 
 def kind_of_text(text: str) -> str | None:
     """What an input file looks like, from its first line that is not blank, for a message that
     names what was given and what was expected: :data:`REPLAY_KIND` (a JSON header line),
     :data:`NOTATION_KIND` (a ``#`` comment line or a numbered turn ``1. …``), :data:`TOML_KIND`
-    (valid TOML), :data:`RESULTS_KIND` (SQLite's magic), else None."""
+    (valid TOML), :data:`RESULTS_KIND` (SQLite's magic), :data:`HTML_KIND` (a page such as
+    ``export --html`` writes, given where its replay was meant), else None."""
     import json
 
     if text.startswith("SQLite format 3\x00"):
@@ -582,6 +584,8 @@ def kind_of_text(text: str) -> str | None:
             if re.match(r"#\s*(player \w+:|set \d+|result:|Planet Kubb)", line, re.IGNORECASE):
                 return NOTATION_KIND
             continue
+        if re.match(r"<(!doctype\s+html|html)\b", line, re.IGNORECASE):
+            return HTML_KIND
         if line.startswith("{"):
             try:
                 doc = json.loads(line)

@@ -296,6 +296,8 @@ def read_replay(path: str | Path, warn: bool = True) -> Replay:
             from kubb3d.judge.messages import concat, msg
 
             why = msg(" (a number with too many digits)") if "digits" in str(exc) else ""
+            if not docs:  # its first line: no replay at all; say which file is read here
+                why = concat(why, "; ", msg("expected a replay written by kubb3d match --replay"))
             raise ReplayError(concat(f"{path}:{n}: ", msg("not a JSON line"), why)) from None
     if not docs or not isinstance(docs[0][1], dict) or docs[0][1].get("type") != "header":
         from kubb3d.judge.messages import concat, msg
