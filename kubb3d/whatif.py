@@ -231,6 +231,27 @@ def state_at(recorded: Recorded, at: int) -> Any:
     return state
 
 
+ACTION_WORDS = {
+    "LagThrow": "a lag throw",
+    "Choose": "a choice of who opens",
+    "Inkast": "an inkast",
+    "PenaltyThrow": "a penalty kubb thrown",
+    "PlaceKubb": "a penalty kubb placed",
+    "Raise": "a raising",
+    "RemoveTieBreakKubb": "a tie-break kubb taken out",
+    "BatonThrow": "a baton throw",
+    "KingThrow": "a king throw",
+}
+"""Each action type of a replay (:data:`kubb3d.rules.actions.ACTION_TYPES`) in the words of a
+refusal: "action 10 is an inkast, not a baton throw" (it once named the classes, "action 10 is
+Inkast, expected BatonThrow")."""
+
+
+def action_words(kind: str) -> str:
+    """An action type of a replay in words (:data:`ACTION_WORDS`); an unknown one as it is."""
+    return ACTION_WORDS.get(kind, kind)
+
+
 def check_choice(recorded: Recorded, at: int, choice: Choice) -> None:
     """WhatIfError for a choice the action ``at`` does not offer: another kind of action, a
     kubb that does not stand in the target half then, an inkast spot outside the half the kubbs
@@ -239,10 +260,11 @@ def check_choice(recorded: Recorded, at: int, choice: Choice) -> None:
     if choice.target is not None and choice.inkast_at is not None:
         raise WhatIfError("--target and --inkast-at: give one of them (an action is a throw or an inkast)")
     if choice.target is not None and kind != "BatonThrow":
-        raise WhatIfError(f"--target: action {at} is {kind}, expected BatonThrow (a baton thrown at kubbs)")
+        raise WhatIfError(f"--target: action {at} is {action_words(kind)}, not a baton throw (--target names the "
+                          "kubb a baton is thrown at)")
     if choice.inkast_at is not None:
         if kind != "Inkast":
-            raise WhatIfError(f"--inkast-at: action {at} is {kind}, expected Inkast")
+            raise WhatIfError(f"--inkast-at: action {at} is {action_words(kind)}, not an inkast")
         x, y = choice.inkast_at
         if not (math.isfinite(x) and math.isfinite(y)):
             raise WhatIfError(f"--inkast-at: expected two finite numbers X,Y in m, got {x},{y}")

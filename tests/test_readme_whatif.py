@@ -78,5 +78,5 @@ def test_check_choice_refuses_what_the_readme_once_said(recorded):
     """The old example is refused, so the two tests above can fail."""
     from kubb3d.whatif import Choice, WhatIfError, check_choice
 
-    with pytest.raises(WhatIfError, match="expected Inkast"):
+    with pytest.raises(WhatIfError, match="is a baton throw, not an inkast"):
         check_choice(recorded, 40, Choice(inkast_at=(2.0, 0.5)))
