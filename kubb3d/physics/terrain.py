@@ -54,7 +54,8 @@ PIECE_KINDS: dict[str, PieceKind] = {"kubb": "kubb", "king": "king", "baton": "b
 
 @dataclass
 class Terrain:
-    """Uneven ground: a smooth random heightfield.
+    """Uneven ground: a smooth random heightfield (with a levelled pad under each set-up spot,
+    :func:`level_setup_spots`).
 
     Attributes:
         amplitude: standard deviation of the height, m (e.g. 0.01 for 1 cm bumps).
@@ -79,6 +80,48 @@ class Terrain:
             z += np.cos(k[i] * (np.cos(ang[i]) * X + np.sin(ang[i]) * Y) + phase[i])
         result: np.ndarray = self.amplitude * z * math.sqrt(2.0 / n)
         return result
+
+
+SETUP_PAD_MAX_SLOPE = math.radians(12.0)
+"""rad: the steepest a set-up spot's levelled pad on terrain may be (:func:`level_setup_spots`):
+two thirds of the king's tipping angle (18.4°), so that the king stands with a margin; 99 % of the
+spots of 1.5 cm terrain are flatter (docs/physics.md "Setting up on uneven ground")."""
+
+
+def setup_spots(pitch: Pitch, equipment: EquipmentSet) -> list[tuple[str, float, float]]:
+    """(kind, x, y) of every piece of the standard set-up (DM §2): the ten baseline kubbs and the
+    king."""
+    spots = [("kubb", x, y) for side in ("A", "B") for x, y in pitch.baseline_kubb_positions(side).values()]
+    return [*spots, ("king", *pitch.king_position)]
+
+
+def level_setup_spots(
+    heights: np.ndarray, xs: np.ndarray, ys: np.ndarray, pitch: Pitch, equipment: EquipmentSet
+) -> np.ndarray:
+    """The heightfield ``heights`` (len(ys), len(xs)) with a plane pad under each set-up spot
+    (:func:`setup_spots`), as players set a kubb firmly into the lawn: the grid vertices of every
+    cell the piece's end face overlaps are moved onto the plane fitted to them (least squares),
+    its slope limited to :data:`SETUP_PAD_MAX_SLOPE` about the spot. On a pad the end face rests
+    on a plane; on the bare heightfield it met two or more triangles, touched at three corners
+    and rocked (docs/physics.md "Setting up on uneven ground")."""
+    out = heights.copy()
+    res = float(xs[1] - xs[0])
+    limit = math.tan(SETUP_PAD_MAX_SLOPE)
+    for kind, x, y in setup_spots(pitch, equipment):
+        hx, hy, _ = equipment.piece(kind).half_extents
+        i0 = max(0, math.floor((x - float(hx) - xs[0]) / res - 1e-6))
+        i1 = min(len(xs) - 1, math.ceil((x + float(hx) - xs[0]) / res + 1e-6))
+        j0 = max(0, math.floor((y - float(hy) - ys[0]) / res - 1e-6))
+        j1 = min(len(ys) - 1, math.ceil((y + float(hy) - ys[0]) / res + 1e-6))
+        jj, ii = np.mgrid[j0 : j1 + 1, i0 : i1 + 1]
+        dx, dy = xs[ii].ravel() - x, ys[jj].ravel() - y
+        rows = np.column_stack((dx, dy, np.ones_like(dx)))
+        (gx, gy, z0), *_ = np.linalg.lstsq(rows, out[jj, ii].ravel(), rcond=None)
+        slope = math.hypot(gx, gy)
+        if slope > limit:
+            gx, gy = gx * limit / slope, gy * limit / slope
+        out[jj, ii] = (z0 + gx * dx + gy * dy).reshape(jj.shape)
+    return out
 
 
 class GroundSurface:
@@ -125,7 +168,7 @@ class GroundSurface:
             res, apron = TERRAIN_RESOLUTION, TERRAIN_APRON
             xs = np.arange(-pitch.length / 2 - apron, pitch.length / 2 + apron + 1e-9, res)
             ys = np.arange(-pitch.width / 2 - apron, pitch.width / 2 + apron + 1e-9, res)
-            heights = terrain.heights(xs, ys)
+            heights = level_setup_spots(terrain.heights(xs, ys), xs, ys, pitch, equipment)
             self._grid = (xs, ys, heights)
             shape = pb.createCollisionShape(
                 pb.GEOM_HEIGHTFIELD,
@@ -243,27 +286,93 @@ class GroundSurface:
         if self._grid is None:
             return float(self.height(x, y) - lowest_corner(half, quat))
         corners = (BOX_CORNERS * np.array(half)) @ rotation(quat).T
-        xs, ys, _ = self._grid
-        res = float(xs[1] - xs[0])
         points = [(x + cx, y + cy, cz) for cx, cy, cz in corners]
         low = corners[:, 2] - corners[:, 2].min() < 1e-9
         if low.sum() == 4:  # a face down: the ground's crests under it
-            face = corners[low][:, :2] + (x, y)
-            centre = face.mean(axis=0)
-            order = np.argsort(np.arctan2(face[:, 1] - centre[1], face[:, 0] - centre[0]))
-            face = face[order]  # its corners round the face
             dz = float(corners[low][0, 2])
-            grid = (face - (xs[0], ys[0])) / res  # grid-index coordinates
-            for a, b in zip(grid, np.roll(grid, -1, axis=0)):
-                for f in ((1.0, 0.0), (0.0, 1.0), (1.0, 1.0)):  # grid lines u = k, v = k, diagonals u + v = k
-                    fa, fb = a @ f, b @ f
-                    for k in range(math.ceil(min(fa, fb)), math.floor(max(fa, fb)) + 1):
-                        if fb != fa:
-                            u, v = a + (b - a) * (k - fa) / (fb - fa)
-                            points.append((xs[0] + u * res, ys[0] + v * res, dz))
-            lo, hi = grid.min(axis=0), grid.max(axis=0)
-            for i in range(math.ceil(lo[0]), math.floor(hi[0]) + 1):
-                for j in range(math.ceil(lo[1]), math.floor(hi[1]) + 1):
-                    if support_margin(grid.tolist(), (float(i), float(j))) >= 0.0:
-                        points.append((xs[0] + i * res, ys[0] + j * res, dz))
+            points += [(px, py, dz) for px, py in self._face_points(corners[low][:, :2] + (x, y))]
         return max(self.height(px, py) - pz for px, py, pz in points)
+
+    def _face_points(self, face: np.ndarray) -> list[tuple[float, float]]:
+        """(x, y) of every point where the terrain under a flat face (its corners' (x, y), shape
+        (4, 2)) can reach highest above the face's plane: the heightfield is planar in each
+        triangle, so that is at the face's corners, the grid vertices inside it and where its
+        edges cross a grid line or a cell's diagonal."""
+        assert self._grid is not None
+        xs, ys, _ = self._grid
+        res = float(xs[1] - xs[0])
+        centre = face.mean(axis=0)
+        order = np.argsort(np.arctan2(face[:, 1] - centre[1], face[:, 0] - centre[0]))
+        face = face[order]  # its corners round the face
+        points = [(float(px), float(py)) for px, py in face]
+        grid = (face - (xs[0], ys[0])) / res  # grid-index coordinates
+        for a, b in zip(grid, np.roll(grid, -1, axis=0)):
+            for f in ((1.0, 0.0), (0.0, 1.0), (1.0, 1.0)):  # grid lines u = k, v = k, diagonals u + v = k
+                fa, fb = a @ f, b @ f
+                for k in range(math.ceil(min(fa, fb)), math.floor(max(fa, fb)) + 1):
+                    if fb != fa:
+                        u, v = a + (b - a) * (k - fa) / (fb - fa)
+                        points.append((xs[0] + u * res, ys[0] + v * res))
+        lo, hi = grid.min(axis=0), grid.max(axis=0)
+        for i in range(math.ceil(lo[0]), math.floor(hi[0]) + 1):
+            for j in range(math.ceil(lo[1]), math.floor(hi[1]) + 1):
+                if support_margin(grid.tolist(), (float(i), float(j))) >= 0.0:
+                    points.append((xs[0] + i * res, ys[0] + j * res))
+        return points
+
+    def ground_tilt(self, kind: str, x: float, y: float) -> tuple[float, float]:
+        """(gx, gy): the slope of the ground under the end face of a piece of ``kind`` standing at
+        (x, y), dz/dx and dz/dy of the plane fitted (least squares) to the ground's height at 7 × 7
+        points over the face; (0, 0) on the flat ground."""
+        if self._grid is None:
+            return 0.0, 0.0
+        hx, hy, _ = self._equipment.piece(kind).half_extents
+        us = np.linspace(-float(hx), float(hx), 7)
+        vs = np.linspace(-float(hy), float(hy), 7)
+        rows = [(u, v, 1.0) for u in us for v in vs]
+        zs = [self.height(x + u, y + v) for u, v, _ in rows]
+        (gx, gy, _), *_ = np.linalg.lstsq(np.array(rows), np.array(zs), rcond=None)
+        return float(gx), float(gy)
+
+    def standing_pose(
+        self, kind: str, x: float, y: float, yaw: Quat = (0.0, 0.0, 0.0, 1.0)
+    ) -> tuple[tuple[float, float, float], Quat]:
+        """Where a kubb or the king set up at (x, y) stands, turned about the vertical by the
+        quat_xyzw ``yaw``: its bounding-box centre, m, and quat_xyzw. On the flat ground upright
+        (:meth:`height_on_ground`). On terrain set flush into the ground, as players set a kubb
+        firmly into the lawn: its end face tilted to the ground's slope under it
+        (:meth:`ground_tilt`; on a set-up spot its pad, :func:`level_setup_spots`) and lowered
+        until it touches, no part of it below the ground, its bounding-box centre over (x, y).
+        Placed upright instead, it touched at one point, fell onto the slope and swung on over
+        its tipping angle on slopes of 6–9° (docs/physics.md "Setting up on uneven ground").
+
+        Raises:
+            ValueError: unknown kind.
+        """
+        if kind not in PIECE_KINDS:
+            raise ValueError(f"unknown piece kind {kind!r}; expected kubb, king, baton or stake")
+        gx, gy = self.ground_tilt(kind, x, y)
+        if self._grid is None or (gx == 0.0 and gy == 0.0):
+            return (x, y, self.height_on_ground(kind, x, y, yaw)), yaw
+        n = np.array((-gx, -gy, 1.0)) / math.sqrt(gx * gx + gy * gy + 1.0)  # the ground's normal
+        angle = math.acos(float(n[2]))
+        axis = np.array((-n[1], n[0], 0.0)) / math.hypot(float(n[0]), float(n[1]))  # z × n
+        s = math.sin(angle / 2)
+        ax, ay, c = float(axis[0] * s), float(axis[1] * s), math.cos(angle / 2)
+        yx, yy, yz, yw = yaw  # the tilt after the yaw: (ax, ay, 0, c) · yaw
+        quat: Quat = (
+            c * yx + ax * yw + ay * yz,
+            c * yy + ay * yw - ax * yz,
+            c * yz + ax * yy - ay * yx,
+            c * yw - ax * yx - ay * yy,
+        )
+        hx, hy, hz = self._equipment.piece(kind).half_extents
+        corners = (BOX_CORNERS * np.array((float(hx), float(hy), float(hz)))) @ rotation(quat).T
+        base = corners[BOX_CORNERS[:, 2] < 0]  # the end face, relative to the centre
+        c0 = base[0]
+
+        def face_z(px: float, py: float) -> float:  # the face's plane over (px, py), relative to the centre
+            return float(c0[2] - (n[0] * (px - x - c0[0]) + n[1] * (py - y - c0[1])) / n[2])
+
+        z = max(self.height(px, py) - face_z(px, py) for px, py in self._face_points(base[:, :2] + (x, y)))
+        return (x, y, z), quat
