@@ -268,6 +268,8 @@ def _build(loaded: LoadedSpec, values: _Values):
                     leaning = True
             if leaning:
                 world.run_until_rest(max_time=SETTLE_TIME)
+            elif terrain is not None and s.pieces:  # pieces set up on terrain rest before the throw
+                world.settle_setup()
         except Exception:
             world.close()
             raise
@@ -284,6 +286,12 @@ def _quat(yaw: float, pitch: float = 0.0) -> tuple[float, float, float, float]:
 def _place_standing(world, p) -> None:
     x, y = p.at
     q = _quat(math.radians(p.yaw_deg))
+    if world.engine.surface.terrain is not None and p.kind in ("kubb", "king"):
+        # set flush into the slope of the ground (World.standing_pose; docs/physics.md "Setting
+        # up on uneven ground")
+        position, quat = world.standing_pose(p.kind, x, y, q)
+        world.add_piece(p.id, p.kind, position, quat, side=p.side)
+        return
     # on terrain no corner below the ground (World.height_on_ground)
     world.add_piece(p.id, p.kind, (x, y, world.height_on_ground(p.kind, x, y, q)), q, side=p.side)
 
@@ -341,7 +349,7 @@ def _act_and_measure(loaded: LoadedSpec, values: _Values, world, rng: np.random.
         world.settle_forces()
         snap = world.snapshot()
         if "felled" in measures:
-            row.update(_felled(snap))
+            row.update(_felled(snap, world))
         if "rest" in measures:
             row.update(rest_time_s=stats.steps * world.dt, at_rest=stats.at_rest, rest_positions=_positions(snap, None))
         if "status" in measures:
@@ -461,13 +469,18 @@ def _aim(equipment, pitch, dt, air_drag, target, params):
     return _aim_cached(equipment.name, pitch, dt, air_drag, target, params)
 
 
-def _felled(snap) -> dict:
+def _felled(snap, world) -> dict:
+    """The kubbs and king not upright at rest: tilted :data:`~kubb3d.throw.UPRIGHT_TILT` or
+    more from the vertical, on terrain from the ground under them
+    (:meth:`~kubb3d.physics.world.World.tilt_on_ground`)."""
     from kubb3d.throw import UPRIGHT_TILT
 
+    on_terrain = world.engine.surface.terrain is not None
     down = sorted(
         p.id
         for p in snap.pieces.values()
-        if p.kind in ("kubb", "king") and UPRIGHT_TILT <= p.tilt <= math.pi - UPRIGHT_TILT
+        if p.kind in ("kubb", "king")
+        and UPRIGHT_TILT <= (world.tilt_on_ground(p.id) if on_terrain else p.tilt) <= math.pi - UPRIGHT_TILT
     )
     return {"felled": down, "n_felled": len(down)}
 

@@ -323,7 +323,12 @@ def _result(
             touched.add(pid)
     moved = sorted(touched - {GROUND_ID, piece})
 
-    final_tilt = {pid: p.tilt for pid, p in final.pieces.items() if p.kind in ("kubb", "king") and pid != piece}
+    standing = [pid for pid, p in final.pieces.items() if p.kind in ("kubb", "king") and pid != piece]
+    if world.engine.surface.terrain is None:
+        final_tilt = {pid: final[pid].tilt for pid in standing}
+    else:  # from the ground under it: a kubb standing flush on a slope is upright (docs/physics.md
+        # "Setting up on uneven ground")
+        final_tilt = {pid: world.tilt_on_ground(pid) for pid in standing}
     params = opts.params
     side = opts.side or (params.side if params else None)
     rules = opts.rules
