@@ -752,7 +752,7 @@ def roll_distance(ground: str, v: float, heading: float = 0.0, terrain: bool = F
 @dataclass
 class Gradient(Terrain):
     """A plane ground rising along x by ``tan`` per metre, as a terrain heightfield (its bumps'
-    ``amplitude`` is not used: pass 0)."""
+    ``amplitude`` is not used: pass 0; pass ``level_spots=False`` for the bare plane)."""
 
     tan: float = 0.0
 
@@ -764,7 +764,7 @@ class Gradient(Terrain):
 def gradient_roll(ground: str, tan: float, seconds: float = 2.0) -> float:
     """How far, m (along the slope), a baton laid across a plane slope of gradient ``tan`` with its
     axis level rolls down it in ``seconds`` s from rest."""
-    with World("standard", ground=ground, stakes=False, terrain=Gradient(0.0, tan=tan)) as w:
+    with World("standard", ground=ground, stakes=False, terrain=Gradient(0.0, tan=tan, level_spots=False)) as w:
         r = w.equipment.baton.radius
         cos = 1 / math.sqrt(1 + tan * tan)
         h = math.sin(math.pi / 4)

@@ -310,7 +310,7 @@ class _KubbEnv(gym.Env):
         return options
 
     def _new_world(self, layout: str) -> None:
-        from kubb3d.physics.world import Terrain, World
+        from kubb3d.physics.world import Terrain, World, settle_setup
 
         if self.world is not None:
             self.world.close()
@@ -329,13 +329,13 @@ class _KubbEnv(gym.Env):
                 x, y = float(pos[0] + dx), float(pos[1] + dy)
                 if terrain is not None:  # set flush into the ground (docs/physics.md "Setting up on uneven ground")
                     turn = (0.0, 0.0, math.sin(float(yaw) / 2), math.cos(float(yaw) / 2))
-                    position, quat = self.world.standing_pose("kubb", x, y, turn)
+                    position, quat = self.world.engine.surface.standing_pose("kubb", x, y, turn)
                     self.world.set_pose(pid, position, quat, wake=False)
                     continue
                 quat = _yawed(q, float(yaw))
                 self.world.set_pose(pid, (x, y, self.world.height_on_ground("kubb", x, y, quat)), quat, wake=False)
             if terrain is not None:
-                self.world.settle_setup()
+                settle_setup(self.world)
         self.thrown = 0
         self.felled: set[str] = set()
         self.round_start = {pid: self._pose(pid) for pid in self._w.piece_ids("kubb", "king")}

@@ -234,7 +234,7 @@ def _ground(values: _Values):
 
 
 def _build(loaded: LoadedSpec, values: _Values):
-    from kubb3d.physics.world import Terrain, World
+    from kubb3d.physics.world import Terrain, World, settle_setup
 
     spec = loaded.spec
     s = spec.setup
@@ -269,7 +269,7 @@ def _build(loaded: LoadedSpec, values: _Values):
             if leaning:
                 world.run_until_rest(max_time=SETTLE_TIME)
             elif terrain is not None and s.pieces:  # pieces set up on terrain rest before the throw
-                world.settle_setup()
+                settle_setup(world)
         except Exception:
             world.close()
             raise
@@ -287,9 +287,9 @@ def _place_standing(world, p) -> None:
     x, y = p.at
     q = _quat(math.radians(p.yaw_deg))
     if world.engine.surface.terrain is not None and p.kind in ("kubb", "king"):
-        # set flush into the slope of the ground (World.standing_pose; docs/physics.md "Setting
+        # set flush into the slope of the ground (GroundSurface.standing_pose; docs/physics.md "Setting
         # up on uneven ground")
-        position, quat = world.standing_pose(p.kind, x, y, q)
+        position, quat = world.engine.surface.standing_pose(p.kind, x, y, q)
         world.add_piece(p.id, p.kind, position, quat, side=p.side)
         return
     # on terrain no corner below the ground (World.height_on_ground)
@@ -472,15 +472,16 @@ def _aim(equipment, pitch, dt, air_drag, target, params):
 def _felled(snap, world) -> dict:
     """The kubbs and king not upright at rest: tilted :data:`~kubb3d.throw.UPRIGHT_TILT` or
     more from the vertical, on terrain from the ground under them
-    (:meth:`~kubb3d.physics.world.World.tilt_on_ground`)."""
+    (:meth:`~kubb3d.physics.terrain.GroundSurface.tilt_on_ground`)."""
     from kubb3d.throw import UPRIGHT_TILT
 
     on_terrain = world.engine.surface.terrain is not None
+    tilt = world.engine.surface.tilt_on_ground
     down = sorted(
         p.id
         for p in snap.pieces.values()
         if p.kind in ("kubb", "king")
-        and UPRIGHT_TILT <= (world.tilt_on_ground(p.id) if on_terrain else p.tilt) <= math.pi - UPRIGHT_TILT
+        and UPRIGHT_TILT <= (tilt(p.kind, p.position, p.quat_xyzw) if on_terrain else p.tilt) <= math.pi - UPRIGHT_TILT
     )
     return {"felled": down, "n_felled": len(down)}
 

@@ -54,18 +54,21 @@ PIECE_KINDS: dict[str, PieceKind] = {"kubb": "kubb", "king": "king", "baton": "b
 
 @dataclass
 class Terrain:
-    """Uneven ground: a smooth random heightfield (with a levelled pad under each set-up spot,
-    :func:`level_setup_spots`).
+    """Uneven ground: a smooth random heightfield, with a levelled pad under each set-up spot
+    (:func:`level_setup_spots`).
 
     Attributes:
         amplitude: standard deviation of the height, m (e.g. 0.01 for 1 cm bumps).
         wavelength: typical distance between bumps, m.
         seed: the heightfield's seed (it is part of the scene, not of a throw).
+        level_spots: give every set-up spot a plane pad (:func:`level_setup_spots`; off: the
+            bare heightfield, for measuring the ground itself).
     """
 
     amplitude: float
     wavelength: float = 1.0
     seed: int = 0
+    level_spots: bool = True
 
     def heights(self, xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
         """Height z(x, y), m, for a grid (len(ys), len(xs)): a sum of 24 random plane waves."""
@@ -120,7 +123,9 @@ def level_setup_spots(
         slope = math.hypot(gx, gy)
         if slope > limit:
             gx, gy = gx * limit / slope, gy * limit / slope
-        out[jj, ii] = (z0 + gx * dx + gy * dy).reshape(jj.shape)
+        pad = (z0 + gx * dx + gy * dy).reshape(jj.shape)
+        if not np.array_equal(pad, out[jj, ii]):  # a plane already (a flat heightfield) stays as it was
+            out[jj, ii] = pad
     return out
 
 
@@ -168,7 +173,9 @@ class GroundSurface:
             res, apron = TERRAIN_RESOLUTION, TERRAIN_APRON
             xs = np.arange(-pitch.length / 2 - apron, pitch.length / 2 + apron + 1e-9, res)
             ys = np.arange(-pitch.width / 2 - apron, pitch.width / 2 + apron + 1e-9, res)
-            heights = level_setup_spots(terrain.heights(xs, ys), xs, ys, pitch, equipment)
+            heights = terrain.heights(xs, ys)
+            if terrain.level_spots:
+                heights = level_setup_spots(heights, xs, ys, pitch, equipment)
             self._grid = (xs, ys, heights)
             shape = pb.createCollisionShape(
                 pb.GEOM_HEIGHTFIELD,
@@ -333,6 +340,17 @@ class GroundSurface:
         zs = [self.height(x + u, y + v) for u, v, _ in rows]
         (gx, gy, _), *_ = np.linalg.lstsq(np.array(rows), np.array(zs), rcond=None)
         return float(gx), float(gy)
+
+    def tilt_on_ground(self, kind: str, position: Sequence[float], quat_xyzw: Sequence[float]) -> float:
+        """rad in [0, π]: the angle between the long axis of a piece of ``kind`` at ``position``
+        (its bounding-box centre) turned by ``quat_xyzw`` and the normal of the ground under it
+        (:meth:`ground_tilt`); on the flat ground its tilt from the vertical. A kubb standing flush
+        on a 12° slope is tilted 0° on the ground."""
+        qx, qy, qz, qw = quat_xyzw
+        axis = rotation((qx, qy, qz, qw))[:, 2]
+        gx, gy = self.ground_tilt(kind, float(position[0]), float(position[1]))
+        normal = np.array((-gx, -gy, 1.0)) / math.sqrt(gx * gx + gy * gy + 1.0)
+        return math.acos(max(-1.0, min(1.0, float(axis @ normal))))
 
     def standing_pose(
         self, kind: str, x: float, y: float, yaw: Quat = (0.0, 0.0, 0.0, 1.0)

@@ -45,15 +45,15 @@ from kubb3d.physics.rest import SETTLE_S, TABLE_SETTLE_S, Rest, RunStats, Sample
 from kubb3d.physics.stepping import Stepper
 from kubb3d.physics.terrain import PIECE_KINDS, Terrain
 from kubb3d.pitch import KING_ID, SIDES, Pitch
-from kubb3d.snapshot import Contact, Snapshot, body_axis, tilt_from_vertical
+from kubb3d.snapshot import Contact, Snapshot
 
-__all__ = ["DT", "GRAVITY", "SETTLE_S", "TABLE_SETTLE_S", "PhysicsGlitch", "Terrain", "World"]
+__all__ = ["DT", "GRAVITY", "SETTLE_S", "TABLE_SETTLE_S", "PhysicsGlitch", "Terrain", "World", "settle_setup"]
 
 UPRIGHT: Quat = (0.0, 0.0, 0.0, 1.0)
 
 SETUP_SETTLE_S = 5.0
 """s: at most this long a set-up on terrain settles before anything is thrown
-(:meth:`World.settle_setup`)."""
+(:func:`settle_setup`)."""
 
 
 class World:
@@ -248,55 +248,20 @@ class World:
 
     def setup_standard(self, sleeping: bool = True) -> None:
         """Place the ten baseline kubbs upright and the king on the centre point (DM §2). On
-        terrain each is set flush into the ground under its spot (:meth:`standing_pose`) and the
-        set-up is settled (run until at rest, the tilt history cleared) before anything is thrown,
+        terrain each is set flush into the ground under its spot
+        (:meth:`~kubb3d.physics.terrain.GroundSurface.standing_pose`) and the set-up is settled
+        (:func:`settle_setup`) before anything is thrown,
         so that a throw's start poses are at rest (docs/physics.md "Setting up on uneven
         ground")."""
         for side in SIDES:
             for kubb_id, (x, y) in self.pitch.baseline_kubb_positions(side).items():
-                position, quat = self.standing_pose("kubb", x, y)
+                position, quat = self.engine.surface.standing_pose("kubb", x, y)
                 self.add_piece(kubb_id, "kubb", position, quat, side=side, sleeping=sleeping)
         x, y = self.pitch.king_position
-        position, quat = self.standing_pose("king", x, y)
+        position, quat = self.engine.surface.standing_pose("king", x, y)
         self.add_piece(KING_ID, "king", position, quat, sleeping=sleeping)
         if self.engine.surface.terrain is not None:
-            self.settle_setup(sleeping)
-
-    def standing_pose(self, kind: str, x: float, y: float, yaw: Quat = UPRIGHT) -> tuple[Point, Quat]:
-        """(bounding-box centre m, quat_xyzw) of a kubb or the king set up at (x, y), turned
-        about the vertical by the quat_xyzw ``yaw``: upright on the flat ground, set flush into
-        the slope of the ground under it on terrain
-        (:meth:`~kubb3d.physics.terrain.GroundSurface.standing_pose`).
-
-        Raises:
-            ValueError: unknown kind.
-        """
-        if self.engine.surface.terrain is None:
-            return (x, y, self.height_on_ground(kind, x, y, yaw)), yaw
-        return self.engine.surface.standing_pose(kind, x, y, yaw)
-
-    def tilt_on_ground(self, piece_id: str) -> float:
-        """rad in [0, π]: the angle between a piece's long axis and the normal of the ground under
-        it (the plane under an end face of its kind, :meth:`GroundSurface.ground_tilt
-        <kubb3d.physics.terrain.GroundSurface.ground_tilt>`); on the flat ground its tilt from the
-        vertical. A kubb standing flush on a 12° slope is tilted 0° on the ground."""
-        piece = self.engine.pieces[piece_id]
-        pose = self.pose(piece_id)
-        qx, qy, qz, qw = pose.quat_xyzw
-        if self.engine.surface.terrain is None:
-            return tilt_from_vertical((qx, qy, qz, qw))
-        gx, gy = self.engine.surface.ground_tilt(piece.kind, float(pose.position[0]), float(pose.position[1]))
-        normal = np.array((-gx, -gy, 1.0)) / math.sqrt(gx * gx + gy * gy + 1.0)
-        return math.acos(max(-1.0, min(1.0, float(body_axis((qx, qy, qz, qw)) @ normal))))
-
-    def settle_setup(self, sleeping: bool = True, max_time: float = SETUP_SETTLE_S) -> RunStats:
-        """Let pieces just set up on terrain come to rest before anything is thrown (at most
-        ``max_time`` s), then clear the tilt history and, if ``sleeping``, put them to sleep."""
-        stats = self.run_until_rest(max_time)
-        self.clear_history()
-        if sleeping:
-            self.sleep_all()
-        return stats
+            settle_setup(self, sleeping)
 
     @classmethod
     def standard(cls, *args: Any, sleeping: bool = True, **kwargs: Any) -> World:
@@ -479,3 +444,15 @@ class World:
         """The world now as a :class:`Snapshot` (contacts from the last step; none with
         ``contacts=False``)."""
         return export_snapshot(self.engine, self._window, contacts)
+
+
+def settle_setup(world: World, sleeping: bool = True, max_time: float = SETUP_SETTLE_S) -> RunStats:
+    """Let pieces just set up on terrain come to rest before anything is thrown (at most
+    ``max_time`` s), then clear their tilt history (DM §5) and, if ``sleeping``, put them to
+    sleep: a throw's start poses are then at rest (docs/physics.md "Setting up on uneven
+    ground")."""
+    stats = world.run_until_rest(max_time)
+    world.clear_history()
+    if sleeping:
+        world.sleep_all()
+    return stats

@@ -328,7 +328,8 @@ def _result(
         final_tilt = {pid: final[pid].tilt for pid in standing}
     else:  # from the ground under it: a kubb standing flush on a slope is upright (docs/physics.md
         # "Setting up on uneven ground")
-        final_tilt = {pid: world.tilt_on_ground(pid) for pid in standing}
+        tilt = world.engine.surface.tilt_on_ground
+        final_tilt = {pid: tilt(final[pid].kind, final[pid].position, final[pid].quat_xyzw) for pid in standing}
     params = opts.params
     side = opts.side or (params.side if params else None)
     rules = opts.rules
