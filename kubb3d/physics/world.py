@@ -250,9 +250,8 @@ class World:
         """Place the ten baseline kubbs upright and the king on the centre point (DM §2). On
         terrain each is set flush into the ground under its spot
         (:meth:`~kubb3d.physics.terrain.GroundSurface.standing_pose`) and the set-up is settled
-        (:func:`settle_setup`) before anything is thrown,
-        so that a throw's start poses are at rest (docs/physics.md "Setting up on uneven
-        ground")."""
+        (:func:`settle_setup`) before anything is thrown, so that a throw's start poses are at
+        rest (docs/physics.md "Setting up on uneven ground")."""
         for side in SIDES:
             for kubb_id, (x, y) in self.pitch.baseline_kubb_positions(side).items():
                 position, quat = self.engine.surface.standing_pose("kubb", x, y)

@@ -104,7 +104,9 @@ class ThrowResult:
         final: snapshot at rest (contacts with fresh normal forces).
         rest_time: s from release until everything was at rest.
         at_rest: False if the time limit ended the simulation first.
-        final_tilt: piece id → tilt from vertical at rest, rad (kubbs and king).
+        final_tilt: piece id → tilt from vertical at rest, rad (kubbs and king); on terrain
+            from the normal of the ground under the piece, so that a kubb standing flush on a
+            slope is upright (docs/physics.md "Setting up on uneven ground").
     """
 
     piece: str
