@@ -732,7 +732,8 @@ def _raised_reason(plan: _RaisingPlan, kid: str, opt: TipOption) -> str:
         )
     if not opt.inside and not opt.blocked_by and plan.half_counts:
         share = share_inside(opt.base, plan.pitch, plan.half_side, plan.params.line_tol)
-        share = math.floor(share * 100) / 100  # rounded down: a base not wholly inside never reads 100 %
+        # rounded down (a base not wholly inside never reads 100 %), past float error (0.6 as 0.5999…)
+        share = math.floor(share * 100 + 1e-9) / 100
         parts.append(msg("{share:.0%} of its base is inside the field, and half is enough", share=share))
     if single and plan.half_counts:
         parts.append(msg("only one direction keeps at least half of its base inside the field, so that one is used"))
