@@ -37,16 +37,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any, Literal, Union
 
-import numpy as np
 from pydantic import (
     BaseModel,
     BeforeValidator,
-    ConfigDict,
     Field,
     StrictFloat,
     StrictInt,
     ValidationError,
-    ValidationInfo,
     field_validator,
     model_validator,
 )
@@ -59,6 +56,19 @@ from kubb3d.ranges import did_you_mean, MAX_ID_CHARS, MAX_TEXT_CHARS, MAX_TITLE_
 from kubb3d.ranges import counted, unknown_name
 from kubb3d.errors import message
 from kubb3d.experiment.spec_locations import field_path, most_telling, short_loc, union_field
+from kubb3d.experiment.forms import (
+    FACTOR_FORMS,
+    RANDOM_FORMS,
+    Choice,
+    Grid,
+    Linspace,
+    Name,
+    Normal,
+    Num,
+    Range,
+    SpecModel,
+    Uniform,
+)
 
 SCHEMA_VERSION = 1
 
@@ -123,138 +133,8 @@ PIECE_COORD_MAX_M = 100.0
 (:data:`kubb3d.scenario.MAX_COORD_M`; tests/experiment/test_rows_checked.py ties them)."""
 
 
-# ------------------------------------------------------------------ value forms
-@dataclass(frozen=True)
-class Range:
-    """The allowed values of a number field, checked at load time for every value a trial
-    could use: the fixed value, every grid and choice value, the ends of a linspace and of a
-    uniform draw, the mean of a normal draw. Attached to a field as ``Annotated`` metadata.
-
-    Attributes:
-        lo, hi: bounds in the field's unit; ``lo`` is excluded when ``open_lo``.
-        text: the range in words, for the error message and docs/experiments.md.
-    """
-
-    lo: float
-    hi: float
-    text: str
-    open_lo: bool = False
-
-    def ok(self, x: float) -> bool:
-        return (self.lo < x if self.open_lo else self.lo <= x) and x <= self.hi
-
-
-def _form_values(v: Any) -> list:
-    """The values of a fixed value or form that :class:`Range` checks (module doc)."""
-    if isinstance(v, Grid):
-        return list(v.grid)
-    if isinstance(v, Choice):
-        return list(v.choice)
-    if isinstance(v, Uniform):
-        return list(v.uniform)
-    if isinstance(v, Linspace):
-        return list(v.linspace[:2])
-    if isinstance(v, Normal):
-        return [v.normal[0]]
-    return [v]
-
-
-class _Model(BaseModel):
-    # no inf or nan anywhere (they end in math errors or silent nonsense); numbers are
-    # strict: ``true`` or ``"10"`` where a number is expected is refused, not converted
-    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
-
-    @field_validator("*")
-    @classmethod
-    def _in_range(cls, v: Any, info: ValidationInfo) -> Any:
-        rng = next((m for m in cls.model_fields[info.field_name].metadata if isinstance(m, Range)), None)
-        if rng is None or v is None:
-            return v
-        for x in _form_values(v):
-            if isinstance(x, (int, float)) and not isinstance(x, bool) and not rng.ok(x):
-                from kubb3d.ranges import range_words
-
-                raise ValueError(msg("expected {what}, got {got}", what=range_words(rng.text), got=repr(x)))
-        return v
-
-
-class Grid(_Model):
-    grid: list[Union[StrictFloat, str]] = Field(min_length=1)
-
-    @field_validator("grid")
-    @classmethod
-    def _finite(cls, v):
-        for x in v:
-            if isinstance(x, float) and not math.isfinite(x):
-                raise ValueError(msg("grid values must be finite"))
-        if len(set(map(repr, v))) != len(v):
-            raise ValueError(msg("grid values must be unique"))
-        return v
-
-    def values(self) -> list:
-        return list(self.grid)
-
-
-class Linspace(_Model):
-    linspace: tuple[StrictFloat, StrictFloat, StrictInt]
-
-    @field_validator("linspace")
-    @classmethod
-    def _check(cls, v):
-        if not (math.isfinite(v[0]) and math.isfinite(v[1])):
-            raise ValueError(msg("start and stop must be finite"))
-        if not 1 <= v[2] <= 10_000:
-            raise ValueError(msg("the number of values must be between 1 and 10000, got {got}", got=str(v[2])))
-        return v
-
-    def values(self) -> list:
-        a, b, n = self.linspace
-        return [float(x) for x in np.linspace(a, b, n)]
-
-
-class Uniform(_Model):
-    uniform: tuple[StrictFloat, StrictFloat]
-
-    @field_validator("uniform")
-    @classmethod
-    def _check(cls, v):
-        if not (math.isfinite(v[0]) and math.isfinite(v[1])) or v[0] > v[1]:
-            raise ValueError(msg("expected [lo, hi] with finite lo <= hi, got {got}", got=str(list(v))))
-        return v
-
-    def draw(self, rng: np.random.Generator) -> float:
-        return float(rng.uniform(*self.uniform))
-
-
-class Normal(_Model):
-    normal: tuple[StrictFloat, StrictFloat]
-
-    @field_validator("normal")
-    @classmethod
-    def _check(cls, v):
-        if not (math.isfinite(v[0]) and math.isfinite(v[1])) or v[1] < 0:
-            raise ValueError(msg("expected [mean, sd] with finite mean and sd >= 0, got {got}", got=str(list(v))))
-        return v
-
-    def draw(self, rng: np.random.Generator) -> float:
-        return float(rng.normal(*self.normal))
-
-
-class Choice(_Model):
-    choice: list[Union[StrictFloat, str]] = Field(min_length=1)
-
-    def draw(self, rng: np.random.Generator):
-        return self.choice[int(rng.integers(len(self.choice)))]
-
-
-Num = Union[StrictFloat, Grid, Linspace, Uniform, Normal, Choice]
-Name = Union[str, Grid, Choice]
-FACTOR_FORMS = (Grid, Linspace)
-RANDOM_FORMS = (Uniform, Normal, Choice)
-
-
 # ------------------------------------------------------------------ sections
-class GroundSpec(_Model):
+class GroundSpec(SpecModel):
     """A named ground with some coefficients replaced (see :class:`kubb3d.physics.ground.Ground`)."""
 
     base: str = "grass"
@@ -263,14 +143,14 @@ class GroundSpec(_Model):
     rolling_resistance: Annotated[Num | None, Range(0.0, 1.0, "from 0 to 1")] = None
 
 
-class PitchSpec(_Model):
+class PitchSpec(SpecModel):
     """A pitch of its own size (:data:`kubb3d.pitch.PITCH_LENGTH_M`, :data:`kubb3d.pitch.PITCH_WIDTH_M`)."""
 
     length: Annotated[StrictFloat, Range(*PITCH_LENGTH_M, f"from {PITCH_LENGTH_M[0]:g} to {PITCH_LENGTH_M[1]:g} m")]
     width: Annotated[StrictFloat, Range(*PITCH_WIDTH_M, f"from {PITCH_WIDTH_M[0]:g} to {PITCH_WIDTH_M[1]:g} m")]
 
 
-class PieceSpec(_Model):
+class PieceSpec(SpecModel):
     """An extra piece for ``layout = "standard"`` or ``"empty"``.
 
     ``place = "standing"``: upright at ``at`` (x, y m), turned by ``yaw_deg``.
@@ -321,7 +201,7 @@ BatonRuleset = Annotated[
 """The registered rulesets with baton throws (:func:`kubb3d.judge.rulebook.rulebook_names`)."""
 
 
-class SetupSpec(_Model):
+class SetupSpec(SpecModel):
     ruleset: BatonRuleset = "dm"
     equipment: str = "standard"
     pitch: Union[Literal["dm", "wikinger"], PitchSpec] = "dm"
@@ -420,7 +300,7 @@ def _is_standard_id(pid: str | None) -> bool:
     return pid == "king" or (pid is not None and len(pid) == 2 and pid[0] in "AB" and pid[1] in "12345")
 
 
-class ThrowSpec(_Model):
+class ThrowSpec(SpecModel):
     """The baton throw of every trial (fields as :class:`kubb3d.throw.ThrowParams`).
 
     ``target``: the piece thrown at (the ``hit`` measure asks whether it fell); unless
@@ -481,7 +361,7 @@ class ThrowSpec(_Model):
         return v
 
 
-class DisturbSpec(_Model):
+class DisturbSpec(SpecModel):
     """A kick given to one piece after the scene has settled (before any throw):
     horizontal velocity ``speed_mps`` (m/s) towards ``direction_deg`` (deg, from +x,
     counter-clockwise), e.g. a nudge from a neighbouring impact."""
@@ -491,7 +371,7 @@ class DisturbSpec(_Model):
     direction_deg: Annotated[Num, Range(-360.0, 360.0, "from -360 to 360 degrees")] = 0.0
 
 
-class MatchSpec(_Model):
+class MatchSpec(SpecModel):
     """A whole simulated match per trial (:mod:`kubb3d.match`), for the ``match`` measure.
 
     ``skill_a``/``skill_b``: the players' presets (fixed, ``grid`` or ``choice``);
@@ -546,7 +426,7 @@ class MatchSpec(_Model):
         return v
 
 
-class ExperimentSpec(_Model):
+class ExperimentSpec(SpecModel):
     schema_: Literal[1] = Field(alias="schema")
     title: str = Field(min_length=1, max_length=MAX_TITLE_CHARS)
     description: str = Field(default="", max_length=MAX_TEXT_CHARS)
