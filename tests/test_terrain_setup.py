@@ -55,3 +55,27 @@ def test_a_set_up_on_terrain_stands_flush_and_at_rest(cm, seed):
     assert max(leans.values()) < 2.0, leans
     for pid in ids:
         assert math.dist(before[pid].position, after[pid].position) < 1e-4, pid
+
+
+@pytest.mark.parametrize("cm", [1.0, 3.0])
+def test_docs_quote_the_slopes_under_the_spots(cm):
+    """docs/physics.md "Setting up on uneven ground" quotes `benchmarks/terrain_setup.py`'s slope
+    table (50 terrain seeds, bare heightfield): the row of 1 cm (no spot steeper than a tipping
+    angle) and of 3 cm (the first with spots steeper) are re-made here and must be the page's."""
+    import re
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    out = subprocess.run(
+        [sys.executable, str(root / "benchmarks" / "terrain_setup.py"), "--seeds", "50", "--settle", "0",
+         "--cm", str(cm)],
+        capture_output=True, text=True, timeout=300, check=True, cwd=root,
+    ).stdout
+    row = next(line for line in out.splitlines() if line.startswith(f"{cm:g} | 50 | "))
+    _, _, kubbs, king, _stakes, kubb_tip, _friction, king_tip, pads = row.split(" | ")
+    quoted = f"| {cm:g} cm | {kubbs}° | {king}° | {kubb_tip} | {king_tip} | {pads} |"
+    page = (root / "docs" / "physics.md").read_text(encoding="utf-8")
+    assert quoted in page, quoted
+    assert re.search(r"benchmarks/terrain_setup\.py`.*50 terrain seeds", " ".join(page.split()))
