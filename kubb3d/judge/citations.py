@@ -41,6 +41,10 @@ KUBB3D_KT_TIME = "kubb3d decision: Kubbuteo time limit"
 """KT has no time limit or tie-break: a limit set by option ends the match by DM §9's tie-break."""
 KUBB3D_OWN_HALF = "kubb3d decision: own half"
 """A kubb of the thrower's own half moved by his throw is stood up again where it stood."""
+KUBB3D_PENALTY_CAP = "kubb3d decision: penalty cap"
+"""DM §6 alternates penalty throws "until the kubb lands validly" („Bis der Kubb gültig im Feld
+landet“), without a limit: kubb3d has the receiving side place the kubb by hand after
+:data:`kubb3d.rules.core.PENALTY_ALTERNATION_CAP` failed penalty throws (as WS basic rule 11)."""
 
 def known_citations() -> frozenset[str]:
     """Every citation string the judge and the rules engine may give: the constants of this

@@ -39,7 +39,8 @@ Decisions where the rules are silent (kubb3d's choices):
 * The king falling to an inkasted kubb loses the match for the inkaster like any early
   king (``DM §1`` "mit Kubb oder Wurfholz"; WS "End of the Game").
 * A penalty kubb that fails :data:`PENALTY_ALTERNATION_CAP` throws in a row is placed by
-  the receiving side as under WS basic rule 11 (no endless alternation).
+  the receiving side as under WS basic rule 11 (no endless alternation; DM §6 alternates "until
+  the kubb lands validly"), cited ``kubb3d decision: penalty cap``.
 * Time: the clock (:class:`TimeModel`) starts with the first throwing turn of the match
   ("Start of Play", WS); a time limit is checked at the end of every turn, so the turn in
   progress is always finished (``DM §9`` step 1, WS "End of the Game").
@@ -99,7 +100,8 @@ from kubb3d.rules.ruleset import (  # the engine's vocabulary, importable from h
 )
 
 PENALTY_ALTERNATION_CAP = 10
-"""Penalty throws of one kubb before it is placed by hand instead (kubb3d's choice)."""
+"""Failed penalty throws of one kubb before it is placed by hand instead (kubb3d's choice: DM §6
+sets no limit)."""
 
 DEFAULT_ROUND_CAP = 60
 """Turns per set before the match is ended by the cap (kubb3d's choice, see module doc)."""

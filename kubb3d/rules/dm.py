@@ -31,7 +31,8 @@ Decisions where DM is silent (see also :mod:`kubb3d.rules.core`):
   In a deciding set in tie-break the advantage holder removes the first tie-break kubb
   at the end of turn 3 (the first six-baton turn), then as above.
 * A penalty kubb after :data:`~kubb3d.rules.core.PENALTY_ALTERNATION_CAP` failed throws
-  is placed by the receiving side.
+  is placed by the receiving side in its own half (DM §6 alternates until the kubb is valid,
+  without a limit), cited ``kubb3d decision: penalty cap``.
 * Points of a DM match are the sets won.
 """
 

@@ -253,6 +253,54 @@ def test_penalty_alternation_is_capped_by_placement():
     assert isinstance(a, PlaceKubb) and a.side == "A" and a.half == "A"
 
 
+def _penalty_kubb_b1() -> MatchState:
+    """Ann at A opens; Bob's B1, felled in turn 1, is inkasted out twice in turn 2: a penalty kubb."""
+    s = dm()
+    start(s)
+    throw(s, ThrowOutcome(felled=frozenset({"B1"})))
+    throw(s)
+    for attempt in (1, 2):
+        s.push(Inkast("B", ("B1",), attempt), InkastOutcome(invalid=frozenset({"B1"})))
+    return s
+
+
+def test_dm_penalty_throws_alternate_past_the_second_until_the_cap():
+    """DM §6 until valid (applied): „Bis der Kubb gültig im Feld landet, wird dieser Wechsel
+    fortgeführt“ (the alternation goes on until the kubb lands validly in the field): DM sets no
+    number of penalty throws, so kubb3d does not stop after two (as the VM and US rule books
+    would, which place the kubb after the second invalid throw) but lets Ann and Bob alternate,
+    every throw cited DM §6, up to the cap of kubb3d's own (PENALTY_ALTERNATION_CAP)."""
+    s = _penalty_kubb_b1()
+    for number in range(1, 11):  # the cap, PENALTY_ALTERNATION_CAP, is 10 throws
+        assert s.legal_actions() == [PenaltyThrow("A" if number % 2 else "B", "B1", number, "B")]
+        s.push(s.legal_actions()[0], InkastOutcome(invalid=frozenset({"B1"})))
+        assert s.events[-1].rules == ("DM §6",)
+        assert s.events[-1].text.startswith(f"penalty throw {number} of B1 by {'Ann' if number % 2 else 'Bob'}")
+    # a valid throw before the cap ends the alternation (no placement): the kubb is raised
+    s = _penalty_kubb_b1()
+    for _ in range(9):
+        s.push(s.legal_actions()[0], InkastOutcome(invalid=frozenset({"B1"})))
+    s.push(s.legal_actions()[0], InkastOutcome(valid={"B1": Pose((-3.0, 1.0, 0.03))}))
+    assert s.legal_actions() == [Raise("A", ("B1",))]
+
+
+def test_dm_penalty_kubb_placed_after_the_cap_cites_the_kubb3d_decision():
+    """DM §6 until valid (boundary): „Bis der Kubb gültig im Feld landet, wird dieser Wechsel
+    fortgeführt“. DM names no end to the alternation and no placement; kubb3d ends it after
+    PENALTY_ALTERNATION_CAP (10) failed throws: Ann, the receiving side, places B1 in her own half
+    (as WS basic rule 11 would), and the placement cites ``kubb3d decision: penalty cap``, not
+    DM §6, which says nothing of it."""
+    s = _penalty_kubb_b1()
+    for _ in range(10):
+        s.push(s.legal_actions()[0], InkastOutcome(invalid=frozenset({"B1"})))
+    assert s.legal_actions() == [PlaceKubb("A", "B1", None, "penalty", "A")]
+    s.push(PlaceKubb("A", "B1", (-3.0, 1.0), "penalty", "A"))
+    place = s.events[-1]
+    assert place.kind == "place" and place.text == "Ann places penalty B1 at (-3.00, 1.00) m"
+    assert place.rules == ("kubb3d decision: penalty cap",)
+    assert s.kubbs["B1"].standing and s.kubbs["B1"].half == "A"
+
+
 def test_the_penalty_kubb_after_one_placed_by_hand_starts_its_alternation_with_the_opponent():
     """DM §6 ("Diese Kubbs wirft der Gegner"): every penalty kubb is first thrown by the
     opponent, whether the one before it was thrown validly or placed by hand after

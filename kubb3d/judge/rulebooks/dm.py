@@ -35,7 +35,8 @@ DM = register_rulebook(
             "early_baseline": "DM §5",
             "inkast": "DM §6",
             "penalty": "DM §6",
-            "penalty_place": "DM §6",
+            # DM §6 has no placement: a penalty kubb is placed only after the cap (kubb3d's)
+            "penalty_place": C.KUBB3D_PENALTY_CAP,
             "raise": "DM §7",
             "stossel": "DM §7",
             "place": "DM §7",
