@@ -88,7 +88,9 @@ class Wikinger(Ruleset):
         return result.king_felled or result.king_hit
 
     def lag_tie_winner(self, state: MatchState) -> str | None:
-        """Both teams hit the king, or equal distances: the left team starts (WS "Sequence of Play")."""
+        """Both teams hit the king, or equal distances: the left team starts, no re-throw (kubb3d's
+        reading of WS "Sequence of Play": "The team listed on the left side of the game schedule
+        starts"; WS has no re-throw, docs/rules.md row "WS Sequence of Play (tie)")."""
         return state.players[0]
 
     def match_points(self, state: MatchState, winner: str | None, termination: Termination) -> dict[str, int]:

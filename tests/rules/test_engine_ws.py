@@ -54,6 +54,33 @@ def test_ws_king_hit_in_lag_gives_other_team_the_start_and_both_hits_the_left_te
     assert s.turn_side == "A" and s.player_at("A") == "Left"
 
 
+def test_ws_a_tied_lag_goes_to_the_team_listed_left_not_repeated():
+    """WS Sequence of Play (tie) (applied): „The team listed on the left side of the game schedule
+    starts“. WS has no re-throw: kubb3d reads the sentence as who starts when the lag decides
+    nothing. Equal distances, or both batons hitting the king: Left (listed first, at end A)
+    starts at once, whether the tie is on distance or on two hits; the lag is not thrown again
+    (DM §3 and the US rule book would repeat it)."""
+    for da, db, ka, kb in [(0.25, 0.25, False, False), (0.0, 0.0, True, True), (0.0, 0.3, True, True)]:
+        s = ws()
+        lag(s, da, db, ka, kb)
+        assert s.phase == Phase.THROW and s.turn_side == "A" and s.player_at("A") == "Left"
+        won = [e for e in s.events if e.kind == "lag"][-1]
+        assert (won.text, won.rules) == ("Left wins the lag throw", ("WS Sequence of Play",))
+        assert not any("tied" in e.text for e in s.events)
+
+
+def test_ws_the_listing_does_not_override_a_lag_that_decides():
+    """WS Sequence of Play (tie) (boundary): „The team listed on the left side of the game schedule
+    starts“ only where the lag decides nothing: "The player who is closer gains the right to
+    throw", so Right, nearer by a millimetre, starts; and the lag is played at all (the sentence
+    is not read as the left team always starting)."""
+    s = ws()
+    assert s.legal_actions() == [LagThrow("A")]
+    lag(s, 0.251, 0.25)
+    assert s.phase == Phase.THROW and s.turn_side == "B" and s.player_at("B") == "Right"
+    assert [e.text for e in s.events if e.kind == "lag"][-1] == "Right wins the lag throw"
+
+
 def test_ws_six_batons_each_thrown_by_a_different_player():
     # WS basic rule 4 (applied): "Each player receives one throwing stick"
     # WS basic rule 2 (boundary): "receives the 6 throwing sticks and throws them all"
