@@ -34,7 +34,8 @@ KUBB3D = "kubb3d decision"
 """Prefix of kubb3d's own documented decisions where the rule books are silent (see docs/rules.md):
 ``kubb3d decision: <name>``."""
 KUBB3D_OUTSIDE = "kubb3d decision: standing outside"
-"""A kubb pushed across a sideline by a throw that still stands is set back just inside."""
+"""A kubb pushed across a sideline by a throw that still stands (a field kubb also across the baseline
+behind its half) is set back just inside."""
 KUBB3D_KT_LAG = "kubb3d decision: Kubbuteo lag"
 """KT does not say who flicks first: a lag flick at the king decides, as the lag throw of DM §3."""
 KUBB3D_KT_TIME = "kubb3d decision: Kubbuteo time limit"

@@ -127,8 +127,9 @@ OPTIONS: tuple[Option, ...] = (
         "standing_outside",
         {"dm": "set inside", "wikinger": "set inside", "kubbuteo": "set inside"},
         ("set inside", "stays"),
-        "A kubb that a throw pushes across a sideline but that still stands: it was not felled; "
-        "it is set back across the line just far enough for its whole base to be inside.",
+        "A kubb that a throw pushes across a sideline (a field kubb also across the baseline behind its "
+        "half) but that still stands: it was not felled; it is set back across the line just far enough "
+        "for its whole base to be inside, off any piece standing there.",
         "DM §1, §5, §7 (whole base in the field); WS basic rule 13 by analogy",
         "kubb3d.judge.throws:judge_throw",
         "ThrowContext.options",

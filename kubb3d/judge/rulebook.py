@@ -45,7 +45,8 @@ class JudgeCitations:
         foul: a throw that broke a throwing rule (besides the rule of each violation, when
             :attr:`Rulebook.cite_violations`).
         accident: a piece moved by accident, not by a throw.
-        standing_outside: a standing kubb pushed across a sideline, set back inside.
+        standing_outside: a standing kubb pushed across a sideline (a field kubb also across the
+            baseline behind its half), set back inside.
         own_half: a kubb of the thrower's own half moved by his throw.
         game_end: the king felled (or still standing), which ends the game or not.
         king_throw_won: the king felled by a legal king throw.

@@ -42,7 +42,8 @@ class Consequence(str, Enum):
     RAISE_AT_ORIGINAL_SPOT = N_("raise at original spot")
     """Stood up again where it stood before (early baseline kubb, illegal throw, accident)."""
     SET_INSIDE = N_("set inside")
-    """A standing kubb pushed across a sideline is set back just inside (kubb3d's decision),
+    """A standing kubb pushed across a sideline (a field kubb also across the baseline behind its
+    half) is set back just inside (kubb3d's decision),
     see ``Ruling.raised_pose``."""
     RAISE_HERE = N_("raise here")
     """An inkasted kubb is raised where it lies (DM §7), see ``Ruling.raised_pose``."""

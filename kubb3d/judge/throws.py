@@ -25,9 +25,11 @@ Decisions where the rules are silent (documented in the rulings' reasons):
   fallen under DM §5; WS is silent and DM §5 is applied by analogy.
 * **A kubb lying on other kubbs after a throw** is down (DM §5; WS basic rule 9); DM §7's
   stößel clause is about inkasted kubbs.
-* **A standing kubb pushed across a sideline** (option ``standing_outside``): it was not
-  felled; it is set back across the line just far enough for its whole base to be inside
-  (``Consequence.SET_INSIDE``, cited as ``kubb3d decision: standing outside``).
+* **A standing kubb pushed out of the field** (option ``standing_outside``), across a sideline
+  or, a field kubb, across the baseline behind its half: it was not felled; it is set back
+  across the line just far enough for its whole base to be inside (``Consequence.SET_INSIDE``,
+  cited as ``kubb3d decision: standing outside``), and off any piece standing there or stood
+  up there again. A baseline kubb stands on its baseline (DM §2): only a sideline is checked.
 * **A kubb of the thrower's own half moved by his throw** (option ``own_half_knock``, e.g.
   a king throw that clips an own field kubb): stood up again where it stood, at once by
   default (DM §5's accident clause; WS basic rule 14 by analogy).
@@ -44,10 +46,12 @@ from kubb3d.judge.messages import concat, join, msg, nmsg, piece_name
 from kubb3d.judge.options import DEFAULT, changed_option, decided_by, default, option
 from kubb3d.judge.params import DEFAULT_PARAMS, JudgeParams
 from kubb3d.judge.analysis import Analysis
-from kubb3d.judge.geometry import end_face
+from kubb3d.judge.clearing import clear_of
+from kubb3d.judge.geometry import columns, end_face, footprint, rot
 from kubb3d.judge.rulebook import JudgeCitations, Rulebook, get_rulebook
 from kubb3d.judge.rulings import Consequence, Pose, Ruling, RulingsLookup, Status
 from kubb3d.judge.status import ContactIndex, HandCheck, analyse, knocked_past_tipping
+from kubb3d.judge.tipping import state_at
 from kubb3d.pitch import KING_ID, Pitch, Side, opponent
 from kubb3d.snapshot import PieceState, Snapshot, body_axis
 
@@ -353,6 +357,7 @@ def _judge_throw(
             stays = start is not None and not _moved(p, start, params)
             _rule_target_kubb(tally, t, p, a, down, after.pitch, stays)
     _rule_own_half(tally, t, after, params, hand_check, index)
+    _clear_set_inside(tally, after, params)
     return tally.judgement(t.warned)
 
 
@@ -495,19 +500,16 @@ def _rule_target_kubb(
         return
     if not down:
         outside = option(ctx.options, "standing_outside", ctx.ruleset)
-        inside = None if stays else _set_inside(p, pitch)
+        # a field kubb may be pushed out behind the baseline too; a baseline kubb stands on it
+        end_x = pitch.baseline_x(t.target) if pid in ctx.field_kubbs else None
+        inside = None if stays else _set_inside(p, pitch, end_x)
         if inside is not None and outside == "stays":
             ruling = Ruling(
                 piece=pid,
                 status=a.status,
                 consequence=Consequence.NONE,
                 rules=cites.felled,
-                reason=msg(
-                    "{piece} still stands but was pushed {out_cm:.1f} cm across the sideline; it stays where it "
-                    "stands.",
-                    piece=pid,
-                    out_cm=inside[1] * 100,
-                ),
+                reason=_outside_words(pid, inside[1], inside[2], set_inside=False),
                 hand_check=hc,
             )
         elif inside is None:
@@ -520,13 +522,8 @@ def _rule_target_kubb(
                 hand_check=hc,
             )
         else:
-            pose, out = inside
-            reason = msg(
-                "{piece} still stands but was pushed {out_cm:.1f} cm across the sideline, so it is set back just "
-                "inside the field (kubb3d's decision).",
-                piece=pid,
-                out_cm=out * 100,
-            )
+            pose, side_out, end_out = inside
+            reason = _outside_words(pid, side_out, end_out, set_inside=True)
             ruling = Ruling(
                 piece=pid,
                 status=a.status,
@@ -635,20 +632,112 @@ def _moved(p: PieceState, pose: Pose, params: JudgeParams) -> bool:
     return float(a @ b) < math.cos(params.flat_tilt)
 
 
-def _set_inside(p: PieceState, pitch: Pitch) -> tuple[Pose, float] | None:
-    """For a standing kubb whose base crosses a sideline: (the pose moved across that line, along
-    y, just far enough for the whole base to be inside, how far it was out, m), else None."""
+def _set_inside(p: PieceState, pitch: Pitch, end_x: float | None = None) -> tuple[Pose, float, float] | None:
+    """For a standing kubb whose base crosses a sideline, or the line ``end_x`` (the baseline
+    behind a field kubb's half; None: not checked): (the pose moved back across those lines, along
+    y and x, just far enough for the whole base to be inside, how far it was out across the
+    sideline and across the baseline, m), else None."""
     if p.shape != "box":
         return None
     end = -1 if p.quat_xyzw and (1 - 2 * (p.quat_xyzw[0] ** 2 + p.quat_xyzw[1] ** 2)) >= 0 else 1
-    ys = [c[1] for c in end_face(p, end)]
+    face = end_face(p, end)
+    ys = [c[1] for c in face]
     hw = pitch.half_width
-    out = max(max(ys) - hw, -hw - min(ys))
-    if out <= 1e-4:
+    side_out = max(max(ys) - hw, -hw - min(ys))
+    side_out = side_out if side_out > 1e-4 else 0.0
+    dy = 0.0 if not side_out else (-side_out if max(ys) - hw >= -hw - min(ys) else side_out)
+    end_out = 0.0
+    if end_x is not None:
+        xs = [c[0] for c in face]
+        end_out = max(xs) - end_x if end_x > 0 else end_x - min(xs)
+        end_out = end_out if end_out > 1e-4 else 0.0
+    if not side_out and not end_out:
         return None
-    dy = -out if max(ys) - hw >= -hw - min(ys) else out
+    dx = -end_out if end_x is not None and end_x > 0 else end_out
     x, y, z = p.position
-    return Pose((x, y + dy, z), p.quat_xyzw), out
+    return Pose((x + dx, y + dy, z), p.quat_xyzw), side_out, end_out
+
+
+def _outside_words(pid: str, side_out: float, end_out: float, set_inside: bool) -> str:
+    """The reason of a ruling on a standing kubb pushed ``side_out`` across a sideline and
+    ``end_out`` across the baseline behind its half (m): set back inside, or it stays."""
+    if set_inside and not end_out:
+        return msg(
+            "{piece} still stands but was pushed {out_cm:.1f} cm across the sideline, so it is set back just "
+            "inside the field (kubb3d's decision).",
+            piece=pid,
+            out_cm=side_out * 100,
+        )
+    if set_inside and not side_out:
+        return msg(
+            "{piece} still stands but was pushed {out_cm:.1f} cm across the baseline behind its half, so it is "
+            "set back just inside the field (kubb3d's decision).",
+            piece=pid,
+            out_cm=end_out * 100,
+        )
+    if set_inside:
+        return msg(
+            "{piece} still stands but was pushed {side_cm:.1f} cm across the sideline and {end_cm:.1f} cm across "
+            "the baseline behind its half, so it is set back just inside the field (kubb3d's decision).",
+            piece=pid,
+            side_cm=side_out * 100,
+            end_cm=end_out * 100,
+        )
+    if not end_out:
+        return msg(
+            "{piece} still stands but was pushed {out_cm:.1f} cm across the sideline; it stays where it stands.",
+            piece=pid,
+            out_cm=side_out * 100,
+        )
+    if not side_out:
+        return msg(
+            "{piece} still stands but was pushed {out_cm:.1f} cm across the baseline behind its half; it stays "
+            "where it stands.",
+            piece=pid,
+            out_cm=end_out * 100,
+        )
+    return msg(
+        "{piece} still stands but was pushed {side_cm:.1f} cm across the sideline and {end_cm:.1f} cm across the "
+        "baseline behind its half; it stays where it stands.",
+        piece=pid,
+        side_cm=side_out * 100,
+        end_cm=end_out * 100,
+    )
+
+
+def _clear_set_inside(tally: _Tally, after: Snapshot, params: JudgeParams) -> None:
+    """A kubb set back inside (option ``standing_outside``) is put on no other piece: not on one
+    standing where the throw left it, not on the spot where one is stood up again (a baseline
+    kubb it knocked over while field kubbs stood, DM §5), not on another kubb set inside. Its
+    base is moved off them until they touch, as a raised kubb is (:func:`kubb3d.judge.clearing.clear_of`;
+    docs/rules.md "Raising next to a disturbed kubb"); a piece that is down is no obstacle (it is
+    picked up or moved aside, :mod:`kubb3d.match.room`). Without such a piece nothing changes."""
+    by_piece = {r.piece: r for r in tally.rulings}
+    placed = (Consequence.RAISE_AT_ORIGINAL_SPOT, Consequence.SET_INSIDE)
+    for i, r in enumerate(tally.rulings):
+        if r.consequence is not Consequence.SET_INSIDE or r.raised_pose is None:
+            continue
+        obstacles: dict[str, list[tuple[float, float]]] = {}
+        for pid, q in sorted(after.pieces.items()):
+            other = by_piece.get(pid)
+            if pid == r.piece or q.kind not in ("kubb", "king"):
+                continue
+            if other is not None and other.consequence in placed and other.raised_pose is not None:
+                q = state_at(q, other.raised_pose)
+            elif other is not None and (other.status, other.consequence) != (Status.STANDING, Consequence.NONE):
+                continue  # down: picked up, or moved aside
+            obstacles[pid] = footprint(q)
+        p = after.pieces[r.piece]
+        axis = columns(rot(r.raised_pose.quat_xyzw))[0]
+        length = math.hypot(axis[0], axis[1]) or 1.0
+        centre = (r.raised_pose.position[0], r.raised_pose.position[1])
+        cleared = clear_of(centre, (axis[0] / length, axis[1] / length), p.half_extents[0], obstacles, params)
+        if cleared is None:
+            continue
+        (cx, cy), who, _least = cleared
+        pose = Pose((cx, cy, r.raised_pose.position[2]), r.raised_pose.quat_xyzw)
+        note = msg(" It would stand on {other}'s spot, so it is moved off it until they touch.", other=piece_name(who))
+        tally.rulings[i] = replace(r, raised_pose=pose, reason=concat(r.reason, note))
 
 
 def judge_accident(
