@@ -19,7 +19,9 @@ check                      what must hold
                            rethrow and penalty kubb of the turn (DM §7 "Danach stellt der
                            Gegner die Kubbs auf"; WS basic rule 12)
 ``penalty_actor``          a DM penalty kubb is thrown first by the opponent of the inkaster,
-                           from the inkaster's baseline, then alternating (DM §6); a penalty
+                           from the inkaster's baseline, then alternating (DM §6), and placed by
+                           hand only after the cap of failed throws (DM §6 "Bis der Kubb gültig
+                           im Feld landet" sets none: kubb3d decision: penalty cap); a penalty
                            kubb placed by hand goes into the placing side's own half (WS basic
                            rule 11, KT rules); a stößel into the opponent's half (DM §7)
 ``king_by_thrown_kubb``    a king felled by an inkasted or penalty kubb ends the set, lost by the
@@ -68,6 +70,8 @@ class Expect:
             (None: the rule book is silent, not checked).
         king_throws_per_turn: None for no limit.
         penalty_thrown: penalty kubbs are thrown (DM §6), not placed.
+        penalty_cap: failed penalty throws of one kubb after which it is placed by hand instead
+            (DM §6 alternates until it is valid: kubb3d decision: penalty cap), None: no throws.
         baseline_inset_m: how far the baselines lie inside the pitch's ends, m (KT
             "Equipment": "Baselines are marked 3.5 inches from each of the narrow ends").
     """
@@ -77,10 +81,12 @@ class Expect:
     king_throws_per_turn: int | None
     penalty_thrown: bool
     baseline_inset_m: float = 0.0
+    penalty_cap: int | None = None
 
 
 RULES: dict[str, Expect] = {
-    "dm": Expect(lag_lost="felled", lag_tie="repeat", king_throws_per_turn=1, penalty_thrown=True),
+    # DM §6 has no end to the alternation; kubb3d places the kubb after 10 failed throws (the cap)
+    "dm": Expect(lag_lost="felled", lag_tie="repeat", king_throws_per_turn=1, penalty_thrown=True, penalty_cap=10),
     "wikinger": Expect(lag_lost="hit", lag_tie="left team", king_throws_per_turn=None, penalty_thrown=False),
     # KT has no lag: kubb3d's lag flick follows DM §3 by analogy and leaves ties to the engine
     "kubbuteo": Expect(
@@ -132,6 +138,7 @@ def check_procedure(records: Iterable[Mapping[str, Any]]) -> ProcedureReport:
     king_throws = 0
     inkast_side: str | None = None  # the side inkasting this turn (None: no inkast yet)
     raised = False
+    penalty_throws: dict[str, int] = {}  # kubb -> penalty throws of it this turn
     for rec in records[1:]:
         if rec.get("type") == "outcome":
             continue
@@ -181,7 +188,9 @@ def check_procedure(records: Iterable[Mapping[str, Any]]) -> ProcedureReport:
                 report.checked["penalty_actor"] += 1
                 first = _other(action["from_side"])
                 due = first if int(action["number"]) % 2 == 1 else action["from_side"]
-                if not expect.penalty_thrown or thrower != due:
+                penalty_throws[action["kubb"]] = penalty_throws.get(action["kubb"], 0) + 1
+                cap = expect.penalty_cap
+                if not expect.penalty_thrown or thrower != due or (cap is not None and int(action["number"]) > cap):
                     report.bad(
                         "penalty_actor", i, f"penalty throw {action['number']} of {action['kubb']} by side {thrower}"
                     )
@@ -203,12 +212,19 @@ def check_procedure(records: Iterable[Mapping[str, Any]]) -> ProcedureReport:
                     "penalty_actor", i, f"side {action['side']} placed {action['kubb']} ({action.get('reason')}) "
                     f"into half {action['half']}"
                 )
+            thrown = penalty_throws.get(action["kubb"], 0)
+            if action.get("reason") == "penalty" and expect.penalty_cap is not None and thrown < expect.penalty_cap:
+                report.bad(
+                    "penalty_actor", i, f"penalty kubb {action['kubb']} placed by hand after {thrown} penalty throws, "
+                    f"not {expect.penalty_cap}"
+                )
         for e in events:
             m = _SET.match(e.get("text", "")) if e.get("kind") == "set" else None
             if m:
                 player_at = {m.group(2): m.group(1), m.group(4): m.group(3)}
             if e.get("kind") == "turn":
                 king_throws, inkast_side, raised = 0, None, False
+                penalty_throws = {}
     return report
 
 

@@ -158,6 +158,26 @@ def test_placed_kubbs_go_where_the_rule_book_says(reason, half, ok):
     assert (not _caught(_synthetic("wikinger", place), "penalty_actor")) == ok
 
 
+@pytest.mark.parametrize("throws, ok", [(10, True), (9, False), (0, False)])
+def test_a_dm_penalty_kubb_is_placed_by_hand_only_after_the_cap(throws, ok):
+    """DM §6: „Bis der Kubb gültig im Feld landet, wird dieser Wechsel fortgeführt“: DM places no
+    penalty kubb; kubb3d has the receiving side place it after 10 failed throws (kubb3d decision:
+    penalty cap), so a placement after fewer is caught, and so is an 11th throw."""
+    records = [
+        {"type": "action", "i": n, "action": {"type": "PenaltyThrow", "side": "A" if n % 2 else "B", "kubb": "B2",
+                                              "number": n, "from_side": "B"},
+         "outcome": {"kind": "inkast", "king_felled": False}, "events": []}
+        for n in range(1, throws + 1)
+    ]
+    place = {"type": "action", "i": throws + 1, "action": {"type": "PlaceKubb", "side": "A", "kubb": "B2",
+                                                           "half": "A", "reason": "penalty"}, "events": []}
+    assert (not _caught(_synthetic("dm", *records, place), "penalty_actor")) == ok
+    eleventh = {"type": "action", "i": 11, "action": {"type": "PenaltyThrow", "side": "A", "kubb": "B2",
+                                                      "number": 11, "from_side": "B"},
+                "outcome": {"kind": "inkast", "king_felled": False}, "events": []}
+    assert _caught(_synthetic("dm", eleventh), "penalty_actor")
+
+
 def test_every_check_is_in_the_audit_table():
     from kubb3d.audit import CHECKS
 
