@@ -20,7 +20,8 @@ check                   what must hold
                         ruling of the judge, in whichever half it stands
 ``standing_ok``         a kubb ruled standing after a throw is upright (long axis within its
                         tipping angle of the vertical, on either end), self-supported (centre
-                        of mass over its base) and inside the pitch between the sidelines; a
+                        of mass over its base) and inside the pitch between the sidelines, and
+                        a field kubb the throw moved in front of the baseline behind its half; a
                         Kubbuteo kubb: the vertical through its centre of mass meets its flat
                         (its tipping angle depends on the direction)
                         (kubb3d's decision, see :mod:`kubb3d.judge.throws`)
@@ -87,7 +88,8 @@ CHECKS: dict[str, str] = {
     "completes": "the match plays to its end without an error",
     "felled_moved": "a kubb counted felled by a throw was moved by it (DM §5)",
     "moved_ruled": "every piece a throw moved has a ruling",
-    "standing_ok": "a kubb ruled standing is upright, self-supported and inside the sidelines",
+    "standing_ok": "a kubb ruled standing is upright, self-supported and inside the sidelines (a field kubb a "
+    "throw moved: also the baseline)",
     "raised_ok": "a raised kubb stands validly in its half, clear of the king and other kubbs (DM §7)",
     "placed_ok": "a placed kubb overlaps no kubb, king or stake (WS 11, DM §7)",
     "conserved": "pieces conserved, each in one known place",
@@ -357,6 +359,9 @@ class _Auditor:
                 continue
             self.tick("standing_ok")
             why = self._standing_problem(p)
+            p0 = before.get(pid)
+            if not why and pid in ctx.field_kubbs and p0 is not None and _moved(p0, p, math.radians(3.0)):
+                why = self._behind_the_baseline(p, self.pitch.baseline_x(opponent(ctx.thrower)))
             if why:
                 self.bad("standing_ok", i, f"{pid} ruled standing but {why}")
         self._king(i, snap, j, "throw")
@@ -407,6 +412,15 @@ class _Auditor:
             if out > SIDELINE_TOL_M:
                 return f"its base is {out * 100:.1f} cm outside the sideline"
         return None
+
+    def _behind_the_baseline(self, p, end_x: float) -> str | None:
+        """Why a standing field kubb stands out behind the baseline ``end_x`` of its half (kubb3d
+        decision: standing outside sets it back inside), or None."""
+        if p.shape != "box":
+            return None
+        xs = [c[0] for c in base_polygon(p)]
+        out = max(xs) - end_x if end_x > 0 else end_x - min(xs)
+        return f"its base is {out * 100:.1f} cm behind the baseline" if out > SIDELINE_TOL_M else None
 
     def _king(self, i: int, snap, j, kind: str) -> None:
         king = snap.pieces.get(KING_ID)

@@ -134,6 +134,23 @@ def test_a_kubb_counted_felled_without_being_touched_is_a_violation():
     assert len(rep.violations) == 1
 
 
+def test_a_field_kubb_ruled_standing_behind_the_baseline_is_a_violation():
+    """DM §2 („5m Breite x 8m Länge“): the field ends at the baseline. A field kubb a throw pushed
+    5.5 cm behind B's baseline (x = 4.0) and left there, ruled standing with no consequence, is a
+    violation of standing_ok (kubb3d decision: standing outside sets it back inside); a baseline
+    kubb there is not, and neither is a field kubb the throw did not move."""
+    stands = Ruling(piece="F1", status=Status.STANDING, consequence=Consequence.NONE, rules=("DM §5",), reason="ok")
+    j = ThrowJudgement((stands,), frozenset(), frozenset(), frozenset(), frozenset())
+    pushed, spot = _kubb("F1", 4.02, 1.2), _kubb("F1", 3.5, 1.2)
+    field = ThrowContext(thrower="A", field_kubbs=frozenset({"F1"}))
+    cases = [(spot, field, ["standing_ok"]), (spot, ThrowContext(thrower="A"), []), (pushed, field, [])]
+    for before, ctx, want in cases:
+        rep = AuditReport("dm")
+        _Auditor(rep, 0, get_ruleset("dm")).throw(3, {"F1": before}, Snapshot(1.0, {"F1": pushed}), ctx, j)
+        assert [v.check for v in rep.violations] == want
+        assert all(v.detail == "F1 ruled standing but its base is 5.5 cm behind the baseline" for v in rep.violations)
+
+
 def test_a_standing_ruling_outside_the_sideline_is_a_violation():
     rep = AuditReport("wikinger")
     aud = _Auditor(rep, 0, get_ruleset("wikinger"))
