@@ -72,16 +72,37 @@ def test_a_baton_lying_in_the_grass_slides_when_pushed_instead_of_freezing():
 
 
 def test_rest_needs_every_piece_slow_for_the_settle_window():
+    """Rest is declared exactly one settle window after the first sample from which every piece
+    stays slower than the rest speed, and that sample follows the stop friction gives (v/(μ g)
+    after the push). The old check, the push's v/(μ g) + SETTLE_S within two samples either way
+    (the push 10 steps in not counted), held a window one and two samples short too."""
+    from kubb3d.physics.engine import QUIET_DT, REST_SPEED, REST_TURN
+    from kubb3d.physics.rest import SAMPLE_INTERVAL
+
     with World(ground="grass", stakes=False) as w:
         kubb = w.equipment.kubb
         q = (0.0, math.sin(math.pi / 4), 0.0, math.cos(math.pi / 4))
         w.add_piece("k", "kubb", (0.0, 0.0, kubb.width / 2), q, sleeping=False)
         w.step(10)
         w.set_pose("k", w.pose("k")[0], q, linear_velocity=(2.0, 0.0, 0.0))
-        stats = w.run_until_rest(5.0)
+        pushed = w.time
+        run, slow_from = w.rest.iter_until_rest(5.0), None
+        try:
+            while True:
+                t, _ = next(run)  # the sample the rest test reads, before it steps on
+                v, omega = w.velocity("k")
+                slow = np.linalg.norm(v) <= REST_SPEED and np.linalg.norm(omega) <= REST_TURN
+                slow_from = (slow_from if slow_from is not None else t) if slow else None
+        except StopIteration as end:
+            stats = end.value
         v, omega = w.velocity("k")
-    stop = 2.0 / (w.ground.friction * 9.81)
-    assert stats.time == pytest.approx(stop + SETTLE_S, abs=2 / 30)
+    mu_g = w.ground.friction * 9.81
+    assert stats.at_rest and slow_from is not None
+    assert stats.time == pytest.approx(slow_from + SETTLE_S, abs=1e-9)
+    # the sample after the stop: speed under REST_SPEED at most REST_SPEED/(μ g) before it, and
+    # read at the quiet step's and the samples' resolution after it (measured +0.014 s)
+    stop = pushed + 2.0 / mu_g
+    assert stop - REST_SPEED / mu_g - QUIET_DT <= slow_from <= stop + SAMPLE_INTERVAL + QUIET_DT
     assert np.linalg.norm(v) < 0.01 and np.linalg.norm(omega) < 0.1
 
 
@@ -92,6 +113,25 @@ def test_quiet_steps_are_longer_and_halving_dt_halves_them():
         assert w.quiet_dt == pytest.approx(QUIET_DT / 2)
     with World("kubbuteo") as w:  # the table top too, while everything is slow (docs/physics.md)
         assert (w.dt, w.quiet_dt) == (DT, QUIET_DT)
+
+
+@pytest.mark.parametrize("dt", [DT, DT / 2])
+def test_a_world_steps_at_the_step_it_is_given(dt):
+    """The engine integrates at the world's dt and, after use_step, at its quiet step: a kubb
+    falling from rest for n steps of h drops g h² n(n + 1)/2 (velocity, then position; exact).
+    Every check against half the step compares two runs: a world that kept PyBullet at 1/960 s
+    while its clock counted 1/1920 s passed the drops, slides and flicks "at both steps"."""
+    with World(ground="plane", air_drag=False, stakes=False, dt=dt) as w:
+        w.add_piece("k", "kubb", (0.0, 0.0, 5.0), sleeping=False)
+        z0, t0, n = w.pose("k")[0][2], w.time, 48
+        w.step(n)
+        assert w.time - t0 == pytest.approx(n * dt, rel=1e-12)
+        assert z0 - w.pose("k")[0][2] == pytest.approx(9.81 * dt * dt * n * (n + 1) / 2, rel=1e-9)
+        v = -9.81 * dt * n
+        w.use_step(w.quiet_dt)
+        h, m, z1 = w.quiet_dt, 12, w.pose("k")[0][2]
+        w.step(m)
+        assert w.pose("k")[0][2] - z1 == pytest.approx(m * v * h - 9.81 * h * h * m * (m + 1) / 2, rel=1e-9)
 
 
 def test_free_flight_follows_the_parabola_whatever_the_steps():
