@@ -173,8 +173,10 @@ def test_uneven_terrain_is_seeded_and_pieces_stand_on_it():
         w.run_until_rest(3.0)
         snap = w.snapshot()
     for pid, h in heights.items():
-        # each kubb rests on the terrain: its centre about half a height above the local ground
-        assert snap[pid].position[2] - h == pytest.approx(w.equipment.kubb.height / 2, abs=0.012)
+        # each kubb rests on the terrain, set up on its levelled spot: its centre half a height
+        # above the ground under it within 1 mm (measured 0.01-0.18 mm; 12 mm, the allowance
+        # before, passed a heightfield 5 mm below where World.ground_height puts it)
+        assert snap[pid].position[2] - h == pytest.approx(w.equipment.kubb.height / 2, abs=1e-3)
 
 
 def test_public_api_is_importable_from_the_package():
