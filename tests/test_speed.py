@@ -138,8 +138,54 @@ def test_bench_reports_ratio_steps_and_the_equivalence_check():
     assert f["steps_per_throw"] < f["bare_steps_per_throw"] / 2
     assert f["steps_per_throw"] < f["plain_steps_per_throw"] / 2
     assert f["identical_rerun"] is True and f["rerun_throws"] == 4
-    assert f["felled_equivalent"] in (True, False)
-    assert f["felled_difference_ci95"] >= 0 and len(f["load_average"]) == 2
+    # the paired difference is of the two rates, and the verdict is its interval's
+    assert f["felled_difference"] == pytest.approx(f["felled_per_baton"] - f["plain_felled_per_baton"])
+    d, half = f["felled_difference"], f["felled_difference_ci95"]
+    assert f["felled_equivalent"] == (d == 0.0 or abs(d) <= half)
+    assert half >= 0 and len(f["load_average"]) == 2
+
+
+@pytest.mark.parametrize(
+    "timed, plain, difference, equivalent",
+    [
+        ([1] * 6, [0] * 6, 1.0, False),  # one more in every throw: no spread, not equivalent
+        ([1, 1, 1, 1, 1, 0], [0] * 6, 5 / 6, False),  # ±0.428 (t, 5 degrees of freedom)
+        ([1, 0, 1, 0, 1, 0], [0, 1, 0, 1, 0, 1], 0.0, True),  # every throw differs, the rates do not
+        ([2] + [0] * 9, [0] * 10, 0.2, True),  # ±0.452 (t, 9 degrees of freedom)
+    ],
+)
+def test_the_equivalence_check_pairs_the_plain_run_with_the_timed_one(
+    monkeypatch, timed, plain, difference, equivalent
+):
+    """kubb3d bench's check (kubb3d.bench.equivalence) on made-up runs: the same throws stepped
+    plainly (quiet_dt = DT) against the timed run's felled counts, paired, and a re-run's digests
+    against the timed run's. Its verdict was only asserted to be a bool: a check that compared
+    the timed run with itself and always said "equivalent" passed."""
+    from kubb3d import bench
+    from kubb3d.physics.world import DT
+
+    throws = [(f"throw {i}", None) for i in range(len(timed))]
+    digests = [f"digest {i}" for i in range(len(timed))]
+    rerun = list(digests)
+
+    def full_throws(some, *, felled=None, digests=None, quiet_dt=None):
+        assert list(some) == throws[: len(some)]  # the same throws, in their order
+        if quiet_dt == DT:
+            felled.extend(plain)
+            return 1.0, 500 * len(some)
+        assert quiet_dt is None and felled is None
+        digests.extend(rerun[: len(some)])
+        return 1.0, 200 * len(some)
+
+    monkeypatch.setattr(bench, "full_throws", full_throws)
+    f = bench.equivalence(throws, timed, digests)
+    assert f["felled_per_baton"] == pytest.approx(sum(timed) / len(timed))
+    assert f["plain_felled_per_baton"] == pytest.approx(sum(plain) / len(plain))
+    assert f["felled_difference"] == pytest.approx(difference)
+    assert f["felled_equivalent"] is equivalent
+    assert f["identical_rerun"] is True and f["rerun_throws"] == len(timed) and f["plain_steps_per_throw"] == 500
+    rerun[-1] = "another digest"
+    assert bench.equivalence(throws, timed, digests)["identical_rerun"] is False
 
 
 def test_worker_malloc_tuning_undoes_the_dask_nanny_trim_threshold():
