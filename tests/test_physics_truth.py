@@ -336,7 +336,7 @@ def test_the_saved_record_is_what_the_pages_of_its_commits_give():
 
 COARSER_IN_QUICK = {"tipping", "tunnelling"}
 """Groups whose quick rows are computed coarser than the full run's (fewer bisection steps, fewer
-batons): their values differ, their verdicts must not."""
+batons): their values differ, their tolerances and verdicts must not."""
 
 
 def test_docs_validation_md_is_what_kubb3d_validate_writes():
@@ -353,7 +353,7 @@ def test_docs_validation_md_is_what_kubb3d_validate_writes():
     for r in report.rows:
         if r.group in COARSER_IN_QUICK:
             head = f"| {r.group} | {r.quantity} |"
-            verdict = "| yes |" if r.passed else "| **no** |"
+            verdict = f"| {r.tolerance} | yes |" if r.passed else f"| {r.tolerance} | **no** |"
             if not any(line.startswith(head) and line.endswith(verdict) for line in lines):
                 stale.append(head)
         elif row_line(r) not in lines:

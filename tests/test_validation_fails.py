@@ -156,6 +156,10 @@ def test_the_tolerances_are_the_ones_the_docs_state(root):
     assert f"rebounds within {validate.REBOUND_TOLERANCE * 100:g} % of e²·h" in doc
     assert f"stops within {validate.SLIDE_TOLERANCE * 100:g} % of v²/(2 μ g)" in doc
     assert f"within {validate.TERRAIN_SLIDE_TOLERANCE * 100:g} % on a flat heightfield" in doc
+    # "A baton sliding on the ground" and "Tipping a Kubbuteo kubb" state what the terrain roll
+    # and the tipping rows allow (a tolerance doubled in the code left both sentences standing)
+    assert f"(its rows allow {validate.TERRAIN_ROLL_TOLERANCE * 100:g} %)" in doc
+    assert f"in its plane against the formula (±{validate.TIPPING_TOLERANCE_DEG:g}°)" in doc
 
 
 def test_the_command_default_is_the_powered_number_of_throws():
