@@ -76,6 +76,7 @@ from typing import Callable, Iterable, Sequence
 import numpy as np
 
 import kubb3d.physics.world as physics_world
+from kubb3d import targets
 from kubb3d.calibrate import BANDS, baton_trial, run_flicks, run_throws
 from kubb3d.equipment import get_set
 from kubb3d.experiment.stats import Z95, t95
@@ -1239,6 +1240,10 @@ def rk4_range(speed: float, elevation: float, spin: float = 1.5 * 2 * math.pi, h
 
 
 def check_flight(quick: bool = False) -> list[Row]:
+    from kubb3d.physics import aero
+
+    drag = aero.piece_drag(get_set("standard"), "baton")  # the law rk4_range takes
+    law = f"C_d {drag.cd_cross:g} across, {drag.cd_axial:g} along" if drag is not None else "no drag"
     rows = []
     cases = [(10.0, 30.0)] if quick else [(8.0, 20.0), (10.0, 30.0), (12.0, 40.0)]
     for speed, elev_deg in cases:
@@ -1260,7 +1265,7 @@ def check_flight(quick: bool = False) -> list[Row]:
                 "flight",
                 f"range back to release height, {speed:g} m/s at {elev_deg:g}°, with drag, 1.5 rev/s",
                 "Runge–Kutta 4 at 0.1 ms, same drag law",
-                "kubb3d/physics/aero.py (C_d 1.1 across, 0.85 along)",
+                f"kubb3d/physics/aero.py ({law})",
                 rk4_range(speed, th),
                 world_range(speed, th, True),
                 "m",
@@ -1379,15 +1384,16 @@ def check_throws(
     # paired: Student's t of the differences (kubb3d.experiment.stats)
     diff, ci = float(d.mean()), float(t95(max(1, len(d) - 1)) * d.std(ddof=1) / math.sqrt(len(d)))
     lo, hi = BANDS["elite"]
+    target = targets.TARGETS["elite"]
     rows.append(
         Row(
             "throws",
             f"kubbs felled per baton, {n} elite throws at 8 m (dm-small, grass), dt = 1/{round(1 / DT)} s "
             f"(95 % ±{c0:.3f})",
-            f"≈ 0.42 (band {lo:.2f}–{hi:.2f})",
-            "competitive players fell about 42 % at 8 m (docs/physics.md 'Reference numbers'); the elite "
-            "preset is tuned into the band (kubb3d/calibrate.py)",
-            0.42,
+            f"≈ {target:.2f} (band {lo:.2f}–{hi:.2f})",
+            f"competitive players fell about {100 * target:.0f} % at 8 m (docs/physics.md 'Reference numbers'); the "
+            "elite preset is tuned into the band (kubb3d/calibrate.py)",
+            target,
             p0,
             "kubbs/baton",
             f"in {lo:.2f}–{hi:.2f}",

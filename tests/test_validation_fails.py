@@ -150,6 +150,26 @@ def test_the_throw_rows_that_are_tuned_say_so(monkeypatch):
     assert not next(r for r in rows if r.kind == "tuned" and "felled" in r.quantity).passed
 
 
+def test_the_rows_name_the_parameters_they_ran_with(monkeypatch):
+    # the drag rows' source and the tuned row's target were typed ("C_d 1.1 across, 0.85 along",
+    # "≈ 0.42"): a changed drag law or target left docs/validation.md quoting the old one
+    from kubb3d import targets
+    from kubb3d.physics import aero
+
+    real = aero.piece_drag
+    monkeypatch.setattr(
+        aero, "piece_drag", lambda eq, kind: dataclasses.replace(real(eq, kind), cd_cross=1.3, cd_axial=0.7)
+    )
+    drag = next(r for r in validate.check_flight(quick=True) if "with drag" in r.quantity)
+    assert drag.source == "kubb3d/physics/aero.py (C_d 1.3 across, 0.7 along)"
+    assert not drag.passed  # the reference flies that law, the engine its own
+    monkeypatch.setitem(targets.TARGETS, "elite", 0.40)
+    _fake_throws(monkeypatch, {validate.DT: [0, 1] * 50, validate.DT / 2: [0, 1] * 50})
+    tuned = next(r for r in validate.check_throws(100) if r.kind == "tuned" and "felled" in r.quantity)
+    assert tuned.reference.startswith("≈ 0.40 (band") and tuned.expected == 0.40
+    assert tuned.source.startswith("competitive players fell about 40 % at 8 m")
+
+
 def test_the_tolerances_are_the_ones_the_docs_state(root):
     # docs/physics.md "Ground contact" states what the rebound and slide rows hold
     doc = " ".join((root / "docs" / "physics.md").read_text(encoding="utf-8").split())
