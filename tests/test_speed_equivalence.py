@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -42,9 +43,20 @@ def test_docs_quote_the_committed_equivalence_run_and_its_figures_follow_from_it
 
 
 def test_docs_quote_the_committed_far_steps_run():
+    from kubb3d.bench import mean_ci95
+
     far_steps = _script("far_steps")
     figures = json.loads((ROOT / "docs" / "speed_far_steps.json").read_text(encoding="utf-8"))
     assert far_steps.summary(figures) in (ROOT / "docs" / "speed.md").read_text(encoding="utf-8")
+    # the felled figures follow from the run's own felled counts (a typed rate or difference,
+    # in the file and on the page alike, passed the line above)
+    felled = {n: np.array(figures[f"felled_{n}"]) for n in ("default", "far")}
+    throws = int(figures["command"].split("--throws ")[1].split()[0])
+    assert len(felled["default"]) == len(felled["far"]) == throws
+    assert figures["felled_per_baton"] == {n: float(v.mean()) for n, v in felled.items()}
+    d = felled["far"] - felled["default"]
+    assert figures["felled_difference"] == pytest.approx(mean_ci95(d), nan_ok=True)
+    assert figures["differing_throws"] == int(np.count_nonzero(d))
 
 
 def test_equivalence_script_pairs_the_same_throws_and_refuses_an_interval_of_one():
