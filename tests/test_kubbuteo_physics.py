@@ -29,13 +29,17 @@ def test_setup_baselines_3_5_inches_from_the_ends_and_pieces_stand():
         assert snap[pid].position[2] == pytest.approx(snap[pid].half_extents[2], abs=2e-4)  # on the board top
 
 
-def test_flicked_disk_slides_v2_over_2_mu_g_within_5_percent():
+def test_flicked_disk_slides_v2_over_2_mu_g_within_1_percent():
+    # μ of the ground table (kubb3d/physics/ground.py), not the world's own copy; measured −0.33 %
+    # (5 % and the world's μ passed a world sliding on a μ 4 % off the table's)
+    from kubb3d.physics.ground import GROUNDS
+
     v = 1.5
     with World("kubbuteo") as w:
         r = flick(w, "baton1", FlickParams(speed=v))
         start = r.release.position[0]
         travelled = r.final["baton1"].position[0] - start
-    assert travelled == pytest.approx(v * v / (2 * w.ground.friction * GRAVITY), rel=0.05)
+    assert travelled == pytest.approx(v * v / (2 * GROUNDS["board"].friction * GRAVITY), rel=0.01)
 
 
 def test_typical_flick_slides_the_length_of_a_half():

@@ -85,10 +85,12 @@ def test_static_tipping_angle_within_half_a_degree(offset_deg, falls):
         assert tilt < math.radians(1)
 
 
-def test_sliding_kubb_stops_within_5_percent_of_v2_over_2_mu_g():
+def test_sliding_kubb_stops_within_1_percent_of_v2_over_2_mu_g():
+    # μ of the ground table (kubb3d/physics/ground.py), not the world's own copy; measured −0.33 %
+    # (5 % and the world's μ passed a world sliding on a μ 4 % off the table's)
     v = 2.0
+    mu = _friction("plane")
     with World(ground="plane", stakes=False) as w:
-        mu = w.ground.friction
         kubb = w.equipment.kubb
         q = (0.0, math.sin(math.pi / 4), 0.0, math.cos(math.pi / 4))  # lying, long axis along x
         w.add_piece("k", "kubb", (0, 0, kubb.width / 2), q, sleeping=False)
@@ -97,7 +99,7 @@ def test_sliding_kubb_stops_within_5_percent_of_v2_over_2_mu_g():
         w.set_pose("k", w.pose("k")[0], w.pose("k")[1], linear_velocity=(v, 0, 0))
         w.run_until_rest(5.0)
         d = w.pose("k")[0][0] - x0
-    assert d == pytest.approx(v * v / (2 * mu * GRAVITY), rel=0.05)
+    assert d == pytest.approx(v * v / (2 * mu * GRAVITY), rel=0.01)
 
 
 def test_angular_momentum_of_a_spinning_baton_is_conserved_in_drag_free_flight():
