@@ -106,7 +106,14 @@ def test_disk_tilted_on_the_edge_of_its_flat_without_support_is_fallen():
 def test_seeded_matches_finish_with_an_outcome(seed):
     m = Match(MatchConfig(ruleset="kubbuteo", skills=("elite", "club"), seed=seed, round_cap=6))
     out = m.run()
-    assert out is not None and out.winner in (None, "P1", "P2")
+    # an outcome that says who won and why: the state's, a decided match (not stopped by the
+    # round cap) with a winner ahead on sets ("winner in (None, P1, P2)" held for any outcome)
+    from kubb3d.rules.outcomes import Termination
+
+    assert out is not None and out == m.state.outcome()
+    if out.termination is not Termination.ROUND_CAP:
+        assert out.winner in ("P1", "P2")
+        assert out.sets[out.winner] > out.sets["P2" if out.winner == "P1" else "P1"]
     flicks = [e for e in m.events if e.kind == "throw"]
     assert flicks and all("KT rules" in e.rules for e in flicks)
     assert not m.glitches
