@@ -112,9 +112,34 @@ def test_section_states_the_saved_verdict():
     assert f"{spreads[0] / nudge:,.0f} to {spreads[-1] / nudge:,.0f} times that nudge" in section
 
 
+@pytest.mark.parametrize("name", sorted(RUNS))
+def test_each_share_and_interval_follows_from_its_counts(name):
+    # the section quotes a changed count beside its share and interval, all three from the file:
+    # a count typed alike into the file and the page (8 -> 7 of 300 beside "2.7 %") passed
+    from kubb3d.calibrate import wilson
+    from kubb3d.validate import against_nudge_floor
+
+    run = _run(name)
+    rows = [run["pairs"][pair] for pair in run["pairs"]] + [run[k] for k in run if k.startswith("nudged ")]
+    assert len(rows) >= 5
+    for row in rows:
+        assert row["flicks"] == run["flicks"]
+        p, lo, hi = wilson(row["changed"], row["flicks"])
+        assert (row["share"], *row["share_95"]) == pytest.approx((p, lo, hi))
+    assert run["halvings_against_nudges"]
+    for row in run["halvings_against_nudges"].values():
+        b, c, n = row["step_only"], row["nudge_only"], run["flicks"]
+        by_step = [True] * b + [False] * (n - b)
+        by_nudge = [False] * b + [True] * c + [False] * (n - b - c)
+        mean, lo, hi = against_nudge_floor(by_step, by_nudge)
+        # the saved runs took z = 1.96 where the code now takes 1.95996… (2e-5 of the half width)
+        assert (row["share_excess"], *row["share_excess_95"]) == pytest.approx((mean, lo, hi), rel=1e-4)
+
+
 def test_excess_is_the_paired_difference_of_the_saved_sets():
     # the two kinds of discordant flick add up to the two changed counts minus the flicks both change
     run = _run("kubbuteo_convergence.json")
+    assert run["halvings_against_nudges"]
     for key, row in run["halvings_against_nudges"].items():
         pair, nudge = key.split(" against nudged ")
         step = run["pairs"][pair]["changed"]
