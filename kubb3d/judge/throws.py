@@ -42,7 +42,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Iterable, Mapping
 
 from kubb3d.errors import JudgeInputError
-from kubb3d.judge.messages import concat, join, msg, nmsg, piece_name
+from kubb3d.judge.messages import Msg, concat, join, msg, nmsg, piece_name
 from kubb3d.judge.options import DEFAULT, changed_option, decided_by, default, option
 from kubb3d.judge.params import DEFAULT_PARAMS, JudgeParams
 from kubb3d.judge.analysis import Analysis
@@ -658,7 +658,7 @@ def _set_inside(p: PieceState, pitch: Pitch, end_x: float | None = None) -> tupl
     return Pose((x + dx, y + dy, z), p.quat_xyzw), side_out, end_out
 
 
-def _outside_words(pid: str, side_out: float, end_out: float, set_inside: bool) -> str:
+def _outside_words(pid: str, side_out: float, end_out: float, set_inside: bool) -> Msg:
     """The reason of a ruling on a standing kubb pushed ``side_out`` across a sideline and
     ``end_out`` across the baseline behind its half (m): set back inside, or it stays."""
     if set_inside and not end_out:
