@@ -307,10 +307,9 @@ def test_the_package_graph_finds_cycles_and_skips_lazy_imports(tmp_path):
     assert _cycle(module_graph(pkg)) == ["p.sub", "p.sub.leaf", "p.top", "p.sub"]
 
 
-# modules still over the bound (issue #31), each with its reason; the list only shrinks
-LONG_MODULES = {
-    "kubb3d/validate.py": "a flat catalogue of validation cases",
-}
+# modules still over the bound (issue #31), each with its reason; the list only shrinks (the last,
+# the catalogue of validation rows, is now the package kubb3d/validate/, one module per group)
+LONG_MODULES: dict[str, str] = {}
 
 
 def test_no_module_grows_past_a_thousand_lines():

@@ -3,10 +3,12 @@ rows that depend on it fail and leaves the others passing; no row passes by cons
 
 import dataclasses
 import math
+from pathlib import Path
 
 import pytest
 
 import kubb3d.physics.world as world_module
+import kubb3d.validate.throws as throws_module
 from kubb3d import validate
 from kubb3d.validate import KINDS, Row
 
@@ -103,8 +105,15 @@ def test_every_row_kind_is_known_and_no_row_is_a_constant():
     # from a value (the text search before missed a `True,` indented as in the tipping rows)
     import ast
 
-    tree = ast.parse(open(validate.__file__, encoding="utf-8").read())
-    calls = [n for n in ast.walk(tree) if isinstance(n, ast.Call) and getattr(n.func, "id", None) == "Row"]
+    # every module of the package kubb3d.validate (the rows are grouped by topic)
+    modules = sorted(Path(validate.__file__).parent.glob("*.py"))
+    assert len(modules) >= 10
+    calls = [
+        n
+        for path in modules
+        for n in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(n, ast.Call) and getattr(n.func, "id", None) == "Row"
+    ]
     assert len(calls) >= 15
     for call in calls:
         verdict = call.args[8] if len(call.args) > 8 else next(k.value for k in call.keywords if k.arg == "passed")
@@ -122,8 +131,8 @@ def _fake_throws(monkeypatch, felled_at):
             for f in felled_at[dt][:n]
         ]
 
-    monkeypatch.setattr(validate, "run_throws", run_throws)
-    monkeypatch.setattr(validate, "baton_trial", lambda args: {"final": []})
+    monkeypatch.setattr(throws_module, "run_throws", run_throws)
+    monkeypatch.setattr(throws_module, "baton_trial", lambda args: {"final": []})
 
 
 def _convergence(rows):
@@ -214,8 +223,8 @@ def test_the_baton_rest_row_holds_the_step_to_what_a_nudged_release_does(monkeyp
                             "baton_rest": (x, 0.0, 0.0), "final": [], "rest_time": 1.0})
             return out
 
-        monkeypatch.setattr(validate, "run_throws", run_throws)
-        monkeypatch.setattr(validate, "baton_trial", lambda args: {"final": []})
+        monkeypatch.setattr(throws_module, "run_throws", run_throws)
+        monkeypatch.setattr(throws_module, "baton_trial", lambda args: {"final": []})
         return next(r for r in validate.check_throws(n) if r.quantity.startswith("throws whose baton"))
 
     row = fake(10, 20)
