@@ -34,7 +34,7 @@ EXEMPT = {
     ("rules/inkast_phase.py", "{player} inkasts"): "a verb: P1 inkasts 3 kubbs",
     ("notation.py", "{n} batons"): "n is BATONS_PER_TURN, 6",
     ("rules/core.py", "{cap} turns"): "the round cap is 3 or more (match --round-cap)",
-    ("rules/core.py", "{sets} sets"): "best-of-N sets, a compound of the rule books' own",
+    ("rules/turns.py", "{sets} sets"): "best-of-N sets, a compound of the rule books' own",
     ("challenges.py", "{points} points"): "a drill's points are multiples of 5",
     ("cli/challenge.py", "{most} points"): "a drill's most points are 50 or more",
     ("viewer/challenge_mode.py", "{score} points"): "a drill's points are multiples of 5",

@@ -1,5 +1,7 @@
-"""Rules engine (no physics): the state (:mod:`~kubb3d.rules.core`, its inkast phase in
-:mod:`~kubb3d.rules.inkast_phase`), actions (:mod:`~kubb3d.rules.actions`), outcomes
+"""Rules engine (no physics): the state (:mod:`~kubb3d.rules.core`, its phases in
+:mod:`~kubb3d.rules.lag_phase`, :mod:`~kubb3d.rules.inkast_phase`,
+:mod:`~kubb3d.rules.throw_phase` and :mod:`~kubb3d.rules.turns`, its records in
+:mod:`~kubb3d.rules.records`), actions (:mod:`~kubb3d.rules.actions`), outcomes
 (:mod:`~kubb3d.rules.outcomes`), the ruleset base and registry (:mod:`~kubb3d.rules.ruleset`)
 and one module per ruleset (``dm``, ``wikinger``, ``kubbuteo``), found by name.
 

@@ -1,6 +1,9 @@
-"""The rules engine's match state (python-chess style, no physics); its vocabulary lives in
-:mod:`kubb3d.rules.actions`, :mod:`kubb3d.rules.outcomes` and :mod:`kubb3d.rules.ruleset`
-(all importable from here), its inkast phase in :mod:`kubb3d.rules.inkast_phase`.
+"""The rules engine's match state (python-chess style, no physics): what may be done now, pushing
+it, taking it back, and the round cap. Its vocabulary lives in :mod:`kubb3d.rules.actions`,
+:mod:`kubb3d.rules.outcomes`, :mod:`kubb3d.rules.ruleset` and :mod:`kubb3d.rules.records` (all
+importable from here); its phases in :mod:`kubb3d.rules.lag_phase` (lag throws and choices),
+:mod:`kubb3d.rules.inkast_phase`, :mod:`kubb3d.rules.throw_phase` and :mod:`kubb3d.rules.turns`
+(sets, turns, the time limit and the tie-break), bound as the state's methods.
 
 A :class:`MatchState` is driven like a chess board: ask :meth:`MatchState.legal_actions`,
 pick one, then :meth:`MatchState.push` it together with what physics and the judge made
@@ -53,17 +56,16 @@ Decisions where the rules are silent (kubb3d's choices):
 from __future__ import annotations
 
 import copy
-import math
-from dataclasses import dataclass, fields, replace
+from dataclasses import replace
 from types import EllipsisType
 from typing import Any, Iterable, Mapping, Sequence, cast
 
 from kubb3d.equipment import get_set
-from kubb3d.errors import IllegalAction as IllegalAction, MatchSetupError, OutcomeError
-from kubb3d.judge.messages import concat, ids, join, msg, nmsg, piece_name
+from kubb3d.errors import IllegalAction as IllegalAction, MatchSetupError
+from kubb3d.judge.messages import msg
 from kubb3d.judge.rulings import Pose
-from kubb3d.pitch import BATON_IDS, SIDES, Side, as_side, opponent
-from kubb3d.rules import inkast_phase
+from kubb3d.pitch import BATON_IDS, SIDES, Side, opponent
+from kubb3d.rules import inkast_phase, lag_phase, throw_phase, turns
 from kubb3d.rules.actions import (  # the engine's vocabulary, importable from here as before
     Phase as Phase,
     LagThrow as LagThrow,
@@ -78,7 +80,7 @@ from kubb3d.rules.actions import (  # the engine's vocabulary, importable from h
     Action as Action,
     ACTION_TYPES as ACTION_TYPES,
     action_to_dict as action_to_dict,
-    action_from_dict as action_from_dict, action_words, choice_message, legal_words,
+    action_from_dict as action_from_dict, action_words, legal_words,
 )
 from kubb3d.rules.outcomes import (  # the engine's vocabulary, importable from here as before
     Termination as Termination,
@@ -98,6 +100,7 @@ from kubb3d.rules.ruleset import (  # the engine's vocabulary, importable from h
     get_ruleset as get_ruleset,
     ruleset_names as ruleset_names,
 )
+from kubb3d.rules.records import Event as Event, KubbInfo as KubbInfo  # importable from here as before
 
 PENALTY_ALTERNATION_CAP = 10
 """Failed penalty throws of one kubb before it is placed by hand instead (kubb3d's choice: DM §6
@@ -110,58 +113,6 @@ MAX_ROUND_CAP = 10_000
 has the same bound."""
 MAX_TIME_LIMIT_S = 1e6
 """s: the longest time limit a replay may hold (``kubb3d match --time-limit`` is bounded to match)."""
-
-
-# ---------------------------------------------------------------------- state
-@dataclass
-class KubbInfo:
-    """The engine's view of one kubb.
-
-    Attributes:
-        id: kubb id (``A1`` …).
-        half: the half it stands (or lies) in.
-        baseline: still a baseline kubb of ``half`` (never felled).
-        standing: counts as standing (False: felled, waiting to be inkasted).
-        pose: last known pose (baseline spot at the start; raised pose after an inkast).
-        removed: taken out of the game as a tie-break kubb (``DM §9``).
-    """
-
-    id: str
-    half: Side
-    baseline: bool
-    standing: bool
-    pose: Pose
-    removed: bool = False
-
-
-@dataclass
-class Event:
-    """One line of the play-by-play.
-
-    Attributes:
-        clock_s: match clock when it happened, s.
-        set_no, turn_no: 1-based; 0 before the first set / turn.
-        kind: short tag (``lag``, ``throw``, ``inkast`` …).
-        text: one readable sentence.
-        rules: citations.
-        side, player: who acted (None if nobody in particular).
-    """
-
-    clock_s: float
-    set_no: int
-    turn_no: int
-    kind: str
-    text: str
-    rules: tuple[str, ...] = ()
-    side: Side | None = None
-    player: str | None = None
-
-    def to_dict(self) -> dict[str, Any]:
-        # every field is immutable (numbers, strings, a tuple of strings): a shallow dict in field
-        # order is what asdict gave without its deep copies (1.5 % of a match's time)
-        d = {f.name: getattr(self, f.name) for f in fields(self)}
-        d["rules"] = list(self.rules)
-        return d
 
 
 class MatchState:
@@ -470,179 +421,27 @@ class MatchState:
         self._emit("result", _over(winner, reason))
 
     # ------------------------------------------------------------------ lag and choices
-    def _push_LagThrow(self, a: LagThrow, r: LagResult) -> None:
-        rs = self.ruleset
-        self._tick(rs.time.lag_throw_s)
-        self.lag_results[a.side] = r
-        d = msg("off the pitch") if r.distance is None else msg("{d_cm:.1f} cm from the king", d_cm=r.distance * 100) \
-            if rs.flicks else msg("{d_m:.3f} m from the king", d_m=r.distance)  # cm on the Kubbuteo board
-        who = self.player_at(a.side)
-        felled = (
-            msg(", king felled")
-            if r.king_felled
-            else msg(", king hit")
-            if r.king_hit and rs.lag_lost(r)
-            else ""
-        )
-        lag = {"player": who, "end": a.side, "where": d, "felled": felled}
-        self._emit(
-            "lag",
-            msg("{player} lag flick from end {end}: {where}{felled}", **lag)
-            if rs.flicks
-            else msg("{player} lag throw from end {end}: {where}{felled}", **lag),
-            (rs.cite("lag"),),
-            a.side,
-            who,
-        )
-        if len(self.lag_results) < 2:
-            return
-        ra, rb = self.lag_results["A"], self.lag_results["B"]
-        self.lag_results = {}
-        winner_side: Side | None
-        lost_a, lost_b = rs.lag_lost(ra), rs.lag_lost(rb)
-        if lost_a != lost_b:
-            winner_side = "B" if lost_a else "A"
-        elif lost_a and lost_b:
-            winner_side = None
-        else:
-            da = math.inf if ra.distance is None else ra.distance
-            db = math.inf if rb.distance is None else rb.distance
-            winner_side = None if da == db else ("A" if da < db else "B")
-        if winner_side is None:
-            tie = rs.lag_tie_winner(self)
-            winner_side = None if tie is None else self.end_of[tie]
-            if winner_side is None:
-                tied = msg("lag flick tied: repeated") if rs.flicks else msg("lag throw tied: repeated")
-                self._emit("lag", tied, (rs.cite("lag"),))
-                return
-        winner = self.player_at(winner_side)
-        won = (
-            msg("{player} wins the lag flick", player=winner)
-            if rs.flicks
-            else msg("{player} wins the lag throw", player=winner)
-        )
-        self._emit("lag", won, (rs.cite("lag"),), winner_side, winner)
-        self._after_lag(winner)
-
-    def _after_lag(self, winner: str) -> None:
-        if self.lag_purpose == "start":
-            if self.ruleset.lag_choice:
-                self.phase = Phase.CHOOSE
-                self.choice_queue = [(winner, ("end", "start"))]
-            else:
-                self.opener = winner
-                self._start_set()
-        elif self.lag_purpose == "tiebreak":
-            self.tb_advantage = winner
-            self.tb_stage = "advantage_pending"
-            self._emit(
-                "tiebreak",
-                msg("{player} has the tie-break advantage", player=winner),
-                (self.ruleset.cite("tiebreak"),),
-                player=winner,
-            )
-            self._next_turn()
-        elif self.lag_purpose == "decider":
-            self.phase = Phase.CHOOSE
-            self.choice_queue = [(winner, ("advantage",))]
-
-    def _push_Choose(self, a: Choose, _: None) -> None:
-        rs = self.ruleset
-        self._tick(rs.time.choose_s)
-        self.choice_queue.pop(0)
-        other = self.players[1] if a.player == self.players[0] else self.players[0]
-        if a.what == "advantage":
-            adv, chooser = (a.player, other) if a.value == "tiebreak" else (other, a.player)
-            self.tb_advantage = adv
-            said = choice_message(a.player, a.what, a.value, other)
-            self._emit("choice", said, (rs.cite("tiebreak_decider"),), player=a.player)
-            self.choice_queue = [(chooser, ("end",)), (chooser, ("start",))]
-            self._chosen = set()
-            return
-        if a.what == "end":
-            end = as_side(a.value)
-            self.end_of[a.player] = end
-            self.end_of[other] = opponent(end)
-        else:
-            self.opener = a.value
-        self._emit("choice", choice_message(a.player, a.what, a.value, other), (rs.cite("lag"),), player=a.player)
-        self._chosen.add(a.what)
-        if not self.choice_queue:
-            remaining = tuple(w for w in ("end", "start") if w not in self._chosen)
-            if remaining:
-                self.choice_queue = [(other, remaining)]
-        if not self.choice_queue:
-            self._chosen = set()
-            self._start_set()
+    # pushed by the functions of kubb3d.rules.lag_phase
+    _push_LagThrow = lag_phase.push_lag_throw
+    _after_lag = lag_phase.after_lag
+    _push_Choose = lag_phase.push_choose
 
     # ------------------------------------------------------------------ sets and turns
-    def _start_set(self) -> None:
-        rs = self.ruleset
-        self.set_no += 1
-        self.play_started = True
-        self.kubbs = {}
-        for side in SIDES:
-            for kid, (x, y) in self.pitch.baseline_kubb_positions(side).items():
-                self.kubbs[kid] = KubbInfo(kid, side, True, True, Pose((x, y, self._kubb_z)))
-        self.king_standing = True
-        self.turn_no = 0
-        self.raise_at_end = set()
-        opener_side = self.end_of[cast(str, self.opener)]
-        ends = join([msg("{player} at end {end}", player=p, end=self.end_of[p]) for p in self.players])
-        self._emit(
-            "set",
-            msg("set {n}: {ends}; {opener} opens", n=self.set_no, ends=ends, opener=self.opener),
-            (rs.cite("sets"),),
-            opener_side,
-            self.opener,
-        )
-        if self.tb_decider:
-            self.tb_stage = "decider_pending"
-        self.turn_side = opponent(opener_side)
-        self._next_turn()
+    # begun, ended and timed by the functions of kubb3d.rules.turns
+    _start_set = turns.start_set
+    _next_turn = turns.next_turn
+    _push_RemoveTieBreakKubb = turns.push_remove_tie_break_kubb
+    _end_turn = turns.end_turn
+    _time_check = turns.time_check
+    _start_tiebreak = turns.start_tiebreak
+    _end_set = turns.end_set
+    _swap_for_next_set = turns.swap_for_next_set
 
     def _side(self) -> Side:
         """The side whose turn it is (there is one from the first turn on)."""
         if self.turn_side is None:
             raise RuntimeError("no turn has begun yet")
         return self.turn_side
-
-    def _next_turn(self) -> None:
-        rs = self.ruleset
-        self.turn_side = opponent(self._side())
-        self.turn_no += 1
-        self.total_turns += 1
-        self.batons_left = rs.batons_for_turn(self.turn_no)
-        self.batons_thrown = 0
-        self.king_throws = 0
-        self.inkasted_this_turn = []
-        self.to_raise = {}
-        self.place_queue = []
-        self.penalty_queue = []
-        self.penalty_carry = []
-        self.tb_pending_removals = []
-        s = self._side()
-        self._emit(
-            "turn",
-            nmsg(
-                "turn {n}: {player} (end {end}) with {batons} baton",
-                "turn {n}: {player} (end {end}) with {batons} batons",
-                self.batons_left,
-                n=self.turn_no,
-                player=self.player_at(s),
-                end=s,
-                batons=self.batons_left,
-            ),
-            (rs.cite("schedule"),),
-            s,
-        )
-        felled = self.felled_in(s)
-        if felled:
-            self.inkast_pending = tuple(felled)
-            self.inkast_attempt = 1
-            self.phase = Phase.INKAST
-        else:
-            self._after_raise()
 
     # the inkast phase, pushed by the functions of kubb3d.rules.inkast_phase
     _push_Inkast = inkast_phase.push_inkast
@@ -654,197 +453,13 @@ class MatchState:
     _after_raise = inkast_phase.after_raise
     _after_place = inkast_phase.after_place
 
-    def _push_RemoveTieBreakKubb(self, a: RemoveTieBreakKubb, _: None) -> None:
-        rs = self.ruleset
-        self._tick(rs.time.tiebreak_removal_s)
-        k = self.kubbs[a.kubb]
-        k.removed = True
-        k.standing = False
-        self.raise_at_end.discard(a.kubb)
-        self._emit(
-            "tiebreak",
-            msg("tie-break kubb {kubb} removed from half {half}", kubb=a.kubb, half=a.half),
-            (rs.cite("tiebreak"),),
-            a.side,
-        )
-        self.tb_pending_removals.pop(0)
-        if self.tb_pending_removals:
-            return
-        if self._removal_then == "throw":
-            self._begin_throwing()
-        else:
-            self._next_turn()
+    # the throwing phase, pushed by the functions of kubb3d.rules.throw_phase
+    _begin_throwing = throw_phase.begin_throwing
+    _push_BatonThrow = throw_phase.push_baton_throw
+    _push_KingThrow = throw_phase.push_king_throw
+    _throw = throw_phase.throw
 
-    def _begin_throwing(self) -> None:
-        s = self._side()
-        self.line_x = self.throwing_line(s)
-        self.phase = Phase.THROW
-        if self.line_x != self.pitch.baseline_x(s):
-            self._emit(
-                "line",
-                msg("{player} advances to the line x = {x_cm:.1f} cm", player=self.player_at(s), x_cm=self.line_x * 100)
-                if self.ruleset.flicks else msg("{player} advances to the line x = {x:.2f} m", player=self.player_at(s),
-                                                x=self.line_x),
-                (self.ruleset.cite("advance"),),
-                s,
-            )
-
-    def _push_BatonThrow(self, a: BatonThrow, r: ThrowOutcome) -> None:
-        self._throw(a, r, king=False)
-
-    def _push_KingThrow(self, a: KingThrow, r: ThrowOutcome) -> None:
-        self._throw(a, r, king=True)
-
-    def _throw(self, a: BatonThrow | KingThrow, r: ThrowOutcome, king: bool) -> None:
-        rs = self.ruleset
-        s, o = a.side, opponent(a.side)
-        self._tick(rs.time.baton_throw_s)
-        self.batons_left -= 1
-        self.batons_thrown += 1
-        if king:
-            self.king_throws += 1
-        counted = []
-        for kid in sorted(r.felled):
-            k = self.kubbs.get(kid)
-            if k is None or k.removed or not k.standing or k.half != o:
-                self._emit(
-                    "note",
-                    msg(
-                        "{kubb} cannot be felled by this throw (not standing in half {half}); ignored", kubb=kid, half=o
-                    ),
-                    (),
-                    s,
-                )
-                continue
-            k.standing = False
-            self.raise_at_end.discard(kid)
-            counted.append(kid)
-        for kid in sorted(r.raise_again):
-            if kid in self.kubbs and self.kubbs[kid].standing:
-                self.raise_at_end.add(kid)
-        for kid, pose in r.poses.items():
-            k = self.kubbs.get(kid)
-            if k is not None and k.standing and kid not in self.raise_at_end:
-                k.pose = pose
-        where = {"n": self.batons_thrown, "baton": piece_name(a.baton), "x": a.line_x}
-        if rs.flicks:  # KT rules: "flicks the six batons"; lengths on the board in cm
-            at = {"n": self.batons_thrown, "baton": piece_name(a.baton), "x_cm": a.line_x * 100}
-            what = (msg("king flick {n} ({baton}, line x = {x_cm:.1f} cm)", **at) if king
-                    else msg("flick {n} ({baton}, line x = {x_cm:.1f} cm)", **at))
-        else:
-            what = (
-                msg("king throw {n} ({baton}, line x = {x:.2f} m)", **where)
-                if king
-                else msg("throw {n} ({baton}, line x = {x:.2f} m)", **where)
-            )
-        pieces: list[str] = list(counted)
-        if r.winner is not None or r.loser is not None:
-            pieces.append(msg("the king"))  # the king fell (DM §1, §10)
-        res = concat(
-            msg("felled {pieces}", pieces=join(pieces)) if pieces else msg("nothing felled"),
-            msg("; to be raised again: {kubbs}", kubbs=ids(sorted(r.raise_again))) if r.raise_again else "",
-            msg("; illegal throw") if not r.legal else "",
-        )
-        self._emit(
-            "throw",
-            msg("{player} {what}: {result}", player=self.player_at(s), what=what, result=res),
-            (rs.cite("king") if king else rs.cite("throw"),) + rs.line_cites(a.line_x != self.pitch.baseline_x(s)),
-            s,
-        )
-        if r.winner is not None or r.loser is not None:
-            if r.winner is not None and r.loser is not None and r.winner == r.loser:
-                raise OutcomeError("throw outcome names the same side as winner and loser")
-            win_side = r.winner if r.winner is not None else opponent(cast(Side, r.loser))
-            if win_side == s and not (king and r.legal):
-                raise OutcomeError(
-                    f"the judge gave the win to the thrower {s} for a throw that was not a legal king throw"
-                )
-            self.king_standing = False
-            if win_side == s:
-                self._end_set(
-                    self.player_at(s),
-                    Termination.KING,
-                    msg(
-                        "{player} felled the king with a king throw ({rule})",
-                        player=self.player_at(s),
-                        rule=rs.cite("king"),
-                    ),
-                )
-            else:
-                self._end_set(
-                    self.player_at(o),
-                    Termination.EARLY_KING,
-                    msg(
-                        "{player} felled the king early ({rule})", player=self.player_at(s), rule=rs.cite("early_king")
-                    ),
-                )
-            return
-        limit = rs.king_throws_per_turn
-        if self.batons_left <= 0 or (king and limit is not None and self.king_throws >= limit):
-            self._end_turn()
-
-    def _end_turn(self) -> None:
-        rs = self.ruleset
-        s = self._side()
-        if self.raise_at_end:
-            self._emit(
-                "raise",
-                nmsg(
-                    "raised again at its original spot: {kubbs}",
-                    "raised again at their original spots: {kubbs}",
-                    len(self.raise_at_end),
-                    kubbs=ids(sorted(self.raise_at_end)),
-                ),
-                (rs.cite("early_baseline"),),
-                s,
-            )
-        self.raise_at_end = set()
-        self._tick(rs.time.change_ends_s)
-        if self._time_check():
-            self._emit(
-                "clock",
-                msg(
-                    "time limit of {minutes:.0f} min reached; the turn in progress was finished",
-                    minutes=(self.time_limit_s or 0.0) / 60,
-                ),
-                (rs.cite("time"),),
-            )
-            res = rs.time_up_result(self)
-            if res is not None:
-                self._outcome = res
-                self.phase = Phase.OVER
-                self._emit("result", _over(res.winner, res.reason))
-                return
-            self._start_tiebreak()
-            return
-        if self.turn_no >= self.round_cap:
-            self._cap()
-            return
-        if self.tb_stage == "advantage_turn":
-            self.tb_stage = "every"
-        if self.tb_stage == "decider_pending" and self.turn_no == 3:
-            adv_side = self.end_of[cast(str, self.tb_advantage)]
-            self.tb_stage = "every"
-            if self.standing_in(opponent(adv_side)):
-                self.tb_pending_removals = [(adv_side, opponent(adv_side))]
-                self._removal_then = "next_turn"
-                self.phase = Phase.TIEBREAK
-                return
-        self._next_turn()
-
-    def _time_check(self) -> bool:
-        """True once, when the clock first passes the time limit (checked at turn and set ends)."""
-        if self.time_limit_s is not None and self.clock >= self.time_limit_s and not self.time_expired:
-            self.time_expired = True
-            return True
-        return False
-
-    def _start_tiebreak(self) -> None:
-        """``DM §9`` step 2: a second lag throw decides the tie-break advantage."""
-        self.lag_purpose = "tiebreak"
-        self.phase = Phase.LAG
-        self.lag_results = {}
-
+    # ------------------------------------------------------------------ the round cap
     def _cap(self) -> None:
         ws = self.set_wins
         p0, p1 = self.players
@@ -880,73 +495,6 @@ class MatchState:
                 )
         pts = self.ruleset.match_points(self, w, Termination.ROUND_CAP)
         self._finish(Termination.ROUND_CAP, w, why, pts)
-
-    def _end_set(self, winner: str, termination: Termination, reason: str) -> None:
-        rs = self.ruleset
-        self.set_wins[winner] += 1
-        self.set_winners.append(winner)
-        self._emit(
-            "set", msg("set {n} to {player}: {reason}", n=self.set_no, player=winner, reason=reason), (), player=winner
-        )
-        need = self.sets // 2 + 1
-        p0, p1 = self.players
-        if self.set_wins[winner] >= need:
-            pts = rs.match_points(self, winner, termination)
-            self._finish(
-                termination if self.sets == 1 else Termination.SETS,
-                winner,
-                reason
-                if self.sets == 1
-                else msg(
-                    "{player} won {won} of best-of-{sets} sets ({rule})",
-                    player=winner,
-                    won=self.set_wins[winner],
-                    sets=self.sets,
-                    rule=rs.cite("sets"),
-                ),
-                pts,
-            )
-            return
-        if self._time_check():
-            self._emit(
-                "clock",
-                msg(
-                    "time limit of {minutes:.0f} min reached at the end of set {n}",
-                    minutes=(self.time_limit_s or 0.0) / 60,
-                    n=self.set_no,
-                ),
-                (rs.cite("time"),),
-            )
-        if self.time_expired:
-            if self.set_wins[p0] != self.set_wins[p1]:
-                w = p0 if self.set_wins[p0] > self.set_wins[p1] else p1
-                why = msg("time is up and {player} leads in sets ({rule})", player=w, rule=rs.cite("tiebreak_decider"))
-                self._finish(Termination.TIME, w, why)
-                return
-            self.tb_decider = True
-            self.tb_stage = None
-            self.tb_advantage = None
-            self.lag_purpose = "decider"
-            self.phase = Phase.LAG
-            self._tick(rs.time.set_break_s)
-            self._emit(
-                "tiebreak",
-                msg("sets level after the time limit: a deciding set in tie-break, third lag throw"),
-                (rs.cite("tiebreak_decider"),),
-            )
-            self._swap_for_next_set()
-            self.opener = None
-            return
-        self._tick(rs.time.set_break_s)
-        self._swap_for_next_set()
-        self._start_set()
-
-    def _swap_for_next_set(self) -> None:
-        """``DM §3``: after each set the players change ends and the right to open."""
-        p0, p1 = self.players
-        self.end_of = {p0: self.end_of[p1], p1: self.end_of[p0]}
-        if self.opener is not None:
-            self.opener = p1 if self.opener == p0 else p0
 
     # ------------------------------------------------------------------ replay helpers
     def to_dict(self) -> dict[str, Any]:
