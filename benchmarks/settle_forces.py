@@ -2,7 +2,7 @@
 against the static force of a torque balance (docs/physics.md "The contact forces the judge
 reads"). Scenes: a kubb leaning on a standing kubb at 26-40°, a king leaning on a kubb, a baton
 leaning on a kubb, a kubb lying on a kubb and a stößel (a kubb lying across two). Each scene is
-built as a scenario (kubb3d/scenario.py) at each step (1/960, 1/1920, 1/3840 s), run until
+built as a scenario (kubb3d/scenario_build.py) at each step (1/960, 1/1920, 1/3840 s), run until
 rest, then every piece is woken and the world steps at ``dt``; after steps 1, 2, 3, 4, 8 and 16
 the script prints the force of that step and the mean over the steps so far (the summed normal
 impulse divided by the time), as ratios to the static force; then what ``World.settle_forces``
@@ -31,7 +31,7 @@ import math
 
 import numpy as np
 
-from kubb3d import scenario as sc
+from kubb3d import scenario_build as sc
 from kubb3d.physics.world import World
 
 READS = (1, 2, 3, 4, 8, 16)

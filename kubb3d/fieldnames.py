@@ -1,6 +1,6 @@
 """The "did you mean …?" of a misspelt field name in an input file (experiment specs, scenario
 files): the table the name was found in, the closest allowed name of that table (difflib),
-else the table's allowed names. Used by :mod:`kubb3d.experiment.spec` and :mod:`kubb3d.scenario`
+else the table's allowed names. Used by :mod:`kubb3d.experiment.spec` and :mod:`kubb3d.scenario_load`
 for pydantic's ``extra_forbidden`` errors, which name the field but not what was meant.
 """
 

@@ -16,7 +16,7 @@ from kubb3d.ranges import listed
 
 if TYPE_CHECKING:
     from kubb3d.judge.rulings import Ruling
-    from kubb3d.scenario import ScenarioSpec
+    from kubb3d.scenario_spec import ScenarioSpec
 
 
 OUTCOME = ("winner", "loser", "penalty")

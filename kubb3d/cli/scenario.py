@@ -1,7 +1,7 @@
 """``kubb3d scenario …``: the shipped judge scenarios and their file format.
 
 ``list`` names the shipped scenarios (``--json`` for data); ``schema`` prints the JSON
-Schema of a scenario file, generated from the pydantic models in :mod:`kubb3d.scenario`,
+Schema of a scenario file, generated from the pydantic models in :mod:`kubb3d.scenario_spec`,
 for editors that validate TOML against a schema; ``reference`` prints ``docs/scenarios.md``
 (:mod:`kubb3d.scenario_doc`). Registered by :func:`register`.
 """
@@ -14,7 +14,7 @@ import typer
 
 
 def scenario_schema() -> dict:
-    """The JSON Schema (draft 2020-12) of a scenario file, from :class:`kubb3d.scenario.ScenarioSpec`."""
+    """The JSON Schema (draft 2020-12) of a scenario file, from :class:`kubb3d.scenario_spec.ScenarioSpec`."""
     from kubb3d.scenario import ScenarioSpec
     from kubb3d.scenario_doc import described_schema
 

@@ -130,7 +130,7 @@ LEAN_TILT_MAX_DEG = 80.0
 
 PIECE_COORD_MAX_M = 100.0
 """m: the largest |x| or |y| of a spec's piece, the scenario loader's bound
-(:data:`kubb3d.scenario.MAX_COORD_M`; tests/experiment/test_rows_checked.py ties them)."""
+(:data:`kubb3d.scenario_spec.MAX_COORD_M`; tests/experiment/test_rows_checked.py ties them)."""
 
 
 # ------------------------------------------------------------------ sections
@@ -260,11 +260,11 @@ class SetupSpec(SpecModel):
     def _no_overlap(self):
         """Standing pieces (and the standard layout's kubbs and king) must not overlap: their
         square footprints may touch but not cut into each other by more than the scenario
-        loader's tolerance (:data:`kubb3d.scenario.OVERLAP_TOL`, 2 mm)."""
+        loader's tolerance (:data:`kubb3d.scenario_build.OVERLAP_TOL`, 2 mm)."""
         from kubb3d.equipment import EQUIPMENT_SETS
         from kubb3d.judge.geometry import overlap_depth, square
         from kubb3d.pitch import PITCHES, Pitch
-        from kubb3d.scenario import OVERLAP_TOL
+        from kubb3d.scenario_build import OVERLAP_TOL
 
         if self.layout == "scenario":
             return self
@@ -724,7 +724,7 @@ def validate(data: dict, path: Path | None = None) -> LoadedSpec:
         except ScenarioError as exc:
             raise SpecError(concat(f"{where}: setup.scenario: ", message(exc))) from None
         if spec.throw is not None:
-            from kubb3d.scenario import _kind
+            from kubb3d.scenario_build import _kind
 
             _check_baton(spec.throw.baton, {p.id for p in scenario.pieces if _kind(p) != "baton"}, where)
         sha = hashlib.sha256(sc.read_bytes()).hexdigest()
