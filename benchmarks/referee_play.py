@@ -1,0 +1,90 @@
+"""Play seeded matches and compare kubb3d's referee with the independent one, call by call.
+
+    python benchmarks/referee_play.py --seeds 1-100 [--ruleset dm] [--out FILE.jsonl]
+
+Prints a table of checks by kind (agreements, disagreements) and writes every position with
+a disagreement to ``--out`` (JSON lines, the position format of tests/judge/play_positions.py)
+so it can be examined and stored as a test case. docs/examinations/2026-12-07-play.md gives
+the method and a record of a run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "judge"))
+
+from play_comparison import compare  # noqa: E402
+from play_positions import record_match  # noqa: E402
+
+
+def _seeds(text: str) -> list[int]:
+    out: list[int] = []
+    for part in text.split(","):
+        a, _, b = part.partition("-")
+        out.extend(range(int(a), int(b or a) + 1))
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--seeds", default="1-10")
+    ap.add_argument("--ruleset", default="dm")
+    ap.add_argument("--players", default="club,club", help="skills, e.g. novice,elite")
+    ap.add_argument("--out", default=None, help="write positions with a disagreement here")
+    ap.add_argument("--save", default=None, help="write every position here (.jsonl.gz)")
+    ap.add_argument("--load", default=None, help="compare the positions of a --save file")
+    args = ap.parse_args(argv)
+    agree: Counter[str] = Counter()
+    differ: Counter[str] = Counter()
+    calls: Counter[str] = Counter()
+    out = open(args.out, "w") if args.out else None
+    t0 = time.process_time()
+    seeds = _seeds(args.seeds)
+    skills = tuple(args.players.split(","))
+    save = gzip.open(args.save, "wt") if args.save else None
+
+    def positions():
+        if args.load:
+            with gzip.open(args.load, "rt") as f:
+                for line in f:
+                    yield json.loads(line)
+            return
+        for seed in seeds:
+            for pos in record_match(seed, args.ruleset, skills=skills):
+                if save:
+                    save.write(json.dumps(pos) + "\n")
+                yield pos
+
+    matches = set()
+    for pos in positions():
+        seed = pos["seed"]
+        matches.add((seed, json.dumps(pos.get("config"))))
+        calls[pos["kind"]] += 1
+        bad = []
+        for c in compare(pos):
+            (agree if c.agrees else differ)[c.kind] += 1
+            if not c.agrees:
+                bad.append([c.kind, c.piece, c.mine, c.theirs, c.note])
+                print(f"seed {seed} call {pos['call']} {c.kind} {c.piece}: mine {c.mine} kubb3d {c.theirs} ({c.note})")
+        if bad and out:
+            out.write(json.dumps({**pos, "disagreements": bad}) + "\n")
+            out.flush()
+    for f in (out, save):
+        if f:
+            f.close()
+    print(f"matches {len(matches)}, referee calls {dict(calls)}, CPU {time.process_time() - t0:.0f} s")
+    print(f"{'kind':28} {'agree':>7} {'differ':>7}")
+    for kind in sorted(set(agree) | set(differ)):
+        print(f"{kind:28} {agree[kind]:7d} {differ[kind]:7d}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,152 @@
+"""Compare kubb3d's rulings on a position of play with the independent referee's.
+
+:func:`compare` returns one :class:`Check` per thing both referees decide on a position:
+
+* ``throw:status`` — a kubb of either half stands or not (DM §5);
+* ``throw:ruling`` — what follows for a kubb: stands, counts as felled, raised at the end of
+  the round (baseline kubb felled early), raised again (foul, own half) (DM §5);
+* ``throw:king`` — the king still stands or not, and who wins or loses (DM §1, §10);
+* ``inkast:valid`` — an inkasted kubb is valid or not (DM §6, §7);
+* ``inkast:felled-other`` — a standing piece the inkast felled is set up again (DM §5);
+  ``inkast:untouched`` — one it left in place is not; ``inkast:moved-standing(info)`` — one
+  it moved that still stands (DM silent): kubb3d's ruling only counted.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from independent_referee import kubb3d_view_throw, referee_inkast, referee_throw, upright
+
+
+@dataclass(frozen=True)
+class Check:
+    kind: str
+    piece: str
+    mine: Any
+    theirs: Any
+    note: str = ""
+
+    @property
+    def agrees(self) -> bool:
+        return self.mine == self.theirs
+
+
+def _side_of(pos: dict[str, Any], who: str | None) -> str | None:
+    """kubb3d names the winner by side or by player; sides are what the referee knows."""
+    if who in (None, "A", "B"):
+        return who
+    return str(who)
+
+
+def compare(pos: dict[str, Any], theirs: dict[str, Any] | None = None) -> list[Check]:
+    """Every check on one position; ``theirs`` defaults to the recorded kubb3d rulings."""
+    theirs = pos["kubb3d"] if theirs is None else theirs
+    checks: list[Check] = []
+    if pos["kind"] == "throw":
+        mine = referee_throw(pos)
+        view = kubb3d_view_throw(pos, theirs)
+        for k, m in mine["pieces"].items():
+            t = view.get(k)
+            if t is None:
+                # kubb3d does not rule on a piece the throw left alone: it stands
+                t = {"standing": True, "ruling": "stands"}
+            note = f"half {m['half']}, max tilt {m['max_tilt_deg']:.1f} deg"
+            checks.append(Check("throw:status", k, m["standing"], t["standing"], note))
+            if m["ruling"] == "not_counted":
+                counts = t["ruling"] == "counts"
+                checks.append(Check("throw:own-half-not-counted", k, False, counts, note))
+                if m["moved"] and not m["down"]:
+                    kind = "throw:own-half-moved-standing(info, kubb3d " + (
+                        "sets back)" if t["ruling"] != "stands" else "leaves)"
+                    )
+                    checks.append(Check(kind, k, t["ruling"], t["ruling"], note))
+            else:
+                checks.append(Check("throw:ruling", k, m["ruling"], t["ruling"], note))
+        ctx = pos["ctx"]
+        theirs_field = sorted(set(ctx["field_kubbs"]) - set(ctx["already_felled"]))
+        checks.append(Check("throw:field-kubbs", "-", mine["field_standing_at_start"], theirs_field))
+        kr = theirs["rulings"].get("king", {"status": "standing"})
+        checks.append(Check("throw:king", "king", not mine["king"]["down"], kr["status"] == "standing"))
+        verdict_mine = (mine["winner_side"], mine["loser_side"])
+        verdict_theirs = (_side_of(pos, theirs.get("winner")), _side_of(pos, theirs.get("loser")))
+        checks.append(Check("throw:verdict", "king", verdict_mine, verdict_theirs))
+    else:
+        mine = referee_inkast(pos)
+        rulings = theirs["rulings"]
+        for k, m in mine["inkasted"].items():
+            t = rulings.get(k, {}).get("valid")
+            note = f"margin {m['margin'] * 1000:.2f} mm, {m['how']}"
+            kind = "inkast:valid-borderline" if m["borderline"] else "inkast:valid"
+            checks.append(Check(kind, k, m["valid"], t, note))
+            raised = rulings.get(k, {}).get("raised")
+            if m["how"] == "raised" and m["valid"] and raised is not None:
+                checks.append(_raised_spot(pos, k, m, raised, rulings))
+        for k, m in mine["moved"].items():
+            if not m["stood"]:
+                continue  # lying pieces (a kubb awaiting its inkast) are not set up
+            t = rulings.get(k, {}).get("consequence") == "raise at original spot"
+            note = f"shift {m['shift'] * 1000:.1f} mm, turn {m['turn'] * 57.2958:.1f} deg"
+            if m["felled"]:
+                checks.append(Check("inkast:felled-other", k, True, t, note))
+            elif m["moved"]:
+                # DM is silent: kubb3d's ruling is recorded, no verdict (mine copies it)
+                kind = "inkast:moved-standing(info, kubb3d " + ("sets back)" if t else "leaves)")
+                checks.append(Check(kind, k, t, t, note))
+            else:
+                checks.append(Check("inkast:untouched", k, False, t, note))
+        verdict_theirs = _side_of(pos, theirs.get("loser"))
+        checks.append(Check("inkast:king", "king", mine["loser_side"], verdict_theirs))
+    checks.extend(_raised_upright(pos, theirs))
+    return checks
+
+
+def _raised_spot(pos, k, m, raised, rulings) -> Check:
+    """Where kubb3d raised a lying kubb against the square the rule gives (DM §7): the one
+    valid direction, or the raising side's preferred one. Moved off it by blocking kubbs
+    ('herangeklappt', allowed by DM §7) or a leaning kubb (geometry not fixed by DM): info."""
+    import numpy as np
+
+    c = np.array(raised["position"][:2])
+    squares = [np.array(sq) for sq in m["squares"]]
+    d = [float(np.linalg.norm(sq.mean(axis=0) - c)) for sq in squares]
+    nearest = int(np.argmin(d))
+    note = f"{d[nearest] * 1000:.1f} mm from square {nearest}"
+    if d[nearest] <= 0.005:
+        if not m["forced"]:
+            return Check("inkast:raise-direction-free(info)", k, nearest, nearest, note)
+        kind = "inkast:raise-direction" if m["flat"] else "inkast:raise-direction(leaning)"
+        return Check(kind, k, m["choice"], nearest, note)
+    if not m["flat"]:
+        return Check("inkast:raised-spot-leaning(info)", k, "-", "-", note)
+    if not m["forced"]:
+        return Check("inkast:raised-spot-free(info)", k, "-", "-", note)
+    blocked = _blocked(pos, k, squares[m["choice"]], rulings)
+    return Check("inkast:raised-spot-blocked(info)" if blocked else "inkast:raised-spot", k, blocked, True, note)
+
+
+def _blocked(pos, k, square, rulings) -> bool:
+    """The square overlaps another kubb standing, or raised by kubb3d in this attempt."""
+    from independent_referee import Box, _overlap
+
+    for p in pos["snapshot"]["pieces"]:
+        if p["id"] == k or p["kind"] not in ("kubb", "king"):
+            continue
+        r = rulings.get(p["id"], {})
+        pose = r.get("raised") or {"position": p["position"], "quat_xyzw": p["quat_xyzw"]}
+        box = Box({"id": p["id"], "half_extents": p["half_extents"], **pose})
+        if box.stands_alone() and _overlap(square, box.base_square()):
+            return True
+    return False
+
+
+def _raised_upright(pos: dict[str, Any], theirs: dict[str, Any]) -> list[Check]:
+    """Every pose kubb3d sets a piece up in is upright on its base (DM §5, §7)."""
+    sizes = {p["id"]: p["half_extents"] for p in pos["snapshot"]["pieces"]}
+    out = []
+    for k, r in theirs["rulings"].items():
+        if r.get("raised") is not None and k in sizes:
+            ok = upright(r["raised"], sizes[k])
+            out.append(Check("raise:upright", k, True, ok, f"{r['consequence']} at {r['raised']}"))
+    return out

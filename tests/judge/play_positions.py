@@ -1,0 +1,135 @@
+"""Positions of simulated play, recorded with kubb3d's rulings, for the independent referee.
+
+A *position* is one call of the referee during a match: the snapshot at rest after a baton
+throw or an inkast attempt, the context the match engine gave the referee, and the rulings
+kubb3d's judge made. It is a plain JSON-able dict, so that a few can be stored under
+tests/data/ and judged again later (:func:`rejudge`):
+
+``{"seed", "ruleset", "call", "kind": "throw"|"inkast", "snapshot": Snapshot.to_dict(),
+"ctx": {...}, "kubb3d": {...}}``
+
+Only public objects are used: :class:`kubb3d.audit.RecordingJudge` (the real judge with its
+calls kept), :class:`kubb3d.snapshot.Snapshot` and the judge's public entry points
+``judge_throw`` / ``judge_inkast`` with their contexts. The judge's code is not read here.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kubb3d.audit import RecordingJudge
+from kubb3d.match import Match, MatchConfig
+from kubb3d.snapshot import Snapshot
+
+_POSE_MAPS = {
+    "throw": ("round_start", "own_standing"),
+    "inkast": ("before", "awaiting"),
+}
+_SETS = ("field_kubbs", "already_felled", "pending_raise", "accidents")
+
+
+def _pose(p) -> dict[str, list[float]]:
+    return {"position": list(p.position), "quat_xyzw": list(p.quat_xyzw)}
+
+
+def _violation(v) -> list[str]:
+    if isinstance(v, tuple):
+        return [str(v[0]), str(v[1])]
+    return [str(getattr(v, "rule", v)), str(getattr(v, "reason", ""))]
+
+
+def ctx_to_dict(kind: str, ctx) -> dict[str, Any]:
+    """The context as JSON: poses as dicts, sets as sorted lists."""
+    out: dict[str, Any] = {}
+    for name in ctx.__dataclass_fields__:
+        value = getattr(ctx, name)
+        if name in _POSE_MAPS[kind]:
+            out[name] = {k: _pose(p) for k, p in value.items()}
+        elif name in _SETS:
+            out[name] = sorted(value)
+        elif name == "violations":
+            out[name] = [_violation(v) for v in value]
+        elif isinstance(value, tuple):
+            out[name] = list(value)
+        elif name == "options":
+            out[name] = dict(value)
+        else:
+            out[name] = value
+    return out
+
+
+def judgement_to_dict(j) -> dict[str, Any]:
+    """kubb3d's rulings per piece (status, consequence, valid, raised spot) and the verdict."""
+    rulings = {}
+    for r in j.rulings:
+        rulings[r.piece] = {
+            "status": str(getattr(r.status, "value", r.status)),
+            "consequence": str(getattr(r.consequence, "value", r.consequence)),
+            "valid": r.valid,
+            "raised": None if r.raised_pose is None else _pose(r.raised_pose),
+            "rules": list(r.rules),
+            "reason": r.reason,
+        }
+    sets = {}
+    for name in ("felled", "felled_total", "raise_again", "raise_now"):
+        if hasattr(j, name):
+            sets[name] = sorted(getattr(j, name))
+    return {
+        "rulings": rulings,
+        "winner": getattr(j, "winner", None),
+        "loser": getattr(j, "loser", None),
+        **sets,
+    }
+
+
+def record_match(seed: int, ruleset: str = "dm", **config: Any) -> list[dict[str, Any]]:
+    """Play one seeded match and return every referee call of it as a position."""
+    rj = RecordingJudge()
+    match = Match(MatchConfig(ruleset=ruleset, seed=seed, **config), judge=rj)
+    try:
+        match.run()
+    finally:
+        match.close()
+    positions = []
+    for n, (kind, snap, ctx, j) in enumerate(rj.calls):
+        positions.append(
+            {
+                "seed": seed,
+                "ruleset": ruleset,
+                "config": {k: list(v) if isinstance(v, tuple) else v for k, v in config.items()},
+                "call": n,
+                "kind": kind,
+                "snapshot": snap.to_dict(),
+                "ctx": ctx_to_dict(kind, ctx),
+                "kubb3d": judgement_to_dict(j),
+            }
+        )
+    return positions
+
+
+def rejudge(position: dict[str, Any]) -> dict[str, Any]:
+    """kubb3d's judge on a stored position, now (rulings as in :func:`judgement_to_dict`)."""
+    import kubb3d.judge as judge
+    from kubb3d.judge.rulings import Pose
+
+    snap = Snapshot.from_dict(position["snapshot"])
+    kind = position["kind"]
+    fields: dict[str, Any] = {}
+    for name, value in position["ctx"].items():
+        if name in _POSE_MAPS[kind]:
+            fields[name] = {
+                k: Pose(tuple(p["position"]), tuple(p["quat_xyzw"])) for k, p in value.items()
+            }
+        elif name in _SETS:
+            fields[name] = frozenset(value)
+        elif name == "violations":
+            fields[name] = tuple(tuple(v) for v in value)
+        elif isinstance(value, list):
+            fields[name] = tuple(value)
+        else:
+            fields[name] = value
+    if kind == "throw":
+        j = judge.judge_throw(snap, judge.ThrowContext(**fields))
+    else:
+        j = judge.judge_inkast(snap, judge.InkastContext(**fields))
+    return judgement_to_dict(j)
