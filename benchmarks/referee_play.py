@@ -37,6 +37,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seeds", default="1-10")
     ap.add_argument("--ruleset", default="dm")
     ap.add_argument("--players", default="club,club", help="skills, e.g. novice,elite")
+    ap.add_argument("--strategy", default="default,default", help="strategies of the sides")
     ap.add_argument("--out", default=None, help="write positions with a disagreement here")
     ap.add_argument("--save", default=None, help="write every position here (.jsonl.gz)")
     ap.add_argument("--load", default=None, help="compare the positions of a --save file")
@@ -44,6 +45,7 @@ def main(argv: list[str] | None = None) -> int:
     agree: Counter[str] = Counter()
     differ: Counter[str] = Counter()
     calls: Counter[str] = Counter()
+    values: dict[str, Counter[str]] = {}
     out = open(args.out, "w") if args.out else None
     t0 = time.process_time()
     seeds = _seeds(args.seeds)
@@ -57,7 +59,7 @@ def main(argv: list[str] | None = None) -> int:
                     yield json.loads(line)
             return
         for seed in seeds:
-            for pos in record_match(seed, args.ruleset, skills=skills):
+            for pos in record_match(seed, args.ruleset, skills=skills, strategies=tuple(args.strategy.split(","))):
                 if save:
                     save.write(json.dumps(pos) + "\n")
                 yield pos
@@ -70,6 +72,7 @@ def main(argv: list[str] | None = None) -> int:
         bad = []
         for c in compare(pos):
             (agree if c.agrees else differ)[c.kind] += 1
+            values.setdefault(c.kind, Counter())[str(c.theirs)[:24]] += 1
             if not c.agrees:
                 bad.append([c.kind, c.piece, c.mine, c.theirs, c.note])
                 print(f"seed {seed} call {pos['call']} {c.kind} {c.piece}: mine {c.mine} kubb3d {c.theirs} ({c.note})")
@@ -80,9 +83,10 @@ def main(argv: list[str] | None = None) -> int:
         if f:
             f.close()
     print(f"matches {len(matches)}, referee calls {dict(calls)}, CPU {time.process_time() - t0:.0f} s")
-    print(f"{'kind':28} {'agree':>7} {'differ':>7}")
+    print(f"{'kind':46} {'agree':>7} {'differ':>7}  kubb3d's answers")
     for kind in sorted(set(agree) | set(differ)):
-        print(f"{kind:28} {agree[kind]:7d} {differ[kind]:7d}")
+        common = ", ".join(f"{v}: {n}" for v, n in values[kind].most_common(4))
+        print(f"{kind:46} {agree[kind]:7d} {differ[kind]:7d}  {common}")
     return 0
 
 

@@ -138,7 +138,11 @@ class Box:
         length = 2 * float(self.h[2])
         out = []
         for a, b in ((s0 - w, s0), (s0 + length, s0 + length + w)):
-            out.append(np.array([a * u + (lat - hw) * v, a * u + (lat + hw) * v, b * u + (lat + hw) * v, b * u + (lat - hw) * v]))
+            out.append(
+                np.array(
+                    [a * u + (lat - hw) * v, a * u + (lat + hw) * v, b * u + (lat + hw) * v, b * u + (lat - hw) * v]
+                )
+            )
         return out
 
 
@@ -323,7 +327,7 @@ def referee_inkast(pos: dict[str, Any]) -> dict[str, Any]:
 def kubb3d_view_throw(pos: dict[str, Any], theirs: dict[str, Any]) -> dict[str, Any]:
     """kubb3d's throw rulings in the independent referee's words."""
     out = {}
-    raise_again = set(theirs.get("raise_again", ()))
+    raise_again = set(theirs.get("raise_again", ())) - set(theirs.get("raise_now", ()))
     for k, r in theirs["rulings"].items():
         if k == "king":
             continue

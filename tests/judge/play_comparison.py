@@ -80,7 +80,18 @@ def compare(pos: dict[str, Any], theirs: dict[str, Any] | None = None) -> list[C
             note = f"margin {m['margin'] * 1000:.2f} mm, {m['how']}"
             kind = "inkast:valid-borderline" if m["borderline"] else "inkast:valid"
             checks.append(Check(kind, k, m["valid"], t, note))
-            raised = rulings.get(k, {}).get("raised")
+            r = rulings.get(k, {})
+            checks.append(Check("inkast:stossel", k, not m["on_ground"], r.get("status") == "stößel", note))
+            if not m["valid"]:
+                # DM §6: invalid after the first attempt: thrown again; after the second: a
+                # penalty kubb; a penalty kubb thrown in vain: the other side tries again
+                ctx = pos["ctx"]
+                if ctx.get("thrower") not in (None, ctx["inkasting_side"]):
+                    expect = "penalty kubb"
+                else:
+                    expect = "rethrow" if ctx["attempt"] == 1 else "penalty kubb"
+                checks.append(Check("inkast:invalid-consequence", k, expect, r.get("consequence"), note))
+            raised = r.get("raised")
             if m["how"] == "raised" and m["valid"] and raised is not None:
                 checks.append(_raised_spot(pos, k, m, raised, rulings))
         for k, m in mine["moved"].items():
@@ -99,7 +110,14 @@ def compare(pos: dict[str, Any], theirs: dict[str, Any] | None = None) -> list[C
         verdict_theirs = _side_of(pos, theirs.get("loser"))
         checks.append(Check("inkast:king", "king", mine["loser_side"], verdict_theirs))
     checks.extend(_raised_upright(pos, theirs))
+    if pos.get("ruleset", "dm") != "dm":
+        # other rule books: only what does not depend on DM's clauses (standing alone,
+        # the king standing, Stößel, set-up poses upright)
+        checks = [c for c in checks if c.kind in RULESET_FREE]
     return checks
+
+
+RULESET_FREE = ("throw:status", "throw:king", "inkast:stossel", "raise:upright")
 
 
 def _raised_spot(pos, k, m, raised, rulings) -> Check:

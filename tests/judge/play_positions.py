@@ -117,9 +117,7 @@ def rejudge(position: dict[str, Any]) -> dict[str, Any]:
     fields: dict[str, Any] = {}
     for name, value in position["ctx"].items():
         if name in _POSE_MAPS[kind]:
-            fields[name] = {
-                k: Pose(tuple(p["position"]), tuple(p["quat_xyzw"])) for k, p in value.items()
-            }
+            fields[name] = {k: Pose(tuple(p["position"]), tuple(p["quat_xyzw"])) for k, p in value.items()}
         elif name in _SETS:
             fields[name] = frozenset(value)
         elif name == "violations":
