@@ -40,7 +40,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--strategy", default="default,default", help="strategies of the sides")
     ap.add_argument("--out", default=None, help="write positions with a disagreement here")
     ap.add_argument("--save", default=None, help="write every position here (.jsonl.gz)")
-    ap.add_argument("--load", default=None, help="compare the positions of a --save file")
+    ap.add_argument("--load", default=None, help="compare the positions of --save files (comma-separated)")
     args = ap.parse_args(argv)
     agree: Counter[str] = Counter()
     differ: Counter[str] = Counter()
@@ -54,9 +54,10 @@ def main(argv: list[str] | None = None) -> int:
 
     def positions():
         if args.load:
-            with gzip.open(args.load, "rt") as f:
-                for line in f:
-                    yield json.loads(line)
+            for name in args.load.split(","):
+                with gzip.open(name, "rt") as f:
+                    for line in f:
+                        yield json.loads(line)
             return
         for seed in seeds:
             for pos in record_match(seed, args.ruleset, skills=skills, strategies=tuple(args.strategy.split(","))):
@@ -67,8 +68,16 @@ def main(argv: list[str] | None = None) -> int:
     matches = set()
     for pos in positions():
         seed = pos["seed"]
-        matches.add((seed, json.dumps(pos.get("config"))))
+        matches.add((seed, pos["ruleset"], json.dumps(pos.get("config"))))
         calls[pos["kind"]] += 1
+        ctx, theirs = pos["ctx"], pos["kubb3d"]
+        if pos["kind"] == "throw":
+            calls["foul throws"] += not ctx["legal"]
+            calls["king throws"] += bool(ctx["king_throw"])
+            calls["king felled early"] += bool(theirs.get("loser")) and not ctx["king_throw"]
+        else:
+            calls["second attempts"] += ctx["attempt"] == 2
+            calls["penalty throws"] += ctx.get("thrower") not in (None, ctx["inkasting_side"])
         bad = []
         for c in compare(pos):
             (agree if c.agrees else differ)[c.kind] += 1

@@ -1,15 +1,19 @@
 """Compare kubb3d's rulings on a position of play with the independent referee's.
 
-:func:`compare` returns one :class:`Check` per thing both referees decide on a position:
+:func:`compare` returns one :class:`Check` per thing both referees decide on a position
+(docs/examinations/2026-12-07-play.md lists them with the rule book's words):
 
-* ``throw:status`` — a kubb of either half stands or not (DM §5);
-* ``throw:ruling`` — what follows for a kubb: stands, counts as felled, raised at the end of
-  the round (baseline kubb felled early), raised again (foul, own half) (DM §5);
-* ``throw:king`` — the king still stands or not, and who wins or loses (DM §1, §10);
-* ``inkast:valid`` — an inkasted kubb is valid or not (DM §6, §7);
-* ``inkast:felled-other`` — a standing piece the inkast felled is set up again (DM §5);
-  ``inkast:untouched`` — one it left in place is not; ``inkast:moved-standing(info)`` — one
-  it moved that still stands (DM silent): kubb3d's ruling only counted.
+* throws: ``throw:status`` (a kubb stands, DM §5), ``throw:ruling`` (a target-half kubb
+  stands, counts as felled, or is raised at the end of the round, DM §5),
+  ``throw:own-half-not-counted``, ``throw:field-kubbs`` (field kubbs standing when the throw
+  began), ``throw:king`` and ``throw:verdict`` (DM §1, §10);
+* inkasts: ``inkast:valid`` (DM §6, §7), ``inkast:invalid-consequence`` (DM §6),
+  ``inkast:raise-direction`` (the one valid direction, DM §7), ``inkast:stossel``,
+  ``inkast:felled-other`` and ``inkast:untouched`` (DM §5), ``inkast:king`` (DM §1);
+* ``raise:upright``: every pose kubb3d sets a kubb up in stands on its base (DM §5, §7).
+
+Kinds ending in ``(info)`` are counted, not compared: DM leaves them open (the direction when
+both are valid, a kubb only moved and still standing, raising beside blocking kubbs).
 """
 
 from __future__ import annotations
