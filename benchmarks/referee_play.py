@@ -1,11 +1,15 @@
 """Play seeded matches and compare kubb3d's referee with the independent one, call by call.
 
-    python benchmarks/referee_play.py --seeds 1-100 [--ruleset dm] [--out FILE.jsonl]
+    python benchmarks/referee_play.py --seeds 1-40 [--ruleset dm] [--players club,club]
+        [--strategy default,default] [--out DIFF.jsonl] [--save ALL.jsonl.gz]
+    python benchmarks/referee_play.py --load ALL.jsonl.gz[,MORE.jsonl.gz]
 
-Prints a table of checks by kind (agreements, disagreements) and writes every position with
-a disagreement to ``--out`` (JSON lines, the position format of tests/judge/play_positions.py)
-so it can be examined and stored as a test case. docs/examinations/2026-12-07-play.md gives
-the method and a record of a run.
+Prints every disagreement, the referee calls and what they were (foul throws, king throws,
+second attempts, penalty throws), and a table of checks by kind: agreements, disagreements
+and kubb3d's most common answers. ``--out`` keeps the positions with a disagreement and
+``--save`` every position (the format of tests/judge/play_positions.py), so that a table can
+be made again without physics (``--load``). docs/examinations/2026-12-07-play.md gives the
+method and a record of a run. CPU: about 1–6 s per DM match; run it under ``nice``.
 """
 
 from __future__ import annotations
