@@ -9,7 +9,7 @@ second attempts, penalty throws), and a table of checks by kind: agreements, dis
 and kubb3d's most common answers. ``--out`` keeps the positions with a disagreement and
 ``--save`` every position (the format of tests/judge/play_positions.py), so that a table can
 be made again without physics (``--load``). docs/examinations/2026-12-07-play.md gives the
-method and a record of a run. CPU: about 1–6 s per DM match; run it under ``nice``.
+method and a record of a run. CPU: about 1–7 s per DM match; run it under ``nice``.
 """
 
 from __future__ import annotations
