@@ -82,9 +82,6 @@ class Box:
         self.R = rot(d["quat_xyzw"])
         self.com = self.c + self.R @ np.array(d.get("com_local", (0.0, 0.0, 0.0)), float)
         self.max_tilt = float(d.get("max_tilt", 0.0))
-        com_z = float(d.get("com_local", (0, 0, 0))[2])
-        # tipping over a base corner: the centre of mass above the base's diagonal corner
-        self.tip_corner = math.atan2(math.hypot(self.h[0], self.h[1]), self.h[2] + com_z)
 
     def end_corners(self, s: int) -> np.ndarray:
         hx, hy, hz = self.h
