@@ -150,6 +150,11 @@ class MatchUnavailable(Kubb3dError, RuntimeError):
     """The viewer's match mode cannot run with these options (the message says why)."""
 
 
+class MatchClosed(Kubb3dError, RuntimeError):
+    """A step or run of a match that was closed before its end (:meth:`kubb3d.match.Match.close`):
+    its world is gone; :meth:`kubb3d.match.Match.resume` continues it from its replay file."""
+
+
 class ClusterRefused(Kubb3dError, RuntimeError):
     """The Dask cluster cannot serve the run, found before any trial: unreachable scheduler, TLS
     refused, no worker, a scheduler or worker without kubb3d or with other versions. Nothing

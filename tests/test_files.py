@@ -66,7 +66,8 @@ def test_match_replay_is_locked_while_written(tmp_path):
 
 def test_interrupted_resume_rewrite_keeps_the_old_replay(tmp_path, monkeypatch):
     p = tmp_path / "part.jsonl"
-    assert Match(MatchConfig(seed=4, round_cap=4), replay=p).run(max_actions=10) is None
+    with Match(MatchConfig(seed=4, round_cap=4), replay=p) as m:
+        assert m.run(max_actions=10) is None
     before = p.read_bytes()
 
     def crash(src, dst):

@@ -8,12 +8,12 @@ from __future__ import annotations
 import os
 from dataclasses import replace
 from pathlib import Path
-from typing import Callable, Collection, Mapping, cast
+from typing import Callable, Collection, Mapping, Self, cast
 
 import numpy as np
 
 from kubb3d.equipment import EquipmentSet, get_set
-from kubb3d.errors import MatchSetupError
+from kubb3d.errors import MatchClosed, MatchSetupError
 from kubb3d.files import ExclusiveFile
 from kubb3d.judge.options import options_for
 from kubb3d.judge.rulings import Pose
@@ -91,6 +91,8 @@ class MatchCore:
         """The replay records of the last :meth:`~kubb3d.match.Match.step` (its
         :attr:`~kubb3d.match.StepResult.records`)."""
         self.log = ReplayLog()
+        self.closed = False
+        """:meth:`close` was called: the world and the replay file are released."""
         if isinstance(human, str):
             human = (human,)
         self.human: dict[str, HumanThrow | None] = (
@@ -133,11 +135,27 @@ class MatchCore:
         self.log.write(rec)
 
     def close(self) -> None:
-        """Close the replay file and the world."""
+        """Close the replay file and the world (again: nothing). A match closed before its end
+        cannot go on (:class:`~kubb3d.errors.MatchClosed`)."""
+        self.closed = True
         self.log.close()
         if self.world is not None:
             self.world.close()
             self.world = None
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _check_open(self) -> None:
+        """Raise :class:`~kubb3d.errors.MatchClosed` if the match was closed before its end."""
+        if self.closed and self.state.outcome() is None:
+            raise MatchClosed(
+                "the match was closed before its end: its world is gone (continue it from its replay "
+                "file with Match.resume, or keep it open: run(max_actions=N) does)"
+            )
 
     def _emit(self, events: list[Event]) -> None:
         for e in events:
@@ -167,8 +185,10 @@ class MatchCore:
     # ------------------------------------------------------------------ world
     @property
     def _w(self) -> World:
-        """The match's world (there is one from the first set on)."""
+        """The match's world (there is one from the first set on, until :meth:`close`)."""
         world = self.world
+        if world is None:
+            self._check_open()
         assert world is not None, "the match has no world before its first set"
         return world
 

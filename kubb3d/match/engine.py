@@ -90,6 +90,7 @@ class Match(HumanInput):
         request (an inkast picks its kubbs up). Calling it again returns the same answer."""
         if self.state.outcome() is not None:
             return None
+        self._check_open()
         if self._current is None:
             self._ensure_world()
             self._start(self._decide())
@@ -128,6 +129,7 @@ class Match(HumanInput):
         Raises:
             RuntimeError: the match is already over; a person's throw is due and no
                 parameters were given.
+            MatchClosed: the match was closed before its end.
             TypeError: parameters of the wrong type for the person's throw.
             IllegalAction: an action that is not legal now, or parameters where none are asked.
         """
@@ -142,6 +144,7 @@ class Match(HumanInput):
         raised at the first ``next()``."""
         if self.state.outcome() is not None:
             raise RuntimeError("the match is over; no action is left to perform")
+        self._check_open()
         self.pending()
         c = self._current
         assert c is not None
@@ -228,8 +231,16 @@ class Match(HumanInput):
         return out
 
     def run(self, max_actions: int | None = None) -> Outcome | None:
-        """Play until the match has an outcome (or ``max_actions`` more actions, for tests of
-        resuming): a loop over :meth:`step`. Returns the outcome (None if stopped early)."""
+        """Play until the match has an outcome (or ``max_actions`` more actions): a loop over
+        :meth:`step`. Returns the outcome (None if stopped early). A run stopped by
+        ``max_actions`` keeps the world and the replay file open: a later :meth:`run` or
+        :meth:`step` goes on exactly where it stopped (the same outcome and replay, bit for bit,
+        as one run). The match is closed (:meth:`close`) once it has its outcome; close it
+        yourself (or use it as a context manager) when you stop for good.
+
+        Raises:
+            MatchClosed: the match was closed before its end.
+        """
         n = 0
         try:
             while self.state.outcome() is None:
@@ -239,7 +250,7 @@ class Match(HumanInput):
                 n += 1
             return self.state.outcome()
         finally:
-            if self.state.outcome() is not None or max_actions is not None:
+            if self.state.outcome() is not None:
                 self.close()
 
     # ------------------------------------------------------------------ decisions

@@ -96,6 +96,7 @@ def test_the_replay_keeps_intended_and_actual_and_the_same_seed_gives_the_same_m
         m = Match(cfg, replay=tmp_path / f"{name}.jsonl", human=["P1"])
         answers[name] = _logged(m)
         m.run(max_actions=14)
+        m.close()
         runs[name] = tmp_path / f"{name}.jsonl"
     assert runs["a"].read_bytes() == runs["b"].read_bytes()
     club, exact = _person_throws(runs["a"], answers["a"]), _person_throws(runs["exact"], answers["exact"])
@@ -117,9 +118,11 @@ def test_a_resumed_match_with_the_error_continues_bit_for_bit(tmp_path):
     whole = Match(cfg, replay=tmp_path / "whole.jsonl", human=["P1"])
     _logged(whole)
     whole.run(max_actions=40)
+    whole.close()
     part = Match(cfg, replay=tmp_path / "part.jsonl", human=["P1"])
     _logged(part)
     part.run(max_actions=22)
+    part.close()  # interrupted here
     resumed = Match.resume(tmp_path / "part.jsonl")
     asked = _logged(resumed)
     assert resumed.config.difficulty == "easy"
@@ -151,6 +154,7 @@ def test_the_replay_viewer_shows_the_intended_and_the_actual_release(tmp_path):
         m = Match(MatchConfig(ruleset="dm", seed=4, difficulty=difficulty, round_cap=3), replay=path, human=["P1"])
         answers = _logged(m)
         m.run(max_actions=14)
+        m.close()
         person = _person_throws(path, answers)
         timeline, _, _ = load_replay(path)
         shown = [seg for seg in timeline.segments if (seg.info.get("throw") or {}).get("intended") in answers]

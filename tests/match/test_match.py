@@ -62,7 +62,8 @@ def test_resume_continues_exactly(tmp_path):
     full = tmp_path / "full.jsonl"
     out_full = Match(cfg, replay=full).run()
     part = tmp_path / "part.jsonl"
-    assert Match(cfg, replay=part).run(max_actions=14) is None
+    with Match(cfg, replay=part) as m:  # interrupted: closed after 14 actions
+        assert m.run(max_actions=14) is None
     with open(part, "a") as fh:
         fh.write('{"type": "action", "i": 99, "act')  # a line cut off by the interruption
     out = Match.resume(part).run()

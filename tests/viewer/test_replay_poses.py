@@ -98,6 +98,7 @@ def test_a_schema_1_replay_is_refused_in_one_line():
 def test_a_bad_after_pose_names_its_line_and_field(tmp_path):
     m = Match(MatchConfig(seed=1, round_cap=3), replay=tmp_path / "m.jsonl")
     m.run(max_actions=30)
+    m.close()
     lines = (tmp_path / "m.jsonl").read_text().splitlines()
     n = next(k for k, line in enumerate(lines) if '"after"' in line)
     rec = json.loads(lines[n])

@@ -141,6 +141,7 @@ def test_replay_played_to_its_end_shows_the_files_final_poses(tmp_path):
     path = tmp_path / "m.jsonl"
     m = Match(MatchConfig(skills=("elite", "elite"), seed=5), replay=path)
     m.run(max_actions=9)
+    m.close()
     expected = {}
     for line in path.read_text().splitlines():
         rec = json.loads(line)
