@@ -51,6 +51,9 @@ CASES: list[tuple[str, str]] = [
     ("throw --side C", "side"),
     ("throw --target B3 --azimuth-deg 500", "--azimuth-deg cannot be given with --target"),
     ("throw --target B3 --speed 8", "--speed cannot be given with --target"),
+    # the aim solver's answer needs more than the release speeds allow: the reach, not the speed, is named
+    ("throw --target B3 --elevation-deg 89", "target out of reach at elevation 89° (needs more than 40 m/s)"),
+    ("throw --target B3 --elevation-deg -30", "target out of reach at elevation -30° (needs more than 40 m/s)"),
     # --- every throw number has the range of a spec's [throw]
     ("throw --release-angle-deg 1e9", "--release-angle-deg"),
     ("throw --spin-rps nan", "--spin-rps"),

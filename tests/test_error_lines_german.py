@@ -58,6 +58,10 @@ CASES = [
      'error: --screenshot must name a .png file (a PNG picture), got shot.jpg'),
     ('view dm_accident_wind --screenshot start.png',
      'error: --screenshot: start.png already exists; choose another file (or --force to replace it)'),
+    ('throw --target B3 --elevation-deg 89',
+     'error: target out of reach at elevation 89° (needs more than 40 m/s)'),
+    ('throw --target B3 --elevation-deg -30',
+     'error: target out of reach at elevation -30° (needs more than 40 m/s)'),
     ('throw --target b3',
      "error: unknown target 'b3' (did you mean B3?); expected one of A1, A2, A3, A4, A5, B1, B2, B3, "
      'B4, B5, king'),

@@ -138,6 +138,14 @@ def test_aim_rejects_unknown_target_listing_the_valid_ones():
             assert ("did you mean B3?" in message) == (wrong == "b3")
 
 
+@pytest.mark.parametrize("elevation", [89.0, 88.0, -30.0])
+def test_aim_past_the_release_speeds_says_out_of_reach(elevation):
+    # the drag-free guess at 89° is 47.5 m/s: it used to reach the speed check ("speed must be ...")
+    with World.standard() as w, pytest.raises(ValueError) as raised:
+        aim(w, "B3", ThrowParams(elevation_deg=elevation))
+    assert str(raised.value) == f"target out of reach at elevation {elevation:g}° (needs more than 40 m/s)"
+
+
 def test_json_has_the_documented_fields():
     with World.standard() as w:
         doc = throw(w, aim(w, "B3", ThrowParams()).params).to_json()

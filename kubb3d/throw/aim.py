@@ -226,7 +226,10 @@ def solve_aim(
     rise = tz - base.height  # release heights are above a flat ground at z = 0
     denom = 2 * math.cos(th) ** 2 * (distance * math.tan(th) - rise)
     v0 = math.sqrt(GRAVITY * distance**2 / denom) if denom > 0 else 10.0
-    v1 = v0 * 1.03
+    # the guesses stay within the release speeds (a steep or far target's drag-free guess may be
+    # past them: the bisection then finds the target out of reach, or the speed within them)
+    v0 = min(v0, MAX_RELEASE_SPEED)
+    v1 = min(v0 * 1.03, MAX_RELEASE_SPEED)
     e0, e1 = error(v0)[0], error(v1)[0]
     for _ in range(12):
         if abs(e1) < 1e-5 and 0.5 <= v1 <= MAX_RELEASE_SPEED:
@@ -239,7 +242,10 @@ def solve_aim(
         e1 = error(v1)[0]
     lo, hi = 0.5, MAX_RELEASE_SPEED
     if error(hi)[0] < 0:
-        raise ThrowError(f"target out of reach at elevation {base.elevation_deg}° (needs more than {hi} m/s)")
+        from kubb3d.judge.messages import msg
+
+        raise ThrowError(msg("target out of reach at elevation {elevation:g}° (needs more than {speed:g} m/s)",
+                             elevation=base.elevation_deg, speed=hi))
     for _ in range(50):
         mid = 0.5 * (lo + hi)
         if error(mid)[0] < 0:
