@@ -7,6 +7,42 @@ checks of an option are worded the same way by the CLI's error handler (kubb3d/c
 
 from __future__ import annotations
 
+import math
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Range:
+    """The allowed values of a number field, with the range in words. An experiment spec checks
+    every value a trial could use at load time (:mod:`kubb3d.experiment.forms`: the fixed value,
+    every grid and choice value, the ends of a linspace and of a uniform draw, the mean of a
+    normal draw; attached to a field as ``Annotated`` metadata); a throw's numbers share one
+    table of them (:mod:`kubb3d.throw_bounds`).
+
+    Attributes:
+        lo, hi: bounds in the field's unit; ``lo`` is excluded when ``open_lo``.
+        text: the range in words, for the error message and docs/experiments.md.
+    """
+
+    lo: float
+    hi: float
+    text: str
+    open_lo: bool = False
+
+    def ok(self, x: float) -> bool:
+        return (self.lo < x if self.open_lo else self.lo <= x) and x <= self.hi
+
+    def outside(self, x: float) -> str:
+        """``x`` as an error line shows it: to 4 significant digits, more where fewer would make a
+        refused value read as an allowed one (``40.00001`` is not ``40``)."""
+        if not math.isfinite(x):
+            return str(x)
+        for digits in range(4, 18):
+            text = f"{x:.{digits}g}"
+            if not self.ok(float(text)):
+                return text
+        return repr(x)
+
 
 def _num(x: float) -> str:
     return f"{x:g}" if isinstance(x, float) else str(x)

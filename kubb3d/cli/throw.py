@@ -100,7 +100,8 @@ def throw(
     import math
 
     from kubb3d.physics.world import PhysicsGlitch, Terrain, World
-    from kubb3d.experiment.spec import TERRAIN_CM_MAX, throw_range
+    from kubb3d.experiment.spec import TERRAIN_CM_MAX
+    from kubb3d.throw_bounds import THROW_RANGES
     from kubb3d.pitch import PITCH_LENGTH_M, Pitch
     from kubb3d.ranges import expected, span
     from kubb3d.throw import ThrowParams, aim
@@ -122,12 +123,12 @@ def throw(
     lo, hi = PITCH_LENGTH_M
     if not (math.isfinite(pitch_length) and lo <= pitch_length <= hi):
         raise UserError(expected("--pitch-length", span(lo, hi, " m"), pitch_length))
-    # the ranges of an experiment spec's [throw] (kubb3d.experiment.spec.ThrowSpec), one rule for both
+    # the ranges of ThrowParams and of an experiment spec's [throw]: one table (kubb3d/throw_bounds.py)
     values = {"speed": speed, "elevation_deg": elevation_deg, "spin_rps": spin_rps, "tilt_deg": tilt_deg,
               "helicopter_rps": helicopter_rps, "release_angle_deg": release_angle_deg, "height": height,
               "lateral": lateral, "behind_line": behind_line, "azimuth_deg": azimuth_deg}
-    for name, value in values.items():
-        rng = throw_range(name)
+    for name, rng in THROW_RANGES.items():
+        value = values[name]
         if not (math.isfinite(value) and rng.ok(value)):
             raise UserError(expected(f"--{name.replace('_', '-')}", rng.text, value))
     if line_x is not None and not (math.isfinite(line_x) and abs(line_x) <= pitch_length / 2):

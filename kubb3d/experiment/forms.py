@@ -8,36 +8,16 @@ unknown fields, inf and nan refused, numbers strict. The sections are :mod:`kubb
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from typing import Any, Union
 
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, StrictFloat, StrictInt, ValidationInfo, field_validator
 
 from kubb3d.judge.messages import msg
+from kubb3d.ranges import Range as Range  # (the class lives with the range words; its home before)
 
 
-@dataclass(frozen=True)
-class Range:
-    """The allowed values of a number field, checked at load time for every value a trial
-    could use: the fixed value, every grid and choice value, the ends of a linspace and of a
-    uniform draw, the mean of a normal draw. Attached to a field as ``Annotated`` metadata.
-
-    Attributes:
-        lo, hi: bounds in the field's unit; ``lo`` is excluded when ``open_lo``.
-        text: the range in words, for the error message and docs/experiments.md.
-    """
-
-    lo: float
-    hi: float
-    text: str
-    open_lo: bool = False
-
-    def ok(self, x: float) -> bool:
-        return (self.lo < x if self.open_lo else self.lo <= x) and x <= self.hi
-
-
-def _form_values(v: Any) -> list:
+def form_values(v: Any) -> list:
     """The values of a fixed value or form that :class:`Range` checks (module doc)."""
     if isinstance(v, Grid):
         return list(v.grid)
@@ -64,7 +44,7 @@ class SpecModel(BaseModel):
         rng = None if name is None else next((m for m in cls.model_fields[name].metadata if isinstance(m, Range)), None)
         if rng is None or v is None:
             return v
-        for x in _form_values(v):
+        for x in form_values(v):
             if isinstance(x, (int, float)) and not isinstance(x, bool) and not rng.ok(x):
                 from kubb3d.ranges import range_words
 

@@ -52,6 +52,7 @@ from kubb3d.errors import SpecError as SpecError
 from kubb3d.judge.messages import concat, msg, nmsg
 from kubb3d.judge.rulebook import rulebook_names, ruleset_alias
 from kubb3d.pitch import PITCH_LENGTH_M, PITCH_WIDTH_M
+from kubb3d.throw_bounds import THROW_RANGES
 from kubb3d.ranges import did_you_mean, MAX_ID_CHARS, MAX_TEXT_CHARS, MAX_TITLE_CHARS, shown, listed
 from kubb3d.ranges import counted, unknown_name
 from kubb3d.errors import message
@@ -316,16 +317,16 @@ class ThrowSpec(SpecModel):
     target: Name | None = None
     aim: bool = False
     skill: Name | None = None
-    speed: Annotated[Num | None, Range(0.0, 40.0, "more than 0 and at most 40 m/s", open_lo=True)] = None
-    elevation_deg: Annotated[Num | None, Range(-89.999, 89.999, "between -90 and 90 degrees")] = None
-    azimuth_deg: Annotated[Num | None, Range(-89.999, 89.999, "between -90 and 90 degrees (forward)")] = None
-    spin_rps: Annotated[Num | None, Range(-20.0, 20.0, "from -20 to 20 rev/s")] = None
-    tilt_deg: Annotated[Num | None, Range(-90.0, 90.0, "from -90 to 90 degrees")] = None
-    helicopter_rps: Annotated[Num | None, Range(-20.0, 20.0, "from -20 to 20 rev/s")] = None
-    release_angle_deg: Annotated[Num | None, Range(-180.0, 180.0, "from -180 to 180 degrees")] = None
-    height: Annotated[Num | None, Range(0.0, 3.0, "more than 0 and at most 3 m", open_lo=True)] = None
-    lateral: Annotated[Num | None, Range(-10.0, 10.0, "from -10 to 10 m")] = None
-    behind_line: Annotated[Num | None, Range(-5.0, 5.0, "from -5 to 5 m")] = None
+    speed: Annotated[Num | None, THROW_RANGES["speed"]] = None
+    elevation_deg: Annotated[Num | None, THROW_RANGES["elevation_deg"]] = None
+    azimuth_deg: Annotated[Num | None, THROW_RANGES["azimuth_deg"]] = None
+    spin_rps: Annotated[Num | None, THROW_RANGES["spin_rps"]] = None
+    tilt_deg: Annotated[Num | None, THROW_RANGES["tilt_deg"]] = None
+    helicopter_rps: Annotated[Num | None, THROW_RANGES["helicopter_rps"]] = None
+    release_angle_deg: Annotated[Num | None, THROW_RANGES["release_angle_deg"]] = None
+    height: Annotated[Num | None, THROW_RANGES["height"]] = None
+    lateral: Annotated[Num | None, THROW_RANGES["lateral"]] = None
+    behind_line: Annotated[Num | None, THROW_RANGES["behind_line"]] = None
     max_time_s: StrictFloat = Field(default=15.0, gt=0.0, le=120.0)
     speed_offset: Annotated[Num | None, Range(-40.0, 40.0, "from -40 to 40 m/s")] = None
     elevation_offset_deg: Annotated[Num | None, Range(-90.0, 90.0, "from -90 to 90 degrees")] = None
@@ -809,11 +810,6 @@ def _check_baton(baton: str, piece_ids: set[str], where: str) -> None:
     if baton in piece_ids:
         raise SpecError(msg("{where}: throw.baton: {name} is a kubb or the king of the set-up; name a baton "
                                 "(default 'baton1')", where=where, name=repr(baton)))
-
-
-def throw_range(name: str) -> Range:
-    """The allowed values of the [throw] number ``name`` (also used by ``kubb3d throw``)."""
-    return next(m for m in ThrowSpec.model_fields[name].metadata if isinstance(m, Range))
 
 
 def load_spec(path: str | Path) -> LoadedSpec:

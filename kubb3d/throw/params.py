@@ -15,12 +15,14 @@ import numpy as np
 
 from kubb3d.equipment import LYING_DISK_KUBB, DiskPiece
 from kubb3d.errors import ThrowError
+from kubb3d.judge.messages import msg
 from kubb3d.physics.poses import quaternion_from_euler
 from kubb3d.physics.world import World
 from kubb3d.pitch import Pitch
+from kubb3d.ranges import Range, expected, span
+from kubb3d.throw_bounds import MAX_RELEASE_SPEED as MAX_RELEASE_SPEED
+from kubb3d.throw_bounds import THROW_RANGES
 
-MAX_RELEASE_SPEED = 40.0
-"""m/s: no underhand throw is faster (a baton at 8 m needs about 11 m/s); the aim solver's range."""
 
 HAND_AHEAD_OF_FOOT = 0.40
 """m: how far in front of the toe of the front foot the hand releases an underhand throw by
@@ -73,6 +75,12 @@ class ThrowParams:
             ``lateral``.
         step_after: how far the front foot moves forward after the release, m (DM §5: the
             line may not be crossed "infolge der Wurfbewegung" either).
+
+    The numbers' allowed values are :data:`kubb3d.throw_bounds.THROW_RANGES` (those of
+    ``kubb3d throw`` and of an experiment spec's ``[throw]``).
+
+    Raises:
+        ThrowError: a field out of its allowed values, named in one line (:meth:`validate`).
     """
 
     side: str = "A"
@@ -96,31 +104,31 @@ class ThrowParams:
         foot = self.behind_line + HAND_AHEAD_OF_FOOT if self.foot_behind_line is None else self.foot_behind_line
         return float(foot), float(self.lateral if self.foot_lateral is None else self.foot_lateral)
 
-    def validate(self) -> None:
-        """Raise ThrowError naming the first bad field (NaN, non-positive speed, bad side, a release
-        point out of arm's reach of the stance …)."""
-        _check_side_and_numbers(
-            self,
-            (
-                "lateral",
-                "behind_line",
-                "height",
-                "speed",
-                "elevation_deg",
-                "azimuth_deg",
-                "spin_rps",
-                "tilt_deg",
-                "helicopter_rps",
-                "release_angle_deg",
-                "step_after",
-            ),
-        )
-        for name in ("foot_behind_line", "foot_lateral"):
+    def __post_init__(self) -> None:
+        self.validate()
+
+    def check_fields(self) -> None:
+        """Raise ThrowError naming the first field out of its allowed values: ``side`` A or B,
+        each number of :data:`~kubb3d.throw_bounds.THROW_RANGES` within its range (the bounds of
+        ``kubb3d throw`` and of an experiment spec's ``[throw]``: one table), ``line_x``,
+        ``foot_behind_line`` and ``foot_lateral`` finite or None, ``step_after`` finite and
+        >= 0."""
+        _check_side(self)
+        for name, rng in THROW_RANGES.items():
+            _check_in(name, getattr(self, name), rng)
+        for name in ("line_x", "foot_behind_line", "foot_lateral"):
             v = getattr(self, name)
-            if v is not None and (isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v)):
-                raise ThrowError(f"{name} must be a finite number or None, got {v!r}")
-        if self.step_after < 0:
-            raise ThrowError(f"step_after must be >= 0 m, got {self.step_after}")
+            if v is not None and not _finite(v):
+                raise ThrowError(msg("{name} must be a finite number or None, got {got}", name=name, got=repr(v)))
+        if not _finite(self.step_after) or self.step_after < 0:
+            raise ThrowError(expected("step_after", span(0, None, " m"), repr(self.step_after)))
+
+    def validate(self) -> None:
+        """Raise ThrowError naming the first bad field (:meth:`check_fields`), or a release point
+        out of arm's reach of the stance. Run when a ThrowParams is made (``replace`` too): a
+        ThrowParams that exists can be thrown (``line_x`` on the pitch is checked by the
+        command line, which knows the pitch)."""
+        self.check_fields()
         foot, foot_y = self.stance()
         reach = math.hypot(foot - self.behind_line, foot_y - self.lateral)
         if reach > ARM_REACH:
@@ -128,26 +136,34 @@ class ThrowParams:
                 f"the release point must be within arm's reach ({ARM_REACH:.1f} m) of the front foot, got {reach:.2f} "
                 "m (behind_line, lateral, foot_behind_line, foot_lateral)"
             )
-        if not 0 < self.speed <= MAX_RELEASE_SPEED:
-            raise ThrowError(f"speed must be > 0 and at most {MAX_RELEASE_SPEED:.0f} m/s, got {self.speed}")
-        if self.height <= 0:
-            raise ThrowError(f"height must be > 0 m, got {self.height}")
-        if not -90 < self.elevation_deg < 90:
-            raise ThrowError(f"elevation_deg must be between -90 and 90, got {self.elevation_deg}")
-        if abs(self.spin_rps) > 20 or abs(self.helicopter_rps) > 20:
-            raise ThrowError("spin_rps and helicopter_rps must be within ±20 rev/s")
 
 
-def _check_side_and_numbers(params, names: tuple[str, ...]) -> None:
+def _finite(v: Any) -> bool:
+    return not isinstance(v, bool) and isinstance(v, (int, float)) and math.isfinite(v)
+
+
+def _check_in(name: str, value: Any, rng: Range) -> None:
+    """ThrowError ``<name>: expected <range>, got <value>`` unless ``value`` is a number within ``rng``."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise ThrowError(expected(name, span(), repr(value)))
+    if not (math.isfinite(value) and rng.ok(value)):
+        raise ThrowError(expected(name, rng.text, rng.outside(value)))
+
+
+def _check_side(params: Any) -> None:
+    if params.side not in ("A", "B"):
+        raise ThrowError(expected("side", msg("A or B"), repr(params.side)))
+
+
+def _check_side_and_numbers(params: Any, names: tuple[str, ...]) -> None:
     """ThrowError unless ``params.side`` is A or B and every named field is a finite number
     (``line_x`` too, when set)."""
-    if params.side not in ("A", "B"):
-        raise ThrowError(f"side must be 'A' or 'B', got {params.side!r}")
+    _check_side(params)
     for name in names:
         value = getattr(params, name)
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        if not _finite(value):
             raise ThrowError(f"{name} must be a finite number, got {value!r}")
-    if params.line_x is not None and not math.isfinite(params.line_x):
+    if params.line_x is not None and not _finite(params.line_x):
         raise ThrowError(f"line_x must be a finite number, got {params.line_x!r}")
 
 
@@ -237,11 +253,7 @@ def release_at_speeds(params: ThrowParams, pitch: Pitch) -> Callable[[float], Re
             release = release_from_params(first, pitch)
             known.append((release, _heading(first, pitch)[1]))
             return release
-        # the checks ThrowParams.validate makes of the speed, in its order and words
-        if isinstance(speed, bool) or not isinstance(speed, (int, float)) or not math.isfinite(speed):
-            raise ThrowError(f"speed must be a finite number, got {speed!r}")
-        if not 0 < speed <= MAX_RELEASE_SPEED:
-            raise ThrowError(f"speed must be > 0 and at most {MAX_RELEASE_SPEED:.0f} m/s, got {speed}")
+        _check_in("speed", speed, THROW_RANGES["speed"])  # the check ThrowParams makes of the speed
         release, heading = known[0]
         return Release(release.position, vec3(speed * heading), release.angular_velocity, release.quat_xyzw)
 
