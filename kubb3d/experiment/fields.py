@@ -72,7 +72,8 @@ FIELDS: dict[tuple[str, str], tuple[str, str]] = {
     ("[[setup.pieces]]", "side"): ("", "owner side A or B (default: the half it stands in)"),
     ("[throw]", "side"): ("", "thrower's side: A throws towards +x, B towards −x"),
     ("[throw]", "baton"): ("", "id of the thrown baton"),
-    ("[throw]", "line_x"): ("m", "x of the throwing line, on the pitch (default the side's baseline)"),
+    ("[throw]", "line_x"): ("m", "x of the throwing line, on the pitch (default the side's baseline); a factor or "
+                               "draw varies the throwing distance, every value held to the pitch"),
     ("[throw]", "target"): ("", "piece thrown at (the hit measure asks whether it fell); a factor or draw allowed"),
     ("[throw]", "aim"): ("", "let the aim solver pick speed and azimuth through the target"),
     ("[throw]", "skill"): ("", "player preset (novice, club, elite) whose release noise is added"),

@@ -69,6 +69,7 @@ from kubb3d.experiment.forms import (
     Range,
     SpecModel,
     Uniform,
+    form_values,
 )
 
 SCHEMA_VERSION = 1
@@ -313,7 +314,7 @@ class ThrowSpec(SpecModel):
 
     side: Literal["A", "B"] = "A"
     baton: str = "baton1"
-    line_x: StrictFloat | None = None
+    line_x: Num | None = None
     target: Name | None = None
     aim: bool = False
     skill: Name | None = None
@@ -468,9 +469,10 @@ class ExperimentSpec(SpecModel):
     def _line_on_pitch(self):
         if self.throw is not None and self.throw.line_x is not None:
             half = self.pitch_obj.length / 2
-            if abs(self.throw.line_x) > half:
-                raise ValueError(msg("{field}: {got} is off the pitch; expected from {lo:g} to {hi:g} m",
-                                         field="throw.line_x", got=repr(self.throw.line_x), lo=-half, hi=half))
+            for x in form_values(self.throw.line_x):  # a fixed value, every grid value, a draw's ends
+                if not isinstance(x, str) and abs(x) > half:  # (a string: refused as no number later)
+                    raise ValueError(msg("{field}: {got} is off the pitch; expected from {lo:g} to {hi:g} m",
+                                         field="throw.line_x", got=repr(x), lo=-half, hi=half))
         return self
 
     @model_validator(mode="after")

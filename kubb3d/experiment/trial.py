@@ -89,6 +89,10 @@ class _Values:
             rng = field_range(self.loaded.spec, item.path)
             if rng is not None and not (math.isfinite(v) and rng.ok(v)):
                 return f"{item.name}: the trial's value {v!r} is outside the field's range ({rng.text})"
+            if item.path == ("throw", "line_x"):  # the pitch bounds the throwing line
+                half = self.loaded.spec.pitch_obj.length / 2
+                if not (math.isfinite(v) and abs(v) <= half):
+                    return f"{item.name}: the trial's value {v!r} is off the pitch (from {-half:g} to {half:g} m)"
         return None
 
     def get(self, path: tuple) -> Any:
@@ -371,7 +375,8 @@ def _throw(loaded: LoadedSpec, values: _Values, world, rng, measures: set) -> di
         if v is not None:
             kw[name] = float(v)
     target = values.get(("throw", "target"))
-    params = ThrowParams(side=t.side, line_x=t.line_x, **kw)
+    line_x = values.get(("throw", "line_x"))  # fixed, a factor or a draw
+    params = ThrowParams(side=t.side, line_x=None if line_x is None else float(line_x), **kw)
     if target is not None:
         pos, _ = world.pose(target)
         if "lateral" not in kw:
