@@ -454,9 +454,11 @@ def summary_cmd(
     as_json: bool = typer.Option(False, "--json", help="Print the groups as one JSON document."),
 ) -> None:
     """Print the measure per group with 95 % intervals (Wilson for rates, Student's t for means;
-    a group of one value has none). Trials that finished without a value (a draw has no winner)
-    count in every rate's denominator; grid factors in no --by and no --where are pooled over
-    (a note says which). A column is named in full, without its unit (speed for speed_mps) or by
+    a group of one value has none). A trial that finished without a value (a draw has no winner,
+    no match_opener_won) counts in every rate's denominator as a "no", for a column (hit) and for
+    column=value alike (column=null asks for the rate of no value), and is left out of a mean;
+    the "no value" column says how many (--where match_draw=0 keeps decided matches only). Grid
+    factors in no --by and no --where are pooled over (a note says which). A column is named in full, without its unit (speed for speed_mps) or by
     a start only it has (sk for skill)."""
     from rich.console import Console
     from rich.table import Table
@@ -469,6 +471,7 @@ def summary_cmd(
         design_keys,
         floor_of,
         match_column,
+        measure_column,
         measure_fn,
         no_interval,
         text_values,
@@ -487,6 +490,7 @@ def summary_cmd(
     try:
         keys = [match_column(b, cols) for b in _comma_list(by)]
         label, fn, binary = measure_fn(measure, cols)
+        column = measure_column(measure, cols)
         narrowed = {match_column(w.split("=", 1)[0].strip(), cols) for w in where if "=" in w}
         used = set(keys) | narrowed
         rows = _where(rows, where)
@@ -503,6 +507,10 @@ def summary_cmd(
     # every arm of the grid and every side a winner can be gets its row, at zero if need be
     expected = design_keys(keys, grid, rows, narrowed)
     texts = None if binary else text_values(rows, fn, KNOWN_VALUES.get(label, ()))
+
+    def missing(r: dict) -> bool:  # a finished trial without a value (a draw's winner)
+        return r.get(column) is None
+
     try:
         if texts is not None:
             # a text column (a winner, a first contact …): the rate of each of its values
@@ -511,11 +519,13 @@ def summary_cmd(
             cells = []
             for value in texts:
                 _, fv, _ = measure_fn(f"{label}={value}", cols)
-                cells += [_replace(c, key=(*c.key, value)) for c in group_rows(rows, keys, fv, True, expected=expected)]
+                cells += [_replace(c, key=(*c.key, value))
+                          for c in group_rows(rows, keys, fv, True, expected=expected, missing=missing)]
             keys = [*keys, label]
             label = f"{label}: rate of each value"
         else:
-            cells = group_rows(rows, keys, fn, True if binary else None, floor=floor_of(label), expected=expected)
+            cells = group_rows(rows, keys, fn, True if binary else None, floor=floor_of(label), expected=expected,
+                               missing=missing)
     except ValueError as exc:  # a value of the wrong kind in a hand-edited file
         raise _user_error(error_message(exc)) from None
     if pooled and not as_json:
@@ -524,6 +534,7 @@ def summary_cmd(
         )
     failed = sum(1 for r in rows if not r.get("ok"))
     rate = bool(cells) and all(c.k is not None for c in cells)
+    no_value = sum(1 for r in rows if r.get("ok") and missing(r))
     if as_json:
         import json
         import math
@@ -536,6 +547,8 @@ def summary_cmd(
             "measure": label,
             "trials": len(rows),
             "failed": failed,
+            # finished trials without a value: in a rate's n as a "no", left out of a mean's
+            "no_value": no_value,
             "by": keys,
             "where": list(where),
             "pooled_over": pooled,
@@ -547,6 +560,7 @@ def summary_cmd(
                     "key": dict(zip(keys, c.key)),
                     "n": c.n,
                     "k": c.k,
+                    "no_value": c.no_value,
                     "value": num(c.value),
                     "lo": num(c.lo),
                     "hi": num(c.hi),
@@ -556,17 +570,25 @@ def summary_cmd(
         }
         typer.echo(json.dumps(doc))
         return
-    table = Table(title=f"{label} ({counted(len(rows), 'trial')}, {failed} failed)")
+    table = Table(
+        title=f"{label} ({counted(len(rows), 'trial')}, {failed} failed"
+        + (f", {no_value} without a value)" if no_value else ")"),
+        caption=None if not no_value else (
+            "no value: counted in n as a no" if rate else "no value: left out of n and the mean"
+        ),
+    )
     for k in keys:
         table.add_column(k)
     table.add_column("n", justify="right")
     if rate:
         table.add_column("k", justify="right")
+    if no_value:
+        table.add_column("no value", justify="right")
     table.add_column("rate" if rate else "mean", justify="right")
     table.add_column("95 % interval", justify="right")
     for c in cells:
         vals = [str(v) if not isinstance(v, float) else f"{v:g}" for v in c.key]
-        extra = [str(c.k)] if rate else []
+        extra = ([str(c.k)] if rate else []) + ([str(c.no_value)] if no_value else [])
         span = no_interval(c.n) if c.lo is None or c.hi is None else f"{c.lo:.3f} – {c.hi:.3f}"
         value = "–" if not c.n else f"{c.value:.3f}"  # an arm no finished trial reached
         table.add_row(*vals, str(c.n), *extra, value, span)

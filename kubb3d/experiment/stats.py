@@ -198,6 +198,11 @@ def match_column(name: str, available: Sequence[str]) -> str:
     raise ValueError(msg("no column {name}{near} (columns: {names})", name=repr(name), near=near, names=listed(shown)))
 
 
+def measure_column(expr: str, available: Sequence[str]) -> str:
+    """The results column a measure (``hit``, ``match_winner=A``) reads (:func:`match_column`)."""
+    return match_column(expr.split("=", 1)[0].strip(), available)
+
+
 def measure_fn(expr: str, available: Sequence[str]) -> tuple[str, Callable[[dict], Any], bool]:
     """Parse a measure: a column (``hit``, ``n_felled``) or ``column=value`` (``status_L=leaning``;
     ``column=null`` for trials that finished without a value, such as a draw's winner).
@@ -285,6 +290,8 @@ class Cell:
             its low end at 0 for a quantity that cannot be negative, :func:`floor_of`); None for
             the mean of one value or of values all alike, which has no interval.
         k: successes (binary) or None.
+        no_value: finished trials of the group without a value (a draw's winner): counted in
+            ``n`` as a "no" for a rate, left out of ``n`` for a mean (:func:`group`).
     """
 
     key: tuple
@@ -293,6 +300,7 @@ class Cell:
     lo: float | None
     hi: float | None
     k: int | None
+    no_value: int = 0
 
 
 NONNEGATIVE_COLUMNS = frozenset(
@@ -324,8 +332,12 @@ def group(
     binary: bool | None = None,
     floor: float | None = None,
     expected: Sequence[tuple] = (),
+    missing: Callable[[dict], bool] | None = None,
 ) -> list[Cell]:
-    """Aggregate a measure over groups of rows (failed rows and missing values are left out).
+    """Aggregate a measure over groups of rows. Failed rows are left out. A finished trial
+    without a value (``fn`` gives None: a draw's ``match_opener_won``) counts in a rate's
+    denominator as a "no", the same as ``column=value`` counts it (:func:`measure_fn`), and is
+    left out of a mean; either way the cell's ``no_value`` says how many there were.
 
     Args:
         rows: result rows.
@@ -335,36 +347,50 @@ def group(
         floor: the least value the measure can take (:func:`floor_of`), for a mean's interval.
         expected: keys that get a cell though no trial counted in them (the grid's arms,
             :func:`design_keys`): ``n`` 0, ``k`` 0 for a rate, value NaN and no interval.
+        missing: row → whether its column holds no value, for the cells' ``no_value`` (default:
+            ``fn`` gives None; ``column=value`` gives a "no" for those, :func:`measure_fn`).
 
     Returns:
         Cells sorted by key.
     """
     buckets: dict[tuple, list] = {tuple(key_value(x) for x in k): [] for k in expected}
+    nulls: dict[tuple, int] = {}  # rows without a value (missing), and rows fn gave None
+    unvalued: dict[tuple, int] = {}
     for r in rows:
         if not r.get("ok"):
             continue
         v = fn(r)
+        key = tuple(key_value(r.get(c)) for c in by)
+        if missing(r) if missing is not None else v is None:
+            nulls[key] = nulls.get(key, 0) + 1
         if v is None:
+            buckets.setdefault(key, [])
+            unvalued[key] = unvalued.get(key, 0) + 1
             continue
         if not binary and not is_number(v):
             raise ValueError(f"trial {r.get('trial')}: the measure holds {type(v).__name__} {key_value(v)!r}, not a "
                              "number (column=value gives the rate of a value)")
-        buckets.setdefault(tuple(key_value(r.get(c)) for c in by), []).append(v)
-    if binary is None:
-        binary = all(isinstance(v, bool) for vs in buckets.values() for v in vs)
+        buckets.setdefault(key, []).append(v)
+    if binary is None:  # (no value at all: nothing says it is a 0/1 outcome)
+        values = [v for vs in buckets.values() for v in vs]
+        binary = bool(values) and all(isinstance(v, bool) for v in values)
+    if binary:  # a trial without a value is a "no" (above)
+        for key, count in unvalued.items():
+            buckets[key] += [False] * count
     out = []
     for key in sorted(buckets, key=lambda k: tuple((0, x) if isinstance(x, (int, float)) else (1, str(x)) for x in k)):
         vs = buckets[key]
+        none = nulls.get(key, 0)
         n = len(vs)
         if not n:
-            out.append(Cell(key, 0, math.nan, None, None, 0 if binary else None))
+            out.append(Cell(key, 0, math.nan, None, None, 0 if binary else None, none))
         elif binary:
             k = sum(1 for v in vs if v)
             lo, hi = wilson(k, n)
-            out.append(Cell(key, n, k / n, lo, hi, k))
+            out.append(Cell(key, n, k / n, lo, hi, k, none))
         else:
             mean, lo_m, hi_m = mean_interval(vs, floor)
-            out.append(Cell(key, n, mean, lo_m, hi_m, None))
+            out.append(Cell(key, n, mean, lo_m, hi_m, None, none))
     return out
 
 

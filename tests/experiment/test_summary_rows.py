@@ -58,3 +58,54 @@ def test_an_arm_no_trial_reached_has_its_row_at_zero(results):
     # a --where that keeps one arm keeps only it
     doc = json.loads(_summary(results, "--by", "speed", "--where", "speed=9.6", "--measure", "hit", "--json").stdout)
     assert [g["key"]["speed"] for g in doc["groups"]] == [9.6]
+
+
+@pytest.fixture(scope="module")
+def drawn(results, tmp_path_factory):
+    """The results above with ``match_opener_won`` set as a match study has it: at elevation 26
+    won, lost (a draw: null); at elevation 34 won, won."""
+    import shutil
+
+    out = tmp_path_factory.mktemp("drawn") / "d.sqlite"
+    shutil.copy(results, out)
+    con = sqlite3.connect(out)
+    with con:
+        for elevation, values in ((26.0, ["true", "null"]), (34.0, ["true", "true"])):
+            trials = [t for (t,) in con.execute(
+                "SELECT trial FROM trials WHERE json_extract(row, '$.elevation_deg') = ? ORDER BY trial", (elevation,)
+            )]
+            for t, v in zip(trials, values):
+                con.execute("UPDATE trials SET row = json_set(row, '$.match_opener_won', json(?)) WHERE trial = ?",
+                            (v, t))
+    con.close()
+    return out
+
+
+def test_a_trial_without_a_value_counts_alike_in_both_forms_of_a_rate(drawn):
+    """`--measure match_opener_won` gave 1 of 1 at elevation 26 (the draw dropped) while
+    `--measure match_opener_won=true` gave 1 of 2: one rule now, and the draw is shown."""
+    got = {}
+    plain = json.loads(_summary(drawn, "--by", "elevation", "--measure", "match_opener_won", "--json").stdout)
+    assert [(g["n"], g["k"]) for g in plain["groups"]] == [(2, 1), (2, 2)]  # was [(1, 1), (2, 2)]
+    for measure in ("match_opener_won", "match_opener_won=true", "match_opener_won=1"):
+        doc = json.loads(_summary(drawn, "--by", "elevation", "--measure", measure, "--json").stdout)
+        got[measure] = [(g["key"]["elevation_deg"], g["n"], g["k"], g.get("no_value")) for g in doc["groups"]]
+        assert doc.get("no_value") == 1, measure
+    assert got["match_opener_won"] == [(26.0, 2, 1, 1), (34.0, 2, 2, 0)]
+    assert got["match_opener_won=true"] == got["match_opener_won"] == got["match_opener_won=1"]
+    table = _summary(drawn, "--by", "elevation", "--measure", "match_opener_won").stdout
+    assert "1 without a value)" in table and "no value: counted in n as a no" in table, table
+    rows = [[c.strip() for c in line.split("│")[1:-1]] for line in table.splitlines() if "│ 26 " in line]
+    assert rows[0][:5] == ["26", "2", "1", "1", "0.500"], table
+
+
+def test_a_mean_leaves_a_trial_without_a_value_out_and_says_so(drawn):
+    con = sqlite3.connect(drawn)
+    with con:
+        con.execute("UPDATE trials SET row = json_set(row, '$.n_felled', json('null')) WHERE trial = "
+                    "(SELECT min(trial) FROM trials)")
+    con.close()
+    doc = json.loads(_summary(drawn, "--measure", "n_felled", "--json").stdout)
+    assert doc["groups"][0]["n"] == 3
+    assert (doc["groups"][0].get("no_value"), doc.get("no_value")) == (1, 1)
+    assert "no value: left out of n and the mean" in _summary(drawn, "--measure", "n_felled").stdout
