@@ -344,8 +344,15 @@ def export_cmd(
         "--timing/--no-timing",
         help="Keep the wall_s column (--no-timing: exports of identical runs are identical).",
     ),
+    meta: bool = typer.Option(
+        False,
+        "--meta",
+        help="With CSV: also write the results file's provenance (spec with its seed, versions) to OUT.meta.json "
+             "beside it. A Parquet file always carries it in its schema metadata.",
+    ),
 ) -> None:
-    """Write the results as one row per trial (CSV or Parquet)."""
+    """Write the results as one row per trial (CSV or Parquet), with their provenance: the spec,
+    its seed and the versions that made them (Parquet: schema metadata; CSV: --meta)."""
     from kubb3d.experiment import StoreError
     from kubb3d.experiment.export import export
 
@@ -359,10 +366,14 @@ def export_cmd(
             raise _user_error(error_message(exc)) from None
 
     try:
-        path = export(results, fmt.value, out, timing=timing)
+        path = export(results, fmt.value, out, timing=timing, meta=meta)
     except (StoreError, RuntimeError, ValueError) as exc:
         raise _user_error(error_message(exc)) from None
     typer.echo(f"wrote {path}")
+    if meta and fmt is Format.csv:
+        from kubb3d.experiment.export import meta_path
+
+        typer.echo(f"wrote {meta_path(path)}")
 
 @experiment_app.command("plot")
 def plot_cmd(

@@ -5,6 +5,11 @@ bool column); lists and tables (``felled``, ``rest_positions`` …) as JSON text
 values (a failed trial has no measures) empty in CSV, null in Parquet. Floats are written
 with ``repr`` so that ``float(cell)`` gives back the stored number exactly. ``wall_s`` (the
 seconds the trial took on its worker) is the last column.
+
+Provenance: the results file's ``meta`` table (the spec as JSON with its seed, its hash, the
+versions of kubb3d, PyBullet, numpy and Python) goes into a Parquet file's schema metadata
+(``pyarrow.parquet.read_schema(path).metadata``, keys and values UTF-8 bytes); CSV has no place
+for it, so :func:`export` with ``meta=True`` writes it beside the CSV as ``OUT.meta.json``.
 """
 
 from __future__ import annotations
@@ -14,7 +19,7 @@ import json
 from pathlib import Path
 
 from kubb3d.errors import FileSafetyError, UnknownNameError
-from kubb3d.experiment.store import read_rows
+from kubb3d.experiment.store import open_results
 from kubb3d.files import write_output
 from kubb3d.ranges import did_you_mean, listed
 
@@ -48,7 +53,15 @@ def _plain(v):
     return json.dumps(v, separators=(",", ":"), sort_keys=True) if isinstance(v, (list, dict)) else v
 
 
-def export(results: str | Path, fmt: str, out: str | Path | None = None, *, timing: bool = True) -> Path:
+def meta_path(out: str | Path) -> Path:
+    """Where a CSV export's provenance goes: ``OUT.meta.json`` beside it."""
+    out = Path(out)
+    return out.with_name(out.name + ".meta.json")
+
+
+def export(
+    results: str | Path, fmt: str, out: str | Path | None = None, *, timing: bool = True, meta: bool = False
+) -> Path:
     """Write every row of ``results`` as ``fmt`` (``csv`` or ``parquet``).
 
     Args:
@@ -57,6 +70,8 @@ def export(results: str | Path, fmt: str, out: str | Path | None = None, *, timi
         out: output path (default: ``results`` with the suffix ``.csv`` / ``.parquet``).
         timing: keep the ``wall_s`` column; without it the exports of two runs of one spec
             are byte-identical (the wall time is the only thing that differs).
+        meta: with CSV, also write the results file's meta table to :func:`meta_path` (JSON
+            object, key → value); Parquet always carries it in its schema metadata.
 
     Returns:
         The written path.
@@ -73,7 +88,9 @@ def export(results: str | Path, fmt: str, out: str | Path | None = None, *, timi
     out = Path(out) if out is not None else results.with_suffix("." + fmt)
     if out.resolve() == results.resolve() or (out.exists() and results.exists() and out.samefile(results)):
         raise FileSafetyError(f"{out}: the export would overwrite the results file itself; choose another --out")
-    rows = read_rows(results)
+    with open_results(results) as store:
+        rows = list(store.rows())
+        provenance = store.meta()
     cols = columns(rows)
     if not timing:
         cols = [c for c in cols if c != "wall_s"]
@@ -101,7 +118,16 @@ def export(results: str | Path, fmt: str, out: str | Path | None = None, *, timi
             elif len(kinds) > 1:
                 vals = [None if v is None else _cell(v) for v in vals]
             data[c] = vals
-        pq.write_table(pa.table(data), str(tmp))
+        table = pa.table(data)
+        table = table.replace_schema_metadata({k.encode(): v.encode() for k, v in sorted(provenance.items())})
+        pq.write_table(table, str(tmp))
 
     # the output rule (kubb3d.files): no symlink or device followed, parent folder must exist
-    return write_output(out, write, "--out")
+    written = write_output(out, write, "--out")
+    if meta and fmt == "csv":
+        def write_meta(tmp: Path) -> None:
+            tmp.write_text(json.dumps(provenance, indent=1, sort_keys=True, ensure_ascii=False) + "\n",
+                           encoding="utf-8")
+
+        write_output(meta_path(out), write_meta, "--meta")
+    return written

@@ -86,7 +86,7 @@ FIELDS: dict[tuple[str, str], tuple[str, str]] = {
     ("[throw]", "release_angle_deg"): ("deg", "angle of the baton above the horizontal at release"),
     ("[throw]", "height"): ("m", "release height"),
     ("[throw]", "lateral"): ("m", "sideways release position (default: in line with the target)"),
-    ("[throw]", "behind_line"): ("m", "release distance behind the throwing line (negative: foot fault)"),
+    ("[throw]", "behind_line"): ("m", "release distance behind the throwing line (negative: the hand is past the line, allowed: the foot is judged)"),
     ("[throw]", "max_time_s"): ("s", "longest simulated time until rest"),
     ("[throw]", "speed_offset"): (
         "m/s",
@@ -128,22 +128,22 @@ TABLES: tuple[tuple[str, type[BaseModel]], ...] = (
 )
 
 MEASURE_COLUMNS: dict[str, str] = {
-    "hit": "`hit` (the target, or any kubb of the target half, not upright at rest; 0/1), `kubbs_felled` (kubbs of the "
-           "target half not upright)",
+    "hit": "`hit` (the target, or any kubb of the target half, not upright at rest; true/false), `kubbs_felled` "
+           "(kubbs of the target half not upright)",
     "felled": "`felled` (ids not upright at rest, JSON list), `n_felled`",
     "first_contact": "`first_contact` (piece id or ground), `first_contact_time_s` (s), `first_contact_x_m`, "
                      "`first_contact_y_m` (where, m)",
     "landing": "`baton_rest_x_m`, `baton_rest_y_m` (where the baton came to rest, m), `slide_m` (horizontal distance "
                "from its first contact to its rest, m)",
-    "tilt": "`max_tilt_deg` (largest tilt out of the flight plane, deg), `legal` (0/1), `violations` (citations, JSON "
+    "tilt": "`max_tilt_deg` (largest tilt out of the flight plane, deg), `legal` (true/false), `violations` (citations, JSON "
             "list)",
     "flight_time": "`flight_time_s` (s, release to first contact)",
-    "rest": "`rest_time_s` (s), `at_rest` (0/1), `rest_positions` (id → [x, y, z] m, JSON)",
+    "rest": "`rest_time_s` (s), `at_rest` (true/false), `rest_positions` (id → [x, y, z] m, JSON)",
     "rulings": "`judge_felled`, `judge_raise` (JSON lists), `judge_winner`, `judge_status` (id → status, JSON)",
     "status": "`status_<id>` for every id in `watch`: standing, fallen, leaning or stößel",
-    "match": "`match_winner` (A, B or null), `match_draw` (0/1), `match_skill_a`, `match_skill_b`, `match_ground`, "
+    "match": "`match_winner` (A, B or null), `match_draw` (true/false), `match_skill_a`, `match_skill_b`, `match_ground`, "
     "`match_strategy_a`, `match_strategy_b`, `match_opener` (A or B: who threw first), `match_opener_won` "
-    "(0/1, null for a draw), `match_felled_a`, `match_felled_b` (kubbs felled by each side's throws), "
+    "(true/false, null for a draw), `match_felled_a`, `match_felled_b` (kubbs felled by each side's throws), "
     "`match_termination`, `match_points_a`, `match_points_b`, `match_turns`, `match_minutes` (simulated), `match_seed`",
     "turns": "with `match`: `turns` (one record per throwing turn, JSON list: `set_no`, `turn_no`, `side`, "
     "`advance_line`, `field_standing` and `field_inkasted` at the first baton, `first_baton_field_felled`, `batons`, "
@@ -252,6 +252,26 @@ def reference_markdown() -> str:
         "",
         "Every row also has `trial`, `point`, `rep` (trial = rep · points + point), `seed_entropy`,",
         "`spawn_key`, `ok`, `error`, the `thrown_*` values of the released throw and `wall_s`.",
+        "",
+        "A true/false column is 1/0 in SQL (the `results` view), `true`/`false` in a CSV export and",
+        "a bool column in Parquet; `kubb3d experiment summary` and `plot` give its rate.",
+        "An experiment's `hit` asks only whether the piece fell: it ignores legality (a foul's felled",
+        "kubbs are raised again by the rules, DM §5), unlike the Gym environment's `hit`; use `legal`",
+        "too (`tilt` measure). In a `[match]` spec `A` and `B` in `match_winner`, `match_opener` and",
+        "`judge_winner` name the `skill_a` and `skill_b` players (P1 and P2), not end A or B of the",
+        "pitch: the players change ends between sets.",
+        "",
+        "A rate (`experiment summary`, `plot`) counts every finished trial in its denominator: one",
+        "without a value (`match_opener_won` of a draw) counts as a no, for a column (`hit`) and",
+        "for `column=value` alike; `column=null` gives the rate of having no value, and",
+        "`--where match_draw=0` keeps decided matches only. A mean leaves such a trial out. Either",
+        "way the summary says how many trials had no value (`no value`; `no_value` in `--json`).",
+        "A failed trial (its `error` says why) counts in neither.",
+        "",
+        "Provenance: the results file's `meta` table holds the spec, its seed and the versions of",
+        "kubb3d, PyBullet, numpy and Python (`sqlite3 RESULTS \"SELECT * FROM meta\"`); a Parquet",
+        "export carries the same keys in its schema metadata, a CSV export with `--meta` writes them",
+        "to `OUT.meta.json` beside it.",
         "",
     ]
     return "\n".join(lines)

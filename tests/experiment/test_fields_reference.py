@@ -95,3 +95,17 @@ def test_match_spec_takes_a_ground(tmp_path):
         validate({**base, "match": {"ground": "mud"}})
     # unset, it leaves the hash of older match specs alone
     assert "ground" not in validate({**base, "match": {"round_cap": 3}}).normalised()["match"]
+
+
+def test_the_reference_says_what_the_throw_command_says(root):
+    """docs/experiments.md called a negative behind_line a foot fault, where `kubb3d throw
+    --help` (and the judge: the foot is judged, not the hand) allows it; and it did not say which
+    player A and B are in a match, nor that `hit` ignores legality."""
+    text = " ".join((root / "docs" / "experiments.md").read_text(encoding="utf-8").split())
+    assert "negative: foot fault" not in text
+    assert "(negative: the hand is past the line, allowed" in text
+    assert "name the `skill_a` and `skill_b` players (P1 and P2), not end A or B" in text
+    assert "it ignores legality" in text and "use `legal` too" in text
+    analysis = " ".join((root / "docs" / "analysis.md").read_text(encoding="utf-8").split())
+    assert "the *turns left*: per sample, the throwing turns begun after action *k*" in analysis
+    assert "the turn in progress at action *k* not counted" in analysis

@@ -61,6 +61,41 @@ def test_csv_round_trip(results, tmp_path):
                 assert cell == v
 
 
+def test_exports_carry_the_provenance_of_the_results(results, tmp_path):
+    """CSV and Parquet exports carried no spec, seed or versions (only the SQLite meta table
+    had them): Parquet now has them in its schema metadata, CSV with --meta beside it."""
+    import sqlite3
+
+    with sqlite3.connect(results) as con:
+        meta = dict(con.execute("SELECT key, value FROM meta"))
+    assert json.loads(meta["spec_json"])["spec"]["seed"] == 7
+    pq = pytest.importorskip("pyarrow.parquet")
+    path = export(results, "parquet", tmp_path / "t.parquet")
+    got = {k.decode(): v.decode() for k, v in (pq.read_schema(path).metadata or {}).items()}
+    assert got == meta
+    from kubb3d.cli import _register_subapps, app
+
+    _register_subapps()
+    out = tmp_path / "t.csv"
+    res = CliRunner().invoke(app, ["experiment", "export", str(results), "--out", str(out), "--meta"])
+    assert res.exit_code == 0, res.output
+    side = tmp_path / "t.csv.meta.json"
+    assert f"wrote {side}" in res.output
+    assert side.is_file(), "no provenance beside the CSV"
+    assert json.loads(side.read_text(encoding="utf-8")) == meta
+
+
+def test_the_sql_view_gives_true_false_columns_as_1_0(results):
+    """docs/experiments.md says what a true/false column is in each output."""
+    import sqlite3
+
+    with sqlite3.connect(results) as con:
+        assert {v for (v,) in con.execute("SELECT hit FROM results")} <= {0, 1}
+    doc = (ROOT / "docs" / "experiments.md").read_text(encoding="utf-8")
+    assert "`hit` (the target, or any kubb of the target half, not upright at rest; true/false)" in doc
+    assert "1/0 in SQL (the `results` view), `true`/`false` in a CSV export" in " ".join(doc.split())
+
+
 def test_wilson_interval_values():
     lo, hi = wilson(0, 10)
     assert lo == 0.0 and hi == pytest.approx(0.27753, abs=1e-5)
