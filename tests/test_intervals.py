@@ -175,7 +175,8 @@ def test_the_ratio_interval_of_few_clusters_is_student_s():
     assert pooled["clusters"] == 8 and pooled["value"] == pytest.approx(r)
     assert (pooled["low"], pooled["high"]) == (pytest.approx(r - 2.3646 * se, abs=1e-4 * se),
                                                pytest.approx(r + 2.3646 * se, abs=1e-4 * se))
-    assert ratio_interval(pairs[:1])["low"] is None
+    # one team: the Wilson interval of its counts (no spread to estimate the ratio's from)
+    assert (ratio_interval(pairs[:1])["low"], ratio_interval(pairs[:1])["high"]) == stats.wilson(41, 87)
     # kubbs felled per baton can pass 1: no ceiling there; a share stays at or below 1
     many = [(3, 2), (4, 2), (5, 3)]
     assert ratio_interval(many, ceiling=None)["high"] > 1.0 >= ratio_interval(many)["high"]

@@ -11,6 +11,13 @@ of freedom (:func:`kubb3d.experiment.stats.t95`: 2.365 for the eight teams of
 :data:`FIRST_BATON_TEAMS`, where the normal 1.96 was too narrow); none for a single match. Its low
 end is clipped to 0 and, for a share that cannot pass 1 (kubbs felled of those standing), its high
 end to 1: the true ratio lies in that range, so clipping keeps the interval's coverage.
+
+The ratio estimator's SE is 0 when every match has the same ratio (a partial run whose six
+8 m batons felled nothing printed ``0.0 % (0.0–0.0 %)``), and rests on few matches when there
+are few: with fewer than :data:`FEW_CLUSTERS` matches, or no spread between them, the interval
+is widened to hold the Wilson interval of the pooled counts Σy of Σx (as if each kubb or baton
+were a trial of its own; 0 of 6 gives 0–39 %), and a single match has that one. A ratio above 1
+(kubbs per baton) has no such count interval and keeps none then.
 """
 
 from __future__ import annotations
@@ -62,26 +69,44 @@ EIGHT_M_REAL: dict[str, Any] = {"rate": 0.42, "source": 'kubbon.com, "42: the an
 
 
 # ------------------------------------------------------------------ intervals
+FEW_CLUSTERS = 5
+"""Below this many matches a ratio's interval also holds the Wilson interval of its pooled
+counts (module doc)."""
+
+
 def ratio_interval(pairs: Sequence[tuple[float, float]], ceiling: float | None = 1.0) -> dict[str, Any]:
     """Σy / Σx over clusters ``(y, x)`` with the ratio estimator's interval (module doc);
     ``ceiling``: the most the ratio can be (1 for a share; None for kubbs felled per baton, which
     can pass 1).
 
-    Returns ``{"value", "low", "high", "clusters"}``; value None when Σx = 0, low/high None with
-    fewer than two clusters."""
+    Returns ``{"value", "low", "high", "clusters"}``; value None when Σx = 0; with fewer than
+    :data:`FEW_CLUSTERS` clusters or none of spread the interval holds the Wilson interval of the
+    counts, and low/high are None where there is neither (one cluster of a ratio above 1)."""
     used = [(float(y), float(x)) for y, x in pairs if x > 0]
-    sx = sum(x for _, x in used)
+    sx = float(sum(x for _, x in used))
     n = len(used)
     if sx <= 0:
         return {"value": None, "low": None, "high": None, "clusters": n}
-    r = sum(y for y, _ in used) / sx
-    if n < 2:
-        return {"value": r, "low": None, "high": None, "clusters": n}
-    s2 = sum((y - r * x) ** 2 for y, x in used) / (n - 1)
-    se = math.sqrt(n * s2) / sx
-    half = t95(n - 1) * se
-    high = r + half if ceiling is None else min(ceiling, r + half)
-    return {"value": r, "low": max(0.0, r - half), "high": high, "clusters": n}
+    sy = float(sum(y for y, _ in used))
+    r = sy / sx
+    counts = None  # the Wilson interval of the pooled counts, where they are counts of trials
+    if sy.is_integer() and sx.is_integer() and sy <= sx:
+        counts = wilson(int(sy), int(sx))
+    low: float | None = None
+    high: float | None = None
+    spread = True
+    if n >= 2:
+        s2 = sum((y - r * x) ** 2 for y, x in used) / (n - 1)
+        spread = s2 > 0
+        half = t95(n - 1) * math.sqrt(n * s2) / sx
+        high = r + half if ceiling is None else min(ceiling, r + half)
+        low = max(0.0, r - half)
+    if (n < FEW_CLUSTERS or not spread) and counts is not None:
+        low = counts[0] if low is None else min(low, counts[0])
+        high = counts[1] if high is None else max(high, counts[1])
+    elif not spread:  # no interval rather than a zero-width one
+        low = high = None
+    return {"value": r, "low": low, "high": high, "clusters": n}
 
 
 def rate(k: int, n: int) -> dict[str, Any]:
@@ -394,7 +419,10 @@ def render(doc: dict[str, Any], command: str, source: str | None = None) -> str:
         "",
         "Every figure is a count of simulated DM matches (one set, at most 40 turns) between the player presets "
         "of docs/calibration.md, at the shipped physics, with its 95 % interval: Wilson's for a rate of matches, "
-        "the ratio estimator's with the match as the cluster for a rate of kubbs pooled over turns. The intervals "
+        "the ratio estimator's with the match as the cluster for a rate of kubbs pooled over turns (from fewer "
+        f"than {FEW_CLUSTERS} matches, or matches all alike, which leave that estimator no spread, it is widened to hold the "
+        "Wilson interval of the pooled kubbs or batons, so a partial run never shows a zero-width interval). The "
+        "intervals "
         'hold the sampling noise only; see "Physics uncertainty" for what the unmeasured physics adds.',
         "",
         "## How far the runs got",

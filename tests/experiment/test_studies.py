@@ -11,7 +11,7 @@ import pytest
 
 from kubb3d.experiment import read_rows, run
 from kubb3d.experiment.spec import load_spec
-from kubb3d.experiment.stats import t95
+from kubb3d.experiment.stats import t95, wilson
 from kubb3d.experiment.studies import (
     FIRST_BATON_TEAMS,
     StudyError,
@@ -48,10 +48,35 @@ def test_ratio_interval_relations():
     four = ratio_interval(pairs * 4)
     ratio = (four["high"] - four["low"]) / (base["high"] - base["low"])
     assert ratio == pytest.approx(0.5 * math.sqrt((20 / 19) / (5 / 4)) * t95(19) / t95(4), rel=1e-9)
-    # clusters without any kubbs count for nothing; one cluster has no interval
+    # clusters without any kubbs count for nothing; one cluster has the Wilson interval of its counts
     assert ratio_interval(pairs + [(0, 0)]) == base
-    assert ratio_interval([(3, 10)])["low"] is None
+    assert (ratio_interval([(3, 10)])["low"], ratio_interval([(3, 10)])["high"]) == wilson(3, 10)
+    assert ratio_interval([(3, 1)])["low"] is None  # kubbs per baton above 1: no count interval
     assert ratio_interval([])["value"] is None
+
+
+def test_a_ratio_without_spread_or_of_few_matches_never_claims_certainty():
+    """A partial first-baton run (six 8 m batons, none felled a kubb) printed 0.0 % (0.0–0.0 %):
+    the ratio estimator's SE was 0. Now its interval holds the Wilson interval of 0 of 6."""
+    none = ratio_interval([(0, 1)] * 6, ceiling=None)
+    assert none["value"] == 0.0
+    assert (none["low"], none["high"]) == wilson(0, 6)
+    assert none["high"] == pytest.approx(0.390, abs=1e-3)
+    # the same ratio in every match: no spread, however many matches
+    alike = ratio_interval([(1, 4)] * 40)
+    assert alike["low"] < 0.25 < alike["high"] and (alike["low"], alike["high"]) == wilson(40, 160)
+    # few matches: at least as wide as the counts' interval, wider if their spread says so
+    few = ratio_interval([(0, 10), (10, 10)])
+    assert few["low"] == 0.0 and few["high"] == 1.0
+    two = ratio_interval([(2, 10), (3, 10)])
+    lo, hi = wilson(5, 20)
+    assert two["low"] <= lo and two["high"] >= hi
+    # per-baton kubbs above 1 in every match alike: no interval rather than a zero-width one
+    assert ratio_interval([(3, 2)] * 6, ceiling=None)["low"] is None
+    # the page prints it with its interval
+    from kubb3d.experiment.studies import _iv
+
+    assert _iv(none) == "0.0 % (0.0–39.0 %)"
 
 
 def test_matches_needed_per_arm():
