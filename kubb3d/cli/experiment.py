@@ -447,6 +447,13 @@ def _some_trials(results: Path, rows: list) -> None:
         raise ValueError(
             f"{results}: no trial stored yet; `kubb3d experiment run SPEC --out {results}` runs them"
         )
+    if not any(r.get("ok") for r in rows):  # once: "no column 'hit' (columns: elevation_deg)"
+        first = " ".join(str(rows[0].get("error") or "?").split())
+        raise ValueError(msg(
+            "{path}: all {n} trials failed, so no measure has a value; the first failed with: {error} (the error "
+            "column of `kubb3d experiment export {path}` gives each trial's)",
+            path=str(results), n=len(rows), error=first[:200] + ("…" if len(first) > 200 else ""),
+        ))
 
 
 @experiment_app.command("summary")

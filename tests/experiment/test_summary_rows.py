@@ -109,3 +109,32 @@ def test_a_mean_leaves_a_trial_without_a_value_out_and_says_so(drawn):
     assert doc["groups"][0]["n"] == 3
     assert (doc["groups"][0].get("no_value"), doc.get("no_value")) == (1, 1)
     assert "no value: left out of n and the mean" in _summary(drawn, "--measure", "n_felled").stdout
+
+
+def test_a_file_whose_every_trial_failed_says_so(results, tmp_path):
+    """summary of a run whose every trial raised ThrowError said "no column 'hit' (columns:
+    elevation_deg)": now it says all trials failed, the first error and where to see each."""
+    import shutil
+
+    out = tmp_path / "bad2.sqlite"
+    shutil.copy(results, out)
+    con = sqlite3.connect(out)
+    with con:
+        for trial, row in list(con.execute("SELECT trial, row FROM trials")):
+            r = json.loads(row)
+            kept = {k: r[k] for k in ("trial", "point", "rep", "seed_entropy", "spawn_key", "elevation_deg")}
+            error = "ThrowError: the release point is 6.0 m\nbehind the line"
+            con.execute("UPDATE trials SET ok = 0, error = ?, row = ? WHERE trial = ?",
+                        (error, json.dumps({**kept, "ok": False, "error": error}), trial))
+    con.close()
+    _register_subapps()
+    for command in (["summary", str(out)], ["plot", str(out), "--x", "elevation"]):
+        res = CliRunner().invoke(app, ["experiment", *command])
+        assert res.exit_code == 2, res.output
+        line = res.output.strip()
+        assert "no column" not in line, line
+        assert f"{out}: all 4 trials failed" in line, line
+        assert "the first failed with: ThrowError: the release point is 6.0 m behind the line" in line, line
+        assert f"`kubb3d experiment export {out}`" in line and len(res.output.strip().splitlines()) == 1
+    res = CliRunner().invoke(app, ["experiment", "summary", str(out)], env={"LANGUAGE": "de"})
+    assert f"{out}: alle 4 Versuche sind fehlgeschlagen" in res.output, res.output
