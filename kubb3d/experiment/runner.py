@@ -803,6 +803,7 @@ def run(
     # start writes nothing); a LocalCluster, which is this install, starts only if trials are left
     cluster = DaskCluster(scheduler, min_workers) if backend == "dask" and scheduler else None
     threads = workers
+    bar = _Bar("", 0, t0, enabled=False)
     try:
         with ResultStore(
             out, loaded.sha256, loaded.to_json(), versions=versions(), mix_versions=mix_versions
@@ -817,7 +818,8 @@ def run(
             todo = list(itertools.islice(pending, None if max_trials is None else max(0, max_trials)))
             skipped = sum(1 for i in done if i < total)
             counts = {"ran": 0, "failed": 0}
-            bar = _Bar(loaded.spec.title, total, skipped, enabled=progress and bool(todo))
+            # the bar counts what this call runs (--max-trials 10 of 210: 10), its rate is the report's
+            bar = _Bar(loaded.spec.title, len(todo), t0, enabled=progress and bool(todo))
 
             def emit(batch: Iterable[tuple[dict, float]]) -> None:
                 batch = list(batch)
@@ -844,24 +846,37 @@ def run(
                             loaded, todo, min(workers, len(todo)) if backend == "local" else workers, scheduler, emit
                         )
     finally:
-        if cluster is not None:
-            cluster.close()
-    seconds = time.perf_counter() - t0
+        try:
+            if cluster is not None:
+                cluster.close()
+        finally:
+            seconds = time.perf_counter() - t0
+            bar.finish(seconds)  # its last line at the report's rate
     return RunReport(
         out, total, skipped, counts["ran"], counts["failed"], seconds, workers, backend, tasks, threads, versions()
     )
 
 
-class _Bar:
-    """A rich progress bar with trials/s and time left; silent when disabled."""
+def _console():
+    """The terminal the progress bar draws on (stderr)."""
+    from rich.console import Console
 
-    def __init__(self, title: str, total: int, done: int, *, enabled: bool) -> None:
+    return Console(stderr=True)
+
+
+class _Bar:
+    """A rich progress bar of the ``total`` trials this call runs, with trials/s and time left;
+    silent when disabled. The rate is the :class:`RunReport`'s: trials finished by this call over
+    the seconds since it began (``started``, a :func:`time.perf_counter` time), and the time
+    left is the trials left at that rate."""
+
+    def __init__(self, title: str, total: int, started: float, *, enabled: bool) -> None:
         self.progress = None
+        self.started = started
+        self.seconds: float | None = None  # the call's, once it has ended (:meth:`finish`)
         if not enabled:
             return
-        from rich.console import Console
-
-        console = Console(stderr=True)
+        console = _console()
         if not console.is_terminal:
             return
         from rich.progress import (
@@ -871,14 +886,25 @@ class _Bar:
             ProgressColumn,
             TextColumn,
             TimeElapsedColumn,
-            TimeRemainingColumn,
         )
         from rich.text import Text
 
+        def speed(task) -> float | None:
+            seconds = time.perf_counter() - started if self.seconds is None else self.seconds
+            return task.completed / seconds if task.completed and seconds > 0 else None
+
         class Rate(ProgressColumn):
             def render(self, task) -> Text:
-                speed = task.finished_speed or task.speed
-                return Text("… trials/s" if speed is None else f"{speed:.1f} trials/s")
+                v = speed(task)
+                return Text("… trials/s" if v is None else f"{v:.2f} trials/s")
+
+        class Left(ProgressColumn):
+            def render(self, task) -> Text:
+                v = speed(task)
+                if v is None:
+                    return Text("-:--:--")
+                s = round((task.total - task.completed) / v)
+                return Text(f"{s // 3600}:{s // 60 % 60:02d}:{s % 60:02d}")
 
         self.progress = Progress(
             BarColumn(bar_width=20),
@@ -886,12 +912,12 @@ class _Bar:
             Rate(),
             TextColumn("{task.fields[failed]} failed"),
             TimeElapsedColumn(),
-            TimeRemainingColumn(),
+            Left(),
             TextColumn("left"),
             console=console,
             transient=False,
         )
-        self.task = self.progress.add_task(title, total=total, completed=done, failed=0)
+        self.task = self.progress.add_task(title, total=total, completed=0, failed=0)
 
     def __enter__(self) -> "_Bar":
         if self.progress is not None:
@@ -899,8 +925,15 @@ class _Bar:
         return self
 
     def __exit__(self, *exc) -> None:
+        """Left running: :meth:`finish` draws the last line once the call's seconds are known."""
+
+    def finish(self, seconds: float) -> None:
+        """Draw the last line with the rate of ``seconds`` (the :class:`RunReport`'s) and stop."""
         if self.progress is not None:
+            self.seconds = seconds
+            self.progress.refresh()
             self.progress.stop()
+            self.progress = None
 
     def advance(self, n: int, failed: int) -> None:
         if self.progress is not None:
