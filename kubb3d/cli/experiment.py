@@ -476,8 +476,8 @@ def summary_cmd(
     no match_opener_won) counts in every rate's denominator as a "no", for a column (hit) and for
     column=value alike (column=null asks for the rate of no value), and is left out of a mean;
     the "no value" column says how many (--where match_draw=0 keeps decided matches only). Grid
-    factors in no --by and no --where are pooled over (a note says which). A column is named in full, without its unit (speed for speed_mps) or by
-    a start only it has (sk for skill)."""
+    factors in no --by and no --where are pooled over (a note says which). A column is named in
+    full, without its unit (speed for speed_mps) or by a start only it has (sk for skill)."""
     from rich.console import Console
     from rich.table import Table
 

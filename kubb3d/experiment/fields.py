@@ -86,7 +86,10 @@ FIELDS: dict[tuple[str, str], tuple[str, str]] = {
     ("[throw]", "release_angle_deg"): ("deg", "angle of the baton above the horizontal at release"),
     ("[throw]", "height"): ("m", "release height"),
     ("[throw]", "lateral"): ("m", "sideways release position (default: in line with the target)"),
-    ("[throw]", "behind_line"): ("m", "release distance behind the throwing line (negative: the hand is past the line, allowed: the foot is judged)"),
+    ("[throw]", "behind_line"): (
+        "m",
+        "release distance behind the throwing line (negative: the hand is past the line, allowed: the foot is judged)",
+    ),
     ("[throw]", "max_time_s"): ("s", "longest simulated time until rest"),
     ("[throw]", "speed_offset"): (
         "m/s",
@@ -135,16 +138,17 @@ MEASURE_COLUMNS: dict[str, str] = {
                      "`first_contact_y_m` (where, m)",
     "landing": "`baton_rest_x_m`, `baton_rest_y_m` (where the baton came to rest, m), `slide_m` (horizontal distance "
                "from its first contact to its rest, m)",
-    "tilt": "`max_tilt_deg` (largest tilt out of the flight plane, deg), `legal` (true/false), `violations` (citations, JSON "
-            "list)",
+    "tilt": "`max_tilt_deg` (largest tilt out of the flight plane, deg), `legal` (true/false), `violations` "
+            "(citations, JSON list)",
     "flight_time": "`flight_time_s` (s, release to first contact)",
     "rest": "`rest_time_s` (s), `at_rest` (true/false), `rest_positions` (id → [x, y, z] m, JSON)",
     "rulings": "`judge_felled`, `judge_raise` (JSON lists), `judge_winner`, `judge_status` (id → status, JSON)",
     "status": "`status_<id>` for every id in `watch`: standing, fallen, leaning or stößel",
-    "match": "`match_winner` (A, B or null), `match_draw` (true/false), `match_skill_a`, `match_skill_b`, `match_ground`, "
-    "`match_strategy_a`, `match_strategy_b`, `match_opener` (A or B: who threw first), `match_opener_won` "
-    "(true/false, null for a draw), `match_felled_a`, `match_felled_b` (kubbs felled by each side's throws), "
-    "`match_termination`, `match_points_a`, `match_points_b`, `match_turns`, `match_minutes` (simulated), `match_seed`",
+    "match": "`match_winner` (A, B or null), `match_draw` (true/false), `match_skill_a`, `match_skill_b`, "
+    "`match_ground`, `match_strategy_a`, `match_strategy_b`, `match_opener` (A or B: who threw first), "
+    "`match_opener_won` (true/false, null for a draw), `match_felled_a`, `match_felled_b` (kubbs felled by each "
+    "side's throws), `match_termination`, `match_points_a`, `match_points_b`, `match_turns`, `match_minutes` "
+    "(simulated), `match_seed`",
     "turns": "with `match`: `turns` (one record per throwing turn, JSON list: `set_no`, `turn_no`, `side`, "
     "`advance_line`, `field_standing` and `field_inkasted` at the first baton, `first_baton_field_felled`, `batons`, "
     "`eight_m_throws`, `eight_m_felled`, `field_left`, null when the set ended in the turn); per side A and B: "

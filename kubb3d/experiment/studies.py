@@ -420,10 +420,10 @@ def render(doc: dict[str, Any], command: str, source: str | None = None) -> str:
         "Every figure is a count of simulated DM matches (one set, at most 40 turns) between the player presets "
         "of docs/calibration.md, at the shipped physics, with its 95 % interval: Wilson's for a rate of matches, "
         "the ratio estimator's with the match as the cluster for a rate of kubbs pooled over turns (from fewer "
-        f"than {FEW_CLUSTERS} matches, or matches all alike, which leave that estimator no spread, it is widened to hold the "
-        "Wilson interval of the pooled kubbs or batons, so a partial run never shows a zero-width interval). The "
-        "intervals "
-        'hold the sampling noise only; see "Physics uncertainty" for what the unmeasured physics adds.',
+        f"than {FEW_CLUSTERS} matches, or matches all alike, which leave that estimator no spread, it is widened "
+        "to hold the Wilson interval of the pooled kubbs or batons, so a partial run never shows a zero-width "
+        "interval). The intervals hold the sampling noise only; see \"Physics uncertainty\" for what the "
+        "unmeasured physics adds.",
         "",
         "## How far the runs got",
         "",
