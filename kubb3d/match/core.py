@@ -5,10 +5,11 @@ the per-action random generators. :class:`MatchCore` is the base of
 
 from __future__ import annotations
 
+import math
 import os
 from dataclasses import replace
 from pathlib import Path
-from typing import Callable, Collection, Mapping, Self, cast
+from typing import Callable, Collection, Mapping, Self, Sequence, cast
 
 import numpy as np
 
@@ -23,13 +24,40 @@ from kubb3d.match.kubbuteo import FlickFlow
 from kubb3d.match.protocol import Current, HumanThrow, Judge
 from kubb3d.match.room import make_room
 from kubb3d.match.records import SCHEMA, ReplayLog, pose_list, pose_rounded, poses_after
-from kubb3d.physics.world import World
+from kubb3d.physics.world import PhysicsGlitch, World
 from kubb3d.pitch import KING_ID, Side
 from kubb3d.players import Player, get_skill, get_strategy
 from kubb3d.ranges import listed
 from kubb3d.rules import Event, Ruleset, get_ruleset
+from kubb3d.snapshot import tilt_from_vertical
 
 import kubb3d.judge
+
+
+BATON_TOUCH_M = 0.001
+"""m: a kubb or the king this close to a baton as the turn ends touches it (the baton is
+picked up, and the piece comes to rest without it: :meth:`MatchCore._settle_off_batons`)."""
+SETTLE_OFF_BATONS_S = 5.0
+"""s: simulated time at most for the pieces a picked-up baton touched to come to rest."""
+FELL_OFF_BATON_TILT = math.radians(45.0)
+"""rad: a standing piece further than this from vertical once its baton was picked up fell."""
+SETTLE_TOL_M = 0.0005
+"""m: a piece whose box corners all moved less than this once its baton was picked up did not
+lean on it; the turn then starts from the poses as they were."""
+
+
+def _corners(pose: Sequence[float], half: Sequence[float]) -> np.ndarray:
+    """The eight corners of a box of half sizes ``half`` at ``pose`` (x, y, z, quat_xyzw), m."""
+    x, y, z, qx, qy, qz, qw = (float(v) for v in pose)
+    r = np.array(
+        [
+            [1 - 2 * (qy * qy + qz * qz), 2 * (qx * qy - qz * qw), 2 * (qx * qz + qy * qw)],
+            [2 * (qx * qy + qz * qw), 1 - 2 * (qx * qx + qz * qz), 2 * (qy * qz - qx * qw)],
+            [2 * (qx * qz - qy * qw), 2 * (qy * qz + qx * qw), 1 - 2 * (qx * qx + qy * qy)],
+        ]
+    )
+    signs = np.array([[sx, sy, sz] for sx in (-1, 1) for sy in (-1, 1) for sz in (-1, 1)], dtype=float)
+    return np.array([x, y, z]) + (signs * np.asarray(half, dtype=float)) @ r.T
 
 
 def flow_for(ruleset: Ruleset) -> PieceFlow:
@@ -264,27 +292,118 @@ class MatchCore:
         return poses, sides
 
     def _ensure_world(self) -> None:
+        """Build the world of the turn starting now (a new set: the standard set-up) and write
+        its ``world`` record. The batons are picked up between turns: a piece a baton touched
+        comes to rest without it first (:meth:`_settle_off_batons`), so the turn starts from
+        poses every piece holds on its own (DM §5 "allein stehfähig")."""
         s = self.state
         if s.set_no == 0:
             return
         key = (s.set_no, s.turn_no)
         if key == self.world_key:
             return
+        leaned: set[str] = set()
         if self.world_key is None or key[0] != self.world_key[0]:
             poses = self._standard_poses()
             sides = {k: k[0] for k in poses if k != KING_ID}
         else:
+            leaned = self._on_batons()
             poses, sides = self._boundary_poses()
             # a kubb raised again at its original spot stands there: a felled kubb lying on the
             # spot (picked up at the next inkast) is moved off it (docs/rules.md "Pieces placed by the rules")
             standing = {kid for kid, k in s.kubbs.items() if k.standing and not k.removed} | {KING_ID}
             poses = make_room(poses, standing, self._half_extents)
+        self._build(poses, sides)
+        if leaned:
+            poses = self._settle_off_batons(leaned, poses, sides)
+        self._keep_standing_poses(poses)
         self._write(
             {"type": "world", "i": self.action_index, "set": key[0], "turn": key[1], "poses": poses, "sides": sides}
         )
-        self._build(poses, sides)
         self.world_key = key
         self._recorded = {pid: pose_rounded(p[:3], p[3:]) for pid, p in poses.items()}
+
+    def _on_batons(self) -> set[str]:
+        """The standing kubbs and the king touching a baton (within :data:`BATON_TOUCH_M`) in
+        the world as the turn ended, before its batons are picked up. A felled kubb lying on a
+        baton is not among them: the inkast that starts the turn picks it up."""
+        w, s = self.world, self.state
+        if w is None:
+            return set()
+        batons = w.piece_ids("baton")
+        if not batons:
+            return set()
+        standing = [
+            pid
+            for pid in w.piece_ids("kubb", "king")
+            if pid == KING_ID or (pid in s.kubbs and s.kubbs[pid].standing and not s.kubbs[pid].removed)
+        ]
+        return {pid for pid in standing if w.engine.closest_distance(pid, batons, BATON_TOUCH_M) < BATON_TOUCH_M}
+
+    def _settle_off_batons(
+        self, leaned: Collection[str], poses: dict[str, list[float]], sides: Mapping[str, str]
+    ) -> dict[str, list[float]]:
+        """Let the pieces a picked-up baton touched (``leaned``, in the world just built without
+        batons) come to rest on their own and return the turn's start poses: a kubb that only
+        leaned on a baton rights itself or falls (a kubb that needs a baton to stand counts as
+        fallen, DM §5 „nur mit Hilfe von … Wurfhölzern“; the judge ruled so at the throw,
+        :mod:`kubb3d.judge.status`). Where no piece moves more than :data:`SETTLE_TOL_M` (the
+        baton carried nothing), the world is built again from ``poses`` unchanged, so a seeded
+        match keeps its replay byte for byte.
+
+        A piece the rules engine holds standing that does not end on an end face (the judge
+        ruled it standing on its own, the physics let it fall) is stood up upright on the spot
+        its base had (DM §5 „wieder aufgestellt“), so that the engine and the world agree; a
+        physics glitch while settling leaves ``poses`` as they were."""
+        w = self._w
+        for pid in sorted(leaned):  # sorted: the order of pose resets reaches the engine
+            if w.has_piece(pid):
+                pos, q = w.pose(pid)
+                w.set_pose(pid, tuple(float(v) for v in pos), tuple(float(v) for v in q), wake=True)
+        try:
+            w.run_until_rest(SETTLE_OFF_BATONS_S)
+        except PhysicsGlitch:
+            self._build(poses, sides)
+            return poses
+        settled = dict(poses)
+        moved = False
+        for pid, was in sorted(poses.items()):  # a piece one of them fell on moves too
+            now = pose_list(*w.pose(pid))
+            half = self._half_extents(pid)
+            shift = float(np.max(np.abs(_corners(was, half) - _corners(now, half))))
+            if shift > SETTLE_TOL_M:
+                moved = True
+                settled[pid] = now
+        if not moved:
+            self._build(poses, sides)
+            return poses
+        for pid in sorted(leaned):
+            q = settled[pid]
+            tilt = tilt_from_vertical((q[3], q[4], q[5], q[6]))
+            if FELL_OFF_BATON_TILT < tilt < math.pi - FELL_OFF_BATON_TILT:
+                settled[pid] = self._upright_on_spot(pid, poses[pid])
+        self._build(settled, sides)  # (at rest, asleep, with a fresh history)
+        return settled
+
+    def _upright_on_spot(self, pid: str, pose: Sequence[float]) -> list[float]:
+        """``pose`` stood upright on the centre of its lower end face, heading kept."""
+        half = self._half_extents(pid)
+        corners = _corners(pose, half)
+        low = corners[np.argsort(corners[:, 2])[:4]]  # the lower end face (the piece stands, < 45 deg)
+        x, y = (float(v) for v in low[:, :2].mean(axis=0))
+        qx, qy, qz, qw = (float(v) for v in pose[3:])
+        yaw = math.atan2(2 * (qw * qz + qx * qy), 1 - 2 * (qy * qy + qz * qz))
+        q = (0.0, 0.0, math.sin(yaw / 2), math.cos(yaw / 2))
+        kind = "king" if pid == KING_ID else "kubb"
+        return [x, y, self._w.height_on_ground(kind, x, y, q), *q]
+
+    def _keep_standing_poses(self, poses: Mapping[str, list[float]]) -> None:
+        """The rules engine keeps the pose each standing kubb starts the turn in (what a kubb an
+        inkast or an own-half throw moves is set back to, DM §5)."""
+        for kid, k in self.state.kubbs.items():
+            if k.standing and not k.removed and kid in poses:
+                x, y, z, qx, qy, qz, qw = (float(v) for v in poses[kid])
+                k.pose = Pose((x, y, z), (qx, qy, qz, qw))
 
     def _world_poses(self, world: World | None = None) -> dict[str, list[float]]:
         """Rounded poses of every piece in ``world`` (default: the match's; kubbs, king, batons)."""

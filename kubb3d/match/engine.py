@@ -363,6 +363,7 @@ class Match(HumanInput):
                 m._build(boundary.poses, boundary.sides)
             except (ValueError, PhysicsGlitch) as exc:
                 raise ReplayError(f"{path}:{cut_line}: poses: cannot build the world: {exc}") from None
+            m._keep_standing_poses(boundary.poses)
             m.world_key = (boundary.set, boundary.turn)
             m._recorded = {pid: pose_rounded(p[:3], p[3:]) for pid, p in boundary.poses.items()}
         m.events = list(m.state.events)

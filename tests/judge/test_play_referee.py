@@ -8,7 +8,8 @@ docs/examinations/2026-12-07-play.md gives the method and the readings. Two chec
   the independent referee; the positions where kubb3d departs from DM's words are strict
   xfails, so a fix of the judge flips them;
 * one short seeded match played now, every referee call compared, and one (seed 78) where
-  kubb3d sets a kubb up tilted, a strict xfail.
+  kubb3d set a kubb up tilted (a strict xfail until the match engine let the pieces a
+  picked-up baton held come to rest before the next turn, kubb3d/match/core.py).
 """
 
 from __future__ import annotations
@@ -57,17 +58,14 @@ def test_stored_position(case):
     assert bad == [], text
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=KubbDeparts,
-    reason="kubb3d stands B3 up again, at every throw of a turn, in the pose it had while a baton "
-    "(picked up since) held it tilted 9.3 deg, not upright on its base (DM §5 'wieder aufgestellt')",
-)
 def test_a_kubb_is_set_up_only_upright_seed_78():
-    # played, not stored: the tilted pose comes from the match engine's turn-start poses
+    # played, not stored: the tilted pose came from the match engine's turn-start poses (B3 kept
+    # the 9.3 deg a picked-up baton held it in and was stood up again into it at every throw,
+    # DM §5 'wieder aufgestellt'); the turn now starts once it came to rest without the baton
     positions = record_match(78, "dm", skills=("novice", "elite"))
     checks = [(p["call"], c) for p in positions for c in compare(p) if c.kind == "raise:upright"]
-    assert len(checks) >= 30, len(checks)
+    # 28 set-ups (raised, set back); the old code had 36, B3's 8 into the tilted pose among them
+    assert len(checks) >= 25, len(checks)
     tilted = [f"call {n}: {c.piece} {c.note}" for n, c in checks if not c.agrees]
     if tilted:
         raise KubbDeparts("\n".join(tilted))
