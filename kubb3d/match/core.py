@@ -378,8 +378,8 @@ class MatchCore:
             self._build(poses, sides)
             return poses
         for pid in sorted(leaned):
-            q = settled[pid]
-            tilt = tilt_from_vertical((q[3], q[4], q[5], q[6]))
+            now = settled[pid]
+            tilt = tilt_from_vertical((now[3], now[4], now[5], now[6]))
             if FELL_OFF_BATON_TILT < tilt < math.pi - FELL_OFF_BATON_TILT:
                 settled[pid] = self._upright_on_spot(pid, poses[pid])
         self._build(settled, sides)  # (at rest, asleep, with a fresh history)
