@@ -104,3 +104,19 @@ def test_a_standing_kubb_that_fell_off_its_baton_is_stood_up_on_its_spot():
     assert abs(out[2] - half) < 1e-6
     assert tilt_from_vertical(tuple(out[3:])) < 1e-9
     assert abs(2 * math.atan2(out[5], out[6]) - yaw) < 1e-9
+
+
+def test_a_match_resumed_after_the_settling_continues_exactly(tmp_path):
+    # resumed at the turn boundary of action 44 (B3 settled off its baton): the engine takes
+    # B3's standing pose from the world record, so the next boundary (52) is built alike
+    cfg = MatchConfig(seed=78, skills=("novice", "elite"))
+    full = tmp_path / "full.jsonl"
+    m = Match(cfg, replay=full)
+    m.run(max_actions=56)
+    part = tmp_path / "part.jsonl"
+    assert Match(cfg, replay=part).run(max_actions=47) is None
+    resumed = Match.resume(part)
+    assert resumed.action_index == 44
+    assert resumed.state.kubbs["B3"].pose.quat_xyzw[3] > 0.99999
+    resumed.run(max_actions=12)
+    assert part.read_bytes() == full.read_bytes()
