@@ -113,10 +113,14 @@ def test_a_match_resumed_after_the_settling_continues_exactly(tmp_path):
     full = tmp_path / "full.jsonl"
     m = Match(cfg, replay=full)
     m.run(max_actions=56)
+    m.close()
     part = tmp_path / "part.jsonl"
-    assert Match(cfg, replay=part).run(max_actions=47) is None
+    cut = Match(cfg, replay=part)
+    assert cut.run(max_actions=47) is None
+    cut.close()
     resumed = Match.resume(part)
     assert resumed.action_index == 44
     assert resumed.state.kubbs["B3"].pose.quat_xyzw[3] > 0.99999
     resumed.run(max_actions=12)
+    resumed.close()
     assert part.read_bytes() == full.read_bytes()
