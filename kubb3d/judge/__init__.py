@@ -16,7 +16,15 @@ from kubb3d.judge.params import DEFAULT_PARAMS, JudgeParams
 from kubb3d.judge.raising import InkastContext, InkastJudgement, judge_inkast
 from kubb3d.judge.tipping import tip_options
 from kubb3d.judge.rulings import Consequence, Pose, Ruling, Status
-from kubb3d.judge.status import Analysis, HandCheck, analyse, knocked_past_tipping, piece_status
+from kubb3d.judge.status import (
+    Analysis,
+    HandCheck,
+    analyse,
+    down_before_rest,
+    knocked_past_tipping,
+    piece_status,
+    turned_over,
+)
 from kubb3d.judge.throws import ThrowContext, ThrowJudgement, judge_accident, judge_throw
 
 __all__ = [
@@ -37,6 +45,8 @@ __all__ = [
     "judge_inkast",
     "judge_throw",
     "knocked_past_tipping",
+    "turned_over",
+    "down_before_rest",
     "piece_status",
     "tip_options",
 ]

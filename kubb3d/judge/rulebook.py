@@ -40,8 +40,9 @@ class JudgeCitations:
         leaning: a kubb that only stays up because it leans on another body, or that lies on
             other kubbs after a throw.
         stossel: a kubb lying on other kubbs after an inkast (stößel), and its free placement.
-        knocked_past_tipping: a kubb that stands again but was knocked past its tipping angle
-            during the round, or one felled earlier that stands again.
+        knocked_past_tipping: a kubb that stands again but went down during the round by its
+            history (:attr:`Rulebook.stands_again`: turned over, or past its tipping angle
+            under KT), or one felled earlier that stands again.
         foul: a throw that broke a throwing rule (besides the rule of each violation, when
             :attr:`Rulebook.cite_violations`).
         accident: a piece moved by accident, not by a throw.
@@ -149,6 +150,11 @@ class Rulebook:
             is raised again (``raise``; WS "Tie-Break After the Group Stage" notes), or the thrower
             has lost (``lost``; KT "Rules": "Knocking over the King from anywhere but the baseline
             will result in losing the game").
+        stands_again: when a piece that stands at rest counts as fallen by its history this
+            round: it ``turned over`` (its long axis passed 90° from the upright of its last
+            set-up; DM §5 „Das gleiche gilt nach einem Überschlag mit anschließendem Stehen“,
+            WS by analogy), or it went ``past tipping`` (its static tipping angle; KT's reading
+            of "knock over", a kubb3d decision).
         options: referee option → default under this book, where it differs from (or is
             missing in) the table of :mod:`kubb3d.judge.options`.
     """
@@ -168,6 +174,7 @@ class Rulebook:
     returns_by_flick: bool = False
     king_off_baseline: Literal["raise", "lost"] = "raise"
     on_line: Literal["outside", "tip in"] = "outside"
+    stands_again: Literal["turned over", "past tipping"] = "turned over"
     options: Mapping[str, Any] = field(default_factory=dict)
 
     def foul_cites(self, violation_rules: Cites) -> Cites:

@@ -31,7 +31,7 @@ contacts from geometry: corners at most ``ground_tol`` above the ground (z = 0).
 from __future__ import annotations
 
 import math
-from typing import Callable
+from typing import Callable, Literal
 
 from kubb3d.equipment import kubbuteo_disk
 from kubb3d.errors import JudgeInputError
@@ -54,9 +54,33 @@ def _stands(name: str) -> str:
     return msg("{name} stands on its base and carries its own weight without help from any other piece.", name=name)
 
 
+TURNED_OVER = math.pi / 2
+"""rad: a piece whose long axis went more than this from the upright of its last set-up this
+round turned over (DM §5 „Überschlag“): onto its side or beyond, a somersault reaches π."""
+
+
+def turned_over(p: PieceState) -> bool:
+    """True if the piece's recorded history (``max_tilt``) passed 90° from the upright of its
+    last set-up this round: it went over (DM §5 „Das gleiche gilt nach einem Überschlag mit
+    anschließendem Stehen“), so it counts as fallen even if it stands again. A rock past the
+    tipping angle that comes back below 90° is no „Überschlag“ (docs/rules.md "DM §5
+    somersault")."""
+    return p.max_tilt > TURNED_OVER
+
+
+def down_before_rest(
+    p: PieceState, reading: Literal["turned over", "past tipping"], params: JudgeParams = DEFAULT_PARAMS
+) -> bool:
+    """The history rule of a ruleset's :attr:`~kubb3d.judge.rulebook.Rulebook.stands_again`:
+    ``turned over`` (DM §5, WS by analogy): :func:`turned_over`; ``past tipping`` (KT, its
+    "knocked over"): :func:`knocked_past_tipping`."""
+    return turned_over(p) if reading == "turned over" else knocked_past_tipping(p, params)
+
+
 def knocked_past_tipping(p: PieceState, params: JudgeParams = DEFAULT_PARAMS) -> bool:
     """True if the piece's recorded history went past its static tipping angle this round:
-    it counts as fallen even if it stands again (DM §5; KT refers to it).
+    it counts as fallen even if it stands again (Kubbuteo's reading of "knocked over", KT
+    borrowing DM §5; DM and WS read DM §5's „Überschlag“ as :func:`turned_over`).
 
     A Kubbuteo kubb's tipping angle depends on the direction (11.2° sideways, 19.1° in its own
     plane, :meth:`kubb3d.equipment.DiskPiece.tipping_angle_towards`), and it tips once its

@@ -50,7 +50,7 @@ from kubb3d.judge.clearing import clear_of
 from kubb3d.judge.geometry import columns, end_face, footprint, rot
 from kubb3d.judge.rulebook import JudgeCitations, Rulebook, get_rulebook
 from kubb3d.judge.rulings import Consequence, Pose, Ruling, RulingsLookup, Status
-from kubb3d.judge.status import ContactIndex, HandCheck, analyse, knocked_past_tipping
+from kubb3d.judge.status import ContactIndex, HandCheck, analyse, down_before_rest
 from kubb3d.judge.tipping import state_at
 from kubb3d.pitch import KING_ID, Pitch, Side, opponent
 from kubb3d.snapshot import PieceState, Snapshot, body_axis
@@ -186,6 +186,7 @@ class _Throw:
     foul_text: str
     by_order: bool
     king_off_baseline: str
+    stands_again: str
 
     @classmethod
     def read(cls, ctx: ThrowContext, book: Rulebook, pieces: Mapping[str, PieceState]) -> "_Throw":
@@ -219,6 +220,7 @@ class _Throw:
             foul_text=foul_text,
             by_order=option(ctx.options, "baseline_after_field", ctx.ruleset) == "contact order",
             king_off_baseline=book.king_off_baseline,
+            stands_again=book.stands_again,
         )
 
 
@@ -344,7 +346,7 @@ def _judge_throw(
         if p.kind not in ("kubb", "king"):
             continue
         a = analyse(after, pid, params, hand_check, index=index)
-        down = a.status is not Status.STANDING or knocked_past_tipping(p, params)
+        down = a.status is not Status.STANDING or down_before_rest(p, book.stands_again, params)
         if pid in ctx.accidents:
             _rule_accident(tally, t, pid, a)
         elif pid == KING_ID:
@@ -359,6 +361,25 @@ def _judge_throw(
     _rule_own_half(tally, t, after, params, hand_check, index)
     _clear_set_inside(tally, after, params)
     return tally.judgement(t.warned)
+
+
+def _stands_again_why(t: _Throw, pid: str) -> str:
+    """Why a piece that stands at rest counts as fallen by its history this round (DM §5
+    „Überschlag mit anschließendem Stehen“; KT: knocked past its tipping angle)."""
+    if pid == KING_ID:
+        if t.stands_again == "turned over":
+            return msg("The king stands again but turned over (past lying) during the throw.")
+        return msg("The king stands again but was knocked past its tipping angle during the throw.")
+    if t.stands_again == "turned over":
+        return msg(
+            "{piece} stands again, but it turned over (its long axis went past lying) during this round, so it "
+            "counts as fallen.",
+            piece=pid,
+        )
+    return msg(
+        "{piece} stands again, but it was knocked past its tipping angle during this round, so it counts as fallen.",
+        piece=pid,
+    )
 
 
 def _rule_accident(tally: _Tally, t: _Throw, pid: str, a: Analysis) -> None:
@@ -430,7 +451,7 @@ def _rule_king(tally: _Tally, t: _Throw, pid: str, a: Analysis, down: bool) -> N
         why = (
             a.reason
             if a.status is not Status.STANDING
-            else msg("The king stands again but was knocked past its tipping angle during the throw.")
+            else _stands_again_why(t, KING_ID)
         )
         if t.target_kubbs and all_down:
             reason = msg(
@@ -556,11 +577,7 @@ def _rule_target_kubb(
     why: str
     if a.status is Status.STANDING:
         rules = cites.knocked_past_tipping
-        why = msg(
-            "{piece} stands again, but it was knocked past its tipping angle during this round, so it counts as "
-            "fallen.",
-            piece=pid,
-        )
+        why = _stands_again_why(t, pid)
     else:
         rules, why = base_rules, a.reason
     if field_first:

@@ -56,8 +56,9 @@ def test_standing_again_after_tipping_counts_as_felled():
     j = judge_throw(snap(k), ThrowContext(field_kubbs=frozenset({"F"})))
     r = j.ruling("F")
     assert (r.status, r.consequence) == (Status.STANDING, Consequence.COUNTS_AS_FELLED)
-    assert "knocked past its tipping angle" in r.reason
-    ok = judge_throw(snap(kubb("F", 1.5, 0.2, max_tilt_deg=20)), ThrowContext(field_kubbs=frozenset({"F"})))
+    assert "turned over" in r.reason
+    # DM §5 „Überschlag“: rocked 40° (past its tipping angle) but never over, it stands
+    ok = judge_throw(snap(kubb("F", 1.5, 0.2, max_tilt_deg=40)), ThrowContext(field_kubbs=frozenset({"F"})))
     assert ok.ruling("F").consequence is Consequence.NONE
 
 
@@ -207,21 +208,21 @@ def test_a_kubb_felled_earlier_this_round_still_counts_as_felled_lying_or_standi
     ]
 
 
-def test_a_king_standing_again_after_being_knocked_past_tipping_is_felled_early_and_says_so():
-    """DM §5: a piece knocked past its tipping angle counts as fallen even if it stands again; DM §1:
+def test_a_king_standing_again_after_turning_over_is_felled_early_and_says_so():
+    """DM §5: a piece that turned over („Überschlag“) counts as fallen even if it stands again; DM §1:
     "Wird der König vorzeitig mit Kubb oder Wurfholz zu Fall gebracht, hat die gegnerische
-    Mannschaft gewonnen." The king at rest upright, knocked 40° during A's throw while B3 still
+    Mannschaft gewonnen." The king at rest upright, knocked 120° during A's throw while B3 still
     stands, is felled early: side A loses, and the reason says the king stands again (its status)
-    but went past its tipping angle; knocked 5° it is no felling at all."""
+    but turned over; rocked 40° (past its tipping angle, not over) it is no felling at all."""
     ctx = ThrowContext(thrower="A")
-    knocked = judge_throw(snap(replace(king(), max_tilt=math.radians(40.0)), kubb("B3", 4.0, 0.0)), ctx)
-    rocked = judge_throw(snap(replace(king(), max_tilt=math.radians(5.0)), kubb("B3", 4.0, 0.0)), ctx)
+    knocked = judge_throw(snap(replace(king(), max_tilt=math.radians(120.0)), kubb("B3", 4.0, 0.0)), ctx)
+    rocked = judge_throw(snap(replace(king(), max_tilt=math.radians(40.0)), kubb("B3", 4.0, 0.0)), ctx)
     ruling = knocked.ruling("king")
     assert (ruling.status, ruling.consequence) == (Status.STANDING, Consequence.GAME_LOST)
     assert (knocked.winner, knocked.loser) == ("B", "A")
     assert str(ruling.reason) == (
         "Side A felled the king before all kubbs of side B's half were down, so side A loses. (The king stands "
-        "again but was knocked past its tipping angle during the throw.)")
+        "again but turned over (past lying) during the throw.)")
     assert rocked.ruling("king").consequence is Consequence.NONE and rocked.winner is None
 
 

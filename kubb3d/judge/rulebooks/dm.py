@@ -50,6 +50,9 @@ DM = register_rulebook(
         glitch=C.DM_THROWING,
         block_building=True,
         penalty="throw",
+        # DM §5 „Das gleiche gilt nach einem Überschlag mit anschließendem Stehen“: a kubb that
+        # turned over (past 90°) and stands again counts as fallen; one that only rocked does not
+        stands_again="turned over",
         # DM §5: underhand, at most 30° out of the vertical plane, from behind the line
         throw_rules=ThrowRules(max_tilt_deg=30.0, tilt_rule=C.DM_THROWING, forbid_helicopter=False,
                                foot_rule=C.DM_THROWING),

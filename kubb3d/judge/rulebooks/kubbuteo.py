@@ -64,5 +64,8 @@ KUBBUTEO = register_rulebook(
         # KT "Rules": "Knocking over the King from anywhere but the baseline will result in
         # losing the game", also after every kubb is down
         king_off_baseline="lost",
+        # KT says only "knock over": a disk knocked past its tipping angle counts even if it
+        # stands again (docs/rules.md "KT ← DM §5 knocked over"; a kubb3d decision)
+        stands_again="past tipping",
     )
 )
