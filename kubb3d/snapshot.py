@@ -81,10 +81,11 @@ class PieceState:
         com_local: centre of mass in the piece frame, m (king: below the box centre).
         linear_velocity: m/s.
         angular_velocity: rad/s, world frame.
-        max_tilt: the piece's history this round (DM §5 "knocked past its tipping
-            angle"): the largest angle, rad in [0, π], between its long axis and the
-            upright direction of its last set-up (the start of the throwing round, or later:
-            raised, placed, stood up again): the world vertical on the end it then stood on.
+        max_tilt: the piece's history this round (DM §5 „Überschlag“: past π/2 it turned
+            over; KT: past its tipping angle): the largest angle, rad in [0, π], between its
+            long axis and the upright direction of its last set-up (the start of the throwing
+            round, or later: raised, placed, stood up again): the world vertical on the end it
+            then stood on.
             A kubb set up upright on either end starts at 0, one set up tilted at its tilt;
             a somersault reaches π.
         side: the side whose half the piece belongs to for kubbs (``A``/``B``), else None.

@@ -41,7 +41,8 @@ class JudgeParams:
             corner at most this high counts as touching the ground, m. 5 mm.
         history_margin: a kubb whose recorded ``max_tilt`` exceeded its static
             tipping angle (atan(w/h), 25° for 7×15 cm) by more than this was
-            knocked past its tipping angle this round (DM §5), rad. 1°.
+            knocked past its tipping angle this round (KT's reading of "knock over"; DM and
+            WS count only a turn over, :func:`kubb3d.judge.status.turned_over`), rad. 1°.
         moved_tol: a piece displaced by more than this during an inkast was
             "moved" (WS basic rule 14), m. 1 cm.
         line_tol: a raised kubb's base may cross a line by at most this much and

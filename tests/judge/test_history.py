@@ -1,4 +1,5 @@
-"""The round history of DM §5 ("knocked past its tipping angle this round") is measured from the
+"""The round history of DM §5 (an „Überschlag“: turned past lying this round; KT: knocked past its
+tipping angle) is measured from the
 upright direction of a piece's last set-up: the world vertical on the end it stood on (issue #12),
 never from the quaternion it was placed with (issue #37: a kubb set up tilted below its tipping
 angle that settles upright was ruled felled)."""
@@ -10,7 +11,7 @@ import math
 import pytest
 
 from helpers import kubb, snap
-from kubb3d.judge import Consequence, ThrowContext, judge_throw, knocked_past_tipping
+from kubb3d.judge import Consequence, ThrowContext, judge_throw, knocked_past_tipping, turned_over
 from kubb3d.physics.world import World
 
 UPSIDE_DOWN = (1.0, 0.0, 0.0, 0.0)  # 180° about x: the top end on the ground
@@ -54,7 +55,7 @@ def test_a_somersault_is_caught(world):
     world.run_until_rest(max_time=5.0, sample_every=world.dt)  # seconds: every step
     p = world.snapshot()["B1"]
     assert p.max_tilt > math.radians(170.0)
-    assert knocked_past_tipping(p)
+    assert turned_over(p) and knocked_past_tipping(p)
 
 
 def test_hand_built_history_still_decides():
@@ -63,6 +64,9 @@ def test_hand_built_history_still_decides():
     j = judge_throw(s, ThrowContext(thrower="A"))
     assert j.ruling("B1").consequence is Consequence.COUNTS_AS_FELLED
     s = snap(kubb("B1", 2.0, 0.0, max_tilt_deg=20.0))
+    assert judge_throw(s, ThrowContext(thrower="A")).ruling("B1").consequence is Consequence.NONE
+    # rocked 60°, far past its tipping angle but not over (DM §5 „Überschlag“): it stands
+    s = snap(kubb("B1", 2.0, 0.0, max_tilt_deg=60.0))
     assert judge_throw(s, ThrowContext(thrower="A")).ruling("B1").consequence is Consequence.NONE
 
 

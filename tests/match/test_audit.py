@@ -42,7 +42,8 @@ def test_seeded_match_has_no_violation(ruleset, seed, tmp_path, dm1):
         assert rep.checked[check] > 0, check
     assert rep.felled > 0
     # before issue #12 about 40 % of the felled kubbs stood upright at rest; now only the rare
-    # kubb knocked past its tipping angle that bounced back up (over 20 DM matches: docs/rules.md)
+    # kubb that turned over and landed standing (DM §5 „Überschlag“; the KT kubb knocked past its
+    # tipping angle that bounced back up; over 20 DM matches: docs/rules.md)
     assert rep.felled_standing <= 3
     if ruleset != "dm":
         assert list(tmp_path.iterdir()) == []  # a clean match keeps no replay file
