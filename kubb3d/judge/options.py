@@ -242,7 +242,7 @@ OPTIONS: tuple[Option, ...] = (
         "One baton fells the last standing field kubb and then a baseline kubb of the same half: "
         "DM §5 judges the baseline kubb by whether field kubbs 'still stand'; kubb3d looks at the "
         "field kubbs standing when the throw began (a snapshot at rest has no order of falls); "
-        "'contact order' counts it if those field kubbs went past tipping before it did.",
+        "'contact order' counts it if those field kubbs went past tipping before it did and are down at rest.",
         "DM §5; WS basic rule 8; KT rules",
         "kubb3d.judge.throws:judge_throw",
         "ThrowContext.options with ThrowContext.fall_order (Trajectory.fall_order)",

@@ -187,6 +187,9 @@ class _Throw:
     by_order: bool
     king_off_baseline: str
     stands_again: str
+    field_down: frozenset[str] = frozenset()
+    """The field kubbs standing when the throw began that are down at rest (option
+    ``contact order``: only these can have fallen before a baseline kubb)."""
 
     @classmethod
     def read(cls, ctx: ThrowContext, book: Rulebook, pieces: Mapping[str, PieceState]) -> "_Throw":
@@ -341,12 +344,18 @@ def _judge_throw(
     tally = _Tally()
     judged = list(t.target_kubbs) + ([KING_ID] if KING_ID in pieces else [])
     judged += sorted(set(ctx.accidents) - set(judged))
-    for pid in judged:
-        p = pieces[pid]
-        if p.kind not in ("kubb", "king"):
-            continue
-        a = analyse(after, pid, params, hand_check, index=index)
-        down = a.status is not Status.STANDING or down_before_rest(p, book.stands_again, params)
+    analysed = {
+        pid: analyse(after, pid, params, hand_check, index=index)
+        for pid in judged
+        if pieces[pid].kind in ("kubb", "king")
+    }
+    downs = {
+        pid: a.status is not Status.STANDING or down_before_rest(pieces[pid], book.stands_again, params)
+        for pid, a in analysed.items()
+    }
+    t = replace(t, field_down=frozenset(f for f in t.standing_field if downs.get(f, False)))
+    for pid, a in analysed.items():
+        p, down = pieces[pid], downs[pid]
         if pid in ctx.accidents:
             _rule_accident(tally, t, pid, a)
         elif pid == KING_ID:
@@ -565,7 +574,7 @@ def _rule_target_kubb(
         tally.stand_again(pid, a, tuple(dict.fromkeys(t.foul_rules + cites.foul)), reason, raised, now=True)
         return
     field_first = pid not in ctx.field_kubbs and t.standing_field
-    if field_first and not (t.by_order and _fell_after(pid, t.standing_field, ctx.fall_order)):
+    if field_first and not (t.by_order and _fell_after(pid, t.standing_field, ctx.fall_order, t.field_down)):
         reason = msg(
             "Baseline kubb {piece} fell while field kubbs ({field}) still stood in its half, so it does not count and "
             "is raised at its spot at the end of the round.",
@@ -632,12 +641,14 @@ def _no_period(text: str) -> str:
     return text.rstrip(".") if text.endswith(".") else text
 
 
-def _fell_after(pid: str, field_kubbs: Iterable[str], fall_order: tuple[str, ...]) -> bool:
-    """Every one of ``field_kubbs`` went past its tipping angle before ``pid`` did."""
+def _fell_after(pid: str, field_kubbs: Iterable[str], fall_order: tuple[str, ...], down: frozenset[str]) -> bool:
+    """Every one of ``field_kubbs`` went past its tipping angle before ``pid`` did, and is
+    ``down`` at rest (a field kubb that only rocked past it and stands again did not fall:
+    DM §5 „Überschlag“, docs/rules.md "DM §5 somersault")."""
     if pid not in fall_order:
         return False
     first = fall_order[: fall_order.index(pid)]
-    return all(f in first for f in field_kubbs)
+    return all(f in first and f in down for f in field_kubbs)
 
 
 def _moved(p: PieceState, pose: Pose, params: JudgeParams) -> bool:

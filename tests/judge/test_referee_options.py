@@ -232,6 +232,21 @@ def test_baseline_kubb_after_the_last_field_kubb_in_contact_order():
     assert first.ruling("B3").consequence is Consequence.RAISE_AT_ORIGINAL_SPOT and first.felled == {"F"}
 
 
+def test_a_field_kubb_that_only_rocked_before_the_baseline_kubb_did_not_fall_before_it():
+    """``contact order`` counts a baseline kubb after every standing field kubb fell first. F
+    went past its tipping angle before B3 in the trajectory but rocked back (40°, never over)
+    and stands: DM §5 „Überschlag“ makes it no fall, so B3 fell while F stood; turned over
+    (120°) and standing again, F fell first and B3 counts."""
+    order = dict(thrower="A", field_kubbs=frozenset({"F"}), fall_order=("F", "B3"),
+                 options={"baseline_after_field": "contact order"})
+    b3 = kubb("B3", 4.0, 0.0, lying_yaw_deg=0)
+    rocked = judge_throw(snap(kubb("F", 2.0, 0.0, max_tilt_deg=40.0), b3), ThrowContext(**order))
+    assert rocked.ruling("F").consequence is Consequence.NONE and rocked.felled == set()
+    assert rocked.ruling("B3").consequence is Consequence.RAISE_AT_ORIGINAL_SPOT
+    over = judge_throw(snap(kubb("F", 2.0, 0.0, max_tilt_deg=120.0), b3), ThrowContext(**order))
+    assert over.felled == {"F", "B3"}
+
+
 def test_fall_order_from_a_trajectory():
     import numpy as np
 
