@@ -64,3 +64,46 @@ def test_each_ruleset_names_its_reading():
     assert get_rulebook("dm").stands_again == "turned over"
     assert get_rulebook("wikinger").stands_again == "turned over"  # WS ← DM §5 by analogy
     assert get_rulebook("kubbuteo").stands_again == "past tipping"  # KT ← DM §5 knocked over
+
+
+def _rocked_in_the_world(tilt_deg: float, axis: tuple[float, float], side: str):
+    """The world's own history (its rest sampler) of a field kubb of ``side`` rocked by
+    ``tilt_deg`` about the horizontal ``axis`` and put back upright on its spot, then judged
+    after a throw of the other side: (the piece's recorded largest tilt, its ruling)."""
+    import pybullet as pb
+
+    from kubb3d.physics.world import World
+
+    x = 2.0 if side == "B" else -2.0
+    with World("standard", stakes=False, air_drag=False) as world:
+        world.add_piece("F1", "kubb", (x, 0.0, 0.075), side=side)
+        world.run_until_rest(max_time=1.0)
+        world.clear_history()
+        body, client = world.engine.body_of("F1"), world.engine.client
+        com, upright = pb.getBasePositionAndOrientation(body, physicsClientId=client)
+        half = math.radians(tilt_deg) / 2
+        rocked = (axis[0] * math.sin(half), axis[1] * math.sin(half), 0.0, math.cos(half))
+        lifted = (com[0], com[1], com[2] + 0.1)  # clear of the ground while sampled
+        pb.resetBasePositionAndOrientation(body, lifted, rocked, physicsClientId=client)
+        world.rest.sample()
+        pb.resetBasePositionAndOrientation(body, com, upright, physicsClientId=client)
+        world.rest.sample()
+        world.settle_forces()
+        s = world.snapshot()
+    thrower = "A" if side == "B" else "B"
+    j = judge_throw(s, ThrowContext(thrower=thrower, field_kubbs=frozenset({"F1"})))
+    return s["F1"].max_tilt, j.ruling("F1"), j.felled
+
+
+@pytest.mark.parametrize("side", ["A", "B"])
+@pytest.mark.parametrize("axis", [(1.0, 0.0), (-1.0, 0.0), (0.0, 1.0), (0.0, -1.0)], ids=["+x", "-x", "+y", "-y"])
+def test_the_worlds_record_of_a_rock_decides_in_every_direction_and_half(axis, side):
+    """Rocked 89° and back the kubb stands, 91° and back it counts as felled, whichever way it
+    rocked (mirrored about either horizontal axis) and in either half: the world's record, not a
+    hand-built history."""
+    tilt, ruling, felled = _rocked_in_the_world(89.0, axis, side)
+    assert math.degrees(tilt) == pytest.approx(89.0, abs=0.01)
+    assert (ruling.status.value, ruling.consequence, felled) == ("standing", Consequence.NONE, frozenset())
+    tilt, ruling, felled = _rocked_in_the_world(91.0, axis, side)
+    assert math.degrees(tilt) == pytest.approx(91.0, abs=0.01)
+    assert (ruling.status.value, ruling.consequence, felled) == ("standing", Consequence.COUNTS_AS_FELLED, {"F1"})
