@@ -19,7 +19,7 @@ from kubb3d.cli.outputs import Output, check, force_option, output_option
 from kubb3d.errors import FileSafetyError, UserError
 from kubb3d.ranges import expected, span
 from kubb3d.ranges import counted
-from kubb3d.judge.messages import msg
+from kubb3d.judge.messages import msg, nmsg
 
 
 
@@ -449,9 +449,12 @@ def _some_trials(results: Path, rows: list) -> None:
         )
     if not any(r.get("ok") for r in rows):  # once: "no column 'hit' (columns: elevation_deg)"
         first = " ".join(str(rows[0].get("error") or "?").split())
-        raise ValueError(msg(
+        raise ValueError(nmsg(
+            "{path}: its one trial failed, so no measure has a value; it failed with: {error} (the error "
+            "column of `kubb3d experiment export {path}` gives it)",
             "{path}: all {n} trials failed, so no measure has a value; the first failed with: {error} (the error "
             "column of `kubb3d experiment export {path}` gives each trial's)",
+            len(rows),
             path=str(results), n=len(rows), error=first[:200] + ("…" if len(first) > 200 else ""),
         ))
 
