@@ -29,7 +29,7 @@ from kubb3d.pitch import KING_ID, Side
 from kubb3d.players import Player, get_skill, get_strategy
 from kubb3d.ranges import listed
 from kubb3d.rules import Event, Ruleset, get_ruleset
-from kubb3d.snapshot import tilt_from_vertical
+from kubb3d.snapshot import quat_to_matrix, tilt_from_vertical
 
 import kubb3d.judge
 
@@ -49,13 +49,7 @@ lean on it; the turn then starts from the poses as they were."""
 def _corners(pose: Sequence[float], half: Sequence[float]) -> np.ndarray:
     """The eight corners of a box of half sizes ``half`` at ``pose`` (x, y, z, quat_xyzw), m."""
     x, y, z, qx, qy, qz, qw = (float(v) for v in pose)
-    r = np.array(
-        [
-            [1 - 2 * (qy * qy + qz * qz), 2 * (qx * qy - qz * qw), 2 * (qx * qz + qy * qw)],
-            [2 * (qx * qy + qz * qw), 1 - 2 * (qx * qx + qz * qz), 2 * (qy * qz - qx * qw)],
-            [2 * (qx * qz - qy * qw), 2 * (qy * qz + qx * qw), 1 - 2 * (qx * qx + qy * qy)],
-        ]
-    )
+    r = quat_to_matrix((qx, qy, qz, qw))
     signs = np.array([[sx, sy, sz] for sx in (-1, 1) for sy in (-1, 1) for sz in (-1, 1)], dtype=float)
     return np.array([x, y, z]) + (signs * np.asarray(half, dtype=float)) @ r.T
 
