@@ -30,3 +30,8 @@ THROW_RANGES: dict[str, Range] = {
 }
 """Field name of :class:`kubb3d.throw.ThrowParams` → its allowed values (``--speed`` … of
 ``kubb3d throw``, the ``[throw]`` fields of an experiment spec)."""
+
+STEP_AFTER_RANGE = Range(0.0, 2.0, "from 0 to 2 m")
+"""m: how far the front foot may step forward after the release (``--step-after``; not an
+experiment field). kubb3d's bound: more than a stride is no step of a throw; DM §5 only asks
+whether the step crosses the line."""

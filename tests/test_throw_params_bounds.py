@@ -29,7 +29,7 @@ def _values(lo: float, hi: float) -> list[float]:
 
 
 CASES = [(name, v) for name, rng in THROW_RANGES.items() for v in _values(rng.lo, rng.hi)]
-CASES += [("step_after", v) for v in (-1.0, -1e-12, 0.0, 0.3, 1e9, math.nan, math.inf)]
+CASES += [("step_after", v) for v in (-1.0, -1e-12, 0.0, 0.3, 2.0, math.nextafter(2.0, 3.0), 1e9, math.nan, math.inf)]
 CASES += [("foot_behind_line", v) for v in (-1.0, 0.0, 0.45, 1.04, 1.06, -0.96, math.nan, -math.inf)]
 
 
@@ -66,8 +66,9 @@ def test_throw_params_refuses_exactly_what_the_command_line_refuses(cli_refuses,
         assert "\n" not in text and isinstance(exc, Kubb3dError)
         assert name in text or "arm's reach" in text, text
     assert refused == (not made), (name, value, line)
-    if refused:
+    if refused:  # the line names the option the user typed, not the field behind it
         assert line.startswith("error: ") and "\n" not in line
+        assert f"--{name.replace('_', '-')}" in line, line
 
 
 def test_the_reported_tilt_is_refused_naming_the_field_and_every_reader_shares_one_table():

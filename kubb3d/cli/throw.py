@@ -101,7 +101,8 @@ def throw(
 
     from kubb3d.physics.world import PhysicsGlitch, Terrain, World
     from kubb3d.experiment.spec import TERRAIN_CM_MAX
-    from kubb3d.throw_bounds import THROW_RANGES
+    from kubb3d.throw_bounds import STEP_AFTER_RANGE, THROW_RANGES
+    from kubb3d.throw.params import out_of_reach
     from kubb3d.pitch import PITCH_LENGTH_M, Pitch
     from kubb3d.ranges import expected, span
     from kubb3d.throw import ThrowParams, aim
@@ -131,6 +132,14 @@ def throw(
         value = values[name]
         if not (math.isfinite(value) and rng.ok(value)):
             raise UserError(expected(f"--{name.replace('_', '-')}", rng.text, value))
+    if foot_behind_line is not None and not math.isfinite(foot_behind_line):
+        raise UserError(expected("--foot-behind-line", span(), foot_behind_line))
+    if not (math.isfinite(step_after) and STEP_AFTER_RANGE.ok(step_after)):
+        raise UserError(expected("--step-after", STEP_AFTER_RANGE.text, STEP_AFTER_RANGE.outside(step_after)))
+    reach_error = out_of_reach(behind_line, lateral, foot_behind_line, None,
+                               ("--behind-line", "--foot-behind-line"))
+    if reach_error:
+        raise UserError(reach_error)
     if line_x is not None and not (math.isfinite(line_x) and abs(line_x) <= pitch_length / 2):
         raise UserError(msg("--line-x must lie on the pitch, from {lo:g} to {hi:g} m, got {got}", lo=-pitch_length / 2,
                             hi=pitch_length / 2, got=line_x))

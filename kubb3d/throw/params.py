@@ -21,7 +21,7 @@ from kubb3d.physics.world import World
 from kubb3d.pitch import Pitch
 from kubb3d.ranges import Range, expected, span
 from kubb3d.throw_bounds import MAX_RELEASE_SPEED as MAX_RELEASE_SPEED
-from kubb3d.throw_bounds import THROW_RANGES
+from kubb3d.throw_bounds import STEP_AFTER_RANGE, THROW_RANGES
 
 
 HAND_AHEAD_OF_FOOT = 0.40
@@ -101,8 +101,7 @@ class ThrowParams:
 
     def stance(self) -> tuple[float, float]:
         """(toe of the front foot behind the line m, its y m) at the release."""
-        foot = self.behind_line + HAND_AHEAD_OF_FOOT if self.foot_behind_line is None else self.foot_behind_line
-        return float(foot), float(self.lateral if self.foot_lateral is None else self.foot_lateral)
+        return stance(self.behind_line, self.lateral, self.foot_behind_line, self.foot_lateral)
 
     def __post_init__(self) -> None:
         self.validate()
@@ -111,8 +110,8 @@ class ThrowParams:
         """Raise ThrowError naming the first field out of its allowed values: ``side`` A or B,
         each number of :data:`~kubb3d.throw_bounds.THROW_RANGES` within its range (the bounds of
         ``kubb3d throw`` and of an experiment spec's ``[throw]``: one table), ``line_x``,
-        ``foot_behind_line`` and ``foot_lateral`` finite or None, ``step_after`` finite and
-        >= 0."""
+        ``foot_behind_line`` and ``foot_lateral`` finite or None, ``step_after`` within
+        :data:`~kubb3d.throw_bounds.STEP_AFTER_RANGE`."""
         _check_side(self)
         for name, rng in THROW_RANGES.items():
             _check_in(name, getattr(self, name), rng)
@@ -120,8 +119,7 @@ class ThrowParams:
             v = getattr(self, name)
             if v is not None and not _finite(v):
                 raise ThrowError(msg("{name} must be a finite number or None, got {got}", name=name, got=repr(v)))
-        if not _finite(self.step_after) or self.step_after < 0:
-            raise ThrowError(expected("step_after", span(0, None, " m"), repr(self.step_after)))
+        _check_in("step_after", self.step_after, STEP_AFTER_RANGE)
 
     def validate(self) -> None:
         """Raise ThrowError naming the first bad field (:meth:`check_fields`), or a release point
@@ -129,13 +127,33 @@ class ThrowParams:
         ThrowParams that exists can be thrown (``line_x`` on the pitch is checked by the
         command line, which knows the pitch)."""
         self.check_fields()
-        foot, foot_y = self.stance()
-        reach = math.hypot(foot - self.behind_line, foot_y - self.lateral)
-        if reach > ARM_REACH:
-            raise ThrowError(
-                f"the release point must be within arm's reach ({ARM_REACH:.1f} m) of the front foot, got {reach:.2f} "
-                "m (behind_line, lateral, foot_behind_line, foot_lateral)"
-            )
+        reach_error = out_of_reach(self.behind_line, self.lateral, self.foot_behind_line, self.foot_lateral,
+                                   ("behind_line", "lateral", "foot_behind_line", "foot_lateral"))
+        if reach_error:
+            raise ThrowError(reach_error)
+
+
+def stance(behind_line: float, lateral: float, foot_behind_line: float | None,
+           foot_lateral: float | None) -> tuple[float, float]:
+    """(toe of the front foot behind the line m, its y m) for a release ``behind_line`` m behind
+    the line at y = ``lateral`` m: the foot's own numbers, or :data:`HAND_AHEAD_OF_FOOT` behind
+    the release and in line with it where they are None."""
+    foot = behind_line + HAND_AHEAD_OF_FOOT if foot_behind_line is None else foot_behind_line
+    return float(foot), float(lateral if foot_lateral is None else foot_lateral)
+
+
+def out_of_reach(behind_line: float, lateral: float, foot_behind_line: float | None, foot_lateral: float | None,
+                 names: tuple[str, ...]) -> str | None:
+    """The error line when the release point is beyond :data:`ARM_REACH` of the front foot
+    (:func:`stance`), naming ``names``: what the caller lets set the two (field names, or a
+    command line's options); None when within reach or when a number is not finite (its own
+    check names it)."""
+    foot, foot_y = stance(behind_line, lateral, foot_behind_line, foot_lateral)
+    reach = math.hypot(foot - behind_line, foot_y - lateral)
+    if not reach > ARM_REACH:
+        return None
+    return msg("the release point must be within arm's reach ({reach:.1f} m) of the front foot, got {got:.2f} m "
+               "({names})", reach=ARM_REACH, got=reach, names=", ".join(names))
 
 
 def _finite(v: Any) -> bool:
