@@ -15,7 +15,10 @@ check                   what must hold
 ``felled_moved``        a kubb counted felled by a throw was moved by that throw: its base
                         centre moved more than :data:`MOVED_M`, or its long axis turned more
                         than its tipping angle between before and after, or during the throw
-                        as recorded in the throw's trajectory (DM §5 "umwerfen")
+                        (the throw's trajectory and the world's record) past what the
+                        ruleset's history rule asks: 90° where a kubb that stands again
+                        counts only when it turned over (DM §5 „Überschlag“, WS), its tipping
+                        angle in Kubbuteo (``Rulebook.stands_again``)
 ``moved_ruled``         every kubb and the king that a throw moved (same tolerance) has a
                         ruling of the judge, in whichever half it stands
 ``standing_ok``         a kubb ruled standing after a throw is upright (long axis within its
@@ -72,6 +75,7 @@ from typing import Any, Callable, Mapping
 
 from kubb3d.judge.geometry import tipping_angle as _tipping
 from kubb3d.judge.rulebook import get_rulebook
+from kubb3d.judge.status import TURNED_OVER
 from kubb3d.pitch import KING_ID, opponent
 from kubb3d.procedure import PROCEDURE_CHECKS, check_procedure
 from kubb3d.ranges import listed
@@ -333,7 +337,8 @@ class _Auditor:
             # rock). A piece in ``before`` stood upright in play, so a turn past its tipping
             # angle in that record happened during this throw.
             tilt = max(turned.get(pid, 0.0), p1.max_tilt)
-            if not _moved(p0, p1, _tipping(p1)) and tilt <= _tipping(p1):
+            history = TURNED_OVER if get_rulebook(self.name).stands_again == "turned over" else _tipping(p1)
+            if not _moved(p0, p1, _tipping(p1)) and tilt <= history:
                 self.bad(
                     "felled_moved",
                     i,
