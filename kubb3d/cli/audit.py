@@ -156,6 +156,7 @@ def audit(
     from kubb3d.cli.match import parse_players
     from kubb3d.ranges import expected, span
     from kubb3d.cli.referee import ruleset_named
+    from kubb3d.judge.rulebook import get_rulebook
 
     options = referee_options(option)
     try:
@@ -255,9 +256,11 @@ def audit(
         t.add_row(k, desc, str(rep.checked.get(k, 0)), f"[red]{n}[/red]" if n else "0")
     console.print(t)
     pct = 100.0 * rep.felled_standing / rep.felled if rep.felled else 0.0
+    history = ("knocked past its tipping angle and back up, kubb3d's reading for Kubbuteo"
+               if get_rulebook(ruleset).stands_again == "past tipping" else "turned over and back up, DM §5")
     console.print(
-        f"kubbs counted felled by a throw: {rep.felled}; of them ruled standing at rest (knocked past tipping and "
-        f"back up, DM §5): {rep.felled_standing} ({pct:.1f} %)"
+        f"kubbs counted felled by a throw: {rep.felled}; of them ruled standing at rest ({history}): "
+        f"{rep.felled_standing} ({pct:.1f} %)"
     )
     if rep.wall_s:
         slow = max(sorted(rep.wall_s), key=rep.wall_s.__getitem__)
