@@ -1,8 +1,11 @@
-"""Hand-built snapshots for the judge tests (no physics)."""
+"""Hand-built snapshots for the judge tests (no physics), and the transforms of the pitch that
+the metamorphic tests apply to snapshots and contexts."""
 
 from __future__ import annotations
 
 import math
+from dataclasses import replace
+from typing import Mapping
 
 from kubb3d.judge.geometry import apply, quat_from_rows, rot
 from kubb3d.snapshot import GROUND_ID, Contact, PieceState, Snapshot
@@ -103,3 +106,192 @@ def leaning_pair(tilt_deg: float = 30.0, support_force: float = 0.24):
     c = touch("L", "S", top, (-1.0, 0.0, 0.0), support_force)
     del reach
     return s, l, c
+
+
+# ---------------------------------------------------------------------- transforms of the pitch
+# The metamorphic relations of the judge (tests/judge/test_metamorphic.py on hand-built
+# snapshots, tests/judge/test_play_metamorphic.py on positions of simulated play).
+
+Matrix = tuple[tuple[float, float, float], tuple[float, float, float], tuple[float, float, float]]
+MIRROR_Y: Matrix = ((1.0, 0.0, 0.0), (0.0, -1.0, 0.0), (0.0, 0.0, 1.0))
+MIRROR_X: Matrix = ((-1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0))
+HALF_TURN: Matrix = ((-1.0, 0.0, 0.0), (0.0, -1.0, 0.0), (0.0, 0.0, 1.0))
+IDENTITY: Matrix = ((1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0))
+BODY_FLIP: Matrix = ((1.0, 0.0, 0.0), (0.0, -1.0, 0.0), (0.0, 0.0, 1.0))
+"""A kubb, the king, a baton, a stake (and a Kubbuteo disk, whose axis is its body x) are
+symmetric under their body y -> -y: composing a mirror of the world with this flip of the body
+keeps every orientation a proper rotation."""
+
+
+def _mat(a: Matrix, b: Matrix) -> Matrix:
+    return tuple(tuple(sum(a[i][k] * b[k][j] for k in range(3)) for j in range(3)) for i in range(3))  # type: ignore[return-value]
+
+
+def _vec(a: Matrix, v) -> tuple[float, float, float]:
+    return (
+        a[0][0] * v[0] + a[0][1] * v[1] + a[0][2] * v[2],
+        a[1][0] * v[0] + a[1][1] * v[1] + a[1][2] * v[2],
+        a[2][0] * v[0] + a[2][1] * v[1] + a[2][2] * v[2],
+    )
+
+
+def _det(t: Matrix) -> float:
+    return t[0][0] * t[1][1] - t[0][1] * t[1][0]
+
+
+class Transform:
+    """A rigid motion of the pitch (``t``, a 3×3 orthogonal matrix fixing z, then a shift in
+    xy) with a renaming of pieces (``names``) and sides (``sides``).
+
+    A mirror (``det t = −1``, e.g. y -> −y) is not a rotation: applied to a piece's rotation
+    matrix R it gives ``t R``, whose determinant is −1, no quaternion. Every piece is symmetric
+    under its own body y -> −y (:data:`BODY_FLIP`, F), so the mirrored piece is the same solid
+    as the one at the proper rotation ``t R F``: its body x and z axes are the mirrored ones
+    and its body y axis is turned back. The centre of mass in the body frame goes to
+    ``F com_local`` (the same point of the world, mirrored), and an angular velocity, an
+    axial vector, to ``det(t) · t ω``.
+
+    Corner stakes and centre-line stakes are named by where they stand (``stake-A-left`` at
+    x = −L/2, y > 0, :mod:`kubb3d.pitch`): a transform renames them to the stake standing at
+    the image (only for a ``t`` that maps the axes onto themselves). Kubbs are named by whose
+    they are: ``swap_sides`` swaps their letters, ``names`` renames any piece.
+    """
+
+    def __init__(
+        self,
+        t: Matrix = IDENTITY,
+        shift: tuple[float, float] = (0.0, 0.0),
+        names: Mapping[str, str] | None = None,
+        swap_sides: bool = False,
+    ) -> None:
+        self.t, self.shift, self.names, self.swap_sides = t, shift, dict(names or {}), swap_sides
+
+    def point(self, p) -> tuple[float, float, float]:
+        x, y, z = _vec(self.t, p)
+        return (x + self.shift[0], y + self.shift[1], z)
+
+    def quat(self, q) -> tuple[float, float, float, float]:
+        rows = _mat(self.t, rot(q))
+        if _det(self.t) < 0:
+            rows = _mat(rows, BODY_FLIP)
+        return quat_from_rows(rows)
+
+    def _stake(self, pid: str) -> str:
+        t = self.t
+        if t[0][1] or t[1][0] or self.shift != (0.0, 0.0):
+            raise ValueError(f"cannot rename {pid}: the transform does not map the stakes onto stakes")
+        parts = pid.split("-")  # stake, A|B|mid, left|right
+        if t[0][0] < 0 and parts[1] in "AB":
+            parts[1] = "B" if parts[1] == "A" else "A"
+        if t[1][1] < 0:
+            parts[2] = "right" if parts[2] == "left" else "left"
+        return "-".join(parts)
+
+    def name(self, pid: str) -> str:
+        if pid in self.names:
+            return self.names[pid]
+        if pid.startswith("stake-"):
+            return self._stake(pid)
+        if self.swap_sides and len(pid) == 2 and pid[0] in "AB" and pid[1].isdigit():
+            return ("B" if pid[0] == "A" else "A") + pid[1]
+        return pid
+
+    def side(self, side):
+        if side is None or not self.swap_sides:
+            return side
+        return "B" if side == "A" else "A"
+
+    def pose(self, pose):
+        return type(pose)(self.point(pose.position), self.quat(pose.quat_xyzw))
+
+    def piece(self, p: PieceState) -> PieceState:
+        sign = _det(self.t)
+        w = _vec(self.t, p.angular_velocity)
+        com = _vec(BODY_FLIP, p.com_local) if sign < 0 else p.com_local
+        return replace(
+            p,
+            id=self.name(p.id),
+            position=self.point(p.position),
+            quat_xyzw=self.quat(p.quat_xyzw),
+            com_local=com,
+            linear_velocity=_vec(self.t, p.linear_velocity),
+            angular_velocity=(sign * w[0], sign * w[1], sign * w[2]),
+            side=self.side(p.side),
+        )
+
+    def contact(self, c: Contact) -> Contact:
+        return Contact(
+            self.name(c.a),
+            self.name(c.b),
+            self.point(c.position_on_a),
+            self.point(c.position_on_b),
+            _vec(self.t, c.normal_on_b),
+            c.normal_force,
+            c.distance,
+        )
+
+    def snapshot(self, s: Snapshot) -> Snapshot:
+        pieces = {self.name(pid): self.piece(p) for pid, p in s.pieces.items()}
+        return Snapshot(s.time, pieces, tuple(self.contact(c) for c in s.contacts), s.pitch, s.gravity)
+
+    def ids(self, ids) -> frozenset[str]:
+        return frozenset(self.name(i) for i in ids)
+
+    def poses(self, poses) -> dict:
+        return {self.name(k): self.pose(v) for k, v in poses.items()}
+
+    def throw_context(self, ctx):
+        """Every field of a :class:`kubb3d.judge.ThrowContext` that names a piece or a side
+        or holds a pose; the rest (ruleset, legality, fouls, options) as it is."""
+        return replace(
+            ctx,
+            thrower=self.side(ctx.thrower),
+            round_start=self.poses(ctx.round_start),
+            field_kubbs=self.ids(ctx.field_kubbs),
+            already_felled=self.ids(ctx.already_felled),
+            pending_raise=self.ids(ctx.pending_raise),
+            accidents=self.ids(ctx.accidents),
+            own_standing=self.poses(ctx.own_standing),
+            fall_order=tuple(self.name(k) for k in ctx.fall_order),
+        )
+
+    def inkast_context(self, ctx):
+        """Every field of a :class:`kubb3d.judge.InkastContext` that names a piece or a side
+        or holds a pose; the rest (ruleset, attempt, ``prefer``: towards the raising side's
+        own baseline or the centre line, options) as it is."""
+        return replace(
+            ctx,
+            inkasting_side=self.side(ctx.inkasting_side),
+            thrower=self.side(ctx.thrower),
+            inkasted=tuple(self.name(k) for k in ctx.inkasted),
+            before=self.poses(ctx.before),
+            awaiting=self.poses(ctx.awaiting),
+        )
+
+    def context(self, ctx):
+        """A throw's or an inkast's context (:meth:`throw_context`, :meth:`inkast_context`)."""
+        return self.throw_context(ctx) if hasattr(ctx, "round_start") else self.inkast_context(ctx)
+
+
+def ruling_key(r) -> tuple:
+    """What a ruling says besides its piece, spot and reason."""
+    return (r.status, r.consequence, r.rules, r.valid, r.hand_check)
+
+
+def assert_rulings_follow(before, after, transform: Transform) -> None:
+    """Every ruling of ``before`` has its image in ``after``: the same status, consequence,
+    citations and validity, and a raised pose at the transformed spot (±0.1 mm)."""
+    rulings_after = {r.piece: r for r in after.rulings}
+    assert sorted(transform.name(r.piece) for r in before.rulings) == sorted(rulings_after)
+    for r in before.rulings:
+        image = rulings_after[transform.name(r.piece)]
+        assert ruling_key(image) == ruling_key(r), (r.piece, r.reason, image.reason)
+        assert (image.raised_pose is None) == (r.raised_pose is None), r.piece
+        if r.raised_pose is not None and image.raised_pose is not None:
+            want = transform.point(r.raised_pose.position)
+            assert math.dist(want[:2], image.raised_pose.position[:2]) < 1e-4, (r.piece, r.reason, image.reason)
+    for name in ("felled", "felled_total", "raise_again", "raise_now"):
+        if hasattr(before, name):
+            assert transform.ids(getattr(before, name)) == getattr(after, name), name
+    assert transform.side(before.winner) == after.winner
+    assert transform.side(before.loser) == after.loser

@@ -107,15 +107,13 @@ def record_match(seed: int, ruleset: str = "dm", **config: Any) -> list[dict[str
     return positions
 
 
-def rejudge(position: dict[str, Any]) -> dict[str, Any]:
-    """kubb3d's judge on a stored position, now (rulings as in :func:`judgement_to_dict`)."""
+def context_from_dict(kind: str, ctx: dict[str, Any]):
+    """The judge's context of a stored position (inverse of :func:`ctx_to_dict`)."""
     import kubb3d.judge as judge
     from kubb3d.judge.rulings import Pose
 
-    snap = Snapshot.from_dict(position["snapshot"])
-    kind = position["kind"]
     fields: dict[str, Any] = {}
-    for name, value in position["ctx"].items():
+    for name, value in ctx.items():
         if name in _POSE_MAPS[kind]:
             fields[name] = {k: Pose(tuple(p["position"]), tuple(p["quat_xyzw"])) for k, p in value.items()}
         elif name in _SETS:
@@ -126,8 +124,18 @@ def rejudge(position: dict[str, Any]) -> dict[str, Any]:
             fields[name] = tuple(value)
         else:
             fields[name] = value
-    if kind == "throw":
-        j = judge.judge_throw(snap, judge.ThrowContext(**fields))
-    else:
-        j = judge.judge_inkast(snap, judge.InkastContext(**fields))
-    return judgement_to_dict(j)
+    return judge.ThrowContext(**fields) if kind == "throw" else judge.InkastContext(**fields)
+
+
+def judge_call(kind: str, snap: Snapshot, ctx):
+    """kubb3d's judgement of one referee call (``judge_throw`` or ``judge_inkast``)."""
+    import kubb3d.judge as judge
+
+    return judge.judge_throw(snap, ctx) if kind == "throw" else judge.judge_inkast(snap, ctx)
+
+
+def rejudge(position: dict[str, Any]) -> dict[str, Any]:
+    """kubb3d's judge on a stored position, now (rulings as in :func:`judgement_to_dict`)."""
+    kind = position["kind"]
+    snap = Snapshot.from_dict(position["snapshot"])
+    return judgement_to_dict(judge_call(kind, snap, context_from_dict(kind, position["ctx"])))

@@ -20,161 +20,36 @@ from __future__ import annotations
 
 import math
 from dataclasses import replace
-from typing import Callable, Mapping
+from typing import Callable
 
 import pytest
-from helpers import HX, HZ, G, ground_contacts, kubb, leaning_pair, rows_tilt
+from helpers import (
+    HALF_TURN,
+    HX,
+    HZ,
+    MIRROR_X,
+    MIRROR_Y,
+    G,
+    Transform,
+    assert_rulings_follow,
+    ground_contacts,
+    kubb,
+    leaning_pair,
+    rows_tilt,
+)
+from helpers import ruling_key as _key
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from kubb3d.judge import InkastContext, ThrowContext, judge_inkast, judge_throw
-from kubb3d.judge.geometry import footprint, overlap_depth, quat_from_rows, rot
-from kubb3d.judge.rulings import Pose, Ruling
+from kubb3d.judge.geometry import footprint, overlap_depth, quat_from_rows
+from kubb3d.judge.rulings import Pose
 from kubb3d.judge.params import DEFAULT_PARAMS
 from kubb3d.pitch import KING_ID, PITCHES
 from kubb3d.snapshot import Contact, PieceState, Snapshot
 
 EXAMPLES = 60
 """Generated cases per relation in the suite (benchmarks/metamorphic.py runs thousands)."""
-
-Matrix = tuple[tuple[float, float, float], tuple[float, float, float], tuple[float, float, float]]
-MIRROR_Y: Matrix = ((1.0, 0.0, 0.0), (0.0, -1.0, 0.0), (0.0, 0.0, 1.0))
-MIRROR_X: Matrix = ((-1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0))
-HALF_TURN: Matrix = ((-1.0, 0.0, 0.0), (0.0, -1.0, 0.0), (0.0, 0.0, 1.0))
-IDENTITY: Matrix = ((1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0))
-BODY_FLIP: Matrix = ((1.0, 0.0, 0.0), (0.0, -1.0, 0.0), (0.0, 0.0, 1.0))
-"""A kubb, the king and a baton are symmetric under their body y -> -y: composing a mirror of
-the world with this flip of the body keeps every orientation a proper rotation."""
-
-
-# ---------------------------------------------------------------------- transforms
-def _mat(a: Matrix, b: Matrix) -> Matrix:
-    return tuple(tuple(sum(a[i][k] * b[k][j] for k in range(3)) for j in range(3)) for i in range(3))  # type: ignore[return-value]
-
-
-def _vec(a: Matrix, v) -> tuple[float, float, float]:
-    return (
-        a[0][0] * v[0] + a[0][1] * v[1] + a[0][2] * v[2],
-        a[1][0] * v[0] + a[1][1] * v[1] + a[1][2] * v[2],
-        a[2][0] * v[0] + a[2][1] * v[1] + a[2][2] * v[2],
-    )
-
-
-def _det(t: Matrix) -> float:
-    return t[0][0] * t[1][1] - t[0][1] * t[1][0]
-
-
-class Transform:
-    """A rigid motion of the pitch (``t``, a 3×3 orthogonal matrix fixing z, then a shift in
-    xy) with a renaming of pieces (``names``) and sides (``sides``)."""
-
-    def __init__(
-        self,
-        t: Matrix = IDENTITY,
-        shift: tuple[float, float] = (0.0, 0.0),
-        names: Mapping[str, str] | None = None,
-        swap_sides: bool = False,
-    ) -> None:
-        self.t, self.shift, self.names, self.swap_sides = t, shift, dict(names or {}), swap_sides
-
-    def point(self, p) -> tuple[float, float, float]:
-        x, y, z = _vec(self.t, p)
-        return (x + self.shift[0], y + self.shift[1], z)
-
-    def quat(self, q) -> tuple[float, float, float, float]:
-        rows = _mat(self.t, rot(q))
-        if _det(self.t) < 0:
-            rows = _mat(rows, BODY_FLIP)
-        return quat_from_rows(rows)
-
-    def name(self, pid: str) -> str:
-        if pid in self.names:
-            return self.names[pid]
-        if self.swap_sides and len(pid) == 2 and pid[0] in "AB" and pid[1].isdigit():
-            return ("B" if pid[0] == "A" else "A") + pid[1]
-        return pid
-
-    def side(self, side):
-        if side is None or not self.swap_sides:
-            return side
-        return "B" if side == "A" else "A"
-
-    def pose(self, pose: Pose) -> Pose:
-        return Pose(self.point(pose.position), self.quat(pose.quat_xyzw))
-
-    def piece(self, p: PieceState) -> PieceState:
-        sign = _det(self.t)
-        w = _vec(self.t, p.angular_velocity)
-        return replace(
-            p,
-            id=self.name(p.id),
-            position=self.point(p.position),
-            quat_xyzw=self.quat(p.quat_xyzw),
-            linear_velocity=_vec(self.t, p.linear_velocity),
-            angular_velocity=(sign * w[0], sign * w[1], sign * w[2]),
-            side=self.side(p.side),
-        )
-
-    def contact(self, c: Contact) -> Contact:
-        return Contact(
-            self.name(c.a),
-            self.name(c.b),
-            self.point(c.position_on_a),
-            self.point(c.position_on_b),
-            _vec(self.t, c.normal_on_b),
-            c.normal_force,
-            c.distance,
-        )
-
-    def snapshot(self, s: Snapshot) -> Snapshot:
-        pieces = {self.name(pid): self.piece(p) for pid, p in s.pieces.items()}
-        return Snapshot(s.time, pieces, tuple(self.contact(c) for c in s.contacts), s.pitch, s.gravity)
-
-    def ids(self, ids) -> frozenset[str]:
-        return frozenset(self.name(i) for i in ids)
-
-    def throw_context(self, ctx: ThrowContext) -> ThrowContext:
-        return replace(
-            ctx,
-            thrower=self.side(ctx.thrower),
-            round_start={self.name(k): self.pose(v) for k, v in ctx.round_start.items()},
-            field_kubbs=self.ids(ctx.field_kubbs),
-            already_felled=self.ids(ctx.already_felled),
-            pending_raise=self.ids(ctx.pending_raise),
-            accidents=self.ids(ctx.accidents),
-        )
-
-    def inkast_context(self, ctx: InkastContext) -> InkastContext:
-        return replace(
-            ctx,
-            inkasting_side=self.side(ctx.inkasting_side),
-            inkasted=tuple(self.name(k) for k in ctx.inkasted),
-            before={self.name(k): self.pose(v) for k, v in ctx.before.items()},
-        )
-
-
-def _key(r: Ruling) -> tuple:
-    return (r.status, r.consequence, r.rules, r.valid, r.hand_check)
-
-
-def assert_rulings_follow(before, after, transform: Transform) -> None:
-    """Every ruling of ``before`` has its image in ``after``: the same status, consequence,
-    citations and validity, and a raised pose at the transformed spot (±0.1 mm)."""
-    rulings_after = {r.piece: r for r in after.rulings}
-    assert sorted(transform.name(r.piece) for r in before.rulings) == sorted(rulings_after)
-    for r in before.rulings:
-        image = rulings_after[transform.name(r.piece)]
-        assert _key(image) == _key(r), (r.piece, r.reason, image.reason)
-        assert (image.raised_pose is None) == (r.raised_pose is None), r.piece
-        if r.raised_pose is not None and image.raised_pose is not None:
-            want = transform.point(r.raised_pose.position)
-            assert math.dist(want[:2], image.raised_pose.position[:2]) < 1e-4, (r.piece, r.reason, image.reason)
-    for name in ("felled", "felled_total", "raise_again", "raise_now"):
-        if hasattr(before, name):
-            assert transform.ids(getattr(before, name)) == getattr(after, name), name
-    assert transform.side(before.winner) == after.winner
-    assert transform.side(before.loser) == after.loser
-
 
 # ---------------------------------------------------------------------- situations
 def grid(lo_mm: int, hi_mm: int) -> st.SearchStrategy[float]:
