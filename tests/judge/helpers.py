@@ -282,7 +282,8 @@ def assert_rulings_follow(before, after, transform: Transform) -> None:
     """Every ruling of ``before`` has its image in ``after``: the same status, consequence,
     citations and validity, and a raised pose at the transformed spot (±0.1 mm)."""
     rulings_after = {r.piece: r for r in after.rulings}
-    assert sorted(transform.name(r.piece) for r in before.rulings) == sorted(rulings_after)
+    renamed = sorted(transform.name(r.piece) for r in before.rulings)
+    assert renamed == sorted(rulings_after), ("pieces ruled on", renamed, sorted(rulings_after))
     for r in before.rulings:
         image = rulings_after[transform.name(r.piece)]
         assert ruling_key(image) == ruling_key(r), (r.piece, r.reason, image.reason)
@@ -292,6 +293,6 @@ def assert_rulings_follow(before, after, transform: Transform) -> None:
             assert math.dist(want[:2], image.raised_pose.position[:2]) < 1e-4, (r.piece, r.reason, image.reason)
     for name in ("felled", "felled_total", "raise_again", "raise_now"):
         if hasattr(before, name):
-            assert transform.ids(getattr(before, name)) == getattr(after, name), name
-    assert transform.side(before.winner) == after.winner
-    assert transform.side(before.loser) == after.loser
+            assert transform.ids(getattr(before, name)) == getattr(after, name), (name, getattr(after, name))
+    assert transform.side(before.winner) == after.winner, ("winner", before.winner, after.winner)
+    assert transform.side(before.loser) == after.loser, ("loser", before.loser, after.loser)

@@ -30,7 +30,7 @@ from helpers import HALF_TURN, MIRROR_Y, Transform, assert_rulings_follow
 from play_positions import context_from_dict, judge_call
 
 from kubb3d.judge.messages import message_data
-from kubb3d.pitch import baseline_ids
+from kubb3d.pitch import BATON_IDS, baseline_ids
 from kubb3d.snapshot import PieceState, Snapshot
 
 ROUNDING_M = 1e-9
@@ -44,9 +44,10 @@ KUBB_IDS = baseline_ids("A") + baseline_ids("B")
 
 def relabelling(rng: np.random.Generator) -> Transform:
     """A random renaming of the ten kubbs, across the sides too (the judge knows a kubb's half
-    from its ``side``, never from its id)."""
+    from its ``side``, never from its id), and of the six batons."""
     order = [str(k) for k in rng.permutation(KUBB_IDS)]
-    return Transform(names=dict(zip(KUBB_IDS, order)))
+    batons = [str(k) for k in rng.permutation(BATON_IDS)]
+    return Transform(names=dict(zip(KUBB_IDS, order)) | dict(zip(BATON_IDS, batons)))
 
 
 def transforms(position: dict[str, Any]) -> dict[str, Transform]:
@@ -91,9 +92,17 @@ def assert_raised_poses_follow(before, after, transform: Transform, pieces: dict
         assert off < SPOT_M, f"{key}: raised {off * 1000:.3f} mm from the image of {pid}'s pose"
 
 
+BATON_WORDS = ("baton {n}", "Baton {n}")
+
+
 def _follows(a: Any, b: Any, transform: Transform, where: str) -> None:
     """``b`` (a message's data, :func:`message_data`) is ``a`` transformed."""
-    if isinstance(a, dict):
+    if isinstance(a, dict) and a.get("id") in BATON_WORDS:
+        # a baton is named by its number (messages.piece_name: "baton 3")
+        assert isinstance(b, dict) and b.get("id") == a["id"], (where, a, b)
+        want = transform.name(f"baton{a['params']['n']}")
+        assert f"baton{b['params']['n']}" == want, (where, a, b)
+    elif isinstance(a, dict):
         assert isinstance(b, dict), (where, a, b)
         for key in ("id", "ctx", "plural", "n"):
             assert a.get(key) == b.get(key), (where, key, a.get(key), b.get(key))
