@@ -57,7 +57,7 @@ from __future__ import annotations
 import math
 from dataclasses import replace
 from functools import cmp_to_key
-from typing import Iterable, Iterator, Mapping
+from typing import Callable, Iterable, Iterator, Mapping
 
 from kubb3d.errors import JudgeInputError
 from kubb3d.judge.clearing import clear_of, push_clear
@@ -615,7 +615,8 @@ class _RaisingPlan:
         if not good:
             self.chosen[kid] = None
             return
-        spot = _free_spot(good, self.others(kid), self.pitch, self.half_side, self.params, p.half_extents)
+        spot = _free_spot(self.ordered(good), self.others(kid), self.pitch, self.half_side, self.params,
+                          p.half_extents, self.ordered)
         self.chosen[kid] = spot
         if spot is not None:
             self.obstacles[kid] = spot.base
@@ -787,9 +788,14 @@ def _free_spot(
     side: Side,
     params: JudgeParams,
     half_extents: tuple[float, float, float],
+    order: Callable[[Iterable[TipOption]], list[TipOption]],
 ) -> TipOption | None:
-    """A valid spot for a stößel: its theoretical raised square if free, else the nearest
-    free square on rings around it (step one kubb width)."""
+    """A valid spot for a stößel: its theoretical raised square if free (the first free one of
+    ``good``, in the raising side's order), else the nearest free square on rings around the
+    first of ``good`` (step one kubb width, 8 squares per ring and step). The squares of a ring
+    are equally near: the free one first in ``order`` (:meth:`_RaisingPlan.ordered`: towards the
+    side's preferred end, then nearer the long axis) is taken, never the first one counted
+    round the ring from +x, so a mirrored or side-swapped situation is proposed the image spot."""
     half = half_extents[0]
     for o in good:
         if all(overlap_depth(o.base, poly) <= params.block_tol for poly in obstacles.values()):
@@ -797,17 +803,19 @@ def _free_spot(
     o = good[0]
     cx, cy = o.pose.position[0], o.pose.position[1]
     step = 2 * half + 2 * params.block_tol
+    xd = columns(rot(o.pose.quat_xyzw))[0]
+    d2 = unit((xd[0], xd[1], 0.0))[:2]
     for ring in range(1, 40):
+        free: list[TipOption] = []
         for i in range(8 * ring):
             ang = 2 * math.pi * i / (8 * ring)
             c = (cx + ring * step * math.cos(ang), cy + ring * step * math.sin(ang))
-            base = square(c, (1.0, 0.0), half)
-            xd = columns(rot(o.pose.quat_xyzw))[0]
-            base = square(c, unit((xd[0], xd[1], 0.0))[:2], half)
+            base = square(c, d2, half)
             if not inside_half(base, pitch, side, params.line_tol):
                 continue
             if all(overlap_depth(base, poly) <= params.block_tol for poly in obstacles.values()):
-                return TipOption(
-                    o.end, Pose((c[0], c[1], o.pose.position[2]), o.pose.quat_xyzw), base, base, "", True, True
-                )
+                pose = Pose((c[0], c[1], o.pose.position[2]), o.pose.quat_xyzw)
+                free.append(TipOption(o.end, pose, base, base, "", True, True))
+        if free:
+            return order(free)[0]
     return None

@@ -8,7 +8,19 @@ from __future__ import annotations
 import math
 
 import pytest
-from helpers import HX, HZ, ground_contacts, kubb, snap, touch
+from helpers import (
+    HALF_TURN,
+    HX,
+    HZ,
+    MIRROR_X,
+    MIRROR_Y,
+    Transform,
+    assert_judgement_follows,
+    ground_contacts,
+    kubb,
+    snap,
+    touch,
+)
 
 from kubb3d.judge import Consequence, InkastContext, judge_inkast
 from kubb3d.judge.geometry import footprint, overlap_depth
@@ -98,3 +110,52 @@ def test_a_stossel_by_the_centre_line_passes_over_the_squares_beyond_it():
     assert x <= -HX and abs(y) <= 2.5 - HX
     step = 2 * HX + 2 * DEFAULT_PARAMS.block_tol
     assert math.hypot(x + 0.1, y - 0.5) <= 3.5 * step
+
+
+# ---------------------------------------------------------------------- the pitch's symmetries
+SYMMETRIES = {
+    "mirror y": Transform(MIRROR_Y),
+    "sides swapped": Transform(HALF_TURN, swap_sides=True),
+    "mirror x, sides swapped": Transform(MIRROR_X, swap_sides=True),
+}
+
+BLOCKERS = {
+    "both squares": ((0.0, -0.11), (0.0, 0.11)),
+    "both squares and towards B": ((0.0, -0.11), (0.0, 0.11), (0.11, 0.0)),
+    "both squares and towards A": ((0.0, -0.11), (0.0, 0.11), (-0.11, 0.0)),
+    "a corner of the ring": ((0.0, -0.11), (0.0, 0.11), (0.11, 0.08), (-0.11, -0.08)),
+    "a wall on one side": ((0.0, -0.11), (0.0, 0.11), (0.08, 0.11), (-0.08, 0.11), (0.11, 0.0)),
+}
+
+
+def _stossel_among(x: float, y: float, blockers) -> tuple:
+    """B3 lying across B1 and B2 (a stößel) at (x, y) in A's half, with field kubbs of A
+    standing at (x, y) + each of ``blockers``: the snapshot and the inkast's context."""
+    a = kubb("B1", x, y - 0.04, lying_yaw_deg=0, side="A")
+    b = kubb("B2", x, y + 0.04, lying_yaw_deg=0, side="A")
+    top = kubb("B3", x, y, lying_yaw_deg=90, side="A", z=3 * HX)
+    pieces = [a, b, top]
+    contacts = [touch("B3", "B1", (x, y - 0.04, 2 * HX), (0, 0, 1), 2.2),
+                touch("B3", "B2", (x, y + 0.04, 2 * HX), (0, 0, 1), 2.2)]
+    for i, (dx, dy) in enumerate(blockers):
+        field = kubb(f"A{i + 1}", x + dx, y + dy, side="A")
+        pieces.append(field)
+        contacts += ground_contacts(field)
+    after = snap(*pieces, contacts=contacts + ground_contacts(a) + ground_contacts(b), auto_ground=False)
+    return after, InkastContext(inkasting_side="B", inkasted=("B1", "B2", "B3"))
+
+
+@pytest.mark.parametrize("name", list(SYMMETRIES))
+@pytest.mark.parametrize("blockers", list(BLOCKERS))
+@pytest.mark.parametrize("where", [(-2.0003, 0.3003), (-1.5003, -0.7003), (-0.3003, 1.9003), (-3.7003, -2.2003)])
+def test_a_stossel_in_a_mirrored_or_swapped_situation_is_proposed_the_image_spot(name, blockers, where):
+    """The proposed spot follows the pitch: mirrored across the long axis, or turned with the
+    sides swapped, the stößel gets the image of the spot (DM §7 names no direction; the ring
+    search once took the first free square counter-clockwise from +x, so side B's stößel went
+    towards the centre line where side A's went towards its baseline)."""
+    after, ctx = _stossel_among(*where, BLOCKERS[blockers])
+    before = judge_inkast(after, ctx)
+    assert before.ruling("B3").consequence is Consequence.PLACE_FREELY
+    t = SYMMETRIES[name]
+    image = judge_inkast(t.snapshot(after), t.context(ctx))
+    assert_judgement_follows(before, image, t, dict(after.pieces))
