@@ -125,6 +125,10 @@ BODY_FLIP: Matrix = ((1.0, 0.0, 0.0), (0.0, -1.0, 0.0), (0.0, 0.0, 1.0))
 """A kubb, the king, a baton, a stake (and a Kubbuteo disk, whose axis is its body x) are
 symmetric under their body y -> -y: composing a mirror of the world with this flip of the body
 keeps every orientation a proper rotation."""
+BODY_FLIP_X: Matrix = ((-1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0))
+"""The other choice for a kubb, the king, a baton or a stake (not a Kubbuteo disk): body x -> -x.
+The two differ by a half turn of the piece about its long axis, which maps it onto itself; a
+judge that rules alike under both does not read which of a box's equal faces is which."""
 
 
 def _mat(a: Matrix, b: Matrix) -> Matrix:
@@ -149,11 +153,12 @@ class Transform:
 
     A mirror (``det t = −1``, e.g. y -> −y) is not a rotation: applied to a piece's rotation
     matrix R it gives ``t R``, whose determinant is −1, no quaternion. Every piece is symmetric
-    under its own body y -> −y (:data:`BODY_FLIP`, F), so the mirrored piece is the same solid
-    as the one at the proper rotation ``t R F``: its body x and z axes are the mirrored ones
-    and its body y axis is turned back. The centre of mass in the body frame goes to
-    ``F com_local`` (the same point of the world, mirrored), and an angular velocity, an
-    axial vector, to ``det(t) · t ω``.
+    under its own body y -> −y (``body_flip``, F, by default :data:`BODY_FLIP`), so the
+    mirrored piece is the same solid as the one at the proper rotation ``t R F``: its body x
+    and z axes are the mirrored ones and its body y axis is turned back. The centre of mass in
+    the body frame goes to ``F com_local`` (the same point of the world, mirrored), and an
+    angular velocity, an axial vector, to ``det(t) · t ω``. A proper motion (``det t = 1``)
+    is applied as it is: ``t R``.
 
     Corner stakes and centre-line stakes are named by where they stand (``stake-A-left`` at
     x = −L/2, y > 0, :mod:`kubb3d.pitch`): a transform renames them to the stake standing at
@@ -167,8 +172,10 @@ class Transform:
         shift: tuple[float, float] = (0.0, 0.0),
         names: Mapping[str, str] | None = None,
         swap_sides: bool = False,
+        body_flip: Matrix = BODY_FLIP,
     ) -> None:
         self.t, self.shift, self.names, self.swap_sides = t, shift, dict(names or {}), swap_sides
+        self.body_flip = body_flip
 
     def point(self, p) -> tuple[float, float, float]:
         x, y, z = _vec(self.t, p)
@@ -177,7 +184,7 @@ class Transform:
     def quat(self, q) -> tuple[float, float, float, float]:
         rows = _mat(self.t, rot(q))
         if _det(self.t) < 0:
-            rows = _mat(rows, BODY_FLIP)
+            rows = _mat(rows, self.body_flip)
         return quat_from_rows(rows)
 
     def _stake(self, pid: str) -> str:
@@ -211,7 +218,7 @@ class Transform:
     def piece(self, p: PieceState) -> PieceState:
         sign = _det(self.t)
         w = _vec(self.t, p.angular_velocity)
-        com = _vec(BODY_FLIP, p.com_local) if sign < 0 else p.com_local
+        com = _vec(self.body_flip, p.com_local) if sign < 0 else p.com_local
         return replace(
             p,
             id=self.name(p.id),

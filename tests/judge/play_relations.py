@@ -26,7 +26,7 @@ import math
 from typing import Any, Iterable
 
 import numpy as np
-from helpers import HALF_TURN, MIRROR_Y, Transform, assert_judgement_follows
+from helpers import BODY_FLIP_X, HALF_TURN, MIRROR_Y, Transform, assert_judgement_follows
 from play_positions import context_from_dict, judge_call
 
 from kubb3d.pitch import BATON_IDS, baseline_ids
@@ -47,10 +47,13 @@ def relabelling(rng: np.random.Generator) -> Transform:
 
 
 def transforms(position: dict[str, Any]) -> dict[str, Transform]:
-    """The three relations for one position; the relabelling drawn from its seed and call."""
+    """The relations for one position: the mirror twice, with either choice of the box axis
+    it flips (:class:`helpers.Transform`: the judge must not tell them apart), the swap of sides
+    and a relabelling drawn from the position's seed and call."""
     rng = np.random.default_rng([int(position["seed"]), int(position["call"])])
     return {
         "mirror y": Transform(MIRROR_Y),
+        "mirror y, box x flipped": Transform(MIRROR_Y, body_flip=BODY_FLIP_X),
         "sides swapped": Transform(HALF_TURN, swap_sides=True),
         "kubbs relabelled": relabelling(rng),
     }
