@@ -9,7 +9,9 @@ The larger version of tests/judge/test_play_metamorphic.py: plays the seeded mat
 across its long axis, a swap of sides and a relabelling of kubbs and batons
 (tests/judge/play_relations.py). Prints each failure (with the nearest corner to a line: under
 1e-9 m a rounding case), then one line of counts: matches, positions by kind, relations
-checked, failures by relation, CPU seconds of recording and of checking, and the load average.
+checked, failures by relation, CPU seconds of recording and of checking, and the load average;
+then how many positions hold each feature of real play (play_relations.features: kubbs on
+kubbs or batons, tilt records, corners near a line, and kubb3d's statuses and consequences).
 Exit 1 on a failure. CPU: about 3–12 s per DM match; run it under ``nice``.
 """
 
@@ -27,7 +29,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "judge"))
 
 from play_positions import record_match  # noqa: E402
-from play_relations import check, transforms  # noqa: E402
+from play_relations import check, features, transforms  # noqa: E402
 
 
 def _seeds(text: str) -> list[int]:
@@ -52,6 +54,7 @@ def main(argv: list[str] | None = None) -> int:
     checked: Counter[str] = Counter()
     failed: Counter[str] = Counter()
     rounding = 0
+    held: Counter[str] = Counter()
     matches: set[tuple] = set()
 
     def positions():
@@ -74,6 +77,7 @@ def main(argv: list[str] | None = None) -> int:
     for position in positions():
         matches.add((position["seed"], position["ruleset"], json.dumps(position.get("config"))))
         kinds[position["kind"]] += 1
+        held.update(features(position))
         t0 = time.process_time()
         for name, transform in transforms(position).items():
             checked[name] += 1
@@ -89,6 +93,7 @@ def main(argv: list[str] | None = None) -> int:
         f"failures {sum(failed.values())} {dict(failed)} (rounding cases {rounding}); "
         f"CPU record {record_cpu:.0f} s, check {check_cpu:.0f} s; load {load}"
     )
+    print("positions holding: " + ", ".join(f"{k} {n}" for k, n in sorted(held.items())))
     return 1 if failed else 0
 
 

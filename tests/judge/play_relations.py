@@ -79,6 +79,39 @@ def line_distance(snapshot: Snapshot, pids: Iterable[str] | None = None) -> tupl
     return best
 
 
+# ---------------------------------------------------------------------- what a position holds
+def features(position: dict[str, Any]) -> set[str]:
+    """What of real play a position holds (for the counts of the benchmark and the tests):
+    ``kubb on kubb`` (a contact between two kubbs), ``kubb on baton``, ``on a stake``,
+    ``tilt record`` (a kubb upright now that tilted past 5° this round), ``near a line`` (a
+    kubb corner within 1 cm of a line), and kubb3d's answers: each ruling's status and
+    consequence, ``raised`` (a raised pose), ``winner``."""
+    snap = Snapshot.from_dict(position["snapshot"])
+    kinds = {pid: p.kind for pid, p in snap.pieces.items()}
+    out: set[str] = set()
+    for c in snap.contacts:
+        pair = {kinds.get(c.a, c.a), kinds.get(c.b, c.b)}
+        if pair == {"kubb"}:
+            out.add("kubb on kubb")
+        elif pair == {"kubb", "baton"}:
+            out.add("kubb on baton")
+        elif "stake" in pair and pair & {"kubb", "king", "baton"}:
+            out.add("on a stake")
+    for p in snap.pieces.values():
+        if p.kind == "kubb" and p.max_tilt > math.radians(5) and min(p.tilt, math.pi - p.tilt) < math.radians(5):
+            out.add("tilt record")
+    if line_distance(snap)[0] < 0.01:
+        out.add("near a line")
+    for r in position["kubb3d"]["rulings"].values():
+        out.add(f"status {r['status']}")
+        out.add(f"consequence {r['consequence']}")
+        if r["raised"] is not None:
+            out.add("raised")
+    if position["kubb3d"].get("winner"):
+        out.add("winner")
+    return out
+
+
 # ---------------------------------------------------------------------- one check
 def check(position: dict[str, Any], name: str, transform: Transform) -> str | None:
     """None if kubb3d's judgement of the transformed position is the image of its judgement of

@@ -24,7 +24,7 @@ import numpy as np
 import pytest
 from helpers import HALF_TURN, MIRROR_Y, Transform
 from play_positions import context_from_dict, record_match
-from play_relations import ROUNDING_M, check, check_all, line_distance, transforms
+from play_relations import ROUNDING_M, check, check_all, features, line_distance, transforms
 
 from kubb3d.snapshot import Snapshot
 
@@ -40,6 +40,12 @@ def _id(position: dict) -> str:
 def test_stored_positions_follow_a_mirror_a_swap_and_a_relabelling(position):
     problems = [check(position, name, t) for name, t in transforms(position).items()]
     assert [p for p in problems if p] == []
+
+
+def test_the_stored_positions_hold_the_geometry_of_real_play():
+    held = set().union(*(features(p) for p in STORED))
+    want = {"kubb on kubb", "tilt record", "near a line", "raised", "status leaning", "status stößel", "winner"}
+    assert want <= held, want - held
 
 
 @pytest.mark.parametrize(
