@@ -182,7 +182,7 @@ def disk_kubb_mesh(disk: DiskPiece, sections: int = CYLINDER_SECTIONS * 2 + 1, i
     a0 = math.atan2(below, half_chord)  # the flat's +y end
     a1 = math.atan2(below, -half_chord) + 2 * math.pi  # its −y end, going round over the top
     arc = np.linspace(a0, a1, sections)
-    pts = np.column_stack((r * np.cos(arc), r * np.sin(arc)))
+    pts = np.column_stack((r * np.array([math.cos(t) for t in arc]), r * np.array([math.sin(t) for t in arc])))
     mesh = convex_prism(pts, disk.thickness - 2 * inset)
     # the true bounding box spans z = below … r: move its centre to the origin
     mesh.apply_translation((0.0, 0.0, -(r_true + below_true) / 2))

@@ -14,6 +14,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Iterator, Literal, Mapping
 
 import numpy as np
+from kubb3d.linear import mat_vec, rows_by
 
 from kubb3d.pitch import Pitch, Side
 
@@ -126,14 +127,14 @@ class PieceState:
     @property
     def com(self) -> np.ndarray:
         """Centre of mass in the world, m, shape (3,)."""
-        com: np.ndarray = np.asarray(self.position) + self.rotation @ np.asarray(self.com_local)
+        com: np.ndarray = np.asarray(self.position) + mat_vec(self.rotation, self.com_local)
         return com
 
     def corners(self) -> np.ndarray:
         """The 8 corners of the bounding box in the world, m, shape (8, 3)."""
         hx, hy, hz = self.half_extents
         signs = np.array([[sx, sy, sz] for sx in (-1, 1) for sy in (-1, 1) for sz in (-1, 1)], dtype=float)
-        out: np.ndarray = np.asarray(self.position) + (signs * (hx, hy, hz)) @ self.rotation.T
+        out: np.ndarray = np.asarray(self.position) + rows_by(signs * (hx, hy, hz), self.rotation.T)
         return out
 
 

@@ -12,14 +12,19 @@ PKG = Path(__file__).resolve().parents[1] / "kubb3d"
 # what each pure layer may import from kubb3d (prefixes of module names); third-party code
 # other than numpy is not allowed in them at all. kubb3d.equipment is the table of piece sizes
 # the judge reads (it reaches kubb3d.assets for masses from the meshes: issue #14 item 6).
-# kubb3d.errors (the error classes, importing nothing) sits below every layer.
+# kubb3d.errors (the error classes, importing nothing) and kubb3d.linear (products of 3-vectors
+# with numpy alone, the same bits on every machine) sit below every layer.
 LAYERS = {
     "kubb3d.errors": (),
+    "kubb3d.linear": (),
     "kubb3d.pitch": ("kubb3d.pitch", "kubb3d.errors"),
-    "kubb3d.snapshot": ("kubb3d.snapshot", "kubb3d.pitch", "kubb3d.errors"),
-    "kubb3d.judge": ("kubb3d.judge", "kubb3d.snapshot", "kubb3d.pitch", "kubb3d.equipment", "kubb3d.errors"),
+    "kubb3d.snapshot": ("kubb3d.snapshot", "kubb3d.pitch", "kubb3d.errors", "kubb3d.linear"),
+    "kubb3d.judge": (
+        "kubb3d.judge", "kubb3d.snapshot", "kubb3d.pitch", "kubb3d.equipment", "kubb3d.errors", "kubb3d.linear",
+    ),
     "kubb3d.rules": (
         "kubb3d.rules", "kubb3d.judge", "kubb3d.snapshot", "kubb3d.pitch", "kubb3d.equipment", "kubb3d.errors",
+        "kubb3d.linear",
     ),
 }
 PURE_THIRD_PARTY = ("numpy",)

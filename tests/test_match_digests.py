@@ -7,6 +7,8 @@ import dataclasses
 import importlib.util
 import json
 import math
+import os
+import platform
 from pathlib import Path
 
 import numpy as np
@@ -34,7 +36,8 @@ def test_seeded_matches_are_bit_identical_to_the_code_before_the_round():
     # tests/data/match_digests.json was written by main 4c66753 (before the round) and rewritten
     # when the plowing came to act also where the ground touches (docs/physics.md "Plowing": the
     # three DM matches changed, the Kubbuteo match on its board that does not plow did not); rewrite
-    # it only after a deliberate physics change (benchmarks/match_digests.py --write)
+    # it only after a deliberate physics change (benchmarks/match_digests.py --write); rewritten on
+    # 7 December 2026 when the results stopped depending on the CPU's BLAS kernels (docs/reliability.md)
     digests = _digests()
     stored = json.loads(digests.PATH.read_text())
     assert sorted(stored) == sorted(f"{r} {s}" for r, s in digests.MATCHES)
@@ -136,3 +139,41 @@ def test_the_cached_disk_outline_is_the_outline_worked_out_point_by_point():
             angular_velocity=(0.0, 0.0, 0.0),
         )
         assert _disk_outline(disk) == worked_out(disk)
+
+
+_BITS_SCRIPT = """
+import hashlib, json, sys
+sys.path.insert(0, "benchmarks")
+import match_digests
+from kubb3d.physics.world import Terrain, World
+from kubb3d.pitch import Pitch
+from kubb3d.throw import ThrowParams, aim, throw
+
+with World.standard("standard", Pitch(), "grass", terrain=Terrain(0.01, seed=3)) as world:
+    result = throw(world, aim(world, "B3", ThrowParams()).params, ruleset="dm")
+terrain = hashlib.sha256(json.dumps(result.to_json(), sort_keys=True).encode()).hexdigest()
+print(json.dumps({"dm 1": match_digests.match_digest("dm", 1)["snapshots"], "terrain throw": terrain}))
+"""
+
+
+@pytest.mark.skipif(platform.machine() not in ("x86_64", "AMD64"), reason="the OpenBLAS kernel names are x86-64 ones")
+def test_the_bits_do_not_depend_on_the_linear_algebra_kernels_the_cpu_picks():
+    """numpy hands ``@`` and a vector's norm to OpenBLAS, which picks its kernels by the CPU at
+    run time: before kubb3d/linear.py, DM seed 1 had other snapshot bits on an AMD machine than
+    on the Intel one that wrote tests/data/match_digests.json, and here forcing OpenBLAS's oldest
+    x86-64 kernels (``OPENBLAS_CORETYPE=Prescott``) changed it too, and a throw on terrain. The
+    same match and throw with the default kernels and with the oldest must give the same bits."""
+    import subprocess
+    import sys
+
+    rows, cores = [], []
+    for extra in ({}, {"OPENBLAS_CORETYPE": "Prescott"}):
+        env = {**os.environ, "OPENBLAS_VERBOSE": "2", **extra}
+        run = subprocess.run([sys.executable, "-c", _BITS_SCRIPT], cwd=ROOT, env=env, capture_output=True,
+                             text=True, check=True)
+        cores.append([line for line in (run.stdout + run.stderr).splitlines() if line.startswith("Core:")])
+        rows.append(json.loads(run.stdout.splitlines()[-1]))
+    assert cores[0] != cores[1], cores  # the two runs really used other kernels
+    assert rows[0] == rows[1]
+    stored = json.loads((ROOT / "tests" / "data" / "match_digests.json").read_text())
+    assert rows[0]["dm 1"] == stored["dm 1"]["snapshots"]

@@ -54,6 +54,7 @@ from kubb3d.judge.status import ContactIndex, HandCheck, analyse, down_before_re
 from kubb3d.judge.tipping import state_at
 from kubb3d.pitch import KING_ID, Pitch, Side, opponent
 from kubb3d.snapshot import PieceState, Snapshot, body_axis
+from kubb3d.linear import dot3
 
 
 def _violation_rule(v: Any) -> tuple[str, str]:
@@ -657,7 +658,7 @@ def _moved(p: PieceState, pose: Pose, params: JudgeParams) -> bool:
     if math.dist(p.position, pose.position) > params.moved_tol:
         return True
     a, b = body_axis(p.quat_xyzw), body_axis(pose.quat_xyzw)
-    return float(a @ b) < math.cos(params.flat_tilt)
+    return dot3(a, b) < math.cos(params.flat_tilt)
 
 
 def _set_inside(p: PieceState, pitch: Pitch, end_x: float | None = None) -> tuple[Pose, float, float] | None:

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Callable, Collection, Mapping, Self, Sequence, cast
 
 import numpy as np
+from kubb3d.linear import rows_by
 
 from kubb3d.equipment import EquipmentSet, get_set
 from kubb3d.errors import MatchClosed, MatchSetupError
@@ -51,7 +52,7 @@ def _corners(pose: Sequence[float], half: Sequence[float]) -> np.ndarray:
     x, y, z, qx, qy, qz, qw = (float(v) for v in pose)
     r = quat_to_matrix((qx, qy, qz, qw))
     signs = np.array([[sx, sy, sz] for sx in (-1, 1) for sy in (-1, 1) for sz in (-1, 1)], dtype=float)
-    return np.array([x, y, z]) + (signs * np.asarray(half, dtype=float)) @ r.T
+    return np.array([x, y, z]) + rows_by(signs * np.asarray(half, dtype=float), r.T)
 
 
 def flow_for(ruleset: Ruleset) -> PieceFlow:

@@ -12,6 +12,7 @@ import math
 from typing import NamedTuple, Sequence
 
 import numpy as np
+from kubb3d.linear import mat_vec, rows_by
 
 from kubb3d.judge.geometry import convex_hull
 from kubb3d.physics._pybullet import pb
@@ -62,7 +63,7 @@ def frame_from_com(com_local: Vec3, com: Sequence[float], quat_xyzw: Sequence[fl
     if com_local == (0.0, 0.0, 0.0):
         return np.array(com)
     m = np.array(pb.getMatrixFromQuaternion(quat_xyzw)).reshape(3, 3)
-    return np.array(com) - m @ np.array(com_local)
+    return np.array(com) - mat_vec(m, com_local)
 
 
 def rotation(quat_xyzw: Sequence[float]) -> np.ndarray:
@@ -74,7 +75,7 @@ def rotation(quat_xyzw: Sequence[float]) -> np.ndarray:
 def lowest_corner(half_extents: Vec3, quat_xyzw: Quat) -> float:
     """z of the lowest corner of a bounding box of ``half_extents`` (m) turned by ``quat_xyzw``,
     relative to its centre, m."""
-    return float(((BOX_CORNERS * np.array(half_extents)) @ rotation(quat_xyzw).T)[:, 2].min())
+    return float(rows_by(BOX_CORNERS * np.array(half_extents), rotation(quat_xyzw).T)[:, 2].min())
 
 
 def support_margin(points: Sequence[Sequence[float]], com_xy: Sequence[float]) -> float:

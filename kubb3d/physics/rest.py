@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Generator, Sequence
 
 import numpy as np
+from kubb3d.linear import mat_vec, rows_by
 
 from kubb3d.physics._pybullet import pb
 from kubb3d.physics.engine import GRAVITY, REST_SPEED, REST_TURN, Engine, PhysicsGlitch, PieceBody
@@ -223,9 +224,8 @@ class Rest:
             x, y, w = ay * s, -ax * s, 1.0 + az * s
             n = math.sqrt(x * x + y * y + w * w)
             quat = pb.multiplyTransforms((0, 0, 0), (x / n, y / n, 0.0, w / n), (0, 0, 0), quat)[1]
-            down = np.array((frame[0], frame[1], floor + piece.half_extents[k])) + rotation(quat) @ np.array(
-                piece.com_local
-            )
+            down = np.array((frame[0], frame[1], floor + piece.half_extents[k]))
+            down = down + mat_vec(rotation(quat), piece.com_local)
             pb.resetBasePositionAndOrientation(piece.body, down.tolist(), quat, physicsClientId=client)
             engine.placed += 1
         pb.resetBaseVelocity(piece.body, (0.0, 0.0, 0.0), (0.0, 0.0, 0.0), physicsClientId=client)
@@ -378,7 +378,8 @@ class Rest:
 
     def box_corners(self, piece: PieceBody, com: Sequence[float], quat_xyzw: Sequence[float]) -> np.ndarray:
         """The eight corners of a piece's bounding box in the world, m, shape (8, 3)."""
-        corners: np.ndarray = self._engine.frame(piece, com, quat_xyzw) + piece.corners @ rotation(quat_xyzw).T
+        turned = rows_by(piece.corners, rotation(quat_xyzw).T)
+        corners: np.ndarray = self._engine.frame(piece, com, quat_xyzw) + turned
         return corners
 
     def sleep_resting(self) -> bool:

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Sequence
 
 import numpy as np
+from kubb3d.linear import dot3, plane_fit, rows_by
 
 from kubb3d.equipment import EquipmentSet
 from kubb3d.model_files import model_path
@@ -118,8 +119,7 @@ def level_setup_spots(
         j1 = min(len(ys) - 1, math.ceil((y + float(hy) - ys[0]) / res + 1e-6))
         jj, ii = np.mgrid[j0 : j1 + 1, i0 : i1 + 1]
         dx, dy = xs[ii].ravel() - x, ys[jj].ravel() - y
-        rows = np.column_stack((dx, dy, np.ones_like(dx)))
-        (gx, gy, z0), *_ = np.linalg.lstsq(rows, out[jj, ii].ravel(), rcond=None)
+        gx, gy, z0 = plane_fit(dx, dy, out[jj, ii].ravel())
         slope = math.hypot(gx, gy)
         if slope > limit:
             gx, gy = gx * limit / slope, gy * limit / slope
@@ -292,7 +292,7 @@ class GroundSurface:
         quat: Quat = (qx, qy, qz, qw)
         if self._grid is None:
             return float(self.height(x, y) - lowest_corner(half, quat))
-        corners = (BOX_CORNERS * np.array(half)) @ rotation(quat).T
+        corners = rows_by(BOX_CORNERS * np.array(half), rotation(quat).T)
         points = [(x + cx, y + cy, cz) for cx, cy, cz in corners]
         low = corners[:, 2] - corners[:, 2].min() < 1e-9
         if low.sum() == 4:  # a face down: the ground's crests under it
@@ -315,7 +315,7 @@ class GroundSurface:
         grid = (face - (xs[0], ys[0])) / res  # grid-index coordinates
         for a, b in zip(grid, np.roll(grid, -1, axis=0)):
             for f in ((1.0, 0.0), (0.0, 1.0), (1.0, 1.0)):  # grid lines u = k, v = k, diagonals u + v = k
-                fa, fb = a @ f, b @ f
+                fa, fb = a[0] * f[0] + a[1] * f[1], b[0] * f[0] + b[1] * f[1]
                 for k in range(math.ceil(min(fa, fb)), math.floor(max(fa, fb)) + 1):
                     if fb != fa:
                         u, v = a + (b - a) * (k - fa) / (fb - fa)
@@ -336,9 +336,9 @@ class GroundSurface:
         hx, hy, _ = self._equipment.piece(kind).half_extents
         us = np.linspace(-float(hx), float(hx), 7)
         vs = np.linspace(-float(hy), float(hy), 7)
-        rows = [(u, v, 1.0) for u in us for v in vs]
-        zs = [self.height(x + u, y + v) for u, v, _ in rows]
-        (gx, gy, _), *_ = np.linalg.lstsq(np.array(rows), np.array(zs), rcond=None)
+        rows = [(float(u), float(v)) for u in us for v in vs]
+        zs = [self.height(x + u, y + v) for u, v in rows]
+        gx, gy, _ = plane_fit([u for u, _ in rows], [v for _, v in rows], zs)
         return float(gx), float(gy)
 
     def tilt_on_ground(self, kind: str, position: Sequence[float], quat_xyzw: Sequence[float]) -> float:
@@ -350,7 +350,7 @@ class GroundSurface:
         axis = rotation((qx, qy, qz, qw))[:, 2]
         gx, gy = self.ground_tilt(kind, float(position[0]), float(position[1]))
         normal = np.array((-gx, -gy, 1.0)) / math.sqrt(gx * gx + gy * gy + 1.0)
-        return math.acos(max(-1.0, min(1.0, float(axis @ normal))))
+        return math.acos(max(-1.0, min(1.0, dot3(axis, normal))))
 
     def standing_pose(
         self, kind: str, x: float, y: float, yaw: Quat = (0.0, 0.0, 0.0, 1.0)
@@ -385,7 +385,7 @@ class GroundSurface:
             c * yw - ax * yx - ay * yy,
         )
         hx, hy, hz = self._equipment.piece(kind).half_extents
-        corners = (BOX_CORNERS * np.array((float(hx), float(hy), float(hz)))) @ rotation(quat).T
+        corners = rows_by(BOX_CORNERS * np.array((float(hx), float(hy), float(hz))), rotation(quat).T)
         base = corners[BOX_CORNERS[:, 2] < 0]  # the end face, relative to the centre
         c0 = base[0]
 

@@ -22,6 +22,7 @@ import math
 from typing import Any, Callable, Sequence
 
 import numpy as np
+from kubb3d.linear import mat_vec
 
 from kubb3d.equipment import EquipmentSet, get_set
 from kubb3d.physics._pybullet import pb
@@ -345,7 +346,7 @@ class World:
         engine = self.engine
         piece = engine.pieces[piece_id]
         m = np.array(pb.getMatrixFromQuaternion(quat_xyzw)).reshape(3, 3)
-        com = np.asarray(position, dtype=float) + m @ np.array(piece.com_local)
+        com = np.asarray(position, dtype=float) + mat_vec(m, piece.com_local)
         client = engine.client
         pb.resetBasePositionAndOrientation(piece.body, com.tolist(), quat_xyzw, physicsClientId=client)
         engine.placed += 1

@@ -8,6 +8,7 @@ from dataclasses import dataclass, replace
 from typing import cast
 
 import numpy as np
+from kubb3d.linear import rows_by
 
 from kubb3d.equipment import EquipmentSet
 from kubb3d.errors import ThrowError
@@ -296,14 +297,14 @@ def distance_to_king(snapshot: Snapshot, baton: str, samples: int = 41) -> float
     rotation = b.rotation
     axis, u, v = rotation[:, 2], rotation[:, 0], rotation[:, 1]
     half_len, radius = b.half_extents[2], b.half_extents[0]
-    angles = np.linspace(0.0, 2.0 * math.pi, 64, endpoint=False)
-    ring = np.cos(angles)[:, None] * u + np.sin(angles)[:, None] * v  # (64, 3) unit directions
+    angles = [2.0 * math.pi * k / 64 for k in range(64)]  # math's cosine: numpy's differs by the CPU
+    ring = np.array([math.cos(t) for t in angles])[:, None] * u + np.array([math.sin(t) for t in angles])[:, None] * v
     along = np.linspace(-half_len, half_len, samples)
     mantle = along[:, None, None] * axis + radius * ring[None, :, :]
     radii = np.linspace(0.0, radius, 8)
     caps = np.concatenate([end * half_len * axis + radii[:, None, None] * ring[None, :, :] for end in (-1.0, 1.0)])
     points = np.asarray(b.position) + np.concatenate([mantle.reshape(-1, 3), caps.reshape(-1, 3)])
-    local = (points - np.asarray(k.position)) @ k.rotation  # into the king's frame
+    local = rows_by(points - np.asarray(k.position), k.rotation)  # into the king's frame
     outside = np.maximum(np.abs(local) - np.asarray(k.half_extents), 0.0)
     return float(np.sqrt((outside * outside).sum(axis=1)).min())
 

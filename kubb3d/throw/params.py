@@ -12,6 +12,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Callable
 
 import numpy as np
+from kubb3d.linear import norm3
 
 from kubb3d.equipment import LYING_DISK_KUBB, DiskPiece
 from kubb3d.errors import ThrowError
@@ -200,7 +201,7 @@ def _frame(forward: np.ndarray, tilt: float, release_angle: float) -> tuple[np.n
     up_t = c * z - s * normal
     normal_t = c * normal + s * z
     axis = math.cos(release_angle) * forward + math.sin(release_angle) * up_t
-    e3 = axis / np.linalg.norm(axis)
+    e3 = axis / norm3(axis)
     e2 = normal_t
     e1 = np.cross(e2, e3)
     return np.column_stack((e1, e2, e3)), normal_t

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
 import numpy as np
+from kubb3d.linear import mat_vec
 
 from kubb3d.snapshot import Snapshot, body_axis
 from kubb3d.throw.params import FlickParams, Release, ThrowParams
@@ -67,7 +68,7 @@ class Trajectory:
             if pid not in tipping or len(self.poses[pid]) == 0:
                 continue
             axes = np.array([body_axis(q) for q in self.poses[pid][:, 3:7]])
-            turned = np.flatnonzero(axes @ axes[0] < math.cos(tipping[pid]))
+            turned = np.flatnonzero(mat_vec(axes, axes[0]) < math.cos(tipping[pid]))
             if turned.size:
                 when.append((int(turned[0]), pid))
         return tuple(pid for _, pid in sorted(when))
