@@ -54,6 +54,11 @@ CHOICES = {"throw": THROW_CHOICES, "inkast": INKAST_CHOICES}
 right."""
 
 
+TRIES = 3
+"""Lines a question reads before it counts as not right (an answer neither a choice's number nor
+its name), so that a stream of other text (``yes | kubb3d quiz``) ends."""
+
+
 def parse_answer(text: str, choices: Sequence[Consequence], tr: Translator = ENGLISH) -> Consequence | None:
     """A choice from its number (1-based) or its name (case-insensitive, English or in ``tr``'s
     language); None if neither."""
@@ -203,11 +208,14 @@ def run_quiz(
                 for i, c in enumerate(choices, 1):
                     say(f"    {i}. {tr(c.value)}")
                 answer = None
-                for _ in range(3):
+                for attempt in range(1, TRIES + 1):
                     answer = parse_answer(ask("  " + tr(msg("your ruling")) + "> "), choices, tr)
                     if answer is not None:
                         break
-                    say("  " + tr(msg("please answer 1–{count} or a consequence's name", count=len(choices))))
+                    if attempt < TRIES:
+                        say("  " + tr(msg("please answer 1–{count} or a consequence's name", count=len(choices))))
+                    else:  # no "please answer" that is not waited for: the question is over
+                        say("  " + tr(msg("no answer in {tries} tries: counted as not right", tries=TRIES)))
                 asked += 1
                 ok = answer == ruling.consequence
                 right += ok

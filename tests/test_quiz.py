@@ -79,6 +79,28 @@ def test_the_quiz_gives_the_explanation_after_the_answer_in_its_language():
         assert not any(explanation in s for s in lines[: asked_at[0]])
 
 
+def test_a_question_without_an_answer_says_it_counts_as_not_right():
+    """After the third line that was no answer the quiz said "please answer 1–6 …" and went on
+    without waiting, scoring the question wrong: it says so instead, in its language; a valid
+    answer after two bad lines still counts."""
+    path = resolve_scenario("dm_inkast_near_king")
+    for lang, please, over in (
+        ("en", "please answer 1–6 or a consequence's name", "no answer in 3 tries: counted as not right"),
+        ("de", "bitte antworte mit 1–6 oder dem Namen einer Folge", "keine Antwort in 3 Versuchen: als falsch gezählt"),
+    ):
+        cases = (
+            (["7", "", "raise here"], (1, 1), [please, please]),
+            (["7", "x", "0", "1"], (0, 1), [please, please, over]),
+        )
+        for answers, score, said in cases:
+            out: list[str] = []
+            lines = iter(answers)
+            right, asked = run_quiz([path], seed=0, ask=lambda prompt, lines=lines: next(lines), say=out.append,
+                                    tr=translator(lang))
+            assert (right, asked) == score, (lang, answers, out)
+            assert [s.strip() for s in out if s.strip() in (please, over)] == said, (lang, answers, out)
+
+
 @pytest.mark.parametrize("path", scenario_files(), ids=lambda p: p.stem)
 def test_every_question_offers_its_right_answer(path):
     # dm_standing_pushed_across_sideline asked "What happens to B1?" without "set inside" among
