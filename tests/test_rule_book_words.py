@@ -14,7 +14,8 @@ ROOT = Path(__file__).resolve().parents[1]
 JARGON = re.compile(
     r"\bseeds?\s+`{0,2}(DM|WS|RKD|KT)\b"  # "seed DM", "Seed ``RKD``"
     r"|\bseed's\s+(words?|wording|text|rules?|clauses?)\b"  # "the seed's words"
-    r"|\bthe seeds?\s+(leaves?|says?|speaks?|do(es)?\s+not|is\s+silent|are\s+silent|allows?|forbids?)\b",
+    r"|\bthe seeds?\s+(leaves?|says?|speaks?|do(es)?\s+not|is\s+silent|are\s+silent|allows?|forbids?)\b"
+    r"|\bthe\s+\*{0,2}seeds?\*{0,2}\s+of\s+the\s+project\b(?!')",  # docs/sources.md called them so
     re.IGNORECASE,
 )
 
@@ -28,7 +29,13 @@ def _read_by_users() -> list[Path]:
 
 
 def test_the_pattern_finds_the_jargon_and_spares_random_seeds():
-    for jargon in ("the seed DM says", "Seed ``RKD`` (Matériel)", "the seed's words", "the seeds leave open"):
+    for jargon in (
+        "the seed DM says",
+        "Seed ``RKD`` (Matériel)",
+        "the seed's words",
+        "the seeds leave open",
+        "four rule documents, the *seeds* of the project",
+    ):
         assert JARGON.search(jargon), jargon
     for plain in (
         "kubb3d match --seed 7",
@@ -36,6 +43,7 @@ def test_the_pattern_finds_the_jargon_and_spares_random_seeds():
         "the same seed gives the same game",
         "WS seed 79",
         "one seed's outcome",
+        "the seeds of the project's experiments",
     ):
         assert not JARGON.search(plain), plain
 
