@@ -222,7 +222,17 @@ def _json_script(data: Any) -> str:
     return json.dumps(data, ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/")
 
 
-def _page(template: str, title: str, lang: str, data: dict) -> str:
+BROKEN = N_(
+    "This page could not open: the file is incomplete or damaged (cut off while it was downloaded,"
+    " sent or saved?), or this browser runs no JavaScript. Ask for the file again: whole, it is"
+    " {size:.2f} MB."
+)
+"""The notice at the top of every page, in its language, that stays only if the page's last
+script never ran (the file cut off before it) or failed (its data damaged); ``size`` is the whole
+page's size in MB, as ``kubb3d export`` prints it."""
+
+
+def _page(template: str, title: str, lang: str, data: dict, tr: Translator = ENGLISH) -> str:
     from html import escape
 
     parts = {
@@ -232,8 +242,22 @@ def _page(template: str, title: str, lang: str, data: dict) -> str:
         "{{PLAYER}}": _asset("player.js"),
         "{{THREE}}": _asset(THREE_JS),
     }
-    # one pass: the inserted text (the data, the library) is not searched for placeholders
-    return re.sub(r"\{\{(LANG|TITLE|DATA|PLAYER|THREE)\}\}", lambda m: parts[m.group(0)], _asset(template))
+
+    def fill(size: float) -> str:
+        parts["{{BROKEN}}"] = escape(tr(msg(BROKEN, size=size)))
+        # one pass: the inserted text (the data, the library) is not searched for placeholders
+        return re.sub(
+            r"\{\{(LANG|TITLE|BROKEN|DATA|PLAYER|THREE)\}\}", lambda m: parts[m.group(0)], _asset(template)
+        )
+
+    page = fill(0.0)
+    for _ in range(3):  # the notice gives the page's own size, which its digits change by a few bytes
+        size = round(len(page.encode("utf-8")) / 1e6, 2)
+        again = fill(size)
+        if round(len(again.encode("utf-8")) / 1e6, 2) == size:
+            return again
+        page = again
+    return page
 
 
 def _ui(tr: Translator) -> dict[str, str]:
@@ -244,19 +268,48 @@ def replay_page(path: str | Path, tr: Translator = ENGLISH) -> str:
     """The HTML page of a match replay (``.jsonl``) or a scenario file (``.toml``, or a shipped
     scenario's short name), in ``tr``'s language.
 
+    What the replay's reader warns of (:class:`kubb3d.files.InputWarning`: a replay cut off, its
+    last line incomplete or its result missing) is passed on as a warning and stands on the page
+    too, under its title (``notes``), with the file's name instead of the path it was read from:
+    the person the page is sent to sees that the match goes no further than the page shows.
+
     Raises:
         kubb3d.errors.ReplayError: the file cannot be shown (bad replay, bad scenario …).
         FileNotFoundError: a model file is missing.
     """
+    import warnings
+
+    from kubb3d.files import InputWarning
     from kubb3d.viewer.replay import load_session
 
-    session = load_session(path)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        session = load_session(path)
+    notes = []
+    for w in caught:
+        if issubclass(w.category, InputWarning):
+            said = w.message.args[0] if isinstance(w.message, Warning) and w.message.args else str(w.message)
+            notes.append(tr(_with_file_name(said)))
+        warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)  # passed on (the CLI's line)
     data = scene_data(session, tr)
     title = tr(session.title)
-    data.update(title=title, info=[tr(line) for line in session.info], ui=_ui(tr))
+    data.update(title=title, info=[tr(line) for line in session.info], notes=notes, ui=_ui(tr))
     if session.before_rest:  # a scenario: opens on its ruling, the situation as set up a stop before
         data.update(setUp=tr(msg("as set up, before the ruling")), beforeRest=tr(session.before_rest))
-    return _page("replay.html", title, tr.lang, data)
+    return _page("replay.html", title, tr.lang, data, tr)
+
+
+def _with_file_name(text: Any) -> Any:
+    """A message whose ``path`` parameter is a path (``/home/…/m.jsonl``) with the file's name
+    alone (``m.jsonl``), for a page that is sent to others; any other text as it is."""
+    from kubb3d.judge.messages import Msg
+
+    if not isinstance(text, Msg) or "path" not in text.params:
+        return text
+    params = {**text.params, "path": Path(str(text.params["path"])).name}
+    if text.forms is not None:
+        return nmsg(text.forms[0], text.forms[1], text.forms[2], **params)
+    return Msg(text.template, **params)
 
 
 def _hide(payload: Any) -> str:
@@ -355,4 +408,4 @@ def quiz_page(paths: Sequence[str | Path], *, seed: int, count: int | None = Non
     data = quiz_data(paths, seed=seed, count=count, tr=tr)
     title = tr(msg("kubb3d referee quiz"))
     data.update(title=title, ui=_ui(tr))
-    return _page("quiz.html", title, tr.lang, data)
+    return _page("quiz.html", title, tr.lang, data, tr)

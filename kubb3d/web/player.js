@@ -31,6 +31,19 @@ function kubb3dNoNegativeZero(value) {
   return value;
 }
 
+function kubb3dBroken(err) {
+  // the page's data could not be read or played (a damaged file): the page's notice of a broken
+  // file (#broken, in the page's language) is shown at once, with the browser's error below it,
+  // instead of a blank page
+  const box = document.getElementById("broken");
+  box.hidden = false;
+  box.classList.add("now");
+  const detail = document.createElement("small");
+  detail.textContent = err && err.name ? `${err.name}: ${err.message}` : String(err);
+  box.appendChild(detail);
+  console.error(err);
+}
+
 function kubb3dFixed(x, digits) {
   // x.toFixed(digits) that never writes a negative zero ("-0.0" for -0.01)
   const s = x.toFixed(digits);

@@ -425,3 +425,53 @@ def test_the_page_never_shows_a_negative_zero(browser, pages, dm_replay, page):
     assert got == list(cases.values())
     assert browser.evaluate("[-0.04, -0, 0.04, -0.06].map((x) => kubb3dFixed(x, 1))") == ["0.0", "0.0", "0.0", "-0.1"]
     assert browser.errors == []
+
+
+BROKEN = """(() => { const e = document.getElementById('broken'); const r = e.getBoundingClientRect();
+  return { hidden: e.hidden, visible: !e.hidden && getComputedStyle(e).visibility === 'visible' && r.height > 0,
+           text: e.innerText, ready: !!(window.kubb3dPage && window.kubb3dPage.ready) }; })()"""
+"""The page's notice of a broken file (#broken): hidden, shown, its text; and whether the page started."""
+
+
+def test_a_cut_off_or_damaged_page_says_so_instead_of_opening_blank(browser, pages, shots, tmp_path):
+    """A page cut off (a download, an e-mail or a copy that stopped short) or with damaged data
+    opened blank, its buttons without words, whatever part was missing (the quiz's too). It says at the top that
+    the file is incomplete or damaged and how large the whole file is, in the page's language,
+    with the browser's error where its data could not be read; a whole page shows no notice."""
+    state = open_page(browser, pages["scenario"])
+    whole = browser.evaluate(BROKEN)
+    assert whole["hidden"] and not whole["visible"] and whole["ready"] and state["stops"] == 2
+    # the notice waits 1.5 s before it shows (a whole page never flashes it): the page's CSS
+    # animations run 20 times faster here
+    browser.send("Animation.enable", session=True)
+    browser.send("Animation.setPlaybackRate", session=True, playbackRate=20)
+    cuts = (  # inside the data, inside three.js, inside the player, inside the page's last script
+        ("scenario", 'id="kubb3d-data">', 2000),
+        ("replay-de", 'id="three-src">', 1000),
+        ("quiz", 'id="kubb3d-data">', 5000),
+        ("scenario", "function kubb3dSegments", 0),
+        ("scenario", "kubb3dPage = {", 0),
+    )
+    for name, mark, after in cuts:
+        text = pages[name].read_text(encoding="utf-8")
+        size = f"{len(text.encode('utf-8')) / 1e6:.2f}"
+        says = ("incomplete or damaged", f"whole, it is {size} MB")
+        if name == "replay-de":
+            says = ("unvollständig oder beschädigt", f"vollständig ist sie {size.replace('.', ',')} MB")
+        cut = tmp_path / f"{name}-cut-{len(mark)}-{after}.html"
+        cut.write_text(text[: text.rindex(mark) + after], encoding="utf-8")
+        browser.open(cut)
+        seen = browser.wait_for(f"(() => {{ const s = {BROKEN}; return s.visible && s; }})()", timeout_s=15)
+        assert all(s in seen["text"] for s in says) and not seen["ready"], (name, mark, seen)
+        screenshot(browser, shots, cut.stem)
+    text = pages["scenario"].read_text(encoding="utf-8")
+    at = text.index('id="kubb3d-data">') + 3000
+    damaged = tmp_path / "damaged.html"
+    damaged.write_text(text[:at] + "}}}" + text[at + 3 :], encoding="utf-8")
+    browser.open(damaged)
+    seen = browser.wait_for(f"(() => {{ const s = {BROKEN}; return s.visible && s; }})()", timeout_s=15)
+    assert "incomplete or damaged" in seen["text"] and "SyntaxError" in seen["text"] and not seen["ready"], seen
+    screenshot(browser, shots, "damaged")
+    assert any("SyntaxError" in e for e in browser.errors), browser.errors
+    browser.errors.clear()
+    browser.send("Animation.setPlaybackRate", session=True, playbackRate=1)

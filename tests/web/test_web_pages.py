@@ -148,6 +148,37 @@ def test_a_whole_dm_match_is_one_page_under_5_mb_that_needs_no_network(dm_page):
     assert "<script src" not in ours and "<link" not in ours
 
 
+def test_a_cut_off_replays_page_says_that_it_is_cut_off(tmp_path, dm_replay, dm_page):
+    """A page made from a replay cut off in the middle (a match stopped, a file copied short)
+    ended at its last throw as if the match had ended there; the warning that ``kubb3d export``
+    printed reached only the terminal. The page says it under its title, in its language and with
+    the file's name, not the path it was read from; the warning is still given; a whole replay's
+    page has no such line."""
+    import warnings
+
+    from kubb3d.files import InputWarning
+
+    assert page_data(dm_page)["notes"] == []
+    lines = dm_replay.read_bytes().splitlines(keepends=True)
+    cut = tmp_path / "cut" / "short.jsonl"
+    cut.parent.mkdir()
+    cut.write_bytes(b"".join(lines[:40]) + lines[40][:25])
+    actions = sum(json.loads(line).get("type") == "action" for line in lines[:40])
+    for tr, note in (
+        (translator("en"), f"short.jsonl: last line incomplete (cut off?); {actions} actions read, no result"),
+        (
+            translator("de"),
+            f"short.jsonl: letzte Zeile unvollständig (abgeschnitten?); {actions} Aktionen gelesen, kein Ergebnis",
+        ),
+    ):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            data = page_data(replay_page(cut, tr))
+        assert data["notes"] == [note]
+        said = [str(w.message) for w in caught if issubclass(w.category, InputWarning)]
+        assert said == [f"{cut}: last line incomplete (cut off?); {actions} actions read, no result"]
+
+
 def test_german_page_speaks_german(dm_replay, dm_page):
     de = page_data(replay_page(dm_replay, translator("de")))
     en = page_data(dm_page)
