@@ -226,10 +226,14 @@ def parse(text: str, context: str = "") -> Msg | None:
         }
         try:
             if t.plural is not None:
-                count = next((v for v in params.values() if isinstance(v, int)), None)
-                if count is None:
+                # the count is one of the whole numbers, not always the first: "turn {n}: … with
+                # {batons} batons" counts the batons ("turn 1: … with 2 batons" is no singular)
+                counts = dict.fromkeys(v for v in params.values() if isinstance(v, int) and not isinstance(v, bool))
+                made = next(
+                    (m for c in counts if str(m := nmsg(t.plural[0], t.plural[1], c, **params)) == text), None
+                )
+                if made is None:
                     continue
-                made = nmsg(t.plural[0], t.plural[1], count, **params)
             else:
                 made = pmsg(t.context, t.template, **params) if t.context else Msg(t.template, **params)
         except (KeyError, ValueError, IndexError):

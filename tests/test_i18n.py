@@ -408,3 +408,35 @@ def test_play_screenshot_in_german(tmp_path, cli):
     assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     r = cli("view", "dm_leaning_on_field_kubb", "--lang", "xx", "--screenshot", str(tmp_path / "x.png"))
     assert r.returncode == 2 and r.stderr.strip() == "error: --lang: unknown language 'xx'; available: de, en"
+
+
+def test_a_sentence_with_two_numbers_is_read_back_with_the_count_that_chose_its_form():
+    """``turn {n}: {player} (end {end}) with {batons} batons`` counts the batons, not the turn:
+    "turn 1: P2 (end B) with 2 batons" was read back with the turn as its count, found no
+    singular "with 2 baton", and stayed English on a German page ("Wurfrunde 1: P2 (end B) with
+    2 batons"). Every catalog sentence with a count and another whole number, the count in each
+    place and 1 or 2, is read back to the same English and the same German."""
+    from kubb3d.i18n import _templates, parse
+    from kubb3d.judge.messages import nmsg
+
+    de = translator("de")
+    assert de(parse("turn 1: P2 (end B) with 2 batons")) == "Wurfrunde 1: P2 (Seite B) mit 2 Wurfhölzern"
+    checked, bad, seen = 0, [], set()
+    for t in _templates():
+        if t.plural is None or t.plural in seen:
+            continue
+        seen.add(t.plural)
+        if any("{" + name not in form for name, _ in t.fields for form in t.plural):
+            continue  # a form without a value cannot give it back
+        whole = [name for name, spec in t.fields if spec == ""]
+        if len(whole) < 2:
+            continue
+        for count in whole:
+            for c, other in ((1, 2), (2, 1)):
+                params = {name: (c if name == count else other) if spec == "" else 1.25 for name, spec in t.fields}
+                message = nmsg(t.plural[0], t.plural[1], c, **params)
+                back = parse(str(message))
+                checked += 1
+                if back is None or str(back) != str(message) or de(back) != de(message):
+                    bad.append(f"{message} -> {back and de(back)} (not {de(message)})")
+    assert checked > 50 and not bad, bad[:10]
