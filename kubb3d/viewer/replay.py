@@ -162,6 +162,7 @@ class TimelineBuilder:
         self.hidden: set[str] = set()
         self.set_no = self.turn_no = 0
         self.segments: list[Segment] = []
+        self._pending: list[dict] = []  # events for the next segment (a turn's or a set's start)
 
     def describe(self, action: dict) -> str:
         """The label of an action's segments (flicks on a table-top board)."""
@@ -177,8 +178,29 @@ class TimelineBuilder:
         return {"hidden": set(self.hidden), "lines": [where, *lines_], "flags": list(flags), "throwing_line": line_x}
 
     def _add(self, seg: Segment) -> Segment:
+        if self._pending:
+            seg.info["events"] = [*self._pending, *seg.info.get("events", ())]
+            self._pending = []
         self.segments.append(seg)
         return seg
+
+    def _events(self, rec: dict, n0: int) -> None:
+        """The play-by-play of an action (its ``events``: who threw, the lag's winner, the choice
+        of end and opener, an advance line, a raising, each with its rule; as ``kubb3d match``
+        prints them) in ``info["events"]`` of the last segment it made: ``{"text", "rules"}``.
+        The start of a turn or a set, and the events of an action that made no segment (a
+        choice), go to the next segment (a set-up); a ruling (the segment's rulings say it) and
+        the result (the outcome's segment) are left out."""
+        for event in rec.get("events") or ():
+            kind = event.get("kind")
+            if kind in ("ruling", "result") or not event.get("text"):
+                continue
+            item = {"text": str(event["text"]), "rules": [str(r) for r in event.get("rules") or ()]}
+            starts = kind == "turn" or (kind == "set" and not event.get("turn_no"))
+            if starts or len(self.segments) == n0:
+                self._pending.append(item)
+            else:
+                self.segments[-1].info.setdefault("events", []).append(item)
 
     def feed(self, rec: dict, shown: int = 0) -> list[Segment]:
         """The segments one record adds (``shown``: of an action record, how many of its
@@ -283,6 +305,7 @@ class TimelineBuilder:
         self.hidden |= set(after.get("gone") or ())
         if len(self.segments) == n0 and moved:  # a placement; a person's live throws
             self._add(Segment(label, {k: v.copy() for k, v in self.poses.items()}, rulings=rulings, info=self._info()))
+        self._events(rec, n0)
 
     def scene(self) -> Scene:
         """A scene with every piece seen so far, at its latest pose; every segment learns the

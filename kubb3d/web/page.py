@@ -132,6 +132,15 @@ def _rulings(rulings: Sequence[Any], tr: Translator, felled_now: Sequence[str] |
     ]
 
 
+def _event_line(event: dict, tr: Translator) -> str:
+    """One line of an action's play-by-play (``P2 wins the lag throw  [DM §3]``) in ``tr``'s
+    language: the replay keeps its English text, read back into the catalog's templates."""
+    from kubb3d.judge.messages import recorded
+
+    text = tr(recorded(event["text"]))
+    return f"{text}  [{', '.join(event['rules'])}]" if event.get("rules") else text
+
+
 def _delta(poses: dict[str, list[float]], base: dict[str, list[float]]) -> dict[str, list[float]]:
     return {pid: p for pid, p in poses.items() if base.get(pid) != p}
 
@@ -175,6 +184,7 @@ def scene_data(session: Any, tr: Translator = ENGLISH) -> dict:
                 "hidden": sorted(info.get("hidden", ())),
                 "thrown": seg.thrown,
                 "lines": [tr(line) for line in info.get("lines", ())],
+                "events": [_event_line(e, tr) for e in info.get("events", ())],
                 "flags": [tr(line) for line in info.get("flags", ())],
                 "lastThrow": [tr(line) for line in last_throw_lines(seg)],
                 "rulings": _rulings(seg.rulings, tr, info.get("felled")),

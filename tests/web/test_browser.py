@@ -310,6 +310,9 @@ def test_going_to_a_throw_shows_its_ruling(browser, pages, shots, dm_replay):
     assert state["segment"] == i and state["local"] >= segments[i].times[-1]
     text = rulings_text(browser)
     assert head in text and ruling.reason in text and ", ".join(ruling.rules) in text
+    # who threw and what it felled, as the terminal's play-by-play says it (at rest only)
+    events = browser.evaluate("document.getElementById('events').innerText")
+    assert re.match(r"P[12] (king )?throw \d .*felled .*\[DM §\d+\]", events), events
     screenshot(browser, shots, "replay-timeline-click")
     # the arrow keys: back a throw and forward again, each at rest with its rulings
     key = "document.dispatchEvent(new KeyboardEvent('keydown', {{key: '{}'}}))"

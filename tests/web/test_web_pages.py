@@ -137,6 +137,36 @@ def test_the_lag_throws_are_not_shown_as_a_set_0(dm_page, dm_replay):
     assert "set 0" not in dm_page
 
 
+def test_the_page_says_who_threw_won_the_lag_and_opens_as_the_terminal_does(dm_page, dm_replay):
+    """A match's page said "A: lag throw", "B: baton throw (baton 1)" and "set 1, turn 1: pieces
+    set up" under a title naming P1 and P2: not who won the lag, who opens, which player is end A,
+    nor an advance line, all of which ``kubb3d match`` prints. Each segment now carries the
+    play-by-play of its action with its rule (the start of a turn or a set on the set-up that
+    follows it); every line of the replay's play-by-play but its rulings and result is on the
+    page once, in German too."""
+    data = page_data(dm_page)
+    segments = data["segments"]
+    assert "P2 wins the lag throw  [DM §3]" in segments[1]["events"]
+    setup = segments[2]
+    assert setup["label"] == "set 1, turn 1: pieces set up"
+    assert "set 1: P1 at end A, P2 at end B; P2 opens  [DM §3]" in setup["events"]
+    assert "P2 decides that P2 opens  [DM §3]" in setup["events"]
+    for seg in segments:
+        if seg["label"].startswith(("A: baton throw", "B: baton throw")):
+            assert re.match(r"P[12] throw \d \(baton \d, line x = -?\d\.\d\d m\): ", seg["events"][0]), seg["events"]
+    expected = []
+    for line in dm_replay.read_text(encoding="utf-8").splitlines():
+        for event in json.loads(line).get("events") or ():
+            if event["kind"] not in ("ruling", "result"):
+                rules = ", ".join(event["rules"])
+                expected.append(f"{event['text']}  [{rules}]" if rules else event["text"])
+    shown = [line for seg in segments for line in seg["events"]]
+    assert sorted(shown) == sorted(expected) and any(line.startswith("P1 advances to the line") for line in shown)
+    de = page_data(replay_page(dm_replay, tr=translator("de")))["segments"]
+    assert "P2 gewinnt den Anwurf  [DM §3]" in de[1]["events"]
+    assert "Satz 1: P1 auf Seite A, P2 auf Seite B; P2 eröffnet  [DM §3]" in de[2]["events"]
+
+
 def test_a_whole_dm_match_is_one_page_under_5_mb_that_needs_no_network(dm_page):
     size = len(dm_page.encode("utf-8"))
     assert size < MAX_PAGE_BYTES, size
