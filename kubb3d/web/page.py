@@ -25,7 +25,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from kubb3d.i18n import ENGLISH, Translator
+from kubb3d.i18n import DECIMAL_COMMA, ENGLISH, Translator
 from kubb3d.judge.messages import N_, msg, nmsg
 from kubb3d.judge.rulings import Consequence
 
@@ -271,7 +271,10 @@ def _page(template: str, title: str, lang: str, data: dict, tr: Translator = ENG
 
 
 def _ui(tr: Translator) -> dict[str, str]:
-    return {key: tr(text) for key, text in UI.items()}
+    words = {key: tr(text) for key, text in UI.items()}
+    # the decimal mark the language writes numbers with (German "315,2 s"), for the page's clock
+    words["decimal"] = "," if tr.lang in DECIMAL_COMMA else "."
+    return words
 
 
 def replay_page(path: str | Path, tr: Translator = ENGLISH) -> str:

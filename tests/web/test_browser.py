@@ -206,6 +206,9 @@ def test_german_replay_page(browser, pages, shots, dm_replay):
     )
     browser.evaluate(f"kubb3dPage.seek({float(timeline.starts[felled]) + timeline.segments[felled].duration - 0.01!r})")
     assert translator("de")("counts as felled") in browser.evaluate("document.getElementById('rulings').innerText")
+    # the clock writes its numbers as the rest of the page does ("0.0 / 315.2 s" once)
+    clock = browser.evaluate("document.getElementById('clock').textContent")
+    assert re.fullmatch(r"\d+,\d / \d+,\d s", clock), clock
     screenshot(browser, shots, "replay-de")
     assert browser.errors == []
 
