@@ -141,6 +141,7 @@ class _Template:
     template: str
     plural: tuple[str, str] | None
     fields: tuple[tuple[str, str], ...]  # (name, format spec), each name once
+    adjacent: tuple[tuple[str, str], ...] = ()  # placeholders with no text between ("{where}{felled}")
 
 
 def _catalog_messages() -> list[tuple[str, tuple[str, ...]]]:
@@ -171,12 +172,19 @@ def _templates() -> tuple[_Template, ...]:
         for form in forms:
             regex, literal = "", 0
             fields: list[tuple[str, str]] = []
+            adjacent: list[tuple[str, str]] = []
             groups: dict[str, str] = {}  # placeholder → its regex group
+            previous = None  # the placeholder just before, with no text since
             for text, name, spec, _ in string.Formatter().parse(form):
                 regex += re.escape(text)
                 literal += len(text)
+                if text:
+                    previous = None
                 if name is None:
                     continue
+                if previous is not None and name not in groups:
+                    adjacent.append((previous, name))
+                previous = name
                 if name in groups:  # the same value again
                     regex += f"(?P={groups[name]})"
                     continue
@@ -184,7 +192,7 @@ def _templates() -> tuple[_Template, ...]:
                 fields.append((name, spec or ""))
                 regex += f"(?P<{groups[name]}>.*?)"
             pattern = re.compile(regex, re.S)
-            out.append((literal, _Template(pattern, context, form, plural, tuple(fields))))
+            out.append((literal, _Template(pattern, context, form, plural, tuple(fields), tuple(adjacent))))
     out.sort(key=lambda item: -item[0])
     return tuple(t for _, t in out)
 
@@ -216,14 +224,27 @@ def parse(text: str, context: str = "") -> Msg | None:
 
     if not text or not re.search(r"[a-z]{2}", text):
         return None  # ids, numbers and citations ("A3", "DM §5") are no sentence
+    loose = None  # a template that gives the text back with words left unread in a parameter
     for t in _in_context(context):
         found = t.pattern.fullmatch(text)
         if found is None:
             continue
-        groups = iter(found.groups())
-        params = {
-            name: _value(next(groups), spec, PREPOSITION if name in OBJECTS else context) for name, spec in t.fields
-        }
+        raw = dict(zip((name for name, _ in t.fields), found.groups()))
+        specs = dict(t.fields)
+
+        def value(name: str, text: str, specs: dict[str, str] = specs) -> Any:
+            return _value(text, specs[name], PREPOSITION if name in OBJECTS else context)
+
+        params = {name: value(name, raw[name]) for name in raw}
+        for first, second in t.adjacent:
+            # "{where}{felled}": the text of both, split where each part reads back as a message
+            # (the regex gives the first one nothing), or as no sentence at all (empty, a number)
+            both = raw[first] + raw[second]
+            for k in range(len(both) + 1):
+                left, right = value(first, both[:k]), value(second, both[k:])
+                if _read(left) and _read(right):
+                    params[first], params[second] = left, right
+                    break
         try:
             if t.plural is not None:
                 # the count is one of the whole numbers, not always the first: "turn {n}: … with
@@ -239,18 +260,44 @@ def parse(text: str, context: str = "") -> Msg | None:
         except (KeyError, ValueError, IndexError):
             continue
         if str(made) == text:
-            return made
+            # "nothing felled; to be raised again: B3" fits "{player} {what}: {result}" with
+            # "felled; to be raised again" as its {what}: such a reading is kept only if no
+            # other reads every word
+            if all(_read(v) for v in params.values()):
+                return made
+            if loose is None:
+                loose = made
+    from kubb3d.judge.messages import concat
+
+    # messages one after the other (concat: "nothing felled; to be raised again: B3"), each one
+    # after the first beginning with its "; " or ", "
+    for found in re.finditer(r"(?=[;,] )", text):
+        k = found.start()
+        left = parse(text[:k], context) if k else None
+        if left is not None and _read(left) and (right := parse(text[k:], context)) is not None and _read(right):
+            both = concat(left, right)
+            if isinstance(both, Msg) and str(both) == text:
+                return both
     parts = text.split(", ")  # a list made by join(): each part a message or an id
     if len(parts) > 1:
         read = [parse(part, context) or part for part in parts]
-        if any(isinstance(part, Msg) for part in read) and not any(
-            re.search(r"[a-z]{2}", part) for part in read if not isinstance(part, Msg)
-        ):
+        if any(isinstance(part, Msg) for part in read) and all(_read(part) for part in read):
             from kubb3d.judge.messages import join
 
             joined = join(read)
-            return joined if isinstance(joined, Msg) and str(joined) == text else None
-    return None
+            if isinstance(joined, Msg) and str(joined) == text:
+                return joined
+    if loose is not None:
+        loose.loose = True  # type: ignore[attr-defined]
+    return loose
+
+
+def _read(value: Any) -> bool:
+    """A parameter read back whole: a message with every word read, or no words at all (an id, a
+    number, nothing)."""
+    if isinstance(value, Msg):
+        return not getattr(value, "loose", False)
+    return not re.search(r"[a-z]{2}", str(value))
 
 
 @functools.lru_cache(maxsize=1)

@@ -440,3 +440,37 @@ def test_a_sentence_with_two_numbers_is_read_back_with_the_count_that_chose_its_
                 if back is None or str(back) != str(message) or de(back) != de(message):
                     bad.append(f"{message} -> {back and de(back)} (not {de(message)})")
     assert checked > 50 and not bad, bad[:10]
+
+
+@pytest.mark.parametrize(
+    "english, german",
+    [
+        (  # two messages in one place: "{where}{felled}"
+            "T2 lag throw from end B: 0.111 m from the king, king hit",
+            "T2 Anwurf von Seite B: 0,111 m vom König, König getroffen",
+        ),
+        (
+            "P1 lag throw from end A: off the pitch, king hit",
+            "P1 Anwurf von Seite A: außerhalb des Spielfelds, König getroffen",
+        ),
+        (  # messages one after the other (concat), the first one fitting a looser template too
+            "P1 flick 3 (baton 3, line x = -52.1 cm): nothing felled; to be raised again: B3",
+            "P1 Schnipper 3 (Wurfholz 3, Wurflinie x = -52,1 cm): nichts gefallen; wieder aufzustellen: B3",
+        ),
+        (
+            "P1 throw 2 (baton 2, line x = -4.00 m): felled B1, B5; to be raised again: A2; illegal throw",
+            "P1 Wurf 2 (Wurfholz 2, Wurflinie x = -4,00 m): gefallen: B1, B5; wieder aufzustellen: A2;"
+            " regelwidriger Wurf",
+        ),
+    ],
+)
+def test_a_play_by_play_line_of_several_messages_is_read_back_whole(english, german):
+    """A match page's play-by-play (a replay keeps it in English) showed these half in English on
+    a German page: the reading took the first template that gave the text back, leaving words
+    unread in a parameter ("nothing felled; to be raised again" as a player and a throw). A
+    reading that leaves words unread is now kept only where no other reads them all."""
+    from kubb3d.i18n import parse
+
+    read = parse(english)
+    assert read is not None and str(read) == english
+    assert translator("de")(read) == german

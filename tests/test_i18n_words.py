@@ -166,6 +166,11 @@ def test_every_sentence_a_replay_recorded_is_read_back_and_translated(replays):
                 sentences.add(rec["reason"])
             for throw in rec.get("throws") or ():
                 sentences |= {v["reason"] for v in throw.get("violations", ())}
+            # the play-by-play the match page shows: "turn 1: P2 (end B) with 2 batons" (the turn
+            # once taken for the count), "…: 0.111 m from the king, king hit" (two messages in one
+            # place), "…: nothing felled; to be raised again: B3" (messages one after the other)
+            # stayed English on a German page
+            sentences |= {e["text"] for e in rec.get("events") or () if e.get("kind") not in ("ruling", "result")}
     assert len(sentences) > 30
     unread = sorted(s for s in sentences if parse(s) is None)
     assert not unread, unread
