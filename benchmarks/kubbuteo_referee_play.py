@@ -1,0 +1,135 @@
+"""Play seeded Kubbuteo matches and compare kubb3d's referee with the independent KT one.
+
+    python benchmarks/kubbuteo_referee_play.py --seeds 1-20 [--players club,club]
+        [--strategy default,default] [--save ALL.jsonl.gz] [--out DIFF.jsonl]
+    python benchmarks/kubbuteo_referee_play.py --load ALL.jsonl.gz[,MORE.jsonl.gz]
+
+Every referee call of every match (the snapshot at rest after each flick or return, the
+context, kubb3d's rulings, the replay's record of the action: tests/kubbuteo/kt_play_positions.py)
+is ruled on again by tests/kubbuteo/independent_kt_referee.py and compared
+(tests/kubbuteo/kt_comparison.py). Prints every disagreement, what the matches exercised
+(king knocked early, misflicks, placed kubbs, advance lines …) and a table of checks by
+kind: agreements, disagreements and kubb3d's most common answers. ``--save`` keeps every
+match (one JSON line each) so that the table can be made again without physics (``--load``);
+``--out`` keeps the matches with a disagreement. docs/examinations/2026-12-07-kubbuteo-play.md
+gives the method and a record of a run. CPU: about 5–15 s per match; run it under ``nice``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "kubbuteo"))
+
+from kt_comparison import compare_match  # noqa: E402
+from kt_play_positions import record_kt_match  # noqa: E402
+
+
+def _seeds(text: str) -> list[int]:
+    out: list[int] = []
+    for part in text.split(","):
+        a, _, b = part.partition("-")
+        out.extend(range(int(a), int(b or a) + 1))
+    return out
+
+
+def _coverage(match: dict, calls: Counter[str]) -> None:
+    """What the match exercised, from its positions and records (kubb3d's view of them)."""
+    for pos in match["positions"]:
+        ctx, theirs = pos["ctx"], pos["kubb3d"]
+        calls[pos["kind"]] += 1
+        if pos["kind"] == "throw":
+            calls["king attempts"] += pos["action"]["type"] == "KingThrow"
+            calls["king knocked early (loss)"] += bool(theirs.get("loser")) and pos["action"]["type"] != "KingThrow"
+            calls["flicks from an advance line"] += (
+                pos["action"].get("line_x") is not None and abs(abs(pos["action"]["line_x"]) - 0.5207) > 0.001
+            )
+            calls["baseline kubbs stood up again"] += sum(
+                1
+                for k, r in theirs["rulings"].items()
+                if r["consequence"] in ("raise at original spot", "raise at end of round") and k not in ctx["pending_raise"]
+            )
+        else:
+            calls["second attempts"] += ctx["attempt"] == 2
+            calls["misflicked kubbs"] += sum(1 for r in theirs["rulings"].values() if r.get("valid") is False)
+    for r in match["records"]:
+        if r.get("type") == "action" and r["action"]["type"] == "PlaceKubb":
+            calls["placed kubbs"] += 1
+        if r.get("type") == "outcome":
+            calls[f"ended: {r.get('termination')}"] += 1
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    ap.add_argument("--seeds", default="1-5")
+    ap.add_argument("--players", default="club,club", help="skills, e.g. novice,elite")
+    ap.add_argument("--strategy", default="default,default", help="strategies of the sides")
+    ap.add_argument("--save", default=None, help="write every match here (.jsonl.gz)")
+    ap.add_argument("--out", default=None, help="write the matches with a disagreement here (.jsonl)")
+    ap.add_argument("--load", default=None, help="compare the matches of --save files (comma-separated)")
+    ap.add_argument("--show", type=int, default=200, help="print at most this many disagreements")
+    args = ap.parse_args(argv)
+    agree: Counter[str] = Counter()
+    differ: Counter[str] = Counter()
+    calls: Counter[str] = Counter()
+    values: dict[str, Counter[str]] = {}
+    t0 = time.process_time()
+    skills = tuple(args.players.split(","))
+    strategies = tuple(args.strategy.split(","))
+    save = gzip.open(args.save, "wt") if args.save else None
+    out = open(args.out, "w") if args.out else None
+
+    def matches():
+        if args.load:
+            for name in args.load.split(","):
+                with gzip.open(name, "rt") as f:
+                    for line in f:
+                        yield json.loads(line)
+            return
+        for seed in _seeds(args.seeds):
+            positions, records = record_kt_match(seed, skills=skills, strategies=strategies)
+            m = {"seed": seed, "skills": skills, "strategies": strategies, "positions": positions, "records": records}
+            if save:
+                save.write(json.dumps(m) + "\n")
+                save.flush()
+            yield m
+
+    n_matches = shown = 0
+    for m in matches():
+        n_matches += 1
+        _coverage(m, calls)
+        bad = []
+        for c in compare_match(m["positions"], m["records"]):
+            (agree if c.agrees else differ)[c.kind] += 1
+            values.setdefault(c.kind, Counter())[str(c.theirs)[:24]] += 1
+            if not c.agrees:
+                bad.append([c.kind, c.piece, c.call, c.mine, c.theirs, c.note])
+                if shown < args.show and "info" not in c.kind:
+                    shown += 1
+                    print(
+                        f"seed {m['seed']} {','.join(m['skills'])} call {c.call} {c.kind} {c.piece}: "
+                        f"mine {c.mine} kubb3d {c.theirs} ({c.note})"
+                    )
+        if bad and out:
+            out.write(json.dumps({**m, "disagreements": bad}) + "\n")
+            out.flush()
+    for f in (save, out):
+        if f:
+            f.close()
+    print(f"matches {n_matches}, CPU {time.process_time() - t0:.0f} s")
+    print("exercised: " + ", ".join(f"{k} {v}" for k, v in sorted(calls.items())))
+    print(f"{'kind':58} {'agree':>7} {'differ':>7}  kubb3d's answers")
+    for kind in sorted(set(agree) | set(differ)):
+        common = ", ".join(f"{v}: {n}" for v, n in values[kind].most_common(3))
+        print(f"{kind:58} {agree[kind]:7d} {differ[kind]:7d}  {common}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
