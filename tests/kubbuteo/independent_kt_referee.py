@@ -51,8 +51,9 @@ Readings where KT is silent or open (each named where it is applied):
   has no order of falls); a flick that fells the half's last field kubbs and a baseline kubb
   is counted apart (``(same flick)``).
 * *reach the opponent's half* / *gone off the board*: where the kubb comes to rest (it is
-  stood up there): its centre on the board and beyond the centre line; within one disk
-  radius of either line it is counted apart (borderline).
+  stood up there): its centre beyond the centre line, and the kubb still on the board's top
+  (one that overhangs the edge, held there by another piece, has not gone off); within one
+  disk radius of the centre line or an edge it is counted apart (borderline).
 * *1 misflick is allowed*: one per return (the first misflicked kubb of a player's return is
   flicked again; every later one, the reflicked kubb too, is placed).
 * *the kubb closest to the King*: the standing field kubb of the flicker's own half whose
@@ -107,6 +108,16 @@ def on_board(piece: dict[str, Any]) -> bool:
     """The piece's centre of mass lies over the board and not below its top."""
     x, y, z = piece["position"]
     return abs(x) <= BOARD_LENGTH / 2 and abs(y) <= BOARD_WIDTH / 2 and z > -GROUND_TOL
+
+
+def gone_off(piece: dict[str, Any]) -> bool:
+    """KT rules 2 "has gone off the board": the kubb left the board's top (it rests below it),
+    or no part of it is over the board. A kubb at rest on the board that overhangs its edge,
+    held by another piece, has not gone off."""
+    x, y, z = piece["position"]
+    r = piece["half_extents"][1]
+    over = abs(x) <= BOARD_LENGTH / 2 + r and abs(y) <= BOARD_WIDTH / 2 + r
+    return not (over and z > -GROUND_TOL)
 
 
 def _inside(point: np.ndarray, poly: np.ndarray) -> bool:
@@ -208,6 +219,15 @@ def expected_line(field: set[str], standing_own: dict[str, tuple[float, float]],
     return mine[k][0]
 
 
+def centre_line_nearest(field: set[str], standing_own: dict[str, tuple[float, float]], side: str) -> float:
+    """The line Kubb on grass would use (the field kubb nearest the centre line, not the king):
+    recorded beside :func:`expected_line` to count the flicks where KT's words decide."""
+    mine = {k: xy for k, xy in standing_own.items() if k in field and half_of(xy[0]) == side}
+    if not mine:
+        return baseline_x(side)
+    return min((xy[0] for xy in mine.values()), key=abs)
+
+
 def referee_flick(pos: dict[str, Any], prior: dict[str, Any]) -> dict[str, Any]:
     """Rule on a flick (a baton at kubbs or a king attempt).
 
@@ -287,7 +307,7 @@ def referee_return(pos: dict[str, Any], prior: dict[str, Any]) -> dict[str, Any]
     for k in ctx["inkasted"]:
         p = pieces[k]
         x, y, _ = p["position"]
-        ob = on_board(p)
+        ob = not gone_off(p)
         in_half = half_of(x) == into
         valid = ob and in_half
         margin = min(abs(x), BOARD_LENGTH / 2 - abs(x), BOARD_WIDTH / 2 - abs(y))
@@ -350,6 +370,7 @@ class MatchWalk:
         self.targets: set[str] = set()
         self.own: set[str] = set()
         self.line = 0.0
+        self.line_centre = 0.0
         self.counted: list[str] = []
         self.return_key: tuple[str, int] | None = None
         self.misflicks = 0
@@ -369,6 +390,7 @@ class MatchWalk:
         self.targets = {k for k, xy in standing.items() if half_of(xy[0]) == other(thrower)}
         self.own = {k for k, xy in standing.items() if half_of(xy[0]) == thrower}
         self.line = expected_line(self.field, standing, thrower)
+        self.line_centre = centre_line_nearest(self.field, standing, thrower)
         self.counted = []
 
     def prior(self, pos: dict[str, Any], new_turn: bool) -> dict[str, Any]:
@@ -380,6 +402,7 @@ class MatchWalk:
                 "field": sorted(self.field),
                 "own": sorted(self.own),
                 "line": self.line,
+                "line_centre": self.line_centre,
                 "counted_before": sorted(self.counted),
             }
         return {

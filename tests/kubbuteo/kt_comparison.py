@@ -105,6 +105,8 @@ def compare_flick(pos: dict[str, Any], prior: dict[str, Any], mine: dict[str, An
     if line["actual"] is not None:
         ok = abs(line["actual"] - line["expected"]) <= 0.001
         kind = "flick:line(king)" if line["king_attempt"] else "flick:line"
+        if not line["king_attempt"] and abs(prior.get("line_centre", line["expected"]) - line["expected"]) > 0.001:
+            kind = "flick:line(closest to the king, not to the centre line)"
         note = f"expected x = {line['expected'] * 100:.1f} cm, flicked from {line['actual'] * 100:.1f} cm"
         checks.append(Check(kind, "-", round(line["expected"], 4), round(line["actual"], 4), note, agree=ok, **c))
     checks.append(Check("flick:baton-removed", "-", True, mine["batons_on_board"] <= 1, **c))
