@@ -53,7 +53,8 @@ def _coverage(match: dict, calls: Counter[str]) -> None:
             calls["baseline kubbs stood up again"] += sum(
                 1
                 for k, r in theirs["rulings"].items()
-                if r["consequence"] in ("raise at original spot", "raise at end of round") and k not in ctx["pending_raise"]
+                if r["consequence"] in ("raise at original spot", "raise at end of round")
+                and k not in ctx["pending_raise"]
             )
         else:
             calls["second attempts"] += ctx["attempt"] == 2

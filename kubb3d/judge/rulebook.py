@@ -155,6 +155,11 @@ class Rulebook:
             set-up; DM §5 „Das gleiche gilt nach einem Überschlag mit anschließendem Stehen“,
             WS by analogy), or it went ``past tipping`` (its static tipping angle; KT's reading
             of "knock over", a kubb3d decision).
+        stand_again_now: a baseline kubb felled while field kubbs of its half stood is stood
+            up again at once and is a target again like any standing kubb (``KT`` "Rules": "Any
+            Baseline Kubbs knocked over while there are still Field Kubbs upright are simply
+            stood up again"), instead of lying until it is raised at the end of the round
+            (``DM §5``, WS basic rule 8).
         options: referee option → default under this book, where it differs from (or is
             missing in) the table of :mod:`kubb3d.judge.options`.
     """
@@ -175,6 +180,7 @@ class Rulebook:
     king_off_baseline: Literal["raise", "lost"] = "raise"
     on_line: Literal["outside", "tip in"] = "outside"
     stands_again: Literal["turned over", "past tipping"] = "turned over"
+    stand_again_now: bool = False
     options: Mapping[str, Any] = field(default_factory=dict)
 
     def foul_cites(self, violation_rules: Cites) -> Cites:

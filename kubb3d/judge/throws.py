@@ -188,6 +188,7 @@ class _Throw:
     by_order: bool
     king_off_baseline: str
     stands_again: str
+    stand_again_now: bool = False
     field_down: frozenset[str] = frozenset()
     """The field kubbs standing when the throw began that are down at rest (option
     ``contact order``: only these can have fallen before a baseline kubb)."""
@@ -225,6 +226,7 @@ class _Throw:
             by_order=option(ctx.options, "baseline_after_field", ctx.ruleset) == "contact order",
             king_off_baseline=book.king_off_baseline,
             stands_again=book.stands_again,
+            stand_again_now=book.stand_again_now,
         )
 
 
@@ -502,7 +504,8 @@ def _rule_target_kubb(
     # lying on other kubbs after a throw: simply down (DM §5; WS basic rule 9: lies against
     # another hit kubb). DM §7's stößel clause is about inkasted kubbs.
     base_rules = cites.leaning if a.status is Status.STOSSEL else cites.for_status(a.status)
-    if pid in ctx.pending_raise:
+    if pid in ctx.pending_raise and not t.stand_again_now:
+        # (a book that stands such kubbs up at once judges them as any kubb standing again)
         reason = msg(
             "{piece} was felled earlier while field kubbs stood, so it is raised at its spot at the end of the round.",
             piece=pid,
@@ -576,6 +579,15 @@ def _rule_target_kubb(
         return
     field_first = pid not in ctx.field_kubbs and t.standing_field
     if field_first and not (t.by_order and _fell_after(pid, t.standing_field, ctx.fall_order, t.field_down)):
+        if t.stand_again_now:
+            reason = msg(
+                "Baseline kubb {piece} was knocked over while field kubbs ({field}) still stood in its half, so it "
+                "does not count and is stood up again at once.",
+                piece=pid,
+                field=", ".join(sorted(t.standing_field)),
+            )
+            tally.stand_again(pid, a, cites.felled, reason, raised, now=True)
+            return
         reason = msg(
             "Baseline kubb {piece} fell while field kubbs ({field}) still stood in its half, so it does not count and "
             "is raised at its spot at the end of the round.",

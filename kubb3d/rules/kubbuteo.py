@@ -15,7 +15,8 @@ misflicks                 the first misflick of a return is flicked again;      
                           every later one is placed by the receiving player
                           anywhere in his half, at least 2 in from the king
 field before baseline     baseline kubbs knocked while field kubbs stand are    KT rules
-                          stood up again (they count as standing)
+                          stood up again at once (they count as standing and
+                          are targets again)
 advance line              the own standing field kubb closest to the king       KT rules
                           (returns and king attempts stay at the baseline)
 king                      from the baseline once the opponent's half is clear,  KT rules
@@ -44,8 +45,8 @@ Decisions where ``KT`` is silent (kubb3d's choices):
 * **Pieces disturbed by a return** (a standing kubb knocked by a returned kubb) are stood
   up again where they stood; the king knocked by a returned kubb loses the game for the
   returning player (``KT rules``: "if at any time during the game the King is knocked down").
-* **Own kubbs knocked by one's own flick** are stood up again at the end of the turn
-  (they were never the target).
+* **Own kubbs knocked by one's own flick** are stood up again where they stood, after the flick
+  (they were never the target; :func:`after_flick`).
 * **The advance line** is the line across the board through the chosen field kubb (the
   flicker may move along it); a field kubb behind the baseline never moves the line back.
 * **A baton that stops on the board** is removed after the flick like every baton.

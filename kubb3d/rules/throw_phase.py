@@ -66,7 +66,9 @@ def throw(state: MatchState, a: BatonThrow | KingThrow, r: ThrowOutcome, king: b
         state.raise_at_end.discard(kid)
         counted.append(kid)
     for kid in sorted(r.raise_again):
-        if kid in state.kubbs and state.kubbs[kid].standing:
+        # a book that stands them up at once (KT) keeps none for the end of the turn: they
+        # stand, and are targets again
+        if kid in state.kubbs and state.kubbs[kid].standing and not rs.book.stand_again_now:
             state.raise_at_end.add(kid)
     for kid, pose in r.poses.items():
         k = state.kubbs.get(kid)

@@ -382,7 +382,7 @@ class MatchWalk:
         start = _start_poses(pos)
         standing: dict[str, tuple[float, float]] = {}
         for k, pose in start.items():
-            if k == "king" or not k[:1] in "AB":
+            if k == "king" or k[:1] not in "AB":
                 continue
             piece = {**_pieces(pos)[k], **pose}
             if disk_upright(piece)["standing"]:

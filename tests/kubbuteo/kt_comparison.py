@@ -145,15 +145,21 @@ def compare_return(pos: dict[str, Any], prior: dict[str, Any], mine: dict[str, A
             continue
         t = (r or {}).get("consequence", "none")
         if not m["standing"]:
-            checks.append(Check(f"return:knocked-other(info, kubb3d: {t})", k, t, t, f"shift {m['shift'] * 1000:.1f} mm", **c))
+            checks.append(
+                Check(f"return:knocked-other(info, kubb3d: {t})", k, t, t, f"shift {m['shift'] * 1000:.1f} mm", **c)
+            )
         elif m["shift"] > 0.001:
-            checks.append(Check(f"return:moved-other(info, kubb3d: {t})", k, t, t, f"shift {m['shift'] * 1000:.1f} mm", **c))
+            checks.append(
+                Check(f"return:moved-other(info, kubb3d: {t})", k, t, t, f"shift {m['shift'] * 1000:.1f} mm", **c)
+            )
     for n, ok in enumerate(mine["release_behind_baseline"]):
         checks.append(Check("return:from-baseline", str(n), True, ok, **c))
     if ctx["attempt"] == 1 and prior["first_of_return"]:
         checks.append(Check("return:kubbs", "-", prior["last_turn_counted"], sorted(ctx["inkasted"]), **c))
     kr = rulings.get("king", {"status": "standing"})
-    checks.append(Check("return:king", "king", mine["king"]["standing"], kr.get("status", "standing") == "standing", **c))
+    checks.append(
+        Check("return:king", "king", mine["king"]["standing"], kr.get("status", "standing") == "standing", **c)
+    )
     checks.append(Check("return:verdict", "king", mine["loser_side"], theirs.get("loser"), **c))
     return checks
 
@@ -208,13 +214,22 @@ def compare_procedure(records: list[dict[str, Any]], results, seed: int) -> list
             pose = (r.get("after") or {}).get("poses", {}).get(a["kubb"]) or [*a["position"], 0.0]
             x, y = pose[0], pose[1]
             d = math.hypot(x - king_xy[0], y - king_xy[1])
-            checks.append(Check("place:own-half", a["kubb"], a["side"], half_of(x), f"at ({x:.3f}, {y:.3f})", seed=seed))
+            checks.append(
+                Check("place:own-half", a["kubb"], a["side"], half_of(x), f"at ({x:.3f}, {y:.3f})", seed=seed)
+            )
             checks.append(
                 Check("place:from-king", a["kubb"], True, d >= PLACE_FROM_KING - 1e-6, f"{d / INCH:.2f} in", seed=seed)
             )
             gap = d - DISK_RADIUS - 1.25 * INCH / 2
             checks.append(
-                Check("place:from-king-gap(info)", a["kubb"], gap >= PLACE_FROM_KING, gap >= PLACE_FROM_KING, f"gap {gap / INCH:.2f} in", seed=seed)
+                Check(
+                    "place:from-king-gap(info)",
+                    a["kubb"],
+                    gap >= PLACE_FROM_KING,
+                    gap >= PLACE_FROM_KING,
+                    f"gap {gap / INCH:.2f} in",
+                    seed=seed,
+                )
             )
     for key, n in flicks.items():
         checks.append(Check("turn:batons", str(key), True, n <= 6, f"{n} flicks", seed=seed))
@@ -235,16 +250,19 @@ def compare_procedure(records: list[dict[str, Any]], results, seed: int) -> list
 
 
 def _side_names(records) -> dict[str, str]:
-    """Player name → side, from the turn events (the first events name them)."""
+    """Player name → side, from the lag and turn events (a player whose opponent knocks the
+    king in the first turn has had no turn, but has flicked the lag)."""
     out: dict[str, str] = {}
     for r in records:
         for e in r.get("events", []) or []:
-            if e.get("player") and e.get("side") and e.get("kind") == "turn":
+            if e.get("player") and e.get("side") and e.get("kind") in ("lag", "turn"):
                 out.setdefault(e["player"], e["side"])
     return out
 
 
-def compare_match(positions: list[dict[str, Any]], records: list[dict[str, Any]] | None = None, theirs=None) -> list[Check]:
+def compare_match(
+    positions: list[dict[str, Any]], records: list[dict[str, Any]] | None = None, theirs=None
+) -> list[Check]:
     """Every check of one match; ``theirs`` (call → kubb3d rulings) replaces the recorded ones."""
     checks: list[Check] = []
     results = walk(positions)

@@ -102,3 +102,56 @@ def test_a_short_match_agrees_call_by_call():
     assert counted["game:winner"] == 1, counted
     bad = [c for c in checks if not c.agrees and "info" not in c.kind]
     assert bad == [], bad[:5]
+
+
+@pytest.mark.parametrize("mirror", MIRRORS)
+def test_a_baseline_kubb_knocked_while_field_kubbs_stand_is_stood_up_at_once(mirror):
+    # KT rules: "simply stood up again": at once (raise_now), not kept for the end of the turn,
+    # so that it is a target again (finding 1; before, kubb3d ruled it 'raised at its spot at the
+    # end of the round' and never counted it again in that turn)
+    case = next(c for c in STORED["cases"] if c["name"] == "baseline-kubb-while-field-kubbs-stand")
+    pos, _ = _variant(case, mirror)
+    j = rejudge(pos)
+    again = [k for k, r in j["rulings"].items() if r["consequence"] == "raise at original spot"]
+    assert len(again) == 1, j["rulings"]
+    assert j["raise_now"] == again
+    assert "at once" in j["rulings"][again[0]]["reason"], j["rulings"][again[0]]["reason"]
+
+
+@pytest.mark.parametrize("ruleset", ["kubbuteo", "dm"])
+@pytest.mark.parametrize("side", ["A", "B"])
+def test_only_kubbuteo_stands_an_early_baseline_kubb_up_at_once(ruleset, side):
+    # the rules engine keeps a kubb for the end of the turn only where the rule book raises it
+    # then (DM §5); under KT it stands again at once and stays a target
+    from kubb3d.rules import get_ruleset
+    from kubb3d.rules.outcomes import ThrowOutcome
+    from kubb3d.rules.throw_phase import throw
+
+    rs = get_ruleset(ruleset)
+    state = _throwing_state(rs, side)
+    target = "B3" if side == "A" else "A3"
+    action = next(a for a in state.legal_actions() if type(a).__name__ == "BatonThrow")
+    throw(state, action, ThrowOutcome(raise_again=frozenset({target})), king=False)
+    expected = set() if ruleset == "kubbuteo" else {target}
+    assert state.raise_at_end == expected
+    assert state.kubbs[target].standing
+
+
+def _throwing_state(rs, side):
+    """A fresh match state of ``rs`` at the first baton throw of ``side`` (the lag decides who
+    opens; the other side's first turn is thrown empty)."""
+    from kubb3d.rules import MatchState
+    from kubb3d.rules.actions import LagThrow
+    from kubb3d.rules.outcomes import LagResult, ThrowOutcome
+
+    state = MatchState(rs)
+    state.push(LagThrow("A"), LagResult(0.01 if side == "A" else 0.05))
+    state.push(LagThrow("B"), LagResult(0.05 if side == "A" else 0.01))
+    for _ in range(60):
+        acts = state.legal_actions()
+        throws = [a for a in acts if type(a).__name__ == "BatonThrow"]
+        if throws and throws[0].side == side:
+            return state
+        act = throws[0] if throws else acts[0]
+        state.push(act, ThrowOutcome() if throws else None)
+    raise AssertionError("no baton throw of that side")

@@ -67,5 +67,9 @@ KUBBUTEO = register_rulebook(
         # KT says only "knock over": a disk knocked past its tipping angle counts even if it
         # stands again (docs/rules.md "KT ← DM §5 knocked over"; a kubb3d decision)
         stands_again="past tipping",
+        # KT "Rules": baseline kubbs knocked while field kubbs stand "are simply stood up again":
+        # at once, after the flick, so they are targets again once no field kubb stands
+        # (docs/examinations/2026-12-07-kubbuteo-play.md, finding 1)
+        stand_again_now=True,
     )
 )
