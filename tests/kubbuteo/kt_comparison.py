@@ -165,21 +165,30 @@ def compare_return(pos: dict[str, Any], prior: dict[str, Any], mine: dict[str, A
 
 
 def _blocked(pos, k, xy, rulings) -> bool:
-    """Another kubb stands, or is stood up by kubb3d, within a disk's diameter of ``xy``: the
-    returned kubb cannot be stood up exactly where it rests (KT is silent then)."""
-    from independent_kt_referee import disk_upright
+    """The returned kubb cannot be stood up exactly where it rests (KT is silent then):
+    another kubb stands, or is stood up by kubb3d, or the king stands, within a disk's diameter
+    of ``xy`` (a lying king: within its length; the king's place at the centre point too), or
+    the standing disk would overhang the board's edge there."""
+    from independent_kt_referee import BOARD_LENGTH, BOARD_WIDTH, disk_upright, king_upright
 
+    if abs(xy[1]) + DISK_RADIUS > BOARD_WIDTH / 2 or abs(xy[0]) + DISK_RADIUS > BOARD_LENGTH / 2:
+        return True
+    if math.hypot(*xy) < 2 * DISK_RADIUS:
+        return True  # the king's place (KT Setup: "placed upright in the centre of the board")
     for p in pos["snapshot"]["pieces"]:
-        if p["id"] == k or p["kind"] != "kubb":
+        if p["id"] == k or p["kind"] not in ("kubb", "king"):
             continue
         r = rulings.get(p["id"]) or {}
         if r.get("raised"):
             at = r["raised"]["position"]
-        elif disk_upright(p)["standing"]:
+        elif p["kind"] == "king" or disk_upright(p)["standing"]:
             at = p["position"]
         else:
             continue
-        if math.dist(at[:2], xy) < 2 * DISK_RADIUS:
+        reach = 2 * DISK_RADIUS
+        if p["kind"] == "king" and not r.get("raised") and not king_upright(p)["standing"]:
+            reach = DISK_RADIUS + 2 * INCH  # a king lying on its side: 2 in long (KT Equipment)
+        if math.dist(at[:2], xy) < reach:
             return True
     return False
 
