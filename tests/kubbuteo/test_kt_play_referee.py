@@ -43,7 +43,7 @@ def _variant(case: dict, mirror: str) -> tuple[dict, dict]:
 
 
 class KubbDeparts(AssertionError):
-    """The known disagreement of a case where kubb3d departs from KT's words."""
+    """The known disagreement of a stored case (a documented reading of kubb3d where KT is silent)."""
 
 
 def _params():
