@@ -35,9 +35,12 @@ def _digests():
 def test_seeded_matches_are_bit_identical_to_the_code_before_the_round():
     # tests/data/match_digests.json was written by main 4c66753 (before the round) and rewritten
     # when the plowing came to act also where the ground touches (docs/physics.md "Plowing": the
-    # three DM matches changed, the Kubbuteo match on its board that does not plow did not); rewrite
-    # it only after a deliberate physics change (benchmarks/match_digests.py --write); rewritten on
-    # 7 December 2026 when the results stopped depending on the CPU's BLAS kernels (docs/reliability.md)
+    # three DM matches changed, the Kubbuteo match on its board that does not plow did not), and the
+    # Kubbuteo row when a baseline kubb stood up again stopped being set back on its spot after
+    # every later flick of the turn (docs/examinations/2026-12-07-kubbuteo-play.md, finding 1: same
+    # turns and winner); rewrite it only after a deliberate change (benchmarks/match_digests.py --write); the DM rows were
+    # rewritten on 7 December 2026 when the results stopped depending on the CPU's BLAS kernels
+    # (docs/reliability.md)
     digests = _digests()
     stored = json.loads(digests.PATH.read_text())
     assert sorted(stored) == sorted(f"{r} {s}" for r, s in digests.MATCHES)
