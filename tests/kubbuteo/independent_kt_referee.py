@@ -13,10 +13,10 @@ has the table and the readings where KT is silent):
   mushroom shaped object 1.25 inches in diameter and 2 inches in height".
 * KT Setup: "The king is placed upright in the centre of the board, and 5 kubbs are placed
   equidistant on each baseline."
-* KT rules 1: "Player A flicks the six batons from their baseline at their opponent's kubbs,
+* KT rules, phase 1: "Player A flicks the six batons from their baseline at their opponent's kubbs,
   trying to knock them over. After each flick, keep the playing area clear by removing the
   baton and any knocked over kubbs."
-* KT rules 2: knocked kubbs "are then flicked by Player B back into Player A's half of the
+* KT rules, phase 2: knocked kubbs "are then flicked by Player B back into Player A's half of the
   board and stood up where they come to rest. These are called 'Field Kubbs'"; "1 misflick
   [when the kubb has not gone far enough to reach the opponent's half, or has gone off the
   board] is allowed and the kubb is returned to Player B for reflicking. Subsequent
@@ -44,9 +44,11 @@ Readings where KT is silent or open (each named where it is applied):
 * *upright*: a kubb stands if it rests on its sanded flat on the board and its centre of
   mass lies, seen from above, over that flat, so that it would stay there with every other
   piece taken away. A disk lying on a face, on its round rim, held up by another piece, or
-  off the board is knocked over. Judged at rest after the flick (KT rules 1: "After each
+  off the board is knocked over. Judged at rest after the flick (KT rules, phase 1: "After each
   flick ... removing ... any knocked over kubbs"): a disk that rocked and came back onto
-  its flat stands.
+  its flat stands; one that turned over on the way (past 90°) has been knocked over, even if
+  it lands on its flat. kubb3d's disk has its edges rounded by 1 mm, so "over that flat" is
+  over the inner flat (:func:`disk_upright`).
 * *while there are still Field Kubbs upright*: at the start of the flick (a snapshot at rest
   has no order of falls); a flick that fells the half's last field kubbs and a baseline kubb
   is counted apart (``(same flick)``).
@@ -54,6 +56,8 @@ Readings where KT is silent or open (each named where it is applied):
   stood up there): its centre beyond the centre line, and the kubb still on the board's top
   (one that overhangs the edge, held there by another piece, has not gone off); within one
   disk radius of the centre line or an edge it is counted apart (borderline).
+* *own kubbs* a flick disturbs: never counted for the flicker (KT: "at their opponent's
+  kubbs"); what happens to them is not compared (KT is silent).
 * *1 misflick is allowed*: one per return (the first misflicked kubb of a player's return is
   flicked again; every later one, the reflicked kubb too, is placed).
 * *the kubb closest to the King*: the standing field kubb of the flicker's own half whose
@@ -111,7 +115,7 @@ def on_board(piece: dict[str, Any]) -> bool:
 
 
 def gone_off(piece: dict[str, Any]) -> bool:
-    """KT rules 2 "has gone off the board": the kubb left the board's top (it rests below it),
+    """KT rules, phase 2 "has gone off the board": the kubb left the board's top (it rests below it),
     or no part of it is over the board. A kubb at rest on the board that overhangs its edge,
     held by another piece, has not gone off."""
     x, y, z = piece["position"]
@@ -233,7 +237,7 @@ def referee_flick(pos: dict[str, Any], prior: dict[str, Any]) -> dict[str, Any]:
 
     ``prior`` is what the referee knows from the match so far (:class:`MatchWalk`):
     ``targets`` the kubbs of the target half standing at the start of this flick,
-    ``field`` every kubb returned so far (a field kubb, KT rules 2), ``own`` the kubbs
+    ``field`` every kubb returned so far (a field kubb, KT rules, phase 2), ``own`` the kubbs
     standing in the flicker's own half, ``line`` the flicking line for flicks at kubbs.
 
     Returns per piece ``standing`` and ``ruling`` (``stands``, ``counts``, ``stood up
@@ -296,7 +300,7 @@ def referee_flick(pos: dict[str, Any], prior: dict[str, Any]) -> dict[str, Any]:
 def referee_return(pos: dict[str, Any], prior: dict[str, Any]) -> dict[str, Any]:
     """Rule on a return (kubb3d's *inkast*): every kubb flicked back, and what it disturbed.
 
-    ``prior``: ``misflicks`` misflicked kubbs earlier in this player's return (KT rules 2:
+    ``prior``: ``misflicks`` misflicked kubbs earlier in this player's return (KT rules, phase 2:
     "1 misflick ... is allowed"), ``objectives_met`` whether the returning player has
     already knocked down every kubb of the other half (never, while returning)."""
     ctx, pieces = pos["ctx"], _pieces(pos)
@@ -315,7 +319,7 @@ def referee_return(pos: dict[str, Any], prior: dict[str, Any]) -> dict[str, Any]
         if valid:
             consequence = "stood up here"
         else:
-            # KT rules 2: the first misflick is flicked again, later ones are placed
+            # KT rules, phase 2: the first misflick is flicked again, later ones are placed
             consequence = "reflick" if misflicks == 0 and ctx["attempt"] == 1 else "placed"
             misflicks += 1
         out["returned"][k] = {
@@ -360,7 +364,7 @@ class MatchWalk:
     """Walk one match's positions in order, keeping what the referee knows.
 
     Its state comes from the poses and from the referee's own rulings, never from kubb3d's:
-    field kubbs are the kubbs returned so far (KT rules 2), the targets of a turn are the
+    field kubbs are the kubbs returned so far (KT rules, phase 2), the targets of a turn are the
     kubbs standing in the target half at its first flick (the poses of the turn's start),
     and a kubb this referee ruled knocked (counted) is no longer a target in that turn."""
 

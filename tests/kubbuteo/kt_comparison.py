@@ -9,12 +9,12 @@ decide (docs/examinations/2026-12-07-kubbuteo-play.md lists them with KT's words
   ``flick:field-kubbs`` (the field kubbs standing when the flick began),
   ``flick:knocked-before`` (kubbs knocked earlier in the turn), ``flick:king``,
   ``flick:verdict``, ``flick:line`` (where the flick starts), ``flick:baton-removed`` and
-  ``flick:kubbs-removed`` (KT rules 1: "keep the playing area clear");
+  ``flick:kubbs-removed`` (KT rules, phase 1: "keep the playing area clear");
 * returns: ``return:valid``, ``return:misflick``, ``return:stood-where-it-rests``,
   ``return:from-baseline``, ``return:kubbs`` (the kubbs knocked in the turn are the ones
   returned), ``return:king``;
 * ``set-up:upright``: every pose kubb3d stands a kubb up in is upright on its flat;
-* procedure: ``place:own-half``, ``place:from-king`` (KT rules 2), ``turn:batons`` (six),
+* procedure: ``place:own-half``, ``place:from-king`` (KT rules, phase 2), ``turn:batons`` (six),
   ``game:winner``.
 
 Kinds ending in ``(info)`` are counted, not compared: KT is silent there.
@@ -206,7 +206,7 @@ def _set_up_upright(pos: dict[str, Any], theirs=None) -> list[Check]:
 
 
 def compare_procedure(records: list[dict[str, Any]], results, seed: int) -> list[Check]:
-    """Placed kubbs (KT rules 2), six flicks a turn (KT rules 1), the game's winner."""
+    """Placed kubbs (KT rules, phase 2), six flicks a turn (KT rules, phase 1), the game's winner."""
     checks: list[Check] = []
     king_xy = (0.0, 0.0)  # KT Setup: "placed upright in the centre of the board"
     flicks: dict[tuple[int, int], int] = defaultdict(int)
