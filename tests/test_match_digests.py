@@ -38,9 +38,9 @@ def test_seeded_matches_are_bit_identical_to_the_code_before_the_round():
     # three DM matches changed, the Kubbuteo match on its board that does not plow did not), and the
     # Kubbuteo row when a baseline kubb stood up again stopped being set back on its spot after
     # every later flick of the turn (docs/examinations/2026-12-07-kubbuteo-play.md, finding 1: same
-    # turns and winner); rewrite it only after a deliberate change (benchmarks/match_digests.py --write); the DM rows were
-    # rewritten on 7 December 2026 when the results stopped depending on the CPU's BLAS kernels
-    # (docs/reliability.md)
+    # turns and winner), and the DM rows when the results stopped depending on the CPU's BLAS
+    # kernels (docs/reliability.md, 7 December 2026); rewrite it only after a deliberate change
+    # (benchmarks/match_digests.py --write)
     digests = _digests()
     stored = json.loads(digests.PATH.read_text())
     assert sorted(stored) == sorted(f"{r} {s}" for r, s in digests.MATCHES)
