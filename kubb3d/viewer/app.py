@@ -256,7 +256,7 @@ class PlaySession:
         if self.result is not None:
             h.flags = violation_lines(self.result.violations)
         if seg is not None and seg.at_rest(self.t):
-            h.rulings = ruling_lines(seg.rulings, tr=self.tr, felled_now=seg.info.get("felled"))
+            h.rulings = ruling_lines(seg.rulings, None, tr=self.tr, felled_now=seg.info.get("felled"))
             h.legend = True
             h.last_throw = last_throw_lines(seg)
         if not self.busy:
@@ -393,7 +393,7 @@ class ReplaySession:
         if seg.at_rest(local):
             h.last_throw = last_throw_lines(seg)
             if seg.rulings:
-                h.rulings = ruling_lines(seg.rulings, tr=self.tr, felled_now=seg.info.get("felled"))
+                h.rulings = ruling_lines(seg.rulings, None, tr=self.tr, felled_now=seg.info.get("felled"))
                 h.legend = True
         if ctl.show_rulings:  # the segments played so far
             done = [sg for k, sg in enumerate(tl.segments) if sg.rulings and (k < i or (k == i and seg.at_rest(local)))]

@@ -102,8 +102,8 @@ def mode_tags(ctl) -> list[str]:
 def translate_hud(h: Hud, tr: Translator) -> Hud:
     """``h`` with every text in ``tr``'s language (docs/german.md), the piece labels too (the
     king and a baton are words: ``König``, ``Wurfholz 3``; a kubb's id stays); the rulings
-    panel is made in that language by :func:`ruling_lines` already (its reasons are wrapped
-    after translation)."""
+    panel is made in that language by :func:`ruling_lines` already (the overlay wraps its
+    reasons after translation)."""
     from dataclasses import replace
 
     if tr.lang == ENGLISH.lang:
@@ -185,10 +185,12 @@ def violation_lines(violations) -> list[str]:
     return [msg("ILLEGAL ({rule}): {reason}", rule=v.rule, reason=v.reason) for v in violations]
 
 
-def ruling_lines(rulings, width: int = 48, tr: Translator = ENGLISH, felled_now=None, grouped: bool = True) -> list[str]:
+def ruling_lines(rulings, width: int | None = 48, tr: Translator = ENGLISH, felled_now=None, grouped: bool = True) -> list[str]:
     """The side panel in ``tr``'s language: one header line per ruling with a consequence
     (piece, status, consequence, citations) followed by its reason wrapped to ``width``
-    characters and indented; the pieces that simply still stand share one line per citation,
+    characters and indented (``width=None``: the reason on one line, for a panel that wraps
+    it to its width in px: wrapped twice, a reason broke into ragged lines, "the baton" /
+    "tilted" / "40° out of…", where the panel was narrower than ``width`` characters); the pieces that simply still stand share one line per citation,
     and so do (given ``felled_now``, the pieces this throw felled) the kubbs felled by an
     earlier throw of the round (``grouped=False``: those lines are left out)."""
     out = []
@@ -205,7 +207,7 @@ def ruling_lines(rulings, width: int = 48, tr: Translator = ENGLISH, felled_now=
             earlier.setdefault(cites, []).append(r.piece)
             continue
         out.append(f"{tr(piece_name(r.piece))}: {tr(status)}" + (f", {tr(consequence)}" if consequence != "none" else "") + f"  [{cites}]")
-        for part in textwrap.wrap(tr(r.reason), width):
+        for part in textwrap.wrap(tr(r.reason), width) if width is not None else [tr(r.reason)]:
             out.append("   " + part)
     if not grouped:
         return out

@@ -706,7 +706,7 @@ class MatchSession:
         # the last throw's card and rulings stay until the person's next release
         h.last_throw = list(self.card)
         if self.card_rulings:
-            h.rulings = ruling_lines(self.card_rulings, tr=self.tr, felled_now=self.card_felled)
+            h.rulings = ruling_lines(self.card_rulings, None, tr=self.tr, felled_now=self.card_felled)
             h.legend = True
         h.help = (HELP_FLICK if self.flick else HELP_PLAY) if ctl.show_help else []
         h.rulings_list = ruling_history(self.history, tr=self.tr) if ctl.show_rulings else []

@@ -228,7 +228,7 @@ class Overlay:
         being prepared, the power bar and the message in the bottom centre (above the bottom
         row when the window is too narrow for it); red banners top centre under the message,
         or over the bottom centre's panels where they would cover a piece or its label up
-        there (the far baseline in the thrower's view). The thrower and
+        there (the far baseline in the thrower's view) and no more down there. The thrower and
         top cameras keep the pitch in the band between (:data:`~kubb3d.viewer.camera.HUD_TOP_SHARE`);
         a panel over a piece all the same (a turned orbit view) is drawn at
         :data:`FADED_ALPHA`, as see-through as its text allows."""
@@ -379,18 +379,22 @@ class Overlay:
             sizes_ = [(max(lab.content_width for lab in labs) + 2 * pad, line_h * len(labs) + pad) for labs in labs_]
             return labs_, sizes_, max(w for w, _ in sizes_), sum(h for _, h in sizes_) + 2 * (len(sizes_) - 1)
 
-        def clear(y0: float, w: float, h: float) -> bool:
-            """No piece or label under a stack ``w`` × ``h`` px, centred, from ``y0`` up."""
+        def covered(y0: float, w: float, h: float) -> int:
+            """How many pieces (with their labels) a stack ``w`` × ``h`` px, centred, from ``y0`` up covers."""
             x0 = width // 2 - w // 2
-            return not any(x0 < a1 and a0 < x0 + w and y0 < b1 and b0 < y0 + h for a0, b0, a1, b1 in labelled)
+            return sum(x0 < a1 and a0 < x0 + w and y0 < b1 and b0 < y0 + h for a0, b0, a1, b1 in labelled)
 
         banners = []
         if hud.flags:
             banners, sizes, stack_w, stack_h = banner_stack(mid_w - 2 * pad)
             low = (y if y > bottom else bottom) + pad
-            if not clear(fy - stack_h, stack_w, stack_h):  # as wide as the bottom centre's text
+            up_there = covered(fy - stack_h, stack_w, stack_h)
+            if up_there:  # as wide as the bottom centre's text
                 wide = banner_stack(text_mid)
-                used, unused = (wide, banners) if clear(low, *wide[2:]) else (None, wide[0])
+                # down there unless it covers more pieces: an illegal throw's banner and the
+                # next throw's warnings stacked up there hid the whole far baseline, the targets,
+                # where down there they lay over part of the thrower's own baseline
+                used, unused = (wide, banners) if covered(low, *wide[2:]) <= up_there else (None, wide[0])
                 for labs in unused:
                     for lab in labs:
                         lab.delete()

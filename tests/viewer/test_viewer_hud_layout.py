@@ -439,3 +439,75 @@ def test_the_red_banners_leave_the_far_baselines_kubbs_and_labels_clear(size):
             assert not _covers(app.overlay.panels["flags"], rect, h)
     finally:
         app.close()
+
+
+@pytest.fixture(scope="module")
+def after_an_illegal_throw():
+    """A free throw tilted 40° (illegal, DM §5) at rest, then the next throw prepared tilted
+    40° and past the line: three banners up (the throw's ILLEGAL, two WARNINGs) and a long
+    reason in the rulings panel. One app, resized by each test."""
+    from dataclasses import replace
+
+    from pyglet.window import key
+
+    session = PlaySession()
+    app = App(session, 1280, 720, headless=True, mode="play", camera="thrower")
+    try:
+        app.frame(0.0)
+        assert not session.throw(replace(session.controls.params(speed=11.0), tilt_deg=40.0)).legal
+        session.skip()
+        for _ in range(8):  # 40°
+            app.on_key_press(key.X, 0)
+        for _ in range(3):  # past the line
+            app.on_key_press(key.W, 0)
+        yield app
+    finally:
+        app.close()
+
+
+@pytest.mark.parametrize("size", [(1280, 720), (960, 540), (800, 600)])
+def test_the_banners_after_an_illegal_throw_leave_the_far_baseline_clear(after_an_illegal_throw, size):
+    """A player's report: after an illegal throw, its ILLEGAL banner and the next throw's
+    warnings stacked top centre hid B1–B5 and the king with their labels (the targets),
+    because the bottom centre was not clear either (it covers part of the thrower's own
+    baseline). The banners go where they cover fewer pieces: the far baseline, the king and
+    their labels stay clear and drawn."""
+    app = after_an_illegal_throw
+    w, h = size
+    app.on_resize(w, h)
+    app.frame(0.0)
+    assert len(app.last_hud.flags) == 3 and app.last_hud.flags[0].startswith("ILLEGAL (DM §5)")
+    banner = app.overlay.panels["flags"]
+    rects, labels = app._marks
+    far = {"B1", "B2", "B3", "B4", "B5", "king"}
+    marked = {str(name): rect for (name, _, _), rect in zip(labels, rects)}
+    assert far <= set(marked) and far <= set(app.overlay.label_boxes)
+    for pid in sorted(far):
+        assert not _covers(banner, marked[pid], h), (pid, banner, marked[pid])
+        assert not _covers(banner, app.overlay.label_boxes[pid], h), (pid, banner)
+
+
+@pytest.mark.parametrize("size", [(1280, 720), (800, 600)])
+def test_a_reason_in_the_rulings_panel_is_wrapped_once(after_an_illegal_throw, size):
+    """At 800×600 the rulings panel showed "B3 fell to an illegal throw (the baton" / "tilted"
+    / "40° out of …": the reason, wrapped to 48 characters first, was wrapped again to the
+    panel's width in px. Every line of a reason but its last is full: the next line's first
+    word would not have fit on it, unless the line ends after a comma (wrap_text's choice)."""
+    app = after_an_illegal_throw
+    w, h = size
+    app.on_resize(w, h)
+    app.frame(0.0)
+    x, y, pw, ph = app.overlay.panels["rulings"]
+    inner = pw - 2 * max(4, font_size(w) * 2 // 3)
+    dim = (200, 210, 220, 255)
+    texts = [lab for lab in app.overlay._items if isinstance(lab, pyglet.text.Label)]
+    inside = [lab for lab in texts if x <= lab.x < x + pw and y <= lab.y < y + ph]
+    labs = sorted(inside, key=lambda lab: -lab.y)
+    reason = [lab for lab in labs if tuple(lab.color) == dim]
+    assert len(reason) >= 2 and "illegal throw" in reason[0].text  # the long reason, on more than one line
+    for a, b in zip(labs, labs[1:]):
+        if tuple(a.color) == dim and tuple(b.color) == dim and not a.text.rstrip().endswith(","):
+            more = a.text.rstrip() + " " + b.text.split()[0]
+            joined = pyglet.text.Label(more, font_size=a.font_size, font_name="DejaVu Sans")
+            assert joined.content_width > inner, (a.text, b.text)
+            joined.delete()
