@@ -492,7 +492,9 @@ class MatchSession:
         for seg in new:
             seg.info["actor"] = actor
         # the step's facts are shown once its last segment is at rest (nothing before it happened)
-        texts = [e.text for e in r.events if e.kind != "ruling"]
+        # each with the clauses it applies, as the rulings panel gives them: "P1 wins the lag
+        # throw" said neither why nor by which rule after the other lag baton felled the king
+        texts = [concat(e.text, f"  [{', '.join(e.rules)}]") if e.rules else e.text for e in r.events if e.kind != "ruling"]
         after = {"facts": state_lines(self.match.state, self.person, self.flick), "news": texts[-3:] if texts else None}
         if new:
             new[-1].info["after"] = after

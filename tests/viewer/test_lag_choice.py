@@ -107,6 +107,15 @@ def test_the_prompt_reads_in_german():
             "G: P2 eröffnet (dann wählt P2 die Seiten)",
         ]
         assert app.last_hud.message == "Anwurf gewonnen: O du eröffnest, G P2 eröffnet [DM §3]"
+        # a player's report: the status panel said "P1 gewinnt den Anwurf" after P2's lag baton
+        # felled the king, with no rule; each event there now names the clauses it applies
+        news = [line for line in app.last_hud.lines if line.startswith("» ")]
+        assert news[-1] == "» P1 gewinnt den Anwurf  [DM §3]", news
+        assert news[-2].startswith("» P2 Anwurf von Seite B: "), news
+        assert news[-2].endswith("König gefallen  [DM §3]"), news
+        actions = [r for r in s.records if r.get("type") == "action"]
+        english = [e for r in actions for e in r.get("events", ()) if e["kind"] != "ruling"]
+        assert english and all(e["rules"] for e in english)  # so every one of them shows a clause
     finally:
         app.close()
 
