@@ -242,6 +242,10 @@ def view(
     from kubb3d.library import resolve_scenario
 
     path = resolve_scenario(path)
+    if path.is_dir():  # it had said "no such file or directory" of a folder that exists
+        from kubb3d.judge.messages import msg
+
+        raise _user_error(msg("{what} {path} is a folder, not a file", what=msg("replay file"), path=str(path)))
     if not path.is_file():
         from kubb3d.library import not_found
 

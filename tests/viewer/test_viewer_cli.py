@@ -19,6 +19,8 @@ def test_view_missing_file_and_bad_flags(tmp_path, cli):
     r = run_cli("view", str(tmp_path / "nope.jsonl"), "--screenshot", str(tmp_path / "x.png"))
     assert r.returncode == 2 and "no such file" in r.stderr and "Traceback" not in r.stderr
     assert len(r.stderr.strip().splitlines()) == 1
+    r = run_cli("view", str(tmp_path), "--screenshot", str(tmp_path / "x.png"))  # a folder that exists
+    assert r.returncode == 2 and r.stderr.strip() == f"error: replay file {tmp_path} is a folder, not a file", r.stderr
     bad = tmp_path / "bad.jsonl"
     bad.write_text("hello\n{}\n")
     r = run_cli("view", str(bad), "--screenshot", str(tmp_path / "x.png"))
