@@ -52,6 +52,10 @@ def readable_alpha(color=PANEL_COLOR[:3], text=(255, 255, 255), under=(255, 255,
     raise ValueError(f"no opacity of {color} keeps {ratio}:1 for text {text}")
 
 
+MIN_BAR_W = 240
+"""The shortest power bar, px, that keeps the throw being prepared in the bottom row between
+the legend and the last-throw card (a narrower gap raises it above the row)."""
+
 FADED_ALPHA = readable_alpha()
 """Opacity (of 255) of a panel's background where it lies over a piece: the least at which
 its white text stays readable over a white piece (:data:`TEXT_CONTRAST`), so that the piece
@@ -318,6 +322,10 @@ class Overlay:
         bw, bh = min(360, width - 4 * pad), max(10, int(fs * 1.5))
         # between the corners if the power bar fits there (the text wrapped to that width)
         mid = 2 * min(width // 2 - left_edge, right_edge - width // 2)
+        if hud.power is not None and MIN_BAR_W <= mid - 8 < bw:
+            # a shorter bar rather than the centre raised over the row: at 800×600 it stood
+            # over the thrower's own baseline kubbs and the release point's mark
+            bw = mid - 8
         in_row = mid >= (bw + 8 if hud.power is not None else 160)
         text_mid = (mid if in_row else width - 2 * pad) - 2 * pad
         set_labs = lines_of(hud.settings, text_mid, first_bold=False) if hud.settings else []

@@ -511,3 +511,28 @@ def test_a_reason_in_the_rulings_panel_is_wrapped_once(after_an_illegal_throw, s
             joined = pyglet.text.Label(more, font_size=a.font_size, font_name="DejaVu Sans")
             assert joined.content_width > inner, (a.text, b.text)
             joined.delete()
+
+
+@pytest.mark.parametrize("size", [(800, 600), (1280, 720)])
+def test_the_throw_being_prepared_leaves_the_throwers_own_baseline_clear(after_an_illegal_throw, size):
+    """A player's report: at 800×600, with a last-throw card up, the throw being prepared and
+    the power bar stood above the bottom row (the bar did not fit between the legend and the
+    card) and hid A2–A4 on the thrower's own baseline and the release point's mark (a match's
+    card has two more lines, so the raised panels stood higher than here). A shorter bar keeps
+    them in the row, the bar's panel on the row's bottom edge beside the legend: neither panel
+    covers a baseline kubb of the thrower or the mark."""
+    app = after_an_illegal_throw
+    w, h = size
+    app.on_resize(w, h)
+    app.frame(0.0)
+    panels = app.overlay.panels
+    assert "last_throw" in panels and "legend" in panels
+    assert panels["power"][1] == panels["legend"][1], (panels["power"], panels["legend"])
+    rects, labels = app._marks
+    own = {str(name): rect for (name, _, _), rect in zip(labels, rects) if str(name).startswith("A")}
+    assert set(own) == {"A1", "A2", "A3", "A4", "A5"}
+    (mx, my), = project(app.session.scene.release_point[None, :], app.camera.view_proj(w, h), w, h)[0]
+    mark = (mx - 10, my - 10, mx + 10, my + 10)  # the cross drawn at the release point
+    for name in ("settings", "power"):
+        for pid, rect in [*own.items(), ("release point", mark)]:
+            assert not _covers(panels[name], rect, h), (name, pid, panels[name], rect)
