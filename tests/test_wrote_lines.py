@@ -35,10 +35,18 @@ def _kubb3d(folder: Path, *args: str, stdin: str | None = None, codes=(0,)) -> s
 
 
 @pytest.fixture(scope="module")
-def replay_folder(tmp_path_factory) -> Path:
+def replay_run(tmp_path_factory) -> tuple[Path, set[Path], subprocess.CompletedProcess]:
+    """The folder of the other tests' replay, the files its ``match --replay`` made and what
+    it printed (checked by :func:`test_match_replay_names_what_it_wrote`: the suite plays this
+    match once instead of once more in :data:`RUNS`)."""
     folder = tmp_path_factory.mktemp("wrote")
-    _kubb3d(folder, "match", "--round-cap", "3", "--replay", "m.jsonl", "-q")
-    return folder
+    done = _kubb3d(folder, *MATCH_Q.split())
+    return folder, _files(folder), done
+
+
+@pytest.fixture(scope="module")
+def replay_folder(replay_run) -> Path:
+    return replay_run[0]
 
 
 def _named(output: str) -> set[Path]:
@@ -82,19 +90,25 @@ def test_every_file_written_is_named(replay_folder, args):
         assert not done.stdout.startswith("wrote") and done.stdout.lstrip().startswith("{")
 
 
+MATCH_Q = "match --round-cap 3 --replay m.jsonl -q"
+"""The run of ``match --replay`` without ``--json``: the replay the other tests read."""
 REPORTS = "--throws 10 --turns 10 --distance-throws 10 --inkasts 10 --flicks 10 --workers 1"
 RUNS: dict[tuple[str, str], tuple[str, ...]] = {
     ("quiz", "--out"): ("quiz --count 1 --out pictures",),
     ("quiz", "--html"): ("quiz --count 1 --html site",),
-    ("match", "--replay"): ("match --round-cap 3 --replay r.jsonl -q", "match --round-cap 3 --replay j.jsonl --json"),
+    # (and MATCH_Q, run once for the replay the other tests read: test_match_replay_names_what_it_wrote)
+    ("match", "--replay"): ("match --round-cap 3 --replay j.jsonl --json",),
     # a folder of replays of the matches with a violation: none here, so none is made (the walk
     # below asserts that nothing unnamed appears)
     ("audit", "--replay-dir"): ("audit --ruleset wikinger --matches 1 --replay-dir kept --log a.jsonl",),
     ("audit", "--log"): ("audit --ruleset wikinger --matches 1 --log b.jsonl --json",),
-    ("validate", "--png"): ("validate --quick --png v.png",),
-    ("validate", "--markdown"): ("validate --quick --markdown v.md",),
-    ("calibrate", "--png"): (f"calibrate {REPORTS} --png c.png",),
-    ("calibrate", "--markdown"): (f"calibrate {REPORTS} --markdown c.md --json",),
+    # both in one run of test_every_file_written_is_named (made == named there)
+    ("validate", "--png"): (),
+    ("validate", "--markdown"): (),
+    # both in one run: write_outputs writes and names either file alike, --json or not (say_wrote:
+    # always stderr), and calibrate's trials dominate the run's time
+    ("calibrate", "--png"): (f"calibrate {REPORTS} --png c.png --markdown c.md --json",),
+    ("calibrate", "--markdown"): (),
     ("sensitivity", "--markdown"): (
         "sensitivity --throws 2 --morris-throws 0 --trajectories 0 --flicks 0 --matches 0 --workers 1 "
         "--parameter ground:grass.plowing --markdown s.md --save s.json",
@@ -154,6 +168,13 @@ def test_every_output_option_names_what_it_wrote(work_folder, line):
     assert not silent, (line, silent, done.stdout[-500:], done.stderr[-500:])
     if "--json" in args:  # the wrote line goes to stderr: the document stays alone on stdout
         assert done.stdout.lstrip().startswith("{") and "wrote" not in done.stdout, line
+
+
+def test_match_replay_names_what_it_wrote(replay_run):
+    folder, made, done = replay_run
+    assert made == {Path("m.jsonl")}, made
+    named = _named(done.stdout + "\n" + done.stderr)
+    assert made <= named, (made, named, done.stdout[-500:], done.stderr[-500:])
 
 
 def test_german_says_wrote_in_german(replay_folder):
