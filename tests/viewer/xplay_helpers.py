@@ -129,9 +129,16 @@ class WindowPlay:
             self.xdo("key", "o")
             time.sleep(0.3)
             cycles += 1
-        time.sleep(2.0)
-        self.xdo("key", "n")
-        time.sleep(1.5)
+        # the summary once it is up (N skips the last playback), at most SUMMARY_WAIT_S s: the
+        # screenshot is then taken anyway and the caller's summary_shown fails on it (this
+        # polled; it slept a fixed 3.5 s)
+        until = time.monotonic() + SUMMARY_WAIT_S
+        while time.monotonic() < until:
+            self.alive()
+            self.xdo("key", "n")
+            time.sleep(0.3)
+            if summary_shown_on(self.display):
+                break
         return self.shot("match-over")
 
     def quit(self) -> int:
@@ -151,12 +158,26 @@ class WindowPlay:
                 shutil.copy(p, Path(keep) / p.name)
 
 
+SUMMARY_WAIT_S = 10.0
+"""s: how long :meth:`WindowPlay.play_to_the_end` waits for the summary after the outcome."""
+
+
+def _summary_in(img: np.ndarray) -> bool:
+    return img[H // 2 - 40: H // 2 + 40, W // 2 - 200: W // 2 + 200].mean() < 90
+
+
 def summary_shown(path: Path) -> bool:
     """The end-of-match summary (a dark panel) fills the middle of a screenshot."""
     from PIL import Image
 
-    img = np.asarray(Image.open(path).convert("RGB")).astype(int)
-    return img[H // 2 - 40: H // 2 + 40, W // 2 - 200: W // 2 + 200].mean() < 90
+    return _summary_in(np.asarray(Image.open(path).convert("RGB")).astype(int))
+
+
+def summary_shown_on(display: str) -> bool:
+    """:func:`summary_shown` of what ``display`` shows now."""
+    from PIL import ImageGrab
+
+    return _summary_in(np.asarray(ImageGrab.grab(xdisplay=display).convert("RGB")).astype(int))
 
 
 def _thrower(action: dict) -> str | None:
