@@ -286,8 +286,11 @@ def test_no_orphan_workers_after_the_run_is_killed(tmp_path, sig):
         err = log.read_text()
         if sig == signal.SIGTERM:
             assert "interrupted" in err and "Traceback" not in err
-        time.sleep(5)
+        gone_by = time.monotonic() + 5  # polled (it slept 5 s): an empty session stays empty
         left = session_members_of(proc.pid)
+        while left and time.monotonic() < gone_by:
+            time.sleep(0.1)
+            left = session_members_of(proc.pid)
         assert left == [], f"processes left 5 s after the run was killed: {left}"
     finally:
         try:
