@@ -86,7 +86,15 @@ def _replayed(run: dict) -> list[int]:
     return sorted({first, (first + last) // 2, last})
 
 
+STALE_RUNS = (
+    "the quoted runs (commit b493f00) were played before the DM rulings and the Kubbuteo stand-up fix of "
+    "7 December 2026 and with the CPU's BLAS kernels (docs/reliability.md); re-run them with the commands "
+    "above (about 70 CPU-minutes)"
+)
+
+
 @pytest.mark.slow
+@pytest.mark.xfail(reason=STALE_RUNS, strict=True)
 @pytest.mark.parametrize("ruleset", ["dm", "kubbuteo"])
 def test_matches_of_the_quoted_run_play_the_same(ruleset):
     import importlib.util
