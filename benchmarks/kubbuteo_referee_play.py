@@ -27,16 +27,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "kubbuteo"))
 
+from seed_ranges import seeds as parse_seeds  # noqa: E402
 from kt_comparison import compare_match  # noqa: E402
 from kt_play_positions import record_kt_match  # noqa: E402
-
-
-def _seeds(text: str) -> list[int]:
-    out: list[int] = []
-    for part in text.split(","):
-        a, _, b = part.partition("-")
-        out.extend(range(int(a), int(b or a) + 1))
-    return out
 
 
 def _coverage(match: dict, calls: Counter[str]) -> None:
@@ -93,7 +86,7 @@ def main(argv: list[str] | None = None) -> int:
                     for line in f:
                         yield json.loads(line)
             return
-        for seed in _seeds(args.seeds):
+        for seed in parse_seeds(args.seeds):
             positions, records = record_kt_match(seed, skills=skills, strategies=strategies)
             m = {"seed": seed, "skills": skills, "strategies": strategies, "positions": positions, "records": records}
             if save:

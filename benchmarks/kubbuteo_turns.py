@@ -33,16 +33,9 @@ import tempfile
 import time
 from pathlib import Path
 
+from seed_ranges import seeds as parse_seeds
 from kubb3d.experiment.stats import t95
 from kubb3d.match import Match, MatchConfig
-
-
-def seeds_arg(text: str) -> list[int]:
-    """``1-8`` or ``1,3,5`` → the seeds."""
-    if "-" in text:
-        a, b = text.split("-", 1)
-        return list(range(int(a), int(b) + 1))
-    return [int(s) for s in text.split(",")]
 
 
 def make_replays(seeds: list[int], out: Path, ruleset: str = "kubbuteo") -> None:
@@ -141,7 +134,7 @@ def main() -> int:
     c.add_argument("after", type=Path)
     a = ap.parse_args()
     if a.cmd == "replays":
-        make_replays(seeds_arg(a.seeds), a.out, a.ruleset)
+        make_replays(parse_seeds(a.seeds), a.out, a.ruleset)
     elif a.cmd == "turns":
         files = sorted(a.replays.glob("seed*.jsonl"), key=lambda p: int(p.stem[4:]))
         if not files:

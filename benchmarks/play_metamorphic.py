@@ -28,16 +28,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "judge"))
 
+from seed_ranges import seeds as parse_seeds  # noqa: E402
 from play_positions import record_match  # noqa: E402
 from play_relations import check, features, transforms  # noqa: E402
-
-
-def _seeds(text: str) -> list[int]:
-    out: list[int] = []
-    for part in text.split(","):
-        a, _, b = part.partition("-")
-        out.extend(range(int(a), int(b or a) + 1))
-    return out
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -68,7 +61,7 @@ def main(argv: list[str] | None = None) -> int:
         config = {"skills": tuple(args.players.split(","))}
         if options:
             config["options"] = options
-        for seed in _seeds(args.seeds):
+        for seed in parse_seeds(args.seeds):
             t0 = time.process_time()
             recorded = record_match(seed, args.ruleset, **config)
             record_cpu += time.process_time() - t0

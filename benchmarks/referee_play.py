@@ -24,16 +24,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "judge"))
 
+from seed_ranges import seeds as parse_seeds  # noqa: E402
 from play_comparison import compare  # noqa: E402
 from play_positions import record_match  # noqa: E402
-
-
-def _seeds(text: str) -> list[int]:
-    out: list[int] = []
-    for part in text.split(","):
-        a, _, b = part.partition("-")
-        out.extend(range(int(a), int(b or a) + 1))
-    return out
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -52,7 +45,7 @@ def main(argv: list[str] | None = None) -> int:
     values: dict[str, Counter[str]] = {}
     out = open(args.out, "w") if args.out else None
     t0 = time.process_time()
-    seeds = _seeds(args.seeds)
+    seeds = parse_seeds(args.seeds)
     skills = tuple(args.players.split(","))
     save = gzip.open(args.save, "wt") if args.save else None
 
