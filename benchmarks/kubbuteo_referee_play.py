@@ -27,6 +27,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "kubbuteo"))
 
+from agreement_table import print_agreement  # noqa: E402
 from seed_ranges import seeds as parse_seeds  # noqa: E402
 from kt_comparison import compare_match  # noqa: E402
 from kt_play_positions import record_kt_match  # noqa: E402
@@ -118,10 +119,7 @@ def main(argv: list[str] | None = None) -> int:
             f.close()
     print(f"matches {n_matches}, CPU {time.process_time() - t0:.0f} s")
     print("exercised: " + ", ".join(f"{k} {v}" for k, v in sorted(calls.items())))
-    print(f"{'kind':58} {'agree':>7} {'differ':>7}  kubb3d's answers")
-    for kind in sorted(set(agree) | set(differ)):
-        common = ", ".join(f"{v}: {n}" for v, n in values[kind].most_common(3))
-        print(f"{kind:58} {agree[kind]:7d} {differ[kind]:7d}  {common}")
+    print_agreement(agree, differ, values, width=58, top=3)
     return 0
 
 

@@ -24,6 +24,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "judge"))
 
+from agreement_table import print_agreement  # noqa: E402
 from seed_ranges import seeds as parse_seeds  # noqa: E402
 from play_comparison import compare  # noqa: E402
 from play_positions import record_match  # noqa: E402
@@ -89,10 +90,7 @@ def main(argv: list[str] | None = None) -> int:
         if f:
             f.close()
     print(f"matches {len(matches)}, referee calls {dict(calls)}, CPU {time.process_time() - t0:.0f} s")
-    print(f"{'kind':46} {'agree':>7} {'differ':>7}  kubb3d's answers")
-    for kind in sorted(set(agree) | set(differ)):
-        common = ", ".join(f"{v}: {n}" for v, n in values[kind].most_common(4))
-        print(f"{kind:46} {agree[kind]:7d} {differ[kind]:7d}  {common}")
+    print_agreement(agree, differ, values, width=46, top=4)
     return 0
 
 
