@@ -407,3 +407,44 @@ def test_corpus_files_are_all_used():
     unused = [p.name for p in HERE.iterdir() if p.name not in used]
     assert unused == []
     assert len(CASES) + len(SUBPROCESS_CASES) >= 80
+
+
+def _takes_json(command) -> bool:
+    return any("--json" in p.opts for p in getattr(command, "params", ()))
+
+
+_WALKED = []
+
+
+def _walked():
+    if not _WALKED:
+        import sys as _sys
+
+        _sys.path.insert(0, str(Path(__file__).resolve().parent))
+        from cli_walk import commands
+
+        _WALKED.extend(commands())
+    return _WALKED
+
+
+@pytest.mark.parametrize("bad", [["--no-such-option"], ["--out="]], ids=["unknown option", "empty value"])
+def test_json_error_is_printed_once_by_every_command(bad, tmp_path, monkeypatch):
+    """Every command, given ``--json`` and a bad word (one Click refuses, one refused before
+    Click parses), prints the error once: one ``error: …`` line on stderr and, only if the
+    command takes ``--json`` (its output is a JSON document), the same words as the one JSON
+    object on stdout. A command with no JSON output (``quiz``) printed the error twice, the
+    second time as a JSON document it never makes."""
+    import json
+
+    monkeypatch.chdir(tmp_path)
+    walked = _walked()
+    assert len(walked) >= 30 and sum(_takes_json(c) for _, c in walked) >= 15
+    wrong: dict[str, str] = {}
+    for path, command in walked:
+        res = CliRunner().invoke(app, [*path, "--json", *bad], catch_exceptions=False)
+        lines = [ln for ln in res.stderr.splitlines() if ln.strip()]
+        said = lines[0].removeprefix("error: ") if len(lines) == 1 and lines[0].startswith("error: ") else None
+        want = json.dumps({"error": said}, ensure_ascii=False) + "\n" if _takes_json(command) else ""
+        if res.exit_code != 2 or said is None or res.stdout != want:
+            wrong[" ".join(path)] = f"exit {res.exit_code}, stderr {res.stderr!r}, stdout {res.stdout!r}"
+    assert not wrong, "\n".join(f"{name}: {what}" for name, what in wrong.items())

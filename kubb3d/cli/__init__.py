@@ -84,8 +84,20 @@ from kubb3d.ranges import one_line as _one_line  # noqa: E402  (every error line
 
 
 _JSON_ERRORS = [False]
-"""Whether the command line asked for ``--json``: its errors then also go to stdout as one JSON
-object ``{"error": "…"}`` (set by :class:`OneLineErrors`)."""
+"""Whether the command line asked for ``--json`` of a command that takes it: its errors then also
+go to stdout as one JSON object ``{"error": "…"}`` (set by :class:`OneLineErrors`). A command with
+no JSON output (``quiz --json``) says its error once, on stderr."""
+
+
+def _asks_json(group, args: list[str]) -> bool:
+    """Whether ``args`` give ``--json`` (before any ``--``) to a command that takes it."""
+    words = args[: args.index("--") if "--" in args else None]
+    if "--json" not in words:
+        return False
+    command, i = group, 0
+    while i < len(words) and words[i] in getattr(command, "commands", {}):
+        command, i = command.commands[words[i]], i + 1
+    return any("--json" in getattr(p, "opts", ()) for p in getattr(command, "params", ()))
 
 
 def _json_error(msg: str) -> None:
@@ -332,7 +344,7 @@ class OneLineErrors(TyperGroup):
         if threading.current_thread() is threading.main_thread():
             old_term = signal.signal(signal.SIGTERM, _sigterm_as_interrupt)
         words = list(sys.argv[1:] if args is None else args)
-        _JSON_ERRORS[0] = "--json" in words[: words.index("--") if "--" in words else None]
+        _JSON_ERRORS[0] = _asks_json(self, words)
         _COMMAND_WORDS[0] = words
         try:
             empty = _empty_word(self, words)
