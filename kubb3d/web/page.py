@@ -52,7 +52,7 @@ UI = {
     "right": N_("Right"),
     "wrong": N_("Not quite"),
     "score": N_("Score"),
-    "question": N_("question"),
+    "situation": N_("situation"),
     "nextQuestion": N_("next situation"),
     "done": N_("That was the last situation."),
     "explanation": N_("Why"),
@@ -397,13 +397,13 @@ def quiz_data(paths: Sequence[str | Path], *, seed: int, count: int | None = Non
                 "explanation": _hide(tr(res.spec.explanation) if res.spec.explanation else ""),
             }
         )
+    asked = sum(len(q["asks"]) for q in questions)  # what the score counts: a situation may ask two
     return {
         "intro": tr(
-            nmsg(
-                "Referee quiz: {count} situation (seed {seed}). Choose what happens to each piece asked about.",
-                "Referee quiz: {count} situations (seed {seed}). Choose what happens to each piece asked about.",
-                len(questions),
-                count=len(questions),
+            msg(
+                "Referee quiz: {situations}, {questions} (seed {seed}). Choose what happens to each piece asked about.",
+                situations=nmsg("{count} situation", "{count} situations", len(questions), count=len(questions)),
+                questions=nmsg("{count} question", "{count} questions", asked, count=asked),
                 seed=seed,
             )
         ),

@@ -13,6 +13,7 @@ import json
 import os
 import re
 import time
+import tomllib
 from pathlib import Path
 
 import numpy as np
@@ -232,6 +233,45 @@ def test_quiz_answer_reveals_the_reason_only_after_a_choice(browser, pages, shot
     assert browser.evaluate("kubb3dPage.state()")["asked"] == 1
     screenshot(browser, shots, "quiz-answered")
     assert browser.errors == []
+
+
+TWO_ASKS, ONE_ASK = "dm_leaning_on_king", "dm_accident_wind"
+"""A scenario that asks about two pieces (quiz = ["A1", "king"]) and one that asks about one."""
+
+
+@pytest.mark.parametrize("lang,words", [("en", ("situation", "situations", "questions")),
+                                        ("de", ("Situation", "Situationen", "Fragen"))])
+def test_the_quiz_header_counts_situations_and_the_intro_the_questions_the_score_counts(
+    browser, tmp_path, lang, words
+):
+    """The header's "N / M" counts the situations, and says so; the intro names both counts, and
+    the score's total once every choice is made is the intro's number of questions. The header
+    said "question 1 / 70" of the library's 70 situations that ask 71 questions."""
+    from kubb3d.library import resolve_scenario
+    from kubb3d.quiz import quiz_files
+
+    files = [resolve_scenario(TWO_ASKS), resolve_scenario(ONE_ASK)]
+    asked = [len(tomllib.loads(f.read_text(encoding="utf-8")).get("quiz") or [None]) for f in quiz_files(files)]
+    assert sorted(asked) == [1, 2]
+    page = tmp_path / f"quiz-{lang}.html"
+    page.write_text(quiz_page(files, seed=0, tr=translator(lang)), encoding="utf-8")
+    open_page(browser, page)
+    word, situations, questions = words
+    header = lambda: " ".join(browser.evaluate("document.querySelector('header span').innerText").split())  # noqa: E731
+    assert header() == f"{word} 1 / 2 · {translator(lang).gettext('Score')} 0 / 0", header()
+    intro = browser.evaluate("document.getElementById('intro').innerText")
+    assert f" 2 {situations}, 3 {questions} " in intro, intro
+    for n in (1, 2):
+        assert header().startswith(f"{word} {n} / 2 ·"), header()
+        browser.evaluate("document.querySelectorAll('.ask .choices').forEach((r) => r.querySelector('button').click())")
+        if n == 1:
+            browser.evaluate("document.getElementById('next').click()")
+    assert header().endswith(" / 3"), header()
+    assert browser.errors == []
+    if lang == "en":  # docs/web.md quotes this quiz
+        doc = " ".join((Path(__file__).resolve().parents[2] / "docs" / "web.md").read_text(encoding="utf-8").split())
+        assert f"`{TWO_ASKS}` (it asks about A1 and the king) and `{ONE_ASK}` opens with `situation 1 / 2` and " \
+            f"`2 situations, 3 questions`, and ends with a score out of 3" in doc
 
 
 def test_the_board_shows_its_baselines(browser, pages, shots):
