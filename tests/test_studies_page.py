@@ -2,6 +2,7 @@
 today's shipped study specs (their hashes, their planned trials) with consistent counts."""
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -92,3 +93,26 @@ def test_the_physics_sections_small_sample_holds_the_calibrated_figures():
         assert f["low"] == pytest.approx(f["shipped"] + min(f["shift_low"], 0.0))
         assert f["high"] == pytest.approx(f["shipped"] + max(f["shift_high"], 0.0))
     assert "within its interval" in " ".join(PAGE.read_text(encoding="utf-8").split())
+
+
+def test_the_page_names_the_code_of_each_studys_rows():
+    """Each study was run with its own code: the page names, for every study, the versions its
+    results file records and every code that appended rows to it (once only the first study's
+    code was named, for both)."""
+    page = " ".join(PAGE.read_text(encoding="utf-8").split())
+    doc = json.loads(DOC.read_text(encoding="utf-8"))
+    codes = set()
+    for name, study in doc["studies"].items():
+        v = study["versions"]
+        line = (
+            f"`{name}`: rows made by kubb3d {v['kubb3d']} (code {v['kubb3d_code']}), PyBullet {v['pybullet']}, "
+            f"numpy {v['numpy']}, Python {v['python']}"
+        )
+        assert page.count(line) == 1, line
+        after = page[page.index(line) + len(line):].split(" - ", 1)[0].split(" A partial run", 1)[0]
+        for code, first in study["appended_by"].items():
+            assert f"from match {first + 1:,} on" in after and f"code {code}" in after, (name, code, after)
+        codes |= {v["kubb3d_code"], *study["appended_by"]}
+    assert len({s["versions"]["kubb3d_code"] for s in doc["studies"].values()}) == 2  # the case that was wrong
+    named = set(re.findall(r"code ([0-9a-f]{12})\b", page))
+    assert named == codes

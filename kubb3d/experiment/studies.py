@@ -389,6 +389,21 @@ def real_first_baton() -> dict[str, Any]:
     }
 
 
+def _made_by(name: str, study: dict[str, Any]) -> str:
+    """The list item naming the code (and libraries) that made a study's rows: the first run's,
+    then each code that appended rows with ``--mix-versions`` from the match it started at."""
+    v = study["versions"]
+    line = (
+        f"- `{name}`: rows made by kubb3d {v.get('kubb3d')} (code {v.get('kubb3d_code')}), PyBullet "
+        f"{v.get('pybullet')}, numpy {v.get('numpy')}, Python {v.get('python')}"
+    )
+    appended = [
+        f"rows from match {first + 1:,} on were appended with `--mix-versions` by kubb3d code {code}"
+        for code, first in study.get("appended_by", {}).items()
+    ]
+    return line + ("; " + "; ".join(appended) if appended else "") + "."
+
+
 def render(doc: dict[str, Any], command: str, source: str | None = None) -> str:
     """docs/studies.md from the JSON document ``doc`` (:func:`summarise`); ``command`` is the
     command that wrote the page, quoted in it; ``source`` the studies JSON document it read
@@ -436,20 +451,14 @@ def render(doc: dict[str, Any], command: str, source: str | None = None) -> str:
             lines.append(f"| `{name}` | — | 0 (not run) | — | `kubb3d experiment run {name} --out {name}.sqlite` |")
             continue
         lines.append(f"| `{name}` | {s['planned']:,} | {s['stored']:,} | {s['failed']} | `{s['run']}` |")
-    made = {json.dumps(s["versions"], sort_keys=True) for s in studies.values()}
     if studies:
-        v = next(iter(studies.values()))["versions"]
         lines += [
             "",
-            f"Rows made by kubb3d {v.get('kubb3d')} (code {v.get('kubb3d_code')}), PyBullet {v.get('pybullet')}, "
-            f"numpy {v.get('numpy')}, Python {v.get('python')}"
-            + (" (the studies' files differ in versions)." if len(made) > 1 else "."),
-            *[
-                f"`{name}`: rows from match {first + 1:,} on were appended with `--mix-versions` by "
-                f"kubb3d code {code}."
-                for name, s in studies.items()
-                for code, first in s.get("appended_by", {}).items()
-            ],
+            "Each study was run with its own code; its results file records the versions of the run that made it "
+            "and of each run that appended rows to it:",
+            "",
+            *[_made_by(name, s) for name, s in studies.items()],
+            "",
             "A partial run is summarised as it stands; the same `run` command adds the missing trials (every "
             "grid point gets about the same number of matches at any moment), then the two commands at the top "
             "regenerate this page. The results files are kept in the repository, compressed, as "
