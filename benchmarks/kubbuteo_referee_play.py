@@ -3,6 +3,7 @@
     python benchmarks/kubbuteo_referee_play.py --seeds 1-20 [--players club,club]
         [--strategy default,default] [--save ALL.jsonl.gz] [--out DIFF.jsonl]
     python benchmarks/kubbuteo_referee_play.py --load ALL.jsonl.gz[,MORE.jsonl.gz]
+    python benchmarks/kubbuteo_referee_play.py --load tests/data/kt_play_positions.json
 
 Every referee call of every match (the snapshot at rest after each flick or return, the
 context, kubb3d's rulings, the replay's record of the action: tests/kubbuteo/kt_play_positions.py)
@@ -11,7 +12,10 @@ is ruled on again by tests/kubbuteo/independent_kt_referee.py and compared
 (king knocked early, misflicks, placed kubbs, advance lines …) and a table of checks by
 kind: agreements, disagreements and kubb3d's most common answers. ``--save`` keeps every
 match (one JSON line each) so that the table can be made again without physics (``--load``);
-``--out`` keeps the matches with a disagreement. docs/examinations/2026-12-07-kubbuteo-play.md
+``--out`` keeps the matches with a disagreement. A ``.json`` file given to ``--load`` is a file of
+stored cases (tests/data/kt_play_positions.json: each position with the referee's knowledge of
+the match before it and the rulings kubb3d made when it was recorded); every check of each case
+is printed under its name. docs/examinations/2026-12-07-kubbuteo-play.md
 gives the method and a record of a run. CPU: about 5–15 s per match; run it under ``nice``.
 """
 
@@ -60,6 +64,28 @@ def _coverage(match: dict, calls: Counter[str]) -> None:
             calls[f"ended: {r.get('termination')}"] += 1
 
 
+def stored_cases(name: str, agree: Counter, differ: Counter, values: dict[str, Counter]) -> int:
+    """Compare and print every check of the stored cases of ``name``; the number of cases."""
+    from independent_kt_referee import referee_flick, referee_return
+    from kt_comparison import compare_flick, compare_return
+
+    cases = json.loads(Path(name).read_text(encoding="utf-8"))["cases"]
+    for case in cases:
+        pos, prior = case["position"], case["prior"]
+        players = ",".join(pos["config"]["skills"])
+        print(f"case {case['name']}: seed {pos['seed']} call {pos['call']} {pos['kind']}, {players}")
+        if pos["kind"] == "throw":
+            checks = compare_flick(pos, prior, referee_flick(pos, prior))
+        else:
+            checks = compare_return(pos, prior, referee_return(pos, prior))
+        for c in checks:
+            (agree if c.agrees else differ)[c.kind] += 1
+            values.setdefault(c.kind, Counter())[str(c.theirs)[:24]] += 1
+            said = "agree" if c.agrees else "DIFFER"
+            print(f"  {said} {c.kind} {c.piece}: mine {c.mine} kubb3d {c.theirs} ({c.note})")
+    return len(cases)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     ap.add_argument("--seeds", default="1-5")
@@ -80,9 +106,15 @@ def main(argv: list[str] | None = None) -> int:
     save = gzip.open(args.save, "wt") if args.save else None
     out = open(args.out, "w") if args.out else None
 
+    n_matches = shown = 0
+
     def matches():
+        nonlocal n_matches
         if args.load:
             for name in args.load.split(","):
+                if name.endswith(".json"):  # stored cases (see the module doc)
+                    n_matches += stored_cases(name, agree, differ, values)
+                    continue
                 with gzip.open(name, "rt") as f:
                     for line in f:
                         yield json.loads(line)
@@ -95,7 +127,6 @@ def main(argv: list[str] | None = None) -> int:
                 save.flush()
             yield m
 
-    n_matches = shown = 0
     for m in matches():
         n_matches += 1
         _coverage(m, calls)

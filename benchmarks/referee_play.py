@@ -3,12 +3,16 @@
     python benchmarks/referee_play.py --seeds 1-40 [--ruleset dm] [--players club,club]
         [--strategy default,default] [--out DIFF.jsonl] [--save ALL.jsonl.gz]
     python benchmarks/referee_play.py --load ALL.jsonl.gz[,MORE.jsonl.gz]
+    python benchmarks/referee_play.py --load tests/data/play_positions.json
 
 Prints every disagreement, the referee calls and what they were (foul throws, king throws,
 second attempts, penalty throws), and a table of checks by kind: agreements, disagreements
 and kubb3d's most common answers. ``--out`` keeps the positions with a disagreement and
 ``--save`` every position (the format of tests/judge/play_positions.py), so that a table can
-be made again without physics (``--load``). docs/examinations/2026-12-07-play.md gives the
+be made again without physics (``--load``); a ``.json`` file given to ``--load`` is a file of
+stored cases (tests/data/play_positions.json: each case's position with the rulings kubb3d made
+when it was recorded), and every check of each case is printed under its name.
+docs/examinations/2026-12-07-play.md gives the
 method and a record of a run. CPU: about 1–7 s per DM match; run it under ``nice``.
 """
 
@@ -53,6 +57,13 @@ def main(argv: list[str] | None = None) -> int:
     def positions():
         if args.load:
             for name in args.load.split(","):
+                if name.endswith(".json"):  # stored cases: every check printed (see the module doc)
+                    for case in json.loads(Path(name).read_text(encoding="utf-8"))["cases"]:
+                        pos = case["position"]
+                        players = ",".join((pos.get("config") or {}).get("skills", ()))
+                        print(f"case {case['name']}: seed {pos['seed']} call {pos['call']} {pos['kind']}, {players}")
+                        yield {**pos, "stored_case": case["name"]}
+                    continue
                 with gzip.open(name, "rt") as f:
                     for line in f:
                         yield json.loads(line)
@@ -80,6 +91,10 @@ def main(argv: list[str] | None = None) -> int:
         for c in compare(pos):
             (agree if c.agrees else differ)[c.kind] += 1
             values.setdefault(c.kind, Counter())[str(c.theirs)[:24]] += 1
+            if "stored_case" in pos:
+                said = "agree" if c.agrees else "DIFFER"
+                print(f"  {said} {c.kind} {c.piece}: mine {c.mine} kubb3d {c.theirs} ({c.note})")
+                continue
             if not c.agrees:
                 bad.append([c.kind, c.piece, c.mine, c.theirs, c.note])
                 print(f"seed {seed} call {pos['call']} {c.kind} {c.piece}: mine {c.mine} kubb3d {c.theirs} ({c.note})")

@@ -1,0 +1,115 @@
+"""The figures of the two play examinations (docs/examinations/2026-12-07-play.md and
+2026-12-07-kubbuteo-play.md) that come from the positions stored in tests/data/ are what the
+examinations' commands print for them: ``benchmarks/referee_play.py --load
+tests/data/play_positions.json`` and ``benchmarks/kubbuteo_referee_play.py --load
+tests/data/kt_play_positions.json`` (about 1 s CPU each). The counts of the full runs (hundreds of
+matches, CPU-hours) are records of those runs, with their command, date and load, and are not
+remade here."""
+
+from __future__ import annotations
+
+import math
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+EXAMS = ROOT / "docs" / "examinations"
+NUMBER_WORDS = {"eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12}
+
+
+def _doc(name: str) -> str:
+    return " ".join((EXAMS / name).read_text(encoding="utf-8").split())
+
+
+def _cases(script: str, data: str) -> dict[tuple[int, int], dict]:
+    """``{(seed, call): {"name", "players", "lines"}}`` from the command's output on the stored
+    cases: the case line and the checks printed under it."""
+    out = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / script), "--load", str(ROOT / "tests" / "data" / data)],
+        capture_output=True, text=True, check=True, timeout=300, cwd=ROOT,
+    ).stdout
+    cases: dict[tuple[int, int], dict] = {}
+    current = None
+    for line in out.splitlines():
+        head = re.fullmatch(r"case (\S+): seed (\d+) call (\d+) (\w+), (\S+)", line)
+        if head:
+            current = {"name": head.group(1), "players": head.group(5), "lines": []}
+            cases[(int(head.group(2)), int(head.group(3)))] = current
+        elif line.startswith("  ") and current is not None:
+            current["lines"].append(line.strip())
+    return cases
+
+
+def _figure(lines: list[str], pattern: str) -> str:
+    found = [m for m in (re.search(pattern, line) for line in lines) if m]
+    assert len(found) == 1, (pattern, lines)
+    return found[0].group(1)
+
+
+@pytest.fixture(scope="module")
+def dm_cases():
+    return _cases("referee_play.py", "play_positions.json")
+
+
+@pytest.fixture(scope="module")
+def kt_cases():
+    return _cases("kubbuteo_referee_play.py", "kt_play_positions.json")
+
+
+def test_dm_finding_1_quotes_the_stored_rocked_back_kubbs(dm_cases):
+    doc = _doc("2026-12-07-play.md")
+    first, largest = dm_cases[(14, 21)], dm_cases[(98, 73)]
+    assert first["name"] == "rocked-back-standing" and first["players"] == "club,club"
+    assert largest["name"] == "rocked-back-standing-41deg" and largest["players"] == "elite,elite"
+    assert (
+        "(`rocked-back-standing`, seed 14 call 21; `rocked-back-standing-41deg`, seed 98 with elite players, call 73)"
+        in doc
+    )
+    # the top of the range of the 24 cases' tilts is the stored seed 98 kubb's
+    top = _figure(largest["lines"], r"DIFFER throw:ruling A1: .*max tilt ([0-9.]+) deg")
+    assert f"tilted 22.9°–{top}°" in doc and f"run from 22.9° to {top}° (seed 98, A1)" in doc
+    # the world's record of seed 14's A2 agrees with the tilt read from its trajectory
+    a2 = float(_figure(first["lines"], r"DIFFER throw:ruling A2: .*max tilt ([0-9.]+) deg"))
+    quoted = float(re.search(r"A2's tilt peaked at ([0-9.]+)°", doc).group(1))
+    assert abs(a2 - quoted) < 0.1 and 22.9 <= a2 <= float(top)
+
+
+def test_kt_figures_of_the_stored_positions(kt_cases):
+    from kubb3d.equipment import KUBBUTEO
+
+    doc = _doc("2026-12-07-kubbuteo-play.md")
+    count = re.search(r"judges the (\w+) positions stored in tests/data/kt_play_positions.json", doc).group(1)
+    assert NUMBER_WORDS[count] == len(kt_cases)
+    # finding 2: the rocked-back kubb
+    rocked = kt_cases[(9, 47)]
+    assert rocked["name"] == "rocked-back-standing"
+    lean = _figure(rocked["lines"], r"DIFFER flick:ruling B4: .*max lean ([0-9.]+)/")
+    tipping = math.degrees(KUBBUTEO.kubb.tipping_angle_towards(0.0))
+    assert f"--seed 9`, call 47 of the recording (B4, {lean}° towards a face against {tipping:.1f}°)" in doc
+    # finding 1: the baseline kubb stood up again, then knocked over again
+    again = kt_cases[(13, 85)]
+    turned = _figure(again["lines"], r"DIFFER flick:ruling\(stood up earlier\) B5: .*max lean [0-9.]+/([0-9.]+) deg")
+    assert f"knocks B5 over again (it turned {float(turned):.0f}° in its plane)" in doc
+    assert "seeds 13 (call 85)" in doc and "stored position of seed 13 call 85" in doc
+    assert kt_cases[(1, 117)]["name"] == "baseline-kubb-while-field-kubbs-stand" and "seed 1 call 117" in doc
+    # finding 5: the disk held up by another
+    held = kt_cases[(2, 135)]
+    tilt = _figure(held["lines"], r"agree flick:status B2: mine False kubb3d False \(half B, tilt ([0-9.]+) deg")
+    assert f"in seed 2 call 135 B2 rested tilted {tilt}°" in doc
+    assert f"so it tips at {tipping:.1f}°" in doc
+
+
+def test_kt_test_count_is_the_collected_count():
+    doc = _doc("2026-12-07-kubbuteo-play.md")
+    quoted = int(re.search(r"tests/kubbuteo/test_kt_play_referee.py \((\d+) cases", doc).group(1))
+    out = subprocess.run(
+        [sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:randomly", "-p", "no:cacheprovider",
+         "tests/kubbuteo/test_kt_play_referee.py"],
+        capture_output=True, text=True, timeout=300, cwd=ROOT,
+    ).stdout
+    collected = [line for line in out.splitlines() if "::" in line]
+    assert len(collected) == quoted, out[-500:]
