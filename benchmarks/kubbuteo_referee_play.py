@@ -83,6 +83,18 @@ def stored_cases(name: str, agree: Counter, differ: Counter, values: dict[str, C
             values.setdefault(c.kind, Counter())[str(c.theirs)[:24]] += 1
             said = "agree" if c.agrees else "DIFFER"
             print(f"  {said} {c.kind} {c.piece}: mine {c.mine} kubb3d {c.theirs} ({c.note})")
+        snap = pos["snapshot"]
+        g = float(snap["gravity"])
+        weight = {p["id"]: p["mass"] * g for p in snap["pieces"]}
+        pushes: Counter[tuple[str, str]] = Counter()
+        for contact in snap["contacts"]:
+            if contact["a"] in weight and contact["b"] in weight:
+                pushes[tuple(sorted((contact["a"], contact["b"])))] += contact["normal_force"]  # type: ignore[index]
+        for (a, b), force in sorted(pushes.items()):
+            print(
+                f"  contact {a} {b}: {force * 1000:.1f} mN (weights {weight[a] * 1000:.0f} mN, "
+                f"{weight[b] * 1000:.0f} mN)"
+            )
     return len(cases)
 
 

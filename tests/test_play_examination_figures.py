@@ -99,7 +99,10 @@ def test_kt_figures_of_the_stored_positions(kt_cases):
     # finding 5: the disk held up by another
     held = kt_cases[(2, 135)]
     tilt = _figure(held["lines"], r"agree flick:status B2: mine False kubb3d False \(half B, tilt ([0-9.]+) deg")
-    assert f"in seed 2 call 135 B2 rested tilted {tilt}°" in doc
+    push = re.fullmatch(r"contact A5 B2: ([0-9.]+) mN \(weights \d+ mN, (\d+) mN\)", held["lines"][-1])
+    assert push, held["lines"][-1]
+    said = f"in seed 2 call 135 B2 rested tilted {tilt}°, touching A5 with {push[1]} mN (its weight is {push[2]} mN)"
+    assert said in doc
     assert f"so it tips at {tipping:.1f}°" in doc
 
 
