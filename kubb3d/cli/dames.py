@@ -54,6 +54,10 @@ class _OneLineErrors(TyperCommand):
         except NoArgsIsHelpError:
             raise
         except UsageError as exc:
+            from kubb3d.cli import OneLineErrors
+
+            if parent is not None and isinstance(parent.find_root().command, OneLineErrors):
+                raise  # under kubb3d: its group words the error as for every command (naming it)
             _fail(" ".join(exc.format_message().split()))
 
 
