@@ -358,6 +358,8 @@ class OneLineErrors(TyperGroup):
             typer.echo(exc.format_message(), err=True)
             sys.exit(2)
         except _click_exc.UsageError as exc:
+            if isinstance(exc, _click_exc.NoSuchOption) and exc.option_name == "--json":
+                exc.possibilities = None  # Click's closest names (quiz: --count) are no JSON output
             ranged = _range_error(exc, words)
             if ranged is not None:
                 _error(ranged)
