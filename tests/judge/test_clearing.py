@@ -97,24 +97,37 @@ def test_a_base_squeezed_along_the_pitch_is_cleared_towards_plus_y_whatever_its_
 
 
 def test_the_straight_push_between_two_squares_gives_up_after_50_pushes(monkeypatch):
-    """push_clear: "At most 50 steps." A base overlapping two squares from either side along x is
-    pushed off one into the other and back: it is pushed exactly 50 times, and names the first
-    square it overlapped."""
-    pushes = []
-    real = clearing.overlap_depth
+    """push_clear: "At most 50 steps." A base at the pitch's centre overlapping two squares
+    equally from either side along x is pushed +x (no way is nearer, and it is on both axes),
+    then off one into the other and back: it is pushed exactly 50 times, still overlaps one of
+    them, and names the first square it overlapped (a tie: by id)."""
+    bases = []
+    real = clearing.square
 
-    def counted(base, poly):
-        depth = real(base, poly)
-        if depth > DEFAULT_PARAMS.block_tol:
-            pushes.append(depth)
-        return depth
+    def counted(centre, d, half):
+        bases.append(centre)
+        return real(centre, d, half)
 
-    monkeypatch.setattr(clearing, "overlap_depth", counted)
-    obstacles = {"K1": square((2 * HALF - 0.01, 0.0), (1.0, 0.0), HALF),
-                 "K2": square((-(2 * HALF - 0.01), 0.0), (1.0, 0.0), HALF)}
+    monkeypatch.setattr(clearing, "square", counted)
+    obstacles = {"K1": real((2 * HALF - 0.01, 0.0), (1.0, 0.0), HALF),
+                 "K2": real((-(2 * HALF - 0.01), 0.0), (1.0, 0.0), HALF)}
     pushed = clearing.push_clear((0.0, 0.0), (1.0, 0.0), HALF, obstacles, DEFAULT_PARAMS)
     assert pushed is not None and pushed[1] == "K1"
-    assert len(pushes) == 50
+    assert len(bases) == 50 and bases[1][0] == pytest.approx(0.01 + DEFAULT_PARAMS.block_tol)
+    end = real(pushed[0], (1.0, 0.0), HALF)
+    assert max(overlap_depth(end, poly) for poly in obstacles.values()) > DEFAULT_PARAMS.block_tol
+
+
+@pytest.mark.parametrize("x", [-2.0, 2.0])
+def test_a_base_centred_on_a_square_is_pushed_towards_the_end_of_its_half(x):
+    """push_clear: a base exactly on a square (no way off it is nearer) is pushed away from the
+    centre line, towards the end of the half it is in, whichever half: not +x in both."""
+    obstacles = {"K1": square((x, 0.5), (1.0, 0.0), HALF)}
+    pushed = clearing.push_clear((x, 0.5), (1.0, 0.0), HALF, obstacles, DEFAULT_PARAMS)
+    assert pushed is not None
+    (px, py), who = pushed
+    assert who == "K1" and py == 0.5
+    assert px - x == pytest.approx(math.copysign(2 * HALF + DEFAULT_PARAMS.block_tol, x), abs=1e-12)
 
 
 @pytest.mark.parametrize("deep, shallow", [("K1", "K2"), ("K2", "K1")])

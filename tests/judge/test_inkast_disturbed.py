@@ -86,25 +86,29 @@ def test_a_kubb_raised_onto_the_spot_of_a_kubb_set_up_again_is_moved_straight_of
     assert away[0] * step[0] + away[1] * step[1] > 0
 
 
-def test_a_kubb_landed_upright_exactly_on_a_spot_is_moved_off_it_along_plus_x():
-    """A kubb landed upright with its centre exactly on the spot where A3 is set up again has no
-    direction away from it: it is moved along +x until the two touch (kubb3d's decision), not
-    divided by a zero distance. Landed on a free spot it stays where it landed; the reason says
-    which it was."""
-    knocked = kubb("A3", -1.0, 1.6, lying_yaw_deg=0, side="A")
-    landed = kubb("B1", -1.0, 1.0, side="A")
+@pytest.mark.parametrize("half", ["A", "B"])
+def test_a_kubb_landed_upright_exactly_on_a_spot_is_moved_off_it_towards_the_end_of_its_half(half):
+    """A kubb landed upright with its centre exactly on the spot where a kubb is set up again has
+    no direction away from it: it is moved away from the centre line, towards the end of the half
+    it is in, until the two touch (kubb3d's decision; in either half, so a side-swapped inkast is
+    ruled the mirror way), not divided by a zero distance. Landed on a free spot it stays where it
+    landed; the reason says which it was."""
+    other = "B" if half == "A" else "A"
+    sx = -1.0 if half == "A" else 1.0  # the end of the half
+    knocked = kubb(f"{half}3", sx, 1.6, lying_yaw_deg=0, side=half)
+    landed = kubb(f"{other}1", sx, 1.0, side=half)
     tol = DEFAULT_PARAMS.block_tol
     reasons = []
-    for stood, expected in (((-1.0, 1.0), (-1.0 + 2 * HX + tol, 1.0)), ((-1.0, 1.6), (-1.0, 1.0))):
-        ctx = InkastContext(ruleset="wikinger", inkasting_side="B", inkasted=("B1",),
-                            before={"A3": Pose((*stood, HZ))})
-        ruling = judge_inkast(snap(landed, knocked), ctx).ruling("B1")
+    for stood, expected in (((sx, 1.0), (sx * (1.0 + 2 * HX + tol), 1.0)), ((sx, 1.6), (sx, 1.0))):
+        ctx = InkastContext(ruleset="wikinger", inkasting_side=other, inkasted=(f"{other}1",),
+                            before={f"{half}3": Pose((*stood, HZ))})
+        ruling = judge_inkast(snap(landed, knocked), ctx).ruling(f"{other}1")
         assert ruling.valid and ruling.consequence is Consequence.RAISE_HERE
         assert ruling.raised_pose.position[:2] == pytest.approx(expected, abs=1e-9), stood
         reasons.append(str(ruling.reason))
     assert reasons == [
-        "B1 is valid and is not tipped: it landed upright on its base where A3 stands, so it is moved off A3 until "
-        "they touch; it stands at (-0.93, 1.00) m.",
-        "B1 is valid and is not tipped, as it landed upright on its base; it stays standing where it is, at "
-        "(-1.00, 1.00) m.",
+        f"{other}1 is valid and is not tipped: it landed upright on its base where {half}3 stands, so it is moved off "
+        f"{half}3 until they touch; it stands at ({sx * 1.07:.2f}, 1.00) m.",
+        f"{other}1 is valid and is not tipped, as it landed upright on its base; it stays standing where it is, at "
+        f"({sx:.2f}, 1.00) m.",
     ]
