@@ -40,11 +40,13 @@ def nearest_clear(
     ``half``, then bisected to 1e-9 m so the base touches what stops it) where the square base
     overlaps no obstacle by more than ``params.block_tol``, and the distance moved, m; None if
     none lies within ``REACH``. Equal distances (to 1e-9 m): nearer the long axis (y = 0), then
-    towards +y, so a mirrored situation is cleared mirrored."""
+    farther from the centre line (towards the end of the half, to the micrometre, as
+    :func:`outward`), then towards +y, so a situation mirrored across either axis of the pitch
+    is cleared mirrored."""
     if not overlaps(centre, d2, half, obstacles, params):
         return centre, 0.0
     step = half / 4
-    best: tuple[tuple[float, float, float], Pt, float] | None = None
+    best: tuple[tuple[float, float, float, float], Pt, float] | None = None
     for ux, uy in _directions():
         far = REACH if best is None else best[2]
         hit, t = 0.0, step
@@ -64,7 +66,7 @@ def nearest_clear(
             else:
                 high = mid
         spot = (centre[0] + ux * high, centre[1] + uy * high)
-        key = (round(high, 9), round(abs(spot[1]), 6), -spot[1])
+        key = (round(high, 9), round(abs(spot[1]), 6), -round(abs(spot[0]), 6), -spot[1])
         if best is None or key < best[0]:
             best = (key, spot, high)
     return None if best is None else (best[1], best[2])

@@ -96,6 +96,21 @@ def test_a_base_squeezed_along_the_pitch_is_cleared_towards_plus_y_whatever_its_
     assert (x, y - cy) == pytest.approx((0.0, moved), abs=1e-9)
 
 
+@pytest.mark.parametrize("x", [-2.0, 2.0])
+def test_a_base_squeezed_across_the_pitch_is_cleared_towards_the_end_of_its_half(x):
+    """A base between two squares that overlap it from +y and −y clears as well towards +x as
+    towards −x (by the kubb's width less ``block_tol``), both on the same line across the pitch:
+    the one farther from the centre line wins, in either half (not +x in both, which moved A's
+    kubb towards the centre line and B's towards its end)."""
+    obstacles = {"K1": square((x, 0.5 + 2 * HALF - 0.01), (1.0, 0.0), HALF),
+                 "K2": square((x, 0.5 - (2 * HALF - 0.01)), (1.0, 0.0), HALF)}
+    found = clearing.nearest_clear((x, 0.5), (1.0, 0.0), HALF, obstacles, DEFAULT_PARAMS)
+    assert found is not None
+    (fx, fy), moved = found
+    assert moved == pytest.approx(2 * HALF - DEFAULT_PARAMS.block_tol, abs=1e-9)
+    assert (fx - x, fy) == pytest.approx((math.copysign(moved, x), 0.5), abs=1e-9)
+
+
 def test_the_straight_push_between_two_squares_gives_up_after_50_pushes(monkeypatch):
     """push_clear: "At most 50 steps." A base at the pitch's centre overlapping two squares
     equally from either side along x is pushed +x (no way is nearer, and it is on both axes),
