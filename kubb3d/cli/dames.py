@@ -246,7 +246,16 @@ def play(
     start_front: int = FrontOpt,
     start_right: int = RightOpt,
 ) -> None:
-    """Play one game: a person against the computer, or computers against each other."""
+    """Play one game: a person against the computer, or computers against each other.
+
+    Moves are written <kubb's cell><path>@<ti-kubb's cell>, e.g. b1NE@d5: the kubb
+    on b1 rolls one cell north, then one cell east (one letter N, E, S or W per
+    cell, as many cells as the ti-kubb shows; N is towards rank 8, E towards
+    file h), then its player puts the ti-kubb on d5 for the next move. A roll
+    that ends the game has no @ part (c7N). b1-c2@d5 names the end cell instead
+    of the path when only one path leads there. The game prints moves the same
+    way; type 'help' during a game for the commands.
+    """
     kinds = _parse_players(players, allow_human=True)
     _check_view(view, screenshot, after, kinds)
     depth = _check_search(kinds, depth, time_limit)

@@ -147,3 +147,21 @@ def test_the_readmes_game_against_the_computer_asks_a_person_to_move() -> None:
     assert "to move, roll" in result.output and "end of input" in result.output
     seats = re.search(r"Roll Kubb Dames: (.*); seed", result.output).group(1)
     assert "human" in seats and any(k in seats for k in ("search", "greedy", "random")), seats
+
+
+def test_play_help_explains_the_move_notation() -> None:
+    # A player reading `kubb3d dames play --help` learns how moves are written and
+    # printed; the example there is a real move of the opening, ending where it says.
+    from kubb3d.dames import DamesBoard
+
+    result = runner.invoke(app, ["play", "--help"], env={"COLUMNS": "200"})
+    assert result.exit_code == 0, result.output
+    text = " ".join(result.output.split())
+    assert "Moves are written <kubb's cell><path>@<ti-kubb's cell>, e.g. b1NE@d5" in text
+    assert "one letter N, E, S or W per cell, as many cells as the ti-kubb shows" in text
+    assert "A roll that ends the game has no @ part" in text
+    board = DamesBoard()
+    move = board.parse_move("b1NE@d5")
+    board.push(move)
+    assert board.kubb_at(1 * 8 + 2) is not None and board.kubb_at(1) is None  # now on c2, b1 empty
+    assert board.ti_cell == 4 * 8 + 3  # d5
