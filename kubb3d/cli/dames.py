@@ -223,7 +223,13 @@ def play(
         None, "--depth", help="Look-ahead of the search player, in turns (default 2, at most 6)."
     ),
     time_limit: float | None = typer.Option(None, "--time-limit", help="Seconds per search move (not reproducible)."),
-    position: str | None = typer.Option(None, "--position", help="Start from this position string."),
+    position: str | None = typer.Option(
+        None,
+        "--position",
+        help="Start from this position string, as the in-game 'position' command prints it "
+        "(ranks 8 to 1, a kubb as seat letter and top-north-east faces, e.g. S124; then seats, "
+        "seat to roll, ti value, ti cell, turns).",
+    ),
     show_board: bool = typer.Option(False, "--show-board", help="Show the board after every move."),
     view: bool = typer.Option(
         False, "--view", help="Show the game in a 3D window, each move animated (people type moves in the terminal)."

@@ -160,6 +160,7 @@ def test_play_help_explains_the_move_notation() -> None:
     assert "Moves are written <kubb's cell><path>@<ti-kubb's cell>, e.g. b1NE@d5" in text
     assert "one letter N, E, S or W per cell, as many cells as the ti-kubb shows" in text
     assert "A roll that ends the game has no @ part" in text
+    assert "as the in-game 'position' command prints it" in text and "top-north-east faces, e.g. S124" in text
     board = DamesBoard()
     move = board.parse_move("b1NE@d5")
     board.push(move)
