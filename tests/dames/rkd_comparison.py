@@ -39,6 +39,7 @@ class Tally:
     moves: int = 0  # whole moves counted on both sides
     move_sets: int = 0  # positions whose full move-text sets were compared
     outcomes: int = 0
+    typed: int = 0  # typed moves checked for acceptance (compare_typed_moves)
     ends: Counter = field(default_factory=Counter)  # game ends among the outcomes, by kind
     disagreements: Counter = field(default_factory=Counter)
     examples: dict = field(default_factory=dict)
@@ -48,7 +49,7 @@ class Tally:
         self.examples.setdefault(kind, detail)
 
     def add(self, other: Tally) -> None:
-        for f in ("games", "positions", "roll_sets", "rolls", "moves", "move_sets", "outcomes"):
+        for f in ("games", "positions", "roll_sets", "rolls", "moves", "move_sets", "outcomes", "typed"):
             setattr(self, f, getattr(self, f) + getattr(other, f))
         self.disagreements.update(other.disagreements)
         self.ends.update(other.ends)
@@ -185,6 +186,66 @@ def compare_position(
             kb.pop()
 
 
+def compare_typed_moves(position: str, krules: DamesRules, tally: Tally, irules: ind.Rules | None = None) -> None:
+    """What a person may type: every cell as a start and every path of the ti value's
+    length (4**ti of them), pushed with a free cell for the ti-kubb; kubb3d must accept
+    exactly the independent engine's legal rolls.  Then every one of the 64 cells as the
+    placement of one legal roll: exactly the cells without a kubb after it."""
+    rules = mine_rules(krules) if irules is None else irules
+    kb = DamesBoard(position, krules)
+    pos = ind.parse_position(position)
+    if ind.result_of(pos, rules) is not None:
+        return
+    legal = {(r.start, r.path): r for r in ind.legal_rolls(pos, rules)}
+    paths = [""]
+    for _ in range(pos.ti):
+        paths = [p + d for p in paths for d in "NESW"]
+    for y in range(8):
+        for x in range(8):
+            for path in paths:
+                r = legal.get(((x, y), path))
+                move = Move(y * 8 + x, path, None)
+                if r is None:
+                    end = (x, y)
+                    for d in path:
+                        end = (end[0] + ind.STEP[d][0], end[1] + ind.STEP[d][1])
+                    cell = next(i for i in range(64) if (i % 8, i // 8) not in pos.kubbs and (i % 8, i // 8) != end)
+                    move = Move(y * 8 + x, path, cell)
+                else:
+                    after, _ = ind.apply_roll(pos, r, rules)
+                    if ind.result_of(after, rules, after_roll=True) is None:
+                        free = [c for c in range(64) if (c % 8, c // 8) not in after.kubbs]
+                        move = Move(y * 8 + x, path, free[0])
+                tally.typed += 1
+                if kb.is_legal(move) != (r is not None):
+                    tally.disagree("typed move", f"{position}: {move} kubb3d legal {kb.is_legal(move)}")
+    # The destination form b1-c2@d5 (README, Notation): accepted when one path leads there.
+    ends: dict[tuple, list] = {}
+    for r in legal.values():
+        ends.setdefault((r.start, r.end), []).append(r)
+    for (start, end), rolls in ends.items():
+        free = next(c for c in range(64) if (c % 8, c // 8) not in pos.kubbs and (c % 8, c // 8) != end)
+        text = f"{ind.name(start)}-{ind.name(end)}@{cell_text(free)}"
+        try:
+            got = kb.parse_move(text)
+            accepted = True
+        except ValueError:
+            accepted = False
+        tally.typed += 1
+        unique = len({r.die for r in rolls}) == 1
+        if accepted != unique or (accepted and (got.start, got.path) != (start[1] * 8 + start[0], rolls[0].path)):
+            tally.disagree("destination form", f"{position}: {text} accepted {accepted}, {len(rolls)} paths")
+    for r in list(legal.values())[:1]:
+        after, _ = ind.apply_roll(pos, r, rules)
+        if ind.result_of(after, rules, after_roll=True) is not None:
+            continue
+        for c in range(64):
+            tally.typed += 1
+            move = Move(r.start[1] * 8 + r.start[0], r.path, c)
+            if kb.is_legal(move) != ((c % 8, c // 8) not in after.kubbs):
+                tally.disagree("placement", f"{position}: {move} kubb3d legal {kb.is_legal(move)}")
+
+
 def positions_of_game(kind: str, seed: int, krules: DamesRules, max_turns: int = 200) -> list[str]:
     """Positions (before each move, and the final one) of one seeded game.
 
@@ -222,6 +283,7 @@ def compare_games(
     full_moves: bool = True,
     irules: ind.Rules | None = None,
     every: int = 1,
+    typed_every: int = 4,
 ) -> Tally:
     """Compare at every ``every``-th position of each seeded game (and its last one)."""
     tally = Tally()
@@ -233,6 +295,8 @@ def compare_games(
             if position.split()[4].startswith("?"):
                 position = _unpend(position)  # the game-ending roll leaves the ti-kubb in hand
             compare_position(position, krules, tally, full_moves, irules)
+            if typed_every and tally.positions % typed_every == 0:
+                compare_typed_moves(position, krules, tally, irules)
     return tally
 
 
@@ -428,5 +492,8 @@ def compare_random_positions(
     tally = Tally()
     for seed in seeds:
         rng = np.random.default_rng(seed)
-        compare_position(random_position(rng, krules.players, dense), krules, tally, False, irules)
+        position = random_position(rng, krules.players, dense)
+        compare_position(position, krules, tally, False, irules)
+        if seed % 4 == 0:
+            compare_typed_moves(position, krules, tally, irules)
     return tally
