@@ -34,7 +34,7 @@ The rule book's sentences and what this file makes of them
   faible »; « Si les 2 valeurs sont identiques ... les 2 Kubbs sont "sortis" »;
   « Les Kubbs de la dernière ligne de chaque camp restent "figés" et ne peuvent
   plus être déplacés, ni combattre, ni être combattus ».
-* But du jeu: « Quand un joueur a tous ses Kubbs (ceux qui sont encore en jeu)
+* But du jeu: « Quand un joueur à tous ses Kubbs (ceux qui sont encore enjeu)
   sur la dernière ligne de son camp, ou ne peut pas jouer (blocage) la partie
   est finie »; « Le vainqueur est celui qui obtient le plus de points avec les
   Kubbs de la dernière ligne de son camp ».
@@ -76,7 +76,7 @@ R14 a move is the roll plus the cell where the mover puts the ti-kubb (any cell
     that ends the game has no placement.
 R15 end after a move when some player has every one of his kubbs still in play
     on his last line; a player whose kubbs were all taken satisfies this
-    (« tous ses Kubbs (ceux qui sont encore en jeu) »: none is off the line).
+    (« tous ses Kubbs (ceux qui sont encore enjeu) »: none is off the line).
 R16 end when the player to roll has no legal roll (« blocage »), checked once
     the ti-kubb is down.
 R17 points: sum of the top values on the owner's last line; equal best scores

@@ -11,6 +11,10 @@ method and the figures of the long run (``benchmarks/rkd_independent.py``).
 
 from __future__ import annotations
 
+import importlib.util
+import json
+from pathlib import Path
+
 import independent_rkd as ind
 import pytest
 import rkd_comparison as cmp
@@ -44,7 +48,7 @@ def test_start_positions_agree(players: int) -> None:
     ids=["uniform-2", "uniform-4", "greedy-2", "search1-2", "random-4"],
 )
 def test_seeded_games_agree(kind: str, rules: DamesRules, seed: int, every: int) -> None:
-    tally = cmp.compare_games(kind, [seed], rules, every=every)
+    tally = cmp.compare_games(kind, [seed], rules, every=every, typed_every=8)
     _agree(tally)
     assert tally.positions >= 10 and tally.rolls >= 400
     assert sum(tally.ends.values()) >= 1  # the game end was compared too
@@ -115,7 +119,7 @@ BOTH_OUT = "8/3S6544/3N3154/8/8/8/8/8 SN N 2 - 2"
 @pytest.mark.xfail(
     strict=True,
     reason="READING R19 (rule book silent): when one move finishes two players, kubb3d names the "
-    "first in turn order from the player who rolled (README, End of the game); the independent "
+    "first in turn order from the player who rolled (kubb3d/dames/README.md, table of decisions); the independent "
     "implementation's own reading names the first in seat order S, E, N, W",
 )
 def test_who_ended_the_game_when_two_finish_at_once() -> None:
@@ -129,3 +133,37 @@ def test_who_ended_the_game_follows_kubb3d_reading_when_set() -> None:
     cmp.compare_position(BOTH_OUT, DEFAULT, tally)  # finisher="last_mover"
     _agree(tally)
     assert tally.ends["finished"] >= 1
+
+
+# ------------------------------------------------ the long run and its page ----
+
+ROOT = Path(__file__).resolve().parents[2]
+STORED = ROOT / "docs" / "examinations" / "rkd_independent.json"
+PAGE = ROOT / "docs" / "examinations" / "2026-12-07-rkd-independent.md"
+
+
+def _bench():
+    spec = importlib.util.spec_from_file_location("rkd_independent_bench", ROOT / "benchmarks" / "rkd_independent.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _without_cpu(row: dict) -> dict:
+    return {k: v for k, v in row.items() if k != "cpu_s"}
+
+
+def test_the_stored_run_reruns() -> None:
+    # Two slices of `python benchmarks/rkd_independent.py` give again what the stored run says.
+    bench, data = _bench(), json.loads(STORED.read_text())
+    row = bench.position_row("straight-only", 100, True)
+    stored = [r for r in data["rows"] if r["slice"] == row["slice"] and r["rules"] == "straight-only"]
+    assert [_without_cpu(r) for r in stored] == [_without_cpu(row)]
+    perft = bench.roll_perft_row((2, 3, 1))
+    assert _without_cpu(perft) in [_without_cpu(p) for p in data["perft"]]
+    assert data["totals"]["disagreements"] == 0 and data["totals"]["perft_disagreements"] == 0
+
+
+def test_the_examination_quotes_the_stored_run() -> None:
+    bench, data = _bench(), json.loads(STORED.read_text())
+    assert bench.markdown_tables(data) in PAGE.read_text()
