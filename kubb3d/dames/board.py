@@ -375,16 +375,17 @@ def fight(geo: Geometry, cells: list[Kubb | None], end: int) -> list[int]:
         if mover_out:
             removed.append(end)
     else:
-        order = sorted(opponents, key=lambda c: (cells[c].top, c))  # type: ignore[union-attr]
-        if mode == "strongest_first":
-            order = sorted(opponents, key=lambda c: (-cells[c].top, c))  # type: ignore[union-attr]
-        for c in order:
-            w = cells[c].top  # type: ignore[union-attr]
+        # One value after the other; opponents showing the same value fight together, so
+        # that no order of the cells (which would differ for the two sides of the board)
+        # decides which of them is taken.
+        tops = {c: cells[c].top for c in opponents}  # type: ignore[union-attr]
+        for w in sorted(set(tops.values()), reverse=mode == "strongest_first"):
+            group = [c for c in opponents if tops[c] == w]
             if w < v:
-                removed.append(c)
+                removed.extend(group)
                 continue
             if w == v:
-                removed.append(c)
+                removed.extend(group)
             removed.append(end)
             break
     for c in removed:

@@ -121,8 +121,9 @@ class DamesRules:
             fights: ``"simultaneous"`` (default; each pair fights on the values
             at arrival: every lower opponent is taken, every equal one leaves
             with the mover, any equal-or-higher one removes the mover),
-            ``"weakest_first"`` or ``"strongest_first"`` (one after the other in
-            that order of top value, stopping when the mover is out).
+            ``"weakest_first"`` or ``"strongest_first"`` (one value after the other
+            in that order, stopping when the mover is out; opponents showing the
+            same value fight together, as in ``"simultaneous"``).
         roll_through_kubbs: the path may cross cells holding kubbs (never the
             ti-kubb, never ending on an occupied cell).  Default False.
         opening_placement: who puts the ti-kubb down before the first move:

@@ -83,11 +83,11 @@ THREE = {"c4": "N213", "e4": "N412", "d5": "N415"}
         # every pair fights on the values at arrival: 2 is taken, both 4s leave
         # with the mover.
         ("simultaneous", set()),
-        # c4 (2) is taken, then e4 (4, before d5 by cell order) leaves with the
-        # mover; d5 never fights.
-        ("weakest_first", {"d5"}),
-        # e4 (4) first: both leave; d5 and c4 never fight.
-        ("strongest_first", {"c4", "d5"}),
+        # c4 (2) is taken, then e4 and d5 (both 4) fight together: both leave
+        # with the mover.
+        ("weakest_first", set()),
+        # e4 and d5 (4) first, together: both leave with the mover; c4 never fights.
+        ("strongest_first", {"c4"}),
     ],
 )
 def test_several_opponents(mode: str, left: set[str]) -> None:
@@ -96,6 +96,29 @@ def test_several_opponents(mode: str, left: set[str]) -> None:
     assert board.kubb_at(27) is None  # the mover is out in every mode
     still = {name for name, cell in {"c4": 26, "e4": 28, "d5": 35}.items() if board.kubb_at(cell) is not None}
     assert still == left
+
+
+# THREE with the colours swapped: the board turned half round (d4 -> e5, c4 -> f5,
+# e4 -> d5, d5 -> e4), S and N exchanged, each die turned with it (north and east
+# faces become south and west: top, 7 - north, 7 - east).
+THREE_SWAPPED = {"e6": "N546", "f5": "S264", "d5": "S465", "e4": "S462", "h8": "N153", "a1": "S124"}
+TURNED = {"c4": "f5", "e4": "d5", "d5": "e4"}
+
+
+@pytest.mark.parametrize("mode", ["simultaneous", "weakest_first", "strongest_first"])
+def test_several_opponents_do_not_depend_on_which_side_the_board_is_seen_from(mode: str) -> None:
+    # Swapping the colours must swap the result: which of two equal opponents
+    # fights first may not follow the board's a1..h8 order (found by the
+    # colour-swap relation of the independent RKD engine's comparison).
+    rules = DamesRules(multi_combat=mode)  # type: ignore[arg-type]
+    board = board_with(THREE, rules)
+    board.push(Move.parse("d3N@h5"))
+    swapped = DamesBoard.from_kubbs(THREE_SWAPPED, rules=rules, to_roll="N", ti_value=1)
+    swapped.push(Move.parse("e6S@a4"))
+    left = {c for c in TURNED if board.kubb_at(parse_cell(c)) is not None}
+    left_swapped = {c for c, t in TURNED.items() if swapped.kubb_at(parse_cell(t)) is not None}
+    assert left == left_swapped
+    assert swapped.kubb_at(parse_cell("e5")) is None  # the mover is out, as on the other side
 
 
 def test_frozen_kubbs_neither_fight_nor_are_fought() -> None:
