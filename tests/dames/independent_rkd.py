@@ -69,6 +69,8 @@ R11 several opponents next to it: every pair fights on the values on arrival;
     every lower opponent is taken, every equal one leaves with the mover, and
     the mover leaves if any opponent is equal or higher.
 R12 « prise obligatoire »: the combat cannot be declined (nothing to choose).
+    Option ``forced_capture``: as in draughts, a roll whose combat takes an opposing
+    kubb must be played when there is one.
 R13 before the first move nobody « vient de jouer », so the ti-kubb is off the
     board and blocks nothing.
 R14 a move is the roll plus the cell where the mover puts the ti-kubb (any cell
@@ -232,6 +234,8 @@ class Rules:
     vacuous_finish: bool = True  # READING R15 (a player with no kubb has finished)
     straight_only: bool = False  # READING R5 (False: the path may turn)
     finisher: str = "seat_order"  # READING R19: "seat_order" or "last_mover"
+    multi_combat: str = "simultaneous"  # READING R11; "weakest_first" / "strongest_first": one by one
+    forced_capture: bool = False  # READING R12 (True: the draughts reading of « prise obligatoire »)
 
     @property
     def seats(self) -> str:
@@ -343,6 +347,10 @@ def legal_rolls(pos: Pos, rules: Rules = Rules()) -> list[RollResult]:
         rest = dict(pos.kubbs)
         del rest[c]
         _walk(pos, rules, seat, c, rest, c, "", die, frozenset({c}), out)
+    if rules.forced_capture:
+        taking = [r for r in out if any(n != r.end for n in apply_roll(pos, r, rules)[1])]
+        if taking:
+            return taking
     return out
 
 
@@ -356,8 +364,18 @@ def apply_roll(pos: Pos, r: RollResult, rules: Rules = Rules()) -> tuple[Pos, li
     if not is_last_line(seat, r.end):  # a frozen kubb does not fight
         mine = r.die[UP]
         mover_out = False
-        for n in enemies_next_to(p, p.kubbs, seat, r.end, rules):  # READING R10, R11
+        foes = enemies_next_to(p, p.kubbs, seat, r.end, rules)  # READING R10, R11
+        if rules.multi_combat != "simultaneous":
+            # kubb3d's variants: one value after the other, equal values together
+            sign = 1 if rules.multi_combat == "weakest_first" else -1
+            foes.sort(key=lambda n: sign * p.kubbs[n][1][UP])
+        out_at = None  # the value of the group that put the mover out
+        for n in foes:
+            if out_at is not None and rules.multi_combat != "simultaneous" and p.kubbs[n][1][UP] != out_at:
+                break  # the fights stop when the mover is out (after that group)
             theirs = p.kubbs[n][1][UP]
+            if theirs >= mine and out_at is None:
+                out_at = theirs
             if mine > theirs:
                 removed.append(n)
             elif mine == theirs:

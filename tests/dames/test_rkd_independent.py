@@ -62,8 +62,20 @@ def test_seeded_games_agree(kind: str, rules: DamesRules, seed: int, every: int)
         DamesRules(straight_only=True),
         DamesRules(roll_through_kubbs=True),
         DamesRules(diagonal_combat=True),
+        DamesRules(forced_capture=True),
+        DamesRules(players=4, multi_combat="weakest_first"),
+        DamesRules(multi_combat="strongest_first"),
     ],
-    ids=["default-2", "default-4", "straight-only", "roll-through", "diagonal-combat"],
+    ids=[
+        "default-2",
+        "default-4",
+        "straight-only",
+        "roll-through",
+        "diagonal-combat",
+        "forced-capture",
+        "weakest-first-4",
+        "strongest-first",
+    ],
 )
 def test_random_positions_agree(rules: DamesRules) -> None:
     # Random positions, half of them packed into a 4x4 square: several opponents
@@ -92,6 +104,18 @@ def test_mirror_and_colour_swap_map_moves(rules: DamesRules, kind: str) -> None:
         cmp.relation_check(position, rules, kind, tally)
     _agree(tally)
     assert tally.positions >= 3 and tally.rolls >= 60
+
+
+@pytest.mark.parametrize("mode", ["weakest_first", "strongest_first"])
+@pytest.mark.parametrize(("players", "seeds"), [(2, [92]), (4, [36, 84])])
+def test_colour_swap_with_fights_one_value_after_the_other(mode: str, players: int, seeds: list[int]) -> None:
+    # The dense random positions on which kubb3d's one-by-one combat once broke the
+    # colour-swap relation: two opponents of the same value fought in the board's
+    # a1..h8 order, so which one was taken depended on the side of the board.
+    rules = DamesRules(players=players, multi_combat=mode)  # type: ignore[arg-type]
+    tally = cmp.relation_random_positions(seeds, rules, "rotate")
+    _agree(tally)
+    assert tally.positions == len(seeds) and tally.rolls >= 20
 
 
 @pytest.mark.parametrize(
