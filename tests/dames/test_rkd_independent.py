@@ -119,6 +119,24 @@ def test_colour_swap_with_fights_one_value_after_the_other(mode: str, players: i
 
 
 @pytest.mark.parametrize(
+    "rules",
+    [
+        DamesRules(straight_only=True),
+        DamesRules(players=4, roll_through_kubbs=True),
+        DamesRules(diagonal_combat=True),
+        DamesRules(players=4, forced_capture=True),
+        DamesRules(eliminated="drops_out"),
+    ],
+    ids=["straight-only", "roll-through-4", "diagonal-combat", "forced-capture-4", "drops-out"],
+)
+def test_colour_swap_under_the_other_options(rules: DamesRules) -> None:
+    # No other rule may depend on the order of the cells either.
+    tally = cmp.relation_random_positions(range(10), rules, "rotate")
+    _agree(tally)
+    assert tally.positions >= 8
+
+
+@pytest.mark.parametrize(
     "wrong",
     [
         ind.Rules(diagonal=True, finisher="last_mover"),
