@@ -31,6 +31,12 @@ RULES = {
     "straight-only": DamesRules(straight_only=True),
     "roll-through": DamesRules(roll_through_kubbs=True),
     "diagonal-combat": DamesRules(diagonal_combat=True),
+    "forced-capture": DamesRules(forced_capture=True),
+    "forced-capture-4": DamesRules(players=4, forced_capture=True),
+    "weakest-first": DamesRules(multi_combat="weakest_first"),
+    "weakest-first-4": DamesRules(players=4, multi_combat="weakest_first"),
+    "strongest-first": DamesRules(multi_combat="strongest_first"),
+    "strongest-first-4": DamesRules(players=4, multi_combat="strongest_first"),
 }
 
 # (name, kind, rules, number of seeds); seeds are 0..n-1
@@ -49,8 +55,20 @@ POSITIONS = [
     ("straight-only", 100),
     ("roll-through", 100),
     ("diagonal-combat", 100),
+    ("forced-capture", 100),
+    ("forced-capture-4", 100),
+    ("weakest-first", 100),
+    ("weakest-first-4", 100),
+    ("strongest-first", 100),
+    ("strongest-first-4", 100),
 ]
 RELATIONS = [("mirror", "default-2"), ("rotate", "default-2"), ("mirror", "default-4"), ("rotate", "default-4")]
+# the relations on dense random positions (seeds 0..n-1), where several opponents meet
+DENSE_RELATIONS = [
+    (kind, rules, 60)
+    for rules in ("default-2", "default-4", "weakest-first", "weakest-first-4", "strongest-first", "strongest-first-4")
+    for kind in ("mirror", "rotate")
+]
 PERFT = [(2, 3), (3, 1), (1, 1), (3, 3)]
 ROLL_PERFT = [(2, 3, 1), (3, 1, 2), (1, 2, 3), (3, 3, 3)]
 
@@ -95,6 +113,14 @@ def relation_row(kind: str, rules: str, n: int = 4) -> dict:
         for position in cmp.positions_of_game("uniform", seed, RULES[rules])[:-1:3]:
             cmp.relation_check(position, RULES[rules], kind, tally)
     return tally_row(f"{kind} relation (uniform seeds 0-{n - 1}, every 3rd)", rules, tally, time.process_time() - t0)
+
+
+def dense_relation_row(kind: str, rules: str, n: int) -> dict:
+    t0 = time.process_time()
+    tally = cmp.relation_random_positions(range(n), RULES[rules], kind)
+    return tally_row(
+        f"{kind} relation (dense random positions, seeds 0-{n - 1})", rules, tally, time.process_time() - t0
+    )
 
 
 def perft_rows() -> list[dict]:
@@ -154,6 +180,9 @@ def main(argv: list[str] | None = None) -> int:
     print_row(rows[-1])
     for kind, rules in RELATIONS:
         rows.append(relation_row(kind, rules, scale(4)))
+        print_row(rows[-1])
+    for kind, rules, n in DENSE_RELATIONS:
+        rows.append(dense_relation_row(kind, rules, scale(n)))
         print_row(rows[-1])
     perfts = perft_rows() if not args.quick else [roll_perft_row(ROLL_PERFT[0])]
     for p in perfts:
