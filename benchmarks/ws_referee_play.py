@@ -1,0 +1,121 @@
+"""Play seeded WS matches and compare kubb3d's referee with the independent WS one.
+
+    python benchmarks/ws_referee_play.py --seeds 1-5 [--players club,club]
+        [--strategy default,default] [--save ALL.jsonl.gz] [--out DIFF.jsonl]
+    python benchmarks/ws_referee_play.py --load ALL.jsonl.gz[,MORE.jsonl.gz]
+
+Every referee call of every match (the snapshot at rest after each baton throw or inkast
+attempt, the context, kubb3d's rulings, the replay's record of the action:
+tests/judge/ws_play_positions.py) is ruled on again by tests/judge/independent_ws_referee.py
+and compared (tests/judge/ws_play_comparison.py), with the match's procedure and result.
+Prints every disagreement, what the matches exercised and a table of checks by kind:
+agreements, disagreements and kubb3d's most common answers. ``--save`` keeps every match
+(one JSON line each) so that the table can be made again without physics (``--load``);
+``--out`` keeps the matches with a disagreement. docs/examinations/2026-12-07-ws-play.md
+gives the method and a record of a run. CPU: about 3–6 s per match; run it under ``nice``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "judge"))
+
+from agreement_table import print_agreement  # noqa: E402
+from seed_ranges import seeds as parse_seeds  # noqa: E402
+from ws_play_comparison import compare_match  # noqa: E402
+from ws_play_positions import record_ws_match  # noqa: E402
+
+
+def _coverage(match: dict, calls: Counter[str]) -> None:
+    """What the match exercised (kubb3d's view of it)."""
+    for pos in match["positions"]:
+        ctx, theirs = pos["ctx"], pos["kubb3d"]
+        calls[pos["kind"]] += 1
+        if pos["kind"] == "throw":
+            calls["invalid throws"] += not ctx["legal"]
+            calls["king throws"] += pos["action"]["type"] == "KingThrow"
+            calls["king felled early"] += bool(theirs.get("loser")) and theirs.get("loser") == ctx["thrower"]
+        else:
+            calls["second attempts"] += ctx["attempt"] == 2
+            calls["kubbs not in the field"] += sum(1 for r in theirs["rulings"].values() if r.get("valid") is False)
+    for r in match["records"]:
+        if r.get("type") == "action" and r["action"]["type"] == "PlaceKubb":
+            calls["placed kubbs"] += 1
+        if r.get("type") == "outcome":
+            calls[f"ended: {r.get('termination')}"] += 1
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    ap.add_argument("--seeds", default="1-5")
+    ap.add_argument("--players", default="club,club", help="skills, e.g. novice,elite")
+    ap.add_argument("--strategy", default="default,default", help="strategies of the sides")
+    ap.add_argument("--save", default=None, help="write every match here (.jsonl.gz)")
+    ap.add_argument("--out", default=None, help="write the matches with a disagreement here (.jsonl)")
+    ap.add_argument("--load", default=None, help="compare the matches of --save files (comma-separated)")
+    ap.add_argument("--show", type=int, default=200, help="print at most this many disagreements")
+    args = ap.parse_args(argv)
+    agree: Counter[str] = Counter()
+    differ: Counter[str] = Counter()
+    calls: Counter[str] = Counter()
+    values: dict[str, Counter[str]] = {}
+    t0 = time.process_time()
+    skills = tuple(args.players.split(","))
+    strategies = tuple(args.strategy.split(","))
+    save = gzip.open(args.save, "wt") if args.save else None
+    out = open(args.out, "w") if args.out else None
+
+    def matches():
+        if args.load:
+            for name in args.load.split(","):
+                with gzip.open(name, "rt") as f:
+                    for line in f:
+                        yield json.loads(line)
+            return
+        for seed in parse_seeds(args.seeds):
+            positions, records = record_ws_match(seed, skills=skills, strategies=strategies)
+            m = {"seed": seed, "skills": skills, "strategies": strategies, "positions": positions, "records": records}
+            if save:
+                save.write(json.dumps(m) + "\n")
+                save.flush()
+            yield m
+
+    n_matches = shown = 0
+    seeds = set()
+    for m in matches():
+        n_matches += 1
+        seeds.add((m["seed"], tuple(m["skills"]), tuple(m["strategies"])))
+        _coverage(m, calls)
+        bad = []
+        for c in compare_match(m["positions"], m["records"]):
+            (agree if c.agrees else differ)[c.kind] += 1
+            values.setdefault(c.kind, Counter())[str(c.theirs)[:24]] += 1
+            if not c.agrees:
+                bad.append([c.kind, c.piece, c.call, c.mine, c.theirs, c.note])
+                if shown < args.show:
+                    shown += 1
+                    print(
+                        f"seed {m['seed']} {','.join(m['skills'])} {','.join(m['strategies'])} call {c.call} "
+                        f"{c.kind} {c.piece}: mine {c.mine} kubb3d {c.theirs} ({c.note})"
+                    )
+        if bad and out:
+            out.write(json.dumps({**m, "disagreements": bad}) + "\n")
+            out.flush()
+    for f in (save, out):
+        if f:
+            f.close()
+    print(f"matches {n_matches}, CPU {time.process_time() - t0:.0f} s")
+    print("exercised: " + ", ".join(f"{k} {v}" for k, v in sorted(calls.items())))
+    print_agreement(agree, differ, values, width=56, top=3)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

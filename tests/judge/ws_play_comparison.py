@@ -1,0 +1,403 @@
+"""Compare kubb3d's rulings in a WS match with the independent WS referee's, call by call.
+
+:func:`compare_match` walks a match recorded by :mod:`ws_play_positions` and returns one
+:class:`Check` per thing both referees decide (docs/examinations/2026-12-07-ws-play.md lists
+them with the WS rule book's words):
+
+* throws: ``throw:status`` (a kubb stands alone), ``throw:ruling`` (a target kubb stands,
+  counts, or does not count and is set up again: basic rules 7, 8, 9),
+  ``throw:own-half-not-counted``, ``throw:field-kubbs`` (field kubbs of the target half
+  standing at the throw's start), ``throw:king``, ``throw:verdict`` (End of the Game),
+  ``throw:line-allowed`` (basic rules 6, 7), ``throw:king-from-baseline``;
+* inkasts: ``inkast:valid`` (basic rules 11, 13), ``inkast:invalid-consequence`` (basic rule
+  11), ``inkast:raised-inside`` (basic rule 13), ``inkast:raised-tipped`` (basic rule 10),
+  ``inkast:felled-other`` / ``inkast:moved-other`` / ``inkast:untouched`` (basic rule 14),
+  ``inkast:king``, ``inkast:from-line`` (basic rule 10);
+* ``raise:upright`` (every pose kubb3d sets a kubb up in stands on an end face);
+* the match: ``turn:batons`` (basic rule 2), ``order:repeat-after-all`` (basic rule 11),
+  ``order:raise-after-all`` (basic rule 12), ``place:own-half`` / ``place:from-king`` (basic
+  rule 11), ``lag:starter`` (Sequence of Play), ``game:winner`` / ``game:points`` (End of the
+  Game).
+
+Kinds ending in ``(info)`` are counted, not compared: WS leaves them open.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from independent_referee import Box
+from independent_ws_referee import (
+    LINE_TOL,
+    baseline_count,
+    field_kubbs_before,
+    front_line,
+    lag_starter,
+    other,
+    poses_of,
+    raised_inside,
+    raised_on_square,
+    referee_inkast,
+    referee_throw,
+    world_before,
+)
+from play_comparison import _raised_upright
+
+
+@dataclass(frozen=True)
+class Check:
+    kind: str
+    piece: str
+    mine: Any
+    theirs: Any
+    note: str = ""
+    call: int = -1
+
+    @property
+    def agrees(self) -> bool:
+        return self.mine == self.theirs
+
+
+def _kubb3d_ruling(r: dict[str, Any] | None) -> tuple[bool, str]:
+    """(standing, ruling) of kubb3d's ruling on a kubb in the referee's words."""
+    if r is None:
+        return True, "stands"  # kubb3d does not rule on a kubb the throw left alone
+    c = r["consequence"]
+    ruling = {"counts as felled": "counts", "none": "stands", "set inside": "stands"}.get(c)
+    if ruling is None:
+        ruling = "set_up" if c.startswith("raise") else c
+    return r["status"] == "standing", ruling
+
+
+def compare_throw(pos: dict[str, Any], field: set[str], theirs: dict[str, Any] | None = None) -> list[Check]:
+    theirs = pos["kubb3d"] if theirs is None else theirs
+    call = pos["call"]
+    mine = referee_throw(pos, field)
+    ctx = pos["ctx"]
+    out: list[Check] = []
+    later = set(theirs.get("raise_again", ())) - set(theirs.get("raise_now", ()))
+    for k, m in mine["pieces"].items():
+        standing, ruling = _kubb3d_ruling(theirs["rulings"].get(k))
+        note = f"half {m['half']}, {'field' if m['field'] else 'baseline'}, max tilt {m['max_tilt_deg']:.1f} deg"
+        out.append(Check("throw:status", k, m["standing"], standing, note, call))
+        if m["ruling"] == "not_counted":
+            out.append(Check("throw:own-half-not-counted", k, False, ruling == "counts", note, call))
+            if ruling == "set_up":
+                out.append(Check("throw:own-half-set-up(info)", k, "-", "-", note, call))
+        else:
+            out.append(Check("throw:ruling", k, m["ruling"], ruling, note, call))
+            if m["ruling"] == "set_up" == ruling:
+                when = "end of turn" if k in later else "at once"
+                out.append(Check(f"throw:set-up-when(info, kubb3d {when})", k, "-", "-", note, call))
+    target = other(ctx["thrower"])
+    start = ctx["round_start"]
+    in_target = {k for k in start if k != "king" and (start[k]["position"][0] < 0) == (target == "A")}
+    theirs_field = sorted(
+        (set(ctx["field_kubbs"]) & in_target) - set(ctx["already_felled"]) - set(ctx["pending_raise"])
+    )
+    out.append(Check("throw:field-kubbs", "-", mine["field_standing_at_start"], theirs_field, "", call))
+    kr = theirs["rulings"].get("king", {"status": "standing"})
+    out.append(Check("throw:king", "king", not mine["king"]["down"], kr["status"] == "standing", "", call))
+    out.append(
+        Check(
+            "throw:verdict",
+            "king",
+            (mine["winner_side"], mine["loser_side"]),
+            (theirs.get("winner"), theirs.get("loser")),
+            f"all down {mine['king']['all_down']}, from baseline {mine['king']['from_baseline']}",
+            call,
+        )
+    )
+    out.extend(_with_call(_raised_upright(pos, theirs), call))
+    return out
+
+
+def _with_call(checks, call: int) -> list[Check]:
+    return [Check(c.kind, c.piece, c.mine, c.theirs, c.note, call) for c in checks]
+
+
+def compare_inkast(pos: dict[str, Any], theirs: dict[str, Any] | None = None) -> list[Check]:
+    theirs = pos["kubb3d"] if theirs is None else theirs
+    call = pos["call"]
+    mine = referee_inkast(pos)
+    ctx = pos["ctx"]
+    pitch = pos["snapshot"]["pitch"]
+    sizes = {p["id"]: p["half_extents"] for p in pos["snapshot"]["pieces"]}
+    receiving = other(ctx["inkasting_side"])
+    rulings = theirs["rulings"]
+    out: list[Check] = []
+    for k, m in mine["inkasted"].items():
+        r = rulings.get(k, {})
+        note = f"depth {m['depth'] * 1000:.2f} mm, {m['how']}"
+        kind = "inkast:valid(borderline)" if m["borderline"] else "inkast:valid"
+        out.append(Check(kind, k, m["valid"], r.get("valid"), note, call))
+        if not m["on_ground"] or r.get("status") == "stößel":
+            out.append(Check("inkast:on-others(info)", k, not m["on_ground"], r.get("status") == "stößel", note, call))
+        if not m["valid"]:
+            if ctx.get("thrower") not in (None, ctx["inkasting_side"]):
+                expect = "penalty kubb"
+            else:
+                expect = "rethrow" if ctx["attempt"] == 1 else "penalty kubb"
+            out.append(Check("inkast:invalid-consequence", k, expect, r.get("consequence"), note, call))
+        raised = r.get("raised")
+        if m["valid"] and raised is not None:
+            ok, margin = raised_inside(raised, sizes[k], receiving, pitch)
+            out.append(Check("inkast:raised-inside", k, True, ok, f"margin {margin * 1000:.1f} mm; {note}", call))
+            if m["how"] == "lying" and any(m["inside"]):
+                free = [sq for sq, i in zip(m["squares"], m["inside"]) if i]
+                on, d = raised_on_square(raised, sizes[k], free)
+                kind = "inkast:raised-tipped"
+                if not m["flat"]:
+                    kind = f"inkast:raised-leaning(info, {'on' if on else 'off'} a square)"
+                elif _crowded(pos, k, free, mine, rulings):
+                    kind = f"inkast:raised-in-a-group(info, {'on' if on else 'off'} a square)"
+                mine_on = on if "(info" in kind else True
+                out.append(Check(kind, k, mine_on, on, f"{d * 1000:.1f} mm off; {note}", call))
+            elif m["how"] == "lying":
+                out.append(Check("inkast:raised-on-the-line(info)", k, "-", "-", note, call))
+    for k, m in mine["others"].items():
+        if not m["stood"]:
+            continue
+        t = rulings.get(k, {}).get("consequence") == "raise at original spot"
+        note = f"shift {m['shift'] * 1000:.1f} mm, turn {np.degrees(m['turn']):.1f} deg"
+        if m["felled"]:
+            out.append(Check("inkast:felled-other", k, True, t, note, call))
+        elif m["moved"]:
+            out.append(Check("inkast:moved-other", k, True, t, note, call))
+        else:
+            out.append(Check("inkast:untouched", k, False, t, note, call))
+    out.append(Check("inkast:king", "king", mine["loser_side"], theirs.get("loser"), "", call))
+    # basic rule 10: thrown from the baseline or the front line
+    side = ctx["inkasting_side"]
+    line = front_line(side, ctx["before"], sizes, pitch)
+    for t in pos.get("action", {}).get("throws", []):
+        x = t["release"]["position_m"][0]
+        behind = x <= line + LINE_TOL if side == "A" else x >= line - LINE_TOL
+        out.append(Check("inkast:from-line", t["piece"], True, behind, f"release x {x:.3f}, line {line:.3f}", call))
+    out.extend(_with_call(_raised_upright(pos, theirs), call))
+    return out
+
+
+GROUP_GAP = 0.01  # m: READING, kubbs whose tipping squares come this close are raised in a group
+
+
+def _crowded(pos, k, squares, mine, rulings) -> bool:
+    """A square kubb ``k`` could be tipped onto comes within GROUP_GAP of another kubb's tipping
+    squares (kubbs raised in a group, on which WS is silent), of another piece standing or set
+    up, or of the king."""
+    from independent_referee import _overlap
+
+    # a square grown by GROUP_GAP on every side: pieces that close are raised in a group
+    sq = []
+    for s in squares:
+        a = np.array(s)
+        c = a.mean(axis=0)
+        half = float(np.linalg.norm(a[0] - a[1])) / 2
+        sq.append(c + (a - c) * (1 + GROUP_GAP / half))
+    for other_k, m in mine["inkasted"].items():
+        if other_k != k and any(_overlap(a, np.array(b)) for a in sq for b in m["squares"]):
+            return True
+    for p in pos["snapshot"]["pieces"]:
+        if p["id"] == k or p["kind"] not in ("kubb", "king"):
+            continue
+        r = rulings.get(p["id"], {})
+        pose = r.get("raised") or {"position": p["position"], "quat_xyzw": p["quat_xyzw"]}
+        box = Box({"id": p["id"], "half_extents": p["half_extents"], **pose})
+        if any(_polys_overlap(a, _hull(box.corners()[:, :2])) for a in sq):
+            return True
+    return False
+
+
+def _hull(points: np.ndarray) -> np.ndarray:
+    """Convex hull of points in the plane, counter-clockwise (monotone chain)."""
+    pts = sorted(map(tuple, np.round(points, 12)))
+
+    def cross(o, a, b):
+        return (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0])
+
+    lower: list = []
+    upper: list = []
+    for p in pts:
+        while len(lower) >= 2 and cross(lower[-2], lower[-1], p) <= 0:
+            lower.pop()
+        lower.append(p)
+    for p in reversed(pts):
+        while len(upper) >= 2 and cross(upper[-2], upper[-1], p) <= 0:
+            upper.pop()
+        upper.append(p)
+    return np.array(lower[:-1] + upper[:-1])
+
+
+def _polys_overlap(p: np.ndarray, q: np.ndarray) -> bool:
+    """Convex polygons overlap (separating axis test; touching edges do not overlap)."""
+    for poly in (p, q):
+        for i in range(len(poly)):
+            e = poly[(i + 1) % len(poly)] - poly[i]
+            n = np.array([-e[1], e[0]])
+            a, b = p @ n, q @ n
+            if a.max() <= b.min() + 1e-9 or b.max() <= a.min() + 1e-9:
+                return False
+    return True
+
+
+def compare_match(positions: list[dict[str, Any]], records: list[dict[str, Any]]) -> list[Check]:
+    """Every check of one match, in order."""
+    out: list[Check] = []
+    field_at = field_kubbs_before(records)
+    sizes = {p["id"]: p["half_extents"] for p in positions[0]["snapshot"]["pieces"]} if positions else {}
+    verdict = None
+    last_throw = None
+    for pos in positions:
+        action = pos.get("action", {})
+        i = action.get("i", -1)
+        if pos["kind"] == "throw":
+            field = field_at.get(i, set())
+            checks = compare_throw(pos, field)
+            out.extend(checks)
+            mine = referee_throw(pos, field)
+            last_throw = (pos, mine)
+            if verdict is None and mine["winner_side"]:
+                verdict = (mine["winner_side"], pos["call"])
+            side = pos["ctx"]["thrower"]
+            pitch = pos["snapshot"]["pitch"]
+            hl = pitch["length"] / 2
+            x = action.get("line_x")
+            if action.get("type") == "KingThrow":
+                ok = x is not None and abs(abs(x) - hl) <= LINE_TOL
+                out.append(Check("throw:king-from-baseline", "-", True, ok, f"line x {x}", pos["call"]))
+            elif x is not None:
+                w = world_before(records, i)
+                line = front_line(side, poses_of(w), sizes, pitch) if w else (-hl if side == "A" else hl)
+                allowed = x <= line + LINE_TOL if side == "A" else x >= line - LINE_TOL
+                note = f"line x {x:.4f}, front line {line:.4f}"
+                out.append(Check("throw:line-allowed", "-", True, allowed, note, pos["call"]))
+                at = abs(x - line) <= LINE_TOL
+                out.append(
+                    Check(
+                        f"throw:line-used(info, {'at' if at else 'not at'} the front line)",
+                        "-",
+                        "-",
+                        "-",
+                        note,
+                        pos["call"],
+                    )
+                )
+        else:
+            out.extend(compare_inkast(pos))
+    out.extend(_procedure(records))
+    out.extend(_placed(positions, records))
+    out.extend(_result(positions, records, verdict, last_throw))
+    return out
+
+
+def _turns(records: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:
+    turns: list[list[dict[str, Any]]] = []
+    for r in records:
+        if r.get("type") == "world":
+            turns.append([])
+        elif r.get("type") == "action" and turns:
+            turns[-1].append(r)
+    return turns
+
+
+def _procedure(records: list[dict[str, Any]]) -> list[Check]:
+    out: list[Check] = []
+    for n, turn in enumerate(_turns(records)):
+        kinds = [r["action"]["type"] for r in turn]
+        batons = [r["action"].get("baton") for r in turn if r["action"]["type"] in ("BatonThrow", "KingThrow")]
+        if batons:
+            out.append(
+                Check("turn:batons", str(n), True, len(batons) <= 6 and len(set(batons)) == len(batons), f"{batons}")
+            )
+        inkasts = [j for j, k in enumerate(kinds) if k == "Inkast"]
+        if inkasts:
+            first = [j for j in inkasts if turn[j]["action"].get("attempt") == 1]
+            second = [j for j in inkasts if turn[j]["action"].get("attempt") == 2]
+            if second:
+                out.append(Check("order:repeat-after-all", str(n), True, min(second) > max(first), f"{kinds}"))
+            raises = [j for j, k in enumerate(kinds) if k == "Raise"]
+            if raises:
+                out.append(Check("order:raise-after-all", str(n), True, min(raises) > max(inkasts), f"{kinds}"))
+    return out
+
+
+def _placed(positions: list[dict[str, Any]], records: list[dict[str, Any]]) -> list[Check]:
+    """Basic rule 11: a kubb thrown back in vain twice is placed by the opposing team freely in
+    its own field, "one throwing-stick length from the king" (READING: centre to centre, at
+    least). A kubb placed for another reason (one resting on others: WS is silent) is counted."""
+    out: list[Check] = []
+    if not positions:
+        return out
+    pieces = positions[0]["snapshot"]["pieces"]
+    baton = max(2 * max(p["half_extents"]) for p in pieces if p["kind"] == "baton")
+    hl = positions[0]["snapshot"]["pitch"]["length"] / 2
+    for r in records:
+        if r.get("type") != "action" or r["action"]["type"] != "PlaceKubb":
+            continue
+        a = r["action"]
+        x, y = a["position"][:2]
+        half = "A" if x < 0 else "B"
+        note = f"{a['kubb']} at ({x:.3f}, {y:.3f}) by {a['side']}, reason {a.get('reason')}"
+        if a.get("reason") not in (None, "penalty", "penalty kubb", "invalid"):
+            by = "the receiving" if a["side"] == a.get("half") else "the throwing"
+            out.append(
+                Check(
+                    f"place:{a.get('reason')}(info, by {by} team)",
+                    a["kubb"],
+                    "-",
+                    "-",
+                    note,
+                )
+            )
+            continue
+        recv = a.get("half") or half
+        out.append(Check("place:by-receiving-team", a["kubb"], recv, a["side"], note))
+        out.append(Check("place:own-half", a["kubb"], recv, half if abs(x) <= hl else "outside", note))
+        out.append(Check("place:from-king", a["kubb"], True, math.hypot(x, y) >= baton - 1e-9, note))
+    return out
+
+
+def _result(positions, records, verdict, last_throw) -> list[Check]:
+    out: list[Check] = []
+    outcome = next((r for r in records if r.get("type") == "outcome"), None)
+    header = next((r for r in records if r.get("type") == "header"), None)
+    if outcome is None or header is None:
+        return out
+    names = header["config"]["names"]
+    side_of = {names[0]: "A", names[1]: "B"}
+    start = lag_starter(records)
+    first = next(
+        (
+            r["action"]["side"]
+            for r in records
+            if r.get("type") == "action" and r["action"]["type"] in ("BatonThrow", "KingThrow")
+        ),
+        None,
+    )
+    if start is not None and first is not None:
+        out.append(Check("lag:starter", "-", start, first))
+    elif first is not None:
+        # both lag batons hit the king (or lay equally near): WS is silent
+        out.append(Check(f"lag:both-hit(info, kubb3d {first} starts)", "-", "-", "-"))
+    theirs_winner = side_of.get(outcome.get("winner"))
+    pts = outcome.get("points") or {}
+    theirs_points = (pts.get(names[0]), pts.get(names[1]))
+    if verdict is not None:
+        w = verdict[0]
+        out.append(Check("game:winner(king)", "-", w, theirs_winner, f"call {verdict[1]}"))
+        out.append(Check("game:points", "-", (2, 0) if w == "A" else (0, 2), theirs_points))
+    elif last_throw is not None and outcome.get("termination") == "TIME":
+        pos, mine = last_throw
+        count, off = baseline_count(pos, mine)
+        w = None if count["A"] == count["B"] else ("A" if count["A"] > count["B"] else "B")
+        note = f"baselines A {count['A']}, B {count['B']}"
+        if off:
+            out.append(Check("game:baseline-kubb-off-its-line(info)", ",".join(off), "-", "-", note, pos["call"]))
+        out.append(Check("game:winner(time)", "-", w, theirs_winner, note, pos["call"]))
+        out.append(Check("game:points", "-", {None: (0, 0), "A": (1, 0), "B": (0, 1)}[w], theirs_points, note))
+    else:
+        out.append(Check(f"game:ended(info, {outcome.get('termination')})", "-", "-", "-"))
+    return out
