@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any, Sequence, cast
 
 from kubb3d.equipment import get_set
 from kubb3d.errors import UnknownNameError
+from kubb3d.judge.geometry import rot
 from kubb3d.judge.messages import N_, Nn_, msg, piece_object
 from kubb3d.judge.rulebook import Rulebook, canonical_ruleset, get_rulebook, rulebook_names
 from kubb3d.pitch import KING_ID, Pitch, Side
@@ -217,14 +218,20 @@ class Ruleset:
         field kubb nearest the centre line (``DM §8``, WS basic rule 6), on the kubb's centre,
         its edge towards the centre line or its edge towards the baseline (referee option
         ``advance_line``; WS basic rule 7: "The tip of the foot must stay behind the frontmost
-        pawn"). Only a kubb standing in the side's own half counts ("in der eigenen
-        Feldhälfte", "in one's own field"): one pushed across the centre line gives no line."""
+        pawn"): the edge of its base square as it is turned, so a kubb turned about the
+        vertical puts the back edge on its rearmost corner. Only a kubb standing in the side's
+        own half counts ("in der eigenen Feldhälfte", "in one's own field"): one pushed across
+        the centre line gives no line."""
         f = state.pitch.forward(side)
         line = state.pitch.baseline_x(side)
         edge = {"centre": 0.0, "front edge": 1.0, "back edge": -1.0}[self.advance_line]
-        offset = edge * get_set(self.equipment).kubb.width / 2
+        hw = get_set(self.equipment).kubb.width / 2
         for k in own_field_kubbs(state, side):
-            x = k.pose.position[0] + f * offset
+            # the edge of the base square as it lies: a kubb turned about the vertical reaches
+            # hw·(|cos| + |sin|) along the pitch, not hw
+            r = rot(k.pose.quat_xyzw)
+            reach = hw * (abs(r[0][0]) + abs(r[0][1]))
+            x = k.pose.position[0] + edge * f * reach
             if f * (x - line) > 0:
                 line = x
         return line

@@ -266,3 +266,28 @@ def test_fall_order_from_a_trajectory():
     t = Trajectory(np.arange(3.0), poses)
     tip = math.radians(25.0)
     assert t.fall_order({"B3": tip, "F": tip, "B1": tip}) == ("F", "B3")
+
+
+@pytest.mark.parametrize("ruleset", ["wikinger", "dm"])
+@pytest.mark.parametrize("edge", ["back edge", "front edge", "centre"])
+@pytest.mark.parametrize("yaw_deg", [0.0, 30.0, 45.0, 96.4, -51.8])
+def test_advance_line_on_the_edge_of_a_turned_kubb(ruleset, edge, yaw_deg):
+    # WS basic rule 7 "The tip of the foot must stay behind the frontmost pawn": a field kubb
+    # turned about the vertical reaches further back (and forward) than half its width from its
+    # centre; the line lies on its base's rearmost (foremost) corner. The old line used half the
+    # width whatever the yaw: in WS play (docs/examinations/2026-12-07-ws-play.md) the thrower
+    # stood up to (√2 − 1) half widths in front of a turned kubb's back corner (seed 4 call 42:
+    # 3.7 mm, yaw 96.4°).
+    rs = get_ruleset(ruleset, advance_line=edge)
+    st = _ws_state(rs)
+    yaw = math.radians(yaw_deg)
+    q = (0.0, 0.0, math.sin(yaw / 2), math.cos(yaw / 2))
+    from kubb3d.equipment import get_set
+
+    hw = get_set(rs.equipment).kubb.width / 2
+    reach = hw * (abs(math.cos(yaw)) + abs(math.sin(yaw)))  # half the square's extent along x
+    st.kubbs["B1"] = KubbInfo("B1", "A", False, True, Pose((-1.0, 0.5, 0.075), q))
+    want = {"back edge": -1.0 - reach, "front edge": -1.0 + reach, "centre": -1.0}[edge]
+    assert rs.throwing_line(st, "A") == pytest.approx(want, abs=1e-9)
+    st.kubbs["A1"] = KubbInfo("A1", "B", False, True, Pose((1.0, 0.5, 0.075), q))
+    assert rs.throwing_line(st, "B") == pytest.approx(-want, abs=1e-9)
