@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import gzip
 import json
+import math
 import sys
 import time
 from collections import Counter
@@ -28,9 +29,24 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "judge"))
 
 from agreement_table import print_agreement  # noqa: E402
+from independent_referee import Box  # noqa: E402
 from seed_ranges import seeds as parse_seeds  # noqa: E402
 from ws_play_comparison import compare_match  # noqa: E402
 from ws_play_positions import record_ws_match  # noqa: E402
+
+
+def _slid(pos: dict) -> int:
+    """Kubbs a throw moved more than 15 cm that stand alone at rest and never tilted 10° (a
+    physics matter, docs/physics.md 'upright slide': counted, not a referee check)."""
+    pieces = {p["id"]: p for p in pos["snapshot"]["pieces"]}
+    n = 0
+    for k, pose in pos["ctx"]["round_start"].items():
+        if k == "king" or k not in pieces:
+            continue
+        box = Box(pieces[k])
+        shift = math.hypot(box.c[0] - pose["position"][0], box.c[1] - pose["position"][1])
+        n += shift > 0.15 and box.max_tilt < math.radians(10) and box.stands_alone()
+    return n
 
 
 def _coverage(match: dict, calls: Counter[str]) -> None:
@@ -39,6 +55,7 @@ def _coverage(match: dict, calls: Counter[str]) -> None:
         ctx, theirs = pos["ctx"], pos["kubb3d"]
         calls[pos["kind"]] += 1
         if pos["kind"] == "throw":
+            calls["kubbs slid standing (over 15 cm, tilt under 10 deg)"] += _slid(pos)
             calls["invalid throws"] += not ctx["legal"]
             calls["king throws"] += pos["action"]["type"] == "KingThrow"
             calls["king felled early"] += bool(theirs.get("loser")) and theirs.get("loser") == ctx["thrower"]
@@ -89,6 +106,7 @@ def main(argv: list[str] | None = None) -> int:
 
     n_matches = shown = 0
     seeds = set()
+    where: dict[str, set] = {}
     for m in matches():
         n_matches += 1
         seeds.add((m["seed"], tuple(m["skills"]), tuple(m["strategies"])))
@@ -98,6 +116,7 @@ def main(argv: list[str] | None = None) -> int:
             (agree if c.agrees else differ)[c.kind] += 1
             values.setdefault(c.kind, Counter())[str(c.theirs)[:24]] += 1
             if not c.agrees:
+                where.setdefault(c.kind, set()).add((m["seed"], ",".join(m["skills"]), ",".join(m["strategies"])))
                 bad.append([c.kind, c.piece, c.call, c.mine, c.theirs, c.note])
                 if shown < args.show:
                     shown += 1
@@ -114,6 +133,9 @@ def main(argv: list[str] | None = None) -> int:
     print(f"matches {n_matches}, CPU {time.process_time() - t0:.0f} s")
     print("exercised: " + ", ".join(f"{k} {v}" for k, v in sorted(calls.items())))
     print_agreement(agree, differ, values, width=56, top=3)
+    for kind, ms in sorted(where.items()):
+        shown_seeds = ", ".join(str(seed) for seed, _, _ in sorted(ms)[:12]) + (" …" if len(ms) > 12 else "")
+        print(f"{kind} differs in {len(ms)} matches (seeds {shown_seeds})")
     return 0
 
 

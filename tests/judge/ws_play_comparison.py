@@ -11,7 +11,9 @@ them with the WS rule book's words):
   ``throw:line-allowed`` (basic rules 6, 7), ``throw:king-from-baseline``;
 * inkasts: ``inkast:valid`` (basic rules 11, 13), ``inkast:invalid-consequence`` (basic rule
   11), ``inkast:raised-inside`` (basic rule 13), ``inkast:raised-tipped`` (basic rule 10),
-  ``inkast:felled-other`` / ``inkast:moved-other`` / ``inkast:untouched`` (basic rule 14),
+  ``inkast:felled-other`` / ``inkast:moved-other`` / ``inkast:untouched`` (basic rule 14, by
+  kubb3d's ruling), ``inkast:knocked-or-moved-set-back(next call)`` (basic rule 14, by its
+  effect: the kubb stands where it stood when the referee is next called),
   ``inkast:king``, ``inkast:from-line`` (basic rule 10);
 * ``raise:upright`` (every pose kubb3d sets a kubb up in stands on an end face);
 * the match: ``turn:batons`` (basic rule 2), ``order:repeat-after-all`` (basic rule 11),
@@ -270,7 +272,17 @@ def compare_match(positions: list[dict[str, Any]], records: list[dict[str, Any]]
                 out.append(Check("throw:king-from-baseline", "-", True, ok, f"line x {x}", pos["call"]))
             elif x is not None:
                 w = world_before(records, i)
-                line = front_line(side, poses_of(w), sizes, pitch) if w else (-hl if side == "A" else hl)
+                line = -hl if side == "A" else hl
+                if w:
+                    # the kubbs thrown back in this turn are picked up first (basic rule 10)
+                    gone = {
+                        k
+                        for r in records
+                        if r.get("type") == "action" and w["i"] <= r["i"] < i and r["action"]["type"] == "Inkast"
+                        for k in r["action"]["kubbs"]
+                    }
+                    poses = {k: v for k, v in poses_of(w).items() if k not in gone}
+                    line = front_line(side, poses, sizes, pitch)
                 allowed = x <= line + LINE_TOL if side == "A" else x >= line - LINE_TOL
                 note = f"line x {x:.4f}, front line {line:.4f}"
                 out.append(Check("throw:line-allowed", "-", True, allowed, note, pos["call"]))
@@ -287,9 +299,31 @@ def compare_match(positions: list[dict[str, Any]], records: list[dict[str, Any]]
                 )
         else:
             out.extend(compare_inkast(pos))
+            out.extend(_set_back(pos, positions))
     out.extend(_procedure(records))
     out.extend(_placed(positions, records))
     out.extend(_result(positions, records, verdict, last_throw))
+    return out
+
+
+def _set_back(pos: dict[str, Any], positions: list[dict[str, Any]]) -> list[Check]:
+    """Basic rule 14 by its effect: a kubb the attempt knocked over or moved stands where it
+    stood (within 1 mm) when the referee is next called (whatever kubb3d's ruling said)."""
+    out: list[Check] = []
+    n = pos["call"] + 1
+    if n >= len(positions) or positions[n]["call"] != n:
+        return out
+    nxt = positions[n]["ctx"]
+    start = nxt.get("round_start") if positions[n]["kind"] == "throw" else nxt.get("before")
+    mine = referee_inkast(pos)
+    for k, m in mine["others"].items():
+        if not m["stood"] or not (m["felled"] or m["moved"]) or not start or k not in start:
+            continue
+        was = np.array(pos["ctx"]["before"][k]["position"])
+        now = np.array(start[k]["position"])
+        back = float(np.linalg.norm(now - was)) <= 0.001
+        note = f"shift {m['shift'] * 1000:.1f} mm; {np.linalg.norm(now - was) * 1000:.1f} mm off at the next call"
+        out.append(Check("inkast:knocked-or-moved-set-back(next call)", k, True, back, note, pos["call"]))
     return out
 
 
