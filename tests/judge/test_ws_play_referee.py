@@ -181,3 +181,33 @@ def test_the_advance_line_lies_behind_a_turned_field_kubb():
         )
     assert abs(mine - pos["action"]["line_x"]) > 0.003  # as played: in front of the kubb
     assert rs.throwing_line(st, side) == pytest.approx(mine, abs=2e-5)
+
+
+def test_a_baseline_kubb_pushed_behind_its_line_still_counts_when_time_is_up():
+    # WS End of the Game: "the baselines of each team show" so many kubbs. Seed 22 call 67: a
+    # baton pushed A4 standing from its place to x = -4.81 m, behind the end of the pitch; it was
+    # never knocked over and is still one of A's baseline kubbs (docs/rules.md, the row "WS End
+    # of the Game (clock)"), for both referees
+    from independent_referee import Box
+    from independent_ws_referee import baseline_count, referee_throw
+
+    from kubb3d.judge.rulings import Pose
+    from kubb3d.rules import MatchState, get_ruleset
+    from kubb3d.rules.core import KubbInfo
+
+    case = next(c for c in STORED["cases"] if c["name"] == "baseline-kubb-pushed-behind-its-line")
+    pos = case["position"]
+    mine, off = baseline_count(pos, referee_throw(pos, set(case["field"])))
+    assert off == ["A4"]
+    rs = get_ruleset("wikinger")
+    st = MatchState(rs, ("T1", "T2"))
+    for p in pos["snapshot"]["pieces"]:
+        if p["kind"] != "kubb":
+            continue
+        box = Box(p)
+        half = "A" if box.c[0] < 0 else "B"
+        ruling = pos["kubb3d"]["rulings"].get(p["id"], {"status": "standing"})
+        pose = Pose(tuple(p["position"]), tuple(p["quat_xyzw"]))
+        st.kubbs[p["id"]] = KubbInfo(p["id"], half, p["id"] not in case["field"], ruling["status"] == "standing", pose)
+    assert st.kubbs["A4"].pose.position[0] < -4.8
+    assert (st.baseline_standing("A"), st.baseline_standing("B")) == (mine["A"], mine["B"])
