@@ -3,6 +3,7 @@
     python benchmarks/ws_referee_play.py --seeds 1-5 [--players club,club]
         [--strategy default,default] [--save ALL.jsonl.gz] [--out DIFF.jsonl]
     python benchmarks/ws_referee_play.py --load ALL.jsonl.gz[,MORE.jsonl.gz]
+    python benchmarks/ws_referee_play.py --load tests/data/ws_play_positions.json
 
 Every referee call of every match (the snapshot at rest after each baton throw or inkast
 attempt, the context, kubb3d's rulings, the replay's record of the action:
@@ -69,6 +70,45 @@ def _coverage(match: dict, calls: Counter[str]) -> None:
             calls[f"ended: {r.get('termination')}"] += 1
 
 
+def _stored(name: str) -> int:
+    """The stored positions of tests/data/ws_play_positions.json: each case with its checks on
+    kubb3d's recorded rulings, and for a case with its turn's start the front line."""
+    from independent_ws_referee import front_line, poses_of
+    from ws_play_comparison import compare_inkast, compare_throw
+
+    for case in json.loads(Path(name).read_text(encoding="utf-8"))["cases"]:
+        pos = case["position"]
+        players = ",".join(pos["config"].get("skills", ["club", "club"]))
+        print(f"case {case['name']}: seed {pos['seed']} call {pos['call']} {pos['kind']}, {players}")
+        if pos["kind"] == "throw":
+            checks = compare_throw(pos, set(case.get("field", [])))
+        else:
+            checks = compare_inkast(pos)
+        for c in checks:
+            verdict = "AGREE" if c.agrees else "DIFFER"
+            print(f"  {verdict} {c.kind} {c.piece}: mine {c.mine} kubb3d {c.theirs} ({c.note})")
+        if "world" in case:
+            sizes = {p["id"]: p["half_extents"] for p in pos["snapshot"]["pieces"]}
+            side = pos["ctx"]["thrower"]
+            poses = poses_of(case["world"])
+            line = front_line(side, poses, sizes, pos["snapshot"]["pitch"])
+            front = None
+            for k, p in poses.items():
+                if k == "king" or k not in sizes:
+                    continue
+                box = Box({"id": k, "half_extents": sizes[k], **p})
+                xs = box.base_square()[:, 0]
+                if abs((xs.min() if side == "A" else xs.max()) - line) < 1e-9:
+                    front = (k, math.degrees(math.atan2(box.R[1, 0], box.R[0, 0])))
+            x = pos["action"]["line_x"]
+            ahead = (x - line) if side == "A" else (line - x)
+            print(
+                f"  line: played x {x:.4f}, front line {line:.4f} ({ahead * 1000:.1f} mm in front), "
+                f"front kubb {front[0] if front else '-'} turned {front[1] if front else 0.0:.1f} deg"
+            )
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     ap.add_argument("--seeds", default="1-5")
@@ -88,6 +128,9 @@ def main(argv: list[str] | None = None) -> int:
     strategies = tuple(args.strategy.split(","))
     save = gzip.open(args.save, "wt") if args.save else None
     out = open(args.out, "w") if args.out else None
+
+    if args.load and args.load.endswith(".json"):
+        return _stored(args.load)
 
     def matches():
         if args.load:

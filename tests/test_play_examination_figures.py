@@ -1,8 +1,9 @@
-"""The figures of the two play examinations (docs/examinations/2026-12-07-play.md and
-2026-12-07-kubbuteo-play.md) that come from the positions stored in tests/data/ are what the
-examinations' commands print for them: ``benchmarks/referee_play.py --load
-tests/data/play_positions.json`` and ``benchmarks/kubbuteo_referee_play.py --load
-tests/data/kt_play_positions.json`` (about 1 s CPU each). The counts of the full runs (hundreds of
+"""The figures of the play examinations (docs/examinations/2026-12-07-play.md,
+2026-12-07-kubbuteo-play.md and 2026-12-07-ws-play.md) that come from the positions stored in
+tests/data/ are what the examinations' commands print for them: ``benchmarks/referee_play.py
+--load tests/data/play_positions.json``, ``benchmarks/kubbuteo_referee_play.py --load
+tests/data/kt_play_positions.json`` and ``benchmarks/ws_referee_play.py --load
+tests/data/ws_play_positions.json`` (about 1 s CPU each). The counts of the full runs (hundreds of
 matches, CPU-hours) are records of those runs, with their command, date and load, and are not
 remade here."""
 
@@ -116,3 +117,30 @@ def test_kt_test_count_is_the_collected_count():
     ).stdout
     collected = [line for line in out.splitlines() if "::" in line]
     assert len(collected) == quoted, out[-500:]
+
+
+@pytest.fixture(scope="module")
+def ws_cases():
+    return _cases("ws_referee_play.py", "ws_play_positions.json")
+
+
+def test_ws_findings_quote_the_stored_positions(ws_cases):
+    # docs/examinations/2026-12-07-ws-play.md: finding 1 (the turned front kubb of seed 4 call 42)
+    # and finding 2 (the kubb an inkast moved 5.4 mm, seed 45 call 26), as the command prints them
+    doc = _doc("2026-12-07-ws-play.md")
+    line = ws_cases[(4, 42)]
+    assert line["name"] == "advance-line-turned-kubb"
+    m = re.fullmatch(
+        r"line: played x ([0-9.]+), front line ([0-9.]+) \(([0-9.]+) mm in front\), "
+        r"front kubb (\w+) turned ([0-9.]+) deg",
+        _figure(line["lines"], r"^(line: .*)$"),
+    )
+    assert m is not None
+    played, front, ahead, kubb, yaw = m.groups()
+    assert f"its base's rearmost corner at x = {front} m" in doc
+    assert f"B threw from x = {played} m, {ahead} mm in front of it" in doc
+    assert f"B's front kubb {kubb} stands turned {yaw}° about the vertical" in doc
+    moved = ws_cases[(45, 26)]
+    assert moved["name"] == "inkast-moves-a-kubb-a-little"
+    shift = _figure(moved["lines"], r"DIFFER inkast:moved-other \w+: .*shift ([0-9.]+) mm")
+    assert f"Seeds 45 ({shift} mm)" in doc and f"The kubb moved {shift} mm of finding 2" in doc
