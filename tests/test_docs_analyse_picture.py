@@ -1,10 +1,13 @@
 """docs/analysis.md's win-probability picture is what the commands written above it make.
 
 The page shows docs/images/analyse.png under `kubb3d match --seed 1 --replay m.jsonl` and
-`kubb3d analyse m.jsonl --every 12 --samples 4 --png docs/images/analyse.png`. Nothing re-made it
+`kubb3d analyse m.jsonl --every 21 --samples 4 --png docs/images/analyse.png`. Nothing re-made it
 after the physics changed: the committed curve ran to action 97 of a match that now ends at
 action 84, with other turning points. This test runs the page's commands in an empty folder
 (like tests/test_readme_pictures.py for the README's pictures) and compares the picture.
+
+The page analyses every 21st action (6 points, 20 rollouts): with every 12th (9 points, 32
+rollouts) this test took 126 CPU-seconds, the suite's longest; now about half that.
 
 The analyse step runs with ``--workers 2`` added: the curve does not depend on it
 (tests/match/test_analyse.py::test_workers_give_the_same_curve) and the suite's machine has two
