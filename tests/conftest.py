@@ -127,3 +127,52 @@ def short_replays_folder(tmp_path_factory) -> Path:
     """One folder for the short seeded replays of ``i18n_surfaces.replay_file`` (it plays a match
     only when its file is not there yet), shared by the modules that read them; they only read."""
     return tmp_path_factory.mktemp("short-replays")
+
+
+CALIBRATE_SMALL = (
+    "calibrate --throws 10 --turns 10 --distance-throws 10 --inkasts 10 --flicks 10 --workers 1 "
+    "--png c.png --markdown c.md --json"
+)
+"""A small ``kubb3d calibrate`` run with every output: its trials dominate, so the tests that
+read it (its figures, its ``wrote`` lines) share one run, :func:`calibrate_small_run`."""
+
+
+@pytest.fixture(scope="session")
+def calibrate_small_run(tmp_path_factory):
+    """:data:`CALIBRATE_SMALL` run once in an empty folder: (the folder, the files it made, the
+    CompletedProcess). It took 60-70 s in each of two tests at a load of about 10."""
+    import subprocess
+
+    def run(folder: Path):
+        env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
+        return subprocess.run(
+            [sys.executable, "-m", "kubb3d", *CALIBRATE_SMALL.split()],
+            cwd=folder, capture_output=True, text=True, timeout=900, env=env,
+        )
+
+    return once_per_session(tmp_path_factory, "calibrate-small", run)
+
+
+def once_per_session(tmp_path_factory, name: str, run):
+    """``run(folder)`` (a CompletedProcess) once per test session, in an empty folder, even when
+    xdist's workers each ask for it: they share the session's temporary folder, and the first to
+    take its lock runs the command and records what it printed; the others read the record.
+    Returns (the folder, the files in it, the CompletedProcess); the tests only read them."""
+    import fcntl
+    import json
+    import subprocess
+
+    base = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        base = base.parent  # the session's folder, above each worker's own
+    folder, record = base / f"once-{name}", base / f"once-{name}.json"
+    with open(base / f"once-{name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not record.exists():
+            folder.mkdir()
+            done = run(folder)
+            files = sorted(str(p.relative_to(folder)) for p in folder.rglob("*") if p.is_file())
+            record.write_text(json.dumps([done.args, done.returncode, done.stdout, done.stderr, files]))
+    args, code, out, err, files = json.loads(record.read_text())
+    return folder, {Path(f) for f in files}, subprocess.CompletedProcess(args, code, out, err)
+

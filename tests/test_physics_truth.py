@@ -417,38 +417,12 @@ def test_calibration_statistics():
     assert p == 0.2 and lo == pytest.approx(0.133, abs=1e-3) and hi == pytest.approx(0.289, abs=1e-3)
 
 
-def test_calibrate_command_small_run(tmp_path):
+def test_calibrate_command_small_run(calibrate_small_run):
+    """conftest's small calibrate run (tests/test_wrote_lines.py reads its ``wrote`` lines)."""
     import json
-    import subprocess
-    import sys
 
-    md = tmp_path / "c.md"
-    r = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "kubb3d",
-            "calibrate",
-            "--throws",
-            "10",
-            "--turns",
-            "10",
-            "--distance-throws",
-            "10",
-            "--inkasts",
-            "10",
-            "--flicks",
-            "10",
-            "--workers",
-            "1",
-            "--json",
-            "--markdown",
-            str(md),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
+    folder, _, r = calibrate_small_run
+    md = folder / "c.md"
     assert r.returncode in (0, 1), r.stderr
     data = json.loads(r.stdout)
     names = {f["name"] for f in data["figures"]}

@@ -21,6 +21,7 @@ from pathlib import Path
 
 import pytest
 
+from conftest import CALIBRATE_SMALL
 from test_output_policy import OUTPUTS
 
 
@@ -92,7 +93,6 @@ def test_every_file_written_is_named(replay_folder, args):
 
 MATCH_Q = "match --round-cap 3 --replay m.jsonl -q"
 """The run of ``match --replay`` without ``--json``: the replay the other tests read."""
-REPORTS = "--throws 10 --turns 10 --distance-throws 10 --inkasts 10 --flicks 10 --workers 1"
 RUNS: dict[tuple[str, str], tuple[str, ...]] = {
     ("quiz", "--out"): ("quiz --count 1 --out pictures",),
     ("quiz", "--html"): ("quiz --count 1 --html site",),
@@ -107,7 +107,8 @@ RUNS: dict[tuple[str, str], tuple[str, ...]] = {
     ("validate", "--markdown"): (),
     # both in one run: write_outputs writes and names either file alike, --json or not (say_wrote:
     # always stderr), and calibrate's trials dominate the run's time
-    ("calibrate", "--png"): (f"calibrate {REPORTS} --png c.png --markdown c.md --json",),
+    # (the run tests/test_physics_truth.py reads too: conftest's calibrate_small_run)
+    ("calibrate", "--png"): (CALIBRATE_SMALL,),
     ("calibrate", "--markdown"): (),
     ("sensitivity", "--markdown"): (
         "sensitivity --throws 2 --morris-throws 0 --trajectories 0 --flicks 0 --matches 0 --workers 1 "
@@ -153,15 +154,25 @@ def work_folder(tmp_path_factory) -> Path:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("line", [line for lines in RUNS.values() for line in lines], ids=lambda s: s[:60])
-def test_every_output_option_names_what_it_wrote(work_folder, line):
+def test_every_output_option_names_what_it_wrote(work_folder, line, request):
     args = line.split()
+    if line == CALIBRATE_SMALL:
+        _, made, done = request.getfixturevalue("calibrate_small_run")
+        assert done.returncode in EXIT_CODES["calibrate"], done.stderr
+        _check_named(line, made, done)
+        return
     if args[0] == "experiment" and args[1] != "run" and not (work_folder / "t.sqlite").exists():
         _kubb3d(work_folder, *RUNS[("experiment run", "--out")][0].split())
     if args[0] == "tournament":  # (its folder must exist: it is not made)
         (work_folder / "games").mkdir(exist_ok=True)
     before = _files(work_folder)
     done = _kubb3d(work_folder, *args, stdin=STDIN.get(args[0]), codes=EXIT_CODES.get(args[0], (0,)))
-    made = _files(work_folder) - before
+    _check_named(line, _files(work_folder) - before, done)
+
+
+def _check_named(line: str, made: set[Path], done: subprocess.CompletedProcess) -> None:
+    """Every file ``line`` made is named by a ``wrote`` line; with ``--json`` they are on stderr."""
+    args = line.split()
     assert made, line
     named = _named(done.stdout + "\n" + done.stderr)
     silent = {f for f in made if not any(p == f or p in f.parents for p in named)}
