@@ -670,7 +670,9 @@ class DamesApp:
         from kubb3d.files import write_output
 
         pixels = Image.fromarray(self.pixels())
-        return write_output(path, lambda tmp: pixels.save(tmp, format="PNG", optimize=True), "--screenshot")
+        # zlib's default level: PIL's optimize=True took 4.2 s for a 960x540 frame (0.4 s without)
+        # for a file 8 % smaller
+        return write_output(path, lambda tmp: pixels.save(tmp, format="PNG"), "--screenshot")
 
     def on_draw(self):
         gl = self.renderer.gl
