@@ -15,10 +15,9 @@ check                   what must hold
 ``felled_moved``        a kubb counted felled by a throw was moved by that throw: its base
                         centre moved more than :data:`MOVED_M`, or its long axis turned more
                         than its tipping angle between before and after, or during the throw
-                        (the throw's trajectory and the world's record) past what the
-                        ruleset's history rule asks: 90° where a kubb that stands again
-                        counts only when it turned over (DM §5 „Überschlag“, WS), its tipping
-                        angle in Kubbuteo (``Rulebook.stands_again``)
+                        (the throw's trajectory and the world's record) past 90°: a kubb
+                        that stands again counts only when it turned over (DM §5
+                        „Überschlag“; WS and KT read it so too)
 ``moved_ruled``         every kubb and the king that a throw moved (same tolerance) has a
                         ruling of the judge, in whichever half it stands
 ``standing_ok``         a kubb ruled standing after a throw is upright (long axis within its
@@ -337,8 +336,7 @@ class _Auditor:
             # rock). A piece in ``before`` stood upright in play, so a turn past its tipping
             # angle in that record happened during this throw.
             tilt = max(turned.get(pid, 0.0), p1.max_tilt)
-            history = TURNED_OVER if get_rulebook(self.name).stands_again == "turned over" else _tipping(p1)
-            if not _moved(p0, p1, _tipping(p1)) and tilt <= history:
+            if not _moved(p0, p1, _tipping(p1)) and tilt <= TURNED_OVER:
                 self.bad(
                     "felled_moved",
                     i,

@@ -215,13 +215,14 @@ CLAIMS = [
         lambda s: tuple(math.degrees(s.eq.kubb.tipping_angle_towards(d)) for d in (math.pi / 2, 0.0)),
     ),
     Claim(
-        "kt_field_kubb_rocked_sideways_felled", r"leaned (\d+(?:\.\d+)?)° towards a face", lambda s: (s.lean("A1")[0],)
+        "kt_field_kubb_rocked_sideways_stands", r"leaned (\d+(?:\.\d+)?)° towards a face", lambda s: (s.lean("A1")[0],)
     ),
     Claim(
-        "kt_field_kubb_rocked_sideways_felled",
-        r"tips past (\S+)°",
+        "kt_field_kubb_rocked_sideways_stands",
+        r"past the (\S+)° at which a disk tips sideways",
         lambda s: (math.degrees(s.eq.kubb.tipping_angle_towards(0.0)),),
     ),
+    Claim("kt_field_kubb_turned_over_felled", r"(\d+(?:\.\d+)?)° from upright", lambda s: (s.lean("A1")[0],)),
     Claim(
         "kt_field_kubb_standing_on_flat",
         r"stopped (\d+(?:\.\d+)?) cm beside it",

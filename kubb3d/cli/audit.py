@@ -156,7 +156,6 @@ def audit(
     from kubb3d.cli.match import parse_players
     from kubb3d.ranges import expected, span
     from kubb3d.cli.referee import ruleset_named
-    from kubb3d.judge.rulebook import get_rulebook
 
     options = referee_options(option)
     try:
@@ -256,10 +255,9 @@ def audit(
         t.add_row(k, desc, str(rep.checked.get(k, 0)), f"[red]{n}[/red]" if n else "0")
     console.print(t)
     pct = 100.0 * rep.felled_standing / rep.felled if rep.felled else 0.0
-    history = ("knocked past its tipping angle and back up, kubb3d's reading for Kubbuteo"
-               if get_rulebook(ruleset).stands_again == "past tipping" else "turned over and back up, DM §5")
     console.print(
-        f"kubbs counted felled by a throw: {rep.felled}; of them ruled standing at rest ({history}): "
+        f"kubbs counted felled by a throw: {rep.felled}; of them ruled standing at rest (turned over and back up, "
+        f"DM §5): "
         f"{rep.felled_standing} ({pct:.1f} %)"
     )
     if rep.wall_s:

@@ -20,8 +20,6 @@ from kubb3d.judge.status import (
     Analysis,
     HandCheck,
     analyse,
-    down_before_rest,
-    knocked_past_tipping,
     piece_status,
     turned_over,
 )
@@ -44,9 +42,7 @@ __all__ = [
     "judge_accident",
     "judge_inkast",
     "judge_throw",
-    "knocked_past_tipping",
     "turned_over",
-    "down_before_rest",
     "piece_status",
     "tip_options",
 ]

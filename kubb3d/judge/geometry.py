@@ -139,7 +139,7 @@ def tipping_angle(p: PieceState) -> float:
     (docs/physics.md); the king's lower centre of mass gives it a larger angle. A Kubbuteo
     kubb (shape ``disk``) tips over least sideways: 11.2° with its edges rounded as the
     physics has them (:attr:`kubb3d.equipment.DiskPiece.tipping_angle`; other directions:
-    :func:`kubb3d.judge.status.knocked_past_tipping`). The Kubbuteo king (shape ``mushroom``)
+    :meth:`kubb3d.equipment.DiskPiece.tipping_angle_towards`). The Kubbuteo king (shape ``mushroom``)
     tips over the rounded foot of its stem at 12.6° in every direction
     (:attr:`kubb3d.equipment.MushroomPiece.tipping_angle`)."""
     if p.shape == "disk":

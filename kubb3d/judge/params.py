@@ -39,10 +39,6 @@ class JudgeParams:
             "under the base", m (grass contacts sink 1–2 mm). 5 mm.
         ground_tol: for pieces without contact data (hand-built snapshots) a
             corner at most this high counts as touching the ground, m. 5 mm.
-        history_margin: a kubb whose recorded ``max_tilt`` exceeded its static
-            tipping angle (atan(w/h), 25° for 7×15 cm) by more than this was
-            knocked past its tipping angle this round (KT's reading of "knock over"; DM and
-            WS count only a turn over, :func:`kubb3d.judge.status.turned_over`), rad. 1°.
         moved_tol: a piece displaced by more than this during an inkast was
             "moved" (WS basic rule 14), m. 1 cm.
         line_tol: a raised kubb's base may cross a line by at most this much and
@@ -64,7 +60,6 @@ class JudgeParams:
     support_force_fraction: float = 0.01
     base_tol: float = 0.005
     ground_tol: float = 0.005
-    history_margin: float = math.radians(1.0)
     moved_tol: float = 0.01
     line_tol: float = 0.0
     king_clearance: float = 0.001

@@ -40,9 +40,8 @@ class JudgeCitations:
         leaning: a kubb that only stays up because it leans on another body, or that lies on
             other kubbs after a throw.
         stossel: a kubb lying on other kubbs after an inkast (stößel), and its free placement.
-        knocked_past_tipping: a kubb that stands again but went down during the round by its
-            history (:attr:`Rulebook.stands_again`: turned over, or past its tipping angle
-            under KT), or one felled earlier that stands again.
+        turned_over: a kubb that stands again but turned over during the round (its history,
+            :func:`kubb3d.judge.status.turned_over`), or one felled earlier that stands again.
         foul: a throw that broke a throwing rule (besides the rule of each violation, when
             :attr:`Rulebook.cite_violations`).
         accident: a piece moved by accident, not by a throw.
@@ -63,7 +62,7 @@ class JudgeCitations:
     felled: Cites
     leaning: Cites
     stossel: Cites
-    knocked_past_tipping: Cites
+    turned_over: Cites
     foul: Cites
     accident: Cites
     standing_outside: Cites
@@ -150,11 +149,6 @@ class Rulebook:
             is raised again (``raise``; WS "Tie-Break After the Group Stage" notes), or the thrower
             has lost (``lost``; KT "Rules": "Knocking over the King from anywhere but the baseline
             will result in losing the game").
-        stands_again: when a piece that stands at rest counts as fallen by its history this
-            round: it ``turned over`` (its long axis passed 90° from the upright of its last
-            set-up; DM §5 „Das gleiche gilt nach einem Überschlag mit anschließendem Stehen“,
-            WS by analogy), or it went ``past tipping`` (its static tipping angle; KT's reading
-            of "knock over", a kubb3d decision).
         stand_again_now: a baseline kubb felled while field kubbs of its half stood is stood
             up again at once and is a target again like any standing kubb (``KT`` "Rules": "Any
             Baseline Kubbs knocked over while there are still Field Kubbs upright are simply
@@ -179,7 +173,6 @@ class Rulebook:
     returns_by_flick: bool = False
     king_off_baseline: Literal["raise", "lost"] = "raise"
     on_line: Literal["outside", "tip in"] = "outside"
-    stands_again: Literal["turned over", "past tipping"] = "turned over"
     stand_again_now: bool = False
     options: Mapping[str, Any] = field(default_factory=dict)
 

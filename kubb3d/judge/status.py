@@ -31,9 +31,8 @@ contacts from geometry: corners at most ``ground_tol`` above the ground (z = 0).
 from __future__ import annotations
 
 import math
-from typing import Callable, Literal
+from typing import Callable
 
-from kubb3d.equipment import kubbuteo_disk
 from kubb3d.errors import JudgeInputError
 from kubb3d.judge.analysis import Analysis, ContactIndex
 from kubb3d.judge.messages import msg, names, nmsg, piece_object, piece_subject
@@ -64,39 +63,10 @@ def turned_over(p: PieceState) -> bool:
     last set-up this round: it went over (DM §5 „Das gleiche gilt nach einem Überschlag mit
     anschließendem Stehen“), so it counts as fallen even if it stands again. A rock past the
     tipping angle that comes back below 90° is no „Überschlag“ (docs/rules.md "DM §5
-    somersault")."""
+    somersault"). The one history rule of every ruleset: WS borrows it from DM §5, and a
+    Kubbuteo kubb standing on its flat after a flick is not one of KT's "knocked over kubbs"
+    unless it turned over on the way (docs/rules.md "KT ← DM §5 knocked over")."""
     return p.max_tilt > TURNED_OVER
-
-
-def down_before_rest(
-    p: PieceState, reading: Literal["turned over", "past tipping"], params: JudgeParams = DEFAULT_PARAMS
-) -> bool:
-    """The history rule of a ruleset's :attr:`~kubb3d.judge.rulebook.Rulebook.stands_again`:
-    ``turned over`` (DM §5, WS by analogy): :func:`turned_over`; ``past tipping`` (KT, its
-    "knocked over"): :func:`knocked_past_tipping`."""
-    return turned_over(p) if reading == "turned over" else knocked_past_tipping(p, params)
-
-
-def knocked_past_tipping(p: PieceState, params: JudgeParams = DEFAULT_PARAMS) -> bool:
-    """True if the piece's recorded history went past its static tipping angle this round:
-    it counts as fallen even if it stands again (Kubbuteo's reading of "knocked over", KT
-    borrowing DM §5; DM and WS read DM §5's „Überschlag“ as :func:`turned_over`).
-
-    A Kubbuteo kubb's tipping angle depends on the direction (11.2° sideways, 19.1° in its own
-    plane, :meth:`kubb3d.equipment.DiskPiece.tipping_angle_towards`), and it tips once its
-    lean towards a face passes the sideways angle or its lean along its rim passes the
-    in-plane angle (the flat it pivots on is a rectangle, so the two leans are independent).
-    With the history split by direction (``max_lean``) both are checked; with its whole turn
-    only (``max_tilt``) the smallest angle, sideways, applies. Other pieces: ``max_tilt``
-    against :func:`~kubb3d.judge.geometry.tipping_angle`."""
-    if p.shape == "disk" and p.max_lean is not None:
-        disk = kubbuteo_disk()
-        sideways, in_plane = p.max_lean
-        return (
-            sideways > disk.tipping_angle_towards(0.0) + params.history_margin
-            or in_plane > disk.tipping_angle_towards(math.pi / 2) + params.history_margin
-        )
-    return p.max_tilt > tipping_angle(p) + params.history_margin
 
 
 def analyse(

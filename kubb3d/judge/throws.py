@@ -50,7 +50,7 @@ from kubb3d.judge.clearing import clear_of
 from kubb3d.judge.geometry import columns, end_face, footprint, rot
 from kubb3d.judge.rulebook import JudgeCitations, Rulebook, get_rulebook
 from kubb3d.judge.rulings import Consequence, Pose, Ruling, RulingsLookup, Status
-from kubb3d.judge.status import ContactIndex, HandCheck, analyse, down_before_rest
+from kubb3d.judge.status import ContactIndex, HandCheck, analyse, turned_over
 from kubb3d.judge.tipping import state_at
 from kubb3d.pitch import KING_ID, Pitch, Side, opponent
 from kubb3d.snapshot import PieceState, Snapshot, body_axis
@@ -187,7 +187,6 @@ class _Throw:
     foul_text: str
     by_order: bool
     king_off_baseline: str
-    stands_again: str
     stand_again_now: bool = False
     field_down: frozenset[str] = frozenset()
     """The field kubbs standing when the throw began that are down at rest (option
@@ -225,7 +224,6 @@ class _Throw:
             foul_text=foul_text,
             by_order=option(ctx.options, "baseline_after_field", ctx.ruleset) == "contact order",
             king_off_baseline=book.king_off_baseline,
-            stands_again=book.stands_again,
             stand_again_now=book.stand_again_now,
         )
 
@@ -353,7 +351,7 @@ def _judge_throw(
         if pieces[pid].kind in ("kubb", "king")
     }
     downs = {
-        pid: a.status is not Status.STANDING or down_before_rest(pieces[pid], book.stands_again, params)
+        pid: a.status is not Status.STANDING or turned_over(pieces[pid])
         for pid, a in analysed.items()
     }
     t = replace(t, field_down=frozenset(f for f in t.standing_field if downs.get(f, False)))
@@ -375,21 +373,14 @@ def _judge_throw(
     return tally.judgement(t.warned)
 
 
-def _stands_again_why(t: _Throw, pid: str) -> str:
-    """Why a piece that stands at rest counts as fallen by its history this round (DM §5
-    „Überschlag mit anschließendem Stehen“; KT: knocked past its tipping angle)."""
+def _stands_again_why(pid: str) -> str:
+    """Why a piece that stands at rest counts as fallen by its history this round: it turned
+    over (DM §5 „Überschlag mit anschließendem Stehen“; WS and KT read it so too)."""
     if pid == KING_ID:
-        if t.stands_again == "turned over":
-            return msg("The king stands again but turned over (past lying) during the throw.")
-        return msg("The king stands again but was knocked past its tipping angle during the throw.")
-    if t.stands_again == "turned over":
-        return msg(
-            "{piece} stands again, but it turned over (its long axis went past lying) during this round, so it "
-            "counts as fallen.",
-            piece=pid,
-        )
+        return msg("The king stands again but turned over (past lying) during the throw.")
     return msg(
-        "{piece} stands again, but it was knocked past its tipping angle during this round, so it counts as fallen.",
+        "{piece} stands again, but it turned over (its long axis went past lying) during this round, so it "
+        "counts as fallen.",
         piece=pid,
     )
 
@@ -463,7 +454,7 @@ def _rule_king(tally: _Tally, t: _Throw, pid: str, a: Analysis, down: bool) -> N
         why = (
             a.reason
             if a.status is not Status.STANDING
-            else _stands_again_why(t, KING_ID)
+            else _stands_again_why(KING_ID)
         )
         if t.target_kubbs and all_down:
             reason = msg(
@@ -514,7 +505,7 @@ def _rule_target_kubb(
         return
     if pid in ctx.already_felled:
         if a.status is Status.STANDING:
-            rules = cites.knocked_past_tipping
+            rules = cites.turned_over
             reason = msg(
                 "{piece} stands again, but it was already felled earlier this round, so it still counts as felled.",
                 piece=pid,
@@ -598,8 +589,8 @@ def _rule_target_kubb(
         return
     why: str
     if a.status is Status.STANDING:
-        rules = cites.knocked_past_tipping
-        why = _stands_again_why(t, pid)
+        rules = cites.turned_over
+        why = _stands_again_why(pid)
     else:
         rules, why = base_rules, a.reason
     if field_first:

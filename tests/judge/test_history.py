@@ -11,7 +11,7 @@ import math
 import pytest
 
 from helpers import kubb, snap
-from kubb3d.judge import Consequence, ThrowContext, judge_throw, knocked_past_tipping, turned_over
+from kubb3d.judge import Consequence, ThrowContext, judge_throw, turned_over
 from kubb3d.physics.world import World
 
 UPSIDE_DOWN = (1.0, 0.0, 0.0, 0.0)  # 180° about x: the top end on the ground
@@ -55,7 +55,7 @@ def test_a_somersault_is_caught(world):
     world.run_until_rest(max_time=5.0, sample_every=world.dt)  # seconds: every step
     p = world.snapshot()["B1"]
     assert p.max_tilt > math.radians(170.0)
-    assert turned_over(p) and knocked_past_tipping(p)
+    assert turned_over(p)
 
 
 def test_hand_built_history_still_decides():

@@ -1,8 +1,7 @@
-"""DM §5 at its exact thresholds. "Knocked past its tipping angle": a history equal to the tipping
-angle plus the history margin is not past it, the next float above is (kills the ``>`` → ``>=``
-mutant the issue #37 measurement found surviving), for a kubb, the king and a Kubbuteo disk, and
-for the disk's two directions separately. "Allein stehfähig": a centre of mass exactly
-``tip_margin`` inside the base stands, a float less does not."""
+"""DM §5 at its exact thresholds. "Überschlag mit anschließendem Stehen": a history of exactly 90°
+from the upright is no turn over, the next float above is (kills the ``>`` → ``>=`` mutant), for a
+kubb, the king and a Kubbuteo disk, whatever the disk's lean by direction. "Allein stehfähig": a
+centre of mass exactly ``tip_margin`` inside the base stands, a float less does not."""
 
 from __future__ import annotations
 
@@ -12,13 +11,10 @@ from dataclasses import replace
 import pytest
 from helpers import kubb, king
 
-from kubb3d.judge import knocked_past_tipping
-from kubb3d.judge.geometry import tipping_angle
+from kubb3d.judge import turned_over
 from kubb3d.judge.params import DEFAULT_PARAMS
 from kubb3d.equipment import kubbuteo_disk
 from kubb3d.snapshot import PieceState
-
-MARGIN = DEFAULT_PARAMS.history_margin
 
 
 def _disk() -> PieceState:
@@ -29,21 +25,18 @@ def _disk() -> PieceState:
 
 @pytest.mark.parametrize("piece", [kubb("B1", 2.0, 0.0), king(), _disk()], ids=["kubb", "king", "disk"])
 def test_the_history_threshold_is_strict(piece):
-    edge = tipping_angle(piece) + MARGIN
-    assert not knocked_past_tipping(replace(piece, max_tilt=edge))
-    assert knocked_past_tipping(replace(piece, max_tilt=math.nextafter(edge, math.inf)))
+    edge = math.pi / 2
+    assert not turned_over(replace(piece, max_tilt=edge))
+    assert turned_over(replace(piece, max_tilt=math.nextafter(edge, math.inf)))
 
 
-@pytest.mark.parametrize("direction, index", [(0.0, 0), (math.pi / 2, 1)], ids=["sideways", "in plane"])
-def test_a_disks_history_threshold_is_strict_in_each_direction(direction, index):
-    disk = kubbuteo_disk()
-    edge = disk.tipping_angle_towards(direction) + MARGIN
+@pytest.mark.parametrize("index", [0, 1], ids=["sideways", "in plane"])
+def test_a_disks_lean_by_direction_does_not_move_the_threshold(index):
     lean = [0.0, 0.0]
-    lean[index] = edge
-    at_edge = replace(_disk(), max_lean=(lean[0], lean[1]), max_tilt=edge)
-    assert not knocked_past_tipping(at_edge)
-    lean[index] = math.nextafter(edge, math.inf)
-    assert knocked_past_tipping(replace(at_edge, max_lean=(lean[0], lean[1]), max_tilt=lean[index]))
+    lean[index] = math.pi / 2
+    at_edge = replace(_disk(), max_lean=(lean[0], lean[1]), max_tilt=math.pi / 2)
+    assert not turned_over(at_edge)
+    assert turned_over(replace(at_edge, max_tilt=math.nextafter(math.pi / 2, math.inf)))
 
 
 @pytest.mark.parametrize("tilt_deg", [5.0, 20.0, 24.0])

@@ -4,7 +4,6 @@ agrees with the physics on it (docs/physics.md "Tipping a Kubbuteo kubb")."""
 from __future__ import annotations
 
 import math
-from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -12,8 +11,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from kubb3d.assets import disk_kubb_mesh
-from kubb3d.equipment import CONVEX_MARGIN, KUBBUTEO, kubbuteo_disk
-from kubb3d.judge import Status, analyse, knocked_past_tipping
+from kubb3d.equipment import CONVEX_MARGIN, kubbuteo_disk
+from kubb3d.judge import Status, analyse, turned_over
 from kubb3d.judge.rulebook import get_rulebook
 from kubb3d.physics.world import World
 from kubb3d.snapshot import PieceState
@@ -63,32 +62,22 @@ def test_judge_and_physics_agree_0_3_degrees_either_side_of_the_tipping_angle(di
     assert disk_tips(angle, direction) is past
 
 
-def _history(kind_shape: str = "disk", **kw) -> PieceState:
-    he = DISK.half_extents if kind_shape == "disk" else KUBBUTEO.kubb.half_extents
-    return PieceState("A1", "kubb", kind_shape, he, (0.1, 0.0, he[2]), mass=0.0043, side="A", **kw)
+def _history(**kw) -> PieceState:
+    he = DISK.half_extents
+    return PieceState("A1", "kubb", "disk", he, (0.1, 0.0, he[2]), mass=0.0043, side="A", **kw)
 
 
-def test_history_by_direction():
+def test_a_disks_history_counts_only_past_lying_in_either_direction():
+    """KT rules ("removing … any knocked over kubbs"): a disk that stands again counts only if it
+    turned over (kubb3d.judge.status.turned_over); far past its tipping angle towards a face
+    (11.2°) or along its rim (19.1°) and back is no turn over (docs/rules.md "KT ← DM §5
+    knocked over")."""
     side, plane = DISK.tipping_angle_towards(0.0), DISK.tipping_angle_towards(math.pi / 2)
-    m = PARAMS.history_margin
-    # rolled along its rim short of the end of its flat: not knocked, though past the sideways angle
-    assert not knocked_past_tipping(_history(max_tilt=plane, max_lean=(0.0, plane)), PARAMS)
-    assert knocked_past_tipping(_history(max_tilt=plane + 2 * m, max_lean=(0.0, plane + 2 * m)), PARAMS)
-    assert knocked_past_tipping(_history(max_tilt=side + 2 * m, max_lean=(side + 2 * m, 0.0)), PARAMS)
-    assert not knocked_past_tipping(_history(max_tilt=side, max_lean=(side, plane)), PARAMS)
-    # a whole turn without its direction: the smallest (sideways) angle applies
-    assert knocked_past_tipping(_history(max_tilt=side + 2 * m), PARAMS)
-    assert not knocked_past_tipping(_history(max_tilt=side + 0.5 * m), PARAMS)
-
-
-def test_box_kubb_history_ignores_the_split():
-    from kubb3d.equipment import STANDARD
-    from kubb3d.judge.params import DEFAULT_PARAMS
-
-    he = STANDARD.kubb.half_extents
-    p = PieceState("A1", "kubb", "box", he, (0.0, 0.0, he[2]), mass=0.46, max_tilt=math.radians(20.0), side="A")
-    for lean in (None, (math.radians(40.0), 0.0)):
-        assert knocked_past_tipping(replace(p, max_lean=lean), DEFAULT_PARAMS) is False
+    for lean in ((3 * side, 0.0), (0.0, 3 * plane), (math.pi / 2, math.pi / 2)):
+        assert not turned_over(_history(max_tilt=max(lean), max_lean=lean))
+    beyond = math.nextafter(math.pi / 2, 4.0)
+    assert turned_over(_history(max_tilt=beyond, max_lean=(beyond, 0.0)))
+    assert turned_over(_history(max_tilt=math.pi))
 
 
 def test_the_audit_takes_a_disks_tipping_angle_by_direction():
@@ -123,18 +112,17 @@ def _rocked(spin: float, about: int) -> tuple[PieceState, float]:
 
 def test_the_world_records_a_disks_history_by_direction():
     """A rock along the rim to about 15° (past the sideways 11.2°, short of the in-plane 19.1°)
-    comes back and stands; the world records it as a lean in its plane, so the judge does not
-    count it as knocked past its tipping angle. The same tilt across its faces tips it over."""
+    comes back and stands; the world records it as a lean in its plane. The same tilt across
+    its faces tips it over. Neither turned over by the record that stands back up."""
     p, peak = _rocked(16.5, 0)
     side, plane = p.max_lean
     assert math.radians(12.5) < plane <= peak + 1e-9 < DISK.tipping_angle_towards(math.pi / 2)
     assert side < math.radians(1.0)
     assert p.max_tilt == pytest.approx(plane, abs=math.radians(0.5))
     assert p.tilt < math.radians(1.0)  # back on its flat
-    assert not knocked_past_tipping(p, PARAMS)
-    assert knocked_past_tipping(replace(p, max_lean=None), PARAMS)  # the whole turn alone would
+    assert not turned_over(p)
     q, _ = _rocked(15.0, 1)
-    assert q.max_lean[0] > math.radians(60.0) and knocked_past_tipping(q, PARAMS)
+    assert q.max_lean[0] > math.radians(60.0)
 
 
 def test_only_kubbuteo_kubbs_record_the_split():

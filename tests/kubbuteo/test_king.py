@@ -10,7 +10,7 @@ import pytest
 
 from kubb3d.assets import mushroom_mesh
 from kubb3d.equipment import CONVEX_MARGIN, kubbuteo_king
-from kubb3d.judge import Status, analyse, knocked_past_tipping
+from kubb3d.judge import Status, analyse, turned_over
 from kubb3d.judge.geometry import quat_from_rows
 from kubb3d.judge.rulebook import get_rulebook
 from kubb3d.physics.world import GRAVITY, World
@@ -59,13 +59,15 @@ foot, so a king tilted 12° did not touch the board."""
     assert (ruling.margin < 0) is past
 
 
-def test_history_against_the_tipping_angle():
+def test_history_counts_only_a_turn_over():
+    # KT rules: a king standing at rest after the flick was knocked over only if it turned over
+    # on the way (past 90°), not if it rocked past its tipping angle (12.6°) and swung back
     p = _tilted(0.0, 0.0).pieces["king"]
-    m = PARAMS.history_margin
     from dataclasses import replace
 
-    assert knocked_past_tipping(replace(p, max_tilt=KING.tipping_angle + 2 * m), PARAMS)
-    assert not knocked_past_tipping(replace(p, max_tilt=KING.tipping_angle + 0.5 * m), PARAMS)
+    assert not turned_over(replace(p, max_tilt=KING.tipping_angle + math.radians(2.0)))
+    assert not turned_over(replace(p, max_tilt=math.pi / 2))
+    assert turned_over(replace(p, max_tilt=math.nextafter(math.pi / 2, 4.0)))
 
 
 def _lying_slide(dt: float, v: float = 1.5) -> tuple[float, float, float]:

@@ -13,7 +13,7 @@ DM = register_rulebook(
             felled=(C.DM_THROWING,),
             leaning=(C.DM_THROWING,),
             stossel=(C.DM_RAISING,),
-            knocked_past_tipping=(C.DM_THROWING,),
+            turned_over=(C.DM_THROWING,),
             foul=(C.DM_THROWING,),
             accident=(C.DM_THROWING,),
             standing_outside=(C.DM_THROWING, C.KUBB3D_OUTSIDE),
@@ -50,9 +50,6 @@ DM = register_rulebook(
         glitch=C.DM_THROWING,
         block_building=True,
         penalty="throw",
-        # DM §5 „Das gleiche gilt nach einem Überschlag mit anschließendem Stehen“: a kubb that
-        # turned over (past 90°) and stands again counts as fallen; one that only rocked does not
-        stands_again="turned over",
         # DM §5: underhand, at most 30° out of the vertical plane, from behind the line
         throw_rules=ThrowRules(max_tilt_deg=30.0, tilt_rule=C.DM_THROWING, forbid_helicopter=False,
                                foot_rule=C.DM_THROWING),

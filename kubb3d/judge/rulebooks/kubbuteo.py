@@ -20,7 +20,7 @@ KUBBUTEO = register_rulebook(
             felled=_KT,
             leaning=_KT,
             stossel=_KT,
-            knocked_past_tipping=_KT,
+            turned_over=_KT,
             foul=_KT,
             accident=_KT,
             standing_outside=_KT,
@@ -64,9 +64,10 @@ KUBBUTEO = register_rulebook(
         # KT "Rules": "Knocking over the King from anywhere but the baseline will result in
         # losing the game", also after every kubb is down
         king_off_baseline="lost",
-        # KT says only "knock over": a disk knocked past its tipping angle counts even if it
-        # stands again (docs/rules.md "KT ← DM §5 knocked over"; a kubb3d decision)
-        stands_again="past tipping",
+        # KT rules: after each flick remove "any knocked over kubbs": a disk standing on its flat
+        # at rest after the flick is not one, unless it turned over (past 90°) on the way, DM's
+        # reading of „Überschlag“ that KT shares (kubb3d.judge.status.turned_over; docs/rules.md
+        # "KT ← DM §5 knocked over"). A rock past its tipping angle and back counts for no book.
         # KT "Rules": baseline kubbs knocked while field kubbs stand "are simply stood up again":
         # at once, after the flick, so they are targets again once no field kubb stands
         # (docs/examinations/2026-12-07-kubbuteo-play.md, finding 1)

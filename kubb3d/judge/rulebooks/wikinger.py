@@ -13,7 +13,7 @@ WIKINGER = register_rulebook(
             felled=(C.WS_ORDER,),
             leaning=(C.WS_LEANING,),
             stossel=(C.WS_INKAST, C.DM_RAISING),
-            knocked_past_tipping=(C.WS_ORDER, C.DM_THROWING),
+            turned_over=(C.WS_ORDER, C.DM_THROWING),
             foul=(C.WS_FOOT,),
             accident=(C.WS_NOTES,),
             standing_outside=(C.WS_LINE, C.KUBB3D_OUTSIDE),
@@ -50,9 +50,6 @@ WIKINGER = register_rulebook(
         block_building=False,
         penalty="place",
         on_line="tip in",  # WS basic rule 13
-        # WS says only "knock over" (basic rule 8): DM §5's „Überschlag mit anschließendem
-        # Stehen“ by analogy, a kubb that turned over (past 90°) and stands again is down
-        stands_again="turned over",
         # WS basic rule 5: no helicopter throws; basic rule 7: the toe behind the line; basic
         # rule 6: "Throws are made from the baseline", so not from beyond the sidelines (no tilt
         # limit; the option max_tilt_deg can set one, cited as basic rule 5)
