@@ -57,7 +57,7 @@ from kubb3d.equipment import EquipmentSet
 from kubb3d.errors import MatchSetupError, PlayerError, UnknownNameError
 from kubb3d.pitch import Pitch
 from kubb3d.ranges import did_you_mean, listed, unknown_name
-from kubb3d.throw import FlickParams, ThrowParams, solve_aim
+from kubb3d.throw import FlickParams, ThrowParams, flick_behind, solve_aim
 
 
 @dataclass(frozen=True)
@@ -544,7 +544,7 @@ class Player:
             pos = poses[pid]
             if pos[2] > 0 and abs(pos[0] - line_x) < 0.06 and math.hypot(pos[0] - target[0], pos[1] - target[1]) > 0.01:
                 own.append((float(pos[0]), float(pos[1])))
-        start_x = line_x - pitch.forward(side) * 0.025
+        start_x = line_x - pitch.forward(side) * flick_behind(pitch, side, line_x, r)
         from_baseline = abs(line_x - pitch.baseline_x(side)) < 1e-9
         if from_baseline:
             gap = pitch.width / 6
@@ -604,7 +604,7 @@ class Player:
         def blocked(pos) -> bool:
             if kp is None:
                 return False
-            start_x = line_x - f * 0.025
+            start_x = line_x - f * flick_behind(world.pitch, side, line_x, world.equipment.baton.radius)
             if not ((float(kp[0]) - start_x) * f > 0 and (pos[0] - float(kp[0])) * f > 0):
                 return False
             y0 = self.flick_start(world, side, line_x, pos[:2], poses=poses)
@@ -632,7 +632,9 @@ class Player:
         from kubb3d.throw import aim_flick
 
         lateral = self.flick_start(world, side, line_x, target)
-        base = FlickParams(side=side, line_x=line_x, lateral=lateral)
+        radius = world.equipment.kubb.radius if kind == "kubb" else world.equipment.baton.radius
+        behind = flick_behind(world.pitch, side, line_x, radius)
+        base = FlickParams(side=side, line_x=line_x, lateral=lateral, behind_line=behind)
         intended = aim_flick(world, (target[0], target[1]), base, arrive_speed=arrive_speed)
         skill = self.flick or FLICK_SKILLS["club"]
         return intended, skill.perturb(intended, rng)

@@ -17,8 +17,9 @@ misflicks                 the first misflick of a return is flicked again;      
 field before baseline     baseline kubbs knocked while field kubbs stand are    KT rules
                           stood up again at once (they count as standing and
                           are targets again)
-advance line              the own standing field kubb closest to the king       KT rules
-                          (returns and king attempts stay at the baseline)
+advance line              the own standing field kubb closest to the king,      KT rules
+                          also one behind the baseline (returns and king
+                          attempts stay at the baseline)
 king                      from the baseline once the opponent's half is clear,  KT rules
                           with every remaining baton; a king knocked at any
                           other time loses the game for the flicker
@@ -48,7 +49,14 @@ Decisions where ``KT`` is silent (kubb3d's choices):
 * **Own kubbs knocked by one's own flick** are stood up again where they stood, after the flick
   (they were never the target; :func:`after_flick`).
 * **The advance line** is the line across the board through the chosen field kubb (the
-  flicker may move along it); a field kubb behind the baseline never moves the line back.
+  flicker may move along it). ``KT``'s words make no exception for a field kubb that stands
+  between the baseline and the end of the board: it moves the line back to it (decided on
+  7 December 2026, docs/examinations/2026-12-07-kubbuteo-play.md finding 3).
+* **Where a flick starts** on a line near the end of the board: the disk's centre starts
+  2.5 cm behind the line, or as far behind it as keeps the whole disk on the board, and on
+  the line itself (the disk overhanging the end) where not even that is left
+  (:func:`kubb3d.throw.params.flick_behind`): a disk laid down behind the board's end would
+  fall off it before it is flicked.
 * **A baton that stops on the board** is removed after the flick like every baton.
 * Points are the sets won; one set by default; no clock.
 * **The 60-turn cap is kubb3d's, not** ``KT``'s (``KT`` has no limit: play goes on "until a
@@ -193,15 +201,13 @@ class Kubbuteo(Ruleset):
 
     def throwing_line(self, state: MatchState, side: Side) -> float:
         """``KT rules``: with own field kubbs standing, "the kubb closest to the King now
-        represents that player's baseline"; never behind the baseline (module doc), m."""
-        base = state.pitch.baseline_x(side)
-        f = state.pitch.forward(side)
+        represents that player's baseline, and players now flick at their opponent's kubbs from
+        that point": the line through it, in front of the baseline or behind it (module doc), m."""
         field_kubbs = own_field_kubbs(state, side)
         if not field_kubbs:
-            return base
+            return state.pitch.baseline_x(side)
         k = min(field_kubbs, key=lambda k: (math.hypot(k.pose.position[0], k.pose.position[1]), k.id))
-        x = k.pose.position[0]
-        return x if f * (x - base) > 0 else base
+        return k.pose.position[0]
 
     def placement_error(self, state: MatchState, kubb: str, half: Side, position: tuple[float, float]) -> str | None:
         """``KT rules``: a misflicked kubb is placed "anywhere in their own half, but at least 2

@@ -60,6 +60,7 @@ from kubb3d.throw.params import (
     FlickParams,
     Release,
     ThrowParams,
+    flick_behind,
     release_from_flick,
     release_from_params,
 )
@@ -113,6 +114,7 @@ __all__ = [
     "inkast",
     "lag_throw",
     "predict_flight",
+    "flick_behind",
     "release_from_flick",
     "release_from_params",
     "run_frames",

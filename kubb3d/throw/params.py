@@ -312,6 +312,19 @@ class FlickParams:
             raise ThrowError(f"speed must be > 0 m/s, got {self.speed}")
 
 
+def flick_behind(pitch: Pitch, side: str, line_x: float, radius: float,
+                 wanted: float = FlickParams.behind_line) -> float:
+    """How far behind the flicking line ``line_x`` of ``side`` a disk of ``radius`` (m) starts,
+    m (:attr:`FlickParams.behind_line`): ``wanted`` where the board leaves room behind that for
+    the whole disk, else as far back as keeps the whole disk on the board, and 0 (its centre on
+    the line, the disk overhanging the board's end) where not even that is left. A line can lie
+    between the baseline and the board's end (``KT rules``: the field kubb closest to the king
+    "represents that player's baseline"), and a disk laid down beyond the end would fall off
+    before it is flicked (kubb3d's decision, :mod:`kubb3d.rules.kubbuteo`)."""
+    room = pitch.forward(side) * line_x + pitch.length / 2  # from the line back to the board's end
+    return max(0.0, min(wanted, room - radius))
+
+
 def release_from_flick(world: World, params: FlickParams, kind: str = "baton") -> Release:
     """The release state of a flicked disk (``kind`` ``baton`` or ``kubb``) lying flat on the board.
 

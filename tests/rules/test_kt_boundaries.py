@@ -156,13 +156,16 @@ def test_two_field_kubbs_equally_close_to_the_king_the_lower_id_decides(kt):
 
 
 @pytest.mark.parametrize("side", ["A", "B"])
-def test_a_field_kubb_behind_the_baseline_never_moves_the_line_back(kt, side):
-    """Module doc: the advance line is never behind the baseline."""
+def test_a_field_kubb_behind_the_baseline_moves_the_line_back(kt, side):
+    """KT rules: "the kubb closest to the King now represents that player's baseline, and players
+    now flick at their opponent's kubbs from that point": no exception for a field kubb between
+    the baseline and the end of the board (docs/examinations/2026-12-07-kubbuteo-play.md,
+    finding 3)."""
     state = _state(kt, {"F1": ("A" if side == "A" else "B", False, (0.0, 0.0))})
     base = state.pitch.baseline_x(side)
     behind = base - state.pitch.forward(side) * 0.03
     state.kubbs["F1"].pose = Pose((behind, 0.0, 0.016))
-    assert kt.throwing_line(state, side) == pytest.approx(base)
+    assert kt.throwing_line(state, side) == pytest.approx(behind)
     ahead = base + state.pitch.forward(side) * 0.03
     state.kubbs["F1"].pose = Pose((ahead, 0.0, 0.016))
     assert kt.throwing_line(state, side) == pytest.approx(ahead)
