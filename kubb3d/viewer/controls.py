@@ -258,8 +258,19 @@ class FlickControls(ThrowControls):
         """The flick as :class:`~kubb3d.throw.FlickParams` (speed from the power bar by default)."""
         from kubb3d.throw import FlickParams
 
-        return FlickParams(side=self.side, line_x=self.line_x, lateral=self.lateral, behind_line=self.behind_line,
+        return FlickParams(side=self.side, line_x=self.line_x, lateral=self.lateral,
+                           behind_line=min(self.behind_line, self.room_behind()),
                            speed=self.speed if speed is None else speed, azimuth_deg=self.azimuth_deg, spin_rps=self.spin_rps)
+
+    def release_point(self) -> np.ndarray:
+        """Where the disk's centre starts (3,), m: set back as :meth:`params` has it."""
+        return np.array((self.line - self.forward * min(self.behind_line, self.room_behind()), self.lateral, 0.0))
+
+    def room_behind(self) -> float:
+        """How far behind the line the disk's centre can start and still lie on the board, m: a
+        line through a field kubb behind the baseline (``KT rules``, :mod:`kubb3d.rules.kubbuteo`)
+        can be nearer the board's end than the disk is set back."""
+        return max(0.0, self.forward * self.line + self.pitch.length / 2)
 
     def adjust(self, action: str, big: bool = False) -> bool:
         """Key actions of a flick: ``spin±`` (:data:`FLICK_SPIN_STEP`), ``left``/``right`` (1 cm,
@@ -269,7 +280,8 @@ class FlickControls(ThrowControls):
         elif action in ("left", "right"):
             self.move_lateral((0.05 if big else 0.01) * (1 if action == "left" else -1))
         elif action in ("fwd", "back"):
-            self.behind_line = _clamp(round(self.behind_line + 0.005 * (-1 if action == "fwd" else 1), 4), (0.0, 0.08))
+            room = min(0.08, self.room_behind())
+            self.behind_line = _clamp(round(self.behind_line + 0.005 * (-1 if action == "fwd" else 1), 4), (0.0, room))
         else:
             return False
         return True

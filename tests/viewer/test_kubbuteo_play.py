@@ -38,6 +38,23 @@ def test_flick_controls_power_keys_and_params():
     assert "flick" in throw_lines(c)[0] and "(0.4–3.6 m/s)" in power_label(c)
 
 
+@pytest.mark.parametrize("side", ["A", "B"])
+def test_a_flick_from_a_line_near_the_board_end_starts_on_the_board(side):
+    # KT rules: a field kubb behind the baseline moves the line back to it; 0.5 cm from the end of
+    # the board the disk set back the usual 2.5 cm (or moved back with S) would lie off the board
+    f = BOARD.forward(side)
+    end = -f * BOARD.length / 2
+    c = FlickControls(BOARD, side, line_x=end + f * 0.005)
+    assert c.params().behind_line == pytest.approx(0.005)
+    for _ in range(20):
+        c.adjust("back")
+    assert c.behind_line == pytest.approx(0.005) and abs(c.release_point()[0]) <= BOARD.length / 2 + 1e-12
+    c.line_x = None  # from the baseline the full range stays
+    for _ in range(20):
+        c.adjust("back")
+    assert c.behind_line == pytest.approx(0.08) and c.params().behind_line == pytest.approx(0.08)
+
+
 def test_mouse_points_the_flick_at_the_kubb_under_it():
     c = FlickControls(BOARD, "A")
     ctl = Controller(BOARD, throw=c, width=W, height=H)
