@@ -21,7 +21,11 @@ import pytest
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
+sys.path.insert(0, str(HERE.parent / "judge"))
+
 from independent_kt_referee import expected_line  # noqa: E402
+from kt_comparison import compare_match  # noqa: E402
+from kt_play_positions import record_kt_match  # noqa: E402
 
 from kubb3d.equipment import get_set  # noqa: E402
 from kubb3d.judge.rulings import Pose  # noqa: E402
@@ -103,3 +107,19 @@ def test_a_flick_from_a_line_behind_the_baseline_starts_on_the_board(side, behin
     assert z > 0.0, "the baton fell off the board"
     assert f * x > 0.0, f"the baton stopped at x = {x:.3f} m, short of the opponent's half"
     assert math.isfinite(x)
+
+
+def test_a_match_flicking_from_behind_the_baseline_agrees_call_by_call():
+    # finding 3: seed 125 (novice,novice; cluster-first,default) leaves A's only field kubb
+    # standing 2.8 cm behind A's baseline; KT: "the kubb closest to the King now represents that
+    # player's baseline, and players now flick at their opponent's kubbs from that point". Before
+    # the decision kubb3d flicked from the baseline and the flicking line disagreed
+    positions, records = record_kt_match(125, skills=("novice", "novice"), strategies=("cluster-first", "default"))
+    lines_x = [p["action"].get("line_x") for p in positions if p["kind"] == "throw"]
+    behind = [x for x in lines_x if x is not None and abs(x) > 0.5207 + 0.001]
+    assert behind and all(x == pytest.approx(-0.5484, abs=1e-4) for x in behind), behind
+    checks = compare_match(positions, records)
+    lines = [c for c in checks if c.kind == "flick:line"]
+    assert len(lines) >= 10 and all(c.agrees for c in lines), [c for c in lines if not c.agrees]
+    bad = [c for c in checks if not c.agrees and "info" not in c.kind]
+    assert bad == [], bad[:5]
