@@ -21,7 +21,6 @@ gives the method and a record of a run. CPU: about 5–15 s per match; run it un
 
 from __future__ import annotations
 
-import argparse
 import gzip
 import json
 import sys
@@ -32,6 +31,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "kubbuteo"))
 
 from agreement_table import print_agreement  # noqa: E402
+from play_io import close, count, match_arguments, print_totals, read_lines, record_matches  # noqa: E402
 from seed_ranges import seeds as parse_seeds  # noqa: E402
 from kt_comparison import compare_match  # noqa: E402
 from kt_play_positions import record_kt_match  # noqa: E402
@@ -79,8 +79,7 @@ def stored_cases(name: str, agree: Counter, differ: Counter, values: dict[str, C
         else:
             checks = compare_return(pos, prior, referee_return(pos, prior))
         for c in checks:
-            (agree if c.agrees else differ)[c.kind] += 1
-            values.setdefault(c.kind, Counter())[str(c.theirs)[:24]] += 1
+            count(c, agree, differ, values)
             said = "agree" if c.agrees else "DIFFER"
             print(f"  {said} {c.kind} {c.piece}: mine {c.mine} kubb3d {c.theirs} ({c.note})")
         snap = pos["snapshot"]
@@ -99,15 +98,7 @@ def stored_cases(name: str, agree: Counter, differ: Counter, values: dict[str, C
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    ap.add_argument("--seeds", default="1-5")
-    ap.add_argument("--players", default="club,club", help="skills, e.g. novice,elite")
-    ap.add_argument("--strategy", default="default,default", help="strategies of the sides")
-    ap.add_argument("--save", default=None, help="write every match here (.jsonl.gz)")
-    ap.add_argument("--out", default=None, help="write the matches with a disagreement here (.jsonl)")
-    ap.add_argument("--load", default=None, help="compare the matches of --save files (comma-separated)")
-    ap.add_argument("--show", type=int, default=200, help="print at most this many disagreements")
-    args = ap.parse_args(argv)
+    args = match_arguments((__doc__ or "").splitlines()[0]).parse_args(argv)
     agree: Counter[str] = Counter()
     differ: Counter[str] = Counter()
     calls: Counter[str] = Counter()
@@ -127,25 +118,16 @@ def main(argv: list[str] | None = None) -> int:
                 if name.endswith(".json"):  # stored cases (see the module doc)
                     n_matches += stored_cases(name, agree, differ, values)
                     continue
-                with gzip.open(name, "rt") as f:
-                    for line in f:
-                        yield json.loads(line)
+                yield from read_lines(name)
             return
-        for seed in parse_seeds(args.seeds):
-            positions, records = record_kt_match(seed, skills=skills, strategies=strategies)
-            m = {"seed": seed, "skills": skills, "strategies": strategies, "positions": positions, "records": records}
-            if save:
-                save.write(json.dumps(m) + "\n")
-                save.flush()
-            yield m
+        yield from record_matches(parse_seeds(args.seeds), record_kt_match, skills, strategies, save)
 
     for m in matches():
         n_matches += 1
         _coverage(m, calls)
         bad = []
         for c in compare_match(m["positions"], m["records"]):
-            (agree if c.agrees else differ)[c.kind] += 1
-            values.setdefault(c.kind, Counter())[str(c.theirs)[:24]] += 1
+            count(c, agree, differ, values)
             if not c.agrees:
                 bad.append([c.kind, c.piece, c.call, c.mine, c.theirs, c.note])
                 if shown < args.show and "info" not in c.kind:
@@ -157,11 +139,8 @@ def main(argv: list[str] | None = None) -> int:
         if bad and out:
             out.write(json.dumps({**m, "disagreements": bad}) + "\n")
             out.flush()
-    for f in (save, out):
-        if f:
-            f.close()
-    print(f"matches {n_matches}, CPU {time.process_time() - t0:.0f} s")
-    print("exercised: " + ", ".join(f"{k} {v}" for k, v in sorted(calls.items())))
+    close(save, out)
+    print_totals(n_matches, t0, calls)
     print_agreement(agree, differ, values, width=58, top=3)
     return 0
 

@@ -18,7 +18,6 @@ Exit 1 on a failure. CPU: about 3–12 s per DM match; run it under ``nice``.
 from __future__ import annotations
 
 import argparse
-import gzip
 import json
 import os
 import sys
@@ -28,6 +27,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "judge"))
 
+from play_io import read_lines  # noqa: E402
 from seed_ranges import seeds as parse_seeds  # noqa: E402
 from play_positions import record_match  # noqa: E402
 from play_relations import check, features, transforms  # noqa: E402
@@ -54,9 +54,7 @@ def main(argv: list[str] | None = None) -> int:
         nonlocal record_cpu
         if args.load:
             for name in args.load.split(","):
-                with gzip.open(name, "rt") as f:
-                    for line in f:
-                        yield json.loads(line)
+                yield from read_lines(name)
             return
         config = {"skills": tuple(args.players.split(","))}
         if options:

@@ -29,6 +29,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "judge"))
 
 from agreement_table import print_agreement  # noqa: E402
+from play_io import close, count, read_lines  # noqa: E402
 from seed_ranges import seeds as parse_seeds  # noqa: E402
 from play_comparison import compare  # noqa: E402
 from play_positions import record_match  # noqa: E402
@@ -64,9 +65,7 @@ def main(argv: list[str] | None = None) -> int:
                         print(f"case {case['name']}: seed {pos['seed']} call {pos['call']} {pos['kind']}, {players}")
                         yield {**pos, "stored_case": case["name"]}
                     continue
-                with gzip.open(name, "rt") as f:
-                    for line in f:
-                        yield json.loads(line)
+                yield from read_lines(name)
             return
         for seed in seeds:
             for pos in record_match(seed, args.ruleset, skills=skills, strategies=tuple(args.strategy.split(","))):
@@ -89,8 +88,7 @@ def main(argv: list[str] | None = None) -> int:
             calls["penalty throws"] += ctx.get("thrower") not in (None, ctx["inkasting_side"])
         bad = []
         for c in compare(pos):
-            (agree if c.agrees else differ)[c.kind] += 1
-            values.setdefault(c.kind, Counter())[str(c.theirs)[:24]] += 1
+            count(c, agree, differ, values)
             if "stored_case" in pos:
                 said = "agree" if c.agrees else "DIFFER"
                 print(f"  {said} {c.kind} {c.piece}: mine {c.mine} kubb3d {c.theirs} ({c.note})")
@@ -101,9 +99,7 @@ def main(argv: list[str] | None = None) -> int:
         if bad and out:
             out.write(json.dumps({**pos, "disagreements": bad}) + "\n")
             out.flush()
-    for f in (out, save):
-        if f:
-            f.close()
+    close(out, save)
     print(f"matches {len(matches)}, referee calls {dict(calls)}, CPU {time.process_time() - t0:.0f} s")
     print_agreement(agree, differ, values, width=46, top=4)
     return 0
