@@ -15,6 +15,10 @@ calls kept), :class:`kubb3d.snapshot.Snapshot` and the judge's public entry poin
 
 from __future__ import annotations
 
+import json
+import os
+import tempfile
+from pathlib import Path
 from typing import Any
 
 from kubb3d.audit import RecordingJudge
@@ -105,6 +109,58 @@ def record_match(seed: int, ruleset: str = "dm", **config: Any) -> list[dict[str
             }
         )
     return positions
+
+
+def _strip(record: dict[str, Any]) -> dict[str, Any]:
+    """A replay record without its trajectories (large, not read here)."""
+    out = dict(record)
+    if "throws" in out:
+        out["throws"] = [{k: v for k, v in t.items() if k != "trajectory"} for t in out["throws"]]
+    out.pop("trajectory", None)
+    return out
+
+
+def record_with_actions(ruleset: str, seed: int, **config: Any) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """Play one seeded match: (positions, replay records without trajectories).
+
+    Each position also keeps ``action``: the replay's record of the action the referee ruled on,
+    without trajectories (tests/judge/ws_play_positions.py, tests/kubbuteo/kt_play_positions.py).
+    Each judge call is matched, in order, with the replay action whose outcome is of its kind
+    (``throw`` or ``inkast``); a count that does not match raises ``AssertionError``."""
+    rj = RecordingJudge()
+    fd, path = tempfile.mkstemp(suffix=".jsonl")
+    os.close(fd)
+    try:
+        match = Match(MatchConfig(ruleset=ruleset, seed=seed, **config), judge=rj, replay=path)
+        try:
+            match.run()
+        finally:
+            match.close()
+        records = [_strip(json.loads(line)) for line in Path(path).read_text(encoding="utf-8").splitlines()]
+    finally:
+        os.unlink(path)
+    judged = [
+        r for r in records if r.get("type") == "action" and (r.get("outcome") or {}).get("kind") in ("throw", "inkast")
+    ]
+    assert len(judged) == len(rj.calls), (len(judged), len(rj.calls))
+    positions = []
+    cfg = {k: list(v) if isinstance(v, tuple) else v for k, v in config.items()}
+    for n, ((kind, snap, ctx, j), rec) in enumerate(zip(rj.calls, judged)):
+        assert rec["outcome"]["kind"] == kind, (n, kind, rec["outcome"]["kind"])
+        positions.append(
+            {
+                "seed": seed,
+                "ruleset": ruleset,
+                "config": cfg,
+                "call": n,
+                "kind": kind,
+                "snapshot": snap.to_dict(),
+                "ctx": ctx_to_dict(kind, ctx),
+                "kubb3d": judgement_to_dict(j),
+                "action": {"i": rec["i"], **rec["action"], "throws": rec.get("throws", [])},
+            }
+        )
+    return positions, records
 
 
 def context_from_dict(kind: str, ctx: dict[str, Any]):

@@ -15,27 +15,11 @@ procedure and of the result. Only public objects are used: :class:`kubb3d.audit.
 
 from __future__ import annotations
 
-import json
-import os
-import tempfile
-from pathlib import Path
 from typing import Any
 
-from play_positions import ctx_to_dict, judgement_to_dict
-
-from kubb3d.audit import RecordingJudge
-from kubb3d.match import Match, MatchConfig
+from play_positions import record_with_actions
 
 RULESET = "wikinger"
-
-
-def _strip(record: dict[str, Any]) -> dict[str, Any]:
-    """A replay record without its trajectories (large, not read here)."""
-    out = dict(record)
-    if "throws" in out:
-        out["throws"] = [{k: v for k, v in t.items() if k != "trajectory"} for t in out["throws"]]
-    out.pop("trajectory", None)
-    return out
 
 
 def record_ws_match(seed: int, **config: Any) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
@@ -43,39 +27,7 @@ def record_ws_match(seed: int, **config: Any) -> tuple[list[dict[str, Any]], lis
 
     Each judge call is matched, in order, with the replay action whose outcome is of its kind
     (``throw`` or ``inkast``); a count that does not match raises ``AssertionError``."""
-    rj = RecordingJudge()
-    fd, path = tempfile.mkstemp(suffix=".jsonl")
-    os.close(fd)
-    try:
-        match = Match(MatchConfig(ruleset=RULESET, seed=seed, **config), judge=rj, replay=path)
-        try:
-            match.run()
-        finally:
-            match.close()
-        records = [_strip(json.loads(line)) for line in Path(path).read_text(encoding="utf-8").splitlines()]
-    finally:
-        os.unlink(path)
-    judged = [
-        r for r in records if r.get("type") == "action" and (r.get("outcome") or {}).get("kind") in ("throw", "inkast")
-    ]
-    assert len(judged) == len(rj.calls), (len(judged), len(rj.calls))
-    positions = []
-    cfg = {k: list(v) if isinstance(v, tuple) else v for k, v in config.items()}
-    for n, ((kind, snap, ctx, j), rec) in enumerate(zip(rj.calls, judged)):
-        assert rec["outcome"]["kind"] == kind, (n, kind, rec["outcome"]["kind"])
-        positions.append(
-            {
-                "seed": seed,
-                "ruleset": RULESET,
-                "config": cfg,
-                "call": n,
-                "kind": kind,
-                "snapshot": snap.to_dict(),
-                "ctx": ctx_to_dict(kind, ctx),
-                "kubb3d": judgement_to_dict(j),
-                "action": {"i": rec["i"], **rec["action"], "throws": rec.get("throws", [])},
-            }
-        )
+    positions, records = record_with_actions(RULESET, seed, **config)
     # the records kept beside the positions: everything but the judged actions' bulky parts
     kept = []
     for r in records:
