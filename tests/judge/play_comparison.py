@@ -18,23 +18,10 @@ both are valid, a kubb only moved and still standing, raising beside blocking ku
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from independent_referee import kubb3d_view_throw, referee_inkast, referee_throw, upright
-
-
-@dataclass(frozen=True)
-class Check:
-    kind: str
-    piece: str
-    mine: Any
-    theirs: Any
-    note: str = ""
-
-    @property
-    def agrees(self) -> bool:
-        return self.mine == self.theirs
+from play_check import Check
 
 
 def _side_of(pos: dict[str, Any], who: str | None) -> str | None:

@@ -19,6 +19,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from helpers import HALF_TURN, MIRROR_Y, Transform
+from play_check import assert_stored_checks
 from play_positions import context_from_dict, ctx_to_dict, rejudge
 from ws_play_comparison import compare_inkast, compare_throw
 
@@ -95,16 +96,7 @@ def _params():
 def test_stored_position(case, relation):
     pos, field = transformed(case, RELATIONS[relation])
     checks = _checks(pos, field)
-    kinds = Counter(c.kind for c in checks)
-    for kind in case["expect_kinds"]:
-        assert kinds[kind] > 0, f"no {kind} check on this position"
-    bad = [c for c in checks if not c.agrees]
-    text = "\n".join(f"{c.kind} {c.piece}: mine {c.mine} kubb3d {c.theirs} ({c.note})" for c in bad)
-    if case.get("kubb3d_reads") and bad:
-        # only the disagreement the case is kept for may remain (else a real failure)
-        assert {c.kind for c in bad} <= set(case["expect_kinds"]), text
-        raise KubbDiffers(text)
-    assert bad == [], text
+    assert_stored_checks(case, checks, "kubb3d_reads", KubbDiffers)
 
 
 def _image(v, t: Transform):

@@ -27,7 +27,6 @@ Kinds ending in ``(info)`` are counted, not compared: WS leaves them open.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -46,21 +45,8 @@ from independent_ws_referee import (
     referee_throw,
     world_before,
 )
+from play_check import Check
 from play_comparison import _raised_upright
-
-
-@dataclass(frozen=True)
-class Check:
-    kind: str
-    piece: str
-    mine: Any
-    theirs: Any
-    note: str = ""
-    call: int = -1
-
-    @property
-    def agrees(self) -> bool:
-        return self.mine == self.theirs
 
 
 def _kubb3d_ruling(r: dict[str, Any] | None) -> tuple[bool, str]:

@@ -23,8 +23,9 @@ Kinds ending in ``(info)`` are counted, not compared: KT is silent there.
 from __future__ import annotations
 
 import math
+import sys
 from collections import defaultdict
-from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from independent_kt_referee import (
@@ -36,21 +37,9 @@ from independent_kt_referee import (
     walk,
 )
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "judge"))
 
-@dataclass(frozen=True)
-class Check:
-    kind: str
-    piece: str
-    mine: Any
-    theirs: Any
-    note: str = ""
-    call: int = -1
-    seed: int = -1
-    agree: bool | None = None
-
-    @property
-    def agrees(self) -> bool:
-        return self.mine == self.theirs if self.agree is None else self.agree
+from play_check import Check  # noqa: E402
 
 
 _THEIR_RULING = {
