@@ -12,6 +12,7 @@ import math
 
 import numpy as np
 import pytest
+from plane_relations import TRANSFORMS
 
 from kubb3d.judge import clearing
 from kubb3d.judge.geometry import overlap_depth, square
@@ -36,17 +37,6 @@ def situation(rng: np.random.Generator) -> tuple[Square, dict[str, Square]]:
         r, a = rng.uniform(0.0, 0.07), rng.uniform(-math.pi, math.pi)
         obstacles[names.pop()] = (x + r * math.cos(a), y + r * math.sin(a), rng.uniform(-math.pi, math.pi))
     return (x, y, rng.uniform(-math.pi, math.pi)), obstacles
-
-
-def swap(pid: str) -> str:
-    return ("B" if pid[0] == "A" else "A") + pid[1:]
-
-
-TRANSFORMS = {
-    "mirror x, ends swapped": (lambda x, y, a: (-x, y, math.pi - a), swap),
-    "half turn, sides swapped": (lambda x, y, a: (-x, -y, a + math.pi), swap),
-    "mirror y": (lambda x, y, a: (x, -y, -a), lambda pid: pid),
-}
 
 
 def run(fn, base: Square, obstacles: dict[str, Square]):

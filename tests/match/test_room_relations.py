@@ -12,6 +12,7 @@ import math
 
 import numpy as np
 import pytest
+from plane_relations import TRANSFORMS
 
 from kubb3d.equipment import get_set
 from kubb3d.judge.geometry import box_overlap_depth
@@ -71,18 +72,6 @@ def situation(rng: np.random.Generator) -> tuple[dict[str, Piece], set[str], set
             pieces[names.pop()] = p
             lying.append(pose(*p))
     return pieces, placed, fixed
-
-
-def swap(pid: str) -> str:
-    return ("B" if pid[0] == "A" else "A") + pid[1:]
-
-
-TRANSFORMS = {
-    # name: (x, y, yaw) -> image, id -> image id
-    "mirror x, ends swapped": (lambda x, y, a: (-x, y, math.pi - a), swap),
-    "half turn, sides swapped": (lambda x, y, a: (-x, -y, a + math.pi), swap),
-    "mirror y": (lambda x, y, a: (x, -y, -a), lambda pid: pid),
-}
 
 
 def relabelling(rng: np.random.Generator, ids) -> dict[str, str]:
