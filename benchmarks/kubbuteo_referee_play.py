@@ -21,7 +21,6 @@ gives the method and a record of a run. CPU: about 5–15 s per match; run it un
 
 from __future__ import annotations
 
-import gzip
 import json
 import sys
 import time
@@ -31,7 +30,16 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "kubbuteo"))
 
 from agreement_table import print_agreement  # noqa: E402
-from play_io import close, count, match_arguments, print_totals, read_lines, record_matches  # noqa: E402
+from play_io import (  # noqa: E402
+    close,
+    count,
+    match_arguments,
+    match_outputs,
+    print_totals,
+    read_lines,
+    record_matches,
+    tallies,
+)
 from seed_ranges import seeds as parse_seeds  # noqa: E402
 from kt_comparison import compare_match  # noqa: E402
 from kt_play_positions import record_kt_match  # noqa: E402
@@ -99,15 +107,9 @@ def stored_cases(name: str, agree: Counter, differ: Counter, values: dict[str, C
 
 def main(argv: list[str] | None = None) -> int:
     args = match_arguments((__doc__ or "").splitlines()[0]).parse_args(argv)
-    agree: Counter[str] = Counter()
-    differ: Counter[str] = Counter()
-    calls: Counter[str] = Counter()
-    values: dict[str, Counter[str]] = {}
+    agree, differ, calls, values = tallies()
     t0 = time.process_time()
-    skills = tuple(args.players.split(","))
-    strategies = tuple(args.strategy.split(","))
-    save = gzip.open(args.save, "wt") if args.save else None
-    out = open(args.out, "w") if args.out else None
+    skills, strategies, save, out = match_outputs(args)
 
     n_matches = shown = 0
 

@@ -26,6 +26,18 @@ def match_arguments(description: str) -> argparse.ArgumentParser:
     return ap
 
 
+def tallies() -> tuple[Counter[str], Counter[str], Counter[str], dict[str, Counter[str]]]:
+    """Empty counts: agreements and disagreements by kind, what was exercised, kubb3d's answers."""
+    return Counter(), Counter(), Counter(), {}
+
+
+def match_outputs(args: argparse.Namespace) -> tuple[tuple[str, ...], tuple[str, ...], Any, Any]:
+    """(skills, strategies, the ``--save`` file, the ``--out`` file) of :func:`match_arguments`."""
+    save = gzip.open(args.save, "wt") if args.save else None
+    out = open(args.out, "w") if args.out else None
+    return tuple(args.players.split(",")), tuple(args.strategy.split(",")), save, out
+
+
 def read_lines(name: str) -> Iterator[Any]:
     """Every JSON line of a saved ``.jsonl.gz`` file, in order."""
     with gzip.open(name, "rt") as f:

@@ -18,7 +18,6 @@ gives the method and a record of a run. CPU: about 3–6 s per match; run it und
 
 from __future__ import annotations
 
-import gzip
 import json
 import math
 import sys
@@ -30,7 +29,16 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "judge"))
 
 from agreement_table import print_agreement  # noqa: E402
 from independent_referee import Box  # noqa: E402
-from play_io import close, count, match_arguments, print_totals, read_lines, record_matches  # noqa: E402
+from play_io import (  # noqa: E402
+    close,
+    count,
+    match_arguments,
+    match_outputs,
+    print_totals,
+    read_lines,
+    record_matches,
+    tallies,
+)
 from seed_ranges import seeds as parse_seeds  # noqa: E402
 from ws_play_comparison import compare_match  # noqa: E402
 from ws_play_positions import record_ws_match  # noqa: E402
@@ -111,15 +119,9 @@ def _stored(name: str) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     args = match_arguments((__doc__ or "").splitlines()[0]).parse_args(argv)
-    agree: Counter[str] = Counter()
-    differ: Counter[str] = Counter()
-    calls: Counter[str] = Counter()
-    values: dict[str, Counter[str]] = {}
+    agree, differ, calls, values = tallies()
     t0 = time.process_time()
-    skills = tuple(args.players.split(","))
-    strategies = tuple(args.strategy.split(","))
-    save = gzip.open(args.save, "wt") if args.save else None
-    out = open(args.out, "w") if args.out else None
+    skills, strategies, save, out = match_outputs(args)
 
     if args.load and args.load.endswith(".json"):
         return _stored(args.load)
