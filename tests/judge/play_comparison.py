@@ -18,9 +18,9 @@ both are valid, a kubb only moved and still standing, raising beside blocking ku
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Iterator
 
-from independent_referee import kubb3d_view_throw, referee_inkast, referee_throw, upright
+from independent_referee import Box, kubb3d_view_throw, referee_inkast, referee_throw, upright
 from play_check import Check
 
 
@@ -135,16 +135,22 @@ def _raised_spot(pos, k, m, raised, rulings) -> Check:
     return Check("inkast:raised-spot-blocked(info)" if blocked else "inkast:raised-spot", k, blocked, True, note)
 
 
-def _blocked(pos, k, square, rulings) -> bool:
-    """The square overlaps another kubb standing, or raised by kubb3d in this attempt."""
-    from independent_referee import Box, _overlap
-
+def other_boxes(pos: dict[str, Any], k: str, rulings: dict[str, Any]) -> Iterator[Box]:
+    """Every kubb and the king but ``k``, where kubb3d raised it in this attempt or else as it
+    lies in the snapshot."""
     for p in pos["snapshot"]["pieces"]:
         if p["id"] == k or p["kind"] not in ("kubb", "king"):
             continue
         r = rulings.get(p["id"], {})
         pose = r.get("raised") or {"position": p["position"], "quat_xyzw": p["quat_xyzw"]}
-        box = Box({"id": p["id"], "half_extents": p["half_extents"], **pose})
+        yield Box({"id": p["id"], "half_extents": p["half_extents"], **pose})
+
+
+def _blocked(pos, k, square, rulings) -> bool:
+    """The square overlaps another kubb standing, or raised by kubb3d in this attempt."""
+    from independent_referee import _overlap
+
+    for box in other_boxes(pos, k, rulings):
         if box.stands_alone() and _overlap(square, box.base_square()):
             return True
     return False

@@ -30,7 +30,6 @@ import math
 from typing import Any
 
 import numpy as np
-from independent_referee import Box
 from independent_ws_referee import (
     LINE_TOL,
     baseline_count,
@@ -46,7 +45,7 @@ from independent_ws_referee import (
     world_before,
 )
 from play_check import Check
-from play_comparison import _raised_upright
+from play_comparison import _raised_upright, other_boxes
 
 
 def _kubb3d_ruling(r: dict[str, Any] | None) -> tuple[bool, str]:
@@ -188,12 +187,7 @@ def _crowded(pos, k, squares, mine, rulings) -> bool:
     for other_k, m in mine["inkasted"].items():
         if other_k != k and any(_overlap(a, np.array(b)) for a in sq for b in m["squares"]):
             return True
-    for p in pos["snapshot"]["pieces"]:
-        if p["id"] == k or p["kind"] not in ("kubb", "king"):
-            continue
-        r = rulings.get(p["id"], {})
-        pose = r.get("raised") or {"position": p["position"], "quat_xyzw": p["quat_xyzw"]}
-        box = Box({"id": p["id"], "half_extents": p["half_extents"], **pose})
+    for box in other_boxes(pos, k, rulings):
         if any(_polys_overlap(a, _hull(box.corners()[:, :2])) for a in sq):
             return True
     return False
