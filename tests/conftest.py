@@ -3,6 +3,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from shared_runs import CALIBRATE_SMALL
 
 # The tests check English output and choose German themselves where they test it: a German
 # locale on the developer's machine (LANG=de_DE.UTF-8) must not change what they see; LANGUAGE
@@ -127,14 +128,6 @@ def short_replays_folder(tmp_path_factory) -> Path:
     """One folder for the short seeded replays of ``i18n_surfaces.replay_file`` (it plays a match
     only when its file is not there yet), shared by the modules that read them; they only read."""
     return tmp_path_factory.mktemp("short-replays")
-
-
-CALIBRATE_SMALL = (
-    "calibrate --throws 10 --turns 10 --distance-throws 10 --inkasts 10 --flicks 10 --workers 1 "
-    "--png c.png --markdown c.md --json"
-)
-"""A small ``kubb3d calibrate`` run with every output: its trials dominate, so the tests that
-read it (its figures, its ``wrote`` lines) share one run, :func:`calibrate_small_run`."""
 
 
 @pytest.fixture(scope="session")

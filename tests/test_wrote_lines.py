@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import CALIBRATE_SMALL
+from shared_runs import CALIBRATE_SMALL
 from test_output_policy import OUTPUTS
 
 
