@@ -1,5 +1,5 @@
 """The agree/differ table the play examinations print (benchmarks/referee_play.py,
-benchmarks/kubbuteo_referee_play.py)."""
+benchmarks/kubbuteo_referee_play.py, benchmarks/ws_referee_play.py)."""
 
 from __future__ import annotations
 
