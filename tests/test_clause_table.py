@@ -297,3 +297,26 @@ def test_the_checker_accepts_a_held_row_and_refuses_each_kind_of_fault():
         f"{applied} claims row 'DM §4 schedule', which docs/rules.md does not have"
     ]
     assert unknown_claims('check(citation="DM §12")', [row]) == []  # code, not a claim
+
+
+def test_the_kt_rows_figures_are_the_equipments_and_the_examinations():
+    """The row "KT ← DM §5 knocked over" quotes the disk's and the king's static tipping angles
+    (from the equipment, :mod:`kubb3d.equipment`) and, with "KT rules: advance line", counts of
+    the recorded Kubbuteo play examination, which must be the ones that examination gives."""
+    import math
+
+    from kubb3d.equipment import EQUIPMENT_SETS
+
+    text = " ".join(RULES_MD.read_text(encoding="utf-8").split())
+    kt = EQUIPMENT_SETS["kubbuteo"]
+    face, rim = (math.degrees(kt.kubb.tipping_angle_towards(d)) for d in (0.0, math.pi / 2))
+    king = math.degrees(kt.king.tipping_angle)
+    assert f"({face:.1f}° towards a face, {rim:.1f}° along its rim)" in text
+    assert f"a king rocked past its {king:.1f}° standing" in text
+    exam_page = ROOT / "docs" / "examinations" / "2026-12-07-kubbuteo-play.md"
+    exam = " ".join(exam_page.read_text(encoding="utf-8").split())
+    flicks = re.search(r"(\d+) flicks \(\d+ of them at the king\)", exam)
+    assert flicks is not None
+    for finding, count in (("2", "23"), ("3", "28")):
+        assert re.search(rf"### {finding}\. [^#]*\({count} flicks", exam), (finding, count)
+        assert f"finding {finding}: {count} of {flicks.group(1)} flicks" in text
