@@ -127,7 +127,10 @@ class PieceFlow:
 
         def run(p: Params) -> Generator[ThrowFrame, None, ThrowResult]:
             assert isinstance(p, ThrowParams)
-            return throw_iter(match._w, p, baton=action.baton, ruleset=match.ruleset.name, **match.throw_options)
+            # the foot is judged against the line the action allows, not the one the thrower names
+            return throw_iter(
+                match._w, p, baton=action.baton, ruleset=match.ruleset.name, line_x=action.line_x, **match.throw_options
+            )
 
         return make, run
 

@@ -32,8 +32,10 @@ def check_legality(
     """The broken throwing rules, from measured flight metrics and the stance.
 
     The foot is judged, not the hand (DM §5, WS basic rule 7): with ``params`` the front foot
-    of :meth:`ThrowParams.stance`, also after its ``step_after``; for a raw release without
-    parameters the release point stands in for the foot."""
+    of :meth:`ThrowParams.stance`, also after its ``step_after``, against ``line_x`` (the line
+    the thrower may throw from; None: ``params.line_x``, or the baseline); for a raw release
+    without parameters the release point stands in for the foot (``line_x`` None: the
+    baseline)."""
     out = []
     if rules.max_tilt_deg is not None and math.degrees(metrics.max_tilt) > rules.max_tilt_deg:
         out.append(
@@ -59,8 +61,13 @@ def check_legality(
             )
         )
     if side is not None and isinstance(params, ThrowParams):
-        lx = pitch.baseline_x(side) if line_x is None else line_x
+        # the stance is measured from the parameters' own line; the foot is judged against the
+        # line the thrower may throw from (``line_x``; None: the parameters' own), so that a
+        # throw made from a line nearer the centre than the one allowed is a foot fault
+        own = pitch.baseline_x(side) if params.line_x is None else params.line_x
+        lx = own if line_x is None else line_x
         foot, foot_y = params.stance()
+        foot += pitch.forward(side) * (lx - own)
         if foot < -1e-9:
             out.append(
                 Violation(

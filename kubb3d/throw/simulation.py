@@ -424,6 +424,7 @@ def throw_iter(
     max_tilt_deg: float | None | EllipsisType = ...,
     helicopter_limit: float | None = None,
     settle_s: float | None = None,
+    line_x: float | None = None,
 ) -> Generator[ThrowFrame, None, ThrowResult]:
     """Throw a baton as described by ``params`` and simulate until rest, yielding the
     :class:`ThrowFrame` of :func:`simulate_iter` as they are simulated; returns the
@@ -439,6 +440,9 @@ def throw_iter(
             forbids one (WS basic rule 5); None takes the ruleset's (VM 2019: 90°).
         settle_s: the referee option ``settle_s``: how long everything must stay at rest
             before the result is taken, s (None: the world's).
+        line_x: the line the thrower may throw from, m, for the foot-fault check (None:
+            ``params.line_x``). A match passes its action's line, so that parameters claiming a
+            line nearer the centre than the one allowed are a foot fault (WS basic rule 7, DM §5).
 
     Raises:
         ThrowError: bad parameters or unknown ruleset.
@@ -455,7 +459,7 @@ def throw_iter(
                 kind="baton",
                 params=params,
                 rules=rules,
-                line_x=params.line_x,
+                line_x=params.line_x if line_x is None else line_x,
                 side=params.side,
                 max_time=max_time,
                 settle_s=settle_s,
