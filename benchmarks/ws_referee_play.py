@@ -4,6 +4,7 @@
         [--strategy default,default] [--save ALL.jsonl.gz] [--out DIFF.jsonl]
     python benchmarks/ws_referee_play.py --load ALL.jsonl.gz[,MORE.jsonl.gz]
     python benchmarks/ws_referee_play.py --load tests/data/ws_play_positions.json
+    python benchmarks/ws_referee_play.py --seeds 1-20 --invalid 0.2 [--save ALL.jsonl.gz]
 
 Every referee call of every match (the snapshot at rest after each baton throw or inkast
 attempt, the context, kubb3d's rulings, the replay's record of the action:
@@ -12,8 +13,13 @@ and compared (tests/judge/ws_play_comparison.py), with the match's procedure and
 Prints every disagreement, what the matches exercised and a table of checks by kind:
 agreements, disagreements and kubb3d's most common answers. ``--save`` keeps every match
 (one JSON line each) so that the table can be made again without physics (``--load``);
-``--out`` keeps the matches with a disagreement. docs/examinations/2026-12-07-ws-play.md
-gives the method and a record of a run. CPU: about 3–6 s per match; run it under ``nice``.
+``--out`` keeps the matches with a disagreement. ``--invalid RATE`` plays both teams through
+tests/judge/invalid_play.py: that share of the baton throws is made invalid (a helicopter, a
+tilt, a foot over the line, a line nearer the centre than allowed) or aimed at the king, and
+one inkasted kubb in twenty is aimed at the king (``--inkast-king``).
+docs/examinations/2026-12-07-ws-play.md gives the method and a record of a run,
+docs/examinations/2026-12-07-ws-invalid.md the runs with ``--invalid``. CPU: about 3–6 s per
+match (1–3 s with ``--invalid``, whose matches end early); run it under ``nice``.
 """
 
 from __future__ import annotations
@@ -43,6 +49,8 @@ from seed_ranges import seeds as parse_seeds  # noqa: E402
 from ws_play_comparison import compare_match  # noqa: E402
 from ws_play_positions import record_ws_match  # noqa: E402
 
+from kubb3d.pitch import opponent  # noqa: E402
+
 
 def _slid(pos: dict) -> int:
     """Kubbs a throw moved more than 15 cm that stand alone at rest and never tilted 10° (a
@@ -66,16 +74,38 @@ def _coverage(match: dict, calls: Counter[str]) -> None:
         if pos["kind"] == "throw":
             calls["kubbs slid standing (over 15 cm, tilt under 10 deg)"] += _slid(pos)
             calls["invalid throws"] += not ctx["legal"]
+            for rule in sorted({v[0] for v in ctx.get("violations", [])}):
+                calls[f"invalid throws ({rule})"] += 1
             calls["king throws"] += pos["action"]["type"] == "KingThrow"
-            calls["king felled early"] += bool(theirs.get("loser")) and theirs.get("loser") == ctx["thrower"]
+            early = bool(theirs.get("loser")) and theirs.get("loser") == ctx["thrower"]
+            calls["king felled early"] += early
+            calls["king felled early by a throw at a kubb"] += early and pos["action"]["type"] == "BatonThrow"
+            king_down = (theirs["rulings"].get("king") or {}).get("status", "standing") != "standing"
+            calls["king felled by an invalid throw"] += king_down and not ctx["legal"]
+            params = ((pos["action"].get("throws") or [{}])[0]).get("params") or {}
+            if params.get("line_x") is not None and pos["action"].get("line_x") is not None:
+                ahead = (params["line_x"] - pos["action"]["line_x"]) * (1 if ctx["thrower"] == "A" else -1)
+                calls["thrown from a line nearer the centre than allowed"] += ahead > 1e-9
+                calls["king throws from nearer the centre than the baseline"] += (
+                    ahead > 1e-9 and pos["action"]["type"] == "KingThrow"
+                )
         else:
             calls["second attempts"] += ctx["attempt"] == 2
             calls["kubbs not in the field"] += sum(1 for r in theirs["rulings"].values() if r.get("valid") is False)
+            inkaster = ctx.get("thrower") or ctx["inkasting_side"]
+            calls["king felled by a thrown-back kubb"] += theirs.get("loser") == inkaster
+            calls["king felled by a thrown-back kubb, the receiving side losing"] += theirs.get("loser") == opponent(
+                inkaster
+            )
     for r in match["records"]:
         if r.get("type") == "action" and r["action"]["type"] == "PlaceKubb":
             calls["placed kubbs"] += 1
         if r.get("type") == "outcome":
             calls[f"ended: {r.get('termination')}"] += 1
+        if r.get("type") == "sabotage":
+            for done in r["done"].values():
+                for _, kind in done:
+                    calls[f"changed: {kind}"] += 1
 
 
 def _stored(name: str) -> int:
@@ -117,8 +147,50 @@ def _stored(name: str) -> int:
     return 0
 
 
+def _store(args) -> int:
+    """Write the calls named by ``--cases`` of the matches of ``--load`` to ``--store``: each
+    with the kubbs thrown back before it (``field``) and, for a baton throw, the line its
+    thrower may throw from (``line``), in the format of tests/data/ws_invalid_positions.json."""
+    from independent_ws_referee import field_kubbs_before
+    from ws_play_comparison import line_at
+
+    want = {}
+    for item in args.cases.split(","):
+        name, where = item.split("=")
+        seed, call = where.split(":")
+        want[(int(seed), int(call))] = name
+    cases = {}
+    for name in args.load.split(","):
+        for m in read_lines(name):
+            records = m["records"]
+            sizes = {p["id"]: p["half_extents"] for p in m["positions"][0]["snapshot"]["pieces"]}
+            before = field_kubbs_before(records)
+            for pos in m["positions"]:
+                key = (m["seed"], pos["call"])
+                if key not in want:
+                    continue
+                case = {"name": want[key], "position": pos, "field": sorted(before.get(pos["action"]["i"], set()))}
+                if pos["kind"] == "throw":
+                    case["line"] = line_at(pos, records, sizes)
+                cases[key] = case
+    missing = sorted(set(want) - set(cases))
+    if missing:
+        raise SystemExit(f"not found: {missing}")
+    out = {"cases": [cases[k] for k in want]}
+    Path(args.store).write_text(json.dumps(out, separators=(",", ":")) + "\n", encoding="utf-8")
+    print(f"stored {len(out['cases'])} calls in {args.store}")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
-    args = match_arguments((__doc__ or "").splitlines()[0]).parse_args(argv)
+    ap = match_arguments((__doc__ or "").splitlines()[0])
+    ap.add_argument("--invalid", type=float, default=None, help="share of baton throws made invalid or at the king")
+    ap.add_argument("--inkast-king", type=float, default=0.05, help="with --invalid: share of kubbs aimed at the king")
+    ap.add_argument("--store", default=None, help="with --load and --cases: write those calls here (.json)")
+    ap.add_argument("--cases", default="", help="name=SEED:CALL,… the calls --store keeps")
+    args = ap.parse_args(argv)
+    if args.store:
+        return _store(args)
     agree, differ, calls, values = tallies()
     t0 = time.process_time()
     skills, strategies, save, out = match_outputs(args)
@@ -131,7 +203,14 @@ def main(argv: list[str] | None = None) -> int:
             for name in args.load.split(","):
                 yield from read_lines(name)
             return
-        yield from record_matches(parse_seeds(args.seeds), record_ws_match, skills, strategies, save)
+        record = record_ws_match
+        if args.invalid is not None:
+            from functools import partial
+
+            from invalid_play import record_invalid_match
+
+            record = partial(record_invalid_match, rate=args.invalid, inkast_rate=args.inkast_king)
+        yield from record_matches(parse_seeds(args.seeds), record, skills, strategies, save)
 
     n_matches = shown = 0
     seeds = set()

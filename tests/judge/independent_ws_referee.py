@@ -156,13 +156,102 @@ def front_line(side: str, poses: dict[str, dict[str, Any]], sizes: dict[str, Any
     return best
 
 
+# ---------------------------------------------------------------------- a valid throw
+HAND_AHEAD = 0.40  # m: the throw parameters' documented stance when the foot is not given
+HELI_NONE = 0.25  # rev/s: less rotation about the vertical than this is none (READING)
+HELI_CLEAR = 1.0  # rev/s: at least this much, and ...
+HELI_ANGLE = math.radians(80.0)  # ... the rotation's axis this close to the vertical: a helicopter
+
+
+def toes(pos: dict[str, Any]) -> tuple[float, float]:
+    """(x of the toe of the thrower's front foot at the release, x after the step that follows
+    it) from the throw's record (:func:`throw_validity`); no record: the match's line."""
+    throws = pos.get("action", {}).get("throws") or []
+    side = pos["ctx"]["thrower"]
+    hl = pos["snapshot"]["pitch"]["length"] / 2
+    fwd = 1.0 if side == "A" else -1.0
+    if not throws:
+        x = pos.get("action", {}).get("line_x")
+        x = -fwd * hl if x is None else x
+        return x, x
+    t = throws[0]
+    p = t.get("params") or {}
+    if not p:  # a raw release: the release point stands for the foot
+        x = t["release"]["position_m"][0]
+        return x, x
+    base = p["line_x"] if p.get("line_x") is not None else -fwd * hl
+    behind = p["foot_behind_line"] if p.get("foot_behind_line") is not None else p["behind_line"] + HAND_AHEAD
+    toe = base - fwd * behind
+    return toe, toe + fwd * p.get("step_after", 0.0)
+
+
+def throw_validity(pos: dict[str, Any], line: float) -> dict[str, Any]:
+    """Basic rules 5 and 7 on a baton throw, from the throw's record (its parameters and its
+    release) and the line the thrower may throw from (``line``: :func:`front_line` at the throw,
+    the baseline for a throw at the king).
+
+    * The foot (basic rule 7 "Feet must not cross over. The tip of the foot must stay behind the
+      frontmost pawn in one's own playing field. If a player crosses over, the throw is
+      invalid"): the toe of the front foot, where the parameters put it (``foot_behind_line``
+      behind their ``line_x``; not given: 0.40 m behind the release point, the parameters'
+      documented stance), at the release and after the ``step_after`` that follows it (READING:
+      "must not cross over" holds through the whole throwing movement), must not be past
+      ``line`` (by more than LINE_TOL).
+    * The rotation (basic rule 5 "thrown straight from below (no 'helicopter throw', i.e. no
+      horizontal rotation)"), from the release's angular velocity. READING: "horizontal
+      rotation" is rotation about the vertical. Under HELI_NONE rev/s about the vertical: none;
+      at least HELI_CLEAR rev/s with the axis within 10° of the vertical (the baton turns in a
+      plane within 10° of the horizontal): a helicopter throw;
+      between (a baton spinning end over end in a tilted plane, or a little helicopter spin):
+      WS gives no measure, ``helicopter`` is None (counted, not compared).
+
+    ``valid``: False if either is broken; None if the foot is behind and the rotation is in
+    between; True otherwise."""
+    throws = pos.get("action", {}).get("throws") or []
+    side = pos["ctx"]["thrower"]
+    out: dict[str, Any] = {"line": line, "toe": None, "step_toe": None, "foot_ok": True, "helicopter": False}
+    if not throws:
+        return {**out, "valid": True, "vertical_rps": 0.0, "axis_deg": 0.0}
+    t = throws[0]
+    toe, step_toe = toes(pos)
+    if side == "A":
+        foot_ok = max(toe, step_toe) <= line + LINE_TOL
+    else:
+        foot_ok = min(toe, step_toe) >= line - LINE_TOL
+    w = np.array(t["release"]["angular_velocity_radps"], dtype=float)
+    vertical = abs(float(w[2])) / (2 * math.pi)
+    norm = float(np.linalg.norm(w)) / (2 * math.pi)
+    axis = math.acos(min(1.0, vertical / norm)) if norm > 0 else math.pi / 2  # the axis's angle off the vertical
+    if vertical < HELI_NONE:
+        heli: bool | None = False
+    elif vertical >= HELI_CLEAR and axis <= math.pi / 2 - HELI_ANGLE:
+        heli = True
+    else:
+        heli = None
+    valid: bool | None = foot_ok and heli is False
+    if foot_ok and heli is None:
+        valid = None
+    return {
+        **out,
+        "toe": toe,
+        "step_toe": step_toe,
+        "foot_ok": bool(foot_ok),
+        "helicopter": heli,
+        "vertical_rps": vertical,
+        "axis_deg": math.degrees(axis),
+        "valid": valid,
+    }
+
+
 # ---------------------------------------------------------------------- a baton throw
-def referee_throw(pos: dict[str, Any], field: set[str]) -> dict[str, Any]:
+def referee_throw(pos: dict[str, Any], field: set[str], legal: bool | None = None) -> dict[str, Any]:
     """Rulings on a baton throw. ``field``: the kubbs thrown back at least once before it.
 
     Per kubb: ``standing`` (alone, at rest), ``down`` (knocked over), ``ruling`` (``stands``,
     ``counts``, ``set_up`` for a kubb that does not count and is set up again, ``not_counted``
-    for the thrower's own kubbs); the king; the verdict."""
+    for the thrower's own kubbs); the king; the verdict. ``legal``: the throw's validity
+    (:func:`throw_validity`); None: the match's (``ctx["legal"]``), for positions judged
+    without their turn's start."""
     snap, ctx = pos["snapshot"], pos["ctx"]
     pieces = {p["id"]: p for p in snap["pieces"] if p["kind"] in ("kubb", "king")}
     thrower = ctx["thrower"]
@@ -173,7 +262,7 @@ def referee_throw(pos: dict[str, Any], field: set[str]) -> dict[str, Any]:
     pending = set(ctx["pending_raise"])
     target_kubbs = sorted(k for k, s in half.items() if s == target)
     field_standing = sorted(k for k in target_kubbs if k in field and k not in already and k not in pending)
-    legal = bool(ctx["legal"])
+    legal = bool(ctx["legal"]) if legal is None else legal
     out: dict[str, Any] = {"pieces": {}, "field_standing_at_start": field_standing}
     for k in sorted(half):
         box = Box(pieces[k])
@@ -204,9 +293,12 @@ def referee_throw(pos: dict[str, Any], field: set[str]) -> dict[str, Any]:
     king_down = king.down()
     all_down = all(k in already for k in target_kubbs)
     at_king = pos.get("action", {}).get("type") == "KingThrow"
-    line_x = pos.get("action", {}).get("line_x")
+    # End of the Game "thrown from its own baseline" (READING: the toe of the front foot not past
+    # it at the release nor after the step; basic rule 6 lets a thrower stand further back)
     hl = snap["pitch"]["length"] / 2
-    from_baseline = line_x is not None and abs(abs(line_x) - hl) <= LINE_TOL
+    toe, step_toe = toes(pos)
+    reach = max(toe, step_toe) if thrower == "A" else -min(toe, step_toe)
+    from_baseline = reach <= -hl + LINE_TOL
     winner = loser = None
     if king_down:
         if all_down and from_baseline and legal:

@@ -120,8 +120,14 @@ def _strip(record: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def record_with_actions(ruleset: str, seed: int, **config: Any) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+def record_with_actions(
+    ruleset: str, seed: int, people: tuple[Any, Any] | None = None, **config: Any
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """Play one seeded match: (positions, replay records without trajectories).
+
+    ``people``: (the ``human`` mapping of :class:`Match`, a function called with the match
+    once it is made) to play throws through the match's input for a person's throws
+    (tests/judge/invalid_play.py); None: every player simulated.
 
     Each position also keeps ``action``: the replay's record of the action the referee ruled on,
     without trajectories (tests/judge/ws_play_positions.py, tests/kubbuteo/kt_play_positions.py).
@@ -131,7 +137,10 @@ def record_with_actions(ruleset: str, seed: int, **config: Any) -> tuple[list[di
     fd, path = tempfile.mkstemp(suffix=".jsonl")
     os.close(fd)
     try:
-        match = Match(MatchConfig(ruleset=ruleset, seed=seed, **config), judge=rj, replay=path)
+        human, attach = people if people is not None else (None, None)
+        match = Match(MatchConfig(ruleset=ruleset, seed=seed, **config), judge=rj, replay=path, human=human)
+        if attach is not None:
+            attach(match)
         try:
             match.run()
         finally:

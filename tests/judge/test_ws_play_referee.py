@@ -60,16 +60,39 @@ def transformed(case: dict, t: Transform | None) -> tuple[dict, list[str]]:
     action = dict(pos.get("action", {}))
     if action.get("line_x") is not None:
         action["line_x"] = t.point((action["line_x"], 0.0, 0.0))[0]
-    action["throws"] = [
-        {
-            **th,
-            "piece": t.name(th["piece"]),
-            "release": {**th["release"], "position_m": list(t.point(th["release"]["position_m"]))},
-        }
-        for th in action.get("throws", [])
-    ]
+    action["throws"] = [throw_record(th, t) for th in action.get("throws", [])]
     new = {**pos, "snapshot": snap.to_dict(), "ctx": ctx_to_dict(kind, ctx), "action": action}
     return new, [t.name(k) for k in field]
+
+
+def throw_record(th: dict, t: Transform) -> dict:
+    """A throw's record under a relation: the release (position, velocity, spin: an axial
+    vector, times det t under a mirror) and the parameters' side, line and lateral places."""
+    sign = -1.0 if t.t[0][0] * t.t[1][1] - t.t[0][1] * t.t[1][0] < 0 else 1.0
+    rel = th["release"]
+    w = t.point(rel["angular_velocity_radps"])
+    shift = t.point((0.0, 0.0, 0.0))
+    out = {
+        **th,
+        "piece": t.name(th["piece"]),
+        "release": {
+            **rel,
+            "position_m": list(t.point(rel["position_m"])),
+            "velocity_mps": [a - b for a, b in zip(t.point(rel["velocity_mps"]), shift)],
+            "angular_velocity_radps": [sign * (a - b) for a, b in zip(w, shift)],
+            "quat_xyzw": list(t.quat(rel["quat_xyzw"])),
+        },
+    }
+    p = th.get("params")
+    if p:
+        q = {**p, "side": t.side(p["side"])}
+        if p.get("line_x") is not None:
+            q["line_x"] = t.point((p["line_x"], 0.0, 0.0))[0]
+        for name in ("lateral", "foot_lateral"):
+            if p.get(name) is not None:
+                q[name] = t.point((0.0, p[name], 0.0))[1]
+        out["params"] = q
+    return out
 
 
 def _checks(pos: dict, field: list[str], theirs: dict | None = None):

@@ -32,6 +32,7 @@ from typing import Any
 import numpy as np
 from independent_ws_referee import (
     LINE_TOL,
+    throw_validity,
     baseline_count,
     field_kubbs_before,
     front_line,
@@ -59,10 +60,13 @@ def _kubb3d_ruling(r: dict[str, Any] | None) -> tuple[bool, str]:
     return r["status"] == "standing", ruling
 
 
-def compare_throw(pos: dict[str, Any], field: set[str], theirs: dict[str, Any] | None = None) -> list[Check]:
+def compare_throw(
+    pos: dict[str, Any], field: set[str], theirs: dict[str, Any] | None = None, legal: bool | None = None
+) -> list[Check]:
     theirs = pos["kubb3d"] if theirs is None else theirs
     call = pos["call"]
-    mine = referee_throw(pos, field)
+    mine = referee_throw(pos, field, legal)
+    invalid = (not pos["ctx"]["legal"]) if legal is None else not legal
     ctx = pos["ctx"]
     out: list[Check] = []
     later = set(theirs.get("raise_again", ())) - set(theirs.get("raise_now", ()))
@@ -88,9 +92,14 @@ def compare_throw(pos: dict[str, Any], field: set[str], theirs: dict[str, Any] |
     out.append(Check("throw:field-kubbs", "-", mine["field_standing_at_start"], theirs_field, "", call))
     kr = theirs["rulings"].get("king", {"status": "standing"})
     out.append(Check("throw:king", "king", not mine["king"]["down"], kr["status"] == "standing", "", call))
+    # an invalid throw that knocks the king over: basic rule 7 sets up "Pawns"; End of the Game
+    # "A team loses if it knocks over the king before ..." says nothing of validity (READING)
+    verdict_kind = "throw:verdict"
+    if invalid and mine["king"]["down"] and not mine["king"]["all_down"]:
+        verdict_kind = "throw:verdict(invalid throw, reading)"
     out.append(
         Check(
-            "throw:verdict",
+            verdict_kind,
             "king",
             (mine["winner_side"], mine["loser_side"]),
             (theirs.get("winner"), theirs.get("loser")),
@@ -130,7 +139,10 @@ def compare_inkast(pos: dict[str, Any], theirs: dict[str, Any] | None = None) ->
                 expect = "rethrow" if ctx["attempt"] == 1 else "penalty kubb"
             out.append(Check("inkast:invalid-consequence", k, expect, r.get("consequence"), note, call))
         raised = r.get("raised")
-        if m["valid"] and raised is not None:
+        if m["valid"] and raised is not None and mine["loser_side"]:
+            # End of the Game "The game ends immediately": no raising after the king fell
+            out.append(Check("inkast:raised(info, the king fell: the game is over)", k, "-", "-", note, call))
+        elif m["valid"] and raised is not None:
             ok, margin = raised_inside(raised, sizes[k], receiving, pitch)
             out.append(Check("inkast:raised-inside", k, True, ok, f"margin {margin * 1000:.1f} mm; {note}", call))
             if m["how"] == "lying" and any(m["inside"]):
@@ -237,32 +249,23 @@ def compare_match(positions: list[dict[str, Any]], records: list[dict[str, Any]]
         i = action.get("i", -1)
         if pos["kind"] == "throw":
             field = field_at.get(i, set())
-            checks = compare_throw(pos, field)
+            side = pos["ctx"]["thrower"]
+            hl = pos["snapshot"]["pitch"]["length"] / 2
+            x = action.get("line_x")
+            line = line_at(pos, records, sizes)
+            validity = throw_validity(pos, line)
+            out.extend(validity_checks(pos, validity))
+            legal = validity["valid"] if validity["valid"] is not None else bool(pos["ctx"]["legal"])
+            checks = compare_throw(pos, field, legal=legal)
             out.extend(checks)
-            mine = referee_throw(pos, field)
+            mine = referee_throw(pos, field, legal)
             last_throw = (pos, mine)
             if verdict is None and mine["winner_side"]:
                 verdict = (mine["winner_side"], pos["call"])
-            side = pos["ctx"]["thrower"]
-            pitch = pos["snapshot"]["pitch"]
-            hl = pitch["length"] / 2
-            x = action.get("line_x")
             if action.get("type") == "KingThrow":
                 ok = x is not None and abs(abs(x) - hl) <= LINE_TOL
                 out.append(Check("throw:king-from-baseline", "-", True, ok, f"line x {x}", pos["call"]))
             elif x is not None:
-                w = world_before(records, i)
-                line = -hl if side == "A" else hl
-                if w:
-                    # the kubbs thrown back in this turn are picked up first (basic rule 10)
-                    gone = {
-                        k
-                        for r in records
-                        if r.get("type") == "action" and w["i"] <= r["i"] < i and r["action"]["type"] == "Inkast"
-                        for k in r["action"]["kubbs"]
-                    }
-                    poses = {k: v for k, v in poses_of(w).items() if k not in gone}
-                    line = front_line(side, poses, sizes, pitch)
                 allowed = x <= line + LINE_TOL if side == "A" else x >= line - LINE_TOL
                 note = f"line x {x:.4f}, front line {line:.4f}"
                 out.append(Check("throw:line-allowed", "-", True, allowed, note, pos["call"]))
@@ -283,6 +286,54 @@ def compare_match(positions: list[dict[str, Any]], records: list[dict[str, Any]]
     out.extend(_procedure(records))
     out.extend(_placed(positions, records))
     out.extend(_result(positions, records, verdict, last_throw))
+    return out
+
+
+def line_at(pos: dict[str, Any], records: list[dict[str, Any]], sizes: dict[str, Any]) -> float:
+    """The line the thrower of a baton throw may throw from (basic rules 6, 7): the front line
+    of :func:`front_line` on the turn's start, once the kubbs thrown back in this turn are
+    picked up (basic rule 10); the baseline for a throw at the king (End of the Game "thrown
+    from its own baseline") or without a turn's start."""
+    side = pos["ctx"]["thrower"]
+    pitch = pos["snapshot"]["pitch"]
+    hl = pitch["length"] / 2
+    action = pos.get("action", {})
+    i = action.get("i", -1)
+    w = world_before(records, i)
+    if not w or action.get("type") == "KingThrow":
+        return -hl if side == "A" else hl
+    gone = {
+        k
+        for r in records
+        if r.get("type") == "action" and w["i"] <= r["i"] < i and r["action"]["type"] == "Inkast"
+        for k in r["action"]["kubbs"]
+    }
+    poses = {k: v for k, v in poses_of(w).items() if k not in gone}
+    return front_line(side, poses, sizes, pitch)
+
+
+def validity_checks(pos: dict[str, Any], v: dict[str, Any]) -> list[Check]:
+    """Basic rules 5 and 7 (:func:`independent_ws_referee.throw_validity`) against kubb3d's
+    ``legal`` and its violations: ``throw:foot`` (basic rule 7), ``throw:helicopter`` (basic
+    rule 5; a rotation partly about the vertical is counted, not compared), ``throw:valid``."""
+    call = pos["call"]
+    ctx = pos["ctx"]
+    rules = [r for r, _ in ctx.get("violations", [])]
+    note = (
+        f"toe {v['toe']:.3f} (after the step {v['step_toe']:.3f}), line {v['line']:.3f}; "
+        f"{v['vertical_rps']:.2f} rev/s about the vertical, axis {v['axis_deg']:.0f} deg off it; "
+        f"kubb3d {', '.join(rules) or 'valid'}"
+        if v["toe"] is not None
+        else ""
+    )
+    out = [Check("throw:foot", "-", v["foot_ok"], not any("rule 7" in r for r in rules), note, call)]
+    if v["helicopter"] is None:
+        h = "helicopter" if any("rule 5" in r for r in rules) else "no helicopter"
+        out.append(Check(f"throw:helicopter(info, partly about the vertical; kubb3d {h})", "-", "-", "-", note, call))
+    else:
+        out.append(Check("throw:helicopter", "-", v["helicopter"], any("rule 5" in r for r in rules), note, call))
+    if v["valid"] is not None:
+        out.append(Check("throw:valid", "-", v["valid"], bool(ctx["legal"]), note, call))
     return out
 
 

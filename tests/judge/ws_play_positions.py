@@ -22,12 +22,15 @@ from play_positions import record_with_actions
 RULESET = "wikinger"
 
 
-def record_ws_match(seed: int, **config: Any) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+def record_ws_match(
+    seed: int, people: tuple[Any, Any] | None = None, **config: Any
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """Play one seeded WS match: (positions, replay records without trajectories).
 
     Each judge call is matched, in order, with the replay action whose outcome is of its kind
-    (``throw`` or ``inkast``); a count that does not match raises ``AssertionError``."""
-    positions, records = record_with_actions(RULESET, seed, **config)
+    (``throw`` or ``inkast``); a count that does not match raises ``AssertionError``.
+    ``people``: as for :func:`play_positions.record_with_actions`."""
+    positions, records = record_with_actions(RULESET, seed, people, **config)
     # the records kept beside the positions: everything but the judged actions' bulky parts
     kept = []
     for r in records:

@@ -1,0 +1,161 @@
+"""Invalid throws and early kings in WS play: kubb3d's referee against the independent one.
+
+Simulated play never throws invalidly nor at the king early (docs/examinations/2026-12-07-ws-
+play.md). benchmarks/ws_referee_play.py ``--invalid`` plays both teams through the match's
+input for a person's throws (tests/judge/invalid_play.py), changing some throws: a helicopter,
+a tilt, a foot over the line, a line nearer the centre than allowed, a baton or a kubb at the
+king. docs/examinations/2026-12-07-ws-invalid.md gives the runs. The calls stored in
+tests/data/ws_invalid_positions.json (made with that command's ``--store``) are judged again
+here, as played and under three relations (mirrored, ends swapped, kubbs renamed): kubb3d's
+judge on the stored snapshot and context, kubb3d's foot check on the throw's recorded
+parameters and the line the match allowed, and the independent referee
+(tests/judge/independent_ws_referee.py) on the same; they must agree, and the independent
+referee's answers are the ones listed in :data:`EXPECT`.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from independent_ws_referee import referee_inkast, referee_throw, throw_validity
+from play_positions import rejudge
+from test_ws_play_referee import RELATIONS, transformed
+from ws_play_comparison import compare_inkast, compare_throw, validity_checks
+
+from kubb3d.judge.rulebook import get_rulebook
+from kubb3d.pitch import Pitch
+from kubb3d.throw import FlightMetrics, Release, ThrowParams, check_legality
+
+DATA = Path(__file__).resolve().parents[1] / "data" / "ws_invalid_positions.json"
+STORED = json.loads(DATA.read_text(encoding="utf-8"))
+CASES = {c["name"]: c for c in STORED["cases"]}
+
+# the independent referee's answers as played: (valid, foot behind the line, helicopter,
+# kubbs set up again, (winner, loser)); an inkast: the side that loses
+EXPECT: dict[str, tuple] = {
+    # WS basic rule 7: the toe 0.27 m past B's baseline; "Pawns that have fallen over are set up again"
+    "foot-over-the-line": (False, False, False, ["A1"], (None, None)),
+    # the toe behind the baseline at the release, 0.07 m past it after the step
+    "step-over-the-line": (False, False, False, ["A3"], (None, None)),
+    # thrown from a line 0.37 m nearer the centre than B's baseline (no B kubb in B's field):
+    # kubb3d judged the foot against the thrower's own line and counted B4 before the fix
+    "line-nearer-the-centre": (False, False, False, ["B4"], (None, None)),
+    # WS basic rule 5: 3.7 rev/s about the vertical, the axis 1 deg off it
+    "helicopter": (False, True, True, ["A5", "B3"], (None, None)),
+    # Tie-Break, second bullet: "If the king is not thrown at from the baseline in this situation,
+    # the throw is invalid and the king is set up again" (kubb3d gave B the game before the fix)
+    "king-throw-from-nearer-the-centre": (False, False, False, [], (None, None)),
+    # End of the Game: "A team loses if it knocks over the king before it has knocked over all kubbs"
+    "early-king-by-a-baton": (True, True, False, [], ("B", "A")),
+    # a kubb thrown back by A knocks the king over: A loses
+    "king-felled-by-a-thrown-back-kubb": ("A",),
+    # 0.92 rev/s about the vertical, axis 51 deg off it: WS gives no measure (counted)
+    "tilted-spin": (None, True, None, [], (None, None)),
+}
+
+STILL = FlightMetrics(max_tilt=0.0, helicopter=0.0, flight_time=None)
+
+
+def _line(case: dict, t) -> float:
+    return case["line"] if t is None else t.point((case["line"], 0.0, 0.0))[0]
+
+
+def _kubb3d_foot(pos: dict) -> bool:
+    """kubb3d's foot check (WS basic rule 7) now, on the throw's recorded parameters and the
+    line the match allowed (the action's ``line_x``): True if no foot fault."""
+    th = pos["action"]["throws"][0]
+    r = th["release"]
+    release = Release(
+        tuple(r["position_m"]), tuple(r["velocity_mps"]), tuple(r["angular_velocity_radps"]), tuple(r["quat_xyzw"])
+    )
+    pitch = Pitch(pos["snapshot"]["pitch"]["length"], pos["snapshot"]["pitch"]["width"])
+    rules = get_rulebook("wikinger").throw_rules
+    assert rules is not None
+    params = ThrowParams(**th["params"])
+    broken = check_legality(STILL, release, rules, pitch, pos["ctx"]["thrower"], pos["action"]["line_x"], params)
+    return not any(v.rule == "WS basic rule 7" for v in broken)
+
+
+def _image(v, t):
+    if t is None:
+        return v
+    if isinstance(v, list):
+        return sorted(t.name(x) for x in v)
+    if isinstance(v, tuple):
+        return tuple(_image(x, t) for x in v)
+    if v in ("A", "B"):
+        return t.side(v)
+    return v
+
+
+@pytest.mark.parametrize("relation", list(RELATIONS))
+@pytest.mark.parametrize("name", list(EXPECT))
+def test_stored_invalid_call(name, relation):
+    t = RELATIONS[relation]
+    case = CASES[name]
+    pos, field = transformed(case, t)
+    theirs = rejudge(pos)
+    if pos["kind"] == "inkast":
+        checks = compare_inkast(pos, theirs)
+        assert referee_inkast(pos)["loser_side"] == _image(EXPECT[name][0], t)
+    else:
+        v = throw_validity(pos, _line(case, t))
+        legal = v["valid"] if v["valid"] is not None else bool(pos["ctx"]["legal"])
+        checks = validity_checks(pos, v) + compare_throw(pos, set(field), theirs, legal=legal)
+        mine = referee_throw(pos, set(field), legal)
+        setup = sorted(
+            k for k, r in mine["pieces"].items() if r["ruling"] == "set_up" and k not in pos["ctx"]["pending_raise"]
+        )
+        got = (v["valid"], v["foot_ok"], v["helicopter"], setup, (mine["winner_side"], mine["loser_side"]))
+        assert got == _image(EXPECT[name], t)
+        # kubb3d's foot check on the parameters, now (the stored ``legal`` is the match's)
+        assert _kubb3d_foot(pos) == v["foot_ok"], (name, relation)
+    bad = [c for c in checks if not c.agrees and "info" not in c.kind]
+    assert bad == [], "\n".join(f"{c.kind} {c.piece}: mine {c.mine} kubb3d {c.theirs} ({c.note})" for c in bad)
+    if name == "tilted-spin":
+        assert any(c.kind.startswith("throw:helicopter(info") for c in checks)
+
+
+def test_a_line_nearer_the_centre_than_allowed_is_a_foot_fault():
+    """WS basic rule 7: "The tip of the foot must stay behind the frontmost pawn in one's own
+    playing field. If a player crosses over, the throw is invalid". A thrower whose parameters
+    name a line 0.5 m nearer the centre than the one allowed (A's baseline, x = -3.75 m), with
+    the toe 0.1 m behind that line, stands 0.4 m past the allowed one: a foot fault. Standing
+    further back than allowed is not (basic rule 6 "may advance"); the parameters' own line is
+    the one judged when no other is given."""
+    pitch = Pitch(7.5, 5.0)
+    rules = get_rulebook("wikinger").throw_rules
+    assert rules is not None
+    release = Release((-3.3, 0.0, 0.5), (8.0, 0.0, 3.0), (0.0, 9.0, 0.0), (0.0, 0.0, 0.0, 1.0))
+
+    def fouls(params_line: float, allowed: float | None) -> list[str]:
+        p = ThrowParams(side="A", line_x=params_line, behind_line=-0.3, foot_behind_line=0.1)
+        return [v.reason for v in check_legality(STILL, release, rules, pitch, "A", allowed, p)]
+
+    ahead = fouls(-3.25, -3.75)
+    assert len(ahead) == 1 and "0.40 m past the throwing line" in ahead[0]
+    assert fouls(-3.25, None) == []  # its own line
+    assert fouls(-4.0, -3.75) == []  # further back than allowed
+    assert fouls(-3.75, -3.75) == []
+
+
+def test_a_sabotaged_match_agrees_throughout():
+    """One whole sabotaged match (seed 13 of ``--invalid 0.2``) played now: kubb3d's referee and the
+    independent one agree on every call; it has foot faults, one of them from a line nearer the
+    centre (call 7, counted before the fix), and ends with a baton at the king."""
+    from collections import Counter
+
+    from invalid_play import record_invalid_match
+    from ws_play_comparison import compare_match
+
+    positions, records = record_invalid_match(13, rate=0.2, inkast_rate=0.05)
+    checks = compare_match(positions, records)
+    bad = [c for c in checks if not c.agrees]
+    assert bad == [], [(c.kind, c.call, c.mine, c.theirs) for c in bad]
+    kinds = Counter((c.kind, str(c.mine)) for c in checks)
+    assert kinds[("throw:foot", "False")] >= 3
+    assert any(c.kind == "throw:foot" and c.call == 7 and c.mine is False for c in checks)
+    outcome = next(r for r in records if r.get("type") == "outcome")
+    assert outcome["termination"] == "EARLY_KING"
