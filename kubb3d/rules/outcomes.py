@@ -106,9 +106,13 @@ class ThrowOutcome:
 
     @classmethod
     def from_judgement(cls, j: Any, legal: bool = True, poses: Mapping[str, Pose] | None = None) -> "ThrowOutcome":
-        """From a judge's ``ThrowJudgement`` (``felled``, ``raise_again``, ``winner``, ``loser``, ``rulings``)."""
+        """From a judge's ``ThrowJudgement`` (``felled``, ``raise_again``, ``raise_now``, ``winner``,
+        ``loser``, ``rulings``): the kubbs of ``raise_again`` that the match stands up at once
+        (``raise_now``: felled by a foul, DM §5, WS basic rule 7; the thrower's own) are not left for
+        the end of the turn; standing again, they are targets like any other."""
         rulings = tuple(r.to_dict() if hasattr(r, "to_dict") else r for r in getattr(j, "rulings", ()))
-        return cls(frozenset(j.felled), frozenset(j.raise_again), j.winner, j.loser, legal, dict(poses or {}), rulings)
+        later = frozenset(j.raise_again) - frozenset(getattr(j, "raise_now", ()))
+        return cls(frozenset(j.felled), later, j.winner, j.loser, legal, dict(poses or {}), rulings)
 
     def to_dict(self) -> dict[str, Any]:
         return {
