@@ -4,6 +4,7 @@
         [--strategy default,default] [--out DIFF.jsonl] [--save ALL.jsonl.gz]
     python benchmarks/referee_play.py --load ALL.jsonl.gz[,MORE.jsonl.gz]
     python benchmarks/referee_play.py --load tests/data/play_positions.json
+    python benchmarks/referee_play.py --seeds 1-20 --invalid 0.2 [--save ALL.jsonl.gz]
 
 Prints every disagreement, the referee calls and what they were (foul throws, king throws,
 second attempts, penalty throws), and a table of checks by kind: agreements, disagreements
@@ -13,7 +14,11 @@ be made again without physics (``--load``); a ``.json`` file given to ``--load``
 stored cases (tests/data/play_positions.json: each case's position with the rulings kubb3d made
 when it was recorded), and every check of each case is printed under its name.
 docs/examinations/2026-12-07-play.md gives the
-method and a record of a run. CPU: about 1–7 s per DM match; run it under ``nice``.
+method and a record of a run. ``--invalid RATE`` plays both sides through
+tests/judge/invalid_play.py (that share of the baton throws made a foul or thrown at the king,
+one inkasted kubb in twenty aimed at the king) and judges the fouls independently
+(tests/judge/independent_dm_throws.py); docs/examinations/2026-12-07-ws-invalid.md gives the
+runs. CPU: about 1–7 s per DM match; run it under ``nice``.
 """
 
 from __future__ import annotations
@@ -33,6 +38,17 @@ from play_io import close, count, read_lines  # noqa: E402
 from seed_ranges import seeds as parse_seeds  # noqa: E402
 from play_comparison import compare  # noqa: E402
 from play_positions import record_match  # noqa: E402
+from independent_dm_throws import dm_throw_validity, dm_validity_checks  # noqa: E402
+
+
+def _changed(records: list[dict]) -> Counter[str]:
+    """What the saboteurs of tests/judge/invalid_play.py changed in a match, by kind."""
+    out: Counter[str] = Counter()
+    for r in records:
+        if r.get("type") == "sabotage":
+            for done in r["done"].values():
+                out.update(kind for _, kind in done)
+    return out
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -44,6 +60,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", default=None, help="write positions with a disagreement here")
     ap.add_argument("--save", default=None, help="write every position here (.jsonl.gz)")
     ap.add_argument("--load", default=None, help="compare the positions of --save files (comma-separated)")
+    ap.add_argument("--invalid", type=float, default=None, help="share of baton throws made fouls or at the king")
     args = ap.parse_args(argv)
     agree: Counter[str] = Counter()
     differ: Counter[str] = Counter()
@@ -67,8 +84,20 @@ def main(argv: list[str] | None = None) -> int:
                     continue
                 yield from read_lines(name)
             return
+        strategies = tuple(args.strategy.split(","))
         for seed in seeds:
-            for pos in record_match(seed, args.ruleset, skills=skills, strategies=tuple(args.strategy.split(","))):
+            if args.invalid is not None:
+                from invalid_play import record_invalid_match
+
+                played = record_invalid_match(
+                    seed, args.ruleset, rate=args.invalid, skills=skills, strategies=strategies
+                )
+                for kind, n in _changed(played[1]).items():
+                    calls[f"changed: {kind}"] += n
+                played_positions = played[0]
+            else:
+                played_positions = record_match(seed, args.ruleset, skills=skills, strategies=strategies)
+            for pos in played_positions:
                 if save:
                     save.write(json.dumps(pos) + "\n")
                 yield pos
@@ -79,15 +108,24 @@ def main(argv: list[str] | None = None) -> int:
         matches.add((seed, pos["ruleset"], json.dumps(pos.get("config"))))
         calls[pos["kind"]] += 1
         ctx, theirs = pos["ctx"], pos["kubb3d"]
+        legal = None
+        extra = []
         if pos["kind"] == "throw":
             calls["foul throws"] += not ctx["legal"]
             calls["king throws"] += bool(ctx["king_throw"])
             calls["king felled early"] += bool(theirs.get("loser")) and not ctx["king_throw"]
+            king_down = (theirs["rulings"].get("king") or {}).get("status", "standing") != "standing"
+            calls["king felled by a foul throw"] += king_down and not ctx["legal"]
+            if "action" in pos:  # recorded with the throw's record: the fouls judged too
+                v = dm_throw_validity(pos)
+                extra = dm_validity_checks(pos, v)
+                legal = v["valid"] if v["valid"] is not None else bool(ctx["legal"])
         else:
             calls["second attempts"] += ctx["attempt"] == 2
             calls["penalty throws"] += ctx.get("thrower") not in (None, ctx["inkasting_side"])
+            calls["king felled by a thrown kubb"] += bool(theirs.get("loser"))
         bad = []
-        for c in compare(pos):
+        for c in extra + compare(pos, legal=legal):
             count(c, agree, differ, values)
             if "stored_case" in pos:
                 said = "agree" if c.agrees else "DIFFER"

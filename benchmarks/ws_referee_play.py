@@ -109,8 +109,9 @@ def _coverage(match: dict, calls: Counter[str]) -> None:
 
 
 def _stored(name: str) -> int:
-    """The stored positions of tests/data/ws_play_positions.json: each case with its checks on
-    kubb3d's recorded rulings, and for a case with its turn's start the front line."""
+    """The stored positions of tests/data/ws_play_positions.json (or ws_invalid_positions.json):
+    each case with its checks on kubb3d's recorded rulings, for a case with its turn's start the
+    front line, for a case with its allowed line the throw's validity."""
     from independent_ws_referee import front_line, poses_of
     from ws_play_comparison import compare_inkast, compare_throw
 
@@ -118,7 +119,15 @@ def _stored(name: str) -> int:
         pos = case["position"]
         players = ",".join(pos["config"].get("skills", ["club", "club"]))
         print(f"case {case['name']}: seed {pos['seed']} call {pos['call']} {pos['kind']}, {players}")
-        if pos["kind"] == "throw":
+        if pos["kind"] == "throw" and "line" in case:
+            # a stored call with the line its thrower may throw from: the throw's validity too
+            from independent_ws_referee import throw_validity
+            from ws_play_comparison import validity_checks
+
+            v = throw_validity(pos, case["line"])
+            legal = v["valid"] if v["valid"] is not None else bool(pos["ctx"]["legal"])
+            checks = validity_checks(pos, v) + compare_throw(pos, set(case.get("field", [])), legal=legal)
+        elif pos["kind"] == "throw":
             checks = compare_throw(pos, set(case.get("field", [])))
         else:
             checks = compare_inkast(pos)
@@ -157,16 +166,17 @@ def _store(args) -> int:
     want = {}
     for item in args.cases.split(","):
         name, where = item.split("=")
+        where, _, n = where.partition("@")  # @N: from the N-th file of --load (0: the first)
         seed, call = where.split(":")
-        want[(int(seed), int(call))] = name
+        want[(int(n or 0), int(seed), int(call))] = name
     cases = {}
-    for name in args.load.split(","):
+    for n, name in enumerate(args.load.split(",")):
         for m in read_lines(name):
             records = m["records"]
             sizes = {p["id"]: p["half_extents"] for p in m["positions"][0]["snapshot"]["pieces"]}
             before = field_kubbs_before(records)
             for pos in m["positions"]:
-                key = (m["seed"], pos["call"])
+                key = (n, m["seed"], pos["call"])
                 if key not in want:
                     continue
                 case = {"name": want[key], "position": pos, "field": sorted(before.get(pos["action"]["i"], set()))}
@@ -187,7 +197,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--invalid", type=float, default=None, help="share of baton throws made invalid or at the king")
     ap.add_argument("--inkast-king", type=float, default=0.05, help="with --invalid: share of kubbs aimed at the king")
     ap.add_argument("--store", default=None, help="with --load and --cases: write those calls here (.json)")
-    ap.add_argument("--cases", default="", help="name=SEED:CALL,… the calls --store keeps")
+    ap.add_argument("--cases", default="", help="name=SEED:CALL[@N],… the calls --store keeps (@N: N-th --load file)")
     args = ap.parse_args(argv)
     if args.store:
         return _store(args)

@@ -1,9 +1,10 @@
 """The figures of the play examinations (docs/examinations/2026-12-07-play.md,
-2026-12-07-kubbuteo-play.md and 2026-12-07-ws-play.md) that come from the positions stored in
-tests/data/ are what the examinations' commands print for them: ``benchmarks/referee_play.py
---load tests/data/play_positions.json``, ``benchmarks/kubbuteo_referee_play.py --load
-tests/data/kt_play_positions.json`` and ``benchmarks/ws_referee_play.py --load
-tests/data/ws_play_positions.json`` (about 1 s CPU each). The counts of the full runs (hundreds of
+2026-12-07-kubbuteo-play.md, 2026-12-07-ws-play.md and 2026-12-07-ws-invalid.md) that come from
+the positions stored in tests/data/ are what the examinations' commands print for them:
+``benchmarks/referee_play.py --load tests/data/play_positions.json``,
+``benchmarks/kubbuteo_referee_play.py --load tests/data/kt_play_positions.json`` and
+``benchmarks/ws_referee_play.py --load tests/data/ws_play_positions.json`` (or
+``ws_invalid_positions.json``) (about 1 s CPU each). The counts of the full runs (hundreds of
 matches, CPU-hours) are records of those runs, with their command, date and load, and are not
 remade here."""
 
@@ -144,3 +145,39 @@ def test_ws_findings_quote_the_stored_positions(ws_cases):
     assert moved["name"] == "inkast-moves-a-kubb-a-little"
     shift = _figure(moved["lines"], r"DIFFER inkast:moved-other \w+: .*shift ([0-9.]+) mm")
     assert f"Seeds 45 ({shift} mm)" in doc and f"The kubb moved {shift} mm of finding 2" in doc
+
+
+@pytest.fixture(scope="module")
+def ws_invalid_cases():
+    return _cases("ws_referee_play.py", "ws_invalid_positions.json")
+
+
+def test_ws_invalid_findings_quote_the_stored_positions(ws_invalid_cases):
+    # docs/examinations/2026-12-07-ws-invalid.md: the helicopter, the king throw from in front of
+    # the baseline and the kubb counted after a foul, as the command prints them
+    doc = _doc("2026-12-07-ws-invalid.md")
+    heli = ws_invalid_cases[(6, 34)]
+    assert heli["name"] == "helicopter"
+    rps = _figure(heli["lines"], r"AGREE throw:helicopter -: mine True kubb3d True .* ([0-9.]+) rev/s about")
+    axis = _figure(heli["lines"], r"AGREE throw:helicopter -: .* axis (\d+) deg off it")
+    assert f"turned at {rps} rev/s about the vertical, its axis {axis} deg off it" in doc
+    king = ws_invalid_cases[(8, 50)]
+    assert king["name"] == "king-throw-from-nearer-the-centre"
+    toe, line = re.search(
+        r"toe ([0-9.]+) \(after the step [0-9.]+\), line ([0-9.]+);",
+        _figure(king["lines"], r"^(AGREE throw:foot .*)$"),
+    ).groups()  # type: ignore[union-attr]
+    assert f"with the toe at x = {toe} m, B's baseline at {line} m" in doc
+    assert _figure(king["lines"], r"AGREE throw:valid -: mine (\w+) kubb3d False") == "False"
+    after = ws_invalid_cases[(6, 35)]
+    assert after["name"] == "set-up-after-a-foul-then-knocked-over"
+    assert _figure(after["lines"], r"AGREE throw:ruling (A5): mine counts kubb3d counts") == "A5"
+    assert "counts A5 for both referees now" in doc
+    # finding 1: seed 2 call 7, the same throw on main (valid there) and stored (invalid now)
+    line_case = ws_invalid_cases[(2, 7)]
+    assert line_case["name"] == "line-nearer-the-centre"
+    toe, line = re.search(
+        r"toe ([0-9.]+) \(after the step [0-9.]+\), line ([0-9.]+);",
+        _figure(line_case["lines"], r"^(AGREE throw:foot .*)$"),
+    ).groups()  # type: ignore[union-attr]
+    assert f"B's toe stood at x = {toe} m, B's baseline at {line} m" in doc

@@ -199,10 +199,14 @@ def upright(pose: dict[str, Any], half_extents) -> bool:
     return tilt < math.radians(1.0) and abs(float(box.base_square_z().min())) <= GROUND_TOL
 
 
-def referee_throw(pos: dict[str, Any]) -> dict[str, Any]:
+def referee_throw(pos: dict[str, Any], legal: bool | None = None) -> dict[str, Any]:
     """Rulings on a baton throw: per kubb ``standing`` and ``ruling`` (``stands``,
-    ``counts``, ``raise_end_of_round``, ``raise_again``), the king, and the verdict."""
-    snap, ctx = pos["snapshot"], pos["ctx"]
+    ``counts``, ``raise_end_of_round``, ``raise_again``), the king, and the verdict.
+    ``legal``: whether the throw was without foul (independent_dm_throws.py); None: the
+    match's (``ctx["legal"]``)."""
+    snap, ctx = pos["snapshot"], dict(pos["ctx"])
+    if legal is not None:
+        ctx["legal"] = legal
     pieces = {p["id"]: p for p in snap["pieces"] if p["kind"] in ("kubb", "king")}
     thrower = ctx["thrower"]
     target = _other(thrower)

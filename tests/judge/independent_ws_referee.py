@@ -28,7 +28,10 @@ Clauses (the WS rule book's section names; basic rules by number):
   inkast records).
 * Invalid throws (basic rule 7 "the throw is invalid and may not be repeated. Pawns that have
   fallen over are set up again"; basic rule 5, no helicopter throw, READING: invalid the same
-  way): nothing an invalid throw knocks over counts.
+  way): nothing an invalid throw knocks over counts; READING: the kubbs are set up at once and
+  are targets again. Whether a throw is invalid is judged from its record
+  (:func:`throw_validity`: the toe against the line, the rotation about the vertical;
+  docs/examinations/2026-12-07-ws-invalid.md), where the match's record is there.
 * Own field (READING; WS is silent on a team's own kubbs knocked by its throw): never counted;
   knocked over or moved, set up again where it stood (basic rule 14 by analogy). Only "not
   counted" is compared.
@@ -244,22 +247,31 @@ def throw_validity(pos: dict[str, Any], line: float) -> dict[str, Any]:
 
 
 # ---------------------------------------------------------------------- a baton throw
-def referee_throw(pos: dict[str, Any], field: set[str], legal: bool | None = None) -> dict[str, Any]:
+def referee_throw(
+    pos: dict[str, Any],
+    field: set[str],
+    legal: bool | None = None,
+    history: tuple[set[str], set[str]] | None = None,
+) -> dict[str, Any]:
     """Rulings on a baton throw. ``field``: the kubbs thrown back at least once before it.
 
     Per kubb: ``standing`` (alone, at rest), ``down`` (knocked over), ``ruling`` (``stands``,
     ``counts``, ``set_up`` for a kubb that does not count and is set up again, ``not_counted``
     for the thrower's own kubbs); the king; the verdict. ``legal``: the throw's validity
     (:func:`throw_validity`); None: the match's (``ctx["legal"]``), for positions judged
-    without their turn's start."""
+    without their turn's start. ``history``: (the kubbs of the target half this referee
+    counted as knocked over earlier in the turn, the baseline kubbs it ruled knocked over
+    early and set up at the turn's end, READING) from the turn's earlier throws
+    (ws_play_comparison.compare_match); None: the match's (``already_felled``,
+    ``pending_raise``). Each ruling says why (``why``): a kubb set up again because the throw
+    was invalid is set up at once and is a target again (basic rule 7 "set up again")."""
     snap, ctx = pos["snapshot"], pos["ctx"]
     pieces = {p["id"]: p for p in snap["pieces"] if p["kind"] in ("kubb", "king")}
     thrower = ctx["thrower"]
     target = other(thrower)
     start = ctx["round_start"]
     half = {k: _half_of(start[k]["position"]) for k in start if k != "king"}
-    already = set(ctx["already_felled"])
-    pending = set(ctx["pending_raise"])
+    already, pending = (set(ctx["already_felled"]), set(ctx["pending_raise"])) if history is None else history
     target_kubbs = sorted(k for k, s in half.items() if s == target)
     field_standing = sorted(k for k in target_kubbs if k in field and k not in already and k not in pending)
     legal = bool(ctx["legal"]) if legal is None else legal
@@ -267,24 +279,26 @@ def referee_throw(pos: dict[str, Any], field: set[str], legal: bool | None = Non
     for k in sorted(half):
         box = Box(pieces[k])
         down = box.down()
+        why = ""
         if half[k] != target:
             ruling = "not_counted"
         elif k in already:
-            ruling = "counts"
+            ruling, why = "counts", "earlier"
         elif k in pending:
-            ruling = "set_up"  # knocked over early this turn (basic rule 8): set up again
+            ruling, why = "set_up", "early"  # knocked over early this turn (basic rule 8): set up again
         elif not down:
             ruling = "stands"
         elif not legal:
-            ruling = "set_up"  # basic rule 7
+            ruling, why = "set_up", "invalid"  # basic rule 7
         elif k not in field and field_standing:
-            ruling = "set_up"  # basic rule 8: field kubbs first
+            ruling, why = "set_up", "early"  # basic rule 8: field kubbs first
         else:
             ruling = "counts"
         out["pieces"][k] = {
             "standing": box.stands_alone(),
             "down": down,
             "ruling": ruling,
+            "why": why,
             "half": half[k],
             "field": k in field,
             "max_tilt_deg": math.degrees(box.max_tilt),

@@ -31,12 +31,13 @@ def _side_of(pos: dict[str, Any], who: str | None) -> str | None:
     return str(who)
 
 
-def compare(pos: dict[str, Any], theirs: dict[str, Any] | None = None) -> list[Check]:
-    """Every check on one position; ``theirs`` defaults to the recorded kubb3d rulings."""
+def compare(pos: dict[str, Any], theirs: dict[str, Any] | None = None, legal: bool | None = None) -> list[Check]:
+    """Every check on one position; ``theirs`` defaults to the recorded kubb3d rulings;
+    ``legal``: the independent referee's own finding on fouls (None: the match's)."""
     theirs = pos["kubb3d"] if theirs is None else theirs
     checks: list[Check] = []
     if pos["kind"] == "throw":
-        mine = referee_throw(pos)
+        mine = referee_throw(pos, legal)
         view = kubb3d_view_throw(pos, theirs)
         for k, m in mine["pieces"].items():
             t = view.get(k)
@@ -62,7 +63,13 @@ def compare(pos: dict[str, Any], theirs: dict[str, Any] | None = None) -> list[C
         checks.append(Check("throw:king", "king", not mine["king"]["down"], kr["status"] == "standing"))
         verdict_mine = (mine["winner_side"], mine["loser_side"])
         verdict_theirs = (_side_of(pos, theirs.get("winner")), _side_of(pos, theirs.get("loser")))
-        checks.append(Check("throw:verdict", "king", verdict_mine, verdict_theirs))
+        foul = (not pos["ctx"]["legal"]) if legal is None else not legal
+        # a foul throw that fells the king before every kubb is down: DM §5 sets up "Kubbs"; §1
+        # "Wird der König vorzeitig ... zu Fall gebracht" says nothing of fouls (READING)
+        kind = "throw:verdict"
+        if foul and mine["king"]["down"] and not mine["king"]["all_down"]:
+            kind = "throw:verdict(foul throw, reading)"
+        checks.append(Check(kind, "king", verdict_mine, verdict_theirs))
     else:
         mine = referee_inkast(pos)
         rulings = theirs["rulings"]
@@ -90,7 +97,10 @@ def compare(pos: dict[str, Any], theirs: dict[str, Any] | None = None) -> list[C
                 continue  # lying pieces (a kubb awaiting its inkast) are not set up
             t = rulings.get(k, {}).get("consequence") == "raise at original spot"
             note = f"shift {m['shift'] * 1000:.1f} mm, turn {m['turn'] * 57.2958:.1f} deg"
-            if m["felled"]:
+            if m["felled"] and k == "king":
+                # DM §1: the game is lost (``inkast:king``); nothing is set up again after it
+                checks.append(Check("inkast:felled-king(info, the game is over)", k, "-", "-", note))
+            elif m["felled"]:
                 checks.append(Check("inkast:felled-other", k, True, t, note))
             elif m["moved"]:
                 # DM is silent: kubb3d's ruling is recorded, no verdict (mine copies it)

@@ -8,7 +8,9 @@ them with the WS rule book's words):
   counts, or does not count and is set up again: basic rules 7, 8, 9),
   ``throw:own-half-not-counted``, ``throw:field-kubbs`` (field kubbs of the target half
   standing at the throw's start), ``throw:king``, ``throw:verdict`` (End of the Game),
-  ``throw:line-allowed`` (basic rules 6, 7), ``throw:king-from-baseline``;
+  ``throw:line-allowed`` (basic rules 6, 7), ``throw:king-from-baseline``, ``throw:foot``
+  (basic rule 7), ``throw:helicopter`` (basic rule 5), ``throw:valid`` (both, judged from the
+  throw's record: docs/examinations/2026-12-07-ws-invalid.md);
 * inkasts: ``inkast:valid`` (basic rules 11, 13), ``inkast:invalid-consequence`` (basic rule
   11), ``inkast:raised-inside`` (basic rule 13), ``inkast:raised-tipped`` (basic rule 10),
   ``inkast:felled-other`` / ``inkast:moved-other`` / ``inkast:untouched`` (basic rule 14, by
@@ -61,11 +63,15 @@ def _kubb3d_ruling(r: dict[str, Any] | None) -> tuple[bool, str]:
 
 
 def compare_throw(
-    pos: dict[str, Any], field: set[str], theirs: dict[str, Any] | None = None, legal: bool | None = None
+    pos: dict[str, Any],
+    field: set[str],
+    theirs: dict[str, Any] | None = None,
+    legal: bool | None = None,
+    history: tuple[set[str], set[str]] | None = None,
 ) -> list[Check]:
     theirs = pos["kubb3d"] if theirs is None else theirs
     call = pos["call"]
-    mine = referee_throw(pos, field, legal)
+    mine = referee_throw(pos, field, legal, history)
     invalid = (not pos["ctx"]["legal"]) if legal is None else not legal
     ctx = pos["ctx"]
     out: list[Check] = []
@@ -86,6 +92,7 @@ def compare_throw(
     target = other(ctx["thrower"])
     start = ctx["round_start"]
     in_target = {k for k in start if k != "king" and (start[k]["position"][0] < 0) == (target == "A")}
+    # kubb3d's field kubbs standing: its list less those it holds knocked over this turn
     theirs_field = sorted(
         (set(ctx["field_kubbs"]) & in_target) - set(ctx["already_felled"]) - set(ctx["pending_raise"])
     )
@@ -244,9 +251,16 @@ def compare_match(positions: list[dict[str, Any]], records: list[dict[str, Any]]
     sizes = {p["id"]: p["half_extents"] for p in positions[0]["snapshot"]["pieces"]} if positions else {}
     verdict = None
     last_throw = None
+    turn = None
+    already: set[str] = set()
+    pending: set[str] = set()
     for pos in positions:
         action = pos.get("action", {})
         i = action.get("i", -1)
+        w0 = world_before(records, i)
+        if w0 is not None and w0["i"] != turn:
+            # a new turn: nothing knocked over in it yet (the referee's own record of the turn)
+            turn, already, pending = w0["i"], set(), set()
         if pos["kind"] == "throw":
             field = field_at.get(i, set())
             side = pos["ctx"]["thrower"]
@@ -256,9 +270,15 @@ def compare_match(positions: list[dict[str, Any]], records: list[dict[str, Any]]
             validity = throw_validity(pos, line)
             out.extend(validity_checks(pos, validity))
             legal = validity["valid"] if validity["valid"] is not None else bool(pos["ctx"]["legal"])
-            checks = compare_throw(pos, field, legal=legal)
+            history = (set(already), set(pending)) if turn is not None else None
+            checks = compare_throw(pos, field, legal=legal, history=history)
             out.extend(checks)
-            mine = referee_throw(pos, field, legal)
+            mine = referee_throw(pos, field, legal, history)
+            for k, r in mine["pieces"].items():
+                if r["ruling"] == "counts":
+                    already.add(k)
+                elif r["ruling"] == "set_up" and r["why"] == "early":
+                    pending.add(k)
             last_throw = (pos, mine)
             if verdict is None and mine["winner_side"]:
                 verdict = (mine["winner_side"], pos["call"])
