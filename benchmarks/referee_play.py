@@ -41,6 +41,30 @@ from play_positions import record_match  # noqa: E402
 from independent_dm_throws import dm_throw_validity, dm_validity_checks  # noqa: E402
 
 
+def _store(args) -> int:
+    """Write the calls named by ``--cases`` of the positions of ``--load`` to ``--store``, in the
+    format of tests/data/play_positions.json (tests/data/dm_invalid_positions.json)."""
+    want = {}
+    for item in args.cases.split(","):
+        name, where = item.split("=")
+        where, _, n = where.partition("@")
+        seed, call = where.split(":")
+        want[(int(n or 0), int(seed), int(call))] = name
+    cases = {}
+    for n, name in enumerate(args.load.split(",")):
+        for pos in read_lines(name):
+            key = (n, pos["seed"], pos["call"])
+            if key in want:
+                cases[key] = {"name": want[key], "position": pos}
+    missing = sorted(set(want) - set(cases))
+    if missing:
+        raise SystemExit(f"not found: {missing}")
+    out = {"cases": [cases[k] for k in want]}
+    Path(args.store).write_text(json.dumps(out, separators=(",", ":")) + "\n", encoding="utf-8")
+    print(f"stored {len(out['cases'])} calls in {args.store}")
+    return 0
+
+
 def _changed(records: list[dict]) -> Counter[str]:
     """What the saboteurs of tests/judge/invalid_play.py changed in a match, by kind."""
     out: Counter[str] = Counter()
@@ -61,7 +85,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--save", default=None, help="write every position here (.jsonl.gz)")
     ap.add_argument("--load", default=None, help="compare the positions of --save files (comma-separated)")
     ap.add_argument("--invalid", type=float, default=None, help="share of baton throws made fouls or at the king")
+    ap.add_argument("--store", default=None, help="with --load and --cases: write those calls here (.json)")
+    ap.add_argument("--cases", default="", help="name=SEED:CALL[@N],… the calls --store keeps (@N: N-th --load file)")
     args = ap.parse_args(argv)
+    if args.store:
+        return _store(args)
     agree: Counter[str] = Counter()
     differ: Counter[str] = Counter()
     calls: Counter[str] = Counter()
