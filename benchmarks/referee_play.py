@@ -36,7 +36,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "judge"))
 from agreement_table import print_agreement  # noqa: E402
 from play_io import close, count, read_lines  # noqa: E402
 from seed_ranges import seeds as parse_seeds  # noqa: E402
-from play_comparison import compare  # noqa: E402
+from play_comparison import RoundRecord, compare  # noqa: E402
 from play_positions import record_match  # noqa: E402
 from independent_dm_throws import dm_throw_validity, dm_validity_checks  # noqa: E402
 
@@ -131,6 +131,7 @@ def main(argv: list[str] | None = None) -> int:
                 yield pos
 
     matches = set()
+    record = RoundRecord()
     for pos in positions():
         seed = pos["seed"]
         matches.add((seed, pos["ruleset"], json.dumps(pos.get("config"))))
@@ -138,6 +139,7 @@ def main(argv: list[str] | None = None) -> int:
         ctx, theirs = pos["ctx"], pos["kubb3d"]
         legal = None
         extra = []
+        history = None
         if pos["kind"] == "throw":
             calls["foul throws"] += not ctx["legal"]
             calls["king throws"] += bool(ctx["king_throw"])
@@ -148,12 +150,16 @@ def main(argv: list[str] | None = None) -> int:
                 v = dm_throw_validity(pos)
                 extra = dm_validity_checks(pos, v)
                 legal = v["valid"] if v["valid"] is not None else bool(ctx["legal"])
+                if "stored_case" not in pos:
+                    # the referee's own record of the round (a match's positions come in order)
+                    history = record.history(pos)
+                    record.add(pos, legal)
         else:
             calls["second attempts"] += ctx["attempt"] == 2
             calls["penalty throws"] += ctx.get("thrower") not in (None, ctx["inkasting_side"])
             calls["king felled by a thrown kubb"] += bool(theirs.get("loser"))
         bad = []
-        for c in extra + compare(pos, legal=legal):
+        for c in extra + compare(pos, legal=legal, history=history):
             count(c, agree, differ, values)
             if "stored_case" in pos:
                 said = "agree" if c.agrees else "DIFFER"

@@ -199,11 +199,15 @@ def upright(pose: dict[str, Any], half_extents) -> bool:
     return tilt < math.radians(1.0) and abs(float(box.base_square_z().min())) <= GROUND_TOL
 
 
-def referee_throw(pos: dict[str, Any], legal: bool | None = None) -> dict[str, Any]:
+def referee_throw(
+    pos: dict[str, Any], legal: bool | None = None, history: tuple[set[str], set[str]] | None = None
+) -> dict[str, Any]:
     """Rulings on a baton throw: per kubb ``standing`` and ``ruling`` (``stands``,
     ``counts``, ``raise_end_of_round``, ``raise_again``), the king, and the verdict.
     ``legal``: whether the throw was without foul (independent_dm_throws.py); None: the
-    match's (``ctx["legal"]``)."""
+    match's (``ctx["legal"]``). ``history``: (the kubbs this referee counted as felled earlier in
+    the round, the baseline kubbs it ruled felled early and raised at the round's end) from the
+    round's earlier throws; None: the match's (``already_felled``, ``pending_raise``)."""
     snap, ctx = pos["snapshot"], dict(pos["ctx"])
     if legal is not None:
         ctx["legal"] = legal
@@ -217,8 +221,7 @@ def referee_throw(pos: dict[str, Any], legal: bool | None = None) -> dict[str, A
     # inside the field, which every raised field kubb's is (DM §7)
     hx = {k: min(pieces[k]["half_extents"][:2]) for k in half}
     baseline = {k for k in half if abs(start[k]["position"][0]) > hl - hx[k]}
-    already = set(ctx["already_felled"])
-    pending = set(ctx["pending_raise"])
+    already, pending = (set(ctx["already_felled"]), set(ctx["pending_raise"])) if history is None else history
     target_kubbs = sorted(k for k, s in half.items() if s == target)
     field_standing = [k for k in target_kubbs if k not in baseline and k not in already and k not in pending]
     out: dict[str, Any] = {"pieces": {}, "field_standing_at_start": sorted(field_standing)}

@@ -18,6 +18,8 @@ both are valid, a kubb only moved and still standing, raising beside blocking ku
 
 from __future__ import annotations
 
+import json
+
 from typing import Any, Iterator
 
 from independent_referee import Box, kubb3d_view_throw, referee_inkast, referee_throw, upright
@@ -31,13 +33,19 @@ def _side_of(pos: dict[str, Any], who: str | None) -> str | None:
     return str(who)
 
 
-def compare(pos: dict[str, Any], theirs: dict[str, Any] | None = None, legal: bool | None = None) -> list[Check]:
+def compare(
+    pos: dict[str, Any],
+    theirs: dict[str, Any] | None = None,
+    legal: bool | None = None,
+    history: tuple[set[str], set[str]] | None = None,
+) -> list[Check]:
     """Every check on one position; ``theirs`` defaults to the recorded kubb3d rulings;
-    ``legal``: the independent referee's own finding on fouls (None: the match's)."""
+    ``legal``: the independent referee's own finding on fouls (None: the match's);
+    ``history``: its own record of the round (:class:`RoundRecord`; None: the match's)."""
     theirs = pos["kubb3d"] if theirs is None else theirs
     checks: list[Check] = []
     if pos["kind"] == "throw":
-        mine = referee_throw(pos, legal)
+        mine = referee_throw(pos, legal, history)
         view = kubb3d_view_throw(pos, theirs)
         for k, m in mine["pieces"].items():
             t = view.get(k)
@@ -116,6 +124,31 @@ def compare(pos: dict[str, Any], theirs: dict[str, Any] | None = None, legal: bo
         # the king standing, Stößel, set-up poses upright)
         checks = [c for c in checks if c.kind in RULESET_FREE]
     return checks
+
+
+class RoundRecord:
+    """The independent referee's own record of a round, fed each throw in order: the kubbs it
+    counted as felled and the baseline kubbs it ruled felled early (raised at the round's end,
+    DM §5). A new round (another ``round_start``, another seed) starts it again."""
+
+    def __init__(self) -> None:
+        self.key: object = None
+        self.already: set[str] = set()
+        self.pending: set[str] = set()
+
+    def history(self, pos: dict[str, Any]) -> tuple[set[str], set[str]]:
+        key = (pos["seed"], json.dumps(pos["ctx"]["round_start"], sort_keys=True))
+        if key != self.key:
+            self.key, self.already, self.pending = key, set(), set()
+        return set(self.already), set(self.pending)
+
+    def add(self, pos: dict[str, Any], legal: bool | None) -> None:
+        mine = referee_throw(pos, legal, (set(self.already), set(self.pending)))
+        for k, r in mine["pieces"].items():
+            if r["ruling"] == "counts":
+                self.already.add(k)
+            elif r["ruling"] == "raise_end_of_round":
+                self.pending.add(k)
 
 
 RULESET_FREE = ("throw:status", "throw:king", "inkast:stossel", "raise:upright")
