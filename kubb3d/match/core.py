@@ -228,20 +228,26 @@ class MatchCore:
         return out
 
     def _half_extents(self, pid: str) -> tuple[float, float, float]:
-        """The half sizes of a piece's box (the king's or a kubb's), m."""
+        """The half sizes of a piece's box (the king's, a kubb's or a baton's), m."""
         eq = self._eq()
-        return (eq.king if pid == KING_ID else eq.kubb).half_extents
+        if pid == KING_ID:
+            return eq.king.half_extents
+        if self._w.has_piece(pid) and self._w.kind(pid) == "baton":
+            return eq.baton.half_extents
+        return eq.kubb.half_extents
 
     def _make_room(self, placed: Collection[str], felled: Collection[str] = ()) -> None:
-        """Move every piece lying on a piece the rules just set in the world (``placed``: raised,
-        set back, placed by hand, stood up) straight off it (:func:`kubb3d.match.room.make_room`);
+        """Move every piece (a kubb, a baton) lying on a piece the rules just set in the world
+        (``placed``: raised, set back, placed by hand, stood up) straight off it (:func:`kubb3d.match.room.make_room`);
         kubbs standing for the engine (but not ``felled``, the ones the throw being judged
         felled or raises at the end of the turn, nor the ones raised at the end) and the king stay.
         The order of pose resets is sorted (bit for bit)."""
         if not placed:
             return
         w, s = self._w, self.state
-        poses = {pid: pose_list(*w.pose(pid)) for pid in w.piece_ids("kubb", "king")}
+        # a baton lying where a kubb is set up is moved off it too (the kubb is set up on the
+        # ground, DM §5 "wieder aufgestellt", WS basic rule 7 "set up again", not on the baton)
+        poses = {pid: pose_list(*w.pose(pid)) for pid in w.piece_ids("kubb", "king", "baton")}
         fixed = {
             pid
             for pid in poses

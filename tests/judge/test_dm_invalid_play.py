@@ -100,3 +100,35 @@ def test_stored_dm_foul(name, relation):
     setup = sorted(k for k, r in mine["pieces"].items() if r["ruling"] == "raise_again")
     got = (v["valid"], not v["foot_ok"], v["tilt_ok"], setup, (mine["winner_side"], mine["loser_side"]))
     assert got == _image(EXPECT[name], t)
+
+
+def test_a_kubb_set_up_after_a_foul_stands_on_the_ground_not_on_a_baton():
+    """DM §5 „Sämtliche Vergehen werden bestraft, indem die jeweils gefallenen Kubbs wieder
+    aufgestellt werden“. Seed 31 of ``referee_play.py --invalid 0.3 --players novice,elite
+    --strategy cluster-first,deep-inkast``: A's foul (call 3, a 43° tilt) knocks baseline kubb B2
+    off the pitch and the baton comes to rest on B2's spot. B2 is set up there again; before,
+    the baton was left under it, and the next throw (call 4, valid) found B2 "resting on baton 2"
+    and counted it as felled although it stood where it had been set up. The baton is now moved
+    off the spot, as a kubb lying there would be."""
+    from invalid_play import invalid_config, saboteurs
+
+    from kubb3d.audit import RecordingJudge
+    from kubb3d.match import Match, MatchConfig
+
+    human, attach, _ = saboteurs(31, 0.3, 0.05)
+    config = invalid_config(skills=("novice", "elite"), strategies=("cluster-first", "deep-inkast"))
+    rj = RecordingJudge()
+    match = Match(MatchConfig(ruleset="dm", seed=31, **config), judge=rj, human=human)
+    attach(match)
+    try:
+        while len(rj.calls) < 5:
+            match.step()
+    finally:
+        match.close()
+    kind, _, ctx, foul = rj.calls[3]
+    assert kind == "throw" and not ctx.legal and "B2" in foul.raise_now
+    kind, after, ctx, j = rj.calls[4]
+    assert kind == "throw" and ctx.legal
+    assert j.ruling("B2").status.value == "standing", j.ruling("B2").reason
+    assert "B2" not in j.felled
+    assert after["B2"].position[2] > 0.07  # on its end face on the ground
