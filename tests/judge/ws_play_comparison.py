@@ -136,6 +136,12 @@ def compare_inkast(pos: dict[str, Any], theirs: dict[str, Any] | None = None) ->
         r = rulings.get(k, {})
         note = f"depth {m['depth'] * 1000:.2f} mm, {m['how']}"
         kind = "inkast:valid(borderline)" if m["borderline"] else "inkast:valid"
+        if m["valid"] and m["how"] == "upright" and _blocked_on_the_line(pos, k, receiving):
+            # basic rule 13 tips a kubb on the line into the field; WS says nothing of one whose
+            # way in is taken by another piece (counted)
+            kind = f"inkast:valid(info, standing on the line, its way in blocked; kubb3d {r.get('valid')})"
+            out.append(Check(kind, k, "-", "-", note, call))
+            continue
         out.append(Check(kind, k, m["valid"], r.get("valid"), note, call))
         if not m["on_ground"] or r.get("status") == "stößel":
             out.append(Check("inkast:on-others(info)", k, not m["on_ground"], r.get("status") == "stößel", note, call))
@@ -185,6 +191,27 @@ def compare_inkast(pos: dict[str, Any], theirs: dict[str, Any] | None = None) ->
         out.append(Check("inkast:from-line", t["piece"], True, behind, f"release x {x:.3f}, line {line:.3f}", call))
     out.extend(_with_call(_raised_upright(pos, theirs), call))
     return out
+
+
+def _blocked_on_the_line(pos: dict[str, Any], k: str, receiving: str) -> bool:
+    """A kubb standing on a line of the receiving half (its base partly outside) whose base,
+    moved straight across the line just far enough to lie inside, would overlap another piece
+    (the king, a kubb) as it lies now."""
+    from independent_referee import Box
+    from independent_ws_referee import half_rect
+
+    pieces = {p["id"]: p for p in pos["snapshot"]["pieces"] if p["kind"] in ("kubb", "king")}
+    sq = Box(pieces[k]).base_square()[:, :2]
+    x0, x1, yw = half_rect(receiving, pos["snapshot"]["pitch"])
+    dx = max(0.0, x0 - float(sq[:, 0].min())) - max(0.0, float(sq[:, 0].max()) - x1)
+    dy = max(0.0, -yw - float(sq[:, 1].min())) - max(0.0, float(sq[:, 1].max()) - yw)
+    if dx == 0.0 and dy == 0.0:
+        return False
+    moved = sq + np.array([dx, dy])
+    for pid, p in pieces.items():
+        if pid != k and _polys_overlap(moved, _hull(Box(p).corners()[:, :2])):
+            return True
+    return False
 
 
 GROUP_GAP = 0.01  # m: READING, kubbs whose tipping squares come this close are raised in a group
