@@ -102,8 +102,7 @@ class _Server:
     """One fork server process and the pipes to it; :meth:`call` is one request."""
 
     def __init__(self) -> None:
-        self.env = dict(os.environ)
-        self.env.pop("KUBB3D_FRESH_CLI", None)
+        self.env = dict(_BASE_ENV)
         self.log = tempfile.NamedTemporaryFile(prefix="kubb3d-fork-server-", suffix=".log", delete=False)
         self.proc = subprocess.Popen(
             [sys.executable, __file__, "--serve"],
@@ -157,6 +156,11 @@ class _Server:
             pass
 
 
+_BASE_ENV = {k: v for k, v in os.environ.items() if k != "KUBB3D_FRESH_CLI"}
+"""The environment the server starts with: the test process's when this module is imported (at
+collection), not the one of the test that happens to make the first call, which may have set a
+variable of its own for that call (monkeypatch)."""
+
 _server: list[_Server] = []
 _lock = threading.Lock()
 
@@ -177,23 +181,20 @@ def run_python(argv, *, cwd=None, env=None, input=None, timeout=None, fresh=Fals
     argv = [str(a) for a in argv]
     args = [sys.executable, *argv]
     run_env = dict(os.environ if env is None else env)
-    if fresh or os.environ.get("KUBB3D_FRESH_CLI") == "1":
+    if fresh or os.environ.get("KUBB3D_FRESH_CLI") == "1" or not _may_fork(argv, run_env, _BASE_ENV):
         return subprocess.run(args, capture_output=True, text=True, cwd=cwd, env=env, input=input,
                               timeout=timeout, check=check)
     with _lock:
         server = _the_server()
-        if not _may_fork(argv, run_env, server.env):
-            return subprocess.run(args, capture_output=True, text=True, cwd=cwd, env=env, input=input,
-                                  timeout=timeout, check=check)
         with tempfile.TemporaryDirectory(prefix="kubb3d-call-") as tmp:
             out, err = os.path.join(tmp, "out"), os.path.join(tmp, "err")
+            encoding = locale.getpreferredencoding(False)  # as subprocess.run(text=True) encodes and decodes
             stdin_path = None
             if input is not None:
                 stdin_path = os.path.join(tmp, "in")
-                Path(stdin_path).write_bytes(input.encode() if isinstance(input, str) else input)
+                Path(stdin_path).write_bytes(input.encode(encoding) if isinstance(input, str) else input)
             folder = os.path.abspath(os.fspath(cwd)) if cwd is not None else os.getcwd()
             _, status, timed_out = server.call(argv, folder, run_env, stdin_path, out, err, timeout)
-            encoding = locale.getpreferredencoding(False)
             stdout = _text(Path(out).read_bytes(), encoding)
             stderr = _text(Path(err).read_bytes(), encoding)
     if timed_out:
@@ -234,6 +235,9 @@ def _serve() -> None:  # pragma: no cover - runs in the server process
         importlib.import_module(name)
     if threading.active_count() != 1:
         raise RuntimeError(f"a preloaded module started a thread: {threading.enumerate()}")
+    pybullet = sys.modules["pybullet"]
+    if any(pybullet.isConnected(physicsClientId=i) for i in range(8)):
+        raise RuntimeError("a preloaded module connected PyBullet: a child would share its physics server")
     import gc
 
     gc.collect()
