@@ -3,6 +3,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from cli_process import run_kubb3d, run_python
 from shared_runs import CALIBRATE_SMALL
 
 # The tests check English output and choose German themselves where they test it: a German
@@ -21,18 +22,15 @@ def root() -> Path:
 
 @pytest.fixture
 def cli():
-    """Run ``kubb3d ARGS…`` in a subprocess: ``cli("throw", "--json")`` → CompletedProcess."""
+    """Run ``kubb3d ARGS…`` in a process of its own: ``cli("throw", "--json")`` → CompletedProcess."""
     return run_cli
 
 
-def run_cli(*args: str, timeout: float = 300):
-    """Run the installed ``kubb3d`` entry point in a subprocess; returns CompletedProcess."""
-    import subprocess
-
-    return subprocess.run(
-        [sys.executable, "-c", "from kubb3d.cli import main; main()", *args],
-        capture_output=True, text=True, timeout=timeout, cwd=ROOT,
-    )
+def run_cli(*args: str, timeout: float = 300, fresh: bool = False):
+    """Run the ``kubb3d`` entry point (``main()``) in a process of its own, in the repository's
+    root; returns CompletedProcess. The process is a child of the tests' fork server, or with
+    ``fresh`` a new interpreter (the rule for which: tests/cli_process.py)."""
+    return run_python(["-c", "from kubb3d.cli import main; main()", *args], timeout=timeout, cwd=ROOT, fresh=fresh)
 
 
 @pytest.fixture(scope="session")
@@ -134,14 +132,10 @@ def short_replays_folder(tmp_path_factory) -> Path:
 def calibrate_small_run(tmp_path_factory):
     """:data:`CALIBRATE_SMALL` run once in an empty folder: (the folder, the files it made, the
     CompletedProcess). It took 60-70 s in each of two tests at a load of about 10."""
-    import subprocess
 
     def run(folder: Path):
         env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
-        return subprocess.run(
-            [sys.executable, "-m", "kubb3d", *CALIBRATE_SMALL.split()],
-            cwd=folder, capture_output=True, text=True, timeout=900, env=env,
-        )
+        return run_kubb3d(*CALIBRATE_SMALL.split(), cwd=folder, timeout=900, env=env)
 
     return once_per_session(tmp_path_factory, "calibrate-small", run)
 

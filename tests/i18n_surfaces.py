@@ -15,6 +15,7 @@ import re
 from pathlib import Path
 from typing import Any, Iterator
 
+from cli_process import run_kubb3d
 from typer.testing import CliRunner
 
 from kubb3d.i18n import Translator
@@ -297,18 +298,11 @@ def session_titles(tr: Translator) -> Texts:
 
 def replay_file(tmp: Path, *args: str) -> Path:
     """A replay of a short seeded match (``kubb3d match ARGS --replay``)."""
-    import subprocess
-    import sys
 
     path = tmp / ("-".join(a.strip("-") for a in args) + ".jsonl")
     if path.exists():
         return path
-    subprocess.run(
-        [sys.executable, "-m", "kubb3d", "match", *args, "--replay", str(path), "-q"],
-        check=True,
-        capture_output=True,
-        timeout=300,
-    )
+    run_kubb3d("match", *args, "--replay", str(path), "-q", check=True, timeout=300)
     return path
 
 

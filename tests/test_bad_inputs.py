@@ -16,11 +16,10 @@ import re
 import shlex
 import shutil
 import signal
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from cli_process import run_python
 from typer.testing import CliRunner
 
 from kubb3d.cli import _register_subapps, app
@@ -396,8 +395,8 @@ def test_bad_input_in_process(line, words, scratch):
 def test_bad_input_in_subprocess(line, words, scratch):
     d, notes = scratch
     before = _snapshot(d.parent)
-    cmd = [sys.executable, "-c", "from kubb3d.cli import main; main()", *_argv(line, d, notes)]
-    res = subprocess.run(cmd, capture_output=True, text=True, timeout=TIMEOUT_S, cwd=d.parent)
+    res = run_python(["-c", "from kubb3d.cli import main; main()", *_argv(line, d, notes)], timeout=TIMEOUT_S,
+                     cwd=d.parent)
     _check(res.returncode, res.stdout, res.stderr, words, line)
     assert _snapshot(d.parent) == before
 

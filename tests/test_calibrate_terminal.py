@@ -11,20 +11,15 @@ from __future__ import annotations
 
 import os
 import re
-import subprocess
-import sys
+
+from cli_process import run_kubb3d
 
 
 def test_terminal_report_has_the_markdown_distance_table(tmp_path):
     page = tmp_path / "cal.md"
     tiny = ["--throws", "10", "--turns", "10", "--distance-throws", "10", "--inkasts", "10", "--flicks", "10"]
-    done = subprocess.run(
-        [sys.executable, "-m", "kubb3d", "calibrate", *tiny, "--workers", "1", "--markdown", str(page)],
-        capture_output=True,
-        text=True,
-        timeout=600,
-        env={**os.environ, "COLUMNS": "200"},
-    )
+    done = run_kubb3d("calibrate", *tiny, "--workers", "1", "--markdown", str(page), timeout=600,
+                      env={**os.environ, "COLUMNS": "200"})
     assert done.returncode in (0, 1), done.stderr  # 1: a figure out of its band at 10 throws
     text = page.read_text(encoding="utf-8")
     head = re.search(r"^\| preset \| (.+) \|$", text, re.M)

@@ -18,12 +18,11 @@ from __future__ import annotations
 
 import re
 import shlex
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
+from cli_process import run_kubb3d
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGE = ROOT / "docs" / "analysis.md"
@@ -67,13 +66,7 @@ def test_the_page_shows_the_picture_its_command_writes():
 def test_the_page_commands_remake_the_picture(tmp_path):
     (tmp_path / "docs" / "images").mkdir(parents=True)
     for step in _commands():
-        done = subprocess.run(
-            [sys.executable, "-m", "kubb3d", *step[1:], *(["-q"] if step[1] == "match" else WORKERS)],
-            cwd=tmp_path,
-            capture_output=True,
-            text=True,
-            timeout=1800,
-        )
+        done = run_kubb3d(*step[1:], *(["-q"] if step[1] == "match" else WORKERS), cwd=tmp_path, timeout=1800)
         assert done.returncode == 0, f"{shlex.join(step)}: {done.stderr}"
     mean = _mean_difference(tmp_path / PICTURE, ROOT / PICTURE)
     assert mean <= MEAN_DIFF, (

@@ -10,12 +10,13 @@ import sys
 import time
 
 import pytest
+from cli_process import run_python
 
 CLI = [sys.executable, "-c", "from kubb3d.cli import main; main()"]
 
 
 def _run(*args, **kw):
-    return subprocess.run([*CLI, *args], capture_output=True, text=True, timeout=120, **kw)
+    return run_python([*CLI[1:], *args], timeout=120, **kw)
 
 
 def test_a_reader_that_goes_away_ends_the_command_quietly(tmp_path):

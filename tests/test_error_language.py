@@ -7,11 +7,10 @@ error handler reads the language from the command line itself (kubb3d/cli/lang.p
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from cli_process import run_kubb3d
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -52,8 +51,7 @@ CASES = [
 
 def _run(args, tmp_path, **env):
     clean = {k: v for k, v in os.environ.items() if k not in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")}
-    r = subprocess.run([sys.executable, "-m", "kubb3d", *args], capture_output=True,
-                       text=True, timeout=120, cwd=tmp_path, env={**clean, "LANG": "C.UTF-8", **env})
+    r = run_kubb3d(*args, timeout=120, cwd=tmp_path, env={**clean, "LANG": "C.UTF-8", **env})
     assert r.returncode == 2, (args, r.stderr)
     lines = r.stderr.strip().splitlines()
     assert len(lines) == 1, r.stderr

@@ -2,31 +2,23 @@
 short names of shipped scenarios and specs."""
 
 import os
-import subprocess
-import sys
+
+from cli_process import run_kubb3d, run_python
 
 import kubb3d
 
 
 def test_version_and_module_entry(root):
-    r = subprocess.run(
-        [sys.executable, "-m", "kubb3d", "--version"], capture_output=True, text=True, timeout=60, cwd=root
-    )
+    r = run_kubb3d("--version", timeout=60, cwd=root)
     assert (r.returncode, r.stdout) == (0, f"kubb3d {kubb3d.__version__}\n")
-    r = subprocess.run([sys.executable, "-m", "kubb3d", "--help"], capture_output=True, text=True, timeout=60, cwd=root)
+    r = run_kubb3d("--help", timeout=60, cwd=root)
     assert r.returncode == 0 and "Usage: kubb3d" in r.stdout and "--install-completion" in r.stdout
 
 
 def test_shell_completion_knows_the_subcommands(root):
     for words, expected in (("kubb3d exp", ["export", "experiment"]), ("kubb3d expe", ["experiment"])):
         env = {**os.environ, "_KUBB3D_COMPLETE": "complete_bash", "COMP_WORDS": words, "COMP_CWORD": "1"}
-        r = subprocess.run(
-            [sys.executable, "-c", "from kubb3d.cli import main; main(prog_name='kubb3d')"],
-            capture_output=True,
-            text=True,
-            timeout=60,
-            env=env,
-        )
+        r = run_python(["-c", "from kubb3d.cli import main; main(prog_name='kubb3d')"], timeout=60, env=env)
         assert r.stdout.split() == expected, words
 
 

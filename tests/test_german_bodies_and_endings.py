@@ -4,8 +4,7 @@ gefallen)`` from ``kubb3d match --ruleset kt --lang de``."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
+from cli_process import run_kubb3d
 
 from kubb3d.cli.match import ENDINGS
 from kubb3d.i18n import ENGLISH, translator
@@ -29,8 +28,7 @@ def test_every_body_a_contact_names_is_a_word_in_german():
 
 
 def test_the_throw_command_says_where_the_baton_first_touched_in_german(tmp_path):
-    res = subprocess.run([sys.executable, "-m", "kubb3d", "throw", "--tilt-deg", "40", "--lang", "de"],
-                         capture_output=True, text=True, cwd=tmp_path, timeout=120)
+    res = run_kubb3d("throw", "--tilt-deg", "40", "--lang", "de", cwd=tmp_path, timeout=120)
     assert res.returncode == 0, res.stderr
     assert "  erste Berührung: Boden nach " in res.stdout and "ground" not in res.stdout
 

@@ -18,6 +18,7 @@ import time
 from pathlib import Path
 
 import pytest
+from cli_process import run_kubb3d
 from process_helpers import session_members_of, stored_trials
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -118,9 +119,7 @@ def test_a_match_interrupted_by_ctrl_c_says_how_to_resume_and_the_words_work(tmp
     assert code == 130 and err.count("\n") == 1, err
     assert err.startswith("interrupted: ") and err.rstrip().endswith("resume with kubb3d match --resume r.jsonl")
     words = err.rstrip().split("resume with kubb3d ", 1)[1].split()
-    resumed = subprocess.run(
-        [sys.executable, "-m", "kubb3d", *words], cwd=tmp_path, capture_output=True, text=True, timeout=300
-    )
+    resumed = run_kubb3d(*words, cwd=tmp_path, timeout=300)
     assert resumed.returncode == 0, resumed.stderr
     assert "result:" in resumed.stdout
 

@@ -20,9 +20,11 @@ from pathlib import Path
 import pytest
 import typer.main
 import typer.testing
+from cli_process import run_kubb3d
+from cli_walk import commands
+from cli_walk import group as cli_group
 from typer.testing import CliRunner
 
-from cli_walk import commands, group as cli_group
 from kubb3d.cli import app
 from kubb3d.cli.outputs import Output, output_of
 
@@ -187,12 +189,8 @@ def test_an_output_that_is_added_to_is_kept(case, tmp_path, monkeypatch):
 
 
 def _cli(*args: str, cwd: Path):
-    import subprocess
-    import sys
 
-    return subprocess.run(
-        [sys.executable, "-m", "kubb3d", *args], capture_output=True, text=True, cwd=cwd, timeout=300
-    )
+    return run_kubb3d(*args, cwd=cwd, timeout=300)
 
 
 def test_export_html_is_replaced_only_with_force(tmp_path):

@@ -8,12 +8,13 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from cli_process import run_kubb3d
 
 from kubb3d.judge import Status, piece_status
-from kubb3d.rules import get_ruleset
 from kubb3d.physics.engine import QUIET_DT
 from kubb3d.physics.poses import support_margin
 from kubb3d.physics.world import DT, SETTLE_S, TABLE_SETTLE_S, World
+from kubb3d.rules import get_ruleset
 
 
 def _on_edge(world, angle_deg):
@@ -366,16 +367,9 @@ def test_docs_validation_md_is_what_kubb3d_validate_writes():
 
 def test_validate_command_json(tmp_path):
     import json
-    import subprocess
-    import sys
 
     md = tmp_path / "v.md"
-    r = subprocess.run(
-        [sys.executable, "-m", "kubb3d", "validate", "--quick", "--json", "--markdown", str(md)],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    r = run_kubb3d("validate", "--quick", "--json", "--markdown", str(md), timeout=300)
     data = json.loads(r.stdout)
     # exit 0 when every row passes, 1 when one fails; "passed" says which
     assert r.returncode == (0 if data["passed"] else 1), r.stderr
@@ -395,7 +389,7 @@ def test_the_settle_option_defaults_to_the_physics_settle_window():
 
 
 def test_a_longer_settle_window_waits_longer_for_the_same_rest():
-    from kubb3d.throw import ThrowParams, aim, simulate, release_from_params
+    from kubb3d.throw import ThrowParams, aim, release_from_params, simulate
 
     out = []
     for settle in (0.5, 2.0):

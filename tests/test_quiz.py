@@ -9,6 +9,7 @@ import re
 import tomllib
 
 import pytest
+from cli_process import run_kubb3d
 
 from kubb3d.i18n import translator
 from kubb3d.judge.rulings import Consequence
@@ -172,14 +173,9 @@ def test_a_penalty_kubbs_explanation_names_it_and_not_the_free_placement_choice(
 
 def _quiz_in(folder, *args: str):
     import os
-    import subprocess
-    import sys
 
     env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
-    return subprocess.run(
-        [sys.executable, "-m", "kubb3d", "quiz", "--count", "1", *args], cwd=folder, input="1\n",
-        capture_output=True, text=True, timeout=300, env=env,
-    )
+    return run_kubb3d("quiz", "--count", "1", *args, cwd=folder, input="1\n", timeout=300, env=env)
 
 
 def test_a_second_quiz_replaces_the_pictures_of_the_first_in_its_own_folder(tmp_path):

@@ -11,12 +11,11 @@ from __future__ import annotations
 import os
 import re
 import shlex
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
+from cli_process import run_kubb3d
 
 ROOT = Path(__file__).resolve().parents[1]
 README = ROOT / "README.md"
@@ -110,14 +109,7 @@ PICTURES = ["start.png", "after-throw.png", "match.png", "kubbuteo.png", "experi
 @pytest.mark.parametrize("picture", PICTURES)
 def test_the_readme_command_remakes_its_picture(picture, tmp_path):
     for step in _recipe(picture):
-        r = subprocess.run(
-            [sys.executable, "-m", "kubb3d", *step[1:]],
-            cwd=tmp_path,
-            env=_headless_env(),
-            capture_output=True,
-            text=True,
-            timeout=600,
-        )
+        r = run_kubb3d(*step[1:], cwd=tmp_path, env=_headless_env(), timeout=600)
         assert r.returncode == 0, f"{shlex.join(step)}: {r.stderr}"
     mean, share = _difference(tmp_path / picture, IMAGES / picture)
     assert mean <= MEAN_DIFF and share <= CHANGED_SHARE, (

@@ -13,11 +13,10 @@ from __future__ import annotations
 
 import re
 import shlex
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from cli_process import run_kubb3d
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -39,9 +38,7 @@ def recorded(tmp_path_factory):
     assert line, "README.md no longer records m.jsonl with kubb3d match"
     args = shlex.split(line.group(1))[1:]
     folder = tmp_path_factory.mktemp("readme-whatif")
-    done = subprocess.run(
-        [sys.executable, "-m", "kubb3d", *args, "-q"], cwd=folder, capture_output=True, text=True, timeout=600
-    )
+    done = run_kubb3d(*args, "-q", cwd=folder, timeout=600)
     assert done.returncode == 0, done.stderr
     return read_recorded(folder / "m.jsonl")
 

@@ -5,6 +5,7 @@ it goes by every command that reads replays, with the same one-line warning on s
 from pathlib import Path
 
 import pytest
+from cli_process import run_kubb3d
 
 WHOLE = Path(__file__).parent / "data" / "replay_before_message_ids.jsonl"
 
@@ -76,15 +77,12 @@ def test_the_warning_speaks_the_command_lines_language(tmp_path, env, lang):
     """With LANG=de_DE.UTF-8 (or --lang de on a command that has it) the warning line is German,
     as the error lines are (tests/test_error_language.py); the path stays as it is."""
     import os
-    import subprocess
-    import sys
 
     path, _ = _cut_files(tmp_path)["cut"]
     actions = sum('"type":"action"' in line for line in WHOLE.read_text().splitlines())
     clean = {k: v for k, v in os.environ.items() if k not in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")}
     args = ["notation", str(path), *(["--lang", lang] if lang else [])]
-    r = subprocess.run([sys.executable, "-m", "kubb3d", *args], capture_output=True, text=True, timeout=120,
-                       cwd=tmp_path, env={**clean, **env})
+    r = run_kubb3d(*args, timeout=120, cwd=tmp_path, env={**clean, **env})
     assert r.returncode == 0, r.stderr
     assert r.stderr.splitlines() == [
         f"Warnung: {path}: letzte Zeile unvollständig (abgeschnitten?); {actions} Aktionen gelesen, kein Ergebnis"

@@ -16,21 +16,17 @@ from __future__ import annotations
 import os
 import re
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-
+from cli_process import run_kubb3d
 from shared_runs import CALIBRATE_SMALL
 from test_output_policy import OUTPUTS
 
 
 def _kubb3d(folder: Path, *args: str, stdin: str | None = None, codes=(0,)) -> subprocess.CompletedProcess:
     env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
-    done = subprocess.run(
-        [sys.executable, "-m", "kubb3d", *args], cwd=folder, capture_output=True, text=True, timeout=900, env=env,
-        input=stdin,
-    )
+    done = run_kubb3d(*args, cwd=folder, timeout=900, env=env, input=stdin)
     assert done.returncode in codes, f"{args}: {done.stderr}"
     return done
 

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from cli_process import run_python
 from typer.testing import CliRunner
 
 from kubb3d.cli.dames import app
@@ -108,16 +109,12 @@ def test_selfplay_is_reproducible() -> None:
 
 def test_through_the_main_entry_point() -> None:
     code = "from kubb3d.cli import main; main()"
-    bad = subprocess.run(
-        [sys.executable, "-c", code, "dames", "selfplay", "--games", "x"], capture_output=True, text=True, cwd=ROOT
-    )
+    bad = run_python(["-c", code, "dames", "selfplay", "--games", "x"], cwd=ROOT)
     assert bad.returncode == 2
     assert bad.stderr.strip().count("\n") == 0 and bad.stderr.startswith("error: ")
     assert "Traceback" not in bad.stderr
-    ok = subprocess.run(
-        [sys.executable, "-c", code, "dames", "play", "--players", "human,random", "--seed", "1"],
-        input="b1NN@h4\n", capture_output=True, text=True, cwd=ROOT,
-    )
+    ok = run_python(["-c", code, "dames", "play", "--players", "human,random", "--seed", "1"], input="b1NN@h4\n",
+                    cwd=ROOT)
     assert ok.returncode == 0 and "  1. S b1NN@h4" in ok.stdout
     # no 3D libraries are loaded by the board game
     probe = subprocess.run(

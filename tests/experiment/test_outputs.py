@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 import typer
-
+from cli_process import run_kubb3d
 from typer.testing import CliRunner
 
 from kubb3d.experiment import read_rows
@@ -287,20 +287,15 @@ def test_a_results_file_without_trials_is_named_in_one_line(tmp_path):
     # `run --max-trials 0` (or a run stopped before its first trial) leaves a results file with no
     # rows; summary and plot answered "no column 'speed' (columns: )"
     empty = tmp_path / "empty.sqlite"
-    made = subprocess.run(
-        [sys.executable, "-m", "kubb3d", "experiment", "run", "hit-8m", "--out", str(empty), "--max-trials", "0",
-         "--backend", "serial", "-q"],
-        capture_output=True, text=True, timeout=300,
-    )
+    made = run_kubb3d("experiment", "run", "hit-8m", "--out", str(empty), "--max-trials", "0", "--backend", "serial",
+                      "-q", timeout=300)
     assert made.returncode == 0 and empty.exists(), made.stderr
     for args in (
         ["summary", str(empty), "--by", "speed"],
         ["summary", str(empty), "--json"],
         ["plot", str(empty), "--x", "speed", "--out", str(tmp_path / "e.png")],
     ):
-        res = subprocess.run(
-            [sys.executable, "-m", "kubb3d", "experiment", *args], capture_output=True, text=True, timeout=300
-        )
+        res = run_kubb3d("experiment", *args, timeout=300)
         lines = [ln for ln in res.stderr.splitlines() if ln.strip()]
         assert res.returncode == 2 and len(lines) == 1, (args, res.stderr)
         assert lines[0].startswith(f"error: {empty}: no trial stored yet") and "experiment run" in lines[0], lines

@@ -3,11 +3,10 @@ its figures against the rows of a real run, and the refusal of foreign results f
 
 import json
 import math
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from cli_process import run_kubb3d
 
 from kubb3d.experiment import read_rows, run
 from kubb3d.experiment.spec import load_spec
@@ -157,9 +156,7 @@ def test_a_results_file_of_another_spec_is_refused(tmp_path, first_baton_run):
         summarise([other])
     with pytest.raises(StudyError, match="second results file"):
         summarise([first_baton_run, first_baton_run])
-    res = subprocess.run(
-        [sys.executable, "-m", "kubb3d", "experiment", "studies", str(other)], capture_output=True, text=True
-    )
+    res = run_kubb3d("experiment", "studies", str(other))
     assert res.returncode == 2 and res.stdout == ""
     assert res.stderr.count("\n") == 1 and "not a shipped study" in res.stderr
     with pytest.raises(StudyError, match="schema"):

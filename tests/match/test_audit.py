@@ -8,9 +8,10 @@ import math
 import os
 
 import pytest
+from cli_process import run_kubb3d
 
-from kubb3d.files import FileSafetyError
 from kubb3d.audit import CHECKS, AuditReport, _Auditor, audit_match, cites_ruleset
+from kubb3d.files import FileSafetyError
 from kubb3d.judge import Consequence, Ruling, Status, ThrowContext, ThrowJudgement
 from kubb3d.rules import get_ruleset
 from kubb3d.snapshot import PieceState, Snapshot
@@ -313,13 +314,9 @@ def test_the_audit_uses_the_judges_tipping_angle_for_a_low_centre_of_mass():
 def test_a_clean_audit_makes_no_folder_and_says_where_replays_go(tmp_path):
     """The tryout: `kubb3d audit` left an empty kubb3d-audit/ folder behind after 0 violations.
     The folder is made for a kept replay only (the default folder, as any --replay-dir)."""
-    import subprocess
-    import sys
 
-    r = subprocess.run(
-        [sys.executable, "-m", "kubb3d", "audit", "--matches", "1", "--first-seed", "1"],
-        capture_output=True, text=True, timeout=300, cwd=tmp_path, env={**os.environ, "COLUMNS": "200"},
-    )
+    r = run_kubb3d("audit", "--matches", "1", "--first-seed", "1", timeout=300, cwd=tmp_path,
+                   env={**os.environ, "COLUMNS": "200"})
     assert r.returncode == 0, r.stderr  # docs/reliability.md: 0 when no violation, 1 with one
     assert list(tmp_path.iterdir()) == []
     last = r.stdout.strip().splitlines()[-1]

@@ -70,22 +70,16 @@ def test_quiz_view_shows_the_position_without_its_answer_and_the_outside_veiled(
 
 def test_quiz_view_without_a_display_is_a_one_line_error(monkeypatch, tmp_path):
     import re
-    import subprocess
-    import sys
+
+    from cli_process import run_kubb3d
 
     env = {k: v for k, v in __import__("os").environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
-    r = subprocess.run([sys.executable, "-m", "kubb3d", "quiz", "--view", "--count", "1", "--no-images"], input="1\n",
-                       capture_output=True, text=True, env=env, cwd=tmp_path, timeout=120)
+    r = run_kubb3d("quiz", "--view", "--count", "1", "--no-images", input="1\n", env=env, cwd=tmp_path, timeout=120)
     assert r.returncode == 2 and r.stdout == ""
     assert r.stderr.count("\n") == 1 and r.stderr.startswith("error: --view: no display")
     # the hint names what quiz has (it once said "use --screenshot", an option of play only)
     hinted = set(re.findall(r"--[a-z-]+", r.stderr)) - {"--view"}
-    quiz_options = subprocess.run(
-        [sys.executable, "-m", "kubb3d", "quiz", "--help"],
-        capture_output=True,
-        text=True,
-        env={**env, "COLUMNS": "200"},
-    ).stdout
+    quiz_options = run_kubb3d("quiz", "--help", env={**env, "COLUMNS": "200"}).stdout
     assert hinted and all(option in quiz_options for option in hinted), hinted
 
 

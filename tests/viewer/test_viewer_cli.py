@@ -3,6 +3,7 @@
 import subprocess
 import sys
 
+from cli_process import run_python
 
 
 def test_import_and_help_do_not_load_pyglet():
@@ -113,7 +114,7 @@ def test_play_match_options_agree_on_where_they_are_taken(tmp_path, cli):
     drill = ("play", "--challenge", "king", "--auto", "--difficulty", "easy", "--json")
     env = {**os.environ, "KUBB3D_DATA_DIR": str(tmp_path / "data")}
     main = "from kubb3d.cli import main; main()"
-    r = subprocess.run([sys.executable, "-c", main, *drill], capture_output=True, text=True, cwd=tmp_path, env=env)
+    r = run_python(["-c", main, *drill], cwd=tmp_path, env=env)
     assert r.returncode == 0, r.stderr
     assert json.loads(r.stdout)["difficulty"] == "easy"
 

@@ -13,19 +13,17 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from cli_process import run_kubb3d
 
 pytestmark = pytest.mark.gl
 
 
 def _kubb3d(folder: Path, *args: str) -> subprocess.CompletedProcess:
     env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
-    return subprocess.run(
-        [sys.executable, "-m", "kubb3d", *args], cwd=folder, capture_output=True, text=True, timeout=600, env=env
-    )
+    return run_kubb3d(*args, cwd=folder, timeout=600, env=env)
 
 
 @pytest.fixture(scope="module")

@@ -8,13 +8,13 @@ import base64
 import json
 import re
 import subprocess
-import sys
 import tomllib
 from importlib import resources
 from pathlib import Path
 
 import numpy as np
 import pytest
+from cli_process import run_kubb3d
 
 from kubb3d.i18n import translator
 from kubb3d.library import scenarios_dir
@@ -272,7 +272,7 @@ def test_quiz_page_gives_no_answer_away_before_a_choice():
 
 
 def kubb3d(*args: str, cwd: Path) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "kubb3d", *args], capture_output=True, text=True, cwd=cwd, timeout=300)
+    return run_kubb3d(*args, cwd=cwd, timeout=300)
 
 
 @pytest.mark.parametrize(
