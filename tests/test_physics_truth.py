@@ -161,12 +161,19 @@ def test_plowing_stops_a_landing_baton_within_a_metre_or_two_on_grass_only():
     assert out["plane"] > 3 * out["grass"]
 
 
-def test_validation_fast_rows_plumbing_and_tuned_pass():
-    # the engine applies the inputs it was given; the checks (against independent references and
-    # half the step) are held against docs/validation.md below
+@pytest.fixture(scope="module")
+def quick_report():
+    """``run_validation(quick=True)``, run once for the tests that read its rows (5-6 s a run at
+    a load of 6; three tests each ran it)."""
     from kubb3d.validate import run_validation
 
-    report = run_validation(quick=True)
+    return run_validation(quick=True)
+
+
+def test_validation_fast_rows_plumbing_and_tuned_pass(quick_report):
+    # the engine applies the inputs it was given; the checks (against independent references and
+    # half the step) are held against docs/validation.md below
+    report = quick_report
     failed = [r.quantity for r in report.rows if not r.passed and r.kind != "check"]
     # the drops onto a flat heightfield among them (they failed before issue 29's ground fix)
     assert not failed
@@ -190,16 +197,16 @@ def test_validation_fast_rows_plumbing_and_tuned_pass():
     assert not missing, f"docs/validation.md lacks rows (regenerate it with the command in its header): {missing}"
 
 
-def test_validation_tolerances_are_printed_short():
+def test_validation_tolerances_are_printed_short(quick_report):
     # docs/validation.md printed the settle window's two frames as "±0 % or ±0.0666667 s": a
     # tolerance has three significant digits at most and no part that is zero
-    from kubb3d.validate import run_validation, tolerance_text
+    from kubb3d.validate import tolerance_text
 
     assert tolerance_text(0.0, 2 / 30, "s") == "±0.0667 s"
     assert tolerance_text(0.015) == "±1.5 %"
     assert tolerance_text(0.02, 1e-4, "m") == "±2 % or ±0.0001 m"
     assert tolerance_text(0.0) == "exact"
-    report = run_validation(quick=True)
+    report = quick_report
     long = []
     for r in report.rows:
         numbers = re.findall(r"\d+(?:\.\d+)?", r.tolerance.replace("v²", "").replace("95 %", ""))
@@ -340,14 +347,14 @@ COARSER_IN_QUICK = {"tipping", "tunnelling"}
 batons): their values differ, their tolerances and verdicts must not."""
 
 
-def test_docs_validation_md_is_what_kubb3d_validate_writes():
+def test_docs_validation_md_is_what_kubb3d_validate_writes(quick_report):
     # docs/validation.md is written by the full `kubb3d validate --markdown` (its header says the
     # command); the quick rows are computed as the full run computes them, so each one's line,
     # values and verdict included, must be in it: a change of the physics that moves one makes
     # the page stale and fails here (regenerate it with the command in its header)
-    from kubb3d.validate import markdown, row_line, run_validation
+    from kubb3d.validate import markdown, row_line
 
-    report = run_validation(quick=True)
+    report = quick_report
     doc = (Path(__file__).parents[1] / "docs" / "validation.md").read_text(encoding="utf-8")
     lines = doc.splitlines()
     stale = []
