@@ -102,3 +102,13 @@ def test_what_is_read_at_start_takes_a_real_interpreter():
     seeds = {run_python(["-c", "print(hash('kubb'))"], env={**env, "PYTHONHASHSEED": s}, timeout=60).stdout
              for s in ("1", "2")}
     assert len(seeds) == 2  # each its own interpreter: the server's one hash seed would give one value
+
+
+@pytest.mark.skipif(os.environ.get("KUBB3D_FRESH_CLI") == "1", reason="KUBB3D_FRESH_CLI=1: no call takes the server")
+def test_the_calls_are_children_of_the_server_and_fresh_ones_are_not():
+    import cli_process
+
+    forked = run_python(["-c", "import os; print(os.getppid())"], timeout=60)
+    assert int(forked.stdout) == cli_process._server[0].proc.pid != os.getpid()
+    fresh = run_python(["-c", "import os; print(os.getppid())"], timeout=60, fresh=True)
+    assert int(fresh.stdout) == os.getpid()
