@@ -1,5 +1,5 @@
-"""Run ``python -m kubb3d …`` (or ``python -c CODE …``) for a test the way ``subprocess.run``
-does, without paying Python's start-up and imports on every call.
+"""Run ``python -m kubb3d …`` (or ``python -c CODE …``, ``python FILE.py …``) for a test the way
+``subprocess.run`` does, without paying Python's start-up and imports on every call.
 
 :func:`run_python` takes what follows ``sys.executable`` on the command line and returns the
 ``subprocess.CompletedProcess`` that ``subprocess.run([sys.executable, *argv], capture_output=
@@ -10,8 +10,9 @@ it) that has imported the command line and its heavy dependencies once (numpy, P
 Rich, pydantic, the kubb3d modules a command loads); for each call the server forks a child,
 which takes the call's argv, working folder, environment and stdin, writes fd 1 and 2 to files,
 runs the command as the interpreter would (``runpy`` for ``-m``, ``exec`` in a new ``__main__``
-for ``-c``) and exits the way the interpreter exits (exit code, traceback, signal). So every call
-is still a process of its own: nothing one call changes reaches the next. ``kubb3d --help``
+for ``-c`` and a file, the file's folder first on ``sys.path``) and exits the way the
+interpreter exits (exit code, traceback, signal). So every call is still a process of its own:
+nothing one call changes reaches the next. ``kubb3d --help``
 took 0.11 s where a fresh interpreter took 1.6 s (at a load of 7.6; the server's start, once
 per test process, took 2 s).
 
@@ -29,8 +30,8 @@ The rule for what keeps a real interpreter (``fresh=True``, or taken by itself):
 * an environment that differs from the server's in a variable outside :data:`RUN_TIME_VARIABLES`
   (``PYTHON*``, ``LANG``/``LC_*`` which set the stream encoding, the BLAS/OpenMP thread
   variables, ``DASK_*``, Typer's and Rich's ``TERMINAL_WIDTH``/``FORCE_COLOR`` …): a real
-  subprocess is started by itself, as it is for a command line that is neither ``-m`` nor
-  ``-c``;
+  subprocess is started by itself, as it is for a command line that is neither ``-m``, ``-c``
+  nor a ``.py`` file;
 * packaging tests, which run another interpreter (a venv's) anyway.
 
 ``KUBB3D_FRESH_CLI=1`` in the environment of the test run sends every call to a real
@@ -87,15 +88,20 @@ module that starts a thread, opens a display, connects PyBullet or reads the env
 import beyond :data:`RUN_TIME_VARIABLES`' complement, which the server's own environment fixes."""
 
 
-def _may_fork(argv: list[str], env: dict[str, str], server_env: dict[str, str]) -> bool:
-    """Whether the call ``sys.executable *argv`` with ``env`` may be a child of a server
-    started with ``server_env`` (see the module's rule)."""
-    if len(argv) < 2 or argv[0] not in ("-m", "-c"):
+def _may_fork(argv: list[str], env: dict[str, str], server_env: dict[str, str], cwd=None) -> bool:
+    """Whether the call ``sys.executable *argv`` in ``cwd`` with ``env`` may be a child of a
+    server started with ``server_env`` (see the module's rule)."""
+    if not argv or (len(argv) < 2 if argv[0] in ("-m", "-c") else not _is_script(argv[0], cwd)):
         return False
     for key in set(env) | set(server_env):
         if env.get(key) != server_env.get(key) and key not in RUN_TIME_VARIABLES and not key.startswith("KUBB3D_"):
             return False
     return True
+
+
+def _is_script(word: str, cwd=None) -> bool:
+    """Whether ``python WORD`` in ``cwd`` runs a Python file (not an option, a zip or a folder)."""
+    return not word.startswith("-") and word.endswith(".py") and os.path.isfile(os.path.join(cwd or os.getcwd(), word))
 
 
 class _Server:
@@ -181,7 +187,7 @@ def run_python(argv, *, cwd=None, env=None, input=None, timeout=None, fresh=Fals
     argv = [str(a) for a in argv]
     args = [sys.executable, *argv]
     run_env = dict(os.environ if env is None else env)
-    if fresh or os.environ.get("KUBB3D_FRESH_CLI") == "1" or not _may_fork(argv, run_env, _BASE_ENV):
+    if fresh or os.environ.get("KUBB3D_FRESH_CLI") == "1" or not _may_fork(argv, run_env, _BASE_ENV, cwd):
         return subprocess.run(args, capture_output=True, text=True, cwd=cwd, env=env, input=input,
                               timeout=timeout, check=check)
     with _lock:
@@ -289,7 +295,7 @@ def _child(request: dict, cli) -> None:  # pragma: no cover - runs in a child of
         sys.modules["numpy"].random.seed()  # numpy's global generator is not reseeded by a fork
     argv = request["argv"]
     main = types.ModuleType("__main__")
-    main.__dict__["__builtins__"] = __builtins__
+    main.__dict__.update(__builtins__=__builtins__, __annotations__={}, __package__=None, __spec__=None)
     sys.modules["__main__"] = main
     try:
         if argv[0] == "-m":
@@ -299,11 +305,24 @@ def _child(request: dict, cli) -> None:  # pragma: no cover - runs in a child of
                 for sig in (signal.SIGINT, signal.SIGTERM):
                     signal.signal(sig, cli._interrupted_while_starting)
             runpy._run_module_as_main(argv[1])  # type: ignore[attr-defined]
-        else:
+        elif argv[0] == "-c":
+            import importlib.machinery
+
             sys.argv = ["-c", *argv[2:]]
             sys.path[0] = ""
-            main.__dict__.update(__loader__=None, __spec__=None, __package__=None)
+            main.__dict__.update(__loader__=importlib.machinery.BuiltinImporter)
             exec(compile(argv[1], "<string>", "exec"), main.__dict__)
+        else:  # a file: its folder first on the path, as python FILE has it
+            import importlib.machinery
+
+            path = os.path.join(os.getcwd(), argv[0])  # not normalised: the interpreter joins only
+            sys.argv = list(argv)
+            sys.path[0] = os.path.dirname(os.path.realpath(path))
+            main.__dict__.update(__file__=path, __cached__=None,
+                                 __loader__=importlib.machinery.SourceFileLoader("__main__", path))
+            with open(path, "rb") as source:
+                code = compile(source.read(), path, "exec")
+            exec(code, main.__dict__)
     except SystemExit as stop:
         _exit(_exit_code(stop.code))
     except BaseException as error:

@@ -6,11 +6,10 @@ from __future__ import annotations
 
 import importlib.util
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from cli_process import run_python
 
 from kubb3d.audit import CHECKS
 
@@ -99,11 +98,7 @@ def test_bad_logs_are_refused_in_one_line_and_nothing_is_written(content, messag
     log = tmp_path / "bad.jsonl"
     log.write_text(content, encoding="utf-8")
     out = tmp_path / "out.json"
-    run = subprocess.run(
-        [sys.executable, str(ROOT / "benchmarks" / "audit_table.py"), "merge", "--commit", "x", str(log)]
-        + ["--out", str(out)],
-        capture_output=True,
-        text=True,
-    )
+    script = str(ROOT / "benchmarks" / "audit_table.py")
+    run = run_python([script, "merge", "--commit", "x", str(log), "--out", str(out)])
     assert run.returncode == 2 and message in run.stderr and len(run.stderr.strip().splitlines()) == 1
     assert not out.exists()

@@ -112,3 +112,27 @@ def test_the_calls_are_children_of_the_server_and_fresh_ones_are_not():
     assert int(forked.stdout) == cli_process._server[0].proc.pid != os.getpid()
     fresh = run_python(["-c", "import os; print(os.getppid())"], timeout=60, fresh=True)
     assert int(fresh.stdout) == os.getpid()
+
+
+SCRIPT_SAMPLES = {
+    "script-error": ["benchmarks/equivalence.py", "--throws", "0", "--matches", "0"],
+    "script-help": ["benchmarks/mutation.py", "--help"],
+    "script-where": ["tests/data/../../benchmarks/../tests/test_fork_server.py", "probe"],
+}
+"""Python files run as ``python FILE ARGS…`` (relative to the repository's root)."""
+
+
+@pytest.mark.parametrize("name", SCRIPT_SAMPLES)
+def test_a_file_runs_in_a_child_as_python_file_runs_it(name):
+    argv = SCRIPT_SAMPLES[name]
+    real = subprocess.run([sys.executable, *argv], capture_output=True, text=True, cwd=ROOT, timeout=300)
+    forked = run_python(argv, cwd=ROOT, timeout=300)
+    assert _may_fork(argv, dict(os.environ), dict(os.environ), ROOT)
+    assert (forked.args, forked.returncode, forked.stdout, forked.stderr) == (
+        real.args, real.returncode, real.stdout, real.stderr)
+    assert real.returncode == {"script-error": 2, "script-help": 0, "script-where": 3}[name], real.stderr
+
+
+if __name__ == "__main__" and sys.argv[1:] == ["probe"]:  # the "script-where" sample
+    print(sys.argv, sys.path[0], __file__, sorted(k for k in globals() if k.startswith("__")))
+    raise SystemExit(3)

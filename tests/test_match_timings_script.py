@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from cli_process import run_python
 
 from kubb3d.match import Match, MatchConfig
 
@@ -16,9 +16,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def _run(script: str, *args: str) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, str(ROOT / "benchmarks" / script), *args], capture_output=True, text=True, timeout=600
-    )
+    return run_python([str(ROOT / "benchmarks" / script), *args], timeout=600)
 
 
 def test_match_timings_plays_the_seeds_it_names_and_judges_the_median_against_the_goal():

@@ -13,6 +13,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from cli_process import run_python
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -85,8 +86,7 @@ def test_the_interval_is_the_wilson_score_interval(mutation):
     (["--sample", "0.5", "--sample-size", "10"], "--sample-size: give either --sample or --sample-size, not both"),
 ])
 def test_bad_arguments_are_refused_in_one_line_before_any_work(args, message, tmp_path):
-    result = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "mutation.py"), *args],
-                            capture_output=True, text=True, cwd=tmp_path, check=False)
+    result = run_python([str(ROOT / "benchmarks" / "mutation.py"), *args], cwd=tmp_path)
     assert result.returncode == 2 and result.stdout == ""
     assert result.stderr == f"mutation.py: {message}\n"
 
@@ -269,13 +269,13 @@ def test_every_run_quoted_from_a_saved_file_is_that_file_rendered(mutation, tmp_
            "survivors": ["x"]}
     saved.write_text(json.dumps(doc), encoding="utf-8")
     script = str(ROOT / "benchmarks" / "mutation.py")
-    run = subprocess.run([sys.executable, script, "--render", str(saved)], capture_output=True, text=True)
+    run = run_python([script, "--render", str(saved)])
     assert run.returncode == 0 and run.stdout.strip() == mutation.render_run(doc)
     assert "kubb3d/rules/dm.py" in run.stdout and "80.0 %" in run.stdout
     assert run.stdout.strip().endswith("sample 0.5 (seed 3), 12 s, load 1.00 2.50 3.25; 1 survivors in "
                                        "mutants/survivors.txt (`mutmut show NAME`)")
     saved.write_text("[]", encoding="utf-8")
-    bad = subprocess.run([sys.executable, script, "--render", str(saved)], capture_output=True, text=True)
+    bad = run_python([script, "--render", str(saved)])
     assert bad.returncode == 2 and bad.stderr.strip().count("\n") == 0 and "--render" in bad.stderr
 
 
@@ -302,8 +302,7 @@ def test_two_saved_runs_compare_module_by_module(mutation, tmp_path):
     script = str(ROOT / "benchmarks" / "mutation.py")
     saved = tmp_path / "run.json"
     saved.write_text("{}", encoding="utf-8")
-    bad = subprocess.run([sys.executable, script, "--compare", quoted[0][0], str(saved)], capture_output=True,
-                         text=True, cwd=ROOT)
+    bad = run_python([script, "--compare", quoted[0][0], str(saved)], cwd=ROOT)
     assert bad.returncode == 2 and bad.stdout == "" and bad.stderr.strip().count("\n") == 0
     assert "--compare" in bad.stderr and "run.json" in bad.stderr
 
@@ -372,8 +371,7 @@ def test_a_run_saves_what_it_has_checked_and_a_stopped_run_resumes_from_it(mutat
     other = tmp_path / "other.json"
     other.write_text(json.dumps(doc | {"sources": "0" * 64}), encoding="utf-8")
     script = str(ROOT / "benchmarks" / "mutation.py")
-    bad = subprocess.run([sys.executable, script, "--resume", str(other), "--module", "rules/dm.py"],
-                         capture_output=True, text=True, cwd=tmp_path)
+    bad = run_python([script, "--resume", str(other), "--module", "rules/dm.py"], cwd=tmp_path)
     assert bad.returncode == 2 and bad.stderr.strip().count("\n") == 0 and "other sources" in bad.stderr
 
 

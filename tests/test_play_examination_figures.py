@@ -17,6 +17,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from cli_process import run_python
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMS = ROOT / "docs" / "examinations"
@@ -30,10 +31,8 @@ def _doc(name: str) -> str:
 def _cases(script: str, data: str) -> dict[tuple[int, int], dict]:
     """``{(seed, call): {"name", "players", "lines"}}`` from the command's output on the stored
     cases: the case line and the checks printed under it."""
-    out = subprocess.run(
-        [sys.executable, str(ROOT / "benchmarks" / script), "--load", str(ROOT / "tests" / "data" / data)],
-        capture_output=True, text=True, check=True, timeout=300, cwd=ROOT,
-    ).stdout
+    out = run_python([str(ROOT / "benchmarks" / script), "--load", str(ROOT / "tests" / "data" / data)], check=True,
+                     timeout=300, cwd=ROOT).stdout
     cases: dict[tuple[int, int], dict] = {}
     current = None
     for line in out.splitlines():

@@ -6,12 +6,11 @@ from __future__ import annotations
 
 import importlib.util
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
+from cli_process import run_python
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -60,12 +59,7 @@ def test_docs_quote_the_committed_far_steps_run():
 
 
 def test_equivalence_script_pairs_the_same_throws_and_refuses_an_interval_of_one():
-    r = subprocess.run(
-        [sys.executable, str(ROOT / "benchmarks" / "equivalence.py"), "--throws", "3", "--matches", "0"],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    r = run_python([str(ROOT / "benchmarks" / "equivalence.py"), "--throws", "3", "--matches", "0"], timeout=300)
     assert r.returncode == 0, r.stderr
     figures = json.loads(r.stdout.splitlines()[-1])
     throws = figures["throws"]
@@ -73,9 +67,7 @@ def test_equivalence_script_pairs_the_same_throws_and_refuses_an_interval_of_one
     # the plain schedule steps at 1/960 s throughout: several times the steps
     assert throws["steps_per_throw"]["plain"] > 2 * throws["steps_per_throw"]["kubb3d"]
     for args in (["--throws", "1", "--matches", "0"], ["--throws", "0", "--matches", "0"]):
-        bad = subprocess.run(
-            [sys.executable, str(ROOT / "benchmarks" / "equivalence.py"), *args], capture_output=True, text=True
-        )
+        bad = run_python([str(ROOT / "benchmarks" / "equivalence.py"), *args])
         assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1 and "Traceback" not in bad.stderr
 
 

@@ -63,16 +63,13 @@ def test_docs_quote_the_slopes_under_the_spots(cm):
     table (50 terrain seeds, bare heightfield): the row of 1 cm (no spot steeper than a tipping
     angle) and of 3 cm (the first with spots steeper) are re-made here and must be the page's."""
     import re
-    import subprocess
-    import sys
     from pathlib import Path
 
+    from cli_process import run_python
+
     root = Path(__file__).resolve().parents[1]
-    out = subprocess.run(
-        [sys.executable, str(root / "benchmarks" / "terrain_setup.py"), "--seeds", "50", "--settle", "0",
-         "--cm", str(cm)],
-        capture_output=True, text=True, timeout=300, check=True, cwd=root,
-    ).stdout
+    out = run_python([str(root / "benchmarks" / "terrain_setup.py"), "--seeds", "50", "--settle", "0", "--cm", str(cm)],
+                     timeout=300, check=True, cwd=root).stdout
     row = next(line for line in out.splitlines() if line.startswith(f"{cm:g} | 50 | "))
     _, _, kubbs, king, _stakes, kubb_tip, _friction, king_tip, pads = row.split(" | ")
     quoted = f"| {cm:g} cm | {kubbs}° | {king}° | {kubb_tip} | {king_tip} | {pads} |"

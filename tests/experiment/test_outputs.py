@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 import typer
-from cli_process import run_kubb3d
+from cli_process import run_kubb3d, run_python
 from typer.testing import CliRunner
 
 from kubb3d.experiment import read_rows
@@ -208,13 +208,7 @@ def test_cli_user_errors_are_one_line_exit_2(tiny_reference, tmp_path):
 
 
 def test_readme_example_runs(tmp_path):
-    p = subprocess.run(
-        [sys.executable, str(ROOT / "docs" / "example_experiment.py"), str(tmp_path)],
-        capture_output=True,
-        text=True,
-        timeout=180,
-        cwd=ROOT,
-    )
+    p = run_python([str(ROOT / "docs" / "example_experiment.py"), str(tmp_path)], timeout=180, cwd=ROOT)
     assert p.returncode == 0, p.stderr
     assert "experiment: 12 trials" in p.stdout
     rows = read_rows(tmp_path / "example.sqlite")

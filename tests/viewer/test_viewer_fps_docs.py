@@ -6,11 +6,10 @@ from __future__ import annotations
 import json
 import os
 import statistics
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from cli_process import run_python
 
 ROOT = Path(__file__).resolve().parents[2]
 DOC = ROOT / "docs" / "viewer.md"
@@ -90,8 +89,8 @@ def test_the_later_run_is_the_files_and_above_30_frames_a_second():
 @pytest.mark.gl
 def test_the_benchmark_writes_the_lines_the_doc_quotes():
     env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
-    r = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "viewer_fps.py"), "--frames", "3", "--json",
-                        "--width", "320", "--height", "180"], capture_output=True, text=True, timeout=300, env=env)
+    r = run_python([str(ROOT / "benchmarks" / "viewer_fps.py"), "--frames", "3", "--json", "--width", "320", "--height",
+                    "180"], timeout=300, env=env)
     assert r.returncode == 0, r.stderr
     lines = [json.loads(line) for line in r.stdout.splitlines()]
     assert [x["scene"] for x in lines] == ["flying", "tumbling"]
