@@ -16,9 +16,10 @@ when it was recorded), and every check of each case is printed under its name.
 docs/examinations/2026-12-07-play.md gives the
 method and a record of a run. ``--invalid RATE`` plays both sides through
 tests/judge/invalid_play.py (that share of the baton throws made a foul or thrown at the king,
-one inkasted kubb in twenty aimed at the king) and judges the fouls independently
-(tests/judge/independent_dm_throws.py); docs/examinations/2026-12-07-ws-invalid.md gives the
-runs. CPU: about 1–7 s per DM match; run it under ``nice``.
+one inkasted kubb in twenty aimed at the king; ``--inkast-fouls S``: a share S of the inkasted
+kubbs thrown with the toe past the baseline or from a line nearer the centre, counted) and
+judges the fouls independently (tests/judge/independent_dm_throws.py);
+docs/examinations/2026-12-07-ws-invalid.md gives the runs. CPU: about 1–7 s per DM match; run it under ``nice``.
 """
 
 from __future__ import annotations
@@ -85,6 +86,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--save", default=None, help="write every position here (.jsonl.gz)")
     ap.add_argument("--load", default=None, help="compare the positions of --save files (comma-separated)")
     ap.add_argument("--invalid", type=float, default=None, help="share of baton throws made fouls or at the king")
+    ap.add_argument(
+        "--inkast-fouls", type=float, default=0.0, help="with --invalid: share of kubbs thrown back from past the line"
+    )
     ap.add_argument("--store", default=None, help="with --load and --cases: write those calls here (.json)")
     ap.add_argument("--cases", default="", help="name=SEED:CALL[@N],… the calls --store keeps (@N: N-th --load file)")
     args = ap.parse_args(argv)
@@ -118,7 +122,12 @@ def main(argv: list[str] | None = None) -> int:
                 from invalid_play import record_invalid_match
 
                 played = record_invalid_match(
-                    seed, args.ruleset, rate=args.invalid, skills=skills, strategies=strategies
+                    seed,
+                    args.ruleset,
+                    rate=args.invalid,
+                    inkast_foul_rate=args.inkast_fouls,
+                    skills=skills,
+                    strategies=strategies,
                 )
                 for kind, n in _changed(played[1]).items():
                     calls[f"changed: {kind}"] += n

@@ -16,7 +16,9 @@ agreements, disagreements and kubb3d's most common answers. ``--save`` keeps eve
 ``--out`` keeps the matches with a disagreement. ``--invalid RATE`` plays both teams through
 tests/judge/invalid_play.py: that share of the baton throws is made invalid (a helicopter, a
 tilt, a foot over the line, a line nearer the centre than allowed) or aimed at the king, and
-one inkasted kubb in twenty is aimed at the king (``--inkast-king``).
+one inkasted kubb in twenty is aimed at the king (``--inkast-king``); ``--inkast-fouls R``: a
+share R of the inkasted kubbs is thrown with the toe past the baseline or from a line nearer
+the centre (docs/examinations/2026-12-07-ws-invalid.md, "Kubbs thrown back from past the line").
 docs/examinations/2026-12-07-ws-play.md gives the method and a record of a run,
 docs/examinations/2026-12-07-ws-invalid.md the runs with ``--invalid``. CPU: about 3–6 s per
 match (1–3 s with ``--invalid``, whose matches end early); run it under ``nice``.
@@ -196,6 +198,9 @@ def main(argv: list[str] | None = None) -> int:
     ap = match_arguments((__doc__ or "").splitlines()[0])
     ap.add_argument("--invalid", type=float, default=None, help="share of baton throws made invalid or at the king")
     ap.add_argument("--inkast-king", type=float, default=0.05, help="with --invalid: share of kubbs aimed at the king")
+    ap.add_argument(
+        "--inkast-fouls", type=float, default=0.0, help="with --invalid: share of kubbs thrown back from past the line"
+    )
     ap.add_argument("--store", default=None, help="with --load and --cases: write those calls here (.json)")
     ap.add_argument("--cases", default="", help="name=SEED:CALL[@N],… the calls --store keeps (@N: N-th --load file)")
     args = ap.parse_args(argv)
@@ -219,7 +224,12 @@ def main(argv: list[str] | None = None) -> int:
 
             from invalid_play import record_invalid_match
 
-            record = partial(record_invalid_match, rate=args.invalid, inkast_rate=args.inkast_king)
+            record = partial(
+                record_invalid_match,
+                rate=args.invalid,
+                inkast_rate=args.inkast_king,
+                inkast_foul_rate=args.inkast_fouls,
+            )
         yield from record_matches(parse_seeds(args.seeds), record, skills, strategies, save)
 
     n_matches = shown = 0

@@ -180,3 +180,39 @@ def test_ws_invalid_findings_quote_the_stored_positions(ws_invalid_cases):
         _figure(line_case["lines"], r"^(AGREE throw:foot .*)$"),
     ).groups()  # type: ignore[union-attr]
     assert f"B's toe stood at x = {toe} m, B's baseline at {line} m" in doc
+
+
+@pytest.fixture(scope="module")
+def ws_inkast_foul_cases():
+    return _cases("ws_referee_play.py", "ws_inkast_foul_positions.json")
+
+
+def test_ws_inkast_foul_figures_quote_the_stored_positions(ws_inkast_foul_cases):
+    # docs/examinations/2026-12-07-ws-invalid.md, finding 7: where the kubbs of two stored
+    # inkasts were thrown back from, as the command prints them
+    doc = _doc("2026-12-07-ws-invalid.md")
+    past = ws_inkast_foul_cases[(14, 6)]
+    assert past["name"] == "inkast-toe-past-the-line"
+    toe, line, cm = re.search(
+        r"toe x ([0-9.]+), line ([0-9.]+), ([0-9.]+) cm past",
+        _figure(past["lines"], r"^(AGREE inkast:from-line\(info, the toe past the line.* B5: .*)$"),
+    ).groups()  # type: ignore[union-attr]
+    assert f"B5 thrown back with the toe at x = {toe} m, {cm} cm past B's baseline at {line} m" in doc
+    assert f"(WS {cm} cm," in doc
+    front = ws_inkast_foul_cases[(8, 26)]
+    assert front["name"] == "inkast-toe-past-the-baseline-behind-the-front-line"
+    kind = r"inkast:from-line\(the toe past the baseline, behind the front line\)"
+    toe, line = re.search(
+        r"toe x (-[0-9.]+), line (-[0-9.]+)\)", _figure(front["lines"], rf"^(AGREE {kind} B5:.*)$")
+    ).groups()  # type: ignore[union-attr]
+    said = f"B5 was thrown with the toe at x = {toe} m, past A's baseline but behind A's front line at {line} m"
+    assert said in doc
+
+
+def test_dm_inkast_foul_figure_quotes_the_stored_position():
+    doc = _doc("2026-12-07-ws-invalid.md")
+    cases = _cases("referee_play.py", "dm_inkast_foul_positions.json")
+    past = cases[(4, 63)]
+    assert past["name"] == "inkast-toe-past-the-baseline"
+    cm = _figure(past["lines"], r"agree inkast:from-line\(info, the toe past the baseline.* A4: .*, ([0-9.]+) cm past")
+    assert f"DM {cm} cm)" in doc

@@ -188,6 +188,27 @@ def toes(pos: dict[str, Any]) -> tuple[float, float]:
     return toe, toe + fwd * p.get("step_after", 0.0)
 
 
+def inkast_toes(pos: dict[str, Any]) -> dict[str, tuple[str, float]]:
+    """Per kubb thrown in an inkast attempt (its record's parameters): (the side it was thrown
+    from, x of the toe of the front foot at the release), the stance as for a baton
+    (:func:`toes`); a kubb without parameters: its release point. The step after the release
+    is the baton's (``step_after``), not given for a kubb: 0."""
+    hl = pos["snapshot"]["pitch"]["length"] / 2
+    out: dict[str, tuple[str, float]] = {}
+    for t in pos.get("action", {}).get("throws") or []:
+        p = t.get("params") or {}
+        x = t["release"]["position_m"][0]
+        side = p.get("side") or ("A" if x < 0 else "B")
+        fwd = 1.0 if side == "A" else -1.0
+        if not p:
+            out[t["piece"]] = (side, x)
+            continue
+        base = p["line_x"] if p.get("line_x") is not None else -fwd * hl
+        behind = p["foot_behind_line"] if p.get("foot_behind_line") is not None else p["behind_line"] + HAND_AHEAD
+        out[t["piece"]] = (side, base - fwd * behind + fwd * p.get("step_after", 0.0))
+    return out
+
+
 def throw_validity(pos: dict[str, Any], line: float) -> dict[str, Any]:
     """Basic rules 5 and 7 on a baton throw, from the throw's record (its parameters and its
     release) and the line the thrower may throw from (``line``: :func:`front_line` at the throw,

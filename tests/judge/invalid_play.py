@@ -23,7 +23,12 @@ before they are returned:
   "thrown from its own baseline");
 * ``king``: a baton thrown at the king instead of the kubb the strategy chose (End of the Game
   "A team loses if it knocks over the king before it has knocked over all kubbs ...");
-* an inkasted kubb aimed at the king (``inkast-king``).
+* an inkasted kubb aimed at the king (``inkast-king``);
+* with ``inkast_foul_rate`` (0 by default: the runs of 2026-12-07-ws-invalid.md draw nothing
+  for it), a kubb thrown back with the toe 5-30 cm past the baseline at the release, the hand
+  0.4 m in front of it (``inkast-foot``), or from a line 0.3-1.0 m nearer the centre than the
+  baseline, aimed again from there (``inkast-line``): WS basic rule 10 "thrown from the
+  baseline or front line"; DM names no line for an inkast.
 
 The match engine, the players and the judge are kubb3d's own and unchanged; kubb3d's seeded
 matches (tests/test_match_digests.py) do not pass through here.
@@ -55,6 +60,7 @@ class Saboteur:
         rng: the saboteur's own generator.
         rate: the share of baton throws changed.
         inkast_rate: the share of inkasted kubbs aimed at the king.
+        inkast_foul_rate: the share of inkasted kubbs thrown from past the line (module doc).
         kinds: the changes drawn from (:data:`WEIGHTS`).
     """
 
@@ -64,6 +70,7 @@ class Saboteur:
     rate: float = 0.2
     inkast_rate: float = 0.05
     kinds: tuple[str, ...] = KINDS
+    inkast_foul_rate: float = 0.0
     done: list[tuple[str, str]] = field(default_factory=list)
 
     def __call__(self, req) -> ThrowParams:
@@ -74,6 +81,8 @@ class Saboteur:
             if u < self.inkast_rate:
                 self.done.append((req.piece, "inkast-king"))
                 return self._kubb_at_king(req)
+            if u < self.inkast_rate + self.inkast_foul_rate:
+                return self._inkast_foul(req, p)
             return p
         if req.kind not in ("baton", "king") or u >= self.rate:
             return p
@@ -110,6 +119,23 @@ class Saboteur:
         rng = np.random.default_rng(0)  # feeds only the noisy release, which is discarded
         return player.baton_throw(w.equipment, w.pitch, req.side, float(line_x), tuple(target), rng, dt=w.quiet_dt)[0]
 
+    def _inkast_foul(self, req, p: ThrowParams) -> ThrowParams:
+        """A kubb thrown back from past the baseline: the toe over it, or a line nearer the
+        centre (module doc)."""
+        from kubb3d.players import fast_aim
+
+        r = self.rng
+        if r.random() < 0.5:
+            self.done.append((req.piece, "inkast-foot"))
+            past = float(r.uniform(0.05, 0.30))
+            return replace(p, foot_behind_line=-past, behind_line=-past - 0.40)
+        self.done.append((req.piece, "inkast-line"))
+        w = req.world
+        base = w.pitch.baseline_x(p.side)
+        line = base + w.pitch.forward(p.side) * float(r.uniform(0.3, 1.0))
+        target = (float(req.target[0]), float(req.target[1]), w.equipment.kubb.width / 2)
+        return fast_aim(w.equipment, w.pitch, target, replace(p, line_x=line), kind="kubb", dt=w.quiet_dt)
+
     def _kubb_at_king(self, req) -> ThrowParams:
         from kubb3d.pitch import opponent
 
@@ -122,7 +148,13 @@ class Saboteur:
         )[0]
 
 
-def saboteurs(seed: int, rate: float = 0.2, inkast_rate: float = 0.05, kinds: tuple[str, ...] = KINDS):
+def saboteurs(
+    seed: int,
+    rate: float = 0.2,
+    inkast_rate: float = 0.05,
+    kinds: tuple[str, ...] = KINDS,
+    inkast_foul_rate: float = 0.0,
+):
     """(human mapping for ``Match``, a function to call with the match once it is made, the
     saboteurs): both teams played by a :class:`Saboteur` with generators from ``seed``."""
     holder: dict[str, Saboteur] = {}
@@ -130,7 +162,7 @@ def saboteurs(seed: int, rate: float = 0.2, inkast_rate: float = 0.05, kinds: tu
 
     def attach(match) -> None:
         for name, ss in zip(NAMES, streams):
-            holder[name] = Saboteur(match, name, np.random.default_rng(ss), rate, inkast_rate, kinds)
+            holder[name] = Saboteur(match, name, np.random.default_rng(ss), rate, inkast_rate, kinds, inkast_foul_rate)
 
     human = {name: (lambda req, name=name: holder[name](req)) for name in NAMES}
     return human, attach, holder
@@ -143,14 +175,19 @@ def invalid_config(**config: Any) -> dict[str, Any]:
 
 
 def record_invalid_match(
-    seed: int, ruleset: str = "wikinger", rate: float = 0.2, inkast_rate: float = 0.05, **config: Any
+    seed: int,
+    ruleset: str = "wikinger",
+    rate: float = 0.2,
+    inkast_rate: float = 0.05,
+    inkast_foul_rate: float = 0.0,
+    **config: Any,
 ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """Play one seeded sabotaged match: (positions, records) as :mod:`ws_play_positions` gives
     them (a DM match: the same format), with one record more at the end, ``{"type":
     "sabotage", "done": {team: [[piece, change], ...]}}``: what each saboteur changed."""
     from play_positions import record_with_actions
 
-    human, attach, holder = saboteurs(seed, rate, inkast_rate)
+    human, attach, holder = saboteurs(seed, rate, inkast_rate, inkast_foul_rate=inkast_foul_rate)
     positions, records = record_with_actions(ruleset, seed, (human, attach), **invalid_config(**config))
     kept = []
     for r in records:

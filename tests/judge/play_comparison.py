@@ -118,12 +118,34 @@ def compare(
                 checks.append(Check("inkast:untouched", k, False, t, note))
         verdict_theirs = _side_of(pos, theirs.get("loser"))
         checks.append(Check("inkast:king", "king", mine["loser_side"], verdict_theirs))
+        checks.extend(_inkast_stance(pos))
     checks.extend(_raised_upright(pos, theirs))
     if pos.get("ruleset", "dm") != "dm":
         # other rule books: only what does not depend on DM's clauses (standing alone,
         # the king standing, Stößel, set-up poses upright)
         checks = [c for c in checks if c.kind in RULESET_FREE]
     return checks
+
+
+def _inkast_stance(pos: dict[str, Any]) -> list[Check]:
+    """Kubbs thrown with the toe past the baseline they were thrown from (as the stance of a
+    baton, tests/judge/independent_ws_referee.py ``inkast_toes``). DM §5's „Das Überschreiten
+    der Grundlinie bzw. vorverlegten Wurflinie … ist nicht gestattet“ stands under „Abwerfen der
+    Kubbs“ (the baton throws); §6 names no line for an inkast (only the penalty kubbs' „von
+    derselben Grundlinie aus“) and no consequence: counted, not compared."""
+    from independent_ws_referee import inkast_toes
+
+    hl = pos["snapshot"]["pitch"]["length"] / 2
+    out = []
+    for k, (side, toe) in inkast_toes(pos).items():
+        fwd = 1.0 if side == "A" else -1.0
+        past = fwd * (toe + fwd * hl)
+        if past > 1e-6:
+            r = pos["kubb3d"]["rulings"].get(k, {})
+            where = "in the field" if r.get("valid") else "not in the field"
+            note = f"toe x {toe:.3f}, {past * 100:.1f} cm past the baseline"
+            out.append(Check(f"inkast:from-line(info, the toe past the baseline; kubb3d: {where})", k, "-", "-", note))
+    return out
 
 
 class RoundRecord:

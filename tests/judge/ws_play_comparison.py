@@ -38,6 +38,7 @@ from independent_ws_referee import (
     baseline_count,
     field_kubbs_before,
     front_line,
+    inkast_toes,
     lag_starter,
     other,
     poses_of,
@@ -182,13 +183,39 @@ def compare_inkast(pos: dict[str, Any], theirs: dict[str, Any] | None = None) ->
         else:
             out.append(Check("inkast:untouched", k, False, t, note, call))
     out.append(Check("inkast:king", "king", mine["loser_side"], theirs.get("loser"), "", call))
-    # basic rule 10: thrown from the baseline or the front line
+    # basic rule 10: thrown from the baseline or the front line. The toe past that line breaks
+    # it; what follows WS does not say (basic rule 7's "the throw is invalid and may not be
+    # repeated. Pawns that have fallen over are set up again" is written for the throws at
+    # kubbs; basic rule 11 repeats only a kubb not at rest in the field): counted
     side = ctx["inkasting_side"]
     line = front_line(side, ctx["before"], sizes, pitch)
+    toes = inkast_toes(pos)
     for t in pos.get("action", {}).get("throws", []):
         x = t["release"]["position_m"][0]
         behind = x <= line + LINE_TOL if side == "A" else x >= line - LINE_TOL
-        out.append(Check("inkast:from-line", t["piece"], True, behind, f"release x {x:.3f}, line {line:.3f}", call))
+        from_side, toe = toes[t["piece"]]
+        fwd = 1.0 if from_side == "A" else -1.0
+        own = front_line(from_side, ctx["before"], sizes, pitch) if from_side == side else None
+        past = fwd * (toe - own) if own is not None else 0.0
+        if past > LINE_TOL:
+            r = rulings.get(t["piece"], {})
+            where = "in the field" if r.get("valid") else "not in the field"
+            said = "legal" if t.get("legal") else "not legal"
+            kind = f"inkast:from-line(info, the toe past the line; kubb3d: {where}, recorded {said})"
+            note = f"toe x {toe:.3f}, line {own:.3f}, {past * 100:.1f} cm past"
+            out.append(Check(kind, t["piece"], "-", "-", note, call))
+            continue
+        if own is not None and not behind:  # the foot is judged, not the hand (as for a baton)
+            note = f"release x {x:.3f}, toe x {toe:.3f}, line {own:.3f}"
+            kind = "inkast:from-line(info, the hand past the line, the toe behind)"
+            out.append(Check(kind, t["piece"], "-", "-", note, call))
+            continue
+        kind, note = "inkast:from-line", f"release x {x:.3f}, line {line:.3f}"
+        baseline = -fwd * pitch["length"] / 2
+        if own is not None and own != baseline and fwd * (toe - baseline) > LINE_TOL:
+            kind = "inkast:from-line(the toe past the baseline, behind the front line)"
+            note = f"release x {x:.3f}, toe x {toe:.3f}, line {line:.3f}"
+        out.append(Check(kind, t["piece"], True, behind, note, call))
     out.extend(_with_call(_raised_upright(pos, theirs), call))
     return out
 
