@@ -141,6 +141,11 @@ class PieceFlow:
         """The throw's result as the judge reads it."""
         return res
 
+    def king_from_baseline(self, match: MatchCore, action: KingThrow, res: ThrowResult) -> bool:
+        """Whether a king throw was made from the baseline, as the judge takes a king throw
+        (on grass the foot is judged instead: :func:`kubb3d.throw.check_legality`)."""
+        return True
+
     def baton_cleared(
         self, match: MatchCore, action: BatonThrow | KingThrow, judgement: ThrowJudgement, before_own: dict[str, Pose]
     ) -> None:

@@ -150,6 +150,21 @@ class FlickFlow(PieceFlow):
         match._w.settle_forces()
         return replace(res, final=match._w.snapshot())
 
+    def king_from_baseline(self, match: MatchCore, action: KingThrow, res: ThrowResult) -> bool:
+        """``KT rules``: "attempts to knock over the King also happen from the baseline.
+        Knocking over the King from anywhere but the baseline will result in losing the game":
+        the disk's centre starts on or behind the baseline (its flicking line, None: the
+        baseline, less ``behind_line``). A person's flick can name a line nearer the centre;
+        the judge then takes it for no king throw, and a king it knocks over loses."""
+        p = res.params
+        if not isinstance(p, FlickParams):
+            return True
+        pitch = match.pitch
+        base = pitch.baseline_x(action.side)
+        line = base if p.line_x is None else p.line_x
+        start = line - pitch.forward(action.side) * p.behind_line
+        return pitch.forward(action.side) * (start - base) <= 1e-9
+
     def baton_cleared(
         self, match: MatchCore, action: BatonThrow | KingThrow, judgement: ThrowJudgement, before_own: dict[str, Pose]
     ) -> None:

@@ -266,7 +266,7 @@ class Throwing(MatchCore):
             thrower=thrower,
             legal=res.legal,
             violations=tuple(res.violations),
-            king_throw=king,
+            king_throw=isinstance(a, KingThrow) and self.flow.king_from_baseline(self, a, res),
             round_start=dict(self.round_start),
             field_kubbs=s.field_kubbs(half),
             already_felled=frozenset(s.felled_in(half)),
