@@ -280,7 +280,12 @@ def referee_flick(pos: dict[str, Any], prior: dict[str, Any]) -> dict[str, Any]:
     kubbs_left = bool(targets)
     line = (pos.get("action") or {}).get("line_x")
     king_attempt = (pos.get("action") or {}).get("type") == "KingThrow"
-    from_baseline = line is not None and abs(line - baseline_x(thrower)) <= LINE_TOL
+    # "from the baseline": the line the flick itself names (its record's parameters; a line not
+    # given is the baseline), not the one the match asked for: a person may name one nearer the
+    # centre. READING: on the baseline or behind it (within LINE_TOL)
+    flicked = _flick_line(pos, line)
+    fwd = 1.0 if thrower == "A" else -1.0
+    from_baseline = flicked is not None and fwd * (flicked - baseline_x(thrower)) <= LINE_TOL
     winner = loser = None
     if not king["standing"]:
         # KT rules: the King toppled from the baseline once every kubb of the other half is
@@ -295,6 +300,18 @@ def referee_flick(pos: dict[str, Any], prior: dict[str, Any]) -> dict[str, Any]:
     batons = [p for p in pieces.values() if p["kind"] == "baton" and on_board(p)]
     out["batons_on_board"] = len(batons)
     return out
+
+
+def _flick_line(pos: dict[str, Any], line: float | None) -> float | None:
+    """The flicking line the flick's record names (parameters without a line: the baseline);
+    no record: ``line``, the match's."""
+    throws = (pos.get("action") or {}).get("throws") or []
+    params = (throws[0].get("params") if throws else None) or {}
+    if not params:
+        return line
+    if params.get("line_x") is None:
+        return baseline_x(params.get("side") or pos["ctx"]["thrower"])
+    return float(params["line_x"])
 
 
 def referee_return(pos: dict[str, Any], prior: dict[str, Any]) -> dict[str, Any]:

@@ -114,6 +114,14 @@ def mirror_position(pos: dict[str, Any], kind: str) -> dict[str, Any]:
             rel["velocity_mps"] = _vec(rel["velocity_mps"], i)
             rel["angular_velocity_radps"] = _axial(rel["angular_velocity_radps"], i)
             rel["quat_xyzw"] = _quat(rel["quat_xyzw"], i)
+        params = t.get("params")
+        if params:  # what the referee reads of them: the side and line (swap), the lateral place (flip)
+            if "side" in params:
+                params["side"] = _name(params["side"], kind)
+            if params.get("line_x") is not None and i == 0:
+                params["line_x"] = -params["line_x"]
+            if params.get("lateral") is not None and i == 1:
+                params["lateral"] = -params["lateral"]
     return out
 
 

@@ -18,7 +18,10 @@ from types import SimpleNamespace
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "judge"))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from independent_kt_referee import walk  # noqa: E402
+from kt_comparison import compare_match  # noqa: E402
 from play_positions import record_with_actions  # noqa: E402
 
 from kubb3d.match.human import strategy_person  # noqa: E402
@@ -64,6 +67,12 @@ def test_a_king_knocked_over_by_a_flick_from_in_front_of_the_baseline_loses():
     assert "not with a king throw from the baseline" in king["reason"]
     outcome = next(r for r in records if r.get("type") == "outcome")
     assert outcome["winner"] == "T2"
+    # the independent KT referee, reading the line from the flick's record, agrees throughout
+    checks = compare_match(positions, records)
+    bad = [c for c in checks if not c.agrees and "info" not in c.kind]
+    assert bad == [], [(c.kind, c.piece, c.mine, c.theirs, c.note) for c in bad]
+    mine = next(m for p, _, m in walk(positions) if p["call"] == 78)
+    assert (mine["winner_side"], mine["loser_side"]) == ("B", "A")
 
 
 @pytest.mark.parametrize("side", ["A", "B"])
