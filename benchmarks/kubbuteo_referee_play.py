@@ -16,7 +16,11 @@ match (one JSON line each) so that the table can be made again without physics (
 stored cases (tests/data/kt_play_positions.json: each position with the referee's knowledge of
 the match before it and the rulings kubb3d made when it was recorded); every check of each case
 is printed under its name. docs/examinations/2026-12-07-kubbuteo-play.md
-gives the method and a record of a run. CPU: about 5–15 s per match; run it under ``nice``.
+gives the method and a record of a run. ``--invalid RATE`` plays both players through
+tests/kubbuteo/kt_invalid_play.py: that share of the flicks is made from the wrong place, at
+the king early, or a misflicked return
+(docs/examinations/2026-12-07-ws-invalid.md, finding 8). CPU: about 5–15 s per match; run it
+under ``nice``.
 """
 
 from __future__ import annotations
@@ -70,6 +74,10 @@ def _coverage(match: dict, calls: Counter[str]) -> None:
             calls["placed kubbs"] += 1
         if r.get("type") == "outcome":
             calls[f"ended: {r.get('termination')}"] += 1
+        if r.get("type") == "sabotage":
+            for done in r["done"].values():
+                for _, kind in done:
+                    calls[f"changed: {kind}"] += 1
 
 
 def stored_cases(name: str, agree: Counter, differ: Counter, values: dict[str, Counter]) -> int:
@@ -106,7 +114,9 @@ def stored_cases(name: str, agree: Counter, differ: Counter, values: dict[str, C
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = match_arguments((__doc__ or "").splitlines()[0]).parse_args(argv)
+    ap = match_arguments((__doc__ or "").splitlines()[0])
+    ap.add_argument("--invalid", type=float, default=None, help="share of flicks changed (kt_invalid_play.py)")
+    args = ap.parse_args(argv)
     agree, differ, calls, values = tallies()
     t0 = time.process_time()
     skills, strategies, save, out = match_outputs(args)
@@ -122,7 +132,14 @@ def main(argv: list[str] | None = None) -> int:
                     continue
                 yield from read_lines(name)
             return
-        yield from record_matches(parse_seeds(args.seeds), record_kt_match, skills, strategies, save)
+        record = record_kt_match
+        if args.invalid is not None:
+            from functools import partial
+
+            from kt_invalid_play import record_kt_invalid_match
+
+            record = partial(record_kt_invalid_match, rate=args.invalid)
+        yield from record_matches(parse_seeds(args.seeds), record, skills, strategies, save)
 
     for m in matches():
         n_matches += 1

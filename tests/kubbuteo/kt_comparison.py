@@ -30,6 +30,7 @@ from typing import Any
 
 from independent_kt_referee import (
     DISK_RADIUS,
+    _flick_line,
     INCH,
     PLACE_FROM_KING,
     flat_upright,
@@ -98,6 +99,14 @@ def compare_flick(pos: dict[str, Any], prior: dict[str, Any], mine: dict[str, An
             kind = "flick:line(closest to the king, not to the centre line)"
         note = f"expected x = {line['expected'] * 100:.1f} cm, flicked from {line['actual'] * 100:.1f} cm"
         checks.append(Check(kind, "-", round(line["expected"], 4), round(line["actual"], 4), note, agree=ok, **c))
+        flicked = _flick_line(pos, line["actual"])
+        fwd = 1.0 if ctx["thrower"] == "A" else -1.0
+        if flicked is not None and fwd * (flicked - line["actual"]) > 0.001:
+            # a person's flick from nearer the centre than the line the match gave: at kubbs
+            # KT gives no consequence (counted); at the king the verdict above judges it
+            what = "the king" if line["king_attempt"] else "kubbs"
+            note = f"flicked from x = {flicked * 100:.1f} cm, the line {line['actual'] * 100:.1f} cm"
+            checks.append(Check(f"flick:line(info, at {what}, from nearer the centre)", "-", "-", "-", note, **c))
     checks.append(Check("flick:baton-removed", "-", True, mine["batons_on_board"] <= 1, **c))
     pieces = {p["id"]: p for p in pos["snapshot"]["pieces"]}
     for k in prior["counted_before"]:
@@ -142,6 +151,10 @@ def compare_return(pos: dict[str, Any], prior: dict[str, Any], mine: dict[str, A
                 Check(f"return:moved-other(info, kubb3d: {t})", k, t, t, f"shift {m['shift'] * 1000:.1f} mm", **c)
             )
     for n, ok in enumerate(mine["release_behind_baseline"]):
+        if not ok:
+            # "fallen kubbs are returned from the original baseline": KT gives no consequence
+            checks.append(Check("return:from-baseline(info, released in front of it)", str(n), "-", "-", **c))
+            continue
         checks.append(Check("return:from-baseline", str(n), True, ok, **c))
     if ctx["attempt"] == 1 and prior["first_of_return"]:
         checks.append(Check("return:kubbs", "-", prior["last_turn_counted"], sorted(ctx["inkasted"]), **c))
