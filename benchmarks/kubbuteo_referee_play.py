@@ -113,10 +113,41 @@ def stored_cases(name: str, agree: Counter, differ: Counter, values: dict[str, C
     return len(cases)
 
 
+def _store(args) -> int:
+    """Write the calls named by ``--cases`` (name=SEED:CALL,…) of the matches of ``--load`` to
+    ``--store``, each with the referee's knowledge of the match before it (``prior``), in the
+    format of tests/data/kt_play_positions.json."""
+    from independent_kt_referee import walk
+
+    want = {}
+    for item in args.cases.split(","):
+        name, where = item.split("=")
+        seed, call = where.split(":")
+        want[(int(seed), int(call))] = name
+    cases = {}
+    for name in args.load.split(","):
+        for m in read_lines(name):
+            for pos, prior, _ in walk(m["positions"]):
+                key = (m["seed"], pos["call"])
+                if key in want:
+                    cases[key] = {"name": want[key], "expect_kinds": [], "prior": prior, "position": pos}
+    missing = sorted(set(want) - set(cases))
+    if missing:
+        raise SystemExit(f"not found: {missing}")
+    out = {"cases": [cases[k] for k in want]}
+    Path(args.store).write_text(json.dumps(out, separators=(",", ":")) + "\n", encoding="utf-8")
+    print(f"stored {len(out['cases'])} calls in {args.store}")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = match_arguments((__doc__ or "").splitlines()[0])
     ap.add_argument("--invalid", type=float, default=None, help="share of flicks changed (kt_invalid_play.py)")
+    ap.add_argument("--store", default=None, help="with --load and --cases: write those calls here (.json)")
+    ap.add_argument("--cases", default="", help="name=SEED:CALL,… the calls --store keeps")
     args = ap.parse_args(argv)
+    if args.store:
+        return _store(args)
     agree, differ, calls, values = tallies()
     t0 = time.process_time()
     skills, strategies, save, out = match_outputs(args)

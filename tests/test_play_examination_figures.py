@@ -216,3 +216,15 @@ def test_dm_inkast_foul_figure_quotes_the_stored_position():
     assert past["name"] == "inkast-toe-past-the-baseline"
     cm = _figure(past["lines"], r"agree inkast:from-line\(info, the toe past the baseline.* A4: .*, ([0-9.]+) cm past")
     assert f"DM {cm} cm)" in doc
+
+
+def test_kt_invalid_figure_quotes_the_stored_position():
+    # docs/examinations/2026-12-07-ws-invalid.md, finding 8: the king flick from in front of the
+    # baseline, as the command prints it
+    doc = _doc("2026-12-07-ws-invalid.md")
+    cases = _cases("kubbuteo_referee_play.py", "kt_invalid_positions.json")
+    king = cases[(12, 127)]
+    assert king["name"] == "king-flick-from-in-front-of-the-baseline"
+    said = _figure(king["lines"], r"agree flick:line\(info, at the king, from nearer the centre\) -: .*\((.*)\)$")
+    assert f"seed 12 call 127, {said}, which knocks the king over" in doc
+    assert _figure(king["lines"], r"agree flick:verdict king: mine (\(.*\)) kubb3d") == "('A', 'B')"
