@@ -122,7 +122,7 @@ def support_reach(terrain: bool, model: str | None = None, dt: float = 1 / 1920,
         World("standard", ground="grass", stakes=False, dt=dt, terrain=Terrain(0.0) if terrain else None) as w,
     ):
         body, client = pushed(w, 0.0), w.engine.client
-        ground = w.engine.surface.body
+        ground = w.engine.pieces["k"].ground  # the flat ground, or on a heightfield the kubb's contact plane
         for _ in range(w.steps_for(seconds)):
             # a step's contacts are found where the bodies were before it moved them
             centre, quat = w.com_pose("k")

@@ -27,7 +27,7 @@ from kubb3d.physics.aero import RodDrag, piece_drag
 from kubb3d.physics.forces import ROLLING_ROW_FRICTION
 from kubb3d.physics.ground import Ground, current_materials
 from kubb3d.physics.poses import BOX_CORNERS, ContactPoint, Point, Quat, Vec3, frame_from_com, long_axis
-from kubb3d.physics.terrain import PIECE_KINDS, TERRAIN_CONTACT_PROCESSING, GroundSurface, Terrain
+from kubb3d.physics.terrain import PIECE_KINDS, TERRAIN_CONTACT_PROCESSING, ContactPlanes, GroundSurface, Terrain
 from kubb3d.pitch import Pitch, Side
 from kubb3d.snapshot import GROUND_ID, PieceKind, Shape, leans
 
@@ -208,6 +208,9 @@ class PieceBody:
     gyration: float = 0.0
     """m: √(I_max / m), its largest principal moment of inertia over its mass: its kinetic energy
     of turning at ω rad/s is at most ½·m·(gyration·ω)²."""
+    ground: int = -1
+    """The body it touches as the ground: :attr:`Engine.ground_body`, or on terrain its own
+    contact box (:class:`~kubb3d.physics.terrain.ContactPlanes`); −1 for a stake on terrain."""
     corners: np.ndarray = field(init=False, repr=False)
     """m, shape (8, 3): the corners of the bounding box in the body frame."""
 
@@ -309,10 +312,11 @@ class Engine:
         """A step was taken since the world was built, last came to rest or was put to sleep."""
         self.untouched = False
         """no piece could touch another one in the last step (its contacts need no watch)"""
-        self.solved_gap = TERRAIN_CONTACT_PROCESSING if terrain is not None else math.inf
-        """m: the farthest a ground contact the solver processed in a step can be (on terrain
-        PyBullet also reports the heightfield's contacts of an earlier step, with that step's
-        force)."""
+        on_terrain = terrain is not None and equipment.board is None
+        self.solved_gap = TERRAIN_CONTACT_PROCESSING if terrain is not None and not on_terrain else math.inf
+        """m: the farthest a ground contact the solver processed in a step can be (on a heightfield
+        PyBullet also reports its contacts of an earlier step, with that step's force; on terrain the
+        pieces touch their contact boxes instead, whose contacts are processed as the flat ground's)."""
         self._kinds: dict[str, tuple[Vec3, Shape, RodDrag | None, Vec3]] = {}
         self._shapes: dict[str, tuple[int, int]] = {}
         self.client: int = _acquire_client()
@@ -326,8 +330,10 @@ class Engine:
         if self.surface.board is not None:
             self.by_body[self.ground_body] = FLOOR_ID
             self.by_body[self.surface.board] = GROUND_ID
-        self.ground_bodies = frozenset(b for b, pid in self.by_body.items() if pid == GROUND_ID)
-        """the bodies a piece stands on (the ground, or a table top's board)"""
+        self.ground_bodies = {b for b, pid in self.by_body.items() if pid == GROUND_ID}
+        """the bodies a piece stands on (the ground, a table top's board, the pieces' contact boxes)"""
+        self.planes = ContactPlanes(self.client, self.surface, self.materials) if on_terrain else None
+        """on terrain, the pieces' own contact planes (None on the flat ground and a table top)"""
 
     def _configure(self, solver_iterations: int) -> None:
         client = self.client
@@ -388,12 +394,9 @@ class Engine:
         equipment, client = self.equipment, self.client
         cylinder = fixed_cylinder(equipment.name, kind) if kind == "stake" else None
         if cylinder is None:
-            # a field kubb on terrain has larger corner spheres (kubb3d.assets.TERRAIN_CORNER_SPHERE_RADIUS)
-            on_terrain = self.surface.terrain is not None and equipment.board is None
-            model = "kubb-terrain" if kind == "kubb" and on_terrain else kind
             return [
                 pb.loadURDF(
-                    str(model_path(equipment.name, model)),
+                    str(model_path(equipment.name, kind)),
                     basePosition=position,
                     baseOrientation=quat_xyzw,
                     useMaximalCoordinates=True,
@@ -516,6 +519,17 @@ class Engine:
             if not sleeping:
                 self.placed_awake.add(piece_id)
         self.by_body[body] = piece_id
+        piece.ground = self.ground_body
+        if self.planes is not None:
+            if kind == "stake":
+                piece.ground = -1
+            else:
+                others = [p.body for p in self.movable if p is not piece]
+                piece.ground = self.planes.add(
+                    body, (float(half[0]), float(half[1]), float(half[2])), piece.reach, others
+                )
+                self.by_body[piece.ground] = GROUND_ID
+                self.ground_bodies.add(piece.ground)
         if roll is not None:
             self.rollers.append(piece)
         return body
@@ -531,6 +545,10 @@ class Engine:
         self.off_board.discard(piece_id)
         self.placed_awake.discard(piece_id)
         del self.by_body[piece.body]
+        if self.planes is not None and piece.body in self.planes.boxes:
+            del self.by_body[piece.ground]
+            self.ground_bodies.discard(piece.ground)
+            self.planes.remove(piece.body)
         pb.removeBody(piece.body, physicsClientId=self.client)
 
     def frame(self, piece: PieceBody, com: Sequence[float], quat_xyzw: Sequence[float]) -> np.ndarray:

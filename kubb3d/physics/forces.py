@@ -195,13 +195,13 @@ class Forces:
         piece = engine.pieces[piece_id]
         client = engine.client
         if normal is None or height is None:
-            points = list(pb.getContactPoints(bodyA=piece.body, bodyB=engine.ground_body, physicsClientId=client))
+            points = list(pb.getContactPoints(bodyA=piece.body, bodyB=piece.ground, physicsClientId=client))
             if normal is None:
-                normal = ground_force(points, engine.ground_body, engine.solved_gap)[0]
+                normal = ground_force(points, piece.ground, engine.solved_gap)[0]
                 if engine.taken_dt != engine.step_dt:
                     normal *= engine.force_scale()
             if height is None:
-                height = ground_height(points, engine.ground_body, engine.solved_gap)
+                height = ground_height(points, piece.ground, engine.solved_gap)
         if normal <= 0.0 or height is None:
             return
         if state is None:
@@ -224,7 +224,7 @@ class Forces:
         engine = self._engine
         piece = engine.pieces[piece_id]
         points = pb.getContactPoints(bodyA=piece.body, physicsClientId=engine.client)
-        normal, nx, ny, nz = ground_force(points, engine.ground_body, engine.solved_gap)
+        normal, nx, ny, nz = ground_force(points, piece.ground, engine.solved_gap)
         by_body, flat = engine.by_body, engine.ground_bodies
         others = [(by_body.get(point[2], "?"), point[5]) for point in points if point[2] not in flat]
         if engine.taken_dt != engine.step_dt:
@@ -256,7 +256,7 @@ class Forces:
         by a strike gets its resistance from the next check on (docs/speed.md). ``rollers``: only
         these of the engine's field batons, in its order (None: all)."""
         engine = self._engine
-        client, ground, h, tick = engine.client, engine.ground_body, engine.step_dt, engine.tick
+        client, h, tick = engine.client, engine.step_dt, engine.tick
         solved = engine.solved_gap
         # PyBullet's functions bound once and called with positional arguments (issue #32)
         velocity, contacts, pose = pb.getBaseVelocity, pb.getContactPoints, pb.getBasePositionAndOrientation
@@ -291,6 +291,7 @@ class Forces:
             if wx == 0.0 and wy == 0.0 and wz == 0.0:
                 continue  # asleep or still (Bullet zeroes a sleeping body's velocities)
             if not watched:
+                ground = piece.ground
                 points = contacts(piece.body, ground, -2, -2, client)
                 normal, nx, ny, nz = ground_force(points, ground, solved)
                 if normal <= 0.0:
@@ -348,7 +349,7 @@ class ContactWatch:
         plow = engine.ground.plowing
         drag = piece.drag if engine.air_drag else None
         self.active = drag is not None or plow > 0
-        client, body, ground = engine.client, piece.body, engine.ground_body
+        client, body, ground = engine.client, piece.body, piece.ground
         by_body, flat, solved = engine.by_body, engine.ground_bodies, engine.solved_gap
         roller, mass, limit2 = piece.roll is not None, piece.mass, drag_until**2
         touched = self.touched

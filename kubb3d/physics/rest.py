@@ -326,10 +326,10 @@ class Rest:
                     continue
             points = pb.getContactPoints(bodyA=piece.body, physicsClientId=client)
             contacts = [point for point in points if point[8] < CONTACT_GAP]
-            if any(point[2] != engine.ground_body for point in contacts):  # held up by another piece
+            if any(point[2] != piece.ground for point in contacts):  # held up by another piece
                 continue
             if engine.terrain is not None:
-                held = self._terrain_support(com, corners, contacts)
+                held = self._terrain_support(com, corners, contacts, piece)
                 if held == "stable":
                     piece.stable_pose = (com, quat)
                     continue
@@ -340,7 +340,9 @@ class Rest:
             pb.changeDynamics(piece.body, -1, activationState=pb.ACTIVATION_STATE_WAKE_UP, physicsClientId=client)
         return out
 
-    def _terrain_support(self, com: Sequence[float], corners: np.ndarray, contacts: list[Any]) -> str | None:
+    def _terrain_support(
+        self, com: Sequence[float], corners: np.ndarray, contacts: list[Any], piece: PieceBody | None = None
+    ) -> str | None:
         """How a block on terrain is held: ``"stable"`` when its centre of mass lies at least
         :data:`TERRAIN_STABLE_MARGIN` inside the horizontal hull of the points that support it;
         ``"marginal"`` when not, but inside the hull of the points that touch; None when it is
@@ -354,9 +356,20 @@ class Rest:
             com: the centre of mass (x, y, z), m.
             corners: the bounding box's corners in the world, m, shape (8, 3).
             contacts: PyBullet contact points of the block, all with the ground.
+            piece: the block: its corners' gaps are taken to its contact plane
+                (:class:`~kubb3d.physics.terrain.ContactPlanes`), the ground it stands on; None:
+                to the heightfield.
         """
         cx, cy, cz = com
-        height = self._surface.height
+        planes = self._engine.planes
+        if piece is not None and planes is not None and piece.body in planes.boxes:
+            body, plane = piece.body, planes.height
+
+            def height(x: float, y: float) -> float:
+                return plane(body, x, y)
+
+        else:
+            height = self._surface.height
         points = [(x, y, z, z - height(x, y)) for x, y, z in corners.tolist()]
         points += [(point[5][0], point[5][1], point[5][2], point[8]) for point in contacts]
         support, touching = [], []

@@ -226,8 +226,12 @@ class Stepper:
             if rolling
             else None
         )
+        # on terrain every piece's contact plane follows it (kubb3d.physics.terrain.ContactPlanes)
+        follow = engine.planes.follow if engine.planes is not None else None
         if not live and not hooks and n > 0:
             for _ in range(n):
+                if follow is not None:
+                    follow()
                 simulate(client)  # positional: PyBullet parses keywords slower (docs/speed.md, issue #32)
             engine.tick += n
             engine.untouched = False
@@ -239,6 +243,8 @@ class Stepper:
                     hook()
                 if live:
                     resist(live)
+                if follow is not None:
+                    follow()
                 simulate(client)
                 engine.tick += 1
                 engine.untouched = False

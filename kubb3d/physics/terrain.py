@@ -2,7 +2,9 @@
 and the height of the surface under a point.
 
 Why a box and not PyBullet's plane, and why the heightfield's contacts are processed only once
-they touch: docs/physics.md "Ground contact".
+they touch: docs/physics.md "Ground contact". On terrain no piece touches the heightfield: each has
+a contact plane of its own fitted to it (:class:`ContactPlanes`; docs/physics.md "Contact planes
+on terrain").
 """
 
 from __future__ import annotations
@@ -48,6 +50,32 @@ knocked past a baseline does not fall off its edge (docs/physics.md "Ground cont
 
 TERRAIN_RESOLUTION = 0.1
 """m: the heightfield's grid spacing."""
+
+CONTACT_PLANE_HALF = (0.5, 0.5, 0.25)
+"""m: half extents of a piece's contact box on terrain (:class:`ContactPlanes`; its top face is the
+plane the piece touches). Half a metre on each side: it is moved whenever its piece has moved
+:data:`CONTACT_PLANE_MOVE`, so the piece never reaches its edge."""
+
+CONTACT_PLANE_MOVE = 1e-4
+"""m: a piece's contact plane is fitted again once the piece has moved this far horizontally from
+where it was last fitted (its slope changes by the terrain's curvature times this, under 10⁻⁴ rad
+on 1 cm terrain)."""
+
+CONTACT_PLANE_MIN_HALF = 0.01
+"""m: the least half side of a contact plane's fit (a baton standing on its end)."""
+
+CONTACT_PLANE_CLEAR = 0.05
+"""m: a piece whose every point is this far above the terrain's highest point cannot touch its
+contact plane before its next step, so its plane is not fitted again while it flies there."""
+
+_FIT_GRID = np.array([(a, b) for a in np.linspace(-1.0, 1.0, 7) for b in np.linspace(-1.0, 1.0, 7)])
+"""The 7 × 7 points of a contact plane's fit, in units of the footprint's half sides."""
+_FIT_CENTRE = 24
+"""The index of the fit's centre point (0, 0) in :data:`_FIT_GRID`."""
+assert tuple(_FIT_GRID[_FIT_CENTRE]) == (0.0, 0.0)
+_FIT_NORM = float(np.sum(_FIT_GRID[:, 0] ** 2))
+"""Σ a² over the fit's points (the same for b): on a symmetric grid the slopes of the
+least-squares plane are Σ a·z / Σ a² and Σ b·z / Σ b²."""
 
 PIECE_KINDS: dict[str, PieceKind] = {"kubb": "kubb", "king": "king", "baton": "baton", "stake": "stake"}
 """The kinds of piece a world holds, by name."""
@@ -271,6 +299,21 @@ class GroundSurface:
             h[j + 1, i + 1] + (1 - u) * (h[j + 1, i] - h[j + 1, i + 1]) + (1 - v) * (h[j, i + 1] - h[j + 1, i + 1])
         )
 
+    def heights(self, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+        """:meth:`height` at arrays of points (x, y), m (a heightfield only)."""
+        assert self._grid is not None
+        xs, ys, h = self._grid
+        res = float(xs[1] - xs[0])
+        fx = np.clip((x - xs[0]) / res, 0.0, len(xs) - 1.0)
+        fy = np.clip((y - ys[0]) / res, 0.0, len(ys) - 1.0)
+        i = np.minimum(fx.astype(int), len(xs) - 2)
+        j = np.minimum(fy.astype(int), len(ys) - 2)
+        u, v = fx - i, fy - j
+        low = h[j, i] + u * (h[j, i + 1] - h[j, i]) + v * (h[j + 1, i] - h[j, i])
+        high = h[j + 1, i + 1] + (1 - u) * (h[j + 1, i] - h[j + 1, i + 1]) + (1 - v) * (h[j, i + 1] - h[j + 1, i + 1])
+        out: np.ndarray = np.where(u + v <= 1.0, low, high)
+        return out
+
     def height_on_ground(
         self, kind: str, x: float, y: float, quat_xyzw: Sequence[float] = (0.0, 0.0, 0.0, 1.0)
     ) -> float:
@@ -394,3 +437,129 @@ class GroundSurface:
 
         z = max(self.height(px, py) - face_z(px, py) for px, py in self._face_points(base[:, :2] + (x, y)))
         return (x, y, z), quat
+
+
+class ContactPlanes:
+    """Each movable piece's own ground on a terrain heightfield: a static box
+    (:data:`CONTACT_PLANE_HALF`) whose top face is the plane fitted to the terrain under the piece,
+    that touches only that piece, while the heightfield touches none. Bullet collides a piece with
+    each heightfield triangle on its own, and a corner sliding into the next triangle met that
+    triangle's edge as a contact leaning back against the motion: an upright kubb sliding on a flat
+    heightfield tripped, and slides came out short by step and heading. On its plane a piece meets
+    no edge (docs/physics.md "An upright kubb sliding", "Contact planes on terrain").
+
+    The plane: least squares through the terrain's height at 7 × 7 points over the horizontal
+    extent of the piece's bounding box as it lies (its footprint) about its centre of mass, moved to
+    pass through the terrain's height under the centre of mass; fitted again before a step once the
+    piece has moved :data:`CONTACT_PLANE_MOVE`. It follows the terrain continuously, where the plane
+    of the triangle under the piece would jump at every triangle edge.
+
+    Args:
+        client: the PyBullet client.
+        surface: the terrain's ground (its heightfield, friction and restitution).
+        materials: wood on wood (the ground's coefficients are divided by its square roots).
+    """
+
+    def __init__(self, client: int, surface: GroundSurface, materials: Materials) -> None:
+        self._client = client
+        self._surface = surface
+        self._materials = materials
+        self._shape = pb.createCollisionShape(pb.GEOM_BOX, halfExtents=CONTACT_PLANE_HALF, physicsClientId=client)
+        self.boxes: dict[int, int] = {}
+        """piece body → its box body"""
+        self._state: dict[int, tuple[float, float, float, float, float]] = {}
+        """piece body → (x, y where its plane was fitted, z there, the plane's slopes gx, gy)"""
+        self._half: dict[int, tuple[float, float, float]] = {}
+        """piece body → its half extents, m"""
+        self._reach: dict[int, float] = {}
+        """piece body → the farthest any point of it is from its centre of mass, m"""
+        self._top = surface.top + CONTACT_PLANE_CLEAR
+
+    def add(self, body: int, half: tuple[float, float, float], reach: float, others: list[int]) -> int:
+        """Give the piece ``body`` (half extents ``half``, m; no point of it farther than ``reach``
+        from its centre of mass) its contact box, keep the heightfield and the boxes of ``others``
+        (the other movable pieces' bodies) from touching it and its box from touching them; returns
+        the box's body."""
+        client, ground = self._client, self._surface.ground
+        box = pb.createMultiBody(
+            0, self._shape, -1, (0.0, 0.0, -10.0), useMaximalCoordinates=True, physicsClientId=client
+        )
+        pb.changeDynamics(
+            box,
+            -1,
+            lateralFriction=ground.friction / math.sqrt(self._materials.wood_friction),
+            restitution=ground.restitution / math.sqrt(self._materials.wood_restitution),
+            rollingFriction=0.0,
+            spinningFriction=0.0,
+            activationState=pb.ACTIVATION_STATE_SLEEP,
+            physicsClientId=client,
+        )
+        if ground.contact_stiffness is not None:  # as the flat ground's (RIGID_CONTACT_STIFFNESS)
+            pb.changeDynamics(
+                box,
+                -1,
+                contactStiffness=ground.contact_stiffness,
+                contactDamping=ground.contact_damping,
+                physicsClientId=client,
+            )
+        pb.setCollisionFilterPair(body, self._surface.body, -1, -1, 0, physicsClientId=client)
+        for other in others:
+            pb.setCollisionFilterPair(box, other, -1, -1, 0, physicsClientId=client)
+            pb.setCollisionFilterPair(body, self.boxes[other], -1, -1, 0, physicsClientId=client)
+        self.boxes[body] = box
+        self._state[body] = (math.inf, math.inf, 0.0, 0.0, 0.0)
+        self._half[body] = half
+        self._reach[body] = reach
+        self._fit(body)
+        return box
+
+    def remove(self, body: int) -> None:
+        """Take the box of the piece ``body`` out (the piece is being removed)."""
+        pb.removeBody(self.boxes.pop(body), physicsClientId=self._client)
+        del self._state[body]
+        del self._half[body]
+        del self._reach[body]
+
+    def follow(self) -> None:
+        """Fit the plane again of every piece that has moved :data:`CONTACT_PLANE_MOVE` since its
+        last fit and is not flying high above the terrain (:data:`CONTACT_PLANE_CLEAR`); call before
+        every step."""
+        read, client, move2 = pb.getBasePositionAndOrientation, self._client, CONTACT_PLANE_MOVE**2
+        top, reach = self._top, self._reach
+        for body, (x0, y0, *_) in self._state.items():
+            (x, y, z), _ = read(body, client)
+            if (x - x0) ** 2 + (y - y0) ** 2 >= move2 and z - reach[body] < top:
+                self._fit(body)
+
+    def _fit(self, body: int) -> None:
+        client = self._client
+        (x, y, _), turn = pb.getBasePositionAndOrientation(body, physicsClientId=client)
+        hx, hy, hz = self._half[body]
+        m = pb.getMatrixFromQuaternion(turn)
+        # the horizontal half extents of its bounding box as it lies now: its footprint
+        ax = max(abs(m[0]) * hx + abs(m[1]) * hy + abs(m[2]) * hz, CONTACT_PLANE_MIN_HALF)
+        ay = max(abs(m[3]) * hx + abs(m[4]) * hy + abs(m[5]) * hz, CONTACT_PLANE_MIN_HALF)
+        zs = self._surface.heights(x + _FIT_GRID[:, 0] * ax, y + _FIT_GRID[:, 1] * ay)
+        # correctly rounded sums, as plane_fit's: the same plane on every machine
+        gx = math.fsum((_FIT_GRID[:, 0] * zs).tolist()) / (_FIT_NORM * ax)
+        gy = math.fsum((_FIT_GRID[:, 1] * zs).tolist()) / (_FIT_NORM * ay)
+        z = float(zs[_FIT_CENTRE])  # the terrain's height under the centre of mass
+        self._state[body] = (x, y, z, gx, gy)
+        norm = math.sqrt(gx * gx + gy * gy + 1.0)
+        n = (-gx / norm, -gy / norm, 1.0 / norm)
+        tilt = math.acos(n[2])
+        if tilt == 0.0:
+            quat: Quat = (0.0, 0.0, 0.0, 1.0)
+        else:
+            s = math.sin(tilt / 2) / math.hypot(n[0], n[1])  # about z × n
+            quat = (-n[1] * s, n[0] * s, 0.0, math.cos(tilt / 2))
+        depth = CONTACT_PLANE_HALF[2]
+        centre = (x - n[0] * depth, y - n[1] * depth, z - n[2] * depth)
+        box = self.boxes[body]
+        pb.resetBasePositionAndOrientation(box, centre, quat, physicsClientId=client)
+        pb.changeDynamics(box, -1, activationState=pb.ACTIVATION_STATE_SLEEP, physicsClientId=client)
+
+    def height(self, body: int, x: float, y: float) -> float:
+        """m: the height of the piece ``body``'s contact plane over (x, y)."""
+        x0, y0, z0, gx, gy = self._state[body]
+        return float(z0 + gx * (x - x0) + gy * (y - y0))
