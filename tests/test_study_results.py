@@ -36,11 +36,7 @@ def test_the_json_is_the_summary_of_the_packed_results(cli, unpacked):
     assert json.loads(res.stdout) == json.loads((ROOT / "docs" / "studies.json").read_text(encoding="utf-8"))
 
 
-STALE = {
-    "opening-advantage": "its 4,000 rows were played before the DM rulings of 7 December 2026 and with the CPU's "
-    "BLAS kernels (docs/reliability.md): 29 of 60 stored trials replayed the same "
-    "(benchmarks/study_results.py replay --trials 60, 10 with another winner); re-run it (about 3 CPU-hours)",
-}
+STALE: dict[str, str] = {}
 """Studies whose stored rows today's code is known not to remake, and why: the test must fail there
 (strict), so that a re-run that is packed shows."""
 
