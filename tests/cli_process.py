@@ -163,9 +163,19 @@ class _Server:
 
 
 _BASE_ENV = {k: v for k, v in os.environ.items() if k != "KUBB3D_FRESH_CLI"}
-"""The environment the server starts with: the test process's when this module is imported (at
-collection), not the one of the test that happens to make the first call, which may have set a
-variable of its own for that call (monkeypatch)."""
+"""The environment the server starts with: the test process's once collection has imported every
+test module (:func:`take_base_environment`), not the one of the test that happens to make the
+first call, which may have set a variable of its own for that call (monkeypatch)."""
+
+
+def take_base_environment() -> None:
+    """Take the test process's environment now as the server's (tests/conftest.py calls it when
+    collection is finished): a library a test module imports may set a variable at import
+    (Gymnasium sets ``PYGAME_HIDE_SUPPORT_PROMPT``), and a difference from the server's
+    environment sends every call to a real interpreter. A server already started keeps its own."""
+    if not _server:
+        _BASE_ENV.clear()
+        _BASE_ENV.update((k, v) for k, v in os.environ.items() if k != "KUBB3D_FRESH_CLI")
 
 _server: list[_Server] = []
 _lock = threading.Lock()

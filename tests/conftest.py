@@ -3,7 +3,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from cli_process import run_kubb3d, run_python
+from cli_process import run_kubb3d, run_python, take_base_environment
 from shared_runs import CALIBRATE_SMALL
 
 # The tests check English output and choose German themselves where they test it: a German
@@ -12,6 +12,26 @@ from shared_runs import CALIBRATE_SMALL
 os.environ["LANGUAGE"] = "en"
 
 ROOT = Path(__file__).resolve().parents[1]
+
+
+def pytest_collection_finish(session):
+    """Every test module is imported: the fork server's environment is taken now (tests/cli_process.py)."""
+    take_base_environment()
+
+
+@pytest.fixture(autouse=True)
+def _environment_kept():
+    """Each test leaves ``os.environ`` as it found it. A Dask LocalCluster started in the test
+    process sets OMP_NUM_THREADS, PYTHONHASHSEED and others in it (its nannies' settings); a later
+    command would inherit them, and every later call of the worker would take a real interpreter
+    (tests/cli_process.py). pytest's own PYTEST_CURRENT_TEST is left to pytest."""
+    before = {k: v for k, v in os.environ.items() if k != "PYTEST_CURRENT_TEST"}
+    yield
+    now = {k: v for k, v in os.environ.items() if k != "PYTEST_CURRENT_TEST"}
+    if now != before:
+        for key in set(now) - set(before):
+            del os.environ[key]
+        os.environ.update(before)
 
 
 @pytest.fixture
