@@ -43,6 +43,7 @@ from play_io import (  # noqa: E402
     read_lines,
     record_matches,
     tallies,
+    write_cases,
 )
 from seed_ranges import seeds as parse_seeds  # noqa: E402
 from kt_comparison import compare_match  # noqa: E402
@@ -131,13 +132,7 @@ def _store(args) -> int:
                 key = (m["seed"], pos["call"])
                 if key in want:
                     cases[key] = {"name": want[key], "expect_kinds": [], "prior": prior, "position": pos}
-    missing = sorted(set(want) - set(cases))
-    if missing:
-        raise SystemExit(f"not found: {missing}")
-    out = {"cases": [cases[k] for k in want]}
-    Path(args.store).write_text(json.dumps(out, separators=(",", ":")) + "\n", encoding="utf-8")
-    print(f"stored {len(out['cases'])} calls in {args.store}")
-    return 0
+    return write_cases(args.store, want, cases)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -10,6 +10,7 @@ import gzip
 import json
 import time
 from collections import Counter
+from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Mapping
 
 
@@ -74,3 +75,15 @@ def print_totals(n_matches: int, t0: float, calls: Counter) -> None:
     """The lines of matches, CPU and what the matches exercised."""
     print(f"matches {n_matches}, CPU {time.process_time() - t0:.0f} s")
     print("exercised: " + ", ".join(f"{k} {v}" for k, v in sorted(calls.items())))
+
+
+def write_cases(path: str, want: Mapping, cases: Mapping) -> int:
+    """Write the calls ``cases`` (by key, in the order of ``want``) to ``path`` as ``{"cases": [...]}``
+    and say how many; a key of ``want`` not found ends the run with its name."""
+    missing = sorted(set(want) - set(cases))
+    if missing:
+        raise SystemExit(f"not found: {missing}")
+    out = {"cases": [cases[key] for key in want]}
+    Path(path).write_text(json.dumps(out, separators=(",", ":")) + "\n", encoding="utf-8")
+    print(f"stored {len(out['cases'])} calls in {path}")
+    return 0

@@ -35,7 +35,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "judge"))
 
 from agreement_table import print_agreement  # noqa: E402
-from play_io import close, count, read_lines  # noqa: E402
+from play_io import close, count, read_lines, write_cases  # noqa: E402
 from seed_ranges import seeds as parse_seeds  # noqa: E402
 from play_comparison import RoundRecord, compare  # noqa: E402
 from play_positions import record_match  # noqa: E402
@@ -57,13 +57,7 @@ def _store(args) -> int:
             key = (n, pos["seed"], pos["call"])
             if key in want:
                 cases[key] = {"name": want[key], "position": pos}
-    missing = sorted(set(want) - set(cases))
-    if missing:
-        raise SystemExit(f"not found: {missing}")
-    out = {"cases": [cases[k] for k in want]}
-    Path(args.store).write_text(json.dumps(out, separators=(",", ":")) + "\n", encoding="utf-8")
-    print(f"stored {len(out['cases'])} calls in {args.store}")
-    return 0
+    return write_cases(args.store, want, cases)
 
 
 def _changed(records: list[dict]) -> Counter[str]:
