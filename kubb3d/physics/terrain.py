@@ -238,9 +238,10 @@ class GroundSurface:
             self.set_surface(self.board)
         self._equipment = equipment
 
-    def set_surface(self, body: int) -> None:
+    def set_surface(self, body: int, rigid: bool = False) -> None:
         """Give a static body the ground's friction, restitution and softness, and put it to sleep.
-        A terrain heightfield's contact stiffness follows the step (:meth:`use_step`)."""
+        A terrain heightfield's contact stiffness follows the step (:meth:`use_step`); ``rigid``:
+        the flat ground's contact stiffness on terrain too (a piece's contact plane)."""
         client, ground = self._client, self.ground
         pb.changeDynamics(
             body,
@@ -254,7 +255,7 @@ class GroundSurface:
             activationState=pb.ACTIVATION_STATE_SLEEP,
             physicsClientId=client,
         )
-        if ground.contact_stiffness is not None and self.terrain is None:  # terrain: use_step
+        if ground.contact_stiffness is not None and (self.terrain is None or rigid):  # terrain: use_step
             pb.changeDynamics(
                 body,
                 -1,
@@ -480,28 +481,11 @@ class ContactPlanes:
         from its centre of mass) its contact box, keep the heightfield and the boxes of ``others``
         (the other movable pieces' bodies) from touching it and its box from touching them; returns
         the box's body."""
-        client, ground = self._client, self._surface.ground
+        client = self._client
         box = pb.createMultiBody(
             0, self._shape, -1, (0.0, 0.0, -10.0), useMaximalCoordinates=True, physicsClientId=client
         )
-        pb.changeDynamics(
-            box,
-            -1,
-            lateralFriction=ground.friction / math.sqrt(self._materials.wood_friction),
-            restitution=ground.restitution / math.sqrt(self._materials.wood_restitution),
-            rollingFriction=0.0,
-            spinningFriction=0.0,
-            activationState=pb.ACTIVATION_STATE_SLEEP,
-            physicsClientId=client,
-        )
-        if ground.contact_stiffness is not None:  # as the flat ground's (RIGID_CONTACT_STIFFNESS)
-            pb.changeDynamics(
-                box,
-                -1,
-                contactStiffness=ground.contact_stiffness,
-                contactDamping=ground.contact_damping,
-                physicsClientId=client,
-            )
+        self._surface.set_surface(box, rigid=True)  # as the flat ground's (RIGID_CONTACT_STIFFNESS)
         pb.setCollisionFilterPair(body, self._surface.body, -1, -1, 0, physicsClientId=client)
         for other in others:
             pb.setCollisionFilterPair(box, other, -1, -1, 0, physicsClientId=client)
