@@ -231,3 +231,41 @@ def test_an_interrupt_a_library_wrapped_into_its_own_error_is_one_line(sig):
     )
     proc = subprocess.run([sys.executable, "-c", unsignalled], capture_output=True, text=True, timeout=60)
     assert proc.returncode == 1 and "RuntimeError: schema could not be built" in proc.stderr, proc.stderr
+
+
+INTERRUPT_IN_A_CALLBACK = """
+import signal, os, sys, time, weakref
+sys.argv = ["kubb3d", "callback"]
+import kubb3d.cli as cli
+
+class Piece:
+    pass
+
+def on_collect(_ref):  # as importlib's module-lock callback: Python cannot raise out of it
+    os.kill(os.getpid(), signal.{sig})
+    for _ in range(1000):
+        pass
+
+@cli.app.command("callback")
+def callback() -> None:
+    piece = Piece()
+    ref = weakref.ref(piece, on_collect)
+    del piece
+    time.sleep(5)
+    print("finished")
+
+cli.main()
+"""
+
+
+@pytest.mark.parametrize("sig", ["SIGINT", "SIGTERM"])
+def test_an_interrupt_inside_a_callback_still_ends_the_command_in_one_line(sig):
+    """SIGTERM that came while importlib ran a weakref callback (1 of about 40 runs of the
+    start-up test above) raised a KeyboardInterrupt where Python can only print it: "Exception
+    ignored in … Traceback", and the command went on to the end. The interrupt must still end
+    the command with the one line ``interrupted`` and exit code 130."""
+    proc = subprocess.run(
+        [sys.executable, "-c", INTERRUPT_IN_A_CALLBACK.format(sig=sig)],
+        capture_output=True, text=True, timeout=60, preexec_fn=_as_from_a_terminal,
+    )
+    assert (proc.returncode, proc.stderr.strip(), proc.stdout) == (130, "interrupted", ""), proc.stderr

@@ -157,7 +157,28 @@ def _sigterm_as_interrupt(signum, frame) -> NoReturn:
     a library made of the interrupt (pydantic-core turns a KeyboardInterrupt raised while it
     builds a model into a SchemaError) still ends as the line ``interrupted``."""
     _SIGNALS_TAKEN[0] += 1
+    _LAST_SIGNAL[0] = signum
     raise KeyboardInterrupt
+
+
+_LAST_SIGNAL = [0]
+"""The number of the last signal :func:`_sigterm_as_interrupt` took, or 0."""
+
+
+def _interrupt_again(unraisable) -> None:
+    """``sys.unraisablehook``: an interrupt raised where Python cannot raise it (a weakref
+    callback such as importlib's module lock, a ``__del__``) would be printed as "Exception
+    ignored" and dropped; the signal is sent again a millisecond later, from a thread, so that
+    it comes after the callback and ends the command as usual (one that lands in a callback
+    again is sent again). Any other unraisable error goes to Python's own hook."""
+    if isinstance(unraisable.exc_value, KeyboardInterrupt) and _LAST_SIGNAL[0]:
+        import threading
+
+        again = threading.Timer(0.001, os.kill, (os.getpid(), _LAST_SIGNAL[0]))
+        again.daemon = True
+        again.start()
+        return
+    sys.__unraisablehook__(unraisable)
 
 
 def _flags(command) -> set[str]:
@@ -521,6 +542,7 @@ def main(prog_name: str | None = None) -> None:
     A line naming a command of another module of this package registers that module only;
     any other line (help, a mistake, shell completion) registers all."""
     signal.signal(signal.SIGTERM, _sigterm_as_interrupt)  # from here on (OneLineErrors.main)
+    sys.unraisablehook = _interrupt_again
     if signal.getsignal(signal.SIGINT) is _interrupted_while_starting:
         signal.signal(signal.SIGINT, _sigterm_as_interrupt)  # Ctrl-C: KeyboardInterrupt again, counted
     try:
