@@ -248,7 +248,7 @@ class Forces:
         normalising), N its ground contacts' normal force (:func:`ground_force`), c_rr the
         ground's :attr:`~kubb3d.physics.ground.Ground.rolling_resistance`, r its radius. The
         torque's impulse is at most what stops the turn in one step; a baton whose turn turned
-        back since the step before sticks and gets none. On terrain only while faster than
+        back since the step before sticks and gets none, unless it got none in that step too. On terrain only while faster than
         :data:`TERRAIN_ROLL_SPEED` (Bullet's rolling friction while slower).
 
         Reads the batons a step hook read in this step (the thrown piece) and every baton awake
@@ -313,11 +313,14 @@ class Forces:
                 continue
             ux, uy, uz = ux / s, uy / s, uz / s
             turn = wx * ux + wy * uy + wz * uz
-            # the torque of the step before turned the roll back: the baton sticks, no torque
+            # the torque of the step before turned the roll back: the baton sticks, no torque;
+            # a step without it is kept as no turn, so that the next turn back gets the torque
+            # again (else a cycle of two withheld steps in three rolls it on: docs/physics.md)
             last_tick, last_turn = piece.last_turn
-            piece.last_turn = (tick, turn)
             if last_tick == tick - 1 and turn * last_turn < 0.0:
+                piece.last_turn = (tick, 0.0)
                 continue
+            piece.last_turn = (tick, turn)
             assert piece.roll is not None  # a roller has one
             crr_r, i_axis, i_diameter = piece.roll
             cos2 = (ax * ux + ay * uy + az * uz) ** 2
