@@ -204,3 +204,43 @@ def rejudge(position: dict[str, Any]) -> dict[str, Any]:
     kind = position["kind"]
     snap = Snapshot.from_dict(position["snapshot"])
     return judgement_to_dict(judge_call(kind, snap, context_from_dict(kind, position["ctx"])))
+
+
+def stance_violations(position: dict[str, Any], rulebook: str) -> list:
+    """kubb3d's throw checks now (:func:`kubb3d.throw.check_legality`, rule book ``rulebook``:
+    ``"dm"``, ``"wikinger"``) on a stored throw's recorded release and parameters and the line
+    the match allowed (its action's ``line_x``). The flight is taken as still: its tilt and
+    spin checks need the flight, and a test keeps the match's; what is left is the stance
+    (the foot and the line)."""
+    from kubb3d.judge.rulebook import get_rulebook
+    from kubb3d.pitch import Pitch
+    from kubb3d.throw import FlightMetrics, Release, ThrowParams, check_legality
+
+    throw = position["action"]["throws"][0]
+    r = throw["release"]
+    release = Release(
+        tuple(r["position_m"]), tuple(r["velocity_mps"]), tuple(r["angular_velocity_radps"]), tuple(r["quat_xyzw"])
+    )
+    pitch = Pitch(position["snapshot"]["pitch"]["length"], position["snapshot"]["pitch"]["width"])
+    rules = get_rulebook(rulebook).throw_rules
+    assert rules is not None
+    still = FlightMetrics(max_tilt=0.0, helicopter=0.0, flight_time=None)
+    params = ThrowParams(**throw["params"])
+    return check_legality(
+        still, release, rules, pitch, position["ctx"]["thrower"], position["action"]["line_x"], params
+    )
+
+
+def image(value: Any, relation) -> Any:
+    """An expected answer under a relation of the WS play tests (``RELATIONS`` of
+    test_ws_play_referee.py; None: as played): sides swapped, kubb names renamed (lists
+    sorted), tuples element by element; anything else as it is."""
+    if relation is None:
+        return value
+    if isinstance(value, list):
+        return sorted(relation.name(x) for x in value)
+    if isinstance(value, tuple):
+        return tuple(image(x, relation) for x in value)
+    if value in ("A", "B"):
+        return relation.side(value)
+    return value

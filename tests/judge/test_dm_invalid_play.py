@@ -22,12 +22,9 @@ import pytest
 from independent_dm_throws import dm_throw_validity, dm_validity_checks
 from independent_referee import referee_throw
 from play_comparison import compare
-from play_positions import rejudge
+from play_positions import image, rejudge, stance_violations
 from test_ws_play_referee import RELATIONS, transformed
 
-from kubb3d.judge.rulebook import get_rulebook
-from kubb3d.pitch import Pitch
-from kubb3d.throw import FlightMetrics, Release, ThrowParams, check_legality
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "dm_invalid_positions.json"
 CASES = {c["name"]: c for c in json.loads(DATA.read_text(encoding="utf-8"))["cases"]}
@@ -50,34 +47,9 @@ EXPECT: dict[str, tuple] = {
     "king-throw-from-nearer-the-centre": (False, True, True, [], (None, None)),
 }
 
-STILL = FlightMetrics(max_tilt=0.0, helicopter=0.0, flight_time=None)
-
-
 def _foot_faults(pos: dict) -> list[tuple[str, str]]:
     """kubb3d's foot check now on the throw's recorded parameters and the match's line."""
-    th = pos["action"]["throws"][0]
-    r = th["release"]
-    release = Release(
-        tuple(r["position_m"]), tuple(r["velocity_mps"]), tuple(r["angular_velocity_radps"]), tuple(r["quat_xyzw"])
-    )
-    pitch = Pitch(pos["snapshot"]["pitch"]["length"], pos["snapshot"]["pitch"]["width"])
-    rules = get_rulebook("dm").throw_rules
-    assert rules is not None
-    params = ThrowParams(**th["params"])
-    broken = check_legality(STILL, release, rules, pitch, pos["ctx"]["thrower"], pos["action"]["line_x"], params)
-    return [(v.rule, v.reason) for v in broken if "foot fault" in v.reason]
-
-
-def _image(v, t):
-    if t is None:
-        return v
-    if isinstance(v, list):
-        return sorted(t.name(x) for x in v)
-    if isinstance(v, tuple):
-        return tuple(_image(x, t) for x in v)
-    if v in ("A", "B"):
-        return t.side(v)
-    return v
+    return [(v.rule, v.reason) for v in stance_violations(pos, "dm") if "foot fault" in v.reason]
 
 
 @pytest.mark.parametrize("relation", list(RELATIONS))
@@ -99,7 +71,7 @@ def test_stored_dm_foul(name, relation):
     mine = referee_throw(pos, legal)
     setup = sorted(k for k, r in mine["pieces"].items() if r["ruling"] == "raise_again")
     got = (v["valid"], not v["foot_ok"], v["tilt_ok"], setup, (mine["winner_side"], mine["loser_side"]))
-    assert got == _image(EXPECT[name], t)
+    assert got == image(EXPECT[name], t)
 
 
 def test_a_kubb_set_up_after_a_foul_stands_on_the_ground_not_on_a_baton():

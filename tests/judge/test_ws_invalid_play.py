@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 from independent_ws_referee import referee_inkast, referee_throw, throw_validity
-from play_positions import rejudge
+from play_positions import image, rejudge, stance_violations
 from test_ws_play_referee import RELATIONS, transformed
 from ws_play_comparison import compare_inkast, compare_throw, validity_checks
 
@@ -69,29 +69,7 @@ def _line(case: dict, t) -> float:
 def _kubb3d_foot(pos: dict) -> bool:
     """kubb3d's foot check (WS basic rule 7) now, on the throw's recorded parameters and the
     line the match allowed (the action's ``line_x``): True if no foot fault."""
-    th = pos["action"]["throws"][0]
-    r = th["release"]
-    release = Release(
-        tuple(r["position_m"]), tuple(r["velocity_mps"]), tuple(r["angular_velocity_radps"]), tuple(r["quat_xyzw"])
-    )
-    pitch = Pitch(pos["snapshot"]["pitch"]["length"], pos["snapshot"]["pitch"]["width"])
-    rules = get_rulebook("wikinger").throw_rules
-    assert rules is not None
-    params = ThrowParams(**th["params"])
-    broken = check_legality(STILL, release, rules, pitch, pos["ctx"]["thrower"], pos["action"]["line_x"], params)
-    return not any(v.rule == "WS basic rule 7" for v in broken)
-
-
-def _image(v, t):
-    if t is None:
-        return v
-    if isinstance(v, list):
-        return sorted(t.name(x) for x in v)
-    if isinstance(v, tuple):
-        return tuple(_image(x, t) for x in v)
-    if v in ("A", "B"):
-        return t.side(v)
-    return v
+    return not any(v.rule == "WS basic rule 7" for v in stance_violations(pos, "wikinger"))
 
 
 @pytest.mark.parametrize("relation", list(RELATIONS))
@@ -103,7 +81,7 @@ def test_stored_invalid_call(name, relation):
     theirs = rejudge(pos)
     if pos["kind"] == "inkast":
         checks = compare_inkast(pos, theirs)
-        assert referee_inkast(pos)["loser_side"] == _image(EXPECT[name][0], t)
+        assert referee_inkast(pos)["loser_side"] == image(EXPECT[name][0], t)
     else:
         v = throw_validity(pos, _line(case, t))
         legal = v["valid"] if v["valid"] is not None else bool(pos["ctx"]["legal"])
@@ -116,7 +94,7 @@ def test_stored_invalid_call(name, relation):
             k for k, r in mine["pieces"].items() if r["ruling"] == "counts" and k not in ctx["already_felled"]
         )
         got = (v["valid"], v["foot_ok"], v["helicopter"], setup, counted, (mine["winner_side"], mine["loser_side"]))
-        assert got == _image(EXPECT[name], t)
+        assert got == image(EXPECT[name], t)
         # kubb3d's foot check on the parameters, now (the stored ``legal`` is the match's)
         assert _kubb3d_foot(pos) == v["foot_ok"], (name, relation)
     bad = [c for c in checks if not c.agrees and "info" not in c.kind]
