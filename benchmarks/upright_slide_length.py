@@ -18,17 +18,25 @@ kubb3d's ground is) or as a fixed multibody (PyBullet's default for ``createMult
 the former with PyBullet's MLCP solver with projected Gauss-Seidel (``constraintSolverType``).
 Simulated figures: load changes only the wall time.
 
+With ``--mlcp``, kubb3d's worlds with PyBullet's MLCP solver (projected Gauss-Seidel) against
+its own, each in a process of its own (a pooled PyBullet client keeps its solver): the pushes, the
+1 m drops of the validation's rebound rows, the friction from which the kubb pushed at heading 0
+tips, and ``kubb3d bench``'s throws (felled per throw, paired, and CPU time; this part takes
+minutes, and its CPU time depends on the load).
+
 Usage::
 
-    .venv/bin/python benchmarks/upright_slide_length.py
+    .venv/bin/python benchmarks/upright_slide_length.py [--mlcp [--throws 200]]
 """
 
 from __future__ import annotations
 
 import argparse
 import dataclasses
+import importlib.util
 import math
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Callable
 
 from kubb3d.equipment import EQUIPMENT_SETS
@@ -371,9 +379,151 @@ def scan_rows() -> list[str]:
     return rows
 
 
+MLCP_THROWS_SEED = 0
+"""The seed of ``kubb3d bench``'s throws in ``--mlcp``."""
+
+
+def use_mlcp() -> None:
+    """From now on, in this process, every kubb3d world steps with PyBullet's MLCP solver with
+    projected Gauss-Seidel instead of its sequential-impulse solver (a trial: nothing else in
+    kubb3d changes)."""
+    import kubb3d.physics.engine as engine_module
+
+    configure = engine_module.Engine._configure
+
+    def with_mlcp(engine: engine_module.Engine, solver_iterations: int) -> None:
+        configure(engine, solver_iterations)
+        pb.setPhysicsEngineParameter(constraintSolverType=pb.CONSTRAINT_SOLVER_LCP_PGS, physicsClientId=engine.client)
+
+    engine_module.Engine._configure = with_mlcp  # type: ignore[method-assign]
+
+
+def solver_figures(mlcp: bool, throws: int) -> dict:
+    """The figures of ``--mlcp`` for one solver, in this process (:func:`use_mlcp` if ``mlcp``):
+    slides over the law (μ 0.3 and grass's, headings 0, 22.5°, 45°, 1/960 s), the 1 m drops' rise
+    over e²·h plus v·dt/2 (kubb on its end, baton flat, grass, 1/960 and 1/1920 s), the friction
+    bracket from which the kubb pushed at heading 0 tips (1/960 s), and ``throws`` of
+    ``kubb3d bench``'s throws: kubbs felled per throw and the CPU time."""
+    import time
+
+    from kubb3d.bench import _throws, full_throws
+    from kubb3d.validate.rebound import drop_bounce, step_rise
+
+    if mlcp:
+        use_mlcp()
+    bench_path = Path(__file__).resolve().parent / "upright_slide.py"
+    spec = importlib.util.spec_from_file_location("upright_slide", bench_path)
+    assert spec is not None and spec.loader is not None
+    upright = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(upright)
+    figures: dict = {
+        "slides": {
+            f"{friction:g} {heading:g}": push(friction, heading, 1 / 960).share
+            for friction in FRICTIONS
+            for heading in HEADINGS
+        }
+    }
+    drops = {}
+    e2 = GRASS.restitution**2
+    for kind in ("kubb", "baton"):
+        for s in (960, 1920):
+            rise, speed = drop_bounce("grass", kind, False, dt=1 / s)
+            drops[f"{kind} {s}"] = rise / (e2 + step_rise(speed, 1 / s))
+    figures["drops"] = drops
+    figures["tips"] = list(upright.tipping_friction(1 / 960))
+    if throws:
+        chosen = _throws(throws, MLCP_THROWS_SEED)
+        full_throws(chosen[:5])  # warm caches, as kubb3d bench does
+        felled: list[int] = []
+        start = time.process_time()
+        full_throws(chosen, felled=felled)
+        figures["cpu"] = time.process_time() - start
+        figures["felled"] = felled
+    return figures
+
+
+def compare_solvers(throws: int) -> tuple[dict, dict]:
+    """(PyBullet's own solver, MLCP): :func:`solver_figures`, each in a fresh process."""
+    import json
+    import subprocess
+    import sys
+
+    out = []
+    for which in ("si", "mlcp"):
+        res = subprocess.run(
+            [sys.executable, __file__, "--solver-figures", which, "--throws", str(throws)],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        # PyBullet prints its solver switch on the C side: the figures are the last line
+        out.append(json.loads(res.stdout.strip().splitlines()[-1]))
+    return out[0], out[1]
+
+
+def mlcp_rows(throws: int, figures: tuple[dict, dict] | None = None) -> list[str]:
+    """The rows of ``--mlcp``: per case, PyBullet's own solver against MLCP (of ``figures``, from
+    :func:`compare_solvers` if None)."""
+    own, mlcp = figures if figures is not None else compare_solvers(throws)
+    rows = []
+    for key in own["slides"]:
+        friction, heading = key.split()
+        rows.append(
+            f"| upright, μ {friction}, {heading}°, slide over the law | {percent(own['slides'][key])} % | "
+            f"{percent(mlcp['slides'][key])} % |"
+        )
+    for key in own["drops"]:
+        kind, s = key.split()
+        rows.append(
+            f"| {kind} dropped 1 m on grass, 1/{s} s: rise over e²·h + v·dt/2 | {own['drops'][key]:.3f} | "
+            f"{mlcp['drops'][key]:.3f} |"
+        )
+    rows.append(
+        "| heading 0, 1/960 s: upright at μ, falls at | "
+        + " | ".join(f"{f['tips'][0]:.4f}, {f['tips'][1]:.4f}" for f in (own, mlcp))
+        + " |"
+    )
+    if throws:
+        import math
+
+        a, b = own["felled"], mlcp["felled"]
+        diff = [y - x for x, y in zip(a, b)]
+        mean = sum(diff) / len(diff)
+        sd = math.sqrt(sum((d - mean) ** 2 for d in diff) / (len(diff) - 1))
+        rows.append(
+            f"| {len(a)} throws (bench, seed {MLCP_THROWS_SEED}): felled per throw | {sum(a) / len(a):.3f} | "
+            f"{sum(b) / len(b):.3f} (paired {f'{mean:+.3f}'.replace('-', '−')} "
+            f"± {1.96 * sd / math.sqrt(len(diff)):.3f}; "
+            f"{sum(d != 0 for d in diff)} differ, {sum(d > 0 for d in diff)} more) |"
+        )
+    return rows
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.parse_args()
+    ap.add_argument("--mlcp", action="store_true", help="kubb3d with the MLCP solver against its own")
+    ap.add_argument("--throws", type=int, default=200, help="bench throws of --mlcp (0: none)")
+    ap.add_argument("--solver-figures", choices=("si", "mlcp"), help=argparse.SUPPRESS)
+    a = ap.parse_args()
+    if a.solver_figures:
+        import json
+
+        print(json.dumps(solver_figures(a.solver_figures == "mlcp", a.throws)))
+        return
+    if a.mlcp:
+        import os
+
+        figures = compare_solvers(a.throws)
+        print("| MLCP trial | PyBullet's own solver | MLCP, projected Gauss-Seidel |")
+        for row in mlcp_rows(a.throws, figures):
+            print(row, flush=True)
+        if a.throws:
+            own, mlcp = figures
+            print(
+                f"CPU of the {a.throws} throws: {own['cpu']:.1f} s and {mlcp['cpu']:.1f} s "
+                f"({mlcp['cpu'] / own['cpu'] - 1:+.0%}), load {os.getloadavg()[0]:.1f} after"
+            )
+        return
     print(
         f"law v²/(2 μ g): μ 0.3 {SPEED**2 / (2 * 0.3 * GRAVITY):.3f} m, μ {GRASS.friction:g} "
         f"{SPEED**2 / (2 * GRASS.friction * GRAVITY):.3f} m"

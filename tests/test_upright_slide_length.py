@@ -105,8 +105,37 @@ def test_docs_quote_the_upright_slide_lengths():
     """docs/physics.md "An upright kubb sliding short" quotes every row of
     `benchmarks/upright_slide_length.py`."""
     bench = _bench()
-    text = (ROOT / "docs" / "physics.md").read_text(encoding="utf-8")
-    section = text[text.index("**An upright kubb sliding short**") :]
-    section = section[: section.index("\n## ")]
+    section = _section()
     for row in bench.upright_rows() + bench.impulse_rows() + bench.pose_rows() + bench.scan_rows() + bench.alone_rows():
         assert row in section, row
+
+
+def _section() -> str:
+    text = (ROOT / "docs" / "physics.md").read_text(encoding="utf-8")
+    section = text[text.index("**An upright kubb sliding short**") :]
+    return section[: section.index("\n## ")]
+
+
+def test_docs_quote_the_mlcp_trial():
+    """The trial of PyBullet's MLCP solver (`--mlcp`, without its throws): with it every push slides
+    within 1 % of the law, the drops rise as with PyBullet's own solver within 0.5 %, and
+    docs/physics.md quotes every row."""
+    bench = _bench()
+    own, mlcp = bench.compare_solvers(0)
+    for key, share in mlcp["slides"].items():
+        assert abs(share) < 0.01, key
+    assert min(own["slides"].values()) < -0.15  # and without it, short
+    for key, rise in mlcp["drops"].items():
+        assert rise == pytest.approx(own["drops"][key], rel=0.005), key
+    section = _section()
+    for row in bench.mlcp_rows(0, (own, mlcp)):
+        assert row in section, row
+
+
+@pytest.mark.slow
+def test_docs_quote_the_mlcp_trial_s_throws():
+    """... and its 400 bench throws: felled per throw with each solver and paired."""
+    bench = _bench()
+    rows = bench.mlcp_rows(400)
+    assert rows[-1].startswith("| 400 throws")
+    assert rows[-1] in _section()
