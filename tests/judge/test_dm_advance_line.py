@@ -191,3 +191,19 @@ def test_the_examinations_figures_of_the_stored_turns_are_what_the_command_print
     assert len(quoted) >= 10, quoted
     assert quoted == {k: printed[k] for k in quoted}
     assert "DIFFER" not in out and "RELATION" not in out and "UNLISTED" not in out
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="kubb3d counts only the kubbs it keeps in the half (docs/examinations/"
+    "2026-12-08-dm-advance-line.md, 'Disagreements and verdicts'); never reached in play",
+)
+def test_a_field_kubb_standing_in_the_own_half_but_kept_in_the_other_counts():
+    """DM §8 „Bleiben Kubbs in der eigenen Feldhälfte stehen“: where the kubb stands decides. B1 was
+    raised in half B and stands at x = −0.5 m, in A's half; DM's line for end A passes through it."""
+    piece = {"p": [-0.5, 0.3, 0.075], "q": [0.0, 0.0, 0.0, 1.0], "h": [H, H, 0.075], "field": True, "half": "B"}
+    turn = {"side": "A", "pieces": {"B1": piece}, "throws": [], "config": {}}
+    from dm_advance_play import dm_line
+
+    assert dm_line(turn).depth == pytest.approx((3.5 - H, 3.5 + H))
+    assert engine_line(turn) == pytest.approx(-0.5)  # kubb3d: -4.0, the baseline
