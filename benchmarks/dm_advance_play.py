@@ -15,7 +15,7 @@ counted by reason and not compared. Every turn is also checked under the relatio
 ends swapped, kubbs renamed): kubb3d's line for the changed layout must follow.
 ``--save`` keeps every turn, ``--store`` (with ``--load``) writes the turns of the loaded files
 that ``--keep`` selects to a ``.json`` file of stored turns. Prints every disagreement and a
-table. docs/examinations/2026-12-08-dm-advance-line.md gives the method and the runs. CPU: about
+table. docs/examinations/2026-12-07-dm-advance-line.md gives the method and the runs. CPU: about
 1–10 s per match; run it under ``nice``.
 """
 

@@ -1,7 +1,7 @@
 """Where DM's advance line lies, written from the rule book's words, to check kubb3d's match engine.
 
 kubb3d's own code for the throwing line was not read to write this module (see
-docs/examinations/2026-12-08-dm-advance-line.md for what was read).
+docs/examinations/2026-12-07-dm-advance-line.md for what was read).
 
 The clause, DM §8 „Nicht umgeworfene Feldkubbs - "Vorrücken"“:
 

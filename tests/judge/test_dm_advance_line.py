@@ -1,7 +1,7 @@
 """Where DM's advance line lies: kubb3d's match engine against DM §8 read on its own.
 
 tests/judge/independent_dm_advance.py is written from DM §8's words alone (kubb3d's line code
-was not read first); docs/examinations/2026-12-08-dm-advance-line.md gives the method, the
+was not read first); docs/examinations/2026-12-07-dm-advance-line.md gives the method, the
 readings and the runs. Three kinds of check:
 
 * hand-made layouts: the independent line says what DM §8 says (so that it can fail);
@@ -174,7 +174,7 @@ def _printed(out: str) -> dict[str, str]:
 
 
 def test_the_examinations_figures_of_the_stored_turns_are_what_the_command_prints():
-    """docs/examinations/2026-12-08-dm-advance-line.md quotes, for the stored turns, the table
+    """docs/examinations/2026-12-07-dm-advance-line.md quotes, for the stored turns, the table
     of ``python benchmarks/dm_advance_play.py --load tests/data/dm_advance_turns.json``."""
     from cli_process import run_python
 
@@ -184,7 +184,7 @@ def test_the_examinations_figures_of_the_stored_turns_are_what_the_command_print
     ).stdout
     printed = _printed(out)
     doc = " ".join(
-        (root / "docs" / "examinations" / "2026-12-08-dm-advance-line.md").read_text(encoding="utf-8").split()
+        (root / "docs" / "examinations" / "2026-12-07-dm-advance-line.md").read_text(encoding="utf-8").split()
     )
     start = doc.index("## The stored turns")
     quoted = dict(re.findall(r"\| `([^`]+)` \| (\d+) \|", doc[start:]))
@@ -196,7 +196,7 @@ def test_the_examinations_figures_of_the_stored_turns_are_what_the_command_print
 @pytest.mark.xfail(
     strict=True,
     reason="kubb3d counts only the kubbs it keeps in the half (docs/examinations/"
-    "2026-12-08-dm-advance-line.md, 'Disagreements and verdicts'); never reached in play",
+    "2026-12-07-dm-advance-line.md, 'Disagreements and verdicts'); never reached in play",
 )
 def test_a_field_kubb_standing_in_the_own_half_but_kept_in_the_other_counts():
     """DM §8 „Bleiben Kubbs in der eigenen Feldhälfte stehen“: where the kubb stands decides. B1 was
