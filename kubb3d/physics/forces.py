@@ -248,8 +248,9 @@ class Forces:
         normalising), N its ground contacts' normal force (:func:`ground_force`), c_rr the
         ground's :attr:`~kubb3d.physics.ground.Ground.rolling_resistance`, r its radius. The
         torque's impulse is at most what stops the turn in one step; a baton whose turn turned
-        back since the step before sticks and gets none, unless it got none in that step too. On terrain only while faster than
-        :data:`TERRAIN_ROLL_SPEED` (Bullet's rolling friction while slower).
+        back since the step before sticks and gets none, unless it got none in that step too.
+        On terrain only while faster than :data:`TERRAIN_ROLL_SPEED` (Bullet's rolling friction
+        while slower).
 
         Reads the batons a step hook read in this step (the thrown piece) and every baton awake
         at the last motion check (:attr:`~kubb3d.physics.engine.PieceBody.awake`); a baton woken
