@@ -111,6 +111,11 @@ FIELDS: dict[tuple[str, str], tuple[str, str]] = {
         "side A's strategy, kubb3d.players.STRATEGIES; unset: default (column match_strategy_a)",
     ),
     ("[match]", "strategy_b"): ("", "side B's strategy (column match_strategy_b)"),
+    ("[match]", "sets"): (
+        "",
+        "best of this many sets, an odd number from 1 to 9, as `kubb3d match --sets` (DM §3); a factor or choice "
+        "allowed (column match_sets); unset: one set; not with ruleset wikinger (one game against the clock)",
+    ),
     ("[match]", "round_cap"): ("", "turns per set before the match is cut off"),
     ("[match]", "time_limit_min"): ("min", "organiser's time limit of simulated time (none by default)"),
     ("[match]", "ground"): (
@@ -147,8 +152,9 @@ MEASURE_COLUMNS: dict[str, str] = {
     "match": "`match_winner` (A, B or null), `match_draw` (true/false), `match_skill_a`, `match_skill_b`, "
     "`match_ground`, `match_strategy_a`, `match_strategy_b`, `match_opener` (A or B: who threw first), "
     "`match_opener_won` (true/false, null for a draw), `match_felled_a`, `match_felled_b` (kubbs felled by each "
-    "side's throws), `match_termination`, `match_points_a`, `match_points_b`, `match_turns`, `match_minutes` "
-    "(simulated), `match_seed`",
+    "side's throws), `match_termination`, `match_points_a`, `match_points_b` (DM: sets won; WS: 2/1/0), "
+    "`match_turns`, `match_minutes` (simulated), `match_seed`; `match_sets` (best of how many sets) when the spec "
+    "sets `sets`",
     "turns": "with `match`: `turns` (one record per throwing turn, JSON list: `set_no`, `turn_no`, `side`, "
     "`advance_line`, `field_standing` and `field_inkasted` at the first baton, `first_baton_field_felled`, `batons`, "
     "`eight_m_throws`, `eight_m_felled`, `field_left`, null when the set ended in the turn); per side A and B: "
@@ -174,6 +180,8 @@ def _spec_type(annotation) -> str:
         return "number or form"
     if args and args == set(get_args(S.Name)):
         return "string or form"
+    if args and args == set(get_args(S.Whole)):
+        return "integer or form"
     if args and args >= set(get_args(S.Name)):
         return "string or form or table"
     return _type(annotation)
@@ -227,6 +235,8 @@ def reference_markdown() -> str:
     ]
     lines += [f"| {form} | {meaning} |" for form, meaning in FORMS]
     lines += [
+        "",
+        "A field typed *integer or form* takes a whole number, a `grid` or a `choice` of whole numbers.",
         "",
         "The grid is the Cartesian product of the factors in file order. A factor or draw becomes a",
         "results column: a `[throw]` field by its own name (`speed`), `[setup.ground]` fields as",

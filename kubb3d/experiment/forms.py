@@ -121,7 +121,21 @@ class Choice(SpecModel):
         return self.choice[int(rng.integers(len(self.choice)))]
 
 
+class IntGrid(Grid):
+    """A grid of whole numbers (kept as integers: a :class:`Grid` would make ``3`` ``3.0``)."""
+
+    grid: list[StrictInt] = Field(min_length=1)  # type: ignore[assignment]
+
+
+class IntChoice(Choice):
+    """A choice among whole numbers (kept as integers)."""
+
+    choice: list[StrictInt] = Field(min_length=1)  # type: ignore[assignment]
+
+
 Num = Union[StrictFloat, Grid, Linspace, Uniform, Normal, Choice]
 Name = Union[str, Grid, Choice]
+Whole = Union[StrictInt, IntGrid, IntChoice]
+"""A whole number, fixed, a factor's grid or drawn by choice (``[match] sets``)."""
 FACTOR_FORMS = (Grid, Linspace)
 RANDOM_FORMS = (Uniform, Normal, Choice)

@@ -44,6 +44,7 @@ from pydantic import (
     StrictFloat,
     StrictInt,
     ValidationError,
+    ValidationInfo,
     field_validator,
     model_validator,
 )
@@ -69,6 +70,7 @@ from kubb3d.experiment.forms import (
     Range,
     SpecModel,
     Uniform,
+    Whole,
     form_values,
 )
 
@@ -96,7 +98,7 @@ MEASURES = (
 * ``match`` — a whole match per trial: ``match_winner``, ``match_draw``, ``match_skill_a``/``_b``,
   ``match_strategy_a``/``_b``, ``match_opener``, ``match_opener_won``, ``match_felled_a``/``_b``,
   ``match_termination``, ``match_points_a``/``_b``, ``match_turns``, ``match_minutes``
-  (see :mod:`kubb3d.experiment.trial`).
+  (see :mod:`kubb3d.experiment.trial`); ``match_sets`` when the spec sets ``sets``.
 * ``turns`` — with ``match``: one record per throwing turn (``turns``: field kubbs standing and
   inkasted at the first baton, field kubbs the first baton felled, advance line, 8 m throws,
   field kubbs left) and per-side sums ``turns_*_a``/``_b`` (:mod:`kubb3d.experiment.turns`).
@@ -125,6 +127,9 @@ TERRAIN_CM_MAX = 10.0
 
 DISTURB_SPEED_MAX = 20.0
 """m/s: the fastest kick of [disturb] (a baton arrives at about 10 m/s, docs/physics.md)."""
+
+MAX_SETS = 9
+"""The most sets a match is played over (best of 9), as ``kubb3d match --sets``."""
 
 LEAN_TILT_MAX_DEG = 80.0
 """deg: the steepest tilt of a leaning kubb from the vertical (beyond it the kubb lies)."""
@@ -379,6 +384,9 @@ class MatchSpec(SpecModel):
     ``skill_a``/``skill_b``: the players' presets (fixed, ``grid`` or ``choice``);
     ``strategy_a``/``strategy_b``: their strategies (:data:`kubb3d.players.STRATEGIES`; fixed,
     ``grid`` or ``choice``; unset: ``default``);
+    ``sets``: best of this many sets, an odd number from 1 to 9, as ``kubb3d match --sets`` (DM §3;
+    fixed, ``grid`` or ``choice``; unset: the ruleset's one set; not with ``wikinger``, one game
+    against the clock);
     ``round_cap``: turns per set before the match is cut off; ``time_limit_min``: the
     organiser's time limit in minutes (none by default; WS games use 20); ``ground``: the
     playing surface (default grass; a factor or draw allowed). Matches play the standard
@@ -391,6 +399,7 @@ class MatchSpec(SpecModel):
     skill_b: Name = "club"
     strategy_a: Name | None = None
     strategy_b: Name | None = None
+    sets: Whole | None = None  # after ruleset: its check reads the ruleset
     round_cap: StrictInt = Field(default=40, ge=3, le=200)  # a match needs >= 3 (as `match --round-cap`)
     time_limit_min: StrictFloat | None = Field(default=None, gt=0, le=1440)
     ground: Name | None = None
@@ -399,6 +408,21 @@ class MatchSpec(SpecModel):
     @classmethod
     def _skills(cls, v):
         return ThrowSpec._skill(v)
+
+    @field_validator("sets")
+    @classmethod
+    def _sets(cls, v, info: ValidationInfo):
+        """As ``kubb3d match --sets``: best of an odd number from 1 to 9 (one side wins more,
+        DM §3); a Wikinger-Schach match is one game against the clock."""
+        if v is None:
+            return v
+        if info.data.get("ruleset") == "wikinger":
+            raise ValueError(msg("does not apply to ruleset 'wikinger' (a Wikinger-Schach match is one game "
+                                 "against the clock)"))
+        for n in form_values(v):
+            if not 1 <= n <= MAX_SETS or n % 2 != 1:
+                raise ValueError(msg("expected {what}, got {got}", what=msg("an odd number from 1 to 9"), got=repr(n)))
+        return v
 
     @field_validator("ground")
     @classmethod
@@ -597,7 +621,7 @@ class LoadedSpec:
                 if d["throw"].get(k) is None:
                     d["throw"].pop(k, None)
         if d.get("match"):
-            for k in ("ground", "strategy_a", "strategy_b"):
+            for k in ("ground", "strategy_a", "strategy_b", "sets"):
                 if d["match"].get(k) is None:
                     d["match"].pop(k, None)
         if not d.get("options"):

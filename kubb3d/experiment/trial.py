@@ -156,7 +156,8 @@ def _match(values: _Values, seq: np.random.SeedSequence) -> dict:
     ``match_opener`` (``A``/``B``: who threw first in the first set), ``match_opener_won`` (whether
     that side won; null for a draw: the first-player advantage), ``match_felled_a``/``_b``
     (kubbs each player's throws felled, as the judge counted them), ``match_points_a``/``_b``,
-    ``match_turns``, ``match_minutes`` (simulated). With the ``turns`` measure also the
+    ``match_turns``, ``match_minutes`` (simulated), ``match_sets`` (best of how many sets, only
+    when the spec sets ``sets``). With the ``turns`` measure also the
     ``turns*`` columns of :meth:`kubb3d.experiment.turns.TurnTally.columns`."""
     from kubb3d.experiment.turns import TurnTally
     from kubb3d.match import Match, MatchConfig
@@ -168,6 +169,7 @@ def _match(values: _Values, seq: np.random.SeedSequence) -> dict:
         skills=(str(values.get(("match", "skill_a"))), str(values.get(("match", "skill_b")))),
         strategies=tuple(str(values.get(("match", k)) or "default") for k in ("strategy_a", "strategy_b")),
         seed=seed,
+        sets=None if m.sets is None else int(values.get(("match", "sets"))),
         round_cap=m.round_cap,
         time_limit_s=None if m.time_limit_min is None else 60.0 * m.time_limit_min,
         ground=str(values.get(("match", "ground")) or "grass"),
@@ -217,6 +219,8 @@ def _match(values: _Values, seq: np.random.SeedSequence) -> dict:
         "match_turns": int(match.state.total_turns),
         "match_minutes": round(float(match.state.clock) / 60.0, 3),
     }
+    if m.sets is not None:  # only then: the rows of a spec without it stay as they were
+        row["match_sets"] = config.sets
     if tally is not None:
         row.update(tally.columns())
     return row
