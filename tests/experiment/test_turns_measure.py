@@ -74,7 +74,11 @@ def count_from_replay(path) -> list[dict]:
     return turns
 
 
-def _row_with_an_advantage_line(tmp_path):
+@pytest.fixture(scope="module")
+def advantage_row(tmp_path_factory) -> dict:
+    """The ``turns`` row of the first seed's match (1…11) with an inkast and an advantage line,
+    run once for the two tests that read it (each ran the same trial: 5 s of a whole match)."""
+    tmp_path = tmp_path_factory.mktemp("turns")
     for seed in range(1, 12):
         spec = tmp_path / f"t{seed}.toml"
         spec.write_text(SPEC.format(seed=seed))
@@ -85,10 +89,10 @@ def _row_with_an_advantage_line(tmp_path):
     raise AssertionError("no seed in 1…11 gave a match with an inkast and an advantage line")
 
 
-def test_turn_records_agree_with_a_count_from_the_replay(tmp_path):
+def test_turn_records_agree_with_a_count_from_the_replay(tmp_path, advantage_row):
     from kubb3d.match import Match, MatchConfig
 
-    row = _row_with_an_advantage_line(tmp_path)
+    row = advantage_row
     replay = tmp_path / "m.jsonl"
     config = MatchConfig(skills=("club", "club"), seed=int(row["match_seed"]), round_cap=12, time_limit_s=None)
     Match(config, replay=replay).run()
@@ -108,11 +112,10 @@ def test_turn_records_agree_with_a_count_from_the_replay(tmp_path):
     assert row["turns_first_advantage_line"] == first["side"]
 
 
-def test_an_advantage_line_left_is_the_next_turns_advance_line(tmp_path):
+def test_an_advantage_line_left_is_the_next_turns_advance_line(advantage_row):
     """DM §8: field kubbs left standing in a half move its owner's throwing line forward in its
     next turn, and only then."""
-    row = _row_with_an_advantage_line(tmp_path)
-    turns = row["turns"]
+    turns = advantage_row["turns"]
     pairs = [(t, n) for t, n in zip(turns, turns[1:]) if (n["set_no"], n["turn_no"]) == (t["set_no"], t["turn_no"] + 1)]
     assert pairs
     for t, n in pairs:
