@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 from cli_process import run_kubb3d, run_python, take_base_environment
-from shared_runs import CALIBRATE_SMALL
+from shared_runs import CALIBRATE_SMALL, SEED_ONE_MATCH
 
 # The tests check English output and choose German themselves where they test it: a German
 # locale on the developer's machine (LANG=de_DE.UTF-8) must not change what they see; LANGUAGE
@@ -158,6 +158,15 @@ def calibrate_small_run(tmp_path_factory):
         return run_kubb3d(*CALIBRATE_SMALL.split(), cwd=folder, timeout=900, env=env)
 
     return once_per_session(tmp_path_factory, "calibrate-small", run)
+
+
+@pytest.fixture(scope="session")
+def seed_one_match(tmp_path_factory):
+    """:data:`SEED_ONE_MATCH` run once in an empty folder: (the folder, the files it made, the
+    CompletedProcess). Its replay is the folder's ``dm.jsonl``; the tests only read it."""
+    return once_per_session(
+        tmp_path_factory, "seed-one-match", lambda folder: run_kubb3d(*SEED_ONE_MATCH.split(), cwd=folder, timeout=300)
+    )
 
 
 def once_per_session(tmp_path_factory, name: str, run):

@@ -9,6 +9,10 @@ action 84, with other turning points. This test runs the page's commands in an e
 The page analyses every 21st action (6 points, 20 rollouts): with every 12th (9 points, 32
 rollouts) this test took 126 CPU-seconds, the suite's longest; now about half that.
 
+The match step is the session's one run of that match (tests/shared_runs.py, SEED_ONE_MATCH: the
+same command line but for the replay's name, whose bytes do not depend on it); the web page tests
+and docs/web.md's export example read it too.
+
 The analyse step runs with ``--workers 2`` added: the curve does not depend on it
 (tests/match/test_analyse.py::test_workers_give_the_same_curve) and the suite's machine has two
 cores, so its rollouts take about half the time.
@@ -18,11 +22,13 @@ from __future__ import annotations
 
 import re
 import shlex
+import shutil
 from pathlib import Path
 
 import numpy as np
 import pytest
 from cli_process import run_kubb3d
+from shared_runs import SEED_ONE_MATCH, replay_named
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGE = ROOT / "docs" / "analysis.md"
@@ -63,10 +69,16 @@ def test_the_page_shows_the_picture_its_command_writes():
 
 
 @pytest.mark.slow
-def test_the_page_commands_remake_the_picture(tmp_path):
+def test_the_page_commands_remake_the_picture(tmp_path, seed_one_match):
     (tmp_path / "docs" / "images").mkdir(parents=True)
     for step in _commands():
-        done = run_kubb3d(*step[1:], *(["-q"] if step[1] == "match" else WORKERS), cwd=tmp_path, timeout=1800)
+        args = [*step[1:], *(["-q"] if step[1] == "match" else WORKERS)]
+        name = replay_named(args, SEED_ONE_MATCH)
+        if name is None:
+            done = run_kubb3d(*args, cwd=tmp_path, timeout=1800)
+        else:  # the match the session played once (tests/shared_runs.py): its replay is this one's
+            folder, _, done = seed_one_match
+            shutil.copyfile(folder / "dm.jsonl", tmp_path / name)
         assert done.returncode == 0, f"{shlex.join(step)}: {done.stderr}"
     mean = _mean_difference(tmp_path / PICTURE, ROOT / PICTURE)
     assert mean <= MEAN_DIFF, (

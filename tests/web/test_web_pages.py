@@ -7,6 +7,7 @@ from __future__ import annotations
 import base64
 import json
 import re
+import shutil
 import subprocess
 import tomllib
 from importlib import resources
@@ -15,6 +16,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from cli_process import run_kubb3d
+from shared_runs import SEED_ONE_MATCH, replay_named
 
 from kubb3d.i18n import translator
 from kubb3d.library import scenarios_dir
@@ -337,8 +339,10 @@ def test_docs_figures_are_the_code_and_library():
     assert f"a pause of {HOLD_TIME:g} s at rest, then the raising over {RAISE_TIME:g} s" in text
 
 
-def test_docs_quote_what_the_export_prints(tmp_path):
-    """docs/web.md's example block is what its commands print."""
+def test_docs_quote_what_the_export_prints(tmp_path, seed_one_match):
+    """docs/web.md's example block is what its commands print. A line that is the session's
+    SEED_ONE_MATCH but for the replay's name takes that run's output and replay
+    (tests/shared_runs.py); the others run here."""
     text = (ROOT / "docs" / "web.md").read_text()
     block = re.search(r"<!-- export-example -->\n```\n(.*?)```", text, re.S)
     assert block, "docs/web.md has no export example"
@@ -346,7 +350,13 @@ def test_docs_quote_what_the_export_prints(tmp_path):
     got: list[str] = []
     for line in lines:
         if line.startswith("$ kubb3d "):
-            r = kubb3d(*line.removeprefix("$ kubb3d ").split(), cwd=tmp_path)
+            args = line.removeprefix("$ kubb3d ").split()
+            name = replay_named(args, SEED_ONE_MATCH)
+            if name is None:
+                r = kubb3d(*args, cwd=tmp_path)
+            else:
+                folder, _, r = seed_one_match
+                shutil.copyfile(folder / "dm.jsonl", tmp_path / name)
             assert r.returncode == 0, r.stderr
             got += [line, *r.stdout.strip().splitlines()]
     assert got == lines
