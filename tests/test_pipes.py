@@ -5,6 +5,8 @@ import json
 import re
 from pathlib import Path
 
+from shared_runs import SEED_ONE_MATCH
+
 LINE = re.compile(r"^ *\d+:\d\d (S\d+ R[\d ]{2}|      ) (\S+) +(.*)$")
 
 
@@ -57,8 +59,12 @@ def test_match_json_has_structured_actions_and_no_sentinels(cli):
     assert ws["config"]["time_limit_s"] == 1200.0  # the ruleset's 20 minutes, resolved
 
 
-def test_match_quiet_short_flag(cli):
-    r = cli("match", "-q")
+def test_match_quiet_short_flag(seed_one_match):
+    """``-q`` over a whole match (the default seed's), into a pipe: the result line alone. The
+    session plays that match once with ``-q`` and a replay (tests/shared_runs.py); its ``wrote``
+    line goes to stderr."""
+    _, _, r = seed_one_match
+    assert SEED_ONE_MATCH.split()[-1] == "-q" and "--seed 1 " in SEED_ONE_MATCH
     assert r.returncode == 0, r.stderr
     assert len(r.stdout.splitlines()) == 1 and r.stdout.startswith("result: ")
 
