@@ -117,8 +117,10 @@ def test_german_output_has_no_english_identifier_words(german, citations):
 
 
 @pytest.mark.parametrize("lang", ["de", "en"])
-def test_the_king_takes_his_article_in_a_sentence(lang, german, english):
-    texts, replayed = german if lang == "de" else english
+def test_the_king_takes_his_article_in_a_sentence(lang, request):
+    # only this language's texts: each gathering takes about 15 s, and where xdist runs this test
+    # apart from the module's others it gathered both (each parameter asked for both fixtures)
+    texts, replayed = request.getfixturevalue("german" if lang == "de" else "english")
     bad = {f"{m}: {where}: {text!r}" for where, text in texts + replayed for m in surfaces.missing_articles(text, lang)}
     assert not bad, "\n".join(sorted(bad)[:40])
 
