@@ -105,7 +105,7 @@ def test_dm_stored_inkast_foul(name, relation):
 
 def test_a_match_with_kubbs_thrown_from_past_the_line_agrees():
     """WS seed 14 of ``--invalid 0.2 --inkast-fouls 0.3`` played now: the kubb thrown back from
-    a line nearer the centre is counted (call 6), every other check agrees; without
+    a line nearer the centre is counted, every other check agrees; without
     ``inkast_foul_rate`` the saboteur draws nothing more, so the runs recorded before stay as
     they were (the whole seed 13 match of test_ws_invalid_play.py)."""
     from invalid_play import record_invalid_match
@@ -115,7 +115,9 @@ def test_a_match_with_kubbs_thrown_from_past_the_line_agrees():
     checks = compare_match(positions, records)
     bad = [c for c in checks if not c.agrees and "info" not in c.kind]
     assert bad == [], [(c.kind, c.call, c.mine, c.theirs) for c in bad]
-    counted = [(c.call, c.piece) for c in checks if c.kind.startswith("inkast:from-line(info, the toe past")]
-    assert (6, "B5") in counted
+    counted = [c.piece for c in checks if c.kind.startswith("inkast:from-line(info, the toe past")]
     done = next(r for r in records if r.get("type") == "sabotage")["done"]
-    assert ["B5", "inkast-line"] in done["T2"]
+    fouled = [piece for team in done.values() for piece, kind in team if kind == "inkast-line"]
+    # every kubb the saboteur threw back from a line nearer the centre is one counted so (B5 on
+    # the code before the rolling-resistance fix of 7 December, B2 since: the match went another way)
+    assert fouled and set(fouled) <= set(counted), (fouled, counted)
