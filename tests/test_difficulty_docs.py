@@ -7,6 +7,7 @@ that a run made on other physics fails here."""
 from __future__ import annotations
 
 import json
+import math
 import re
 from pathlib import Path
 
@@ -54,6 +55,10 @@ def test_the_doc_quotes_a_run_per_ruleset_and_its_prose_follows_from_it():
             assert f"The {name} interval holds 50 %" in text or "Both intervals hold 50 %" in text, name
         else:
             assert f"The {name} interval leaves out 50 % ({100 * lo:.1f}–{100 * hi:.1f} %)" in text, name
+            n = run["person"] + run["computer"]
+            k = max(run["person"], run["computer"])  # two-sided exact binomial test against 1/2
+            p_value = min(1.0, 2 * sum(math.comb(n, i) for i in range(k, n + 1)) / 2**n)
+            assert f"two-sided binomial p ≈ {p_value:.3f} against 50 %" in text, name
 
 
 def _section() -> str:
