@@ -180,3 +180,15 @@ def test_the_bits_do_not_depend_on_the_linear_algebra_kernels_the_cpu_picks():
     assert rows[0] == rows[1]
     stored = json.loads((ROOT / "tests" / "data" / "match_digests.json").read_text())
     assert rows[0]["dm 1"] == stored["dm 1"]["snapshots"]
+
+
+def test_physics_md_quotes_the_stored_turns_of_dm_seed_2():
+    """docs/physics.md ("A baton that never came to rest") says how the rolling-resistance fix
+    moved the DM seed 2 match: its turns after are the stored digest's."""
+    import json
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    stored = json.loads((root / "tests" / "data" / "match_digests.json").read_text(encoding="utf-8"))
+    physics = " ".join((root / "docs" / "physics.md").read_text(encoding="utf-8").split())
+    assert f"(DM seed 2: 23 turns before, {stored['dm 2']['turns']} after)" in physics
