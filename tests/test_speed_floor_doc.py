@@ -1,0 +1,93 @@
+"""docs/speed.md "Issue #32: sixteenth round" quotes docs/speed_floor.json, the output of
+`benchmarks/engine_floor.py --throws 200 --seeds 50 --kubbuteo-seeds 10 --write docs/speed_floor.json`:
+every figure it gives is the file's, and every conclusion it draws holds for the file's figures
+(a new run that turns one round must change the text)."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+FIGURES = json.loads((ROOT / "docs" / "speed_floor.json").read_text(encoding="utf-8"))
+BUILDING = ("loadURDF", "resetSimulation", "createMultiBody")
+
+
+def _section() -> str:
+    text = (ROOT / "docs" / "speed.md").read_text(encoding="utf-8")
+    start = text.index("## Issue #32: sixteenth round")
+    return re.sub(r"\s+", " ", text[start : text.index("\n## ", start + 1)])
+
+
+def _per_throw(seconds: float) -> str:
+    return f"{1000 * seconds / FIGURES['bench']['throws']:.1f} ms"
+
+
+def _bench_quotes() -> list[str]:
+    bench = FIGURES["bench"]
+    building = sum(call["s"] for call in bench["top_calls"] if call["call"] in BUILDING)
+    return [
+        f"`kubb3d bench`'s {bench['throws']} throws",
+        f"kubb3d {_per_throw(bench['kubb3d_s'])} a throw, the bare loop {_per_throw(bench['bare_s'])}",
+        f"**ratio {bench['ratio']:.2f}** ({bench['steps_per_throw']:.0f} against {bench['bare_steps_per_throw']:,.0f}",
+        f"A ratio of 4 allows {_per_throw(bench['bare_s'] / 4)} a throw",
+        f"spent {_per_throw(bench['engine_s'])} a throw in the engine ({bench['engine_us_per_step']:.1f} µs a step",
+        f"{bench['bare_us_per_step']:.1f} µs a step, everything included) and {_per_throw(bench['pybullet_other_s'])}",
+        f"`createMultiBody`) {_per_throw(building)}",
+        f"could reach **{bench['floor_engine_only']:.2f}**",
+        f"**{bench['floor_all_pybullet']:.2f}** with the calls it makes now",
+        f"fresh world alone ({_per_throw(bench['engine_s'] + building)}) take more than the "
+        f"{_per_throw(bench['bare_s'] / 4)} the goal allows",
+        f"they made the bench's throws {100 * (bench['wrapped_s'] / bench['kubb3d_s'] - 1):.0f} % slower",
+    ]
+
+
+def _match_quotes() -> list[str]:
+    dm, kubbuteo = FIGURES["dm"], FIGURES["kubbuteo"]
+    quotes = [
+        f"load {FIGURES['load_before']:.1f} → {FIGURES['load_after']:.1f}",
+        f"DM seeds 1–{dm['seeds']} and Kubbuteo seeds 1–{kubbuteo['seeds']}",
+        f"a DM match at about {dm['median_pybullet_s']:.1f} s",
+    ]
+    for name, figures in (("DM", dm), ("Kubbuteo", kubbuteo)):
+        quotes.append(
+            f"| {name} | {figures['median_cpu_s']:.2f} s | {figures['median_engine_s']:.2f} s | "
+            f"{figures['median_pybullet_s']:.2f} s | {100 * figures['engine_share']:.0f} % / "
+            f"{100 * figures['pybullet_share']:.0f} % | {figures['goal_cpu_s']:g} s |"
+        )
+    total = sum(match["cpu_s"] for match in dm["matches"])
+    calls = {call["call"]: call for call in dm["top_calls"]}
+    for name in ("getContactPoints", "getBasePositionAndOrientation", "getBaseVelocity", "loadURDF"):
+        quotes.append(f"`{name}` {100 * calls[name]['s'] / total:.1f} %")
+    quotes.append(f"({calls['getContactPoints']['calls']:,} calls)")
+    return quotes
+
+
+@pytest.mark.parametrize("quote", _bench_quotes() + _match_quotes())
+def test_the_section_quotes_the_floor_file(quote):
+    assert quote in _section()
+
+
+def test_the_sections_conclusions_hold_for_the_files_figures():
+    bench, dm, kubbuteo = FIGURES["bench"], FIGURES["dm"], FIGURES["kubbuteo"]
+    building = sum(call["s"] for call in bench["top_calls"] if call["call"] in BUILDING)
+    # "the engine alone takes a median DM match past its goal of 1 s"
+    assert dm["median_engine_s"] > dm["goal_cpu_s"] == 1.0
+    # "the calls kubb3d makes now [take] a median Kubbuteo match past its 2 s"
+    assert kubbuteo["median_pybullet_s"] > kubbuteo["goal_cpu_s"] == 2.0
+    # "the bench cannot reach 4 with a fresh world per throw"
+    assert bench["floor_all_pybullet"] < 4.0
+    assert bench["engine_s"] + building > bench["bare_s"] / 4
+    # "about half of a match's CPU" is kubb3d's Python
+    assert 0.4 < 1.0 - dm["pybullet_share"] < 0.6
+    # the floors are what the file's own times give
+    assert bench["floor_engine_only"] == pytest.approx(bench["bare_s"] / bench["engine_s"])
+    all_pybullet = bench["engine_s"] + bench["pybullet_other_s"]
+    assert bench["floor_all_pybullet"] == pytest.approx(bench["bare_s"] / all_pybullet)
+    for figures in (dm, kubbuteo):
+        rows = figures["matches"]
+        assert [row["seed"] for row in rows] == list(range(1, figures["seeds"] + 1))
+        assert all(row["cpu_s"] > row["engine_s"] + row["pybullet_other_s"] > row["engine_s"] > 0 for row in rows)
