@@ -9,15 +9,21 @@ combinations, 209 each by default (5,016 throws). One process. Prints one line p
 (throws, at the time limit, fast at rest, the fastest piece of any throw at rest, the longest time
 to rest, CPU seconds) and the totals; exits 1 if any throw reached the limit or rested fast.
 
+``--write FILE`` also stores every line's figures and the totals as JSON (docs/rest_always.json is
+the default run's; a test holds docs/physics.md's quotes to it).
+
 Usage::
 
     .venv/bin/python benchmarks/rest_always.py [--per-case 209] [--seed 29] [--grounds grass,turf]
+        [--write FILE.json]
 """
 
 from __future__ import annotations
 
 import argparse
 import itertools
+import json
+import os
 import sys
 import time
 
@@ -34,6 +40,7 @@ def main() -> int:
     ap.add_argument("--per-case", type=int, default=209, help="throws per preset, set and ground")
     ap.add_argument("--seed", type=int, default=29)
     ap.add_argument("--grounds", default=",".join(GROUNDS), help=f"comma-separated, of {', '.join(GROUNDS)}")
+    ap.add_argument("--write", metavar="FILE", help="also write the figures to FILE as JSON")
     a = ap.parse_args()
     grounds = a.grounds.split(",")
     unknown = sorted(set(grounds) - set(GROUNDS))
@@ -43,6 +50,8 @@ def main() -> int:
         return 2
     total = limit = fast = 0
     start = time.process_time()
+    cases = []
+    load_before = os.getloadavg()[0]
     for skill, set_name, ground in itertools.product(SKILL_NAMES, ("standard", "dm-small"), grounds):
         t0 = time.process_time()
         on = {"ground": "grass", "terrain_cm": 1.0} if ground == "terrain" else {"ground": ground}
@@ -52,6 +61,19 @@ def main() -> int:
         fastest = max((r["fastest"] for r in rows if r["at_rest"]), default=float("nan"))
         longest = max(r["rest_time"] for r in rows)
         total, limit, fast = total + len(rows), limit + lim, fast + f
+        cases.append(
+            {
+                "preset": skill,
+                "set": set_name,
+                "ground": ground,
+                "throws": len(rows),
+                "at_time_limit": lim,
+                "fast_at_rest": f,
+                "fastest_at_rest_m_s": None if fastest != fastest else fastest,  # none at rest: NaN
+                "longest_to_rest_s": longest,
+                "cpu_s": time.process_time() - t0,
+            }
+        )
         print(
             f"{skill:6s} {set_name:8s} {ground:9s}: {len(rows)} throws, at the time limit {lim}, fast at rest {f}, "
             f"fastest piece at rest {fastest:.4f} m/s, longest to rest {longest:.2f} s, "
@@ -62,6 +84,21 @@ def main() -> int:
         f"total: {total} throws, at the time limit {limit}, declared at rest with a piece faster than "
         f"{FAST_AT_REST} m/s {fast}; {time.process_time() - start:.0f} s CPU"
     )
+    if a.write:
+        figures = {
+            "per_case": a.per_case,
+            "seed": a.seed,
+            "fast_at_rest_limit_m_s": FAST_AT_REST,
+            "throws": total,
+            "at_time_limit": limit,
+            "fast_at_rest": fast,
+            "cpu_s": time.process_time() - start,
+            "load": [load_before, os.getloadavg()[0]],
+            "cases": cases,
+        }
+        with open(a.write, "w", encoding="utf-8") as fh:
+            json.dump(figures, fh, indent=1)
+            fh.write("\n")
     return 1 if limit or fast else 0
 
 
