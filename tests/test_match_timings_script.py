@@ -45,3 +45,20 @@ def test_the_scripts_refuse_an_empty_run_in_one_line(script, args):
     r = _run(script, *args)
     assert r.returncode == 2 and "Traceback" not in r.stderr
     assert len(r.stderr.strip().splitlines()) == 1 and "at least" in r.stderr
+
+
+def test_match_memory_writes_readings_its_verdict_follows_from(tmp_path):
+    out = tmp_path / "memory.json"
+    r = _run("match_memory.py", "--warmup", "0", "--matches", "2", "--write", str(out))
+    assert r.returncode == 0, r.stderr
+    figures = json.loads(out.read_text(encoding="utf-8"))
+    readings = [(reading["matches"], reading["rss_mb"]) for reading in figures["readings"]]
+    assert [n for n, _ in readings] == [0, 1, 2]
+    assert figures["growth_mb"] == readings[-1][1] - readings[0][1]
+    # the second half of two matches is the second: its growth, extrapolated to the rest of 10,000
+    late = readings[2][1] - readings[1][1]
+    assert figures["late_kb_per_match"] == 1000 * late
+    assert figures["projected_mb"] == figures["growth_mb"] + max(late, 0.0) * (10_000 - 2)
+    verdict = "met" if figures["projected_mb"] < 20 else "not met"
+    assert f"goal < 20 MB: {verdict};" in r.stdout
+    assert 0.0 < figures["world_mb"] < 100.0
