@@ -91,3 +91,42 @@ def test_the_sections_conclusions_hold_for_the_files_figures():
         rows = figures["matches"]
         assert [row["seed"] for row in rows] == list(range(1, figures["seeds"] + 1))
         assert all(row["cpu_s"] > row["engine_s"] + row["pybullet_other_s"] > row["engine_s"] > 0 for row in rows)
+
+
+def _runs(figures: dict, label: str, workers: int) -> list[dict]:
+    return [run for run in figures["runs"] if run["label"].startswith(label) and run["workers"] == workers]
+
+
+def test_the_goal_table_quotes_the_scaling_and_memory_runs():
+    """The table's rows for the study, Dask and memory are the committed runs' output
+    (docs/speed_scaling_throws.json, docs/speed_scaling_matches.json, docs/speed_memory.json), and
+    each "met" follows from the figure it stands beside."""
+    section = _section()
+    throws = json.loads((ROOT / "docs" / "speed_scaling_throws.json").read_text(encoding="utf-8"))
+    matches = json.loads((ROOT / "docs" / "speed_scaling_matches.json").read_text(encoding="utf-8"))
+    memory = json.loads((ROOT / "docs" / "speed_memory.json").read_text(encoding="utf-8"))
+    assert throws["rows_equal"] and matches["rows_equal"]  # every configuration stored the same rows
+    configurations = (("local", 1), ("local", 2), ("dask-cluster+kubb3d", 2))
+    (one,), (two,), (cluster,) = (_runs(matches, label, workers) for label, workers in configurations)
+    per_minute = two["rate"] * 60
+    assert f"{two['trials']} matches on 2 workers in {two['seconds']:.0f} s: {per_minute:.1f} a minute" in section
+    assert f"1,000 in about {1000 / per_minute:.0f} min | {'yes' if 1000 / per_minute <= 10 else 'no'} |" in section
+    matches_ratio = cluster["rate"] / one["rate"]
+    throw_ratios = [c["rate"] / o["rate"] for c, o in zip(_runs(throws, "dask", 2), _runs(throws, "local", 1))]
+    assert len(throw_ratios) == 2
+    assert f"matches: {matches_ratio:.2f} (one pair, {cluster['trials']} matches)" in section
+    assert f"(hit-8m, {throws['runs'][0]['trials']:,} trials): {', '.join(f'{r:.2f}' for r in throw_ratios)}" in section
+    met = f"matches {'yes' if matches_ratio >= 1.9 else 'no'}, throws {'yes' if min(throw_ratios) >= 1.9 else 'no'}"
+    assert met in section
+    world = "yes" if memory["world_mb"] < 100 else "no"
+    assert f"| one World < 100 MB | {memory['world_mb']:.1f} MB | {world} |" in section
+    readings = memory["readings"]
+    assert memory["growth_mb"] == readings[-1]["rss_mb"] - readings[0]["rss_mb"]
+    assert (
+        f"{memory['matches']} DM matches after {memory['warmup']}: +{memory['growth_mb']:.1f} MB" in section
+        and f"{memory['late_kb_per_match']:.1f} kB a match: about {memory['projected_mb']:.0f} MB over 10,000"
+        in section
+    )
+    rss = ", ".join(f"{reading['rss_mb']:.1f}" for reading in readings)
+    verdict = "yes" if memory["projected_mb"] < 20 else "no"
+    assert f"RSS {rss} MB every {readings[1]['matches']}: the growth comes in steps) | {verdict} |" in section
