@@ -130,3 +130,23 @@ def test_the_goal_table_quotes_the_scaling_and_memory_runs():
     rss = ", ".join(f"{reading['rss_mb']:.1f}" for reading in readings)
     verdict = "yes" if memory["projected_mb"] < 20 else "no"
     assert f"RSS {rss} MB every {readings[1]['matches']}: the growth comes in steps) | {verdict} |" in section
+
+
+def test_the_cost_of_two_trials_at_once_is_the_runs():
+    section = _section()
+    throws = json.loads((ROOT / "docs" / "speed_scaling_throws.json").read_text(encoding="utf-8"))
+    matches = json.loads((ROOT / "docs" / "speed_scaling_matches.json").read_text(encoding="utf-8"))
+
+    def cpu(figures: dict, label: str, workers: int) -> float:
+        runs = _runs(figures, label, workers)
+        return sum(run["cpu_per_trial_s"] for run in runs) / len(runs)
+
+    one, two, cluster = cpu(throws, "local", 1), cpu(throws, "local", 2), cpu(throws, "dask", 2)
+    assert (
+        f"{100 * (two / one - 1):.0f} % more with two local workers than with one "
+        f"({1000 * one:.1f} against {1000 * two:.1f} ms) and {100 * (cluster / one - 1):.0f} % more on the cluster"
+    ) in section
+    one, two = cpu(matches, "local", 1), cpu(matches, "local", 2)
+    assert f"a match {100 * (two / one - 1):.0f} % more ({one:.2f} against {two:.2f} s)" in section
+    own = throws["sizes"]["3000"]["cluster_cpu"]["dask-cluster+kubb3d"]["all"][0]  # [mean, 95 % half width]
+    assert f"With the cluster's own CPU ({own:.1f} s a run of {throws['runs'][0]['trials']:,} throws" in section
