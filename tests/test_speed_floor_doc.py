@@ -106,6 +106,8 @@ def test_the_goal_table_quotes_the_scaling_and_memory_runs():
     matches = json.loads((ROOT / "docs" / "speed_scaling_matches.json").read_text(encoding="utf-8"))
     memory = json.loads((ROOT / "docs" / "speed_memory.json").read_text(encoding="utf-8"))
     assert throws["rows_equal"] and matches["rows_equal"]  # every configuration stored the same rows
+    loads = [run["load_average"] for run in throws["runs"] + matches["runs"]]
+    assert f"at load {min(loads):.1f}–{max(loads):.1f}, their output" in section
     configurations = (("local", 1), ("local", 2), ("dask-cluster+kubb3d", 2))
     (one,), (two,), (cluster,) = (_runs(matches, label, workers) for label, workers in configurations)
     per_minute = two["rate"] * 60
