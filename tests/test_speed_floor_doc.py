@@ -152,3 +152,23 @@ def test_the_cost_of_two_trials_at_once_is_the_runs():
     assert f"a match {100 * (two / one - 1):.0f} % more ({one:.2f} against {two:.2f} s)" in section
     own = throws["sizes"]["3000"]["cluster_cpu"]["dask-cluster+kubb3d"]["all"][0]  # [mean, 95 % half width]
     assert f"With the cluster's own CPU ({own:.1f} s a run of {throws['runs'][0]['trials']:,} throws" in section
+
+
+def test_the_goal_tables_first_rows_and_the_fine_step_are_the_files_and_the_engines():
+    from kubb3d.physics.engine import DT
+
+    section = _section()
+    bench, dm, kubbuteo = FIGURES["bench"], FIGURES["dm"], FIGURES["kubbuteo"]
+    assert f"the fine step of 1/{1 / DT:.0f} s is the one" in section
+    assert (
+        f"| `kubb3d bench` ≥ 4× the bare loop | {bench['ratio']:.2f} (with no Python at all: "
+        f"{bench['floor_all_pybullet']:.2f}) | {'yes' if bench['ratio'] >= 4 else 'no'} |"
+    ) in section
+    assert (
+        f"| DM match ≤ 1 s of CPU (median, seeds 1–{dm['seeds']}) | {dm['median_cpu_s']:.2f} s (the engine alone "
+        f"{dm['median_engine_s']:.2f} s) | {'yes' if dm['median_cpu_s'] <= 1 else 'no'} |"
+    ) in section
+    assert (
+        f"| Kubbuteo match ≤ 2 s (median, seeds 1–{kubbuteo['seeds']}) | {kubbuteo['median_cpu_s']:.2f} s (all "
+        f"PyBullet {kubbuteo['median_pybullet_s']:.2f} s) | {'yes' if kubbuteo['median_cpu_s'] <= 2 else 'no'} |"
+    ) in section
